@@ -1,0 +1,19 @@
+// `npm run check:content`: validates every content file; prints `file:line: field: reason` for
+// each problem and exits 1 when there is any.
+import { join } from 'node:path';
+import { buildDateFrom } from './lib/build-date.ts';
+import { compileContent } from './lib/compile.ts';
+import { formatProblem } from './lib/report.ts';
+
+const contentDir = process.env.CONTENT_DIR ?? join(import.meta.dirname, '..', 'content');
+const { content, problems, unpublishedAds } = compileContent(contentDir, buildDateFrom(process.argv, process.env));
+if (!content) {
+  for (const problem of problems) console.error(formatProblem(problem));
+  console.error(`\n${problems.length} content ${problems.length === 1 ? 'problem' : 'problems'} found.`);
+  process.exit(1);
+}
+const cities = content.states.reduce((sum, state) => sum + state.cities.length, 0);
+console.log(
+  `Content OK: ${content.states.length} states, ${cities} cities, ${content.ads.length} live ads ` +
+    `(${unpublishedAds} not live on ${content.buildDate}), ${content.guides.length} guides.`,
+);

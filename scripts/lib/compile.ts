@@ -1,0 +1,257 @@
+// Reads, validates and compiles everything in content/ into one CompiledContent object.
+// Every problem in every file is collected; nothing is compiled while any remains.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { AD_COLUMNS, adRowSchema, type AdRow } from '../../src/schemas/ad.ts';
+import { CITY_COLUMNS, cityRowSchema } from '../../src/schemas/city.ts';
+import type { CompiledContent, CompiledGuide, CompiledPage, CompiledState } from '../../src/schemas/compiled-content.ts';
+import { guideFrontMatterSchema } from '../../src/schemas/guide.ts';
+import { PAGE_SLUGS, pageFrontMatterSchema, type PageSlug } from '../../src/schemas/page.ts';
+import { siteSchema, type SiteSettings } from '../../src/schemas/site.ts';
+import { stateFrontMatterSchema } from '../../src/schemas/state.ts';
+import { US_STATE_NAMES } from '../../src/schemas/us-states.ts';
+import { cityPath } from '../../src/paths.ts';
+import { findBlockedTerm, readBlockedTerms } from './blocked-terms.ts';
+import { readCsv } from './read-csv.ts';
+import { readMarkdown, renderMarkdown } from './read-markdown.ts';
+import { problemsFromZod, sortProblems, type ContentProblem } from './report.ts';
+import { fillTokens, findUnknownToken } from './tokens.ts';
+
+export interface CompileResult {
+  /** Present only when there are no problems. */
+  content?: CompiledContent;
+  problems: ContentProblem[];
+  /** Valid ads left out because they are not live on the build date. */
+  unpublishedAds: number;
+}
+
+export function compileContent(contentDir: string, buildDate: string): CompileResult {
+  const problems: ContentProblem[] = [];
+  const rel = (path: string) => relative(join(contentDir, '..'), path).split('\\').join('/');
+  const listFiles = (folder: string, extension: string) => {
+    const dir = join(contentDir, folder);
+    if (!existsSync(dir)) {
+      problems.push({ file: rel(dir), line: 1, field: 'file', message: 'folder is missing' });
+      return [];
+    }
+    return readdirSync(dir).filter((name) => name.endsWith(extension)).sort().map((name) => join(dir, name));
+  };
+
+  // Site settings
+  const sitePath = join(contentDir, 'site.md');
+  let site: SiteSettings | undefined;
+  if (!existsSync(sitePath)) {
+    problems.push({ file: rel(sitePath), line: 1, field: 'file', message: 'is missing' });
+  } else {
+    const { markdown, problems: readProblems } = readMarkdown(readFileSync(sitePath, 'utf8'), rel(sitePath));
+    problems.push(...readProblems);
+    if (markdown) {
+      const parsed = siteSchema.safeParse(markdown.data);
+      if (parsed.success) site = parsed.data;
+      else problems.push(...problemsFromZod(parsed.error, rel(sitePath), markdown.lineOf));
+    }
+  }
+  const brand = site?.brand ?? 'Localboard';
+  const tokens = { brand };
+
+  // States and their cities
+  const states: CompiledState[] = [];
+  const stateFiles = listFiles('states', '.md');
+  const cityFiles = listFiles('cities', '.csv');
+  const cityFileStems = new Set(cityFiles.map((path) => basename(path, '.csv')));
+  const stateFileStems = new Set(stateFiles.map((path) => basename(path, '.md')));
+  for (const path of cityFiles) {
+    const stem = basename(path, '.csv');
+    if (!stateFileStems.has(stem)) {
+      problems.push({ file: rel(path), line: 1, field: 'file', message: `has no state file; add content/states/${stem}.md or remove this CSV` });
+    }
+  }
+  for (const name of US_STATE_NAMES) {
+    if (!stateFileStems.has(name)) {
+      problems.push({ file: `content/states/${name}.md`, line: 1, field: 'file', message: 'is missing; every one of the 50 states needs a state file' });
+    }
+  }
+  for (const path of stateFiles) {
+    const file = rel(path);
+    const stem = basename(path, '.md');
+    const { markdown, problems: readProblems } = readMarkdown(readFileSync(path, 'utf8'), file);
+    problems.push(...readProblems);
+    if (!markdown) continue;
+    const parsed = stateFrontMatterSchema.safeParse(markdown.data);
+    if (!parsed.success) {
+      problems.push(...problemsFromZod(parsed.error, file, markdown.lineOf));
+      continue;
+    }
+    if (parsed.data.name !== stem) {
+      problems.push({ file, line: markdown.lineOf('name'), field: 'name', message: `must match the file name ('${stem}'; got '${parsed.data.name}')` });
+      continue;
+    }
+    problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, []));
+    if (markdown.body.trim() === '') {
+      problems.push({ file, line: markdown.bodyLine, field: 'body', message: "is empty; write the state's guide below the front matter" });
+    }
+    if (!cityFileStems.has(stem)) {
+      problems.push({ file, line: 1, field: 'file', message: `has no city list; add content/cities/${stem}.csv` });
+      continue;
+    }
+    const cityFile = join(contentDir, 'cities', `${stem}.csv`);
+    const cities = readCities(cityFile, rel(cityFile), problems);
+    states.push({ ...parsed.data, guideHtml: renderMarkdown(fillTokens(markdown.body, tokens)), cities });
+  }
+  states.sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  const citiesByState = new Map(states.map((state) => [state.name, new Set(state.cities.map((city) => city.name))]));
+
+  if (site) {
+    for (const [index, popular] of site.popularCities.entries()) {
+      if (!citiesByState.get(popular.state)?.has(popular.city)) {
+        problems.push({ file: 'content/site.md', line: 1, field: `popularCities.${index}`, message: `no city '${popular.city}' in state '${popular.state}'` });
+      }
+    }
+  }
+
+  // Ads
+  const blockedTermsPath = join(contentDir, 'policy', 'blocked-terms.txt');
+  const blockedTerms = existsSync(blockedTermsPath) ? readBlockedTerms(readFileSync(blockedTermsPath, 'utf8')) : [];
+  if (!existsSync(blockedTermsPath)) {
+    problems.push({ file: rel(blockedTermsPath), line: 1, field: 'file', message: 'is missing; the ad checks need it' });
+  }
+  const ads: AdRow[] = [];
+  const firstUseOfId = new Map<number, string>();
+  let unpublishedAds = 0;
+  for (const path of listFiles('ads', '.csv')) {
+    const file = rel(path);
+    const { rows, problems: csvProblems } = readCsv(readFileSync(path, 'utf8'), file, { required: AD_COLUMNS });
+    problems.push(...csvProblems);
+    for (const row of rows) {
+      const parsed = adRowSchema.safeParse(row.cells);
+      if (!parsed.success) {
+        problems.push(...problemsFromZod(parsed.error, file, () => row.line));
+        continue;
+      }
+      const ad = parsed.data;
+      const at = (field: string, message: string) => problems.push({ file, line: row.line, field, message });
+      const firstUse = firstUseOfId.get(ad.id);
+      if (firstUse) at('id', `duplicate id ${ad.id} (first used at ${firstUse})`);
+      else firstUseOfId.set(ad.id, `${file}:${row.line}`);
+      const cities = citiesByState.get(ad.state);
+      if (!cities) at('state', `unknown state '${ad.state}'`);
+      else if (!cities.has(ad.city)) at('city', `unknown city '${ad.city}' in ${ad.state}; add it to content/cities/${ad.state}.csv first`);
+      for (const field of ['title', 'description'] as const) {
+        const term = findBlockedTerm(ad[field], blockedTerms);
+        if (term) at(field, `contains the blocked term '${term}' (content/policy/blocked-terms.txt)`);
+      }
+      if (ad.postedAt <= buildDate && buildDate < ad.expiresAt) ads.push(ad);
+      else unpublishedAds += 1;
+    }
+  }
+  ads.sort((a, b) => a.id - b.id);
+
+  // Guides and pages
+  const topCitiesMarkdown = topCitiesList(ads, states);
+  const guides: CompiledGuide[] = [];
+  const orders = new Map<number, string>();
+  for (const path of listFiles('guides', '.md')) {
+    const file = rel(path);
+    const { markdown, problems: readProblems } = readMarkdown(readFileSync(path, 'utf8'), file);
+    problems.push(...readProblems);
+    if (!markdown) continue;
+    const parsed = guideFrontMatterSchema.safeParse(markdown.data);
+    if (!parsed.success) {
+      problems.push(...problemsFromZod(parsed.error, file, markdown.lineOf));
+      continue;
+    }
+    const guide = parsed.data;
+    if (guide.slug !== basename(path, '.md')) {
+      problems.push({ file, line: markdown.lineOf('slug'), field: 'slug', message: `must match the file name ('${basename(path, '.md')}')` });
+    }
+    const sameOrder = orders.get(guide.order);
+    if (sameOrder) problems.push({ file, line: markdown.lineOf('order'), field: 'order', message: `${guide.order} is already used by ${sameOrder}` });
+    orders.set(guide.order, file);
+    problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, ['topCities']));
+    const body = fillTokens(markdown.body, { ...tokens, topCities: topCitiesMarkdown });
+    guides.push({ ...guide, title: fillTokens(guide.title, tokens), summary: fillTokens(guide.summary, tokens), html: renderMarkdown(body) });
+  }
+  guides.sort((a, b) => a.order - b.order);
+
+  const pages: Partial<Record<PageSlug, CompiledPage>> = {};
+  for (const slug of PAGE_SLUGS) {
+    const path = join(contentDir, 'pages', `${slug}.md`);
+    const file = rel(path);
+    if (!existsSync(path)) {
+      problems.push({ file, line: 1, field: 'file', message: 'is missing' });
+      continue;
+    }
+    const { markdown, problems: readProblems } = readMarkdown(readFileSync(path, 'utf8'), file);
+    problems.push(...readProblems);
+    if (!markdown) continue;
+    const parsed = pageFrontMatterSchema.safeParse(markdown.data);
+    if (!parsed.success) {
+      problems.push(...problemsFromZod(parsed.error, file, markdown.lineOf));
+      continue;
+    }
+    if (slug !== 'about' && !parsed.data.lastUpdated) {
+      problems.push({ file, line: 1, field: 'lastUpdated', message: 'is required on terms and privacy (YYYY-MM-DD)' });
+    }
+    problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, []));
+    pages[slug] = { ...parsed.data, title: fillTokens(parsed.data.title, tokens), description: fillTokens(parsed.data.description, tokens), html: renderMarkdown(fillTokens(markdown.body, tokens)) };
+  }
+
+  if (problems.length > 0 || !site) return { problems: sortProblems(problems), unpublishedAds };
+  return {
+    content: { buildDate, site: fillSiteTokens(site, tokens), states, ads, guides, pages: pages as Record<PageSlug, CompiledPage> },
+    problems: [],
+    unpublishedAds,
+  };
+
+  function readCities(path: string, file: string, sink: ContentProblem[]) {
+    const { rows, problems: csvProblems } = readCsv(readFileSync(path, 'utf8'), file, { required: CITY_COLUMNS, optional: ['geonamesId'] });
+    sink.push(...csvProblems);
+    const seen = new Map<string, number>();
+    const cities: CompiledState['cities'] = [];
+    for (const row of rows) {
+      const parsed = cityRowSchema.safeParse(row.cells);
+      if (!parsed.success) {
+        sink.push(...problemsFromZod(parsed.error, file, () => row.line));
+        continue;
+      }
+      const earlier = seen.get(parsed.data.name);
+      if (earlier) {
+        sink.push({ file, line: row.line, field: 'name', message: `'${parsed.data.name}' is already listed on line ${earlier}; city names are unique within a state` });
+        continue;
+      }
+      seen.set(parsed.data.name, row.line);
+      cities.push({ name: parsed.data.name, population: parsed.data.population });
+    }
+    return cities.sort((a, b) => b.population - a.population || a.name.localeCompare(b.name, 'en'));
+  }
+}
+
+function tokenProblems(body: string, file: string, bodyLine: number, extra: string[]): ContentProblem[] {
+  const unknown = findUnknownToken(body, ['brand', ...extra]);
+  if (!unknown) return [];
+  return [{ file, line: bodyLine + unknown.lineIndex, field: 'body', message: `unknown placeholder {{${unknown.token}}}; allowed: ${['brand', ...extra].map((t) => `{{${t}}}`).join(', ')}` }];
+}
+
+function fillSiteTokens(site: SiteSettings, tokens: Record<string, string>): SiteSettings {
+  return JSON.parse(fillTokens(JSON.stringify(site), tokens)) as SiteSettings;
+}
+
+/** The ten cities with the most published ads, as a Markdown list (the top-cities guide). */
+function topCitiesList(ads: readonly AdRow[], states: readonly CompiledState[]): string {
+  const counts = new Map<string, { state: string; city: string; ads: number }>();
+  for (const ad of ads) {
+    const key = `${ad.state}\u0000${ad.city}`;
+    const entry = counts.get(key) ?? { state: ad.state, city: ad.city, ads: 0 };
+    entry.ads += 1;
+    counts.set(key, entry);
+  }
+  const population = new Map<string, number>(states.flatMap((state) => state.cities.map((city) => [`${state.name}\u0000${city.name}`, city.population] as const)));
+  const top = [...counts.entries()]
+    .sort(([keyA, a], [keyB, b]) => b.ads - a.ads || (population.get(keyB) ?? 0) - (population.get(keyA) ?? 0) || keyA.localeCompare(keyB, 'en'))
+    .slice(0, 10)
+    .map(([, entry]) => entry);
+  if (top.length === 0) return '_No city has active ads yet._';
+  return top
+    .map((entry, index) => `${index + 1}. [${entry.city}, ${entry.state}](${cityPath(entry.state, entry.city)}): ${entry.ads} active ${entry.ads === 1 ? 'ad' : 'ads'}`)
+    .join('\n');
+}

@@ -1,0 +1,47 @@
+// Reads a Markdown file with front matter; renders Markdown to sanitised HTML.
+import matter from 'gray-matter';
+import { remark } from 'remark';
+import remarkHtml from 'remark-html';
+import type { ContentProblem } from './report.ts';
+
+export interface MarkdownFile {
+  data: Record<string, unknown>;
+  body: string;
+  /** Line of a front-matter key (1-based), or 1 when the key is absent. */
+  lineOf: (key: string) => number;
+  /** Line of the first body line (for problems found in the body). */
+  bodyLine: number;
+}
+
+export function readMarkdown(
+  text: string,
+  file: string,
+): { markdown?: MarkdownFile; problems: ContentProblem[] } {
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    // gray-matter caches by input text; an empty options object turns the cache off.
+    parsed = matter(text, {});
+  } catch (error) {
+    const mark = (error as { mark?: { line?: number } }).mark;
+    const reason = (error as { reason?: string }).reason ?? String(error);
+    return { problems: [{ file, line: (mark?.line ?? 0) + 2, field: 'front matter', message: `is not valid YAML: ${reason}` }] };
+  }
+  const lines = text.split(/\r?\n/);
+  const frontMatterEnd = text.startsWith('---') ? lines.indexOf('---', 1) : -1;
+  const lineOf = (key: string) => {
+    const top = key.split('.')[0] ?? key;
+    const index = lines.findIndex((line, i) => i > 0 && i < frontMatterEnd && line.startsWith(`${top}:`));
+    return index === -1 ? 1 : index + 1;
+  };
+  return {
+    markdown: { data: parsed.data, body: parsed.content, lineOf, bodyLine: frontMatterEnd + 2 },
+    problems: [],
+  };
+}
+
+const markdownProcessor = remark().use(remarkHtml, { sanitize: true });
+
+/** Markdown to HTML with GitHub's sanitisation schema: no raw HTML, scripts or event handlers. */
+export function renderMarkdown(markdown: string): string {
+  return String(markdownProcessor.processSync(markdown)).trim();
+}

@@ -1,0 +1,38 @@
+// A state file: content/states/{State Name}.md. Front matter holds the flags of the one state
+// template (product.md section 3); the Markdown body is the state's guide.
+import { z } from 'zod';
+import { singleLine } from './fields.ts';
+import { US_STATE_NAMES } from './us-states.ts';
+
+export const HEADER_MENUS = ['dropdown', 'none'] as const;
+export const FOOTER_BUTTONS = ['join', 'post'] as const;
+export const ROBOTS_DIRECTIVES = [
+  'index, follow',
+  'noindex, follow',
+  'index, nofollow',
+  'noindex, nofollow',
+] as const;
+
+export const stateFrontMatterSchema = z.strictObject({
+  /** Full state name, exactly as displayed and in URLs; must match the file name. */
+  name: z.enum(US_STATE_NAMES, { error: (issue) => `must be one of the 50 US state names (got '${String(issue.input)}')` }),
+  /** Two-letter USPS code, e.g. NH. */
+  code: z.string().regex(/^[A-Z]{2}$/, { error: 'must be a two-letter code in capitals, e.g. NH' }),
+  /** Header: `dropdown` (menu with Home and Join Free) or `none` (centred logo only). Default dropdown. */
+  headerMenu: z.enum(HEADER_MENUS, { error: `must be one of: ${HEADER_MENUS.join(', ')}` }).default('dropdown'),
+  /** Footer call to action: `join` (Join Free) or `post` (Post Ad). Default join. */
+  footerButton: z.enum(FOOTER_BUTTONS, { error: `must be one of: ${FOOTER_BUTTONS.join(', ')}` }).default('join'),
+  /** Show the brand before the footer line ("Localboard - Personal ads in …"). Default true. */
+  brandPrefix: z.boolean({ error: 'must be true or false' }).default(true),
+  /** Robots directive for the state page. Default `index, follow`. */
+  robots: z.enum(ROBOTS_DIRECTIVES, { error: `must be one of: ${ROBOTS_DIRECTIVES.join(' | ')}` }).default('index, follow'),
+  /** Overrides the page title (default "Personals in {state} - {brand}"); at most 70 characters. */
+  seoTitle: singleLine(1, 70).optional(),
+  /** Overrides the meta description; at most 160 characters. */
+  seoDescription: singleLine(1, 160).optional(),
+});
+
+export type StateFrontMatter = z.infer<typeof stateFrontMatterSchema>;
+export type HeaderMenu = StateFrontMatter['headerMenu'];
+export type FooterButton = StateFrontMatter['footerButton'];
+export type RobotsDirective = (typeof ROBOTS_DIRECTIVES)[number];
