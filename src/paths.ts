@@ -26,3 +26,14 @@ export function outputFileForPath(urlPath: string): string {
   const parts = urlPath.split('/').filter(Boolean).map(decodeURIComponent);
   return [...parts, 'index.html'].join('/');
 }
+
+/**
+ * The not-found screens in the static output. The server answers 404 with the specific one;
+ * a static host serves 404.html (see the README for mapping the others on nginx).
+ */
+export const NOT_FOUND_FILES = {
+  page: '404.html',
+  state: '_not-found/state.html',
+  city: '_not-found/city.html',
+  ad: '_not-found/ad.html',
+} as const;

@@ -1,4 +1,5 @@
-// The blocked-terms policy list (content/policy/blocked-terms.txt) and whole-word matching.
+// The blocked-terms policy list (content/policy/blocked-terms.txt) and whole-word matching,
+// shared by the content validator and the sample-ad generator.
 
 /** One term or phrase a line; `#` starts a comment line. Lower-cased. */
 export function readBlockedTerms(text: string): string[] {
@@ -8,19 +9,37 @@ export function readBlockedTerms(text: string): string[] {
     .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const patternCache = new Map<string, RegExp>();
+interface CompiledTerms {
+  /** Any of the terms: one scan of the text decides whether to look closer. */
+  any: RegExp;
+  /** One pattern a term, to name the term that matched. */
+  each: ReadonlyArray<readonly [term: string, pattern: RegExp]>;
+}
 
-/** The first blocked term found as a whole word or phrase (any case, any spacing), or undefined. */
+const compiledTerms = new WeakMap<readonly string[], CompiledTerms>();
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// Words of a phrase may be separated by spaces, hyphens, underscores or dots ("sugar-daddy");
+// a letter or digit on either side makes the match part of a longer word ("minority").
+const termBody = (term: string) => term.split(/\s+/).map(escapeRegExp).join('[\\s\\-_.]+');
+const wholeWord = (body: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${body})(?![\\p{L}\\p{N}])`, 'iu');
+
+function compileTerms(terms: readonly string[]): CompiledTerms {
+  let compiled = compiledTerms.get(terms);
+  if (!compiled) {
+    const each = terms.map((term) => [term, wholeWord(termBody(term))] as const);
+    const any = each.length > 0 ? wholeWord(terms.map(termBody).join('|')) : /(?!)/;
+    compiled = { any, each };
+    compiledTerms.set(terms, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * The first term of `terms` (in list order) found in `text` as a whole word or phrase, any case,
+ * or undefined. Pass the same array on every call: its compiled form is cached.
+ */
 export function findBlockedTerm(text: string, terms: readonly string[]): string | undefined {
-  const normalised = text.toLowerCase();
-  return terms.find((term) => {
-    let pattern = patternCache.get(term);
-    if (!pattern) {
-      const body = term.split(/\s+/).map(escapeRegExp).join('[\\s\\-_.]+');
-      pattern = new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'u');
-      patternCache.set(term, pattern);
-    }
-    return pattern.test(normalised);
-  });
+  const { any, each } = compileTerms(terms);
+  if (!any.test(text)) return undefined;
+  return each.find(([, pattern]) => pattern.test(text))?.[0];
 }

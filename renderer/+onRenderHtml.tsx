@@ -1,0 +1,24 @@
+// https://vike.dev/onRenderHtml
+// Development server rendering. The production build renders the same documents with the
+// prerenderer (src/prerender/), which calls the same renderPageHtml().
+import '../src/styles/site.css';
+import type { ComponentType } from 'react';
+import { dangerouslySkipEscape, escapeInject } from 'vike/server';
+import type { PageContextServer } from 'vike/types';
+import { errorPageData } from '../src/pages/_error/errorPageData.ts';
+import { NO_ASSETS } from '../src/render/assets.ts';
+import type { PageShell } from '../src/render/page-shell.ts';
+import { renderPageHtml } from '../src/render/renderPageHtml.tsx';
+
+export function onRenderHtml(pageContext: PageContextServer) {
+  const isErrorPage = pageContext.is404 !== null && pageContext.is404 !== undefined;
+  const data = (isErrorPage
+    ? errorPageData({
+        is404: pageContext.is404 === true,
+        abortReason: pageContext.abortReason,
+        errorWhileRendering: (pageContext as { errorWhileRendering?: unknown }).errorWhileRendering,
+      })
+    : pageContext.data) as PageShell;
+  const html = renderPageHtml(pageContext.Page as ComponentType, data, NO_ASSETS);
+  return escapeInject`${dangerouslySkipEscape(html)}`;
+}

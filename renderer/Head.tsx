@@ -1,0 +1,29 @@
+import type { PageAssets } from '../src/render/assets.ts';
+import type { HeadMeta } from '../src/render/page-shell.ts';
+
+/** Head metadata of a page, written into the prerendered HTML. */
+export function Head({ head, brand, assets }: { head: HeadMeta; brand: string; assets: PageAssets }) {
+  return (
+    <head>
+      <meta charSet="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>{head.title}</title>
+      <meta name="description" content={head.description} />
+      <link rel="canonical" href={head.canonicalUrl} />
+      <meta name="robots" content={head.robots} />
+      <meta property="og:site_name" content={brand} />
+      <meta property="og:title" content={head.title} />
+      <meta property="og:description" content={head.description} />
+      <meta property="og:type" content={head.ogType} />
+      <meta property="og:url" content={head.canonicalUrl} />
+      <meta name="theme-color" content="#0f4c5c" />
+      <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+      {assets.stylesheets.map((href) => (
+        <link key={href} rel="stylesheet" href={href} />
+      ))}
+      {assets.scripts.map((src) => (
+        <script key={src} type="module" src={src} async />
+      ))}
+    </head>
+  );
+}

@@ -1,0 +1,32 @@
+import { adPath, signupPath } from '../paths.ts';
+import type { CompiledAd } from '../schemas/compiled-content.ts';
+import { AdBadges } from './AdBadges.tsx';
+import { AdPlaceholder } from './AdPlaceholder.tsx';
+
+/** One ad in a city's list: picture, title link, badges, a three-line excerpt and Reply. */
+export function AdCard({ ad }: { ad: CompiledAd }) {
+  const titleId = `ad-${ad.id}-title`;
+  return (
+    <article className={ad.featured ? 'ad-card ad-card--featured' : 'ad-card'} aria-labelledby={titleId}>
+      <div className="ad-card__media">
+        {ad.images[0] ? (
+          <img src={ad.images[0]} alt="" width="120" height="120" loading="lazy" decoding="async" />
+        ) : (
+          <AdPlaceholder adId={ad.id} />
+        )}
+      </div>
+      <div className="ad-card__body">
+        <h2 className="ad-card__title" id={titleId}>
+          <a href={adPath(ad.state, ad.city, ad.id)}>{ad.title}</a>
+        </h2>
+        <AdBadges ad={ad} />
+        <p className="ad-card__excerpt">{ad.description}</p>
+      </div>
+      <div className="ad-card__actions">
+        <a className="button button--secondary" href={signupPath()} data-member-action="reply">
+          Reply<span className="visually-hidden"> to “{ad.title}”</span>
+        </a>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,12 @@
+// Number and date formatting for visitors (US English, deterministic across machines).
+const numberFormat = new Intl.NumberFormat('en-US');
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+export const formatNumber = (value: number) => numberFormat.format(value);
+
+/** 2026-11-03 → November 3, 2026 */
+export const formatDate = (isoDate: string) => dateFormat.format(new Date(`${isoDate}T00:00:00Z`));
+
+/** "1 ad", "2 ads" */
+export const plural = (count: number, one: string, many = `${one}s`) =>
+  `${formatNumber(count)} ${count === 1 ? one : many}`;

@@ -1,0 +1,50 @@
+// https://vike.dev/Page
+import { CardGrid } from '../../components/CardGrid.tsx';
+import { Prose } from '../../components/Prose.tsx';
+import { guidePath, homePath, signupPath } from '../../paths.ts';
+import { useData } from '../../render/useData.ts';
+import type { Data } from './+data.ts';
+
+export default function Page() {
+  const { page, guides } = useData<Data>();
+  return (
+    <>
+      <section className="page-header">
+        <div className="container container--narrow">
+          <h1>{page.title}</h1>
+          <div className="button-row">
+            <a className="button button--primary" href={`${homePath()}#states`}>
+              Browse Local Ads
+            </a>
+            <a className="button button--ghost" href={signupPath()} data-member-action="post">
+              Post Your Ad
+            </a>
+          </div>
+        </div>
+      </section>
+      <section className="section section--compact">
+        <div className="container container--narrow">
+          <Prose html={page.html} />
+        </div>
+      </section>
+      <section className="section section--tinted" aria-labelledby="guides-heading">
+        <div className="container">
+          <h2 id="guides-heading">Guides</h2>
+          <CardGrid columns="cards">
+            {guides.map((guide) => (
+              <li key={guide.slug}>
+                <a className="card card--link" href={guidePath(guide.slug)}>
+                  <h3>{guide.title}</h3>
+                  <p>{guide.summary}</p>
+                  <span className="card__more" aria-hidden="true">
+                    Read the guide →
+                  </span>
+                </a>
+              </li>
+            ))}
+          </CardGrid>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import { render } from 'vike/abort';
+import { getAd, getCity, getSite, getState } from '../../content/index.ts';
+import { adPath } from '../../paths.ts';
+import { pageShell } from '../../render/shell.ts';
+import { NOT_FOUND } from '../_error/not-found.ts';
+
+/** The first 150 characters of the description, on one line (the ad page's meta description). */
+export function metaDescriptionOf(description: string): string {
+  return Array.from(description.replace(/\s+/g, ' ').trim()).slice(0, 150).join('');
+}
+
+export function adData(stateName: string, cityName: string, adIdText: string) {
+  const state = getState(stateName);
+  if (!state) throw render(404, NOT_FOUND.state.heading);
+  const city = getCity(stateName, cityName);
+  if (!city) throw render(404, NOT_FOUND.city.heading);
+  const ad = /^\d+$/.test(adIdText) ? getAd(Number(adIdText)) : undefined;
+  if (!ad || ad.state !== state.name || ad.city !== city.name) throw render(404, NOT_FOUND.ad.heading);
+  const site = getSite();
+  return {
+    ...pageShell({
+      title: `${ad.title} - ${city.name}, ${state.code} - ${site.brand}`,
+      description: metaDescriptionOf(ad.description),
+      path: adPath(state.name, city.name, ad.id),
+      robots: 'noindex, follow',
+      ogType: 'article',
+      place: city.name,
+      state,
+    }),
+    ad,
+    contactEmail: site.contactEmail,
+    stateCode: state.code,
+  };
+}

@@ -1,0 +1,75 @@
+// https://vike.dev/Page
+import { AdCard } from '../../components/AdCard.tsx';
+import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
+import { plural } from '../../format.ts';
+import { cityPath, homePath, signupPath, statePath } from '../../paths.ts';
+import { useData } from '../../render/useData.ts';
+import type { Data } from './+data.ts';
+
+export default function Page() {
+  const { state, city, page, pages, totalAds, ads } = useData<Data>();
+  return (
+    <>
+      <section className="page-header">
+        <div className="container container--medium">
+          <Breadcrumbs
+            trail={[{ label: 'Home', href: homePath() }, { label: state.name, href: statePath(state.name) }, { label: city }]}
+          />
+          <h1>
+            {city}, {state.name}
+          </h1>
+          <p className="page-header__lead">Browse local ads in {city}</p>
+          {totalAds > 0 && (
+            <p className="page-header__meta">
+              {plural(totalAds, 'ad')}
+              {pages > 1 && ` · Page ${page} of ${pages}`}
+            </p>
+          )}
+        </div>
+      </section>
+      <section className="section section--compact" aria-label={`Ads in ${city}`}>
+        <div className="container container--medium">
+          {ads.length === 0 ? (
+            <div className="empty-state">
+              <h2>No ads available yet</h2>
+              <p>Be the first to post in {city}!</p>
+              <a className="button button--primary" href={signupPath()} data-member-action="post">
+                Post Your Ad
+              </a>
+            </div>
+          ) : (
+            <div className="ad-list">
+              {ads.map((ad) => (
+                <AdCard key={ad.id} ad={ad} />
+              ))}
+            </div>
+          )}
+          <Pagination state={state.name} city={city} page={page} pages={pages} />
+        </div>
+      </section>
+    </>
+  );
+}
+
+function Pagination({ state, city, page, pages }: { state: string; city: string; page: number; pages: number }) {
+  if (pages <= 1) return null;
+  return (
+    <nav className="pagination" aria-label="Pages of ads">
+      {page > 1 ? (
+        <a className="button button--secondary" href={cityPath(state, city, page - 1)} rel="prev">
+          ← Previous Page
+        </a>
+      ) : (
+        <span />
+      )}
+      {page < pages && (
+        <div className="pagination__next">
+          <span className="pagination__hint">View more ads in {city}</span>
+          <a className="button button--primary" href={cityPath(state, city, page + 1)} rel="next">
+            Next Page →
+          </a>
+        </div>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,38 @@
+import { render } from 'vike/abort';
+import { adsForCity, getCity, getState } from '../../content/index.ts';
+import { ADS_PER_PAGE, cityPath } from '../../paths.ts';
+import { pageShell } from '../../render/shell.ts';
+import { NOT_FOUND } from '../_error/not-found.ts';
+
+/** Pages of a city's list: at least one, even when the city has no ads yet. */
+export const pageCount = (adCount: number) => Math.max(1, Math.ceil(adCount / ADS_PER_PAGE));
+
+export function cityData(stateName: string, cityName: string, page: number) {
+  const state = getState(stateName);
+  if (!state) throw render(404, NOT_FOUND.state.heading);
+  const city = getCity(stateName, cityName);
+  if (!city) throw render(404, NOT_FOUND.city.heading);
+  const ads = adsForCity(state.name, city.name);
+  const pages = pageCount(ads.length);
+  if (!Number.isInteger(page) || page < 1 || page > pages) throw render(404, NOT_FOUND.page.heading);
+  const pageLabel = page > 1 ? ` - Page ${page}` : '';
+  return {
+    ...pageShell({
+      title: `${city.name}, ${state.code} Personal Ads${pageLabel} - ${state.name}`,
+      description:
+        ads.length > 0
+          ? `Browse ${ads.length} local personal ${ads.length === 1 ? 'ad' : 'ads'} in ${city.name}, ${state.name}. Free to browse, adults 18+ only.`
+          : `Personal ads in ${city.name}, ${state.name}. No ads yet: be the first to post. Free to browse, adults 18+ only.`,
+      path: cityPath(state.name, city.name, page),
+      robots: ads.length > 0 ? 'index, follow' : 'noindex, follow',
+      place: city.name,
+      state,
+    }),
+    state: { name: state.name, code: state.code },
+    city: city.name,
+    page,
+    pages,
+    totalAds: ads.length,
+    ads: ads.slice((page - 1) * ADS_PER_PAGE, page * ADS_PER_PAGE),
+  };
+}

@@ -1,0 +1,14 @@
+import { adsForCity, getCounts, getSite, getStates } from '../../content/index.ts';
+import { homePath } from '../../paths.ts';
+import { pageShell } from '../../render/shell.ts';
+
+export function landingData() {
+  const site = getSite();
+  return {
+    ...pageShell({ title: `${site.brand} - Personal Ads by State and City`, description: site.description, path: homePath() }),
+    site,
+    states: getStates().map((state) => ({ name: state.name, code: state.code, cities: state.cities.length })),
+    popularCities: site.popularCities.map((popular) => ({ ...popular, ads: adsForCity(popular.state, popular.city).length })),
+    counts: getCounts(),
+  };
+}

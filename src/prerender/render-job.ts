@@ -1,0 +1,58 @@
+// Renders one page of the list to its HTML document, with the same page components and data
+// builders that Vike uses in development.
+import type { ComponentType } from 'react';
+import AboutPage from '../pages/about/+Page.tsx';
+import { aboutData } from '../pages/about/aboutData.ts';
+import AdPage from '../pages/ad/+Page.tsx';
+import { adData } from '../pages/ad/adData.ts';
+import CityPage from '../pages/city/+Page.tsx';
+import { cityData } from '../pages/city/cityData.ts';
+import ErrorPage from '../pages/_error/+Page.tsx';
+import { notFoundData } from '../pages/_error/errorPageData.ts';
+import type { NotFoundKind } from '../pages/_error/not-found.ts';
+import GuidePage from '../pages/guide/+Page.tsx';
+import { guideData } from '../pages/guide/guideData.ts';
+import LandingPage from '../pages/index/+Page.tsx';
+import { landingData } from '../pages/index/landingData.ts';
+import LegalPage from '../pages/legal/+Page.tsx';
+import { legalData } from '../pages/legal/legalData.ts';
+import StatePage from '../pages/state/+Page.tsx';
+import { stateData } from '../pages/state/stateData.ts';
+import type { PageAssets } from '../render/assets.ts';
+import type { PageShell } from '../render/page-shell.ts';
+import { renderPageHtml } from '../render/renderPageHtml.tsx';
+import type { PageJob } from './page-list.ts';
+
+function pageAndData(job: PageJob): [ComponentType, PageShell] {
+  switch (job.kind) {
+    case 'landing':
+      return [LandingPage, landingData()];
+    case 'state':
+      return [StatePage, stateData(job.state)];
+    case 'city':
+      return [CityPage, cityData(job.state, job.city, job.page)];
+    case 'ad':
+      return [AdPage, adData(job.state, job.city, String(job.adId))];
+    case 'about':
+      return [AboutPage, aboutData()];
+    case 'guide':
+      return [GuidePage, guideData(job.slug)];
+    case 'legal':
+      return [LegalPage, legalData(job.slug)];
+  }
+}
+
+export interface RenderedPage {
+  html: string;
+  /** Whether the page's robots directive lets search engines index it (sitemap entries). */
+  indexable: boolean;
+}
+
+export function renderJob(job: PageJob, assets: PageAssets): RenderedPage {
+  const [Page, data] = pageAndData(job);
+  return { html: renderPageHtml(Page, data, assets), indexable: data.head.robots.startsWith('index') };
+}
+
+export function renderNotFound(kind: NotFoundKind, assets: PageAssets): string {
+  return renderPageHtml(ErrorPage, notFoundData(kind), assets);
+}

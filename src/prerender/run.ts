@@ -1,0 +1,88 @@
+// Prerenders the whole site into the static output (dist/client by default), in worker threads.
+// Run after `vite build` (scripts/build.ts does both): Vike builds the client assets, and its
+// renderPage() tells us which stylesheets and scripts a page links to.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { compiledContentFile, getSite } from '../content/index.ts';
+import { NOT_FOUND_FILES } from '../paths.ts';
+import type { PageAssets } from '../render/assets.ts';
+import { listPages, type PageKind } from './page-list.ts';
+import { renderNotFound } from './render-job.ts';
+import { robotsTxt, sitemapXml } from './site-files.ts';
+import type { WorkerInput, WorkerResult } from './worker.ts';
+
+process.env.NODE_ENV = 'production';
+const started = performance.now();
+const outDir = resolve(argValue('--out') ?? 'dist/client');
+const contentFile = compiledContentFile();
+
+const assets = await assetsFromVike();
+const jobs = listPages();
+const workerCount = Math.max(1, Math.min(availableParallelism(), Number(process.env.PRERENDER_WORKERS ?? 4)));
+const results = await Promise.all(
+  Array.from({ length: workerCount }, (_, workerIndex) =>
+    runWorker({ contentFile, outDir, assets, workerIndex, workerCount }),
+  ),
+);
+const failures = results.filter((result) => result.error);
+if (failures.length > 0) {
+  for (const failure of failures) console.error(failure.error);
+  process.exit(1);
+}
+
+for (const [kind, file] of Object.entries(NOT_FOUND_FILES)) {
+  writeOutput(file, renderNotFound(kind as keyof typeof NOT_FOUND_FILES, assets));
+}
+const { baseUrl } = getSite();
+const indexable = results.flatMap((result) => result.indexable).sort((a, b) => a - b);
+writeOutput('sitemap.xml', sitemapXml(baseUrl, indexable.map((index) => jobs[index]!.path)));
+writeOutput('robots.txt', robotsTxt(baseUrl));
+
+const pagesByKind: Partial<Record<PageKind, number>> = {};
+for (const result of results) {
+  for (const [kind, count] of Object.entries(result.pagesByKind)) {
+    pagesByKind[kind as PageKind] = (pagesByKind[kind as PageKind] ?? 0) + count;
+  }
+}
+const seconds = (performance.now() - started) / 1000;
+const total = jobs.length;
+console.log(
+  `Prerendered ${total} pages in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} pages/s, ${workerCount} workers): ` +
+    Object.entries(pagesByKind).map(([kind, count]) => `${kind} ${count}`).join(', '),
+);
+
+function argValue(flag: string): string | undefined {
+  const index = process.argv.indexOf(flag);
+  return index === -1 ? undefined : process.argv[index + 1];
+}
+
+function writeOutput(file: string, text: string) {
+  const path = join(outDir, file);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function runWorker(input: WorkerInput): Promise<WorkerResult> {
+  return new Promise((resolvePromise, reject) => {
+    const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), { workerData: input });
+    worker.once('message', (result: WorkerResult) => resolvePromise(result));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`Prerender worker ${input.workerIndex} exited with code ${code}`));
+    });
+  });
+}
+
+/** The stylesheets and module scripts Vike's production build links to every page. */
+async function assetsFromVike(): Promise<PageAssets> {
+  const { renderPage } = await import('vike/server');
+  const { httpResponse } = await renderPage({ urlOriginal: '/about' });
+  const html = httpResponse?.body ?? '';
+  if (httpResponse?.statusCode !== 200) throw new Error(`Vike could not render /about for its asset list (status ${httpResponse?.statusCode})`);
+  return {
+    stylesheets: [...html.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map((match) => match[1]!),
+    scripts: [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((match) => match[1]!),
+  };
+}
