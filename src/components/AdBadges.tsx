@@ -2,17 +2,21 @@ import { SEEKS_LABELS } from '../schemas/ad.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import { Badge } from './Badge.tsx';
 
-/** Age, seeks, and the Featured / Sample ad markers of an ad. */
-export function AdBadges({ ad }: { ad: CompiledAd }) {
+/** The Featured / Sample ad markers of an ad and, on cards (`withFacts`), its age and seeks. */
+export function AdBadges({ ad, withFacts = false }: { ad: CompiledAd; withFacts?: boolean }) {
   return (
     <div className="badges">
-      <Badge tone="accent" title="Age as stated by the poster">
-        {ad.age}
-      </Badge>
-      <Badge title={SEEKS_LABELS[ad.seeks]}>
-        {ad.seeks}
-        <span className="visually-hidden">: {SEEKS_LABELS[ad.seeks]}</span>
-      </Badge>
+      {withFacts && (
+        <Badge tone="accent" title="Age as stated by the poster">
+          Age {ad.age}
+        </Badge>
+      )}
+      {withFacts && (
+        <Badge title={SEEKS_LABELS[ad.seeks]}>
+          {ad.seeks}
+          <span className="visually-hidden">: {SEEKS_LABELS[ad.seeks]}</span>
+        </Badge>
+      )}
       {ad.featured && <Badge tone="featured">Featured</Badge>}
       {ad.sample && (
         <Badge tone="sample" title="Sample content, shown while the site is new">

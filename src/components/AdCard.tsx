@@ -19,7 +19,7 @@ export function AdCard({ ad }: { ad: CompiledAd }) {
         <h2 className="ad-card__title" id={titleId}>
           <a href={adPath(ad.state, ad.city, ad.id)}>{ad.title}</a>
         </h2>
-        <AdBadges ad={ad} />
+        <AdBadges ad={ad} withFacts />
         <p className="ad-card__excerpt">{ad.description}</p>
       </div>
       <div className="ad-card__actions">

@@ -1,0 +1,66 @@
+// Shared helpers of the end-to-end tests: the served site, its content, raw HTML, Chromium.
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { inject } from 'vitest';
+import type { CompiledContent } from '../../src/schemas/compiled-content.ts';
+
+export const baseUrl = () => inject('baseUrl');
+export const siteDir = () => inject('siteDir');
+
+let content: CompiledContent | undefined;
+/** The compiled content the build used: expectations are computed from it, never invented. */
+export function builtContent(): CompiledContent {
+  content ??= JSON.parse(readFileSync(inject('compiledContentFile'), 'utf8')) as CompiledContent;
+  return content;
+}
+
+export async function fetchPage(path: string): Promise<{ status: number; html: string; headers: Headers }> {
+  const response = await fetch(`${baseUrl()}${path}`);
+  return { status: response.status, html: await response.text(), headers: response.headers };
+}
+
+/** The content of a `<meta name|property=…>` tag in raw HTML. */
+export function metaContent(html: string, key: string): string | undefined {
+  const tag = html.match(new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`));
+  return tag?.[1] && decodeEntities(tag[1]);
+}
+
+export function titleOf(html: string): string | undefined {
+  const match = html.match(/<title>([^<]*)<\/title>/);
+  return match?.[1] && decodeEntities(match[1]);
+}
+
+export function canonicalOf(html: string): string | undefined {
+  return html.match(/<link rel="canonical" href="([^"]*)"/)?.[1];
+}
+
+export function decodeEntities(text: string): string {
+  return text
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/** Visible text of an HTML fragment, tags removed and white space folded. */
+export function textOf(html: string): string {
+  // React separates adjacent text with <!-- -->: remove those first, then turn tags into spaces.
+  return decodeEntities(html.replace(/<!--.*?-->/g, '').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}

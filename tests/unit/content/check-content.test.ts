@@ -1,0 +1,246 @@
+// Pins the problem lines an editor sees for each kind of broken content (conventions 3–5).
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compileContent } from '../../../scripts/lib/compile.ts';
+import { formatProblem } from '../../../scripts/lib/report.ts';
+import {
+  makeContentFixture,
+  REAL_CONTENT_DIR,
+  removeFixtureFile,
+  writeFixtureFile,
+} from '../../helpers/content-fixture.ts';
+
+const BUILD_DATE = '2026-11-22';
+const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const AD_HEADER = 'id,state,city,age,seeks,title,description,images,featured,postedAt,expiresAt,sample';
+
+let fixture: ReturnType<typeof makeContentFixture>;
+beforeEach(() => {
+  fixture = makeContentFixture();
+});
+afterEach(() => {
+  fixture.cleanup();
+});
+
+const invalid = (name: string) =>
+  readFileSync(new URL(`../../fixtures/content-invalid/${name}`, import.meta.url), 'utf8');
+/** Adds an invalid ads file next to the valid sample.csv. */
+const addAds = (name: string) => writeFixtureFile(fixture.dir, `ads/${name}`, invalid(name));
+/** Replaces the valid Vermont state file. */
+const replaceVermont = (name: string) =>
+  writeFixtureFile(fixture.dir, 'states/Vermont.md', invalid(name));
+const problemLines = () => compileContent(fixture.dir, BUILD_DATE).problems.map(formatProblem);
+
+describe('the valid fixture', () => {
+  it('compiles with no problems into all 50 states', () => {
+    const { content, problems, unpublishedAds } = compileContent(fixture.dir, BUILD_DATE);
+    expect(problems).toEqual([]);
+    expect(content?.states).toHaveLength(50);
+    expect(content?.states.find((state) => state.name === 'Vermont')?.cities).toHaveLength(5);
+    expect(content?.ads).toHaveLength(8);
+    expect(unpublishedAds).toBe(0);
+  });
+});
+
+describe('ads', () => {
+  it('reports a header without a required column', () => {
+    addAds('missing-column.csv');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/ads/missing-column.csv:1: seeks: missing column 'seeks' in the header row",
+      ]
+    `);
+  });
+
+  it('reports an age under 18', () => {
+    addAds('age-17.csv');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/ads/age-17.csv:2: age: must be 18 or over (got 17)",
+      ]
+    `);
+  });
+
+  it("reports a city missing from its state's city list", () => {
+    addAds('unknown-city.csv');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/ads/unknown-city.csv:2: city: unknown city 'Los Angelos' in California; add it to content/cities/California.csv first",
+      ]
+    `);
+  });
+
+  it('reports a second ad with the same id', () => {
+    addAds('duplicate-id.csv');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/ads/duplicate-id.csv:3: id: duplicate id 9401 (first used at content/ads/duplicate-id.csv:2)",
+      ]
+    `);
+  });
+
+  it('reports a blocked term in the description', () => {
+    addAds('blocked-term.csv');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/ads/blocked-term.csv:2: description: contains the blocked term 'generous' (content/policy/blocked-terms.txt)",
+      ]
+    `);
+  });
+
+  it('reports a date that does not exist', () => {
+    addAds('bad-date.csv');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/ads/bad-date.csv:2: postedAt: must be a real date written YYYY-MM-DD (got '2026-02-30')",
+      ]
+    `);
+  });
+
+  it('reports an ad that expires before it is posted', () => {
+    addAds('expires-before-posted.csv');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/ads/expires-before-posted.csv:2: expiresAt: must be after postedAt (2026-11-01; got 2026-10-01)",
+      ]
+    `);
+  });
+
+  it('leaves out, without a problem, ads not live on the build date', () => {
+    writeFixtureFile(
+      fixture.dir,
+      'ads/not-live.csv',
+      [
+        AD_HEADER,
+        '9801,Vermont,Burlington,40,m4w,Expired yesterday,Ad text.,,false,2026-06-01,2026-11-21,true',
+        '9802,Vermont,Burlington,40,m4w,Expires on the build date,Ad text.,,false,2026-06-01,2026-11-22,true',
+        '9803,Vermont,Burlington,40,m4w,Posted tomorrow,Ad text.,,false,2026-11-23,2027-05-01,true',
+        '9804,Vermont,Burlington,40,m4w,Posted on the build date,Ad text.,,false,2026-11-22,2027-05-01,true',
+        '',
+      ].join('\n'),
+    );
+    const { content, problems, unpublishedAds } = compileContent(fixture.dir, BUILD_DATE);
+    expect(problems).toEqual([]);
+    expect(unpublishedAds).toBe(3);
+    expect(content?.ads.filter((ad) => ad.id > 9800).map((ad) => ad.id)).toEqual([9804]);
+  });
+});
+
+describe('states and their city lists', () => {
+  it('reports an unknown front-matter key', () => {
+    replaceVermont('unknown-flag.md');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/states/Vermont.md:5: footerButtons: unknown field; check the spelling against the schema in src/schemas/",
+      ]
+    `);
+  });
+
+  it('reports a flag value outside its choices', () => {
+    replaceVermont('bad-flag-value.md');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/states/Vermont.md:4: headerMenu: must be one of: dropdown, none",
+      ]
+    `);
+  });
+
+  it('reports a state name that does not match the file name', () => {
+    replaceVermont('state-name-mismatch.md');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/states/Vermont.md:2: name: must match the file name ('Vermont'; got 'New Hampshire')",
+      ]
+    `);
+  });
+
+  it('reports a state file without its city list', () => {
+    removeFixtureFile(fixture.dir, 'cities/Vermont.csv');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/states/Vermont.md:1: file: has no city list; add content/cities/Vermont.csv",
+      ]
+    `);
+  });
+
+  it('reports a city list without its state file', () => {
+    removeFixtureFile(fixture.dir, 'states/Vermont.md');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/cities/Vermont.csv:1: file: has no state file; add content/states/Vermont.md or remove this CSV",
+        "content/states/Vermont.md:1: file: is missing; every one of the 50 states needs a state file",
+      ]
+    `);
+  });
+});
+
+it('reports the problems of every broken file together, sorted by file and line', () => {
+  replaceVermont('unknown-flag.md');
+  addAds('duplicate-id.csv');
+  addAds('age-17.csv');
+  expect(problemLines()).toMatchInlineSnapshot(`
+    [
+      "content/ads/age-17.csv:2: age: must be 18 or over (got 17)",
+      "content/ads/duplicate-id.csv:3: id: duplicate id 9401 (first used at content/ads/duplicate-id.csv:2)",
+      "content/states/Vermont.md:5: footerButtons: unknown field; check the spelling against the schema in src/schemas/",
+    ]
+  `);
+});
+
+// Known bugs, reported rather than fixed: each test states the correct line and is expected to
+// fail today. When the compiler is fixed, vitest reports these as failing: drop `.fails`.
+describe('line numbers (known bugs)', () => {
+  // csv-parse's info.lines is the line a record ends on; an editor needs the line it starts on.
+  it.only('reports a row whose description spans lines at its first line', () => {
+    addAds('multiline-row-age-17.csv');
+    expect(problemLines()).toEqual([
+      'content/ads/multiline-row-age-17.csv:2: age: must be 18 or over (got 17)',
+    ]);
+  });
+
+  // js-yaml counts from the newline after the opening `---`, so mark.line + 2 is one too many.
+  it.only('reports a YAML error in front matter at the line it is on', () => {
+    replaceVermont('yaml-bad-indentation.md');
+    expect(problemLines()).toEqual([
+      'content/states/Vermont.md:5: front matter: is not valid YAML: bad indentation of a mapping entry',
+    ]);
+  });
+});
+
+describe('npm run check:content', () => {
+  const checkContent = (contentDir: string) =>
+    spawnSync('node', ['--import', 'tsx', 'scripts/check-content.ts', '--date', BUILD_DATE], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, CONTENT_DIR: contentDir },
+      encoding: 'utf8',
+    });
+
+  it('prints each problem as file:line: field: reason and exits 1', () => {
+    addAds('age-17.csv');
+    const { status, stdout, stderr } = checkContent(fixture.dir);
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'content/ads/age-17.csv:2: age: must be 18 or over (got 17)\n\n1 content problem found.\n',
+    );
+    expect(stderr).not.toMatch(/ZodError|\n\s+at /);
+  });
+
+  it('says Content OK and exits 0 for valid content', () => {
+    const { status, stdout, stderr } = checkContent(fixture.dir);
+    expect(stderr).toBe('');
+    expect(stdout).toBe(
+      'Content OK: 50 states, 250 cities, 8 live ads (0 not live on 2026-11-22), 10 guides.\n',
+    );
+    expect(status).toBe(0);
+  });
+});
+
+it('passes the shipped content', () => {
+  const { content, problems } = compileContent(REAL_CONTENT_DIR, BUILD_DATE);
+  expect(problems.map(formatProblem)).toEqual([]);
+  expect(content?.states).toHaveLength(50);
+  expect(content?.ads.length).toBeGreaterThan(0);
+});
