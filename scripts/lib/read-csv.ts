@@ -17,7 +17,7 @@ export function readCsv(
   file: string,
   columns: CsvColumns,
 ): { rows: CsvRow[]; problems: ContentProblem[] } {
-  let records: { record: Record<string, string>; info: { lines: number } }[];
+  let records: { record: Record<string, string>; info: { lines: number }; raw: string }[];
   let header: string[] = [];
   try {
     records = parse(text, {
@@ -25,6 +25,7 @@ export function readCsv(
       skip_empty_lines: true,
       bom: true,
       info: true,
+      raw: true,
       relax_column_count: false,
     });
   } catch (error) {
@@ -42,5 +43,7 @@ export function readCsv(
       .map((name) => ({ file, line: 1, field: name, message: `unknown column; allowed: ${[...allowed].join(', ')}` })),
   ];
   if (problems.length > 0) return { rows: [], problems };
-  return { rows: records.map(({ record, info }) => ({ line: info.lines, cells: record })), problems };
+  // csv-parse counts the line a record ends on; a quoted cell may span several lines.
+  const startLine = (endLine: number, raw: string) => endLine - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
+  return { rows: records.map(({ record, info, raw }) => ({ line: startLine(info.lines, raw), cells: record })), problems };
 }

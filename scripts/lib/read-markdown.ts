@@ -24,7 +24,7 @@ export function readMarkdown(
   } catch (error) {
     const mark = (error as { mark?: { line?: number } }).mark;
     const reason = (error as { reason?: string }).reason ?? String(error);
-    return { problems: [{ file, line: (mark?.line ?? 0) + 2, field: 'front matter', message: `is not valid YAML: ${reason}` }] };
+    return { problems: [{ file, line: (mark?.line ?? 0) + 1, field: 'front matter', message: `is not valid YAML: ${reason}` }] };
   }
   const lines = text.split(/\r?\n/);
   const frontMatterEnd = text.startsWith('---') ? lines.indexOf('---', 1) : -1;

@@ -83,6 +83,6 @@ async function assetsFromVike(): Promise<PageAssets> {
   if (httpResponse?.statusCode !== 200) throw new Error(`Vike could not render /about for its asset list (status ${httpResponse?.statusCode})`);
   return {
     stylesheets: [...html.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map((match) => match[1]!),
-    scripts: [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((match) => match[1]!),
+    scripts: [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]!),
   };
 }

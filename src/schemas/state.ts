@@ -19,13 +19,13 @@ export const stateFrontMatterSchema = z.strictObject({
   /** Two-letter USPS code, e.g. NH. */
   code: z.string().regex(/^[A-Z]{2}$/, { error: 'must be a two-letter code in capitals, e.g. NH' }),
   /** Header: `dropdown` (menu with Home and Join Free) or `none` (centred logo only). Default dropdown. */
-  headerMenu: z.enum(HEADER_MENUS, { error: `must be one of: ${HEADER_MENUS.join(', ')}` }).default('dropdown'),
+  headerMenu: z.enum(HEADER_MENUS, { error: (issue) => `must be one of: ${HEADER_MENUS.join(', ')} (got '${String(issue.input)}')` }).default('dropdown'),
   /** Footer call to action: `join` (Join Free) or `post` (Post Ad). Default join. */
-  footerButton: z.enum(FOOTER_BUTTONS, { error: `must be one of: ${FOOTER_BUTTONS.join(', ')}` }).default('join'),
+  footerButton: z.enum(FOOTER_BUTTONS, { error: (issue) => `must be one of: ${FOOTER_BUTTONS.join(', ')} (got '${String(issue.input)}')` }).default('join'),
   /** Show the brand before the footer line ("Localboard - Personal ads in …"). Default true. */
   brandPrefix: z.boolean({ error: 'must be true or false' }).default(true),
   /** Robots directive for the state page. Default `index, follow`. */
-  robots: z.enum(ROBOTS_DIRECTIVES, { error: `must be one of: ${ROBOTS_DIRECTIVES.join(' | ')}` }).default('index, follow'),
+  robots: z.enum(ROBOTS_DIRECTIVES, { error: (issue) => `must be one of: ${ROBOTS_DIRECTIVES.join(' | ')} (got '${String(issue.input)}')` }).default('index, follow'),
   /** Overrides the page title (default "Personals in {state} - {brand}"); at most 70 characters. */
   seoTitle: singleLine(1, 70).optional(),
   /** Overrides the meta description; at most 160 characters. */

@@ -1,6 +1,14 @@
 // A small valid copy of content/ for content tests: every state, the first five cities of each,
 // and a few real sample ads. Tests then add or replace files to show one failure at a time.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,14 +40,13 @@ export function makeContentFixture(): { dir: string; cleanup(): void } {
     writeFixtureFile(dir, `cities/${name}`, `${lines.slice(0, 1 + CITIES_PER_STATE).join('\n')}\n`);
   }
 
-  const ads: Record<string, string>[] = parse(
-    readFileSync(join(REAL_CONTENT_DIR, 'ads', 'sample.csv'), 'utf8'),
-    { columns: true },
-  );
+  const sampleCsv = readFileSync(join(REAL_CONTENT_DIR, 'ads', 'sample.csv'), 'utf8');
+  const ads: Record<string, string>[] = parse(sampleCsv, { columns: true });
   const chosen = AD_CITIES.flatMap((city) =>
     ads.filter((ad) => ad.city === city).slice(0, ADS_PER_CITY),
   );
-  writeFixtureFile(dir, 'ads/sample.csv', stringify(chosen, { header: true, columns: [...AD_COLUMNS] }));
+  const adsCsv = stringify(chosen, { header: true, columns: [...AD_COLUMNS] });
+  writeFixtureFile(dir, 'ads/sample.csv', adsCsv);
 
   return { dir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }

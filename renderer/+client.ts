@@ -1,0 +1,2 @@
+// https://vike.dev/client
+import '../src/client/member-actions.ts';
