@@ -1,17 +1,39 @@
-// The Hono app: the prerendered site and (next) the accounts API. A standard fetch handler,
-// so it runs on Node (server/index.ts) or any other runtime that speaks fetch.
-import { Hono } from 'hono';
+// The Hono app: the accounts API and the prerendered site. A standard fetch handler, so it runs
+// on Node (server/index.ts) or any runtime that speaks fetch.
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { secureHeaders } from 'hono/secure-headers';
+import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './auth/rate-limits.ts';
+import type { Db } from './db/database.ts';
+import { formPages } from './form-page.ts';
+import { originCheck } from './middleware/origin-check.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { accountsRoutes } from './routes/accounts.ts';
 import { staticSite } from './static-site.ts';
 
 export interface AppOptions {
   /** Folder of the prerendered site (dist/client). */
   siteDir: string;
+  /** The open database (server/db/database.ts). */
+  db: Db;
+  rateLimits?: RateLimitSettings;
+  /** Other origins allowed to post to the API (a site on another host). */
+  allowedOrigins?: readonly string[];
+  /** Behind a reverse proxy: trust X-Forwarded-For and X-Forwarded-Proto. */
+  trustProxy?: boolean;
+  /** Where request lines go; false for none. */
+  log?: ((line: string) => void) | false;
 }
 
+/** Largest request body the API reads. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
 export function createApp(options: AppOptions) {
+  const trustProxy = options.trustProxy ?? false;
   const app = new Hono();
+  if (options.log !== false) app.use(requestLog(options.log));
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
@@ -19,20 +41,58 @@ export function createApp(options: AppOptions) {
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
       },
+      xFrameOptions: 'DENY',
       referrerPolicy: 'strict-origin-when-cross-origin',
       crossOriginResourcePolicy: 'same-origin',
+      strictTransportSecurity: false,
     }),
   );
   app.use(compress());
+
+  const api = new Hono();
+  api.use(originCheck(options.allowedOrigins ?? []));
+  api.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ error: `The request body is too large (${MAX_BODY_BYTES / 1024} KB at most).` }, 413),
+    }),
+  );
+  api.route(
+    '/',
+    accountsRoutes({
+      db: options.db,
+      rateLimits: createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS),
+      formPages: formPages(options.siteDir),
+      trustProxy,
+      clientIp: (c) => clientIp(c, trustProxy),
+    }),
+  );
+  api.notFound((c) => c.json({ error: 'There is no such API endpoint.' }, 404));
+  app.route('/api', api);
+
   app.use(staticSite(options.siteDir));
   app.onError((error, c) => {
     console.error(error);
     return c.json({ error: 'Something went wrong on our side. Please try again.' }, 500);
   });
   return app;
+}
+
+function clientIp(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    // In-process requests (tests calling app.request) have no socket.
+    return 'in-process';
+  }
 }

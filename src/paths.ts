@@ -13,6 +13,8 @@ export const aboutPath = () => '/about';
 export const guidePath = (slug: string) => `/about/${segment(slug)}`;
 export const legalPath = (slug: 'terms' | 'privacy') => `/${slug}`;
 export const signupPath = () => '/signup';
+export const signinPath = () => '/signin';
+export const successPath = () => '/success';
 
 /** Ads shown on one page of a city's list. */
 export const ADS_PER_PAGE = 30;

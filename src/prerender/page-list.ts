@@ -1,6 +1,6 @@
 // Every page the static site has, enumerated from the compiled content.
 import { adsForCity, getAds, getGuides, getStates } from '../content/index.ts';
-import { aboutPath, adPath, cityPath, guidePath, homePath, legalPath, statePath } from '../paths.ts';
+import { aboutPath, adPath, cityPath, guidePath, homePath, legalPath, signinPath, signupPath, statePath, successPath } from '../paths.ts';
 import { pageCount } from '../pages/city/cityData.ts';
 
 export type PageJob =
@@ -10,7 +10,10 @@ export type PageJob =
   | { kind: 'ad'; path: string; state: string; city: string; adId: number }
   | { kind: 'about'; path: string }
   | { kind: 'guide'; path: string; slug: string }
-  | { kind: 'legal'; path: string; slug: 'terms' | 'privacy' };
+  | { kind: 'legal'; path: string; slug: 'terms' | 'privacy' }
+  | { kind: 'signup'; path: string }
+  | { kind: 'signin'; path: string }
+  | { kind: 'success'; path: string };
 
 export type PageKind = PageJob['kind'];
 
@@ -20,6 +23,9 @@ export function listPages(): PageJob[] {
     { kind: 'about', path: aboutPath() },
     { kind: 'legal', path: legalPath('terms'), slug: 'terms' },
     { kind: 'legal', path: legalPath('privacy'), slug: 'privacy' },
+    { kind: 'signup', path: signupPath() },
+    { kind: 'signin', path: signinPath() },
+    { kind: 'success', path: successPath() },
     ...getGuides().map((guide): PageJob => ({ kind: 'guide', path: guidePath(guide.slug), slug: guide.slug })),
   ];
   for (const state of getStates()) {

@@ -16,8 +16,14 @@ import LandingPage from '../pages/index/+Page.tsx';
 import { landingData } from '../pages/index/landingData.ts';
 import LegalPage from '../pages/legal/+Page.tsx';
 import { legalData } from '../pages/legal/legalData.ts';
+import SigninPage from '../pages/signin/+Page.tsx';
+import { signinData } from '../pages/signin/signinData.ts';
+import SignupPage from '../pages/signup/+Page.tsx';
+import { signupData } from '../pages/signup/signupData.ts';
 import StatePage from '../pages/state/+Page.tsx';
 import { stateData } from '../pages/state/stateData.ts';
+import SuccessPage from '../pages/success/+Page.tsx';
+import { successData } from '../pages/success/successData.ts';
 import type { PageAssets } from '../render/assets.ts';
 import type { PageShell } from '../render/page-shell.ts';
 import { renderPageHtml } from '../render/renderPageHtml.tsx';
@@ -39,6 +45,12 @@ function pageAndData(job: PageJob): [ComponentType, PageShell] {
       return [GuidePage, guideData(job.slug)];
     case 'legal':
       return [LegalPage, legalData(job.slug)];
+    case 'signup':
+      return [SignupPage, signupData()];
+    case 'signin':
+      return [SigninPage, signinData()];
+    case 'success':
+      return [SuccessPage, successData()];
   }
 }
 

@@ -1,0 +1,31 @@
+// The session cookie: a random token (the server keeps only its hash), HttpOnly, SameSite=Lax,
+// Secure over HTTPS. A second, readable cookie only tells page scripts that someone is signed in,
+// so anonymous visitors never call /api/me.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+
+export const SESSION_COOKIE = 'lb_session';
+export const MEMBER_HINT_COOKIE = 'lb_member';
+export const SESSION_DAYS = 30;
+
+export const newSessionToken = () => randomBytes(32).toString('base64url');
+export const hashToken = (token: string) => createHash('sha256').update(token).digest();
+
+export function isHttps(c: Context, trustProxy: boolean): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true;
+  return trustProxy && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+}
+
+export function setSessionCookies(c: Context, token: string, secure: boolean): void {
+  const maxAge = SESSION_DAYS * 24 * 60 * 60;
+  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, secure, sameSite: 'Lax', path: '/', maxAge });
+  setCookie(c, MEMBER_HINT_COOKIE, '1', { httpOnly: false, secure, sameSite: 'Lax', path: '/', maxAge });
+}
+
+export function clearSessionCookies(c: Context, secure: boolean): void {
+  deleteCookie(c, SESSION_COOKIE, { path: '/', secure, httpOnly: true, sameSite: 'Lax' });
+  deleteCookie(c, MEMBER_HINT_COOKIE, { path: '/', secure, sameSite: 'Lax' });
+}
+
+export const sessionTokenOf = (c: Context) => getCookie(c, SESSION_COOKIE);

@@ -1,0 +1,20 @@
+// Versioned schema migrations. SQLite's user_version holds how many have run; each runs once,
+// in order, in its own transaction. Append new ones; never edit one that has shipped.
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE accounts (
+     id INTEGER PRIMARY KEY,
+     email TEXT NOT NULL UNIQUE,
+     password_hash TEXT NOT NULL,
+     date_of_birth TEXT NOT NULL,
+     terms_accepted_at TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   ) STRICT;
+   CREATE TABLE sessions (
+     id INTEGER PRIMARY KEY,
+     token_hash BLOB NOT NULL UNIQUE,
+     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX sessions_by_account ON sessions(account_id);`,
+];

@@ -1,0 +1,35 @@
+// Sessions: stored by the hash of their token, so a leaked database holds no usable token.
+import type { Db } from './database.ts';
+
+export interface SessionAccount {
+  accountId: number;
+  email: string;
+}
+
+export function sessionStore(db: Db) {
+  const insert = db.prepare(
+    'INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
+  );
+  const find = db.prepare(
+    `SELECT accounts.id AS accountId, accounts.email AS email FROM sessions
+     JOIN accounts ON accounts.id = sessions.account_id
+     WHERE sessions.token_hash = ? AND sessions.expires_at > ?`,
+  );
+  const remove = db.prepare('DELETE FROM sessions WHERE token_hash = ?');
+  const removeExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+  return {
+    create(tokenHash: Buffer, accountId: number, createdAt: string, expiresAt: string): void {
+      insert.run(tokenHash, accountId, createdAt, expiresAt);
+    },
+    findValid(tokenHash: Buffer, now: string): SessionAccount | undefined {
+      return find.get(tokenHash, now) as SessionAccount | undefined;
+    },
+    /** Revokes one session (sign out). */
+    revoke(tokenHash: Buffer): void {
+      remove.run(tokenHash);
+    },
+    removeExpired(now: string): number {
+      return removeExpired.run(now).changes;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// For visitors without JavaScript: a refused form post answers with the prerendered form page
+// again, its error shown in the banner slot and the fields they typed kept (never the password).
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type FormPageName = 'signup' | 'signin';
+
+export interface FormPageFill {
+  error: string;
+  /** Values to put back into their inputs, by input name. */
+  values: Record<string, string>;
+}
+
+export const FORM_STATUS_SLOT = '<div class="form-status" data-form-status="true"></div>';
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+
+export function formPages(siteDir: string) {
+  const cache = new Map<FormPageName, { mtimeMs: number; html: string }>();
+  const template = (page: FormPageName) => {
+    const file = join(siteDir, page, 'index.html');
+    const { mtimeMs } = statSync(file);
+    const cached = cache.get(page);
+    if (cached?.mtimeMs === mtimeMs) return cached.html;
+    const html = readFileSync(file, 'utf8');
+    cache.set(page, { mtimeMs, html });
+    return html;
+  };
+  return {
+    render(page: FormPageName, fill: FormPageFill): string {
+      let html = template(page).replace(
+        FORM_STATUS_SLOT,
+        `<div class="form-status" data-form-status="true"><p class="banner banner--error" role="alert">${escapeHtml(fill.error)}</p></div>`,
+      );
+      for (const [name, value] of Object.entries(fill.values)) {
+        if (value !== '') html = html.replace(`name="${name}"`, `name="${name}" value="${escapeHtml(value)}"`);
+      }
+      return html;
+    },
+  };
+}
+
+export type FormPages = ReturnType<typeof formPages>;

@@ -1,0 +1,184 @@
+// The accounts API: sign-up, sign-in, sign-out and the current member. Each endpoint takes JSON
+// (scripts, the sign-up dialog) or a form post (pages without JavaScript); every JSON failure is
+// `{ error }` with a 4xx status.
+import { Hono, type Context } from 'hono';
+import { makeSignupSchema, signinSchema, firstProblem, TERMS_REQUIRED } from '../../src/schemas/signup.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import type { RateLimitName, RateLimits } from '../auth/rate-limits.ts';
+import {
+  clearSessionCookies,
+  hashToken,
+  isHttps,
+  newSessionToken,
+  sessionTokenOf,
+  setSessionCookies,
+  SESSION_DAYS,
+} from '../auth/session-cookie.ts';
+import { accountStore } from '../db/accounts.ts';
+import type { Db } from '../db/database.ts';
+import { sessionStore } from '../db/sessions.ts';
+import type { FormPageName, FormPages } from '../form-page.ts';
+
+export interface AccountsOptions {
+  db: Db;
+  rateLimits: RateLimits;
+  formPages: FormPages;
+  trustProxy: boolean;
+  clientIp: (c: Context) => string;
+}
+
+type Status = 400 | 401 | 409 | 413 | 415 | 429;
+type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
+
+class Refusal {
+  constructor(
+    readonly status: Status,
+    readonly error: string,
+    readonly field?: string,
+    readonly retryAfter?: number,
+  ) {}
+}
+
+const WRONG_CREDENTIALS = 'Email or password is incorrect.';
+
+export function accountsRoutes(options: AccountsOptions) {
+  const accounts = accountStore(options.db);
+  const sessions = sessionStore(options.db);
+  // Signing in with an unknown email still costs one hash comparison, so timing tells nothing.
+  const unknownAccountHash = hashPassword('not a real password');
+  const app = new Hono();
+
+  app.post('/signup', async (c) => {
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return refuse(c, 'signup', submission);
+    const values = keptValues(submission, ['email', 'dateOfBirth']);
+    try {
+      const fields = termsChecked(submission);
+      await limit(c, 'signupPerIp', options.clientIp(c));
+      const parsed = makeSignupSchema().safeParse(fields);
+      if (!parsed.success) {
+        const problem = firstProblem(parsed.error);
+        throw new Refusal(400, problem.message, problem.field);
+      }
+      const input = parsed.data;
+      await limit(c, 'signupPerEmail', input.email);
+      if (accounts.findByEmail(input.email)) throw duplicateEmail();
+      const now = new Date().toISOString();
+      const accountId = accounts.create({
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+        dateOfBirth: input.dateOfBirth,
+        termsAcceptedAt: now,
+        createdAt: now,
+      });
+      if (accountId === undefined) throw duplicateEmail();
+      startSession(c, accountId);
+      return submission.kind === 'form' ? c.redirect('/success', 303) : c.json({ redirectUrl: '/success' }, 201);
+    } catch (error) {
+      if (error instanceof Refusal) return refuse(c, 'signup', error, submission.kind, values);
+      throw error;
+    }
+  });
+
+  app.post('/signin', async (c) => {
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return refuse(c, 'signin', submission);
+    const values = keptValues(submission, ['email']);
+    try {
+      await limit(c, 'signinPerIp', options.clientIp(c));
+      const parsed = signinSchema.safeParse(submission.fields);
+      if (!parsed.success) {
+        const problem = firstProblem(parsed.error);
+        throw new Refusal(400, problem.message, problem.field);
+      }
+      await limit(c, 'signinPerEmail', parsed.data.email);
+      const account = accounts.findByEmail(parsed.data.email);
+      const matches = await verifyPassword(parsed.data.password, account?.passwordHash ?? (await unknownAccountHash));
+      if (!account || !matches) throw new Refusal(401, WRONG_CREDENTIALS);
+      startSession(c, account.id);
+      return submission.kind === 'form' ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
+    } catch (error) {
+      if (error instanceof Refusal) return refuse(c, 'signin', error, submission.kind, values);
+      throw error;
+    }
+  });
+
+  app.post('/signout', (c) => {
+    const token = sessionTokenOf(c);
+    if (token) sessions.revoke(hashToken(token));
+    clearSessionCookies(c, isHttps(c, options.trustProxy));
+    const isForm = (c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
+    return isForm ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
+  });
+
+  app.get('/me', (c) => {
+    c.header('Cache-Control', 'no-store');
+    const token = sessionTokenOf(c);
+    const member = token ? sessions.findValid(hashToken(token), new Date().toISOString()) : undefined;
+    if (!member) return c.json({ error: 'You are not signed in.' }, 401);
+    return c.json({ email: member.email }, 200);
+  });
+
+  return app;
+
+  function startSession(c: Context, accountId: number) {
+    const token = newSessionToken();
+    const now = new Date();
+    const expires = new Date(now.getTime() + SESSION_DAYS * 24 * 60 * 60 * 1000);
+    sessions.create(hashToken(token), accountId, now.toISOString(), expires.toISOString());
+    setSessionCookies(c, token, isHttps(c, options.trustProxy));
+  }
+
+  async function limit(c: Context, name: RateLimitName, key: string) {
+    const waitSeconds = await options.rateLimits.consume(name, key);
+    if (waitSeconds > 0) {
+      const minutes = Math.ceil(waitSeconds / 60);
+      throw new Refusal(429, `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`, undefined, waitSeconds);
+    }
+  }
+
+  function refuse(c: Context, page: FormPageName, refusal: Refusal, kind: Submission['kind'] = 'json', values: Record<string, string> = {}) {
+    if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
+    if (kind === 'form') return c.html(options.formPages.render(page, { error: refusal.error, values }), refusal.status);
+    return c.json(refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error }, refusal.status);
+  }
+}
+
+const duplicateEmail = () => new Refusal(409, 'An account with this email already exists. Sign in instead.', 'email');
+
+async function readSubmission(c: Context): Promise<Submission | Refusal> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json') {
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return new Refusal(400, 'The request body is not valid JSON.');
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return new Refusal(400, 'The request body must be a JSON object.');
+    }
+    return { kind: 'json', fields: body as Record<string, unknown> };
+  }
+  if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
+    try {
+      const form = await c.req.parseBody();
+      return { kind: 'form', fields: form };
+    } catch {
+      return new Refusal(400, 'The form could not be read. Please try again.');
+    }
+  }
+  return new Refusal(415, 'Send the request as JSON (Content-Type: application/json) or as a form.');
+}
+
+/** The form's "I am 18 or older and accept the Terms" box must be ticked; JSON clients accept in their UI. */
+function termsChecked(submission: Submission): Record<string, unknown> {
+  if (submission.kind === 'json') return submission.fields;
+  const { acceptTerms, ...fields } = submission.fields;
+  if (acceptTerms !== 'on') throw new Refusal(400, TERMS_REQUIRED, 'acceptTerms');
+  return fields;
+}
+
+function keptValues(submission: Submission, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.map((name) => [name, typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : '']));
+}

@@ -1,0 +1,70 @@
+// The sign-up dialog: a modal <dialog> holding the sign-up form. Focus moves into it and stays
+// inside; X and Escape close it; focus returns to the button that opened it; the page behind
+// does not scroll.
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { SignupForm } from '../components/SignupForm.tsx';
+import { latestAdultBirthDate, todayIso } from '../schemas/signup.ts';
+import { useSignupForm } from './useSignupForm.ts';
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+export function SignupDialog({ brand, onClose }: { brand: string; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const form = useSignupForm();
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    element.showModal();
+    element.querySelector<HTMLInputElement>('input[name="email"]')?.focus();
+    document.documentElement.classList.add('has-dialog');
+    return () => document.documentElement.classList.remove('has-dialog');
+  }, []);
+
+  // Keep Tab and Shift+Tab cycling inside the dialog.
+  const trapFocus = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key !== 'Tab') return;
+    const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const first = focusable[0];
+    const last = focusable.at(-1);
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby="signup-dialog-title"
+      onKeyDown={trapFocus}
+      onCancel={(event) => {
+        // Escape: close through React so focus goes back to the opener.
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <div className="dialog__header">
+        <h2 id="signup-dialog-title">Join {brand} free</h2>
+        <button type="button" className="dialog__close" aria-label="Close" onClick={onClose}>
+          <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20">
+            <path d="m5 5 10 10M15 5 5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+        </button>
+      </div>
+      <p className="dialog__lead">Create an account to post ads and reply to members. Adults 18 and over only.</p>
+      <SignupForm
+        idPrefix="dialog"
+        maxBirthDate={latestAdultBirthDate(todayIso())}
+        state={form.state}
+        onChange={form.onChange}
+        onSubmit={(event) => void form.onSubmit(event)}
+      />
+    </dialog>
+  );
+}

@@ -1,0 +1,35 @@
+// Shows the signed-in member's email and a Sign out button in the header. Pages stay static and
+// cacheable: only visitors with the member hint cookie ask /api/me who they are.
+export async function showSignedInMember(): Promise<void> {
+  if (!document.cookie.split('; ').includes('lb_member=1')) return;
+  let email: string;
+  try {
+    const response = await fetch('/api/me', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    if (!response.ok) return;
+    email = String(((await response.json()) as { email?: unknown }).email ?? '');
+  } catch {
+    return;
+  }
+  const header = document.querySelector('.site-header__inner');
+  if (!email || !header) return;
+
+  const bar = document.createElement('div');
+  bar.className = 'member-bar';
+  const who = document.createElement('span');
+  who.className = 'member-bar__email';
+  who.textContent = email;
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = '/api/signout';
+  const signOut = document.createElement('button');
+  signOut.type = 'submit';
+  signOut.className = 'button button--ghost button--small';
+  signOut.textContent = 'Sign out';
+  form.append(signOut);
+  bar.append(who, form);
+  // Before the menu, so the menu stays at the right edge.
+  header.insertBefore(bar, header.querySelector('.menu'));
+  header.classList.add('site-header__inner--member');
+  // Members need no invitation to join.
+  for (const join of document.querySelectorAll<HTMLElement>('a[data-member-action="join"]')) join.hidden = true;
+}

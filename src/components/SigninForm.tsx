@@ -1,0 +1,57 @@
+import type { ChangeEvent, FormEvent } from 'react';
+import { signupPath } from '../paths.ts';
+import { FormStatus } from './Banner.tsx';
+import { FormField } from './FormField.tsx';
+
+export interface SigninValues {
+  email: string;
+  password: string;
+}
+
+export interface SigninFormState {
+  values: SigninValues;
+  fieldErrors: Partial<Record<keyof SigninValues, string>>;
+  banner?: string;
+  submitting: boolean;
+}
+
+interface SigninFormProps {
+  state?: SigninFormState;
+  onChange?: (values: SigninValues) => void;
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+}
+
+/** The sign-in form: a plain form post without JavaScript, fetch with it. */
+export function SigninForm({ state, onChange, onSubmit }: SigninFormProps) {
+  const errors = state?.fieldErrors ?? {};
+  const controlled = state !== undefined && onChange !== undefined;
+  const bind = (name: keyof SigninValues) =>
+    controlled
+      ? { value: state.values[name], onChange: (event: ChangeEvent<HTMLInputElement>) => onChange({ ...state.values, [name]: event.target.value }) }
+      : {};
+  return (
+    <form className="form" action="/api/signin" method="post" noValidate={controlled} onSubmit={onSubmit}>
+      <FormStatus error={state?.banner} />
+      <FormField id="signin-email" name="email" type="email" label="Email" autoComplete="email" required error={errors.email} {...bind('email')} />
+      <FormField
+        id="signin-password"
+        name="password"
+        type="password"
+        label="Password"
+        autoComplete="current-password"
+        required
+        error={errors.password}
+        {...bind('password')}
+      />
+      <button className="button button--primary button--block" type="submit" disabled={state?.submitting}>
+        {state?.submitting ? 'Signing In...' : 'Sign In'}
+      </button>
+      <p className="form__footnote">
+        New here?{' '}
+        <a href={signupPath()} data-member-action="join">
+          Create a free account
+        </a>
+      </p>
+    </form>
+  );
+}

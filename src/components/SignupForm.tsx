@@ -1,0 +1,102 @@
+import type { ChangeEvent, FormEvent } from 'react';
+import { legalPath, signinPath } from '../paths.ts';
+import { PASSWORD_MIN } from '../schemas/signup.ts';
+import { FormStatus } from './Banner.tsx';
+import { FormField } from './FormField.tsx';
+
+export interface SignupValues {
+  email: string;
+  password: string;
+  dateOfBirth: string;
+  acceptTerms: boolean;
+}
+
+/** What the interactive form adds to the static one: values, messages, the in-flight state. */
+export interface SignupFormState {
+  values: SignupValues;
+  fieldErrors: Partial<Record<keyof SignupValues, string>>;
+  banner?: string;
+  submitting: boolean;
+}
+
+interface SignupFormProps {
+  /** Prefix of the element ids, unique on the page (the dialog and the /signup page differ). */
+  idPrefix: string;
+  /** The latest date of birth the date picker offers (18 years ago). */
+  maxBirthDate?: string;
+  state?: SignupFormState;
+  onChange?: (values: SignupValues) => void;
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+}
+
+/**
+ * The sign-up form. Without JavaScript it is a plain form post to the API, which answers with a
+ * redirect to /success or this page again with the error; with JavaScript it is controlled by
+ * its state and submits with fetch.
+ */
+export function SignupForm({ idPrefix, maxBirthDate, state, onChange, onSubmit }: SignupFormProps) {
+  const id = (name: string) => `${idPrefix}-${name}`;
+  const errors = state?.fieldErrors ?? {};
+  const controlled = state !== undefined && onChange !== undefined;
+  const bind = (name: 'email' | 'password' | 'dateOfBirth') =>
+    controlled
+      ? { value: state.values[name], onChange: (event: ChangeEvent<HTMLInputElement>) => onChange({ ...state.values, [name]: event.target.value }) }
+      : {};
+  return (
+    <form className="form" action="/api/signup" method="post" noValidate={controlled} onSubmit={onSubmit}>
+      <FormStatus error={state?.banner} />
+      <FormField id={id('email')} name="email" type="email" label="Email" autoComplete="email" required error={errors.email} {...bind('email')} />
+      <FormField
+        id={id('password')}
+        name="password"
+        type="password"
+        label="Password"
+        autoComplete="new-password"
+        required
+        minLength={PASSWORD_MIN}
+        hint={`At least ${PASSWORD_MIN} characters.`}
+        error={errors.password}
+        {...bind('password')}
+      />
+      <FormField
+        id={id('dateOfBirth')}
+        name="dateOfBirth"
+        type="date"
+        label="Date of birth"
+        autoComplete="bday"
+        required
+        max={maxBirthDate}
+        hint="Only used to confirm that you are 18 or older."
+        error={errors.dateOfBirth}
+        {...bind('dateOfBirth')}
+      />
+      <div className={errors.acceptTerms ? 'field field--check field--invalid' : 'field field--check'}>
+        <input
+          id={id('acceptTerms')}
+          name="acceptTerms"
+          type="checkbox"
+          required
+          aria-invalid={errors.acceptTerms ? true : undefined}
+          aria-describedby={errors.acceptTerms ? id('acceptTerms-error') : undefined}
+          {...(controlled
+            ? { checked: state.values.acceptTerms, onChange: (event: ChangeEvent<HTMLInputElement>) => onChange({ ...state.values, acceptTerms: event.target.checked }) }
+            : {})}
+        />
+        <label htmlFor={id('acceptTerms')}>
+          I am 18 or older and accept the <a href={legalPath('terms')}>Terms</a>
+        </label>
+        {errors.acceptTerms && (
+          <p className="field__error" id={id('acceptTerms-error')}>
+            {errors.acceptTerms}
+          </p>
+        )}
+      </div>
+      <button className="button button--primary button--block" type="submit" disabled={state?.submitting}>
+        {state?.submitting ? 'Creating Account...' : 'Continue'}
+      </button>
+      <p className="form__footnote">
+        Already a member? <a href={signinPath()}>Sign in</a>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,17 @@
+// https://vike.dev/Page
+import { SignupForm } from '../../components/SignupForm.tsx';
+import { useData } from '../../render/useData.ts';
+import type { Data } from './+data.ts';
+
+export default function Page() {
+  const { brand } = useData<Data>();
+  return (
+    <section className="container container--form form-page">
+      <h1>Join {brand} free</h1>
+      <p className="form-page__lead">Create an account to post ads and reply to members. Browsing stays free without one.</p>
+      <div className="form-card" data-enhance="signup-form">
+        <SignupForm idPrefix="signup" />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,6 @@
+// https://vike.dev/data
+import { successData } from './successData.ts';
+
+export type Data = ReturnType<typeof successData>;
+
+export const data = () => successData();

@@ -1,0 +1,11 @@
+import { getSite } from '../../content/index.ts';
+import { successPath } from '../../paths.ts';
+import { pageShell } from '../../render/shell.ts';
+
+export function successData() {
+  const { brand } = getSite();
+  return {
+    ...pageShell({ title: `Account Created - ${brand}`, description: `Your ${brand} account is ready.`, path: successPath(), robots: 'noindex, nofollow' }),
+    brand,
+  };
+}
