@@ -11,6 +11,11 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
 export function SignupDialog({ brand, onClose }: { brand: string; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const form = useSignupForm();
+  // Leave the modal state first: while it lasts, the page behind is inert and cannot take focus.
+  const close = () => {
+    dialog.current?.close();
+    onClose();
+  };
 
   useEffect(() => {
     const element = dialog.current;
@@ -46,12 +51,12 @@ export function SignupDialog({ brand, onClose }: { brand: string; onClose: () =>
       onCancel={(event) => {
         // Escape: close through React so focus goes back to the opener.
         event.preventDefault();
-        onClose();
+        close();
       }}
     >
       <div className="dialog__header">
         <h2 id="signup-dialog-title">Join {brand} free</h2>
-        <button type="button" className="dialog__close" aria-label="Close" onClick={onClose}>
+        <button type="button" className="dialog__close" aria-label="Close" onClick={close}>
           <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20">
             <path d="m5 5 10 10M15 5 5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
           </svg>

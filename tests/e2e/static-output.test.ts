@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { builtContent, siteDir } from './support.ts';
+import { builtContent, decodeEntities, siteDir } from './support.ts';
 
 function* htmlFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -47,7 +47,7 @@ describe('static output', () => {
       pages += 1;
       const html = readFileSync(file, 'utf8');
       for (const match of html.matchAll(/(?:href|src)="(\/[^"]*)"/g)) {
-        const target = match[1]!.split('#')[0]!.split('?')[0]!;
+        const target = decodeEntities(match[1]!).split('#')[0]!.split('?')[0]!;
         if (target.startsWith('//')) continue;
         let ok = checked.get(target);
         if (ok === undefined) {

@@ -1,0 +1,243 @@
+// Membership in Chromium: the sign-up dialog from every kind of member action, its focus and
+// messages, sign-up, sign-in, the header, sign-out, and /signup without JavaScript.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { adPath, cityPath } from '../../src/paths.ts';
+import { startSiteServer } from './servers.ts';
+import { baseUrl, builtContent, launchChromium, siteDir } from './support.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+let emailCount = 0;
+const uniqueEmail = () => `member${Date.now()}-${(emailCount += 1)}@example.com`;
+const yearsAgo = (years: number, days = 0) => {
+  const date = new Date();
+  date.setUTCFullYear(date.getUTCFullYear() - years);
+  date.setUTCDate(date.getUTCDate() - days);
+  return date.toISOString().slice(0, 10);
+};
+
+async function openPage(path: string, origin = baseUrl()): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(`${origin}${path}`);
+  return page;
+}
+
+const dialog = (page: Page) => page.locator('dialog[open]');
+
+async function fillSignup(page: Page, values: { email: string; password?: string; dateOfBirth: string; terms?: boolean }) {
+  await page.fill('#dialog-email', values.email);
+  await page.fill('#dialog-password', values.password ?? 'a long enough password');
+  await page.fill('#dialog-dateOfBirth', values.dateOfBirth);
+  if (values.terms ?? true) await page.check('#dialog-acceptTerms');
+}
+
+function firstAd() {
+  const ad = builtContent().ads.find((entry) => entry.city === 'Los Angeles')!;
+  return ad;
+}
+
+describe('the sign-up dialog', () => {
+  test.each([
+    ['Post Your Ad', '/', 'Post Your Ad'],
+    ['Get Started', '/', 'Get Started'],
+    ['Join Free (footer)', '/about', 'Join Free'],
+    ['Post Ad (footer of a post-flagged state)', 'post-state', 'Post Ad'],
+    ['Reply', 'city', 'Reply'],
+    ['Send Message', 'ad', 'Send Message'],
+  ])('opens from %s and closes with X, focus back on the opener', async (_label, where, name) => {
+    const path =
+      where === 'post-state'
+        ? `/state/${encodeURIComponent(builtContent().states.find((s) => s.footerButton === 'post')!.name)}`
+        : where === 'city'
+          ? cityPath('California', 'Los Angeles')
+          : where === 'ad'
+            ? adPath(firstAd().state, firstAd().city, firstAd().id)
+            : where;
+    const page = await openPage(path);
+    const opener = page.getByRole('link', { name: new RegExp(`^${name}`) }).last();
+    await opener.click();
+    await expect.poll(() => dialog(page).count()).toBe(1);
+    expect(page.url()).toBe(`${baseUrl()}${path}`);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
+
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => dialog(page).count()).toBe(0);
+    expect(await opener.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
+    await page.close();
+  });
+
+  test('Escape closes it; Tab and Shift+Tab stay inside', async () => {
+    const page = await openPage('/');
+    const opener = page.getByRole('link', { name: 'Post Your Ad' }).first();
+    await opener.click();
+    await expect.poll(() => dialog(page).count()).toBe(1);
+    for (let step = 0; step < 12; step += 1) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(true);
+    }
+    for (let step = 0; step < 12; step += 1) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog(page).count()).toBe(0);
+    expect(await opener.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.close();
+  });
+
+  test('shows field messages and sends nothing for an under-18 date of birth', async () => {
+    const page = await openPage('/');
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/signup')) requests.push(request.url());
+    });
+    await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const text = await dialog(page).innerText();
+    expect(text).toContain('Enter your email address.');
+    expect(text).toContain('Password must be at least 8 characters.');
+    expect(text).toContain('Enter your date of birth.');
+    expect(text).toContain('Confirm that you are 18 or older and accept the Terms.');
+
+    await fillSignup(page, { email: uniqueEmail(), dateOfBirth: yearsAgo(18, -1) });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    expect(await dialog(page).innerText()).toContain('You must be 18 or older to join.');
+    expect(requests).toEqual([]);
+    await page.close();
+  });
+
+  test('reads Creating Account... while the request is in flight, then goes to /success and shows the member', async () => {
+    const page = await openPage(cityPath('California', 'Los Angeles'));
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/signup', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('link', { name: /^Reply/ }).first().click();
+    const email = uniqueEmail();
+    await fillSignup(page, { email, dateOfBirth: yearsAgo(30) });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const button = dialog(page).locator('button[type="submit"]');
+    await expect.poll(() => button.textContent()).toBe('Creating Account...');
+    expect(await button.isDisabled()).toBe(true);
+    release();
+    await page.waitForURL(`${baseUrl()}/success`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Account created');
+    await expect.poll(() => page.locator('.member-bar__email').textContent()).toBe(email);
+    await page.close();
+  });
+
+  test("shows the server's error text in a red banner and stays on the page", async () => {
+    const email = uniqueEmail();
+    const first = await browser.newContext();
+    const page = await first.newPage();
+    await page.goto(`${baseUrl()}/`);
+    await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
+    await fillSignup(page, { email, dateOfBirth: yearsAgo(25) });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL('**/success');
+    await first.close();
+
+    const again = await openPage('/about');
+    await again.getByRole('link', { name: 'Post Your Ad' }).first().click();
+    await fillSignup(again, { email: email.toUpperCase(), dateOfBirth: yearsAgo(25) });
+    await again.getByRole('button', { name: 'Continue' }).click();
+    const banner = dialog(again).locator('.banner--error');
+    await expect.poll(() => banner.textContent()).toBe('An account with this email already exists. Sign in instead.');
+    expect(await banner.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(253, 232, 231)');
+    expect(again.url()).toBe(`${baseUrl()}/about`);
+    expect(await dialog(again).locator('button[type="submit"]').textContent()).toBe('Continue');
+    await again.close();
+  });
+
+  test('with the API stopped, shows the network-failure text and does not navigate', async () => {
+    const server = await startSiteServer(siteDir());
+    try {
+      const page = await openPage('/', server.url);
+      await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
+      await expect.poll(() => dialog(page).count()).toBe(1);
+      await fillSignup(page, { email: uniqueEmail(), dateOfBirth: yearsAgo(40) });
+      await server.stop();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect.poll(() => dialog(page).locator('.banner--error').textContent()).toBe('Could not reach the server. Please try again.');
+      expect(page.url()).toBe(`${server.url}/`);
+      await page.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('signing in and out', () => {
+  test('sign in shows the member in the header; sign out brings back Join Free', async () => {
+    const email = uniqueEmail();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const signup = await fetch(`${baseUrl()}/api/signup`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password: 'a long enough password', dateOfBirth: yearsAgo(33) }),
+    });
+    expect(signup.status).toBe(201);
+
+    await page.goto(`${baseUrl()}/signin`);
+    await page.fill('#signin-email', email);
+    await page.fill('#signin-password', 'not the password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect.poll(() => page.locator('.banner--error').textContent()).toBe('Email or password is incorrect.');
+
+    await page.fill('#signin-password', 'a long enough password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`${baseUrl()}/`);
+    await expect.poll(() => page.locator('.member-bar__email').textContent()).toBe(email);
+    expect(await page.getByRole('link', { name: 'Join Free' }).first().isVisible()).toBe(false);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${baseUrl()}/`);
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('.member-bar').count()).toBe(0);
+    expect(await page.locator('footer').getByRole('link', { name: 'Join Free' }).isVisible()).toBe(true);
+    const me = await page.evaluate(async () => (await fetch('/api/me')).status);
+    expect(me).toBe(401);
+    await context.close();
+  });
+});
+
+describe('/signup without JavaScript', () => {
+  test('refuses an under-18 date with the message on the page, then creates the account', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const email = uniqueEmail();
+    await page.goto(`${baseUrl()}/`);
+    await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
+    await page.waitForURL(`${baseUrl()}/signup`);
+
+    await page.fill('#signup-email', email);
+    await page.fill('#signup-password', 'a long enough password');
+    await page.fill('#signup-dateOfBirth', yearsAgo(17));
+    await page.check('#signup-acceptTerms');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForLoadState('load');
+    expect(await page.locator('.banner--error').textContent()).toBe('You must be 18 or older to join.');
+    expect(await page.inputValue('#signup-email')).toBe(email);
+    expect(await page.inputValue('#signup-password')).toBe('');
+
+    await page.fill('#signup-password', 'a long enough password');
+    await page.fill('#signup-dateOfBirth', yearsAgo(45));
+    await page.check('#signup-acceptTerms');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${baseUrl()}/success`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Account created');
+    await context.close();
+  });
+});

@@ -1,0 +1,41 @@
+// A server of the production build with its own database, for tests that stop it on purpose.
+import { serve, type ServerType } from '@hono/node-server';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../server/app.ts';
+import { openDatabase } from '../../server/db/database.ts';
+import { GENEROUS_RATE_LIMITS } from './rate-limits.ts';
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startSiteServer(siteDir: string): Promise<RunningServer> {
+  process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
+  const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-own-'));
+  const db = openDatabase(join(dataDir, 'test.sqlite'));
+  const app = createApp({ siteDir, db, rateLimits: GENEROUS_RATE_LIMITS, log: false });
+  const server: ServerType = await new Promise((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+  });
+  const { port } = server.address() as AddressInfo;
+  let stopped = false;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (stopped) return resolve();
+        stopped = true;
+        server.close(() => {
+          db.close();
+          rmSync(dataDir, { recursive: true, force: true });
+          resolve();
+        });
+        // Keep-alive connections would hold the server open: end them now.
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}

@@ -1,0 +1,283 @@
+// Shared setup for the accounts API integration tests: a real SQLite file and a tiny prerendered
+// site in a temp folder, the Hono app built on them, and small helpers for requests, cookies and
+// the rows the API wrote.
+import { serve } from '@hono/node-server';
+import Database from 'better-sqlite3';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type AppOptions } from '../../server/app.ts';
+import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
+import { openDatabase, type Db } from '../../server/db/database.ts';
+
+export type App = ReturnType<typeof createApp>;
+
+/** The origin of in-process requests (`app.request('http://localhost/...')`). */
+export const ORIGIN = 'http://localhost';
+export const SESSION_COOKIE = 'lb_session';
+export const JSON_TYPE = 'application/json';
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+const GENEROUS: Limit = { points: 10_000, duration: 60 };
+export const GENEROUS_LIMITS: RateLimitSettings = {
+  signupPerIp: GENEROUS,
+  signupPerEmail: GENEROUS,
+  signinPerIp: GENEROUS,
+  signinPerEmail: GENEROUS,
+};
+
+/** Generous limits everywhere except the ones given. */
+export const limitsWith = (overrides: Partial<RateLimitSettings>): RateLimitSettings => ({
+  ...GENEROUS_LIMITS,
+  ...overrides,
+});
+
+// The banner slot and the inputs form-page.ts fills in, as in the real prerendered pages.
+const formPageHtml = (title: string, action: string, inputs: string) =>
+  `<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/><title>${title}</title></head>` +
+  `<body><main><form class="form" action="${action}" method="post">` +
+  `<div class="form-status" data-form-status="true"></div>${inputs}` +
+  `<button type="submit">Continue</button></form></main></body></html>`;
+
+export function writeTestSite(siteDir: string): void {
+  const file = (path: string, html: string) => {
+    mkdirSync(join(siteDir, path, '..'), { recursive: true });
+    writeFileSync(join(siteDir, path), html);
+  };
+  file(
+    'signup/index.html',
+    formPageHtml(
+      'Join',
+      '/api/signup',
+      '<input id="signup-email" type="email" name="email"/>' +
+        '<input id="signup-password" type="password" name="password"/>' +
+        '<input id="signup-dateOfBirth" type="date" name="dateOfBirth"/>' +
+        '<input id="signup-acceptTerms" type="checkbox" name="acceptTerms"/>',
+    ),
+  );
+  file(
+    'signin/index.html',
+    formPageHtml(
+      'Sign in',
+      '/api/signin',
+      '<input id="signin-email" type="email" name="email"/>' +
+        '<input id="signin-password" type="password" name="password"/>',
+    ),
+  );
+  file('index.html', '<!DOCTYPE html><html lang="en"><body><h1>Localboard</h1></body></html>');
+  file('404.html', '<!DOCTYPE html><html lang="en"><body><h1>Page Not Found</h1></body></html>');
+}
+
+export type TestAppOptions = Partial<Omit<AppOptions, 'db' | 'siteDir'>>;
+
+export interface TestApp {
+  app: App;
+  db: Db;
+  /** The temp folder holding the database and the site. */
+  dir: string;
+  dbPath: string;
+  siteDir: string;
+  /** Closes the database, keeping the files (to open them again). */
+  close(): void;
+  /** Closes the database and deletes the temp folder. */
+  remove(): void;
+}
+
+/** A new temp folder with the site, a fresh database and the app (generous limits, no log). */
+export function makeTestApp(options: TestAppOptions = {}): TestApp {
+  const dir = mkdtempSync(join(tmpdir(), 'localboard-api-'));
+  writeTestSite(join(dir, 'site'));
+  return openTestApp(dir, options);
+}
+
+/** A new app on the database and site of an existing temp folder (a server restart). */
+export function openTestApp(dir: string, options: TestAppOptions = {}): TestApp {
+  const dbPath = join(dir, 'localboard.sqlite');
+  const siteDir = join(dir, 'site');
+  const db = openDatabase(dbPath);
+  const app = createApp({ rateLimits: GENEROUS_LIMITS, log: false, ...options, siteDir, db });
+  const close = () => {
+    if (db.open) db.close();
+  };
+  return {
+    app,
+    db,
+    dir,
+    dbPath,
+    siteDir,
+    close,
+    remove() {
+      close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves the app over real HTTP on a free port of 127.0.0.1. */
+export function listen(app: App): Promise<RunningServer> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            if ('closeAllConnections' in server) server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+export function postJson(
+  app: App,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  origin = ORIGIN,
+): Promise<Response> {
+  return Promise.resolve(
+    app.request(`${origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': JSON_TYPE, ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
+}
+
+export function postForm(
+  app: App,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return Promise.resolve(
+    app.request(`${ORIGIN}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': FORM_TYPE, ...headers },
+      body: new URLSearchParams(fields).toString(),
+    }),
+  );
+}
+
+let emailCounter = 0;
+/** An address no other test uses. */
+export const uniqueEmail = (label = 'member') =>
+  `${label}-${process.pid}-${++emailCounter}@example.com`;
+
+export const PASSWORD = 'correct horse battery staple';
+
+export function signupBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { email: uniqueEmail(), password: PASSWORD, dateOfBirth: dobYearsAgo(30), ...overrides };
+}
+
+/** Today in UTC, YYYY-MM-DD, as the server counts it. */
+export const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * The date of birth `years` years and then `days` days before today (UTC). On 29 February the
+ * same day `years` ago may not exist; the 28th is used, the day such a person is that age.
+ */
+export function dobYearsAgo(years: number, days = 0, now = new Date()): string {
+  const year = now.getUTCFullYear() - years;
+  const month = now.getUTCMonth();
+  const lastDayOfMonth = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const date = new Date(Date.UTC(year, month, Math.min(now.getUTCDate(), lastDayOfMonth)));
+  date.setUTCDate(date.getUTCDate() - days);
+  return date.toISOString().slice(0, 10);
+}
+
+export interface SetCookie {
+  name: string;
+  value: string;
+  /** Attribute names lower-cased; flags (HttpOnly, Secure) map to true. */
+  attributes: Map<string, string | true>;
+}
+
+export function setCookies(response: Response): SetCookie[] {
+  return response.headers.getSetCookie().map((header) => {
+    const [pair = '', ...parts] = header.split(';').map((part) => part.trim());
+    const equals = pair.indexOf('=');
+    const attributes = new Map<string, string | true>();
+    for (const part of parts) {
+      const at = part.indexOf('=');
+      if (at === -1) attributes.set(part.toLowerCase(), true);
+      else attributes.set(part.slice(0, at).toLowerCase(), part.slice(at + 1));
+    }
+    return { name: pair.slice(0, equals), value: pair.slice(equals + 1), attributes };
+  });
+}
+
+export const sessionCookieOf = (response: Response): SetCookie | undefined =>
+  setCookies(response).find((cookie) => cookie.name === SESSION_COOKIE);
+
+/** The session token a response set; fails the test when there is none. */
+export function sessionTokenOf(response: Response): string {
+  const cookie = sessionCookieOf(response);
+  if (!cookie?.value) throw new Error(`No ${SESSION_COOKIE} cookie in the response`);
+  return cookie.value;
+}
+
+export const cookieHeader = (token: string) => ({ cookie: `${SESSION_COOKIE}=${token}` });
+
+export interface StoredAccount {
+  email: string;
+  password_hash: string;
+  date_of_birth: string;
+}
+
+/** Reads the database file directly, as another process would. */
+function withFile<T>(dbPath: string, read: (file: Database.Database) => T): T {
+  const file = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return read(file);
+  } finally {
+    file.close();
+  }
+}
+
+export const storedAccounts = (dbPath: string): StoredAccount[] =>
+  withFile(dbPath, (file) =>
+    file
+      .prepare('SELECT email, password_hash, date_of_birth FROM accounts ORDER BY id')
+      .all() as StoredAccount[],
+  );
+
+export const storedAccount = (dbPath: string, email: string): StoredAccount | undefined =>
+  storedAccounts(dbPath).find((account) => account.email === email);
+
+export const countRows = (dbPath: string, table: 'accounts' | 'sessions'): number =>
+  withFile(
+    dbPath,
+    (file) => (file.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n,
+  );
+
+export const sessionCountFor = (dbPath: string, email: string): number =>
+  withFile(
+    dbPath,
+    (file) =>
+      (
+        file
+          .prepare(
+            `SELECT COUNT(*) AS n FROM sessions
+             JOIN accounts ON accounts.id = sessions.account_id WHERE accounts.email = ?`,
+          )
+          .get(email) as { n: number }
+      ).n,
+  );
+
+export const tableExists = (dbPath: string, table: string): boolean =>
+  withFile(
+    dbPath,
+    (file) =>
+      file.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
+      undefined,
+  );
