@@ -1,0 +1,208 @@
+// POST /api/signup: the success path as JSON and as a form post, the session cookie it sets, the
+// row it stores, and the form page a refused form post answers with.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  dobYearsAgo,
+  makeTestApp,
+  postForm,
+  postJson,
+  sessionCookieOf,
+  sessionCountFor,
+  signupBody,
+  storedAccount,
+  storedAccounts,
+  uniqueEmail,
+  type TestApp,
+} from '../../helpers/api.ts';
+
+// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
+process.env.PASSWORD_HASH_COST = String(2 ** 14);
+
+const TERMS_MESSAGE = 'Confirm that you are 18 or older and accept the Terms.';
+const UNDER_18_MESSAGE = 'You must be 18 or older to join.';
+const THIRTY_DAYS = String(30 * 24 * 60 * 60);
+const banner = (message: string) =>
+  `<div class="form-status" data-form-status="true"><p class="banner banner--error" role="alert">${message}</p></div>`;
+
+let testApp: TestApp;
+beforeAll(() => {
+  testApp = makeTestApp();
+});
+afterAll(() => testApp.remove());
+
+describe('POST /api/signup as JSON', () => {
+  it('answers 201 with the redirect to /success', async () => {
+    const response = await postJson(testApp.app, '/api/signup', signupBody());
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ redirectUrl: '/success' });
+  });
+
+  it('sets an HttpOnly, SameSite=Lax session cookie for the whole site, not Secure over http', async () => {
+    const body = signupBody();
+    const response = await postJson(testApp.app, '/api/signup', body);
+    expect(response.status).toBe(201);
+    const cookie = sessionCookieOf(response);
+    expect(cookie?.value).toMatch(/^[\w-]{40,}$/);
+    expect(cookie?.attributes.get('httponly')).toBe(true);
+    expect(cookie?.attributes.get('samesite')).toBe('Lax');
+    expect(cookie?.attributes.get('path')).toBe('/');
+    expect(cookie?.attributes.get('max-age')).toBe(THIRTY_DAYS);
+    expect(cookie?.attributes.has('secure')).toBe(false);
+    // The session is kept server-side, by the hash of the token only.
+    expect(sessionCountFor(testApp.dbPath, body.email as string)).toBe(1);
+    const tokenHashes = testApp.db.prepare('SELECT token_hash FROM sessions').all() as {
+      token_hash: Buffer;
+    }[];
+    for (const { token_hash } of tokenHashes) {
+      expect(token_hash.toString('base64url')).not.toBe(cookie?.value);
+    }
+  });
+
+  it.each([
+    ['with its own Origin', { origin: 'https://localhost' }],
+    ['with no Origin', {}],
+  ])('marks the cookie Secure when the request is https (%s)', async (_, headers) => {
+    const response = await postJson(
+      testApp.app,
+      '/api/signup',
+      signupBody(),
+      headers,
+      'https://localhost',
+    );
+    expect(response.status).toBe(201);
+    const cookie = sessionCookieOf(response);
+    expect(cookie?.attributes.get('secure')).toBe(true);
+    expect(cookie?.attributes.get('httponly')).toBe(true);
+    expect(cookie?.attributes.get('samesite')).toBe('Lax');
+  });
+
+  it('trusts X-Forwarded-Proto for Secure only behind a proxy (trustProxy)', async () => {
+    const proxied = makeTestApp({ trustProxy: true });
+    try {
+      const headers = { 'x-forwarded-proto': 'https' };
+      const behindProxy = await postJson(proxied.app, '/api/signup', signupBody(), headers);
+      expect(behindProxy.status).toBe(201);
+      expect(sessionCookieOf(behindProxy)?.attributes.get('secure')).toBe(true);
+
+      const direct = await postJson(testApp.app, '/api/signup', signupBody(), headers);
+      expect(direct.status).toBe(201);
+      expect(sessionCookieOf(direct)?.attributes.has('secure')).toBe(false);
+    } finally {
+      proxied.remove();
+    }
+  });
+
+  it('stores the email trimmed and lower-cased, a scrypt hash and the date of birth', async () => {
+    const label = uniqueEmail('Mixed.Case');
+    const typed = `  ${label.replace('@example.com', '@Example.COM').toUpperCase()}  `;
+    const password = 'Sup3r secret passphrase!';
+    const dateOfBirth = dobYearsAgo(40, 17);
+    const response = await postJson(
+      testApp.app,
+      '/api/signup',
+      signupBody({ email: typed, password, dateOfBirth }),
+    );
+    expect(response.status).toBe(201);
+
+    const normalised = label.toLowerCase();
+    const row = storedAccount(testApp.dbPath, normalised);
+    expect(row).toBeDefined();
+    expect(row?.date_of_birth).toBe(dateOfBirth);
+    expect(row?.password_hash).toMatch(/^scrypt\$\d+\$8\$1\$[\w-]+\$[\w-]+$/);
+    expect(row?.password_hash).not.toContain(password);
+    // Nowhere in the table as typed either.
+    const everything = JSON.stringify(storedAccounts(testApp.dbPath));
+    expect(everything).not.toContain(password);
+    expect(everything).not.toContain(typed.trim());
+  });
+
+  it('accepts someone who turns 18 today', async () => {
+    const body = signupBody({ dateOfBirth: dobYearsAgo(18) });
+    const response = await postJson(testApp.app, '/api/signup', body);
+    expect(response.status).toBe(201);
+    expect(storedAccount(testApp.dbPath, body.email as string)?.date_of_birth).toBe(
+      dobYearsAgo(18),
+    );
+  });
+});
+
+describe('POST /api/signup as a form (no JavaScript)', () => {
+  const formFields = (overrides: Record<string, string> = {}) => ({
+    email: uniqueEmail('form'),
+    password: 'form-password-123',
+    dateOfBirth: dobYearsAgo(25),
+    acceptTerms: 'on',
+    ...overrides,
+  });
+
+  it('answers 303 to /success, with the session cookie, and stores the account', async () => {
+    const fields = formFields();
+    const response = await postForm(testApp.app, '/api/signup', fields);
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/success');
+    expect(sessionCookieOf(response)?.attributes.get('httponly')).toBe(true);
+    expect(storedAccount(testApp.dbPath, fields.email)?.date_of_birth).toBe(fields.dateOfBirth);
+  });
+
+  it('refuses a form without the terms box ticked: 400 page with the message, email kept, password never', async () => {
+    const { acceptTerms: _, ...fields } = formFields({ password: 'never-echo-this-1' });
+    const response = await postForm(testApp.app, '/api/signup', fields);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain(banner(TERMS_MESSAGE));
+    expect(html).toContain(`name="email" value="${fields.email}"`);
+    expect(html).toContain(`name="dateOfBirth" value="${fields.dateOfBirth}"`);
+    expect(html).not.toContain('never-echo-this-1');
+    expect(sessionCookieOf(response)).toBeUndefined();
+    expect(storedAccount(testApp.dbPath, fields.email)).toBeUndefined();
+  });
+
+  it('refuses a terms box with any other value than "on"', async () => {
+    const fields = formFields({ acceptTerms: 'yes' });
+    const response = await postForm(testApp.app, '/api/signup', fields);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(banner(TERMS_MESSAGE));
+    expect(storedAccount(testApp.dbPath, fields.email)).toBeUndefined();
+  });
+
+  it('refuses someone under 18 with the age message in the banner', async () => {
+    const fields = formFields({ dateOfBirth: dobYearsAgo(17, 364), password: 'never-echo-this-2' });
+    const response = await postForm(testApp.app, '/api/signup', fields);
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain(banner(UNDER_18_MESSAGE));
+    expect(html).toContain(`name="email" value="${fields.email}"`);
+    expect(html).not.toContain('never-echo-this-2');
+    expect(storedAccount(testApp.dbPath, fields.email)).toBeUndefined();
+  });
+
+  it('escapes what was typed when it puts it back into the page', async () => {
+    const email = '"><script>alert(1)</script>';
+    const response = await postForm(testApp.app, '/api/signup', formFields({ email }));
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).toContain(
+      'name="email" value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"',
+    );
+  });
+
+  // BUG (server/form-page.ts): values are put back with String.prototype.replace and a string
+  // replacement, so `$&`, `` $` `` and `$'` in what was typed are expanded: `` $` `` pastes the
+  // whole page before the input (including its <script> tag and raw quotes) into the value
+  // attribute, `$&` pastes `name="email"` and breaks out of the attribute. Should use a replacer
+  // function. Same for the banner when the error quotes a field name (`Unexpected field: $&.`).
+  it.fails.each(['x$`y', 'x$&y', "x$'y"])(
+    'puts the typed email back verbatim, even with a $ pattern (%s)',
+    async (email) => {
+      const response = await postForm(testApp.app, '/api/signup', formFields({ email }));
+      expect(response.status).toBe(400);
+      const html = await response.text();
+      const escaped = email.replace(/&/g, '&amp;').replace(/'/g, '&#x27;');
+      expect(html).toContain(`name="email" value="${escaped}"/>`);
+      expect(html.match(/<!DOCTYPE/g)).toHaveLength(1);
+    },
+  );
+});
