@@ -56,7 +56,7 @@ export function createApp(options: AppOptions) {
   app.use(compress());
 
   const api = new Hono();
-  api.use(originCheck(options.allowedOrigins ?? []));
+  api.use(originCheck(options.allowedOrigins ?? [], trustProxy));
   api.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -73,7 +73,8 @@ export function createApp(options: AppOptions) {
       clientIp: (c) => clientIp(c, trustProxy),
     }),
   );
-  api.notFound((c) => c.json({ error: 'There is no such API endpoint.' }, 404));
+  // A mounted app's notFound handler is not used by Hono, so the catch-all is a route.
+  api.all('*', (c) => c.json({ error: 'There is no such API endpoint.' }, 404));
   app.route('/api', api);
 
   app.use(staticSite(options.siteDir));

@@ -29,12 +29,11 @@ export function formPages(siteDir: string) {
   };
   return {
     render(page: FormPageName, fill: FormPageFill): string {
-      let html = template(page).replace(
-        FORM_STATUS_SLOT,
-        `<div class="form-status" data-form-status="true"><p class="banner banner--error" role="alert">${escapeHtml(fill.error)}</p></div>`,
-      );
+      // Replacer functions: a typed `$&` or `$'` must stay text, not become a replacement pattern.
+      const banner = `<div class="form-status" data-form-status="true"><p class="banner banner--error" role="alert">${escapeHtml(fill.error)}</p></div>`;
+      let html = template(page).replace(FORM_STATUS_SLOT, () => banner);
       for (const [name, value] of Object.entries(fill.values)) {
-        if (value !== '') html = html.replace(`name="${name}"`, `name="${name}" value="${escapeHtml(value)}"`);
+        if (value !== '') html = html.replace(`name="${name}"`, () => `name="${name}" value="${escapeHtml(value)}"`);
       }
       return html;
     },

@@ -40,6 +40,15 @@ export function createRateLimits(settings: RateLimitSettings) {
         throw rejection;
       }
     },
+    /** The seconds to wait before another attempt is allowed, without counting one. */
+    async waitFor(name: RateLimitName, key: string): Promise<number> {
+      const state = await limiters[name].get(key);
+      if (!state || state.consumedPoints < settings[name].points) return 0;
+      return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+    },
+    async reset(name: RateLimitName, key: string): Promise<void> {
+      await limiters[name].delete(key);
+    },
   };
 }
 

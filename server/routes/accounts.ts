@@ -27,7 +27,7 @@ export interface AccountsOptions {
   clientIp: (c: Context) => string;
 }
 
-type Status = 400 | 401 | 409 | 413 | 415 | 429;
+type Status = 400 | 401 | 405 | 409 | 413 | 415 | 429;
 type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
 
 class Refusal {
@@ -53,15 +53,15 @@ export function accountsRoutes(options: AccountsOptions) {
     if (submission instanceof Refusal) return refuse(c, 'signup', submission);
     const values = keptValues(submission, ['email', 'dateOfBirth']);
     try {
+      await limit('signupPerIp', options.clientIp(c));
       const fields = termsChecked(submission);
-      await limit(c, 'signupPerIp', options.clientIp(c));
       const parsed = makeSignupSchema().safeParse(fields);
       if (!parsed.success) {
         const problem = firstProblem(parsed.error);
         throw new Refusal(400, problem.message, problem.field);
       }
       const input = parsed.data;
-      await limit(c, 'signupPerEmail', input.email);
+      await limit('signupPerEmail', input.email);
       if (accounts.findByEmail(input.email)) throw duplicateEmail();
       const now = new Date().toISOString();
       const accountId = accounts.create({
@@ -85,16 +85,21 @@ export function accountsRoutes(options: AccountsOptions) {
     if (submission instanceof Refusal) return refuse(c, 'signin', submission);
     const values = keptValues(submission, ['email']);
     try {
-      await limit(c, 'signinPerIp', options.clientIp(c));
+      await limit('signinPerIp', options.clientIp(c));
       const parsed = signinSchema.safeParse(submission.fields);
       if (!parsed.success) {
         const problem = firstProblem(parsed.error);
         throw new Refusal(400, problem.message, problem.field);
       }
-      await limit(c, 'signinPerEmail', parsed.data.email);
+      // Per account, only failed attempts count, and a success clears them.
+      await refuseIfBlocked('signinPerEmail', parsed.data.email);
       const account = accounts.findByEmail(parsed.data.email);
       const matches = await verifyPassword(parsed.data.password, account?.passwordHash ?? (await unknownAccountHash));
-      if (!account || !matches) throw new Refusal(401, WRONG_CREDENTIALS);
+      if (!account || !matches) {
+        await limit('signinPerEmail', parsed.data.email);
+        throw new Refusal(401, WRONG_CREDENTIALS);
+      }
+      await options.rateLimits.reset('signinPerEmail', parsed.data.email);
       startSession(c, account.id);
       return submission.kind === 'form' ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
     } catch (error) {
@@ -110,6 +115,10 @@ export function accountsRoutes(options: AccountsOptions) {
     const isForm = (c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
     return isForm ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
   });
+
+  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/signup', '/signin', '/signout'], (c) =>
+    c.json({ error: 'Use POST for this endpoint.' }, 405),
+  );
 
   app.get('/me', (c) => {
     c.header('Cache-Control', 'no-store');
@@ -129,8 +138,15 @@ export function accountsRoutes(options: AccountsOptions) {
     setSessionCookies(c, token, isHttps(c, options.trustProxy));
   }
 
-  async function limit(c: Context, name: RateLimitName, key: string) {
-    const waitSeconds = await options.rateLimits.consume(name, key);
+  async function limit(name: RateLimitName, key: string) {
+    throwIfWaiting(await options.rateLimits.consume(name, key));
+  }
+
+  async function refuseIfBlocked(name: RateLimitName, key: string) {
+    throwIfWaiting(await options.rateLimits.waitFor(name, key));
+  }
+
+  function throwIfWaiting(waitSeconds: number) {
     if (waitSeconds > 0) {
       const minutes = Math.ceil(waitSeconds / 60);
       throw new Refusal(429, `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`, undefined, waitSeconds);

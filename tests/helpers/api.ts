@@ -245,10 +245,12 @@ function withFile<T>(dbPath: string, read: (file: Database.Database) => T): T {
 }
 
 export const storedAccounts = (dbPath: string): StoredAccount[] =>
-  withFile(dbPath, (file) =>
-    file
-      .prepare('SELECT email, password_hash, date_of_birth FROM accounts ORDER BY id')
-      .all() as StoredAccount[],
+  withFile(
+    dbPath,
+    (file) =>
+      file
+        .prepare('SELECT email, password_hash, date_of_birth FROM accounts ORDER BY id')
+        .all() as StoredAccount[],
   );
 
 export const storedAccount = (dbPath: string, email: string): StoredAccount | undefined =>

@@ -388,18 +388,21 @@ describe('hostile text where any text is allowed', () => {
   it.each([
     ['SQL', SQL],
     ['HTML', HTML],
-  ])('stores a password of %s as is: it signs in with it, and only with it', async (_, password) => {
-    const email = `o'brien+${uniqueEmail('hostile')}`;
-    const signup = await postJson(testApp.app, '/api/signup', signupBody({ email, password }));
-    expect(signup.status).toBe(201);
-    expect(tableExists(testApp.dbPath, 'accounts')).toBe(true);
-    expect(storedAccount(testApp.dbPath, email)?.password_hash).toMatch(/^scrypt\$/);
+  ])(
+    'stores a password of %s as is: it signs in with it, and only with it',
+    async (_, password) => {
+      const email = `o'brien+${uniqueEmail('hostile')}`;
+      const signup = await postJson(testApp.app, '/api/signup', signupBody({ email, password }));
+      expect(signup.status).toBe(201);
+      expect(tableExists(testApp.dbPath, 'accounts')).toBe(true);
+      expect(storedAccount(testApp.dbPath, email)?.password_hash).toMatch(/^scrypt\$/);
 
-    const right = await postJson(testApp.app, '/api/signin', { email, password });
-    expect(right.status).toBe(200);
-    const wrong = await postJson(testApp.app, '/api/signin', { email, password: `${password} ` });
-    expect(wrong.status).toBe(401);
-  });
+      const right = await postJson(testApp.app, '/api/signin', { email, password });
+      expect(right.status).toBe(200);
+      const wrong = await postJson(testApp.app, '/api/signin', { email, password: `${password} ` });
+      expect(wrong.status).toBe(401);
+    },
+  );
 
   it('leaves the accounts and sessions tables in place after all of the above', () => {
     expect(tableExists(testApp.dbPath, 'accounts')).toBe(true);

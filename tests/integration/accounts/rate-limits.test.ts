@@ -1,0 +1,165 @@
+// Rate limits with small windows (3 attempts a minute): sign-up per IP, sign-in per account and
+// per IP. Each test builds its own app, so the in-memory counters start at zero.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RateLimitSettings } from '../../../server/auth/rate-limits.ts';
+import {
+  JSON_TYPE,
+  limitsWith,
+  listen,
+  makeTestApp,
+  PASSWORD,
+  postJson,
+  signupBody,
+  storedAccount,
+  uniqueEmail,
+  type RunningServer,
+  type TestApp,
+  type TestAppOptions,
+} from '../../helpers/api.ts';
+
+// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
+process.env.PASSWORD_HASH_COST = String(2 ** 14);
+
+const SMALL = { points: 3, duration: 60 };
+const WRONG_CREDENTIALS = 'Email or password is incorrect.';
+
+const opened: TestApp[] = [];
+const servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+  for (const testApp of opened.splice(0)) testApp.remove();
+});
+
+function appWith(limits: Partial<RateLimitSettings>, options: TestAppOptions = {}): TestApp {
+  const testApp = makeTestApp({ ...options, rateLimits: limitsWith(limits) });
+  opened.push(testApp);
+  return testApp;
+}
+
+async function expectTooMany(response: Response) {
+  expect(response.status).toBe(429);
+  const retryAfter = response.headers.get('retry-after');
+  expect(retryAfter).toMatch(/^[1-9]\d*$/);
+  expect(Number(retryAfter)).toBeLessThanOrEqual(SMALL.duration);
+  const body = (await response.json()) as { error: string };
+  expect(body.error).toMatch(/^Too many attempts/);
+  expect(body.error).toBe('Too many attempts. Please wait 1 minute and try again.');
+  expect(response.headers.getSetCookie()).toEqual([]);
+}
+
+describe('sign-up per IP', () => {
+  it('answers the 4th attempt inside the window with 429 and Retry-After', async () => {
+    const { app, dbPath } = appWith({ signupPerIp: SMALL });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await postJson(app, '/api/signup', signupBody())).status).toBe(201);
+    }
+    const fourth = signupBody();
+    await expectTooMany(await postJson(app, '/api/signup', fourth));
+    expect(storedAccount(dbPath, fourth.email as string)).toBeUndefined();
+  });
+
+  it('counts refused attempts too (a bad body still spends one)', async () => {
+    const { app } = appWith({ signupPerIp: SMALL });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const response = await postJson(app, '/api/signup', signupBody({ password: 'short' }));
+      expect(response.status).toBe(400);
+    }
+    await expectTooMany(await postJson(app, '/api/signup', signupBody()));
+  });
+
+  it('over real HTTP, takes the IP from the socket and ignores X-Forwarded-For by default', async () => {
+    const { app, dbPath } = appWith({ signupPerIp: SMALL });
+    const server = await listen(app);
+    servers.push(server);
+    const signup = (body: Record<string, unknown>, forwardedFor: string) =>
+      fetch(`${server.url}/api/signup`, {
+        method: 'POST',
+        headers: { 'content-type': JSON_TYPE, 'x-forwarded-for': forwardedFor },
+        body: JSON.stringify(body),
+      });
+
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await signup(signupBody(), `203.0.113.${attempt}`)).status).toBe(201);
+    }
+    const fourth = signupBody();
+    await expectTooMany(await signup(fourth, '203.0.113.99'));
+    expect(storedAccount(dbPath, fourth.email as string)).toBeUndefined();
+  });
+
+  it('behind a proxy (trustProxy), counts each X-Forwarded-For client on its own', async () => {
+    const { app } = appWith({ signupPerIp: SMALL }, { trustProxy: true });
+    const from = (ip: string) => ({ 'x-forwarded-for': `${ip}, 10.0.0.1` });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await postJson(app, '/api/signup', signupBody(), from('198.51.100.7'))).status).toBe(
+        201,
+      );
+    }
+    await expectTooMany(await postJson(app, '/api/signup', signupBody(), from('198.51.100.7')));
+    expect((await postJson(app, '/api/signup', signupBody(), from('198.51.100.8'))).status).toBe(
+      201,
+    );
+  });
+});
+
+describe('sign-in per account', () => {
+  it('answers 429 after 3 wrong passwords for one email, each a 401 before', async () => {
+    const { app } = appWith({ signinPerEmail: SMALL });
+    const email = uniqueEmail('target');
+    const other = uniqueEmail('bystander');
+    for (const address of [email, other]) {
+      const response = await postJson(app, '/api/signup', signupBody({ email: address }));
+      expect(response.status).toBe(201);
+    }
+
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const wrong = await postJson(app, '/api/signin', { email, password: `guess-${attempt}-x` });
+      expect(wrong.status).toBe(401);
+      expect(await wrong.json()).toEqual({ error: WRONG_CREDENTIALS });
+    }
+    // The limit is per account: the right password, typed in another case, is refused too...
+    await expectTooMany(
+      await postJson(app, '/api/signin', { email: email.toUpperCase(), password: PASSWORD }),
+    );
+    // ...while another account from the same client still signs in.
+    expect((await postJson(app, '/api/signin', { email: other, password: PASSWORD })).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('sign-in per IP', () => {
+  it('answers 429 on the 4th attempt from one IP, whatever the email', async () => {
+    const { app } = appWith({ signinPerIp: SMALL });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const response = await postJson(app, '/api/signin', {
+        email: uniqueEmail('spray'),
+        password: PASSWORD,
+      });
+      expect(response.status).toBe(401);
+    }
+    await expectTooMany(
+      await postJson(app, '/api/signin', { email: uniqueEmail('spray'), password: PASSWORD }),
+    );
+  });
+
+  it('answers a form post over the limit with the sign-in page and the message', async () => {
+    const { app } = appWith({ signinPerIp: SMALL });
+    const form = (email: string) =>
+      app.request('http://localhost/api/signin', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email, password: 'typed-password-1' }).toString(),
+      });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await form(uniqueEmail('spray'))).status).toBe(401);
+    }
+    const email = uniqueEmail('spray');
+    const response = await form(email);
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    const html = await response.text();
+    expect(html).toContain('role="alert">Too many attempts. Please wait 1 minute');
+    expect(html).toContain(`name="email" value="${email}"`);
+    expect(html).not.toContain('typed-password-1');
+  });
+});
