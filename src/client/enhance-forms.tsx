@@ -1,9 +1,10 @@
 // On /signup and /signin with JavaScript: the same forms, validated in the browser and sent
 // with fetch, with the in-flight button text and the error banners of the dialog.
 import { useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { SigninForm, type SigninFormState, type SigninValues } from '../components/SigninForm.tsx';
-import { SignupForm } from '../components/SignupForm.tsx';
+import { SignupForm, type SignupValues } from '../components/SignupForm.tsx';
 import { latestAdultBirthDate, problemsByField, signinSchema, todayIso } from '../schemas/signup.ts';
 import { submitJson } from './submit-json.ts';
 import { useSignupForm } from './useSignupForm.ts';
@@ -12,14 +13,29 @@ export const SIGNIN_FAILED = 'Sign-in failed. Please try again.';
 
 export function enhanceForms(): void {
   for (const container of document.querySelectorAll<HTMLElement>('[data-enhance]')) {
-    const kind = container.dataset.enhance;
-    if (kind === 'signup-form') createRoot(container).render(<InteractiveSignup />);
-    if (kind === 'signin-form') createRoot(container).render(<InteractiveSignin />);
+    // Whatever was typed before this script arrived is carried over, and so is the focus.
+    const typed = typedValues(container);
+    const focused = container.contains(document.activeElement) ? document.activeElement?.getAttribute('name') : null;
+    const root = createRoot(container);
+    flushSync(() => {
+      if (container.dataset.enhance === 'signup-form') root.render(<InteractiveSignup initial={typed} />);
+      if (container.dataset.enhance === 'signin-form') root.render(<InteractiveSignin initial={typed} />);
+    });
+    if (focused) container.querySelector<HTMLElement>(`[name="${focused}"]`)?.focus();
+    container.dataset.enhanced = 'true';
   }
 }
 
-function InteractiveSignup() {
-  const form = useSignupForm();
+function typedValues(container: HTMLElement): Partial<SignupValues> {
+  const form = container.querySelector('form');
+  if (!form) return {};
+  const data = new FormData(form);
+  const text = (name: string) => (typeof data.get(name) === 'string' ? (data.get(name) as string) : '');
+  return { email: text('email'), password: text('password'), dateOfBirth: text('dateOfBirth'), acceptTerms: data.get('acceptTerms') === 'on' };
+}
+
+function InteractiveSignup({ initial }: { initial: Partial<SignupValues> }) {
+  const form = useSignupForm(initial);
   return (
     <SignupForm
       idPrefix="signup"
@@ -31,8 +47,12 @@ function InteractiveSignup() {
   );
 }
 
-function InteractiveSignin() {
-  const [state, setState] = useState<SigninFormState>({ values: { email: '', password: '' }, fieldErrors: {}, submitting: false });
+function InteractiveSignin({ initial }: { initial: Partial<SigninValues> }) {
+  const [state, setState] = useState<SigninFormState>({
+    values: { email: initial.email ?? '', password: initial.password ?? '' },
+    fieldErrors: {},
+    submitting: false,
+  });
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (state.submitting) return;

@@ -8,8 +8,8 @@ export const SIGNUP_FAILED = 'Signup failed. Please try again.';
 
 const EMPTY: SignupValues = { email: '', password: '', dateOfBirth: '', acceptTerms: false };
 
-export function useSignupForm(navigate: (url: string) => void = (url) => window.location.assign(url)) {
-  const [state, setState] = useState<SignupFormState>({ values: EMPTY, fieldErrors: {}, submitting: false });
+export function useSignupForm(initial: Partial<SignupValues> = {}, navigate: (url: string) => void = (url) => window.location.assign(url)) {
+  const [state, setState] = useState<SignupFormState>({ values: { ...EMPTY, ...initial }, fieldErrors: {}, submitting: false });
 
   const onChange = (values: SignupValues) => setState((current) => ({ ...current, values }));
 

@@ -182,6 +182,7 @@ describe('signing in and out', () => {
   test('sign in shows the member in the header; sign out brings back Join Free', async () => {
     const email = uniqueEmail();
     const context = await browser.newContext();
+    context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     const signup = await fetch(`${baseUrl()}/api/signup`, {
       method: 'POST',
@@ -202,10 +203,12 @@ describe('signing in and out', () => {
     await expect.poll(() => page.locator('.member-bar__email').textContent()).toBe(email);
     expect(await page.getByRole('link', { name: 'Join Free' }).first().isVisible()).toBe(false);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${baseUrl()}/`);
-    await page.waitForLoadState('networkidle');
-    expect(await page.locator('.member-bar').count()).toBe(0);
+    await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/api/signout')),
+      page.getByRole('button', { name: 'Sign out' }).click(),
+    ]);
+    await page.waitForLoadState('load');
+    await expect.poll(() => page.locator('.member-bar').count()).toBe(0);
     expect(await page.locator('footer').getByRole('link', { name: 'Join Free' }).isVisible()).toBe(true);
     const me = await page.evaluate(async () => (await fetch('/api/me')).status);
     expect(me).toBe(401);
