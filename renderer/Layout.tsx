@@ -1,7 +1,8 @@
+import { MemberAction } from '../src/components/MemberAction.tsx';
 import type { ReactNode } from 'react';
 import { Logo } from '../src/components/Logo.tsx';
 import type { PageChrome } from '../src/render/page-shell.ts';
-import { aboutPath, homePath, legalPath, signupPath } from '../src/paths.ts';
+import { aboutPath, homePath, legalPath } from '../src/paths.ts';
 
 /** Header, main landmark and footer shared by every page. */
 export function Layout({ chrome, children }: { chrome: PageChrome; children: ReactNode }) {
@@ -38,9 +39,9 @@ function SiteHeader({ chrome }: { chrome: PageChrome }) {
             </summary>
             <nav className="menu__panel" aria-label="Main">
               <a href={homePath()}>Home</a>
-              <a className="button button--primary" href={signupPath()} data-member-action="join">
+              <MemberAction action="join" className="button button--primary">
                 Join Free
-              </a>
+              </MemberAction>
             </nav>
           </details>
         )}
@@ -60,13 +61,13 @@ function SiteFooter({ chrome }: { chrome: PageChrome }) {
           <a href={aboutPath()}>About</a>
         </nav>
         {chrome.footerButton === 'post' ? (
-          <a className="button button--primary" href={signupPath()} data-member-action="post">
+          <MemberAction action="post" className="button button--primary">
             Post Ad
-          </a>
+          </MemberAction>
         ) : (
-          <a className="button button--primary" href={signupPath()} data-member-action="join">
+          <MemberAction action="join" className="button button--primary">
             Join Free
-          </a>
+          </MemberAction>
         )}
         <p className="site-footer__line">{chrome.brandPrefix ? `${chrome.brand} - ${line}` : line}</p>
       </div>

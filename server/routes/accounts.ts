@@ -44,6 +44,8 @@ const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 export function accountsRoutes(options: AccountsOptions) {
   const accounts = accountStore(options.db);
   const sessions = sessionStore(options.db);
+  // Expired sessions no longer sign anyone in; clear them out at start-up.
+  sessions.removeExpired(new Date().toISOString());
   // Signing in with an unknown email still costs one hash comparison, so timing tells nothing.
   const unknownAccountHash = hashPassword('not a real password');
   const app = new Hono();

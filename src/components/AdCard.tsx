@@ -1,4 +1,5 @@
-import { adPath, signupPath } from '../paths.ts';
+import { MemberAction } from './MemberAction.tsx';
+import { adPath } from '../paths.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import { AdBadges } from './AdBadges.tsx';
 import { AdPlaceholder } from './AdPlaceholder.tsx';
@@ -23,9 +24,9 @@ export function AdCard({ ad }: { ad: CompiledAd }) {
         <p className="ad-card__excerpt">{ad.description}</p>
       </div>
       <div className="ad-card__actions">
-        <a className="button button--secondary" href={signupPath()} data-member-action="reply">
+        <MemberAction action="reply" className="button button--secondary">
           Reply<span className="visually-hidden"> to “{ad.title}”</span>
-        </a>
+        </MemberAction>
       </div>
     </article>
   );

@@ -1,5 +1,5 @@
 import type { ChangeEvent, FormEvent } from 'react';
-import { signupPath } from '../paths.ts';
+import { MemberAction } from './MemberAction.tsx';
 import { FormStatus } from './Banner.tsx';
 import { FormField } from './FormField.tsx';
 
@@ -48,9 +48,7 @@ export function SigninForm({ state, onChange, onSubmit }: SigninFormProps) {
       </button>
       <p className="form__footnote">
         New here?{' '}
-        <a href={signupPath()} data-member-action="join">
-          Create a free account
-        </a>
+        <MemberAction action="join">Create a free account</MemberAction>
       </p>
     </form>
   );

@@ -1,4 +1,5 @@
-// A server of the production build with its own database, for tests that stop it on purpose.
+// A server of the production build with its own temporary database: the one every e2e test uses,
+// and others for tests that stop theirs on purpose.
 import { serve, type ServerType } from '@hono/node-server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ export interface RunningServer {
 }
 
 export async function startSiteServer(siteDir: string): Promise<RunningServer> {
+  // A cheaper password hash keeps the many test sign-ups quick; production uses the default.
   process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-own-'));
   const db = openDatabase(join(dataDir, 'test.sqlite'));

@@ -1,7 +1,8 @@
 // https://vike.dev/Page
+import { MemberAction } from '../../components/MemberAction.tsx';
 import { CardGrid } from '../../components/CardGrid.tsx';
 import { Prose } from '../../components/Prose.tsx';
-import { guidePath, homePath, signupPath } from '../../paths.ts';
+import { guidePath, homePath } from '../../paths.ts';
 import { useData } from '../../render/useData.ts';
 import type { Data } from './+data.ts';
 
@@ -16,9 +17,9 @@ export default function Page() {
             <a className="button button--primary" href={`${homePath()}#states`}>
               Browse Local Ads
             </a>
-            <a className="button button--ghost" href={signupPath()} data-member-action="post">
+            <MemberAction action="post" className="button button--ghost">
               Post Your Ad
-            </a>
+            </MemberAction>
           </div>
         </div>
       </section>

@@ -1,9 +1,10 @@
 // https://vike.dev/Page
+import { MemberAction } from '../../components/MemberAction.tsx';
 import { AdBadges } from '../../components/AdBadges.tsx';
 import { AdPlaceholder } from '../../components/AdPlaceholder.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { formatDate } from '../../format.ts';
-import { cityPath, homePath, signupPath, statePath } from '../../paths.ts';
+import { cityPath, homePath, statePath } from '../../paths.ts';
 import { SEEKS_LABELS } from '../../schemas/ad.ts';
 import { useData } from '../../render/useData.ts';
 import type { Data } from './+data.ts';
@@ -51,16 +52,16 @@ export default function Page() {
           </p>
           <div className="button-row">
             {ad.images.length > 0 && (
-              <a className="button button--secondary" href={signupPath()} data-member-action="view-photos">
+              <MemberAction action="view-photos" className="button button--secondary">
                 View Photos
-              </a>
+              </MemberAction>
             )}
-            <a className="button button--primary" href={signupPath()} data-member-action="message">
+            <MemberAction action="message" className="button button--primary">
               Send Message
-            </a>
-            <a className="button button--ghost" href={signupPath()} data-member-action="join">
+            </MemberAction>
+            <MemberAction action="join" className="button button--ghost">
               Join Free
-            </a>
+            </MemberAction>
           </div>
           <p className="ad-detail__report">
             <a href={reportHref}>Report this ad</a>

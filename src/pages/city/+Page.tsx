@@ -1,8 +1,9 @@
 // https://vike.dev/Page
+import { MemberAction } from '../../components/MemberAction.tsx';
 import { AdCard } from '../../components/AdCard.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { plural } from '../../format.ts';
-import { cityPath, homePath, signupPath, statePath } from '../../paths.ts';
+import { cityPath, homePath, statePath } from '../../paths.ts';
 import { useData } from '../../render/useData.ts';
 import type { Data } from './+data.ts';
 
@@ -33,9 +34,9 @@ export default function Page() {
             <div className="empty-state">
               <h2>No ads available yet</h2>
               <p>Be the first to post in {city}!</p>
-              <a className="button button--primary" href={signupPath()} data-member-action="post">
+              <MemberAction action="post" className="button button--primary">
                 Post Your Ad
-              </a>
+              </MemberAction>
             </div>
           ) : (
             <div className="ad-list">

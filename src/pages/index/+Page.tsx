@@ -1,7 +1,8 @@
 // https://vike.dev/Page
+import { MemberAction } from '../../components/MemberAction.tsx';
 import { CardGrid } from '../../components/CardGrid.tsx';
 import { formatNumber, plural } from '../../format.ts';
-import { cityPath, signupPath, statePath } from '../../paths.ts';
+import { cityPath, statePath } from '../../paths.ts';
 import { useData } from '../../render/useData.ts';
 import type { Data } from './+data.ts';
 
@@ -18,9 +19,9 @@ export default function Page() {
             <a className="button button--primary button--large" href="#states">
               Browse Ads
             </a>
-            <a className="button button--ghost button--large" href={signupPath()} data-member-action="post">
+            <MemberAction action="post" className="button button--ghost button--large">
               Post Your Ad
-            </a>
+            </MemberAction>
           </div>
           <p className="hero__note">Free to browse. No account needed. Adults 18+ only.</p>
         </div>
@@ -94,9 +95,9 @@ export default function Page() {
             ))}
           </div>
           <div className="button-row button-row--centred">
-            <a className="button button--primary button--large" href={signupPath()} data-member-action="get-started">
+            <MemberAction action="get-started" className="button button--primary button--large">
               Get Started
-            </a>
+            </MemberAction>
           </div>
         </div>
       </section>
@@ -110,9 +111,9 @@ export default function Page() {
             <strong>{plural(counts.citiesWithAds, 'city', 'cities')}</strong>, across {formatNumber(counts.listedCities)} cities
             listed in {counts.states} states.
           </p>
-          <a className="button button--light button--large" href={signupPath()} data-member-action="post">
+          <MemberAction action="post" className="button button--light button--large">
             Post Your Ad
-          </a>
+          </MemberAction>
         </div>
       </section>
     </>
