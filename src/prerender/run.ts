@@ -1,9 +1,10 @@
-// Prerenders the whole site into the static output (dist/client by default), in worker threads.
-// Run after `vite build` (scripts/build.ts does both): Vike builds the client assets, and its
+// Prerenders the whole site into {dist}/client (dist/ by default), in worker threads. Run after
+// `vite build` (scripts/build.ts does both): Vike builds the client assets into {dist}, and its
 // renderPage() tells us which stylesheets and scripts a page links to.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { compiledContentFile, getSite } from '../content/index.ts';
 import { NOT_FOUND_FILES } from '../paths.ts';
@@ -15,7 +16,8 @@ import type { WorkerInput, WorkerResult } from './worker.ts';
 
 process.env.NODE_ENV = 'production';
 const started = performance.now();
-const outDir = resolve(argValue('--out') ?? 'dist/client');
+const distDir = resolve(argValue('--dist') ?? 'dist');
+const outDir = join(distDir, 'client');
 const contentFile = compiledContentFile();
 
 const assets = await assetsFromVike();
@@ -77,6 +79,7 @@ function runWorker(input: WorkerInput): Promise<WorkerResult> {
 
 /** The stylesheets and module scripts Vike's production build links to every page. */
 async function assetsFromVike(): Promise<PageAssets> {
+  await import(pathToFileURL(join(distDir, 'server', 'entry.mjs')).href);
   const { renderPage } = await import('vike/server');
   const { httpResponse } = await renderPage({ urlOriginal: '/about' });
   const html = httpResponse?.body ?? '';
