@@ -14,6 +14,6 @@ if (!content) {
 }
 const cities = content.states.reduce((sum, state) => sum + state.cities.length, 0);
 console.log(
-  `Content OK: ${content.states.length} states, ${cities} cities, ${content.ads.length} live ads ` +
+  `Content OK: ${content.states.length} states, ${cities} cities, ${content.activeAds} live ads ` +
     `(${unpublishedAds} not live on ${content.buildDate}), ${content.guides.length} guides.`,
 );

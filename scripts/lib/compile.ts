@@ -1,10 +1,11 @@
-// Reads, validates and compiles everything in content/ into one CompiledContent object.
-// Every problem in every file is collected; nothing is compiled while any remains.
+// Reads, validates and compiles everything in content/: one CompiledContent object for the site,
+// and the published ads handed one by one to a sink (so 100,000 ads are never all in memory).
+// Every problem in every file is collected; nothing counts as compiled while any remains.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { AD_COLUMNS, adRowSchema, type AdRow } from '../../src/schemas/ad.ts';
+import { AD_COLUMNS, adRowSchema } from '../../src/schemas/ad.ts';
 import { CITY_COLUMNS, cityRowSchema } from '../../src/schemas/city.ts';
-import type { CompiledContent, CompiledGuide, CompiledPage, CompiledState } from '../../src/schemas/compiled-content.ts';
+import type { AdCounts, CompiledAd, CompiledContent, CompiledGuide, CompiledPage, CompiledState } from '../../src/schemas/compiled-content.ts';
 import { guideFrontMatterSchema } from '../../src/schemas/guide.ts';
 import { PAGE_SLUGS, pageFrontMatterSchema, type PageSlug } from '../../src/schemas/page.ts';
 import { siteSchema, type SiteSettings } from '../../src/schemas/site.ts';
@@ -17,6 +18,19 @@ import { readMarkdown, renderMarkdown } from './read-markdown.ts';
 import { problemsFromZod, sortProblems, type ContentProblem } from './report.ts';
 import { fillTokens, findUnknownToken } from './tokens.ts';
 
+/** Receives each published ad as it is validated (the build writes them to per-state files). */
+export interface AdSink {
+  add(ad: CompiledAd): void;
+}
+
+/** Keeps every published ad in memory: for tests and small content sets. */
+export function collectAds(): AdSink & { ads: CompiledAd[] } {
+  const ads: CompiledAd[] = [];
+  return { ads, add: (ad) => ads.push(ad) };
+}
+
+const ignoreAds: AdSink = { add: () => {} };
+
 export interface CompileResult {
   /** Present only when there are no problems. */
   content?: CompiledContent;
@@ -25,7 +39,7 @@ export interface CompileResult {
   unpublishedAds: number;
 }
 
-export function compileContent(contentDir: string, buildDate: string): CompileResult {
+export function compileContent(contentDir: string, buildDate: string, sink: AdSink = ignoreAds): CompileResult {
   const problems: ContentProblem[] = [];
   const rel = (path: string) => relative(join(contentDir, '..'), path).split('\\').join('/');
   const listFiles = (folder: string, extension: string) => {
@@ -115,7 +129,8 @@ export function compileContent(contentDir: string, buildDate: string): CompileRe
   if (!existsSync(blockedTermsPath)) {
     problems.push({ file: rel(blockedTermsPath), line: 1, field: 'file', message: 'is missing; the ad checks need it' });
   }
-  const ads: AdRow[] = [];
+  const adCounts: AdCounts = {};
+  let activeAds = 0;
   const firstUseOfId = new Map<number, string>();
   let unpublishedAds = 0;
   for (const path of listFiles('ads', '.csv')) {
@@ -140,14 +155,19 @@ export function compileContent(contentDir: string, buildDate: string): CompileRe
         const term = findBlockedTerm(ad[field], blockedTerms);
         if (term) at(field, `contains the blocked term '${term}' (content/policy/blocked-terms.txt)`);
       }
-      if (ad.postedAt <= buildDate && buildDate < ad.expiresAt) ads.push(ad);
-      else unpublishedAds += 1;
+      if (ad.postedAt <= buildDate && buildDate < ad.expiresAt) {
+        const stateCounts = (adCounts[ad.state] ??= {});
+        stateCounts[ad.city] = (stateCounts[ad.city] ?? 0) + 1;
+        activeAds += 1;
+        sink.add(ad);
+      } else {
+        unpublishedAds += 1;
+      }
     }
   }
-  ads.sort((a, b) => a.id - b.id);
 
   // Guides and pages
-  const topCitiesMarkdown = topCitiesList(ads, states);
+  const topCitiesMarkdown = topCitiesList(adCounts, states);
   const guides: CompiledGuide[] = [];
   const orders = new Map<number, string>();
   for (const path of listFiles('guides', '.md')) {
@@ -198,7 +218,7 @@ export function compileContent(contentDir: string, buildDate: string): CompileRe
 
   if (problems.length > 0 || !site) return { problems: sortProblems(problems), unpublishedAds };
   return {
-    content: { buildDate, site: fillSiteTokens(site, tokens), states, ads, guides, pages: pages as Record<PageSlug, CompiledPage> },
+    content: { buildDate, site: fillSiteTokens(site, tokens), states, guides, pages: pages as Record<PageSlug, CompiledPage>, adCounts, activeAds },
     problems: [],
     unpublishedAds,
   };
@@ -237,19 +257,14 @@ function fillSiteTokens(site: SiteSettings, tokens: Record<string, string>): Sit
 }
 
 /** The ten cities with the most published ads, as a Markdown list (the top-cities guide). */
-function topCitiesList(ads: readonly AdRow[], states: readonly CompiledState[]): string {
-  const counts = new Map<string, { state: string; city: string; ads: number }>();
-  for (const ad of ads) {
-    const key = `${ad.state}\u0000${ad.city}`;
-    const entry = counts.get(key) ?? { state: ad.state, city: ad.city, ads: 0 };
-    entry.ads += 1;
-    counts.set(key, entry);
-  }
+function topCitiesList(adCounts: AdCounts, states: readonly CompiledState[]): string {
   const population = new Map<string, number>(states.flatMap((state) => state.cities.map((city) => [`${state.name}\u0000${city.name}`, city.population] as const)));
-  const top = [...counts.entries()]
-    .sort(([keyA, a], [keyB, b]) => b.ads - a.ads || (population.get(keyB) ?? 0) - (population.get(keyA) ?? 0) || keyA.localeCompare(keyB, 'en'))
-    .slice(0, 10)
-    .map(([, entry]) => entry);
+  const entries = Object.entries(adCounts).flatMap(([state, cities]) =>
+    Object.entries(cities).map(([city, ads]) => ({ state, city, ads, key: `${state}\u0000${city}` })),
+  );
+  const top = entries
+    .sort((a, b) => b.ads - a.ads || (population.get(b.key) ?? 0) - (population.get(a.key) ?? 0) || a.key.localeCompare(b.key, 'en'))
+    .slice(0, 10);
   if (top.length === 0) return '_No city has active ads yet._';
   return top
     .map((entry, index) => `${index + 1}. [${entry.city}, ${entry.state}](${cityPath(entry.state, entry.city)}): ${entry.ads} active ${entry.ads === 1 ? 'ad' : 'ads'}`)

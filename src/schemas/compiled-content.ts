@@ -1,5 +1,6 @@
-// The shape of the compiled content (.content/content.json) that the build writes and the site
-// reads. It is produced only by scripts/compile-content.ts from validated files.
+// The shape of the compiled content that the build writes and the site reads: .content/content.json
+// (everything but the ads) and .content/ads/{State Name}.ndjson (that state's published ads, one
+// JSON object a line). Produced only by scripts/compile-content.ts from validated files.
 import type { AdRow } from './ad.ts';
 import type { GuideFrontMatter } from './guide.ts';
 import type { PageFrontMatter, PageSlug } from './page.ts';
@@ -21,6 +22,9 @@ export interface CompiledState extends StateFrontMatter {
 /** A published ad: valid, its city exists, live on the build date. */
 export type CompiledAd = AdRow;
 
+/** Published ads per city: state name → city name → count (cities without ads are absent). */
+export type AdCounts = Record<string, Record<string, number>>;
+
 export interface CompiledGuide extends GuideFrontMatter {
   html: string;
 }
@@ -35,9 +39,10 @@ export interface CompiledContent {
   site: SiteSettings;
   /** All 50 states, alphabetical. */
   states: CompiledState[];
-  /** Published ads, in id order. */
-  ads: CompiledAd[];
   /** Guides in their `order`. */
   guides: CompiledGuide[];
   pages: Record<PageSlug, CompiledPage>;
+  adCounts: AdCounts;
+  /** Published ads in all. The ads themselves are in one file a state: see src/content/. */
+  activeAds: number;
 }

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adPath, cityPath } from '../../src/paths.ts';
 import { startSiteServer } from './servers.ts';
-import { baseUrl, builtContent, launchChromium, siteDir } from './support.ts';
+import { builtAds, baseUrl, builtContent, launchChromium, siteDir } from './support.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -39,7 +39,7 @@ async function fillSignup(page: Page, values: { email: string; password?: string
 }
 
 function firstAd() {
-  const ad = builtContent().ads.find((entry) => entry.city === 'Los Angeles')!;
+  const ad = builtAds().find((entry) => entry.city === 'Los Angeles')!;
   return ad;
 }
 

@@ -1,7 +1,7 @@
 // Browsing the production build in Chromium, with JavaScript on and off.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { baseUrl, builtContent, launchChromium } from './support.ts';
+import { baseUrl, builtAds, launchChromium } from './support.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 async function walkHomeToAdAndBack(page: Page) {
-  const adsInLosAngeles = builtContent().ads.filter((ad) => ad.city === 'Los Angeles' && ad.state === 'California');
+  const adsInLosAngeles = builtAds().filter((ad) => ad.city === 'Los Angeles' && ad.state === 'California');
   await page.goto(`${baseUrl()}/`);
   await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBeTruthy();
 

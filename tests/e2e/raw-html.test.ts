@@ -1,12 +1,12 @@
 // The production build fetched without JavaScript: prerendered texts, head metadata, statuses.
 import { describe, expect, test } from 'vitest';
 import { adPath, cityPath, statePath } from '../../src/paths.ts';
-import { baseUrl, builtContent, canonicalOf, fetchPage, metaContent, textOf, titleOf } from './support.ts';
+import { builtAds, baseUrl, builtContent, canonicalOf, fetchPage, metaContent, textOf, titleOf } from './support.ts';
 
 const BASE = 'https://localboard.example';
 
 function adsIn(state: string, city: string) {
-  return builtContent().ads.filter((ad) => ad.state === state && ad.city === city);
+  return builtAds().filter((ad) => ad.state === state && ad.city === city);
 }
 
 function expectCompleteHead(html: string, canonicalPath: string) {
@@ -34,8 +34,8 @@ describe('landing page', () => {
     expect(stateLinks.size).toBe(50);
     expect(html.match(/class="faq__item"/g)).toHaveLength(8);
     const content = builtContent();
-    const cities = new Set(content.ads.map((ad) => `${ad.state}/${ad.city}`));
-    expect(text).toContain(`${content.ads.length} active ads in ${cities.size} cities`);
+    const cities = new Set(builtAds().map((ad) => `${ad.state}/${ad.city}`));
+    expect(text).toContain(`${builtAds().length} active ads in ${cities.size} cities`);
     for (const popular of content.site.popularCities) {
       expect(html).toContain(`href="${cityPath(popular.state, popular.city)}"`);
     }
@@ -125,7 +125,7 @@ describe('city pages', () => {
 
   test('a city without ads invites the first post and has no pagination', async () => {
     const content = builtContent();
-    const withAds = new Set(content.ads.map((ad) => `${ad.state}/${ad.city}`));
+    const withAds = new Set(builtAds().map((ad) => `${ad.state}/${ad.city}`));
     const empty = content.states[0]!.cities.find((c) => !withAds.has(`${content.states[0]!.name}/${c.name}`))!;
     const { status, html } = await fetchPage(cityPath(content.states[0]!.name, empty.name));
     expect(status).toBe(200);
@@ -175,7 +175,7 @@ describe('guides and legal pages', () => {
   test('the top-cities guide ranks cities by their active ads', async () => {
     const { html } = await fetchPage('/about/top-cities');
     const counts = new Map<string, number>();
-    for (const ad of builtContent().ads) counts.set(`${ad.city}, ${ad.state}`, (counts.get(`${ad.city}, ${ad.state}`) ?? 0) + 1);
+    for (const ad of builtAds()) counts.set(`${ad.city}, ${ad.state}`, (counts.get(`${ad.city}, ${ad.state}`) ?? 0) + 1);
     const [topCity, topCount] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
     expect(textOf(html).replace(/ :/g, ":")).toContain(`${topCity}: ${topCount} active ads`);
   });

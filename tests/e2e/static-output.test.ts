@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { builtContent, decodeEntities, siteDir } from './support.ts';
+import { builtAds, builtContent, decodeEntities, siteDir } from './support.ts';
 
 function* htmlFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -35,7 +35,7 @@ describe('static output', () => {
     const cities = content.states.reduce((sum, state) => sum + state.cities.length, 0);
     expect(files.filter((file) => file.startsWith('state/'))).toHaveLength(50);
     expect(files.filter((file) => /^city\/[^/]+\/[^/]+\/index\.html$/.test(file))).toHaveLength(cities);
-    expect(files.filter((file) => /\/ad\/\d+\/index\.html$/.test(file))).toHaveLength(content.ads.length);
+    expect(files.filter((file) => /\/ad\/\d+\/index\.html$/.test(file))).toHaveLength(builtAds().length);
   });
 
   test('every internal link in every page resolves to a file', () => {

@@ -1,8 +1,9 @@
 // Shared helpers of the end-to-end tests: the served site, its content, raw HTML, Chromium.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { inject } from 'vitest';
-import type { CompiledContent } from '../../src/schemas/compiled-content.ts';
+import type { CompiledAd, CompiledContent } from '../../src/schemas/compiled-content.ts';
 
 export const baseUrl = () => inject('baseUrl');
 export const siteDir = () => inject('siteDir');
@@ -12,6 +13,18 @@ let content: CompiledContent | undefined;
 export function builtContent(): CompiledContent {
   content ??= JSON.parse(readFileSync(inject('compiledContentFile'), 'utf8')) as CompiledContent;
   return content;
+}
+
+let ads: CompiledAd[] | undefined;
+/** Every ad the build published (from its one-file-a-state ad files). */
+export function builtAds(): CompiledAd[] {
+  if (!ads) {
+    const dir = join(dirname(inject('compiledContentFile')), 'ads');
+    ads = readdirSync(dir).flatMap((file) =>
+      readFileSync(join(dir, file), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as CompiledAd),
+    );
+  }
+  return ads;
 }
 
 export async function fetchPage(path: string): Promise<{ status: number; html: string; headers: Headers }> {

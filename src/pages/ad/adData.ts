@@ -14,8 +14,8 @@ export function adData(stateName: string, cityName: string, adIdText: string) {
   if (!state) throw render(404, NOT_FOUND.state.heading);
   const city = getCity(stateName, cityName);
   if (!city) throw render(404, NOT_FOUND.city.heading);
-  const ad = /^\d+$/.test(adIdText) ? getAd(Number(adIdText)) : undefined;
-  if (!ad || ad.state !== state.name || ad.city !== city.name) throw render(404, NOT_FOUND.ad.heading);
+  const ad = /^\d+$/.test(adIdText) ? getAd(state.name, city.name, Number(adIdText)) : undefined;
+  if (!ad) throw render(404, NOT_FOUND.ad.heading);
   const site = getSite();
   return {
     ...pageShell({

@@ -1,4 +1,4 @@
-import { adsForCity, getCounts, getSite, getStates } from '../../content/index.ts';
+import { adCount, getCounts, getSite, getStates } from '../../content/index.ts';
 import { homePath } from '../../paths.ts';
 import { pageShell } from '../../render/shell.ts';
 
@@ -8,7 +8,7 @@ export function landingData() {
     ...pageShell({ title: `${site.brand} - Personal Ads by State and City`, description: site.description, path: homePath() }),
     site,
     states: getStates().map((state) => ({ name: state.name, code: state.code, cities: state.cities.length })),
-    popularCities: site.popularCities.map((popular) => ({ ...popular, ads: adsForCity(popular.state, popular.city).length })),
+    popularCities: site.popularCities.map((popular) => ({ ...popular, ads: adCount(popular.state, popular.city) })),
     counts: getCounts(),
   };
 }

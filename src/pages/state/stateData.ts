@@ -1,5 +1,5 @@
 import { render } from 'vike/abort';
-import { adsForCity, getSite, getState } from '../../content/index.ts';
+import { adCount, getSite, getState } from '../../content/index.ts';
 import { statePath } from '../../paths.ts';
 import { pageShell } from '../../render/shell.ts';
 import { NOT_FOUND } from '../_error/not-found.ts';
@@ -21,6 +21,6 @@ export function stateData(stateName: string) {
     }),
     brand,
     state: { name: state.name, guideHtml: state.guideHtml },
-    cities: state.cities.map((city) => ({ name: city.name, ads: adsForCity(state.name, city.name).length })),
+    cities: state.cities.map((city) => ({ name: city.name, ads: adCount(state.name, city.name) })),
   };
 }

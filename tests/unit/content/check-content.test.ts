@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compileContent } from '../../../scripts/lib/compile.ts';
+import { collectAds, compileContent } from '../../../scripts/lib/compile.ts';
 import { formatProblem } from '../../../scripts/lib/report.ts';
 import {
   makeContentFixture,
@@ -36,11 +36,13 @@ const problemLines = () => compileContent(fixture.dir, BUILD_DATE).problems.map(
 
 describe('the valid fixture', () => {
   it('compiles with no problems into all 50 states', () => {
-    const { content, problems, unpublishedAds } = compileContent(fixture.dir, BUILD_DATE);
+    const published = collectAds();
+    const { content, problems, unpublishedAds } = compileContent(fixture.dir, BUILD_DATE, published);
     expect(problems).toEqual([]);
     expect(content?.states).toHaveLength(50);
     expect(content?.states.find((state) => state.name === 'Vermont')?.cities).toHaveLength(5);
-    expect(content?.ads).toHaveLength(8);
+    expect(published.ads).toHaveLength(8);
+    expect(content?.activeAds).toBe(8);
     expect(unpublishedAds).toBe(0);
   });
 });
@@ -122,10 +124,12 @@ describe('ads', () => {
         '',
       ].join('\n'),
     );
-    const { content, problems, unpublishedAds } = compileContent(fixture.dir, BUILD_DATE);
+    const published = collectAds();
+    const { content, problems, unpublishedAds } = compileContent(fixture.dir, BUILD_DATE, published);
     expect(problems).toEqual([]);
     expect(unpublishedAds).toBe(3);
-    expect(content?.ads.filter((ad) => ad.id > 9800).map((ad) => ad.id)).toEqual([9804]);
+    expect(published.ads.filter((ad) => ad.id > 9800).map((ad) => ad.id)).toEqual([9804]);
+    expect(content?.adCounts.Vermont?.Burlington).toBe(1);
   });
 });
 
@@ -243,5 +247,5 @@ it('passes the shipped content', () => {
   const { content, problems } = compileContent(REAL_CONTENT_DIR, BUILD_DATE);
   expect(problems.map(formatProblem)).toEqual([]);
   expect(content?.states).toHaveLength(50);
-  expect(content?.ads.length).toBeGreaterThan(0);
+  expect(content?.activeAds).toBeGreaterThan(0);
 });

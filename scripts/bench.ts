@@ -1,0 +1,128 @@
+// `npm run bench`: builds a 100,000-ad site, a 20,000-page site and the shipped content on tmpfs
+// and reports time, throughput, memory, output size and page weight; see docs/benchmarks.md.
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { adsForPageTarget, generateBenchAds, readWeightedCities } from './lib/bench-ads.ts';
+import { runBuild, summarizeLog } from './lib/bench-build.ts';
+import { writeContentSet } from './lib/bench-content.ts';
+import { writeBenchmarksDoc } from './lib/bench-docs.ts';
+import { measureSet, type SetMeasurement } from './lib/bench-measure.ts';
+import { parseBenchOptions, type BenchOptions } from './lib/bench-options.ts';
+import { countCheck, memoryDifference, pageTypeTable, summaryTable } from './lib/bench-report.ts';
+import { createWorkspace, type Workspace } from './lib/bench-workspace.ts';
+
+const root = join(import.meta.dirname, '..');
+const shippedContent = join(root, 'content');
+const FULL_ADS = 100_000;
+const SUBSET_PAGES = 20_000;
+
+interface ContentSet {
+  name: string;
+  /** Folder name inside the workspace. */
+  id: string;
+  contentDir: string;
+}
+
+const started = performance.now();
+const options = parseBenchOptions(process.argv.slice(2));
+const workspace = createWorkspace(root);
+process.once('SIGINT', () => {
+  workspace.remove();
+  process.exit(130);
+});
+try {
+  announce(options, workspace);
+  const sets = prepareContentSets(options, workspace);
+  const measured = new Map<string, SetMeasurement>();
+  // The shipped set goes first: it warms tsx's and the OS's caches for the large ones.
+  for (const set of [sets.shipped, sets.subset, sets.full]) {
+    measured.set(set.id, await buildAndMeasure(set, options, workspace));
+  }
+  const results = [sets.full, sets.subset, sets.shipped].map((set) => measured.get(set.id)!);
+  const figures = report(results, options, workspace);
+  console.log(`\n${figures}\n`);
+  writeBenchmarksDoc(join(root, 'docs', 'benchmarks.md'), figures);
+  console.log('Wrote the figures to docs/benchmarks.md.');
+} finally {
+  if (options.keep) console.log(`Kept ${workspace.dir} (--keep).`);
+  else workspace.remove();
+  console.log(`Benchmark took ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+}
+
+function announce(options: BenchOptions, workspace: Workspace): void {
+  console.log(`Seed ${options.seed}, build date ${options.buildDate}.`);
+  if (!workspace.onTmpfs) {
+    console.log('No /dev/shm here: using the system temporary folder, on disk; expect slower,');
+    console.log('noisier figures (writing many small files costs more than rendering them).');
+  }
+  console.log(`Working in ${workspace.dir}.`);
+}
+
+function prepareContentSets(options: BenchOptions, workspace: Workspace) {
+  const cities = readWeightedCities(shippedContent);
+  const request = { contentDir: shippedContent, cities, seed: options.seed };
+  const ads = generateBenchAds({ ...request, count: FULL_ADS, buildDate: options.buildDate });
+  const subsetCount = adsForPageTarget(ads, cities, SUBSET_PAGES);
+  console.log(
+    `Generated ${count(ads.length)} ads over ${count(cities.length)} cities; the ` +
+      `${count(SUBSET_PAGES)}-page set takes the first ${count(subsetCount)}.`,
+  );
+  const write = (id: string, name: string, subsetAds: typeof ads): ContentSet => {
+    const contentDir = join(workspace.dir, id, 'content');
+    writeContentSet(shippedContent, contentDir, subsetAds);
+    return { id, name, contentDir };
+  };
+  return {
+    full: write('full', `full (${count(FULL_ADS)} ads)`, ads),
+    subset: write('subset', `20k pages (${count(subsetCount)} ads)`, ads.slice(0, subsetCount)),
+    shipped: { id: 'shipped', name: 'shipped content/', contentDir: shippedContent },
+  };
+}
+
+async function buildAndMeasure(
+  set: ContentSet,
+  options: BenchOptions,
+  workspace: Workspace,
+): Promise<SetMeasurement> {
+  console.log(`\nBuilding ${set.name}...`);
+  const run = await runBuild({
+    projectRoot: root,
+    buildDate: options.buildDate,
+    contentDir: set.contentDir,
+    outDir: join(workspace.buildDir, set.id, 'out'),
+    cacheDir: join(workspace.dir, set.id, 'cache'),
+    rssFile: join(workspace.dir, set.id, 'rss.jsonl'),
+  });
+  console.log(`  built in ${run.wallSeconds.toFixed(1)} s; measuring the output...`);
+  return measureSet(set.name, join(workspace.dir, set.id, 'out'), run, summarizeLog(run.log));
+}
+
+function report(results: SetMeasurement[], options: BenchOptions, workspace: Workspace): string {
+  const [full, subset] = results as [SetMeasurement, SetMeasurement, ...SetMeasurement[]];
+  return [
+    machineFacts(options, workspace),
+    '### Build time, pages and memory',
+    summaryTable(results),
+    memoryDifference(full, subset),
+    ...results.flatMap((set) => [`### Page weight: ${set.name}`, pageTypeTable(set)]),
+    '### Checks',
+    results.map((set) => `- ${countCheck(set)}`).join('\n'),
+    '```text',
+    ...results.map((set) => `${set.name}: ${set.summary.prerenderLine ?? '(no prerender line)'}`),
+    '```',
+  ].join('\n\n');
+}
+
+function machineFacts(options: BenchOptions, workspace: Workspace): string {
+  const memory = (totalmem() / 1024 ** 3).toFixed(1);
+  return [
+    `Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: seed ${options.seed}, ` +
+      `build date ${options.buildDate}, output on ${workspace.onTmpfs ? '/dev/shm (tmpfs)' : 'disk'}.`,
+    `Machine: nproc ${availableParallelism()} (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ` +
+      `${memory} GiB memory, Node ${process.version}.`,
+  ].join('\n');
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}

@@ -1,0 +1,111 @@
+// The benchmark's tables, as aligned Markdown: printed to the console and written to the docs.
+import type { SetMeasurement } from './bench-measure.ts';
+import { PAGE_TYPE_LABELS, PAGE_TYPES } from './bench-output.ts';
+
+type Align = 'left' | 'right';
+interface Column {
+  header: string;
+  align: Align;
+}
+
+const MB = 1_000_000;
+const KB = 1_000;
+const mb = (bytes: number) => (bytes / MB).toFixed(0);
+const kb = (bytes: number) => (bytes / KB).toFixed(1);
+const count = (value: number) => value.toLocaleString('en-US');
+const left = (header: string): Column => ({ header, align: 'left' });
+const right = (header: string): Column => ({ header, align: 'right' });
+
+/** One row a set: pages by type, time, throughput, peak RSS by step, bytes written. */
+export function summaryTable(sets: readonly SetMeasurement[]): string {
+  const steps = [...new Set(sets.flatMap((set) => [...set.run.peakRss.keys()]))];
+  const columns = [
+    left('set'),
+    ...PAGE_TYPES.map((type) => right(PAGE_TYPE_LABELS[type])),
+    right('pages'),
+    right('wall s'),
+    right('pages/s'),
+    ...steps.map((step) => right(`RSS ${step} MB`)),
+    right('RSS max MB'),
+    right('MB written'),
+  ];
+  const rows = sets.map((set) => [
+    set.name,
+    ...PAGE_TYPES.map((type) => count(set.pages[type])),
+    count(set.totalPages),
+    set.run.wallSeconds.toFixed(1),
+    count(Math.round(set.totalPages / set.run.wallSeconds)),
+    ...steps.map((step) => {
+      const bytes = set.run.peakRss.get(step);
+      return bytes === undefined ? '–' : mb(bytes);
+    }),
+    mb(maxPeakRss(set)),
+    mb(set.bytesWritten),
+  ]);
+  return markdownTable(columns, rows);
+}
+
+/** Per page type of one set: gzipped HTML (median, largest) and the JS/CSS of a first visit. */
+export function pageTypeTable(set: SetMeasurement): string {
+  const columns = [
+    left('page type'),
+    right('pages'),
+    right('measured'),
+    right('HTML gz median KB'),
+    right('HTML gz max KB'),
+    right('first-visit JS gz KB'),
+    right('first-visit CSS gz KB'),
+  ];
+  const rows = PAGE_TYPES.filter((type) => set.pages[type] > 0).map((type) => {
+    const html = set.html[type];
+    const visit = set.firstVisit[type];
+    return [
+      PAGE_TYPE_LABELS[type],
+      count(set.pages[type]),
+      html ? count(html.measured) : '–',
+      html ? kb(html.medianBytes) : '–',
+      html ? kb(html.maxBytes) : '–',
+      visit ? kb(visit.jsGzipBytes) : '–',
+      visit ? kb(visit.cssGzipBytes) : '–',
+    ];
+  });
+  return markdownTable(columns, rows);
+}
+
+/** How much more memory the largest process needs for the full set than for the subset. */
+export function memoryDifference(full: SetMeasurement, subset: SetMeasurement): string {
+  const fullMax = maxPeakRss(full);
+  const subsetMax = maxPeakRss(subset);
+  const percent = subsetMax > 0 ? ` (${(((fullMax - subsetMax) / subsetMax) * 100).toFixed(0)}%)` : '';
+  return (
+    `Largest peak RSS: ${mb(fullMax)} MB for ${full.name} vs ${mb(subsetMax)} MB for ` +
+    `${subset.name}: ${mb(fullMax - subsetMax)} MB more${percent}.`
+  );
+}
+
+/** What the build said about itself next to what we counted, to catch a miscount either way. */
+export function countCheck(set: SetMeasurement): string {
+  const { prerenderedPages, liveAds } = set.summary;
+  const said = prerenderedPages === undefined ? 'no page count printed' : count(prerenderedPages);
+  const agree = prerenderedPages === set.indexPages ? 'agree' : 'DIFFER';
+  const ads = liveAds === undefined ? '' : `; ${count(liveAds)} live ads compiled`;
+  return `${set.name}: build says ${said} pages, ${count(set.indexPages)} index.html files written (${agree})${ads}.`;
+}
+
+export const maxPeakRss = (set: SetMeasurement) => Math.max(0, ...set.run.peakRss.values());
+
+function markdownTable(columns: readonly Column[], rows: readonly string[][]): string {
+  const widths = columns.map((column, index) =>
+    Math.max(3, column.header.length, ...rows.map((row) => (row[index] ?? '').length)),
+  );
+  const pad = (text: string, index: number) => {
+    const width = widths[index] ?? 0;
+    return columns[index]?.align === 'right' ? text.padStart(width) : text.padEnd(width);
+  };
+  const line = (cells: readonly string[]) => `| ${cells.map(pad).join(' | ')} |`;
+  const rule = columns.map((column, index) => {
+    const dashes = '-'.repeat(widths[index] ?? 3);
+    return column.align === 'right' ? `${dashes.slice(1)}:` : dashes;
+  });
+  return [line(columns.map((column) => column.header)), `|-${rule.join('-|-')}-|`, ...rows.map(line)].join('\n');
+}
