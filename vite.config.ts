@@ -4,9 +4,7 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   plugins: [vike()],
   esbuild: { jsx: 'automatic' },
-  // scripts/build.ts can send the build elsewhere (the benchmark builds on /dev/shm).
   build: {
-    outDir: process.env.LOCALBOARD_DIST_DIR ?? 'dist',
     rollupOptions: {
       onwarn(warning, warn) {
         // zod ships comments Rollup cannot place; nothing to act on.

@@ -8,7 +8,13 @@ import { writeContentSet } from './lib/bench-content.ts';
 import { writeBenchmarksDoc } from './lib/bench-docs.ts';
 import { measureSet, type SetMeasurement } from './lib/bench-measure.ts';
 import { parseBenchOptions, type BenchOptions } from './lib/bench-options.ts';
-import { countCheck, memoryDifference, pageTypeTable, summaryTable } from './lib/bench-report.ts';
+import {
+  countCheck,
+  countProblem,
+  memoryDifference,
+  pageTypeTable,
+  summaryTable,
+} from './lib/bench-report.ts';
 import { createWorkspace, type Workspace } from './lib/bench-workspace.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -25,7 +31,7 @@ interface ContentSet {
 
 const started = performance.now();
 const options = parseBenchOptions(process.argv.slice(2));
-const workspace = createWorkspace(root);
+const workspace = createWorkspace();
 process.once('SIGINT', () => {
   workspace.remove();
   process.exit(130);
@@ -41,8 +47,13 @@ try {
   const results = [sets.full, sets.subset, sets.shipped].map((set) => measured.get(set.id)!);
   const figures = report(results, options, workspace);
   console.log(`\n${figures}\n`);
-  writeBenchmarksDoc(join(root, 'docs', 'benchmarks.md'), figures);
-  console.log('Wrote the figures to docs/benchmarks.md.');
+  if (results.some(countProblem)) {
+    console.error('The page counts do not add up (see Checks): docs/benchmarks.md left as it was.');
+    process.exitCode = 1;
+  } else {
+    writeBenchmarksDoc(join(root, 'docs', 'benchmarks.md'), figures);
+    console.log('Wrote the figures to docs/benchmarks.md.');
+  }
 } finally {
   if (options.keep) console.log(`Kept ${workspace.dir} (--keep).`);
   else workspace.remove();
@@ -89,7 +100,7 @@ async function buildAndMeasure(
     projectRoot: root,
     buildDate: options.buildDate,
     contentDir: set.contentDir,
-    outDir: join(workspace.buildDir, set.id, 'out'),
+    outDir: join(workspace.dir, set.id, 'out'),
     cacheDir: join(workspace.dir, set.id, 'cache'),
     rssFile: join(workspace.dir, set.id, 'rss.jsonl'),
   });
@@ -107,19 +118,25 @@ function report(results: SetMeasurement[], options: BenchOptions, workspace: Wor
     ...results.flatMap((set) => [`### Page weight: ${set.name}`, pageTypeTable(set)]),
     '### Checks',
     results.map((set) => `- ${countCheck(set)}`).join('\n'),
-    '```text',
-    ...results.map((set) => `${set.name}: ${set.summary.prerenderLine ?? '(no prerender line)'}`),
-    '```',
+    'What the prerender step printed:',
+    ['```text', ...results.map(prerenderLine), '```'].join('\n'),
   ].join('\n\n');
 }
 
+function prerenderLine(set: SetMeasurement): string {
+  return `${set.name}: ${set.summary.prerenderLine ?? '(nothing)'}`;
+}
+
 function machineFacts(options: BenchOptions, workspace: Workspace): string {
+  const now = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const output = workspace.onTmpfs ? '/dev/shm (tmpfs)' : 'disk';
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const memory = (totalmem() / 1024 ** 3).toFixed(1);
+  const nproc = availableParallelism();
   return [
-    `Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: seed ${options.seed}, ` +
-      `build date ${options.buildDate}, output on ${workspace.onTmpfs ? '/dev/shm (tmpfs)' : 'disk'}.`,
-    `Machine: nproc ${availableParallelism()} (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ` +
-      `${memory} GiB memory, Node ${process.version}.`,
+    `- Run on ${now} UTC: seed ${options.seed}, build date ${options.buildDate}, ` +
+      `output on ${output}.`,
+    `- Machine: nproc ${nproc} (${cpu}), ${memory} GiB memory, Node ${process.version}.`,
   ].join('\n');
 }
 

@@ -31,6 +31,8 @@ const STEP_NAMES: Record<string, string> = {
 };
 /** The build.ts process itself reports under its script path (it has no BUILD_STEP). */
 const ORCHESTRATOR = 'build.ts';
+/** Column order of the known steps: the order they run in, the orchestrator last. */
+export const KNOWN_STEPS = [...Object.values(STEP_NAMES), ORCHESTRATOR];
 
 export async function runBuild(request: BuildRequest): Promise<BuildRun> {
   const started = performance.now();
@@ -40,7 +42,8 @@ export async function runBuild(request: BuildRequest): Promise<BuildRun> {
   });
   const wallSeconds = (performance.now() - started) / 1000;
   if (code !== 0) {
-    throw new Error(`the build exited with code ${code}; its last lines:\n${log.slice(-30).join('\n')}`);
+    const tail = log.slice(-30).join('\n');
+    throw new Error(`the build exited with code ${code}; its last lines:\n${tail}`);
   }
   return { wallSeconds, peakRss: readPeakRss(request.rssFile), log };
 }

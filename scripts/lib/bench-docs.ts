@@ -21,10 +21,11 @@ export function writeBenchmarksDoc(file: string, figures: string): void {
 
 const METHOD = `# Build benchmarks
 
-\`npm run bench\` (\`scripts/bench.ts\`) measures \`scripts/build.ts\` from the outside on content far
-larger than the shipped sample, and writes the figures of its latest run at the end of this file.
-A run takes about three minutes. Options: \`--seed N\` (the ad generator's seed), \`--date
-YYYY-MM-DD\` (the build date, 2026-11-22 by default), \`--keep\` (leave the temporary folders).
+\`npm run bench\` (\`scripts/bench.ts\`) measures \`scripts/build.ts\` from the outside on
+content far larger than the shipped sample, and writes the figures of its latest run at the end
+of this file. A run takes a minute or two. Options: \`--seed N\` (the ad generator's seed),
+\`--date YYYY-MM-DD\` (the build date, 2026-11-22 by default), \`--keep\` (leave the temporary
+folders).
 
 ## What is built
 
@@ -56,10 +57,10 @@ On this machine's disk, writing 100,000+ small HTML files costs more than render
 gets slower from run to run, so a disk-backed figure would mostly measure the disk. On tmpfs the
 figures show the build's own work; add the disk's cost when reading them as a deployment time.
 
-Vike 0.4.266 takes an absolute \`build.outDir\` for a relative one when its first folder differs
-from that of the working directory (\`/dev/shm/...\` vs \`/work/main\`), and the Vite step then
-fails to find its manifest. The benchmark therefore passes \`--out\` through a temporary symbolic
-link beside the project folder that points into \`/dev/shm\`; it is removed with the rest.
+The build itself keeps Vite's client and server bundles in the project's \`dist/\` (on disk) and
+copies the client assets into \`{out}/client\`; with \`--full\` it rebuilds them on every run, so
+each set's time includes the Vite step. Those are a few dozen files; the pages are what count.
+Do not run another build in this project while the benchmark runs: both write \`dist/\`.
 
 ## What is measured
 
@@ -69,14 +70,15 @@ link beside the project folder that points into \`/dev/shm\`; it is removed with
   \`city/*/*/page/*/index.html\` (city p.2+), \`city/*/*/ad/*/index.html\` (ad), anything else
   (other: about, guides, legal, sign-up and sign-in screens, the not-found screens).
   **pages/s** is all of them over the wall time. The count of \`index.html\` files is checked
-  against the "Prerendered N pages" line the build prints.
+  against the "Prerendered N pages" line the build prints; when they differ, or nothing was
+  written, the run fails and leaves this file as it was.
 - **peak RSS**: with \`BENCH_RSS_FILE\` set, every step of the build (a child process) appends
   \`{step, peakRssBytes}\` when it exits (\`scripts/lib/report-peak-rss.mjs\`, which the benchmark
   also preloads into build.ts itself, the \`build.ts\` column). It is the process's maximum
   resident set size from \`process.resourceUsage()\`, which includes its worker threads. The
   compile and Vite steps run side by side, so the machine's peak can be near their sum.
-- **MB written**: the size of every file under the output folder (client and server bundles
-  included). MB = 1,000,000 bytes, KB = 1,000 bytes.
+- **MB written**: the size of every file under the output folder (the site with its assets,
+  sitemap and build stamp). MB = 1,000,000 bytes, KB = 1,000 bytes.
 - **HTML gz**: each page gzipped with zlib level 6; median and largest per page type. Types with
   more than 2,000 pages are sampled: 2,000 pages evenly spaced in path order (the same every run)
   plus the largest page by raw size.

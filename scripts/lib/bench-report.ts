@@ -1,4 +1,5 @@
 // The benchmark's tables, as aligned Markdown: printed to the console and written to the docs.
+import { KNOWN_STEPS } from './bench-build.ts';
 import type { SetMeasurement } from './bench-measure.ts';
 import { PAGE_TYPE_LABELS, PAGE_TYPES } from './bench-output.ts';
 
@@ -18,7 +19,7 @@ const right = (header: string): Column => ({ header, align: 'right' });
 
 /** One row a set: pages by type, time, throughput, peak RSS by step, bytes written. */
 export function summaryTable(sets: readonly SetMeasurement[]): string {
-  const steps = [...new Set(sets.flatMap((set) => [...set.run.peakRss.keys()]))];
+  const steps = stepColumns(sets);
   const columns = [
     left('set'),
     ...PAGE_TYPES.map((type) => right(PAGE_TYPE_LABELS[type])),
@@ -43,6 +44,13 @@ export function summaryTable(sets: readonly SetMeasurement[]): string {
     mb(set.bytesWritten),
   ]);
   return markdownTable(columns, rows);
+}
+
+/** Steps in the order the build runs them, then any step this benchmark does not know yet. */
+function stepColumns(sets: readonly SetMeasurement[]): string[] {
+  const reported = new Set(sets.flatMap((set) => [...set.run.peakRss.keys()]));
+  const known = KNOWN_STEPS.filter((step) => reported.has(step));
+  return [...known, ...[...reported].filter((step) => !known.includes(step))];
 }
 
 /** Per page type of one set: gzipped HTML (median, largest) and the JS/CSS of a first visit. */
@@ -76,20 +84,42 @@ export function pageTypeTable(set: SetMeasurement): string {
 export function memoryDifference(full: SetMeasurement, subset: SetMeasurement): string {
   const fullMax = maxPeakRss(full);
   const subsetMax = maxPeakRss(subset);
-  const percent = subsetMax > 0 ? ` (${(((fullMax - subsetMax) / subsetMax) * 100).toFixed(0)}%)` : '';
+  const ratio = subsetMax > 0 ? (fullMax - subsetMax) / subsetMax : undefined;
+  const percent = ratio === undefined ? '' : ` (${(ratio * 100).toFixed(0)}%)`;
   return (
     `Largest peak RSS: ${mb(fullMax)} MB for ${full.name} vs ${mb(subsetMax)} MB for ` +
     `${subset.name}: ${mb(fullMax - subsetMax)} MB more${percent}.`
   );
 }
 
-/** What the build said about itself next to what we counted, to catch a miscount either way. */
+/**
+ * What the build said about itself next to what we counted: undefined when they agree, else what
+ * is wrong (no page written, no count printed, or a different count).
+ */
+export function countProblem(set: SetMeasurement): string | undefined {
+  const { prerenderedPages } = set.summary;
+  if (set.totalPages === 0) return `${set.name}: the build succeeded but wrote no HTML page`;
+  if (prerenderedPages === undefined) {
+    return `${set.name}: the build printed no "Prerendered N pages" line`;
+  }
+  if (prerenderedPages !== set.indexPages) {
+    return (
+      `${set.name}: the build says ${count(prerenderedPages)} pages, ` +
+      `but ${count(set.indexPages)} index.html files were written`
+    );
+  }
+  return undefined;
+}
+
+/** One line a set: the counts checked, or what is wrong with them. */
 export function countCheck(set: SetMeasurement): string {
-  const { prerenderedPages, liveAds } = set.summary;
-  const said = prerenderedPages === undefined ? 'no page count printed' : count(prerenderedPages);
-  const agree = prerenderedPages === set.indexPages ? 'agree' : 'DIFFER';
-  const ads = liveAds === undefined ? '' : `; ${count(liveAds)} live ads compiled`;
-  return `${set.name}: build says ${said} pages, ${count(set.indexPages)} index.html files written (${agree})${ads}.`;
+  const problem = countProblem(set);
+  if (problem) return `MISMATCH: ${problem}.`;
+  const ads = set.summary.liveAds === undefined ? '' : `, ${count(set.summary.liveAds)} live ads`;
+  return (
+    `${set.name}: ${count(set.indexPages)} index.html files written, as many as the build ` +
+    `says it prerendered${ads}.`
+  );
 }
 
 export const maxPeakRss = (set: SetMeasurement) => Math.max(0, ...set.run.peakRss.values());
@@ -104,8 +134,9 @@ function markdownTable(columns: readonly Column[], rows: readonly string[][]): s
   };
   const line = (cells: readonly string[]) => `| ${cells.map(pad).join(' | ')} |`;
   const rule = columns.map((column, index) => {
-    const dashes = '-'.repeat(widths[index] ?? 3);
+    const dashes = '-'.repeat((widths[index] ?? 3) + 2);
     return column.align === 'right' ? `${dashes.slice(1)}:` : dashes;
   });
-  return [line(columns.map((column) => column.header)), `|-${rule.join('-|-')}-|`, ...rows.map(line)].join('\n');
+  const header = line(columns.map((column) => column.header));
+  return [header, `|${rule.join('|')}|`, ...rows.map(line)].join('\n');
 }

@@ -3,7 +3,6 @@
 // Every problem in every file is collected; nothing counts as compiled while any remains.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { AD_COLUMNS, adRowSchema } from '../../src/schemas/ad.ts';
 import { CITY_COLUMNS, cityRowSchema } from '../../src/schemas/city.ts';
 import type { AdCounts, CompiledAd, CompiledContent, CompiledGuide, CompiledPage, CompiledState } from '../../src/schemas/compiled-content.ts';
 import { guideFrontMatterSchema } from '../../src/schemas/guide.ts';
@@ -12,7 +11,8 @@ import { siteSchema, type SiteSettings } from '../../src/schemas/site.ts';
 import { stateFrontMatterSchema } from '../../src/schemas/state.ts';
 import { US_STATE_NAMES } from '../../src/schemas/us-states.ts';
 import { cityPath } from '../../src/paths.ts';
-import { findBlockedTerm, readBlockedTerms } from './blocked-terms.ts';
+import { readBlockedTerms } from './blocked-terms.ts';
+import { checkAdFile, type AdFileContext, type AdFileSummary } from './check-ad-file.ts';
 import { readCsv } from './read-csv.ts';
 import { readMarkdown, renderMarkdown } from './read-markdown.ts';
 import { problemsFromZod, sortProblems, type ContentProblem } from './report.ts';
@@ -31,6 +31,14 @@ export function collectAds(): AdSink & { ads: CompiledAd[] } {
 
 const ignoreAds: AdSink = { add: () => {} };
 
+/**
+ * Keeps each ads file's outcome between builds (scripts/lib/ad-file-cache.ts): an unchanged file
+ * is not parsed again, and its published ads stay where the cache put them.
+ */
+export interface AdFileCache {
+  summarise(file: string, text: string, context: AdFileContext): AdFileSummary;
+}
+
 export interface CompileResult {
   /** Present only when there are no problems. */
   content?: CompiledContent;
@@ -39,7 +47,7 @@ export interface CompileResult {
   unpublishedAds: number;
 }
 
-export function compileContent(contentDir: string, buildDate: string, sink: AdSink = ignoreAds): CompileResult {
+export function compileContent(contentDir: string, buildDate: string, sink: AdSink = ignoreAds, cache?: AdFileCache): CompileResult {
   const problems: ContentProblem[] = [];
   const rel = (path: string) => relative(join(contentDir, '..'), path).split('\\').join('/');
   const listFiles = (folder: string, extension: string) => {
@@ -129,39 +137,27 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
   if (!existsSync(blockedTermsPath)) {
     problems.push({ file: rel(blockedTermsPath), line: 1, field: 'file', message: 'is missing; the ad checks need it' });
   }
+  const context: AdFileContext = { buildDate, citiesByState, blockedTerms };
   const adCounts: AdCounts = {};
   let activeAds = 0;
-  const firstUseOfId = new Map<number, string>();
   let unpublishedAds = 0;
+  const firstUseOfId = new Map<number, string>();
   for (const path of listFiles('ads', '.csv')) {
     const file = rel(path);
-    const { rows, problems: csvProblems } = readCsv(readFileSync(path, 'utf8'), file, { required: AD_COLUMNS });
-    problems.push(...csvProblems);
-    for (const row of rows) {
-      const parsed = adRowSchema.safeParse(row.cells);
-      if (!parsed.success) {
-        problems.push(...problemsFromZod(parsed.error, file, () => row.line));
-        continue;
-      }
-      const ad = parsed.data;
-      const at = (field: string, message: string) => problems.push({ file, line: row.line, field, message });
-      const firstUse = firstUseOfId.get(ad.id);
-      if (firstUse) at('id', `duplicate id ${ad.id} (first used at ${firstUse})`);
-      else firstUseOfId.set(ad.id, `${file}:${row.line}`);
-      const cities = citiesByState.get(ad.state);
-      if (!cities) at('state', `unknown state '${ad.state}'`);
-      else if (!cities.has(ad.city)) at('city', `unknown city '${ad.city}' in ${ad.state}; add it to content/cities/${ad.state}.csv first`);
-      for (const field of ['title', 'description'] as const) {
-        const term = findBlockedTerm(ad[field], blockedTerms);
-        if (term) at(field, `contains the blocked term '${term}' (content/policy/blocked-terms.txt)`);
-      }
-      if (ad.postedAt <= buildDate && buildDate < ad.expiresAt) {
-        const stateCounts = (adCounts[ad.state] ??= {});
-        stateCounts[ad.city] = (stateCounts[ad.city] ?? 0) + 1;
-        activeAds += 1;
-        sink.add(ad);
-      } else {
-        unpublishedAds += 1;
+    const text = readFileSync(path, 'utf8');
+    const summary = cache ? cache.summarise(file, text, context) : checkAdFile(text, file, context, (ad) => sink.add(ad));
+    problems.push(...summary.problems);
+    unpublishedAds += summary.unpublished;
+    for (const [id, line] of summary.ids) {
+      const firstUse = firstUseOfId.get(id);
+      if (firstUse) problems.push({ file, line, field: 'id', message: `duplicate id ${id} (first used at ${firstUse})` });
+      else firstUseOfId.set(id, `${file}:${line}`);
+    }
+    for (const [state, cities] of Object.entries(summary.counts)) {
+      const stateCounts = (adCounts[state] ??= {});
+      for (const [city, count] of Object.entries(cities)) {
+        stateCounts[city] = (stateCounts[city] ?? 0) + count;
+        activeAds += count;
       }
     }
   }

@@ -122,6 +122,15 @@ export function getAd(state: string, city: string, id: number): CompiledAd | und
   const ad = hasCity(state, city) ? stateAds(state).byId.get(id) : undefined;
   return ad?.city === city ? ad : undefined;
 }
+export const getAdCounts = () => contentIndex().content.adCounts;
+/** Signature of each state's ads file (.content/shards.json), which changes with its content. */
+export function getStateAdFileSignatures(): Record<string, string> {
+  try {
+    return JSON.parse(readFileSync(join(compiledContentDir(), 'shards.json'), 'utf8')) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
 export const getGuides = () => contentIndex().content.guides;
 export const getGuide = (slug: string) => getGuides().find((guide) => guide.slug === slug);
 export const getPage = (slug: PageSlug) => contentIndex().content.pages[slug];

@@ -29,7 +29,8 @@ import type { PageShell } from '../render/page-shell.ts';
 import { renderPageHtml } from '../render/renderPageHtml.tsx';
 import type { PageJob } from './page-list.ts';
 
-function pageAndData(job: PageJob): [ComponentType, PageShell] {
+/** The page component of a job and the data it renders: everything the page is made from. */
+export function pageAndData(job: PageJob): [ComponentType, PageShell] {
   switch (job.kind) {
     case 'landing':
       return [LandingPage, landingData()];
@@ -62,8 +63,11 @@ export interface RenderedPage {
 
 export function renderJob(job: PageJob, assets: PageAssets): RenderedPage {
   const [Page, data] = pageAndData(job);
-  return { html: renderPageHtml(Page, data, assets), indexable: data.head.robots.startsWith('index') };
+  return { html: renderPageHtml(Page, data, assets), indexable: isIndexable(data) };
 }
+
+/** Whether the page's robots directive lets search engines index it (sitemap entries). */
+export const isIndexable = (data: PageShell) => data.head.robots.startsWith('index');
 
 export function renderNotFound(kind: NotFoundKind, assets: PageAssets): string {
   return renderPageHtml(ErrorPage, notFoundData(kind), assets);

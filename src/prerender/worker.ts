@@ -1,13 +1,15 @@
 // A prerender worker thread: takes render tasks from the main thread one at a time, renders
 // their pages and writes each file as soon as it is rendered. It keeps one state's ads in memory.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { useCompiledContentDir } from '../content/index.ts';
 import { outputFileForPath } from '../paths.ts';
 import type { PageAssets } from '../render/assets.ts';
+import { hashOf } from './manifest.ts';
 import { pagesOfTask, type PageKind, type RenderTask } from './page-list.ts';
-import { renderJob } from './render-job.ts';
+import { isIndexable, pageAndData } from './render-job.ts';
+import { renderPageHtml } from '../render/renderPageHtml.tsx';
 
 export interface WorkerInput {
   compiledContentDir: string;
@@ -18,12 +20,19 @@ export interface WorkerInput {
 export interface TaskRequest {
   index: number;
   task: RenderTask;
+  /** What the last build rendered for this task (path → data hash); absent for a full build. */
+  previous?: Record<string, string>;
 }
 
 export interface TaskResult {
   index: number;
+  /** Pages of the task, by kind (written or unchanged). */
   pagesByKind: Partial<Record<PageKind, number>>;
+  /** Pages written this time (the rest were unchanged). */
+  written: number;
   bytes: number;
+  /** Page path → hash of the data it was rendered from. */
+  pages: Record<string, string>;
   /** Paths of the pages that belong in the sitemap, in task order. */
   indexable: string[];
   error?: string;
@@ -33,22 +42,28 @@ const input = workerData as WorkerInput;
 useCompiledContentDir(input.compiledContentDir, 1);
 const madeDirs = new Set<string>();
 
-function runTask({ index, task }: TaskRequest): TaskResult {
-  const result: TaskResult = { index, pagesByKind: {}, bytes: 0, indexable: [] };
+function runTask({ index, task, previous }: TaskRequest): TaskResult {
+  madeDirs.clear();
+  const result: TaskResult = { index, pagesByKind: {}, written: 0, bytes: 0, pages: {}, indexable: [] };
   let current = '';
   try {
     for (const job of pagesOfTask(task)) {
       current = job.path;
-      const { html, indexable } = renderJob(job, input.assets);
+      const [Page, data] = pageAndData(job);
+      const hash = hashOf(data);
       const file = join(input.outDir, outputFileForPath(job.path));
+      result.pages[job.path] = hash;
+      result.pagesByKind[job.kind] = (result.pagesByKind[job.kind] ?? 0) + 1;
+      if (isIndexable(data)) result.indexable.push(job.path);
+      if (previous?.[job.path] === hash && existsSync(file)) continue;
+      const html = renderPageHtml(Page, data, input.assets);
       const dir = dirname(file);
       if (!madeDirs.has(dir)) {
         mkdirSync(dir, { recursive: true });
         madeDirs.add(dir);
       }
       writeFileSync(file, html);
-      if (indexable) result.indexable.push(job.path);
-      result.pagesByKind[job.kind] = (result.pagesByKind[job.kind] ?? 0) + 1;
+      result.written += 1;
       result.bytes += Buffer.byteLength(html);
     }
   } catch (error) {

@@ -1,0 +1,142 @@
+// Incremental builds: after one change to the content, the build rewrites only the pages that
+// change and its output is byte for byte the output of a full build of the same content.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+let fixture: ReturnType<typeof makeContentFixture>;
+let work: string;
+let builds = 0;
+
+// No `--full` here: it also rebuilds the client assets in dist/, which the e2e tests are serving.
+// A build into empty folders renders and compiles everything, which is what a full build does.
+function build(out = join(work, 'incremental'), cache = join(work, 'incremental-cache')) {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/build.ts', '--date', '2026-11-22', '--content', fixture.dir, '--out', out, '--cache', cache],
+    { cwd: root, encoding: 'utf8', env },
+  );
+  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  const summary = /(\d+) written, (\d+) unchanged, (\d+) removed/.exec(result.stdout);
+  return { written: Number(summary?.[1]), unchanged: Number(summary?.[2]), removed: Number(summary?.[3]) };
+}
+
+/** Every file of a built site, by path, with a hash of its bytes. */
+function tree(out: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.set(relative(join(out, 'client'), path), createHash('sha1').update(readFileSync(path)).digest('hex'));
+    }
+  };
+  walk(join(out, 'client'));
+  return files;
+}
+
+/** Files added, removed or changed between two trees. */
+function changes(before: Map<string, string>, after: Map<string, string>): string[] {
+  const paths = new Set([...before.keys(), ...after.keys()]);
+  return [...paths].filter((path) => before.get(path) !== after.get(path)).sort();
+}
+
+/** The output of a full build of the fixture as it is now, in fresh folders. */
+function fullBuildTree(): Map<string, string> {
+  builds += 1;
+  const out = join(work, `full-${builds}`);
+  build(out, join(work, `full-${builds}-cache`));
+  return tree(out);
+}
+
+function editFixture(file: string, edit: (text: string) => string) {
+  writeFixtureFile(fixture.dir, file, edit(readFileSync(join(fixture.dir, file), 'utf8')));
+}
+
+const AD_ROW = /^(\d+),California,Los Angeles,.*$/m;
+
+beforeAll(() => {
+  fixture = makeContentFixture();
+  work = mkdtempSync(join(tmpdir(), 'localboard-incremental-'));
+  build();
+}, 180_000);
+
+afterAll(() => {
+  fixture.cleanup();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('incremental build', () => {
+  test('with nothing changed writes no page', () => {
+    const before = tree(join(work, 'incremental'));
+    expect(build()).toMatchObject({ written: 0, removed: 0 });
+    expect(changes(before, tree(join(work, 'incremental')))).toEqual([]);
+  });
+
+  test("changing an ad rewrites its page and its city's list, and matches a full build", () => {
+    const before = tree(join(work, 'incremental'));
+    const id = AD_ROW.exec(readFileSync(join(fixture.dir, 'ads/sample.csv'), 'utf8'))![1]!;
+    editFixture('ads/sample.csv', (text) => text.replace(new RegExp(`^(${id},California,Los Angeles,\\d+,\\w+,)[^,]*,`, 'm'), '$1A new title for this ad,'));
+    const result = build();
+    const after = tree(join(work, 'incremental'));
+    expect(changes(before, after)).toEqual([`city/California/Los Angeles/ad/${id}/index.html`, 'city/California/Los Angeles/index.html']);
+    expect(result.written).toBe(2);
+    expect(after).toEqual(fullBuildTree());
+  });
+
+  test('adding an ad writes its page and the pages that count ads, and matches a full build', () => {
+    const before = tree(join(work, 'incremental'));
+    editFixture('ads/sample.csv', (text) => `${text}9999,Nevada,Las Vegas,35,m4w,Coffee on the Strip?,A plain new ad for the test.,,false,2026-11-01,2027-05-01,true\n`);
+    build();
+    const after = tree(join(work, 'incremental'));
+    expect(changes(before, after)).toEqual([
+      'about/top-cities/index.html',
+      'city/Nevada/Las Vegas/ad/9999/index.html',
+      'city/Nevada/Las Vegas/index.html',
+      'index.html',
+      'state/Nevada/index.html',
+    ]);
+    expect(after).toEqual(fullBuildTree());
+  });
+
+  test('removing an ad removes its page and matches a full build', () => {
+    editFixture('ads/sample.csv', (text) => text.replace(/^9999,.*\n/m, ''));
+    const result = build();
+    const after = tree(join(work, 'incremental'));
+    expect(after.has('city/Nevada/Las Vegas/ad/9999/index.html')).toBe(false);
+    expect(result.removed).toBe(1);
+    expect(after).toEqual(fullBuildTree());
+  });
+
+  test("changing a state's flag rewrites that state's pages only, and matches a full build", () => {
+    const before = tree(join(work, 'incremental'));
+    editFixture('states/Vermont.md', (text) =>
+      text.replace(/^footerButton: (\w+)$/m, (_line, value: string) => `footerButton: ${value === 'post' ? 'join' : 'post'}`),
+    );
+    build();
+    const after = tree(join(work, 'incremental'));
+    const changed = changes(before, after);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.every((path) => path.startsWith('state/Vermont/') || path.startsWith('city/Vermont/'))).toBe(true);
+    expect(after).toEqual(fullBuildTree());
+  });
+
+  test('removing a city removes its pages and its sitemap entry, and matches a full build', () => {
+    const lines = readFileSync(join(fixture.dir, 'cities/Vermont.csv'), 'utf8').trimEnd().split('\n');
+    const removedCity = lines.at(-1)!.split(',')[0]!;
+    writeFixtureFile(fixture.dir, 'cities/Vermont.csv', `${lines.slice(0, -1).join('\n')}\n`);
+    const result = build();
+    const after = tree(join(work, 'incremental'));
+    expect(after.has(`city/Vermont/${removedCity}/index.html`)).toBe(false);
+    expect(result.removed).toBe(1);
+    expect(readFileSync(join(work, 'incremental', 'client', 'sitemap.xml'), 'utf8')).not.toContain(encodeURIComponent(removedCity));
+    expect(after).toEqual(fullBuildTree());
+  });
+});
