@@ -7,7 +7,7 @@
 //   --out DIR           where the site goes: DIR/client (default dist/)
 //   --cache DIR         compiled content (default .content/)
 // The client assets do not depend on content: Vite builds them into dist/ and they are copied
-// when the site goes elsewhere.
+// when the site goes elsewhere. `--full` rebuilds them too, which empties dist/client.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -48,7 +48,11 @@ await Promise.all([
     ? console.log('• Client assets are up to date')
     : run('Building client assets (Vite + Vike)', [...HEAP_LIMIT, 'node_modules/vite/bin/vite.js', 'build']).then(() => writeFileSync(clientStampFile, clientSources)),
 ]);
-if (outDir !== distDir) cpSync(join(distDir, 'client'), join(outDir, 'client'), { recursive: true });
+if (outDir !== distDir) {
+  // The client build's own files only: dist/client also holds the pages of the default build.
+  cpSync(join(distDir, 'client', 'assets'), join(outDir, 'client', 'assets'), { recursive: true });
+  cpSync(join(root, 'public'), join(outDir, 'client'), { recursive: true });
+}
 await run('Prerendering pages', [...HEAP_LIMIT, '--import', 'tsx', 'src/prerender/run.ts', '--dist', distDir, '--out', join(outDir, 'client'), ...(full ? ['--full'] : [])]);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(siteStampFile, siteStamp);
