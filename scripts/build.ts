@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildDateFrom } from './lib/build-date.ts';
+import { bundlePrerenderer } from './lib/bundle-prerender.ts';
 import { sourceFingerprint } from './lib/fingerprint.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -53,7 +54,8 @@ if (outDir !== distDir) {
   cpSync(join(distDir, 'client', 'assets'), join(outDir, 'client', 'assets'), { recursive: true });
   cpSync(join(root, 'public'), join(outDir, 'client'), { recursive: true });
 }
-await run('Prerendering pages', [...HEAP_LIMIT, '--import', 'tsx', 'src/prerender/run.ts', '--dist', distDir, '--out', join(outDir, 'client'), ...(full ? ['--full'] : [])]);
+await bundlePrerenderer(root);
+await run('Prerendering pages', [...HEAP_LIMIT, 'dist/prerender/run.mjs', '--dist', distDir, '--out', join(outDir, 'client'), ...(full ? ['--full'] : [])]);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(siteStampFile, siteStamp);
 console.log(`Build finished in ${((performance.now() - started) / 1000).toFixed(1)} s.`);

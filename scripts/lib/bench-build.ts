@@ -13,6 +13,8 @@ export interface BuildRequest {
   cacheDir: string;
   /** Where the build's processes append their `{step, peakRssBytes}` lines. */
   rssFile: string;
+  /** false: an incremental build on top of the last one in the same folders. Default true. */
+  full?: boolean;
 }
 
 export interface BuildRun {
@@ -59,8 +61,7 @@ function buildArguments(request: BuildRequest): string[] {
     ...['--content', request.contentDir],
     ...['--out', request.outDir],
     ...['--cache', request.cacheDir],
-    // Harmless while build.ts does not know it; asks for a full build once it does.
-    '--full',
+    ...(request.full === false ? [] : ['--full']),
   ];
 }
 

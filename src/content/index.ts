@@ -3,7 +3,7 @@
 // state first needs them. Lookups are indexes built once, so data hooks never re-parse files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CompiledAd, CompiledContent, CompiledState } from '../schemas/compiled-content.ts';
+import type { CompiledAd, CompiledCity, CompiledContent, CompiledState } from '../schemas/compiled-content.ts';
 import type { PageSlug } from '../schemas/page.ts';
 
 export type { CompiledAd, CompiledCity, CompiledContent, CompiledGuide, CompiledState } from '../schemas/compiled-content.ts';
@@ -15,7 +15,7 @@ export const stateAdsFile = (state: string, dir = compiledContentDir()) => join(
 interface ContentIndex {
   content: CompiledContent;
   stateByName: Map<string, CompiledState>;
-  cityKeys: Set<string>;
+  cityByKey: Map<string, CompiledCity>;
   citiesWithAds: number;
   /** In tests: every ad, by state, instead of the files. */
   adsInMemory?: Map<string, CompiledAd[]>;
@@ -43,7 +43,7 @@ function buildIndex(content: CompiledContent, adsInMemory?: Map<string, Compiled
   return {
     content,
     stateByName: new Map(content.states.map((state) => [state.name, state])),
-    cityKeys: new Set(content.states.flatMap((state) => state.cities.map((city) => cityKey(state.name, city.name)))),
+    cityByKey: new Map(content.states.flatMap((state) => state.cities.map((city) => [cityKey(state.name, city.name), city] as const))),
     citiesWithAds: Object.values(content.adCounts).reduce((sum, cities) => sum + Object.keys(cities).length, 0),
     adsInMemory,
   };
@@ -110,9 +110,8 @@ export const getSite = () => contentIndex().content.site;
 export const getBuildDate = () => contentIndex().content.buildDate;
 export const getStates = () => contentIndex().content.states;
 export const getState = (name: string) => contentIndex().stateByName.get(name);
-export const hasCity = (state: string, city: string) => contentIndex().cityKeys.has(cityKey(state, city));
-export const getCity = (state: string, city: string) =>
-  hasCity(state, city) ? getState(state)?.cities.find((entry) => entry.name === city) : undefined;
+export const hasCity = (state: string, city: string) => contentIndex().cityByKey.has(cityKey(state, city));
+export const getCity = (state: string, city: string) => contentIndex().cityByKey.get(cityKey(state, city));
 /** Published ads of a city, in list order. */
 export const adsForCity = (state: string, city: string): readonly CompiledAd[] => stateAds(state).byCity.get(city) ?? [];
 /** How many published ads a city has, without reading any ad. */
@@ -137,6 +136,6 @@ export const getPage = (slug: PageSlug) => contentIndex().content.pages[slug];
 
 /** Counts shown to visitors, computed from the published content. */
 export function getCounts() {
-  const { content, citiesWithAds, cityKeys } = contentIndex();
-  return { activeAds: content.activeAds, citiesWithAds, listedCities: cityKeys.size, states: content.states.length };
+  const { content, citiesWithAds, cityByKey } = contentIndex();
+  return { activeAds: content.activeAds, citiesWithAds, listedCities: cityByKey.size, states: content.states.length };
 }

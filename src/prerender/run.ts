@@ -17,6 +17,7 @@ import { renderNotFound } from './render-job.ts';
 import { robotsTxt, sitemapXml } from './site-files.ts';
 import type { TaskRequest, TaskResult, WorkerInput } from './worker.ts';
 
+// React's production build (the bundle fixes this at build time; from source it is set here).
 process.env.NODE_ENV = 'production';
 const started = performance.now();
 const distDir = resolve(argValue('--dist') ?? 'dist');
@@ -42,6 +43,9 @@ tasks.forEach((task, index) => {
 });
 
 const WORKER_HEAP_MB = 64;
+// Bundled (dist/prerender/run.mjs, what the build runs) the worker is worker.mjs; run from source
+// with tsx, the bootstrap registers tsx in the worker first.
+const WORKER_URL = import.meta.url.endsWith('.ts') ? new URL('./worker-bootstrap.mjs', import.meta.url) : new URL('./worker.mjs', import.meta.url);
 const workerCount = Math.max(1, Math.min(availableParallelism(), requests.length, Number(process.env.PRERENDER_WORKERS ?? 4)));
 const results = await renderAll({ compiledContentDir: contentDir, outDir, assets }, requests);
 const failures = results.filter((result) => result.error);
@@ -119,7 +123,7 @@ function renderAll(input: WorkerInput, queued: TaskRequest[]): Promise<TaskResul
     let running = workerCount;
     for (let n = 0; n < workerCount; n += 1) {
       // A small heap makes V8 collect garbage early instead of growing: memory stays flat.
-      const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
+      const worker = new Worker(WORKER_URL, {
         workerData: input,
         resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       });

@@ -57,11 +57,7 @@ function runTask({ index, task, previous }: TaskRequest): TaskResult {
       if (isIndexable(data)) result.indexable.push(job.path);
       if (previous?.[job.path] === hash && existsSync(file)) continue;
       const html = renderPageHtml(Page, data, input.assets);
-      const dir = dirname(file);
-      if (!madeDirs.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        madeDirs.add(dir);
-      }
+      makeDir(dirname(file));
       writeFileSync(file, html);
       result.written += 1;
       result.bytes += Buffer.byteLength(html);
@@ -70,6 +66,21 @@ function runTask({ index, task, previous }: TaskRequest): TaskResult {
     result.error = `Rendering ${current} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   }
   return result;
+}
+
+/** Creates a page's folder; a plain mkdir when its parent is known to exist (most ad pages). */
+function makeDir(dir: string) {
+  if (madeDirs.has(dir)) return;
+  if (madeDirs.has(dirname(dir))) {
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  } else {
+    mkdirSync(dir, { recursive: true });
+  }
+  madeDirs.add(dir);
 }
 
 parentPort?.on('message', (request: TaskRequest | 'done') => {

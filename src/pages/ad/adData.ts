@@ -6,7 +6,11 @@ import { NOT_FOUND } from '../_error/not-found.ts';
 
 /** The first 150 characters of the description, on one line (the ad page's meta description). */
 export function metaDescriptionOf(description: string): string {
-  return Array.from(description.replace(/\s+/g, ' ').trim()).slice(0, 150).join('');
+  // Only the start matters: fold white space in the first few hundred characters, then count
+  // characters (not UTF-16 units, so an emoji is never cut in half).
+  const start = description.slice(0, 400).replace(/\s+/g, ' ').trimStart();
+  const text = description.length > 400 ? start : start.trimEnd();
+  return /[\uD800-\uDFFF]/.test(text.slice(0, 151)) ? Array.from(text).slice(0, 150).join('') : text.slice(0, 150);
 }
 
 export function adData(stateName: string, cityName: string, adIdText: string) {
