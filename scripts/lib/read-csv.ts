@@ -17,7 +17,7 @@ export function readCsv(
   file: string,
   columns: CsvColumns,
 ): { rows: CsvRow[]; problems: ContentProblem[] } {
-  let records: { record: Record<string, string>; info: { lines: number }; raw: string }[];
+  let records: { record: Record<string, string>; info: { lines: number; empty_lines: number } }[];
   let header: string[] = [];
   try {
     records = parse(text, {
@@ -25,7 +25,6 @@ export function readCsv(
       skip_empty_lines: true,
       bom: true,
       info: true,
-      raw: true,
       relax_column_count: false,
     });
   } catch (error) {
@@ -43,7 +42,15 @@ export function readCsv(
       .map((name) => ({ file, line: 1, field: name, message: `unknown column; allowed: ${[...allowed].join(', ')}` })),
   ];
   if (problems.length > 0) return { rows: [], problems };
-  // csv-parse counts the line a record ends on; a quoted cell may span several lines.
-  const startLine = (endLine: number, raw: string) => endLine - (raw.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
-  return { rows: records.map(({ record, info, raw }) => ({ line: startLine(info.lines, raw), cells: record })), problems };
+  // csv-parse counts the line a record ends on (a quoted cell may span several lines): a record
+  // starts on the line after the previous one ended, past any blank lines skipped in between.
+  let previousEnd = 1;
+  let previousBlank = 0;
+  const rows = records.map(({ record, info }) => {
+    const line = previousEnd + 1 + (info.empty_lines - previousBlank);
+    previousEnd = info.lines;
+    previousBlank = info.empty_lines;
+    return { line, cells: record };
+  });
+  return { rows, problems };
 }
