@@ -44,6 +44,7 @@ const started = performance.now();
 const env = buildEnvironment();
 const clientUpToDate = !full && readIfExists(clientStampFile) === clientSources && existsSync(join(distDir, 'server', 'entry.mjs'));
 await Promise.all([
+  bundlePrerenderer(root),
   // Compile reads one file at a time; a roomier heap spares it garbage collection, not memory.
   run('Checking and compiling content', ['--max-old-space-size=512', '--import', 'tsx', 'scripts/compile-content.ts', '--date', buildDate, ...(full ? ['--full'] : [])]),
   clientUpToDate
@@ -55,8 +56,7 @@ if (outDir !== distDir) {
   cpSync(join(distDir, 'client', 'assets'), join(outDir, 'client', 'assets'), { recursive: true });
   cpSync(join(root, 'public'), join(outDir, 'client'), { recursive: true });
 }
-await bundlePrerenderer(root);
-await run('Prerendering pages', [...HEAP_LIMIT, 'dist/prerender/run.mjs', '--dist', distDir, '--out', join(outDir, 'client'), ...(full ? ['--full'] : [])]);
+await run('Prerendering pages', [...HEAP_LIMIT, '.prerender/run.mjs', '--dist', distDir, '--out', join(outDir, 'client'), ...(full ? ['--full'] : [])]);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(siteStampFile, siteStamp);
 console.log(`Build finished in ${((performance.now() - started) / 1000).toFixed(1)} s.`);

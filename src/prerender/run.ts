@@ -43,7 +43,7 @@ tasks.forEach((task, index) => {
 });
 
 const WORKER_HEAP_MB = 64;
-// Bundled (dist/prerender/run.mjs, what the build runs) the worker is worker.mjs; run from source
+// Bundled (.prerender/run.mjs, what the build runs) the worker is worker.mjs; run from source
 // with tsx, the bootstrap registers tsx in the worker first.
 const WORKER_URL = import.meta.url.endsWith('.ts') ? new URL('./worker-bootstrap.mjs', import.meta.url) : new URL('./worker.mjs', import.meta.url);
 const workerCount = Math.max(1, Math.min(availableParallelism(), requests.length, Number(process.env.PRERENDER_WORKERS ?? 4)));
