@@ -98,16 +98,22 @@ async function buildAndMeasure(
   workspace: Workspace,
 ): Promise<SetMeasurement> {
   console.log(`\nBuilding ${set.name}...`);
-  const run = await runBuild({
+  const run = await buildSet(set, options, workspace, true);
+  console.log(`  built in ${run.wallSeconds.toFixed(1)} s; measuring the output...`);
+  return measureSet(set.name, join(workspace.dir, set.id, 'out'), run, summarizeLog(run.log));
+}
+
+/** Builds a set in its own folders: `full`, or incrementally on top of its last build. */
+function buildSet(set: ContentSet, options: BenchOptions, workspace: Workspace, full: boolean) {
+  return runBuild({
     projectRoot: root,
     buildDate: options.buildDate,
     contentDir: set.contentDir,
     outDir: join(workspace.dir, set.id, 'out'),
     cacheDir: join(workspace.dir, set.id, 'cache'),
-    rssFile: join(workspace.dir, set.id, 'rss.jsonl'),
+    rssFile: join(workspace.dir, set.id, full ? 'rss.jsonl' : 'rss-incremental.jsonl'),
+    full,
   });
-  console.log(`  built in ${run.wallSeconds.toFixed(1)} s; measuring the output...`);
-  return measureSet(set.name, join(workspace.dir, set.id, 'out'), run, summarizeLog(run.log));
 }
 
 /** Changes the title of one ad of the full set and times the incremental build that follows. */
@@ -118,15 +124,7 @@ async function rebuildAfterOneAdChange(set: ContentSet, options: BenchOptions, w
   cells[5] = 'A changed title for the incremental benchmark';
   writeFileSync(file, [header, cells.join(','), ...rest].join('\n'));
   console.log('\nRebuilding the full set after changing one ad...');
-  const run = await runBuild({
-    projectRoot: root,
-    buildDate: options.buildDate,
-    contentDir: set.contentDir,
-    outDir: join(workspace.dir, set.id, 'out'),
-    cacheDir: join(workspace.dir, set.id, 'cache'),
-    rssFile: join(workspace.dir, set.id, 'rss-incremental.jsonl'),
-    full: false,
-  });
+  const run = await buildSet(set, options, workspace, false);
   const peak = Math.max(...run.peakRss.values()) / 1e6;
   return [
     `- One ad's title changed in \`ads/California.csv\`; \`npm run build\` (no \`--full\`): ` +
