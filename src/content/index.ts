@@ -79,7 +79,7 @@ export function useCompiledContentDir(dir: string, keepStates = Number.POSITIVE_
 }
 
 /** Every published ad of a state, in the order of its file. */
-export function readStateAds(state: string): CompiledAd[] {
+function readStateAds(state: string): CompiledAd[] {
   const { adsInMemory, content } = contentIndex();
   if (adsInMemory) return adsInMemory.get(state) ?? [];
   if (!content.adCounts[state]) return [];
@@ -114,6 +114,8 @@ export const hasCity = (state: string, city: string) => contentIndex().cityByKey
 export const getCity = (state: string, city: string) => contentIndex().cityByKey.get(cityKey(state, city));
 /** Published ads of a city, in list order. */
 export const adsForCity = (state: string, city: string): readonly CompiledAd[] => stateAds(state).byCity.get(city) ?? [];
+/** Every published ad of a state (read once, then kept with its indexes). */
+export const adsOfState = (state: string): readonly CompiledAd[] => [...stateAds(state).byId.values()];
 /** How many published ads a city has, without reading any ad. */
 export const adCount = (state: string, city: string): number => contentIndex().content.adCounts[state]?.[city] ?? 0;
 /** A published ad of that city, or undefined. */

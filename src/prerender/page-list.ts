@@ -1,6 +1,6 @@
 // Every page the static site has, in render tasks: the site-wide pages, then one task a state
 // (its state page, city pages and ad pages), so a worker holds one state's ads at a time.
-import { adCount, getGuides, getStates, readStateAds } from '../content/index.ts';
+import { adCount, adsOfState, getGuides, getStates } from '../content/index.ts';
 import { aboutPath, adPath, cityPath, guidePath, homePath, legalPath, signinPath, signupPath, statePath, successPath } from '../paths.ts';
 import { pageCount } from '../pages/city/cityData.ts';
 
@@ -54,7 +54,7 @@ export function pagesOfTask(task: RenderTask): PageJob[] {
       jobs.push({ kind: 'city', path: cityPath(state.name, city.name, page), state: state.name, city: city.name, page });
     }
   }
-  const ads = readStateAds(state.name).sort((a, b) => a.id - b.id);
+  const ads = [...adsOfState(state.name)].sort((a, b) => a.id - b.id);
   for (const ad of ads) jobs.push({ kind: 'ad', path: adPath(ad.state, ad.city, ad.id), state: ad.state, city: ad.city, adId: ad.id });
   return jobs;
 }
