@@ -34,7 +34,7 @@ let stateAdsCacheLimit = Number.POSITIVE_INFINITY;
 const cityKey = (state: string, city: string) => `${state}\u0000${city}`;
 
 /** Featured ads first, then newest first, then highest id: the order of a city's list. */
-export function compareForList(a: CompiledAd, b: CompiledAd): number {
+function compareForList(a: CompiledAd, b: CompiledAd): number {
   return Number(b.featured) - Number(a.featured) || b.postedAt.localeCompare(a.postedAt) || b.id - a.id;
 }
 
@@ -107,7 +107,6 @@ function stateAds(state: string): StateAds {
 }
 
 export const getSite = () => contentIndex().content.site;
-export const getBuildDate = () => contentIndex().content.buildDate;
 export const getStates = () => contentIndex().content.states;
 export const getState = (name: string) => contentIndex().stateByName.get(name);
 export const hasCity = (state: string, city: string) => contentIndex().cityByKey.has(cityKey(state, city));

@@ -1,5 +1,5 @@
-// Renders one page of the list to its HTML document, with the same page components and data
-// builders that Vike uses in development.
+// Each page of the list as its page component and the data it renders (the prerender worker
+// hashes the data and renders what changed), and the not-found screens.
 import type { ComponentType } from 'react';
 import AboutPage from '../pages/about/+Page.tsx';
 import { aboutData } from '../pages/about/aboutData.ts';
@@ -53,17 +53,6 @@ export function pageAndData(job: PageJob): [ComponentType, PageShell] {
     case 'success':
       return [SuccessPage, successData()];
   }
-}
-
-export interface RenderedPage {
-  html: string;
-  /** Whether the page's robots directive lets search engines index it (sitemap entries). */
-  indexable: boolean;
-}
-
-export function renderJob(job: PageJob, assets: PageAssets): RenderedPage {
-  const [Page, data] = pageAndData(job);
-  return { html: renderPageHtml(Page, data, assets), indexable: isIndexable(data) };
 }
 
 /** Whether the page's robots directive lets search engines index it (sitemap entries). */

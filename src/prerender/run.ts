@@ -17,7 +17,7 @@ import { renderNotFound } from './render-job.ts';
 import { robotsTxt, sitemapXml } from './site-files.ts';
 import type { TaskRequest, TaskResult, WorkerInput } from './worker.ts';
 
-// React's production build (the bundle fixes this at build time; from source it is set here).
+// React's production build; set before any worker starts, and workers inherit it.
 process.env.NODE_ENV = 'production';
 const started = performance.now();
 const distDir = resolve(argValue('--dist') ?? 'dist');
@@ -33,10 +33,11 @@ const adCounts = getAdCounts();
 const stateAdFiles = getStateAdFileSignatures();
 
 const tasks = listTasks();
+const signatures = tasks.map((task) => taskSignature(task, adCounts, stateAdFiles));
 const records: TaskRecord[] = new Array(tasks.length);
 const requests: TaskRequest[] = [];
 tasks.forEach((task, index) => {
-  const signature = taskSignature(task, adCounts, stateAdFiles);
+  const signature = signatures[index]!;
   const before = previous?.tasks[taskId(task)];
   if (before && signature !== '' && before.signature === signature) records[index] = before;
   else requests.push({ index, task, previous: before?.pages });
@@ -54,7 +55,7 @@ if (failures.length > 0) {
   process.exit(1);
 }
 for (const result of results) {
-  records[result.index] = { signature: taskSignature(tasks[result.index]!, adCounts, stateAdFiles), pages: result.pages, indexable: result.indexable };
+  records[result.index] = { signature: signatures[result.index]!, pages: result.pages, indexable: result.indexable };
 }
 
 const removed = removeStalePages(lastBuild, records);

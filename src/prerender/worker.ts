@@ -30,7 +30,6 @@ export interface TaskResult {
   pagesByKind: Partial<Record<PageKind, number>>;
   /** Pages written this time (the rest were unchanged). */
   written: number;
-  bytes: number;
   /** Page path → hash of the data it was rendered from. */
   pages: Record<string, string>;
   /** Paths of the pages that belong in the sitemap, in task order. */
@@ -44,7 +43,7 @@ const madeDirs = new Set<string>();
 
 function runTask({ index, task, previous }: TaskRequest): TaskResult {
   madeDirs.clear();
-  const result: TaskResult = { index, pagesByKind: {}, written: 0, bytes: 0, pages: {}, indexable: [] };
+  const result: TaskResult = { index, pagesByKind: {}, written: 0, pages: {}, indexable: [] };
   let current = '';
   try {
     for (const job of pagesOfTask(task)) {
@@ -60,7 +59,6 @@ function runTask({ index, task, previous }: TaskRequest): TaskResult {
       makeDir(dirname(file));
       writeFileSync(file, html);
       result.written += 1;
-      result.bytes += Buffer.byteLength(html);
     }
   } catch (error) {
     result.error = `Rendering ${current} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
