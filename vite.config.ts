@@ -5,6 +5,8 @@ export default defineConfig({
   plugins: [vike()],
   esbuild: { jsx: 'automatic' },
   build: {
+    // Sizes are measured by `npm run bench`; gzipping every chunk here only slows the build.
+    reportCompressedSize: false,
     rollupOptions: {
       onwarn(warning, warn) {
         // zod ships comments Rollup cannot place; nothing to act on.

@@ -1,10 +1,10 @@
 import type { PageAssets } from '../src/render/assets.ts';
 import type { HeadMeta } from '../src/render/page-shell.ts';
 
-/** Head metadata of a page, written into the prerendered HTML. */
-export function Head({ head, brand, assets }: { head: HeadMeta; brand: string; assets: PageAssets }) {
+/** What a page's <head> holds: its metadata, written into the prerendered HTML, and its assets. */
+export function HeadContent({ head, brand, assets }: { head: HeadMeta; brand: string; assets: PageAssets }) {
   return (
-    <head>
+    <>
       <meta charSet="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>{head.title}</title>
@@ -24,6 +24,6 @@ export function Head({ head, brand, assets }: { head: HeadMeta; brand: string; a
       {assets.scripts.map((src) => (
         <script key={src} type="module" src={src} async />
       ))}
-    </head>
+    </>
   );
 }

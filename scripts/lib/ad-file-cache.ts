@@ -4,7 +4,7 @@
 // concatenates into the state files (.content/ads/{State Name}.ndjson).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AdFileCache } from './compile.ts';
 import { checkAdFile, type AdFileContext, type AdFileSummary } from './check-ad-file.ts';
 
@@ -23,15 +23,21 @@ const sha1 = (...parts: string[]) => {
 
 /** Changes whenever the code that checks ads changes, so old summaries are not trusted. */
 function checkingCodeFingerprint(): string {
-  const here = import.meta.dirname;
+  const root = projectRoot();
+  const schemas = join(root, 'src', 'schemas');
   const files = [
-    join(here, 'check-ad-file.ts'),
-    join(here, 'read-csv.ts'),
-    join(here, 'blocked-terms.ts'),
-    join(here, 'report.ts'),
-    ...readdirSync(join(here, '..', '..', 'src', 'schemas')).map((name) => join(here, '..', '..', 'src', 'schemas', name)),
+    ...['check-ad-file.ts', 'read-csv.ts', 'blocked-terms.ts', 'report.ts', 'ad-file-cache.ts'].map((name) => join(root, 'scripts', 'lib', name)),
+    ...readdirSync(schemas).sort().map((name) => join(schemas, name)),
   ];
   return sha1(...files.map((file) => readFileSync(file, 'utf8')));
+}
+
+/** The folder with package.json above this module (it runs from scripts/lib/, or bundled from .build/). */
+function projectRoot(): string {
+  for (let dir = import.meta.dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+  }
+  throw new Error(`No package.json above ${import.meta.dirname}`);
 }
 
 export function adFileCache(piecesDir: string): AdFileCache & { files: CachedAdFile[]; piecePath(key: string, state: string): string; prune(): void } {

@@ -27,9 +27,8 @@ export interface BuildRun {
 
 /** Short names for the steps build.ts runs; other steps keep their own name. */
 const STEP_NAMES: Record<string, string> = {
-  'Checking and compiling content': 'compile',
   'Building client assets (Vite + Vike)': 'vite',
-  'Prerendering pages': 'prerender',
+  'Compiling content and prerendering pages': 'content+pages',
 };
 /** The build.ts process itself reports under its script path (it has no BUILD_STEP). */
 const ORCHESTRATOR = 'build.ts';

@@ -1,6 +1,7 @@
-// Every page the static site has, in render tasks: the site-wide pages, then one task a state
-// (its state page, city pages and ad pages), so a worker holds one state's ads at a time.
-import { adCount, adsOfState, getGuides, getStates } from '../content/index.ts';
+// Every page the static site has, in render tasks: the site-wide pages, then for each state its
+// state page, then one task a city (its list pages and its ads' pages), so that a thread reads one
+// city's ads at a time and a changed ad means looking again at its city only.
+import { adCount, adsForCity, getGuides, getStates } from '../content/index.ts';
 import { aboutPath, adPath, cityPath, guidePath, homePath, legalPath, signinPath, signupPath, statePath, successPath } from '../paths.ts';
 import { pageCount } from '../pages/city/cityData.ts';
 
@@ -18,43 +19,47 @@ export type PageJob =
 
 export type PageKind = PageJob['kind'];
 
-export type RenderTask = { kind: 'site' } | { kind: 'state'; state: string };
+export type RenderTask = { kind: 'site' } | { kind: 'state'; state: string } | { kind: 'city'; state: string; city: string };
 
-/** The tasks in output order (the sitemap follows it): site-wide pages, then states A to Z. */
+/** The tasks in output order (the sitemap follows it): site-wide pages, then each state, A to Z, and its cities. */
 export function listTasks(): RenderTask[] {
-  return [{ kind: 'site' }, ...getStates().map((state): RenderTask => ({ kind: 'state', state: state.name }))];
+  const tasks: RenderTask[] = [{ kind: 'site' }];
+  for (const state of getStates()) {
+    tasks.push({ kind: 'state', state: state.name });
+    for (const city of state.cities) tasks.push({ kind: 'city', state: state.name, city: city.name });
+  }
+  return tasks;
 }
 
-/** Roughly how long a task takes, to hand out the longest first. */
+/** Roughly how many pages a task renders, to hand out the longest first. */
 export function taskWeight(task: RenderTask): number {
-  if (task.kind === 'site') return 100;
-  const state = getStates().find((entry) => entry.name === task.state);
-  return (state?.cities ?? []).reduce((sum, city) => sum + 1 + adCount(task.state, city.name), 1);
+  if (task.kind === 'site') return 20;
+  if (task.kind === 'state') return 1;
+  return 1 + adCount(task.state, task.city);
 }
 
 export function pagesOfTask(task: RenderTask): PageJob[] {
-  if (task.kind === 'site') {
-    return [
-      { kind: 'landing', path: homePath() },
-      { kind: 'about', path: aboutPath() },
-      { kind: 'legal', path: legalPath('terms'), slug: 'terms' },
-      { kind: 'legal', path: legalPath('privacy'), slug: 'privacy' },
-      { kind: 'signup', path: signupPath() },
-      { kind: 'signin', path: signinPath() },
-      { kind: 'success', path: successPath() },
-      ...getGuides().map((guide): PageJob => ({ kind: 'guide', path: guidePath(guide.slug), slug: guide.slug })),
-    ];
-  }
-  const state = getStates().find((entry) => entry.name === task.state);
-  if (!state) return [];
-  const jobs: PageJob[] = [{ kind: 'state', path: statePath(state.name), state: state.name }];
-  for (const city of state.cities) {
-    const pages = pageCount(adCount(state.name, city.name));
-    for (let page = 1; page <= pages; page += 1) {
-      jobs.push({ kind: 'city', path: cityPath(state.name, city.name, page), state: state.name, city: city.name, page });
+  switch (task.kind) {
+    case 'site':
+      return [
+        { kind: 'landing', path: homePath() },
+        { kind: 'about', path: aboutPath() },
+        { kind: 'legal', path: legalPath('terms'), slug: 'terms' },
+        { kind: 'legal', path: legalPath('privacy'), slug: 'privacy' },
+        { kind: 'signup', path: signupPath() },
+        { kind: 'signin', path: signinPath() },
+        { kind: 'success', path: successPath() },
+        ...getGuides().map((guide): PageJob => ({ kind: 'guide', path: guidePath(guide.slug), slug: guide.slug })),
+      ];
+    case 'state':
+      return [{ kind: 'state', path: statePath(task.state), state: task.state }];
+    case 'city': {
+      const { state, city } = task;
+      const jobs: PageJob[] = [];
+      const pages = pageCount(adCount(state, city));
+      for (let page = 1; page <= pages; page += 1) jobs.push({ kind: 'city', path: cityPath(state, city, page), state, city, page });
+      for (const ad of adsForCity(state, city)) jobs.push({ kind: 'ad', path: adPath(state, city, ad.id), state, city, adId: ad.id });
+      return jobs;
     }
   }
-  const ads = [...adsOfState(state.name)].sort((a, b) => a.id - b.id);
-  for (const ad of ads) jobs.push({ kind: 'ad', path: adPath(ad.state, ad.city, ad.id), state: ad.state, city: ad.city, adId: ad.id });
-  return jobs;
 }

@@ -1,6 +1,7 @@
 // The shape of the compiled content that the build writes and the site reads: .content/content.json
-// (everything but the ads) and .content/ads/{State Name}.ndjson (that state's published ads, one
-// JSON object a line). Produced only by scripts/compile-content.ts from validated files.
+// (everything but the ads), .content/ads/{State Name}.ndjson (that state's published ads, one JSON
+// object a line, city by city, each city's in list order) and .content/ads/index.json (where each
+// city's ads are in its state's file). Produced only by the content compiler from validated files.
 import type { AdRow } from './ad.ts';
 import type { GuideFrontMatter } from './guide.ts';
 import type { PageFrontMatter, PageSlug } from './page.ts';
@@ -46,3 +47,18 @@ export interface CompiledContent {
   /** Published ads in all. The ads themselves are in one file a state: see src/content/. */
   activeAds: number;
 }
+
+/** Where one city's published ads are in its state's ads file, and a digest that changes with them. */
+export interface CityAdsEntry {
+  /** Byte offset of the city's first line. */
+  offset: number;
+  /** Bytes of its lines, the last newline included. */
+  bytes: number;
+  /** How many ads (lines). */
+  ads: number;
+  /** Hash of the city's lines: equal digests, equal ads. */
+  digest: string;
+}
+
+/** .content/ads/index.json: state name → what its ads file is made of, and its cities' entries. */
+export type AdsIndex = Record<string, { pieces: string; cities: Record<string, CityAdsEntry> }>;
