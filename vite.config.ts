@@ -15,6 +15,6 @@ export default defineConfig({
       },
     },
   },
-  // Inside scripts/build.ts only warnings are worth printing.
+  // Inside the build (scripts/build.ts) only warnings are worth printing.
   logLevel: process.env.BUILD_STEP ? 'warn' : 'info',
 });

@@ -1,5 +1,5 @@
 // The content and page steps of `npm run build`, in one process: compile the content, then, once
-// the client assets are ready, prerender the pages. scripts/build.ts bundles this file (with
+// the client assets are ready, prerender the pages. scripts/build.mjs bundles this file (with
 // esbuild, into .build/) and runs it beside Vite: it says `client-ready` over the IPC channel when
 // Vite is done (run on its own, without that channel, the client is taken as ready).
 //   --date D --content DIR --cache DIR --dist DIR --out DIR [--full]; LOCALBOARD_SOURCES: source fingerprint
@@ -39,6 +39,7 @@ const summary = await prerender({
   outDir: join(outDir, 'client'),
   manifestFile: join(outDir, 'build-manifest.json'),
   compiledContentDir,
+  content: compiled.content,
   sources: process.env.LOCALBOARD_SOURCES ?? '',
   full,
 });

@@ -6,15 +6,16 @@
 //   --content DIR       content folder (default content/)
 //   --out DIR           where the site goes: DIR/client (default dist/)
 //   --cache DIR         compiled content (default .content/)
+// Runs bundled, from .build/build.mjs: `npm run build` starts scripts/build.mjs, which bundles this
+// file, the content and page steps (scripts/build-steps.ts) and their worker when they change.
 // Two processes at most: Vite (only when the client's sources changed, or with --full) and the
-// content and page steps (scripts/build-steps.ts, bundled into .build/ when its sources change).
+// content and page steps.
 // The client assets do not depend on content: Vite builds them into dist/ and they are copied
 // when the site goes elsewhere. `--full` rebuilds them too, which empties dist/client.
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildDateFrom } from './lib/build-date.ts';
-import { bundleBuildSteps } from './lib/bundle-build.ts';
 import { sourceFingerprint } from './lib/fingerprint.ts';
 import { CLIENT_STAMP_FILE } from '../src/prerender/page-assets.ts';
 
@@ -31,7 +32,7 @@ const outDir = resolve(option('--out') ?? distDir);
 const cacheDir = resolve(option('--cache') ?? process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'));
 
 const clientSources = sourceFingerprint(root, ['src', 'renderer', 'public', 'vite.config.ts', 'package-lock.json']);
-const stepSources = sourceFingerprint(root, ['src', 'renderer', 'scripts', 'package-lock.json']);
+const stepSources = sourceFingerprint(root, ['src', 'renderer', 'scripts', 'package.json', 'package-lock.json']);
 const clientStampFile = join(distDir, CLIENT_STAMP_FILE);
 const siteStampFile = join(outDir, 'build-stamp.json');
 const siteStamp = JSON.stringify({ buildDate, content: sourceFingerprint(contentDir, ['.']), sources: stepSources });
@@ -44,10 +45,11 @@ if (process.argv.includes('--if-needed') && !full && readIfExists(siteStampFile)
 const started = performance.now();
 const env = buildEnvironment();
 const clientUpToDate = !full && readIfExists(clientStampFile) === clientSources && existsSync(join(distDir, 'server', 'entry.mjs'));
-const stepsEntry = await bundleBuildSteps(root, stepSources);
+const stepsEntry = new URL('./build-steps.mjs', import.meta.url);
+if (!existsSync(stepsEntry)) throw new Error('Run the build with `npm run build` (scripts/build.mjs), which bundles its steps first.');
 // The steps work one file, one city at a time, so a small old generation keeps memory flat; the
 // compile step's garbage is collected early instead of growing the heap.
-const steps = start('Compiling content and prerendering pages', stepsEntry, ['--max-old-space-size=160'], [
+const steps = start('Compiling content and prerendering pages', stepsEntry, ['--max-old-space-size=160'], { NODE_ENV: 'production' }, [
   ...['--date', buildDate, '--content', contentDir, '--cache', cacheDir, '--dist', distDir, '--out', outDir],
   ...(full ? ['--full'] : []),
 ]);
@@ -55,7 +57,7 @@ const stepsDone = exited(steps);
 if (clientUpToDate) {
   console.log('• Client assets are up to date');
 } else {
-  const vite = start('Building client assets (Vite + Vike)', 'node_modules/vite/bin/vite.js', ['--max-old-space-size=128'], ['build']);
+  const vite = start('Building client assets (Vite + Vike)', 'node_modules/vite/bin/vite.js', ['--max-old-space-size=128'], {}, ['build']);
   await Promise.race([exited(vite), stepsDone]);
   // The first step that fails ends the build (content problems usually come first).
   if (steps.exitCode !== null && steps.exitCode !== 0) stop(vite, steps.exitCode);
@@ -80,10 +82,10 @@ function readIfExists(file: string): string | undefined {
 }
 
 /** Starts one step in its own Node process, with an IPC channel. */
-function start(title: string, script: string, nodeOptions: string[], args: string[]): ChildProcess {
+function start(title: string, script: string | URL, nodeOptions: string[], extraEnv: NodeJS.ProcessEnv, args: string[]): ChildProcess {
   console.log(`• ${title}`);
   const preload = process.env.BENCH_RSS_FILE ? ['--import', join(root, 'scripts/lib/report-peak-rss.mjs')] : [];
-  return fork(script, args, { cwd: root, stdio: 'inherit', execArgv: [...preload, ...nodeOptions], env: { ...env, BUILD_STEP: title } });
+  return fork(script, args, { cwd: root, stdio: 'inherit', execArgv: [...preload, ...nodeOptions], env: { ...env, ...extraEnv, BUILD_STEP: title } });
 }
 
 function exited(child: ChildProcess): Promise<void> {

@@ -1,4 +1,5 @@
-// Runs `scripts/build.ts` as a child process, the way a user would, and measures it from the
+// Runs `scripts/build.mjs` (what `npm run build` runs) as a child process, the way a user would,
+// and measures it from the
 // outside: wall time end to end, and the peak RSS each process reports into BENCH_RSS_FILE.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,7 +32,7 @@ const STEP_NAMES: Record<string, string> = {
   'Compiling content and prerendering pages': 'content+pages',
 };
 /** The build.ts process itself reports under its script path (it has no BUILD_STEP). */
-const ORCHESTRATOR = 'build.ts';
+const ORCHESTRATOR = 'build';
 /** Column order of the known steps: the order they run in, the orchestrator last. */
 export const KNOWN_STEPS = [...Object.values(STEP_NAMES), ORCHESTRATOR];
 
@@ -55,7 +56,7 @@ function buildArguments(request: BuildRequest): string[] {
   const preload = existsSync(reporter) ? ['--import', reporter] : [];
   return [
     ...preload,
-    ...['--import', 'tsx', 'scripts/build.ts'],
+    'scripts/build.mjs',
     ...['--date', request.buildDate],
     ...['--content', request.contentDir],
     ...['--out', request.outDir],
@@ -97,7 +98,7 @@ function readPeakRss(rssFile: string): Map<string, number> {
 
 function stepName(step: string): string {
   if (STEP_NAMES[step]) return STEP_NAMES[step];
-  return step.endsWith('build.ts') ? ORCHESTRATOR : step;
+  return step.endsWith('build.mjs') ? ORCHESTRATOR : step;
 }
 
 /** The numbers the build prints about itself, when it does (for checking our counts). */

@@ -10,6 +10,7 @@ import type { CompiledContent } from '../../src/schemas/compiled-content.ts';
 import { US_STATE_NAMES } from '../../src/schemas/us-states.ts';
 import { adFileCache } from './ad-file-cache.ts';
 import { compileContent } from './compile.ts';
+import { compileMemo } from './compile-memo.ts';
 import type { ContentProblem } from './report.ts';
 import { writeStateAdFiles } from './state-ad-files.ts';
 
@@ -27,9 +28,11 @@ export type CompileOutcome =
 
 export function compileToDisk({ contentDir, compiledDir, buildDate, full }: CompileRequest): CompileOutcome {
   if (full) rmSync(compiledDir, { recursive: true, force: true });
-  const cache = adFileCache(join(compiledDir, 'pieces'));
-  const { content, problems } = compileContent(contentDir, buildDate, undefined, cache);
+  const cache = adFileCache(compiledDir);
+  const memo = compileMemo(join(compiledDir, 'memo.json'));
+  const { content, problems } = compileContent(contentDir, buildDate, undefined, { adFiles: cache, memo });
   if (!content) return { ok: false, problems };
+  memo.save();
   const states = US_STATE_NAMES.flatMap((state) => {
     const keys = cache.files.filter((entry) => entry.states.includes(state)).map((entry) => entry.key);
     if (keys.length === 0) return [];

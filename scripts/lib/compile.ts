@@ -13,6 +13,7 @@ import { US_STATE_NAMES } from '../../src/schemas/us-states.ts';
 import { cityPath } from '../../src/paths.ts';
 import { readBlockedTerms } from './blocked-terms.ts';
 import { checkAdFile, type AdFileContext, type AdFileSummary } from './check-ad-file.ts';
+import { NO_MEMO, type CompileMemo } from './compile-memo.ts';
 import { readCsv } from './read-csv.ts';
 import { readMarkdown, renderMarkdown } from './read-markdown.ts';
 import { problemsFromZod, sortProblems, type ContentProblem } from './report.ts';
@@ -36,7 +37,8 @@ const ignoreAds: AdSink = { add: () => {} };
  * is not parsed again, and its published ads stay where the cache put them.
  */
 export interface AdFileCache {
-  summarise(file: string, text: string, context: AdFileContext): AdFileSummary;
+  /** `path` is read only when the file may have changed since it was last summarised. */
+  summarise(file: string, path: string, context: AdFileContext): AdFileSummary;
 }
 
 export interface CompileResult {
@@ -47,7 +49,20 @@ export interface CompileResult {
   unpublishedAds: number;
 }
 
-export function compileContent(contentDir: string, buildDate: string, sink: AdSink = ignoreAds, cache?: AdFileCache): CompileResult {
+/** What the compiler may reuse from earlier builds; without these, everything is computed. */
+export interface CompileCaches {
+  adFiles?: AdFileCache;
+  memo?: CompileMemo;
+}
+
+export function compileContent(contentDir: string, buildDate: string, sink: AdSink = ignoreAds, caches: CompileCaches = {}): CompileResult {
+  const memo = caches.memo ?? NO_MEMO;
+  const cache = caches.adFiles;
+  const markdownToHtml = (markdown: string) => {
+    let html = memo.get<string>('markdown', markdown);
+    if (html === undefined) memo.set('markdown', markdown, (html = renderMarkdown(markdown)));
+    return html;
+  };
   const problems: ContentProblem[] = [];
   const rel = (path: string) => relative(join(contentDir, '..'), path).split('\\').join('/');
   const listFiles = (folder: string, extension: string) => {
@@ -117,8 +132,15 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
       continue;
     }
     const cityFile = join(contentDir, 'cities', `${stem}.csv`);
-    const cities = readCities(cityFile, rel(cityFile), problems);
-    states.push({ ...parsed.data, guideHtml: renderMarkdown(fillTokens(markdown.body, tokens)), cities });
+    const cityText = readFileSync(cityFile, 'utf8');
+    let cities = memo.get<CompiledState['cities']>('cities', `${cityFile}\0${cityText}`);
+    if (!cities) {
+      const cityProblems: ContentProblem[] = [];
+      cities = readCities(cityText, rel(cityFile), cityProblems);
+      problems.push(...cityProblems);
+      if (cityProblems.length === 0) memo.set('cities', `${cityFile}\0${cityText}`, cities);
+    }
+    states.push({ ...parsed.data, guideHtml: markdownToHtml(fillTokens(markdown.body, tokens)), cities });
   }
   states.sort((a, b) => a.name.localeCompare(b.name, 'en'));
   const citiesByState = new Map(states.map((state) => [state.name, new Set(state.cities.map((city) => city.name))]));
@@ -144,8 +166,7 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
   const firstUseOfId = new Map<number, string>();
   for (const path of listFiles('ads', '.csv')) {
     const file = rel(path);
-    const text = readFileSync(path, 'utf8');
-    const summary = cache ? cache.summarise(file, text, context) : checkAdFile(text, file, context, (ad) => sink.add(ad));
+    const summary = cache ? cache.summarise(file, path, context) : checkAdFile(readFileSync(path, 'utf8'), file, context, (ad) => sink.add(ad));
     problems.push(...summary.problems);
     unpublishedAds += summary.unpublished;
     for (const [id, line] of summary.ids) {
@@ -185,7 +206,7 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
     orders.set(guide.order, file);
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, ['topCities']));
     const body = fillTokens(markdown.body, { ...tokens, topCities: topCitiesMarkdown });
-    guides.push({ ...guide, title: fillTokens(guide.title, tokens), summary: fillTokens(guide.summary, tokens), html: renderMarkdown(body) });
+    guides.push({ ...guide, title: fillTokens(guide.title, tokens), summary: fillTokens(guide.summary, tokens), html: markdownToHtml(body) });
   }
   guides.sort((a, b) => a.order - b.order);
 
@@ -209,7 +230,7 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
       problems.push({ file, line: 1, field: 'lastUpdated', message: 'is required on terms and privacy (YYYY-MM-DD)' });
     }
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, []));
-    pages[slug] = { ...parsed.data, title: fillTokens(parsed.data.title, tokens), description: fillTokens(parsed.data.description, tokens), html: renderMarkdown(fillTokens(markdown.body, tokens)) };
+    pages[slug] = { ...parsed.data, title: fillTokens(parsed.data.title, tokens), description: fillTokens(parsed.data.description, tokens), html: markdownToHtml(fillTokens(markdown.body, tokens)) };
   }
 
   if (problems.length > 0 || !site) return { problems: sortProblems(problems), unpublishedAds };
@@ -219,8 +240,8 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
     unpublishedAds,
   };
 
-  function readCities(path: string, file: string, sink: ContentProblem[]) {
-    const { rows, problems: csvProblems } = readCsv(readFileSync(path, 'utf8'), file, { required: CITY_COLUMNS, optional: ['geonamesId'] });
+  function readCities(text: string, file: string, sink: ContentProblem[]) {
+    const { rows, problems: csvProblems } = readCsv(text, file, { required: CITY_COLUMNS, optional: ['geonamesId'] });
     sink.push(...csvProblems);
     const seen = new Map<string, number>();
     const cities: CompiledState['cities'] = [];
@@ -254,13 +275,24 @@ function fillSiteTokens(site: SiteSettings, tokens: Record<string, string>): Sit
 
 /** The ten cities with the most published ads, as a Markdown list (the top-cities guide). */
 function topCitiesList(adCounts: AdCounts, states: readonly CompiledState[]): string {
-  const population = new Map<string, number>(states.flatMap((state) => state.cities.map((city) => [`${state.name}\u0000${city.name}`, city.population] as const)));
-  const entries = Object.entries(adCounts).flatMap(([state, cities]) =>
-    Object.entries(cities).map(([city, ads]) => ({ state, city, ads, key: `${state}\u0000${city}` })),
-  );
-  const top = entries
-    .sort((a, b) => b.ads - a.ads || (population.get(b.key) ?? 0) - (population.get(a.key) ?? 0) || a.key.localeCompare(b.key, 'en'))
-    .slice(0, 10);
+  type Entry = { state: string; city: string; ads: number; population: number; key: string };
+  const before = (a: Entry, b: Entry) => b.ads - a.ads || b.population - a.population || a.key.localeCompare(b.key, 'en');
+  // One pass keeping the best ten, in order: there may be tens of thousands of cities.
+  const top: Entry[] = [];
+  for (const state of states) {
+    const counts = adCounts[state.name];
+    if (!counts) continue;
+    for (const city of state.cities) {
+      const ads = counts[city.name];
+      if (!ads) continue;
+      const entry = { state: state.name, city: city.name, ads, population: city.population, key: `${state.name}\u0000${city.name}` };
+      if (top.length === 10 && before(entry, top[9]!) >= 0) continue;
+      let at = top.length;
+      while (at > 0 && before(entry, top[at - 1]!) < 0) at -= 1;
+      top.splice(at, 0, entry);
+      if (top.length > 10) top.pop();
+    }
+  }
   if (top.length === 0) return '_No city has active ads yet._';
   return top
     .map((entry, index) => `${index + 1}. [${entry.city}, ${entry.state}](${cityPath(entry.state, entry.city)}): ${entry.ads} active ${entry.ads === 1 ? 'ad' : 'ads'}`)

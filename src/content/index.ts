@@ -55,8 +55,7 @@ function contentIndex(): ContentIndex {
       throw new Error(`Compiled content not found at ${file}. Run \`npm run build\` (or \`npm run compile:content\`) first.`);
     }
     const content = JSON.parse(text) as CompiledContent;
-    const adsIndex = content.activeAds > 0 ? (JSON.parse(readFileSync(adsIndexFile(), 'utf8')) as AdsIndex) : {};
-    index = buildIndex(content, adsIndex);
+    index = buildIndex(content, readAdsIndex(content));
   }
   return index;
 }
@@ -72,12 +71,17 @@ export function useContent(content: CompiledContent, ads: readonly CompiledAd[] 
   index = buildIndex(content, {}, byCity);
 }
 
-/** Reads the compiled content from another folder (the prerenderer's threads). */
-export function useCompiledContentDir(dir: string): void {
+/**
+ * Reads the compiled content from another folder (the prerenderer's threads); `content`, when
+ * given, is that folder's content.json already in memory (the build has just written it).
+ */
+export function useCompiledContentDir(dir: string, content?: CompiledContent): void {
   process.env.COMPILED_CONTENT_DIR = dir;
-  index = undefined;
+  index = content ? buildIndex(content, readAdsIndex(content)) : undefined;
   cityAdsCache.clear();
 }
+
+const readAdsIndex = (content: CompiledContent): AdsIndex => (content.activeAds > 0 ? (JSON.parse(readFileSync(adsIndexFile(), 'utf8')) as AdsIndex) : {});
 
 /** Where a city's ads are in its state's file (and their digest), if it has any. */
 export const cityAdsEntry = (state: string, city: string): CityAdsEntry | undefined => contentIndex().adsIndex[state]?.cities[city];

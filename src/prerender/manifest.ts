@@ -3,20 +3,26 @@
 // whose inputs are unchanged and, within a changed task, rewrites only pages whose data changed.
 import { hash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cityAdsEntry, getCity, getSite, getStates } from '../content/index.ts';
+import { cityAdsEntry, getAdCounts, getCity, getSite, getState, getStates } from '../content/index.ts';
 import type { RenderTask } from './page-list.ts';
 
 export interface TaskRecord {
-  /** Hash of the task's inputs; empty for tasks that are always looked at (site-wide and state pages). */
+  /** Hash of the task's inputs; empty for the site-wide pages, which are always looked at. */
   signature: string;
-  /** Page path → hash of the data it was rendered from. */
-  pages: Record<string, string>;
+  /**
+   * Each page's path and the hash of the data it was rendered from, one `path<TAB>hash` a line:
+   * one string, so that reading the manifest does not build a map of every page of the site
+   * (only the tasks that run again need theirs, see pageHashes).
+   */
+  pages: string;
+  /** How many pages. */
+  count: number;
   /** Pages that belong in the sitemap, in order. */
   indexable: string[];
 }
 
 export interface BuildManifest {
-  version: 2;
+  version: 3;
   /** Hash of the rendering code and the assets pages link to; any change means a full build. */
   renderer: string;
   tasks: Record<string, TaskRecord>;
@@ -29,19 +35,34 @@ export function taskId(task: RenderTask): string {
   return task.kind === 'state' ? `state:${task.state}` : `city:${task.state}|${task.city}`;
 }
 
+/** Page path → data hash, from a task record's `pages`. */
+export function pageHashes(pages: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const line of pages.split('\n')) {
+    const tab = line.lastIndexOf('\t');
+    if (tab > 0) map.set(line.slice(0, tab), line.slice(tab + 1));
+  }
+  return map;
+}
+
 /**
- * The signatures of the tasks. A city's pages are made from the site settings, the state's own
- * fields (its flags shape the header and footer; its guide and city list are not shown there),
- * the city and its ads (their digest, from the compiled ads index). The site-wide pages and the
- * state pages show counts from everywhere: they are always looked at, and there are few of them.
+ * The signatures of the tasks: what their pages are made from.
+ * - A city's pages: the site settings, the state's own fields (its flags shape the header and
+ *   footer; its guide and city list are not shown there), the city and its ads (their digest,
+ *   from the compiled ads index).
+ * - A state page: the site settings, the state and its cities' ad counts.
+ * - The site-wide pages show counts from everywhere: they are always looked at (a few pages).
  */
 export function taskSignatures(tasks: readonly RenderTask[]): string[] {
   const site = getSite();
+  const counts = getAdCounts();
   const stateKeys = new Map(getStates().map(({ cities: _cities, guideHtml: _guide, ...state }) => [state.name, hashOf({ site, state })]));
   return tasks.map((task) => {
-    if (task.kind !== 'city') return '';
+    if (task.kind === 'site') return '';
+    if (task.kind === 'state') return hashOf({ site, state: getState(task.state), counts: counts[task.state] ?? {} });
+    // Plain text (no hash): there is one city task for every city of the country.
     const entry = cityAdsEntry(task.state, task.city);
-    return hashOf([stateKeys.get(task.state), getCity(task.state, task.city), entry?.ads ?? 0, entry?.digest ?? '']);
+    return `${stateKeys.get(task.state)} ${getCity(task.state, task.city)?.population} ${entry?.ads ?? 0} ${entry?.digest ?? ''}`;
   });
 }
 
@@ -49,7 +70,7 @@ export function readManifest(file: string): BuildManifest | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const manifest = JSON.parse(readFileSync(file, 'utf8')) as BuildManifest;
-    return manifest.version === 2 ? manifest : undefined;
+    return manifest.version === 3 ? manifest : undefined;
   } catch {
     return undefined;
   }

@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { getSite, useCompiledContentDir } from '../content/index.ts';
+import { getSite, useCompiledContentDir, type CompiledContent } from '../content/index.ts';
 import { NOT_FOUND_FILES, outputFileForPath } from '../paths.ts';
-import { hashOf, readManifest, taskId, taskSignatures, writeManifest, type BuildManifest, type TaskRecord } from './manifest.ts';
+import { hashOf, pageHashes, readManifest, taskId, taskSignatures, writeManifest, type BuildManifest, type TaskRecord } from './manifest.ts';
 import { pageAssets } from './page-assets.ts';
 import { listTasks, taskWeight, type PageKind } from './page-list.ts';
 import { runSharedTasks, type RenderSetting, type TaskRequest, type TaskResult } from './render-task.ts';
@@ -24,6 +24,8 @@ export interface PrerenderRequest {
   outDir: string;
   manifestFile: string;
   compiledContentDir: string;
+  /** The compiled content.json, when the caller has it in memory. */
+  content?: CompiledContent;
   /** Fingerprint of the source code: a change means every page is rendered again. */
   sources: string;
   full: boolean;
@@ -42,9 +44,9 @@ const PAGES_WORTH_A_WORKER = 2_000;
 const WORKER_HEAP_MB = 64;
 
 export async function prerender(request: PrerenderRequest): Promise<PrerenderSummary> {
-  // React's production build; workers inherit it.
-  process.env.NODE_ENV = 'production';
-  useCompiledContentDir(request.compiledContentDir);
+  // React picks its build when first imported: the build runs this process with NODE_ENV=production.
+  if (process.env.NODE_ENV !== 'production') console.warn('Prerendering with NODE_ENV unset: React runs its slower development build.');
+  useCompiledContentDir(request.compiledContentDir, request.content);
   const assets = await pageAssets(request.distDir);
   const renderer = hashOf({ assets, sources: request.sources });
   const lastBuild = readManifest(request.manifestFile);
@@ -68,7 +70,7 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   const failures = results.filter((result) => result.error);
   if (failures.length > 0) throw new Error(failures.map((failure) => failure.error).join('\n'));
   for (const result of results) {
-    records[result.index] = { signature: signatures[result.index]!, pages: result.pages, indexable: result.indexable };
+    records[result.index] = { signature: signatures[result.index]!, pages: result.pages.join('\n'), count: result.pages.length, indexable: result.indexable };
   }
 
   const write = (file: string, text: string) => {
@@ -76,12 +78,12 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   };
-  const removed = removeStalePages(request.outDir, lastBuild, records);
+  const removed = removeStalePages(request.outDir, lastBuild, new Map(tasks.map((task, index) => [taskId(task), records[index]!])));
   for (const [kind, file] of Object.entries(NOT_FOUND_FILES)) write(file, renderNotFound(kind as keyof typeof NOT_FOUND_FILES, assets));
   const { baseUrl } = getSite();
   write('sitemap.xml', sitemapXml(baseUrl, records.flatMap((record) => record.indexable)));
   write('robots.txt', robotsTxt(baseUrl));
-  const manifest: BuildManifest = { version: 2, renderer, tasks: Object.fromEntries(tasks.map((task, index) => [taskId(task), records[index]!])) };
+  const manifest: BuildManifest = { version: 3, renderer, tasks: Object.fromEntries(tasks.map((task, index) => [taskId(task), records[index]!])) };
   writeManifest(request.manifestFile, manifest);
 
   const pagesByKind: Partial<Record<PageKind, number>> = {};
@@ -89,7 +91,7 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     for (const [kind, count] of Object.entries(result.pagesByKind)) pagesByKind[kind as PageKind] = (pagesByKind[kind as PageKind] ?? 0) + count;
   }
   return {
-    pages: records.reduce((sum, record) => sum + Object.keys(record.pages).length, 0),
+    pages: records.reduce((sum, record) => sum + record.count, 0),
     written: results.reduce((sum, result) => sum + result.written, 0),
     removed,
     threads,
@@ -114,14 +116,19 @@ async function renderAll(setting: RenderSetting, requests: TaskRequest[], thread
   return [...mine, ...(await Promise.all(workers)).flat()];
 }
 
-/** Pages the last build wrote that this one does not have: removed, with the folders they leave empty. */
-function removeStalePages(outDir: string, last: BuildManifest | undefined, now: readonly TaskRecord[]): number {
+/**
+ * Pages the last build wrote that this one does not have: removed, with the folders they leave
+ * empty. Only tasks that ran again, or are gone, can have lost pages: a skipped task is unchanged.
+ */
+function removeStalePages(outDir: string, last: BuildManifest | undefined, now: ReadonlyMap<string, TaskRecord>): number {
   if (!last) return 0;
-  const current = new Set(now.flatMap((record) => Object.keys(record.pages)));
   let count = 0;
-  for (const record of Object.values(last.tasks)) {
-    for (const path of Object.keys(record.pages)) {
-      if (current.has(path)) continue;
+  for (const [id, before] of Object.entries(last.tasks)) {
+    const after = now.get(id);
+    if (after === before) continue;
+    const kept = after ? pageHashes(after.pages) : new Map<string, string>();
+    for (const path of pageHashes(before.pages).keys()) {
+      if (kept.has(path)) continue;
       const file = join(outDir, outputFileForPath(path));
       if (!existsSync(file)) continue;
       rmSync(file);

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { outputFileForPath } from '../paths.ts';
 import type { PageAssets } from '../render/assets.ts';
 import { renderPageHtml } from '../render/renderPageHtml.tsx';
-import { hashOf } from './manifest.ts';
+import { hashOf, pageHashes } from './manifest.ts';
 import { pagesOfTask, type PageKind, type RenderTask } from './page-list.ts';
 import { isIndexable, pageAndData } from './render-job.ts';
 
@@ -13,8 +13,8 @@ export interface TaskRequest {
   /** Position of the task in the list of all tasks. */
   index: number;
   task: RenderTask;
-  /** What the last build rendered for this task (path → data hash); absent for a full build. */
-  previous?: Record<string, string>;
+  /** What the last build rendered for this task (`path<TAB>hash` lines, see manifest.ts); absent for a full build. */
+  previous?: string;
 }
 
 export interface TaskResult {
@@ -23,8 +23,8 @@ export interface TaskResult {
   pagesByKind: Partial<Record<PageKind, number>>;
   /** Pages written this time (the rest were unchanged). */
   written: number;
-  /** Page path → hash of the data it was rendered from. */
-  pages: Record<string, string>;
+  /** Each page's `path<TAB>hash`: the hash of the data it was rendered from. */
+  pages: string[];
   /** Paths of the pages that belong in the sitemap, in task order. */
   indexable: string[];
   error?: string;
@@ -39,7 +39,8 @@ export interface RenderSetting {
 const madeDirs = new Set<string>();
 
 export function runTask({ index, task, previous }: TaskRequest, { outDir, assets }: RenderSetting): TaskResult {
-  const result: TaskResult = { index, pagesByKind: {}, written: 0, pages: {}, indexable: [] };
+  const result: TaskResult = { index, pagesByKind: {}, written: 0, pages: [], indexable: [] };
+  const before = previous === undefined ? undefined : pageHashes(previous);
   if (madeDirs.size > 10_000) madeDirs.clear();
   let current = '';
   try {
@@ -48,10 +49,10 @@ export function runTask({ index, task, previous }: TaskRequest, { outDir, assets
       const [Page, data] = pageAndData(job);
       const hash = hashOf(data);
       const file = join(outDir, outputFileForPath(job.path));
-      result.pages[job.path] = hash;
+      result.pages.push(`${job.path}\t${hash}`);
       result.pagesByKind[job.kind] = (result.pagesByKind[job.kind] ?? 0) + 1;
       if (isIndexable(data)) result.indexable.push(job.path);
-      if (previous?.[job.path] === hash && existsSync(file)) continue;
+      if (before?.get(job.path) === hash && existsSync(file)) continue;
       const html = renderPageHtml(Page, data, assets);
       makeDir(dirname(file));
       writeFileSync(file, html);

@@ -17,7 +17,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const root = join(import.meta.dirname, '..', '..');
-  const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--if-needed', '--date', E2E_BUILD_DATE], {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed', '--date', E2E_BUILD_DATE], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     encoding: 'utf8',

@@ -20,9 +20,9 @@ let ads: CompiledAd[] | undefined;
 export function builtAds(): CompiledAd[] {
   if (!ads) {
     const dir = join(dirname(inject('compiledContentFile')), 'ads');
-    ads = readdirSync(dir).flatMap((file) =>
-      readFileSync(join(dir, file), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as CompiledAd),
-    );
+    ads = readdirSync(dir)
+      .filter((file) => file.endsWith('.ndjson'))
+      .flatMap((file) => readFileSync(join(dir, file), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as CompiledAd));
   }
   return ads;
 }

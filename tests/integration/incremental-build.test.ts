@@ -20,7 +20,7 @@ function build(out = join(work, 'incremental'), cache = join(work, 'incremental-
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'scripts/build.ts', '--date', '2026-11-22', '--content', fixture.dir, '--out', out, '--cache', cache],
+    ['scripts/build.mjs', '--date', '2026-11-22', '--content', fixture.dir, '--out', out, '--cache', cache],
     { cwd: root, encoding: 'utf8', env },
   );
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);

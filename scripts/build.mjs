@@ -1,0 +1,57 @@
+// `npm run build` starts here. Plain JavaScript, so that a small incremental build does not pay for
+// compiling TypeScript at start-up (about half a second with tsx): it runs the build
+// (scripts/build.ts, with its content and page steps and their worker) bundled by esbuild into
+// .build/, bundling again whenever the sources have changed since the last bundle.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = join(import.meta.dirname, '..');
+const outDir = join(root, '.build');
+const stampFile = join(outDir, 'stamp.txt');
+const sources = fingerprint(['scripts', 'src', 'renderer', 'package.json', 'package-lock.json']);
+
+if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== sources) {
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: root,
+    entryPoints: {
+      build: 'scripts/build.ts',
+      'build-steps': 'scripts/build-steps.ts',
+      worker: 'src/prerender/worker.ts',
+      'vike-assets': 'src/prerender/vike-assets.mjs',
+    },
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Dependencies are bundled too: one file loads much faster than hundreds of modules. Vike
+    // stays outside (its server runtime is only asked for the asset list, from a thread of its
+    // own), as does esbuild.
+    external: ['vike', 'vike/*', 'esbuild'],
+    // The steps always run React's production build.
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // CommonJS dependencies require Node's built-in modules: give the ES modules a require().
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    jsx: 'automatic',
+    logLevel: 'warning',
+  });
+  writeFileSync(stampFile, sources);
+}
+await import(pathToFileURL(join(outDir, 'build.mjs')).href);
+
+/** Path, size and modification time of every file under the entries. */
+function fingerprint(entries) {
+  const hash = createHash('sha1');
+  const visit = (path) => {
+    if (!existsSync(path)) return;
+    const stats = statSync(path);
+    if (stats.isDirectory()) for (const name of readdirSync(path).sort()) visit(join(path, name));
+    else hash.update(`${relative(root, path)}\0${stats.size}\0${stats.mtimeMs}\n`);
+  };
+  for (const entry of entries) visit(join(root, entry));
+  return hash.digest('hex');
+}
