@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // integration (real files, the Hono app in-process and over HTTP), e2e (the production build,
 // fetched raw and driven in Chromium).
 export default defineConfig({
-  esbuild: { jsx: 'automatic' },
+  oxc: { jsx: { runtime: 'automatic' } },
   test: {
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'] } },

@@ -1,7 +1,6 @@
-// The content and page steps of `npm run build`, in one process: compile the content, then, once
-// the client assets are ready, prerender the pages. scripts/build.mjs bundles this file (with
-// esbuild, into .build/) and runs it beside Vite: it says `client-ready` over the IPC channel when
-// Vite is done (run on its own, without that channel, the client is taken as ready).
+// The content and page steps of `npm run build`, in one process: compile the content, then
+// prerender the pages. scripts/build.mjs bundles this file (with esbuild, into .build/), and the
+// build runs it once the client assets are built.
 //   --date D --content DIR --cache DIR --dist DIR --out DIR [--full]; LOCALBOARD_SOURCES: source fingerprint
 import { join } from 'node:path';
 import { prerender } from '../src/prerender/prerender.ts';
@@ -31,8 +30,7 @@ console.log(
     `(${compiled.stateFilesWritten} state ad files rewritten) in ${seconds(started)} s.`,
 );
 
-// Pages, once the client assets are built
-await clientReady();
+// Pages
 const prerenderStarted = performance.now();
 const summary = await prerender({
   distDir: option('--dist'),
@@ -50,17 +48,6 @@ console.log(
     `${summary.removed} removed; looked at ` +
     (Object.entries(summary.pagesByKind).map(([kind, count]) => `${kind} ${count}`).join(', ') || 'nothing'),
 );
-process.disconnect?.();
-
-function clientReady(): Promise<void> {
-  if (!process.send) return Promise.resolve();
-  return new Promise((resolve) => {
-    process.once('message', (message) => {
-      if (message === 'client-ready') resolve();
-      else process.exit(1);
-    });
-  });
-}
 
 function seconds(since: number): string {
   return ((performance.now() - since) / 1000).toFixed(1);

@@ -13,7 +13,7 @@ const stampFile = join(outDir, 'stamp.txt');
 const sources = fingerprint(['scripts', 'src', 'renderer', 'package.json', 'package-lock.json']);
 
 if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== sources) {
-  const { build } = await import('esbuild');
+  const { build, stop } = await import('esbuild');
   await build({
     absWorkingDir: root,
     entryPoints: {
@@ -39,6 +39,8 @@ if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== sources) {
     jsx: 'automatic',
     logLevel: 'warning',
   });
+  // esbuild's service process would otherwise stay alive (and resident) for the whole build.
+  stop();
   writeFileSync(stampFile, sources);
 }
 await import(pathToFileURL(join(outDir, 'build.mjs')).href);

@@ -1,5 +1,5 @@
-// `npm run build`: validates and compiles the content and builds the client assets with Vite +
-// Vike, side by side, then prerenders every page into {out}/client.
+// `npm run build`: builds the client assets with Vite + Vike when their sources changed, then
+// validates and compiles the content and prerenders every page into {out}/client.
 //   --date YYYY-MM-DD   publication day (which ads are live); default today, or BUILD_DATE
 //   --if-needed         skip when nothing the build reads has changed since the last build
 //   --full              build everything: content, pages and the client assets
@@ -7,12 +7,14 @@
 //   --out DIR           where the site goes: DIR/client (default dist/)
 //   --cache DIR         compiled content (default .content/)
 // Runs bundled, from .build/build.mjs: `npm run build` starts scripts/build.mjs, which bundles this
-// file, the content and page steps (scripts/build-steps.ts) and their worker when they change.
-// Two processes at most: Vite (only when the client's sources changed, or with --full) and the
-// content and page steps.
+// file, the content and page steps (scripts/build-steps.ts) and their workers when they change.
+// The two steps run one after the other, each in its own Node process, so that their memory never
+// adds up: Vite (only when the client's sources changed, or with --full; about a second), then
+// the content and page steps.
 // The client assets do not depend on content: Vite builds them into dist/ and they are copied
 // when the site goes elsewhere. `--full` rebuilds them too, which empties dist/client.
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildDateFrom } from './lib/build-date.ts';
@@ -42,27 +44,25 @@ if (process.argv.includes('--if-needed') && !full && readIfExists(siteStampFile)
   process.exit(0);
 }
 
+// Vite's memory is mostly Rolldown's, outside the JavaScript heap: one thread for each of its
+// pools keeps it lower at little cost (the client build is small).
+const VITE_ENV = { UV_THREADPOOL_SIZE: '1', RAYON_NUM_THREADS: '1', TOKIO_WORKER_THREADS: '1' };
+const VITE_NODE_OPTIONS = ['--max-semi-space-size=2'];
+// The steps work one file, one city at a time: a small young generation and a capped old one make
+// V8 collect early instead of growing, so memory stays flat however many pages there are.
+const STEPS_NODE_OPTIONS = ['--max-old-space-size=160', '--max-semi-space-size=2'];
+
 const started = performance.now();
 const env = buildEnvironment();
 const clientUpToDate = !full && readIfExists(clientStampFile) === clientSources && existsSync(join(distDir, 'server', 'entry.mjs'));
 const stepsEntry = new URL('./build-steps.mjs', import.meta.url);
 if (!existsSync(stepsEntry)) throw new Error('Run the build with `npm run build` (scripts/build.mjs), which bundles its steps first.');
-// The steps work one file, one city at a time, so a small old generation keeps memory flat; the
-// compile step's garbage is collected early instead of growing the heap.
-const steps = start('Compiling content and prerendering pages', stepsEntry, ['--max-old-space-size=160'], { NODE_ENV: 'production' }, [
-  ...['--date', buildDate, '--content', contentDir, '--cache', cacheDir, '--dist', distDir, '--out', outDir],
-  ...(full ? ['--full'] : []),
-]);
-const stepsDone = exited(steps);
 if (clientUpToDate) {
   console.log('• Client assets are up to date');
 } else {
-  const vite = start('Building client assets (Vite + Vike)', 'node_modules/vite/bin/vite.js', ['--max-old-space-size=128'], {}, ['build']);
-  await Promise.race([exited(vite), stepsDone]);
-  // The first step that fails ends the build (content problems usually come first).
-  if (steps.exitCode !== null && steps.exitCode !== 0) stop(vite, steps.exitCode);
+  const vite = start('Building client assets (Vite + Vike)', 'node_modules/vite/bin/vite.js', VITE_NODE_OPTIONS, VITE_ENV, ['build']);
   await exited(vite);
-  if (vite.exitCode !== 0) stop(steps, vite.exitCode ?? 1);
+  if (vite.exitCode !== 0) process.exit(vite.exitCode ?? 1);
   writeFileSync(clientStampFile, clientSources);
 }
 if (outDir !== distDir) {
@@ -70,8 +70,11 @@ if (outDir !== distDir) {
   cpSync(join(distDir, 'client', 'assets'), join(outDir, 'client', 'assets'), { recursive: true });
   cpSync(join(root, 'public'), join(outDir, 'client'), { recursive: true });
 }
-if (steps.exitCode === null) steps.send('client-ready');
-await stepsDone;
+const steps = start('Compiling content and prerendering pages', stepsEntry, STEPS_NODE_OPTIONS, { NODE_ENV: 'production' }, [
+  ...['--date', buildDate, '--content', contentDir, '--cache', cacheDir, '--dist', distDir, '--out', outDir],
+  ...(full ? ['--full'] : []),
+]);
+await exited(steps);
 if (steps.exitCode !== 0) process.exit(steps.exitCode ?? 1);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(siteStampFile, siteStamp);
@@ -81,11 +84,12 @@ function readIfExists(file: string): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
-/** Starts one step in its own Node process, with an IPC channel. */
+/** Starts one step in its own Node process. */
 function start(title: string, script: string | URL, nodeOptions: string[], extraEnv: NodeJS.ProcessEnv, args: string[]): ChildProcess {
   console.log(`• ${title}`);
   const preload = process.env.BENCH_RSS_FILE ? ['--import', join(root, 'scripts/lib/report-peak-rss.mjs')] : [];
-  return fork(script, args, { cwd: root, stdio: 'inherit', execArgv: [...preload, ...nodeOptions], env: { ...env, ...extraEnv, BUILD_STEP: title } });
+  const path = script instanceof URL ? fileURLToPath(script) : script;
+  return spawn(process.execPath, [...preload, ...nodeOptions, path, ...args], { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv, BUILD_STEP: title } });
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -93,12 +97,6 @@ function exited(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null) resolvePromise();
     else child.once('exit', () => resolvePromise());
   });
-}
-
-/** Stops the other step and the build. */
-function stop(other: ChildProcess, code: number): never {
-  other.kill();
-  process.exit(code);
 }
 
 /** This environment minus a test runner's markers (Vike stands aside when it sees Vitest's). */

@@ -1,6 +1,7 @@
-// The build manifest records what each page was made from: the hash of the data it rendered,
-// grouped by render task, with a signature of each task's inputs. The next build skips a task
-// whose inputs are unchanged and, within a changed task, rewrites only pages whose data changed.
+// The build manifest records what each page was made from: a signature of each render task's
+// inputs here (build-manifest.json), and the hash of the data each page rendered beside it
+// (page-hashes.ts). The next build skips a task whose inputs are unchanged and, within a changed
+// task, rewrites only pages whose data changed.
 import { hash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cityAdsEntry, getAdCounts, getCity, getSite, getState, getStates } from '../content/index.ts';
@@ -9,20 +10,14 @@ import type { RenderTask } from './page-list.ts';
 export interface TaskRecord {
   /** Hash of the task's inputs; empty for the site-wide pages, which are always looked at. */
   signature: string;
-  /**
-   * Each page's path and the hash of the data it was rendered from, one `path<TAB>hash` a line:
-   * one string, so that reading the manifest does not build a map of every page of the site
-   * (only the tasks that run again need theirs, see pageHashes).
-   */
-  pages: string;
-  /** How many pages. */
+  /** How many pages (their paths and data hashes are in the page-hash file). */
   count: number;
   /** Pages that belong in the sitemap, in order. */
   indexable: string[];
 }
 
 export interface BuildManifest {
-  version: 3;
+  version: 4;
   /** Hash of the rendering code and the assets pages link to; any change means a full build. */
   renderer: string;
   tasks: Record<string, TaskRecord>;
@@ -35,15 +30,8 @@ export function taskId(task: RenderTask): string {
   return task.kind === 'state' ? `state:${task.state}` : `city:${task.state}|${task.city}`;
 }
 
-/** Page path → data hash, from a task record's `pages`. */
-export function pageHashes(pages: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const line of pages.split('\n')) {
-    const tab = line.lastIndexOf('\t');
-    if (tab > 0) map.set(line.slice(0, tab), line.slice(tab + 1));
-  }
-  return map;
-}
+/** The page-hash file that goes with a manifest (page-hashes.ts). */
+export const pageHashFileOf = (manifestFile: string) => manifestFile.replace(/\.json$/, '') + '.pages.txt';
 
 /**
  * The signatures of the tasks: what their pages are made from.
@@ -70,7 +58,7 @@ export function readManifest(file: string): BuildManifest | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const manifest = JSON.parse(readFileSync(file, 'utf8')) as BuildManifest;
-    return manifest.version === 3 ? manifest : undefined;
+    return manifest.version === 4 ? manifest : undefined;
   } catch {
     return undefined;
   }

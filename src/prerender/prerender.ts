@@ -3,16 +3,18 @@
 // thread a further core render tasks side by side, each writing a page as soon as it is rendered.
 // Incremental unless `full`: the build manifest says what each page was made from; tasks whose
 // inputs are unchanged are skipped, and only pages whose data changed are written.
-import { existsSync, mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { getSite, useCompiledContentDir, type CompiledContent } from '../content/index.ts';
-import { NOT_FOUND_FILES, outputFileForPath } from '../paths.ts';
-import { hashOf, pageHashes, readManifest, taskId, taskSignatures, writeManifest, type BuildManifest, type TaskRecord } from './manifest.ts';
+import { NOT_FOUND_FILES } from '../paths.ts';
+import { hashOf, pageHashFileOf, readManifest, taskId, taskSignatures, writeManifest, type BuildManifest, type TaskRecord } from './manifest.ts';
 import { pageAssets } from './page-assets.ts';
+import { joinPageHashes, pageHashes, readPageHashFile } from './page-hashes.ts';
 import { listTasks, taskWeight, type PageKind } from './page-list.ts';
-import { runSharedTasks, type RenderSetting, type TaskRequest, type TaskResult } from './render-task.ts';
+import { removePage } from './remove-page.ts';
+import { partFile, runSharedTasks, type RenderSetting, type TaskRequest, type TaskResult } from './render-task.ts';
 import { renderNotFound } from './render-job.ts';
 import { robotsTxt, sitemapXml } from './site-files.ts';
 import type { WorkerInput } from './worker.ts';
@@ -41,7 +43,7 @@ export interface PrerenderSummary {
 
 /** Below this many pages to look at, a second thread costs more than it saves. */
 const PAGES_WORTH_A_WORKER = 2_000;
-const WORKER_HEAP_MB = 64;
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 6 };
 
 export async function prerender(request: PrerenderRequest): Promise<PrerenderSummary> {
   // React picks its build when first imported: the build runs this process with NODE_ENV=production.
@@ -50,40 +52,51 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   const assets = await pageAssets(request.distDir);
   const renderer = hashOf({ assets, sources: request.sources });
   const lastBuild = readManifest(request.manifestFile);
-  const previous = request.full || lastBuild?.renderer !== renderer ? undefined : lastBuild;
+  const hashFile = pageHashFileOf(request.manifestFile);
+  const lastHashes = lastBuild && readPageHashFile(hashFile);
+  // A full build renders every page, but still removes the pages the last build had and this one has not.
+  const reuse = !request.full && lastBuild?.renderer === renderer;
 
   const tasks = listTasks();
   const signatures = taskSignatures(tasks);
   const records: TaskRecord[] = new Array(tasks.length);
   const requests: TaskRequest[] = [];
+  const skipped: string[] = [];
   tasks.forEach((task, index) => {
-    const before = previous?.tasks[taskId(task)];
-    if (before && signatures[index] !== '' && before.signature === signatures[index]) records[index] = before;
-    else requests.push({ index, task, previous: before?.pages });
+    const id = taskId(task);
+    const before = lastBuild?.tasks[id];
+    if (reuse && before && lastHashes && signatures[index] !== '' && before.signature === signatures[index]) {
+      records[index] = before;
+      skipped.push(id);
+    } else {
+      requests.push({ index, task, previous: lastHashes?.lines(id), reuse });
+    }
   });
   const weights = new Map(requests.map((entry) => [entry.index, taskWeight(entry.task)]));
   requests.sort((a, b) => weights.get(b.index)! - weights.get(a.index)!);
   const work = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
   const threads = work < PAGES_WORTH_A_WORKER ? 1 : Math.max(1, Math.min(availableParallelism(), Number(process.env.PRERENDER_THREADS ?? 2)));
 
-  const results = await renderAll({ outDir: request.outDir, assets }, requests, threads, request.compiledContentDir);
+  const setting: RenderSetting = { outDir: request.outDir, assets, partsPrefix: `${hashFile}.part-` };
+  const { results, parts } = await renderAll(setting, requests, threads, request.compiledContentDir);
   const failures = results.filter((result) => result.error);
   if (failures.length > 0) throw new Error(failures.map((failure) => failure.error).join('\n'));
   for (const result of results) {
-    records[result.index] = { signature: signatures[result.index]!, pages: result.pages.join('\n'), count: result.pages.length, indexable: result.indexable };
+    records[result.index] = { signature: signatures[result.index]!, count: result.count, indexable: result.indexable };
   }
+  const removed = results.reduce((sum, result) => sum + result.removed, 0) + removeGoneTasks(request.outDir, lastHashes, new Set(tasks.map(taskId)));
+  joinPageHashes(hashFile, lastHashes, skipped, parts);
 
   const write = (file: string, text: string) => {
     const path = join(request.outDir, file);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   };
-  const removed = removeStalePages(request.outDir, lastBuild, new Map(tasks.map((task, index) => [taskId(task), records[index]!])));
   for (const [kind, file] of Object.entries(NOT_FOUND_FILES)) write(file, renderNotFound(kind as keyof typeof NOT_FOUND_FILES, assets));
   const { baseUrl } = getSite();
   write('sitemap.xml', sitemapXml(baseUrl, records.flatMap((record) => record.indexable)));
   write('robots.txt', robotsTxt(baseUrl));
-  const manifest: BuildManifest = { version: 3, renderer, tasks: Object.fromEntries(tasks.map((task, index) => [taskId(task), records[index]!])) };
+  const manifest: BuildManifest = { version: 4, renderer, tasks: Object.fromEntries(tasks.map((task, index) => [taskId(task), records[index]!])) };
   writeManifest(request.manifestFile, manifest);
 
   const pagesByKind: Partial<Record<PageKind, number>> = {};
@@ -100,12 +113,14 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
 }
 
 /** Renders the tasks, longest first, on this thread and `threads - 1` workers. */
-async function renderAll(setting: RenderSetting, requests: TaskRequest[], threads: number, compiledContentDir: string): Promise<TaskResult[]> {
+async function renderAll(setting: RenderSetting, requests: TaskRequest[], threads: number, compiledContentDir: string): Promise<{ results: TaskResult[]; parts: string[] }> {
   const counter = new SharedArrayBuffer(4);
   const input: WorkerInput = { ...setting, compiledContentDir, requests, counter };
+  const parts = [partFile(setting.partsPrefix)];
   const workers = Array.from({ length: threads - 1 }, () => {
-    // A small heap makes V8 collect garbage early instead of growing: memory stays flat.
-    const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: input, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    // Small heaps make V8 collect garbage early instead of growing: memory stays flat.
+    const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: input, resourceLimits: WORKER_LIMITS });
+    parts.push(partFile(setting.partsPrefix, worker.threadId));
     return new Promise<TaskResult[]>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
@@ -113,34 +128,15 @@ async function renderAll(setting: RenderSetting, requests: TaskRequest[], thread
     });
   });
   const mine = runSharedTasks(requests, new Int32Array(counter), setting);
-  return [...mine, ...(await Promise.all(workers)).flat()];
+  return { results: [...mine, ...(await Promise.all(workers)).flat()], parts };
 }
 
-/**
- * Pages the last build wrote that this one does not have: removed, with the folders they leave
- * empty. Only tasks that ran again, or are gone, can have lost pages: a skipped task is unchanged.
- */
-function removeStalePages(outDir: string, last: BuildManifest | undefined, now: ReadonlyMap<string, TaskRecord>): number {
-  if (!last) return 0;
+/** Removes the pages of the last build's tasks that are gone (a city taken off its state's list). */
+function removeGoneTasks(outDir: string, last: ReturnType<typeof readPageHashFile>, now: ReadonlySet<string>): number {
   let count = 0;
-  for (const [id, before] of Object.entries(last.tasks)) {
-    const after = now.get(id);
-    if (after === before) continue;
-    const kept = after ? pageHashes(after.pages) : new Map<string, string>();
-    for (const path of pageHashes(before.pages).keys()) {
-      if (kept.has(path)) continue;
-      const file = join(outDir, outputFileForPath(path));
-      if (!existsSync(file)) continue;
-      rmSync(file);
-      count += 1;
-      for (let dir = dirname(file); dir.startsWith(outDir) && dir !== outDir; dir = dirname(dir)) {
-        try {
-          rmdirSync(dir);
-        } catch {
-          break;
-        }
-      }
-    }
+  for (const id of last?.taskIds() ?? []) {
+    if (now.has(id)) continue;
+    for (const path of pageHashes(last!.lines(id)!).keys()) if (removePage(outDir, path)) count += 1;
   }
   return count;
 }

@@ -1,30 +1,39 @@
 // Renders the pages of one task (in whichever thread runs it): builds each page's data, hashes it,
-// and renders and writes the page only when that hash differs from the last build's.
+// and renders and writes the page only when that hash differs from the last build's. Each thread
+// appends the page hashes of the tasks it ran to a part file of its own (page-hashes.ts), and
+// removes the pages a task had in the last build and no longer has.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { outputFileForPath } from '../paths.ts';
 import type { PageAssets } from '../render/assets.ts';
 import { renderPageHtml } from '../render/renderPageHtml.tsx';
-import { hashOf, pageHashes } from './manifest.ts';
+import { hashOf, taskId } from './manifest.ts';
+import { pageHashes, PageHashWriter, type PageHashLines } from './page-hashes.ts';
 import { pagesOfTask, type PageKind, type RenderTask } from './page-list.ts';
+import { removePage } from './remove-page.ts';
 import { isIndexable, pageAndData } from './render-job.ts';
 
 export interface TaskRequest {
   /** Position of the task in the list of all tasks. */
   index: number;
   task: RenderTask;
-  /** What the last build rendered for this task (`path<TAB>hash` lines, see manifest.ts); absent for a full build. */
-  previous?: string;
+  /** What the last build rendered for this task, if it did (its page-hash lines). */
+  previous?: PageHashLines;
+  /** Whether a page whose data hash is the last build's may be left as it is (not in a full build). */
+  reuse: boolean;
 }
 
 export interface TaskResult {
   index: number;
   /** Pages of the task, by kind (written or unchanged). */
   pagesByKind: Partial<Record<PageKind, number>>;
+  /** Pages of the task. */
+  count: number;
   /** Pages written this time (the rest were unchanged). */
   written: number;
-  /** Each page's `path<TAB>hash`: the hash of the data it was rendered from. */
-  pages: string[];
+  /** Pages of the last build's task that it no longer has, removed. */
+  removed: number;
   /** Paths of the pages that belong in the sitemap, in task order. */
   indexable: string[];
   error?: string;
@@ -33,15 +42,21 @@ export interface TaskResult {
 export interface RenderSetting {
   outDir: string;
   assets: PageAssets;
+  /** Where each thread writes its part of the page hashes: `{partsPrefix}{threadId}`. */
+  partsPrefix: string;
 }
+
+/** The part file of the page hashes that this thread writes. */
+export const partFile = (partsPrefix: string, thread = threadId) => `${partsPrefix}${thread}`;
 
 /** Folders known to exist, so that most pages need a single mkdir (their own folder). */
 const madeDirs = new Set<string>();
 
-export function runTask({ index, task, previous }: TaskRequest, { outDir, assets }: RenderSetting): TaskResult {
-  const result: TaskResult = { index, pagesByKind: {}, written: 0, pages: [], indexable: [] };
+export function runTask({ index, task, previous, reuse }: TaskRequest, { outDir, assets }: RenderSetting, hashes: PageHashWriter): TaskResult {
+  const result: TaskResult = { index, pagesByKind: {}, count: 0, written: 0, removed: 0, indexable: [] };
   const before = previous === undefined ? undefined : pageHashes(previous);
   if (madeDirs.size > 10_000) madeDirs.clear();
+  let lines = '';
   let current = '';
   try {
     for (const job of pagesOfTask(task)) {
@@ -49,15 +64,21 @@ export function runTask({ index, task, previous }: TaskRequest, { outDir, assets
       const [Page, data] = pageAndData(job);
       const hash = hashOf(data);
       const file = join(outDir, outputFileForPath(job.path));
-      result.pages.push(`${job.path}\t${hash}`);
+      lines += `${job.path}\t${hash}\n`;
+      result.count += 1;
       result.pagesByKind[job.kind] = (result.pagesByKind[job.kind] ?? 0) + 1;
       if (isIndexable(data)) result.indexable.push(job.path);
-      if (before?.get(job.path) === hash && existsSync(file)) continue;
+      const last = before?.get(job.path);
+      before?.delete(job.path);
+      if (reuse && last === hash && existsSync(file)) continue;
       const html = renderPageHtml(Page, data, assets);
       makeDir(dirname(file));
       writeFileSync(file, html);
       result.written += 1;
     }
+    // What is left of the last build's pages, this task no longer has.
+    for (const path of before?.keys() ?? []) if (removePage(outDir, path)) result.removed += 1;
+    hashes.add(taskId(task), lines);
   } catch (error) {
     result.error = `Rendering ${current} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   }
@@ -85,8 +106,13 @@ function makeDir(dir: string) {
  */
 export function runSharedTasks(requests: readonly TaskRequest[], counter: Int32Array, setting: RenderSetting): TaskResult[] {
   const results: TaskResult[] = [];
-  for (let next = Atomics.add(counter, 0, 1); next < requests.length; next = Atomics.add(counter, 0, 1)) {
-    results.push(runTask(requests[next]!, setting));
+  const hashes = new PageHashWriter(partFile(setting.partsPrefix));
+  try {
+    for (let next = Atomics.add(counter, 0, 1); next < requests.length; next = Atomics.add(counter, 0, 1)) {
+      results.push(runTask(requests[next]!, setting, hashes));
+    }
+  } finally {
+    hashes.close();
   }
   return results;
 }
