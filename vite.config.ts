@@ -7,6 +7,9 @@ export default defineConfig({
   build: {
     // Sizes are measured by `npm run bench`; gzipping every chunk here only slows the build.
     reportCompressedSize: false,
+    // dist/client also holds the prerendered pages: scripts/build.ts clears the client build's own
+    // folders (assets/, .vite/, and dist/server) before each client build instead.
+    emptyOutDir: false,
   },
   // Inside the build (scripts/build.ts) only warnings are worth printing.
   logLevel: process.env.BUILD_STEP ? 'warn' : 'info',

@@ -128,7 +128,8 @@ async function rebuildAfterOneAdChange(set: ContentSet, options: BenchOptions, w
   const peak = Math.max(...run.peakRss.values()) / 1e6;
   return [
     `- One ad's title changed in \`ads/California.csv\`; \`npm run build\` (no \`--full\`): ` +
-      `**${run.wallSeconds.toFixed(1)} s** wall end to end, peak RSS ${peak.toFixed(0)} MB.`,
+      `**${run.wallSeconds.toFixed(1)} s** wall end to end, peak RSS ${peak.toFixed(0)} MB ` +
+      `(largest process), ${(run.peakTreeRss / 1e6).toFixed(0)} MB (all processes at once).`,
     '```text',
     ...run.log.filter((entry) => /^(Compiled|Prerendered|Build finished|• Client)/.test(entry)),
     '```',

@@ -7,17 +7,19 @@
 //   --out DIR           where the site goes: DIR/client (default dist/)
 //   --cache DIR         compiled content (default .content/)
 // Runs bundled, from .build/build.mjs: `npm run build` starts scripts/build.mjs, which bundles this
-// file, the content and page steps (scripts/build-steps.ts) and their workers when they change.
-// The two steps run one after the other, each in its own Node process, so that their memory never
-// adds up: Vite (only when the client's sources changed, or with --full; about a second), then
-// the content and page steps.
+// file, the content and page steps and their workers when they change.
+// The steps run one after the other, each in a Node process of its own, so that their memory never
+// adds up and none inherits another's: the content (scripts/compile-content.ts), Vite (only when
+// the client's sources changed, or with --full; about a second), then the pages
+// (scripts/prerender-pages.ts).
 // The client assets do not depend on content: Vite builds them into dist/ and they are copied
-// when the site goes elsewhere. `--full` rebuilds them too, which empties dist/client.
-import { spawn, type ChildProcess } from 'node:child_process';
+// when the site goes elsewhere. `--full` rebuilds them too.
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildDateFrom } from './lib/build-date.ts';
+import { withLock } from './lib/file-lock.mjs';
 import { sourceFingerprint } from './lib/fingerprint.ts';
 import { CLIENT_STAMP_FILE } from '../src/prerender/page-assets.ts';
 
@@ -48,34 +50,43 @@ if (process.argv.includes('--if-needed') && !full && readIfExists(siteStampFile)
 // pools keeps it lower at little cost (the client build is small).
 const VITE_ENV = { UV_THREADPOOL_SIZE: '1', RAYON_NUM_THREADS: '1', TOKIO_WORKER_THREADS: '1' };
 const VITE_NODE_OPTIONS = ['--max-semi-space-size=2'];
-// The steps work one file, one city at a time: a small young generation and a capped old one make
-// V8 collect early instead of growing, so memory stays flat however many pages there are.
-const STEPS_NODE_OPTIONS = ['--max-old-space-size=160', '--max-semi-space-size=2'];
+// The content and page steps work one file, one city at a time: a small young generation and a
+// capped old one make V8 collect early instead of growing, so memory stays flat however many pages
+// there are.
+const STEP_NODE_OPTIONS = ['--max-old-space-size=160', '--max-semi-space-size=2'];
+// React's production build; glibc's malloc keeps fewer per-thread arenas (less memory held back).
+const STEP_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' };
 
 const started = performance.now();
 const env = buildEnvironment();
-const clientUpToDate = !full && readIfExists(clientStampFile) === clientSources && existsSync(join(distDir, 'server', 'entry.mjs'));
-const stepsEntry = new URL('./build-steps.mjs', import.meta.url);
-if (!existsSync(stepsEntry)) throw new Error('Run the build with `npm run build` (scripts/build.mjs), which bundles its steps first.');
-if (clientUpToDate) {
-  console.log('• Client assets are up to date');
-} else {
-  const vite = start('Building client assets (Vite + Vike)', 'node_modules/vite/bin/vite.js', VITE_NODE_OPTIONS, VITE_ENV, ['build']);
-  await exited(vite);
-  if (vite.exitCode !== 0) process.exit(vite.exitCode ?? 1);
+const clientIsCurrent = () => readIfExists(clientStampFile) === clientSources && existsSync(join(distDir, 'server', 'entry.mjs'));
+const bundled = (name: string) => new URL(`./${name}.mjs`, import.meta.url);
+if (!existsSync(bundled('prerender-pages'))) throw new Error('Run the build with `npm run build` (scripts/build.mjs), which bundles its steps first.');
+// Content first: a content problem is reported before anything else is built.
+await run('Compiling content', bundled('compile-content'), STEP_NODE_OPTIONS, STEP_ENV, full ? ['--full'] : []);
+// Another build of this project may be building the client right now (the test suites start
+// several): one at a time, and not again once it is current.
+mkdirSync(distDir, { recursive: true });
+await withLock(join(distDir, '.client-build.lock'), async () => {
+  if (!full && clientIsCurrent()) {
+    console.log('• Client assets are up to date');
+    return;
+  }
+  // Vite leaves dist/client's other files (the default build's pages) where they are: only the
+  // client build's own output is cleared first.
+  for (const dir of [join(distDir, 'client', 'assets'), join(distDir, 'client', '.vite'), join(distDir, 'server')]) rmSync(dir, { recursive: true, force: true });
+  await run('Building client assets (Vite + Vike)', 'node_modules/vite/bin/vite.js', VITE_NODE_OPTIONS, VITE_ENV, ['build']);
   writeFileSync(clientStampFile, clientSources);
-}
+});
 if (outDir !== distDir) {
   // The client build's own files only: dist/client also holds the pages of the default build.
   cpSync(join(distDir, 'client', 'assets'), join(outDir, 'client', 'assets'), { recursive: true });
   cpSync(join(root, 'public'), join(outDir, 'client'), { recursive: true });
 }
-const steps = start('Compiling content and prerendering pages', stepsEntry, STEPS_NODE_OPTIONS, { NODE_ENV: 'production' }, [
-  ...['--date', buildDate, '--content', contentDir, '--cache', cacheDir, '--dist', distDir, '--out', outDir],
+await run('Prerendering pages', bundled('prerender-pages'), STEP_NODE_OPTIONS, STEP_ENV, [
+  ...['--cache', cacheDir, '--dist', distDir, '--out', outDir],
   ...(full ? ['--full'] : []),
 ]);
-await exited(steps);
-if (steps.exitCode !== 0) process.exit(steps.exitCode ?? 1);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(siteStampFile, siteStamp);
 console.log(`Build finished in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
@@ -84,19 +95,14 @@ function readIfExists(file: string): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
-/** Starts one step in its own Node process. */
-function start(title: string, script: string | URL, nodeOptions: string[], extraEnv: NodeJS.ProcessEnv, args: string[]): ChildProcess {
+/** Runs one step in its own Node process; the build stops with the step's exit code if it fails. */
+async function run(title: string, script: string | URL, nodeOptions: string[], extraEnv: NodeJS.ProcessEnv, args: string[]): Promise<void> {
   console.log(`• ${title}`);
   const preload = process.env.BENCH_RSS_FILE ? ['--import', join(root, 'scripts/lib/report-peak-rss.mjs')] : [];
   const path = script instanceof URL ? fileURLToPath(script) : script;
-  return spawn(process.execPath, [...preload, ...nodeOptions, path, ...args], { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv, BUILD_STEP: title } });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolvePromise) => {
-    if (child.exitCode !== null) resolvePromise();
-    else child.once('exit', () => resolvePromise());
-  });
+  const child = spawn(process.execPath, [...preload, ...nodeOptions, path, ...args], { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv, BUILD_STEP: title } });
+  const code = await new Promise<number>((resolvePromise) => child.once('exit', (exitCode) => resolvePromise(exitCode ?? 1)));
+  if (code !== 0) process.exit(code);
 }
 
 /** This environment minus a test runner's markers (Vike stands aside when it sees Vitest's). */

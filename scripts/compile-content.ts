@@ -1,11 +1,14 @@
-// `npm run compile:content`: validates content/ (as check-content does) and writes the compiled
-// content the site reads (see scripts/lib/compile-to-disk.ts); `--full` starts afresh. The build
-// does the same inside its own process.
+// `npm run compile:content`, and the build's first step: validates content/ (as check-content does)
+// and writes the compiled content the site reads (see scripts/lib/compile-to-disk.ts); `--full`
+// starts afresh. CONTENT_DIR and COMPILED_CONTENT_DIR choose other folders; `--date` (or
+// BUILD_DATE) the day whose live ads are published. scripts/build.mjs bundles it into .build/,
+// where it checks big sets of ads files on two threads (scripts/lib/check-ads-in-parallel.ts).
 import { join } from 'node:path';
 import { buildDateFrom } from './lib/build-date.ts';
 import { compileToDisk } from './lib/compile-to-disk.ts';
 import { formatProblem } from './lib/report.ts';
 
+const started = performance.now();
 const root = join(import.meta.dirname, '..');
 const outcome = compileToDisk({
   contentDir: process.env.CONTENT_DIR ?? join(root, 'content'),
@@ -19,4 +22,7 @@ if (!outcome.ok) {
   process.exit(1);
 }
 const { content, stateFilesWritten } = outcome;
-console.log(`Compiled content for ${content.buildDate}: ${content.activeAds} live ads (${stateFilesWritten} state ad files rewritten).`);
+console.log(
+  `Compiled content for ${content.buildDate}: ${content.activeAds} live ads (${stateFilesWritten} state ad files rewritten) ` +
+    `in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+);

@@ -6,12 +6,15 @@
 // - Per file, the outcome of each valid row, keyed by the row's raw text: when the file changes,
 //   rows seen before are not parsed or checked again (csv-records.ts finds the rows).
 import { hash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BufferedFileWriter } from '../../src/buffered-file-writer.ts';
 import { AD_COLUMNS } from '../../src/schemas/ad.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import type { AdFileCache } from './compile.ts';
-import { addToSummary, checkAdFile, checkAdRow, emptySummary, type AdFileContext, type AdFileSummary, type AdRowOutcome } from './check-ad-file.ts';
+import { addToSummary, checkAdFile, checkAdRow, emptySummary, type AdFileContext, type AdFileSummary } from './check-ad-file.ts';
+import { checkAdsInParallel } from './check-ads-in-parallel.ts';
 import { compileCodeFingerprint } from './code-fingerprint.ts';
 import { splitCsvRecords } from './csv-records.ts';
 import { writePiece, type PieceLine } from './state-ad-files.ts';
@@ -28,6 +31,13 @@ const sha1 = (...parts: string[]) => hash('sha1', parts.join('\0'), 'hex');
 
 /** A valid row's outcome as kept: `published (1/0)<TAB>the ad's JSON`. */
 type RowEntry = string;
+
+/** Rows parsed and checked at a time. */
+const ROWS_PER_BATCH = 1_000;
+
+/** The parallel check's worker, where the build is bundled (.build/); elsewhere files are checked one by one. */
+const bundledWorker = new URL('./ad-check-worker.mjs', import.meta.url);
+const parallelWorker = existsSync(fileURLToPath(bundledWorker)) ? bundledWorker : undefined;
 
 export function adFileCache(compiledDir: string): AdFileCache & { files: CachedAdFile[]; piecePath(key: string, state: string): string; prune(): void } {
   const piecesDir = join(compiledDir, 'pieces');
@@ -52,34 +62,45 @@ export function adFileCache(compiledDir: string): AdFileCache & { files: CachedA
   const seen: Record<string, { stamp: string; key: string }> = {};
   const rowsPath = (file: string) => join(rowsDir, `${sha1(file)}.tsv`);
 
+  /** A file's summary, from the cache or checked now (and then kept); `stamp` says which version of the file it is. */
+  const summariseFile = (file: string, path: string, context: AdFileContext) => {
+    // A file whose size, inode and modification time are those it had last time is not read.
+    const stamp = `${contextKey(context)}:${stampOf(path)}`;
+    const last = lastSeen[file];
+    const unchanged = last?.stamp === stamp && existsSync(join(piecesDir, last.key, 'summary.json'));
+    const text = unchanged ? '' : readFileSync(path, 'utf8');
+    const key = unchanged ? last.key : sha1(contextKey(context), file, text);
+    const summaryFile = join(piecesDir, key, 'summary.json');
+    if (existsSync(summaryFile)) return { summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as AdFileSummary, key, stamp };
+    const pieces = new Map<string, PieceLine[]>();
+    const publish = (ad: CompiledAd, json = JSON.stringify(ad)) => {
+      // Only what orders the list is kept beside the JSON, not the whole ad.
+      const line = { json, city: ad.city, order: { featured: ad.featured, postedAt: ad.postedAt, id: ad.id } };
+      const list = pieces.get(ad.state);
+      if (list) list.push(line);
+      else pieces.set(ad.state, [line]);
+    };
+    let summary = checkChangedRows(file, text, context, rowsPath(file), contextKey(context), publish);
+    if (!summary) {
+      // Not simple enough to take apart row by row: checked whole, as the content check does, for exact messages.
+      pieces.clear();
+      summary = checkAdFile(text, file, context, (ad) => publish(ad));
+    }
+    mkdirSync(join(piecesDir, key), { recursive: true });
+    for (const [state, lines] of pieces) writePiece(piecePath(key, state), lines);
+    writeFileSync(summaryFile, JSON.stringify(summary));
+    return { summary, key, stamp };
+  };
+
   return {
     files,
     piecePath,
+    prepare(entries, context) {
+      const changed = entries.filter(({ file, path }) => lastSeen[file]?.stamp !== `${contextKey(context)}:${stampOf(path)}`);
+      checkAdsInParallel(compiledDir, changed, context, (entry) => summariseFile(entry.file, entry.path, context), parallelWorker);
+    },
     summarise(file: string, path: string, context: AdFileContext): AdFileSummary {
-      // A file whose size, inode and modification time are those it had last time is not read.
-      const stats = statSync(path);
-      const stamp = `${contextKey(context)}:${stats.size}:${stats.ino}:${stats.mtimeMs}`;
-      const last = lastSeen[file];
-      const unchanged = last?.stamp === stamp && existsSync(join(piecesDir, last.key, 'summary.json'));
-      const text = unchanged ? '' : readFileSync(path, 'utf8');
-      const key = unchanged ? last.key : sha1(contextKey(context), file, text);
-      const summaryFile = join(piecesDir, key, 'summary.json');
-      let summary: AdFileSummary;
-      if (existsSync(summaryFile)) {
-        summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as AdFileSummary;
-      } else {
-        const pieces = new Map<string, PieceLine[]>();
-        const publish = (ad: CompiledAd, json = JSON.stringify(ad)) => {
-          const line = { json, city: ad.city, order: ad };
-          const list = pieces.get(ad.state);
-          if (list) list.push(line);
-          else pieces.set(ad.state, [line]);
-        };
-        summary = checkChangedRows(file, text, context, rowsPath(file), contextKey(context), publish) ?? checkAdFile(text, file, context, (ad) => publish(ad));
-        mkdirSync(join(piecesDir, key), { recursive: true });
-        for (const [state, lines] of pieces) writePiece(piecePath(key, state), lines);
-        writeFileSync(summaryFile, JSON.stringify(summary));
-      }
+      const { summary, key, stamp } = summariseFile(file, path, context);
       files.push({ file, key, states: Object.keys(summary.counts) });
       seen[file] = { stamp, key };
       return summary;
@@ -93,6 +114,12 @@ export function adFileCache(compiledDir: string): AdFileCache & { files: CachedA
       for (const name of readdirSync(rowsDir)) if (!rowFiles.has(join(rowsDir, name))) rmSync(join(rowsDir, name), { force: true });
     },
   };
+}
+
+/** Size, inode and modification time: a file with the same stamp as last time is taken as unchanged. */
+function stampOf(path: string): string {
+  const stats = statSync(path);
+  return `${stats.size}:${stats.ino}:${stats.mtimeMs}`;
 }
 
 /**
@@ -111,32 +138,39 @@ function checkChangedRows(
   const records = splitCsvRecords(text);
   const header = records?.[0];
   if (!records || !header) return undefined;
-  const rows = records.slice(1).map((record) => ({ ...record, key: sha1(record.text) }));
   const known = readRowEntries(rowsFile, `${contextKey}\t${header.text}`);
-  const fresh = rows.filter((row) => !known.has(row.key));
-  const outcomes = new Map<(typeof rows)[number], AdRowOutcome>();
-  if (fresh.length > 0) {
-    const parsed = readCsv([header, ...fresh].map((record) => record.text).join('\n'), file, { required: AD_COLUMNS });
-    if (parsed.problems.length > 0 || parsed.rows.length !== fresh.length) return undefined;
-    fresh.forEach((row, index) => outcomes.set(row, checkAdRow(parsed.rows[index]!.cells, row.line, file, context)));
-  }
   const summary = emptySummary();
-  const kept: string[] = [`${contextKey}\t${header.text}`];
-  for (const row of rows) {
-    const entry = known.get(row.key);
-    if (entry !== undefined) {
-      const [published, json] = splitEntry(entry);
-      addToSummary(summary, { problems: [], ad: JSON.parse(json) as CompiledAd, published }, row.line, (ad) => publish(ad, json));
-      kept.push(`${row.key}\t${entry}`);
-      continue;
+  // The outcomes kept for the next build go to a new file, which replaces the old one at the end.
+  const kept = new BufferedFileWriter(`${rowsFile}.next`);
+  kept.write(`${contextKey}\t${header.text}\n`);
+  // A batch of rows at a time, so that a big file's parsed rows are never all in memory at once.
+  for (let start = 1; start < records.length; start += ROWS_PER_BATCH) {
+    const rows = records.slice(start, start + ROWS_PER_BATCH).map((record) => ({ ...record, key: sha1(record.text) }));
+    const fresh = rows.filter((row) => !known.has(row.key));
+    const parsed = fresh.length > 0 ? readCsv([header, ...fresh].map((record) => record.text).join('\n'), file, { required: AD_COLUMNS }) : undefined;
+    if (parsed && (parsed.problems.length > 0 || parsed.rows.length !== fresh.length)) {
+      kept.close();
+      rmSync(`${rowsFile}.next`);
+      return undefined;
     }
-    const outcome = outcomes.get(row)!;
-    const json = outcome.ad ? JSON.stringify(outcome.ad) : '';
-    addToSummary(summary, outcome, row.line, (ad) => publish(ad, json));
-    // Problems name the row's line, which moves: rows with problems are checked every time.
-    if (outcome.ad && outcome.problems.length === 0) kept.push(`${row.key}\t${outcome.published ? 1 : 0}\t${json}`);
+    let freshIndex = 0;
+    for (const row of rows) {
+      const entry = known.get(row.key);
+      if (entry !== undefined) {
+        const [published, json] = splitEntry(entry);
+        addToSummary(summary, { problems: [], ad: JSON.parse(json) as CompiledAd, published }, row.line, (ad) => publish(ad, json));
+        kept.write(`${row.key}\t${entry}\n`);
+        continue;
+      }
+      const outcome = checkAdRow(parsed!.rows[freshIndex++]!.cells, row.line, file, context);
+      const json = outcome.ad ? JSON.stringify(outcome.ad) : '';
+      addToSummary(summary, outcome, row.line, (ad) => publish(ad, json));
+      // Problems name the row's line, which moves: rows with problems are checked every time.
+      if (outcome.ad && outcome.problems.length === 0) kept.write(`${row.key}\t${outcome.published ? 1 : 0}\t${json}\n`);
+    }
   }
-  writeFileSync(rowsFile, `${kept.join('\n')}\n`);
+  kept.close();
+  renameSync(`${rowsFile}.next`, rowsFile);
   return summary;
 }
 

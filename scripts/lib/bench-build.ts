@@ -2,9 +2,10 @@
 // and measures it from the
 // outside: wall time end to end, and the peak RSS each process reports into BENCH_RSS_FILE.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { sampleTreeRss } from './bench-tree-rss.ts';
 
 export interface BuildRequest {
   projectRoot: string;
@@ -22,23 +23,29 @@ export interface BuildRun {
   wallSeconds: number;
   /** Peak RSS in bytes by step (short name), in the order the steps reported. */
   peakRss: Map<string, number>;
+  /** The most resident memory of all the build's processes at one moment (sampled), in bytes. */
+  peakTreeRss: number;
   /** Everything the build printed, stdout and stderr. */
   log: string[];
 }
 
 /** Short names for the steps build.ts runs; other steps keep their own name. */
 const STEP_NAMES: Record<string, string> = {
+  'Compiling content': 'content',
   'Building client assets (Vite + Vike)': 'vite',
-  'Compiling content and prerendering pages': 'content+pages',
+  'Prerendering pages': 'pages',
 };
+/** The steps whose work grows with the content (Vite's does not). */
+export const CONTENT_STEPS = ['content', 'pages'];
 /** The build.ts process itself reports under its script path (it has no BUILD_STEP). */
 const ORCHESTRATOR = 'build';
 /** Column order of the known steps: the order they run in, the orchestrator last. */
 export const KNOWN_STEPS = [...Object.values(STEP_NAMES), ORCHESTRATOR];
 
 export async function runBuild(request: BuildRequest): Promise<BuildRun> {
+  mkdirSync(dirname(request.rssFile), { recursive: true });
   const started = performance.now();
-  const { code, log } = await runNode(request.projectRoot, buildArguments(request), {
+  const { code, log, peakTreeRss } = await runNode(request.projectRoot, buildArguments(request), {
     ...process.env,
     BENCH_RSS_FILE: request.rssFile,
   });
@@ -47,7 +54,7 @@ export async function runBuild(request: BuildRequest): Promise<BuildRun> {
     const tail = log.slice(-30).join('\n');
     throw new Error(`the build exited with code ${code}; its last lines:\n${tail}`);
   }
-  return { wallSeconds, peakRss: readPeakRss(request.rssFile), log };
+  return { wallSeconds, peakRss: readPeakRss(request.rssFile), peakTreeRss, log };
 }
 
 function buildArguments(request: BuildRequest): string[] {
@@ -70,8 +77,9 @@ function runNode(
   cwd: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; log: string[] }> {
+): Promise<{ code: number | null; log: string[]; peakTreeRss: number }> {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const sampler = sampleTreeRss(child.pid!);
   const log: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
@@ -81,7 +89,7 @@ function runNode(
   }
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, log }));
+    child.once('close', (code) => resolve({ code, log, peakTreeRss: sampler.stop() }));
   });
 }
 

@@ -1,5 +1,5 @@
 // The benchmark's tables, as aligned Markdown: printed to the console and written to the docs.
-import { KNOWN_STEPS } from './bench-build.ts';
+import { CONTENT_STEPS, KNOWN_STEPS } from './bench-build.ts';
 import type { SetMeasurement } from './bench-measure.ts';
 import { PAGE_TYPE_LABELS, PAGE_TYPES } from './bench-output.ts';
 
@@ -28,6 +28,7 @@ export function summaryTable(sets: readonly SetMeasurement[]): string {
     right('pages/s'),
     ...steps.map((step) => right(`RSS ${step} MB`)),
     right('RSS max MB'),
+    right('RSS all at once MB'),
     right('MB written'),
   ];
   const rows = sets.map((set) => [
@@ -41,6 +42,7 @@ export function summaryTable(sets: readonly SetMeasurement[]): string {
       return bytes === undefined ? '–' : mb(bytes);
     }),
     mb(maxPeakRss(set)),
+    mb(set.run.peakTreeRss),
     mb(set.bytesWritten),
   ]);
   return markdownTable(columns, rows);
@@ -80,16 +82,17 @@ export function pageTypeTable(set: SetMeasurement): string {
   return markdownTable(columns, rows);
 }
 
-/** How much more memory the largest process needs for the full set than for the subset. */
+/** How much more memory the full set needs than the subset: largest process, and all at once. */
 export function memoryDifference(full: SetMeasurement, subset: SetMeasurement): string {
-  const fullMax = maxPeakRss(full);
-  const subsetMax = maxPeakRss(subset);
-  const ratio = subsetMax > 0 ? (fullMax - subsetMax) / subsetMax : undefined;
-  const percent = ratio === undefined ? '' : ` (${(ratio * 100).toFixed(0)}%)`;
-  return (
-    `Largest peak RSS: ${mb(fullMax)} MB for ${full.name} vs ${mb(subsetMax)} MB for ` +
-    `${subset.name}: ${mb(fullMax - subsetMax)} MB more${percent}.`
-  );
+  const compare = (label: string, fullBytes: number, subsetBytes: number) =>
+    `${label}: ${mb(fullBytes)} MB for ${full.name} vs ${mb(subsetBytes)} MB for ${subset.name}, ` +
+    `${mb(fullBytes - subsetBytes)} MB apart.`;
+  const contentSteps = (set: SetMeasurement) => Math.max(0, ...CONTENT_STEPS.map((step) => set.run.peakRss.get(step) ?? 0));
+  return [
+    `- ${compare('Largest process', maxPeakRss(full), maxPeakRss(subset))}`,
+    `- ${compare(`Largest of the steps that work on content (${CONTENT_STEPS.join(', ')})`, contentSteps(full), contentSteps(subset))}`,
+    `- ${compare('All processes at once', full.run.peakTreeRss, subset.run.peakTreeRss)}`,
+  ].join('\n');
 }
 
 /**

@@ -37,6 +37,8 @@ const ignoreAds: AdSink = { add: () => {} };
  * is not parsed again, and its published ads stay where the cache put them.
  */
 export interface AdFileCache {
+  /** Told every ads file before the first summarise(): it may check the changed ones ahead, in parallel. */
+  prepare?(files: ReadonlyArray<{ file: string; path: string }>, context: AdFileContext): void;
   /** `path` is read only when the file may have changed since it was last summarised. */
   summarise(file: string, path: string, context: AdFileContext): AdFileSummary;
 }
@@ -164,7 +166,9 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
   let activeAds = 0;
   let unpublishedAds = 0;
   const firstUseOfId = new Map<number, string>();
-  for (const path of listFiles('ads', '.csv')) {
+  const adFiles = listFiles('ads', '.csv');
+  cache?.prepare?.(adFiles.map((path) => ({ file: rel(path), path })), context);
+  for (const path of adFiles) {
     const file = rel(path);
     const summary = cache ? cache.summarise(file, path, context) : checkAdFile(readFileSync(path, 'utf8'), file, context, (ad) => sink.add(ad));
     problems.push(...summary.problems);

@@ -10,6 +10,7 @@
 import { hash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BufferedFileWriter } from '../../src/buffered-file-writer.ts';
 import { compareForList, type ListOrderFields } from '../../src/content/ad-order.ts';
 import type { AdsIndex, CityAdsEntry } from '../../src/schemas/compiled-content.ts';
 
@@ -40,7 +41,7 @@ export function writePiece(file: string, lines: PieceLine[]): void {
   lines.sort(byCityThenList);
   const cities: PieceCities = {};
   let offset = 0;
-  let text = '';
+  const text = new BufferedFileWriter(file);
   for (const line of lines) {
     const bytes = Buffer.byteLength(line.json) + 1;
     const entry = cities[line.city];
@@ -51,9 +52,9 @@ export function writePiece(file: string, lines: PieceLine[]): void {
       cities[line.city] = [offset, bytes, 1];
     }
     offset += bytes;
-    text += `${line.json}\n`;
+    text.write(`${line.json}\n`);
   }
-  writeFileSync(file, text);
+  text.close();
   writeFileSync(`${file}.json`, JSON.stringify(cities));
 }
 

@@ -29,7 +29,7 @@ interface ContentIndex {
 let index: ContentIndex | undefined;
 /** Cities whose ads were read, most recent last; a few are kept (pages come city by city). */
 const cityAdsCache = new Map<string, { list: CompiledAd[]; byId?: Map<number, CompiledAd> }>();
-const KEPT_CITIES = 16;
+const KEPT_CITIES = 2;
 
 const cityKey = (state: string, city: string) => `${state}\u0000${city}`;
 
@@ -71,13 +71,10 @@ export function useContent(content: CompiledContent, ads: readonly CompiledAd[] 
   index = buildIndex(content, {}, byCity);
 }
 
-/**
- * Reads the compiled content from another folder (the prerenderer's threads); `content`, when
- * given, is that folder's content.json already in memory (the build has just written it).
- */
-export function useCompiledContentDir(dir: string, content?: CompiledContent): void {
+/** Reads the compiled content from another folder (the prerenderer's threads). */
+export function useCompiledContentDir(dir: string): void {
   process.env.COMPILED_CONTENT_DIR = dir;
-  index = content ? buildIndex(content, readAdsIndex(content)) : undefined;
+  index = undefined;
   cityAdsCache.clear();
 }
 

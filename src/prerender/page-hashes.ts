@@ -7,7 +7,8 @@
 // each render thread appends the sections of the tasks it ran to a part file of its own as it goes,
 // and the build then joins the parts with the sections of the tasks it skipped (unchanged since the
 // last build). The order of sections carries no meaning.
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { BufferedFileWriter } from '../buffered-file-writer.ts';
 
 /** `path<TAB>hash` lines of one task's pages, each ending with a newline. */
 export type PageHashLines = string;
@@ -53,33 +54,23 @@ export function readPageHashFile(file: string): PageHashFile | undefined {
 
 /** Appends task sections to a file, a few at a time. */
 export class PageHashWriter {
-  private readonly fd: number;
-  private buffer = '';
+  private readonly file: BufferedFileWriter;
 
-  constructor(file: string) {
-    this.fd = openSync(file, 'w');
+  constructor(path: string) {
+    this.file = new BufferedFileWriter(path);
   }
 
   add(taskId: string, lines: PageHashLines): void {
-    this.buffer += `#${taskId}\n${lines}`;
-    if (this.buffer.length > 1 << 16) this.flush();
+    this.file.write(`#${taskId}\n${lines}`);
   }
 
   /** Copies a whole file of sections (a render thread's part). */
-  addFile(file: string): void {
-    this.flush();
-    writeSync(this.fd, readFileSync(file));
+  addFile(path: string): void {
+    this.file.writeFile(path);
   }
 
   close(): void {
-    this.flush();
-    closeSync(this.fd);
-  }
-
-  private flush(): void {
-    if (this.buffer === '') return;
-    writeSync(this.fd, this.buffer);
-    this.buffer = '';
+    this.file.close();
   }
 }
 

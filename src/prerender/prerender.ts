@@ -1,5 +1,5 @@
 // Prerenders the site into `outDir` after the content is compiled and Vite has built the client
-// assets into `distDir` (scripts/build-steps.ts runs all three). The main thread and one worker
+// assets into `distDir` (scripts/build.ts runs the three steps). The main thread and one worker
 // thread a further core render tasks side by side, each writing a page as soon as it is rendered.
 // Incremental unless `full`: the build manifest says what each page was made from; tasks whose
 // inputs are unchanged are skipped, and only pages whose data changed are written.
@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { getSite, useCompiledContentDir, type CompiledContent } from '../content/index.ts';
+import { getSite, useCompiledContentDir } from '../content/index.ts';
 import { NOT_FOUND_FILES } from '../paths.ts';
 import { hashOf, pageHashFileOf, readManifest, taskId, taskSignatures, writeManifest, type BuildManifest, type TaskRecord } from './manifest.ts';
 import { pageAssets } from './page-assets.ts';
@@ -26,8 +26,6 @@ export interface PrerenderRequest {
   outDir: string;
   manifestFile: string;
   compiledContentDir: string;
-  /** The compiled content.json, when the caller has it in memory. */
-  content?: CompiledContent;
   /** Fingerprint of the source code: a change means every page is rendered again. */
   sources: string;
   full: boolean;
@@ -48,7 +46,7 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 6 
 export async function prerender(request: PrerenderRequest): Promise<PrerenderSummary> {
   // React picks its build when first imported: the build runs this process with NODE_ENV=production.
   if (process.env.NODE_ENV !== 'production') console.warn('Prerendering with NODE_ENV unset: React runs its slower development build.');
-  useCompiledContentDir(request.compiledContentDir, request.content);
+  useCompiledContentDir(request.compiledContentDir);
   const assets = await pageAssets(request.distDir);
   const renderer = hashOf({ assets, sources: request.sources });
   const lastBuild = readManifest(request.manifestFile);
@@ -77,6 +75,7 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   const work = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
   const threads = work < PAGES_WORTH_A_WORKER ? 1 : Math.max(1, Math.min(availableParallelism(), Number(process.env.PRERENDER_THREADS ?? 2)));
 
+  mkdirSync(dirname(hashFile), { recursive: true });
   const setting: RenderSetting = { outDir: request.outDir, assets, partsPrefix: `${hashFile}.part-` };
   const { results, parts } = await renderAll(setting, requests, threads, request.compiledContentDir);
   const failures = results.filter((result) => result.error);

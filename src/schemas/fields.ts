@@ -1,5 +1,8 @@
 // Field types shared by the content schemas. CSV cells arrive as strings, so these parse text.
 import { z } from 'zod';
+import { isRealIsoDate } from './iso-date.ts';
+
+export { isRealIsoDate };
 
 /** A whole number written in a CSV cell, e.g. `1042`. */
 export const csvInteger = (label = 'a whole number') =>
@@ -32,18 +35,6 @@ export const frontMatterDate = z.preprocess(
   (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : value),
   isoDate,
 );
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-export function isRealIsoDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const year = Number(text.slice(0, 4));
-  const month = Number(text.slice(5, 7));
-  const day = Number(text.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
-}
 
 /** One-line text: trimmed, no line breaks, within the given length. */
 export const singleLine = (min: number, max: number) =>

@@ -1,0 +1,29 @@
+// The build's last step: prerenders every page of the compiled content into {out}/client, once the
+// client assets are built (src/prerender/prerender.ts). scripts/build.mjs bundles it into .build/.
+//   --cache DIR --dist DIR --out DIR [--full]; LOCALBOARD_SOURCES: fingerprint of the source code
+import { join } from 'node:path';
+import { prerender } from '../src/prerender/prerender.ts';
+
+const option = (flag: string) => {
+  const index = process.argv.indexOf(flag);
+  const value = index === -1 ? undefined : process.argv[index + 1];
+  if (!value) throw new Error(`prerender-pages needs ${flag}`);
+  return value;
+};
+const outDir = option('--out');
+const started = performance.now();
+const summary = await prerender({
+  distDir: option('--dist'),
+  outDir: join(outDir, 'client'),
+  manifestFile: join(outDir, 'build-manifest.json'),
+  compiledContentDir: option('--cache'),
+  sources: process.env.LOCALBOARD_SOURCES ?? '',
+  full: process.argv.includes('--full'),
+});
+const took = (performance.now() - started) / 1000;
+console.log(
+  `Prerendered ${summary.pages} pages in ${took.toFixed(1)} s (${Math.round(summary.pages / took)} pages/s, ${summary.threads} ` +
+    `${summary.threads === 1 ? 'thread' : 'threads'}): ${summary.written} written, ${summary.pages - summary.written} unchanged, ` +
+    `${summary.removed} removed; looked at ` +
+    (Object.entries(summary.pagesByKind).map(([kind, count]) => `${kind} ${count}`).join(', ') || 'nothing'),
+);
