@@ -12,8 +12,8 @@
 // adds up and none inherits another's: the content (scripts/compile-content.ts), Vite (only when
 // the client's sources changed, or with --full; about a second), then the pages
 // (scripts/prerender-pages.ts).
-// The client assets do not depend on content: Vite builds them into dist/ and they are copied
-// when the site goes elsewhere. `--full` rebuilds them too.
+// The client assets do not depend on content: Vite builds them into dist/vite/, and they are copied
+// into the site. `--full` rebuilds them too.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,12 +32,14 @@ const full = process.argv.includes('--full');
 const buildDate = buildDateFrom(process.argv, process.env);
 const contentDir = resolve(option('--content') ?? process.env.CONTENT_DIR ?? join(root, 'content'));
 const distDir = join(root, 'dist');
+/** Vite's build (vite.config.ts): the client assets in client/, Vike's server build in server/. */
+const viteDir = join(distDir, 'vite');
 const outDir = resolve(option('--out') ?? distDir);
 const cacheDir = resolve(option('--cache') ?? process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'));
 
 const clientSources = sourceFingerprint(root, ['src', 'renderer', 'public', 'vite.config.ts', 'package-lock.json']);
 const stepSources = sourceFingerprint(root, ['src', 'renderer', 'scripts', 'package.json', 'package-lock.json']);
-const clientStampFile = join(distDir, CLIENT_STAMP_FILE);
+const clientStampFile = join(viteDir, CLIENT_STAMP_FILE);
 const siteStampFile = join(outDir, 'build-stamp.json');
 const siteStamp = JSON.stringify({ buildDate, content: sourceFingerprint(contentDir, ['.']), sources: stepSources });
 
@@ -46,9 +48,10 @@ if (process.argv.includes('--if-needed') && !full && readIfExists(siteStampFile)
   process.exit(0);
 }
 
-// Vite's memory is mostly Rolldown's, outside the JavaScript heap: one thread for each of its
-// pools keeps it lower at little cost (the client build is small).
-const VITE_ENV = { UV_THREADPOOL_SIZE: '1', RAYON_NUM_THREADS: '1', TOKIO_WORKER_THREADS: '1' };
+// Most of Vite's memory is Rolldown's, outside the JavaScript heap, in mimalloc arenas that by
+// default are committed whole and backed by huge pages: committing on demand and returning freed
+// pages at once takes the client build from about 265 MB to about 175 MB, at no cost in time.
+const VITE_ENV = { MIMALLOC_ARENA_EAGER_COMMIT: '0', MIMALLOC_ALLOW_LARGE_OS_PAGES: '0', MIMALLOC_PURGE_DELAY: '0' };
 const VITE_NODE_OPTIONS = ['--max-semi-space-size=2'];
 // The content and page steps work one file, one city at a time: a small young generation and a
 // capped old one make V8 collect early instead of growing, so memory stays flat however many pages
@@ -59,7 +62,7 @@ const STEP_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' };
 
 const started = performance.now();
 const env = buildEnvironment();
-const clientIsCurrent = () => readIfExists(clientStampFile) === clientSources && existsSync(join(distDir, 'server', 'entry.mjs'));
+const clientIsCurrent = () => readIfExists(clientStampFile) === clientSources && existsSync(join(viteDir, 'server', 'entry.mjs'));
 const bundled = (name: string) => new URL(`./${name}.mjs`, import.meta.url);
 if (!existsSync(bundled('prerender-pages'))) throw new Error('Run the build with `npm run build` (scripts/build.mjs), which bundles its steps first.');
 // Content first: a content problem is reported before anything else is built.
@@ -72,19 +75,14 @@ await withLock(join(distDir, '.client-build.lock'), async () => {
     console.log('• Client assets are up to date');
     return;
   }
-  // Vite leaves dist/client's other files (the default build's pages) where they are: only the
-  // client build's own output is cleared first.
-  for (const dir of [join(distDir, 'client', 'assets'), join(distDir, 'client', '.vite'), join(distDir, 'server')]) rmSync(dir, { recursive: true, force: true });
   await run('Building client assets (Vite + Vike)', 'node_modules/vite/bin/vite.js', VITE_NODE_OPTIONS, VITE_ENV, ['build']);
   writeFileSync(clientStampFile, clientSources);
 });
-if (outDir !== distDir) {
-  // The client build's own files only: dist/client also holds the pages of the default build.
-  cpSync(join(distDir, 'client', 'assets'), join(outDir, 'client', 'assets'), { recursive: true });
-  cpSync(join(root, 'public'), join(outDir, 'client'), { recursive: true });
-}
+// The client build's files go into the site (the old assets out first: their names carry a hash).
+rmSync(join(outDir, 'client', 'assets'), { recursive: true, force: true });
+cpSync(join(viteDir, 'client'), join(outDir, 'client'), { recursive: true, filter: (path) => !path.includes('/.vite') });
 await run('Prerendering pages', bundled('prerender-pages'), STEP_NODE_OPTIONS, STEP_ENV, [
-  ...['--cache', cacheDir, '--dist', distDir, '--out', outDir],
+  ...['--cache', cacheDir, '--vite', viteDir, '--out', outDir],
   ...(full ? ['--full'] : []),
 ]);
 mkdirSync(outDir, { recursive: true });

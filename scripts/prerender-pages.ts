@@ -1,6 +1,6 @@
 // The build's last step: prerenders every page of the compiled content into {out}/client, once the
 // client assets are built (src/prerender/prerender.ts). scripts/build.mjs bundles it into .build/.
-//   --cache DIR --dist DIR --out DIR [--full]; LOCALBOARD_SOURCES: fingerprint of the source code
+//   --cache DIR --vite DIR --out DIR [--full]; LOCALBOARD_SOURCES: fingerprint of the source code
 import { join } from 'node:path';
 import { prerender } from '../src/prerender/prerender.ts';
 
@@ -13,7 +13,7 @@ const option = (flag: string) => {
 const outDir = option('--out');
 const started = performance.now();
 const summary = await prerender({
-  distDir: option('--dist'),
+  viteDir: option('--vite'),
   outDir: join(outDir, 'client'),
   manifestFile: join(outDir, 'build-manifest.json'),
   compiledContentDir: option('--cache'),

@@ -1,5 +1,5 @@
 // Prerenders the site into `outDir` after the content is compiled and Vite has built the client
-// assets into `distDir` (scripts/build.ts runs the three steps). The main thread and one worker
+// assets into `viteDir` (scripts/build.ts runs the three steps). The main thread and one worker
 // thread a further core render tasks side by side, each writing a page as soon as it is rendered.
 // Incremental unless `full`: the build manifest says what each page was made from; tasks whose
 // inputs are unchanged are skipped, and only pages whose data changed are written.
@@ -21,7 +21,7 @@ import type { WorkerInput } from './worker.ts';
 
 export interface PrerenderRequest {
   /** Vite's build (client assets and Vike's server entry). */
-  distDir: string;
+  viteDir: string;
   /** Where the pages go (the site's root folder). */
   outDir: string;
   manifestFile: string;
@@ -47,7 +47,7 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   // React picks its build when first imported: the build runs this process with NODE_ENV=production.
   if (process.env.NODE_ENV !== 'production') console.warn('Prerendering with NODE_ENV unset: React runs its slower development build.');
   useCompiledContentDir(request.compiledContentDir);
-  const assets = await pageAssets(request.distDir);
+  const assets = await pageAssets(request.viteDir);
   const renderer = hashOf({ assets, sources: request.sources });
   const lastBuild = readManifest(request.manifestFile);
   const hashFile = pageHashFileOf(request.manifestFile);
