@@ -3,6 +3,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { adsForPageTarget, generateBenchAds, readWeightedCities } from './lib/bench-ads.ts';
 import { runBuild, summarizeLog } from './lib/bench-build.ts';
 import { writeContentSet } from './lib/bench-content.ts';
@@ -17,11 +19,14 @@ import {
   summaryTable,
 } from './lib/bench-report.ts';
 import { createWorkspace, type Workspace } from './lib/bench-workspace.ts';
+import { splitCsvRecords } from './lib/csv-records.ts';
 
 const root = join(import.meta.dirname, '..');
 const shippedContent = join(root, 'content');
 const FULL_ADS = 100_000;
 const SUBSET_PAGES = 20_000;
+/** The id of the ad the incremental benchmark adds (the generated ones start at 100,000). */
+const NEW_AD_ID = 9_999_999;
 
 interface ContentSet {
   name: string;
@@ -46,7 +51,7 @@ try {
     measured.set(set.id, await buildAndMeasure(set, options, workspace));
   }
   const results = [sets.full, sets.subset, sets.shipped].map((set) => measured.get(set.id)!);
-  const incremental = await rebuildAfterOneAdChange(sets.full, options, workspace);
+  const incremental = await rebuildAfterAdEdits(sets.full, options, workspace);
   const figures = `${report(results, options, workspace)}\n\n### Incremental rebuild of the full set\n\n${incremental}`;
   console.log(`\n${figures}\n`);
   if (results.some(countProblem)) {
@@ -116,22 +121,43 @@ function buildSet(set: ContentSet, options: BenchOptions, workspace: Workspace, 
   });
 }
 
-/** Changes the title of one ad of the full set and times the incremental build that follows. */
-async function rebuildAfterOneAdChange(set: ContentSet, options: BenchOptions, workspace: Workspace): Promise<string> {
+/**
+ * Edits the full set's ads three times, as an editor would, and times the incremental build after
+ * each: one ad's title changed, one ad added, that ad removed again.
+ */
+async function rebuildAfterAdEdits(set: ContentSet, options: BenchOptions, workspace: Workspace): Promise<string> {
   const file = join(set.contentDir, 'ads', 'California.csv');
-  const [header, first, ...rest] = readFileSync(file, 'utf8').split('\n');
-  const cells = first!.split(',');
-  cells[5] = 'A changed title for the incremental benchmark';
-  writeFileSync(file, [header, cells.join(','), ...rest].join('\n'));
-  console.log('\nRebuilding the full set after changing one ad...');
-  const run = await buildSet(set, options, workspace, false);
-  const peak = Math.max(...run.peakRss.values()) / 1e6;
+  const original = readFileSync(file, 'utf8');
+  const [header, first] = splitCsvRecords(original)!;
+  const ad = parse(`${header!.text}\n${first!.text}`, { columns: true })[0] as Record<string, string>;
+  const row = (fields: Record<string, string>) => stringify([fields], { columns: Object.keys(ad) }).trimEnd();
+  const changed = original.replace(first!.text, row({ ...ad, title: 'A changed title for the incremental benchmark' }));
+  const added = `${changed.trimEnd()}\n${row({ ...ad, id: String(NEW_AD_ID), title: 'A new ad for the incremental benchmark' })}\n`;
+  const edits: Array<[string, string]> = [
+    ["one ad's title changed", changed],
+    ['one ad added', added],
+    ['that ad removed', changed],
+  ];
+  const rows: string[][] = [];
+  const logs: string[] = [];
+  for (const [edit, text] of edits) {
+    writeFileSync(file, text);
+    console.log(`\nRebuilding the full set after this edit: ${edit}...`);
+    const run = await buildSet(set, options, workspace, false);
+    const prerendered = run.log.find((line) => /^Prerendered/.test(line)) ?? '';
+    const [, written = '?', removed = '?'] = /(\d+) written, \d+ unchanged, (\d+) removed/.exec(prerendered) ?? [];
+    rows.push([edit, run.wallSeconds.toFixed(1), written, removed, (Math.max(...run.peakRss.values()) / 1e6).toFixed(0), (run.peakTreeRss / 1e6).toFixed(0)]);
+    logs.push(`${edit}:`, ...run.log.filter((entry) => /^(Compiled|Prerendered|Build finished|• Client)/.test(entry)).map((line) => `  ${line}`));
+  }
   return [
-    `- One ad's title changed in \`ads/California.csv\`; \`npm run build\` (no \`--full\`): ` +
-      `**${run.wallSeconds.toFixed(1)} s** wall end to end, peak RSS ${peak.toFixed(0)} MB ` +
-      `(largest process), ${(run.peakTreeRss / 1e6).toFixed(0)} MB (all processes at once).`,
+    'Each edit in `ads/California.csv` of the full set, then `npm run build` (no `--full`) on the last build:',
+    '',
+    '| edit | wall s | pages written | pages removed | largest process MB | all at once MB |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
     '```text',
-    ...run.log.filter((entry) => /^(Compiled|Prerendered|Build finished|• Client)/.test(entry)),
+    ...logs,
     '```',
   ].join('\n');
 }
