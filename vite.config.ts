@@ -7,10 +7,8 @@ export default defineConfig({
   build: {
     // Sizes are measured by `npm run bench`; gzipping every chunk here only slows the build.
     reportCompressedSize: false,
-    // Vike builds into dist/vite/client and dist/vite/server; the build copies the client's assets
-    // into each site it prerenders (dist/client by default), so that the pages are never in the
-    // folder Vite empties and scans.
-    outDir: 'dist/vite',
+    // Vike builds into dist/client and dist/server (and empties them); the build copies the client
+    // assets into each site it prerenders (dist/site by default), which Vite and Vike leave alone.
   },
   // Inside the build (scripts/build.ts) only warnings are worth printing.
   logLevel: process.env.BUILD_STEP ? 'warn' : 'info',

@@ -1,8 +1,9 @@
-// The build's last step: prerenders every page of the compiled content into {out}/client, once the
+// The build's last step: prerenders every page of the compiled content into {out}/site, once the
 // client assets are built (src/prerender/prerender.ts). scripts/build.mjs bundles it into .build/.
 //   --cache DIR --vite DIR --out DIR [--full]; LOCALBOARD_SOURCES: fingerprint of the source code
 import { join } from 'node:path';
 import { prerender } from '../src/prerender/prerender.ts';
+import { SITE_FOLDER } from '../src/prerender/output-layout.ts';
 
 const option = (flag: string) => {
   const index = process.argv.indexOf(flag);
@@ -14,7 +15,7 @@ const outDir = option('--out');
 const started = performance.now();
 const summary = await prerender({
   viteDir: option('--vite'),
-  outDir: join(outDir, 'client'),
+  outDir: join(outDir, SITE_FOLDER),
   manifestFile: join(outDir, 'build-manifest.json'),
   compiledContentDir: option('--cache'),
   sources: process.env.LOCALBOARD_SOURCES ?? '',

@@ -14,7 +14,7 @@ import { accountsRoutes } from './routes/accounts.ts';
 import { staticSite } from './static-site.ts';
 
 export interface AppOptions {
-  /** Folder of the prerendered site (dist/client). */
+  /** Folder of the prerendered site (dist/site). */
   siteDir: string;
   /** The open database (server/db/database.ts). */
   db: Db;

@@ -7,7 +7,7 @@ import { openDatabase } from './db/database.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
-const siteDir = resolve(process.env.SITE_DIR ?? 'dist/client');
+const siteDir = resolve(process.env.SITE_DIR ?? 'dist/site');
 const databasePath = resolve(process.env.DATABASE_PATH ?? 'data/localboard.sqlite');
 
 const db = openDatabase(databasePath);

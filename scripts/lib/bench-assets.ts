@@ -18,9 +18,9 @@ const HREF = /\bhref="([^"]+)"/;
 // not `import(` (the character class has no parenthesis, so a dynamic import never matches).
 const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w$\s{},*]*?\bfrom\s*)?["']([^"']+)["']/g;
 
-/** `pageFile` is an HTML file under `clientDir`, the site's root. */
-export function firstVisitAssets(clientDir: string, pageFile: string): FirstVisit {
-  const folder = relative(clientDir, dirname(pageFile)).split(sep).join('/');
+/** `pageFile` is an HTML file under `siteDir`, the site's root. */
+export function firstVisitAssets(siteDir: string, pageFile: string): FirstVisit {
+  const folder = relative(siteDir, dirname(pageFile)).split(sep).join('/');
   const pageUrl = folder ? `/${folder}/` : '/';
   const html = readFileSync(pageFile, 'utf8');
   const stylesheets = [...html.matchAll(STYLESHEET)].flatMap((tag) => HREF.exec(tag[0])?.[1] ?? []);
@@ -28,10 +28,10 @@ export function firstVisitAssets(clientDir: string, pageFile: string): FirstVisi
 
   const seen = new Set<string>();
   const visit = (url: string) => {
-    if (seen.has(url) || !existsSync(fileFor(clientDir, url))) return;
+    if (seen.has(url) || !existsSync(fileFor(siteDir, url))) return;
     seen.add(url);
     if (!url.endsWith('.js')) return;
-    const code = readFileSync(fileFor(clientDir, url), 'utf8');
+    const code = readFileSync(fileFor(siteDir, url), 'utf8');
     for (const match of code.matchAll(STATIC_IMPORT)) {
       const target = resolveUrl(url, match[1] as string);
       if (target) visit(target);
@@ -41,14 +41,14 @@ export function firstVisitAssets(clientDir: string, pageFile: string): FirstVisi
     const url = resolveUrl(pageUrl, href);
     if (url) visit(url);
   }
-  return totals(clientDir, [...seen]);
+  return totals(siteDir, [...seen]);
 }
 
-function totals(clientDir: string, urls: string[]): FirstVisit {
+function totals(siteDir: string, urls: string[]): FirstVisit {
   let jsGzipBytes = 0;
   let cssGzipBytes = 0;
   for (const url of urls) {
-    const bytes = gzipBytes(readFileSync(fileFor(clientDir, url)));
+    const bytes = gzipBytes(readFileSync(fileFor(siteDir, url)));
     if (url.endsWith('.css')) cssGzipBytes += bytes;
     else jsGzipBytes += bytes;
   }
@@ -64,4 +64,4 @@ function resolveUrl(base: string, href: string): string | undefined {
   return posix.normalize(posix.join(posix.dirname(base.endsWith('/') ? `${base}x` : base), path));
 }
 
-const fileFor = (clientDir: string, url: string) => join(clientDir, decodeURIComponent(url));
+const fileFor = (siteDir: string, url: string) => join(siteDir, decodeURIComponent(url));

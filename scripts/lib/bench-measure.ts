@@ -43,7 +43,7 @@ export function measureSet(
     html: byType(htmlGzipStats),
     firstVisit: byType((files) => {
       const page = files.find((file) => file.path.endsWith('/index.html')) ?? files[0];
-      return page ? firstVisitAssets(output.clientDir, page.path) : undefined;
+      return page ? firstVisitAssets(output.siteDir, page.path) : undefined;
     }),
   };
 }

@@ -1,7 +1,8 @@
 // What a build wrote: every file under its output folder with its size, and the HTML pages of
-// the site ({out}/client) sorted by page type, told apart by the shape of their path.
+// the site ({out}/site) sorted by page type, told apart by the shape of their path.
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { SITE_FOLDER } from '../../src/prerender/output-layout.ts';
 
 export const PAGE_TYPES = ['landing', 'state', 'city', 'cityPage', 'ad', 'other'] as const;
 export type PageType = (typeof PAGE_TYPES)[number];
@@ -22,29 +23,29 @@ export interface OutputFile {
 }
 
 export interface BuildOutput {
-  clientDir: string;
+  siteDir: string;
   bytesWritten: number;
-  /** HTML files under {out}/client by type, each list sorted by path. */
+  /** HTML files under {out}/site by type, each list sorted by path. */
   pages: Record<PageType, OutputFile[]>;
 }
 
 export function scanOutput(outDir: string): BuildOutput {
-  const clientDir = join(outDir, 'client');
+  const siteDir = join(outDir, SITE_FOLDER);
   const files = listFiles(outDir);
   const pages = Object.fromEntries(PAGE_TYPES.map((type) => [type, [] as OutputFile[]])) as Record<
     PageType,
     OutputFile[]
   >;
   for (const file of files) {
-    const segments = relative(clientDir, file.path).split(sep);
+    const segments = relative(siteDir, file.path).split(sep);
     if (segments[0] === '..' || !file.path.endsWith('.html')) continue;
     pages[pageTypeOf(segments)].push(file);
   }
   for (const list of Object.values(pages)) list.sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { clientDir, bytesWritten: files.reduce((sum, file) => sum + file.bytes, 0), pages };
+  return { siteDir, bytesWritten: files.reduce((sum, file) => sum + file.bytes, 0), pages };
 }
 
-/** The type of an HTML file from its path segments under {out}/client. */
+/** The type of an HTML file from its path segments under {out}/site. */
 export function pageTypeOf(segments: readonly string[]): PageType {
   const shape = segments.map((segment, index) => (isFixed(segments, index) ? segment : '*'));
   switch (shape.join('/')) {

@@ -1,6 +1,6 @@
 // The stylesheets and module scripts Vike's production build links to every page. Vike's
 // renderPage() is asked once per client build, in a short-lived thread (so Vike's server runtime
-// does not stay in memory); the answer is kept in dist/vite/page-assets.json beside the client build's
+// does not stay in memory); the answer is kept in dist/page-assets.json beside the client build's
 // stamp, and reused while that stamp is unchanged.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -24,7 +24,7 @@ export default async function setup(project: TestProject) {
   });
   if (build.status !== 0) throw new Error(`The build failed:\n${build.stdout}\n${build.stderr}`);
 
-  const siteDir = join(root, 'dist', 'client');
+  const siteDir = join(root, 'dist', 'site');
   const server = await startSiteServer(siteDir);
   project.provide('baseUrl', server.url);
   project.provide('siteDir', siteDir);

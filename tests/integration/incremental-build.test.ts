@@ -13,7 +13,7 @@ let fixture: ReturnType<typeof makeContentFixture>;
 let work: string;
 let builds = 0;
 
-// No `--full` here: it also rebuilds the client assets in dist/, which the e2e tests are serving.
+// No `--full` here: it also rebuilds the client assets in dist/, which the e2e tests' site copies.
 // A build into empty folders renders and compiles everything, which is what a full build does.
 function build(out = join(work, 'incremental'), cache = join(work, 'incremental-cache')) {
   const env = { ...process.env };
@@ -35,10 +35,10 @@ function tree(out: string): Map<string, string> {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else files.set(relative(join(out, 'client'), path), createHash('sha1').update(readFileSync(path)).digest('hex'));
+      else files.set(relative(join(out, 'site'), path), createHash('sha1').update(readFileSync(path)).digest('hex'));
     }
   };
-  walk(join(out, 'client'));
+  walk(join(out, 'site'));
   return files;
 }
 
@@ -136,7 +136,7 @@ describe('incremental build', () => {
     const after = tree(join(work, 'incremental'));
     expect(after.has(`city/Vermont/${removedCity}/index.html`)).toBe(false);
     expect(result.removed).toBe(1);
-    expect(readFileSync(join(work, 'incremental', 'client', 'sitemap.xml'), 'utf8')).not.toContain(encodeURIComponent(removedCity));
+    expect(readFileSync(join(work, 'incremental', 'site', 'sitemap.xml'), 'utf8')).not.toContain(encodeURIComponent(removedCity));
     expect(after).toEqual(fullBuildTree());
   });
 });
