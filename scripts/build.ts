@@ -1,5 +1,5 @@
-// `npm run build`: builds the client assets with Vite + Vike when their sources changed, then
-// validates and compiles the content and prerenders every page into {out}/site.
+// `npm run build`: validates and compiles the content, builds the client assets with Vite + Vike
+// when their sources changed, and prerenders every page into {out}/site.
 //   --date YYYY-MM-DD   publication day (which ads are live); default today, or BUILD_DATE
 //   --if-needed         skip when nothing the build reads has changed since the last build
 //   --full              build everything: content, pages and the client assets
@@ -15,9 +15,9 @@
 // The client assets do not depend on content: Vite builds them into dist/client (and Vike's server
 // build into dist/server), and they are copied into the site. `--full` rebuilds them too.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildDateFrom } from './lib/build-date.ts';
 import { withLock } from './lib/file-lock.mjs';
 import { sourceFingerprint } from './lib/fingerprint.ts';
@@ -43,7 +43,7 @@ const clientStampFile = join(distDir, CLIENT_STAMP_FILE);
 const siteStampFile = join(outDir, 'build-stamp.json');
 const siteStamp = JSON.stringify({ buildDate, content: sourceFingerprint(contentDir, ['.']), sources: stepSources });
 
-if (process.argv.includes('--if-needed') && !full && readIfExists(siteStampFile) === siteStamp) {
+if (process.argv.includes('--if-needed') && !full && readIfExists(siteStampFile) === siteStamp && existsSync(join(siteDir, 'index.html'))) {
   console.log(`The build in ${outDir} is up to date (content for ${buildDate}).`);
   process.exit(0);
 }

@@ -3,7 +3,7 @@
 // thread a further core render tasks side by side, each writing a page as soon as it is rendered.
 // Incremental unless `full`: the build manifest says what each page was made from; tasks whose
 // inputs are unchanged are skipped, and only pages whose data changed are written.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -52,8 +52,9 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   const lastBuild = readManifest(request.manifestFile);
   const hashFile = pageHashFileOf(request.manifestFile);
   const lastHashes = lastBuild && readPageHashFile(hashFile);
-  // A full build renders every page, but still removes the pages the last build had and this one has not.
-  const reuse = !request.full && lastBuild?.renderer === renderer;
+  // A full build renders every page, but still removes the pages the last build had and this one has
+  // not. So does a build whose site folder lost its pages (the landing page is in every build).
+  const reuse = !request.full && lastBuild?.renderer === renderer && existsSync(join(request.outDir, 'index.html'));
 
   const tasks = listTasks();
   const signatures = taskSignatures(tasks);
