@@ -2,16 +2,16 @@
 // compiling TypeScript at start-up (about half a second with tsx): it runs the build
 // (scripts/build.ts, its content and page steps and their workers) bundled by esbuild into .build/,
 // bundling again whenever the sources have changed since the last bundle.
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { withLock } from './lib/file-lock.mjs';
+import { sourceFingerprint } from './lib/fingerprint.mjs';
 
 const root = join(import.meta.dirname, '..');
 const outDir = join(root, '.build');
 const stampFile = join(outDir, 'stamp.txt');
-const sources = fingerprint(['scripts', 'src', 'renderer', 'package.json', 'package-lock.json']);
+const sources = sourceFingerprint(root, ['scripts', 'src', 'renderer', 'package.json', 'package-lock.json']);
 
 const bundleIsCurrent = () => existsSync(stampFile) && readFileSync(stampFile, 'utf8') === sources;
 if (!bundleIsCurrent()) {
@@ -53,15 +53,3 @@ if (!bundleIsCurrent()) {
 }
 await import(pathToFileURL(join(outDir, 'build.mjs')).href);
 
-/** Path, size and modification time of every file under the entries. */
-function fingerprint(entries) {
-  const hash = createHash('sha1');
-  const visit = (path) => {
-    if (!existsSync(path)) return;
-    const stats = statSync(path);
-    if (stats.isDirectory()) for (const name of readdirSync(path).sort()) visit(join(path, name));
-    else hash.update(`${relative(root, path)}\0${stats.size}\0${stats.mtimeMs}\n`);
-  };
-  for (const entry of entries) visit(join(root, entry));
-  return hash.digest('hex');
-}

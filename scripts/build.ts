@@ -20,7 +20,7 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDateFrom } from './lib/build-date.ts';
 import { withLock } from './lib/file-lock.mjs';
-import { sourceFingerprint } from './lib/fingerprint.ts';
+import { sourceFingerprint } from './lib/fingerprint.mjs';
 import { CLIENT_STAMP_FILE } from '../src/prerender/page-assets.ts';
 import { SITE_FOLDER } from '../src/prerender/output-layout.ts';
 

@@ -56,22 +56,27 @@ export function adFileCache(compiledDir: string): AdFileCache & { files: CachedA
     return key;
   };
   const piecePath = (key: string, state: string) => join(piecesDir, key, `${state}.ndjson`);
-  // Which version (key) each file was, by its stat, at the last build and at this one.
-  const seenFile = join(piecesDir, 'files.json');
-  const lastSeen = (existsSync(seenFile) ? JSON.parse(readFileSync(seenFile, 'utf8')) : {}) as Record<string, { stamp: string; key: string }>;
-  const seen: Record<string, { stamp: string; key: string }> = {};
   const rowsPath = (file: string) => join(rowsDir, `${sha1(file)}.tsv`);
+  // Which version (key) of a file was last summarised, by its stat: `stamp<LF>key`, one small file
+  // per ads file, so that the worker threads of the parallel check and this one share it.
+  const versionPath = (file: string) => join(rowsDir, `${sha1(file)}.version`);
+  const stampNow = (path: string, context: AdFileContext) => `${contextKey(context)}:${stampOf(path)}`;
+  const lastVersion = (file: string): { stamp: string; key: string } | undefined => {
+    const [stamp, key] = readIfExists(versionPath(file))?.split('\n') ?? [];
+    return stamp && key ? { stamp, key } : undefined;
+  };
 
-  /** A file's summary, from the cache or checked now (and then kept); `stamp` says which version of the file it is. */
+  /** A file's summary, from the cache or checked now (and then kept); `key` says which version of the file it is. */
   const summariseFile = (file: string, path: string, context: AdFileContext) => {
     // A file whose size, inode and modification time are those it had last time is not read.
-    const stamp = `${contextKey(context)}:${stampOf(path)}`;
-    const last = lastSeen[file];
+    const stamp = stampNow(path, context);
+    const last = lastVersion(file);
     const unchanged = last?.stamp === stamp && existsSync(join(piecesDir, last.key, 'summary.json'));
     const text = unchanged ? '' : readFileSync(path, 'utf8');
     const key = unchanged ? last.key : sha1(contextKey(context), file, text);
+    if (!unchanged) writeFileSync(versionPath(file), `${stamp}\n${key}`);
     const summaryFile = join(piecesDir, key, 'summary.json');
-    if (existsSync(summaryFile)) return { summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as AdFileSummary, key, stamp };
+    if (existsSync(summaryFile)) return { summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as AdFileSummary, key };
     const pieces = new Map<string, PieceLine[]>();
     const publish = (ad: CompiledAd, json = JSON.stringify(ad)) => {
       // Only what orders the list is kept beside the JSON, not the whole ad.
@@ -89,32 +94,32 @@ export function adFileCache(compiledDir: string): AdFileCache & { files: CachedA
     mkdirSync(join(piecesDir, key), { recursive: true });
     for (const [state, lines] of pieces) writePiece(piecePath(key, state), lines);
     writeFileSync(summaryFile, JSON.stringify(summary));
-    return { summary, key, stamp };
+    return { summary, key };
   };
 
   return {
     files,
     piecePath,
     prepare(entries, context) {
-      const changed = entries.filter(({ file, path }) => lastSeen[file]?.stamp !== `${contextKey(context)}:${stampOf(path)}`);
+      const changed = entries.filter(({ file, path }) => lastVersion(file)?.stamp !== stampNow(path, context));
       checkAdsInParallel(compiledDir, changed, context, (entry) => summariseFile(entry.file, entry.path, context), parallelWorker);
     },
     summarise(file: string, path: string, context: AdFileContext): AdFileSummary {
-      const { summary, key, stamp } = summariseFile(file, path, context);
+      const { summary, key } = summariseFile(file, path, context);
       files.push({ file, key, states: Object.keys(summary.counts) });
-      seen[file] = { stamp, key };
       return summary;
     },
     /** Removes the pieces and row outcomes of files that are gone or changed. */
     prune() {
-      writeFileSync(seenFile, JSON.stringify(seen));
       const used = new Set(files.map((entry) => entry.key));
-      for (const name of readdirSync(piecesDir)) if (!used.has(name) && name !== 'files.json') rmSync(join(piecesDir, name), { recursive: true, force: true });
-      const rowFiles = new Set(files.map((entry) => rowsPath(entry.file)));
-      for (const name of readdirSync(rowsDir)) if (!rowFiles.has(join(rowsDir, name))) rmSync(join(rowsDir, name), { force: true });
+      for (const name of readdirSync(piecesDir)) if (!used.has(name)) rmSync(join(piecesDir, name), { recursive: true, force: true });
+      const kept = new Set(files.flatMap((entry) => [rowsPath(entry.file), versionPath(entry.file)]));
+      for (const name of readdirSync(rowsDir)) if (!kept.has(join(rowsDir, name))) rmSync(join(rowsDir, name), { force: true });
     },
   };
 }
+
+const readIfExists = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
 
 /** Size, inode and modification time: a file with the same stamp as last time is taken as unchanged. */
 function stampOf(path: string): string {

@@ -1,6 +1,6 @@
 // Runs `scripts/build.mjs` (what `npm run build` runs) as a child process, the way a user would,
-// and measures it from the
-// outside: wall time end to end, and the peak RSS each process reports into BENCH_RSS_FILE.
+// and measures it from the outside: wall time end to end, the peak RSS each process reports into
+// BENCH_RSS_FILE, and the most memory all its processes held at once (bench-tree-rss.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -37,7 +37,7 @@ const STEP_NAMES: Record<string, string> = {
 };
 /** The steps whose work grows with the content (Vite's does not). */
 export const CONTENT_STEPS = ['content', 'pages'];
-/** The build.ts process itself reports under its script path (it has no BUILD_STEP). */
+/** The build's own process reports under its script path, scripts/build.mjs (it has no BUILD_STEP). */
 const ORCHESTRATOR = 'build';
 /** Column order of the known steps: the order they run in, the orchestrator last. */
 export const KNOWN_STEPS = [...Object.values(STEP_NAMES), ORCHESTRATOR];

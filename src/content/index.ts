@@ -29,7 +29,7 @@ interface ContentIndex {
 let index: ContentIndex | undefined;
 /** Cities whose ads were read, most recent last; a few are kept (pages come city by city). */
 const cityAdsCache = new Map<string, { list: CompiledAd[]; byId?: Map<number, CompiledAd> }>();
-const KEPT_CITIES = 2;
+const KEPT_CITIES = 16;
 
 const cityKey = (state: string, city: string) => `${state}\u0000${city}`;
 
@@ -55,7 +55,8 @@ function contentIndex(): ContentIndex {
       throw new Error(`Compiled content not found at ${file}. Run \`npm run build\` (or \`npm run compile:content\`) first.`);
     }
     const content = JSON.parse(text) as CompiledContent;
-    index = buildIndex(content, readAdsIndex(content));
+    const adsIndex = content.activeAds > 0 ? (JSON.parse(readFileSync(adsIndexFile(), 'utf8')) as AdsIndex) : {};
+    index = buildIndex(content, adsIndex);
   }
   return index;
 }
@@ -77,8 +78,6 @@ export function useCompiledContentDir(dir: string): void {
   index = undefined;
   cityAdsCache.clear();
 }
-
-const readAdsIndex = (content: CompiledContent): AdsIndex => (content.activeAds > 0 ? (JSON.parse(readFileSync(adsIndexFile(), 'utf8')) as AdsIndex) : {});
 
 /** Where a city's ads are in its state's file (and their digest), if it has any. */
 export const cityAdsEntry = (state: string, city: string): CityAdsEntry | undefined => contentIndex().adsIndex[state]?.cities[city];

@@ -1,11 +1,18 @@
-// A cheap fingerprint of source files (path, size, modification time) to tell whether a build is stale.
+// A cheap fingerprint of source files (path, size, modification time) to tell whether a build is
+// stale. Plain JavaScript: scripts/build.mjs uses it before anything is bundled.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-export function sourceFingerprint(root: string, entries: readonly string[]): string {
+/**
+ * @param {string} root
+ * @param {readonly string[]} entries files or folders under `root`
+ * @returns {string}
+ */
+export function sourceFingerprint(root, entries) {
   const hash = createHash('sha256');
-  const visit = (path: string) => {
+  /** @param {string} path */
+  const visit = (path) => {
     if (!existsSync(path)) return;
     const stats = statSync(path);
     if (stats.isDirectory()) {
