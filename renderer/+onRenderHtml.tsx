@@ -12,13 +12,16 @@ import { renderPageHtml } from '../src/render/renderPageHtml.tsx';
 
 export function onRenderHtml(pageContext: PageContextServer) {
   const isErrorPage = pageContext.is404 !== null && pageContext.is404 !== undefined;
-  const data = (isErrorPage
-    ? errorPageData({
-        is404: pageContext.is404 === true,
-        abortReason: pageContext.abortReason,
-        errorWhileRendering: (pageContext as { errorWhileRendering?: unknown }).errorWhileRendering,
-      })
-    : pageContext.data) as PageShell;
+  const data = (
+    isErrorPage
+      ? errorPageData({
+          is404: pageContext.is404 === true,
+          abortReason: pageContext.abortReason,
+          errorWhileRendering: (pageContext as { errorWhileRendering?: unknown })
+            .errorWhileRendering,
+        })
+      : pageContext.data
+  ) as PageShell;
   const html = renderPageHtml(pageContext.Page as ComponentType, data, NO_ASSETS);
   return escapeInject`${dangerouslySkipEscape(html)}`;
 }

@@ -2,7 +2,15 @@ import type { PageAssets } from '../src/render/assets.ts';
 import type { HeadMeta } from '../src/render/page-shell.ts';
 
 /** What a page's <head> holds: its metadata, written into the prerendered HTML, and its assets. */
-export function HeadContent({ head, brand, assets }: { head: HeadMeta; brand: string; assets: PageAssets }) {
+export function HeadContent({
+  head,
+  brand,
+  assets,
+}: {
+  head: HeadMeta;
+  brand: string;
+  assets: PageAssets;
+}) {
   return (
     <>
       <meta charSet="utf-8" />

@@ -34,7 +34,12 @@ function SiteHeader({ chrome }: { chrome: PageChrome }) {
             <summary className="menu__toggle">
               <span>Menu</span>
               <svg aria-hidden="true" viewBox="0 0 20 20" width="16" height="16">
-                <path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                <path
+                  d="M3 5h14M3 10h14M3 15h14"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                />
               </svg>
             </summary>
             <nav className="menu__panel" aria-label="Main">
@@ -69,7 +74,9 @@ function SiteFooter({ chrome }: { chrome: PageChrome }) {
             Join Free
           </MemberAction>
         )}
-        <p className="site-footer__line">{chrome.brandPrefix ? `${chrome.brand} - ${line}` : line}</p>
+        <p className="site-footer__line">
+          {chrome.brandPrefix ? `${chrome.brand} - ${line}` : line}
+        </p>
       </div>
     </footer>
   );

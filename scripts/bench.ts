@@ -125,13 +125,24 @@ function buildSet(set: ContentSet, options: BenchOptions, workspace: Workspace, 
  * Edits the full set's ads three times, as an editor would, and times the incremental build after
  * each: one ad's title changed, one ad added, that ad removed again.
  */
-async function rebuildAfterAdEdits(set: ContentSet, options: BenchOptions, workspace: Workspace): Promise<string> {
+async function rebuildAfterAdEdits(
+  set: ContentSet,
+  options: BenchOptions,
+  workspace: Workspace,
+): Promise<string> {
   const file = join(set.contentDir, 'ads', 'California.csv');
   const original = readFileSync(file, 'utf8');
   const [header, first] = splitCsvRecords(original)!;
-  const ad = parse(`${header!.text}\n${first!.text}`, { columns: true })[0] as Record<string, string>;
-  const row = (fields: Record<string, string>) => stringify([fields], { columns: Object.keys(ad) }).trimEnd();
-  const changed = original.replace(first!.text, row({ ...ad, title: 'A changed title for the incremental benchmark' }));
+  const ad = parse(`${header!.text}\n${first!.text}`, { columns: true })[0] as Record<
+    string,
+    string
+  >;
+  const row = (fields: Record<string, string>) =>
+    stringify([fields], { columns: Object.keys(ad) }).trimEnd();
+  const changed = original.replace(
+    first!.text,
+    row({ ...ad, title: 'A changed title for the incremental benchmark' }),
+  );
   const added = `${changed.trimEnd()}\n${row({ ...ad, id: String(NEW_AD_ID), title: 'A new ad for the incremental benchmark' })}\n`;
   const edits: Array<[string, string]> = [
     ["one ad's title changed", changed],
@@ -145,9 +156,22 @@ async function rebuildAfterAdEdits(set: ContentSet, options: BenchOptions, works
     console.log(`\nRebuilding the full set after this edit: ${edit}...`);
     const run = await buildSet(set, options, workspace, false);
     const prerendered = run.log.find((line) => /^Prerendered/.test(line)) ?? '';
-    const [, written = '?', removed = '?'] = /(\d+) written, \d+ unchanged, (\d+) removed/.exec(prerendered) ?? [];
-    rows.push([edit, run.wallSeconds.toFixed(1), written, removed, (Math.max(...run.peakRss.values()) / 1e6).toFixed(0), (run.peakTreeRss / 1e6).toFixed(0)]);
-    logs.push(`${edit}:`, ...run.log.filter((entry) => /^(Compiled|Prerendered|Build finished|• Client)/.test(entry)).map((line) => `  ${line}`));
+    const [, written = '?', removed = '?'] =
+      /(\d+) written, \d+ unchanged, (\d+) removed/.exec(prerendered) ?? [];
+    rows.push([
+      edit,
+      run.wallSeconds.toFixed(1),
+      written,
+      removed,
+      (Math.max(...run.peakRss.values()) / 1e6).toFixed(0),
+      (run.peakTreeRss / 1e6).toFixed(0),
+    ]);
+    logs.push(
+      `${edit}:`,
+      ...run.log
+        .filter((entry) => /^(Compiled|Prerendered|Build finished|• Client)/.test(entry))
+        .map((line) => `  ${line}`),
+    );
   }
   return [
     'Each edit in `ads/California.csv` of the full set, then `npm run build` (no `--full`) on the last build:',

@@ -11,7 +11,13 @@ import { sourceFingerprint } from './lib/fingerprint.mjs';
 const root = join(import.meta.dirname, '..');
 const outDir = join(root, '.build');
 const stampFile = join(outDir, 'stamp.txt');
-const sources = sourceFingerprint(root, ['scripts', 'src', 'renderer', 'package.json', 'package-lock.json']);
+const sources = sourceFingerprint(root, [
+  'scripts',
+  'src',
+  'renderer',
+  'package.json',
+  'package-lock.json',
+]);
 
 const bundleIsCurrent = () => existsSync(stampFile) && readFileSync(stampFile, 'utf8') === sources;
 if (!bundleIsCurrent()) {
@@ -42,7 +48,9 @@ if (!bundleIsCurrent()) {
       // The steps always run React's production build.
       define: { 'process.env.NODE_ENV': '"production"' },
       // CommonJS dependencies require Node's built-in modules: give the ES modules a require().
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
       jsx: 'automatic',
       logLevel: 'warning',
     });
@@ -52,4 +60,3 @@ if (!bundleIsCurrent()) {
   });
 }
 await import(pathToFileURL(join(outDir, 'build.mjs')).href);
-

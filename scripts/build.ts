@@ -15,7 +15,15 @@
 // The client assets do not depend on content: Vite builds them into dist/client (and Vike's server
 // build into dist/server), and they are copied into the site. `--full` rebuilds them too.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDateFrom } from './lib/build-date.ts';
@@ -35,15 +43,38 @@ const contentDir = resolve(option('--content') ?? process.env.CONTENT_DIR ?? joi
 const distDir = join(root, 'dist');
 const outDir = resolve(option('--out') ?? distDir);
 const siteDir = join(outDir, SITE_FOLDER);
-const cacheDir = resolve(option('--cache') ?? process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'));
+const cacheDir = resolve(
+  option('--cache') ?? process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'),
+);
 
-const clientSources = sourceFingerprint(root, ['src', 'renderer', 'public', 'vite.config.ts', 'package-lock.json']);
-const stepSources = sourceFingerprint(root, ['src', 'renderer', 'scripts', 'package.json', 'package-lock.json']);
+const clientSources = sourceFingerprint(root, [
+  'src',
+  'renderer',
+  'public',
+  'vite.config.ts',
+  'package-lock.json',
+]);
+const stepSources = sourceFingerprint(root, [
+  'src',
+  'renderer',
+  'scripts',
+  'package.json',
+  'package-lock.json',
+]);
 const clientStampFile = join(distDir, CLIENT_STAMP_FILE);
 const siteStampFile = join(outDir, 'build-stamp.json');
-const siteStamp = JSON.stringify({ buildDate, content: sourceFingerprint(contentDir, ['.']), sources: stepSources });
+const siteStamp = JSON.stringify({
+  buildDate,
+  content: sourceFingerprint(contentDir, ['.']),
+  sources: stepSources,
+});
 
-if (process.argv.includes('--if-needed') && !full && readIfExists(siteStampFile) === siteStamp && existsSync(join(siteDir, 'index.html'))) {
+if (
+  process.argv.includes('--if-needed') &&
+  !full &&
+  readIfExists(siteStampFile) === siteStamp &&
+  existsSync(join(siteDir, 'index.html'))
+) {
   console.log(`The build in ${outDir} is up to date (content for ${buildDate}).`);
   process.exit(0);
 }
@@ -51,7 +82,11 @@ if (process.argv.includes('--if-needed') && !full && readIfExists(siteStampFile)
 // Most of Vite's memory is Rolldown's, outside the JavaScript heap, in mimalloc arenas that by
 // default are committed whole and backed by huge pages: committing on demand and returning freed
 // pages at once takes the client build from about 265 MB to about 175 MB, at no cost in time.
-const VITE_ENV = { MIMALLOC_ARENA_EAGER_COMMIT: '0', MIMALLOC_ALLOW_LARGE_OS_PAGES: '0', MIMALLOC_PURGE_DELAY: '0' };
+const VITE_ENV = {
+  MIMALLOC_ARENA_EAGER_COMMIT: '0',
+  MIMALLOC_ALLOW_LARGE_OS_PAGES: '0',
+  MIMALLOC_PURGE_DELAY: '0',
+};
 const VITE_NODE_OPTIONS = ['--max-semi-space-size=2'];
 // The content and page steps work one file, one city at a time: a small young generation and a
 // capped old one make V8 collect early instead of growing, so memory stays flat however many pages
@@ -62,11 +97,24 @@ const STEP_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' };
 
 const started = performance.now();
 const env = buildEnvironment();
-const clientIsCurrent = () => readIfExists(clientStampFile) === clientSources && existsSync(join(distDir, 'server', 'entry.mjs'));
+const clientIsCurrent = () =>
+  readIfExists(clientStampFile) === clientSources &&
+  existsSync(join(distDir, 'server', 'entry.mjs'));
 const bundled = (name: string) => new URL(`./${name}.mjs`, import.meta.url);
-if (!existsSync(bundled('prerender-pages'))) throw new Error('Run the build with `npm run build` (scripts/build.mjs), which bundles its steps first.');
+if (!existsSync(bundled('prerender-pages')))
+  throw new Error(
+    'Run the build with `npm run build` (scripts/build.mjs), which bundles its steps first.',
+  );
 // Content first: a content problem is reported before anything else is built.
-exitIfFailed(await run('Compiling content', bundled('compile-content'), STEP_NODE_OPTIONS, STEP_ENV, full ? ['--full'] : []));
+exitIfFailed(
+  await run(
+    'Compiling content',
+    bundled('compile-content'),
+    STEP_NODE_OPTIONS,
+    STEP_ENV,
+    full ? ['--full'] : [],
+  ),
+);
 mkdirSync(distDir, { recursive: true });
 // Vike's page-file globs make Rolldown walk every folder of the project but dot-folders, and a
 // site of 100,000 pages has 100,000 folders: while Vite runs, a site inside the project waits
@@ -82,7 +130,13 @@ const viteExit = await withLock(join(distDir, '.client-build.lock'), async () =>
   }
   const hideSite = siteDir.startsWith(`${root}${sep}`) && existsSync(siteDir);
   if (hideSite) renameSync(siteDir, siteAside);
-  const code = await run('Building client assets (Vite + Vike)', 'node_modules/vite/bin/vite.js', VITE_NODE_OPTIONS, VITE_ENV, ['build']);
+  const code = await run(
+    'Building client assets (Vite + Vike)',
+    'node_modules/vite/bin/vite.js',
+    VITE_NODE_OPTIONS,
+    VITE_ENV,
+    ['build'],
+  );
   if (hideSite) renameSync(siteAside, siteDir);
   if (code === 0) writeFileSync(clientStampFile, clientSources);
   return code;
@@ -90,7 +144,10 @@ const viteExit = await withLock(join(distDir, '.client-build.lock'), async () =>
 exitIfFailed(viteExit);
 // The client build's files go into the site (the old assets out first: their names carry a hash).
 rmSync(join(siteDir, 'assets'), { recursive: true, force: true });
-cpSync(join(distDir, 'client'), siteDir, { recursive: true, filter: (path) => !path.includes('/.vite') });
+cpSync(join(distDir, 'client'), siteDir, {
+  recursive: true,
+  filter: (path) => !path.includes('/.vite'),
+});
 exitIfFailed(
   await run('Prerendering pages', bundled('prerender-pages'), STEP_NODE_OPTIONS, STEP_ENV, [
     ...['--cache', cacheDir, '--vite', distDir, '--out', outDir],
@@ -106,12 +163,26 @@ function readIfExists(file: string): string | undefined {
 }
 
 /** Runs one step in its own Node process; its exit code. */
-async function run(title: string, script: string | URL, nodeOptions: string[], extraEnv: NodeJS.ProcessEnv, args: string[]): Promise<number> {
+async function run(
+  title: string,
+  script: string | URL,
+  nodeOptions: string[],
+  extraEnv: NodeJS.ProcessEnv,
+  args: string[],
+): Promise<number> {
   console.log(`• ${title}`);
-  const preload = process.env.BENCH_RSS_FILE ? ['--import', join(root, 'scripts/lib/report-peak-rss.mjs')] : [];
+  const preload = process.env.BENCH_RSS_FILE
+    ? ['--import', join(root, 'scripts/lib/report-peak-rss.mjs')]
+    : [];
   const path = script instanceof URL ? fileURLToPath(script) : script;
-  const child = spawn(process.execPath, [...preload, ...nodeOptions, path, ...args], { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv, BUILD_STEP: title } });
-  return new Promise<number>((resolvePromise) => child.once('exit', (exitCode) => resolvePromise(exitCode ?? 1)));
+  const child = spawn(process.execPath, [...preload, ...nodeOptions, path, ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...env, ...extraEnv, BUILD_STEP: title },
+  });
+  return new Promise<number>((resolvePromise) =>
+    child.once('exit', (exitCode) => resolvePromise(exitCode ?? 1)),
+  );
 }
 
 /** A step that failed ends the build, with its exit code (it has said what went wrong). */
@@ -121,7 +192,14 @@ function exitIfFailed(code: number): void {
 
 /** This environment minus a test runner's markers (Vike stands aside when it sees Vitest's). */
 function buildEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, BUILD_DATE: buildDate, CONTENT_DIR: contentDir, COMPILED_CONTENT_DIR: cacheDir, LOCALBOARD_SOURCES: clientSources };
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    BUILD_DATE: buildDate,
+    CONTENT_DIR: contentDir,
+    COMPILED_CONTENT_DIR: cacheDir,
+    LOCALBOARD_SOURCES: clientSources,
+  };
+  for (const key of Object.keys(env))
+    if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
   return env;
 }

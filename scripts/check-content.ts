@@ -6,10 +6,15 @@ import { compileContent } from './lib/compile.ts';
 import { formatProblem } from './lib/report.ts';
 
 const contentDir = process.env.CONTENT_DIR ?? join(import.meta.dirname, '..', 'content');
-const { content, problems, unpublishedAds } = compileContent(contentDir, buildDateFrom(process.argv, process.env));
+const { content, problems, unpublishedAds } = compileContent(
+  contentDir,
+  buildDateFrom(process.argv, process.env),
+);
 if (!content) {
   for (const problem of problems) console.error(formatProblem(problem));
-  console.error(`\n${problems.length} content ${problems.length === 1 ? 'problem' : 'problems'} found.`);
+  console.error(
+    `\n${problems.length} content ${problems.length === 1 ? 'problem' : 'problems'} found.`,
+  );
   process.exit(1);
 }
 const cities = content.states.reduce((sum, state) => sum + state.cities.length, 0);

@@ -18,7 +18,9 @@ const outcome = compileToDisk({
 });
 if (!outcome.ok) {
   for (const problem of outcome.problems) console.error(formatProblem(problem));
-  console.error(`\n${outcome.problems.length} content ${outcome.problems.length === 1 ? 'problem' : 'problems'}; nothing was built.`);
+  console.error(
+    `\n${outcome.problems.length} content ${outcome.problems.length === 1 ? 'problem' : 'problems'}; nothing was built.`,
+  );
   process.exit(1);
 }
 const { content, stateFilesWritten } = outcome;

@@ -10,7 +10,20 @@ import { generateAds, type AdGenerationOptions, type GeneratedAd } from './lib/g
 const root = join(import.meta.dirname, '..');
 const SEED = 20261122;
 const FIRST_ID = 1001;
-const COLUMNS = ['id', 'state', 'city', 'age', 'seeks', 'title', 'description', 'images', 'featured', 'postedAt', 'expiresAt', 'sample'] as const;
+const COLUMNS = [
+  'id',
+  'state',
+  'city',
+  'age',
+  'seeks',
+  'title',
+  'description',
+  'images',
+  'featured',
+  'postedAt',
+  'expiresAt',
+  'sample',
+] as const;
 
 /** Ads per city, in the order ids are given out. */
 const DISTRIBUTION: ReadonlyArray<readonly [state: string, city: string, count: number]> = [
@@ -63,7 +76,9 @@ const cityNamesByState = new Map<string, Set<string>>();
 function cityExists(state: string, city: string): boolean {
   let names = cityNamesByState.get(state);
   if (!names) {
-    const rows = parse(readFileSync(join(root, 'content', 'cities', `${state}.csv`), 'utf8'), { columns: true }) as Array<{ name: string }>;
+    const rows = parse(readFileSync(join(root, 'content', 'cities', `${state}.csv`), 'utf8'), {
+      columns: true,
+    }) as Array<{ name: string }>;
     names = new Set(rows.map((row) => row.name));
     cityNamesByState.set(state, names);
   }
@@ -73,11 +88,14 @@ function cityExists(state: string, city: string): boolean {
 /** FNV-1a of the place and attempt, mixed with the base seed: each city gets its own stream. */
 function citySeed(state: string, city: string, attempt: number): number {
   let h = 0x811c9dc5 ^ SEED;
-  for (const ch of `${state}/${city}#${attempt}`) h = Math.imul(h ^ (ch.codePointAt(0) as number), 0x01000193);
+  for (const ch of `${state}/${city}#${attempt}`)
+    h = Math.imul(h ^ (ch.codePointAt(0) as number), 0x01000193);
   return h >>> 0;
 }
 
-const blockedTerms = readBlockedTerms(readFileSync(join(root, 'content', 'policy', 'blocked-terms.txt'), 'utf8'));
+const blockedTerms = readBlockedTerms(
+  readFileSync(join(root, 'content', 'policy', 'blocked-terms.txt'), 'utf8'),
+);
 const base: Omit<AdGenerationOptions, 'seed' | 'count' | 'cities' | 'firstId'> = {
   postedFrom: '2026-08-01',
   postedTo: '2026-11-20',
@@ -89,13 +107,20 @@ const base: Omit<AdGenerationOptions, 'seed' | 'count' | 'cities' | 'firstId'> =
 const ads: GeneratedAd[] = [];
 let nextId = FIRST_ID;
 for (const [state, city, count] of DISTRIBUTION) {
-  if (!cityExists(state, city)) throw new Error(`${city}, ${state} is not in content/cities/${state}.csv`);
+  if (!cityExists(state, city))
+    throw new Error(`${city}, ${state} is not in content/cities/${state}.csv`);
   const minFeatured = city === 'Los Angeles' ? MIN_FEATURED_IN_LOS_ANGELES : 0;
   let batch: GeneratedAd[] = [];
   // Deterministic retry: the first attempt whose ads have enough featured ones is kept.
   for (let attempt = 0; ; attempt++) {
     if (attempt > 100) throw new Error(`no seed gives ${minFeatured} featured ads in ${city}`);
-    batch = generateAds({ ...base, seed: citySeed(state, city, attempt), count, cities: [{ state, city, weight: 1 }], firstId: nextId });
+    batch = generateAds({
+      ...base,
+      seed: citySeed(state, city, attempt),
+      count,
+      cities: [{ state, city, weight: 1 }],
+      firstId: nextId,
+    });
     if (batch.filter((ad) => ad.featured).length >= minFeatured) break;
   }
   ads.push(...batch);
@@ -106,12 +131,16 @@ for (const [state, city, count] of DISTRIBUTION) {
 for (const ad of ads) {
   for (const field of ['title', 'description'] as const) {
     const term = findBlockedTerm(ad[field], blockedTerms);
-    if (term) throw new Error(`ad ${ad.id}: ${field} contains blocked term "${term}": ${ad[field]}`);
+    if (term)
+      throw new Error(`ad ${ad.id}: ${field} contains blocked term "${term}": ${ad[field]}`);
   }
   if (ad.age < 18) throw new Error(`ad ${ad.id}: age ${ad.age} is under 18`);
-  if (ad.title.length < 15 || ad.title.length > 80) throw new Error(`ad ${ad.id}: title length ${ad.title.length}`);
-  if (ad.description.length < 120 || ad.description.length > 900) throw new Error(`ad ${ad.id}: description length ${ad.description.length}`);
-  if (!(ad.expiresAt > ad.postedAt)) throw new Error(`ad ${ad.id}: expiresAt is not after postedAt`);
+  if (ad.title.length < 15 || ad.title.length > 80)
+    throw new Error(`ad ${ad.id}: title length ${ad.title.length}`);
+  if (ad.description.length < 120 || ad.description.length > 900)
+    throw new Error(`ad ${ad.id}: description length ${ad.description.length}`);
+  if (!(ad.expiresAt > ad.postedAt))
+    throw new Error(`ad ${ad.id}: expiresAt is not after postedAt`);
 }
 
 const csv = stringify(ads, {
@@ -124,4 +153,6 @@ writeFileSync(join(root, 'content', 'ads', 'sample.csv'), csv);
 
 const featured = ads.filter((ad) => ad.featured).length;
 const cityCount = new Set(ads.map((ad) => `${ad.state}/${ad.city}`)).size;
-console.log(`Wrote ${ads.length} sample ads in ${cityCount} cities (${featured} featured) to content/ads/sample.csv`);
+console.log(
+  `Wrote ${ads.length} sample ads in ${cityCount} cities (${featured} featured) to content/ads/sample.csv`,
+);

@@ -45,4 +45,6 @@ for (const [code, stateName] of Object.entries(US_STATES)) {
   const csv = stringify(rows, { header: true, columns: ['name', 'population', 'geonamesId'] });
   writeFileSync(join(citiesDir, `${stateName}.csv`), csv);
 }
-console.log(`Imported ${total} cities into ${Object.keys(US_STATES).length} files in content/cities/`);
+console.log(
+  `Imported ${total} cities into ${Object.keys(US_STATES).length} files in content/cities/`,
+);

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
-  console.error(`Chromium was not found at ${chromium}; the end-to-end tests need it. Install it with:`);
+  console.error(
+    `Chromium was not found at ${chromium}; the end-to-end tests need it. Install it with:`,
+  );
   console.error('  apt-get update && apt-get install -y chromium');
   console.error('(or point CHROMIUM_PATH at a Chromium binary).');
   console.log('0 passed, 1 failed');
@@ -18,7 +20,14 @@ const reportDir = mkdtempSync(join(tmpdir(), 'localboard-test-'));
 const reportFile = join(reportDir, 'report.json');
 const vitest = spawnSync(
   process.execPath,
-  ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...process.argv.slice(2)],
+  [
+    'node_modules/vitest/vitest.mjs',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${reportFile}`,
+    ...process.argv.slice(2),
+  ],
   { stdio: 'inherit', env: { ...process.env, CHROMIUM_PATH: chromium } },
 );
 

@@ -5,7 +5,11 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { secureHeaders } from 'hono/secure-headers';
-import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './auth/rate-limits.ts';
+import {
+  createRateLimits,
+  DEFAULT_RATE_LIMITS,
+  type RateLimitSettings,
+} from './auth/rate-limits.ts';
 import type { Db } from './db/database.ts';
 import { formPages } from './form-page.ts';
 import { originCheck } from './middleware/origin-check.ts';
@@ -60,7 +64,11 @@ export function createApp(options: AppOptions) {
   api.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json({ error: `The request body is too large (${MAX_BODY_BYTES / 1024} KB at most).` }, 413),
+      onError: (c) =>
+        c.json(
+          { error: `The request body is too large (${MAX_BODY_BYTES / 1024} KB at most).` },
+          413,
+        ),
     }),
   );
   api.route(

@@ -14,7 +14,12 @@ export interface FormPageFill {
 export const FORM_STATUS_SLOT = '<div class="form-status" data-form-status="true"></div>';
 
 const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#x27;');
 
 export function formPages(siteDir: string) {
   const cache = new Map<FormPageName, { mtimeMs: number; html: string }>();
@@ -33,7 +38,11 @@ export function formPages(siteDir: string) {
       const banner = `<div class="form-status" data-form-status="true"><p class="banner banner--error" role="alert">${escapeHtml(fill.error)}</p></div>`;
       let html = template(page).replace(FORM_STATUS_SLOT, () => banner);
       for (const [name, value] of Object.entries(fill.values)) {
-        if (value !== '') html = html.replace(`name="${name}"`, () => `name="${name}" value="${escapeHtml(value)}"`);
+        if (value !== '')
+          html = html.replace(
+            `name="${name}"`,
+            () => `name="${name}" value="${escapeHtml(value)}"`,
+          );
       }
       return html;
     },

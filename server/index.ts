@@ -15,11 +15,15 @@ const app = createApp({
   siteDir,
   db,
   trustProxy: process.env.TRUST_PROXY === '1',
-  allowedOrigins: process.env.ALLOWED_ORIGINS?.split(',').map((origin) => origin.trim()).filter(Boolean),
+  allowedOrigins: process.env.ALLOWED_ORIGINS?.split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean),
 });
 const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   const shown = hostname === '127.0.0.1' ? 'localhost' : hostname;
-  console.log(`Localboard is serving ${siteDir} at http://${shown}:${info.port} (database: ${databasePath})`);
+  console.log(
+    `Localboard is serving ${siteDir} at http://${shown}:${info.port} (database: ${databasePath})`,
+  );
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

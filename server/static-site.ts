@@ -81,8 +81,10 @@ export function staticSite(siteDir: string): MiddlewareHandler {
     if (segments) {
       const candidates = [join(root, ...segments), join(root, ...segments, 'index.html')];
       for (const path of candidates) {
-        const stats = path.startsWith(root) || path === join(root, 'index.html') ? fileStats(path) : undefined;
-        if (stats) return sendFile(c, path, stats, 200, cacheControlFor(segments, getMimeType(path) ?? ''));
+        const stats =
+          path.startsWith(root) || path === join(root, 'index.html') ? fileStats(path) : undefined;
+        if (stats)
+          return sendFile(c, path, stats, 200, cacheControlFor(segments, getMimeType(path) ?? ''));
       }
     }
     const kind = segments ? notFoundKindFor(segments, root) : 'page';

@@ -6,4 +6,6 @@ import { takeFiles, type AdCheckWorkerInput } from './check-ads-in-parallel.ts';
 
 const { compiledDir, files, context, shared } = workerData as AdCheckWorkerInput;
 const cache = adFileCache(compiledDir);
-takeFiles(files, new Int32Array(shared), (entry) => cache.summarise(entry.file, entry.path, context));
+takeFiles(files, new Int32Array(shared), (entry) =>
+  cache.summarise(entry.file, entry.path, context),
+);

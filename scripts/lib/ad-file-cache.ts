@@ -6,14 +6,30 @@
 // - Per file, the outcome of each valid row, keyed by the row's raw text: when the file changes,
 //   rows seen before are not parsed or checked again (csv-records.ts finds the rows).
 import { hash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BufferedFileWriter } from '../../src/buffered-file-writer.ts';
 import { AD_COLUMNS } from '../../src/schemas/ad.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import type { AdFileCache } from './compile.ts';
-import { addToSummary, checkAdFile, checkAdRow, emptySummary, type AdFileContext, type AdFileSummary } from './check-ad-file.ts';
+import {
+  addToSummary,
+  checkAdFile,
+  checkAdRow,
+  emptySummary,
+  type AdFileContext,
+  type AdFileSummary,
+} from './check-ad-file.ts';
 import { checkAdsInParallel } from './check-ads-in-parallel.ts';
 import { compileCodeFingerprint } from './code-fingerprint.ts';
 import { splitCsvRecords } from './csv-records.ts';
@@ -39,7 +55,11 @@ const ROWS_PER_BATCH = 1_000;
 const bundledWorker = new URL('./ad-check-worker.mjs', import.meta.url);
 const parallelWorker = existsSync(fileURLToPath(bundledWorker)) ? bundledWorker : undefined;
 
-export function adFileCache(compiledDir: string): AdFileCache & { files: CachedAdFile[]; piecePath(key: string, state: string): string; prune(): void } {
+export function adFileCache(compiledDir: string): AdFileCache & {
+  files: CachedAdFile[];
+  piecePath(key: string, state: string): string;
+  prune(): void;
+} {
   const piecesDir = join(compiledDir, 'pieces');
   const rowsDir = join(compiledDir, 'rows');
   mkdirSync(piecesDir, { recursive: true });
@@ -49,8 +69,15 @@ export function adFileCache(compiledDir: string): AdFileCache & { files: CachedA
   const contextKey = (context: AdFileContext) => {
     let key = contextKeys.get(context);
     if (!key) {
-      const cities = [...context.citiesByState].map(([state, names]) => `${state}:${[...names].join('|')}`).join('\n');
-      key = sha1(context.buildDate, context.blockedTerms.join('\n'), cities, compileCodeFingerprint());
+      const cities = [...context.citiesByState]
+        .map(([state, names]) => `${state}:${[...names].join('|')}`)
+        .join('\n');
+      key = sha1(
+        context.buildDate,
+        context.blockedTerms.join('\n'),
+        cities,
+        compileCodeFingerprint(),
+      );
       contextKeys.set(context, key);
     }
     return key;
@@ -60,7 +87,8 @@ export function adFileCache(compiledDir: string): AdFileCache & { files: CachedA
   // Which version (key) of a file was last summarised, by its stat: `stamp<LF>key`, one small file
   // per ads file, so that the worker threads of the parallel check and this one share it.
   const versionPath = (file: string) => join(rowsDir, `${sha1(file)}.version`);
-  const stampNow = (path: string, context: AdFileContext) => `${contextKey(context)}:${stampOf(path)}`;
+  const stampNow = (path: string, context: AdFileContext) =>
+    `${contextKey(context)}:${stampOf(path)}`;
   const lastVersion = (file: string): { stamp: string; key: string } | undefined => {
     const [stamp, key] = readIfExists(versionPath(file))?.split('\n') ?? [];
     return stamp && key ? { stamp, key } : undefined;
@@ -71,21 +99,34 @@ export function adFileCache(compiledDir: string): AdFileCache & { files: CachedA
     // A file whose size, inode and modification time are those it had last time is not read.
     const stamp = stampNow(path, context);
     const last = lastVersion(file);
-    const unchanged = last?.stamp === stamp && existsSync(join(piecesDir, last.key, 'summary.json'));
+    const unchanged =
+      last?.stamp === stamp && existsSync(join(piecesDir, last.key, 'summary.json'));
     const text = unchanged ? '' : readFileSync(path, 'utf8');
     const key = unchanged ? last.key : sha1(contextKey(context), file, text);
     if (!unchanged) writeFileSync(versionPath(file), `${stamp}\n${key}`);
     const summaryFile = join(piecesDir, key, 'summary.json');
-    if (existsSync(summaryFile)) return { summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as AdFileSummary, key };
+    if (existsSync(summaryFile))
+      return { summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as AdFileSummary, key };
     const pieces = new Map<string, PieceLine[]>();
     const publish = (ad: CompiledAd, json = JSON.stringify(ad)) => {
       // Only what orders the list is kept beside the JSON, not the whole ad.
-      const line = { json, city: ad.city, order: { featured: ad.featured, postedAt: ad.postedAt, id: ad.id } };
+      const line = {
+        json,
+        city: ad.city,
+        order: { featured: ad.featured, postedAt: ad.postedAt, id: ad.id },
+      };
       const list = pieces.get(ad.state);
       if (list) list.push(line);
       else pieces.set(ad.state, [line]);
     };
-    let summary = checkChangedRows(file, text, context, rowsPath(file), contextKey(context), publish);
+    let summary = checkChangedRows(
+      file,
+      text,
+      context,
+      rowsPath(file),
+      contextKey(context),
+      publish,
+    );
     if (!summary) {
       // Not simple enough to take apart row by row: checked whole, as the content check does, for exact messages.
       pieces.clear();
@@ -101,8 +142,16 @@ export function adFileCache(compiledDir: string): AdFileCache & { files: CachedA
     files,
     piecePath,
     prepare(entries, context) {
-      const changed = entries.filter(({ file, path }) => lastVersion(file)?.stamp !== stampNow(path, context));
-      checkAdsInParallel(compiledDir, changed, context, (entry) => summariseFile(entry.file, entry.path, context), parallelWorker);
+      const changed = entries.filter(
+        ({ file, path }) => lastVersion(file)?.stamp !== stampNow(path, context),
+      );
+      checkAdsInParallel(
+        compiledDir,
+        changed,
+        context,
+        (entry) => summariseFile(entry.file, entry.path, context),
+        parallelWorker,
+      );
     },
     summarise(file: string, path: string, context: AdFileContext): AdFileSummary {
       const { summary, key } = summariseFile(file, path, context);
@@ -112,9 +161,13 @@ export function adFileCache(compiledDir: string): AdFileCache & { files: CachedA
     /** Removes the pieces and row outcomes of files that are gone or changed. */
     prune() {
       const used = new Set(files.map((entry) => entry.key));
-      for (const name of readdirSync(piecesDir)) if (!used.has(name)) rmSync(join(piecesDir, name), { recursive: true, force: true });
-      const kept = new Set(files.flatMap((entry) => [rowsPath(entry.file), versionPath(entry.file)]));
-      for (const name of readdirSync(rowsDir)) if (!kept.has(join(rowsDir, name))) rmSync(join(rowsDir, name), { force: true });
+      for (const name of readdirSync(piecesDir))
+        if (!used.has(name)) rmSync(join(piecesDir, name), { recursive: true, force: true });
+      const kept = new Set(
+        files.flatMap((entry) => [rowsPath(entry.file), versionPath(entry.file)]),
+      );
+      for (const name of readdirSync(rowsDir))
+        if (!kept.has(join(rowsDir, name))) rmSync(join(rowsDir, name), { force: true });
     },
   };
 }
@@ -150,9 +203,16 @@ function checkChangedRows(
   kept.write(`${contextKey}\t${header.text}\n`);
   // A batch of rows at a time, so that a big file's parsed rows are never all in memory at once.
   for (let start = 1; start < records.length; start += ROWS_PER_BATCH) {
-    const rows = records.slice(start, start + ROWS_PER_BATCH).map((record) => ({ ...record, key: sha1(record.text) }));
+    const rows = records
+      .slice(start, start + ROWS_PER_BATCH)
+      .map((record) => ({ ...record, key: sha1(record.text) }));
     const fresh = rows.filter((row) => !known.has(row.key));
-    const parsed = fresh.length > 0 ? readCsv([header, ...fresh].map((record) => record.text).join('\n'), file, { required: AD_COLUMNS }) : undefined;
+    const parsed =
+      fresh.length > 0
+        ? readCsv([header, ...fresh].map((record) => record.text).join('\n'), file, {
+            required: AD_COLUMNS,
+          })
+        : undefined;
     if (parsed && (parsed.problems.length > 0 || parsed.rows.length !== fresh.length)) {
       kept.close();
       rmSync(`${rowsFile}.next`);
@@ -163,7 +223,12 @@ function checkChangedRows(
       const entry = known.get(row.key);
       if (entry !== undefined) {
         const [published, json] = splitEntry(entry);
-        addToSummary(summary, { problems: [], ad: JSON.parse(json) as CompiledAd, published }, row.line, (ad) => publish(ad, json));
+        addToSummary(
+          summary,
+          { problems: [], ad: JSON.parse(json) as CompiledAd, published },
+          row.line,
+          (ad) => publish(ad, json),
+        );
         kept.write(`${row.key}\t${entry}\n`);
         continue;
       }
@@ -171,7 +236,8 @@ function checkChangedRows(
       const json = outcome.ad ? JSON.stringify(outcome.ad) : '';
       addToSummary(summary, outcome, row.line, (ad) => publish(ad, json));
       // Problems name the row's line, which moves: rows with problems are checked every time.
-      if (outcome.ad && outcome.problems.length === 0) kept.write(`${row.key}\t${outcome.published ? 1 : 0}\t${json}\n`);
+      if (outcome.ad && outcome.problems.length === 0)
+        kept.write(`${row.key}\t${outcome.published ? 1 : 0}\t${json}\n`);
     }
   }
   kept.close();

@@ -23,7 +23,9 @@ const MIN_CITY_WEIGHT = 1000;
 /** Every city of `{contentDir}/cities/*.csv`, weighted by max(population, 1000). */
 export function readWeightedCities(contentDir: string): WeightedCity[] {
   const folder = join(contentDir, 'cities');
-  const files = readdirSync(folder).filter((name) => name.endsWith('.csv')).sort();
+  const files = readdirSync(folder)
+    .filter((name) => name.endsWith('.csv'))
+    .sort();
   return files.flatMap((file) => {
     const state = basename(file, '.csv');
     const rows = parse(readFileSync(join(folder, file), 'utf8'), { columns: true }) as Array<{

@@ -87,7 +87,8 @@ export function memoryDifference(full: SetMeasurement, subset: SetMeasurement): 
   const compare = (label: string, fullBytes: number, subsetBytes: number) =>
     `${label}: ${mb(fullBytes)} MB for ${full.name} vs ${mb(subsetBytes)} MB for ${subset.name}, ` +
     `${mb(fullBytes - subsetBytes)} MB apart.`;
-  const contentSteps = (set: SetMeasurement) => Math.max(0, ...CONTENT_STEPS.map((step) => set.run.peakRss.get(step) ?? 0));
+  const contentSteps = (set: SetMeasurement) =>
+    Math.max(0, ...CONTENT_STEPS.map((step) => set.run.peakRss.get(step) ?? 0));
   return [
     `- ${compare('Largest process', maxPeakRss(full), maxPeakRss(subset))}`,
     `- ${compare(`Largest of the steps that work on content (${CONTENT_STEPS.join(', ')})`, contentSteps(full), contentSteps(subset))}`,

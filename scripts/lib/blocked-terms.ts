@@ -21,7 +21,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 // Words of a phrase may be separated by spaces, hyphens, underscores or dots ("sugar-daddy");
 // a letter or digit on either side makes the match part of a longer word ("minority").
 const termBody = (term: string) => term.split(/\s+/).map(escapeRegExp).join('[\\s\\-_.]+');
-const wholeWord = (body: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${body})(?![\\p{L}\\p{N}])`, 'iu');
+const wholeWord = (body: string) =>
+  new RegExp(`(?<![\\p{L}\\p{N}])(?:${body})(?![\\p{L}\\p{N}])`, 'iu');
 
 function compileTerms(terms: readonly string[]): CompiledTerms {
   let compiled = compiledTerms.get(terms);

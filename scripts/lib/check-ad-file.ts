@@ -23,9 +23,16 @@ export interface AdFileSummary {
 }
 
 /** One row's outcome: its problems, or the ad (published when it is live on the build date). */
-export type AdRowOutcome = { problems: ContentProblem[]; ad?: undefined } | { problems: ContentProblem[]; ad: CompiledAd; published: boolean };
+export type AdRowOutcome =
+  | { problems: ContentProblem[]; ad?: undefined }
+  | { problems: ContentProblem[]; ad: CompiledAd; published: boolean };
 
-export function checkAdRow(cells: Record<string, string>, line: number, file: string, context: AdFileContext): AdRowOutcome {
+export function checkAdRow(
+  cells: Record<string, string>,
+  line: number,
+  file: string,
+  context: AdFileContext,
+): AdRowOutcome {
   const parsed = adRowSchema.safeParse(cells);
   if (!parsed.success) return { problems: problemsFromZod(parsed.error, file, () => line) };
   const ad = parsed.data;
@@ -33,16 +40,29 @@ export function checkAdRow(cells: Record<string, string>, line: number, file: st
   const at = (field: string, message: string) => problems.push({ file, line, field, message });
   const cities = context.citiesByState.get(ad.state);
   if (!cities) at('state', `unknown state '${ad.state}'`);
-  else if (!cities.has(ad.city)) at('city', `unknown city '${ad.city}' in ${ad.state}; add it to content/cities/${ad.state}.csv first`);
+  else if (!cities.has(ad.city))
+    at(
+      'city',
+      `unknown city '${ad.city}' in ${ad.state}; add it to content/cities/${ad.state}.csv first`,
+    );
   for (const field of ['title', 'description'] as const) {
     const term = findBlockedTerm(ad[field], context.blockedTerms);
     if (term) at(field, `contains the blocked term '${term}' (content/policy/blocked-terms.txt)`);
   }
-  return { problems, ad, published: ad.postedAt <= context.buildDate && context.buildDate < ad.expiresAt };
+  return {
+    problems,
+    ad,
+    published: ad.postedAt <= context.buildDate && context.buildDate < ad.expiresAt,
+  };
 }
 
 /** Adds one row's outcome to a file's summary (rows in file order); publishes its ad if live. */
-export function addToSummary(summary: AdFileSummary, outcome: AdRowOutcome, line: number, publish: (ad: CompiledAd) => void): void {
+export function addToSummary(
+  summary: AdFileSummary,
+  outcome: AdRowOutcome,
+  line: number,
+  publish: (ad: CompiledAd) => void,
+): void {
   summary.problems.push(...outcome.problems);
   if (!outcome.ad) return;
   const { ad } = outcome;
@@ -56,12 +76,23 @@ export function addToSummary(summary: AdFileSummary, outcome: AdRowOutcome, line
   }
 }
 
-export const emptySummary = (): AdFileSummary => ({ ids: [], counts: {}, unpublished: 0, problems: [] });
+export const emptySummary = (): AdFileSummary => ({
+  ids: [],
+  counts: {},
+  unpublished: 0,
+  problems: [],
+});
 
-export function checkAdFile(text: string, file: string, context: AdFileContext, publish: (ad: CompiledAd) => void): AdFileSummary {
+export function checkAdFile(
+  text: string,
+  file: string,
+  context: AdFileContext,
+  publish: (ad: CompiledAd) => void,
+): AdFileSummary {
   const summary = emptySummary();
   const { rows, problems: csvProblems } = readCsv(text, file, { required: AD_COLUMNS });
   summary.problems.push(...csvProblems);
-  for (const row of rows) addToSummary(summary, checkAdRow(row.cells, row.line, file, context), row.line, publish);
+  for (const row of rows)
+    addToSummary(summary, checkAdRow(row.cells, row.line, file, context), row.line, publish);
   return summary;
 }

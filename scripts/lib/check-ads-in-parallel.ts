@@ -46,7 +46,9 @@ export function checkAdsInParallel(
   summarise: SummariseFile,
   workerUrl: URL | undefined,
 ): void {
-  const sized = files.map((entry) => ({ entry, bytes: statSync(entry.path).size })).sort((a, b) => b.bytes - a.bytes);
+  const sized = files
+    .map((entry) => ({ entry, bytes: statSync(entry.path).size }))
+    .sort((a, b) => b.bytes - a.bytes);
   const total = sized.reduce((sum, { bytes }) => sum + bytes, 0);
   if (!workerUrl || total < BYTES_WORTH_A_WORKER) return; // the compiler's pass checks them one by one
   const ordered = sized.map(({ entry }) => entry);
@@ -69,9 +71,15 @@ export function checkAdsInParallel(
 
 /** Waits while the worker checks the file; false when it stopped answering. */
 function waitForWorker(state: Int32Array, slot: number): boolean {
-  for (let value = Atomics.load(state, slot); value === WAITING || value === TAKEN; value = Atomics.load(state, slot)) {
+  for (
+    let value = Atomics.load(state, slot);
+    value === WAITING || value === TAKEN;
+    value = Atomics.load(state, slot)
+  ) {
     if (Atomics.wait(state, slot, value, STALL_MS) === 'timed-out') {
-      console.warn('The ads check worker stopped answering; checking its files on the main thread.');
+      console.warn(
+        'The ads check worker stopped answering; checking its files on the main thread.',
+      );
       return false;
     }
   }
@@ -82,7 +90,11 @@ function waitForWorker(state: Int32Array, slot: number): boolean {
  * Takes files from the shared counter until none is left, marking each taken, then done (or
  * failed, which stops this thread: the other one checks the file again and reports the error).
  */
-export function takeFiles(files: readonly AdFileToCheck[], state: Int32Array, check: (entry: AdFileToCheck) => void): void {
+export function takeFiles(
+  files: readonly AdFileToCheck[],
+  state: Int32Array,
+  check: (entry: AdFileToCheck) => void,
+): void {
   for (let next = Atomics.add(state, 0, 1); next < files.length; next = Atomics.add(state, 0, 1)) {
     const slot = 1 + next;
     Atomics.store(state, slot, TAKEN);

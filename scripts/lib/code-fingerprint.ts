@@ -14,8 +14,17 @@ export function compileCodeFingerprint(): string {
         .filter((name) => !name.startsWith('bench-'))
         .sort()
         .map((name) => join(root, folder, name));
-    const files = [...inFolder('scripts/lib'), ...inFolder('src/schemas'), join(root, 'src/content/ad-order.ts'), join(root, 'package-lock.json')];
-    fingerprint = hash('sha1', files.map((file) => `${file}\n${readFileSync(file, 'utf8')}`).join('\0'), 'hex');
+    const files = [
+      ...inFolder('scripts/lib'),
+      ...inFolder('src/schemas'),
+      join(root, 'src/content/ad-order.ts'),
+      join(root, 'package-lock.json'),
+    ];
+    fingerprint = hash(
+      'sha1',
+      files.map((file) => `${file}\n${readFileSync(file, 'utf8')}`).join('\0'),
+      'hex',
+    );
   }
   return fingerprint;
 }

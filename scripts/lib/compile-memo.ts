@@ -18,7 +18,10 @@ export function compileMemo(file: string): CompileMemo {
   const code = compileCodeFingerprint();
   let stored: Record<string, unknown> = {};
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { code: string; entries: Record<string, unknown> };
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as {
+      code: string;
+      entries: Record<string, unknown>;
+    };
     if (parsed.code === code) stored = parsed.entries;
   } catch {
     // No memo yet, or an unreadable one: start afresh.

@@ -26,17 +26,33 @@ export type CompileOutcome =
   | { ok: true; content: CompiledContent; stateFilesWritten: number }
   | { ok: false; problems: ContentProblem[] };
 
-export function compileToDisk({ contentDir, compiledDir, buildDate, full }: CompileRequest): CompileOutcome {
+export function compileToDisk({
+  contentDir,
+  compiledDir,
+  buildDate,
+  full,
+}: CompileRequest): CompileOutcome {
   if (full) rmSync(compiledDir, { recursive: true, force: true });
   const cache = adFileCache(compiledDir);
   const memo = compileMemo(join(compiledDir, 'memo.json'));
-  const { content, problems } = compileContent(contentDir, buildDate, undefined, { adFiles: cache, memo });
+  const { content, problems } = compileContent(contentDir, buildDate, undefined, {
+    adFiles: cache,
+    memo,
+  });
   if (!content) return { ok: false, problems };
   memo.save();
   const states = US_STATE_NAMES.flatMap((state) => {
-    const keys = cache.files.filter((entry) => entry.states.includes(state)).map((entry) => entry.key);
+    const keys = cache.files
+      .filter((entry) => entry.states.includes(state))
+      .map((entry) => entry.key);
     if (keys.length === 0) return [];
-    return [{ state, pieceFiles: keys.map((key) => cache.piecePath(key, state)), pieces: hash('sha1', keys.join(','), 'hex') }];
+    return [
+      {
+        state,
+        pieceFiles: keys.map((key) => cache.piecePath(key, state)),
+        pieces: hash('sha1', keys.join(','), 'hex'),
+      },
+    ];
   });
   const stateFilesWritten = writeStateAdFiles(compiledDir, states, US_STATE_NAMES);
   writeFileSync(join(compiledDir, 'content.json'), JSON.stringify(content));

@@ -4,7 +4,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { CITY_COLUMNS, cityRowSchema } from '../../src/schemas/city.ts';
-import type { AdCounts, CompiledAd, CompiledContent, CompiledGuide, CompiledPage, CompiledState } from '../../src/schemas/compiled-content.ts';
+import type {
+  AdCounts,
+  CompiledAd,
+  CompiledContent,
+  CompiledGuide,
+  CompiledPage,
+  CompiledState,
+} from '../../src/schemas/compiled-content.ts';
 import { guideFrontMatterSchema } from '../../src/schemas/guide.ts';
 import { PAGE_SLUGS, pageFrontMatterSchema, type PageSlug } from '../../src/schemas/page.ts';
 import { siteSchema, type SiteSettings } from '../../src/schemas/site.ts';
@@ -57,7 +64,12 @@ export interface CompileCaches {
   memo?: CompileMemo;
 }
 
-export function compileContent(contentDir: string, buildDate: string, sink: AdSink = ignoreAds, caches: CompileCaches = {}): CompileResult {
+export function compileContent(
+  contentDir: string,
+  buildDate: string,
+  sink: AdSink = ignoreAds,
+  caches: CompileCaches = {},
+): CompileResult {
   const memo = caches.memo ?? NO_MEMO;
   const cache = caches.adFiles;
   const markdownToHtml = (markdown: string) => {
@@ -73,7 +85,10 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
       problems.push({ file: rel(dir), line: 1, field: 'file', message: 'folder is missing' });
       return [];
     }
-    return readdirSync(dir).filter((name) => name.endsWith(extension)).sort().map((name) => join(dir, name));
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(extension))
+      .sort()
+      .map((name) => join(dir, name));
   };
 
   // Site settings
@@ -82,7 +97,10 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
   if (!existsSync(sitePath)) {
     problems.push({ file: rel(sitePath), line: 1, field: 'file', message: 'is missing' });
   } else {
-    const { markdown, problems: readProblems } = readMarkdown(readFileSync(sitePath, 'utf8'), rel(sitePath));
+    const { markdown, problems: readProblems } = readMarkdown(
+      readFileSync(sitePath, 'utf8'),
+      rel(sitePath),
+    );
     problems.push(...readProblems);
     if (markdown) {
       const parsed = siteSchema.safeParse(markdown.data);
@@ -102,12 +120,22 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
   for (const path of cityFiles) {
     const stem = basename(path, '.csv');
     if (!stateFileStems.has(stem)) {
-      problems.push({ file: rel(path), line: 1, field: 'file', message: `has no state file; add content/states/${stem}.md or remove this CSV` });
+      problems.push({
+        file: rel(path),
+        line: 1,
+        field: 'file',
+        message: `has no state file; add content/states/${stem}.md or remove this CSV`,
+      });
     }
   }
   for (const name of US_STATE_NAMES) {
     if (!stateFileStems.has(name)) {
-      problems.push({ file: `content/states/${name}.md`, line: 1, field: 'file', message: 'is missing; every one of the 50 states needs a state file' });
+      problems.push({
+        file: `content/states/${name}.md`,
+        line: 1,
+        field: 'file',
+        message: 'is missing; every one of the 50 states needs a state file',
+      });
     }
   }
   for (const path of stateFiles) {
@@ -122,15 +150,30 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
       continue;
     }
     if (parsed.data.name !== stem) {
-      problems.push({ file, line: markdown.lineOf('name'), field: 'name', message: `must match the file name ('${stem}'; got '${parsed.data.name}')` });
+      problems.push({
+        file,
+        line: markdown.lineOf('name'),
+        field: 'name',
+        message: `must match the file name ('${stem}'; got '${parsed.data.name}')`,
+      });
       continue;
     }
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, []));
     if (markdown.body.trim() === '') {
-      problems.push({ file, line: markdown.bodyLine, field: 'body', message: "is empty; write the state's guide below the front matter" });
+      problems.push({
+        file,
+        line: markdown.bodyLine,
+        field: 'body',
+        message: "is empty; write the state's guide below the front matter",
+      });
     }
     if (!cityFileStems.has(stem)) {
-      problems.push({ file, line: 1, field: 'file', message: `has no city list; add content/cities/${stem}.csv` });
+      problems.push({
+        file,
+        line: 1,
+        field: 'file',
+        message: `has no city list; add content/cities/${stem}.csv`,
+      });
       continue;
     }
     const cityFile = join(contentDir, 'cities', `${stem}.csv`);
@@ -142,24 +185,42 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
       problems.push(...cityProblems);
       if (cityProblems.length === 0) memo.set('cities', `${cityFile}\0${cityText}`, cities);
     }
-    states.push({ ...parsed.data, guideHtml: markdownToHtml(fillTokens(markdown.body, tokens)), cities });
+    states.push({
+      ...parsed.data,
+      guideHtml: markdownToHtml(fillTokens(markdown.body, tokens)),
+      cities,
+    });
   }
   states.sort((a, b) => a.name.localeCompare(b.name, 'en'));
-  const citiesByState = new Map(states.map((state) => [state.name, new Set(state.cities.map((city) => city.name))]));
+  const citiesByState = new Map(
+    states.map((state) => [state.name, new Set(state.cities.map((city) => city.name))]),
+  );
 
   if (site) {
     for (const [index, popular] of site.popularCities.entries()) {
       if (!citiesByState.get(popular.state)?.has(popular.city)) {
-        problems.push({ file: 'content/site.md', line: 1, field: `popularCities.${index}`, message: `no city '${popular.city}' in state '${popular.state}'` });
+        problems.push({
+          file: 'content/site.md',
+          line: 1,
+          field: `popularCities.${index}`,
+          message: `no city '${popular.city}' in state '${popular.state}'`,
+        });
       }
     }
   }
 
   // Ads
   const blockedTermsPath = join(contentDir, 'policy', 'blocked-terms.txt');
-  const blockedTerms = existsSync(blockedTermsPath) ? readBlockedTerms(readFileSync(blockedTermsPath, 'utf8')) : [];
+  const blockedTerms = existsSync(blockedTermsPath)
+    ? readBlockedTerms(readFileSync(blockedTermsPath, 'utf8'))
+    : [];
   if (!existsSync(blockedTermsPath)) {
-    problems.push({ file: rel(blockedTermsPath), line: 1, field: 'file', message: 'is missing; the ad checks need it' });
+    problems.push({
+      file: rel(blockedTermsPath),
+      line: 1,
+      field: 'file',
+      message: 'is missing; the ad checks need it',
+    });
   }
   const context: AdFileContext = { buildDate, citiesByState, blockedTerms };
   const adCounts: AdCounts = {};
@@ -167,15 +228,26 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
   let unpublishedAds = 0;
   const firstUseOfId = new Map<number, string>();
   const adFiles = listFiles('ads', '.csv');
-  cache?.prepare?.(adFiles.map((path) => ({ file: rel(path), path })), context);
+  cache?.prepare?.(
+    adFiles.map((path) => ({ file: rel(path), path })),
+    context,
+  );
   for (const path of adFiles) {
     const file = rel(path);
-    const summary = cache ? cache.summarise(file, path, context) : checkAdFile(readFileSync(path, 'utf8'), file, context, (ad) => sink.add(ad));
+    const summary = cache
+      ? cache.summarise(file, path, context)
+      : checkAdFile(readFileSync(path, 'utf8'), file, context, (ad) => sink.add(ad));
     problems.push(...summary.problems);
     unpublishedAds += summary.unpublished;
     for (const [id, line] of summary.ids) {
       const firstUse = firstUseOfId.get(id);
-      if (firstUse) problems.push({ file, line, field: 'id', message: `duplicate id ${id} (first used at ${firstUse})` });
+      if (firstUse)
+        problems.push({
+          file,
+          line,
+          field: 'id',
+          message: `duplicate id ${id} (first used at ${firstUse})`,
+        });
       else firstUseOfId.set(id, `${file}:${line}`);
     }
     for (const [state, cities] of Object.entries(summary.counts)) {
@@ -203,14 +275,30 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
     }
     const guide = parsed.data;
     if (guide.slug !== basename(path, '.md')) {
-      problems.push({ file, line: markdown.lineOf('slug'), field: 'slug', message: `must match the file name ('${basename(path, '.md')}')` });
+      problems.push({
+        file,
+        line: markdown.lineOf('slug'),
+        field: 'slug',
+        message: `must match the file name ('${basename(path, '.md')}')`,
+      });
     }
     const sameOrder = orders.get(guide.order);
-    if (sameOrder) problems.push({ file, line: markdown.lineOf('order'), field: 'order', message: `${guide.order} is already used by ${sameOrder}` });
+    if (sameOrder)
+      problems.push({
+        file,
+        line: markdown.lineOf('order'),
+        field: 'order',
+        message: `${guide.order} is already used by ${sameOrder}`,
+      });
     orders.set(guide.order, file);
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, ['topCities']));
     const body = fillTokens(markdown.body, { ...tokens, topCities: topCitiesMarkdown });
-    guides.push({ ...guide, title: fillTokens(guide.title, tokens), summary: fillTokens(guide.summary, tokens), html: markdownToHtml(body) });
+    guides.push({
+      ...guide,
+      title: fillTokens(guide.title, tokens),
+      summary: fillTokens(guide.summary, tokens),
+      html: markdownToHtml(body),
+    });
   }
   guides.sort((a, b) => a.order - b.order);
 
@@ -231,21 +319,42 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
       continue;
     }
     if (slug !== 'about' && !parsed.data.lastUpdated) {
-      problems.push({ file, line: 1, field: 'lastUpdated', message: 'is required on terms and privacy (YYYY-MM-DD)' });
+      problems.push({
+        file,
+        line: 1,
+        field: 'lastUpdated',
+        message: 'is required on terms and privacy (YYYY-MM-DD)',
+      });
     }
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, []));
-    pages[slug] = { ...parsed.data, title: fillTokens(parsed.data.title, tokens), description: fillTokens(parsed.data.description, tokens), html: markdownToHtml(fillTokens(markdown.body, tokens)) };
+    pages[slug] = {
+      ...parsed.data,
+      title: fillTokens(parsed.data.title, tokens),
+      description: fillTokens(parsed.data.description, tokens),
+      html: markdownToHtml(fillTokens(markdown.body, tokens)),
+    };
   }
 
   if (problems.length > 0 || !site) return { problems: sortProblems(problems), unpublishedAds };
   return {
-    content: { buildDate, site: fillSiteTokens(site, tokens), states, guides, pages: pages as Record<PageSlug, CompiledPage>, adCounts, activeAds },
+    content: {
+      buildDate,
+      site: fillSiteTokens(site, tokens),
+      states,
+      guides,
+      pages: pages as Record<PageSlug, CompiledPage>,
+      adCounts,
+      activeAds,
+    },
     problems: [],
     unpublishedAds,
   };
 
   function readCities(text: string, file: string, sink: ContentProblem[]) {
-    const { rows, problems: csvProblems } = readCsv(text, file, { required: CITY_COLUMNS, optional: ['geonamesId'] });
+    const { rows, problems: csvProblems } = readCsv(text, file, {
+      required: CITY_COLUMNS,
+      optional: ['geonamesId'],
+    });
     sink.push(...csvProblems);
     const seen = new Map<string, number>();
     const cities: CompiledState['cities'] = [];
@@ -257,7 +366,12 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
       }
       const earlier = seen.get(parsed.data.name);
       if (earlier) {
-        sink.push({ file, line: row.line, field: 'name', message: `'${parsed.data.name}' is already listed on line ${earlier}; city names are unique within a state` });
+        sink.push({
+          file,
+          line: row.line,
+          field: 'name',
+          message: `'${parsed.data.name}' is already listed on line ${earlier}; city names are unique within a state`,
+        });
         continue;
       }
       seen.set(parsed.data.name, row.line);
@@ -267,10 +381,22 @@ export function compileContent(contentDir: string, buildDate: string, sink: AdSi
   }
 }
 
-function tokenProblems(body: string, file: string, bodyLine: number, extra: string[]): ContentProblem[] {
+function tokenProblems(
+  body: string,
+  file: string,
+  bodyLine: number,
+  extra: string[],
+): ContentProblem[] {
   const unknown = findUnknownToken(body, ['brand', ...extra]);
   if (!unknown) return [];
-  return [{ file, line: bodyLine + unknown.lineIndex, field: 'body', message: `unknown placeholder {{${unknown.token}}}; allowed: ${['brand', ...extra].map((t) => `{{${t}}}`).join(', ')}` }];
+  return [
+    {
+      file,
+      line: bodyLine + unknown.lineIndex,
+      field: 'body',
+      message: `unknown placeholder {{${unknown.token}}}; allowed: ${['brand', ...extra].map((t) => `{{${t}}}`).join(', ')}`,
+    },
+  ];
 }
 
 function fillSiteTokens(site: SiteSettings, tokens: Record<string, string>): SiteSettings {
@@ -280,7 +406,8 @@ function fillSiteTokens(site: SiteSettings, tokens: Record<string, string>): Sit
 /** The ten cities with the most published ads, as a Markdown list (the top-cities guide). */
 function topCitiesList(adCounts: AdCounts, states: readonly CompiledState[]): string {
   type Entry = { state: string; city: string; ads: number; population: number; key: string };
-  const before = (a: Entry, b: Entry) => b.ads - a.ads || b.population - a.population || a.key.localeCompare(b.key, 'en');
+  const before = (a: Entry, b: Entry) =>
+    b.ads - a.ads || b.population - a.population || a.key.localeCompare(b.key, 'en');
   // One pass keeping the best ten, in order: there may be tens of thousands of cities.
   const top: Entry[] = [];
   for (const state of states) {
@@ -289,7 +416,13 @@ function topCitiesList(adCounts: AdCounts, states: readonly CompiledState[]): st
     for (const city of state.cities) {
       const ads = counts[city.name];
       if (!ads) continue;
-      const entry = { state: state.name, city: city.name, ads, population: city.population, key: `${state.name}\u0000${city.name}` };
+      const entry = {
+        state: state.name,
+        city: city.name,
+        ads,
+        population: city.population,
+        key: `${state.name}\u0000${city.name}`,
+      };
       if (top.length === 10 && before(entry, top[9]!) >= 0) continue;
       let at = top.length;
       while (at > 0 && before(entry, top[at - 1]!) < 0) at -= 1;
@@ -299,6 +432,9 @@ function topCitiesList(adCounts: AdCounts, states: readonly CompiledState[]): st
   }
   if (top.length === 0) return '_No city has active ads yet._';
   return top
-    .map((entry, index) => `${index + 1}. [${entry.city}, ${entry.state}](${cityPath(entry.state, entry.city)}): ${entry.ads} active ${entry.ads === 1 ? 'ad' : 'ads'}`)
+    .map(
+      (entry, index) =>
+        `${index + 1}. [${entry.city}, ${entry.state}](${cityPath(entry.state, entry.city)}): ${entry.ads} active ${entry.ads === 1 ? 'ad' : 'ads'}`,
+    )
     .join('\n');
 }

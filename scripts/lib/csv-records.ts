@@ -37,6 +37,7 @@ export function splitCsvRecords(text: string): RawRecord[] | undefined {
 
 function countQuotes(text: string, from: number, to: number): number {
   let count = 0;
-  for (let at = text.indexOf('"', from); at !== -1 && at < to; at = text.indexOf('"', at + 1)) count += 1;
+  for (let at = text.indexOf('"', from); at !== -1 && at < to; at = text.indexOf('"', at + 1))
+    count += 1;
   return count;
 }

@@ -70,7 +70,8 @@ function scrambleSeed(seed: number): number {
 }
 
 const intBetween = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));
-const pick = <T>(rng: Rng, items: ReadonlyArray<T>): T => items[Math.floor(rng() * items.length)] as T;
+const pick = <T>(rng: Rng, items: ReadonlyArray<T>): T =>
+  items[Math.floor(rng() * items.length)] as T;
 
 interface WeightTable<T> {
   values: T[];
@@ -129,12 +130,20 @@ const ACTIVITIES: ReadonlyArray<Activity> = [
   { partner: 'climbing partner', verb: 'boulder at the climbing gym', gerund: 'climbing' },
   { partner: 'riding buddy', verb: 'go on long bike rides', gerund: 'cycling' },
   { partner: 'dance partner', verb: 'take a beginner salsa class', gerund: 'salsa dancing' },
-  { partner: 'museum buddy', verb: 'wander through museums and galleries', gerund: 'museum hopping' },
+  {
+    partner: 'museum buddy',
+    verb: 'wander through museums and galleries',
+    gerund: 'museum hopping',
+  },
   { partner: 'pickleball partner', verb: 'play pickleball', gerund: 'pickleball' },
   { partner: 'paddling partner', verb: 'get out on the water in a kayak', gerund: 'kayaking' },
   { partner: 'photo walk buddy', verb: 'go on slow photo walks', gerund: 'photo walks' },
   { partner: 'cooking partner', verb: 'try new recipes', gerund: 'cooking' },
-  { partner: 'language exchange partner', verb: 'practice Spanish over coffee', gerund: 'language exchange' },
+  {
+    partner: 'language exchange partner',
+    verb: 'practice Spanish over coffee',
+    gerund: 'language exchange',
+  },
   { partner: 'chess opponent', verb: 'play chess in the park', gerund: 'chess' },
   { partner: 'movie buddy', verb: 'catch indie films and old classics', gerund: 'movie nights' },
   { partner: 'book club member', verb: 'talk about a good book over coffee', gerund: 'book club' },
@@ -147,17 +156,72 @@ const ACTIVITIES: ReadonlyArray<Activity> = [
 ];
 
 const INTERESTS: ReadonlyArray<string> = [
-  'hiking', 'live music', 'trivia nights', 'cooking for friends', 'baking bread', 'gardening',
-  'old movies', 'documentaries', 'crossword puzzles', 'board games', 'road trips', 'camping',
-  'kayaking', 'yoga', 'running', 'cycling', 'rock climbing', 'photography', 'painting', 'pottery',
-  'mystery novels', 'science fiction', 'history podcasts', 'jazz', 'country music', 'vinyl records',
-  'farmers markets', 'trying new restaurants', 'quiet coffee shops', 'craft beer', 'wine tasting',
-  'tennis', 'pickleball', 'golf', 'fishing', 'bird watching', 'stargazing', 'chess', 'woodworking',
-  'dancing', 'karaoke', 'stand-up comedy', 'community theater', 'museums', 'learning languages',
-  'volunteering', 'dogs', 'cats', 'baseball games', 'college football', 'pickup basketball',
-  'swimming', 'beach days', 'snowboarding', 'video games', 'knitting', 'home improvement projects',
-  'poetry', 'long walks with a good podcast', 'sunrise hikes', 'classic cars', 'bluegrass',
-  'spicy food', 'card games', 'watercolor painting', 'fixing up old bikes',
+  'hiking',
+  'live music',
+  'trivia nights',
+  'cooking for friends',
+  'baking bread',
+  'gardening',
+  'old movies',
+  'documentaries',
+  'crossword puzzles',
+  'board games',
+  'road trips',
+  'camping',
+  'kayaking',
+  'yoga',
+  'running',
+  'cycling',
+  'rock climbing',
+  'photography',
+  'painting',
+  'pottery',
+  'mystery novels',
+  'science fiction',
+  'history podcasts',
+  'jazz',
+  'country music',
+  'vinyl records',
+  'farmers markets',
+  'trying new restaurants',
+  'quiet coffee shops',
+  'craft beer',
+  'wine tasting',
+  'tennis',
+  'pickleball',
+  'golf',
+  'fishing',
+  'bird watching',
+  'stargazing',
+  'chess',
+  'woodworking',
+  'dancing',
+  'karaoke',
+  'stand-up comedy',
+  'community theater',
+  'museums',
+  'learning languages',
+  'volunteering',
+  'dogs',
+  'cats',
+  'baseball games',
+  'college football',
+  'pickup basketball',
+  'swimming',
+  'beach days',
+  'snowboarding',
+  'video games',
+  'knitting',
+  'home improvement projects',
+  'poetry',
+  'long walks with a good podcast',
+  'sunrise hikes',
+  'classic cars',
+  'bluegrass',
+  'spicy food',
+  'card games',
+  'watercolor painting',
+  'fixing up old bikes',
 ];
 
 const INTEREST_LINES: ReadonlyArray<string> = [
@@ -181,7 +245,7 @@ const OPENERS: ReadonlyArray<Fragment> = [
   frag('Hi there!'),
   frag('Hello, {city}!'),
   frag('Hey, thanks for clicking.'),
-  frag("Not great at writing these, but here goes."),
+  frag('Not great at writing these, but here goes.'),
   frag('First time posting here, so bear with me.'),
   frag('Trying something different this year and putting myself out there.'),
   frag("Okay, deep breath. Here's a little about me."),
@@ -193,27 +257,45 @@ const OPENERS: ReadonlyArray<Fragment> = [
   frag("Hi, I'm a {age}-year-old {me} here in {city}."),
   frag("Hi, I'm {age} and I live in {city}."),
   frag("Hi, I'm a {age}-year-old {me}."),
-  frag("Let me skip the small talk and tell you a bit about myself."),
+  frag('Let me skip the small talk and tell you a bit about myself.'),
 ];
 
 const ABOUT: ReadonlyArray<Fragment> = [
-  job('I work in healthcare, mostly night shifts, so I appreciate people who are flexible about plans.', 24),
+  job(
+    'I work in healthcare, mostly night shifts, so I appreciate people who are flexible about plans.',
+    24,
+  ),
   job("I'm a carpenter and spend most days building things with my hands."),
   job("I work in IT and stare at screens more than I'd like, so I get outside whenever I can."),
-  job("I'm a paramedic. The job keeps me busy, but my days off are for good food and good people.", 23, 55),
+  job(
+    "I'm a paramedic. The job keeps me busy, but my days off are for good food and good people.",
+    23,
+    55,
+  ),
   job("I manage a small bakery and I'm always testing new recipes on my friends.", 25),
   job("I'm a librarian, so yes, I will recommend a book whether you ask or not.", 25),
-  job("I'm a mechanic who likes tinkering with old trucks and fixing things other people gave up on."),
-  job("I'm a graphic designer with strong opinions about fonts and mild opinions about everything else."),
+  job(
+    "I'm a mechanic who likes tinkering with old trucks and fixing things other people gave up on.",
+  ),
+  job(
+    "I'm a graphic designer with strong opinions about fonts and mild opinions about everything else.",
+  ),
   job('I work for the parks department and know most of the good trails around {city}.'),
   frag("I've lived in {city} for about {years} years and I still find new corners of it.", 27),
-  frag("Born and raised in {city}, and I still love showing people around."),
+  frag('Born and raised in {city}, and I still love showing people around.'),
   frag('I moved to {city} a few years ago for work and decided to stay.', 25),
   job("I'm a retired firefighter who now has plenty of time for the garden.", 56),
   job("I'm semi-retired and finally making time for the hobbies I put off for years.", 55),
-  job("I'm finishing a graduate degree in public health and will happily talk your ear off about it.", 22, 36),
+  job(
+    "I'm finishing a graduate degree in public health and will happily talk your ear off about it.",
+    22,
+    36,
+  ),
   job("I'm in my last year of college and figuring out what comes next.", 19, 24),
-  frag("I'm divorced, on good terms with my ex, and ready to put some energy into something new.", 32),
+  frag(
+    "I'm divorced, on good terms with my ex, and ready to put some energy into something new.",
+    32,
+  ),
   frag("I'm an introvert at first but pretty chatty once I get comfortable."),
   frag('Friends describe me as calm, a little goofy, and dependable.'),
   frag("I'm the friend who remembers birthdays and shows up with soup when you're sick."),
@@ -236,7 +318,10 @@ const ABOUT: ReadonlyArray<Fragment> = [
   frag('I play guitar in a small cover band that mostly plays backyard parties.'),
   job("I'm a project manager, which makes me good at planning and bad at sitting still.", 26),
   job("I work in a research lab, and I'm happiest when I'm learning something new.", 23),
-  job("I drive trucks for a living, so I've seen a lot of this country and love telling stories about it.", 24),
+  job(
+    "I drive trucks for a living, so I've seen a lot of this country and love telling stories about it.",
+    24,
+  ),
   job('I work in a plant nursery, so my apartment looks like a small jungle.'),
   frag("I'm sober and happy to do things that don't revolve around drinks."),
   frag("I don't smoke, I drink socially, and I try to get to the gym a few times a week."),
@@ -246,9 +331,12 @@ const ABOUT: ReadonlyArray<Fragment> = [
   frag("I'm an optimist, even on Mondays."),
   frag('I value honesty, good manners and a sense of humor.'),
   frag("I'm writing my first novel, very slowly, one early morning at a time."),
-  job("I work in construction management and like a good plan and a good laugh.", 28),
+  job('I work in construction management and like a good plan and a good laugh.', 28),
   job("I'm a vet tech and spend my days around dogs, cats and the occasional rabbit."),
-  job('I work odd hours as a flight attendant, so I make the most of my time at home in {city}.', 23),
+  job(
+    'I work odd hours as a flight attendant, so I make the most of my time at home in {city}.',
+    23,
+  ),
   job("I'm a welder by trade and a pretty decent home cook by choice.", 21),
   frag("I'm a middle-of-the-road sports fan: I'll watch the game, but I won't cry about it."),
   frag("I'm happiest outdoors, whatever the weather is doing."),
@@ -398,17 +486,43 @@ const TITLES: Readonly<Record<Intent, ReadonlyArray<string>>> = {
 };
 
 const DOG_NAMES: ReadonlyArray<string> = [
-  'Biscuit', 'Pepper', 'Juniper', 'Moose', 'Olive', 'Waffles', 'Scout', 'Maple', 'Rocket', 'Hazel',
+  'Biscuit',
+  'Pepper',
+  'Juniper',
+  'Moose',
+  'Olive',
+  'Waffles',
+  'Scout',
+  'Maple',
+  'Rocket',
+  'Hazel',
 ];
-const CHECK_WORDS: ReadonlyArray<string> = ['pancakes', 'sunflower', 'blue', 'pineapple', 'porch', 'lighthouse'];
+const CHECK_WORDS: ReadonlyArray<string> = [
+  'pancakes',
+  'sunflower',
+  'blue',
+  'pineapple',
+  'porch',
+  'lighthouse',
+];
 
 const SEEKS_WEIGHTS = table<Seeks>([
-  ['w4m', 30], ['m4w', 32], ['m4m', 11], ['w4w', 10],
-  ['t4m', 5], ['m4t', 4], ['t4w', 3], ['w4t', 2], ['t4t', 3],
+  ['w4m', 30],
+  ['m4w', 32],
+  ['m4m', 11],
+  ['w4w', 10],
+  ['t4m', 5],
+  ['m4t', 4],
+  ['t4w', 3],
+  ['w4t', 2],
+  ['t4t', 3],
 ]);
 
 const INTENT_WEIGHTS = table<Intent>([
-  ['ltr', 32], ['date', 30], ['friends', 14], ['activity', 24],
+  ['ltr', 32],
+  ['date', 30],
+  ['friends', 14],
+  ['activity', 24],
 ]);
 
 interface Identity {
@@ -422,11 +536,17 @@ function posterIdentity(rng: Rng, letter: string): Identity {
   return { me: rng() < 0.7 ? 'trans woman' : 'trans man', short: '' };
 }
 
-const TRANS_TARGET_WEIGHTS = table([['a trans woman', 5], ['a trans man', 2], ['a trans or nonbinary person', 2]] as const);
+const TRANS_TARGET_WEIGHTS = table([
+  ['a trans woman', 5],
+  ['a trans man', 2],
+  ['a trans or nonbinary person', 2],
+] as const);
 
 function targetPhrases(rng: Rng, letter: string): { targetA: string; targetFriends: string } {
-  if (letter === 'w') return { targetA: rng() < 0.8 ? 'a woman' : 'a lady', targetFriends: 'female friends' };
-  if (letter === 'm') return { targetA: rng() < 0.6 ? 'a man' : 'a guy', targetFriends: 'male friends' };
+  if (letter === 'w')
+    return { targetA: rng() < 0.8 ? 'a woman' : 'a lady', targetFriends: 'female friends' };
+  if (letter === 'm')
+    return { targetA: rng() < 0.6 ? 'a man' : 'a guy', targetFriends: 'male friends' };
   const targetA = weighted(rng, TRANS_TARGET_WEIGHTS);
   return { targetA, targetFriends: 'trans friends' };
 }
@@ -459,8 +579,26 @@ interface AdContext {
 }
 type TokenKey = keyof AdContext;
 const TOKEN_KEYS: ReadonlySet<string> = new Set<TokenKey>([
-  'city', 'age', 'me', 'Me', 'ageMe', 'targetA', 'targetFriends', 'partner', 'Partner', 'verb',
-  'gerund', 'Gerund', 'i1', 'i2', 'i3', 'ageLo', 'ageHi', 'years', 'dog', 'word',
+  'city',
+  'age',
+  'me',
+  'Me',
+  'ageMe',
+  'targetA',
+  'targetFriends',
+  'partner',
+  'Partner',
+  'verb',
+  'gerund',
+  'Gerund',
+  'i1',
+  'i2',
+  'i3',
+  'ageLo',
+  'ageHi',
+  'years',
+  'dog',
+  'word',
 ]);
 
 interface Template {
@@ -475,14 +613,15 @@ interface Template {
 }
 
 function compile(fragment: string | Fragment): Template {
-  const f = typeof fragment === 'string' ? { text: fragment } as Fragment : fragment;
+  const f = typeof fragment === 'string' ? ({ text: fragment } as Fragment) : fragment;
   const literals: string[] = [];
   const keys: TokenKey[] = [];
   const re = /\{(\w+)\}/g;
   let last = 0;
   for (let m = re.exec(f.text); m; m = re.exec(f.text)) {
     const key = m[1] as string;
-    if (!TOKEN_KEYS.has(key)) throw new Error(`generate-ads: unknown token {${key}} in "${f.text}"`);
+    if (!TOKEN_KEYS.has(key))
+      throw new Error(`generate-ads: unknown token {${key}} in "${f.text}"`);
     literals.push(f.text.slice(last, m.index));
     keys.push(key as TokenKey);
     last = m.index + m[0].length;
@@ -505,15 +644,22 @@ function compilePool(pool: ReadonlyArray<string | Fragment>): Template[] {
 
 function fill(t: Template, ctx: AdContext): string {
   let out = t.literals[0] as string;
-  for (let i = 0; i < t.keys.length; i++) out += ctx[t.keys[i] as TokenKey] + (t.literals[i + 1] as string);
+  for (let i = 0; i < t.keys.length; i++)
+    out += ctx[t.keys[i] as TokenKey] + (t.literals[i + 1] as string);
   return out;
 }
 
 const P_TITLES: Readonly<Record<Intent, Template[]>> = {
-  ltr: compilePool(TITLES.ltr), date: compilePool(TITLES.date), friends: compilePool(TITLES.friends), activity: compilePool(TITLES.activity),
+  ltr: compilePool(TITLES.ltr),
+  date: compilePool(TITLES.date),
+  friends: compilePool(TITLES.friends),
+  activity: compilePool(TITLES.activity),
 };
 const P_LOOKING: Readonly<Record<Intent, Template[]>> = {
-  ltr: compilePool(LOOKING.ltr), date: compilePool(LOOKING.date), friends: compilePool(LOOKING.friends), activity: compilePool(LOOKING.activity),
+  ltr: compilePool(LOOKING.ltr),
+  date: compilePool(LOOKING.date),
+  friends: compilePool(LOOKING.friends),
+  activity: compilePool(LOOKING.activity),
 };
 const P_OPENERS = compilePool(OPENERS);
 const P_ABOUT = compilePool(ABOUT);
@@ -561,9 +707,21 @@ const TITLE_MAX = 80;
 const DESC_MIN = 120;
 const DESC_MAX = 900;
 
-const CITY_BUDGET_WEIGHTS = table([[0, 25], [1, 55], [2, 20]] as const);
-const ABOUT_COUNT_WEIGHTS = table([[1, 30], [2, 50], [3, 20]] as const);
-const LAYOUT_WEIGHTS = table([[' ', 50], ['\n\n', 40], ['\n', 10]] as const);
+const CITY_BUDGET_WEIGHTS = table([
+  [0, 25],
+  [1, 55],
+  [2, 20],
+] as const);
+const ABOUT_COUNT_WEIGHTS = table([
+  [1, 30],
+  [2, 50],
+  [3, 20],
+] as const);
+const LAYOUT_WEIGHTS = table([
+  [' ', 50],
+  ['\n\n', 40],
+  ['\n', 10],
+] as const);
 
 interface Composed {
   title: string;
@@ -590,20 +748,35 @@ function sentences(lead: string, lines: ReadonlyArray<string>, tail: string): st
 function buildDescription(p: DescriptionParts): string {
   const sep = p.separator;
   return (
-    sentences(p.opener, p.first, '') + sep +
-    sentences('', p.second, p.interestLine) + sep +
-    (p.extra ? `${p.looking} ${p.extra}` : p.looking) + sep +
+    sentences(p.opener, p.first, '') +
+    sep +
+    sentences('', p.second, p.interestLine) +
+    sep +
+    (p.extra ? `${p.looking} ${p.extra}` : p.looking) +
+    sep +
     p.closer
   );
 }
 
-function composeText(rng: Rng, seeks: Seeks, age: number, city: string, cityInText: boolean): Composed {
+function composeText(
+  rng: Rng,
+  seeks: Seeks,
+  age: number,
+  city: string,
+  cityInText: boolean,
+): Composed {
   const identity = posterIdentity(rng, seeks.charAt(0));
   const target = targetPhrases(rng, seeks.charAt(2));
   const intent = weighted(rng, INTENT_WEIGHTS);
   const activityIndex = Math.floor(rng() * ACTIVITIES.length);
   const activity = ACTIVITIES[activityIndex] as Activity;
-  const state: PickState = { rng, age, cityBudget: cityInText ? weighted(rng, CITY_BUDGET_WEIGHTS) : 0, jobTaken: false, used: [] };
+  const state: PickState = {
+    rng,
+    age,
+    cityBudget: cityInText ? weighted(rng, CITY_BUDGET_WEIGHTS) : 0,
+    jobTaken: false,
+    used: [],
+  };
 
   const i1 = pick(rng, INTERESTS);
   let i2 = pick(rng, INTERESTS);
@@ -647,7 +820,11 @@ function composeText(rng: Rng, seeks: Seeks, age: number, city: string, cityInTe
     const t = upperFirst(fill(take(state, P_TITLES[intent]), ctx));
     if (t.length >= TITLE_MIN && t.length <= TITLE_MAX) title = t;
   }
-  if (!title) title = intent === 'activity' ? upperFirst(`Looking for a ${activity.partner}`) : 'Looking to meet someone kind';
+  if (!title)
+    title =
+      intent === 'activity'
+        ? upperFirst(`Looking for a ${activity.partner}`)
+        : 'Looking to meet someone kind';
 
   // Description: opener + about me, more about me + interests, looking for (+ extra), closer.
   const opener = rng() < 0.55 ? fill(take(state, P_OPENERS), ctx) : '';
@@ -724,9 +901,11 @@ function sampleAge(rng: Rng): number {
 /** Generates `count` sample ads; the same options always give the same ads. */
 export function generateAds(options: AdGenerationOptions): GeneratedAd[] {
   const { count, cities, firstId, featuredShare, sample } = options;
-  if (!Number.isInteger(count) || count < 0) throw new Error('generateAds: count must be a non-negative integer');
+  if (!Number.isInteger(count) || count < 0)
+    throw new Error('generateAds: count must be a non-negative integer');
   if (!Number.isInteger(firstId)) throw new Error('generateAds: firstId must be an integer');
-  if (!(featuredShare >= 0 && featuredShare <= 1)) throw new Error('generateAds: featuredShare must be within 0..1');
+  if (!(featuredShare >= 0 && featuredShare <= 1))
+    throw new Error('generateAds: featuredShare must be within 0..1');
   const fromDay = parseDay(options.postedFrom, 'postedFrom');
   const toDay = parseDay(options.postedTo, 'postedTo');
   if (toDay < fromDay) throw new Error('generateAds: postedTo is before postedFrom');
@@ -737,7 +916,8 @@ export function generateAds(options: AdGenerationOptions): GeneratedAd[] {
   const cumulative = new Float64Array(cities.length);
   let total = 0;
   cities.forEach((c, i) => {
-    if (!(c.weight >= 0) || !Number.isFinite(c.weight)) throw new Error(`generateAds: bad weight for ${c.city}, ${c.state}`);
+    if (!(c.weight >= 0) || !Number.isFinite(c.weight))
+      throw new Error(`generateAds: bad weight for ${c.city}, ${c.state}`);
     total += c.weight;
     cumulative[i] = total;
   });

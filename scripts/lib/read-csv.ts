@@ -29,17 +29,33 @@ export function readCsv(
     });
   } catch (error) {
     const lines = (error as { lines?: number }).lines ?? 1;
-    const reason = error instanceof Error ? error.message.replace(/^Invalid Record Length: /, '') : String(error);
-    return { rows: [], problems: [{ file, line: lines, field: 'file', message: `is not valid CSV: ${reason}` }] };
+    const reason =
+      error instanceof Error
+        ? error.message.replace(/^Invalid Record Length: /, '')
+        : String(error);
+    return {
+      rows: [],
+      problems: [{ file, line: lines, field: 'file', message: `is not valid CSV: ${reason}` }],
+    };
   }
   const allowed = new Set([...columns.required, ...(columns.optional ?? [])]);
   const problems: ContentProblem[] = [
     ...columns.required
       .filter((name) => !header.includes(name))
-      .map((name) => ({ file, line: 1, field: name, message: `missing column '${name}' in the header row` })),
+      .map((name) => ({
+        file,
+        line: 1,
+        field: name,
+        message: `missing column '${name}' in the header row`,
+      })),
     ...header
       .filter((name) => !allowed.has(name))
-      .map((name) => ({ file, line: 1, field: name, message: `unknown column; allowed: ${[...allowed].join(', ')}` })),
+      .map((name) => ({
+        file,
+        line: 1,
+        field: name,
+        message: `unknown column; allowed: ${[...allowed].join(', ')}`,
+      })),
   ];
   if (problems.length > 0) return { rows: [], problems };
   // csv-parse counts the line a record ends on (a quoted cell may span several lines): a record

@@ -24,13 +24,24 @@ export function readMarkdown(
   } catch (error) {
     const mark = (error as { mark?: { line?: number } }).mark;
     const reason = (error as { reason?: string }).reason ?? String(error);
-    return { problems: [{ file, line: (mark?.line ?? 0) + 1, field: 'front matter', message: `is not valid YAML: ${reason}` }] };
+    return {
+      problems: [
+        {
+          file,
+          line: (mark?.line ?? 0) + 1,
+          field: 'front matter',
+          message: `is not valid YAML: ${reason}`,
+        },
+      ],
+    };
   }
   const lines = text.split(/\r?\n/);
   const frontMatterEnd = text.startsWith('---') ? lines.indexOf('---', 1) : -1;
   const lineOf = (key: string) => {
     const top = key.split('.')[0] ?? key;
-    const index = lines.findIndex((line, i) => i > 0 && i < frontMatterEnd && line.startsWith(`${top}:`));
+    const index = lines.findIndex(
+      (line, i) => i > 0 && i < frontMatterEnd && line.startsWith(`${top}:`),
+    );
     return index === -1 ? 1 : index + 1;
   };
   return {

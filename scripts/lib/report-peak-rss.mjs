@@ -6,7 +6,10 @@ import { isMainThread } from 'node:worker_threads';
 
 if (isMainThread) {
   process.on('exit', () => {
-    const line = JSON.stringify({ step: process.env.BUILD_STEP ?? process.argv[1], peakRssBytes: process.resourceUsage().maxRSS * 1024 });
+    const line = JSON.stringify({
+      step: process.env.BUILD_STEP ?? process.argv[1],
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    });
     appendFileSync(process.env.BENCH_RSS_FILE, `${line}\n`);
   });
 }

@@ -17,7 +17,8 @@ export function formatProblem(problem: ContentProblem): string {
 
 export function sortProblems(problems: readonly ContentProblem[]): ContentProblem[] {
   return [...problems].sort(
-    (a, b) => a.file.localeCompare(b.file, 'en') || a.line - b.line || a.field.localeCompare(b.field, 'en'),
+    (a, b) =>
+      a.file.localeCompare(b.file, 'en') || a.line - b.line || a.field.localeCompare(b.field, 'en'),
   );
 }
 

@@ -34,7 +34,8 @@ export interface PieceLine {
 /** City → [byte offset, bytes, ads] of its lines in a piece. */
 type PieceCities = Record<string, [offset: number, bytes: number, ads: number]>;
 
-const byCityThenList = (a: PieceLine, b: PieceLine) => (a.city < b.city ? -1 : a.city > b.city ? 1 : compareForList(a.order, b.order));
+const byCityThenList = (a: PieceLine, b: PieceLine) =>
+  a.city < b.city ? -1 : a.city > b.city ? 1 : compareForList(a.order, b.order);
 
 /** Writes one piece: its lines city by city in list order, and where each city's lines are. */
 export function writePiece(file: string, lines: PieceLine[]): void {
@@ -67,14 +68,19 @@ export function readAdsIndex(compiledDir: string): AdsIndex {
 }
 
 /** Writes the states whose pieces changed and the index; returns how many state files were written. */
-export function writeStateAdFiles(compiledDir: string, states: readonly StatePieces[], allStates: readonly string[]): number {
+export function writeStateAdFiles(
+  compiledDir: string,
+  states: readonly StatePieces[],
+  allStates: readonly string[],
+): number {
   const adsDir = join(compiledDir, 'ads');
   mkdirSync(adsDir, { recursive: true });
   const previous = readAdsIndex(compiledDir);
   const index: AdsIndex = {};
   let written = 0;
   const withAds = new Set(states.map((entry) => entry.state));
-  for (const state of allStates) if (!withAds.has(state)) rmSync(join(adsDir, `${state}.ndjson`), { force: true });
+  for (const state of allStates)
+    if (!withAds.has(state)) rmSync(join(adsDir, `${state}.ndjson`), { force: true });
   for (const entry of states) {
     const file = join(adsDir, `${entry.state}.ndjson`);
     const before = previous[entry.state];
@@ -92,8 +98,14 @@ export function writeStateAdFiles(compiledDir: string, states: readonly StatePie
 }
 
 /** The state's lines, city by city, from its pieces. */
-function stateFile(pieceFiles: readonly string[]): { chunks: Buffer[]; cities: Record<string, CityAdsEntry> } {
-  const pieces = pieceFiles.map((file) => ({ text: readFileSync(file), cities: JSON.parse(readFileSync(`${file}.json`, 'utf8')) as PieceCities }));
+function stateFile(pieceFiles: readonly string[]): {
+  chunks: Buffer[];
+  cities: Record<string, CityAdsEntry>;
+} {
+  const pieces = pieceFiles.map((file) => ({
+    text: readFileSync(file),
+    cities: JSON.parse(readFileSync(`${file}.json`, 'utf8')) as PieceCities,
+  }));
   const names = [...new Set(pieces.flatMap((piece) => Object.keys(piece.cities)))].sort();
   const cities: Record<string, CityAdsEntry> = {};
   const chunks: Buffer[] = [];
@@ -103,7 +115,8 @@ function stateFile(pieceFiles: readonly string[]): { chunks: Buffer[]; cities: R
       const at = where[city];
       return at ? [{ chunk: text.subarray(at[0], at[0] + at[1]), ads: at[2] }] : [];
     });
-    const chunk = parts.length === 1 ? parts[0]!.chunk : inListOrder(parts.map((part) => part.chunk));
+    const chunk =
+      parts.length === 1 ? parts[0]!.chunk : inListOrder(parts.map((part) => part.chunk));
     const ads = parts.reduce((sum, part) => sum + part.ads, 0);
     cities[city] = { offset, bytes: chunk.length, ads, digest: hash('sha1', chunk, 'base64url') };
     chunks.push(chunk);

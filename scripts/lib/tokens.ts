@@ -5,7 +5,10 @@ export function fillTokens(text: string, values: Record<string, string>): string
   return text.replace(TOKEN, (whole, name: string) => values[name] ?? whole);
 }
 
-export function findUnknownToken(text: string, allowed: readonly string[]): { token: string; lineIndex: number } | undefined {
+export function findUnknownToken(
+  text: string,
+  allowed: readonly string[],
+): { token: string; lineIndex: number } | undefined {
   for (const match of text.matchAll(TOKEN)) {
     const token = match[1] ?? '';
     if (!allowed.includes(token)) {

@@ -27,7 +27,10 @@ export type RateLimitName = keyof RateLimitSettings;
 
 export function createRateLimits(settings: RateLimitSettings) {
   const limiters = Object.fromEntries(
-    Object.entries(settings).map(([name, limit]) => [name, new RateLimiterMemory({ keyPrefix: name, ...limit })]),
+    Object.entries(settings).map(([name, limit]) => [
+      name,
+      new RateLimiterMemory({ keyPrefix: name, ...limit }),
+    ]),
   ) as Record<RateLimitName, RateLimiterMemory>;
   return {
     /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
@@ -36,7 +39,8 @@ export function createRateLimits(settings: RateLimitSettings) {
         await limiters[name].consume(key);
         return 0;
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        if (rejection instanceof RateLimiterRes)
+          return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
         throw rejection;
       }
     },

@@ -19,8 +19,20 @@ export function isHttps(c: Context, trustProxy: boolean): boolean {
 
 export function setSessionCookies(c: Context, token: string, secure: boolean): void {
   const maxAge = SESSION_DAYS * 24 * 60 * 60;
-  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, secure, sameSite: 'Lax', path: '/', maxAge });
-  setCookie(c, MEMBER_HINT_COOKIE, '1', { httpOnly: false, secure, sameSite: 'Lax', path: '/', maxAge });
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    secure,
+    sameSite: 'Lax',
+    path: '/',
+    maxAge,
+  });
+  setCookie(c, MEMBER_HINT_COOKIE, '1', {
+    httpOnly: false,
+    secure,
+    sameSite: 'Lax',
+    path: '/',
+    maxAge,
+  });
 }
 
 export function clearSessionCookies(c: Context, secure: boolean): void {

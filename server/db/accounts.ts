@@ -21,7 +21,9 @@ export function accountStore(db: Db) {
      VALUES (@email, @passwordHash, @dateOfBirth, @termsAcceptedAt, @createdAt)
      ON CONFLICT (email) DO NOTHING`,
   );
-  const byEmail = db.prepare('SELECT id, email, password_hash AS passwordHash FROM accounts WHERE email = ?');
+  const byEmail = db.prepare(
+    'SELECT id, email, password_hash AS passwordHash FROM accounts WHERE email = ?',
+  );
   return {
     /** The new account's id, or undefined when the email is taken (also under a race). */
     create(account: NewAccount): number | undefined {

@@ -4,19 +4,30 @@ import type { MiddlewareHandler } from 'hono';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function originCheck(allowedOrigins: readonly string[], trustProxy: boolean): MiddlewareHandler {
+export function originCheck(
+  allowedOrigins: readonly string[],
+  trustProxy: boolean,
+): MiddlewareHandler {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
     const origin = c.req.header('origin');
     const url = new URL(c.req.url);
     // Behind a TLS-terminating proxy the page's origin is https even though this request is not.
-    const forwardedProto = trustProxy ? c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+    const forwardedProto = trustProxy
+      ? c.req.header('x-forwarded-proto')?.split(',')[0]?.trim()
+      : undefined;
     const protocol = forwardedProto ? `${forwardedProto}:` : url.protocol;
-    const own = [url.origin, `${protocol}//${url.host}`, `${protocol}//${c.req.header('host') ?? url.host}`];
-    const allowed = origin === undefined
-      ? c.req.header('sec-fetch-site') !== 'cross-site'
-      : own.includes(origin) || allowedOrigins.includes(origin);
-    if (!allowed) return c.json({ error: 'This request came from another site and was refused.' }, 403);
+    const own = [
+      url.origin,
+      `${protocol}//${url.host}`,
+      `${protocol}//${c.req.header('host') ?? url.host}`,
+    ];
+    const allowed =
+      origin === undefined
+        ? c.req.header('sec-fetch-site') !== 'cross-site'
+        : own.includes(origin) || allowedOrigins.includes(origin);
+    if (!allowed)
+      return c.json({ error: 'This request came from another site and was refused.' }, 403);
     return next();
   };
 }

@@ -2,7 +2,12 @@
 // (scripts, the sign-up dialog) or a form post (pages without JavaScript); every JSON failure is
 // `{ error }` with a 4xx status.
 import { Hono, type Context } from 'hono';
-import { makeSignupSchema, signinSchema, firstProblem, TERMS_REQUIRED } from '../../src/schemas/signup.ts';
+import {
+  makeSignupSchema,
+  signinSchema,
+  firstProblem,
+  TERMS_REQUIRED,
+} from '../../src/schemas/signup.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { RateLimitName, RateLimits } from '../auth/rate-limits.ts';
 import {
@@ -75,7 +80,9 @@ export function accountsRoutes(options: AccountsOptions) {
       });
       if (accountId === undefined) throw duplicateEmail();
       startSession(c, accountId);
-      return submission.kind === 'form' ? c.redirect('/success', 303) : c.json({ redirectUrl: '/success' }, 201);
+      return submission.kind === 'form'
+        ? c.redirect('/success', 303)
+        : c.json({ redirectUrl: '/success' }, 201);
     } catch (error) {
       if (error instanceof Refusal) return refuse(c, 'signup', error, submission.kind, values);
       throw error;
@@ -96,7 +103,10 @@ export function accountsRoutes(options: AccountsOptions) {
       // Per account, only failed attempts count, and a success clears them.
       await refuseIfBlocked('signinPerEmail', parsed.data.email);
       const account = accounts.findByEmail(parsed.data.email);
-      const matches = await verifyPassword(parsed.data.password, account?.passwordHash ?? (await unknownAccountHash));
+      const matches = await verifyPassword(
+        parsed.data.password,
+        account?.passwordHash ?? (await unknownAccountHash),
+      );
       if (!account || !matches) {
         await limit('signinPerEmail', parsed.data.email);
         throw new Refusal(401, WRONG_CREDENTIALS);
@@ -114,7 +124,9 @@ export function accountsRoutes(options: AccountsOptions) {
     const token = sessionTokenOf(c);
     if (token) sessions.revoke(hashToken(token));
     clearSessionCookies(c, isHttps(c, options.trustProxy));
-    const isForm = (c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
+    const isForm = (c.req.header('content-type') ?? '').startsWith(
+      'application/x-www-form-urlencoded',
+    );
     return isForm ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
   });
 
@@ -125,7 +137,9 @@ export function accountsRoutes(options: AccountsOptions) {
   app.get('/me', (c) => {
     c.header('Cache-Control', 'no-store');
     const token = sessionTokenOf(c);
-    const member = token ? sessions.findValid(hashToken(token), new Date().toISOString()) : undefined;
+    const member = token
+      ? sessions.findValid(hashToken(token), new Date().toISOString())
+      : undefined;
     if (!member) return c.json({ error: 'You are not signed in.' }, 401);
     return c.json({ email: member.email }, 200);
   });
@@ -151,18 +165,37 @@ export function accountsRoutes(options: AccountsOptions) {
   function throwIfWaiting(waitSeconds: number) {
     if (waitSeconds > 0) {
       const minutes = Math.ceil(waitSeconds / 60);
-      throw new Refusal(429, `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`, undefined, waitSeconds);
+      throw new Refusal(
+        429,
+        `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
+        undefined,
+        waitSeconds,
+      );
     }
   }
 
-  function refuse(c: Context, page: FormPageName, refusal: Refusal, kind: Submission['kind'] = 'json', values: Record<string, string> = {}) {
+  function refuse(
+    c: Context,
+    page: FormPageName,
+    refusal: Refusal,
+    kind: Submission['kind'] = 'json',
+    values: Record<string, string> = {},
+  ) {
     if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
-    if (kind === 'form') return c.html(options.formPages.render(page, { error: refusal.error, values }), refusal.status);
-    return c.json(refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error }, refusal.status);
+    if (kind === 'form')
+      return c.html(
+        options.formPages.render(page, { error: refusal.error, values }),
+        refusal.status,
+      );
+    return c.json(
+      refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error },
+      refusal.status,
+    );
   }
 }
 
-const duplicateEmail = () => new Refusal(409, 'An account with this email already exists. Sign in instead.', 'email');
+const duplicateEmail = () =>
+  new Refusal(409, 'An account with this email already exists. Sign in instead.', 'email');
 
 async function readSubmission(c: Context): Promise<Submission | Refusal> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -186,7 +219,10 @@ async function readSubmission(c: Context): Promise<Submission | Refusal> {
       return new Refusal(400, 'The form could not be read. Please try again.');
     }
   }
-  return new Refusal(415, 'Send the request as JSON (Content-Type: application/json) or as a form.');
+  return new Refusal(
+    415,
+    'Send the request as JSON (Content-Type: application/json) or as a form.',
+  );
 }
 
 /** The form's "I am 18 or older and accept the Terms" box must be ticked; JSON clients accept in their UI. */
@@ -198,5 +234,10 @@ function termsChecked(submission: Submission): Record<string, unknown> {
 }
 
 function keptValues(submission: Submission, names: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.map((name) => [name, typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : '']));
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : '',
+    ]),
+  );
 }

@@ -6,7 +6,8 @@ import { SignupForm } from '../components/SignupForm.tsx';
 import { latestAdultBirthDate, todayIso } from '../schemas/signup.ts';
 import { useSignupForm } from './useSignupForm.ts';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 export function SignupDialog({ brand, onClose }: { brand: string; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -58,11 +59,18 @@ export function SignupDialog({ brand, onClose }: { brand: string; onClose: () =>
         <h2 id="signup-dialog-title">Join {brand} free</h2>
         <button type="button" className="dialog__close" aria-label="Close" onClick={close}>
           <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20">
-            <path d="m5 5 10 10M15 5 5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            <path
+              d="m5 5 10 10M15 5 5 15"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            />
           </svg>
         </button>
       </div>
-      <p className="dialog__lead">Create an account to post ads and reply to members. Adults 18 and over only.</p>
+      <p className="dialog__lead">
+        Create an account to post ads and reply to members. Adults 18 and over only.
+      </p>
       <SignupForm
         idPrefix="dialog"
         maxBirthDate={latestAdultBirthDate(todayIso())}

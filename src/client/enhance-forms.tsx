@@ -5,7 +5,12 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { SigninForm, type SigninFormState, type SigninValues } from '../components/SigninForm.tsx';
 import { SignupForm, type SignupValues } from '../components/SignupForm.tsx';
-import { latestAdultBirthDate, problemsByField, signinSchema, todayIso } from '../schemas/signup.ts';
+import {
+  latestAdultBirthDate,
+  problemsByField,
+  signinSchema,
+  todayIso,
+} from '../schemas/signup.ts';
 import { submitJson } from './submit-json.ts';
 import { useSignupForm } from './useSignupForm.ts';
 
@@ -15,11 +20,15 @@ export function enhanceForms(): void {
   for (const container of document.querySelectorAll<HTMLElement>('[data-enhance]')) {
     // Whatever was typed before this script arrived is carried over, and so is the focus.
     const typed = typedValues(container);
-    const focused = container.contains(document.activeElement) ? document.activeElement?.getAttribute('name') : null;
+    const focused = container.contains(document.activeElement)
+      ? document.activeElement?.getAttribute('name')
+      : null;
     const root = createRoot(container);
     flushSync(() => {
-      if (container.dataset.enhance === 'signup-form') root.render(<InteractiveSignup initial={typed} />);
-      if (container.dataset.enhance === 'signin-form') root.render(<InteractiveSignin initial={typed} />);
+      if (container.dataset.enhance === 'signup-form')
+        root.render(<InteractiveSignup initial={typed} />);
+      if (container.dataset.enhance === 'signin-form')
+        root.render(<InteractiveSignin initial={typed} />);
     });
     if (focused) container.querySelector<HTMLElement>(`[name="${focused}"]`)?.focus();
     container.dataset.enhanced = 'true';
@@ -30,8 +39,14 @@ function typedValues(container: HTMLElement): Partial<SignupValues> {
   const form = container.querySelector('form');
   if (!form) return {};
   const data = new FormData(form);
-  const text = (name: string) => (typeof data.get(name) === 'string' ? (data.get(name) as string) : '');
-  return { email: text('email'), password: text('password'), dateOfBirth: text('dateOfBirth'), acceptTerms: data.get('acceptTerms') === 'on' };
+  const text = (name: string) =>
+    typeof data.get(name) === 'string' ? (data.get(name) as string) : '';
+  return {
+    email: text('email'),
+    password: text('password'),
+    dateOfBirth: text('dateOfBirth'),
+    acceptTerms: data.get('acceptTerms') === 'on',
+  };
 }
 
 function InteractiveSignup({ initial }: { initial: Partial<SignupValues> }) {
@@ -58,7 +73,11 @@ function InteractiveSignin({ initial }: { initial: Partial<SigninValues> }) {
     if (state.submitting) return;
     const parsed = signinSchema.safeParse(state.values);
     if (!parsed.success) {
-      setState((current) => ({ ...current, fieldErrors: problemsByField(parsed.error), banner: undefined }));
+      setState((current) => ({
+        ...current,
+        fieldErrors: problemsByField(parsed.error),
+        banner: undefined,
+      }));
       return;
     }
     setState((current) => ({ ...current, fieldErrors: {}, banner: undefined, submitting: true }));

@@ -4,7 +4,10 @@ export async function showSignedInMember(): Promise<void> {
   if (!document.cookie.split('; ').includes('lb_member=1')) return;
   let email: string;
   try {
-    const response = await fetch('/api/me', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    const response = await fetch('/api/me', {
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+    });
     if (!response.ok) return;
     email = String(((await response.json()) as { email?: unknown }).email ?? '');
   } catch {
@@ -31,5 +34,6 @@ export async function showSignedInMember(): Promise<void> {
   header.insertBefore(bar, header.querySelector('.menu'));
   header.classList.add('site-header__inner--member');
   // Members need no invitation to join.
-  for (const join of document.querySelectorAll<HTMLElement>('a[data-member-action="join"]')) join.hidden = true;
+  for (const join of document.querySelectorAll<HTMLElement>('a[data-member-action="join"]'))
+    join.hidden = true;
 }

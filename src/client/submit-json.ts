@@ -3,14 +3,20 @@
 
 export const NETWORK_ERROR = 'Could not reach the server. Please try again.';
 
-export type SubmitResult = { ok: true; redirectUrl: string } | { ok: false; error: string; field?: string };
+export type SubmitResult =
+  { ok: true; redirectUrl: string } | { ok: false; error: string; field?: string };
 
 /** Only a path on this site: an answer can never send the browser to another site. */
 export function sameSiteRedirect(value: unknown, fallback: string): string {
   return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : fallback;
 }
 
-export async function submitJson(url: string, body: unknown, fallbackError: string, fallbackRedirect: string): Promise<SubmitResult> {
+export async function submitJson(
+  url: string,
+  body: unknown,
+  fallbackError: string,
+  fallbackRedirect: string,
+): Promise<SubmitResult> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -29,7 +35,8 @@ export async function submitJson(url: string, body: unknown, fallbackError: stri
     // A body that is not JSON (a proxy's error page) gets the fallback texts.
   }
   if (!response.ok) {
-    const error = typeof answer.error === 'string' && answer.error.trim() !== '' ? answer.error : fallbackError;
+    const error =
+      typeof answer.error === 'string' && answer.error.trim() !== '' ? answer.error : fallbackError;
     return { ok: false, error, field: typeof answer.field === 'string' ? answer.field : undefined };
   }
   return { ok: true, redirectUrl: sameSiteRedirect(answer.redirectUrl, fallbackRedirect) };

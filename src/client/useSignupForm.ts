@@ -8,8 +8,15 @@ export const SIGNUP_FAILED = 'Signup failed. Please try again.';
 
 const EMPTY: SignupValues = { email: '', password: '', dateOfBirth: '', acceptTerms: false };
 
-export function useSignupForm(initial: Partial<SignupValues> = {}, navigate: (url: string) => void = (url) => window.location.assign(url)) {
-  const [state, setState] = useState<SignupFormState>({ values: { ...EMPTY, ...initial }, fieldErrors: {}, submitting: false });
+export function useSignupForm(
+  initial: Partial<SignupValues> = {},
+  navigate: (url: string) => void = (url) => window.location.assign(url),
+) {
+  const [state, setState] = useState<SignupFormState>({
+    values: { ...EMPTY, ...initial },
+    fieldErrors: {},
+    submitting: false,
+  });
 
   const onChange = (values: SignupValues) => setState((current) => ({ ...current, values }));
 
@@ -19,7 +26,9 @@ export function useSignupForm(initial: Partial<SignupValues> = {}, navigate: (ur
     const { acceptTerms, ...request } = state.values;
     // The same schema the server uses: an under-18 date of birth never leaves the browser.
     const parsed = makeSignupSchema().safeParse(request);
-    const fieldErrors: SignupFormState['fieldErrors'] = parsed.success ? {} : problemsByField(parsed.error);
+    const fieldErrors: SignupFormState['fieldErrors'] = parsed.success
+      ? {}
+      : problemsByField(parsed.error);
     if (!acceptTerms) fieldErrors.acceptTerms = TERMS_REQUIRED;
     if (!parsed.success || !acceptTerms) {
       setState((current) => ({ ...current, fieldErrors, banner: undefined }));

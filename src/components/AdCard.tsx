@@ -8,7 +8,10 @@ import { AdPlaceholder } from './AdPlaceholder.tsx';
 export function AdCard({ ad }: { ad: CompiledAd }) {
   const titleId = `ad-${ad.id}-title`;
   return (
-    <article className={ad.featured ? 'ad-card ad-card--featured' : 'ad-card'} aria-labelledby={titleId}>
+    <article
+      className={ad.featured ? 'ad-card ad-card--featured' : 'ad-card'}
+      aria-labelledby={titleId}
+    >
       <div className="ad-card__media">
         {ad.images[0] ? (
           <img src={ad.images[0]} alt="" width="120" height="120" loading="lazy" decoding="async" />

@@ -3,7 +3,15 @@ import type { ReactNode } from 'react';
 type Tone = 'neutral' | 'accent' | 'sample' | 'featured';
 
 /** A small label on an ad: age, what the poster seeks, Featured, Sample ad. */
-export function Badge({ tone = 'neutral', title, children }: { tone?: Tone; title?: string; children: ReactNode }) {
+export function Badge({
+  tone = 'neutral',
+  title,
+  children,
+}: {
+  tone?: Tone;
+  title?: string;
+  children: ReactNode;
+}) {
   return (
     <span className={`badge badge--${tone}`} title={title}>
       {children}

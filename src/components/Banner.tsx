@@ -1,7 +1,13 @@
 import type { ReactNode } from 'react';
 
 /** A message across a form: red for errors (product.md: the request's error in a red banner). */
-export function Banner({ tone = 'error', children }: { tone?: 'error' | 'info'; children: ReactNode }) {
+export function Banner({
+  tone = 'error',
+  children,
+}: {
+  tone?: 'error' | 'info';
+  children: ReactNode;
+}) {
   return (
     <p className={`banner banner--${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
       {children}

@@ -11,7 +11,11 @@ export function Breadcrumbs({ trail }: { trail: readonly Crumb[] }) {
       <ol>
         {trail.map((crumb) => (
           <li key={crumb.label}>
-            {crumb.href ? <a href={crumb.href}>{crumb.label}</a> : <span aria-current="page">{crumb.label}</span>}
+            {crumb.href ? (
+              <a href={crumb.href}>{crumb.label}</a>
+            ) : (
+              <span aria-current="page">{crumb.label}</span>
+            )}
           </li>
         ))}
       </ol>

@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 
 /** A responsive grid of cards; `columns` names the grid's breakpoint set in site.css. */
-export function CardGrid({ columns, children, label }: { columns: 'states' | 'cities' | 'cards' | 'quad'; children: ReactNode; label?: string }) {
+export function CardGrid({
+  columns,
+  children,
+  label,
+}: {
+  columns: 'states' | 'cities' | 'cards' | 'quad';
+  children: ReactNode;
+  label?: string;
+}) {
   return (
     <ul className={`card-grid card-grid--${columns}`} aria-label={label}>
       {children}

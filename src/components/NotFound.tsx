@@ -1,7 +1,15 @@
 import { homePath } from '../paths.ts';
 
 /** A not-found screen: the generic one, or the specific State / City / Ad not found. */
-export function NotFound({ heading, message, linkText }: { heading: string; message: string; linkText: string }) {
+export function NotFound({
+  heading,
+  message,
+  linkText,
+}: {
+  heading: string;
+  message: string;
+  linkText: string;
+}) {
   return (
     <section className="container status-screen">
       <p className="status-screen__code" aria-hidden="true">

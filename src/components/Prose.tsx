@@ -3,5 +3,10 @@
  * or event handlers), which is why it may be inserted as is.
  */
 export function Prose({ html, className }: { html: string; className?: string }) {
-  return <div className={className ? `prose ${className}` : 'prose'} dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <div
+      className={className ? `prose ${className}` : 'prose'}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
 }

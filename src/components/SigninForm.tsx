@@ -27,12 +27,31 @@ export function SigninForm({ state, onChange, onSubmit }: SigninFormProps) {
   const controlled = state !== undefined && onChange !== undefined;
   const bind = (name: keyof SigninValues) =>
     controlled
-      ? { value: state.values[name], onChange: (event: ChangeEvent<HTMLInputElement>) => onChange({ ...state.values, [name]: event.target.value }) }
+      ? {
+          value: state.values[name],
+          onChange: (event: ChangeEvent<HTMLInputElement>) =>
+            onChange({ ...state.values, [name]: event.target.value }),
+        }
       : {};
   return (
-    <form className="form" action="/api/signin" method="post" noValidate={controlled} onSubmit={onSubmit}>
+    <form
+      className="form"
+      action="/api/signin"
+      method="post"
+      noValidate={controlled}
+      onSubmit={onSubmit}
+    >
       <FormStatus error={state?.banner} />
-      <FormField id="signin-email" name="email" type="email" label="Email" autoComplete="email" required error={errors.email} {...bind('email')} />
+      <FormField
+        id="signin-email"
+        name="email"
+        type="email"
+        label="Email"
+        autoComplete="email"
+        required
+        error={errors.email}
+        {...bind('email')}
+      />
       <FormField
         id="signin-password"
         name="password"
@@ -43,12 +62,15 @@ export function SigninForm({ state, onChange, onSubmit }: SigninFormProps) {
         error={errors.password}
         {...bind('password')}
       />
-      <button className="button button--primary button--block" type="submit" disabled={state?.submitting}>
+      <button
+        className="button button--primary button--block"
+        type="submit"
+        disabled={state?.submitting}
+      >
         {state?.submitting ? 'Signing In...' : 'Sign In'}
       </button>
       <p className="form__footnote">
-        New here?{' '}
-        <MemberAction action="join">Create a free account</MemberAction>
+        New here? <MemberAction action="join">Create a free account</MemberAction>
       </p>
     </form>
   );

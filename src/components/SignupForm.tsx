@@ -40,12 +40,31 @@ export function SignupForm({ idPrefix, maxBirthDate, state, onChange, onSubmit }
   const controlled = state !== undefined && onChange !== undefined;
   const bind = (name: 'email' | 'password' | 'dateOfBirth') =>
     controlled
-      ? { value: state.values[name], onChange: (event: ChangeEvent<HTMLInputElement>) => onChange({ ...state.values, [name]: event.target.value }) }
+      ? {
+          value: state.values[name],
+          onChange: (event: ChangeEvent<HTMLInputElement>) =>
+            onChange({ ...state.values, [name]: event.target.value }),
+        }
       : {};
   return (
-    <form className="form" action="/api/signup" method="post" noValidate={controlled} onSubmit={onSubmit}>
+    <form
+      className="form"
+      action="/api/signup"
+      method="post"
+      noValidate={controlled}
+      onSubmit={onSubmit}
+    >
       <FormStatus error={state?.banner} />
-      <FormField id={id('email')} name="email" type="email" label="Email" autoComplete="email" required error={errors.email} {...bind('email')} />
+      <FormField
+        id={id('email')}
+        name="email"
+        type="email"
+        label="Email"
+        autoComplete="email"
+        required
+        error={errors.email}
+        {...bind('email')}
+      />
       <FormField
         id={id('password')}
         name="password"
@@ -70,7 +89,9 @@ export function SignupForm({ idPrefix, maxBirthDate, state, onChange, onSubmit }
         error={errors.dateOfBirth}
         {...bind('dateOfBirth')}
       />
-      <div className={errors.acceptTerms ? 'field field--check field--invalid' : 'field field--check'}>
+      <div
+        className={errors.acceptTerms ? 'field field--check field--invalid' : 'field field--check'}
+      >
         <input
           id={id('acceptTerms')}
           name="acceptTerms"
@@ -79,7 +100,11 @@ export function SignupForm({ idPrefix, maxBirthDate, state, onChange, onSubmit }
           aria-invalid={errors.acceptTerms ? true : undefined}
           aria-describedby={errors.acceptTerms ? id('acceptTerms-error') : undefined}
           {...(controlled
-            ? { checked: state.values.acceptTerms, onChange: (event: ChangeEvent<HTMLInputElement>) => onChange({ ...state.values, acceptTerms: event.target.checked }) }
+            ? {
+                checked: state.values.acceptTerms,
+                onChange: (event: ChangeEvent<HTMLInputElement>) =>
+                  onChange({ ...state.values, acceptTerms: event.target.checked }),
+              }
             : {})}
         />
         <label htmlFor={id('acceptTerms')}>
@@ -91,7 +116,11 @@ export function SignupForm({ idPrefix, maxBirthDate, state, onChange, onSubmit }
           </p>
         )}
       </div>
-      <button className="button button--primary button--block" type="submit" disabled={state?.submitting}>
+      <button
+        className="button button--primary button--block"
+        type="submit"
+        disabled={state?.submitting}
+      >
         {state?.submitting ? 'Creating Account...' : 'Continue'}
       </button>
       <p className="form__footnote">

@@ -4,7 +4,14 @@
 // task, rewrites only pages whose data changed.
 import { hash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cityAdsEntry, getAdCounts, getCity, getSite, getState, getStates } from '../content/index.ts';
+import {
+  cityAdsEntry,
+  getAdCounts,
+  getCity,
+  getSite,
+  getState,
+  getStates,
+} from '../content/index.ts';
 import type { RenderTask } from './page-list.ts';
 
 export interface TaskRecord {
@@ -31,7 +38,8 @@ export function taskId(task: RenderTask): string {
 }
 
 /** The page-hash file that goes with a manifest (page-hashes.ts). */
-export const pageHashFileOf = (manifestFile: string) => manifestFile.replace(/\.json$/, '') + '.pages.txt';
+export const pageHashFileOf = (manifestFile: string) =>
+  manifestFile.replace(/\.json$/, '') + '.pages.txt';
 
 /**
  * The signatures of the tasks: what their pages are made from.
@@ -44,10 +52,16 @@ export const pageHashFileOf = (manifestFile: string) => manifestFile.replace(/\.
 export function taskSignatures(tasks: readonly RenderTask[]): string[] {
   const site = getSite();
   const counts = getAdCounts();
-  const stateKeys = new Map(getStates().map(({ cities: _cities, guideHtml: _guide, ...state }) => [state.name, hashOf({ site, state })]));
+  const stateKeys = new Map(
+    getStates().map(({ cities: _cities, guideHtml: _guide, ...state }) => [
+      state.name,
+      hashOf({ site, state }),
+    ]),
+  );
   return tasks.map((task) => {
     if (task.kind === 'site') return '';
-    if (task.kind === 'state') return hashOf({ site, state: getState(task.state), counts: counts[task.state] ?? {} });
+    if (task.kind === 'state')
+      return hashOf({ site, state: getState(task.state), counts: counts[task.state] ?? {} });
     // Plain text (no hash): there is one city task for every city of the country.
     const entry = cityAdsEntry(task.state, task.city);
     return `${stateKeys.get(task.state)} ${getCity(task.state, task.city)?.population} ${entry?.ads ?? 0} ${entry?.digest ?? ''}`;

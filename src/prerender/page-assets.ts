@@ -15,7 +15,10 @@ export async function pageAssets(viteDir: string): Promise<PageAssets> {
   const cacheFile = join(viteDir, 'page-assets.json');
   const stamp = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : undefined;
   if (stamp && existsSync(cacheFile)) {
-    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as { stamp: string; assets: PageAssets };
+    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as {
+      stamp: string;
+      assets: PageAssets;
+    };
     if (cached.stamp === stamp) return cached.assets;
   }
   const assets = await askVike(viteDir);
@@ -25,7 +28,9 @@ export async function pageAssets(viteDir: string): Promise<PageAssets> {
 
 function askVike(viteDir: string): Promise<PageAssets> {
   const serverEntry = pathToFileURL(join(viteDir, 'server', 'entry.mjs')).href;
-  const worker = new Worker(new URL('./vike-assets.mjs', import.meta.url), { workerData: { serverEntry } });
+  const worker = new Worker(new URL('./vike-assets.mjs', import.meta.url), {
+    workerData: { serverEntry },
+  });
   return new Promise((resolve, reject) => {
     worker.once('message', (answer: PageAssets | { error: string }) => {
       void worker.terminate();

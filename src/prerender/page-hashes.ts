@@ -78,7 +78,12 @@ export class PageHashWriter {
  * Writes the new page-hash file: the sections of the tasks this build skipped, from the last
  * file, then every part the render threads wrote (which are removed). Replaces `file` at once.
  */
-export function joinPageHashes(file: string, last: PageHashFile | undefined, skipped: Iterable<string>, parts: readonly string[]): void {
+export function joinPageHashes(
+  file: string,
+  last: PageHashFile | undefined,
+  skipped: Iterable<string>,
+  parts: readonly string[],
+): void {
   const writer = new PageHashWriter(`${file}.next`);
   for (const taskId of skipped) {
     const lines = last?.lines(taskId);

@@ -2,7 +2,18 @@
 // state page, then one task a city (its list pages and its ads' pages), so that a thread reads one
 // city's ads at a time and a changed ad means looking again at its city only.
 import { adCount, adsForCity, getGuides, getStates } from '../content/index.ts';
-import { aboutPath, adPath, cityPath, guidePath, homePath, legalPath, signinPath, signupPath, statePath, successPath } from '../paths.ts';
+import {
+  aboutPath,
+  adPath,
+  cityPath,
+  guidePath,
+  homePath,
+  legalPath,
+  signinPath,
+  signupPath,
+  statePath,
+  successPath,
+} from '../paths.ts';
 import { pageCount } from '../pages/city/cityData.ts';
 
 export type PageJob =
@@ -19,14 +30,18 @@ export type PageJob =
 
 export type PageKind = PageJob['kind'];
 
-export type RenderTask = { kind: 'site' } | { kind: 'state'; state: string } | { kind: 'city'; state: string; city: string };
+export type RenderTask =
+  | { kind: 'site' }
+  | { kind: 'state'; state: string }
+  | { kind: 'city'; state: string; city: string };
 
 /** The tasks in output order (the sitemap follows it): site-wide pages, then each state, A to Z, and its cities. */
 export function listTasks(): RenderTask[] {
   const tasks: RenderTask[] = [{ kind: 'site' }];
   for (const state of getStates()) {
     tasks.push({ kind: 'state', state: state.name });
-    for (const city of state.cities) tasks.push({ kind: 'city', state: state.name, city: city.name });
+    for (const city of state.cities)
+      tasks.push({ kind: 'city', state: state.name, city: city.name });
   }
   return tasks;
 }
@@ -49,7 +64,11 @@ export function pagesOfTask(task: RenderTask): PageJob[] {
         { kind: 'signup', path: signupPath() },
         { kind: 'signin', path: signinPath() },
         { kind: 'success', path: successPath() },
-        ...getGuides().map((guide): PageJob => ({ kind: 'guide', path: guidePath(guide.slug), slug: guide.slug })),
+        ...getGuides().map((guide): PageJob => ({
+          kind: 'guide',
+          path: guidePath(guide.slug),
+          slug: guide.slug,
+        })),
       ];
     case 'state':
       return [{ kind: 'state', path: statePath(task.state), state: task.state }];
@@ -57,8 +76,10 @@ export function pagesOfTask(task: RenderTask): PageJob[] {
       const { state, city } = task;
       const jobs: PageJob[] = [];
       const pages = pageCount(adCount(state, city));
-      for (let page = 1; page <= pages; page += 1) jobs.push({ kind: 'city', path: cityPath(state, city, page), state, city, page });
-      for (const ad of adsForCity(state, city)) jobs.push({ kind: 'ad', path: adPath(state, city, ad.id), state, city, adId: ad.id });
+      for (let page = 1; page <= pages; page += 1)
+        jobs.push({ kind: 'city', path: cityPath(state, city, page), state, city, page });
+      for (const ad of adsForCity(state, city))
+        jobs.push({ kind: 'ad', path: adPath(state, city, ad.id), state, city, adId: ad.id });
       return jobs;
     }
   }

@@ -52,8 +52,19 @@ export const partFile = (partsPrefix: string, thread = threadId) => `${partsPref
 /** Folders known to exist, so that most pages need a single mkdir (their own folder). */
 const madeDirs = new Set<string>();
 
-export function runTask({ index, task, previous, reuse }: TaskRequest, { outDir, assets }: RenderSetting, hashes: PageHashWriter): TaskResult {
-  const result: TaskResult = { index, pagesByKind: {}, count: 0, written: 0, removed: 0, indexable: [] };
+export function runTask(
+  { index, task, previous, reuse }: TaskRequest,
+  { outDir, assets }: RenderSetting,
+  hashes: PageHashWriter,
+): TaskResult {
+  const result: TaskResult = {
+    index,
+    pagesByKind: {},
+    count: 0,
+    written: 0,
+    removed: 0,
+    indexable: [],
+  };
   const before = previous === undefined ? undefined : pageHashes(previous);
   if (madeDirs.size > 10_000) madeDirs.clear();
   let lines = '';
@@ -104,11 +115,19 @@ function makeDir(dir: string) {
  * Runs tasks until none is left, taking the next one from a counter shared by all threads
  * (Atomics), so that every thread stays busy to the end without asking anyone for work.
  */
-export function runSharedTasks(requests: readonly TaskRequest[], counter: Int32Array, setting: RenderSetting): TaskResult[] {
+export function runSharedTasks(
+  requests: readonly TaskRequest[],
+  counter: Int32Array,
+  setting: RenderSetting,
+): TaskResult[] {
   const results: TaskResult[] = [];
   const hashes = new PageHashWriter(partFile(setting.partsPrefix));
   try {
-    for (let next = Atomics.add(counter, 0, 1); next < requests.length; next = Atomics.add(counter, 0, 1)) {
+    for (
+      let next = Atomics.add(counter, 0, 1);
+      next < requests.length;
+      next = Atomics.add(counter, 0, 1)
+    ) {
       results.push(runTask(requests[next]!, setting, hashes));
     }
   } finally {

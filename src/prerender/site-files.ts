@@ -4,7 +4,9 @@ const escapeXml = (text: string) =>
 
 /** Indexable pages only: pages whose robots directive says noindex (ads, empty cities) stay out. */
 export function sitemapXml(baseUrl: string, paths: readonly string[]): string {
-  const urls = paths.map((path) => `  <url><loc>${escapeXml(`${baseUrl}${path}`)}</loc></url>`).join('\n');
+  const urls = paths
+    .map((path) => `  <url><loc>${escapeXml(`${baseUrl}${path}`)}</loc></url>`)
+    .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 

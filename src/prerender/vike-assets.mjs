@@ -6,10 +6,15 @@ try {
   await import(workerData.serverEntry);
   const { renderPage } = await import('vike/server');
   const { httpResponse } = await renderPage({ urlOriginal: '/about' });
-  if (httpResponse?.statusCode !== 200) throw new Error(`Vike could not render /about for its asset list (status ${httpResponse?.statusCode})`);
+  if (httpResponse?.statusCode !== 200)
+    throw new Error(
+      `Vike could not render /about for its asset list (status ${httpResponse?.statusCode})`,
+    );
   const html = httpResponse.body;
   parentPort.postMessage({
-    stylesheets: [...html.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map((match) => match[1]),
+    stylesheets: [...html.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map(
+      (match) => match[1],
+    ),
     scripts: [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]),
   });
 } catch (error) {

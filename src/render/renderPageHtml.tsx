@@ -19,11 +19,16 @@ const HEAD_MARKER = 'localboard:head-content:5b1e';
 const PAGE_MARKER = 'localboard:page-content:5b1e';
 /** Documents kept; pages come in runs that share one (a city's), so a few are plenty. */
 const KEPT_DOCUMENTS = 32;
-const documents = new Map<string, readonly [beforeHead: string, beforePage: string, afterPage: string]>();
+const documents = new Map<
+  string,
+  readonly [beforeHead: string, beforePage: string, afterPage: string]
+>();
 
 export function renderPageHtml(Page: ComponentType, data: PageShell, assets: PageAssets): string {
   const [beforeHead, beforePage, afterPage] = documentAround(data.chrome);
-  const head = renderToStaticMarkup(<HeadContent head={data.head} brand={data.chrome.brand} assets={assets} />);
+  const head = renderToStaticMarkup(
+    <HeadContent head={data.head} brand={data.chrome.brand} assets={assets} />,
+  );
   const page = renderToStaticMarkup(
     <DataContext value={data}>
       <Page />
@@ -53,6 +58,7 @@ function documentAround(chrome: PageChrome) {
 
 function splitOnce(text: string, marker: string): [string, string] {
   const at = text.indexOf(marker);
-  if (at === -1 || text.indexOf(marker, at + 1) !== -1) throw new Error(`The document must contain ${marker} exactly once`);
+  if (at === -1 || text.indexOf(marker, at + 1) !== -1)
+    throw new Error(`The document must contain ${marker} exactly once`);
   return [text.slice(0, at), text.slice(at + marker.length)];
 }

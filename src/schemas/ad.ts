@@ -19,8 +19,18 @@ export type Seeks = keyof typeof SEEKS_LABELS;
 const SEEKS = Object.keys(SEEKS_LABELS) as [Seeks, ...Seeks[]];
 
 export const AD_COLUMNS = [
-  'id', 'state', 'city', 'age', 'seeks', 'title', 'description',
-  'images', 'featured', 'postedAt', 'expiresAt', 'sample',
+  'id',
+  'state',
+  'city',
+  'age',
+  'seeks',
+  'title',
+  'description',
+  'images',
+  'featured',
+  'postedAt',
+  'expiresAt',
+  'sample',
 ] as const;
 
 export const AD_TITLE_MAX = 120;
@@ -42,7 +52,9 @@ export const adRowSchema = z
         .max(99, { error: (issue) => `must be 99 or under (got ${String(issue.input)})` }),
     ),
     /** One of w4m, m4w, m4m, w4w, t4m, m4t, t4w, w4t, t4t. */
-    seeks: z.enum(SEEKS, { error: (issue) => `must be one of ${SEEKS.join(', ')} (got '${String(issue.input)}')` }),
+    seeks: z.enum(SEEKS, {
+      error: (issue) => `must be one of ${SEEKS.join(', ')} (got '${String(issue.input)}')`,
+    }),
     /** Headline, 1–120 characters, one line. */
     title: singleLine(1, AD_TITLE_MAX),
     /** Body text, 1–5,000 characters; line breaks are kept. */
@@ -50,13 +62,24 @@ export const adRowSchema = z
       .string()
       .trim()
       .min(1, { error: 'must not be empty' })
-      .max(AD_DESCRIPTION_MAX, { error: (issue) => `must be at most ${AD_DESCRIPTION_MAX} characters (got ${String((issue.input as string).length)})` }),
+      .max(AD_DESCRIPTION_MAX, {
+        error: (issue) =>
+          `must be at most ${AD_DESCRIPTION_MAX} characters (got ${String((issue.input as string).length)})`,
+      }),
     /** Photo paths under public/, separated by `|`; empty for none (a neutral placeholder is shown). */
     images: z
       .string()
       .trim()
       .transform((cell) => (cell === '' ? [] : cell.split('|').map((path) => path.trim())))
-      .pipe(z.array(z.string().regex(/^\/[\w\-./]+\.(jpe?g|png|webp|avif)$/i, { error: 'each image must be a path like /ads/1001-1.webp' })).max(8, { error: 'at most 8 images' })),
+      .pipe(
+        z
+          .array(
+            z.string().regex(/^\/[\w\-./]+\.(jpe?g|png|webp|avif)$/i, {
+              error: 'each image must be a path like /ads/1001-1.webp',
+            }),
+          )
+          .max(8, { error: 'at most 8 images' }),
+      ),
     /** `true` puts the ad at the top of its city's list. Default false. */
     featured: csvBoolean,
     /** Day the ad goes live, YYYY-MM-DD. */

@@ -42,5 +42,8 @@ export const singleLine = (min: number, max: number) =>
     .string()
     .trim()
     .min(min, { error: min === 1 ? 'must not be empty' : `must be at least ${min} characters` })
-    .max(max, { error: (issue) => `must be at most ${max} characters (got ${String((issue.input as string).length)})` })
+    .max(max, {
+      error: (issue) =>
+        `must be at most ${max} characters (got ${String((issue.input as string).length)})`,
+    })
     .refine((text) => !/[\r\n]/.test(text), { error: 'must be on one line' });

@@ -4,7 +4,9 @@ import { singleLine } from './fields.ts';
 
 export const guideFrontMatterSchema = z.strictObject({
   /** URL part, lower-case words joined by hyphens; must match the file name. */
-  slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: 'must be lower-case words joined by hyphens' }),
+  slug: z
+    .string()
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: 'must be lower-case words joined by hyphens' }),
   /** Title shown as the heading and on the guide's card. */
   title: singleLine(1, 90),
   /** One sentence shown on the guide's card and as the meta description. */

@@ -13,7 +13,11 @@ export const todayIso = (now = new Date()) => now.toISOString().slice(0, 10);
 
 /** Whole years between a date of birth and a day, both YYYY-MM-DD. */
 export function ageOn(dateOfBirth: string, day: string): number {
-  const [birthYear, birthMonth, birthDay] = dateOfBirth.split('-').map(Number) as [number, number, number];
+  const [birthYear, birthMonth, birthDay] = dateOfBirth.split('-').map(Number) as [
+    number,
+    number,
+    number,
+  ];
   const [year, month, dayOfMonth] = day.split('-').map(Number) as [number, number, number];
   const hadBirthday = month > birthMonth || (month === birthMonth && dayOfMonth >= birthDay);
   return year - birthYear - (hadBirthday ? 0 : 1);
@@ -28,7 +32,10 @@ export function latestAdultBirthDate(day: string): string {
 }
 
 const text = (missing: string, label: string) =>
-  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? missing : `${label} must be text.`) });
+  z.string({
+    error: (issue) =>
+      issue.input === undefined || issue.input === null ? missing : `${label} must be text.`,
+  });
 
 const email = text('Enter your email address.', 'Email')
   .trim()
@@ -52,10 +59,19 @@ export function makeSignupSchema(today = todayIso()) {
         .min(1, { error: 'Enter your date of birth.' })
         .refine(isRealIsoDate, { error: 'Enter a real date of birth (YYYY-MM-DD).' })
         .refine((date) => date <= today, { error: 'Date of birth cannot be in the future.' })
-        .refine((date) => date >= '1900-01-01', { error: 'Enter a real date of birth (YYYY-MM-DD).' })
-        .refine((date) => ageOn(date, today) >= MINIMUM_AGE, { error: `You must be ${MINIMUM_AGE} or older to join.` }),
+        .refine((date) => date >= '1900-01-01', {
+          error: 'Enter a real date of birth (YYYY-MM-DD).',
+        })
+        .refine((date) => ageOn(date, today) >= MINIMUM_AGE, {
+          error: `You must be ${MINIMUM_AGE} or older to join.`,
+        }),
     },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unexpected field: ${issue.keys.join(', ')}.` : undefined) },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `Unexpected field: ${issue.keys.join(', ')}.`
+          : undefined,
+    },
   );
 }
 
@@ -69,7 +85,12 @@ export const signinSchema = z.strictObject(
       .min(1, { error: 'Enter your password.' })
       .max(PASSWORD_MAX, { error: 'Email or password is incorrect.' }),
   },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unexpected field: ${issue.keys.join(', ')}.` : undefined) },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unexpected field: ${issue.keys.join(', ')}.`
+        : undefined,
+  },
 );
 
 export type SignupInput = z.infer<ReturnType<typeof makeSignupSchema>>;

@@ -16,7 +16,9 @@ export const siteSchema = z.strictObject({
   /** The brand shown in the logo, titles and footer. Default "Localboard". */
   brand: singleLine(1, 40).default('Localboard'),
   /** Absolute origin of the public site, no trailing slash; canonical URLs and the sitemap use it. */
-  baseUrl: z.url({ error: 'must be an absolute URL such as https://example.org' }).transform((url) => url.replace(/\/+$/, '')),
+  baseUrl: z
+    .url({ error: 'must be an absolute URL such as https://example.org' })
+    .transform((url) => url.replace(/\/+$/, '')),
   /** Address that receives ad reports and privacy requests (the "Report this ad" link writes to it). */
   contactEmail: z.email({ error: 'must be an email address' }),
   /** Short line under the logo in the hero. */

@@ -15,17 +15,33 @@ export const ROBOTS_DIRECTIVES = [
 
 export const stateFrontMatterSchema = z.strictObject({
   /** Full state name, exactly as displayed and in URLs; must match the file name. */
-  name: z.enum(US_STATE_NAMES, { error: (issue) => `must be one of the 50 US state names (got '${String(issue.input)}')` }),
+  name: z.enum(US_STATE_NAMES, {
+    error: (issue) => `must be one of the 50 US state names (got '${String(issue.input)}')`,
+  }),
   /** Two-letter USPS code, e.g. NH. */
   code: z.string().regex(/^[A-Z]{2}$/, { error: 'must be a two-letter code in capitals, e.g. NH' }),
   /** Header: `dropdown` (menu with Home and Join Free) or `none` (centred logo only). Default dropdown. */
-  headerMenu: z.enum(HEADER_MENUS, { error: (issue) => `must be one of: ${HEADER_MENUS.join(', ')} (got '${String(issue.input)}')` }).default('dropdown'),
+  headerMenu: z
+    .enum(HEADER_MENUS, {
+      error: (issue) => `must be one of: ${HEADER_MENUS.join(', ')} (got '${String(issue.input)}')`,
+    })
+    .default('dropdown'),
   /** Footer call to action: `join` (Join Free) or `post` (Post Ad). Default join. */
-  footerButton: z.enum(FOOTER_BUTTONS, { error: (issue) => `must be one of: ${FOOTER_BUTTONS.join(', ')} (got '${String(issue.input)}')` }).default('join'),
+  footerButton: z
+    .enum(FOOTER_BUTTONS, {
+      error: (issue) =>
+        `must be one of: ${FOOTER_BUTTONS.join(', ')} (got '${String(issue.input)}')`,
+    })
+    .default('join'),
   /** Show the brand before the footer line ("Localboard - Personal ads in …"). Default true. */
   brandPrefix: z.boolean({ error: 'must be true or false' }).default(true),
   /** Robots directive for the state page. Default `index, follow`. */
-  robots: z.enum(ROBOTS_DIRECTIVES, { error: (issue) => `must be one of: ${ROBOTS_DIRECTIVES.join(' | ')} (got '${String(issue.input)}')` }).default('index, follow'),
+  robots: z
+    .enum(ROBOTS_DIRECTIVES, {
+      error: (issue) =>
+        `must be one of: ${ROBOTS_DIRECTIVES.join(' | ')} (got '${String(issue.input)}')`,
+    })
+    .default('index, follow'),
   /** Overrides the page title (default "Personals in {state} - {brand}"); at most 70 characters. */
   seoTitle: singleLine(1, 70).optional(),
   /** Overrides the meta description; at most 160 characters. */

@@ -31,7 +31,10 @@ async function openPage(path: string, origin = baseUrl()): Promise<Page> {
 
 const dialog = (page: Page) => page.locator('dialog[open]');
 
-async function fillSignup(page: Page, values: { email: string; password?: string; dateOfBirth: string; terms?: boolean }) {
+async function fillSignup(
+  page: Page,
+  values: { email: string; password?: string; dateOfBirth: string; terms?: boolean },
+) {
   await page.fill('#dialog-email', values.email);
   await page.fill('#dialog-password', values.password ?? 'a long enough password');
   await page.fill('#dialog-dateOfBirth', values.dateOfBirth);
@@ -66,12 +69,16 @@ describe('the sign-up dialog', () => {
     await expect.poll(() => dialog(page).count()).toBe(1);
     expect(page.url()).toBe(`${baseUrl()}${path}`);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe(
+      'hidden',
+    );
 
     await page.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => dialog(page).count()).toBe(0);
     expect(await opener.evaluate((element) => element === document.activeElement)).toBe(true);
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe(
+      'hidden',
+    );
     await page.close();
   });
 
@@ -82,11 +89,15 @@ describe('the sign-up dialog', () => {
     await expect.poll(() => dialog(page).count()).toBe(1);
     for (let step = 0; step < 12; step += 1) {
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(true);
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(
+        true,
+      );
     }
     for (let step = 0; step < 12; step += 1) {
       await page.keyboard.press('Shift+Tab');
-      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(true);
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(
+        true,
+      );
     }
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog(page).count()).toBe(0);
@@ -123,7 +134,10 @@ describe('the sign-up dialog', () => {
       await held;
       await route.continue();
     });
-    await page.getByRole('link', { name: /^Reply/ }).first().click();
+    await page
+      .getByRole('link', { name: /^Reply/ })
+      .first()
+      .click();
     const email = uniqueEmail();
     await fillSignup(page, { email, dateOfBirth: yearsAgo(30) });
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -153,8 +167,12 @@ describe('the sign-up dialog', () => {
     await fillSignup(again, { email: email.toUpperCase(), dateOfBirth: yearsAgo(25) });
     await again.getByRole('button', { name: 'Continue' }).click();
     const banner = dialog(again).locator('.banner--error');
-    await expect.poll(() => banner.textContent()).toBe('An account with this email already exists. Sign in instead.');
-    expect(await banner.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(253, 232, 231)');
+    await expect
+      .poll(() => banner.textContent())
+      .toBe('An account with this email already exists. Sign in instead.');
+    expect(await banner.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
+      'rgb(253, 232, 231)',
+    );
     expect(again.url()).toBe(`${baseUrl()}/about`);
     expect(await dialog(again).locator('button[type="submit"]').textContent()).toBe('Continue');
     await again.close();
@@ -169,7 +187,9 @@ describe('the sign-up dialog', () => {
       await fillSignup(page, { email: uniqueEmail(), dateOfBirth: yearsAgo(40) });
       await server.stop();
       await page.getByRole('button', { name: 'Continue' }).click();
-      await expect.poll(() => dialog(page).locator('.banner--error').textContent()).toBe('Could not reach the server. Please try again.');
+      await expect
+        .poll(() => dialog(page).locator('.banner--error').textContent())
+        .toBe('Could not reach the server. Please try again.');
       expect(page.url()).toBe(`${server.url}/`);
       await page.close();
     } finally {
@@ -187,7 +207,11 @@ describe('signing in and out', () => {
     const signup = await fetch(`${baseUrl()}/api/signup`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: 'a long enough password', dateOfBirth: yearsAgo(33) }),
+      body: JSON.stringify({
+        email,
+        password: 'a long enough password',
+        dateOfBirth: yearsAgo(33),
+      }),
     });
     expect(signup.status).toBe(201);
 
@@ -195,7 +219,9 @@ describe('signing in and out', () => {
     await page.fill('#signin-email', email);
     await page.fill('#signin-password', 'not the password');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect.poll(() => page.locator('.banner--error').textContent()).toBe('Email or password is incorrect.');
+    await expect
+      .poll(() => page.locator('.banner--error').textContent())
+      .toBe('Email or password is incorrect.');
 
     await page.fill('#signin-password', 'a long enough password');
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -209,7 +235,9 @@ describe('signing in and out', () => {
     ]);
     await page.waitForLoadState('load');
     await expect.poll(() => page.locator('.member-bar').count()).toBe(0);
-    expect(await page.locator('footer').getByRole('link', { name: 'Join Free' }).isVisible()).toBe(true);
+    expect(await page.locator('footer').getByRole('link', { name: 'Join Free' }).isVisible()).toBe(
+      true,
+    );
     const me = await page.evaluate(async () => (await fetch('/api/me')).status);
     expect(me).toBe(401);
     await context.close();
@@ -231,7 +259,9 @@ describe('/signup without JavaScript', () => {
     await page.check('#signup-acceptTerms');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForLoadState('load');
-    expect(await page.locator('.banner--error').textContent()).toBe('You must be 18 or older to join.');
+    expect(await page.locator('.banner--error').textContent()).toBe(
+      'You must be 18 or older to join.',
+    );
     expect(await page.inputValue('#signup-email')).toBe(email);
     expect(await page.inputValue('#signup-password')).toBe('');
 

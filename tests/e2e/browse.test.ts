@@ -12,22 +12,33 @@ afterAll(async () => {
 });
 
 async function walkHomeToAdAndBack(page: Page) {
-  const adsInLosAngeles = builtAds().filter((ad) => ad.city === 'Los Angeles' && ad.state === 'California');
+  const adsInLosAngeles = builtAds().filter(
+    (ad) => ad.city === 'Los Angeles' && ad.state === 'California',
+  );
   await page.goto(`${baseUrl()}/`);
   await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBeTruthy();
 
   await page.getByRole('link', { name: /^California\b/ }).click();
   await page.waitForURL('**/state/California');
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Find Personals in California');
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+    'Find Personals in California',
+  );
 
-  await page.getByRole('link', { name: /^Los Angeles\b/ }).first().click();
+  await page
+    .getByRole('link', { name: /^Los Angeles\b/ })
+    .first()
+    .click();
   await page.waitForURL('**/city/California/Los%20Angeles');
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Los Angeles, California');
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+    'Los Angeles, California',
+  );
   expect(await page.locator('article.ad-card').count()).toBe(30);
 
   await page.getByRole('link', { name: 'Next Page →' }).click();
   await page.waitForURL('**/city/California/Los%20Angeles/page/2');
-  expect(await page.locator('article.ad-card').count()).toBe(Math.min(30, adsInLosAngeles.length - 30));
+  expect(await page.locator('article.ad-card').count()).toBe(
+    Math.min(30, adsInLosAngeles.length - 30),
+  );
 
   const firstTitle = page.locator('article.ad-card h2 a').first();
   const title = (await firstTitle.textContent()) ?? '';
@@ -38,7 +49,9 @@ async function walkHomeToAdAndBack(page: Page) {
 
   await page.getByRole('link', { name: '← Back to Los Angeles ads' }).click();
   await page.waitForURL('**/city/California/Los%20Angeles');
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Los Angeles, California');
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+    'Los Angeles, California',
+  );
 }
 
 describe('browsing', () => {
@@ -55,14 +68,21 @@ describe('browsing', () => {
   });
 
   test('Browse Ads scrolls to the states grid; the header menu opens without JavaScript', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 800 } });
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 800 },
+    });
     const page = await context.newPage();
     await page.goto(`${baseUrl()}/`);
     await page.getByRole('link', { name: 'Browse Ads' }).click();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#states');
-    await expect.poll(() => page.getByRole('heading', { name: 'Browse by state' }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Browse by state' }).isVisible())
+      .toBe(true);
 
-    const menuLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Join Free' });
+    const menuLink = page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Join Free' });
     expect(await menuLink.isVisible()).toBe(false);
     await page.locator('summary', { hasText: 'Menu' }).click();
     expect(await menuLink.isVisible()).toBe(true);
@@ -77,7 +97,9 @@ describe('browsing', () => {
     ] as const) {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       await page.goto(`${baseUrl()}/`);
-      const tops = await page.locator('#states li').evaluateAll((items) => items.slice(0, 6).map((item) => item.getBoundingClientRect().top));
+      const tops = await page
+        .locator('#states li')
+        .evaluateAll((items) => items.slice(0, 6).map((item) => item.getBoundingClientRect().top));
       expect(tops.filter((top) => top === tops[0])).toHaveLength(columns);
       await page.close();
     }

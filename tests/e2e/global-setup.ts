@@ -17,11 +17,15 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const root = join(import.meta.dirname, '..', '..');
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed', '--date', E2E_BUILD_DATE], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-  });
+  const build = spawnSync(
+    process.execPath,
+    ['scripts/build.mjs', '--if-needed', '--date', E2E_BUILD_DATE],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    },
+  );
   if (build.status !== 0) throw new Error(`The build failed:\n${build.stdout}\n${build.stderr}`);
 
   const siteDir = join(root, 'dist', 'site');

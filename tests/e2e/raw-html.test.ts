@@ -1,7 +1,16 @@
 // The production build fetched without JavaScript: prerendered texts, head metadata, statuses.
 import { describe, expect, test } from 'vitest';
 import { adPath, cityPath, statePath } from '../../src/paths.ts';
-import { builtAds, baseUrl, builtContent, canonicalOf, fetchPage, metaContent, textOf, titleOf } from './support.ts';
+import {
+  builtAds,
+  baseUrl,
+  builtContent,
+  canonicalOf,
+  fetchPage,
+  metaContent,
+  textOf,
+  titleOf,
+} from './support.ts';
 
 const BASE = 'https://localboard.example';
 
@@ -51,7 +60,9 @@ describe('state pages', () => {
     expectCompleteHead(html, '/state/New%20Hampshire');
     const text = textOf(html);
     expect(text).toContain('Find Personals in New Hampshire');
-    expect(text).toContain(`Browse local ads in ${state.cities.length} cities across New Hampshire`);
+    expect(text).toContain(
+      `Browse local ads in ${state.cities.length} cities across New Hampshire`,
+    );
     expect(text).toContain("Localboard's Guide to New Hampshire");
     const cityLinks = [...html.matchAll(/href="\/city\/New%20Hampshire\/[^"/]+"/g)];
     expect(cityLinks).toHaveLength(state.cities.length);
@@ -59,14 +70,17 @@ describe('state pages', () => {
 
   test('follow their front-matter flags: header menu, footer button, brand prefix, robots, SEO title', async () => {
     const states = builtContent().states;
-    const pick = (predicate: (state: (typeof states)[number]) => boolean) => states.find(predicate)!;
+    const pick = (predicate: (state: (typeof states)[number]) => boolean) =>
+      states.find(predicate)!;
 
     const noMenu = await fetchPage(statePath(pick((s) => s.headerMenu === 'none').name));
     expect(noMenu.html).not.toContain('<details class="menu"');
     expect(noMenu.html).toContain('site-header--centred');
     const withMenu = await fetchPage(statePath(pick((s) => s.headerMenu === 'dropdown').name));
     expect(withMenu.html).toContain('<details class="menu"');
-    expect(textOf(withMenu.html.split('<details class="menu"')[1]!.split('</details>')[0]!)).toContain('Home Join Free');
+    expect(
+      textOf(withMenu.html.split('<details class="menu"')[1]!.split('</details>')[0]!),
+    ).toContain('Home Join Free');
 
     const footerOf = (html: string) => textOf(html.split('<footer')[1]!);
     const postState = pick((s) => s.footerButton === 'post');
@@ -81,10 +95,14 @@ describe('state pages', () => {
     expect(unbrandedFooter).toContain(`Personal ads in ${unbranded.name} - 18+ only`);
     expect(unbrandedFooter).not.toContain(`Localboard - Personal ads in ${unbranded.name}`);
     const branded = pick((s) => s.brandPrefix);
-    expect(footerOf((await fetchPage(statePath(branded.name))).html)).toContain(`Localboard - Personal ads in ${branded.name} - 18+ only`);
+    expect(footerOf((await fetchPage(statePath(branded.name))).html)).toContain(
+      `Localboard - Personal ads in ${branded.name} - 18+ only`,
+    );
 
     const noindex = pick((s) => s.robots.startsWith('noindex'));
-    expect(metaContent((await fetchPage(statePath(noindex.name))).html, 'robots')).toBe(noindex.robots);
+    expect(metaContent((await fetchPage(statePath(noindex.name))).html, 'robots')).toBe(
+      noindex.robots,
+    );
 
     const seo = pick((s) => s.seoTitle !== undefined && s.seoDescription !== undefined);
     const seoPage = (await fetchPage(statePath(seo.name))).html;
@@ -106,7 +124,9 @@ describe('city pages', () => {
     expect(textOf(first.html)).toContain('Los Angeles, California');
     expect(textOf(first.html)).toContain('Browse local ads in Los Angeles');
     expect(first.html.match(/<article class="ad-card/g)).toHaveLength(30);
-    const cardClasses = [...first.html.matchAll(/<article class="(ad-card[^"]*)"/g)].map((m) => m[1]);
+    const cardClasses = [...first.html.matchAll(/<article class="(ad-card[^"]*)"/g)].map(
+      (m) => m[1],
+    );
     const firstPlain = cardClasses.indexOf('ad-card');
     expect(cardClasses.slice(firstPlain).every((name) => name === 'ad-card')).toBe(true);
     expect(textOf(first.html)).toContain('Next Page →');
@@ -117,7 +137,9 @@ describe('city pages', () => {
     expect(last.status).toBe(200);
     expect(last.html.match(/<article class="ad-card/g)).toHaveLength(ads.length - 30 * (pages - 1));
     expect(textOf(last.html)).not.toContain('Next Page');
-    expect(canonicalOf(last.html)).toBe(`https://localboard.example/city/California/Los%20Angeles/page/${pages}`);
+    expect(canonicalOf(last.html)).toBe(
+      `https://localboard.example/city/California/Los%20Angeles/page/${pages}`,
+    );
 
     const beyond = await fetchPage(cityPath(state, city, pages + 1));
     expect(beyond.status).toBe(404);
@@ -126,7 +148,9 @@ describe('city pages', () => {
   test('a city without ads invites the first post and has no pagination', async () => {
     const content = builtContent();
     const withAds = new Set(builtAds().map((ad) => `${ad.state}/${ad.city}`));
-    const empty = content.states[0]!.cities.find((c) => !withAds.has(`${content.states[0]!.name}/${c.name}`))!;
+    const empty = content.states[0]!.cities.find(
+      (c) => !withAds.has(`${content.states[0]!.name}/${c.name}`),
+    )!;
     const { status, html } = await fetchPage(cityPath(content.states[0]!.name, empty.name));
     expect(status).toBe(200);
     const text = textOf(html);
@@ -145,7 +169,9 @@ describe('ad pages', () => {
     expect(status).toBe(200);
     expectCompleteHead(html, path);
     expect(metaContent(html, 'robots')).toBe('noindex, follow');
-    expect(metaContent(html, 'description')).toBe(Array.from(ad.description.replace(/\s+/g, ' ').trim()).slice(0, 150).join(''));
+    expect(metaContent(html, 'description')).toBe(
+      Array.from(ad.description.replace(/\s+/g, ' ').trim()).slice(0, 150).join(''),
+    );
     const text = textOf(html);
     expect(text).toContain('← Back to New York City ads');
     expect(text).toContain(ad.title);
@@ -175,18 +201,22 @@ describe('guides and legal pages', () => {
   test('the top-cities guide ranks cities by their active ads', async () => {
     const { html } = await fetchPage('/about/top-cities');
     const counts = new Map<string, number>();
-    for (const ad of builtAds()) counts.set(`${ad.city}, ${ad.state}`, (counts.get(`${ad.city}, ${ad.state}`) ?? 0) + 1);
+    for (const ad of builtAds())
+      counts.set(`${ad.city}, ${ad.state}`, (counts.get(`${ad.city}, ${ad.state}`) ?? 0) + 1);
     const [topCity, topCount] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
-    expect(textOf(html).replace(/ :/g, ":")).toContain(`${topCity}: ${topCount} active ads`);
+    expect(textOf(html).replace(/ :/g, ':')).toContain(`${topCity}: ${topCount} active ads`);
   });
 
-  test.each(['terms', 'privacy'])('/%s has its canonical link and a Last updated date', async (slug) => {
-    const { status, html } = await fetchPage(`/${slug}`);
-    expect(status).toBe(200);
-    expectCompleteHead(html, `/${slug}`);
-    expect(textOf(html)).toMatch(/Last updated [A-Z][a-z]+ \d{1,2}, \d{4}/);
-    expect(textOf(html)).toMatch(/18/);
-  });
+  test.each(['terms', 'privacy'])(
+    '/%s has its canonical link and a Last updated date',
+    async (slug) => {
+      const { status, html } = await fetchPage(`/${slug}`);
+      expect(status).toBe(200);
+      expectCompleteHead(html, `/${slug}`);
+      expect(textOf(html)).toMatch(/Last updated [A-Z][a-z]+ \d{1,2}, \d{4}/);
+      expect(textOf(html)).toMatch(/18/);
+    },
+  );
 });
 
 describe('not-found screens', () => {
@@ -203,7 +233,8 @@ describe('not-found screens', () => {
     expect(text).toContain(heading);
     expect(text).toContain(link);
     expect(html).toContain('href="/"');
-    if (heading === 'Page Not Found') expect(text).toContain("The page you're looking for doesn't exist.");
+    if (heading === 'Page Not Found')
+      expect(text).toContain("The page you're looking for doesn't exist.");
   });
 });
 
@@ -212,10 +243,14 @@ describe('sitemap and robots', () => {
     const sitemap = await fetchPage('/sitemap.xml');
     expect(sitemap.status).toBe(200);
     expect(sitemap.html).toContain('<loc>https://localboard.example/</loc>');
-    expect(sitemap.html).toContain('<loc>https://localboard.example/city/California/Los%20Angeles</loc>');
+    expect(sitemap.html).toContain(
+      '<loc>https://localboard.example/city/California/Los%20Angeles</loc>',
+    );
     expect(sitemap.html).not.toMatch(/\/ad\/\d+<\/loc>/);
     const noindexState = builtContent().states.find((s) => s.robots.startsWith('noindex'))!;
-    expect(sitemap.html).not.toContain(`<loc>https://localboard.example${statePath(noindexState.name)}</loc>`);
+    expect(sitemap.html).not.toContain(
+      `<loc>https://localboard.example${statePath(noindexState.name)}</loc>`,
+    );
     const robots = await fetchPage('/robots.txt');
     expect(robots.html).toContain('Sitemap: https://localboard.example/sitemap.xml');
   });

@@ -21,7 +21,9 @@ export async function startSiteServer(siteDir: string): Promise<RunningServer> {
   const db = openDatabase(join(dataDir, 'test.sqlite'));
   const app = createApp({ siteDir, db, rateLimits: GENEROUS_RATE_LIMITS, log: false });
   const server: ServerType = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve(started),
+    );
   });
   const { port } = server.address() as AddressInfo;
   let stopped = false;

@@ -34,8 +34,12 @@ describe('static output', () => {
     const content = builtContent();
     const cities = content.states.reduce((sum, state) => sum + state.cities.length, 0);
     expect(files.filter((file) => file.startsWith('state/'))).toHaveLength(50);
-    expect(files.filter((file) => /^city\/[^/]+\/[^/]+\/index\.html$/.test(file))).toHaveLength(cities);
-    expect(files.filter((file) => /\/ad\/\d+\/index\.html$/.test(file))).toHaveLength(builtAds().length);
+    expect(files.filter((file) => /^city\/[^/]+\/[^/]+\/index\.html$/.test(file))).toHaveLength(
+      cities,
+    );
+    expect(files.filter((file) => /\/ad\/\d+\/index\.html$/.test(file))).toHaveLength(
+      builtAds().length,
+    );
   });
 
   test('every internal link in every page resolves to a file', () => {

@@ -22,12 +22,19 @@ export function builtAds(): CompiledAd[] {
     const dir = join(dirname(inject('compiledContentFile')), 'ads');
     ads = readdirSync(dir)
       .filter((file) => file.endsWith('.ndjson'))
-      .flatMap((file) => readFileSync(join(dir, file), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as CompiledAd));
+      .flatMap((file) =>
+        readFileSync(join(dir, file), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line) as CompiledAd),
+      );
   }
   return ads;
 }
 
-export async function fetchPage(path: string): Promise<{ status: number; html: string; headers: Headers }> {
+export async function fetchPage(
+  path: string,
+): Promise<{ status: number; html: string; headers: Headers }> {
   const response = await fetch(`${baseUrl()}${path}`);
   return { status: response.status, html: await response.text(), headers: response.headers };
 }
@@ -59,7 +66,9 @@ export function decodeEntities(text: string): string {
 /** Visible text of an HTML fragment, tags removed and white space folded. */
 export function textOf(html: string): string {
   // React separates adjacent text with <!-- -->: remove those first, then turn tags into spaces.
-  return decodeEntities(html.replace(/<!--.*?-->/g, '').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return decodeEntities(html.replace(/<!--.*?-->/g, '').replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export function launchChromium(): Promise<Browser> {

@@ -17,15 +17,30 @@ let builds = 0;
 // A build into empty folders renders and compiles everything, which is what a full build does.
 function build(out = join(work, 'incremental'), cache = join(work, 'incremental-cache')) {
   const env = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  for (const key of Object.keys(env))
+    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
   const result = spawnSync(
     process.execPath,
-    ['scripts/build.mjs', '--date', '2026-11-22', '--content', fixture.dir, '--out', out, '--cache', cache],
+    [
+      'scripts/build.mjs',
+      '--date',
+      '2026-11-22',
+      '--content',
+      fixture.dir,
+      '--out',
+      out,
+      '--cache',
+      cache,
+    ],
     { cwd: root, encoding: 'utf8', env },
   );
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
   const summary = /(\d+) written, (\d+) unchanged, (\d+) removed/.exec(result.stdout);
-  return { written: Number(summary?.[1]), unchanged: Number(summary?.[2]), removed: Number(summary?.[3]) };
+  return {
+    written: Number(summary?.[1]),
+    unchanged: Number(summary?.[2]),
+    removed: Number(summary?.[3]),
+  };
 }
 
 /** Every file of a built site, by path, with a hash of its bytes. */
@@ -35,7 +50,11 @@ function tree(out: string): Map<string, string> {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else files.set(relative(join(out, 'site'), path), createHash('sha1').update(readFileSync(path)).digest('hex'));
+      else
+        files.set(
+          relative(join(out, 'site'), path),
+          createHash('sha1').update(readFileSync(path)).digest('hex'),
+        );
     }
   };
   walk(join(out, 'site'));
@@ -83,17 +102,29 @@ describe('incremental build', () => {
   test("changing an ad rewrites its page and its city's list, and matches a full build", () => {
     const before = tree(join(work, 'incremental'));
     const id = AD_ROW.exec(readFileSync(join(fixture.dir, 'ads/sample.csv'), 'utf8'))![1]!;
-    editFixture('ads/sample.csv', (text) => text.replace(new RegExp(`^(${id},California,Los Angeles,\\d+,\\w+,)[^,]*,`, 'm'), '$1A new title for this ad,'));
+    editFixture('ads/sample.csv', (text) =>
+      text.replace(
+        new RegExp(`^(${id},California,Los Angeles,\\d+,\\w+,)[^,]*,`, 'm'),
+        '$1A new title for this ad,',
+      ),
+    );
     const result = build();
     const after = tree(join(work, 'incremental'));
-    expect(changes(before, after)).toEqual([`city/California/Los Angeles/ad/${id}/index.html`, 'city/California/Los Angeles/index.html']);
+    expect(changes(before, after)).toEqual([
+      `city/California/Los Angeles/ad/${id}/index.html`,
+      'city/California/Los Angeles/index.html',
+    ]);
     expect(result.written).toBe(2);
     expect(after).toEqual(fullBuildTree());
   });
 
   test('adding an ad writes its page and the pages that count ads, and matches a full build', () => {
     const before = tree(join(work, 'incremental'));
-    editFixture('ads/sample.csv', (text) => `${text}9999,Nevada,Las Vegas,35,m4w,Coffee on the Strip?,A plain new ad for the test.,,false,2026-11-01,2027-05-01,true\n`);
+    editFixture(
+      'ads/sample.csv',
+      (text) =>
+        `${text}9999,Nevada,Las Vegas,35,m4w,Coffee on the Strip?,A plain new ad for the test.,,false,2026-11-01,2027-05-01,true\n`,
+    );
     build();
     const after = tree(join(work, 'incremental'));
     expect(changes(before, after)).toEqual([
@@ -118,25 +149,36 @@ describe('incremental build', () => {
   test("changing a state's flag rewrites that state's pages only, and matches a full build", () => {
     const before = tree(join(work, 'incremental'));
     editFixture('states/Vermont.md', (text) =>
-      text.replace(/^footerButton: (\w+)$/m, (_line, value: string) => `footerButton: ${value === 'post' ? 'join' : 'post'}`),
+      text.replace(
+        /^footerButton: (\w+)$/m,
+        (_line, value: string) => `footerButton: ${value === 'post' ? 'join' : 'post'}`,
+      ),
     );
     build();
     const after = tree(join(work, 'incremental'));
     const changed = changes(before, after);
     expect(changed.length).toBeGreaterThan(0);
-    expect(changed.every((path) => path.startsWith('state/Vermont/') || path.startsWith('city/Vermont/'))).toBe(true);
+    expect(
+      changed.every(
+        (path) => path.startsWith('state/Vermont/') || path.startsWith('city/Vermont/'),
+      ),
+    ).toBe(true);
     expect(after).toEqual(fullBuildTree());
   });
 
   test('removing a city removes its pages and its sitemap entry, and matches a full build', () => {
-    const lines = readFileSync(join(fixture.dir, 'cities/Vermont.csv'), 'utf8').trimEnd().split('\n');
+    const lines = readFileSync(join(fixture.dir, 'cities/Vermont.csv'), 'utf8')
+      .trimEnd()
+      .split('\n');
     const removedCity = lines.at(-1)!.split(',')[0]!;
     writeFixtureFile(fixture.dir, 'cities/Vermont.csv', `${lines.slice(0, -1).join('\n')}\n`);
     const result = build();
     const after = tree(join(work, 'incremental'));
     expect(after.has(`city/Vermont/${removedCity}/index.html`)).toBe(false);
     expect(result.removed).toBe(1);
-    expect(readFileSync(join(work, 'incremental', 'site', 'sitemap.xml'), 'utf8')).not.toContain(encodeURIComponent(removedCity));
+    expect(readFileSync(join(work, 'incremental', 'site', 'sitemap.xml'), 'utf8')).not.toContain(
+      encodeURIComponent(removedCity),
+    );
     expect(after).toEqual(fullBuildTree());
   });
 });

@@ -11,7 +11,8 @@ let root: string;
 let db: Db;
 let app: ReturnType<typeof createApp>;
 
-const page = (heading: string) => `<!DOCTYPE html><html><body><h1>${heading}</h1>${'<p>filler text for compression</p>'.repeat(40)}</body></html>`;
+const page = (heading: string) =>
+  `<!DOCTYPE html><html><body><h1>${heading}</h1>${'<p>filler text for compression</p>'.repeat(40)}</body></html>`;
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'localboard-site-'));
@@ -40,7 +41,8 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => app.request(`http://localhost${path}`, { headers });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  app.request(`http://localhost${path}`, { headers });
 
 describe('static site', () => {
   test('serves pages by their encoded URL from decoded folder names', async () => {
@@ -81,12 +83,15 @@ describe('static site', () => {
     expect(await response.text()).toContain(`<h1>${heading}</h1>`);
   });
 
-  test.each(['/../secret.txt', '/..%2fsecret.txt', '/%2e%2e/secret.txt', '/state/..%2F..%2Fsecret.txt', '/%00'])(
-    '%s cannot leave the site folder',
-    async (path) => {
-      const response = await get(path);
-      expect(response.status).toBe(404);
-      expect(await response.text()).not.toContain('outside the site');
-    },
-  );
+  test.each([
+    '/../secret.txt',
+    '/..%2fsecret.txt',
+    '/%2e%2e/secret.txt',
+    '/state/..%2F..%2Fsecret.txt',
+    '/%00',
+  ])('%s cannot leave the site folder', async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('outside the site');
+  });
 });

@@ -11,8 +11,12 @@ describe('paths', () => {
   });
 
   test('store pages under decoded names', () => {
-    expect(outputFileForPath('/city/South%20Dakota/De%20Smet')).toBe('city/South Dakota/De Smet/index.html');
+    expect(outputFileForPath('/city/South%20Dakota/De%20Smet')).toBe(
+      'city/South Dakota/De Smet/index.html',
+    );
     expect(outputFileForPath('/')).toBe('index.html');
-    expect(outputFileForPath(cityPath('Idaho', "Coeur d'Alene", 2))).toBe("city/Idaho/Coeur d'Alene/page/2/index.html");
+    expect(outputFileForPath(cityPath('Idaho', "Coeur d'Alene", 2))).toBe(
+      "city/Idaho/Coeur d'Alene/page/2/index.html",
+    );
   });
 });

@@ -6,7 +6,10 @@ import type { Data } from './+data.ts';
 
 export default function Page() {
   const { screen } = useData<Data>();
-  if (screen.kind !== 'error') return <NotFound heading={screen.heading} message={screen.message} linkText={screen.linkText} />;
+  if (screen.kind !== 'error')
+    return (
+      <NotFound heading={screen.heading} message={screen.message} linkText={screen.linkText} />
+    );
   return (
     <section className="container status-screen" role="alert">
       <h1>Unexpected Application Error!</h1>

@@ -15,9 +15,19 @@ export interface ErrorPageInput {
 export function errorPageData(input: ErrorPageInput) {
   if (input.is404) return notFoundData(notFoundKindOf(input.abortReason));
   const error = input.errorWhileRendering;
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'An unknown error occurred.';
+  const message =
+    error instanceof Error
+      ? error.message
+      : typeof error === 'string'
+        ? error
+        : 'An unknown error occurred.';
   return {
-    ...pageShell({ title: 'Unexpected Application Error!', description: message, path: '/', robots: 'noindex, nofollow' }),
+    ...pageShell({
+      title: 'Unexpected Application Error!',
+      description: message,
+      path: '/',
+      robots: 'noindex, nofollow',
+    }),
     screen: { kind: 'error' as const, message },
   };
 }
@@ -25,7 +35,12 @@ export function errorPageData(input: ErrorPageInput) {
 export function notFoundData(kind: NotFoundKind) {
   const screen = NOT_FOUND[kind];
   return {
-    ...pageShell({ title: screen.heading, description: screen.message, path: '/', robots: 'noindex, nofollow' }),
+    ...pageShell({
+      title: screen.heading,
+      description: screen.message,
+      path: '/',
+      robots: 'noindex, nofollow',
+    }),
     screen: { kind, ...screen },
   };
 }

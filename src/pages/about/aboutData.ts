@@ -5,7 +5,11 @@ import { pageShell, withBrand } from '../../render/shell.ts';
 export function aboutData() {
   const page = getPage('about');
   return {
-    ...pageShell({ title: withBrand(page.title), description: page.description, path: aboutPath() }),
+    ...pageShell({
+      title: withBrand(page.title),
+      description: page.description,
+      path: aboutPath(),
+    }),
     page: { title: page.title, html: page.html },
     guides: getGuides().map(({ slug, title, summary }) => ({ slug, title, summary })),
   };

@@ -29,7 +29,11 @@ export default function Page() {
       </a>
       <article className="ad-detail" aria-labelledby="ad-title">
         <div className="ad-detail__media">
-          {ad.images[0] ? <img src={ad.images[0]} alt="" width="320" height="320" /> : <AdPlaceholder adId={ad.id} />}
+          {ad.images[0] ? (
+            <img src={ad.images[0]} alt="" width="320" height="320" />
+          ) : (
+            <AdPlaceholder adId={ad.id} />
+          )}
         </div>
         <div className="ad-detail__main">
           <h1 id="ad-title">{ad.title}</h1>
@@ -48,7 +52,8 @@ export default function Page() {
           </dl>
           <p className="ad-detail__description">{ad.description}</p>
           <p className="ad-detail__posted">
-            Posted in {ad.city}, {ad.state} on <time dateTime={ad.postedAt}>{formatDate(ad.postedAt)}</time>
+            Posted in {ad.city}, {ad.state} on{' '}
+            <time dateTime={ad.postedAt}>{formatDate(ad.postedAt)}</time>
           </p>
           <div className="button-row">
             {ad.images.length > 0 && (

@@ -10,7 +10,9 @@ export function metaDescriptionOf(description: string): string {
   // characters (not UTF-16 units, so an emoji is never cut in half).
   const start = description.slice(0, 400).replace(/\s+/g, ' ').trimStart();
   const text = description.length > 400 ? start : start.trimEnd();
-  return /[\uD800-\uDFFF]/.test(text.slice(0, 151)) ? Array.from(text).slice(0, 150).join('') : text.slice(0, 150);
+  return /[\uD800-\uDFFF]/.test(text.slice(0, 151))
+    ? Array.from(text).slice(0, 150).join('')
+    : text.slice(0, 150);
 }
 
 export function adData(stateName: string, cityName: string, adIdText: string) {

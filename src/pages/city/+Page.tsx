@@ -14,7 +14,11 @@ export default function Page() {
       <section className="page-header">
         <div className="container container--medium">
           <Breadcrumbs
-            trail={[{ label: 'Home', href: homePath() }, { label: state.name, href: statePath(state.name) }, { label: city }]}
+            trail={[
+              { label: 'Home', href: homePath() },
+              { label: state.name, href: statePath(state.name) },
+              { label: city },
+            ]}
           />
           <h1>
             {city}, {state.name}
@@ -52,7 +56,17 @@ export default function Page() {
   );
 }
 
-function Pagination({ state, city, page, pages }: { state: string; city: string; page: number; pages: number }) {
+function Pagination({
+  state,
+  city,
+  page,
+  pages,
+}: {
+  state: string;
+  city: string;
+  page: number;
+  pages: number;
+}) {
   if (pages <= 1) return null;
   return (
     <nav className="pagination" aria-label="Pages of ads">

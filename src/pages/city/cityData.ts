@@ -14,7 +14,8 @@ export function cityData(stateName: string, cityName: string, page: number) {
   if (!city) throw render(404, NOT_FOUND.city.heading);
   const ads = adsForCity(state.name, city.name);
   const pages = pageCount(ads.length);
-  if (!Number.isInteger(page) || page < 1 || page > pages) throw render(404, NOT_FOUND.page.heading);
+  if (!Number.isInteger(page) || page < 1 || page > pages)
+    throw render(404, NOT_FOUND.page.heading);
   const pageLabel = page > 1 ? ` - Page ${page}` : '';
   return {
     ...pageShell({

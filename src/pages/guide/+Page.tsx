@@ -9,13 +9,23 @@ export default function Page() {
   const { guide, previous, next } = useData<Data>();
   return (
     <article className="container container--narrow article">
-      <Breadcrumbs trail={[{ label: 'Home', href: homePath() }, { label: 'About', href: aboutPath() }, { label: guide.title }]} />
+      <Breadcrumbs
+        trail={[
+          { label: 'Home', href: homePath() },
+          { label: 'About', href: aboutPath() },
+          { label: guide.title },
+        ]}
+      />
       <h1>{guide.title}</h1>
       <p className="article__summary">{guide.summary}</p>
       <Prose html={guide.html} />
       <nav className="article__nav" aria-label="More guides">
         {previous ? <a href={guidePath(previous.slug)}>← {previous.title}</a> : <span />}
-        {next ? <a href={guidePath(next.slug)}>{next.title} →</a> : <a href={aboutPath()}>All guides →</a>}
+        {next ? (
+          <a href={guidePath(next.slug)}>{next.title} →</a>
+        ) : (
+          <a href={aboutPath()}>All guides →</a>
+        )}
       </nav>
     </article>
   );

@@ -44,7 +44,12 @@ export default function Page() {
         </div>
       </section>
 
-      <CardSection id="why" heading={`Why choose ${site.brand}`} cards={site.whyChoose} tone="plain" />
+      <CardSection
+        id="why"
+        heading={`Why choose ${site.brand}`}
+        cards={site.whyChoose}
+        tone="plain"
+      />
 
       <section className="section section--tinted" aria-labelledby="how-heading">
         <div className="container">
@@ -108,8 +113,8 @@ export default function Page() {
           <p>{site.closing.text}</p>
           <p className="closing__counts">
             <strong>{plural(counts.activeAds, 'active ad')}</strong> in{' '}
-            <strong>{plural(counts.citiesWithAds, 'city', 'cities')}</strong>, across {formatNumber(counts.listedCities)} cities
-            listed in {counts.states} states.
+            <strong>{plural(counts.citiesWithAds, 'city', 'cities')}</strong>, across{' '}
+            {formatNumber(counts.listedCities)} cities listed in {counts.states} states.
           </p>
           <MemberAction action="post" className="button button--light button--large">
             Post Your Ad
@@ -120,9 +125,22 @@ export default function Page() {
   );
 }
 
-function CardSection({ id, heading, cards, tone }: { id: string; heading: string; cards: Data['site']['features']; tone: 'plain' | 'tinted' }) {
+function CardSection({
+  id,
+  heading,
+  cards,
+  tone,
+}: {
+  id: string;
+  heading: string;
+  cards: Data['site']['features'];
+  tone: 'plain' | 'tinted';
+}) {
   return (
-    <section className={tone === 'tinted' ? 'section section--tinted' : 'section'} aria-labelledby={`${id}-heading`}>
+    <section
+      className={tone === 'tinted' ? 'section section--tinted' : 'section'}
+      aria-labelledby={`${id}-heading`}
+    >
       <div className="container">
         <h2 id={`${id}-heading`}>{heading}</h2>
         <CardGrid columns="cards">

@@ -5,10 +5,21 @@ import { pageShell } from '../../render/shell.ts';
 export function landingData() {
   const site = getSite();
   return {
-    ...pageShell({ title: `${site.brand} - Personal Ads by State and City`, description: site.description, path: homePath() }),
+    ...pageShell({
+      title: `${site.brand} - Personal Ads by State and City`,
+      description: site.description,
+      path: homePath(),
+    }),
     site,
-    states: getStates().map((state) => ({ name: state.name, code: state.code, cities: state.cities.length })),
-    popularCities: site.popularCities.map((popular) => ({ ...popular, ads: adCount(popular.state, popular.city) })),
+    states: getStates().map((state) => ({
+      name: state.name,
+      code: state.code,
+      cities: state.cities.length,
+    })),
+    popularCities: site.popularCities.map((popular) => ({
+      ...popular,
+      ads: adCount(popular.state, popular.city),
+    })),
     counts: getCounts(),
   };
 }

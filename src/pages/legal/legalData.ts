@@ -11,7 +11,11 @@ export function legalData(slug: string) {
   if (!LEGAL_SLUGS.includes(slug as LegalSlug)) throw render(404, NOT_FOUND.page.heading);
   const page = getPage(slug as LegalSlug);
   return {
-    ...pageShell({ title: withBrand(page.title), description: page.description, path: legalPath(slug as LegalSlug) }),
+    ...pageShell({
+      title: withBrand(page.title),
+      description: page.description,
+      path: legalPath(slug as LegalSlug),
+    }),
     page: { title: page.title, html: page.html, lastUpdated: page.lastUpdated ?? '' },
   };
 }

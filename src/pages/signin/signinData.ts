@@ -5,7 +5,12 @@ import { pageShell } from '../../render/shell.ts';
 export function signinData() {
   const { brand } = getSite();
   return {
-    ...pageShell({ title: `Sign In - ${brand}`, description: `Sign in to your ${brand} account.`, path: signinPath(), robots: 'noindex, follow' }),
+    ...pageShell({
+      title: `Sign In - ${brand}`,
+      description: `Sign in to your ${brand} account.`,
+      path: signinPath(),
+      robots: 'noindex, follow',
+    }),
     brand,
   };
 }

@@ -8,7 +8,9 @@ export default function Page() {
   return (
     <section className="container container--form form-page">
       <h1>Join {brand} free</h1>
-      <p className="form-page__lead">Create an account to post ads and reply to members. Browsing stays free without one.</p>
+      <p className="form-page__lead">
+        Create an account to post ads and reply to members. Browsing stays free without one.
+      </p>
       <div className="form-card" data-enhance="signup-form">
         <SignupForm idPrefix="signup" />
       </div>

@@ -8,16 +8,32 @@ export default function Page() {
   return (
     <section className="container container--form form-page">
       <div className="form-card success">
-        <svg className="success__mark" aria-hidden="true" viewBox="0 0 48 48" width="48" height="48">
+        <svg
+          className="success__mark"
+          aria-hidden="true"
+          viewBox="0 0 48 48"
+          width="48"
+          height="48"
+        >
           <circle cx="24" cy="24" r="24" fill="currentColor" />
-          <path d="m14 24.5 6.5 6.5L34 17.5" fill="none" stroke="#fff" strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="m14 24.5 6.5 6.5L34 17.5"
+            fill="none"
+            stroke="#fff"
+            strokeWidth="4"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </svg>
         <h1>Account created</h1>
         <p>Welcome to {brand}. You are signed in on this device.</p>
         <h2>What happens next</h2>
         <ol className="success__steps">
           <li>Browse the ads in your state and city: everything is free to read.</li>
-          <li>Posting ads and replying to members opens to accounts like yours as each part goes live; every ad is reviewed by a moderator before it appears.</li>
+          <li>
+            Posting ads and replying to members opens to accounts like yours as each part goes live;
+            every ad is reviewed by a moderator before it appears.
+          </li>
           <li>Before you meet anyone, read our guide to staying safe.</li>
         </ol>
         <div className="button-row">

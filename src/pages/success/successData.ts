@@ -5,7 +5,12 @@ import { pageShell } from '../../render/shell.ts';
 export function successData() {
   const { brand } = getSite();
   return {
-    ...pageShell({ title: `Account Created - ${brand}`, description: `Your ${brand} account is ready.`, path: successPath(), robots: 'noindex, nofollow' }),
+    ...pageShell({
+      title: `Account Created - ${brand}`,
+      description: `Your ${brand} account is ready.`,
+      path: successPath(),
+      robots: 'noindex, nofollow',
+    }),
     brand,
   };
 }

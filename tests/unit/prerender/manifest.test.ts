@@ -19,7 +19,11 @@ const card = (title: string) => ({ title, text: `${title} text.` });
 const cards = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, index) => card(`${prefix} ${index + 1}`));
 
-const state = (name: CompiledState['name'], code: string, cities: Array<[string, number]>): CompiledState => ({
+const state = (
+  name: CompiledState['name'],
+  code: string,
+  cities: Array<[string, number]>,
+): CompiledState => ({
   name,
   code,
   headerMenu: 'dropdown',
@@ -83,8 +87,18 @@ function makeContent(): CompiledContent {
     ],
     guides: [],
     pages: {
-      terms: { title: 'Terms', description: 'Terms of use.', lastUpdated: '2026-01-01', html: '<p>Terms.</p>' },
-      privacy: { title: 'Privacy', description: 'Privacy policy.', lastUpdated: '2026-01-01', html: '<p>Privacy.</p>' },
+      terms: {
+        title: 'Terms',
+        description: 'Terms of use.',
+        lastUpdated: '2026-01-01',
+        html: '<p>Terms.</p>',
+      },
+      privacy: {
+        title: 'Privacy',
+        description: 'Privacy policy.',
+        lastUpdated: '2026-01-01',
+        html: '<p>Privacy.</p>',
+      },
       about: { title: 'About', description: 'About us.', html: '<p>About.</p>' },
     },
     adCounts: { Vermont: { Burlington: 1 } },
@@ -148,23 +162,22 @@ describe('taskSignatures', () => {
   });
 
   test("a state's header menu changes its state page and its cities, and nothing of the other state", () => {
-    expect(changedBy((content) => (stateOf(content, 'New Hampshire').headerMenu = 'none'))).toEqual([
-      'state:New Hampshire',
-      'city:New Hampshire|Manchester',
-      'city:New Hampshire|Nashua',
-    ]);
+    expect(changedBy((content) => (stateOf(content, 'New Hampshire').headerMenu = 'none'))).toEqual(
+      ['state:New Hampshire', 'city:New Hampshire|Manchester', 'city:New Hampshire|Nashua'],
+    );
   });
 
   test("a city's population changes that city's task and no other city's", () => {
     // The state page is signed with its whole state, cities (listed most populous first) included.
-    expect(changedBy((content) => (stateOf(content, 'Vermont').cities[1]!.population = 21_000))).toEqual([
-      'state:Vermont',
-      'city:Vermont|South Burlington',
-    ]);
+    expect(
+      changedBy((content) => (stateOf(content, 'Vermont').cities[1]!.population = 21_000)),
+    ).toEqual(['state:Vermont', 'city:Vermont|South Burlington']);
   });
 
   test("a state's guide changes its state page only (city pages do not show it)", () => {
-    const changed = changedBy((content) => (stateOf(content, 'Vermont').guideHtml = '<p>New guide.</p>'));
+    const changed = changedBy(
+      (content) => (stateOf(content, 'Vermont').guideHtml = '<p>New guide.</p>'),
+    );
     expect(changed).toEqual(['state:Vermont']);
   });
 
@@ -192,7 +205,9 @@ describe('taskId', () => {
   test('names the site, a state and a city task', () => {
     expect(taskId({ kind: 'site' })).toBe('site');
     expect(taskId({ kind: 'state', state: 'New York' })).toBe('state:New York');
-    expect(taskId({ kind: 'city', state: 'New York', city: 'New York City' })).toBe('city:New York|New York City');
+    expect(taskId({ kind: 'city', state: 'New York', city: 'New York City' })).toBe(
+      'city:New York|New York City',
+    );
   });
 });
 
@@ -210,7 +225,11 @@ describe('the manifest file', () => {
     renderer: 'renderer-hash',
     tasks: {
       site: { signature: '', count: 9, indexable: ['/', '/about'] },
-      'city:Vermont|Burlington': { signature: 'abc 45000 1 digest', count: 2, indexable: ['/city/Vermont/Burlington'] },
+      'city:Vermont|Burlington': {
+        signature: 'abc 45000 1 digest',
+        count: 2,
+        indexable: ['/city/Vermont/Burlington'],
+      },
     },
   };
 

@@ -3,7 +3,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { joinPageHashes, PageHashWriter, pageHashes, readPageHashFile } from '../../../src/prerender/page-hashes.ts';
+import {
+  joinPageHashes,
+  PageHashWriter,
+  pageHashes,
+  readPageHashFile,
+} from '../../../src/prerender/page-hashes.ts';
 import type { PageHashFile } from '../../../src/prerender/page-hashes.ts';
 
 let dir: string;
@@ -18,7 +23,10 @@ const BURLINGTON = '/city/Vermont/Burlington\thashB\n/city/Vermont/Burlington/ad
 const NYC = '/city/New York/New York City\thashN\n/city/New York/New York City/page/2\thashN2\n';
 
 /** Writes sections with PageHashWriter, as a render thread does. */
-function writeSections(file: string, sections: ReadonlyArray<[taskId: string, lines: string]>): void {
+function writeSections(
+  file: string,
+  sections: ReadonlyArray<[taskId: string, lines: string]>,
+): void {
   const writer = new PageHashWriter(file);
   for (const [taskId, lines] of sections) writer.add(taskId, lines);
   writer.close();
@@ -31,7 +39,7 @@ function read(file: string): PageHashFile {
 }
 
 describe('PageHashWriter and readPageHashFile', () => {
-  test('read back each task\'s lines exactly as written, and list every task', () => {
+  test("read back each task's lines exactly as written, and list every task", () => {
     const file = join(dir, 'pages.txt');
     writeSections(file, [
       ['site', '/\thashHome\n/about\thashAbout\n'],
@@ -69,7 +77,11 @@ describe('PageHashWriter and readPageHashFile', () => {
     expect(hashes.lines('city:Vermont|Empty')).toBe('');
     expect(hashes.lines('city:Vermont|Burlington')).toBe(BURLINGTON);
     expect(hashes.lines('city:Vermont|Also Empty')).toBe('');
-    expect([...hashes.taskIds()]).toEqual(['city:Vermont|Empty', 'city:Vermont|Burlington', 'city:Vermont|Also Empty']);
+    expect([...hashes.taskIds()]).toEqual([
+      'city:Vermont|Empty',
+      'city:Vermont|Burlington',
+      'city:Vermont|Also Empty',
+    ]);
   });
 
   test('copy a whole part file with addFile', () => {

@@ -21,7 +21,10 @@ const render = (input: Parameters<typeof errorPageData>[0]) =>
 
 describe('error page', () => {
   test('an unexpected rendering failure shows Unexpected Application Error! and the message', () => {
-    const html = render({ is404: false, errorWhileRendering: new Error('City data could not be read') });
+    const html = render({
+      is404: false,
+      errorWhileRendering: new Error('City data could not be read'),
+    });
     expect(html).toContain('<h1>Unexpected Application Error!</h1>');
     expect(html).toContain('City data could not be read');
     expect(html).toContain('<meta name="robots" content="noindex, nofollow"/>');

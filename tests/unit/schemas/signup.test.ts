@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { ageOn, firstProblem, latestAdultBirthDate, makeSignupSchema } from '../../../src/schemas/signup.ts';
+import {
+  ageOn,
+  firstProblem,
+  latestAdultBirthDate,
+  makeSignupSchema,
+} from '../../../src/schemas/signup.ts';
 
 const today = '2026-11-22';
 const schema = makeSignupSchema(today);
@@ -24,10 +29,22 @@ describe('sign-up schema', () => {
 
   test.each([
     [{ ...valid, dateOfBirth: '2008-11-23' }, 'dateOfBirth', 'You must be 18 or older to join.'],
-    [{ ...valid, dateOfBirth: '2001-02-30' }, 'dateOfBirth', 'Enter a real date of birth (YYYY-MM-DD).'],
-    [{ ...valid, dateOfBirth: '2027-01-01' }, 'dateOfBirth', 'Date of birth cannot be in the future.'],
+    [
+      { ...valid, dateOfBirth: '2001-02-30' },
+      'dateOfBirth',
+      'Enter a real date of birth (YYYY-MM-DD).',
+    ],
+    [
+      { ...valid, dateOfBirth: '2027-01-01' },
+      'dateOfBirth',
+      'Date of birth cannot be in the future.',
+    ],
     [{ ...valid, password: 'short' }, 'password', 'Password must be at least 8 characters.'],
-    [{ ...valid, email: 'not-an-email' }, 'email', 'Enter a valid email address, like name@example.com.'],
+    [
+      { ...valid, email: 'not-an-email' },
+      'email',
+      'Enter a valid email address, like name@example.com.',
+    ],
     [{ ...valid, email: 42 }, 'email', 'Email must be text.'],
     [{ password: 'long enough', dateOfBirth: '1990-05-01' }, 'email', 'Enter your email address.'],
     [{ ...valid, role: 'admin' }, undefined, 'Unexpected field: role.'],

@@ -73,13 +73,19 @@ describe('checkAdsInParallel', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const context: AdFileContext = { buildDate: '2026-11-22', citiesByState: new Map(), blockedTerms: [] };
-  const AD_HEADER = 'id,state,city,age,seeks,title,description,images,featured,postedAt,expiresAt,sample\n';
+  const context: AdFileContext = {
+    buildDate: '2026-11-22',
+    citiesByState: new Map(),
+    blockedTerms: [],
+  };
+  const AD_HEADER =
+    'id,state,city,age,seeks,title,description,images,featured,postedAt,expiresAt,sample\n';
 
   function smallFiles(): AdFileToCheck[] {
     return ['a.csv', 'b.csv'].map((name) => {
       const path = join(dir, name);
-      const row = '1001,Vermont,Burlington,30,w4m,Coffee,A walk.,,false,2026-11-01,2026-12-01,true\n';
+      const row =
+        '1001,Vermont,Burlington,30,w4m,Coffee,A walk.,,false,2026-11-01,2026-12-01,true\n';
       writeFileSync(path, `${AD_HEADER}${row}`);
       return { file: `content/ads/${name}`, path };
     });
@@ -87,7 +93,13 @@ describe('checkAdsInParallel', () => {
 
   test('leaves the files to the compiler when there is no bundled worker', () => {
     const summarised: string[] = [];
-    checkAdsInParallel(dir, smallFiles(), context, (entry) => summarised.push(entry.file), undefined);
+    checkAdsInParallel(
+      dir,
+      smallFiles(),
+      context,
+      (entry) => summarised.push(entry.file),
+      undefined,
+    );
     expect(summarised).toEqual([]);
   });
 
@@ -95,7 +107,13 @@ describe('checkAdsInParallel', () => {
     const summarised: string[] = [];
     // The worker file does not exist: it must not even be started.
     const workerUrl = new URL(`file://${join(dir, 'no-such-worker.mjs')}`);
-    checkAdsInParallel(dir, smallFiles(), context, (entry) => summarised.push(entry.file), workerUrl);
+    checkAdsInParallel(
+      dir,
+      smallFiles(),
+      context,
+      (entry) => summarised.push(entry.file),
+      workerUrl,
+    );
     expect(summarised).toEqual([]);
   });
 });

@@ -19,7 +19,9 @@ describe('splitCsvRecords', () => {
   });
 
   test('keeps a quoted cell over several lines in one record, and counts its lines for the next', () => {
-    expect(splitCsvRecords('id,description\n1,"first line\nsecond line\nthird line"\n2,plain\n')).toEqual([
+    expect(
+      splitCsvRecords('id,description\n1,"first line\nsecond line\nthird line"\n2,plain\n'),
+    ).toEqual([
       { text: 'id,description', line: 1 },
       { text: '1,"first line\nsecond line\nthird line"', line: 2 },
       { text: '2,plain', line: 5 },
@@ -27,7 +29,9 @@ describe('splitCsvRecords', () => {
   });
 
   test('reads doubled quotes inside a quoted cell as part of the cell', () => {
-    expect(splitCsvRecords('id,title\n1,"say ""hi""\nand ""bye"""\n2,"a ""quoted"" word"\n3,x\n')).toEqual([
+    expect(
+      splitCsvRecords('id,title\n1,"say ""hi""\nand ""bye"""\n2,"a ""quoted"" word"\n3,x\n'),
+    ).toEqual([
       { text: 'id,title', line: 1 },
       { text: '1,"say ""hi""\nand ""bye"""', line: 2 },
       { text: '2,"a ""quoted"" word"', line: 4 },
@@ -43,7 +47,7 @@ describe('splitCsvRecords', () => {
     ]);
   });
 
-  test('splits CRLF lines, keeping each record\'s raw text, and skips blank CRLF lines', () => {
+  test("splits CRLF lines, keeping each record's raw text, and skips blank CRLF lines", () => {
     expect(splitCsvRecords('id,description\r\n1,"two\r\nlines"\r\n\r\n2,Walk\r\n')).toEqual([
       { text: 'id,description\r', line: 1 },
       { text: '1,"two\r\nlines"\r', line: 2 },

@@ -32,7 +32,12 @@ describe('withLock', () => {
     // Whichever went first left before the other entered.
     const first = events[0]!.split(' ')[0]!;
     const second = first === 'a' ? 'b' : 'a';
-    expect(events).toEqual([`${first} enter`, `${first} leave`, `${second} enter`, `${second} leave`]);
+    expect(events).toEqual([
+      `${first} enter`,
+      `${first} leave`,
+      `${second} enter`,
+      `${second} leave`,
+    ]);
     expect(existsSync(lock)).toBe(false);
   });
 
@@ -42,7 +47,7 @@ describe('withLock', () => {
     expect(existsSync(lock)).toBe(false);
   });
 
-  test('passes a task\'s error on to the caller and releases the lock', async () => {
+  test("passes a task's error on to the caller and releases the lock", async () => {
     await expect(
       withLock(lock, () => {
         throw new Error('render failed');
@@ -52,8 +57,10 @@ describe('withLock', () => {
     await expect(withLock(lock, () => 'after')).resolves.toBe('after');
   });
 
-  test('passes a rejected task\'s error on to the caller and releases the lock', async () => {
-    await expect(withLock(lock, () => Promise.reject(new Error('bundle failed')))).rejects.toThrow('bundle failed');
+  test("passes a rejected task's error on to the caller and releases the lock", async () => {
+    await expect(withLock(lock, () => Promise.reject(new Error('bundle failed')))).rejects.toThrow(
+      'bundle failed',
+    );
     expect(existsSync(lock)).toBe(false);
   });
 
