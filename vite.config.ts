@@ -10,6 +10,6 @@ export default defineConfig({
     // Vike builds into dist/client and dist/server (and empties them); the build copies the client
     // assets into each site it prerenders (dist/site by default), which Vite and Vike leave alone.
   },
-  // Inside the build (scripts/build.ts) only warnings are worth printing.
+  // Inside the build (src/build/build.ts) only warnings are worth printing.
   logLevel: process.env.BUILD_STEP ? 'warn' : 'info',
 });

@@ -1,14 +1,14 @@
 // https://vike.dev/onRenderHtml
 // Development server rendering. The production build renders the same documents with the
-// prerenderer (src/prerender/), which calls the same renderPageHtml().
+// prerenderer (src/build/prerender/), which calls the same renderPageHtml().
 import '../src/styles/site.css';
 import type { ComponentType } from 'react';
 import { dangerouslySkipEscape, escapeInject } from 'vike/server';
 import type { PageContextServer } from 'vike/types';
 import { errorPageData } from '../src/pages/_error/errorPageData.ts';
-import { NO_ASSETS } from '../src/render/assets.ts';
-import type { PageShell } from '../src/render/page-shell.ts';
-import { renderPageHtml } from '../src/render/renderPageHtml.tsx';
+import { NO_ASSETS } from './assets.ts';
+import type { PageShell } from './page-shell.ts';
+import { renderPageHtml } from './renderPageHtml.tsx';
 
 export function onRenderHtml(pageContext: PageContextServer) {
   const isErrorPage = pageContext.is404 !== null && pageContext.is404 !== undefined;

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { PageChrome } from '../src/render/page-shell.ts';
+import type { PageChrome } from './page-shell.ts';
 import { Layout } from './Layout.tsx';
 
 /** The whole HTML document: the head's content, then the page inside the site layout. */

@@ -1,5 +1,5 @@
-import type { PageAssets } from '../src/render/assets.ts';
-import type { HeadMeta } from '../src/render/page-shell.ts';
+import type { PageAssets } from './assets.ts';
+import type { HeadMeta } from './page-shell.ts';
 
 /** What a page's <head> holds: its metadata, written into the prerendered HTML, and its assets. */
 export function HeadContent({

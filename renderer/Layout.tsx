@@ -1,7 +1,7 @@
 import { MemberAction } from '../src/components/MemberAction.tsx';
 import type { ReactNode } from 'react';
 import { Logo } from '../src/components/Logo.tsx';
-import type { PageChrome } from '../src/render/page-shell.ts';
+import type { PageChrome } from './page-shell.ts';
 import { aboutPath, homePath, legalPath } from '../src/paths.ts';
 
 /** Header, main landmark and footer shared by every page. */

@@ -1,12 +1,12 @@
 // `npm run build` starts here. Plain JavaScript, so that a small incremental build does not pay for
 // compiling TypeScript at start-up (about half a second with tsx): it runs the build
-// (scripts/build.ts, its content and page steps and their workers) bundled by esbuild into .build/,
+// (src/build/build.ts, its content and page steps and their workers) bundled by esbuild into .build/,
 // bundling again whenever the sources have changed since the last bundle.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { withLock } from './lib/file-lock.mjs';
-import { sourceFingerprint } from './lib/fingerprint.mjs';
+import { withLock } from '../src/build/file-lock.mjs';
+import { sourceFingerprint } from '../src/build/fingerprint.mjs';
 
 const root = join(import.meta.dirname, '..');
 const outDir = join(root, '.build');
@@ -28,12 +28,12 @@ if (!bundleIsCurrent()) {
     await build({
       absWorkingDir: root,
       entryPoints: {
-        build: 'scripts/build.ts',
+        build: 'src/build/build.ts',
         'compile-content': 'scripts/compile-content.ts',
         'prerender-pages': 'scripts/prerender-pages.ts',
-        worker: 'src/prerender/worker.ts',
-        'ad-check-worker': 'scripts/lib/ad-check-worker.ts',
-        'vike-assets': 'src/prerender/vike-assets.mjs',
+        worker: 'src/build/prerender/worker.ts',
+        'ad-check-worker': 'src/build/compile/ad-check-worker.ts',
+        'vike-assets': 'src/build/prerender/vike-assets.mjs',
       },
       outdir: outDir,
       outExtension: { '.js': '.mjs' },

@@ -1,9 +1,9 @@
 // `npm run check:content`: validates every content file; prints `file:line: field: reason` for
 // each problem and exits 1 when there is any.
 import { join } from 'node:path';
-import { buildDateFrom } from './lib/build-date.ts';
-import { compileContent } from './lib/compile.ts';
-import { formatProblem } from './lib/report.ts';
+import { buildDateFrom } from '../src/build/build-date.ts';
+import { compileContent } from '../src/build/compile/compile.ts';
+import { formatProblem } from '../src/build/compile/report.ts';
 
 const contentDir = process.env.CONTENT_DIR ?? join(import.meta.dirname, '..', 'content');
 const { content, problems, unpublishedAds } = compileContent(

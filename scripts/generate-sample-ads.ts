@@ -4,8 +4,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { findBlockedTerm, readBlockedTerms } from './lib/blocked-terms.ts';
-import { generateAds, type AdGenerationOptions, type GeneratedAd } from './lib/generate-ads.ts';
+import { findBlockedTerm, readBlockedTerms } from '../src/build/compile/blocked-terms.ts';
+import { generateAds, type AdGenerationOptions, type GeneratedAd } from '../bench/generate-ads.ts';
 
 const root = join(import.meta.dirname, '..');
 const SEED = 20261122;

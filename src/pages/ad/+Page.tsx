@@ -6,7 +6,7 @@ import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { formatDate } from '../../format.ts';
 import { cityPath, homePath, statePath } from '../../paths.ts';
 import { SEEKS_LABELS } from '../../schemas/ad.ts';
-import { useData } from '../../render/useData.ts';
+import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

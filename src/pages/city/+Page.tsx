@@ -4,7 +4,7 @@ import { AdCard } from '../../components/AdCard.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { plural } from '../../format.ts';
 import { cityPath, homePath, statePath } from '../../paths.ts';
-import { useData } from '../../render/useData.ts';
+import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

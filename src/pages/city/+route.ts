@@ -1,6 +1,6 @@
 // https://vike.dev/route
 // Matches /city/{state}/{city} and /city/{state}/{city}/page/{n}.
-import { decodeSegment } from '../../render/decode-segment.ts';
+import { decodeSegment } from '../../../renderer/decode-segment.ts';
 
 const CITY_PATH = /^\/city\/([^/]+)\/([^/]+)(?:\/page\/(\d+))?\/?$/;
 

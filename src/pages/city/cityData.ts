@@ -1,7 +1,7 @@
 import { render } from 'vike/abort';
 import { adsForCity, getCity, getState } from '../../content/index.ts';
 import { ADS_PER_PAGE, cityPath } from '../../paths.ts';
-import { pageShell } from '../../render/shell.ts';
+import { pageShell } from '../../../renderer/shell.ts';
 import { NOT_FOUND } from '../_error/not-found.ts';
 
 /** Pages of a city's list: at least one, even when the city has no ads yet. */

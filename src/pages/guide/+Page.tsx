@@ -2,7 +2,7 @@
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { Prose } from '../../components/Prose.tsx';
 import { aboutPath, guidePath, homePath } from '../../paths.ts';
-import { useData } from '../../render/useData.ts';
+import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

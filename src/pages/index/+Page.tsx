@@ -3,7 +3,7 @@ import { MemberAction } from '../../components/MemberAction.tsx';
 import { CardGrid } from '../../components/CardGrid.tsx';
 import { formatNumber, plural } from '../../format.ts';
 import { cityPath, statePath } from '../../paths.ts';
-import { useData } from '../../render/useData.ts';
+import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -4,7 +4,7 @@ import { CardGrid } from '../../components/CardGrid.tsx';
 import { Prose } from '../../components/Prose.tsx';
 import { formatNumber, plural } from '../../format.ts';
 import { cityPath, homePath } from '../../paths.ts';
-import { useData } from '../../render/useData.ts';
+import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -1,6 +1,6 @@
 // https://vike.dev/Page
 import { guidePath, homePath } from '../../paths.ts';
-import { useData } from '../../render/useData.ts';
+import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

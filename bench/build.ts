@@ -1,0 +1,128 @@
+// Runs `scripts/build.mjs` (what `npm run build` runs) as a child process, the way a user would,
+// and measures it from the outside: wall time end to end, the peak RSS each process reports into
+// BENCH_RSS_FILE, and the most memory all its processes held at once (bench-tree-rss.ts).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { sampleTreeRss } from './tree-rss.ts';
+
+export interface BuildRequest {
+  projectRoot: string;
+  buildDate: string;
+  contentDir: string;
+  outDir: string;
+  cacheDir: string;
+  /** Where the build's processes append their `{step, peakRssBytes}` lines. */
+  rssFile: string;
+  /** false: an incremental build on top of the last one in the same folders. Default true. */
+  full?: boolean;
+}
+
+export interface BuildRun {
+  wallSeconds: number;
+  /** Peak RSS in bytes by step (short name), in the order the steps reported. */
+  peakRss: Map<string, number>;
+  /** The most resident memory of all the build's processes at one moment (sampled), in bytes. */
+  peakTreeRss: number;
+  /** Everything the build printed, stdout and stderr. */
+  log: string[];
+}
+
+/** Short names for the steps build.ts runs; other steps keep their own name. */
+const STEP_NAMES: Record<string, string> = {
+  'Compiling content': 'content',
+  'Building client assets (Vite + Vike)': 'vite',
+  'Prerendering pages': 'pages',
+};
+/** The steps whose work grows with the content (Vite's does not). */
+export const CONTENT_STEPS = ['content', 'pages'];
+/** The build's own process reports under its script path, scripts/build.mjs (it has no BUILD_STEP). */
+const ORCHESTRATOR = 'build';
+/** Column order of the known steps: the order they run in, the orchestrator last. */
+export const KNOWN_STEPS = [...Object.values(STEP_NAMES), ORCHESTRATOR];
+
+export async function runBuild(request: BuildRequest): Promise<BuildRun> {
+  mkdirSync(dirname(request.rssFile), { recursive: true });
+  const started = performance.now();
+  const { code, log, peakTreeRss } = await runNode(request.projectRoot, buildArguments(request), {
+    ...process.env,
+    BENCH_RSS_FILE: request.rssFile,
+  });
+  const wallSeconds = (performance.now() - started) / 1000;
+  if (code !== 0) {
+    const tail = log.slice(-30).join('\n');
+    throw new Error(`the build exited with code ${code}; its last lines:\n${tail}`);
+  }
+  return { wallSeconds, peakRss: readPeakRss(request.rssFile), peakTreeRss, log };
+}
+
+function buildArguments(request: BuildRequest): string[] {
+  const reporter = join(request.projectRoot, 'bench/report-peak-rss.mjs');
+  // Preloading the reporter into build.ts itself measures the orchestrating process too.
+  const preload = existsSync(reporter) ? ['--import', reporter] : [];
+  return [
+    ...preload,
+    'scripts/build.mjs',
+    ...['--date', request.buildDate],
+    ...['--content', request.contentDir],
+    ...['--out', request.outDir],
+    ...['--cache', request.cacheDir],
+    ...(request.full === false ? [] : ['--full']),
+  ];
+}
+
+/** Runs node with `args` in `cwd`, echoing its output indented, and collects the lines. */
+function runNode(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; log: string[]; peakTreeRss: number }> {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const sampler = sampleTreeRss(child.pid!);
+  const log: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      log.push(line);
+      console.log(`    | ${line}`);
+    });
+  }
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, log, peakTreeRss: sampler.stop() }));
+  });
+}
+
+function readPeakRss(rssFile: string): Map<string, number> {
+  const peaks = new Map<string, number>();
+  if (!existsSync(rssFile)) return peaks;
+  for (const line of readFileSync(rssFile, 'utf8').split('\n').filter(Boolean)) {
+    const { step, peakRssBytes } = JSON.parse(line) as { step: string; peakRssBytes: number };
+    const name = stepName(step);
+    peaks.set(name, Math.max(peaks.get(name) ?? 0, peakRssBytes));
+  }
+  return peaks;
+}
+
+function stepName(step: string): string {
+  if (STEP_NAMES[step]) return STEP_NAMES[step];
+  return step.endsWith('build.mjs') ? ORCHESTRATOR : step;
+}
+
+/** The numbers the build prints about itself, when it does (for checking our counts). */
+export interface BuildSummary {
+  liveAds?: number;
+  prerenderedPages?: number;
+  prerenderLine?: string;
+}
+
+export function summarizeLog(log: readonly string[]): BuildSummary {
+  const compiled = log.map((line) => /(\d+) live ads/.exec(line)).find(Boolean);
+  const prerenderLine = log.find((line) => /^Prerendered \d+ pages/.test(line));
+  const prerendered = prerenderLine ? /^Prerendered (\d+) pages/.exec(prerenderLine) : null;
+  return {
+    liveAds: compiled ? Number(compiled[1]) : undefined,
+    prerenderedPages: prerendered ? Number(prerendered[1]) : undefined,
+    prerenderLine,
+  };
+}

@@ -1,0 +1,29 @@
+// What every page's data carries besides its own content: head metadata and the page chrome
+// (header, footer). Each page type builds these from content in its data hook.
+import type { FooterButton, HeaderMenu, RobotsDirective } from '../src/schemas/state.ts';
+
+export interface HeadMeta {
+  title: string;
+  description: string;
+  /** Absolute canonical URL. */
+  canonicalUrl: string;
+  robots: RobotsDirective;
+  ogType: 'website' | 'article';
+}
+
+export interface PageChrome {
+  brand: string;
+  /** Footer line place: a state, a city, or "the United States". */
+  place: string;
+  headerMenu: HeaderMenu;
+  footerButton: FooterButton;
+  brandPrefix: boolean;
+}
+
+export interface PageShell {
+  head: HeadMeta;
+  chrome: PageChrome;
+}
+
+/** Where the footer names no particular state or city. */
+export const NATIONWIDE = 'the United States';
