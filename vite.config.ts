@@ -1,14 +1,35 @@
 import vike from 'vike/plugin';
 import { defineConfig } from 'vite';
+import { BUILD_STEPS } from './src/build/build-steps.ts';
 
+// `vite build` writes the browser's assets to OUT/client and the server build to OUT/server: Vike's
+// server entry and, beside it, the build's own steps (OUT is dist/, or the build's --out, which
+// scripts/build.mjs passes as LOCALBOARD_VITE_OUT_DIR). Every dependency is bundled in, so the steps
+// run wherever OUT is, with source maps for their stacks.
 export default defineConfig({
   plugins: [vike()],
   oxc: { jsx: { runtime: 'automatic' } },
   build: {
     // Sizes are measured by `npm run bench`; gzipping every chunk here only slows the build.
     reportCompressedSize: false,
-    // Vike builds into dist/client and dist/server (and empties them); the build copies the client
-    // assets into each site it prerenders (dist/site by default), which Vite and Vike leave alone.
+    outDir: process.env.LOCALBOARD_VITE_OUT_DIR ?? 'dist',
+    // OUT may be outside the project (tests, the benchmark): Vike empties OUT/client and OUT/server.
+    emptyOutDir: true,
+  },
+  ssr: { noExternal: true },
+  environments: {
+    ssr: {
+      build: {
+        sourcemap: true,
+        rollupOptions: {
+          input: BUILD_STEPS,
+          onwarn(warning, warn) {
+            // A dependency's `eval` (in gray-matter's optional JavaScript front matter, never used).
+            if (warning.code !== 'EVAL') warn(warning);
+          },
+        },
+      },
+    },
   },
   // Inside the build (src/build/build.ts) only warnings are worth printing.
   logLevel: process.env.BUILD_STEP ? 'warn' : 'info',

@@ -1,6 +1,6 @@
 // The build's last step: prerenders every page of the compiled content into {out}/site, once the
-// client assets are built (src/build/prerender/prerender.ts). scripts/build.mjs bundles it into .build/.
-//   --cache DIR --vite DIR --out DIR [--full]; LOCALBOARD_SOURCES: fingerprint of the source code
+// client assets are built (src/build/prerender/prerender.ts). Runs bundled (src/build/build-steps.ts).
+//   --cache DIR --vite DIR --out DIR [--full]; LOCALBOARD_SOURCES: stamp of the source code
 import { join } from 'node:path';
 import { prerender } from '../src/build/prerender/prerender.ts';
 import { SITE_FOLDER } from '../src/build/prerender/output-layout.ts';

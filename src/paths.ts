@@ -1,20 +1,43 @@
 // URL shapes of the public site (product.md section 3): names are the full names, URL-encoded.
 // Pages, the content compiler, the prerenderer and the server all build paths here.
 
-const segment = (name: string) => encodeURIComponent(name);
+import { defineRoute } from './route.ts';
 
-export const homePath = () => '/';
-export const statePath = (state: string) => `/state/${segment(state)}`;
+/** Every URL shape of the site, each declared once; page folders hand theirs to Vike (+route.ts). */
+export const routes = {
+  home: defineRoute<Record<string, never>>('/'),
+  state: defineRoute<{ stateName: string }>('/state/@stateName'),
+  city: defineRoute<{ stateName: string; cityName: string; page?: string }>(
+    '/city/@stateName/@cityName',
+    '/city/@stateName/@cityName/page/@page',
+  ),
+  ad: defineRoute<{ stateName: string; cityName: string; adId: string }>(
+    '/city/@stateName/@cityName/ad/@adId',
+  ),
+  about: defineRoute<Record<string, never>>('/about'),
+  guide: defineRoute<{ slug: string }>('/about/@slug'),
+  legal: defineRoute<{ slug: 'terms' | 'privacy' }>('/@slug(terms|privacy)'),
+  signup: defineRoute<Record<string, never>>('/signup'),
+  signin: defineRoute<Record<string, never>>('/signin'),
+  success: defineRoute<Record<string, never>>('/success'),
+};
+
+export const homePath = () => routes.home.path({});
+export const statePath = (state: string) => routes.state.path({ stateName: state });
 export const cityPath = (state: string, city: string, page = 1) =>
-  `/city/${segment(state)}/${segment(city)}${page > 1 ? `/page/${page}` : ''}`;
+  routes.city.path({
+    stateName: state,
+    cityName: city,
+    ...(page > 1 ? { page: String(page) } : {}),
+  });
 export const adPath = (state: string, city: string, adId: number) =>
-  `/city/${segment(state)}/${segment(city)}/ad/${adId}`;
-export const aboutPath = () => '/about';
-export const guidePath = (slug: string) => `/about/${segment(slug)}`;
-export const legalPath = (slug: 'terms' | 'privacy') => `/${slug}`;
-export const signupPath = () => '/signup';
-export const signinPath = () => '/signin';
-export const successPath = () => '/success';
+  routes.ad.path({ stateName: state, cityName: city, adId: String(adId) });
+export const aboutPath = () => routes.about.path({});
+export const guidePath = (slug: string) => routes.guide.path({ slug });
+export const legalPath = (slug: 'terms' | 'privacy') => routes.legal.path({ slug });
+export const signupPath = () => routes.signup.path({});
+export const signinPath = () => routes.signin.path({});
+export const successPath = () => routes.success.path({});
 
 /** Ads shown on one page of a city's list. */
 export const ADS_PER_PAGE = 30;

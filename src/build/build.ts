@@ -1,38 +1,26 @@
-// `npm run build`: validates and compiles the content, builds the client assets with Vite + Vike
-// when their sources changed, and prerenders every page into {out}/site.
+// `npm run build`: validates and compiles the content and prerenders every page into {out}/site.
 //   --date YYYY-MM-DD   publication day (which ads are live); default today, or BUILD_DATE
 //   --if-needed         skip when nothing the build reads has changed since the last build
-//   --full              build everything: content, pages and the client assets
+//   --full              build everything: Vite's output, the compiled content and every page
 //   --content DIR       content folder (default content/)
-//   --out DIR           where the site goes: DIR/site, with the build manifest beside it (default dist/)
+//   --out DIR           where everything goes (default dist/): the site in DIR/site, Vite's output
+//                       in DIR/client and DIR/server, the build manifest beside them
 //   --cache DIR         compiled content (default .content/)
-// Runs bundled, from .build/build.mjs: `npm run build` starts scripts/build.mjs, which bundles this
-// file, the content and page steps and their workers when they change.
-// The steps run one after the other, each in a Node process of its own, so that their memory never
-// adds up and none inherits another's: the content (scripts/compile-content.ts), Vite (only when
-// the client's sources changed, or with --full; about a second), then the pages
-// (scripts/prerender-pages.ts).
-// The client assets do not depend on content: Vite builds them into dist/client (and Vike's server
-// build into dist/server), and they are copied into the site. `--full` rebuilds them too.
+// It runs from Vite's server build ({out}/server/build.mjs), which scripts/build.mjs brings up to
+// date first. The steps run one after the other, each in a Node process of its own, so that their
+// memory never adds up and none inherits another's: the content (scripts/compile-content.ts), then
+// the pages (scripts/prerender-pages.ts). Builds into different output folders share nothing.
 import { spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDateFrom } from './build-date.ts';
-import { withLock } from './file-lock.mjs';
-import { sourceFingerprint } from './fingerprint.mjs';
-import { CLIENT_STAMP_FILE } from './prerender/page-assets.ts';
+import { buildStepUrl, STEPS_DIR_VARIABLE, type BuildStep } from './build-steps.ts';
+import { filesStamp } from './fingerprint.mjs';
 import { SITE_FOLDER } from './prerender/output-layout.ts';
 
-const root = join(import.meta.dirname, '..');
+// The project folder (scripts/build.mjs says where it is); relative options are relative to here.
+const root = process.env.LOCALBOARD_ROOT ?? process.cwd();
 const option = (flag: string) => {
   const index = process.argv.indexOf(flag);
   return index === -1 ? undefined : process.argv[index + 1];
@@ -40,35 +28,19 @@ const option = (flag: string) => {
 const full = process.argv.includes('--full');
 const buildDate = buildDateFrom(process.argv, process.env);
 const contentDir = resolve(option('--content') ?? process.env.CONTENT_DIR ?? join(root, 'content'));
-const distDir = join(root, 'dist');
-const outDir = resolve(option('--out') ?? distDir);
+const outDir = resolve(option('--out') ?? join(root, 'dist'));
 const siteDir = join(outDir, SITE_FOLDER);
 const cacheDir = resolve(
   option('--cache') ?? process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'),
 );
+const sources = process.env.LOCALBOARD_SOURCES ?? '';
 
-const clientSources = sourceFingerprint(root, [
-  'src',
-  'renderer',
-  'public',
-  'vite.config.ts',
-  'package-lock.json',
-]);
-const stepSources = sourceFingerprint(root, [
-  'src',
-  'renderer',
-  'scripts',
-  'package.json',
-  'package-lock.json',
-]);
-const clientStampFile = join(distDir, CLIENT_STAMP_FILE);
 const siteStampFile = join(outDir, 'build-stamp.json');
 const siteStamp = JSON.stringify({
   buildDate,
-  content: sourceFingerprint(contentDir, ['.']),
-  sources: stepSources,
+  content: filesStamp(contentDir, ['.']),
+  sources,
 });
-
 if (
   process.argv.includes('--if-needed') &&
   !full &&
@@ -79,78 +51,34 @@ if (
   process.exit(0);
 }
 
-// Most of Vite's memory is Rolldown's, outside the JavaScript heap, in mimalloc arenas that by
-// default are committed whole and backed by huge pages: committing on demand and returning freed
-// pages at once takes the client build from about 265 MB to about 175 MB, at no cost in time.
-const VITE_ENV = {
-  MIMALLOC_ARENA_EAGER_COMMIT: '0',
-  MIMALLOC_ALLOW_LARGE_OS_PAGES: '0',
-  MIMALLOC_PURGE_DELAY: '0',
-};
-const VITE_NODE_OPTIONS = ['--max-semi-space-size=2'];
 // The content and page steps work one file, one city at a time: a small young generation and a
 // capped old one make V8 collect early instead of growing, so memory stays flat however many pages
-// there are.
-const STEP_NODE_OPTIONS = ['--max-old-space-size=160', '--max-semi-space-size=2'];
+// there are. Source maps: a failure names the TypeScript line.
+const STEP_NODE_OPTIONS = [
+  '--max-old-space-size=160',
+  '--max-semi-space-size=2',
+  '--enable-source-maps',
+];
 // React's production build; glibc's malloc keeps fewer per-thread arenas (less memory held back).
-const STEP_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' };
+const STEP_ENV = {
+  NODE_ENV: 'production',
+  MALLOC_ARENA_MAX: '2',
+  BUILD_DATE: buildDate,
+  CONTENT_DIR: contentDir,
+  COMPILED_CONTENT_DIR: cacheDir,
+};
 
 const started = performance.now();
-const env = buildEnvironment();
-const clientIsCurrent = () =>
-  readIfExists(clientStampFile) === clientSources &&
-  existsSync(join(distDir, 'server', 'entry.mjs'));
-const bundled = (name: string) => new URL(`./${name}.mjs`, import.meta.url);
-if (!existsSync(bundled('prerender-pages')))
-  throw new Error(
-    'Run the build with `npm run build` (scripts/build.mjs), which bundles its steps first.',
-  );
-// Content first: a content problem is reported before anything else is built.
-exitIfFailed(
-  await run(
-    'Compiling content',
-    bundled('compile-content'),
-    STEP_NODE_OPTIONS,
-    STEP_ENV,
-    full ? ['--full'] : [],
-  ),
-);
-mkdirSync(distDir, { recursive: true });
-// Vike's page-file globs make Rolldown walk every folder of the project but dot-folders, and a
-// site of 100,000 pages has 100,000 folders: while Vite runs, a site inside the project waits
-// under a dot-name (put back by the next build, should this one be stopped meanwhile).
-const siteAside = join(outDir, `.${SITE_FOLDER}-while-vite-runs`);
-// Another build of this project may be building the client right now (the test suites start
-// several): one at a time, and not again once it is current.
-const viteExit = await withLock(join(distDir, '.client-build.lock'), async () => {
-  if (existsSync(siteAside) && !existsSync(siteDir)) renameSync(siteAside, siteDir);
-  if (!full && clientIsCurrent()) {
-    console.log('• Client assets are up to date');
-    return 0;
-  }
-  const hideSite = siteDir.startsWith(`${root}${sep}`) && existsSync(siteDir);
-  if (hideSite) renameSync(siteDir, siteAside);
-  const code = await run(
-    'Building client assets (Vite + Vike)',
-    'node_modules/vite/bin/vite.js',
-    VITE_NODE_OPTIONS,
-    VITE_ENV,
-    ['build'],
-  );
-  if (hideSite) renameSync(siteAside, siteDir);
-  if (code === 0) writeFileSync(clientStampFile, clientSources);
-  return code;
-});
-exitIfFailed(viteExit);
+exitIfFailed(await run('Compiling content', 'compile-content', full ? ['--full'] : []));
 // The client build's files go into the site (the old assets out first: their names carry a hash).
 rmSync(join(siteDir, 'assets'), { recursive: true, force: true });
-cpSync(join(distDir, 'client'), siteDir, {
+cpSync(join(outDir, 'client'), siteDir, {
   recursive: true,
   filter: (path) => !path.includes('/.vite'),
 });
 exitIfFailed(
-  await run('Prerendering pages', bundled('prerender-pages'), STEP_NODE_OPTIONS, STEP_ENV, [
-    ...['--cache', cacheDir, '--vite', distDir, '--out', outDir],
+  await run('Prerendering pages', 'prerender-pages', [
+    ...['--cache', cacheDir, '--vite', outDir, '--out', outDir],
     ...(full ? ['--full'] : []),
   ]),
 );
@@ -163,23 +91,25 @@ function readIfExists(file: string): string | undefined {
 }
 
 /** Runs one step in its own Node process; its exit code. */
-async function run(
-  title: string,
-  script: string | URL,
-  nodeOptions: string[],
-  extraEnv: NodeJS.ProcessEnv,
-  args: string[],
-): Promise<number> {
+async function run(title: string, step: BuildStep, args: string[]): Promise<number> {
   console.log(`• ${title}`);
   const preload = process.env.BENCH_RSS_FILE
     ? ['--import', join(root, 'bench/report-peak-rss.mjs')]
     : [];
-  const path = script instanceof URL ? fileURLToPath(script) : script;
-  const child = spawn(process.execPath, [...preload, ...nodeOptions, path, ...args], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...env, ...extraEnv, BUILD_STEP: title },
-  });
+  const child = spawn(
+    process.execPath,
+    [...preload, ...STEP_NODE_OPTIONS, fileURLToPath(buildStepUrl(step)), ...args],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        ...STEP_ENV,
+        [STEPS_DIR_VARIABLE]: process.env[STEPS_DIR_VARIABLE],
+        BUILD_STEP: title,
+      },
+    },
+  );
   return new Promise<number>((resolvePromise) =>
     child.once('exit', (exitCode) => resolvePromise(exitCode ?? 1)),
   );
@@ -188,18 +118,4 @@ async function run(
 /** A step that failed ends the build, with its exit code (it has said what went wrong). */
 function exitIfFailed(code: number): void {
   if (code !== 0) process.exit(code);
-}
-
-/** This environment minus a test runner's markers (Vike stands aside when it sees Vitest's). */
-function buildEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    BUILD_DATE: buildDate,
-    CONTENT_DIR: contentDir,
-    COMPILED_CONTENT_DIR: cacheDir,
-    LOCALBOARD_SOURCES: clientSources,
-  };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
-  return env;
 }

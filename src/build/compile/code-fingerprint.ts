@@ -1,37 +1,9 @@
-// A fingerprint of the code that compiles content (this folder but the benchmark's files, the
-// schemas, the dependencies' lock file): results cached between builds are trusted only while it is unchanged.
-import { hash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-
-let fingerprint: string | undefined;
+// The code that compiled what the compiled-content caches hold: results cached between builds are
+// trusted only while it is unchanged. The build passes the stamp of the project's sources (the one
+// that decides when Vite runs, scripts/build.mjs); run on its own (`npm run compile:content`) the
+// compiler takes the same stamp itself, from the project folder it runs in.
+import { filesStamp, PROJECT_SOURCES } from '../fingerprint.mjs';
 
 export function compileCodeFingerprint(): string {
-  if (!fingerprint) {
-    const root = projectRoot();
-    const inFolder = (folder: string) =>
-      readdirSync(join(root, folder))
-        .sort()
-        .map((name) => join(root, folder, name));
-    const files = [
-      ...inFolder('src/build/compile'),
-      ...inFolder('src/schemas'),
-      join(root, 'src/content/ad-order.ts'),
-      join(root, 'package-lock.json'),
-    ];
-    fingerprint = hash(
-      'sha1',
-      files.map((file) => `${file}\n${readFileSync(file, 'utf8')}`).join('\0'),
-      'hex',
-    );
-  }
-  return fingerprint;
-}
-
-/** The folder with package.json above this module (it runs from src/build/compile/, or bundled from .build/). */
-function projectRoot(): string {
-  for (let dir = import.meta.dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-  }
-  throw new Error(`No package.json above ${import.meta.dirname}`);
+  return (process.env.LOCALBOARD_SOURCES ??= filesStamp(process.cwd(), PROJECT_SOURCES));
 }

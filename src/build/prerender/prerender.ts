@@ -1,27 +1,30 @@
 // Prerenders the site into `outDir` after the content is compiled and Vite has built the client
-// assets into `viteDir` (src/build/build.ts runs the three steps). The main thread and one worker
-// thread a further core render tasks side by side, each writing a page as soon as it is rendered.
-// Incremental unless `full`: the build manifest says what each page was made from; tasks whose
-// inputs are unchanged are skipped, and only pages whose data changed are written.
+// assets (src/build/build.ts runs the steps). What to render comes from the page registry: each
+// page folder's groups of pages (render-groups.ts), one render task a group. The main thread and one
+// worker thread on a further core render tasks side by side, each writing a page as soon as it is
+// rendered. Incremental unless `full`: the build manifest says what each group was made from; tasks
+// whose inputs are unchanged are skipped, and only pages whose data changed are written.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { getSite, useCompiledContentDir } from '../../content/index.ts';
 import { NOT_FOUND_FILES } from '../../paths.ts';
+import { ErrorPage } from '../../pages/registry.ts';
+import { notFoundData } from '../../pages/_error/errorPageData.ts';
+import { renderPageHtml } from '../../../renderer/renderPageHtml.tsx';
 import {
   hashOf,
   pageHashFileOf,
   readManifest,
-  taskId,
-  taskSignatures,
   writeManifest,
   type BuildManifest,
   type TaskRecord,
 } from './manifest.ts';
 import { pageAssets } from './page-assets.ts';
 import { joinPageHashes, pageHashes, readPageHashFile } from './page-hashes.ts';
-import { listTasks, taskWeight, type PageKind } from './page-list.ts';
+import { listRenderGroups, type RenderGroup } from './render-groups.ts';
+import { buildStepUrl } from '../build-steps.ts';
 import { removePage } from './remove-page.ts';
 import {
   partFile,
@@ -30,12 +33,11 @@ import {
   type TaskRequest,
   type TaskResult,
 } from './render-task.ts';
-import { renderNotFound } from './render-job.ts';
 import { robotsTxt, sitemapXml } from './site-files.ts';
 import type { WorkerInput } from './worker.ts';
 
 export interface PrerenderRequest {
-  /** Vite's build (client assets and Vike's server entry). */
+  /** Vite's build: dist/client and dist/server, or those of another output folder. */
   viteDir: string;
   /** Where the pages go (the site's root folder). */
   outDir: string;
@@ -51,7 +53,8 @@ export interface PrerenderSummary {
   written: number;
   removed: number;
   threads: number;
-  pagesByKind: Partial<Record<PageKind, number>>;
+  /** Pages looked at, by page folder. */
+  pagesByKind: Record<string, number>;
 }
 
 /** Below this many pages to look at, a second thread costs more than it saves. */
@@ -75,30 +78,21 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     lastBuild?.renderer === renderer &&
     existsSync(join(request.outDir, 'index.html'));
 
-  const tasks = listTasks();
-  const signatures = taskSignatures(tasks);
-  const records: TaskRecord[] = new Array(tasks.length);
+  const groups = listRenderGroups();
+  const records: TaskRecord[] = new Array(groups.length);
   const requests: TaskRequest[] = [];
   const skipped: string[] = [];
-  tasks.forEach((task, index) => {
-    const id = taskId(task);
-    const before = lastBuild?.tasks[id];
-    if (
-      reuse &&
-      before &&
-      lastHashes &&
-      signatures[index] !== '' &&
-      before.signature === signatures[index]
-    ) {
+  groups.forEach((group, index) => {
+    const before = lastBuild?.tasks[group.key];
+    if (reuse && before && lastHashes && group.inputs !== '' && before.signature === group.inputs) {
       records[index] = before;
-      skipped.push(id);
+      skipped.push(group.key);
     } else {
-      requests.push({ index, task, previous: lastHashes?.lines(id), reuse });
+      requests.push({ index, key: group.key, previous: lastHashes?.lines(group.key), reuse });
     }
   });
-  const weights = new Map(requests.map((entry) => [entry.index, taskWeight(entry.task)]));
-  requests.sort((a, b) => weights.get(b.index)! - weights.get(a.index)!);
-  const work = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
+  requests.sort((a, b) => groups[b.index]!.weight - groups[a.index]!.weight);
+  const work = requests.reduce((sum, entry) => sum + groups[entry.index]!.weight, 0);
   const threads =
     work < PAGES_WORTH_A_WORKER
       ? 1
@@ -113,6 +107,7 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   const { results, parts } = await renderAll(
     setting,
     requests,
+    groups,
     threads,
     request.compiledContentDir,
   );
@@ -120,14 +115,14 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   if (failures.length > 0) throw new Error(failures.map((failure) => failure.error).join('\n'));
   for (const result of results) {
     records[result.index] = {
-      signature: signatures[result.index]!,
+      signature: groups[result.index]!.inputs,
       count: result.count,
       indexable: result.indexable,
     };
   }
   const removed =
     results.reduce((sum, result) => sum + result.removed, 0) +
-    removeGoneTasks(request.outDir, lastHashes, new Set(tasks.map(taskId)));
+    removeGoneTasks(request.outDir, lastHashes, new Set(groups.map((group) => group.key)));
   joinPageHashes(hashFile, lastHashes, skipped, parts);
 
   const write = (file: string, text: string) => {
@@ -136,7 +131,10 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     writeFileSync(path, text);
   };
   for (const [kind, file] of Object.entries(NOT_FOUND_FILES))
-    write(file, renderNotFound(kind as keyof typeof NOT_FOUND_FILES, assets));
+    write(
+      file,
+      renderPageHtml(ErrorPage, notFoundData(kind as keyof typeof NOT_FOUND_FILES), assets),
+    );
   const { baseUrl } = getSite();
   write(
     'sitemap.xml',
@@ -147,16 +145,16 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   );
   write('robots.txt', robotsTxt(baseUrl));
   const manifest: BuildManifest = {
-    version: 4,
+    version: 5,
     renderer,
-    tasks: Object.fromEntries(tasks.map((task, index) => [taskId(task), records[index]!])),
+    tasks: Object.fromEntries(groups.map((group, index) => [group.key, records[index]!])),
   };
   writeManifest(request.manifestFile, manifest);
 
-  const pagesByKind: Partial<Record<PageKind, number>> = {};
+  const pagesByKind: Record<string, number> = {};
   for (const result of results) {
     for (const [kind, count] of Object.entries(result.pagesByKind))
-      pagesByKind[kind as PageKind] = (pagesByKind[kind as PageKind] ?? 0) + count;
+      pagesByKind[kind] = (pagesByKind[kind] ?? 0) + count;
   }
   return {
     pages: records.reduce((sum, record) => sum + record.count, 0),
@@ -171,6 +169,7 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
 async function renderAll(
   setting: RenderSetting,
   requests: TaskRequest[],
+  groups: readonly RenderGroup[],
   threads: number,
   compiledContentDir: string,
 ): Promise<{ results: TaskResult[]; parts: string[] }> {
@@ -179,7 +178,7 @@ async function renderAll(
   const parts = [partFile(setting.partsPrefix)];
   const workers = Array.from({ length: threads - 1 }, () => {
     // Small heaps make V8 collect garbage early instead of growing: memory stays flat.
-    const worker = new Worker(new URL('./worker.mjs', import.meta.url), {
+    const worker = new Worker(buildStepUrl('prerender-worker'), {
       workerData: input,
       resourceLimits: WORKER_LIMITS,
     });
@@ -192,7 +191,7 @@ async function renderAll(
       );
     });
   });
-  const mine = runSharedTasks(requests, new Int32Array(counter), setting);
+  const mine = runSharedTasks(requests, groups, new Int32Array(counter), setting);
   return { results: [...mine, ...(await Promise.all(workers)).flat()], parts };
 }
 

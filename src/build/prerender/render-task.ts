@@ -1,4 +1,5 @@
-// Renders the pages of one task (in whichever thread runs it): builds each page's data, hashes it,
+// Renders the pages of one task, a render group (in whichever thread runs it): builds each page's
+// data with its folder's data hook, hashes it,
 // and renders and writes the page only when that hash differs from the last build's. Each thread
 // appends the page hashes of the tasks it ran to a part file of its own (page-hashes.ts), and
 // removes the pages a task had in the last build and no longer has.
@@ -8,16 +9,16 @@ import { threadId } from 'node:worker_threads';
 import { outputFileForPath } from '../../paths.ts';
 import type { PageAssets } from '../../../renderer/assets.ts';
 import { renderPageHtml } from '../../../renderer/renderPageHtml.tsx';
-import { hashOf, taskId } from './manifest.ts';
+import { hashOf } from './manifest.ts';
 import { pageHashes, PageHashWriter, type PageHashLines } from './page-hashes.ts';
-import { pagesOfTask, type PageKind, type RenderTask } from './page-list.ts';
+import { pagesOfGroup, type RenderGroup } from './render-groups.ts';
 import { removePage } from './remove-page.ts';
-import { isIndexable, pageAndData } from './render-job.ts';
 
 export interface TaskRequest {
-  /** Position of the task in the list of all tasks. */
+  /** Position of the group in the list of all groups (every thread lists them alike). */
   index: number;
-  task: RenderTask;
+  /** The group's key, to check that the thread's list agrees. */
+  key: string;
   /** What the last build rendered for this task, if it did (its page-hash lines). */
   previous?: PageHashLines;
   /** Whether a page whose data hash is the last build's may be left as it is (not in a full build). */
@@ -26,8 +27,8 @@ export interface TaskRequest {
 
 export interface TaskResult {
   index: number;
-  /** Pages of the task, by kind (written or unchanged). */
-  pagesByKind: Partial<Record<PageKind, number>>;
+  /** Pages of the task, by page folder (written or unchanged). */
+  pagesByKind: Record<string, number>;
   /** Pages of the task. */
   count: number;
   /** Pages written this time (the rest were unchanged). */
@@ -53,7 +54,8 @@ export const partFile = (partsPrefix: string, thread = threadId) => `${partsPref
 const madeDirs = new Set<string>();
 
 export function runTask(
-  { index, task, previous, reuse }: TaskRequest,
+  { index, key, previous, reuse }: TaskRequest,
+  group: RenderGroup,
   { outDir, assets }: RenderSetting,
   hashes: PageHashWriter,
 ): TaskResult {
@@ -70,26 +72,28 @@ export function runTask(
   let lines = '';
   let current = '';
   try {
-    for (const job of pagesOfTask(task)) {
-      current = job.path;
-      const [Page, data] = pageAndData(job);
+    if (group.key !== key) throw new Error(`This thread lists ${group.key} where ${key} was asked`);
+    for (const { page, path, routeParams } of pagesOfGroup(group)) {
+      current = path;
+      const data = page.data({ routeParams, urlPathname: path });
       const hash = hashOf(data);
-      const file = join(outDir, outputFileForPath(job.path));
-      lines += `${job.path}\t${hash}\n`;
+      const file = join(outDir, outputFileForPath(path));
+      lines += `${path}\t${hash}\n`;
       result.count += 1;
-      result.pagesByKind[job.kind] = (result.pagesByKind[job.kind] ?? 0) + 1;
-      if (isIndexable(data)) result.indexable.push(job.path);
-      const last = before?.get(job.path);
-      before?.delete(job.path);
+      result.pagesByKind[page.id] = (result.pagesByKind[page.id] ?? 0) + 1;
+      // Whether the page's robots directive lets search engines index it (the sitemap).
+      if (data.head.robots.startsWith('index')) result.indexable.push(path);
+      const last = before?.get(path);
+      before?.delete(path);
       if (reuse && last === hash && existsSync(file)) continue;
-      const html = renderPageHtml(Page, data, assets);
+      const html = renderPageHtml(page.Page, data, assets);
       makeDir(dirname(file));
       writeFileSync(file, html);
       result.written += 1;
     }
     // What is left of the last build's pages, this task no longer has.
     for (const path of before?.keys() ?? []) if (removePage(outDir, path)) result.removed += 1;
-    hashes.add(taskId(task), lines);
+    hashes.add(group.key, lines);
   } catch (error) {
     result.error = `Rendering ${current} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   }
@@ -117,6 +121,7 @@ function makeDir(dir: string) {
  */
 export function runSharedTasks(
   requests: readonly TaskRequest[],
+  groups: readonly RenderGroup[],
   counter: Int32Array,
   setting: RenderSetting,
 ): TaskResult[] {
@@ -128,7 +133,8 @@ export function runSharedTasks(
       next < requests.length;
       next = Atomics.add(counter, 0, 1)
     ) {
-      results.push(runTask(requests[next]!, setting, hashes));
+      const request = requests[next]!;
+      results.push(runTask(request, groups[request.index]!, setting, hashes));
     }
   } finally {
     hashes.close();

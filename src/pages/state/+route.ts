@@ -1,2 +1,5 @@
 // https://vike.dev/route
-export default '/state/@stateName';
+import { routes } from '../../paths.ts';
+import { vikeRoute } from '../../route.ts';
+
+export default vikeRoute(routes.state);

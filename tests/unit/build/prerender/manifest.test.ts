@@ -1,4 +1,5 @@
-// Pins the build manifest: which render tasks' signatures a content change touches, and the file's round trip.
+// Pins the build manifest: which render groups' inputs (as the page folders declare them) a content
+// change touches, and the file's round trip.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,12 +9,10 @@ import type { CompiledAd, CompiledContent, CompiledState } from '../../../../src
 import {
   pageHashFileOf,
   readManifest,
-  taskId,
-  taskSignatures,
   writeManifest,
 } from '../../../../src/build/prerender/manifest.ts';
 import type { BuildManifest } from '../../../../src/build/prerender/manifest.ts';
-import { listTasks } from '../../../../src/build/prerender/page-list.ts';
+import { listRenderGroups, pagesOfGroup } from '../../../../src/build/prerender/render-groups.ts';
 
 const card = (title: string) => ({ title, text: `${title} text.` });
 const cards = (prefix: string, count: number) =>
@@ -112,12 +111,10 @@ function stateOf(content: CompiledContent, name: string): CompiledState {
   return found;
 }
 
-/** Task id → signature, for that content. */
+/** Group key → inputs, for that content. */
 function signatures(content: CompiledContent): Map<string, string> {
   useContent(content, [AD]);
-  const tasks = listTasks();
-  const signed = taskSignatures(tasks);
-  return new Map(tasks.map((task, index) => [taskId(task), signed[index]!]));
+  return new Map(listRenderGroups().map((group) => [group.key, group.inputs]));
 }
 
 /** The ids of the tasks whose signature differs once `change` is made to the content. */
@@ -130,8 +127,8 @@ function changedBy(change: (content: CompiledContent) => void): string[] {
   return [...before.keys()].filter((id) => before.get(id) !== after.get(id));
 }
 
-describe('taskSignatures', () => {
-  test('sign the site task, each state page and each city, in task order', () => {
+describe('render group inputs', () => {
+  test('sign the site-wide group, each state page and each city, in sitemap order', () => {
     const signed = signatures(makeContent());
     expect([...signed.keys()]).toEqual([
       'site',
@@ -201,13 +198,30 @@ describe('taskSignatures', () => {
   });
 });
 
-describe('taskId', () => {
-  test('names the site, a state and a city task', () => {
-    expect(taskId({ kind: 'site' })).toBe('site');
-    expect(taskId({ kind: 'state', state: 'New York' })).toBe('state:New York');
-    expect(taskId({ kind: 'city', state: 'New York', city: 'New York City' })).toBe(
-      'city:New York|New York City',
-    );
+describe('render groups', () => {
+  test("merge a city's list pages and its ads' pages into one group, URLs from the routes", () => {
+    useContent(makeContent(), [AD]);
+    const paths = (key: string) => {
+      const group = listRenderGroups().find((candidate) => candidate.key === key)!;
+      return [...pagesOfGroup(group)].map((page) => `${page.page.id} ${page.path}`);
+    };
+    expect(paths('city:Vermont|Burlington')).toEqual([
+      'ad /city/Vermont/Burlington/ad/1001',
+      'city /city/Vermont/Burlington',
+    ]);
+    expect(paths('city:Vermont|South Burlington')).toEqual([
+      'city /city/Vermont/South%20Burlington',
+    ]);
+    expect(paths('state:New Hampshire')).toEqual(['state /state/New%20Hampshire']);
+    expect(paths('site')).toEqual([
+      'about /about',
+      'index /',
+      'legal /terms',
+      'legal /privacy',
+      'signin /signin',
+      'signup /signup',
+      'success /success',
+    ]);
   });
 });
 
@@ -221,7 +235,7 @@ describe('the manifest file', () => {
   });
 
   const MANIFEST: BuildManifest = {
-    version: 4,
+    version: 5,
     renderer: 'renderer-hash',
     tasks: {
       site: { signature: '', count: 9, indexable: ['/', '/about'] },

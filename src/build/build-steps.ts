@@ -1,0 +1,26 @@
+// The build runs from Vite's server build, beside Vike's own server entry ({out}/server/): one
+// bundled file a step, with source maps, so a failure names the TypeScript line. vite.config.ts
+// builds these entries; scripts/build.mjs runs `build`, which runs the others.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const BUILD_STEPS = {
+  /** Runs the steps below one after the other (src/build/build.ts). */
+  build: 'src/build/build.ts',
+  'compile-content': 'scripts/compile-content.ts',
+  'ad-check-worker': 'src/build/compile/ad-check-worker.ts',
+  'prerender-pages': 'scripts/prerender-pages.ts',
+  'prerender-worker': 'src/build/prerender/worker.ts',
+  'vike-assets': 'src/build/prerender/vike-assets.mjs',
+} as const;
+
+export type BuildStep = keyof typeof BUILD_STEPS;
+
+/** Where the bundled steps are: set by scripts/build.mjs for the build and everything it starts. */
+export const STEPS_DIR_VARIABLE = 'LOCALBOARD_STEPS_DIR';
+
+export function buildStepUrl(step: BuildStep): URL {
+  const dir = process.env[STEPS_DIR_VARIABLE];
+  if (!dir) throw new Error(`${STEPS_DIR_VARIABLE} is not set: run the build with npm run build`);
+  return pathToFileURL(join(dir, `${step}.mjs`));
+}

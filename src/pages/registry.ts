@@ -1,0 +1,73 @@
+// The page registry: every folder of src/pages/, read from the files Vike itself routes the dev
+// server with (+route.ts, +data.ts, +Page.tsx) and the pages it prerenders (+prerenderUrls.ts).
+// The prerenderer and the server's on-request pages read it; adding a page means adding a folder.
+// It lists the folders with Vite's import.meta.glob, so it runs where Vite builds or serves the code
+// (the build's steps, the dev server, Vitest).
+import type { ComponentType } from 'react';
+import type { PageShell } from '../../renderer/page-shell.ts';
+import type { Route, RouteParams, VikeRouteFunction } from '../route.ts';
+import type { PrerenderUrls } from './prerender-groups.ts';
+
+/** What a +data.ts hook is called with (a subset of Vike's pageContext). */
+export interface DataContext {
+  routeParams: RouteParams;
+  urlPathname: string;
+}
+
+export interface PageEntry {
+  /** The folder's name: `city` for src/pages/city/. */
+  id: string;
+  route: Route<Partial<RouteParams>>;
+  data: (pageContext: DataContext) => PageShell;
+  Page: ComponentType;
+  /** Absent for pages rendered only on request. */
+  prerenderUrls?: PrerenderUrls;
+}
+
+const routeFiles = import.meta.glob<VikeRouteFunction>('./*/+route.ts', {
+  eager: true,
+  import: 'default',
+});
+const dataFiles = import.meta.glob<PageEntry['data']>('./*/+data.ts', {
+  eager: true,
+  import: 'data',
+});
+const pageFiles = import.meta.glob<ComponentType>('./*/+Page.tsx', {
+  eager: true,
+  import: 'default',
+});
+const prerenderFiles = import.meta.glob<PrerenderUrls>('./*/+prerenderUrls.ts', {
+  eager: true,
+  import: 'prerenderUrls',
+});
+
+const folderOf = (file: string) => file.split('/')[1]!;
+const inFolder = <T>(files: Record<string, T>, folder: string, name: string) =>
+  files[`./${folder}/${name}`];
+
+/** Every routed page (the error page has no route), in folder order. */
+export const pages: readonly PageEntry[] = Object.keys(routeFiles)
+  .map(folderOf)
+  .sort()
+  .map((id) => {
+    const route = inFolder(routeFiles, id, '+route.ts')!.route;
+    const data = inFolder(dataFiles, id, '+data.ts');
+    const Page = inFolder(pageFiles, id, '+Page.tsx');
+    if (!data || !Page) throw new Error(`src/pages/${id}/ needs a +data.ts and a +Page.tsx`);
+    const prerenderUrls = inFolder(prerenderFiles, id, '+prerenderUrls.ts');
+    return { id, route, data, Page, ...(prerenderUrls ? { prerenderUrls } : {}) };
+  });
+
+/** The error page (src/pages/_error/): the not-found screens and unexpected failures. */
+export const ErrorPage = inFolder(pageFiles, '_error', '+Page.tsx')!;
+
+/** The page whose route matches the path, with its parameters. */
+export function pageForPath(
+  pathname: string,
+): { page: PageEntry; routeParams: RouteParams } | undefined {
+  for (const page of pages) {
+    const routeParams = page.route.match(pathname) as RouteParams | undefined;
+    if (routeParams) return { page, routeParams };
+  }
+  return undefined;
+}
