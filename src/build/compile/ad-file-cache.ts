@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildStepUrl, STEPS_DIR_VARIABLE } from '../build-steps.ts';
 import { BufferedFileWriter } from '../buffered-file-writer.ts';
 import { AD_COLUMNS } from '../../schemas/ad.ts';
 import type { CompiledAd } from '../../schemas/compiled-content.ts';
@@ -51,9 +51,10 @@ type RowEntry = string;
 /** Rows parsed and checked at a time. */
 const ROWS_PER_BATCH = 1_000;
 
-/** The parallel check's worker, where the build is bundled (.build/); elsewhere files are checked one by one. */
-const bundledWorker = new URL('./ad-check-worker.mjs', import.meta.url);
-const parallelWorker = existsSync(fileURLToPath(bundledWorker)) ? bundledWorker : undefined;
+/** The parallel check's worker, where the build runs bundled; elsewhere files are checked one by one. */
+const parallelWorker = process.env[STEPS_DIR_VARIABLE]
+  ? buildStepUrl('ad-check-worker')
+  : undefined;
 
 export function adFileCache(compiledDir: string): AdFileCache & {
   files: CachedAdFile[];

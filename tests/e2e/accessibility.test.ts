@@ -1,0 +1,71 @@
+// axe-core, the accessibility checker, on one page of every type and on every not-found screen, in
+// Chromium, at a phone's width and a desktop's: no serious or critical violation (contrast, names,
+// landmarks, labels).
+import { createRequire } from 'node:module';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { adPath, cityPath, guidePath, statePath } from '../../src/paths.ts';
+import { baseUrl, builtAds, builtContent, launchChromium } from './support.ts';
+
+const axeSource = createRequire(import.meta.url)('axe-core').source as string;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+function pagesToCheck(): Array<[string, string]> {
+  const ad = builtAds()[0]!;
+  const guide = builtContent().guides[0]!;
+  return [
+    ['landing', '/'],
+    ['state', statePath('California')],
+    ['city', cityPath('California', 'Los Angeles')],
+    ['ad', adPath(ad.state, ad.city, ad.id)],
+    ['about', '/about'],
+    ['guide', guidePath(guide.slug)],
+    ['terms', '/terms'],
+    ['sign-up', '/signup'],
+    ['sign-in', '/signin'],
+    ['page not found', '/no-such-page'],
+    ['state not found', '/state/Atlantis'],
+    ['city not found', '/city/California/Atlantis'],
+    ['ad not found', `${cityPath('California', 'Los Angeles')}/ad/1`],
+  ];
+}
+
+describe('accessibility (axe-core)', () => {
+  for (const width of [390, 1280]) {
+    test(`no serious or critical violation on any page type at ${width} px`, async () => {
+      // The site's Content-Security-Policy forbids inline scripts; axe is injected by the test itself.
+      const page = await browser.newPage({ viewport: { width, height: 900 }, bypassCSP: true });
+      const found: string[] = [];
+      for (const [name, path] of pagesToCheck()) {
+        await page.goto(`${baseUrl()}${path}`);
+        await page.addScriptTag({ content: axeSource });
+        const violations = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } })
+            .axe;
+          return (await axe.run()).violations;
+        });
+        for (const violation of violations as AxeViolation[]) {
+          if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
+          const where = violation.nodes.map((node) => node.target.join(' ')).join(', ');
+          found.push(`${name} (${path}): ${violation.id} (${violation.impact}): ${where}`);
+        }
+      }
+      await page.close();
+      expect(found).toEqual([]);
+    });
+  }
+});
