@@ -6,7 +6,7 @@ import { BUILD_STEPS } from './src/build/build-steps.ts';
 // server entry and, beside it, the build's own steps (OUT is dist/, or the build's --out, which
 // scripts/build.mjs passes as LOCALBOARD_VITE_OUT_DIR). Every dependency is bundled in, so the steps
 // run wherever OUT is, with source maps for their stacks.
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [vike()],
   oxc: { jsx: { runtime: 'automatic' } },
   build: {
@@ -16,7 +16,9 @@ export default defineConfig({
     // OUT may be outside the project (tests, the benchmark): Vike empties OUT/client and OUT/server.
     emptyOutDir: true,
   },
-  ssr: { noExternal: true },
+  // The dev server loads dependencies from node_modules as they are (its module runner does not
+  // take CommonJS inlined).
+  ssr: { noExternal: command === 'build' ? true : [] },
   environments: {
     ssr: {
       build: {
@@ -31,6 +33,14 @@ export default defineConfig({
       },
     },
   },
+  // `npm run dev` on 127.0.0.1; LOCALBOARD_DEV_PORT picks the port (Vike's command-line parser
+  // refuses Vite's --port, as it does --outDir).
+  server: {
+    host: '127.0.0.1',
+    ...(process.env.LOCALBOARD_DEV_PORT
+      ? { port: Number(process.env.LOCALBOARD_DEV_PORT), strictPort: true }
+      : {}),
+  },
   // Inside the build (src/build/build.ts) only warnings are worth printing.
   logLevel: process.env.BUILD_STEP ? 'warn' : 'info',
-});
+}));

@@ -1,0 +1,84 @@
+// Builds into different output folders share nothing (Vite's output, the steps they run, the site,
+// the manifest and the compiled content all live in their own folders), so two can run at once:
+// both succeed and produce the same site.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { makeContentFixture } from '../helpers/content-fixture.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+let fixture: ReturnType<typeof makeContentFixture>;
+let work: string;
+
+beforeAll(() => {
+  fixture = makeContentFixture();
+  work = mkdtempSync(join(tmpdir(), 'localboard-parallel-'));
+});
+
+afterAll(() => {
+  fixture.cleanup();
+  rmSync(work, { recursive: true, force: true });
+});
+
+function build(name: string): Promise<{ code: number | null; output: string }> {
+  const env = { ...process.env };
+  for (const key of Object.keys(env))
+    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  const args = ['--date', '2026-11-22', '--content', fixture.dir, '--full'];
+  const child = spawn(
+    process.execPath,
+    [
+      'scripts/build.mjs',
+      ...args,
+      '--out',
+      join(work, name),
+      '--cache',
+      join(work, `${name}-cache`),
+    ],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
+}
+
+function siteTree(out: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else
+        files.set(relative(out, path), createHash('sha1').update(readFileSync(path)).digest('hex'));
+    }
+  };
+  walk(out);
+  return files;
+}
+
+test('two builds into two output folders at once both succeed, with the same site', async () => {
+  const [first, second] = await Promise.all([build('first'), build('second')]);
+  expect(first.code, first.output).toBe(0);
+  expect(second.code, second.output).toBe(0);
+  const firstSite = siteTree(join(work, 'first', 'site'));
+  expect(firstSite.size).toBeGreaterThan(300);
+  expect(siteTree(join(work, 'second', 'site'))).toEqual(firstSite);
+});
+
+test("a build step's failure names the TypeScript file and line (source maps)", async () => {
+  // Run after the builds above: a step started without the arguments it needs throws.
+  const step = join(work, 'first', 'server', 'prerender-pages.mjs');
+  const child = spawn(process.execPath, ['--enable-source-maps', step], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  expect(code).not.toBe(0);
+  expect(stderr).toContain('prerender-pages needs --out');
+  expect(stderr).toMatch(/scripts\/prerender-pages\.ts:\d+:\d+/);
+});
