@@ -1,8 +1,9 @@
 // `npm run compile:content`, and the build's first step: validates content/ (as check-content does)
 // and writes the compiled content the site reads (see src/build/compile/compile-to-disk.ts); `--full`
 // starts afresh. CONTENT_DIR and COMPILED_CONTENT_DIR choose other folders; `--date` (or
-// BUILD_DATE) the day whose live ads are published. scripts/build.mjs bundles it into .build/,
-// where it checks big sets of ads files on two threads (src/build/compile/check-ads-in-parallel.ts).
+// BUILD_DATE) the day whose live ads are published. In the build it runs bundled
+// (src/build/build-steps.ts), where it checks big sets of ads files on two threads
+// (src/build/compile/check-ads-in-parallel.ts).
 import { join } from 'node:path';
 import { buildDateFrom } from '../src/build/build-date.ts';
 import { compileToDisk } from '../src/build/compile/compile-to-disk.ts';
