@@ -4,7 +4,7 @@
 // worker thread on a further core render tasks side by side, each writing a page as soon as it is
 // rendered. Incremental unless `full`: the build manifest says what each group was made from; tasks
 // whose inputs are unchanged are skipped, and only pages whose data changed are written.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -33,7 +33,7 @@ import {
   type TaskRequest,
   type TaskResult,
 } from './render-task.ts';
-import { robotsTxt, sitemapXml } from './site-files.ts';
+import { robotsTxt, SITEMAP_PARTS_FOLDER, sitemapFiles } from './site-files.ts';
 import type { WorkerInput } from './worker.ts';
 
 export interface PrerenderRequest {
@@ -136,13 +136,10 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
       renderPageHtml(ErrorPage, notFoundData(kind as keyof typeof NOT_FOUND_FILES), assets),
     );
   const { baseUrl } = getSite();
-  write(
-    'sitemap.xml',
-    sitemapXml(
-      baseUrl,
-      records.flatMap((record) => record.indexable),
-    ),
-  );
+  // A sitemap split into parts last time may not be now: its old parts go first.
+  rmSync(join(request.outDir, SITEMAP_PARTS_FOLDER), { recursive: true, force: true });
+  const indexable = records.flatMap((record) => record.indexable);
+  for (const [file, text] of sitemapFiles(baseUrl, indexable)) write(file, text);
   write('robots.txt', robotsTxt(baseUrl));
   const manifest: BuildManifest = {
     version: 5,
