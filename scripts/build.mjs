@@ -1,10 +1,10 @@
 // `npm run build` starts here. Plain JavaScript, since it runs before anything is built: when the
 // sources changed since Vite last built into the output folder (or with --full), Vite builds the
 // client assets and the server build, whose entries include the build's own steps
-// (src/build/build-steps.ts); then the build runs from there ({out}/server/build.mjs, made from
+// (src/build/build-steps.ts, source maps on); then the build runs from there ({out}/server/build.mjs, made from
 // src/build/build.ts), with source maps. Options: see src/build/build.ts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { filesStamp, PROJECT_SOURCES } from '../src/build/fingerprint.mjs';
@@ -55,6 +55,11 @@ if (process.argv.includes('--full') || !viteIsCurrent) {
     },
   );
   if (vite.status !== 0) process.exit(vite.status ?? 1);
+  // The steps import their dependencies from the project's node_modules: an output folder outside
+  // the project (tests, the benchmark) gets a link to it, where Node looks for packages.
+  if (relative(root, outDir).startsWith('..')) {
+    symlinkSync(join(root, 'node_modules'), join(stepsDir, 'node_modules'), 'dir');
+  }
   writeFileSync(stampFile, sources);
 }
 
