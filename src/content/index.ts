@@ -27,14 +27,20 @@ interface ContentIndex {
 }
 
 let index: ContentIndex | undefined;
-/** Cities whose ads were read, most recent last; a few are kept (pages come city by city). */
+/**
+ * Cities whose ads were read, most recent last. Pages come city by city, so a few are kept, up to
+ * about KEPT_ADS ads in all: a city of 20,000 ads is kept alone, so the biggest cities never sit
+ * in memory together.
+ */
 const cityAdsCache = new Map<string, { list: CompiledAd[]; byId?: Map<number, CompiledAd> }>();
-const KEPT_CITIES = 16;
+const KEPT_ADS = 2_000;
+let keptAds = 0;
 
 const cityKey = (state: string, city: string) => `${state}\u0000${city}`;
 
 function buildIndex(content: CompiledContent, adsIndex: AdsIndex, adsInMemory?: Map<string, CompiledAd[]>): ContentIndex {
   cityAdsCache.clear();
+  keptAds = 0;
   return {
     content,
     stateByName: new Map(content.states.map((state) => [state.name, state])),
@@ -77,6 +83,7 @@ export function useCompiledContentDir(dir: string): void {
   process.env.COMPILED_CONTENT_DIR = dir;
   index = undefined;
   cityAdsCache.clear();
+  keptAds = 0;
 }
 
 /** Where a city's ads are in its state's file (and their digest), if it has any. */
@@ -110,7 +117,12 @@ function cityAds(state: string, city: string) {
     cityAdsCache.delete(key);
   } else {
     ads = { list: hasCity(state, city) ? readCityAds(state, city) : [] };
-    if (cityAdsCache.size >= KEPT_CITIES) cityAdsCache.delete(cityAdsCache.keys().next().value!);
+    keptAds += ads.list.length;
+    for (const [oldest, old] of cityAdsCache) {
+      if (keptAds <= KEPT_ADS) break;
+      cityAdsCache.delete(oldest);
+      keptAds -= old.list.length;
+    }
   }
   cityAdsCache.set(key, ads);
   return ads;
