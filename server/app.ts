@@ -1,7 +1,6 @@
 // The Hono app: the accounts API and the prerendered site. A standard fetch handler, so it runs
 // on Node (server/index.ts) or any runtime that speaks fetch.
-import { getConnInfo } from '@hono/node-server/conninfo';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { secureHeaders } from 'hono/secure-headers';
@@ -10,6 +9,7 @@ import {
   DEFAULT_RATE_LIMITS,
   type RateLimitSettings,
 } from './auth/rate-limits.ts';
+import { proxyTrust, type TrustProxySetting } from './client-address.ts';
 import type { Db } from './db/database.ts';
 import { formPages } from './form-page.ts';
 import { originCheck } from './middleware/origin-check.ts';
@@ -25,8 +25,11 @@ export interface AppOptions {
   rateLimits?: RateLimitSettings;
   /** Other origins allowed to post to the API (a site on another host). */
   allowedOrigins?: readonly string[];
-  /** Behind a reverse proxy: trust X-Forwarded-For and X-Forwarded-Proto. */
-  trustProxy?: boolean;
+  /**
+   * Behind reverse proxies: which hops are ours, so X-Forwarded-For and X-Forwarded-Proto are
+   * believed only as far as they were written by them (see client-address.ts). Default: none.
+   */
+  trustProxy?: TrustProxySetting;
   /** Where request lines go; false for none. */
   log?: ((line: string) => void) | false;
 }
@@ -35,7 +38,7 @@ export interface AppOptions {
 export const MAX_BODY_BYTES = 16 * 1024;
 
 export function createApp(options: AppOptions) {
-  const trustProxy = options.trustProxy ?? false;
+  const trust = proxyTrust(options.trustProxy);
   const app = new Hono();
   if (options.log !== false) app.use(requestLog(options.log));
   app.use(
@@ -60,7 +63,7 @@ export function createApp(options: AppOptions) {
   app.use(compress());
 
   const api = new Hono();
-  api.use(originCheck(options.allowedOrigins ?? [], trustProxy));
+  api.use(originCheck(options.allowedOrigins ?? [], trust));
   api.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -77,8 +80,7 @@ export function createApp(options: AppOptions) {
       db: options.db,
       rateLimits: createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS),
       formPages: formPages(options.siteDir),
-      trustProxy,
-      clientIp: (c) => clientIp(c, trustProxy),
+      trust,
     }),
   );
   // A mounted app's notFound handler is not used by Hono, so the catch-all is a route.
@@ -91,17 +93,4 @@ export function createApp(options: AppOptions) {
     return c.json({ error: 'Something went wrong on our side. Please try again.' }, 500);
   });
   return app;
-}
-
-function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    // In-process requests (tests calling app.request) have no socket.
-    return 'in-process';
-  }
 }

@@ -12,11 +12,6 @@ export const SESSION_DAYS = 30;
 export const newSessionToken = () => randomBytes(32).toString('base64url');
 export const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
-export function isHttps(c: Context, trustProxy: boolean): boolean {
-  if (new URL(c.req.url).protocol === 'https:') return true;
-  return trustProxy && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
-}
-
 export function setSessionCookies(c: Context, token: string, secure: boolean): void {
   const maxAge = SESSION_DAYS * 24 * 60 * 60;
   setCookie(c, SESSION_COOKIE, token, {

@@ -13,12 +13,12 @@ import type { RateLimitName, RateLimits } from '../auth/rate-limits.ts';
 import {
   clearSessionCookies,
   hashToken,
-  isHttps,
   newSessionToken,
   sessionTokenOf,
   setSessionCookies,
   SESSION_DAYS,
 } from '../auth/session-cookie.ts';
+import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import { accountStore } from '../db/accounts.ts';
 import type { Db } from '../db/database.ts';
 import { sessionStore } from '../db/sessions.ts';
@@ -28,8 +28,7 @@ export interface AccountsOptions {
   db: Db;
   rateLimits: RateLimits;
   formPages: FormPages;
-  trustProxy: boolean;
-  clientIp: (c: Context) => string;
+  trust: ProxyTrust;
 }
 
 type Status = 400 | 401 | 405 | 409 | 413 | 415 | 429;
@@ -60,7 +59,7 @@ export function accountsRoutes(options: AccountsOptions) {
     if (submission instanceof Refusal) return refuse(c, 'signup', submission);
     const values = keptValues(submission, ['email', 'dateOfBirth']);
     try {
-      await limit('signupPerIp', options.clientIp(c));
+      await limit('signupPerIp', rateLimitKey(clientAddress(c, options.trust)));
       const fields = termsChecked(submission);
       const parsed = makeSignupSchema().safeParse(fields);
       if (!parsed.success) {
@@ -94,7 +93,7 @@ export function accountsRoutes(options: AccountsOptions) {
     if (submission instanceof Refusal) return refuse(c, 'signin', submission);
     const values = keptValues(submission, ['email']);
     try {
-      await limit('signinPerIp', options.clientIp(c));
+      await limit('signinPerIp', rateLimitKey(clientAddress(c, options.trust)));
       const parsed = signinSchema.safeParse(submission.fields);
       if (!parsed.success) {
         const problem = firstProblem(parsed.error);
@@ -123,7 +122,7 @@ export function accountsRoutes(options: AccountsOptions) {
   app.post('/signout', (c) => {
     const token = sessionTokenOf(c);
     if (token) sessions.revoke(hashToken(token));
-    clearSessionCookies(c, isHttps(c, options.trustProxy));
+    clearSessionCookies(c, isHttps(c, options.trust));
     const isForm = (c.req.header('content-type') ?? '').startsWith(
       'application/x-www-form-urlencoded',
     );
@@ -151,7 +150,7 @@ export function accountsRoutes(options: AccountsOptions) {
     const now = new Date();
     const expires = new Date(now.getTime() + SESSION_DAYS * 24 * 60 * 60 * 1000);
     sessions.create(hashToken(token), accountId, now.toISOString(), expires.toISOString());
-    setSessionCookies(c, token, isHttps(c, options.trustProxy));
+    setSessionCookies(c, token, isHttps(c, options.trust));
   }
 
   async function limit(name: RateLimitName, key: string) {

@@ -86,8 +86,10 @@ describe('sign-up per IP', () => {
     expect(storedAccount(dbPath, fourth.email as string)).toBeUndefined();
   });
 
-  it('behind a proxy (trustProxy), counts each X-Forwarded-For client on its own', async () => {
-    const { app } = appWith({ signupPerIp: SMALL }, { trustProxy: true });
+  // Two proxies: the outer one (10.0.0.1, as the inner one saw it) wrote the client's address.
+  // client-address.test.ts covers spoofed chains and the other ways to name the proxies.
+  it('behind two proxies (trustProxy: 2), counts each X-Forwarded-For client on its own', async () => {
+    const { app } = appWith({ signupPerIp: SMALL }, { trustProxy: 2 });
     const from = (ip: string) => ({ 'x-forwarded-for': `${ip}, 10.0.0.1` });
     for (let attempt = 1; attempt <= 3; attempt++) {
       expect((await postJson(app, '/api/signup', signupBody(), from('198.51.100.7'))).status).toBe(
