@@ -3,6 +3,12 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
+import {
+  createHashingPool,
+  type HashingPool,
+  type HashingPoolSettings,
+} from './auth/hashing-pool.ts';
+import { passwordHasher } from './auth/passwords.ts';
 import { secureHeaders } from 'hono/secure-headers';
 import {
   createRateLimits,
@@ -30,12 +36,25 @@ export interface AppOptions {
    * believed only as far as they were written by them (see client-address.ts). Default: none.
    */
   trustProxy?: TrustProxySetting;
+  /**
+   * Password hashing threads and queue, or a pool to share. Default: one pool per process, shared
+   * by every app in it.
+   */
+  hashing?: HashingPoolSettings | HashingPool;
   /** Where request lines go; false for none. */
   log?: ((line: string) => void) | false;
 }
 
 /** Largest request body the API reads. */
 export const MAX_BODY_BYTES = 16 * 1024;
+
+let processHashingPool: HashingPool | undefined;
+
+function hashingPoolFor(option: AppOptions['hashing']): HashingPool {
+  if (option && 'scrypt' in option) return option;
+  if (option) return createHashingPool(option);
+  return (processHashingPool ??= createHashingPool());
+}
 
 export function createApp(options: AppOptions) {
   const trust = proxyTrust(options.trustProxy);
@@ -79,6 +98,7 @@ export function createApp(options: AppOptions) {
     accountsRoutes({
       db: options.db,
       rateLimits: createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS),
+      passwords: passwordHasher(hashingPoolFor(options.hashing)),
       formPages: formPages(options.siteDir),
       trust,
     }),

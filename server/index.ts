@@ -10,6 +10,7 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 const siteDir = resolve(process.env.SITE_DIR ?? 'dist/site');
 const databasePath = resolve(process.env.DATABASE_PATH ?? 'data/localboard.sqlite');
+const optionalNumber = (value: string | undefined) => (value ? Number(value) : undefined);
 
 let trustProxy;
 try {
@@ -24,6 +25,10 @@ const app = createApp({
   siteDir,
   db,
   trustProxy,
+  hashing: {
+    threads: optionalNumber(process.env.PASSWORD_HASH_THREADS),
+    maxQueued: optionalNumber(process.env.PASSWORD_HASH_QUEUE),
+  },
   allowedOrigins: process.env.ALLOWED_ORIGINS?.split(',')
     .map((origin) => origin.trim())
     .filter(Boolean),

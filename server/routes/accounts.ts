@@ -1,6 +1,6 @@
 // The accounts API: sign-up, sign-in, sign-out and the current member. Each endpoint takes JSON
 // (scripts, the sign-up dialog) or a form post (pages without JavaScript); every JSON failure is
-// `{ error }` with a 4xx status.
+// `{ error }` with a 4xx status (or 503 while password hashing is at capacity).
 import { Hono, type Context } from 'hono';
 import {
   makeSignupSchema,
@@ -8,7 +8,8 @@ import {
   firstProblem,
   TERMS_REQUIRED,
 } from '../../src/schemas/signup.ts';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { HashingBusy } from '../auth/hashing-pool.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
 import type { RateLimitName, RateLimits } from '../auth/rate-limits.ts';
 import {
   clearSessionCookies,
@@ -27,11 +28,12 @@ import type { FormPageName, FormPages } from '../form-page.ts';
 export interface AccountsOptions {
   db: Db;
   rateLimits: RateLimits;
+  passwords: PasswordHasher;
   formPages: FormPages;
   trust: ProxyTrust;
 }
 
-type Status = 400 | 401 | 405 | 409 | 413 | 415 | 429;
+type Status = 400 | 401 | 405 | 409 | 413 | 415 | 429 | 503;
 type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
 
 class Refusal {
@@ -44,14 +46,22 @@ class Refusal {
 }
 
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
+const BUSY = 'The server is busy right now. Please try again in a few seconds.';
 
 export function accountsRoutes(options: AccountsOptions) {
   const accounts = accountStore(options.db);
   const sessions = sessionStore(options.db);
   // Expired sessions no longer sign anyone in; clear them out at start-up.
   sessions.removeExpired(new Date().toISOString());
+  const { passwords } = options;
   // Signing in with an unknown email still costs one hash comparison, so timing tells nothing.
-  const unknownAccountHash = hashPassword('not a real password');
+  // Made on first use (not at start-up, when nothing may ever need it).
+  let unknownAccountHash: Promise<string> | undefined;
+  const hashForUnknownAccount = () =>
+    (unknownAccountHash ??= passwords.hash('not a real password').catch((error: unknown) => {
+      unknownAccountHash = undefined;
+      throw error;
+    }));
   const app = new Hono();
 
   app.post('/signup', async (c) => {
@@ -69,10 +79,11 @@ export function accountsRoutes(options: AccountsOptions) {
       const input = parsed.data;
       await limit('signupPerEmail', input.email);
       if (accounts.findByEmail(input.email)) throw duplicateEmail();
+      const passwordHash = await hashing(passwords.hash(input.password));
       const now = new Date().toISOString();
       const accountId = accounts.create({
         email: input.email,
-        passwordHash: await hashPassword(input.password),
+        passwordHash,
         dateOfBirth: input.dateOfBirth,
         termsAcceptedAt: now,
         createdAt: now,
@@ -102,10 +113,8 @@ export function accountsRoutes(options: AccountsOptions) {
       // Per account, only failed attempts count, and a success clears them.
       await refuseIfBlocked('signinPerEmail', parsed.data.email);
       const account = accounts.findByEmail(parsed.data.email);
-      const matches = await verifyPassword(
-        parsed.data.password,
-        account?.passwordHash ?? (await unknownAccountHash),
-      );
+      const stored = account?.passwordHash ?? (await hashing(hashForUnknownAccount()));
+      const matches = await hashing(passwords.verify(parsed.data.password, stored));
       if (!account || !matches) {
         await limit('signinPerEmail', parsed.data.email);
         throw new Refusal(401, WRONG_CREDENTIALS);
@@ -190,6 +199,17 @@ export function accountsRoutes(options: AccountsOptions) {
       refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error },
       refusal.status,
     );
+  }
+}
+
+/** A hash that the pool could not take now becomes a 503 with Retry-After. */
+async function hashing<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof HashingBusy)
+      throw new Refusal(503, BUSY, undefined, error.retryAfterSeconds);
+    throw error;
   }
 }
 
