@@ -10,18 +10,22 @@ import {
 } from '../../src/schemas/signup.ts';
 import { HashingBusy } from '../auth/hashing-pool.ts';
 import type { PasswordHasher } from '../auth/passwords.ts';
-import type { RateLimitName, RateLimits } from '../auth/rate-limits.ts';
+import type { CountedLimit, RateLimits } from '../auth/rate-limits.ts';
 import {
   clearSessionCookies,
+  DEVICE_DAYS,
+  deviceTokenOf,
   hashToken,
   newSessionToken,
   sessionTokenOf,
+  setDeviceCookie,
   setSessionCookies,
   SESSION_DAYS,
 } from '../auth/session-cookie.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import { accountStore } from '../db/accounts.ts';
 import type { Db } from '../db/database.ts';
+import { knownDeviceStore } from '../db/known-devices.ts';
 import { sessionStore } from '../db/sessions.ts';
 import type { FormPageName, FormPages } from '../form-page.ts';
 
@@ -47,13 +51,16 @@ class Refusal {
 
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 const BUSY = 'The server is busy right now. Please try again in a few seconds.';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function accountsRoutes(options: AccountsOptions) {
   const accounts = accountStore(options.db);
   const sessions = sessionStore(options.db);
-  // Expired sessions no longer sign anyone in; clear them out at start-up.
+  const devices = knownDeviceStore(options.db);
+  // Expired sessions and long-unused devices no longer count; clear them out at start-up.
   sessions.removeExpired(new Date().toISOString());
-  const { passwords } = options;
+  devices.removeUnusedSince(new Date(Date.now() - DEVICE_DAYS * DAY_MS).toISOString());
+  const { passwords, rateLimits, trust } = options;
   // Signing in with an unknown email still costs one hash comparison, so timing tells nothing.
   // Made on first use (not at start-up, when nothing may ever need it).
   let unknownAccountHash: Promise<string> | undefined;
@@ -69,7 +76,7 @@ export function accountsRoutes(options: AccountsOptions) {
     if (submission instanceof Refusal) return refuse(c, 'signup', submission);
     const values = keptValues(submission, ['email', 'dateOfBirth']);
     try {
-      await limit('signupPerIp', rateLimitKey(clientAddress(c, options.trust)));
+      await limit('signupPerIp', rateLimitKey(clientAddress(c, trust)));
       const fields = termsChecked(submission);
       const parsed = makeSignupSchema().safeParse(fields);
       if (!parsed.success) {
@@ -90,6 +97,7 @@ export function accountsRoutes(options: AccountsOptions) {
       });
       if (accountId === undefined) throw duplicateEmail();
       startSession(c, accountId);
+      rememberDevice(c, accountId);
       return submission.kind === 'form'
         ? c.redirect('/success', 303)
         : c.json({ redirectUrl: '/success' }, 201);
@@ -104,23 +112,29 @@ export function accountsRoutes(options: AccountsOptions) {
     if (submission instanceof Refusal) return refuse(c, 'signin', submission);
     const values = keptValues(submission, ['email']);
     try {
-      await limit('signinPerIp', rateLimitKey(clientAddress(c, options.trust)));
       const parsed = signinSchema.safeParse(submission.fields);
       if (!parsed.success) {
+        await limit('signinPerIp', rateLimitKey(clientAddress(c, trust)));
         const problem = firstProblem(parsed.error);
         throw new Refusal(400, problem.message, problem.field);
       }
-      // Per account, only failed attempts count, and a success clears them.
-      await refuseIfBlocked('signinPerEmail', parsed.data.email);
-      const account = accounts.findByEmail(parsed.data.email);
+      const { email, password } = parsed.data;
+      const account = accounts.findByEmail(email);
+      // A browser the owner signed in from before is counted on its own: neither the failures
+      // of others on this account nor those of others behind the same address hold it back.
+      const device = account ? knownDeviceOf(c, account.id) : undefined;
+      const client = device ? `device:${device.id}` : rateLimitKey(clientAddress(c, trust));
+      if (!device) await limit('signinPerIp', client);
+      throwIfWaiting(await rateLimits.signinWait(email, client));
       const stored = account?.passwordHash ?? (await hashing(hashForUnknownAccount()));
-      const matches = await hashing(passwords.verify(parsed.data.password, stored));
+      const matches = await hashing(passwords.verify(password, stored));
       if (!account || !matches) {
-        await limit('signinPerEmail', parsed.data.email);
+        await rateLimits.signinFailed(email, client);
         throw new Refusal(401, WRONG_CREDENTIALS);
       }
-      await options.rateLimits.reset('signinPerEmail', parsed.data.email);
+      await rateLimits.signinSucceeded(email, client);
       startSession(c, account.id);
+      if (!device) rememberDevice(c, account.id);
       return submission.kind === 'form' ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
     } catch (error) {
       if (error instanceof Refusal) return refuse(c, 'signin', error, submission.kind, values);
@@ -131,7 +145,7 @@ export function accountsRoutes(options: AccountsOptions) {
   app.post('/signout', (c) => {
     const token = sessionTokenOf(c);
     if (token) sessions.revoke(hashToken(token));
-    clearSessionCookies(c, isHttps(c, options.trust));
+    clearSessionCookies(c, isHttps(c, trust));
     const isForm = (c.req.header('content-type') ?? '').startsWith(
       'application/x-www-form-urlencoded',
     );
@@ -157,17 +171,32 @@ export function accountsRoutes(options: AccountsOptions) {
   function startSession(c: Context, accountId: number) {
     const token = newSessionToken();
     const now = new Date();
-    const expires = new Date(now.getTime() + SESSION_DAYS * 24 * 60 * 60 * 1000);
+    const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
     sessions.create(hashToken(token), accountId, now.toISOString(), expires.toISOString());
-    setSessionCookies(c, token, isHttps(c, options.trust));
+    setSessionCookies(c, token, isHttps(c, trust));
   }
 
-  async function limit(name: RateLimitName, key: string) {
-    throwIfWaiting(await options.rateLimits.consume(name, key));
+  function knownDeviceOf(c: Context, accountId: number) {
+    const token = deviceTokenOf(c);
+    if (!token) return undefined;
+    const now = new Date();
+    const device = devices.find(
+      hashToken(token),
+      new Date(now.getTime() - DEVICE_DAYS * DAY_MS).toISOString(),
+    );
+    if (device?.accountId !== accountId) return undefined;
+    devices.touch(device.id, now.toISOString());
+    return device;
   }
 
-  async function refuseIfBlocked(name: RateLimitName, key: string) {
-    throwIfWaiting(await options.rateLimits.waitFor(name, key));
+  function rememberDevice(c: Context, accountId: number) {
+    const token = newSessionToken();
+    devices.remember(hashToken(token), accountId, new Date().toISOString());
+    setDeviceCookie(c, token, isHttps(c, trust));
+  }
+
+  async function limit(name: CountedLimit, key: string) {
+    throwIfWaiting(await rateLimits.consume(name, key));
   }
 
   function throwIfWaiting(waitSeconds: number) {

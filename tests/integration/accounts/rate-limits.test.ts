@@ -103,8 +103,10 @@ describe('sign-up per IP', () => {
   });
 });
 
+// The account's failures slow the client that made them; the owner elsewhere is not held back
+// (sign-in-backoff.test.ts).
 describe('sign-in per account', () => {
-  it('answers 429 after 3 wrong passwords for one email, each a 401 before', async () => {
+  it('answers the failing client 429 after 3 wrong passwords for one email, each a 401 before', async () => {
     const { app } = appWith({ signinPerEmail: SMALL });
     const email = uniqueEmail('target');
     const other = uniqueEmail('bystander');
@@ -118,7 +120,8 @@ describe('sign-in per account', () => {
       expect(wrong.status).toBe(401);
       expect(await wrong.json()).toEqual({ error: WRONG_CREDENTIALS });
     }
-    // The limit is per account: the right password, typed in another case, is refused too...
+    // The account is under attack: this client must wait, even with the right password typed in
+    // another case...
     await expectTooMany(
       await postJson(app, '/api/signin', { email: email.toUpperCase(), password: PASSWORD }),
     );
