@@ -20,6 +20,7 @@ import type { Db } from './db/database.ts';
 import { formPages } from './form-page.ts';
 import { originCheck } from './middleware/origin-check.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { Refusal, refusals } from './refusal.ts';
 import { accountsRoutes } from './routes/accounts.ts';
 import { staticSite } from './static-site.ts';
 
@@ -58,6 +59,7 @@ function hashingPoolFor(option: AppOptions['hashing']): HashingPool {
 
 export function createApp(options: AppOptions) {
   const trust = proxyTrust(options.trustProxy);
+  const refuse = refusals(formPages(options.siteDir));
   const app = new Hono();
   if (options.log !== false) app.use(requestLog(options.log));
   app.use(
@@ -82,14 +84,14 @@ export function createApp(options: AppOptions) {
   app.use(compress());
 
   const api = new Hono();
-  api.use(originCheck(options.allowedOrigins ?? [], trust));
+  api.use(originCheck(options.allowedOrigins ?? [], trust, refuse));
   api.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: (c) =>
-        c.json(
-          { error: `The request body is too large (${MAX_BODY_BYTES / 1024} KB at most).` },
-          413,
+        refuse(
+          c,
+          new Refusal(413, `The request body is too large (${MAX_BODY_BYTES / 1024} KB at most).`),
         ),
     }),
   );
@@ -99,7 +101,7 @@ export function createApp(options: AppOptions) {
       db: options.db,
       rateLimits: createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS),
       passwords: passwordHasher(hashingPoolFor(options.hashing)),
-      formPages: formPages(options.siteDir),
+      refuse,
       trust,
     }),
   );

@@ -2,12 +2,14 @@
 // origin on a cross-site POST. Scripts that send no Origin and no Sec-Fetch-Site are let through.
 import type { MiddlewareHandler } from 'hono';
 import { forwardedProto, type ProxyTrust } from '../client-address.ts';
+import { Refusal, type AnswerRefusal } from '../refusal.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function originCheck(
   allowedOrigins: readonly string[],
   trust: ProxyTrust,
+  refuse: AnswerRefusal,
 ): MiddlewareHandler {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
@@ -26,7 +28,7 @@ export function originCheck(
         ? c.req.header('sec-fetch-site') !== 'cross-site'
         : own.includes(origin) || allowedOrigins.includes(origin);
     if (!allowed)
-      return c.json({ error: 'This request came from another site and was refused.' }, 403);
+      return refuse(c, new Refusal(403, 'This request came from another site and was refused.'));
     return next();
   };
 }

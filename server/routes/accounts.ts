@@ -1,6 +1,7 @@
 // The accounts API: sign-up, sign-in, sign-out and the current member. Each endpoint takes JSON
 // (scripts, the sign-up dialog) or a form post (pages without JavaScript); every JSON failure is
-// `{ error }` with a 4xx status (or 503 while password hashing is at capacity).
+// `{ error }` with a 4xx status (or 503 while password hashing is at capacity), and every refused
+// form post gets its form page back with the message.
 import { Hono, type Context } from 'hono';
 import {
   makeSignupSchema,
@@ -27,40 +28,30 @@ import { accountStore } from '../db/accounts.ts';
 import type { Db } from '../db/database.ts';
 import { knownDeviceStore } from '../db/known-devices.ts';
 import { sessionStore } from '../db/sessions.ts';
-import type { FormPageName, FormPages } from '../form-page.ts';
+import { FORM_TYPES, mediaTypeOf, Refusal, type AnswerRefusal } from '../refusal.ts';
 
 export interface AccountsOptions {
   db: Db;
   rateLimits: RateLimits;
   passwords: PasswordHasher;
-  formPages: FormPages;
+  refuse: AnswerRefusal;
   trust: ProxyTrust;
 }
 
-type Status = 400 | 401 | 405 | 409 | 413 | 415 | 429 | 503;
 type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
-
-class Refusal {
-  constructor(
-    readonly status: Status,
-    readonly error: string,
-    readonly field?: string,
-    readonly retryAfter?: number,
-  ) {}
-}
 
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 const BUSY = 'The server is busy right now. Please try again in a few seconds.';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function accountsRoutes(options: AccountsOptions) {
+  const { passwords, rateLimits, trust } = options;
   const accounts = accountStore(options.db);
   const sessions = sessionStore(options.db);
   const devices = knownDeviceStore(options.db);
   // Expired sessions and long-unused devices no longer count; clear them out at start-up.
   sessions.removeExpired(new Date().toISOString());
   devices.removeUnusedSince(new Date(Date.now() - DEVICE_DAYS * DAY_MS).toISOString());
-  const { passwords, rateLimits, trust } = options;
   // Signing in with an unknown email still costs one hash comparison, so timing tells nothing.
   // Made on first use (not at start-up, when nothing may ever need it).
   let unknownAccountHash: Promise<string> | undefined;
@@ -73,7 +64,7 @@ export function accountsRoutes(options: AccountsOptions) {
 
   app.post('/signup', async (c) => {
     const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, 'signup', submission);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
     const values = keptValues(submission, ['email', 'dateOfBirth']);
     try {
       await limit('signupPerIp', rateLimitKey(clientAddress(c, trust)));
@@ -102,14 +93,14 @@ export function accountsRoutes(options: AccountsOptions) {
         ? c.redirect('/success', 303)
         : c.json({ redirectUrl: '/success' }, 201);
     } catch (error) {
-      if (error instanceof Refusal) return refuse(c, 'signup', error, submission.kind, values);
+      if (error instanceof Refusal) return options.refuse(c, error, values);
       throw error;
     }
   });
 
   app.post('/signin', async (c) => {
     const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, 'signin', submission);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
     const values = keptValues(submission, ['email']);
     try {
       const parsed = signinSchema.safeParse(submission.fields);
@@ -137,7 +128,7 @@ export function accountsRoutes(options: AccountsOptions) {
       if (!device) rememberDevice(c, account.id);
       return submission.kind === 'form' ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
     } catch (error) {
-      if (error instanceof Refusal) return refuse(c, 'signin', error, submission.kind, values);
+      if (error instanceof Refusal) return options.refuse(c, error, values);
       throw error;
     }
   });
@@ -146,10 +137,9 @@ export function accountsRoutes(options: AccountsOptions) {
     const token = sessionTokenOf(c);
     if (token) sessions.revoke(hashToken(token));
     clearSessionCookies(c, isHttps(c, trust));
-    const isForm = (c.req.header('content-type') ?? '').startsWith(
-      'application/x-www-form-urlencoded',
-    );
-    return isForm ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
+    return FORM_TYPES.has(mediaTypeOf(c))
+      ? c.redirect('/', 303)
+      : c.json({ redirectUrl: '/' }, 200);
   });
 
   app.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/signup', '/signin', '/signout'], (c) =>
@@ -210,25 +200,6 @@ export function accountsRoutes(options: AccountsOptions) {
       );
     }
   }
-
-  function refuse(
-    c: Context,
-    page: FormPageName,
-    refusal: Refusal,
-    kind: Submission['kind'] = 'json',
-    values: Record<string, string> = {},
-  ) {
-    if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
-    if (kind === 'form')
-      return c.html(
-        options.formPages.render(page, { error: refusal.error, values }),
-        refusal.status,
-      );
-    return c.json(
-      refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error },
-      refusal.status,
-    );
-  }
 }
 
 /** A hash that the pool could not take now becomes a 503 with Retry-After. */
@@ -246,7 +217,7 @@ const duplicateEmail = () =>
   new Refusal(409, 'An account with this email already exists. Sign in instead.', 'email');
 
 async function readSubmission(c: Context): Promise<Submission | Refusal> {
-  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(c);
   if (type === 'application/json') {
     let body: unknown;
     try {
@@ -259,7 +230,7 @@ async function readSubmission(c: Context): Promise<Submission | Refusal> {
     }
     return { kind: 'json', fields: body as Record<string, unknown> };
   }
-  if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
+  if (FORM_TYPES.has(type)) {
     try {
       const form = await c.req.parseBody();
       return { kind: 'form', fields: form };
