@@ -9,7 +9,6 @@ import {
   type HashingPoolSettings,
 } from './auth/hashing-pool.ts';
 import { passwordHasher } from './auth/passwords.ts';
-import { secureHeaders } from 'hono/secure-headers';
 import {
   createRateLimits,
   DEFAULT_RATE_LIMITS,
@@ -20,6 +19,7 @@ import type { Db } from './db/database.ts';
 import { formPages } from './form-page.ts';
 import { originCheck } from './middleware/origin-check.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import { Refusal, refusals } from './refusal.ts';
 import { accountsRoutes } from './routes/accounts.ts';
 import { staticSite } from './static-site.ts';
@@ -62,28 +62,17 @@ export function createApp(options: AppOptions) {
   const refuse = refusals(formPages(options.siteDir));
   const app = new Hono();
   if (options.log !== false) app.use(requestLog(options.log));
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        objectSrc: ["'none'"],
-      },
-      xFrameOptions: 'DENY',
-      referrerPolicy: 'strict-origin-when-cross-origin',
-      crossOriginResourcePolicy: 'same-origin',
-      strictTransportSecurity: false,
-    }),
-  );
-  app.use(compress());
+  app.use(securityHeaders(trust));
 
   const api = new Hono();
+  api.use(async (c, next) => {
+    await next();
+    // Every API answer is about this visitor (their session, what they typed): never cached.
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
+  // Only the form pages answered to refused form posts are worth compressing: the JSON answers
+  // are a few dozen bytes, and gzip-streaming each one costs more than it saves.
+  api.use(compress({ contentTypeFilter: /^text\/html/ }));
   api.use(originCheck(options.allowedOrigins ?? [], trust, refuse));
   api.use(
     bodyLimit({
