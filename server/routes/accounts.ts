@@ -9,6 +9,7 @@ import {
   firstProblem,
   TERMS_REQUIRED,
 } from '../../src/schemas/signup.ts';
+import { ageCheckDay } from '../auth/age-check-day.ts';
 import { HashingBusy } from '../auth/hashing-pool.ts';
 import type { PasswordHasher } from '../auth/passwords.ts';
 import type { CountedLimit, RateLimits } from '../auth/rate-limits.ts';
@@ -69,7 +70,7 @@ export function accountsRoutes(options: AccountsOptions) {
     try {
       await limit('signupPerIp', rateLimitKey(clientAddress(c, trust)));
       const fields = termsChecked(submission);
-      const parsed = makeSignupSchema().safeParse(fields);
+      const parsed = makeSignupSchema(ageCheckDay()).safeParse(fields);
       if (!parsed.success) {
         const problem = firstProblem(parsed.error);
         throw new Refusal(400, problem.message, problem.field);
