@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { checkAdsInParallel, takeFiles } from '../../../../src/build/compile/check-ads-in-parallel.ts';
+import {
+  checkAdsInParallel,
+  takeFiles,
+} from '../../../../src/build/compile/check-ads-in-parallel.ts';
 import type { AdFileToCheck } from '../../../../src/build/compile/check-ads-in-parallel.ts';
 import type { AdFileContext } from '../../../../src/build/compile/check-ad-file.ts';
 
