@@ -3,18 +3,32 @@
 import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
 import { createApp } from './app.ts';
+import { parseTrustProxy } from './client-address.ts';
 import { openDatabase } from './db/database.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 const siteDir = resolve(process.env.SITE_DIR ?? 'dist/site');
 const databasePath = resolve(process.env.DATABASE_PATH ?? 'data/localboard.sqlite');
+const optionalNumber = (value: string | undefined) => (value ? Number(value) : undefined);
+
+let trustProxy;
+try {
+  trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
+} catch (error) {
+  console.error(`TRUST_PROXY: ${(error as Error).message}`);
+  process.exit(1);
+}
 
 const db = openDatabase(databasePath);
 const app = createApp({
   siteDir,
   db,
-  trustProxy: process.env.TRUST_PROXY === '1',
+  trustProxy,
+  hashing: {
+    threads: optionalNumber(process.env.PASSWORD_HASH_THREADS),
+    maxQueued: optionalNumber(process.env.PASSWORD_HASH_QUEUE),
+  },
   allowedOrigins: process.env.ALLOWED_ORIGINS?.split(',')
     .map((origin) => origin.trim())
     .filter(Boolean),

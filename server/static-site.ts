@@ -1,11 +1,21 @@
 // Serves the prerendered site from its output folder: decoded names on disk, cache headers that
-// suit hashed assets and HTML, ETags, and the specific not-found screens with HTTP 404.
+// suit hashed assets and HTML, conditional requests (ETag, Last-Modified), byte ranges, brotli or
+// gzip, and the specific not-found screens with HTTP 404.
 import { createReadStream, existsSync, statSync, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 import { NOT_FOUND_FILES } from '../src/paths.ts';
+import { isNotModified, requestedRange } from './http-conditional.ts';
+import {
+  chooseEncoding,
+  compressedCache,
+  isCompressible,
+  MIN_COMPRESSED_SIZE,
+  type CompressedCache,
+  type CompressedCacheSettings,
+} from './static-compression.ts';
 
 type NotFoundKind = keyof typeof NOT_FOUND_FILES;
 
@@ -42,22 +52,76 @@ function cacheControlFor(segments: readonly string[], mimeType: string): string 
   return 'public, max-age=3600';
 }
 
-function sendFile(c: Context, path: string, stats: Stats, status: 200 | 404, cacheControl: string) {
+const fileStream = (path: string, range?: { start: number; end: number }) =>
+  Readable.toWeb(createReadStream(path, range)) as ReadableStream<Uint8Array>;
+
+async function sendFile(
+  c: Context,
+  compressed: CompressedCache,
+  path: string,
+  stats: Stats,
+  status: 200 | 404,
+  cacheControl: string,
+) {
   const mimeType = getMimeType(path) ?? 'application/octet-stream';
-  const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+  const compressible = isCompressible(mimeType) && stats.size >= MIN_COMPRESSED_SIZE;
+  const isHead = c.req.method === 'HEAD';
   c.header('Content-Type', mimeType);
   c.header('Cache-Control', status === 404 ? 'no-cache' : cacheControl);
+  if (compressible) c.header('Vary', 'Accept-Encoding');
+
   if (status === 200) {
-    c.header('ETag', etag);
+    // Weak: the same tag stands for the file whether it is sent compressed or not.
+    const file = {
+      etag: `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`,
+      mtimeMs: stats.mtimeMs,
+    };
+    c.header('ETag', file.etag);
     c.header('Last-Modified', stats.mtime.toUTCString());
-    if (c.req.header('If-None-Match') === etag) return c.body(null, 304);
+    c.header('Accept-Ranges', 'bytes');
+    const conditions = {
+      ifNoneMatch: c.req.header('If-None-Match'),
+      ifModifiedSince: c.req.header('If-Modified-Since'),
+    };
+    if (isNotModified(conditions, file)) return c.body(null, 304);
+
+    const range = isHead
+      ? ({ kind: 'whole' } as const)
+      : requestedRange(
+          { range: c.req.header('Range'), ifRange: c.req.header('If-Range') },
+          stats.size,
+          file,
+        );
+    if (range.kind === 'unsatisfiable') {
+      c.header('Content-Range', `bytes */${stats.size}`);
+      return c.body(null, 416);
+    }
+    if (range.kind === 'part') {
+      // A part is a range of the file's own bytes, so it is never compressed.
+      c.header('Content-Range', `bytes ${range.start}-${range.end}/${stats.size}`);
+      c.header('Content-Length', String(range.end - range.start + 1));
+      return c.body(fileStream(path, range), 206);
+    }
   }
-  if (c.req.method === 'HEAD') {
-    c.header('Content-Length', String(stats.size));
-    return c.body(null, status);
+
+  // HEAD gets the headers GET would, and no body (the file is not even opened).
+  const respond = (body: () => Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>) =>
+    isHead ? c.body(null, status) : c.body(body(), status);
+  const encoding = compressible ? chooseEncoding(c.req.header('Accept-Encoding')) : undefined;
+  const copy = encoding ? await compressed.get(path, stats, encoding) : undefined;
+  if (encoding && copy) {
+    c.header('Content-Encoding', encoding);
+    if (copy.kind === 'memory') {
+      c.header('Content-Length', String(copy.data.length));
+      // A view of the cached bytes, not a copy.
+      const { buffer, byteOffset, length } = copy.data;
+      return respond(() => new Uint8Array(buffer as ArrayBuffer, byteOffset, length));
+    }
+    c.header('Content-Length', String(copy.size));
+    return respond(() => fileStream(copy.path));
   }
-  const stream = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
-  return c.body(stream, status);
+  c.header('Content-Length', String(stats.size));
+  return respond(() => fileStream(path));
 }
 
 /** Which not-found screen a path gets: State, City or Ad not found where the path says so. */
@@ -72,8 +136,13 @@ export function notFoundKindFor(segments: readonly string[], siteDir: string): N
   return 'page';
 }
 
-export function staticSite(siteDir: string): MiddlewareHandler {
+export interface StaticSiteSettings {
+  compression?: CompressedCacheSettings;
+}
+
+export function staticSite(siteDir: string, settings: StaticSiteSettings = {}): MiddlewareHandler {
   const root = siteDir.endsWith(sep) ? siteDir : siteDir + sep;
+  const compressed = compressedCache(settings.compression);
   return async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     const rawPath = new URL(c.req.url).pathname;
@@ -84,13 +153,20 @@ export function staticSite(siteDir: string): MiddlewareHandler {
         const stats =
           path.startsWith(root) || path === join(root, 'index.html') ? fileStats(path) : undefined;
         if (stats)
-          return sendFile(c, path, stats, 200, cacheControlFor(segments, getMimeType(path) ?? ''));
+          return sendFile(
+            c,
+            compressed,
+            path,
+            stats,
+            200,
+            cacheControlFor(segments, getMimeType(path) ?? ''),
+          );
       }
     }
     const kind = segments ? notFoundKindFor(segments, root) : 'page';
     const notFoundPath = join(root, NOT_FOUND_FILES[kind]);
     const stats = fileStats(notFoundPath);
     if (!stats) return c.text('Not found', 404);
-    return sendFile(c, notFoundPath, stats, 404, 'no-cache');
+    return sendFile(c, compressed, notFoundPath, stats, 404, 'no-cache');
   };
 }

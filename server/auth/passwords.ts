@@ -1,39 +1,50 @@
-// Password hashing with scrypt (memory-hard, in Node's crypto; no native dependency). The
-// stored string carries its parameters, so the cost can rise later without breaking old hashes.
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+// Password hashing with scrypt (memory-hard, in Node's crypto; no native dependency), run on the
+// hashing pool's threads. The stored string carries its parameters, so the cost can rise later
+// without breaking old hashes.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { HashingPool } from './hashing-pool.ts';
 
 const KEY_LENGTH = 32;
 /** 2^16 × 8 × 128 bytes = 64 MiB per hash. Tests may lower it with PASSWORD_HASH_COST. */
 const DEFAULT_COST = 2 ** 16;
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  );
+/** Lone UTF-16 surrogates: they would all turn into U+FFFD on the way to bytes. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export function passwordHasher(pool: HashingPool) {
+  const derive = (password: string, salt: Buffer, N: number) =>
+    pool.scrypt({
+      password: password.normalize('NFKC'),
+      salt,
+      keyLength: KEY_LENGTH,
+      N,
+      r: 8,
+      p: 1,
+    });
+
+  return {
+    async hash(
+      password: string,
+      cost = Number(process.env.PASSWORD_HASH_COST ?? DEFAULT_COST),
+    ): Promise<string> {
+      // The schemas refuse such passwords first; this guards against a caller that skipped them.
+      if (LONE_SURROGATE.test(password)) throw new Error('The password is not well-formed text.');
+      const salt = randomBytes(16);
+      const key = await derive(password, salt, cost);
+      return `scrypt$${cost}$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+    },
+
+    /** Compares in constant time. A malformed stored hash or password never matches. */
+    async verify(password: string, stored: string): Promise<boolean> {
+      const [scheme, cost, r, p, saltText, keyText] = stored.split('$');
+      if (scheme !== 'scrypt' || !cost || !saltText || !keyText || r !== '8' || p !== '1')
+        return false;
+      if (LONE_SURROGATE.test(password)) return false;
+      const expected = Buffer.from(keyText, 'base64url');
+      const actual = await derive(password, Buffer.from(saltText, 'base64url'), Number(cost));
+      return actual.length === expected.length && timingSafeEqual(actual, expected);
+    },
+  };
 }
 
-const paramsFor = (N: number) => ({ N, r: 8, p: 1, maxmem: 256 * N * 8 });
-
-export async function hashPassword(
-  password: string,
-  cost = Number(process.env.PASSWORD_HASH_COST ?? DEFAULT_COST),
-): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, paramsFor(cost));
-  return `scrypt$${cost}$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
-}
-
-/** Compares in constant time. A malformed stored hash never matches. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, cost, r, p, saltText, keyText] = stored.split('$');
-  if (scheme !== 'scrypt' || !cost || !saltText || !keyText || r !== '8' || p !== '1') return false;
-  const expected = Buffer.from(keyText, 'base64url');
-  const actual = await derive(
-    password,
-    Buffer.from(saltText, 'base64url'),
-    paramsFor(Number(cost)),
-  );
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
-}
+export type PasswordHasher = ReturnType<typeof passwordHasher>;

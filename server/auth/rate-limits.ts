@@ -1,5 +1,8 @@
-// Rate limits on sign-up and sign-in, per client IP and per account (email), with
-// rate-limiter-flexible. Limits are counted in memory, per server process.
+// Rate limits on sign-up and sign-in, with rate-limiter-flexible, counted in memory per server
+// process. Sign-up is limited per client and per email. Sign-in failures slow the one who fails,
+// not the account's owner: a client that keeps failing on an account must wait longer after each
+// failure, while a client that has not failed on it (or a browser the owner signed in from
+// before) still gets its try, however many failures others have piled onto the account.
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface Limit {
@@ -12,8 +15,18 @@ export interface Limit {
 export interface RateLimitSettings {
   signupPerIp: Limit;
   signupPerEmail: Limit;
+  /** Every sign-in attempt from one client, whatever the account. */
   signinPerIp: Limit;
+  /**
+   * Failed sign-ins on one account, from anywhere. Past `points` the account is under attack:
+   * every client that has failed on it waits after each further failure, with no free tries.
+   */
   signinPerEmail: Limit;
+  /**
+   * Failures one client may make on one account before each further one makes it wait
+   * 1 s, 2 s, 4 s, … (at most `duration`). Counted over `duration`; a success clears them.
+   */
+  signinPerClientAndEmail?: Limit;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -21,37 +34,73 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   signupPerEmail: { points: 5, duration: 60 * 60 },
   signinPerIp: { points: 50, duration: 15 * 60 },
   signinPerEmail: { points: 10, duration: 15 * 60 },
+  signinPerClientAndEmail: { points: 5, duration: 15 * 60 },
 };
 
-export type RateLimitName = keyof RateLimitSettings;
+export type CountedLimit = 'signupPerIp' | 'signupPerEmail' | 'signinPerIp';
+
+const waitSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export function createRateLimits(settings: RateLimitSettings) {
-  const limiters = Object.fromEntries(
-    Object.entries(settings).map(([name, limit]) => [
-      name,
-      new RateLimiterMemory({ keyPrefix: name, ...limit }),
-    ]),
-  ) as Record<RateLimitName, RateLimiterMemory>;
+  const perClient =
+    settings.signinPerClientAndEmail ?? DEFAULT_RATE_LIMITS.signinPerClientAndEmail!;
+  const limiters = {
+    signupPerIp: new RateLimiterMemory({ keyPrefix: 'signupPerIp', ...settings.signupPerIp }),
+    signupPerEmail: new RateLimiterMemory({
+      keyPrefix: 'signupPerEmail',
+      ...settings.signupPerEmail,
+    }),
+    signinPerIp: new RateLimiterMemory({ keyPrefix: 'signinPerIp', ...settings.signinPerIp }),
+  } satisfies Record<CountedLimit, RateLimiterMemory>;
+  // Counters only (they never refuse): failures per account, and per client on an account.
+  const accountFailures = new RateLimiterMemory({
+    keyPrefix: 'signinFailuresPerEmail',
+    points: Number.MAX_SAFE_INTEGER,
+    duration: settings.signinPerEmail.duration,
+  });
+  const clientFailures = new RateLimiterMemory({
+    keyPrefix: 'signinFailuresPerClient',
+    points: Number.MAX_SAFE_INTEGER,
+    duration: perClient.duration,
+  });
+  // A client's wait before its next try on an account, set after each failure past the free ones.
+  const backoff = new RateLimiterMemory({ keyPrefix: 'signinBackoff', points: 1, duration: 1 });
+  const pair = (email: string, client: string) => `${email}\n${client}`;
+
   return {
     /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
-    async consume(name: RateLimitName, key: string): Promise<number> {
+    async consume(name: CountedLimit, key: string): Promise<number> {
       try {
         await limiters[name].consume(key);
         return 0;
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes)
-          return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        if (rejection instanceof RateLimiterRes) return waitSeconds(rejection.msBeforeNext);
         throw rejection;
       }
     },
-    /** The seconds to wait before another attempt is allowed, without counting one. */
-    async waitFor(name: RateLimitName, key: string): Promise<number> {
-      const state = await limiters[name].get(key);
-      if (!state || state.consumedPoints < settings[name].points) return 0;
-      return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+
+    /** The seconds `client` must wait before trying `email` again; 0 when it may try now. */
+    async signinWait(email: string, client: string): Promise<number> {
+      const state = await backoff.get(pair(email, client));
+      return state && state.consumedPoints > 1 ? waitSeconds(state.msBeforeNext) : 0;
     },
-    async reset(name: RateLimitName, key: string): Promise<void> {
-      await limiters[name].delete(key);
+
+    async signinFailed(email: string, client: string): Promise<void> {
+      const account = await accountFailures.penalty(email, 1);
+      const mine = await clientFailures.penalty(pair(email, client), 1);
+      const underAttack = account.consumedPoints >= settings.signinPerEmail.points;
+      const beyondFree = mine.consumedPoints - (underAttack ? 0 : perClient.points);
+      if (beyondFree > 0)
+        await backoff.block(
+          pair(email, client),
+          Math.min(2 ** Math.min(beyondFree - 1, 30), perClient.duration),
+        );
+    },
+
+    /** The client knew the password: its own failures on the account are forgotten. */
+    async signinSucceeded(email: string, client: string): Promise<void> {
+      await clientFailures.delete(pair(email, client));
+      await backoff.delete(pair(email, client));
     },
   };
 }

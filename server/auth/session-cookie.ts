@@ -1,21 +1,19 @@
 // The session cookie: a random token (the server keeps only its hash), HttpOnly, SameSite=Lax,
 // Secure over HTTPS. A second, readable cookie only tells page scripts that someone is signed in,
-// so anonymous visitors never call /api/me.
+// so anonymous visitors never call /api/me. A third, sent only to the API, marks a browser its
+// member has signed in from before (see rate-limits.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 
 export const SESSION_COOKIE = 'lb_session';
 export const MEMBER_HINT_COOKIE = 'lb_member';
+export const DEVICE_COOKIE = 'lb_device';
 export const SESSION_DAYS = 30;
+export const DEVICE_DAYS = 365;
 
 export const newSessionToken = () => randomBytes(32).toString('base64url');
 export const hashToken = (token: string) => createHash('sha256').update(token).digest();
-
-export function isHttps(c: Context, trustProxy: boolean): boolean {
-  if (new URL(c.req.url).protocol === 'https:') return true;
-  return trustProxy && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
-}
 
 export function setSessionCookies(c: Context, token: string, secure: boolean): void {
   const maxAge = SESSION_DAYS * 24 * 60 * 60;
@@ -41,3 +39,15 @@ export function clearSessionCookies(c: Context, secure: boolean): void {
 }
 
 export const sessionTokenOf = (c: Context) => getCookie(c, SESSION_COOKIE);
+
+export function setDeviceCookie(c: Context, token: string, secure: boolean): void {
+  setCookie(c, DEVICE_COOKIE, token, {
+    httpOnly: true,
+    secure,
+    sameSite: 'Strict',
+    path: '/api',
+    maxAge: DEVICE_DAYS * 24 * 60 * 60,
+  });
+}
+
+export const deviceTokenOf = (c: Context) => getCookie(c, DEVICE_COOKIE);

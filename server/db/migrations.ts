@@ -17,4 +17,14 @@ export const MIGRATIONS: readonly string[] = [
      expires_at TEXT NOT NULL
    ) STRICT;
    CREATE INDEX sessions_by_account ON sessions(account_id);`,
+  // Browsers a member has signed in from: their failed sign-ins are counted apart from anyone
+  // else's, so strangers failing on an account never hold its owner back there.
+  `CREATE TABLE known_devices (
+     id INTEGER PRIMARY KEY,
+     token_hash BLOB NOT NULL UNIQUE,
+     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     created_at TEXT NOT NULL,
+     last_used_at TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX known_devices_by_account ON known_devices(account_id);`,
 ];

@@ -1,22 +1,23 @@
 // Refuses state-changing requests sent from another site (CSRF): a browser always names the page's
 // origin on a cross-site POST. Scripts that send no Origin and no Sec-Fetch-Site are let through.
 import type { MiddlewareHandler } from 'hono';
+import { forwardedProto, type ProxyTrust } from '../client-address.ts';
+import { Refusal, type AnswerRefusal } from '../refusal.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function originCheck(
   allowedOrigins: readonly string[],
-  trustProxy: boolean,
+  trust: ProxyTrust,
+  refuse: AnswerRefusal,
 ): MiddlewareHandler {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
     const origin = c.req.header('origin');
     const url = new URL(c.req.url);
     // Behind a TLS-terminating proxy the page's origin is https even though this request is not.
-    const forwardedProto = trustProxy
-      ? c.req.header('x-forwarded-proto')?.split(',')[0]?.trim()
-      : undefined;
-    const protocol = forwardedProto ? `${forwardedProto}:` : url.protocol;
+    const proto = forwardedProto(c, trust);
+    const protocol = proto ? `${proto}:` : url.protocol;
     const own = [
       url.origin,
       `${protocol}//${url.host}`,
@@ -27,7 +28,7 @@ export function originCheck(
         ? c.req.header('sec-fetch-site') !== 'cross-site'
         : own.includes(origin) || allowedOrigins.includes(origin);
     if (!allowed)
-      return c.json({ error: 'This request came from another site and was refused.' }, 403);
+      return refuse(c, new Refusal(403, 'This request came from another site and was refused.'));
     return next();
   };
 }

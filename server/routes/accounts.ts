@@ -1,6 +1,7 @@
 // The accounts API: sign-up, sign-in, sign-out and the current member. Each endpoint takes JSON
 // (scripts, the sign-up dialog) or a form post (pages without JavaScript); every JSON failure is
-// `{ error }` with a 4xx status.
+// `{ error }` with a 4xx status (or 503 while password hashing is at capacity), and every refused
+// form post gets its form page back with the message.
 import { Hono, type Context } from 'hono';
 import {
   makeSignupSchema,
@@ -8,61 +9,68 @@ import {
   firstProblem,
   TERMS_REQUIRED,
 } from '../../src/schemas/signup.ts';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import type { RateLimitName, RateLimits } from '../auth/rate-limits.ts';
+import { ageCheckDay } from '../auth/age-check-day.ts';
+import { HashingBusy } from '../auth/hashing-pool.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
+import type { CountedLimit, RateLimits } from '../auth/rate-limits.ts';
 import {
   clearSessionCookies,
+  DEVICE_DAYS,
+  deviceTokenOf,
   hashToken,
-  isHttps,
   newSessionToken,
   sessionTokenOf,
+  setDeviceCookie,
   setSessionCookies,
   SESSION_DAYS,
 } from '../auth/session-cookie.ts';
+import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import { accountStore } from '../db/accounts.ts';
 import type { Db } from '../db/database.ts';
+import { knownDeviceStore } from '../db/known-devices.ts';
 import { sessionStore } from '../db/sessions.ts';
-import type { FormPageName, FormPages } from '../form-page.ts';
+import { FORM_TYPES, mediaTypeOf, Refusal, type AnswerRefusal } from '../refusal.ts';
 
 export interface AccountsOptions {
   db: Db;
   rateLimits: RateLimits;
-  formPages: FormPages;
-  trustProxy: boolean;
-  clientIp: (c: Context) => string;
+  passwords: PasswordHasher;
+  refuse: AnswerRefusal;
+  trust: ProxyTrust;
 }
 
-type Status = 400 | 401 | 405 | 409 | 413 | 415 | 429;
 type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
 
-class Refusal {
-  constructor(
-    readonly status: Status,
-    readonly error: string,
-    readonly field?: string,
-    readonly retryAfter?: number,
-  ) {}
-}
-
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
+const BUSY = 'The server is busy right now. Please try again in a few seconds.';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function accountsRoutes(options: AccountsOptions) {
+  const { passwords, rateLimits, trust } = options;
   const accounts = accountStore(options.db);
   const sessions = sessionStore(options.db);
-  // Expired sessions no longer sign anyone in; clear them out at start-up.
+  const devices = knownDeviceStore(options.db);
+  // Expired sessions and long-unused devices no longer count; clear them out at start-up.
   sessions.removeExpired(new Date().toISOString());
+  devices.removeUnusedSince(new Date(Date.now() - DEVICE_DAYS * DAY_MS).toISOString());
   // Signing in with an unknown email still costs one hash comparison, so timing tells nothing.
-  const unknownAccountHash = hashPassword('not a real password');
+  // Made on first use (not at start-up, when nothing may ever need it).
+  let unknownAccountHash: Promise<string> | undefined;
+  const hashForUnknownAccount = () =>
+    (unknownAccountHash ??= passwords.hash('not a real password').catch((error: unknown) => {
+      unknownAccountHash = undefined;
+      throw error;
+    }));
   const app = new Hono();
 
   app.post('/signup', async (c) => {
     const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, 'signup', submission);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
     const values = keptValues(submission, ['email', 'dateOfBirth']);
     try {
-      await limit('signupPerIp', options.clientIp(c));
+      await limit('signupPerIp', rateLimitKey(clientAddress(c, trust)));
       const fields = termsChecked(submission);
-      const parsed = makeSignupSchema().safeParse(fields);
+      const parsed = makeSignupSchema(ageCheckDay()).safeParse(fields);
       if (!parsed.success) {
         const problem = firstProblem(parsed.error);
         throw new Refusal(400, problem.message, problem.field);
@@ -70,52 +78,58 @@ export function accountsRoutes(options: AccountsOptions) {
       const input = parsed.data;
       await limit('signupPerEmail', input.email);
       if (accounts.findByEmail(input.email)) throw duplicateEmail();
+      const passwordHash = await hashing(passwords.hash(input.password));
       const now = new Date().toISOString();
       const accountId = accounts.create({
         email: input.email,
-        passwordHash: await hashPassword(input.password),
+        passwordHash,
         dateOfBirth: input.dateOfBirth,
         termsAcceptedAt: now,
         createdAt: now,
       });
       if (accountId === undefined) throw duplicateEmail();
       startSession(c, accountId);
+      rememberDevice(c, accountId);
       return submission.kind === 'form'
         ? c.redirect('/success', 303)
         : c.json({ redirectUrl: '/success' }, 201);
     } catch (error) {
-      if (error instanceof Refusal) return refuse(c, 'signup', error, submission.kind, values);
+      if (error instanceof Refusal) return options.refuse(c, error, values);
       throw error;
     }
   });
 
   app.post('/signin', async (c) => {
     const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, 'signin', submission);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
     const values = keptValues(submission, ['email']);
     try {
-      await limit('signinPerIp', options.clientIp(c));
       const parsed = signinSchema.safeParse(submission.fields);
       if (!parsed.success) {
+        await limit('signinPerIp', rateLimitKey(clientAddress(c, trust)));
         const problem = firstProblem(parsed.error);
         throw new Refusal(400, problem.message, problem.field);
       }
-      // Per account, only failed attempts count, and a success clears them.
-      await refuseIfBlocked('signinPerEmail', parsed.data.email);
-      const account = accounts.findByEmail(parsed.data.email);
-      const matches = await verifyPassword(
-        parsed.data.password,
-        account?.passwordHash ?? (await unknownAccountHash),
-      );
+      const { email, password } = parsed.data;
+      const account = accounts.findByEmail(email);
+      // A browser the owner signed in from before is counted on its own: neither the failures
+      // of others on this account nor those of others behind the same address hold it back.
+      const device = account ? knownDeviceOf(c, account.id) : undefined;
+      const client = device ? `device:${device.id}` : rateLimitKey(clientAddress(c, trust));
+      if (!device) await limit('signinPerIp', client);
+      throwIfWaiting(await rateLimits.signinWait(email, client));
+      const stored = account?.passwordHash ?? (await hashing(hashForUnknownAccount()));
+      const matches = await hashing(passwords.verify(password, stored));
       if (!account || !matches) {
-        await limit('signinPerEmail', parsed.data.email);
+        await rateLimits.signinFailed(email, client);
         throw new Refusal(401, WRONG_CREDENTIALS);
       }
-      await options.rateLimits.reset('signinPerEmail', parsed.data.email);
+      await rateLimits.signinSucceeded(email, client);
       startSession(c, account.id);
+      if (!device) rememberDevice(c, account.id);
       return submission.kind === 'form' ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
     } catch (error) {
-      if (error instanceof Refusal) return refuse(c, 'signin', error, submission.kind, values);
+      if (error instanceof Refusal) return options.refuse(c, error, values);
       throw error;
     }
   });
@@ -123,11 +137,10 @@ export function accountsRoutes(options: AccountsOptions) {
   app.post('/signout', (c) => {
     const token = sessionTokenOf(c);
     if (token) sessions.revoke(hashToken(token));
-    clearSessionCookies(c, isHttps(c, options.trustProxy));
-    const isForm = (c.req.header('content-type') ?? '').startsWith(
-      'application/x-www-form-urlencoded',
-    );
-    return isForm ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
+    clearSessionCookies(c, isHttps(c, trust));
+    return FORM_TYPES.has(mediaTypeOf(c))
+      ? c.redirect('/', 303)
+      : c.json({ redirectUrl: '/' }, 200);
   });
 
   app.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/signup', '/signin', '/signout'], (c) =>
@@ -149,17 +162,32 @@ export function accountsRoutes(options: AccountsOptions) {
   function startSession(c: Context, accountId: number) {
     const token = newSessionToken();
     const now = new Date();
-    const expires = new Date(now.getTime() + SESSION_DAYS * 24 * 60 * 60 * 1000);
+    const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
     sessions.create(hashToken(token), accountId, now.toISOString(), expires.toISOString());
-    setSessionCookies(c, token, isHttps(c, options.trustProxy));
+    setSessionCookies(c, token, isHttps(c, trust));
   }
 
-  async function limit(name: RateLimitName, key: string) {
-    throwIfWaiting(await options.rateLimits.consume(name, key));
+  function knownDeviceOf(c: Context, accountId: number) {
+    const token = deviceTokenOf(c);
+    if (!token) return undefined;
+    const now = new Date();
+    const device = devices.find(
+      hashToken(token),
+      new Date(now.getTime() - DEVICE_DAYS * DAY_MS).toISOString(),
+    );
+    if (device?.accountId !== accountId) return undefined;
+    devices.touch(device.id, now.toISOString());
+    return device;
   }
 
-  async function refuseIfBlocked(name: RateLimitName, key: string) {
-    throwIfWaiting(await options.rateLimits.waitFor(name, key));
+  function rememberDevice(c: Context, accountId: number) {
+    const token = newSessionToken();
+    devices.remember(hashToken(token), accountId, new Date().toISOString());
+    setDeviceCookie(c, token, isHttps(c, trust));
+  }
+
+  async function limit(name: CountedLimit, key: string) {
+    throwIfWaiting(await rateLimits.consume(name, key));
   }
 
   function throwIfWaiting(waitSeconds: number) {
@@ -173,24 +201,16 @@ export function accountsRoutes(options: AccountsOptions) {
       );
     }
   }
+}
 
-  function refuse(
-    c: Context,
-    page: FormPageName,
-    refusal: Refusal,
-    kind: Submission['kind'] = 'json',
-    values: Record<string, string> = {},
-  ) {
-    if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
-    if (kind === 'form')
-      return c.html(
-        options.formPages.render(page, { error: refusal.error, values }),
-        refusal.status,
-      );
-    return c.json(
-      refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error },
-      refusal.status,
-    );
+/** A hash that the pool could not take now becomes a 503 with Retry-After. */
+async function hashing<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof HashingBusy)
+      throw new Refusal(503, BUSY, undefined, error.retryAfterSeconds);
+    throw error;
   }
 }
 
@@ -198,7 +218,7 @@ const duplicateEmail = () =>
   new Refusal(409, 'An account with this email already exists. Sign in instead.', 'email');
 
 async function readSubmission(c: Context): Promise<Submission | Refusal> {
-  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(c);
   if (type === 'application/json') {
     let body: unknown;
     try {
@@ -211,7 +231,7 @@ async function readSubmission(c: Context): Promise<Submission | Refusal> {
     }
     return { kind: 'json', fields: body as Record<string, unknown> };
   }
-  if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
+  if (FORM_TYPES.has(type)) {
     try {
       const form = await c.req.parseBody();
       return { kind: 'form', fields: form };

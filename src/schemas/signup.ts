@@ -44,6 +44,14 @@ const email = text('Enter your email address.', 'Email')
   .max(EMAIL_MAX, { error: `Email address is too long (${EMAIL_MAX} characters at most).` })
   .pipe(z.email({ error: 'Enter a valid email address, like name@example.com.' }));
 
+/**
+ * Text with a lone UTF-16 surrogate cannot be turned into bytes as typed: every such character
+ * would become U+FFFD, so "\ud800abcdefgh" and "\udfffabcdefgh" would be one password.
+ */
+const isWellFormed = (text: string) => !/\p{Cs}/u.test(text);
+export const PASSWORD_NOT_WELL_FORMED =
+  'Password contains characters that are not valid text (unpaired surrogates). Please type it again.';
+
 export function makeSignupSchema(today = todayIso()) {
   return z.strictObject(
     {
@@ -52,7 +60,8 @@ export function makeSignupSchema(today = todayIso()) {
       /** 8 to 200 characters; stored only as a memory-hard hash. */
       password: text('Enter a password.', 'Password')
         .min(PASSWORD_MIN, { error: `Password must be at least ${PASSWORD_MIN} characters.` })
-        .max(PASSWORD_MAX, { error: `Password must be at most ${PASSWORD_MAX} characters.` }),
+        .max(PASSWORD_MAX, { error: `Password must be at most ${PASSWORD_MAX} characters.` })
+        .refine(isWellFormed, { error: PASSWORD_NOT_WELL_FORMED }),
       /** YYYY-MM-DD, entered by the person; 18 or older today. */
       dateOfBirth: text('Enter your date of birth.', 'Date of birth')
         .trim()
@@ -83,7 +92,8 @@ export const signinSchema = z.strictObject(
     email,
     password: text('Enter your password.', 'Password')
       .min(1, { error: 'Enter your password.' })
-      .max(PASSWORD_MAX, { error: 'Email or password is incorrect.' }),
+      .max(PASSWORD_MAX, { error: 'Email or password is incorrect.' })
+      .refine(isWellFormed, { error: PASSWORD_NOT_WELL_FORMED }),
   },
   {
     error: (issue) =>

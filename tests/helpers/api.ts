@@ -25,6 +25,7 @@ export const GENEROUS_LIMITS: RateLimitSettings = {
   signupPerEmail: GENEROUS,
   signinPerIp: GENEROUS,
   signinPerEmail: GENEROUS,
+  signinPerClientAndEmail: GENEROUS,
 };
 
 /** Generous limits everywhere except the ones given. */

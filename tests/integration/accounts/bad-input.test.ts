@@ -40,6 +40,8 @@ interface BadInput {
   status: number;
   error: string;
   field?: string;
+  /** A form body: refused with the form page and the message (form-refusals.test.ts), not JSON. */
+  formPage?: true;
 }
 
 const valid = { email: 'bad-input@example.com', password: PASSWORD, dateOfBirth: '1990-05-17' };
@@ -70,6 +72,7 @@ const bothEndpoints = (valid: Record<string, unknown>): BadInput[] => [
     contentType: 'multipart/form-data',
     status: 400,
     error: 'The form could not be read. Please try again.',
+    formPage: true,
   },
   { name: 'a 1 MB JSON body', body: `{"email":"${ONE_MB}"}`, status: 413, error: TOO_LARGE },
   {
@@ -78,6 +81,7 @@ const bothEndpoints = (valid: Record<string, unknown>): BadInput[] => [
     contentType: FORM_TYPE,
     status: 413,
     error: TOO_LARGE,
+    formPage: true,
   },
   {
     name: 'a number for email',
@@ -310,6 +314,12 @@ async function send(path: string, input: BadInput): Promise<Response> {
 async function expectRefusal(response: Response, input: BadInput) {
   expect(response.status).not.toBe(500);
   expect(response.status).toBe(input.status);
+  expect(response.headers.getSetCookie()).toEqual([]);
+  if (input.formPage) {
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await response.text()).toContain(`role="alert">${input.error}</p>`);
+    return;
+  }
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   const body = (await response.json()) as Record<string, unknown>;
   expect(body.error).toBe(input.error);

@@ -86,8 +86,10 @@ describe('sign-up per IP', () => {
     expect(storedAccount(dbPath, fourth.email as string)).toBeUndefined();
   });
 
-  it('behind a proxy (trustProxy), counts each X-Forwarded-For client on its own', async () => {
-    const { app } = appWith({ signupPerIp: SMALL }, { trustProxy: true });
+  // Two proxies: the outer one (10.0.0.1, as the inner one saw it) wrote the client's address.
+  // client-address.test.ts covers spoofed chains and the other ways to name the proxies.
+  it('behind two proxies (trustProxy: 2), counts each X-Forwarded-For client on its own', async () => {
+    const { app } = appWith({ signupPerIp: SMALL }, { trustProxy: 2 });
     const from = (ip: string) => ({ 'x-forwarded-for': `${ip}, 10.0.0.1` });
     for (let attempt = 1; attempt <= 3; attempt++) {
       expect((await postJson(app, '/api/signup', signupBody(), from('198.51.100.7'))).status).toBe(
@@ -101,8 +103,10 @@ describe('sign-up per IP', () => {
   });
 });
 
+// The account's failures slow the client that made them; the owner elsewhere is not held back
+// (sign-in-backoff.test.ts).
 describe('sign-in per account', () => {
-  it('answers 429 after 3 wrong passwords for one email, each a 401 before', async () => {
+  it('answers the failing client 429 after 3 wrong passwords for one email, each a 401 before', async () => {
     const { app } = appWith({ signinPerEmail: SMALL });
     const email = uniqueEmail('target');
     const other = uniqueEmail('bystander');
@@ -116,7 +120,8 @@ describe('sign-in per account', () => {
       expect(wrong.status).toBe(401);
       expect(await wrong.json()).toEqual({ error: WRONG_CREDENTIALS });
     }
-    // The limit is per account: the right password, typed in another case, is refused too...
+    // The account is under attack: this client must wait, even with the right password typed in
+    // another case...
     await expectTooMany(
       await postJson(app, '/api/signin', { email: email.toUpperCase(), password: PASSWORD }),
     );

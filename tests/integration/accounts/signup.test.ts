@@ -117,13 +117,13 @@ describe('POST /api/signup as JSON', () => {
     expect(everything).not.toContain(typed.trim());
   });
 
-  it('accepts someone who turns 18 today', async () => {
-    const body = signupBody({ dateOfBirth: dobYearsAgo(18) });
+  // The age check counts from the date at UTC−12, where the day begins last (age-check.test.ts).
+  it('accepts someone who turns 18 today where the day began last', async () => {
+    const dateOfBirth = dobYearsAgo(18, 0, new Date(Date.now() - 12 * 60 * 60 * 1000));
+    const body = signupBody({ dateOfBirth });
     const response = await postJson(testApp.app, '/api/signup', body);
     expect(response.status).toBe(201);
-    expect(storedAccount(testApp.dbPath, body.email as string)?.date_of_birth).toBe(
-      dobYearsAgo(18),
-    );
+    expect(storedAccount(testApp.dbPath, body.email as string)?.date_of_birth).toBe(dateOfBirth);
   });
 });
 

@@ -1,0 +1,456 @@
+// The server benchmark (`npm run bench:server`, scripts/bench-server.ts): builds the site if
+// needed, starts the real server (server/index.ts, production password cost) in a child process
+// on a free port of 127.0.0.1, and drives it from this process with keep-alive HTTP clients:
+// pages and /api/me at 50 concurrent clients, alone and while 8 clients sign up as fast as they
+// can. Prints the figures and writes them to docs/benchmarks.md (## Server under load). Every
+// phase is bounded in time and in requests; nothing is sent anywhere but 127.0.0.1.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultHashingThreads } from '../server/auth/hashing-pool.ts';
+
+const root = join(import.meta.dirname, '..');
+const HOST = '127.0.0.1';
+const READERS = 50;
+const SIGNUP_CLIENTS = 8;
+/** Browsers ask for these; the server answers pages with brotli. */
+const ACCEPT_ENCODING = 'br, gzip';
+const START = '<!-- bench-server:start -->';
+const END = '<!-- bench-server:end -->';
+const HEADING = '## Server under load';
+
+export interface ServerBenchOptions {
+  runs: number;
+  /** Measured seconds per phase (after a one-second warm-up). */
+  seconds: number;
+  /** Most requests per phase, whatever the time. */
+  maxRequests: number;
+  write: boolean;
+}
+
+const USAGE = 'usage: npm run bench:server -- [--runs N] [--seconds S] [--no-write]';
+
+export function parseServerBenchOptions(argv: readonly string[]): ServerBenchOptions {
+  const options: ServerBenchOptions = { runs: 2, seconds: 8, maxRequests: 400_000, write: true };
+  for (let index = 0; index < argv.length; index += 1) {
+    const flag = argv[index];
+    const number = () => {
+      const value = Number(argv[++index]);
+      if (!Number.isInteger(value) || value < 1)
+        throw new Error(`${flag} needs a whole number\n${USAGE}`);
+      return value;
+    };
+    if (flag === '--runs') options.runs = number();
+    else if (flag === '--seconds') options.seconds = number();
+    else if (flag === '--no-write') options.write = false;
+    else throw new Error(`unknown option ${flag}\n${USAGE}`);
+  }
+  return options;
+}
+
+interface Sample {
+  /** Milliseconds from sending the request to the last byte of the answer. */
+  latencies: number[];
+  failures: number;
+  elapsedMs: number;
+}
+
+interface PhaseResult {
+  name: string;
+  path: string;
+  underSignups: boolean;
+  requests: number;
+  failures: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  signups?: { completed: number; perSecond: number; statuses: Record<string, number>; p50: number };
+}
+
+interface RunResult {
+  index: number;
+  loadBefore: number;
+  phases: PhaseResult[];
+}
+
+// ---------------------------------------------------------------- HTTP client
+
+function send(
+  agent: Agent,
+  port: number,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; setCookie: string[] }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: HOST, port, method, path, agent, headers, timeout: 30_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, setCookie: res.headers['set-cookie'] ?? [] }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function readers(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  durationMs: number,
+  maxRequests: number,
+): Promise<Sample> {
+  const agent = new Agent({ keepAlive: true, maxSockets: READERS });
+  const latencies: number[] = [];
+  let failures = 0;
+  let issued = 0;
+  const started = performance.now();
+  const deadline = started + durationMs;
+  const reader = async () => {
+    while (performance.now() < deadline && issued < maxRequests) {
+      issued += 1;
+      const sent = performance.now();
+      try {
+        const { status } = await send(agent, port, 'GET', path, headers);
+        latencies.push(performance.now() - sent);
+        if (status !== 200) failures += 1;
+      } catch {
+        failures += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: READERS }, reader));
+  const elapsedMs = performance.now() - started;
+  agent.destroy();
+  return { latencies, failures, elapsedMs };
+}
+
+/** Clients signing up back to back, each time as a new address behind the proxy, until stopped. */
+function signupLoad(port: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: SIGNUP_CLIENTS });
+  const statuses: Record<string, number> = {};
+  const latencies: number[] = [];
+  let stopped = false;
+  let counter = 0;
+  const client = async (clientIndex: number) => {
+    while (!stopped) {
+      counter += 1;
+      const body = JSON.stringify({
+        email: `bench-${process.pid}-${clientIndex}-${counter}@example.com`,
+        password: `bench password ${counter}`,
+        dateOfBirth: '1990-05-17',
+      });
+      // A different client address each time (TRUST_PROXY=1), so no per-address limit stops the
+      // load: the attacker the hashing pool is there for has many addresses.
+      const forwardedFor = `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
+      const sent = performance.now();
+      try {
+        const { status } = await send(
+          agent,
+          port,
+          'POST',
+          '/api/signup',
+          { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+          body,
+        );
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        latencies.push(performance.now() - sent);
+        // A refused sign-up (503) says when to come back; these clients come back at once.
+      } catch {
+        statuses.error = (statuses.error ?? 0) + 1;
+      }
+    }
+  };
+  const running = Promise.all(Array.from({ length: SIGNUP_CLIENTS }, (_, index) => client(index)));
+  const started = performance.now();
+  const reset = () => {
+    for (const key of Object.keys(statuses)) delete statuses[key];
+    latencies.length = 0;
+  };
+  return {
+    /** Forget what was counted so far (the warm-up). */
+    reset,
+    async stop() {
+      stopped = true;
+      await running;
+      agent.destroy();
+      return { statuses, latencies, elapsedMs: performance.now() - started };
+    },
+  };
+}
+
+// ---------------------------------------------------------------- server
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(dataDir: string) {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST,
+    PORT: String(port),
+    DATABASE_PATH: join(dataDir, 'bench.sqlite'),
+    TRUST_PROXY: '1',
+  };
+  // The production cost (64 MiB a hash), whatever the calling shell says.
+  delete env.PASSWORD_HASH_COST;
+  delete env.PASSWORD_HASH_THREADS;
+  delete env.PASSWORD_HASH_QUEUE;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: root,
+    env,
+    // The request log goes nowhere: the server still writes it, as in production.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const agent = new Agent({ keepAlive: false });
+  const deadline = performance.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited (code ${child.exitCode}).`);
+    try {
+      if ((await send(agent, port, 'GET', '/', {})).status === 200) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (performance.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('The server did not answer within 60 s.');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { port, child };
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+// ---------------------------------------------------------------- figures
+
+function percentile(sorted: Float64Array, fraction: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
+}
+
+function summarise(name: string, path: string, underSignups: boolean, sample: Sample): PhaseResult {
+  const sorted = Float64Array.from(sample.latencies).sort();
+  return {
+    name,
+    path,
+    underSignups,
+    requests: sorted.length,
+    failures: sample.failures,
+    rps: sorted.length / (sample.elapsedMs / 1000),
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted.at(-1) ?? NaN,
+  };
+}
+
+/** A city page of the built site: Los Angeles when it is there, else the first one found. */
+function cityPath(siteDir: string): string {
+  if (existsSync(join(siteDir, 'city', 'California', 'Los Angeles', 'index.html')))
+    return '/city/California/Los%20Angeles';
+  for (const state of readdirSync(join(siteDir, 'city')).sort()) {
+    const city = readdirSync(join(siteDir, 'city', state)).sort()[0];
+    if (city) return `/city/${encodeURIComponent(state)}/${encodeURIComponent(city)}`;
+  }
+  throw new Error(`No city page in ${siteDir}.`);
+}
+
+async function runOnce(
+  index: number,
+  options: ServerBenchOptions,
+  city: string,
+): Promise<RunResult> {
+  const loadBefore = loadavg()[0]!;
+  const dataDir = mkdtempSync(join(tmpdir(), 'localboard-bench-server-'));
+  const { port, child } = await startServer(dataDir);
+  const phases: PhaseResult[] = [];
+  try {
+    // One member for /api/me.
+    const signupAgent = new Agent({ keepAlive: false });
+    const member = await send(
+      signupAgent,
+      port,
+      'POST',
+      '/api/signup',
+      { 'content-type': 'application/json' },
+      JSON.stringify({
+        email: 'bench-member@example.com',
+        password: 'bench member password',
+        dateOfBirth: '1990-05-17',
+      }),
+    );
+    const session = member.setCookie.map((cookie) => cookie.split(';')[0]).join('; ');
+    if (member.status !== 201 || !session)
+      throw new Error(`The member's sign-up answered ${member.status}.`);
+
+    const ms = options.seconds * 1000;
+    const page = { 'accept-encoding': ACCEPT_ENCODING };
+    const targets = [
+      { name: 'GET /', path: '/', headers: page },
+      { name: 'GET city page', path: city, headers: page },
+      { name: 'GET /api/me', path: '/api/me', headers: { cookie: session } },
+    ];
+    for (const target of targets) {
+      await readers(port, target.path, target.headers, 1000, options.maxRequests);
+      const sample = await readers(port, target.path, target.headers, ms, options.maxRequests);
+      phases.push(summarise(target.name, target.path, false, sample));
+      log(phases.at(-1)!);
+    }
+    for (const target of targets.slice(0, 2)) {
+      const signups = signupLoad(port);
+      // The sign-ups run a second before measuring, so the hashing queue is full from the start.
+      await readers(port, target.path, target.headers, 1000, options.maxRequests);
+      signups.reset();
+      const sample = await readers(port, target.path, target.headers, ms, options.maxRequests);
+      const { statuses, latencies, elapsedMs } = await signups.stop();
+      const result = summarise(target.name, target.path, true, sample);
+      const completed = statuses['201'] ?? 0;
+      result.signups = {
+        completed,
+        perSecond: completed / (Math.min(elapsedMs, ms) / 1000),
+        statuses,
+        p50: percentile(Float64Array.from(latencies).sort(), 0.5),
+      };
+      phases.push(result);
+      log(result);
+    }
+  } finally {
+    await stopServer(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { index, loadBefore, phases };
+}
+
+function log(phase: PhaseResult) {
+  const under = phase.underSignups ? ' + 8 sign-ups' : '';
+  console.log(
+    `  ${phase.name}${under}: ${phase.requests} requests, ${phase.rps.toFixed(0)}/s, p50 ${phase.p50.toFixed(1)} ms, p99 ${phase.p99.toFixed(1)} ms` +
+      (phase.signups ? `, sign-ups ${JSON.stringify(phase.signups.statuses)}` : ''),
+  );
+}
+
+const ms = (value: number) =>
+  Number.isNaN(value) ? '–' : value < 10 ? value.toFixed(1) : value.toFixed(0);
+const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
+
+/** The run whose worst p99 under sign-ups is lower is the better one. */
+const worstP99 = (run: RunResult) =>
+  Math.max(...run.phases.filter((phase) => phase.underSignups).map((phase) => phase.p99));
+
+function table(run: RunResult): string {
+  const lines = [
+    '| request, 50 concurrent clients | alone: p50 / p99 ms | alone: req/s | with 8 clients signing up: p50 / p99 ms | req/s | sign-ups/s (201) | failed |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const alone of run.phases.filter((phase) => !phase.underSignups)) {
+    const loaded = run.phases.find((phase) => phase.underSignups && phase.path === alone.path);
+    const failed = alone.failures + (loaded?.failures ?? 0);
+    lines.push(
+      `| ${alone.name} | ${ms(alone.p50)} / ${ms(alone.p99)} | ${thousands(alone.rps)} | ` +
+        (loaded
+          ? `${ms(loaded.p50)} / ${ms(loaded.p99)} | ${thousands(loaded.rps)} | ${loaded.signups!.perSecond.toFixed(1)} |`
+          : '– | – | – |') +
+        ` ${failed} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function report(runs: RunResult[], options: ServerBenchOptions): string {
+  const ranked = [...runs].sort((a, b) => worstP99(a) - worstP99(b));
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const lines = [
+    `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${runs.length} runs of ${options.seconds} s a phase (after 1 s of warm-up), Node ${process.version}.`,
+    `- Machine: ${availableParallelism()} cores (${cpu}), **shared**: other builds were running on it, so the figures move from run to run; the load average (1 min) before each run is given.`,
+    `- The server (\`server/index.ts\`, one process, password hashing on ${defaultHashingThreads()} thread(s), scrypt at 64 MiB) and the load generator (this process) share those cores.`,
+  ];
+  for (const [rank, run] of ranked.entries()) {
+    const label =
+      ranked.length === 1
+        ? 'Run'
+        : rank === 0
+          ? 'Better run'
+          : rank === ranked.length - 1
+            ? 'Worse run'
+            : 'Run';
+    lines.push(
+      '',
+      `### ${label} (run ${run.index} of ${runs.length}, load average ${run.loadBefore.toFixed(2)} before)`,
+      '',
+      table(run),
+    );
+    const signups = run.phases.filter((phase) => phase.signups);
+    const statuses = signups.map(
+      (phase) =>
+        `${phase.name}: ${Object.entries(phase.signups!.statuses)
+          .map(([status, count]) => `${count} × ${status}`)
+          .join(', ')}, sign-up p50 ${ms(phase.signups!.p50)} ms`,
+    );
+    lines.push('', `Sign-up answers during the loaded phases — ${statuses.join('; ')}.`);
+  }
+  return lines.join('\n');
+}
+
+function writeDoc(figures: string) {
+  const file = join(root, 'docs', 'benchmarks.md');
+  const current = readFileSync(file, 'utf8');
+  const section = `${START}\n${figures.trim()}\n${END}`;
+  const start = current.indexOf(START);
+  const end = current.indexOf(END);
+  const text =
+    start !== -1 && end > start
+      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
+      : `${current.trimEnd()}\n\n${HEADING}\n\n${section}\n`;
+  writeFileSync(file, text);
+}
+
+export async function benchServer(argv: readonly string[]): Promise<void> {
+  const options = parseServerBenchOptions(argv);
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) throw new Error('The build failed.');
+  const city = cityPath(join(root, 'dist', 'site'));
+  const runs: RunResult[] = [];
+  for (let index = 1; index <= options.runs; index += 1) {
+    console.log(`Run ${index} of ${options.runs} (load average ${loadavg()[0]!.toFixed(2)}):`);
+    runs.push(await runOnce(index, options, city));
+  }
+  const figures = report(runs, options);
+  console.log(`\n${figures}\n`);
+  if (options.write) {
+    writeDoc(figures);
+    console.log('Wrote the figures to docs/benchmarks.md (## Server under load).');
+  }
+}

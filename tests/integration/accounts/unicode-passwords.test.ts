@@ -1,0 +1,69 @@
+// Passwords are text: one with a lone UTF-16 surrogate (which no keyboard types, but a script can
+// send) is refused with a clear message, because turned into bytes it would become U+FFFD and
+// match any other such password. Real Unicode, emoji included, is kept exactly as typed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  countRows,
+  makeTestApp,
+  postJson,
+  signupBody,
+  uniqueEmail,
+  type TestApp,
+} from '../../helpers/api.ts';
+
+// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
+process.env.PASSWORD_HASH_COST = String(2 ** 14);
+
+const NOT_WELL_FORMED =
+  'Password contains characters that are not valid text (unpaired surrogates). Please type it again.';
+
+let testApp: TestApp;
+beforeAll(() => {
+  testApp = makeTestApp();
+});
+afterAll(() => testApp.remove());
+
+describe('a password with a lone surrogate', () => {
+  it.each([
+    ['a high surrogate', '\ud800abcdefgh'],
+    ['a low surrogate', '\udfffabcdefgh'],
+    ['a pair written backwards', 'abcdefgh\ude00\ud83d'],
+  ])('is refused at sign-up (%s) and nothing is stored', async (_, password) => {
+    const before = countRows(testApp.dbPath, 'accounts');
+    const response = await postJson(testApp.app, '/api/signup', signupBody({ password }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: NOT_WELL_FORMED, field: 'password' });
+    expect(countRows(testApp.dbPath, 'accounts')).toBe(before);
+  });
+
+  it('can no longer stand in for another one (the reproduction)', async () => {
+    const email = uniqueEmail('surrogate');
+    const signup = await postJson(
+      testApp.app,
+      '/api/signup',
+      signupBody({ email, password: '\ud800abcdefgh' }),
+    );
+    expect(signup.status).toBe(400);
+    const signin = await postJson(testApp.app, '/api/signin', {
+      email,
+      password: '\udfffabcdefgh',
+    });
+    expect(signin.status).toBe(400);
+    expect(await signin.json()).toEqual({ error: NOT_WELL_FORMED, field: 'password' });
+  });
+});
+
+describe('a password with real Unicode', () => {
+  it('signs up and in with emoji and accents, and U+FFFD is a different password', async () => {
+    const email = uniqueEmail('unicode');
+    const password = '🔑 clé secrète 😀';
+    expect(
+      (await postJson(testApp.app, '/api/signup', signupBody({ email, password }))).status,
+    ).toBe(201);
+    expect((await postJson(testApp.app, '/api/signin', { email, password })).status).toBe(200);
+    const replaced = password.replace('🔑', '\ufffd');
+    expect((await postJson(testApp.app, '/api/signin', { email, password: replaced })).status).toBe(
+      401,
+    );
+  });
+});
