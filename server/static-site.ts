@@ -6,7 +6,7 @@ import { join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
-import { NOT_FOUND_FILES } from '../src/paths.ts';
+import { cityPath, NOT_FOUND_FILES, outputFileForPath, routes, statePath } from '../src/paths.ts';
 import { isNotModified, requestedRange } from './http-conditional.ts';
 import {
   chooseEncoding,
@@ -124,16 +124,20 @@ async function sendFile(
   return respond(() => fileStream(path));
 }
 
-/** Which not-found screen a path gets: State, City or Ad not found where the path says so. */
-export function notFoundKindFor(segments: readonly string[], siteDir: string): NotFoundKind {
-  const [section, stateName, cityName, sub] = segments;
-  const exists = (...parts: string[]) => existsSync(join(siteDir, ...parts, 'index.html'));
-  if (section === 'state' && segments.length === 2) return 'state';
-  if (section !== 'city' || !stateName || !cityName) return 'page';
-  if (!exists('state', stateName)) return 'state';
-  if (!exists('city', stateName, cityName)) return 'city';
-  if (sub === 'ad' && segments.length === 5) return 'ad';
-  return 'page';
+/**
+ * Which not-found screen a path gets: State, City or Ad not found where the path has the shape of
+ * a state, city or ad page (the routes of src/paths.ts, as the pages' data hooks decide), Page Not
+ * Found otherwise.
+ */
+export function notFoundKindFor(pathname: string, siteDir: string): NotFoundKind {
+  const exists = (path: string) => existsSync(join(siteDir, outputFileForPath(path)));
+  if (routes.state.match(pathname)) return 'state';
+  const ad = routes.ad.match(pathname);
+  const place = ad ?? routes.city.match(pathname);
+  if (!place) return 'page';
+  if (!exists(statePath(place.stateName))) return 'state';
+  if (!exists(cityPath(place.stateName, place.cityName))) return 'city';
+  return ad ? 'ad' : 'page';
 }
 
 export interface StaticSiteSettings {
@@ -163,7 +167,7 @@ export function staticSite(siteDir: string, settings: StaticSiteSettings = {}): 
           );
       }
     }
-    const kind = segments ? notFoundKindFor(segments, root) : 'page';
+    const kind = segments ? notFoundKindFor(rawPath, root) : 'page';
     const notFoundPath = join(root, NOT_FOUND_FILES[kind]);
     const stats = fileStats(notFoundPath);
     if (!stats) return c.text('Not found', 404);

@@ -1,8 +1,10 @@
 // The page registry: every folder of src/pages/, read from the files Vike itself routes the dev
 // server with (+route.ts, +data.ts, +Page.tsx) and the pages it prerenders (+prerenderUrls.ts).
-// The prerenderer and the server's on-request pages read it; adding a page means adding a folder.
-// It lists the folders with Vite's import.meta.glob, so it runs where Vite builds or serves the code
-// (the build's steps, the dev server, Vitest).
+// The prerenderer reads it, and the server's on-request pages are to read it too (member pages,
+// product.md sections 6–9); adding a page means adding a folder. It lists the folders with Vite's
+// import.meta.glob, so it runs where Vite builds or serves the code: the build's steps (bundled as
+// entries of Vite's server build), the dev server, Vitest; a server that renders pages on request
+// runs from that build too.
 import type { ComponentType } from 'react';
 import type { PageShell } from '../../renderer/page-shell.ts';
 import type { Route, RouteParams, VikeRouteFunction } from '../route.ts';
@@ -60,14 +62,3 @@ export const pages: readonly PageEntry[] = Object.keys(routeFiles)
 
 /** The error page (src/pages/_error/): the not-found screens and unexpected failures. */
 export const ErrorPage = inFolder(pageFiles, '_error', '+Page.tsx')!;
-
-/** The page whose route matches the path, with its parameters. */
-export function pageForPath(
-  pathname: string,
-): { page: PageEntry; routeParams: RouteParams } | undefined {
-  for (const page of pages) {
-    const routeParams = page.route.match(pathname) as RouteParams | undefined;
-    if (routeParams) return { page, routeParams };
-  }
-  return undefined;
-}
