@@ -1,0 +1,249 @@
+// Keeps what each batch of ads (ad-source.ts) checked to between builds, keyed by its rows and
+// everything their checks depend on (build date, city lists, blocked terms, the compiler's code):
+// a batch seen before is not read or checked again, so after one ad changes only its batch of
+// about a thousand rows is. For each batch, in .content/batches/:
+// - {key}.json: its summary (batch-summary.ts) and where each state's run is in {key}.ads;
+// - {key}.ads: its published ads, state by state, each state's sorted by list order and written
+//   `{listKey}<TAB>{json}` (state-ad-files.ts merges the runs into the state files);
+// - {key}.ids: its ids and their lines, as numbers (the duplicate-id check reads them every build).
+// Batches with a CSV syntax error are not kept: the error names lines of the whole file.
+import { createHash, hash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BufferedFileWriter } from '../buffered-file-writer.ts';
+import type { AdCounts, CompiledAd } from '../../schemas/compiled-content.ts';
+import { US_STATE_NAMES } from '../../schemas/us-states.ts';
+import type { AdBatch } from './ad-source.ts';
+import { summariseBatch, type BatchSummary } from './batch-summary.ts';
+import type { AdCheckContext } from './check-ad-row.ts';
+import { checkAdsInParallel, type AdBatchJob } from './check-ads-in-parallel.ts';
+import { checkCsvSegment } from './check-csv-segment.ts';
+import { compileCodeFingerprint } from './code-fingerprint.ts';
+import { listKey, mergeStateAdFiles, type StateAdFiles, type StateRuns } from './state-ad-files.ts';
+
+/** Where published ads go as batches are summarised: kept on disk, or handed to a sink. */
+export interface AdBatchStore {
+  /** Told every batch before the first summarise(): it may check the new ones ahead, in parallel. */
+  prepare?(batches: readonly AdBatch[], context: AdCheckContext): void;
+  summarise(batch: AdBatch, context: AdCheckContext): BatchSummary;
+  /** Published ads per state and city, once every batch is summarised and none has a problem. */
+  counts(): AdCounts;
+}
+
+/** A batch's summary as kept: problems as [relative line, field, message]; each state's run. */
+interface StoredSummary {
+  unpublished: number;
+  published: number;
+  problems: Array<[line: number, field: string, message: string]>;
+  runs: Runs;
+}
+
+/** State → where its run is in the batch's .ads file, and a digest of the run. */
+type Runs = Record<string, [offset: number, bytes: number, digest: string]>;
+
+/** The parallel check's worker, where the build is bundled (.build/); elsewhere batches are checked here. */
+const bundledWorker = new URL('./ad-check-worker.mjs', import.meta.url);
+const parallelWorker = existsSync(fileURLToPath(bundledWorker)) ? bundledWorker : undefined;
+
+/** A CSV batch from its job (in the worker thread, or when the worker leaves a job undone). */
+export const batchOfJob = (job: AdBatchJob): Pick<AdBatch, 'check' | 'line'> => ({
+  line: job.line,
+  check: (context, visit) => checkCsvSegment(job.segment, context, visit),
+});
+
+/** Everything an ad's check depends on besides its row, as a key. */
+export function contextKey(context: AdCheckContext): string {
+  const cities = [...context.citiesByState]
+    .map(([state, names]) => `${state}:${[...names].join('|')}`)
+    .join('\n');
+  return hash(
+    'sha1',
+    [context.buildDate, context.blockedTerms.join('\n'), cities, compileCodeFingerprint()].join(
+      '\0',
+    ),
+    'base64url',
+  );
+}
+
+export function adBatchCache(compiledDir: string): AdBatchStore & {
+  /** Checks a batch's rows and keeps the outcome under `key` (both threads of the parallel check). */
+  checkAndKeep(key: string, batch: Pick<AdBatch, 'check' | 'line'>, context: AdCheckContext): void;
+  /** The state files that counts() merged (not yet in place), if it was called. */
+  stateFiles(): StateAdFiles | undefined;
+  /** Removes what no batch of this build used, and the last format's folders. */
+  prune(): void;
+} {
+  const dir = join(compiledDir, 'batches');
+  mkdirSync(dir, { recursive: true });
+  const contextKeys = new WeakMap<AdCheckContext, string>();
+  const keyOf = (batch: AdBatch, context: AdCheckContext) => {
+    let checks = contextKeys.get(context);
+    if (!checks) contextKeys.set(context, (checks = contextKey(context)));
+    return hash('sha1', `${checks}\0${batch.key}`, 'base64url');
+  };
+  const path = (key: string, extension: string) => join(dir, `${key}.${extension}`);
+  const used: Array<{ key: string; runs: Runs }> = [];
+  let stateFiles: StateAdFiles | undefined;
+
+  /** Checks and keeps a batch; the summary, whether it was kept or not (a fatal one is not). */
+  const checkAndKeep = (
+    key: string,
+    batch: Pick<AdBatch, 'check' | 'line'>,
+    context: AdCheckContext,
+  ): { summary: BatchSummary; runs: Runs } => {
+    const byState = new Map<string, Array<{ key: string; json: string }>>();
+    const summary = summariseBatch(batch, context, (ad: CompiledAd) => {
+      const line = { key: listKey(ad), json: JSON.stringify(ad) };
+      const lines = byState.get(ad.state);
+      if (lines) lines.push(line);
+      else byState.set(ad.state, [line]);
+    });
+    const runs: Runs = {};
+    if (summary.fatal) return { summary, runs };
+    const ads = new BufferedFileWriter(path(key, 'ads'));
+    let offset = 0;
+    for (const [state, lines] of byState) {
+      lines.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      const digest = createHash('sha1');
+      let bytes = 0;
+      for (const line of lines) {
+        const text = `${line.key}\t${line.json}\n`;
+        bytes += Buffer.byteLength(text);
+        digest.update(text);
+        ads.write(text);
+      }
+      runs[state] = [offset, bytes, digest.digest('base64url')];
+      offset += bytes;
+    }
+    ads.close();
+    const ids = Buffer.allocUnsafe(summary.ids.length * 12);
+    Buffer.from(summary.ids.buffer, summary.ids.byteOffset, summary.ids.byteLength).copy(ids, 0);
+    Buffer.from(
+      summary.idLines.buffer,
+      summary.idLines.byteOffset,
+      summary.idLines.byteLength,
+    ).copy(ids, summary.ids.byteLength);
+    writeFileSync(path(key, 'ids'), ids);
+    const stored: StoredSummary = {
+      unpublished: summary.unpublished,
+      published: summary.published,
+      problems: summary.problems.map((problem) => [
+        problem.line - batch.line,
+        problem.field,
+        problem.message,
+      ]),
+      runs,
+    };
+    // Written last, under another name first: a batch is kept once its summary is there.
+    writeFileSync(`${path(key, 'json')}.next`, JSON.stringify(stored));
+    renameSync(`${path(key, 'json')}.next`, path(key, 'json'));
+    return { summary, runs };
+  };
+
+  const read = (key: string, batch: AdBatch): { summary: BatchSummary; runs: Runs } | undefined => {
+    let stored: StoredSummary;
+    let ids: Buffer;
+    try {
+      stored = JSON.parse(readFileSync(path(key, 'json'), 'utf8')) as StoredSummary;
+      ids = readFileSync(path(key, 'ids'));
+    } catch {
+      return undefined;
+    }
+    const count = ids.length / 12;
+    const idValues = new Float64Array(count);
+    const idLines = new Uint32Array(count);
+    ids.copy(Buffer.from(idValues.buffer), 0, 0, count * 8);
+    ids.copy(Buffer.from(idLines.buffer), 0, count * 8);
+    return {
+      summary: {
+        unpublished: stored.unpublished,
+        problems: stored.problems.map(([line, field, message]) => ({
+          file: batch.origin,
+          line: batch.line + line,
+          field,
+          message,
+        })),
+        fatal: false,
+        published: stored.published,
+        ids: idValues,
+        idLines,
+      },
+      runs: stored.runs,
+    };
+  };
+
+  return {
+    prepare(batches, context) {
+      // Each new batch once (two files may hold the same rows), biggest first.
+      const jobs = new Map<string, AdBatchJob>();
+      for (const batch of batches) {
+        const key = keyOf(batch, context);
+        if (batch.job && !jobs.has(key) && !existsSync(path(key, 'json')))
+          jobs.set(key, { key, line: batch.line, segment: batch.job });
+      }
+      checkAdsInParallel(
+        compiledDir,
+        [...jobs.values()].sort((a, b) => b.segment.bytes - a.segment.bytes),
+        context,
+        (job) => checkAndKeep(job.key, batchOfJob(job), context),
+        parallelWorker,
+      );
+    },
+    summarise(batch, context) {
+      const key = keyOf(batch, context);
+      const outcome = read(key, batch) ?? checkAndKeep(key, batch, context);
+      if (!outcome.summary.fatal) used.push({ key, runs: outcome.runs });
+      return outcome.summary;
+    },
+    checkAndKeep(key, batch, context) {
+      checkAndKeep(key, batch, context);
+    },
+    counts() {
+      stateFiles = mergeStateAdFiles(compiledDir, stateRuns(used, path), US_STATE_NAMES);
+      const counts: AdCounts = {};
+      for (const [state, { cities }] of Object.entries(stateFiles.index))
+        counts[state] = Object.fromEntries(
+          Object.entries(cities).map(([city, entry]) => [city, entry.ads]),
+        );
+      return counts;
+    },
+    stateFiles: () => stateFiles,
+    prune() {
+      const kept = new Set(used.map((entry) => entry.key));
+      for (const name of readdirSync(dir))
+        if (!kept.has(name.slice(0, name.indexOf('.')))) rmSync(join(dir, name), { force: true });
+      // What the compiler kept before batches: per-file pieces and row outcomes.
+      for (const old of ['pieces', 'rows'])
+        rmSync(join(compiledDir, old), { recursive: true, force: true });
+    },
+  };
+}
+
+/** Each state's runs, in the order of the batches; a state's pieces change only with its ads. */
+function stateRuns(
+  used: ReadonlyArray<{ key: string; runs: Runs }>,
+  path: (key: string, extension: string) => string,
+): StateRuns[] {
+  const byState = new Map<string, StateRuns>();
+  for (const { key, runs } of used) {
+    for (const [state, [offset, bytes, digest]] of Object.entries(runs)) {
+      let entry = byState.get(state);
+      if (!entry) byState.set(state, (entry = { state, runs: [], pieces: '' }));
+      entry.runs.push({ file: path(key, 'ads'), offset, bytes });
+      entry.pieces += `${digest},`;
+    }
+  }
+  return [...byState.values()].map((entry) => ({
+    ...entry,
+    pieces: hash('sha1', entry.pieces, 'base64url'),
+  }));
+}
