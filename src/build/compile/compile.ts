@@ -26,9 +26,9 @@ import { NO_MEMO, type CompileMemo } from './compile-memo.ts';
 import { csvAdSource, type CsvScanCache } from './csv-ad-source.ts';
 import { memoryStore, readAds } from './read-ads.ts';
 import { readCsv } from './read-csv.ts';
-import { readMarkdown, renderMarkdown } from './read-markdown.ts';
+import { readMarkdown, renderMarkdown, type MarkdownFile } from './read-markdown.ts';
 import { problemsFromZod, sortProblems, type ContentProblem } from './report.ts';
-import { fillTokens, findUnknownToken } from './tokens.ts';
+import { fillTokens, fillTokensIn, findUnknownToken, findUnknownTokensIn } from './tokens.ts';
 
 /** Receives each published ad as it is validated, when no batch cache keeps them (tests, checks). */
 export interface AdSink {
@@ -98,6 +98,7 @@ export function compileContent(
     );
     problems.push(...readProblems);
     if (markdown) {
+      problems.push(...frontMatterTokenProblems(markdown, rel(sitePath)));
       const parsed = siteSchema.safeParse(markdown.data);
       if (parsed.success) site = parsed.data;
       else problems.push(...problemsFromZod(parsed.error, rel(sitePath), markdown.lineOf));
@@ -259,6 +260,7 @@ export function compileContent(
         message: `${guide.order} is already used by ${sameOrder}`,
       });
     orders.set(guide.order, file);
+    problems.push(...frontMatterTokenProblems(markdown, file));
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, ['topCities']));
     const body = fillTokens(markdown.body, { ...tokens, topCities: topCitiesMarkdown });
     guides.push({
@@ -294,6 +296,7 @@ export function compileContent(
         message: 'is required on terms and privacy (YYYY-MM-DD)',
       });
     }
+    problems.push(...frontMatterTokenProblems(markdown, file));
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, []));
     pages[slug] = {
       ...parsed.data,
@@ -307,7 +310,7 @@ export function compileContent(
   return {
     content: {
       buildDate,
-      site: fillSiteTokens(site, tokens),
+      site: fillTokensIn(site, tokens),
       states,
       guides,
       pages: pages as Record<PageSlug, CompiledPage>,
@@ -367,8 +370,14 @@ function tokenProblems(
   ];
 }
 
-function fillSiteTokens(site: SiteSettings, tokens: Record<string, string>): SiteSettings {
-  return JSON.parse(fillTokens(JSON.stringify(site), tokens)) as SiteSettings;
+/** Unknown placeholders in front matter, where {{brand}} alone is filled in. */
+function frontMatterTokenProblems(markdown: MarkdownFile, file: string): ContentProblem[] {
+  return findUnknownTokensIn(markdown.data, ['brand']).map(({ path, token }) => ({
+    file,
+    line: markdown.lineMatching(new RegExp(`\\{\\{\\s*${token}\\s*\\}\\}`)),
+    field: path,
+    message: `unknown placeholder {{${token}}}; allowed: {{brand}}`,
+  }));
 }
 
 /** The ten cities with the most published ads, as a Markdown list (the top-cities guide). */

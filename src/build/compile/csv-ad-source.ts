@@ -34,9 +34,21 @@ export function csvAdSource(files: readonly AdsFile[], scans?: CsvScanCache): Ad
       const batches: AdBatch[] = [];
       const problems: ContentProblem[] = [];
       for (const entry of files) {
-        const found = fileBatches(entry, scans);
-        batches.push(...found.batches);
-        problems.push(...found.problems);
+        try {
+          const found = fileBatches(entry, scans);
+          batches.push(...found.batches);
+          problems.push(...found.problems);
+        } catch (error) {
+          // A file the system would not let us read (a folder, no permission): a problem, no stack.
+          const { code } = error as { code?: unknown };
+          if (typeof code !== 'string') throw error;
+          problems.push({
+            file: entry.file,
+            line: 1,
+            field: 'file',
+            message: `cannot be read (${code})`,
+          });
+        }
       }
       return { batches, problems };
     },

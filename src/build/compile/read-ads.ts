@@ -13,6 +13,11 @@ import type { ContentProblem } from './report.ts';
 
 /** Problems listed for one file; the rest are counted in one more line. */
 export const MAX_PROBLEMS_PER_FILE = 1000;
+/**
+ * The most ads one build takes: their ids (16 bytes each) and the duplicate check's table (16
+ * bytes an id at most) then take 64 MB of the compiler's 160. Beyond, the build says so.
+ */
+export const MAX_ADS = 2_000_000;
 
 export interface AdsOutcome {
   problems: ContentProblem[];
@@ -61,6 +66,15 @@ export function readAds(
       origins.push(batch.origin);
     }
     if (origin.stopped) continue;
+    if (ids.size >= MAX_ADS) {
+      listed.add({
+        file: batch.origin,
+        line: batch.line,
+        field: 'file',
+        message: `the ads from here on are beyond the ${MAX_ADS.toLocaleString('en-US')} one build can take`,
+      });
+      break;
+    }
     const summary = store.summarise(batch, context);
     if (summary.fatal) {
       // As when csv-parse reads the whole file: its first CSV error, and nothing else of it.
