@@ -116,7 +116,12 @@ export function mergeStateAdFiles(
   const index: AdsIndex = {};
   const merged: string[] = [];
   const stateFile = (state: string) => join(adsDir, `${state}.ndjson`);
-  for (const entry of states) {
+  // The index lists the states in name order, however the ads were split across files.
+  const order = new Map(allStates.map((state, index) => [state, index]));
+  const byName = [...states].sort(
+    (a, b) => (order.get(a.state) ?? Infinity) - (order.get(b.state) ?? Infinity),
+  );
+  for (const entry of byName) {
     const file = stateFile(entry.state);
     const before = previous[entry.state];
     if (before?.pieces === entry.pieces && existsSync(file)) {
