@@ -74,7 +74,7 @@ function fileBatches(
   if (header === undefined)
     return refused || { batches: [], problems: readCsv('', file, columns).problems };
   if (/\r(?!$)/.test(header)) return wholeFile(file, path, stats.size);
-  const headerProblems = readCsv(`${header}\n`, file, columns).problems;
+  const headerProblems = checkHeader(header, file);
   if (headerProblems.length > 0) return { batches: [], problems: headerProblems };
   if (refused) return refused;
   const batches = scan.segments.map((segment): AdBatch => {
@@ -99,6 +99,16 @@ function fileBatches(
 }
 
 const columns = { required: AD_COLUMNS };
+
+/** Headers found right: thousands of files share one, and csv-parse takes a while to start. */
+const goodHeaders = new Set<string>();
+
+function checkHeader(header: string, file: string): ContentProblem[] {
+  if (goodHeaders.has(header)) return [];
+  const { problems } = readCsv(`${header}\n`, file, columns);
+  if (problems.length === 0) goodHeaders.add(header);
+  return problems;
+}
 
 /**
  * A file whose records csv-segments.ts cannot find (lines ending with a lone carriage return, the

@@ -84,11 +84,19 @@ export function scanCsvBytes(bytes: Buffer, limits: SegmentLimits = SEGMENT_LIMI
 
 type Read = (buffer: Buffer, at: number, length: number) => number;
 
+/**
+ * The read buffer, reused from file to file: allocating megabytes for each of thousands of small
+ * files makes V8 collect garbage over and over (it counts memory outside the heap too).
+ */
+let readBuffer: Buffer | undefined;
+
 function scan(read: Read, limits: SegmentLimits): CsvFileScan {
   const result: CsvFileScan = { headerLine: 1, segments: [] };
   const cutMask = limits.averageRows - 1;
   // Twice the longest record: after moving the unread part to the front, there is room to read.
-  const buffer = Buffer.allocUnsafe(Math.max(limits.readBytes, limits.maxRecordBytes * 2));
+  const size = Math.max(limits.readBytes, limits.maxRecordBytes * 2);
+  if (!readBuffer || readBuffer.length !== size) readBuffer = Buffer.allocUnsafe(size);
+  const buffer = readBuffer;
   let filled = 0; // bytes of the file in `buffer`
   let bufferOffset = 0; // file offset of buffer[0]
   let eof = false;
