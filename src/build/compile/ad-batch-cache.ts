@@ -28,7 +28,13 @@ import type { AdCheckContext } from './check-ad-row.ts';
 import { checkAdsInParallel, type AdBatchJob } from './check-ads-in-parallel.ts';
 import { checkCsvSegment } from './check-csv-segment.ts';
 import { compileCodeFingerprint } from './code-fingerprint.ts';
-import { listKey, mergeStateAdFiles, type StateAdFiles, type StateRuns } from './state-ad-files.ts';
+import {
+  listKey,
+  mergeStateAdFiles,
+  type StateAdFiles,
+  type StateRun,
+  type StateRuns,
+} from './state-ad-files.ts';
 
 /** Where published ads go as batches are summarised: kept on disk, or handed to a sink. */
 export interface AdBatchStore {
@@ -91,7 +97,10 @@ export function adBatchCache(compiledDir: string): AdBatchStore & {
     return hash('sha1', `${checks}\0${batch.key}`, 'base64url');
   };
   const path = (key: string, extension: string) => join(dir, `${key}.${extension}`);
-  const used: Array<{ key: string; runs: Runs }> = [];
+  // Kept for every batch of the build, so kept small: the batches' keys, and each state's runs in
+  // typed arrays (5,000 files of ads make 250,000 runs).
+  const usedKeys: string[] = [];
+  const runsByState = new Map<string, RunTable>();
   let stateFiles: StateAdFiles | undefined;
 
   /** Checks and keeps a batch; the summary, whether it was kept or not (a fatal one is not). */
@@ -113,15 +122,11 @@ export function adBatchCache(compiledDir: string): AdBatchStore & {
     let offset = 0;
     for (const [state, lines] of byState) {
       lines.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      const digest = createHash('sha1');
-      let bytes = 0;
-      for (const line of lines) {
-        const text = `${line.key}\t${line.json}\n`;
-        bytes += Buffer.byteLength(text);
-        digest.update(text);
-        ads.write(text);
-      }
-      runs[state] = [offset, bytes, digest.digest('base64url')];
+      // One string a run: hashed and measured at once (a call a line costs more than the work).
+      const run = lines.map((line) => `${line.key}\t${line.json}\n`).join('');
+      const bytes = Buffer.byteLength(run);
+      ads.write(run);
+      runs[state] = [offset, bytes, hash('sha1', run, 'base64url')];
       offset += bytes;
     }
     ads.close();
@@ -201,14 +206,26 @@ export function adBatchCache(compiledDir: string): AdBatchStore & {
     summarise(batch, context) {
       const key = keyOf(batch, context);
       const outcome = read(key, batch) ?? checkAndKeep(key, batch, context);
-      if (!outcome.summary.fatal) used.push({ key, runs: outcome.runs });
+      if (!outcome.summary.fatal) {
+        for (const [state, [offset, bytes, digest]] of Object.entries(outcome.runs)) {
+          let table = runsByState.get(state);
+          if (!table) runsByState.set(state, (table = new RunTable()));
+          table.add(usedKeys.length, offset, bytes, digest);
+        }
+        usedKeys.push(key);
+      }
       return outcome.summary;
     },
     checkAndKeep(key, batch, context) {
       checkAndKeep(key, batch, context);
     },
     counts() {
-      stateFiles = mergeStateAdFiles(compiledDir, stateRuns(used, path), US_STATE_NAMES);
+      const states = [...runsByState].map(([state, table]): StateRuns => ({
+        state,
+        pieces: table.pieces(),
+        runs: () => table.runs((index) => path(usedKeys[index]!, 'ads')),
+      }));
+      stateFiles = mergeStateAdFiles(compiledDir, states, US_STATE_NAMES);
       const counts: AdCounts = {};
       for (const [state, { cities }] of Object.entries(stateFiles.index))
         counts[state] = Object.fromEntries(
@@ -218,7 +235,7 @@ export function adBatchCache(compiledDir: string): AdBatchStore & {
     },
     stateFiles: () => stateFiles,
     prune() {
-      const kept = new Set(used.map((entry) => entry.key));
+      const kept = new Set(usedKeys);
       for (const name of readdirSync(dir))
         if (!kept.has(name.slice(0, name.indexOf('.')))) rmSync(join(dir, name), { force: true });
       // What the compiler kept before batches: per-file pieces and row outcomes.
@@ -228,22 +245,43 @@ export function adBatchCache(compiledDir: string): AdBatchStore & {
   };
 }
 
-/** Each state's runs, in the order of the batches; a state's pieces change only with its ads. */
-function stateRuns(
-  used: ReadonlyArray<{ key: string; runs: Runs }>,
-  path: (key: string, extension: string) => string,
-): StateRuns[] {
-  const byState = new Map<string, StateRuns>();
-  for (const { key, runs } of used) {
-    for (const [state, [offset, bytes, digest]] of Object.entries(runs)) {
-      let entry = byState.get(state);
-      if (!entry) byState.set(state, (entry = { state, runs: [], pieces: '' }));
-      entry.runs.push({ file: path(key, 'ads'), offset, bytes });
-      entry.pieces += `${digest},`;
+/** One state's runs: the batch (its index), offset and bytes of each; their digests, hashed. */
+class RunTable {
+  private batches = new Uint32Array(64);
+  private offsets = new Float64Array(64);
+  private bytes = new Float64Array(64);
+  private count = 0;
+  private readonly digests = createHash('sha1');
+  private digest: string | undefined;
+
+  add(batch: number, offset: number, bytes: number, digest: string): void {
+    if (this.count === this.batches.length) {
+      const grow = <T extends Uint32Array | Float64Array>(array: T, bigger: T) => {
+        bigger.set(array);
+        return bigger;
+      };
+      this.batches = grow(this.batches, new Uint32Array(this.count * 2));
+      this.offsets = grow(this.offsets, new Float64Array(this.count * 2));
+      this.bytes = grow(this.bytes, new Float64Array(this.count * 2));
     }
+    this.batches[this.count] = batch;
+    this.offsets[this.count] = offset;
+    this.bytes[this.count] = bytes;
+    this.count += 1;
+    this.digests.update(`${digest},`);
   }
-  return [...byState.values()].map((entry) => ({
-    ...entry,
-    pieces: hash('sha1', entry.pieces, 'base64url'),
-  }));
+
+  /** Equal when the state's runs hold the same ads in the same order (once all are added). */
+  pieces(): string {
+    this.digest ??= this.digests.digest('base64url');
+    return this.digest;
+  }
+
+  runs(fileOf: (batch: number) => string): StateRun[] {
+    return Array.from({ length: this.count }, (_, index) => ({
+      file: fileOf(this.batches[index]!),
+      offset: this.offsets[index]!,
+      bytes: this.bytes[index]!,
+    }));
+  }
 }

@@ -36,10 +36,10 @@ export interface StateRun {
 
 export interface StateRuns {
   state: string;
-  /** In source order. */
-  runs: StateRun[];
   /** Identifies the runs' contents: equal when the state's ads are the same. */
   pieces: string;
+  /** The runs, in source order: asked for only when the state's file is merged. */
+  runs(): StateRun[];
 }
 
 /** More runs than this are merged in groups first (each open run holds a file and a buffer). */
@@ -128,7 +128,7 @@ export function mergeStateAdFiles(
       index[entry.state] = before;
       continue;
     }
-    const cities = mergeRuns(entry.runs, `${file}.next`, join(adsDir, '.merging'));
+    const cities = mergeRuns(entry.runs(), `${file}.next`, join(adsDir, '.merging'));
     index[entry.state] = { pieces: entry.pieces, cities };
     merged.push(file);
   }
