@@ -28,6 +28,7 @@ import type { AdCheckContext } from './check-ad-row.ts';
 import { checkAdsInParallel, type AdBatchJob } from './check-ads-in-parallel.ts';
 import { checkCsvSegment } from './check-csv-segment.ts';
 import { compileCodeFingerprint } from './code-fingerprint.ts';
+import type { AdBatchStore } from './read-ads.ts';
 import {
   listKey,
   mergeStateAdFiles,
@@ -35,15 +36,6 @@ import {
   type StateRun,
   type StateRuns,
 } from './state-ad-files.ts';
-
-/** Where published ads go as batches are summarised: kept on disk, or handed to a sink. */
-export interface AdBatchStore {
-  /** Told every batch before the first summarise(): it may check the new ones ahead, in parallel. */
-  prepare?(batches: readonly AdBatch[], context: AdCheckContext): void;
-  summarise(batch: AdBatch, context: AdCheckContext): BatchSummary;
-  /** Published ads per state and city, once every batch is summarised and none has a problem. */
-  counts(): AdCounts;
-}
 
 /** A batch's summary as kept: problems as [relative line, field, message]; each state's run. */
 interface StoredSummary {

@@ -5,9 +5,8 @@
 // rows, fit the compiler's memory as a thousand do.
 import type { AdCounts, CompiledAd } from '../../schemas/compiled-content.ts';
 import { AdIdTable } from './ad-ids.ts';
-import type { AdBatchStore } from './ad-batch-cache.ts';
-import type { AdSource } from './ad-source.ts';
-import { summariseBatch } from './batch-summary.ts';
+import type { AdBatch, AdSource } from './ad-source.ts';
+import { summariseBatch, type BatchSummary } from './batch-summary.ts';
 import type { AdCheckContext } from './check-ad-row.ts';
 import type { ContentProblem } from './report.ts';
 
@@ -18,6 +17,15 @@ export const MAX_PROBLEMS_PER_FILE = 1000;
  * bytes an id at most) then take 64 MB of the compiler's 160. Beyond, the build says so.
  */
 export const MAX_ADS = 2_000_000;
+
+/** Where published ads go as batches are summarised: kept on disk (ad-batch-cache.ts), or handed to a sink. */
+export interface AdBatchStore {
+  /** Told every batch before the first summarise(): it may check the new ones ahead, in parallel. */
+  prepare?(batches: readonly AdBatch[], context: AdCheckContext): void;
+  summarise(batch: AdBatch, context: AdCheckContext): BatchSummary;
+  /** Published ads per state and city, once every batch is summarised and none has a problem. */
+  counts(): AdCounts;
+}
 
 export interface AdsOutcome {
   problems: ContentProblem[];
