@@ -3,7 +3,7 @@
 // so far is even, since quotes inside a quoted cell are doubled; neither byte occurs inside a
 // multi-byte UTF-8 character). A file of a million rows is a few hundred MB, more than one
 // JavaScript string may hold, so no step of the compiler reads a whole ads file at once.
-// Segments are the unit of checking and caching (ad-segment-store.ts): each is hashed as it is
+// Segments are the unit of checking and caching (ad-batch-cache.ts): each is hashed as it is
 // read, and a segment ends after a record whose first bytes hash to a chosen value (content-defined
 // cuts), so that an edit, an insertion or a removal changes the segment it falls in and leaves the
 // cuts elsewhere where they were: the next build finds every other segment unchanged.
