@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { ADS_PER_PAGE } from '../src/paths.ts';
 import { readBlockedTerms } from '../src/build/compile/blocked-terms.ts';
-import { generateAds, type GeneratedAd } from './generate-ads.ts';
+import { adStream, generateAds, type GeneratedAd } from './generate-ads.ts';
 
 export interface WeightedCity {
   state: string;
@@ -50,9 +50,18 @@ export interface BenchAdsRequest {
 
 /** `count` sample ads, ids from 100,000, posted in the 110 days before the build date. */
 export function generateBenchAds(request: BenchAdsRequest): GeneratedAd[] {
+  return generateAds(generationOptions(request));
+}
+
+/** The ads of generateBenchAds(), one at a time. */
+export function benchAdStream(request: BenchAdsRequest): Iterable<GeneratedAd> {
+  return adStream(generationOptions(request));
+}
+
+function generationOptions(request: BenchAdsRequest) {
   const { contentDir, cities, count, seed, buildDate } = request;
   const blockedTermsFile = join(contentDir, 'policy', 'blocked-terms.txt');
-  return generateAds({
+  return {
     seed,
     count,
     cities,
@@ -62,7 +71,7 @@ export function generateBenchAds(request: BenchAdsRequest): GeneratedAd[] {
     featuredShare: FEATURED_SHARE,
     sample: true,
     blockedTerms: readBlockedTerms(readFileSync(blockedTermsFile, 'utf8')),
-  });
+  };
 }
 
 /**

@@ -21,6 +21,8 @@ export interface BuildRequest {
 
 export interface BuildRun {
   wallSeconds: number;
+  /** Seconds from each step's start to the next one's (by the build's "• …" lines), in order. */
+  stepSeconds: Map<string, number>;
   /** Peak RSS in bytes by step (short name), in the order the steps reported. */
   peakRss: Map<string, number>;
   /** The most resident memory of all the build's processes at one moment (sampled), in bytes. */
@@ -45,16 +47,45 @@ export const KNOWN_STEPS = [...Object.values(STEP_NAMES), ORCHESTRATOR];
 export async function runBuild(request: BuildRequest): Promise<BuildRun> {
   mkdirSync(dirname(request.rssFile), { recursive: true });
   const started = performance.now();
-  const { code, log, peakTreeRss } = await runNode(request.projectRoot, buildArguments(request), {
-    ...process.env,
-    BENCH_RSS_FILE: request.rssFile,
-  });
-  const wallSeconds = (performance.now() - started) / 1000;
+  const { code, log, times, peakTreeRss } = await runNode(
+    request.projectRoot,
+    buildArguments(request),
+    { ...process.env, BENCH_RSS_FILE: request.rssFile },
+  );
+  const ended = performance.now();
+  const wallSeconds = (ended - started) / 1000;
   if (code !== 0) {
     const tail = log.slice(-30).join('\n');
     throw new Error(`the build exited with code ${code}; its last lines:\n${tail}`);
   }
-  return { wallSeconds, peakRss: readPeakRss(request.rssFile), peakTreeRss, log };
+  return {
+    wallSeconds,
+    stepSeconds: stepSeconds(log, times, ended),
+    peakRss: readPeakRss(request.rssFile),
+    peakTreeRss,
+    log,
+  };
+}
+
+/** The lines that start each step (src/build/build.ts), by the step's short name. */
+const STEP_STARTS: Array<[RegExp, string]> = [
+  [/^• Compiling content/, 'content'],
+  [/^• (Building client assets|Client assets are up to date)/, 'vite'],
+  [/^• Prerendering pages/, 'pages'],
+];
+
+/** Each step's seconds, from the time its first line arrived to the next step's (or the end). */
+function stepSeconds(log: readonly string[], times: readonly number[], ended: number) {
+  const starts: Array<[string, number]> = [];
+  log.forEach((line, index) => {
+    const step = STEP_STARTS.find(([pattern]) => pattern.test(line))?.[1];
+    if (step) starts.push([step, times[index]!]);
+  });
+  const finished = log.findIndex((line) => /^Build finished/.test(line));
+  const end = finished === -1 ? ended : times[finished]!;
+  return new Map(
+    starts.map(([step, at], index) => [step, ((starts[index + 1]?.[1] ?? end) - at) / 1000]),
+  );
 }
 
 function buildArguments(request: BuildRequest): string[] {
@@ -72,24 +103,26 @@ function buildArguments(request: BuildRequest): string[] {
   ];
 }
 
-/** Runs node with `args` in `cwd`, echoing its output indented, and collects the lines. */
+/** Runs node with `args` in `cwd`, echoing its output indented; collects the lines and when each came. */
 function runNode(
   cwd: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; log: string[]; peakTreeRss: number }> {
+): Promise<{ code: number | null; log: string[]; times: number[]; peakTreeRss: number }> {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const sampler = sampleTreeRss(child.pid!);
   const log: string[] = [];
+  const times: number[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
       log.push(line);
+      times.push(performance.now());
       console.log(`    | ${line}`);
     });
   }
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, log, peakTreeRss: sampler.stop() }));
+    child.once('close', (code) => resolve({ code, log, times, peakTreeRss: sampler.stop() }));
   });
 }
 

@@ -900,6 +900,14 @@ function sampleAge(rng: Rng): number {
 
 /** Generates `count` sample ads; the same options always give the same ads. */
 export function generateAds(options: AdGenerationOptions): GeneratedAd[] {
+  return [...adStream(options)];
+}
+
+/**
+ * The ads of generateAds(), one at a time: a million of them need not be in memory together. The
+ * first n ads of a stream are the ads of a stream of n with the same options.
+ */
+export function* adStream(options: AdGenerationOptions): Generator<GeneratedAd> {
   const { count, cities, firstId, featuredShare, sample } = options;
   if (!Number.isInteger(count) || count < 0)
     throw new Error('generateAds: count must be a non-negative integer');
@@ -909,7 +917,7 @@ export function generateAds(options: AdGenerationOptions): GeneratedAd[] {
   const fromDay = parseDay(options.postedFrom, 'postedFrom');
   const toDay = parseDay(options.postedTo, 'postedTo');
   if (toDay < fromDay) throw new Error('generateAds: postedTo is before postedFrom');
-  if (count === 0) return [];
+  if (count === 0) return;
   if (cities.length === 0) throw new Error('generateAds: cities is empty');
 
   // Cumulative weights for a binary search per ad.
@@ -930,8 +938,6 @@ export function generateAds(options: AdGenerationOptions): GeneratedAd[] {
   // Every date an ad can carry, formatted once.
   const dayText: string[] = [];
   for (let d = 0; d < spanDays + 365; d++) dayText.push(formatDay(fromDay + d));
-  const ads: GeneratedAd[] = new Array(count);
-
   for (let n = 0; n < count; n++) {
     const r = rng() * total;
     let lo = 0;
@@ -955,7 +961,7 @@ export function generateAds(options: AdGenerationOptions): GeneratedAd[] {
     const posted = fromDay + Math.floor(rng() * spanDays);
     const expires = posted + intBetween(rng, 180, 365);
 
-    ads[n] = {
+    yield {
       id: firstId + n,
       state: place.state,
       city: place.city,
@@ -970,5 +976,4 @@ export function generateAds(options: AdGenerationOptions): GeneratedAd[] {
       sample,
     };
   }
-  return ads;
 }

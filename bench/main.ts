@@ -1,13 +1,19 @@
-// The benchmark (`npm run bench`, scripts/bench.ts): builds a 100,000-ad site, a 20,000-page site and the shipped content on tmpfs
-// and reports time, throughput, memory, output size and page weight; see docs/benchmarks.md.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, totalmem } from 'node:os';
+// The benchmark (`npm run bench`, scripts/bench.ts): builds a 100,000-ad site, a 20,000-page site
+// and the shipped content on tmpfs, then rebuilds the first after one ad is changed, added and
+// removed, and reports time (by step), throughput, memory, output size and page weight; see
+// docs/benchmarks.md. With --ads N or --layout, builds only the full set, of N ads split into files
+// that way (one a state, one in all, or about 5,000 small ones), and rebuilds it after the edits.
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
-import { adsForPageTarget, generateBenchAds, readWeightedCities } from './ads.ts';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import {
+  adsForPageTarget,
+  benchAdStream,
+  FIRST_AD_ID,
+  generateBenchAds,
+  readWeightedCities,
+} from './ads.ts';
 import { runBuild, summarizeLog } from './build.ts';
-import { writeContentSet } from './content.ts';
+import { appendRow, cutBackTo, firstRow, replaceFirstRow, writeContentSet } from './content.ts';
 import { writeBenchmarksDoc } from './docs.ts';
 import { measureSet, type SetMeasurement } from './measure.ts';
 import { parseBenchOptions, type BenchOptions } from './options.ts';
@@ -16,26 +22,27 @@ import {
   countProblem,
   memoryDifference,
   pageTypeTable,
+  seconds,
   summaryTable,
 } from './report.ts';
 import { createWorkspace, type Workspace } from './workspace.ts';
-import { splitCsvRecords } from '../src/build/compile/csv-records.ts';
 
 const root = join(import.meta.dirname, '..');
 const shippedContent = join(root, 'content');
-const FULL_ADS = 100_000;
 const SUBSET_PAGES = 20_000;
-/** The id of the ad the incremental benchmark adds (the generated ones start at 100,000). */
-const NEW_AD_ID = 9_999_999;
 
 interface ContentSet {
   name: string;
   /** Folder name inside the workspace. */
   id: string;
   contentDir: string;
+  /** The ads file the incremental runs edit. */
+  editedFile?: string;
 }
 
 const started = performance.now();
+/** The machine's load when the run starts: other work on it slows the builds down. */
+const loadAtStart = loadavg();
 const options = parseBenchOptions(process.argv.slice(2));
 const workspace = createWorkspace();
 process.once('SIGINT', () => {
@@ -44,23 +51,8 @@ process.once('SIGINT', () => {
 });
 try {
   announce(options, workspace);
-  const sets = prepareContentSets(options, workspace);
-  const measured = new Map<string, SetMeasurement>();
-  // The shipped set goes first: it warms tsx's and the OS's caches for the large ones.
-  for (const set of [sets.shipped, sets.subset, sets.full]) {
-    measured.set(set.id, await buildAndMeasure(set, options, workspace));
-  }
-  const results = [sets.full, sets.subset, sets.shipped].map((set) => measured.get(set.id)!);
-  const incremental = await rebuildAfterAdEdits(sets.full, options, workspace);
-  const figures = `${report(results, options, workspace)}\n\n### Incremental rebuild of the full set\n\n${incremental}`;
-  console.log(`\n${figures}\n`);
-  if (results.some(countProblem)) {
-    console.error('The page counts do not add up (see Checks): docs/benchmarks.md left as it was.');
-    process.exitCode = 1;
-  } else {
-    writeBenchmarksDoc(join(root, 'docs', 'benchmarks.md'), figures);
-    console.log('Wrote the figures to docs/benchmarks.md.');
-  }
+  if (options.scale) await scaleRun(options, workspace);
+  else await standardRun(options, workspace);
 } finally {
   if (options.keep) console.log(`Kept ${workspace.dir} (--keep).`);
   else workspace.remove();
@@ -76,10 +68,72 @@ function announce(options: BenchOptions, workspace: Workspace): void {
   console.log(`Working in ${workspace.dir}.`);
 }
 
+/** The three sets, the incremental edits of the full one; figures between the bench:start markers. */
+async function standardRun(options: BenchOptions, workspace: Workspace): Promise<void> {
+  const sets = prepareContentSets(options, workspace);
+  const measured = new Map<string, SetMeasurement>();
+  // The shipped set goes first: it warms tsx's and the OS's caches for the large ones.
+  for (const set of [sets.shipped, sets.subset, sets.full]) {
+    measured.set(set.id, await buildAndMeasure(set, options, workspace));
+  }
+  const results = [sets.full, sets.subset, sets.shipped].map((set) => measured.get(set.id)!);
+  const incremental = await rebuildAfterAdEdits(sets.full, options, workspace);
+  const [full, subset] = results as [SetMeasurement, SetMeasurement, ...SetMeasurement[]];
+  const figures = [
+    report(results, options, workspace, memoryDifference(full, subset)),
+    `### Incremental rebuild of the full set\n\n${incremental}`,
+  ].join('\n\n');
+  publish(figures, results);
+}
+
+/** One set of --ads N ads in --layout, and its incremental edits; figures between their own markers. */
+async function scaleRun(options: BenchOptions, workspace: Workspace): Promise<void> {
+  const cities = readWeightedCities(shippedContent);
+  const set: ContentSet = {
+    id: 'full',
+    name: `${count(options.ads)} ads, ${options.layout}`,
+    contentDir: join(workspace.dir, 'full', 'content'),
+  };
+  const started = performance.now();
+  const ads = benchAdStream({
+    contentDir: shippedContent,
+    cities,
+    seed: options.seed,
+    count: options.ads,
+    buildDate: options.buildDate,
+  });
+  const files = writeContentSet(shippedContent, set.contentDir, ads, options.ads, options.layout);
+  set.editedFile = files.includes('California.csv') ? 'California.csv' : files[0];
+  console.log(
+    `Generated ${count(options.ads)} ads over ${count(cities.length)} cities into ` +
+      `${count(files.length)} ${files.length === 1 ? 'file' : 'files'} ` +
+      `(${options.layout}) in ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+  );
+  const result = await buildAndMeasure(set, options, workspace);
+  const incremental = await rebuildAfterAdEdits(set, options, workspace);
+  const figures = [
+    report([result], options, workspace),
+    `### Incremental rebuild of ${set.name}\n\n${incremental}`,
+  ].join('\n\n');
+  publish(figures, [result], `${options.ads} ${options.layout}`);
+}
+
+/** Prints the figures and writes them into docs/benchmarks.md, unless the counts do not add up. */
+function publish(figures: string, results: readonly SetMeasurement[], key?: string): void {
+  console.log(`\n${figures}\n`);
+  if (results.some(countProblem)) {
+    console.error('The page counts do not add up (see Checks): docs/benchmarks.md left as it was.');
+    process.exitCode = 1;
+  } else {
+    writeBenchmarksDoc(join(root, 'docs', 'benchmarks.md'), figures, key);
+    console.log('Wrote the figures to docs/benchmarks.md.');
+  }
+}
+
 function prepareContentSets(options: BenchOptions, workspace: Workspace) {
   const cities = readWeightedCities(shippedContent);
   const request = { contentDir: shippedContent, cities, seed: options.seed };
-  const ads = generateBenchAds({ ...request, count: FULL_ADS, buildDate: options.buildDate });
+  const ads = generateBenchAds({ ...request, count: options.ads, buildDate: options.buildDate });
   const subsetCount = adsForPageTarget(ads, cities, SUBSET_PAGES);
   console.log(
     `Generated ${count(ads.length)} ads over ${count(cities.length)} cities; the ` +
@@ -87,11 +141,11 @@ function prepareContentSets(options: BenchOptions, workspace: Workspace) {
   );
   const write = (id: string, name: string, subsetAds: typeof ads): ContentSet => {
     const contentDir = join(workspace.dir, id, 'content');
-    writeContentSet(shippedContent, contentDir, subsetAds);
-    return { id, name, contentDir };
+    writeContentSet(shippedContent, contentDir, subsetAds, subsetAds.length, 'per-state');
+    return { id, name, contentDir, editedFile: 'California.csv' };
   };
   return {
-    full: write('full', `full (${count(FULL_ADS)} ads)`, ads),
+    full: write('full', `full (${count(ads.length)} ads)`, ads),
     subset: write('subset', `20k pages (${count(subsetCount)} ads)`, ads.slice(0, subsetCount)),
     shipped: { id: 'shipped', name: 'shipped content/', contentDir: shippedContent },
   };
@@ -122,38 +176,44 @@ function buildSet(set: ContentSet, options: BenchOptions, workspace: Workspace, 
 }
 
 /**
- * Edits the full set's ads three times, as an editor would, and times the incremental build after
- * each: one ad's title changed, one ad added, that ad removed again.
+ * Edits the set's ads three times, as an editor would, and times the incremental build after
+ * each: one ad's title changed, one ad added, that ad removed again. The edits copy the file a few
+ * MB at a time: one file of a million ads is more than a JavaScript string may hold.
  */
 async function rebuildAfterAdEdits(
   set: ContentSet,
   options: BenchOptions,
   workspace: Workspace,
 ): Promise<string> {
-  const file = join(set.contentDir, 'ads', 'California.csv');
-  const original = readFileSync(file, 'utf8');
-  const [header, first] = splitCsvRecords(original)!;
-  const ad = parse(`${header!.text}\n${first!.text}`, { columns: true })[0] as Record<
-    string,
-    string
-  >;
-  const row = (fields: Record<string, string>) =>
-    stringify([fields], { columns: Object.keys(ad) }).trimEnd();
-  const changed = original.replace(
-    first!.text,
-    row({ ...ad, title: 'A changed title for the incremental benchmark' }),
-  );
-  const added = `${changed.trimEnd()}\n${row({ ...ad, id: String(NEW_AD_ID), title: 'A new ad for the incremental benchmark' })}\n`;
-  const edits: Array<[string, string]> = [
-    ["one ad's title changed", changed],
-    ['one ad added', added],
-    ['that ad removed', changed],
+  const fileName = set.editedFile ?? 'California.csv';
+  const file = join(set.contentDir, 'ads', fileName);
+  const { row } = firstRow(file);
+  // The generated ads have ids from 100,000 on: the added ad's id is past them.
+  const newId = String(Math.max(9_999_999, FIRST_AD_ID + options.ads));
+  let sizeBefore = 0;
+  const edits: Array<[string, () => void]> = [
+    [
+      "one ad's title changed",
+      () =>
+        replaceFirstRow(file, { ...row, title: 'A changed title for the incremental benchmark' }),
+    ],
+    [
+      'one ad added',
+      () => {
+        sizeBefore = appendRow(file, {
+          ...row,
+          id: newId,
+          title: 'A new ad for the incremental benchmark',
+        });
+      },
+    ],
+    ['that ad removed', () => cutBackTo(file, sizeBefore)],
   ];
   const rows: string[][] = [];
   const logs: string[] = [];
-  for (const [edit, text] of edits) {
-    writeFileSync(file, text);
-    console.log(`\nRebuilding the full set after this edit: ${edit}...`);
+  for (const [edit, apply] of edits) {
+    apply();
+    console.log(`\nRebuilding ${set.name} after this edit: ${edit}...`);
     const run = await buildSet(set, options, workspace, false);
     const prerendered = run.log.find((line) => /^Prerendered/.test(line)) ?? '';
     const [, written = '?', removed = '?'] =
@@ -161,6 +221,8 @@ async function rebuildAfterAdEdits(
     rows.push([
       edit,
       run.wallSeconds.toFixed(1),
+      seconds(run.stepSeconds.get('content')),
+      seconds(run.stepSeconds.get('pages')),
       written,
       removed,
       (Math.max(...run.peakRss.values()) / 1e6).toFixed(0),
@@ -174,10 +236,10 @@ async function rebuildAfterAdEdits(
     );
   }
   return [
-    'Each edit in `ads/California.csv` of the full set, then `npm run build` (no `--full`) on the last build:',
+    `Each edit in \`ads/${fileName}\` of the set, then \`npm run build\` (no \`--full\`) on the last build:`,
     '',
-    '| edit | wall s | pages written | pages removed | largest process MB | all at once MB |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| edit | wall s | content s | pages s | pages written | pages removed | largest process MB | all at once MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((cells) => `| ${cells.join(' | ')} |`),
     '',
     '```text',
@@ -186,13 +248,17 @@ async function rebuildAfterAdEdits(
   ].join('\n');
 }
 
-function report(results: SetMeasurement[], options: BenchOptions, workspace: Workspace): string {
-  const [full, subset] = results as [SetMeasurement, SetMeasurement, ...SetMeasurement[]];
+function report(
+  results: SetMeasurement[],
+  options: BenchOptions,
+  workspace: Workspace,
+  ...notes: string[]
+): string {
   return [
     machineFacts(options, workspace),
     '### Build time, pages and memory',
     summaryTable(results),
-    memoryDifference(full, subset),
+    ...notes,
     ...results.flatMap((set) => [`### Page weight: ${set.name}`, pageTypeTable(set)]),
     '### Checks',
     results.map((set) => `- ${countCheck(set)}`).join('\n'),
@@ -214,8 +280,14 @@ function machineFacts(options: BenchOptions, workspace: Workspace): string {
   return [
     `- Run on ${now} UTC: seed ${options.seed}, build date ${options.buildDate}, ` +
       `output on ${output}.`,
-    `- Machine: nproc ${nproc} (${cpu}), ${memory} GiB memory, Node ${process.version}.`,
+    `- Machine: nproc ${nproc} (${cpu}), ${memory} GiB memory, Node ${process.version}; ` +
+      `load average (1, 5, 15 min) ${loadText(loadAtStart)} at the start, ` +
+      `${loadText(loadavg())} at the end (above 0 means other work shared the cores).`,
   ].join('\n');
+}
+
+function loadText(load: number[]): string {
+  return load.map((value) => value.toFixed(1)).join(', ');
 }
 
 function count(value: number): string {

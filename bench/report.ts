@@ -15,6 +15,10 @@ const mb = (bytes: number) => (bytes / MB).toFixed(0);
 const kb = (bytes: number) => (bytes / KB).toFixed(1);
 const count = (value: number) => value.toLocaleString('en-US');
 const left = (header: string): Column => ({ header, align: 'left' });
+/** The steps timed in the tables: compile, client assets, prerender. */
+export const TIMED_STEPS = ['content', 'vite', 'pages'] as const;
+export const seconds = (value: number | undefined) =>
+  value === undefined ? '–' : value.toFixed(1);
 const right = (header: string): Column => ({ header, align: 'right' });
 
 /** One row a set: pages by type, time, throughput, peak RSS by step, bytes written. */
@@ -26,6 +30,7 @@ export function summaryTable(sets: readonly SetMeasurement[]): string {
     right('pages'),
     right('wall s'),
     right('pages/s'),
+    ...TIMED_STEPS.map((step) => right(`${step} s`)),
     ...steps.map((step) => right(`RSS ${step} MB`)),
     right('RSS max MB'),
     right('RSS all at once MB'),
@@ -37,6 +42,7 @@ export function summaryTable(sets: readonly SetMeasurement[]): string {
     count(set.totalPages),
     set.run.wallSeconds.toFixed(1),
     count(Math.round(set.totalPages / set.run.wallSeconds)),
+    ...TIMED_STEPS.map((step) => seconds(set.run.stepSeconds.get(step))),
     ...steps.map((step) => {
       const bytes = set.run.peakRss.get(step);
       return bytes === undefined ? '–' : mb(bytes);

@@ -2,14 +2,19 @@
 // each problem and exits 1 when there is any.
 import { join } from 'node:path';
 import { buildDateFrom } from '../src/build/build-date.ts';
-import { compileContent } from '../src/build/compile/compile.ts';
-import { formatProblem } from '../src/build/compile/report.ts';
+import { compileContent, type CompileResult } from '../src/build/compile/compile.ts';
+import { formatProblem, unreadableFileProblem } from '../src/build/compile/report.ts';
 
 const contentDir = process.env.CONTENT_DIR ?? join(import.meta.dirname, '..', 'content');
-const { content, problems, unpublishedAds } = compileContent(
-  contentDir,
-  buildDateFrom(process.argv, process.env),
-);
+let result: CompileResult;
+try {
+  result = compileContent(contentDir, buildDateFrom(process.argv, process.env));
+} catch (error) {
+  const problem = unreadableFileProblem(error, join(contentDir, '..'));
+  if (!problem) throw error;
+  result = { problems: [problem], unpublishedAds: 0 };
+}
+const { content, problems, unpublishedAds } = result;
 if (!content) {
   for (const problem of problems) console.error(formatProblem(problem));
   console.error(

@@ -6,17 +6,25 @@
 // (src/build/compile/check-ads-in-parallel.ts).
 import { join } from 'node:path';
 import { buildDateFrom } from '../src/build/build-date.ts';
-import { compileToDisk } from '../src/build/compile/compile-to-disk.ts';
-import { formatProblem } from '../src/build/compile/report.ts';
+import { compileToDisk, type CompileOutcome } from '../src/build/compile/compile-to-disk.ts';
+import { formatProblem, unreadableFileProblem } from '../src/build/compile/report.ts';
 
 const started = performance.now();
 const root = join(import.meta.dirname, '..');
-const outcome = compileToDisk({
-  contentDir: process.env.CONTENT_DIR ?? join(root, 'content'),
-  compiledDir: process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'),
-  buildDate: buildDateFrom(process.argv, process.env),
-  full: process.argv.includes('--full'),
-});
+const contentDir = process.env.CONTENT_DIR ?? join(root, 'content');
+let outcome: CompileOutcome;
+try {
+  outcome = compileToDisk({
+    contentDir,
+    compiledDir: process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'),
+    buildDate: buildDateFrom(process.argv, process.env),
+    full: process.argv.includes('--full'),
+  });
+} catch (error) {
+  const problem = unreadableFileProblem(error, join(contentDir, '..'));
+  if (!problem) throw error;
+  outcome = { ok: false, problems: [problem] };
+}
 if (!outcome.ok) {
   for (const problem of outcome.problems) console.error(formatProblem(problem));
   console.error(

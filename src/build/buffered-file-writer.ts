@@ -17,6 +17,12 @@ export class BufferedFileWriter {
     if (this.buffer.length > FLUSH_AT) this.flush();
   }
 
+  /** Appends bytes as they are. */
+  writeBytes(bytes: Uint8Array): void {
+    this.flush();
+    writeSync(this.fd, bytes);
+  }
+
   /** Appends the whole of another file. */
   writeFile(file: string): void {
     this.flush();

@@ -1,34 +1,36 @@
-// Checks the ads CSVs that changed on both cores before the compiler's own pass: this thread and a
-// worker thread take files from a shared counter, biggest first, and summarise them into the
-// ad-file cache (ad-file-cache.ts), where the compiler's pass then finds them. The compiler is
-// synchronous, so this thread then waits for the worker's last file with Atomics.wait; should the
-// worker stop without finishing a file, this thread checks that file itself, so nothing is lost or
-// waited on for ever.
-import { statSync } from 'node:fs';
+// Checks the new batches of ads (ad-source.ts) on both cores before the compiler's own pass: this
+// thread and a worker thread take batches from a shared counter, biggest first, and keep each
+// outcome in the batch cache (ad-batch-cache.ts), where the compiler's pass then finds it. Batches
+// rather than files are shared out, so one file of a million rows keeps both cores as busy as fifty
+// files do. The compiler is synchronous, so this thread then waits for the worker's last batch with
+// Atomics.wait; should the worker stop without finishing a batch, this thread checks that batch
+// itself, so nothing is lost or waited on for ever.
 import { Worker } from 'node:worker_threads';
-import type { AdFileContext } from './check-ad-file.ts';
+import type { AdCheckContext } from './check-ad-row.ts';
+import type { CsvSegmentJob } from './check-csv-segment.ts';
 
-export interface AdFileToCheck {
-  /** Name in problems (`content/ads/x.csv`). */
-  file: string;
-  path: string;
+/** A batch to check and keep under `key`: a segment of a CSV file, starting on `line`. */
+export interface AdBatchJob {
+  key: string;
+  line: number;
+  segment: CsvSegmentJob;
 }
 
-/** Summarises one file into the cache. */
-export type SummariseFile = (entry: AdFileToCheck, context: AdFileContext) => void;
+/** Checks one batch into the cache, on this thread. */
+export type CheckBatch = (job: AdBatchJob) => void;
 
 export interface AdCheckWorkerInput {
   compiledDir: string;
-  files: AdFileToCheck[];
-  context: AdFileContext;
-  /** Int32Array: [next file to take, then one state a file: 0 waiting, 1 taken, 2 done, 3 failed]. */
+  jobs: AdBatchJob[];
+  context: AdCheckContext;
+  /** Int32Array: [next job to take, then one state a job: 0 waiting, 1 taken, 2 done, 3 failed]. */
   shared: SharedArrayBuffer;
 }
 
 /** Below this many bytes to check, a worker thread costs more than it saves. */
 const BYTES_WORTH_A_WORKER = 4_000_000;
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
-/** How long to wait for the worker's file before taking it over (it should never come to this). */
+/** How long to wait for the worker's batch before taking it over (it should never come to this). */
 const STALL_MS = 60_000;
 const WAITING = 0;
 const TAKEN = 1;
@@ -36,40 +38,37 @@ const DONE = 2;
 const FAILED = 3;
 
 /**
- * Checks `files` into the cache on this thread and a worker, when they are big enough and the
- * bundled worker (`workerUrl`) exists; `summarise` checks one file on this thread.
+ * Checks `jobs` into the cache on this thread and a worker, when they are big enough and the
+ * bundled worker (`workerUrl`) exists; `check` checks one job on this thread. Otherwise it leaves
+ * them to the compiler's pass, which checks each batch it does not find in the cache.
  */
 export function checkAdsInParallel(
   compiledDir: string,
-  files: readonly AdFileToCheck[],
-  context: AdFileContext,
-  summarise: SummariseFile,
+  jobs: readonly AdBatchJob[],
+  context: AdCheckContext,
+  check: CheckBatch,
   workerUrl: URL | undefined,
 ): void {
-  const sized = files
-    .map((entry) => ({ entry, bytes: statSync(entry.path).size }))
-    .sort((a, b) => b.bytes - a.bytes);
-  const total = sized.reduce((sum, { bytes }) => sum + bytes, 0);
-  if (!workerUrl || total < BYTES_WORTH_A_WORKER) return; // the compiler's pass checks them one by one
-  const ordered = sized.map(({ entry }) => entry);
-  const shared = new SharedArrayBuffer(4 * (1 + ordered.length));
+  const total = jobs.reduce((sum, job) => sum + job.segment.bytes, 0);
+  if (!workerUrl || total < BYTES_WORTH_A_WORKER) return;
+  const shared = new SharedArrayBuffer(4 * (1 + jobs.length));
   const state = new Int32Array(shared);
-  const input: AdCheckWorkerInput = { compiledDir, files: ordered, context, shared };
+  const input: AdCheckWorkerInput = { compiledDir, jobs: [...jobs], context, shared };
   const worker = new Worker(workerUrl, { workerData: input, resourceLimits: WORKER_LIMITS });
-  worker.on('error', () => {}); // a file it leaves unfinished is checked here, and fails here if it must
+  worker.on('error', () => {}); // a batch it leaves unfinished is checked here, and fails here if it must
   try {
-    takeFiles(ordered, state, (entry) => summarise(entry, context));
+    takeJobs(jobs, state, check);
     let workerAnswers = true;
-    ordered.forEach((entry, index) => {
+    jobs.forEach((job, index) => {
       workerAnswers &&= waitForWorker(state, 1 + index);
-      if (Atomics.load(state, 1 + index) !== DONE) summarise(entry, context);
+      if (Atomics.load(state, 1 + index) !== DONE) check(job);
     });
   } finally {
     void worker.terminate();
   }
 }
 
-/** Waits while the worker checks the file; false when it stopped answering. */
+/** Waits while the worker checks the batch; false when it stopped answering. */
 function waitForWorker(state: Int32Array, slot: number): boolean {
   for (
     let value = Atomics.load(state, slot);
@@ -78,7 +77,7 @@ function waitForWorker(state: Int32Array, slot: number): boolean {
   ) {
     if (Atomics.wait(state, slot, value, STALL_MS) === 'timed-out') {
       console.warn(
-        'The ads check worker stopped answering; checking its files on the main thread.',
+        'The ads check worker stopped answering; checking its batches on the main thread.',
       );
       return false;
     }
@@ -87,20 +86,20 @@ function waitForWorker(state: Int32Array, slot: number): boolean {
 }
 
 /**
- * Takes files from the shared counter until none is left, marking each taken, then done (or
- * failed, which stops this thread: the other one checks the file again and reports the error).
+ * Takes jobs from the shared counter until none is left, marking each taken, then done (or
+ * failed, which stops this thread: the other one checks the job again and reports the error).
  */
-export function takeFiles(
-  files: readonly AdFileToCheck[],
+export function takeJobs<Job>(
+  jobs: readonly Job[],
   state: Int32Array,
-  check: (entry: AdFileToCheck) => void,
+  check: (job: Job) => void,
 ): void {
-  for (let next = Atomics.add(state, 0, 1); next < files.length; next = Atomics.add(state, 0, 1)) {
+  for (let next = Atomics.add(state, 0, 1); next < jobs.length; next = Atomics.add(state, 0, 1)) {
     const slot = 1 + next;
     Atomics.store(state, slot, TAKEN);
     let outcome = FAILED;
     try {
-      check(files[next]!);
+      check(jobs[next]!);
       outcome = DONE;
     } finally {
       Atomics.store(state, slot, outcome);

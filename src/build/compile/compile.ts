@@ -1,5 +1,6 @@
 // Reads, validates and compiles everything in content/: one CompiledContent object for the site,
-// and the published ads handed one by one to a sink (so 100,000 ads are never all in memory).
+// and the published ads, kept batch by batch in the batch cache (the build) or handed one by one
+// to a sink (checks and tests), so that the ads are never all in memory.
 // Every problem in every file is collected; nothing counts as compiled while any remains.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -19,14 +20,16 @@ import { stateFrontMatterSchema } from '../../schemas/state.ts';
 import { US_STATE_NAMES } from '../../schemas/us-states.ts';
 import { cityPath } from '../../paths.ts';
 import { readBlockedTerms } from './blocked-terms.ts';
-import { checkAdFile, type AdFileContext, type AdFileSummary } from './check-ad-file.ts';
+import type { AdCheckContext } from './check-ad-row.ts';
 import { NO_MEMO, type CompileMemo } from './compile-memo.ts';
+import { csvAdSource, type CsvScanCache } from './csv-ad-source.ts';
+import { memoryStore, readAds, type AdBatchStore } from './read-ads.ts';
 import { readCsv } from './read-csv.ts';
-import { readMarkdown, renderMarkdown } from './read-markdown.ts';
+import { readMarkdown, renderMarkdown, type MarkdownFile } from './read-markdown.ts';
 import { problemsFromZod, sortProblems, type ContentProblem } from './report.ts';
-import { fillTokens, findUnknownToken } from './tokens.ts';
+import { fillTokens, fillTokensIn, findUnknownToken, findUnknownTokensIn } from './tokens.ts';
 
-/** Receives each published ad as it is validated (the build writes them to per-state files). */
+/** Receives each published ad as it is validated, when no batch cache keeps them (tests, checks). */
 export interface AdSink {
   add(ad: CompiledAd): void;
 }
@@ -39,17 +42,6 @@ export function collectAds(): AdSink & { ads: CompiledAd[] } {
 
 const ignoreAds: AdSink = { add: () => {} };
 
-/**
- * Keeps each ads file's outcome between builds (ad-file-cache.ts): an unchanged file
- * is not parsed again, and its published ads stay where the cache put them.
- */
-export interface AdFileCache {
-  /** Told every ads file before the first summarise(): it may check the changed ones ahead, in parallel. */
-  prepare?(files: ReadonlyArray<{ file: string; path: string }>, context: AdFileContext): void;
-  /** `path` is read only when the file may have changed since it was last summarised. */
-  summarise(file: string, path: string, context: AdFileContext): AdFileSummary;
-}
-
 export interface CompileResult {
   /** Present only when there are no problems. */
   content?: CompiledContent;
@@ -60,7 +52,10 @@ export interface CompileResult {
 
 /** What the compiler may reuse from earlier builds; without these, everything is computed. */
 export interface CompileCaches {
-  adFiles?: AdFileCache;
+  /** Checked batches of ads, and their published ads (then not handed to the sink). */
+  adBatches?: AdBatchStore;
+  /** Each ads file's segments, by the file's stat: an unchanged file is not read. */
+  adScans?: CsvScanCache;
   memo?: CompileMemo;
 }
 
@@ -71,7 +66,6 @@ export function compileContent(
   caches: CompileCaches = {},
 ): CompileResult {
   const memo = caches.memo ?? NO_MEMO;
-  const cache = caches.adFiles;
   const markdownToHtml = (markdown: string) => {
     let html = memo.get<string>('markdown', markdown);
     if (html === undefined) memo.set('markdown', markdown, (html = renderMarkdown(markdown)));
@@ -103,6 +97,7 @@ export function compileContent(
     );
     problems.push(...readProblems);
     if (markdown) {
+      problems.push(...frontMatterTokenProblems(markdown, rel(sitePath)));
       const parsed = siteSchema.safeParse(markdown.data);
       if (parsed.success) site = parsed.data;
       else problems.push(...problemsFromZod(parsed.error, rel(sitePath), markdown.lineOf));
@@ -222,42 +217,15 @@ export function compileContent(
       message: 'is missing; the ad checks need it',
     });
   }
-  const context: AdFileContext = { buildDate, citiesByState, blockedTerms };
-  const adCounts: AdCounts = {};
-  let activeAds = 0;
-  let unpublishedAds = 0;
-  const firstUseOfId = new Map<number, string>();
-  const adFiles = listFiles('ads', '.csv');
-  cache?.prepare?.(
-    adFiles.map((path) => ({ file: rel(path), path })),
+  const context: AdCheckContext = { buildDate, citiesByState, blockedTerms };
+  const adsFiles = listFiles('ads', '.csv').map((path) => ({ file: rel(path), path }));
+  const ads = readAds(
+    [csvAdSource(adsFiles, caches.adScans)],
     context,
+    caches.adBatches ?? memoryStore((ad) => sink.add(ad)),
   );
-  for (const path of adFiles) {
-    const file = rel(path);
-    const summary = cache
-      ? cache.summarise(file, path, context)
-      : checkAdFile(readFileSync(path, 'utf8'), file, context, (ad) => sink.add(ad));
-    problems.push(...summary.problems);
-    unpublishedAds += summary.unpublished;
-    for (const [id, line] of summary.ids) {
-      const firstUse = firstUseOfId.get(id);
-      if (firstUse)
-        problems.push({
-          file,
-          line,
-          field: 'id',
-          message: `duplicate id ${id} (first used at ${firstUse})`,
-        });
-      else firstUseOfId.set(id, `${file}:${line}`);
-    }
-    for (const [state, cities] of Object.entries(summary.counts)) {
-      const stateCounts = (adCounts[state] ??= {});
-      for (const [city, count] of Object.entries(cities)) {
-        stateCounts[city] = (stateCounts[city] ?? 0) + count;
-        activeAds += count;
-      }
-    }
-  }
+  problems.push(...ads.problems);
+  const { counts: adCounts, published: activeAds, unpublished: unpublishedAds } = ads;
 
   // Guides and pages
   const topCitiesMarkdown = topCitiesList(adCounts, states);
@@ -291,6 +259,7 @@ export function compileContent(
         message: `${guide.order} is already used by ${sameOrder}`,
       });
     orders.set(guide.order, file);
+    problems.push(...frontMatterTokenProblems(markdown, file));
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, ['topCities']));
     const body = fillTokens(markdown.body, { ...tokens, topCities: topCitiesMarkdown });
     guides.push({
@@ -326,6 +295,7 @@ export function compileContent(
         message: 'is required on terms and privacy (YYYY-MM-DD)',
       });
     }
+    problems.push(...frontMatterTokenProblems(markdown, file));
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, []));
     pages[slug] = {
       ...parsed.data,
@@ -339,7 +309,7 @@ export function compileContent(
   return {
     content: {
       buildDate,
-      site: fillSiteTokens(site, tokens),
+      site: fillTokensIn(site, tokens),
       states,
       guides,
       pages: pages as Record<PageSlug, CompiledPage>,
@@ -399,8 +369,14 @@ function tokenProblems(
   ];
 }
 
-function fillSiteTokens(site: SiteSettings, tokens: Record<string, string>): SiteSettings {
-  return JSON.parse(fillTokens(JSON.stringify(site), tokens)) as SiteSettings;
+/** Unknown placeholders in front matter, where {{brand}} alone is filled in. */
+function frontMatterTokenProblems(markdown: MarkdownFile, file: string): ContentProblem[] {
+  return findUnknownTokensIn(markdown.data, ['brand']).map(({ path, token }) => ({
+    file,
+    line: markdown.lineMatching(new RegExp(`\\{\\{\\s*${token}\\s*\\}\\}`)),
+    field: path,
+    message: `unknown placeholder {{${token}}}; allowed: {{brand}}`,
+  }));
 }
 
 /** The ten cities with the most published ads, as a Markdown list (the top-cities guide). */

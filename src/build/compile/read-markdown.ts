@@ -11,6 +11,8 @@ export interface MarkdownFile {
   lineOf: (key: string) => number;
   /** Line of the first body line (for problems found in the body). */
   bodyLine: number;
+  /** The first front-matter line that matches `pattern`, or 1. */
+  lineMatching: (pattern: RegExp) => number;
 }
 
 export function readMarkdown(
@@ -44,8 +46,18 @@ export function readMarkdown(
     );
     return index === -1 ? 1 : index + 1;
   };
+  const lineMatching = (pattern: RegExp) => {
+    const index = lines.findIndex((line, i) => i > 0 && i < frontMatterEnd && pattern.test(line));
+    return index === -1 ? 1 : index + 1;
+  };
   return {
-    markdown: { data: parsed.data, body: parsed.content, lineOf, bodyLine: frontMatterEnd + 2 },
+    markdown: {
+      data: parsed.data,
+      body: parsed.content,
+      lineOf,
+      bodyLine: frontMatterEnd + 2,
+      lineMatching,
+    },
     problems: [],
   };
 }

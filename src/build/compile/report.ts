@@ -1,4 +1,5 @@
 // Content problems: collected from every file, printed sorted as `file:line: field: reason`.
+import { relative } from 'node:path';
 import type { z } from 'zod';
 
 export interface ContentProblem {
@@ -44,4 +45,15 @@ export function problemsFromZod(
     const missing = issue.code === 'invalid_type' && issue.input === undefined;
     return [{ file, line: lineOf(field), field, message: missing ? 'is required' : issue.message }];
   });
+}
+
+/**
+ * A content file the system would not let us read (missing after the listing, a folder, no
+ * permission), as a problem rather than a stack: undefined for any other error (a bug of ours).
+ */
+export function unreadableFileProblem(error: unknown, root: string): ContentProblem | undefined {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  if (typeof code !== 'string' || typeof path !== 'string') return undefined;
+  const file = relative(root, path).split('\\').join('/');
+  return { file, line: 1, field: 'file', message: `cannot be read (${code})` };
 }

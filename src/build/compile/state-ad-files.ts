@@ -3,61 +3,86 @@
 // .content/ads/index.json says where each city's lines are and holds a digest of them, so the site
 // reads one city's ads without the rest and the prerenderer tells which cities changed without
 // reading any ad.
-// A state's file is put together from pieces, each ads CSV's contribution to the state, written in
-// the same shape (piece.ndjson with piece.ndjson.json, where its cities are): a state with one piece
-// is a copy of it; with several, each city's lines are joined and put in order again. A state's
-// file is rewritten only when its pieces change.
-import { hash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// A state's file is merged from runs: each checked batch of ads (ad-batch-cache.ts) keeps its
+// published ads state by state, each state's sorted by `listKey` and written `{listKey}<TAB>{json}`.
+// The runs of a state are merged a line at a time through small buffers, however many there are
+// (more than MAX_RUNS_AT_ONCE are first merged in groups), so memory stays flat whatever the shape
+// of the content. A state's file is rewritten only when its runs change.
+import { createHash, type Hash } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { BufferedFileWriter } from '../buffered-file-writer.ts';
-import { compareForList, type ListOrderFields } from '../../content/ad-order.ts';
+import type { ListOrderFields } from '../../content/ad-order.ts';
 import type { AdsIndex, CityAdsEntry } from '../../schemas/compiled-content.ts';
 
 export const adsIndexFile = (compiledDir: string) => join(compiledDir, 'ads', 'index.json');
 
-export interface StatePieces {
+/** Where one batch's run of a state's ads is, in that batch's file of runs. */
+export interface StateRun {
+  file: string;
+  offset: number;
+  bytes: number;
+}
+
+export interface StateRuns {
   state: string;
-  /** Piece files (each ads CSV's contribution to this state), in the order of the ads files. */
-  pieceFiles: string[];
-  /** Identifies the pieces' contents: equal when nothing changed. */
+  /** Identifies the runs' contents: equal when the state's ads are the same. */
   pieces: string;
+  /** The runs, in source order: asked for only when the state's file is merged. */
+  runs(): StateRun[];
 }
 
-/** A published ad on its way into a piece: its JSON line, its city and the fields that order a list. */
-export interface PieceLine {
-  json: string;
-  city: string;
-  order: ListOrderFields;
+/** More runs than this are merged in groups first (each open run holds a file and a buffer). */
+const MAX_RUNS_AT_ONCE = 256;
+/** Read buffers of the runs being merged: one block, shared out, allocated once. */
+const MERGE_BUFFERS = 8 << 20;
+const WRITE_BUFFER = 1 << 20;
+/**
+ * Buffers live outside the JavaScript heap, but V8 counts them and collects garbage when many are
+ * allocated: a merge of fifty states from thousands of runs would mostly collect. So the buffers
+ * are allocated once and reused by every merge.
+ */
+const buffers = {
+  merge: undefined as Buffer | undefined,
+  write: [] as Buffer[],
+};
+const TAB = 0x09;
+const LF = 0x0a;
+
+/**
+ * A string whose order is the list order of a city's ads (featured first, newest first, highest id
+ * first; src/content/ad-order.ts), after the city's name: the runs sort and merge by it alone.
+ */
+export function listKey(ad: ListOrderFields & { city: string }): string {
+  const id = Number.isSafeInteger(ad.id) ? String(ad.id) : BigInt(ad.id).toString();
+  return (
+    `${ad.city}\u0000${ad.featured ? '0' : '1'}` +
+    invertDigits(ad.postedAt.replace(/-/g, '')) +
+    invertDigits(String(id.length).padStart(3, '0')) +
+    invertDigits(id)
+  );
 }
 
-/** City → [byte offset, bytes, ads] of its lines in a piece. */
-type PieceCities = Record<string, [offset: number, bytes: number, ads: number]>;
-
-const byCityThenList = (a: PieceLine, b: PieceLine) =>
-  a.city < b.city ? -1 : a.city > b.city ? 1 : compareForList(a.order, b.order);
-
-/** Writes one piece: its lines city by city in list order, and where each city's lines are. */
-export function writePiece(file: string, lines: PieceLine[]): void {
-  lines.sort(byCityThenList);
-  const cities: PieceCities = {};
-  let offset = 0;
-  const text = new BufferedFileWriter(file);
-  for (const line of lines) {
-    const bytes = Buffer.byteLength(line.json) + 1;
-    const entry = cities[line.city];
-    if (entry) {
-      entry[1] += bytes;
-      entry[2] += 1;
-    } else {
-      cities[line.city] = [offset, bytes, 1];
-    }
-    offset += bytes;
-    text.write(`${line.json}\n`);
-  }
-  text.close();
-  writeFileSync(`${file}.json`, JSON.stringify(cities));
+/** 0 ↔ 9, 1 ↔ 8, …: the larger number sorts first. */
+function invertDigits(digits: string): string {
+  let inverted = '';
+  for (let index = 0; index < digits.length; index += 1)
+    inverted += String.fromCharCode(105 - digits.charCodeAt(index));
+  return inverted;
 }
+
+/** The city a run line's key belongs to. */
+const cityOfKey = (key: string) => key.slice(0, key.indexOf('\u0000'));
 
 export function readAdsIndex(compiledDir: string): AdsIndex {
   try {
@@ -67,70 +92,296 @@ export function readAdsIndex(compiledDir: string): AdsIndex {
   }
 }
 
-/** Writes the states whose pieces changed and the index; returns how many state files were written. */
-export function writeStateAdFiles(
+/** The state files of a build, merged but not yet in place. */
+export interface StateAdFiles {
+  /** The index they make: where each city's ads are, and how many. */
+  index: AdsIndex;
+  /** State files merged anew (the others were unchanged). */
+  written: number;
+  /** Puts the new files and the index in place; removes the files of states with no ads left. */
+  commit(): void;
+  /** Removes the new files (the content has problems: nothing is written). */
+  discard(): void;
+}
+
+/** Merges the states whose runs changed into `{state}.ndjson.next` files. */
+export function mergeStateAdFiles(
   compiledDir: string,
-  states: readonly StatePieces[],
+  states: readonly StateRuns[],
   allStates: readonly string[],
-): number {
+): StateAdFiles {
   const adsDir = join(compiledDir, 'ads');
   mkdirSync(adsDir, { recursive: true });
   const previous = readAdsIndex(compiledDir);
   const index: AdsIndex = {};
-  let written = 0;
-  const withAds = new Set(states.map((entry) => entry.state));
-  for (const state of allStates)
-    if (!withAds.has(state)) rmSync(join(adsDir, `${state}.ndjson`), { force: true });
-  for (const entry of states) {
-    const file = join(adsDir, `${entry.state}.ndjson`);
+  const merged: string[] = [];
+  const stateFile = (state: string) => join(adsDir, `${state}.ndjson`);
+  // The index lists the states in name order, however the ads were split across files.
+  const order = new Map(allStates.map((state, index) => [state, index]));
+  const byName = [...states].sort(
+    (a, b) => (order.get(a.state) ?? Infinity) - (order.get(b.state) ?? Infinity),
+  );
+  for (const entry of byName) {
+    const file = stateFile(entry.state);
     const before = previous[entry.state];
     if (before?.pieces === entry.pieces && existsSync(file)) {
       index[entry.state] = before;
       continue;
     }
-    const { chunks, cities } = stateFile(entry.pieceFiles);
-    writeFileSync(file, Buffer.concat(chunks));
+    const cities = mergeRuns(entry.runs(), `${file}.next`, join(adsDir, '.merging'));
     index[entry.state] = { pieces: entry.pieces, cities };
-    written += 1;
+    merged.push(file);
   }
-  writeFileSync(adsIndexFile(compiledDir), JSON.stringify(index));
-  return written;
+  return {
+    index,
+    written: merged.length,
+    commit() {
+      for (const file of merged) renameSync(`${file}.next`, file);
+      for (const state of allStates) if (!index[state]) rmSync(stateFile(state), { force: true });
+      writeFileSync(adsIndexFile(compiledDir), JSON.stringify(index));
+    },
+    discard() {
+      for (const file of merged) rmSync(`${file}.next`, { force: true });
+    },
+  };
 }
 
-/** The state's lines, city by city, from its pieces. */
-function stateFile(pieceFiles: readonly string[]): {
-  chunks: Buffer[];
-  cities: Record<string, CityAdsEntry>;
-} {
-  const pieces = pieceFiles.map((file) => ({
-    text: readFileSync(file),
-    cities: JSON.parse(readFileSync(`${file}.json`, 'utf8')) as PieceCities,
-  }));
-  const names = [...new Set(pieces.flatMap((piece) => Object.keys(piece.cities)))].sort();
-  const cities: Record<string, CityAdsEntry> = {};
-  const chunks: Buffer[] = [];
-  let offset = 0;
-  for (const city of names) {
-    const parts = pieces.flatMap(({ text, cities: where }) => {
-      const at = where[city];
-      return at ? [{ chunk: text.subarray(at[0], at[0] + at[1]), ads: at[2] }] : [];
-    });
-    const chunk =
-      parts.length === 1 ? parts[0]!.chunk : inListOrder(parts.map((part) => part.chunk));
-    const ads = parts.reduce((sum, part) => sum + part.ads, 0);
-    cities[city] = { offset, bytes: chunk.length, ads, digest: hash('sha1', chunk, 'base64url') };
-    chunks.push(chunk);
-    offset += chunk.length;
+/** Merges runs into a state file (keys dropped) and says where each city's lines are. */
+function mergeRuns(
+  runs: readonly StateRun[],
+  target: string,
+  scratch: string,
+): Record<string, CityAdsEntry> {
+  let level = runs;
+  let made: string[] = [];
+  try {
+    // Too many runs to hold open at once: merge them in groups into fewer, longer runs first.
+    for (let round = 0; level.length > MAX_RUNS_AT_ONCE; round += 1) {
+      mkdirSync(scratch, { recursive: true });
+      const next: StateRun[] = [];
+      for (let start = 0; start < level.length; start += MAX_RUNS_AT_ONCE) {
+        const file = join(scratch, `${round}-${next.length}`);
+        const bytes = merge(level.slice(start, start + MAX_RUNS_AT_ONCE), new RunWriter(file));
+        next.push({ file, offset: 0, bytes });
+      }
+      for (const file of made) rmSync(file, { force: true });
+      made = next.map((run) => run.file);
+      level = next;
+    }
+    const writer = new StateFileWriter(target);
+    merge(level, writer);
+    return writer.cities;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
-  return { chunks, cities };
 }
 
-/** One city's lines from several pieces, joined and put in list order. */
-function inListOrder(chunks: Buffer[]): Buffer {
-  const lines = Buffer.concat(chunks).toString('utf8').split('\n').filter(Boolean);
-  const ordered = lines
-    .map((json) => ({ json, order: JSON.parse(json) as ListOrderFields }))
-    .sort((a, b) => compareForList(a.order, b.order))
-    .map((line) => line.json);
-  return Buffer.from(`${ordered.join('\n')}\n`);
+interface LineWriter {
+  /** A run line: `line[keyEnd]` is its tab. */
+  add(key: string, line: Buffer, start: number, keyEnd: number, end: number): void;
+  /** Bytes written. */
+  close(): number;
+}
+
+/** Merges sorted runs by their keys into `writer`, stable in the order of `runs`. */
+function merge(runs: readonly StateRun[], writer: LineWriter): number {
+  const block = (buffers.merge ??= Buffer.allocUnsafe(MERGE_BUFFERS));
+  const share = Math.floor(MERGE_BUFFERS / Math.max(1, runs.length));
+  const readers = runs.map(
+    (run, order) => new RunReader(run, order, block.subarray(order * share, order * share + share)),
+  );
+  try {
+    const heap = readers.filter((reader) => reader.next());
+    const before = (a: RunReader, b: RunReader) =>
+      a.key < b.key || (a.key === b.key && a.order < b.order);
+    const siftDown = (from: number) => {
+      for (let at = from; ;) {
+        const left = 2 * at + 1;
+        if (left >= heap.length) return;
+        const right = left + 1;
+        const child = right < heap.length && before(heap[right]!, heap[left]!) ? right : left;
+        if (!before(heap[child]!, heap[at]!)) return;
+        [heap[at], heap[child]] = [heap[child]!, heap[at]!];
+        at = child;
+      }
+    };
+    for (let at = (heap.length >> 1) - 1; at >= 0; at -= 1) siftDown(at);
+    while (heap.length > 0) {
+      const top = heap[0]!;
+      writer.add(top.key, top.buffer, top.lineStart, top.keyEnd, top.lineEnd);
+      if (!top.next()) {
+        heap[0] = heap[heap.length - 1]!;
+        heap.pop();
+      }
+      siftDown(0);
+    }
+  } finally {
+    for (const reader of readers) reader.close();
+  }
+  return writer.close();
+}
+
+/** Reads a run's lines through a buffer of its own: `key`, and the line's place in `buffer`. */
+class RunReader {
+  key = '';
+  buffer: Buffer;
+  lineStart = 0;
+  keyEnd = 0;
+  lineEnd = 0;
+  private readonly fd: number;
+  private position: number;
+  private readonly end: number;
+  private filled = 0;
+  private at = 0;
+
+  constructor(
+    run: StateRun,
+    readonly order: number,
+    buffer: Buffer,
+  ) {
+    this.fd = openSync(run.file, 'r');
+    this.position = run.offset;
+    this.end = run.offset + run.bytes;
+    this.buffer = buffer;
+  }
+
+  /** Moves to the next line; false after the last. */
+  next(): boolean {
+    let lineFeed = this.buffer.indexOf(LF, this.at);
+    while (lineFeed === -1 || lineFeed >= this.filled) {
+      if (!this.fill()) return false;
+      lineFeed = this.buffer.indexOf(LF, this.at);
+    }
+    this.lineStart = this.at;
+    this.keyEnd = this.buffer.indexOf(TAB, this.at);
+    this.lineEnd = lineFeed + 1;
+    this.key = this.buffer.toString('utf8', this.lineStart, this.keyEnd);
+    this.at = this.lineEnd;
+    return true;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /** Keeps the unread bytes and reads more after them (a bigger buffer if a line needs it). */
+  private fill(): boolean {
+    if (this.position >= this.end) return false;
+    const left = this.filled - this.at;
+    if (left === this.buffer.length) {
+      const bigger = Buffer.allocUnsafe(this.buffer.length * 2);
+      this.buffer.copy(bigger, 0, this.at, this.filled);
+      this.buffer = bigger;
+    } else {
+      this.buffer.copy(this.buffer, 0, this.at, this.filled);
+    }
+    this.at = 0;
+    this.filled = left;
+    const want = Math.min(this.buffer.length - left, this.end - this.position);
+    const count = readSync(this.fd, this.buffer, left, want, this.position);
+    if (count === 0) throw new Error(`A run of ads ended early at byte ${this.position}`);
+    this.position += count;
+    this.filled += count;
+    return true;
+  }
+}
+
+/** Writes bytes to a file through a buffer (taken from `buffers.write`, given back on close). */
+class ByteWriter {
+  protected buffer = buffers.write.pop() ?? Buffer.allocUnsafe(WRITE_BUFFER);
+  protected filled = 0;
+  protected written = 0;
+  private readonly fd: number;
+
+  constructor(file: string) {
+    this.fd = openSync(file, 'w');
+  }
+
+  protected write(source: Buffer, start: number, end: number): void {
+    if (this.filled + (end - start) > this.buffer.length) this.flush();
+    if (end - start > this.buffer.length) {
+      writeSync(this.fd, source, start, end - start);
+    } else {
+      source.copy(this.buffer, this.filled, start, end);
+      this.filled += end - start;
+    }
+    this.written += end - start;
+  }
+
+  protected flush(): void {
+    if (this.filled > 0) writeSync(this.fd, this.buffer, 0, this.filled);
+    this.filled = 0;
+  }
+
+  close(): number {
+    this.flush();
+    closeSync(this.fd);
+    buffers.write.push(this.buffer);
+    return this.written;
+  }
+}
+
+/** An intermediate run: lines kept whole, keys and all. */
+class RunWriter extends ByteWriter implements LineWriter {
+  add(_key: string, line: Buffer, start: number, _keyEnd: number, end: number): void {
+    this.write(line, start, end);
+  }
+}
+
+/** The state's file: each line's JSON, and for each city its offset, bytes, ads and digest. */
+class StateFileWriter extends ByteWriter implements LineWriter {
+  readonly cities: Record<string, CityAdsEntry> = {};
+  private city: string | undefined;
+  private entry: CityAdsEntry | undefined;
+  private digest: Hash | undefined;
+  /** Bytes of the buffer from here on belong to the current city and are not hashed yet. */
+  private hashedUpTo = 0;
+
+  add(key: string, line: Buffer, _start: number, keyEnd: number, end: number): void {
+    const city = cityOfKey(key);
+    if (city !== this.city) {
+      this.endCity();
+      this.city = city;
+      this.entry = { offset: this.written, bytes: 0, ads: 0, digest: '' };
+      this.cities[city] = this.entry;
+      this.digest = createHash('sha1');
+      this.hashedUpTo = this.filled;
+    }
+    const bytes = end - keyEnd - 1;
+    if (this.filled + bytes > this.buffer.length) this.flush();
+    if (bytes > this.buffer.length) {
+      this.digest!.update(line.subarray(keyEnd + 1, end));
+      this.write(line, keyEnd + 1, end);
+      this.hashedUpTo = this.filled;
+    } else {
+      this.write(line, keyEnd + 1, end);
+    }
+    this.entry!.bytes += bytes;
+    this.entry!.ads += 1;
+  }
+
+  override close(): number {
+    this.endCity();
+    return super.close();
+  }
+
+  protected override flush(): void {
+    this.hashPending();
+    super.flush();
+    this.hashedUpTo = 0;
+  }
+
+  private hashPending(): void {
+    if (this.digest && this.filled > this.hashedUpTo)
+      this.digest.update(this.buffer.subarray(this.hashedUpTo, this.filled));
+    this.hashedUpTo = this.filled;
+  }
+
+  private endCity(): void {
+    if (!this.entry || !this.digest) return;
+    this.hashPending();
+    this.entry.digest = this.digest.digest('base64url');
+    this.entry = undefined;
+    this.digest = undefined;
+  }
 }

@@ -1,4 +1,6 @@
-// Placeholders editors may write in content, e.g. {{brand}}; the compiler fills them in.
+// Placeholders editors may write in content, e.g. {{brand}}; the compiler fills them in, in
+// Markdown bodies and in the strings of front matter (each string on its own: a brand may hold
+// any character, quotes included).
 const TOKEN = /\{\{\s*([A-Za-z]+)\s*\}\}/g;
 
 export function fillTokens(text: string, values: Record<string, string>): string {
@@ -16,4 +18,32 @@ export function findUnknownToken(
     }
   }
   return undefined;
+}
+
+/** Fills placeholders in every string of a front-matter value, keeping its shape. */
+export function fillTokensIn<T>(value: T, values: Record<string, string>): T {
+  if (typeof value === 'string') return fillTokens(value, values) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => fillTokensIn(item, values)) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, fillTokensIn(item, values)]),
+    ) as T;
+  return value;
+}
+
+/** Unknown placeholders in the strings of a front-matter value, with the path of each string. */
+export function findUnknownTokensIn(
+  value: unknown,
+  allowed: readonly string[],
+  path: string[] = [],
+): Array<{ path: string; token: string }> {
+  if (typeof value === 'string') {
+    const unknown = findUnknownToken(value, allowed);
+    return unknown ? [{ path: path.join('.'), token: unknown.token }] : [];
+  }
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, item]) =>
+      findUnknownTokensIn(item, allowed, [...path, key]),
+    );
+  return [];
 }

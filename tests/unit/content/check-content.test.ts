@@ -27,6 +27,8 @@ afterEach(() => {
 
 const invalid = (name: string) =>
   readFileSync(new URL(`../../fixtures/content-invalid/${name}`, import.meta.url), 'utf8');
+const valid = (name: string) =>
+  readFileSync(new URL(`../../fixtures/content-valid/${name}`, import.meta.url), 'utf8');
 /** Adds an invalid ads file next to the valid sample.csv. */
 const addAds = (name: string) => writeFixtureFile(fixture.dir, `ads/${name}`, invalid(name));
 /** Replaces the valid Vermont state file. */
@@ -133,6 +135,32 @@ describe('ads', () => {
   });
 });
 
+describe('site settings', () => {
+  it('reports an unknown placeholder in site.md on its line', () => {
+    writeFixtureFile(fixture.dir, 'site.md', invalid('site-unknown-token/site.md'));
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/site.md:13: hero.title: unknown placeholder {{brnad}}; allowed: {{brand}}",
+      ]
+    `);
+  });
+
+  // The brand used to be filled into the settings' JSON text, where its quote ended a string.
+  it('fills a brand with a double quote into site.md wherever {{brand}} is written', () => {
+    writeFixtureFile(fixture.dir, 'site.md', valid('site-brand-with-quote/site.md'));
+    const { content, problems } = compileContent(fixture.dir, BUILD_DATE);
+    expect(problems).toEqual([]);
+    const site = content?.site;
+    expect([site?.brand, site?.hero.title, site?.closing.title]).toMatchInlineSnapshot(`
+      [
+        "The "Local" Board",
+        "Meet people near you on The "Local" Board",
+        "Ready to meet someone local on The "Local" Board?",
+      ]
+    `);
+  });
+});
+
 describe('states and their city lists', () => {
   it('reports an unknown front-matter key', () => {
     replaceVermont('unknown-flag.md');
@@ -231,6 +259,18 @@ describe('npm run check:content', () => {
       'content/ads/age-17.csv:2: age: must be 18 or over (got 17)\n\n1 content problem found.\n',
     );
     expect(stderr).not.toMatch(/ZodError|\n\s+at /);
+  });
+
+  it('prints an unknown placeholder in site.md as one line, without a stack', () => {
+    writeFixtureFile(fixture.dir, 'site.md', invalid('site-unknown-token/site.md'));
+    const { status, stderr } = checkContent(fixture.dir);
+    expect(status).toBe(1);
+    expect(stderr).toMatchInlineSnapshot(`
+      "content/site.md:13: hero.title: unknown placeholder {{brnad}}; allowed: {{brand}}
+
+      1 content problem found.
+      "
+    `);
   });
 
   it('says Content OK and exits 0 for valid content', () => {

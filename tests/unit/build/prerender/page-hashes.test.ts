@@ -98,9 +98,53 @@ describe('PageHashWriter and readPageHashFile', () => {
   });
 });
 
+describe('a page-hash file larger than the chunks it is read in', () => {
+  // Sections of every size, so that headers fall across the 1 MB chunks in every way.
+  const sections = Array.from({ length: 6000 }, (_, task): [string, string] => [
+    `city:State ${task % 50}|Town ${task} ${'é'.repeat(task % 7)}`,
+    Array.from(
+      { length: task % 17 },
+      (_, page) => `/city/Town ${task}/ad/${page}\t${'h'.repeat(27)}\n`,
+    ).join(''),
+  ]);
+
+  test('reads back every section exactly', () => {
+    const file = join(dir, 'pages.txt');
+    writeSections(file, sections);
+    const hashes = read(file);
+    expect([...hashes.taskIds()]).toEqual(sections.map(([taskId]) => taskId));
+    for (const [taskId, lines] of sections) expect(hashes.lines(taskId)).toBe(lines);
+  });
+
+  test('joins the skipped sections, copied as bytes, with the parts', () => {
+    const file = join(dir, 'build-manifest.pages.txt');
+    writeSections(file, sections);
+    const part = join(dir, 'part-1.txt');
+    const [first] = sections;
+    writeSections(part, [[first![0], '/changed\thash\n']]);
+    const skipped = sections.slice(1).filter((_, index) => index % 3 !== 0);
+    joinPageHashes(
+      file,
+      read(file),
+      skipped.map(([taskId]) => taskId),
+      [part],
+    );
+    const joined = read(file);
+    expect([...joined.taskIds()]).toEqual([...skipped.map(([taskId]) => taskId), first![0]]);
+    for (const [taskId, lines] of skipped) expect(joined.lines(taskId)).toBe(lines);
+    expect(joined.lines(first![0])).toBe('/changed\thash\n');
+  });
+});
+
 describe('readPageHashFile', () => {
   test('gives undefined for a missing file', () => {
     expect(readPageHashFile(join(dir, 'missing.txt'))).toBeUndefined();
+  });
+
+  test('reads an empty file as one without sections', () => {
+    const file = join(dir, 'pages.txt');
+    writeFileSync(file, '');
+    expect([...read(file).taskIds()]).toEqual([]);
   });
 
   test('gives undefined for a file that does not start with a section header', () => {

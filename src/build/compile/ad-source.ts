@@ -1,0 +1,34 @@
+// Where ads come from. The compiler reads every source the same way: a source hands over its ads
+// in batches, each naming the place its rows come from (problems and duplicate ids name it, with
+// the row's line) and carrying a key that changes with its rows, so that a batch checked before is
+// not checked again. The CSV files of content/ads/ are one source (csv-ad-source.ts), cut into
+// batches of about a thousand rows however the ads are split across files; approved member ads
+// from the database are the next.
+import type { AdCheckContext, AdRowOutcome } from './check-ad-row.ts';
+import type { CsvSegmentJob } from './check-csv-segment.ts';
+import type { ContentProblem } from './report.ts';
+
+/** Receives a checked row: its line in the batch's origin, and its outcome. */
+export type VisitAdRow = (line: number, outcome: AdRowOutcome) => void;
+
+export interface AdBatch {
+  /** Where its rows come from, as problems name it: `content/ads/california.csv`. */
+  origin: string;
+  /** The line (or position) in `origin` where the batch starts. */
+  line: number;
+  /** Equal keys, equal rows: with the same check context, a batch checks to the same outcome. */
+  key: string;
+  /**
+   * Reads and checks its rows, handing each outcome to `visit` in order, one at a time (a batch's
+   * rows are never all held). Returns the problems that stop its whole origin, if any (a CSV
+   * syntax error): then nothing of the origin counts, whatever was handed over before.
+   */
+  check(context: AdCheckContext, visit: VisitAdRow): ContentProblem[];
+  /** The same check as plain data, for a worker thread to run beside the main thread (CSV batches). */
+  job?: CsvSegmentJob;
+}
+
+export interface AdSource {
+  /** Its batches, in a stable order (the first use of an id is the first in this order). */
+  batches(): { batches: AdBatch[]; problems: ContentProblem[] };
+}
