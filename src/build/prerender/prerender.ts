@@ -88,7 +88,7 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
       records[index] = before;
       skipped.push(group.key);
     } else {
-      requests.push({ index, key: group.key, previous: lastHashes?.lines(group.key), reuse });
+      requests.push({ index, key: group.key, reuse });
     }
   });
   requests.sort((a, b) => groups[b.index]!.weight - groups[a.index]!.weight);
@@ -103,6 +103,9 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     outDir: request.outDir,
     assets,
     partsPrefix: `${hashFile}.part-`,
+    // Each thread reads a task's lines of the last build when it runs the task: at a million
+    // pages, all of them at once would be hundreds of MB.
+    ...(lastHashes ? { lastHashFile: hashFile } : {}),
   };
   const { results, parts } = await renderAll(
     setting,

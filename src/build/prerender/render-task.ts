@@ -10,7 +10,7 @@ import { outputFileForPath } from '../../paths.ts';
 import type { PageAssets } from '../../../renderer/assets.ts';
 import { renderPageHtml } from '../../../renderer/renderPageHtml.tsx';
 import { hashOf } from './manifest.ts';
-import { pageHashes, PageHashWriter, type PageHashLines } from './page-hashes.ts';
+import { pageHashes, PageHashWriter, readPageHashFile, type PageHashFile } from './page-hashes.ts';
 import { pagesOfGroup, type RenderGroup } from './render-groups.ts';
 import { removePage } from './remove-page.ts';
 
@@ -19,8 +19,6 @@ export interface TaskRequest {
   index: number;
   /** The group's key, to check that the thread's list agrees. */
   key: string;
-  /** What the last build rendered for this task, if it did (its page-hash lines). */
-  previous?: PageHashLines;
   /** Whether a page whose data hash is the last build's may be left as it is (not in a full build). */
   reuse: boolean;
 }
@@ -45,6 +43,8 @@ export interface RenderSetting {
   assets: PageAssets;
   /** Where each thread writes its part of the page hashes: `{partsPrefix}{threadId}`. */
   partsPrefix: string;
+  /** The last build's page-hash file, if there was a last build. */
+  lastHashFile?: string;
 }
 
 /** The part file of the page hashes that this thread writes. */
@@ -54,10 +54,11 @@ export const partFile = (partsPrefix: string, thread = threadId) => `${partsPref
 const madeDirs = new Set<string>();
 
 export function runTask(
-  { index, key, previous, reuse }: TaskRequest,
+  { index, key, reuse }: TaskRequest,
   group: RenderGroup,
   { outDir, assets }: RenderSetting,
   hashes: PageHashWriter,
+  last: PageHashFile | undefined,
 ): TaskResult {
   const result: TaskResult = {
     index,
@@ -67,6 +68,8 @@ export function runTask(
     removed: 0,
     indexable: [],
   };
+  // What the last build rendered for this task, if it did.
+  const previous = last?.lines(key);
   const before = previous === undefined ? undefined : pageHashes(previous);
   if (madeDirs.size > 10_000) madeDirs.clear();
   let lines = '';
@@ -127,6 +130,7 @@ export function runSharedTasks(
 ): TaskResult[] {
   const results: TaskResult[] = [];
   const hashes = new PageHashWriter(partFile(setting.partsPrefix));
+  const last = setting.lastHashFile ? readPageHashFile(setting.lastHashFile) : undefined;
   try {
     for (
       let next = Atomics.add(counter, 0, 1);
@@ -134,7 +138,7 @@ export function runSharedTasks(
       next = Atomics.add(counter, 0, 1)
     ) {
       const request = requests[next]!;
-      results.push(runTask(request, groups[request.index]!, setting, hashes));
+      results.push(runTask(request, groups[request.index]!, setting, hashes, last));
     }
   } finally {
     hashes.close();
