@@ -32,7 +32,7 @@ let index: ContentIndex | undefined;
  * about KEPT_ADS ads in all: a city of 20,000 ads is kept alone, so the biggest cities never sit
  * in memory together.
  */
-const cityAdsCache = new Map<string, { list: CompiledAd[]; byId?: Map<number, CompiledAd> }>();
+const cityAdsCache = new Map<string, CityAds>();
 const KEPT_ADS = 2_000;
 let keptAds = 0;
 
@@ -89,12 +89,35 @@ export function useCompiledContentDir(dir: string): void {
 /** Where a city's ads are in its state's file (and their digest), if it has any. */
 export const cityAdsEntry = (state: string, city: string): CityAdsEntry | undefined => contentIndex().adsIndex[state]?.cities[city];
 
-/** A city's published ads, in list order: only its own lines of its state's file are read. */
-function readCityAds(state: string, city: string): CompiledAd[] {
+/**
+ * A city's published ads, in list order: its own lines of its state's file, read at once but
+ * parsed only when a page needs them (at a million ads, a city of 30,000 ads is 20 MB of JSON and
+ * several times that as objects).
+ */
+interface CityAds {
+  count: number;
+  /** The ad at a position of the list. */
+  at(index: number): CompiledAd;
+  /** The ads' ids, in list order. */
+  ids(): readonly number[];
+  /** Position of each id, made when first asked for. */
+  positions?: Map<number, number>;
+}
+
+const NO_ADS: CityAds = { count: 0, at: () => assertNever(), ids: () => [] };
+
+function assertNever(): never {
+  throw new Error('No ad at that position');
+}
+
+function readCityAds(state: string, city: string): CityAds {
   const { adsInMemory } = contentIndex();
-  if (adsInMemory) return adsInMemory.get(cityKey(state, city)) ?? [];
+  if (adsInMemory) {
+    const list = adsInMemory.get(cityKey(state, city)) ?? [];
+    return { count: list.length, at: (index) => list[index]!, ids: () => list.map((ad) => ad.id) };
+  }
   const entry = cityAdsEntry(state, city);
-  if (!entry) return [];
+  if (!entry) return NO_ADS;
   const buffer = Buffer.allocUnsafe(entry.bytes);
   const fd = openSync(stateAdsFile(state), 'r');
   try {
@@ -102,7 +125,18 @@ function readCityAds(state: string, city: string): CompiledAd[] {
   } finally {
     closeSync(fd);
   }
-  return buffer.toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as CompiledAd);
+  const lines = buffer.toString('utf8').trimEnd().split('\n');
+  return {
+    count: lines.length,
+    at: (index) => JSON.parse(lines[index]!) as CompiledAd,
+    // The compiler writes each ad's id first: `{"id":1297,...`.
+    ids: () => lines.map((line) => idOfLine(line)),
+  };
+}
+
+function idOfLine(line: string): number {
+  const match = /^\{"id":(\d+)[,}]/.exec(line);
+  return match ? Number(match[1]) : (JSON.parse(line) as CompiledAd).id;
 }
 
 export const getSite = () => contentIndex().content.site;
@@ -116,26 +150,34 @@ function cityAds(state: string, city: string) {
   if (ads) {
     cityAdsCache.delete(key);
   } else {
-    ads = { list: hasCity(state, city) ? readCityAds(state, city) : [] };
-    keptAds += ads.list.length;
+    ads = hasCity(state, city) ? readCityAds(state, city) : NO_ADS;
+    keptAds += ads.count;
     for (const [oldest, old] of cityAdsCache) {
       if (keptAds <= KEPT_ADS) break;
       cityAdsCache.delete(oldest);
-      keptAds -= old.list.length;
+      keptAds -= old.count;
     }
   }
   cityAdsCache.set(key, ads);
   return ads;
 }
-/** Published ads of a city, in list order. */
-export const adsForCity = (state: string, city: string): readonly CompiledAd[] => cityAds(state, city).list;
+/** Published ads of a city from position `start` to before `end` of its list (a page of it). */
+export function adsForCity(state: string, city: string, start = 0, end = Infinity): CompiledAd[] {
+  const ads = cityAds(state, city);
+  const page: CompiledAd[] = [];
+  for (let index = Math.max(0, start); index < Math.min(end, ads.count); index += 1) page.push(ads.at(index));
+  return page;
+}
+/** The ids of a city's published ads, in list order, without parsing the ads. */
+export const adIdsForCity = (state: string, city: string): readonly number[] => cityAds(state, city).ids();
 /** How many published ads a city has, without reading any ad. */
 export const adCount = (state: string, city: string): number => contentIndex().content.adCounts[state]?.[city] ?? 0;
 /** A published ad of that city, or undefined. */
 export function getAd(state: string, city: string, id: number): CompiledAd | undefined {
   const ads = cityAds(state, city);
-  ads.byId ??= new Map(ads.list.map((ad) => [ad.id, ad]));
-  return ads.byId.get(id);
+  ads.positions ??= new Map(ads.ids().map((adId, index) => [adId, index]));
+  const index = ads.positions.get(id);
+  return index === undefined ? undefined : ads.at(index);
 }
 export const getAdCounts = () => contentIndex().content.adCounts;
 export const getGuides = () => contentIndex().content.guides;

@@ -1,5 +1,5 @@
 import { render } from 'vike/abort';
-import { adsForCity, getCity, getState } from '../../content/index.ts';
+import { adCount, adsForCity, getCity, getState } from '../../content/index.ts';
 import { ADS_PER_PAGE, cityPath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import { NOT_FOUND } from '../_error/not-found.ts';
@@ -12,8 +12,8 @@ export function cityData(stateName: string, cityName: string, page: number) {
   if (!state) throw render(404, NOT_FOUND.state.heading);
   const city = getCity(stateName, cityName);
   if (!city) throw render(404, NOT_FOUND.city.heading);
-  const ads = adsForCity(state.name, city.name);
-  const pages = pageCount(ads.length);
+  const total = adCount(state.name, city.name);
+  const pages = pageCount(total);
   if (!Number.isInteger(page) || page < 1 || page > pages)
     throw render(404, NOT_FOUND.page.heading);
   const pageLabel = page > 1 ? ` - Page ${page}` : '';
@@ -21,11 +21,11 @@ export function cityData(stateName: string, cityName: string, page: number) {
     ...pageShell({
       title: `${city.name}, ${state.code} Personal Ads${pageLabel} - ${state.name}`,
       description:
-        ads.length > 0
-          ? `Browse ${ads.length} local personal ${ads.length === 1 ? 'ad' : 'ads'} in ${city.name}, ${state.name}. Free to browse, adults 18+ only.`
+        total > 0
+          ? `Browse ${total} local personal ${total === 1 ? 'ad' : 'ads'} in ${city.name}, ${state.name}. Free to browse, adults 18+ only.`
           : `Personal ads in ${city.name}, ${state.name}. No ads yet: be the first to post. Free to browse, adults 18+ only.`,
       path: cityPath(state.name, city.name, page),
-      robots: ads.length > 0 ? 'index, follow' : 'noindex, follow',
+      robots: total > 0 ? 'index, follow' : 'noindex, follow',
       place: city.name,
       state,
     }),
@@ -33,7 +33,7 @@ export function cityData(stateName: string, cityName: string, page: number) {
     city: city.name,
     page,
     pages,
-    totalAds: ads.length,
-    ads: ads.slice((page - 1) * ADS_PER_PAGE, page * ADS_PER_PAGE),
+    totalAds: total,
+    ads: adsForCity(state.name, city.name, (page - 1) * ADS_PER_PAGE, page * ADS_PER_PAGE),
   };
 }
