@@ -5,5 +5,9 @@ import type { CompiledAd } from '../schemas/compiled-content.ts';
 export type ListOrderFields = Pick<CompiledAd, 'featured' | 'postedAt' | 'id'>;
 
 export function compareForList(a: ListOrderFields, b: ListOrderFields): number {
-  return Number(b.featured) - Number(a.featured) || (a.postedAt < b.postedAt ? 1 : a.postedAt > b.postedAt ? -1 : 0) || b.id - a.id;
+  return (
+    Number(b.featured) - Number(a.featured) ||
+    (a.postedAt < b.postedAt ? 1 : a.postedAt > b.postedAt ? -1 : 0) ||
+    b.id - a.id
+  );
 }

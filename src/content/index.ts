@@ -4,15 +4,30 @@
 // ads, when it first needs them. Lookups are indexes built once, so data hooks never re-parse files.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AdsIndex, CityAdsEntry, CompiledAd, CompiledCity, CompiledContent, CompiledState } from '../schemas/compiled-content.ts';
+import type {
+  AdsIndex,
+  CityAdsEntry,
+  CompiledAd,
+  CompiledCity,
+  CompiledContent,
+  CompiledState,
+} from '../schemas/compiled-content.ts';
 import type { PageSlug } from '../schemas/page.ts';
 import { compareForList } from './ad-order.ts';
 
-export type { CompiledAd, CompiledCity, CompiledContent, CompiledGuide, CompiledState } from '../schemas/compiled-content.ts';
+export type {
+  CompiledAd,
+  CompiledCity,
+  CompiledContent,
+  CompiledGuide,
+  CompiledState,
+} from '../schemas/compiled-content.ts';
 
-export const compiledContentDir = () => process.env.COMPILED_CONTENT_DIR ?? join(process.cwd(), '.content');
+export const compiledContentDir = () =>
+  process.env.COMPILED_CONTENT_DIR ?? join(process.cwd(), '.content');
 export const compiledContentFile = (dir = compiledContentDir()) => join(dir, 'content.json');
-export const stateAdsFile = (state: string, dir = compiledContentDir()) => join(dir, 'ads', `${state}.ndjson`);
+export const stateAdsFile = (state: string, dir = compiledContentDir()) =>
+  join(dir, 'ads', `${state}.ndjson`);
 export const adsIndexFile = (dir = compiledContentDir()) => join(dir, 'ads', 'index.json');
 
 interface ContentIndex {
@@ -38,14 +53,25 @@ let keptAds = 0;
 
 const cityKey = (state: string, city: string) => `${state}\u0000${city}`;
 
-function buildIndex(content: CompiledContent, adsIndex: AdsIndex, adsInMemory?: Map<string, CompiledAd[]>): ContentIndex {
+function buildIndex(
+  content: CompiledContent,
+  adsIndex: AdsIndex,
+  adsInMemory?: Map<string, CompiledAd[]>,
+): ContentIndex {
   cityAdsCache.clear();
   keptAds = 0;
   return {
     content,
     stateByName: new Map(content.states.map((state) => [state.name, state])),
-    cityByKey: new Map(content.states.flatMap((state) => state.cities.map((city) => [cityKey(state.name, city.name), city] as const))),
-    citiesWithAds: Object.values(content.adCounts).reduce((sum, cities) => sum + Object.keys(cities).length, 0),
+    cityByKey: new Map(
+      content.states.flatMap((state) =>
+        state.cities.map((city) => [cityKey(state.name, city.name), city] as const),
+      ),
+    ),
+    citiesWithAds: Object.values(content.adCounts).reduce(
+      (sum, cities) => sum + Object.keys(cities).length,
+      0,
+    ),
     adsIndex,
     adsInMemory,
   };
@@ -58,10 +84,13 @@ function contentIndex(): ContentIndex {
     try {
       text = readFileSync(file, 'utf8');
     } catch {
-      throw new Error(`Compiled content not found at ${file}. Run \`npm run build\` (or \`npm run compile:content\`) first.`);
+      throw new Error(
+        `Compiled content not found at ${file}. Run \`npm run build\` (or \`npm run compile:content\`) first.`,
+      );
     }
     const content = JSON.parse(text) as CompiledContent;
-    const adsIndex = content.activeAds > 0 ? (JSON.parse(readFileSync(adsIndexFile(), 'utf8')) as AdsIndex) : {};
+    const adsIndex =
+      content.activeAds > 0 ? (JSON.parse(readFileSync(adsIndexFile(), 'utf8')) as AdsIndex) : {};
     index = buildIndex(content, adsIndex);
   }
   return index;
@@ -87,7 +116,8 @@ export function useCompiledContentDir(dir: string): void {
 }
 
 /** Where a city's ads are in its state's file (and their digest), if it has any. */
-export const cityAdsEntry = (state: string, city: string): CityAdsEntry | undefined => contentIndex().adsIndex[state]?.cities[city];
+export const cityAdsEntry = (state: string, city: string): CityAdsEntry | undefined =>
+  contentIndex().adsIndex[state]?.cities[city];
 
 /**
  * A city's published ads, in list order: its own lines of its state's file, read at once but
@@ -142,8 +172,10 @@ function idOfLine(line: string): number {
 export const getSite = () => contentIndex().content.site;
 export const getStates = () => contentIndex().content.states;
 export const getState = (name: string) => contentIndex().stateByName.get(name);
-export const hasCity = (state: string, city: string) => contentIndex().cityByKey.has(cityKey(state, city));
-export const getCity = (state: string, city: string) => contentIndex().cityByKey.get(cityKey(state, city));
+export const hasCity = (state: string, city: string) =>
+  contentIndex().cityByKey.has(cityKey(state, city));
+export const getCity = (state: string, city: string) =>
+  contentIndex().cityByKey.get(cityKey(state, city));
 function cityAds(state: string, city: string) {
   const key = cityKey(state, city);
   let ads = cityAdsCache.get(key);
@@ -165,13 +197,16 @@ function cityAds(state: string, city: string) {
 export function adsForCity(state: string, city: string, start = 0, end = Infinity): CompiledAd[] {
   const ads = cityAds(state, city);
   const page: CompiledAd[] = [];
-  for (let index = Math.max(0, start); index < Math.min(end, ads.count); index += 1) page.push(ads.at(index));
+  for (let index = Math.max(0, start); index < Math.min(end, ads.count); index += 1)
+    page.push(ads.at(index));
   return page;
 }
 /** The ids of a city's published ads, in list order, without parsing the ads. */
-export const adIdsForCity = (state: string, city: string): readonly number[] => cityAds(state, city).ids();
+export const adIdsForCity = (state: string, city: string): readonly number[] =>
+  cityAds(state, city).ids();
 /** How many published ads a city has, without reading any ad. */
-export const adCount = (state: string, city: string): number => contentIndex().content.adCounts[state]?.[city] ?? 0;
+export const adCount = (state: string, city: string): number =>
+  contentIndex().content.adCounts[state]?.[city] ?? 0;
 /** A published ad of that city, or undefined. */
 export function getAd(state: string, city: string, id: number): CompiledAd | undefined {
   const ads = cityAds(state, city);
@@ -187,5 +222,10 @@ export const getPage = (slug: PageSlug) => contentIndex().content.pages[slug];
 /** Counts shown to visitors, computed from the published content. */
 export function getCounts() {
   const { content, citiesWithAds, cityByKey } = contentIndex();
-  return { activeAds: content.activeAds, citiesWithAds, listedCities: cityByKey.size, states: content.states.length };
+  return {
+    activeAds: content.activeAds,
+    citiesWithAds,
+    listedCities: cityByKey.size,
+    states: content.states.length,
+  };
 }

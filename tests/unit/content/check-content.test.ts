@@ -39,7 +39,11 @@ const problemLines = () => compileContent(fixture.dir, BUILD_DATE).problems.map(
 describe('the valid fixture', () => {
   it('compiles with no problems into all 50 states', () => {
     const published = collectAds();
-    const { content, problems, unpublishedAds } = compileContent(fixture.dir, BUILD_DATE, published);
+    const { content, problems, unpublishedAds } = compileContent(
+      fixture.dir,
+      BUILD_DATE,
+      published,
+    );
     expect(problems).toEqual([]);
     expect(content?.states).toHaveLength(50);
     expect(content?.states.find((state) => state.name === 'Vermont')?.cities).toHaveLength(5);
@@ -127,7 +131,11 @@ describe('ads', () => {
       ].join('\n'),
     );
     const published = collectAds();
-    const { content, problems, unpublishedAds } = compileContent(fixture.dir, BUILD_DATE, published);
+    const { content, problems, unpublishedAds } = compileContent(
+      fixture.dir,
+      BUILD_DATE,
+      published,
+    );
     expect(problems).toEqual([]);
     expect(unpublishedAds).toBe(3);
     expect(published.ads.filter((ad) => ad.id > 9800).map((ad) => ad.id)).toEqual([9804]);
