@@ -30,16 +30,16 @@ function mail(
     '',
   ].join('\n');
   const paragraph = (line: string) =>
-    `<p style="margin:0 0 16px;font:16px/1.5 system-ui,sans-serif;color:#1f2937">${escapeHtml(line)}</p>`;
+    `<p style="margin:0 0 16px;font:16px/1.5 system-ui,sans-serif;color:#14212b">${escapeHtml(line)}</p>`;
   const html =
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
-    `<body style="margin:0;padding:24px;background:#f9fafb">` +
-    `<div style="max-width:560px;margin:0 auto;padding:24px;background:#fff;border-radius:8px">` +
+    `<body style="margin:0;padding:24px;background:#f4f7f9">` +
+    `<div style="max-width:560px;margin:0 auto;padding:24px;background:#fff;border-radius:14px">` +
     paragraph(lines.intro) +
-    `<p style="margin:0 0 16px"><a href="${escapeHtml(lines.url)}" style="display:inline-block;padding:12px 20px;background:#2563eb;color:#fff;border-radius:6px;font:600 16px system-ui,sans-serif;text-decoration:none">${escapeHtml(lines.action)}</a></p>` +
+    `<p style="margin:0 0 16px"><a href="${escapeHtml(lines.url)}" style="display:inline-block;padding:12px 20px;background:#b4410c;color:#fff;border-radius:999px;font:600 16px system-ui,sans-serif;text-decoration:none">${escapeHtml(lines.action)}</a></p>` +
     paragraph(`Or copy this address into your browser: ${lines.url}`) +
     lines.after.map(paragraph).join('') +
-    `<p style="margin:0;font:14px system-ui,sans-serif;color:#6b7280">${escapeHtml(site.brand)} · <a href="${escapeHtml(site.baseUrl)}">${escapeHtml(site.baseUrl)}</a></p>` +
+    `<p style="margin:0;font:14px system-ui,sans-serif;color:#4a5a66">${escapeHtml(site.brand)} · <a href="${escapeHtml(site.baseUrl)}">${escapeHtml(site.baseUrl)}</a></p>` +
     `</div></body></html>`;
   return { to, subject, text, html };
 }
