@@ -17,6 +17,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../helpers/api.ts';
+import { createHashingPool } from '../../../server/auth/hashing-pool.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
 
@@ -245,5 +246,42 @@ describe('/reset', () => {
     expect((await postJson(t.app, '/api/reset', { token, password: NEW_PASSWORD })).status).toBe(
       200,
     );
+  });
+});
+
+describe('/reset while password hashing is at capacity', () => {
+  test('the reset form again with the message and Retry-After (503); the link still works', async () => {
+    const pool = createHashingPool({ threads: 1, maxQueued: 0 });
+    const busy = makeTestApp({ hashing: pool });
+    try {
+      const tokens: string[] = [];
+      for (const email of [uniqueEmail('busy'), uniqueEmail('busy')]) {
+        expect((await postJson(busy.app, '/api/signup', signupBody({ email }))).status).toBe(201);
+        expect((await postForm(busy.app, '/api/forgot', { email })).status).toBe(303);
+        await busy.mailer.settled();
+        const mail = mailsTo(busy.outboxDir, email).find((m) => m.subject.includes('password'))!;
+        tokens.push(linkToken(mail, '/reset'));
+      }
+      const responses = await Promise.all(
+        tokens.map((token) => postForm(busy.app, '/api/reset', { token, password: NEW_PASSWORD })),
+      );
+      expect(responses.map((response) => response.status).sort()).toEqual([303, 503]);
+      const refused = responses.find((response) => response.status === 503)!;
+      expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      const html = await refused.text();
+      expect(bannerOf(html)).toBe(
+        'The server is busy right now. Please try again in a few seconds.',
+      );
+      expect(headingOf(html)).toBe('Choose a new password');
+      const token = tokens[responses.indexOf(refused)]!;
+      expect(html).toContain(`<input type="hidden" name="token" value="${token}"/>`);
+      expect(html).not.toContain(NEW_PASSWORD);
+      expect(
+        (await postJson(busy.app, '/api/reset', { token, password: NEW_PASSWORD })).status,
+      ).toBe(200);
+    } finally {
+      busy.remove();
+      await pool.close();
+    }
   });
 });
