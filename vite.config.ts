@@ -16,6 +16,8 @@ export default defineConfig({
     // OUT may be outside the project (tests, the benchmark): Vike empties OUT/client and OUT/server.
     emptyOutDir: true,
   },
+  // A native module: loaded from node_modules at run time, never bundled.
+  ssr: { external: ['better-sqlite3'] },
   environments: {
     ssr: {
       build: {

@@ -1,5 +1,5 @@
 // The server benchmark (`npm run bench:server`, scripts/bench-server.ts): builds the site if
-// needed, starts the real server (server/index.ts, production password cost) in a child process
+// needed, starts the real server (server/index.ts as built, dist/server/serve.mjs, production password cost) in a child process
 // on a free port of 127.0.0.1, and drives it from this process with keep-alive HTTP clients:
 // pages and /api/me at 50 concurrent clients, alone and while 8 clients sign up as fast as they
 // can. Prints the figures and writes them to docs/benchmarks.md (## Server under load). Every
@@ -211,12 +211,13 @@ async function startServer(dataDir: string) {
     PORT: String(port),
     DATABASE_PATH: join(dataDir, 'bench.sqlite'),
     TRUST_PROXY: '1',
+    MAIL_OUTBOX_DIR: join(dataDir, 'outbox'),
   };
   // The production cost (64 MiB a hash), whatever the calling shell says.
   delete env.PASSWORD_HASH_COST;
   delete env.PASSWORD_HASH_THREADS;
   delete env.PASSWORD_HASH_QUEUE;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/serve.mjs'], {
     cwd: root,
     env,
     // The request log goes nowhere: the server still writes it, as in production.

@@ -23,6 +23,11 @@ export interface PageChrome {
 export interface PageShell {
   head: HeadMeta;
   chrome: PageChrome;
+  /**
+   * `members`: the server renders the page only for a signed-in member and sends anyone else to
+   * sign in first (server/pages.ts). Such a page is never prerendered.
+   */
+  access?: 'members';
 }
 
 /** Where the footer names no particular state or city. */

@@ -1,6 +1,8 @@
 // The Hono app: the accounts API and the prerendered site. A standard fetch handler, so it runs
 // on Node (server/index.ts) or any runtime that speaks fetch.
 import { Hono } from 'hono';
+import { dirname, join } from 'node:path';
+import { getSite } from '../src/content/index.ts';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import {
@@ -17,11 +19,16 @@ import {
 import { proxyTrust, type TrustProxySetting } from './client-address.ts';
 import type { Db } from './db/database.ts';
 import { formPages } from './form-page.ts';
+import { localPath } from './local-path.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { MailSite } from './mail/messages.ts';
 import { originCheck } from './middleware/origin-check.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { Refusal, refusals } from './refusal.ts';
+import { onRequestPages } from './pages.ts';
 import { accountsRoutes } from './routes/accounts.ts';
+import { emailLinkPages, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
 import { staticSite } from './static-site.ts';
 
 export interface AppOptions {
@@ -29,6 +36,18 @@ export interface AppOptions {
   siteDir: string;
   /** The open database (server/db/database.ts). */
   db: Db;
+  /** Sends the verification and password-reset mails (server/mail/mailer.ts). */
+  mailer: Mailer;
+  /**
+   * The brand and public address the mails link to. Default: content/site.md's brand and
+   * baseUrl, from the compiled content, read when the first mail is sent.
+   */
+  mailSite?: MailSite | (() => MailSite);
+  /**
+   * The stylesheets and scripts of the pages rendered on request, as the prerender step wrote
+   * them. Default: {siteDir}/../server/page-assets.json.
+   */
+  pageAssetsFile?: string;
   rateLimits?: RateLimitSettings;
   /** Other origins allowed to post to the API (a site on another host). */
   allowedOrigins?: readonly string[];
@@ -59,7 +78,17 @@ function hashingPoolFor(option: AppOptions['hashing']): HashingPool {
 
 export function createApp(options: AppOptions) {
   const trust = proxyTrust(options.trustProxy);
-  const refuse = refusals(formPages(options.siteDir));
+  const forms = formPages(options.siteDir);
+  const pages = onRequestPages({
+    db: options.db,
+    pageAssetsFile:
+      options.pageAssetsFile ?? join(dirname(options.siteDir), 'server', 'page-assets.json'),
+  });
+  const refuse = refusals(forms, pages);
+  const mailSite = mailSiteOf(options.mailSite);
+  const links = emailLinks({ db: options.db, mailer: options.mailer, mailSite });
+  const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS);
+  const passwords = passwordHasher(hashingPoolFor(options.hashing));
   const app = new Hono();
   if (options.log !== false) app.use(requestLog(options.log));
   app.use(securityHeaders(trust));
@@ -84,19 +113,40 @@ export function createApp(options: AppOptions) {
         ),
     }),
   );
+  api.route('/', accountsRoutes({ db: options.db, links, rateLimits, passwords, refuse, trust }));
   api.route(
     '/',
-    accountsRoutes({
-      db: options.db,
-      rateLimits: createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS),
-      passwords: passwordHasher(hashingPoolFor(options.hashing)),
-      refuse,
-      trust,
-    }),
+    emailLinkRoutes(
+      {
+        db: options.db,
+        mailer: options.mailer,
+        mailSite,
+        rateLimits,
+        passwords,
+        refuse,
+        trust,
+        pages,
+      },
+      links,
+    ),
   );
   // A mounted app's notFound handler is not used by Hono, so the catch-all is a route.
   api.all('*', (c) => c.json({ error: 'There is no such API endpoint.' }, 404));
   app.route('/api', api);
+
+  // Pages rendered on request: those opened from emailed links, then any other of the registry.
+  app.route('/', emailLinkPages(pages, links));
+  app.get('*', (c, next) => {
+    const found = pages.find(c.req.path);
+    return found ? pages.answer(c, found.page, found.params) : next();
+  });
+  // The prerendered sign-in page, when a page sent the visitor there to come back afterwards.
+  app.get('/signin', (c, next) => {
+    const back = localPath(c.req.query('next'));
+    if (!back) return next();
+    c.header('Cache-Control', 'no-store');
+    return c.html(forms.render('signin', { values: { next: back } }));
+  });
 
   app.use(staticSite(options.siteDir));
   app.onError((error, c) => {
@@ -104,4 +154,13 @@ export function createApp(options: AppOptions) {
     return c.json({ error: 'Something went wrong on our side. Please try again.' }, 500);
   });
   return app;
+}
+
+function mailSiteOf(option: AppOptions['mailSite']): () => MailSite {
+  if (typeof option === 'function') return option;
+  if (option) return () => option;
+  return () => {
+    const { brand, baseUrl } = getSite();
+    return { brand, baseUrl: baseUrl.replace(/\/+$/, '') };
+  };
 }

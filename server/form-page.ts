@@ -6,10 +6,14 @@ import { join } from 'node:path';
 export type FormPageName = 'signup' | 'signin';
 
 export interface FormPageFill {
-  error: string;
+  /** The banner's message; none when the page is only filled in (sign-in's `next`). */
+  error?: string;
   /** Values to put back into their inputs, by input name. */
   values: Record<string, string>;
 }
+
+/** Fields the prerendered forms do not have, added as hidden inputs when a value is given. */
+const HIDDEN_FIELDS = ['next'];
 
 export const FORM_STATUS_SLOT = '<div class="form-status" data-form-status="true"></div>';
 
@@ -35,9 +39,18 @@ export function formPages(siteDir: string) {
   return {
     render(page: FormPageName, fill: FormPageFill): string {
       // Replacer functions: a typed `$&` or `$'` must stay text, not become a replacement pattern.
-      const banner = `<div class="form-status" data-form-status="true"><p class="banner banner--error" role="alert">${escapeHtml(fill.error)}</p></div>`;
-      let html = template(page).replace(FORM_STATUS_SLOT, () => banner);
+      const hidden = HIDDEN_FIELDS.filter((name) => fill.values[name])
+        .map(
+          (name) =>
+            `<input type="hidden" name="${name}" value="${escapeHtml(fill.values[name]!)}"/>`,
+        )
+        .join('');
+      const banner = fill.error
+        ? `<div class="form-status" data-form-status="true"><p class="banner banner--error" role="alert">${escapeHtml(fill.error)}</p></div>`
+        : FORM_STATUS_SLOT;
+      let html = template(page).replace(FORM_STATUS_SLOT, () => banner + hidden);
       for (const [name, value] of Object.entries(fill.values)) {
+        if (HIDDEN_FIELDS.includes(name)) continue;
         if (value !== '')
           html = html.replace(
             `name="${name}"`,

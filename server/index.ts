@@ -1,10 +1,14 @@
-// Starts the server: the prerendered site and the API on PORT (default 3000), with the SQLite
-// database at DATABASE_PATH (default data/localboard.sqlite).
+// Starts the server: the prerendered site, the pages rendered on request and the API on PORT
+// (default 3000), with the SQLite database at DATABASE_PATH (default data/localboard.sqlite), and
+// mail over SMTP_URL or into MAIL_OUTBOX_DIR (default data/outbox). It runs from Vite's server
+// build ({out}/server/serve.mjs: `npm start`, `npm run serve`), since the page registry it renders
+// from is read with import.meta.glob.
 import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
-import { createApp } from './app.ts';
 import { parseTrustProxy } from './client-address.ts';
 import { openDatabase } from './db/database.ts';
+import { createMailer } from './mail/mailer.ts';
+import { getSite } from '../src/content/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
@@ -20,10 +24,30 @@ try {
   process.exit(1);
 }
 
+// Page data and mails need the compiled content (brand, base URL, chrome): fail now, not later.
+let site;
+try {
+  site = getSite();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+const publicBaseUrl = (process.env.PUBLIC_BASE_URL ?? site.baseUrl).replace(/\/+$/, '');
+const mailer = createMailer({
+  smtpUrl: process.env.SMTP_URL || undefined,
+  outboxDir: resolve(process.env.MAIL_OUTBOX_DIR ?? 'data/outbox'),
+  from: process.env.MAIL_FROM ?? `"${site.brand}" <no-reply@${new URL(publicBaseUrl).hostname}>`,
+});
+
+// The settings are checked first; the app (and the page registry it renders from) comes after.
+const { createApp } = await import('./app.ts');
 const db = openDatabase(databasePath);
 const app = createApp({
   siteDir,
   db,
+  mailer,
+  mailSite: { brand: site.brand, baseUrl: publicBaseUrl },
+  pageAssetsFile: process.env.PAGE_ASSETS_FILE,
   trustProxy,
   hashing: {
     threads: optionalNumber(process.env.PASSWORD_HASH_THREADS),
@@ -38,13 +62,20 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   console.log(
     `Localboard is serving ${siteDir} at http://${shown}:${info.port} (database: ${databasePath})`,
   );
+  console.log(
+    mailer.kind === 'smtp'
+      ? 'Mail is sent over SMTP_URL.'
+      : `Mail is written to ${resolve(process.env.MAIL_OUTBOX_DIR ?? 'data/outbox')} (set SMTP_URL to send it).`,
+  );
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () =>
     server.close(() => {
-      db.close();
-      process.exit(0);
+      void mailer.settled().then(() => {
+        db.close();
+        process.exit(0);
+      });
     }),
   );
 }

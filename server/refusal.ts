@@ -4,6 +4,7 @@
 // rate limit, a busy server).
 import type { Context } from 'hono';
 import type { FormPageName, FormPages } from './form-page.ts';
+import type { OnRequestPageId, OnRequestPages } from './pages.ts';
 
 export type RefusalStatus = 400 | 401 | 403 | 405 | 409 | 413 | 415 | 429 | 503;
 
@@ -34,22 +35,46 @@ export function isFormSubmission(c: Context): boolean {
   return /\btext\/html\b/.test(accept) && !/\bapplication\/json\b/.test(accept);
 }
 
-/** The form page that posts to this API path, if any. */
-function formPageFor(c: Context): FormPageName | undefined {
+/** The API paths posted by forms of pages rendered on request, and their pages. */
+const ON_REQUEST_FORMS: Record<string, OnRequestPageId> = {
+  '/api/verify': 'verify',
+  '/api/verify/resend': 'account',
+  '/api/forgot': 'forgot',
+  '/api/reset': 'reset',
+};
+
+/** The form page that posts to this API path, if any: prerendered, or rendered on request. */
+function formPageFor(
+  c: Context,
+): { prerendered: FormPageName } | { onRequest: OnRequestPageId } | undefined {
   const path = c.req.path.replace(/\/+$/, '');
-  if (path.endsWith('/signup')) return 'signup';
-  if (path.endsWith('/signin')) return 'signin';
-  return undefined;
+  if (path.endsWith('/signup')) return { prerendered: 'signup' };
+  if (path.endsWith('/signin')) return { prerendered: 'signin' };
+  const onRequest = ON_REQUEST_FORMS[path];
+  return onRequest ? { onRequest } : undefined;
 }
 
-export function refusals(formPages: FormPages) {
+export function refusals(formPages: FormPages, onRequestPages: OnRequestPages) {
   return function answer(c: Context, refusal: Refusal, values: Record<string, string> = {}) {
     // Refusals can hold what was typed (the email), so no cache keeps them.
     c.header('Cache-Control', 'no-store');
     if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
     const page = isFormSubmission(c) ? formPageFor(c) : undefined;
-    if (page)
-      return c.html(formPages.render(page, { error: refusal.error, values }), refusal.status);
+    if (page && 'prerendered' in page)
+      return c.html(
+        formPages.render(page.prerendered, { error: refusal.error, values }),
+        refusal.status,
+      );
+    if (page) {
+      // A form that carries its link's token is shown again, to try again with it.
+      const link = values.token ? ('valid' as const) : undefined;
+      return onRequestPages.render(
+        c,
+        page.onRequest,
+        { form: { error: refusal.error, values }, ...(link ? { link } : {}) },
+        refusal.status,
+      );
+    }
     return c.json(
       refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error },
       refusal.status,

@@ -20,6 +20,10 @@ export const routes = {
   signup: defineRoute<Record<string, never>>('/signup'),
   signin: defineRoute<Record<string, never>>('/signin'),
   success: defineRoute<Record<string, never>>('/success'),
+  verify: defineRoute<Record<string, never>>('/verify'),
+  account: defineRoute<Record<string, never>>('/account'),
+  forgot: defineRoute<Record<string, never>>('/forgot'),
+  reset: defineRoute<Record<string, never>>('/reset'),
 };
 
 export const homePath = () => routes.home.path({});
@@ -38,6 +42,13 @@ export const legalPath = (slug: 'terms' | 'privacy') => routes.legal.path({ slug
 export const signupPath = () => routes.signup.path({});
 export const signinPath = () => routes.signin.path({});
 export const successPath = () => routes.success.path({});
+export const verifyPath = () => routes.verify.path({});
+export const accountPath = () => routes.account.path({});
+export const forgotPath = () => routes.forgot.path({});
+export const resetPath = () => routes.reset.path({});
+/** The sign-in page, coming back to `next` (a path of this site) after signing in. */
+export const signinThenPath = (next: string) =>
+  `${routes.signin.path({})}?next=${encodeURIComponent(next)}`;
 
 /** Ads shown on one page of a city's list. */
 export const ADS_PER_PAGE = 30;

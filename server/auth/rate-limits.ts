@@ -1,4 +1,4 @@
-// Rate limits on sign-up and sign-in, with rate-limiter-flexible, counted in memory per server
+// Rate limits on sign-up, sign-in and the emailed links (verification, password reset), with rate-limiter-flexible, counted in memory per server
 // process. Sign-up is limited per client and per email. Sign-in failures slow the one who fails,
 // not the account's owner: a client that keeps failing on an account must wait longer after each
 // failure, while a client that has not failed on it (or a browser the owner signed in from
@@ -27,6 +27,10 @@ export interface RateLimitSettings {
    * 1 s, 2 s, 4 s, … (at most `duration`). Counted over `duration`; a success clears them.
    */
   signinPerClientAndEmail?: Limit;
+  /** Emailed-link requests (/forgot, /reset, /verify, resending the link) from one client. */
+  linkPerIp?: Limit;
+  /** Mails asked for one address (reset links, verification links), and resets of one account. */
+  linkPerEmail?: Limit;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -35,9 +39,12 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   signinPerIp: { points: 50, duration: 15 * 60 },
   signinPerEmail: { points: 10, duration: 15 * 60 },
   signinPerClientAndEmail: { points: 5, duration: 15 * 60 },
+  linkPerIp: { points: 30, duration: 15 * 60 },
+  linkPerEmail: { points: 5, duration: 60 * 60 },
 };
 
-export type CountedLimit = 'signupPerIp' | 'signupPerEmail' | 'signinPerIp';
+export type CountedLimit =
+  'signupPerIp' | 'signupPerEmail' | 'signinPerIp' | 'linkPerIp' | 'linkPerEmail';
 
 const waitSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -51,6 +58,14 @@ export function createRateLimits(settings: RateLimitSettings) {
       ...settings.signupPerEmail,
     }),
     signinPerIp: new RateLimiterMemory({ keyPrefix: 'signinPerIp', ...settings.signinPerIp }),
+    linkPerIp: new RateLimiterMemory({
+      keyPrefix: 'linkPerIp',
+      ...(settings.linkPerIp ?? DEFAULT_RATE_LIMITS.linkPerIp!),
+    }),
+    linkPerEmail: new RateLimiterMemory({
+      keyPrefix: 'linkPerEmail',
+      ...(settings.linkPerEmail ?? DEFAULT_RATE_LIMITS.linkPerEmail!),
+    }),
   } satisfies Record<CountedLimit, RateLimiterMemory>;
   // Counters only (they never refuse): failures per account, and per client on an account.
   const accountFailures = new RateLimiterMemory({

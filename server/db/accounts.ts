@@ -13,6 +13,8 @@ export interface AccountRow {
   id: number;
   email: string;
   passwordHash: string;
+  /** When the member opened the verification link; null until then. */
+  emailVerifiedAt: string | null;
 }
 
 export function accountStore(db: Db) {
@@ -21,9 +23,14 @@ export function accountStore(db: Db) {
      VALUES (@email, @passwordHash, @dateOfBirth, @termsAcceptedAt, @createdAt)
      ON CONFLICT (email) DO NOTHING`,
   );
-  const byEmail = db.prepare(
-    'SELECT id, email, password_hash AS passwordHash FROM accounts WHERE email = ?',
+  const columns =
+    'id, email, password_hash AS passwordHash, email_verified_at AS emailVerifiedAt FROM accounts';
+  const byEmail = db.prepare(`SELECT ${columns} WHERE email = ?`);
+  const byId = db.prepare(`SELECT ${columns} WHERE id = ?`);
+  const verify = db.prepare(
+    'UPDATE accounts SET email_verified_at = ? WHERE id = ? AND email_verified_at IS NULL',
   );
+  const setPassword = db.prepare('UPDATE accounts SET password_hash = ? WHERE id = ?');
   return {
     /** The new account's id, or undefined when the email is taken (also under a race). */
     create(account: NewAccount): number | undefined {
@@ -32,6 +39,15 @@ export function accountStore(db: Db) {
     },
     findByEmail(email: string): AccountRow | undefined {
       return byEmail.get(email) as AccountRow | undefined;
+    },
+    findById(id: number): AccountRow | undefined {
+      return byId.get(id) as AccountRow | undefined;
+    },
+    markVerified(id: number, now: string): void {
+      verify.run(now, id);
+    },
+    setPasswordHash(id: number, passwordHash: string): void {
+      setPassword.run(passwordHash, id);
     },
   };
 }

@@ -27,4 +27,17 @@ export const MIGRATIONS: readonly string[] = [
      last_used_at TEXT NOT NULL
    ) STRICT;
    CREATE INDEX known_devices_by_account ON known_devices(account_id);`,
+  // Email verification and password reset (product.md section 6): when the address was verified,
+  // and the emailed links' tokens, stored hashed, single use (used_at), each with its expiry.
+  `ALTER TABLE accounts ADD COLUMN email_verified_at TEXT;
+   CREATE TABLE email_tokens (
+     id INTEGER PRIMARY KEY,
+     token_hash BLOB NOT NULL UNIQUE,
+     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     purpose TEXT NOT NULL CHECK (purpose IN ('verify', 'reset')),
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     used_at TEXT
+   ) STRICT;
+   CREATE INDEX email_tokens_by_account ON email_tokens(account_id, purpose);`,
 ];

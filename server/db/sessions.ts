@@ -4,6 +4,7 @@ import type { Db } from './database.ts';
 export interface SessionAccount {
   accountId: number;
   email: string;
+  emailVerified: boolean;
 }
 
 export function sessionStore(db: Db) {
@@ -11,22 +12,30 @@ export function sessionStore(db: Db) {
     'INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
   );
   const find = db.prepare(
-    `SELECT accounts.id AS accountId, accounts.email AS email FROM sessions
+    `SELECT accounts.id AS accountId, accounts.email AS email,
+       accounts.email_verified_at IS NOT NULL AS emailVerified FROM sessions
      JOIN accounts ON accounts.id = sessions.account_id
      WHERE sessions.token_hash = ? AND sessions.expires_at > ?`,
   );
   const remove = db.prepare('DELETE FROM sessions WHERE token_hash = ?');
   const removeExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+  const removeAll = db.prepare('DELETE FROM sessions WHERE account_id = ?');
   return {
     create(tokenHash: Buffer, accountId: number, createdAt: string, expiresAt: string): void {
       insert.run(tokenHash, accountId, createdAt, expiresAt);
     },
     findValid(tokenHash: Buffer, now: string): SessionAccount | undefined {
-      return find.get(tokenHash, now) as SessionAccount | undefined;
+      const row = find.get(tokenHash, now) as
+        (Omit<SessionAccount, 'emailVerified'> & { emailVerified: number }) | undefined;
+      return row && { ...row, emailVerified: row.emailVerified === 1 };
     },
     /** Revokes one session (sign out). */
     revoke(tokenHash: Buffer): void {
       remove.run(tokenHash);
+    },
+    /** Revokes every session of an account (password reset): signed out everywhere. */
+    revokeAll(accountId: number): number {
+      return removeAll.run(accountId).changes;
     },
     removeExpired(now: string): number {
       return removeExpired.run(now).changes;

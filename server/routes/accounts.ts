@@ -29,17 +29,21 @@ import { accountStore } from '../db/accounts.ts';
 import type { Db } from '../db/database.ts';
 import { knownDeviceStore } from '../db/known-devices.ts';
 import { sessionStore } from '../db/sessions.ts';
+import { localPath } from '../local-path.ts';
 import { FORM_TYPES, mediaTypeOf, Refusal, type AnswerRefusal } from '../refusal.ts';
+import type { EmailLinks } from './email-links.ts';
 
 export interface AccountsOptions {
   db: Db;
+  /** Sends the verification link after sign-up (email-links.ts). */
+  links: EmailLinks;
   rateLimits: RateLimits;
   passwords: PasswordHasher;
   refuse: AnswerRefusal;
   trust: ProxyTrust;
 }
 
-type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
+export type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
 
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 const BUSY = 'The server is busy right now. Please try again in a few seconds.';
@@ -88,6 +92,7 @@ export function accountsRoutes(options: AccountsOptions) {
         createdAt: now,
       });
       if (accountId === undefined) throw duplicateEmail();
+      options.links.sendVerification(accountId, input.email);
       startSession(c, accountId);
       rememberDevice(c, accountId);
       return submission.kind === 'form'
@@ -102,9 +107,13 @@ export function accountsRoutes(options: AccountsOptions) {
   app.post('/signin', async (c) => {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return options.refuse(c, submission);
-    const values = keptValues(submission, ['email']);
+    // Where to go after signing in (a page that asked the member to sign in first): kept apart
+    // from the credentials, and only ever a path of this site.
+    const { next, ...credentials } = submission.fields;
+    const destination = localPath(next) ?? '/';
+    const values = { ...keptValues(submission, ['email']), next: localPath(next) ?? '' };
     try {
-      const parsed = signinSchema.safeParse(submission.fields);
+      const parsed = signinSchema.safeParse(credentials);
       if (!parsed.success) {
         await limit('signinPerIp', rateLimitKey(clientAddress(c, trust)));
         const problem = firstProblem(parsed.error);
@@ -127,7 +136,9 @@ export function accountsRoutes(options: AccountsOptions) {
       await rateLimits.signinSucceeded(email, client);
       startSession(c, account.id);
       if (!device) rememberDevice(c, account.id);
-      return submission.kind === 'form' ? c.redirect('/', 303) : c.json({ redirectUrl: '/' }, 200);
+      return submission.kind === 'form'
+        ? c.redirect(destination, 303)
+        : c.json({ redirectUrl: destination }, 200);
     } catch (error) {
       if (error instanceof Refusal) return options.refuse(c, error, values);
       throw error;
@@ -154,7 +165,7 @@ export function accountsRoutes(options: AccountsOptions) {
       ? sessions.findValid(hashToken(token), new Date().toISOString())
       : undefined;
     if (!member) return c.json({ error: 'You are not signed in.' }, 401);
-    return c.json({ email: member.email }, 200);
+    return c.json({ email: member.email, emailVerified: member.emailVerified }, 200);
   });
 
   return app;
@@ -189,22 +200,23 @@ export function accountsRoutes(options: AccountsOptions) {
   async function limit(name: CountedLimit, key: string) {
     throwIfWaiting(await rateLimits.consume(name, key));
   }
+}
 
-  function throwIfWaiting(waitSeconds: number) {
-    if (waitSeconds > 0) {
-      const minutes = Math.ceil(waitSeconds / 60);
-      throw new Refusal(
-        429,
-        `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
-        undefined,
-        waitSeconds,
-      );
-    }
+/** A rate limit that is reached becomes a 429 with Retry-After. */
+export function throwIfWaiting(waitSeconds: number) {
+  if (waitSeconds > 0) {
+    const minutes = Math.ceil(waitSeconds / 60);
+    throw new Refusal(
+      429,
+      `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
+      undefined,
+      waitSeconds,
+    );
   }
 }
 
 /** A hash that the pool could not take now becomes a 503 with Retry-After. */
-async function hashing<T>(work: Promise<T>): Promise<T> {
+export async function hashing<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
@@ -217,7 +229,7 @@ async function hashing<T>(work: Promise<T>): Promise<T> {
 const duplicateEmail = () =>
   new Refusal(409, 'An account with this email already exists. Sign in instead.', 'email');
 
-async function readSubmission(c: Context): Promise<Submission | Refusal> {
+export async function readSubmission(c: Context): Promise<Submission | Refusal> {
   const type = mediaTypeOf(c);
   if (type === 'application/json') {
     let body: unknown;
@@ -253,7 +265,10 @@ function termsChecked(submission: Submission): Record<string, unknown> {
   return fields;
 }
 
-function keptValues(submission: Submission, names: readonly string[]): Record<string, string> {
+export function keptValues(
+  submission: Submission,
+  names: readonly string[],
+): Record<string, string> {
   return Object.fromEntries(
     names.map((name) => [
       name,

@@ -12,6 +12,11 @@ export const BUILD_STEPS = {
   'prerender-pages': 'scripts/prerender-pages.ts',
   'prerender-worker': 'src/build/prerender/worker.ts',
   'vike-assets': 'src/build/prerender/vike-assets.mjs',
+  /**
+   * Not a build step: the server (`npm start`, `npm run serve`), built here because the pages it
+   * renders on request come from the page registry, which only runs where Vite builds the code.
+   */
+  serve: 'server/index.ts',
 } as const;
 
 export type BuildStep = keyof typeof BUILD_STEPS;

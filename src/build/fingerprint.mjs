@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 export const PROJECT_SOURCES = [
   'src',
   'renderer',
+  'server',
   'scripts',
   'public',
   'vite.config.ts',

@@ -81,7 +81,11 @@ function InteractiveSignin({ initial }: { initial: Partial<SigninValues> }) {
       return;
     }
     setState((current) => ({ ...current, fieldErrors: {}, banner: undefined, submitting: true }));
-    const result = await submitJson('/api/signin', parsed.data, SIGNIN_FAILED, '/');
+    // A page that asked the visitor to sign in first (/signin?next=/account): the server checks
+    // that it is a path of this site and answers with it as the redirect.
+    const next = new URLSearchParams(window.location.search).get('next');
+    const body = next ? { ...parsed.data, next } : parsed.data;
+    const result = await submitJson('/api/signin', body, SIGNIN_FAILED, '/');
     if (result.ok) window.location.assign(result.redirectUrl);
     else setState((current) => ({ ...current, submitting: false, banner: result.error }));
   };

@@ -18,8 +18,10 @@ export async function showSignedInMember(): Promise<void> {
 
   const bar = document.createElement('div');
   bar.className = 'member-bar';
-  const who = document.createElement('span');
+  // The email leads to the account page (verification status, a new link).
+  const who = document.createElement('a');
   who.className = 'member-bar__email';
+  who.href = '/account';
   who.textContent = email;
   const form = document.createElement('form');
   form.method = 'post';

@@ -2,6 +2,7 @@ import type { ChangeEvent, FormEvent } from 'react';
 import { MemberAction } from './MemberAction.tsx';
 import { FormStatus } from './Banner.tsx';
 import { FormField } from './FormField.tsx';
+import { forgotPath } from '../paths.ts';
 
 export interface SigninValues {
   email: string;
@@ -69,6 +70,9 @@ export function SigninForm({ state, onChange, onSubmit }: SigninFormProps) {
       >
         {state?.submitting ? 'Signing In...' : 'Sign In'}
       </button>
+      <p className="form__footnote">
+        <a href={forgotPath()}>Forgot your password?</a>
+      </p>
       <p className="form__footnote">
         New here? <MemberAction action="join">Create a free account</MemberAction>
       </p>

@@ -1,19 +1,28 @@
 // The page registry: every folder of src/pages/, read from the files Vike itself routes the dev
 // server with (+route.ts, +data.ts, +Page.tsx) and the pages it prerenders (+prerenderUrls.ts).
-// The prerenderer reads it, and the server's on-request pages are to read it too (member pages,
-// product.md sections 6–9); adding a page means adding a folder. It lists the folders with Vite's
-// import.meta.glob, so it runs where Vite builds or serves the code: the build's steps (bundled as
-// entries of Vite's server build), the dev server, Vitest; a server that renders pages on request
-// runs from that build too.
+// The prerenderer reads it, and so does the server for the pages it renders on request (a folder
+// without +prerenderUrls.ts: member pages, emailed links; product.md sections 6–9; server/pages.ts);
+// adding a page means adding a folder. It lists the folders with Vite's import.meta.glob, so it
+// runs where Vite builds or serves the code: the build's steps and the server (entries of Vite's
+// server build, src/build/build-steps.ts), the dev server, Vitest.
+//
+// On-request pages get `request` in their data context (src/pages/request.ts): the signed-in
+// member, the query, a refused form's message and values, an emailed link's state. A page whose
+// data says `access: 'members'` (renderer/page-shell.ts) is only rendered for a signed-in member;
+// anyone else is sent to /signin?next=… and back. Its data hook still copes without a member (the
+// dev server has none).
 import type { ComponentType } from 'react';
 import type { PageShell } from '../../renderer/page-shell.ts';
 import type { Route, RouteParams, VikeRouteFunction } from '../route.ts';
 import type { PrerenderUrls } from './prerender-groups.ts';
+import type { PageRequest } from './request.ts';
 
 /** What a +data.ts hook is called with (a subset of Vike's pageContext). */
 export interface DataContext {
   routeParams: RouteParams;
   urlPathname: string;
+  /** Only for pages the server renders on request; absent when prerendering. */
+  request?: PageRequest;
 }
 
 export interface PageEntry {

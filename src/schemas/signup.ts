@@ -31,13 +31,13 @@ export function latestAdultBirthDate(day: string): string {
   return isRealIsoDate(candidate) ? candidate : `${Number(year) - MINIMUM_AGE}-02-28`;
 }
 
-const text = (missing: string, label: string) =>
+export const text = (missing: string, label: string) =>
   z.string({
     error: (issue) =>
       issue.input === undefined || issue.input === null ? missing : `${label} must be text.`,
   });
 
-const email = text('Enter your email address.', 'Email')
+export const email = text('Enter your email address.', 'Email')
   .trim()
   .toLowerCase()
   .min(1, { error: 'Enter your email address.' })
@@ -52,16 +52,19 @@ const isWellFormed = (text: string) => !/\p{Cs}/u.test(text);
 export const PASSWORD_NOT_WELL_FORMED =
   'Password contains characters that are not valid text (unpaired surrogates). Please type it again.';
 
+/** A password being chosen (sign-up, reset): 8 to 200 characters of well-formed text. */
+export const newPassword = text('Enter a password.', 'Password')
+  .min(PASSWORD_MIN, { error: `Password must be at least ${PASSWORD_MIN} characters.` })
+  .max(PASSWORD_MAX, { error: `Password must be at most ${PASSWORD_MAX} characters.` })
+  .refine(isWellFormed, { error: PASSWORD_NOT_WELL_FORMED });
+
 export function makeSignupSchema(today = todayIso()) {
   return z.strictObject(
     {
       /** Normalised: trimmed and lower-cased; unique across accounts. */
       email,
       /** 8 to 200 characters; stored only as a memory-hard hash. */
-      password: text('Enter a password.', 'Password')
-        .min(PASSWORD_MIN, { error: `Password must be at least ${PASSWORD_MIN} characters.` })
-        .max(PASSWORD_MAX, { error: `Password must be at most ${PASSWORD_MAX} characters.` })
-        .refine(isWellFormed, { error: PASSWORD_NOT_WELL_FORMED }),
+      password: newPassword,
       /** YYYY-MM-DD, entered by the person; 18 or older today. */
       dateOfBirth: text('Enter your date of birth.', 'Date of birth')
         .trim()

@@ -41,6 +41,11 @@ function pagesToCheck(): Array<[string, string]> {
     ['state not found', '/state/Atlantis'],
     ['city not found', '/city/California/Atlantis'],
     ['ad not found', `${cityPath('California', 'Los Angeles')}/ad/1`],
+    ['forgot password', '/forgot'],
+    ['verify (link not valid)', '/verify?token=x'],
+    ['reset (link not valid)', '/reset?token=x'],
+    // Last: the page signs up first, and the header shows the member from then on.
+    ['account', '/account'],
   ];
 }
 
@@ -51,7 +56,18 @@ describe('accessibility (axe-core)', () => {
       const page = await browser.newPage({ viewport: { width, height: 900 }, bypassCSP: true });
       const found: string[] = [];
       for (const [name, path] of pagesToCheck()) {
+        if (path === '/account') {
+          const signup = await page.request.post(`${baseUrl()}/api/signup`, {
+            data: {
+              email: `axe-${width}-${Date.now()}@example.com`,
+              password: 'a long enough password',
+              dateOfBirth: '1990-04-12',
+            },
+          });
+          expect(signup.status()).toBe(201);
+        }
         await page.goto(`${baseUrl()}${path}`);
+        expect(page.url()).toBe(`${baseUrl()}${path}`);
         await page.addScriptTag({ content: axeSource });
         const violations = await page.evaluate(async () => {
           const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } })

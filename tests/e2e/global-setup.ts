@@ -11,6 +11,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     siteDir: string;
+    /** Where the shared server writes its mail. */
+    outboxDir: string;
     compiledContentFile: string;
   }
 }
@@ -32,6 +34,7 @@ export default async function setup(project: TestProject) {
   const server = await startSiteServer(siteDir);
   project.provide('baseUrl', server.url);
   project.provide('siteDir', siteDir);
+  project.provide('outboxDir', server.outboxDir);
   project.provide('compiledContentFile', join(root, '.content', 'content.json'));
   return () => server.stop();
 }

@@ -7,10 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../server/app.ts';
 import { openDatabase } from '../../server/db/database.ts';
+import { getSite } from '../../src/content/index.ts';
+import { testMailer } from '../helpers/mail.ts';
 import { GENEROUS_RATE_LIMITS } from './rate-limits.ts';
 
 export interface RunningServer {
   url: string;
+  /** Where its mail is written. */
+  outboxDir: string;
   stop(): Promise<void>;
 }
 
@@ -19,16 +23,29 @@ export async function startSiteServer(siteDir: string): Promise<RunningServer> {
   process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-own-'));
   const db = openDatabase(join(dataDir, 'test.sqlite'));
-  const app = createApp({ siteDir, db, rateLimits: GENEROUS_RATE_LIMITS, log: false });
+  const outboxDir = join(dataDir, 'outbox');
+  let url = '';
+  const mailer = testMailer(outboxDir);
+  const app = createApp({
+    siteDir,
+    db,
+    mailer,
+    // The mails link to this server, as PUBLIC_BASE_URL makes them do in production.
+    mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
+    rateLimits: GENEROUS_RATE_LIMITS,
+    log: false,
+  });
   const server: ServerType = await new Promise((resolve) => {
     const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
       resolve(started),
     );
   });
   const { port } = server.address() as AddressInfo;
+  url = `http://127.0.0.1:${port}`;
   let stopped = false;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    outboxDir,
     stop: () =>
       new Promise<void>((resolve) => {
         if (stopped) return resolve();

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { createApp, type AppOptions } from '../../server/app.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
+import type { Mailer } from '../../server/mail/mailer.ts';
+import { TEST_MAIL_SITE, testMailer } from './mail.ts';
 
 export type App = ReturnType<typeof createApp>;
 
@@ -26,6 +28,8 @@ export const GENEROUS_LIMITS: RateLimitSettings = {
   signinPerIp: GENEROUS,
   signinPerEmail: GENEROUS,
   signinPerClientAndEmail: GENEROUS,
+  linkPerIp: GENEROUS,
+  linkPerEmail: GENEROUS,
 };
 
 /** Generous limits everywhere except the ones given. */
@@ -79,6 +83,10 @@ export interface TestApp {
   dir: string;
   dbPath: string;
   siteDir: string;
+  /** Where the app's mail is written (unless the test gave its own mailer). */
+  outboxDir: string;
+  /** The app's mailer: `await mailer.settled()` before reading the outbox. */
+  mailer: Mailer;
   /** Closes the database, keeping the files (to open them again). */
   close(): void;
   /** Closes the database and deletes the temp folder. */
@@ -96,8 +104,18 @@ export function makeTestApp(options: TestAppOptions = {}): TestApp {
 export function openTestApp(dir: string, options: TestAppOptions = {}): TestApp {
   const dbPath = join(dir, 'localboard.sqlite');
   const siteDir = join(dir, 'site');
+  const outboxDir = join(dir, 'outbox');
+  const mailer = options.mailer ?? testMailer(outboxDir);
   const db = openDatabase(dbPath);
-  const app = createApp({ rateLimits: GENEROUS_LIMITS, log: false, ...options, siteDir, db });
+  const app = createApp({
+    rateLimits: GENEROUS_LIMITS,
+    log: false,
+    mailer,
+    mailSite: TEST_MAIL_SITE,
+    ...options,
+    siteDir,
+    db,
+  });
   const close = () => {
     if (db.open) db.close();
   };
@@ -107,6 +125,8 @@ export function openTestApp(dir: string, options: TestAppOptions = {}): TestApp 
     dir,
     dbPath,
     siteDir,
+    outboxDir,
+    mailer,
     close,
     remove() {
       close();

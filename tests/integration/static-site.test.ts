@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
+import { testMailer } from '../helpers/mail.ts';
 
 let root: string;
 let db: Db;
@@ -33,7 +34,12 @@ beforeAll(() => {
   }
   writeFileSync(join(root, 'secret.txt'), 'outside the site');
   db = openDatabase(join(root, 'test.sqlite'));
-  app = createApp({ siteDir: join(root, 'site'), db, log: false });
+  app = createApp({
+    siteDir: join(root, 'site'),
+    db,
+    log: false,
+    mailer: testMailer(join(root, 'outbox')),
+  });
 });
 
 afterAll(() => {

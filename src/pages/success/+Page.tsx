@@ -1,5 +1,5 @@
 // https://vike.dev/Page
-import { guidePath, homePath } from '../../paths.ts';
+import { accountPath, guidePath, homePath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
@@ -27,6 +27,11 @@ export default function Page() {
         </svg>
         <h1>Account created</h1>
         <p>Welcome to {brand}. You are signed in on this device.</p>
+        <p>
+          We have emailed you a link to verify your address: open it to be able to post ads and
+          reply to members. No mail? Ask for a new link on <a href={accountPath()}>your account</a>{' '}
+          page.
+        </p>
         <h2>What happens next</h2>
         <ol className="success__steps">
           <li>Browse the ads in your state and city: everything is free to read.</li>

@@ -8,6 +8,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
 import { openDatabase, type Db } from '../../../server/db/database.ts';
+import { testMailer } from '../../helpers/mail.ts';
 
 let root: string;
 let db: Db;
@@ -43,7 +44,12 @@ beforeAll(() => {
   const stale = join(root, 'site', 'about/index.html.br');
   utimesSync(stale, new Date('2025-01-01T00:00:00Z'), new Date('2025-01-01T00:00:00Z'));
   db = openDatabase(join(root, 'test.sqlite'));
-  app = createApp({ siteDir: join(root, 'site'), db, log: false });
+  app = createApp({
+    siteDir: join(root, 'site'),
+    db,
+    log: false,
+    mailer: testMailer(join(root, 'outbox')),
+  });
 });
 
 afterAll(() => {

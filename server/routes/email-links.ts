@@ -1,0 +1,261 @@
+// Email verification and password reset (product.md section 6), as API endpoints that take JSON
+// or a plain form post, and the pages their links open:
+//
+// - GET /verify?token=… shows a "Verify my email" button; the POST to /api/verify uses the token.
+//   A GET that used the token would let mail scanners that fetch every link verify the address
+//   for the member (and spend the link): only a person pressing the button does.
+// - POST /api/verify/resend (signed in) sends a new link, rate-limited.
+// - POST /api/forgot answers the same whether or not the address has an account, and takes as
+//   long: the mail goes out in the background.
+// - GET /reset?token=… shows the new-password form; POST /api/reset sets it, uses the link up and
+//   revokes every session of the account.
+//
+// Tokens are 32 random bytes; the database keeps their SHA-256 only (server/db/email-tokens.ts).
+import { Hono, type Context } from 'hono';
+import {
+  forgotPasswordSchema,
+  isTokenShaped,
+  resetPasswordSchema,
+  verifyEmailSchema,
+} from '../../src/schemas/email-links.ts';
+import { firstProblem } from '../../src/schemas/signup.ts';
+import type { LinkState } from '../../src/pages/request.ts';
+import { accountPath, forgotPath, resetPath, signinPath, signinThenPath } from '../../src/paths.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
+import type { CountedLimit, RateLimits } from '../auth/rate-limits.ts';
+import { clearSessionCookies, hashToken, newSessionToken } from '../auth/session-cookie.ts';
+import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
+import { accountStore } from '../db/accounts.ts';
+import type { Db } from '../db/database.ts';
+import { emailTokenStore, type EmailTokenPurpose } from '../db/email-tokens.ts';
+import { sessionStore } from '../db/sessions.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { passwordResetMail, verificationMail, type MailSite } from '../mail/messages.ts';
+import type { OnRequestPages } from '../pages.ts';
+import { Refusal, type AnswerRefusal } from '../refusal.ts';
+import { hashing, keptValues, readSubmission, throwIfWaiting } from './accounts.ts';
+
+export const VERIFY_LINK_HOURS = 24;
+export const RESET_LINK_HOURS = 1;
+const HOUR_MS = 60 * 60 * 1000;
+/** Expired tokens are kept this long, so an old link says "expired" rather than "not valid". */
+const EXPIRED_KEPT_MS = 30 * 24 * HOUR_MS;
+
+export const ALREADY_VERIFIED = 'Your email address is already verified.';
+export const FORGOT_ANSWER =
+  "If an account exists for that address, we've sent a link to choose a new password. It works once, for 1 hour.";
+
+const LINK_ERRORS: Record<Exclude<LinkState, 'valid' | 'done'>, string> = {
+  expired: 'This link has expired. Ask for a new one.',
+  used: 'This link was already used. Each link works once.',
+  unknown: 'This link is not valid. Check that you opened the whole link from the email.',
+};
+
+export interface EmailLinkOptions {
+  db: Db;
+  mailer: Mailer;
+  /** The brand and public address the mails link to (resolved when the first mail is sent). */
+  mailSite: () => MailSite;
+  rateLimits: RateLimits;
+  passwords: PasswordHasher;
+  refuse: AnswerRefusal;
+  trust: ProxyTrust;
+  pages: OnRequestPages;
+}
+
+/** Creates emailed-link tokens and sends their mails; sign-up uses it too. */
+export function emailLinks(options: Pick<EmailLinkOptions, 'db' | 'mailer' | 'mailSite'>) {
+  const tokens = emailTokenStore(options.db);
+  tokens.removeExpiredBefore(new Date(Date.now() - EXPIRED_KEPT_MS).toISOString());
+  const issue = (accountId: number, purpose: EmailTokenPurpose, hours: number) => {
+    const token = newSessionToken();
+    tokens.create(hashToken(token), accountId, purpose, new Date(), hours * HOUR_MS);
+    return token;
+  };
+  return {
+    tokens,
+    sendVerification(accountId: number, email: string) {
+      const token = issue(accountId, 'verify', VERIFY_LINK_HOURS);
+      options.mailer.send(verificationMail(options.mailSite(), email, token));
+    },
+    sendPasswordReset(accountId: number, email: string) {
+      const token = issue(accountId, 'reset', RESET_LINK_HOURS);
+      options.mailer.send(passwordResetMail(options.mailSite(), email, token));
+    },
+    /** What a link's token is now; a string that cannot be one of ours is `unknown`. */
+    stateOf(token: string | undefined, purpose: EmailTokenPurpose) {
+      if (!isTokenShaped(token)) return { state: 'unknown' as const };
+      const found = tokens.find(hashToken(token), purpose, new Date().toISOString());
+      return found ?? { state: 'unknown' as const };
+    },
+  };
+}
+
+export type EmailLinks = ReturnType<typeof emailLinks>;
+
+/** The pages opened from the emailed links: GET /verify and GET /reset. */
+export function emailLinkPages(pages: OnRequestPages, links: EmailLinks) {
+  const app = new Hono();
+  app.get('/verify', (c) =>
+    pages.render(c, 'verify', { link: links.stateOf(c.req.query('token'), 'verify').state }),
+  );
+  app.get('/reset', (c) =>
+    pages.render(c, 'reset', { link: links.stateOf(c.req.query('token'), 'reset').state }),
+  );
+  return app;
+}
+
+/** The API: POST /verify, /verify/resend, /forgot, /reset. */
+export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
+  const { rateLimits, trust, pages } = options;
+  const accounts = accountStore(options.db);
+  const sessions = sessionStore(options.db);
+  const app = new Hono();
+
+  app.post('/verify', async (c) => {
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
+    const values = keptValues(submission, ['token']);
+    try {
+      await limit('linkPerIp', clientKey(c));
+      const parsed = verifyEmailSchema.safeParse(submission.fields);
+      if (!parsed.success) throw problem(parsed.error);
+      const found = links.stateOf(parsed.data.token, 'verify');
+      const now = new Date().toISOString();
+      const verified =
+        'id' in found && found.state === 'valid' && links.tokens.use(found.id, now)
+          ? found
+          : undefined;
+      if (!verified) {
+        const state = found.state === 'valid' ? 'used' : found.state;
+        return submission.kind === 'form'
+          ? pages.render(c, 'verify', { link: state }, linkStatus(state))
+          : c.json({ error: LINK_ERRORS[state] }, linkStatus(state));
+      }
+      accounts.markVerified(verified.accountId, now);
+      return submission.kind === 'form'
+        ? pages.render(c, 'verify', { link: 'done' })
+        : c.json({ verified: true }, 200);
+    } catch (error) {
+      if (error instanceof Refusal) return options.refuse(c, error, values);
+      throw error;
+    }
+  });
+
+  app.post('/verify/resend', async (c) => {
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
+    try {
+      const member = pages.memberOf(c);
+      if (!member) {
+        if (submission.kind === 'form') return c.redirect(signinThenPath(accountPath()), 303);
+        throw new Refusal(401, 'You are not signed in.');
+      }
+      if (Object.keys(submission.fields).length > 0)
+        throw new Refusal(400, `Unexpected field: ${Object.keys(submission.fields).join(', ')}.`);
+      if (member.emailVerified) {
+        if (submission.kind === 'form') return c.redirect(accountPath(), 303);
+        throw new Refusal(409, ALREADY_VERIFIED);
+      }
+      await limit('linkPerIp', clientKey(c));
+      await limit('linkPerEmail', member.email);
+      links.sendVerification(member.accountId, member.email);
+      return submission.kind === 'form'
+        ? c.redirect(`${accountPath()}?sent=1`, 303)
+        : c.json({ sent: true }, 200);
+    } catch (error) {
+      if (error instanceof Refusal) return options.refuse(c, error);
+      throw error;
+    }
+  });
+
+  app.post('/forgot', async (c) => {
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
+    const values = keptValues(submission, ['email']);
+    try {
+      await limit('linkPerIp', clientKey(c));
+      const parsed = forgotPasswordSchema.safeParse(submission.fields);
+      if (!parsed.success) throw problem(parsed.error);
+      const { email } = parsed.data;
+      // Counted for every address, so the limit itself tells nothing about accounts.
+      await limit('linkPerEmail', email);
+      const account = accounts.findByEmail(email);
+      if (account) links.sendPasswordReset(account.id, account.email);
+      return submission.kind === 'form'
+        ? c.redirect(`${forgotPath()}?sent=1`, 303)
+        : c.json({ message: FORGOT_ANSWER }, 200);
+    } catch (error) {
+      if (error instanceof Refusal) return options.refuse(c, error, values);
+      throw error;
+    }
+  });
+
+  app.post('/reset', async (c) => {
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
+    const values = keptValues(submission, ['token']);
+    try {
+      await limit('linkPerIp', clientKey(c));
+      const token = typeof submission.fields.token === 'string' ? submission.fields.token : '';
+      const found = links.stateOf(token, 'reset');
+      // A bad link is answered as the link's page, before the password is even looked at.
+      if (!('id' in found) || found.state !== 'valid') {
+        const state = found.state === 'valid' ? 'unknown' : found.state;
+        return submission.kind === 'form'
+          ? pages.render(c, 'reset', { link: state }, linkStatus(state))
+          : c.json({ error: LINK_ERRORS[state], field: 'token' }, linkStatus(state));
+      }
+      const parsed = resetPasswordSchema.safeParse(submission.fields);
+      if (!parsed.success) throw problem(parsed.error);
+      const account = accounts.findById(found.accountId);
+      if (!account) throw new Refusal(400, LINK_ERRORS.unknown, 'token');
+      await limit('linkPerEmail', account.email);
+      const passwordHash = await hashing(options.passwords.hash(parsed.data.password));
+      const now = new Date().toISOString();
+      const changed = options.db.transaction(() => {
+        if (!links.tokens.use(found.id, now)) return false;
+        accounts.setPasswordHash(account.id, passwordHash);
+        links.tokens.useAll(account.id, 'reset', now);
+        sessions.revokeAll(account.id);
+        return true;
+      })();
+      if (!changed)
+        return submission.kind === 'form'
+          ? pages.render(c, 'reset', { link: 'used' }, 410)
+          : c.json({ error: LINK_ERRORS.used, field: 'token' }, 410);
+      // This browser's session was revoked with the others: its cookies go too.
+      clearSessionCookies(c, isHttps(c, trust));
+      return submission.kind === 'form'
+        ? c.redirect(`${resetPath()}?done=1`, 303)
+        : c.json({ redirectUrl: signinPath() }, 200);
+    } catch (error) {
+      if (error instanceof Refusal) return options.refuse(c, error, values);
+      throw error;
+    }
+  });
+
+  app.on(
+    ['GET', 'PUT', 'PATCH', 'DELETE'],
+    ['/verify', '/verify/resend', '/forgot', '/reset'],
+    (c) => c.json({ error: 'Use POST for this endpoint.' }, 405),
+  );
+
+  return app;
+
+  function clientKey(c: Context) {
+    return rateLimitKey(clientAddress(c, trust));
+  }
+
+  async function limit(name: CountedLimit, key: string) {
+    throwIfWaiting(await rateLimits.consume(name, key));
+  }
+}
+
+const linkStatus = (state: Exclude<LinkState, 'valid' | 'done'>) =>
+  state === 'unknown' ? 400 : 410;
+
+function problem(error: Parameters<typeof firstProblem>[0]) {
+  const found = firstProblem(error);
+  return new Refusal(400, found.message, found.field);
+}

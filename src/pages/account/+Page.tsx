@@ -1,0 +1,57 @@
+// https://vike.dev/Page
+import { Banner, FormStatus } from '../../components/Banner.tsx';
+import { forgotPath, signinThenPath, accountPath } from '../../paths.ts';
+import { useData } from '../../../renderer/useData.ts';
+import type { Data } from './+data.ts';
+
+export default function Page() {
+  const { member, linkSent, error } = useData<Data>();
+  if (!member)
+    return (
+      <section className="container container--form form-page">
+        <h1>Your account</h1>
+        <p>
+          <a href={signinThenPath(accountPath())}>Sign in</a> to see your account.
+        </p>
+      </section>
+    );
+  return (
+    <section className="container container--form form-page">
+      <h1>Your account</h1>
+      <div className="form-card">
+        <dl className="account-facts">
+          <dt>Email</dt>
+          <dd>{member.email}</dd>
+          <dt>Email status</dt>
+          <dd>
+            {member.emailVerified ? (
+              <span className="status status--good">Verified</span>
+            ) : (
+              <span className="status status--pending">Not verified yet</span>
+            )}
+          </dd>
+        </dl>
+        {!member.emailVerified && (
+          <form className="form account-verify" action="/api/verify/resend" method="post">
+            <FormStatus error={error} />
+            {linkSent && (
+              <Banner tone="info">
+                We have sent a new link to {member.email}. It works once, for 24 hours.
+              </Banner>
+            )}
+            <p className="account-verify__text">
+              To post ads and reply to members, open the link we emailed to {member.email}. No mail?
+              Check your spam folder, or ask for a new link.
+            </p>
+            <button className="button button--secondary" type="submit">
+              Resend the link
+            </button>
+          </form>
+        )}
+        <p className="form__footnote account-footnote">
+          Want a new password? <a href={forgotPath()}>Reset it by email</a>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,7 @@
+// https://vike.dev/data
+import type { DataContext } from '../registry.ts';
+import { accountData } from './accountData.ts';
+
+export type Data = ReturnType<typeof accountData>;
+
+export const data = (pageContext: DataContext) => accountData(pageContext);

@@ -1,0 +1,29 @@
+// What a page rendered on request learns from its request (product.md section 3: member pages are
+// rendered by the server on each request). The server (server/pages.ts) builds it and hands it to
+// the page's data hook as `request`, beside `routeParams`; prerendered pages, and the dev server,
+// get none. Pages read only this: they never import the server.
+
+/** The signed-in member, from the session cookie. */
+export interface SignedInMember {
+  email: string;
+  emailVerified: boolean;
+}
+
+/** A form answered again: the banner message and what was typed (never a password). */
+export interface FormFill {
+  error?: string;
+  values: Readonly<Record<string, string>>;
+}
+
+/** An emailed link's token, as the server found it. `done`: the link's action just succeeded. */
+export type LinkState = 'valid' | 'expired' | 'used' | 'unknown' | 'done';
+
+export interface PageRequest {
+  /** The query string's parameters (the first value of each). */
+  query: Readonly<Record<string, string>>;
+  member?: SignedInMember;
+  /** A refused form post of this page, shown again with its message. */
+  form?: FormFill;
+  /** On pages opened from an emailed link (/verify, /reset): what the token is. */
+  link?: LinkState;
+}

@@ -1,0 +1,7 @@
+// https://vike.dev/data
+import type { DataContext } from '../registry.ts';
+import { resetData } from './resetData.ts';
+
+export type Data = ReturnType<typeof resetData>;
+
+export const data = (pageContext: DataContext) => resetData(pageContext);

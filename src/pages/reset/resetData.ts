@@ -1,0 +1,23 @@
+import { getSite } from '../../content/index.ts';
+import { resetPath } from '../../paths.ts';
+import { pageShell } from '../../../renderer/shell.ts';
+import type { DataContext } from '../registry.ts';
+
+/** `/reset?token=…`: choose a new password with an emailed link. */
+export function resetData({ request }: DataContext) {
+  const { brand } = getSite();
+  const done = request?.query.done === '1';
+  return {
+    ...pageShell({
+      title: `Choose a new password - ${brand}`,
+      description: `Choose a new password for your ${brand} account.`,
+      path: resetPath(),
+      robots: 'noindex, nofollow',
+    }),
+    brand,
+    link: done ? ('done' as const) : (request?.link ?? 'unknown'),
+    token:
+      request?.link === 'valid' ? (request.query.token ?? request.form?.values.token) : undefined,
+    error: request?.form?.error,
+  };
+}

@@ -1,0 +1,7 @@
+// https://vike.dev/data
+import type { DataContext } from '../registry.ts';
+import { verifyData } from './verifyData.ts';
+
+export type Data = ReturnType<typeof verifyData>;
+
+export const data = (pageContext: DataContext) => verifyData(pageContext);

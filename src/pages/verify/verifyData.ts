@@ -1,0 +1,23 @@
+import { getSite } from '../../content/index.ts';
+import { verifyPath } from '../../paths.ts';
+import { pageShell } from '../../../renderer/shell.ts';
+import type { DataContext } from '../registry.ts';
+
+/** `/verify?token=…`, rendered on request: what the emailed link's token is, and its form. */
+export function verifyData({ request }: DataContext) {
+  const { brand } = getSite();
+  return {
+    ...pageShell({
+      title: `Verify your email - ${brand}`,
+      description: `Confirm the email address of your ${brand} account.`,
+      path: verifyPath(),
+      robots: 'noindex, nofollow',
+    }),
+    brand,
+    link: request?.link ?? 'unknown',
+    token:
+      request?.link === 'valid' ? (request.query.token ?? request.form?.values.token) : undefined,
+    error: request?.form?.error,
+    signedIn: request?.member !== undefined,
+  };
+}

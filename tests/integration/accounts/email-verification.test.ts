@@ -1,0 +1,305 @@
+// Email verification: the link mailed after sign-up (single use, 24 hours, stored hashed), the
+// /verify page and its button, the /account page and its "Resend the link" form, and the way to
+// sign in and back for a page that needs a member. In-process, mail in a temp outbox.
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  cookieHeader,
+  FORM_TYPE,
+  limitsWith,
+  makeTestApp,
+  ORIGIN,
+  PASSWORD,
+  postForm,
+  postJson,
+  sessionTokenOf,
+  signupBody,
+  uniqueEmail,
+  type TestApp,
+} from '../../helpers/api.ts';
+import { linkToken, mailsTo } from '../../helpers/mail.ts';
+import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
+
+process.env.PASSWORD_HASH_COST = String(2 ** 14);
+
+let cleanupContent: () => void;
+let t: TestApp;
+beforeAll(() => {
+  cleanupContent = useFixtureContent();
+  t = makeTestApp();
+});
+afterAll(() => {
+  t.remove();
+  cleanupContent();
+});
+
+const get = (path: string, token?: string) =>
+  Promise.resolve(t.app.request(`${ORIGIN}${path}`, { headers: token ? cookieHeader(token) : {} }));
+
+/** Signs up and returns the session and the verification link's token from the mail. */
+async function signUp(email = uniqueEmail()) {
+  const response = await postJson(t.app, '/api/signup', signupBody({ email }));
+  expect(response.status).toBe(201);
+  await t.mailer.settled();
+  const mails = mailsTo(t.outboxDir, email);
+  expect(mails).toHaveLength(1);
+  return { email, session: sessionTokenOf(response), link: linkToken(mails[0]!, '/verify') };
+}
+
+describe('the verification mail', () => {
+  test('is sent after sign-up, with a full link in its plain text and an HTML part', async () => {
+    const { email, link } = await signUp();
+    const [mail] = mailsTo(t.outboxDir, email);
+    expect(mail!.subject).toBe('Verify your email for Localboard');
+    expect(mail!.from).toContain('no-reply@localhost');
+    expect(mail!.text).toContain(`http://localhost/verify?token=${link}`);
+    expect(mail!.text).toContain('expires in 24 hours');
+    expect(mail!.html).toContain(`href="http://localhost/verify?token=${link}"`);
+    expect(link).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // No other address than the member's own anywhere in the message.
+    const addresses = mail!.raw.match(/[\w.+-]+@[\w.-]+\.\w+/g) ?? [];
+    expect(new Set(addresses.filter((address) => !address.endsWith('@localhost')))).toEqual(
+      new Set([email]),
+    );
+  });
+
+  test('keeps only the hash of the token in the database', async () => {
+    const { link } = await signUp();
+    const file = new Database(t.dbPath, { readonly: true });
+    const rows = file
+      .prepare('SELECT token_hash, purpose, expires_at, created_at FROM email_tokens')
+      .all() as {
+      token_hash: Buffer;
+      purpose: string;
+      expires_at: string;
+      created_at: string;
+    }[];
+    file.close();
+    const mine = rows.find((row) =>
+      row.token_hash.equals(createHash('sha256').update(link).digest()),
+    );
+    expect(mine?.purpose).toBe('verify');
+    const hours = (Date.parse(mine!.expires_at) - Date.parse(mine!.created_at)) / 3_600_000;
+    expect(hours).toBe(24);
+    expect(JSON.stringify(rows)).not.toContain(link);
+  });
+
+  test('is sent after the no-JavaScript sign-up form too', async () => {
+    const email = uniqueEmail('form');
+    const response = await postForm(t.app, '/api/signup', {
+      ...(signupBody({ email }) as Record<string, string>),
+      acceptTerms: 'on',
+    });
+    expect(response.status).toBe(303);
+    await t.mailer.settled();
+    expect(mailsTo(t.outboxDir, email)).toHaveLength(1);
+  });
+});
+
+describe('/verify', () => {
+  test('shows a Verify my email button; only pressing it verifies; the account says so', async () => {
+    const { session, link } = await signUp();
+    const page = await get(`/verify?token=${link}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const html = await page.text();
+    expect(headingOf(html)).toBe('Verify your email');
+    expect(html).toContain('<form class="form" action="/api/verify" method="post">');
+    expect(html).toContain(`<input type="hidden" name="token" value="${link}"/>`);
+    expect(html).toContain('>Verify my email</button>');
+    // Opening the page (as a mail scanner would) verifies nothing.
+    expect(await (await get('/account', session)).text()).toContain('Not verified yet');
+
+    const verified = await postForm(t.app, '/api/verify', { token: link });
+    expect(verified.status).toBe(200);
+    expect(headingOf(await verified.text())).toBe('Your email is verified');
+    const account = await (await get('/account', session)).text();
+    expect(account).toContain('<span class="status status--good">Verified</span>');
+    expect(account).not.toContain('Resend the link');
+    const me = await get('/api/me', session);
+    expect((await me.json()) as unknown).toMatchObject({ emailVerified: true });
+  });
+
+  test('works once: the link used again says so (410), on the page and from the API', async () => {
+    const { link } = await signUp();
+    expect((await postJson(t.app, '/api/verify', { token: link })).status).toBe(200);
+    const again = await postForm(t.app, '/api/verify', { token: link });
+    expect(again.status).toBe(410);
+    expect(headingOf(await again.text())).toBe('This link was already used');
+    const json = await postJson(t.app, '/api/verify', { token: link });
+    expect(json.status).toBe(410);
+    expect(await json.json()).toEqual({
+      error: 'This link was already used. Each link works once.',
+    });
+    expect(headingOf(await (await get(`/verify?token=${link}`)).text())).toBe(
+      'This link was already used',
+    );
+  });
+
+  test('an expired link says it has expired and verifies nothing', async () => {
+    const { session, link } = await signUp();
+    expireTokens();
+    const page = await get(`/verify?token=${link}`);
+    expect(headingOf(await page.text())).toBe('This link has expired');
+    const posted = await postForm(t.app, '/api/verify', { token: link });
+    expect(posted.status).toBe(410);
+    expect(headingOf(await posted.text())).toBe('This link has expired');
+    expect(await (await get('/account', session)).text()).toContain('Not verified yet');
+  });
+
+  test.each([
+    ['no token', '/verify'],
+    ['a made-up token', `/verify?token=${'A'.repeat(43)}`],
+    ['a short token', '/verify?token=abc'],
+    ['a token of another purpose shape', `/verify?token=${'%00'.repeat(10)}`],
+  ])('%s: "This link is not valid"', async (_label, path) => {
+    const page = await get(path);
+    expect(page.status).toBe(200);
+    expect(headingOf(await page.text())).toBe('This link is not valid');
+  });
+});
+
+describe('/account', () => {
+  test('signed out: sent to sign in, and back after signing in', async () => {
+    const page = await get('/account');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/signin?next=%2Faccount');
+
+    const signinPage = await get('/signin?next=%2Faccount');
+    expect(signinPage.headers.get('cache-control')).toBe('no-store');
+    expect(await signinPage.text()).toContain(
+      '<input type="hidden" name="next" value="/account"/>',
+    );
+
+    const { email } = await signUp();
+    const signedIn = await postForm(t.app, '/api/signin', {
+      email,
+      password: PASSWORD,
+      next: '/account',
+    });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe('/account');
+    const json = await postJson(t.app, '/api/signin', {
+      email,
+      password: PASSWORD,
+      next: '/account',
+    });
+    expect(await json.json()).toEqual({ redirectUrl: '/account' });
+  });
+
+  test.each([
+    'https://elsewhere.example/',
+    '//elsewhere.example/',
+    '/\\elsewhere.example',
+    'account',
+  ])('never sends the browser to another site after signing in (next=%s)', async (next) => {
+    const { email } = await signUp();
+    const signedIn = await postForm(t.app, '/api/signin', { email, password: PASSWORD, next });
+    expect(signedIn.headers.get('location')).toBe('/');
+    const page = await get(`/signin?next=${encodeURIComponent(next)}`);
+    expect(await page.text()).not.toContain('name="next"');
+  });
+
+  test('a refused sign-in keeps where to go back to', async () => {
+    const refused = await postForm(t.app, '/api/signin', {
+      email: uniqueEmail(),
+      password: 'not the password',
+      next: '/account',
+    });
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toContain('<input type="hidden" name="next" value="/account"/>');
+  });
+
+  test('shows the email, not verified, and Resend the link sends a new working link', async () => {
+    const { email, session, link } = await signUp();
+    const page = await get('/account', session);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const html = await page.text();
+    expect(html).toContain(`<dd>${email}</dd>`);
+    expect(html).toContain('Not verified yet');
+    expect(html).toContain(
+      '<form class="form account-verify" action="/api/verify/resend" method="post">',
+    );
+
+    const resent = await t.app.request(`${ORIGIN}/api/verify/resend`, {
+      method: 'POST',
+      headers: { ...cookieHeader(session), 'content-type': FORM_TYPE },
+      body: '',
+    });
+    expect(resent.status).toBe(303);
+    expect(resent.headers.get('location')).toBe('/account?sent=1');
+    expect(bannerOf(await (await get('/account?sent=1', session)).text())).toBe(
+      `We have sent a new link to ${email}. It works once, for 24 hours.`,
+    );
+    await t.mailer.settled();
+    const mails = mailsTo(t.outboxDir, email);
+    expect(mails).toHaveLength(2);
+    const second = linkToken(mails[1]!, '/verify');
+    expect(second).not.toBe(link);
+    expect((await postJson(t.app, '/api/verify', { token: second })).status).toBe(200);
+    // Verified: nothing more to resend.
+    const json = await postJson(t.app, '/api/verify/resend', {}, cookieHeader(session));
+    expect(json.status).toBe(409);
+    expect(await json.json()).toEqual({ error: 'Your email address is already verified.' });
+  });
+
+  test('Resend the link signed out: sign in first (form), 401 (JSON)', async () => {
+    const form = await postForm(t.app, '/api/verify/resend', {});
+    expect(form.status).toBe(303);
+    expect(form.headers.get('location')).toBe('/signin?next=%2Faccount');
+    const json = await postJson(t.app, '/api/verify/resend', {});
+    expect(json.status).toBe(401);
+    expect(await json.json()).toEqual({ error: 'You are not signed in.' });
+  });
+
+  test('Resend the link is rate-limited per member: the account page says to wait (429)', async () => {
+    const limited = makeTestApp({
+      rateLimits: limitsWith({ linkPerEmail: { points: 2, duration: 3600 } }),
+    });
+    try {
+      const response = await postJson(limited.app, '/api/signup', signupBody());
+      const session = sessionTokenOf(response);
+      const resend = () =>
+        limited.app.request(`${ORIGIN}/api/verify/resend`, {
+          method: 'POST',
+          headers: { ...cookieHeader(session), 'content-type': FORM_TYPE },
+          body: '',
+        });
+      expect((await resend()).status).toBe(303);
+      expect((await resend()).status).toBe(303);
+      const refused = await resend();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      const html = await refused.text();
+      expect(headingOf(html)).toBe('Your account');
+      expect(bannerOf(html)).toMatch(
+        /^Too many attempts\. Please wait \d+ minutes? and try again\.$/,
+      );
+    } finally {
+      limited.remove();
+    }
+  });
+});
+
+describe('pages rendered on request', () => {
+  test('are not served from the static site and never cached', async () => {
+    for (const path of ['/forgot', '/verify', '/reset']) {
+      const response = await get(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await response.text()).toContain('<meta name="robots" content="noindex, nofollow"/>');
+    }
+  });
+});
+
+function expireTokens() {
+  const file = new Database(t.dbPath);
+  file
+    .prepare(
+      "UPDATE email_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE used_at IS NULL",
+    )
+    .run();
+  file.close();
+}
