@@ -4,9 +4,10 @@
 // (src/build/build-steps.ts, source maps on); then the build runs from there ({out}/server/build.mjs, made from
 // src/build/build.ts), with source maps. Options: see src/build/build.ts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { withLock } from '../src/build/file-lock.mjs';
 import { filesStamp, PROJECT_SOURCES } from '../src/build/fingerprint.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -34,25 +35,30 @@ if (process.argv.includes('--full') || !viteIsCurrent) {
   const preload = process.env.BENCH_RSS_FILE
     ? ['--import', join(root, 'bench/report-peak-rss.mjs')]
     : [];
-  const vite = spawnSync(
-    process.execPath,
-    [...preload, '--max-semi-space-size=2', 'node_modules/vite/bin/vite.js', 'build'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        BUILD_STEP: title,
-        // vite.config.ts reads it (Vike's command-line parser refuses Vite's --outDir).
-        LOCALBOARD_VITE_OUT_DIR: relative(root, outDir) || '.',
-        // Most of Vite's memory is Rolldown's, in mimalloc arenas that by default are committed
-        // whole, on huge pages: committing on demand and returning freed pages at once takes the
-        // build from about 265 MB to about 175 MB, at no cost in time.
-        MIMALLOC_ARENA_EAGER_COMMIT: '0',
-        MIMALLOC_ALLOW_LARGE_OS_PAGES: '0',
-        MIMALLOC_PURGE_DELAY: '0',
+  // One Vite at a time in this project (src/build/file-lock.mjs says why).
+  const lockDir = join(root, 'node_modules', '.cache', 'localboard-vite.lock');
+  mkdirSync(dirname(lockDir), { recursive: true });
+  const vite = await withLock(lockDir, () =>
+    spawnSync(
+      process.execPath,
+      [...preload, '--max-semi-space-size=2', 'node_modules/vite/bin/vite.js', 'build'],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          BUILD_STEP: title,
+          // vite.config.ts reads it (Vike's command-line parser refuses Vite's --outDir).
+          LOCALBOARD_VITE_OUT_DIR: relative(root, outDir) || '.',
+          // Most of Vite's memory is Rolldown's, in mimalloc arenas that by default are committed
+          // whole, on huge pages: committing on demand and returning freed pages at once takes the
+          // build from about 265 MB to about 175 MB, at no cost in time.
+          MIMALLOC_ARENA_EAGER_COMMIT: '0',
+          MIMALLOC_ALLOW_LARGE_OS_PAGES: '0',
+          MIMALLOC_PURGE_DELAY: '0',
+        },
       },
-    },
+    ),
   );
   if (vite.status !== 0) process.exit(vite.status ?? 1);
   // The steps import their dependencies from the project's node_modules: an output folder outside

@@ -1,6 +1,7 @@
 // Builds into different output folders share nothing (Vite's output, the steps they run, the site,
-// the manifest and the compiled content all live in their own folders), so two can run at once:
-// both succeed and produce the same site.
+// the manifest and the compiled content all live in their own folders) but a short lock around
+// Vite itself (src/build/file-lock.mjs says why), so two can run at once: both succeed and produce
+// the same site.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
