@@ -20,6 +20,10 @@ const summary = await prerender({
   compiledContentDir: option('--cache'),
   sources: process.env.LOCALBOARD_SOURCES ?? '',
   full: process.argv.includes('--full'),
+}).catch((error: unknown) => {
+  // What failed says so itself (the pages that failed, and a stack only for a bug of ours).
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
 });
 const took = (performance.now() - started) / 1000;
 console.log(

@@ -15,7 +15,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDateFrom } from './build-date.ts';
-import { buildStepUrl, STEPS_DIR_VARIABLE, type BuildStep } from './build-steps.ts';
+import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
 import { filesStamp } from './fingerprint.mjs';
 import { SITE_FOLDER } from './prerender/output-layout.ts';
 
@@ -51,14 +51,23 @@ if (
   process.exit(0);
 }
 
-// The content and page steps work one file, one city at a time: a small young generation and a
-// capped old one make V8 collect early instead of growing, so memory stays flat however many pages
-// there are. Source maps: a failure names the TypeScript line.
-const STEP_NODE_OPTIONS = [
-  '--max-old-space-size=160',
-  '--max-semi-space-size=2',
-  '--enable-source-maps',
-];
+// The content and page steps work one batch of ads, one city at a time: a small young generation
+// and a capped old one make V8 collect early instead of growing, so memory stays flat however many
+// pages there are. The pages step's main thread holds the content index, the render groups and one
+// city's ads (about 60 MB at a million ads): a lower cap keeps it, and the build, within its
+// memory budget. Source maps: a failure names the TypeScript line.
+const NODE_OPTIONS_OF: Record<'compile-content' | 'prerender-pages', string[]> = {
+  'compile-content': [
+    '--max-old-space-size=160',
+    '--max-semi-space-size=2',
+    '--enable-source-maps',
+  ],
+  'prerender-pages': [
+    '--max-old-space-size=112',
+    '--max-semi-space-size=2',
+    '--enable-source-maps',
+  ],
+};
 // React's production build; glibc's malloc keeps fewer per-thread arenas (less memory held back).
 const STEP_ENV = {
   NODE_ENV: 'production',
@@ -91,14 +100,18 @@ function readIfExists(file: string): string | undefined {
 }
 
 /** Runs one step in its own Node process; its exit code. */
-async function run(title: string, step: BuildStep, args: string[]): Promise<number> {
+async function run(
+  title: string,
+  step: keyof typeof NODE_OPTIONS_OF,
+  args: string[],
+): Promise<number> {
   console.log(`• ${title}`);
   const preload = process.env.BENCH_RSS_FILE
     ? ['--import', join(root, 'bench/report-peak-rss.mjs')]
     : [];
   const child = spawn(
     process.execPath,
-    [...preload, ...STEP_NODE_OPTIONS, fileURLToPath(buildStepUrl(step)), ...args],
+    [...preload, ...NODE_OPTIONS_OF[step], fileURLToPath(buildStepUrl(step)), ...args],
     {
       cwd: root,
       stdio: 'inherit',

@@ -1,7 +1,8 @@
 // Reads a Markdown file with front matter; renders Markdown to sanitised HTML.
+import { createRequire } from 'node:module';
 import matter from 'gray-matter';
-import { remark } from 'remark';
-import remarkHtml from 'remark-html';
+import type { remark as Remark } from 'remark';
+import type remarkHtmlPlugin from 'remark-html';
 import type { ContentProblem } from './report.ts';
 
 export interface MarkdownFile {
@@ -62,9 +63,19 @@ export function readMarkdown(
   };
 }
 
-const markdownProcessor = remark().use(remarkHtml, { sanitize: true });
+let markdownProcessor: ReturnType<typeof Remark> | undefined;
 
-/** Markdown to HTML with GitHub's sanitisation schema: no raw HTML, scripts or event handlers. */
+/**
+ * Markdown to HTML with GitHub's sanitisation schema: no raw HTML, scripts or event handlers.
+ * remark and its hundred modules load on first use: a build whose Markdown is unchanged finds its
+ * HTML in the compile memo and never needs them (about 0.1 s of every incremental build).
+ */
 export function renderMarkdown(markdown: string): string {
+  if (!markdownProcessor) {
+    const require = createRequire(import.meta.url);
+    const { remark } = require('remark') as { remark: typeof Remark };
+    const remarkHtml = (require('remark-html') as { default: typeof remarkHtmlPlugin }).default;
+    markdownProcessor = remark().use(remarkHtml, { sanitize: true });
+  }
   return String(markdownProcessor.processSync(markdown)).trim();
 }

@@ -115,7 +115,12 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     request.compiledContentDir,
   );
   const failures = results.filter((result) => result.error);
-  if (failures.length > 0) throw new Error(failures.map((failure) => failure.error).join('\n'));
+  if (failures.length > 0) {
+    // Threads stop taking tasks at the first failure; a few are enough to see what went wrong.
+    const shown = failures.slice(0, 3).map((failure) => failure.error);
+    if (failures.length > 3) shown.push(`… and ${failures.length - 3} more tasks failed`);
+    throw new Error(shown.join('\n'));
+  }
   for (const result of results) {
     records[result.index] = {
       signature: groups[result.index]!.inputs,

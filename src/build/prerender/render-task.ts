@@ -98,7 +98,16 @@ export function runTask(
     for (const path of before?.keys() ?? []) if (removePage(outDir, path)) result.removed += 1;
     hashes.add(group.key, lines);
   } catch (error) {
-    result.error = `Rendering ${current} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    // The machine's refusal (a full disk, a missing permission) is told in one line; anything
+    // else is a bug of ours and keeps its stack.
+    const systemError = error instanceof Error && 'code' in error && 'syscall' in error;
+    const reason =
+      error instanceof Error
+        ? systemError
+          ? error.message
+          : (error.stack ?? error.message)
+        : String(error);
+    result.error = `Rendering ${current} failed: ${reason}`;
   }
   return result;
 }
@@ -138,7 +147,13 @@ export function runSharedTasks(
       next = Atomics.add(counter, 0, 1)
     ) {
       const request = requests[next]!;
-      results.push(runTask(request, groups[request.index]!, setting, hashes, last));
+      const result = runTask(request, groups[request.index]!, setting, hashes, last);
+      results.push(result);
+      if (result.error) {
+        // The build has failed: no thread takes another task.
+        Atomics.store(counter, 0, requests.length);
+        break;
+      }
     }
   } finally {
     hashes.close();
