@@ -1,4 +1,4 @@
-import { SEEKS_LABELS } from '../schemas/ad.ts';
+import { SEEKS_LABELS } from '../schemas/seeks.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import { Badge } from './Badge.tsx';
 

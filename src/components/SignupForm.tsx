@@ -1,6 +1,6 @@
 import type { ChangeEvent, FormEvent } from 'react';
 import { legalPath, signinPath } from '../paths.ts';
-import { PASSWORD_MIN } from '../schemas/signup.ts';
+import { PASSWORD_MIN } from '../schemas/password-length.ts';
 import { FormStatus } from './Banner.tsx';
 import { FormField } from './FormField.tsx';
 

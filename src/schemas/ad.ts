@@ -2,20 +2,9 @@
 // blocked terms, expiry) are checked by the content compiler, which has the whole picture.
 import { z } from 'zod';
 import { csvBoolean, csvInteger, isoDate, singleLine } from './fields.ts';
+import { SEEKS_LABELS, type Seeks } from './seeks.ts';
 
-/** What the poster seeks, written the way personal ads write it, with the label shown beside it. */
-export const SEEKS_LABELS = {
-  w4m: 'Woman seeking man',
-  m4w: 'Man seeking woman',
-  m4m: 'Man seeking man',
-  w4w: 'Woman seeking woman',
-  t4m: 'Trans person seeking man',
-  m4t: 'Man seeking trans person',
-  t4w: 'Trans person seeking woman',
-  w4t: 'Woman seeking trans person',
-  t4t: 'Trans person seeking trans person',
-} as const;
-export type Seeks = keyof typeof SEEKS_LABELS;
+export { SEEKS_LABELS, type Seeks } from './seeks.ts';
 const SEEKS = Object.keys(SEEKS_LABELS) as [Seeks, ...Seeks[]];
 
 export const AD_COLUMNS = [

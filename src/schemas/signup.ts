@@ -2,10 +2,11 @@
 // API, so the client and the server accept and refuse exactly the same things.
 import { z } from 'zod';
 import { isRealIsoDate } from './fields.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from './password-length.ts';
+
+export { PASSWORD_MAX, PASSWORD_MIN };
 
 export const MINIMUM_AGE = 18;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 200;
 export const EMAIL_MAX = 254;
 
 /** Today as YYYY-MM-DD in UTC. */

@@ -5,7 +5,7 @@ import { AdPlaceholder } from '../../components/AdPlaceholder.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { formatDate } from '../../format.ts';
 import { cityPath, homePath, statePath } from '../../paths.ts';
-import { SEEKS_LABELS } from '../../schemas/ad.ts';
+import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 

@@ -3,7 +3,7 @@ import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { forgotPath, signinPath } from '../../paths.ts';
-import { PASSWORD_MIN } from '../../schemas/signup.ts';
+import { PASSWORD_MIN } from '../../schemas/password-length.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
