@@ -22,22 +22,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { scanCsvBytes, SEGMENT_LIMITS } from '../src/build/compile/csv-segments.ts';
 import type { GeneratedAd } from './generate-ads.ts';
+import { AD_COLUMNS } from '../src/schemas/ad.ts';
 import type { AdsLayout } from './options.ts';
-
-const AD_COLUMNS = [
-  'id',
-  'state',
-  'city',
-  'age',
-  'seeks',
-  'title',
-  'description',
-  'images',
-  'featured',
-  'postedAt',
-  'expiresAt',
-  'sample',
-] as const;
 
 /** About this many files in the many-files layout. */
 export const MANY_FILES = 5_000;

@@ -6,24 +6,11 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { findBlockedTerm, readBlockedTerms } from '../src/build/compile/blocked-terms.ts';
 import { generateAds, type AdGenerationOptions, type GeneratedAd } from '../bench/generate-ads.ts';
+import { AD_COLUMNS } from '../src/schemas/ad.ts';
 
 const root = join(import.meta.dirname, '..');
 const SEED = 20261122;
 const FIRST_ID = 1001;
-const COLUMNS = [
-  'id',
-  'state',
-  'city',
-  'age',
-  'seeks',
-  'title',
-  'description',
-  'images',
-  'featured',
-  'postedAt',
-  'expiresAt',
-  'sample',
-] as const;
 
 /** Ads per city, in the order ids are given out. */
 const DISTRIBUTION: ReadonlyArray<readonly [state: string, city: string, count: number]> = [
@@ -145,7 +132,7 @@ for (const ad of ads) {
 
 const csv = stringify(ads, {
   header: true,
-  columns: [...COLUMNS],
+  columns: [...AD_COLUMNS],
   cast: { boolean: (value) => (value ? 'true' : 'false') },
 });
 mkdirSync(join(root, 'content', 'ads'), { recursive: true });

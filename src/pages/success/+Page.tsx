@@ -1,4 +1,5 @@
 // https://vike.dev/Page
+import { DoneMark } from '../../components/DoneMark.tsx';
 import { accountPath, guidePath, homePath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
@@ -8,23 +9,7 @@ export default function Page() {
   return (
     <section className="container container--form form-page">
       <div className="form-card success">
-        <svg
-          className="success__mark"
-          aria-hidden="true"
-          viewBox="0 0 48 48"
-          width="48"
-          height="48"
-        >
-          <circle cx="24" cy="24" r="24" fill="currentColor" />
-          <path
-            d="m14 24.5 6.5 6.5L34 17.5"
-            fill="none"
-            stroke="#fff"
-            strokeWidth="4"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <DoneMark />
         <h1>Account created</h1>
         <p>Welcome to {brand}. You are signed in on this device.</p>
         <p>
