@@ -134,9 +134,9 @@ interface CityAds {
   positions?: Map<number, number>;
 }
 
-const NO_ADS: CityAds = { count: 0, at: () => assertNever(), ids: () => [] };
+const NO_ADS: CityAds = { count: 0, at: () => noAdAt(), ids: () => [] };
 
-function assertNever(): never {
+function noAdAt(): never {
   throw new Error('No ad at that position');
 }
 
