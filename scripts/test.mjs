@@ -1,20 +1,19 @@
-// `npm test`: finds Chromium, runs every suite (unit, integration, e2e) in one Vitest run and
-// ends with one line `N passed, N failed`. Extra arguments go to Vitest (e.g. `--project unit`).
+// `npm test`: finds Chromium (or installs it where it can: scripts/chromium.mjs), runs every suite
+// (unit, integration, e2e) in one Vitest run and ends with one line `N passed, N failed`.
+// Extra arguments go to Vitest (e.g. `--project unit`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureChromium } from './chromium.mjs';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) {
-  console.error(
-    `Chromium was not found at ${chromium}; the end-to-end tests need it. Install it with:`,
-  );
-  console.error('  apt-get update && apt-get install -y chromium');
-  console.error('(or point CHROMIUM_PATH at a Chromium binary).');
+const browser = ensureChromium();
+if (!browser.path) {
+  console.error(browser.problem);
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
+const chromium = browser.path;
 
 const reportDir = mkdtempSync(join(tmpdir(), 'localboard-test-'));
 const reportFile = join(reportDir, 'report.json');
