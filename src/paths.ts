@@ -24,6 +24,14 @@ export const routes = {
   account: defineRoute<Record<string, never>>('/account'),
   forgot: defineRoute<Record<string, never>>('/forgot'),
   reset: defineRoute<Record<string, never>>('/reset'),
+  // Posting, the member's ads, moderation (product.md section 6), rendered on request.
+  post: defineRoute<Record<string, never>>('/post'),
+  postInReview: defineRoute<Record<string, never>>('/post/in-review'),
+  editAd: defineRoute<{ adId: string }>('/account/ads/@adId/edit'),
+  moderate: defineRoute<Record<string, never>>('/moderate'),
+  moderationLog: defineRoute<Record<string, never>>('/moderate/log'),
+  // Replying to an ad (product.md section 7): `?ad={id}`.
+  newMessage: defineRoute<Record<string, never>>('/messages/new'),
 };
 
 export const homePath = () => routes.home.path({});
@@ -46,6 +54,13 @@ export const verifyPath = () => routes.verify.path({});
 export const accountPath = () => routes.account.path({});
 export const forgotPath = () => routes.forgot.path({});
 export const resetPath = () => routes.reset.path({});
+export const postPath = () => routes.post.path({});
+export const postInReviewPath = () => routes.postInReview.path({});
+export const editAdPath = (adId: number) => routes.editAd.path({ adId: String(adId) });
+export const moderatePath = () => routes.moderate.path({});
+export const moderationLogPath = () => routes.moderationLog.path({});
+/** Where Reply and Send Message lead for an ad. */
+export const newMessagePath = (adId: number) => `${routes.newMessage.path({})}?ad=${adId}`;
 /** The sign-in page, coming back to `next` (a path of this site) after signing in. */
 export const signinThenPath = (next: string) =>
   `${routes.signin.path({})}?next=${encodeURIComponent(next)}`;

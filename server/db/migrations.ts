@@ -40,4 +40,72 @@ export const MIGRATIONS: readonly string[] = [
      used_at TEXT
    ) STRICT;
    CREATE INDEX email_tokens_by_account ON email_tokens(account_id, purpose);`,
+  // Posting, moderation and publishing (product.md section 6).
+  // - accounts.role: 'moderator' only through `npm run moderator -- add EMAIL`; banned_at: sign-in
+  //   refused. banned_emails: addresses that cannot sign up again (kept when an account goes).
+  // - member_ads: a member's ads. The id is the ad's public id, from 100,000,001 up so that it
+  //   never meets an editor's CSV id in practice (the build still checks). The ad's columns are
+  //   what is (or will be) published; while an edit of a live ad waits for review, the edited
+  //   text is in pending_*, and the live ad stays as it was. status: 'review' (new, or edited
+  //   while not live), 'live' (approved; expired once expires_on <= today, derived, not stored),
+  //   'rejected', 'removed' (by a moderator or a ban), 'deleted' (by its member). marks: the
+  //   policy scanner's ambiguous terms (JSON array), shown highlighted to the moderator.
+  //   revision counts every change, so two moderators acting on one version cannot both win.
+  // - moderation_log: append-only (triggers refuse UPDATE and DELETE); ids and emails are copied,
+  //   not referenced, so the record outlives the account.
+  `ALTER TABLE accounts ADD COLUMN role TEXT NOT NULL DEFAULT 'member'
+     CHECK (role IN ('member', 'moderator'));
+   ALTER TABLE accounts ADD COLUMN banned_at TEXT;
+   CREATE TABLE banned_emails (
+     email TEXT PRIMARY KEY,
+     banned_at TEXT NOT NULL
+   ) STRICT;
+   CREATE TABLE member_ads (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     state TEXT NOT NULL,
+     city TEXT NOT NULL,
+     age INTEGER NOT NULL,
+     seeks TEXT NOT NULL,
+     title TEXT NOT NULL,
+     description TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('review', 'live', 'rejected', 'removed', 'deleted')),
+     marks TEXT NOT NULL DEFAULT '[]',
+     pending_age INTEGER,
+     pending_seeks TEXT,
+     pending_title TEXT,
+     pending_description TEXT,
+     pending_marks TEXT,
+     created_at TEXT NOT NULL,
+     submitted_at TEXT NOT NULL,
+     approved_at TEXT,
+     posted_on TEXT,
+     expires_on TEXT,
+     reminded_at TEXT,
+     rejected_reason TEXT,
+     rejected_note TEXT,
+     updated_at TEXT NOT NULL,
+     revision INTEGER NOT NULL DEFAULT 1
+   ) STRICT;
+   INSERT INTO sqlite_sequence (name, seq) VALUES ('member_ads', 100000000);
+   CREATE INDEX member_ads_by_account ON member_ads(account_id, created_at);
+   CREATE INDEX member_ads_by_status ON member_ads(status, submitted_at);
+   CREATE INDEX member_ads_by_city ON member_ads(account_id, state, city, created_at);
+   CREATE TABLE moderation_log (
+     id INTEGER PRIMARY KEY,
+     at TEXT NOT NULL,
+     moderator_id INTEGER,
+     moderator_email TEXT NOT NULL,
+     action TEXT NOT NULL,
+     ad_id INTEGER,
+     account_id INTEGER,
+     account_email TEXT,
+     reason TEXT,
+     note TEXT
+   ) STRICT;
+   CREATE INDEX moderation_log_by_at ON moderation_log(at);
+   CREATE TRIGGER moderation_log_no_update BEFORE UPDATE ON moderation_log
+     BEGIN SELECT RAISE(ABORT, 'the moderation log is append-only'); END;
+   CREATE TRIGGER moderation_log_no_delete BEFORE DELETE ON moderation_log
+     BEGIN SELECT RAISE(ABORT, 'the moderation log is append-only'); END;`,
 ];
