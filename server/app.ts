@@ -25,6 +25,7 @@ import type { MailSite } from './mail/messages.ts';
 import { originCheck } from './middleware/origin-check.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
+import type { Publisher } from './publishing/publisher.ts';
 import { Refusal, refusals } from './refusal.ts';
 import { onRequestPages } from './pages.ts';
 import { accountsRoutes } from './routes/accounts.ts';
@@ -61,6 +62,12 @@ export interface AppOptions {
    * by every app in it.
    */
   hashing?: HashingPoolSettings | HashingPool;
+  /**
+   * Publishes the site when an ad's state changes (server/publishing/). Default: none, and each
+   * request to publish answers that publishing is not set up (apps without a site to publish:
+   * the API's own tests).
+   */
+  publisher?: Publisher;
   /** Where request lines go; false for none. */
   log?: ((line: string) => void) | false;
 }
