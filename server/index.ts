@@ -79,8 +79,9 @@ process.on('SIGUSR2', () => void publisher.publish('asked by SIGUSR2'));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () =>
     server.close(() => {
+      // A publish under way finishes first: the site is left as one build made it.
       publisher.stop();
-      void mailer.settled().then(() => {
+      void Promise.all([publisher.idle(), mailer.settled()]).then(() => {
         db.close();
         process.exit(0);
       });
