@@ -94,7 +94,7 @@ describe('ads', () => {
     addAds('blocked-term.csv');
     expect(problemLines()).toMatchInlineSnapshot(`
       [
-        "content/ads/blocked-term.csv:2: description: contains the blocked term 'generous' (content/policy/blocked-terms.txt)",
+        "content/ads/blocked-term.csv:2: description: contains the blocked term 'generous' (content/policy/review-terms.txt)",
       ]
     `);
   });
