@@ -1,12 +1,7 @@
 // The policy scanner (product.md, section 6), for the server, the content compiler and pages.
 // Browser-safe: no node:fs and no zod here; the terms files are read by term-files.ts.
 export { findContactDetails, type ContactKind, type ContactMatch } from './contact-details.ts';
-export {
-  foldDigitsInWords,
-  normaliseText,
-  originalRange,
-  type NormalisedText,
-} from './normalise.ts';
+export { normaliseText, originalRange, type NormalisedText } from './normalise.ts';
 export {
   contactDetailsMessage,
   refusedTermMessage,

@@ -2,7 +2,7 @@
 // (normalise.ts), with the ad's own place names left out (product.md, section 6). Two kinds:
 // `refuse` (unambiguous: a member's ad is refused) and `review` (ambiguous: the ad goes to the
 // moderator with the words marked). Editors' CSV ads fail on either kind.
-import { foldDigitsInWords, normaliseText, originalRange } from './normalise.ts';
+import { LOOK_ALIKE_SIGNS, normaliseText, originalRange } from './normalise.ts';
 
 export interface PolicyTerms {
   /** Unambiguous terms: an ad using one is refused (content/policy/refused-terms.txt). */
@@ -42,21 +42,32 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 // Separators allowed between the words of a phrase ("sugar-daddy", "new_in.town").
 const PHRASE_SEPARATOR = '[\\s\\-_.]+';
 // A letter or digit on either side makes the match part of a longer word ("minority", "primroses").
-const NOT_AFTER_WORD = '(?<![\\p{L}\\p{N}])';
-const NOT_BEFORE_WORD = '(?![\\p{L}\\p{N}])';
+// ASCII only, and no `u` flag: normalised text is Latin wherever a term can match, and V8 runs a
+// `u` pattern several times slower on any text with a character beyond Latin-1 (a quote mark ’).
+const NOT_AFTER_WORD = '(?<![a-z0-9])';
+const NOT_BEFORE_WORD = '(?![a-z0-9])';
 
-/** A term (or place name) as a pattern over normalised text: "1" may stand for "i" or "l". */
+/**
+ * A term (or place name) as a pattern over normalised text: each letter also as the digits and
+ * signs written for it (`r0ses`, `e$cort`, `inca11`).
+ */
 function termBody(term: string): string {
   return term
     .split(/[\s\-_.]+/)
     .filter((word) => word !== '')
     .map((word) =>
       [...normaliseText(word.toLowerCase()).text]
-        .map((char) => (char === 'i' ? '[i1]' : char === 'l' ? '[l1]' : escapeRegExp(char)))
+        .map((char) => {
+          const signs = LOOK_ALIKE_SIGNS[char];
+          return signs ? `[${char}${escapeRegExp(signs)}]` : escapeRegExp(char);
+        })
         .join(''),
     )
     .join(PHRASE_SEPARATOR);
 }
+
+// A match must have a letter: digits alone ("101174", "5 3") are a number, never a word.
+const HAS_LETTER = /\p{L}/u;
 
 const compiled = new WeakMap<PolicyTerms, CompiledTerms>();
 
@@ -80,8 +91,8 @@ function compileTerms(terms: PolicyTerms): CompiledTerms {
     const groups = byLength.map((index) => `(?<t${index}>${bodies[index]})`).join('|');
     result = {
       entries,
-      any: new RegExp(`${NOT_AFTER_WORD}(?:${any})${NOT_BEFORE_WORD}`, 'iu'),
-      all: new RegExp(`${NOT_AFTER_WORD}(?:${groups})${NOT_BEFORE_WORD}`, 'giu'),
+      any: new RegExp(`${NOT_AFTER_WORD}(?:${any})${NOT_BEFORE_WORD}`, 'i'),
+      all: new RegExp(`${NOT_AFTER_WORD}(?:${groups})${NOT_BEFORE_WORD}`, 'gi'),
     };
   }
   compiled.set(terms, result);
@@ -98,7 +109,7 @@ function placePattern(place: string): RegExp | undefined {
   if (placePatterns.has(place)) return placePatterns.get(place);
   const body = termBody(place);
   const pattern =
-    body === '' ? undefined : new RegExp(`${NOT_AFTER_WORD}(?:${body})${NOT_BEFORE_WORD}`, 'giu');
+    body === '' ? undefined : new RegExp(`${NOT_AFTER_WORD}(?:${body})${NOT_BEFORE_WORD}`, 'gi');
   if (placePatterns.size >= MAX_PLACE_PATTERNS) placePatterns.clear();
   placePatterns.set(place, pattern);
   return pattern;
@@ -127,7 +138,7 @@ export function findPolicyTerms(
 ): TermMatch[] {
   const { entries, any, all } = compileTerms(terms);
   const normalised = normaliseText(text);
-  let matched = foldDigitsInWords(normalised.text);
+  let matched = normalised.text;
   if (!any.test(matched)) return [];
   // Blanking only ever removes matches, so it is done only when there is one to remove.
   if (places.length > 0) {
@@ -139,7 +150,7 @@ export function findPolicyTerms(
     const groups = match.groups ?? {};
     const index = entries.findIndex((_, n) => groups[`t${n}`] !== undefined);
     const entry = entries[index];
-    if (!entry) continue;
+    if (!entry || !HAS_LETTER.test(match[0])) continue;
     const range = originalRange(normalised, match.index, match.index + match[0].length);
     found.push({ term: entry.term, kind: entry.kind, ...range });
   }
