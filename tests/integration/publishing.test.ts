@@ -237,6 +237,28 @@ describe('publishing member ads', () => {
     }
   }, 90_000);
 
+  test('a term for review passes (a moderator approved it); a refused term leaves the ad out', async () => {
+    const approved = insertMemberAd(db, {
+      state: 'Florida',
+      city: 'Miami',
+      title: 'Flower arrangement class, anyone?',
+    });
+    const refused = insertMemberAd(db, { state: 'Florida', city: 'Miami', title: 'Escort wanted' });
+    try {
+      log.length = 0;
+      await publish();
+      expect(page(adPath('Florida', 'Miami', approved))).toContain('Flower arrangement class');
+      expect(existsSync(pageFile(adPath('Florida', 'Miami', refused)))).toBe(false);
+      expect(log.filter((line) => line.startsWith('Warning:'))).toEqual([
+        `Warning: member ad ${refused} (database) is left out of the site: title: contains the blocked term 'escort' (content/policy/refused-terms.txt)`,
+      ]);
+    } finally {
+      setMemberAdStatus(db, approved, 'deleted');
+      setMemberAdStatus(db, refused, 'deleted');
+      await publish();
+    }
+  }, 60_000);
+
   test('requests during a build are coalesced into one more build, and all resolve', async () => {
     const builds = publisher.builds;
     const first = publisher.publish('starts a build');

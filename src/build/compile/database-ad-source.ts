@@ -7,9 +7,9 @@
 // What differs from the CSV ads, on purpose:
 // - A member ad's problem (its city taken off the list since it was approved, say) must not stop
 //   the site from publishing: the ad is left out with one warning naming it (`lenient`).
-// - Its text is not held to content/policy/blocked-terms.txt: that list is the editors' strict
-//   check and holds ambiguous words ("arrangement", "teens"); member ads pass the policy scanner
-//   when posted, and its ambiguous hits were seen and approved by a moderator (product.md §6).
+// - Its text is held to the refused terms (content/policy/refused-terms.txt) but not to the terms
+//   for review (review-terms.txt, ambiguous: "arrangement", "teens"): the policy scanner marked
+//   those when the ad was posted, and a moderator saw them and approved it (product.md §6).
 //
 // The SQL is here rather than in server/db/ because the build must never open the database the
 // way the server does (read-write, migrating): it only reads the published columns of live ads.
@@ -19,7 +19,7 @@ import Database from 'better-sqlite3';
 import { hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { AdBatch, AdSource } from './ad-source.ts';
-import { checkAdRow } from './check-ad-row.ts';
+import { checkAdRow, type AdCheckContext } from './check-ad-row.ts';
 import type { ContentProblem } from './report.ts';
 
 /** How problems name the database, and each of its ads. */
@@ -113,7 +113,7 @@ function batchesOf(db: Database.Database): AdBatch[] {
       lenient: true,
       rowName: memberAdName,
       check(context, visit) {
-        const memberContext = { ...context, blockedTerms: [] };
+        const memberContext = memberContextOf(context);
         for (const row of rows.iterate(from, from + IDS_PER_BATCH)) {
           const outcome = checkAdRow(cellsOf(row), row.id, DATABASE_ORIGIN, memberContext);
           // With a problem the ad is left out (a warning), never published as it is.
@@ -134,6 +134,18 @@ function batchesOf(db: Database.Database): AdBatch[] {
   }
   close();
   return batches;
+}
+
+const memberContexts = new WeakMap<AdCheckContext, AdCheckContext>();
+
+/** The build's check context without the terms for review (one object a build: its terms' patterns are compiled once). */
+function memberContextOf(context: AdCheckContext): AdCheckContext {
+  let member = memberContexts.get(context);
+  if (!member) {
+    member = { ...context, policyTerms: { refuse: context.policyTerms.refuse, review: [] } };
+    memberContexts.set(context, member);
+  }
+  return member;
 }
 
 /** A member ad as the cells of a CSV row (src/schemas/ad.ts): no images, not featured, no sample. */
