@@ -67,6 +67,24 @@ async function publish(reason = 'test') {
   expect(outcome).toEqual({ ok: true });
 }
 
+/** `npm run build` into the test's site, as an operator would run it. */
+function npmRunBuild(...options: string[]) {
+  const env = { ...process.env };
+  for (const key of Object.keys(env))
+    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  const built = spawnSync(
+    process.execPath,
+    [
+      'scripts/build.mjs',
+      ...['--date', buildDate, '--content', fixture.dir, '--out', outDir],
+      ...['--cache', join(work, 'cache'), ...options],
+    ],
+    { cwd: root, encoding: 'utf8', env },
+  );
+  if (built.status !== 0) throw new Error(`build failed:\n${built.stdout}\n${built.stderr}`);
+  return built.stdout;
+}
+
 beforeAll(() => {
   fixture = makeContentFixture();
   work = mkdtempSync(join(tmpdir(), 'localboard-publishing-'));
@@ -75,19 +93,7 @@ beforeAll(() => {
   const databasePath = join(work, 'localboard.sqlite');
   db = openDatabase(databasePath);
   // The site as `npm run build` makes it (Vite's output and the build's steps included).
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
-  const built = spawnSync(
-    process.execPath,
-    [
-      'scripts/build.mjs',
-      ...['--date', BUILD_DATE, '--content', fixture.dir, '--out', outDir],
-      ...['--cache', join(work, 'cache'), '--database', databasePath],
-    ],
-    { cwd: root, encoding: 'utf8', env },
-  );
-  if (built.status !== 0) throw new Error(`build failed:\n${built.stdout}\n${built.stderr}`);
+  npmRunBuild('--database', databasePath);
   publisher = buildPublisher({
     outDir,
     databasePath,
@@ -255,6 +261,49 @@ describe('publishing member ads', () => {
     } finally {
       setMemberAdStatus(db, approved, 'deleted');
       setMemberAdStatus(db, refused, 'deleted');
+      await publish();
+    }
+  }, 60_000);
+
+  test('npm run build publishes member ads too; --if-needed sees them change', async () => {
+    const databasePath = join(work, 'localboard.sqlite');
+    expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('is up to date');
+    const id = insertMemberAd(db, { state: 'Texas', city: 'Houston', title: 'Salsa lessons' });
+    try {
+      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('Build finished');
+      expect(page(adPath('Texas', 'Houston', id))).toContain('Salsa lessons');
+      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('is up to date');
+      // Another database, that does not exist: no member ads, and no file made.
+      const absent = join(work, 'absent', 'none.sqlite');
+      npmRunBuild('--database', absent);
+      expect(existsSync(pageFile(adPath('Texas', 'Houston', id)))).toBe(false);
+      expect(existsSync(absent)).toBe(false);
+    } finally {
+      setMemberAdStatus(db, id, 'deleted');
+      await publish();
+    }
+  }, 120_000);
+
+  test('at start-up the site is published again when it was built for another day', async () => {
+    const builds = publisher.builds;
+    publisher.startDaily();
+    publisher.stop();
+    await publisher.idle();
+    expect(publisher.builds).toBe(builds);
+    try {
+      buildDate = '2026-11-23';
+      publisher.startDaily();
+      publisher.stop();
+      await publisher.idle();
+      expect(publisher.builds).toBe(builds + 1);
+      expect(log.at(-1)).toMatch(
+        /^Published the site for 2026-11-23 in [\d.]+ s \(the site was built for 2026-11-22; today is 2026-11-23\)\.$/,
+      );
+      expect(JSON.parse(readFileSync(join(outDir, 'build-stamp.json'), 'utf8'))).toMatchObject({
+        buildDate: '2026-11-23',
+      });
+    } finally {
+      buildDate = BUILD_DATE;
       await publish();
     }
   }, 60_000);
