@@ -23,10 +23,10 @@ export interface OnRequestPagesOptions {
   pageAssetsFile: string;
 }
 
-export type OnRequestPageId = 'verify' | 'account' | 'forgot' | 'reset';
+export type OnRequestPageId = 'verify' | 'account' | 'forgot' | 'reset' | 'post';
 
 /** What the server adds to a page's request besides the query and the member. */
-export type RequestExtras = Pick<PageRequest, 'form' | 'link'>;
+export type RequestExtras = Pick<PageRequest, 'form' | 'link' | 'memberAds' | 'notice'>;
 
 export function onRequestPages(options: OnRequestPagesOptions) {
   const onRequest = pages.filter((page) => !page.prerenderUrls);
@@ -57,7 +57,15 @@ export function onRequestPages(options: OnRequestPagesOptions) {
     const member = memberOf(c);
     const request: PageRequest = {
       query: c.req.query(),
-      ...(member ? { member: { email: member.email, emailVerified: member.emailVerified } } : {}),
+      ...(member
+        ? {
+            member: {
+              email: member.email,
+              emailVerified: member.emailVerified,
+              dateOfBirth: member.dateOfBirth,
+            },
+          }
+        : {}),
       ...extras,
     };
     const data = page.data({ routeParams: params, urlPathname: c.req.path, request });

@@ -2,17 +2,22 @@
 // rendered by the server on each request). The server (server/pages.ts) builds it and hands it to
 // the page's data hook as `request`, beside `routeParams`; prerendered pages, and the dev server,
 // get none. Pages read only this: they never import the server.
+import type { MemberAdView } from '../schemas/member-ad-view.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
   email: string;
   emailVerified: boolean;
+  /** YYYY-MM-DD, as the member entered it at sign-up. */
+  dateOfBirth?: string;
 }
 
 /** A form answered again: the banner message and what was typed (never a password). */
 export interface FormFill {
   error?: string;
   values: Readonly<Record<string, string>>;
+  /** Messages shown beside their fields, by field name. */
+  fieldErrors?: Readonly<Partial<Record<string, string>>>;
 }
 
 /** An emailed link's token, as the server found it. `done`: the link's action just succeeded. */
@@ -26,4 +31,8 @@ export interface PageRequest {
   form?: FormFill;
   /** On pages opened from an emailed link (/verify, /reset): what the token is. */
   link?: LinkState;
+  /** On /account and /account/ads/{id}/edit: the member's own ads, from the database. */
+  memberAds?: readonly MemberAdView[];
+  /** What just happened (a notice), or why a request was refused, for the page to say. */
+  notice?: string;
 }

@@ -6,12 +6,16 @@
 import { z } from 'zod';
 import { SEEKS_LABELS, type Seeks } from './seeks.ts';
 
-export const AD_AGE_MIN = 18;
-export const AD_AGE_MAX = 99;
-export const AD_STATE_MAX = 40;
-export const AD_CITY_MAX = 80;
-export const AD_TITLE_MAX = 120;
-export const AD_DESCRIPTION_MAX = 5000;
+import {
+  AD_AGE_MAX,
+  AD_AGE_MIN,
+  AD_CITY_MAX,
+  AD_DESCRIPTION_MAX,
+  AD_STATE_MAX,
+  AD_TITLE_MAX,
+} from './ad-limits.ts';
+
+export { AD_AGE_MAX, AD_AGE_MIN, AD_CITY_MAX, AD_DESCRIPTION_MAX, AD_STATE_MAX, AD_TITLE_MAX };
 
 /** The nine values of `seeks`, in the order forms list them. */
 export const SEEKS_VALUES = Object.keys(SEEKS_LABELS) as [Seeks, ...Seeks[]];
