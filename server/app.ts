@@ -30,6 +30,7 @@ import { Refusal, refusals } from './refusal.ts';
 import { onRequestPages } from './pages.ts';
 import { accountsRoutes } from './routes/accounts.ts';
 import { emailLinkPages, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
+import { memberAdPages, postingRoutes } from './routes/posting.ts';
 import { staticSite } from './static-site.ts';
 
 export interface AppOptions {
@@ -139,10 +140,20 @@ export function createApp(options: AppOptions) {
   );
   // A mounted app's notFound handler is not used by Hono, so the catch-all is a route.
   api.all('*', (c) => c.json({ error: 'There is no such API endpoint.' }, 404));
+  // Posting reads longer bodies than the rest of the API: its own limit, so mounted first.
+  const posting = {
+    db: options.db,
+    pages,
+    publisher: options.publisher,
+    allowedOrigins: options.allowedOrigins ?? [],
+    trust,
+  };
+  app.route('/api/ads', postingRoutes(posting));
   app.route('/api', api);
 
   // Pages rendered on request: those opened from emailed links, then any other of the registry.
   app.route('/', emailLinkPages(pages, links));
+  app.route('/', memberAdPages(posting));
   app.get('*', (c, next) => {
     const found = pages.find(c.req.path);
     return found ? pages.answer(c, found.page, found.params) : next();

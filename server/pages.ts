@@ -26,7 +26,7 @@ export interface OnRequestPagesOptions {
 export type OnRequestPageId = 'verify' | 'account' | 'forgot' | 'reset' | 'post';
 
 /** What the server adds to a page's request besides the query and the member. */
-export type RequestExtras = Pick<PageRequest, 'form' | 'link' | 'memberAds' | 'notice'>;
+export type RequestExtras = Pick<PageRequest, 'form' | 'link' | 'memberAds'>;
 
 export function onRequestPages(options: OnRequestPagesOptions) {
   const onRequest = pages.filter((page) => !page.prerenderUrls);

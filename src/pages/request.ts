@@ -33,6 +33,4 @@ export interface PageRequest {
   link?: LinkState;
   /** On /account and /account/ads/{id}/edit: the member's own ads, from the database. */
   memberAds?: readonly MemberAdView[];
-  /** What just happened (a notice), or why a request was refused, for the page to say. */
-  notice?: string;
 }

@@ -1,0 +1,39 @@
+// A member_ads row as its member sees it on their account pages (src/schemas/member-ad-view.ts).
+import type { MemberAdView } from '../../src/schemas/member-ad-view.ts';
+import { canRenew, isExpired, type MemberAdRow } from '../db/member-ads.ts';
+
+export function memberAdView(ad: MemberAdRow, today: string): MemberAdView {
+  const status = isExpired(ad, today) ? 'expired' : ad.status === 'deleted' ? 'removed' : ad.status;
+  const hasPending =
+    ad.status === 'live' &&
+    ad.pendingTitle !== null &&
+    ad.pendingDescription !== null &&
+    ad.pendingAge !== null &&
+    ad.pendingSeeks !== null;
+  return {
+    id: ad.id,
+    state: ad.state,
+    city: ad.city,
+    age: ad.age,
+    seeks: ad.seeks,
+    title: ad.title,
+    description: ad.description,
+    status,
+    createdAt: ad.createdAt,
+    ...(ad.status === 'live' && ad.expiresOn ? { expiresOn: ad.expiresOn } : {}),
+    ...(hasPending
+      ? {
+          pending: {
+            age: ad.pendingAge!,
+            seeks: ad.pendingSeeks!,
+            title: ad.pendingTitle!,
+            description: ad.pendingDescription!,
+          },
+        }
+      : {}),
+    ...(ad.status === 'rejected' && ad.rejectedReason ? { rejectedReason: ad.rejectedReason } : {}),
+    ...(ad.status === 'rejected' && ad.rejectedNote ? { rejectedNote: ad.rejectedNote } : {}),
+    renewable: canRenew(ad, today),
+    editable: ad.status === 'live' || ad.status === 'review' || ad.status === 'rejected',
+  };
+}
