@@ -151,8 +151,8 @@ export function memberAdStore(db: Db) {
      WHERE id = @id AND revision = @revision`,
   );
   const dueReminders = db.prepare(
-    `SELECT member_ads.id AS id, member_ads.title AS title, member_ads.expires_on AS expiresOn,
-       accounts.email AS email
+    `SELECT member_ads.id AS id, member_ads.title AS title, member_ads.state AS state,
+       member_ads.city AS city, member_ads.expires_on AS expiresOn, accounts.email AS email
      FROM member_ads JOIN accounts ON accounts.id = member_ads.account_id
      WHERE member_ads.status = 'live' AND member_ads.reminded_at IS NULL
        AND member_ads.expires_on > ? AND member_ads.expires_on <= ?
@@ -265,6 +265,8 @@ export function memberAdStore(db: Db) {
       return dueReminders.all(today, addDays(today, days)) as {
         id: number;
         title: string;
+        state: string;
+        city: string;
         expiresOn: string;
         email: string;
       }[];
