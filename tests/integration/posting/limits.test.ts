@@ -13,6 +13,7 @@ import {
   storedAds,
   submit,
   validAd,
+  type TestMember,
 } from '../../helpers/posting.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
@@ -28,7 +29,13 @@ afterAll(() => {
   cleanupContent();
 });
 
-const CITIES = ['Los Angeles', 'San Diego', 'San Jose', 'San Francisco', 'Fresno'];
+const CITIES: [string, string, string, string, string] = [
+  'Los Angeles',
+  'San Diego',
+  'San Jose',
+  'San Francisco',
+  'Fresno',
+];
 const ACTIVE_LIMIT =
   'You already have 3 ads in review or live, the most one member can have at once. Delete one, or wait until one expires, to post another.';
 
@@ -89,7 +96,7 @@ describe('3 ads in review or live', () => {
 
   test('two processes racing for the last slot, round after round: exactly one ad is stored each time', async () => {
     const rounds = 12;
-    const members = [];
+    const members: TestMember[] = [];
     for (let round = 0; round < rounds; round += 1) {
       const member = await makeMember(t);
       for (const city of CITIES.slice(0, 2))
@@ -126,7 +133,7 @@ describe('3 ads in review or live', () => {
           ),
         );
       });
-    const [one, two] = await Promise.all([racer(CITIES[2]!), racer(CITIES[3]!)]);
+    const [one, two] = await Promise.all([racer(CITIES[2]), racer(CITIES[3])]);
     expect(one).toHaveLength(rounds);
     for (let round = 0; round < rounds; round += 1) {
       const outcomes = [one[round], two[round]] as { ok?: boolean; refused?: string }[];
