@@ -106,7 +106,7 @@ function StatusDetail({ ad }: { ad: MemberAdView }) {
     case 'live':
       return (
         <p className="my-ad__detail">
-          On the site until{' '}
+          Expires on{' '}
           {ad.expiresOn && <time dateTime={ad.expiresOn}>{formatDate(ad.expiresOn)}</time>}.{' '}
           <a href={adPath(ad.state, ad.city, ad.id)}>
             View it<span className="visually-hidden"> on the site</span>
