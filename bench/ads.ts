@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { ADS_PER_PAGE } from '../src/paths.ts';
-import { readBlockedTerms } from '../src/build/compile/blocked-terms.ts';
+import { readPolicyTerms } from '../src/policy/term-files.ts';
 import { adStream, generateAds, type GeneratedAd } from './generate-ads.ts';
 
 export interface WeightedCity {
@@ -60,7 +60,6 @@ export function benchAdStream(request: BenchAdsRequest): Iterable<GeneratedAd> {
 
 function generationOptions(request: BenchAdsRequest) {
   const { contentDir, cities, count, seed, buildDate } = request;
-  const blockedTermsFile = join(contentDir, 'policy', 'blocked-terms.txt');
   return {
     seed,
     count,
@@ -70,7 +69,7 @@ function generationOptions(request: BenchAdsRequest) {
     postedTo: addDays(buildDate, -1),
     featuredShare: FEATURED_SHARE,
     sample: true,
-    blockedTerms: readBlockedTerms(readFileSync(blockedTermsFile, 'utf8')),
+    policyTerms: readPolicyTerms(contentDir).terms,
   };
 }
 

@@ -2,11 +2,11 @@
 // Used once to write content/ads/sample.csv and by benchmarks that need many ads.
 // Pure: no I/O, no Math.random, no Date.now; the same options always give the same ads.
 // Every text pool below is hand-written to stay plain and non-explicit, with no money talk,
-// no contact details, no brand names and nothing from content/policy/blocked-terms.txt;
-// callers still check the output with findBlockedTerm (see scripts/generate-sample-ads.ts).
+// no contact details, no brand names and no policy term (content/policy/*-terms.txt);
+// callers still check the output with findFirstPolicyTerm (see scripts/generate-sample-ads.ts).
 
 import type { Seeks } from '../src/schemas/ad.ts';
-import { findBlockedTerm } from '../src/build/compile/blocked-terms.ts';
+import { findFirstPolicyTerm, type PolicyTerms } from '../src/policy/terms.ts';
 
 export type { Seeks };
 
@@ -38,10 +38,10 @@ export interface AdGenerationOptions {
   featuredShare: number;
   sample: boolean;
   /**
-   * The terms of content/policy/blocked-terms.txt: city names matching one (there is a real
-   * "Minor", Alabama) are never written into a title or description.
+   * The policy terms of content/policy/: city names matching one (there is a real "Minor",
+   * Alabama) are never written into a title or description.
    */
-  blockedTerms: readonly string[];
+  policyTerms: PolicyTerms;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -931,7 +931,7 @@ export function* adStream(options: AdGenerationOptions): Generator<GeneratedAd> 
   });
   if (!(total > 0)) throw new Error('generateAds: city weights sum to zero');
 
-  const avoidTerms = options.blockedTerms;
+  const avoidTerms = options.policyTerms;
   const citySafe = new Map<string, boolean>();
   const rng = mulberry32(scrambleSeed(options.seed));
   const spanDays = toDay - fromDay + 1;
@@ -951,7 +951,7 @@ export function* adStream(options: AdGenerationOptions): Generator<GeneratedAd> 
 
     let safe = citySafe.get(place.city);
     if (safe === undefined) {
-      safe = findBlockedTerm(place.city, avoidTerms) === undefined;
+      safe = findFirstPolicyTerm(place.city, avoidTerms) === undefined;
       citySafe.set(place.city, safe);
     }
 

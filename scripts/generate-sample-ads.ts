@@ -4,7 +4,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { findBlockedTerm, readBlockedTerms } from '../src/build/compile/blocked-terms.ts';
+import { findFirstPolicyTerm } from '../src/policy/terms.ts';
+import { readPolicyTerms } from '../src/policy/term-files.ts';
 import { generateAds, type AdGenerationOptions, type GeneratedAd } from '../bench/generate-ads.ts';
 import { AD_COLUMNS } from '../src/schemas/ad.ts';
 
@@ -80,15 +81,13 @@ function citySeed(state: string, city: string, attempt: number): number {
   return h >>> 0;
 }
 
-const blockedTerms = readBlockedTerms(
-  readFileSync(join(root, 'content', 'policy', 'blocked-terms.txt'), 'utf8'),
-);
+const { terms: policyTerms } = readPolicyTerms(join(root, 'content'));
 const base: Omit<AdGenerationOptions, 'seed' | 'count' | 'cities' | 'firstId'> = {
   postedFrom: '2026-08-01',
   postedTo: '2026-11-20',
   featuredShare: 0.08,
   sample: true,
-  blockedTerms,
+  policyTerms,
 };
 
 const ads: GeneratedAd[] = [];
@@ -114,12 +113,12 @@ for (const [state, city, count] of DISTRIBUTION) {
   nextId += count;
 }
 
-// Self-check: the validator's rules for ads, blocked terms first.
+// Self-check: the validator's rules for ads, policy terms first.
 for (const ad of ads) {
   for (const field of ['title', 'description'] as const) {
-    const term = findBlockedTerm(ad[field], blockedTerms);
-    if (term)
-      throw new Error(`ad ${ad.id}: ${field} contains blocked term "${term}": ${ad[field]}`);
+    const found = findFirstPolicyTerm(ad[field], policyTerms, [ad.city, ad.state]);
+    if (found)
+      throw new Error(`ad ${ad.id}: ${field} contains blocked term "${found.term}": ${ad[field]}`);
   }
   if (ad.age < 18) throw new Error(`ad ${ad.id}: age ${ad.age} is under 18`);
   if (ad.title.length < 15 || ad.title.length > 80)

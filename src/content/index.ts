@@ -218,6 +218,8 @@ export const getAdCounts = () => contentIndex().content.adCounts;
 export const getGuides = () => contentIndex().content.guides;
 export const getGuide = (slug: string) => getGuides().find((guide) => guide.slug === slug);
 export const getPage = (slug: PageSlug) => contentIndex().content.pages[slug];
+/** The policy terms the build compiled (content/policy/): pass them to scanAd() from src/policy/. */
+export const getPolicyTerms = () => contentIndex().content.policyTerms;
 
 /** Counts shown to visitors, computed from the published content. */
 export function getCounts() {

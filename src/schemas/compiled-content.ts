@@ -5,6 +5,7 @@
 import type { AdRow } from './ad.ts';
 import type { GuideFrontMatter } from './guide.ts';
 import type { PageFrontMatter, PageSlug } from './page.ts';
+import type { PolicyTerms } from '../policy/terms.ts';
 import type { SiteSettings } from './site.ts';
 import type { StateFrontMatter } from './state.ts';
 
@@ -46,6 +47,8 @@ export interface CompiledContent {
   adCounts: AdCounts;
   /** Published ads in all. The ads themselves are in one file a state: see src/content/. */
   activeAds: number;
+  /** The policy terms of content/policy/, for the scan of members' ads on the server. */
+  policyTerms: PolicyTerms;
 }
 
 /** Where one city's published ads are in its state's ads file, and a digest that changes with them. */

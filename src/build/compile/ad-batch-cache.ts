@@ -1,5 +1,5 @@
 // Keeps what each batch of ads (ad-source.ts) checked to between builds, keyed by its rows and
-// everything their checks depend on (build date, city lists, blocked terms, the compiler's code):
+// everything their checks depend on (build date, city lists, policy terms, the compiler's code):
 // a batch seen before is not read or checked again, so after one ad changes only its batch of
 // about a thousand rows is. For each batch, in .content/batches/:
 // - {key}.json: its summary (batch-summary.ts) and where each state's run is in {key}.ads;
@@ -66,9 +66,13 @@ export function contextKey(context: AdCheckContext): string {
     .join('\n');
   return hash(
     'sha1',
-    [context.buildDate, context.blockedTerms.join('\n'), cities, compileCodeFingerprint()].join(
-      '\0',
-    ),
+    [
+      context.buildDate,
+      context.policyTerms.refuse.join('\n'),
+      context.policyTerms.review.join('\n'),
+      cities,
+      compileCodeFingerprint(),
+    ].join('\0'),
     'base64url',
   );
 }

@@ -1,15 +1,17 @@
-// Checks one ad on its own: against the schema, its state and city, the blocked terms, and
+// Checks one ad on its own: against the schema, its state and city, the policy terms, and
 // whether it is live on the build date. Checks across ads (duplicate ids) come after.
 import { adRowSchema } from '../../schemas/ad.ts';
 import type { CompiledAd } from '../../schemas/compiled-content.ts';
-import { findBlockedTerm } from './blocked-terms.ts';
+import { findFirstPolicyTerm, type PolicyTerms } from '../../policy/terms.ts';
+import { TERM_FILES } from '../../policy/term-files.ts';
 import { problemsFromZod, type ContentProblem } from './report.ts';
 
 /** What an ad is checked against; the same for every ad of a build. */
 export interface AdCheckContext {
   buildDate: string;
   citiesByState: ReadonlyMap<string, ReadonlySet<string>>;
-  blockedTerms: readonly string[];
+  /** Editors' ads are checked strictly: a term of either kind is a problem. */
+  policyTerms: PolicyTerms;
 }
 
 /** One row's outcome: its problems, or the ad (published when it is live on the build date). */
@@ -36,8 +38,10 @@ export function checkAdRow(
       `unknown city '${ad.city}' in ${ad.state}; add it to content/cities/${ad.state}.csv first`,
     );
   for (const field of ['title', 'description'] as const) {
-    const term = findBlockedTerm(ad[field], context.blockedTerms);
-    if (term) at(field, `contains the blocked term '${term}' (content/policy/blocked-terms.txt)`);
+    // The ad's own city and state never count ("Minor" in an ad of Minor, Alabama).
+    const found = findFirstPolicyTerm(ad[field], context.policyTerms, [ad.city, ad.state]);
+    if (found)
+      at(field, `contains the blocked term '${found.term}' (content/${TERM_FILES[found.kind]})`);
   }
   return {
     problems,

@@ -19,7 +19,7 @@ import { siteSchema, type SiteSettings } from '../../schemas/site.ts';
 import { stateFrontMatterSchema } from '../../schemas/state.ts';
 import { US_STATE_NAMES } from '../../schemas/us-states.ts';
 import { cityPath } from '../../paths.ts';
-import { readBlockedTerms } from './blocked-terms.ts';
+import { readPolicyTerms } from '../../policy/term-files.ts';
 import type { AdCheckContext } from './check-ad-row.ts';
 import { NO_MEMO, type CompileMemo } from './compile-memo.ts';
 import { csvAdSource, type CsvScanCache } from './csv-ad-source.ts';
@@ -205,19 +205,16 @@ export function compileContent(
   }
 
   // Ads
-  const blockedTermsPath = join(contentDir, 'policy', 'blocked-terms.txt');
-  const blockedTerms = existsSync(blockedTermsPath)
-    ? readBlockedTerms(readFileSync(blockedTermsPath, 'utf8'))
-    : [];
-  if (!existsSync(blockedTermsPath)) {
+  const { terms: policyTerms, missing: missingTermFiles } = readPolicyTerms(contentDir);
+  for (const file of missingTermFiles) {
     problems.push({
-      file: rel(blockedTermsPath),
+      file: rel(join(contentDir, file)),
       line: 1,
       field: 'file',
       message: 'is missing; the ad checks need it',
     });
   }
-  const context: AdCheckContext = { buildDate, citiesByState, blockedTerms };
+  const context: AdCheckContext = { buildDate, citiesByState, policyTerms };
   const adsFiles = listFiles('ads', '.csv').map((path) => ({ file: rel(path), path }));
   const ads = readAds(
     [csvAdSource(adsFiles, caches.adScans)],
@@ -315,6 +312,7 @@ export function compileContent(
       pages: pages as Record<PageSlug, CompiledPage>,
       adCounts,
       activeAds,
+      policyTerms,
     },
     problems: [],
     unpublishedAds,

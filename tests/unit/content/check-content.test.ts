@@ -94,7 +94,52 @@ describe('ads', () => {
     addAds('blocked-term.csv');
     expect(problemLines()).toMatchInlineSnapshot(`
       [
-        "content/ads/blocked-term.csv:2: description: contains the blocked term 'generous' (content/policy/blocked-terms.txt)",
+        "content/ads/blocked-term.csv:2: description: contains the blocked term 'generous' (content/policy/review-terms.txt)",
+      ]
+    `);
+  });
+
+  it('reports a refused term written with look-alike letters, naming its file', () => {
+    writeFixtureFile(
+      fixture.dir,
+      'ads/look-alike.csv',
+      [
+        AD_HEADER,
+        '9511,Florida,Miami,45,m4w,Evenings out,"Friendly \u0435sc0rt for dinners and shows.",,false,2026-10-01,2027-04-01,true',
+        '',
+      ].join('\n'),
+    );
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/ads/look-alike.csv:2: description: contains the blocked term 'escort' (content/policy/refused-terms.txt)",
+      ]
+    `);
+  });
+
+  it("never counts the ad's own city or state as a term (Minor, Alabama)", () => {
+    writeFixtureFile(
+      fixture.dir,
+      'cities/Alabama.csv',
+      `${readFileSync(`${fixture.dir}/cities/Alabama.csv`, 'utf8').trimEnd()}\nMinor,1094,4076468\n`,
+    );
+    const minorAd = (id: number, city: string) =>
+      `${id},Alabama,${city},52,m4w,Minor born and raised,"Living in Minor, AL. Minor is small and quiet.",,false,2026-10-01,2027-04-01,true`;
+    writeFixtureFile(
+      fixture.dir,
+      'ads/minor.csv',
+      [AD_HEADER, minorAd(9601, 'Minor'), ''].join('\n'),
+    );
+    expect(problemLines()).toEqual([]);
+
+    writeFixtureFile(
+      fixture.dir,
+      'ads/minor.csv',
+      [AD_HEADER, minorAd(9601, 'Minor'), minorAd(9602, 'Birmingham'), ''].join('\n'),
+    );
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/ads/minor.csv:3: description: contains the blocked term 'minor' (content/policy/review-terms.txt)",
+        "content/ads/minor.csv:3: title: contains the blocked term 'minor' (content/policy/review-terms.txt)",
       ]
     `);
   });

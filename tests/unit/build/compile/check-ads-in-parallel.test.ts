@@ -79,7 +79,7 @@ describe('checkAdsInParallel', () => {
   const context: AdCheckContext = {
     buildDate: '2026-11-22',
     citiesByState: new Map(),
-    blockedTerms: [],
+    policyTerms: { refuse: [], review: [] },
   };
   const AD_HEADER =
     'id,state,city,age,seeks,title,description,images,featured,postedAt,expiresAt,sample\n';

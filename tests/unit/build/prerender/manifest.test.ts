@@ -102,6 +102,7 @@ function makeContent(): CompiledContent {
     },
     adCounts: { Vermont: { Burlington: 1 } },
     activeAds: 1,
+    policyTerms: { refuse: [], review: [] },
   };
 }
 

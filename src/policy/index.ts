@@ -1,0 +1,21 @@
+// The policy scanner (product.md, section 6), for the server, the content compiler and pages.
+// Browser-safe: no node:fs and no zod here; the terms files are read by term-files.ts.
+export { findContactDetails, type ContactKind, type ContactMatch } from './contact-details.ts';
+export { normaliseText, originalRange, type NormalisedText } from './normalise.ts';
+export {
+  contactDetailsMessage,
+  refusedTermMessage,
+  scanAd,
+  type PolicyMark,
+  type PolicyScan,
+  type ScannedAd,
+  type ScannedField,
+} from './scan-ad.ts';
+export {
+  findFirstPolicyTerm,
+  findPolicyTerms,
+  parseTermList,
+  type PolicyTermKind,
+  type PolicyTerms,
+  type TermMatch,
+} from './terms.ts';
