@@ -1,25 +1,9 @@
 // The policy scanner as posting uses it (product.md section 6): a refusal sends the form back with
-// the message beside its field and stores nothing; marks (ambiguous terms) go to the moderator.
-// The scanner itself and its terms are src/policy/ and content/policy/.
+// the message beside its field and stores nothing; marks (ambiguous terms) are stored with the ad
+// for the moderator. The scanner is src/policy/; its terms come from the compiled content.
+import { getPolicyTerms, getSite } from '../../src/content/index.ts';
+import { scanAd, type PolicyScan, type ScannedAd } from '../../src/policy/index.ts';
 
-export interface AdScanMark {
-  field: 'title' | 'description';
-  term: string;
-  start: number;
-  end: number;
-}
+export type AdScanner = (ad: ScannedAd) => PolicyScan;
 
-export interface AdScanResult {
-  refusal?: { field: 'title' | 'description'; message: string };
-  marks: AdScanMark[];
-}
-
-export type AdScanner = (ad: {
-  state: string;
-  city: string;
-  title: string;
-  description: string;
-}) => AdScanResult;
-
-/** Until the scanner lands: nothing refused, nothing marked. */
-export const scanAdForPosting: AdScanner = () => ({ marks: [] });
+export const scanAdForPosting: AdScanner = (ad) => scanAd(ad, getPolicyTerms(), getSite().brand);

@@ -322,3 +322,90 @@ describe('POST /api/ads as JSON', () => {
     expect(response.status).toBe(401);
   });
 });
+
+describe('the policy scanner on submit', () => {
+  test('an unambiguous term refuses the ad: the message beside its field, nothing stored', async () => {
+    const member = await makeMember(t);
+    const response = await submit(
+      t,
+      '/api/ads',
+      validAd({ title: 'Friendly ESC0RT in town' }),
+      member.session,
+    );
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(fieldErrorOf(html, 'title')).toBe(
+      "The word “ESC0RT” can't be used in an ad on Localboard: ads may not offer or seek anything for money, or involve anyone under 18 (see the terms).",
+    );
+    expect(html).toContain('value="Friendly ESC0RT in town"');
+    expect(storedAds(t.dbPath, member.accountId)).toEqual([]);
+  });
+
+  test('contact details refuse the ad, beside the description', async () => {
+    const member = await makeMember(t);
+    const response = await submit(
+      t,
+      '/api/ads',
+      validAd({ description: 'Text me on 555 123 4567 any time.' }),
+      member.session,
+      'json',
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      field: 'description',
+      error:
+        "Contact details (phone numbers, email addresses, links) can't be in an ad: members reply through Localboard.",
+    });
+    expect(storedAds(t.dbPath, member.accountId)).toEqual([]);
+  });
+
+  test('ambiguous terms let the ad through, marked for the moderator', async () => {
+    const member = await makeMember(t);
+    const description = 'I grow roses and I am generous with my time.';
+    const response = await submit(t, '/api/ads', validAd({ description }), member.session);
+    expect(response.status).toBe(303);
+    const [ad] = storedAds(t.dbPath, member.accountId);
+    const marks = JSON.parse(ad!.marks) as {
+      field: string;
+      term: string;
+      start: number;
+      end: number;
+    }[];
+    expect(
+      marks.map((mark) => [mark.field, mark.term, description.slice(mark.start, mark.end)]),
+    ).toEqual([
+      ['description', 'roses', 'roses'],
+      ['description', 'generous', 'generous'],
+    ]);
+  });
+
+  test('an edit of a live ad is scanned too: marks go to pending_marks, refusals store nothing', async () => {
+    const member = await makeMember(t);
+    await submit(t, '/api/ads', validAd({ city: 'San Diego' }), member.session);
+    const [ad] = storedAds(t.dbPath, member.accountId);
+    t.db
+      .prepare("UPDATE member_ads SET status = 'live', expires_on = '2099-01-01' WHERE id = ?")
+      .run(ad!.id);
+    const edit = {
+      age: '34',
+      seeks: 'w4m',
+      title: 'New title',
+      description: 'Flower arrangement classes, anyone?',
+    };
+    const refused = await submit(
+      t,
+      `/api/ads/${ad!.id}/edit`,
+      { ...edit, title: 'Incall only' },
+      member.session,
+    );
+    expect(refused.status).toBe(400);
+    expect(fieldErrorOf(await refused.text(), 'title')).toContain('“Incall”');
+    expect(storedAds(t.dbPath, member.accountId)[0]!.pending_title).toBeNull();
+    expect((await submit(t, `/api/ads/${ad!.id}/edit`, edit, member.session)).status).toBe(303);
+    const after = storedAds(t.dbPath, member.accountId)[0]!;
+    expect(after.marks).toBe('[]');
+    expect(JSON.parse(after.pending_marks!)).toMatchObject([
+      { field: 'description', term: 'arrangement' },
+    ]);
+  });
+});
