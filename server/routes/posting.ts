@@ -195,7 +195,10 @@ export function postingRoutes(options: PostingOptions) {
     const done = outcome.pending ? 'edit-in-review' : 'edited';
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=${done}`, 303)
-      : c.json({ id: ad.id, pending: outcome.pending, redirectUrl: accountPath() }, 200);
+      : c.json(
+          { id: ad.id, pending: outcome.pending, redirectUrl: `${accountPath()}?done=${done}` },
+          200,
+        );
   });
 
   app.post('/:id/delete', async (c) => {

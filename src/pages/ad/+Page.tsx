@@ -57,11 +57,15 @@ export default function Page() {
           </p>
           <div className="button-row">
             {ad.images.length > 0 && (
-              <MemberAction action="view-photos" className="button button--secondary">
+              <MemberAction
+                action="view-photos"
+                href={ad.images[0]}
+                className="button button--secondary"
+              >
                 View Photos
               </MemberAction>
             )}
-            <MemberAction action="message" className="button button--primary">
+            <MemberAction action="message" adId={ad.id} className="button button--primary">
               Send Message
             </MemberAction>
             <MemberAction action="join" className="button button--ghost">
