@@ -108,9 +108,7 @@ function StatusDetail({ ad }: { ad: MemberAdView }) {
         <p className="my-ad__detail">
           Expires on{' '}
           {ad.expiresOn && <time dateTime={ad.expiresOn}>{formatDate(ad.expiresOn)}</time>}.{' '}
-          <a href={adPath(ad.state, ad.city, ad.id)}>
-            View it<span className="visually-hidden"> on the site</span>
-          </a>
+          <a href={adPath(ad.state, ad.city, ad.id)}>View it on the site</a>.
           {ad.renewable && ' You can renew it now for another 30 days.'}
           {ad.pending && ' Your edit shows once a moderator approves it.'}
         </p>
