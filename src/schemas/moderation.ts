@@ -23,7 +23,7 @@ const revision = z
       z
         .string()
         .trim()
-        .regex(/^\d{1,15}$/),
+        .regex(/^\d{1,15}$/, { error: 'The revision must be a whole number.' }),
     ],
     {
       error: (issue) =>
