@@ -15,6 +15,10 @@ const FIELD_NAMES: Record<EditedField, string> = {
   seeks: 'what they seek',
 };
 
+/** "title", "title and age", "title, age and description" */
+const listed = (names: string[]) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+
 /** One ad waiting for review: what it is, the ad as it will look, the poster, and the actions. */
 export function QueueEntry({
   item,
@@ -45,7 +49,7 @@ export function QueueEntry({
         <p className="queue-item__changes">
           {item.changed.length === 0
             ? 'The edit changes nothing visible.'
-            : `The edit changes the ${item.changed.map((field) => FIELD_NAMES[field]).join(', ')}.`}{' '}
+            : `The edit changes the ${listed(item.changed.map((field) => FIELD_NAMES[field]))}.`}{' '}
           Until it is approved the ad stays live as it was; it expires on{' '}
           {formatDate(item.live.expiresAt)} either way.
         </p>

@@ -1,4 +1,5 @@
 // https://vike.dev/Page
+import { plural } from '../../format.ts';
 import { moderatePath, moderationLogPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import { formatMoment } from '../moderate/moments.ts';
@@ -61,7 +62,7 @@ export default function Page() {
           <nav className="pagination log-pagination" aria-label="Log pages">
             {log.page > 1 && <a href={pagePath(log.page - 1)}>← Newer</a>}
             <span className="pagination__hint">
-              Page {log.page} of {log.pageCount} ({log.total} entries)
+              Page {log.page} of {log.pageCount} ({plural(log.total, 'entry', 'entries')})
             </span>
             {log.page < log.pageCount && <a href={pagePath(log.page + 1)}>Older →</a>}
           </nav>
@@ -78,8 +79,12 @@ function LogRow({ entry }: { entry: LogEntry }) {
         <time dateTime={entry.at}>{formatMoment(entry.at)}</time>
       </td>
       <td data-label="Who">{entry.moderator}</td>
-      <td data-label="What">{ACTION_LABELS[entry.action] ?? entry.action}</td>
-      <td data-label="Ad">{entry.adId ?? '—'}</td>
+      <td className="log-table__what" data-label="What">
+        {ACTION_LABELS[entry.action] ?? entry.action}
+      </td>
+      <td className="log-table__nowrap" data-label="Ad">
+        {entry.adId ?? '—'}
+      </td>
       <td data-label="Account">
         {entry.accountEmail ?? '—'}
         {entry.accountId !== null && <span className="log-table__id"> #{entry.accountId}</span>}

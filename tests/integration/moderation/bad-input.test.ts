@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeTestApp, type TestApp } from '../../helpers/api.ts';
 import {
   insertAdInReview,
-  insertLiveAdWithEdit,
   logRows,
   postModerationForm,
   postModerationJson,
