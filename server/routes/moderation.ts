@@ -279,7 +279,7 @@ export function moderationRoutes(options: ModerationOptions) {
       if (result.kind === 'conflict') throw new Refusal(409, result.message);
       if (result.removedLive.length > 0)
         publish(`banned account ${accountId}: removed ads ${result.removedLive.join(', ')}`);
-      const removedAds = [...result.removedLive, ...result.removedInReview].sort();
+      const removedAds = [...result.removedLive, ...result.removedInReview].sort((a, b) => a - b);
       return submission.kind === 'form'
         ? c.redirect(
             `${moderatePath()}?done=banned&account=${accountId}&removed=${removedAds.length}`,
