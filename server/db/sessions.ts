@@ -5,6 +5,7 @@ export interface SessionAccount {
   accountId: number;
   email: string;
   emailVerified: boolean;
+  role: 'member' | 'moderator';
 }
 
 export function sessionStore(db: Db) {
@@ -13,9 +14,9 @@ export function sessionStore(db: Db) {
   );
   const find = db.prepare(
     `SELECT accounts.id AS accountId, accounts.email AS email,
-       accounts.email_verified_at IS NOT NULL AS emailVerified FROM sessions
+       accounts.email_verified_at IS NOT NULL AS emailVerified, accounts.role AS role FROM sessions
      JOIN accounts ON accounts.id = sessions.account_id
-     WHERE sessions.token_hash = ? AND sessions.expires_at > ?`,
+     WHERE sessions.token_hash = ? AND sessions.expires_at > ? AND accounts.banned_at IS NULL`,
   );
   const remove = db.prepare('DELETE FROM sessions WHERE token_hash = ?');
   const removeExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');

@@ -2,11 +2,14 @@
 // rendered by the server on each request). The server (server/pages.ts) builds it and hands it to
 // the page's data hook as `request`, beside `routeParams`; prerendered pages, and the dev server,
 // get none. Pages read only this: they never import the server.
+import type { ModerationView } from './moderation-view.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
   email: string;
   emailVerified: boolean;
+  /** `moderator`: given by an operator (`npm run moderator -- add EMAIL`). */
+  role?: 'member' | 'moderator';
 }
 
 /** A form answered again: the banner message and what was typed (never a password). */
@@ -26,4 +29,6 @@ export interface PageRequest {
   form?: FormFill;
   /** On pages opened from an emailed link (/verify, /reset): what the token is. */
   link?: LinkState;
+  /** On the moderation pages (moderators only): what the database holds for them. */
+  moderation?: ModerationView;
 }
