@@ -1,6 +1,11 @@
 // A member_ads row as its member sees it on their account pages (src/schemas/member-ad-view.ts).
 import type { MemberAdView } from '../../src/schemas/member-ad-view.ts';
+import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
 import { canRenew, isExpired, type MemberAdRow } from '../db/member-ads.ts';
+
+/** The moderator's reason as the member reads it (the forms post a code). */
+const reasonLabel = (reason: string) =>
+  (MODERATION_REASONS as Record<string, string>)[reason] ?? reason;
 
 export function memberAdView(ad: MemberAdRow, today: string): MemberAdView {
   const status = isExpired(ad, today) ? 'expired' : ad.status === 'deleted' ? 'removed' : ad.status;
@@ -31,8 +36,8 @@ export function memberAdView(ad: MemberAdRow, today: string): MemberAdView {
           },
         }
       : {}),
-    ...(ad.status === 'rejected' && ad.rejectedReason ? { rejectedReason: ad.rejectedReason } : {}),
-    ...(ad.status === 'rejected' && ad.rejectedNote ? { rejectedNote: ad.rejectedNote } : {}),
+    ...(ad.rejectedReason ? { rejectedReason: reasonLabel(ad.rejectedReason) } : {}),
+    ...(ad.rejectedNote ? { rejectedNote: ad.rejectedNote } : {}),
     renewable: canRenew(ad, today),
     editable: ad.status === 'live' || ad.status === 'review' || ad.status === 'rejected',
   };

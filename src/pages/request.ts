@@ -3,6 +3,7 @@
 // the page's data hook as `request`, beside `routeParams`; prerendered pages, and the dev server,
 // get none. Pages read only this: they never import the server.
 import type { MemberAdView } from '../schemas/member-ad-view.ts';
+import type { ModerationView } from './moderation-view.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
@@ -10,6 +11,8 @@ export interface SignedInMember {
   emailVerified: boolean;
   /** YYYY-MM-DD, as the member entered it at sign-up. */
   dateOfBirth?: string;
+  /** `moderator`: given by an operator (`npm run moderator -- add EMAIL`). */
+  role?: 'member' | 'moderator';
 }
 
 /** A form answered again: the banner message and what was typed (never a password). */
@@ -33,4 +36,6 @@ export interface PageRequest {
   link?: LinkState;
   /** On /account and /account/ads/{id}/edit: the member's own ads, from the database. */
   memberAds?: readonly MemberAdView[];
+  /** On the moderation pages (moderators only): what the database holds for them. */
+  moderation?: ModerationView;
 }

@@ -26,7 +26,10 @@ export interface MemberAdView extends MemberAdText {
   expiresOn?: string;
   /** An edit of a live ad waiting for review: the edited text. */
   pending?: MemberAdText;
-  /** Rejected: the moderator's reason, and their note if they wrote one. */
+  /**
+   * The moderator's reason and optional note: why it was rejected or removed, or, on a live ad,
+   * why its last edit was not approved.
+   */
   rejectedReason?: string;
   rejectedNote?: string;
   /** Renew applies today (live within 3 days of expiry, or expired up to 30 days ago). */

@@ -393,7 +393,7 @@ describe('screenshots and accessibility of the account page with ads in several 
     });
     setAd(ids[2]!, {
       status: 'rejected',
-      rejected_reason: 'Contact details',
+      rejected_reason: 'contact',
       rejected_note: 'Please remove the phone number and send it again.',
     });
     const expired = await postAd(context, 'San Francisco', 'An expired ad');

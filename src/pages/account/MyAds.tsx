@@ -111,6 +111,13 @@ function StatusDetail({ ad }: { ad: MemberAdView }) {
           <a href={adPath(ad.state, ad.city, ad.id)}>View it on the site</a>.
           {ad.renewable && ' You can renew it now for another 30 days.'}
           {ad.pending && ' Your edit shows once a moderator approves it.'}
+          {!ad.pending && ad.rejectedReason && (
+            <>
+              {' '}
+              Your last changes were not approved: {ad.rejectedReason}
+              {ad.rejectedNote && ` (${ad.rejectedNote})`}.
+            </>
+          )}
         </p>
       );
     case 'expired':
@@ -139,7 +146,11 @@ function StatusDetail({ ad }: { ad: MemberAdView }) {
       );
     case 'removed':
       return (
-        <p className="my-ad__detail">A moderator removed this ad; it is no longer on the site.</p>
+        <p className="my-ad__detail">
+          A moderator removed this ad; it is no longer on the site.
+          {ad.rejectedReason && ` Reason: ${ad.rejectedReason}.`}
+          {ad.rejectedNote && ` ${ad.rejectedNote}`}
+        </p>
       );
   }
 }

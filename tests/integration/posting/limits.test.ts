@@ -72,7 +72,7 @@ describe('3 ads in review or live', () => {
     for (const city of CITIES.slice(0, 3))
       await submit(t, '/api/ads', validAd({ city }), member.session);
     const [first, second, third] = storedAds(t.dbPath, member.accountId);
-    setAd(t, first!.id, { status: 'rejected', rejected_reason: 'Contact details' });
+    setAd(t, first!.id, { status: 'rejected', rejected_reason: 'contact' });
     setAd(t, second!.id, { status: 'live', expires_on: dayFromToday(0) });
     setAd(t, third!.id, { status: 'live', expires_on: dayFromToday(5) });
     // One live (not expired) ad counts: two more fit.

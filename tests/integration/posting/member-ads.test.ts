@@ -78,7 +78,7 @@ describe('/account lists my ads', () => {
     }
     const [removed, rejected, expired, live] = storedAds(t.dbPath, member.accountId);
     setAd(t, rejected!.id, {
-      rejected_reason: 'Contact details in the ad',
+      rejected_reason: 'contact',
       rejected_note: 'Remove the phone number.',
     });
     setAd(t, expired!.id, { status: 'live', expires_on: dayFromToday(-2) });
@@ -166,7 +166,7 @@ describe('edit', () => {
 
   test('a rejected ad goes back to review, its reason cleared', async () => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, { status: 'rejected', rejected_reason: 'Contact details', rejected_note: 'x' });
+    setAd(t, ad.id, { status: 'rejected', rejected_reason: 'contact', rejected_note: 'x' });
     await submit(
       t,
       `/api/ads/${ad.id}/edit`,
