@@ -119,6 +119,23 @@ describe('/account lists my ads', () => {
     expect(html).not.toContain(`href="/account/ads/${removed!.id}/edit"`);
   });
 
+  test("a live ad whose edit was not approved, and a removed ad, show the moderator's reason", async () => {
+    const [member, live] = await memberWithAd(CITIES[0]);
+    setAd(t, live.id, { status: 'live', expires_on: dayFromToday(9), rejected_reason: 'spam' });
+    await submit(t, '/api/ads', validAd({ city: CITIES[1], title: 'Taken down' }), member.session);
+    const removed = storedAds(t.dbPath, member.accountId).at(-1)!;
+    setAd(t, removed.id, {
+      status: 'removed',
+      rejected_reason: 'commercial',
+      rejected_note: 'Paid.',
+    });
+    const text = visibleText(await (await getPage(t, '/account', member.session)).text());
+    expect(text).toContain('Your last changes were not approved: Spam or duplicate.');
+    expect(text).toContain(
+      'A moderator removed this ad; it is no longer on the site. Reason: Commercial or paid content. Paid.',
+    );
+  });
+
   test('no ads yet: says so, with a way to post', async () => {
     const member = await makeMember(t);
     const html = await (await getPage(t, '/account', member.session)).text();
