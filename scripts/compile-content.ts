@@ -1,7 +1,8 @@
 // `npm run compile:content`, and the build's first step: validates content/ (as check-content does)
 // and writes the compiled content the site reads (see src/build/compile/compile-to-disk.ts); `--full`
 // starts afresh. CONTENT_DIR and COMPILED_CONTENT_DIR choose other folders; `--date` (or
-// BUILD_DATE) the day whose live ads are published. In the build it runs bundled
+// BUILD_DATE) the day whose live ads are published; DATABASE_PATH the server's database, whose live
+// member ads are published beside the CSV ads (default data/localboard.sqlite; none if it is absent). In the build it runs bundled
 // (src/build/build-steps.ts), where it checks big sets of ads files on two threads
 // (src/build/compile/check-ads-in-parallel.ts).
 import { join } from 'node:path';
@@ -19,12 +20,15 @@ try {
     compiledDir: process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'),
     buildDate: buildDateFrom(process.argv, process.env),
     full: process.argv.includes('--full'),
+    databasePath: process.env.DATABASE_PATH ?? join(root, 'data', 'localboard.sqlite'),
   });
 } catch (error) {
   const problem = unreadableFileProblem(error, join(contentDir, '..'));
   if (!problem) throw error;
-  outcome = { ok: false, problems: [problem] };
+  outcome = { ok: false, problems: [problem], warnings: [] };
 }
+// A member ad's problem leaves that ad out; it never stops the build.
+for (const warning of outcome.warnings) console.warn(`Warning: ${warning}`);
 if (!outcome.ok) {
   for (const problem of outcome.problems) console.error(formatProblem(problem));
   console.error(

@@ -2,12 +2,14 @@
 // (default 3000), with the SQLite database at DATABASE_PATH (default data/localboard.sqlite), and
 // mail over SMTP_URL or into MAIL_OUTBOX_DIR (default data/outbox). It runs from Vite's server
 // build ({out}/server/serve.mjs: `npm start`, `npm run serve`), since the page registry it renders
-// from is read with import.meta.glob.
+// from is read with import.meta.glob. It publishes the site it serves ({out}, the parent of
+// SITE_DIR) when an ad's state changes, once a day, and on SIGUSR2 (server/publishing/).
 import { serve } from '@hono/node-server';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseTrustProxy } from './client-address.ts';
 import { openDatabase } from './db/database.ts';
 import { createMailer } from './mail/mailer.ts';
+import { buildPublisher } from './publishing/build-publisher.ts';
 import { getSite } from '../src/content/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -42,7 +44,9 @@ const mailer = createMailer({
 // The settings are checked first; the app (and the page registry it renders from) comes after.
 const { createApp } = await import('./app.ts');
 const db = openDatabase(databasePath);
+const publisher = buildPublisher({ outDir: dirname(siteDir), databasePath });
 const app = createApp({
+  publisher,
   siteDir,
   db,
   mailer,
@@ -67,12 +71,17 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
       ? 'Mail is sent over SMTP_URL.'
       : `Mail is written to ${resolve(process.env.MAIL_OUTBOX_DIR ?? 'data/outbox')} (set SMTP_URL to send it).`,
   );
+  publisher.startDaily();
 });
+// An operator's `kill -USR2 <pid>`: publish now (after changing member ads by hand, say).
+process.on('SIGUSR2', () => void publisher.publish('asked by SIGUSR2'));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () =>
     server.close(() => {
-      void mailer.settled().then(() => {
+      // A publish under way finishes first: the site is left as one build made it.
+      publisher.stop();
+      void Promise.all([publisher.idle(), mailer.settled()]).then(() => {
         db.close();
         process.exit(0);
       });

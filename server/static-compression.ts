@@ -94,8 +94,16 @@ export function compressedCache(settings: CompressedCacheSettings = {}) {
 
   return {
     /** The compressed copy of a file, or undefined to send it as it is. */
-    async get(path: string, file: Stats, encoding: Encoding): Promise<CompressedCopy | undefined> {
-      const key = `${encoding}\n${path}\n${file.size}\n${file.mtimeMs}`;
+    async get(
+      path: string,
+      file: Stats,
+      encoding: Encoding,
+      /** The file's bytes, from the file `file` describes (an open file, not the path again). */
+      read: () => Promise<Buffer> = () => readFile(path),
+    ): Promise<CompressedCopy | undefined> {
+      // The inode too: publishing replaces a file by renaming a new one over it, and the new one
+      // may have the old one's size and, on a coarse clock, its modification time.
+      const key = `${encoding}\n${path}\n${file.ino}\n${file.size}\n${file.mtimeMs}`;
       const cached = cache.get(key);
       if (cached) {
         cache.delete(key);
@@ -108,7 +116,7 @@ export function compressedCache(settings: CompressedCacheSettings = {}) {
       let pending = inFlight.get(key);
       if (!pending) {
         if (inFlight.size >= maxConcurrent) return undefined;
-        pending = readFile(path)
+        pending = read()
           .then((data) => compressors[encoding](data))
           .then((data) => {
             keep(key, data);

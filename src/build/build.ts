@@ -6,18 +6,22 @@
 //   --out DIR           where everything goes (default dist/): the site in DIR/site, Vite's output
 //                       in DIR/client and DIR/server, the build manifest beside them
 //   --cache DIR         compiled content (default .content/)
+//   --database FILE     the server's database, whose live member ads are published beside the CSV
+//                       ads (default DATABASE_PATH, or data/localboard.sqlite); none if it is absent
 // It runs from Vite's server build ({out}/server/build.mjs), which scripts/build.mjs brings up to
 // date first. The steps run one after the other, each in a Node process of its own, so that their
 // memory never adds up and none inherits another's: the content (scripts/compile-content.ts), then
 // the pages (scripts/prerender-pages.ts). Builds into different output folders share nothing.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDateFrom } from './build-date.ts';
 import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
+import { memberAdsStamp } from './compile/database-ad-source.ts';
 import { filesStamp } from './fingerprint.mjs';
 import { SITE_FOLDER } from './prerender/output-layout.ts';
+import { copyFilesInto, replaceFile } from './replace-file.ts';
 
 // The project folder (scripts/build.mjs says where it is); relative options are relative to here.
 const root = process.env.LOCALBOARD_ROOT ?? process.cwd();
@@ -33,12 +37,16 @@ const siteDir = join(outDir, SITE_FOLDER);
 const cacheDir = resolve(
   option('--cache') ?? process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'),
 );
+const databasePath = resolve(
+  option('--database') ?? process.env.DATABASE_PATH ?? join(root, 'data', 'localboard.sqlite'),
+);
 const sources = process.env.LOCALBOARD_SOURCES ?? '';
 
 const siteStampFile = join(outDir, 'build-stamp.json');
 const siteStamp = JSON.stringify({
   buildDate,
   content: filesStamp(contentDir, ['.']),
+  memberAds: memberAdsStamp(databasePath),
   sources,
 });
 if (
@@ -75,24 +83,26 @@ const STEP_ENV = {
   BUILD_DATE: buildDate,
   CONTENT_DIR: contentDir,
   COMPILED_CONTENT_DIR: cacheDir,
+  DATABASE_PATH: databasePath,
 };
 
 const started = performance.now();
 exitIfFailed(await run('Compiling content', 'compile-content', full ? ['--full'] : []));
-// The client build's files go into the site (the old assets out first: their names carry a hash).
-rmSync(join(siteDir, 'assets'), { recursive: true, force: true });
-cpSync(join(outDir, 'client'), siteDir, {
-  recursive: true,
-  filter: (path) => !path.includes('/.vite'),
-});
+// The client build's files go into the site, each replaced whole and only when it changed (the
+// server may be serving the site: a publish); old assets (their names carry a hash) leave once no
+// page links to them.
+mkdirSync(siteDir, { recursive: true });
+const removeOldFiles = copyFilesInto(join(outDir, 'client'), siteDir, (path) =>
+  path.includes('/.vite'),
+);
 exitIfFailed(
   await run('Prerendering pages', 'prerender-pages', [
     ...['--cache', cacheDir, '--vite', outDir, '--out', outDir],
     ...(full ? ['--full'] : []),
   ]),
 );
-mkdirSync(outDir, { recursive: true });
-writeFileSync(siteStampFile, siteStamp);
+removeOldFiles('assets');
+replaceFile(siteStampFile, siteStamp);
 console.log(`Build finished in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 
 function readIfExists(file: string): string | undefined {

@@ -3,7 +3,7 @@
 // the row's line) and carrying a key that changes with its rows, so that a batch checked before is
 // not checked again. The CSV files of content/ads/ are one source (csv-ad-source.ts), cut into
 // batches of about a thousand rows however the ads are split across files; approved member ads
-// from the database are the next.
+// from the database are the other (database-ad-source.ts).
 import type { AdCheckContext, AdRowOutcome } from './check-ad-row.ts';
 import type { CsvSegmentJob } from './check-csv-segment.ts';
 import type { ContentProblem } from './report.ts';
@@ -26,9 +26,18 @@ export interface AdBatch {
   check(context: AdCheckContext, visit: VisitAdRow): ContentProblem[];
   /** The same check as plain data, for a worker thread to run beside the main thread (CSV batches). */
   job?: CsvSegmentJob;
+  /**
+   * Its rows' problems leave those rows out of the site with a warning instead of failing the
+   * build (member ads: the site still publishes). The source hands such rows over without an ad.
+   */
+  lenient?: boolean;
+  /** How messages name the row at `line`, when `{origin}:{line}` would not say (`member ad 100000123 (database)`). */
+  rowName?(line: number): string;
 }
 
 export interface AdSource {
   /** Its batches, in a stable order (the first use of an id is the first in this order). */
   batches(): { batches: AdBatch[]; problems: ContentProblem[] };
+  /** Lets go of what reading held (the database connection), once every batch is read. */
+  close?(): void;
 }

@@ -5,13 +5,14 @@
 // changed are checked again (ad-batch-cache.ts), and a state's ads file is rewritten only when what
 // it is made of changes (`full` starts afresh). Nothing is written unless all content is valid.
 import { strict as assert } from 'node:assert';
-import { rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledContent } from '../../schemas/compiled-content.ts';
 import { adBatchCache } from './ad-batch-cache.ts';
 import { compileContent } from './compile.ts';
 import { compileMemo } from './compile-memo.ts';
 import { csvScanCache } from './csv-ad-source.ts';
+import { databaseAdSource } from './database-ad-source.ts';
 import type { ContentProblem } from './report.ts';
 
 export interface CompileRequest {
@@ -20,38 +21,48 @@ export interface CompileRequest {
   buildDate: string;
   /** Forget everything compiled before. */
   full?: boolean;
+  /** The server's database, whose live member ads are published too; none when it does not exist. */
+  databasePath?: string;
 }
 
 export type CompileOutcome =
-  | { ok: true; content: CompiledContent; stateFilesWritten: number }
-  | { ok: false; problems: ContentProblem[] };
+  | { ok: true; content: CompiledContent; stateFilesWritten: number; warnings: string[] }
+  | { ok: false; problems: ContentProblem[]; warnings: string[] };
 
 export function compileToDisk({
   contentDir,
   compiledDir,
   buildDate,
   full,
+  databasePath,
 }: CompileRequest): CompileOutcome {
   if (full) rmSync(compiledDir, { recursive: true, force: true });
   const batches = adBatchCache(compiledDir);
   const scans = csvScanCache(join(compiledDir, 'ads-files.json'));
   const memo = compileMemo(join(compiledDir, 'memo.json'));
-  const { content, problems } = compileContent(contentDir, buildDate, undefined, {
+  const {
+    content,
+    problems,
+    warnings = [],
+  } = compileContent(contentDir, buildDate, undefined, {
     adBatches: batches,
     adScans: scans,
     memo,
+    adSources: databasePath ? [databaseAdSource(databasePath)] : [],
   });
   scans.save();
   const stateFiles = batches.stateFiles();
   if (!content) {
     stateFiles?.discard();
-    return { ok: false, problems };
+    return { ok: false, problems, warnings };
   }
   memo.save();
   // compileContent() asked the batch cache for the counts per city, so it merged the state files.
   assert(stateFiles, 'the state ad files were merged while compiling');
   stateFiles.commit();
-  writeFileSync(join(compiledDir, 'content.json'), JSON.stringify(content));
+  // Replaced whole, never seen half-written: the running server may read it while a publish runs.
+  writeFileSync(join(compiledDir, 'content.json.next'), JSON.stringify(content));
+  renameSync(join(compiledDir, 'content.json.next'), join(compiledDir, 'content.json'));
   batches.prune();
-  return { ok: true, content, stateFilesWritten: stateFiles.written };
+  return { ok: true, content, stateFilesWritten: stateFiles.written, warnings };
 }

@@ -22,6 +22,7 @@ import { cityPath } from '../../paths.ts';
 import { readPolicyTerms } from '../../policy/term-files.ts';
 import type { AdCheckContext } from './check-ad-row.ts';
 import { NO_MEMO, type CompileMemo } from './compile-memo.ts';
+import type { AdSource } from './ad-source.ts';
 import { csvAdSource, type CsvScanCache } from './csv-ad-source.ts';
 import { memoryStore, readAds, type AdBatchStore } from './read-ads.ts';
 import { readCsv } from './read-csv.ts';
@@ -48,6 +49,8 @@ export interface CompileResult {
   problems: ContentProblem[];
   /** Valid ads left out because they are not live on the build date. */
   unpublishedAds: number;
+  /** Member ads left out for a problem of their own (they never stop the build), one line each. */
+  warnings?: string[];
 }
 
 /** What the compiler may reuse from earlier builds; without these, everything is computed. */
@@ -59,11 +62,16 @@ export interface CompileCaches {
   memo?: CompileMemo;
 }
 
+/** Where ads come from besides content/ads/: member ads from the database (database-ad-source.ts). */
+export interface MoreAdSources {
+  adSources?: readonly AdSource[];
+}
+
 export function compileContent(
   contentDir: string,
   buildDate: string,
   sink: AdSink = ignoreAds,
-  caches: CompileCaches = {},
+  caches: CompileCaches & MoreAdSources = {},
 ): CompileResult {
   const memo = caches.memo ?? NO_MEMO;
   const markdownToHtml = (markdown: string) => {
@@ -217,12 +225,12 @@ export function compileContent(
   const context: AdCheckContext = { buildDate, citiesByState, policyTerms };
   const adsFiles = listFiles('ads', '.csv').map((path) => ({ file: rel(path), path }));
   const ads = readAds(
-    [csvAdSource(adsFiles, caches.adScans)],
+    [csvAdSource(adsFiles, caches.adScans), ...(caches.adSources ?? [])],
     context,
     caches.adBatches ?? memoryStore((ad) => sink.add(ad)),
   );
   problems.push(...ads.problems);
-  const { counts: adCounts, published: activeAds, unpublished: unpublishedAds } = ads;
+  const { counts: adCounts, published: activeAds, unpublished: unpublishedAds, warnings } = ads;
 
   // Guides and pages
   const topCitiesMarkdown = topCitiesList(adCounts, states);
@@ -302,7 +310,8 @@ export function compileContent(
     };
   }
 
-  if (problems.length > 0 || !site) return { problems: sortProblems(problems), unpublishedAds };
+  if (problems.length > 0 || !site)
+    return { problems: sortProblems(problems), unpublishedAds, warnings };
   return {
     content: {
       buildDate,
@@ -316,6 +325,7 @@ export function compileContent(
     },
     problems: [],
     unpublishedAds,
+    warnings,
   };
 
   function readCities(text: string, file: string, sink: ContentProblem[]) {

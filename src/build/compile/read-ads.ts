@@ -34,6 +34,8 @@ export interface AdsOutcome {
   published: number;
   /** Valid ads left out because they are not live on the build date. */
   unpublished: number;
+  /** Rows of lenient sources (member ads) left out for their problems, one line a row. */
+  warnings: string[];
 }
 
 /** A store that checks every batch now and hands its published ads to `publish` (nothing kept). */
@@ -55,8 +57,32 @@ export function readAds(
   context: AdCheckContext,
   store: AdBatchStore,
 ): AdsOutcome {
-  const outcome: AdsOutcome = { problems: [], counts: {}, published: 0, unpublished: 0 };
+  const outcome: AdsOutcome = {
+    problems: [],
+    counts: {},
+    published: 0,
+    unpublished: 0,
+    warnings: [],
+  };
   const listed = new ProblemList();
+  try {
+    readBatches(sources, context, store, outcome, listed);
+  } finally {
+    for (const source of sources) source.close?.();
+  }
+  outcome.problems = listed.all();
+  // The counts come from what the published ads make (the state files, on disk): only then.
+  if (outcome.problems.length === 0) outcome.counts = inNameOrder(store.counts());
+  return outcome;
+}
+
+function readBatches(
+  sources: readonly AdSource[],
+  context: AdCheckContext,
+  store: AdBatchStore,
+  outcome: AdsOutcome,
+  listed: ProblemList,
+): void {
   const batches = sources.flatMap((source) => {
     const found = source.batches();
     for (const problem of found.problems) listed.add(problem);
@@ -66,12 +92,14 @@ export function readAds(
 
   const ids = new AdIdTable();
   const origins: string[] = [];
+  const rowNames: Array<AdBatch['rowName']> = [];
   /** The origin being read: its ids from `idsFrom` on, and whether a fatal problem stopped it. */
   let origin: { name: string; index: number; idsFrom: number; stopped: boolean } | undefined;
   for (const batch of batches) {
     if (batch.origin !== origin?.name) {
       origin = { name: batch.origin, index: origins.length, idsFrom: ids.size, stopped: false };
       origins.push(batch.origin);
+      rowNames.push(batch.rowName);
     }
     if (origin.stopped) continue;
     if (ids.size >= MAX_ADS) {
@@ -90,23 +118,48 @@ export function readAds(
       listed.dropFile(batch.origin);
       ids.truncate(origin.idsFrom);
     }
-    for (const problem of summary.problems) listed.add(problem);
+    if (batch.lenient && !summary.fatal)
+      outcome.warnings.push(...warningsOf(batch, summary.problems));
+    else for (const problem of summary.problems) listed.add(problem);
     if (summary.fatal) continue;
     ids.addAll(summary.ids, summary.idLines, origin.index, batch.line);
     outcome.unpublished += summary.unpublished;
     outcome.published += summary.published;
   }
-  for (const duplicate of ids.duplicates())
-    listed.add({
-      file: origins[duplicate.origin]!,
-      line: duplicate.line,
-      field: 'id',
-      message: `duplicate id ${duplicate.id} (first used at ${origins[duplicate.firstOrigin]}:${duplicate.firstLine})`,
-    });
-  outcome.problems = listed.all();
-  // The counts come from what the published ads make (the state files, on disk): only then.
-  if (outcome.problems.length === 0) outcome.counts = inNameOrder(store.counts());
-  return outcome;
+  const placeOf = (origin: number, line: number) =>
+    rowNames[origin]?.(line) ?? `${origins[origin]}:${line}`;
+  for (const duplicate of ids.duplicates()) {
+    const { id, origin: at, line, firstOrigin, firstLine } = duplicate;
+    // A member ad with an editor's id: the editor's row is the one that can change its id.
+    if (rowNames[at] && !rowNames[firstOrigin])
+      listed.add({
+        file: origins[firstOrigin]!,
+        line: firstLine,
+        field: 'id',
+        message: `duplicate id ${id}: ${placeOf(at, line)} has it too; give this ad another id`,
+      });
+    else
+      listed.add({
+        file: origins[at]!,
+        line,
+        field: 'id',
+        message: `duplicate id ${id} (first used at ${placeOf(firstOrigin, firstLine)})`,
+      });
+  }
+}
+
+/** One line a row left out: `member ad 100000123 (database) is left out: city: unknown city …`. */
+function warningsOf(batch: AdBatch, problems: readonly ContentProblem[]): string[] {
+  const byLine = new Map<number, string[]>();
+  for (const problem of problems) {
+    const reasons = byLine.get(problem.line) ?? [];
+    reasons.push(`${problem.field}: ${problem.message}`);
+    byLine.set(problem.line, reasons);
+  }
+  return [...byLine].map(
+    ([line, reasons]) =>
+      `${batch.rowName?.(line) ?? `${batch.origin}:${line}`} is left out of the site: ${reasons.join('; ')}`,
+  );
 }
 
 /** Problems by file, at most MAX_PROBLEMS_PER_FILE each, and a line saying how many more. */

@@ -4,9 +4,9 @@
 // worker thread on a further core render tasks side by side, each writing a page as soon as it is
 // rendered. Incremental unless `full`: the build manifest says what each group was made from; tasks
 // whose inputs are unchanged are skipped, and only pages whose data changed are written.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { getSite, useCompiledContentDir } from '../../content/index.ts';
 import { NOT_FOUND_FILES } from '../../paths.ts';
@@ -25,6 +25,7 @@ import { pageAssets } from './page-assets.ts';
 import { joinPageHashes, pageHashes, readPageHashFile } from './page-hashes.ts';
 import { listRenderGroups, type RenderGroup } from './render-groups.ts';
 import { buildStepUrl } from '../build-steps.ts';
+import { replaceFile } from '../replace-file.ts';
 import { removePage } from './remove-page.ts';
 import {
   partFile,
@@ -133,10 +134,11 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     removeGoneTasks(request.outDir, lastHashes, new Set(groups.map((group) => group.key)));
   joinPageHashes(hashFile, lastHashes, skipped, parts);
 
+  // Each file replaced whole: the server may be serving the site while it is published.
   const write = (file: string, text: string) => {
     const path = join(request.outDir, file);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, text);
+    replaceFile(path, text);
   };
   for (const [kind, file] of Object.entries(NOT_FOUND_FILES))
     write(
@@ -144,10 +146,15 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
       renderPageHtml(ErrorPage, notFoundData(kind as keyof typeof NOT_FOUND_FILES), assets),
     );
   const { baseUrl } = getSite();
-  // A sitemap split into parts last time may not be now: its old parts go first.
-  rmSync(join(request.outDir, SITEMAP_PARTS_FOLDER), { recursive: true, force: true });
   const indexable = records.flatMap((record) => record.indexable);
-  for (const [file, text] of sitemapFiles(baseUrl, indexable)) write(file, text);
+  const sitemap = sitemapFiles(baseUrl, indexable);
+  for (const [file, text] of sitemap) write(file, text);
+  // A sitemap split into more parts last time: the parts it no longer has go, once the index
+  // that named them is replaced.
+  removeOtherFiles(
+    join(request.outDir, SITEMAP_PARTS_FOLDER),
+    new Set(sitemap.map(([file]) => file)),
+  );
   write('robots.txt', robotsTxt(baseUrl));
   const manifest: BuildManifest = {
     version: 5,
@@ -198,6 +205,15 @@ async function renderAll(
   });
   const mine = runSharedTasks(requests, groups, new Int32Array(counter), setting);
   return { results: [...mine, ...(await Promise.all(workers)).flat()], parts };
+}
+
+/** Removes the files of `folder` (under the site) that are not in `kept` (paths under the site), and the folder when empty. */
+function removeOtherFiles(folder: string, kept: ReadonlySet<string>): void {
+  if (!existsSync(folder)) return;
+  for (const name of readdirSync(folder)) {
+    if (!kept.has(`${basename(folder)}/${name}`)) rmSync(join(folder, name), { force: true });
+  }
+  if (readdirSync(folder).length === 0) rmSync(folder, { recursive: true, force: true });
 }
 
 /** Removes the pages of the last build's tasks that are gone (a city taken off its state's list). */

@@ -3,12 +3,13 @@
 // and renders and writes the page only when that hash differs from the last build's. Each thread
 // appends the page hashes of the tasks it ran to a part file of its own (page-hashes.ts), and
 // removes the pages a task had in the last build and no longer has.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { outputFileForPath } from '../../paths.ts';
 import type { PageAssets } from '../../../renderer/assets.ts';
 import { renderPageHtml } from '../../../renderer/renderPageHtml.tsx';
+import { replaceFile } from '../replace-file.ts';
 import { hashOf } from './manifest.ts';
 import { pageHashes, PageHashWriter, readPageHashFile, type PageHashFile } from './page-hashes.ts';
 import { pagesOfGroup, type RenderGroup } from './render-groups.ts';
@@ -91,7 +92,8 @@ export function runTask(
       if (reuse && last === hash && existsSync(file)) continue;
       const html = renderPageHtml(page.Page, data, assets);
       makeDir(dirname(file));
-      writeFileSync(file, html);
+      // Replaced whole: the server may be serving the site while it is published.
+      replaceFile(file, html);
       result.written += 1;
     }
     // What is left of the last build's pages, this task no longer has.

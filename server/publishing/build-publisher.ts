@@ -1,0 +1,225 @@
+// The server's publisher (publisher.ts): runs the incremental build of the site it serves, the
+// build's own steps as `npm run build` runs them ({out}/server/build.mjs, src/build/build.ts),
+// without Vite: a publish never rebuilds the client assets, it compiles the content with the live
+// member ads of the database and rewrites the pages that changed (each file replaced whole).
+// - One build at a time. Requests that arrive while a build runs wait for the next one, which
+//   takes them all: five approvals during a build make one more build, not five.
+// - A request resolves once a build that started after it has finished, with its outcome; a
+//   failure is logged in one line and answered, never thrown: the server goes on serving the
+//   site as it was.
+// - Daily: after midnight UTC, and at start-up when the site was built for another day, the site
+//   is published for the new date, so expired ads leave (`startDaily()`).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useCompiledContentDir } from '../../src/content/index.ts';
+import type { Publisher, PublishOutcome } from './publisher.ts';
+
+export interface BuildPublisherSettings {
+  /** The build's output folder: the site is {outDir}/site, the build's steps {outDir}/server. */
+  outDir: string;
+  /** The server's database: its live member ads are published. */
+  databasePath: string;
+  /** content/ (default: CONTENT_DIR, or content/ in the working folder). */
+  contentDir?: string;
+  /** The compiled content the build writes and the server reads (default: COMPILED_CONTENT_DIR, or .content/). */
+  compiledContentDir?: string;
+  /** The day to publish for, asked at each build. Default: BUILD_DATE if set, else today (UTC). */
+  buildDate?: () => string;
+  /** Where the one line a publish goes. Default: console.log (failures: console.error). */
+  log?: (line: string) => void;
+}
+
+export interface BuildPublisher extends Publisher {
+  /** Publishes now when the site was built for another day, then after every midnight (UTC). */
+  startDaily(): void;
+  /** Stops the daily publish; a build under way runs to its end (`idle()` waits for it). */
+  stop(): void;
+  /** Resolves once no build runs or waits. */
+  idle(): Promise<void>;
+  /** Builds run so far. */
+  readonly builds: number;
+}
+
+/** The child's last lines kept, to say why a build failed. */
+const KEPT_LINES = 20;
+/** After midnight, a little later: the clock of the machine and the date agree. */
+const AFTER_MIDNIGHT_MS = 5_000;
+
+export const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher {
+  const contentDir =
+    settings.contentDir ?? process.env.CONTENT_DIR ?? join(process.cwd(), 'content');
+  const compiledDir =
+    settings.compiledContentDir ??
+    process.env.COMPILED_CONTENT_DIR ??
+    join(process.cwd(), '.content');
+  const buildDate = settings.buildDate ?? (() => process.env.BUILD_DATE || todayUtc());
+  const info = settings.log ?? ((line: string) => console.log(line));
+  const problem = settings.log ?? ((line: string) => console.error(line));
+  const stepsDir = join(settings.outDir, 'server');
+
+  let waiting: { reasons: string[]; answer: Array<(outcome: PublishOutcome) => void> } | undefined;
+  let running: Promise<void> | undefined;
+  let builds = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let idleWaiters: Array<() => void> = [];
+
+  function next(): void {
+    if (running) return;
+    const batch = waiting;
+    if (!batch) {
+      for (const resolve of idleWaiters) resolve();
+      idleWaiters = [];
+      return;
+    }
+    waiting = undefined;
+    builds += 1;
+    running = build(batch.reasons).then((outcome) => {
+      for (const answer of batch.answer) answer(outcome);
+      running = undefined;
+      next();
+    });
+  }
+
+  async function build(reasons: readonly string[]): Promise<PublishOutcome> {
+    const date = buildDate();
+    const why = reasons.length === 1 ? reasons[0]! : `${reasons[0]} and ${reasons.length - 1} more`;
+    const started = performance.now();
+    let outcome: PublishOutcome;
+    try {
+      outcome = await runBuild(date);
+    } catch (error) {
+      outcome = { ok: false, message: (error as Error).message };
+    }
+    const took = ((performance.now() - started) / 1000).toFixed(1);
+    if (outcome.ok) {
+      // The server's member pages read the compiled content: the new one from now on.
+      useCompiledContentDir(compiledDir);
+      info(`Published the site for ${date} in ${took} s (${why}).`);
+    } else {
+      problem(`Publishing for ${date} failed after ${took} s (${why}): ${outcome.message}`);
+    }
+    return outcome;
+  }
+
+  function runBuild(date: string): Promise<PublishOutcome> {
+    const entry = join(stepsDir, 'build.mjs');
+    if (!existsSync(entry))
+      return Promise.resolve({
+        ok: false,
+        message: `the build's steps are not in ${stepsDir}; run npm run build first`,
+      });
+    // The stamp of the sources Vite built from: the same as the last build's, so the pages are
+    // rendered again only where their data changed.
+    const stampFile = join(stepsDir, 'sources-stamp.txt');
+    const sources = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : '';
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    // As scripts/build.mjs does: Vike stands aside when it sees a test runner's markers.
+    for (const key of Object.keys(env))
+      if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
+    const args = [
+      '--enable-source-maps',
+      entry,
+      ...['--date', date, '--content', contentDir, '--out', settings.outDir],
+      ...['--cache', compiledDir, '--database', settings.databasePath],
+    ];
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, args, {
+        cwd: process.cwd(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...env,
+          LOCALBOARD_ROOT: process.env.LOCALBOARD_ROOT ?? process.cwd(),
+          LOCALBOARD_STEPS_DIR: stepsDir,
+          LOCALBOARD_SOURCES: sources,
+        },
+      });
+      const lines: string[] = [];
+      const keep = (chunk: Buffer) => {
+        for (const line of chunk.toString('utf8').split('\n')) {
+          if (line.trim() === '') continue;
+          // A member ad left out for a problem of its own: the operator should hear of it.
+          if (line.startsWith('Warning: ')) problem(line);
+          lines.push(line);
+          if (lines.length > KEPT_LINES) lines.shift();
+        }
+      };
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+      child.once('error', (error) => resolve({ ok: false, message: error.message }));
+      child.once('close', (code, signal) => {
+        if (code === 0) return resolve({ ok: true });
+        resolve({ ok: false, message: failureOf(lines, code, signal) });
+      });
+    });
+  }
+
+  function scheduleDaily(): void {
+    const now = new Date();
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    timer = setTimeout(
+      () => {
+        void publisher.publish(`daily publish for ${buildDate()}`);
+        scheduleDaily();
+      },
+      midnight - now.getTime() + AFTER_MIDNIGHT_MS,
+    );
+    timer.unref();
+  }
+
+  const publisher: BuildPublisher = {
+    publish(reason) {
+      return new Promise<PublishOutcome>((resolve) => {
+        waiting ??= { reasons: [], answer: [] };
+        waiting.reasons.push(reason);
+        waiting.answer.push(resolve);
+        next();
+      });
+    },
+    startDaily() {
+      const built = siteBuildDate(settings.outDir);
+      if (built !== buildDate())
+        void publisher.publish(
+          `the site was built for ${built ?? 'no date'}; today is ${buildDate()}`,
+        );
+      if (!timer) scheduleDaily();
+    },
+    stop() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+    idle() {
+      if (!running && !waiting) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    get builds() {
+      return builds;
+    },
+  };
+  return publisher;
+}
+
+/** The day the site in `outDir` was last built for ({outDir}/build-stamp.json), if it says. */
+export function siteBuildDate(outDir: string): string | undefined {
+  try {
+    const stamp = JSON.parse(readFileSync(join(outDir, 'build-stamp.json'), 'utf8')) as {
+      buildDate?: unknown;
+    };
+    return typeof stamp.buildDate === 'string' ? stamp.buildDate : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a build failed, in one line: its content problems, or its last words. */
+function failureOf(lines: readonly string[], code: number | null, signal: string | null): string {
+  const said = lines.filter((line) => !line.startsWith('• ') && !line.startsWith('Warning: '));
+  const how = signal ? `stopped by ${signal}` : `exit code ${code}`;
+  if (said.length === 0) return `the build ended (${how})`;
+  // The content problems name file and line; the summary line after them says how many.
+  const summary = said.findIndex((line) => /content problems?; nothing was built/.test(line));
+  const shown = summary > 0 ? said.slice(0, summary + 1) : said.slice(-3);
+  return `${shown.join(' | ')} (${how})`;
+}

@@ -1,0 +1,370 @@
+// Publishing (product.md section 6): member ads from a real SQLite file go through the real
+// incremental build (the build's own steps, as the server runs them) into a temporary site, and
+// the app serves the result. Rows are written with SQL, as the moderation routes will write them.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../server/app.ts';
+import { openDatabase, type Db } from '../../server/db/database.ts';
+import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
+import { adPath, cityPath, outputFileForPath, statePath } from '../../src/paths.ts';
+import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';
+import { testMailer } from '../helpers/mail.ts';
+import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const BUILD_DATE = '2026-11-22';
+let fixture: ReturnType<typeof makeContentFixture>;
+let work: string;
+let outDir: string;
+let siteDir: string;
+let db: Db;
+let publisher: BuildPublisher;
+let app: ReturnType<typeof createApp>;
+let buildDate = BUILD_DATE;
+const log: string[] = [];
+
+const pageFile = (path: string) => join(siteDir, outputFileForPath(path));
+const page = (path: string) => readFileSync(pageFile(path), 'utf8');
+
+/** Every file of the site, by path, with a hash of its bytes. */
+function tree(): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else
+        files.set(
+          relative(siteDir, path),
+          createHash('sha1').update(readFileSync(path)).digest('hex'),
+        );
+    }
+  };
+  walk(siteDir);
+  return files;
+}
+
+function changes(before: Map<string, string>, after: Map<string, string>): string[] {
+  const paths = new Set([...before.keys(), ...after.keys()]);
+  return [...paths].filter((path) => before.get(path) !== after.get(path)).sort();
+}
+
+async function publish(reason = 'test') {
+  const outcome = await publisher.publish(reason);
+  expect(outcome).toEqual({ ok: true });
+}
+
+/** `npm run build` into the test's site, as an operator would run it. */
+function npmRunBuild(...options: string[]) {
+  const env = { ...process.env };
+  for (const key of Object.keys(env))
+    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  const built = spawnSync(
+    process.execPath,
+    [
+      'scripts/build.mjs',
+      ...['--date', buildDate, '--content', fixture.dir, '--out', outDir],
+      ...['--cache', join(work, 'cache'), ...options],
+    ],
+    { cwd: root, encoding: 'utf8', env },
+  );
+  if (built.status !== 0) throw new Error(`build failed:\n${built.stdout}\n${built.stderr}`);
+  return built.stdout;
+}
+
+beforeAll(() => {
+  fixture = makeContentFixture();
+  work = mkdtempSync(join(tmpdir(), 'localboard-publishing-'));
+  outDir = join(work, 'out');
+  siteDir = join(outDir, 'site');
+  const databasePath = join(work, 'localboard.sqlite');
+  db = openDatabase(databasePath);
+  // The site as `npm run build` makes it (Vite's output and the build's steps included).
+  npmRunBuild('--database', databasePath);
+  publisher = buildPublisher({
+    outDir,
+    databasePath,
+    contentDir: fixture.dir,
+    compiledContentDir: join(work, 'cache'),
+    buildDate: () => buildDate,
+    log: (line) => log.push(line),
+  });
+  app = createApp({ siteDir, db, mailer: testMailer(join(work, 'outbox')), publisher, log: false });
+}, 240_000);
+
+afterAll(async () => {
+  await publisher?.idle();
+  db?.close();
+  fixture.cleanup();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('publishing member ads', () => {
+  test('a live member ad gets its page, its place on its city page and in the counts', async () => {
+    const before = tree();
+    const landingBefore = page('/');
+    expect(landingBefore).toContain('8 active ads');
+    const id = insertMemberAd(db, {
+      state: 'California',
+      city: 'San Jose',
+      title: 'Board games on Sunday afternoons',
+    });
+    expect(id).toBeGreaterThan(100_000_000);
+    await publish(`approved ad ${id}`);
+
+    const ad = adPath('California', 'San Jose', id);
+    expect(page(ad)).toContain('Board games on Sunday afternoons');
+    expect(page(ad)).not.toContain('Sample ad');
+    expect(page(cityPath('California', 'San Jose'))).toContain('Board games on Sunday afternoons');
+    expect(page('/')).toContain('9 active ads');
+    expect(page(statePath('California'))).toMatch(/San Jose[\s\S]*?1 ad</);
+    // Only its city's pages, its own page and the pages that count ads are rewritten.
+    expect(changes(before, tree())).toEqual([
+      'about/top-cities/index.html',
+      `city/California/San Jose/ad/${id}/index.html`,
+      'city/California/San Jose/index.html',
+      'index.html',
+      // San Jose had no ads, so its page was not indexable: now it is.
+      'sitemap.xml',
+      'state/California/index.html',
+    ]);
+    const answer = await app.request(`http://localhost${ad}`);
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain('Board games on Sunday afternoons');
+
+    // Deleted by its member: gone at the next publish, and the server says so.
+    setMemberAdStatus(db, id, 'deleted');
+    await publish(`deleted ad ${id}`);
+    expect(existsSync(pageFile(ad))).toBe(false);
+    expect(page(cityPath('California', 'San Jose'))).not.toContain('Board games');
+    expect(page('/')).toContain('8 active ads');
+    const gone = await app.request(`http://localhost${ad}`);
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain('Ad not found');
+  }, 60_000);
+
+  test('an ad expires by the build date', async () => {
+    const id = insertMemberAd(db, {
+      state: 'Nevada',
+      city: 'Las Vegas',
+      title: 'Hiking Red Rock before it gets hot',
+      postedOn: '2026-11-21',
+      expiresOn: '2026-12-21',
+    });
+    await publish();
+    const ad = adPath('Nevada', 'Las Vegas', id);
+    expect(page(ad)).toContain('Hiking Red Rock');
+    try {
+      buildDate = '2026-12-20';
+      await publish('the day before it expires');
+      expect(existsSync(pageFile(ad))).toBe(true);
+      buildDate = '2026-12-21';
+      await publish('the day it expires');
+      expect(existsSync(pageFile(ad))).toBe(false);
+      expect(page(cityPath('Nevada', 'Las Vegas'))).not.toContain('Hiking Red Rock');
+    } finally {
+      buildDate = BUILD_DATE;
+      setMemberAdStatus(db, id, 'deleted');
+      await publish();
+    }
+  }, 90_000);
+
+  test("a member ad with a CSV ad's id fails the build, naming both", async () => {
+    const id = insertMemberAd(db, {
+      state: 'California',
+      city: 'San Diego',
+      title: 'Tacos and a long walk',
+    });
+    await publish();
+    const adsFile = join(fixture.dir, 'ads/sample.csv');
+    const csv = readFileSync(adsFile, 'utf8');
+    const line = csv.trimEnd().split('\n').length + 1;
+    writeFixtureFile(
+      fixture.dir,
+      'ads/sample.csv',
+      `${csv}${id},Nevada,Las Vegas,35,m4w,Coffee on the Strip?,A plain ad.,,false,2026-11-01,2027-05-01,true\n`,
+    );
+    try {
+      const outcome = await publisher.publish('a clash');
+      expect(outcome.ok).toBe(false);
+      expect(outcome.message).toContain(
+        `content/ads/sample.csv:${line}: id: duplicate id ${id}: member ad ${id} (database) has it too`,
+      );
+      expect(log.at(-1)).toMatch(/^Publishing for 2026-11-22 failed after [\d.]+ s \(a clash\): /);
+      // The site stays as it was.
+      expect(page(adPath('California', 'San Diego', id))).toContain('Tacos and a long walk');
+    } finally {
+      writeFixtureFile(fixture.dir, 'ads/sample.csv', csv);
+      setMemberAdStatus(db, id, 'deleted');
+      await publish();
+    }
+  }, 90_000);
+
+  test('a member ad whose city is gone is left out with a warning; the rest is published', async () => {
+    const citiesFile = join(fixture.dir, 'cities/Oregon.csv');
+    const cities = readFileSync(citiesFile, 'utf8');
+    const lastCity = cities.trimEnd().split('\n').at(-1)!.split(',')[0]!;
+    const orphan = insertMemberAd(db, { state: 'Oregon', city: lastCity, title: 'Kayak trips' });
+    await publish();
+    expect(page(adPath('Oregon', lastCity, orphan))).toContain('Kayak trips');
+    // An editor takes the city off the list; meanwhile another ad is approved.
+    writeFixtureFile(
+      fixture.dir,
+      'cities/Oregon.csv',
+      `${cities.trimEnd().split('\n').slice(0, -1).join('\n')}\n`,
+    );
+    const other = insertMemberAd(db, { state: 'Oregon', city: 'Portland', title: 'Record fairs' });
+    try {
+      log.length = 0;
+      await publish();
+      expect(log.filter((line) => line.startsWith('Warning:'))).toEqual([
+        `Warning: member ad ${orphan} (database) is left out of the site: city: unknown city '${lastCity}' in Oregon; add it to content/cities/Oregon.csv first`,
+      ]);
+      expect(page(adPath('Oregon', 'Portland', other))).toContain('Record fairs');
+      expect(existsSync(pageFile(adPath('Oregon', lastCity, orphan)))).toBe(false);
+    } finally {
+      writeFixtureFile(fixture.dir, 'cities/Oregon.csv', cities);
+      setMemberAdStatus(db, orphan, 'deleted');
+      setMemberAdStatus(db, other, 'deleted');
+      await publish();
+    }
+  }, 90_000);
+
+  test('a term for review passes (a moderator approved it); a refused term leaves the ad out', async () => {
+    const approved = insertMemberAd(db, {
+      state: 'Florida',
+      city: 'Miami',
+      title: 'Flower arrangement class, anyone?',
+    });
+    const refused = insertMemberAd(db, { state: 'Florida', city: 'Miami', title: 'Escort wanted' });
+    try {
+      log.length = 0;
+      await publish();
+      expect(page(adPath('Florida', 'Miami', approved))).toContain('Flower arrangement class');
+      expect(existsSync(pageFile(adPath('Florida', 'Miami', refused)))).toBe(false);
+      expect(log.filter((line) => line.startsWith('Warning:'))).toEqual([
+        `Warning: member ad ${refused} (database) is left out of the site: title: contains the blocked term 'escort' (content/policy/refused-terms.txt)`,
+      ]);
+    } finally {
+      setMemberAdStatus(db, approved, 'deleted');
+      setMemberAdStatus(db, refused, 'deleted');
+      await publish();
+    }
+  }, 60_000);
+
+  test('npm run build publishes member ads too; --if-needed sees them change', async () => {
+    const databasePath = join(work, 'localboard.sqlite');
+    expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('is up to date');
+    const id = insertMemberAd(db, { state: 'Texas', city: 'Houston', title: 'Salsa lessons' });
+    try {
+      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('Build finished');
+      expect(page(adPath('Texas', 'Houston', id))).toContain('Salsa lessons');
+      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('is up to date');
+      // Another database, that does not exist: no member ads, and no file made.
+      const absent = join(work, 'absent', 'none.sqlite');
+      npmRunBuild('--database', absent);
+      expect(existsSync(pageFile(adPath('Texas', 'Houston', id)))).toBe(false);
+      expect(existsSync(absent)).toBe(false);
+    } finally {
+      setMemberAdStatus(db, id, 'deleted');
+      await publish();
+    }
+  }, 120_000);
+
+  test('at start-up the site is published again when it was built for another day', async () => {
+    const builds = publisher.builds;
+    publisher.startDaily();
+    publisher.stop();
+    await publisher.idle();
+    expect(publisher.builds).toBe(builds);
+    try {
+      buildDate = '2026-11-23';
+      publisher.startDaily();
+      publisher.stop();
+      await publisher.idle();
+      expect(publisher.builds).toBe(builds + 1);
+      expect(log.at(-1)).toMatch(
+        /^Published the site for 2026-11-23 in [\d.]+ s \(the site was built for 2026-11-22; today is 2026-11-23\)\.$/,
+      );
+      expect(JSON.parse(readFileSync(join(outDir, 'build-stamp.json'), 'utf8'))).toMatchObject({
+        buildDate: '2026-11-23',
+      });
+    } finally {
+      buildDate = BUILD_DATE;
+      await publish();
+    }
+  }, 60_000);
+
+  test('requests during a build are coalesced into one more build, and all resolve', async () => {
+    const builds = publisher.builds;
+    const first = publisher.publish('starts a build');
+    const during = Array.from({ length: 5 }, (_, index) => publisher.publish(`request ${index}`));
+    const outcomes = await Promise.all([first, ...during]);
+    expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+    expect(publisher.builds - builds).toBe(2);
+    expect(log.at(-1)).toMatch(/\(request 0 and 4 more\)\.$/);
+  }, 60_000);
+
+  test('a reader never gets a partial page while publishing rewrites it', async () => {
+    const id = insertMemberAd(db, { state: 'New York', city: 'New York City', title: 'Jazz' });
+    const paths = ['/', statePath('New York'), cityPath('New York', 'New York City')];
+    let reads = 0;
+    let served = 0;
+    const failures: string[] = [];
+    // What each file (by inode) held: a page rewritten in place would show two texts under one
+    // inode, and a reader could have caught it half-written.
+    const textOfInode = new Map<number, string>();
+    const versions = new Set<string>();
+    let publishing = true;
+    const reader = (async () => {
+      while (publishing) {
+        for (const path of paths) {
+          const fd = openSync(pageFile(path), 'r');
+          const html = readFileSync(fd, 'utf8');
+          const { ino } = fstatSync(fd);
+          closeSync(fd);
+          reads += 1;
+          if (!html.endsWith('</html>')) failures.push(`${path}: read ${html.length} bytes`);
+          if ((textOfInode.get(ino) ?? html) !== html)
+            failures.push(`${path}: rewritten in place (inode ${ino})`);
+          textOfInode.set(ino, html);
+          versions.add(`${path}\n${html}`);
+          const answer = await app.request(`http://localhost${path}`);
+          const body = await answer.text();
+          served += 1;
+          if (answer.status !== 200 || !body.endsWith('</html>'))
+            failures.push(`${path}: answered ${answer.status} with ${body.length} bytes`);
+        }
+      }
+    })();
+    try {
+      for (const status of ['deleted', 'live', 'deleted', 'live'] as const) {
+        setMemberAdStatus(db, id, status);
+        await publish(`ad ${id} ${status}`);
+      }
+    } finally {
+      publishing = false;
+      await reader;
+    }
+    expect(reads).toBeGreaterThan(100);
+    expect(served).toBeGreaterThan(100);
+    expect(failures.slice(0, 5)).toEqual([]);
+    // The reader saw the pages change (with and without the ad), each version whole.
+    expect(versions.size).toBeGreaterThanOrEqual(6);
+    setMemberAdStatus(db, id, 'deleted');
+    await publish();
+  }, 120_000);
+});
