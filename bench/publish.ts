@@ -20,7 +20,7 @@ import { makeModerator } from '../server/moderator-command.ts';
 import { adPath, cityPath } from '../src/paths.ts';
 import { benchAdStream, readWeightedCities } from './ads.ts';
 import { writeContentSet } from './content.ts';
-import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
+import { DEFAULT_SEED } from './options.ts';
 import { createWorkspace } from './workspace.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -84,7 +84,8 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
   const cacheDir = join(workspace.dir, 'cache');
   const dataDir = join(workspace.dir, 'data');
   const databasePath = join(dataDir, 'localboard.sqlite');
-  const buildDate = DEFAULT_BUILD_DATE;
+  // Today (UTC): a moderator's approval makes an ad live from today, as it does in production.
+  const buildDate = new Date().toISOString().slice(0, 10);
   let server: ChildProcess | undefined;
   try {
     console.log(`Working in ${workspace.dir}${workspace.onTmpfs ? ' (tmpfs)' : ''}.`);
@@ -149,11 +150,19 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
         const id = insertReviewAd(db, accountId, place.state, place.city, index);
         const ad = adPath(place.state, place.city, id);
         reader.watch([ad, cityPath(place.state, place.city), '/']);
-        const liveMs = await timeUntil(base, ad, 200, () =>
-          act(base, moderator, `/api/moderate/ads/${id}/approve`, { revision: 1 }),
+        const liveMs = await timeUntil(
+          base,
+          ad,
+          200,
+          () => act(base, moderator, `/api/moderate/ads/${id}/approve`, { revision: 1 }),
+          publishLog,
         );
-        const goneMs = await timeUntil(base, ad, 404, () =>
-          act(base, poster, `/api/ads/${id}/delete`, {}),
+        const goneMs = await timeUntil(
+          base,
+          ad,
+          404,
+          () => act(base, poster, `/api/ads/${id}/delete`, {}),
+          publishLog,
         );
         // The first round warms the server and the disk cache up: not counted.
         const label = index === 0 ? 'warm-up' : `${index}/${options.rounds}`;
@@ -286,7 +295,6 @@ function startServer(settings: {
         DATABASE_PATH: settings.databasePath,
         COMPILED_CONTENT_DIR: settings.cacheDir,
         CONTENT_DIR: settings.contentDir,
-        // The generated ads are live on the benchmark's day, whatever today is.
         BUILD_DATE: settings.buildDate,
         MAIL_OUTBOX_DIR: join(settings.dataDir, 'outbox'),
       },
@@ -333,15 +341,23 @@ function stopServer(child: ChildProcess): Promise<void> {
 }
 
 /** Milliseconds from `act()` until `path` answers `status`. */
-async function timeUntil(base: string, path: string, status: number, act: () => void) {
+async function timeUntil(
+  base: string,
+  path: string,
+  status: number,
+  act: () => Promise<void>,
+  publishLog: readonly string[],
+) {
   const started = performance.now();
-  act();
+  await act();
   for (;;) {
     const answer = await fetch(`${base}${path}`);
     await answer.arrayBuffer();
     if (answer.status === status) return performance.now() - started;
     if (performance.now() - started > GIVE_UP_MS)
-      throw new Error(`${path} did not answer ${status} within ${GIVE_UP_MS / 1000} s`);
+      throw new Error(
+        `${path} did not answer ${status} within ${GIVE_UP_MS / 1000} s; the server said:\n${publishLog.join('\n')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
