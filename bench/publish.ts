@@ -1,12 +1,12 @@
 // The publishing benchmark (`npm run bench:publish`, scripts/bench-publish.ts): builds the
 // 100,000-ad generated set (about 117,000 pages, as `npm run bench` does) on tmpfs, starts the
 // real server on it (the build's own server/index.ts, {out}/server/serve.mjs, on a free port of
-// 127.0.0.1, publishing into that site), then N times makes a member ad live in the database and
-// asks the server to publish, timing until the ad's URL answers 200; and N times deletes it,
-// timing until it answers 404. Meanwhile a reader fetches the affected pages (the ad's page, its
-// city's page, the landing page) in a loop and counts truncated bodies and unexpected statuses.
-// The server is asked to publish as an operator does (SIGUSR2), since the moderation routes that
-// will ask it are not built yet; what it then does is what an approval makes it do.
+// 127.0.0.1, publishing into that site), then N times: a member's ad waits for review; a moderator
+// approves it through the moderation route (POST /api/moderate/ads/{id}/approve), timing until the
+// ad's URL answers 200; its member deletes it through the posting route (POST
+// /api/ads/{id}/delete), timing until it answers 404. Meanwhile a reader fetches the affected
+// pages (the ad's page, its city's page, the landing page) in a loop and counts truncated bodies
+// and unexpected statuses.
 // Prints the figures and writes them to docs/benchmarks.md (## Publishing).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,10 +16,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../server/db/database.ts';
+import { makeModerator } from '../server/moderator-command.ts';
 import { adPath, cityPath } from '../src/paths.ts';
 import { benchAdStream, readWeightedCities } from './ads.ts';
 import { writeContentSet } from './content.ts';
-import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
+import { DEFAULT_SEED } from './options.ts';
 import { createWorkspace } from './workspace.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -83,7 +84,8 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
   const cacheDir = join(workspace.dir, 'cache');
   const dataDir = join(workspace.dir, 'data');
   const databasePath = join(dataDir, 'localboard.sqlite');
-  const buildDate = DEFAULT_BUILD_DATE;
+  // Today (UTC): a moderator's approval makes an ad live from today, as it does in production.
+  const buildDate = new Date().toISOString().slice(0, 10);
   let server: ChildProcess | undefined;
   try {
     console.log(`Working in ${workspace.dir}${workspace.onTmpfs ? ' (tmpfs)' : ''}.`);
@@ -98,7 +100,6 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
     writeContentSet(join(root, 'content'), contentDir, ads, options.ads, 'per-state');
     mkdirSync(dataDir, { recursive: true });
     const db = openDatabase(databasePath);
-    const accountId = memberAccount(db);
 
     console.log(`Building ${options.ads.toLocaleString('en-US')} ads for ${buildDate}...`);
     const buildStarted = performance.now();
@@ -121,6 +122,19 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
     server = startServer({ port, outDir, cacheDir, contentDir, databasePath, buildDate, dataDir });
     collectPublishLines(server, publishLog);
     await waitForServer(port, server);
+    const base = `http://${HOST}:${port}`;
+    // A member (verified, as the emailed link does) and a moderator (as the operator's command).
+    const poster = await signUp(base, 'bench-poster@example.org');
+    db.prepare('UPDATE accounts SET email_verified_at = ? WHERE email = ?').run(
+      new Date().toISOString(),
+      'bench-poster@example.org',
+    );
+    const moderator = await signUp(base, 'bench-moderator@example.org');
+    if (makeModerator(db, 'bench-moderator@example.org').code !== 0)
+      throw new Error('The moderator role was not given.');
+    const { id: accountId } = db
+      .prepare('SELECT id FROM accounts WHERE email = ?')
+      .get('bench-poster@example.org') as { id: number };
 
     // Cities of every size: every (n / rounds)-th city of the list, most populous first.
     const byWeight = [...cities].sort((a, b) => b.weight - a.weight);
@@ -129,7 +143,6 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
       (_, index) => byWeight[Math.floor((index * byWeight.length) / (options.rounds + 1))]!,
     );
     const loadBefore = loadavg();
-    const base = `http://${HOST}:${port}`;
     const reader = startReader(base);
     const rounds: Round[] = [];
     try {
@@ -137,14 +150,20 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
         const id = insertReviewAd(db, accountId, place.state, place.city, index);
         const ad = adPath(place.state, place.city, id);
         reader.watch([ad, cityPath(place.state, place.city), '/']);
-        const liveMs = await timeUntil(base, ad, 200, () => {
-          setStatus(db, id, 'live', buildDate);
-          server!.kill('SIGUSR2');
-        });
-        const goneMs = await timeUntil(base, ad, 404, () => {
-          setStatus(db, id, 'deleted', buildDate);
-          server!.kill('SIGUSR2');
-        });
+        const liveMs = await timeUntil(
+          base,
+          ad,
+          200,
+          () => act(base, moderator, `/api/moderate/ads/${id}/approve`, { revision: 1 }),
+          publishLog,
+        );
+        const goneMs = await timeUntil(
+          base,
+          ad,
+          404,
+          () => act(base, poster, `/api/ads/${id}/delete`, {}),
+          publishLog,
+        );
         // The first round warms the server and the disk cache up: not counted.
         const label = index === 0 ? 'warm-up' : `${index}/${options.rounds}`;
         console.log(
@@ -188,16 +207,28 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
 
 // ---------------------------------------------------------------- the database
 
-function memberAccount(db: Database.Database): number {
-  const now = new Date().toISOString();
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at, email_verified_at)
-         VALUES ('bench-poster@example.org', 'not a hash', '1990-05-17', ?, ?, ?)`,
-      )
-      .run(now, now, now).lastInsertRowid,
-  );
+/** Signs up through the API; the session cookie. */
+async function signUp(base: string, email: string): Promise<string> {
+  const response = await fetch(`${base}/api/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: base },
+    body: JSON.stringify({ email, password: 'bench password 2026', dateOfBirth: '1990-05-17' }),
+  });
+  const cookie = /lb_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0];
+  if (response.status !== 201 || !cookie)
+    throw new Error(`Signing up ${email} answered ${response.status}: ${await response.text()}`);
+  return cookie;
+}
+
+/** A member's or moderator's action through its route, as the pages' forms post it. */
+async function act(base: string, cookie: string, path: string, body: object): Promise<void> {
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: base, Cookie: cookie },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200)
+    throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
 }
 
 /** A member ad waiting for review, as the posting form stores it. */
@@ -227,23 +258,6 @@ function insertReviewAd(
         now,
       ).lastInsertRowid,
   );
-}
-
-/** Approval (live for 30 days from the build date) or deletion, as the routes will write it. */
-function setStatus(db: Database.Database, id: number, status: 'live' | 'deleted', day: string) {
-  const now = new Date().toISOString();
-  const expires = new Date(Date.parse(`${day}T00:00:00Z`) + 30 * 86_400_000)
-    .toISOString()
-    .slice(0, 10);
-  if (status === 'live')
-    db.prepare(
-      `UPDATE member_ads SET status = 'live', approved_at = ?, posted_on = ?, expires_on = ?,
-         updated_at = ?, revision = revision + 1 WHERE id = ?`,
-    ).run(now, day, expires, now, id);
-  else
-    db.prepare(
-      `UPDATE member_ads SET status = 'deleted', updated_at = ?, revision = revision + 1 WHERE id = ?`,
-    ).run(now, id);
 }
 
 // ---------------------------------------------------------------- the server
@@ -281,7 +295,6 @@ function startServer(settings: {
         DATABASE_PATH: settings.databasePath,
         COMPILED_CONTENT_DIR: settings.cacheDir,
         CONTENT_DIR: settings.contentDir,
-        // The generated ads are live on the benchmark's day, whatever today is.
         BUILD_DATE: settings.buildDate,
         MAIL_OUTBOX_DIR: join(settings.dataDir, 'outbox'),
       },
@@ -328,15 +341,23 @@ function stopServer(child: ChildProcess): Promise<void> {
 }
 
 /** Milliseconds from `act()` until `path` answers `status`. */
-async function timeUntil(base: string, path: string, status: number, act: () => void) {
+async function timeUntil(
+  base: string,
+  path: string,
+  status: number,
+  act: () => Promise<void>,
+  publishLog: readonly string[],
+) {
   const started = performance.now();
-  act();
+  await act();
   for (;;) {
     const answer = await fetch(`${base}${path}`);
     await answer.arrayBuffer();
     if (answer.status === status) return performance.now() - started;
     if (performance.now() - started > GIVE_UP_MS)
-      throw new Error(`${path} did not answer ${status} within ${GIVE_UP_MS / 1000} s`);
+      throw new Error(
+        `${path} did not answer ${status} within ${GIVE_UP_MS / 1000} s; the server said:\n${publishLog.join('\n')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -425,9 +446,9 @@ function report(run: {
   return [
     `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${availableParallelism()} cores (${cpu}), **shared** with other work; load average (1 / 5 / 15 min) ${load(run.loadBefore)} before the rounds, ${load(run.loadAfter)} after.`,
     `- The site: ${run.options.ads.toLocaleString('en-US')} generated ads, ${run.pages} pages, built in ${run.buildSeconds.toFixed(0)} s ${run.onTmpfs ? 'on tmpfs' : 'on disk'}; the real server (\`{out}/server/serve.mjs\`) serves it on 127.0.0.1 and publishes into it.`,
-    `- Each round: a member ad waiting for review in a city of another size (the largest first, down to small towns) is set live with SQL and the server is asked to publish (SIGUSR2, as the moderation route will call the publisher); the clock runs until the ad's URL answers 200. Then it is set deleted, publish, until it answers 404. ${run.rounds.length} rounds after one of warm-up; the URL is asked every ${POLL_MS} ms.`,
+    `- Each round: a member ad waiting for review in a city of another size (the largest first, down to small towns) is approved by a moderator through \`POST /api/moderate/ads/{id}/approve\`; the clock runs until the ad's URL answers 200. Then its member deletes it through \`POST /api/ads/{id}/delete\`, until it answers 404. ${run.rounds.length} rounds after one of warm-up; the URL is asked every ${POLL_MS} ms.`,
     '',
-    '| from the change in the database to | p50 s | p95 s | max s | target p95 < 3 s |',
+    '| from the request to | p50 s | p95 s | max s | target p95 < 3 s |',
     '| --- | ---: | ---: | ---: | --- |',
     `| the ad's page answers 200 (approved) | ${seconds(percentile(live, 0.5))} | ${seconds(percentile(live, 0.95))} | ${seconds(Math.max(...live))} | ${verdict(live)} |`,
     `| the ad's page answers 404 (deleted) | ${seconds(percentile(gone, 0.5))} | ${seconds(percentile(gone, 0.95))} | ${seconds(Math.max(...gone))} | ${verdict(gone)} |`,

@@ -26,8 +26,10 @@ export interface PageShell {
   /**
    * `members`: the server renders the page only for a signed-in member and sends anyone else to
    * sign in first (server/pages.ts). Such a page is never prerendered.
+   * `moderators`: rendered only for a signed-in moderator; anyone else gets the not-found screen,
+   * as if the page did not exist.
    */
-  access?: 'members';
+  access?: 'members' | 'moderators';
 }
 
 /** Where the footer names no particular state or city. */

@@ -30,6 +30,8 @@ import { Refusal, refusals } from './refusal.ts';
 import { onRequestPages } from './pages.ts';
 import { accountsRoutes } from './routes/accounts.ts';
 import { emailLinkPages, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
+import { memberAdPages, postingRoutes } from './routes/posting.ts';
+import { moderationPageExtras, moderationRoutes } from './routes/moderation.ts';
 import { staticSite } from './static-site.ts';
 
 export interface AppOptions {
@@ -90,6 +92,7 @@ export function createApp(options: AppOptions) {
     db: options.db,
     pageAssetsFile:
       options.pageAssetsFile ?? join(dirname(options.siteDir), 'server', 'page-assets.json'),
+    pageExtras: moderationPageExtras(options.db),
   });
   const refuse = refusals(forms, pages);
   const mailSite = mailSiteOf(options.mailSite);
@@ -137,15 +140,27 @@ export function createApp(options: AppOptions) {
       links,
     ),
   );
+  const { db, mailer, publisher } = options;
+  api.route('/', moderationRoutes({ db, mailer, publisher, mailSite, refuse, pages }));
   // A mounted app's notFound handler is not used by Hono, so the catch-all is a route.
   api.all('*', (c) => c.json({ error: 'There is no such API endpoint.' }, 404));
+  // Posting reads longer bodies than the rest of the API: its own limit, so mounted first.
+  const posting = {
+    db: options.db,
+    pages,
+    publisher: options.publisher,
+    allowedOrigins: options.allowedOrigins ?? [],
+    trust,
+  };
+  app.route('/api/ads', postingRoutes(posting));
   app.route('/api', api);
 
   // Pages rendered on request: those opened from emailed links, then any other of the registry.
   app.route('/', emailLinkPages(pages, links));
+  app.route('/', memberAdPages(posting));
   app.get('*', (c, next) => {
     const found = pages.find(c.req.path);
-    return found ? pages.answer(c, found.page, found.params) : next();
+    return found ? pages.serve(c, found.page, found.params, next) : next();
   });
   // The prerendered sign-in page, when a page sent the visitor there to come back afterwards.
   app.get('/signin', (c, next) => {

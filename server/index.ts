@@ -9,7 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { parseTrustProxy } from './client-address.ts';
 import { openDatabase } from './db/database.ts';
 import { createMailer } from './mail/mailer.ts';
-import { buildPublisher } from './publishing/build-publisher.ts';
+import { sendExpiryReminders } from './posting/expiry-reminders.ts';
+import { buildPublisher, todayUtc } from './publishing/build-publisher.ts';
 import { getSite } from '../src/content/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -45,12 +46,13 @@ const mailer = createMailer({
 const { createApp } = await import('./app.ts');
 const db = openDatabase(databasePath);
 const publisher = buildPublisher({ outDir: dirname(siteDir), databasePath });
+const mailSite = { brand: site.brand, baseUrl: publicBaseUrl };
 const app = createApp({
   publisher,
   siteDir,
   db,
   mailer,
-  mailSite: { brand: site.brand, baseUrl: publicBaseUrl },
+  mailSite,
   pageAssetsFile: process.env.PAGE_ASSETS_FILE,
   trustProxy,
   hashing: {
@@ -72,7 +74,19 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
       : `Mail is written to ${resolve(process.env.MAIL_OUTBOX_DIR ?? 'data/outbox')} (set SMTP_URL to send it).`,
   );
   publisher.startDaily();
+  remindOfExpiry();
 });
+// Expiry reminders, 3 days before (product.md section 6): looked for every hour, so a restart or
+// a new day never misses one; each ad's reminder is sent once (member_ads.reminded_at).
+function remindOfExpiry(): void {
+  try {
+    const sent = sendExpiryReminders(db, mailer, mailSite, process.env.BUILD_DATE || todayUtc());
+    if (sent > 0) console.log(`Sent ${sent} expiry reminder${sent === 1 ? '' : 's'}.`);
+  } catch (error) {
+    console.error(`Expiry reminders failed: ${(error as Error).message}`);
+  }
+}
+setInterval(remindOfExpiry, 60 * 60 * 1000).unref();
 // An operator's `kill -USR2 <pid>`: publish now (after changing member ads by hand, say).
 process.on('SIGUSR2', () => void publisher.publish('asked by SIGUSR2'));
 

@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import type { FormPageName, FormPages } from './form-page.ts';
 import type { OnRequestPageId, OnRequestPages } from './pages.ts';
 
-export type RefusalStatus = 400 | 401 | 403 | 405 | 409 | 413 | 415 | 429 | 503;
+export type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 503;
 
 export class Refusal {
   constructor(
@@ -51,7 +51,9 @@ function formPageFor(
   if (path.endsWith('/signup')) return { prerendered: 'signup' };
   if (path.endsWith('/signin')) return { prerendered: 'signin' };
   const onRequest = ON_REQUEST_FORMS[path];
-  return onRequest ? { onRequest } : undefined;
+  if (onRequest) return { onRequest };
+  // The moderation forms (server/routes/moderation.ts) are all on the queue page.
+  return path.startsWith('/api/moderate/') ? { onRequest: 'moderate' } : undefined;
 }
 
 export function refusals(formPages: FormPages, onRequestPages: OnRequestPages) {
@@ -59,7 +61,12 @@ export function refusals(formPages: FormPages, onRequestPages: OnRequestPages) {
     // Refusals can hold what was typed (the email), so no cache keeps them.
     c.header('Cache-Control', 'no-store');
     if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
-    const page = isFormSubmission(c) ? formPageFor(c) : undefined;
+    let page = isFormSubmission(c) ? formPageFor(c) : undefined;
+    // To anyone but a moderator, the moderation paths are unknown API paths: answered as those.
+    if (page && 'onRequest' in page && page.onRequest === 'moderate') {
+      const member = onRequestPages.memberOf(c);
+      if (member?.role !== 'moderator') page = undefined;
+    }
     if (page && 'prerendered' in page)
       return c.html(
         formPages.render(page.prerendered, { error: refusal.error, values }),

@@ -15,6 +15,8 @@ export interface AccountRow {
   passwordHash: string;
   /** When the member opened the verification link; null until then. */
   emailVerifiedAt: string | null;
+  /** When a moderator banned the account (sign-in refused); null for any other. */
+  bannedAt: string | null;
 }
 
 export function accountStore(db: Db) {
@@ -24,13 +26,14 @@ export function accountStore(db: Db) {
      ON CONFLICT (email) DO NOTHING`,
   );
   const columns =
-    'id, email, password_hash AS passwordHash, email_verified_at AS emailVerifiedAt FROM accounts';
+    'id, email, password_hash AS passwordHash, email_verified_at AS emailVerifiedAt, banned_at AS bannedAt FROM accounts';
   const byEmail = db.prepare(`SELECT ${columns} WHERE email = ?`);
   const byId = db.prepare(`SELECT ${columns} WHERE id = ?`);
   const verify = db.prepare(
     'UPDATE accounts SET email_verified_at = ? WHERE id = ? AND email_verified_at IS NULL',
   );
   const setPassword = db.prepare('UPDATE accounts SET password_hash = ? WHERE id = ?');
+  const bannedEmail = db.prepare('SELECT 1 FROM banned_emails WHERE email = ?');
   return {
     /** The new account's id, or undefined when the email is taken (also under a race). */
     create(account: NewAccount): number | undefined {
@@ -42,6 +45,10 @@ export function accountStore(db: Db) {
     },
     findById(id: number): AccountRow | undefined {
       return byId.get(id) as AccountRow | undefined;
+    },
+    /** A banned account's address: it cannot sign up again (moderation, migration 4). */
+    isBannedEmail(email: string): boolean {
+      return bannedEmail.get(email) !== undefined;
     },
     markVerified(id: number, now: string): void {
       verify.run(now, id);

@@ -5,6 +5,9 @@ export interface SessionAccount {
   accountId: number;
   email: string;
   emailVerified: boolean;
+  role: 'member' | 'moderator';
+  /** YYYY-MM-DD, as entered at sign-up (the posting form's default age). */
+  dateOfBirth: string;
 }
 
 export function sessionStore(db: Db) {
@@ -13,9 +16,10 @@ export function sessionStore(db: Db) {
   );
   const find = db.prepare(
     `SELECT accounts.id AS accountId, accounts.email AS email,
-       accounts.email_verified_at IS NOT NULL AS emailVerified FROM sessions
+       accounts.email_verified_at IS NOT NULL AS emailVerified, accounts.role AS role,
+       accounts.date_of_birth AS dateOfBirth FROM sessions
      JOIN accounts ON accounts.id = sessions.account_id
-     WHERE sessions.token_hash = ? AND sessions.expires_at > ?`,
+     WHERE sessions.token_hash = ? AND sessions.expires_at > ? AND accounts.banned_at IS NULL`,
   );
   const remove = db.prepare('DELETE FROM sessions WHERE token_hash = ?');
   const removeExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');

@@ -11,7 +11,7 @@ export interface MailSite {
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function mail(
+export function mail(
   site: MailSite,
   to: string,
   subject: string,

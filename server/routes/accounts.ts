@@ -46,6 +46,9 @@ export interface AccountsOptions {
 export type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
 
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
+/** Told only to whoever gives a banned account's right password. */
+export const ACCOUNT_CLOSED =
+  'This account has been closed by our moderators for breaking the site rules. You cannot sign in.';
 const BUSY = 'The server is busy right now. Please try again in a few seconds.';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -81,7 +84,9 @@ export function accountsRoutes(options: AccountsOptions) {
       }
       const input = parsed.data;
       await limit('signupPerEmail', input.email);
-      if (accounts.findByEmail(input.email)) throw duplicateEmail();
+      // A banned address is answered as a taken one: no more is told than for any account.
+      if (accounts.findByEmail(input.email) || accounts.isBannedEmail(input.email))
+        throw duplicateEmail();
       const passwordHash = await hashing(passwords.hash(input.password));
       const now = new Date().toISOString();
       const accountId = accounts.create({
@@ -134,6 +139,7 @@ export function accountsRoutes(options: AccountsOptions) {
         throw new Refusal(401, WRONG_CREDENTIALS);
       }
       await rateLimits.signinSucceeded(email, client);
+      if (account.bannedAt) throw new Refusal(403, ACCOUNT_CLOSED);
       startSession(c, account.id);
       if (!device) rememberDevice(c, account.id);
       return submission.kind === 'form'

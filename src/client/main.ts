@@ -1,13 +1,16 @@
 // Progressive enhancement of the prerendered pages. Every page works without this script.
-import { showSignedInMember } from './member-header.ts';
+import { isSignedIn, showSignedInMember } from './member-header.ts';
 
 const MEMBER_ACTION = 'a[data-member-action]';
 const loadDialog = () => import('./signup-dialog.tsx');
 const loadForms = () => import('./enhance-forms.tsx');
 
-// Member actions (Post Your Ad, Join Free, Reply, …) are links to /signup; with JavaScript they
-// open the sign-up dialog instead. Its code starts loading as soon as a pointer or focus nears one.
+// Member actions (Post Your Ad, Join Free, Reply, …) are links to where the action happens
+// (/post, the ad's reply screen, /signup). Members follow them; for visitors who are not signed in,
+// JavaScript opens the sign-up dialog instead. Its code starts loading as soon as a pointer or
+// focus nears one.
 document.addEventListener('click', (event) => {
+  if (isSignedIn()) return;
   if (
     event.defaultPrevented ||
     event.button !== 0 ||
@@ -26,7 +29,8 @@ for (const type of ['pointerover', 'focusin'] as const) {
   document.addEventListener(
     type,
     (event) => {
-      if ((event.target as Element | null)?.closest?.(MEMBER_ACTION)) void loadDialog();
+      if (!isSignedIn() && (event.target as Element | null)?.closest?.(MEMBER_ACTION))
+        void loadDialog();
     },
     { passive: true },
   );
@@ -34,5 +38,15 @@ for (const type of ['pointerover', 'focusin'] as const) {
 
 if (document.querySelector('[data-enhance]'))
   void loadForms().then((forms) => forms.enhanceForms());
+// The posting form (/post, editing an ad): checked in the browser with the server's schema. Only
+// that page loads the schema (zod).
+if (document.querySelector('form[data-ad-form]'))
+  void import('./ad-form.ts').then((form) => form.enhanceAdForm());
+
+// Forms that undo something (Delete on the account page) ask first.
+document.addEventListener('submit', (event) => {
+  const form = event.target as HTMLFormElement;
+  if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
+});
 
 void showSignedInMember();

@@ -1,7 +1,10 @@
 // Shows the signed-in member's email and a Sign out button in the header. Pages stay static and
 // cacheable: only visitors with the member hint cookie ask /api/me who they are.
+/** The member hint cookie: set with the session, readable by scripts (the session is not). */
+export const isSignedIn = () => document.cookie.split('; ').includes('lb_member=1');
+
 export async function showSignedInMember(): Promise<void> {
-  if (!document.cookie.split('; ').includes('lb_member=1')) return;
+  if (!isSignedIn()) return;
   let email: string;
   try {
     const response = await fetch('/api/me', {

@@ -27,7 +27,7 @@ export function AdCard({ ad }: { ad: CompiledAd }) {
         <p className="ad-card__excerpt">{ad.description}</p>
       </div>
       <div className="ad-card__actions">
-        <MemberAction action="reply" className="button button--secondary">
+        <MemberAction action="reply" adId={ad.id} className="button button--secondary">
           Reply<span className="visually-hidden"> to “{ad.title}”</span>
         </MemberAction>
       </div>

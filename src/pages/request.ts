@@ -2,17 +2,25 @@
 // rendered by the server on each request). The server (server/pages.ts) builds it and hands it to
 // the page's data hook as `request`, beside `routeParams`; prerendered pages, and the dev server,
 // get none. Pages read only this: they never import the server.
+import type { MemberAdView } from '../schemas/member-ad-view.ts';
+import type { ModerationView } from './moderation-view.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
   email: string;
   emailVerified: boolean;
+  /** YYYY-MM-DD, as the member entered it at sign-up. */
+  dateOfBirth?: string;
+  /** `moderator`: given by an operator (`npm run moderator -- add EMAIL`). */
+  role?: 'member' | 'moderator';
 }
 
 /** A form answered again: the banner message and what was typed (never a password). */
 export interface FormFill {
   error?: string;
   values: Readonly<Record<string, string>>;
+  /** Messages shown beside their fields, by field name. */
+  fieldErrors?: Readonly<Partial<Record<string, string>>>;
 }
 
 /** An emailed link's token, as the server found it. `done`: the link's action just succeeded. */
@@ -26,4 +34,8 @@ export interface PageRequest {
   form?: FormFill;
   /** On pages opened from an emailed link (/verify, /reset): what the token is. */
   link?: LinkState;
+  /** On /account and /account/ads/{id}/edit: the member's own ads, from the database. */
+  memberAds?: readonly MemberAdView[];
+  /** On the moderation pages (moderators only): what the database holds for them. */
+  moderation?: ModerationView;
 }

@@ -1,11 +1,11 @@
 // An ad row: content/ads/*.csv, one ad a row. Cross-file rules (state and city exist, id unique,
 // blocked terms, expiry) are checked by the content compiler, which has the whole picture.
 import { z } from 'zod';
-import { csvBoolean, csvInteger, isoDate, singleLine } from './fields.ts';
-import { SEEKS_LABELS, type Seeks } from './seeks.ts';
+import { adFieldSchemas, SEEKS_VALUES, type AdFieldWording } from './ad-fields.ts';
+import { csvBoolean, csvInteger, isoDate } from './fields.ts';
 
 export { SEEKS_LABELS, type Seeks } from './seeks.ts';
-const SEEKS = Object.keys(SEEKS_LABELS) as [Seeks, ...Seeks[]];
+export { AD_DESCRIPTION_MAX, AD_TITLE_MAX } from './ad-fields.ts';
 
 export const AD_COLUMNS = [
   'id',
@@ -22,39 +22,36 @@ export const AD_COLUMNS = [
   'sample',
 ] as const;
 
-export const AD_TITLE_MAX = 120;
-export const AD_DESCRIPTION_MAX = 5000;
+/** Editors read `content/ads/x.csv:42: age: must be 18 or over (got 17)`. */
+const EDITOR_WORDING: AdFieldWording = {
+  required: () => 'must not be empty',
+  notText: () => 'must be text',
+  tooLong: (_field, max, length) => `must be at most ${max} characters (got ${length})`,
+  notOneLine: () => 'must be on one line',
+  ageNotWholeNumber: (input) => `must be a whole number (got '${input}')`,
+  ageTooLow: (min, age) => `must be ${min} or over (got ${age})`,
+  ageTooHigh: (max, age) => `must be ${max} or under (got ${age})`,
+  seeksUnknown: (input) => `must be one of ${SEEKS_VALUES.join(', ')} (got '${String(input)}')`,
+};
+
+const field = adFieldSchemas(EDITOR_WORDING);
 
 export const adRowSchema = z
   .object({
     /** Unique positive whole number; part of the ad's URL. */
     id: csvInteger('a positive whole number'),
-    /** State name, exactly as its file in content/states/. */
-    state: singleLine(1, 40),
+    /** State name, exactly as its file in content/states/ (rules in ad-fields.ts, as the others below). */
+    state: field.state,
     /** City name, exactly as its row in content/cities/{state}.csv. */
-    city: singleLine(1, 80),
+    city: field.city,
     /** The poster's own stated age: a whole number from 18 to 99. */
-    age: csvInteger().pipe(
-      z
-        .number()
-        .min(18, { error: (issue) => `must be 18 or over (got ${String(issue.input)})` })
-        .max(99, { error: (issue) => `must be 99 or under (got ${String(issue.input)})` }),
-    ),
+    age: field.age,
     /** One of w4m, m4w, m4m, w4w, t4m, m4t, t4w, w4t, t4t. */
-    seeks: z.enum(SEEKS, {
-      error: (issue) => `must be one of ${SEEKS.join(', ')} (got '${String(issue.input)}')`,
-    }),
+    seeks: field.seeks,
     /** Headline, 1–120 characters, one line. */
-    title: singleLine(1, AD_TITLE_MAX),
+    title: field.title,
     /** Body text, 1–5,000 characters; line breaks are kept. */
-    description: z
-      .string()
-      .trim()
-      .min(1, { error: 'must not be empty' })
-      .max(AD_DESCRIPTION_MAX, {
-        error: (issue) =>
-          `must be at most ${AD_DESCRIPTION_MAX} characters (got ${String((issue.input as string).length)})`,
-      }),
+    description: field.description,
     /** Photo paths under public/, separated by `|`; empty for none (a neutral placeholder is shown). */
     images: z
       .string()

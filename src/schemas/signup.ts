@@ -1,28 +1,14 @@
 // Sign-up and sign-in input: one schema for the browser form, the no-JavaScript form post and the
 // API, so the client and the server accept and refuse exactly the same things.
 import { z } from 'zod';
+import { ageOn, todayIso } from './age.ts';
 import { isRealIsoDate } from './fields.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from './password-length.ts';
 
-export { PASSWORD_MAX, PASSWORD_MIN };
+export { ageOn, PASSWORD_MAX, PASSWORD_MIN, todayIso };
 
 export const MINIMUM_AGE = 18;
 export const EMAIL_MAX = 254;
-
-/** Today as YYYY-MM-DD in UTC. */
-export const todayIso = (now = new Date()) => now.toISOString().slice(0, 10);
-
-/** Whole years between a date of birth and a day, both YYYY-MM-DD. */
-export function ageOn(dateOfBirth: string, day: string): number {
-  const [birthYear, birthMonth, birthDay] = dateOfBirth.split('-').map(Number) as [
-    number,
-    number,
-    number,
-  ];
-  const [year, month, dayOfMonth] = day.split('-').map(Number) as [number, number, number];
-  const hadBirthday = month > birthMonth || (month === birthMonth && dayOfMonth >= birthDay);
-  return year - birthYear - (hadBirthday ? 0 : 1);
-}
 
 /** The latest date of birth of someone who is 18 on `day` (the date input's max). */
 export function latestAdultBirthDate(day: string): string {

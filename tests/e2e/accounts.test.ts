@@ -250,7 +250,10 @@ describe('/signup without JavaScript', () => {
     const page = await context.newPage();
     const email = uniqueEmail();
     await page.goto(`${baseUrl()}/`);
+    // Post Your Ad is a real link to /post, which asks a visitor to sign in or create an account.
     await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
+    await page.waitForURL(`${baseUrl()}/signin?next=%2Fpost`);
+    await page.getByRole('link', { name: 'Create a free account' }).click();
     await page.waitForURL(`${baseUrl()}/signup`);
 
     await page.fill('#signup-email', email);

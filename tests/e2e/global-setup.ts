@@ -13,6 +13,8 @@ declare module 'vitest' {
     siteDir: string;
     /** Where the shared server writes its mail. */
     outboxDir: string;
+    /** The shared server's database file. */
+    databasePath: string;
     compiledContentFile: string;
   }
 }
@@ -35,6 +37,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', server.url);
   project.provide('siteDir', siteDir);
   project.provide('outboxDir', server.outboxDir);
+  project.provide('databasePath', server.databasePath);
   project.provide('compiledContentFile', join(root, '.content', 'content.json'));
   return () => server.stop();
 }

@@ -15,6 +15,8 @@ export interface RunningServer {
   url: string;
   /** Where its mail is written. */
   outboxDir: string;
+  /** Its SQLite file (tests may open it: WAL lets several processes share it). */
+  databasePath: string;
   stop(): Promise<void>;
 }
 
@@ -22,7 +24,8 @@ export async function startSiteServer(siteDir: string): Promise<RunningServer> {
   // A cheaper password hash keeps the many test sign-ups quick; production uses the default.
   process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-own-'));
-  const db = openDatabase(join(dataDir, 'test.sqlite'));
+  const databasePath = join(dataDir, 'test.sqlite');
+  const db = openDatabase(databasePath);
   const outboxDir = join(dataDir, 'outbox');
   let url = '';
   const mailer = testMailer(outboxDir);
@@ -46,6 +49,7 @@ export async function startSiteServer(siteDir: string): Promise<RunningServer> {
   return {
     url,
     outboxDir,
+    databasePath,
     stop: () =>
       new Promise<void>((resolve) => {
         if (stopped) return resolve();

@@ -3,9 +3,10 @@ import { Banner, FormStatus } from '../../components/Banner.tsx';
 import { forgotPath, signinThenPath, accountPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
+import { MyAds } from './MyAds.tsx';
 
 export default function Page() {
-  const { member, linkSent, error } = useData<Data>();
+  const { member, linkSent, error, ads, done, adsError } = useData<Data>();
   if (!member)
     return (
       <section className="container container--form form-page">
@@ -16,7 +17,7 @@ export default function Page() {
       </section>
     );
   return (
-    <section className="container container--form form-page">
+    <section className="container container--post form-page">
       <h1>Your account</h1>
       <div className="form-card">
         <dl className="account-facts">
@@ -52,6 +53,7 @@ export default function Page() {
           Want a new password? <a href={forgotPath()}>Reset it by email</a>
         </p>
       </div>
+      <MyAds ads={ads} canPost={member.emailVerified} notice={done} error={adsError} />
     </section>
   );
 }

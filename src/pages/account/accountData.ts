@@ -3,9 +3,22 @@ import { accountPath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 
-/** `/account`, for the signed-in member only: their email, whether it is verified, a new link. */
+/** What the account page says after an action on one of the member's ads (`?done=…`). */
+export const AD_DONE_NOTICES = {
+  edited: 'Your changes are saved. The ad is in review again.',
+  'edit-in-review':
+    'Your changes are in review. Your ad stays on the site as it was until they are approved.',
+  deleted: 'Your ad is deleted. If it was live, it leaves the site within a few moments.',
+  renewed: 'Your ad is renewed.',
+} as const;
+
+/**
+ * `/account`, for the signed-in member only: their email, whether it is verified, a new link, and
+ * their ads (handed over by the server) with what they can do with each.
+ */
 export function accountData({ request }: DataContext) {
   const { brand } = getSite();
+  const done = request?.query.done;
   return {
     ...pageShell({
       title: `Your account - ${brand}`,
@@ -20,5 +33,12 @@ export function accountData({ request }: DataContext) {
     /** A new verification link was just sent (the resend form answers with ?sent=1). */
     linkSent: request?.query.sent === '1',
     error: request?.form?.error,
+    ads: request?.memberAds ?? [],
+    /** A refused action on one of the ads (not found, not renewable). */
+    adsError: request?.form?.fieldErrors?.ads,
+    done:
+      done && done in AD_DONE_NOTICES
+        ? AD_DONE_NOTICES[done as keyof typeof AD_DONE_NOTICES]
+        : undefined,
   };
 }

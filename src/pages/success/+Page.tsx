@@ -21,8 +21,8 @@ export default function Page() {
         <ol className="success__steps">
           <li>Browse the ads in your state and city: everything is free to read.</li>
           <li>
-            Posting ads and replying to members opens to accounts like yours as each part goes live;
-            every ad is reviewed by a moderator before it appears.
+            Once your email is verified, post your own ad: a moderator reviews every ad before it
+            appears. Replying to members is coming soon.
           </li>
           <li>Before you meet anyone, read our guide to staying safe.</li>
         </ol>

@@ -1,0 +1,69 @@
+// The mails a moderator's decision sends the member (product.md section 6): what was decided, the
+// reason and note the moderator gave, and a full link. Only the member's own ad is named.
+import { formatDate } from '../../src/format.ts';
+import { accountPath, adPath } from '../../src/paths.ts';
+import type { MailMessage } from './mailer.ts';
+import { mail, type MailSite } from './messages.ts';
+
+export interface DecidedAd {
+  id: number;
+  state: string;
+  city: string;
+  title: string;
+}
+
+export function adApprovedMail(
+  site: MailSite,
+  to: string,
+  ad: DecidedAd,
+  expiresOn: string,
+  edit: boolean,
+): MailMessage {
+  return mail(site, to, edit ? 'Your changes are live' : 'Your ad is approved', {
+    intro: edit
+      ? `A moderator approved your changes to your ad “${ad.title}” in ${ad.city}, ${ad.state}. The ad shows them within a minute.`
+      : `A moderator approved your ad “${ad.title}” in ${ad.city}, ${ad.state}. It will be on the site within a minute.`,
+    action: 'See your ad',
+    url: `${site.baseUrl}${adPath(ad.state, ad.city, ad.id)}`,
+    after: [
+      `It expires on ${formatDate(expiresOn)}. Your account page lists your ads, their status and when each expires.`,
+    ],
+  });
+}
+
+export function adRejectedMail(
+  site: MailSite,
+  to: string,
+  ad: DecidedAd,
+  why: { reason: string; note?: string },
+  edit: boolean,
+): MailMessage {
+  return mail(site, to, edit ? 'Your changes were not approved' : 'Your ad was not approved', {
+    intro: edit
+      ? `A moderator did not approve your changes to your ad “${ad.title}” in ${ad.city}, ${ad.state}. The ad stays live as it was before the changes.`
+      : `A moderator did not approve your ad “${ad.title}” in ${ad.city}, ${ad.state}, so it is not on the site.`,
+    action: 'Open your account',
+    url: `${site.baseUrl}${accountPath()}`,
+    after: [
+      `Reason: ${why.reason}.`,
+      ...(why.note ? [`Moderator's note: ${why.note}`] : []),
+      edit
+        ? 'You can edit the ad again from your account page.'
+        : 'You can write a new ad that follows the site rules from your account page.',
+    ],
+  });
+}
+
+export function adRemovedMail(
+  site: MailSite,
+  to: string,
+  ad: DecidedAd,
+  why: { reason: string; note?: string },
+): MailMessage {
+  return mail(site, to, 'Your ad was removed', {
+    intro: `A moderator removed your ad “${ad.title}” in ${ad.city}, ${ad.state}. It leaves the site within a minute.`,
+    action: 'Open your account',
+    url: `${site.baseUrl}${accountPath()}`,
+    after: [`Reason: ${why.reason}.`, ...(why.note ? [`Moderator's note: ${why.note}`] : [])],
+  });
+}

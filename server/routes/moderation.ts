@@ -1,0 +1,374 @@
+// Moderation (product.md section 6), for moderators only: the data of the queue (/moderate) and of
+// the log (/moderate/log), and the actions, as API endpoints that take JSON or a plain form post:
+//
+//   POST /api/moderate/ads/{id}/approve   {revision}                 an ad in review, or an edit
+//   POST /api/moderate/ads/{id}/reject    {revision, reason, note?}  the same, refused
+//   POST /api/moderate/ads/{id}/remove    {revision, reason, note?}  a live ad off the site
+//   POST /api/moderate/accounts/{id}/ban  {reason, note?}            the account and all its ads
+//
+// To anyone but a moderator every one of them is an unknown API path (404, the API's own answer),
+// like the pages, which are the site's not-found screen to them. `revision` is the ad's revision
+// as the queue showed it: an ad that changed since, or that another moderator handled first, is
+// left alone and the moderator is told (409). A form post answers with a redirect to the queue and
+// a notice; a refused one with the queue page and the message.
+import { Hono, type Context, type Next } from 'hono';
+import type { z } from 'zod';
+import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
+import {
+  approveAdSchema,
+  banAccountSchema,
+  rejectAdSchema,
+  type RejectAdInput,
+} from '../../src/schemas/moderation.ts';
+import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
+import type { Seeks } from '../../src/schemas/seeks.ts';
+import { firstProblem } from '../../src/schemas/signup.ts';
+import {
+  LOG_PAGE_SIZE,
+  QUEUE_SHOWN,
+  type BanTarget,
+  type EditedField,
+  type ModerationLogView,
+  type ModerationQueueView,
+  type QueueItem,
+} from '../../src/pages/moderation-view.ts';
+import { moderatePath } from '../../src/paths.ts';
+import type { Db } from '../db/database.ts';
+import {
+  daysAfter,
+  LIVE_DAYS,
+  moderationStore,
+  parseMarks,
+  todayOf,
+  type MemberAdRow,
+  type Moderator,
+  type ModerationStore,
+} from '../db/moderation.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { MailSite } from '../mail/messages.ts';
+import { adApprovedMail, adRejectedMail, adRemovedMail } from '../mail/moderation-messages.ts';
+import type { OnRequestPages, PageExtrasReader } from '../pages.ts';
+import type { Publisher } from '../publishing/publisher.ts';
+import { Refusal, type AnswerRefusal } from '../refusal.ts';
+import { readSubmission, type Submission } from './accounts.ts';
+
+export interface ModerationOptions {
+  db: Db;
+  mailer: Mailer;
+  mailSite: () => MailSite;
+  /** Asked to publish when the site changes (approve, remove, a ban that removed live ads). */
+  publisher?: Publisher;
+  refuse: AnswerRefusal;
+  pages: OnRequestPages;
+  /** Where a failed publish is reported; default console.error. */
+  log?: (line: string) => void;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const BAN_PATH = /^\/api\/moderate\/accounts\/(\d{1,15})\/ban\/?$/;
+
+/** The moderation pages' data, read for moderators only (server/pages.ts `pageExtras`). */
+export function moderationPageExtras(db: Db): Record<string, PageExtrasReader> {
+  const store = moderationStore(db);
+  return {
+    moderate: (c) => ({ moderation: queueView(store, c) }),
+    'moderation-log': (c) => ({ moderation: logView(store, c.req.query('page')) }),
+  };
+}
+
+function queueView(store: ModerationStore, c: Context): ModerationQueueView {
+  const now = new Date();
+  const rows = store.queue(QUEUE_SHOWN);
+  const posters = new Map<number, QueueItem['poster']>();
+  const posterOf = (accountId: number) => {
+    let found = posters.get(accountId);
+    if (!found) {
+      const row = store.poster(accountId)!;
+      found = {
+        accountId,
+        email: row.email,
+        joinedAt: row.createdAt,
+        daysSinceJoining: Math.max(
+          0,
+          Math.floor((now.getTime() - Date.parse(row.createdAt)) / DAY_MS),
+        ),
+        approved: row.approved,
+        rejected: row.rejected,
+        removed: row.removed,
+      };
+      posters.set(accountId, found);
+    }
+    return found;
+  };
+  const items = rows.map((row) => queueItem(row, posterOf(row.accountId), todayOf(now)));
+  // The ban's confirmation: asked for with ?ban={accountId}, or shown again when the ban was refused.
+  const banId = c.req.query('ban') ?? BAN_PATH.exec(c.req.path)?.[1];
+  return {
+    kind: 'queue',
+    items,
+    waiting: store.waitingCount(),
+    ...noticeOf(store, c.req.query()),
+    ...banTargetOf(store, banId),
+  };
+}
+
+function queueItem(row: MemberAdRow, poster: QueueItem['poster'], today: string): QueueItem {
+  const edit = row.status === 'live';
+  const ad: CompiledAd = {
+    id: row.id,
+    state: row.state,
+    city: row.city,
+    age: (edit ? row.pendingAge : null) ?? row.age,
+    seeks: ((edit ? row.pendingSeeks : null) ?? row.seeks) as Seeks,
+    title: (edit ? row.pendingTitle : null) ?? row.title,
+    description: (edit ? row.pendingDescription : null) ?? row.description,
+    images: [],
+    featured: false,
+    postedAt: edit ? (row.postedOn ?? today) : today,
+    expiresAt: edit ? (row.expiresOn ?? daysAfter(today, LIVE_DAYS)) : daysAfter(today, LIVE_DAYS),
+    sample: false,
+  };
+  const item: QueueItem = {
+    adId: row.id,
+    revision: row.revision,
+    kind: edit ? 'edit' : 'new',
+    submittedAt: row.submittedAt,
+    ad,
+    marks: parseMarks(edit ? (row.pendingMarks ?? row.marks) : row.marks),
+    poster,
+  };
+  if (!edit) return item;
+  const live = {
+    age: row.age,
+    seeks: row.seeks as Seeks,
+    title: row.title,
+    description: row.description,
+    expiresAt: ad.expiresAt,
+  };
+  const changed = (['title', 'description', 'age', 'seeks'] as const).filter(
+    (field): field is EditedField => ad[field] !== live[field],
+  );
+  return { ...item, live, changed };
+}
+
+const digits = (text: string | undefined) =>
+  text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+
+/** The line the queue shows after an action's redirect (`?done=approved&ad=…`). */
+function noticeOf(
+  store: ModerationStore,
+  query: Record<string, string>,
+): Pick<ModerationQueueView, 'notice'> {
+  const ad = digits(query.ad);
+  const notices: Record<string, string | undefined> = ad
+    ? {
+        approved: `Ad ${ad} approved. The member has been emailed, and the site shows it within a minute.`,
+        'approved-edit': `The edit of ad ${ad} approved. The member has been emailed, and the site shows it within a minute.`,
+        rejected: `Ad ${ad} rejected. The member has been emailed the reason.`,
+        'rejected-edit': `The edit of ad ${ad} rejected: the ad stays live as it was. The member has been emailed the reason.`,
+        removed: `Ad ${ad} removed: it leaves the site within a minute. The member has been emailed the reason.`,
+      }
+    : {};
+  const account = digits(query.account);
+  if (query.done === 'banned' && account) {
+    const poster = store.poster(account);
+    const removed = digits(query.removed) ?? 0;
+    if (poster?.bannedAt)
+      notices.banned = `${poster.email} is banned: signed out everywhere, ${removed === 1 ? '1 ad' : `${removed} ads`} removed, and the address cannot sign up again.`;
+  }
+  const notice = query.done ? notices[query.done] : undefined;
+  return notice ? { notice } : {};
+}
+
+function banTargetOf(
+  store: ModerationStore,
+  idText: string | undefined,
+): Pick<ModerationQueueView, 'banTarget'> {
+  const id = digits(idText);
+  const account = id === undefined ? undefined : store.poster(id);
+  if (!account || account.bannedAt || account.role === 'moderator') return {};
+  const banTarget: BanTarget = {
+    accountId: account.accountId,
+    email: account.email,
+    joinedAt: account.createdAt,
+    adsInReview: account.adsInReview,
+    adsLive: account.adsLive,
+  };
+  return { banTarget };
+}
+
+function logView(store: ModerationStore, pageText: string | undefined): ModerationLogView {
+  const requested = digits(pageText) ?? 1;
+  const total = store.logPage(1, 0).total;
+  const pageCount = Math.max(1, Math.ceil(total / LOG_PAGE_SIZE));
+  const page = Math.min(Math.max(1, requested), pageCount);
+  return { kind: 'log', ...store.logPage(page, LOG_PAGE_SIZE), page, pageCount };
+}
+
+/** The API: the actions. */
+export function moderationRoutes(options: ModerationOptions) {
+  const store = moderationStore(options.db);
+  const log = options.log ?? ((line: string) => console.error(line));
+  const app = new Hono();
+
+  /** The signed-in moderator; anyone else goes on to the API's "no such endpoint". */
+  const moderatorOf = (c: Context): Moderator | undefined => {
+    const member = options.pages.memberOf(c);
+    return member?.role === 'moderator'
+      ? { accountId: member.accountId, email: member.email }
+      : undefined;
+  };
+
+  app.post('/moderate/ads/:id/approve', (c, next) =>
+    adAction(c, next, approveAdSchema, (adId, moderator, input) => {
+      const result = store.approve(adId, input.revision, moderator);
+      if (result.kind !== 'done') return result;
+      const { ad, edit } = result;
+      options.mailer.send(
+        adApprovedMail(options.mailSite(), ad.accountEmail, ad, ad.expiresOn ?? '', edit),
+      );
+      publish(`${edit ? 'approved the edit of' : 'approved'} ad ${adId}`);
+      return { done: edit ? 'approved-edit' : 'approved', json: { adId, status: 'live', edit } };
+    }),
+  );
+
+  app.post('/moderate/ads/:id/reject', (c, next) =>
+    adAction(c, next, rejectAdSchema, (adId, moderator, input) => {
+      const why = reasonOf(input);
+      const result = store.reject(adId, input.revision, moderator, why);
+      if (result.kind !== 'done') return result;
+      const { ad, edit } = result;
+      options.mailer.send(adRejectedMail(options.mailSite(), ad.accountEmail, ad, why, edit));
+      return {
+        done: edit ? 'rejected-edit' : 'rejected',
+        json: { adId, status: edit ? 'live' : 'rejected', edit },
+      };
+    }),
+  );
+
+  app.post('/moderate/ads/:id/remove', (c, next) =>
+    adAction(c, next, rejectAdSchema, (adId, moderator, input) => {
+      const why = reasonOf(input);
+      const result = store.remove(adId, input.revision, moderator, why);
+      if (result.kind !== 'done') return result;
+      options.mailer.send(
+        adRemovedMail(options.mailSite(), result.ad.accountEmail, result.ad, why),
+      );
+      publish(`removed ad ${adId}`);
+      return { done: 'removed', json: { adId, status: 'removed' } };
+    }),
+  );
+
+  app.post('/moderate/accounts/:id/ban', async (c, next) => {
+    const moderator = moderatorOf(c);
+    if (!moderator) return next();
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
+    const values = keptValues(submission, { ban: c.req.param('id') });
+    try {
+      const accountId = digits(c.req.param('id'));
+      if (accountId === undefined) throw noAccount(c.req.param('id'));
+      const input = parse(banAccountSchema, submission);
+      const result = store.ban(accountId, moderator, reasonOf(input));
+      if (result.kind === 'unknown') throw noAccount(c.req.param('id'));
+      if (result.kind === 'moderator')
+        throw new Refusal(
+          403,
+          `${result.email} is a moderator. An operator must take the role away first (npm run moderator -- remove ${result.email}).`,
+        );
+      if (result.kind === 'conflict') throw new Refusal(409, result.message);
+      if (result.removedLive.length > 0)
+        publish(`banned account ${accountId}: removed ads ${result.removedLive.join(', ')}`);
+      const removedAds = [...result.removedLive, ...result.removedInReview].sort((a, b) => a - b);
+      return submission.kind === 'form'
+        ? c.redirect(
+            `${moderatePath()}?done=banned&account=${accountId}&removed=${removedAds.length}`,
+            303,
+          )
+        : c.json({ accountId, banned: true, removedAds }, 200);
+    } catch (error) {
+      if (error instanceof Refusal) return options.refuse(c, error, values);
+      throw error;
+    }
+  });
+
+  return app;
+
+  /** Reads, checks and runs one action on an ad; answers as a form post or as JSON. */
+  async function adAction<Input>(
+    c: Context,
+    next: Next,
+    schema: z.ZodType<Input>,
+    act: (
+      adId: number,
+      moderator: Moderator,
+      input: Input,
+    ) =>
+      | { done: string; json: Record<string, unknown> }
+      | { kind: 'unknown' }
+      | { kind: 'own' }
+      | { kind: 'conflict'; message: string },
+  ) {
+    const moderator = moderatorOf(c);
+    if (!moderator) return next();
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
+    const rawId = c.req.param('id') ?? '';
+    const values = keptValues(submission, { adId: rawId });
+    try {
+      const adId = digits(rawId);
+      if (adId === undefined) throw noAd(rawId);
+      const input = parse(schema, submission);
+      const outcome = act(adId, moderator, input);
+      if ('kind' in outcome) {
+        if (outcome.kind === 'unknown') throw noAd(rawId);
+        if (outcome.kind === 'own')
+          throw new Refusal(403, 'This is your own ad: another moderator must review it.');
+        throw new Refusal(409, outcome.message);
+      }
+      return submission.kind === 'form'
+        ? c.redirect(`${moderatePath()}?done=${outcome.done}&ad=${adId}`, 303)
+        : c.json(outcome.json, 200);
+    } catch (error) {
+      if (error instanceof Refusal) return options.refuse(c, error, values);
+      throw error;
+    }
+  }
+
+  function publish(reason: string) {
+    // Without a publisher (the API's own tests) there is no site to publish.
+    if (!options.publisher) return;
+    // Not awaited: the moderator gets the answer now, the pages follow within seconds.
+    options.publisher.publish(reason).then(
+      (outcome) => {
+        if (!outcome.ok)
+          log(`Publishing (${reason}) failed: ${outcome.message ?? 'no reason given'}`);
+      },
+      (error: unknown) => log(`Publishing (${reason}) failed: ${(error as Error).message}`),
+    );
+  }
+}
+
+function parse<Input>(schema: z.ZodType<Input>, submission: Submission): Input {
+  const parsed = schema.safeParse(submission.fields);
+  if (parsed.success) return parsed.data;
+  const problem = firstProblem(parsed.error);
+  throw new Refusal(400, problem.message, problem.field);
+}
+
+const reasonOf = (input: Pick<RejectAdInput, 'reason' | 'note'>) => ({
+  reason: MODERATION_REASONS[input.reason],
+  ...(input.note ? { note: input.note } : {}),
+});
+
+const shown = (raw: string | undefined) => (raw ?? '').slice(0, 40);
+const noAd = (raw: string | undefined) => new Refusal(404, `There is no member ad ${shown(raw)}.`);
+const noAccount = (raw: string | undefined) =>
+  new Refusal(404, `There is no account ${shown(raw)}.`);
+
+/** What the queue puts back into the refused form: which ad or account, the reason and note. */
+function keptValues(submission: Submission, target: Record<string, string>) {
+  const text = (name: string) =>
+    typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : '';
+  return { ...target, reason: text('reason'), note: text('note').slice(0, 2000) };
+}

@@ -1,0 +1,229 @@
+import type { ReactElement, ReactNode } from 'react';
+import { FormStatus } from './Banner.tsx';
+import {
+  AD_AGE_MAX,
+  AD_AGE_MIN,
+  AD_CITY_MAX,
+  AD_DESCRIPTION_MAX,
+  AD_TITLE_MAX,
+} from '../schemas/ad-limits.ts';
+import { SEEKS_LABELS, type Seeks } from '../schemas/seeks.ts';
+
+export type AdFormValues = Record<
+  'state' | 'city' | 'age' | 'seeks' | 'title' | 'description',
+  string
+>;
+
+export interface AdFormProps {
+  /** Where the form posts: /api/ads, or /api/ads/{id}/edit. */
+  action: string;
+  values: AdFormValues;
+  fieldErrors: Readonly<Partial<Record<string, string>>>;
+  /** The banner: why the whole form was refused. */
+  error?: string;
+  /** The 50 states, for the select. */
+  states: readonly string[];
+  /** The chosen state's cities, suggested as the member types. */
+  cities: readonly string[];
+  /** Editing: state and city are the ad's and cannot change. */
+  fixedPlace?: { state: string; city: string };
+  submitLabel: string;
+}
+
+/**
+ * The posting form (/post, /account/ads/{id}/edit): a plain form that works without JavaScript;
+ * with it, src/client/ad-form.ts checks it with the same schema as the server.
+ */
+export function AdForm(props: AdFormProps) {
+  const { values, fieldErrors: errors } = props;
+  return (
+    <form
+      className="form ad-form"
+      action={props.action}
+      method="post"
+      data-ad-form={props.fixedPlace ? 'edit' : 'new'}
+    >
+      <FormStatus error={props.error} />
+      {props.fixedPlace ? (
+        <div className="ad-form__place">
+          <p className="ad-form__place-name">
+            {props.fixedPlace.city}, {props.fixedPlace.state}
+          </p>
+          <p className="field__hint">
+            The state and city of an ad can&apos;t be changed: they are part of its address. To post
+            somewhere else, delete this ad and post a new one.
+          </p>
+        </div>
+      ) : (
+        <div className="ad-form__pair">
+          <Field name="state" label="State" error={errors.state}>
+            {(describedBy) => (
+              <select
+                id="ad-state"
+                name="state"
+                autoComplete="address-level1"
+                required
+                defaultValue={values.state}
+                {...describedBy}
+              >
+                <option value="">Choose a state</option>
+                {props.states.map((state) => (
+                  <option key={state} value={state}>
+                    {state}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field
+            name="city"
+            label="City"
+            hint="Type a few letters to see the state's cities."
+            error={errors.city}
+          >
+            {(describedBy) => (
+              <input
+                id="ad-city"
+                name="city"
+                type="text"
+                list="ad-city-suggestions"
+                autoComplete="address-level2"
+                maxLength={AD_CITY_MAX}
+                required
+                defaultValue={values.city}
+                {...describedBy}
+              />
+            )}
+          </Field>
+          <datalist id="ad-city-suggestions">
+            {props.cities.map((city) => (
+              <option key={city} value={city} />
+            ))}
+          </datalist>
+        </div>
+      )}
+      <div className="ad-form__pair">
+        <Field
+          name="age"
+          label="Your age"
+          hint={`${AD_AGE_MIN} to ${AD_AGE_MAX}.`}
+          error={errors.age}
+        >
+          {(describedBy) => (
+            <input
+              id="ad-age"
+              name="age"
+              type="text"
+              inputMode="numeric"
+              pattern="[0-9]*"
+              maxLength={3}
+              autoComplete="off"
+              required
+              defaultValue={values.age}
+              {...describedBy}
+            />
+          )}
+        </Field>
+        <Field name="seeks" label="Looking for" error={errors.seeks}>
+          {(describedBy) => (
+            <select
+              id="ad-seeks"
+              name="seeks"
+              autoComplete="off"
+              required
+              defaultValue={values.seeks}
+              {...describedBy}
+            >
+              <option value="">Choose one</option>
+              {(Object.entries(SEEKS_LABELS) as [Seeks, string][]).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label} ({value})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <Field
+        name="title"
+        label="Title"
+        hint={`One line, up to ${AD_TITLE_MAX} characters.`}
+        error={errors.title}
+      >
+        {(describedBy) => (
+          <input
+            id="ad-title"
+            name="title"
+            type="text"
+            autoComplete="off"
+            maxLength={AD_TITLE_MAX}
+            required
+            defaultValue={values.title}
+            {...describedBy}
+          />
+        )}
+      </Field>
+      <Field
+        name="description"
+        label="Description"
+        hint={`Up to ${AD_DESCRIPTION_MAX.toLocaleString('en-US')} characters; line breaks are kept. No phone numbers, emails or links: members reply through the site.`}
+        error={errors.description}
+      >
+        {(describedBy) => (
+          <textarea
+            id="ad-description"
+            name="description"
+            rows={9}
+            autoComplete="off"
+            maxLength={AD_DESCRIPTION_MAX}
+            required
+            defaultValue={values.description}
+            {...describedBy}
+          />
+        )}
+      </Field>
+      <button className="button button--primary button--block" type="submit">
+        {props.submitLabel}
+      </button>
+    </form>
+  );
+}
+
+type DescribedBy = { 'aria-describedby'?: string; 'aria-invalid'?: true };
+
+/** A label, its control, the hint and the field's error right below it. */
+function Field({
+  name,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  name: string;
+  label: ReactNode;
+  hint?: string;
+  error?: string;
+  children: (describedBy: DescribedBy) => ReactElement;
+}) {
+  const id = `ad-${name}`;
+  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={error ? 'field field--invalid' : 'field'} data-field={name}>
+      <label htmlFor={id}>{label}</label>
+      {children({
+        ...(ids ? { 'aria-describedby': ids } : {}),
+        ...(error ? { 'aria-invalid': true as const } : {}),
+      })}
+      {hint && (
+        <p className="field__hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+// https://vike.dev/Page
+import { AdForm } from '../../components/AdForm.tsx';
+import { Banner } from '../../components/Banner.tsx';
+import { accountPath } from '../../paths.ts';
+import { useData } from '../../../renderer/useData.ts';
+import type { Data } from './+data.ts';
+
+export default function Page() {
+  const data = useData<Data>();
+  const { ad, values } = data;
+  if (!ad || !values)
+    return (
+      <section className="container container--form form-page">
+        <h1>Ad not found</h1>
+        <div className="form-card">
+          {data.error && <Banner>{data.error}</Banner>}
+          <p>We couldn&apos;t find that ad among yours. It may have been deleted.</p>
+          <p>
+            <a className="button button--primary" href={accountPath()}>
+              Back to your ads
+            </a>
+          </p>
+        </div>
+      </section>
+    );
+  const live = ad.status === 'live' || ad.status === 'expired';
+  return (
+    <section className="container container--post form-page">
+      <a className="back-link" href={accountPath()}>
+        ← Back to your ads
+      </a>
+      <h1>Edit your ad</h1>
+      <p className="form-page__lead">
+        {live
+          ? 'Your changes go to a moderator. Until they are approved, your ad stays on the site as it is now.'
+          : 'Your changes go to a moderator, who reviews the ad again before it goes live.'}
+      </p>
+      {!ad.editable ? (
+        <div className="form-card">
+          <Banner>A moderator removed this ad, so it can no longer be edited.</Banner>
+        </div>
+      ) : !data.canPost ? (
+        <div className="form-card">
+          <Banner>
+            Verify your email address before editing: open the link we emailed you, or ask for a new
+            one on your account page.
+          </Banner>
+        </div>
+      ) : (
+        <div className="form-card">
+          <AdForm
+            action={`/api/ads/${ad.id}/edit`}
+            values={values}
+            fieldErrors={data.fieldErrors}
+            error={data.error}
+            states={data.states}
+            cities={[]}
+            fixedPlace={{ state: ad.state, city: ad.city }}
+            submitLabel="Send changes for review"
+          />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,7 @@
+// https://vike.dev/data
+import type { DataContext } from '../registry.ts';
+import { editAdData } from './editAdData.ts';
+
+export type Data = ReturnType<typeof editAdData>;
+
+export const data = (pageContext: DataContext) => editAdData(pageContext);

@@ -1,0 +1,43 @@
+import { getSite, getStates } from '../../content/index.ts';
+import { editAdPath } from '../../paths.ts';
+import type { AdFormValues } from '../../components/AdForm.tsx';
+import { pageShell } from '../../../renderer/shell.ts';
+import type { DataContext } from '../registry.ts';
+
+/**
+ * `/account/ads/{id}/edit`: the posting form filled in with the member's ad (its waiting edit,
+ * if any), for the member whose ad it is. The server hands over their ad; anyone else's id, or an
+ * unknown one, finds nothing (the server answers 404).
+ */
+export function editAdData({ routeParams, request }: DataContext) {
+  const { brand } = getSite();
+  const adId = Number(routeParams.adId);
+  const ad = request?.memberAds?.find((mine) => mine.id === adId);
+  const text = ad?.pending ?? ad;
+  const typed = request?.form?.values ?? {};
+  const values: AdFormValues | undefined = ad &&
+    text && {
+      state: ad.state,
+      city: ad.city,
+      age: typed.age ?? String(text.age),
+      seeks: typed.seeks ?? text.seeks,
+      title: typed.title ?? text.title,
+      description: typed.description ?? text.description,
+    };
+  return {
+    ...pageShell({
+      title: `Edit your ad - ${brand}`,
+      description: `Edit your ad on ${brand}.`,
+      path: Number.isSafeInteger(adId) ? editAdPath(adId) : '/account',
+      robots: 'noindex, nofollow',
+    }),
+    access: 'members' as const,
+    brand,
+    ad,
+    values,
+    canPost: request?.member ? request.member.emailVerified : true,
+    states: getStates().map((state) => state.name),
+    error: request?.form?.error,
+    fieldErrors: request?.form?.fieldErrors ?? {},
+  };
+}

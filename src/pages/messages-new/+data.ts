@@ -1,0 +1,7 @@
+// https://vike.dev/data
+import type { DataContext } from '../registry.ts';
+import { newMessageData } from './newMessageData.ts';
+
+export type Data = ReturnType<typeof newMessageData>;
+
+export const data = (pageContext: DataContext) => newMessageData(pageContext);

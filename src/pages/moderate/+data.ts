@@ -1,0 +1,7 @@
+// https://vike.dev/data
+import type { DataContext } from '../registry.ts';
+import { moderateData } from './moderateData.ts';
+
+export type Data = ReturnType<typeof moderateData>;
+
+export const data = (pageContext: DataContext) => moderateData(pageContext);

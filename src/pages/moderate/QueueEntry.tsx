@@ -1,0 +1,152 @@
+import { AdDetail } from '../../components/AdDetail.tsx';
+import { MarkedText } from '../../components/MarkedText.tsx';
+import { formatDate, plural } from '../../format.ts';
+import { moderatePath } from '../../paths.ts';
+import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
+import { SEEKS_LABELS } from '../../schemas/seeks.ts';
+import type { EditedField, QueueItem } from '../moderation-view.ts';
+import { daysAgo, formatMoment } from './moments.ts';
+import { ReasonFields } from './ReasonFields.tsx';
+
+const FIELD_NAMES: Record<EditedField, string> = {
+  title: 'title',
+  description: 'description',
+  age: 'age',
+  seeks: 'what they seek',
+};
+
+/** "title", "title and age", "title, age and description" */
+const listed = (names: string[]) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+
+/** One ad waiting for review: what it is, the ad as it will look, the poster, and the actions. */
+export function QueueEntry({
+  item,
+  reasons,
+  typed,
+}: {
+  item: QueueItem;
+  reasons: ReadonlyArray<readonly [ModerationReason, string]>;
+  /** A refused action on this ad: the reason and note typed, put back. */
+  typed?: Readonly<Record<string, string>>;
+}) {
+  const { ad, marks } = item;
+  const edit = item.kind === 'edit';
+  const actionPath = (action: string) => `/api/moderate/ads/${item.adId}/${action}`;
+  const headingId = `queue-${item.adId}-heading`;
+  return (
+    <li className="queue-item" id={`ad-${item.adId}`} aria-labelledby={headingId}>
+      <h2 className="queue-item__heading" id={headingId}>
+        <span className={`status ${edit ? 'status--edit' : 'status--pending'}`}>
+          {edit ? 'Edit of a live ad' : 'New ad'}
+        </span>{' '}
+        Ad {item.adId} in {ad.city}, {ad.state}
+      </h2>
+      <p className="queue-item__when">
+        Submitted <time dateTime={item.submittedAt}>{formatMoment(item.submittedAt)}</time>
+      </p>
+      {edit && item.live && item.changed && (
+        <p className="queue-item__changes">
+          {item.changed.length === 0
+            ? 'The edit changes nothing visible.'
+            : `The edit changes the ${listed(item.changed.map((field) => FIELD_NAMES[field]))}.`}{' '}
+          Until it is approved the ad stays live as it was; it expires on{' '}
+          {formatDate(item.live.expiresAt)} either way.
+        </p>
+      )}
+      <p className="queue-item__flags">
+        {marks.length === 0 ? (
+          'The policy scanner flagged no words.'
+        ) : (
+          <>
+            Flagged for a closer look:{' '}
+            {[...new Set(marks.map((mark) => mark.term))].map((term, index) => (
+              <span key={term}>
+                {index > 0 && ', '}
+                <mark className="policy-mark">{term}</mark>
+              </span>
+            ))}
+          </>
+        )}
+      </p>
+      <div className="queue-item__body">
+        <div className="queue-item__preview" aria-label="The ad as it will look on the site">
+          <AdDetail
+            ad={ad}
+            preview
+            headingLevel={3}
+            titleId={`queue-${item.adId}-title`}
+            title={<MarkedText text={ad.title} marks={marks.filter((m) => m.field === 'title')} />}
+            description={
+              <MarkedText
+                text={ad.description}
+                marks={marks.filter((m) => m.field === 'description')}
+              />
+            }
+          />
+          {edit && item.live && (
+            <details className="queue-item__live">
+              <summary>The live ad as it is now</summary>
+              <p className="queue-item__live-title">{item.live.title}</p>
+              <p>
+                Age: {item.live.age} · {SEEKS_LABELS[item.live.seeks]} ({item.live.seeks})
+              </p>
+              <p className="ad-detail__description">{item.live.description}</p>
+            </details>
+          )}
+        </div>
+        <aside className="poster" aria-label="The poster">
+          <h3 className="poster__heading">Poster</h3>
+          <dl className="poster__facts">
+            <dt>Email</dt>
+            <dd>{item.poster.email}</dd>
+            <dt>Member since</dt>
+            <dd>
+              {formatDate(item.poster.joinedAt.slice(0, 10))} (
+              {daysAgo(item.poster.daysSinceJoining)})
+            </dd>
+            <dt>History</dt>
+            <dd>
+              {plural(item.poster.approved, 'ad')} approved, {item.poster.rejected} rejected,{' '}
+              {item.poster.removed} removed
+            </dd>
+          </dl>
+          <a className="poster__ban" href={`${moderatePath()}?ban=${item.poster.accountId}#ban`}>
+            Ban this account…
+          </a>
+        </aside>
+      </div>
+      <div className="queue-item__actions">
+        <form className="queue-item__approve" method="post" action={actionPath('approve')}>
+          <input type="hidden" name="revision" value={item.revision} />
+          <button className="button button--primary" type="submit">
+            {edit ? 'Approve the edit' : 'Approve'}
+          </button>
+        </form>
+        <form className="form queue-item__reject" method="post" action={actionPath('reject')}>
+          <input type="hidden" name="revision" value={item.revision} />
+          <ReasonFields
+            idPrefix={`ad-${item.adId}`}
+            reasons={reasons}
+            reason={typed?.reason}
+            note={typed?.note}
+          />
+          <div className="button-row">
+            <button className="button button--secondary" type="submit">
+              {edit ? 'Reject the edit' : 'Reject'}
+            </button>
+            {edit && (
+              <button
+                className="button button--ghost"
+                type="submit"
+                formAction={actionPath('remove')}
+              >
+                Remove the live ad
+              </button>
+            )}
+          </div>
+        </form>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,46 @@
+import { MODERATION_NOTE_MAX, type ModerationReason } from '../../schemas/moderation-reasons.ts';
+
+/** The reason (from the fixed list) and the optional note the member is shown. */
+export function ReasonFields({
+  idPrefix,
+  reasons,
+  reason = '',
+  note = '',
+}: {
+  /** Unique on the page: the inputs' ids. */
+  idPrefix: string;
+  reasons: ReadonlyArray<readonly [ModerationReason, string]>;
+  reason?: string;
+  note?: string;
+}) {
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={`${idPrefix}-reason`}>Reason</label>
+        <select id={`${idPrefix}-reason`} name="reason" required defaultValue={reason}>
+          <option value="">Choose a reason</option>
+          {reasons.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${idPrefix}-note`}>Note to the member (optional)</label>
+        <textarea
+          id={`${idPrefix}-note`}
+          name="note"
+          rows={2}
+          maxLength={MODERATION_NOTE_MAX}
+          defaultValue={note}
+          aria-describedby={`${idPrefix}-note-hint`}
+        />
+        <p className="field__hint" id={`${idPrefix}-note-hint`}>
+          The member sees the reason and this note. Up to {MODERATION_NOTE_MAX} characters; needed
+          for “Other”.
+        </p>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+// https://vike.dev/Page
+import { plural } from '../../format.ts';
+import { moderatePath, moderationLogPath } from '../../paths.ts';
+import { useData } from '../../../renderer/useData.ts';
+import { formatMoment } from '../moderate/moments.ts';
+import type { LogAction, LogEntry } from '../moderation-view.ts';
+import type { Data } from './+data.ts';
+
+const ACTION_LABELS: Record<LogAction, string> = {
+  approve: 'Approved the ad',
+  'approve-edit': 'Approved an edit',
+  reject: 'Rejected the ad',
+  'reject-edit': 'Rejected an edit',
+  remove: 'Removed the ad',
+  ban: 'Banned the account',
+  'grant-role': 'Made a moderator',
+  'revoke-role': 'Took the moderator role away',
+};
+
+const pagePath = (page: number) =>
+  page > 1 ? `${moderationLogPath()}?page=${page}` : moderationLogPath();
+
+export default function Page() {
+  const { log } = useData<Data>();
+  return (
+    <section className="container moderation">
+      <header className="moderation__header">
+        <div>
+          <h1>Moderation log</h1>
+          <p className="moderation__lead">
+            Every moderation action, newest first. Entries cannot be changed or deleted.
+          </p>
+        </div>
+        <a className="button button--ghost button--small" href={moderatePath()}>
+          Moderation queue
+        </a>
+      </header>
+      {!log || log.entries.length === 0 ? (
+        <p>No moderation action yet.</p>
+      ) : (
+        <>
+          <table className="log-table">
+            <caption className="visually-hidden">
+              Moderation actions, page {log.page} of {log.pageCount}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">Ad</th>
+                <th scope="col">Account</th>
+                <th scope="col">Why</th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.entries.map((entry) => (
+                <LogRow key={entry.id} entry={entry} />
+              ))}
+            </tbody>
+          </table>
+          <nav className="pagination log-pagination" aria-label="Log pages">
+            {log.page > 1 && <a href={pagePath(log.page - 1)}>← Newer</a>}
+            <span className="pagination__hint">
+              Page {log.page} of {log.pageCount} ({plural(log.total, 'entry', 'entries')})
+            </span>
+            {log.page < log.pageCount && <a href={pagePath(log.page + 1)}>Older →</a>}
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}
+
+function LogRow({ entry }: { entry: LogEntry }) {
+  return (
+    <tr>
+      <td data-label="When">
+        <time dateTime={entry.at}>{formatMoment(entry.at)}</time>
+      </td>
+      <td data-label="Who">{entry.moderator}</td>
+      <td className="log-table__what" data-label="What">
+        {ACTION_LABELS[entry.action] ?? entry.action}
+      </td>
+      <td className="log-table__nowrap" data-label="Ad">
+        {entry.adId ?? '—'}
+      </td>
+      <td data-label="Account">
+        {entry.accountEmail ?? '—'}
+        {entry.accountId !== null && <span className="log-table__id"> #{entry.accountId}</span>}
+      </td>
+      <td data-label="Why">
+        {entry.reason ?? '—'}
+        {entry.note && <span className="log-table__note">{entry.note}</span>}
+      </td>
+    </tr>
+  );
+}

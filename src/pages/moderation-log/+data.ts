@@ -1,0 +1,7 @@
+// https://vike.dev/data
+import type { DataContext } from '../registry.ts';
+import { moderationLogData } from './moderationLogData.ts';
+
+export type Data = ReturnType<typeof moderationLogData>;
+
+export const data = (pageContext: DataContext) => moderationLogData(pageContext);

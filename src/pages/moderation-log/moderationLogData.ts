@@ -1,0 +1,21 @@
+import { getSite } from '../../content/index.ts';
+import { moderationLogPath } from '../../paths.ts';
+import { pageShell } from '../../../renderer/shell.ts';
+import type { DataContext } from '../registry.ts';
+
+/** `/moderate/log`, for moderators only: every moderation action, newest first, a page at a time. */
+export function moderationLogData({ request }: DataContext) {
+  const { brand } = getSite();
+  const moderation = request?.moderation;
+  return {
+    ...pageShell({
+      title: `Moderation log - ${brand}`,
+      description: `Every moderation action on ${brand}.`,
+      path: moderationLogPath(),
+      robots: 'noindex, nofollow',
+    }),
+    access: 'moderators' as const,
+    /** Absent on the dev server, which has no database. */
+    log: moderation?.kind === 'log' ? moderation : undefined,
+  };
+}

@@ -1,0 +1,105 @@
+// What the server hands the moderation pages (/moderate, /moderate/log) in their request: read
+// from the database by server/routes/moderation.ts, shown by src/pages/moderate/ and
+// src/pages/moderation-log/. Types only: pages never import the server.
+import type { CompiledAd } from '../schemas/compiled-content.ts';
+
+/** A word the policy scanner found ambiguous: offsets into the title's or description's text. */
+export interface PolicyMark {
+  field: 'title' | 'description';
+  term: string;
+  start: number;
+  end: number;
+}
+
+/** The poster, as the moderator needs to judge them. Counts come from their ads' rows. */
+export interface PosterSummary {
+  accountId: number;
+  email: string;
+  /** When the account was created (ISO time). */
+  joinedAt: string;
+  /** Whole days since then. */
+  daysSinceJoining: number;
+  /** Ads of this account ever approved, rejected, removed by a moderator. */
+  approved: number;
+  rejected: number;
+  removed: number;
+}
+
+export type EditedField = 'age' | 'seeks' | 'title' | 'description';
+
+export interface QueueItem {
+  adId: number;
+  /** The ad's revision now: the actions post it back, so a stale page changes nothing. */
+  revision: number;
+  /** `new`: an ad in review; `edit`: the pending edit of a live ad. */
+  kind: 'new' | 'edit';
+  /** When the ad (or the edit) was submitted (ISO time). */
+  submittedAt: string;
+  /** The ad as it will look on the site once approved (the edited text for an edit). */
+  ad: CompiledAd;
+  /** The scanner's marks in `ad`'s title and description. */
+  marks: PolicyMark[];
+  /** For an edit: the live ad as it is now, and what the edit changes. */
+  live?: Pick<CompiledAd, 'age' | 'seeks' | 'title' | 'description' | 'expiresAt'>;
+  changed?: EditedField[];
+  poster: PosterSummary;
+}
+
+/** The account a moderator is about to ban (`/moderate?ban={accountId}`). */
+export interface BanTarget {
+  accountId: number;
+  email: string;
+  joinedAt: string;
+  /** Its ads in review or live: all are removed by the ban. */
+  adsInReview: number;
+  adsLive: number;
+}
+
+export interface ModerationQueueView {
+  kind: 'queue';
+  /** The oldest first, at most QUEUE_SHOWN of them. */
+  items: QueueItem[];
+  /** How many are waiting in all. */
+  waiting: number;
+  /** What the last action did, after its redirect (`?done=…`). */
+  notice?: string;
+  banTarget?: BanTarget;
+}
+
+export type LogAction =
+  | 'approve'
+  | 'approve-edit'
+  | 'reject'
+  | 'reject-edit'
+  | 'remove'
+  | 'ban'
+  | 'grant-role'
+  | 'revoke-role';
+
+export interface LogEntry {
+  id: number;
+  at: string;
+  /** The moderator's email, or `operator` for role changes from the command line. */
+  moderator: string;
+  action: LogAction;
+  adId: number | null;
+  accountId: number | null;
+  accountEmail: string | null;
+  reason: string | null;
+  note: string | null;
+}
+
+export interface ModerationLogView {
+  kind: 'log';
+  entries: LogEntry[];
+  /** 1-based; pages of LOG_PAGE_SIZE entries, newest first. */
+  page: number;
+  pageCount: number;
+  total: number;
+}
+
+export type ModerationView = ModerationQueueView | ModerationLogView;
+
+/** Ads shown in the queue at once, and log entries a page. */
+export const QUEUE_SHOWN = 20;
+export const LOG_PAGE_SIZE = 50;

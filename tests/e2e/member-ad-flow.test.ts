@@ -1,0 +1,299 @@
+// The whole loop of issue 10 on the production build, with the real publisher (the build's own
+// steps, run by the server) and a real SQLite file: sign up → open the verification mail → verify
+// → post → a moderator approves → the ad is on its city page, its own page and in the counts;
+// reject → the member sees the reason; edit → back in review (the live ad unchanged); delete →
+// 404 once published; expiry by the build date. Once in Chromium with JavaScript and once without
+// it: every screen on the way is a plain form.
+// The site is a copy of the shared build (dist/ and .content/) in a temporary folder, so that
+// publishing changes nothing other tests read.
+import { serve, type ServerType } from '@hono/node-server';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../server/app.ts';
+import { openDatabase, type Db } from '../../server/db/database.ts';
+import { makeModerator } from '../../server/moderator-command.ts';
+import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
+import { getSite, useCompiledContentDir } from '../../src/content/index.ts';
+import { adPath, cityPath } from '../../src/paths.ts';
+import { mailsTo, type ReadMail } from '../helpers/mail.ts';
+import { GENEROUS_RATE_LIMITS } from './rate-limits.ts';
+import { launchChromium, textOf } from './support.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const PASSWORD = 'a long enough password';
+const today = new Date().toISOString().slice(0, 10);
+const daysFrom = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+let browser: Browser;
+let work: string;
+let db: Db;
+let publisher: BuildPublisher;
+let server: ServerType;
+let url = '';
+let buildDate = today;
+const outboxDir = () => join(work, 'outbox');
+
+beforeAll(async () => {
+  process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
+  work = mkdtempSync(join(tmpdir(), 'localboard-member-ad-flow-'));
+  cpSync(join(root, 'dist'), join(work, 'out'), { recursive: true });
+  cpSync(join(root, '.content'), join(work, 'compiled'), { recursive: true });
+  // The build's steps in {out}/server import the project's dependencies.
+  symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
+  useCompiledContentDir(join(work, 'compiled'));
+  db = openDatabase(join(work, 'localboard.sqlite'));
+  publisher = buildPublisher({
+    outDir: join(work, 'out'),
+    databasePath: join(work, 'localboard.sqlite'),
+    contentDir: join(root, 'content'),
+    compiledContentDir: join(work, 'compiled'),
+    buildDate: () => buildDate,
+    log: () => {},
+  });
+  const { testMailer } = await import('../helpers/mail.ts');
+  const app = createApp({
+    siteDir: join(work, 'out', 'site'),
+    pageAssetsFile: join(work, 'out', 'server', 'page-assets.json'),
+    db,
+    mailer: testMailer(outboxDir()),
+    mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
+    rateLimits: GENEROUS_RATE_LIMITS,
+    publisher,
+    log: false,
+  });
+  server = await new Promise((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve(started),
+    );
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The copied site was built for the e2e date: published for today first, as the daily publish
+  // does at start-up.
+  expect(await publisher.publish('start-up')).toEqual({ ok: true });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await publisher?.idle();
+  await new Promise<void>((resolve) => {
+    if (!server) return resolve();
+    server.close(() => resolve());
+    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+  });
+  if (db?.open) db.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+async function mailTo(to: string, about: string): Promise<ReadMail> {
+  let found: ReadMail[] = [];
+  await expect
+    .poll(
+      () => (found = mailsTo(outboxDir(), to).filter((m) => m.subject.includes(about))).length,
+      {
+        timeout: 10_000,
+      },
+    )
+    .toBeGreaterThan(0);
+  return found.at(-1)!;
+}
+
+/** The first full link to `path` in a mail's plain text, as this server's path. */
+function linkIn(mail: ReadMail, path: string): string {
+  const link = new RegExp(`https?://\\S+(${path}\\S*)`).exec(mail.text)?.[1];
+  if (!link) throw new Error(`No ${path} link in the mail:\n${mail.text}`);
+  return link;
+}
+
+/** What the server answers for a path now: status and visible text. */
+async function fetched(path: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${url}${path}`);
+  return { status: response.status, text: textOf(await response.text()) };
+}
+
+/** The landing page's count of active ads. */
+async function activeAds(): Promise<number> {
+  const { text } = await fetched('/');
+  const count = /([\d,]+) active ads?/.exec(text)?.[1];
+  if (!count) throw new Error(`No active-ads count on the landing page: ${text.slice(-400)}`);
+  return Number(count.replace(/,/g, ''));
+}
+
+/** The id of the member's ad with this title, from the database the server writes. */
+const adIdOf = (title: string) =>
+  (db.prepare('SELECT id FROM member_ads WHERE title = ?').get(title) as { id: number }).id;
+
+async function postAd(page: Page, city: string, title: string): Promise<number> {
+  await page.goto(`${url}/post`);
+  expect(await heading(page)).toBe('Post an ad');
+  await page.selectOption('#ad-state', 'California');
+  await page.fill('#ad-city', city);
+  await page.selectOption('#ad-seeks', 'w4m');
+  await page.fill('#ad-title', title);
+  await page.fill(
+    '#ad-description',
+    'Weekend hikes, old films and a good bookshop.\nCoffee first, then we see.',
+  );
+  await page.getByRole('button', { name: 'Submit for review' }).click();
+  await page.waitForURL(`${url}/post/in-review`);
+  expect(await heading(page)).toBe('Your ad is in review');
+  return adIdOf(title);
+}
+
+async function moderate(
+  page: Page,
+  adId: number,
+  action: 'Approve' | 'Approve the edit' | 'Reject',
+  reason?: string,
+) {
+  await page.goto(`${url}/moderate`);
+  const entry = page.locator(`#ad-${adId}`);
+  if (reason) await entry.getByLabel('Reason').selectOption({ label: reason });
+  await entry.getByRole('button', { name: action, exact: true }).click();
+  await page.waitForURL(/\/moderate\?done=/);
+}
+
+describe.each([
+  ['in Chromium with JavaScript', true],
+  ['without JavaScript', false],
+])('a member ad from sign-up to the site and away, %s', (_, javaScriptEnabled) => {
+  let member: BrowserContext;
+  let moderator: BrowserContext;
+  let page: Page;
+  let mod: Page;
+  const run = javaScriptEnabled ? 'js' : 'nojs';
+  const email = `flow-${run}-${Date.now()}@example.com`;
+  // Each run posts in its own cities (1 new ad per city per day).
+  const cities = javaScriptEnabled
+    ? ['Fresno', 'Bakersfield', 'Stockton']
+    : ['Modesto', 'Visalia', 'Salinas'];
+  const titles = {
+    live: `Trail walks and coffee (${run})`,
+    edited: `Trail walks, coffee and films (${run})`,
+    rejected: `Board games on Sundays (${run})`,
+    expiring: `Farmers market mornings (${run})`,
+  };
+  let liveId = 0;
+
+  beforeAll(async () => {
+    member = await browser.newContext({ javaScriptEnabled });
+    moderator = await browser.newContext({ javaScriptEnabled });
+    page = await member.newPage();
+    mod = await moderator.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    // The moderator: a member given the role by the operator's command.
+    const moderatorEmail = `moderator-${run}-${Date.now()}@example.com`;
+    const signedUp = await moderator.request.post(`${url}/api/signup`, {
+      data: { email: moderatorEmail, password: PASSWORD, dateOfBirth: '1980-01-02' },
+    });
+    expect(signedUp.status()).toBe(201);
+    expect(makeModerator(db, moderatorEmail).code).toBe(0);
+  });
+  afterAll(async () => {
+    await member?.close();
+    await moderator?.close();
+  });
+
+  test('sign up, open the verification mail, verify', async () => {
+    await page.goto(`${url}/signup`);
+    await page.fill('#signup-email', email);
+    await page.fill('#signup-password', PASSWORD);
+    await page.fill('#signup-dateOfBirth', '1990-04-12');
+    await page.check('#signup-acceptTerms');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${url}/success`);
+
+    await page.goto(`${url}${linkIn(await mailTo(email, 'Verify'), '/verify')}`);
+    await page.getByRole('button', { name: 'Verify my email' }).click();
+    await page.waitForLoadState('load');
+    expect(await heading(page)).toBe('Your email is verified');
+  });
+
+  test('post → a moderator approves → its page, its city page and the counts', async () => {
+    const before = await activeAds();
+    liveId = await postAd(page, cities[0]!, titles.live);
+    // Nothing is on the site before a moderator approves it.
+    expect((await fetched(adPath('California', cities[0]!, liveId))).status).toBe(404);
+
+    await moderate(mod, liveId, 'Approve');
+    await publisher.idle();
+    const adPage = await fetched(adPath('California', cities[0]!, liveId));
+    expect(adPage.status).toBe(200);
+    expect(adPage.text).toContain(titles.live);
+    expect(adPage.text).toContain('Weekend hikes, old films and a good bookshop.');
+    // A member's ad is not a sample.
+    expect(adPage.text).not.toContain('Sample ad');
+    expect((await fetched(cityPath('California', cities[0]!))).text).toContain(titles.live);
+    expect(await activeAds()).toBe(before + 1);
+    expect((await mailTo(email, 'Your ad is approved')).text).toContain(titles.live);
+
+    await page.goto(`${url}/account`);
+    const item = page.locator('.my-ad', { hasText: titles.live });
+    expect(await item.locator('.ad-status').first().textContent()).toBe('Live');
+  });
+
+  test('reject with a reason → the member sees it on the account page', async () => {
+    const id = await postAd(page, cities[1]!, titles.rejected);
+    await moderate(mod, id, 'Reject', 'Spam or duplicate');
+    await page.goto(`${url}/account`);
+    const item = page.locator('.my-ad', { hasText: titles.rejected });
+    expect(await item.locator('.ad-status').first().textContent()).toBe('Rejected');
+    expect(await item.textContent()).toContain('Spam or duplicate');
+    expect((await fetched(adPath('California', cities[1]!, id))).status).toBe(404);
+  });
+
+  test('edit the live ad → back in review; the site keeps the live text until approved', async () => {
+    await page.goto(`${url}/account`);
+    await page.getByRole('link', { name: `Edit “${titles.live}”` }).click();
+    await page.fill('#ad-title', titles.edited);
+    await page.getByRole('button', { name: 'Send changes for review' }).click();
+    await page.waitForURL(/\/account/);
+    const item = page.locator('.my-ad', { hasText: titles.live });
+    expect(await item.textContent()).toContain('Your changes are in review');
+    expect((await fetched(adPath('California', cities[0]!, liveId))).text).toContain(titles.live);
+
+    await moderate(mod, liveId, 'Approve the edit');
+    await publisher.idle();
+    const adPage = await fetched(adPath('California', cities[0]!, liveId));
+    expect(adPage.text).toContain(titles.edited);
+    expect(adPage.text).not.toContain(titles.live);
+  });
+
+  test('delete → 404 once published', async () => {
+    await page.goto(`${url}/account`);
+    await page.getByRole('button', { name: `Delete “${titles.edited}”` }).click();
+    await page.waitForURL(/\/account/);
+    await publisher.idle();
+    expect((await fetched(adPath('California', cities[0]!, liveId))).status).toBe(404);
+    expect((await fetched(cityPath('California', cities[0]!))).text).not.toContain(titles.edited);
+  });
+
+  test('expiry by the build date: gone when the site is published 30 days on', async () => {
+    const id = await postAd(page, cities[2]!, titles.expiring);
+    await moderate(mod, id, 'Approve');
+    await publisher.idle();
+    const path = adPath('California', cities[2]!, id);
+    expect((await fetched(path)).status).toBe(200);
+    const { expires_on } = db.prepare('SELECT expires_on FROM member_ads WHERE id = ?').get(id) as {
+      expires_on: string;
+    };
+    expect(expires_on).toBe(daysFrom(today, 30));
+
+    buildDate = expires_on;
+    try {
+      expect(await publisher.publish('daily publish')).toEqual({ ok: true });
+      expect((await fetched(path)).status).toBe(404);
+    } finally {
+      buildDate = today;
+      expect(await publisher.publish('back to today')).toEqual({ ok: true });
+    }
+    expect((await fetched(path)).status).toBe(200);
+  });
+});

@@ -1,0 +1,269 @@
+// Moderation on the production build, in Chromium with JavaScript and again without it (every
+// action a plain form post): a moderator (made as `npm run moderator -- add` makes one) opens the
+// queue, approves one ad, rejects another with a reason, bans an account after confirming, and
+// reads the log; the rows, the mails and the publishing asked for follow; the banned member is
+// told at sign-in. Then axe-core and screenshots of /moderate and /moderate/log at 390 and 1280 px.
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { makeModerator } from '../../server/moderator-command.ts';
+import { ACCOUNT_CLOSED } from '../../server/routes/accounts.ts';
+import { mailsTo } from '../helpers/mail.ts';
+import {
+  insertAdInReview,
+  insertLiveAdWithEdit,
+  storedAd,
+  logRows,
+} from '../helpers/moderation.ts';
+import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { launchChromium, siteDir } from './support.ts';
+
+const axeSource = createRequire(import.meta.url)('axe-core').source as string;
+const PASSWORD = 'a long enough password';
+
+let browser: Browser;
+let server: ModerationServer;
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+let count = 0;
+const uniqueEmail = (label: string) => `${label}-${Date.now()}-${(count += 1)}@example.com`;
+
+/** Signs up in this browser context (its cookie jar keeps the session); returns the account id. */
+async function signUp(context: BrowserContext, label: string) {
+  const email = uniqueEmail(label);
+  const response = await context.request.post(`${server.url}/api/signup`, {
+    data: { email, password: PASSWORD, dateOfBirth: '1990-04-12' },
+  });
+  expect(response.status()).toBe(201);
+  const { id } = server.db.prepare('SELECT id FROM accounts WHERE email = ?').get(email) as {
+    id: number;
+  };
+  return { email, accountId: id };
+}
+
+async function moderatorContext(
+  javaScriptEnabled: boolean,
+  viewport = { width: 1280, height: 900 },
+) {
+  // The site's Content-Security-Policy forbids inline scripts; axe is injected by the test itself.
+  const context = await browser.newContext({ javaScriptEnabled, viewport, bypassCSP: true });
+  const moderator = await signUp(context, 'moderator');
+  expect(makeModerator(server.db, moderator.email).code).toBe(0);
+  return { context, moderator };
+}
+
+/** A member with ads in review (inserted as the posting code stores them). */
+async function posterWithAds(titles: string[]) {
+  const context = await browser.newContext();
+  const poster = await signUp(context, 'poster');
+  await context.close();
+  const description = 'About me: I grow roses and like long walks.';
+  const start = description.indexOf('roses');
+  const ids = titles.map((title, index) =>
+    insertAdInReview(server.db, {
+      accountId: poster.accountId,
+      title,
+      description: `${description}\nAd ${index + 1}.`,
+      marks: [{ field: 'description', term: 'roses', start, end: start + 5 }],
+      submittedMinutesAgo: 10_000 - index,
+    }),
+  );
+  return { ...poster, ids };
+}
+
+const banner = (page: Page) => page.locator('.banner').first().textContent();
+const item = (page: Page, id: number) => page.locator(`#ad-${id}`);
+
+describe.each([
+  ['in Chromium', true],
+  ['without JavaScript', false],
+])('moderation %s', (_label, javaScriptEnabled) => {
+  let context: BrowserContext;
+  let page: Page;
+  let moderatorEmail: string;
+  beforeAll(async () => {
+    const made = await moderatorContext(javaScriptEnabled);
+    context = made.context;
+    moderatorEmail = made.moderator.email;
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  test('the queue → Approve: the ad goes live, the member is mailed, publishing is asked for', async () => {
+    const poster = await posterWithAds(['Sunday board games']);
+    const [id] = poster.ids as [number];
+    await page.goto(`${server.url}/moderate`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Moderation queue');
+    const entry = item(page, id);
+    // Shown as the ad page shows it, the scanner's word highlighted where it is.
+    expect(await entry.locator('.ad-detail__description mark').textContent()).toBe('roses');
+    expect(await entry.locator('.ad-detail__description').textContent()).toMatch(
+      /^About me: I grow roses and like long walks\.\s*Ad 1\.$/,
+    );
+    await entry.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.waitForURL(`${server.url}/moderate?done=approved&ad=${id}`);
+    expect(await banner(page)).toBe(
+      `Ad ${id} approved. The member has been emailed, and the site shows it within a minute.`,
+    );
+    expect(await item(page, id).count()).toBe(0);
+    expect(storedAd(server.db, id).status).toBe('live');
+    expect(server.published).toContain(`approved ad ${id}`);
+    await expect
+      .poll(() => mailsTo(server.outboxDir, poster.email).map((mail) => mail.subject))
+      .toContain('Your ad is approved');
+  });
+
+  test('Reject with a reason and a note: the member is told both', async () => {
+    const poster = await posterWithAds(['Coffee and a chat']);
+    const [id] = poster.ids as [number];
+    await page.goto(`${server.url}/moderate`);
+    const entry = item(page, id);
+    await entry.getByLabel('Reason').selectOption({ label: 'Spam or duplicate' });
+    await entry.getByLabel('Note to the member (optional)').fill('Posted twice today.');
+    await entry.getByRole('button', { name: 'Reject', exact: true }).click();
+    await page.waitForURL(`${server.url}/moderate?done=rejected&ad=${id}`);
+    expect(await banner(page)).toBe(`Ad ${id} rejected. The member has been emailed the reason.`);
+    expect(storedAd(server.db, id)).toMatchObject({
+      status: 'rejected',
+      rejected_reason: 'Spam or duplicate',
+      rejected_note: 'Posted twice today.',
+    });
+    let text = '';
+    await expect
+      .poll(
+        () =>
+          (text =
+            mailsTo(server.outboxDir, poster.email).find(
+              (mail) => mail.subject === 'Your ad was not approved',
+            )?.text ?? ''),
+      )
+      .toContain('Reason: Spam or duplicate.');
+    expect(text).toContain("Moderator's note: Posted twice today.");
+  });
+
+  test('Reject without a reason is refused: the queue again with the message, nothing changed', async () => {
+    const poster = await posterWithAds(['A walk in the park']);
+    const [id] = poster.ids as [number];
+    await page.goto(`${server.url}/moderate`);
+    const entry = item(page, id);
+    // The browser asks for the reason first (required): a post without it, as a page that did
+    // not ask would send it, is refused by the server.
+    if (!javaScriptEnabled) {
+      const response = await context.request.post(`${server.url}/api/moderate/ads/${id}/reject`, {
+        form: { revision: '1', reason: '' },
+        headers: { origin: server.url },
+      });
+      expect(response.status()).toBe(400);
+      expect(await response.text()).toContain('Choose a reason.');
+    } else {
+      await entry.getByLabel('Reason').evaluate((select) => select.removeAttribute('required'));
+      await entry.getByRole('button', { name: 'Reject', exact: true }).click();
+      await page.waitForLoadState('load');
+      expect(await banner(page)).toBe('Choose a reason.');
+    }
+    expect(storedAd(server.db, id).status).toBe('review');
+  });
+
+  test('Ban the account: a confirmation, then all its ads removed, and its sign-in refused', async () => {
+    const poster = await posterWithAds(['First ad', 'Second ad']);
+    await page.goto(`${server.url}/moderate`);
+    await item(page, poster.ids[0]!).getByRole('link', { name: 'Ban this account…' }).click();
+    await page.waitForURL(`${server.url}/moderate?ban=${poster.accountId}#ban`);
+    const confirm = page.locator('#ban');
+    expect(await confirm.getByRole('heading').textContent()).toBe(`Ban ${poster.email}?`);
+    await confirm.getByLabel('Reason').selectOption({ label: 'Commercial or paid content' });
+    await confirm.getByRole('button', { name: 'Ban the account' }).click();
+    await page.waitForURL(/done=banned/);
+    expect(await banner(page)).toBe(
+      `${poster.email} is banned: signed out everywhere, 2 ads removed, and the address cannot sign up again.`,
+    );
+    for (const id of poster.ids) expect(storedAd(server.db, id).status).toBe('removed');
+
+    const visitor = await browser.newContext({ javaScriptEnabled });
+    const signin = await visitor.newPage();
+    await signin.goto(`${server.url}/signin`);
+    await signin.fill('#signin-email', poster.email);
+    await signin.fill('#signin-password', PASSWORD);
+    await signin.getByRole('button', { name: 'Sign In' }).click();
+    await expect.poll(() => signin.locator('.banner--error').textContent()).toBe(ACCOUNT_CLOSED);
+    await visitor.close();
+  });
+
+  test('the log lists those actions, newest first, with who and why', async () => {
+    await page.goto(`${server.url}/moderate`);
+    await page.getByRole('link', { name: 'Moderation log' }).click();
+    await page.waitForURL(`${server.url}/moderate/log`);
+    const firstRow = page.locator('tbody tr').first();
+    const newest = logRows(server.db).at(-1)!;
+    expect(await firstRow.locator('td[data-label="Who"]').textContent()).toBe(
+      newest.moderator_email,
+    );
+    expect(newest.moderator_email).toBe(moderatorEmail);
+    const text = (await page.locator('tbody').textContent()) ?? '';
+    expect(text).toContain('Approved the ad');
+    expect(text).toContain('Rejected the ad');
+    expect(text).toContain('Posted twice today.');
+    expect(text).toContain('Banned the account');
+  });
+});
+
+describe('the moderation pages at 390 and 1280 px', () => {
+  for (const width of [390, 1280]) {
+    test(`no serious or critical axe violation, and screenshots, at ${width} px`, async () => {
+      const { context } = await moderatorContext(true, { width, height: 900 });
+      const poster = await posterWithAds(['Looking for a hiking partner in the hills']);
+      insertLiveAdWithEdit(server.db, {
+        accountId: poster.accountId,
+        title: 'Bookish and kind',
+        pendingTitle: 'Bookish, kind and new in town',
+        pendingMarks: [{ field: 'title', term: 'new in town', start: 18, end: 29 }],
+        pendingDescription:
+          'Just moved here. I like early starts, long trails and a coffee afterwards.',
+      });
+      const page = await context.newPage();
+      const dir = join(tmpdir(), 'localboard-screenshots');
+      mkdirSync(dir, { recursive: true });
+      for (const [name, path] of [
+        ['queue', '/moderate'],
+        ['ban', `/moderate?ban=${poster.accountId}#ban`],
+        ['log', '/moderate/log'],
+      ] as const) {
+        await page.goto(`${server.url}${path}`);
+        await page.screenshot({
+          path: join(dir, `moderation-${name}-${width}.png`),
+          fullPage: true,
+        });
+        await page.addScriptTag({ content: axeSource });
+        const violations = (await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } })
+            .axe;
+          return (await axe.run()).violations;
+        })) as Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>;
+        const serious = violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map(
+            (violation) =>
+              `${name}: ${violation.id} ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+          );
+        expect(serious).toEqual([]);
+        // Nothing wider than the screen.
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow).toBeLessThanOrEqual(0);
+      }
+      await context.close();
+    });
+  }
+});

@@ -1,0 +1,449 @@
+// Posting and the member's ads on the production build, in Chromium with JavaScript (checked in
+// the browser with the server's schema, sent without a page load) and without it (plain form
+// posts, the server's page with each message beside its field); the account page's Edit, Renew and
+// Delete; member actions that lead where they say for a signed-in member; screenshots of the new
+// pages at a phone's width and a desktop's, and axe-core on them.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { cityPath, newMessagePath } from '../../src/paths.ts';
+import { linkToken, mailsTo, type ReadMail } from '../helpers/mail.ts';
+import { baseUrl, builtAds, fetchPage, launchChromium } from './support.ts';
+
+const axeSource = createRequire(import.meta.url)('axe-core').source as string;
+const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+let count = 0;
+const uniqueEmail = (label: string) => `${label}-${Date.now()}-${(count += 1)}@example.com`;
+const dayFromToday = (days: number) =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+async function mailTo(to: string, about: string): Promise<ReadMail> {
+  let found: ReadMail[] = [];
+  await expect
+    .poll(
+      () =>
+        (found = mailsTo(inject('outboxDir'), to).filter((m) => m.subject.includes(about))).length,
+      { timeout: 10_000 },
+    )
+    .toBeGreaterThan(0);
+  return found.at(-1)!;
+}
+
+/** Signs up in the context (its cookies), opens the mailed link, verifies: a member who can post. */
+async function verifiedMember(context: BrowserContext): Promise<string> {
+  const email = uniqueEmail('poster');
+  const signup = await context.request.post(`${baseUrl()}/api/signup`, {
+    data: { email, password: 'a long enough password', dateOfBirth: '1990-04-12' },
+  });
+  expect(signup.status()).toBe(201);
+  const token = linkToken(await mailTo(email, 'Verify'), '/verify');
+  const verified = await context.request.post(`${baseUrl()}/api/verify`, { data: { token } });
+  expect(verified.status()).toBe(200);
+  return email;
+}
+
+/** Posts an ad through the API as the context's member; its id. */
+async function postAd(context: BrowserContext, city: string, title: string): Promise<number> {
+  const response = await context.request.post(`${baseUrl()}/api/ads`, {
+    data: {
+      state: 'California',
+      city,
+      age: '36',
+      seeks: 'm4w',
+      title,
+      description: 'Long walks, old films and a good bookshop.',
+    },
+  });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { id: number }).id;
+}
+
+/** Changes a member ad in the shared server's database, as a moderator or time would. */
+function setAd(id: number, columns: Record<string, string | null>) {
+  const db = new Database(inject('databasePath'));
+  try {
+    const names = Object.keys(columns);
+    db.prepare(
+      `UPDATE member_ads SET ${names.map((name) => `${name} = @${name}`).join(', ')} WHERE id = @id`,
+    ).run({ ...columns, id });
+  } finally {
+    db.close();
+  }
+}
+
+function storedAd(id: number) {
+  const db = new Database(inject('databasePath'), { readonly: true });
+  try {
+    return db.prepare('SELECT * FROM member_ads WHERE id = ?').get(id) as {
+      title: string;
+      status: string;
+      expires_on: string | null;
+      description: string;
+    };
+  } finally {
+    db.close();
+  }
+}
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+async function fillAd(page: Page, values: Record<string, string>) {
+  if (values.state) await page.selectOption('#ad-state', values.state);
+  if (values.city !== undefined) await page.fill('#ad-city', values.city);
+  if (values.age !== undefined) await page.fill('#ad-age', values.age);
+  if (values.seeks) await page.selectOption('#ad-seeks', values.seeks);
+  if (values.title !== undefined) await page.fill('#ad-title', values.title);
+  if (values.description !== undefined) await page.fill('#ad-description', values.description);
+}
+
+describe('/post in Chromium with JavaScript', () => {
+  test('messages beside each field before anything is sent, then in review', async () => {
+    const context = await browser.newContext();
+    await verifiedMember(context);
+    const page = await context.newPage();
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/ads'))
+        sent.push(request.url());
+    });
+    await page.goto(`${baseUrl()}/post`);
+    expect(await heading(page)).toBe('Post an ad');
+    // The age comes from the date of birth given at sign-up.
+    expect(await page.inputValue('#ad-age')).toBe(String(ageOf('1990-04-12')));
+
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await expect
+      .poll(() => page.locator('#ad-state-error').textContent())
+      .toBe('Choose your state.');
+    expect(await page.locator('#ad-city-error').textContent()).toBe('Enter your city.');
+    expect(await page.locator('#ad-seeks-error').textContent()).toBe(
+      'Choose who you are and who you are looking for.',
+    );
+    expect(await page.locator('#ad-title-error').textContent()).toBe('Give your ad a title.');
+    expect(await page.locator('#ad-description-error').textContent()).toBe('Write a description.');
+    expect(await page.locator('#ad-age-error').count()).toBe(0);
+    expect(await page.getAttribute('#ad-title', 'aria-invalid')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('state');
+    await screenshots(page, 'post-with-errors');
+
+    // Choosing a state brings its cities as suggestions; a city not among them is named.
+    await fillAd(page, { state: 'California', city: 'Los Angelos', age: '17', seeks: 'm4w' });
+    await expect
+      .poll(() => page.locator('#ad-city-suggestions option').count())
+      .toBeGreaterThan(100);
+    await fillAd(page, { title: 'Coffee and a walk', description: 'Line one.\nLine two.' });
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await expect
+      .poll(() => page.locator('#ad-age-error').textContent())
+      .toBe('You must be 18 or over to post an ad.');
+    expect(await page.locator('#ad-title-error').count()).toBe(0);
+    await fillAd(page, { age: '36' });
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await expect
+      .poll(() => page.locator('#ad-city-error').textContent())
+      .toBe(
+        'We don\'t list a city called "Los Angelos" in California. Choose one of the suggested cities, or the nearest one.',
+      );
+    expect(sent).toEqual([]);
+
+    await fillAd(page, { city: 'Los Angeles' });
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.waitForURL(`${baseUrl()}/post/in-review`);
+    expect(sent).toHaveLength(1);
+    expect(await heading(page)).toBe('Your ad is in review');
+    await screenshots(page, 'post-in-review');
+
+    await page.getByRole('link', { name: 'See your ads' }).click();
+    await page.waitForURL(`${baseUrl()}/account`);
+    const ad = page.locator('.my-ad').first();
+    expect(await ad.locator('h3').textContent()).toBe('Coffee and a walk');
+    expect(await ad.locator('.ad-status').textContent()).toBe('In review');
+    await context.close();
+  });
+
+  test("the server's refusals (a refused word) show beside their field, the page stays", async () => {
+    const context = await browser.newContext();
+    await verifiedMember(context);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl()}/post`);
+    await fillAd(page, {
+      state: 'California',
+      city: 'San Diego',
+      seeks: 'w4m',
+      title: 'Escort for the evening',
+      description: 'Hello.',
+    });
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await expect
+      .poll(() => page.locator('#ad-title-error').textContent())
+      .toContain("“Escort” can't be used in an ad");
+    expect(page.url()).toBe(`${baseUrl()}/post`);
+    expect(await page.getByRole('button', { name: 'Submit for review' }).isDisabled()).toBe(false);
+    await context.close();
+  });
+});
+
+describe('/post without JavaScript', () => {
+  test('a plain form post: messages beside their fields, typed text kept, then in review', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await verifiedMember(context);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl()}/post`);
+    await fillAd(page, {
+      state: 'California',
+      city: 'San Jose',
+      age: '17',
+      seeks: 'w4w',
+      title: 'Hiking partner wanted',
+      description: 'Weekends in the hills.\nEarly starts.',
+    });
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.waitForLoadState('load');
+    expect(page.url()).toBe(`${baseUrl()}/api/ads`);
+    expect(await page.locator('.banner--error').textContent()).toBe(
+      'Please correct the fields marked below.',
+    );
+    expect(await page.locator('#ad-age-error').textContent()).toBe(
+      'You must be 18 or over to post an ad.',
+    );
+    expect(await page.inputValue('#ad-title')).toBe('Hiking partner wanted');
+    expect(await page.inputValue('#ad-description')).toBe('Weekends in the hills.\nEarly starts.');
+    expect(await page.inputValue('#ad-state')).toBe('California');
+    expect(await page.inputValue('#ad-seeks')).toBe('w4w');
+    await screenshots(page, 'post-with-errors-no-js');
+
+    await page.fill('#ad-age', '40');
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.waitForURL(`${baseUrl()}/post/in-review`);
+    expect(await heading(page)).toBe('Your ad is in review');
+    await context.close();
+  });
+
+  test('a signed-out visitor reaching /post signs in and comes back', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const email = await verifiedMember(context);
+    await context.clearCookies();
+    const page = await context.newPage();
+    await page.goto(`${baseUrl()}/post`);
+    expect(page.url()).toBe(`${baseUrl()}/signin?next=%2Fpost`);
+    await page.fill('#signin-email', email);
+    await page.fill('#signin-password', 'a long enough password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`${baseUrl()}/post`);
+    expect(await heading(page)).toBe('Post an ad');
+    await context.close();
+  });
+
+  test('an unverified member is told why, with the resend form', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const signup = await context.request.post(`${baseUrl()}/api/signup`, {
+      data: {
+        email: uniqueEmail('unverified'),
+        password: 'a long enough password',
+        dateOfBirth: '1990-04-12',
+      },
+    });
+    expect(signup.status()).toBe(201);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl()}/post`);
+    expect(await heading(page)).toBe('Verify your email to post');
+    await page.getByRole('button', { name: 'Resend the link' }).click();
+    await page.waitForURL(`${baseUrl()}/account?sent=1`);
+    await context.close();
+  });
+});
+
+describe.each([
+  ['in Chromium', true],
+  ['without JavaScript', false],
+])('the account page’s ads %s', (_label, javaScriptEnabled) => {
+  test('renew a live ad near its expiry, edit one in review, delete it', async () => {
+    const context = await browser.newContext({ javaScriptEnabled });
+    await verifiedMember(context);
+    const live = await postAd(context, 'Los Angeles', 'Live and nearly expired');
+    const inReview = await postAd(context, 'San Diego', 'Waiting for a moderator');
+    setAd(live, {
+      status: 'live',
+      expires_on: dayFromToday(2),
+      approved_at: new Date().toISOString(),
+    });
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${baseUrl()}/account`);
+    const statusOf = (title: string) =>
+      page.locator('.my-ad', { hasText: title }).locator('.ad-status').first().textContent();
+    expect(await statusOf('Live and nearly expired')).toBe('Live');
+    expect(await statusOf('Waiting for a moderator')).toBe('In review');
+
+    await page.getByRole('button', { name: 'Renew “Live and nearly expired”' }).click();
+    await page.waitForURL(`${baseUrl()}/account?done=renewed`);
+    expect(await page.locator('.banner--info').textContent()).toBe('Your ad is renewed.');
+    expect(storedAd(live).expires_on).toBe(dayFromToday(30));
+    expect(
+      await page.getByRole('button', { name: 'Renew “Live and nearly expired”' }).count(),
+    ).toBe(0);
+
+    await page.getByRole('link', { name: 'Edit “Waiting for a moderator”' }).click();
+    await page.waitForURL(`${baseUrl()}/account/ads/${inReview}/edit`);
+    expect(await heading(page)).toBe('Edit your ad');
+    expect(await page.inputValue('#ad-title')).toBe('Waiting for a moderator');
+    await page.fill('#ad-age', '17');
+    await page.getByRole('button', { name: 'Send changes for review' }).click();
+    await expect
+      .poll(() => page.locator('#ad-age-error').textContent())
+      .toBe('You must be 18 or over to post an ad.');
+    await page.fill('#ad-age', '37');
+    await page.fill('#ad-title', 'Still waiting, now edited');
+    await page.getByRole('button', { name: 'Send changes for review' }).click();
+    await page.waitForURL(`${baseUrl()}/account?done=edited`);
+    expect(await statusOf('Still waiting, now edited')).toBe('In review');
+    expect(storedAd(inReview).title).toBe('Still waiting, now edited');
+
+    await page.getByRole('button', { name: 'Delete “Still waiting, now edited”' }).click();
+    await page.waitForURL(`${baseUrl()}/account?done=deleted`);
+    expect(await page.locator('.my-ad', { hasText: 'Still waiting' }).count()).toBe(0);
+    expect(storedAd(inReview).status).toBe('deleted');
+    await context.close();
+  });
+});
+
+describe('member actions for a signed-in member', () => {
+  test('Reply and Send Message open the reply screen, Post Your Ad opens /post, Join Free is hidden', async () => {
+    const context = await browser.newContext();
+    await verifiedMember(context);
+    const page = await context.newPage();
+    const ad = builtAds().find((entry) => entry.city === 'Los Angeles')!;
+    await page.goto(`${baseUrl()}${cityPath('California', 'Los Angeles')}`);
+    await expect.poll(() => page.locator('.member-bar').count()).toBe(1);
+    expect(await page.locator('a[data-member-action="join"]:visible').count()).toBe(0);
+    await page
+      .locator(`#ad-${ad.id}-title`)
+      .locator('xpath=ancestor::article')
+      .getByRole('link', { name: /^Reply/ })
+      .click();
+    await page.waitForURL(`${baseUrl()}${newMessagePath(ad.id)}`);
+    expect(await heading(page)).toBe('Reply to an ad');
+    expect(await page.locator('.reply-card__ad h2').textContent()).toBe(ad.title);
+    expect(await page.locator('.reply-card__place').textContent()).toBe(`${ad.city}, ${ad.state}`);
+    expect(await page.locator('.reply-card .banner').textContent()).toContain(
+      ad.sample ? 'This is a sample ad' : 'Replies between members are coming soon',
+    );
+    expect(await page.locator('dialog').count()).toBe(0);
+    await screenshots(page, 'messages-new');
+
+    await page.getByRole('link', { name: 'Back to the ad' }).click();
+    await page.getByRole('link', { name: 'Send Message' }).click();
+    await page.waitForURL(`${baseUrl()}${newMessagePath(ad.id)}`);
+
+    await page.goto(`${baseUrl()}/`);
+    await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
+    await page.waitForURL(`${baseUrl()}/post`);
+    await context.close();
+  });
+
+  test('an unknown ad on the reply screen: 404 with a clear message', async () => {
+    const context = await browser.newContext();
+    await verifiedMember(context);
+    const page = await context.newPage();
+    const response = await page.goto(`${baseUrl()}/messages/new?ad=1`);
+    expect(response?.status()).toBe(404);
+    expect(await heading(page)).toBe('Ad not found');
+    await context.close();
+  });
+
+  test('signed out, the links are real without JavaScript: Reply leads to sign in and back', async () => {
+    const ad = builtAds().find((entry) => entry.city === 'Los Angeles')!;
+    const { html } = await fetchPage(cityPath('California', 'Los Angeles'));
+    expect(html).toContain(`href="/messages/new?ad=${ad.id}" data-member-action="reply"`);
+    expect((await fetchPage('/')).html).toContain('href="/post" data-member-action="post"');
+    const response = await fetch(`${baseUrl()}${newMessagePath(ad.id)}`, { redirect: 'manual' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe(
+      `/signin?next=${encodeURIComponent(newMessagePath(ad.id))}`,
+    );
+  });
+});
+
+describe('screenshots and accessibility of the account page with ads in several statuses', () => {
+  test('at 390 and 1280 px, no serious or critical axe violation on the new pages', async () => {
+    const context = await browser.newContext({ bypassCSP: true });
+    await verifiedMember(context);
+    const titles = ['A live ad with an edit waiting', 'An ad in review', 'A rejected ad'];
+    const ids = [];
+    for (const [index, title] of titles.entries())
+      ids.push(await postAd(context, ['Los Angeles', 'San Diego', 'San Jose'][index]!, title));
+    setAd(ids[0]!, {
+      status: 'live',
+      expires_on: dayFromToday(12),
+      pending_title: 'A live ad, edited',
+      pending_description: 'New words',
+      pending_age: '36',
+      pending_seeks: 'm4w',
+    });
+    setAd(ids[2]!, {
+      status: 'rejected',
+      rejected_reason: 'contact',
+      rejected_note: 'Please remove the phone number and send it again.',
+    });
+    const expired = await postAd(context, 'San Francisco', 'An expired ad');
+    setAd(expired, { status: 'live', expires_on: dayFromToday(-3) });
+    const page = await context.newPage();
+    const found: string[] = [];
+    for (const path of [
+      '/account',
+      '/post',
+      '/post/in-review',
+      `/account/ads/${ids[0]}/edit`,
+      newMessagePath(builtAds()[0]!.id),
+    ]) {
+      await page.goto(`${baseUrl()}${path}`);
+      if (path === '/account') await screenshots(page, 'account');
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.addScriptTag({ content: axeSource });
+        const violations = (await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } })
+            .axe;
+          return (await axe.run()).violations;
+        })) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+        for (const violation of violations)
+          if (violation.impact === 'serious' || violation.impact === 'critical')
+            found.push(
+              `${path} at ${width}: ${violation.id}: ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+            );
+      }
+    }
+    expect(found).toEqual([]);
+    await context.close();
+  });
+});
+
+/** Full-page screenshots at a phone's width and a desktop's, for a person to look at. */
+async function screenshots(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  const size = page.viewportSize();
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  if (size) await page.setViewportSize(size);
+}
+
+function ageOf(dateOfBirth: string): number {
+  const [year, month, day] = dateOfBirth.split('-').map(Number) as [number, number, number];
+  const now = new Date();
+  const had =
+    now.getUTCMonth() + 1 > month || (now.getUTCMonth() + 1 === month && now.getUTCDate() >= day);
+  return now.getUTCFullYear() - year - (had ? 0 : 1);
+}

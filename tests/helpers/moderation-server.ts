@@ -1,0 +1,62 @@
+// For the moderation end-to-end tests: a server of the production build (like the shared one of
+// tests/e2e/servers.ts) whose database the test holds, to make moderators as the operator's
+// command does and to insert member ads, and whose publisher records what it was asked.
+import { serve, type ServerType } from '@hono/node-server';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../server/app.ts';
+import { openDatabase, type Db } from '../../server/db/database.ts';
+import { getSite } from '../../src/content/index.ts';
+import { GENEROUS_LIMITS } from './api.ts';
+import { testMailer } from './mail.ts';
+import { recordingPublisher } from './moderation.ts';
+
+export interface ModerationServer {
+  url: string;
+  db: Db;
+  outboxDir: string;
+  /** What the server asked to publish, in order. */
+  published: string[];
+  stop(): Promise<void>;
+}
+
+export async function startModerationServer(siteDir: string): Promise<ModerationServer> {
+  process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
+  const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-moderation-'));
+  const db = openDatabase(join(dataDir, 'test.sqlite'));
+  const outboxDir = join(dataDir, 'outbox');
+  const publisher = recordingPublisher();
+  let url = '';
+  const app = createApp({
+    siteDir,
+    db,
+    mailer: testMailer(outboxDir),
+    mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
+    rateLimits: GENEROUS_LIMITS,
+    publisher,
+    log: false,
+  });
+  const server: ServerType = await new Promise((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve(started),
+    );
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    db,
+    outboxDir,
+    published: publisher.reasons,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          db.close();
+          rmSync(dataDir, { recursive: true, force: true });
+          resolve();
+        });
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}

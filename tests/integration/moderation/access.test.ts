@@ -1,0 +1,150 @@
+// Moderation is invisible to anyone but a moderator (product.md section 6): every /moderate page
+// answers as a path that does not exist (the not-found screen), and every moderation API route as
+// an unknown API path, byte for byte, to visitors and to members; nothing changes. A moderator sees
+// the pages; the role taken away, they are hidden again at once.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { makeModerator, moderatorCommand } from '../../../server/moderator-command.ts';
+import { FORM_TYPE, JSON_TYPE, makeTestApp, ORIGIN, type TestApp } from '../../helpers/api.ts';
+import {
+  getPage,
+  insertAdInReview,
+  logRows,
+  signUpMember,
+  storedAd,
+  type TestMember,
+} from '../../helpers/moderation.ts';
+import { useFixtureContent } from '../../helpers/pages.ts';
+
+process.env.PASSWORD_HASH_COST = String(2 ** 14);
+
+let cleanupContent: () => void;
+let t: TestApp;
+let member: TestMember;
+let poster: TestMember;
+let adId: number;
+beforeAll(async () => {
+  cleanupContent = useFixtureContent();
+  t = makeTestApp();
+  member = await signUpMember(t.app, t.db, 'plain');
+  poster = await signUpMember(t.app, t.db, 'poster');
+  adId = insertAdInReview(t.db, { accountId: poster.accountId });
+});
+afterAll(() => {
+  t.remove();
+  cleanupContent();
+});
+
+const PAGES = [
+  '/moderate',
+  '/moderate/',
+  '/moderate/log',
+  '/moderate/log?page=2',
+  '/moderate?ban=1',
+  '/moderate?done=approved&ad=100000001',
+];
+
+const routes = () => [
+  `/api/moderate/ads/${adId}/approve`,
+  `/api/moderate/ads/${adId}/reject`,
+  `/api/moderate/ads/${adId}/remove`,
+  `/api/moderate/accounts/${poster.accountId}/ban`,
+];
+
+const BODIES = {
+  json: {
+    type: JSON_TYPE,
+    body: JSON.stringify({ revision: 1, reason: 'spam', note: 'x' }),
+  },
+  form: {
+    type: FORM_TYPE,
+    body: new URLSearchParams({ revision: '1', reason: 'spam', note: 'x' }).toString(),
+  },
+};
+
+async function answer(path: string, init: RequestInit = {}) {
+  const response = await t.app.request(`${ORIGIN}${path}`, init);
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body: await response.text(),
+  };
+}
+
+const who = () =>
+  [
+    ['a visitor', undefined],
+    ['a member', member.session],
+  ] as const;
+
+describe.each(['a visitor', 'a member'])('to %s', (label) => {
+  const session = () => who().find(([name]) => name === label)![1];
+  const headers = (): Record<string, string> => {
+    const token = session();
+    return token ? { cookie: `lb_session=${token}` } : {};
+  };
+
+  test('every moderation page is the not-found screen of a path that does not exist', async () => {
+    const missing = await answer('/no-such-page', { headers: headers() });
+    expect(missing.status).toBe(404);
+    for (const path of PAGES) {
+      const found = await answer(path, { headers: headers() });
+      expect({ path, ...found }).toEqual({ path, ...missing });
+      const head = await t.app.request(`${ORIGIN}${path}`, { method: 'HEAD', headers: headers() });
+      expect(head.status).toBe(404);
+    }
+  });
+
+  test('every moderation API route is an unknown API path, for JSON and forms, and changes nothing', async () => {
+    const before = storedAd(t.db, adId);
+    const logged = logRows(t.db).length;
+    for (const kind of ['json', 'form'] as const) {
+      const init = (path: string) => ({
+        method: 'POST',
+        headers: { 'content-type': BODIES[kind].type, origin: ORIGIN, ...headers() },
+        body: BODIES[kind].body,
+      });
+      const unknown = await answer('/api/moderate/ads/1/no-such-action', init('x'));
+      expect(unknown.status).toBe(404);
+      expect(JSON.parse(unknown.body)).toEqual({ error: 'There is no such API endpoint.' });
+      for (const path of routes()) {
+        expect({ path, ...(await answer(path, init(path))) }).toEqual({ path, ...unknown });
+        const get = await answer(path, { headers: headers() });
+        expect(get.status).toBe(404);
+      }
+    }
+    // From another site too: refused as any API post is, never with the queue page.
+    const crossSite = await answer(routes()[0]!, {
+      method: 'POST',
+      headers: { 'content-type': FORM_TYPE, origin: 'https://evil.example', ...headers() },
+      body: BODIES.form.body,
+    });
+    const crossSiteUnknown = await answer('/api/no-such-endpoint', {
+      method: 'POST',
+      headers: { 'content-type': FORM_TYPE, origin: 'https://evil.example', ...headers() },
+      body: BODIES.form.body,
+    });
+    expect(crossSite).toEqual(crossSiteUnknown);
+    expect(storedAd(t.db, adId)).toEqual(before);
+    expect(logRows(t.db)).toHaveLength(logged);
+    const account = t.db
+      .prepare('SELECT banned_at FROM accounts WHERE id = ?')
+      .get(poster.accountId) as { banned_at: string | null };
+    expect(account.banned_at).toBeNull();
+  });
+});
+
+describe('the role', () => {
+  test('shows the pages to a moderator, and hides them again as soon as it is taken away', async () => {
+    const someone = await signUpMember(t.app, t.db, 'soon-moderator');
+    expect((await getPage(t.app, '/moderate', someone.session)).status).toBe(404);
+    expect(makeModerator(t.db, someone.email).code).toBe(0);
+    for (const path of ['/moderate', '/moderate/log']) {
+      const response = await getPage(t.app, path, someone.session);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+    expect(moderatorCommand(t.db, ['remove', someone.email]).code).toBe(0);
+    expect((await getPage(t.app, '/moderate', someone.session)).status).toBe(404);
+    expect((await getPage(t.app, '/moderate/log', someone.session)).status).toBe(404);
+  });
+});

@@ -1,0 +1,126 @@
+// Two moderators acting on one ad at once: exactly one wins, the other is told who handled it
+// (409, the queue page with the message for a form); the ad changes once, one log row, one mail.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cookieHeader, FORM_TYPE, listen, makeTestApp, type TestApp } from '../../helpers/api.ts';
+import { mailsTo } from '../../helpers/mail.ts';
+import {
+  insertAdInReview,
+  logRows,
+  postModerationForm,
+  recordingPublisher,
+  signUpMember,
+  signUpModerator,
+  storedAd,
+  type TestMember,
+} from '../../helpers/moderation.ts';
+import { bannerOf, useFixtureContent } from '../../helpers/pages.ts';
+
+process.env.PASSWORD_HASH_COST = String(2 ** 14);
+
+let cleanupContent: () => void;
+let t: TestApp;
+const publisher = recordingPublisher();
+let first: TestMember;
+let second: TestMember;
+beforeAll(async () => {
+  cleanupContent = useFixtureContent();
+  t = makeTestApp({ publisher });
+  first = await signUpModerator(t.app, t.db);
+  second = await signUpModerator(t.app, t.db);
+});
+afterAll(() => {
+  t.remove();
+  cleanupContent();
+});
+
+const decisionMails = async (email: string) => {
+  await t.mailer.settled();
+  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
+};
+
+describe('two moderators at once', () => {
+  test('approve and reject the same ad: one wins, the other sees who handled it, nothing twice', async () => {
+    const poster = await signUpMember(t.app, t.db, 'race');
+    const id = insertAdInReview(t.db, { accountId: poster.accountId });
+    const [approve, reject] = await Promise.all([
+      postModerationForm(
+        t.app,
+        `/api/moderate/ads/${id}/approve`,
+        { revision: '1' },
+        first.session,
+      ),
+      postModerationForm(
+        t.app,
+        `/api/moderate/ads/${id}/reject`,
+        { revision: '1', reason: 'spam' },
+        second.session,
+      ),
+    ]);
+    const statuses = [approve.status, reject.status].sort();
+    expect(statuses).toEqual([303, 409]);
+    const [winner, loser] = approve.status === 303 ? [first, reject] : [second, approve];
+    const html = await loser.text();
+    expect(html).toContain('<h1>Moderation queue</h1>');
+    expect(bannerOf(html)).toMatch(
+      new RegExp(`^This ad was already handled by ${winner.email.replace(/[.+]/g, '\\$&')}, who `),
+    );
+    const rows = logRows(t.db).filter((row) => row.ad_id === id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.moderator_email).toBe(winner.email);
+    expect(storedAd(t.db, id).revision).toBe(2);
+    expect(await decisionMails(poster.email)).toHaveLength(1);
+  });
+
+  test('over HTTP, ten approvals of one ad from two moderators: one approval, one log row, one publish', async () => {
+    const poster = await signUpMember(t.app, t.db, 'race-http');
+    const id = insertAdInReview(t.db, { accountId: poster.accountId });
+    const server = await listen(t.app);
+    const published = publisher.reasons.length;
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          fetch(`${server.url}/api/moderate/ads/${id}/approve`, {
+            method: 'POST',
+            headers: {
+              'content-type': FORM_TYPE,
+              origin: server.url,
+              ...cookieHeader((index % 2 ? first : second).session),
+            },
+            body: 'revision=1',
+            redirect: 'manual',
+          }),
+        ),
+      );
+      const statuses = responses.map((response) => response.status).sort();
+      expect(statuses).toEqual([303, ...Array(9).fill(409)]);
+    } finally {
+      await server.close();
+    }
+    expect(storedAd(t.db, id)).toMatchObject({ status: 'live', revision: 2 });
+    expect(logRows(t.db).filter((row) => row.ad_id === id)).toHaveLength(1);
+    expect(publisher.reasons.slice(published)).toEqual([`approved ad ${id}`]);
+    expect(await decisionMails(poster.email)).toHaveLength(1);
+  });
+
+  test('two bans of one account: one ban, the other told it was already banned', async () => {
+    const poster = await signUpMember(t.app, t.db, 'race-ban');
+    insertAdInReview(t.db, { accountId: poster.accountId });
+    const responses = await Promise.all(
+      [first, second].map((moderator) =>
+        postModerationForm(
+          t.app,
+          `/api/moderate/accounts/${poster.accountId}/ban`,
+          { reason: 'spam' },
+          moderator.session,
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([303, 409]);
+    const refused = responses.find((response) => response.status === 409)!;
+    expect(bannerOf(await refused.text())).toMatch(/^This account was already banned by /);
+    const bans = logRows(t.db).filter(
+      (row) => row.account_id === poster.accountId && row.action === 'ban',
+    );
+    expect(bans).toHaveLength(1);
+  });
+});
