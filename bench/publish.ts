@@ -9,7 +9,7 @@
 // and unexpected statuses.
 // Prints the figures and writes them to docs/benchmarks.md (## Publishing).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import { benchAdStream, readWeightedCities } from './ads.ts';
 import { writeContentSet } from './content.ts';
 import { DEFAULT_SEED } from './options.ts';
 import { createWorkspace } from './workspace.ts';
+import { writeDocSection } from './docs.ts';
 
 const root = join(import.meta.dirname, '..');
 const HOST = '127.0.0.1';
@@ -460,14 +461,9 @@ function report(run: {
 }
 
 function writeDoc(figures: string) {
-  const file = join(root, 'docs', 'benchmarks.md');
-  const current = readFileSync(file, 'utf8');
-  const section = `${START}\n${figures.trim()}\n${END}`;
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  const text =
-    start !== -1 && end > start
-      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
-      : `${current.trimEnd()}\n\n${HEADING}\n\n${section}\n`;
-  writeFileSync(file, text);
+  writeDocSection(
+    join(root, 'docs', 'benchmarks.md'),
+    { start: START, end: END, heading: HEADING },
+    figures,
+  );
 }

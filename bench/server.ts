@@ -5,12 +5,13 @@
 // can. Prints the figures and writes them to docs/benchmarks.md (## Server under load). Every
 // phase is bounded in time and in requests; nothing is sent anywhere but 127.0.0.1.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultHashingThreads } from '../server/auth/hashing-pool.ts';
+import { writeDocSection } from './docs.ts';
 
 const root = join(import.meta.dirname, '..');
 const HOST = '127.0.0.1';
@@ -423,16 +424,11 @@ function report(runs: RunResult[], options: ServerBenchOptions): string {
 }
 
 function writeDoc(figures: string) {
-  const file = join(root, 'docs', 'benchmarks.md');
-  const current = readFileSync(file, 'utf8');
-  const section = `${START}\n${figures.trim()}\n${END}`;
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  const text =
-    start !== -1 && end > start
-      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
-      : `${current.trimEnd()}\n\n${HEADING}\n\n${section}\n`;
-  writeFileSync(file, text);
+  writeDocSection(
+    join(root, 'docs', 'benchmarks.md'),
+    { start: START, end: END, heading: HEADING },
+    figures,
+  );
 }
 
 export async function benchServer(argv: readonly string[]): Promise<void> {
