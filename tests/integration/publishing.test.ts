@@ -268,6 +268,9 @@ describe('publishing member ads', () => {
 
   test('npm run build publishes member ads too; --if-needed sees them change', async () => {
     const databasePath = join(work, 'localboard.sqlite');
+    // The publisher's builds record the member ads as not checked: the first --if-needed build
+    // checks them, and then the site is up to date.
+    expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('Build finished');
     expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('is up to date');
     const id = insertMemberAd(db, { state: 'Texas', city: 'Houston', title: 'Salsa lessons' });
     try {
