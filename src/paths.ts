@@ -32,6 +32,14 @@ export const routes = {
   moderationLog: defineRoute<Record<string, never>>('/moderate/log'),
   // Replying to an ad (product.md section 7): `?ad={id}`.
   newMessage: defineRoute<Record<string, never>>('/messages/new'),
+  // Conversations (product.md section 7): the inbox and one thread.
+  messages: defineRoute<Record<string, never>>('/messages'),
+  conversation: defineRoute<{ conversationId: string }>('/messages/@conversationId(\\d+)'),
+  // Reports (product.md section 8): `?ad={id}`, or `?conversation={id}` from a thread.
+  report: defineRoute<Record<string, never>>('/report'),
+  moderateReports: defineRoute<Record<string, never>>('/moderate/reports'),
+  // The member's own data (product.md section 8): the confirmation of Delete my account.
+  deleteAccount: defineRoute<Record<string, never>>('/account/delete'),
 };
 
 export const homePath = () => routes.home.path({});
@@ -61,6 +69,16 @@ export const moderatePath = () => routes.moderate.path({});
 export const moderationLogPath = () => routes.moderationLog.path({});
 /** Where Reply and Send Message lead for an ad. */
 export const newMessagePath = (adId: number) => `${routes.newMessage.path({})}?ad=${adId}`;
+export const messagesPath = () => routes.messages.path({});
+export const conversationPath = (conversationId: number) =>
+  routes.conversation.path({ conversationId: String(conversationId) });
+/** Where Report this ad leads. */
+export const reportAdPath = (adId: number) => `${routes.report.path({})}?ad=${adId}`;
+/** Where Report this conversation leads. */
+export const reportConversationPath = (conversationId: number) =>
+  `${routes.report.path({})}?conversation=${conversationId}`;
+export const moderateReportsPath = () => routes.moderateReports.path({});
+export const deleteAccountPath = () => routes.deleteAccount.path({});
 /** The sign-in page, coming back to `next` (a path of this site) after signing in. */
 export const signinThenPath = (next: string) =>
   `${routes.signin.path({})}?next=${encodeURIComponent(next)}`;

@@ -1,7 +1,8 @@
 // A URL shape, written once as Vike-style patterns ('/city/@stateName/@cityName'), that both builds
 // paths and matches them: src/paths.ts declares the site's routes with it, each page folder's
 // +route.ts hands its route to Vike, and the prerenderer and the server match and build URLs with
-// the same object. A `@name(a|b)` segment only matches one of the listed values.
+// the same object. A `@name(a|b)` segment only matches one of the listed values, and a
+// `@name(\d+)` segment only digits (so `/messages/@conversationId(\d+)` leaves `/messages/new` alone).
 import { decodeSegment } from './decode-segment.ts';
 
 export type RouteParams = Record<string, string>;
@@ -11,6 +12,8 @@ interface Segment {
   param?: string;
   /** The only values a `@name(a|b)` segment matches. */
   allowed?: readonly string[];
+  /** A `@name(\d+)` segment: digits only. */
+  digits?: true;
 }
 
 export interface Route<Params extends Partial<RouteParams>> {
@@ -33,6 +36,7 @@ function parsePattern(pattern: string): Segment[] {
     .map((part) => {
       const param = /^@(\w+)(?:\(([^)]+)\))?$/.exec(part);
       if (!param) return { literal: part };
+      if (param[2] === '\\d+') return { param: param[1]!, digits: true };
       return { param: param[1]!, ...(param[2] ? { allowed: param[2].split('|') } : {}) };
     });
 }
@@ -70,6 +74,7 @@ export function defineRoute<Params extends Partial<RouteParams>>(
           if (segment.literal !== undefined) return raw === segment.literal;
           const value = decodeSegment(raw);
           if (value === '' || (segment.allowed && !segment.allowed.includes(value))) return false;
+          if (segment.digits && !/^\d+$/.test(value)) return false;
           params[segment.param!] = value;
           return true;
         });

@@ -108,4 +108,81 @@ export const MIGRATIONS: readonly string[] = [
      BEGIN SELECT RAISE(ABORT, 'the moderation log is append-only'); END;
    CREATE TRIGGER moderation_log_no_delete BEFORE DELETE ON moderation_log
      BEGIN SELECT RAISE(ABORT, 'the moderation log is append-only'); END;`,
+  // Replies, blocking, reports and the member's own data (product.md sections 7 and 8).
+  // - conversations: one per member ad and replier (the poster is the ad's member). ad_title is
+  //   copied so a thread still names its ad after the ad or its member is gone. A member who deletes
+  //   their account leaves the other side's thread in place (their id becomes NULL: "a deleted
+  //   member"), never the other way round.
+  // - messages: 1–2,000 characters; read_at is when the recipient first opened the thread after it
+  //   came (unread counts). A deleted account's messages go with it (ON DELETE CASCADE).
+  // - blocks: the blocker receives nothing from the blocked member, and the blocked member can
+  //   neither write in their threads nor reply to the blocker's ads. Either side's deletion ends it.
+  // - reports: about an ad (conversation_id NULL) or a conversation (conversation_id set, ad_id its
+  //   ad). ad_id is the public id of any published ad, an editor's too, so it references nothing.
+  //   reporter_key is `account:{id}` or `address:{keyed hash of the client address}` (no address
+  //   stored): one report per reporter per ad, and per conversation, by the unique indexes.
+  //   reported_account_id: the ad's member, or the reported side of a thread; NULL for an editor's
+  //   ad. thread: a JSON copy of the conversation when one is reported, so the moderator sees what
+  //   was reported even if its writer deletes the account. resolution is set once for all of an
+  //   ad's open reports by one moderator action (also in moderation_log).
+  // - hidden_ads: ads kept off the site by reports until a moderator decides (why 'reports': three
+  //   reporters, 'under-18': one report of that reason), or for good ('removed': an editor's ad a
+  //   moderator removed; content/ads/ should lose it too). kind says which source the id is from,
+  //   so the build applies an editor's hidden id to the CSV ads and a member's to the database's.
+  `CREATE TABLE conversations (
+     id INTEGER PRIMARY KEY,
+     ad_id INTEGER REFERENCES member_ads(id) ON DELETE SET NULL,
+     ad_title TEXT NOT NULL,
+     poster_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+     replier_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+     started_at TEXT NOT NULL,
+     last_message_at TEXT NOT NULL
+   ) STRICT;
+   CREATE UNIQUE INDEX conversations_one_per_ad_and_replier ON conversations(ad_id, replier_id);
+   CREATE INDEX conversations_by_poster ON conversations(poster_id, last_message_at);
+   CREATE INDEX conversations_by_replier ON conversations(replier_id, last_message_at);
+   CREATE TABLE messages (
+     id INTEGER PRIMARY KEY,
+     conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+     sender_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     body TEXT NOT NULL CHECK (length(body) BETWEEN 1 AND 2000),
+     sent_at TEXT NOT NULL,
+     read_at TEXT
+   ) STRICT;
+   CREATE INDEX messages_by_conversation ON messages(conversation_id, id);
+   CREATE INDEX messages_by_sender ON messages(sender_id);
+   CREATE TABLE blocks (
+     blocker_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     blocked_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (blocker_id, blocked_id)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX blocks_by_blocked ON blocks(blocked_id);
+   CREATE TABLE reports (
+     id INTEGER PRIMARY KEY,
+     ad_id INTEGER NOT NULL,
+     conversation_id INTEGER REFERENCES conversations(id) ON DELETE SET NULL,
+     reported_account_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+     reporter_key TEXT NOT NULL,
+     reporter_account_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+     reason TEXT NOT NULL,
+     note TEXT NOT NULL DEFAULT '',
+     thread TEXT,
+     created_at TEXT NOT NULL,
+     resolved_at TEXT,
+     resolution TEXT CHECK (resolution IN ('dismissed', 'removed', 'banned')),
+     resolved_by INTEGER
+   ) STRICT;
+   CREATE UNIQUE INDEX reports_one_per_reporter_and_ad ON reports(ad_id, reporter_key)
+     WHERE conversation_id IS NULL;
+   CREATE UNIQUE INDEX reports_one_per_reporter_and_conversation
+     ON reports(conversation_id, reporter_key) WHERE conversation_id IS NOT NULL;
+   CREATE INDEX reports_open_by_ad ON reports(resolved_at, ad_id);
+   CREATE INDEX reports_by_reporter ON reports(reporter_key, created_at);
+   CREATE TABLE hidden_ads (
+     ad_id INTEGER PRIMARY KEY,
+     kind TEXT NOT NULL CHECK (kind IN ('member', 'editor')),
+     why TEXT NOT NULL CHECK (why IN ('reports', 'under-18', 'removed')),
+     hidden_at TEXT NOT NULL
+   ) STRICT;`,
 ];

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { adPath, cityPath, outputFileForPath, statePath } from '../../src/paths.ts';
+import {
+  adPath,
+  cityPath,
+  conversationPath,
+  outputFileForPath,
+  routes,
+  statePath,
+} from '../../src/paths.ts';
 
 describe('paths', () => {
   test('use the full names, URL-encoded, as product.md shows them', () => {
@@ -18,5 +25,13 @@ describe('paths', () => {
     expect(outputFileForPath(cityPath('Idaho', "Coeur d'Alene", 2))).toBe(
       "city/Idaho/Coeur d'Alene/page/2/index.html",
     );
+  });
+
+  test('a conversation is a number under /messages, so /messages/new is not one', () => {
+    expect(conversationPath(42)).toBe('/messages/42');
+    expect(routes.conversation.match('/messages/42')).toEqual({ conversationId: '42' });
+    expect(routes.conversation.match('/messages/new')).toBeUndefined();
+    expect(routes.conversation.match('/messages/4x2')).toBeUndefined();
+    expect(routes.newMessage.match('/messages/new')).toEqual({});
   });
 });
