@@ -122,13 +122,15 @@ export const MIGRATIONS: readonly string[] = [
   //   reporter_key is `account:{id}` or `address:{keyed hash of the client address}` (no address
   //   stored): one report per reporter per ad, and per conversation, by the unique indexes.
   //   reported_account_id: the ad's member, or the reported side of a thread; NULL for an editor's
-  //   ad. thread: a JSON copy of the conversation when one is reported, so the moderator sees what
-  //   was reported even if its writer deletes the account. resolution is set once for all of an
+  //   ad. ad_copy: a JSON copy of the ad as the reporter saw it (state, city, age, seeks, title,
+  //   description), and thread: of the conversation when one is reported, so the moderator sees what
+  //   was reported even once it has left the site or its writer has deleted the account. resolution is set once for all of an
   //   ad's open reports by one moderator action (also in moderation_log).
   // - hidden_ads: ads kept off the site by reports until a moderator decides (why 'reports': three
   //   reporters, 'under-18': one report of that reason), or for good ('removed': an editor's ad a
   //   moderator removed; content/ads/ should lose it too). kind says which source the id is from,
   //   so the build applies an editor's hidden id to the CSV ads and a member's to the database's.
+  // - server_secrets: random keys made once per database (the reporter key's hash of an address).
   `CREATE TABLE conversations (
      id INTEGER PRIMARY KEY,
      ad_id INTEGER REFERENCES member_ads(id) ON DELETE SET NULL,
@@ -167,6 +169,7 @@ export const MIGRATIONS: readonly string[] = [
      reporter_account_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
      reason TEXT NOT NULL,
      note TEXT NOT NULL DEFAULT '',
+     ad_copy TEXT NOT NULL,
      thread TEXT,
      created_at TEXT NOT NULL,
      resolved_at TEXT,
@@ -184,5 +187,9 @@ export const MIGRATIONS: readonly string[] = [
      kind TEXT NOT NULL CHECK (kind IN ('member', 'editor')),
      why TEXT NOT NULL CHECK (why IN ('reports', 'under-18', 'removed')),
      hidden_at TEXT NOT NULL
+   ) STRICT;
+   CREATE TABLE server_secrets (
+     name TEXT PRIMARY KEY,
+     value BLOB NOT NULL
    ) STRICT;`,
 ];
