@@ -1,5 +1,6 @@
 // https://vike.dev/Page
 import { AdBadges } from '../../components/AdBadges.tsx';
+import { Banner } from '../../components/Banner.tsx';
 import { MessageForm } from '../../components/MessageForm.tsx';
 import { accountPath, adPath, homePath, messagesPath } from '../../paths.ts';
 import type { CompiledAd } from '../../schemas/compiled-content.ts';
@@ -14,6 +15,7 @@ export default function Page() {
       <section className="container container--form form-page">
         <h1>Ad not found</h1>
         <div className="form-card">
+          {data.error && <Banner>{data.error}</Banner>}
           <p>
             We couldn&apos;t find the ad you wanted to reply to. It may have expired or been
             removed.
