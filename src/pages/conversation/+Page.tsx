@@ -31,7 +31,7 @@ export default function Page() {
         <a href={messagesPath()}>← All messages</a>
       </p>
       <header className="conversation__header">
-        <h1>{c.adHref ? <a href={c.adHref}>{c.adTitle}</a> : c.adTitle}</h1>
+        <h1>{c.adTitle}</h1>
         <p className="conversation__about">
           {c.yourAd ? 'Your ad' : 'An ad you replied to'} ·{' '}
           {c.other === 'deleted'
@@ -39,7 +39,14 @@ export default function Page() {
             : c.yourAd
               ? 'with a member who replied to it'
               : 'with its poster'}
-          {!c.adHref && ' · the ad is no longer on the site'}
+          {c.adHref ? (
+            <>
+              {' · '}
+              <a href={c.adHref}>See the ad</a>
+            </>
+          ) : (
+            ' · the ad is no longer on the site'
+          )}
         </p>
       </header>
       {c.notice && <Banner tone="info">{c.notice}</Banner>}
@@ -142,7 +149,7 @@ function Safety({ conversation }: { conversation: ConversationView }) {
             </button>
           </form>
         ))}
-      <p className="safety-action">
+      <p className="conversation__report">
         Something wrong? <a href={reportConversationPath(id)}>Report this conversation</a>: a
         moderator reads it and can close the account.
       </p>

@@ -116,7 +116,11 @@ test('a verified member from before posting keeps their session and sign-in, and
     },
   ]);
   const kept = await t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(token) });
-  expect(await kept.json()).toEqual({ email: 'member@example.com', emailVerified: true, unread: 0 });
+  expect(await kept.json()).toEqual({
+    email: 'member@example.com',
+    emailVerified: true,
+    unread: 0,
+  });
   const signedIn = await postJson(t.app, '/api/signin', {
     email: 'member@example.com',
     password: PASSWORD,
