@@ -31,6 +31,7 @@ import { onRequestPages } from './pages.ts';
 import { accountsRoutes } from './routes/accounts.ts';
 import { emailLinkPages, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
 import { memberAdPages, postingRoutes } from './routes/posting.ts';
+import { messagesRoutes } from './routes/messages.ts';
 import { moderationPageExtras, moderationRoutes } from './routes/moderation.ts';
 import { staticSite } from './static-site.ts';
 
@@ -151,6 +152,7 @@ export function createApp(options: AppOptions) {
     allowedOrigins: options.allowedOrigins ?? [],
     trust,
   };
+  app.route('/', messagesRoutes({ ...posting, mailer: options.mailer, mailSite }));
   app.route('/api/ads', postingRoutes(posting));
   app.route('/api', api);
 

@@ -26,6 +26,7 @@ import {
 } from '../auth/session-cookie.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import { accountStore } from '../db/accounts.ts';
+import { conversationStore } from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import { knownDeviceStore } from '../db/known-devices.ts';
 import { sessionStore } from '../db/sessions.ts';
@@ -57,6 +58,7 @@ export function accountsRoutes(options: AccountsOptions) {
   const accounts = accountStore(options.db);
   const sessions = sessionStore(options.db);
   const devices = knownDeviceStore(options.db);
+  const conversations = conversationStore(options.db);
   // Expired sessions and long-unused devices no longer count; clear them out at start-up.
   sessions.removeExpired(new Date().toISOString());
   devices.removeUnusedSince(new Date(Date.now() - DEVICE_DAYS * DAY_MS).toISOString());
@@ -171,7 +173,15 @@ export function accountsRoutes(options: AccountsOptions) {
       ? sessions.findValid(hashToken(token), new Date().toISOString())
       : undefined;
     if (!member) return c.json({ error: 'You are not signed in.' }, 401);
-    return c.json({ email: member.email, emailVerified: member.emailVerified }, 200);
+    // unread: messages sent to the member and not yet opened (the header's Messages link).
+    return c.json(
+      {
+        email: member.email,
+        emailVerified: member.emailVerified,
+        unread: conversations.unreadTotal(member.accountId),
+      },
+      200,
+    );
   });
 
   return app;

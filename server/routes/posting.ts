@@ -14,7 +14,6 @@
 // description is up to 15 KB of UTF-8, and three times that once a form percent-encodes it.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import { getState, hasCity } from '../../src/content/index.ts';
 import {
   accountPath,
@@ -314,8 +313,8 @@ export function postingRoutes(options: PostingOptions) {
 type PageStatus = Parameters<OnRequestPages['answer']>[4];
 
 /**
- * GET /account and /account/ads/{id}/edit: the on-request pages with the member's own ads; and
- * GET /messages/new, whose unknown ad is a 404.
+ * GET /account and /account/ads/{id}/edit: the on-request pages with the member's own ads.
+ * (/messages/new, where Reply leads, is server/routes/messages.ts.)
  */
 export function memberAdPages(options: Pick<PostingOptions, 'db' | 'pages' | 'now'>) {
   const { pages } = options;
@@ -338,14 +337,6 @@ export function memberAdPages(options: Pick<PostingOptions, 'db' | 'pages' | 'no
     const ad = member && id !== undefined ? ads.findOwned(id, member.accountId) : undefined;
     const memberAds = ad ? [memberAdView(ad, utcDay(now()))] : [];
     return pages.answer(c, found.page, found.params, { memberAds }, member && !ad ? 404 : 200);
-  });
-  // Reply and Send Message lead here (replies are section 7): an unknown ad is a 404.
-  app.get('/messages/new', (c, next) => {
-    const found = pages.find(c.req.path);
-    if (!found) return next();
-    const id = adIdOf(c.req.query('ad') ?? '');
-    const status = id !== undefined && findPublishedAd(id) ? 200 : 404;
-    return pages.answer(c, found.page, found.params, {}, status);
   });
   return app;
 }

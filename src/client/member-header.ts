@@ -6,13 +6,16 @@ export const isSignedIn = () => document.cookie.split('; ').includes('lb_member=
 export async function showSignedInMember(): Promise<void> {
   if (!isSignedIn()) return;
   let email: string;
+  let unread = 0;
   try {
     const response = await fetch('/api/me', {
       headers: { Accept: 'application/json' },
       credentials: 'same-origin',
     });
     if (!response.ok) return;
-    email = String(((await response.json()) as { email?: unknown }).email ?? '');
+    const me = (await response.json()) as { email?: unknown; unread?: unknown };
+    email = String(me.email ?? '');
+    unread = typeof me.unread === 'number' && me.unread > 0 ? Math.floor(me.unread) : 0;
   } catch {
     return;
   }
@@ -26,6 +29,21 @@ export async function showSignedInMember(): Promise<void> {
   who.className = 'member-bar__email';
   who.href = '/account';
   who.textContent = email;
+  // Messages, with how many are unread when there are any (/messages).
+  const messages = document.createElement('a');
+  messages.className = 'member-bar__messages';
+  messages.href = '/messages';
+  messages.textContent = 'Messages';
+  if (unread > 0) {
+    const count = document.createElement('span');
+    count.className = 'unread-count';
+    count.textContent = String(unread);
+    const label = document.createElement('span');
+    label.className = 'visually-hidden';
+    label.textContent = ' unread';
+    count.append(label);
+    messages.append(' ', count);
+  }
   const form = document.createElement('form');
   form.method = 'post';
   form.action = '/api/signout';
@@ -34,7 +52,7 @@ export async function showSignedInMember(): Promise<void> {
   signOut.className = 'button button--ghost button--small';
   signOut.textContent = 'Sign out';
   form.append(signOut);
-  bar.append(who, form);
+  bar.append(messages, who, form);
   // Before the menu, so the menu stays at the right edge.
   header.insertBefore(bar, header.querySelector('.menu'));
   header.classList.add('site-header__inner--member');

@@ -3,6 +3,7 @@
 // the page's data hook as `request`, beside `routeParams`; prerendered pages, and the dev server,
 // get none. Pages read only this: they never import the server.
 import type { MemberAdView } from '../schemas/member-ad-view.ts';
+import type { MessagesView } from './messages-view.ts';
 import type { ModerationView } from './moderation-view.ts';
 
 /** The signed-in member, from the session cookie. */
@@ -38,4 +39,6 @@ export interface PageRequest {
   memberAds?: readonly MemberAdView[];
   /** On the moderation pages (moderators only): what the database holds for them. */
   moderation?: ModerationView;
+  /** On the message pages (/messages, /messages/{id}, /messages/new): the member's conversations. */
+  messages?: MessagesView;
 }

@@ -12,6 +12,12 @@ export {
   type ScannedField,
 } from './scan-ad.ts';
 export {
+  contactDetailsInMessage,
+  refusedTermInMessage,
+  scanMessage,
+  type MessageScan,
+} from './scan-message.ts';
+export {
   findFirstPolicyTerm,
   findPolicyTerms,
   parseTermList,

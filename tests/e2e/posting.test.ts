@@ -337,7 +337,7 @@ describe('member actions for a signed-in member', () => {
     expect(await page.locator('.reply-card__ad h2').textContent()).toBe(ad.title);
     expect(await page.locator('.reply-card__place').textContent()).toBe(`${ad.city}, ${ad.state}`);
     expect(await page.locator('.reply-card .banner').textContent()).toContain(
-      ad.sample ? 'This is a sample ad' : 'Replies between members are coming soon',
+      ad.sample ? 'This is a sample ad' : "This is an editor's listing",
     );
     expect(await page.locator('dialog').count()).toBe(0);
     await screenshots(page, 'messages-new');

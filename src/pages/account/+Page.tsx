@@ -1,6 +1,6 @@
 // https://vike.dev/Page
 import { Banner, FormStatus } from '../../components/Banner.tsx';
-import { forgotPath, signinThenPath, accountPath } from '../../paths.ts';
+import { forgotPath, signinThenPath, accountPath, messagesPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { MyAds } from './MyAds.tsx';
@@ -49,6 +49,9 @@ export default function Page() {
             </button>
           </form>
         )}
+        <p className="form__footnote account-footnote">
+          Your conversations with other members are in <a href={messagesPath()}>Messages</a>.
+        </p>
         <p className="form__footnote account-footnote">
           Want a new password? <a href={forgotPath()}>Reset it by email</a>
         </p>

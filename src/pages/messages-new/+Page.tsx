@@ -1,16 +1,21 @@
 // https://vike.dev/Page
 import { AdBadges } from '../../components/AdBadges.tsx';
-import { adPath, homePath } from '../../paths.ts';
+import { Banner } from '../../components/Banner.tsx';
+import { MessageForm } from '../../components/MessageForm.tsx';
+import { accountPath, adPath, homePath, messagesPath } from '../../paths.ts';
+import type { CompiledAd } from '../../schemas/compiled-content.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {
-  const { ad } = useData<Data>();
-  if (!ad)
+  const data = useData<Data>();
+  const { target } = data;
+  if (target.kind === 'not-found')
     return (
       <section className="container container--form form-page">
         <h1>Ad not found</h1>
         <div className="form-card">
+          {data.error && <Banner>{data.error}</Banner>}
           <p>
             We couldn&apos;t find the ad you wanted to reply to. It may have expired or been
             removed.
@@ -23,35 +28,120 @@ export default function Page() {
         </div>
       </section>
     );
+  if (target.kind === 'unavailable')
+    return (
+      <section className="container container--form form-page">
+        <h1>This ad takes no replies</h1>
+        <div className="form-card reply-card">
+          <h2 className="reply-card__unavailable-title">{target.title}</h2>
+          <p className="banner banner--info" role="status">
+            {target.why}
+          </p>
+          <p className="button-row">
+            <a className="button button--primary" href={homePath()}>
+              Browse ads
+            </a>
+          </p>
+        </div>
+      </section>
+    );
+  const { ad } = target;
   return (
     <section className="container container--form form-page">
       <h1>Reply to an ad</h1>
       <div className="form-card reply-card">
-        <article className="reply-card__ad" aria-labelledby="reply-ad-title">
-          <h2 id="reply-ad-title">{ad.title}</h2>
-          <p className="reply-card__place">
-            {ad.city}, {ad.state}
-          </p>
-          <AdBadges ad={ad} withFacts />
-        </article>
-        {ad.sample ? (
-          <p className="banner banner--info" role="status">
-            This is a sample ad: it shows what ads on the site look like, and no real person wrote
-            it. There is nobody to reply to, and nothing you write here would be delivered.
-          </p>
-        ) : (
-          <p className="banner banner--info" role="status">
-            Replies between members are coming soon. Nothing is sent yet: when replies open, you
-            will write to the poster from here, and neither of you will see the other&apos;s email
-            address.
-          </p>
-        )}
-        <div className="button-row">
-          <a className="button button--primary" href={adPath(ad.state, ad.city, ad.id)}>
-            Back to the ad
-          </a>
-        </div>
+        <AdSummary ad={ad} />
+        <Body data={data} ad={ad} />
       </div>
     </section>
   );
+}
+
+function AdSummary({ ad }: { ad: CompiledAd }) {
+  return (
+    <article className="reply-card__ad" aria-labelledby="reply-ad-title">
+      <h2 id="reply-ad-title">{ad.title}</h2>
+      <p className="reply-card__place">
+        {ad.city}, {ad.state}
+      </p>
+      <AdBadges ad={ad} withFacts />
+    </article>
+  );
+}
+
+function Body({ data, ad }: { data: Data; ad: CompiledAd }) {
+  const backToAd = (
+    <div className="button-row">
+      <a className="button button--secondary" href={adPath(ad.state, ad.city, ad.id)}>
+        Back to the ad
+      </a>
+    </div>
+  );
+  switch (data.target.kind) {
+    case 'not-member-ad':
+      return (
+        <>
+          <p className="banner banner--info" role="status">
+            {ad.sample
+              ? 'This is a sample ad: it shows what ads on the site look like, and no real person wrote it. There is nobody to reply to, and nothing you write here would be delivered.'
+              : "This is an editor's listing, not a member's ad: there is no member behind it to reply to, and nothing you write here would be delivered."}
+          </p>
+          {backToAd}
+        </>
+      );
+    case 'own-ad':
+      return (
+        <>
+          <p className="banner banner--info" role="status">
+            This is your own ad. Members who reply to it appear in your{' '}
+            <a href={messagesPath()}>Messages</a>.
+          </p>
+          {backToAd}
+        </>
+      );
+    case 'blocked':
+      return (
+        <>
+          <p className="banner banner--info" role="status">
+            {data.target.by === 'you'
+              ? 'You blocked the poster of this ad. To write to them again, unblock them from your conversation with them in Messages.'
+              : 'The poster of this ad has blocked you: you cannot reply to their ads.'}
+          </p>
+          {backToAd}
+        </>
+      );
+    default:
+      if (!data.canWrite)
+        return (
+          <>
+            <p className="banner banner--info" role="status">
+              Verify your email address before writing to members: open the link we emailed to{' '}
+              <strong>{data.email}</strong>, or ask for a new one on{' '}
+              <a href={accountPath()}>your account page</a>.
+            </p>
+            {backToAd}
+          </>
+        );
+      return (
+        <>
+          <p className="reply-card__lead">
+            Your message goes to the poster on {data.brand}, and they get a mail saying there is a
+            message for them. Neither of you sees the other&apos;s email address. Keep it friendly:
+            no phone numbers, email addresses or links in a first message.
+          </p>
+          <MessageForm
+            action="/api/messages"
+            label="Your message"
+            submitLabel="Send message"
+            maxChars={data.maxChars}
+            error={data.error}
+            body={data.body}
+            hidden={{ ad: String(ad.id) }}
+          />
+          <p className="form__footnote reply-card__back">
+            <a href={adPath(ad.state, ad.city, ad.id)}>Back to the ad</a>
+          </p>
+        </>
+      );
+  }
 }

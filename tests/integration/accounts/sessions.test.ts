@@ -63,7 +63,7 @@ describe('POST /api/signin', () => {
   it('signs in with the email in another case and with spaces around it', async () => {
     const token = await signIn(`  ${member.toUpperCase()} `);
     const response = await me(token);
-    expect(await response.json()).toEqual({ email: member, emailVerified: false });
+    expect(await response.json()).toEqual({ email: member, emailVerified: false, unread: 0 });
   });
 
   it('answers a wrong password and an unknown email exactly alike (401, same message)', async () => {
@@ -107,7 +107,7 @@ describe('GET /api/me', () => {
     const response = await me(await signIn());
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await response.json()).toEqual({ email: member, emailVerified: false });
+    expect(await response.json()).toEqual({ email: member, emailVerified: false, unread: 0 });
   });
 
   it('answers 401 without a cookie, never cached', async () => {
@@ -198,7 +198,7 @@ describe('a restart', () => {
       try {
         const current = await fetch(`${secondServer.url}/api/me`, { headers: cookieHeader(token) });
         expect(current.status).toBe(200);
-        expect(await current.json()).toEqual({ email, emailVerified: false });
+        expect(await current.json()).toEqual({ email, emailVerified: false, unread: 0 });
 
         const signin = await fetch(`${secondServer.url}/api/signin`, {
           method: 'POST',

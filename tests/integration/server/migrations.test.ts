@@ -74,7 +74,7 @@ test('an account made before email verification still signs in after the upgrade
   const me = await t.app.request(`${ORIGIN}/api/me`, {
     headers: cookieHeader(sessionTokenOf(signedIn)),
   });
-  expect(await me.json()).toEqual({ email: 'early@example.com', emailVerified: false });
+  expect(await me.json()).toEqual({ email: 'early@example.com', emailVerified: false, unread: 0 });
   // The new table works for the old account: a reset link can be asked for.
   expect((await postJson(t.app, '/api/forgot', { email: 'early@example.com' })).status).toBe(200);
   expect(t.db.prepare('SELECT COUNT(*) AS n FROM email_tokens').get()).toEqual({ n: 1 });
@@ -116,7 +116,11 @@ test('a verified member from before posting keeps their session and sign-in, and
     },
   ]);
   const kept = await t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(token) });
-  expect(await kept.json()).toEqual({ email: 'member@example.com', emailVerified: true });
+  expect(await kept.json()).toEqual({
+    email: 'member@example.com',
+    emailVerified: true,
+    unread: 0,
+  });
   const signedIn = await postJson(t.app, '/api/signin', {
     email: 'member@example.com',
     password: PASSWORD,
@@ -125,7 +129,7 @@ test('a verified member from before posting keeps their session and sign-in, and
   const me = await t.app.request(`${ORIGIN}/api/me`, {
     headers: cookieHeader(sessionTokenOf(signedIn)),
   });
-  expect(await me.json()).toEqual({ email: 'member@example.com', emailVerified: true });
+  expect(await me.json()).toEqual({ email: 'member@example.com', emailVerified: true, unread: 0 });
   // Member ads are numbered far above the editors' CSV ids.
   const stored = t.db
     .prepare(

@@ -1,0 +1,504 @@
+// Replies, messages and blocking (product.md section 7), for signed-in members, as on-request pages
+// and API endpoints that take a plain form post (pages without JavaScript) or JSON:
+//
+//   GET  /messages                    the inbox: conversations, newest activity first, unread counts
+//   GET  /messages/new?ad={id}        the reply form for a member's ad (or why there is none);
+//                                     the member's own conversation about that ad, if there is one
+//   GET  /messages/{id}               a conversation; opening it marks the other side's messages read
+//   POST /api/messages    {ad, body}  starts a conversation (server/db/conversations.ts has the rules)
+//   POST /api/messages/{id}/reply     {body}
+//   POST /api/messages/{id}/block     blocks the other side;  /unblock  undoes the member's block
+//
+// A conversation that is not the member's answers exactly as one that does not exist (404), so ids
+// are never confirmed. A refused form post comes back as its page (404 to 429) with the message and
+// what was typed; JSON gets `{ error }`. Nothing here ever shows or sends the other side's email.
+// Writing needs a verified email, as posting does; reading does not.
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { findPublishedAd } from '../../src/content/ad-by-id.ts';
+import { getPolicyTerms, getSite } from '../../src/content/index.ts';
+import { formatDate } from '../../src/format.ts';
+import {
+  CLOSED_TEXTS,
+  CONVERSATION_NOTICES,
+  INBOX_SHOWN,
+  type ConversationView,
+  type InboxView,
+  type MessagesView,
+  type NewMessageTarget,
+} from '../../src/pages/messages-view.ts';
+import type { FormFill } from '../../src/pages/request.ts';
+import { adPath, conversationPath, newMessagePath, signinThenPath } from '../../src/paths.ts';
+import { scanMessage } from '../../src/policy/index.ts';
+import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
+import { checkMessageBody, CONVERSATION_WINDOW_HOURS } from '../../src/schemas/message.ts';
+import type { Seeks } from '../../src/schemas/seeks.ts';
+import type { ProxyTrust } from '../client-address.ts';
+import { blockStore } from '../db/blocks.ts';
+import {
+  adAvailability,
+  conversationStore,
+  type AdForReply,
+  type ConversationRow,
+  type Notification,
+  type StartOutcome,
+} from '../db/conversations.ts';
+import type { Db } from '../db/database.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { newMessageMail } from '../mail/conversation-messages.ts';
+import type { MailSite } from '../mail/messages.ts';
+import { originCheck } from '../middleware/origin-check.ts';
+import type { OnRequestPages } from '../pages.ts';
+import { isFormSubmission, Refusal } from '../refusal.ts';
+import { readSubmission, type Submission } from './accounts.ts';
+
+/** Largest request body the message endpoints read: 2,000 characters of 4-byte UTF-8, form-encoded. */
+export const MESSAGES_MAX_BODY_BYTES = 32 * 1024;
+
+export interface MessagingOptions {
+  db: Db;
+  pages: OnRequestPages;
+  mailer: Mailer;
+  mailSite: () => MailSite;
+  allowedOrigins: readonly string[];
+  trust: ProxyTrust;
+  /** The clock (tests move it). */
+  now?: () => Date;
+}
+
+export const NOT_VERIFIED_TO_WRITE =
+  'Verify your email address before writing to members: open the link we emailed you, or ask for a new one on your account page.';
+export const CONVERSATION_NOT_FOUND = "We couldn't find that conversation.";
+export const AD_NOT_FOUND_FOR_REPLY =
+  "We couldn't find that ad. It may have expired or been removed.";
+export const OWN_AD =
+  'This is your own ad: members reply to it, and their messages appear in your Messages.';
+export const NOT_A_MEMBER_AD =
+  "This is a sample or editor's listing, not a member's ad: there is nobody to write to, and nothing would be delivered.";
+
+type Status = 400 | 403 | 404 | 409 | 410 | 413 | 429;
+
+/** Why a member ad takes no new conversations, in a sentence; undefined when it is not public. */
+export function unavailableText(ad: AdForReply, today: string): string | undefined {
+  switch (adAvailability(ad, today)) {
+    case 'removed':
+      return 'A moderator removed this ad, so it takes no replies.';
+    case 'deleted':
+      return 'The poster deleted this ad, so it takes no new replies.';
+    case 'expired':
+      return `This ad expired${ad.expiresOn ? ` on ${formatDate(ad.expiresOn)}` : ''}, so it takes no new replies.`;
+    case 'hidden':
+      return 'This ad is off the site while moderators look into reports about it, so it takes no new replies for now.';
+    default:
+      // In review or rejected: never on the site, so answered as an unknown ad.
+      return undefined;
+  }
+}
+
+export function messagesRoutes(options: MessagingOptions) {
+  const { pages, mailer } = options;
+  const store = conversationStore(options.db);
+  const blocks = blockStore(options.db);
+  const now = options.now ?? (() => new Date());
+  const today = () => now().toISOString().slice(0, 10);
+  const app = new Hono();
+
+  for (const path of ['/api/messages', '/api/messages/*']) {
+    app.use(path, async (c, next) => {
+      await next();
+      c.res.headers.set('Cache-Control', 'no-store');
+    });
+    app.use(
+      path,
+      originCheck(options.allowedOrigins, options.trust, (c, refusal) =>
+        refusedPost(c, refusal.status as Status, refusal.error),
+      ),
+    );
+    app.use(
+      path,
+      bodyLimit({
+        maxSize: MESSAGES_MAX_BODY_BYTES,
+        onError: (c) =>
+          refusedPost(
+            c,
+            413,
+            `The request is too large (${MESSAGES_MAX_BODY_BYTES / 1024} KB at most): a message can be 2,000 characters.`,
+          ),
+      }),
+    );
+  }
+
+  // ---- Pages ----
+
+  app.get('/messages', (c, next) => {
+    const found = pages.find(c.req.path);
+    if (!found) return next();
+    const member = pages.memberOf(c);
+    const extras = member ? { messages: inboxView(member.accountId) } : {};
+    return pages.answer(c, found.page, found.params, extras);
+  });
+
+  app.get('/messages/new', (c, next) => {
+    const found = pages.find(c.req.path);
+    if (!found) return next();
+    const member = pages.memberOf(c);
+    if (!member) return pages.answer(c, found.page, found.params);
+    const adId = idOf(c.req.query('ad'));
+    const existing = adId === undefined ? undefined : store.existingFor(adId, member.accountId);
+    if (existing !== undefined) return c.redirect(conversationPath(existing), 303);
+    const target = targetOf(c.req.query('ad'), member.accountId);
+    return pages.answer(
+      c,
+      found.page,
+      found.params,
+      { messages: { kind: 'new', target } },
+      target.kind === 'not-found' ? 404 : 200,
+    );
+  });
+
+  app.get('/messages/:id{[0-9]+}', (c, next) => {
+    const found = pages.find(c.req.path);
+    if (!found) return next();
+    const member = pages.memberOf(c);
+    if (!member) return pages.answer(c, found.page, found.params);
+    const id = idOf(c.req.param('id'));
+    const conversation = id === undefined ? undefined : store.find(id, member.accountId);
+    if (!conversation)
+      return pages.answer(
+        c,
+        found.page,
+        found.params,
+        { messages: { kind: 'conversation-not-found' } },
+        404,
+      );
+    store.markRead(conversation.id, member.accountId, now());
+    return pages.answer(c, found.page, found.params, {
+      messages: conversationView(conversation, member.accountId, c.req.query('done')),
+    });
+  });
+
+  // ---- Form posts ----
+
+  app.post('/api/messages', async (c) => {
+    const submission = await readSubmission(c);
+    const adParam = submission instanceof Refusal ? '' : text(submission.fields.ad);
+    const form = { page: 'new' as const, adParam };
+    if (submission instanceof Refusal)
+      return refused(c, form, submission.status as Status, submission.error);
+    const values = { ad: adParam, body: text(submission.fields.body) };
+    const member = pages.memberOf(c);
+    if (!member) return signedOut(c, submission, newMessagePath(idOf(adParam) ?? 0));
+    if (!member.emailVerified) return refused(c, form, 403, NOT_VERIFIED_TO_WRITE, values);
+    const adId = idOf(adParam);
+    const ad = adId === undefined ? undefined : store.findAd(adId);
+    if (!ad) {
+      const published = adId === undefined ? undefined : findPublishedAd(adId);
+      return published
+        ? refused(c, form, 403, NOT_A_MEMBER_AD, values)
+        : refused(c, form, 404, AD_NOT_FOUND_FOR_REPLY, values);
+    }
+    const checked = checkMessageBody(submission.fields.body);
+    if (!checked.ok) return refused(c, form, 400, checked.problem, values);
+    // The first message of a conversation goes through the policy scanner (product.md section
+    // 7); a start that becomes a message in an existing conversation is scanned all the same.
+    const scanned = scanMessage(
+      checked.body,
+      getPolicyTerms(),
+      [ad.city, ad.state],
+      getSite().brand,
+    );
+    if (scanned.refusal) return refused(c, form, 400, scanned.refusal, values);
+    const outcome = store.start(ad.id, member.accountId, checked.body, now());
+    if (!outcome.ok) {
+      const [status, message, retryAfter] = startRefusal(outcome, ad);
+      if (retryAfter) c.header('Retry-After', String(retryAfter));
+      return refused(c, form, status, message, values);
+    }
+    notify(outcome.notify);
+    const redirectUrl = outcome.created
+      ? `${conversationPath(outcome.conversationId)}?done=started`
+      : `${conversationPath(outcome.conversationId)}#latest`;
+    return submission.kind === 'form'
+      ? c.redirect(redirectUrl, 303)
+      : c.json({ conversationId: outcome.conversationId, redirectUrl }, 201);
+  });
+
+  app.post('/api/messages/:id{[0-9]+}/reply', async (c) => {
+    const id = idOf(c.req.param('id'));
+    const form = { page: 'conversation' as const, id };
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal)
+      return refused(c, form, submission.status as Status, submission.error);
+    const values = { body: text(submission.fields.body) };
+    const member = pages.memberOf(c);
+    if (!member) return signedOut(c, submission, conversationPath(id ?? 0));
+    const conversation = id === undefined ? undefined : store.find(id, member.accountId);
+    if (!conversation) return refused(c, form, 404, CONVERSATION_NOT_FOUND);
+    if (!member.emailVerified) return refused(c, form, 403, NOT_VERIFIED_TO_WRITE, values);
+    const checked = checkMessageBody(submission.fields.body);
+    if (!checked.ok) return refused(c, form, 400, checked.problem, values);
+    const outcome = store.reply(conversation.id, member.accountId, checked.body, now());
+    if (!outcome.ok)
+      return outcome.refused === 'not-found'
+        ? refused(c, form, 404, CONVERSATION_NOT_FOUND)
+        : refused(
+            c,
+            form,
+            outcome.refused === 'blocked-you' || outcome.refused === 'you-blocked' ? 403 : 409,
+            CLOSED_TEXTS[outcome.refused],
+            values,
+          );
+    notify(outcome.notify);
+    const redirectUrl = `${conversationPath(conversation.id)}#latest`;
+    return submission.kind === 'form'
+      ? c.redirect(redirectUrl, 303)
+      : c.json({ messageId: outcome.messageId, redirectUrl }, 201);
+  });
+
+  app.post('/api/messages/:id{[0-9]+}/:action{block|unblock}', async (c) => {
+    const id = idOf(c.req.param('id'));
+    const block = c.req.param('action') === 'block';
+    const form = { page: 'conversation' as const, id };
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal)
+      return refused(c, form, submission.status as Status, submission.error);
+    const member = pages.memberOf(c);
+    if (!member) return signedOut(c, submission, conversationPath(id ?? 0));
+    const conversation = id === undefined ? undefined : store.find(id, member.accountId);
+    if (!conversation) return refused(c, form, 404, CONVERSATION_NOT_FOUND);
+    const other =
+      conversation.posterId === member.accountId ? conversation.replierId : conversation.posterId;
+    if (other === null) return refused(c, form, 409, CLOSED_TEXTS['other-deleted']);
+    if (block) blocks.block(member.accountId, other, now());
+    else blocks.unblock(member.accountId, other);
+    const done = block ? 'blocked' : 'unblocked';
+    const redirectUrl = `${conversationPath(conversation.id)}?done=${done}`;
+    return submission.kind === 'form'
+      ? c.redirect(redirectUrl, 303)
+      : c.json({ blocked: block, redirectUrl }, 200);
+  });
+
+  app.on(
+    ['GET', 'PUT', 'PATCH', 'DELETE'],
+    [
+      '/api/messages',
+      '/api/messages/:id/reply',
+      '/api/messages/:id/block',
+      '/api/messages/:id/unblock',
+    ],
+    (c) => c.json({ error: 'Use POST for this endpoint.' }, 405),
+  );
+
+  return app;
+
+  // ---- Views ----
+
+  function inboxView(member: number): InboxView {
+    const entries = store.inbox(member, INBOX_SHOWN).map((row) => ({
+      conversationId: row.conversationId,
+      adTitle: row.adTitle,
+      other: otherSide(row, member),
+      lastMessageAt: row.lastMessageAt,
+      unread: row.unread,
+      youBlocked: row.youBlocked === 1,
+    }));
+    return {
+      kind: 'inbox',
+      entries,
+      total: entries.length < INBOX_SHOWN ? entries.length : store.inboxCount(member),
+      unread: store.unreadTotal(member),
+    };
+  }
+
+  function conversationView(
+    conversation: ConversationRow,
+    member: number,
+    done?: string,
+  ): ConversationView {
+    const other = conversation.posterId === member ? conversation.replierId : conversation.posterId;
+    const live =
+      conversation.adStatus === 'live' &&
+      !conversation.adHidden &&
+      conversation.adExpiresOn !== null &&
+      conversation.adExpiresOn > today() &&
+      conversation.adState !== null &&
+      conversation.adCity !== null;
+    const closed = store.closedReason(conversation, member);
+    return {
+      kind: 'conversation',
+      conversationId: conversation.id,
+      adTitle: conversation.adTitle,
+      ...(live
+        ? { adHref: adPath(conversation.adState!, conversation.adCity!, conversation.adId!) }
+        : {}),
+      yourAd: conversation.posterId === member,
+      other: otherSide(conversation, member),
+      messages: store.messages(conversation.id).map((message) => ({
+        id: message.id,
+        from:
+          message.senderId === member
+            ? 'you'
+            : message.senderId === conversation.posterId
+              ? 'poster'
+              : 'replier',
+        body: message.body,
+        sentAt: message.sentAt,
+      })),
+      ...(closed ? { closed } : {}),
+      youBlocked: other !== null && blocks.between(member, other).youBlocked,
+      ...(done && done in CONVERSATION_NOTICES
+        ? { notice: CONVERSATION_NOTICES[done as keyof typeof CONVERSATION_NOTICES] }
+        : {}),
+    };
+  }
+
+  /** What `/messages/new?ad=…` is about, for this member. */
+  function targetOf(adParam: string | undefined, member: number): NewMessageTarget {
+    const id = idOf(adParam);
+    if (id === undefined) return { kind: 'not-found' };
+    const ad = store.findAd(id);
+    if (!ad) {
+      const published = findPublishedAd(id);
+      return published ? { kind: 'not-member-ad', ad: published } : { kind: 'not-found' };
+    }
+    if (ad.accountId === member) return { kind: 'own-ad', ad: shownAd(ad) };
+    const why = unavailableText(ad, today());
+    if (adAvailability(ad, today()) !== 'live')
+      return why ? { kind: 'unavailable', title: ad.title, why } : { kind: 'not-found' };
+    const between = blocks.between(member, ad.accountId);
+    if (between.youBlocked || between.blockedYou)
+      return { kind: 'blocked', ad: shownAd(ad), by: between.youBlocked ? 'you' : 'them' };
+    return { kind: 'member-ad', ad: shownAd(ad) };
+  }
+
+  function shownAd(ad: AdForReply): CompiledAd {
+    return {
+      id: ad.id,
+      state: ad.state,
+      city: ad.city,
+      age: ad.age,
+      seeks: ad.seeks as Seeks,
+      title: ad.title,
+      description: ad.description,
+      images: [],
+      featured: false,
+      postedAt: ad.postedOn ?? today(),
+      expiresAt: ad.expiresOn ?? today(),
+      sample: false,
+    };
+  }
+
+  // ---- Answers ----
+
+  function startRefusal(
+    outcome: Extract<StartOutcome, { ok: false }>,
+    ad: AdForReply,
+  ): [Status, string, number?] {
+    switch (outcome.refused) {
+      case 'ad-not-found':
+        return [404, AD_NOT_FOUND_FOR_REPLY];
+      case 'own-ad':
+        return [403, OWN_AD];
+      case 'ad-unavailable': {
+        const why = unavailableText(ad, today());
+        return why ? [410, why] : [404, AD_NOT_FOUND_FOR_REPLY];
+      }
+      case 'limit': {
+        const retryAfter = Math.max(
+          1,
+          Math.ceil((Date.parse(outcome.nextAt) - now().getTime()) / 1000),
+        );
+        const when = `${outcome.nextAt.slice(0, 16).replace('T', ' ')} UTC`;
+        const message = outcome.newAccount
+          ? `New accounts can start ${outcome.limit} conversations a day, and you have started ${outcome.limit} in the last ${CONVERSATION_WINDOW_HOURS} hours. You can start another from ${when}.`
+          : `You have started ${outcome.limit} conversations in the last ${CONVERSATION_WINDOW_HOURS} hours, the most anyone can. You can start another from ${when}.`;
+        return [429, message, retryAfter];
+      }
+      case 'not-found':
+        return [404, AD_NOT_FOUND_FOR_REPLY];
+      case 'you-blocked':
+        return [
+          403,
+          'You blocked the poster of this ad. Unblock them from your conversation with them to write again.',
+        ];
+      case 'blocked-you':
+        return [403, CLOSED_TEXTS['blocked-you']];
+      default:
+        return [409, CLOSED_TEXTS[outcome.refused]];
+    }
+  }
+
+  function notify(notification: Notification | undefined) {
+    if (notification) mailer.send(newMessageMail(options.mailSite(), notification));
+  }
+
+  function signedOut(c: Context, submission: Submission, back: string) {
+    return submission.kind === 'form'
+      ? c.redirect(signinThenPath(back), 303)
+      : c.json({ error: 'You are not signed in.' }, 401);
+  }
+
+  /** A refusal from the middleware: the form page the path belongs to. */
+  function refusedPost(c: Context, status: Status, error: string) {
+    const match = /^\/api\/messages\/(\d{1,15})\//.exec(c.req.path);
+    return match
+      ? refused(c, { page: 'conversation', id: Number(match[1]) }, status, error)
+      : refused(c, { page: 'new', adParam: c.req.query('ad') ?? '' }, status, error);
+  }
+
+  /** A refused post: JSON `{ error }`, or its form page again with the message and what was typed. */
+  function refused(
+    c: Context,
+    form: { page: 'new'; adParam: string } | { page: 'conversation'; id: number | undefined },
+    status: Status,
+    error: string,
+    values: Record<string, string> = {},
+  ) {
+    c.header('Cache-Control', 'no-store');
+    if (!isFormSubmission(c)) return c.json({ error }, status);
+    const fill: FormFill = { error, values };
+    const member = pages.memberOf(c);
+    if (form.page === 'new') {
+      const found = pages.find(newMessagePathOnly);
+      if (!found) throw new Error('The new message page (src/pages/messages-new/) is missing');
+      const messages: MessagesView | undefined = member
+        ? { kind: 'new', target: targetOf(form.adParam, member.accountId) }
+        : undefined;
+      return pages.answer(
+        c,
+        found.page,
+        found.params,
+        { form: fill, ...(messages ? { messages } : {}) },
+        status,
+      );
+    }
+    const path = conversationPath(form.id ?? 0);
+    const found = pages.find(path);
+    if (!found) throw new Error('The conversation page (src/pages/conversation/) is missing');
+    const conversation =
+      member && form.id !== undefined ? store.find(form.id, member.accountId) : undefined;
+    const messages: MessagesView = conversation
+      ? conversationView(conversation, member!.accountId)
+      : { kind: 'conversation-not-found' };
+    return pages.answer(c, found.page, found.params, { form: fill, messages }, status);
+  }
+}
+
+const newMessagePathOnly = newMessagePath(0).split('?')[0]!;
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** An id from the URL or a form: digits only, and a safe integer. */
+function idOf(param: string | undefined): number | undefined {
+  if (!param || !/^\d{1,15}$/.test(param)) return undefined;
+  const id = Number(param);
+  return id > 0 ? id : undefined;
+}
+
+function otherSide(
+  row: Pick<ConversationRow, 'posterId' | 'replierId'>,
+  member: number,
+): 'poster' | 'replier' | 'deleted' {
+  if (row.posterId === member) return row.replierId === null ? 'deleted' : 'replier';
+  return row.posterId === null ? 'deleted' : 'poster';
+}

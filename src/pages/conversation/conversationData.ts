@@ -1,0 +1,35 @@
+import { getSite } from '../../content/index.ts';
+import { conversationPath } from '../../paths.ts';
+import { MESSAGE_MAX_CHARS } from '../../schemas/message.ts';
+import { pageShell } from '../../../renderer/shell.ts';
+import type { DataContext } from '../registry.ts';
+
+/**
+ * `/messages/{id}`, for the two members of the conversation only (anyone else gets the same
+ * not-found answer as for an id that does not exist): the ad, the messages in order, the reply
+ * form, Block or Unblock, and Report this conversation. The server reads it and marks the other
+ * side's messages read (server/routes/messages.ts).
+ */
+export function conversationData({ request, routeParams }: DataContext) {
+  const { brand } = getSite();
+  const view = request?.messages;
+  const conversation = view?.kind === 'conversation' ? view : undefined;
+  return {
+    ...pageShell({
+      title: conversation
+        ? `Conversation about "${conversation.adTitle}" - ${brand}`
+        : `Conversation not found - ${brand}`,
+      description: `A conversation on ${brand}.`,
+      path: conversationPath(Number(routeParams.conversationId ?? 0)),
+      robots: 'noindex, nofollow',
+    }),
+    access: 'members' as const,
+    brand,
+    /** Absent for an id that is not the member's, and on the dev server (no database). */
+    conversation,
+    canWrite: request?.member ? request.member.emailVerified : true,
+    error: request?.form?.error,
+    body: request?.form?.values.body ?? '',
+    maxChars: MESSAGE_MAX_CHARS,
+  };
+}

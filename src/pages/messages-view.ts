@@ -1,0 +1,115 @@
+// What the server hands the message pages (/messages, /messages/{id}, /messages/new?ad=…) in their
+// request: read from the database by server/routes/messages.ts, shown by src/pages/messages/,
+// src/pages/conversation/ and src/pages/messages-new/. Types only: pages never import the server.
+// Nothing here ever holds another member's email address (product.md section 7): the other side
+// is named by their role in the conversation.
+import type { CompiledAd } from '../schemas/compiled-content.ts';
+
+/** Who the other side of a conversation is, as the member sees them. */
+export type OtherSide = 'poster' | 'replier' | 'deleted';
+
+/** Why a conversation takes no more messages, if it does not. */
+export type ClosedReason =
+  'you-blocked' | 'blocked-you' | 'other-deleted' | 'other-banned' | 'ad-removed';
+
+export interface InboxEntry {
+  conversationId: number;
+  adTitle: string;
+  /** `poster`: the member wrote to the poster of someone else's ad; `replier`: about their own. */
+  other: OtherSide;
+  /** ISO time of the newest message. */
+  lastMessageAt: string;
+  /** The other side's messages not yet opened. */
+  unread: number;
+  /** The member blocked the other side. */
+  youBlocked: boolean;
+}
+
+export interface InboxView {
+  kind: 'inbox';
+  /** Newest activity first, at most INBOX_SHOWN. */
+  entries: InboxEntry[];
+  /** All the conversations the member is in (more than shown when over INBOX_SHOWN). */
+  total: number;
+  /** Unread messages in all of them. */
+  unread: number;
+}
+
+export interface ThreadMessage {
+  id: number;
+  /** `you`, or the other side's role. */
+  from: 'you' | 'poster' | 'replier';
+  body: string;
+  /** ISO time. */
+  sentAt: string;
+}
+
+export interface ConversationView {
+  kind: 'conversation';
+  conversationId: number;
+  adTitle: string;
+  /** The ad's page while it is live on the site; absent once it is not. */
+  adHref?: string;
+  /** The member's own ad (they are the poster). */
+  yourAd: boolean;
+  other: OtherSide;
+  /** In id order, oldest first. */
+  messages: ThreadMessage[];
+  /** Absent while both can write. */
+  closed?: ClosedReason;
+  /** The member blocked the other side (Unblock is offered). */
+  youBlocked: boolean;
+  /** What the last action did, after its redirect (`?done=…`). */
+  notice?: string;
+}
+
+/** The conversation asked for is not one of the member's (or does not exist): one answer for both. */
+export interface ConversationNotFoundView {
+  kind: 'conversation-not-found';
+}
+
+/** What `/messages/new?ad={id}` is about. */
+export type NewMessageTarget =
+  /** A live member ad: the form. */
+  | { kind: 'member-ad'; ad: CompiledAd }
+  /** A published sample or editor's ad: nobody to write to, nothing delivered. */
+  | { kind: 'not-member-ad'; ad: CompiledAd }
+  /** The member's own ad. */
+  | { kind: 'own-ad'; ad: CompiledAd }
+  /** A block between the member and the ad's poster, either way. */
+  | { kind: 'blocked'; ad: CompiledAd; by: 'you' | 'them' }
+  /** A member ad that takes no new conversations: why, in a sentence. */
+  | { kind: 'unavailable'; title: string; why: string }
+  | { kind: 'not-found' };
+
+export interface NewMessageView {
+  kind: 'new';
+  target: NewMessageTarget;
+}
+
+export type MessagesView = InboxView | ConversationView | ConversationNotFoundView | NewMessageView;
+
+/** Conversations listed in the inbox at once, newest activity first. */
+export const INBOX_SHOWN = 200;
+
+/** Why a conversation is closed, as its page and a refused message say it. */
+export const CLOSED_TEXTS: Record<ClosedReason, string> = {
+  'you-blocked':
+    'You blocked this member, so neither of you can write to the other, and they cannot reply to your ads. Unblock them to write again.',
+  'blocked-you':
+    'This member has blocked you: you can no longer write to them or reply to their ads.',
+  'other-deleted': 'The other member deleted their account, so this conversation is closed.',
+  'other-banned':
+    "The other member's account was closed by our moderators, so this conversation is closed.",
+  'ad-removed':
+    'A moderator removed the ad this conversation is about, so the conversation is closed.',
+};
+
+/** What a conversation's page says after an action (`?done=…`). */
+export const CONVERSATION_NOTICES = {
+  started:
+    'Your message is sent. The poster gets a mail saying there is a message for them, without its text and without your email address.',
+  blocked:
+    'You blocked this member. Neither of you can write in this conversation, and they cannot reply to your ads. You can unblock them here at any time.',
+  unblocked: 'You unblocked this member. You can write to each other again.',
+} as const;

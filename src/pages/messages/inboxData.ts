@@ -1,0 +1,28 @@
+import { getSite } from '../../content/index.ts';
+import { messagesPath } from '../../paths.ts';
+import { pageShell } from '../../../renderer/shell.ts';
+import type { DataContext } from '../registry.ts';
+
+/**
+ * `/messages`, for signed-in members: their conversations, newest activity first, each with its
+ * ad, the other side (never their address), the last message's time and the unread count, read
+ * from the database by the server (server/routes/messages.ts).
+ */
+export function inboxData({ request }: DataContext) {
+  const { brand } = getSite();
+  const inbox = request?.messages?.kind === 'inbox' ? request.messages : undefined;
+  return {
+    ...pageShell({
+      title: `Messages - ${brand}`,
+      description: `Your conversations on ${brand}.`,
+      path: messagesPath(),
+      robots: 'noindex, nofollow',
+    }),
+    access: 'members' as const,
+    brand,
+    /** Absent on the dev server, which has no database: shown as an empty inbox. */
+    entries: inbox?.entries ?? [],
+    total: inbox?.total ?? 0,
+    unread: inbox?.unread ?? 0,
+  };
+}

@@ -1,0 +1,249 @@
+// Messages on the production build (issue 11), in Chromium with JavaScript and again without it
+// (every step a plain form post): two members sign up and verify through the mailed link, one
+// posts two ads that a moderator approves, the other replies; the poster sees the unread count
+// (header and inbox), reads it and the count goes down, answers; the poster blocks the replier,
+// whose reply and whose new conversation on the poster's other ad are refused. Then screenshots
+// of the inbox and a conversation at 390 and 1280 px, and axe-core on both.
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { makeModerator } from '../../server/moderator-command.ts';
+import { conversationPath, messagesPath, newMessagePath } from '../../src/paths.ts';
+import { linkToken, mailsTo, type ReadMail } from '../helpers/mail.ts';
+import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { launchChromium, siteDir } from './support.ts';
+
+const axeSource = createRequire(import.meta.url)('axe-core').source as string;
+const SHOTS = process.env.MESSAGES_SCREENSHOTS_DIR ?? '/tmp/localboard-messages-screenshots';
+const PASSWORD = 'a long enough password';
+
+let browser: Browser;
+let server: ModerationServer;
+let moderator: BrowserContext;
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
+  moderator = await browser.newContext();
+  const email = await signUpAndVerify(moderator, 'moderator');
+  expect(makeModerator(server.db, email).code).toBe(0);
+});
+afterAll(async () => {
+  await moderator?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+let count = 0;
+const uniqueEmail = (label: string) => `${label}-${Date.now()}-${(count += 1)}@example.com`;
+
+async function mailTo(to: string, about: string): Promise<ReadMail> {
+  // A plain loop, not expect.poll: it also runs in beforeAll.
+  for (let tries = 0; tries < 100; tries += 1) {
+    const found = mailsTo(server.outboxDir, to).filter((m) => m.subject.includes(about));
+    if (found.length > 0) return found.at(-1)!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`No mail to ${to} about "${about}"`);
+}
+
+/** Signs up in the context, opens the mailed verification link and verifies; the email. */
+async function signUpAndVerify(context: BrowserContext, label: string): Promise<string> {
+  const email = uniqueEmail(label);
+  const signup = await context.request.post(`${server.url}/api/signup`, {
+    data: { email, password: PASSWORD, dateOfBirth: '1990-04-12' },
+  });
+  expect(signup.status()).toBe(201);
+  const page = await context.newPage();
+  await page.goto(
+    `${server.url}/verify?token=${linkToken(await mailTo(email, 'Verify'), '/verify')}`,
+  );
+  await page.getByRole('button', { name: 'Verify my email' }).click();
+  await page.waitForLoadState('load');
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+    'Your email is verified',
+  );
+  await page.close();
+  return email;
+}
+
+/** Posts an ad through the API as the context's member, and the moderator approves it. */
+async function liveAd(context: BrowserContext, city: string, title: string): Promise<number> {
+  const posted = await context.request.post(`${server.url}/api/ads`, {
+    data: {
+      state: 'California',
+      city,
+      age: '36',
+      seeks: 'w4m',
+      title,
+      description: 'Long walks, old films and a good bookshop.',
+    },
+  });
+  expect(posted.status()).toBe(201);
+  const { id } = (await posted.json()) as { id: number };
+  const approved = await moderator.request.post(`${server.url}/api/moderate/ads/${id}/approve`, {
+    data: { revision: 1 },
+  });
+  expect(approved.status()).toBe(200);
+  return id;
+}
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+/** Screenshots at both widths; with JavaScript, axe-core too (it runs in the page). */
+async function lookAt(page: Page, name: string, javaScriptEnabled: boolean) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    if (!javaScriptEnabled) continue;
+    await page.addScriptTag({ content: axeSource });
+    const violations = (await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } }).axe;
+      return (await axe.run()).violations;
+    })) as { id: string; impact: string | null }[];
+    expect(
+      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    ).toEqual([]);
+  }
+}
+
+describe.each([
+  ['in Chromium with JavaScript', true],
+  ['without JavaScript', false],
+])('two members converse about an ad, then one blocks the other, %s', (_, javaScriptEnabled) => {
+  const run = javaScriptEnabled ? 'js' : 'nojs';
+  let posterContext: BrowserContext;
+  let replierContext: BrowserContext;
+  let poster: Page;
+  let replier: Page;
+  let posterEmail = '';
+  let replierEmail = '';
+  let adId = 0;
+  let otherAdId = 0;
+  let conversationId = 0;
+  const title = `Farmers market mornings (${run})`;
+
+  beforeAll(async () => {
+    const options = { javaScriptEnabled, bypassCSP: true, viewport: { width: 1280, height: 900 } };
+    posterContext = await browser.newContext(options);
+    replierContext = await browser.newContext(options);
+    posterEmail = await signUpAndVerify(posterContext, `poster-${run}`);
+    replierEmail = await signUpAndVerify(replierContext, `replier-${run}`);
+    const cities = javaScriptEnabled ? ['Fresno', 'Bakersfield'] : ['Modesto', 'Visalia'];
+    adId = await liveAd(posterContext, cities[0]!, title);
+    otherAdId = await liveAd(posterContext, cities[1]!, `Second ad (${run})`);
+    poster = await posterContext.newPage();
+    replier = await replierContext.newPage();
+    poster.on('dialog', (dialog) => void dialog.accept());
+  });
+  afterAll(async () => {
+    await posterContext?.close();
+    await replierContext?.close();
+  });
+
+  test('the replier writes from the reply screen; the poster is mailed without the text', async () => {
+    await replier.goto(`${server.url}${newMessagePath(adId)}`);
+    expect(await heading(replier)).toBe('Reply to an ad');
+    expect(await replier.locator('.reply-card__ad h2').textContent()).toBe(title);
+    // Refused first: contact details in a first message; what was typed is kept.
+    await replier.getByLabel('Your message').fill('Call me on 555-123-4567');
+    await replier.getByRole('button', { name: 'Send message' }).click();
+    await replier.waitForLoadState('load');
+    expect(await replier.getByRole('alert').textContent()).toContain('Contact details');
+    expect(await replier.getByLabel('Your message').inputValue()).toBe('Call me on 555-123-4567');
+
+    await replier.getByLabel('Your message').fill('Hello! Which market do you go to?');
+    await replier.getByRole('button', { name: 'Send message' }).click();
+    await replier.waitForURL(/\/messages\/\d+\?done=started$/);
+    conversationId = Number(/\/messages\/(\d+)/.exec(replier.url())![1]);
+    expect(await replier.getByRole('status').first().textContent()).toContain(
+      'Your message is sent.',
+    );
+    expect(await replier.locator('.message').last().textContent()).toContain(
+      'Which market do you go to?',
+    );
+    expect(await replier.content()).not.toContain(posterEmail);
+
+    const mail = await mailTo(posterEmail, 'new message');
+    expect(mail.text).toContain(`${server.url}${conversationPath(conversationId)}`);
+    expect(mail.raw).not.toContain('Which market');
+    expect(mail.raw).not.toContain(replierEmail);
+  });
+
+  test('the poster sees the unread count, reads, and the count goes down; then answers', async () => {
+    await poster.goto(`${server.url}/`);
+    if (javaScriptEnabled) {
+      const link = poster.locator('.member-bar__messages');
+      await expect.poll(() => link.textContent()).toBe('Messages 1 unread');
+    }
+    await poster.goto(`${server.url}${messagesPath()}`);
+    expect(await heading(poster)).toBe('Messages');
+    const item = poster.locator('.inbox-item', { hasText: title });
+    expect(await item.locator('.unread-count').textContent()).toBe('1 unread');
+    expect(await poster.locator('.inbox__summary').textContent()).toBe(
+      '1 conversation · 1 unread message',
+    );
+    await lookAt(poster, `inbox-${run}`, javaScriptEnabled);
+    await item.getByRole('link', { name: title }).click();
+    await poster.waitForURL(`${server.url}${conversationPath(conversationId)}`);
+    expect(await poster.locator('.message__from').first().textContent()).toBe(
+      'The member who replied',
+    );
+    expect(await poster.content()).not.toContain(replierEmail);
+
+    await poster.goto(`${server.url}${messagesPath()}`);
+    expect(await poster.locator('.inbox__summary').textContent()).toBe('1 conversation · all read');
+    expect(await poster.locator('.inbox-item .unread-count').count()).toBe(0);
+    if (javaScriptEnabled)
+      await expect
+        .poll(() => poster.locator('.member-bar__messages').textContent())
+        .toBe('Messages');
+
+    await poster.goto(`${server.url}${conversationPath(conversationId)}`);
+    await poster.getByLabel('Reply to the member').fill('The one on Main Street, Saturdays.');
+    await poster.getByRole('button', { name: 'Send', exact: true }).click();
+    await poster.waitForURL(`${server.url}${conversationPath(conversationId)}#latest`);
+    expect(await poster.locator('.message').last().textContent()).toContain('Main Street');
+    await lookAt(poster, `conversation-${run}`, javaScriptEnabled);
+
+    await replier.goto(`${server.url}${conversationPath(conversationId)}`);
+    const froms = await replier.locator('.message__from').allTextContents();
+    expect(froms).toEqual(['You', 'The poster']);
+  });
+
+  test('the poster blocks the replier: the reply and a new conversation on the other ad are refused', async () => {
+    await poster.goto(`${server.url}${conversationPath(conversationId)}`);
+    await poster.getByRole('button', { name: 'Block this member' }).click();
+    await poster.waitForURL(/\?done=blocked$/);
+    expect(await poster.getByRole('status').first().textContent()).toContain(
+      'You blocked this member.',
+    );
+    expect(await poster.getByRole('button', { name: 'Unblock this member' }).count()).toBe(1);
+
+    // The replier's page was opened before the block: the post is refused, what was typed kept.
+    await replier.getByLabel('Reply to the poster').fill('Shall we meet there?');
+    await replier.getByRole('button', { name: 'Send', exact: true }).click();
+    await replier.waitForLoadState('load');
+    expect(await replier.getByRole('alert').textContent()).toBe(
+      'This member has blocked you: you can no longer write to them or reply to their ads.',
+    );
+    expect(await replier.getByLabel('Reply to the poster').count()).toBe(0);
+
+    await replier.goto(`${server.url}${newMessagePath(otherAdId)}`);
+    expect(await replier.locator('.reply-card').textContent()).toContain(
+      'The poster of this ad has blocked you',
+    );
+    expect(await replier.getByLabel('Your message').count()).toBe(0);
+    // The same as a plain form post, as a page without the form would send it.
+    const posted = await replierContext.request.post(`${server.url}/api/messages`, {
+      form: { ad: String(otherAdId), body: 'Hello about your second ad' },
+      maxRedirects: 0,
+    });
+    expect(posted.status()).toBe(403);
+    expect(await posted.text()).toContain('The poster of this ad has blocked you');
+    const stored = server.db
+      .prepare('SELECT COUNT(*) AS n FROM conversations WHERE ad_id = ?')
+      .get(otherAdId) as { n: number };
+    expect(stored.n).toBe(0);
+  });
+});

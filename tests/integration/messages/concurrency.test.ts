@@ -1,0 +1,135 @@
+// Concurrency of messaging (issue 11): 100 messages sent at once into one conversation are all
+// stored, in order (by id, and so shown); two starts racing for one ad by one member make one
+// conversation, the second a message in it; of a burst, one notification mail. In-process, and
+// over real HTTP with the real server (@hono/node-server), as browsers send them.
+import { describe, expect, test } from 'vitest';
+import { conversationPath } from '../../../src/paths.ts';
+import { cookieHeader, FORM_TYPE, listen } from '../../helpers/api.ts';
+import { mailsTo } from '../../helpers/mail.ts';
+import {
+  conversationIdOf,
+  insertLiveAd,
+  messagesTestApp,
+  pageText,
+  replyIn,
+  startConversation,
+  storedConversations,
+  storedMessages,
+} from '../../helpers/messages.ts';
+import { getPage, makeMember } from '../../helpers/posting.ts';
+
+const t = messagesTestApp();
+
+const newMessageMails = (email: string) =>
+  mailsTo(t.outboxDir, email).filter((mail) => mail.subject.includes('new message'));
+
+/** The bodies as stored, and that ids and times run in the same order. */
+function expectAllInOrder(conversationId: number, sent: string[], first: string) {
+  const rows = storedMessages(t.db, conversationId);
+  expect(rows).toHaveLength(sent.length + 1);
+  expect(rows[0]!.body).toBe(first);
+  expect(new Set(rows.slice(1).map((row) => row.body))).toEqual(new Set(sent));
+  const times = rows.map((row) => row.sent_at);
+  expect([...times].sort()).toEqual(times);
+  return rows;
+}
+
+describe('100 messages at once into one conversation', () => {
+  test('in-process: all stored, in order; the thread shows them in that order; one mail', async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const id = conversationIdOf(
+      await startConversation(t, replier, insertLiveAd(t.db, poster), 'Opening line'),
+    );
+    await t.mailer.settled();
+    const sent = Array.from({ length: 100 }, (_, n) => `Message number ${n + 1}.`);
+    const answers = await Promise.all(sent.map((body) => replyIn(t, poster, id, body)));
+    expect(answers.map((response) => response.status)).toEqual(sent.map(() => 303));
+    const rows = expectAllInOrder(id, sent, 'Opening line');
+    const page = pageText(await (await getPage(t, conversationPath(id), replier.session)).text());
+    const positions = rows.map((row) => page.indexOf(row.body));
+    expect(positions.every((at) => at >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    await t.mailer.settled();
+    expect(newMessageMails(replier.email)).toHaveLength(1);
+  });
+
+  test('over real HTTP, from both sides at once: all 100 stored, in order', async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const id = conversationIdOf(
+      await startConversation(t, replier, insertLiveAd(t.db, poster), 'Opening line'),
+    );
+    const server = await listen(t.app);
+    try {
+      const sent = Array.from({ length: 100 }, (_, n) => `Over HTTP ${n + 1}`);
+      const statuses = await Promise.all(
+        sent.map(async (body, n) => {
+          const response = await fetch(`${server.url}/api/messages/${id}/reply`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: {
+              'content-type': FORM_TYPE,
+              ...cookieHeader(n % 2 === 0 ? poster.session : replier.session),
+            },
+            body: new URLSearchParams({ body }).toString(),
+          });
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      );
+      expect(statuses).toEqual(sent.map(() => 303));
+      expectAllInOrder(id, sent, 'Opening line');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('two starts racing for one ad by one member', () => {
+  test('in-process: one conversation, both messages in it, one mail to the poster', async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const adId = insertLiveAd(t.db, poster);
+    const [a, b] = await Promise.all([
+      startConversation(t, replier, adId, 'First try'),
+      startConversation(t, replier, adId, 'Second try'),
+    ]);
+    expect(conversationIdOf(a)).toBe(conversationIdOf(b));
+    const conversations = storedConversations(t.db).filter((row) => row.ad_id === adId);
+    expect(conversations).toHaveLength(1);
+    expect(new Set(storedMessages(t.db, conversations[0]!.id).map((row) => row.body))).toEqual(
+      new Set(['First try', 'Second try']),
+    );
+    await t.mailer.settled();
+    expect(newMessageMails(poster.email)).toHaveLength(1);
+  });
+
+  test('over real HTTP, ten at once: one conversation with ten messages', async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const adId = insertLiveAd(t.db, poster);
+    const server = await listen(t.app);
+    try {
+      const locations = await Promise.all(
+        Array.from({ length: 10 }, async (_, n) => {
+          const response = await fetch(`${server.url}/api/messages`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { 'content-type': FORM_TYPE, ...cookieHeader(replier.session) },
+            body: new URLSearchParams({ ad: String(adId), body: `Try ${n}` }).toString(),
+          });
+          await response.arrayBuffer();
+          expect(response.status).toBe(303);
+          return response.headers.get('location')!.replace(/[?#].*/, '');
+        }),
+      );
+      expect(new Set(locations).size).toBe(1);
+      const conversations = storedConversations(t.db).filter((row) => row.ad_id === adId);
+      expect(conversations).toHaveLength(1);
+      expect(storedMessages(t.db, conversations[0]!.id)).toHaveLength(10);
+    } finally {
+      await server.close();
+    }
+  });
+});

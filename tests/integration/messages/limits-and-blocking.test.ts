@@ -1,0 +1,236 @@
+// Limits, the policy scan of first messages, blocking and closed conversations (product.md
+// section 7), in-process on a real SQLite file.
+import { describe, expect, test } from 'vitest';
+import { conversationPath } from '../../../src/paths.ts';
+import {
+  ageAccount,
+  conversationIdOf,
+  insertLiveAd,
+  messagesTestApp,
+  pageText,
+  replyIn,
+  startConversation,
+  storedConversations,
+  storedMessages,
+} from '../../helpers/messages.ts';
+import { getPage, makeMember, setAd, submit, type TestMember } from '../../helpers/posting.ts';
+
+const t = messagesTestApp();
+
+/** `count` live ads, each of a poster of its own (accounts inserted directly: quicker than 30 sign-ups). */
+function adsOfOthers(count: number): number[] {
+  const now = new Date().toISOString();
+  const insert = t.db.prepare(
+    `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at, email_verified_at)
+     VALUES (?, 'not a hash', '1990-01-01', ?, ?, ?)`,
+  );
+  return Array.from({ length: count }, (_, n) => {
+    const accountId = Number(
+      insert.run(`other-${Date.now()}-${n}-${Math.random()}@example.com`, now, now, now)
+        .lastInsertRowid,
+    );
+    return insertLiveAd(t.db, { accountId }, `Ad ${n}`);
+  });
+}
+
+const startedBy = (member: TestMember) =>
+  storedConversations(t.db).filter((row) => row.replier_id === member.accountId).length;
+
+describe('how many conversations a member may start', () => {
+  test('an account younger than 24 hours: 5 in 24 hours, then a clear 429 saying when', async () => {
+    const member = await makeMember(t);
+    const ads = adsOfOthers(6);
+    for (const id of ads.slice(0, 5))
+      expect((await startConversation(t, member, id, 'Hello there')).status).toBe(303);
+    const refused = await startConversation(t, member, ads[5]!, 'Hello there');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const text = pageText(await refused.text());
+    expect(text).toMatch(
+      /New accounts can start 5 conversations a day, and you have started 5 in the last 24 hours\. You can start another from \d{4}-\d\d-\d\d \d\d:\d\d UTC\./,
+    );
+    expect(text).toContain('Hello there');
+    expect(startedBy(member)).toBe(5);
+    // Writing in the conversations already started is not limited.
+    const first = storedConversations(t.db).find((row) => row.replier_id === member.accountId)!;
+    expect((await replyIn(t, member, first.id, 'And another thing')).status).toBe(303);
+    // Once the account is a day old, the limit is 30.
+    ageAccount(t.db, member.accountId, 25);
+    expect((await startConversation(t, member, ads[5]!, 'Hello there')).status).toBe(303);
+  });
+
+  test('anyone: 30 in 24 hours; older conversations do not count', async () => {
+    const member = await makeMember(t);
+    ageAccount(t.db, member.accountId, 24 * 30);
+    const ads = adsOfOthers(32);
+    for (const id of ads.slice(0, 30))
+      expect((await startConversation(t, member, id, 'Hi')).status).toBe(303);
+    const refused = await startConversation(t, member, ads[30]!, 'Hi', 'json');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: string }).error).toMatch(
+      /^You have started 30 conversations in the last 24 hours, the most anyone can\./,
+    );
+    expect(startedBy(member)).toBe(30);
+    // A conversation started more than 24 hours ago leaves the count.
+    t.db
+      .prepare(
+        `UPDATE conversations SET started_at = ? WHERE id = (
+           SELECT MIN(id) FROM conversations WHERE replier_id = ?)`,
+      )
+      .run(new Date(Date.now() - 25 * 3_600_000).toISOString(), member.accountId);
+    expect((await startConversation(t, member, ads[30]!, 'Hi')).status).toBe(303);
+    expect((await startConversation(t, member, ads[31]!, 'Hi')).status).toBe(429);
+  });
+});
+
+describe('the policy scanner on the first message', () => {
+  test('a refused term and contact details refuse it, naming what; nothing stored; text kept', async () => {
+    const poster = await makeMember(t);
+    const member = await makeMember(t);
+    const adId = insertLiveAd(t.db, poster);
+    const cases: Array<[string, RegExp]> = [
+      ['Are you an escort?', /The word “escort” can't be used in a message/],
+      ['Text me on 555-123-4567', /Contact details \(phone numbers, email addresses, links\)/],
+      ['Write to me at someone@example.org', /Contact details/],
+      ['See www.example.com', /Contact details/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await startConversation(t, member, adId, body);
+      expect(response.status).toBe(400);
+      const html = await response.text();
+      expect(pageText(html)).toMatch(message);
+      expect(html).toContain(`>${body}</textarea>`);
+    }
+    expect(startedBy(member)).toBe(0);
+    // Ambiguous words pass: there is no queue for messages, and they are innocent here.
+    const ok = await startConversation(t, member, adId, 'I teach high school and have two teens.');
+    expect(ok.status).toBe(303);
+    // The scan is of the first message; the conversation's later messages are the members' own.
+    expect((await replyIn(t, poster, conversationIdOf(ok), 'Call me: 555-123-4567')).status).toBe(
+      303,
+    );
+  });
+});
+
+describe('blocking', () => {
+  test('from a conversation: nothing either way, no reply to the blocker’s other ads; unblock undoes it', async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const adId = insertLiveAd(t.db, poster, 'First ad');
+    const otherAd = insertLiveAd(t.db, poster, 'Second ad', { city: 'San Diego' });
+    const id = conversationIdOf(await startConversation(t, replier, adId, 'Hello'));
+
+    const page = pageText(await (await getPage(t, conversationPath(id), poster.session)).text());
+    expect(page).toContain('Block this member');
+    expect(page).toContain('Blocking stops all messages between you');
+
+    const blocked = await submit(t, `/api/messages/${id}/block`, {}, poster.session);
+    expect(blocked.status).toBe(303);
+    expect(blocked.headers.get('location')).toBe(`${conversationPath(id)}?done=blocked`);
+    const after = pageText(
+      await (await getPage(t, `${conversationPath(id)}?done=blocked`, poster.session)).text(),
+    );
+    expect(after).toContain('You blocked this member.');
+    expect(after).toContain('Unblock this member');
+    expect(after).not.toContain('Reply to the member');
+
+    const before = storedMessages(t.db).length;
+    const fromBlocked = await replyIn(t, replier, id, 'Why?');
+    expect(fromBlocked.status).toBe(403);
+    expect(pageText(await fromBlocked.text())).toContain(
+      'This member has blocked you: you can no longer write to them or reply to their ads.',
+    );
+    const fromBlocker = await replyIn(t, poster, id, 'Bye');
+    expect(fromBlocker.status).toBe(403);
+    expect(pageText(await fromBlocker.text())).toContain('You blocked this member');
+    const newConversation = await startConversation(t, replier, otherAd, 'Hello again');
+    expect(newConversation.status).toBe(403);
+    expect(pageText(await newConversation.text())).toContain('has blocked you');
+    expect(
+      pageText(await (await getPage(t, `/messages/new?ad=${otherAd}`, replier.session)).text()),
+    ).toContain('The poster of this ad has blocked you');
+    expect(storedMessages(t.db)).toHaveLength(before);
+    expect(storedConversations(t.db).filter((row) => row.ad_id === otherAd)).toHaveLength(0);
+
+    // The blocker's inbox says so; the blocked member's thread is closed.
+    expect(pageText(await (await getPage(t, '/messages', poster.session)).text())).toContain(
+      'You blocked them',
+    );
+    const blockedView = pageText(
+      await (await getPage(t, conversationPath(id), replier.session)).text(),
+    );
+    expect(blockedView).toContain('This member has blocked you');
+    expect(blockedView).not.toContain('Reply to the poster');
+
+    // Only the blocker can unblock.
+    await submit(t, `/api/messages/${id}/unblock`, {}, replier.session);
+    expect((await replyIn(t, replier, id, 'Still?')).status).toBe(403);
+    const unblocked = await submit(t, `/api/messages/${id}/unblock`, {}, poster.session);
+    expect(unblocked.headers.get('location')).toBe(`${conversationPath(id)}?done=unblocked`);
+    expect((await replyIn(t, replier, id, 'Thanks')).status).toBe(303);
+    expect((await startConversation(t, replier, otherAd, 'Hello again')).status).toBe(303);
+  });
+});
+
+describe('closed conversations', () => {
+  test('after the ad expires or its poster deletes it, the two go on writing; the ad link goes', async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const adId = insertLiveAd(t.db, poster, 'Expiring soon');
+    const id = conversationIdOf(await startConversation(t, replier, adId, 'Hello'));
+    const live = await (await getPage(t, conversationPath(id), replier.session)).text();
+    expect(live).toContain(`href="/city/California/Los%20Angeles/ad/${adId}"`);
+    setAd(t, adId, { status: 'deleted' });
+    expect((await replyIn(t, replier, id, 'Still there?')).status).toBe(303);
+    expect((await replyIn(t, poster, id, 'Yes')).status).toBe(303);
+    const gone = await (await getPage(t, conversationPath(id), replier.session)).text();
+    expect(gone).not.toContain(`/ad/${adId}"`);
+    expect(pageText(gone)).toContain('the ad is no longer on the site');
+  });
+
+  test('a moderator removed the ad, or the other side was banned: closed, with why', async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const adId = insertLiveAd(t.db, poster, 'Breaks the rules');
+    const id = conversationIdOf(await startConversation(t, replier, adId, 'Hello'));
+    setAd(t, adId, { status: 'removed' });
+    const removed = await replyIn(t, replier, id, 'Hello?');
+    expect(removed.status).toBe(409);
+    expect(pageText(await removed.text())).toContain(
+      'A moderator removed the ad this conversation is about, so the conversation is closed.',
+    );
+
+    const other = insertLiveAd(t.db, poster, 'Another ad', { city: 'San Jose' });
+    const second = conversationIdOf(await startConversation(t, replier, other, 'Hi'));
+    t.db
+      .prepare('UPDATE accounts SET banned_at = ? WHERE id = ?')
+      .run(new Date().toISOString(), poster.accountId);
+    const banned = await replyIn(t, replier, second, 'Hello?');
+    expect(banned.status).toBe(409);
+    expect(pageText(await banned.text())).toContain(
+      "The other member's account was closed by our moderators",
+    );
+    // The banned member is signed out: their post leads to sign in.
+    const fromBanned = await replyIn(t, poster, second, 'Let me');
+    expect(fromBanned.status).toBe(303);
+    expect(fromBanned.headers.get('location')).toMatch(/^\/signin\?next=/);
+  });
+
+  test('the other member deleted their account: the thread stays, closed, "a deleted member"', async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const adId = insertLiveAd(t.db, poster, 'Still mine');
+    const id = conversationIdOf(await startConversation(t, replier, adId, 'Hello'));
+    await replyIn(t, poster, id, 'Hi there');
+    t.db.prepare('DELETE FROM accounts WHERE id = ?').run(replier.accountId);
+    const page = pageText(await (await getPage(t, conversationPath(id), poster.session)).text());
+    expect(page).toContain('with a member who has deleted their account');
+    expect(page).toContain(
+      'The other member deleted their account, so this conversation is closed.',
+    );
+    expect(page).toContain('Hi there');
+    expect(page).not.toContain('Block this member');
+    const reply = await replyIn(t, poster, id, 'Hello?');
+    expect(reply.status).toBe(409);
+  });
+});
