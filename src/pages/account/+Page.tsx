@@ -4,6 +4,7 @@ import { forgotPath, signinThenPath, accountPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { MyAds } from './MyAds.tsx';
+import { MyData } from './MyData.tsx';
 
 export default function Page() {
   const { member, linkSent, error, ads, done, adsError } = useData<Data>();
@@ -54,6 +55,7 @@ export default function Page() {
         </p>
       </div>
       <MyAds ads={ads} canPost={member.emailVerified} notice={done} error={adsError} />
+      <MyData />
     </section>
   );
 }
