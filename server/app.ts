@@ -32,6 +32,7 @@ import { accountsRoutes } from './routes/accounts.ts';
 import { emailLinkPages, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
 import { memberAdPages, postingRoutes } from './routes/posting.ts';
 import { messagesRoutes } from './routes/messages.ts';
+import { memberDataRoutes } from './routes/member-data.ts';
 import { moderationPageExtras, moderationRoutes } from './routes/moderation.ts';
 import { staticSite } from './static-site.ts';
 
@@ -154,6 +155,10 @@ export function createApp(options: AppOptions) {
   };
   app.route('/', messagesRoutes({ ...posting, mailer: options.mailer, mailSite }));
   app.route('/api/ads', postingRoutes(posting));
+  app.route(
+    '/api/account',
+    memberDataRoutes({ ...posting, mailer, mailSite, rateLimits, passwords }),
+  );
   app.route('/api', api);
 
   // Pages rendered on request: those opened from emailed links, then any other of the registry.

@@ -20,9 +20,15 @@ export interface AccountRow {
 }
 
 export function accountStore(db: Db) {
+  // The id is taken above every deleted account's too (migration 6), so ids copied into the
+  // moderation log and reports never come to name someone else. One statement: SQLite takes the
+  // write lock before it reads, so two sign-ups cannot pick the same id.
   const insert = db.prepare(
-    `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at)
-     VALUES (@email, @passwordHash, @dateOfBirth, @termsAcceptedAt, @createdAt)
+    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
+     VALUES (
+       1 + MAX(COALESCE((SELECT MAX(id) FROM accounts), 0),
+               COALESCE((SELECT MAX(id) FROM deleted_accounts), 0)),
+       @email, @passwordHash, @dateOfBirth, @termsAcceptedAt, @createdAt)
      ON CONFLICT (email) DO NOTHING`,
   );
   const columns =

@@ -192,4 +192,12 @@ export const MIGRATIONS: readonly string[] = [
      name TEXT PRIMARY KEY,
      value BLOB NOT NULL
    ) STRICT;`,
+  // Deleted accounts (Delete my account, product.md section 8): only the id and when, no email.
+  // accounts.id is a rowid, which SQLite hands out again once the highest row is gone; but the
+  // moderation log and reports (reporter_key `account:{id}`) copy ids that outlive the account, so
+  // a new account must never get a deleted one's id. Sign-up takes the next id above both tables.
+  `CREATE TABLE deleted_accounts (
+     id INTEGER PRIMARY KEY,
+     deleted_at TEXT NOT NULL
+   ) STRICT;`,
 ];

@@ -13,6 +13,9 @@ export interface Moderator {
   email: string;
 }
 
+/** How the log shows an account (or moderator) that was deleted since. */
+export const DELETED_ACCOUNT = 'deleted account';
+
 /** The operator's command line, in the log's moderator column. */
 export const OPERATOR = 'operator';
 
@@ -207,7 +210,14 @@ export function moderationStore(db: Db) {
   );
   const LOG_COLUMNS = `id, at, moderator_email AS moderator, action, ad_id AS adId,
     account_id AS accountId, account_email AS accountEmail, reason, note FROM moderation_log`;
-  const logPage = db.prepare(`SELECT ${LOG_COLUMNS} ORDER BY id DESC LIMIT ? OFFSET ?`);
+  // Whether the entry's account (and moderator) still exists: a deleted one is shown as a deleted
+  // account, while the row itself keeps what it copied (the log is append-only).
+  const logPage = db.prepare(
+    `SELECT ${LOG_COLUMNS.replace(' FROM moderation_log', '')},
+       moderator_id IS NOT NULL AND moderator_id NOT IN (SELECT id FROM accounts) AS moderatorGone,
+       account_id IS NOT NULL AND account_id NOT IN (SELECT id FROM accounts) AS accountGone
+     FROM moderation_log ORDER BY id DESC LIMIT ? OFFSET ?`,
+  );
   const logCount = db.prepare('SELECT COUNT(*) AS n FROM moderation_log');
   const lastForAd = db.prepare(`SELECT ${LOG_COLUMNS} WHERE ad_id = ? ORDER BY id DESC LIMIT 1`);
   const lastBan = db.prepare(
@@ -443,7 +453,15 @@ export function moderationStore(db: Db) {
     /** One page of the log, newest first. */
     logPage(page: number, pageSize: number): { entries: LogEntry[]; total: number } {
       const total = (logCount.get() as { n: number }).n;
-      const entries = logPage.all(pageSize, (page - 1) * pageSize) as LogEntry[];
+      const rows = logPage.all(pageSize, (page - 1) * pageSize) as (LogEntry & {
+        moderatorGone: number;
+        accountGone: number;
+      })[];
+      const entries = rows.map(({ moderatorGone, accountGone, ...entry }): LogEntry => ({
+        ...entry,
+        ...(accountGone === 1 ? { accountEmail: null, accountDeleted: true } : {}),
+        ...(moderatorGone === 1 ? { moderator: DELETED_ACCOUNT, moderatorDeleted: true } : {}),
+      }));
       return { entries, total };
     },
   };

@@ -181,7 +181,9 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       // Counted for every address, so the limit itself tells nothing about accounts.
       await limit('linkPerEmail', email);
       const account = accounts.findByEmail(email);
-      if (account) links.sendPasswordReset(account.id, account.email);
+      // A banned account cannot sign in, so a new password would be of no use to it: no mail,
+      // and the same answer as for any address. A deleted account is no account at all.
+      if (account && !account.bannedAt) links.sendPasswordReset(account.id, account.email);
       return submission.kind === 'form'
         ? c.redirect(`${forgotPath()}?sent=1`, 303)
         : c.json({ message: FORGOT_ANSWER }, 200);

@@ -81,7 +81,9 @@ function queueView(store: ModerationStore, c: Context): ModerationQueueView {
   const posterOf = (accountId: number) => {
     let found = posters.get(accountId);
     if (!found) {
-      const row = store.poster(accountId)!;
+      // Gone since the queue was read (its member deleted the account, with the ads): no item.
+      const row = store.poster(accountId);
+      if (!row) return undefined;
       found = {
         accountId,
         email: row.email,
@@ -98,7 +100,10 @@ function queueView(store: ModerationStore, c: Context): ModerationQueueView {
     }
     return found;
   };
-  const items = rows.map((row) => queueItem(row, posterOf(row.accountId), todayOf(now)));
+  const items = rows.flatMap((row) => {
+    const poster = posterOf(row.accountId);
+    return poster ? [queueItem(row, poster, todayOf(now))] : [];
+  });
   // The ban's confirmation: asked for with ?ban={accountId}, or shown again when the ban was refused.
   const banId = c.req.query('ban') ?? BAN_PATH.exec(c.req.path)?.[1];
   return {

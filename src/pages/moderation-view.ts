@@ -87,6 +87,10 @@ export interface LogEntry {
   accountEmail: string | null;
   reason: string | null;
   note: string | null;
+  /** The account no longer exists (its member deleted it): shown as a deleted account. */
+  accountDeleted?: boolean;
+  /** The moderator's account no longer exists. */
+  moderatorDeleted?: boolean;
 }
 
 export interface ModerationLogView {

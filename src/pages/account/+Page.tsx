@@ -4,6 +4,7 @@ import { forgotPath, signinThenPath, accountPath, messagesPath } from '../../pat
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { MyAds } from './MyAds.tsx';
+import { MyData } from './MyData.tsx';
 
 export default function Page() {
   const { member, linkSent, error, ads, done, adsError } = useData<Data>();
@@ -57,6 +58,7 @@ export default function Page() {
         </p>
       </div>
       <MyAds ads={ads} canPost={member.emailVerified} notice={done} error={adsError} />
+      <MyData />
     </section>
   );
 }

@@ -78,7 +78,13 @@ function LogRow({ entry }: { entry: LogEntry }) {
       <td data-label="When">
         <time dateTime={entry.at}>{formatMoment(entry.at)}</time>
       </td>
-      <td data-label="Who">{entry.moderator}</td>
+      <td data-label="Who">
+        {entry.moderatorDeleted ? (
+          <em className="log-table__deleted">deleted account</em>
+        ) : (
+          entry.moderator
+        )}
+      </td>
       <td className="log-table__what" data-label="What">
         {ACTION_LABELS[entry.action] ?? entry.action}
       </td>
@@ -86,7 +92,11 @@ function LogRow({ entry }: { entry: LogEntry }) {
         {entry.adId ?? '—'}
       </td>
       <td data-label="Account">
-        {entry.accountEmail ?? '—'}
+        {entry.accountDeleted ? (
+          <em className="log-table__deleted">deleted account</em>
+        ) : (
+          (entry.accountEmail ?? '—')
+        )}
         {entry.accountId !== null && <span className="log-table__id"> #{entry.accountId}</span>}
       </td>
       <td data-label="Why">

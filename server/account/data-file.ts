@@ -1,0 +1,115 @@
+// Download my data (product.md section 8): the member's data as one readable JSON file, versioned
+// by `format` so a later change of shape can be told apart. Conversations hold both sides' messages
+// (they are the member's conversation), but the other side is only ever "the other member": never
+// their email or account id. Blocked members are named by the conversations shared with them.
+import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
+import type { MemberDataRows } from '../db/member-data.ts';
+
+/** The file's shape version. Raise it when a field changes meaning or goes. */
+export const DATA_FILE_FORMAT = 1;
+
+export const YOU = 'you';
+export const OTHER_MEMBER = 'the other member';
+
+const reasonLabel = (reason: string | null) =>
+  reason === null ? null : ((MODERATION_REASONS as Record<string, string>)[reason] ?? reason);
+
+/** `live` past its expiry day reads `expired`, as the account page says. */
+function statusOf(ad: MemberDataRows['ads'][number], today: string) {
+  if (ad.status === 'live' && ad.expiresOn !== null && ad.expiresOn <= today) return 'expired';
+  return ad.status;
+}
+
+export function memberDataFile(rows: MemberDataRows, brand: string, now: Date) {
+  const today = now.toISOString().slice(0, 10);
+  const { account } = rows;
+  return {
+    format: DATA_FILE_FORMAT,
+    site: brand,
+    exportedAt: now.toISOString(),
+    about:
+      `Your data on ${brand}: your account, your ads, your conversations with every message, ` +
+      'the members you blocked and the reports you made. In a conversation the other side is ' +
+      '"the other member": their email address and account are not in this file.',
+    account: {
+      email: account.email,
+      dateOfBirth: account.dateOfBirth,
+      createdAt: account.createdAt,
+      emailVerifiedAt: account.emailVerifiedAt,
+      termsAcceptedAt: account.termsAcceptedAt,
+      role: account.role,
+    },
+    ads: rows.ads.map((ad) => ({
+      id: ad.id,
+      status: statusOf(ad, today),
+      state: ad.state,
+      city: ad.city,
+      age: ad.age,
+      seeks: ad.seeks,
+      title: ad.title,
+      description: ad.description,
+      createdAt: ad.createdAt,
+      submittedAt: ad.submittedAt,
+      approvedAt: ad.approvedAt,
+      postedOn: ad.postedOn,
+      expiresOn: ad.expiresOn,
+      updatedAt: ad.updatedAt,
+      pendingEdit:
+        ad.pendingTitle !== null || ad.pendingDescription !== null
+          ? {
+              age: ad.pendingAge,
+              seeks: ad.pendingSeeks,
+              title: ad.pendingTitle,
+              description: ad.pendingDescription,
+            }
+          : null,
+      moderatorReason: reasonLabel(ad.rejectedReason),
+      moderatorNote: ad.rejectedNote,
+    })),
+    conversations: rows.conversations.map((conversation) => ({
+      id: conversation.id,
+      ad: { id: conversation.adId, title: conversation.adTitle },
+      you: conversation.side === 'poster' ? 'posted the ad' : 'replied to the ad',
+      otherMember: conversation.otherSideExists
+        ? OTHER_MEMBER
+        : 'a member who deleted their account',
+      startedAt: conversation.startedAt,
+      lastMessageAt: conversation.lastMessageAt,
+      messages: rows.messages
+        .filter((message) => message.conversationId === conversation.id)
+        .map((message) => ({
+          from: message.mine ? YOU : OTHER_MEMBER,
+          text: message.body,
+          sentAt: message.sentAt,
+          readAt: message.readAt,
+        })),
+    })),
+    blockedMembers: rows.blocks.map((block) => ({
+      blockedAt: block.createdAt,
+      conversations: rows.conversations
+        .filter((conversation) => conversation.otherSideId === block.blockedId)
+        .map((conversation) => conversation.id),
+    })),
+    reports: rows.reports.map((report) => ({
+      adId: report.adId,
+      conversationId: report.conversationId,
+      reason: report.reason,
+      note: report.note,
+      createdAt: report.createdAt,
+      resolution: report.resolution,
+      resolvedAt: report.resolvedAt,
+    })),
+  };
+}
+
+export type MemberDataFile = ReturnType<typeof memberDataFile>;
+
+/** `localboard-data-2026-11-22.json`: the brand in lower case letters and digits, and the day. */
+export function dataFileName(brand: string, now: Date): string {
+  const slug =
+    brand
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'site';
+  return `${slug}-data-${now.toISOString().slice(0, 10)}.json`;
+}

@@ -1,0 +1,178 @@
+// The member's own data (product.md section 8), for signed-in members:
+//
+// - GET /api/account/data: Download my data, the JSON file of server/account/data-file.ts as an
+//   attachment, never cached. Signed out: a browser is sent to sign in (and back to /account),
+//   a script gets 401.
+// - POST /api/account/delete {password} (a form or JSON): Delete my account. The password is asked
+//   again and checked as sign-in checks it, with sign-in's limits: failures here count as failed
+//   sign-ins on the account, so a borrowed session cannot be used to guess the password. Then one
+//   transaction deletes the account (server/db/member-data.ts); its live ads leave the site at the
+//   next publish, this browser's cookies are cleared and the address gets one last mail. A
+//   moderator's account is refused: the role is an operator's to take away first, and that is
+//   logged. The form's answer is /account/delete?done=1, which says the account is gone.
+//
+// A refused form post gets the /account/delete page again with the message; JSON gets `{ error }`.
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { deleteCookie } from 'hono/cookie';
+import { accountPath, deleteAccountPath, signinThenPath } from '../../src/paths.ts';
+import { PASSWORD_MAX } from '../../src/schemas/password-length.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
+import type { RateLimits } from '../auth/rate-limits.ts';
+import { clearSessionCookies, DEVICE_COOKIE } from '../auth/session-cookie.ts';
+import { dataFileName, memberDataFile } from '../account/data-file.ts';
+import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
+import { accountStore } from '../db/accounts.ts';
+import type { Db } from '../db/database.ts';
+import { memberDataStore } from '../db/member-data.ts';
+import { accountDeletedMail } from '../mail/account-messages.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { MailSite } from '../mail/messages.ts';
+import { originCheck } from '../middleware/origin-check.ts';
+import type { OnRequestPages } from '../pages.ts';
+import { publishSoon, type Publisher } from '../publishing/publisher.ts';
+import { isFormSubmission, Refusal } from '../refusal.ts';
+import { hashing, readSubmission, throwIfWaiting } from './accounts.ts';
+
+export interface MemberDataOptions {
+  db: Db;
+  pages: OnRequestPages;
+  mailer: Mailer;
+  /** The brand (the file's name) and the address the last mail links to. */
+  mailSite: () => MailSite;
+  rateLimits: RateLimits;
+  passwords: PasswordHasher;
+  /** Asked to publish when the account had live ads; none in the API's own tests. */
+  publisher?: Publisher;
+  allowedOrigins: readonly string[];
+  trust: ProxyTrust;
+  /** The clock (tests move it). */
+  now?: () => Date;
+}
+
+export const WRONG_PASSWORD = 'That password is not right. Your account was not deleted.';
+export const PASSWORD_NEEDED = 'Enter your password to delete your account.';
+export const MODERATOR_REFUSED =
+  'A moderator’s account cannot be deleted here. Ask an operator to take the moderator role away first (npm run moderator -- remove), then delete the account.';
+const NOT_SIGNED_IN = 'You are not signed in.';
+const MAX_BODY_BYTES = 16 * 1024;
+
+export function memberDataRoutes(options: MemberDataOptions) {
+  const { pages, rateLimits, trust } = options;
+  const store = memberDataStore(options.db);
+  const accounts = accountStore(options.db);
+  const now = options.now ?? (() => new Date());
+  const app = new Hono();
+
+  app.use(async (c, next) => {
+    await next();
+    // The member's own data, and answers about their account: never kept by a cache.
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
+  app.use(originCheck(options.allowedOrigins, trust, refuse));
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        refuse(
+          c,
+          new Refusal(413, `The request body is too large (${MAX_BODY_BYTES / 1024} KB at most).`),
+        ),
+    }),
+  );
+
+  app.get('/data', (c) => {
+    const member = pages.memberOf(c);
+    const rows = member ? store.rowsOf(member.accountId) : undefined;
+    if (!rows)
+      return isFormSubmission(c)
+        ? c.redirect(signinThenPath(accountPath()), 303)
+        : c.json({ error: NOT_SIGNED_IN }, 401);
+    const at = now();
+    const { brand } = options.mailSite();
+    const file = memberDataFile(rows, brand, at);
+    c.header('Content-Type', 'application/json; charset=utf-8');
+    c.header('Content-Disposition', `attachment; filename="${dataFileName(brand, at)}"`);
+    return c.body(`${JSON.stringify(file, null, 2)}\n`, 200);
+  });
+
+  app.post('/delete', async (c) => {
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return refuse(c, submission);
+    const member = pages.memberOf(c);
+    if (!member)
+      return submission.kind === 'form'
+        ? c.redirect(signinThenPath(deleteAccountPath()), 303)
+        : c.json({ error: NOT_SIGNED_IN }, 401);
+    try {
+      const { password, ...others } = submission.fields;
+      if (submission.kind === 'json' && Object.keys(others).length > 0)
+        throw new Refusal(400, `Unexpected field: ${Object.keys(others).join(', ')}.`);
+      if (typeof password !== 'string' || password.length === 0)
+        throw new Refusal(400, PASSWORD_NEEDED, 'password');
+      if (member.role === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
+      const client = rateLimitKey(clientAddress(c, trust));
+      throwIfWaiting(await rateLimits.consume('signinPerIp', client));
+      throwIfWaiting(await rateLimits.signinWait(member.email, client));
+      const account = accounts.findById(member.accountId);
+      const matches =
+        account !== undefined &&
+        password.length <= PASSWORD_MAX &&
+        (await hashing(options.passwords.verify(password, account.passwordHash)));
+      if (!matches) {
+        await rateLimits.signinFailed(member.email, client);
+        throw new Refusal(403, WRONG_PASSWORD, 'password');
+      }
+      await rateLimits.signinSucceeded(member.email, client);
+      const outcome = store.deleteAccount(member.accountId, now());
+      if (outcome.kind === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
+      if (outcome.kind === 'deleted') {
+        if (outcome.liveAdIds.length > 0)
+          publishSoon(
+            options.publisher,
+            `deleted account ${member.accountId}: ads ${outcome.liveAdIds.join(', ')}`,
+          );
+        options.mailer.send(accountDeletedMail(options.mailSite(), outcome.email));
+      }
+      // Gone already (a second tab was quicker): the answer is the same, the account is deleted.
+      const secure = isHttps(c, trust);
+      clearSessionCookies(c, secure);
+      deleteCookie(c, DEVICE_COOKIE, { path: '/api', secure, httpOnly: true, sameSite: 'Strict' });
+      const done = `${deleteAccountPath()}?done=1`;
+      return submission.kind === 'form'
+        ? c.redirect(done, 303)
+        : c.json({ deleted: true, redirectUrl: done }, 200);
+    } catch (error) {
+      if (error instanceof Refusal) return refuse(c, error);
+      throw error;
+    }
+  });
+
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/data', (c) =>
+    c.json({ error: 'Use GET for this endpoint.' }, 405),
+  );
+  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/delete', (c) =>
+    c.json({ error: 'Use POST for this endpoint.' }, 405),
+  );
+
+  return app;
+
+  /** A refusal: the deletion page again with the message for a form, `{ error }` for JSON. */
+  function refuse(c: Context, refusal: Refusal) {
+    c.header('Cache-Control', 'no-store');
+    if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
+    const page = isFormSubmission(c) ? pages.find(deleteAccountPath()) : undefined;
+    if (!page)
+      return c.json(
+        refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error },
+        refusal.status,
+      );
+    return pages.answer(
+      c,
+      page.page,
+      page.params,
+      { form: { error: refusal.error, values: {} } },
+      refusal.status,
+    );
+  }
+}

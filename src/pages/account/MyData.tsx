@@ -1,0 +1,40 @@
+import { deleteAccountPath } from '../../paths.ts';
+
+/** Where Download my data answers with the member's JSON file (server/routes/member-data.ts). */
+export const DOWNLOAD_DATA_PATH = '/api/account/data';
+
+/** On /account: the member's own data, a copy of it, and deleting the account. Plain links. */
+export function MyData() {
+  return (
+    <section className="my-data" aria-labelledby="my-data-title">
+      <h2 id="my-data-title">Your data</h2>
+      <div className="my-data__item">
+        <div>
+          <h3 className="my-data__title">Download my data</h3>
+          <p className="my-data__text">
+            One file (JSON) with your account, your ads, your conversations and their messages, the
+            members you blocked and the reports you made.
+          </p>
+        </div>
+        <a className="button button--secondary button--small" href={DOWNLOAD_DATA_PATH}>
+          Download my data
+        </a>
+      </div>
+      <div className="my-data__item">
+        <div>
+          <h3 className="my-data__title">Delete my account</h3>
+          <p className="my-data__text">
+            Your account, ads and messages are deleted for good. We ask for your password first and
+            say what stays.
+          </p>
+        </div>
+        <a
+          className="button button--ghost button--small my-data__delete"
+          href={deleteAccountPath()}
+        >
+          Delete my account
+        </a>
+      </div>
+    </section>
+  );
+}

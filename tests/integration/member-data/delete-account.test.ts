@@ -1,0 +1,432 @@
+// Delete my account (product.md section 8): /account/delete asks for the password again; a wrong
+// one changes nothing; the right one deletes the account row and with it the sessions, ads,
+// messages and blocks, leaves the other side's thread (its side NULL), the reports and the
+// moderation log (shown as a deleted account), asks to publish when an ad was live, clears the
+// cookies and mails the address once. Afterwards the email and password sign in no more, and the
+// address can sign up again — unless a moderator banned it.
+import { beforeAll, describe, expect, test } from 'vitest';
+import {
+  cookieHeader,
+  limitsWith,
+  makeTestApp,
+  ORIGIN,
+  PASSWORD,
+  postJson,
+  setCookies,
+  signupBody,
+} from '../../helpers/api.ts';
+import { mailsTo } from '../../helpers/mail.ts';
+import {
+  countRows,
+  insertBlock,
+  insertConversation,
+  insertMessage,
+  insertReport,
+} from '../../helpers/member-data.ts';
+import {
+  getPage,
+  insertAdInReview,
+  postModerationForm,
+  recordingPublisher,
+  signUpMember,
+  signUpModerator,
+  storedAd,
+  type TestMember,
+} from '../../helpers/moderation.ts';
+import {
+  bannerOf,
+  headingOf,
+  testAppOnFixtureContent,
+  useFixtureContent,
+} from '../../helpers/pages.ts';
+
+process.env.PASSWORD_HASH_COST = String(2 ** 14);
+
+const publisher = recordingPublisher();
+const t = testAppOnFixtureContent({ publisher });
+
+const deleteForm = (session: string | undefined, password: string) =>
+  postModerationForm(t.app, '/api/account/delete', { password }, session);
+
+const textOf = (html: string) =>
+  html
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/\s+/g, ' ');
+
+const accountRow = (id: number) => t.db.prepare('SELECT id FROM accounts WHERE id = ?').get(id);
+
+/** Approves an ad as a moderator does, through the queue's form. */
+async function approve(moderator: TestMember, adId: number) {
+  const response = await postModerationForm(
+    t.app,
+    `/api/moderate/ads/${adId}/approve`,
+    { revision: String(storedAd(t.db, adId).revision) },
+    moderator.session,
+  );
+  expect(response.status).toBe(303);
+}
+
+describe('/account/delete, the page', () => {
+  test('members only: signed out, to sign in and back', async () => {
+    const response = await getPage(t.app, '/account/delete');
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/signin?next=%2Faccount%2Fdelete');
+  });
+
+  test('says what goes and what stays, and asks for the password', async () => {
+    const member = await signUpMember(t.app, t.db);
+    const response = await getPage(t.app, '/account/delete', member.session);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const html = await response.text();
+    expect(headingOf(html)).toBe('Delete my account');
+    const text = textOf(html);
+    expect(text).toContain('What is deleted');
+    expect(text).toContain('What stays');
+    expect(text).toContain('moderators see the account as a deleted account');
+    expect(text).toContain('An address banned by a moderator stays banned');
+    expect(html).toContain('action="/api/account/delete"');
+    expect(html).toMatch(/<input id="delete-password"[^>]*type="password"/);
+  });
+
+  test('/account offers Download my data and Delete my account as plain links', async () => {
+    const member = await signUpMember(t.app, t.db);
+    const html = await (await getPage(t.app, '/account', member.session)).text();
+    expect(html).toContain('href="/api/account/data"');
+    expect(html).toContain('href="/account/delete"');
+    expect(textOf(html)).toContain('Download my data');
+  });
+});
+
+describe('the wrong password', () => {
+  test('the form again with the message; nothing deleted, still signed in', async () => {
+    const member = await signUpMember(t.app, t.db);
+    const response = await deleteForm(member.session, 'not my password at all');
+    expect(response.status).toBe(403);
+    const html = await response.text();
+    expect(headingOf(html)).toBe('Delete my account');
+    expect(bannerOf(html)).toBe('That password is not right. Your account was not deleted.');
+    expect(html).toContain('role="alert"');
+    expect(accountRow(member.accountId)).toBeDefined();
+    expect((await getPage(t.app, '/api/me', member.session)).status).toBe(200);
+    expect(setCookies(response)).toEqual([]);
+  });
+
+  test('as JSON: 403 { error, field }; an empty password 400', async () => {
+    const member = await signUpMember(t.app, t.db);
+    const wrong = await postJson(
+      t.app,
+      '/api/account/delete',
+      { password: 'nope nope nope' },
+      cookieHeader(member.session),
+    );
+    expect(wrong.status).toBe(403);
+    expect(await wrong.json()).toEqual({
+      error: 'That password is not right. Your account was not deleted.',
+      field: 'password',
+    });
+    const empty = await deleteForm(member.session, '');
+    expect(empty.status).toBe(400);
+    expect(bannerOf(await empty.text())).toBe('Enter your password to delete your account.');
+    expect(accountRow(member.accountId)).toBeDefined();
+  });
+
+  test('signed out: to sign in (form) or 401 (JSON), nothing deleted', async () => {
+    const form = await deleteForm(undefined, PASSWORD);
+    expect(form.status).toBe(303);
+    expect(form.headers.get('location')).toBe('/signin?next=%2Faccount%2Fdelete');
+    const json = await postJson(t.app, '/api/account/delete', { password: PASSWORD });
+    expect(json.status).toBe(401);
+  });
+
+  test('from another site: refused, nothing deleted', async () => {
+    const member = await signUpMember(t.app, t.db);
+    const response = await t.app.request(`${ORIGIN}/api/account/delete`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://elsewhere.example',
+        ...cookieHeader(member.session),
+      },
+      body: new URLSearchParams({ password: PASSWORD }).toString(),
+    });
+    expect(response.status).toBe(403);
+    expect(bannerOf(await response.text())).toBe(
+      'This request came from another site and was refused.',
+    );
+    expect(accountRow(member.accountId)).toBeDefined();
+  });
+
+  test('a moderator’s account is refused, even with the right password', async () => {
+    const moderator = await signUpModerator(t.app, t.db);
+    const response = await postJson(
+      t.app,
+      '/api/account/delete',
+      { password: PASSWORD },
+      cookieHeader(moderator.session),
+    );
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: string }).error).toContain(
+      'Ask an operator to take the moderator role away first',
+    );
+    expect(accountRow(moderator.accountId)).toBeDefined();
+  });
+});
+
+describe('the right password', () => {
+  let moderator: TestMember;
+  let member: TestMember;
+  let other: TestMember;
+  let liveAd: number;
+  let reviewAd: number;
+  let theirAd: number;
+  let aboutMyAd: number;
+  let aboutTheirAd: number;
+  let theirMessages: number;
+  let logBefore: number;
+  let response: Response;
+
+  beforeAll(async () => {
+    moderator = await signUpModerator(t.app, t.db);
+    member = await signUpMember(t.app, t.db, 'leaving');
+    other = await signUpMember(t.app, t.db, 'staying');
+    liveAd = insertAdInReview(t.db, { accountId: member.accountId, title: 'My live ad' });
+    await approve(moderator, liveAd);
+    reviewAd = insertAdInReview(t.db, {
+      accountId: member.accountId,
+      city: 'San Diego',
+      title: 'My ad still in review',
+    });
+    theirAd = insertAdInReview(t.db, { accountId: other.accountId, title: 'Their ad' });
+    await approve(moderator, theirAd);
+    aboutMyAd = insertConversation(t.db, {
+      adId: liveAd,
+      adTitle: 'My live ad',
+      posterId: member.accountId,
+      replierId: other.accountId,
+    });
+    insertMessage(t.db, aboutMyAd, other.accountId, 'Hello from the other side.', 20);
+    insertMessage(t.db, aboutMyAd, member.accountId, 'Hello back, from me.', 10);
+    aboutTheirAd = insertConversation(t.db, {
+      adId: theirAd,
+      adTitle: 'Their ad',
+      posterId: other.accountId,
+      replierId: member.accountId,
+    });
+    insertMessage(t.db, aboutTheirAd, member.accountId, 'I replied to their ad.', 9);
+    insertMessage(t.db, aboutTheirAd, other.accountId, 'They answered me.', 8);
+    theirMessages = countRows(t.db, 'messages', { column: 'sender_id', value: other.accountId });
+    insertBlock(t.db, member.accountId, other.accountId);
+    insertReport(t.db, {
+      adId: theirAd,
+      reporterId: member.accountId,
+      reportedAccountId: other.accountId,
+      reason: 'spam',
+    });
+    insertReport(t.db, {
+      adId: liveAd,
+      reporterId: other.accountId,
+      reportedAccountId: member.accountId,
+      conversationId: aboutMyAd,
+      reason: 'harassment',
+      thread: JSON.stringify([{ from: 'poster', text: 'Hello back, from me.' }]),
+    });
+    logBefore = countRows(t.db, 'moderation_log');
+    expect(
+      countRows(t.db, 'moderation_log', { column: 'account_id', value: member.accountId }),
+    ).toBe(1);
+    publisher.reasons.length = 0;
+    response = await deleteForm(member.session, PASSWORD);
+    await t.mailer.settled();
+  });
+
+  test('303 to the page that says so; the session and member cookies cleared', async () => {
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/account/delete?done=1');
+    const cleared = new Map(setCookies(response).map((cookie) => [cookie.name, cookie]));
+    for (const name of ['lb_session', 'lb_member']) {
+      expect(cleared.get(name)?.value).toBe('');
+      expect(cleared.get(name)?.attributes.get('max-age')).toBe('0');
+    }
+    const page = await getPage(t.app, '/account/delete?done=1');
+    expect(page.status).toBe(200);
+    expect(headingOf(await page.text())).toBe('Your account is deleted');
+  });
+
+  test('the account row is gone, and its sessions: the old cookie no longer signs in', async () => {
+    expect(accountRow(member.accountId)).toBeUndefined();
+    expect(countRows(t.db, 'sessions', { column: 'account_id', value: member.accountId })).toBe(0);
+    expect((await getPage(t.app, '/api/me', member.session)).status).toBe(401);
+    const account = await getPage(t.app, '/account', member.session);
+    expect(account.status).toBe(303);
+    expect(account.headers.get('location')).toBe('/signin?next=%2Faccount');
+  });
+
+  test('its ads are gone, and a publish was asked for because one was live', async () => {
+    expect(countRows(t.db, 'member_ads', { column: 'account_id', value: member.accountId })).toBe(
+      0,
+    );
+    expect(countRows(t.db, 'member_ads', { column: 'id', value: reviewAd })).toBe(0);
+    expect(publisher.reasons).toEqual([`deleted account ${member.accountId}: ads ${liveAd}`]);
+  });
+
+  test('its messages are gone; the other side keeps theirs, with this side NULL', async () => {
+    expect(countRows(t.db, 'messages', { column: 'sender_id', value: member.accountId })).toBe(0);
+    expect(countRows(t.db, 'messages', { column: 'sender_id', value: other.accountId })).toBe(
+      theirMessages,
+    );
+    const threads = t.db
+      .prepare(
+        'SELECT id, ad_id, ad_title, poster_id, replier_id FROM conversations WHERE id IN (?, ?) ORDER BY id',
+      )
+      .all(aboutMyAd, aboutTheirAd);
+    expect(threads).toEqual([
+      {
+        id: aboutMyAd,
+        ad_id: null,
+        ad_title: 'My live ad',
+        poster_id: null,
+        replier_id: other.accountId,
+      },
+      {
+        id: aboutTheirAd,
+        ad_id: theirAd,
+        ad_title: 'Their ad',
+        poster_id: other.accountId,
+        replier_id: null,
+      },
+    ]);
+    expect(countRows(t.db, 'blocks', { column: 'blocker_id', value: member.accountId })).toBe(0);
+  });
+
+  test('reports stay with their copies, without the account', async () => {
+    const reports = t.db
+      .prepare(
+        'SELECT ad_id, reporter_account_id, reported_account_id, conversation_id, thread FROM reports WHERE ad_id IN (?, ?) ORDER BY id',
+      )
+      .all(theirAd, liveAd) as Record<string, unknown>[];
+    expect(reports).toHaveLength(2);
+    expect(reports[0]).toMatchObject({ ad_id: theirAd, reporter_account_id: null });
+    expect(reports[1]).toMatchObject({
+      ad_id: liveAd,
+      reported_account_id: null,
+      conversation_id: aboutMyAd,
+    });
+    expect(reports[1]!.thread).toContain('Hello back, from me.');
+  });
+
+  test('the moderation log keeps every row and shows the account as deleted', async () => {
+    expect(countRows(t.db, 'moderation_log')).toBe(logBefore);
+    expect(
+      countRows(t.db, 'moderation_log', { column: 'account_id', value: member.accountId }),
+    ).toBe(1);
+    const html = await (await getPage(t.app, '/moderate/log', moderator.session)).text();
+    expect(html).not.toContain(member.email);
+    expect(html).toContain(other.email);
+    const row = /<tr>(?:(?!<\/tr>).)*<\/tr>/gs;
+    const rows = html.replace(/<!-- -->/g, '').match(row) ?? [];
+    const mine = rows.filter((tr) => tr.includes(`#${member.accountId}<`));
+    expect(mine).toHaveLength(1);
+    expect(textOf(mine[0]!)).toContain('deleted account');
+    // The queue does not break on it either.
+    const queue = await getPage(t.app, '/moderate', moderator.session);
+    expect(queue.status).toBe(200);
+    expect(await queue.text()).not.toContain('My ad still in review');
+  });
+
+  test('one mail to the address, saying the account has been deleted', () => {
+    const mails = mailsTo(t.outboxDir, member.email);
+    const deleted = mails.filter(
+      (mail) => mail.subject === 'Your Localboard account has been deleted',
+    );
+    expect(deleted).toHaveLength(1);
+    expect(deleted[0]!.text).toContain('Your ads have left the site, your messages are removed');
+    expect(deleted[0]!.text).not.toContain(other.email);
+  });
+
+  test('sign-in then fails as for any wrong email or password', async () => {
+    const signin = await postJson(t.app, '/api/signin', {
+      email: member.email,
+      password: PASSWORD,
+    });
+    expect(signin.status).toBe(401);
+    expect(await signin.json()).toEqual({ error: 'Email or password is incorrect.' });
+  });
+
+  test('the address can sign up again, as a new account with a new id', async () => {
+    const again = await postJson(t.app, '/api/signup', signupBody({ email: member.email }));
+    expect(again.status).toBe(201);
+    const { id } = t.db.prepare('SELECT id FROM accounts WHERE email = ?').get(member.email) as {
+      id: number;
+    };
+    expect(id).not.toBe(member.accountId);
+    const file = await t.app.request(`${ORIGIN}/api/account/data`, {
+      headers: cookieHeader(setCookies(again).find((c) => c.name === 'lb_session')!.value),
+    });
+    expect(((await file.json()) as { ads: unknown[] }).ads).toEqual([]);
+  });
+});
+
+describe('ids and bans', () => {
+  test('the newest account deleted: the next sign-up does not get its id', async () => {
+    const newest = await signUpMember(t.app, t.db, 'newest');
+    const { max } = t.db.prepare('SELECT MAX(id) AS max FROM accounts').get() as { max: number };
+    expect(newest.accountId).toBe(max);
+    expect((await deleteForm(newest.session, PASSWORD)).status).toBe(303);
+    const next = await signUpMember(t.app, t.db, 'next');
+    expect(next.accountId).toBe(newest.accountId + 1);
+  });
+
+  test('an account with no live ad asks for no publish', async () => {
+    const member = await signUpMember(t.app, t.db);
+    insertAdInReview(t.db, { accountId: member.accountId, city: 'San Jose' });
+    publisher.reasons.length = 0;
+    expect((await deleteForm(member.session, PASSWORD)).status).toBe(303);
+    expect(publisher.reasons).toEqual([]);
+  });
+
+  test('a banned address is still refused at sign-up', async () => {
+    const moderator = await signUpModerator(t.app, t.db);
+    const banned = await signUpMember(t.app, t.db, 'banned');
+    const ban = await postModerationForm(
+      t.app,
+      `/api/moderate/accounts/${banned.accountId}/ban`,
+      { reason: 'spam' },
+      moderator.session,
+    );
+    expect(ban.status).toBe(303);
+    // Its session ended with the ban: it cannot reach the deletion at all.
+    expect((await deleteForm(banned.session, PASSWORD)).status).toBe(303);
+    expect(accountRow(banned.accountId)).toBeDefined();
+    const again = await postJson(t.app, '/api/signup', signupBody({ email: banned.email }));
+    expect(again.status).toBe(409);
+  });
+});
+
+describe('guessing the password is slowed as sign-in is', () => {
+  test('after the free failures, even the right password waits (429)', async () => {
+    const cleanup = useFixtureContent();
+    const limited = makeTestApp({
+      rateLimits: limitsWith({ signinPerClientAndEmail: { points: 2, duration: 900 } }),
+    });
+    try {
+      const member = await signUpMember(limited.app, limited.db);
+      const attempt = (password: string) =>
+        postModerationForm(limited.app, '/api/account/delete', { password }, member.session);
+      for (const _ of [1, 2, 3]) expect((await attempt('a wrong guess')).status).toBe(403);
+      const waiting = await attempt(PASSWORD);
+      expect(waiting.status).toBe(429);
+      expect(waiting.headers.get('retry-after')).not.toBeNull();
+      expect(bannerOf(await waiting.text())).toMatch(/^Too many attempts/);
+      expect(
+        limited.db.prepare('SELECT id FROM accounts WHERE id = ?').get(member.accountId),
+      ).toBeDefined();
+    } finally {
+      limited.remove();
+      cleanup();
+    }
+  });
+});
