@@ -4,6 +4,7 @@
 // get none. Pages read only this: they never import the server.
 import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { ModerationView } from './moderation-view.ts';
+import type { ModerationReportsView, ReportTarget } from './report-view.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
@@ -38,4 +39,8 @@ export interface PageRequest {
   memberAds?: readonly MemberAdView[];
   /** On the moderation pages (moderators only): what the database holds for them. */
   moderation?: ModerationView;
+  /** On /report: the ad or conversation reported, as found for this visitor (absent: unknown). */
+  report?: ReportTarget;
+  /** On /moderate/reports (moderators only): the open reports, grouped. */
+  reports?: ModerationReportsView;
 }
