@@ -63,11 +63,10 @@ function HiddenByReports({ hiddenAds, urgentAds }: ReportsSummary) {
   return (
     <div className="urgent-reports" role="region" aria-label="Urgent reports">
       <p className="urgent-reports__text">
-        <strong>
-          {plural(hiddenAds, 'ad')} hidden by reports {hiddenAds === 1 ? 'waits' : 'wait'} for a
-          decision
-        </strong>
-        {urgentAds > 0 && `, ${urgentAds} of them reported as possibly involving someone under 18`}.
+        <strong>{`${plural(hiddenAds, 'ad')} hidden by reports ${hiddenAds === 1 ? 'waits' : 'wait'} for a decision`}</strong>
+        {urgentAds > 0
+          ? `, ${urgentAds} of them reported as possibly involving someone under 18.`
+          : '.'}
       </p>
       <a className="button button--danger button--small" href={moderateReportsPath()}>
         Review the reports
