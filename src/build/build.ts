@@ -7,7 +7,8 @@
 //                       in DIR/client and DIR/server, the build manifest beside them
 //   --cache DIR         compiled content (default .content/)
 //   --database FILE     the server's database, whose live member ads are published beside the CSV
-//                       ads (default DATABASE_PATH, or data/localboard.sqlite); none if it is absent
+//                       ads (default DATABASE_PATH, or data/localboard.sqlite); none if it is absent.
+//                       Its hidden_ads (reports) leave those ads out, editors' ads included
 // It runs from Vite's server build ({out}/server/build.mjs), which scripts/build.mjs brings up to
 // date first. The steps run one after the other, each in a Node process of its own, so that their
 // memory never adds up and none inherits another's: the content (scripts/compile-content.ts), then

@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
@@ -265,6 +266,54 @@ describe('publishing member ads', () => {
       await publish();
     }
   }, 60_000);
+
+  test('ads hidden by reports leave the site at the next publish and come back when unhidden', async () => {
+    const memberAd = insertMemberAd(db, {
+      state: 'Washington',
+      city: 'Seattle',
+      title: 'Ferry rides and chowder',
+    });
+    // An editor's ad of the fixture's CSV, by its first row.
+    const [editorAd] = parse(readFileSync(join(fixture.dir, 'ads', 'sample.csv'), 'utf8'), {
+      columns: true,
+    }) as Array<{ id: string; state: string; city: string; title: string }>;
+    const editorPath = adPath(editorAd!.state, editorAd!.city, Number(editorAd!.id));
+    const memberPath = adPath('Washington', 'Seattle', memberAd);
+    const hide = db.prepare(
+      `INSERT INTO hidden_ads (ad_id, kind, why, hidden_at) VALUES (?, ?, 'reports', '2026-11-22T10:00:00Z')`,
+    );
+    try {
+      await publish();
+      expect(page(memberPath)).toContain('Ferry rides and chowder');
+      expect(existsSync(pageFile(editorPath))).toBe(true);
+      const activeBefore = /(\d+) active ads/.exec(page('/'))![1];
+
+      hide.run(memberAd, 'member');
+      hide.run(Number(editorAd!.id), 'editor');
+      await publish('hidden by reports');
+      for (const path of [memberPath, editorPath]) {
+        expect(existsSync(pageFile(path))).toBe(false);
+        expect((await app.request(`http://localhost${path}`)).status).toBe(404);
+      }
+      expect(page(cityPath('Washington', 'Seattle'))).not.toContain('Ferry rides');
+      expect(page(cityPath(editorAd!.state, editorAd!.city))).not.toContain(editorAd!.title);
+      expect(page('/')).toContain(`${Number(activeBefore) - 2} active ads`);
+
+      // npm run build reads the same table: --if-needed sees the hiding end.
+      const databasePath = join(work, 'localboard.sqlite');
+      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('Build finished');
+      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('is up to date');
+      db.prepare('DELETE FROM hidden_ads').run();
+      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('Build finished');
+      expect(page(memberPath)).toContain('Ferry rides and chowder');
+      expect(page(editorPath)).toContain(editorAd!.title.replaceAll("'", '&#x27;'));
+      expect(page('/')).toContain(`${activeBefore} active ads`);
+    } finally {
+      db.prepare('DELETE FROM hidden_ads').run();
+      setMemberAdStatus(db, memberAd, 'deleted');
+      await publish();
+    }
+  }, 180_000);
 
   test('npm run build publishes member ads too; --if-needed sees them change', async () => {
     const databasePath = join(work, 'localboard.sqlite');

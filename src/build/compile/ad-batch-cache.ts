@@ -71,6 +71,7 @@ export function contextKey(context: AdCheckContext): string {
       context.policyTerms.refuse.join('\n'),
       context.policyTerms.review.join('\n'),
       cities,
+      [...(context.hiddenAdIds ?? [])].sort((a, b) => a - b).join(','),
       compileCodeFingerprint(),
     ].join('\0'),
     'base64url',

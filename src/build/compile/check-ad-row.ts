@@ -12,6 +12,8 @@ export interface AdCheckContext {
   citiesByState: ReadonlyMap<string, ReadonlySet<string>>;
   /** Editors' ads are checked strictly: a term of either kind is a problem. */
   policyTerms: PolicyTerms;
+  /** Editors' ads that reports keep off the site (hidden_ads): valid, but not published. */
+  hiddenAdIds?: ReadonlySet<number>;
 }
 
 /** One row's outcome: its problems, or the ad (published when it is live on the build date). */
@@ -46,6 +48,9 @@ export function checkAdRow(
   return {
     problems,
     ad,
-    published: ad.postedAt <= context.buildDate && context.buildDate < ad.expiresAt,
+    published:
+      ad.postedAt <= context.buildDate &&
+      context.buildDate < ad.expiresAt &&
+      !context.hiddenAdIds?.has(ad.id),
   };
 }

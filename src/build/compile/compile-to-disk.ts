@@ -12,7 +12,7 @@ import { adBatchCache } from './ad-batch-cache.ts';
 import { compileContent } from './compile.ts';
 import { compileMemo } from './compile-memo.ts';
 import { csvScanCache } from './csv-ad-source.ts';
-import { databaseAdSource } from './database-ad-source.ts';
+import { databaseAdSource, hiddenEditorAdIds } from './database-ad-source.ts';
 import type { ContentProblem } from './report.ts';
 
 export interface CompileRequest {
@@ -49,6 +49,7 @@ export function compileToDisk({
     adScans: scans,
     memo,
     adSources: databasePath ? [databaseAdSource(databasePath)] : [],
+    hiddenAdIds: databasePath ? hiddenEditorAdIds(databasePath) : [],
   });
   scans.save();
   const stateFiles = batches.stateFiles();

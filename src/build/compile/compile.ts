@@ -65,6 +65,8 @@ export interface CompileCaches {
 /** Where ads come from besides content/ads/: member ads from the database (database-ad-source.ts). */
 export interface MoreAdSources {
   adSources?: readonly AdSource[];
+  /** Editors' ads that reports keep off the site (hiddenEditorAdIds() of database-ad-source.ts). */
+  hiddenAdIds?: readonly number[];
 }
 
 export function compileContent(
@@ -222,7 +224,12 @@ export function compileContent(
       message: 'is missing; the ad checks need it',
     });
   }
-  const context: AdCheckContext = { buildDate, citiesByState, policyTerms };
+  const context: AdCheckContext = {
+    buildDate,
+    citiesByState,
+    policyTerms,
+    ...(caches.hiddenAdIds?.length ? { hiddenAdIds: new Set(caches.hiddenAdIds) } : {}),
+  };
   const adsFiles = listFiles('ads', '.csv').map((path) => ({ file: rel(path), path }));
   const ads = readAds(
     [csvAdSource(adsFiles, caches.adScans), ...(caches.adSources ?? [])],

@@ -15,6 +15,10 @@
 // way the server does (read-write, migrating): it only reads the published columns of live ads.
 // Batches are ranges of ids of a thousand; a batch's key is a digest of what decides its rows
 // (id, revision, updated_at, posted_on, expires_on), so an unchanged range is not checked again.
+//
+// Ads kept off the site by reports (hidden_ads, migration 5) are left out: a member's here, with
+// the live ads (a hidden one leaves its range's digest, so that range is checked again); an
+// editor's by the compiler, from hiddenEditorAdIds() (rare: a change checks every CSV batch again).
 import Database from 'better-sqlite3';
 import { hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -67,7 +71,7 @@ export function databaseAdSource(path: string): AdSource {
           .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'member_ads'")
           .get();
         if (!hasTable) return { batches: [], problems: [] };
-        return { batches: batchesOf(db), problems: [] };
+        return { batches: batchesOf(db, hasHiddenAds(db)), problems: [] };
       } catch (error) {
         return { batches: [], problems: [unreadable(path, error)] };
       }
@@ -80,25 +84,60 @@ export function databaseAdSource(path: string): AdSource {
   };
 }
 
-/** What the live member ads are, as far as publishing goes: equal stamps, the same ads (`--if-needed`). */
+/**
+ * The ids of editors' (CSV) ads that reports keep off the site, in order; none without the
+ * database or its hidden_ads table. Unreadable, it hides nothing: databaseAdSource() reports it.
+ */
+export function hiddenEditorAdIds(path: string): number[] {
+  if (!existsSync(path)) return [];
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    if (!hasHiddenAds(db)) return [];
+    return db
+      .prepare<[], number>(`SELECT ad_id FROM hidden_ads WHERE kind = 'editor' ORDER BY ad_id`)
+      .pluck()
+      .all();
+  } catch {
+    return [];
+  } finally {
+    db?.close();
+  }
+}
+
+/** What the database publishes, as far as publishing goes: equal stamps, the same ads (`--if-needed`). */
 export function memberAdsStamp(path: string): string {
   const source = databaseAdSource(path);
   try {
     const { batches, problems } = source.batches();
-    return hash('sha1', JSON.stringify([batches.map((batch) => batch.key), problems]), 'base64url');
+    return hash(
+      'sha1',
+      JSON.stringify([batches.map((batch) => batch.key), problems, hiddenEditorAdIds(path)]),
+      'base64url',
+    );
   } finally {
     source.close?.();
   }
 }
 
-function batchesOf(db: Database.Database): AdBatch[] {
+/** Whether the database has hidden_ads (migration 5): the build reads databases of any version. */
+const hasHiddenAds = (db: Database.Database) =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hidden_ads'").get() !==
+  undefined;
+
+function batchesOf(db: Database.Database, hiddenAds: boolean): AdBatch[] {
+  // A live ad that reports hide (hidden_ads) is not published until a moderator dismisses them.
+  const live = hiddenAds
+    ? `status = 'live' AND id NOT IN (SELECT ad_id FROM hidden_ads)`
+    : `status = 'live'`;
   const keys = db.prepare<[], KeyRow>(
     `SELECT id, revision, updated_at, posted_on, expires_on FROM member_ads
-     WHERE status = 'live' ORDER BY id`,
+     WHERE ${live} ORDER BY id`,
   );
   const rows = db.prepare<[number, number], AdRow>(
     `SELECT id, state, city, age, seeks, title, description, posted_on, expires_on
-     FROM member_ads WHERE status = 'live' AND id >= ? AND id < ? ORDER BY id`,
+     FROM member_ads WHERE ${live} AND id >= ? AND id < ? ORDER BY id`,
   );
   const batches: AdBatch[] = [];
   let range = -1;
