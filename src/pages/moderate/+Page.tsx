@@ -64,9 +64,11 @@ function HiddenByReports({ hiddenAds, urgentAds }: ReportsSummary) {
     <div className="urgent-reports" role="region" aria-label="Urgent reports">
       <p className="urgent-reports__text">
         <strong>{`${plural(hiddenAds, 'ad')} hidden by reports ${hiddenAds === 1 ? 'waits' : 'wait'} for a decision`}</strong>
-        {urgentAds > 0
-          ? `, ${urgentAds} of them reported as possibly involving someone under 18.`
-          : '.'}
+        {urgentAds === 0
+          ? '.'
+          : urgentAds === hiddenAds
+            ? `, ${hiddenAds === 1 ? '' : 'all '}reported as possibly involving someone under 18.`
+            : `, ${urgentAds} of them reported as possibly involving someone under 18.`}
       </p>
       <a className="button button--danger button--small" href={moderateReportsPath()}>
         Review the reports

@@ -42,7 +42,7 @@ export default function Page() {
           ) : (
             <input type="hidden" name="conversation" value={target.conversationId} />
           )}
-          <fieldset className="field report-form__reasons">
+          <fieldset className="report-form__reasons">
             <legend>What is wrong?</legend>
             {data.reasons.map(([value, label]) => (
               <div className="report-form__reason" key={value}>
@@ -113,7 +113,7 @@ function NotFound({ conversation, error }: { conversation: boolean; error?: stri
       <h1>{conversation ? 'Conversation not found' : 'Ad not found'}</h1>
       <div className="form-card">
         <FormStatus error={error} />
-        <p>
+        <p hidden={error !== undefined}>
           {conversation
             ? 'We couldn’t find that conversation among yours, so there is nothing to report.'
             : 'We couldn’t find that ad. It may have expired or been removed, so there is nothing to report.'}
