@@ -34,6 +34,7 @@ import { memberAdPages, postingRoutes } from './routes/posting.ts';
 import { messagesRoutes } from './routes/messages.ts';
 import { memberDataRoutes } from './routes/member-data.ts';
 import { moderationPageExtras, moderationRoutes } from './routes/moderation.ts';
+import { reportPageExtras, reportPages, reportRoutes } from './routes/reports.ts';
 import { staticSite } from './static-site.ts';
 
 export interface AppOptions {
@@ -93,7 +94,7 @@ export function createApp(options: AppOptions) {
     db: options.db,
     pageAssetsFile:
       options.pageAssetsFile ?? join(dirname(options.siteDir), 'server', 'page-assets.json'),
-    pageExtras: moderationPageExtras(options.db),
+    pageExtras: { ...moderationPageExtras(options.db), ...reportPageExtras(options.db) },
   });
   const refuse = refusals(forms, pages);
   const mailSite = mailSiteOf(options.mailSite);
@@ -143,6 +144,7 @@ export function createApp(options: AppOptions) {
   );
   const { db, mailer, publisher } = options;
   api.route('/', moderationRoutes({ db, mailer, publisher, mailSite, refuse, pages }));
+  api.route('/', reportRoutes({ db, mailer, publisher, mailSite, pages, trust }));
   // A mounted app's notFound handler is not used by Hono, so the catch-all is a route.
   api.all('*', (c) => c.json({ error: 'There is no such API endpoint.' }, 404));
   // Posting reads longer bodies than the rest of the API: its own limit, so mounted first.
@@ -164,6 +166,7 @@ export function createApp(options: AppOptions) {
   // Pages rendered on request: those opened from emailed links, then any other of the registry.
   app.route('/', emailLinkPages(pages, links));
   app.route('/', memberAdPages(posting));
+  app.route('/', reportPages({ db: options.db, pages }));
   app.get('*', (c, next) => {
     const found = pages.find(c.req.path);
     return found ? pages.serve(c, found.page, found.params, next) : next();

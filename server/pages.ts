@@ -30,12 +30,13 @@ export interface OnRequestPagesOptions {
   pageExtras?: Readonly<Record<string, PageExtrasReader>>;
 }
 
-export type OnRequestPageId = 'verify' | 'account' | 'forgot' | 'reset' | 'post' | 'moderate';
+export type OnRequestPageId =
+  'verify' | 'account' | 'forgot' | 'reset' | 'post' | 'moderate' | 'report' | 'moderate-reports';
 
 /** What the server adds to a page's request besides the query and the member. */
 export type RequestExtras = Pick<
   PageRequest,
-  'form' | 'link' | 'memberAds' | 'moderation' | 'messages'
+  'form' | 'link' | 'memberAds' | 'moderation' | 'messages' | 'report' | 'reports'
 >;
 
 export type PageExtrasReader = (c: Context, member: SessionAccount) => RequestExtras;

@@ -41,6 +41,8 @@ const ON_REQUEST_FORMS: Record<string, OnRequestPageId> = {
   '/api/verify/resend': 'account',
   '/api/forgot': 'forgot',
   '/api/reset': 'reset',
+  '/api/reports': 'report',
+  '/api/moderate/reports': 'moderate-reports',
 };
 
 /** The form page that posts to this API path, if any: prerendered, or rendered on request. */
@@ -63,7 +65,11 @@ export function refusals(formPages: FormPages, onRequestPages: OnRequestPages) {
     if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
     let page = isFormSubmission(c) ? formPageFor(c) : undefined;
     // To anyone but a moderator, the moderation paths are unknown API paths: answered as those.
-    if (page && 'onRequest' in page && page.onRequest === 'moderate') {
+    if (
+      page &&
+      'onRequest' in page &&
+      (page.onRequest === 'moderate' || page.onRequest === 'moderate-reports')
+    ) {
       const member = onRequestPages.memberOf(c);
       if (member?.role !== 'moderator') page = undefined;
     }

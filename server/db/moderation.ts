@@ -51,6 +51,7 @@ export interface PosterRow {
   approved: number;
   rejected: number;
   removed: number;
+  reports: number;
   adsInReview: number;
   adsLive: number;
 }
@@ -130,6 +131,8 @@ const ACTION_DONE: Record<LogAction, string> = {
   ban: 'banned the account',
   'grant-role': 'made it a moderator',
   'revoke-role': 'took the moderator role away',
+  hide: 'hid it after reports',
+  dismiss: 'dismissed its reports',
 };
 
 export function moderationStore(db: Db) {
@@ -145,7 +148,8 @@ export function moderationStore(db: Db) {
        COUNT(CASE WHEN member_ads.status = 'rejected' THEN 1 END) AS rejected,
        COUNT(CASE WHEN member_ads.status = 'removed' THEN 1 END) AS removed,
        COUNT(CASE WHEN member_ads.status = 'review' THEN 1 END) AS adsInReview,
-       COUNT(CASE WHEN member_ads.status = 'live' THEN 1 END) AS adsLive
+       COUNT(CASE WHEN member_ads.status = 'live' THEN 1 END) AS adsLive,
+       (SELECT COUNT(*) FROM reports WHERE reports.reported_account_id = accounts.id) AS reports
      FROM accounts LEFT JOIN member_ads ON member_ads.account_id = accounts.id
      WHERE accounts.id = ? GROUP BY accounts.id`,
   );

@@ -44,6 +44,7 @@ import {
   type Moderator,
   type ModerationStore,
 } from '../db/moderation.ts';
+import { reportStore, type ReportStore } from '../db/reports.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { adApprovedMail, adRejectedMail, adRemovedMail } from '../mail/moderation-messages.ts';
@@ -68,13 +69,14 @@ const BAN_PATH = /^\/api\/moderate\/accounts\/(\d{1,15})\/ban\/?$/;
 /** The moderation pages' data, read for moderators only (server/pages.ts `pageExtras`). */
 export function moderationPageExtras(db: Db): Record<string, PageExtrasReader> {
   const store = moderationStore(db);
+  const reports = reportStore(db);
   return {
-    moderate: (c) => ({ moderation: queueView(store, c) }),
+    moderate: (c) => ({ moderation: queueView(store, reports, c) }),
     'moderation-log': (c) => ({ moderation: logView(store, c.req.query('page')) }),
   };
 }
 
-function queueView(store: ModerationStore, c: Context): ModerationQueueView {
+function queueView(store: ModerationStore, reports: ReportStore, c: Context): ModerationQueueView {
   const now = new Date();
   const rows = store.queue(QUEUE_SHOWN);
   const posters = new Map<number, QueueItem['poster']>();
@@ -95,6 +97,7 @@ function queueView(store: ModerationStore, c: Context): ModerationQueueView {
         approved: row.approved,
         rejected: row.rejected,
         removed: row.removed,
+        reports: row.reports,
       };
       posters.set(accountId, found);
     }
@@ -110,6 +113,7 @@ function queueView(store: ModerationStore, c: Context): ModerationQueueView {
     kind: 'queue',
     items,
     waiting: store.waitingCount(),
+    reports: reports.summary(),
     ...noticeOf(store, c.req.query()),
     ...banTargetOf(store, banId),
   };

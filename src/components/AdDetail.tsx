@@ -120,9 +120,3 @@ export function AdDetail({
     </article>
   );
 }
-
-/** The Report this ad link: a mail to the site's contact address naming the ad's page. */
-export const reportHrefFor = (contactEmail: string, adUrl: string, adId: number) =>
-  `mailto:${contactEmail}?subject=${encodeURIComponent(`Report ad ${adId}`)}&body=${encodeURIComponent(
-    `I am reporting this ad: ${adUrl}\n\nWhat is wrong with it:\n`,
-  )}`;

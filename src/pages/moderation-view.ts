@@ -2,6 +2,7 @@
 // from the database by server/routes/moderation.ts, shown by src/pages/moderate/ and
 // src/pages/moderation-log/. Types only: pages never import the server.
 import type { CompiledAd } from '../schemas/compiled-content.ts';
+import type { ReportsSummary } from './report-view.ts';
 
 /** A word the policy scanner found ambiguous: offsets into the title's or description's text. */
 export interface PolicyMark {
@@ -23,6 +24,8 @@ export interface PosterSummary {
   approved: number;
   rejected: number;
   removed: number;
+  /** Reports ever sent about this account's ads and messages. */
+  reports: number;
 }
 
 export type EditedField = 'age' | 'seeks' | 'title' | 'description';
@@ -64,6 +67,8 @@ export interface ModerationQueueView {
   /** What the last action did, after its redirect (`?done=…`). */
   notice?: string;
   banTarget?: BanTarget;
+  /** Open reports, and ads hidden by them waiting for a decision (/moderate/reports). */
+  reports?: ReportsSummary;
 }
 
 export type LogAction =
@@ -74,7 +79,11 @@ export type LogAction =
   | 'remove'
   | 'ban'
   | 'grant-role'
-  | 'revoke-role';
+  | 'revoke-role'
+  // Reports (product.md section 8): hidden by reports (logged as `reports (automatic)`), and a
+  // moderator dismissing a group of reports.
+  | 'hide'
+  | 'dismiss';
 
 export interface LogEntry {
   id: number;

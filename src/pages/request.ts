@@ -5,6 +5,7 @@
 import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { MessagesView } from './messages-view.ts';
 import type { ModerationView } from './moderation-view.ts';
+import type { ModerationReportsView, ReportTarget } from './report-view.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
@@ -41,4 +42,8 @@ export interface PageRequest {
   moderation?: ModerationView;
   /** On the message pages (/messages, /messages/{id}, /messages/new): the member's conversations. */
   messages?: MessagesView;
+  /** On /report: the ad or conversation reported, as found for this visitor (absent: unknown). */
+  report?: ReportTarget;
+  /** On /moderate/reports (moderators only): the open reports, grouped. */
+  reports?: ModerationReportsView;
 }

@@ -19,7 +19,7 @@ export const siteSchema = z.strictObject({
   baseUrl: z
     .url({ error: 'must be an absolute URL such as https://example.org' })
     .transform((url) => url.replace(/\/+$/, '')),
-  /** Address that receives ad reports and privacy requests (the "Report this ad" link writes to it). */
+  /** Address for privacy requests and anything else visitors write to the site about. */
   contactEmail: z.email({ error: 'must be an email address' }),
   /** Short line under the logo in the hero. */
   tagline: singleLine(1, 120),

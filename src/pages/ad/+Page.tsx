@@ -1,12 +1,12 @@
 // https://vike.dev/Page
-import { AdDetail, reportHrefFor } from '../../components/AdDetail.tsx';
+import { AdDetail } from '../../components/AdDetail.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
-import { cityPath, homePath, statePath } from '../../paths.ts';
+import { cityPath, homePath, reportAdPath, statePath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {
-  const { ad, head, contactEmail } = useData<Data>();
+  const { ad } = useData<Data>();
   return (
     <div className="container container--medium ad-page">
       <Breadcrumbs
@@ -20,7 +20,7 @@ export default function Page() {
       <a className="back-link" href={cityPath(ad.state, ad.city)}>
         ← Back to {ad.city} ads
       </a>
-      <AdDetail ad={ad} reportHref={reportHrefFor(contactEmail, head.canonicalUrl, ad.id)} />
+      <AdDetail ad={ad} reportHref={reportAdPath(ad.id)} />
     </div>
   );
 }

@@ -34,7 +34,6 @@ export function adData(stateName: string, cityName: string, adIdText: string) {
       state,
     }),
     ad,
-    contactEmail: site.contactEmail,
     stateCode: state.code,
   };
 }

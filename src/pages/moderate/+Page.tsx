@@ -1,7 +1,8 @@
 // https://vike.dev/Page
 import { Banner } from '../../components/Banner.tsx';
 import { plural } from '../../format.ts';
-import { moderationLogPath } from '../../paths.ts';
+import { moderateReportsPath, moderationLogPath } from '../../paths.ts';
+import type { ReportsSummary } from '../report-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { BanConfirm } from './BanConfirm.tsx';
@@ -24,10 +25,16 @@ export default function Page() {
               : ''}
           </p>
         </div>
-        <a className="button button--ghost button--small" href={moderationLogPath()}>
-          Moderation log
-        </a>
+        <nav className="moderation__nav" aria-label="Moderation">
+          <a className="button button--ghost button--small" href={moderateReportsPath()}>
+            Reports{queue?.reports?.open ? ` (${queue.reports.open})` : ''}
+          </a>
+          <a className="button button--ghost button--small" href={moderationLogPath()}>
+            Moderation log
+          </a>
+        </nav>
       </header>
+      {queue?.reports && queue.reports.hiddenAds > 0 && <HiddenByReports {...queue.reports} />}
       <div className="moderation__status" role="status">
         {queue?.notice && <Banner tone="info">{queue.notice}</Banner>}
       </div>
@@ -48,5 +55,24 @@ export default function Page() {
         </ol>
       )}
     </section>
+  );
+}
+
+/** Ads that reports took off the site: a moderator decides first (urgent ones named). */
+function HiddenByReports({ hiddenAds, urgentAds }: ReportsSummary) {
+  return (
+    <div className="urgent-reports" role="region" aria-label="Urgent reports">
+      <p className="urgent-reports__text">
+        <strong>{`${plural(hiddenAds, 'ad')} hidden by reports ${hiddenAds === 1 ? 'waits' : 'wait'} for a decision`}</strong>
+        {urgentAds === 0
+          ? '.'
+          : urgentAds === hiddenAds
+            ? `, ${hiddenAds === 1 ? '' : 'all '}reported as possibly involving someone under 18.`
+            : `, ${urgentAds} of them reported as possibly involving someone under 18.`}
+      </p>
+      <a className="button button--danger button--small" href={moderateReportsPath()}>
+        Review the reports
+      </a>
+    </div>
   );
 }

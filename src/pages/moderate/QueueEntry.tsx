@@ -108,7 +108,9 @@ export function QueueEntry({
             <dt>History</dt>
             <dd>
               {plural(item.poster.approved, 'ad')} approved, {item.poster.rejected} rejected,{' '}
-              {item.poster.removed} removed
+              {item.poster.removed} removed;{' '}
+              {item.poster.reports === 0 ? 'no reports' : plural(item.poster.reports, 'report')}{' '}
+              against their ads and messages
             </dd>
           </dl>
           <a className="poster__ban" href={`${moderatePath()}?ban=${item.poster.accountId}#ban`}>

@@ -15,6 +15,8 @@ const ACTION_LABELS: Record<LogAction, string> = {
   ban: 'Banned the account',
   'grant-role': 'Made a moderator',
   'revoke-role': 'Took the moderator role away',
+  hide: 'Hid the ad (reports)',
+  dismiss: 'Dismissed reports',
 };
 
 const pagePath = (page: number) =>

@@ -1,0 +1,560 @@
+// Reports and the moderators' handling of them (product.md section 8):
+//
+//   GET  /report?ad={id}               the report form about any published ad, for anyone
+//   GET  /report?conversation={id}     the same about a conversation, for its two members only
+//                                      (anyone else: the same 404 as an unknown id)
+//   POST /api/reports                  {ad | conversation, reason, note?}: one report per reporter
+//                                      per ad (and per conversation): 303 to /report?sent=1, or
+//                                      201 {received: true}; 400, 404, 409, 429
+//   POST /api/moderate/reports         {group, seen, action, reason?, note?}: dismiss, remove or ban,
+//                                      for moderators (anyone else: an unknown API path)
+//   GET  /moderate/reports             the open reports grouped by ad (server/pages.ts pageExtras)
+//
+// The reporter is `account:{id}` for a signed-in member and, for a visitor, the HMAC of their
+// address (as client-address.ts decides it: forwarding headers only from the proxies the app
+// trusts) with a secret made once per database; the address itself is never stored. Every report
+// costs its reporter one of REPORTS_PER_HOUR, whether or not the ad exists. Refused form posts get
+// the form again with the message.
+import { createHmac } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { findPublishedAd } from '../../src/content/ad-by-id.ts';
+import type {
+  ModerationReportsView,
+  ReportGroup,
+  ReportTarget,
+} from '../../src/pages/report-view.ts';
+import { adPath, moderateReportsPath, routes } from '../../src/paths.ts';
+import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
+import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
+import {
+  CONVERSATION_REPORT_REASONS,
+  REPORT_NOTE_MAX,
+  REPORTS_PER_HOUR,
+  URGENT_REPORT_REASON,
+} from '../../src/schemas/report-reasons.ts';
+import { reportSchema, resolveReportsSchema } from '../../src/schemas/report.ts';
+import type { Seeks } from '../../src/schemas/seeks.ts';
+import { firstProblem } from '../../src/schemas/signup.ts';
+import type { Limit } from '../auth/rate-limits.ts';
+import { clientAddress, rateLimitKey, type ProxyTrust } from '../client-address.ts';
+import type { Db } from '../db/database.ts';
+import {
+  groupKeyOf,
+  parseGroupKey,
+  reportStore,
+  type AdCopy,
+  type NewReport,
+  type OpenReportRow,
+  type ReportStore,
+} from '../db/reports.ts';
+import { serverSecret } from '../db/server-secrets.ts';
+import type { Moderator } from '../db/moderation.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { MailSite } from '../mail/messages.ts';
+import { adRemovedMail } from '../mail/moderation-messages.ts';
+import type { OnRequestPages, PageExtrasReader } from '../pages.ts';
+import { publishSoon, type Publisher } from '../publishing/publisher.ts';
+import { isFormSubmission, Refusal } from '../refusal.ts';
+import { readSubmission } from './accounts.ts';
+
+export interface ReportOptions {
+  db: Db;
+  pages: OnRequestPages;
+  trust: ProxyTrust;
+  mailer: Mailer;
+  mailSite: () => MailSite;
+  /** Asked to publish when an ad is hidden, dismissed back onto the site, or removed. */
+  publisher?: Publisher;
+  /** Reports per reporter; default REPORTS_PER_HOUR an hour. */
+  limit?: Limit;
+  /** The clock (tests move it). */
+  now?: () => Date;
+}
+
+export const REPORT_NOT_FOUND =
+  'We couldn’t find that ad. It may have expired or been removed, so there is nothing to report.';
+export const CONVERSATION_NOT_FOUND = 'We couldn’t find that conversation.';
+export const ALREADY_REPORTED =
+  'You have already reported this. A moderator will look at it; there is no need to send it again.';
+export const TOO_MANY_REPORTS =
+  'You have sent a lot of reports. Please wait a while and try again.';
+export const NO_TARGET = 'Say which ad or conversation you are reporting.';
+const REPORTER_SECRET = 'reporter-key';
+
+const digits = (text: string | undefined) =>
+  text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+
+/** What a report is about, found for this reporter: the page's view and what is stored. */
+interface FoundTarget {
+  view: ReportTarget;
+  report: Omit<NewReport, 'reporterKey' | 'reporterAccountId' | 'reason' | 'note'>;
+}
+
+function targetFinder(store: ReportStore, pages: OnRequestPages, now: () => Date) {
+  return function findTarget(
+    c: Context,
+    which: { ad?: string; conversation?: string },
+  ): FoundTarget | undefined {
+    const today = now().toISOString().slice(0, 10);
+    if (which.conversation !== undefined) {
+      const member = pages.memberOf(c);
+      const id = digits(which.conversation);
+      const conversation =
+        member && id !== undefined ? store.conversationOf(id, member.accountId) : undefined;
+      if (!member || !conversation) return undefined;
+      const ad = conversation.adId === null ? undefined : store.memberAd(conversation.adId);
+      const reported =
+        conversation.posterId === member.accountId ? conversation.replierId : conversation.posterId;
+      const adCopy: AdCopy = ad
+        ? { kind: 'member', ...copyOf(ad), sample: false }
+        : {
+            kind: 'member',
+            id: conversation.adId ?? 0,
+            state: '',
+            city: '',
+            age: 18,
+            seeks: 'm4w',
+            title: conversation.adTitle,
+            description: '',
+            postedAt: today,
+            sample: false,
+          };
+      return {
+        view: {
+          kind: 'conversation',
+          conversationId: conversation.id,
+          adTitle: conversation.adTitle,
+        },
+        report: {
+          adId: conversation.adId ?? 0,
+          conversationId: conversation.id,
+          reportedAccountId: reported,
+          adCopy,
+          thread: store.threadOf(conversation.id, member.accountId),
+        },
+      };
+    }
+    const id = digits(which.ad);
+    if (id === undefined) return undefined;
+    const published = findPublishedAd(id);
+    const memberAd = store.memberAd(id);
+    if (memberAd) {
+      // A member's ad: live and not expired (published or about to be).
+      if (memberAd.status !== 'live' || !memberAd.expiresOn || memberAd.expiresOn <= today)
+        return undefined;
+      return {
+        view: {
+          kind: 'ad',
+          ad: {
+            id,
+            title: memberAd.title,
+            state: memberAd.state,
+            city: memberAd.city,
+            sample: false,
+          },
+          ...(published ? { adPath: adPath(published.state, published.city, id) } : {}),
+        },
+        report: {
+          adId: id,
+          reportedAccountId: memberAd.accountId,
+          adCopy: { kind: 'member', ...copyOf(memberAd), sample: false },
+        },
+      };
+    }
+    if (!published) return undefined;
+    return {
+      view: {
+        kind: 'ad',
+        ad: {
+          id,
+          title: published.title,
+          state: published.state,
+          city: published.city,
+          sample: published.sample,
+        },
+        adPath: adPath(published.state, published.city, id),
+      },
+      report: {
+        adId: id,
+        reportedAccountId: null,
+        adCopy: {
+          kind: 'editor',
+          id,
+          state: published.state,
+          city: published.city,
+          age: published.age,
+          seeks: published.seeks,
+          title: published.title,
+          description: published.description,
+          postedAt: published.postedAt,
+          sample: published.sample,
+        },
+      },
+    };
+  };
+}
+
+function copyOf(ad: NonNullable<ReturnType<ReportStore['memberAd']>>) {
+  return {
+    id: ad.id,
+    state: ad.state,
+    city: ad.city,
+    age: ad.age,
+    seeks: ad.seeks,
+    title: ad.title,
+    description: ad.description,
+    postedAt: ad.postedOn ?? ad.expiresOn ?? '',
+  };
+}
+
+/** GET /report: the form (or the thank-you page), 404 for an ad or conversation unknown to you. */
+export function reportPages(options: Pick<ReportOptions, 'db' | 'pages' | 'now'>) {
+  const { pages } = options;
+  const store = reportStore(options.db);
+  const findTarget = targetFinder(store, pages, options.now ?? (() => new Date()));
+  const app = new Hono();
+  app.get(routes.report.path({}), (c, next) => {
+    const found = pages.find(c.req.path);
+    if (!found) return next();
+    const query = c.req.query();
+    if (query.sent !== undefined) return pages.answer(c, found.page, found.params);
+    const target = findTarget(c, { ad: query.ad, conversation: query.conversation });
+    // Signed out with ?conversation: the page itself sends the visitor to sign in first.
+    if (!target && query.conversation !== undefined && !pages.memberOf(c))
+      return pages.answer(c, found.page, found.params);
+    return pages.answer(
+      c,
+      found.page,
+      found.params,
+      target ? { report: target.view } : {},
+      target ? 200 : 404,
+    );
+  });
+  return app;
+}
+
+/** The on-request page of /moderate/reports: its data, for moderators only. */
+export function reportPageExtras(db: Db): Record<string, PageExtrasReader> {
+  const store = reportStore(db);
+  return { 'moderate-reports': (c) => ({ reports: reportsView(store, c.req.query()) }) };
+}
+
+const GROUPS_READ = 2000;
+
+function reportsView(store: ReportStore, query: Record<string, string>): ModerationReportsView {
+  const rows = store.open(GROUPS_READ);
+  const byKey = new Map<string, OpenReportRow[]>();
+  for (const row of rows) {
+    const key = groupKeyOf(row);
+    byKey.set(key, [...(byKey.get(key) ?? []), row]);
+  }
+  const groups = [...byKey.entries()].map(([key, reports]) => groupView(store, key, reports));
+  const rank = (group: ReportGroup) =>
+    (group.reports.some((report) => report.reason === URGENT_REPORT_REASON) ? 0 : 2) +
+    (group.hidden ? 0 : 1);
+  groups.sort((a, b) => rank(a) - rank(b) || a.reports[0]!.id - b.reports[0]!.id);
+  return { groups, open: store.openCount(), ...noticeOf(query) };
+}
+
+function compiledFrom(copy: AdCopy): CompiledAd {
+  return {
+    id: copy.id,
+    state: copy.state,
+    city: copy.city,
+    age: copy.age,
+    seeks: copy.seeks as Seeks,
+    title: copy.title,
+    description: copy.description,
+    images: [],
+    featured: false,
+    postedAt: copy.postedAt,
+    expiresAt: copy.postedAt,
+    sample: copy.sample,
+  };
+}
+
+function groupView(store: ReportStore, key: string, rows: OpenReportRow[]): ReportGroup {
+  const first = rows[0]!;
+  const newest = rows.at(-1)!;
+  const copy = JSON.parse(first.adCopy) as AdCopy;
+  const kind = first.conversationId === null ? 'ad' : 'conversation';
+  const member = copy.kind === 'member' && first.adId ? store.memberAd(first.adId) : undefined;
+  const current = member && {
+    status: member.status,
+    ad: compiledFrom({ kind: 'member', ...copyOf(member), sample: false }),
+    changed:
+      member.title !== copy.title ||
+      member.description !== copy.description ||
+      member.age !== copy.age ||
+      member.seeks !== copy.seeks,
+  };
+  const reportedId =
+    kind === 'ad' ? (member?.accountId ?? first.reportedAccountId) : first.reportedAccountId;
+  const account = reportedId ? store.account(reportedId) : undefined;
+  const hidden = kind === 'ad' ? store.hidden(first.adId) : undefined;
+  const reports = rows.map((row) => ({
+    id: row.id,
+    reason: row.reason,
+    note: row.note,
+    at: row.createdAt,
+    by: row.byMember ? ('a member' as const) : ('a visitor' as const),
+  }));
+  return {
+    key,
+    kind,
+    adId: first.adId,
+    adKind: copy.kind,
+    ad: compiledFrom(copy),
+    ...(current ? { current } : {}),
+    ...(hidden ? { hidden } : {}),
+    urgent:
+      hidden !== undefined || reports.some((report) => report.reason === URGENT_REPORT_REASON),
+    ...(account
+      ? {
+          reportedAccount: {
+            accountId: account.id,
+            email: account.email,
+            banned: account.bannedAt !== null,
+          },
+        }
+      : {}),
+    reports,
+    seen: newest.id,
+    ...(newest.thread ? { thread: JSON.parse(newest.thread) as ReportGroup['thread'] } : {}),
+    ...(first.conversationId !== null ? { conversationId: first.conversationId } : {}),
+    canRemove: kind === 'ad' && hidden !== 'removed',
+    canBan:
+      account !== undefined &&
+      account.bannedAt === null &&
+      account.role !== 'moderator' &&
+      (kind === 'conversation' || copy.kind === 'member'),
+  };
+}
+
+/** The line the page shows after an action's redirect. */
+function noticeOf(query: Record<string, string>): Pick<ModerationReportsView, 'notice'> {
+  const count = digits(query.count) ?? 0;
+  const reports = count === 1 ? '1 report' : `${count} reports`;
+  const ad = digits(query.ad);
+  const about = ad ? ` about ad ${ad}` : '';
+  const notices: Record<string, string> = {
+    dismissed: `${reports}${about} dismissed.${query.back ? ' The ad goes back on the site within a minute.' : ''}`,
+    removed: `Ad ${ad ?? ''} removed and ${reports} closed. ${query.editor ? 'It stays off the site: delete its row from content/ads/ too.' : 'The member has been emailed the reason.'}`,
+    banned: query.already
+      ? `The account was already banned; ${reports} closed.`
+      : `The account is banned: signed out everywhere, its ads removed, and its address cannot sign up again. ${reports} closed.`,
+  };
+  const notice = query.done ? notices[query.done] : undefined;
+  return notice ? { notice } : {};
+}
+
+/** The API: filing a report, and the moderators' actions. */
+export function reportRoutes(options: ReportOptions) {
+  const { pages } = options;
+  const store = reportStore(options.db);
+  const now = options.now ?? (() => new Date());
+  const findTarget = targetFinder(store, pages, now);
+  const limiter = new RateLimiterMemory({
+    keyPrefix: 'reportsPerReporter',
+    ...(options.limit ?? { points: REPORTS_PER_HOUR, duration: 60 * 60 }),
+  });
+  let secret: Buffer | undefined;
+  const app = new Hono();
+
+  const reporterKeyOf = (c: Context) => {
+    const member = pages.memberOf(c);
+    if (member) return { key: `account:${member.accountId}`, accountId: member.accountId };
+    secret ??= serverSecret(options.db, REPORTER_SECRET);
+    const address = rateLimitKey(clientAddress(c, options.trust));
+    const hash = createHmac('sha256', secret).update(address).digest('hex');
+    return { key: `address:${hash}`, accountId: null };
+  };
+
+  app.post('/reports', async (c) => {
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return answer(c, submission);
+    const text = (name: string) =>
+      typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : undefined;
+    const idText = (name: string) => {
+      const value = submission.fields[name];
+      return typeof value === 'number'
+        ? String(value)
+        : typeof value === 'string'
+          ? value
+          : undefined;
+    };
+    const which = {
+      ...(idText('ad') !== undefined ? { ad: idText('ad') } : {}),
+      ...(idText('conversation') !== undefined ? { conversation: idText('conversation') } : {}),
+    };
+    const values = {
+      ...which,
+      reason: text('reason') ?? '',
+      note: (text('note') ?? '').slice(0, REPORT_NOTE_MAX * 2),
+    };
+    const reporter = reporterKeyOf(c);
+    // Every report costs the same, whether or not its ad exists: ids cannot be probed for free.
+    const wait = await consume(reporter.key);
+    const target =
+      which.ad !== undefined || which.conversation !== undefined ? findTarget(c, which) : undefined;
+    const view = target?.view;
+    if (wait > 0)
+      return answer(c, new Refusal(429, TOO_MANY_REPORTS, undefined, wait), view, values);
+    if (which.ad === undefined && which.conversation === undefined)
+      return answer(c, new Refusal(400, NO_TARGET), undefined, values);
+    if (!target)
+      return answer(
+        c,
+        new Refusal(
+          404,
+          which.conversation !== undefined ? CONVERSATION_NOT_FOUND : REPORT_NOT_FOUND,
+        ),
+        undefined,
+        values,
+      );
+    const parsed = reportSchema.safeParse(submission.fields);
+    if (!parsed.success) {
+      const problem = firstProblem(parsed.error);
+      return answer(c, new Refusal(400, problem.message, problem.field), view, values);
+    }
+    const { reason, note } = parsed.data;
+    if (target.view.kind === 'conversation' && !CONVERSATION_REPORT_REASONS.includes(reason))
+      return answer(
+        c,
+        new Refusal(400, 'Choose one of the reasons listed for a conversation.', 'reason'),
+        view,
+        values,
+      );
+    const filed = store.file(
+      {
+        ...target.report,
+        reporterKey: reporter.key,
+        reporterAccountId: reporter.accountId,
+        reason,
+        note,
+      },
+      now(),
+    );
+    if (filed.kind === 'duplicate')
+      return answer(c, new Refusal(409, ALREADY_REPORTED), view, values);
+    if (filed.hidden)
+      publishSoon(
+        options.publisher,
+        `hid ad ${target.report.adId} (${filed.hidden === 'under-18' ? 'reported as possibly under 18' : 'reported by 3 people'})`,
+      );
+    c.header('Cache-Control', 'no-store');
+    return submission.kind === 'form'
+      ? c.redirect(`${routes.report.path({})}?sent=1`, 303)
+      : c.json({ received: true }, 201);
+  });
+
+  app.post('/moderate/reports', async (c, next) => {
+    const member = pages.memberOf(c);
+    if (member?.role !== 'moderator') return next();
+    const moderator: Moderator = { accountId: member.accountId, email: member.email };
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return answerModerator(c, submission, {});
+    const text = (name: string) =>
+      typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : '';
+    const values = {
+      group: text('group'),
+      reason: text('reason'),
+      note: text('note').slice(0, 2000),
+    };
+    const parsed = resolveReportsSchema.safeParse(submission.fields);
+    if (!parsed.success) {
+      const problem = firstProblem(parsed.error);
+      return answerModerator(c, new Refusal(400, problem.message, problem.field), values);
+    }
+    const input = parsed.data;
+    const key = parseGroupKey(input.group)!;
+    const why = input.reason
+      ? { reason: MODERATION_REASONS[input.reason], ...(input.note ? { note: input.note } : {}) }
+      : input.note
+        ? { reason: '', note: input.note }
+        : undefined;
+    const result = store.resolve(key, input.seen, input.action, moderator, why, now());
+    if (result.kind === 'unknown')
+      return answerModerator(c, new Refusal(404, 'There are no such reports.'), values);
+    if (result.kind === 'refused')
+      return answerModerator(c, new Refusal(result.status, result.message), values);
+    if (result.removedAd)
+      options.mailer.send(
+        adRemovedMail(options.mailSite(), result.removedAd.accountEmail, result.removedAd, why!),
+      );
+    if (result.publish) publishSoon(options.publisher, result.publish);
+    const adId = key.kind === 'ad' ? key.adId : undefined;
+    const done = { dismiss: 'dismissed', remove: 'removed', ban: 'banned' }[result.action];
+    if (submission.kind === 'json')
+      return c.json(
+        {
+          resolved: result.resolved,
+          action: result.action,
+          ...(result.publish ? { published: true } : {}),
+          ...(result.banned ? { banned: result.banned.accountId } : {}),
+        },
+        200,
+      );
+    const params = new URLSearchParams({ done, count: String(result.resolved) });
+    if (adId !== undefined) params.set('ad', String(adId));
+    if (result.action === 'dismiss' && result.publish) params.set('back', '1');
+    if (result.action === 'remove' && !result.removedAd && store.hidden(adId ?? 0) === 'removed')
+      params.set('editor', '1');
+    if (result.banned?.already) params.set('already', '1');
+    return c.redirect(`${moderateReportsPath()}?${params.toString()}`, 303);
+  });
+
+  return app;
+
+  async function consume(key: string): Promise<number> {
+    try {
+      await limiter.consume(key);
+      return 0;
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes)
+        return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw rejection;
+    }
+  }
+
+  /** A refused report: the form again with the message (a form post), or `{ error }`. */
+  function answer(
+    c: Context,
+    refusal: Refusal,
+    target?: ReportTarget,
+    values: Record<string, string> = {},
+  ) {
+    c.header('Cache-Control', 'no-store');
+    if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
+    if (!isFormSubmission(c))
+      return c.json(
+        refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error },
+        refusal.status,
+      );
+    const found = pages.find(routes.report.path({}));
+    if (!found) throw new Error('The report page (src/pages/report/) is missing');
+    return pages.answer(
+      c,
+      found.page,
+      found.params,
+      { ...(target ? { report: target } : {}), form: { error: refusal.error, values } },
+      refusal.status,
+    );
+  }
+
+  /** A refused moderator action: the reports page with the message, or `{ error }`. */
+  function answerModerator(c: Context, refusal: Refusal, values: Record<string, string>) {
+    c.header('Cache-Control', 'no-store');
+    if (!isFormSubmission(c)) return c.json({ error: refusal.error }, refusal.status);
+    const found = pages.find(moderateReportsPath());
+    if (!found) throw new Error('The reports page (src/pages/moderate-reports/) is missing');
+    return pages.answer(
+      c,
+      found.page,
+      found.params,
+      { form: { error: refusal.error, values } },
+      refusal.status,
+    );
+  }
+}

@@ -1,0 +1,30 @@
+import { getSite } from '../../content/index.ts';
+import { moderateReportsPath } from '../../paths.ts';
+import { MODERATION_REASONS, type ModerationReason } from '../../schemas/moderation-reasons.ts';
+import { REPORT_REASONS } from '../../schemas/report-reasons.ts';
+import { pageShell } from '../../../renderer/shell.ts';
+import type { DataContext } from '../registry.ts';
+
+/**
+ * `/moderate/reports`, for moderators only (anyone else gets the not-found screen): the open
+ * reports grouped by ad (and by reported conversation), hidden and urgent ones first, from the
+ * request (server/routes/reports.ts); what the last action did; a refused action's message.
+ */
+export function moderateReportsData({ request }: DataContext) {
+  const { brand } = getSite();
+  return {
+    ...pageShell({
+      title: `Reports - ${brand}`,
+      description: `Open reports on ${brand}.`,
+      path: moderateReportsPath(),
+      robots: 'noindex, nofollow',
+    }),
+    access: 'moderators' as const,
+    /** Absent on the dev server, which has no database. */
+    reports: request?.reports,
+    error: request?.form?.error,
+    typed: request?.form?.values,
+    reasons: Object.entries(MODERATION_REASONS) as Array<[ModerationReason, string]>,
+    reportReasons: REPORT_REASONS,
+  };
+}

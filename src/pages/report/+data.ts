@@ -1,0 +1,7 @@
+// https://vike.dev/data
+import type { DataContext } from '../registry.ts';
+import { reportData } from './reportData.ts';
+
+export type Data = ReturnType<typeof reportData>;
+
+export const data = (pageContext: DataContext) => reportData(pageContext);

@@ -1,0 +1,160 @@
+// Reports tests (product.md section 8): reports sent as a browser without JavaScript or a script
+// sends them, from a given client address (the test apps trust one proxy hop, so X-Forwarded-For
+// names the client), live member ads and conversations written as the other routes store them,
+// and the rows the reports wrote.
+import { afterAll, beforeAll } from 'vitest';
+import { collectAds, compileContent } from '../../src/build/compile/compile.ts';
+import { adIdsForCity, useContent } from '../../src/content/index.ts';
+import type { Db } from '../../server/db/database.ts';
+import {
+  cookieHeader,
+  FORM_TYPE,
+  JSON_TYPE,
+  makeTestApp,
+  ORIGIN,
+  type App,
+  type TestApp,
+  type TestAppOptions,
+} from './api.ts';
+import { makeContentFixture } from './content-fixture.ts';
+import { insertAdInReview, type NewMemberAd } from './moderation.ts';
+
+/**
+ * The test app of a file's tests on the compiled content fixture with its editors' ads published
+ * (in memory), so that reports find them as they find the site's ads.
+ */
+export function reportsTestApp(options?: TestAppOptions): TestApp {
+  const testApp = {} as TestApp;
+  let cleanup: (() => void) | undefined;
+  beforeAll(() => {
+    const fixture = makeContentFixture();
+    cleanup = fixture.cleanup;
+    const sink = collectAds();
+    const { content } = compileContent(fixture.dir, '2026-11-22', sink);
+    if (!content) throw new Error('The content fixture did not compile');
+    useContent(content, sink.ads);
+    Object.assign(testApp, makeTestApp(options));
+  });
+  afterAll(() => {
+    testApp.remove?.();
+    cleanup?.();
+  });
+  return testApp;
+}
+
+export interface From {
+  /** The client's address (X-Forwarded-For). */
+  address?: string;
+  /** Signed in as this session. */
+  session?: string;
+}
+
+const headersOf = (from: From) => ({
+  origin: ORIGIN,
+  ...(from.address ? { 'x-forwarded-for': from.address } : {}),
+  ...(from.session ? cookieHeader(from.session) : {}),
+});
+
+/** A plain form post to /api/reports, as a browser without JavaScript sends it. */
+export const reportForm = (app: App, fields: Record<string, string>, from: From = {}) =>
+  Promise.resolve(
+    app.request(`${ORIGIN}/api/reports`, {
+      method: 'POST',
+      headers: { 'content-type': FORM_TYPE, ...headersOf(from) },
+      body: new URLSearchParams(fields).toString(),
+    }),
+  );
+
+/** The same as JSON. */
+export const reportJson = (app: App, body: unknown, from: From = {}) =>
+  Promise.resolve(
+    app.request(`${ORIGIN}/api/reports`, {
+      method: 'POST',
+      headers: { 'content-type': JSON_TYPE, ...headersOf(from) },
+      body: JSON.stringify(body),
+    }),
+  );
+
+export const getAs = (app: App, path: string, from: From = {}) =>
+  Promise.resolve(app.request(`${ORIGIN}${path}`, { headers: headersOf(from) }));
+
+/** An editor's ad of the compiled content fixture (Los Angeles has two). */
+export const editorAdIds = () => adIdsForCity('California', 'Los Angeles');
+
+const day = (offset: number) =>
+  new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/** A live member ad, approved today for 30 days; its id. */
+export function insertLiveAd(db: Db, ad: NewMemberAd): number {
+  const id = insertAdInReview(db, ad);
+  db.prepare(
+    `UPDATE member_ads SET status = 'live', approved_at = ?, posted_on = ?, expires_on = ?,
+       revision = revision + 1 WHERE id = ?`,
+  ).run(new Date().toISOString(), day(0), day(30), id);
+  return id;
+}
+
+/** A conversation about a member ad between its poster and a replier, with messages. */
+export function insertConversation(
+  db: Db,
+  c: { adId: number; posterId: number; replierId: number; messages: [number, string][] },
+): number {
+  const now = new Date().toISOString();
+  const { title } = db.prepare('SELECT title FROM member_ads WHERE id = ?').get(c.adId) as {
+    title: string;
+  };
+  const id = Number(
+    db
+      .prepare(
+        `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
+           last_message_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(c.adId, title, c.posterId, c.replierId, now, now).lastInsertRowid,
+  );
+  for (const [sender, body] of c.messages)
+    db.prepare(
+      'INSERT INTO messages (conversation_id, sender_id, body, sent_at) VALUES (?, ?, ?, ?)',
+    ).run(id, sender, body, now);
+  return id;
+}
+
+export interface ReportRow {
+  id: number;
+  ad_id: number;
+  conversation_id: number | null;
+  reported_account_id: number | null;
+  reporter_key: string;
+  reporter_account_id: number | null;
+  reason: string;
+  note: string;
+  ad_copy: string;
+  thread: string | null;
+  resolved_at: string | null;
+  resolution: string | null;
+  resolved_by: number | null;
+}
+
+export const reportRows = (db: Db, adId: number) =>
+  db.prepare('SELECT * FROM reports WHERE ad_id = ? ORDER BY id').all(adId) as ReportRow[];
+
+export const conversationReportRows = (db: Db, conversationId: number) =>
+  db
+    .prepare('SELECT * FROM reports WHERE conversation_id = ? ORDER BY id')
+    .all(conversationId) as ReportRow[];
+
+export const hiddenRows = (db: Db, adId: number) =>
+  db.prepare('SELECT * FROM hidden_ads WHERE ad_id = ?').all(adId) as {
+    ad_id: number;
+    kind: string;
+    why: string;
+  }[];
+
+/** The text of a page without tags, white space folded. */
+export const textOf = (html: string) =>
+  html
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
