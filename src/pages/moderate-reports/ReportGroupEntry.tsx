@@ -2,7 +2,7 @@ import { AdDetail } from '../../components/AdDetail.tsx';
 import { formatDate } from '../../format.ts';
 import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
 import { REPORT_REASONS } from '../../schemas/report-reasons.ts';
-import { formatMoment } from '../moderate/moments.ts';
+import { formatMoment } from '../../format.ts';
 import { ReasonFields } from '../moderate/ReasonFields.tsx';
 import type { ReportGroup } from '../report-view.ts';
 

@@ -1,11 +1,11 @@
 import { AdDetail } from '../../components/AdDetail.tsx';
 import { MarkedText } from '../../components/MarkedText.tsx';
-import { formatDate, plural } from '../../format.ts';
+import { formatDate, formatMoment, plural } from '../../format.ts';
 import { moderatePath } from '../../paths.ts';
 import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
 import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 import type { EditedField, QueueItem } from '../moderation-view.ts';
-import { daysAgo, formatMoment } from './moments.ts';
+import { daysAgo } from './moments.ts';
 import { ReasonFields } from './ReasonFields.tsx';
 
 const FIELD_NAMES: Record<EditedField, string> = {

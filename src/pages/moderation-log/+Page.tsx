@@ -2,7 +2,7 @@
 import { plural } from '../../format.ts';
 import { moderatePath, moderationLogPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
-import { formatMoment } from '../moderate/moments.ts';
+import { formatMoment } from '../../format.ts';
 import type { LogAction, LogEntry } from '../moderation-view.ts';
 import type { Data } from './+data.ts';
 
