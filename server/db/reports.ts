@@ -12,7 +12,9 @@ import {
   URGENT_REPORT_REASON,
   type ReportReason,
 } from '../../src/schemas/report-reasons.ts';
+import { conversationStore } from './conversations.ts';
 import type { Db } from './database.ts';
+import { memberAdStore } from './member-ads.ts';
 import { hiddenAdStore } from './hidden-ads.ts';
 import { moderationStore, type MemberAdRow, type Moderator } from './moderation.ts';
 
@@ -58,14 +60,6 @@ export interface OpenReportRow {
   adCopy: string;
   thread: string | null;
   createdAt: string;
-}
-
-export interface ConversationForReport {
-  id: number;
-  adId: number | null;
-  adTitle: string;
-  posterId: number | null;
-  replierId: number | null;
 }
 
 export type ResolveResult =
@@ -127,6 +121,8 @@ const IN_GROUP = `((@conversationId IS NULL AND conversation_id IS NULL AND ad_i
       AND COALESCE(reported_account_id, 0) = @reportedAccountId))`;
 
 export function reportStore(db: Db) {
+  const memberAds = memberAdStore(db);
+  const conversations = conversationStore(db);
   const hidden = hiddenAdStore(db);
   const moderation = moderationStore(db);
   const insert = db.prepare(
@@ -139,20 +135,6 @@ export function reportStore(db: Db) {
   const openReporters = db.prepare(
     `SELECT COUNT(DISTINCT reporter_key) AS n FROM reports
      WHERE ad_id = ? AND conversation_id IS NULL AND resolved_at IS NULL`,
-  );
-  const memberAd = db.prepare(
-    `SELECT id, account_id AS accountId, state, city, age, seeks, title, description, status,
-       posted_on AS postedOn, expires_on AS expiresOn
-     FROM member_ads WHERE id = ?`,
-  );
-  const conversation = db.prepare(
-    `SELECT id, ad_id AS adId, ad_title AS adTitle, poster_id AS posterId,
-       replier_id AS replierId
-     FROM conversations WHERE id = @id AND (poster_id = @member OR replier_id = @member)`,
-  );
-  const messages = db.prepare(
-    `SELECT sender_id AS senderId, sent_at AS at, body FROM messages
-     WHERE conversation_id = ? ORDER BY id`,
   );
   const open = db.prepare(`SELECT ${REPORT_COLUMNS} WHERE resolved_at IS NULL ORDER BY id LIMIT ?`);
   const openCount = db.prepare('SELECT COUNT(*) AS n FROM reports WHERE resolved_at IS NULL');
@@ -446,34 +428,15 @@ export function reportStore(db: Db) {
       return file.immediate(report, now.toISOString());
     },
     /** A member's ad by id, whatever its status (the route decides whether it is published). */
-    memberAd(adId: number) {
-      return memberAd.get(adId) as
-        | {
-            id: number;
-            accountId: number;
-            state: string;
-            city: string;
-            age: number;
-            seeks: string;
-            title: string;
-            description: string;
-            status: string;
-            postedOn: string | null;
-            expiresOn: string | null;
-          }
-        | undefined;
-    },
+    memberAd: (adId: number) => memberAds.find(adId),
     /** The conversation, if `memberId` is one of its two sides; undefined for anyone else. */
-    conversationOf(conversationId: number, memberId: number): ConversationForReport | undefined {
-      return conversation.get({ id: conversationId, member: memberId }) as
-        ConversationForReport | undefined;
-    },
+    conversationOf: (conversationId: number, memberId: number) =>
+      conversations.find(conversationId, memberId),
     /** The thread as the reporter sees it now: who wrote each message, when, and what. */
     threadOf(conversationId: number, reporterId: number): ThreadLine[] {
-      const rows = messages.all(conversationId) as { senderId: number; at: string; body: string }[];
-      return rows.map((row) => ({
+      return conversations.messages(conversationId).map((row) => ({
         from: row.senderId === reporterId ? 'reporter' : 'reported',
-        at: row.at,
+        at: row.sentAt,
         body: row.body,
       }));
     },
