@@ -15,6 +15,7 @@
 // Writing needs a verified email, as posting does; reading does not.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import { getPolicyTerms, getSite } from '../../src/content/index.ts';
 import { formatDate } from '../../src/format.ts';
@@ -31,7 +32,12 @@ import type { FormFill } from '../../src/pages/request.ts';
 import { adPath, conversationPath, newMessagePath, signinThenPath } from '../../src/paths.ts';
 import { scanMessage } from '../../src/policy/index.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
-import { checkMessageBody, CONVERSATION_WINDOW_HOURS } from '../../src/schemas/message.ts';
+import {
+  checkMessageBody,
+  CONVERSATION_WINDOW_HOURS,
+  MESSAGE_WINDOW_MINUTES,
+  MESSAGES_PER_WINDOW,
+} from '../../src/schemas/message.ts';
 import type { Seeks } from '../../src/schemas/seeks.ts';
 import type { ProxyTrust } from '../client-address.ts';
 import { blockStore } from '../db/blocks.ts';
@@ -64,6 +70,8 @@ export interface MessagingOptions {
   trust: ProxyTrust;
   /** The clock (tests move it). */
   now?: () => Date;
+  /** Messages a member may send in a window; default MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MINUTES. */
+  messageLimit?: { points: number; duration: number };
 }
 
 export const NOT_VERIFIED_TO_WRITE =
@@ -101,6 +109,27 @@ export function messagesRoutes(options: MessagingOptions) {
   const blocks = blockStore(options.db);
   const now = options.now ?? (() => new Date());
   const today = () => now().toISOString().slice(0, 10);
+  const messageLimit = options.messageLimit ?? {
+    points: MESSAGES_PER_WINDOW,
+    duration: MESSAGE_WINDOW_MINUTES * 60,
+  };
+  const sendLimit = new RateLimiterMemory({ keyPrefix: 'messagesPerMember', ...messageLimit });
+  /** Seconds to wait before the member may send again; 0 when they may now (and it counts). */
+  const waitBeforeSending = async (accountId: number) => {
+    try {
+      await sendLimit.consume(String(accountId));
+      return 0;
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes)
+        return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw rejection;
+    }
+  };
+  const tooFast = (c: Context, wait: number) => {
+    c.header('Retry-After', String(wait));
+    const minutes = Math.ceil(wait / 60);
+    return `You have sent ${messageLimit.points} messages in the last ${Math.round(messageLimit.duration / 60)} minutes, the most anyone can. You can send again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`;
+  };
   const app = new Hono();
 
   for (const path of ['/api/messages', '/api/messages/*']) {
@@ -208,6 +237,8 @@ export function messagesRoutes(options: MessagingOptions) {
       getSite().brand,
     );
     if (scanned.refusal) return refused(c, form, 400, scanned.refusal, values);
+    const startWait = await waitBeforeSending(member.accountId);
+    if (startWait) return refused(c, form, 429, tooFast(c, startWait), values);
     const outcome = store.start(ad.id, member.accountId, checked.body, now());
     if (!outcome.ok) {
       const [status, message, retryAfter] = startRefusal(outcome, ad);
@@ -237,6 +268,8 @@ export function messagesRoutes(options: MessagingOptions) {
     if (!member.emailVerified) return refused(c, form, 403, NOT_VERIFIED_TO_WRITE, values);
     const checked = checkMessageBody(submission.fields.body);
     if (!checked.ok) return refused(c, form, 400, checked.problem, values);
+    const replyWait = await waitBeforeSending(member.accountId);
+    if (replyWait) return refused(c, form, 429, tooFast(c, replyWait), values);
     const outcome = store.reply(conversation.id, member.accountId, checked.body, now());
     if (!outcome.ok)
       return outcome.refused === 'not-found'

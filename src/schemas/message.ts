@@ -11,6 +11,13 @@ export const NEW_ACCOUNT_CONVERSATIONS = 5;
 /** …while anyone may start this many. */
 export const MAX_CONVERSATIONS = 30;
 export const CONVERSATION_WINDOW_HOURS = 24;
+/**
+ * Messages one member may send, in all conversations, within MESSAGE_WINDOW_MINUTES: far above a
+ * person typing (the concurrency test sends 100 at once), low enough that a script cannot fill a
+ * thread or the database.
+ */
+export const MESSAGES_PER_WINDOW = 120;
+export const MESSAGE_WINDOW_MINUTES = 10;
 
 /**
  * The text as stored: line breaks as `\n` (a form sends `\r\n`, which a browser's own count takes

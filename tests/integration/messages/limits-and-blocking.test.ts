@@ -2,6 +2,7 @@
 // section 7), in-process on a real SQLite file.
 import { describe, expect, test } from 'vitest';
 import { conversationPath } from '../../../src/paths.ts';
+import { MESSAGE_WINDOW_MINUTES, MESSAGES_PER_WINDOW } from '../../../src/schemas/message.ts';
 import {
   ageAccount,
   conversationIdOf,
@@ -35,6 +36,29 @@ function adsOfOthers(count: number): number[] {
 
 const startedBy = (member: TestMember) =>
   storedConversations(t.db).filter((row) => row.replier_id === member.accountId).length;
+
+describe('how many messages a member may send', () => {
+  test(`${MESSAGES_PER_WINDOW} in ${MESSAGE_WINDOW_MINUTES} minutes, then the form again with a 429 saying when; nothing stored`, async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const id = conversationIdOf(
+      await startConversation(t, replier, insertLiveAd(t.db, poster), 'Hello there'),
+    );
+    for (let n = 1; n < MESSAGES_PER_WINDOW; n += 1)
+      expect((await replyIn(t, replier, id, `Line ${n}`)).status).toBe(303);
+    const refused = await replyIn(t, replier, id, 'One too many');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const text = pageText(await refused.text());
+    expect(text).toContain(
+      `You have sent ${MESSAGES_PER_WINDOW} messages in the last ${MESSAGE_WINDOW_MINUTES} minutes, the most anyone can.`,
+    );
+    expect(text).toContain('One too many');
+    expect(storedMessages(t.db, id)).toHaveLength(MESSAGES_PER_WINDOW);
+    // The other side is not held back by it.
+    expect((await replyIn(t, poster, id, 'Slow down, please.')).status).toBe(303);
+  });
+});
 
 describe('how many conversations a member may start', () => {
   test('an account younger than 24 hours: 5 in 24 hours, then a clear 429 saying when', async () => {
