@@ -42,6 +42,8 @@ export interface MemberAdRow {
   rejectedNote: string | null;
   updatedAt: string;
   revision: number;
+  /** 1 while reports keep the ad off the site (hidden_ads), until a moderator decides. */
+  hidden: 0 | 1;
 }
 
 /** What the member writes: the ad's text and facts. */
@@ -76,7 +78,8 @@ const COLUMNS = `id, account_id AS accountId, state, city, age, seeks, title, de
   created_at AS createdAt, submitted_at AS submittedAt, approved_at AS approvedAt,
   posted_on AS postedOn, expires_on AS expiresOn, reminded_at AS remindedAt,
   rejected_reason AS rejectedReason, rejected_note AS rejectedNote, updated_at AS updatedAt,
-  revision`;
+  revision, EXISTS (SELECT 1 FROM hidden_ads h WHERE h.ad_id = member_ads.id AND h.kind = 'member')
+    AS hidden`;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -8,7 +8,13 @@ const reasonLabel = (reason: string) =>
   (MODERATION_REASONS as Record<string, string>)[reason] ?? reason;
 
 export function memberAdView(ad: MemberAdRow, today: string): MemberAdView {
-  const status = isExpired(ad, today) ? 'expired' : ad.status === 'deleted' ? 'removed' : ad.status;
+  const status = isExpired(ad, today)
+    ? 'expired'
+    : ad.status === 'deleted'
+      ? 'removed'
+      : ad.status === 'live' && ad.hidden
+        ? 'hidden'
+        : ad.status;
   const hasPending =
     ad.status === 'live' &&
     ad.pendingTitle !== null &&

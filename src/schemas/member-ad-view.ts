@@ -4,9 +4,10 @@ import type { Seeks } from './seeks.ts';
 
 /**
  * What the member sees: `expired` is a live ad past its expiry day; `removed` was taken down by a
- * moderator. Deleted ads are not shown.
+ * moderator; `hidden` is a live ad that reports keep off the site until a moderator decides.
+ * Deleted ads are not shown.
  */
-export type MemberAdShownStatus = 'review' | 'live' | 'rejected' | 'expired' | 'removed';
+export type MemberAdShownStatus = 'review' | 'live' | 'hidden' | 'rejected' | 'expired' | 'removed';
 
 export interface MemberAdText {
   age: number;

@@ -7,6 +7,7 @@ import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 const STATUS_LABELS: Record<MemberAdShownStatus, string> = {
   review: 'In review',
   live: 'Live',
+  hidden: 'Off the site: reported',
   rejected: 'Rejected',
   expired: 'Expired',
   removed: 'Removed',
@@ -118,6 +119,13 @@ function StatusDetail({ ad }: { ad: MemberAdView }) {
               {ad.rejectedNote && ` (${ad.rejectedNote})`}.
             </>
           )}
+        </p>
+      );
+    case 'hidden':
+      return (
+        <p className="my-ad__detail">
+          People reported this ad, so it is off the site until a moderator has looked at the
+          reports. It comes back if they find nothing wrong; if they remove it, we email you why.
         </p>
       );
     case 'expired':

@@ -23,7 +23,7 @@ export default function Page() {
         </div>
       </section>
     );
-  const live = ad.status === 'live' || ad.status === 'expired';
+  const live = ad.status === 'live' || ad.status === 'expired' || ad.status === 'hidden';
   return (
     <section className="container container--post form-page">
       <a className="back-link" href={accountPath()}>
@@ -31,9 +31,11 @@ export default function Page() {
       </a>
       <h1>Edit your ad</h1>
       <p className="form-page__lead">
-        {live
-          ? 'Your changes go to a moderator. Until they are approved, your ad stays on the site as it is now.'
-          : 'Your changes go to a moderator, who reviews the ad again before it goes live.'}
+        {ad.status === 'hidden'
+          ? 'Your changes go to a moderator. Your ad stays as it is, off the site, until a moderator has looked at the reports about it.'
+          : live
+            ? 'Your changes go to a moderator. Until they are approved, your ad stays on the site as it is now.'
+            : 'Your changes go to a moderator, who reviews the ad again before it goes live.'}
       </p>
       {!ad.editable ? (
         <div className="form-card">

@@ -251,6 +251,22 @@ describe('hiding', () => {
     ]);
   });
 
+  test('the member whose ad reports hid sees it off the site on their account page, not as live', async () => {
+    const poster = await signUpMember(t.app, t.db, 'hidden-owner');
+    const id = insertLiveAd(t.db, { accountId: poster.accountId, title: 'Hidden from view' });
+    const account = async () =>
+      textOf(await (await getAs(t.app, '/account', { session: poster.session })).text());
+    expect(await account()).toMatch(/Hidden from view\s*Live/);
+    expect(
+      (await reportForm(t.app, { ad: String(id), reason: 'under-18' }, { address: newAddress() }))
+        .status,
+    ).toBe(303);
+    const shown = await account();
+    expect(shown).toMatch(/Hidden from view\s*Off the site: reported/);
+    expect(shown).toContain('People reported this ad, so it is off the site until a moderator');
+    expect(shown).not.toContain('View it on the site');
+  });
+
   test('one "May involve someone under 18" hides an editor\'s ad at once', async () => {
     const id = editorAdIds()[1]!;
     const published = publisher.reasons.length;
