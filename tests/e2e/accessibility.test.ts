@@ -1,20 +1,11 @@
 // axe-core, the accessibility checker, on one page of every type and on every not-found screen, in
 // Chromium, at a phone's width and a desktop's: no serious or critical violation (contrast, names,
 // landmarks, labels).
-import { createRequire } from 'node:module';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adPath, cityPath, guidePath, statePath } from '../../src/paths.ts';
+import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import { baseUrl, builtAds, builtContent, launchChromium } from './support.ts';
-
-const axeSource = createRequire(import.meta.url)('axe-core').source as string;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
 
 let browser: Browser;
 beforeAll(async () => {
@@ -68,17 +59,8 @@ describe('accessibility (axe-core)', () => {
         }
         await page.goto(`${baseUrl()}${path}`);
         expect(page.url()).toBe(`${baseUrl()}${path}`);
-        await page.addScriptTag({ content: axeSource });
-        const violations = await page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } })
-            .axe;
-          return (await axe.run()).violations;
-        });
-        for (const violation of violations as AxeViolation[]) {
-          if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
-          const where = violation.nodes.map((node) => node.target.join(' ')).join(', ');
-          found.push(`${name} (${path}): ${violation.id} (${violation.impact}): ${where}`);
-        }
+        for (const violation of await seriousAxeViolations(page))
+          found.push(`${name} (${path}): ${violation}`);
       }
       await page.close();
       expect(found).toEqual([]);

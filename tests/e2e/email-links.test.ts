@@ -4,6 +4,7 @@
 // the old one and the old sessions do not. The mail is read from the test server's outbox.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { heading, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkToken, mailsTo, type ReadMail } from '../helpers/mail.ts';
 import { FORGOT_SENT } from '../../src/pages/forgot/forgotData.ts';
 import { baseUrl, fetchPage, launchChromium } from './support.ts';
@@ -16,12 +17,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-let count = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${(count += 1)}@example.com`;
 const PASSWORD = 'a long enough password';
 const NEW_PASSWORD = 'an even longer new password';
 
-/** The newest mail to `to` whose subject contains `about`, once it is in the outbox. */
+/** The newest mail to `to` whose subject contains `about`, once there are more than `after`. */
 async function mailTo(to: string, about: string, after = 0): Promise<ReadMail> {
   let found: ReadMail[] = [];
   await expect
@@ -42,8 +41,6 @@ function linkPath(mail: ReadMail, path: '/verify' | '/reset'): string {
   expect(mail.text).toContain(`${baseUrl()}${path}?token=${token}`);
   return `${path}?token=${token}`;
 }
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 async function signUp(page: Page, email: string) {
   await page.goto(`${baseUrl()}/signup`);

@@ -6,111 +6,42 @@
 // it: every screen on the way is a plain form.
 // The site is a copy of the shared build (dist/ and .content/) in a temporary folder, so that
 // publishing changes nothing other tests read.
-import { serve, type ServerType } from '@hono/node-server';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../server/app.ts';
-import { openDatabase, type Db } from '../../server/db/database.ts';
-import { makeModerator } from '../../server/moderator-command.ts';
-import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
-import { getSite, useCompiledContentDir } from '../../src/content/index.ts';
+import type { Db } from '../../server/db/database.ts';
+import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, cityPath } from '../../src/paths.ts';
-import { mailsTo, type ReadMail } from '../helpers/mail.ts';
-import { GENEROUS_RATE_LIMITS } from './rate-limits.ts';
+import {
+  heading,
+  mailTo,
+  moderatorContext,
+  signUpWithForm,
+  verifyFromMail,
+} from '../helpers/e2e-members.ts';
+import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { launchChromium, textOf } from './support.ts';
 
-const root = join(import.meta.dirname, '..', '..');
-const PASSWORD = 'a long enough password';
 const today = new Date().toISOString().slice(0, 10);
 const daysFrom = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 let browser: Browser;
-let work: string;
+let site: PublishingSite;
 let db: Db;
 let publisher: BuildPublisher;
-let server: ServerType;
 let url = '';
 let buildDate = today;
-const outboxDir = () => join(work, 'outbox');
 
 beforeAll(async () => {
-  process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
-  work = mkdtempSync(join(tmpdir(), 'localboard-member-ad-flow-'));
-  cpSync(join(root, 'dist'), join(work, 'out'), { recursive: true });
-  cpSync(join(root, '.content'), join(work, 'compiled'), { recursive: true });
-  // The build's steps in {out}/server import the project's dependencies.
-  symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
-  useCompiledContentDir(join(work, 'compiled'));
-  db = openDatabase(join(work, 'localboard.sqlite'));
-  publisher = buildPublisher({
-    outDir: join(work, 'out'),
-    databasePath: join(work, 'localboard.sqlite'),
-    contentDir: join(root, 'content'),
-    compiledContentDir: join(work, 'compiled'),
-    buildDate: () => buildDate,
-    log: () => {},
-  });
-  const { testMailer } = await import('../helpers/mail.ts');
-  const app = createApp({
-    siteDir: join(work, 'out', 'site'),
-    pageAssetsFile: join(work, 'out', 'server', 'page-assets.json'),
-    db,
-    mailer: testMailer(outboxDir()),
-    mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
-    rateLimits: GENEROUS_RATE_LIMITS,
-    publisher,
-    log: false,
-  });
-  server = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-      resolve(started),
-    );
-  });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The copied site was built for the e2e date: published for today first, as the daily publish
-  // does at start-up.
-  expect(await publisher.publish('start-up')).toEqual({ ok: true });
+  site = await startPublishingSite({ label: 'member-ad-flow', buildDate: () => buildDate });
+  ({ url, db, publisher } = site);
   browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await publisher?.idle();
-  await new Promise<void>((resolve) => {
-    if (!server) return resolve();
-    server.close(() => resolve());
-    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-  });
-  if (db?.open) db.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  await site?.close();
 });
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
-
-async function mailTo(to: string, about: string): Promise<ReadMail> {
-  let found: ReadMail[] = [];
-  await expect
-    .poll(
-      () => (found = mailsTo(outboxDir(), to).filter((m) => m.subject.includes(about))).length,
-      {
-        timeout: 10_000,
-      },
-    )
-    .toBeGreaterThan(0);
-  return found.at(-1)!;
-}
-
-/** The first full link to `path` in a mail's plain text, as this server's path. */
-function linkIn(mail: ReadMail, path: string): string {
-  const link = new RegExp(`https?://\\S+(${path}\\S*)`).exec(mail.text)?.[1];
-  if (!link) throw new Error(`No ${path} link in the mail:\n${mail.text}`);
-  return link;
-}
 
 /** What the server answers for a path now: status and visible text. */
 async function fetched(path: string): Promise<{ status: number; text: string }> {
@@ -184,17 +115,11 @@ describe.each([
 
   beforeAll(async () => {
     member = await browser.newContext({ javaScriptEnabled });
-    moderator = await browser.newContext({ javaScriptEnabled });
+    // The moderator: a member given the role by the operator's command.
+    ({ context: moderator } = await moderatorContext(browser, site, javaScriptEnabled));
     page = await member.newPage();
     mod = await moderator.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
-    // The moderator: a member given the role by the operator's command.
-    const moderatorEmail = `moderator-${run}-${Date.now()}@example.com`;
-    const signedUp = await moderator.request.post(`${url}/api/signup`, {
-      data: { email: moderatorEmail, password: PASSWORD, dateOfBirth: '1980-01-02' },
-    });
-    expect(signedUp.status()).toBe(201);
-    expect(makeModerator(db, moderatorEmail).code).toBe(0);
   });
   afterAll(async () => {
     await member?.close();
@@ -202,18 +127,8 @@ describe.each([
   });
 
   test('sign up, open the verification mail, verify', async () => {
-    await page.goto(`${url}/signup`);
-    await page.fill('#signup-email', email);
-    await page.fill('#signup-password', PASSWORD);
-    await page.fill('#signup-dateOfBirth', '1990-04-12');
-    await page.check('#signup-acceptTerms');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL(`${url}/success`);
-
-    await page.goto(`${url}${linkIn(await mailTo(email, 'Verify'), '/verify')}`);
-    await page.getByRole('button', { name: 'Verify my email' }).click();
-    await page.waitForLoadState('load');
-    expect(await heading(page)).toBe('Your email is verified');
+    await signUpWithForm(page, url, email, '1990-04-12');
+    await verifyFromMail(page, site, email);
   });
 
   test('post → a moderator approves → its page, its city page and the counts', async () => {
@@ -232,7 +147,9 @@ describe.each([
     expect(adPage.text).not.toContain('Sample ad');
     expect((await fetched(cityPath('California', cities[0]!))).text).toContain(titles.live);
     expect(await activeAds()).toBe(before + 1);
-    expect((await mailTo(email, 'Your ad is approved')).text).toContain(titles.live);
+    expect((await mailTo(site.outboxDir, email, 'Your ad is approved')).text).toContain(
+      titles.live,
+    );
 
     await page.goto(`${url}/account`);
     const item = page.locator('.my-ad', { hasText: titles.live });

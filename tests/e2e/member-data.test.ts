@@ -3,18 +3,19 @@
 // posts an ad, downloads their data (the file's JSON has the ad), is refused with a wrong password,
 // deletes the account with the right one, and can then no longer sign in. Then axe-core and
 // screenshots of /account and /account/delete at 390 and 1280 px.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mailsTo, type ReadMail } from '../helpers/mail.ts';
+import {
+  heading,
+  mailTo,
+  PASSWORD,
+  signUpWithForm,
+  verifyFromMail,
+} from '../helpers/e2e-members.ts';
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { launchChromium, siteDir, textOf } from './support.ts';
-
-const axeSource = createRequire(import.meta.url)('axe-core').source as string;
-const PASSWORD = 'a long enough password';
 
 let browser: Browser;
 let server: ModerationServer;
@@ -26,34 +27,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
-
-/** The newest mail to `to` whose subject has `about`, waiting up to 10 s for it (it is sent in the background). */
-async function mailTo(to: string, about: string): Promise<ReadMail> {
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    const found = mailsTo(server.outboxDir, to).filter((mail) => mail.subject.includes(about));
-    if (found.length > 0) return found.at(-1)!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`No mail to ${to} about "${about}" within 10 s`);
-}
-
 /** Signs up with the form, opens the mailed link and verifies, as a person would. */
 async function signUpAndVerify(page: Page, email: string) {
-  await page.goto(`${server.url}/signup`);
-  await page.fill('#signup-email', email);
-  await page.fill('#signup-password', PASSWORD);
-  await page.fill('#signup-dateOfBirth', '1988-06-30');
-  await page.check('#signup-acceptTerms');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(`${server.url}/success`);
-  const mail = await mailTo(email, 'Verify');
-  const link = /https?:\/\/\S+(\/verify\?token=\S+)/.exec(mail.text)?.[1];
-  if (!link) throw new Error(`No verification link in:\n${mail.text}`);
-  await page.goto(`${server.url}${link}`);
-  await page.getByRole('button', { name: 'Verify my email' }).click();
-  await page.waitForLoadState('load');
-  expect(await heading(page)).toBe('Your email is verified');
+  await signUpWithForm(page, server.url, email, '1988-06-30');
+  await verifyFromMail(page, server, email);
 }
 
 async function postAd(page: Page, city: string, title: string) {
@@ -134,7 +111,7 @@ describe.each([
     await page.waitForURL(`${server.url}/account/delete?done=1`);
     expect(await heading(page)).toBe('Your account is deleted');
     expect(server.db.prepare('SELECT id FROM accounts WHERE email = ?').get(email)).toBeUndefined();
-    expect((await mailTo(email, 'has been deleted')).subject).toBe(
+    expect((await mailTo(server.outboxDir, email, 'has been deleted')).subject).toBe(
       'Your Localboard account has been deleted',
     );
     // Signed out: the account page asks to sign in.
@@ -182,28 +159,14 @@ describe('/account and /account/delete at 390 and 1280 px', () => {
   for (const width of [390, 1280]) {
     test(`no serious or critical axe violation, nothing wider than the screen, at ${width} px`, async () => {
       await page.setViewportSize({ width, height: 900 });
-      const dir = join(tmpdir(), 'localboard-screenshots');
-      mkdirSync(dir, { recursive: true });
       for (const [name, path] of [
         ['account', '/account'],
         ['delete-account', '/account/delete'],
       ] as const) {
         await page.goto(`${server.url}${path}`);
-        await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
-        await page.addScriptTag({ content: axeSource });
-        const violations = (await page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } })
-            .axe;
-          return (await axe.run()).violations;
-        })) as Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>;
-        const serious = violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map((violation) => `${name}: ${violation.id}`);
-        expect(serious).toEqual([]);
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        );
-        expect(overflow).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: screenshotPath(`${name}-${width}`), fullPage: true });
+        expect(await seriousAxeViolations(page), name).toEqual([]);
+        expect(await overflowWidth(page), name).toBeLessThanOrEqual(0);
       }
     });
   }

@@ -5,18 +5,22 @@
 // whose reply and whose new conversation on the poster's other ad are refused. Then screenshots
 // of the inbox and a conversation at 390 and 1280 px, and axe-core on both.
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeModerator } from '../../server/moderator-command.ts';
 import { conversationPath, messagesPath, newMessagePath } from '../../src/paths.ts';
-import { linkToken, mailsTo, type ReadMail } from '../helpers/mail.ts';
+import {
+  heading,
+  mailTo,
+  signUpWithApi,
+  uniqueEmail,
+  verifyFromMail,
+} from '../helpers/e2e-members.ts';
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import { launchChromium, siteDir } from './support.ts';
 
-const axeSource = createRequire(import.meta.url)('axe-core').source as string;
 const SHOTS = process.env.MESSAGES_SCREENSHOTS_DIR ?? '/tmp/localboard-messages-screenshots';
-const PASSWORD = 'a long enough password';
 
 let browser: Browser;
 let server: ModerationServer;
@@ -33,35 +37,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-let count = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${(count += 1)}@example.com`;
-
-async function mailTo(to: string, about: string): Promise<ReadMail> {
-  // A plain loop, not expect.poll: it also runs in beforeAll.
-  for (let tries = 0; tries < 100; tries += 1) {
-    const found = mailsTo(server.outboxDir, to).filter((m) => m.subject.includes(about));
-    if (found.length > 0) return found.at(-1)!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`No mail to ${to} about "${about}"`);
-}
-
 /** Signs up in the context, opens the mailed verification link and verifies; the email. */
 async function signUpAndVerify(context: BrowserContext, label: string): Promise<string> {
   const email = uniqueEmail(label);
-  const signup = await context.request.post(`${server.url}/api/signup`, {
-    data: { email, password: PASSWORD, dateOfBirth: '1990-04-12' },
-  });
-  expect(signup.status()).toBe(201);
+  await signUpWithApi(context, server.url, email);
   const page = await context.newPage();
-  await page.goto(
-    `${server.url}/verify?token=${linkToken(await mailTo(email, 'Verify'), '/verify')}`,
-  );
-  await page.getByRole('button', { name: 'Verify my email' }).click();
-  await page.waitForLoadState('load');
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
-    'Your email is verified',
-  );
+  await verifyFromMail(page, server, email);
   await page.close();
   return email;
 }
@@ -87,8 +68,6 @@ async function liveAd(context: BrowserContext, city: string, title: string): Pro
   return id;
 }
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
-
 /** Screenshots at both widths; with JavaScript, axe-core too (it runs in the page). */
 async function lookAt(page: Page, name: string, javaScriptEnabled: boolean) {
   mkdirSync(SHOTS, { recursive: true });
@@ -96,14 +75,7 @@ async function lookAt(page: Page, name: string, javaScriptEnabled: boolean) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
     if (!javaScriptEnabled) continue;
-    await page.addScriptTag({ content: axeSource });
-    const violations = (await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } }).axe;
-      return (await axe.run()).violations;
-    })) as { id: string; impact: string | null }[];
-    expect(
-      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-    ).toEqual([]);
+    expect(await seriousAxeViolations(page), `${name} at ${width}`).toEqual([]);
   }
 }
 
@@ -164,7 +136,7 @@ describe.each([
     );
     expect(await replier.content()).not.toContain(posterEmail);
 
-    const mail = await mailTo(posterEmail, 'new message');
+    const mail = await mailTo(server.outboxDir, posterEmail, 'new message');
     expect(mail.text).toContain(`${server.url}${conversationPath(conversationId)}`);
     expect(mail.raw).not.toContain('Which market');
     expect(mail.raw).not.toContain(replierEmail);

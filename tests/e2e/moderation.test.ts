@@ -3,14 +3,10 @@
 // queue, approves one ad, rejects another with a reason, bans an account after confirming, and
 // reads the log; the rows, the mails and the publishing asked for follow; the banned member is
 // told at sign-in. Then axe-core and screenshots of /moderate and /moderate/log at 390 and 1280 px.
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeModerator } from '../../server/moderator-command.ts';
 import { ACCOUNT_CLOSED } from '../../server/routes/accounts.ts';
+import { moderatorContext, PASSWORD, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
 import { mailsTo } from '../helpers/mail.ts';
 import {
   insertAdInReview,
@@ -19,10 +15,8 @@ import {
   logRows,
 } from '../helpers/moderation.ts';
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { launchChromium, siteDir } from './support.ts';
-
-const axeSource = createRequire(import.meta.url)('axe-core').source as string;
-const PASSWORD = 'a long enough password';
 
 let browser: Browser;
 let server: ModerationServer;
@@ -34,31 +28,14 @@ afterAll(async () => {
   await server?.stop();
 });
 
-let count = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${(count += 1)}@example.com`;
-
 /** Signs up in this browser context (its cookie jar keeps the session); returns the account id. */
 async function signUp(context: BrowserContext, label: string) {
   const email = uniqueEmail(label);
-  const response = await context.request.post(`${server.url}/api/signup`, {
-    data: { email, password: PASSWORD, dateOfBirth: '1990-04-12' },
-  });
-  expect(response.status()).toBe(201);
+  await signUpWithApi(context, server.url, email);
   const { id } = server.db.prepare('SELECT id FROM accounts WHERE email = ?').get(email) as {
     id: number;
   };
   return { email, accountId: id };
-}
-
-async function moderatorContext(
-  javaScriptEnabled: boolean,
-  viewport = { width: 1280, height: 900 },
-) {
-  // The site's Content-Security-Policy forbids inline scripts; axe is injected by the test itself.
-  const context = await browser.newContext({ javaScriptEnabled, viewport, bypassCSP: true });
-  const moderator = await signUp(context, 'moderator');
-  expect(makeModerator(server.db, moderator.email).code).toBe(0);
-  return { context, moderator };
 }
 
 /** A member with ads in review (inserted as the posting code stores them). */
@@ -91,9 +68,11 @@ describe.each([
   let page: Page;
   let moderatorEmail: string;
   beforeAll(async () => {
-    const made = await moderatorContext(javaScriptEnabled);
-    context = made.context;
-    moderatorEmail = made.moderator.email;
+    ({ context, email: moderatorEmail } = await moderatorContext(
+      browser,
+      server,
+      javaScriptEnabled,
+    ));
     page = await context.newPage();
   });
   afterAll(async () => {
@@ -221,7 +200,7 @@ describe.each([
 describe('the moderation pages at 390 and 1280 px', () => {
   for (const width of [390, 1280]) {
     test(`no serious or critical axe violation, and screenshots, at ${width} px`, async () => {
-      const { context } = await moderatorContext(true, { width, height: 900 });
+      const { context } = await moderatorContext(browser, server, true, { width, height: 900 });
       const poster = await posterWithAds(['Looking for a hiking partner in the hills']);
       insertLiveAdWithEdit(server.db, {
         accountId: poster.accountId,
@@ -232,8 +211,6 @@ describe('the moderation pages at 390 and 1280 px', () => {
           'Just moved here. I like early starts, long trails and a coffee afterwards.',
       });
       const page = await context.newPage();
-      const dir = join(tmpdir(), 'localboard-screenshots');
-      mkdirSync(dir, { recursive: true });
       for (const [name, path] of [
         ['queue', '/moderate'],
         ['ban', `/moderate?ban=${poster.accountId}#ban`],
@@ -241,27 +218,12 @@ describe('the moderation pages at 390 and 1280 px', () => {
       ] as const) {
         await page.goto(`${server.url}${path}`);
         await page.screenshot({
-          path: join(dir, `moderation-${name}-${width}.png`),
+          path: screenshotPath(`moderation-${name}-${width}`),
           fullPage: true,
         });
-        await page.addScriptTag({ content: axeSource });
-        const violations = (await page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } })
-            .axe;
-          return (await axe.run()).violations;
-        })) as Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>;
-        const serious = violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map(
-            (violation) =>
-              `${name}: ${violation.id} ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-          );
-        expect(serious).toEqual([]);
+        expect(await seriousAxeViolations(page), name).toEqual([]);
         // Nothing wider than the screen.
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        );
-        expect(overflow).toBeLessThanOrEqual(0);
+        expect(await overflowWidth(page), name).toBeLessThanOrEqual(0);
       }
       await context.close();
     });

@@ -5,14 +5,14 @@
 // pages at a phone's width and a desktop's, and axe-core on them.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { cityPath, newMessagePath } from '../../src/paths.ts';
-import { linkToken, mailsTo, type ReadMail } from '../helpers/mail.ts';
+import { heading, mailTo, uniqueEmail } from '../helpers/e2e-members.ts';
+import { linkToken } from '../helpers/mail.ts';
+import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import { baseUrl, builtAds, fetchPage, launchChromium } from './support.ts';
 
-const axeSource = createRequire(import.meta.url)('axe-core').source as string;
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 
 let browser: Browser;
@@ -23,22 +23,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-let count = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${(count += 1)}@example.com`;
 const dayFromToday = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-
-async function mailTo(to: string, about: string): Promise<ReadMail> {
-  let found: ReadMail[] = [];
-  await expect
-    .poll(
-      () =>
-        (found = mailsTo(inject('outboxDir'), to).filter((m) => m.subject.includes(about))).length,
-      { timeout: 10_000 },
-    )
-    .toBeGreaterThan(0);
-  return found.at(-1)!;
-}
 
 /** Signs up in the context (its cookies), opens the mailed link, verifies: a member who can post. */
 async function verifiedMember(context: BrowserContext): Promise<string> {
@@ -47,7 +33,7 @@ async function verifiedMember(context: BrowserContext): Promise<string> {
     data: { email, password: 'a long enough password', dateOfBirth: '1990-04-12' },
   });
   expect(signup.status()).toBe(201);
-  const token = linkToken(await mailTo(email, 'Verify'), '/verify');
+  const token = linkToken(await mailTo(inject('outboxDir'), email, 'Verify'), '/verify');
   const verified = await context.request.post(`${baseUrl()}/api/verify`, { data: { token } });
   expect(verified.status()).toBe(200);
   return email;
@@ -95,8 +81,6 @@ function storedAd(id: number) {
     db.close();
   }
 }
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 async function fillAd(page: Page, values: Record<string, string>) {
   if (values.state) await page.selectOption('#ad-state', values.state);
@@ -411,17 +395,8 @@ describe('screenshots and accessibility of the account page with ads in several 
       if (path === '/account') await screenshots(page, 'account');
       for (const width of [390, 1280]) {
         await page.setViewportSize({ width, height: 900 });
-        await page.addScriptTag({ content: axeSource });
-        const violations = (await page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } })
-            .axe;
-          return (await axe.run()).violations;
-        })) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-        for (const violation of violations)
-          if (violation.impact === 'serious' || violation.impact === 'critical')
-            found.push(
-              `${path} at ${width}: ${violation.id}: ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-            );
+        for (const violation of await seriousAxeViolations(page))
+          found.push(`${path} at ${width}: ${violation}`);
       }
     }
     expect(found).toEqual([]);

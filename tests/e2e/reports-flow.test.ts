@@ -5,73 +5,31 @@
 // back (200). Once in Chromium with JavaScript and once without it (every step a plain form post).
 // The server trusts one proxy hop, so each browser context's X-Forwarded-For is its address.
 // Then screenshots of /report and /moderate/reports at 390 and 1280 px, with axe-core.
-import { serve, type ServerType } from '@hono/node-server';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../server/app.ts';
-import { openDatabase, type Db } from '../../server/db/database.ts';
-import { makeModerator } from '../../server/moderator-command.ts';
-import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
-import { getSite, useCompiledContentDir } from '../../src/content/index.ts';
+import type { Db } from '../../server/db/database.ts';
+import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath } from '../../src/paths.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
-import { GENEROUS_RATE_LIMITS } from './rate-limits.ts';
+import { heading, moderatorContext } from '../helpers/e2e-members.ts';
+import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { builtAds, launchChromium, textOf } from './support.ts';
 
-const root = join(import.meta.dirname, '..', '..');
-const PASSWORD = 'a long enough password';
 const today = new Date().toISOString().slice(0, 10);
 const daysFrom = (days: number) =>
   new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const axeSource = createRequire(import.meta.url)('axe-core').source as string;
 
 let browser: Browser;
-let work: string;
+let site: PublishingSite;
 let db: Db;
 let publisher: BuildPublisher;
-let server: ServerType;
 let url = '';
 let posterId = 0;
 
 beforeAll(async () => {
-  process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
-  work = mkdtempSync(join(tmpdir(), 'localboard-reports-flow-'));
-  cpSync(join(root, 'dist'), join(work, 'out'), { recursive: true });
-  cpSync(join(root, '.content'), join(work, 'compiled'), { recursive: true });
-  symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
-  useCompiledContentDir(join(work, 'compiled'));
-  db = openDatabase(join(work, 'localboard.sqlite'));
-  publisher = buildPublisher({
-    outDir: join(work, 'out'),
-    databasePath: join(work, 'localboard.sqlite'),
-    contentDir: join(root, 'content'),
-    compiledContentDir: join(work, 'compiled'),
-    buildDate: () => today,
-    log: () => {},
-  });
-  const { testMailer } = await import('../helpers/mail.ts');
-  const app = createApp({
-    siteDir: join(work, 'out', 'site'),
-    pageAssetsFile: join(work, 'out', 'server', 'page-assets.json'),
-    db,
-    mailer: testMailer(join(work, 'outbox')),
-    mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
-    rateLimits: GENEROUS_RATE_LIMITS,
-    publisher,
-    trustProxy: 1,
-    log: false,
-  });
-  server = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-      resolve(started),
-    );
-  });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await startPublishingSite({ label: 'reports-flow', trustProxy: 1 });
+  ({ url, db, publisher } = site);
   // The poster of the member ads (as the posting code stores an approved ad).
   const now = new Date().toISOString();
   posterId = Number(
@@ -82,20 +40,12 @@ beforeAll(async () => {
       )
       .run(now, now, now).lastInsertRowid,
   );
-  expect(await publisher.publish('start-up')).toEqual({ ok: true });
   browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await publisher?.idle();
-  await new Promise<void>((resolve) => {
-    if (!server) return resolve();
-    server.close(() => resolve());
-    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-  });
-  if (db?.open) db.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  await site?.close();
 });
 
 /** A live member ad, published; its path. */
@@ -138,27 +88,13 @@ async function report(context: BrowserContext, adPagePath: string, reason: strin
   await page.goto(`${url}${adPagePath}`);
   await page.getByRole('link', { name: 'Report this ad' }).click();
   await page.waitForURL(/\/report\?ad=\d+$/);
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Report this ad');
+  expect(await heading(page)).toBe('Report this ad');
   await page.getByLabel(reason).check();
   if (note) await page.getByLabel('Anything the moderators should know (optional)').fill(note);
   await page.getByRole('button', { name: 'Send the report' }).click();
   await page.waitForURL(`${url}/report?sent=1`);
   expect(textOf(await page.content())).toContain('Thank you, a moderator will look at it.');
   await page.close();
-}
-
-async function moderatorContext(
-  javaScriptEnabled: boolean,
-  viewport = { width: 1280, height: 900 },
-) {
-  const context = await browser.newContext({ javaScriptEnabled, viewport, bypassCSP: true });
-  const email = `reports-moderator-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-  const signedUp = await context.request.post(`${url}/api/signup`, {
-    data: { email, password: PASSWORD, dateOfBirth: '1980-01-02' },
-  });
-  expect(signedUp.status()).toBe(201);
-  expect(makeModerator(db, email).code).toBe(0);
-  return context;
 }
 
 async function dismiss(context: BrowserContext, adId: number) {
@@ -208,7 +144,7 @@ describe.each([
       n: 3,
     });
 
-    const moderator = await moderatorContext(javaScriptEnabled);
+    const { context: moderator } = await moderatorContext(browser, site, javaScriptEnabled);
     await dismiss(moderator, ad.id);
     await moderator.close();
     await publisher.idle();
@@ -225,7 +161,7 @@ describe.each([
     await publisher.idle();
     expect(await status(path)).toBe(404);
 
-    const moderator = await moderatorContext(javaScriptEnabled);
+    const { context: moderator } = await moderatorContext(browser, site, javaScriptEnabled);
     const page = await moderator.newPage();
     await page.goto(`${url}/moderate`);
     expect(await page.locator('.urgent-reports').textContent()).toContain('hidden by reports');
@@ -279,10 +215,8 @@ describe('the report pages at 390 and 1280 px', () => {
       const visitor = await visitorAt(`192.0.2.${width === 390 ? 31 : 32}`, false);
       await report(visitor, member.path, 'May involve someone under 18', 'The photo looks young.');
       await visitor.close();
-      const context = await moderatorContext(true, { width, height: 900 });
+      const { context } = await moderatorContext(browser, site, true, { width, height: 900 });
       const page = await context.newPage();
-      const dir = join(tmpdir(), 'localboard-screenshots');
-      mkdirSync(dir, { recursive: true });
       for (const [name, path] of [
         ['report', `/report?ad=${editorAd(3).id}`],
         ['report-sent', '/report?sent=1'],
@@ -290,24 +224,9 @@ describe('the report pages at 390 and 1280 px', () => {
         ['moderate-queue', '/moderate'],
       ] as const) {
         await page.goto(`${url}${path}`);
-        await page.screenshot({ path: join(dir, `reports-${name}-${width}.png`), fullPage: true });
-        await page.addScriptTag({ content: axeSource });
-        const violations = (await page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } })
-            .axe;
-          return (await axe.run()).violations;
-        })) as Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>;
-        const serious = violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map(
-            (violation) =>
-              `${name}: ${violation.id} ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-          );
-        expect(serious).toEqual([]);
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        );
-        expect(overflow, name).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: screenshotPath(`reports-${name}-${width}`), fullPage: true });
+        expect(await seriousAxeViolations(page), name).toEqual([]);
+        expect(await overflowWidth(page), name).toBeLessThanOrEqual(0);
       }
       await context.close();
     });

@@ -1,13 +1,10 @@
 // Message tests: live member ads inserted for a given member (as approval leaves them), starting
 // conversations and replying as a browser without JavaScript would (or JSON), and the rows read
 // back from the database.
-import { afterAll, beforeAll } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
-import { collectAds, compileContent } from '../../src/build/compile/compile.ts';
-import { useContent } from '../../src/content/index.ts';
-import { makeTestApp, type TestApp, type TestAppOptions } from './api.ts';
-import { makeContentFixture, writeFixtureFile } from './content-fixture.ts';
+import type { TestApp, TestAppOptions } from './api.ts';
 import { dayFromToday, submit, type TestMember } from './posting.ts';
+import { testAppOnPublishedFixture } from './published-fixture.ts';
 
 /** The id of the editor's (not sample) ad the message tests' content has. */
 export const EDITOR_AD_ID = 990_001;
@@ -16,31 +13,12 @@ export const EDITOR_AD_ID = 990_001;
  * The test app of a file's tests on the content fixture, its published ads in memory (sample ads,
  * and one editor's ad that is not a sample), as the reply page finds them by id.
  */
-export function messagesTestApp(options?: TestAppOptions): TestApp {
-  const testApp = {} as TestApp;
-  let cleanup: (() => void) | undefined;
-  beforeAll(() => {
-    const fixture = makeContentFixture();
-    cleanup = fixture.cleanup;
-    writeFixtureFile(
-      fixture.dir,
-      'ads/editor.csv',
+export const messagesTestApp = (options?: TestAppOptions): TestApp =>
+  testAppOnPublishedFixture(options, {
+    'ads/editor.csv':
       'id,state,city,age,seeks,title,description,images,featured,postedAt,expiresAt,sample\n' +
-        `${EDITOR_AD_ID},California,Los Angeles,41,m4w,An editor's listing,Written by an editor.,,false,2026-11-01,2026-12-20,false\n`,
-    );
-    const sink = collectAds();
-    const { content, problems } = compileContent(fixture.dir, '2026-11-22', sink);
-    if (!content)
-      throw new Error(`The content fixture did not compile: ${JSON.stringify(problems)}`);
-    useContent(content, sink.ads);
-    Object.assign(testApp, makeTestApp(options));
+      `${EDITOR_AD_ID},California,Los Angeles,41,m4w,An editor's listing,Written by an editor.,,false,2026-11-01,2026-12-20,false\n`,
   });
-  afterAll(() => {
-    testApp.remove?.();
-    cleanup?.();
-  });
-  return testApp;
-}
 
 export interface StoredMessage {
   id: number;

@@ -3,29 +3,20 @@
 // ad at the agreed moment, printing each outcome as a JSON line.
 import { openDatabase } from '../../server/db/database.ts';
 import { memberAdStore } from '../../server/db/member-ads.ts';
+import { raceRounds } from './race-processes.ts';
 
 const [dbPath, city, startAt, slotMs, ...accounts] = process.argv.slice(2);
 const db = openDatabase(dbPath!);
 const store = memberAdStore(db);
-accounts.forEach((account, round) => {
-  const at = Number(startAt) + round * Number(slotMs);
-  while (Date.now() < at) {
-    // Spin: both processes must start each round within the same millisecond.
-  }
-  let outcome: unknown;
-  try {
-    const ad = {
-      state: 'California',
-      city: city!,
-      age: 30,
-      seeks: 'w4m' as const,
-      title: 'Race',
-      description: 'Race',
-    };
-    outcome = store.post(Number(account), ad, '[]', new Date());
-  } catch (error) {
-    outcome = { error: String(error) };
-  }
-  process.stdout.write(`${JSON.stringify(outcome)}\n`);
+raceRounds(accounts, Number(startAt), Number(slotMs), (account) => {
+  const ad = {
+    state: 'California',
+    city: city!,
+    age: 30,
+    seeks: 'w4m' as const,
+    title: 'Race',
+    description: 'Race',
+  };
+  return store.post(Number(account), ad, '[]', new Date());
 });
 db.close();

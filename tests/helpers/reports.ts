@@ -2,45 +2,26 @@
 // sends them, from a given client address (the test apps trust one proxy hop, so X-Forwarded-For
 // names the client), live member ads and conversations written as the other routes store them,
 // and the rows the reports wrote.
-import { afterAll, beforeAll } from 'vitest';
-import { collectAds, compileContent } from '../../src/build/compile/compile.ts';
-import { adIdsForCity, useContent } from '../../src/content/index.ts';
+import { adIdsForCity } from '../../src/content/index.ts';
 import type { Db } from '../../server/db/database.ts';
 import {
   cookieHeader,
   FORM_TYPE,
   JSON_TYPE,
-  makeTestApp,
   ORIGIN,
   type App,
   type TestApp,
   type TestAppOptions,
 } from './api.ts';
-import { makeContentFixture } from './content-fixture.ts';
 import { insertAdInReview, type NewMemberAd } from './moderation.ts';
+import { testAppOnPublishedFixture } from './published-fixture.ts';
 
 /**
  * The test app of a file's tests on the compiled content fixture with its editors' ads published
  * (in memory), so that reports find them as they find the site's ads.
  */
-export function reportsTestApp(options?: TestAppOptions): TestApp {
-  const testApp = {} as TestApp;
-  let cleanup: (() => void) | undefined;
-  beforeAll(() => {
-    const fixture = makeContentFixture();
-    cleanup = fixture.cleanup;
-    const sink = collectAds();
-    const { content } = compileContent(fixture.dir, '2026-11-22', sink);
-    if (!content) throw new Error('The content fixture did not compile');
-    useContent(content, sink.ads);
-    Object.assign(testApp, makeTestApp(options));
-  });
-  afterAll(() => {
-    testApp.remove?.();
-    cleanup?.();
-  });
-  return testApp;
-}
+export const reportsTestApp = (options?: TestAppOptions): TestApp =>
+  testAppOnPublishedFixture(options);
 
 export interface From {
   /** The client's address (X-Forwarded-For). */

@@ -3,9 +3,9 @@
 // that should not be. Someone else's conversation and an unknown one answer alike (404).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { conversationPath } from '../../../src/paths.ts';
+import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { bannerOf } from '../../helpers/pages.ts';
 import {
-  conversationIdOf,
   insertLiveAd,
   messagesTestApp,
   pageText,
@@ -26,17 +26,15 @@ import {
 const t = messagesTestApp();
 
 let poster: TestMember;
-let replier: TestMember;
 let stranger: TestMember;
 let adId: number;
 let conversationId: number;
 
 beforeAll(async () => {
-  poster = await makeMember(t);
-  replier = await makeMember(t);
+  ({ poster, adId, conversationId } = await conversationOnNewAd(t, {
+    title: 'Board games on Sundays',
+  }));
   stranger = await makeMember(t);
-  adId = insertLiveAd(t.db, poster, 'Board games on Sundays');
-  conversationId = conversationIdOf(await startConversation(t, replier, adId, 'Hello'));
 });
 
 const rows = () => ({

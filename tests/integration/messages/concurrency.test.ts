@@ -4,6 +4,7 @@
 // over real HTTP with the real server (@hono/node-server), as browsers send them.
 import { describe, expect, test } from 'vitest';
 import { conversationPath } from '../../../src/paths.ts';
+import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { cookieHeader, FORM_TYPE, listen } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {
@@ -36,11 +37,8 @@ function expectAllInOrder(conversationId: number, sent: string[], first: string)
 
 describe('100 messages at once into one conversation', () => {
   test('in-process: all stored, in order; the thread shows them in that order; one mail', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const id = conversationIdOf(
-      await startConversation(t, replier, insertLiveAd(t.db, poster), 'Opening line'),
-    );
+    const thread = await conversationOnNewAd(t, { opening: 'Opening line' });
+    const { poster, replier, conversationId: id } = thread;
     await t.mailer.settled();
     const sent = Array.from({ length: 100 }, (_, n) => `Message number ${n + 1}.`);
     const answers = await Promise.all(sent.map((body) => replyIn(t, poster, id, body)));
@@ -55,11 +53,8 @@ describe('100 messages at once into one conversation', () => {
   });
 
   test('over real HTTP, from both sides at once: all 100 stored, in order', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const id = conversationIdOf(
-      await startConversation(t, replier, insertLiveAd(t.db, poster), 'Opening line'),
-    );
+    const thread = await conversationOnNewAd(t, { opening: 'Opening line' });
+    const { poster, replier, conversationId: id } = thread;
     const server = await listen(t.app);
     try {
       const sent = Array.from({ length: 100 }, (_, n) => `Over HTTP ${n + 1}`);

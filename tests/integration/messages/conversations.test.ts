@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { findPublishedAd } from '../../../src/content/ad-by-id.ts';
 import { adIdsForCity } from '../../../src/content/index.ts';
 import { conversationPath } from '../../../src/paths.ts';
+import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import { mailsTo, type ReadMail } from '../../helpers/mail.ts';
 import {
@@ -144,10 +145,8 @@ describe('a conversation about a member ad', () => {
   });
 
   test('a second reply to the same ad goes into the same conversation; the reply page leads there', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const adId = await insertLiveAd(t.db, poster);
-    const id = conversationIdOf(await startConversation(t, replier, adId, 'First'));
+    const thread = await conversationOnNewAd(t, { opening: 'First' });
+    const { replier, adId, conversationId: id } = thread;
     const again = await getPage(t, `/messages/new?ad=${adId}`, replier.session);
     expect(again.status).toBe(303);
     expect(again.headers.get('location')).toBe(conversationPath(id));

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { conversationPath } from '../../../src/paths.ts';
 import { MESSAGE_WINDOW_MINUTES, MESSAGES_PER_WINDOW } from '../../../src/schemas/message.ts';
+import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import {
   ageAccount,
   conversationIdOf,
@@ -198,10 +199,8 @@ describe('blocking', () => {
 
 describe('closed conversations', () => {
   test('after the ad expires or its poster deletes it, the two go on writing; the ad link goes', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const adId = insertLiveAd(t.db, poster, 'Expiring soon');
-    const id = conversationIdOf(await startConversation(t, replier, adId, 'Hello'));
+    const thread = await conversationOnNewAd(t, { title: 'Expiring soon' });
+    const { poster, replier, adId, conversationId: id } = thread;
     const live = await (await getPage(t, conversationPath(id), replier.session)).text();
     expect(live).toContain(`href="/city/California/Los%20Angeles/ad/${adId}"`);
     setAd(t, adId, { status: 'deleted' });
@@ -213,10 +212,8 @@ describe('closed conversations', () => {
   });
 
   test('a moderator removed the ad, or the other side was banned: closed, with why', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const adId = insertLiveAd(t.db, poster, 'Breaks the rules');
-    const id = conversationIdOf(await startConversation(t, replier, adId, 'Hello'));
+    const thread = await conversationOnNewAd(t, { title: 'Breaks the rules' });
+    const { poster, replier, adId, conversationId: id } = thread;
     setAd(t, adId, { status: 'removed' });
     const removed = await replyIn(t, replier, id, 'Hello?');
     expect(removed.status).toBe(409);
@@ -241,10 +238,8 @@ describe('closed conversations', () => {
   });
 
   test('the other member deleted their account: the thread stays, closed, "a deleted member"', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const adId = insertLiveAd(t.db, poster, 'Still mine');
-    const id = conversationIdOf(await startConversation(t, replier, adId, 'Hello'));
+    const thread = await conversationOnNewAd(t, { title: 'Still mine' });
+    const { poster, replier, conversationId: id } = thread;
     await replyIn(t, poster, id, 'Hi there');
     t.db.prepare('DELETE FROM accounts WHERE id = ?').run(replier.accountId);
     const page = pageText(await (await getPage(t, conversationPath(id), poster.session)).text());

@@ -2,9 +2,9 @@
 // answers as a path that does not exist (the not-found screen), and every moderation API route as
 // an unknown API path, byte for byte, to visitors and to members; nothing changes. A moderator sees
 // the pages; the role taken away, they are hidden again at once.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { makeModerator, moderatorCommand } from '../../../server/moderator-command.ts';
-import { FORM_TYPE, JSON_TYPE, makeTestApp, ORIGIN, type TestApp } from '../../helpers/api.ts';
+import { FORM_TYPE, JSON_TYPE, ORIGIN } from '../../helpers/api.ts';
 import {
   getPage,
   insertAdInReview,
@@ -13,25 +13,18 @@ import {
   storedAd,
   type TestMember,
 } from '../../helpers/moderation.ts';
-import { useFixtureContent } from '../../helpers/pages.ts';
+import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
-let cleanupContent: () => void;
-let t: TestApp;
+const t = testAppOnFixtureContent();
 let member: TestMember;
 let poster: TestMember;
 let adId: number;
 beforeAll(async () => {
-  cleanupContent = useFixtureContent();
-  t = makeTestApp();
   member = await signUpMember(t.app, t.db, 'plain');
   poster = await signUpMember(t.app, t.db, 'poster');
   adId = insertAdInReview(t.db, { accountId: poster.accountId });
-});
-afterAll(() => {
-  t.remove();
-  cleanupContent();
 });
 
 const PAGES = [

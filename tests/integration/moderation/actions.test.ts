@@ -2,17 +2,15 @@
 // ban, each as a plain form post (303 back to the queue with a notice) and as JSON; what they
 // change in the rows, the log rows they write, the mails the member gets and the publishing they
 // ask for. The queue itself: oldest first, marks highlighted, the poster's history.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { ACCOUNT_CLOSED } from '../../../server/routes/accounts.ts';
 import {
   cookieHeader,
-  makeTestApp,
   ORIGIN,
   PASSWORD,
   postJson,
   signupBody,
   todayUtc,
-  type TestApp,
 } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {
@@ -28,22 +26,15 @@ import {
   storedAd,
   type TestMember,
 } from '../../helpers/moderation.ts';
-import { bannerOf, useFixtureContent } from '../../helpers/pages.ts';
+import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
-let cleanupContent: () => void;
-let t: TestApp;
 const publisher = recordingPublisher();
+const t = testAppOnFixtureContent({ publisher });
 let moderator: TestMember;
 beforeAll(async () => {
-  cleanupContent = useFixtureContent();
-  t = makeTestApp({ publisher });
   moderator = await signUpModerator(t.app, t.db);
-});
-afterAll(() => {
-  t.remove();
-  cleanupContent();
 });
 
 const plusDays = (day: string, days: number) => {

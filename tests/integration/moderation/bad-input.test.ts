@@ -2,8 +2,7 @@
 // reason, a huge note, unknown ids, an ad that is not waiting for review, the moderator's own ad,
 // a banned or moderator account. Each answer is a 4xx with a message, as JSON and as a form post
 // (the queue page with the message, what was typed kept); never a 500; nothing changed.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeTestApp, type TestApp } from '../../helpers/api.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
 import {
   insertAdInReview,
   logRows,
@@ -14,20 +13,17 @@ import {
   storedAd,
   type TestMember,
 } from '../../helpers/moderation.ts';
-import { bannerOf, useFixtureContent } from '../../helpers/pages.ts';
+import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
-let cleanupContent: () => void;
-let t: TestApp;
+const t = testAppOnFixtureContent();
 let moderator: TestMember;
 let otherModerator: TestMember;
 let poster: TestMember;
 const ids = { review: 0, rejected: 0, live: 0, deleted: 0, own: 0 };
 beforeAll(async () => {
-  cleanupContent = useFixtureContent();
-  t = makeTestApp();
   moderator = await signUpModerator(t.app, t.db);
   otherModerator = await signUpModerator(t.app, t.db);
   poster = await signUpMember(t.app, t.db, 'poster');
@@ -39,10 +35,6 @@ beforeAll(async () => {
   ids.deleted = insertAdInReview(t.db, { accountId: poster.accountId });
   t.db.prepare("UPDATE member_ads SET status = 'deleted' WHERE id = ?").run(ids.deleted);
   ids.own = insertAdInReview(t.db, { accountId: moderator.accountId });
-});
-afterAll(() => {
-  t.remove();
-  cleanupContent();
 });
 
 const ad =

@@ -1,7 +1,7 @@
 // Two moderators acting on one ad at once: exactly one wins, the other is told who handled it
 // (409, the queue page with the message for a form); the ad changes once, one log row, one mail.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cookieHeader, FORM_TYPE, listen, makeTestApp, type TestApp } from '../../helpers/api.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { cookieHeader, FORM_TYPE, listen } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {
   insertAdInReview,
@@ -13,24 +13,17 @@ import {
   storedAd,
   type TestMember,
 } from '../../helpers/moderation.ts';
-import { bannerOf, useFixtureContent } from '../../helpers/pages.ts';
+import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
-let cleanupContent: () => void;
-let t: TestApp;
 const publisher = recordingPublisher();
+const t = testAppOnFixtureContent({ publisher });
 let first: TestMember;
 let second: TestMember;
 beforeAll(async () => {
-  cleanupContent = useFixtureContent();
-  t = makeTestApp({ publisher });
   first = await signUpModerator(t.app, t.db);
   second = await signUpModerator(t.app, t.db);
-});
-afterAll(() => {
-  t.remove();
-  cleanupContent();
 });
 
 const decisionMails = async (email: string) => {

@@ -1,10 +1,9 @@
 // The posting limits (product.md section 6): at most 3 ads in review or live per member, at most
 // 1 new ad per city in 24 hours; each a clear message on the form, checked and stored in one
 // transaction so that two posts racing for the last slot store exactly one ad.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { raceProcess } from '../../helpers/race-processes.ts';
 import {
   dayFromToday,
   makeMember,
@@ -93,36 +92,15 @@ describe('3 ads in review or live', () => {
         await submit(t, '/api/ads', validAd({ city }), member.session);
       members.push(member);
     }
-    const script = fileURLToPath(new URL('../../helpers/post-race-process.ts', import.meta.url));
     const startAt = Date.now() + 1500;
     const racer = (city: string) =>
-      new Promise<unknown[]>((resolve, reject) => {
-        const child = spawn(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            script,
-            t.dbPath,
-            city,
-            String(startAt),
-            '100',
-            ...members.map((m) => String(m.accountId)),
-          ],
-          { stdio: ['ignore', 'pipe', 'inherit'] },
-        );
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        child.on('error', reject);
-        child.on('exit', () =>
-          resolve(
-            out
-              .trim()
-              .split('\n')
-              .map((line) => JSON.parse(line) as unknown),
-          ),
-        );
-      });
+      raceProcess('./post-race-process.ts', [
+        t.dbPath,
+        city,
+        String(startAt),
+        '100',
+        ...members.map((m) => String(m.accountId)),
+      ]);
     const [one, two] = await Promise.all([racer(CITIES[2]), racer(CITIES[3])]);
     expect(one).toHaveLength(rounds);
     for (let round = 0; round < rounds; round += 1) {

@@ -2,49 +2,24 @@
 // script): the hiding decision is made in one BEGIN IMMEDIATE transaction with the report, so when
 // three reporters file at the same moment from three processes, the ad is hidden exactly once.
 // In one process better-sqlite3 runs each transaction whole, so only processes make a real race.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { signUpMember } from '../../helpers/moderation.ts';
+import { raceProcess } from '../../helpers/race-processes.ts';
 import { hiddenRows, insertLiveAd, reportRows, reportsTestApp } from '../../helpers/reports.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
 const t = reportsTestApp();
-const script = fileURLToPath(new URL('../../helpers/report-race-process.ts', import.meta.url));
 
 /** One process filing a report as `reporter` of each ad, round by round from `startAt`. */
-function racer(reporter: string, adIds: number[], startAt: number) {
-  return new Promise<Array<{ kind?: string; hidden?: string; error?: string }>>(
-    (resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          script,
-          t.dbPath,
-          reporter,
-          String(startAt),
-          '100',
-          ...adIds.map(String),
-        ],
-        { stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.on('error', reject);
-      child.on('exit', () =>
-        resolve(
-          out
-            .trim()
-            .split('\n')
-            .map((line) => JSON.parse(line)),
-        ),
-      );
-    },
-  );
-}
+const racer = (reporter: string, adIds: number[], startAt: number) =>
+  raceProcess<{ kind?: string; hidden?: string; error?: string }>('./report-race-process.ts', [
+    t.dbPath,
+    reporter,
+    String(startAt),
+    '100',
+    ...adIds.map(String),
+  ]);
 
 describe('three processes report one ad at the same moment, round after round', () => {
   test('every report is stored, and each ad is hidden exactly once', async () => {

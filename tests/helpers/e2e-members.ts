@@ -1,0 +1,81 @@
+// Members in the e2e tests, against a server whose outbox and database the test holds (the
+// moderation and publishing servers): unique addresses, sign-up, the mailed verification link,
+// moderators made as the operator's command makes them, and the page's heading.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { Db } from '../../server/db/database.ts';
+import { makeModerator } from '../../server/moderator-command.ts';
+import { linkToken, mailsTo, type ReadMail } from './mail.ts';
+
+export const PASSWORD = 'a long enough password';
+
+/** What these helpers need of the server under test. */
+export interface MemberSite {
+  url: string;
+  db: Db;
+  outboxDir: string;
+}
+
+let count = 0;
+/** An address no other test in the run uses (tests of one file share a server). */
+export const uniqueEmail = (label: string) => `${label}-${Date.now()}-${(count += 1)}@example.com`;
+
+export const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+/**
+ * The newest mail to `to` whose subject has `about`, waiting up to 10 s for it (it is sent in the
+ * background). A plain loop, not expect.poll: it also runs in beforeAll.
+ */
+export async function mailTo(outboxDir: string, to: string, about: string): Promise<ReadMail> {
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    const found = mailsTo(outboxDir, to).filter((mail) => mail.subject.includes(about));
+    if (found.length > 0) return found.at(-1)!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`No mail to ${to} about "${about}" within 10 s`);
+}
+
+/** Signs up through the API in this browser context (its cookie jar keeps the session). */
+export async function signUpWithApi(context: BrowserContext, url: string, email: string) {
+  const response = await context.request.post(`${url}/api/signup`, {
+    data: { email, password: PASSWORD, dateOfBirth: '1990-04-12' },
+  });
+  expect(response.status()).toBe(201);
+}
+
+/** Signs up with the form on /signup, as a person would; the server answers with /success. */
+export async function signUpWithForm(page: Page, url: string, email: string, dateOfBirth: string) {
+  await page.goto(`${url}/signup`);
+  await page.fill('#signup-email', email);
+  await page.fill('#signup-password', PASSWORD);
+  await page.fill('#signup-dateOfBirth', dateOfBirth);
+  await page.check('#signup-acceptTerms');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(`${url}/success`);
+}
+
+/** Opens the verification link mailed to `email` and verifies, as a person would. */
+export async function verifyFromMail(page: Page, site: MemberSite, email: string) {
+  const token = linkToken(await mailTo(site.outboxDir, email, 'Verify'), '/verify');
+  await page.goto(`${site.url}/verify?token=${token}`);
+  await page.getByRole('button', { name: 'Verify my email' }).click();
+  await page.waitForLoadState('load');
+  expect(await heading(page)).toBe('Your email is verified');
+}
+
+/**
+ * A browser context signed in as a new moderator; `bypassCSP` lets the test inject axe-core (the
+ * site's Content-Security-Policy forbids inline scripts).
+ */
+export async function moderatorContext(
+  browser: Browser,
+  site: MemberSite,
+  javaScriptEnabled: boolean,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; email: string }> {
+  const context = await browser.newContext({ javaScriptEnabled, viewport, bypassCSP: true });
+  const email = uniqueEmail('moderator');
+  await signUpWithApi(context, site.url, email);
+  expect(makeModerator(site.db, email).code).toBe(0);
+  return { context, email };
+}

@@ -1,0 +1,44 @@
+// What the e2e tests check of a page a person looks at: axe-core (the accessibility checker), that
+// nothing is wider than the screen, and screenshots to open and look at.
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+
+const axeSource = createRequire(import.meta.url)('axe-core').source as string;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: Array<{ target: string[] }>;
+}
+
+/**
+ * The serious and critical violations on the page as it is now, each as "rule: where". The site's
+ * Content-Security-Policy forbids inline scripts: the page's context needs `bypassCSP: true`.
+ */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } }).axe;
+    return (await axe.run()).violations;
+  })) as AxeViolation[];
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+}
+
+/** How many pixels the page is wider than the screen (0 or less: nothing sticks out). */
+export const overflowWidth = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** Where a screenshot named `name` goes (a folder kept after the run, for a person to open). */
+export function screenshotPath(name: string): string {
+  const dir = join(tmpdir(), 'localboard-screenshots');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${name}.png`);
+}

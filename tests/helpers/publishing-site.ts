@@ -1,0 +1,102 @@
+// For the e2e tests that publish: a copy of the shared build (dist/ and .content/) in a temporary
+// folder, served with the real build publisher (server/publishing/build-publisher.ts) and a real
+// SQLite file, so that publishing changes nothing other tests read.
+import { serve, type ServerType } from '@hono/node-server';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { createApp } from '../../server/app.ts';
+import { openDatabase, type Db } from '../../server/db/database.ts';
+import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
+import { getSite, useCompiledContentDir } from '../../src/content/index.ts';
+import { GENEROUS_RATE_LIMITS } from '../e2e/rate-limits.ts';
+import { testMailer } from './mail.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+
+export interface PublishingSite {
+  url: string;
+  db: Db;
+  publisher: BuildPublisher;
+  /** Where its mail is written. */
+  outboxDir: string;
+  /** Waits for the publishing under way, stops the server and removes the folder. */
+  close(): Promise<void>;
+}
+
+export interface PublishingSiteOptions {
+  /** Names the temporary folder. */
+  label: string;
+  /** The day the publisher builds for; today (UTC) unless told. */
+  buildDate?: () => string;
+  /** Proxy hops the server trusts (X-Forwarded-For names the client); none unless told. */
+  trustProxy?: number;
+}
+
+/** Starts the site and publishes it once, as the daily publish does at start-up. */
+export async function startPublishingSite(options: PublishingSiteOptions): Promise<PublishingSite> {
+  // A cheaper password hash keeps the test sign-ups quick; production uses the default.
+  process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
+  const today = new Date().toISOString().slice(0, 10);
+  const work = mkdtempSync(join(tmpdir(), `localboard-${options.label}-`));
+  cpSync(join(root, 'dist'), join(work, 'out'), { recursive: true });
+  cpSync(join(root, '.content'), join(work, 'compiled'), { recursive: true });
+  // The build's steps in {out}/server import the project's dependencies.
+  symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
+  useCompiledContentDir(join(work, 'compiled'));
+  const db = openDatabase(join(work, 'localboard.sqlite'));
+  const publisher = buildPublisher({
+    outDir: join(work, 'out'),
+    databasePath: join(work, 'localboard.sqlite'),
+    contentDir: join(root, 'content'),
+    compiledContentDir: join(work, 'compiled'),
+    buildDate: options.buildDate ?? (() => today),
+    log: () => {},
+  });
+  const outboxDir = join(work, 'outbox');
+  let url = '';
+  const app = createApp({
+    siteDir: join(work, 'out', 'site'),
+    pageAssetsFile: join(work, 'out', 'server', 'page-assets.json'),
+    db,
+    mailer: testMailer(outboxDir),
+    // The mails link to this server, as PUBLIC_BASE_URL makes them do in production.
+    mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
+    rateLimits: GENEROUS_RATE_LIMITS,
+    publisher,
+    trustProxy: options.trustProxy,
+    log: false,
+  });
+  const server: ServerType = await new Promise((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve(started),
+    );
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const site: PublishingSite = {
+    url,
+    db,
+    publisher,
+    outboxDir,
+    close: async () => {
+      await publisher.idle();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections would hold the server open: end them now.
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      if (db.open) db.close();
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+  try {
+    // The copied site was built for the e2e date: published for today first.
+    expect(await publisher.publish('start-up')).toEqual({ ok: true });
+  } catch (error) {
+    await site.close();
+    throw error;
+  }
+  return site;
+}
