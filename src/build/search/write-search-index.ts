@@ -1,0 +1,205 @@
+// Writes the search index ({compiled content dir}/search.sqlite, src/content/search-index-file.ts)
+// from the compiled ads, after each compile: the build, and so every publish, keeps it current, and
+// an ad that left the site (removed, expired) leaves the index in the same step.
+//
+// Incremental, city by city: .content/ads/index.json holds a digest of each city's lines; a city
+// whose digest is the one indexed is not read, a changed city's rows are replaced, a city gone is
+// deleted. All of it in one transaction, so the server (reading in WAL mode) sees the index before
+// or after, never half-written. Ads are streamed from the state files a chunk at a time and
+// inserted through prepared statements (SQLite spills a big transaction to disk): memory stays flat
+// however many ads there are (the content step runs with a capped heap).
+//
+// Tables:
+// - ads: the filter columns (state, city, seeks, age, posted_at), narrow so filters scan fast;
+// - ad_json: the compiled ad itself, as the state file has it (the page renders it as is);
+// - ad_text: FTS5 over title and description (porter stemming over unicode61, diacritics removed),
+//   contentless (the text is in ad_json) with deletes, rowid = the ad's id;
+// - indexed_cities: the digest each city was indexed at; meta: the version and build date.
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readSync, rmSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import type { CompiledAd } from '../../schemas/compiled-content.ts';
+import { SEARCH_INDEX_VERSION, searchIndexFile } from '../../content/search-index-file.ts';
+import { stateAdsFile } from '../../content/index.ts';
+import { readAdsIndex } from '../compile/state-ad-files.ts';
+
+export interface SearchIndexUpdate {
+  /** Cities whose ads were (re)indexed or removed. */
+  citiesChanged: number;
+  /** Ads written (inserted) in this update. */
+  adsWritten: number;
+  milliseconds: number;
+}
+
+const SCHEMA = `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE indexed_cities (
+    state TEXT NOT NULL, city TEXT NOT NULL, digest TEXT NOT NULL, PRIMARY KEY (state, city)
+  ) WITHOUT ROWID;
+  CREATE TABLE ads (
+    id INTEGER PRIMARY KEY,
+    state TEXT NOT NULL,
+    city TEXT NOT NULL,
+    seeks TEXT NOT NULL,
+    age INTEGER NOT NULL,
+    posted_at TEXT NOT NULL
+  );
+  CREATE INDEX ads_newest ON ads (posted_at DESC, id DESC);
+  CREATE INDEX ads_by_city ON ads (state, city, posted_at DESC, id DESC);
+  CREATE INDEX ads_by_seeks ON ads (seeks, posted_at DESC, id DESC);
+  CREATE TABLE ad_json (id INTEGER PRIMARY KEY, ad TEXT NOT NULL);
+  CREATE VIRTUAL TABLE ad_text USING fts5 (
+    title, description,
+    content = '', contentless_delete = 1,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+`;
+
+/** Bytes of a state file read at a time. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Brings the index of `compiledDir` up to date with its compiled ads (written just before by
+ * compileToDisk). `full`: rebuilt from nothing.
+ */
+export function writeSearchIndex(
+  compiledDir: string,
+  buildDate: string,
+  { full = false }: { full?: boolean } = {},
+): SearchIndexUpdate {
+  const started = performance.now();
+  const file = searchIndexFile(compiledDir);
+  if (full) removeIndex(file);
+  let db = openIndex(file);
+  if (!db) {
+    removeIndex(file);
+    db = openIndex(file)!;
+  }
+  try {
+    const adsIndex = readAdsIndex(compiledDir);
+    const indexed = new Map(
+      db
+        .prepare<[], { state: string; city: string; digest: string }>(
+          'SELECT state, city, digest FROM indexed_cities',
+        )
+        .all()
+        .map((row) => [`${row.state}\u0000${row.city}`, row]),
+    );
+    const statements = {
+      cityIds: db.prepare<[string, string], { id: number }>(
+        'SELECT id FROM ads WHERE state = ? AND city = ?',
+      ),
+      deleteAd: db.prepare<[number]>('DELETE FROM ads WHERE id = ?'),
+      deleteJson: db.prepare<[number]>('DELETE FROM ad_json WHERE id = ?'),
+      deleteText: db.prepare<[number]>('DELETE FROM ad_text WHERE rowid = ?'),
+      insertAd: db.prepare<[number, string, string, string, number, string]>(
+        'INSERT INTO ads (id, state, city, seeks, age, posted_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      insertJson: db.prepare<[number, string]>('INSERT INTO ad_json (id, ad) VALUES (?, ?)'),
+      insertText: db.prepare<[number, string, string]>(
+        'INSERT INTO ad_text (rowid, title, description) VALUES (?, ?, ?)',
+      ),
+      setDigest: db.prepare<[string, string, string]>(
+        'INSERT OR REPLACE INTO indexed_cities (state, city, digest) VALUES (?, ?, ?)',
+      ),
+      forgetCity: db.prepare<[string, string]>(
+        'DELETE FROM indexed_cities WHERE state = ? AND city = ?',
+      ),
+      setMeta: db.prepare<[string, string]>(
+        'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)',
+      ),
+    };
+    let citiesChanged = 0;
+    let adsWritten = 0;
+
+    const removeCity = (state: string, city: string) => {
+      // Ids first: deleting while iterating the same table is not allowed.
+      const ids = statements.cityIds.all(state, city).map((row) => row.id);
+      for (const id of ids) {
+        statements.deleteAd.run(id);
+        statements.deleteJson.run(id);
+        statements.deleteText.run(id);
+      }
+    };
+
+    db.transaction(() => {
+      const seen = new Set<string>();
+      for (const [state, { cities }] of Object.entries(adsIndex)) {
+        for (const [city, entry] of Object.entries(cities)) {
+          const key = `${state}\u0000${city}`;
+          seen.add(key);
+          if (indexed.get(key)?.digest === entry.digest) continue;
+          citiesChanged += 1;
+          removeCity(state, city);
+          forEachLine(stateAdsFile(state, compiledDir), entry.offset, entry.bytes, (line) => {
+            const ad = JSON.parse(line) as CompiledAd;
+            statements.insertAd.run(ad.id, ad.state, ad.city, ad.seeks, ad.age, ad.postedAt);
+            statements.insertJson.run(ad.id, line);
+            statements.insertText.run(ad.id, ad.title, ad.description);
+            adsWritten += 1;
+          });
+          statements.setDigest.run(state, city, entry.digest);
+        }
+      }
+      for (const [key, { state, city }] of indexed) {
+        if (seen.has(key)) continue;
+        citiesChanged += 1;
+        removeCity(state, city);
+        statements.forgetCity.run(state, city);
+      }
+      statements.setMeta.run('buildDate', buildDate);
+    })();
+    if (adsWritten > 100_000) db.exec("INSERT INTO ad_text (ad_text) VALUES ('optimize')");
+    return { citiesChanged, adsWritten, milliseconds: performance.now() - started };
+  } finally {
+    db.close();
+  }
+}
+
+/** The index at `file`, made if absent; undefined when it is of another version (to be rebuilt). */
+function openIndex(file: string): Database.Database | undefined {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version === SEARCH_INDEX_VERSION) return db;
+  const empty = !db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table'").get();
+  if (!empty) {
+    db.close();
+    return undefined;
+  }
+  db.exec(SCHEMA);
+  db.pragma(`user_version = ${SEARCH_INDEX_VERSION}`);
+  return db;
+}
+
+function removeIndex(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+}
+
+/** Calls `each` with every line of `bytes` bytes of `file` from `offset`, a chunk at a time. */
+function forEachLine(file: string, offset: number, bytes: number, each: (line: string) => void) {
+  if (!existsSync(file)) throw new Error(`The compiled ads file ${file} is missing (a bug)`);
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, bytes));
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    let position = offset;
+    const end = offset + bytes;
+    while (position < end) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, end - position), position);
+      if (read === 0) break;
+      position += read;
+      const text = rest + decoder.write(buffer.subarray(0, read));
+      const lines = text.split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) if (line) each(line);
+    }
+    rest += decoder.end();
+    if (rest) each(rest);
+  } finally {
+    closeSync(fd);
+  }
+}
