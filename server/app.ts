@@ -32,6 +32,7 @@ import { accountsRoutes } from './routes/accounts.ts';
 import { emailLinkPages, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
 import { memberAdPages, postingRoutes } from './routes/posting.ts';
 import { moderationPageExtras, moderationRoutes } from './routes/moderation.ts';
+import { searchPage } from './routes/search.ts';
 import { staticSite } from './static-site.ts';
 
 export interface AppOptions {
@@ -158,6 +159,7 @@ export function createApp(options: AppOptions) {
   // Pages rendered on request: those opened from emailed links, then any other of the registry.
   app.route('/', emailLinkPages(pages, links));
   app.route('/', memberAdPages(posting));
+  app.route('/', searchPage(pages));
   app.get('*', (c, next) => {
     const found = pages.find(c.req.path);
     return found ? pages.serve(c, found.page, found.params, next) : next();

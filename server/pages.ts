@@ -33,7 +33,10 @@ export interface OnRequestPagesOptions {
 export type OnRequestPageId = 'verify' | 'account' | 'forgot' | 'reset' | 'post' | 'moderate';
 
 /** What the server adds to a page's request besides the query and the member. */
-export type RequestExtras = Pick<PageRequest, 'form' | 'link' | 'memberAds' | 'moderation'>;
+export type RequestExtras = Pick<
+  PageRequest,
+  'form' | 'link' | 'memberAds' | 'moderation' | 'search'
+>;
 
 export type PageExtrasReader = (c: Context, member: SessionAccount) => RequestExtras;
 

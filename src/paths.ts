@@ -32,6 +32,8 @@ export const routes = {
   moderationLog: defineRoute<Record<string, never>>('/moderate/log'),
   // Replying to an ad (product.md section 7): `?ad={id}`.
   newMessage: defineRoute<Record<string, never>>('/messages/new'),
+  // Search and filters (product.md section 9), rendered on request; the query string is the form.
+  search: defineRoute<Record<string, never>>('/search'),
 };
 
 export const homePath = () => routes.home.path({});
@@ -59,6 +61,7 @@ export const postInReviewPath = () => routes.postInReview.path({});
 export const editAdPath = (adId: number) => routes.editAd.path({ adId: String(adId) });
 export const moderatePath = () => routes.moderate.path({});
 export const moderationLogPath = () => routes.moderationLog.path({});
+export const searchPath = () => routes.search.path({});
 /** Where Reply and Send Message lead for an ad. */
 export const newMessagePath = (adId: number) => `${routes.newMessage.path({})}?ad=${adId}`;
 /** The sign-in page, coming back to `next` (a path of this site) after signing in. */

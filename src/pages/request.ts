@@ -4,6 +4,7 @@
 // get none. Pages read only this: they never import the server.
 import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { ModerationView } from './moderation-view.ts';
+import type { SearchView } from './search/search-view.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
@@ -38,4 +39,6 @@ export interface PageRequest {
   memberAds?: readonly MemberAdView[];
   /** On the moderation pages (moderators only): what the database holds for them. */
   moderation?: ModerationView;
+  /** On /search: the filters as typed, their errors, and the page of results the index gave. */
+  search?: SearchView;
 }
