@@ -25,7 +25,7 @@ export function searchPage(pages: OnRequestPages, index: SearchIndex = searchInd
         { values, fieldErrors: { page: 'Search is not available yet: the site is being built.' } },
         503,
       );
-    const { total, ads } = index.search(filters);
+    const { total, more, ads } = index.search(filters);
     const pageCount = Math.max(1, Math.ceil(total / ADS_PER_PAGE));
     if (filters.page > pageCount)
       return answer(
@@ -43,6 +43,7 @@ export function searchPage(pages: OnRequestPages, index: SearchIndex = searchInd
         fieldErrors: {},
         results: {
           total,
+          more,
           page: filters.page,
           pages: pageCount,
           ads,

@@ -2,9 +2,9 @@
 // from the compiled ads, after each compile: the build, and so every publish, keeps it current, and
 // an ad that left the site (removed, expired) leaves the index in the same step.
 //
-// Incremental, city by city: .content/ads/index.json holds a digest of each city's lines; a city
-// whose digest is the one indexed is not read, a changed city's rows are replaced, a city gone is
-// deleted. All of it in one transaction, so the server (reading in WAL mode) sees the index before
+// Incremental: .content/ads/index.json holds a digest of each city's lines; a city whose digest is
+// the one indexed is not read; in a changed city, only the ads whose line changed are written again
+// and the ads no longer there deleted; a city gone is deleted. All of it in one transaction, so the server (reading in WAL mode) sees the index before
 // or after, never half-written. Ads are streamed from the state files a chunk at a time and
 // inserted through prepared statements (SQLite spills a big transaction to disk): memory stays flat
 // however many ads there are (the content step runs with a capped heap).
@@ -86,6 +86,7 @@ export function writeSearchIndex(
         .map((row) => [`${row.state}\u0000${row.city}`, row]),
     );
     const statements = {
+      storedAd: db.prepare<[number], { ad: string }>('SELECT ad FROM ad_json WHERE id = ?'),
       cityIds: db.prepare<[string, string], { id: number }>(
         'SELECT id FROM ads WHERE state = ? AND city = ?',
       ),
@@ -112,14 +113,16 @@ export function writeSearchIndex(
     let citiesChanged = 0;
     let adsWritten = 0;
 
+    const removeAd = (id: number) => {
+      statements.deleteAd.run(id);
+      statements.deleteJson.run(id);
+      statements.deleteText.run(id);
+    };
+    // Ids first: deleting while iterating the same table is not allowed.
+    const cityIds = (state: string, city: string) =>
+      new Set(statements.cityIds.all(state, city).map((row) => row.id));
     const removeCity = (state: string, city: string) => {
-      // Ids first: deleting while iterating the same table is not allowed.
-      const ids = statements.cityIds.all(state, city).map((row) => row.id);
-      for (const id of ids) {
-        statements.deleteAd.run(id);
-        statements.deleteJson.run(id);
-        statements.deleteText.run(id);
-      }
+      for (const id of cityIds(state, city)) removeAd(id);
     };
 
     db.transaction(() => {
@@ -130,14 +133,22 @@ export function writeSearchIndex(
           seen.add(key);
           if (indexed.get(key)?.digest === entry.digest) continue;
           citiesChanged += 1;
-          removeCity(state, city);
+          // Ad by ad: an ad whose line is the one stored stays as it is (one approval in a city of
+          // 15,000 ads writes one ad); a changed one is replaced; the city's others are deleted.
+          const left = indexed.has(key) ? cityIds(state, city) : new Set<number>();
           forEachLine(stateAdsFile(state, compiledDir), entry.offset, entry.bytes, (line) => {
+            const id = idOfLine(line);
+            left.delete(id);
+            const stored = statements.storedAd.get(id);
+            if (stored?.ad === line) return;
+            if (stored) removeAd(id);
             const ad = JSON.parse(line) as CompiledAd;
             statements.insertAd.run(ad.id, ad.state, ad.city, ad.seeks, ad.age, ad.postedAt);
             statements.insertJson.run(ad.id, line);
             statements.insertText.run(ad.id, ad.title, ad.description);
             adsWritten += 1;
           });
+          for (const id of left) removeAd(id);
           statements.setDigest.run(state, city, entry.digest);
         }
       }
@@ -176,6 +187,12 @@ function openIndex(file: string): Database.Database | undefined {
 
 function removeIndex(file: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+}
+
+/** An ad's id from its line: the compiler writes it first (`{"id":1297,...`). */
+function idOfLine(line: string): number {
+  const match = /^\{"id":(\d+)[,}]/.exec(line);
+  return match ? Number(match[1]) : (JSON.parse(line) as CompiledAd).id;
 }
 
 /** Calls `each` with every line of `bytes` bytes of `file` from `offset`, a chunk at a time. */

@@ -42,7 +42,7 @@ function Results({
   values: Data['values'];
   results: NonNullable<Data['results']>;
 }) {
-  const { total, page, pages, ads, order } = results;
+  const { total, more, page, pages, ads, order } = results;
   if (total === 0)
     return (
       <div className="empty-state">
@@ -54,6 +54,7 @@ function Results({
     <>
       <p className="search-summary" role="status">
         <strong>
+          {more && 'More than '}
           {formatNumber(total)} {total === 1 ? 'ad' : 'ads'}
         </strong>
         {pages > 1 && ` · Page ${page} of ${pages}`}

@@ -11,7 +11,10 @@ export interface SearchView {
   fieldErrors: Readonly<Partial<Record<SearchField, string>>>;
   /** Absent when the parameters were refused. */
   results?: {
+    /** How many ads match, counted up to a limit (server/db/search-index.ts). */
     total: number;
+    /** More ads than `total` match: the count stopped there. */
+    more: boolean;
     page: number;
     pages: number;
     ads: readonly CompiledAd[];

@@ -108,8 +108,18 @@ describe('/search', () => {
     fixture.publish();
     expect((await search('q=heliography')).ids).toEqual([id]);
     expect((await search('q=heliography&state=Florida&city=Miami')).ids).toEqual([id]);
+    // Edited: the old words leave with the old text.
+    fixture.db
+      .prepare(
+        'UPDATE member_ads SET title = ?, revision = revision + 1, updated_at = ? WHERE id = ?',
+      )
+      .run('Stargazing partner wanted on the bay', new Date().toISOString(), id);
+    fixture.publish();
+    expect((await search('q=heliography')).ids).toEqual([]);
+    expect((await search('q=stargazing')).ids).toEqual([id]);
     setMemberAdStatus(fixture.db, id, 'removed');
     fixture.publish();
+    expect((await search('q=stargazing')).ids).toEqual([]);
     const after = await search('q=heliography');
     expect(after.ids).toEqual([]);
     expect(after.html).toContain('No ads match this search');
