@@ -313,7 +313,9 @@ async function timedGet(base: string, path: string) {
   const response = await fetch(`${base}${path}`);
   const html = await response.text();
   const ms = performance.now() - started;
-  const total = Number(/<strong>([\d,]+) ads?<\/strong>/.exec(html)?.[1]?.replace(/,/g, '') ?? 0);
+  const total = Number(
+    /<strong>(?:More than )?([\d,]+) ads?<\/strong>/.exec(html)?.[1]?.replace(/,/g, '') ?? 0,
+  );
   // Page 2 of a search with fewer than 31 results is the form with a message: a valid answer.
   const pastLast = response.status === 400 && html.includes('of results for this search');
   return { ms, status: pastLast ? 200 : response.status, total };
