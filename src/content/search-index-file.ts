@@ -7,4 +7,4 @@ import { join } from 'node:path';
 export const searchIndexFile = (compiledDir: string) => join(compiledDir, 'search.sqlite');
 
 /** Bumped when the tables change: an index of another version is rebuilt from scratch. */
-export const SEARCH_INDEX_VERSION = 1;
+export const SEARCH_INDEX_VERSION = 2;

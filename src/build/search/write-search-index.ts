@@ -4,8 +4,8 @@
 //
 // Incremental: .content/ads/index.json holds a digest of each city's lines; a city whose digest is
 // the one indexed is not read; in a changed city, only the ads whose line changed are written again
-// and the ads no longer there deleted; a city gone is deleted. All of it in one transaction, so the server (reading in WAL mode) sees the index before
-// or after, never half-written. Ads are streamed from the state files a chunk at a time and
+// and the ads no longer there deleted; a city gone is deleted. All of it in one transaction, so the
+// server sees the index before or after, never half-written. Ads are streamed from the state files a chunk at a time and
 // inserted through prepared statements (SQLite spills a big transaction to disk): memory stays flat
 // however many ads there are (the content step runs with a capped heap).
 //
@@ -16,7 +16,7 @@
 //   contentless (the text is in ad_json) with deletes, rowid = the ad's id;
 // - indexed_cities: the digest each city was indexed at; meta: the version and build date.
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { CompiledAd } from '../../schemas/compiled-content.ts';
 import { SEARCH_INDEX_VERSION, searchIndexFile } from '../../content/search-index-file.ts';
@@ -45,8 +45,10 @@ const SCHEMA = `
     posted_at TEXT NOT NULL
   );
   CREATE INDEX ads_newest ON ads (posted_at DESC, id DESC);
-  CREATE INDEX ads_by_city ON ads (state, city, posted_at DESC, id DESC);
-  CREATE INDEX ads_by_seeks ON ads (seeks, posted_at DESC, id DESC);
+  CREATE INDEX ads_by_city ON ads (state, city, seeks, age, posted_at);
+  CREATE INDEX ads_by_state ON ads (state, seeks, age, posted_at);
+  CREATE INDEX ads_by_seeks ON ads (seeks, age, posted_at);
+  CREATE INDEX ads_by_age ON ads (age, posted_at);
   CREATE TABLE ad_json (id INTEGER PRIMARY KEY, ad TEXT NOT NULL);
   CREATE VIRTUAL TABLE ad_text USING fts5 (
     title, description,
@@ -69,12 +71,15 @@ export function writeSearchIndex(
 ): SearchIndexUpdate {
   const started = performance.now();
   const file = searchIndexFile(compiledDir);
-  if (full) removeIndex(file);
-  let db = openIndex(file);
-  if (!db) {
-    removeIndex(file);
-    db = openIndex(file)!;
-  }
+  // No index yet (or of another version, or `full`): made from nothing beside the one served,
+  // without a journal, then put in its place by a rename: the server reads the old one until then.
+  const existing = full ? undefined : openExisting(file);
+  const fresh = existing === undefined;
+  const target = fresh ? `${file}.next` : file;
+  const db = existing ?? createIndex(target);
+  let done = false;
+  let citiesChanged = 0;
+  let adsWritten = 0;
   try {
     const adsIndex = readAdsIndex(compiledDir);
     const indexed = new Map(
@@ -110,8 +115,6 @@ export function writeSearchIndex(
         'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)',
       ),
     };
-    let citiesChanged = 0;
-    let adsWritten = 0;
 
     const removeAd = (id: number) => {
       statements.deleteAd.run(id);
@@ -160,33 +163,51 @@ export function writeSearchIndex(
       }
       statements.setMeta.run('buildDate', buildDate);
     })();
-    if (adsWritten > 100_000) db.exec("INSERT INTO ad_text (ad_text) VALUES ('optimize')");
-    return { citiesChanged, adsWritten, milliseconds: performance.now() - started };
+    if (fresh) {
+      db.exec("INSERT INTO ad_text (ad_text) VALUES ('optimize')");
+      // The query planner's statistics: which of the filter indexes narrows a search most.
+      db.exec('PRAGMA analysis_limit = 1000; ANALYZE');
+      db.pragma('journal_mode = DELETE');
+    }
+    done = true;
   } finally {
     db.close();
+    if (fresh && !done) removeIndex(target);
   }
+  if (fresh) {
+    renameSync(target, file);
+    for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+  }
+  return { citiesChanged, adsWritten, milliseconds: performance.now() - started };
 }
 
-/** The index at `file`, made if absent; undefined when it is of another version (to be rebuilt). */
-function openIndex(file: string): Database.Database | undefined {
+/** The index at `file`, when there is one of this version; in rollback-journal mode (no WAL file). */
+function openExisting(file: string): Database.Database | undefined {
+  if (!existsSync(file)) return undefined;
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version === SEARCH_INDEX_VERSION) return db;
-  const empty = !db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table'").get();
-  if (!empty) {
+  if (db.pragma('user_version', { simple: true }) !== SEARCH_INDEX_VERSION) {
     db.close();
     return undefined;
   }
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
+/** A new, empty index at `file` (a previous one there removed), written without a journal. */
+function createIndex(file: string): Database.Database {
+  removeIndex(file);
+  const db = new Database(file);
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
   db.exec(SCHEMA);
   db.pragma(`user_version = ${SEARCH_INDEX_VERSION}`);
   return db;
 }
 
 function removeIndex(file: string): void {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  for (const suffix of ['', '-wal', '-shm', '-journal'])
+    rmSync(`${file}${suffix}`, { force: true });
 }
 
 /** An ad's id from its line: the compiler writes it first (`{"id":1297,...`). */
