@@ -6,16 +6,34 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export function writeBenchmarksDoc(file: string, figures: string, key?: string): void {
-  const startMarker = key ? `<!-- bench:start ${key} -->` : '<!-- bench:start -->';
-  const endMarker = key ? `<!-- bench:end ${key} -->` : '<!-- bench:end -->';
+  writeDocSection(
+    file,
+    {
+      start: key ? `<!-- bench:start ${key} -->` : '<!-- bench:start -->',
+      end: key ? `<!-- bench:end ${key} -->` : '<!-- bench:end -->',
+    },
+    figures,
+  );
+}
+
+/**
+ * Replaces the figures between `markers.start` and `markers.end` in `file`; where the markers are
+ * not there yet, adds them at the end, under `markers.heading` when given.
+ */
+export function writeDocSection(
+  file: string,
+  markers: { start: string; end: string; heading?: string },
+  figures: string,
+): void {
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const start = current.indexOf(startMarker);
-  const end = current.indexOf(endMarker);
-  const section = `${startMarker}\n${figures.trim()}\n${endMarker}`;
+  const start = current.indexOf(markers.start);
+  const end = current.indexOf(markers.end);
+  const section = `${markers.start}\n${figures.trim()}\n${markers.end}`;
+  const heading = markers.heading ? `${markers.heading}\n\n` : '';
   const text =
     start !== -1 && end > start
-      ? `${current.slice(0, start)}${section}${current.slice(end + endMarker.length)}`
-      : `${current.trimEnd() || METHOD}\n\n${section}\n`;
+      ? `${current.slice(0, start)}${section}${current.slice(end + markers.end.length)}`
+      : `${current.trimEnd() || METHOD}\n\n${heading}${section}\n`;
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
 }

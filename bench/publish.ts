@@ -9,8 +9,7 @@
 // and unexpected statuses.
 // Prints the figures and writes them to docs/benchmarks.md (## Publishing).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,6 +21,8 @@ import { benchAdStream, readWeightedCities } from './ads.ts';
 import { writeContentSet } from './content.ts';
 import { DEFAULT_SEED } from './options.ts';
 import { createWorkspace } from './workspace.ts';
+import { writeDocSection } from './docs.ts';
+import { freePort, stopServer } from './server-process.ts';
 
 const root = join(import.meta.dirname, '..');
 const HOST = '127.0.0.1';
@@ -117,7 +118,7 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
     const buildSeconds = (performance.now() - buildStarted) / 1000;
     console.log(`  ${pages} pages in ${buildSeconds.toFixed(0)} s.`);
 
-    const port = await freePort();
+    const port = await freePort(HOST);
     const publishLog: string[] = [];
     server = startServer({ port, outDir, cacheDir, contentDir, databasePath, buildDate, dataDir });
     collectPublishLines(server, publishLog);
@@ -198,7 +199,7 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
       process.exitCode = 1;
     }
   } finally {
-    if (server) await stopServer(server);
+    if (server) await stopServer(server, 10_000);
     if (options.keep) console.log(`Kept ${workspace.dir} (--keep).`);
     else workspace.remove();
     console.log(`Benchmark took ${((performance.now() - started) / 1000).toFixed(0)} s.`);
@@ -262,17 +263,6 @@ function insertReviewAd(
 
 // ---------------------------------------------------------------- the server
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 function startServer(settings: {
   port: number;
   outDir: string;
@@ -326,18 +316,6 @@ async function waitForServer(port: number, server: ChildProcess): Promise<void> 
     if (performance.now() > deadline) throw new Error('The server did not answer within 60 s.');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-function stopServer(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 /** Milliseconds from `act()` until `path` answers `status`. */
@@ -460,14 +438,9 @@ function report(run: {
 }
 
 function writeDoc(figures: string) {
-  const file = join(root, 'docs', 'benchmarks.md');
-  const current = readFileSync(file, 'utf8');
-  const section = `${START}\n${figures.trim()}\n${END}`;
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  const text =
-    start !== -1 && end > start
-      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
-      : `${current.trimEnd()}\n\n${HEADING}\n\n${section}\n`;
-  writeFileSync(file, text);
+  writeDocSection(
+    join(root, 'docs', 'benchmarks.md'),
+    { start: START, end: END, heading: HEADING },
+    figures,
+  );
 }

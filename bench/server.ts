@@ -4,13 +4,14 @@
 // pages and /api/me at 50 concurrent clients, alone and while 8 clients sign up as fast as they
 // can. Prints the figures and writes them to docs/benchmarks.md (## Server under load). Every
 // phase is bounded in time and in requests; nothing is sent anywhere but 127.0.0.1.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultHashingThreads } from '../server/auth/hashing-pool.ts';
+import { writeDocSection } from './docs.ts';
+import { freePort, stopServer } from './server-process.ts';
 
 const root = join(import.meta.dirname, '..');
 const HOST = '127.0.0.1';
@@ -192,19 +193,8 @@ function signupLoad(port: number) {
 
 // ---------------------------------------------------------------- server
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function startServer(dataDir: string) {
-  const port = await freePort();
+  const port = await freePort(HOST);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOST,
@@ -239,18 +229,6 @@ async function startServer(dataDir: string) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { port, child };
-}
-
-function stopServer(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 // ---------------------------------------------------------------- figures
@@ -346,7 +324,7 @@ async function runOnce(
       log(result);
     }
   } finally {
-    await stopServer(child);
+    await stopServer(child, 5_000);
     rmSync(dataDir, { recursive: true, force: true });
   }
   return { index, loadBefore, phases };
@@ -423,16 +401,11 @@ function report(runs: RunResult[], options: ServerBenchOptions): string {
 }
 
 function writeDoc(figures: string) {
-  const file = join(root, 'docs', 'benchmarks.md');
-  const current = readFileSync(file, 'utf8');
-  const section = `${START}\n${figures.trim()}\n${END}`;
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  const text =
-    start !== -1 && end > start
-      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
-      : `${current.trimEnd()}\n\n${HEADING}\n\n${section}\n`;
-  writeFileSync(file, text);
+  writeDocSection(
+    join(root, 'docs', 'benchmarks.md'),
+    { start: START, end: END, heading: HEADING },
+    figures,
+  );
 }
 
 export async function benchServer(argv: readonly string[]): Promise<void> {

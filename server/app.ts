@@ -66,9 +66,8 @@ export interface AppOptions {
    */
   hashing?: HashingPoolSettings | HashingPool;
   /**
-   * Publishes the site when an ad's state changes (server/publishing/). Default: none, and each
-   * request to publish answers that publishing is not set up (apps without a site to publish:
-   * the API's own tests).
+   * Publishes the site when an ad's state changes (server/publishing/). Default: none: nothing is
+   * published (apps without a site to publish: the API's own tests).
    */
   publisher?: Publisher;
   /** Where request lines go; false for none. */

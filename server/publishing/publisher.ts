@@ -17,3 +17,14 @@ export interface Publisher {
    */
   publish(reason: string): Promise<PublishOutcome>;
 }
+
+/**
+ * Asks `publisher` (if the app has one: the API's own tests have none) to publish, without waiting:
+ * the member or moderator gets their answer now and the pages follow within seconds. The
+ * publisher logs a failed build itself; a rejection would be a bug of its own, logged here.
+ */
+export function publishSoon(publisher: Publisher | undefined, reason: string): void {
+  publisher
+    ?.publish(reason)
+    .catch((error: unknown) => console.error(`Publishing (${reason}) failed: ${String(error)}`));
+}

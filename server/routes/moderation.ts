@@ -48,7 +48,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { adApprovedMail, adRejectedMail, adRemovedMail } from '../mail/moderation-messages.ts';
 import type { OnRequestPages, PageExtrasReader } from '../pages.ts';
-import type { Publisher } from '../publishing/publisher.ts';
+import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { Refusal, type AnswerRefusal } from '../refusal.ts';
 import { readSubmission, type Submission } from './accounts.ts';
 
@@ -60,8 +60,6 @@ export interface ModerationOptions {
   publisher?: Publisher;
   refuse: AnswerRefusal;
   pages: OnRequestPages;
-  /** Where a failed publish is reported; default console.error. */
-  log?: (line: string) => void;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -208,7 +206,6 @@ function logView(store: ModerationStore, pageText: string | undefined): Moderati
 /** The API: the actions. */
 export function moderationRoutes(options: ModerationOptions) {
   const store = moderationStore(options.db);
-  const log = options.log ?? ((line: string) => console.error(line));
   const app = new Hono();
 
   /** The signed-in moderator; anyone else goes on to the API's "no such endpoint". */
@@ -227,7 +224,7 @@ export function moderationRoutes(options: ModerationOptions) {
       options.mailer.send(
         adApprovedMail(options.mailSite(), ad.accountEmail, ad, ad.expiresOn ?? '', edit),
       );
-      publish(`${edit ? 'approved the edit of' : 'approved'} ad ${adId}`);
+      publishSoon(options.publisher, `${edit ? 'approved the edit of' : 'approved'} ad ${adId}`);
       return { done: edit ? 'approved-edit' : 'approved', json: { adId, status: 'live', edit } };
     }),
   );
@@ -254,7 +251,7 @@ export function moderationRoutes(options: ModerationOptions) {
       options.mailer.send(
         adRemovedMail(options.mailSite(), result.ad.accountEmail, result.ad, why),
       );
-      publish(`removed ad ${adId}`);
+      publishSoon(options.publisher, `removed ad ${adId}`);
       return { done: 'removed', json: { adId, status: 'removed' } };
     }),
   );
@@ -278,7 +275,10 @@ export function moderationRoutes(options: ModerationOptions) {
         );
       if (result.kind === 'conflict') throw new Refusal(409, result.message);
       if (result.removedLive.length > 0)
-        publish(`banned account ${accountId}: removed ads ${result.removedLive.join(', ')}`);
+        publishSoon(
+          options.publisher,
+          `banned account ${accountId}: removed ads ${result.removedLive.join(', ')}`,
+        );
       const removedAds = [...result.removedLive, ...result.removedInReview].sort((a, b) => a - b);
       return submission.kind === 'form'
         ? c.redirect(
@@ -333,19 +333,6 @@ export function moderationRoutes(options: ModerationOptions) {
       if (error instanceof Refusal) return options.refuse(c, error, values);
       throw error;
     }
-  }
-
-  function publish(reason: string) {
-    // Without a publisher (the API's own tests) there is no site to publish.
-    if (!options.publisher) return;
-    // Not awaited: the moderator gets the answer now, the pages follow within seconds.
-    options.publisher.publish(reason).then(
-      (outcome) => {
-        if (!outcome.ok)
-          log(`Publishing (${reason}) failed: ${outcome.message ?? 'no reason given'}`);
-      },
-      (error: unknown) => log(`Publishing (${reason}) failed: ${(error as Error).message}`),
-    );
   }
 }
 

@@ -45,7 +45,7 @@ import { originCheck } from '../middleware/origin-check.ts';
 import type { OnRequestPages } from '../pages.ts';
 import { memberAdView } from '../posting/ad-view.ts';
 import { scanAdForPosting, type AdScanner } from '../posting/policy.ts';
-import type { Publisher } from '../publishing/publisher.ts';
+import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { isFormSubmission, Refusal } from '../refusal.ts';
 import { keptValues, readSubmission, type Submission } from './accounts.ts';
 
@@ -63,7 +63,6 @@ export interface PostingOptions {
   trust: ProxyTrust;
   /** The clock (tests move it). */
   now?: () => Date;
-  log?: (line: string) => void;
 }
 
 export const FIX_FIELDS = 'Please correct the fields marked below.';
@@ -84,7 +83,6 @@ export function postingRoutes(options: PostingOptions) {
   const ads = memberAdStore(options.db);
   const scan = options.scan ?? scanAdForPosting;
   const now = options.now ?? (() => new Date());
-  const log = options.log ?? ((line: string) => console.error(line));
   const app = new Hono();
 
   const refuseHere = (c: Context, refusal: Refusal) =>
@@ -209,7 +207,7 @@ export function postingRoutes(options: PostingOptions) {
     const id = adIdOf(c.req.param('id'));
     const outcome = id === undefined ? undefined : ads.delete(id, member.accountId, now());
     if (!outcome?.ok) return notFound(c, submission);
-    if (outcome.wasLive) publish(`deleted ad ${outcome.ad.id}`);
+    if (outcome.wasLive) publishSoon(options.publisher, `deleted ad ${outcome.ad.id}`);
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=deleted`, 303)
       : c.json({ id: outcome.ad.id, status: 'deleted' }, 200);
@@ -230,7 +228,7 @@ export function postingRoutes(options: PostingOptions) {
         : answerRefusal(c, new Refusal(409, notRenewable(before, utcDay(now()))), {
             page: 'account',
           });
-    publish(`renewed ad ${outcome.ad.id}`);
+    publishSoon(options.publisher, `renewed ad ${outcome.ad.id}`);
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=renewed`, 303)
       : c.json({ id: outcome.ad.id, expiresOn: outcome.ad.expiresOn }, 200);
@@ -241,16 +239,6 @@ export function postingRoutes(options: PostingOptions) {
   );
 
   return app;
-
-  function publish(reason: string) {
-    if (!options.publisher) return;
-    options.publisher
-      .publish(reason)
-      .then((outcome) => {
-        if (!outcome.ok) log(`Publishing after "${reason}" failed: ${outcome.message ?? ''}`);
-      })
-      .catch((error: unknown) => log(`Publishing after "${reason}" failed: ${String(error)}`));
-  }
 
   function signedOut(c: Context, submission: Submission, back: string) {
     return submission.kind === 'form'

@@ -2,6 +2,8 @@
 // content (brand, chrome), so a small compiled copy of content/ is put in place first.
 import { compileContent } from '../../src/build/compile/compile.ts';
 import { useContent } from '../../src/content/index.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { makeTestApp, type TestApp, type TestAppOptions } from './api.ts';
 import { makeContentFixture } from './content-fixture.ts';
 
 /** Compiles the content fixture and uses it; returns its cleanup. */
@@ -31,3 +33,21 @@ const decodeEntities = (text: string) =>
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
+
+/**
+ * The test app of a file's tests on the compiled content fixture: made before its tests, removed
+ * after them. The object is filled in by `beforeAll`; read it inside tests only.
+ */
+export function testAppOnFixtureContent(options?: TestAppOptions): TestApp {
+  const testApp = {} as TestApp;
+  let cleanupContent: (() => void) | undefined;
+  beforeAll(() => {
+    cleanupContent = useFixtureContent();
+    Object.assign(testApp, makeTestApp(options));
+  });
+  afterAll(() => {
+    testApp.remove?.();
+    cleanupContent?.();
+  });
+  return testApp;
+}

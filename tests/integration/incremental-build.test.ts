@@ -31,6 +31,9 @@ function build(out = join(work, 'incremental'), cache = join(work, 'incremental-
       out,
       '--cache',
       cache,
+      // No member ads: a developer's data/localboard.sqlite must not change what is built here.
+      '--database',
+      join(work, 'no-database.sqlite'),
     ],
     { cwd: root, encoding: 'utf8', env },
   );

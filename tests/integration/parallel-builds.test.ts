@@ -38,6 +38,9 @@ function build(name: string): Promise<{ code: number | null; output: string }> {
       join(work, name),
       '--cache',
       join(work, `${name}-cache`),
+      // No member ads: a developer's data/localboard.sqlite must not change what is built here.
+      '--database',
+      join(work, 'no-database.sqlite'),
     ],
     { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );

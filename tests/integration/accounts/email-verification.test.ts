@@ -3,7 +3,7 @@
 // sign in and back for a page that needs a member. In-process, mail in a temp outbox.
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   cookieHeader,
   FORM_TYPE,
@@ -16,23 +16,13 @@ import {
   sessionTokenOf,
   signupBody,
   uniqueEmail,
-  type TestApp,
 } from '../../helpers/api.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
-import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
+import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
-let cleanupContent: () => void;
-let t: TestApp;
-beforeAll(() => {
-  cleanupContent = useFixtureContent();
-  t = makeTestApp();
-});
-afterAll(() => {
-  t.remove();
-  cleanupContent();
-});
+const t = testAppOnFixtureContent();
 
 const get = (path: string, token?: string) =>
   Promise.resolve(t.app.request(`${ORIGIN}${path}`, { headers: token ? cookieHeader(token) : {} }));

@@ -2,7 +2,7 @@
 // account; /reset?token=… (single use, 1 hour, stored hashed) sets a new password with the sign-up
 // rules and revokes every session. In-process, mail in a temp outbox.
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   cookieHeader,
   limitsWith,
@@ -15,11 +15,10 @@ import {
   sessionTokenOf,
   signupBody,
   uniqueEmail,
-  type TestApp,
 } from '../../helpers/api.ts';
 import { createHashingPool } from '../../../server/auth/hashing-pool.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
-import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
+import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
@@ -27,16 +26,7 @@ const FORGOT_ANSWER =
   "If an account exists for that address, we've sent a link to choose a new password. It works once, for 1 hour.";
 const NEW_PASSWORD = 'a brand new passphrase';
 
-let cleanupContent: () => void;
-let t: TestApp;
-beforeAll(() => {
-  cleanupContent = useFixtureContent();
-  t = makeTestApp();
-});
-afterAll(() => {
-  t.remove();
-  cleanupContent();
-});
+const t = testAppOnFixtureContent();
 
 const get = (path: string) => Promise.resolve(t.app.request(`${ORIGIN}${path}`));
 

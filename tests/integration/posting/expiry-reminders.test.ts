@@ -1,11 +1,10 @@
 // The expiry reminder (product.md section 6): 3 days before a live ad expires its member gets one
 // mail, with the ad's title and full URLs to renew at /account and to see the ad; never twice,
 // and never for an ad that is not live. Mail read from the test outbox.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { sendExpiryReminders } from '../../../server/posting/expiry-reminders.ts';
-import { makeTestApp, type TestApp } from '../../helpers/api.ts';
 import { TEST_MAIL_SITE, mailsTo } from '../../helpers/mail.ts';
-import { useFixtureContent } from '../../helpers/pages.ts';
+import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import {
   dayFromToday,
   makeMember,
@@ -19,16 +18,7 @@ import {
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
-let cleanupContent: () => void;
-let t: TestApp;
-beforeAll(() => {
-  cleanupContent = useFixtureContent();
-  t = makeTestApp();
-});
-afterAll(() => {
-  t.remove();
-  cleanupContent();
-});
+const t = testAppOnFixtureContent();
 
 async function adExpiringIn(
   days: number | null,

@@ -3,9 +3,8 @@
 // transaction so that two posts racing for the last slot store exactly one ad.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeTestApp, type TestApp } from '../../helpers/api.ts';
-import { bannerOf, useFixtureContent } from '../../helpers/pages.ts';
+import { describe, expect, test } from 'vitest';
+import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import {
   dayFromToday,
   makeMember,
@@ -18,16 +17,7 @@ import {
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
-let cleanupContent: () => void;
-let t: TestApp;
-beforeAll(() => {
-  cleanupContent = useFixtureContent();
-  t = makeTestApp();
-});
-afterAll(() => {
-  t.remove();
-  cleanupContent();
-});
+const t = testAppOnFixtureContent();
 
 const CITIES: [string, string, string, string, string] = [
   'Los Angeles',

@@ -3,10 +3,9 @@
 // member's own ads (anyone else's id, or an unknown one, is a 404 that changes nothing and says
 // nothing about the ad); each change bumps revision and updated_at; delete of a live ad and renew
 // ask the publisher.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Publisher } from '../../../server/publishing/publisher.ts';
-import { makeTestApp, type TestApp } from '../../helpers/api.ts';
-import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
+import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import {
   dayFromToday,
   fieldErrorOf,
@@ -31,16 +30,7 @@ const publisher: Publisher = {
   },
 };
 
-let cleanupContent: () => void;
-let t: TestApp;
-beforeAll(() => {
-  cleanupContent = useFixtureContent();
-  t = makeTestApp({ publisher });
-});
-afterAll(() => {
-  t.remove();
-  cleanupContent();
-});
+const t = testAppOnFixtureContent({ publisher });
 
 const CITIES = ['Los Angeles', 'San Diego', 'San Jose'] as const;
 

@@ -1,9 +1,8 @@
 // Posting an ad (/post → POST /api/ads), in-process against a real SQLite file: as a plain form
 // (303 to /post/in-review, or the form again with each message beside its field and what was
 // typed kept) and as JSON; who may post (signed in, verified); the place; the body limit.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeTestApp, type TestApp } from '../../helpers/api.ts';
-import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { dobYearsAgo } from '../../helpers/api.ts';
 import {
   fieldErrorOf,
@@ -17,16 +16,7 @@ import {
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
-let cleanupContent: () => void;
-let t: TestApp;
-beforeAll(() => {
-  cleanupContent = useFixtureContent();
-  t = makeTestApp();
-});
-afterAll(() => {
-  t.remove();
-  cleanupContent();
-});
+const t = testAppOnFixtureContent();
 
 describe('the /post page', () => {
   test('sends a signed-out visitor to sign in and back', async () => {
