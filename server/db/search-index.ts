@@ -6,7 +6,14 @@ import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import { compiledContentDir } from '../../src/content/index.ts';
-import { searchIndexFile } from '../../src/content/search-index-file.ts';
+import {
+  ageRangeTags,
+  newestKeyFrom,
+  placeTag,
+  searchIndexFile,
+  seeksTag,
+  stateTag,
+} from '../../src/content/search-index-file.ts';
 import { ftsMatch, type SearchFilters } from '../../src/pages/search/searchQuery.ts';
 import { ADS_PER_PAGE } from '../../src/paths.ts';
 
@@ -15,6 +22,12 @@ import { ADS_PER_PAGE } from '../../src/paths.ts';
  * than the page itself, and nobody pages through more than this.
  */
 export const COUNTED_RESULTS_MAX = 10_000;
+/**
+ * Best match ranks every match (FTS5's bm25 scores them all before it can sort), about a
+ * millisecond a thousand: offered when the matches are counted, up to COUNTED_RESULTS_MAX. More
+ * than that are shown newest first, which is read in key order and stops after the page.
+ */
+export const BEST_MATCH_MAX = COUNTED_RESULTS_MAX;
 
 export interface SearchResults {
   /** How many ads match, up to COUNTED_RESULTS_MAX. */
@@ -23,10 +36,17 @@ export interface SearchResults {
   more: boolean;
   /** The requested page's ads, in order. */
   ads: CompiledAd[];
+  /** The order of `ads`. */
+  order: 'match' | 'newest';
+  /** Best match was asked for and could not be given (too many matches): newest first instead. */
+  matchUnavailable: boolean;
 }
 
-/** Title words weigh more than description words in the best-match order. */
-const BM25 = 'bm25(ad_text, 4.0, 1.0)';
+/** Title words weigh more than description words in the best-match order; the tags not at all. */
+const BM25 = 'bm25(ad_text, 4.0, 1.0, 0.0)';
+
+/** FTS5 refused the words (a word its tokenizer cuts in two, which the query parser did not). */
+export class UnsearchableWords extends Error {}
 
 export function searchIndex(fileOf: () => string = () => searchIndexFile(compiledContentDir())) {
   let open: { file: string; ino: number; db: Database.Database } | undefined;
@@ -61,6 +81,18 @@ export function searchIndex(fileOf: () => string = () => searchIndexFile(compile
     return statement;
   }
 
+  const code = (sql: string, ...params: string[]) =>
+    (prepared(sql).get(...params) as { code: number } | undefined)?.code;
+
+  /** The compiled ads of these keys, in this order. */
+  const adsOfKeys = (keys: readonly number[]) =>
+    keys.map(
+      (key) =>
+        JSON.parse(
+          (prepared('SELECT ad FROM ads WHERE key = ?').get(key) as { ad: string }).ad,
+        ) as CompiledAd,
+    );
+
   return {
     /** Whether there is an index to search (a build wrote one). */
     available: () => db() !== undefined,
@@ -73,50 +105,80 @@ export function searchIndex(fileOf: () => string = () => searchIndexFile(compile
       return row?.value;
     },
 
-    /** One page of the ads matching the filters, and how many match in all. */
+    /**
+     * One page of the ads matching the filters, and how many match in all. Throws
+     * UnsearchableWords when FTS5 refuses the words.
+     */
     search(filters: SearchFilters): SearchResults {
-      if (!db()) return { total: 0, more: false, ads: [] };
-      const where: string[] = [];
-      const params: (string | number)[] = [];
+      const none = { total: 0, more: false, ads: [], matchUnavailable: false };
+      if (!db()) return { ...none, order: 'newest' };
       const text = filters.words.length > 0;
-      if (text) {
-        where.push('ad_text MATCH ?');
-        params.push(ftsMatch(filters.words));
+      const wantsMatch = text && filters.sort !== 'newest';
+      // The filters are words of the tags column (src/content/search-index-file.ts).
+      const tags: string[] = [];
+      if (filters.city) {
+        const place = code(
+          'SELECT code FROM places WHERE state = ? AND city = ?',
+          filters.state ?? '',
+          filters.city,
+        );
+        if (place === undefined) return { ...none, order: wantsMatch ? 'match' : 'newest' };
+        tags.push(quoted(placeTag(place)));
+      } else if (filters.state) {
+        const state = code('SELECT code FROM states WHERE state = ?', filters.state);
+        if (state === undefined) return { ...none, order: wantsMatch ? 'match' : 'newest' };
+        tags.push(quoted(stateTag(state)));
       }
-      if (filters.state) (where.push('ads.state = ?'), params.push(filters.state));
-      if (filters.city) (where.push('ads.city = ?'), params.push(filters.city));
-      if (filters.seeks) (where.push('ads.seeks = ?'), params.push(filters.seeks));
-      if (filters.minAge !== undefined) (where.push('ads.age >= ?'), params.push(filters.minAge));
-      if (filters.maxAge !== undefined) (where.push('ads.age <= ?'), params.push(filters.maxAge));
+      if (filters.seeks) tags.push(quoted(seeksTag(filters.seeks)));
+      const ages = ageRangeTags(filters.minAge, filters.maxAge);
+      if (ages.length > 0) tags.push(`(${ages.map(quoted).join(' OR ')})`);
+      const terms: string[] = [];
+      if (text) terms.push(`{title description} : (${ftsMatch(filters.words)})`);
+      if (tags.length > 0) terms.push(`tags : (${tags.join(' AND ')})`);
+      const params: (string | number)[] = [];
+      const where: string[] = [];
+      // The text index when there are words or tags; else (everything, or only a date) the ads.
+      const table = terms.length > 0 ? 'ad_text' : 'ads';
+      const key = terms.length > 0 ? 'rowid' : 'key';
+      if (terms.length > 0) (where.push('ad_text MATCH ?'), params.push(terms.join(' AND ')));
       if (filters.within !== undefined) {
         const since = daysBefore(this.buildDate() ?? todayUtc(), filters.within - 1);
-        where.push('ads.posted_at >= ?');
-        params.push(since);
+        where.push(`${key} <= ?`);
+        params.push(newestKeyFrom(since));
       }
-      // CROSS JOIN: the text index drives (a word's matches, then their filters); the other way
-      // round SQLite would probe the text index once per ad of a filter, seconds at a million ads.
-      const from = text ? 'ad_text CROSS JOIN ads ON ads.id = ad_text.rowid' : 'ads';
       const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-      const order = text
-        ? `${BM25}, ads.posted_at DESC, ads.id DESC`
-        : 'ads.posted_at DESC, ads.id DESC';
-      const counted = (
-        prepared(
-          `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${condition} LIMIT ${COUNTED_RESULTS_MAX + 1})`,
-        ).get(...params) as { n: number }
-      ).n;
-      const more = counted > COUNTED_RESULTS_MAX;
-      const total = Math.min(counted, COUNTED_RESULTS_MAX);
-      const ids = (
-        prepared(`SELECT ads.id FROM ${from} ${condition} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-          ...params,
-          ADS_PER_PAGE,
-          (filters.page - 1) * ADS_PER_PAGE,
-        ) as { id: number }[]
-      ).map((row) => row.id);
-      const json = prepared('SELECT ad FROM ad_json WHERE id = ?');
-      const ads = ids.map((id) => JSON.parse((json.get(id) as { ad: string }).ad) as CompiledAd);
-      return { total, more, ads };
+      try {
+        // One read transaction: the count, the page's keys and their ads from the same index,
+        // though a publish may commit between two statements.
+        return db()!.transaction(() => {
+          const counted = (
+            prepared(
+              `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} ${condition} LIMIT ${COUNTED_RESULTS_MAX + 1})`,
+            ).get(...params) as { n: number }
+          ).n;
+          const more = counted > COUNTED_RESULTS_MAX;
+          const total = Math.min(counted, COUNTED_RESULTS_MAX);
+          const match = wantsMatch && counted <= BEST_MATCH_MAX;
+          // Ascending key is newest first; best match breaks its ties the same way.
+          const order = match ? `${BM25}, rowid` : key;
+          const keys = (
+            prepared(
+              `SELECT ${key} AS key FROM ${table} ${condition} ORDER BY ${order} LIMIT ? OFFSET ?`,
+            ).all(...params, ADS_PER_PAGE, (filters.page - 1) * ADS_PER_PAGE) as { key: number }[]
+          ).map((row) => row.key);
+          return {
+            total,
+            more,
+            ads: adsOfKeys(keys),
+            order: match ? ('match' as const) : ('newest' as const),
+            matchUnavailable: wantsMatch && !match,
+          };
+        })();
+      } catch (error) {
+        if (error instanceof Database.SqliteError && error.message.startsWith('fts5:'))
+          throw new UnsearchableWords(error.message);
+        throw error;
+      }
     },
 
     close() {
@@ -126,6 +188,9 @@ export function searchIndex(fileOf: () => string = () => searchIndexFile(compile
     },
   };
 }
+
+/** A tag as an FTS5 string (tags are letters and digits; quoted all the same). */
+const quoted = (tag: string) => `"${tag}"`;
 
 export type SearchIndex = ReturnType<typeof searchIndex>;
 

@@ -6,7 +6,12 @@ import { Hono } from 'hono';
 import type { SearchView } from '../../src/pages/search/search-view.ts';
 import { parseSearchQuery } from '../../src/pages/search/searchQuery.ts';
 import { ADS_PER_PAGE, searchPath } from '../../src/paths.ts';
-import { searchIndex, type SearchIndex } from '../db/search-index.ts';
+import {
+  BEST_MATCH_MAX,
+  searchIndex,
+  UnsearchableWords,
+  type SearchIndex,
+} from '../db/search-index.ts';
 import type { OnRequestPages } from '../pages.ts';
 
 export function searchPage(pages: OnRequestPages, index: SearchIndex = searchIndex()) {
@@ -25,7 +30,17 @@ export function searchPage(pages: OnRequestPages, index: SearchIndex = searchInd
         { values, fieldErrors: { page: 'Search is not available yet: the site is being built.' } },
         503,
       );
-    const { total, more, ads } = index.search(filters);
+    let results;
+    try {
+      results = index.search(filters);
+    } catch (error) {
+      if (!(error instanceof UnsearchableWords)) throw error;
+      return answer(
+        { values, fieldErrors: { q: 'These words cannot be searched for: try other words.' } },
+        400,
+      );
+    }
+    const { total, more, ads, order, matchUnavailable } = results;
     const pageCount = Math.max(1, Math.ceil(total / ADS_PER_PAGE));
     if (filters.page > pageCount)
       return answer(
@@ -47,7 +62,9 @@ export function searchPage(pages: OnRequestPages, index: SearchIndex = searchInd
           page: filters.page,
           pages: pageCount,
           ads,
-          order: filters.words.length > 0 ? 'match' : 'newest',
+          order,
+          matchUnavailable,
+          bestMatchMax: BEST_MATCH_MAX,
         },
       },
       200,

@@ -74,6 +74,9 @@ export function compileToDisk({
   renameSync(join(compiledDir, 'content.json.next'), join(compiledDir, 'content.json'));
   batches.prune();
   // The search index follows the ads just written: an ad that left the site leaves it now.
-  const searchIndex = writeSearchIndex(compiledDir, buildDate, { full });
+  const searchIndex = writeSearchIndex(compiledDir, buildDate, {
+    full,
+    adsIndex: stateFiles.index,
+  });
   return { ok: true, content, stateFilesWritten: stateFiles.written, warnings, searchIndex };
 }

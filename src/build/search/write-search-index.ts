@@ -2,24 +2,36 @@
 // from the compiled ads, after each compile: the build, and so every publish, keeps it current, and
 // an ad that left the site (removed, expired) leaves the index in the same step.
 //
-// Incremental: .content/ads/index.json holds a digest of each city's lines; a city whose digest is
-// the one indexed is not read; in a changed city, only the ads whose line changed are written again
-// and the ads no longer there deleted; a city gone is deleted. All of it in one transaction, so the
-// server sees the index before or after, never half-written. Ads are streamed from the state files a chunk at a time and
-// inserted through prepared statements (SQLite spills a big transaction to disk): memory stays flat
-// however many ads there are (the content step runs with a capped heap).
-//
 // Tables:
-// - ads: the filter columns (state, city, seeks, age, posted_at), narrow so filters scan fast;
-// - ad_json: the compiled ad itself, as the state file has it (the page renders it as is);
-// - ad_text: FTS5 over title and description (porter stemming over unicode61, diacritics removed),
-//   contentless (the text is in ad_json) with deletes, rowid = the ad's id;
-// - indexed_cities: the digest each city was indexed at; meta: the version and build date.
+// - ads: each ad's compiled line, by its key (newest first is ascending key order), with its city's
+//   number and a digest of the line (an update compares digests, not lines);
+// - ad_text: FTS5 over title and description, plus the filters as words in a `tags` column
+//   (state, city, seeks, age: search-index-file.ts), so a text search with filters is one lookup;
+//   rowid = the ad's key; contentless (the text is in ads) with deletes; detail=column (no word
+//   positions: the search never looks for phrases), which keeps it small and quick to write;
+// - states, places: the numbers of the states and cities in the tags, and the digest of the lines
+//   each city was indexed at; meta: the build date.
+//
+// From nothing (no index, another version, or `full`): written beside the one served, without a
+// journal, then renamed over it. The ads are read twice: first each line's key and place (a few
+// bytes an ad), then the lines in key order, so that SQLite and FTS5 append instead of inserting
+// in the middle (FTS5 writes a new segment whenever a rowid is smaller than the last one: in the
+// cities' order that is every other ad, and the build takes several times as long).
+//
+// Incremental: a city whose digest is the one indexed is not read; in a changed city, its stored
+// ids and digests are read in one range query, and only the ads whose line changed are written
+// again, those no longer there deleted; a city gone is deleted. One transaction: the server sees
+// the index before or after, never half-written. Memory stays flat however many ads there are.
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
-import type { CompiledAd } from '../../schemas/compiled-content.ts';
-import { SEARCH_INDEX_VERSION, searchIndexFile } from '../../content/search-index-file.ts';
+import type { AdsIndex, CompiledAd } from '../../schemas/compiled-content.ts';
+import {
+  adTags,
+  SEARCH_INDEX_VERSION,
+  searchIndexFile,
+  searchKey,
+} from '../../content/search-index-file.ts';
 import { stateAdsFile } from '../../content/index.ts';
 import { readAdsIndex } from '../compile/state-ad-files.ts';
 
@@ -31,154 +43,279 @@ export interface SearchIndexUpdate {
   milliseconds: number;
 }
 
+const TOKENIZER = `porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'`;
+
 const SCHEMA = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-  CREATE TABLE indexed_cities (
-    state TEXT NOT NULL, city TEXT NOT NULL, digest TEXT NOT NULL, PRIMARY KEY (state, city)
-  ) WITHOUT ROWID;
-  CREATE TABLE ads (
-    id INTEGER PRIMARY KEY,
+  CREATE TABLE states (code INTEGER PRIMARY KEY, state TEXT NOT NULL UNIQUE, pieces TEXT);
+  CREATE TABLE places (
+    code INTEGER PRIMARY KEY,
     state TEXT NOT NULL,
     city TEXT NOT NULL,
-    seeks TEXT NOT NULL,
-    age INTEGER NOT NULL,
-    posted_at TEXT NOT NULL
+    digest TEXT NOT NULL,
+    UNIQUE (state, city)
   );
-  CREATE INDEX ads_newest ON ads (posted_at DESC, id DESC);
-  CREATE INDEX ads_by_city ON ads (state, city, seeks, age, posted_at);
-  CREATE INDEX ads_by_state ON ads (state, seeks, age, posted_at);
-  CREATE INDEX ads_by_seeks ON ads (seeks, age, posted_at);
-  CREATE INDEX ads_by_age ON ads (age, posted_at);
-  CREATE TABLE ad_json (id INTEGER PRIMARY KEY, ad TEXT NOT NULL);
+  CREATE TABLE ads (
+    key INTEGER PRIMARY KEY,
+    id INTEGER NOT NULL,
+    place INTEGER NOT NULL,
+    digest INTEGER NOT NULL,
+    ad TEXT NOT NULL
+  );
   CREATE VIRTUAL TABLE ad_text USING fts5 (
-    title, description,
-    content = '', contentless_delete = 1,
-    tokenize = 'porter unicode61 remove_diacritics 2'
+    title, description, tags,
+    content = '', contentless_delete = 1, detail = column,
+    tokenize = "${TOKENIZER}"
   );
 `;
+/** Made after the ads are in (one sort instead of a million inserts in the middle). */
+const ADS_BY_PLACE = 'CREATE INDEX ads_by_place ON ads (place, id, digest)';
 
 /** Bytes of a state file read at a time. */
 const CHUNK_BYTES = 1 << 20;
 
 /**
  * Brings the index of `compiledDir` up to date with its compiled ads (written just before by
- * compileToDisk). `full`: rebuilt from nothing.
+ * compileToDisk, which hands over their index). `full`: rebuilt from nothing.
  */
 export function writeSearchIndex(
   compiledDir: string,
   buildDate: string,
-  { full = false }: { full?: boolean } = {},
+  { full = false, adsIndex }: { full?: boolean; adsIndex?: AdsIndex } = {},
 ): SearchIndexUpdate {
   const started = performance.now();
+  adsIndex ??= readAdsIndex(compiledDir);
   const file = searchIndexFile(compiledDir);
-  // No index yet (or of another version, or `full`): made from nothing beside the one served,
-  // without a journal, then put in its place by a rename: the server reads the old one until then.
   const existing = full ? undefined : openExisting(file);
-  const fresh = existing === undefined;
-  const target = fresh ? `${file}.next` : file;
-  const db = existing ?? createIndex(target);
-  let done = false;
-  let citiesChanged = 0;
-  let adsWritten = 0;
-  try {
-    const adsIndex = readAdsIndex(compiledDir);
-    const indexed = new Map(
-      db
-        .prepare<[], { state: string; city: string; digest: string }>(
-          'SELECT state, city, digest FROM indexed_cities',
-        )
-        .all()
-        .map((row) => [`${row.state}\u0000${row.city}`, row]),
-    );
-    const statements = {
-      storedAd: db.prepare<[number], { ad: string }>('SELECT ad FROM ad_json WHERE id = ?'),
-      cityIds: db.prepare<[string, string], { id: number }>(
-        'SELECT id FROM ads WHERE state = ? AND city = ?',
-      ),
-      deleteAd: db.prepare<[number]>('DELETE FROM ads WHERE id = ?'),
-      deleteJson: db.prepare<[number]>('DELETE FROM ad_json WHERE id = ?'),
-      deleteText: db.prepare<[number]>('DELETE FROM ad_text WHERE rowid = ?'),
-      insertAd: db.prepare<[number, string, string, string, number, string]>(
-        'INSERT INTO ads (id, state, city, seeks, age, posted_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      insertJson: db.prepare<[number, string]>('INSERT INTO ad_json (id, ad) VALUES (?, ?)'),
-      insertText: db.prepare<[number, string, string]>(
-        'INSERT INTO ad_text (rowid, title, description) VALUES (?, ?, ?)',
-      ),
-      setDigest: db.prepare<[string, string, string]>(
-        'INSERT OR REPLACE INTO indexed_cities (state, city, digest) VALUES (?, ?, ?)',
-      ),
-      forgetCity: db.prepare<[string, string]>(
-        'DELETE FROM indexed_cities WHERE state = ? AND city = ?',
-      ),
-      setMeta: db.prepare<[string, string]>(
-        'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)',
-      ),
-    };
-
-    const removeAd = (id: number) => {
-      statements.deleteAd.run(id);
-      statements.deleteJson.run(id);
-      statements.deleteText.run(id);
-    };
-    // Ids first: deleting while iterating the same table is not allowed.
-    const cityIds = (state: string, city: string) =>
-      new Set(statements.cityIds.all(state, city).map((row) => row.id));
-    const removeCity = (state: string, city: string) => {
-      for (const id of cityIds(state, city)) removeAd(id);
-    };
-
-    db.transaction(() => {
-      const seen = new Set<string>();
-      for (const [state, { cities }] of Object.entries(adsIndex)) {
-        for (const [city, entry] of Object.entries(cities)) {
-          const key = `${state}\u0000${city}`;
-          seen.add(key);
-          if (indexed.get(key)?.digest === entry.digest) continue;
-          citiesChanged += 1;
-          // Ad by ad: an ad whose line is the one stored stays as it is (one approval in a city of
-          // 15,000 ads writes one ad); a changed one is replaced; the city's others are deleted.
-          const left = indexed.has(key) ? cityIds(state, city) : new Set<number>();
-          forEachLine(stateAdsFile(state, compiledDir), entry.offset, entry.bytes, (line) => {
-            const id = idOfLine(line);
-            left.delete(id);
-            const stored = statements.storedAd.get(id);
-            if (stored?.ad === line) return;
-            if (stored) removeAd(id);
-            const ad = JSON.parse(line) as CompiledAd;
-            statements.insertAd.run(ad.id, ad.state, ad.city, ad.seeks, ad.age, ad.postedAt);
-            statements.insertJson.run(ad.id, line);
-            statements.insertText.run(ad.id, ad.title, ad.description);
-            adsWritten += 1;
-          });
-          for (const id of left) removeAd(id);
-          statements.setDigest.run(state, city, entry.digest);
-        }
-      }
-      for (const [key, { state, city }] of indexed) {
-        if (seen.has(key)) continue;
-        citiesChanged += 1;
-        removeCity(state, city);
-        statements.forgetCity.run(state, city);
-      }
-      statements.setMeta.run('buildDate', buildDate);
-    })();
-    if (fresh) {
-      db.exec("INSERT INTO ad_text (ad_text) VALUES ('optimize')");
-      // The query planner's statistics: which of the filter indexes narrows a search most.
-      db.exec('PRAGMA analysis_limit = 1000; ANALYZE');
-      db.pragma('journal_mode = DELETE');
+  if (existing) {
+    try {
+      return {
+        ...updateIndex(existing, adsIndex, compiledDir, buildDate),
+        milliseconds: since(started),
+      };
+    } finally {
+      existing.close();
     }
+  }
+  const next = `${file}.next`;
+  const db = createIndex(next);
+  let done = false;
+  let counts: Omit<SearchIndexUpdate, 'milliseconds'>;
+  try {
+    counts = buildIndex(db, adsIndex, compiledDir, buildDate);
     done = true;
   } finally {
     db.close();
-    if (fresh && !done) removeIndex(target);
+    if (!done) removeIndex(next);
   }
-  if (fresh) {
-    renameSync(target, file);
-    for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+  renameSync(next, file);
+  for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+  return { ...counts, milliseconds: since(started) };
+}
+
+const since = (started: number) => performance.now() - started;
+
+/** A new index from nothing: the ads' keys first, then the ads in key order. */
+function buildIndex(
+  db: Database.Database,
+  adsIndex: AdsIndex,
+  compiledDir: string,
+  buildDate: string,
+) {
+  const write = writer(db);
+  const setPieces = db.prepare<[string, number]>('UPDATE states SET pieces = ? WHERE code = ?');
+  let total = 0;
+  for (const { cities } of Object.values(adsIndex))
+    for (const entry of Object.values(cities)) total += entry.ads;
+  const keys = new Float64Array(total);
+  const offsets = new Float64Array(total);
+  const lengths = new Uint32Array(total);
+  const places = new Uint32Array(total);
+  const files = new Uint16Array(total);
+  const fileNames: string[] = [];
+  /** The state of each place (places are numbered from 1 here). */
+  const stateOfPlace: number[] = [];
+  let count = 0;
+  let citiesChanged = 0;
+  db.transaction(() => {
+    for (const [state, { pieces, cities }] of Object.entries(adsIndex)) {
+      const fileNumber = fileNames.push(stateAdsFile(state, compiledDir)) - 1;
+      const stateCode = write.state(state);
+      setPieces.run(pieces, stateCode);
+      for (const [city, entry] of Object.entries(cities)) {
+        citiesChanged += 1;
+        const place = write.newPlace(state, city, entry.digest);
+        stateOfPlace[place] = stateCode;
+        forEachLine(fileNames[fileNumber]!, entry.offset, entry.bytes, (line, offset, length) => {
+          if (count === total)
+            throw new Error('The ads index counts fewer ads than its files hold');
+          keys[count] = searchKey({ id: idOfLine(line), postedAt: postedAtOfLine(line) });
+          offsets[count] = offset;
+          lengths[count] = length;
+          places[count] = place;
+          files[count] = fileNumber;
+          count += 1;
+        });
+      }
+    }
+  })();
+  if (count !== total) throw new Error('The ads index counts more ads than its files hold');
+
+  const order = new Uint32Array(count);
+  for (let index = 0; index < count; index += 1) order[index] = index;
+  order.sort((a, b) => keys[a]! - keys[b]!);
+  const descriptors = fileNames.map((name) => openSync(name, 'r'));
+  try {
+    let buffer = Buffer.allocUnsafe(64 * 1024);
+    db.transaction(() => {
+      for (const index of order) {
+        const length = lengths[index]!;
+        if (length > buffer.length) buffer = Buffer.allocUnsafe(length);
+        readSync(descriptors[files[index]!]!, buffer, 0, length, offsets[index]!);
+        const line = buffer.toString('utf8', 0, length);
+        const place = places[index]!;
+        write.ad(line, stateOfPlace[place]!, place, { fresh: true });
+      }
+      write.meta('buildDate', buildDate);
+    })();
+  } finally {
+    for (const descriptor of descriptors) closeSync(descriptor);
   }
-  return { citiesChanged, adsWritten, milliseconds: performance.now() - started };
+  // One segment for the text index (merging as it went would have written it several times),
+  // then the usual merging for the small updates of publishing.
+  db.exec("INSERT INTO ad_text (ad_text) VALUES ('optimize')");
+  db.exec("INSERT INTO ad_text (ad_text, rank) VALUES ('automerge', 4)");
+  db.exec(ADS_BY_PLACE);
+  db.pragma('journal_mode = DELETE');
+  return { citiesChanged, adsWritten: count };
+}
+
+/**
+ * Brings an existing index up to date in one transaction: a state whose ads file is made of the
+ * same pieces as when it was indexed is skipped whole; in the others, city by city.
+ */
+function updateIndex(
+  db: Database.Database,
+  adsIndex: AdsIndex,
+  compiledDir: string,
+  buildDate: string,
+) {
+  const write = writer(db);
+  const indexedStates = new Map(
+    db
+      .prepare<[], { code: number; state: string; pieces: string | null }>(
+        'SELECT code, state, pieces FROM states',
+      )
+      .all()
+      .map((row) => [row.state, row]),
+  );
+  const placesOfState = db.prepare<[string], { code: number; city: string; digest: string }>(
+    'SELECT code, city, digest FROM places WHERE state = ?',
+  );
+  const storedOfPlace = db.prepare<[number], { key: number; id: number; digest: number }>(
+    'SELECT key, id, digest FROM ads WHERE place = ?',
+  );
+  const setDigest = db.prepare<[string, number]>('UPDATE places SET digest = ? WHERE code = ?');
+  const forgetPlace = db.prepare<[number]>('DELETE FROM places WHERE code = ?');
+  const setPieces = db.prepare<[string, number]>('UPDATE states SET pieces = ? WHERE code = ?');
+  let citiesChanged = 0;
+  let adsWritten = 0;
+  const removePlace = (code: number) => {
+    citiesChanged += 1;
+    for (const old of storedOfPlace.all(code)) write.remove(old.key, code);
+    forgetPlace.run(code);
+  };
+  db.transaction(() => {
+    for (const [state, { pieces, cities }] of Object.entries(adsIndex)) {
+      const indexedState = indexedStates.get(state);
+      if (indexedState?.pieces === pieces) continue;
+      const stateCode = indexedState?.code ?? write.state(state);
+      const indexed = new Map(placesOfState.all(state).map((row) => [row.city, row]));
+      for (const [city, entry] of Object.entries(cities)) {
+        const before = indexed.get(city);
+        indexed.delete(city);
+        if (before?.digest === entry.digest) continue;
+        citiesChanged += 1;
+        const place = before?.code ?? write.newPlace(state, city, entry.digest);
+        // Ad by ad: an ad whose line is the one stored stays as it is (one approval in a city of
+        // 15,000 ads writes one ad); a changed one is replaced; the city's others are deleted.
+        const stored = new Map(storedOfPlace.all(place).map((row) => [row.id, row]));
+        forEachLine(stateAdsFile(state, compiledDir), entry.offset, entry.bytes, (line) => {
+          const id = idOfLine(line);
+          const old = stored.get(id);
+          stored.delete(id);
+          if (old?.digest === lineDigest(line)) return;
+          if (old) write.remove(old.key, place);
+          write.ad(line, stateCode, place);
+          adsWritten += 1;
+        });
+        for (const old of stored.values()) write.remove(old.key, place);
+        if (before) setDigest.run(entry.digest, place);
+      }
+      for (const { code } of indexed.values()) removePlace(code);
+      setPieces.run(pieces, stateCode);
+    }
+    // States with no ads left.
+    for (const [state, { code }] of indexedStates) {
+      if (adsIndex[state]) continue;
+      for (const { code: place } of placesOfState.all(state)) removePlace(place);
+      setPieces.run('', code);
+    }
+    write.meta('buildDate', buildDate);
+  })();
+  return { citiesChanged, adsWritten };
+}
+
+/** The statements that write ads, states, places and meta. */
+function writer(db: Database.Database) {
+  const statements = {
+    stateCode: db.prepare<[string], { code: number }>('SELECT code FROM states WHERE state = ?'),
+    insertState: db.prepare<[string]>('INSERT INTO states (state) VALUES (?)'),
+    insertPlace: db.prepare<[string, string, string]>(
+      'INSERT INTO places (state, city, digest) VALUES (?, ?, ?)',
+    ),
+    placeOfKey: db.prepare<[number], { place: number }>('SELECT place FROM ads WHERE key = ?'),
+    insertAd: db.prepare<[number, number, number, number, string]>(
+      'INSERT INTO ads (key, id, place, digest, ad) VALUES (?, ?, ?, ?, ?)',
+    ),
+    insertText: db.prepare<[number, string, string, string]>(
+      'INSERT INTO ad_text (rowid, title, description, tags) VALUES (?, ?, ?, ?)',
+    ),
+    deleteAd: db.prepare<[number, number]>('DELETE FROM ads WHERE key = ? AND place = ?'),
+    deleteText: db.prepare<[number]>('DELETE FROM ad_text WHERE rowid = ?'),
+    setMeta: db.prepare<[string, string]>('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+  };
+  const remove = (key: number, place: number) => {
+    if (statements.deleteAd.run(key, place).changes > 0) statements.deleteText.run(key);
+  };
+  return {
+    state(name: string): number {
+      const row = statements.stateCode.get(name);
+      return row ? row.code : Number(statements.insertState.run(name).lastInsertRowid);
+    },
+    newPlace: (state: string, city: string, digest: string) =>
+      Number(statements.insertPlace.run(state, city, digest).lastInsertRowid),
+    /**
+     * Writes the ad of `line`. An ad that moved from another city leaves that one first (not in
+     * an index made from nothing: each ad comes once).
+     */
+    ad(line: string, state: number, place: number, { fresh = false } = {}) {
+      const ad = JSON.parse(line) as CompiledAd;
+      const key = searchKey(ad);
+      const elsewhere = fresh ? undefined : statements.placeOfKey.get(key);
+      if (elsewhere) remove(key, elsewhere.place);
+      statements.insertAd.run(key, ad.id, place, lineDigest(line), line);
+      statements.insertText.run(key, ad.title, ad.description, adTags(ad, state, place));
+    },
+    /** Removes the ad of `key` if it is in `place` (it may have moved on already). */
+    remove,
+    meta: (key: string, value: string) => statements.setMeta.run(key, value),
+  };
+}
+
+/** 48 bits of the line's SHA-1: equal digests, equal lines (a collision is 1 in 2^48). */
+function lineDigest(line: string): number {
+  return createHash('sha1').update(line).digest().readUIntBE(0, 6);
 }
 
 /** The index at `file`, when there is one of this version; in rollback-journal mode (no WAL file). */
@@ -200,7 +337,11 @@ function createIndex(file: string): Database.Database {
   const db = new Database(file);
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
+  // 16 MB of pages; FTS5 keeps 8 MB of words before it writes them out as a segment.
+  db.pragma('cache_size = -16000');
   db.exec(SCHEMA);
+  db.exec("INSERT INTO ad_text (ad_text, rank) VALUES ('automerge', 0)");
+  db.exec("INSERT INTO ad_text (ad_text, rank) VALUES ('hashsize', 8388608)");
   db.pragma(`user_version = ${SEARCH_INDEX_VERSION}`);
   return db;
 }
@@ -216,27 +357,55 @@ function idOfLine(line: string): number {
   return match ? Number(match[1]) : (JSON.parse(line) as CompiledAd).id;
 }
 
-/** Calls `each` with every line of `bytes` bytes of `file` from `offset`, a chunk at a time. */
-function forEachLine(file: string, offset: number, bytes: number, each: (line: string) => void) {
+/** An ad's day from its line (a quote inside a string is escaped, so the first match is the field). */
+function postedAtOfLine(line: string): string {
+  const match = /"postedAt":"(\d{4}-\d{2}-\d{2})"/.exec(line);
+  return match ? match[1]! : (JSON.parse(line) as CompiledAd).postedAt;
+}
+
+/**
+ * Calls `each` with every line of `bytes` bytes of `file` from `offset`, a chunk at a time, with
+ * the line's own offset and length in bytes.
+ */
+function forEachLine(
+  file: string,
+  offset: number,
+  bytes: number,
+  each: (line: string, offset: number, length: number) => void,
+) {
   if (!existsSync(file)) throw new Error(`The compiled ads file ${file} is missing (a bug)`);
   const fd = openSync(file, 'r');
   try {
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, bytes));
-    const decoder = new StringDecoder('utf8');
-    let rest = '';
+    let buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(bytes, 1)));
+    /** Bytes at the start of `buffer` not yet handed out (the start of a line), from `start`. */
+    let kept = 0;
+    let start = offset;
     let position = offset;
     const end = offset + bytes;
     while (position < end) {
-      const read = readSync(fd, buffer, 0, Math.min(buffer.length, end - position), position);
+      if (kept === buffer.length)
+        buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+      const read = readSync(
+        fd,
+        buffer,
+        kept,
+        Math.min(buffer.length - kept, end - position),
+        position,
+      );
       if (read === 0) break;
       position += read;
-      const text = rest + decoder.write(buffer.subarray(0, read));
-      const lines = text.split('\n');
-      rest = lines.pop()!;
-      for (const line of lines) if (line) each(line);
+      const filled = kept + read;
+      let from = 0;
+      for (let newline = buffer.indexOf(10, from); newline !== -1 && newline < filled;) {
+        if (newline > from) each(buffer.toString('utf8', from, newline), start, newline - from);
+        start += newline + 1 - from;
+        from = newline + 1;
+        newline = buffer.indexOf(10, from);
+      }
+      kept = filled - from;
+      buffer.copy(buffer, 0, from, filled);
     }
-    rest += decoder.end();
-    if (rest) each(rest);
+    if (kept > 0) each(buffer.toString('utf8', 0, kept), start, kept);
   } finally {
     closeSync(fd);
   }

@@ -42,7 +42,7 @@ function Results({
   values: Data['values'];
   results: NonNullable<Data['results']>;
 }) {
-  const { total, more, page, pages, ads, order } = results;
+  const { total, more, page, pages, ads, order, matchUnavailable, bestMatchMax } = results;
   if (total === 0)
     return (
       <div className="empty-state">
@@ -61,6 +61,13 @@ function Results({
         {' · '}
         {order === 'match' ? 'Best match first' : 'Newest first'}
       </p>
+      {matchUnavailable && (
+        <p className="search-note">
+          Best match ranks searches with up to {formatNumber(bestMatchMax)} results, and more ads
+          than that match: these are the newest first. Add a word or a filter to rank them by best
+          match.
+        </p>
+      )}
       <div className="ad-list">
         {ads.map((ad) => (
           <AdCard key={ad.id} ad={ad} />

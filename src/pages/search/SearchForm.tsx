@@ -106,6 +106,20 @@ export function SearchForm({ values, errors, states, seeksOptions }: SearchFormP
           ))}
         </select>
       </Field>
+      {/* Best match needs words: the choice is offered once there are some. */}
+      {(values.q || errors.sort) && (
+        <Field name="sort" label="Order" error={errors.sort}>
+          <select
+            name="sort"
+            id="search-sort"
+            defaultValue={values.sort ?? 'match'}
+            {...invalid('sort', errors)}
+          >
+            <option value="match">Best match first</option>
+            <option value="newest">Newest first</option>
+          </select>
+        </Field>
+      )}
       <div className="search-form__submit">
         <button type="submit" className="button button--primary">
           Search

@@ -20,5 +20,12 @@ export interface SearchView {
     ads: readonly CompiledAd[];
     /** Ordered by best match (a text query) or newest first. */
     order: 'match' | 'newest';
+    /**
+     * Best match was asked for (the default with words) but too many ads match to rank them
+     * (server/db/search-index.ts BEST_MATCH_MAX): these are newest first.
+     */
+    matchUnavailable: boolean;
+    /** The most results ranked by best match. */
+    bestMatchMax: number;
   };
 }

@@ -16,6 +16,7 @@ export const SEARCH_FIELDS = [
   'minAge',
   'maxAge',
   'within',
+  'sort',
   'page',
 ] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
@@ -25,6 +26,9 @@ export const QUERY_MAX = 200;
 /** Most words of a text query that are searched for. */
 export const QUERY_WORDS_MAX = 12;
 export const WITHIN_DAYS = [1, 7, 30] as const;
+/** The orders of results: best match (with words; the default then), or newest first. */
+export const SEARCH_SORTS = ['match', 'newest'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 export interface SearchFilters {
   /** The words of the text query (all must match), as typed; empty for none. */
@@ -36,6 +40,8 @@ export interface SearchFilters {
   maxAge?: number;
   /** Posted within this many days of the publication day (1: that day only). */
   within?: (typeof WITHIN_DAYS)[number];
+  /** Asked for; best match needs words. Default: best match with words, else newest first. */
+  sort?: SearchSort;
   page: number;
 }
 
@@ -116,6 +122,12 @@ export function parseSearchQuery(query: Readonly<Record<string, string | undefin
     const days = WITHIN_DAYS.find((option) => String(option) === values.within);
     if (days === undefined) errors.within = 'Choose 1, 7 or 30 days, or any time.';
     else filters.within = days;
+  }
+
+  if (values.sort !== undefined) {
+    const sort = SEARCH_SORTS.find((option) => option === values.sort);
+    if (sort === undefined) errors.sort = 'Choose best match or newest first.';
+    else filters.sort = sort;
   }
 
   if (values.page !== undefined) {
