@@ -22,17 +22,11 @@ import { ADS_PER_PAGE } from '../../src/paths.ts';
  * than the page itself, and nobody pages through more than this.
  */
 export const COUNTED_RESULTS_MAX = 10_000;
-/**
- * Best match ranks every match (FTS5's bm25 scores them all before it can sort), about a
- * millisecond a thousand: offered when the matches are counted, up to COUNTED_RESULTS_MAX. More
- * than that are shown newest first, which is read in key order and stops after the page.
- */
-export const BEST_MATCH_MAX = COUNTED_RESULTS_MAX;
 
 export interface SearchResults {
-  /** How many ads match, up to COUNTED_RESULTS_MAX. */
+  /** How many ads match, up to the index's countedMax. */
   total: number;
-  /** More ads than COUNTED_RESULTS_MAX match. */
+  /** More ads than that match. */
   more: boolean;
   /** The requested page's ads, in order. */
   ads: CompiledAd[];
@@ -48,7 +42,20 @@ const BM25 = 'bm25(ad_text, 4.0, 1.0, 0.0)';
 /** FTS5 refused the words (a word its tokenizer cuts in two, which the query parser did not). */
 export class UnsearchableWords extends Error {}
 
-export function searchIndex(fileOf: () => string = () => searchIndexFile(compiledContentDir())) {
+export interface SearchIndexOptions {
+  /**
+   * Results are counted up to this many (default COUNTED_RESULTS_MAX), and best match is given
+   * up to this many: it ranks every match (FTS5's bm25 scores them all before it can sort), about a
+   * millisecond a thousand. More matches are shown newest first, which is read in key order and
+   * stops after the page.
+   */
+  countedMax?: number;
+}
+
+export function searchIndex(
+  fileOf: () => string = () => searchIndexFile(compiledContentDir()),
+  { countedMax = COUNTED_RESULTS_MAX }: SearchIndexOptions = {},
+) {
   let open: { file: string; ino: number; db: Database.Database } | undefined;
   const statements = new Map<string, Database.Statement>();
 
@@ -94,6 +101,8 @@ export function searchIndex(fileOf: () => string = () => searchIndexFile(compile
     );
 
   return {
+    countedMax,
+
     /** Whether there is an index to search (a build wrote one). */
     available: () => db() !== undefined,
 
@@ -153,12 +162,12 @@ export function searchIndex(fileOf: () => string = () => searchIndexFile(compile
         return db()!.transaction(() => {
           const counted = (
             prepared(
-              `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} ${condition} LIMIT ${COUNTED_RESULTS_MAX + 1})`,
+              `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} ${condition} LIMIT ${countedMax + 1})`,
             ).get(...params) as { n: number }
           ).n;
-          const more = counted > COUNTED_RESULTS_MAX;
-          const total = Math.min(counted, COUNTED_RESULTS_MAX);
-          const match = wantsMatch && counted <= BEST_MATCH_MAX;
+          const more = counted > countedMax;
+          const total = Math.min(counted, countedMax);
+          const match = wantsMatch && !more;
           // Ascending key is newest first; best match breaks its ties the same way.
           const order = match ? `${BM25}, rowid` : key;
           const keys = (

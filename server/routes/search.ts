@@ -6,12 +6,7 @@ import { Hono } from 'hono';
 import type { SearchView } from '../../src/pages/search/search-view.ts';
 import { parseSearchQuery } from '../../src/pages/search/searchQuery.ts';
 import { ADS_PER_PAGE, searchPath } from '../../src/paths.ts';
-import {
-  BEST_MATCH_MAX,
-  searchIndex,
-  UnsearchableWords,
-  type SearchIndex,
-} from '../db/search-index.ts';
+import { searchIndex, UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
 import type { OnRequestPages } from '../pages.ts';
 
 export function searchPage(pages: OnRequestPages, index: SearchIndex = searchIndex()) {
@@ -64,7 +59,7 @@ export function searchPage(pages: OnRequestPages, index: SearchIndex = searchInd
           ads,
           order,
           matchUnavailable,
-          bestMatchMax: BEST_MATCH_MAX,
+          bestMatchMax: index.countedMax,
         },
       },
       200,

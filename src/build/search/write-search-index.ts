@@ -7,8 +7,10 @@
 //   number and a digest of the line (an update compares digests, not lines);
 // - ad_text: FTS5 over title and description, plus the filters as words in a `tags` column
 //   (state, city, seeks, age: search-index-file.ts), so a text search with filters is one lookup;
-//   rowid = the ad's key; contentless (the text is in ads) with deletes; detail=column (no word
-//   positions: the search never looks for phrases), which keeps it small and quick to write;
+//   rowid = the ad's key; contentless (the text is in ads) with deletes. Word positions are kept
+//   (detail=full) though no search looks for phrases: FTS5's bm25 scores nothing without them
+//   (detail=column would save about a tenth of the index, and best match with it). The tokenizer
+//   keeps marks inside words, as the query's words do (src/pages/search/searchQuery.ts).
 // - states, places: the numbers of the states and cities in the tags, and the digest of the lines
 //   each city was indexed at; meta: the build date.
 //
@@ -64,7 +66,7 @@ const SCHEMA = `
   );
   CREATE VIRTUAL TABLE ad_text USING fts5 (
     title, description, tags,
-    content = '', contentless_delete = 1, detail = column,
+    content = '', contentless_delete = 1,
     tokenize = "${TOKENIZER}"
   );
 `;

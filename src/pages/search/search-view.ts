@@ -22,7 +22,7 @@ export interface SearchView {
     order: 'match' | 'newest';
     /**
      * Best match was asked for (the default with words) but too many ads match to rank them
-     * (server/db/search-index.ts BEST_MATCH_MAX): these are newest first.
+     * (server/db/search-index.ts countedMax): these are newest first.
      */
     matchUnavailable: boolean;
     /** The most results ranked by best match. */

@@ -1,6 +1,6 @@
 // The search index can't drift from the site: for a set of searches, what the index finds (every
 // page of it) is exactly what a brute-force filter over the compiled ads finds, in the same order
-// when there is no text (newest first).
+// when newest first (no words, or asked for).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { searchIndex, type SearchIndex } from '../../../server/db/search-index.ts';
 import type { CompiledAd } from '../../../src/content/index.ts';
@@ -71,6 +71,11 @@ const SEARCHES = [
   'q=coffee&within=7&seeks=w4w',
   'q=nothingmatchesthis',
   'state=Texas',
+  // Newest first with words: the order too is the brute force's.
+  'q=hello&sort=newest',
+  'q=weekends&state=California&sort=newest',
+  'q=fan&minAge=23&maxAge=41&sort=newest',
+  'q=evenings&within=7&sort=newest',
 ];
 
 test.each(SEARCHES)('"%s": the index finds what a filter over the compiled ads finds', (query) => {
@@ -90,7 +95,7 @@ test.each(SEARCHES)('"%s": the index finds what a filter over the compiled ads f
   // The ads are the site's, whole.
   const byId = new Map(expected.map((ad) => [ad.id, ad]));
   for (const ad of found) expect(ad).toEqual(byId.get(ad.id));
-  if (parsed.filters.words.length === 0) {
+  if (parsed.filters.words.length === 0 || parsed.filters.sort === 'newest') {
     const newest = [...expected].sort((a, b) =>
       a.postedAt < b.postedAt ? 1 : a.postedAt > b.postedAt ? -1 : b.id - a.id,
     );
@@ -106,4 +111,34 @@ test('the searches above are not trivial: most find some ads, none finds every a
   });
   expect(sizes.filter((size) => size > 0).length).toBeGreaterThanOrEqual(SEARCHES.length - 3);
   for (const size of sizes) expect(size).toBeLessThan(all);
+});
+
+test('best match puts the ads with the word in their title before those with it only in their text', () => {
+  const { ads, order, total } = index.search({ words: ['jazz'], page: 1 });
+  expect(order).toBe('match');
+  const inTitle = (ad: CompiledAd) => /jazz/i.test(ad.title);
+  const firstWithout = ads.findIndex((ad) => !inTitle(ad));
+  expect(firstWithout).toBeGreaterThan(0);
+  expect(ads.slice(firstWithout).some(inTitle)).toBe(false);
+  expect(total).toBeGreaterThan(firstWithout);
+});
+
+test("more matches than are counted: newest first, exactly the brute force's first page, and said so", () => {
+  const small = searchIndex(undefined, { countedMax: 20 });
+  try {
+    const filters: SearchFilters = { words: ['hello'], page: 1 };
+    const expected = bruteForce(fixture.compiledAds(), filters, index.buildDate()!);
+    expect(expected.length).toBeGreaterThan(30);
+    const first = small.search(filters);
+    expect(first).toMatchObject({ total: 20, more: true, order: 'newest', matchUnavailable: true });
+    const newest = [...expected].sort((a, b) =>
+      a.postedAt < b.postedAt ? 1 : a.postedAt > b.postedAt ? -1 : b.id - a.id,
+    );
+    expect(first.ads.map((ad) => ad.id)).toEqual(newest.slice(0, 30).map((ad) => ad.id));
+    // Asked for newest first, nothing is unavailable; a few matches are ranked.
+    expect(small.search({ ...filters, sort: 'newest' }).matchUnavailable).toBe(false);
+    expect(small.search({ words: ['barometer'], page: 1 }).order).toBe('match');
+  } finally {
+    small.close();
+  }
 });

@@ -1,6 +1,10 @@
 // /search (product.md section 9) on compiled fixture content: the page the server renders from
 // the search index the compile step wrote, with filters, pagination, and refused parameters.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { searchIndex } from '../../../server/db/search-index.ts';
+import { onRequestPages } from '../../../server/pages.ts';
+import { searchPage } from '../../../server/routes/search.ts';
 import { insertMemberAd, setMemberAdStatus } from '../../helpers/member-ads.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
 
@@ -126,6 +130,49 @@ describe('/search', () => {
   });
 });
 
+describe('/search orders by best match with words, or newest first', () => {
+  test('words: best match first by default, the choice of order offered; newest first on asking', async () => {
+    const best = await search('q=jazz');
+    expect(best.html).toContain('Best match first');
+    expect(best.html).toMatch(/<select name="sort" id="search-sort">/);
+    const newest = await search('q=jazz&sort=newest');
+    expect(newest.html).toContain('Newest first');
+    const expected = fixture
+      .compiledAds()
+      .filter((ad) => /jazz/i.test(`${ad.title} ${ad.description}`))
+      .sort((a, b) => (a.postedAt < b.postedAt ? 1 : a.postedAt > b.postedAt ? -1 : b.id - a.id));
+    expect(newest.ids).toEqual(expected.slice(0, 30).map((ad) => ad.id));
+    expect(new Set(best.ids)).toEqual(new Set(newest.ids));
+    expect(best.ids).not.toEqual(newest.ids);
+  });
+
+  test('no words: newest first, and no choice of order (best match needs words)', async () => {
+    const { html } = await search('state=California');
+    expect(html).toContain('Newest first');
+    expect(html).not.toContain('name="sort"');
+  });
+
+  test('more matches than can be ranked: newest first, and the page says why', async () => {
+    const pages = onRequestPages({
+      db: fixture.db,
+      pageAssetsFile: join(fixture.dir, 'server', 'page-assets.json'),
+    });
+    const index = searchIndex(undefined, { countedMax: 20 });
+    try {
+      const response = await searchPage(pages, index).request('http://localhost/search?q=hello');
+      const html = await response.text();
+      expect(response.status).toBe(200);
+      expect(html).toContain('<strong>More than 20 ads</strong>');
+      expect(html).toContain('Newest first');
+      expect(html).toContain(
+        'Best match ranks searches with up to 20 results, and more ads than that match: these are the newest first.',
+      );
+    } finally {
+      index.close();
+    }
+  });
+});
+
 describe('/search refuses bad parameters with the form and a message beside the field', () => {
   const table: [string, string, string][] = [
     ['minAge=12', 'minAge', 'Enter an age from 18 to 99.'],
@@ -138,6 +185,7 @@ describe('/search refuses bad parameters with the form and a message beside the 
     ['seeks=x4y', 'seeks', 'Choose one of the options.'],
     ['within=5', 'within', 'Choose 1, 7 or 30 days, or any time.'],
     ['page=0', 'page', 'Pages are numbered from 1.'],
+    ['q=chess&sort=oldest', 'sort', 'Choose best match or newest first.'],
     ['page=99', 'page', 'There are only 4 pages of results for this search.'],
     [`q=${'a'.repeat(10_000)}`, 'q', 'Search for at most 200 characters (this is 10000).'],
     [
