@@ -158,4 +158,25 @@ describe('/search in Chromium', () => {
     for (const id of secondPage) expect(firstPage).not.toContain(id);
     await page.close();
   });
+
+  test('the order: best match with words, newest first when chosen (JavaScript off)', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl()}/search?q=coffee`);
+    await expect(page.locator('.search-summary').textContent()).resolves.toContain(
+      'Best match first',
+    );
+    await page.getByLabel('Order', { exact: true }).selectOption('newest');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL(/sort=newest/);
+    await expect(page.locator('.search-summary').textContent()).resolves.toContain('Newest first');
+    const expected = builtAds()
+      .filter((ad) => words(ad).has('coffee'))
+      .sort((a, b) => (a.postedAt < b.postedAt ? 1 : a.postedAt > b.postedAt ? -1 : b.id - a.id));
+    const shown = await page
+      .locator('article.ad-card h2')
+      .evaluateAll((titles) => titles.map((title) => Number(/\d+/.exec(title.id)?.[0])));
+    expect(shown).toEqual(expected.slice(0, 30).map((ad) => ad.id));
+    await context.close();
+  });
 });

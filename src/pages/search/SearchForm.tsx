@@ -115,7 +115,7 @@ export function SearchForm({ values, errors, states, seeksOptions }: SearchFormP
             defaultValue={values.sort ?? 'match'}
             {...invalid('sort', errors)}
           >
-            <option value="match">Best match first</option>
+            <option value="match">Best match</option>
             <option value="newest">Newest first</option>
           </select>
         </Field>
