@@ -265,7 +265,8 @@ function makeQueries(indexFile: string, count: number): BenchQuery[] {
   const rare = words('SELECT term FROM temp.vocab WHERE doc BETWEEN 1 AND 5 LIMIT 200');
   const places = db
     .prepare(
-      'SELECT state, city, count(*) AS n FROM ads GROUP BY state, city ORDER BY n DESC LIMIT 300',
+      `SELECT places.state, places.city, count(*) AS n FROM ads JOIN places ON places.code = ads.place
+       GROUP BY ads.place ORDER BY n DESC LIMIT 300`,
     )
     .all() as { state: string; city: string }[];
   db.close();
