@@ -247,7 +247,7 @@ interface BenchQuery {
 }
 
 /** The queries, in a fixed shuffled order; words from the index's vocabulary. */
-function makeQueries(indexFile: string, count: number): BenchQuery[] {
+export function makeQueries(indexFile: string, count: number): BenchQuery[] {
   const db = new Database(indexFile, { readonly: true });
   db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, ad_text, 'row')");
   const total = (db.prepare('SELECT count(*) AS n FROM ads').get() as { n: number }).n;

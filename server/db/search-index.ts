@@ -7,12 +7,10 @@ import { statSync } from 'node:fs';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import { compiledContentDir } from '../../src/content/index.ts';
 import {
-  ageRangeTags,
   newestKeyFrom,
-  placeTag,
   searchIndexFile,
-  seeksTag,
-  stateTag,
+  tagsMatch,
+  type TagFilters,
 } from '../../src/content/search-index-file.ts';
 import { ftsMatch, type SearchFilters } from '../../src/pages/search/searchQuery.ts';
 import { ADS_PER_PAGE } from '../../src/paths.ts';
@@ -124,27 +122,29 @@ export function searchIndex(
       const text = filters.words.length > 0;
       const wantsMatch = text && filters.sort !== 'newest';
       // The filters are words of the tags column (src/content/search-index-file.ts).
-      const tags: string[] = [];
+      const tagFilters: TagFilters = {
+        seeks: filters.seeks,
+        minAge: filters.minAge,
+        maxAge: filters.maxAge,
+      };
       if (filters.city) {
-        const place = code(
+        tagFilters.place = code(
           'SELECT code FROM places WHERE state = ? AND city = ?',
           filters.state ?? '',
           filters.city,
         );
-        if (place === undefined) return { ...none, order: wantsMatch ? 'match' : 'newest' };
-        tags.push(quoted(placeTag(place)));
+        if (tagFilters.place === undefined)
+          return { ...none, order: wantsMatch ? 'match' : 'newest' };
       } else if (filters.state) {
-        const state = code('SELECT code FROM states WHERE state = ?', filters.state);
-        if (state === undefined) return { ...none, order: wantsMatch ? 'match' : 'newest' };
-        tags.push(quoted(stateTag(state)));
+        tagFilters.state = code('SELECT code FROM states WHERE state = ?', filters.state);
+        if (tagFilters.state === undefined)
+          return { ...none, order: wantsMatch ? 'match' : 'newest' };
       }
-      if (filters.seeks) tags.push(quoted(seeksTag(filters.seeks)));
-      const ages = ageRangeTags(filters.minAge, filters.maxAge);
-      if (ages.length > 0) tags.push(`(${ages.map(quoted).join(' OR ')})`);
       const terms: string[] = [];
       if (text) terms.push(`{title description} : (${ftsMatch(filters.words)})`);
-      if (tags.length > 0) terms.push(`tags : (${tags.join(' AND ')})`);
-      const params: (string | number)[] = [];
+      const tags = tagsMatch(tagFilters);
+      if (tags) terms.push(tags);
+      const params: (string | bigint)[] = [];
       const where: string[] = [];
       // The text index when there are words or tags; else (everything, or only a date) the ads.
       const table = terms.length > 0 ? 'ad_text' : 'ads';
@@ -153,7 +153,9 @@ export function searchIndex(
       if (filters.within !== undefined) {
         const since = daysBefore(this.buildDate() ?? todayUtc(), filters.within - 1);
         where.push(`${key} <= ?`);
-        params.push(newestKeyFrom(since));
+        // A BigInt: bound as a number (a double), FTS5 would test every match against it
+        // instead of stopping at it.
+        params.push(BigInt(newestKeyFrom(since)));
       }
       const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       try {
@@ -197,9 +199,6 @@ export function searchIndex(
     },
   };
 }
-
-/** A tag as an FTS5 string (tags are letters and digits; quoted all the same). */
-const quoted = (tag: string) => `"${tag}"`;
 
 export type SearchIndex = ReturnType<typeof searchIndex>;
 

@@ -11,7 +11,7 @@ import type { CompiledAd } from '../schemas/compiled-content.ts';
 export const searchIndexFile = (compiledDir: string) => join(compiledDir, 'search.sqlite');
 
 /** Bumped when the tables change: an index of another version is rebuilt from scratch. */
-export const SEARCH_INDEX_VERSION = 3;
+export const SEARCH_INDEX_VERSION = 4;
 
 const DAY_MS = 86_400_000;
 /** Days after 1970 the keys count down from (the year 4840). */
@@ -39,42 +39,60 @@ function dayNumber(day: string): number {
 }
 
 // The filters are words of the text index's `tags` column, so a text search and its filters are
-// one lookup in the text index. States and cities are numbered by the index (its states and
-// places tables); ages are tagged one by one and in fives, so an age range is a few words.
-export const stateTag = (code: number) => `s${code}`;
-export const placeTag = (code: number) => `c${code}`;
-export const seeksTag = (seeks: string) => `k${seeks}`;
-const ageTag = (age: number) => `a${age}`;
-const fiveTag = (age: number) => `b${Math.floor(age / 5)}`;
+// one lookup in the text index, and a search's filters are one word (or a few, for an age range)
+// rather than one a filter: FTS5 would otherwise walk the long lists of every ad of a state, of a
+// seeks, of an age, and rank them too. Each ad has a word for each combination of its place
+// (none, its state, its city), what it seeks (or not) and its age (none, the age, its five years):
+// 17 words. States and cities are numbered by the index (its states and places tables).
+const placeParts = (state: number, place: number) => ['', `s${state}`, `c${place}`];
+const ageParts = (age: number) => ['', `a${age}`, `b${Math.floor(age / FIVE)}`];
 const FIVE = 5;
 
 /** The tags column of an ad. */
 export function adTags(ad: Pick<CompiledAd, 'seeks' | 'age'>, state: number, place: number) {
-  return [
-    stateTag(state),
-    placeTag(place),
-    seeksTag(ad.seeks),
-    ageTag(ad.age),
-    fiveTag(ad.age),
-  ].join(' ');
+  const tags: string[] = [];
+  for (const where of placeParts(state, place))
+    for (const seeks of ['', `k${ad.seeks}`])
+      for (const age of ageParts(ad.age)) if (where || seeks || age) tags.push(seeks + age + where);
+  return tags.join(' ');
+}
+
+export interface TagFilters {
+  /** The state's number in the index, when no city is given. */
+  state?: number;
+  /** The city's number in the index. */
+  place?: number;
+  seeks?: string;
+  minAge?: number;
+  maxAge?: number;
+}
+
+/** The FTS5 expression over the tags column for these filters; undefined when there are none. */
+export function tagsMatch({ state, place, seeks, minAge, maxAge }: TagFilters): string | undefined {
+  const where = place !== undefined ? `c${place}` : state !== undefined ? `s${state}` : '';
+  const who = seeks ? `k${seeks}` : '';
+  const ages = ageRangeParts(minAge, maxAge);
+  const tags = ages.length > 0 ? ages.map((age) => who + age + where) : [who + where];
+  if (tags[0] === '') return undefined;
+  return `tags : (${tags.map((tag) => `"${tag}"`).join(' OR ')})`;
 }
 
 /**
- * The tags of which an ad between `min` and `max` (inclusive) has one: whole fives by their tag,
- * the ages at either end one by one. None when the range holds every age.
+ * The age parts of which an ad between `min` and `max` (inclusive) has one: whole fives, and the
+ * ages at either end one by one. None when the range holds every age.
  */
-export function ageRangeTags(min = AD_AGE_MIN, max = AD_AGE_MAX): string[] {
+export function ageRangeParts(min = AD_AGE_MIN, max = AD_AGE_MAX): string[] {
   if (min <= AD_AGE_MIN && max >= AD_AGE_MAX) return [];
-  const tags: string[] = [];
+  const parts: string[] = [];
   let age = min;
   while (age <= max) {
     if (age % FIVE === 0 && age + FIVE - 1 <= max) {
-      tags.push(fiveTag(age));
+      parts.push(ageParts(age)[2]!);
       age += FIVE;
     } else {
-      tags.push(ageTag(age));
+      parts.push(ageParts(age)[1]!);
       age += 1;
     }
   }
-  return tags;
+  return parts;
 }

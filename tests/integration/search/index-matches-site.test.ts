@@ -71,6 +71,12 @@ const SEARCHES = [
   'q=coffee&within=7&seeks=w4w',
   'q=nothingmatchesthis',
   'state=Texas',
+  // Age ranges are whole fives and single ages in the index: ends on and off a five.
+  'minAge=20&maxAge=24',
+  'minAge=21&maxAge=21',
+  'minAge=18&maxAge=99&seeks=m4m',
+  'state=California&seeks=w4m&minAge=25&maxAge=39&within=30',
+  'q=fan&state=New+York&city=New+York+City&minAge=19&maxAge=60',
   // Newest first with words: the order too is the brute force's.
   'q=hello&sort=newest',
   'q=weekends&state=California&sort=newest',
