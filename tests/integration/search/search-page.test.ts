@@ -212,6 +212,9 @@ describe('/search refuses bad parameters with the form and a message beside the 
       'coffee" OR "jazz',
       '^chess',
       'title:chess',
+      // Letters newer than SQLite's Unicode tables (Toto, Unicode 14) and combining marks.
+      'ab\u{1E290}cd',
+      'cafe\u0301 chess',
     ]) {
       const { status, html } = await search(`q=${encodeURIComponent(q)}`);
       expect(status, q).toBe(200);
