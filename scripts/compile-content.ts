@@ -36,8 +36,9 @@ if (!outcome.ok) {
   );
   process.exit(1);
 }
-const { content, stateFilesWritten } = outcome;
+const { content, stateFilesWritten, searchIndex } = outcome;
 console.log(
-  `Compiled content for ${content.buildDate}: ${content.activeAds} live ads (${stateFilesWritten} state ad files rewritten) ` +
+  `Compiled content for ${content.buildDate}: ${content.activeAds} live ads (${stateFilesWritten} state ad files rewritten, ` +
+    `${searchIndex.citiesChanged} cities re-indexed for search in ${(searchIndex.milliseconds / 1000).toFixed(2)} s) ` +
     `in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
 );

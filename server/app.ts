@@ -35,6 +35,7 @@ import { messagesRoutes } from './routes/messages.ts';
 import { memberDataRoutes } from './routes/member-data.ts';
 import { moderationPageExtras, moderationRoutes } from './routes/moderation.ts';
 import { reportPageExtras, reportPages, reportRoutes } from './routes/reports.ts';
+import { searchPage } from './routes/search.ts';
 import { staticSite } from './static-site.ts';
 
 export interface AppOptions {
@@ -167,6 +168,7 @@ export function createApp(options: AppOptions) {
   app.route('/', emailLinkPages(pages, links));
   app.route('/', memberAdPages(posting));
   app.route('/', reportPages({ db: options.db, pages }));
+  app.route('/', searchPage(pages));
   app.get('*', (c, next) => {
     const found = pages.find(c.req.path);
     return found ? pages.serve(c, found.page, found.params, next) : next();

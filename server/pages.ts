@@ -36,7 +36,7 @@ export type OnRequestPageId =
 /** What the server adds to a page's request besides the query and the member. */
 export type RequestExtras = Pick<
   PageRequest,
-  'form' | 'link' | 'memberAds' | 'moderation' | 'messages' | 'report' | 'reports'
+  'form' | 'link' | 'memberAds' | 'moderation' | 'messages' | 'report' | 'reports' | 'search'
 >;
 
 export type PageExtrasReader = (c: Context, member: SessionAccount) => RequestExtras;

@@ -40,6 +40,8 @@ export const routes = {
   moderateReports: defineRoute<Record<string, never>>('/moderate/reports'),
   // The member's own data (product.md section 8): the confirmation of Delete my account.
   deleteAccount: defineRoute<Record<string, never>>('/account/delete'),
+  // Search and filters (product.md section 9), rendered on request; the query string is the form.
+  search: defineRoute<Record<string, never>>('/search'),
 };
 
 export const homePath = () => routes.home.path({});
@@ -67,6 +69,7 @@ export const postInReviewPath = () => routes.postInReview.path({});
 export const editAdPath = (adId: number) => routes.editAd.path({ adId: String(adId) });
 export const moderatePath = () => routes.moderate.path({});
 export const moderationLogPath = () => routes.moderationLog.path({});
+export const searchPath = () => routes.search.path({});
 /** Where Reply and Send Message lead for an ad. */
 export const newMessagePath = (adId: number) => `${routes.newMessage.path({})}?ad=${adId}`;
 export const messagesPath = () => routes.messages.path({});

@@ -6,6 +6,7 @@ import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { MessagesView } from './messages-view.ts';
 import type { ModerationView } from './moderation-view.ts';
 import type { ModerationReportsView, ReportTarget } from './report-view.ts';
+import type { SearchView } from './search/search-view.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
@@ -46,4 +47,6 @@ export interface PageRequest {
   report?: ReportTarget;
   /** On /moderate/reports (moderators only): the open reports, grouped. */
   reports?: ModerationReportsView;
+  /** On /search: the filters as typed, their errors, and the page of results the index gave. */
+  search?: SearchView;
 }

@@ -4,6 +4,7 @@
 // ads file that has not changed is not read again, in one that has only the batches of rows that
 // changed are checked again (ad-batch-cache.ts), and a state's ads file is rewritten only when what
 // it is made of changes (`full` starts afresh). Nothing is written unless all content is valid.
+// Then the search index (search.sqlite) is brought up to date with the ads written.
 import { strict as assert } from 'node:assert';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { compileContent } from './compile.ts';
 import { compileMemo } from './compile-memo.ts';
 import { csvScanCache } from './csv-ad-source.ts';
 import { databaseAdSource, hiddenEditorAdIds } from './database-ad-source.ts';
+import { writeSearchIndex, type SearchIndexUpdate } from '../search/write-search-index.ts';
 import type { ContentProblem } from './report.ts';
 
 export interface CompileRequest {
@@ -26,7 +28,14 @@ export interface CompileRequest {
 }
 
 export type CompileOutcome =
-  | { ok: true; content: CompiledContent; stateFilesWritten: number; warnings: string[] }
+  | {
+      ok: true;
+      content: CompiledContent;
+      stateFilesWritten: number;
+      warnings: string[];
+      /** What the search index's update did (src/build/search/). */
+      searchIndex: SearchIndexUpdate;
+    }
   | { ok: false; problems: ContentProblem[]; warnings: string[] };
 
 export function compileToDisk({
@@ -65,5 +74,10 @@ export function compileToDisk({
   writeFileSync(join(compiledDir, 'content.json.next'), JSON.stringify(content));
   renameSync(join(compiledDir, 'content.json.next'), join(compiledDir, 'content.json'));
   batches.prune();
-  return { ok: true, content, stateFilesWritten: stateFiles.written, warnings };
+  // The search index follows the ads just written: an ad that left the site leaves it now.
+  const searchIndex = writeSearchIndex(compiledDir, buildDate, {
+    full,
+    adsIndex: stateFiles.index,
+  });
+  return { ok: true, content, stateFilesWritten: stateFiles.written, warnings, searchIndex };
 }

@@ -2,6 +2,7 @@
 import { MemberAction } from '../../components/MemberAction.tsx';
 import { AdCard } from '../../components/AdCard.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
+import { CityFilterForm } from '../../components/CityFilterForm.tsx';
 import { plural } from '../../format.ts';
 import { cityPath, homePath, statePath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
@@ -30,6 +31,7 @@ export default function Page() {
               {pages > 1 && ` · Page ${page} of ${pages}`}
             </p>
           )}
+          <CityFilterForm state={state.name} city={city} />
         </div>
       </section>
       <section className="section section--compact" aria-label={`Ads in ${city}`}>

@@ -1,0 +1,406 @@
+// The search benchmark (`npm run bench:search`, scripts/bench-search.ts): generates N published
+// ads (default 1,000,000, bench/ads.ts, one file a state) on tmpfs, runs the build's content step
+// on them (scripts/compile-content.ts, with the build's heap cap), which compiles the ads and
+// writes the search index from nothing: its time and size. Then starts the real server
+// ({out}/server/serve.mjs of the worktree's build, reading that compiled content) and asks it
+// 1,000 searches over HTTP, one at a time, in five kinds (text only, filters only, text and
+// filters, a rare word, a common word; words taken from the index's own vocabulary): latency
+// p50/p99 a kind and overall. Last, the index update when one member ad is approved, then removed
+// (compileToDisk with the database, as a publish runs it): the index's own milliseconds, and that
+// the server finds the ad, then not.
+// Prints the figures and writes them to docs/benchmarks.md (## Search).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openDatabase } from '../server/db/database.ts';
+import { compileToDisk } from '../src/build/compile/compile-to-disk.ts';
+import { searchIndexFile } from '../src/content/search-index-file.ts';
+import { benchAdStream, readWeightedCities } from './ads.ts';
+import { writeContentSet } from './content.ts';
+import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
+import { createWorkspace } from './workspace.ts';
+
+const root = join(import.meta.dirname, '..');
+const HOST = '127.0.0.1';
+const START = '<!-- bench-search:start -->';
+const END = '<!-- bench-search:end -->';
+const HEADING = '## Search';
+const KINDS = ['text only', 'filters only', 'text + filters', 'rare word', 'common word'] as const;
+type Kind = (typeof KINDS)[number];
+const SEEKS = ['w4m', 'm4w', 'm4m', 'w4w', 't4m', 'm4t', 't4w', 'w4t', 't4t'];
+
+interface SearchBenchOptions {
+  ads: number;
+  queries: number;
+  write: boolean;
+  keep: boolean;
+}
+
+const USAGE = 'usage: npm run bench:search -- [--ads N] [--queries N] [--no-write] [--keep]';
+
+function parseOptions(argv: readonly string[]): SearchBenchOptions {
+  const options: SearchBenchOptions = { ads: 1_000_000, queries: 1000, write: true, keep: false };
+  for (let index = 0; index < argv.length; index += 1) {
+    const flag = argv[index];
+    const number = () => {
+      const value = Number(argv[++index]?.replace(/[_,]/g, ''));
+      if (!Number.isInteger(value) || value < 1)
+        throw new Error(`${flag} needs a whole number\n${USAGE}`);
+      return value;
+    };
+    if (flag === '--ads') options.ads = number();
+    else if (flag === '--queries') options.queries = number();
+    else if (flag === '--no-write') options.write = false;
+    else if (flag === '--keep') options.keep = true;
+    else throw new Error(`unknown option ${flag}\n${USAGE}`);
+  }
+  return options;
+}
+
+/** A small deterministic generator (mulberry32): the same queries every run. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
+}
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
+export async function benchSearch(argv: readonly string[]): Promise<void> {
+  const options = parseOptions(argv);
+  const workspace = createWorkspace();
+  const contentDir = join(workspace.dir, 'content');
+  const compiledDir = join(workspace.dir, 'compiled');
+  const databasePath = join(workspace.dir, 'localboard.sqlite');
+  const buildDate = DEFAULT_BUILD_DATE;
+  const loadBefore = loadavg();
+  let server: ChildProcess | undefined;
+  try {
+    console.log(`Working in ${workspace.dir}${workspace.onTmpfs ? ' (tmpfs)' : ''}.`);
+    ensureServerBuild();
+    const cities = readWeightedCities(join(root, 'content'));
+    const ads = benchAdStream({
+      contentDir: join(root, 'content'),
+      cities,
+      seed: DEFAULT_SEED,
+      count: options.ads,
+      buildDate,
+    });
+    writeContentSet(join(root, 'content'), contentDir, ads, options.ads, 'per-state');
+    openDatabase(databasePath).close();
+
+    console.log(`Compiling ${options.ads.toLocaleString('en-US')} ads and indexing them...`);
+    const compileStarted = performance.now();
+    const compile = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--max-old-space-size=160',
+        '--max-semi-space-size=2',
+        'scripts/compile-content.ts',
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          CONTENT_DIR: contentDir,
+          COMPILED_CONTENT_DIR: compiledDir,
+          DATABASE_PATH: databasePath,
+          BUILD_DATE: buildDate,
+        },
+      },
+    );
+    if (compile.status !== 0) throw new Error(`The content step failed:\n${compile.stdout}`);
+    const compileSeconds = (performance.now() - compileStarted) / 1000;
+    const compileLine = compile.stdout.trim().split('\n').at(-1) ?? '';
+    const indexSeconds = Number(/re-indexed for search in ([\d.]+) s/.exec(compileLine)?.[1]);
+    const indexFile = searchIndexFile(compiledDir);
+    const indexBytes = fileBytes(indexFile) + fileBytes(`${indexFile}-wal`);
+    console.log(`  ${compileLine}`);
+    console.log(`  index ${(indexBytes / 2 ** 20).toFixed(0)} MB`);
+
+    const queries = makeQueries(indexFile, options.queries);
+
+    const port = await freePort();
+    server = startServer(port, compiledDir, databasePath, workspace.dir);
+    await waitForServer(port, server);
+    const base = `http://${HOST}:${port}`;
+    // Warm up: the first queries open the index and fill the page cache.
+    for (const query of queries.slice(0, 20)) await timedGet(base, query.path);
+
+    const latencies = new Map<Kind, number[]>(KINDS.map((kind) => [kind, []]));
+    const totals = new Map<Kind, number[]>(KINDS.map((kind) => [kind, []]));
+    for (const query of queries) {
+      const { ms, status, total } = await timedGet(base, query.path);
+      if (status !== 200) throw new Error(`${query.path} answered ${status}`);
+      latencies.get(query.kind)!.push(ms);
+      totals.get(query.kind)!.push(total);
+    }
+
+    // One member ad approved, then removed: the index's update within the publish's compile.
+    const db = openDatabase(databasePath);
+    const city = cities.find((candidate) => candidate.city === 'Los Angeles') ?? cities[0]!;
+    const account = db
+      .prepare(
+        `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at)
+         VALUES ('bench-search@example.org', 'x', '1990-01-01', ?, ?)`,
+      )
+      .run(new Date().toISOString(), new Date().toISOString()).lastInsertRowid;
+    const now = new Date().toISOString();
+    const adId = Number(
+      db
+        .prepare(
+          `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
+             created_at, submitted_at, approved_at, posted_on, expires_on, updated_at)
+           VALUES (?, ?, ?, 34, 'w4m', 'Heliography walks at dawn',
+             'Looking for someone to try heliography with on early walks. Say hello.', 'live',
+             ?, ?, ?, ?, '2027-01-31', ?)`,
+        )
+        .run(account, city.state, city.city, now, now, now, buildDate, now).lastInsertRowid,
+    );
+    const publish = () => {
+      const outcome = compileToDisk({ contentDir, compiledDir, buildDate, databasePath });
+      if (!outcome.ok) throw new Error('The publish compile failed');
+      return outcome.searchIndex;
+    };
+    const approved = publish();
+    const foundAfterApproval = await countFor(base, 'heliography');
+    db.prepare(
+      "UPDATE member_ads SET status = 'removed', revision = revision + 1, updated_at = ? WHERE id = ?",
+    ).run(new Date().toISOString(), adId);
+    const removed = publish();
+    const foundAfterRemoval = await countFor(base, 'heliography');
+    db.close();
+
+    const rows = KINDS.map((kind) => {
+      const sorted = [...latencies.get(kind)!].sort((a, b) => a - b);
+      const found = [...totals.get(kind)!].sort((a, b) => a - b);
+      return {
+        kind,
+        n: sorted.length,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        max: sorted.at(-1)!,
+        medianFound: percentile(found, 50),
+      };
+    });
+    const all = [...latencies.values()].flat().sort((a, b) => a - b);
+    const loadAfter = loadavg();
+    const fmt = (value: number) => value.toFixed(1);
+    const lines = [
+      START,
+      `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${options.ads.toLocaleString('en-US')} generated ads (seed ${DEFAULT_SEED}, build date ${buildDate}, one file a state), on ${workspace.onTmpfs ? '/dev/shm (tmpfs)' : 'disk'}.`,
+      `- Machine: nproc ${cpus().length} (${cpus()[0]?.model.split(' ').slice(0, 2).join(' ')}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, Node ${process.version}; load average ${loadBefore.map((v) => v.toFixed(1)).join(', ')} at the start, ${loadAfter.map((v) => v.toFixed(1)).join(', ')} at the end (other work shared the cores).`,
+      '',
+      '| measure | value |',
+      '|---|---:|',
+      `| content step, from nothing (compile + index, heap capped at 160 MB) | ${compileSeconds.toFixed(1)} s |`,
+      `| of which the search index, built from nothing | ${indexSeconds.toFixed(1)} s |`,
+      `| index size (search.sqlite) | ${(indexBytes / 2 ** 20).toFixed(0)} MB |`,
+      `| index update, one member ad approved (publish) | ${approved.milliseconds.toFixed(0)} ms (${approved.citiesChanged} city re-indexed, ${approved.adsWritten} ads written) |`,
+      `| index update, that ad removed (publish) | ${removed.milliseconds.toFixed(0)} ms (${removed.citiesChanged} city re-indexed) |`,
+      `| the server finds the ad after approval / after removal | ${foundAfterApproval} / ${foundAfterRemoval} |`,
+      '',
+      `Latency of ${all.length.toLocaleString('en-US')} searches over HTTP from the running server (one at a time, whole page received), ms:`,
+      '',
+      '| kind | queries | p50 ms | p99 ms | max ms | median results |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...rows.map(
+        (row) =>
+          `| ${row.kind} | ${row.n} | ${fmt(row.p50)} | ${fmt(row.p99)} | ${fmt(row.max)} | ${row.medianFound.toLocaleString('en-US')} |`,
+      ),
+      `| all | ${all.length} | ${fmt(percentile(all, 50))} | ${fmt(percentile(all, 99))} | ${fmt(all.at(-1)!)} | |`,
+      '',
+      'Examples of each kind: ' +
+        KINDS.map(
+          (kind) => `${kind}: \`${queries.find((query) => query.kind === kind)?.path}\``,
+        ).join('; ') +
+        '.',
+      END,
+    ];
+    console.log(lines.slice(1, -1).join('\n'));
+    if (options.write) writeSection(lines.join('\n'));
+  } finally {
+    server?.kill();
+    if (!options.keep) workspace.remove();
+    else console.log(`Kept ${workspace.dir}.`);
+  }
+}
+
+interface BenchQuery {
+  kind: Kind;
+  path: string;
+}
+
+/** The queries, in a fixed shuffled order; words from the index's vocabulary. */
+export function makeQueries(indexFile: string, count: number): BenchQuery[] {
+  const db = new Database(indexFile, { readonly: true });
+  db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, ad_text, 'row')");
+  const total = (db.prepare('SELECT count(*) AS n FROM ads').get() as { n: number }).n;
+  const words = (sql: string, ...params: number[]) =>
+    (db.prepare(sql).all(...params) as { term: string }[])
+      .map((row) => row.term)
+      .filter((term) => /^[a-z]{4,}$/.test(term));
+  // Stems are words too: FTS5 stems the query the same way. The filter tags all have a digit.
+  const text = "term NOT GLOB '*[0-9]*'";
+  const common = words(
+    `SELECT term FROM temp.vocab WHERE ${text} ORDER BY doc DESC LIMIT 60`,
+  ).slice(0, 30);
+  const middling = words(
+    `SELECT term FROM temp.vocab WHERE ${text} AND doc BETWEEN ? AND ? ORDER BY doc DESC LIMIT 200`,
+    Math.max(2, Math.floor(total / 1000)),
+    Math.max(3, Math.floor(total / 20)),
+  );
+  const rare = words(`SELECT term FROM temp.vocab WHERE ${text} AND doc BETWEEN 1 AND 5 LIMIT 200`);
+  const places = db
+    .prepare(
+      `SELECT places.state, places.city, count(*) AS n FROM ads JOIN places ON places.code = ads.place
+       GROUP BY ads.place ORDER BY n DESC LIMIT 300`,
+    )
+    .all() as { state: string; city: string }[];
+  db.close();
+  if (common.length === 0 || middling.length === 0 || rare.length === 0 || places.length === 0)
+    throw new Error('The index has too few words to make the queries');
+  const r = random(DEFAULT_SEED);
+  const filters = () => {
+    const params = new URLSearchParams();
+    const place = r.pick(places);
+    const choice = r.next();
+    if (choice < 0.4) {
+      params.set('state', place.state);
+      params.set('city', place.city);
+    } else if (choice < 0.8) params.set('state', place.state);
+    if (r.next() < 0.6) params.set('seeks', r.pick(SEEKS));
+    if (r.next() < 0.5) {
+      const low = 18 + Math.floor(r.next() * 40);
+      params.set('minAge', String(low));
+      params.set('maxAge', String(low + 5 + Math.floor(r.next() * 15)));
+    }
+    if (r.next() < 0.3) params.set('within', r.pick(['1', '7', '30']));
+    if (params.size === 0) params.set('seeks', r.pick(SEEKS));
+    return params;
+  };
+  const queries: BenchQuery[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const kind = KINDS[index % KINDS.length]!;
+    let params = new URLSearchParams();
+    if (kind === 'text only')
+      params.set('q', `${r.pick(middling)} ${r.next() < 0.5 ? r.pick(middling) : ''}`.trim());
+    else if (kind === 'filters only') params = filters();
+    else if (kind === 'text + filters') {
+      params = filters();
+      params.set('q', r.pick(middling));
+    } else if (kind === 'rare word') params.set('q', r.pick(rare));
+    else params.set('q', r.pick(common));
+    if (r.next() < 0.1) params.set('page', '2');
+    queries.push({ kind, path: `/search?${params}` });
+  }
+  return queries;
+}
+
+async function timedGet(base: string, path: string) {
+  const started = performance.now();
+  const response = await fetch(`${base}${path}`);
+  const html = await response.text();
+  const ms = performance.now() - started;
+  const total = Number(
+    /<strong>(?:More than )?([\d,]+) ads?<\/strong>/.exec(html)?.[1]?.replace(/,/g, '') ?? 0,
+  );
+  // Page 2 of a search with fewer than 31 results is the form with a message: a valid answer.
+  const pastLast = response.status === 400 && html.includes('of results for this search');
+  return { ms, status: pastLast ? 200 : response.status, total };
+}
+
+async function countFor(base: string, word: string): Promise<number> {
+  return (await timedGet(base, `/search?q=${word}`)).total;
+}
+
+function fileBytes(file: string): number {
+  return existsSync(file) ? statSync(file).size : 0;
+}
+
+/** The worktree's build (dist/server/serve.mjs), brought up to date as `npm run bench:server` does. */
+function ensureServerBuild() {
+  const build = spawnSync(
+    process.execPath,
+    ['scripts/build.mjs', '--if-needed', '--date', DEFAULT_BUILD_DATE],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+    },
+  );
+  if (build.status !== 0) throw new Error(`The build failed:\n${build.stdout}`);
+}
+
+function startServer(port: number, compiledDir: string, databasePath: string, dataDir: string) {
+  mkdirSync(join(dataDir, 'outbox'), { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST,
+    SITE_DIR: join(root, 'dist', 'site'),
+    COMPILED_CONTENT_DIR: compiledDir,
+    DATABASE_PATH: databasePath,
+    MAIL_OUTBOX_DIR: join(dataDir, 'outbox'),
+    // The site was built for this day: the server publishes nothing at start-up.
+    BUILD_DATE: DEFAULT_BUILD_DATE,
+  };
+  return spawn(process.execPath, ['--enable-source-maps', 'dist/server/serve.mjs'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function waitForServer(port: number, child: ChildProcess) {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode})`);
+    try {
+      await fetch(`http://${HOST}:${port}/`);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error('The server did not start');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function writeSection(section: string) {
+  const file = join(root, 'docs', 'benchmarks.md');
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  const next =
+    start !== -1 && end !== -1
+      ? `${text.slice(0, start)}${section}${text.slice(end + END.length)}`
+      : `${text.trimEnd()}\n\n${HEADING}\n\n\`npm run bench:search\` (bench/search.ts): the search index and /search (product.md section 9).\n\n${section}\n`;
+  writeFileSync(file, next);
+  console.log(`Wrote ${file}.`);
+}

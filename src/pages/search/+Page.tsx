@@ -1,0 +1,94 @@
+// https://vike.dev/Page
+import { AdCard } from '../../components/AdCard.tsx';
+import { Banner } from '../../components/Banner.tsx';
+import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
+import { formatNumber } from '../../format.ts';
+import { homePath } from '../../paths.ts';
+import { useData } from '../../../renderer/useData.ts';
+import type { Data } from './+data.ts';
+import { SearchForm } from './SearchForm.tsx';
+import { searchUrl } from './searchQuery.ts';
+
+export default function Page() {
+  const { values, fieldErrors, results, states, seeksOptions } = useData<Data>();
+  return (
+    <>
+      <section className="page-header">
+        <div className="container container--medium">
+          <Breadcrumbs trail={[{ label: 'Home', href: homePath() }, { label: 'Search' }]} />
+          <h1>Search ads</h1>
+          <SearchForm
+            values={values}
+            errors={fieldErrors}
+            states={states}
+            seeksOptions={seeksOptions}
+          />
+        </div>
+      </section>
+      <section className="section section--compact" aria-label="Results">
+        <div className="container container--medium">
+          {fieldErrors.page && <Banner>{fieldErrors.page}</Banner>}
+          {results && <Results values={values} results={results} />}
+        </div>
+      </section>
+    </>
+  );
+}
+
+function Results({
+  values,
+  results,
+}: {
+  values: Data['values'];
+  results: NonNullable<Data['results']>;
+}) {
+  const { total, more, page, pages, ads, order, matchUnavailable, bestMatchMax } = results;
+  if (total === 0)
+    return (
+      <div className="empty-state">
+        <h2>No ads match this search</h2>
+        <p>Try fewer words, another city, or a wider age range.</p>
+      </div>
+    );
+  return (
+    <>
+      <p className="search-summary" role="status">
+        <strong>
+          {more && 'More than '}
+          {formatNumber(total)} {total === 1 ? 'ad' : 'ads'}
+        </strong>
+        {pages > 1 && ` · Page ${page} of ${pages}`}
+        {' · '}
+        {order === 'match' ? 'Best match first' : 'Newest first'}
+      </p>
+      {matchUnavailable && (
+        <p className="search-note">
+          Best match ranks searches with up to {formatNumber(bestMatchMax)} results, and more ads
+          than that match: these are the newest first. Add a word or a filter to rank them by best
+          match.
+        </p>
+      )}
+      <div className="ad-list">
+        {ads.map((ad) => (
+          <AdCard key={ad.id} ad={ad} />
+        ))}
+      </div>
+      {pages > 1 && (
+        <nav className="pagination" aria-label="Pages of results">
+          {page > 1 ? (
+            <a className="button button--secondary" href={searchUrl(values, page - 1)} rel="prev">
+              ← Previous Page
+            </a>
+          ) : (
+            <span />
+          )}
+          {page < pages && (
+            <a className="button button--primary" href={searchUrl(values, page + 1)} rel="next">
+              Next Page →
+            </a>
+          )}
+        </nav>
+      )}
+    </>
+  );
+}

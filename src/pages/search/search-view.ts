@@ -1,0 +1,31 @@
+// What the server hands /search in its request (src/pages/request.ts): the filters as typed, what
+// was wrong with them, and the page of results read from the search index by server/routes/search.ts.
+// Types only: pages never import the server.
+import type { CompiledAd } from '../../schemas/compiled-content.ts';
+import type { SearchField } from './searchQuery.ts';
+
+export interface SearchView {
+  /** The form's values, as typed (trimmed), by field name. */
+  values: Readonly<Partial<Record<SearchField, string>>>;
+  /** Messages shown beside their fields; none when the search ran. */
+  fieldErrors: Readonly<Partial<Record<SearchField, string>>>;
+  /** Absent when the parameters were refused. */
+  results?: {
+    /** How many ads match, counted up to a limit (server/db/search-index.ts). */
+    total: number;
+    /** More ads than `total` match: the count stopped there. */
+    more: boolean;
+    page: number;
+    pages: number;
+    ads: readonly CompiledAd[];
+    /** Ordered by best match (a text query) or newest first. */
+    order: 'match' | 'newest';
+    /**
+     * Best match was asked for (the default with words) but too many ads match to rank them
+     * (server/db/search-index.ts countedMax): these are newest first.
+     */
+    matchUnavailable: boolean;
+    /** The most results ranked by best match. */
+    bestMatchMax: number;
+  };
+}

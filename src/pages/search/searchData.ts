@@ -1,0 +1,26 @@
+import { getSite, getStates } from '../../content/index.ts';
+import { searchPath } from '../../paths.ts';
+import { SEEKS_LABELS } from '../../schemas/seeks.ts';
+import { pageShell } from '../../../renderer/shell.ts';
+import type { DataContext } from '../registry.ts';
+import type { SearchView } from './search-view.ts';
+
+/**
+ * `/search` (product.md section 9): the filters as a form, then the results the server found
+ * (request.search). Without a request (the dev server) it is the empty form.
+ */
+export function searchData({ request }: DataContext) {
+  const { brand } = getSite();
+  const view: SearchView = request?.search ?? { values: {}, fieldErrors: {} };
+  return {
+    ...pageShell({
+      title: `Search ads - ${brand}`,
+      description: `Search the personal ads on ${brand} by words, place, who is sought, age and date.`,
+      path: searchPath(),
+      robots: 'noindex, follow',
+    }),
+    ...view,
+    states: getStates().map((state) => state.name),
+    seeksOptions: Object.entries(SEEKS_LABELS).map(([value, label]) => ({ value, label })),
+  };
+}

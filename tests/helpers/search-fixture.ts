@@ -1,0 +1,108 @@
+// Content for the search tests: the small content fixture with a generated ads file of known
+// shape (cities, seeks, ages, days and words chosen in turn), compiled with a real database's member
+// ads into a temp folder, as the build does (compileToDisk writes the search index too), and the app
+// reading that compiled content.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { compileToDisk } from '../../src/build/compile/compile-to-disk.ts';
+import { useCompiledContentDir, type CompiledAd } from '../../src/content/index.ts';
+import { AD_COLUMNS } from '../../src/schemas/ad.ts';
+import { makeTestApp, type TestApp } from './api.ts';
+import { makeContentFixture, writeFixtureFile } from './content-fixture.ts';
+
+export const SEARCH_BUILD_DATE = '2026-11-22';
+const PLACES = [
+  ['California', 'Los Angeles'],
+  ['California', 'San Diego'],
+  ['New York', 'New York City'],
+  ['Florida', 'Miami'],
+] as const;
+const SEEKS = ['w4m', 'm4w', 'm4m', 'w4w'] as const;
+const HOBBIES = ['hiking', 'coffee', 'painting', 'chess', 'sailing', 'baking', 'jazz'] as const;
+/** Days before the build date each ad was posted, in turn. */
+const DAYS_AGO = [0, 2, 5, 10, 20, 40] as const;
+export const GENERATED_ADS = 95;
+
+function daysBefore(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - days);
+  return date.toISOString().slice(0, 10);
+}
+
+function generatedAds(): Record<string, string>[] {
+  return Array.from({ length: GENERATED_ADS }, (_, index) => {
+    const [state, city] = PLACES[index % PLACES.length]!;
+    const hobby = HOBBIES[index % HOBBIES.length]!;
+    const other = HOBBIES[(index * 3 + 1) % HOBBIES.length]!;
+    // One ad alone mentions a rare word.
+    const rare = index === 41 ? ' I also collect antique barometers.' : '';
+    return {
+      id: String(5000 + index),
+      state,
+      city,
+      age: String(20 + ((index * 7) % 50)),
+      seeks: SEEKS[index % SEEKS.length]!,
+      title: `Looking for company: ${hobby} fan number ${index}`,
+      description: `I like ${hobby} on weekends and ${other} in the evenings.${rare} Say hello.`,
+      images: '',
+      featured: index % 17 === 0 ? 'true' : 'false',
+      postedAt: daysBefore(SEARCH_BUILD_DATE, DAYS_AGO[index % DAYS_AGO.length]!),
+      expiresAt: '2027-12-31',
+      sample: 'false',
+    };
+  });
+}
+
+export interface SearchFixture extends TestApp {
+  contentDir: string;
+  compiledDir: string;
+  /** Compiles again (with the database's member ads as they are now), as a publish does. */
+  publish(): void;
+  /** Every published ad, as the compiled state files hold them. */
+  compiledAds(): CompiledAd[];
+  cleanup(): void;
+}
+
+export function makeSearchFixture(): SearchFixture {
+  const content = makeContentFixture();
+  writeFixtureFile(
+    content.dir,
+    'ads/search.csv',
+    stringify(generatedAds(), { header: true, columns: [...AD_COLUMNS] }),
+  );
+  const testApp = makeTestApp();
+  const compiledDir = join(testApp.dir, 'compiled');
+  const publish = () => {
+    const outcome = compileToDisk({
+      contentDir: content.dir,
+      compiledDir,
+      buildDate: SEARCH_BUILD_DATE,
+      databasePath: testApp.dbPath,
+    });
+    if (!outcome.ok) throw new Error(`fixture content did not compile: ${JSON.stringify(outcome)}`);
+    useCompiledContentDir(compiledDir);
+  };
+  publish();
+  return {
+    ...testApp,
+    contentDir: content.dir,
+    compiledDir,
+    publish,
+    compiledAds() {
+      const dir = join(compiledDir, 'ads');
+      return readdirSync(dir)
+        .filter((name) => name.endsWith('.ndjson'))
+        .flatMap((name) =>
+          readFileSync(join(dir, name), 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as CompiledAd),
+        );
+    },
+    cleanup() {
+      testApp.remove();
+      content.cleanup();
+    },
+  };
+}
