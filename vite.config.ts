@@ -1,13 +1,32 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import vike from 'vike/plugin';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { BUILD_STEPS } from './src/build/build-steps.ts';
+
+/**
+ * Vike reads the pages' + files through esbuild when Vite starts, and esbuild's service process
+ * then idles beside the whole build: about 30 MB of the build's peak, all processes together.
+ * Stopped as each build starts (the config is read by then); esbuild starts it again by itself if
+ * anything calls it later. Vike's own copy of esbuild, so that it is the same service.
+ */
+function stopEsbuildService(): Plugin {
+  return {
+    name: 'localboard:stop-esbuild-service',
+    apply: 'build',
+    async buildStart() {
+      const vikeRequire = createRequire(join(import.meta.dirname, 'node_modules', 'vike', 'x.js'));
+      await (vikeRequire('esbuild') as { stop(): Promise<void> }).stop();
+    },
+  };
+}
 
 // `vite build` writes the browser's assets to OUT/client and the server build to OUT/server: Vike's
 // server entry and, beside it, the build's own steps, with source maps for their stacks (OUT is
 // dist/, or the build's --out, which scripts/build.mjs passes as LOCALBOARD_VITE_OUT_DIR).
 // Dependencies stay in node_modules: bundling them all in costs Vite about 90 MB more memory.
 export default defineConfig({
-  plugins: [vike()],
+  plugins: [vike(), stopEsbuildService()],
   oxc: { jsx: { runtime: 'automatic' } },
   build: {
     // Sizes are measured by `npm run bench`; gzipping every chunk here only slows the build.
