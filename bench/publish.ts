@@ -22,6 +22,7 @@ import { writeContentSet } from './content.ts';
 import { DEFAULT_SEED } from './options.ts';
 import { createWorkspace } from './workspace.ts';
 import { writeDocSection } from './docs.ts';
+import { parseServerBenchOptions } from './server-bench-options.ts';
 import { freePort, stopServer } from './server-process.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -41,25 +42,14 @@ export interface PublishBenchOptions {
   keep: boolean;
 }
 
-const USAGE = 'usage: npm run bench:publish -- [--ads N] [--rounds N] [--no-write] [--keep]';
-
 export function parsePublishBenchOptions(argv: readonly string[]): PublishBenchOptions {
-  const options: PublishBenchOptions = { ads: 100_000, rounds: 20, write: true, keep: false };
-  for (let index = 0; index < argv.length; index += 1) {
-    const flag = argv[index];
-    const number = () => {
-      const value = Number(argv[++index]?.replace(/[_,]/g, ''));
-      if (!Number.isInteger(value) || value < 1)
-        throw new Error(`${flag} needs a whole number\n${USAGE}`);
-      return value;
-    };
-    if (flag === '--ads') options.ads = number();
-    else if (flag === '--rounds') options.rounds = number();
-    else if (flag === '--no-write') options.write = false;
-    else if (flag === '--keep') options.keep = true;
-    else throw new Error(`unknown option ${flag}\n${USAGE}`);
-  }
-  return options;
+  const { count: rounds, ...options } = parseServerBenchOptions(argv, {
+    script: 'bench:publish',
+    countFlag: '--rounds',
+    ads: 100_000,
+    count: 20,
+  });
+  return { ...options, rounds };
 }
 
 interface ReaderCounts {

@@ -10,8 +10,7 @@
 // the server finds the ad, then not.
 // Prints the figures and writes them to docs/benchmarks.md (## Search).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -20,7 +19,10 @@ import { compileToDisk } from '../src/build/compile/compile-to-disk.ts';
 import { searchIndexFile } from '../src/content/search-index-file.ts';
 import { benchAdStream, readWeightedCities } from './ads.ts';
 import { writeContentSet } from './content.ts';
+import { writeDocSection } from './docs.ts';
 import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
+import { parseServerBenchOptions } from './server-bench-options.ts';
+import { freePort } from './server-process.ts';
 import { createWorkspace } from './workspace.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -39,25 +41,14 @@ interface SearchBenchOptions {
   keep: boolean;
 }
 
-const USAGE = 'usage: npm run bench:search -- [--ads N] [--queries N] [--no-write] [--keep]';
-
 function parseOptions(argv: readonly string[]): SearchBenchOptions {
-  const options: SearchBenchOptions = { ads: 1_000_000, queries: 1000, write: true, keep: false };
-  for (let index = 0; index < argv.length; index += 1) {
-    const flag = argv[index];
-    const number = () => {
-      const value = Number(argv[++index]?.replace(/[_,]/g, ''));
-      if (!Number.isInteger(value) || value < 1)
-        throw new Error(`${flag} needs a whole number\n${USAGE}`);
-      return value;
-    };
-    if (flag === '--ads') options.ads = number();
-    else if (flag === '--queries') options.queries = number();
-    else if (flag === '--no-write') options.write = false;
-    else if (flag === '--keep') options.keep = true;
-    else throw new Error(`unknown option ${flag}\n${USAGE}`);
-  }
-  return options;
+  const { count: queries, ...options } = parseServerBenchOptions(argv, {
+    script: 'bench:search',
+    countFlag: '--queries',
+    ads: 1_000_000,
+    count: 1000,
+  });
+  return { ...options, queries };
 }
 
 /** A small deterministic generator (mulberry32): the same queries every run. */
@@ -135,7 +126,7 @@ export async function benchSearch(argv: readonly string[]): Promise<void> {
 
     const queries = makeQueries(indexFile, options.queries);
 
-    const port = await freePort();
+    const port = await freePort(HOST);
     server = startServer(port, compiledDir, databasePath, workspace.dir);
     await waitForServer(port, server);
     const base = `http://${HOST}:${port}`;
@@ -233,7 +224,12 @@ export async function benchSearch(argv: readonly string[]): Promise<void> {
       END,
     ];
     console.log(lines.slice(1, -1).join('\n'));
-    if (options.write) writeSection(lines.join('\n'));
+    if (options.write)
+      writeDocSection(
+        join(root, 'docs', 'benchmarks.md'),
+        { start: START, end: END, heading: HEADING },
+        lines.slice(1, -1).join('\n'),
+      );
   } finally {
     server?.kill();
     if (!options.keep) workspace.remove();
@@ -379,28 +375,4 @@ async function waitForServer(port: number, child: ChildProcess) {
     }
   }
   throw new Error('The server did not start');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function writeSection(section: string) {
-  const file = join(root, 'docs', 'benchmarks.md');
-  const text = readFileSync(file, 'utf8');
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  const next =
-    start !== -1 && end !== -1
-      ? `${text.slice(0, start)}${section}${text.slice(end + END.length)}`
-      : `${text.trimEnd()}\n\n${HEADING}\n\n\`npm run bench:search\` (bench/search.ts): the search index and /search (product.md section 9).\n\n${section}\n`;
-  writeFileSync(file, next);
-  console.log(`Wrote ${file}.`);
 }
