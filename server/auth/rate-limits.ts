@@ -48,6 +48,17 @@ export type CountedLimit =
 
 const waitSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
+/** Counts one attempt on `limiter`; answers the seconds to wait when its limit is reached, else 0. */
+export async function secondsToWait(limiter: RateLimiterMemory, key: string): Promise<number> {
+  try {
+    await limiter.consume(key);
+    return 0;
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return waitSeconds(rejection.msBeforeNext);
+    throw rejection;
+  }
+}
+
 export function createRateLimits(settings: RateLimitSettings) {
   const perClient =
     settings.signinPerClientAndEmail ?? DEFAULT_RATE_LIMITS.signinPerClientAndEmail!;
@@ -84,15 +95,8 @@ export function createRateLimits(settings: RateLimitSettings) {
 
   return {
     /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
-    async consume(name: CountedLimit, key: string): Promise<number> {
-      try {
-        await limiters[name].consume(key);
-        return 0;
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return waitSeconds(rejection.msBeforeNext);
-        throw rejection;
-      }
-    },
+    consume: (name: CountedLimit, key: string): Promise<number> =>
+      secondsToWait(limiters[name], key),
 
     /** The seconds `client` must wait before trying `email` again; 0 when it may try now. */
     async signinWait(email: string, client: string): Promise<number> {

@@ -15,7 +15,8 @@
 // Writing needs a verified email, as posting does; reading does not.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { secondsToWait } from '../auth/rate-limits.ts';
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import { getPolicyTerms, getSite } from '../../src/content/index.ts';
 import { formatDate } from '../../src/format.ts';
@@ -115,16 +116,7 @@ export function messagesRoutes(options: MessagingOptions) {
   };
   const sendLimit = new RateLimiterMemory({ keyPrefix: 'messagesPerMember', ...messageLimit });
   /** Seconds to wait before the member may send again; 0 when they may now (and it counts). */
-  const waitBeforeSending = async (accountId: number) => {
-    try {
-      await sendLimit.consume(String(accountId));
-      return 0;
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes)
-        return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw rejection;
-    }
-  };
+  const waitBeforeSending = (accountId: number) => secondsToWait(sendLimit, String(accountId));
   const tooFast = (c: Context, wait: number) => {
     c.header('Retry-After', String(wait));
     const minutes = Math.ceil(wait / 60);

@@ -17,7 +17,7 @@
 // the form again with the message.
 import { createHmac } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import type {
   ModerationReportsView,
@@ -36,7 +36,7 @@ import {
 import { reportSchema, resolveReportsSchema } from '../../src/schemas/report.ts';
 import type { Seeks } from '../../src/schemas/seeks.ts';
 import { firstProblem } from '../../src/schemas/signup.ts';
-import type { Limit } from '../auth/rate-limits.ts';
+import { secondsToWait, type Limit } from '../auth/rate-limits.ts';
 import { clientAddress, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import type { Db } from '../db/database.ts';
 import {
@@ -395,7 +395,7 @@ export function reportRoutes(options: ReportOptions) {
     };
     const reporter = reporterKeyOf(c);
     // Every report costs the same, whether or not its ad exists: ids cannot be probed for free.
-    const wait = await consume(reporter.key);
+    const wait = await secondsToWait(limiter, reporter.key);
     const target =
       which.ad !== undefined || which.conversation !== undefined ? findTarget(c, which) : undefined;
     const view = target?.view;
@@ -506,17 +506,6 @@ export function reportRoutes(options: ReportOptions) {
   });
 
   return app;
-
-  async function consume(key: string): Promise<number> {
-    try {
-      await limiter.consume(key);
-      return 0;
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes)
-        return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw rejection;
-    }
-  }
 
   /** A refused report: the form again with the message (a form post), or `{ error }`. */
   function answer(
