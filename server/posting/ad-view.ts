@@ -1,6 +1,8 @@
 // A member_ads row as its member sees it on their account pages (src/schemas/member-ad-view.ts).
+import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import type { MemberAdView } from '../../src/schemas/member-ad-view.ts';
 import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
+import type { Seeks } from '../../src/schemas/seeks.ts';
 import { canRenew, isExpired, type MemberAdRow } from '../db/member-ads.ts';
 
 /** The moderator's reason as the member reads it (the forms post a code). */
@@ -46,5 +48,39 @@ export function memberAdView(ad: MemberAdRow, today: string): MemberAdView {
     ...(ad.rejectedNote ? { rejectedNote: ad.rejectedNote } : {}),
     renewable: canRenew(ad, today),
     editable: ad.status === 'live' || ad.status === 'review' || ad.status === 'rejected',
+  };
+}
+
+/** A member ad's text and place, as rows and report copies hold them (seeks as stored). */
+export interface MemberAdFields {
+  id: number;
+  state: string;
+  city: string;
+  age: number;
+  seeks: string;
+  title: string;
+  description: string;
+}
+
+/**
+ * A member's ad in the shape the site's ad components show (src/components/AdDetail.tsx): for the
+ * moderation queue, the reports page and the reply screen. No images, never featured or a sample.
+ */
+export function memberAdAsCompiled(
+  ad: MemberAdFields,
+  days: { postedAt: string; expiresAt: string },
+): CompiledAd {
+  return {
+    id: ad.id,
+    state: ad.state,
+    city: ad.city,
+    age: ad.age,
+    seeks: ad.seeks as Seeks,
+    title: ad.title,
+    description: ad.description,
+    images: [],
+    featured: false,
+    ...days,
+    sample: false,
   };
 }

@@ -39,7 +39,6 @@ import {
   MESSAGE_WINDOW_MINUTES,
   MESSAGES_PER_WINDOW,
 } from '../../src/schemas/message.ts';
-import type { Seeks } from '../../src/schemas/seeks.ts';
 import type { ProxyTrust } from '../client-address.ts';
 import { blockStore } from '../db/blocks.ts';
 import {
@@ -56,6 +55,7 @@ import { newMessageMail } from '../mail/conversation-messages.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { originCheck } from '../middleware/origin-check.ts';
 import type { OnRequestPages } from '../pages.ts';
+import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import { isFormSubmission, Refusal } from '../refusal.ts';
 import { readSubmission, type Submission } from './accounts.ts';
 
@@ -397,20 +397,10 @@ export function messagesRoutes(options: MessagingOptions) {
   }
 
   function shownAd(ad: AdForReply): CompiledAd {
-    return {
-      id: ad.id,
-      state: ad.state,
-      city: ad.city,
-      age: ad.age,
-      seeks: ad.seeks as Seeks,
-      title: ad.title,
-      description: ad.description,
-      images: [],
-      featured: false,
+    return memberAdAsCompiled(ad, {
       postedAt: ad.postedOn ?? today(),
       expiresAt: ad.expiresOn ?? today(),
-      sample: false,
-    };
+    });
   }
 
   // ---- Answers ----

@@ -13,7 +13,6 @@
 // a notice; a refused one with the queue page and the message.
 import { Hono, type Context, type Next } from 'hono';
 import type { z } from 'zod';
-import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import {
   approveAdSchema,
   banAccountSchema,
@@ -48,6 +47,7 @@ import { reportStore, type ReportStore } from '../db/reports.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { adApprovedMail, adRejectedMail, adRemovedMail } from '../mail/moderation-messages.ts';
+import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import type { OnRequestPages, PageExtrasReader } from '../pages.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { Refusal, type AnswerRefusal } from '../refusal.ts';
@@ -121,20 +121,23 @@ function queueView(store: ModerationStore, reports: ReportStore, c: Context): Mo
 
 function queueItem(row: MemberAdRow, poster: QueueItem['poster'], today: string): QueueItem {
   const edit = row.status === 'live';
-  const ad: CompiledAd = {
-    id: row.id,
-    state: row.state,
-    city: row.city,
-    age: (edit ? row.pendingAge : null) ?? row.age,
-    seeks: ((edit ? row.pendingSeeks : null) ?? row.seeks) as Seeks,
-    title: (edit ? row.pendingTitle : null) ?? row.title,
-    description: (edit ? row.pendingDescription : null) ?? row.description,
-    images: [],
-    featured: false,
-    postedAt: edit ? (row.postedOn ?? today) : today,
-    expiresAt: edit ? (row.expiresOn ?? daysAfter(today, LIVE_DAYS)) : daysAfter(today, LIVE_DAYS),
-    sample: false,
-  };
+  const ad = memberAdAsCompiled(
+    {
+      id: row.id,
+      state: row.state,
+      city: row.city,
+      age: (edit ? row.pendingAge : null) ?? row.age,
+      seeks: (edit ? row.pendingSeeks : null) ?? row.seeks,
+      title: (edit ? row.pendingTitle : null) ?? row.title,
+      description: (edit ? row.pendingDescription : null) ?? row.description,
+    },
+    {
+      postedAt: edit ? (row.postedOn ?? today) : today,
+      expiresAt: edit
+        ? (row.expiresOn ?? daysAfter(today, LIVE_DAYS))
+        : daysAfter(today, LIVE_DAYS),
+    },
+  );
   const item: QueueItem = {
     adId: row.id,
     revision: row.revision,

@@ -34,7 +34,6 @@ import {
   URGENT_REPORT_REASON,
 } from '../../src/schemas/report-reasons.ts';
 import { reportSchema, resolveReportsSchema } from '../../src/schemas/report.ts';
-import type { Seeks } from '../../src/schemas/seeks.ts';
 import { firstProblem } from '../../src/schemas/signup.ts';
 import { secondsToWait, type Limit } from '../auth/rate-limits.ts';
 import { clientAddress, rateLimitKey, type ProxyTrust } from '../client-address.ts';
@@ -55,6 +54,7 @@ import type { MailSite } from '../mail/messages.ts';
 import { adRemovedMail } from '../mail/moderation-messages.ts';
 import type { OnRequestPages, PageExtrasReader } from '../pages.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
+import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import { isFormSubmission, Refusal } from '../refusal.ts';
 import { readSubmission } from './accounts.ts';
 
@@ -137,10 +137,9 @@ function targetFinder(store: ReportStore, pages: OnRequestPages, now: () => Date
     }
     const id = digits(which.ad);
     if (id === undefined) return undefined;
-    const published = findPublishedAd(id);
     const memberAd = store.memberAd(id);
     if (memberAd) {
-      // A member's ad: live and not expired (published or about to be).
+      // A member's ad: live and not expired (published or about to be; hidden ones have no page).
       if (memberAd.status !== 'live' || !memberAd.expiresOn || memberAd.expiresOn <= today)
         return undefined;
       return {
@@ -153,7 +152,7 @@ function targetFinder(store: ReportStore, pages: OnRequestPages, now: () => Date
             city: memberAd.city,
             sample: false,
           },
-          ...(published ? { adPath: adPath(published.state, published.city, id) } : {}),
+          ...(memberAd.hidden ? {} : { adPath: adPath(memberAd.state, memberAd.city, id) }),
         },
         report: {
           adId: id,
@@ -162,6 +161,8 @@ function targetFinder(store: ReportStore, pages: OnRequestPages, now: () => Date
         },
       };
     }
+    // An editor's ad, found among the published ones (member ads never need that look-up).
+    const published = findPublishedAd(id);
     if (!published) return undefined;
     return {
       view: {
@@ -247,7 +248,9 @@ function reportsView(store: ReportStore, query: Record<string, string>): Moderat
   const byKey = new Map<string, OpenReportRow[]>();
   for (const row of rows) {
     const key = groupKeyOf(row);
-    byKey.set(key, [...(byKey.get(key) ?? []), row]);
+    const group = byKey.get(key);
+    if (group) group.push(row);
+    else byKey.set(key, [row]);
   }
   const groups = [...byKey.entries()].map(([key, reports]) => groupView(store, key, reports));
   const rank = (group: ReportGroup) =>
@@ -258,18 +261,9 @@ function reportsView(store: ReportStore, query: Record<string, string>): Moderat
 }
 
 function compiledFrom(copy: AdCopy): CompiledAd {
+  // An editor's ad may be a sample: the copy says so, and the page shows it.
   return {
-    id: copy.id,
-    state: copy.state,
-    city: copy.city,
-    age: copy.age,
-    seeks: copy.seeks as Seeks,
-    title: copy.title,
-    description: copy.description,
-    images: [],
-    featured: false,
-    postedAt: copy.postedAt,
-    expiresAt: copy.postedAt,
+    ...memberAdAsCompiled(copy, { postedAt: copy.postedAt, expiresAt: copy.postedAt }),
     sample: copy.sample,
   };
 }
