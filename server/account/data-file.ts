@@ -2,8 +2,9 @@
 // by `format` so a later change of shape can be told apart. Conversations hold both sides' messages
 // (they are the member's conversation), but the other side is only ever "the other member": never
 // their email or account id. Blocked members are named by the conversations shared with them.
-import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
+import { isExpired } from '../db/member-ads.ts';
 import type { MemberDataRows } from '../db/member-data.ts';
+import { reasonLabel } from '../posting/ad-view.ts';
 
 /** The file's shape version. Raise it when a field changes meaning or goes. */
 export const DATA_FILE_FORMAT = 1;
@@ -11,14 +12,9 @@ export const DATA_FILE_FORMAT = 1;
 export const YOU = 'you';
 export const OTHER_MEMBER = 'the other member';
 
-const reasonLabel = (reason: string | null) =>
-  reason === null ? null : ((MODERATION_REASONS as Record<string, string>)[reason] ?? reason);
-
 /** `live` past its expiry day reads `expired`, as the account page says. */
-function statusOf(ad: MemberDataRows['ads'][number], today: string) {
-  if (ad.status === 'live' && ad.expiresOn !== null && ad.expiresOn <= today) return 'expired';
-  return ad.status;
-}
+const statusOf = (ad: MemberDataRows['ads'][number], today: string) =>
+  isExpired(ad, today) ? 'expired' : ad.status;
 
 export function memberDataFile(rows: MemberDataRows, brand: string, now: Date) {
   const today = now.toISOString().slice(0, 10);
@@ -63,7 +59,7 @@ export function memberDataFile(rows: MemberDataRows, brand: string, now: Date) {
               description: ad.pendingDescription,
             }
           : null,
-      moderatorReason: reasonLabel(ad.rejectedReason),
+      moderatorReason: ad.rejectedReason === null ? null : reasonLabel(ad.rejectedReason),
       moderatorNote: ad.rejectedNote,
     })),
     conversations: rows.conversations.map((conversation) => ({

@@ -6,7 +6,7 @@ import type { Seeks } from '../../src/schemas/seeks.ts';
 import { canRenew, isExpired, type MemberAdRow } from '../db/member-ads.ts';
 
 /** The moderator's reason as the member reads it (the forms post a code). */
-const reasonLabel = (reason: string) =>
+export const reasonLabel = (reason: string) =>
   (MODERATION_REASONS as Record<string, string>)[reason] ?? reason;
 
 export function memberAdView(ad: MemberAdRow, today: string): MemberAdView {
