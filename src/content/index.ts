@@ -140,7 +140,7 @@ function noAdAt(): never {
   throw new Error('No ad at that position');
 }
 
-function readCityAds(state: string, city: string): CityAds {
+function readCityAds(state: string, city: string, retried = false): CityAds {
   const { adsInMemory } = contentIndex();
   if (adsInMemory) {
     const list = adsInMemory.get(cityKey(state, city)) ?? [];
@@ -148,20 +148,45 @@ function readCityAds(state: string, city: string): CityAds {
   }
   const entry = cityAdsEntry(state, city);
   if (!entry) return NO_ADS;
-  const buffer = Buffer.allocUnsafe(entry.bytes);
-  const fd = openSync(stateAdsFile(state), 'r');
-  try {
-    readSync(fd, buffer, 0, entry.bytes, entry.offset);
-  } finally {
-    closeSync(fd);
+  const text = readCityLines(stateAdsFile(state), entry);
+  if (text === undefined) {
+    // A publish replaced the state files under this process (the server takes the new index only
+    // once the publish is done): take the index on disk and read again. While that is not written
+    // yet either, the city reads as empty for now, never as another version's bytes.
+    if (retried) return NO_ADS;
+    index = undefined;
+    return hasCity(state, city) ? readCityAds(state, city, true) : NO_ADS;
   }
-  const lines = buffer.toString('utf8').trimEnd().split('\n');
+  const lines = text.trimEnd().split('\n');
   return {
     count: lines.length,
     at: (index) => JSON.parse(lines[index]!) as CompiledAd,
     // The compiler writes each ad's id first: `{"id":1297,...`.
     ids: () => lines.map((line) => idOfLine(line)),
   };
+}
+
+/**
+ * A city's lines where the index says they are, or undefined when the file no longer holds them
+ * there (gone, shorter, or not whole lines: `{"id":` only ever starts a line, as JSON escapes the
+ * quotes inside strings).
+ */
+function readCityLines(file: string, entry: CityAdsEntry): string | undefined {
+  const buffer = Buffer.allocUnsafe(entry.bytes);
+  let read: number;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      read = readSync(fd, buffer, 0, entry.bytes, entry.offset);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  if (read !== entry.bytes) return undefined;
+  const text = buffer.toString('utf8');
+  return text.startsWith('{"id":') && text.endsWith('\n') ? text : undefined;
 }
 
 function idOfLine(line: string): number {

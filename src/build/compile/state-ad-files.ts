@@ -18,11 +18,11 @@ import {
   readSync,
   renameSync,
   rmSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import type { ListOrderFields } from '../../content/ad-order.ts';
+import { replaceFile } from '../replace-file.ts';
 import type { AdsIndex, CityAdsEntry } from '../../schemas/compiled-content.ts';
 
 export const adsIndexFile = (compiledDir: string) => join(compiledDir, 'ads', 'index.json');
@@ -138,7 +138,8 @@ export function mergeStateAdFiles(
     commit() {
       for (const file of merged) renameSync(`${file}.next`, file);
       for (const state of allStates) if (!index[state]) rmSync(stateFile(state), { force: true });
-      writeFileSync(adsIndexFile(compiledDir), JSON.stringify(index));
+      // Whole or not at all: the running server may read it while a publish runs.
+      replaceFile(adsIndexFile(compiledDir), JSON.stringify(index));
     },
     discard() {
       for (const file of merged) rmSync(`${file}.next`, { force: true });
