@@ -1,10 +1,11 @@
 // The Hono app: the accounts API and the prerendered site. A standard fetch handler, so it runs
 // on Node (server/index.ts) or any runtime that speaks fetch.
 import { Hono } from 'hono';
-import { dirname, join } from 'node:path';
-import { getSite } from '../src/content/index.ts';
-import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
+import { dirname, join } from 'node:path';
+import type { PageAssets } from '../renderer/assets.ts';
+import { getSite } from '../src/content/index.ts';
+import { memberLookup, type AppEnv } from './app-env.ts';
 import {
   createHashingPool,
   type HashingPool,
@@ -18,24 +19,25 @@ import {
 } from './auth/rate-limits.ts';
 import { proxyTrust, type TrustProxySetting } from './client-address.ts';
 import type { Db } from './db/database.ts';
-import { formPages } from './form-page.ts';
-import { localPath } from './local-path.ts';
+import { sessionStore } from './db/sessions.ts';
+import { formEndpoints } from './forms/form-endpoint.ts';
+import { refusals } from './forms/refusal.ts';
+import { unknownEndpoint } from './forms/unknown-endpoint.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { MailSite } from './mail/messages.ts';
-import { originCheck } from './middleware/origin-check.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
+import { onRequestPages, pageAssetsFromFile } from './pages.ts';
 import type { Publisher } from './publishing/publisher.ts';
-import { Refusal, refusals } from './refusal.ts';
-import { onRequestPages } from './pages.ts';
-import { accountsRoutes } from './routes/accounts.ts';
-import { emailLinkPages, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
-import { memberAdPages, postingRoutes } from './routes/posting.ts';
-import { messagesRoutes } from './routes/messages.ts';
+import { accountPageSources, accountsRoutes } from './routes/accounts.ts';
+import { emailLinkPageSources, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
+import { memberAdPageSources, postingRoutes } from './routes/posting.ts';
+import { messagePageSources, messagesRoutes } from './routes/messages.ts';
 import { memberDataRoutes } from './routes/member-data.ts';
-import { moderationPageExtras, moderationRoutes } from './routes/moderation.ts';
-import { reportPageExtras, reportPages, reportRoutes } from './routes/reports.ts';
-import { searchPage } from './routes/search.ts';
+import { moderationPageSources, moderationRoutes } from './routes/moderation.ts';
+import { reportPageSources, reportRoutes } from './routes/reports.ts';
+import { searchPageSource } from './routes/search.ts';
+import type { SearchIndex } from './db/search-index.ts';
 import { staticSite } from './static-site.ts';
 
 export interface AppOptions {
@@ -55,6 +57,10 @@ export interface AppOptions {
    * them. Default: {siteDir}/../server/page-assets.json.
    */
   pageAssetsFile?: string;
+  /** The stylesheets and scripts themselves (the dev server's); instead of pageAssetsFile. */
+  pageAssets?: () => PageAssets;
+  /** The search index /search reads. Default: the one the build wrote (server/db/search-index.ts). */
+  searchIndex?: SearchIndex;
   rateLimits?: RateLimitSettings;
   /** Other origins allowed to post to the API (a site on another host). */
   allowedOrigins?: readonly string[];
@@ -77,9 +83,6 @@ export interface AppOptions {
   log?: ((line: string) => void) | false;
 }
 
-/** Largest request body the API reads. */
-export const MAX_BODY_BYTES = 16 * 1024;
-
 let processHashingPool: HashingPool | undefined;
 
 function hashingPoolFor(option: AppOptions['hashing']): HashingPool {
@@ -89,98 +92,66 @@ function hashingPoolFor(option: AppOptions['hashing']): HashingPool {
 }
 
 export function createApp(options: AppOptions) {
+  const { db, mailer, publisher } = options;
   const trust = proxyTrust(options.trustProxy);
-  const forms = formPages(options.siteDir);
-  const pages = onRequestPages({
-    db: options.db,
-    pageAssetsFile:
-      options.pageAssetsFile ?? join(dirname(options.siteDir), 'server', 'page-assets.json'),
-    pageExtras: { ...moderationPageExtras(options.db), ...reportPageExtras(options.db) },
-  });
-  const refuse = refusals(forms, pages);
   const mailSite = mailSiteOf(options.mailSite);
-  const links = emailLinks({ db: options.db, mailer: options.mailer, mailSite });
+  const links = emailLinks({ db, mailer, mailSite });
+  // Every page rendered on request, with what the server reads for it (server/pages.ts).
+  const pages = onRequestPages({
+    pageAssets:
+      options.pageAssets ??
+      pageAssetsFromFile(
+        options.pageAssetsFile ?? join(dirname(options.siteDir), 'server', 'page-assets.json'),
+      ),
+    sources: [
+      ...accountPageSources,
+      ...emailLinkPageSources(links),
+      ...memberAdPageSources({ db }),
+      ...messagePageSources({ db }),
+      ...moderationPageSources(db),
+      ...reportPageSources({ db }),
+      searchPageSource(options.searchIndex),
+    ],
+  });
+  const refuse = refusals(pages);
+  const form = formEndpoints({ refuse, allowedOrigins: options.allowedOrigins ?? [], trust });
   const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS);
   const passwords = passwordHasher(hashingPoolFor(options.hashing));
-  const app = new Hono();
+  const forms = { db, refuse, form, trust };
+
+  const app = new Hono<AppEnv>();
   if (options.log !== false) app.use(requestLog(options.log));
   app.use(securityHeaders(trust));
-
-  const api = new Hono();
-  api.use(async (c, next) => {
+  app.use(memberLookup(sessionStore(db)));
+  app.use('/api/*', async (c, next) => {
     await next();
     // Every API answer is about this visitor (their session, what they typed): never cached.
     c.res.headers.set('Cache-Control', 'no-store');
   });
   // Only the form pages answered to refused form posts are worth compressing: the JSON answers
   // are a few dozen bytes, and gzip-streaming each one costs more than it saves.
-  api.use(compress({ contentTypeFilter: /^text\/html/ }));
-  api.use(originCheck(options.allowedOrigins ?? [], trust, refuse));
-  api.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        refuse(
-          c,
-          new Refusal(413, `The request body is too large (${MAX_BODY_BYTES / 1024} KB at most).`),
-        ),
-    }),
-  );
-  api.route('/', accountsRoutes({ db: options.db, links, rateLimits, passwords, refuse, trust }));
+  app.use('/api/*', compress({ contentTypeFilter: /^text\/html/ }));
+
+  const api = new Hono<AppEnv>();
+  api.route('/', accountsRoutes({ ...forms, links, rateLimits, passwords }));
   api.route(
     '/',
-    emailLinkRoutes(
-      {
-        db: options.db,
-        mailer: options.mailer,
-        mailSite,
-        rateLimits,
-        passwords,
-        refuse,
-        trust,
-        pages,
-      },
-      links,
-    ),
+    emailLinkRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, pages }, links),
   );
-  const { db, mailer, publisher } = options;
-  api.route('/', moderationRoutes({ db, mailer, publisher, mailSite, refuse, pages }));
-  api.route('/', reportRoutes({ db, mailer, publisher, mailSite, pages, trust }));
+  api.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite }));
+  api.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite }));
+  api.route('/', messagesRoutes({ ...forms, mailer, mailSite }));
+  api.route('/ads', postingRoutes({ ...forms, publisher }));
+  api.route(
+    '/account',
+    memberDataRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, publisher }),
+  );
   // A mounted app's notFound handler is not used by Hono, so the catch-all is a route.
-  api.all('*', (c) => c.json({ error: 'There is no such API endpoint.' }, 404));
-  // Posting reads longer bodies than the rest of the API: its own limit, so mounted first.
-  const posting = {
-    db: options.db,
-    pages,
-    publisher: options.publisher,
-    allowedOrigins: options.allowedOrigins ?? [],
-    trust,
-  };
-  app.route('/', messagesRoutes({ ...posting, mailer: options.mailer, mailSite }));
-  app.route('/api/ads', postingRoutes(posting));
-  app.route(
-    '/api/account',
-    memberDataRoutes({ ...posting, mailer, mailSite, rateLimits, passwords }),
-  );
+  api.all('*', unknownEndpoint);
   app.route('/api', api);
 
-  // Pages rendered on request: those opened from emailed links, then any other of the registry.
-  app.route('/', emailLinkPages(pages, links));
-  app.route('/', memberAdPages(posting));
-  app.route('/', reportPages({ db: options.db, pages }));
-  app.route('/', searchPage(pages));
-  app.get('*', (c, next) => {
-    const found = pages.find(c.req.path);
-    return found ? pages.serve(c, found.page, found.params, next) : next();
-  });
-  // The prerendered sign-in page, when a page sent the visitor there to come back afterwards.
-  app.get('/signin', (c, next) => {
-    const back = localPath(c.req.query('next'));
-    if (!back) return next();
-    c.header('Cache-Control', 'no-store');
-    return c.html(forms.render('signin', { values: { next: back } }));
-  });
-
+  // Pages rendered on request; then the prerendered site.
+  app.get('*', (c, next) => pages.serve(c, next));
   app.use(staticSite(options.siteDir));
   app.onError((error, c) => {
     console.error(error);

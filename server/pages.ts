@@ -1,151 +1,184 @@
 // Pages rendered on request (product.md section 3): the page registry's folders without
 // +prerenderUrls.ts, rendered with the same components, layout and assets as the prerendered
-// pages, on each request, with what the request tells their data hook (src/pages/request.ts), and
-// never cached. A members-only page sends anyone signed out to /signin?next=… and back; a page for
-// moderators is, to anyone else, the not-found screen of a page that does not exist.
+// pages, on each request, and never cached; and a prerendered page when its request needs more
+// than the file (/signin?next=…). What the server reads for a page (the member's ads, the queue)
+// is declared once, beside the routes that own that data, as a page source keyed by the page's
+// route in src/paths.ts; it is read once a request, and only for whom the page is. A members-only
+// page sends anyone signed out to /signin?next=… and back; a page for moderators is, to anyone
+// else, the not-found screen of a page that does not exist. Refused forms come back through here
+// too (server/forms/refusal.ts).
 import { readFileSync, statSync } from 'node:fs';
-import type { Context, Next } from 'hono';
+import type { Next } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { NO_ASSETS, type PageAssets } from '../renderer/assets.ts';
 import { renderPageHtml } from '../renderer/renderPageHtml.tsx';
-import { notFoundData } from '../src/pages/_error/errorPageData.ts';
-import { ErrorPage, pages, type PageEntry } from '../src/pages/registry.ts';
-import type { PageRequest, SignedInMember } from '../src/pages/request.ts';
+import { pages, type PageEntry } from '../src/pages/registry.ts';
+import type { FormFill, PageRequest } from '../src/pages/request.ts';
 import { signinThenPath } from '../src/paths.ts';
-import type { RouteParams } from '../src/route.ts';
-import { hashToken, sessionTokenOf } from './auth/session-cookie.ts';
-import type { Db } from './db/database.ts';
-import { sessionStore, type SessionAccount } from './db/sessions.ts';
+import type { Route, RouteParams } from '../src/route.ts';
+import type { AppContext, Member, PageTarget } from './app-env.ts';
+import type { RefusalStatus } from './forms/refusal.ts';
 
-export interface OnRequestPagesOptions {
-  db: Db;
-  /**
-   * The stylesheets and scripts every page links to, as the prerender step wrote them
-   * ({out}/server/page-assets.json); read again whenever a build replaces the file.
-   */
-  pageAssetsFile: string;
-  /**
-   * What the database holds for a page, by folder name (the moderation pages' queue and log),
-   * read only once the visitor may see the page.
-   */
-  pageExtras?: Readonly<Record<string, PageExtrasReader>>;
-}
+export type PageStatus = 200 | RefusalStatus;
 
-export type OnRequestPageId =
-  'verify' | 'account' | 'forgot' | 'reset' | 'post' | 'moderate' | 'report' | 'moderate-reports';
-
-/** What the server adds to a page's request besides the query and the member. */
-export type RequestExtras = Pick<
+/** What the server reads for a page besides the query and the member. */
+export type PageExtras = Pick<
   PageRequest,
-  'form' | 'link' | 'memberAds' | 'moderation' | 'messages' | 'report' | 'reports' | 'search'
+  'link' | 'memberAds' | 'moderation' | 'messages' | 'report' | 'reports' | 'search'
 >;
 
-export type PageExtrasReader = (c: Context, member: SessionAccount) => RequestExtras;
+/** A page source's reading: the page's extras, and its status when it is not 200. */
+export interface PageRead extends PageExtras {
+  status?: PageStatus;
+}
+
+export interface PageReadInput<Params> {
+  member: Member | undefined;
+  params: Params;
+  /** A refused form of this page, shown again: what was typed says what the form was about. */
+  form?: FormFill;
+}
+
+/** What the server reads for one page of the registry, declared once. */
+export interface PageSource<Params extends Partial<RouteParams> = Partial<RouteParams>> {
+  /** The page's route (src/paths.ts `routes`): the page this source is for. */
+  route: Route<Params>;
+  /** Whom `read` is for: it runs only for them (a signed-in member; a moderator). */
+  for: 'anyone' | 'members' | 'moderators';
+  /** A prerendered page is rendered on request, instead of served as its file, when this holds. */
+  onRequestWhen?: (query: Readonly<Record<string, string>>) => boolean;
+  /** What the page needs from the database; a Response (a redirect) answers instead of the page. */
+  read?: (
+    c: AppContext,
+    input: PageReadInput<Params>,
+  ) => Promise<PageRead | Response> | PageRead | Response;
+}
+
+/** Declares a page source, its `read` typed by its route's parameters. */
+export const pageSource = <Params extends Partial<RouteParams>>(source: PageSource<Params>) =>
+  source as unknown as PageSource;
+
+export interface OnRequestPagesOptions {
+  /** The stylesheets and scripts every page links to. */
+  pageAssets: () => PageAssets;
+  sources: readonly PageSource[];
+}
+
+interface AnswerOptions {
+  form?: FormFill;
+  /** What the answer sets itself (an emailed link's state after its form posted). */
+  extras?: PageExtras;
+  status?: PageStatus;
+}
 
 export function onRequestPages(options: OnRequestPagesOptions) {
-  const onRequest = pages.filter((page) => !page.prerenderUrls);
-  const sessions = sessionStore(options.db);
-  const assets = pageAssetsReader(options.pageAssetsFile);
-
-  function memberOf(c: Context): (SignedInMember & SessionAccount) | undefined {
-    const token = sessionTokenOf(c);
-    return token ? sessions.findValid(hashToken(token), new Date().toISOString()) : undefined;
+  const sources = new Map<Route<Partial<RouteParams>>, PageSource>();
+  for (const source of options.sources) {
+    const label = source.route.patterns.join(', ');
+    if (!pages.some((page) => page.route === source.route))
+      throw new Error(`No folder of src/pages/ has the route ${label}`);
+    if (sources.has(source.route)) throw new Error(`Two page sources for ${label}`);
+    sources.set(source.route, source);
   }
 
-  function find(path: string): { page: PageEntry; params: RouteParams } | undefined {
-    for (const page of onRequest) {
+  const onRequest = (page: PageEntry, query: Readonly<Record<string, string>>) =>
+    !page.prerenderUrls || (sources.get(page.route)?.onRequestWhen?.(query) ?? false);
+
+  function find(path: string, query: Readonly<Record<string, string>>) {
+    for (const page of pages) {
       const params = page.route.match(path);
-      if (params) return { page, params: params as RouteParams };
+      if (params && onRequest(page, query)) return { page, params: params as RouteParams };
     }
     return undefined;
   }
 
-  /**
-   * The page's answer: its HTML (no-store), the way to sign in for a members-only page, or
-   * `hidden` for a moderators' page asked for by anyone else.
-   */
-  function pageAnswer(
-    c: Context,
+  /** The page's answer, or `hidden` for a moderators' page asked for by anyone else. */
+  async function answer(
+    c: AppContext,
     page: PageEntry,
     params: RouteParams,
-    extras: RequestExtras,
-    status: PageStatus,
-  ): Response | 'hidden' {
-    const member = memberOf(c);
+    target: PageTarget | undefined,
+    { form, extras, status }: AnswerOptions,
+  ): Promise<Response | 'hidden'> {
+    const member = await c.var.member();
+    const source = sources.get(page.route);
+    let read: PageRead = {};
+    if (source?.read && mayRead(source.for, member)) {
+      const result = await source.read(c, { member, params, ...(form ? { form } : {}) });
+      if (result instanceof Response) return result;
+      read = result;
+    }
+    const { status: readStatus, ...readExtras } = read;
     const request: PageRequest = {
       query: c.req.query(),
-      ...(member
-        ? {
-            member: {
-              email: member.email,
-              emailVerified: member.emailVerified,
-              role: member.role,
-              dateOfBirth: member.dateOfBirth,
-            },
-          }
-        : {}),
+      ...(member ? { member: signedInMember(member) } : {}),
+      ...readExtras,
       ...extras,
+      ...(form ? { form } : {}),
     };
-    const context = { routeParams: params, urlPathname: c.req.path };
-    let data = page.data({ ...context, request });
+    // A form's answer (a POST to the API) is about the form's page, not the API's path.
+    const pagePath = target?.url ?? page.route.path(params);
+    const urlPathname = c.req.method === 'GET' ? c.req.path : pagePath.split('?')[0]!;
+    const data = page.data({ routeParams: params, urlPathname, request });
     if (data.access === 'moderators' && member?.role !== 'moderator') return 'hidden';
     c.header('Cache-Control', 'no-store');
     if (data.access === 'members' && !member) {
       const url = new URL(c.req.url);
-      return c.redirect(signinThenPath(`${url.pathname}${url.search}`), 303);
+      const back = c.req.method === 'GET' ? `${url.pathname}${url.search}` : pagePath;
+      return c.redirect(signinThenPath(back), 303);
     }
-    const reader = options.pageExtras?.[page.id];
-    if (reader && member)
-      data = page.data({ ...context, request: { ...request, ...reader(c, member), ...extras } });
-    return c.html(renderPageHtml(page.Page, data, assets()), status);
-  }
-
-  /** The page's answer; a hidden page answers as the not-found screen. */
-  function answer(
-    c: Context,
-    page: PageEntry,
-    params: RouteParams,
-    extras: RequestExtras = {},
-    status: PageStatus = 200,
-  ): Response {
-    const response = pageAnswer(c, page, params, extras, status);
-    if (response !== 'hidden') return response;
-    c.header('Cache-Control', 'no-cache');
-    return c.html(renderPageHtml(ErrorPage, notFoundData('page'), assets()), 404);
+    const html = renderPageHtml(page.Page, data, options.pageAssets());
+    return c.html(html, (status ?? readStatus ?? 200) as ContentfulStatusCode);
   }
 
   return {
-    memberOf,
-    find,
     /**
-     * A request for one of the pages: its answer, or, for a page this visitor may not know of,
-     * on to whatever answers paths that are not pages (the site's own not-found screen).
+     * GET of any path: the page rendered on request that has this path, or, for none (or for a
+     * page this visitor may not know of), on to what answers paths that are not such pages.
      */
-    async serve(c: Context, page: PageEntry, params: RouteParams, next: Next) {
-      const response = pageAnswer(c, page, params, {}, 200);
-      if (response !== 'hidden') return response;
+    async serve(c: AppContext, next: Next) {
+      const found = find(c.req.path, c.req.query());
+      if (found) {
+        const response = await answer(c, found.page, found.params, undefined, {});
+        if (response !== 'hidden') return response;
+      }
       await next();
       return c.res;
     },
-    /** Renders one of the on-request pages by its folder name (form answers, refusals). */
-    render(
-      c: Context,
-      id: OnRequestPageId,
-      extras?: RequestExtras,
-      status?: Parameters<typeof answer>[4],
-    ): Response {
-      const page = onRequest.find((entry) => entry.id === id);
-      if (!page) throw new Error(`src/pages/${id}/ is not a page rendered on request`);
-      return answer(c, page, {}, extras, status);
+    /**
+     * One page of the registry, answering a form post: the refused form again, or what its action
+     * did. Undefined for a page this visitor may not know of.
+     */
+    async render(
+      c: AppContext,
+      target: PageTarget,
+      answerOptions: AnswerOptions = {},
+    ): Promise<Response | undefined> {
+      const page = pages.find((entry) => entry.route === target.route);
+      if (!page) throw new Error(`No folder of src/pages/ has ${target.route.patterns.join(', ')}`);
+      const response = await answer(c, page, target.params ?? {}, target, answerOptions);
+      return response === 'hidden' ? undefined : response;
     },
-    answer,
   };
 }
 
 export type OnRequestPages = ReturnType<typeof onRequestPages>;
 
-type PageStatus = 200 | 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 503;
+function mayRead(audience: PageSource['for'], member: Member | undefined): boolean {
+  if (audience === 'anyone') return true;
+  return audience === 'members' ? member !== undefined : member?.role === 'moderator';
+}
 
-function pageAssetsReader(file: string): () => PageAssets {
+function signedInMember(member: Member): NonNullable<PageRequest['member']> {
+  const { email, emailVerified, role, dateOfBirth } = member;
+  return { email, emailVerified, role, dateOfBirth };
+}
+
+/**
+ * The stylesheets and scripts as the prerender step wrote them ({out}/server/page-assets.json),
+ * read again whenever a build replaces the file.
+ */
+export function pageAssetsFromFile(file: string): () => PageAssets {
   let cached: { mtimeMs: number; assets: PageAssets } | undefined;
   return () => {
     let mtimeMs: number;

@@ -83,8 +83,11 @@ export const reportConversationPath = (conversationId: number) =>
 export const moderateReportsPath = () => routes.moderateReports.path({});
 export const deleteAccountPath = () => routes.deleteAccount.path({});
 /** The sign-in page, coming back to `next` (a path of this site) after signing in. */
-export const signinThenPath = (next: string) =>
-  `${routes.signin.path({})}?next=${encodeURIComponent(next)}`;
+export const signinThenPath = (next: string | undefined) =>
+  next ? `${routes.signin.path({})}?next=${encodeURIComponent(next)}` : routes.signin.path({});
+/** The sign-up page, going on to `next` after the account is made and its email verified. */
+export const signupThenPath = (next: string | undefined) =>
+  next ? `${routes.signup.path({})}?next=${encodeURIComponent(next)}` : routes.signup.path({});
 
 /** Ads shown on one page of a city's list. */
 export const ADS_PER_PAGE = 30;

@@ -2,7 +2,8 @@
 // hashing pool's threads. The stored string carries its parameters, so the cost can rise later
 // without breaking old hashes.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { HashingPool } from './hashing-pool.ts';
+import { Refusal } from '../forms/refusal.ts';
+import { HashingBusy, type HashingPool } from './hashing-pool.ts';
 
 const KEY_LENGTH = 32;
 /** 2^16 × 8 × 128 bytes = 64 MiB per hash. Tests may lower it with PASSWORD_HASH_COST. */
@@ -48,3 +49,16 @@ export function passwordHasher(pool: HashingPool) {
 }
 
 export type PasswordHasher = ReturnType<typeof passwordHasher>;
+
+const BUSY = 'The server is busy right now. Please try again in a few seconds.';
+
+/** A hash that the pool could not take now becomes a 503 with Retry-After. */
+export async function hashing<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof HashingBusy)
+      throw new Refusal(503, BUSY, undefined, error.retryAfterSeconds);
+    throw error;
+  }
+}

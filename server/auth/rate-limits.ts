@@ -3,6 +3,7 @@
 // not the account's owner: a client that keeps failing on an account must wait longer after each
 // failure, while a client that has not failed on it (or a browser the owner signed in from
 // before) still gets its try, however many failures others have piled onto the account.
+import { Refusal } from '../forms/refusal.ts';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface Limit {
@@ -125,3 +126,16 @@ export function createRateLimits(settings: RateLimitSettings) {
 }
 
 export type RateLimits = ReturnType<typeof createRateLimits>;
+
+/** A rate limit that is reached becomes a 429 with Retry-After. */
+export function throwIfWaiting(waitSeconds: number) {
+  if (waitSeconds > 0) {
+    const minutes = Math.ceil(waitSeconds / 60);
+    throw new Refusal(
+      429,
+      `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
+      undefined,
+      waitSeconds,
+    );
+  }
+}

@@ -44,11 +44,18 @@ export function mail(
   return { to, subject, text, html };
 }
 
-export function verificationMail(site: MailSite, to: string, token: string): MailMessage {
+/** `next`: where the member was going when they signed up (a path of this site), kept in the link. */
+export function verificationMail(
+  site: MailSite,
+  to: string,
+  token: string,
+  next?: string,
+): MailMessage {
+  const query = new URLSearchParams({ token, ...(next ? { next } : {}) });
   return mail(site, to, `Verify your email for ${site.brand}`, {
     intro: `Thanks for joining ${site.brand}. Please confirm that this is your email address.`,
     action: 'Verify my email',
-    url: `${site.baseUrl}/verify?token=${token}`,
+    url: `${site.baseUrl}/verify?${query}`,
     after: [
       'The link works once and expires in 24 hours. You can ask for a new one on your account page.',
       'If you did not create an account, you can ignore this mail: nothing happens without the link.',

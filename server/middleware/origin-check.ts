@@ -1,8 +1,9 @@
 // Refuses state-changing requests sent from another site (CSRF): a browser always names the page's
 // origin on a cross-site POST. Scripts that send no Origin and no Sec-Fetch-Site are let through.
 import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env.ts';
 import { forwardedProto, type ProxyTrust } from '../client-address.ts';
-import { Refusal, type AnswerRefusal } from '../refusal.ts';
+import { Refusal, type AnswerRefusal } from '../forms/refusal.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -10,7 +11,7 @@ export function originCheck(
   allowedOrigins: readonly string[],
   trust: ProxyTrust,
   refuse: AnswerRefusal,
-): MiddlewareHandler {
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
     const origin = c.req.header('origin');

@@ -2,17 +2,19 @@
 // (scripts, the sign-up dialog) or a form post (pages without JavaScript); every JSON failure is
 // `{ error }` with a 4xx status (or 503 while password hashing is at capacity), and every refused
 // form post gets its form page back with the message.
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
+import { localPath } from '../../src/local-path.ts';
+import { routes, successPath } from '../../src/paths.ts';
 import {
   makeSignupSchema,
   signinSchema,
   firstProblem,
   TERMS_REQUIRED,
 } from '../../src/schemas/signup.ts';
+import type { AppContext, AppEnv } from '../app-env.ts';
 import { ageCheckDay } from '../auth/age-check-day.ts';
-import { HashingBusy } from '../auth/hashing-pool.ts';
-import type { PasswordHasher } from '../auth/passwords.ts';
-import type { CountedLimit, RateLimits } from '../auth/rate-limits.ts';
+import { hashing, type PasswordHasher } from '../auth/passwords.ts';
+import { throwIfWaiting, type CountedLimit, type RateLimits } from '../auth/rate-limits.ts';
 import {
   clearSessionCookies,
   DEVICE_DAYS,
@@ -30,8 +32,16 @@ import { conversationStore } from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import { knownDeviceStore } from '../db/known-devices.ts';
 import { sessionStore } from '../db/sessions.ts';
-import { localPath } from '../local-path.ts';
-import { FORM_TYPES, mediaTypeOf, Refusal, type AnswerRefusal } from '../refusal.ts';
+import type { FormEndpoint } from '../forms/form-endpoint.ts';
+import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import {
+  FORM_TYPES,
+  keptValues,
+  mediaTypeOf,
+  readSubmission,
+  type Submission,
+} from '../forms/submission.ts';
+import { pageSource } from '../pages.ts';
 import type { EmailLinks } from './email-links.ts';
 
 export interface AccountsOptions {
@@ -41,20 +51,30 @@ export interface AccountsOptions {
   rateLimits: RateLimits;
   passwords: PasswordHasher;
   refuse: AnswerRefusal;
+  form: FormEndpoint;
   trust: ProxyTrust;
 }
 
-export type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
+/**
+ * The prerendered sign-in and sign-up pages, rendered on request when they carry where to go
+ * afterwards (`?next=`, a path of this site): their forms post it on, without JavaScript too.
+ */
+export const accountPageSources = [routes.signin, routes.signup].map((route) =>
+  pageSource({
+    route,
+    for: 'anyone',
+    onRequestWhen: (query) => localPath(query.next) !== undefined,
+  }),
+);
 
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 /** Told only to whoever gives a banned account's right password. */
 export const ACCOUNT_CLOSED =
   'This account has been closed by our moderators for breaking the site rules. You cannot sign in.';
-const BUSY = 'The server is busy right now. Please try again in a few seconds.';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function accountsRoutes(options: AccountsOptions) {
-  const { passwords, rateLimits, trust } = options;
+  const { passwords, rateLimits, trust, form } = options;
   const accounts = accountStore(options.db);
   const sessions = sessionStore(options.db);
   const devices = knownDeviceStore(options.db);
@@ -70,15 +90,18 @@ export function accountsRoutes(options: AccountsOptions) {
       unknownAccountHash = undefined;
       throw error;
     }));
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
 
-  app.post('/signup', async (c) => {
+  app.post('/signup', ...form({ route: routes.signup }), async (c) => {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return options.refuse(c, submission);
-    const values = keptValues(submission, ['email', 'dateOfBirth']);
+    // Where the visitor was going (Reply on an ad, Post Your Ad): carried through the
+    // verification mail and back, and only ever a path of this site.
+    const next = localPath(submission.fields.next);
+    const values = { ...keptValues(submission, ['email', 'dateOfBirth']), next: next ?? '' };
     try {
       await limit('signupPerIp', rateLimitKey(clientAddress(c, trust)));
-      const fields = termsChecked(submission);
+      const { next: _next, ...fields } = termsChecked(submission);
       const parsed = makeSignupSchema(ageCheckDay()).safeParse(fields);
       if (!parsed.success) {
         const problem = firstProblem(parsed.error);
@@ -99,19 +122,20 @@ export function accountsRoutes(options: AccountsOptions) {
         createdAt: now,
       });
       if (accountId === undefined) throw duplicateEmail();
-      options.links.sendVerification(accountId, input.email);
+      options.links.sendVerification(accountId, input.email, next);
       startSession(c, accountId);
       rememberDevice(c, accountId);
+      const destination = next ?? successPath();
       return submission.kind === 'form'
-        ? c.redirect('/success', 303)
-        : c.json({ redirectUrl: '/success' }, 201);
+        ? c.redirect(destination, 303)
+        : c.json({ redirectUrl: destination }, 201);
     } catch (error) {
       if (error instanceof Refusal) return options.refuse(c, error, values);
       throw error;
     }
   });
 
-  app.post('/signin', async (c) => {
+  app.post('/signin', ...form({ route: routes.signin }), async (c) => {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return options.refuse(c, submission);
     // Where to go after signing in (a page that asked the member to sign in first): kept apart
@@ -153,7 +177,7 @@ export function accountsRoutes(options: AccountsOptions) {
     }
   });
 
-  app.post('/signout', (c) => {
+  app.post('/signout', ...form(undefined), (c) => {
     const token = sessionTokenOf(c);
     if (token) sessions.revoke(hashToken(token));
     clearSessionCookies(c, isHttps(c, trust));
@@ -166,13 +190,9 @@ export function accountsRoutes(options: AccountsOptions) {
     c.json({ error: 'Use POST for this endpoint.' }, 405),
   );
 
-  app.get('/me', (c) => {
-    c.header('Cache-Control', 'no-store');
-    const token = sessionTokenOf(c);
-    const member = token
-      ? sessions.findValid(hashToken(token), new Date().toISOString())
-      : undefined;
-    if (!member) return c.json({ error: 'You are not signed in.' }, 401);
+  app.get('/me', async (c) => {
+    const member = await c.var.member();
+    if (!member) return c.json({ error: NOT_SIGNED_IN }, 401);
     // unread: messages sent to the member and not yet opened (the header's Messages link).
     return c.json(
       {
@@ -186,7 +206,7 @@ export function accountsRoutes(options: AccountsOptions) {
 
   return app;
 
-  function startSession(c: Context, accountId: number) {
+  function startSession(c: AppContext, accountId: number) {
     const token = newSessionToken();
     const now = new Date();
     const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
@@ -194,7 +214,7 @@ export function accountsRoutes(options: AccountsOptions) {
     setSessionCookies(c, token, isHttps(c, trust));
   }
 
-  function knownDeviceOf(c: Context, accountId: number) {
+  function knownDeviceOf(c: AppContext, accountId: number) {
     const token = deviceTokenOf(c);
     if (!token) return undefined;
     const now = new Date();
@@ -207,7 +227,7 @@ export function accountsRoutes(options: AccountsOptions) {
     return device;
   }
 
-  function rememberDevice(c: Context, accountId: number) {
+  function rememberDevice(c: AppContext, accountId: number) {
     const token = newSessionToken();
     devices.remember(hashToken(token), accountId, new Date().toISOString());
     setDeviceCookie(c, token, isHttps(c, trust));
@@ -218,60 +238,8 @@ export function accountsRoutes(options: AccountsOptions) {
   }
 }
 
-/** A rate limit that is reached becomes a 429 with Retry-After. */
-export function throwIfWaiting(waitSeconds: number) {
-  if (waitSeconds > 0) {
-    const minutes = Math.ceil(waitSeconds / 60);
-    throw new Refusal(
-      429,
-      `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
-      undefined,
-      waitSeconds,
-    );
-  }
-}
-
-/** A hash that the pool could not take now becomes a 503 with Retry-After. */
-export async function hashing<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof HashingBusy)
-      throw new Refusal(503, BUSY, undefined, error.retryAfterSeconds);
-    throw error;
-  }
-}
-
 const duplicateEmail = () =>
   new Refusal(409, 'An account with this email already exists. Sign in instead.', 'email');
-
-export async function readSubmission(c: Context): Promise<Submission | Refusal> {
-  const type = mediaTypeOf(c);
-  if (type === 'application/json') {
-    let body: unknown;
-    try {
-      body = JSON.parse(await c.req.text());
-    } catch {
-      return new Refusal(400, 'The request body is not valid JSON.');
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return new Refusal(400, 'The request body must be a JSON object.');
-    }
-    return { kind: 'json', fields: body as Record<string, unknown> };
-  }
-  if (FORM_TYPES.has(type)) {
-    try {
-      const form = await c.req.parseBody();
-      return { kind: 'form', fields: form };
-    } catch {
-      return new Refusal(400, 'The form could not be read. Please try again.');
-    }
-  }
-  return new Refusal(
-    415,
-    'Send the request as JSON (Content-Type: application/json) or as a form.',
-  );
-}
 
 /** The form's "I am 18 or older and accept the Terms" box must be ticked; JSON clients accept in their UI. */
 function termsChecked(submission: Submission): Record<string, unknown> {
@@ -279,16 +247,4 @@ function termsChecked(submission: Submission): Record<string, unknown> {
   const { acceptTerms, ...fields } = submission.fields;
   if (acceptTerms !== 'on') throw new Refusal(400, TERMS_REQUIRED, 'acceptTerms');
   return fields;
-}
-
-export function keptValues(
-  submission: Submission,
-  names: readonly string[],
-): Record<string, string> {
-  return Object.fromEntries(
-    names.map((name) => [
-      name,
-      typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : '',
-    ]),
-  );
 }

@@ -11,7 +11,8 @@
 //   revokes every session of the account.
 //
 // Tokens are 32 random bytes; the database keeps their SHA-256 only (server/db/email-tokens.ts).
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
+import { localPath } from '../../src/local-path.ts';
 import {
   forgotPasswordSchema,
   isTokenShaped,
@@ -20,20 +21,22 @@ import {
 } from '../../src/schemas/email-links.ts';
 import { firstProblem } from '../../src/schemas/signup.ts';
 import type { LinkState } from '../../src/pages/request.ts';
-import { accountPath, forgotPath, resetPath, signinPath, signinThenPath } from '../../src/paths.ts';
-import type { PasswordHasher } from '../auth/passwords.ts';
-import type { CountedLimit, RateLimits } from '../auth/rate-limits.ts';
+import { accountPath, forgotPath, resetPath, routes, signinPath } from '../../src/paths.ts';
+import type { AppContext, AppEnv } from '../app-env.ts';
+import { hashing, type PasswordHasher } from '../auth/passwords.ts';
+import { throwIfWaiting, type CountedLimit, type RateLimits } from '../auth/rate-limits.ts';
 import { clearSessionCookies, hashToken, newSessionToken } from '../auth/session-cookie.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import { accountStore } from '../db/accounts.ts';
 import type { Db } from '../db/database.ts';
 import { emailTokenStore, type EmailTokenPurpose } from '../db/email-tokens.ts';
 import { sessionStore } from '../db/sessions.ts';
+import type { FormEndpoint } from '../forms/form-endpoint.ts';
+import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { keptValues, readSubmission } from '../forms/submission.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail, type MailSite } from '../mail/messages.ts';
-import type { OnRequestPages } from '../pages.ts';
-import { Refusal, type AnswerRefusal } from '../refusal.ts';
-import { hashing, keptValues, readSubmission, throwIfWaiting } from './accounts.ts';
+import { pageSource, type OnRequestPages } from '../pages.ts';
 
 export const VERIFY_LINK_HOURS = 24;
 export const RESET_LINK_HOURS = 1;
@@ -59,6 +62,7 @@ export interface EmailLinkOptions {
   rateLimits: RateLimits;
   passwords: PasswordHasher;
   refuse: AnswerRefusal;
+  form: FormEndpoint;
   trust: ProxyTrust;
   pages: OnRequestPages;
 }
@@ -74,9 +78,10 @@ export function emailLinks(options: Pick<EmailLinkOptions, 'db' | 'mailer' | 'ma
   };
   return {
     tokens,
-    sendVerification(accountId: number, email: string) {
+    /** `next`: where the member was going, a path of this site, carried by the link. */
+    sendVerification(accountId: number, email: string, next?: string) {
       const token = issue(accountId, 'verify', VERIFY_LINK_HOURS);
-      options.mailer.send(verificationMail(options.mailSite(), email, token));
+      options.mailer.send(verificationMail(options.mailSite(), email, token, next));
     },
     sendPasswordReset(accountId: number, email: string) {
       const token = issue(accountId, 'reset', RESET_LINK_HOURS);
@@ -93,32 +98,40 @@ export function emailLinks(options: Pick<EmailLinkOptions, 'db' | 'mailer' | 'ma
 
 export type EmailLinks = ReturnType<typeof emailLinks>;
 
-/** The pages opened from the emailed links: GET /verify and GET /reset. */
-export function emailLinkPages(pages: OnRequestPages, links: EmailLinks) {
-  const app = new Hono();
-  app.get('/verify', (c) =>
-    pages.render(c, 'verify', { link: links.stateOf(c.req.query('token'), 'verify').state }),
-  );
-  app.get('/reset', (c) =>
-    pages.render(c, 'reset', { link: links.stateOf(c.req.query('token'), 'reset').state }),
-  );
-  return app;
+/**
+ * The pages opened from the emailed links, /verify and /reset: what their link's token is now,
+ * from the link, or from the refused form that carried it.
+ */
+export function emailLinkPageSources(links: EmailLinks) {
+  const linkPage = (route: typeof routes.verify, purpose: EmailTokenPurpose) =>
+    pageSource({
+      route,
+      for: 'anyone',
+      read: (c, { form }) => ({
+        link: links.stateOf(c.req.query('token') ?? form?.values.token, purpose).state,
+      }),
+    });
+  return [linkPage(routes.verify, 'verify'), linkPage(routes.reset, 'reset')];
 }
 
 /** The API: POST /verify, /verify/resend, /forgot, /reset. */
 export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
-  const { rateLimits, trust, pages } = options;
+  const { rateLimits, trust, pages, form } = options;
   const accounts = accountStore(options.db);
   const sessions = sessionStore(options.db);
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
+  const verifyPage = { route: routes.verify };
 
-  app.post('/verify', async (c) => {
+  app.post('/verify', ...form(verifyPage), async (c) => {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return options.refuse(c, submission);
-    const values = keptValues(submission, ['token']);
+    const values = keptValues(submission, ['token', 'next']);
+    // Where the member was going when they signed up: where verifying takes them.
+    const next = localPath(values.next);
     try {
       await limit('linkPerIp', clientKey(c));
-      const parsed = verifyEmailSchema.safeParse(submission.fields);
+      const { next: _next, ...fields } = submission.fields;
+      const parsed = verifyEmailSchema.safeParse(fields);
       if (!parsed.success) throw problem(parsed.error);
       const found = links.stateOf(parsed.data.token, 'verify');
       const now = new Date().toISOString();
@@ -129,28 +142,25 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       if (!verified) {
         const state = found.state === 'valid' ? 'used' : found.state;
         return submission.kind === 'form'
-          ? pages.render(c, 'verify', { link: state }, linkStatus(state))
+          ? pageAnswer(c, verifyPage, { link: state }, linkStatus(state))
           : c.json({ error: LINK_ERRORS[state] }, linkStatus(state));
       }
       accounts.markVerified(verified.accountId, now);
-      return submission.kind === 'form'
-        ? pages.render(c, 'verify', { link: 'done' })
-        : c.json({ verified: true }, 200);
+      if (submission.kind === 'json')
+        return c.json({ verified: true, ...(next ? { redirectUrl: next } : {}) }, 200);
+      return next ? c.redirect(next, 303) : pageAnswer(c, verifyPage, { link: 'done' });
     } catch (error) {
       if (error instanceof Refusal) return options.refuse(c, error, values);
       throw error;
     }
   });
 
-  app.post('/verify/resend', async (c) => {
+  app.post('/verify/resend', ...form({ route: routes.account }), async (c) => {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return options.refuse(c, submission);
     try {
-      const member = pages.memberOf(c);
-      if (!member) {
-        if (submission.kind === 'form') return c.redirect(signinThenPath(accountPath()), 303);
-        throw new Refusal(401, 'You are not signed in.');
-      }
+      const member = await c.var.member();
+      if (!member) throw new Refusal(401, NOT_SIGNED_IN);
       if (Object.keys(submission.fields).length > 0)
         throw new Refusal(400, `Unexpected field: ${Object.keys(submission.fields).join(', ')}.`);
       if (member.emailVerified) {
@@ -169,7 +179,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
     }
   });
 
-  app.post('/forgot', async (c) => {
+  app.post('/forgot', ...form({ route: routes.forgot }), async (c) => {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return options.refuse(c, submission);
     const values = keptValues(submission, ['email']);
@@ -193,7 +203,8 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
     }
   });
 
-  app.post('/reset', async (c) => {
+  const resetPage = { route: routes.reset };
+  app.post('/reset', ...form(resetPage), async (c) => {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return options.refuse(c, submission);
     const values = keptValues(submission, ['token']);
@@ -205,7 +216,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       if (!('id' in found) || found.state !== 'valid') {
         const state = found.state === 'valid' ? 'unknown' : found.state;
         return submission.kind === 'form'
-          ? pages.render(c, 'reset', { link: state }, linkStatus(state))
+          ? pageAnswer(c, resetPage, { link: state }, linkStatus(state))
           : c.json({ error: LINK_ERRORS[state], field: 'token' }, linkStatus(state));
       }
       const parsed = resetPasswordSchema.safeParse(submission.fields);
@@ -224,7 +235,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       })();
       if (!changed)
         return submission.kind === 'form'
-          ? pages.render(c, 'reset', { link: 'used' }, 410)
+          ? pageAnswer(c, resetPage, { link: 'used' }, 410)
           : c.json({ error: LINK_ERRORS.used, field: 'token' }, 410);
       // This browser's session was revoked with the others: its cookies go too.
       clearSessionCookies(c, isHttps(c, trust));
@@ -245,7 +256,17 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
 
   return app;
 
-  function clientKey(c: Context) {
+  /** The link's page, saying what its action did (these pages are for anyone: always a page). */
+  async function pageAnswer(
+    c: AppContext,
+    target: { route: typeof routes.verify },
+    extras: { link: LinkState },
+    status: 200 | 400 | 410 = 200,
+  ) {
+    return (await pages.render(c, target, { extras, status }))!;
+  }
+
+  function clientKey(c: AppContext) {
     return rateLimitKey(clientAddress(c, trust));
   }
 

@@ -12,31 +12,31 @@
 //   logged. The form's answer is /account/delete?done=1, which says the account is gone.
 //
 // A refused form post gets the /account/delete page again with the message; JSON gets `{ error }`.
-import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
-import { accountPath, deleteAccountPath, signinThenPath } from '../../src/paths.ts';
+import { accountPath, deleteAccountPath, routes, signinThenPath } from '../../src/paths.ts';
 import { PASSWORD_MAX } from '../../src/schemas/password-length.ts';
-import type { PasswordHasher } from '../auth/passwords.ts';
-import type { RateLimits } from '../auth/rate-limits.ts';
+import type { AppEnv } from '../app-env.ts';
+import { hashing, type PasswordHasher } from '../auth/passwords.ts';
+import { throwIfWaiting, type RateLimits } from '../auth/rate-limits.ts';
 import { clearSessionCookies, DEVICE_COOKIE } from '../auth/session-cookie.ts';
 import { dataFileName, memberDataFile } from '../account/data-file.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import { accountStore } from '../db/accounts.ts';
 import type { Db } from '../db/database.ts';
 import { memberDataStore } from '../db/member-data.ts';
+import type { FormEndpoint } from '../forms/form-endpoint.ts';
+import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { isFormSubmission, readSubmission } from '../forms/submission.ts';
 import { accountDeletedMail } from '../mail/account-messages.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
-import { originCheck } from '../middleware/origin-check.ts';
-import type { OnRequestPages } from '../pages.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import { isFormSubmission, Refusal } from '../refusal.ts';
-import { hashing, readSubmission, throwIfWaiting } from './accounts.ts';
 
 export interface MemberDataOptions {
   db: Db;
-  pages: OnRequestPages;
+  refuse: AnswerRefusal;
+  form: FormEndpoint;
   mailer: Mailer;
   /** The brand (the file's name) and the address the last mail links to. */
   mailSite: () => MailSite;
@@ -44,7 +44,6 @@ export interface MemberDataOptions {
   passwords: PasswordHasher;
   /** Asked to publish when the account had live ads; none in the API's own tests. */
   publisher?: Publisher;
-  allowedOrigins: readonly string[];
   trust: ProxyTrust;
   /** The clock (tests move it). */
   now?: () => Date;
@@ -54,35 +53,16 @@ export const WRONG_PASSWORD = 'That password is not right. Your account was not 
 export const PASSWORD_NEEDED = 'Enter your password to delete your account.';
 export const MODERATOR_REFUSED =
   'A moderator’s account cannot be deleted here. Ask an operator to take the moderator role away first (npm run moderator -- remove), then delete the account.';
-const NOT_SIGNED_IN = 'You are not signed in.';
-const MAX_BODY_BYTES = 16 * 1024;
 
 export function memberDataRoutes(options: MemberDataOptions) {
-  const { pages, rateLimits, trust } = options;
+  const { refuse, rateLimits, trust } = options;
   const store = memberDataStore(options.db);
   const accounts = accountStore(options.db);
   const now = options.now ?? (() => new Date());
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
 
-  app.use(async (c, next) => {
-    await next();
-    // The member's own data, and answers about their account: never kept by a cache.
-    c.res.headers.set('Cache-Control', 'no-store');
-  });
-  app.use(originCheck(options.allowedOrigins, trust, refuse));
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        refuse(
-          c,
-          new Refusal(413, `The request body is too large (${MAX_BODY_BYTES / 1024} KB at most).`),
-        ),
-    }),
-  );
-
-  app.get('/data', (c) => {
-    const member = pages.memberOf(c);
+  app.get('/data', async (c) => {
+    const member = await c.var.member();
     const rows = member ? store.rowsOf(member.accountId) : undefined;
     if (!rows)
       return isFormSubmission(c)
@@ -96,14 +76,12 @@ export function memberDataRoutes(options: MemberDataOptions) {
     return c.body(`${JSON.stringify(file, null, 2)}\n`, 200);
   });
 
-  app.post('/delete', async (c) => {
+  const deletePage = { route: routes.deleteAccount };
+  app.post('/delete', ...options.form(deletePage), async (c) => {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return refuse(c, submission);
-    const member = pages.memberOf(c);
-    if (!member)
-      return submission.kind === 'form'
-        ? c.redirect(signinThenPath(deleteAccountPath()), 303)
-        : c.json({ error: NOT_SIGNED_IN }, 401);
+    const member = await c.var.member();
+    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
     try {
       const { password, ...others } = submission.fields;
       if (submission.kind === 'json' && Object.keys(others).length > 0)
@@ -156,23 +134,4 @@ export function memberDataRoutes(options: MemberDataOptions) {
   );
 
   return app;
-
-  /** A refusal: the deletion page again with the message for a form, `{ error }` for JSON. */
-  function refuse(c: Context, refusal: Refusal) {
-    c.header('Cache-Control', 'no-store');
-    if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
-    const page = isFormSubmission(c) ? pages.find(deleteAccountPath()) : undefined;
-    if (!page)
-      return c.json(
-        refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error },
-        refusal.status,
-      );
-    return pages.answer(
-      c,
-      page.page,
-      page.params,
-      { form: { error: refusal.error, values: {} } },
-      refusal.status,
-    );
-  }
 }

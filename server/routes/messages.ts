@@ -13,8 +13,7 @@
 // are never confirmed. A refused form post comes back as its page (404 to 429) with the message and
 // what was typed; JSON gets `{ error }`. Nothing here ever shows or sends the other side's email.
 // Writing needs a verified email, as posting does; reading does not.
-import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono } from 'hono';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { secondsToWait } from '../auth/rate-limits.ts';
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
@@ -26,11 +25,9 @@ import {
   INBOX_SHOWN,
   type ConversationView,
   type InboxView,
-  type MessagesView,
   type NewMessageTarget,
 } from '../../src/pages/messages-view.ts';
-import type { FormFill } from '../../src/pages/request.ts';
-import { adPath, conversationPath, newMessagePath, signinThenPath } from '../../src/paths.ts';
+import { adPath, conversationPath, newMessagePath, routes } from '../../src/paths.ts';
 import { scanMessage } from '../../src/policy/index.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import {
@@ -39,7 +36,7 @@ import {
   MESSAGE_WINDOW_MINUTES,
   MESSAGES_PER_WINDOW,
 } from '../../src/schemas/message.ts';
-import type { ProxyTrust } from '../client-address.ts';
+import type { AppEnv } from '../app-env.ts';
 import { blockStore } from '../db/blocks.ts';
 import {
   adAvailability,
@@ -50,25 +47,24 @@ import {
   type StartOutcome,
 } from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
+import type { FormEndpoint, FormPageOf } from '../forms/form-endpoint.ts';
+import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { readSubmission, textOf } from '../forms/submission.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { newMessageMail } from '../mail/conversation-messages.ts';
 import type { MailSite } from '../mail/messages.ts';
-import { originCheck } from '../middleware/origin-check.ts';
-import type { OnRequestPages } from '../pages.ts';
+import { pageSource } from '../pages.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
-import { isFormSubmission, Refusal } from '../refusal.ts';
-import { readSubmission, type Submission } from './accounts.ts';
 
 /** Largest request body the message endpoints read: 2,000 characters of 4-byte UTF-8, form-encoded. */
 export const MESSAGES_MAX_BODY_BYTES = 32 * 1024;
 
 export interface MessagingOptions {
   db: Db;
-  pages: OnRequestPages;
+  refuse: AnswerRefusal;
+  form: FormEndpoint;
   mailer: Mailer;
   mailSite: () => MailSite;
-  allowedOrigins: readonly string[];
-  trust: ProxyTrust;
   /** The clock (tests move it). */
   now?: () => Date;
   /** Messages a member may send in a window; default MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MINUTES. */
@@ -85,7 +81,7 @@ export const OWN_AD =
 export const NOT_A_MEMBER_AD =
   "This is a sample or editor's listing, not a member's ad: there is nobody to write to, and nothing would be delivered.";
 
-type Status = 400 | 403 | 404 | 409 | 410 | 413 | 429;
+type Status = 400 | 403 | 404 | 409 | 410 | 429;
 
 /** Why a member ad takes no new conversations, in a sentence; undefined when it is not public. */
 export function unavailableText(ad: AdForReply, today: string): string | undefined {
@@ -104,219 +100,13 @@ export function unavailableText(ad: AdForReply, today: string): string | undefin
   }
 }
 
-export function messagesRoutes(options: MessagingOptions) {
-  const { pages, mailer } = options;
+/** What the message pages show, for one member, from the database. */
+function messageViews(options: Pick<MessagingOptions, 'db' | 'now'>) {
   const store = conversationStore(options.db);
   const blocks = blockStore(options.db);
   const now = options.now ?? (() => new Date());
   const today = () => now().toISOString().slice(0, 10);
-  const messageLimit = options.messageLimit ?? {
-    points: MESSAGES_PER_WINDOW,
-    duration: MESSAGE_WINDOW_MINUTES * 60,
-  };
-  const sendLimit = new RateLimiterMemory({ keyPrefix: 'messagesPerMember', ...messageLimit });
-  /** Seconds to wait before the member may send again; 0 when they may now (and it counts). */
-  const waitBeforeSending = (accountId: number) => secondsToWait(sendLimit, String(accountId));
-  const tooFast = (c: Context, wait: number) => {
-    c.header('Retry-After', String(wait));
-    const minutes = Math.ceil(wait / 60);
-    return `You have sent ${messageLimit.points} messages in the last ${Math.round(messageLimit.duration / 60)} minutes, the most anyone can. You can send again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`;
-  };
-  const app = new Hono();
-
-  for (const path of ['/api/messages', '/api/messages/*']) {
-    app.use(path, async (c, next) => {
-      await next();
-      c.res.headers.set('Cache-Control', 'no-store');
-    });
-    app.use(
-      path,
-      originCheck(options.allowedOrigins, options.trust, (c, refusal) =>
-        refusedPost(c, refusal.status as Status, refusal.error),
-      ),
-    );
-    app.use(
-      path,
-      bodyLimit({
-        maxSize: MESSAGES_MAX_BODY_BYTES,
-        onError: (c) =>
-          refusedPost(
-            c,
-            413,
-            `The request is too large (${MESSAGES_MAX_BODY_BYTES / 1024} KB at most): a message can be 2,000 characters.`,
-          ),
-      }),
-    );
-  }
-
-  // ---- Pages ----
-
-  app.get('/messages', (c, next) => {
-    const found = pages.find(c.req.path);
-    if (!found) return next();
-    const member = pages.memberOf(c);
-    const extras = member ? { messages: inboxView(member.accountId) } : {};
-    return pages.answer(c, found.page, found.params, extras);
-  });
-
-  app.get('/messages/new', (c, next) => {
-    const found = pages.find(c.req.path);
-    if (!found) return next();
-    const member = pages.memberOf(c);
-    if (!member) return pages.answer(c, found.page, found.params);
-    const adId = idOf(c.req.query('ad'));
-    const existing = adId === undefined ? undefined : store.existingFor(adId, member.accountId);
-    if (existing !== undefined) return c.redirect(conversationPath(existing), 303);
-    const target = targetOf(c.req.query('ad'), member.accountId);
-    return pages.answer(
-      c,
-      found.page,
-      found.params,
-      { messages: { kind: 'new', target } },
-      target.kind === 'not-found' ? 404 : 200,
-    );
-  });
-
-  app.get('/messages/:id{[0-9]+}', (c, next) => {
-    const found = pages.find(c.req.path);
-    if (!found) return next();
-    const member = pages.memberOf(c);
-    if (!member) return pages.answer(c, found.page, found.params);
-    const id = idOf(c.req.param('id'));
-    const conversation = id === undefined ? undefined : store.find(id, member.accountId);
-    if (!conversation)
-      return pages.answer(
-        c,
-        found.page,
-        found.params,
-        { messages: { kind: 'conversation-not-found' } },
-        404,
-      );
-    store.markRead(conversation.id, member.accountId, now());
-    return pages.answer(c, found.page, found.params, {
-      messages: conversationView(conversation, member.accountId, c.req.query('done')),
-    });
-  });
-
-  // ---- Form posts ----
-
-  app.post('/api/messages', async (c) => {
-    const submission = await readSubmission(c);
-    const adParam = submission instanceof Refusal ? '' : text(submission.fields.ad);
-    const form = { page: 'new' as const, adParam };
-    if (submission instanceof Refusal)
-      return refused(c, form, submission.status as Status, submission.error);
-    const values = { ad: adParam, body: text(submission.fields.body) };
-    const member = pages.memberOf(c);
-    if (!member) return signedOut(c, submission, newMessagePath(idOf(adParam) ?? 0));
-    if (!member.emailVerified) return refused(c, form, 403, NOT_VERIFIED_TO_WRITE, values);
-    const adId = idOf(adParam);
-    const ad = adId === undefined ? undefined : store.findAd(adId);
-    if (!ad) {
-      const published = adId === undefined ? undefined : findPublishedAd(adId);
-      return published
-        ? refused(c, form, 403, NOT_A_MEMBER_AD, values)
-        : refused(c, form, 404, AD_NOT_FOUND_FOR_REPLY, values);
-    }
-    const checked = checkMessageBody(submission.fields.body);
-    if (!checked.ok) return refused(c, form, 400, checked.problem, values);
-    // The first message of a conversation goes through the policy scanner (product.md section
-    // 7); a start that becomes a message in an existing conversation is scanned all the same.
-    const scanned = scanMessage(
-      checked.body,
-      getPolicyTerms(),
-      [ad.city, ad.state],
-      getSite().brand,
-    );
-    if (scanned.refusal) return refused(c, form, 400, scanned.refusal, values);
-    const startWait = await waitBeforeSending(member.accountId);
-    if (startWait) return refused(c, form, 429, tooFast(c, startWait), values);
-    const outcome = store.start(ad.id, member.accountId, checked.body, now());
-    if (!outcome.ok) {
-      const [status, message, retryAfter] = startRefusal(outcome, ad);
-      if (retryAfter) c.header('Retry-After', String(retryAfter));
-      return refused(c, form, status, message, values);
-    }
-    notify(outcome.notify);
-    const redirectUrl = outcome.created
-      ? `${conversationPath(outcome.conversationId)}?done=started`
-      : `${conversationPath(outcome.conversationId)}#latest`;
-    return submission.kind === 'form'
-      ? c.redirect(redirectUrl, 303)
-      : c.json({ conversationId: outcome.conversationId, redirectUrl }, 201);
-  });
-
-  app.post('/api/messages/:id{[0-9]+}/reply', async (c) => {
-    const id = idOf(c.req.param('id'));
-    const form = { page: 'conversation' as const, id };
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal)
-      return refused(c, form, submission.status as Status, submission.error);
-    const values = { body: text(submission.fields.body) };
-    const member = pages.memberOf(c);
-    if (!member) return signedOut(c, submission, conversationPath(id ?? 0));
-    const conversation = id === undefined ? undefined : store.find(id, member.accountId);
-    if (!conversation) return refused(c, form, 404, CONVERSATION_NOT_FOUND);
-    if (!member.emailVerified) return refused(c, form, 403, NOT_VERIFIED_TO_WRITE, values);
-    const checked = checkMessageBody(submission.fields.body);
-    if (!checked.ok) return refused(c, form, 400, checked.problem, values);
-    const replyWait = await waitBeforeSending(member.accountId);
-    if (replyWait) return refused(c, form, 429, tooFast(c, replyWait), values);
-    const outcome = store.reply(conversation.id, member.accountId, checked.body, now());
-    if (!outcome.ok)
-      return outcome.refused === 'not-found'
-        ? refused(c, form, 404, CONVERSATION_NOT_FOUND)
-        : refused(
-            c,
-            form,
-            outcome.refused === 'blocked-you' || outcome.refused === 'you-blocked' ? 403 : 409,
-            CLOSED_TEXTS[outcome.refused],
-            values,
-          );
-    notify(outcome.notify);
-    const redirectUrl = `${conversationPath(conversation.id)}#latest`;
-    return submission.kind === 'form'
-      ? c.redirect(redirectUrl, 303)
-      : c.json({ messageId: outcome.messageId, redirectUrl }, 201);
-  });
-
-  app.post('/api/messages/:id{[0-9]+}/:action{block|unblock}', async (c) => {
-    const id = idOf(c.req.param('id'));
-    const block = c.req.param('action') === 'block';
-    const form = { page: 'conversation' as const, id };
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal)
-      return refused(c, form, submission.status as Status, submission.error);
-    const member = pages.memberOf(c);
-    if (!member) return signedOut(c, submission, conversationPath(id ?? 0));
-    const conversation = id === undefined ? undefined : store.find(id, member.accountId);
-    if (!conversation) return refused(c, form, 404, CONVERSATION_NOT_FOUND);
-    const other =
-      conversation.posterId === member.accountId ? conversation.replierId : conversation.posterId;
-    if (other === null) return refused(c, form, 409, CLOSED_TEXTS['other-deleted']);
-    if (block) blocks.block(member.accountId, other, now());
-    else blocks.unblock(member.accountId, other);
-    const done = block ? 'blocked' : 'unblocked';
-    const redirectUrl = `${conversationPath(conversation.id)}?done=${done}`;
-    return submission.kind === 'form'
-      ? c.redirect(redirectUrl, 303)
-      : c.json({ blocked: block, redirectUrl }, 200);
-  });
-
-  app.on(
-    ['GET', 'PUT', 'PATCH', 'DELETE'],
-    [
-      '/api/messages',
-      '/api/messages/:id/reply',
-      '/api/messages/:id/block',
-      '/api/messages/:id/unblock',
-    ],
-    (c) => c.json({ error: 'Use POST for this endpoint.' }, 405),
-  );
-
-  return app;
-
-  // ---- Views ----
+  return { inboxView, conversationView, targetOf };
 
   function inboxView(member: number): InboxView {
     const entries = store.inbox(member, INBOX_SHOWN).map((row) => ({
@@ -402,6 +192,188 @@ export function messagesRoutes(options: MessagingOptions) {
       expiresAt: ad.expiresOn ?? today(),
     });
   }
+}
+
+/**
+ * The pages: the inbox; the reply form of an ad (or the member's conversation about it, if they
+ * have one); a conversation, whose opening marks the other side's messages read. A conversation
+ * that is not the member's is the same 404 as one that does not exist.
+ */
+export function messagePageSources(options: Pick<MessagingOptions, 'db' | 'now'>) {
+  const store = conversationStore(options.db);
+  const views = messageViews(options);
+  const now = options.now ?? (() => new Date());
+  return [
+    pageSource({
+      route: routes.messages,
+      for: 'members',
+      read: (_c, { member }) => ({ messages: views.inboxView(member!.accountId) }),
+    }),
+    pageSource({
+      route: routes.newMessage,
+      for: 'members',
+      read: (c, { member, form }) => {
+        const adParam = form?.values.ad ?? c.req.query('ad');
+        const adId = idOf(adParam);
+        const existing =
+          adId === undefined || form ? undefined : store.existingFor(adId, member!.accountId);
+        if (existing !== undefined) return c.redirect(conversationPath(existing), 303);
+        const target = views.targetOf(adParam, member!.accountId);
+        return {
+          messages: { kind: 'new', target },
+          ...(target.kind === 'not-found' ? { status: 404 as const } : {}),
+        };
+      },
+    }),
+    pageSource({
+      route: routes.conversation,
+      for: 'members',
+      read: (c, { member, params }) => {
+        const id = idOf(params.conversationId);
+        const conversation = id === undefined ? undefined : store.find(id, member!.accountId);
+        if (!conversation) return { messages: { kind: 'conversation-not-found' }, status: 404 };
+        // Opened by its member: the other side's messages are read now (not by a refused post).
+        if (c.req.method === 'GET') store.markRead(conversation.id, member!.accountId, now());
+        return {
+          messages: views.conversationView(conversation, member!.accountId, c.req.query('done')),
+        };
+      },
+    }),
+  ];
+}
+
+export function messagesRoutes(options: MessagingOptions) {
+  const { refuse, mailer } = options;
+  const store = conversationStore(options.db);
+  const blocks = blockStore(options.db);
+  const now = options.now ?? (() => new Date());
+  const today = () => now().toISOString().slice(0, 10);
+  const messageLimit = options.messageLimit ?? {
+    points: MESSAGES_PER_WINDOW,
+    duration: MESSAGE_WINDOW_MINUTES * 60,
+  };
+  const sendLimit = new RateLimiterMemory({ keyPrefix: 'messagesPerMember', ...messageLimit });
+  /** Seconds to wait before the member may send again; 0 when they may now (and it counts). */
+  const waitBeforeSending = (accountId: number) => secondsToWait(sendLimit, String(accountId));
+  const tooFast = (wait: number) => {
+    const minutes = Math.ceil(wait / 60);
+    return `You have sent ${messageLimit.points} messages in the last ${Math.round(messageLimit.duration / 60)} minutes, the most anyone can. You can send again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`;
+  };
+  const app = new Hono<AppEnv>();
+  const endpoint = (page: FormPageOf) => options.form(page, MESSAGES_MAX_BODY_BYTES);
+  const conversationPage = endpoint((c) => ({
+    route: routes.conversation,
+    params: { conversationId: c.req.param('id') ?? '' },
+  }));
+
+  app.post('/messages', ...endpoint({ route: routes.newMessage }), async (c) => {
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return refuse(c, submission);
+    const adParam = textOf(submission.fields.ad);
+    const values = { ad: adParam, body: textOf(submission.fields.body) };
+    // The reply screen of this ad: where a visitor comes back to after signing in.
+    c.set('formPage', { route: routes.newMessage, url: newMessagePath(idOf(adParam) ?? 0) });
+    const member = await c.var.member();
+    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+    if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED_TO_WRITE), values);
+    const adId = idOf(adParam);
+    const ad = adId === undefined ? undefined : store.findAd(adId);
+    if (!ad) {
+      const published = adId === undefined ? undefined : findPublishedAd(adId);
+      return published
+        ? refuse(c, new Refusal(403, NOT_A_MEMBER_AD), values)
+        : refuse(c, new Refusal(404, AD_NOT_FOUND_FOR_REPLY), values);
+    }
+    const checked = checkMessageBody(submission.fields.body);
+    if (!checked.ok) return refuse(c, new Refusal(400, checked.problem), values);
+    // The first message of a conversation goes through the policy scanner (product.md section
+    // 7); a start that becomes a message in an existing conversation is scanned all the same.
+    const scanned = scanMessage(
+      checked.body,
+      getPolicyTerms(),
+      [ad.city, ad.state],
+      getSite().brand,
+    );
+    if (scanned.refusal) return refuse(c, new Refusal(400, scanned.refusal), values);
+    const startWait = await waitBeforeSending(member.accountId);
+    if (startWait)
+      return refuse(c, new Refusal(429, tooFast(startWait), undefined, startWait), values);
+    const outcome = store.start(ad.id, member.accountId, checked.body, now());
+    if (!outcome.ok) {
+      const [status, message, retryAfter] = startRefusal(outcome, ad);
+      return refuse(c, new Refusal(status, message, undefined, retryAfter), values);
+    }
+    notify(outcome.notify);
+    const redirectUrl = outcome.created
+      ? `${conversationPath(outcome.conversationId)}?done=started`
+      : `${conversationPath(outcome.conversationId)}#latest`;
+    return submission.kind === 'form'
+      ? c.redirect(redirectUrl, 303)
+      : c.json({ conversationId: outcome.conversationId, redirectUrl }, 201);
+  });
+
+  app.post('/messages/:id{[0-9]+}/reply', ...conversationPage, async (c) => {
+    const id = idOf(c.req.param('id'));
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return refuse(c, submission);
+    const values = { body: textOf(submission.fields.body) };
+    const member = await c.var.member();
+    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+    const conversation = id === undefined ? undefined : store.find(id, member.accountId);
+    if (!conversation) return refuse(c, new Refusal(404, CONVERSATION_NOT_FOUND));
+    if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED_TO_WRITE), values);
+    const checked = checkMessageBody(submission.fields.body);
+    if (!checked.ok) return refuse(c, new Refusal(400, checked.problem), values);
+    const replyWait = await waitBeforeSending(member.accountId);
+    if (replyWait)
+      return refuse(c, new Refusal(429, tooFast(replyWait), undefined, replyWait), values);
+    const outcome = store.reply(conversation.id, member.accountId, checked.body, now());
+    if (!outcome.ok)
+      return outcome.refused === 'not-found'
+        ? refuse(c, new Refusal(404, CONVERSATION_NOT_FOUND))
+        : refuse(
+            c,
+            new Refusal(
+              outcome.refused === 'blocked-you' || outcome.refused === 'you-blocked' ? 403 : 409,
+              CLOSED_TEXTS[outcome.refused],
+            ),
+            values,
+          );
+    notify(outcome.notify);
+    const redirectUrl = `${conversationPath(conversation.id)}#latest`;
+    return submission.kind === 'form'
+      ? c.redirect(redirectUrl, 303)
+      : c.json({ messageId: outcome.messageId, redirectUrl }, 201);
+  });
+
+  app.post('/messages/:id{[0-9]+}/:action{block|unblock}', ...conversationPage, async (c) => {
+    const id = idOf(c.req.param('id'));
+    const block = c.req.param('action') === 'block';
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return refuse(c, submission);
+    const member = await c.var.member();
+    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+    const conversation = id === undefined ? undefined : store.find(id, member.accountId);
+    if (!conversation) return refuse(c, new Refusal(404, CONVERSATION_NOT_FOUND));
+    const other =
+      conversation.posterId === member.accountId ? conversation.replierId : conversation.posterId;
+    if (other === null) return refuse(c, new Refusal(409, CLOSED_TEXTS['other-deleted']));
+    if (block) blocks.block(member.accountId, other, now());
+    else blocks.unblock(member.accountId, other);
+    const done = block ? 'blocked' : 'unblocked';
+    const redirectUrl = `${conversationPath(conversation.id)}?done=${done}`;
+    return submission.kind === 'form'
+      ? c.redirect(redirectUrl, 303)
+      : c.json({ blocked: block, redirectUrl }, 200);
+  });
+
+  app.on(
+    ['GET', 'PUT', 'PATCH', 'DELETE'],
+    ['/messages', '/messages/:id/reply', '/messages/:id/block', '/messages/:id/unblock'],
+    (c) => c.json({ error: 'Use POST for this endpoint.' }, 405),
+  );
+
+  return app;
 
   // ---- Answers ----
 
@@ -446,62 +418,7 @@ export function messagesRoutes(options: MessagingOptions) {
   function notify(notification: Notification | undefined) {
     if (notification) mailer.send(newMessageMail(options.mailSite(), notification));
   }
-
-  function signedOut(c: Context, submission: Submission, back: string) {
-    return submission.kind === 'form'
-      ? c.redirect(signinThenPath(back), 303)
-      : c.json({ error: 'You are not signed in.' }, 401);
-  }
-
-  /** A refusal from the middleware: the form page the path belongs to. */
-  function refusedPost(c: Context, status: Status, error: string) {
-    const match = /^\/api\/messages\/(\d{1,15})\//.exec(c.req.path);
-    return match
-      ? refused(c, { page: 'conversation', id: Number(match[1]) }, status, error)
-      : refused(c, { page: 'new', adParam: c.req.query('ad') ?? '' }, status, error);
-  }
-
-  /** A refused post: JSON `{ error }`, or its form page again with the message and what was typed. */
-  function refused(
-    c: Context,
-    form: { page: 'new'; adParam: string } | { page: 'conversation'; id: number | undefined },
-    status: Status,
-    error: string,
-    values: Record<string, string> = {},
-  ) {
-    c.header('Cache-Control', 'no-store');
-    if (!isFormSubmission(c)) return c.json({ error }, status);
-    const fill: FormFill = { error, values };
-    const member = pages.memberOf(c);
-    if (form.page === 'new') {
-      const found = pages.find(newMessagePathOnly);
-      if (!found) throw new Error('The new message page (src/pages/messages-new/) is missing');
-      const messages: MessagesView | undefined = member
-        ? { kind: 'new', target: targetOf(form.adParam, member.accountId) }
-        : undefined;
-      return pages.answer(
-        c,
-        found.page,
-        found.params,
-        { form: fill, ...(messages ? { messages } : {}) },
-        status,
-      );
-    }
-    const path = conversationPath(form.id ?? 0);
-    const found = pages.find(path);
-    if (!found) throw new Error('The conversation page (src/pages/conversation/) is missing');
-    const conversation =
-      member && form.id !== undefined ? store.find(form.id, member.accountId) : undefined;
-    const messages: MessagesView = conversation
-      ? conversationView(conversation, member!.accountId)
-      : { kind: 'conversation-not-found' };
-    return pages.answer(c, found.page, found.params, { form: fill, messages }, status);
-  }
 }
-
-const newMessagePathOnly = newMessagePath(0).split('?')[0]!;
-
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** An id from the URL or a form: digits only, and a safe integer. */
 function idOf(param: string | undefined): number | undefined {

@@ -11,7 +11,7 @@
 // as the queue showed it: an ad that changed since, or that another moderator handled first, is
 // left alone and the moderator is told (409). A form post answers with a redirect to the queue and
 // a notice; a refused one with the queue page and the message.
-import { Hono, type Context, type Next } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import {
   approveAdSchema,
@@ -31,7 +31,8 @@ import {
   type ModerationQueueView,
   type QueueItem,
 } from '../../src/pages/moderation-view.ts';
-import { moderatePath } from '../../src/paths.ts';
+import { moderatePath, routes } from '../../src/paths.ts';
+import type { AppContext, AppEnv } from '../app-env.ts';
 import type { Db } from '../db/database.ts';
 import {
   daysAfter,
@@ -48,10 +49,12 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { adApprovedMail, adRejectedMail, adRemovedMail } from '../mail/moderation-messages.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
-import type { OnRequestPages, PageExtrasReader } from '../pages.ts';
+import { pageSource } from '../pages.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import { Refusal, type AnswerRefusal } from '../refusal.ts';
-import { readSubmission, type Submission } from './accounts.ts';
+import type { FormEndpoint } from '../forms/form-endpoint.ts';
+import { Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { readSubmission, textOf, type Submission } from '../forms/submission.ts';
+import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
 
 export interface ModerationOptions {
   db: Db;
@@ -60,23 +63,35 @@ export interface ModerationOptions {
   /** Asked to publish when the site changes (approve, remove, a ban that removed live ads). */
   publisher?: Publisher;
   refuse: AnswerRefusal;
-  pages: OnRequestPages;
+  form: FormEndpoint;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BAN_PATH = /^\/api\/moderate\/accounts\/(\d{1,15})\/ban\/?$/;
 
-/** The moderation pages' data, read for moderators only (server/pages.ts `pageExtras`). */
-export function moderationPageExtras(db: Db): Record<string, PageExtrasReader> {
+/** The moderation pages' data: the queue and the log, read for moderators only. */
+export function moderationPageSources(db: Db) {
   const store = moderationStore(db);
   const reports = reportStore(db);
-  return {
-    moderate: (c) => ({ moderation: queueView(store, reports, c) }),
-    'moderation-log': (c) => ({ moderation: logView(store, c.req.query('page')) }),
-  };
+  return [
+    pageSource({
+      route: routes.moderate,
+      for: 'moderators',
+      read: (c) => ({ moderation: queueView(store, reports, c) }),
+    }),
+    pageSource({
+      route: routes.moderationLog,
+      for: 'moderators',
+      read: (c) => ({ moderation: logView(store, c.req.query('page')) }),
+    }),
+  ];
 }
 
-function queueView(store: ModerationStore, reports: ReportStore, c: Context): ModerationQueueView {
+function queueView(
+  store: ModerationStore,
+  reports: ReportStore,
+  c: AppContext,
+): ModerationQueueView {
   const now = new Date();
   const rows = store.queue(QUEUE_SHOWN);
   const posters = new Map<number, QueueItem['poster']>();
@@ -215,21 +230,32 @@ function logView(store: ModerationStore, pageText: string | undefined): Moderati
   return { kind: 'log', ...store.logPage(page, LOG_PAGE_SIZE), page, pageCount };
 }
 
+/**
+ * Lets moderators through; anyone else gets the answer of an unknown API path, before anything
+ * else (the origin check included) could tell the path apart from one.
+ */
+export const moderatorsOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const member = await c.var.member();
+  if (member?.role !== 'moderator') return unknownEndpoint(c);
+  await next();
+};
+
 /** The API: the actions. */
 export function moderationRoutes(options: ModerationOptions) {
   const store = moderationStore(options.db);
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
+  // Every moderation form is on the queue page.
+  app.use('/moderate/ads/*', moderatorsOnly, ...options.form({ route: routes.moderate }));
+  app.use('/moderate/accounts/*', moderatorsOnly, ...options.form({ route: routes.moderate }));
 
-  /** The signed-in moderator; anyone else goes on to the API's "no such endpoint". */
-  const moderatorOf = (c: Context): Moderator | undefined => {
-    const member = options.pages.memberOf(c);
-    return member?.role === 'moderator'
-      ? { accountId: member.accountId, email: member.email }
-      : undefined;
+  /** The signed-in moderator (moderatorsOnly let only them through). */
+  const moderatorOf = async (c: AppContext): Promise<Moderator> => {
+    const member = (await c.var.member())!;
+    return { accountId: member.accountId, email: member.email };
   };
 
-  app.post('/moderate/ads/:id/approve', (c, next) =>
-    adAction(c, next, approveAdSchema, (adId, moderator, input) => {
+  app.post('/moderate/ads/:id/approve', (c) =>
+    adAction(c, approveAdSchema, (adId, moderator, input) => {
       const result = store.approve(adId, input.revision, moderator);
       if (result.kind !== 'done') return result;
       const { ad, edit } = result;
@@ -241,8 +267,8 @@ export function moderationRoutes(options: ModerationOptions) {
     }),
   );
 
-  app.post('/moderate/ads/:id/reject', (c, next) =>
-    adAction(c, next, rejectAdSchema, (adId, moderator, input) => {
+  app.post('/moderate/ads/:id/reject', (c) =>
+    adAction(c, rejectAdSchema, (adId, moderator, input) => {
       const why = reasonOf(input);
       const result = store.reject(adId, input.revision, moderator, why);
       if (result.kind !== 'done') return result;
@@ -255,8 +281,8 @@ export function moderationRoutes(options: ModerationOptions) {
     }),
   );
 
-  app.post('/moderate/ads/:id/remove', (c, next) =>
-    adAction(c, next, rejectAdSchema, (adId, moderator, input) => {
+  app.post('/moderate/ads/:id/remove', (c) =>
+    adAction(c, rejectAdSchema, (adId, moderator, input) => {
       const why = reasonOf(input);
       const result = store.remove(adId, input.revision, moderator, why);
       if (result.kind !== 'done') return result;
@@ -268,9 +294,8 @@ export function moderationRoutes(options: ModerationOptions) {
     }),
   );
 
-  app.post('/moderate/accounts/:id/ban', async (c, next) => {
-    const moderator = moderatorOf(c);
-    if (!moderator) return next();
+  app.post('/moderate/accounts/:id/ban', async (c) => {
+    const moderator = await moderatorOf(c);
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return options.refuse(c, submission);
     const values = keptValues(submission, { ban: c.req.param('id') });
@@ -308,8 +333,7 @@ export function moderationRoutes(options: ModerationOptions) {
 
   /** Reads, checks and runs one action on an ad; answers as a form post or as JSON. */
   async function adAction<Input>(
-    c: Context,
-    next: Next,
+    c: AppContext,
     schema: z.ZodType<Input>,
     act: (
       adId: number,
@@ -321,8 +345,7 @@ export function moderationRoutes(options: ModerationOptions) {
       | { kind: 'own' }
       | { kind: 'conflict'; message: string },
   ) {
-    const moderator = moderatorOf(c);
-    if (!moderator) return next();
+    const moderator = await moderatorOf(c);
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return options.refuse(c, submission);
     const rawId = c.req.param('id') ?? '';
@@ -367,7 +390,6 @@ const noAccount = (raw: string | undefined) =>
 
 /** What the queue puts back into the refused form: which ad or account, the reason and note. */
 function keptValues(submission: Submission, target: Record<string, string>) {
-  const text = (name: string) =>
-    typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : '';
+  const text = (name: string) => textOf(submission.fields[name]);
   return { ...target, reason: text('reason'), note: text('note').slice(0, 2000) };
 }

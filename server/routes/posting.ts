@@ -12,17 +12,9 @@
 // Refusals come back as the form's page (fields kept, each message beside its field) for a form
 // post, and as `{ error, field? }` for JSON. This sub-app has its own body limit: a 5,000-character
 // description is up to 15 KB of UTF-8, and three times that once a form percent-encodes it.
-import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono } from 'hono';
 import { getState, hasCity } from '../../src/content/index.ts';
-import {
-  accountPath,
-  editAdPath,
-  postInReviewPath,
-  postPath,
-  signinThenPath,
-} from '../../src/paths.ts';
-import type { FormFill } from '../../src/pages/request.ts';
+import { accountPath, postInReviewPath, routes } from '../../src/paths.ts';
 import {
   AD_EDIT_FIELDS,
   AD_FORM_FIELDS,
@@ -37,34 +29,32 @@ import {
   RENEW_AFTER_DAYS,
   RENEW_BEFORE_DAYS,
 } from '../../src/schemas/ad-limits.ts';
-import type { ProxyTrust } from '../client-address.ts';
+import type { AppEnv } from '../app-env.ts';
 import type { Db } from '../db/database.ts';
 import { addDays, memberAdStore, utcDay, type MemberAdRow } from '../db/member-ads.ts';
-import { originCheck } from '../middleware/origin-check.ts';
-import type { OnRequestPages } from '../pages.ts';
+import type { FormEndpoint } from '../forms/form-endpoint.ts';
+import { FIX_FIELDS, NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { keptValues, readSubmission } from '../forms/submission.ts';
+import { pageSource } from '../pages.ts';
 import { memberAdView } from '../posting/ad-view.ts';
 import { scanAdForPosting, type AdScanner } from '../posting/policy.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import { isFormSubmission, Refusal } from '../refusal.ts';
-import { keptValues, readSubmission, type Submission } from './accounts.ts';
 
 /** Largest request body the posting endpoints read (see the top of this file). */
 export const POSTING_MAX_BODY_BYTES = 64 * 1024;
 
 export interface PostingOptions {
   db: Db;
-  pages: OnRequestPages;
+  refuse: AnswerRefusal;
+  form: FormEndpoint;
   /** Asked to publish when a live ad is deleted or an ad is renewed; none in the API's tests. */
   publisher?: Publisher;
   /** The policy scanner (server/posting/policy.ts). */
   scan?: AdScanner;
-  allowedOrigins: readonly string[];
-  trust: ProxyTrust;
   /** The clock (tests move it). */
   now?: () => Date;
 }
 
-export const FIX_FIELDS = 'Please correct the fields marked below.';
 export const NOT_VERIFIED =
   'Verify your email address before posting: open the link we emailed you, or ask for a new one on your account page.';
 export const AD_NOT_FOUND = "We couldn't find that ad among yours.";
@@ -74,36 +64,48 @@ export const BANNED = 'This account cannot post ads.';
 const cityLimit = (city: string, nextAt: string) =>
   `You posted an ad in ${city} in the last ${CITY_WINDOW_HOURS} hours. You can post another ad there from ${nextAt.slice(0, 16).replace('T', ' ')} UTC.`;
 
-/** Where a refused form post is answered: the form it came from. */
-type FormTarget = { page: 'post' } | { page: 'edit'; adId: number } | { page: 'account' };
+/**
+ * The member's own ads, on /account and on /account/ads/{id}/edit (another member's id, or an
+ * unknown one, is the edit page's "not found", 404). (/messages/new is server/routes/messages.ts.)
+ */
+export function memberAdPageSources(options: Pick<PostingOptions, 'db' | 'now'>) {
+  const ads = memberAdStore(options.db);
+  const now = options.now ?? (() => new Date());
+  return [
+    pageSource({
+      route: routes.account,
+      for: 'members',
+      read: (_c, { member }) => {
+        const today = utcDay(now());
+        return { memberAds: ads.listOwned(member!.accountId).map((ad) => memberAdView(ad, today)) };
+      },
+    }),
+    pageSource({
+      route: routes.editAd,
+      for: 'members',
+      read: (_c, { member, params }) => {
+        const id = adIdOf(params.adId);
+        const ad = id === undefined ? undefined : ads.findOwned(id, member!.accountId);
+        return ad
+          ? { memberAds: [memberAdView(ad, utcDay(now()))] }
+          : { memberAds: [], status: 404 };
+      },
+    }),
+  ];
+}
 
 export function postingRoutes(options: PostingOptions) {
-  const { pages } = options;
+  const { refuse, form } = options;
   const ads = memberAdStore(options.db);
   const scan = options.scan ?? scanAdForPosting;
   const now = options.now ?? (() => new Date());
-  const app = new Hono();
-
-  const refuseHere = (c: Context, refusal: Refusal) =>
-    answerRefusal(c, refusal, targetOf(c.req.path));
-  app.use(async (c, next) => {
-    await next();
-    c.res.headers.set('Cache-Control', 'no-store');
-  });
-  app.use(originCheck(options.allowedOrigins, options.trust, refuseHere));
-  app.use(
-    bodyLimit({
-      maxSize: POSTING_MAX_BODY_BYTES,
-      onError: (c) =>
-        refuseHere(
-          c,
-          new Refusal(
-            413,
-            `The request body is too large (${POSTING_MAX_BODY_BYTES / 1024} KB at most).`,
-          ),
-        ),
-    }),
-  );
+  const app = new Hono<AppEnv>();
+  const endpoint = (page: Parameters<FormEndpoint>[0]) => form(page, POSTING_MAX_BODY_BYTES);
+  const accountPage = { route: routes.account };
+  const editPage = endpoint((c) => ({
+    route: routes.editAd,
+    params: { adId: c.req.param('id') ?? '' },
+  }));
 
   app.get('/cities', (c) => {
     const state = getState(c.req.query('state') ?? '');
@@ -111,26 +113,19 @@ export function postingRoutes(options: PostingOptions) {
     return c.json({ state: state.name, cities: state.cities.map((city) => city.name) }, 200);
   });
 
-  app.post('/', async (c) => {
-    const target: FormTarget = { page: 'post' };
+  app.post('/', ...endpoint({ route: routes.post }), async (c) => {
     const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return answerRefusal(c, submission, target);
+    if (submission instanceof Refusal) return refuse(c, submission);
     const values = keptValues(submission, AD_FORM_FIELDS);
-    const member = pages.memberOf(c);
-    if (!member) return signedOut(c, submission, postPath());
-    if (!member.emailVerified)
-      return answerRefusal(c, new Refusal(403, NOT_VERIFIED), target, values);
+    const member = await c.var.member();
+    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+    if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED), values);
     const checked = checkAdForm(submission.fields, hasCity);
-    if (!checked.ok) return answerProblems(c, checked.problems, target, values);
+    if (!checked.ok) return refuse(c, problems(checked.problems), values);
     const ad = checked.ad;
     const scanned = scan(ad);
     if (scanned.refusal)
-      return answerProblems(
-        c,
-        { [scanned.refusal.field]: scanned.refusal.message },
-        target,
-        values,
-      );
+      return refuse(c, problems({ [scanned.refusal.field]: scanned.refusal.message }), values);
     const outcome = ads.post(member.accountId, ad, JSON.stringify(scanned.marks), now());
     if (!outcome.ok) {
       const refusal =
@@ -144,35 +139,28 @@ export function postingRoutes(options: PostingOptions) {
                 Math.max(1, Math.ceil((Date.parse(outcome.nextAt) - now().getTime()) / 1000)),
               )
             : new Refusal(403, BANNED);
-      return answerRefusal(c, refusal, target, values);
+      return refuse(c, refusal, values);
     }
     return submission.kind === 'form'
       ? c.redirect(postInReviewPath(), 303)
       : c.json({ id: outcome.id, redirectUrl: postInReviewPath() }, 201);
   });
 
-  app.post('/:id/edit', async (c) => {
+  app.post('/:id/edit', ...editPage, async (c) => {
     const id = adIdOf(c.req.param('id'));
-    const target: FormTarget = id === undefined ? { page: 'account' } : { page: 'edit', adId: id };
     const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return answerRefusal(c, submission, target);
+    if (submission instanceof Refusal) return refuse(c, submission);
     const values = keptValues(submission, AD_EDIT_FIELDS);
-    const member = pages.memberOf(c);
-    if (!member) return signedOut(c, submission, id === undefined ? accountPath() : editAdPath(id));
+    const member = await c.var.member();
+    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
     const ad = id === undefined ? undefined : ads.findOwned(id, member.accountId);
-    if (!ad) return notFound(c, submission);
-    if (!member.emailVerified)
-      return answerRefusal(c, new Refusal(403, NOT_VERIFIED), target, values);
+    if (!ad) return refuse(c, new Refusal(404, AD_NOT_FOUND));
+    if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED), values);
     const checked = checkAdEdit(submission.fields);
-    if (!checked.ok) return answerProblems(c, checked.problems, target, values);
+    if (!checked.ok) return refuse(c, problems(checked.problems), values);
     const scanned = scan({ state: ad.state, city: ad.city, ...checked.ad });
     if (scanned.refusal)
-      return answerProblems(
-        c,
-        { [scanned.refusal.field]: scanned.refusal.message },
-        target,
-        values,
-      );
+      return refuse(c, problems({ [scanned.refusal.field]: scanned.refusal.message }), values);
     const outcome = ads.edit(
       ad.id,
       member.accountId,
@@ -182,11 +170,10 @@ export function postingRoutes(options: PostingOptions) {
     );
     if (!outcome.ok)
       return outcome.refused === 'not-found'
-        ? notFound(c, submission)
-        : answerRefusal(
+        ? refuse(c, new Refusal(404, AD_NOT_FOUND))
+        : refuse(
             c,
             new Refusal(409, 'A moderator removed this ad, so it can no longer be edited.'),
-            target,
             values,
           );
     const done = outcome.pending ? 'edit-in-review' : 'edited';
@@ -198,35 +185,39 @@ export function postingRoutes(options: PostingOptions) {
         );
   });
 
-  app.post('/:id/delete', async (c) => {
+  app.post('/:id/delete', ...endpoint(accountPage), async (c) => {
     const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return answerRefusal(c, submission, { page: 'account' });
-    const member = pages.memberOf(c);
-    if (!member) return signedOut(c, submission, accountPath());
+    if (submission instanceof Refusal) return refuse(c, submission);
+    const member = await c.var.member();
+    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
     const id = adIdOf(c.req.param('id'));
+    const onAds = aboutAd(c.req.param('id'));
     const outcome = id === undefined ? undefined : ads.delete(id, member.accountId, now());
-    if (!outcome?.ok) return notFound(c, submission);
+    if (!outcome?.ok) return refuse(c, new Refusal(404, AD_NOT_FOUND), onAds);
     if (outcome.wasLive) publishSoon(options.publisher, `deleted ad ${outcome.ad.id}`);
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=deleted`, 303)
       : c.json({ id: outcome.ad.id, status: 'deleted' }, 200);
   });
 
-  app.post('/:id/renew', async (c) => {
+  app.post('/:id/renew', ...endpoint(accountPage), async (c) => {
     const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return answerRefusal(c, submission, { page: 'account' });
-    const member = pages.memberOf(c);
-    if (!member) return signedOut(c, submission, accountPath());
+    if (submission instanceof Refusal) return refuse(c, submission);
+    const member = await c.var.member();
+    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
     const id = adIdOf(c.req.param('id'));
+    const onAds = aboutAd(c.req.param('id'));
     const before = id === undefined ? undefined : ads.findOwned(id, member.accountId);
-    if (!before) return notFound(c, submission);
+    if (!before) return refuse(c, new Refusal(404, AD_NOT_FOUND), onAds);
     const outcome = ads.renew(before.id, member.accountId, now());
     if (!outcome.ok)
-      return outcome.refused === 'not-found'
-        ? notFound(c, submission)
-        : answerRefusal(c, new Refusal(409, notRenewable(before, utcDay(now()))), {
-            page: 'account',
-          });
+      return refuse(
+        c,
+        outcome.refused === 'not-found'
+          ? new Refusal(404, AD_NOT_FOUND)
+          : new Refusal(409, notRenewable(before, utcDay(now()))),
+        onAds,
+      );
     publishSoon(options.publisher, `renewed ad ${outcome.ad.id}`);
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=renewed`, 303)
@@ -238,120 +229,27 @@ export function postingRoutes(options: PostingOptions) {
   );
 
   return app;
-
-  function signedOut(c: Context, submission: Submission, back: string) {
-    return submission.kind === 'form'
-      ? c.redirect(signinThenPath(back), 303)
-      : c.json({ error: 'You are not signed in.' }, 401);
-  }
-
-  function notFound(c: Context, submission: Submission) {
-    if (submission.kind === 'json') return c.json({ error: AD_NOT_FOUND }, 404);
-    return accountPage(c, AD_NOT_FOUND, 404);
-  }
-
-  function answerProblems(
-    c: Context,
-    problems: AdFormProblems,
-    target: FormTarget,
-    values: Record<string, string>,
-  ) {
-    const entries = Object.entries(problems);
-    const [field, message] = entries[0] ?? ['form', FIX_FIELDS];
-    if (!isFormSubmission(c))
-      return c.json(
-        {
-          error: message,
-          ...(field !== 'form' ? { field } : {}),
-          fields: Object.fromEntries(entries),
-        },
-        400,
-      );
-    const { form, ...fieldErrors } = problems;
-    return formPage(c, target, { error: form ?? FIX_FIELDS, values, fieldErrors }, 400);
-  }
-
-  function answerRefusal(
-    c: Context,
-    refusal: Refusal,
-    target: FormTarget,
-    values: Record<string, string> = {},
-  ) {
-    c.header('Cache-Control', 'no-store');
-    if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
-    if (!isFormSubmission(c))
-      return c.json(
-        refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error },
-        refusal.status,
-      );
-    return formPage(c, target, { error: refusal.error, values }, refusal.status);
-  }
-
-  function formPage(c: Context, target: FormTarget, form: FormFill, status: PageStatus) {
-    if (target.page === 'post') return pages.render(c, 'post', { form }, status);
-    if (target.page === 'account') return accountPage(c, form.error, status);
-    const found = pages.find(editAdPath(target.adId));
-    if (!found) throw new Error('The edit page (src/pages/edit-ad/) is missing');
-    const member = pages.memberOf(c);
-    const ad = member ? ads.findOwned(target.adId, member.accountId) : undefined;
-    const memberAds = ad ? [memberAdView(ad, utcDay(now()))] : [];
-    return pages.answer(c, found.page, found.params, { form, memberAds }, status);
-  }
-
-  /** The account page, with why an action on one of the ads was refused beside the ads. */
-  function accountPage(c: Context, error: string | undefined, status: PageStatus) {
-    const member = pages.memberOf(c);
-    const today = utcDay(now());
-    const memberAds = member
-      ? ads.listOwned(member.accountId).map((ad) => memberAdView(ad, today))
-      : [];
-    const form = { values: {}, fieldErrors: { ads: error } };
-    return pages.render(c, 'account', { memberAds, form }, status);
-  }
 }
 
-type PageStatus = Parameters<OnRequestPages['answer']>[4];
-
-/**
- * GET /account and /account/ads/{id}/edit: the on-request pages with the member's own ads.
- * (/messages/new, where Reply leads, is server/routes/messages.ts.)
- */
-export function memberAdPages(options: Pick<PostingOptions, 'db' | 'pages' | 'now'>) {
-  const { pages } = options;
-  const ads = memberAdStore(options.db);
-  const now = options.now ?? (() => new Date());
-  const app = new Hono();
-  app.get('/account', (c) => {
-    const member = pages.memberOf(c);
-    const today = utcDay(now());
-    const memberAds = member
-      ? ads.listOwned(member.accountId).map((ad) => memberAdView(ad, today))
-      : [];
-    return pages.render(c, 'account', { memberAds });
-  });
-  app.get('/account/ads/:id/edit', (c, next) => {
-    const found = pages.find(c.req.path);
-    if (!found) return next();
-    const member = pages.memberOf(c);
-    const id = adIdOf(c.req.param('id'));
-    const ad = member && id !== undefined ? ads.findOwned(id, member.accountId) : undefined;
-    const memberAds = ad ? [memberAdView(ad, utcDay(now()))] : [];
-    return pages.answer(c, found.page, found.params, { memberAds }, member && !ad ? 404 : 200);
-  });
-  return app;
+/** Several fields refused at once: each message beside its field (`form`: about the whole form). */
+function problems(found: AdFormProblems): Refusal {
+  const [field, message] = Object.entries(found)[0] ?? ['form', FIX_FIELDS];
+  return new Refusal(
+    400,
+    message!,
+    field === 'form' ? undefined : field,
+    undefined,
+    found as Record<string, string>,
+  );
 }
+
+/** The form of one of the account page's ads: its refusal is shown beside the ads. */
+const aboutAd = (param: string) => ({ adId: param.slice(0, 20) });
 
 /** A member ad id from the URL: digits only, and a safe integer. */
 function adIdOf(param: string): number | undefined {
   if (!/^\d{1,15}$/.test(param)) return undefined;
   return Number(param);
-}
-
-function targetOf(path: string): FormTarget {
-  const edit = /\/(\d{1,15})\/edit\/?$/.exec(path);
-  if (edit) return { page: 'edit', adId: Number(edit[1]) };
-  if (/\/(delete|renew)\/?$/.test(path)) return { page: 'account' };
-  return { page: 'post' };
 }
 
 /** Why Renew does not apply to this ad today. */

@@ -8,7 +8,7 @@
 //                                      201 {received: true}; 400, 404, 409, 429
 //   POST /api/moderate/reports         {group, seen, action, reason?, note?}: dismiss, remove or ban,
 //                                      for moderators (anyone else: an unknown API path)
-//   GET  /moderate/reports             the open reports grouped by ad (server/pages.ts pageExtras)
+//   GET  /moderate/reports             the open reports grouped by ad (reportPageSources)
 //
 // The reporter is `account:{id}` for a signed-in member and, for a visitor, the HMAC of their
 // address (as client-address.ts decides it: forwarding headers only from the proxies the app
@@ -16,7 +16,7 @@
 // costs its reporter one of REPORTS_PER_HOUR, whether or not the ad exists. Refused form posts get
 // the form again with the message.
 import { createHmac } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import type {
@@ -36,6 +36,7 @@ import {
 import { reportSchema, resolveReportsSchema } from '../../src/schemas/report.ts';
 import { firstProblem } from '../../src/schemas/signup.ts';
 import { secondsToWait, type Limit } from '../auth/rate-limits.ts';
+import type { AppContext, AppEnv, Member } from '../app-env.ts';
 import { clientAddress, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import type { Db } from '../db/database.ts';
 import {
@@ -52,15 +53,18 @@ import type { Moderator } from '../db/moderation.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { adRemovedMail } from '../mail/moderation-messages.ts';
-import type { OnRequestPages, PageExtrasReader } from '../pages.ts';
+import { pageSource } from '../pages.ts';
+import { moderatorsOnly } from './moderation.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
-import { isFormSubmission, Refusal } from '../refusal.ts';
-import { readSubmission } from './accounts.ts';
+import type { FormEndpoint } from '../forms/form-endpoint.ts';
+import { Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { readSubmission } from '../forms/submission.ts';
 
 export interface ReportOptions {
   db: Db;
-  pages: OnRequestPages;
+  refuse: AnswerRefusal;
+  form: FormEndpoint;
   trust: ProxyTrust;
   mailer: Mailer;
   mailSite: () => MailSite;
@@ -91,14 +95,13 @@ interface FoundTarget {
   report: Omit<NewReport, 'reporterKey' | 'reporterAccountId' | 'reason' | 'note'>;
 }
 
-function targetFinder(store: ReportStore, pages: OnRequestPages, now: () => Date) {
+function targetFinder(store: ReportStore, now: () => Date) {
   return function findTarget(
-    c: Context,
+    member: Member | undefined,
     which: { ad?: string; conversation?: string },
   ): FoundTarget | undefined {
     const today = now().toISOString().slice(0, 10);
     if (which.conversation !== undefined) {
-      const member = pages.memberOf(c);
       const id = digits(which.conversation);
       const conversation =
         member && id !== undefined ? store.conversationOf(id, member.accountId) : undefined;
@@ -209,36 +212,37 @@ function copyOf(ad: NonNullable<ReturnType<ReportStore['memberAd']>>) {
   };
 }
 
-/** GET /report: the form (or the thank-you page), 404 for an ad or conversation unknown to you. */
-export function reportPages(options: Pick<ReportOptions, 'db' | 'pages' | 'now'>) {
-  const { pages } = options;
+/**
+ * /report: the form (or the thank-you page), 404 for an ad or conversation unknown to this visitor;
+ * /moderate/reports: the open reports, grouped, for moderators.
+ */
+export function reportPageSources(options: Pick<ReportOptions, 'db' | 'now'>) {
   const store = reportStore(options.db);
-  const findTarget = targetFinder(store, pages, options.now ?? (() => new Date()));
-  const app = new Hono();
-  app.get(routes.report.path({}), (c, next) => {
-    const found = pages.find(c.req.path);
-    if (!found) return next();
-    const query = c.req.query();
-    if (query.sent !== undefined) return pages.answer(c, found.page, found.params);
-    const target = findTarget(c, { ad: query.ad, conversation: query.conversation });
-    // Signed out with ?conversation: the page itself sends the visitor to sign in first.
-    if (!target && query.conversation !== undefined && !pages.memberOf(c))
-      return pages.answer(c, found.page, found.params);
-    return pages.answer(
-      c,
-      found.page,
-      found.params,
-      target ? { report: target.view } : {},
-      target ? 200 : 404,
-    );
-  });
-  return app;
-}
-
-/** The on-request page of /moderate/reports: its data, for moderators only. */
-export function reportPageExtras(db: Db): Record<string, PageExtrasReader> {
-  const store = reportStore(db);
-  return { 'moderate-reports': (c) => ({ reports: reportsView(store, c.req.query()) }) };
+  const findTarget = targetFinder(store, options.now ?? (() => new Date()));
+  return [
+    pageSource({
+      route: routes.report,
+      for: 'anyone',
+      read: (c, { member, form }) => {
+        const query = c.req.query();
+        if (query.sent !== undefined && !form) return {};
+        const from = form?.values ?? query;
+        const which = { ad: from.ad, conversation: from.conversation };
+        const target =
+          which.ad !== undefined || which.conversation !== undefined
+            ? findTarget(member, which)
+            : undefined;
+        // Signed out with ?conversation: the page itself sends the visitor to sign in first.
+        if (!target && which.conversation !== undefined && !member) return {};
+        return target ? { report: target.view } : { status: 404 };
+      },
+    }),
+    pageSource({
+      route: routes.moderateReports,
+      for: 'moderators',
+      read: (c) => ({ reports: reportsView(store, c.req.query()) }),
+    }),
+  ];
 }
 
 const GROUPS_READ = 2000;
@@ -345,19 +349,18 @@ function noticeOf(query: Record<string, string>): Pick<ModerationReportsView, 'n
 
 /** The API: filing a report, and the moderators' actions. */
 export function reportRoutes(options: ReportOptions) {
-  const { pages } = options;
+  const { refuse, form } = options;
   const store = reportStore(options.db);
   const now = options.now ?? (() => new Date());
-  const findTarget = targetFinder(store, pages, now);
+  const findTarget = targetFinder(store, now);
   const limiter = new RateLimiterMemory({
     keyPrefix: 'reportsPerReporter',
     ...(options.limit ?? { points: REPORTS_PER_HOUR, duration: 60 * 60 }),
   });
   let secret: Buffer | undefined;
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
 
-  const reporterKeyOf = (c: Context) => {
-    const member = pages.memberOf(c);
+  const reporterKeyOf = (c: AppContext, member: Member | undefined) => {
     if (member) return { key: `account:${member.accountId}`, accountId: member.accountId };
     secret ??= serverSecret(options.db, REPORTER_SECRET);
     const address = rateLimitKey(clientAddress(c, options.trust));
@@ -365,9 +368,9 @@ export function reportRoutes(options: ReportOptions) {
     return { key: `address:${hash}`, accountId: null };
   };
 
-  app.post('/reports', async (c) => {
+  app.post('/reports', ...form({ route: routes.report }), async (c) => {
     const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return answer(c, submission);
+    if (submission instanceof Refusal) return refuse(c, submission);
     const text = (name: string) =>
       typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : undefined;
     const idText = (name: string) => {
@@ -387,37 +390,36 @@ export function reportRoutes(options: ReportOptions) {
       reason: text('reason') ?? '',
       note: (text('note') ?? '').slice(0, REPORT_NOTE_MAX * 2),
     };
-    const reporter = reporterKeyOf(c);
+    const member = await c.var.member();
+    const reporter = reporterKeyOf(c, member);
     // Every report costs the same, whether or not its ad exists: ids cannot be probed for free.
     const wait = await secondsToWait(limiter, reporter.key);
     const target =
-      which.ad !== undefined || which.conversation !== undefined ? findTarget(c, which) : undefined;
-    const view = target?.view;
-    if (wait > 0)
-      return answer(c, new Refusal(429, TOO_MANY_REPORTS, undefined, wait), view, values);
+      which.ad !== undefined || which.conversation !== undefined
+        ? findTarget(member, which)
+        : undefined;
+    if (wait > 0) return refuse(c, new Refusal(429, TOO_MANY_REPORTS, undefined, wait), values);
     if (which.ad === undefined && which.conversation === undefined)
-      return answer(c, new Refusal(400, NO_TARGET), undefined, values);
+      return refuse(c, new Refusal(400, NO_TARGET), values);
     if (!target)
-      return answer(
+      return refuse(
         c,
         new Refusal(
           404,
           which.conversation !== undefined ? CONVERSATION_NOT_FOUND : REPORT_NOT_FOUND,
         ),
-        undefined,
         values,
       );
     const parsed = reportSchema.safeParse(submission.fields);
     if (!parsed.success) {
       const problem = firstProblem(parsed.error);
-      return answer(c, new Refusal(400, problem.message, problem.field), view, values);
+      return refuse(c, new Refusal(400, problem.message, problem.field), values);
     }
     const { reason, note } = parsed.data;
     if (target.view.kind === 'conversation' && !CONVERSATION_REPORT_REASONS.includes(reason))
-      return answer(
+      return refuse(
         c,
         new Refusal(400, 'Choose one of the reasons listed for a conversation.', 'reason'),
-        view,
         values,
       );
     const filed = store.file(
@@ -430,25 +432,23 @@ export function reportRoutes(options: ReportOptions) {
       },
       now(),
     );
-    if (filed.kind === 'duplicate')
-      return answer(c, new Refusal(409, ALREADY_REPORTED), view, values);
+    if (filed.kind === 'duplicate') return refuse(c, new Refusal(409, ALREADY_REPORTED), values);
     if (filed.hidden)
       publishSoon(
         options.publisher,
         `hid ad ${target.report.adId} (${filed.hidden === 'under-18' ? 'reported as possibly under 18' : 'reported by 3 people'})`,
       );
-    c.header('Cache-Control', 'no-store');
     return submission.kind === 'form'
       ? c.redirect(`${routes.report.path({})}?sent=1`, 303)
       : c.json({ received: true }, 201);
   });
 
-  app.post('/moderate/reports', async (c, next) => {
-    const member = pages.memberOf(c);
-    if (member?.role !== 'moderator') return next();
+  const reportsPage = { route: routes.moderateReports };
+  app.post('/moderate/reports', moderatorsOnly, ...form(reportsPage), async (c) => {
+    const member = (await c.var.member())!;
     const moderator: Moderator = { accountId: member.accountId, email: member.email };
     const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return answerModerator(c, submission, {});
+    if (submission instanceof Refusal) return refuse(c, submission);
     const text = (name: string) =>
       typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : '';
     const values = {
@@ -459,7 +459,7 @@ export function reportRoutes(options: ReportOptions) {
     const parsed = resolveReportsSchema.safeParse(submission.fields);
     if (!parsed.success) {
       const problem = firstProblem(parsed.error);
-      return answerModerator(c, new Refusal(400, problem.message, problem.field), values);
+      return refuse(c, new Refusal(400, problem.message, problem.field), values);
     }
     const input = parsed.data;
     const key = parseGroupKey(input.group)!;
@@ -470,9 +470,9 @@ export function reportRoutes(options: ReportOptions) {
         : undefined;
     const result = store.resolve(key, input.seen, input.action, moderator, why, now());
     if (result.kind === 'unknown')
-      return answerModerator(c, new Refusal(404, 'There are no such reports.'), values);
+      return refuse(c, new Refusal(404, 'There are no such reports.'), values);
     if (result.kind === 'refused')
-      return answerModerator(c, new Refusal(result.status, result.message), values);
+      return refuse(c, new Refusal(result.status, result.message), values);
     if (result.removedAd)
       options.mailer.send(
         adRemovedMail(options.mailSite(), result.removedAd.accountEmail, result.removedAd, why!),
@@ -500,44 +500,4 @@ export function reportRoutes(options: ReportOptions) {
   });
 
   return app;
-
-  /** A refused report: the form again with the message (a form post), or `{ error }`. */
-  function answer(
-    c: Context,
-    refusal: Refusal,
-    target?: ReportTarget,
-    values: Record<string, string> = {},
-  ) {
-    c.header('Cache-Control', 'no-store');
-    if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
-    if (!isFormSubmission(c))
-      return c.json(
-        refusal.field ? { error: refusal.error, field: refusal.field } : { error: refusal.error },
-        refusal.status,
-      );
-    const found = pages.find(routes.report.path({}));
-    if (!found) throw new Error('The report page (src/pages/report/) is missing');
-    return pages.answer(
-      c,
-      found.page,
-      found.params,
-      { ...(target ? { report: target } : {}), form: { error: refusal.error, values } },
-      refusal.status,
-    );
-  }
-
-  /** A refused moderator action: the reports page with the message, or `{ error }`. */
-  function answerModerator(c: Context, refusal: Refusal, values: Record<string, string>) {
-    c.header('Cache-Control', 'no-store');
-    if (!isFormSubmission(c)) return c.json({ error: refusal.error }, refusal.status);
-    const found = pages.find(moderateReportsPath());
-    if (!found) throw new Error('The reports page (src/pages/moderate-reports/) is missing');
-    return pages.answer(
-      c,
-      found.page,
-      found.params,
-      { form: { error: refusal.error, values } },
-      refusal.status,
-    );
-  }
 }

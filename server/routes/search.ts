@@ -1,69 +1,70 @@
-// GET /search (product.md section 9): the query string checked (src/pages/search/searchQuery.ts),
-// the search run on the index the build wrote (server/db/search-index.ts), and the page rendered
-// with both. Refused parameters, or a page past the last, are the form again with the message
+// /search (product.md section 9), the page's source: the query string checked
+// (src/pages/search/searchQuery.ts), the search run on the index the build wrote
+// (server/db/search-index.ts), and the page rendered with both. Refused parameters, or a page past the last, are the form again with the message
 // beside the field, status 400; never an error page.
-import { Hono } from 'hono';
 import type { SearchView } from '../../src/pages/search/search-view.ts';
 import { parseSearchQuery } from '../../src/pages/search/searchQuery.ts';
-import { ADS_PER_PAGE, searchPath } from '../../src/paths.ts';
+import { ADS_PER_PAGE, routes } from '../../src/paths.ts';
 import { searchIndex, UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
-import type { OnRequestPages } from '../pages.ts';
+import { pageSource } from '../pages.ts';
 
-export function searchPage(pages: OnRequestPages, index: SearchIndex = searchIndex()) {
-  const app = new Hono();
-  app.get(searchPath(), (c) => {
-    const found = pages.find(searchPath());
-    if (!found) throw new Error('src/pages/search/ is not a page rendered on request');
-    const answer = (view: SearchView, status: 200 | 400 | 503) =>
-      pages.answer(c, found.page, found.params, { search: view }, status);
+export function searchPageSource(index: SearchIndex = searchIndex()) {
+  return pageSource({
+    route: routes.search,
+    for: 'anyone',
+    read: (c) => {
+      const answer = (view: SearchView, status: 200 | 400 | 503) => ({ search: view, status });
 
-    const query = parseSearchQuery(c.req.query());
-    if (!query.ok) return answer({ values: query.values, fieldErrors: query.fieldErrors }, 400);
-    const { values, filters } = query;
-    if (!index.available())
-      return answer(
-        { values, fieldErrors: { page: 'Search is not available yet: the site is being built.' } },
-        503,
-      );
-    let results;
-    try {
-      results = index.search(filters);
-    } catch (error) {
-      if (!(error instanceof UnsearchableWords)) throw error;
-      return answer(
-        { values, fieldErrors: { q: 'These words cannot be searched for: try other words.' } },
-        400,
-      );
-    }
-    const { total, more, ads, order, matchUnavailable } = results;
-    const pageCount = Math.max(1, Math.ceil(total / ADS_PER_PAGE));
-    if (filters.page > pageCount)
+      const query = parseSearchQuery(c.req.query());
+      if (!query.ok) return answer({ values: query.values, fieldErrors: query.fieldErrors }, 400);
+      const { values, filters } = query;
+      if (!index.available())
+        return answer(
+          {
+            values,
+            fieldErrors: { page: 'Search is not available yet: the site is being built.' },
+          },
+          503,
+        );
+      let results;
+      try {
+        results = index.search(filters);
+      } catch (error) {
+        if (!(error instanceof UnsearchableWords)) throw error;
+        return answer(
+          { values, fieldErrors: { q: 'These words cannot be searched for: try other words.' } },
+          400,
+        );
+      }
+      const { total, more, ads, order, matchUnavailable } = results;
+      const pageCount = Math.max(1, Math.ceil(total / ADS_PER_PAGE));
+      if (filters.page > pageCount)
+        return answer(
+          {
+            values,
+            fieldErrors: {
+              page: `There ${pageCount === 1 ? 'is only 1 page' : `are only ${pageCount} pages`} of results for this search.`,
+            },
+          },
+          400,
+        );
       return answer(
         {
           values,
-          fieldErrors: {
-            page: `There ${pageCount === 1 ? 'is only 1 page' : `are only ${pageCount} pages`} of results for this search.`,
+          fieldErrors: {},
+          results: {
+            total,
+            more,
+            page: filters.page,
+            pages: pageCount,
+            ads,
+            order,
+            matchUnavailable,
+            bestMatchMax: index.countedMax,
           },
         },
-        400,
+        200,
       );
-    return answer(
-      {
-        values,
-        fieldErrors: {},
-        results: {
-          total,
-          more,
-          page: filters.page,
-          pages: pageCount,
-          ads,
-          order,
-          matchUnavailable,
-          bestMatchMax: index.countedMax,
-        },
-      },
-      200,
-    );
+    },
   });
-  return app;
 }

@@ -9,9 +9,18 @@ import { useSignupForm } from './useSignupForm.ts';
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
-export function SignupDialog({ brand, onClose }: { brand: string; onClose: () => void }) {
+export function SignupDialog({
+  brand,
+  next,
+  onClose,
+}: {
+  brand: string;
+  /** Where the visitor was going (the reply screen of an ad, /post): where sign-up leads. */
+  next?: string;
+  onClose: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const form = useSignupForm();
+  const form = useSignupForm({}, next);
   // Leave the modal state first: while it lasts, the page behind is inert and cannot take focus.
   const close = () => {
     dialog.current?.close();
@@ -74,6 +83,7 @@ export function SignupDialog({ brand, onClose }: { brand: string; onClose: () =>
       <SignupForm
         idPrefix="dialog"
         maxBirthDate={latestAdultBirthDate(todayIso())}
+        next={next}
         state={form.state}
         onChange={form.onChange}
         onSubmit={(event) => void form.onSubmit(event)}

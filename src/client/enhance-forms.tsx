@@ -1,9 +1,11 @@
 // On /signup and /signin with JavaScript: the same forms, validated in the browser and sent
-// with fetch, with the in-flight button text and the error banners of the dialog.
+// with fetch, with the in-flight button text and the error banners of the dialog. The script
+// takes over the form as the server rendered it, whenever it arrives: what was typed, the focus,
+// a refused post's banner and field messages, and where to go afterwards (the hidden `next`).
 import { useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { SigninForm, type SigninFormState, type SigninValues } from '../components/SigninForm.tsx';
+import { SigninForm, type SigninFormState } from '../components/SigninForm.tsx';
 import { SignupForm, type SignupValues } from '../components/SignupForm.tsx';
 import {
   latestAdultBirthDate,
@@ -16,45 +18,69 @@ import { useSignupForm } from './useSignupForm.ts';
 
 export const SIGNIN_FAILED = 'Sign-in failed. Please try again.';
 
+/** The form as the page shows it before the script takes over. */
+export interface RenderedForm {
+  values: SignupValues;
+  banner?: string;
+  fieldErrors: Record<string, string>;
+  next?: string;
+}
+
 export function enhanceForms(): void {
   for (const container of document.querySelectorAll<HTMLElement>('[data-enhance]')) {
-    // Whatever was typed before this script arrived is carried over, and so is the focus.
-    const typed = typedValues(container);
+    const form = container.querySelector('form');
+    if (!form) continue;
+    const rendered = renderedForm(form);
     const focused = container.contains(document.activeElement)
       ? document.activeElement?.getAttribute('name')
       : null;
     const root = createRoot(container);
     flushSync(() => {
       if (container.dataset.enhance === 'signup-form')
-        root.render(<InteractiveSignup initial={typed} />);
+        root.render(<InteractiveSignup rendered={rendered} />);
       if (container.dataset.enhance === 'signin-form')
-        root.render(<InteractiveSignin initial={typed} />);
+        root.render(<InteractiveSignin rendered={rendered} />);
     });
     if (focused) container.querySelector<HTMLElement>(`[name="${focused}"]`)?.focus();
     container.dataset.enhanced = 'true';
   }
 }
 
-function typedValues(container: HTMLElement): Partial<SignupValues> {
-  const form = container.querySelector('form');
-  if (!form) return {};
+/** Reads what the server rendered (and what was typed since) out of the form. */
+export function renderedForm(form: HTMLFormElement): RenderedForm {
   const data = new FormData(form);
   const text = (name: string) =>
     typeof data.get(name) === 'string' ? (data.get(name) as string) : '';
+  const fieldErrors: Record<string, string> = {};
+  for (const message of form.querySelectorAll('.field__error')) {
+    const input = message.closest('.field')?.querySelector<HTMLInputElement>('input[name]');
+    if (input && message.textContent) fieldErrors[input.name] = message.textContent;
+  }
+  const banner = form.querySelector('[data-form-status] .banner--error')?.textContent;
+  // The server puts `next` in the form; a static host serving the prerendered file cannot.
+  const next =
+    form.querySelector<HTMLInputElement>('input[type="hidden"][name="next"]')?.value ||
+    new URLSearchParams(window.location.search).get('next');
   return {
-    email: text('email'),
-    password: text('password'),
-    dateOfBirth: text('dateOfBirth'),
-    acceptTerms: data.get('acceptTerms') === 'on',
+    values: {
+      email: text('email'),
+      password: text('password'),
+      dateOfBirth: text('dateOfBirth'),
+      acceptTerms: data.get('acceptTerms') === 'on',
+    },
+    fieldErrors,
+    ...(banner ? { banner } : {}),
+    ...(next ? { next } : {}),
   };
 }
 
-function InteractiveSignup({ initial }: { initial: Partial<SignupValues> }) {
-  const form = useSignupForm(initial);
+function InteractiveSignup({ rendered }: { rendered: RenderedForm }) {
+  const form = useSignupForm(rendered, rendered.next);
   return (
     <SignupForm
       idPrefix="signup"
       maxBirthDate={latestAdultBirthDate(todayIso())}
+      next={rendered.next}
       state={form.state}
       onChange={form.onChange}
       onSubmit={(event) => void form.onSubmit(event)}
@@ -62,10 +88,11 @@ function InteractiveSignup({ initial }: { initial: Partial<SignupValues> }) {
   );
 }
 
-function InteractiveSignin({ initial }: { initial: Partial<SigninValues> }) {
+function InteractiveSignin({ rendered }: { rendered: RenderedForm }) {
   const [state, setState] = useState<SigninFormState>({
-    values: { email: initial.email ?? '', password: initial.password ?? '' },
-    fieldErrors: {},
+    values: { email: rendered.values.email, password: rendered.values.password },
+    fieldErrors: rendered.fieldErrors,
+    ...(rendered.banner ? { banner: rendered.banner } : {}),
     submitting: false,
   });
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -81,9 +108,9 @@ function InteractiveSignin({ initial }: { initial: Partial<SigninValues> }) {
       return;
     }
     setState((current) => ({ ...current, fieldErrors: {}, banner: undefined, submitting: true }));
-    // A page that asked the visitor to sign in first (/signin?next=/account): the server checks
-    // that it is a path of this site and answers with it as the redirect.
-    const next = new URLSearchParams(window.location.search).get('next');
+    // Where to go afterwards (/signin?next=/account): the server checks that it is a path of this
+    // site and answers with it as the redirect.
+    const next = rendered.next;
     const body = next ? { ...parsed.data, next } : parsed.data;
     const result = await submitJson('/api/signin', body, SIGNIN_FAILED, '/');
     if (result.ok) window.location.assign(result.redirectUrl);
@@ -92,7 +119,8 @@ function InteractiveSignin({ initial }: { initial: Partial<SigninValues> }) {
   return (
     <SigninForm
       state={state}
-      onChange={(values: SigninValues) => setState((current) => ({ ...current, values }))}
+      next={rendered.next}
+      onChange={(values) => setState((current) => ({ ...current, values }))}
       onSubmit={(event) => void onSubmit(event)}
     />
   );

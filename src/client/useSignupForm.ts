@@ -6,15 +6,24 @@ import { submitJson } from './submit-json.ts';
 
 export const SIGNUP_FAILED = 'Signup failed. Please try again.';
 
+type FieldErrors = SignupFormState['fieldErrors'];
+
 const EMPTY: SignupValues = { email: '', password: '', dateOfBirth: '', acceptTerms: false };
 
+/**
+ * `shown`: what the form shows when it starts (what the server rendered: the values typed, a
+ * refused post's banner and field messages); `next`: where the visitor was going, sent along so
+ * that the verification mail leads back there.
+ */
 export function useSignupForm(
-  initial: Partial<SignupValues> = {},
+  shown: { values?: Partial<SignupValues>; banner?: string; fieldErrors?: FieldErrors } = {},
+  next?: string,
   navigate: (url: string) => void = (url) => window.location.assign(url),
 ) {
   const [state, setState] = useState<SignupFormState>({
-    values: { ...EMPTY, ...initial },
-    fieldErrors: {},
+    values: { ...EMPTY, ...shown.values },
+    fieldErrors: shown.fieldErrors ?? {},
+    ...(shown.banner ? { banner: shown.banner } : {}),
     submitting: false,
   });
 
@@ -38,7 +47,8 @@ export function useSignupForm(
       return;
     }
     setState((current) => ({ ...current, fieldErrors: {}, banner: undefined, submitting: true }));
-    const result = await submitJson('/api/signup', parsed.data, SIGNUP_FAILED, '/success');
+    const body = next ? { ...parsed.data, next } : parsed.data;
+    const result = await submitJson('/api/signup', body, SIGNUP_FAILED, '/success');
     if (result.ok) {
       navigate(result.redirectUrl);
       return;

@@ -17,7 +17,7 @@ export function Banner({
 
 /**
  * Where a form shows its request error. Prerendered empty; the server fills it when a form post
- * without JavaScript is refused (server/form-page.ts), the interactive form renders into it.
+ * without JavaScript is refused (server/forms/refusal.ts), the interactive form renders into it.
  */
 export function FormStatus({ error }: { error?: string }) {
   return (

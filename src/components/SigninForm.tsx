@@ -2,7 +2,7 @@ import type { ChangeEvent, FormEvent } from 'react';
 import { MemberAction } from './MemberAction.tsx';
 import { FormStatus } from './Banner.tsx';
 import { FormField } from './FormField.tsx';
-import { forgotPath } from '../paths.ts';
+import { forgotPath, signupThenPath } from '../paths.ts';
 
 export interface SigninValues {
   email: string;
@@ -17,13 +17,19 @@ export interface SigninFormState {
 }
 
 interface SigninFormProps {
+  /**
+   * Without `onChange`: what the server fills in (a refused post's message and email). With it:
+   * the interactive form's state.
+   */
   state?: SigninFormState;
+  /** Where to go after signing in (a path of this site), posted with the form. */
+  next?: string;
   onChange?: (values: SigninValues) => void;
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
 }
 
 /** The sign-in form: a plain form post without JavaScript, fetch with it. */
-export function SigninForm({ state, onChange, onSubmit }: SigninFormProps) {
+export function SigninForm({ state, next, onChange, onSubmit }: SigninFormProps) {
   const errors = state?.fieldErrors ?? {};
   const controlled = state !== undefined && onChange !== undefined;
   const bind = (name: keyof SigninValues) =>
@@ -33,7 +39,9 @@ export function SigninForm({ state, onChange, onSubmit }: SigninFormProps) {
           onChange: (event: ChangeEvent<HTMLInputElement>) =>
             onChange({ ...state.values, [name]: event.target.value }),
         }
-      : {};
+      : state?.values[name]
+        ? { defaultValue: state.values[name] }
+        : {};
   return (
     <form
       className="form"
@@ -43,6 +51,7 @@ export function SigninForm({ state, onChange, onSubmit }: SigninFormProps) {
       onSubmit={onSubmit}
     >
       <FormStatus error={state?.banner} />
+      {next && <input type="hidden" name="next" value={next} />}
       <FormField
         id="signin-email"
         name="email"
@@ -74,7 +83,10 @@ export function SigninForm({ state, onChange, onSubmit }: SigninFormProps) {
         <a href={forgotPath()}>Forgot your password?</a>
       </p>
       <p className="form__footnote">
-        New here? <MemberAction action="join">Create a free account</MemberAction>
+        New here?{' '}
+        <MemberAction action="join" href={signupThenPath(next)}>
+          Create a free account
+        </MemberAction>
       </p>
     </form>
   );

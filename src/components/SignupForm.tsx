@@ -1,5 +1,5 @@
 import type { ChangeEvent, FormEvent } from 'react';
-import { legalPath, signinPath } from '../paths.ts';
+import { legalPath, signinThenPath } from '../paths.ts';
 import { PASSWORD_MIN } from '../schemas/password-length.ts';
 import { FormStatus } from './Banner.tsx';
 import { FormField } from './FormField.tsx';
@@ -24,7 +24,13 @@ interface SignupFormProps {
   idPrefix: string;
   /** The latest date of birth the date picker offers (18 years ago). */
   maxBirthDate?: string;
+  /**
+   * Without `onChange`: what the server fills in (a refused post's message and values). With it:
+   * the interactive form's state.
+   */
   state?: SignupFormState;
+  /** Where the visitor was going (a path of this site): posted with the form, kept through sign-in. */
+  next?: string;
   onChange?: (values: SignupValues) => void;
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
 }
@@ -34,7 +40,14 @@ interface SignupFormProps {
  * redirect to /success or this page again with the error; with JavaScript it is controlled by
  * its state and submits with fetch.
  */
-export function SignupForm({ idPrefix, maxBirthDate, state, onChange, onSubmit }: SignupFormProps) {
+export function SignupForm({
+  idPrefix,
+  maxBirthDate,
+  state,
+  next,
+  onChange,
+  onSubmit,
+}: SignupFormProps) {
   const id = (name: string) => `${idPrefix}-${name}`;
   const errors = state?.fieldErrors ?? {};
   const controlled = state !== undefined && onChange !== undefined;
@@ -45,7 +58,9 @@ export function SignupForm({ idPrefix, maxBirthDate, state, onChange, onSubmit }
           onChange: (event: ChangeEvent<HTMLInputElement>) =>
             onChange({ ...state.values, [name]: event.target.value }),
         }
-      : {};
+      : state?.values[name]
+        ? { defaultValue: state.values[name] }
+        : {};
   return (
     <form
       className="form"
@@ -55,6 +70,7 @@ export function SignupForm({ idPrefix, maxBirthDate, state, onChange, onSubmit }
       onSubmit={onSubmit}
     >
       <FormStatus error={state?.banner} />
+      {next && <input type="hidden" name="next" value={next} />}
       <FormField
         id={id('email')}
         name="email"
@@ -124,7 +140,7 @@ export function SignupForm({ idPrefix, maxBirthDate, state, onChange, onSubmit }
         {state?.submitting ? 'Creating Account...' : 'Continue'}
       </button>
       <p className="form__footnote">
-        Already a member? <a href={signinPath()}>Sign in</a>
+        Already a member? <a href={signinThenPath(next)}>Sign in</a>
       </p>
     </form>
   );

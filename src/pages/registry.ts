@@ -6,11 +6,11 @@
 // runs where Vite builds or serves the code: the build's steps and the server (entries of Vite's
 // server build, src/build/build-steps.ts), the dev server, Vitest.
 //
-// On-request pages get `request` in their data context (src/pages/request.ts): the signed-in
-// member, the query, a refused form's message and values, an emailed link's state. A page whose
-// data says `access: 'members'` (renderer/page-shell.ts) is only rendered for a signed-in member;
-// anyone else is sent to /signin?next=… and back. Its data hook still copes without a member (the
-// dev server has none).
+// Pages rendered on request get `request` in their data context (src/pages/request.ts): the
+// signed-in member, the query, a refused form's message and values, and what the server read for
+// the page (its page source, keyed by the page's route: server/pages.ts). A page whose data says
+// `access: 'members'` (renderer/page-shell.ts) is only rendered for a signed-in member; anyone else
+// is sent to /signin?next=… and back. Its data hook still copes without a request (prerendering).
 import type { ComponentType } from 'react';
 import type { PageShell } from '../../renderer/page-shell.ts';
 import type { Route, RouteParams, VikeRouteFunction } from '../route.ts';

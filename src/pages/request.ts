@@ -21,6 +21,8 @@ export interface SignedInMember {
 /** A form answered again: the banner message and what was typed (never a password). */
 export interface FormFill {
   error?: string;
+  /** The field the message is about, when it is about one. */
+  field?: string;
   values: Readonly<Record<string, string>>;
   /** Messages shown beside their fields, by field name. */
   fieldErrors?: Readonly<Partial<Record<string, string>>>;

@@ -38,38 +38,12 @@ export const limitsWith = (overrides: Partial<RateLimitSettings>): RateLimitSett
   ...overrides,
 });
 
-// The banner slot and the inputs form-page.ts fills in, as in the real prerendered pages.
-const formPageHtml = (title: string, action: string, inputs: string) =>
-  `<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/><title>${title}</title></head>` +
-  `<body><main><form class="form" action="${action}" method="post">` +
-  `<div class="form-status" data-form-status="true"></div>${inputs}` +
-  `<button type="submit">Continue</button></form></main></body></html>`;
-
+/** The prerendered site's files the tests need: the home page and the not-found page. */
 export function writeTestSite(siteDir: string): void {
   const file = (path: string, html: string) => {
     mkdirSync(join(siteDir, path, '..'), { recursive: true });
     writeFileSync(join(siteDir, path), html);
   };
-  file(
-    'signup/index.html',
-    formPageHtml(
-      'Join',
-      '/api/signup',
-      '<input id="signup-email" type="email" name="email"/>' +
-        '<input id="signup-password" type="password" name="password"/>' +
-        '<input id="signup-dateOfBirth" type="date" name="dateOfBirth"/>' +
-        '<input id="signup-acceptTerms" type="checkbox" name="acceptTerms"/>',
-    ),
-  );
-  file(
-    'signin/index.html',
-    formPageHtml(
-      'Sign in',
-      '/api/signin',
-      '<input id="signin-email" type="email" name="email"/>' +
-        '<input id="signin-password" type="password" name="password"/>',
-    ),
-  );
   file('index.html', '<!DOCTYPE html><html lang="en"><body><h1>Localboard</h1></body></html>');
   file('404.html', '<!DOCTYPE html><html lang="en"><body><h1>Page Not Found</h1></body></html>');
 }

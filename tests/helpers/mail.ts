@@ -104,3 +104,11 @@ export function parseMail(raw: string): ReadMail {
     raw,
   };
 }
+
+/** The path and query of the last `path` link in a mail (`/verify?token=…&next=…`), to open it. */
+export function linkPath(mail: ReadMail, path: '/verify' | '/reset'): string {
+  const found = [...mail.text.matchAll(new RegExp(`https?://[^/\\s]+(${path}\\?\\S+)`, 'g'))];
+  const link = found.at(-1)?.[1];
+  if (!link) throw new Error(`No ${path} link in the mail:\n${mail.text}`);
+  return link;
+}

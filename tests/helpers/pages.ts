@@ -15,6 +15,15 @@ export function useFixtureContent(): () => void {
   return fixture.cleanup;
 }
 
+/** For a file whose tests render pages (refused forms do): the content fixture, for all of them. */
+export function withFixtureContent(): void {
+  let cleanup: (() => void) | undefined;
+  beforeAll(() => {
+    cleanup = useFixtureContent();
+  });
+  afterAll(() => cleanup?.());
+}
+
 /** The text of the page's <h1>. */
 export const headingOf = (html: string) => /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
 

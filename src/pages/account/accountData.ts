@@ -19,6 +19,8 @@ export const AD_DONE_NOTICES = {
 export function accountData({ request }: DataContext) {
   const { brand } = getSite();
   const done = request?.query.done;
+  // Delete and Renew of one of the ads (their refusal carries the ad's id).
+  const aboutAds = request?.form?.values.adId !== undefined;
   return {
     ...pageShell({
       title: `Your account - ${brand}`,
@@ -32,10 +34,11 @@ export function accountData({ request }: DataContext) {
     member: request?.member,
     /** A new verification link was just sent (the resend form answers with ?sent=1). */
     linkSent: request?.query.sent === '1',
-    error: request?.form?.error,
+    // A refused action on one of the ads is shown beside the ads, not across the page.
+    error: aboutAds ? undefined : request?.form?.error,
     ads: request?.memberAds ?? [],
     /** A refused action on one of the ads (not found, not renewable). */
-    adsError: request?.form?.fieldErrors?.ads,
+    adsError: aboutAds ? request?.form?.error : undefined,
     done:
       done && done in AD_DONE_NOTICES
         ? AD_DONE_NOTICES[done as keyof typeof AD_DONE_NOTICES]

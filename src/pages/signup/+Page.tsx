@@ -4,7 +4,7 @@ import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {
-  const { brand } = useData<Data>();
+  const { brand, next, refused } = useData<Data>();
   return (
     <section className="container container--form form-page">
       <h1>Join {brand} free</h1>
@@ -12,7 +12,23 @@ export default function Page() {
         Create an account to post ads and reply to members. Browsing stays free without one.
       </p>
       <div className="form-card" data-enhance="signup-form">
-        <SignupForm idPrefix="signup" />
+        <SignupForm
+          idPrefix="signup"
+          next={next}
+          state={
+            refused && {
+              values: {
+                email: refused.values.email ?? '',
+                password: '',
+                dateOfBirth: refused.values.dateOfBirth ?? '',
+                acceptTerms: false,
+              },
+              fieldErrors: refused.fieldErrors ?? {},
+              banner: refused.error,
+              submitting: false,
+            }
+          }
+        />
       </div>
     </section>
   );

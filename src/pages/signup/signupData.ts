@@ -1,8 +1,14 @@
 import { getSite } from '../../content/index.ts';
+import { localPath } from '../../local-path.ts';
+import type { DataContext } from '../registry.ts';
 import { signupPath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 
-export function signupData() {
+/**
+ * Prerendered empty; rendered on request with where to go afterwards (`?next=`, a path of this
+ * site) and, for a refused form post, its message and what was typed.
+ */
+export function signupData({ request }: Partial<DataContext> = {}) {
   const { brand } = getSite();
   return {
     ...pageShell({
@@ -12,5 +18,8 @@ export function signupData() {
       robots: 'noindex, follow',
     }),
     brand,
+    next: localPath(request?.query.next ?? request?.form?.values.next),
+    /** A refused form post, shown again: its message and what was typed (never the password). */
+    refused: request?.form,
   };
 }

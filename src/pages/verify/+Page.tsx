@@ -6,7 +6,7 @@ import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {
-  const { link, token, error } = useData<Data>();
+  const { link, token, next, error } = useData<Data>();
   return (
     <section className="container container--form form-page">
       {link === 'valid' && token ? (
@@ -20,6 +20,7 @@ export default function Page() {
             <form className="form" action="/api/verify" method="post">
               <FormStatus error={error} />
               <input type="hidden" name="token" value={token} />
+              {next && <input type="hidden" name="next" value={next} />}
               <button className="button button--primary button--block" type="submit">
                 Verify my email
               </button>
@@ -28,14 +29,14 @@ export default function Page() {
         </>
       ) : (
         <div className="form-card success">
-          <LinkOutcome link={link} />
+          <LinkOutcome link={link} next={next} />
         </div>
       )}
     </section>
   );
 }
 
-function LinkOutcome({ link }: { link: Data['link'] }) {
+function LinkOutcome({ link, next }: Pick<Data, 'link' | 'next'>) {
   if (link === 'done' || link === 'used')
     return (
       <>
@@ -47,7 +48,15 @@ function LinkOutcome({ link }: { link: Data['link'] }) {
             : 'Each verification link works once, and this one has done its job: your email address is verified.'}
         </p>
         <div className="button-row">
-          <a className="button button--primary" href={accountPath()}>
+          {next && (
+            <a className="button button--primary" href={next}>
+              Continue where you left off
+            </a>
+          )}
+          <a
+            className={`button ${next ? 'button--ghost' : 'button--primary'}`}
+            href={accountPath()}
+          >
             Go to your account
           </a>
           <a className="button button--ghost" href={`${homePath()}#states`}>

@@ -1,4 +1,5 @@
 import { getSite } from '../../content/index.ts';
+import { localPath } from '../../local-path.ts';
 import { verifyPath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
@@ -17,6 +18,8 @@ export function verifyData({ request }: DataContext) {
     link: request?.link ?? 'unknown',
     token:
       request?.link === 'valid' ? (request.query.token ?? request.form?.values.token) : undefined,
+    /** Where the member was going when they signed up: verifying takes them there. */
+    next: localPath(request?.query.next ?? request?.form?.values.next),
     error: request?.form?.error,
     signedIn: request?.member !== undefined,
   };

@@ -176,13 +176,8 @@ describe('the same endpoints posted as forms without JavaScript', () => {
       undefined,
     ],
     ['/api/reset', 'password=long+enough+password', 400, 'This link is not valid', undefined],
-    [
-      '/api/verify',
-      'token=%00%01',
-      400,
-      'Verify your email',
-      'This link is not valid. Check that you copied all of it.',
-    ],
+    // Refused for its shape, shown as what the link is: not one of ours.
+    ['/api/verify', 'token=%00%01', 400, 'This link is not valid', undefined],
     ['/api/verify', `token=${MADE_UP_TOKEN}`, 400, 'This link is not valid', undefined],
   ])('%s → %i, the page "%s" with its message', async (path, body, status, heading, banner) => {
     const response = await post(path, body);

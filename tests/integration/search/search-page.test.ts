@@ -1,10 +1,8 @@
 // /search (product.md section 9) on compiled fixture content: the page the server renders from
 // the search index the compile step wrote, with filters, pagination, and refused parameters.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { searchIndex } from '../../../server/db/search-index.ts';
-import { onRequestPages } from '../../../server/pages.ts';
-import { searchPage } from '../../../server/routes/search.ts';
+import { openTestApp } from '../../helpers/api.ts';
 import { insertMemberAd, setMemberAdStatus } from '../../helpers/member-ads.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
 
@@ -153,13 +151,11 @@ describe('/search orders by best match with words, or newest first', () => {
   });
 
   test('more matches than can be ranked: newest first, and the page says why', async () => {
-    const pages = onRequestPages({
-      db: fixture.db,
-      pageAssetsFile: join(fixture.dir, 'server', 'page-assets.json'),
-    });
     const index = searchIndex(undefined, { countedMax: 20 });
+    // A second app on the fixture's database, whose search ranks at most 20 matches.
+    const ranksTwenty = openTestApp(fixture.dir, { searchIndex: index });
     try {
-      const response = await searchPage(pages, index).request('http://localhost/search?q=hello');
+      const response = await ranksTwenty.app.request('http://localhost/search?q=hello');
       const html = await response.text();
       expect(response.status).toBe(200);
       expect(html).toContain('<strong>More than 20 ads</strong>');
@@ -168,6 +164,7 @@ describe('/search orders by best match with words, or newest first', () => {
         'Best match ranks searches with up to 20 results, and more ads than that match: these are the newest first.',
       );
     } finally {
+      ranksTwenty.close();
       index.close();
     }
   });

@@ -19,6 +19,10 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../helpers/api.ts';
+import { withFixtureContent } from '../../helpers/pages.ts';
+
+// Refused form posts come back as their pages, which read the compiled content.
+withFixtureContent();
 
 // The production cost (64 MiB, about 150 ms a hash here): the point is a pool kept busy.
 process.env.PASSWORD_HASH_COST = String(2 ** 16);

@@ -1,0 +1,63 @@
+// Reading what a form or a script sent: a form post (pages without JavaScript) or JSON (the
+// page scripts), into one shape every route reads.
+import type { Context } from 'hono';
+import { Refusal } from './refusal.ts';
+
+export type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
+
+export const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+export const mediaTypeOf = (c: Context) =>
+  (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+
+/**
+ * Whether the request is a browser submitting a form: a form body, or a navigation (a form with
+ * enctype="text/plain" is one too). Scripts send JSON and ask for it.
+ */
+export function isFormSubmission(c: Context): boolean {
+  const type = mediaTypeOf(c);
+  if (type === 'application/json') return false;
+  if (FORM_TYPES.has(type)) return true;
+  if (c.req.header('sec-fetch-mode') === 'navigate') return true;
+  const accept = c.req.header('accept') ?? '';
+  return /\btext\/html\b/.test(accept) && !/\bapplication\/json\b/.test(accept);
+}
+
+export async function readSubmission(c: Context): Promise<Submission | Refusal> {
+  const type = mediaTypeOf(c);
+  if (type === 'application/json') {
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return new Refusal(400, 'The request body is not valid JSON.');
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return new Refusal(400, 'The request body must be a JSON object.');
+    }
+    return { kind: 'json', fields: body as Record<string, unknown> };
+  }
+  if (FORM_TYPES.has(type)) {
+    try {
+      const form = await c.req.parseBody();
+      return { kind: 'form', fields: form };
+    } catch {
+      return new Refusal(400, 'The form could not be read. Please try again.');
+    }
+  }
+  return new Refusal(
+    415,
+    'Send the request as JSON (Content-Type: application/json) or as a form.',
+  );
+}
+
+/** A field's text as sent; anything else (a file, a number in JSON, nothing) is ''. */
+export const textOf = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** What a refused form shows again: these fields as typed (never a password). */
+export function keptValues(
+  submission: Submission,
+  names: readonly string[],
+): Record<string, string> {
+  return Object.fromEntries(names.map((name) => [name, textOf(submission.fields[name])]));
+}
