@@ -9,8 +9,7 @@
 // On-request pages get `request` in their data context (src/pages/request.ts): the signed-in
 // member, the query, a refused form's message and values, an emailed link's state. A page whose
 // data says `access: 'members'` (renderer/page-shell.ts) is only rendered for a signed-in member;
-// anyone else is sent to /signin?next=… and back. Its data hook still copes without a member (the
-// dev server has none).
+// anyone else is sent to /signin?next=… and back. Its data hook still copes without a member.
 import type { ComponentType } from 'react';
 import type { PageShell } from '../../renderer/page-shell.ts';
 import type { Route, RouteParams, VikeRouteFunction } from '../route.ts';
