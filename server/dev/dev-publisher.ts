@@ -44,7 +44,11 @@ export function devPublisher(settings: DevPublisherSettings): Publisher {
         },
       });
       const keep = (chunk: Buffer) => {
-        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+          // A member ad left out for a problem of its own, as the server's publisher says it.
+          if (line.startsWith('Warning: ')) settings.log(line);
+          lines.push(line);
+        }
         lines.splice(0, Math.max(0, lines.length - KEPT_LINES));
       };
       child.stdout.on('data', keep);
