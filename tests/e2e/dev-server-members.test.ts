@@ -12,7 +12,13 @@ import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adPath, cityPath } from '../../src/paths.ts';
-import { heading, signUpWithForm, uniqueEmail, verifyFromMail } from '../helpers/e2e-members.ts';
+import {
+  heading,
+  signUpWithApi,
+  signUpWithForm,
+  uniqueEmail,
+  verifyFromMail,
+} from '../helpers/e2e-members.ts';
 import { developerEnv, ROOT, startDevServer, TSX, type DevServer } from './dev-server-process.ts';
 import { launchChromium, textOf } from './support.ts';
 
@@ -34,7 +40,6 @@ beforeAll(async () => {
   browser = await launchChromium();
   member = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await member.newPage();
-  page.on('dialog', (dialog) => void dialog.accept());
 }, 180_000);
 
 afterAll(async () => {
@@ -75,10 +80,7 @@ describe('a member on the dev server', () => {
     // The operator's command, on the dev database as README says.
     const moderator = uniqueEmail('dev-moderator');
     const context = await browser.newContext();
-    const response = await context.request.post(`${dev.url}/api/signup`, {
-      data: { email: moderator, password: 'a long enough password', dateOfBirth: '1980-02-03' },
-    });
-    expect(response.status()).toBe(201);
+    await signUpWithApi(context, dev.url, moderator);
     const command = spawnSync(process.execPath, [TSX, 'scripts/moderator.ts', 'add', moderator], {
       cwd: ROOT,
       env: developerEnv({ DATABASE_PATH: dev.databasePath }),
