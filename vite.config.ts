@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import vike from 'vike/plugin';
 import { defineConfig, type Plugin } from 'vite';
+import { devServerApp } from './server/dev/vite-plugin.ts';
 import { BUILD_STEPS } from './src/build/build-steps.ts';
 
 /**
@@ -26,7 +27,7 @@ function stopEsbuildService(): Plugin {
 // dist/, or the build's --out, which scripts/build.mjs passes as LOCALBOARD_VITE_OUT_DIR).
 // Dependencies stay in node_modules: bundling them all in costs Vite about 90 MB more memory.
 export default defineConfig({
-  plugins: [vike(), stopEsbuildService()],
+  plugins: [vike(), stopEsbuildService(), devServerApp()],
   oxc: { jsx: { runtime: 'automatic' } },
   build: {
     // Sizes are measured by `npm run bench`; gzipping every chunk here only slows the build.

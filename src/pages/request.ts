@@ -1,7 +1,7 @@
 // What a page rendered on request learns from its request (product.md section 3: member pages are
 // rendered by the server on each request). The server (server/pages.ts) builds it and hands it to
-// the page's data hook as `request`, beside `routeParams`; prerendered pages, and the dev server,
-// get none. Pages read only this: they never import the server.
+// the page's data hook as `request`, beside `routeParams` (on the dev server too: server/dev/);
+// prerendered pages get none. Pages read only this: they never import the server.
 import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { MessagesView } from './messages-view.ts';
 import type { ModerationView } from './moderation-view.ts';

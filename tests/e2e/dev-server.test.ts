@@ -1,68 +1,20 @@
-// The dev server (`npm run dev`: Vike routing the page folders) and the prerendered site (the build
-// rendering the page registry) show the same pages: same status, same head metadata, same <main>.
-// Both read the same compiled content.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { createServer } from 'node:net';
+// The dev server (`npm run dev`: Vike routing the page folders, and the server's app for the pages
+// it renders on request) and the prerendered site (the build rendering the page registry) show the
+// same pages: same status, same head metadata, same <main>. Both read the same compiled content.
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
 import { adPath, cityPath, guidePath, statePath } from '../../src/paths.ts';
+import { startDevServer, type DevServer } from './dev-server-process.ts';
 import { builtAds, builtContent, canonicalOf, fetchPage, metaContent, titleOf } from './support.ts';
 
-const root = join(import.meta.dirname, '..', '..');
-let dev: ChildProcess;
-let devUrl: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+let dev: DevServer;
 
 beforeAll(async () => {
-  const port = await freePort();
-  devUrl = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    LOCALBOARD_DEV_PORT: String(port),
-    COMPILED_CONTENT_DIR: dirname(inject('compiledContentFile')),
-  };
-  // Vike stands aside when it sees the test runner's markers.
-  for (const key of Object.keys(env)) {
-    if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
-  }
-  dev = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'dev'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`The dev server did not start:\n${output}`)),
-      60_000,
-    );
-    const listen = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('ready in')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    dev.stdout!.on('data', listen);
-    dev.stderr!.on('data', listen);
-    dev.once('exit', (code) => reject(new Error(`The dev server stopped (${code}):\n${output}`)));
-  });
+  dev = await startDevServer({ compiledContentDir: dirname(inject('compiledContentFile')) });
 });
 
-afterAll(() => {
-  dev?.kill();
-});
+afterAll(() => dev?.stop());
 
 /** What a visitor and a search engine see of a page: status, head metadata and the main content. */
 function essentials(status: number, html: string) {
@@ -94,6 +46,11 @@ function pathsToCompare(): string[] {
     '/signup',
     '/signin',
     '/success',
+    // Rendered on request by the server's app, on the dev server too.
+    '/account',
+    '/forgot',
+    '/verify?token=not-a-token',
+    '/search?q=coffee',
     statePath('Atlantis'),
     cityPath('Vermont', 'Atlantis'),
     `${cityPath('California', 'Los Angeles')}/ad/1`,
@@ -106,7 +63,7 @@ describe('the dev server and the prerendered site', () => {
   test('render every page type and not-found screen alike', async () => {
     for (const path of pathsToCompare()) {
       const prerendered = await fetchPage(path);
-      const response = await fetch(`${devUrl}${path}`);
+      const response = await fetch(`${dev.url}${path}`);
       const developed = essentials(response.status, await response.text());
       expect(developed.main, path).toBeTruthy();
       expect(developed, path).toEqual(essentials(prerendered.status, prerendered.html));

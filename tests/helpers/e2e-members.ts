@@ -55,7 +55,11 @@ export async function signUpWithForm(page: Page, url: string, email: string, dat
 }
 
 /** Opens the verification link mailed to `email` and verifies, as a person would. */
-export async function verifyFromMail(page: Page, site: MemberSite, email: string) {
+export async function verifyFromMail(
+  page: Page,
+  site: Pick<MemberSite, 'url' | 'outboxDir'>,
+  email: string,
+) {
   const token = linkToken(await mailTo(site.outboxDir, email, 'Verify'), '/verify');
   await page.goto(`${site.url}/verify?token=${token}`);
   await page.getByRole('button', { name: 'Verify my email' }).click();

@@ -1,0 +1,19 @@
+// Which requests the dev server hands to the Hono app (server/dev/vite-plugin.ts): what the server
+// answers and Vike does not. Apart from the app, so that a server module being edited into shape
+// never stops Vike from rendering the prerendered pages.
+import { pages } from '../../src/pages/registry.ts';
+import { localPath } from '../../src/local-path.ts';
+import { signinPath, signupPath } from '../../src/paths.ts';
+
+const onRequest = pages.filter((page) => !page.prerenderUrls);
+
+export function answeredByApp(method: string, url: URL): boolean {
+  if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return true;
+  // Forms post to the API; Vike renders pages only.
+  if (method !== 'GET' && method !== 'HEAD') return true;
+  // The prerendered sign-in and sign-up pages, filled in to send the member on where they were
+  // going (server/routes/accounts.ts accountPageSources).
+  const withNext = [signinPath(), signupPath()].includes(url.pathname);
+  if (withNext && localPath(url.searchParams.get('next'))) return true;
+  return onRequest.some((page) => page.route.match(url.pathname));
+}

@@ -1,0 +1,58 @@
+// The Hono app as the dev server (`npm run dev`) runs it, through Vite's SSR loader
+// (server/dev/vite-plugin.ts): the page registry it renders from is read with import.meta.glob,
+// and an edited server or page module is then used from the next request on.
+//
+// Its pages link Vite's assets. The one file of a build it reads is the not-found screen, of a page a
+// visitor may not see ({site}/404.html): the dev server has no build, so it writes that file into
+// a folder of its own, rendered as the prerenderer renders it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PageAssets } from '../../renderer/assets.ts';
+import { renderPageHtml } from '../../renderer/renderPageHtml.tsx';
+import { getSite } from '../../src/content/index.ts';
+import { notFoundData } from '../../src/pages/_error/errorPageData.ts';
+import { ErrorPage } from '../../src/pages/registry.ts';
+import { NOT_FOUND_FILES } from '../../src/paths.ts';
+import { createApp } from '../app.ts';
+import { openDatabase, type Db } from '../db/database.ts';
+import { createMailer, type Mailer } from '../mail/mailer.ts';
+import type { Publisher } from '../publishing/publisher.ts';
+
+export interface DevResources {
+  db: Db;
+  mailer: Mailer;
+}
+
+/** Opened once per dev server and kept while its modules are edited. */
+export function devResources(databasePath: string, outboxDir: string): DevResources {
+  return {
+    db: openDatabase(databasePath),
+    // Never SMTP: sign-ups made while developing must not mail anyone.
+    mailer: createMailer({ outboxDir, from: `"${getSite().brand}" <no-reply@localhost>` }),
+  };
+}
+
+export interface DevAppSettings extends DevResources {
+  publisher: Publisher;
+  /** The dev server's stand-in for a build's site folder (see above). */
+  siteDir: string;
+  /** The scripts and stylesheet Vite serves, as Vike links them. */
+  assets: PageAssets;
+  /** Where mails link to: the dev server, or PUBLIC_BASE_URL. */
+  baseUrl: () => string;
+}
+
+export function devApp(settings: DevAppSettings) {
+  const { siteDir } = settings;
+  mkdirSync(siteDir, { recursive: true });
+  const notFound = renderPageHtml(ErrorPage, notFoundData('page'), settings.assets);
+  writeFileSync(join(siteDir, NOT_FOUND_FILES.page), notFound);
+  return createApp({
+    siteDir,
+    pageAssets: () => settings.assets,
+    db: settings.db,
+    mailer: settings.mailer,
+    publisher: settings.publisher,
+    mailSite: () => ({ brand: getSite().brand, baseUrl: settings.baseUrl() }),
+  });
+}
