@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
 import { makeModerator } from '../../server/moderator-command.ts';
+import { gotoEnhanced } from './browser-waits.ts';
 import { linkToken, mailsTo, type ReadMail } from './mail.ts';
 
 export const PASSWORD = 'a long enough password';
@@ -73,9 +74,18 @@ export async function signUpWithApi(context: BrowserContext, url: string, email:
   expect(response.status()).toBe(201);
 }
 
-/** Signs up with the form on /signup, as a person would; the server answers with /success. */
-export async function signUpWithForm(page: Page, url: string, email: string, dateOfBirth: string) {
-  await page.goto(`${url}/signup`);
+/**
+ * Signs up with the form on /signup, as a person would (with JavaScript, once the page's script
+ * has enhanced the form); the server answers with /success.
+ */
+export async function signUpWithForm(
+  page: Page,
+  url: string,
+  email: string,
+  dateOfBirth: string,
+  javaScriptEnabled: boolean,
+) {
+  await gotoEnhanced(page, `${url}/signup`, javaScriptEnabled);
   await page.fill('#signup-email', email);
   await page.fill('#signup-password', PASSWORD);
   await page.fill('#signup-dateOfBirth', dateOfBirth);
