@@ -36,12 +36,14 @@ for (const type of ['pointerover', 'focusin'] as const) {
   );
 }
 
-if (document.querySelector('[data-enhance]'))
-  void loadForms().then((forms) => forms.enhanceForms());
+const enhancingForms = document.querySelector('[data-enhance]')
+  ? loadForms().then((forms) => forms.enhanceForms())
+  : undefined;
 // The posting form (/post, editing an ad): checked in the browser with the server's schema. Only
 // that page loads the schema (zod).
-if (document.querySelector('form[data-ad-form]'))
-  void import('./ad-form.ts').then((form) => form.enhanceAdForm());
+const enhancingAdForm = document.querySelector('form[data-ad-form]')
+  ? import('./ad-form.ts').then((form) => form.enhanceAdForm())
+  : undefined;
 
 // Forms that undo something (Delete on the account page) ask first.
 document.addEventListener('submit', (event) => {
@@ -49,4 +51,8 @@ document.addEventListener('submit', (event) => {
   if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
 });
 
-void showSignedInMember();
+// Once every enhancement this page needs has run, <html data-enhanced="true"> says so: the
+// end-to-end tests wait for it before they use the page, as a person waits for it to be ready.
+void Promise.all([enhancingForms, enhancingAdForm, showSignedInMember()]).then(() => {
+  document.documentElement.dataset.enhanced = 'true';
+});

@@ -4,6 +4,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adPath, cityPath, guidePath, statePath } from '../../src/paths.ts';
+import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import { baseUrl, builtAds, builtContent, launchChromium } from './support.ts';
 
@@ -57,7 +58,8 @@ describe('accessibility (axe-core)', () => {
           });
           expect(signup.status()).toBe(201);
         }
-        await page.goto(`${baseUrl()}${path}`);
+        // The page as a person sees it: once its script has enhanced the forms and the header.
+        await gotoEnhanced(page, `${baseUrl()}${path}`);
         expect(page.url()).toBe(`${baseUrl()}${path}`);
         for (const violation of await seriousAxeViolations(page))
           found.push(`${name} (${path}): ${violation}`);

@@ -3,6 +3,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adPath, cityPath } from '../../src/paths.ts';
+import {
+  gotoEnhanced,
+  shownText,
+  submitWithFetch,
+  waitForEnhanced,
+} from '../helpers/browser-waits.ts';
 import { startSiteServer } from './servers.ts';
 import { builtAds, baseUrl, builtContent, launchChromium, siteDir } from './support.ts';
 
@@ -23,9 +29,10 @@ const yearsAgo = (years: number, days = 0) => {
   return date.toISOString().slice(0, 10);
 };
 
+/** A new page at `path`, once its script has enhanced it (member actions open the dialog). */
 async function openPage(path: string, origin = baseUrl()): Promise<Page> {
   const page = await browser.newPage();
-  await page.goto(`${origin}${path}`);
+  await gotoEnhanced(page, `${origin}${path}`);
   return page;
 }
 
@@ -66,7 +73,8 @@ describe('the sign-up dialog', () => {
     const page = await openPage(path);
     const opener = page.getByRole('link', { name: new RegExp(`^${name}`) }).last();
     await opener.click();
-    await expect.poll(() => dialog(page).count()).toBe(1);
+    await dialog(page).waitFor();
+    expect(await dialog(page).count()).toBe(1);
     expect(page.url()).toBe(`${baseUrl()}${path}`);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe(
@@ -74,7 +82,8 @@ describe('the sign-up dialog', () => {
     );
 
     await page.getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => dialog(page).count()).toBe(0);
+    await dialog(page).waitFor({ state: 'detached' });
+    expect(await dialog(page).count()).toBe(0);
     expect(await opener.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe(
       'hidden',
@@ -86,7 +95,8 @@ describe('the sign-up dialog', () => {
     const page = await openPage('/');
     const opener = page.getByRole('link', { name: 'Post Your Ad' }).first();
     await opener.click();
-    await expect.poll(() => dialog(page).count()).toBe(1);
+    await dialog(page).waitFor();
+    expect(await dialog(page).count()).toBe(1);
     for (let step = 0; step < 12; step += 1) {
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(
@@ -100,7 +110,8 @@ describe('the sign-up dialog', () => {
       );
     }
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog(page).count()).toBe(0);
+    await dialog(page).waitFor({ state: 'detached' });
+    expect(await dialog(page).count()).toBe(0);
     expect(await opener.evaluate((element) => element === document.activeElement)).toBe(true);
     await page.close();
   });
@@ -112,7 +123,9 @@ describe('the sign-up dialog', () => {
       if (request.url().includes('/api/signup')) requests.push(request.url());
     });
     await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
+    await dialog(page).waitFor();
     await page.getByRole('button', { name: 'Continue' }).click();
+    await dialog(page).locator('.field__error').first().waitFor();
     const text = await dialog(page).innerText();
     expect(text).toContain('Enter your email address.');
     expect(text).toContain('Password must be at least 8 characters.');
@@ -121,6 +134,10 @@ describe('the sign-up dialog', () => {
 
     await fillSignup(page, { email: uniqueEmail(), dateOfBirth: yearsAgo(18, -1) });
     await page.getByRole('button', { name: 'Continue' }).click();
+    await dialog(page)
+      .locator('.field__error')
+      .filter({ hasText: 'You must be 18 or older to join.' })
+      .waitFor();
     expect(await dialog(page).innerText()).toContain('You must be 18 or older to join.');
     expect(requests).toEqual([]);
     await page.close();
@@ -138,16 +155,19 @@ describe('the sign-up dialog', () => {
       .getByRole('link', { name: /^Reply/ })
       .first()
       .click();
+    await dialog(page).waitFor();
     const email = uniqueEmail();
     await fillSignup(page, { email, dateOfBirth: yearsAgo(30) });
     await page.getByRole('button', { name: 'Continue' }).click();
     const button = dialog(page).locator('button[type="submit"]');
-    await expect.poll(() => button.textContent()).toBe('Creating Account...');
+    await button.filter({ hasText: 'Creating Account...' }).waitFor();
+    expect(await button.textContent()).toBe('Creating Account...');
     expect(await button.isDisabled()).toBe(true);
     release();
     await page.waitForURL(`${baseUrl()}/success`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Account created');
-    await expect.poll(() => page.locator('.member-bar__email').textContent()).toBe(email);
+    await waitForEnhanced(page);
+    expect(await page.locator('.member-bar__email').textContent()).toBe(email);
     await page.close();
   });
 
@@ -155,8 +175,9 @@ describe('the sign-up dialog', () => {
     const email = uniqueEmail();
     const first = await browser.newContext();
     const page = await first.newPage();
-    await page.goto(`${baseUrl()}/`);
+    await gotoEnhanced(page, `${baseUrl()}/`);
     await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
+    await dialog(page).waitFor();
     await fillSignup(page, { email, dateOfBirth: yearsAgo(25) });
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL('**/success');
@@ -164,12 +185,13 @@ describe('the sign-up dialog', () => {
 
     const again = await openPage('/about');
     await again.getByRole('link', { name: 'Post Your Ad' }).first().click();
+    await dialog(again).waitFor();
     await fillSignup(again, { email: email.toUpperCase(), dateOfBirth: yearsAgo(25) });
-    await again.getByRole('button', { name: 'Continue' }).click();
+    await submitWithFetch(again.getByRole('button', { name: 'Continue' }), '/api/signup');
     const banner = dialog(again).locator('.banner--error');
-    await expect
-      .poll(() => banner.textContent())
-      .toBe('An account with this email already exists. Sign in instead.');
+    expect(await shownText(banner)).toBe(
+      'An account with this email already exists. Sign in instead.',
+    );
     expect(await banner.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
       'rgb(253, 232, 231)',
     );
@@ -183,13 +205,18 @@ describe('the sign-up dialog', () => {
     try {
       const page = await openPage('/', server.url);
       await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
-      await expect.poll(() => dialog(page).count()).toBe(1);
+      await dialog(page).waitFor();
+      expect(await dialog(page).count()).toBe(1);
       await fillSignup(page, { email: uniqueEmail(), dateOfBirth: yearsAgo(40) });
       await server.stop();
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await expect
-        .poll(() => dialog(page).locator('.banner--error').textContent())
-        .toBe('Could not reach the server. Please try again.');
+      // No answer comes: the request fails, and the dialog says so.
+      await Promise.all([
+        page.waitForEvent('requestfailed', (request) => request.url().endsWith('/api/signup')),
+        page.getByRole('button', { name: 'Continue' }).click(),
+      ]);
+      expect(await shownText(dialog(page).locator('.banner--error'))).toBe(
+        'Could not reach the server. Please try again.',
+      );
       expect(page.url()).toBe(`${server.url}/`);
       await page.close();
     } finally {
@@ -215,18 +242,17 @@ describe('signing in and out', () => {
     });
     expect(signup.status).toBe(201);
 
-    await page.goto(`${baseUrl()}/signin`);
+    await gotoEnhanced(page, `${baseUrl()}/signin`);
     await page.fill('#signin-email', email);
     await page.fill('#signin-password', 'not the password');
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect
-      .poll(() => page.locator('.banner--error').textContent())
-      .toBe('Email or password is incorrect.');
+    await submitWithFetch(page.getByRole('button', { name: 'Sign In' }), '/api/signin');
+    expect(await shownText(page.locator('.banner--error'))).toBe('Email or password is incorrect.');
 
     await page.fill('#signin-password', 'a long enough password');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(`${baseUrl()}/`);
-    await expect.poll(() => page.locator('.member-bar__email').textContent()).toBe(email);
+    await waitForEnhanced(page);
+    expect(await page.locator('.member-bar__email').textContent()).toBe(email);
     expect(await page.getByRole('link', { name: 'Join Free' }).first().isVisible()).toBe(false);
 
     await Promise.all([
@@ -234,7 +260,8 @@ describe('signing in and out', () => {
       page.getByRole('button', { name: 'Sign out' }).click(),
     ]);
     await page.waitForLoadState('load');
-    await expect.poll(() => page.locator('.member-bar').count()).toBe(0);
+    await waitForEnhanced(page);
+    expect(await page.locator('.member-bar').count()).toBe(0);
     expect(await page.locator('footer').getByRole('link', { name: 'Join Free' }).isVisible()).toBe(
       true,
     );

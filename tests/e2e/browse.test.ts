@@ -75,10 +75,11 @@ describe('browsing', () => {
     const page = await context.newPage();
     await page.goto(`${baseUrl()}/`);
     await page.getByRole('link', { name: 'Browse Ads' }).click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#states');
-    await expect
-      .poll(() => page.getByRole('heading', { name: 'Browse by state' }).isVisible())
-      .toBe(true);
+    await page.waitForURL(`${baseUrl()}/#states`);
+    expect(await page.evaluate(() => location.hash)).toBe('#states');
+    const statesHeading = page.getByRole('heading', { name: 'Browse by state' });
+    await statesHeading.waitFor();
+    expect(await statesHeading.isVisible()).toBe(true);
 
     const menuLink = page
       .getByRole('navigation', { name: 'Main' })

@@ -4,8 +4,14 @@
 // the old one and the old sessions do not. The mail is read from the test server's outbox.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { heading, uniqueEmail } from '../helpers/e2e-members.ts';
-import { linkToken, mailsTo, type ReadMail } from '../helpers/mail.ts';
+import {
+  gotoEnhanced,
+  shownText,
+  submitWithFetch,
+  waitForEnhanced,
+} from '../helpers/browser-waits.ts';
+import { heading, mailTo as mailInOutbox, uniqueEmail } from '../helpers/e2e-members.ts';
+import { linkToken, type ReadMail } from '../helpers/mail.ts';
 import { FORGOT_SENT } from '../../src/pages/forgot/forgotData.ts';
 import { baseUrl, fetchPage, launchChromium } from './support.ts';
 
@@ -21,19 +27,8 @@ const PASSWORD = 'a long enough password';
 const NEW_PASSWORD = 'an even longer new password';
 
 /** The newest mail to `to` whose subject contains `about`, once there are more than `after`. */
-async function mailTo(to: string, about: string, after = 0): Promise<ReadMail> {
-  let found: ReadMail[] = [];
-  await expect
-    .poll(
-      () =>
-        (found = mailsTo(inject('outboxDir'), to).filter((m) => m.subject.includes(about))).length,
-      {
-        timeout: 10_000,
-      },
-    )
-    .toBeGreaterThan(after);
-  return found.at(-1)!;
-}
+const mailTo = (to: string, about: string, after = 0) =>
+  mailInOutbox(inject('outboxDir'), to, about, after);
 
 /** The link's path on the test server (the mails link to it: its own base URL). */
 function linkPath(mail: ReadMail, path: '/verify' | '/reset'): string {
@@ -42,8 +37,8 @@ function linkPath(mail: ReadMail, path: '/verify' | '/reset'): string {
   return `${path}?token=${token}`;
 }
 
-async function signUp(page: Page, email: string) {
-  await page.goto(`${baseUrl()}/signup`);
+async function signUp(page: Page, email: string, javaScriptEnabled: boolean) {
+  await gotoEnhanced(page, `${baseUrl()}/signup`, javaScriptEnabled);
   await page.fill('#signup-email', email);
   await page.fill('#signup-password', PASSWORD);
   await page.fill('#signup-dateOfBirth', '1990-04-12');
@@ -52,10 +47,13 @@ async function signUp(page: Page, email: string) {
   await page.waitForURL(`${baseUrl()}/success`);
 }
 
-async function signIn(page: Page, email: string, password: string) {
+/** Signs in on the /signin page; with JavaScript, until the answer to its fetch has arrived. */
+async function signIn(page: Page, email: string, password: string, javaScriptEnabled: boolean) {
   await page.fill('#signin-email', email);
   await page.fill('#signin-password', password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  const button = page.getByRole('button', { name: 'Sign In' });
+  if (javaScriptEnabled) await submitWithFetch(button, '/api/signin');
+  else await button.click();
 }
 
 describe.each([
@@ -74,7 +72,7 @@ describe.each([
   test('sign up, open the mailed link, press Verify my email: the account page says verified', async () => {
     page = await context.newPage();
     const email = uniqueEmail('verify');
-    await signUp(page, email);
+    await signUp(page, email, javaScriptEnabled);
     const mail = await mailTo(email, 'Verify');
     await page.goto(`${baseUrl()}/account`);
     expect(await page.locator('.status').textContent()).toBe('Not verified yet');
@@ -100,7 +98,7 @@ describe.each([
   test('Resend the link sends a new link that works', async () => {
     page = await context.newPage();
     const email = uniqueEmail('resend');
-    await signUp(page, email);
+    await signUp(page, email, javaScriptEnabled);
     await mailTo(email, 'Verify');
     await page.goto(`${baseUrl()}/account`);
     await page.getByRole('button', { name: 'Resend the link' }).click();
@@ -119,15 +117,14 @@ describe.each([
   test('the account page sends a signed-out visitor to sign in, and back', async () => {
     const email = uniqueEmail('back');
     page = await context.newPage();
-    await signUp(page, email);
+    await signUp(page, email, javaScriptEnabled);
     await context.clearCookies();
     await page.goto(`${baseUrl()}/account`);
     expect(page.url()).toBe(`${baseUrl()}/signin?next=%2Faccount`);
-    await signIn(page, email, 'not the password');
-    await expect
-      .poll(() => page.locator('.banner--error').textContent())
-      .toBe('Email or password is incorrect.');
-    await signIn(page, email, PASSWORD);
+    await waitForEnhanced(page, javaScriptEnabled);
+    await signIn(page, email, 'not the password', javaScriptEnabled);
+    expect(await shownText(page.locator('.banner--error'))).toBe('Email or password is incorrect.');
+    await signIn(page, email, PASSWORD, javaScriptEnabled);
     await page.waitForURL(`${baseUrl()}/account`);
     expect(await page.locator('dd').first().textContent()).toBe(email);
     await page.close();
@@ -137,13 +134,13 @@ describe.each([
     const email = uniqueEmail('reset');
     const other = await browser.newContext({ javaScriptEnabled });
     const elsewhere = await other.newPage();
-    await signUp(elsewhere, email);
+    await signUp(elsewhere, email, javaScriptEnabled);
     await context.clearCookies();
     page = await context.newPage();
 
     // An address without an account gets the same answer.
     for (const address of [uniqueEmail('nobody'), email]) {
-      await page.goto(`${baseUrl()}/signin`);
+      await gotoEnhanced(page, `${baseUrl()}/signin`, javaScriptEnabled);
       await page.getByRole('link', { name: 'Forgot your password?' }).click();
       await page.waitForURL(`${baseUrl()}/forgot`);
       await page.fill('#forgot-email', address);
@@ -172,11 +169,10 @@ describe.each([
 
     await page.getByRole('link', { name: 'Sign In' }).last().click();
     await page.waitForURL(`${baseUrl()}/signin`);
-    await signIn(page, email, PASSWORD);
-    await expect
-      .poll(() => page.locator('.banner--error').textContent())
-      .toBe('Email or password is incorrect.');
-    await signIn(page, email, NEW_PASSWORD);
+    await waitForEnhanced(page, javaScriptEnabled);
+    await signIn(page, email, PASSWORD, javaScriptEnabled);
+    expect(await shownText(page.locator('.banner--error'))).toBe('Email or password is incorrect.');
+    await signIn(page, email, NEW_PASSWORD, javaScriptEnabled);
     await page.waitForURL(`${baseUrl()}/`);
 
     // The link works once.

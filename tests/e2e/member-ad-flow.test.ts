@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, cityPath } from '../../src/paths.ts';
+import { gotoEnhanced, submitWithFetch, waitForEnhanced } from '../helpers/browser-waits.ts';
 import {
   heading,
   mailTo,
@@ -61,8 +62,13 @@ async function activeAds(): Promise<number> {
 const adIdOf = (title: string) =>
   (db.prepare('SELECT id FROM member_ads WHERE title = ?').get(title) as { id: number }).id;
 
-async function postAd(page: Page, city: string, title: string): Promise<number> {
-  await page.goto(`${url}/post`);
+async function postAd(
+  page: Page,
+  city: string,
+  title: string,
+  javaScriptEnabled: boolean,
+): Promise<number> {
+  await gotoEnhanced(page, `${url}/post`, javaScriptEnabled);
   expect(await heading(page)).toBe('Post an ad');
   await page.selectOption('#ad-state', 'California');
   await page.fill('#ad-city', city);
@@ -72,7 +78,9 @@ async function postAd(page: Page, city: string, title: string): Promise<number> 
     '#ad-description',
     'Weekend hikes, old films and a good bookshop.\nCoffee first, then we see.',
   );
-  await page.getByRole('button', { name: 'Submit for review' }).click();
+  const submit = page.getByRole('button', { name: 'Submit for review' });
+  if (javaScriptEnabled) await submitWithFetch(submit, '/api/ads');
+  else await submit.click();
   await page.waitForURL(`${url}/post/in-review`);
   expect(await heading(page)).toBe('Your ad is in review');
   return adIdOf(title);
@@ -82,9 +90,10 @@ async function moderate(
   page: Page,
   adId: number,
   action: 'Approve' | 'Approve the edit' | 'Reject',
+  javaScriptEnabled: boolean,
   reason?: string,
 ) {
-  await page.goto(`${url}/moderate`);
+  await gotoEnhanced(page, `${url}/moderate`, javaScriptEnabled);
   const entry = page.locator(`#ad-${adId}`);
   if (reason) await entry.getByLabel('Reason').selectOption({ label: reason });
   await entry.getByRole('button', { name: action, exact: true }).click();
@@ -127,17 +136,17 @@ describe.each([
   });
 
   test('sign up, open the verification mail, verify', async () => {
-    await signUpWithForm(page, url, email, '1990-04-12');
+    await signUpWithForm(page, url, email, '1990-04-12', javaScriptEnabled);
     await verifyFromMail(page, site, email);
   });
 
   test('post → a moderator approves → its page, its city page and the counts', async () => {
     const before = await activeAds();
-    liveId = await postAd(page, cities[0]!, titles.live);
+    liveId = await postAd(page, cities[0]!, titles.live, javaScriptEnabled);
     // Nothing is on the site before a moderator approves it.
     expect((await fetched(adPath('California', cities[0]!, liveId))).status).toBe(404);
 
-    await moderate(mod, liveId, 'Approve');
+    await moderate(mod, liveId, 'Approve', javaScriptEnabled);
     await publisher.idle();
     const adPage = await fetched(adPath('California', cities[0]!, liveId));
     expect(adPage.status).toBe(200);
@@ -151,15 +160,15 @@ describe.each([
       titles.live,
     );
 
-    await page.goto(`${url}/account`);
+    await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
     const item = page.locator('.my-ad', { hasText: titles.live });
     expect(await item.locator('.ad-status').first().textContent()).toBe('Live');
   });
 
   test('reject with a reason → the member sees it on the account page', async () => {
-    const id = await postAd(page, cities[1]!, titles.rejected);
-    await moderate(mod, id, 'Reject', 'Spam or duplicate');
-    await page.goto(`${url}/account`);
+    const id = await postAd(page, cities[1]!, titles.rejected, javaScriptEnabled);
+    await moderate(mod, id, 'Reject', javaScriptEnabled, 'Spam or duplicate');
+    await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
     const item = page.locator('.my-ad', { hasText: titles.rejected });
     expect(await item.locator('.ad-status').first().textContent()).toBe('Rejected');
     expect(await item.textContent()).toContain('Spam or duplicate');
@@ -167,16 +176,18 @@ describe.each([
   });
 
   test('edit the live ad → back in review; the site keeps the live text until approved', async () => {
-    await page.goto(`${url}/account`);
+    await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
     await page.getByRole('link', { name: `Edit “${titles.live}”` }).click();
+    await page.waitForURL(/\/edit$/);
+    await waitForEnhanced(page, javaScriptEnabled);
     await page.fill('#ad-title', titles.edited);
     await page.getByRole('button', { name: 'Send changes for review' }).click();
-    await page.waitForURL(/\/account/);
+    await page.waitForURL(`${url}/account?done=edit-in-review`);
     const item = page.locator('.my-ad', { hasText: titles.live });
     expect(await item.textContent()).toContain('Your changes are in review');
     expect((await fetched(adPath('California', cities[0]!, liveId))).text).toContain(titles.live);
 
-    await moderate(mod, liveId, 'Approve the edit');
+    await moderate(mod, liveId, 'Approve the edit', javaScriptEnabled);
     await publisher.idle();
     const adPage = await fetched(adPath('California', cities[0]!, liveId));
     expect(adPage.text).toContain(titles.edited);
@@ -184,17 +195,17 @@ describe.each([
   });
 
   test('delete → 404 once published', async () => {
-    await page.goto(`${url}/account`);
+    await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
     await page.getByRole('button', { name: `Delete “${titles.edited}”` }).click();
-    await page.waitForURL(/\/account/);
+    await page.waitForURL(`${url}/account?done=deleted`);
     await publisher.idle();
     expect((await fetched(adPath('California', cities[0]!, liveId))).status).toBe(404);
     expect((await fetched(cityPath('California', cities[0]!))).text).not.toContain(titles.edited);
   });
 
   test('expiry by the build date: gone when the site is published 30 days on', async () => {
-    const id = await postAd(page, cities[2]!, titles.expiring);
-    await moderate(mod, id, 'Approve');
+    const id = await postAd(page, cities[2]!, titles.expiring, javaScriptEnabled);
+    await moderate(mod, id, 'Approve', javaScriptEnabled);
     await publisher.idle();
     const path = adPath('California', cities[2]!, id);
     expect((await fetched(path)).status).toBe(200);

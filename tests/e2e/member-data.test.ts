@@ -13,6 +13,7 @@ import {
   signUpWithForm,
   verifyFromMail,
 } from '../helpers/e2e-members.ts';
+import { gotoEnhanced, shownText, submitWithFetch } from '../helpers/browser-waits.ts';
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { launchChromium, siteDir, textOf } from './support.ts';
@@ -28,19 +29,21 @@ afterAll(async () => {
 });
 
 /** Signs up with the form, opens the mailed link and verifies, as a person would. */
-async function signUpAndVerify(page: Page, email: string) {
-  await signUpWithForm(page, server.url, email, '1988-06-30');
+async function signUpAndVerify(page: Page, email: string, javaScriptEnabled: boolean) {
+  await signUpWithForm(page, server.url, email, '1988-06-30', javaScriptEnabled);
   await verifyFromMail(page, server, email);
 }
 
-async function postAd(page: Page, city: string, title: string) {
-  await page.goto(`${server.url}/post`);
+async function postAd(page: Page, city: string, title: string, javaScriptEnabled: boolean) {
+  await gotoEnhanced(page, `${server.url}/post`, javaScriptEnabled);
   await page.selectOption('#ad-state', 'California');
   await page.fill('#ad-city', city);
   await page.selectOption('#ad-seeks', 'w4m');
   await page.fill('#ad-title', title);
   await page.fill('#ad-description', 'Early walks, old films and a good bookshop. Coffee first.');
-  await page.getByRole('button', { name: 'Submit for review' }).click();
+  const submit = page.getByRole('button', { name: 'Submit for review' });
+  if (javaScriptEnabled) await submitWithFetch(submit, '/api/ads');
+  else await submit.click();
   await page.waitForURL(`${server.url}/post/in-review`);
 }
 
@@ -57,15 +60,15 @@ describe.each([
   beforeAll(async () => {
     context = await browser.newContext({ javaScriptEnabled, acceptDownloads: true });
     page = await context.newPage();
-    await signUpAndVerify(page, email);
-    await postAd(page, javaScriptEnabled ? 'Fresno' : 'Modesto', title);
+    await signUpAndVerify(page, email, javaScriptEnabled);
+    await postAd(page, javaScriptEnabled ? 'Fresno' : 'Modesto', title, javaScriptEnabled);
   });
   afterAll(async () => {
     await context?.close();
   });
 
   test('Download my data on /account gives a JSON file with the ad', async () => {
-    await page.goto(`${server.url}/account`);
+    await gotoEnhanced(page, `${server.url}/account`, javaScriptEnabled);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Download my data' }).click(),
@@ -92,7 +95,7 @@ describe.each([
   });
 
   test('a wrong password: the form again with the message, nothing deleted', async () => {
-    await page.goto(`${server.url}/account`);
+    await gotoEnhanced(page, `${server.url}/account`, javaScriptEnabled);
     await page.getByRole('link', { name: 'Delete my account' }).click();
     await page.waitForURL(`${server.url}/account/delete`);
     expect(await heading(page)).toBe('Delete my account');
@@ -120,12 +123,13 @@ describe.each([
   });
 
   test('signing in again fails with the ordinary message', async () => {
-    await page.goto(`${server.url}/signin`);
+    await gotoEnhanced(page, `${server.url}/signin`, javaScriptEnabled);
     await page.fill('#signin-email', email);
     await page.fill('#signin-password', PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForLoadState('load');
-    expect(await page.getByRole('alert').textContent()).toBe('Email or password is incorrect.');
+    const button = page.getByRole('button', { name: 'Sign In' });
+    if (javaScriptEnabled) await submitWithFetch(button, '/api/signin');
+    else await button.click();
+    expect(await shownText(page.getByRole('alert'))).toBe('Email or password is incorrect.');
     expect(page.url()).not.toMatch(/\/account/);
   });
 });
@@ -149,8 +153,8 @@ describe('/account and /account/delete at 390 and 1280 px', () => {
     context = await browser.newContext({ bypassCSP: true });
     page = await context.newPage();
     const email = `screens-${Date.now()}@example.com`;
-    await signUpAndVerify(page, email);
-    await postAd(page, 'Bakersfield', 'Board games on Sunday afternoons');
+    await signUpAndVerify(page, email, true);
+    await postAd(page, 'Bakersfield', 'Board games on Sunday afternoons', true);
   });
   afterAll(async () => {
     await context?.close();
@@ -163,7 +167,7 @@ describe('/account and /account/delete at 390 and 1280 px', () => {
         ['account', '/account'],
         ['delete-account', '/account/delete'],
       ] as const) {
-        await page.goto(`${server.url}${path}`);
+        await gotoEnhanced(page, `${server.url}${path}`);
         await page.screenshot({ path: screenshotPath(`${name}-${width}`), fullPage: true });
         expect(await seriousAxeViolations(page), name).toEqual([]);
         expect(await overflowWidth(page), name).toBeLessThanOrEqual(0);

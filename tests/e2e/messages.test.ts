@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeModerator } from '../../server/moderator-command.ts';
 import { conversationPath, messagesPath, newMessagePath } from '../../src/paths.ts';
+import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import {
   heading,
   mailTo,
@@ -114,7 +115,7 @@ describe.each([
   });
 
   test('the replier writes from the reply screen; the poster is mailed without the text', async () => {
-    await replier.goto(`${server.url}${newMessagePath(adId)}`);
+    await gotoEnhanced(replier, `${server.url}${newMessagePath(adId)}`, javaScriptEnabled);
     expect(await heading(replier)).toBe('Reply to an ad');
     expect(await replier.locator('.reply-card__ad h2').textContent()).toBe(title);
     // Refused first: contact details in a first message; what was typed is kept.
@@ -143,12 +144,12 @@ describe.each([
   });
 
   test('the poster sees the unread count, reads, and the count goes down; then answers', async () => {
-    await poster.goto(`${server.url}/`);
+    await gotoEnhanced(poster, `${server.url}/`, javaScriptEnabled);
     if (javaScriptEnabled) {
       const link = poster.locator('.member-bar__messages');
-      await expect.poll(() => link.textContent()).toBe('Messages 1 unread');
+      expect(await link.textContent()).toBe('Messages 1 unread');
     }
-    await poster.goto(`${server.url}${messagesPath()}`);
+    await gotoEnhanced(poster, `${server.url}${messagesPath()}`, javaScriptEnabled);
     expect(await heading(poster)).toBe('Messages');
     const item = poster.locator('.inbox-item', { hasText: title });
     expect(await item.locator('.unread-count').textContent()).toBe('1 unread');
@@ -163,28 +164,39 @@ describe.each([
     );
     expect(await poster.content()).not.toContain(replierEmail);
 
-    await poster.goto(`${server.url}${messagesPath()}`);
+    await gotoEnhanced(poster, `${server.url}${messagesPath()}`, javaScriptEnabled);
     expect(await poster.locator('.inbox__summary').textContent()).toBe('1 conversation · all read');
     expect(await poster.locator('.inbox-item .unread-count').count()).toBe(0);
     if (javaScriptEnabled)
-      await expect
-        .poll(() => poster.locator('.member-bar__messages').textContent())
-        .toBe('Messages');
+      expect(await poster.locator('.member-bar__messages').textContent()).toBe('Messages');
 
-    await poster.goto(`${server.url}${conversationPath(conversationId)}`);
+    await gotoEnhanced(
+      poster,
+      `${server.url}${conversationPath(conversationId)}`,
+      javaScriptEnabled,
+    );
     await poster.getByLabel('Reply to the member').fill('The one on Main Street, Saturdays.');
     await poster.getByRole('button', { name: 'Send', exact: true }).click();
     await poster.waitForURL(`${server.url}${conversationPath(conversationId)}#latest`);
+    await waitForEnhanced(poster, javaScriptEnabled);
     expect(await poster.locator('.message').last().textContent()).toContain('Main Street');
     await lookAt(poster, `conversation-${run}`, javaScriptEnabled);
 
-    await replier.goto(`${server.url}${conversationPath(conversationId)}`);
+    await gotoEnhanced(
+      replier,
+      `${server.url}${conversationPath(conversationId)}`,
+      javaScriptEnabled,
+    );
     const froms = await replier.locator('.message__from').allTextContents();
     expect(froms).toEqual(['You', 'The poster']);
   });
 
   test('the poster blocks the replier: the reply and a new conversation on the other ad are refused', async () => {
-    await poster.goto(`${server.url}${conversationPath(conversationId)}`);
+    await gotoEnhanced(
+      poster,
+      `${server.url}${conversationPath(conversationId)}`,
+      javaScriptEnabled,
+    );
     await poster.getByRole('button', { name: 'Block this member' }).click();
     await poster.waitForURL(/\?done=blocked$/);
     expect(await poster.getByRole('status').first().textContent()).toContain(
@@ -201,7 +213,7 @@ describe.each([
     );
     expect(await replier.getByLabel('Reply to the poster').count()).toBe(0);
 
-    await replier.goto(`${server.url}${newMessagePath(otherAdId)}`);
+    await gotoEnhanced(replier, `${server.url}${newMessagePath(otherAdId)}`, javaScriptEnabled);
     expect(await replier.locator('.reply-card').textContent()).toContain(
       'The poster of this ad has blocked you',
     );

@@ -6,7 +6,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ACCOUNT_CLOSED } from '../../server/routes/accounts.ts';
-import { moderatorContext, PASSWORD, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
+import { gotoEnhanced, shownText, submitWithFetch } from '../helpers/browser-waits.ts';
+import {
+  mailTo,
+  moderatorContext,
+  PASSWORD,
+  signUpWithApi,
+  uniqueEmail,
+} from '../helpers/e2e-members.ts';
 import { mailsTo } from '../helpers/mail.ts';
 import {
   insertAdInReview,
@@ -82,7 +89,7 @@ describe.each([
   test('the queue → Approve: the ad goes live, the member is mailed, publishing is asked for', async () => {
     const poster = await posterWithAds(['Sunday board games']);
     const [id] = poster.ids as [number];
-    await page.goto(`${server.url}/moderate`);
+    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Moderation queue');
     const entry = item(page, id);
     // Shown as the ad page shows it, the scanner's word highlighted where it is.
@@ -98,15 +105,16 @@ describe.each([
     expect(await item(page, id).count()).toBe(0);
     expect(storedAd(server.db, id).status).toBe('live');
     expect(server.published).toContain(`approved ad ${id}`);
-    await expect
-      .poll(() => mailsTo(server.outboxDir, poster.email).map((mail) => mail.subject))
-      .toContain('Your ad is approved');
+    await mailTo(server.outboxDir, poster.email, 'Your ad is approved');
+    expect(mailsTo(server.outboxDir, poster.email).map((mail) => mail.subject)).toContain(
+      'Your ad is approved',
+    );
   });
 
   test('Reject with a reason and a note: the member is told both', async () => {
     const poster = await posterWithAds(['Coffee and a chat']);
     const [id] = poster.ids as [number];
-    await page.goto(`${server.url}/moderate`);
+    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
     const entry = item(page, id);
     await entry.getByLabel('Reason').selectOption({ label: 'Spam or duplicate' });
     await entry.getByLabel('Note to the member (optional)').fill('Posted twice today.');
@@ -118,23 +126,19 @@ describe.each([
       rejected_reason: 'Spam or duplicate',
       rejected_note: 'Posted twice today.',
     });
-    let text = '';
-    await expect
-      .poll(
-        () =>
-          (text =
-            mailsTo(server.outboxDir, poster.email).find(
-              (mail) => mail.subject === 'Your ad was not approved',
-            )?.text ?? ''),
-      )
-      .toContain('Reason: Spam or duplicate.');
+    await mailTo(server.outboxDir, poster.email, 'Your ad was not approved');
+    const text =
+      mailsTo(server.outboxDir, poster.email).find(
+        (mail) => mail.subject === 'Your ad was not approved',
+      )?.text ?? '';
+    expect(text).toContain('Reason: Spam or duplicate.');
     expect(text).toContain("Moderator's note: Posted twice today.");
   });
 
   test('Reject without a reason is refused: the queue again with the message, nothing changed', async () => {
     const poster = await posterWithAds(['A walk in the park']);
     const [id] = poster.ids as [number];
-    await page.goto(`${server.url}/moderate`);
+    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
     const entry = item(page, id);
     // The browser asks for the reason first (required): a post without it, as a page that did
     // not ask would send it, is refused by the server.
@@ -156,7 +160,7 @@ describe.each([
 
   test('Ban the account: a confirmation, then all its ads removed, and its sign-in refused', async () => {
     const poster = await posterWithAds(['First ad', 'Second ad']);
-    await page.goto(`${server.url}/moderate`);
+    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
     await item(page, poster.ids[0]!).getByRole('link', { name: 'Ban this account…' }).click();
     await page.waitForURL(`${server.url}/moderate?ban=${poster.accountId}#ban`);
     const confirm = page.locator('#ban');
@@ -171,16 +175,18 @@ describe.each([
 
     const visitor = await browser.newContext({ javaScriptEnabled });
     const signin = await visitor.newPage();
-    await signin.goto(`${server.url}/signin`);
+    await gotoEnhanced(signin, `${server.url}/signin`, javaScriptEnabled);
     await signin.fill('#signin-email', poster.email);
     await signin.fill('#signin-password', PASSWORD);
-    await signin.getByRole('button', { name: 'Sign In' }).click();
-    await expect.poll(() => signin.locator('.banner--error').textContent()).toBe(ACCOUNT_CLOSED);
+    const button = signin.getByRole('button', { name: 'Sign In' });
+    if (javaScriptEnabled) await submitWithFetch(button, '/api/signin');
+    else await button.click();
+    expect(await shownText(signin.locator('.banner--error'))).toBe(ACCOUNT_CLOSED);
     await visitor.close();
   });
 
   test('the log lists those actions, newest first, with who and why', async () => {
-    await page.goto(`${server.url}/moderate`);
+    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
     await page.getByRole('link', { name: 'Moderation log' }).click();
     await page.waitForURL(`${server.url}/moderate/log`);
     const firstRow = page.locator('tbody tr').first();
@@ -216,7 +222,7 @@ describe('the moderation pages at 390 and 1280 px', () => {
         ['ban', `/moderate?ban=${poster.accountId}#ban`],
         ['log', '/moderate/log'],
       ] as const) {
-        await page.goto(`${server.url}${path}`);
+        await gotoEnhanced(page, `${server.url}${path}`);
         await page.screenshot({
           path: screenshotPath(`moderation-${name}-${width}`),
           fullPage: true,

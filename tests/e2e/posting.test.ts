@@ -8,6 +8,12 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { cityPath, newMessagePath } from '../../src/paths.ts';
+import {
+  gotoEnhanced,
+  shownText,
+  submitWithFetch,
+  waitForEnhanced,
+} from '../helpers/browser-waits.ts';
 import { heading, mailTo, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkToken } from '../helpers/mail.ts';
 import { seriousAxeViolations } from '../helpers/page-checks.ts';
@@ -101,15 +107,13 @@ describe('/post in Chromium with JavaScript', () => {
       if (request.method() === 'POST' && request.url().endsWith('/api/ads'))
         sent.push(request.url());
     });
-    await page.goto(`${baseUrl()}/post`);
+    await gotoEnhanced(page, `${baseUrl()}/post`);
     expect(await heading(page)).toBe('Post an ad');
     // The age comes from the date of birth given at sign-up.
     expect(await page.inputValue('#ad-age')).toBe(String(ageOf('1990-04-12')));
 
     await page.getByRole('button', { name: 'Submit for review' }).click();
-    await expect
-      .poll(() => page.locator('#ad-state-error').textContent())
-      .toBe('Choose your state.');
+    expect(await shownText(page.locator('#ad-state-error'))).toBe('Choose your state.');
     expect(await page.locator('#ad-city-error').textContent()).toBe('Enter your city.');
     expect(await page.locator('#ad-seeks-error').textContent()).toBe(
       'Choose who you are and who you are looking for.',
@@ -123,22 +127,20 @@ describe('/post in Chromium with JavaScript', () => {
 
     // Choosing a state brings its cities as suggestions; a city not among them is named.
     await fillAd(page, { state: 'California', city: 'Los Angelos', age: '17', seeks: 'm4w' });
-    await expect
-      .poll(() => page.locator('#ad-city-suggestions option').count())
-      .toBeGreaterThan(100);
+    // The state's cities arrive with /api/ads/cities: more than 100 of them once they are here.
+    await page.locator('#ad-city-suggestions option').nth(100).waitFor({ state: 'attached' });
+    expect(await page.locator('#ad-city-suggestions option').count()).toBeGreaterThan(100);
     await fillAd(page, { title: 'Coffee and a walk', description: 'Line one.\nLine two.' });
     await page.getByRole('button', { name: 'Submit for review' }).click();
-    await expect
-      .poll(() => page.locator('#ad-age-error').textContent())
-      .toBe('You must be 18 or over to post an ad.');
+    expect(await shownText(page.locator('#ad-age-error'))).toBe(
+      'You must be 18 or over to post an ad.',
+    );
     expect(await page.locator('#ad-title-error').count()).toBe(0);
     await fillAd(page, { age: '36' });
     await page.getByRole('button', { name: 'Submit for review' }).click();
-    await expect
-      .poll(() => page.locator('#ad-city-error').textContent())
-      .toBe(
-        'We don\'t list a city called "Los Angelos" in California. Choose one of the suggested cities, or the nearest one.',
-      );
+    expect(await shownText(page.locator('#ad-city-error'))).toBe(
+      'We don\'t list a city called "Los Angelos" in California. Choose one of the suggested cities, or the nearest one.',
+    );
     expect(sent).toEqual([]);
 
     await fillAd(page, { city: 'Los Angeles' });
@@ -160,7 +162,7 @@ describe('/post in Chromium with JavaScript', () => {
     const context = await browser.newContext();
     await verifiedMember(context);
     const page = await context.newPage();
-    await page.goto(`${baseUrl()}/post`);
+    await gotoEnhanced(page, `${baseUrl()}/post`);
     await fillAd(page, {
       state: 'California',
       city: 'San Diego',
@@ -168,10 +170,10 @@ describe('/post in Chromium with JavaScript', () => {
       title: 'Escort for the evening',
       description: 'Hello.',
     });
-    await page.getByRole('button', { name: 'Submit for review' }).click();
-    await expect
-      .poll(() => page.locator('#ad-title-error').textContent())
-      .toContain("“Escort” can't be used in an ad");
+    await submitWithFetch(page.getByRole('button', { name: 'Submit for review' }), '/api/ads');
+    expect(await shownText(page.locator('#ad-title-error'))).toContain(
+      "“Escort” can't be used in an ad",
+    );
     expect(page.url()).toBe(`${baseUrl()}/post`);
     expect(await page.getByRole('button', { name: 'Submit for review' }).isDisabled()).toBe(false);
     await context.close();
@@ -264,7 +266,7 @@ describe.each([
     });
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(`${baseUrl()}/account`);
+    await gotoEnhanced(page, `${baseUrl()}/account`, javaScriptEnabled);
     const statusOf = (title: string) =>
       page.locator('.my-ad', { hasText: title }).locator('.ad-status').first().textContent();
     expect(await statusOf('Live and nearly expired')).toBe('Live');
@@ -280,17 +282,19 @@ describe.each([
 
     await page.getByRole('link', { name: 'Edit “Waiting for a moderator”' }).click();
     await page.waitForURL(`${baseUrl()}/account/ads/${inReview}/edit`);
+    await waitForEnhanced(page, javaScriptEnabled);
     expect(await heading(page)).toBe('Edit your ad');
     expect(await page.inputValue('#ad-title')).toBe('Waiting for a moderator');
     await page.fill('#ad-age', '17');
     await page.getByRole('button', { name: 'Send changes for review' }).click();
-    await expect
-      .poll(() => page.locator('#ad-age-error').textContent())
-      .toBe('You must be 18 or over to post an ad.');
+    expect(await shownText(page.locator('#ad-age-error'))).toBe(
+      'You must be 18 or over to post an ad.',
+    );
     await page.fill('#ad-age', '37');
     await page.fill('#ad-title', 'Still waiting, now edited');
     await page.getByRole('button', { name: 'Send changes for review' }).click();
     await page.waitForURL(`${baseUrl()}/account?done=edited`);
+    await waitForEnhanced(page, javaScriptEnabled);
     expect(await statusOf('Still waiting, now edited')).toBe('In review');
     expect(storedAd(inReview).title).toBe('Still waiting, now edited');
 
@@ -308,8 +312,8 @@ describe('member actions for a signed-in member', () => {
     await verifiedMember(context);
     const page = await context.newPage();
     const ad = builtAds().find((entry) => entry.city === 'Los Angeles')!;
-    await page.goto(`${baseUrl()}${cityPath('California', 'Los Angeles')}`);
-    await expect.poll(() => page.locator('.member-bar').count()).toBe(1);
+    await gotoEnhanced(page, `${baseUrl()}${cityPath('California', 'Los Angeles')}`);
+    expect(await page.locator('.member-bar').count()).toBe(1);
     expect(await page.locator('a[data-member-action="join"]:visible').count()).toBe(0);
     await page
       .locator(`#ad-${ad.id}-title`)
@@ -327,10 +331,11 @@ describe('member actions for a signed-in member', () => {
     await screenshots(page, 'messages-new');
 
     await page.getByRole('link', { name: 'Back to the ad' }).click();
+    await waitForEnhanced(page);
     await page.getByRole('link', { name: 'Send Message' }).click();
     await page.waitForURL(`${baseUrl()}${newMessagePath(ad.id)}`);
 
-    await page.goto(`${baseUrl()}/`);
+    await gotoEnhanced(page, `${baseUrl()}/`);
     await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
     await page.waitForURL(`${baseUrl()}/post`);
     await context.close();
@@ -391,7 +396,7 @@ describe('screenshots and accessibility of the account page with ads in several 
       `/account/ads/${ids[0]}/edit`,
       newMessagePath(builtAds()[0]!.id),
     ]) {
-      await page.goto(`${baseUrl()}${path}`);
+      await gotoEnhanced(page, `${baseUrl()}${path}`);
       if (path === '/account') await screenshots(page, 'account');
       for (const width of [390, 1280]) {
         await page.setViewportSize({ width, height: 900 });

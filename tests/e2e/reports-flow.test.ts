@@ -11,6 +11,7 @@ import type { Db } from '../../server/db/database.ts';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath } from '../../src/paths.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
+import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, moderatorContext } from '../helpers/e2e-members.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
@@ -83,9 +84,15 @@ function editorAd(index: number): CompiledAd {
 const visitorAt = (address: string, javaScriptEnabled: boolean) =>
   browser.newContext({ javaScriptEnabled, extraHTTPHeaders: { 'x-forwarded-for': address } });
 
-async function report(context: BrowserContext, adPagePath: string, reason: string, note = '') {
+async function report(
+  context: BrowserContext,
+  javaScriptEnabled: boolean,
+  adPagePath: string,
+  reason: string,
+  note = '',
+) {
   const page = await context.newPage();
-  await page.goto(`${url}${adPagePath}`);
+  await gotoEnhanced(page, `${url}${adPagePath}`, javaScriptEnabled);
   await page.getByRole('link', { name: 'Report this ad' }).click();
   await page.waitForURL(/\/report\?ad=\d+$/);
   expect(await heading(page)).toBe('Report this ad');
@@ -97,9 +104,9 @@ async function report(context: BrowserContext, adPagePath: string, reason: strin
   await page.close();
 }
 
-async function dismiss(context: BrowserContext, adId: number) {
+async function dismiss(context: BrowserContext, javaScriptEnabled: boolean, adId: number) {
   const page = await context.newPage();
-  await page.goto(`${url}/moderate/reports`);
+  await gotoEnhanced(page, `${url}/moderate/reports`, javaScriptEnabled);
   const group = page.locator(`#ad-${adId}`);
   await group.getByRole('button', { name: 'Dismiss' }).click();
   await page.waitForURL(/\/moderate\/reports\?done=dismissed/);
@@ -122,14 +129,20 @@ describe.each([
     );
     for (const [index, reason] of ['Scam or spam', 'Something else', 'Scam or spam'].entries()) {
       const visitor = await visitorAt(`203.0.113.${octet + index}`, javaScriptEnabled);
-      await report(visitor, ad.path, reason, index === 1 ? 'Looks copied from elsewhere.' : '');
+      await report(
+        visitor,
+        javaScriptEnabled,
+        ad.path,
+        reason,
+        index === 1 ? 'Looks copied from elsewhere.' : '',
+      );
       await visitor.close();
       if (index < 2) expect(await status(ad.path)).toBe(200);
     }
     // The fourth try from the first address is refused: one report per reporter.
     const again = await visitorAt(`203.0.113.${octet}`, javaScriptEnabled);
     const page = await again.newPage();
-    await page.goto(`${url}/report?ad=${ad.id}`);
+    await gotoEnhanced(page, `${url}/report?ad=${ad.id}`, javaScriptEnabled);
     await page.getByLabel('Scam or spam').check();
     await page.getByRole('button', { name: 'Send the report' }).click();
     await page.waitForLoadState('load');
@@ -145,7 +158,7 @@ describe.each([
     });
 
     const { context: moderator } = await moderatorContext(browser, site, javaScriptEnabled);
-    await dismiss(moderator, ad.id);
+    await dismiss(moderator, javaScriptEnabled, ad.id);
     await moderator.close();
     await publisher.idle();
     expect(await status(ad.path)).toBe(200);
@@ -156,17 +169,17 @@ describe.each([
     const path = adPath(ad.state, ad.city, ad.id);
     expect(await status(path)).toBe(200);
     const visitor = await visitorAt(`198.51.100.${octet}`, javaScriptEnabled);
-    await report(visitor, path, 'May involve someone under 18');
+    await report(visitor, javaScriptEnabled, path, 'May involve someone under 18');
     await visitor.close();
     await publisher.idle();
     expect(await status(path)).toBe(404);
 
     const { context: moderator } = await moderatorContext(browser, site, javaScriptEnabled);
     const page = await moderator.newPage();
-    await page.goto(`${url}/moderate`);
+    await gotoEnhanced(page, `${url}/moderate`, javaScriptEnabled);
     expect(await page.locator('.urgent-reports').textContent()).toContain('hidden by reports');
     await page.close();
-    await dismiss(moderator, ad.id);
+    await dismiss(moderator, javaScriptEnabled, ad.id);
     await moderator.close();
     await publisher.idle();
     expect(await status(path)).toBe(200);
@@ -213,7 +226,13 @@ describe('the report pages at 390 and 1280 px', () => {
         width === 390 ? 'Stockton' : 'Visalia',
       );
       const visitor = await visitorAt(`192.0.2.${width === 390 ? 31 : 32}`, false);
-      await report(visitor, member.path, 'May involve someone under 18', 'The photo looks young.');
+      await report(
+        visitor,
+        false,
+        member.path,
+        'May involve someone under 18',
+        'The photo looks young.',
+      );
       await visitor.close();
       const { context } = await moderatorContext(browser, site, true, { width, height: 900 });
       const page = await context.newPage();
@@ -223,7 +242,7 @@ describe('the report pages at 390 and 1280 px', () => {
         ['moderate-reports', '/moderate/reports'],
         ['moderate-queue', '/moderate'],
       ] as const) {
-        await page.goto(`${url}${path}`);
+        await gotoEnhanced(page, `${url}${path}`);
         await page.screenshot({ path: screenshotPath(`reports-${name}-${width}`), fullPage: true });
         expect(await seriousAxeViolations(page), name).toEqual([]);
         expect(await overflowWidth(page), name).toBeLessThanOrEqual(0);

@@ -1,10 +1,12 @@
 // Members in the e2e tests, against a server whose outbox and database the test holds (the
 // moderation and publishing servers): unique addresses, sign-up, the mailed verification link,
 // moderators made as the operator's command makes them, and the page's heading.
+import { mkdirSync, watch } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
 import { makeModerator } from '../../server/moderator-command.ts';
+import { gotoEnhanced } from './browser-waits.ts';
 import { linkToken, mailsTo, type ReadMail } from './mail.ts';
 
 export const PASSWORD = 'a long enough password';
@@ -23,16 +25,45 @@ export const uniqueEmail = (label: string) => `${label}-${Date.now()}-${(count +
 export const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 /**
- * The newest mail to `to` whose subject has `about`, waiting up to 10 s for it (it is sent in the
- * background). A plain loop, not expect.poll: it also runs in beforeAll.
+ * The newest mail to `to` whose subject has `about`, once there are more than `after` of them. Mail
+ * is sent in the background, and the server may run in another process (the shared one runs in
+ * vitest's global setup): the mail's .eml file landing in the outbox is the event to wait for.
  */
-export async function mailTo(outboxDir: string, to: string, about: string): Promise<ReadMail> {
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    const found = mailsTo(outboxDir, to).filter((mail) => mail.subject.includes(about));
-    if (found.length > 0) return found.at(-1)!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+export async function mailTo(
+  outboxDir: string,
+  to: string,
+  about: string,
+  after = 0,
+): Promise<ReadMail> {
+  // A mail written whole ends with its closing MIME boundary; a file seen half-written is not it.
+  const found = () =>
+    mailsTo(outboxDir, to).filter(
+      (mail) => mail.subject.includes(about) && mail.raw.trimEnd().endsWith('--'),
+    );
+  // The mailer makes the folder with the first mail; watched from before the first look, no mail
+  // is missed.
+  mkdirSync(outboxDir, { recursive: true });
+  const watcher = watch(outboxDir);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await new Promise<ReadMail>((resolve, reject) => {
+      const look = () => {
+        const mails = found();
+        if (mails.length > after) resolve(mails.at(-1)!);
+      };
+      watcher.on('change', look);
+      watcher.on('error', reject);
+      // Not a wait: how long a mail may take before the test says it never came.
+      timer = setTimeout(
+        () => reject(new Error(`No mail to ${to} about "${about}" within 10 s`)),
+        10_000,
+      );
+      look();
+    });
+  } finally {
+    clearTimeout(timer);
+    watcher.close();
   }
-  throw new Error(`No mail to ${to} about "${about}" within 10 s`);
 }
 
 /** Signs up through the API in this browser context (its cookie jar keeps the session). */
@@ -43,9 +74,18 @@ export async function signUpWithApi(context: BrowserContext, url: string, email:
   expect(response.status()).toBe(201);
 }
 
-/** Signs up with the form on /signup, as a person would; the server answers with /success. */
-export async function signUpWithForm(page: Page, url: string, email: string, dateOfBirth: string) {
-  await page.goto(`${url}/signup`);
+/**
+ * Signs up with the form on /signup, as a person would (with JavaScript, once the page's script
+ * has enhanced the form); the server answers with /success.
+ */
+export async function signUpWithForm(
+  page: Page,
+  url: string,
+  email: string,
+  dateOfBirth: string,
+  javaScriptEnabled: boolean,
+) {
+  await gotoEnhanced(page, `${url}/signup`, javaScriptEnabled);
   await page.fill('#signup-email', email);
   await page.fill('#signup-password', PASSWORD);
   await page.fill('#signup-dateOfBirth', dateOfBirth);
