@@ -36,23 +36,28 @@ for (const type of ['pointerover', 'focusin'] as const) {
   );
 }
 
-const enhancingForms = document.querySelector('[data-enhance]')
-  ? loadForms().then((forms) => forms.enhanceForms())
-  : undefined;
-// The posting form (/post, editing an ad): checked in the browser with the server's schema. Only
-// that page loads the schema (zod).
-const enhancingAdForm = document.querySelector('form[data-ad-form]')
-  ? import('./ad-form.ts').then((form) => form.enhanceAdForm())
-  : undefined;
-
 // Forms that undo something (Delete on the account page) ask first.
 document.addEventListener('submit', (event) => {
   const form = event.target as HTMLFormElement;
   if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
 });
 
-// Once every enhancement this page needs has run, <html data-enhanced="true"> says so: the
-// end-to-end tests wait for it before they use the page, as a person waits for it to be ready.
-void Promise.all([enhancingForms, enhancingAdForm, showSignedInMember()]).then(() => {
+/** The page's forms and header, enhanced; the script is async, so the page may still be parsing. */
+async function enhancePage(): Promise<void> {
+  const enhancingForms = document.querySelector('[data-enhance]')
+    ? loadForms().then((forms) => forms.enhanceForms())
+    : undefined;
+  // The posting form (/post, editing an ad): checked in the browser with the server's schema.
+  // Only that page loads the schema (zod).
+  const enhancingAdForm = document.querySelector('form[data-ad-form]')
+    ? import('./ad-form.ts').then((form) => form.enhanceAdForm())
+    : undefined;
+  await Promise.all([enhancingForms, enhancingAdForm, showSignedInMember()]);
+  // Every enhancement this page needs has run: <html data-enhanced="true"> says so, and the
+  // end-to-end tests wait for it before they use the page, as a person waits for it to be ready.
   document.documentElement.dataset.enhanced = 'true';
-});
+}
+
+if (document.readyState === 'loading')
+  document.addEventListener('DOMContentLoaded', () => void enhancePage(), { once: true });
+else void enhancePage();

@@ -143,7 +143,7 @@ describe('the sign-up dialog', () => {
     await page.close();
   });
 
-  test('reads Creating Account... while the request is in flight, then goes to /success and shows the member', async () => {
+  test('reads Creating Account... while the request is in flight, then goes to the reply screen of the ad and shows the member', async () => {
     const page = await openPage(cityPath('California', 'Los Angeles'));
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -151,10 +151,9 @@ describe('the sign-up dialog', () => {
       await held;
       await route.continue();
     });
-    await page
-      .getByRole('link', { name: /^Reply/ })
-      .first()
-      .click();
+    const reply = page.getByRole('link', { name: /^Reply/ }).first();
+    const replyScreen = await reply.getAttribute('href');
+    await reply.click();
     await dialog(page).waitFor();
     const email = uniqueEmail();
     await fillSignup(page, { email, dateOfBirth: yearsAgo(30) });
@@ -164,8 +163,9 @@ describe('the sign-up dialog', () => {
     expect(await button.textContent()).toBe('Creating Account...');
     expect(await button.isDisabled()).toBe(true);
     release();
-    await page.waitForURL(`${baseUrl()}/success`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Account created');
+    // Where the visitor was going: the reply screen of that ad (docs/product.md section 3).
+    await page.waitForURL(`${baseUrl()}${replyScreen}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Reply to an ad');
     await waitForEnhanced(page);
     expect(await page.locator('.member-bar__email').textContent()).toBe(email);
     await page.close();
@@ -180,7 +180,7 @@ describe('the sign-up dialog', () => {
     await dialog(page).waitFor();
     await fillSignup(page, { email, dateOfBirth: yearsAgo(25) });
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL('**/success');
+    await page.waitForURL(`${baseUrl()}/post`);
     await first.close();
 
     const again = await openPage('/about');
@@ -281,7 +281,7 @@ describe('/signup without JavaScript', () => {
     await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
     await page.waitForURL(`${baseUrl()}/signin?next=%2Fpost`);
     await page.getByRole('link', { name: 'Create a free account' }).click();
-    await page.waitForURL(`${baseUrl()}/signup`);
+    await page.waitForURL(`${baseUrl()}/signup?next=%2Fpost`);
 
     await page.fill('#signup-email', email);
     await page.fill('#signup-password', 'a long enough password');
@@ -299,8 +299,11 @@ describe('/signup without JavaScript', () => {
     await page.fill('#signup-dateOfBirth', yearsAgo(45));
     await page.check('#signup-acceptTerms');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL(`${baseUrl()}/success`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Account created');
+    // On to where the visitor was going: the posting page, which asks to verify the email first.
+    await page.waitForURL(`${baseUrl()}/post`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      'Verify your email to post',
+    );
     await context.close();
   });
 });

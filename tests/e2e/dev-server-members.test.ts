@@ -50,7 +50,7 @@ afterAll(async () => {
 
 describe('a member on the dev server', () => {
   test('signs up on /signup, then /account shows their email', async () => {
-    await signUpWithForm(page, dev.url, email, '1990-04-12');
+    await signUpWithForm(page, dev.url, email, '1990-04-12', true);
     await page.goto(`${dev.url}/account`);
     expect(await heading(page)).toBe('Your account');
     const facts = page.locator('.account-facts');

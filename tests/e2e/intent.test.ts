@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
 import { adPath, newMessagePath } from '../../src/paths.ts';
+import { waitForEnhanced } from '../helpers/browser-waits.ts';
 import { mailTo, PASSWORD, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkPath } from '../helpers/mail.ts';
 import { baseUrl, builtAds, launchChromium } from './support.ts';
@@ -21,9 +22,6 @@ afterAll(async () => {
 const ad = () => builtAds().find((entry) => entry.city === 'Los Angeles')!;
 const replyScreen = () => `${baseUrl()}${newMessagePath(ad().id)}`;
 const heading = (page: Page) => page.locator('h1').first().textContent();
-
-/** The page once its script has taken over its forms (the marker enhance-forms.tsx sets). */
-const enhanced = (page: Page) => page.locator('[data-enhanced="true"]').first().waitFor();
 
 /** Opens the verification link mailed to `email`, as it is in the mail, and presses the button. */
 async function verifyFromTheMail(page: Page, email: string) {
@@ -108,7 +106,7 @@ describe('Reply on an ad, signed out', () => {
     await context.clearCookies();
     const page = await context.newPage();
     await page.goto(`${baseUrl()}/signin?next=${encodeURIComponent(newMessagePath(ad().id))}`);
-    await enhanced(page);
+    await waitForEnhanced(page);
     await page.fill('#signin-email', email);
     await page.fill('#signin-password', PASSWORD);
     await Promise.all([
@@ -134,28 +132,33 @@ describe('a refused sign-in answered before the script arrives', () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      // The chunk that enhances the forms is held back until the answer page is on screen.
+      // The page's scripts (the chunk that enhances the forms among them) are held back until
+      // the answer page is on screen: a slow first load.
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/assets\/.*enhance-forms[^/]*\.js$/, async (route) => {
+      await page.route(/\/assets\/.*\.js$/, async (route) => {
         await held;
         await route.continue();
       });
       const next = newMessagePath(ad().id);
-      await page.goto(`${baseUrl()}/signin?next=${encodeURIComponent(next)}`);
+      // The page is on screen, its scripts not yet run: no waiting for its load event.
+      await page.goto(`${baseUrl()}/signin?next=${encodeURIComponent(next)}`, {
+        waitUntil: 'domcontentloaded',
+      });
       await page.fill('#signin-email', 'nobody-here@example.com');
       await page.fill('#signin-password', 'not the password');
       await Promise.all([
         page.waitForResponse((response) => response.url().endsWith('/api/signin')),
         page.getByRole('button', { name: 'Sign In' }).click(),
       ]);
-      await page.waitForLoadState('load');
+      await page.waitForLoadState('domcontentloaded');
+      expect(page.url()).toBe(`${baseUrl()}/api/signin`);
       expect(await page.locator('[data-enhanced="true"]').count()).toBe(0);
       expect(await page.locator('.banner--error').textContent()).toBe(
         'Email or password is incorrect.',
       );
       release();
-      await enhanced(page);
+      await waitForEnhanced(page);
       expect(await page.locator('.banner--error').textContent()).toBe(
         'Email or password is incorrect.',
       );
