@@ -1,4 +1,4 @@
-// Deterministic generator of SAMPLE personal ads (product.md, sections 2 and 4).
+// Deterministic generator of SAMPLE personal ads (docs/product.md, sections 2 and 4).
 // Used once to write content/ads/sample.csv and by benchmarks that need many ads.
 // Pure: no I/O, no Math.random, no Date.now; the same options always give the same ads.
 // Every text pool below is hand-written to stay plain and non-explicit, with no money talk,

@@ -76,7 +76,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   publisher.startDaily();
   remindOfExpiry();
 });
-// Expiry reminders, 3 days before (product.md section 6): looked for every hour, so a restart or
+// Expiry reminders, 3 days before (docs/product.md section 6): looked for every hour, so a restart or
 // a new day never misses one; each ad's reminder is sent once (member_ads.reminded_at).
 function remindOfExpiry(): void {
   try {

@@ -1,4 +1,4 @@
-// The operator's command (product.md section 6: the only way to the moderator role):
+// The operator's command (docs/product.md section 6: the only way to the moderator role):
 // `npm run moderator -- add EMAIL` and `remove EMAIL`, one line of answer and an exit code.
 // scripts/moderator.ts only opens the database and prints; tests make moderators with this too.
 import type { Db } from './db/database.ts';

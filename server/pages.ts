@@ -1,4 +1,4 @@
-// Pages rendered on request (product.md section 3): the page registry's folders without
+// Pages rendered on request (docs/product.md section 3): the page registry's folders without
 // +prerenderUrls.ts, rendered with the same components, layout and assets as the prerendered
 // pages, on each request, and never cached; and a prerendered page when its request needs more
 // than the file (/signin?next=…). What the server reads for a page (the member's ads, the queue)

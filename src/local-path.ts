@@ -1,5 +1,5 @@
 // Where a form may send the browser after it succeeds (sign-in's `next`): only a path of this
-// site, never another one (product.md section 2: no redirect to a third party).
+// site, never another one (docs/product.md section 2: no redirect to a third party).
 const BASE = 'http://localboard.invalid';
 
 export function localPath(next: unknown): string | undefined {

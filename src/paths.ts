@@ -1,4 +1,4 @@
-// URL shapes of the public site (product.md section 3): names are the full names, URL-encoded.
+// URL shapes of the public site (docs/product.md section 3): names are the full names, URL-encoded.
 // Pages, the content compiler, the prerenderer and the server all build paths here.
 
 import { defineRoute } from './route.ts';
@@ -24,23 +24,23 @@ export const routes = {
   account: defineRoute<Record<string, never>>('/account'),
   forgot: defineRoute<Record<string, never>>('/forgot'),
   reset: defineRoute<Record<string, never>>('/reset'),
-  // Posting, the member's ads, moderation (product.md section 6), rendered on request.
+  // Posting, the member's ads, moderation (docs/product.md section 6), rendered on request.
   post: defineRoute<Record<string, never>>('/post'),
   postInReview: defineRoute<Record<string, never>>('/post/in-review'),
   editAd: defineRoute<{ adId: string }>('/account/ads/@adId/edit'),
   moderate: defineRoute<Record<string, never>>('/moderate'),
   moderationLog: defineRoute<Record<string, never>>('/moderate/log'),
-  // Replying to an ad (product.md section 7): `?ad={id}`.
+  // Replying to an ad (docs/product.md section 7): `?ad={id}`.
   newMessage: defineRoute<Record<string, never>>('/messages/new'),
-  // Conversations (product.md section 7): the inbox and one thread.
+  // Conversations (docs/product.md section 7): the inbox and one thread.
   messages: defineRoute<Record<string, never>>('/messages'),
   conversation: defineRoute<{ conversationId: string }>('/messages/@conversationId(\\d+)'),
-  // Reports (product.md section 8): `?ad={id}`, or `?conversation={id}` from a thread.
+  // Reports (docs/product.md section 8): `?ad={id}`, or `?conversation={id}` from a thread.
   report: defineRoute<Record<string, never>>('/report'),
   moderateReports: defineRoute<Record<string, never>>('/moderate/reports'),
-  // The member's own data (product.md section 8): the confirmation of Delete my account.
+  // The member's own data (docs/product.md section 8): the confirmation of Delete my account.
   deleteAccount: defineRoute<Record<string, never>>('/account/delete'),
-  // Search and filters (product.md section 9), rendered on request; the query string is the form.
+  // Search and filters (docs/product.md section 9), rendered on request; the query string is the form.
   search: defineRoute<Record<string, never>>('/search'),
 };
 

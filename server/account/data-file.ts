@@ -1,4 +1,4 @@
-// Download my data (product.md section 8): the member's data as one readable JSON file, versioned
+// Download my data (docs/product.md section 8): the member's data as one readable JSON file, versioned
 // by `format` so a later change of shape can be told apart. Conversations hold both sides' messages
 // (they are the member's conversation), but the other side is only ever "the other member": never
 // their email or account id. Blocked members are named by the conversations shared with them.

@@ -1,4 +1,4 @@
-// Blocks between members (migration 5, blocks; product.md section 7): the blocker receives nothing
+// Blocks between members (migration 5, blocks; docs/product.md section 7): the blocker receives nothing
 // more from the blocked member, neither can write in their conversations, and the blocked member
 // cannot reply to the blocker's ads. A block is made and undone only by its blocker.
 import type { Db } from './database.ts';

@@ -1,4 +1,4 @@
-// Conversations and their messages (migration 5; product.md section 7): all SQL about them.
+// Conversations and their messages (migration 5; docs/product.md section 7): all SQL about them.
 //
 // - Starting one is the conversation's row and its first message in one IMMEDIATE transaction,
 //   with everything that may refuse it checked inside: the ad is a live member ad, not the

@@ -1,4 +1,4 @@
-// Ads kept off the site (hidden_ads, migration 5; product.md section 8): by reports until a
+// Ads kept off the site (hidden_ads, migration 5; docs/product.md section 8): by reports until a
 // moderator decides (why 'reports': three different reporters; 'under-18': one report of that
 // reason), or for good ('removed': an editor's ad a moderator removed). The build leaves out every
 // hidden id of its kind, so the next publish takes the page away. The hiding itself is written in

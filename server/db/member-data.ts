@@ -1,4 +1,4 @@
-// The member's own data (product.md section 8): everything Download my data puts in the file, and
+// The member's own data (docs/product.md section 8): everything Download my data puts in the file, and
 // Delete my account. All SQL about them lives here.
 //
 // What a deletion does follows the ON DELETE rules of migration 5: deleting the accounts row takes

@@ -27,7 +27,7 @@ export const MIGRATIONS: readonly string[] = [
      last_used_at TEXT NOT NULL
    ) STRICT;
    CREATE INDEX known_devices_by_account ON known_devices(account_id);`,
-  // Email verification and password reset (product.md section 6): when the address was verified,
+  // Email verification and password reset (docs/product.md section 6): when the address was verified,
   // and the emailed links' tokens, stored hashed, single use (used_at), each with its expiry.
   `ALTER TABLE accounts ADD COLUMN email_verified_at TEXT;
    CREATE TABLE email_tokens (
@@ -40,7 +40,7 @@ export const MIGRATIONS: readonly string[] = [
      used_at TEXT
    ) STRICT;
    CREATE INDEX email_tokens_by_account ON email_tokens(account_id, purpose);`,
-  // Posting, moderation and publishing (product.md section 6).
+  // Posting, moderation and publishing (docs/product.md section 6).
   // - accounts.role: 'moderator' only through `npm run moderator -- add EMAIL`; banned_at: sign-in
   //   refused. banned_emails: addresses that cannot sign up again (kept when an account goes).
   // - member_ads: a member's ads. The id is the ad's public id, from 100,000,001 up so that it
@@ -108,7 +108,7 @@ export const MIGRATIONS: readonly string[] = [
      BEGIN SELECT RAISE(ABORT, 'the moderation log is append-only'); END;
    CREATE TRIGGER moderation_log_no_delete BEFORE DELETE ON moderation_log
      BEGIN SELECT RAISE(ABORT, 'the moderation log is append-only'); END;`,
-  // Replies, blocking, reports and the member's own data (product.md sections 7 and 8).
+  // Replies, blocking, reports and the member's own data (docs/product.md sections 7 and 8).
   // - conversations: one per member ad and replier (the poster is the ad's member). ad_title is
   //   copied so a thread still names its ad after the ad or its member is gone. A member who deletes
   //   their account leaves the other side's thread in place (their id becomes NULL: "a deleted
@@ -192,7 +192,7 @@ export const MIGRATIONS: readonly string[] = [
      name TEXT PRIMARY KEY,
      value BLOB NOT NULL
    ) STRICT;`,
-  // Deleted accounts (Delete my account, product.md section 8): only the id and when, no email.
+  // Deleted accounts (Delete my account, docs/product.md section 8): only the id and when, no email.
   // accounts.id is a rowid, which SQLite hands out again once the highest row is gone; but the
   // moderation log and reports (reporter_key `account:{id}`) copy ids that outlive the account, so
   // a new account must never get a deleted one's id. Sign-up takes the next id above both tables.

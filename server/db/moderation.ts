@@ -1,4 +1,4 @@
-// Moderation (product.md section 6): the queue of ads waiting for review, the actions on them and
+// Moderation (docs/product.md section 6): the queue of ads waiting for review, the actions on them and
 // on accounts, the moderator role, and the append-only log. All SQL about them lives here; each
 // action is one transaction that checks the ad's revision, so of two moderators acting on the
 // version they both saw, exactly one changes it (and writes one log row).

@@ -1,4 +1,4 @@
-// Reports (product.md section 8; table reports of migration 5): storing one, and deciding in the
+// Reports (docs/product.md section 8; table reports of migration 5): storing one, and deciding in the
 // same BEGIN IMMEDIATE transaction whether it hides its ad (3 different open reporters, or one
 // "May involve someone under 18"), so that of any number of reports arriving at once exactly one
 // hides the ad and asks for a publish; reading the open ones for the moderators; and resolving a

@@ -1,4 +1,4 @@
-// The mail that tells a member about a new message (product.md section 7): which ad it is about
+// The mail that tells a member about a new message (docs/product.md section 7): which ad it is about
 // and a full link to the conversation. Never the message's text, never the other side's address:
 // a mail can be read by anyone who sees the inbox, and members meet through the site.
 import { conversationPath } from '../../src/paths.ts';

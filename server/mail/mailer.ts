@@ -1,4 +1,4 @@
-// Sends the site's mail with nodemailer (product.md section 6): over SMTP when SMTP_URL is set,
+// Sends the site's mail with nodemailer (docs/product.md section 6): over SMTP when SMTP_URL is set,
 // otherwise each message is written as an .eml file to the outbox folder (default data/outbox/)
 // and one log line names its recipient, subject and file. Sending never holds up an answer: a
 // reply must not take longer when an address has an account (/forgot), so mail goes out in the

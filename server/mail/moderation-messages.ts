@@ -1,4 +1,4 @@
-// The mails a moderator's decision sends the member (product.md section 6): what was decided, the
+// The mails a moderator's decision sends the member (docs/product.md section 6): what was decided, the
 // reason and note the moderator gave, and a full link. Only the member's own ad is named.
 import { formatDate } from '../../src/format.ts';
 import { accountPath, adPath } from '../../src/paths.ts';

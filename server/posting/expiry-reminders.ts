@@ -1,4 +1,4 @@
-// The expiry reminder (product.md section 6): 3 days before a live ad expires, its member gets
+// The expiry reminder (docs/product.md section 6): 3 days before a live ad expires, its member gets
 // one mail (member_ads.reminded_at) naming the ad and linking, as full URLs, to the account page
 // where Renew is. Run once a day (with the daily publish); running it again sends nothing twice.
 import { formatDate } from '../../src/format.ts';

@@ -1,4 +1,4 @@
-// Publishing (product.md section 6): what the server's routes ask for when an ad's state on the
+// Publishing (docs/product.md section 6): what the server's routes ask for when an ad's state on the
 // site changes (approved, removed, deleted, renewed, expired). The implementation runs the
 // incremental build, one at a time, coalescing requests that arrive while a build runs.
 

@@ -1,4 +1,4 @@
-// Email verification and password reset (product.md section 6), as API endpoints that take JSON
+// Email verification and password reset (docs/product.md section 6), as API endpoints that take JSON
 // or a plain form post, and the pages their links open:
 //
 // - GET /verify?token=… shows a "Verify my email" button; the POST to /api/verify uses the token.

@@ -1,4 +1,4 @@
-// The member's own data (product.md section 8), for signed-in members:
+// The member's own data (docs/product.md section 8), for signed-in members:
 //
 // - GET /api/account/data: Download my data, the JSON file of server/account/data-file.ts as an
 //   attachment, never cached. Signed out: a browser is sent to sign in (and back to /account),

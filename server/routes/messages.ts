@@ -1,4 +1,4 @@
-// Replies, messages and blocking (product.md section 7), for signed-in members, as on-request pages
+// Replies, messages and blocking (docs/product.md section 7), for signed-in members, as on-request pages
 // and API endpoints that take a plain form post (pages without JavaScript) or JSON:
 //
 //   GET  /messages                    the inbox: conversations, newest activity first, unread counts
@@ -286,7 +286,7 @@ export function messagesRoutes(options: MessagingOptions) {
     }
     const checked = checkMessageBody(submission.fields.body);
     if (!checked.ok) return refuse(c, new Refusal(400, checked.problem), values);
-    // The first message of a conversation goes through the policy scanner (product.md section
+    // The first message of a conversation goes through the policy scanner (docs/product.md section
     // 7); a start that becomes a message in an existing conversation is scanned all the same.
     const scanned = scanMessage(
       checked.body,

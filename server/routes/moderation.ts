@@ -1,4 +1,4 @@
-// Moderation (product.md section 6), for moderators only: the data of the queue (/moderate) and of
+// Moderation (docs/product.md section 6), for moderators only: the data of the queue (/moderate) and of
 // the log (/moderate/log), and the actions, as API endpoints that take JSON or a plain form post:
 //
 //   POST /api/moderate/ads/{id}/approve   {revision}                 an ad in review, or an edit

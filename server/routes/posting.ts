@@ -1,4 +1,4 @@
-// Posting and the member's own ads (product.md section 6), as API endpoints that take a plain form
+// Posting and the member's own ads (docs/product.md section 6), as API endpoints that take a plain form
 // post (pages without JavaScript) or JSON, and the account pages that show the ads:
 //
 // - POST /api/ads: a new ad, checked with the posting form's schema (the CSV ads' field rules),

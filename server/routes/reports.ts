@@ -1,4 +1,4 @@
-// Reports and the moderators' handling of them (product.md section 8):
+// Reports and the moderators' handling of them (docs/product.md section 8):
 //
 //   GET  /report?ad={id}               the report form about any published ad, for anyone
 //   GET  /report?conversation={id}     the same about a conversation, for its two members only

@@ -1,4 +1,4 @@
-// /search (product.md section 9), the page's source: the query string checked
+// /search (docs/product.md section 9), the page's source: the query string checked
 // (src/pages/search/searchQuery.ts), the search run on the index the build wrote
 // (server/db/search-index.ts), and the page rendered with both. Refused parameters, or a page past the last, are the form again with the message
 // beside the field, status 400; never an error page.

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-/** A message across a form: red for errors (product.md: the request's error in a red banner). */
+/** A message across a form: red for errors (docs/product.md: the request's error in a red banner). */
 export function Banner({
   tone = 'error',
   children,

@@ -3,7 +3,7 @@ import { AD_AGE_MAX, AD_AGE_MIN } from '../schemas/ad-limits.ts';
 import { SEEKS_LABELS } from '../schemas/seeks.ts';
 
 /**
- * A city page's small filter form (product.md section 9): words, who is sought and an age range,
+ * A city page's small filter form (docs/product.md section 9): words, who is sought and an age range,
  * sent to /search with the state and city filled in. A GET form: it works without JavaScript.
  */
 export function CityFilterForm({ state, city }: { state: string; city: string }) {

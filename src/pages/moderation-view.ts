@@ -80,7 +80,7 @@ export type LogAction =
   | 'ban'
   | 'grant-role'
   | 'revoke-role'
-  // Reports (product.md section 8): hidden by reports (logged as `reports (automatic)`), and a
+  // Reports (docs/product.md section 8): hidden by reports (logged as `reports (automatic)`), and a
   // moderator dismissing a group of reports.
   | 'hide'
   | 'dismiss';

@@ -1,7 +1,7 @@
 // The page registry: every folder of src/pages/, read from the files Vike itself routes the dev
 // server with (+route.ts, +data.ts, +Page.tsx) and the pages it prerenders (+prerenderUrls.ts).
 // The prerenderer reads it, and so does the server for the pages it renders on request (a folder
-// without +prerenderUrls.ts: member pages, emailed links; product.md sections 6–9; server/pages.ts);
+// without +prerenderUrls.ts: member pages, emailed links; docs/product.md sections 6–9; server/pages.ts);
 // adding a page means adding a folder. It lists the folders with Vite's import.meta.glob, so it
 // runs where Vite builds or serves the code: the build's steps and the server (entries of Vite's
 // server build, src/build/build-steps.ts), the dev server, Vitest.

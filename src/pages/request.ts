@@ -1,4 +1,4 @@
-// What a page rendered on request learns from its request (product.md section 3: member pages are
+// What a page rendered on request learns from its request (docs/product.md section 3: member pages are
 // rendered by the server on each request). The server (server/pages.ts) builds it and hands it to
 // the page's data hook as `request`, beside `routeParams` (on the dev server too: server/dev/);
 // prerendered pages get none. Pages read only this: they never import the server.

@@ -1,5 +1,5 @@
 // Contact details in a member's ad: phone numbers, email addresses and links. Members reply
-// through the site (product.md, section 6), so an ad carrying them is refused. Matched on the
+// through the site (docs/product.md, section 6), so an ad carrying them is refused. Matched on the
 // normalised text (full-width digits, zero-width characters and look-alike letters undone), and
 // shaped so that ages, heights (5'10"), years, "2 kids", "8 pm" or "5 miles" are not taken for one.
 import { normaliseText, originalRange } from './normalise.ts';

@@ -1,4 +1,4 @@
-// The policy scanner (product.md, section 6), for the server, the content compiler and pages.
+// The policy scanner (docs/product.md, section 6), for the server, the content compiler and pages.
 // Browser-safe: no node:fs and no zod here; the terms files are read by term-files.ts.
 export { findContactDetails, type ContactKind, type ContactMatch } from './contact-details.ts';
 export { normaliseText, originalRange, type NormalisedText } from './normalise.ts';

@@ -1,5 +1,5 @@
 // Puts a text into the form the policy terms are matched in, keeping where each character came
-// from, so that a match can be shown on the text as the person wrote it (product.md, section 6:
+// from, so that a match can be shown on the text as the person wrote it (docs/product.md, section 6:
 // `ｇｅｎｅｒｏｕｓ`, `esc\u200Bort` and `еscort` with a Cyrillic е all read as the plain word).
 // Digits and signs standing for letters (`r0ses`) are left in the text: the term patterns accept
 // them in place of their letters (terms.ts), so a number alone ("34", "5 miles") is never a word.

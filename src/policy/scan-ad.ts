@@ -1,4 +1,4 @@
-// The policy scan of a member's ad on submit (product.md, section 6): an unambiguous term or a
+// The policy scan of a member's ad on submit (docs/product.md, section 6): an unambiguous term or a
 // contact detail refuses the ad, with a message naming what to change; ambiguous terms let it
 // through to the moderator with the words marked. The ad's own city and state never count.
 import { findContactDetails } from './contact-details.ts';

@@ -1,4 +1,4 @@
-// The policy scan of the first message of a conversation (product.md section 7): the same
+// The policy scan of the first message of a conversation (docs/product.md section 7): the same
 // normalising scanner as an ad's (scan-ad.ts). An unambiguous term or a contact detail refuses the
 // message, with a message naming what to change. Ambiguous terms let it through: messages have no
 // review queue, and the words are innocent in most messages ("my two teens", "a flower

@@ -1,5 +1,5 @@
 // The policy terms and how they are found in a text: whole words or phrases, after normalisation
-// (normalise.ts), with the ad's own place names left out (product.md, section 6). Two kinds:
+// (normalise.ts), with the ad's own place names left out (docs/product.md, section 6). Two kinds:
 // `refuse` (unambiguous: a member's ad is refused) and `review` (ambiguous: the ad goes to the
 // moderator with the words marked). Editors' CSV ads fail on either kind.
 import { LOOK_ALIKE_SIGNS, normaliseText, originalRange } from './normalise.ts';

@@ -1,4 +1,4 @@
-// The numbers of posting (product.md section 6), apart from the zod schemas that enforce the field
+// The numbers of posting (docs/product.md section 6), apart from the zod schemas that enforce the field
 // limits (ad-fields.ts), so that pages can show them without loading zod: the prerenderer loads
 // every page's modules in each render thread.
 

@@ -1,4 +1,4 @@
-// Input of the emailed-link forms (product.md section 6): asking for a password reset, choosing a
+// Input of the emailed-link forms (docs/product.md section 6): asking for a password reset, choosing a
 // new password with a reset link, and using a verification link. The pages, the no-JavaScript form
 // posts and the API share these, as the sign-up form shares signup.ts.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// A message between members (product.md section 7) and the numbers of messaging, apart from any
+// A message between members (docs/product.md section 7) and the numbers of messaging, apart from any
 // schema library so that pages can show them. The server checks every message with
 // `checkMessageBody`; the database's CHECK (migration 5) holds the same 1–2,000 characters.
 

@@ -1,4 +1,4 @@
-// Why a moderator rejects or removes an ad, or bans an account (product.md section 6): a fixed
+// Why a moderator rejects or removes an ad, or bans an account (docs/product.md section 6): a fixed
 // list, shown to the member with the moderator's optional note. Apart from the zod schemas
 // (moderation.ts) so that the moderation pages can list them without loading zod.
 

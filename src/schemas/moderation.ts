@@ -1,4 +1,4 @@
-// The moderation actions' input (product.md section 6), for their JSON and form posts: which
+// The moderation actions' input (docs/product.md section 6), for their JSON and form posts: which
 // version of the ad the moderator saw (revision), and why (a reason from the fixed list, a note).
 import { z } from 'zod';
 import {

@@ -1,4 +1,4 @@
-// Why someone reports an ad or a conversation (product.md section 8): the seven reasons, worded as
+// Why someone reports an ad or a conversation (docs/product.md section 8): the seven reasons, worded as
 // the specification writes them, by the value the form posts (and the database stores). Apart from
 // the zod schema (report.ts) so that the pages can list them without loading zod.
 

@@ -1,4 +1,4 @@
-// A report's input (product.md section 8), from the report form or JSON: a reason from the fixed
+// A report's input (docs/product.md section 8), from the report form or JSON: a reason from the fixed
 // list and an optional note. Which ad or conversation it is about is read by the route.
 import { z } from 'zod';
 import { REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason } from './report-reasons.ts';

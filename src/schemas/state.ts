@@ -1,5 +1,5 @@
 // A state file: content/states/{State Name}.md. Front matter holds the flags of the one state
-// template (product.md section 3); the Markdown body is the state's guide.
+// template (docs/product.md section 3); the Markdown body is the state's guide.
 import { z } from 'zod';
 import { singleLine } from './fields.ts';
 import { US_STATE_NAMES } from './us-states.ts';

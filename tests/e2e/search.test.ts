@@ -1,4 +1,4 @@
-// /search and the city pages' filter form on the production build (product.md section 9): raw
+// /search and the city pages' filter form on the production build (docs/product.md section 9): raw
 // HTML without JavaScript, then in Chromium with JavaScript on and off; screenshots at 390 and
 // 1280 px into SEARCH_SCREENSHOTS_DIR (default /tmp/localboard-search-screenshots).
 import { mkdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Reports tests (product.md section 8): reports sent as a browser without JavaScript or a script
+// Reports tests (docs/product.md section 8): reports sent as a browser without JavaScript or a script
 // sends them, from a given client address (the test apps trust one proxy hop, so X-Forwarded-For
 // names the client), live member ads and conversations written as the other routes store them,
 // and the rows the reports wrote.

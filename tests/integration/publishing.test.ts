@@ -1,4 +1,4 @@
-// Publishing (product.md section 6): member ads from a real SQLite file go through the real
+// Publishing (docs/product.md section 6): member ads from a real SQLite file go through the real
 // incremental build (the build's own steps, as the server runs them) into a temporary site, and
 // the app serves the result. Rows are written with SQL, as the moderation routes will write them.
 import { spawnSync } from 'node:child_process';

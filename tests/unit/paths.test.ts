@@ -9,7 +9,7 @@ import {
 } from '../../src/paths.ts';
 
 describe('paths', () => {
-  test('use the full names, URL-encoded, as product.md shows them', () => {
+  test('use the full names, URL-encoded, as docs/product.md shows them', () => {
     expect(statePath('New Hampshire')).toBe('/state/New%20Hampshire');
     expect(cityPath('North Carolina', 'Chapel Hill')).toBe('/city/North%20Carolina/Chapel%20Hill');
     expect(cityPath('California', 'Los Angeles', 1)).toBe('/city/California/Los%20Angeles');

@@ -9,7 +9,7 @@
 //   the site from publishing: the ad is left out with one warning naming it (`lenient`).
 // - Its text is held to the refused terms (content/policy/refused-terms.txt) but not to the terms
 //   for review (review-terms.txt, ambiguous: "arrangement", "teens"): the policy scanner marked
-//   those when the ad was posted, and a moderator saw them and approved it (product.md §6).
+//   those when the ad was posted, and a moderator saw them and approved it (docs/product.md §6).
 //
 // The SQL is here rather than in server/db/ because the build must never open the database the
 // way the server does (read-write, migrating): it only reads the published columns of live ads.

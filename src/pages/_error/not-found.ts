@@ -1,4 +1,4 @@
-// The texts of the not-found screens (product.md section 3).
+// The texts of the not-found screens (docs/product.md section 3).
 export const NOT_FOUND = {
   page: {
     heading: 'Page Not Found',

@@ -7,7 +7,7 @@ import type { NewMessageTarget } from '../messages-view.ts';
 import type { DataContext } from '../registry.ts';
 
 /**
- * `/messages/new?ad={id}`: where Reply and Send Message lead (product.md section 7). For a live
+ * `/messages/new?ad={id}`: where Reply and Send Message lead (docs/product.md section 7). For a live
  * member ad, the form that starts a conversation with its poster; for a sample or editor's ad, a
  * plain word that nothing is delivered; otherwise why the ad takes no reply. The server works out
  * which (server/routes/messages.ts); the dev server, without a database, sees published ads only.

@@ -6,7 +6,7 @@ import type { DataContext } from '../registry.ts';
 import type { SearchView } from './search-view.ts';
 
 /**
- * `/search` (product.md section 9): the filters as a form, then the results the server found
+ * `/search` (docs/product.md section 9): the filters as a form, then the results the server found
  * (request.search). Without a request (the dev server) it is the empty form.
  */
 export function searchData({ request }: DataContext) {

@@ -1,4 +1,4 @@
-// /search's query string is its form (product.md section 9): q, state, city, seeks, minAge,
+// /search's query string is its form (docs/product.md section 9): q, state, city, seeks, minAge,
 // maxAge, within (1, 7 or 30 days), page. Checked here, once, for the server (which runs the search)
 // and the page (which shows the form again with a message beside each field that was wrong).
 // The text is never handed to FTS5 as syntax: it is cut into words (letters and digits), and each

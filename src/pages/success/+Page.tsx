@@ -22,7 +22,7 @@ export default function Page() {
           <li>Browse the ads in your state and city: everything is free to read.</li>
           <li>
             Once your email is verified, post your own ad: a moderator reviews every ad before it
-            appears. Replying to members is coming soon.
+            appears. Reply to a member's ad, and your conversations are under Messages.
           </li>
           <li>Before you meet anyone, read our guide to staying safe.</li>
         </ol>

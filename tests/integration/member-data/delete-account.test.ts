@@ -1,4 +1,4 @@
-// Delete my account (product.md section 8): /account/delete asks for the password again; a wrong
+// Delete my account (docs/product.md section 8): /account/delete asks for the password again; a wrong
 // one changes nothing; the right one deletes the account row and with it the sessions, ads,
 // messages and blocks, leaves the other side's thread (its side NULL), the reports and the
 // moderation log (shown as a deleted account), asks to publish when an ad was live, clears the

@@ -1,4 +1,4 @@
-// Download my data (product.md section 8): GET /api/account/data answers the signed-in member's own
+// Download my data (docs/product.md section 8): GET /api/account/data answers the signed-in member's own
 // data as a JSON attachment — the account, every ad in every status with its texts and dates, the
 // conversations with both sides' messages, the members blocked (by conversation) and the reports
 // made — and never the other side's email or account id, nor anyone else's data.

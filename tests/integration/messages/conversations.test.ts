@@ -1,4 +1,4 @@
-// Conversations (product.md section 7), in-process on a real SQLite file: a member replies to a
+// Conversations (docs/product.md section 7), in-process on a real SQLite file: a member replies to a
 // member's ad, the poster is mailed (no text, no address), both read and write in the thread, the
 // inbox counts what is unread and opening the thread reads it; anyone else gets the not-found
 // answer; a sample ad says nothing is delivered. Every form as a plain post, and as JSON.

@@ -1,4 +1,4 @@
-// Limits, the policy scan of first messages, blocking and closed conversations (product.md
+// Limits, the policy scan of first messages, blocking and closed conversations (docs/product.md
 // section 7), in-process on a real SQLite file.
 import { describe, expect, test } from 'vitest';
 import { conversationPath } from '../../../src/paths.ts';

@@ -1,4 +1,4 @@
-// Moderation is invisible to anyone but a moderator (product.md section 6): every /moderate page
+// Moderation is invisible to anyone but a moderator (docs/product.md section 6): every /moderate page
 // answers as a path that does not exist (the not-found screen), and every moderation API route as
 // an unknown API path, byte for byte, to visitors and to members; nothing changes. A moderator sees
 // the pages; the role taken away, they are hidden again at once.

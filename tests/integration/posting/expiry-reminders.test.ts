@@ -1,4 +1,4 @@
-// The expiry reminder (product.md section 6): 3 days before a live ad expires its member gets one
+// The expiry reminder (docs/product.md section 6): 3 days before a live ad expires its member gets one
 // mail, with the ad's title and full URLs to renew at /account and to see the ad; never twice,
 // and never for an ad that is not live. Mail read from the test outbox.
 import { describe, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-// The posting limits (product.md section 6): at most 3 ads in review or live per member, at most
+// The posting limits (docs/product.md section 6): at most 3 ads in review or live per member, at most
 // 1 new ad per city in 24 hours; each a clear message on the form, checked and stored in one
 // transaction so that two posts racing for the last slot store exactly one ad.
 import { describe, expect, test } from 'vitest';

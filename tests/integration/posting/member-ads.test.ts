@@ -1,4 +1,4 @@
-// The member's own ads (product.md section 6, "The member's account"): /account lists them newest
+// The member's own ads (docs/product.md section 6, "The member's account"): /account lists them newest
 // first with their status; Edit, Delete and Renew are plain form posts that work only on the
 // member's own ads (anyone else's id, or an unknown one, is a 404 that changes nothing and says
 // nothing about the ad); each change bumps revision and updated_at; delete of a live ad and renew

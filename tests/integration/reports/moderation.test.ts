@@ -1,4 +1,4 @@
-// The moderators' side of reports (product.md section 8) in-process: /moderate/reports (moderators
+// The moderators' side of reports (docs/product.md section 8) in-process: /moderate/reports (moderators
 // only, grouped by ad, hidden and urgent first, never who reported), and its actions as plain form
 // posts and JSON: dismiss (a hidden ad goes back), remove (a member's ad, an editor's), ban; each
 // logged; of two moderators one wins and the other gets 409. The /moderate queue's block of hidden

@@ -1,4 +1,4 @@
-// Reporting (product.md section 8) in-process on a real SQLite file: the /report form for any
+// Reporting (docs/product.md section 8) in-process on a real SQLite file: the /report form for any
 // published ad, one report per reporter (an account, or a visitor's address) per ad, visitors'
 // keys never holding their address, hiding at 3 reporters or at once for "under 18", and every
 // refusal a clear answer with nothing stored: no reason, an unknown ad, a second report. The

@@ -1,4 +1,4 @@
-// /search (product.md section 9) on compiled fixture content: the page the server renders from
+// /search (docs/product.md section 9) on compiled fixture content: the page the server renders from
 // the search index the compile step wrote, with filters, pagination, and refused parameters.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { searchIndex } from '../../../server/db/search-index.ts';
