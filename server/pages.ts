@@ -32,31 +32,39 @@ export interface PageRead extends PageExtras {
   status?: PageStatus;
 }
 
-export interface PageReadInput<Params> {
-  member: Member | undefined;
+/** Whom a page source reads for. */
+export type Audience = 'anyone' | 'members' | 'moderators';
+
+export interface PageReadInput<Params, For extends Audience = Audience> {
+  /** Always there for a source read for members or moderators. */
+  member: For extends 'anyone' ? Member | undefined : Member;
   params: Params;
   /** A refused form of this page, shown again: what was typed says what the form was about. */
   form?: FormFill;
 }
 
 /** What the server reads for one page of the registry, declared once. */
-export interface PageSource<Params extends Partial<RouteParams> = Partial<RouteParams>> {
+export interface PageSource<
+  Params extends Partial<RouteParams> = Partial<RouteParams>,
+  For extends Audience = Audience,
+> {
   /** The page's route (src/paths.ts `routes`): the page this source is for. */
   route: Route<Params>;
   /** Whom `read` is for: it runs only for them (a signed-in member; a moderator). */
-  for: 'anyone' | 'members' | 'moderators';
+  for: For;
   /** A prerendered page is rendered on request, instead of served as its file, when this holds. */
   onRequestWhen?: (query: Readonly<Record<string, string>>) => boolean;
   /** What the page needs from the database; a Response (a redirect) answers instead of the page. */
   read?: (
     c: AppContext,
-    input: PageReadInput<Params>,
+    input: PageReadInput<Params, For>,
   ) => Promise<PageRead | Response> | PageRead | Response;
 }
 
-/** Declares a page source, its `read` typed by its route's parameters. */
-export const pageSource = <Params extends Partial<RouteParams>>(source: PageSource<Params>) =>
-  source as unknown as PageSource;
+/** Declares a page source, its `read` typed by its route's parameters and its audience. */
+export const pageSource = <Params extends Partial<RouteParams>, For extends Audience>(
+  source: PageSource<Params, For>,
+) => source as unknown as PageSource;
 
 export interface OnRequestPagesOptions {
   /** The stylesheets and scripts every page links to. */
@@ -104,7 +112,9 @@ export function onRequestPages(options: OnRequestPagesOptions) {
     const source = sources.get(page.route);
     let read: PageRead = {};
     if (source?.read && mayRead(source.for, member)) {
-      const result = await source.read(c, { member, params, ...(form ? { form } : {}) });
+      // mayRead: a source read for members or moderators always has its member.
+      const input = { member: member!, params, ...(form ? { form } : {}) };
+      const result = await source.read(c, input);
       if (result instanceof Response) return result;
       read = result;
     }
@@ -164,7 +174,7 @@ export function onRequestPages(options: OnRequestPagesOptions) {
 
 export type OnRequestPages = ReturnType<typeof onRequestPages>;
 
-function mayRead(audience: PageSource['for'], member: Member | undefined): boolean {
+function mayRead(audience: Audience, member: Member | undefined): boolean {
   if (audience === 'anyone') return true;
   return audience === 'members' ? member !== undefined : member?.role === 'moderator';
 }

@@ -207,7 +207,7 @@ export function messagePageSources(options: Pick<MessagingOptions, 'db' | 'now'>
     pageSource({
       route: routes.messages,
       for: 'members',
-      read: (_c, { member }) => ({ messages: views.inboxView(member!.accountId) }),
+      read: (_c, { member }) => ({ messages: views.inboxView(member.accountId) }),
     }),
     pageSource({
       route: routes.newMessage,
@@ -216,9 +216,9 @@ export function messagePageSources(options: Pick<MessagingOptions, 'db' | 'now'>
         const adParam = form?.values.ad ?? c.req.query('ad');
         const adId = idOf(adParam);
         const existing =
-          adId === undefined || form ? undefined : store.existingFor(adId, member!.accountId);
+          adId === undefined || form ? undefined : store.existingFor(adId, member.accountId);
         if (existing !== undefined) return c.redirect(conversationPath(existing), 303);
-        const target = views.targetOf(adParam, member!.accountId);
+        const target = views.targetOf(adParam, member.accountId);
         return {
           messages: { kind: 'new', target },
           ...(target.kind === 'not-found' ? { status: 404 as const } : {}),
@@ -230,12 +230,12 @@ export function messagePageSources(options: Pick<MessagingOptions, 'db' | 'now'>
       for: 'members',
       read: (c, { member, params }) => {
         const id = idOf(params.conversationId);
-        const conversation = id === undefined ? undefined : store.find(id, member!.accountId);
+        const conversation = id === undefined ? undefined : store.find(id, member.accountId);
         if (!conversation) return { messages: { kind: 'conversation-not-found' }, status: 404 };
         // Opened by its member: the other side's messages are read now (not by a refused post).
-        if (c.req.method === 'GET') store.markRead(conversation.id, member!.accountId, now());
+        if (c.req.method === 'GET') store.markRead(conversation.id, member.accountId, now());
         return {
-          messages: views.conversationView(conversation, member!.accountId, c.req.query('done')),
+          messages: views.conversationView(conversation, member.accountId, c.req.query('done')),
         };
       },
     }),

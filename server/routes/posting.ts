@@ -77,7 +77,7 @@ export function memberAdPageSources(options: Pick<PostingOptions, 'db' | 'now'>)
       for: 'members',
       read: (_c, { member }) => {
         const today = utcDay(now());
-        return { memberAds: ads.listOwned(member!.accountId).map((ad) => memberAdView(ad, today)) };
+        return { memberAds: ads.listOwned(member.accountId).map((ad) => memberAdView(ad, today)) };
       },
     }),
     pageSource({
@@ -85,7 +85,7 @@ export function memberAdPageSources(options: Pick<PostingOptions, 'db' | 'now'>)
       for: 'members',
       read: (_c, { member, params }) => {
         const id = adIdOf(params.adId);
-        const ad = id === undefined ? undefined : ads.findOwned(id, member!.accountId);
+        const ad = id === undefined ? undefined : ads.findOwned(id, member.accountId);
         return ad
           ? { memberAds: [memberAdView(ad, utcDay(now()))] }
           : { memberAds: [], status: 404 };
