@@ -43,8 +43,6 @@ export function knownBrowsers(db: Db, trust: ProxyTrust) {
   };
 }
 
-export type KnownBrowsers = ReturnType<typeof knownBrowsers>;
-
 /**
  * Who is trying a password, for sign-in's limits: a known browser of the account by its device,
  * anyone else by their address (`addressKey`), counted with every other new browser on it.
