@@ -1,8 +1,12 @@
 // Rate limits on sign-up, sign-in and the emailed links (verification, password reset), with rate-limiter-flexible, counted in memory per server
-// process. Sign-up is limited per client and per email. Sign-in failures slow the one who fails,
-// not the account's owner: a client that keeps failing on an account must wait longer after each
-// failure, while a client that has not failed on it (or a browser the owner signed in from
-// before) still gets its try, however many failures others have piled onto the account.
+// process (behind the RateLimits interface, so another store can take them over). Sign-up is
+// limited per client and per email. Sign-in failures slow the one who fails, not the account's
+// owner: a client that keeps failing on an account must wait longer after each failure, while a
+// client that has not failed on it still gets its try. Guessing from many addresses is bounded per
+// account: failures from browsers the account has not signed in from are counted together, and
+// enough of them close the account to such browsers for a while, longer each time. A browser the
+// owner signed in from before (a known browser) is never refused for them; an owner on a new
+// browser has the emailed reset link, which makes that browser a known one.
 import { Refusal } from '../forms/refusal.ts';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
@@ -28,6 +32,15 @@ export interface RateLimitSettings {
    * 1 s, 2 s, 4 s, … (at most `duration`). Counted over `duration`; a success clears them.
    */
   signinPerClientAndEmail?: Limit;
+  /**
+   * Failed sign-ins on one account from browsers it has not signed in from (no known-browser
+   * cookie of that account), whatever their addresses, per normalised email whether or not it has
+   * an account. After `points` within `duration`, the next attempt is refused and closes the
+   * account to such browsers for `duration`. Once it has been closed, such browsers get one try
+   * at a time: after a failure the next attempt closes it again, for twice as long as the last
+   * time (at most a day), until a day has passed since the last closure ended.
+   */
+  signinPerAccountFromNewBrowsers?: Limit;
   /** Emailed-link requests (/forgot, /reset, /verify, resending the link) from one client. */
   linkPerIp?: Limit;
   /** Mails asked for one address (reset links, verification links), and resets of one account. */
@@ -40,6 +53,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   signinPerIp: { points: 50, duration: 15 * 60 },
   signinPerEmail: { points: 10, duration: 15 * 60 },
   signinPerClientAndEmail: { points: 5, duration: 15 * 60 },
+  signinPerAccountFromNewBrowsers: { points: 10, duration: 15 * 60 },
   linkPerIp: { points: 30, duration: 15 * 60 },
   linkPerEmail: { points: 5, duration: 60 * 60 },
 };
@@ -60,9 +74,39 @@ export async function secondsToWait(limiter: RateLimiterMemory, key: string): Pr
   }
 }
 
-export function createRateLimits(settings: RateLimitSettings) {
+/** The longest closure of an account to new browsers, and how long closures are remembered after. */
+const DAY_SECONDS = 24 * 60 * 60;
+
+/**
+ * The limits the routes ask. Every answer is a number of seconds to wait (0: go ahead); the
+ * counters behind them are in memory today and may move to a shared store.
+ */
+export interface RateLimits {
+  /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
+  consume(name: CountedLimit, key: string): Promise<number>;
+  /** The seconds `client` must wait before trying `email` again; 0 when it may try now. */
+  signinWait(email: string, client: string): Promise<number>;
+  /**
+   * Counts an attempt on `email` from a browser that has not signed in to it before, as it begins
+   * (so that attempts sent at once are counted at once); answers the seconds the account is closed
+   * to such browsers, this attempt refused, or 0 to go ahead. Never asked for a known browser.
+   */
+  newBrowserAttempt(email: string): Promise<number>;
+  /** A wrong password for `email` from `client`. */
+  signinFailed(email: string, client: string): Promise<void>;
+  /**
+   * The client knew the password: its own failures on the account are forgotten, and a new
+   * browser's attempt no longer counts against the account.
+   */
+  signinSucceeded(email: string, client: string, fromNewBrowser: boolean): Promise<void>;
+}
+
+export function createRateLimits(settings: RateLimitSettings): RateLimits {
   const perClient =
     settings.signinPerClientAndEmail ?? DEFAULT_RATE_LIMITS.signinPerClientAndEmail!;
+  const perAccount =
+    settings.signinPerAccountFromNewBrowsers ??
+    DEFAULT_RATE_LIMITS.signinPerAccountFromNewBrowsers!;
   const limiters = {
     signupPerIp: new RateLimiterMemory({ keyPrefix: 'signupPerIp', ...settings.signupPerIp }),
     signupPerEmail: new RateLimiterMemory({
@@ -93,19 +137,49 @@ export function createRateLimits(settings: RateLimitSettings) {
   // A client's wait before its next try on an account, set after each failure past the free ones.
   const backoff = new RateLimiterMemory({ keyPrefix: 'signinBackoff', points: 1, duration: 1 });
   const pair = (email: string, client: string) => `${email}\n${client}`;
+  // Per account, from new browsers: their attempts in the window (a success takes its own back),
+  // how many times the account was closed to them lately (remembered for a day after the last
+  // closure ends), and the closure itself.
+  const newBrowserAttempts = new RateLimiterMemory({
+    keyPrefix: 'signinNewBrowserAttempts',
+    points: Number.MAX_SAFE_INTEGER,
+    duration: perAccount.duration,
+  });
+  const closures = new RateLimiterMemory({
+    keyPrefix: 'signinAccountClosures',
+    points: Number.MAX_SAFE_INTEGER,
+    duration: DAY_SECONDS,
+  });
+  const closed = new RateLimiterMemory({
+    keyPrefix: 'signinAccountClosed',
+    points: 1,
+    duration: 1,
+  });
 
   return {
-    /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
-    consume: (name: CountedLimit, key: string): Promise<number> =>
-      secondsToWait(limiters[name], key),
+    consume: (name, key) => secondsToWait(limiters[name], key),
 
-    /** The seconds `client` must wait before trying `email` again; 0 when it may try now. */
-    async signinWait(email: string, client: string): Promise<number> {
+    async signinWait(email, client) {
       const state = await backoff.get(pair(email, client));
       return state && state.consumedPoints > 1 ? waitSeconds(state.msBeforeNext) : 0;
     },
 
-    async signinFailed(email: string, client: string): Promise<void> {
+    async newBrowserAttempt(email) {
+      const closure = await closed.get(email);
+      if (closure && closure.consumedPoints > 1) return waitSeconds(closure.msBeforeNext);
+      // After a closure, one try at a time: the next failure closes the account again.
+      const times = (await closures.get(email))?.consumedPoints ?? 0;
+      const allowed = times > 0 ? 1 : perAccount.points;
+      const attempts = await newBrowserAttempts.penalty(email, 1);
+      if (attempts.consumedPoints <= allowed) return 0;
+      const seconds = Math.min(perAccount.duration * 2 ** Math.min(times, 30), DAY_SECONDS);
+      await closed.block(email, seconds);
+      await closures.set(email, times + 1, seconds + DAY_SECONDS);
+      await newBrowserAttempts.delete(email);
+      return seconds;
+    },
+
+    async signinFailed(email, client) {
       const account = await accountFailures.penalty(email, 1);
       const mine = await clientFailures.penalty(pair(email, client), 1);
       const underAttack = account.consumedPoints >= settings.signinPerEmail.points;
@@ -117,15 +191,14 @@ export function createRateLimits(settings: RateLimitSettings) {
         );
     },
 
-    /** The client knew the password: its own failures on the account are forgotten. */
-    async signinSucceeded(email: string, client: string): Promise<void> {
+    async signinSucceeded(email, client, fromNewBrowser) {
       await clientFailures.delete(pair(email, client));
       await backoff.delete(pair(email, client));
+      if (fromNewBrowser && (await newBrowserAttempts.get(email)))
+        await newBrowserAttempts.reward(email, 1);
     },
   };
 }
-
-export type RateLimits = ReturnType<typeof createRateLimits>;
 
 /** A rate limit that is reached becomes a 429 with Retry-After. */
 export function throwIfWaiting(waitSeconds: number) {
@@ -138,4 +211,25 @@ export function throwIfWaiting(waitSeconds: number) {
       waitSeconds,
     );
   }
+}
+
+/** "15 minutes", "2 hours": how long a wait is, as a person says it. */
+function waitWords(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  return `${Math.ceil(minutes / 60)} hours`;
+}
+
+/**
+ * An account closed to new browsers becomes a 429 with Retry-After, the same for an email with
+ * no account. The owner can still get in: by the emailed reset link, or from a known browser.
+ */
+export function throwIfAccountClosed(waitSeconds: number) {
+  if (waitSeconds > 0)
+    throw new Refusal(
+      429,
+      `Too many attempts for this account. Please wait ${waitWords(waitSeconds)} and try again, or use Forgot your password? to get a reset link.`,
+      undefined,
+      waitSeconds,
+    );
 }

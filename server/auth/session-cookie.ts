@@ -1,7 +1,7 @@
 // The session cookie: a random token (the server keeps only its hash), HttpOnly, SameSite=Lax,
 // Secure over HTTPS. A second, readable cookie only tells page scripts that someone is signed in,
 // so anonymous visitors never call /api/me. A third, sent only to the API, marks a browser its
-// member has signed in from before (see rate-limits.ts).
+// member has signed up, signed in or reset the password from before (known-browser.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';

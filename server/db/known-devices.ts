@@ -1,4 +1,5 @@
-// Known devices: browsers a member has signed in from, stored by the hash of their cookie's token.
+// Known devices: browsers a member has signed up, signed in or reset the password from, stored by
+// the hash of their cookie's token (server/auth/known-browser.ts).
 import type { Db } from './database.ts';
 
 export const MAX_DEVICES_PER_ACCOUNT = 20;

@@ -200,4 +200,17 @@ export const MIGRATIONS: readonly string[] = [
      id INTEGER PRIMARY KEY,
      deleted_at TEXT NOT NULL
    ) STRICT;`,
+  // Reports weigh their reporters (docs/product.md section 8, issue 21).
+  // - reporter_round: the reporter's how-many-th report of this ad. One report per reporter per
+  //   ad and round, by the unique index that replaces reports_one_per_reporter_and_ad: a reporter
+  //   whose report a moderator decided may report the ad again once it has been changed (its text
+  //   differs from their last report's copy), as round 2, 3, …; existing reports are round 1. Conversation reports keep their index: one per reporter per conversation.
+  // - reporter_dismissed: how many of the reporter's "May involve someone under 18" reports
+  //   moderators had dismissed in the 90 days before this one, counted when it was sent; from 2
+  //   such a report no longer hides the ad by itself (it still comes first, marked urgent).
+  `ALTER TABLE reports ADD COLUMN reporter_round INTEGER NOT NULL DEFAULT 1;
+   ALTER TABLE reports ADD COLUMN reporter_dismissed INTEGER NOT NULL DEFAULT 0;
+   DROP INDEX reports_one_per_reporter_and_ad;
+   CREATE UNIQUE INDEX reports_one_per_reporter_ad_and_round
+     ON reports(ad_id, reporter_key, reporter_round) WHERE conversation_id IS NULL;`,
 ];

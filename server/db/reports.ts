@@ -1,12 +1,16 @@
-// Reports (docs/product.md section 8; table reports of migration 5): storing one, and deciding in the
-// same BEGIN IMMEDIATE transaction whether it hides its ad (3 different open reporters, or one
-// "May involve someone under 18"), so that of any number of reports arriving at once exactly one
-// hides the ad and asks for a publish; reading the open ones for the moderators; and resolving a
-// group of them (dismiss, remove, ban) against what the moderator saw: of two moderators acting on
-// one group, exactly one changes it. All SQL about reports lives here.
+// Reports (docs/product.md section 8; table reports of migrations 5 and 7): storing one, and deciding
+// in the same BEGIN IMMEDIATE transaction whether it is one the reporter may send (one per ad, and
+// again only once a moderator decided their last one and the ad has changed since) and whether it
+// hides its ad (3 different open reporters, or one "May involve someone under 18" from a reporter
+// with fewer than 2 such reports dismissed in 90 days), so that of any number of reports arriving
+// at once exactly one hides the ad and asks for a publish; reading the open ones for the
+// moderators; and resolving a group of them (dismiss, remove, ban) against what the moderator saw:
+// of two moderators acting on one group, exactly one changes it. All SQL about reports lives here.
 import type { AdKind, HiddenWhy, ThreadLine } from '../../src/pages/report-view.ts';
 import type { ReportAction } from '../../src/schemas/report.ts';
 import {
+  DOUBTED_AFTER_DISMISSED,
+  DOUBTED_WITHIN_DAYS,
   HIDE_AFTER_REPORTERS,
   REPORT_REASONS,
   URGENT_REPORT_REASON,
@@ -47,7 +51,18 @@ export interface NewReport {
 }
 
 export type FileResult =
-  { kind: 'stored'; id: number; hidden?: 'reports' | 'under-18' } | { kind: 'duplicate' };
+  | {
+      kind: 'stored';
+      id: number;
+      hidden?: 'reports' | 'under-18';
+      /** "Under 18" from a reporter with DOUBTED_AFTER_DISMISSED such reports dismissed lately. */
+      doubted?: boolean;
+    }
+  /**
+   * Reported already: the reporter's report is open, or (`decided`) a moderator decided it and
+   * the ad has not changed since.
+   */
+  | { kind: 'duplicate'; decided: boolean };
 
 export interface OpenReportRow {
   id: number;
@@ -60,6 +75,8 @@ export interface OpenReportRow {
   adCopy: string;
   thread: string | null;
   createdAt: string;
+  /** The reporter's "under 18" reports dismissed in the DOUBTED_WITHIN_DAYS before this one. */
+  reporterDismissed: number;
 }
 
 export type ResolveResult =
@@ -115,7 +132,7 @@ export const groupKeyOf = (
 const REPORT_COLUMNS = `id, ad_id AS adId, conversation_id AS conversationId,
   reported_account_id AS reportedAccountId,
   (reporter_key LIKE 'account:%') AS byMember, reason, note, ad_copy AS adCopy, thread,
-  created_at AS createdAt FROM reports`;
+  created_at AS createdAt, reporter_dismissed AS reporterDismissed FROM reports`;
 const IN_GROUP = `((@conversationId IS NULL AND conversation_id IS NULL AND ad_id = @adId)
   OR (@conversationId IS NOT NULL AND conversation_id = @conversationId
       AND COALESCE(reported_account_id, 0) = @reportedAccountId))`;
@@ -127,10 +144,22 @@ export function reportStore(db: Db) {
   const moderation = moderationStore(db);
   const insert = db.prepare(
     `INSERT INTO reports (ad_id, conversation_id, reported_account_id, reporter_key,
-       reporter_account_id, reason, note, ad_copy, thread, created_at)
+       reporter_account_id, reason, note, ad_copy, thread, created_at, reporter_round,
+       reporter_dismissed)
      VALUES (@adId, @conversationId, @reportedAccountId, @reporterKey, @reporterAccountId,
-       @reason, @note, @adCopy, @thread, @createdAt)
+       @reason, @note, @adCopy, @thread, @createdAt, @round, @dismissed)
      ON CONFLICT DO NOTHING`,
+  );
+  // The reporter's last report of an ad (not of a conversation about it): open, or decided.
+  const lastOfReporter = db.prepare(
+    `SELECT reporter_round AS round, resolved_at IS NULL AS open, ad_copy AS adCopy FROM reports
+     WHERE ad_id = ? AND reporter_key = ? AND conversation_id IS NULL
+     ORDER BY reporter_round DESC LIMIT 1`,
+  );
+  const dismissedOfReporter = db.prepare(
+    `SELECT COUNT(*) AS n FROM reports
+     WHERE reporter_key = ? AND reason = '${URGENT_REPORT_REASON}' AND resolution = 'dismissed'
+       AND resolved_at >= ?`,
   );
   const openReporters = db.prepare(
     `SELECT COUNT(DISTINCT reporter_key) AS n FROM reports
@@ -138,6 +167,13 @@ export function reportStore(db: Db) {
   );
   const open = db.prepare(`SELECT ${REPORT_COLUMNS} WHERE resolved_at IS NULL ORDER BY id LIMIT ?`);
   const openCount = db.prepare('SELECT COUNT(*) AS n FROM reports WHERE resolved_at IS NULL');
+  // Ads with open reports as possibly under 18 that reports did not hide (their reporters were
+  // doubted).
+  const urgentOnSite = db.prepare(
+    `SELECT COUNT(DISTINCT ad_id) AS n FROM reports
+     WHERE resolved_at IS NULL AND conversation_id IS NULL AND reason = '${URGENT_REPORT_REASON}'
+       AND ad_id NOT IN (SELECT ad_id FROM hidden_ads)`,
+  );
   const hiddenWithOpen = db.prepare(
     `SELECT COUNT(*) AS hiddenAds,
        COUNT(CASE WHEN why = 'under-18' OR EXISTS (SELECT 1 FROM reports
@@ -171,6 +207,17 @@ export function reportStore(db: Db) {
   );
 
   const file = db.transaction((report: NewReport, at: string): FileResult => {
+    let round = 1;
+    if (report.conversationId === undefined) {
+      const last = lastOfReporter.get(report.adId, report.reporterKey) as
+        { round: number; open: 0 | 1; adCopy: string } | undefined;
+      if (last?.open) return { kind: 'duplicate', decided: false };
+      if (last && !changedSince(JSON.parse(last.adCopy) as AdCopy, report.adCopy))
+        return { kind: 'duplicate', decided: true };
+      round = (last?.round ?? 0) + 1;
+    }
+    const since = new Date(Date.parse(at) - DOUBTED_WITHIN_DAYS * DAY_MS).toISOString();
+    const dismissed = (dismissedOfReporter.get(report.reporterKey, since) as { n: number }).n;
     const stored = insert.run({
       adId: report.adId,
       conversationId: report.conversationId ?? null,
@@ -182,19 +229,25 @@ export function reportStore(db: Db) {
       adCopy: JSON.stringify(report.adCopy),
       thread: report.thread ? JSON.stringify(report.thread) : null,
       createdAt: at,
+      round,
+      dismissed,
     });
-    if (stored.changes !== 1) return { kind: 'duplicate' };
+    if (stored.changes !== 1) return { kind: 'duplicate', decided: false };
     const id = Number(stored.lastInsertRowid);
     // A conversation report is about what someone wrote, not about the ad: it never hides it.
     if (report.conversationId !== undefined) return { kind: 'stored', id };
     const reporters = (openReporters.get(report.adId) as { n: number }).n;
+    const urgent = report.reason === URGENT_REPORT_REASON;
+    // A reporter whose "under 18" reports moderators keep dismissing no longer hides an ad alone.
+    const doubted = urgent && dismissed >= DOUBTED_AFTER_DISMISSED;
+    const filed = { kind: 'stored' as const, id, ...(doubted ? { doubted } : {}) };
     const why =
-      report.reason === URGENT_REPORT_REASON
+      urgent && !doubted
         ? ('under-18' as const)
         : reporters >= HIDE_AFTER_REPORTERS
           ? ('reports' as const)
           : undefined;
-    if (!why) return { kind: 'stored', id };
+    if (!why) return filed;
     const hid = hidden.hideByReports(
       {
         adId: report.adId,
@@ -208,7 +261,7 @@ export function reportStore(db: Db) {
         : `Hidden at once: reported by ${reporters} different people.`,
       at,
     );
-    return hid ? { kind: 'stored', id, hidden: why } : { kind: 'stored', id };
+    return hid ? { ...filed, hidden: why } : filed;
   });
 
   function log(entry: {
@@ -446,9 +499,10 @@ export function reportStore(db: Db) {
     openCount(): number {
       return (openCount.get() as { n: number }).n;
     },
-    summary(): { open: number; hiddenAds: number; urgentAds: number } {
+    summary(): { open: number; hiddenAds: number; urgentAds: number; urgentOnSite: number } {
       const hiddenCounts = hiddenWithOpen.get() as { hiddenAds: number; urgentAds: number };
-      return { open: this.openCount(), ...hiddenCounts };
+      const onSite = (urgentOnSite.get() as { n: number }).n;
+      return { open: this.openCount(), ...hiddenCounts, urgentOnSite: onSite };
     },
     hidden(adId: number): HiddenWhy | undefined {
       return hidden.find(adId)?.why;
@@ -472,3 +526,15 @@ export function reportStore(db: Db) {
 }
 
 export type ReportStore = ReturnType<typeof reportStore>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whether the ad reads otherwise than in an earlier report's copy: it was edited since. */
+function changedSince(earlier: AdCopy, now: AdCopy): boolean {
+  return (
+    earlier.title !== now.title ||
+    earlier.description !== now.description ||
+    earlier.age !== now.age ||
+    earlier.seeks !== now.seeks
+  );
+}

@@ -14,15 +14,18 @@ import {
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { ageCheckDay } from '../auth/age-check-day.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
-import { throwIfWaiting, type CountedLimit, type RateLimits } from '../auth/rate-limits.ts';
+import { knownBrowsers, signinClient } from '../auth/known-browser.ts';
+import {
+  throwIfAccountClosed,
+  throwIfWaiting,
+  type CountedLimit,
+  type RateLimits,
+} from '../auth/rate-limits.ts';
 import {
   clearSessionCookies,
-  DEVICE_DAYS,
-  deviceTokenOf,
   hashToken,
   newSessionToken,
   sessionTokenOf,
-  setDeviceCookie,
   setSessionCookies,
   SESSION_DAYS,
 } from '../auth/session-cookie.ts';
@@ -30,7 +33,6 @@ import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client
 import { accountStore } from '../db/accounts.ts';
 import { conversationStore } from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
-import { knownDeviceStore } from '../db/known-devices.ts';
 import { sessionStore } from '../db/sessions.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
@@ -77,11 +79,11 @@ export function accountsRoutes(options: AccountsOptions) {
   const { passwords, rateLimits, trust, form } = options;
   const accounts = accountStore(options.db);
   const sessions = sessionStore(options.db);
-  const devices = knownDeviceStore(options.db);
+  const browsers = knownBrowsers(options.db, trust);
   const conversations = conversationStore(options.db);
-  // Expired sessions and long-unused devices no longer count; clear them out at start-up.
+  // Expired sessions and long-unused browsers no longer count; clear them out at start-up.
   sessions.removeExpired(new Date().toISOString());
-  devices.removeUnusedSince(new Date(Date.now() - DEVICE_DAYS * DAY_MS).toISOString());
+  browsers.removeUnused();
   // Signing in with an unknown email still costs one hash comparison, so timing tells nothing.
   // Made on first use (not at start-up, when nothing may ever need it).
   let unknownAccountHash: Promise<string> | undefined;
@@ -124,7 +126,7 @@ export function accountsRoutes(options: AccountsOptions) {
       if (accountId === undefined) throw duplicateEmail();
       options.links.sendVerification(accountId, input.email, next);
       startSession(c, accountId);
-      rememberDevice(c, accountId);
+      browsers.remember(c, accountId);
       const destination = next ?? successPath();
       return submission.kind === 'form'
         ? c.redirect(destination, 303)
@@ -154,20 +156,23 @@ export function accountsRoutes(options: AccountsOptions) {
       const account = accounts.findByEmail(email);
       // A browser the owner signed in from before is counted on its own: neither the failures
       // of others on this account nor those of others behind the same address hold it back.
-      const device = account ? knownDeviceOf(c, account.id) : undefined;
-      const client = device ? `device:${device.id}` : rateLimitKey(clientAddress(c, trust));
-      if (!device) await limit('signinPerIp', client);
-      throwIfWaiting(await rateLimits.signinWait(email, client));
+      // Any other browser, for an account or an email with none alike, is also counted with
+      // every other new browser on the account, whatever its address.
+      const device = account ? browsers.of(c, account.id) : undefined;
+      const client = signinClient(device, rateLimitKey(clientAddress(c, trust)));
+      if (client.newBrowser) await limit('signinPerIp', client.key);
+      throwIfWaiting(await rateLimits.signinWait(email, client.key));
+      if (client.newBrowser) throwIfAccountClosed(await rateLimits.newBrowserAttempt(email));
       const stored = account?.passwordHash ?? (await hashing(hashForUnknownAccount()));
       const matches = await hashing(passwords.verify(password, stored));
       if (!account || !matches) {
-        await rateLimits.signinFailed(email, client);
+        await rateLimits.signinFailed(email, client.key);
         throw new Refusal(401, WRONG_CREDENTIALS);
       }
-      await rateLimits.signinSucceeded(email, client);
+      await rateLimits.signinSucceeded(email, client.key, client.newBrowser);
       if (account.bannedAt) throw new Refusal(403, ACCOUNT_CLOSED);
       startSession(c, account.id);
-      if (!device) rememberDevice(c, account.id);
+      if (!device) browsers.remember(c, account.id);
       return submission.kind === 'form'
         ? c.redirect(destination, 303)
         : c.json({ redirectUrl: destination }, 200);
@@ -212,25 +217,6 @@ export function accountsRoutes(options: AccountsOptions) {
     const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
     sessions.create(hashToken(token), accountId, now.toISOString(), expires.toISOString());
     setSessionCookies(c, token, isHttps(c, trust));
-  }
-
-  function knownDeviceOf(c: AppContext, accountId: number) {
-    const token = deviceTokenOf(c);
-    if (!token) return undefined;
-    const now = new Date();
-    const device = devices.find(
-      hashToken(token),
-      new Date(now.getTime() - DEVICE_DAYS * DAY_MS).toISOString(),
-    );
-    if (device?.accountId !== accountId) return undefined;
-    devices.touch(device.id, now.toISOString());
-    return device;
-  }
-
-  function rememberDevice(c: AppContext, accountId: number) {
-    const token = newSessionToken();
-    devices.remember(hashToken(token), accountId, new Date().toISOString());
-    setDeviceCookie(c, token, isHttps(c, trust));
   }
 
   async function limit(name: CountedLimit, key: string) {

@@ -7,8 +7,9 @@
 // - POST /api/verify/resend (signed in) sends a new link, rate-limited.
 // - POST /api/forgot answers the same whether or not the address has an account, and takes as
 //   long: the mail goes out in the background.
-// - GET /reset?token=… shows the new-password form; POST /api/reset sets it, uses the link up and
-//   revokes every session of the account.
+// - GET /reset?token=… shows the new-password form; POST /api/reset sets it, uses the link up,
+//   revokes every session of the account and makes this browser one of its known browsers, so its
+//   owner signs in there even while the account is closed to new browsers (rate-limits.ts).
 //
 // Tokens are 32 random bytes; the database keeps their SHA-256 only (server/db/email-tokens.ts).
 import { Hono } from 'hono';
@@ -23,6 +24,7 @@ import { firstProblem } from '../../src/schemas/signup.ts';
 import type { LinkState } from '../../src/pages/request.ts';
 import { accountPath, forgotPath, resetPath, routes, signinPath } from '../../src/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
+import { knownBrowsers } from '../auth/known-browser.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
 import { throwIfWaiting, type CountedLimit, type RateLimits } from '../auth/rate-limits.ts';
 import { clearSessionCookies, hashToken, newSessionToken } from '../auth/session-cookie.ts';
@@ -119,6 +121,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
   const { rateLimits, trust, pages, form } = options;
   const accounts = accountStore(options.db);
   const sessions = sessionStore(options.db);
+  const browsers = knownBrowsers(options.db, trust);
   const app = new Hono<AppEnv>();
   const verifyPage = { route: routes.verify };
 
@@ -237,8 +240,10 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
         return submission.kind === 'form'
           ? pageAnswer(c, resetPage, { link: 'used' }, 410)
           : c.json({ error: LINK_ERRORS.used, field: 'token' }, 410);
-      // This browser's session was revoked with the others: its cookies go too.
+      // This browser's session was revoked with the others: its cookies go too. Whoever had the
+      // emailed link is the owner: this browser is theirs now, for sign-in's limits.
       clearSessionCookies(c, isHttps(c, trust));
+      if (!browsers.of(c, account.id)) browsers.remember(c, account.id);
       return submission.kind === 'form'
         ? c.redirect(`${resetPath()}?done=1`, 303)
         : c.json({ redirectUrl: signinPath() }, 200);

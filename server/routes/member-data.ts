@@ -5,7 +5,9 @@
 //   a script gets 401.
 // - POST /api/account/delete {password} (a form or JSON): Delete my account. The password is asked
 //   again and checked as sign-in checks it, with sign-in's limits: failures here count as failed
-//   sign-ins on the account, so a borrowed session cannot be used to guess the password. Then one
+//   sign-ins on the account, and from a browser that has not signed in to it before (a borrowed
+//   session) with every other new browser's, so a session cannot be used to guess the password,
+//   nor to get round the account's closure to new browsers. Then one
 //   transaction deletes the account (server/db/member-data.ts); its live ads leave the site at the
 //   next publish, this browser's cookies are cleared and the address gets one last mail. A
 //   moderator's account is refused: the role is an operator's to take away first, and that is
@@ -18,7 +20,8 @@ import { accountPath, deleteAccountPath, routes, signinThenPath } from '../../sr
 import { PASSWORD_MAX } from '../../src/schemas/password-length.ts';
 import type { AppEnv } from '../app-env.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
-import { throwIfWaiting, type RateLimits } from '../auth/rate-limits.ts';
+import { knownBrowsers, signinClient } from '../auth/known-browser.ts';
+import { throwIfAccountClosed, throwIfWaiting, type RateLimits } from '../auth/rate-limits.ts';
 import { clearSessionCookies, DEVICE_COOKIE } from '../auth/session-cookie.ts';
 import { dataFileName, memberDataFile } from '../account/data-file.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
@@ -58,6 +61,7 @@ export function memberDataRoutes(options: MemberDataOptions) {
   const { refuse, rateLimits, trust } = options;
   const store = memberDataStore(options.db);
   const accounts = accountStore(options.db);
+  const browsers = knownBrowsers(options.db, trust);
   const now = options.now ?? (() => new Date());
   const app = new Hono<AppEnv>();
 
@@ -89,19 +93,23 @@ export function memberDataRoutes(options: MemberDataOptions) {
       if (typeof password !== 'string' || password.length === 0)
         throw new Refusal(400, PASSWORD_NEEDED, 'password');
       if (member.role === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
-      const client = rateLimitKey(clientAddress(c, trust));
-      throwIfWaiting(await rateLimits.consume('signinPerIp', client));
-      throwIfWaiting(await rateLimits.signinWait(member.email, client));
+      const client = signinClient(
+        browsers.of(c, member.accountId),
+        rateLimitKey(clientAddress(c, trust)),
+      );
+      if (client.newBrowser) throwIfWaiting(await rateLimits.consume('signinPerIp', client.key));
+      throwIfWaiting(await rateLimits.signinWait(member.email, client.key));
+      if (client.newBrowser) throwIfAccountClosed(await rateLimits.newBrowserAttempt(member.email));
       const account = accounts.findById(member.accountId);
       const matches =
         account !== undefined &&
         password.length <= PASSWORD_MAX &&
         (await hashing(options.passwords.verify(password, account.passwordHash)));
       if (!matches) {
-        await rateLimits.signinFailed(member.email, client);
+        await rateLimits.signinFailed(member.email, client.key);
         throw new Refusal(403, WRONG_PASSWORD, 'password');
       }
-      await rateLimits.signinSucceeded(member.email, client);
+      await rateLimits.signinSucceeded(member.email, client.key, client.newBrowser);
       const outcome = store.deleteAccount(member.accountId, now());
       if (outcome.kind === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
       if (outcome.kind === 'deleted') {

@@ -205,7 +205,7 @@ function noticeOf(
   return notice ? { notice } : {};
 }
 
-function banTargetOf(
+export function banTargetOf(
   store: ModerationStore,
   idText: string | undefined,
 ): Pick<ModerationQueueView, 'banTarget'> {

@@ -4,11 +4,13 @@
 //   GET  /report?conversation={id}     the same about a conversation, for its two members only
 //                                      (anyone else: the same 404 as an unknown id)
 //   POST /api/reports                  {ad | conversation, reason, note?}: one report per reporter
-//                                      per ad (and per conversation): 303 to /report?sent=1, or
-//                                      201 {received: true}; 400, 404, 409, 429
+//                                      per ad (and per conversation), and again once a moderator
+//                                      decided it and the ad was edited since: 303 to
+//                                      /report?sent=1, or 201 {received: true}; 400, 404, 409, 429
 //   POST /api/moderate/reports         {group, seen, action, reason?, note?}: dismiss, remove or ban,
 //                                      for moderators (anyone else: an unknown API path)
-//   GET  /moderate/reports             the open reports grouped by ad (reportPageSources)
+//   GET  /moderate/reports             the open reports grouped by ad (reportPageSources);
+//                                      ?ban={group}&seen={id}: the ban's confirmation step first
 //
 // The reporter is `account:{id}` for a signed-in member and, for a visitor, the HMAC of their
 // address (as client-address.ts decides it: forwarding headers only from the proxies the app
@@ -19,8 +21,10 @@ import { createHmac } from 'node:crypto';
 import { Hono } from 'hono';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
+import type { FormFill } from '../../src/pages/request.ts';
 import type {
   ModerationReportsView,
+  ReportBanConfirm,
   ReportGroup,
   ReportTarget,
 } from '../../src/pages/report-view.ts';
@@ -49,12 +53,12 @@ import {
   type ReportStore,
 } from '../db/reports.ts';
 import { serverSecret } from '../db/server-secrets.ts';
-import type { Moderator } from '../db/moderation.ts';
+import { moderationStore, type ModerationStore, type Moderator } from '../db/moderation.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { adRemovedMail } from '../mail/moderation-messages.ts';
 import { pageSource } from '../pages.ts';
-import { moderatorsOnly } from './moderation.ts';
+import { banTargetOf, moderatorsOnly } from './moderation.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
@@ -81,6 +85,8 @@ export const REPORT_NOT_FOUND =
 export const CONVERSATION_NOT_FOUND = 'We couldn’t find that conversation.';
 export const ALREADY_REPORTED =
   'You have already reported this. A moderator will look at it; there is no need to send it again.';
+export const ALREADY_DECIDED =
+  'You reported this ad before, and a moderator has looked at it. You can report it again if it changes.';
 export const TOO_MANY_REPORTS =
   'You have sent a lot of reports. Please wait a while and try again.';
 export const NO_TARGET = 'Say which ad or conversation you are reporting.';
@@ -218,6 +224,7 @@ function copyOf(ad: NonNullable<ReturnType<ReportStore['memberAd']>>) {
  */
 export function reportPageSources(options: Pick<ReportOptions, 'db' | 'now'>) {
   const store = reportStore(options.db);
+  const moderation = moderationStore(options.db);
   const findTarget = targetFinder(store, options.now ?? (() => new Date()));
   return [
     pageSource({
@@ -240,14 +247,19 @@ export function reportPageSources(options: Pick<ReportOptions, 'db' | 'now'>) {
     pageSource({
       route: routes.moderateReports,
       for: 'moderators',
-      read: (c) => ({ reports: reportsView(store, c.req.query()) }),
+      read: (c, { form }) => ({ reports: reportsView(store, moderation, c.req.query(), form) }),
     }),
   ];
 }
 
 const GROUPS_READ = 2000;
 
-function reportsView(store: ReportStore, query: Record<string, string>): ModerationReportsView {
+function reportsView(
+  store: ReportStore,
+  moderation: ModerationStore,
+  query: Record<string, string>,
+  form: FormFill | undefined,
+): ModerationReportsView {
   const rows = store.open(GROUPS_READ);
   const byKey = new Map<string, OpenReportRow[]>();
   for (const row of rows) {
@@ -257,11 +269,61 @@ function reportsView(store: ReportStore, query: Record<string, string>): Moderat
     else byKey.set(key, [row]);
   }
   const groups = [...byKey.entries()].map(([key, reports]) => groupView(store, key, reports));
+  // Urgent ones first, and of those, the ones reports did not hide, which may still be public
+  // until a moderator looks (a doubted reporter's, a conversation); then hidden ones; then the
+  // rest; oldest first.
   const rank = (group: ReportGroup) =>
-    (group.reports.some((report) => report.reason === URGENT_REPORT_REASON) ? 0 : 2) +
-    (group.hidden ? 0 : 1);
+    group.reports.some((report) => report.reason === URGENT_REPORT_REASON)
+      ? group.hidden
+        ? 1
+        : 0
+      : group.hidden
+        ? 2
+        : 3;
   groups.sort((a, b) => rank(a) - rank(b) || a.reports[0]!.id - b.reports[0]!.id);
-  return { groups, open: store.openCount(), ...noticeOf(query) };
+  const banConfirm = banConfirmOf(groups, moderation, query, form);
+  return {
+    groups,
+    open: store.openCount(),
+    ...noticeOf(query),
+    ...(banConfirm ? { banConfirm } : {}),
+  };
+}
+
+/**
+ * The ban's confirmation: asked for by Ban the account… (`?ban={group}&seen={id}`, the newest
+ * report the moderator saw), or shown again when its form was refused for what was typed (no
+ * reason, say). A group that is no longer open, or whose member cannot be banned, has none.
+ */
+function banConfirmOf(
+  groups: readonly ReportGroup[],
+  moderation: ModerationStore,
+  query: Record<string, string>,
+  form: FormFill | undefined,
+): ReportBanConfirm | undefined {
+  const asked = form
+    ? form.values.action === 'ban' && form.field !== undefined
+      ? { group: form.values.group, seen: form.values.seen }
+      : undefined
+    : query.ban !== undefined
+      ? { group: query.ban, seen: query.seen }
+      : undefined;
+  if (!asked) return undefined;
+  const group = groups.find((candidate) => candidate.key === asked.group);
+  if (!group?.canBan || !group.reportedAccount) return undefined;
+  const { banTarget } = banTargetOf(moderation, String(group.reportedAccount.accountId));
+  if (!banTarget) return undefined;
+  return {
+    group: group.key,
+    seen: digits(asked.seen) ?? group.seen,
+    anchor: group.key.replace(/:/g, '-'),
+    about:
+      group.kind === 'ad'
+        ? `ad ${group.adId} in ${group.ad.city}, ${group.ad.state}`
+        : `the conversation about “${group.ad.title}”`,
+    reports: group.reports.length,
+    target: banTarget,
+  };
 }
 
 function compiledFrom(copy: AdCopy): CompiledAd {
@@ -297,6 +359,7 @@ function groupView(store: ReportStore, key: string, rows: OpenReportRow[]): Repo
     note: row.note,
     at: row.createdAt,
     by: row.byMember ? ('a member' as const) : ('a visitor' as const),
+    reporterDismissed: row.reason === URGENT_REPORT_REASON ? row.reporterDismissed : 0,
   }));
   return {
     key,
@@ -432,7 +495,12 @@ export function reportRoutes(options: ReportOptions) {
       },
       now(),
     );
-    if (filed.kind === 'duplicate') return refuse(c, new Refusal(409, ALREADY_REPORTED), values);
+    if (filed.kind === 'duplicate')
+      return refuse(
+        c,
+        new Refusal(409, filed.decided ? ALREADY_DECIDED : ALREADY_REPORTED),
+        values,
+      );
     if (filed.hidden)
       publishSoon(
         options.publisher,
@@ -451,8 +519,11 @@ export function reportRoutes(options: ReportOptions) {
     if (submission instanceof Refusal) return refuse(c, submission);
     const text = (name: string) =>
       typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : '';
+    // `action` and `seen` too: a refused ban shows its confirmation step again (banConfirmOf).
     const values = {
       group: text('group'),
+      seen: text('seen'),
+      action: text('action'),
       reason: text('reason'),
       note: text('note').slice(0, 2000),
     };

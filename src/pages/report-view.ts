@@ -3,6 +3,7 @@
 // and src/pages/moderate-reports/. Types only: pages never import the server.
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import type { ReportReason } from '../schemas/report-reasons.ts';
+import type { BanTarget } from './moderation-view.ts';
 
 /** Which source an ad's id is from: a member's (the database) or an editor's (content/ads/). */
 export type AdKind = 'member' | 'editor';
@@ -28,6 +29,11 @@ export interface ReportEntry {
   /** ISO time. */
   at: string;
   by: 'a visitor' | 'a member';
+  /**
+   * The reporter's "May involve someone under 18" reports moderators had dismissed in the
+   * DOUBTED_WITHIN_DAYS before this one; from DOUBTED_AFTER_DISMISSED it did not hide the ad.
+   */
+  reporterDismissed: number;
 }
 
 /** A message of a reported conversation, as it was when the report was sent. */
@@ -49,7 +55,7 @@ export interface ReportGroup {
   /** A member's ad as it is now (it may have been edited, deleted or removed since). */
   current?: { status: string; ad: CompiledAd; changed: boolean };
   hidden?: HiddenWhy;
-  /** Hidden, or reported as "May involve someone under 18". */
+  /** Reported as "May involve someone under 18" (hidden or not), or hidden by reports. */
   urgent: boolean;
   /** The member reported (the ad's poster, or the other side of a thread). */
   reportedAccount?: { accountId: number; email: string; banned: boolean };
@@ -63,17 +69,36 @@ export interface ReportGroup {
   canBan: boolean;
 }
 
+/** The ban's confirmation step for one group's member (`?ban={group key}&seen={id}`). */
+export interface ReportBanConfirm {
+  /** The group's key and the newest report the moderator saw: the ban posts them. */
+  group: string;
+  seen: number;
+  /** The anchor of the group on the page (Cancel goes back to it). */
+  anchor: string;
+  /** "ad 100000123 in Fresno, California", "the conversation about “…”" */
+  about: string;
+  /** Its open reports, which the ban closes. */
+  reports: number;
+  target: BanTarget;
+}
+
 export interface ModerationReportsView {
   groups: ReportGroup[];
   /** Open reports in all. */
   open: number;
   /** What the last action did, after its redirect (`?done=…`). */
   notice?: string;
+  /** Asked for with Ban the account…, or shown again when the ban's form was refused. */
+  banConfirm?: ReportBanConfirm;
 }
 
 /** The /moderate queue's line about reports: open ones and ads hidden by them. */
 export interface ReportsSummary {
   open: number;
   hiddenAds: number;
+  /** Of the hidden ads, those reported as possibly involving someone under 18. */
   urgentAds: number;
+  /** Ads reported so that were not hidden (their reporters' such reports were dismissed). */
+  urgentOnSite: number;
 }

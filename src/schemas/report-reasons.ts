@@ -27,6 +27,13 @@ export const CONVERSATION_REPORT_REASONS: readonly ReportReason[] = AD_REPORT_RE
 /** The one reason that hides an ad at once, and puts it first in the moderators' list. */
 export const URGENT_REPORT_REASON: ReportReason = 'under-18';
 
+/**
+ * A reporter with this many reports of the urgent reason dismissed by moderators in the last
+ * DOUBTED_WITHIN_DAYS no longer hides an ad with one such report: it still comes first, urgent.
+ */
+export const DOUBTED_AFTER_DISMISSED = 2;
+export const DOUBTED_WITHIN_DAYS = 90;
+
 /** Different reporters whose open reports hide an ad until a moderator decides. */
 export const HIDE_AFTER_REPORTERS = 3;
 

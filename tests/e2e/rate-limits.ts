@@ -7,6 +7,7 @@ export const GENEROUS_RATE_LIMITS: RateLimitSettings = {
   signupPerEmail: { points: 10_000, duration: 60 },
   signinPerIp: { points: 10_000, duration: 60 },
   signinPerEmail: { points: 10_000, duration: 60 },
+  signinPerAccountFromNewBrowsers: { points: 10_000, duration: 60 },
   linkPerIp: { points: 10_000, duration: 60 },
   linkPerEmail: { points: 10_000, duration: 60 },
 };

@@ -3,8 +3,11 @@
 // from three addresses and it leaves the site (404 after the publish); one "May involve someone
 // under 18" report hides an editor's ad at once; a moderator dismisses the reports and both come
 // back (200). Once in Chromium with JavaScript and once without it (every step a plain form post).
+// Ban on /moderate/reports asks first, as the queue does: its confirmation step, in Chromium with
+// and without JavaScript, and as plain HTTP (the page, then its form posted).
 // The server trusts one proxy hop, so each browser context's X-Forwarded-For is its address.
-// Then screenshots of /report and /moderate/reports at 390 and 1280 px, with axe-core.
+// Then screenshots of /report, /moderate/reports and its ban confirmation at 390 and 1280 px,
+// with axe-core.
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
@@ -32,15 +35,7 @@ beforeAll(async () => {
   site = await startPublishingSite({ label: 'reports-flow', trustProxy: 1 });
   ({ url, db, publisher } = site);
   // The poster of the member ads (as the posting code stores an approved ad).
-  const now = new Date().toISOString();
-  posterId = Number(
-    db
-      .prepare(
-        `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at,
-           email_verified_at) VALUES ('reported-poster@example.org', 'x', '1990-01-01', ?, ?, ?)`,
-      )
-      .run(now, now, now).lastInsertRowid,
-  );
+  posterId = accountFor('reported-poster@example.org');
   browser = await launchChromium();
 }, 180_000);
 
@@ -49,8 +44,25 @@ afterAll(async () => {
   await site?.close();
 });
 
+/** An account as sign-up stores it (the poster of reported ads); its id. */
+function accountFor(email: string): number {
+  const now = new Date().toISOString();
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at,
+           email_verified_at) VALUES (?, 'x', '1990-01-01', ?, ?, ?)`,
+      )
+      .run(email, now, now, now).lastInsertRowid,
+  );
+}
+
 /** A live member ad, published; its path. */
-async function liveMemberAd(title: string, city: string): Promise<{ id: number; path: string }> {
+async function liveMemberAd(
+  title: string,
+  city: string,
+  accountId = posterId,
+): Promise<{ id: number; path: string }> {
   const now = new Date().toISOString();
   const id = Number(
     db
@@ -60,7 +72,7 @@ async function liveMemberAd(title: string, city: string): Promise<{ id: number; 
          VALUES (?, 'California', ?, 31, 'w4m', ?, 'Coffee, a long walk and a good bookshop.',
            'live', ?, ?, ?, ?, ?, ?, 2)`,
       )
-      .run(posterId, city, title, now, now, now, today, daysFrom(30), now).lastInsertRowid,
+      .run(accountId, city, title, now, now, now, today, daysFrom(30), now).lastInsertRowid,
   );
   expect(await publisher.publish(`approved ad ${id}`)).toEqual({ ok: true });
   const path = adPath('California', city, id);
@@ -186,6 +198,121 @@ describe.each([
   });
 });
 
+/** A member's live ad reported once (a plain post, as a visitor's browser sends it): its group. */
+async function reportedAccount(label: string, city: string) {
+  const email = `${label}@example.org`;
+  const accountId = accountFor(email);
+  const ad = await liveMemberAd(`Reported member ${label}`, city, accountId);
+  const posted = await fetch(`${url}/api/reports`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: url,
+      'x-forwarded-for': `192.0.2.${100 + (ad.id % 100)}`,
+    },
+    body: new URLSearchParams({ ad: String(ad.id), reason: 'harassment' }).toString(),
+    redirect: 'manual',
+  });
+  expect(posted.status).toBe(303);
+  const seen = (
+    db.prepare('SELECT MAX(id) AS id FROM reports WHERE ad_id = ?').get(ad.id) as {
+      id: number;
+    }
+  ).id;
+  return { email, accountId, ad, seen };
+}
+
+const bannedAt = (accountId: number) =>
+  (
+    db.prepare('SELECT banned_at FROM accounts WHERE id = ?').get(accountId) as {
+      banned_at: string | null;
+    }
+  ).banned_at;
+
+describe.each([
+  ['in Chromium with JavaScript', true],
+  ['without JavaScript', false],
+])('Ban on /moderate/reports asks first, %s', (_, javaScriptEnabled) => {
+  test('Ban the account… opens the confirmation; Cancel bans nobody; confirming bans', async () => {
+    const target = await reportedAccount(
+      `ban-${javaScriptEnabled ? 'js' : 'nojs'}-${Date.now()}`,
+      javaScriptEnabled ? 'Bakersfield' : 'Riverside',
+    );
+    const { context } = await moderatorContext(browser, site, javaScriptEnabled);
+    const page = await context.newPage();
+    await gotoEnhanced(page, `${url}/moderate/reports`, javaScriptEnabled);
+    const group = page.locator(`#ad-${target.ad.id}`);
+    await group.getByRole('link', { name: 'Ban the account…' }).click();
+    await page.waitForURL(/\/moderate\/reports\?ban=/);
+    const confirm = page.getByRole('region', { name: `Ban ${target.email}?` });
+    expect(await confirm.textContent()).toContain(`The 1 open report about ad ${target.ad.id} in`);
+    // Cancel: back to the group, nothing done.
+    await confirm.getByRole('link', { name: 'Cancel' }).click();
+    await page.waitForURL(`${url}/moderate/reports#ad-${target.ad.id}`);
+    expect(bannedAt(target.accountId)).toBeNull();
+
+    await group.getByRole('link', { name: 'Ban the account…' }).click();
+    await page.waitForURL(/\/moderate\/reports\?ban=/);
+    // Without a reason the browser asks for one (the select is required); with one, it bans.
+    await confirm.getByLabel('Reason').selectOption('spam');
+    await confirm.getByRole('button', { name: 'Ban the account' }).click();
+    await page.waitForURL(/\/moderate\/reports\?done=banned/);
+    expect(await page.getByRole('status').first().textContent()).toContain('The account is banned');
+    expect(bannedAt(target.accountId)).not.toBeNull();
+    await context.close();
+    await publisher.idle();
+    expect(await status(target.ad.path)).toBe(404);
+  });
+});
+
+describe('Ban on /moderate/reports as plain HTTP', () => {
+  test('the confirmation page is whole HTML, and its form posted bans (303)', async () => {
+    const target = await reportedAccount(`ban-http-${Date.now()}`, 'Oxnard');
+    const { context } = await moderatorContext(browser, site, false);
+    const session = (await context.cookies()).find((cookie) => cookie.name === 'lb_session')!;
+    const cookie = `lb_session=${session.value}`;
+    await context.close();
+    const list = await fetch(`${url}/moderate/reports`, { headers: { cookie } });
+    const listed = await list.text();
+    expect(listed).toContain(
+      `href="/moderate/reports?ban=ad%3A${target.ad.id}&amp;seen=${target.seen}#ban"`,
+    );
+    const step = await fetch(
+      `${url}/moderate/reports?ban=ad%3A${target.ad.id}&seen=${target.seen}`,
+      { headers: { cookie } },
+    );
+    expect(step.status).toBe(200);
+    const html = await step.text();
+    expect(html).toContain('<section class="ban-confirm" id="ban" aria-labelledby="ban-title">');
+    expect(html).toMatch(
+      /<form class="form ban-confirm__form" (action="\/api\/moderate\/reports" method="post"|method="post" action="\/api\/moderate\/reports")>/,
+    );
+    expect(textOf(html)).toContain(`Ban ${target.email}?`);
+    const form = { group: `ad:${target.ad.id}`, seen: String(target.seen), action: 'ban' };
+    const post = (fields: Record<string, string>) =>
+      fetch(`${url}/api/moderate/reports`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url, cookie },
+        body: new URLSearchParams(fields).toString(),
+        redirect: 'manual',
+      });
+    // No reason: the step again, with the message beside nothing else done.
+    const refused = await post({ ...form, reason: '' });
+    expect(refused.status).toBe(400);
+    const again = await refused.text();
+    expect(again).toContain('id="ban"');
+    expect(textOf(again)).toContain('Choose a reason: the member is told why.');
+    expect(bannedAt(target.accountId)).toBeNull();
+    const banned = await post({ ...form, reason: 'spam', note: 'Threats in the ad.' });
+    expect(banned.status).toBe(303);
+    expect(banned.headers.get('location')).toBe(
+      `/moderate/reports?done=banned&count=1&ad=${target.ad.id}`,
+    );
+    expect(bannedAt(target.accountId)).not.toBeNull();
+    await publisher.idle();
+  });
+});
+
 describe('as plain form posts without a browser', () => {
   test('the form page is whole HTML; a post answers 303 to the thank-you page', async () => {
     const ad = editorAd(2);
@@ -234,12 +361,18 @@ describe('the report pages at 390 and 1280 px', () => {
         'The photo looks young.',
       );
       await visitor.close();
+      const seen = (
+        db.prepare('SELECT MAX(id) AS id FROM reports WHERE ad_id = ?').get(member.id) as {
+          id: number;
+        }
+      ).id;
       const { context } = await moderatorContext(browser, site, true, { width, height: 900 });
       const page = await context.newPage();
       for (const [name, path] of [
         ['report', `/report?ad=${editorAd(3).id}`],
         ['report-sent', '/report?sent=1'],
         ['moderate-reports', '/moderate/reports'],
+        ['moderate-reports-ban', `/moderate/reports?ban=ad%3A${member.id}&seen=${seen}#ban`],
         ['moderate-queue', '/moderate'],
       ] as const) {
         await gotoEnhanced(page, `${url}${path}`);

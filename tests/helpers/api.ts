@@ -28,6 +28,7 @@ export const GENEROUS_LIMITS: RateLimitSettings = {
   signinPerIp: GENEROUS,
   signinPerEmail: GENEROUS,
   signinPerClientAndEmail: GENEROUS,
+  signinPerAccountFromNewBrowsers: GENEROUS,
   linkPerIp: GENEROUS,
   linkPerEmail: GENEROUS,
 };

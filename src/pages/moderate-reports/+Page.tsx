@@ -1,14 +1,16 @@
 // https://vike.dev/Page
 import { Banner } from '../../components/Banner.tsx';
 import { plural } from '../../format.ts';
-import { moderatePath, moderationLogPath } from '../../paths.ts';
+import { moderatePath, moderateReportsPath, moderationLogPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
+import { BanConfirm } from '../moderate/BanConfirm.tsx';
 import type { Data } from './+data.ts';
 import { ReportGroupEntry } from './ReportGroupEntry.tsx';
 
 export default function Page() {
   const { reports, error, typed, reasons } = useData<Data>();
   const groups = reports?.groups ?? [];
+  const confirm = reports?.banConfirm;
   return (
     <section className="container moderation">
       <header className="moderation__header">
@@ -17,7 +19,7 @@ export default function Page() {
           <p className="moderation__lead">
             {groups.length === 0
               ? 'No open reports.'
-              : `${plural(reports!.open, 'open report')} about ${plural(groups.length, 'ad or conversation', 'ads or conversations')}. Hidden and urgent ones first.`}
+              : `${plural(reports!.open, 'open report')} about ${plural(groups.length, 'ad or conversation', 'ads or conversations')}. Urgent ones first, then hidden ones.`}
           </p>
         </div>
         <nav className="moderation__nav" aria-label="Moderation">
@@ -32,7 +34,22 @@ export default function Page() {
       <div className="moderation__status" role="status">
         {reports?.notice && <Banner tone="info">{reports.notice}</Banner>}
       </div>
-      {error && <Banner>{error}</Banner>}
+      {error && !confirm && <Banner>{error}</Banner>}
+      {confirm && (
+        <BanConfirm
+          target={confirm.target}
+          reasons={reasons}
+          action="/api/moderate/reports"
+          fields={{ group: confirm.group, seen: String(confirm.seen), action: 'ban' }}
+          cancel={`${moderateReportsPath()}#${confirm.anchor}`}
+          error={error}
+          typed={typed}
+        >
+          <p>
+            {`The ${plural(confirm.reports, 'open report')} about ${confirm.about} ${confirm.reports === 1 ? 'is' : 'are'} closed with it.`}
+          </p>
+        </BanConfirm>
+      )}
       {groups.length > 0 && (
         <ol className="queue">
           {groups.map((group) => (

@@ -1,10 +1,15 @@
 import { AdDetail } from '../../components/AdDetail.tsx';
-import { formatDate } from '../../format.ts';
+import { formatDate, formatMoment, plural } from '../../format.ts';
+import { moderateReportsPath } from '../../paths.ts';
 import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
-import { REPORT_REASONS } from '../../schemas/report-reasons.ts';
-import { formatMoment } from '../../format.ts';
+import {
+  DOUBTED_AFTER_DISMISSED,
+  DOUBTED_WITHIN_DAYS,
+  REPORT_REASONS,
+  URGENT_REPORT_REASON,
+} from '../../schemas/report-reasons.ts';
 import { ReasonFields } from '../moderate/ReasonFields.tsx';
-import type { ReportGroup } from '../report-view.ts';
+import type { ReportEntry, ReportGroup } from '../report-view.ts';
 
 const HIDDEN_LABELS = {
   'under-18': 'Hidden: may involve someone under 18',
@@ -35,7 +40,9 @@ export function ReportGroupEntry({
   const badge = group.hidden
     ? HIDDEN_LABELS[group.hidden]
     : group.urgent
-      ? 'Urgent: may involve someone under 18'
+      ? group.kind === 'ad'
+        ? 'Urgent: may involve someone under 18, not hidden'
+        : 'Urgent: may involve someone under 18'
       : 'Open';
   return (
     <li
@@ -84,6 +91,9 @@ export function ReportGroupEntry({
                 <p className="report-list__meta">
                   From {report.by}, <time dateTime={report.at}>{formatMoment(report.at)}</time>
                 </p>
+                {report.reporterDismissed > 0 && group.kind === 'ad' && (
+                  <p className="report-list__doubt">{doubtOf(report)}</p>
+                )}
                 {report.note && <p className="report-list__note">{report.note}</p>}
               </li>
             ))}
@@ -141,14 +151,25 @@ export function ReportGroupEntry({
             </button>
           )}
           {group.canBan && (
-            <button className="button button--danger" type="submit" name="action" value="ban">
-              Ban the account
-            </button>
+            <a
+              className="button button--danger"
+              href={`${moderateReportsPath()}?${new URLSearchParams({ ban: group.key, seen: String(group.seen) }).toString()}#ban`}
+            >
+              Ban the account…
+            </a>
           )}
         </div>
       </form>
     </li>
   );
+}
+
+/** Why an "under 18" report did not hide the ad (or what its reporter's record is). */
+function doubtOf(report: ReportEntry): string {
+  const record = `This reporter had ${plural(report.reporterDismissed, `“${REPORT_REASONS[URGENT_REPORT_REASON]}” report`)} dismissed in the ${DOUBTED_WITHIN_DAYS} days before`;
+  return report.reporterDismissed >= DOUBTED_AFTER_DISMISSED
+    ? `${record}, so this one did not hide the ad.`
+    : `${record}.`;
 }
 
 function Thread({ group }: { group: ReportGroup }) {

@@ -1,7 +1,7 @@
 // https://vike.dev/Page
 import { Banner } from '../../components/Banner.tsx';
 import { plural } from '../../format.ts';
-import { moderateReportsPath, moderationLogPath } from '../../paths.ts';
+import { moderatePath, moderateReportsPath, moderationLogPath } from '../../paths.ts';
 import type { ReportsSummary } from '../report-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
@@ -34,13 +34,22 @@ export default function Page() {
           </a>
         </nav>
       </header>
-      {queue?.reports && queue.reports.hiddenAds > 0 && <HiddenByReports {...queue.reports} />}
+      {queue?.reports && (queue.reports.hiddenAds > 0 || queue.reports.urgentOnSite > 0) && (
+        <UrgentReports {...queue.reports} />
+      )}
       <div className="moderation__status" role="status">
         {queue?.notice && <Banner tone="info">{queue.notice}</Banner>}
       </div>
       {error && !banShown && <Banner>{error}</Banner>}
       {queue?.banTarget && (
-        <BanConfirm target={queue.banTarget} reasons={reasons} error={error} typed={typed} />
+        <BanConfirm
+          target={queue.banTarget}
+          reasons={reasons}
+          action={`/api/moderate/accounts/${queue.banTarget.accountId}/ban`}
+          cancel={moderatePath()}
+          error={error}
+          typed={typed}
+        />
       )}
       {queue && queue.items.length > 0 && (
         <ol className="queue">
@@ -58,17 +67,31 @@ export default function Page() {
   );
 }
 
-/** Ads that reports took off the site: a moderator decides first (urgent ones named). */
-function HiddenByReports({ hiddenAds, urgentAds }: ReportsSummary) {
+/**
+ * Ads that reports took off the site, and ads reported as possibly involving someone under 18
+ * that were not hidden (their reporters were doubted): a moderator decides first.
+ */
+function UrgentReports({ hiddenAds, urgentAds, urgentOnSite }: ReportsSummary) {
   return (
     <div className="urgent-reports" role="region" aria-label="Urgent reports">
       <p className="urgent-reports__text">
-        <strong>{`${plural(hiddenAds, 'ad')} hidden by reports ${hiddenAds === 1 ? 'waits' : 'wait'} for a decision`}</strong>
-        {urgentAds === 0
-          ? '.'
-          : urgentAds === hiddenAds
-            ? `, ${hiddenAds === 1 ? '' : 'all '}reported as possibly involving someone under 18.`
-            : `, ${urgentAds} of them reported as possibly involving someone under 18.`}
+        {hiddenAds > 0 && (
+          <>
+            <strong>{`${plural(hiddenAds, 'ad')} hidden by reports ${hiddenAds === 1 ? 'waits' : 'wait'} for a decision`}</strong>
+            {urgentAds === 0
+              ? '.'
+              : urgentAds === hiddenAds
+                ? `, ${hiddenAds === 1 ? '' : 'all '}reported as possibly involving someone under 18.`
+                : `, ${urgentAds} of them reported as possibly involving someone under 18.`}
+          </>
+        )}
+        {hiddenAds > 0 && urgentOnSite > 0 && ' '}
+        {urgentOnSite > 0 && (
+          <>
+            <strong>{`${plural(urgentOnSite, 'ad')} reported as possibly involving someone under 18 ${urgentOnSite === 1 ? 'was' : 'were'} not hidden`}</strong>
+            {`: ${urgentOnSite === 1 ? 'its reporter has' : 'their reporters have'} had such reports dismissed before.`}
+          </>
+        )}
       </p>
       <a className="button button--danger button--small" href={moderateReportsPath()}>
         Review the reports

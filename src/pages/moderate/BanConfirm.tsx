@@ -1,21 +1,37 @@
+import type { ReactNode } from 'react';
 import { Banner } from '../../components/Banner.tsx';
 import { formatDate, plural } from '../../format.ts';
-import { moderatePath } from '../../paths.ts';
 import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
 import type { BanTarget } from '../moderation-view.ts';
 import { ReasonFields } from './ReasonFields.tsx';
 
-/** The ban's confirmation step: what a ban does to this account, then the form that does it. */
+/**
+ * The ban's confirmation step: what a ban does to this account, then the form that does it. The
+ * queue (/moderate) and the reports (/moderate/reports) both show it before banning, as a section
+ * of the page, so it works without JavaScript: each says where the form posts and what it carries.
+ */
 export function BanConfirm({
   target,
   reasons,
+  action,
+  fields = {},
+  cancel,
   error,
   typed,
+  children,
 }: {
   target: BanTarget;
   reasons: ReadonlyArray<readonly [ModerationReason, string]>;
+  /** Where the ban posts. */
+  action: string;
+  /** Hidden fields it posts too. */
+  fields?: Readonly<Record<string, string>>;
+  /** Where Cancel leads back to. */
+  cancel: string;
   error?: string;
   typed?: Readonly<Record<string, string>>;
+  /** What else the ban does here (the reports it closes). */
+  children?: ReactNode;
 }) {
   const ads = target.adsInReview + target.adsLive;
   return (
@@ -29,18 +45,18 @@ export function BanConfirm({
         , signs it out everywhere, refuses its sign-in and keeps the address from signing up again.
         It cannot be undone from this page.
       </p>
-      <form
-        className="form ban-confirm__form"
-        method="post"
-        action={`/api/moderate/accounts/${target.accountId}/ban`}
-      >
+      {children}
+      <form className="form ban-confirm__form" method="post" action={action}>
         {error && <Banner>{error}</Banner>}
+        {Object.entries(fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         <ReasonFields idPrefix="ban" reasons={reasons} reason={typed?.reason} note={typed?.note} />
         <div className="button-row">
           <button className="button button--danger" type="submit">
             Ban the account
           </button>
-          <a className="button button--ghost" href={moderatePath()}>
+          <a className="button button--ghost" href={cancel}>
             Cancel
           </a>
         </div>

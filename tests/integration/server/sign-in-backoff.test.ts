@@ -1,7 +1,9 @@
 // Failed sign-ins slow the one who fails, not the account's owner. Ten wrong passwords used to
 // lock the real owner out for 15 minutes, right password included; now a client that keeps
 // failing on an account waits longer after each failure, while the owner, signing in from
-// another address or from a browser they signed in from before, gets straight in.
+// another address or from a browser they signed in from before, gets straight in. These tests
+// are about that per-client backoff; the bound on failures per account from new browsers, which
+// also keeps out an owner on a new browser after 10 of them, is guessing-per-account.test.ts's.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../../../server/auth/rate-limits.ts';
 import {
@@ -22,7 +24,8 @@ process.env.PASSWORD_HASH_COST = String(2 ** 14);
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 const DEVICE_COOKIE = 'lb_device';
 
-// The production sign-in limits, except the per-address one, which other tests cover.
+// The production sign-in limits, except the per-address one and the per-account one for new
+// browsers, which other tests cover.
 const SIGNIN_LIMITS: RateLimitSettings = {
   ...GENEROUS_LIMITS,
   signinPerEmail: DEFAULT_RATE_LIMITS.signinPerEmail,
