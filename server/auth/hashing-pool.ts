@@ -2,16 +2,23 @@
 // threads), the same threads that read page files and compress them, so a handful of sign-ups used
 // to stall every page. Here each hash runs synchronously inside a worker thread of a small pool;
 // the threadpool never sees it, and on Linux the threads run at a lower priority, so pages win
-// when the cores are short. Requests beyond the pool wait in a bounded queue, and past that
-// are refused at once (503 with Retry-After) instead of piling up.
+// when the cores are short. Requests beyond the pool wait in a queue, admitted by how long they
+// are expected to wait there (the hashes ahead × the measured time of one ÷ the threads), not by
+// its length: a burst of sign-ups is taken as long as the wait stays under a few seconds, and past
+// that refused at once (503 with Retry-After: when its turn is expected) instead of piling up.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 export interface HashingPoolSettings {
   /** Worker threads. Default: one fewer than the cores, between 1 and 2, so a core stays free. */
   threads?: number;
-  /** Hashes allowed to wait for a thread; more are refused with HashingBusy. Default 16. */
-  maxQueued?: number;
+  /**
+   * The longest a hash may be expected to wait for a thread; one that would wait longer is refused
+   * with HashingBusy. Default 10 s (PASSWORD_HASH_MAX_WAIT_MS); 0 refuses any that cannot start.
+   */
+  maxWaitMs?: number;
+  /** What one hash is taken to last until some have been measured. Default 200 ms. */
+  expectedHashMs?: number;
   /** A thread idle this long is stopped (it is started again on demand). Default 60 s. */
   idleMs?: number;
 }
@@ -25,7 +32,7 @@ export interface ScryptJob {
   p: number;
 }
 
-/** Every thread is busy and the queue is full: try again in `retryAfterSeconds`. */
+/** The hash would wait too long for a thread: try again in `retryAfterSeconds`, its expected turn. */
 export class HashingBusy extends Error {
   constructor(readonly retryAfterSeconds: number) {
     super('Password hashing is at capacity.');
@@ -34,6 +41,16 @@ export class HashingBusy extends Error {
 
 /** Niceness of hashing threads: 10 gives them about a tenth of a core that pages also want. */
 const HASHING_NICENESS = 10;
+
+/** Weight of the latest hash in the running average of their durations. */
+const AVERAGE_WEIGHT = 0.2;
+
+/**
+ * Refused requests are told turns one hash apart, so that they do not all come back in the same
+ * second, but never more than this beyond the time room is expected: clients that never come back
+ * (an attack) would otherwise push every later client's turn out without end.
+ */
+const MAX_SPREAD_MS = 10_000;
 
 // Plain JavaScript run with `eval`, so it works the same under tsx, Vitest and a bundle.
 const WORKER_SOURCE = `
@@ -64,6 +81,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   job?: Job;
+  /** When the job it runs was handed to it (performance.now()). */
+  startedAt: number;
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -71,15 +90,40 @@ export const defaultHashingThreads = () => Math.max(1, Math.min(2, availablePara
 
 export function createHashingPool(settings: HashingPoolSettings = {}) {
   const threads = Math.max(1, settings.threads ?? defaultHashingThreads());
-  const maxQueued = Math.max(0, settings.maxQueued ?? 16);
+  const maxWaitMs = Math.max(0, settings.maxWaitMs ?? 10_000);
   const idleMs = settings.idleMs ?? 60_000;
   const slots: Slot[] = [];
   const queue: Job[] = [];
-  // A running average of one hash's duration, for Retry-After.
-  let averageMs = 200;
+  // A running average of one hash's duration (from handing it to a thread to its key): what the
+  // expected wait is counted in. It follows the machine: slower while pages take the cores.
+  let averageMs = Math.max(1, settings.expectedHashMs ?? 200);
+  // The turn the last refused request was told to come back at (performance.now()).
+  let lastTurn = -Infinity;
+
+  /** How long a hash asked for now would wait for a thread, by the hashes ahead of it. */
+  function expectedWaitMs(now: number): number {
+    const running = slots.filter((slot) => slot.job);
+    if (running.length < threads && queue.length === 0) return 0;
+    const leftOfRunning = running.reduce(
+      (sum, slot) => sum + Math.max(0, averageMs - (now - slot.startedAt)),
+      0,
+    );
+    return (leftOfRunning + queue.length * averageMs) / threads;
+  }
+
+  /**
+   * When a refused request should come back: once the wait has fallen to the bound, one hash's
+   * time after the turn given to the previous refused request (at most MAX_SPREAD_MS later).
+   */
+  function turnFor(now: number, waitMs: number): number {
+    const room = now + waitMs - maxWaitMs;
+    const turn = Math.min(Math.max(room, lastTurn + averageMs / threads), room + MAX_SPREAD_MS);
+    lastTurn = turn;
+    return turn;
+  }
 
   function startSlot(): Slot {
-    const slot: Slot = { worker: new Worker(WORKER_SOURCE, { eval: true }) };
+    const slot: Slot = { worker: new Worker(WORKER_SOURCE, { eval: true }), startedAt: 0 };
     slot.worker.on('message', (answer: { key?: Uint8Array; error?: string }) => {
       const job = slot.job;
       slot.job = undefined;
@@ -107,10 +151,12 @@ export function createHashingPool(settings: HashingPoolSettings = {}) {
   function run(slot: Slot, job: Job) {
     clearTimeout(slot.idleTimer);
     const started = performance.now();
+    slot.startedAt = started;
     slot.job = {
       ...job,
       resolve: (key) => {
-        averageMs = averageMs * 0.8 + (performance.now() - started) * 0.2;
+        const tookMs = performance.now() - started;
+        averageMs = averageMs * (1 - AVERAGE_WEIGHT) + tookMs * AVERAGE_WEIGHT;
         job.resolve(key);
       },
     };
@@ -140,20 +186,32 @@ export function createHashingPool(settings: HashingPoolSettings = {}) {
 
   return {
     threads,
-    /** Derives a scrypt key on a pool thread; rejects with HashingBusy when the queue is full. */
+    /**
+     * Derives a scrypt key on a pool thread; rejects with HashingBusy when it would wait longer
+     * than `maxWaitMs` for one.
+     */
     scrypt(input: ScryptJob): Promise<Buffer> {
-      const busy = slots.length >= threads && slots.every((slot) => slot.job);
-      if (busy && queue.length >= maxQueued) {
-        const waitMs = ((queue.length + threads) * averageMs) / threads;
-        return Promise.reject(new HashingBusy(Math.max(1, Math.ceil(waitMs / 1000))));
+      const now = performance.now();
+      const waitMs = expectedWaitMs(now);
+      if (waitMs > maxWaitMs) {
+        const turnInMs = turnFor(now, waitMs) - now;
+        return Promise.reject(new HashingBusy(Math.max(1, Math.ceil(turnInMs / 1000))));
       }
       return new Promise<Buffer>((resolve, reject) => {
         queue.push({ input, resolve, reject });
         dispatch();
       });
     },
-    /** Hashes running and waiting, for tests and the benchmark. */
-    load: () => ({ running: slots.filter((slot) => slot.job).length, queued: queue.length }),
+    /**
+     * Hashes running and waiting, the measured time of one and the wait a new one would have, for
+     * tests and the benchmark.
+     */
+    load: () => ({
+      running: slots.filter((slot) => slot.job).length,
+      queued: queue.length,
+      hashMs: averageMs,
+      waitMs: expectedWaitMs(performance.now()),
+    }),
     async close(): Promise<void> {
       for (const job of queue.splice(0)) job.reject(new Error('The hashing pool was closed.'));
       await Promise.all(

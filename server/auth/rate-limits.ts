@@ -99,6 +99,25 @@ export function createRateLimits(settings: RateLimitSettings) {
     consume: (name: CountedLimit, key: string): Promise<number> =>
       secondsToWait(limiters[name], key),
 
+    /**
+     * The limits one request counts, remembered so that they can be given back when the server
+     * turned the request away, not the limit: a busy hashing pool's 503, which the browser tries
+     * again by itself, must not use up a member's sign-ups or sign-ins.
+     */
+    attempt(): CountedAttempt {
+      const counted: (readonly [CountedLimit, string])[] = [];
+      return {
+        async consume(name, key) {
+          const wait = await secondsToWait(limiters[name], key);
+          if (wait === 0) counted.push([name, key]);
+          return wait;
+        },
+        async giveBack() {
+          for (const [name, key] of counted.splice(0)) await limiters[name].reward(key, 1);
+        },
+      };
+    },
+
     /** The seconds `client` must wait before trying `email` again; 0 when it may try now. */
     async signinWait(email: string, client: string): Promise<number> {
       const state = await backoff.get(pair(email, client));
@@ -126,6 +145,14 @@ export function createRateLimits(settings: RateLimitSettings) {
 }
 
 export type RateLimits = ReturnType<typeof createRateLimits>;
+
+/** One request's counted limits (RateLimits.attempt). */
+export interface CountedAttempt {
+  /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
+  consume(name: CountedLimit, key: string): Promise<number>;
+  /** Gives back what this request counted (it was not served, through no doing of the client). */
+  giveBack(): Promise<void>;
+}
 
 /** A rate limit that is reached becomes a 429 with Retry-After. */
 export function throwIfWaiting(waitSeconds: number) {

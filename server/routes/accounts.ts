@@ -14,7 +14,7 @@ import {
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { ageCheckDay } from '../auth/age-check-day.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
-import { throwIfWaiting, type CountedLimit, type RateLimits } from '../auth/rate-limits.ts';
+import { throwIfWaiting, type RateLimits } from '../auth/rate-limits.ts';
 import {
   clearSessionCookies,
   DEVICE_DAYS,
@@ -99,8 +99,9 @@ export function accountsRoutes(options: AccountsOptions) {
     // verification mail and back, and only ever a path of this site.
     const next = localPath(submission.fields.next);
     const values = { ...keptValues(submission, ['email', 'dateOfBirth']), next: next ?? '' };
+    const attempt = rateLimits.attempt();
     try {
-      await limit('signupPerIp', rateLimitKey(clientAddress(c, trust)));
+      throwIfWaiting(await attempt.consume('signupPerIp', rateLimitKey(clientAddress(c, trust))));
       const { next: _next, ...fields } = termsChecked(submission);
       const parsed = makeSignupSchema(ageCheckDay()).safeParse(fields);
       if (!parsed.success) {
@@ -108,11 +109,11 @@ export function accountsRoutes(options: AccountsOptions) {
         throw new Refusal(400, problem.message, problem.field);
       }
       const input = parsed.data;
-      await limit('signupPerEmail', input.email);
+      throwIfWaiting(await attempt.consume('signupPerEmail', input.email));
       // A banned address is answered as a taken one: no more is told than for any account.
       if (accounts.findByEmail(input.email) || accounts.isBannedEmail(input.email))
         throw duplicateEmail();
-      const passwordHash = await hashing(passwords.hash(input.password));
+      const passwordHash = await hashing(passwords.hash(input.password), attempt);
       const now = new Date().toISOString();
       const accountId = accounts.create({
         email: input.email,
@@ -143,10 +144,11 @@ export function accountsRoutes(options: AccountsOptions) {
     const { next, ...credentials } = submission.fields;
     const destination = localPath(next) ?? '/';
     const values = { ...keptValues(submission, ['email']), next: localPath(next) ?? '' };
+    const attempt = rateLimits.attempt();
     try {
       const parsed = signinSchema.safeParse(credentials);
       if (!parsed.success) {
-        await limit('signinPerIp', rateLimitKey(clientAddress(c, trust)));
+        throwIfWaiting(await attempt.consume('signinPerIp', rateLimitKey(clientAddress(c, trust))));
         const problem = firstProblem(parsed.error);
         throw new Refusal(400, problem.message, problem.field);
       }
@@ -156,10 +158,10 @@ export function accountsRoutes(options: AccountsOptions) {
       // of others on this account nor those of others behind the same address hold it back.
       const device = account ? knownDeviceOf(c, account.id) : undefined;
       const client = device ? `device:${device.id}` : rateLimitKey(clientAddress(c, trust));
-      if (!device) await limit('signinPerIp', client);
+      if (!device) throwIfWaiting(await attempt.consume('signinPerIp', client));
       throwIfWaiting(await rateLimits.signinWait(email, client));
-      const stored = account?.passwordHash ?? (await hashing(hashForUnknownAccount()));
-      const matches = await hashing(passwords.verify(password, stored));
+      const stored = account?.passwordHash ?? (await hashing(hashForUnknownAccount(), attempt));
+      const matches = await hashing(passwords.verify(password, stored), attempt);
       if (!account || !matches) {
         await rateLimits.signinFailed(email, client);
         throw new Refusal(401, WRONG_CREDENTIALS);
@@ -231,10 +233,6 @@ export function accountsRoutes(options: AccountsOptions) {
     const token = newSessionToken();
     devices.remember(hashToken(token), accountId, new Date().toISOString());
     setDeviceCookie(c, token, isHttps(c, trust));
-  }
-
-  async function limit(name: CountedLimit, key: string) {
-    throwIfWaiting(await rateLimits.consume(name, key));
   }
 }
 

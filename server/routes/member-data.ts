@@ -90,13 +90,14 @@ export function memberDataRoutes(options: MemberDataOptions) {
         throw new Refusal(400, PASSWORD_NEEDED, 'password');
       if (member.role === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
       const client = rateLimitKey(clientAddress(c, trust));
-      throwIfWaiting(await rateLimits.consume('signinPerIp', client));
+      const attempt = rateLimits.attempt();
+      throwIfWaiting(await attempt.consume('signinPerIp', client));
       throwIfWaiting(await rateLimits.signinWait(member.email, client));
       const account = accounts.findById(member.accountId);
       const matches =
         account !== undefined &&
         password.length <= PASSWORD_MAX &&
-        (await hashing(options.passwords.verify(password, account.passwordHash)));
+        (await hashing(options.passwords.verify(password, account.passwordHash), attempt));
       if (!matches) {
         await rateLimits.signinFailed(member.email, client);
         throw new Refusal(403, WRONG_PASSWORD, 'password');
