@@ -6,6 +6,8 @@
 // are expected to wait there (the hashes ahead × the measured time of one ÷ the threads), not by
 // its length: a burst of sign-ups is taken as long as the wait stays under a few seconds, and past
 // that refused at once (503 with Retry-After: when its turn is expected) instead of piling up.
+// The time of a hash is measured per MiB of scrypt memory (its cost), so hashes of an older, lower
+// cost count for what they take.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
@@ -17,8 +19,11 @@ export interface HashingPoolSettings {
    * with HashingBusy. Default 10 s (PASSWORD_HASH_MAX_WAIT_MS); 0 refuses any that cannot start.
    */
   maxWaitMs?: number;
-  /** What one hash is taken to last until some have been measured. Default 200 ms. */
-  expectedHashMs?: number;
+  /**
+   * Milliseconds a hash is taken to last per MiB of its memory (128 × N × r bytes) until some
+   * have been measured. Default 3 (about 200 ms for the production cost, 64 MiB).
+   */
+  expectedMsPerMiB?: number;
   /** A thread idle this long is stopped (it is started again on demand). Default 60 s. */
   idleMs?: number;
 }
@@ -45,12 +50,8 @@ const HASHING_NICENESS = 10;
 /** Weight of the latest hash in the running average of their durations. */
 const AVERAGE_WEIGHT = 0.2;
 
-/**
- * Refused requests are told turns one hash apart, so that they do not all come back in the same
- * second, but never more than this beyond the time room is expected: clients that never come back
- * (an attack) would otherwise push every later client's turn out without end.
- */
-const MAX_SPREAD_MS = 10_000;
+/** The memory of a scrypt hash in MiB: what its time is measured in. */
+const mibOf = ({ N, r }: Pick<ScryptJob, 'N' | 'r'>) => (128 * N * r) / 2 ** 20;
 
 // Plain JavaScript run with `eval`, so it works the same under tsx, Vitest and a bundle.
 const WORKER_SOURCE = `
@@ -74,6 +75,7 @@ parentPort.on('message', ({ password, salt, keyLength, N, r, p }) => {
 
 interface Job {
   input: ScryptJob;
+  mib: number;
   resolve: (key: Buffer) => void;
   reject: (error: Error) => void;
 }
@@ -94,9 +96,11 @@ export function createHashingPool(settings: HashingPoolSettings = {}) {
   const idleMs = settings.idleMs ?? 60_000;
   const slots: Slot[] = [];
   const queue: Job[] = [];
-  // A running average of one hash's duration (from handing it to a thread to its key): what the
-  // expected wait is counted in. It follows the machine: slower while pages take the cores.
-  let averageMs = Math.max(1, settings.expectedHashMs ?? 200);
+  // A running average of a hash's duration per MiB (from handing it to a thread to its key): what
+  // the expected wait is counted in. It follows the machine: slower while pages take the cores.
+  let msPerMiB = Math.max(0.001, settings.expectedMsPerMiB ?? 3);
+  // The MiB of the hashes waiting in the queue.
+  let queuedMiB = 0;
   // The turn the last refused request was told to come back at (performance.now()).
   let lastTurn = -Infinity;
 
@@ -105,21 +109,26 @@ export function createHashingPool(settings: HashingPoolSettings = {}) {
     const running = slots.filter((slot) => slot.job);
     if (running.length < threads && queue.length === 0) return 0;
     const leftOfRunning = running.reduce(
-      (sum, slot) => sum + Math.max(0, averageMs - (now - slot.startedAt)),
+      (sum, slot) => sum + Math.max(0, slot.job!.mib * msPerMiB - (now - slot.startedAt)),
       0,
     );
-    return (leftOfRunning + queue.length * averageMs) / threads;
+    return (leftOfRunning + queuedMiB * msPerMiB) / threads;
   }
 
   /**
-   * When a refused request should come back: once the wait has fallen to the bound, one hash's
-   * time after the turn given to the previous refused request (at most MAX_SPREAD_MS later).
+   * When a refused request should come back. Room is expected once the wait has fallen to the
+   * bound; the refused are told turns one hash apart from there, so that they come back about as
+   * fast as the threads take them, not all in the same second. The turns reach at most the bound
+   * beyond the room (the queue holds that much work, so the threads never run dry meanwhile):
+   * clients that never come back (an attack) could otherwise push every later turn out without
+   * end. Past that, a turn is drawn anywhere in that span, so the overflow does not come back at
+   * one instant either, and whoever still finds no room is given a new turn.
    */
-  function turnFor(now: number, waitMs: number): number {
+  function turnFor(now: number, waitMs: number, mib: number): number {
     const room = now + waitMs - maxWaitMs;
-    const turn = Math.min(Math.max(room, lastTurn + averageMs / threads), room + MAX_SPREAD_MS);
-    lastTurn = turn;
-    return turn;
+    const next = Math.max(room, lastTurn + (mib * msPerMiB) / threads);
+    if (next <= room + maxWaitMs) return (lastTurn = next);
+    return room + Math.random() * maxWaitMs;
   }
 
   function startSlot(): Slot {
@@ -155,8 +164,8 @@ export function createHashingPool(settings: HashingPoolSettings = {}) {
     slot.job = {
       ...job,
       resolve: (key) => {
-        const tookMs = performance.now() - started;
-        averageMs = averageMs * (1 - AVERAGE_WEIGHT) + tookMs * AVERAGE_WEIGHT;
+        const tookMsPerMiB = (performance.now() - started) / job.mib;
+        msPerMiB = msPerMiB * (1 - AVERAGE_WEIGHT) + tookMsPerMiB * AVERAGE_WEIGHT;
         job.resolve(key);
       },
     };
@@ -165,8 +174,15 @@ export function createHashingPool(settings: HashingPoolSettings = {}) {
     slot.worker.postMessage(job.input);
   }
 
-  function next(slot: Slot) {
+  function takeQueued(): Job | undefined {
     const job = queue.shift();
+    // Summed afresh when the queue empties, so rounding never adds up.
+    queuedMiB = queue.length === 0 ? 0 : queuedMiB - (job?.mib ?? 0);
+    return job;
+  }
+
+  function next(slot: Slot) {
+    const job = takeQueued();
     if (job) return run(slot, job);
     slot.worker.unref();
     slot.idleTimer = setTimeout(() => {
@@ -180,7 +196,7 @@ export function createHashingPool(settings: HashingPoolSettings = {}) {
     while (queue.length > 0) {
       const slot = slots.find((each) => !each.job) ?? (slots.length < threads ? startSlot() : null);
       if (!slot) return;
-      run(slot, queue.shift()!);
+      run(slot, takeQueued()!);
     }
   }
 
@@ -192,27 +208,30 @@ export function createHashingPool(settings: HashingPoolSettings = {}) {
      */
     scrypt(input: ScryptJob): Promise<Buffer> {
       const now = performance.now();
+      const mib = mibOf(input);
       const waitMs = expectedWaitMs(now);
       if (waitMs > maxWaitMs) {
-        const turnInMs = turnFor(now, waitMs) - now;
+        const turnInMs = turnFor(now, waitMs, mib) - now;
         return Promise.reject(new HashingBusy(Math.max(1, Math.ceil(turnInMs / 1000))));
       }
       return new Promise<Buffer>((resolve, reject) => {
-        queue.push({ input, resolve, reject });
+        queue.push({ input, mib, resolve, reject });
+        queuedMiB += mib;
         dispatch();
       });
     },
     /**
-     * Hashes running and waiting, the measured time of one and the wait a new one would have, for
-     * tests and the benchmark.
+     * Hashes running and waiting, the measured time of a hash per MiB and the wait a new one would
+     * have, for tests and the benchmark.
      */
     load: () => ({
       running: slots.filter((slot) => slot.job).length,
       queued: queue.length,
-      hashMs: averageMs,
+      msPerMiB,
       waitMs: expectedWaitMs(performance.now()),
     }),
     async close(): Promise<void> {
+      queuedMiB = 0;
       for (const job of queue.splice(0)) job.reject(new Error('The hashing pool was closed.'));
       await Promise.all(
         slots.splice(0).map((slot) => {

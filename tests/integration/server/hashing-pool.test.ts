@@ -100,17 +100,17 @@ describe('while sign-ups keep the hashing pool busy', () => {
 });
 
 describe('when a hash would wait longer than the bound', () => {
-  // Counted as 1 s a hash until one has been measured, and these sign-ups all reach the pool
-  // before the first hash is done: one hashes, two wait (1 s, then 2 s ahead), the rest would
-  // wait 3 s or more, over the bound of 2.5 s.
-  const settings = { threads: 1, expectedHashMs: 1000, maxWaitMs: 2500 };
+  // A hash (64 MiB) counted as 1 s until one has been measured, and these sign-ups all reach the
+  // pool before the first hash is done: one hashes, four wait (1 to 4 s ahead), the rest would
+  // wait 5 s or more, over the bound of 4.5 s.
+  const settings = { threads: 1, expectedMsPerMiB: 1000 / 64, maxWaitMs: 4500 };
 
   it('answers 503 at once, with turns one hash apart in Retry-After, and stores nothing', async () => {
     const { app, dbPath } = appWithPool(settings);
-    const bodies = Array.from({ length: 8 }, () => signupBody());
+    const bodies = Array.from({ length: 10 }, () => signupBody());
     const responses = await Promise.all(bodies.map((body) => postJson(app, '/api/signup', body)));
     const statuses = responses.map((response) => response.status);
-    expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
     expect(statuses.filter((status) => status === 503)).toHaveLength(5);
     const turns: number[] = [];
     for (const [index, response] of responses.entries()) {
@@ -138,9 +138,9 @@ describe('when a hash would wait longer than the bound', () => {
         signupPerEmail: { points: 1, duration: 3600 },
       }),
     });
-    // Three hashes take the thread and the queue (3 s of expected wait).
+    // Five hashes take the thread and the queue (5 s of expected wait).
     const job = { password: 'x', salt: Buffer.alloc(16), keyLength: 32, N: 2 ** 16, r: 8, p: 1 };
-    const held = [pool.scrypt(job), pool.scrypt(job), pool.scrypt(job)];
+    const held = Array.from({ length: 5 }, () => pool.scrypt(job));
     const body = signupBody();
     const refused = await postJson(app, '/api/signup', body);
     expect(refused.status).toBe(503);
@@ -200,12 +200,13 @@ describe('the pool on its own', () => {
   const job = { password: 'x', salt: Buffer.alloc(16), keyLength: 32, N: 2 ** 14, r: 8, p: 1 };
 
   it('admits by the expected wait, spreads the turns of the refused, and then measures', async () => {
-    // 2 s a hash until measured, 20 s of wait at most: one hashes and ten wait; the next ones
-    // are told to come back when room is expected (2 s), then 4, 6, 8, 10 s, and no more than
-    // 10 s beyond the first turn (12 s) however many are refused.
-    const pool = createHashingPool({ threads: 1, expectedHashMs: 2000, maxWaitMs: 20_000 });
+    // 2 s a hash (16 MiB) until measured, 21 s of wait at most: one hashes and ten wait (2 to
+    // 20 s ahead). The refused are told to come back when room is expected (in 1 s), then a hash
+    // apart (3, 5, … s), until the turns reach the bound beyond that (22 s); past it, anywhere in
+    // that span.
+    const pool = createHashingPool({ threads: 1, expectedMsPerMiB: 2000 / 16, maxWaitMs: 21_000 });
     pools.push(pool);
-    const answers = Array.from({ length: 18 }, () =>
+    const answers = Array.from({ length: 25 }, () =>
       pool.scrypt(job).then(
         (key) => key.length,
         (error: unknown) => error,
@@ -216,13 +217,14 @@ describe('the pool on its own', () => {
     expect(settled.slice(0, 11)).toEqual(Array(11).fill(32));
     const refused = settled.slice(11);
     expect(refused.every((error) => error instanceof HashingBusy)).toBe(true);
-    expect(refused.map((error) => (error as HashingBusy).retryAfterSeconds)).toEqual([
-      2, 4, 6, 8, 10, 12, 12,
-    ]);
+    const turns = refused.map((error) => (error as HashingBusy).retryAfterSeconds);
+    expect(turns.slice(0, 11)).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21]);
+    for (const turn of turns.slice(11)) expect(turn).toBeGreaterThanOrEqual(1);
+    for (const turn of turns.slice(11)) expect(turn).toBeLessThanOrEqual(22);
     // Eleven hashes were measured: the estimate now follows them, far below the 2 s guessed.
     const load = pool.load();
     expect(load).toMatchObject({ running: 0, queued: 0, waitMs: 0 });
-    expect(load.hashMs).toBeLessThan(1000);
+    expect(load.msPerMiB).toBeLessThan(2000 / 16 / 2);
   });
 });
 
