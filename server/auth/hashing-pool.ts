@@ -12,7 +12,10 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 export interface HashingPoolSettings {
-  /** Worker threads. Default: one fewer than the cores, between 1 and 2, so a core stays free. */
+  /**
+   * Worker threads. Default: one a core, at most 2. At nice 10 they take what pages leave of the
+   * cores, so on 2 cores a burst of sign-ups is hashed on both while pages still come first.
+   */
   threads?: number;
   /**
    * The longest a hash may be expected to wait for a thread; one that would wait longer is refused
@@ -88,7 +91,9 @@ interface Slot {
   idleTimer?: NodeJS.Timeout;
 }
 
-export const defaultHashingThreads = () => Math.max(1, Math.min(2, availableParallelism() - 1));
+// One thread on 2 cores cannot keep up with a burst: a hash costs about 140 ms of a core, so 200
+// sign-ups are 28 s of it even on an idle machine (docs/benchmarks.md, Sign-up burst).
+export const defaultHashingThreads = () => Math.max(1, Math.min(2, availableParallelism()));
 
 export function createHashingPool(settings: HashingPoolSettings = {}) {
   const threads = Math.max(1, settings.threads ?? defaultHashingThreads());
