@@ -14,13 +14,8 @@ import { join } from 'node:path';
 import { defaultHashingThreads } from '../server/auth/hashing-pool.ts';
 import { writeDocSection } from './docs.ts';
 import { freePort, stopServer } from './server-process.ts';
-import {
-  BURST_PEOPLE,
-  BURST_SPREAD_MS,
-  PAGE_RATE,
-  signupBurst,
-  type BurstResult,
-} from './signup-burst.ts';
+import { BURST_PEOPLE, BURST_SPREAD_MS } from './signup-burst-people.ts';
+import { PAGE_RATE, signupBurst, type BurstResult } from './signup-burst.ts';
 
 const root = join(import.meta.dirname, '..');
 const HOST = '127.0.0.1';

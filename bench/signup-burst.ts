@@ -2,16 +2,16 @@
 // within one second on the real server (production password cost), each with a client that waits
 // out a busy server's 503 as the browser's forms do (src/client/submit-json.ts: Retry-After, a
 // minute of patience), while pages are fetched at a steady rate. It reports how many accounts were
-// made, when the last one was, and the pages' latency meanwhile beside the same rate alone.
+// made, when the last one was, and the pages' latency meanwhile beside the same rate alone. The
+// people run in a process of their own (signup-burst-people.ts).
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
-import { BUSY_PATIENCE_MS, busyRetryMs } from '../src/client/submit-json.ts';
+import { join } from 'node:path';
+import { BURST_PEOPLE, type Person } from './signup-burst-people.ts';
 
 const HOST = '127.0.0.1';
-export const BURST_PEOPLE = 200;
-/** The sign-ups are sent evenly over this time. */
-export const BURST_SPREAD_MS = 1000;
 /**
  * Pages a second, sent on schedule whether or not the earlier ones were answered (an open loop,
  * as visitors arrive): a busy site's traffic that leaves the cores room to hash, not the 50
@@ -119,52 +119,26 @@ function steadyPages(port: number, paths: readonly string[]) {
   };
 }
 
-interface Person {
-  status: number;
-  busy: number;
-  /** From the burst's start. */
-  firstSentMs: number;
-  answeredMs: number;
-}
-
-/** One person signing up as the dialog does: a 503 is waited out while patience lasts. */
-async function signUp(port: number, index: number, burstStart: number): Promise<Person> {
-  const firstSentMs = performance.now() - burstStart;
-  const body = JSON.stringify({
-    email: `burst-${process.pid}-${index}@example.com`,
-    password: `burst password ${index}`,
-    dateOfBirth: '1990-05-17',
+/**
+ * The people, in a process of their own (bench/signup-burst-people.ts), so that their 200
+ * clients never delay the answers to the pages measured here.
+ */
+function peopleSigningUp(port: number): Promise<Person[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, join(import.meta.dirname, 'signup-burst-people.ts'), String(port)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(output) as Person[])
+        : reject(new Error(`The people's process exited with code ${code}.`)),
+    );
   });
-  let busy = 0;
-  for (;;) {
-    let response: Response;
-    try {
-      response = await fetch(`http://${HOST}:${port}/api/signup`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          // Its own address behind the proxy (TRUST_PROXY=1): 200 people, not one client.
-          'x-forwarded-for': `198.18.${index >> 8}.${index & 255}`,
-        },
-        body,
-      });
-      await response.arrayBuffer();
-    } catch {
-      return { status: 0, busy, firstSentMs, answeredMs: performance.now() - burstStart };
-    }
-    const answeredMs = performance.now() - burstStart;
-    const waitMs = busyRetryMs(response);
-    // The browser's rule: wait when told, while the whole stays within a minute of the first try.
-    if (waitMs === undefined || answeredMs + waitMs - firstSentMs > BUSY_PATIENCE_MS)
-      return {
-        status: response.status,
-        busy: busy + (response.status === 503 ? 1 : 0),
-        firstSentMs,
-        answeredMs,
-      };
-    busy += 1;
-    await new Promise((resolve) => setTimeout(resolve, waitMs));
-  }
 }
 
 /** The burst against the server on `port`, whose database is `databasePath`. */
@@ -183,19 +157,7 @@ export async function signupBurst(
   const pagesAlone = await alone.stop();
 
   const during = steadyPages(port, pagePaths);
-  const burstStart = performance.now();
-  const people = await Promise.all(
-    Array.from(
-      { length: BURST_PEOPLE },
-      (_, index) =>
-        new Promise<Person>((resolve) =>
-          setTimeout(
-            () => resolve(signUp(port, index, burstStart)),
-            (index * BURST_SPREAD_MS) / BURST_PEOPLE,
-          ),
-        ),
-    ),
-  );
+  const people = await peopleSigningUp(port);
   const pagesDuring = await during.stop();
   const loadAfter = loadavg()[0]!;
 
