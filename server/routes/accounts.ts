@@ -90,6 +90,15 @@ export function accountsRoutes(options: AccountsOptions) {
       unknownAccountHash = undefined;
       throw error;
     }));
+  // The sign-up schema counts ages from the day: built once a day, not on every request (building
+  // a zod schema costs more than using it, and a burst of sign-ups would build it hundreds of
+  // times on the thread that serves pages).
+  let signupSchema: { day: string; schema: ReturnType<typeof makeSignupSchema> } | undefined;
+  const signupSchemaOf = (day: string) =>
+    (signupSchema?.day === day
+      ? signupSchema
+      : (signupSchema = { day, schema: makeSignupSchema(day) })
+    ).schema;
   const app = new Hono<AppEnv>();
 
   app.post('/signup', ...form({ route: routes.signup }), async (c) => {
@@ -103,7 +112,7 @@ export function accountsRoutes(options: AccountsOptions) {
     try {
       throwIfWaiting(await attempt.consume('signupPerIp', rateLimitKey(clientAddress(c, trust))));
       const { next: _next, ...fields } = termsChecked(submission);
-      const parsed = makeSignupSchema(ageCheckDay()).safeParse(fields);
+      const parsed = signupSchemaOf(ageCheckDay()).safeParse(fields);
       if (!parsed.success) {
         const problem = firstProblem(parsed.error);
         throw new Refusal(400, problem.message, problem.field);
