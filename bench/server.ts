@@ -465,8 +465,13 @@ function burstReport(runs: BurstRun[], options: ServerBenchOptions): string {
         `${(run.pagesDuring.p99 / run.pagesAlone.p99).toFixed(1)} |`,
     );
   }
-  const failed = runs.reduce(
-    (sum, run) => sum + run.pagesAlone.failures + run.pagesDuring.failures,
+  const failedBy: Record<string, number> = {};
+  for (const figures of runs.flatMap((run) => [run.pagesAlone, run.pagesDuring]))
+    for (const [why, count] of Object.entries(figures.failedBy))
+      failedBy[why] = (failedBy[why] ?? 0) + count;
+  const failed = Object.values(failedBy).reduce((sum, count) => sum + count, 0);
+  const pages = runs.reduce(
+    (sum, run) => sum + run.pagesAlone.requests + run.pagesDuring.requests,
     0,
   );
   const statuses = runs.map(
@@ -477,7 +482,12 @@ function burstReport(runs: BurstRun[], options: ServerBenchOptions): string {
   );
   lines.push(
     '',
-    `Each person's last answer — ${statuses.join('; ')}. Pages that failed: ${failed}.`,
+    `Each person's last answer — ${statuses.join('; ')}. Pages that failed: ${failed} of ${thousands(pages)}` +
+      (failed > 0
+        ? ` (${Object.entries(failedBy)
+            .map(([why, count]) => `${count} × ${why}`)
+            .join(', ')}).`
+        : '.'),
   );
   return lines.join('\n');
 }

@@ -20,12 +20,14 @@ const HOST = '127.0.0.1';
 export const PAGE_RATE = 100;
 /** Pages alone before the burst, at the same rate. */
 const ALONE_MS = 5000;
-/** Most concurrent page requests; more are counted as failures rather than queued. */
+/** Most concurrent page requests; more wait for a connection (their wait counts in latency). */
 const PAGE_SOCKETS = 64;
 
 export interface PageFigures {
   requests: number;
   failures: number;
+  /** Why they failed: the status, or the error's code. */
+  failedBy: Record<string, number>;
   p50: number;
   p99: number;
   max: number;
@@ -53,8 +55,8 @@ export interface BurstResult {
   loadAfter: number;
 }
 
-/** GETs one path; resolves to the status, or 0 when the request failed. */
-function get(agent: Agent, port: number, path: string): Promise<number> {
+/** GETs one path; resolves to the status, or the error's code when the request failed. */
+function get(agent: Agent, port: number, path: string): Promise<number | string> {
   return new Promise((resolve) => {
     const req = request(
       {
@@ -68,11 +70,11 @@ function get(agent: Agent, port: number, path: string): Promise<number> {
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', () => resolve(0));
+        res.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
       },
     );
     req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', () => resolve(0));
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     req.end();
   });
 }
@@ -83,6 +85,7 @@ function steadyPages(port: number, paths: readonly string[]) {
   const latencies: number[] = [];
   const answered: Promise<void>[] = [];
   let failures = 0;
+  const failedBy: Record<string, number> = {};
   let sent = 0;
   const started = performance.now();
   const sendDue = () => {
@@ -94,7 +97,9 @@ function steadyPages(port: number, paths: readonly string[]) {
       answered.push(
         get(agent, port, path).then((status) => {
           latencies.push(performance.now() - at);
-          if (status !== 200) failures += 1;
+          if (status === 200) return;
+          failures += 1;
+          failedBy[status] = (failedBy[status] ?? 0) + 1;
         }),
       );
     }
@@ -111,6 +116,7 @@ function steadyPages(port: number, paths: readonly string[]) {
       return {
         requests: sorted.length,
         failures,
+        failedBy,
         p50: at(0.5),
         p99: at(0.99),
         max: sorted.at(-1) ?? NaN,
