@@ -2,8 +2,10 @@
 // needed, starts the real server (server/index.ts as built, dist/server/serve.mjs, production password cost) in a child process
 // on a free port of 127.0.0.1, and drives it from this process with keep-alive HTTP clients:
 // pages and /api/me at 50 concurrent clients, alone and while 8 clients sign up as fast as they
-// can. Prints the figures and writes them to docs/benchmarks.md (## Server under load). Every
-// phase is bounded in time and in requests; nothing is sent anywhere but 127.0.0.1.
+// can. Prints the figures and writes them to docs/benchmarks.md (## Server under load). Then, on a
+// new server, a burst of 200 sign-ups in one second while pages are fetched (bench/signup-burst.ts,
+// ## Sign-up burst); `--only load` or `--only burst` runs one of the two. Every phase is bounded in
+// time and in requests; nothing is sent anywhere but 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -12,6 +14,8 @@ import { join } from 'node:path';
 import { defaultHashingThreads } from '../server/auth/hashing-pool.ts';
 import { writeDocSection } from './docs.ts';
 import { freePort, stopServer } from './server-process.ts';
+import { BURST_PEOPLE, BURST_SPREAD_MS } from './signup-burst-people.ts';
+import { PAGE_RATE, signupBurst, type BurstResult } from './signup-burst.ts';
 
 const root = join(import.meta.dirname, '..');
 const HOST = '127.0.0.1';
@@ -22,6 +26,9 @@ const ACCEPT_ENCODING = 'br, gzip';
 const START = '<!-- bench-server:start -->';
 const END = '<!-- bench-server:end -->';
 const HEADING = '## Server under load';
+const BURST_START = '<!-- bench-server-burst:start -->';
+const BURST_END = '<!-- bench-server-burst:end -->';
+const BURST_HEADING = '## Sign-up burst';
 
 export interface ServerBenchOptions {
   runs: number;
@@ -30,9 +37,14 @@ export interface ServerBenchOptions {
   /** Most requests per phase, whatever the time. */
   maxRequests: number;
   write: boolean;
+  /** Only the load phases, or only the sign-up burst; both by default. */
+  only?: 'load' | 'burst';
+  /** The server's hashing threads (PASSWORD_HASH_THREADS); the server's default otherwise. */
+  hashThreads?: number;
 }
 
-const USAGE = 'usage: npm run bench:server -- [--runs N] [--seconds S] [--no-write]';
+const USAGE =
+  'usage: npm run bench:server -- [--runs N] [--seconds S] [--only load|burst] [--hash-threads N] [--no-write]';
 
 export function parseServerBenchOptions(argv: readonly string[]): ServerBenchOptions {
   const options: ServerBenchOptions = { runs: 2, seconds: 8, maxRequests: 400_000, write: true };
@@ -46,7 +58,12 @@ export function parseServerBenchOptions(argv: readonly string[]): ServerBenchOpt
     };
     if (flag === '--runs') options.runs = number();
     else if (flag === '--seconds') options.seconds = number();
-    else if (flag === '--no-write') options.write = false;
+    else if (flag === '--hash-threads') options.hashThreads = number();
+    else if (flag === '--only') {
+      const part = argv[++index];
+      if (part !== 'load' && part !== 'burst') throw new Error(`--only load or burst\n${USAGE}`);
+      options.only = part;
+    } else if (flag === '--no-write') options.write = false;
     else throw new Error(`unknown option ${flag}\n${USAGE}`);
   }
   return options;
@@ -193,7 +210,7 @@ function signupLoad(port: number) {
 
 // ---------------------------------------------------------------- server
 
-async function startServer(dataDir: string) {
+async function startServer(dataDir: string, hashThreads?: number) {
   const port = await freePort(HOST);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -206,7 +223,8 @@ async function startServer(dataDir: string) {
   // The production cost (64 MiB a hash), whatever the calling shell says.
   delete env.PASSWORD_HASH_COST;
   delete env.PASSWORD_HASH_THREADS;
-  delete env.PASSWORD_HASH_QUEUE;
+  delete env.PASSWORD_HASH_MAX_WAIT_MS;
+  if (hashThreads) env.PASSWORD_HASH_THREADS = String(hashThreads);
   const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/serve.mjs'], {
     cwd: root,
     env,
@@ -271,7 +289,7 @@ async function runOnce(
 ): Promise<RunResult> {
   const loadBefore = loadavg()[0]!;
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-bench-server-'));
-  const { port, child } = await startServer(dataDir);
+  const { port, child } = await startServer(dataDir, options.hashThreads);
   const phases: PhaseResult[] = [];
   try {
     // One member for /api/me.
@@ -371,7 +389,7 @@ function report(runs: RunResult[], options: ServerBenchOptions): string {
   const lines = [
     `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${runs.length} runs of ${options.seconds} s a phase (after 1 s of warm-up), Node ${process.version}.`,
     `- Machine: ${availableParallelism()} cores (${cpu}), **shared**: other builds were running on it, so the figures move from run to run; the load average (1 min) before each run is given.`,
-    `- The server (\`server/index.ts\`, one process, password hashing on ${defaultHashingThreads()} thread(s), scrypt at 64 MiB) and the load generator (this process) share those cores.`,
+    `- The server (\`server/index.ts\`, one process, password hashing on ${options.hashThreads ?? defaultHashingThreads()} thread(s), scrypt at 64 MiB) and the load generator (this process) share those cores.`,
   ];
   for (const [rank, run] of ranked.entries()) {
     const label =
@@ -400,6 +418,80 @@ function report(runs: RunResult[], options: ServerBenchOptions): string {
   return lines.join('\n');
 }
 
+// ---------------------------------------------------------------- the sign-up burst
+
+interface BurstRun extends BurstResult {
+  index: number;
+}
+
+async function burstOnce(
+  index: number,
+  options: ServerBenchOptions,
+  city: string,
+): Promise<BurstRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'localboard-bench-burst-'));
+  const { port, child } = await startServer(dataDir, options.hashThreads);
+  try {
+    const result = await signupBurst(port, join(dataDir, 'bench.sqlite'), ['/', city]);
+    console.log(
+      `  burst: ${result.created} of ${result.people} accounts, the last at ${seconds(result.lastCreatedMs)}, ` +
+        `${result.busyAnswers} × 503; pages p99 ${ms(result.pagesAlone.p99)} ms alone, ${ms(result.pagesDuring.p99)} ms during`,
+    );
+    return { index, ...result };
+  } finally {
+    await stopServer(child, 5_000);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
+
+function burstReport(runs: BurstRun[], options: ServerBenchOptions): string {
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const lines = [
+    `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${runs.length} ${runs.length === 1 ? 'run' : 'runs'}, Node ${process.version}.`,
+    `- Machine: ${availableParallelism()} cores (${cpu}), **shared** with other engineers' builds and tests: the load average (1 min) before and after each run is given.`,
+    `- The server: one process, password hashing on ${options.hashThreads ?? defaultHashingThreads()} thread(s) at nice 10, scrypt at 64 MiB, the default bound of 10 s of expected wait; the load generator shares the cores.`,
+    `- ${BURST_PEOPLE} sign-ups from ${BURST_PEOPLE} addresses sent evenly over ${BURST_SPREAD_MS / 1000} s, each waiting out 503s as the forms do (a minute of patience); pages (\`/\` and a city page in turn) at ${PAGE_RATE} a second, 5 s alone, then all through the burst.`,
+    '',
+    '| run (load before → after) | accounts made | the last made at | sign-up p50 / max | 503 answers (most for one person) | gave up | pages alone p50 / p99 ms | pages during the burst p50 / p99 / max ms | p99 during ÷ alone |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const run of runs) {
+    lines.push(
+      `| ${run.index} (${run.loadBefore.toFixed(2)} → ${run.loadAfter.toFixed(2)}) | ${run.created} of ${run.people} | ${seconds(run.lastCreatedMs)} | ` +
+        `${seconds(run.signupP50Ms)} / ${seconds(run.signupMaxMs)} | ${run.busyAnswers} (${run.mostBusy}) | ${run.gaveUp} | ` +
+        `${ms(run.pagesAlone.p50)} / ${ms(run.pagesAlone.p99)} | ${ms(run.pagesDuring.p50)} / ${ms(run.pagesDuring.p99)} / ${ms(run.pagesDuring.max)} | ` +
+        `${(run.pagesDuring.p99 / run.pagesAlone.p99).toFixed(1)} |`,
+    );
+  }
+  const failedBy: Record<string, number> = {};
+  for (const figures of runs.flatMap((run) => [run.pagesAlone, run.pagesDuring]))
+    for (const [why, count] of Object.entries(figures.failedBy))
+      failedBy[why] = (failedBy[why] ?? 0) + count;
+  const failed = Object.values(failedBy).reduce((sum, count) => sum + count, 0);
+  const pages = runs.reduce(
+    (sum, run) => sum + run.pagesAlone.requests + run.pagesDuring.requests,
+    0,
+  );
+  const statuses = runs.map(
+    (run) =>
+      `run ${run.index}: ${Object.entries(run.finalStatuses)
+        .map(([status, count]) => `${count} × ${status}`)
+        .join(', ')}`,
+  );
+  lines.push(
+    '',
+    `Each person's last answer — ${statuses.join('; ')}. Pages that failed: ${failed} of ${thousands(pages)}` +
+      (failed > 0
+        ? ` (${Object.entries(failedBy)
+            .map(([why, count]) => `${count} × ${why}`)
+            .join(', ')}).`
+        : '.'),
+  );
+  return lines.join('\n');
+}
+
 function writeDoc(figures: string) {
   writeDocSection(
     join(root, 'docs', 'benchmarks.md'),
@@ -416,15 +508,36 @@ export async function benchServer(argv: readonly string[]): Promise<void> {
   });
   if (build.status !== 0) throw new Error('The build failed.');
   const city = cityPath(join(root, 'dist', 'site'));
-  const runs: RunResult[] = [];
-  for (let index = 1; index <= options.runs; index += 1) {
-    console.log(`Run ${index} of ${options.runs} (load average ${loadavg()[0]!.toFixed(2)}):`);
-    runs.push(await runOnce(index, options, city));
+  if (options.only !== 'burst') {
+    const runs: RunResult[] = [];
+    for (let index = 1; index <= options.runs; index += 1) {
+      console.log(`Run ${index} of ${options.runs} (load average ${loadavg()[0]!.toFixed(2)}):`);
+      runs.push(await runOnce(index, options, city));
+    }
+    const figures = report(runs, options);
+    console.log(`\n${figures}\n`);
+    if (options.write) {
+      writeDoc(figures);
+      console.log('Wrote the figures to docs/benchmarks.md (## Server under load).');
+    }
   }
-  const figures = report(runs, options);
-  console.log(`\n${figures}\n`);
-  if (options.write) {
-    writeDoc(figures);
-    console.log('Wrote the figures to docs/benchmarks.md (## Server under load).');
+  if (options.only !== 'load') {
+    const bursts: BurstRun[] = [];
+    for (let index = 1; index <= options.runs; index += 1) {
+      console.log(
+        `Sign-up burst ${index} of ${options.runs} (load average ${loadavg()[0]!.toFixed(2)}):`,
+      );
+      bursts.push(await burstOnce(index, options, city));
+    }
+    const figures = burstReport(bursts, options);
+    console.log(`\n${figures}\n`);
+    if (options.write) {
+      writeDocSection(
+        join(root, 'docs', 'benchmarks.md'),
+        { start: BURST_START, end: BURST_END, heading: BURST_HEADING },
+        figures,
+      );
+      console.log(`Wrote the figures to docs/benchmarks.md (${BURST_HEADING}).`);
+    }
   }
 }

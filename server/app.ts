@@ -70,7 +70,7 @@ export interface AppOptions {
    */
   trustProxy?: TrustProxySetting;
   /**
-   * Password hashing threads and queue, or a pool to share. Default: one pool per process, shared
+   * Password hashing threads and the longest expected wait it admits, or a pool to share. Default: one pool per process, shared
    * by every app in it.
    */
   hashing?: HashingPoolSettings | HashingPool;

@@ -17,7 +17,20 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 const siteDir = resolve(process.env.SITE_DIR ?? 'dist/site');
 const databasePath = resolve(process.env.DATABASE_PATH ?? 'data/localboard.sqlite');
-const optionalNumber = (value: string | undefined) => (value ? Number(value) : undefined);
+/** A setting that is a whole number when given; anything else stops the server at start-up. */
+function optionalWholeNumber(name: string): number | undefined {
+  const value = process.env[name];
+  if (!value) return undefined;
+  if (!/^\d+$/.test(value.trim())) {
+    console.error(`${name}: expected a whole number, got ${JSON.stringify(value)}`);
+    process.exit(1);
+  }
+  return Number(value);
+}
+const hashing = {
+  threads: optionalWholeNumber('PASSWORD_HASH_THREADS'),
+  maxWaitMs: optionalWholeNumber('PASSWORD_HASH_MAX_WAIT_MS'),
+};
 
 let trustProxy;
 try {
@@ -55,10 +68,7 @@ const app = createApp({
   mailSite,
   pageAssetsFile: process.env.PAGE_ASSETS_FILE,
   trustProxy,
-  hashing: {
-    threads: optionalNumber(process.env.PASSWORD_HASH_THREADS),
-    maxQueued: optionalNumber(process.env.PASSWORD_HASH_QUEUE),
-  },
+  hashing,
   allowedOrigins: process.env.ALLOWED_ORIGINS?.split(',')
     .map((origin) => origin.trim())
     .filter(Boolean),

@@ -4,6 +4,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Refusal } from '../forms/refusal.ts';
 import { HashingBusy, type HashingPool } from './hashing-pool.ts';
+import type { CountedAttempt } from './rate-limits.ts';
 
 const KEY_LENGTH = 32;
 /** 2^16 × 8 × 128 bytes = 64 MiB per hash. Tests may lower it with PASSWORD_HASH_COST. */
@@ -50,15 +51,30 @@ export function passwordHasher(pool: HashingPool) {
 
 export type PasswordHasher = ReturnType<typeof passwordHasher>;
 
-const BUSY = 'The server is busy right now. Please try again in a few seconds.';
+/** The 503's message: when to try again, as its Retry-After says (the page without JavaScript). */
+export function busyMessage(seconds: number): string {
+  const wait =
+    seconds < 90
+      ? `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`
+      : `${Math.ceil(seconds / 60)} minutes`;
+  return `The server is busy right now. Please try again in ${wait}.`;
+}
 
-/** A hash that the pool could not take now becomes a 503 with Retry-After. */
-export async function hashing<T>(work: Promise<T>): Promise<T> {
+/**
+ * A hash that the pool could not take now becomes a 503 with Retry-After, and the rate limits the
+ * request counted (`attempt`) are given back: trying again when told to costs the client nothing.
+ */
+export async function hashing<T>(work: Promise<T>, attempt?: CountedAttempt): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (error instanceof HashingBusy)
-      throw new Refusal(503, BUSY, undefined, error.retryAfterSeconds);
-    throw error;
+    if (!(error instanceof HashingBusy)) throw error;
+    await attempt?.giveBack();
+    throw new Refusal(
+      503,
+      busyMessage(error.retryAfterSeconds),
+      undefined,
+      error.retryAfterSeconds,
+    );
   }
 }

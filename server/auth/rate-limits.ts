@@ -84,14 +84,14 @@ const DAY_SECONDS = 24 * 60 * 60;
 export interface RateLimits {
   /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
   consume(name: CountedLimit, key: string): Promise<number>;
+  /**
+   * The limits one request counts, remembered so that they can be given back when the server
+   * turned the request away, not the limit: a busy hashing pool's 503, which the browser tries
+   * again by itself, must not use up a member's sign-ups or sign-ins.
+   */
+  attempt(): CountedAttempt;
   /** The seconds `client` must wait before trying `email` again; 0 when it may try now. */
   signinWait(email: string, client: string): Promise<number>;
-  /**
-   * Counts an attempt on `email` from a browser that has not signed in to it before, as it begins
-   * (so that attempts sent at once are counted at once); answers the seconds the account is closed
-   * to such browsers, this attempt refused, or 0 to go ahead. Never asked for a known browser.
-   */
-  newBrowserAttempt(email: string): Promise<number>;
   /** A wrong password for `email` from `client`. */
   signinFailed(email: string, client: string): Promise<void>;
   /**
@@ -156,27 +156,51 @@ export function createRateLimits(settings: RateLimitSettings): RateLimits {
     duration: 1,
   });
 
+  async function newBrowserAttempt(email: string): Promise<number> {
+    const closure = await closed.get(email);
+    if (closure && closure.consumedPoints > 1) return waitSeconds(closure.msBeforeNext);
+    // After a closure, one try at a time: the next failure closes the account again.
+    const times = (await closures.get(email))?.consumedPoints ?? 0;
+    const allowed = times > 0 ? 1 : perAccount.points;
+    const attempts = await newBrowserAttempts.penalty(email, 1);
+    if (attempts.consumedPoints <= allowed) return 0;
+    const seconds = Math.min(perAccount.duration * 2 ** Math.min(times, 30), DAY_SECONDS);
+    await closed.block(email, seconds);
+    await closures.set(email, times + 1, seconds + DAY_SECONDS);
+    await newBrowserAttempts.delete(email);
+    return seconds;
+  }
+
   return {
     consume: (name, key) => secondsToWait(limiters[name], key),
+
+    attempt() {
+      const counted: (readonly [CountedLimit, string])[] = [];
+      let newBrowserOn: string | undefined;
+      return {
+        async consume(name, key) {
+          const wait = await secondsToWait(limiters[name], key);
+          if (wait === 0) counted.push([name, key]);
+          return wait;
+        },
+        async newBrowser(email) {
+          const closedFor = await newBrowserAttempt(email);
+          if (closedFor === 0) newBrowserOn = email;
+          return closedFor;
+        },
+        async giveBack() {
+          for (const [name, key] of counted.splice(0)) await limiters[name].reward(key, 1);
+          // A sign-in the server turned away (busy) was no try on the account either.
+          if (newBrowserOn && (await newBrowserAttempts.get(newBrowserOn)))
+            await newBrowserAttempts.reward(newBrowserOn, 1);
+          newBrowserOn = undefined;
+        },
+      };
+    },
 
     async signinWait(email, client) {
       const state = await backoff.get(pair(email, client));
       return state && state.consumedPoints > 1 ? waitSeconds(state.msBeforeNext) : 0;
-    },
-
-    async newBrowserAttempt(email) {
-      const closure = await closed.get(email);
-      if (closure && closure.consumedPoints > 1) return waitSeconds(closure.msBeforeNext);
-      // After a closure, one try at a time: the next failure closes the account again.
-      const times = (await closures.get(email))?.consumedPoints ?? 0;
-      const allowed = times > 0 ? 1 : perAccount.points;
-      const attempts = await newBrowserAttempts.penalty(email, 1);
-      if (attempts.consumedPoints <= allowed) return 0;
-      const seconds = Math.min(perAccount.duration * 2 ** Math.min(times, 30), DAY_SECONDS);
-      await closed.block(email, seconds);
-      await closures.set(email, times + 1, seconds + DAY_SECONDS);
-      await newBrowserAttempts.delete(email);
-      return seconds;
     },
 
     async signinFailed(email, client) {
@@ -198,6 +222,20 @@ export function createRateLimits(settings: RateLimitSettings): RateLimits {
         await newBrowserAttempts.reward(email, 1);
     },
   };
+}
+
+/** One request's counted limits (RateLimits.attempt). */
+export interface CountedAttempt {
+  /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
+  consume(name: CountedLimit, key: string): Promise<number>;
+  /**
+   * Counts an attempt on `email` from a browser that has not signed in to it before, as it begins
+   * (so that attempts sent at once are counted at once); answers the seconds the account is closed
+   * to such browsers, this attempt refused, or 0 to go ahead. Never asked for a known browser.
+   */
+  newBrowser(email: string): Promise<number>;
+  /** Gives back what this request counted (it was not served, through no doing of the client). */
+  giveBack(): Promise<void>;
 }
 
 /** A rate limit that is reached becomes a 429 with Retry-After. */

@@ -15,12 +15,7 @@ import type { AppContext, AppEnv } from '../app-env.ts';
 import { ageCheckDay } from '../auth/age-check-day.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
 import { knownBrowsers, signinClient } from '../auth/known-browser.ts';
-import {
-  throwIfAccountClosed,
-  throwIfWaiting,
-  type CountedLimit,
-  type RateLimits,
-} from '../auth/rate-limits.ts';
+import { throwIfAccountClosed, throwIfWaiting, type RateLimits } from '../auth/rate-limits.ts';
 import {
   clearSessionCookies,
   hashToken,
@@ -92,6 +87,15 @@ export function accountsRoutes(options: AccountsOptions) {
       unknownAccountHash = undefined;
       throw error;
     }));
+  // The sign-up schema counts ages from the day: built once a day, not on every request (building
+  // a zod schema costs more than using it, and a burst of sign-ups would build it hundreds of
+  // times on the thread that serves pages).
+  let signupSchema: { day: string; schema: ReturnType<typeof makeSignupSchema> } | undefined;
+  const signupSchemaOf = (day: string) =>
+    (signupSchema?.day === day
+      ? signupSchema
+      : (signupSchema = { day, schema: makeSignupSchema(day) })
+    ).schema;
   const app = new Hono<AppEnv>();
 
   app.post('/signup', ...form({ route: routes.signup }), async (c) => {
@@ -101,20 +105,21 @@ export function accountsRoutes(options: AccountsOptions) {
     // verification mail and back, and only ever a path of this site.
     const next = localPath(submission.fields.next);
     const values = { ...keptValues(submission, ['email', 'dateOfBirth']), next: next ?? '' };
+    const attempt = rateLimits.attempt();
     try {
-      await limit('signupPerIp', rateLimitKey(clientAddress(c, trust)));
+      throwIfWaiting(await attempt.consume('signupPerIp', rateLimitKey(clientAddress(c, trust))));
       const { next: _next, ...fields } = termsChecked(submission);
-      const parsed = makeSignupSchema(ageCheckDay()).safeParse(fields);
+      const parsed = signupSchemaOf(ageCheckDay()).safeParse(fields);
       if (!parsed.success) {
         const problem = firstProblem(parsed.error);
         throw new Refusal(400, problem.message, problem.field);
       }
       const input = parsed.data;
-      await limit('signupPerEmail', input.email);
+      throwIfWaiting(await attempt.consume('signupPerEmail', input.email));
       // A banned address is answered as a taken one: no more is told than for any account.
       if (accounts.findByEmail(input.email) || accounts.isBannedEmail(input.email))
         throw duplicateEmail();
-      const passwordHash = await hashing(passwords.hash(input.password));
+      const passwordHash = await hashing(passwords.hash(input.password), attempt);
       const now = new Date().toISOString();
       const accountId = accounts.create({
         email: input.email,
@@ -145,10 +150,11 @@ export function accountsRoutes(options: AccountsOptions) {
     const { next, ...credentials } = submission.fields;
     const destination = localPath(next) ?? '/';
     const values = { ...keptValues(submission, ['email']), next: localPath(next) ?? '' };
+    const attempt = rateLimits.attempt();
     try {
       const parsed = signinSchema.safeParse(credentials);
       if (!parsed.success) {
-        await limit('signinPerIp', rateLimitKey(clientAddress(c, trust)));
+        throwIfWaiting(await attempt.consume('signinPerIp', rateLimitKey(clientAddress(c, trust))));
         const problem = firstProblem(parsed.error);
         throw new Refusal(400, problem.message, problem.field);
       }
@@ -160,11 +166,11 @@ export function accountsRoutes(options: AccountsOptions) {
       // every other new browser on the account, whatever its address.
       const device = account ? browsers.of(c, account.id) : undefined;
       const client = signinClient(device, rateLimitKey(clientAddress(c, trust)));
-      if (client.newBrowser) await limit('signinPerIp', client.key);
+      if (client.newBrowser) throwIfWaiting(await attempt.consume('signinPerIp', client.key));
       throwIfWaiting(await rateLimits.signinWait(email, client.key));
-      if (client.newBrowser) throwIfAccountClosed(await rateLimits.newBrowserAttempt(email));
-      const stored = account?.passwordHash ?? (await hashing(hashForUnknownAccount()));
-      const matches = await hashing(passwords.verify(password, stored));
+      if (client.newBrowser) throwIfAccountClosed(await attempt.newBrowser(email));
+      const stored = account?.passwordHash ?? (await hashing(hashForUnknownAccount(), attempt));
+      const matches = await hashing(passwords.verify(password, stored), attempt);
       if (!account || !matches) {
         await rateLimits.signinFailed(email, client.key);
         throw new Refusal(401, WRONG_CREDENTIALS);
@@ -217,10 +223,6 @@ export function accountsRoutes(options: AccountsOptions) {
     const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
     sessions.create(hashToken(token), accountId, now.toISOString(), expires.toISOString());
     setSessionCookies(c, token, isHttps(c, trust));
-  }
-
-  async function limit(name: CountedLimit, key: string) {
-    throwIfWaiting(await rateLimits.consume(name, key));
   }
 }
 

@@ -211,8 +211,9 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return options.refuse(c, submission);
     const values = keptValues(submission, ['token']);
+    const attempt = rateLimits.attempt();
     try {
-      await limit('linkPerIp', clientKey(c));
+      throwIfWaiting(await attempt.consume('linkPerIp', clientKey(c)));
       const token = typeof submission.fields.token === 'string' ? submission.fields.token : '';
       const found = links.stateOf(token, 'reset');
       // A bad link is answered as the link's page, before the password is even looked at.
@@ -226,8 +227,8 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       if (!parsed.success) throw problem(parsed.error);
       const account = accounts.findById(found.accountId);
       if (!account) throw new Refusal(400, LINK_ERRORS.unknown, 'token');
-      await limit('linkPerEmail', account.email);
-      const passwordHash = await hashing(options.passwords.hash(parsed.data.password));
+      throwIfWaiting(await attempt.consume('linkPerEmail', account.email));
+      const passwordHash = await hashing(options.passwords.hash(parsed.data.password), attempt);
       const now = new Date().toISOString();
       const changed = options.db.transaction(() => {
         if (!links.tokens.use(found.id, now)) return false;

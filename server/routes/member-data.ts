@@ -97,14 +97,15 @@ export function memberDataRoutes(options: MemberDataOptions) {
         browsers.of(c, member.accountId),
         rateLimitKey(clientAddress(c, trust)),
       );
-      if (client.newBrowser) throwIfWaiting(await rateLimits.consume('signinPerIp', client.key));
+      const attempt = rateLimits.attempt();
+      if (client.newBrowser) throwIfWaiting(await attempt.consume('signinPerIp', client.key));
       throwIfWaiting(await rateLimits.signinWait(member.email, client.key));
-      if (client.newBrowser) throwIfAccountClosed(await rateLimits.newBrowserAttempt(member.email));
+      if (client.newBrowser) throwIfAccountClosed(await attempt.newBrowser(member.email));
       const account = accounts.findById(member.accountId);
       const matches =
         account !== undefined &&
         password.length <= PASSWORD_MAX &&
-        (await hashing(options.passwords.verify(password, account.passwordHash)));
+        (await hashing(options.passwords.verify(password, account.passwordHash), attempt));
       if (!matches) {
         await rateLimits.signinFailed(member.email, client.key);
         throw new Refusal(403, WRONG_PASSWORD, 'password');

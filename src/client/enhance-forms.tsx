@@ -14,9 +14,12 @@ import {
   todayIso,
 } from '../schemas/signup.ts';
 import { submitJson } from './submit-json.ts';
+import { useLeaving } from './useLeaving.ts';
 import { useSignupForm } from './useSignupForm.ts';
 
 export const SIGNIN_FAILED = 'Sign-in failed. Please try again.';
+/** Under the button while a busy server makes the sign-in wait its turn (submit-json.ts). */
+export const SIGNIN_WAITING = 'Lots of people are signing in right now: still working…';
 
 /** The form as the page shows it before the script takes over. */
 export interface RenderedForm {
@@ -95,6 +98,7 @@ function InteractiveSignin({ rendered }: { rendered: RenderedForm }) {
     ...(rendered.banner ? { banner: rendered.banner } : {}),
     submitting: false,
   });
+  const leaving = useLeaving();
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (state.submitting) return;
@@ -112,9 +116,19 @@ function InteractiveSignin({ rendered }: { rendered: RenderedForm }) {
     // site and answers with it as the redirect.
     const next = rendered.next;
     const body = next ? { ...parsed.data, next } : parsed.data;
-    const result = await submitJson('/api/signin', body, SIGNIN_FAILED, '/');
+    const result = await submitJson('/api/signin', body, SIGNIN_FAILED, '/', {
+      busyStatus: SIGNIN_WAITING,
+      onBusy: (progress) => setState((current) => ({ ...current, progress })),
+      signal: leaving.current?.signal,
+    });
     if (result.ok) window.location.assign(result.redirectUrl);
-    else setState((current) => ({ ...current, submitting: false, banner: result.error }));
+    else
+      setState((current) => ({
+        ...current,
+        submitting: false,
+        progress: undefined,
+        banner: result.error,
+      }));
   };
   return (
     <SigninForm

@@ -3,8 +3,11 @@ import { useState, type FormEvent } from 'react';
 import type { SignupFormState, SignupValues } from '../components/SignupForm.tsx';
 import { makeSignupSchema, problemsByField, TERMS_REQUIRED } from '../schemas/signup.ts';
 import { submitJson } from './submit-json.ts';
+import { useLeaving } from './useLeaving.ts';
 
 export const SIGNUP_FAILED = 'Signup failed. Please try again.';
+/** Under the button while a busy server makes the sign-up wait its turn (submit-json.ts). */
+export const SIGNUP_WAITING = 'Lots of people are signing up right now: still working…';
 
 type FieldErrors = SignupFormState['fieldErrors'];
 
@@ -28,6 +31,8 @@ export function useSignupForm(
   });
 
   const onChange = (values: SignupValues) => setState((current) => ({ ...current, values }));
+  // Closing the dialog (or leaving the page) stops waiting for a busy server.
+  const leaving = useLeaving();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -48,12 +53,21 @@ export function useSignupForm(
     }
     setState((current) => ({ ...current, fieldErrors: {}, banner: undefined, submitting: true }));
     const body = next ? { ...parsed.data, next } : parsed.data;
-    const result = await submitJson('/api/signup', body, SIGNUP_FAILED, '/success');
+    const result = await submitJson('/api/signup', body, SIGNUP_FAILED, '/success', {
+      busyStatus: SIGNUP_WAITING,
+      onBusy: (progress) => setState((current) => ({ ...current, progress })),
+      signal: leaving.current?.signal,
+    });
     if (result.ok) {
       navigate(result.redirectUrl);
       return;
     }
-    setState((current) => ({ ...current, submitting: false, banner: result.error }));
+    setState((current) => ({
+      ...current,
+      submitting: false,
+      progress: undefined,
+      banner: result.error,
+    }));
   };
 
   return { state, onChange, onSubmit };

@@ -16,6 +16,19 @@ export function Banner({
 }
 
 /**
+ * What an interactive form says while it keeps working (waiting for a busy server to take it): a
+ * live region there from the start, so that screen readers announce what appears in it. Empty, it
+ * takes no room.
+ */
+export function FormProgress({ text }: { text?: string }) {
+  return (
+    <p className="form-progress" role="status">
+      {text}
+    </p>
+  );
+}
+
+/**
  * Where a form shows its request error. Prerendered empty; the server fills it when a form post
  * without JavaScript is refused (server/forms/refusal.ts), the interactive form renders into it.
  */

@@ -1,6 +1,6 @@
 import type { ChangeEvent, FormEvent } from 'react';
 import { MemberAction } from './MemberAction.tsx';
-import { FormStatus } from './Banner.tsx';
+import { FormProgress, FormStatus } from './Banner.tsx';
 import { FormField } from './FormField.tsx';
 import { forgotPath, signupThenPath } from '../paths.ts';
 
@@ -14,6 +14,8 @@ export interface SigninFormState {
   fieldErrors: Partial<Record<keyof SigninValues, string>>;
   banner?: string;
   submitting: boolean;
+  /** While submitting takes longer (a busy server): what the form is doing, under the button. */
+  progress?: string;
 }
 
 interface SigninFormProps {
@@ -79,6 +81,7 @@ export function SigninForm({ state, next, onChange, onSubmit }: SigninFormProps)
       >
         {state?.submitting ? 'Signing In...' : 'Sign In'}
       </button>
+      {controlled && <FormProgress text={state.progress} />}
       <p className="form__footnote">
         <a href={forgotPath()}>Forgot your password?</a>
       </p>

@@ -1,7 +1,7 @@
 import type { ChangeEvent, FormEvent } from 'react';
 import { legalPath, signinThenPath } from '../paths.ts';
 import { PASSWORD_MIN } from '../schemas/password-length.ts';
-import { FormStatus } from './Banner.tsx';
+import { FormProgress, FormStatus } from './Banner.tsx';
 import { FormField } from './FormField.tsx';
 
 export interface SignupValues {
@@ -17,6 +17,8 @@ export interface SignupFormState {
   fieldErrors: Partial<Record<keyof SignupValues, string>>;
   banner?: string;
   submitting: boolean;
+  /** While submitting takes longer (a busy server): what the form is doing, under the button. */
+  progress?: string;
 }
 
 interface SignupFormProps {
@@ -139,6 +141,7 @@ export function SignupForm({
       >
         {state?.submitting ? 'Creating Account...' : 'Continue'}
       </button>
+      {controlled && <FormProgress text={state.progress} />}
       <p className="form__footnote">
         Already a member? <a href={signinThenPath(next)}>Sign in</a>
       </p>

@@ -171,6 +171,41 @@ describe('the sign-up dialog', () => {
     await page.close();
   });
 
+  test('waits for a busy server by itself, saying it is still working, then signs up', async () => {
+    const page = await openPage('/about');
+    // The first try finds password hashing at capacity (503, try again in 1 s); the next goes on.
+    let tries = 0;
+    await page.route('**/api/signup', async (route) => {
+      tries += 1;
+      if (tries > 1) return route.continue();
+      await route.fulfill({
+        status: 503,
+        headers: { 'Retry-After': '1', 'Cache-Control': 'no-store' },
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: 'The server is busy right now. Please try again in 1 second.',
+        }),
+      });
+    });
+    await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
+    await dialog(page).waitFor();
+    await fillSignup(page, { email: uniqueEmail(), dateOfBirth: yearsAgo(30) });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const status = dialog(page).getByRole('status');
+    await status.filter({ hasText: 'still working' }).waitFor();
+    expect(await status.textContent()).toBe(
+      'Lots of people are signing up right now: still working…',
+    );
+    const button = dialog(page).locator('button[type="submit"]');
+    expect(await button.textContent()).toBe('Creating Account...');
+    expect(await button.isDisabled()).toBe(true);
+    expect(await dialog(page).locator('.banner--error').count()).toBe(0);
+    // No error was shown: the second try signs up and leads where the visitor was going.
+    await page.waitForURL(`${baseUrl()}/post`);
+    expect(tries).toBe(2);
+    await page.close();
+  });
+
   test("shows the server's error text in a red banner and stays on the page", async () => {
     const email = uniqueEmail();
     const first = await browser.newContext();

@@ -1,10 +1,16 @@
 // Password hashing has threads of its own: while sign-ups keep it busy, pages and the rest of the
-// API still answer, and what the pool cannot take is refused at once (503 with Retry-After), not
-// left to pile up.
+// API still answer. The pool takes a hash while its expected wait (the hashes ahead × the measured
+// time of one ÷ the threads) is under a bound, and refuses the rest at once (503 with Retry-After:
+// when its turn is expected, turns one hash apart), instead of letting them pile up.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHashingPool, type HashingPool } from '../../../server/auth/hashing-pool.ts';
+import {
+  createHashingPool,
+  HashingBusy,
+  type HashingPool,
+  type HashingPoolSettings,
+} from '../../../server/auth/hashing-pool.ts';
 import {
   cookieHeader,
   makeTestApp,
@@ -16,6 +22,7 @@ import {
   storedAccount,
   storedAccounts,
   dobYearsAgo,
+  limitsWith,
   uniqueEmail,
   type TestApp,
 } from '../../helpers/api.ts';
@@ -27,7 +34,8 @@ withFixtureContent();
 // The production cost (64 MiB, about 150 ms a hash here): the point is a pool kept busy.
 process.env.PASSWORD_HASH_COST = String(2 ** 16);
 
-const BUSY = 'The server is busy right now. Please try again in a few seconds.';
+const busy = (seconds: number) =>
+  `The server is busy right now. Please try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
 
 const opened: TestApp[] = [];
 const pools: HashingPool[] = [];
@@ -36,10 +44,13 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
 
-function appWithPool(threads: number, maxQueued: number) {
-  const pool = createHashingPool({ threads, maxQueued });
+function appWithPool(
+  settings: HashingPoolSettings,
+  options: Parameters<typeof makeTestApp>[0] = {},
+) {
+  const pool = createHashingPool(settings);
   pools.push(pool);
-  const testApp = makeTestApp({ hashing: pool });
+  const testApp = makeTestApp({ ...options, hashing: pool });
   opened.push(testApp);
   return { ...testApp, pool };
 }
@@ -54,7 +65,7 @@ function tracked<T>(order: string[], name: string, request: Promise<T>): Promise
 
 describe('while sign-ups keep the hashing pool busy', () => {
   it('pages, /api/me and file reads are answered before the queued hashes finish', async () => {
-    const { app, pool } = appWithPool(1, 16);
+    const { app, pool } = appWithPool({ threads: 1 });
     const member = await postJson(app, '/api/signup', signupBody());
     const token = sessionTokenOf(member);
 
@@ -88,30 +99,59 @@ describe('while sign-ups keep the hashing pool busy', () => {
   });
 });
 
-describe('when the queue is full', () => {
-  it('answers 503 with Retry-After at once and stores nothing for those', async () => {
-    const { app, dbPath } = appWithPool(1, 2);
-    const bodies = Array.from({ length: 8 }, () => signupBody());
+describe('when a hash would wait longer than the bound', () => {
+  // A hash (64 MiB) counted as 1 s until one has been measured, and these sign-ups all reach the
+  // pool before the first hash is done: one hashes, four wait (1 to 4 s ahead), the rest would
+  // wait 5 s or more, over the bound of 4.5 s.
+  const settings = { threads: 1, expectedMsPerMiB: 1000 / 64, maxWaitMs: 4500 };
+
+  it('answers 503 at once, with turns one hash apart in Retry-After, and stores nothing', async () => {
+    const { app, dbPath } = appWithPool(settings);
+    const bodies = Array.from({ length: 10 }, () => signupBody());
     const responses = await Promise.all(bodies.map((body) => postJson(app, '/api/signup', body)));
     const statuses = responses.map((response) => response.status);
-    // One hashing and two waiting get through; the others are refused.
-    expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
     expect(statuses.filter((status) => status === 503)).toHaveLength(5);
+    const turns: number[] = [];
     for (const [index, response] of responses.entries()) {
       const email = bodies[index]!.email as string;
       if (response.status === 201) {
         expect(storedAccount(dbPath, email)).toBeDefined();
         continue;
       }
-      expect(response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-      expect(await response.json()).toEqual({ error: BUSY });
+      const seconds = Number(response.headers.get('retry-after'));
+      turns.push(seconds);
+      // The message names the wait Retry-After gives.
+      expect(await response.json()).toEqual({ error: busy(seconds) });
       expect(response.headers.getSetCookie()).toEqual([]);
       expect(storedAccount(dbPath, email)).toBeUndefined();
     }
+    // Room for the first refused one is expected in 0.5 s (rounded up to 1), and each next one a
+    // hash later: they do not all come back in the same second.
+    expect(turns.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('gives back the rate limits a refused sign-up counted: trying again is not "too many"', async () => {
+    const { app, pool } = appWithPool(settings, {
+      rateLimits: limitsWith({
+        signupPerIp: { points: 1, duration: 3600 },
+        signupPerEmail: { points: 1, duration: 3600 },
+      }),
+    });
+    // Five hashes take the thread and the queue (5 s of expected wait).
+    const job = { password: 'x', salt: Buffer.alloc(16), keyLength: 32, N: 2 ** 16, r: 8, p: 1 };
+    const held = Array.from({ length: 5 }, () => pool.scrypt(job));
+    const body = signupBody();
+    const refused = await postJson(app, '/api/signup', body);
+    expect(refused.status).toBe(503);
+    await Promise.all(held);
+    // The same client and email again, with a limit of one each: the 503 counted for nothing.
+    expect((await postJson(app, '/api/signup', body)).status).toBe(201);
+    expect((await postJson(app, '/api/signup', signupBody())).status).toBe(429);
   });
 
   it('answers a sign-in too with 503, and it counts as no failed attempt', async () => {
-    const { app } = appWithPool(1, 0);
+    const { app } = appWithPool({ threads: 1, maxWaitMs: 0 });
     const email = uniqueEmail('busy');
     expect((await postJson(app, '/api/signup', signupBody({ email }))).status).toBe(201);
     const attempts = await Promise.all(
@@ -127,8 +167,27 @@ describe('when the queue is full', () => {
     ).toBe(200);
   });
 
-  it('answers a form post with the sign-up page, the message and what was typed', async () => {
-    const { app, dbPath } = appWithPool(1, 0);
+  it('a sign-in turned away as busy is no try on the account from a new browser', async () => {
+    // Two tries from new browsers close the account to them: 503s must not count as tries.
+    const rateLimits = limitsWith({
+      signinPerAccountFromNewBrowsers: { points: 2, duration: 900 },
+    });
+    const { app } = appWithPool({ threads: 1, maxWaitMs: 0 }, { rateLimits });
+    const email = uniqueEmail('busy-new-browser');
+    expect((await postJson(app, '/api/signup', signupBody({ email }))).status).toBe(201);
+    const signin = () =>
+      postJson(app, '/api/signin', { email, password: 'correct horse battery staple' });
+    // Each round: two at once, one hashed and one turned away. Were the 503s counted, the second
+    // round would already find the account closed (429).
+    for (let round = 0; round < 3; round += 1) {
+      const attempts = await Promise.all([signin(), signin()]);
+      expect(attempts.map((response) => response.status).sort()).toEqual([200, 503]);
+    }
+  });
+
+  it('answers a form post with the sign-up page, the wait, and what was typed', async () => {
+    // 0: a hash that cannot start at once is refused.
+    const { app, dbPath } = appWithPool({ threads: 1, maxWaitMs: 0 });
     const fields = (email: string) => ({
       email,
       password: 'form-password-123',
@@ -141,14 +200,49 @@ describe('when the queue is full', () => {
     );
     expect(responses.map((response) => response.status).sort()).toEqual([303, 503]);
     const refused = responses.findIndex((response) => response.status === 503);
-    const busy = responses[refused]!;
-    expect(busy.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(busy.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-    const html = await busy.text();
-    expect(html).toContain(`role="alert">${BUSY}</p>`);
+    const busyPage = responses[refused]!;
+    expect(busyPage.headers.get('content-type')).toMatch(/^text\/html/);
+    // One hash ahead (200 ms, as counted before any was measured): try again in a second.
+    expect(busyPage.headers.get('retry-after')).toBe('1');
+    const html = await busyPage.text();
+    expect(html).toContain(
+      'role="alert">The server is busy right now. Please try again in 1 second.</p>',
+    );
     expect(html).toContain(`name="email" value="${emails[refused]}"`);
     expect(html).not.toContain('form-password-123');
     expect(storedAccounts(dbPath).map((account) => account.email)).toEqual([emails[1 - refused]]);
+  });
+});
+
+describe('the pool on its own', () => {
+  const job = { password: 'x', salt: Buffer.alloc(16), keyLength: 32, N: 2 ** 14, r: 8, p: 1 };
+
+  it('admits by the expected wait, spreads the turns of the refused, and then measures', async () => {
+    // 2 s a hash (16 MiB) until measured, 21 s of wait at most: one hashes and ten wait (2 to
+    // 20 s ahead). The refused are told to come back when room is expected (in 1 s), then a hash
+    // apart (3, 5, … s), until the turns reach the bound beyond that (22 s); past it, anywhere in
+    // that span.
+    const pool = createHashingPool({ threads: 1, expectedMsPerMiB: 2000 / 16, maxWaitMs: 21_000 });
+    pools.push(pool);
+    const answers = Array.from({ length: 25 }, () =>
+      pool.scrypt(job).then(
+        (key) => key.length,
+        (error: unknown) => error,
+      ),
+    );
+    expect(pool.load()).toMatchObject({ running: 1, queued: 10 });
+    const settled = await Promise.all(answers);
+    expect(settled.slice(0, 11)).toEqual(Array(11).fill(32));
+    const refused = settled.slice(11);
+    expect(refused.every((error) => error instanceof HashingBusy)).toBe(true);
+    const turns = refused.map((error) => (error as HashingBusy).retryAfterSeconds);
+    expect(turns.slice(0, 11)).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21]);
+    for (const turn of turns.slice(11)) expect(turn).toBeGreaterThanOrEqual(1);
+    for (const turn of turns.slice(11)) expect(turn).toBeLessThanOrEqual(22);
+    // Eleven hashes were measured: the estimate now follows them, far below the 2 s guessed.
+    const load = pool.load();
+    expect(load).toMatchObject({ running: 0, queued: 0, waitMs: 0 });
+    expect(load.msPerMiB).toBeLessThan(2000 / 16 / 2);
   });
 });
 
