@@ -34,10 +34,12 @@ export default function Page() {
       </a>
       <h1>Edit your ad</h1>
       {data.renewed && (
-        <Banner tone="info">
-          Your ad is renewed
-          {ad.expiresOn && <> and live until {formatDate(ad.expiresOn)}</>}. You can edit it now.
-        </Banner>
+        <div className="edit-ad__notice">
+          <Banner tone="info">
+            Your ad is renewed
+            {ad.expiresOn && <> and live until {formatDate(ad.expiresOn)}</>}. You can edit it now.
+          </Banner>
+        </div>
       )}
       <p className="form-page__lead">
         {ad.status === 'hidden'
