@@ -148,7 +148,9 @@ export function mergeStateAdFiles(
     merged.push(file);
     newIds.push(entry.state);
   }
-  const gone = allStates.filter((state) => !index[state] && existsSync(stateFile(state)));
+  const gone = allStates.filter(
+    (state) => !index[state] && (existsSync(stateFile(state)) || existsSync(idsFile(state))),
+  );
   const idIndex = adIdIndexFile(compiledDir);
   return {
     index,
