@@ -332,8 +332,7 @@ export function conversationStore(db: Db) {
             size,
           }) as MessageRow[]
         ).reverse();
-        const total = (countBefore.get(conversationId, Number.MAX_SAFE_INTEGER) as { n: number })
-          .n;
+        const total = (countBefore.get(conversationId, Number.MAX_SAFE_INTEGER) as { n: number }).n;
         const first = messages[0];
         const last = messages.at(-1);
         if (!first || !last) return { messages, older: 0, total };
