@@ -9,9 +9,10 @@
 // - before: the id index moved aside, so the server finds ads as it did before the index existed
 //   (every city's ids read on the first lookup and kept, then the ad's whole city read);
 // - after: with the id index.
-// Latency from sending to the last byte (p50, p99, max, the first lookup alone) and the server's
-// resident memory (VmRSS before and after the lookups, and its peak VmHWM while they ran); into
-// docs/benchmarks.md (## Finding an ad by id). Nothing is sent anywhere but 127.0.0.1.
+// Latency from sending to the last byte (p50, p99, max, the first lookup alone), the server's own
+// time for each (its request log, which the load generator's share of the cores does not touch),
+// and its resident memory (VmRSS before and after the lookups, and its peak VmHWM while they
+// ran); into docs/benchmarks.md (## Finding an ad by id). Nothing is sent anywhere but 127.0.0.1.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -51,6 +52,8 @@ interface Phase {
   peak: number;
   /** Load average (1 min) as the lookups began. */
   load: number;
+  /** The server's own milliseconds for each lookup, from its request log (whole ms). */
+  serverMs: number[];
 }
 
 export async function benchAdLookups(options: AdLookupOptions): Promise<void> {
@@ -190,6 +193,18 @@ async function measure(
   openDatabase(databasePath).close();
   const port = await freePort(HOST);
   const child = startServer(port, { compiledDir, contentDir, databasePath, dataDir });
+  // The request log (server/middleware/request-log.ts): one line a request, with its duration.
+  const serverMs: number[] = [];
+  let counting = false;
+  let partial = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) {
+      const took = / GET \/(?:report|messages\/new) 200 (\d+)ms$/.exec(line);
+      if (counting && took) serverMs.push(Number(took[1]));
+    }
+  });
   try {
     const base = `http://${HOST}:${port}`;
     await waitForServer(base, child);
@@ -202,6 +217,7 @@ async function measure(
     const load = loadavg()[0]!;
     const latencies = new Map(PAGES.map((page) => [page, [] as number[]]));
     let first = NaN;
+    counting = true;
     for (const [index, id] of ids.entries()) {
       const page = PAGES[index % PAGES.length]!;
       const started = performance.now();
@@ -223,7 +239,10 @@ async function measure(
         99,
       ).toFixed(1)} ms, RSS ${mb(rssBefore)} → ${mb(rss)} MB (peak ${mb(peak)} MB)`,
     );
-    return { name, latencies, first, rssBefore, rssAfter: rss, peak, load };
+    // The last lines of the log reach this process a moment after the last answer.
+    for (let wait = 0; serverMs.length < ids.length && wait < 50; wait += 1)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    return { name, latencies, first, rssBefore, rssAfter: rss, peak, load, serverMs };
   } finally {
     await stopServer(child, 5_000);
   }
@@ -256,6 +275,12 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
+/** p50 / p99 of the server's own times (its request log: whole milliseconds). */
+function serverTimes(times: readonly number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  return `${percentile(sorted, 50)} / ${percentile(sorted, 99)}`;
+}
+
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
@@ -278,8 +303,8 @@ function report(
     `- Machine: nproc ${cpus().length} (${cpus()[0]?.model.split(' ').slice(0, 2).join(' ')}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, Node ${process.version}, **shared** with other work; load average ${run.loadBefore.map((v) => v.toFixed(1)).join(', ')} at the start, ${loadAfter.map((v) => v.toFixed(1)).join(', ')} at the end.`,
     `- Each server (\`{out}/server/serve.mjs\`, started afresh on that content) is asked ${options.lookups.toLocaleString('en-US')} lookups one at a time by a signed-in member, alternately \`/report?ad=ID\` and \`/messages/new?ad=ID\`, ids drawn at random over all the ads (the same in both runs); whole page received. Target: p99 under 20 ms.`,
     '',
-    '| server | load before | first lookup ms | p50 ms | p99 ms | max ms | `/report` p99 ms | `/messages/new` p99 ms | RSS before MB | RSS after MB | peak RSS during MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| server | load before | first lookup ms | p50 ms | p99 ms | max ms | `/report` p99 ms | `/messages/new` p99 ms | in the server: p50 / p99 ms | RSS before MB | RSS after MB | peak RSS during MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const phase of run.phases) {
     const all = [...phase.latencies.values()].flat().sort((a, b) => a - b);
@@ -289,7 +314,7 @@ function report(
         99,
       );
     lines.push(
-      `| ${phase.name} | ${phase.load.toFixed(1)} | ${fmt(phase.first)} | ${fmt(percentile(all, 50))} | ${fmt(percentile(all, 99))} | ${fmt(all.at(-1)!)} | ${fmt(p99Of('/report?ad='))} | ${fmt(p99Of('/messages/new?ad='))} | ${mb(phase.rssBefore)} | ${mb(phase.rssAfter)} | ${mb(phase.peak)} |`,
+      `| ${phase.name} | ${phase.load.toFixed(1)} | ${fmt(phase.first)} | ${fmt(percentile(all, 50))} | ${fmt(percentile(all, 99))} | ${fmt(all.at(-1)!)} | ${fmt(p99Of('/report?ad='))} | ${fmt(p99Of('/messages/new?ad='))} | ${serverTimes(phase.serverMs)} | ${mb(phase.rssBefore)} | ${mb(phase.rssAfter)} | ${mb(phase.peak)} |`,
     );
   }
   const micro = (ms: number) => (ms * 1000).toFixed(0);
@@ -337,7 +362,7 @@ function startServer(
   return spawn(process.execPath, ['--enable-source-maps', 'dist/server/serve.mjs'], {
     cwd: root,
     env,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
 }
 
