@@ -6,12 +6,15 @@
 // new server, a burst of 200 sign-ups in one second while pages are fetched (bench/signup-burst.ts,
 // ## Sign-up burst); `--only load` or `--only burst` runs one of the two. Every phase is bounded in
 // time and in requests; nothing is sent anywhere but 127.0.0.1.
+// With --lookups, instead: finding editors' ads by id (`/report?ad=`, `/messages/new?ad=`) on
+// --ads N generated ads (default 1,000,000), before and after the id index (bench/ad-lookups.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultHashingThreads } from '../server/auth/hashing-pool.ts';
+import { benchAdLookups } from './ad-lookups.ts';
 import { writeDocSection } from './docs.ts';
 import { freePort, stopServer } from './server-process.ts';
 import { BURST_PEOPLE, BURST_SPREAD_MS } from './signup-burst-people.ts';
@@ -41,17 +44,22 @@ export interface ServerBenchOptions {
   only?: 'load' | 'burst';
   /** The server's hashing threads (PASSWORD_HASH_THREADS); the server's default otherwise. */
   hashThreads?: number;
+  /** Measure finding ads by id instead (bench/ad-lookups.ts), on this many generated ads. */
+  lookups?: { ads: number; count: number; keep: boolean };
 }
 
 const USAGE =
-  'usage: npm run bench:server -- [--runs N] [--seconds S] [--only load|burst] [--hash-threads N] [--no-write]';
+  'usage: npm run bench:server -- [--runs N] [--seconds S] [--only load|burst] [--hash-threads N] [--no-write]\n' +
+  '       npm run bench:server -- --lookups [--ads N] [--count N] [--no-write] [--keep]';
 
 export function parseServerBenchOptions(argv: readonly string[]): ServerBenchOptions {
   const options: ServerBenchOptions = { runs: 2, seconds: 8, maxRequests: 400_000, write: true };
+  const lookups = { ads: 1_000_000, count: 1000, keep: false };
+  let lookupFlags = false;
   for (let index = 0; index < argv.length; index += 1) {
     const flag = argv[index];
     const number = () => {
-      const value = Number(argv[++index]);
+      const value = Number(argv[++index]?.replace(/[_,]/g, ''));
       if (!Number.isInteger(value) || value < 1)
         throw new Error(`${flag} needs a whole number\n${USAGE}`);
       return value;
@@ -64,8 +72,15 @@ export function parseServerBenchOptions(argv: readonly string[]): ServerBenchOpt
       if (part !== 'load' && part !== 'burst') throw new Error(`--only load or burst\n${USAGE}`);
       options.only = part;
     } else if (flag === '--no-write') options.write = false;
-    else throw new Error(`unknown option ${flag}\n${USAGE}`);
+    else if (flag === '--lookups') options.lookups = lookups;
+    else if (flag === '--ads' || flag === '--count' || flag === '--keep') {
+      lookupFlags = true;
+      if (flag === '--keep') lookups.keep = true;
+      else lookups[flag === '--ads' ? 'ads' : 'count'] = number();
+    } else throw new Error(`unknown option ${flag}\n${USAGE}`);
   }
+  if (lookupFlags && !options.lookups)
+    throw new Error(`--ads, --count and --keep go with --lookups\n${USAGE}`);
   return options;
 }
 
@@ -502,6 +517,10 @@ function writeDoc(figures: string) {
 
 export async function benchServer(argv: readonly string[]): Promise<void> {
   const options = parseServerBenchOptions(argv);
+  if (options.lookups) {
+    const { ads, count, keep } = options.lookups;
+    return benchAdLookups({ ads, lookups: count, write: options.write, keep });
+  }
   const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], {
     cwd: root,
     stdio: 'inherit',

@@ -12,8 +12,8 @@
 //   the thread is theirs. It closes when a moderator removed the ad (it broke the rules, and the
 //   thread is about it), when either side blocked the other, or when the other side's account
 //   is gone (deleted: their id is NULL) or banned.
-// - Messages are ordered by id (sent_at can tie). read_at is set when the recipient opens the
-//   thread. The recipient is mailed for a message only when it is the first one they have not
+// - Messages are ordered by id (sent_at can tie), and a long conversation is read a page at a
+//   time, newest first (`page`). read_at is set when the recipient opens the thread. The recipient is mailed for a message only when it is the first one they have not
 //   read in that conversation: one mail says there is something to read, a burst of messages
 //   does not become a burst of mails, and once they have read the thread the next message mails
 //   again. The decision is made inside the message's transaction, so of many racing messages
@@ -50,6 +50,20 @@ export interface MessageRow {
   senderId: number;
   body: string;
   sentAt: string;
+}
+
+/** One page of a conversation (docs/product.md section 7): up to a page's size of messages. */
+export interface ThreadPage {
+  /** Oldest first. */
+  messages: MessageRow[];
+  /** Messages before the page's first, and in the whole conversation. */
+  older: number;
+  total: number;
+  /**
+   * The page after this one: the id its `before` names, `newest` when that page is the newest
+   * (no `before`), undefined when this page is the newest.
+   */
+  newer?: number | 'newest';
 }
 
 /** A member ad as a reply needs it. */
@@ -158,9 +172,21 @@ export function conversationStore(db: Db) {
     `SELECT id, sender_id AS senderId, body, sent_at AS sentAt FROM messages
      WHERE conversation_id = ? ORDER BY id`,
   );
+  // A page: the newest `size` messages before a message id, walked backwards on the index
+  // messages_by_conversation (conversation_id, id); and what lies on either side of it.
+  const pageBefore = db.prepare(
+    `SELECT id, sender_id AS senderId, body, sent_at AS sentAt FROM messages
+     WHERE conversation_id = @conversation AND id < @before ORDER BY id DESC LIMIT @size`,
+  );
+  const countBefore = db.prepare(
+    'SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ? AND id < ?',
+  );
+  const nthAfter = db.prepare(
+    `SELECT id FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT 1 OFFSET ?`,
+  );
   const markRead = db.prepare(
     `UPDATE messages SET read_at = ?
-     WHERE conversation_id = ? AND sender_id != ? AND read_at IS NULL`,
+     WHERE conversation_id = ? AND sender_id != ? AND read_at IS NULL AND id <= ?`,
   );
   // Conversations without a message left (the only writer deleted their account) are not listed.
   const MINE = `(c.poster_id = @member OR c.replier_id = @member)
@@ -292,9 +318,38 @@ export function conversationStore(db: Db) {
     /** The conversation's messages, oldest first. */
     messages: (conversationId: number) => thread.all(conversationId) as MessageRow[],
 
-    /** Marks the other side's messages read; how many were unread. */
-    markRead: (conversationId: number, member: number, now: Date) =>
-      markRead.run(now.toISOString(), conversationId, member).changes,
+    /**
+     * A page of the conversation: the newest `size` messages before message id `before` (the
+     * newest of all without it), oldest first, read in one transaction so the counts and the
+     * links agree with the messages shown while new ones arrive.
+     */
+    page(conversationId: number, size: number, before?: number): ThreadPage {
+      return db.transaction((): ThreadPage => {
+        const messages = (
+          pageBefore.all({
+            conversation: conversationId,
+            before: before ?? Number.MAX_SAFE_INTEGER,
+            size,
+          }) as MessageRow[]
+        ).reverse();
+        const total = (countBefore.get(conversationId, Number.MAX_SAFE_INTEGER) as { n: number }).n;
+        const first = messages[0];
+        const last = messages.at(-1);
+        if (!first || !last) return { messages, older: 0, total };
+        const older = (countBefore.get(conversationId, first.id) as { n: number }).n;
+        if (older + messages.length === total) return { messages, older, total };
+        // The message after the next page, if there is one: that page is "before" it.
+        const after = nthAfter.get(conversationId, last.id, size) as { id: number } | undefined;
+        return { messages, older, total, newer: after ? after.id : 'newest' };
+      })();
+    },
+
+    /**
+     * Marks the other side's messages read, up to the newest the member was shown (one that came
+     * meanwhile stays unread); how many were unread.
+     */
+    markRead: (conversationId: number, member: number, now: Date, upTo: number) =>
+      markRead.run(now.toISOString(), conversationId, member, upTo).changes,
 
     /** The member's conversations, newest activity first. */
     inbox: (member: number, limit: number) => inbox.all({ member, limit }) as InboxRow[],

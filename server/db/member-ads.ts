@@ -67,7 +67,7 @@ export type PostOutcome =
 
 export interface ChangeRefused {
   ok: false;
-  refused: 'not-found' | 'not-editable' | 'not-renewable';
+  refused: 'not-found' | 'not-editable' | 'expired' | 'not-renewable';
 }
 
 export type ChangeOutcome<T = object> = ({ ok: true; ad: MemberAdRow } & T) | ChangeRefused;
@@ -225,13 +225,16 @@ export function memberAdStore(db: Db) {
     },
 
     /**
-     * An edit: a live ad (even expired) keeps its published columns and carries the edit in
-     * pending_* until a moderator approves it; an ad in review or rejected takes the edit and
-     * (again) waits in review. Removed ads cannot be edited.
+     * An edit: a live ad keeps its published columns and carries the edit in pending_* until a
+     * moderator approves it; an ad in review or rejected takes the edit and (again) waits in
+     * review. Removed ads cannot be edited. An expired ad is renewed first (docs/product.md
+     * section 6): an edit would wait for a moderator to approve text nobody sees, and approving
+     * it would not bring the ad back, so the member is sent to Renew instead.
      */
     edit(id: number, accountId: number, content: AdContent, marks: string, now: Date) {
       return changeOwned<{ pending: boolean }>(id, accountId, (ad) => {
         const row = { id, revision: ad.revision, ...content, marks, now: now.toISOString() };
+        if (isExpired(ad, utcDay(now))) return { ok: false as const, refused: 'expired' as const };
         if (ad.status === 'live')
           return { changed: setPending.run(row).changes === 1, pending: true };
         if (ad.status === 'review' || ad.status === 'rejected')

@@ -3,8 +3,20 @@
 // and one log line names its recipient, subject and file. Sending never holds up an answer: a
 // reply must not take longer when an address has an account (/forgot), so mail goes out in the
 // background and a failure is logged; `settled()` lets tests and shutdown wait for it.
+//
+// The outbox keeps every mail's address in a file, so when a member deletes their account the
+// files addressed to them go too (`removeOutboxMailsTo`, docs/product.md section 8): this module
+// is the only one that knows where and how mail is written, so it is the one that removes it.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { createTransport } from 'nodemailer';
 
@@ -30,6 +42,13 @@ export interface MailSettings {
 export interface Mailer {
   /** Queues a message; returns at once. */
   send(message: MailMessage): void;
+  /**
+   * Outbox mode: removes the outbox's .eml files addressed to `address` and to nobody else, those
+   * written already and those on their way now; a message sent to it after this call waits until
+   * they are gone and is kept. Other files are never touched. Over SMTP, nothing: what was sent
+   * has left this machine. Returns at once; a failure is logged.
+   */
+  removeOutboxMailsTo(address: string): void;
   /** Resolves when every message queued so far has been sent (or has failed and been logged). */
   settled(): Promise<void>;
   /** `smtp` or `outbox`, for the start-up line. */
@@ -39,23 +58,109 @@ export interface Mailer {
 export function createMailer(settings: MailSettings): Mailer {
   const log = settings.log ?? ((line: string) => console.log(line));
   const pending = new Set<Promise<void>>();
+  /** Removals under way, by address: mail to it sent meanwhile waits for them. */
+  const removals = new Map<string, Promise<void>>();
   const deliver = settings.smtpUrl
     ? smtpDelivery(settings.smtpUrl, settings.from)
     : outboxDelivery(settings.outboxDir, settings.from, log);
+  const track = (work: Promise<void>) => {
+    const tracked = work.finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  };
   return {
     kind: settings.smtpUrl ? 'smtp' : 'outbox',
     send(message) {
-      const sending = deliver(message)
+      const removing = removals.get(addressKey(message.to));
+      track(
+        (removing ? removing.then(() => deliver(message)) : deliver(message)).catch(
+          (error: unknown) =>
+            log(`Mail to ${message.to} (${message.subject}) failed: ${(error as Error).message}`),
+        ),
+      );
+    },
+    removeOutboxMailsTo(address) {
+      if (settings.smtpUrl) return;
+      const key = addressKey(address);
+      // Mail already queued for the address is written first, then removed with the rest.
+      const earlier = [...pending];
+      const removing = Promise.allSettled(earlier)
+        .then(() => {
+          const removed = removeMailsTo(settings.outboxDir, key);
+          // Not the address: the log outlives the account.
+          if (removed > 0) log(`Removed ${removed} mail(s) of a deleted account from the outbox`);
+        })
         .catch((error: unknown) =>
-          log(`Mail to ${message.to} (${message.subject}) failed: ${(error as Error).message}`),
+          log(
+            `Removing a deleted account's mail from the outbox failed: ${(error as Error).message}`,
+          ),
         )
-        .finally(() => pending.delete(sending));
-      pending.add(sending);
+        .finally(() => {
+          if (removals.get(key) === removing) removals.delete(key);
+        });
+      removals.set(key, removing);
+      track(removing);
     },
     async settled() {
       while (pending.size > 0) await Promise.all([...pending]);
     },
   };
+}
+
+const addressKey = (address: string) => address.trim().toLowerCase();
+
+/** Bytes read from the start of an .eml file to find its headers (ours are well under 2 KB). */
+const HEAD_BYTES = 16 * 1024;
+
+/** Removes the .eml files of `dir` whose every recipient (To) is `address`; how many. */
+function removeMailsTo(dir: string, address: string): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith('.eml')) continue;
+    const file = join(dir, name);
+    const recipients = recipientsOf(file);
+    if (recipients.length > 0 && recipients.every((to) => to === address)) {
+      rmSync(file, { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
+
+/** The addresses of a mail file's To header, lower-cased; none when it cannot be read. */
+function recipientsOf(file: string): string[] {
+  const head = Buffer.alloc(HEAD_BYTES);
+  let read: number;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      read = readSync(fd, head, 0, HEAD_BYTES, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return [];
+  }
+  const text = head.toString('utf8', 0, read);
+  const end = text.search(/\r?\n\r?\n/);
+  if (end === -1) return [];
+  // Folded header lines go on with white space.
+  const to = text
+    .slice(0, end)
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .split(/\r?\n/)
+    .find((line) => /^to:/i.test(line));
+  if (!to) return [];
+  return to
+    .slice(3)
+    .split(',')
+    .map((part) => (/<([^>]*)>/.exec(part)?.[1] ?? part).trim().toLowerCase())
+    .filter((part) => part !== '');
 }
 
 function smtpDelivery(smtpUrl: string, from: string) {

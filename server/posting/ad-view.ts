@@ -47,7 +47,10 @@ export function memberAdView(ad: MemberAdRow, today: string): MemberAdView {
     ...(ad.rejectedReason ? { rejectedReason: reasonLabel(ad.rejectedReason) } : {}),
     ...(ad.rejectedNote ? { rejectedNote: ad.rejectedNote } : {}),
     renewable: canRenew(ad, today),
-    editable: ad.status === 'live' || ad.status === 'review' || ad.status === 'rejected',
+    // An expired ad is renewed before it is edited (server/db/member-ads.ts, edit).
+    editable:
+      status !== 'expired' &&
+      (ad.status === 'live' || ad.status === 'review' || ad.status === 'rejected'),
   };
 }
 

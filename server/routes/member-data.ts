@@ -9,7 +9,8 @@
 //   session) with every other new browser's, so a session cannot be used to guess the password,
 //   nor to get round the account's closure to new browsers. Then one
 //   transaction deletes the account (server/db/member-data.ts); its live ads leave the site at the
-//   next publish, this browser's cookies are cleared and the address gets one last mail. A
+//   next publish, this browser's cookies are cleared, the outbox's mails to the address are removed
+//   (outbox mode) and the address gets one last mail. A
 //   moderator's account is refused: the role is an operator's to take away first, and that is
 //   logged. The form's answer is /account/delete?done=1, which says the account is gone.
 //
@@ -119,6 +120,12 @@ export function memberDataRoutes(options: MemberDataOptions) {
             options.publisher,
             `deleted account ${member.accountId}: ads ${outcome.liveAdIds.join(', ')}`,
           );
+        // In outbox mode (no SMTP_URL) every mail is a file holding the address: the ones to this
+        // member go with the account. The account-deleted mail is then written, and kept: the
+        // outbox is this server's way of sending, so removing it would be not sending it, and it
+        // must go out (a deletion cannot be undone, and it is how an owner who did not ask learns
+        // of it). It holds the address and that the account is gone, nothing else.
+        options.mailer.removeOutboxMailsTo(outcome.email);
         options.mailer.send(accountDeletedMail(options.mailSite(), outcome.email));
       }
       // Gone already (a second tab was quicker): the answer is the same, the account is deleted.

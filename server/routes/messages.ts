@@ -4,7 +4,11 @@
 //   GET  /messages                    the inbox: conversations, newest activity first, unread counts
 //   GET  /messages/new?ad={id}        the reply form for a member's ad (or why there is none);
 //                                     the member's own conversation about that ad, if there is one
-//   GET  /messages/{id}               a conversation; opening it marks the other side's messages read
+//   GET  /messages/{id}[?before={message id}]
+//                                     a conversation, 50 messages a page, the newest page first
+//                                     (`before`: the page of the messages before that one; why a
+//                                     message and not a page number: src/pages/messages-view.ts);
+//                                     opening the newest page marks the other side's messages read
 //   POST /api/messages    {ad, body}  starts a conversation (server/db/conversations.ts has the rules)
 //   POST /api/messages/{id}/reply     {body}
 //   POST /api/messages/{id}/block     blocks the other side;  /unblock  undoes the member's block
@@ -22,6 +26,7 @@ import { formatDate } from '../../src/format.ts';
 import {
   CLOSED_TEXTS,
   CONVERSATION_NOTICES,
+  CONVERSATION_PAGE_SIZE,
   INBOX_SHOWN,
   type ConversationView,
   type InboxView,
@@ -45,6 +50,7 @@ import {
   type ConversationRow,
   type Notification,
   type StartOutcome,
+  type ThreadPage,
 } from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import type { FormEndpoint, FormPageOf } from '../forms/form-endpoint.ts';
@@ -128,7 +134,8 @@ function messageViews(options: Pick<MessagingOptions, 'db' | 'now'>) {
   function conversationView(
     conversation: ConversationRow,
     member: number,
-    done?: string,
+    done: string | undefined,
+    thread: ThreadPage,
   ): ConversationView {
     const other = conversation.posterId === member ? conversation.replierId : conversation.posterId;
     const live =
@@ -148,7 +155,7 @@ function messageViews(options: Pick<MessagingOptions, 'db' | 'now'>) {
         : {}),
       yourAd: conversation.posterId === member,
       other: otherSide(conversation, member),
-      messages: store.messages(conversation.id).map((message) => ({
+      messages: thread.messages.map((message) => ({
         id: message.id,
         from:
           message.senderId === member
@@ -159,6 +166,13 @@ function messageViews(options: Pick<MessagingOptions, 'db' | 'now'>) {
         body: message.body,
         sentAt: message.sentAt,
       })),
+      page: {
+        first: thread.older + Math.min(1, thread.messages.length),
+        last: thread.older + thread.messages.length,
+        total: thread.total,
+        ...(thread.older > 0 ? { olderBefore: thread.messages[0]!.id } : {}),
+        ...(thread.newer !== undefined ? { newerBefore: thread.newer } : {}),
+      },
       ...(closed ? { closed } : {}),
       youBlocked: other !== null && blocks.between(member, other).youBlocked,
       ...(done && done in CONVERSATION_NOTICES
@@ -232,10 +246,33 @@ export function messagePageSources(options: Pick<MessagingOptions, 'db' | 'now'>
         const id = idOf(params.conversationId);
         const conversation = id === undefined ? undefined : store.find(id, member.accountId);
         if (!conversation) return { messages: { kind: 'conversation-not-found' }, status: 404 };
-        // Opened by its member: the other side's messages are read now (not by a refused post).
-        if (c.req.method === 'GET') store.markRead(conversation.id, member.accountId, now());
+        // A refused form (a POST) is shown on the newest page, where the reply form is.
+        const beforeParam = c.req.method === 'GET' ? c.req.query('before') : undefined;
+        const before = beforeParam === undefined ? undefined : idOf(beforeParam);
+        const missing = (problem: 'malformed' | 'nothing-before') => ({
+          messages: {
+            kind: 'conversation-page-missing' as const,
+            conversationId: conversation.id,
+            adTitle: conversation.adTitle,
+            problem,
+          },
+          status: problem === 'malformed' ? (400 as const) : (404 as const),
+        });
+        if (beforeParam !== undefined && before === undefined) return missing('malformed');
+        const thread = store.page(conversation.id, CONVERSATION_PAGE_SIZE, before);
+        if (before !== undefined && thread.messages.length === 0) return missing('nothing-before');
+        // The newest page opened by its member: the other side's messages are read now (not by a
+        // refused post, nor by reading back through older pages).
+        const shown = thread.messages.at(-1);
+        if (c.req.method === 'GET' && thread.newer === undefined && shown)
+          store.markRead(conversation.id, member.accountId, now(), shown.id);
         return {
-          messages: views.conversationView(conversation, member.accountId, c.req.query('done')),
+          messages: views.conversationView(
+            conversation,
+            member.accountId,
+            c.req.query('done'),
+            thread,
+          ),
         };
       },
     }),

@@ -5,7 +5,9 @@
 //   the place (the city must be one we list), the policy scanner and the limits (3 ads in review
 //   or live; 1 new ad a city in 24 hours), then stored in review → /post/in-review.
 // - POST /api/ads/{id}/edit, /delete, /renew: the member's own ad only; any other id is "not
-//   found", whether or not it exists. Delete and renew ask the publisher, without waiting.
+//   found", whether or not it exists. Delete and renew ask the publisher, without waiting. An
+//   expired ad is renewed before it is edited (409 saying so). Renew from the edit page
+//   (`then=edit`) leads back to it.
 // - GET /api/ads/cities?state=…: the state's cities, for the form's suggestions.
 // - GET /account and /account/ads/{id}/edit: the on-request pages, given the member's ads.
 //
@@ -14,7 +16,7 @@
 // description is up to 15 KB of UTF-8, and three times that once a form percent-encodes it.
 import { Hono } from 'hono';
 import { getState, hasCity } from '../../src/content/index.ts';
-import { accountPath, postInReviewPath, routes } from '../../src/paths.ts';
+import { accountPath, editAdPath, postInReviewPath, routes } from '../../src/paths.ts';
 import {
   AD_EDIT_FIELDS,
   AD_FORM_FIELDS,
@@ -29,9 +31,17 @@ import {
   RENEW_AFTER_DAYS,
   RENEW_BEFORE_DAYS,
 } from '../../src/schemas/ad-limits.ts';
+import { renewBeforeEditing } from '../../src/schemas/member-ad-view.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { Db } from '../db/database.ts';
-import { addDays, memberAdStore, utcDay, type MemberAdRow } from '../db/member-ads.ts';
+import {
+  addDays,
+  canRenew,
+  isExpired,
+  memberAdStore,
+  utcDay,
+  type MemberAdRow,
+} from '../db/member-ads.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { FIX_FIELDS, NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
 import { keptValues, readSubmission } from '../forms/submission.ts';
@@ -156,6 +166,9 @@ export function postingRoutes(options: PostingOptions) {
     const ad = id === undefined ? undefined : ads.findOwned(id, member.accountId);
     if (!ad) return refuse(c, new Refusal(404, AD_NOT_FOUND));
     if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED), values);
+    // Before the fields: whatever was typed, the answer is to renew first.
+    const today = utcDay(now());
+    if (isExpired(ad, today)) return refuse(c, expiredRefusal(ad, today), values);
     const checked = checkAdEdit(submission.fields);
     if (!checked.ok) return refuse(c, problems(checked.problems), values);
     const scanned = scan({ state: ad.state, city: ad.city, ...checked.ad });
@@ -171,11 +184,13 @@ export function postingRoutes(options: PostingOptions) {
     if (!outcome.ok)
       return outcome.refused === 'not-found'
         ? refuse(c, new Refusal(404, AD_NOT_FOUND))
-        : refuse(
-            c,
-            new Refusal(409, 'A moderator removed this ad, so it can no longer be edited.'),
-            values,
-          );
+        : outcome.refused === 'expired'
+          ? refuse(c, expiredRefusal(ad, utcDay(now())), values)
+          : refuse(
+              c,
+              new Refusal(409, 'A moderator removed this ad, so it can no longer be edited.'),
+              values,
+            );
     const done = outcome.pending ? 'edit-in-review' : 'edited';
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=${done}`, 303)
@@ -219,8 +234,10 @@ export function postingRoutes(options: PostingOptions) {
         onAds,
       );
     publishSoon(options.publisher, `renewed ad ${outcome.ad.id}`);
+    // Renewed from the edit page of the expired ad: back there, where the form now is.
+    const back = submission.fields.then === 'edit' ? editAdPath(outcome.ad.id) : accountPath();
     return submission.kind === 'form'
-      ? c.redirect(`${accountPath()}?done=renewed`, 303)
+      ? c.redirect(`${back}?done=renewed`, 303)
       : c.json({ id: outcome.ad.id, expiresOn: outcome.ad.expiresOn }, 200);
   });
 
@@ -251,6 +268,13 @@ function adIdOf(param: string): number | undefined {
   if (!/^\d{1,15}$/.test(param)) return undefined;
   return Number(param);
 }
+
+/** An expired ad's edit, refused: renew it first (or post it again, past the renewal window). */
+const expiredRefusal = (ad: MemberAdRow, today: string) =>
+  new Refusal(
+    409,
+    renewBeforeEditing({ expiresOn: ad.expiresOn ?? undefined, renewable: canRenew(ad, today) }),
+  );
 
 /** Why Renew does not apply to this ad today. */
 function notRenewable(ad: MemberAdRow, today: string): string {

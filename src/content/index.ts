@@ -39,6 +39,8 @@ interface ContentIndex {
   adsIndex: AdsIndex;
   /** In tests: every ad, by city, in list order, instead of the files. */
   adsInMemory?: Map<string, CompiledAd[]>;
+  /** The same ads by id, made when first asked for. */
+  adsInMemoryById?: Map<number, CompiledAd>;
 }
 
 let index: ContentIndex | undefined;
@@ -105,6 +107,19 @@ export function useContent(content: CompiledContent, ads: readonly CompiledAd[] 
   }
   for (const list of byCity.values()) list.sort(compareForList);
   index = buildIndex(content, {}, byCity);
+}
+
+/**
+ * In tests (useContent): the published ad with this id, or null when none has it. Undefined when
+ * the ads are in the compiled files, where src/content/ad-by-id.ts finds them.
+ */
+export function adInMemory(id: number): CompiledAd | null | undefined {
+  const current = contentIndex();
+  if (!current.adsInMemory) return undefined;
+  current.adsInMemoryById ??= new Map(
+    [...current.adsInMemory.values()].flat().map((ad) => [ad.id, ad]),
+  );
+  return current.adsInMemoryById.get(id) ?? null;
 }
 
 /** Reads the compiled content from another folder (the prerenderer's threads). */

@@ -3,6 +3,7 @@
 // src/pages/conversation/ and src/pages/messages-new/. Types only: pages never import the server.
 // Nothing here ever holds another member's email address (docs/product.md section 7): the other side
 // is named by their role in the conversation.
+import { conversationPath } from '../paths.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 
 /** Who the other side of a conversation is, as the member sees them. */
@@ -53,14 +54,41 @@ export interface ConversationView {
   /** The member's own ad (they are the poster). */
   yourAd: boolean;
   other: OtherSide;
-  /** In id order, oldest first. */
+  /** The page's messages, in id order, oldest first. */
   messages: ThreadMessage[];
+  /** Which page of the conversation this is (CONVERSATION_PAGE_SIZE messages a page). */
+  page: ConversationPage;
   /** Absent while both can write. */
   closed?: ClosedReason;
   /** The member blocked the other side (Unblock is offered). */
   youBlocked: boolean;
   /** What the last action did, after its redirect (`?done=…`). */
   notice?: string;
+}
+
+/**
+ * Where a page of a conversation sits in it. Pages are named by the message they come before
+ * (`?before={message id}`), not counted from the newest: new messages arrive at the newest end,
+ * and a page counted from there would shift under someone reading back (a message shown twice,
+ * or never); the messages before a given one stay the same however many arrive.
+ */
+export interface ConversationPage {
+  /** Position of the page's first and last message in the conversation (1 is the oldest). */
+  first: number;
+  last: number;
+  total: number;
+  /** `before` of the next older page; absent on the oldest. */
+  olderBefore?: number;
+  /** `before` of the next newer page, or `newest` (no `before`); absent on the newest page. */
+  newerBefore?: number | 'newest';
+}
+
+/** A `before` that names no page of a conversation: malformed (400), or nothing before it (404). */
+export interface ConversationPageMissingView {
+  kind: 'conversation-page-missing';
+  conversationId: number;
+  adTitle: string;
+  problem: 'malformed' | 'nothing-before';
 }
 
 /** The conversation asked for is not one of the member's (or does not exist): one answer for both. */
@@ -87,7 +115,21 @@ export interface NewMessageView {
   target: NewMessageTarget;
 }
 
-export type MessagesView = InboxView | ConversationView | ConversationNotFoundView | NewMessageView;
+export type MessagesView =
+  | InboxView
+  | ConversationView
+  | ConversationPageMissingView
+  | ConversationNotFoundView
+  | NewMessageView;
+
+/** Messages on one page of a conversation; the newest page comes first. */
+export const CONVERSATION_PAGE_SIZE = 50;
+
+/** The URL of a page of a conversation: the newest without `before`. */
+export const conversationPagePath = (conversationId: number, before?: number | 'newest') =>
+  before === undefined || before === 'newest'
+    ? conversationPath(conversationId)
+    : `${conversationPath(conversationId)}?before=${before}`;
 
 /** Conversations listed in the inbox at once, newest activity first. */
 export const INBOX_SHOWN = 200;

@@ -1,5 +1,7 @@
 // A member's own ad as their account pages show it (/account, /account/ads/{id}/edit): what the
 // server reads from the database, turned into what the member sees. No zod here: pages import it.
+import { formatDate } from '../format.ts';
+import { AD_LIVE_DAYS, RENEW_AFTER_DAYS } from './ad-limits.ts';
 import type { Seeks } from './seeks.ts';
 
 /**
@@ -35,6 +37,17 @@ export interface MemberAdView extends MemberAdText {
   rejectedNote?: string;
   /** Renew applies today (live within 3 days of expiry, or expired up to 30 days ago). */
   renewable: boolean;
-  /** Edit applies (in review, live, expired or rejected). */
+  /** Edit applies (in review, live or rejected; an expired ad is renewed first). */
   editable: boolean;
+}
+
+/**
+ * Why an expired ad cannot be edited (docs/product.md section 6), as its edit page says it and as a
+ * refused edit answers (409): renew it first, or, past the renewal window, post it again.
+ */
+export function renewBeforeEditing(ad: Pick<MemberAdView, 'expiresOn' | 'renewable'>): string {
+  const on = ad.expiresOn ? ` on ${formatDate(ad.expiresOn)}` : '';
+  return ad.renewable
+    ? `This ad expired${on}. Renew it before editing it: Renew puts it back on the site for ${AD_LIVE_DAYS} days, without a new review (the button is here and beside the ad on your account page). Then you can edit it.`
+    : `This ad expired${on}, more than ${RENEW_AFTER_DAYS} days ago, so it can no longer be renewed or edited. Post it again as a new ad; it stays live for ${AD_LIVE_DAYS} days once a moderator approves it.`;
 }

@@ -66,7 +66,7 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Every compiled file, by name: the state files and content.json as they are, the index without its `pieces` (which name the batches). */
+/** Every compiled file, by name: the state files, their id records, the id index and content.json as they are, the index without its `pieces` (which name the batches). */
 function compiled(compiledDir: string): Map<string, string> {
   const files = new Map<string, string>();
   files.set('content.json', readFileSync(join(compiledDir, 'content.json'), 'utf8'));
@@ -106,7 +106,8 @@ describe('one ads file of 100,000 rows', () => {
     expect(result.stdout).toMatch(/^Compiled content for 2026-11-22: 100000 live ads \(50 state/);
     expect(result.status).toBe(0);
     single = compiled(compiledDir);
-    expect(single.size).toBe(52); // content.json, the index and the 50 state files
+    // content.json, the index, the id index, and the 50 state files with their id records
+    expect(single.size).toBe(103);
   }, 60_000);
 
   test.each([

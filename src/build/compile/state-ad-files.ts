@@ -2,7 +2,8 @@
 // (cities in name order), each city's ads in list order, one JSON object a line.
 // .content/ads/index.json says where each city's lines are and holds a digest of them, so the site
 // reads one city's ads without the rest and the prerenderer tells which cities changed without
-// reading any ad.
+// reading any ad. .content/ads/ids.idx says where each ad's line is, by id (ad-id-index.ts), made
+// from each state's records ({State Name}.ids), written with its file.
 // A state's file is merged from runs: each checked batch of ads (ad-batch-cache.ts) keeps its
 // published ads state by state, each state's sorted by `listKey` and written `{listKey}<TAB>{json}`.
 // The runs of a state are merged a line at a time through small buffers, however many there are
@@ -21,9 +22,11 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { adIdIndexFile, stateIdsFile } from '../../content/ad-id-index-file.ts';
 import type { ListOrderFields } from '../../content/ad-order.ts';
 import { replaceFile } from '../replace-file.ts';
 import type { AdsIndex, CityAdsEntry } from '../../schemas/compiled-content.ts';
+import { AdIdList, idOfLine, scanStateIds, writeAdIdIndex } from './ad-id-index.ts';
 
 export const adsIndexFile = (compiledDir: string) => join(compiledDir, 'ads', 'index.json');
 
@@ -98,7 +101,10 @@ export interface StateAdFiles {
   index: AdsIndex;
   /** State files merged anew (the others were unchanged). */
   written: number;
-  /** Puts the new files and the index in place; removes the files of states with no ads left. */
+  /**
+   * Puts the new files, the id index and the index in place; removes the files of states with no
+   * ads left.
+   */
   commit(): void;
   /** Removes the new files (the content has problems: nothing is written). */
   discard(): void;
@@ -115,7 +121,10 @@ export function mergeStateAdFiles(
   const previous = readAdsIndex(compiledDir);
   const index: AdsIndex = {};
   const merged: string[] = [];
+  /** States whose id records are new (`.next`): merged anew, or read from an older file. */
+  const newIds: string[] = [];
   const stateFile = (state: string) => join(adsDir, `${state}.ndjson`);
+  const idsFile = (state: string) => stateIdsFile(compiledDir, state);
   // The index lists the states in name order, however the ads were split across files.
   const order = new Map(allStates.map((state, index) => [state, index]));
   const byName = [...states].sort(
@@ -126,33 +135,66 @@ export function mergeStateAdFiles(
     const before = previous[entry.state];
     if (before?.pieces === entry.pieces && existsSync(file)) {
       index[entry.state] = before;
+      // Written before the id index existed: its records come from reading it once.
+      if (!existsSync(idsFile(entry.state))) {
+        scanStateIds(file).write(`${idsFile(entry.state)}.next`);
+        newIds.push(entry.state);
+      }
       continue;
     }
-    const cities = mergeRuns(entry.runs(), `${file}.next`, join(adsDir, '.merging'));
+    const { cities, ids } = mergeRuns(entry.runs(), `${file}.next`, join(adsDir, '.merging'));
+    ids.write(`${idsFile(entry.state)}.next`);
     index[entry.state] = { pieces: entry.pieces, cities };
     merged.push(file);
+    newIds.push(entry.state);
   }
+  const gone = allStates.filter(
+    (state) => !index[state] && (existsSync(stateFile(state)) || existsSync(idsFile(state))),
+  );
+  const idIndex = adIdIndexFile(compiledDir);
   return {
     index,
     written: merged.length,
     commit() {
+      // The id index first, beside the one in place: made while the old files are all still there.
+      const staleIds = newIds.length > 0 || gone.length > 0 || !existsSync(idIndex);
+      if (staleIds)
+        writeAdIdIndex(
+          `${idIndex}.next`,
+          Object.keys(index).map((state) => ({
+            state,
+            idsFile: newIds.includes(state) ? `${idsFile(state)}.next` : idsFile(state),
+          })),
+        );
       for (const file of merged) renameSync(`${file}.next`, file);
-      for (const state of allStates) if (!index[state]) rmSync(stateFile(state), { force: true });
+      for (const state of newIds) renameSync(`${idsFile(state)}.next`, idsFile(state));
+      // Right after the state files (a few renames apart), so a reader that finds a line where
+      // the id index said, sees the index that goes with it; one that does not (between two
+      // renames) looks again (src/content/ad-by-id.ts).
+      if (staleIds) renameSync(`${idIndex}.next`, idIndex);
+      for (const state of gone) {
+        rmSync(stateFile(state), { force: true });
+        rmSync(idsFile(state), { force: true });
+      }
       // Whole or not at all: the running server may read it while a publish runs.
       replaceFile(adsIndexFile(compiledDir), JSON.stringify(index));
     },
     discard() {
       for (const file of merged) rmSync(`${file}.next`, { force: true });
+      for (const state of newIds) rmSync(`${idsFile(state)}.next`, { force: true });
     },
   };
 }
 
-/** Merges runs into a state file (keys dropped) and says where each city's lines are. */
+/**
+ * Merges runs into a state file (keys dropped) and says where each city's lines are, and each
+ * ad's line.
+ */
 function mergeRuns(
   runs: readonly StateRun[],
   target: string,
   scratch: string,
-): Record<string, CityAdsEntry> {
+): { cities: Record<string, CityAdsEntry>; ids: AdIdList } {
   let level = runs;
   let made: string[] = [];
   try {
@@ -171,7 +213,7 @@ function mergeRuns(
     }
     const writer = new StateFileWriter(target);
     merge(level, writer);
-    return writer.cities;
+    return { cities: writer.cities, ids: writer.ids };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -329,9 +371,13 @@ class RunWriter extends ByteWriter implements LineWriter {
   }
 }
 
-/** The state's file: each line's JSON, and for each city its offset, bytes, ads and digest. */
+/**
+ * The state's file: each line's JSON, and for each city its offset, bytes, ads and digest, and
+ * for each ad its id and line.
+ */
 class StateFileWriter extends ByteWriter implements LineWriter {
   readonly cities: Record<string, CityAdsEntry> = {};
+  readonly ids = new AdIdList();
   private city: string | undefined;
   private entry: CityAdsEntry | undefined;
   private digest: Hash | undefined;
@@ -349,6 +395,7 @@ class StateFileWriter extends ByteWriter implements LineWriter {
       this.hashedUpTo = this.filled;
     }
     const bytes = end - keyEnd - 1;
+    this.ids.add(idOfLine(line, keyEnd + 1, end - 1), this.written, bytes);
     if (this.filled + bytes > this.buffer.length) this.flush();
     if (bytes > this.buffer.length) {
       this.digest!.update(line.subarray(keyEnd + 1, end));

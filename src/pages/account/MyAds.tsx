@@ -134,7 +134,7 @@ function StatusDetail({ ad }: { ad: MemberAdView }) {
           Expired on{' '}
           {ad.expiresOn && <time dateTime={ad.expiresOn}>{formatDate(ad.expiresOn)}</time>}.{' '}
           {ad.renewable
-            ? 'Renew it to put it back on the site for 30 days.'
+            ? 'Renew it to put it back on the site for 30 days; then you can edit it.'
             : 'It expired more than 30 days ago; post it again as a new ad.'}
         </p>
       );

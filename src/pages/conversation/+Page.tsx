@@ -2,14 +2,26 @@
 import { Banner } from '../../components/Banner.tsx';
 import { MessageForm } from '../../components/MessageForm.tsx';
 import { MessageTime } from '../../components/MessageTime.tsx';
-import { accountPath, messagesPath, reportConversationPath } from '../../paths.ts';
-import { CLOSED_TEXTS, type ConversationView, type ThreadMessage } from '../messages-view.ts';
+import {
+  accountPath,
+  conversationPath,
+  messagesPath,
+  reportConversationPath,
+} from '../../paths.ts';
+import {
+  CLOSED_TEXTS,
+  conversationPagePath,
+  type ConversationPageMissingView,
+  type ConversationView,
+  type ThreadMessage,
+} from '../messages-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {
   const data = useData<Data>();
   const { conversation } = data;
+  if (data.pageMissing) return <PageMissing view={data.pageMissing} />;
   if (!conversation)
     return (
       <section className="container container--form form-page">
@@ -25,6 +37,8 @@ export default function Page() {
       </section>
     );
   const c = conversation;
+  // The newest page: where the latest message, the reply form and reading (marking read) are.
+  const newest = c.page.newerBefore === undefined;
   return (
     <section className="container container--post form-page conversation">
       <p className="conversation__back">
@@ -50,16 +64,77 @@ export default function Page() {
         </p>
       </header>
       {c.notice && <Banner tone="info">{c.notice}</Banner>}
+      <ThreadPages conversation={c} label="Pages of this conversation" />
       <ol className="thread" aria-label="Messages">
         {c.messages.map((message, index) => (
-          <Message key={message.id} message={message} last={index === c.messages.length - 1} />
+          <Message
+            key={message.id}
+            message={message}
+            last={newest && index === c.messages.length - 1}
+          />
         ))}
       </ol>
       {c.messages.length === 0 && (
         <p className="thread__empty">There are no messages left in this conversation.</p>
       )}
-      <Reply data={data} conversation={c} />
+      <ThreadPages conversation={c} label="Pages of this conversation, after the messages" />
+      {newest ? (
+        <Reply data={data} conversation={c} />
+      ) : (
+        <p className="conversation__to-newest">
+          These are older messages.{' '}
+          <a href={`${conversationPath(c.conversationId)}#latest`}>
+            Go to the newest messages to reply
+          </a>
+          .
+        </p>
+      )}
       <Safety conversation={c} />
+    </section>
+  );
+}
+
+/** Older and newer pages of a long conversation, and where this page sits (absent when one page). */
+function ThreadPages({ conversation, label }: { conversation: ConversationView; label: string }) {
+  const { page, conversationId } = conversation;
+  if (page.olderBefore === undefined && page.newerBefore === undefined) return null;
+  return (
+    <nav className="pagination thread-pages" aria-label={label}>
+      {page.olderBefore !== undefined && (
+        <a href={conversationPagePath(conversationId, page.olderBefore)}>← Older messages</a>
+      )}
+      <span className="pagination__hint thread-pages__where">
+        Messages {page.first}–{page.last} of {page.total}
+      </span>
+      {page.newerBefore !== undefined && (
+        <a
+          className="thread-pages__newer"
+          href={conversationPagePath(conversationId, page.newerBefore)}
+        >
+          Newer messages →
+        </a>
+      )}
+    </nav>
+  );
+}
+
+/** A `?before=` that names no page of the conversation: say so, and lead to the newest page. */
+function PageMissing({ view }: { view: ConversationPageMissingView }) {
+  return (
+    <section className="container container--form form-page">
+      <h1>No such page of this conversation</h1>
+      <div className="form-card">
+        <p>
+          {view.problem === 'malformed'
+            ? 'The link to this page of the conversation is not right: it names no message.'
+            : 'There are no messages before that one in this conversation: this is past its beginning.'}
+        </p>
+        <p>
+          <a className="button button--primary" href={conversationPath(view.conversationId)}>
+            Go to the newest messages
+          </a>
+        </p>
+      </div>
     </section>
   );
 }

@@ -6,18 +6,21 @@ import type { DataContext } from '../registry.ts';
 
 /**
  * `/messages/{id}`, for the two members of the conversation only (anyone else gets the same
- * not-found answer as for an id that does not exist): the ad, the messages in order, the reply
- * form, Block or Unblock, and Report this conversation. The server reads it and marks the other
- * side's messages read (server/routes/messages.ts).
+ * not-found answer as for an id that does not exist): the ad, the messages in order, 50 a page
+ * with the newest page first and links to older and newer ones (`?before={message id}`), the
+ * reply form on the newest page, Block or Unblock, and Report this conversation. The server reads
+ * it and, for the newest page, marks the other side's messages read (server/routes/messages.ts).
  */
 export function conversationData({ request, routeParams }: DataContext) {
   const { brand } = getSite();
   const view = request?.messages;
   const conversation = view?.kind === 'conversation' ? view : undefined;
+  const pageMissing = view?.kind === 'conversation-page-missing' ? view : undefined;
+  const about = conversation?.adTitle ?? pageMissing?.adTitle;
   return {
     ...pageShell({
-      title: conversation
-        ? `Conversation about "${conversation.adTitle}" - ${brand}`
+      title: about
+        ? `Conversation about "${about}" - ${brand}`
         : `Conversation not found - ${brand}`,
       description: `A conversation on ${brand}.`,
       path: conversationPath(Number(routeParams.conversationId ?? 0)),
@@ -27,6 +30,8 @@ export function conversationData({ request, routeParams }: DataContext) {
     brand,
     /** Absent for an id that is not the member's, and on the dev server (no database). */
     conversation,
+    /** A `?before=` that names no page of the member's conversation (400 or 404). */
+    pageMissing,
     canWrite: request?.member ? request.member.emailVerified : true,
     error: request?.form?.error,
     body: request?.form?.values.body ?? '',

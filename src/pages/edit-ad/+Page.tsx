@@ -1,7 +1,9 @@
 // https://vike.dev/Page
 import { AdForm } from '../../components/AdForm.tsx';
 import { Banner } from '../../components/Banner.tsx';
-import { accountPath } from '../../paths.ts';
+import { formatDate } from '../../format.ts';
+import { accountPath, postPath } from '../../paths.ts';
+import { renewBeforeEditing, type MemberAdView } from '../../schemas/member-ad-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
@@ -23,13 +25,22 @@ export default function Page() {
         </div>
       </section>
     );
-  const live = ad.status === 'live' || ad.status === 'expired' || ad.status === 'hidden';
+  if (ad.status === 'expired') return <RenewFirst ad={ad} />;
+  const live = ad.status === 'live' || ad.status === 'hidden';
   return (
     <section className="container container--post form-page">
       <a className="back-link" href={accountPath()}>
         ← Back to your ads
       </a>
       <h1>Edit your ad</h1>
+      {data.renewed && (
+        <div className="edit-ad__notice">
+          <Banner tone="info">
+            Your ad is renewed
+            {ad.expiresOn && <> and live until {formatDate(ad.expiresOn)}</>}. You can edit it now.
+          </Banner>
+        </div>
+      )}
       <p className="form-page__lead">
         {ad.status === 'hidden'
           ? 'Your changes go to a moderator. Your ad stays as it is, off the site, until a moderator has looked at the reports about it.'
@@ -62,6 +73,36 @@ export default function Page() {
           />
         </div>
       )}
+    </section>
+  );
+}
+
+/** An expired ad: renewed before it is edited, so Renew (while it can be) instead of the form. */
+function RenewFirst({ ad }: { ad: MemberAdView }) {
+  return (
+    <section className="container container--form form-page">
+      <a className="back-link" href={accountPath()}>
+        ← Back to your ads
+      </a>
+      <h1>Renew your ad first</h1>
+      <div className="form-card renew-first">
+        <p className="renew-first__title">{ad.title}</p>
+        <p>{renewBeforeEditing(ad)}</p>
+        {ad.renewable ? (
+          <form action={`/api/ads/${ad.id}/renew`} method="post">
+            <input type="hidden" name="then" value="edit" />
+            <button className="button button--primary" type="submit">
+              Renew<span className="visually-hidden"> “{ad.title}”</span>
+            </button>
+          </form>
+        ) : (
+          <p>
+            <a className="button button--primary" href={postPath()}>
+              Post a new ad
+            </a>
+          </p>
+        )}
+      </div>
     </section>
   );
 }

@@ -7,7 +7,9 @@ import type { DataContext } from '../registry.ts';
 /**
  * `/account/ads/{id}/edit`: the posting form filled in with the member's ad (its waiting edit,
  * if any), for the member whose ad it is. The server hands over their ad; anyone else's id, or an
- * unknown one, finds nothing (the server answers 404).
+ * unknown one, finds nothing (the server answers 404). An expired ad shows why it is renewed
+ * first, with Renew when it still can be, instead of the form; renewed from here (`?done=renewed`),
+ * the form is back with a line saying so.
  */
 export function editAdData({ routeParams, request }: DataContext) {
   const { brand } = getSite();
@@ -39,5 +41,6 @@ export function editAdData({ routeParams, request }: DataContext) {
     states: getStates().map((state) => state.name),
     error: request?.form?.error,
     fieldErrors: request?.form?.fieldErrors ?? {},
+    renewed: request?.query.done === 'renewed' && ad?.status !== 'expired',
   };
 }

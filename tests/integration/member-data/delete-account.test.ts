@@ -4,6 +4,8 @@
 // moderation log (shown as a deleted account), asks to publish when an ad was live, clears the
 // cookies and mails the address once. Afterwards the email and password sign in no more, and the
 // address can sign up again — unless a moderator banned it.
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
   cookieHeader,
@@ -15,7 +17,7 @@ import {
   setCookies,
   signupBody,
 } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
+import { mailsTo, outboxMails } from '../../helpers/mail.ts';
 import {
   countRows,
   insertBlock,
@@ -187,7 +189,9 @@ describe('the right password', () => {
   let aboutTheirAd: number;
   let theirMessages: number;
   let logBefore: number;
+  let othersMailsBefore: ReturnType<typeof outboxMails>;
   let response: Response;
+  const toMember = (mail: { to: string }) => mail.to.toLowerCase() === member.email;
 
   beforeAll(async () => {
     moderator = await signUpModerator(t.app, t.db);
@@ -239,6 +243,22 @@ describe('the right password', () => {
       countRows(t.db, 'moderation_log', { column: 'account_id', value: member.accountId }),
     ).toBe(1);
     publisher.reasons.length = 0;
+    // The outbox (no SMTP_URL): files that are not a mail to the member alone must stay.
+    await t.mailer.settled();
+    mkdirSync(t.outboxDir, { recursive: true });
+    writeFileSync(join(t.outboxDir, 'notes.txt'), `To: ${member.email}\r\n\r\nNot a mail.\r\n`);
+    writeFileSync(
+      join(t.outboxDir, 'to-both.eml'),
+      `From: a@example.org\r\nTo: ${member.email}, ${other.email}\r\nSubject: Both\r\n\r\nHi\r\n`,
+    );
+    writeFileSync(
+      join(t.outboxDir, 'written-by-hand.eml'),
+      `From: a@example.org\r\nTo: "The member"\r\n <${member.email.toUpperCase()}>\r\nSubject: Old\r\n\r\nHi\r\n`,
+    );
+    expect(mailsTo(t.outboxDir, member.email).length).toBeGreaterThan(0);
+    othersMailsBefore = outboxMails(t.outboxDir).filter((mail) => !toMember(mail));
+    // A mail on its way when the account is deleted goes too.
+    t.mailer.send({ to: member.email, subject: 'On its way', text: 'Hi', html: '<p>Hi</p>' });
     response = await deleteForm(member.session, PASSWORD);
     await t.mailer.settled();
   });
@@ -335,6 +355,20 @@ describe('the right password', () => {
     const queue = await getPage(t.app, '/moderate', moderator.session);
     expect(queue.status).toBe(200);
     expect(await queue.text()).not.toContain('My ad still in review');
+  });
+
+  test("the outbox's mails to the address are removed, all but the account-deleted one; nothing else is", () => {
+    expect(mailsTo(t.outboxDir, member.email).map((mail) => mail.subject)).toEqual([
+      'Your Localboard account has been deleted',
+    ]);
+    expect(existsSync(join(t.outboxDir, 'written-by-hand.eml'))).toBe(false);
+    expect(existsSync(join(t.outboxDir, 'notes.txt'))).toBe(true);
+    expect(existsSync(join(t.outboxDir, 'to-both.eml'))).toBe(true);
+    const others = outboxMails(t.outboxDir).filter((mail) => !toMember(mail));
+    expect(others).toEqual(othersMailsBefore);
+    expect(readdirSync(t.outboxDir).filter((name) => name.endsWith('.eml'))).toHaveLength(
+      others.length + 1,
+    );
   });
 
   test('one mail to the address, saying the account has been deleted', () => {

@@ -266,6 +266,90 @@ describe('edit', () => {
   });
 });
 
+describe('an expired ad is renewed before it is edited', () => {
+  const edit = { age: '35', seeks: 'w4m', title: 'Edited title', description: 'Edited text' };
+
+  test('its edit page says so with Renew instead of the form; Renew leads back to the form', async () => {
+    const [member, ad] = await memberWithAd();
+    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-2) });
+    const response = await getPage(t, `/account/ads/${ad.id}/edit`, member.session);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(headingOf(html)).toBe('Renew your ad first');
+    expect(html).not.toContain(`action="/api/ads/${ad.id}/edit"`);
+    expect(html).toContain(`action="/api/ads/${ad.id}/renew"`);
+    expect(html).toContain('name="then" value="edit"');
+    expect(visibleText(html)).toContain(
+      `This ad expired on ${formatLong(dayFromToday(-2))}. Renew it before editing it`,
+    );
+    // The account page offers Renew, not Edit.
+    const account = await (await getPage(t, '/account', member.session)).text();
+    expect(account).toContain(`action="/api/ads/${ad.id}/renew"`);
+    expect(account).not.toContain(`href="/account/ads/${ad.id}/edit"`);
+
+    // Renew from the edit page: back to it, with the form.
+    const renewed = await submit(t, `/api/ads/${ad.id}/renew`, { then: 'edit' }, member.session);
+    expect(renewed.status).toBe(303);
+    expect(renewed.headers.get('location')).toBe(`/account/ads/${ad.id}/edit?done=renewed`);
+    const back = await (
+      await getPage(t, `/account/ads/${ad.id}/edit?done=renewed`, member.session)
+    ).text();
+    expect(headingOf(back)).toBe('Edit your ad');
+    expect(bannerOf(back)).toBe(
+      `Your ad is renewed and live until ${formatLong(dayFromToday(30))}. You can edit it now.`,
+    );
+    expect(back).toContain(`action="/api/ads/${ad.id}/edit"`);
+    expect((await submit(t, `/api/ads/${ad.id}/edit`, edit, member.session)).status).toBe(303);
+    expect(rowOf(ad.id).pending_title).toBe('Edited title');
+  });
+
+  test('its edit is refused (409) as a form post: the page says to renew, nothing changes', async () => {
+    const [member, ad] = await memberWithAd();
+    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-5) });
+    const before = rowOf(ad.id);
+    // Even with fields that would be refused: renewing comes first.
+    const response = await submit(
+      t,
+      `/api/ads/${ad.id}/edit`,
+      { ...edit, description: '' },
+      member.session,
+    );
+    expect(response.status).toBe(409);
+    const html = await response.text();
+    expect(headingOf(html)).toBe('Renew your ad first');
+    expect(html).toContain(`action="/api/ads/${ad.id}/renew"`);
+    expect(visibleText(html)).toContain('Renew it before editing it');
+    expect(rowOf(ad.id)).toEqual(before);
+  });
+
+  test('as JSON: 409 with the message; nothing changes', async () => {
+    const [member, ad] = await memberWithAd();
+    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(0) });
+    const before = rowOf(ad.id);
+    const response = await submit(t, `/api/ads/${ad.id}/edit`, edit, member.session, 'json');
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      error: `This ad expired on ${formatLong(dayFromToday(0))}. Renew it before editing it: Renew puts it back on the site for 30 days, without a new review (the button is here and beside the ad on your account page). Then you can edit it.`,
+    });
+    expect(rowOf(ad.id)).toEqual(before);
+  });
+
+  test('past the renewal window: neither Renew nor edit, post it again', async () => {
+    const [member, ad] = await memberWithAd();
+    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-31) });
+    const html = await (await getPage(t, `/account/ads/${ad.id}/edit`, member.session)).text();
+    expect(headingOf(html)).toBe('Renew your ad first');
+    expect(html).not.toContain(`action="/api/ads/${ad.id}/renew"`);
+    expect(html).toContain('href="/post"');
+    expect(visibleText(html)).toContain('more than 30 days ago, so it can no longer be renewed');
+    const response = await submit(t, `/api/ads/${ad.id}/edit`, edit, member.session, 'json');
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as { error: string }).error).toContain(
+      'Post it again as a new ad',
+    );
+  });
+});
+
 describe('delete', () => {
   test('marks the ad deleted, gone from the list; a live ad asks the publisher', async () => {
     const [member, ad] = await memberWithAd();

@@ -1,0 +1,123 @@
+// An expired ad is renewed before it is edited (docs/product.md section 6), on the production
+// build, in Chromium with JavaScript and again without it: its edit page says so with Renew
+// instead of the form; Renew leads back to the edit page, now with the form, and the edit goes to
+// review. Screenshots of the page at 390 and 1280 px, and axe-core on it.
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { makeModerator } from '../../server/moderator-command.ts';
+import { editAdPath } from '../../src/paths.ts';
+import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
+import { heading, signUpWithApi, uniqueEmail, verifyFromMail } from '../helpers/e2e-members.ts';
+import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { seriousAxeViolations } from '../helpers/page-checks.ts';
+import { launchChromium, siteDir } from './support.ts';
+
+const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
+
+let browser: Browser;
+let server: ModerationServer;
+let moderator: BrowserContext;
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
+  moderator = await browser.newContext();
+  const email = uniqueEmail('moderator');
+  await signUpWithApi(moderator, server.url, email);
+  expect(makeModerator(server.db, email).code).toBe(0);
+});
+afterAll(async () => {
+  await moderator?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+const dayFromToday = (days: number) =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Screenshots at both widths; with JavaScript, axe-core too. */
+async function lookAt(page: Page, name: string, javaScriptEnabled: boolean) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    if (javaScriptEnabled)
+      expect(await seriousAxeViolations(page), `${name} at ${width}`).toEqual([]);
+  }
+}
+
+describe.each([
+  ['in Chromium with JavaScript', true],
+  ['without JavaScript', false],
+])('the edit page of an expired ad, %s', (_, javaScriptEnabled) => {
+  const run = javaScriptEnabled ? 'js' : 'nojs';
+  let context: BrowserContext;
+  let page: Page;
+  let adId = 0;
+
+  beforeAll(async () => {
+    context = await browser.newContext({
+      javaScriptEnabled,
+      bypassCSP: true,
+      viewport: { width: 1280, height: 900 },
+    });
+    const email = uniqueEmail(`expired-${run}`);
+    await signUpWithApi(context, server.url, email);
+    page = await context.newPage();
+    await verifyFromMail(page, server, email);
+    const posted = await context.request.post(`${server.url}/api/ads`, {
+      data: {
+        state: 'California',
+        city: javaScriptEnabled ? 'Fresno' : 'Modesto',
+        age: '36',
+        seeks: 'w4m',
+        title: `Sunday markets and long walks (${run})`,
+        description: 'Farmers markets on Sundays, then a long walk.',
+      },
+    });
+    expect(posted.status()).toBe(201);
+    adId = ((await posted.json()) as { id: number }).id;
+    const approved = await moderator.request.post(
+      `${server.url}/api/moderate/ads/${adId}/approve`,
+      { data: { revision: 1 } },
+    );
+    expect(approved.status()).toBe(200);
+    // Time passes: it expired five days ago.
+    server.db
+      .prepare('UPDATE member_ads SET expires_on = ? WHERE id = ?')
+      .run(dayFromToday(-5), adId);
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  test('says to renew first, with Renew instead of the form; Renew leads back to the form', async () => {
+    await gotoEnhanced(page, `${server.url}${editAdPath(adId)}`, javaScriptEnabled);
+    expect(await heading(page)).toBe('Renew your ad first');
+    expect(await page.locator('.renew-first').textContent()).toContain(
+      'Renew it before editing it',
+    );
+    expect(await page.getByLabel('Title').count()).toBe(0);
+    await lookAt(page, `edit-expired-${run}`, javaScriptEnabled);
+
+    await page.getByRole('button', { name: /^Renew/ }).click();
+    await page.waitForURL(`${server.url}${editAdPath(adId)}?done=renewed`);
+    await waitForEnhanced(page, javaScriptEnabled);
+    expect(await heading(page)).toBe('Edit your ad');
+    expect(await page.getByRole('status').first().textContent()).toContain(
+      'Your ad is renewed and live until',
+    );
+    await lookAt(page, `edit-renewed-${run}`, javaScriptEnabled);
+    await page.getByLabel('Title').fill(`Sunday markets, edited (${run})`);
+    await page.getByRole('button', { name: 'Send changes for review' }).click();
+    await page.waitForURL(`${server.url}/account?done=edit-in-review`);
+    const row = server.db
+      .prepare(
+        'SELECT expires_on AS expiresOn, pending_title AS pendingTitle FROM member_ads WHERE id = ?',
+      )
+      .get(adId) as { expiresOn: string; pendingTitle: string };
+    expect(row).toEqual({
+      expiresOn: dayFromToday(30),
+      pendingTitle: `Sunday markets, edited (${run})`,
+    });
+  });
+});
