@@ -13,7 +13,7 @@
 // time for each (its request log, which the load generator's share of the cores does not touch),
 // and its resident memory (VmRSS before and after the lookups, and its peak VmHWM while they
 // ran); into docs/benchmarks.md (## Finding an ad by id). Nothing is sent anywhere but 127.0.0.1.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +21,15 @@ import { openDatabase } from '../server/db/database.ts';
 import { findPublishedAd } from '../src/content/ad-by-id.ts';
 import { adIdIndexFile } from '../src/content/ad-id-index-file.ts';
 import { getSite, useCompiledContentDir } from '../src/content/index.ts';
-import { benchAdStream, FIRST_AD_ID, readWeightedCities } from './ads.ts';
-import { writeContentSet } from './content.ts';
+import { FIRST_AD_ID } from './ads.ts';
+import {
+  compileGeneratedContent,
+  ensureServerBuild,
+  writeGeneratedAds,
+} from './compile-generated.ts';
 import { writeDocSection } from './docs.ts';
 import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
-import { freePort, stopServer } from './server-process.ts';
+import { freePort, stopServer, waitForServer } from './server-process.ts';
 import { createWorkspace } from './workspace.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -65,47 +69,20 @@ export async function benchAdLookups(options: AdLookupOptions): Promise<void> {
     console.log(`Working in ${workspace.dir}${workspace.onTmpfs ? ' (tmpfs)' : ''}.`);
     ensureServerBuild();
     const generated = performance.now();
-    const cities = readWeightedCities(join(root, 'content'));
-    const stream = benchAdStream({
-      contentDir: join(root, 'content'),
-      cities,
-      seed: DEFAULT_SEED,
-      count: options.ads,
-      buildDate: DEFAULT_BUILD_DATE,
-    });
-    writeContentSet(join(root, 'content'), contentDir, stream, options.ads, 'per-state');
+    writeGeneratedAds(contentDir, options.ads);
     const generateSeconds = (performance.now() - generated) / 1000;
     console.log(
       `Generated ${options.ads.toLocaleString('en-US')} ads in ${generateSeconds.toFixed(0)} s.`,
     );
 
     const compiled = performance.now();
-    const compile = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--max-old-space-size=160',
-        '--max-semi-space-size=2',
-        'scripts/compile-content.ts',
-      ],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'inherit'],
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          NODE_ENV: 'production',
-          CONTENT_DIR: contentDir,
-          COMPILED_CONTENT_DIR: compiledDir,
-          DATABASE_PATH: join(workspace.dir, 'no-member-ads.sqlite'),
-          BUILD_DATE: DEFAULT_BUILD_DATE,
-        },
-      },
-    );
-    if (compile.status !== 0) throw new Error(`The content step failed:\n${compile.stdout}`);
+    const compileLine = compileGeneratedContent({
+      contentDir,
+      compiledDir,
+      databasePath: join(workspace.dir, 'no-member-ads.sqlite'),
+    });
     const compileSeconds = (performance.now() - compiled) / 1000;
-    console.log(`  ${compile.stdout.trim().split('\n').at(-1)}`);
+    console.log(`  ${compileLine}`);
     const index = adIdIndexFile(compiledDir);
     const indexBytes = statSync(index).size;
 
@@ -207,7 +184,7 @@ async function measure(
   });
   try {
     const base = `http://${HOST}:${port}`;
-    await waitForServer(base, child);
+    await waitForServer(base, child, 300);
     const session = await signUp(base);
     // The server has started and answered a page: its memory before any lookup. The peak is
     // counted from here (the sign-up's password hash takes 64 MiB for a moment).
@@ -332,16 +309,6 @@ function report(
   return lines.join('\n');
 }
 
-/** The worktree's build, for the build date of the generated ads (the server then publishes nothing). */
-function ensureServerBuild() {
-  const build = spawnSync(
-    process.execPath,
-    ['scripts/build.mjs', '--if-needed', '--date', DEFAULT_BUILD_DATE],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
-  );
-  if (build.status !== 0) throw new Error(`The build failed:\n${build.stdout}`);
-}
-
 function startServer(
   port: number,
   paths: { compiledDir: string; contentDir: string; databasePath: string; dataDir: string },
@@ -364,17 +331,4 @@ function startServer(
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-}
-
-async function waitForServer(base: string, child: ChildProcess) {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode})`);
-    try {
-      await fetch(`${base}/`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('The server did not start');
 }

@@ -9,7 +9,7 @@
 // (compileToDisk with the database, as a publish runs it): the index's own milliseconds, and that
 // the server finds the ad, then not.
 // Prints the figures and writes them to docs/benchmarks.md (## Search).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -17,12 +17,15 @@ import Database from 'better-sqlite3';
 import { openDatabase } from '../server/db/database.ts';
 import { compileToDisk } from '../src/build/compile/compile-to-disk.ts';
 import { searchIndexFile } from '../src/content/search-index-file.ts';
-import { benchAdStream, readWeightedCities } from './ads.ts';
-import { writeContentSet } from './content.ts';
+import {
+  compileGeneratedContent,
+  ensureServerBuild,
+  writeGeneratedAds,
+} from './compile-generated.ts';
 import { writeDocSection } from './docs.ts';
 import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
 import { parseServerBenchOptions } from './server-bench-options.ts';
-import { freePort } from './server-process.ts';
+import { freePort, waitForServer } from './server-process.ts';
 import { createWorkspace } from './workspace.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -79,45 +82,13 @@ export async function benchSearch(argv: readonly string[]): Promise<void> {
   try {
     console.log(`Working in ${workspace.dir}${workspace.onTmpfs ? ' (tmpfs)' : ''}.`);
     ensureServerBuild();
-    const cities = readWeightedCities(join(root, 'content'));
-    const ads = benchAdStream({
-      contentDir: join(root, 'content'),
-      cities,
-      seed: DEFAULT_SEED,
-      count: options.ads,
-      buildDate,
-    });
-    writeContentSet(join(root, 'content'), contentDir, ads, options.ads, 'per-state');
+    const cities = writeGeneratedAds(contentDir, options.ads);
     openDatabase(databasePath).close();
 
     console.log(`Compiling ${options.ads.toLocaleString('en-US')} ads and indexing them...`);
     const compileStarted = performance.now();
-    const compile = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--max-old-space-size=160',
-        '--max-semi-space-size=2',
-        'scripts/compile-content.ts',
-      ],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'inherit'],
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          NODE_ENV: 'production',
-          CONTENT_DIR: contentDir,
-          COMPILED_CONTENT_DIR: compiledDir,
-          DATABASE_PATH: databasePath,
-          BUILD_DATE: buildDate,
-        },
-      },
-    );
-    if (compile.status !== 0) throw new Error(`The content step failed:\n${compile.stdout}`);
+    const compileLine = compileGeneratedContent({ contentDir, compiledDir, databasePath });
     const compileSeconds = (performance.now() - compileStarted) / 1000;
-    const compileLine = compile.stdout.trim().split('\n').at(-1) ?? '';
     const indexSeconds = Number(/re-indexed for search in ([\d.]+) s/.exec(compileLine)?.[1]);
     const indexFile = searchIndexFile(compiledDir);
     const indexBytes = fileBytes(indexFile) + fileBytes(`${indexFile}-wal`);
@@ -128,7 +99,7 @@ export async function benchSearch(argv: readonly string[]): Promise<void> {
 
     const port = await freePort(HOST);
     server = startServer(port, compiledDir, databasePath, workspace.dir);
-    await waitForServer(port, server);
+    await waitForServer(`http://${HOST}:${port}`, server, 200);
     const base = `http://${HOST}:${port}`;
     // Warm up: the first queries open the index and fill the page cache.
     for (const query of queries.slice(0, 20)) await timedGet(base, query.path);
@@ -329,20 +300,6 @@ function fileBytes(file: string): number {
   return existsSync(file) ? statSync(file).size : 0;
 }
 
-/** The worktree's build (dist/server/serve.mjs), brought up to date as `npm run bench:server` does. */
-function ensureServerBuild() {
-  const build = spawnSync(
-    process.execPath,
-    ['scripts/build.mjs', '--if-needed', '--date', DEFAULT_BUILD_DATE],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      encoding: 'utf8',
-    },
-  );
-  if (build.status !== 0) throw new Error(`The build failed:\n${build.stdout}`);
-}
-
 function startServer(port: number, compiledDir: string, databasePath: string, dataDir: string) {
   mkdirSync(join(dataDir, 'outbox'), { recursive: true });
   const env: NodeJS.ProcessEnv = {
@@ -362,17 +319,4 @@ function startServer(port: number, compiledDir: string, databasePath: string, da
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-}
-
-async function waitForServer(port: number, child: ChildProcess) {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode})`);
-    try {
-      await fetch(`http://${HOST}:${port}/`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('The server did not start');
 }

@@ -26,3 +26,17 @@ export function stopServer(child: ChildProcess, graceMs: number): Promise<void> 
     child.kill('SIGTERM');
   });
 }
+
+/** Resolves once the server at `base` answers; throws if it exits or after `attempts` tries 100 ms apart. */
+export async function waitForServer(base: string, child: ChildProcess, attempts: number) {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode})`);
+    try {
+      await fetch(`${base}/`);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error('The server did not start');
+}
