@@ -2,17 +2,15 @@
 // JavaScript and again without it: 120 messages, the newest 50 first with the reply form; Older
 // and Newer are plain links through the pages; a reply from the newest page lands on the latest
 // message. Screenshots of the newest and an older page at 390 and 1280 px, and axe-core on them.
-import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeModerator } from '../../server/moderator-command.ts';
 import { conversationPath } from '../../src/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
-import { signUpWithApi, uniqueEmail, verifyFromMail } from '../helpers/e2e-members.ts';
+import { signUpAndVerify } from '../helpers/e2e-members.ts';
 import { insertMessage } from '../helpers/member-data.ts';
-import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
-import { seriousAxeViolations } from '../helpers/page-checks.ts';
-import { launchChromium, siteDir } from './support.ts';
+import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';
+import type { ModerationServer } from '../helpers/moderation-server.ts';
+import { lookAtWidths } from '../helpers/page-checks.ts';
 
 const SHOTS = process.env.MESSAGES_SCREENSHOTS_DIR ?? '/tmp/localboard-messages-screenshots';
 
@@ -20,39 +18,20 @@ let browser: Browser;
 let server: ModerationServer;
 let moderator: BrowserContext;
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
-  moderator = await browser.newContext();
-  const email = uniqueEmail('moderator');
-  await signUpWithApi(moderator, server.url, email);
-  expect(makeModerator(server.db, email).code).toBe(0);
+  ({ browser, server, moderator } = await startModerationBrowser());
 });
-afterAll(async () => {
-  await moderator?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stopModerationBrowser({ browser, server, moderator }));
 
 /** A verified member in a new context; their account id. */
 async function member(context: BrowserContext, label: string): Promise<number> {
-  const email = uniqueEmail(label);
-  await signUpWithApi(context, server.url, email);
-  const page = await context.newPage();
-  await verifyFromMail(page, server, email);
-  await page.close();
+  const email = await signUpAndVerify(context, server, label);
   return (server.db.prepare('SELECT id FROM accounts WHERE email = ?').get(email) as { id: number })
     .id;
 }
 
 /** Screenshots at both widths; with JavaScript, axe-core too. */
-async function lookAt(page: Page, name: string, javaScriptEnabled: boolean) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-    if (javaScriptEnabled)
-      expect(await seriousAxeViolations(page), `${name} at ${width}`).toEqual([]);
-  }
-}
+const lookAt = (page: Page, name: string, javaScriptEnabled: boolean) =>
+  lookAtWidths(page, SHOTS, name, javaScriptEnabled);
 
 const shown = async (page: Page) =>
   (await page.locator('.message__body').allTextContents()).map((text) =>

@@ -4,22 +4,14 @@
 // (header and inbox), reads it and the count goes down, answers; the poster blocks the replier,
 // whose reply and whose new conversation on the poster's other ad are refused. Then screenshots
 // of the inbox and a conversation at 390 and 1280 px, and axe-core on both.
-import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeModerator } from '../../server/moderator-command.ts';
 import { conversationPath, messagesPath, newMessagePath } from '../../src/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
-import {
-  heading,
-  mailTo,
-  signUpWithApi,
-  uniqueEmail,
-  verifyFromMail,
-} from '../helpers/e2e-members.ts';
-import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
-import { seriousAxeViolations } from '../helpers/page-checks.ts';
-import { launchChromium, siteDir } from './support.ts';
+import { heading, mailTo, signUpAndVerify as signUpAndVerifyOn } from '../helpers/e2e-members.ts';
+import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';
+import type { ModerationServer } from '../helpers/moderation-server.ts';
+import { lookAtWidths } from '../helpers/page-checks.ts';
 
 const SHOTS = process.env.MESSAGES_SCREENSHOTS_DIR ?? '/tmp/localboard-messages-screenshots';
 
@@ -27,26 +19,13 @@ let browser: Browser;
 let server: ModerationServer;
 let moderator: BrowserContext;
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
-  moderator = await browser.newContext();
-  const email = await signUpAndVerify(moderator, 'moderator');
-  expect(makeModerator(server.db, email).code).toBe(0);
+  ({ browser, server, moderator } = await startModerationBrowser({ verifiedModerator: true }));
 });
-afterAll(async () => {
-  await moderator?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stopModerationBrowser({ browser, server, moderator }));
 
 /** Signs up in the context, opens the mailed verification link and verifies; the email. */
-async function signUpAndVerify(context: BrowserContext, label: string): Promise<string> {
-  const email = uniqueEmail(label);
-  await signUpWithApi(context, server.url, email);
-  const page = await context.newPage();
-  await verifyFromMail(page, server, email);
-  await page.close();
-  return email;
-}
+const signUpAndVerify = (context: BrowserContext, label: string) =>
+  signUpAndVerifyOn(context, server, label);
 
 /** Posts an ad through the API as the context's member, and the moderator approves it. */
 async function liveAd(context: BrowserContext, city: string, title: string): Promise<number> {
@@ -69,16 +48,9 @@ async function liveAd(context: BrowserContext, city: string, title: string): Pro
   return id;
 }
 
-/** Screenshots at both widths; with JavaScript, axe-core too (it runs in the page). */
-async function lookAt(page: Page, name: string, javaScriptEnabled: boolean) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-    if (!javaScriptEnabled) continue;
-    expect(await seriousAxeViolations(page), `${name} at ${width}`).toEqual([]);
-  }
-}
+/** Screenshots at both widths; with JavaScript, axe-core too. */
+const lookAt = (page: Page, name: string, javaScriptEnabled: boolean) =>
+  lookAtWidths(page, SHOTS, name, javaScriptEnabled);
 
 describe.each([
   ['in Chromium with JavaScript', true],

@@ -2,16 +2,14 @@
 // build, in Chromium with JavaScript and again without it: its edit page says so with Renew
 // instead of the form; Renew leads back to the edit page, now with the form, and the edit goes to
 // review. Screenshots of the page at 390 and 1280 px, and axe-core on it.
-import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeModerator } from '../../server/moderator-command.ts';
 import { editAdPath } from '../../src/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpWithApi, uniqueEmail, verifyFromMail } from '../helpers/e2e-members.ts';
-import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
-import { seriousAxeViolations } from '../helpers/page-checks.ts';
-import { launchChromium, siteDir } from './support.ts';
+import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';
+import type { ModerationServer } from '../helpers/moderation-server.ts';
+import { lookAtWidths } from '../helpers/page-checks.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 
@@ -19,31 +17,16 @@ let browser: Browser;
 let server: ModerationServer;
 let moderator: BrowserContext;
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
-  moderator = await browser.newContext();
-  const email = uniqueEmail('moderator');
-  await signUpWithApi(moderator, server.url, email);
-  expect(makeModerator(server.db, email).code).toBe(0);
+  ({ browser, server, moderator } = await startModerationBrowser());
 });
-afterAll(async () => {
-  await moderator?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stopModerationBrowser({ browser, server, moderator }));
 
 const dayFromToday = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** Screenshots at both widths; with JavaScript, axe-core too. */
-async function lookAt(page: Page, name: string, javaScriptEnabled: boolean) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-    if (javaScriptEnabled)
-      expect(await seriousAxeViolations(page), `${name} at ${width}`).toEqual([]);
-  }
-}
+const lookAt = (page: Page, name: string, javaScriptEnabled: boolean) =>
+  lookAtWidths(page, SHOTS, name, javaScriptEnabled);
 
 describe.each([
   ['in Chromium with JavaScript', true],

@@ -123,3 +123,17 @@ export async function moderatorContext(
   expect(makeModerator(site.db, email).code).toBe(0);
   return { context, email };
 }
+
+/** Signs up in the context, opens the mailed verification link in a new page and verifies; the email. */
+export async function signUpAndVerify(
+  context: BrowserContext,
+  site: Pick<MemberSite, 'url' | 'outboxDir'>,
+  label: string,
+): Promise<string> {
+  const email = uniqueEmail(label);
+  await signUpWithApi(context, site.url, email);
+  const page = await context.newPage();
+  await verifyFromMail(page, site, email);
+  await page.close();
+  return email;
+}

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 const axeSource = createRequire(import.meta.url)('axe-core').source as string;
 
@@ -41,4 +42,20 @@ export function screenshotPath(name: string): string {
   const dir = join(tmpdir(), 'localboard-screenshots');
   mkdirSync(dir, { recursive: true });
   return join(dir, `${name}.png`);
+}
+
+/** Screenshots of the page at 390 and 1280 px into `dir` (`{name}-{width}.png`); with JavaScript, no serious axe-core violations at either. */
+export async function lookAtWidths(
+  page: Page,
+  dir: string,
+  name: string,
+  javaScriptEnabled: boolean,
+): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+    if (javaScriptEnabled)
+      expect(await seriousAxeViolations(page), `${name} at ${width}`).toEqual([]);
+  }
 }
