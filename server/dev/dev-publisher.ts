@@ -7,7 +7,12 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Publisher, PublishOutcome } from '../publishing/publisher.ts';
+import {
+  oneRunAtATime,
+  reasonsText,
+  type Publisher,
+  type PublishOutcome,
+} from '../publishing/publisher.ts';
 
 export interface DevPublisherSettings {
   /** The project's folder. */
@@ -26,12 +31,10 @@ const KEPT_LINES = 5;
 
 export function devPublisher(settings: DevPublisherSettings): Publisher {
   const tsx = createRequire(join(settings.root, 'package.json')).resolve('tsx/cli');
-  let last: Promise<unknown> = Promise.resolve();
-  let waiting: { reasons: string[]; outcome: Promise<PublishOutcome> } | undefined;
 
   async function compile(reasons: readonly string[]): Promise<PublishOutcome> {
     const started = performance.now();
-    const why = reasons.length === 1 ? reasons[0]! : `${reasons[0]} and ${reasons.length - 1} more`;
+    const why = reasonsText(reasons);
     const lines: string[] = [];
     const code = await new Promise<number | null>((resolve) => {
       const child = spawn(process.execPath, [tsx, 'scripts/compile-dev-content.ts'], {
@@ -76,20 +79,5 @@ export function devPublisher(settings: DevPublisherSettings): Publisher {
     return { ok: true };
   }
 
-  return {
-    publish(reason) {
-      if (!waiting) {
-        const reasons: string[] = [];
-        const outcome = last.then(() => {
-          // From now on, requests wait for the compile after this one.
-          waiting = undefined;
-          return compile(reasons);
-        });
-        waiting = { reasons, outcome };
-        last = outcome;
-      }
-      waiting.reasons.push(reason);
-      return waiting.outcome;
-    },
-  };
+  return { publish: oneRunAtATime(compile).publish };
 }

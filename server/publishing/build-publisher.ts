@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useCompiledContentDir } from '../../src/content/index.ts';
-import type { Publisher, PublishOutcome } from './publisher.ts';
+import { oneRunAtATime, reasonsText, type Publisher, type PublishOutcome } from './publisher.ts';
 
 export interface BuildPublisherSettings {
   /** The build's output folder: the site is {outDir}/site, the build's steps {outDir}/server. */
@@ -60,32 +60,12 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
   const problem = settings.log ?? ((line: string) => console.error(line));
   const stepsDir = join(settings.outDir, 'server');
 
-  let waiting: { reasons: string[]; answer: Array<(outcome: PublishOutcome) => void> } | undefined;
-  let running: Promise<void> | undefined;
-  let builds = 0;
   let timer: NodeJS.Timeout | undefined;
-  let idleWaiters: Array<() => void> = [];
-
-  function next(): void {
-    if (running) return;
-    const batch = waiting;
-    if (!batch) {
-      for (const resolve of idleWaiters) resolve();
-      idleWaiters = [];
-      return;
-    }
-    waiting = undefined;
-    builds += 1;
-    running = build(batch.reasons).then((outcome) => {
-      for (const answer of batch.answer) answer(outcome);
-      running = undefined;
-      next();
-    });
-  }
+  const runs = oneRunAtATime(build);
 
   async function build(reasons: readonly string[]): Promise<PublishOutcome> {
     const date = buildDate();
-    const why = reasons.length === 1 ? reasons[0]! : `${reasons[0]} and ${reasons.length - 1} more`;
+    const why = reasonsText(reasons);
     const started = performance.now();
     let outcome: PublishOutcome;
     try {
@@ -170,14 +150,7 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
   }
 
   const publisher: BuildPublisher = {
-    publish(reason) {
-      return new Promise<PublishOutcome>((resolve) => {
-        waiting ??= { reasons: [], answer: [] };
-        waiting.reasons.push(reason);
-        waiting.answer.push(resolve);
-        next();
-      });
-    },
+    publish: runs.publish,
     startDaily() {
       const built = siteBuildDate(settings.outDir);
       if (built !== buildDate())
@@ -190,12 +163,9 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
       if (timer) clearTimeout(timer);
       timer = undefined;
     },
-    idle() {
-      if (!running && !waiting) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
-    },
+    idle: runs.idle,
     get builds() {
-      return builds;
+      return runs.runs;
     },
   };
   return publisher;

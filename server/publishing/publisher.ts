@@ -28,3 +28,56 @@ export function publishSoon(publisher: Publisher | undefined, reason: string): v
     ?.publish(reason)
     .catch((error: unknown) => console.error(`Publishing (${reason}) failed: ${String(error)}`));
 }
+
+/** The reasons of one run, for the log: the first, and how many more. */
+export const reasonsText = (reasons: readonly string[]) =>
+  reasons.length === 1 ? reasons[0]! : `${reasons[0]} and ${reasons.length - 1} more`;
+
+/**
+ * Runs `run` one at a time: requests that arrive while it runs share the next run, which starts
+ * after this one and carries all their reasons. Each request resolves with the outcome of the run
+ * that carried it.
+ */
+export function oneRunAtATime(run: (reasons: readonly string[]) => Promise<PublishOutcome>) {
+  let waiting: { reasons: string[]; answer: Array<(outcome: PublishOutcome) => void> } | undefined;
+  let running: Promise<void> | undefined;
+  let runs = 0;
+  let idleWaiters: Array<() => void> = [];
+
+  function next(): void {
+    if (running) return;
+    const batch = waiting;
+    if (!batch) {
+      for (const resolve of idleWaiters) resolve();
+      idleWaiters = [];
+      return;
+    }
+    waiting = undefined;
+    runs += 1;
+    running = run(batch.reasons).then((outcome) => {
+      for (const answer of batch.answer) answer(outcome);
+      running = undefined;
+      next();
+    });
+  }
+
+  return {
+    publish(reason: string): Promise<PublishOutcome> {
+      return new Promise<PublishOutcome>((resolve) => {
+        waiting ??= { reasons: [], answer: [] };
+        waiting.reasons.push(reason);
+        waiting.answer.push(resolve);
+        next();
+      });
+    },
+    /** Resolves once no run is going on or waiting. */
+    idle(): Promise<void> {
+      if (!running && !waiting) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    /** Runs so far. */
+    get runs() {
+      return runs;
+    },
+  };
+}

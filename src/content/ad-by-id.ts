@@ -11,9 +11,9 @@
 // it then looks again, with the index as it is by then. Should it still not agree (a publish that
 // stalled between its renames), the ad reads as not found for that moment, never as another ad's
 // or a cut line, as a city's ads do (src/content/index.ts).
-import { closeSync, openSync, readSync } from 'node:fs';
 import type { AdCounts } from '../schemas/compiled-content.ts';
 import { adIdIndexFile, findAdPlace, type AdPlace } from './ad-id-index-file.ts';
+import { readFileRange } from './read-range.ts';
 import {
   adIdsForCity,
   adInMemory,
@@ -47,24 +47,9 @@ export function findPublishedAd(id: number): CompiledAd | undefined {
 
 /** The ad's line where the index says it is, if that is exactly one whole line of this ad. */
 function adAt(file: string, place: AdPlace, id: number): CompiledAd | undefined {
-  const buffer = Buffer.allocUnsafe(place.bytes);
-  let read = 0;
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      while (read < place.bytes) {
-        const count = readSync(fd, buffer, read, place.bytes - read, place.offset + read);
-        if (count === 0) break;
-        read += count;
-      }
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // The state file is gone (its state has no ads left since): as a line that does not match.
-    return undefined;
-  }
-  if (read !== place.bytes) return undefined;
+  // A state file gone (its state has no ads left since) is as a line that does not match.
+  const buffer = readFileRange(file, place.offset, place.bytes);
+  if (!buffer) return undefined;
   const line = buffer.toString('utf8');
   // JSON escapes line breaks in strings, so a newline only ever ends a line, and `{"id":` only
   // ever starts one: one newline, at the end, after this id, is exactly this ad's line.

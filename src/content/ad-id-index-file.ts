@@ -17,8 +17,9 @@
 // Each state's own records (the same layout, the state's position zero, no header) are kept in
 // {compiled}/ads/{State Name}.ids, written with its state file; the index is merged from them.
 // Ids and offsets are doubles, as JavaScript numbers are: exact up to 2^53.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { readAt } from './read-range.ts';
 
 export const adIdIndexFile = (compiledDir: string) => join(compiledDir, 'ads', 'ids.idx');
 export const stateIdsFile = (compiledDir: string, state: string) =>
@@ -97,16 +98,4 @@ function stateNames(fd: number, bytes: number): string[] {
   if (!names?.bytes.equals(read))
     names = { bytes: read, list: JSON.parse(read.toString('utf8')) as string[] };
   return names.list;
-}
-
-/** `length` bytes at `position`, or undefined when the file ends before. */
-function readAt(fd: number, position: number, length: number): Buffer | undefined {
-  const buffer = Buffer.allocUnsafe(length);
-  let filled = 0;
-  while (filled < length) {
-    const count = readSync(fd, buffer, filled, length - filled, position + filled);
-    if (count === 0) return undefined;
-    filled += count;
-  }
-  return buffer;
 }

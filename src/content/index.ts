@@ -2,7 +2,8 @@
 // published ads: one file a state (.content/ads/{State Name}.ndjson), grouped by city, with an
 // index of where each city's lines are (.content/ads/index.json). A page reads only its city's
 // ads, when it first needs them. Lookups are indexes built once, so data hooks never re-parse files.
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { readFileRange } from './read-range.ts';
 import { join } from 'node:path';
 import type {
   AdsIndex,
@@ -187,19 +188,8 @@ function readCityAds(state: string, city: string, retried = false): CityAds {
  * quotes inside strings).
  */
 function readCityLines(file: string, entry: CityAdsEntry): string | undefined {
-  const buffer = Buffer.allocUnsafe(entry.bytes);
-  let read: number;
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      read = readSync(fd, buffer, 0, entry.bytes, entry.offset);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
-  if (read !== entry.bytes) return undefined;
+  const buffer = readFileRange(file, entry.offset, entry.bytes);
+  if (!buffer) return undefined;
   const text = buffer.toString('utf8');
   return text.startsWith('{"id":') && text.endsWith('\n') ? text : undefined;
 }
