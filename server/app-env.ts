@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { RouteParams } from '../src/route.ts';
 import type { Route } from '../src/route.ts';
 import { hashToken, sessionTokenOf } from './auth/session-cookie.ts';
-import type { SessionAccount } from './db/sessions.ts';
+import type { SessionAccount, SessionStore } from './store/sessions.ts';
 
 /** The signed-in member: their account as the session found it. */
 export type Member = SessionAccount;
@@ -29,12 +29,8 @@ export interface AppEnv {
 
 export type AppContext = Context<AppEnv>;
 
-interface SessionFinder {
-  findValid(tokenHash: Buffer, now: string): SessionAccount | undefined;
-}
-
 /** Sets `c.var.member` for every request: a lookup that runs once, and only if asked. */
-export function memberLookup(sessions: SessionFinder): MiddlewareHandler<AppEnv> {
+export function memberLookup(sessions: Pick<SessionStore, 'findValid'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     let found: Promise<Member | undefined> | undefined;
     c.set('member', () => {

@@ -19,7 +19,7 @@ import {
 } from './auth/rate-limits.ts';
 import { proxyTrust, type TrustProxySetting } from './client-address.ts';
 import type { Db } from './db/database.ts';
-import { sessionStore } from './db/sessions.ts';
+import type { StoreHandle } from './store/store.ts';
 import { formEndpoints } from './forms/form-endpoint.ts';
 import { refusals } from './forms/refusal.ts';
 import { unknownEndpoint } from './forms/unknown-endpoint.ts';
@@ -43,8 +43,10 @@ import { staticSite } from './static-site.ts';
 export interface AppOptions {
   /** Folder of the prerendered site (dist/site). */
   siteDir: string;
-  /** The open database (server/db/database.ts). */
+  /** The open database (server/db/database.ts). Being replaced by `store`. */
   db: Db;
+  /** The store (server/store/store.ts): every piece of data the server keeps. */
+  store: StoreHandle;
   /** Sends the verification and password-reset mails (server/mail/mailer.ts). */
   mailer: Mailer;
   /**
@@ -92,7 +94,7 @@ function hashingPoolFor(option: AppOptions['hashing']): HashingPool {
 }
 
 export function createApp(options: AppOptions) {
-  const { db, mailer, publisher } = options;
+  const { db, store, mailer, publisher } = options;
   const trust = proxyTrust(options.trustProxy);
   const mailSite = mailSiteOf(options.mailSite);
   const links = emailLinks({ db, mailer, mailSite });
@@ -117,12 +119,12 @@ export function createApp(options: AppOptions) {
   const form = formEndpoints({ refuse, allowedOrigins: options.allowedOrigins ?? [], trust });
   const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS);
   const passwords = passwordHasher(hashingPoolFor(options.hashing));
-  const forms = { db, refuse, form, trust };
+  const forms = { db, store, refuse, form, trust };
 
   const app = new Hono<AppEnv>();
   if (options.log !== false) app.use(requestLog(options.log));
   app.use(securityHeaders(trust));
-  app.use(memberLookup(sessionStore(db)));
+  app.use(memberLookup(store.sessions));
   app.use('/api/*', async (c, next) => {
     await next();
     // Every API answer is about this visitor (their session, what they typed): never cached.

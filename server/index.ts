@@ -8,6 +8,7 @@ import { serve } from '@hono/node-server';
 import { dirname, resolve } from 'node:path';
 import { parseTrustProxy } from './client-address.ts';
 import { openDatabase } from './db/database.ts';
+import { openStore } from './store/open-store.ts';
 import { createMailer } from './mail/mailer.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { buildPublisher, todayUtc } from './publishing/build-publisher.ts';
@@ -58,12 +59,20 @@ const mailer = createMailer({
 // The settings are checked first; the app (and the page registry it renders from) comes after.
 const { createApp } = await import('./app.ts');
 const db = openDatabase(databasePath);
+let store;
+try {
+  store = await openStore({ path: databasePath });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
 const publisher = buildPublisher({ outDir: dirname(siteDir), databasePath });
 const mailSite = { brand: site.brand, baseUrl: publicBaseUrl };
 const app = createApp({
   publisher,
   siteDir,
   db,
+  store,
   mailer,
   mailSite,
   pageAssetsFile: process.env.PAGE_ASSETS_FILE,
@@ -107,6 +116,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       publisher.stop();
       void Promise.all([publisher.idle(), mailer.settled()]).then(() => {
         db.close();
+        void store.close();
         process.exit(0);
       });
     }),

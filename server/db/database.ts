@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MIGRATIONS } from './migrations.ts';
+import { MIGRATIONS } from '../store/sqlite-migrations.ts';
 
 export type Db = Database.Database;
 

@@ -15,11 +15,14 @@ import { ErrorPage } from '../../src/pages/registry.ts';
 import { NOT_FOUND_FILES } from '../../src/paths.ts';
 import { createApp } from '../app.ts';
 import { openDatabase, type Db } from '../db/database.ts';
+import { openSqliteStore } from '../store/open-store.ts';
+import type { StoreHandle } from '../store/store.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import type { Publisher } from '../publishing/publisher.ts';
 
 export interface DevResources {
   db: Db;
+  store: StoreHandle;
   mailer: Mailer;
 }
 
@@ -27,6 +30,7 @@ export interface DevResources {
 export function devResources(databasePath: string, outboxDir: string): DevResources {
   return {
     db: openDatabase(databasePath),
+    store: openSqliteStore(databasePath),
     // Never SMTP: sign-ups made while developing must not mail anyone.
     mailer: createMailer({ outboxDir, from: `"${getSite().brand}" <no-reply@localhost>` }),
   };
@@ -51,6 +55,7 @@ export function devApp(settings: DevAppSettings) {
     siteDir,
     pageAssets: () => settings.assets,
     db: settings.db,
+    store: settings.store,
     mailer: settings.mailer,
     publisher: settings.publisher,
     mailSite: () => ({ brand: getSite().brand, baseUrl: settings.baseUrl() }),

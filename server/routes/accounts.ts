@@ -28,7 +28,7 @@ import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client
 import { accountStore } from '../db/accounts.ts';
 import { conversationStore } from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
-import { sessionStore } from '../db/sessions.ts';
+import type { Store } from '../store/store.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
 import {
@@ -43,6 +43,7 @@ import type { EmailLinks } from './email-links.ts';
 
 export interface AccountsOptions {
   db: Db;
+  store: Store;
   /** Sends the verification link after sign-up (email-links.ts). */
   links: EmailLinks;
   rateLimits: RateLimits;
@@ -73,11 +74,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function accountsRoutes(options: AccountsOptions) {
   const { passwords, rateLimits, trust, form } = options;
   const accounts = accountStore(options.db);
-  const sessions = sessionStore(options.db);
+  const sessions = options.store.sessions;
   const browsers = knownBrowsers(options.db, trust);
   const conversations = conversationStore(options.db);
   // Expired sessions and long-unused browsers no longer count; clear them out at start-up.
-  sessions.removeExpired(new Date().toISOString());
+  void sessions.removeExpired(new Date().toISOString());
   browsers.removeUnused();
   // Signing in with an unknown email still costs one hash comparison, so timing tells nothing.
   // Made on first use (not at start-up, when nothing may ever need it).
@@ -130,7 +131,7 @@ export function accountsRoutes(options: AccountsOptions) {
       });
       if (accountId === undefined) throw duplicateEmail();
       options.links.sendVerification(accountId, input.email, next);
-      startSession(c, accountId);
+      await startSession(c, accountId);
       browsers.remember(c, accountId);
       const destination = next ?? successPath();
       return submission.kind === 'form'
@@ -177,7 +178,7 @@ export function accountsRoutes(options: AccountsOptions) {
       }
       await rateLimits.signinSucceeded(email, client.key, client.newBrowser);
       if (account.bannedAt) throw new Refusal(403, ACCOUNT_CLOSED);
-      startSession(c, account.id);
+      await startSession(c, account.id);
       if (!device) browsers.remember(c, account.id);
       return submission.kind === 'form'
         ? c.redirect(destination, 303)
@@ -188,9 +189,9 @@ export function accountsRoutes(options: AccountsOptions) {
     }
   });
 
-  app.post('/signout', ...form(undefined), (c) => {
+  app.post('/signout', ...form(undefined), async (c) => {
     const token = sessionTokenOf(c);
-    if (token) sessions.revoke(hashToken(token));
+    if (token) await sessions.revoke(hashToken(token));
     clearSessionCookies(c, isHttps(c, trust));
     return FORM_TYPES.has(mediaTypeOf(c))
       ? c.redirect('/', 303)
@@ -217,11 +218,11 @@ export function accountsRoutes(options: AccountsOptions) {
 
   return app;
 
-  function startSession(c: AppContext, accountId: number) {
+  async function startSession(c: AppContext, accountId: number) {
     const token = newSessionToken();
     const now = new Date();
     const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
-    sessions.create(hashToken(token), accountId, now.toISOString(), expires.toISOString());
+    await sessions.create(hashToken(token), accountId, now.toISOString(), expires.toISOString());
     setSessionCookies(c, token, isHttps(c, trust));
   }
 }

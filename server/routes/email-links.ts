@@ -31,8 +31,8 @@ import { clearSessionCookies, hashToken, newSessionToken } from '../auth/session
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import { accountStore } from '../db/accounts.ts';
 import type { Db } from '../db/database.ts';
+import type { Store } from '../store/store.ts';
 import { emailTokenStore, type EmailTokenPurpose } from '../db/email-tokens.ts';
-import { sessionStore } from '../db/sessions.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
 import { keptValues, readSubmission } from '../forms/submission.ts';
@@ -58,6 +58,7 @@ const LINK_ERRORS: Record<Exclude<LinkState, 'valid' | 'done'>, string> = {
 
 export interface EmailLinkOptions {
   db: Db;
+  store: Store;
   mailer: Mailer;
   /** The brand and public address the mails link to (resolved when the first mail is sent). */
   mailSite: () => MailSite;
@@ -120,7 +121,7 @@ export function emailLinkPageSources(links: EmailLinks) {
 export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
   const { rateLimits, trust, pages, form } = options;
   const accounts = accountStore(options.db);
-  const sessions = sessionStore(options.db);
+  const sessions = options.store.sessions;
   const browsers = knownBrowsers(options.db, trust);
   const app = new Hono<AppEnv>();
   const verifyPage = { route: routes.verify };
@@ -234,9 +235,9 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
         if (!links.tokens.use(found.id, now)) return false;
         accounts.setPasswordHash(account.id, passwordHash);
         links.tokens.useAll(account.id, 'reset', now);
-        sessions.revokeAll(account.id);
         return true;
       })();
+      if (changed) await sessions.revokeAll(account.id);
       if (!changed)
         return submission.kind === 'form'
           ? pageAnswer(c, resetPage, { link: 'used' }, 410)

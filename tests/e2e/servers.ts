@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../server/app.ts';
 import { openDatabase } from '../../server/db/database.ts';
+import { openSqliteStore } from '../../server/store/open-store.ts';
 import { getSite } from '../../src/content/index.ts';
 import { testMailer } from '../helpers/mail.ts';
 import { GENEROUS_RATE_LIMITS } from './rate-limits.ts';
@@ -32,6 +33,7 @@ export async function startSiteServer(siteDir: string): Promise<RunningServer> {
   const app = createApp({
     siteDir,
     db,
+    store: openSqliteStore(databasePath),
     mailer,
     // The mails link to this server, as PUBLIC_BASE_URL makes them do in production.
     mailSite: () => ({ brand: getSite().brand, baseUrl: url }),

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { createApp, type AppOptions } from '../../server/app.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
+import { openSqliteStore } from '../../server/store/open-store.ts';
+import type { StoreHandle } from '../../server/store/store.ts';
 import type { Mailer } from '../../server/mail/mailer.ts';
 import { TEST_MAIL_SITE, testMailer } from './mail.ts';
 
@@ -49,11 +51,12 @@ export function writeTestSite(siteDir: string): void {
   file('404.html', '<!DOCTYPE html><html lang="en"><body><h1>Page Not Found</h1></body></html>');
 }
 
-export type TestAppOptions = Partial<Omit<AppOptions, 'db' | 'siteDir'>>;
+export type TestAppOptions = Partial<Omit<AppOptions, 'db' | 'store' | 'siteDir'>>;
 
 export interface TestApp {
   app: App;
   db: Db;
+  store: StoreHandle;
   /** The temp folder holding the database and the site. */
   dir: string;
   dbPath: string;
@@ -82,6 +85,7 @@ export function openTestApp(dir: string, options: TestAppOptions = {}): TestApp 
   const outboxDir = join(dir, 'outbox');
   const mailer = options.mailer ?? testMailer(outboxDir);
   const db = openDatabase(dbPath);
+  const store = openSqliteStore(dbPath);
   const app = createApp({
     rateLimits: GENEROUS_LIMITS,
     log: false,
@@ -90,13 +94,18 @@ export function openTestApp(dir: string, options: TestAppOptions = {}): TestApp 
     ...options,
     siteDir,
     db,
+    store,
   });
+  let closed = false;
   const close = () => {
     if (db.open) db.close();
+    if (!closed) void store.close();
+    closed = true;
   };
   return {
     app,
     db,
+    store,
     dir,
     dbPath,
     siteDir,

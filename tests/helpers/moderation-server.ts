@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../server/app.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
+import { openSqliteStore } from '../../server/store/open-store.ts';
 import { getSite } from '../../src/content/index.ts';
 import { GENEROUS_LIMITS } from './api.ts';
 import { testMailer } from './mail.ts';
@@ -32,6 +33,7 @@ export async function startModerationServer(siteDir: string): Promise<Moderation
   const app = createApp({
     siteDir,
     db,
+    store: openSqliteStore(join(dataDir, 'test.sqlite')),
     mailer: testMailer(outboxDir),
     mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
     rateLimits: GENEROUS_LIMITS,

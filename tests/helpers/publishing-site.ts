@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
+import { openSqliteStore } from '../../server/store/open-store.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { getSite, useCompiledContentDir } from '../../src/content/index.ts';
 import { GENEROUS_RATE_LIMITS } from '../e2e/rate-limits.ts';
@@ -61,6 +62,7 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
     siteDir: join(work, 'out', 'site'),
     pageAssetsFile: join(work, 'out', 'server', 'page-assets.json'),
     db,
+    store: openSqliteStore(join(work, 'localboard.sqlite')),
     mailer: testMailer(outboxDir),
     // The mails link to this server, as PUBLIC_BASE_URL makes them do in production.
     mailSite: () => ({ brand: getSite().brand, baseUrl: url }),

@@ -20,6 +20,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
+import { openSqliteStore } from '../../server/store/open-store.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, cityPath, outputFileForPath, statePath } from '../../src/paths.ts';
 import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';
@@ -104,7 +105,14 @@ beforeAll(() => {
     buildDate: () => buildDate,
     log: (line) => log.push(line),
   });
-  app = createApp({ siteDir, db, mailer: testMailer(join(work, 'outbox')), publisher, log: false });
+  app = createApp({
+    siteDir,
+    db,
+    store: openSqliteStore(databasePath),
+    mailer: testMailer(join(work, 'outbox')),
+    publisher,
+    log: false,
+  });
 }, 240_000);
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
+import { openSqliteStore } from '../../server/store/open-store.ts';
 import { testMailer } from '../helpers/mail.ts';
 
 let root: string;
@@ -37,6 +38,7 @@ beforeAll(() => {
   app = createApp({
     siteDir: join(root, 'site'),
     db,
+    store: openSqliteStore(join(root, 'test.sqlite')),
     log: false,
     mailer: testMailer(join(root, 'outbox')),
   });

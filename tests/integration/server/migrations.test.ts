@@ -13,7 +13,7 @@ import { afterAll, expect, test } from 'vitest';
 import { createHashingPool } from '../../../server/auth/hashing-pool.ts';
 import { passwordHasher } from '../../../server/auth/passwords.ts';
 import { hashToken } from '../../../server/auth/session-cookie.ts';
-import { MIGRATIONS } from '../../../server/db/migrations.ts';
+import { MIGRATIONS } from '../../../server/store/sqlite-migrations.ts';
 import {
   cookieHeader,
   openTestApp,

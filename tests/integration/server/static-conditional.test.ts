@@ -8,6 +8,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
 import { openDatabase, type Db } from '../../../server/db/database.ts';
+import { openSqliteStore } from '../../../server/store/open-store.ts';
 import { testMailer } from '../../helpers/mail.ts';
 
 let root: string;
@@ -47,6 +48,7 @@ beforeAll(() => {
   app = createApp({
     siteDir: join(root, 'site'),
     db,
+    store: openSqliteStore(join(root, 'test.sqlite')),
     log: false,
     mailer: testMailer(join(root, 'outbox')),
   });

@@ -1,5 +1,6 @@
-// Versioned schema migrations. SQLite's user_version holds how many have run; each runs once,
-// in order, in its own transaction. Append new ones; never edit one that has shipped.
+// The SQLite schema's versioned migrations. SQLite's user_version holds how many have run; each runs
+// once, in order, in its own transaction. Append new ones; never edit one that has shipped. The
+// PostgreSQL schema (postgres-migrations.ts) is the same tables; a migration added here has its twin there.
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE accounts (
      id INTEGER PRIMARY KEY,

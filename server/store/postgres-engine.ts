@@ -1,0 +1,139 @@
+// PostgreSQL through node-postgres, for several server instances on one database
+// (DATABASE_URL=postgres://…). Queries are the same Kysely queries as SQLite's (tables.ts).
+// - A pool of connections (DATABASE_POOL_SIZE, default 10) per instance.
+// - Counts come back as numbers: bigint (int8) is parsed as a JS number, which holds every count
+//   and id this schema has.
+// - A connection the server lost (PostgreSQL restarted, the network dropped) is an error on the
+//   pool, logged in one line; the pool opens new connections when PostgreSQL is back.
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { StoreEngine } from './engine.ts';
+import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
+import type { Tables } from './tables.ts';
+
+export interface PostgresEngineOptions {
+  /** Connections in this instance's pool. Default: DATABASE_POOL_SIZE, or 10. */
+  poolSize?: number;
+  /** Never migrated (the build reading the server's database). */
+  readOnly?: boolean;
+  /** Where a lost connection is reported. Default: console.error. */
+  log?: (line: string) => void;
+}
+
+const INT8 = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** The URL without its password, for logs and messages. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
+/**
+ * Connects and brings the schema up to date. Rejects with a one-line reason when PostgreSQL is not
+ * there or refuses (the server prints it and exits).
+ */
+export async function openPostgresEngine(
+  url: string,
+  options: PostgresEngineOptions = {},
+): Promise<StoreEngine> {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const describe = describePostgresUrl(url);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? (Number(process.env.DATABASE_POOL_SIZE) || 10),
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    types,
+  });
+  let lastLogged = 0;
+  pool.on('error', (error) => {
+    // An idle connection lost; the next query opens another. Said once a minute at most.
+    if (Date.now() - lastLogged < 60_000) return;
+    lastLogged = Date.now();
+    log(`PostgreSQL connection lost (${describe}): ${error.message}`);
+  });
+  try {
+    await pool.query('SELECT 1');
+    if (!options.readOnly) await migratePostgres(pool);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new Error(`PostgreSQL at ${describe} cannot be used: ${reasonOf(error)}`);
+  }
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'postgres',
+    db,
+    describe,
+    schemaVersion: () => schemaVersionOf(pool),
+    async lock(trx, key) {
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** What went wrong, in one line: node-postgres' errors are sometimes empty (ECONNREFUSED of every address). */
+export function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0]);
+  const { message, code } = error as { message?: string; code?: string };
+  return message || code || String(error);
+}
+
+async function schemaVersionOf(pool: pg.Pool): Promise<number> {
+  const result = await pool.query<{ version: number }>(
+    `SELECT COALESCE(MAX(version), 0) AS version FROM schema_version`,
+  );
+  return result.rows[0]?.version ?? 0;
+}
+
+/** Runs the migrations the database has not had yet, one at a time across every instance. */
+export async function migratePostgres(
+  pool: pg.Pool,
+  upTo = POSTGRES_MIGRATIONS.length,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query(`SELECT pg_advisory_lock(hashtextextended('localboard:migrations', 0))`);
+    try {
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_version (
+        version integer PRIMARY KEY, applied_at text NOT NULL)`);
+      const applied = (
+        await client.query<{ version: number }>(
+          'SELECT COALESCE(MAX(version), 0) AS version FROM schema_version',
+        )
+      ).rows[0]!.version;
+      for (let version = applied + 1; version <= upTo; version++) {
+        await client.query('BEGIN');
+        try {
+          await client.query(POSTGRES_MIGRATIONS[version - 1]!);
+          await client.query('INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)', [
+            version,
+            new Date().toISOString(),
+          ]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+      }
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(hashtextextended('localboard:migrations', 0))`);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,91 @@
+// The embedded engine: one SQLite file (WAL mode) through better-sqlite3, the default
+// (DATABASE_PATH). Queries are written once with Kysely (tables.ts); this module and
+// postgres-engine.ts are the only ones that know a driver.
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { StoreEngine } from './engine.ts';
+import { MIGRATIONS } from './sqlite-migrations.ts';
+import type { Tables } from './tables.ts';
+
+export interface SqliteEngineOptions {
+  /** Opened read-only and never migrated (the build reading the server's database). */
+  readOnly?: boolean;
+}
+
+export function openSqliteEngine(path: string, options: SqliteEngineOptions = {}): StoreEngine {
+  if (path !== ':memory:' && !options.readOnly) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    createPrivately(path);
+  }
+  const db = new Database(path, options.readOnly ? { readonly: true, fileMustExist: true } : {});
+  if (!options.readOnly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  if (!options.readOnly) migrateSqlite(db);
+  const kysely = new Kysely<Tables>({
+    dialect: new SqliteDialect({ database: withStatementCache(db) }),
+  });
+  return {
+    kind: 'sqlite',
+    db: kysely,
+    describe: path,
+    schemaVersion: async () => db.pragma('user_version', { simple: true }) as number,
+    // One process writes the file, and Kysely runs one transaction at a time on its one
+    // connection: a unit of work is never interleaved with another's writes.
+    lock: async () => {},
+    ping: async () => {
+      db.prepare('SELECT 1').get();
+    },
+    close: () => kysely.destroy(),
+    backup: async (file) => {
+      await db.backup(file);
+    },
+  };
+}
+
+/**
+ * Kysely prepares every query it runs; better-sqlite3's statements can be kept and run again, so
+ * each distinct SQL text is prepared once (Kysely runs one query at a time on the connection).
+ */
+function withStatementCache(db: Database.Database) {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => db.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+/**
+ * A new database file is readable by its owner only (600), whatever the umask. SQLite gives the
+ * -wal and -shm files it creates beside it the main file's permissions.
+ */
+function createPrivately(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/** Runs the migrations the file has not had yet (user_version counts them), each in a transaction. */
+export function migrateSqlite(db: Database.Database, upTo = MIGRATIONS.length): void {
+  const applied = db.pragma('user_version', { simple: true }) as number;
+  MIGRATIONS.slice(applied, upTo).forEach((sql, index) => {
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${applied + index + 1}`);
+    })();
+  });
+}

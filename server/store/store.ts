@@ -1,0 +1,77 @@
+// The store seam: every piece of data the server keeps, behind async interfaces, one per kind of
+// data (docs/product.md section 12). Built once (open-store.ts) and handed to the routes; no
+// route, page hook or build step sees a driver. Each part stores and reads; the rules (limits,
+// who may do what, the texts members read) are in the domain modules that use it.
+//
+// Every part is written once with Kysely (tables.ts) and runs on either engine: SQLite, the
+// embedded default, or PostgreSQL, for several instances on one database (engine.ts).
+import type { Kysely } from 'kysely';
+import type { StoreEngine } from './engine.ts';
+import { sessionStore, type SessionStore } from './sessions.ts';
+import type { Tables } from './tables.ts';
+
+/** What each part is built on: the engine's queries, or a unit of work's. */
+export interface StoreContext {
+  db: Kysely<Tables>;
+  kind: StoreEngine['kind'];
+}
+
+export interface Store {
+  readonly sessions: SessionStore;
+  /**
+   * Runs `work` as one unit: every part of the store it is given reads and writes in one
+   * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
+   * work, this is the same store: units do not nest. Keep waits on anything but the store (a
+   * password hash, a mail) out of it: on SQLite a unit of work holds the one writer.
+   */
+  unitOfWork<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Within a unit of work: holds `key` (`account:12`) until the unit ends, waiting while another
+   * unit, in any instance, holds it. The few rules that read before they write ("three ads at
+   * once") take the lock of what they count, so two requests racing on two instances cannot both pass.
+   */
+  lock(key: string): Promise<void>;
+}
+
+/** The store the server opens: the parts, and the engine's health and end. */
+export interface StoreHandle extends Store {
+  readonly kind: StoreEngine['kind'];
+  /** The database, as logs name it (a path, or the URL without its password). */
+  readonly describe: string;
+  /** Resolves when the database answers; rejects with the reason otherwise. */
+  ping(): Promise<void>;
+  schemaVersion(): Promise<number>;
+  /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
+  backup?(file: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function partsOf(context: StoreContext) {
+  return {
+    sessions: sessionStore(context),
+  };
+}
+
+export function storeOn(engine: StoreEngine): StoreHandle {
+  const parts = partsOf({ db: engine.db, kind: engine.kind });
+  const store: StoreHandle = {
+    ...parts,
+    kind: engine.kind,
+    describe: engine.describe,
+    unitOfWork: (work) =>
+      engine.db.transaction().execute((trx) => {
+        const tx: Store = {
+          ...partsOf({ db: trx, kind: engine.kind }),
+          unitOfWork: (inner) => inner(tx),
+          lock: (key) => engine.lock(trx, key),
+        };
+        return work(tx);
+      }),
+    lock: () => Promise.reject(new Error('store.lock() is for a unit of work (tx.lock)')),
+    ping: () => engine.ping(),
+    schemaVersion: () => engine.schemaVersion(),
+    backup: engine.backup && ((file) => engine.backup!(file)),
+    close: () => engine.close(),
+  };
+  return store;
+}

@@ -1,0 +1,150 @@
+// The tables of the store, as both implementations define them (sqlite-migrations.ts,
+// postgres-migrations.ts): what Kysely checks every query against. Times are ISO 8601 strings
+// (`2026-11-24T01:15:03.123Z`), days `YYYY-MM-DD`, in both engines, so that they compare as text.
+import type { Generated } from 'kysely';
+
+export interface Tables {
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  known_devices: KnownDevicesTable;
+  email_tokens: EmailTokensTable;
+  banned_emails: { email: string; banned_at: string };
+  member_ads: MemberAdsTable;
+  moderation_log: ModerationLogTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  blocks: { blocker_id: number; blocked_id: number; created_at: string };
+  reports: ReportsTable;
+  hidden_ads: HiddenAdsTable;
+  server_secrets: { name: string; value: Buffer };
+  deleted_accounts: { id: number; deleted_at: string };
+}
+
+export interface AccountsTable {
+  id: number;
+  email: string;
+  password_hash: string;
+  date_of_birth: string;
+  terms_accepted_at: string;
+  created_at: string;
+  email_verified_at: string | null;
+  role: Generated<'member' | 'moderator'>;
+  banned_at: string | null;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: Buffer;
+  account_id: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface KnownDevicesTable {
+  id: Generated<number>;
+  token_hash: Buffer;
+  account_id: number;
+  created_at: string;
+  last_used_at: string;
+}
+
+export interface EmailTokensTable {
+  id: Generated<number>;
+  token_hash: Buffer;
+  account_id: number;
+  purpose: 'verify' | 'reset';
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export type MemberAdStatus = 'review' | 'live' | 'rejected' | 'removed' | 'deleted';
+
+export interface MemberAdsTable {
+  id: Generated<number>;
+  account_id: number;
+  state: string;
+  city: string;
+  age: number;
+  seeks: string;
+  title: string;
+  description: string;
+  status: MemberAdStatus;
+  /** JSON array of the policy scanner's ambiguous terms. */
+  marks: Generated<string>;
+  pending_age: number | null;
+  pending_seeks: string | null;
+  pending_title: string | null;
+  pending_description: string | null;
+  pending_marks: string | null;
+  created_at: string;
+  submitted_at: string;
+  approved_at: string | null;
+  posted_on: string | null;
+  expires_on: string | null;
+  reminded_at: string | null;
+  rejected_reason: string | null;
+  rejected_note: string | null;
+  updated_at: string;
+  revision: Generated<number>;
+}
+
+export interface ModerationLogTable {
+  id: Generated<number>;
+  at: string;
+  moderator_id: number | null;
+  moderator_email: string;
+  action: string;
+  ad_id: number | null;
+  account_id: number | null;
+  account_email: string | null;
+  reason: string | null;
+  note: string | null;
+}
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  ad_id: number | null;
+  ad_title: string;
+  poster_id: number | null;
+  replier_id: number | null;
+  started_at: string;
+  last_message_at: string;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  conversation_id: number;
+  sender_id: number;
+  body: string;
+  sent_at: string;
+  read_at: string | null;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  ad_id: number;
+  conversation_id: number | null;
+  reported_account_id: number | null;
+  reporter_key: string;
+  reporter_account_id: number | null;
+  reason: string;
+  note: Generated<string>;
+  /** JSON copy of the ad as the reporter saw it. */
+  ad_copy: string;
+  /** JSON copy of the reported conversation. */
+  thread: string | null;
+  created_at: string;
+  resolved_at: string | null;
+  resolution: 'dismissed' | 'removed' | 'banned' | null;
+  resolved_by: number | null;
+  reporter_round: Generated<number>;
+  reporter_dismissed: Generated<number>;
+}
+
+export interface HiddenAdsTable {
+  ad_id: number;
+  kind: 'member' | 'editor';
+  why: 'reports' | 'under-18' | 'removed';
+  hidden_at: string;
+}
