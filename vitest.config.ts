@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// One run, three suites, each with its own folder: unit (fast, no I/O beyond temp files),
-// integration (real files, the Hono app in-process and over HTTP), e2e (the production build,
-// fetched raw and driven in Chromium).
+// One run, four suites: unit (fast, no I/O beyond temp files), integration (real files, the Hono
+// app in-process and over HTTP, on SQLite), postgres (the store's contract tests and the
+// integration tests of everything that stores, again on a throwaway PostgreSQL: scripts/postgres.mjs),
+// e2e (the production build, fetched raw and driven in Chromium).
+/** The integration tests that run on PostgreSQL too: everything the store keeps. */
+export const POSTGRES_SUITE = ['tests/integration/store/**/*.test.ts'];
+
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
@@ -13,6 +17,16 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES_SUITE,
+          globalSetup: ['tests/helpers/postgres-global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -1,11 +1,15 @@
-// `npm test`: finds Chromium (or installs it where it can: scripts/chromium.mjs), runs every suite
-// (unit, integration, e2e) in one Vitest run and ends with one line `N passed, N failed`.
+// `npm test`: finds Chromium (or installs it where it can: scripts/chromium.mjs) and PostgreSQL
+// (scripts/postgres.mjs), runs every suite (unit, integration, postgres, e2e) in one Vitest run and
+// ends with one line `N passed, N failed (PostgreSQL suite: N passed, N failed)`. Without a
+// PostgreSQL it can start, the postgres suite is left out and one line says why, unless
+// LOCALBOARD_REQUIRE_POSTGRES=1 (CI), which makes that a failure.
 // Extra arguments go to Vitest (e.g. `--project unit`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureChromium } from './chromium.mjs';
+import { ensurePostgres } from './postgres.mjs';
 
 const browser = ensureChromium();
 if (!browser.path) {
@@ -15,8 +19,22 @@ if (!browser.path) {
 }
 const chromium = browser.path;
 
+const args = process.argv.slice(2);
+const postgres = ensurePostgres();
+if (postgres.problem) {
+  if (process.env.LOCALBOARD_REQUIRE_POSTGRES === '1') {
+    console.error(postgres.problem);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+  console.log(`The PostgreSQL suite is left out: ${postgres.problem}`);
+  if (!args.some((arg) => arg.startsWith('--project')))
+    args.push('--project', 'unit', '--project', 'integration', '--project', 'e2e');
+}
+
 const reportDir = mkdtempSync(join(tmpdir(), 'localboard-test-'));
 const reportFile = join(reportDir, 'report.json');
+const countsFile = join(reportDir, 'suites.json');
 const vitest = spawnSync(
   process.execPath,
   [
@@ -25,13 +43,25 @@ const vitest = spawnSync(
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${reportFile}`,
-    ...process.argv.slice(2),
+    '--reporter=./scripts/suite-counts-reporter.mjs',
+    ...args,
   ],
-  { stdio: 'inherit', env: { ...process.env, CHROMIUM_PATH: chromium } },
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      CHROMIUM_PATH: chromium,
+      SUITE_COUNTS_FILE: countsFile,
+      ...(postgres.binDir ? { POSTGRES_BIN_DIR: postgres.binDir } : {}),
+    },
+  },
 );
 
 let passed = 0;
 let failed = 0;
+let onPostgres = { passed: 0, failed: 0 };
+if (existsSync(countsFile))
+  onPostgres = JSON.parse(readFileSync(countsFile, 'utf8')).postgres ?? onPostgres;
 if (existsSync(reportFile)) {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   passed = report.numPassedTests;
@@ -42,5 +72,9 @@ if (existsSync(reportFile)) {
   failed = 1;
 }
 rmSync(reportDir, { recursive: true, force: true });
-console.log(`${passed} passed, ${failed} failed`);
+console.log(
+  `${passed} passed, ${failed} failed (PostgreSQL suite: ${
+    postgres.problem ? 'left out' : `${onPostgres.passed} passed, ${onPostgres.failed} failed`
+  })`,
+);
 process.exit(vitest.status ?? 1);

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { createApp, type AppOptions } from '../../server/app.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
-import { openSqliteStore } from '../../server/store/open-store.ts';
 import type { StoreHandle } from '../../server/store/store.ts';
 import type { Mailer } from '../../server/mail/mailer.ts';
 import { TEST_MAIL_SITE, testMailer } from './mail.ts';
+import { openTestStore, type TestSql } from './test-store.ts';
 
 export type App = ReturnType<typeof createApp>;
 
@@ -55,8 +55,12 @@ export type TestAppOptions = Partial<Omit<AppOptions, 'db' | 'store' | 'siteDir'
 
 export interface TestApp {
   app: App;
-  db: Db;
+  /** The store the app runs on (SQLite, or PostgreSQL in the PostgreSQL suite). */
   store: StoreHandle;
+  /** Rows read and written directly (test-store.ts). */
+  sql: TestSql;
+  /** The SQLite file's own handle; undefined on PostgreSQL. Being replaced by `sql`. */
+  db: Db;
   /** The temp folder holding the database and the site. */
   dir: string;
   dbPath: string;
@@ -65,27 +69,27 @@ export interface TestApp {
   outboxDir: string;
   /** The app's mailer: `await mailer.settled()` before reading the outbox. */
   mailer: Mailer;
-  /** Closes the database, keeping the files (to open them again). */
-  close(): void;
-  /** Closes the database and deletes the temp folder. */
-  remove(): void;
+  /** Closes the store, keeping its data (to open it again). */
+  close(): Promise<void>;
+  /** Closes the store and deletes the temp folder. */
+  remove(): Promise<void>;
 }
 
 /** A new temp folder with the site, a fresh database and the app (generous limits, no log). */
-export function makeTestApp(options: TestAppOptions = {}): TestApp {
+export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'localboard-api-'));
   writeTestSite(join(dir, 'site'));
   return openTestApp(dir, options);
 }
 
 /** A new app on the database and site of an existing temp folder (a server restart). */
-export function openTestApp(dir: string, options: TestAppOptions = {}): TestApp {
+export async function openTestApp(dir: string, options: TestAppOptions = {}): Promise<TestApp> {
   const dbPath = join(dir, 'localboard.sqlite');
   const siteDir = join(dir, 'site');
   const outboxDir = join(dir, 'outbox');
   const mailer = options.mailer ?? testMailer(outboxDir);
-  const db = openDatabase(dbPath);
-  const store = openSqliteStore(dbPath);
+  const { store, sql, kind } = await openTestStore(dir);
+  const db = (kind === 'sqlite' ? openDatabase(dbPath) : undefined) as Db;
   const app = createApp({
     rateLimits: GENEROUS_LIMITS,
     log: false,
@@ -96,24 +100,24 @@ export function openTestApp(dir: string, options: TestAppOptions = {}): TestApp 
     db,
     store,
   });
-  let closed = false;
+  let closed: Promise<void> | undefined;
   const close = () => {
-    if (db.open) db.close();
-    if (!closed) void store.close();
-    closed = true;
+    if (db?.open) db.close();
+    return (closed ??= store.close());
   };
   return {
     app,
-    db,
     store,
+    sql,
+    db,
     dir,
     dbPath,
     siteDir,
     outboxDir,
     mailer,
     close,
-    remove() {
-      close();
+    async remove() {
+      await close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

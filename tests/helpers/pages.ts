@@ -50,9 +50,9 @@ const decodeEntities = (text: string) =>
 export function testAppOnFixtureContent(options?: TestAppOptions): TestApp {
   const testApp = {} as TestApp;
   let cleanupContent: (() => void) | undefined;
-  beforeAll(() => {
+  beforeAll(async () => {
     cleanupContent = useFixtureContent();
-    Object.assign(testApp, makeTestApp(options));
+    Object.assign(testApp, await makeTestApp(options));
   });
   afterAll(() => {
     testApp.remove?.();

@@ -16,7 +16,7 @@ export function testAppOnPublishedFixture(
 ): TestApp {
   const testApp = {} as TestApp;
   let cleanup: (() => void) | undefined;
-  beforeAll(() => {
+  beforeAll(async () => {
     const fixture = makeContentFixture();
     cleanup = fixture.cleanup;
     for (const [path, text] of Object.entries(files)) writeFixtureFile(fixture.dir, path, text);
@@ -25,7 +25,7 @@ export function testAppOnPublishedFixture(
     if (!content)
       throw new Error(`The content fixture did not compile: ${JSON.stringify(problems)}`);
     useContent(content, sink.ads);
-    Object.assign(testApp, makeTestApp(options));
+    Object.assign(testApp, await makeTestApp(options));
   });
   afterAll(() => {
     testApp.remove?.();

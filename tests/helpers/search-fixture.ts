@@ -64,14 +64,14 @@ export interface SearchFixture extends TestApp {
   cleanup(): void;
 }
 
-export function makeSearchFixture(): SearchFixture {
+export async function makeSearchFixture(): Promise<SearchFixture> {
   const content = makeContentFixture();
   writeFixtureFile(
     content.dir,
     'ads/search.csv',
     stringify(generatedAds(), { header: true, columns: [...AD_COLUMNS] }),
   );
-  const testApp = makeTestApp();
+  const testApp = await makeTestApp();
   const compiledDir = join(testApp.dir, 'compiled');
   const publish = () => {
     const outcome = compileToDisk({

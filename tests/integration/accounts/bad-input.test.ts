@@ -302,8 +302,8 @@ const signinOnly: BadInput[] = [
 ];
 
 let testApp: TestApp;
-beforeAll(() => {
-  testApp = makeTestApp();
+beforeAll(async () => {
+  testApp = await makeTestApp();
 });
 afterAll(() => testApp.remove());
 

@@ -18,11 +18,11 @@ process.env.PASSWORD_HASH_COST = String(2 ** 14);
 const DUPLICATE = 'An account with this email already exists. Sign in instead.';
 
 let testApp: TestApp;
-beforeEach(() => {
+beforeEach(async () => {
   // Password hashing refuses what would wait more than 10 s by default, as counted before any hash
   // was measured (hashing-pool.test.ts); these tests are about what is stored under a race, so
   // every sign-up gets a place in the queue.
-  testApp = makeTestApp({ hashing: { maxWaitMs: 10 * 60_000 } });
+  testApp = await makeTestApp({ hashing: { maxWaitMs: 10 * 60_000 } });
 });
 afterEach(() => testApp.remove());
 

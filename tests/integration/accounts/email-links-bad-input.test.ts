@@ -28,7 +28,7 @@ let cleanupContent: () => void;
 let t: TestApp;
 beforeAll(async () => {
   cleanupContent = useFixtureContent();
-  t = makeTestApp();
+  t = await makeTestApp();
   // A real account, so a reset with a made-up token cannot land on it by accident.
   expect((await postJson(t.app, '/api/signup', signupBody())).status).toBe(201);
 });

@@ -244,7 +244,7 @@ describe('/account', () => {
   });
 
   test('Resend the link is rate-limited per member: the account page says to wait (429)', async () => {
-    const limited = makeTestApp({
+    const limited = await makeTestApp({
       rateLimits: limitsWith({ linkPerEmail: { points: 2, duration: 3600 } }),
     });
     try {

@@ -55,7 +55,7 @@ const from = (address: string, cookie?: string) => ({
 
 /** An app behind one proxy, with a member who signed up from 198.51.100.1 in their own browser. */
 async function appWithOwner(rateLimits = PRODUCTION_SIGNIN) {
-  const testApp = makeTestApp({ trustProxy: 1, rateLimits });
+  const testApp = await makeTestApp({ trustProxy: 1, rateLimits });
   opened.push(testApp);
   const email = uniqueEmail('owner');
   const signup = await postJson(

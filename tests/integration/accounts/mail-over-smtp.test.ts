@@ -58,7 +58,7 @@ beforeAll(async () => {
   // Nothing may be written to the outbox when SMTP is used.
   outboxDir = mkdtempSync(join(tmpdir(), 'localboard-no-outbox-'));
   let baseUrl = '';
-  t = makeTestApp({
+  t = await makeTestApp({
     mailer: createMailer({
       smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
       outboxDir,

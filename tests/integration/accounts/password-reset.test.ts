@@ -101,7 +101,7 @@ describe('/forgot', () => {
   });
 
   test('is rate-limited per address and per client, the same for unknown addresses', async () => {
-    const limited = makeTestApp({
+    const limited = await makeTestApp({
       rateLimits: limitsWith({
         linkPerEmail: { points: 2, duration: 3600 },
         linkPerIp: { points: 5, duration: 900 },
@@ -242,7 +242,7 @@ describe('/reset', () => {
 describe('/reset while password hashing is at capacity', () => {
   test('the reset form again with the message and Retry-After (503); the link still works', async () => {
     const pool = createHashingPool({ threads: 1, maxWaitMs: 0 });
-    const busy = makeTestApp({ hashing: pool });
+    const busy = await makeTestApp({ hashing: pool });
     try {
       const tokens: string[] = [];
       for (const email of [uniqueEmail('busy'), uniqueEmail('busy')]) {

@@ -34,8 +34,11 @@ afterEach(async () => {
   for (const testApp of opened.splice(0)) testApp.remove();
 });
 
-function appWith(limits: Partial<RateLimitSettings>, options: TestAppOptions = {}): TestApp {
-  const testApp = makeTestApp({ ...options, rateLimits: limitsWith(limits) });
+async function appWith(
+  limits: Partial<RateLimitSettings>,
+  options: TestAppOptions = {},
+): Promise<TestApp> {
+  const testApp = await makeTestApp({ ...options, rateLimits: limitsWith(limits) });
   opened.push(testApp);
   return testApp;
 }
@@ -53,7 +56,7 @@ async function expectTooMany(response: Response) {
 
 describe('sign-up per IP', () => {
   it('answers the 4th attempt inside the window with 429 and Retry-After', async () => {
-    const { app, dbPath } = appWith({ signupPerIp: SMALL });
+    const { app, dbPath } = await appWith({ signupPerIp: SMALL });
     for (let attempt = 1; attempt <= 3; attempt++) {
       expect((await postJson(app, '/api/signup', signupBody())).status).toBe(201);
     }
@@ -63,7 +66,7 @@ describe('sign-up per IP', () => {
   });
 
   it('counts refused attempts too (a bad body still spends one)', async () => {
-    const { app } = appWith({ signupPerIp: SMALL });
+    const { app } = await appWith({ signupPerIp: SMALL });
     for (let attempt = 1; attempt <= 3; attempt++) {
       const response = await postJson(app, '/api/signup', signupBody({ password: 'short' }));
       expect(response.status).toBe(400);
@@ -72,7 +75,7 @@ describe('sign-up per IP', () => {
   });
 
   it('over real HTTP, takes the IP from the socket and ignores X-Forwarded-For by default', async () => {
-    const { app, dbPath } = appWith({ signupPerIp: SMALL });
+    const { app, dbPath } = await appWith({ signupPerIp: SMALL });
     const server = await listen(app);
     servers.push(server);
     const signup = (body: Record<string, unknown>, forwardedFor: string) =>
@@ -93,7 +96,7 @@ describe('sign-up per IP', () => {
   // Two proxies: the outer one (10.0.0.1, as the inner one saw it) wrote the client's address.
   // client-address.test.ts covers spoofed chains and the other ways to name the proxies.
   it('behind two proxies (trustProxy: 2), counts each X-Forwarded-For client on its own', async () => {
-    const { app } = appWith({ signupPerIp: SMALL }, { trustProxy: 2 });
+    const { app } = await appWith({ signupPerIp: SMALL }, { trustProxy: 2 });
     const from = (ip: string) => ({ 'x-forwarded-for': `${ip}, 10.0.0.1` });
     for (let attempt = 1; attempt <= 3; attempt++) {
       expect((await postJson(app, '/api/signup', signupBody(), from('198.51.100.7'))).status).toBe(
@@ -111,7 +114,7 @@ describe('sign-up per IP', () => {
 // (sign-in-backoff.test.ts).
 describe('sign-in per account', () => {
   it('answers the failing client 429 after 3 wrong passwords for one email, each a 401 before', async () => {
-    const { app } = appWith({ signinPerEmail: SMALL });
+    const { app } = await appWith({ signinPerEmail: SMALL });
     const email = uniqueEmail('target');
     const other = uniqueEmail('bystander');
     for (const address of [email, other]) {
@@ -138,7 +141,7 @@ describe('sign-in per account', () => {
 
 describe('sign-in per IP', () => {
   it('answers 429 on the 4th attempt from one IP, whatever the email', async () => {
-    const { app } = appWith({ signinPerIp: SMALL });
+    const { app } = await appWith({ signinPerIp: SMALL });
     for (let attempt = 1; attempt <= 3; attempt++) {
       const response = await postJson(app, '/api/signin', {
         email: uniqueEmail('spray'),
@@ -152,7 +155,7 @@ describe('sign-in per IP', () => {
   });
 
   it('answers a form post over the limit with the sign-in page and the message', async () => {
-    const { app } = appWith({ signinPerIp: SMALL });
+    const { app } = await appWith({ signinPerIp: SMALL });
     const form = (email: string) =>
       app.request('http://localhost/api/signin', {
         method: 'POST',

@@ -26,8 +26,8 @@ const CROSS_SITE = 'This request came from another site and was refused.';
 const PARTNER = 'https://partner.example';
 
 let testApp: TestApp;
-beforeAll(() => {
-  testApp = makeTestApp({ allowedOrigins: [PARTNER] });
+beforeAll(async () => {
+  testApp = await makeTestApp({ allowedOrigins: [PARTNER] });
 });
 afterAll(() => testApp.remove());
 
@@ -109,7 +109,7 @@ describe('origin check on state-changing requests', () => {
   // Behind a TLS-terminating proxy the app sees http://host while the browser sends
   // `Origin: https://host`: with trustProxy, X-Forwarded-Proto decides the scheme.
   it('behind a TLS proxy (trustProxy), allows the site’s own https origin', async () => {
-    const proxied = makeTestApp({ trustProxy: true });
+    const proxied = await makeTestApp({ trustProxy: true });
     try {
       const response = await postJson(proxied.app, '/api/signup', signupBody(), {
         'x-forwarded-proto': 'https',
@@ -211,7 +211,7 @@ describe('paths the API does not have', () => {
 describe('the request log', () => {
   it('writes one line a request with method, path and status, and no secret', async () => {
     const lines: string[] = [];
-    const logged = makeTestApp({ log: (line) => lines.push(line) });
+    const logged = await makeTestApp({ log: (line) => lines.push(line) });
     try {
       const email = 'Log.Watcher+secret@Example.com';
       const password = 'log-must-never-see-this';

@@ -34,7 +34,7 @@ let testApp: TestApp;
 let app: App;
 const member = uniqueEmail('member');
 beforeAll(async () => {
-  testApp = makeTestApp();
+  testApp = await makeTestApp();
   app = testApp.app;
   const signup = await postJson(app, '/api/signup', signupBody({ email: member }));
   expect(signup.status).toBe(201);
@@ -181,7 +181,7 @@ describe('POST /api/signout', () => {
 
 describe('a restart', () => {
   it('loses no account and no session (new app on the same file, over real HTTP)', async () => {
-    const first = makeTestApp();
+    const first = await makeTestApp();
     let second: TestApp | undefined;
     try {
       const email = uniqueEmail('durable');
@@ -197,7 +197,7 @@ describe('a restart', () => {
       await firstServer.close();
       first.close();
 
-      second = openTestApp(first.dir);
+      second = await openTestApp(first.dir);
       const secondServer = await listen(second.app);
       try {
         const current = await fetch(`${secondServer.url}/api/me`, { headers: cookieHeader(token) });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   // A bound of 2 s of hashing at the lowered cost (about as many hashes as 10 s at the production
   // cost): the burst is far more than that, so most sign-ups are first told to come back.
   pool = createHashingPool({ maxWaitMs: 2000 });
-  testApp = makeTestApp({ hashing: pool, trustProxy: 1, rateLimits: DEFAULT_RATE_LIMITS });
+  testApp = await makeTestApp({ hashing: pool, trustProxy: 1, rateLimits: DEFAULT_RATE_LIMITS });
   server = await listen(testApp.app);
 });
 afterAll(async () => {

@@ -29,8 +29,8 @@ const banner = (message: string) =>
   `<div class="form-status" data-form-status="true"><p class="banner banner--error" role="alert">${message}</p></div>`;
 
 let testApp: TestApp;
-beforeAll(() => {
-  testApp = makeTestApp();
+beforeAll(async () => {
+  testApp = await makeTestApp();
 });
 afterAll(() => testApp.remove());
 
@@ -82,7 +82,7 @@ describe('POST /api/signup as JSON', () => {
   });
 
   it('trusts X-Forwarded-Proto for Secure only behind a proxy (trustProxy)', async () => {
-    const proxied = makeTestApp({ trustProxy: true });
+    const proxied = await makeTestApp({ trustProxy: true });
     try {
       const headers = { 'x-forwarded-proto': 'https' };
       const behindProxy = await postJson(proxied.app, '/api/signup', signupBody(), headers);

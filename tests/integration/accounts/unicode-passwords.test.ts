@@ -18,8 +18,8 @@ const NOT_WELL_FORMED =
   'Password contains characters that are not valid text (unpaired surrogates). Please type it again.';
 
 let testApp: TestApp;
-beforeAll(() => {
-  testApp = makeTestApp();
+beforeAll(async () => {
+  testApp = await makeTestApp();
 });
 afterAll(() => testApp.remove());
 

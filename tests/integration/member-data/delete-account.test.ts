@@ -443,7 +443,7 @@ describe('ids and bans', () => {
 describe('guessing the password is slowed as sign-in is', () => {
   test('after the free failures, even the right password waits (429)', async () => {
     const cleanup = useFixtureContent();
-    const limited = makeTestApp({
+    const limited = await makeTestApp({
       rateLimits: limitsWith({ signinPerClientAndEmail: { points: 2, duration: 900 } }),
     });
     try {

@@ -14,7 +14,7 @@ const root = join(import.meta.dirname, '..', '..', '..');
 let t: TestApp;
 let member: TestMember;
 beforeAll(async () => {
-  t = makeTestApp();
+  t = await makeTestApp();
   member = await signUpMember(t.app, t.db, 'cli');
   // The command opens the file itself, as it would beside a running server.
   t.close();

@@ -11,8 +11,8 @@ import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixt
 let fixture: SearchFixture;
 let index: SearchIndex;
 
-beforeAll(() => {
-  fixture = makeSearchFixture();
+beforeAll(async () => {
+  fixture = await makeSearchFixture();
   insertMemberAd(fixture.db, {
     state: 'California',
     city: 'Los Angeles',

@@ -8,8 +8,8 @@ import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixt
 
 let fixture: SearchFixture;
 
-beforeAll(() => {
-  fixture = makeSearchFixture();
+beforeAll(async () => {
+  fixture = await makeSearchFixture();
 });
 afterAll(() => fixture.cleanup());
 
@@ -153,7 +153,7 @@ describe('/search orders by best match with words, or newest first', () => {
   test('more matches than can be ranked: newest first, and the page says why', async () => {
     const index = searchIndex(undefined, { countedMax: 20 });
     // A second app on the fixture's database, whose search ranks at most 20 matches.
-    const ranksTwenty = openTestApp(fixture.dir, { searchIndex: index });
+    const ranksTwenty = await openTestApp(fixture.dir, { searchIndex: index });
     try {
       const response = await ranksTwenty.app.request('http://localhost/search?q=hello');
       const html = await response.text();

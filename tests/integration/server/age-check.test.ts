@@ -18,8 +18,8 @@ const UNDER_18 = 'You must be 18 or older to join.';
 const DATE_OF_BIRTH = '2008-03-10';
 
 let testApp: TestApp;
-beforeAll(() => {
-  testApp = makeTestApp();
+beforeAll(async () => {
+  testApp = await makeTestApp();
 });
 afterAll(() => testApp.remove());
 afterEach(() => {

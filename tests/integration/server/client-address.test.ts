@@ -36,14 +36,14 @@ afterEach(async () => {
   for (const testApp of opened.splice(0)) testApp.remove();
 });
 
-function appWith(signupPerIp: Limit, options: TestAppOptions): TestApp {
-  const testApp = makeTestApp({ ...options, rateLimits: limitsWith({ signupPerIp }) });
+async function appWith(signupPerIp: Limit, options: TestAppOptions): Promise<TestApp> {
+  const testApp = await makeTestApp({ ...options, rateLimits: limitsWith({ signupPerIp }) });
   opened.push(testApp);
   return testApp;
 }
 
 async function serverWith(signupPerIp: Limit, options: TestAppOptions) {
-  const testApp = appWith(signupPerIp, options);
+  const testApp = await appWith(signupPerIp, options);
   const server = await listen(testApp.app);
   servers.push(server);
   const signup = (headers: Record<string, string>, body = signupBody()) =>
@@ -61,7 +61,7 @@ describe('one proxy in front (TRUST_PROXY=1)', () => {
   it('counts a client that prepends a made-up address under its real one', async () => {
     // The reproduction: 20 sign-ups as 192.0.2.9, then the same client claims to be forwarded
     // for 203.0.113.5. The proxy appended 192.0.2.9, the address it really saw.
-    const { app, dbPath } = appWith(SIGNUP_LIMIT, { trustProxy: 1 });
+    const { app, dbPath } = await appWith(SIGNUP_LIMIT, { trustProxy: 1 });
     for (let attempt = 1; attempt <= 20; attempt++) {
       const response = await postJson(app, '/api/signup', signupBody(), from('192.0.2.9'));
       expect(response.status).toBe(201);
@@ -97,7 +97,7 @@ describe('one proxy in front (TRUST_PROXY=1)', () => {
   });
 
   it('counts IPv6 clients by their /64 (one subscriber), in any spelling', async () => {
-    const { app } = appWith(THREE, { trustProxy: 1 });
+    const { app } = await appWith(THREE, { trustProxy: 1 });
     for (const address of ['2001:db8:1:2::a', '2001:db8:1:2:0:0:0:b', '[2001:DB8:1:2::c]:443']) {
       expect((await postJson(app, '/api/signup', signupBody(), from(address))).status).toBe(201);
     }
@@ -112,7 +112,7 @@ describe('one proxy in front (TRUST_PROXY=1)', () => {
 
 describe('two proxies in front (TRUST_PROXY=2: a CDN, then ours)', () => {
   it('takes the second address from the right, whatever the client put before it', async () => {
-    const { app } = appWith(THREE, { trustProxy: 2 });
+    const { app } = await appWith(THREE, { trustProxy: 2 });
     // client 192.0.2.9 → CDN (appends 192.0.2.9) → our proxy (appends the CDN's 198.51.100.50).
     const chain = (prefix: string) => from(`${prefix}192.0.2.9, 198.51.100.50`);
     for (const prefix of ['', '203.0.113.5, ', '203.0.113.6, 203.0.113.7, ']) {

@@ -9,10 +9,10 @@ process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
 let testApp: TestApp;
 let umaskBefore: number;
-beforeAll(() => {
+beforeAll(async () => {
   // The most permissive umask: only the server's own choice of mode protects the files.
   umaskBefore = process.umask(0);
-  testApp = makeTestApp();
+  testApp = await makeTestApp();
 });
 afterAll(() => {
   testApp.remove();

@@ -28,8 +28,8 @@ const TOO_LARGE = 'The request body is too large (16 KB at most).';
 const UNSUPPORTED = 'Send the request as JSON (Content-Type: application/json) or as a form.';
 
 let testApp: TestApp;
-beforeAll(() => {
-  testApp = makeTestApp();
+beforeAll(async () => {
+  testApp = await makeTestApp();
 });
 afterAll(() => testApp.remove());
 
@@ -144,7 +144,7 @@ describe('a form sent as text/plain (enctype="text/plain")', () => {
 
 describe('a form post over the rate limit', () => {
   it('gets the sign-up page with the message, Retry-After and the email kept (429)', async () => {
-    const limited = makeTestApp({
+    const limited = await makeTestApp({
       rateLimits: limitsWith({ signupPerIp: { points: 1, duration: 60 } }),
     });
     try {
@@ -174,9 +174,9 @@ describe('a form post over the rate limit', () => {
 describe('a form post while password hashing is at capacity', () => {
   let pool: HashingPool;
   let busyApp: TestApp;
-  beforeAll(() => {
+  beforeAll(async () => {
     pool = createHashingPool({ threads: 1, maxWaitMs: 0 });
-    busyApp = makeTestApp({ hashing: pool });
+    busyApp = await makeTestApp({ hashing: pool });
   });
   afterAll(async () => {
     busyApp.remove();

@@ -44,13 +44,13 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
 
-function appWithPool(
+async function appWithPool(
   settings: HashingPoolSettings,
   options: Parameters<typeof makeTestApp>[0] = {},
 ) {
   const pool = createHashingPool(settings);
   pools.push(pool);
-  const testApp = makeTestApp({ ...options, hashing: pool });
+  const testApp = await makeTestApp({ ...options, hashing: pool });
   opened.push(testApp);
   return { ...testApp, pool };
 }
@@ -65,7 +65,7 @@ function tracked<T>(order: string[], name: string, request: Promise<T>): Promise
 
 describe('while sign-ups keep the hashing pool busy', () => {
   it('pages, /api/me and file reads are answered before the queued hashes finish', async () => {
-    const { app, pool } = appWithPool({ threads: 1 });
+    const { app, pool } = await appWithPool({ threads: 1 });
     const member = await postJson(app, '/api/signup', signupBody());
     const token = sessionTokenOf(member);
 
@@ -106,7 +106,7 @@ describe('when a hash would wait longer than the bound', () => {
   const settings = { threads: 1, expectedMsPerMiB: 1000 / 64, maxWaitMs: 4500 };
 
   it('answers 503 at once, with turns one hash apart in Retry-After, and stores nothing', async () => {
-    const { app, dbPath } = appWithPool(settings);
+    const { app, dbPath } = await appWithPool(settings);
     const bodies = Array.from({ length: 10 }, () => signupBody());
     const responses = await Promise.all(bodies.map((body) => postJson(app, '/api/signup', body)));
     const statuses = responses.map((response) => response.status);
@@ -132,7 +132,7 @@ describe('when a hash would wait longer than the bound', () => {
   });
 
   it('gives back the rate limits a refused sign-up counted: trying again is not "too many"', async () => {
-    const { app, pool } = appWithPool(settings, {
+    const { app, pool } = await appWithPool(settings, {
       rateLimits: limitsWith({
         signupPerIp: { points: 1, duration: 3600 },
         signupPerEmail: { points: 1, duration: 3600 },
@@ -151,7 +151,7 @@ describe('when a hash would wait longer than the bound', () => {
   });
 
   it('answers a sign-in too with 503, and it counts as no failed attempt', async () => {
-    const { app } = appWithPool({ threads: 1, maxWaitMs: 0 });
+    const { app } = await appWithPool({ threads: 1, maxWaitMs: 0 });
     const email = uniqueEmail('busy');
     expect((await postJson(app, '/api/signup', signupBody({ email }))).status).toBe(201);
     const attempts = await Promise.all(
@@ -172,7 +172,7 @@ describe('when a hash would wait longer than the bound', () => {
     const rateLimits = limitsWith({
       signinPerAccountFromNewBrowsers: { points: 2, duration: 900 },
     });
-    const { app } = appWithPool({ threads: 1, maxWaitMs: 0 }, { rateLimits });
+    const { app } = await appWithPool({ threads: 1, maxWaitMs: 0 }, { rateLimits });
     const email = uniqueEmail('busy-new-browser');
     expect((await postJson(app, '/api/signup', signupBody({ email }))).status).toBe(201);
     const signin = () =>
@@ -187,7 +187,7 @@ describe('when a hash would wait longer than the bound', () => {
 
   it('answers a form post with the sign-up page, the wait, and what was typed', async () => {
     // 0: a hash that cannot start at once is refused.
-    const { app, dbPath } = appWithPool({ threads: 1, maxWaitMs: 0 });
+    const { app, dbPath } = await appWithPool({ threads: 1, maxWaitMs: 0 });
     const fields = (email: string) => ({
       email,
       password: 'form-password-123',
@@ -248,8 +248,8 @@ describe('the pool on its own', () => {
 
 describe('the default pool', () => {
   let testApp: TestApp;
-  beforeAll(() => {
-    testApp = makeTestApp();
+  beforeAll(async () => {
+    testApp = await makeTestApp();
   });
   afterAll(() => testApp.remove());
 

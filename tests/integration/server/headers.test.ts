@@ -21,9 +21,9 @@ process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
 let direct: TestApp;
 let proxied: TestApp;
-beforeAll(() => {
-  direct = makeTestApp();
-  proxied = makeTestApp({ trustProxy: 1 });
+beforeAll(async () => {
+  direct = await makeTestApp();
+  proxied = await makeTestApp({ trustProxy: 1 });
 });
 afterAll(() => {
   direct.remove();

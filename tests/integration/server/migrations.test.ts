@@ -61,7 +61,7 @@ test('an account made before email verification still signs in after the upgrade
     .run('early@example.com', hash);
   old.close();
 
-  t = openTestApp(dir);
+  t = await openTestApp(dir);
   expect(t.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
   const account = t.db
     .prepare('SELECT email, date_of_birth, email_verified_at FROM accounts')
@@ -107,7 +107,7 @@ test('a verified member from before posting keeps their session and sign-in, and
     .run(hashToken(token));
   old.close();
 
-  t = openTestApp(dir);
+  t = await openTestApp(dir);
   expect(t.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
   expect(
     t.db.prepare('SELECT email, role, banned_at, email_verified_at FROM accounts').all(),
@@ -217,7 +217,7 @@ test("reports from before the weighing stay one per reporter, until a decided on
   );
   old.close();
 
-  const upgraded = openTestApp(dir);
+  const upgraded = await openTestApp(dir);
   t = upgraded;
   expect(t.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
   expect(

@@ -45,7 +45,7 @@ afterEach(() => {
 
 /** An app behind one proxy, so each test client is an X-Forwarded-For address. */
 async function appWithMember(rateLimits = SIGNIN_LIMITS) {
-  const testApp = makeTestApp({ trustProxy: 1, rateLimits });
+  const testApp = await makeTestApp({ trustProxy: 1, rateLimits });
   opened.push(testApp);
   const email = uniqueEmail('owner');
   const signup = await postJson(testApp.app, '/api/signup', signupBody({ email }), {
