@@ -12,11 +12,12 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import Database from 'better-sqlite3';
-import { openDatabase } from '../server/db/database.ts';
-import { makeModerator } from '../server/moderator-command.ts';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../server/store/tables.ts';
 import { adPath, cityPath } from '../src/paths.ts';
+import { openBenchStore } from './bench-store.ts';
 import { benchAdStream, readWeightedCities } from './ads.ts';
 import { writeContentSet } from './content.ts';
 import { DEFAULT_SEED } from './options.ts';
@@ -90,7 +91,7 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
     });
     writeContentSet(join(root, 'content'), contentDir, ads, options.ads, 'per-state');
     mkdirSync(dataDir, { recursive: true });
-    const db = openDatabase(databasePath);
+    const { db, close } = await openBenchStore({ path: databasePath });
 
     console.log(`Building ${options.ads.toLocaleString('en-US')} ads for ${buildDate}...`);
     const buildStarted = performance.now();
@@ -116,16 +117,18 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
     const base = `http://${HOST}:${port}`;
     // A member (verified, as the emailed link does) and a moderator (as the operator's command).
     const poster = await signUp(base, 'bench-poster@example.org');
-    db.prepare('UPDATE accounts SET email_verified_at = ? WHERE email = ?').run(
-      new Date().toISOString(),
-      'bench-poster@example.org',
-    );
+    await db
+      .updateTable('accounts')
+      .set({ email_verified_at: new Date().toISOString() })
+      .where('email', '=', 'bench-poster@example.org')
+      .execute();
     const moderator = await signUp(base, 'bench-moderator@example.org');
-    if (makeModerator(db, 'bench-moderator@example.org').code !== 0)
-      throw new Error('The moderator role was not given.');
-    const { id: accountId } = db
-      .prepare('SELECT id FROM accounts WHERE email = ?')
-      .get('bench-poster@example.org') as { id: number };
+    makeModerator(databasePath, 'bench-moderator@example.org');
+    const { id: accountId } = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('email', '=', 'bench-poster@example.org')
+      .executeTakeFirstOrThrow();
 
     // Cities of every size: every (n / rounds)-th city of the list, most populous first.
     const byWeight = [...cities].sort((a, b) => b.weight - a.weight);
@@ -138,7 +141,7 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
     const rounds: Round[] = [];
     try {
       for (const [index, place] of chosen.entries()) {
-        const id = insertReviewAd(db, accountId, place.state, place.city, index);
+        const id = await insertReviewAd(db, accountId, place.state, place.city, index);
         const ad = adPath(place.state, place.city, id);
         reader.watch([ad, cityPath(place.state, place.city), '/']);
         const liveMs = await timeUntil(
@@ -166,7 +169,7 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
       await reader.stop();
     }
     const loadAfter = loadavg();
-    db.close();
+    await close();
     const figures = report({
       options,
       pages,
@@ -222,33 +225,45 @@ async function act(base: string, cookie: string, path: string, body: object): Pr
     throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
 }
 
+/** The operator's command gives the role (docs/product.md section 6: the only way to it). */
+function makeModerator(databasePath: string, email: string): void {
+  const tsx = createRequire(join(root, 'package.json')).resolve('tsx/cli');
+  const command = spawnSync(process.execPath, [tsx, 'scripts/moderator.ts', 'add', email], {
+    cwd: root,
+    env: { ...process.env, DATABASE_PATH: databasePath },
+    encoding: 'utf8',
+  });
+  if (command.status !== 0)
+    throw new Error(`The moderator role was not given: ${command.stderr || command.stdout}`);
+}
+
 /** A member ad waiting for review, as the posting form stores it. */
-function insertReviewAd(
-  db: Database.Database,
+async function insertReviewAd(
+  db: Kysely<Tables>,
   accountId: number,
   state: string,
   city: string,
   index: number,
-): number {
+): Promise<number> {
   const now = new Date().toISOString();
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-           created_at, submitted_at, updated_at)
-         VALUES (?, ?, ?, 34, 'm4w', ?, ?, 'review', ?, ?, ?)`,
-      )
-      .run(
-        accountId,
-        state,
-        city,
-        `Publishing benchmark ad ${index + 1}: coffee and a walk`,
-        'A plain ad for the publishing benchmark. Coffee, a walk by the water, a chat.',
-        now,
-        now,
-        now,
-      ).lastInsertRowid,
-  );
+  const { id } = await db
+    .insertInto('member_ads')
+    .values({
+      account_id: accountId,
+      state,
+      city,
+      age: 34,
+      seeks: 'm4w',
+      title: `Publishing benchmark ad ${index + 1}: coffee and a walk`,
+      description: 'A plain ad for the publishing benchmark. Coffee, a walk by the water, a chat.',
+      status: 'review',
+      created_at: now,
+      submitted_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 // ---------------------------------------------------------------- the server

@@ -13,15 +13,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { openDatabase } from '../server/db/database.ts';
 import { compileToDisk } from '../src/build/compile/compile-to-disk.ts';
+import { MEMBER_ADS_FOLDER, readMemberAds } from '../src/build/compile/database-ad-source.ts';
+import { readSearchIndexVocabulary } from '../src/build/search/search-index-vocabulary.ts';
 import { searchIndexFile } from '../src/content/search-index-file.ts';
 import {
   compileGeneratedContent,
   ensureServerBuild,
   writeGeneratedAds,
 } from './compile-generated.ts';
+import { insertBenchAccount, openBenchStore } from './bench-store.ts';
 import { writeDocSection } from './docs.ts';
 import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
 import { parseServerBenchOptions } from './server-bench-options.ts';
@@ -83,7 +84,7 @@ export async function benchSearch(argv: readonly string[]): Promise<void> {
     console.log(`Working in ${workspace.dir}${workspace.onTmpfs ? ' (tmpfs)' : ''}.`);
     ensureServerBuild();
     const cities = writeGeneratedAds(contentDir, options.ads);
-    openDatabase(databasePath).close();
+    await (await openBenchStore({ path: databasePath })).close();
 
     console.log(`Compiling ${options.ads.toLocaleString('en-US')} ads and indexing them...`);
     const compileStarted = performance.now();
@@ -114,39 +115,50 @@ export async function benchSearch(argv: readonly string[]): Promise<void> {
     }
 
     // One member ad approved, then removed: the index's update within the publish's compile.
-    const db = openDatabase(databasePath);
+    const { store, db, close } = await openBenchStore({ path: databasePath });
     const city = cities.find((candidate) => candidate.city === 'Los Angeles') ?? cities[0]!;
-    const account = db
-      .prepare(
-        `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at)
-         VALUES ('bench-search@example.org', 'x', '1990-01-01', ?, ?)`,
-      )
-      .run(new Date().toISOString(), new Date().toISOString()).lastInsertRowid;
+    const account = await insertBenchAccount(db, 'bench-search@example.org');
     const now = new Date().toISOString();
-    const adId = Number(
-      db
-        .prepare(
-          `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-             created_at, submitted_at, approved_at, posted_on, expires_on, updated_at)
-           VALUES (?, ?, ?, 34, 'w4m', 'Heliography walks at dawn',
-             'Looking for someone to try heliography with on early walks. Say hello.', 'live',
-             ?, ?, ?, ?, '2027-01-31', ?)`,
-        )
-        .run(account, city.state, city.city, now, now, now, buildDate, now).lastInsertRowid,
-    );
-    const publish = () => {
-      const outcome = compileToDisk({ contentDir, compiledDir, buildDate, databasePath });
+    const { id: adId } = await db
+      .insertInto('member_ads')
+      .values({
+        account_id: account,
+        state: city.state,
+        city: city.city,
+        age: 34,
+        seeks: 'w4m',
+        title: 'Heliography walks at dawn',
+        description: 'Looking for someone to try heliography with on early walks. Say hello.',
+        status: 'live',
+        created_at: now,
+        submitted_at: now,
+        approved_at: now,
+        posted_on: buildDate,
+        expires_on: '2027-01-31',
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const publish = async () => {
+      const memberAds = await readMemberAds(store, join(compiledDir, MEMBER_ADS_FOLDER));
+      const outcome = compileToDisk({ contentDir, compiledDir, buildDate, memberAds });
       if (!outcome.ok) throw new Error('The publish compile failed');
       return outcome.searchIndex;
     };
-    const approved = publish();
+    const approved = await publish();
     const foundAfterApproval = await countFor(base, 'heliography');
-    db.prepare(
-      "UPDATE member_ads SET status = 'removed', revision = revision + 1, updated_at = ? WHERE id = ?",
-    ).run(new Date().toISOString(), adId);
-    const removed = publish();
+    await db
+      .updateTable('member_ads')
+      .set((eb) => ({
+        status: 'removed',
+        revision: eb('revision', '+', 1),
+        updated_at: new Date().toISOString(),
+      }))
+      .where('id', '=', adId)
+      .execute();
+    const removed = await publish();
     const foundAfterRemoval = await countFor(base, 'heliography');
-    db.close();
+    await close();
 
     const rows = KINDS.map((kind) => {
       const sorted = [...latencies.get(kind)!].sort((a, b) => a - b);
@@ -215,31 +227,19 @@ interface BenchQuery {
 
 /** The queries, in a fixed shuffled order; words from the index's vocabulary. */
 export function makeQueries(indexFile: string, count: number): BenchQuery[] {
-  const db = new Database(indexFile, { readonly: true });
-  db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, ad_text, 'row')");
-  const total = (db.prepare('SELECT count(*) AS n FROM ads').get() as { n: number }).n;
-  const words = (sql: string, ...params: number[]) =>
-    (db.prepare(sql).all(...params) as { term: string }[])
-      .map((row) => row.term)
-      .filter((term) => /^[a-z]{4,}$/.test(term));
-  // Stems are words too: FTS5 stems the query the same way. The filter tags all have a digit.
-  const text = "term NOT GLOB '*[0-9]*'";
-  const common = words(
-    `SELECT term FROM temp.vocab WHERE ${text} ORDER BY doc DESC LIMIT 60`,
-  ).slice(0, 30);
-  const middling = words(
-    `SELECT term FROM temp.vocab WHERE ${text} AND doc BETWEEN ? AND ? ORDER BY doc DESC LIMIT 200`,
-    Math.max(2, Math.floor(total / 1000)),
-    Math.max(3, Math.floor(total / 20)),
-  );
-  const rare = words(`SELECT term FROM temp.vocab WHERE ${text} AND doc BETWEEN 1 AND 5 LIMIT 200`);
-  const places = db
-    .prepare(
-      `SELECT places.state, places.city, count(*) AS n FROM ads JOIN places ON places.code = ads.place
-       GROUP BY ads.place ORDER BY n DESC LIMIT 300`,
-    )
-    .all() as { state: string; city: string }[];
-  db.close();
+  const index = readSearchIndexVocabulary(indexFile);
+  const total = index.ads;
+  // Stems are words too: FTS5 stems the query the same way.
+  const common = index.words({ minAds: 1, limit: 60, mostUsedFirst: true }).slice(0, 30);
+  const middling = index.words({
+    minAds: Math.max(2, Math.floor(total / 1000)),
+    maxAds: Math.max(3, Math.floor(total / 20)),
+    limit: 200,
+    mostUsedFirst: true,
+  });
+  const rare = index.words({ minAds: 1, maxAds: 5, limit: 200, mostUsedFirst: false });
+  const places = index.places(300);
+  index.close();
   if (common.length === 0 || middling.length === 0 || rare.length === 0 || places.length === 0)
     throw new Error('The index has too few words to make the queries');
   const r = random(DEFAULT_SEED);

@@ -4,11 +4,12 @@
 // minute of patience), while pages are fetched at a steady rate. It reports how many accounts were
 // made, when the last one was, and the pages' latency meanwhile beside the same rate alone. The
 // people run in a process of their own (signup-burst-people.ts).
-import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
+import { openBenchStore } from './bench-store.ts';
 import { BURST_PEOPLE, type Person } from './signup-burst-people.ts';
 
 const HOST = '127.0.0.1';
@@ -167,9 +168,12 @@ export async function signupBurst(
   const pagesDuring = await during.stop();
   const loadAfter = loadavg()[0]!;
 
-  const db = new Database(databasePath, { readonly: true });
-  const created = (db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
-  db.close();
+  const database = await openBenchStore({ path: databasePath });
+  const { created } = await database.db
+    .selectFrom('accounts')
+    .select(sql<number>`cast(count(*) as integer)`.as('created'))
+    .executeTakeFirstOrThrow();
+  await database.close();
 
   const finalStatuses: Record<string, number> = {};
   for (const person of people)

@@ -1,26 +1,39 @@
 // `npm run compile:content`, and the build's first step: validates content/ (as check-content does)
 // and writes the compiled content the site reads (see src/build/compile/compile-to-disk.ts); `--full`
 // starts afresh. CONTENT_DIR and COMPILED_CONTENT_DIR choose other folders; `--date` (or
-// BUILD_DATE) the day whose live ads are published; DATABASE_PATH the server's database, whose live
-// member ads are published beside the CSV ads (default data/localboard.sqlite; none if it is absent). In the build it runs bundled
+// BUILD_DATE) the day whose live ads are published. The server's database, whose live member ads
+// are published beside the CSV ads: DATABASE_URL (PostgreSQL), else DATABASE_PATH (SQLite; default
+// data/localboard.sqlite; none if the file is absent), opened read-only and read in one snapshot
+// first (src/build/compile/database-ad-source.ts). In the build it runs bundled
 // (src/build/build-steps.ts), where it checks big sets of ads files on two threads
 // (src/build/compile/check-ads-in-parallel.ts).
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { storeLocationFromEnv } from '../server/store/store-location.ts';
 import { buildDateFrom } from '../src/build/build-date.ts';
 import { compileToDisk, type CompileOutcome } from '../src/build/compile/compile-to-disk.ts';
+import { MEMBER_ADS_FOLDER, readMemberAdsAt } from '../src/build/compile/database-ad-source.ts';
 import { formatProblem, unreadableFileProblem } from '../src/build/compile/report.ts';
 
 const started = performance.now();
 const root = join(import.meta.dirname, '..');
 const contentDir = process.env.CONTENT_DIR ?? join(root, 'content');
+const compiledDir = process.env.COMPILED_CONTENT_DIR ?? join(root, '.content');
+const full = process.argv.includes('--full');
+const memberAdsDir = join(compiledDir, MEMBER_ADS_FOLDER);
+if (full) rmSync(memberAdsDir, { recursive: true, force: true });
+const memberAds = await readMemberAdsAt(
+  storeLocationFromEnv(process.env, join(root, 'data', 'localboard.sqlite')),
+  memberAdsDir,
+);
 let outcome: CompileOutcome;
 try {
   outcome = compileToDisk({
     contentDir,
-    compiledDir: process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'),
+    compiledDir,
     buildDate: buildDateFrom(process.argv, process.env),
-    full: process.argv.includes('--full'),
-    databasePath: process.env.DATABASE_PATH ?? join(root, 'data', 'localboard.sqlite'),
+    full,
+    memberAds,
   });
 } catch (error) {
   const problem = unreadableFileProblem(error, join(contentDir, '..'));

@@ -66,7 +66,7 @@ try {
   console.error((error as Error).message);
   process.exit(1);
 }
-const publisher = buildPublisher({ outDir: dirname(siteDir), databasePath });
+const publisher = buildPublisher({ outDir: dirname(siteDir), database: { path: databasePath } });
 const mailSite = { brand: site.brand, baseUrl: publicBaseUrl };
 const app = createApp({
   publisher,

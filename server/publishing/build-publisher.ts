@@ -13,13 +13,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useCompiledContentDir } from '../../src/content/index.ts';
+import type { StoreLocation } from '../store/store-location.ts';
 import { oneRunAtATime, reasonsText, type Publisher, type PublishOutcome } from './publisher.ts';
 
 export interface BuildPublisherSettings {
   /** The build's output folder: the site is {outDir}/site, the build's steps {outDir}/server. */
   outDir: string;
-  /** The server's database: its live member ads are published. */
-  databasePath: string;
+  /** The server's database: its live member ads are published (read by the build, read-only). */
+  database: StoreLocation;
   /** content/ (default: CONTENT_DIR, or content/ in the working folder). */
   contentDir?: string;
   /** The compiled content the build writes and the server reads (default: COMPILED_CONTENT_DIR, or .content/). */
@@ -39,6 +40,10 @@ export interface BuildPublisher extends Publisher {
   idle(): Promise<void>;
   /** Builds run so far. */
   readonly builds: number;
+  /** Builds that succeeded so far. */
+  readonly published: number;
+  /** The last build's outcome, once one has run. */
+  readonly lastOutcome: PublishOutcome | undefined;
 }
 
 /** The child's last lines kept, to say why a build failed. */
@@ -61,6 +66,8 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
   const stepsDir = join(settings.outDir, 'server');
 
   let timer: NodeJS.Timeout | undefined;
+  let published = 0;
+  let lastOutcome: PublishOutcome | undefined;
   const runs = oneRunAtATime(build);
 
   async function build(reasons: readonly string[]): Promise<PublishOutcome> {
@@ -74,7 +81,9 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
       outcome = { ok: false, message: (error as Error).message };
     }
     const took = ((performance.now() - started) / 1000).toFixed(1);
+    lastOutcome = outcome;
     if (outcome.ok) {
+      published += 1;
       // The server's member pages read the compiled content: the new one from now on.
       useCompiledContentDir(compiledDir);
       info(`Published the site for ${date} in ${took} s (${why}).`);
@@ -99,11 +108,17 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
     // As scripts/build.mjs does: Vike stands aside when it sees a test runner's markers.
     for (const key of Object.keys(env))
       if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
+    // PostgreSQL's URL goes in the environment, where its password is not in the process list.
+    delete env.DATABASE_URL;
+    if (settings.database.url) env.DATABASE_URL = settings.database.url;
     const args = [
       '--enable-source-maps',
       entry,
       ...['--date', date, '--content', contentDir, '--out', settings.outDir],
-      ...['--cache', compiledDir, '--database', settings.databasePath],
+      ...['--cache', compiledDir],
+      ...(settings.database.path && !settings.database.url
+        ? ['--database', settings.database.path]
+        : []),
     ];
     return new Promise((resolve) => {
       const child = spawn(process.execPath, args, {
@@ -166,6 +181,12 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
     idle: runs.idle,
     get builds() {
       return runs.runs;
+    },
+    get published() {
+      return published;
+    },
+    get lastOutcome() {
+      return lastOutcome;
     },
   };
   return publisher;

@@ -3,24 +3,9 @@
 import { openPostgresEngine } from './postgres-engine.ts';
 import { openSqliteEngine } from './sqlite-engine.ts';
 import { storeOn, type StoreHandle } from './store.ts';
+import { isPostgresUrl, type StoreLocation } from './store-location.ts';
 
-export interface StoreLocation {
-  /** postgres://… or postgresql://…: PostgreSQL. */
-  url?: string;
-  /** The SQLite file, when there is no url. */
-  path?: string;
-}
-
-export const isPostgresUrl = (value: string) => /^postgres(ql)?:\/\//i.test(value);
-
-/** The location a server's environment names: DATABASE_URL, else DATABASE_PATH or the default file. */
-export function storeLocationFromEnv(
-  env: NodeJS.ProcessEnv,
-  defaultPath = 'data/localboard.sqlite',
-): StoreLocation {
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL };
-  return { path: env.DATABASE_PATH || defaultPath };
-}
+export { isPostgresUrl, storeLocationFromEnv, type StoreLocation } from './store-location.ts';
 
 export interface OpenStoreOptions {
   /** Read only, never migrated: the build reading the server's database. */

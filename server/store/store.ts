@@ -7,6 +7,7 @@
 // embedded default, or PostgreSQL, for several instances on one database (engine.ts).
 import type { Kysely } from 'kysely';
 import type { StoreEngine } from './engine.ts';
+import { publishedAdsStore, type PublishedAdsStore } from './published-ads.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
 
@@ -18,6 +19,8 @@ export interface StoreContext {
 
 export interface Store {
   readonly sessions: SessionStore;
+  /** What the build publishes, read in one consistent snapshot (published-ads.ts). */
+  readonly publishedAds: PublishedAdsStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -49,6 +52,7 @@ export interface StoreHandle extends Store {
 function partsOf(context: StoreContext) {
   return {
     sessions: sessionStore(context),
+    publishedAds: publishedAdsStore(context),
   };
 }
 

@@ -6,9 +6,13 @@
 //   --out DIR           where everything goes (default dist/): the site in DIR/site, Vite's output
 //                       in DIR/client and DIR/server, the build manifest beside them
 //   --cache DIR         compiled content (default .content/)
-//   --database FILE     the server's database, whose live member ads are published beside the CSV
-//                       ads (default DATABASE_PATH, or data/localboard.sqlite); none if it is absent.
-//                       Its hidden_ads (reports) leave those ads out, editors' ads included
+//   --database FILE     the server's SQLite database, whose live member ads are published beside
+//                       the CSV ads (default DATABASE_PATH, or data/localboard.sqlite); none if it
+//                       is absent. Its hidden_ads (reports) leave those ads out, editors' ads included
+//   --database-url URL  the server's PostgreSQL database instead (postgres://…); DATABASE_URL in
+//                       the environment does the same and keeps the password off the command line.
+//                       Either database is opened read-only and read in one snapshot (no migration).
+//                       Order: --database-url, --database, DATABASE_URL, DATABASE_PATH
 // It runs from Vite's server build ({out}/server/build.mjs), which scripts/build.mjs brings up to
 // date first. The steps run one after the other, each in a Node process of its own, so that their
 // memory never adds up and none inherits another's: the content (scripts/compile-content.ts), then
@@ -17,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { StoreLocation } from '../../server/store/store-location.ts';
 import { buildDateFrom } from './build-date.ts';
 import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
 import { filesStamp } from './fingerprint.mjs';
@@ -37,19 +42,17 @@ const siteDir = join(outDir, SITE_FOLDER);
 const cacheDir = resolve(
   option('--cache') ?? process.env.COMPILED_CONTENT_DIR ?? join(root, '.content'),
 );
-const databasePath = resolve(
-  option('--database') ?? process.env.DATABASE_PATH ?? join(root, 'data', 'localboard.sqlite'),
-);
+const database = databaseOption();
 const sources = process.env.LOCALBOARD_SOURCES ?? '';
 
 const siteStampFile = join(outDir, 'build-stamp.json');
 const ifNeeded = process.argv.includes('--if-needed') && !full;
 // The member ads' stamp is asked of the database only where it decides something (--if-needed):
-// SQLite's native module would otherwise stay loaded in this process, which waits beside the steps
-// (about 8 MB more at the build's peak). A build without it records 'not checked', so the next
-// --if-needed build runs (cheaply: unchanged batches and pages are reused).
+// the store's drivers (SQLite's native module) would otherwise stay loaded in this process, which
+// waits beside the steps (about 8 MB more at the build's peak). A build without it records 'not
+// checked', so the next --if-needed build runs (cheaply: unchanged batches and pages are reused).
 const memberAds = ifNeeded
-  ? (await import('./compile/database-ad-source.ts')).memberAdsStamp(databasePath)
+  ? await (await import('./compile/database-ad-source.ts')).memberAdsStamp(database)
   : 'not checked';
 const siteStamp = JSON.stringify({
   buildDate,
@@ -90,8 +93,12 @@ const STEP_ENV = {
   BUILD_DATE: buildDate,
   CONTENT_DIR: contentDir,
   COMPILED_CONTENT_DIR: cacheDir,
-  DATABASE_PATH: databasePath,
 };
+// The content step finds the database where a server would: DATABASE_URL, else DATABASE_PATH.
+const stepEnvironment: NodeJS.ProcessEnv = { ...process.env, ...STEP_ENV };
+delete stepEnvironment.DATABASE_URL;
+if (database.url) stepEnvironment.DATABASE_URL = database.url;
+else stepEnvironment.DATABASE_PATH = database.path;
 
 const started = performance.now();
 exitIfFailed(await run('Compiling content', 'compile-content', full ? ['--full'] : []));
@@ -111,6 +118,16 @@ exitIfFailed(
 removeOldFiles('assets');
 replaceFile(siteStampFile, siteStamp);
 console.log(`Build finished in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+
+/** The database whose member ads are published: the options, else the environment. */
+function databaseOption(): StoreLocation {
+  const url = option('--database-url');
+  if (url) return { url };
+  const path = option('--database');
+  if (path) return { path: resolve(path) };
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL };
+  return { path: resolve(process.env.DATABASE_PATH ?? join(root, 'data', 'localboard.sqlite')) };
+}
 
 function readIfExists(file: string): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
@@ -133,8 +150,7 @@ async function run(
       cwd: root,
       stdio: 'inherit',
       env: {
-        ...process.env,
-        ...STEP_ENV,
+        ...stepEnvironment,
         [STEPS_DIR_VARIABLE]: process.env[STEPS_DIR_VARIABLE],
         BUILD_STEP: title,
       },

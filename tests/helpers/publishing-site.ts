@@ -50,7 +50,7 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
   const db = openDatabase(join(work, 'localboard.sqlite'));
   const publisher = buildPublisher({
     outDir: join(work, 'out'),
-    databasePath: join(work, 'localboard.sqlite'),
+    database: { path: join(work, 'localboard.sqlite') },
     contentDir: join(root, 'content'),
     compiledContentDir: join(work, 'compiled'),
     buildDate: options.buildDate ?? (() => today),

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { compileToDisk } from '../../src/build/compile/compile-to-disk.ts';
+import { MEMBER_ADS_FOLDER, readMemberAds } from '../../src/build/compile/database-ad-source.ts';
 import { useCompiledContentDir, type CompiledAd } from '../../src/content/index.ts';
 import { AD_COLUMNS } from '../../src/schemas/ad.ts';
 import { makeTestApp, type TestApp } from './api.ts';
@@ -57,8 +58,8 @@ function generatedAds(): Record<string, string>[] {
 export interface SearchFixture extends TestApp {
   contentDir: string;
   compiledDir: string;
-  /** Compiles again (with the database's member ads as they are now), as a publish does. */
-  publish(): void;
+  /** Compiles again (with the store's member ads as they are now), as a publish does. */
+  publish(): Promise<void>;
   /** Every published ad, as the compiled state files hold them. */
   compiledAds(): CompiledAd[];
   cleanup(): void;
@@ -73,17 +74,18 @@ export async function makeSearchFixture(): Promise<SearchFixture> {
   );
   const testApp = await makeTestApp();
   const compiledDir = join(testApp.dir, 'compiled');
-  const publish = () => {
+  const publish = async () => {
+    const memberAds = await readMemberAds(testApp.store, join(compiledDir, MEMBER_ADS_FOLDER));
     const outcome = compileToDisk({
       contentDir: content.dir,
       compiledDir,
       buildDate: SEARCH_BUILD_DATE,
-      databasePath: testApp.dbPath,
+      memberAds,
     });
     if (!outcome.ok) throw new Error(`fixture content did not compile: ${JSON.stringify(outcome)}`);
     useCompiledContentDir(compiledDir);
   };
-  publish();
+  await publish();
   return {
     ...testApp,
     contentDir: content.dir,

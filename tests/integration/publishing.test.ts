@@ -99,7 +99,7 @@ beforeAll(() => {
   npmRunBuild('--database', databasePath);
   publisher = buildPublisher({
     outDir,
-    databasePath,
+    database: { path: databasePath },
     contentDir: fixture.dir,
     compiledContentDir: join(work, 'cache'),
     buildDate: () => buildDate,

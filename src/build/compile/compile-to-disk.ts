@@ -6,14 +6,14 @@
 // it is made of changes (`full` starts afresh). Nothing is written unless all content is valid.
 // Then the search index (search.sqlite) is brought up to date with the ads written.
 import { strict as assert } from 'node:assert';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledContent } from '../../schemas/compiled-content.ts';
 import { adBatchCache } from './ad-batch-cache.ts';
 import { compileContent } from './compile.ts';
 import { compileMemo } from './compile-memo.ts';
 import { csvScanCache } from './csv-ad-source.ts';
-import { databaseAdSource, hiddenEditorAdIds } from './database-ad-source.ts';
+import { databaseAdSource, MEMBER_ADS_FOLDER, type MemberAds } from './database-ad-source.ts';
 import { writeSearchIndex, type SearchIndexUpdate } from '../search/write-search-index.ts';
 import type { ContentProblem } from './report.ts';
 
@@ -21,10 +21,10 @@ export interface CompileRequest {
   contentDir: string;
   compiledDir: string;
   buildDate: string;
-  /** Forget everything compiled before. */
+  /** Forget everything compiled before (the member ads read for this compile stay). */
   full?: boolean;
-  /** The server's database, whose live member ads are published too; none when it does not exist. */
-  databasePath?: string;
+  /** The server's live member ads, published too (readMemberAds(), database-ad-source.ts). */
+  memberAds?: MemberAds;
 }
 
 export type CompileOutcome =
@@ -43,9 +43,12 @@ export function compileToDisk({
   compiledDir,
   buildDate,
   full,
-  databasePath,
+  memberAds,
 }: CompileRequest): CompileOutcome {
-  if (full) rmSync(compiledDir, { recursive: true, force: true });
+  if (full && existsSync(compiledDir))
+    for (const name of readdirSync(compiledDir))
+      if (name !== MEMBER_ADS_FOLDER)
+        rmSync(join(compiledDir, name), { recursive: true, force: true });
   const batches = adBatchCache(compiledDir);
   const scans = csvScanCache(join(compiledDir, 'ads-files.json'));
   const memo = compileMemo(join(compiledDir, 'memo.json'));
@@ -57,8 +60,8 @@ export function compileToDisk({
     adBatches: batches,
     adScans: scans,
     memo,
-    adSources: databasePath ? [databaseAdSource(databasePath)] : [],
-    hiddenAdIds: databasePath ? hiddenEditorAdIds(databasePath) : [],
+    adSources: memberAds ? [databaseAdSource(memberAds)] : [],
+    hiddenAdIds: memberAds?.hiddenEditorAdIds ?? [],
   });
   scans.save();
   const stateFiles = batches.stateFiles();

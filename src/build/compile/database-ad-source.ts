@@ -1,8 +1,7 @@
 // Member ads as a source of ads (ad-source.ts), beside the CSV files: the ads moderators approved,
-// read from the server's SQLite database (member_ads, migration 4 of server/db/migrations.ts),
-// read-only, in one read transaction, so that the build sees one consistent snapshot while the
-// server keeps writing (WAL mode). Each is turned into the cells of a CSV row and checked by the
-// same checkAdRow() as an editor's ad, so it lands on the same pages and in the same counts.
+// read from the server's store (server/store/published-ads.ts) in one consistent snapshot while
+// the server keeps writing. Each is turned into the cells of a CSV row and checked by the same
+// checkAdRow() as an editor's ad, so it lands on the same pages and in the same counts.
 //
 // What differs from the CSV ads, on purpose:
 // - A member ad's problem (its city taken off the list since it was approved, say) must not stop
@@ -11,17 +10,31 @@
 //   for review (review-terms.txt, ambiguous: "arrangement", "teens"): the policy scanner marked
 //   those when the ad was posted, and a moderator saw them and approved it (docs/product.md §6).
 //
-// The SQL is here rather than in server/db/ because the build must never open the database the
-// way the server does (read-write, migrating): it only reads the published columns of live ads.
+// The store answers asynchronously and the compiler is synchronous, so the snapshot is read first
+// (readMemberAds), into files of the compiled-content folder, and the compiler reads those.
 // Batches are ranges of ids of a thousand; a batch's key is a digest of what decides its rows
 // (id, revision, updated_at, posted_on, expires_on), so an unchanged range is not checked again.
+// Each range's rows are kept in {compiledDir}/member-ads/{key}.ndjson: a range whose file is there
+// is not read from the database again, so after one approval a build reads the keys of the live
+// ads and the rows of one range; and memory holds one range at a time, however many ads there are.
 //
-// Ads kept off the site by reports (hidden_ads, migration 5) are left out: a member's here, with
-// the live ads (a hidden one leaves its range's digest, so that range is checked again); an
-// editor's by the compiler, from hiddenEditorAdIds() (rare: a change checks every CSV batch again).
-import Database from 'better-sqlite3';
-import { hash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+// Ads kept off the site by reports (hidden_ads) are left out: a member's by the store, with the
+// live ads (a hidden one leaves its range's digest, so that range is checked again); an editor's
+// by the compiler, from `hiddenEditorAdIds` (rare: a change checks every CSV batch again).
+import { createHash, hash, type Hash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { StoreLocation } from '../../../server/store/store-location.ts';
+import type { PublishedAdRow, PublishedAdsSnapshot } from '../../../server/store/published-ads.ts';
+import type { Store } from '../../../server/store/store.ts';
 import type { AdBatch, AdSource } from './ad-source.ts';
 import { checkAdRow, type AdCheckContext } from './check-ad-row.ts';
 import type { ContentProblem } from './report.ts';
@@ -30,149 +43,158 @@ import type { ContentProblem } from './report.ts';
 export const DATABASE_ORIGIN = 'database';
 export const memberAdName = (id: number) => `member ad ${id} (database)`;
 
+/** Where in the compiled-content folder the snapshot's ranges are kept. */
+export const MEMBER_ADS_FOLDER = 'member-ads';
+
 /** Ids a batch: member ads are numbered from 100,000,001 up, a range of them a batch. */
 const IDS_PER_BATCH = 1000;
+/** Keys read from the database at a time. */
+const KEYS_PER_READ = 5000;
 
-interface KeyRow {
-  id: number;
-  revision: number;
-  updated_at: string;
-  posted_on: string | null;
-  expires_on: string | null;
+/** A range of ids with live ads, as the snapshot found it. */
+export interface MemberAdRange {
+  /** Its first id (a multiple of IDS_PER_BATCH). */
+  from: number;
+  /** Changes with its ads (the batch's key). */
+  key: string;
 }
 
-interface AdRow {
-  id: number;
-  state: string;
-  city: string;
-  age: number;
-  seeks: string;
-  title: string;
-  description: string;
-  posted_on: string | null;
-  expires_on: string | null;
+/** What the build publishes of the database, read before the compiler runs. */
+export interface MemberAds {
+  /** Where each range's rows are ({key}.ndjson); undefined when only the keys were read. */
+  dir?: string;
+  ranges: MemberAdRange[];
+  /** Editors' (CSV) ads that reports keep off the site. */
+  hiddenEditorAdIds: number[];
+  /** The database could not be read: nothing is published until it can. */
+  problems: ContentProblem[];
 }
+
+export const NO_MEMBER_ADS: MemberAds = { ranges: [], hiddenEditorAdIds: [], problems: [] };
 
 /**
- * The live member ads of the database at `path`; none when there is no such file (the build never
- * creates it) or it has no member ads table yet (a database from before migration 4).
+ * Reads the live member ads of `store` in one snapshot: the keys of every range, and into `dir`
+ * the rows of each range that has no file there yet (without `dir`, the keys only). Files of
+ * ranges that are no more are removed.
  */
-export function databaseAdSource(path: string): AdSource {
-  let db: Database.Database | undefined;
-  return {
-    batches() {
-      if (!existsSync(path)) return { batches: [], problems: [] };
-      try {
-        db = new Database(path, { readonly: true, fileMustExist: true });
-        db.pragma('busy_timeout = 5000');
-        // Every read of this build in one snapshot: the keys and the rows agree.
-        db.exec('BEGIN');
-        const hasTable = db
-          .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'member_ads'")
-          .get();
-        if (!hasTable) return { batches: [], problems: [] };
-        return { batches: batchesOf(db, hasHiddenAds(db)), problems: [] };
-      } catch (error) {
-        return { batches: [], problems: [unreadable(path, error)] };
+export async function readMemberAds(
+  store: Pick<Store, 'publishedAds'>,
+  dir?: string,
+): Promise<MemberAds> {
+  if (dir) mkdirSync(dir, { recursive: true });
+  const ranges = await store.publishedAds.snapshot(async (snapshot) => {
+    const found: MemberAdRange[] = [];
+    let range = -1;
+    let digest: Hash | undefined;
+    const close = async () => {
+      if (!digest) return;
+      const from = range * IDS_PER_BATCH;
+      const key = digest.digest('base64url');
+      found.push({ from, key });
+      if (dir) await keepRows(snapshot, from, join(dir, `${key}.ndjson`));
+    };
+    for (let after = 0; ;) {
+      const keys = await snapshot.keys(after, KEYS_PER_READ);
+      for (const row of keys) {
+        const rowRange = Math.floor(row.id / IDS_PER_BATCH);
+        if (rowRange !== range) {
+          await close();
+          range = rowRange;
+          digest = createHash('sha1').update('member-ads\0');
+        }
+        digest!.update(
+          `${row.id},${row.revision},${row.updated_at},${row.posted_on},${row.expires_on};`,
+        );
       }
-    },
-    close() {
-      if (db?.inTransaction) db.exec('COMMIT');
-      db?.close();
-      db = undefined;
-    },
-  };
+      if (keys.length < KEYS_PER_READ) break;
+      after = keys.at(-1)!.id;
+    }
+    await close();
+    return { found, hidden: await snapshot.hiddenEditorAdIds() };
+  });
+  if (dir) removeOtherRanges(dir, new Set(ranges.found.map((range) => range.key)));
+  return { dir, ranges: ranges.found, hiddenEditorAdIds: ranges.hidden, problems: [] };
+}
+
+/** The rows of a range into `file`, unless a build read them before (the name is their digest). */
+async function keepRows(snapshot: PublishedAdsSnapshot, from: number, file: string) {
+  if (existsSync(file)) return;
+  const rows = await snapshot.rows(from, from + IDS_PER_BATCH);
+  // Written whole under another name first: a file there is always a whole range.
+  writeFileSync(`${file}.next`, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+  renameSync(`${file}.next`, file);
+}
+
+function removeOtherRanges(dir: string, keys: ReadonlySet<string>): void {
+  for (const name of readdirSync(dir))
+    if (!keys.has(name.replace(/\.ndjson(\.next)?$/, '')) || name.endsWith('.next'))
+      rmSync(join(dir, name), { force: true });
 }
 
 /**
- * The ids of editors' (CSV) ads that reports keep off the site, in order; none without the
- * database or its hidden_ads table. Unreadable, it hides nothing: databaseAdSource() reports it.
+ * The live member ads of the database at `location`, opened read-only (never migrated, never
+ * created): none when it is a SQLite file that does not exist. A database that cannot be read is
+ * a problem, which stops the build: the site stays as it was.
  */
-export function hiddenEditorAdIds(path: string): number[] {
-  if (!existsSync(path)) return [];
-  let db: Database.Database | undefined;
+export async function readMemberAdsAt(location: StoreLocation, dir?: string): Promise<MemberAds> {
+  if (!location.url && location.path && !existsSync(location.path)) {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    return NO_MEMBER_ADS;
+  }
+  // Only the build loads the store's modules (and a driver) this way, when it reads a database.
+  const { openStore } = await import('../../../server/store/open-store.ts');
+  let store;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    db.pragma('busy_timeout = 5000');
-    if (!hasHiddenAds(db)) return [];
-    return db
-      .prepare<[], number>(`SELECT ad_id FROM hidden_ads WHERE kind = 'editor' ORDER BY ad_id`)
-      .pluck()
-      .all();
-  } catch {
-    return [];
+    store = await openStore(location, { readOnly: true, poolSize: 1 });
+  } catch (error) {
+    return { ...NO_MEMBER_ADS, problems: [unreadable(error)] };
+  }
+  try {
+    return await readMemberAds(store, dir);
+  } catch (error) {
+    return { ...NO_MEMBER_ADS, problems: [unreadable(error, store.describe)] };
   } finally {
-    db?.close();
+    await store.close();
   }
 }
 
 /** What the database publishes, as far as publishing goes: equal stamps, the same ads (`--if-needed`). */
-export function memberAdsStamp(path: string): string {
-  const source = databaseAdSource(path);
-  try {
-    const { batches, problems } = source.batches();
-    return hash(
-      'sha1',
-      JSON.stringify([batches.map((batch) => batch.key), problems, hiddenEditorAdIds(path)]),
-      'base64url',
-    );
-  } finally {
-    source.close?.();
-  }
+export async function memberAdsStamp(location: StoreLocation): Promise<string> {
+  const { ranges, problems, hiddenEditorAdIds } = await readMemberAdsAt(location);
+  return hash(
+    'sha1',
+    JSON.stringify([ranges.map((range) => range.key), problems, hiddenEditorAdIds]),
+    'base64url',
+  );
 }
 
-/** Whether the database has hidden_ads (migration 5): the build reads databases of any version. */
-const hasHiddenAds = (db: Database.Database) =>
-  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hidden_ads'").get() !==
-  undefined;
-
-function batchesOf(db: Database.Database, hiddenAds: boolean): AdBatch[] {
-  // A live ad that reports hide (hidden_ads) is not published until a moderator dismisses them.
-  const live = hiddenAds
-    ? `status = 'live' AND id NOT IN (SELECT ad_id FROM hidden_ads)`
-    : `status = 'live'`;
-  const keys = db.prepare<[], KeyRow>(
-    `SELECT id, revision, updated_at, posted_on, expires_on FROM member_ads
-     WHERE ${live} ORDER BY id`,
-  );
-  const rows = db.prepare<[number, number], AdRow>(
-    `SELECT id, state, city, age, seeks, title, description, posted_on, expires_on
-     FROM member_ads WHERE ${live} AND id >= ? AND id < ? ORDER BY id`,
-  );
-  const batches: AdBatch[] = [];
-  let range = -1;
-  let digest = '';
-  const close = () => {
-    if (range < 0) return;
-    const from = range * IDS_PER_BATCH;
-    batches.push({
-      origin: DATABASE_ORIGIN,
-      line: from,
-      key: hash('sha1', `member-ads\0${digest}`, 'base64url'),
-      lenient: true,
-      rowName: memberAdName,
-      check(context, visit) {
-        const memberContext = memberContextOf(context);
-        for (const row of rows.iterate(from, from + IDS_PER_BATCH)) {
-          const outcome = checkAdRow(cellsOf(row), row.id, DATABASE_ORIGIN, memberContext);
-          // With a problem the ad is left out (a warning), never published as it is.
-          visit(row.id, outcome.problems.length > 0 ? { problems: outcome.problems } : outcome);
-        }
-        return [];
-      },
-    });
+/** The member ads read before (readMemberAds) as a source for the compiler. */
+export function databaseAdSource(memberAds: MemberAds): AdSource {
+  return {
+    batches() {
+      const { dir, ranges, problems } = memberAds;
+      if (!dir) return { batches: [], problems };
+      const batches = ranges.map(({ from, key }): AdBatch => ({
+        origin: DATABASE_ORIGIN,
+        line: from,
+        key,
+        lenient: true,
+        rowName: memberAdName,
+        check(context, visit) {
+          const memberContext = memberContextOf(context);
+          for (const line of readFileSync(join(dir, `${key}.ndjson`), 'utf8').split('\n')) {
+            if (line === '') continue;
+            const row = JSON.parse(line) as PublishedAdRow;
+            const outcome = checkAdRow(cellsOf(row), row.id, DATABASE_ORIGIN, memberContext);
+            // With a problem the ad is left out (a warning), never published as it is.
+            visit(row.id, outcome.problems.length > 0 ? { problems: outcome.problems } : outcome);
+          }
+          return [];
+        },
+      }));
+      return { batches, problems };
+    },
   };
-  for (const row of keys.iterate()) {
-    const rowRange = Math.floor(row.id / IDS_PER_BATCH);
-    if (rowRange !== range) {
-      close();
-      range = rowRange;
-      digest = '';
-    }
-    digest += `${row.id},${row.revision},${row.updated_at},${row.posted_on},${row.expires_on};`;
-  }
-  close();
-  return batches;
 }
 
 const memberContexts = new WeakMap<AdCheckContext, AdCheckContext>();
@@ -188,7 +210,7 @@ function memberContextOf(context: AdCheckContext): AdCheckContext {
 }
 
 /** A member ad as the cells of a CSV row (src/schemas/ad.ts): no images, not featured, no sample. */
-function cellsOf(row: AdRow): Record<string, string> {
+function cellsOf(row: PublishedAdRow): Record<string, string> {
   return {
     id: String(row.id),
     state: row.state,
@@ -205,12 +227,14 @@ function cellsOf(row: AdRow): Record<string, string> {
   };
 }
 
-function unreadable(path: string, error: unknown): ContentProblem {
+/** The database could not be read, in one line (the open's message names the database). */
+function unreadable(error: unknown, where?: string): ContentProblem {
   const { code, message } = error as { code?: unknown; message?: unknown };
+  const reason = typeof message === 'string' && message ? message : String(code ?? error);
   return {
     file: DATABASE_ORIGIN,
     line: 1,
     field: 'file',
-    message: `${path} cannot be read as the member ads' database (${typeof code === 'string' ? code : String(message)})`,
+    message: `the member ads' database cannot be read: ${where ? `${where}: ` : ''}${reason.split('\n')[0]}`,
   };
 }

@@ -23,7 +23,7 @@ beforeAll(async () => {
     postedOn: '2026-11-21',
     expiresOn: '2026-12-21',
   });
-  fixture.publish();
+  await fixture.publish();
   index = searchIndex();
 });
 afterAll(() => {

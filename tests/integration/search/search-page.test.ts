@@ -107,7 +107,7 @@ describe('/search', () => {
       expiresOn: '2026-12-22',
     });
     expect((await search('q=heliography')).ids).toEqual([]);
-    fixture.publish();
+    await fixture.publish();
     expect((await search('q=heliography')).ids).toEqual([id]);
     expect((await search('q=heliography&state=Florida&city=Miami')).ids).toEqual([id]);
     // Edited: the old words leave with the old text.
@@ -116,11 +116,11 @@ describe('/search', () => {
         'UPDATE member_ads SET title = ?, revision = revision + 1, updated_at = ? WHERE id = ?',
       )
       .run('Zephyrology partner wanted on the bay', new Date().toISOString(), id);
-    fixture.publish();
+    await fixture.publish();
     expect((await search('q=heliography')).ids).toEqual([]);
     expect((await search('q=zephyrology')).ids).toEqual([id]);
     setMemberAdStatus(fixture.db, id, 'removed');
-    fixture.publish();
+    await fixture.publish();
     expect((await search('q=zephyrology')).ids).toEqual([]);
     const after = await search('q=heliography');
     expect(after.ids).toEqual([]);
