@@ -81,6 +81,11 @@ export interface AppOptions {
    * published (apps without a site to publish: the API's own tests).
    */
   publisher?: Publisher;
+  /**
+   * Undefined when the instance is ready to serve, else why not, in one line (server/index.ts:
+   * a new instance on PostgreSQL builds its site first). Default: always ready.
+   */
+  readiness?: () => string | undefined;
   /** Where request lines go; false for none. */
   log?: ((line: string) => void) | false;
 }

@@ -1,23 +1,27 @@
 // Starts the server: the prerendered site, the pages rendered on request and the API on PORT
-// (default 3000), with the SQLite database at DATABASE_PATH (default data/localboard.sqlite), and
-// mail over SMTP_URL or into MAIL_OUTBOX_DIR (default data/outbox). It runs from Vite's server
-// build ({out}/server/serve.mjs: `npm start`, `npm run serve`), since the page registry it renders
-// from is read with import.meta.glob. It publishes the site it serves ({out}, the parent of
-// SITE_DIR) when an ad's state changes, once a day, and on SIGUSR2 (server/publishing/).
+// (default 3000), with the store on PostgreSQL at DATABASE_URL (several instances may share it)
+// or the SQLite database at DATABASE_PATH (default data/localboard.sqlite), and mail over SMTP_URL
+// or into MAIL_OUTBOX_DIR (default data/outbox). It runs from Vite's server build
+// ({out}/server/serve.mjs: `npm start`, `npm run serve`), since the page registry it renders from
+// is read with import.meta.glob. It publishes the site it serves ({out}, the parent of SITE_DIR)
+// when an ad's state changes on any instance, once a day, and on SIGUSR2 (server/publishing/).
 import { serve } from '@hono/node-server';
 import { dirname, resolve } from 'node:path';
 import { parseTrustProxy } from './client-address.ts';
-import { openDatabase } from './db/database.ts';
-import { openStore } from './store/open-store.ts';
+import { openDatabase, type Db } from './db/database.ts';
+import { openStore, storeLocationFromEnv } from './store/open-store.ts';
+import type { StoreHandle } from './store/store.ts';
 import { createMailer } from './mail/mailer.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { buildPublisher, todayUtc } from './publishing/build-publisher.ts';
+import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { getSite } from '../src/content/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 const siteDir = resolve(process.env.SITE_DIR ?? 'dist/site');
-const databasePath = resolve(process.env.DATABASE_PATH ?? 'data/localboard.sqlite');
+const databaseLocation = storeLocationFromEnv(process.env);
+if (databaseLocation.path) databaseLocation.path = resolve(databaseLocation.path);
 /** A setting that is a whole number when given; anything else stops the server at start-up. */
 function optionalWholeNumber(name: string): number | undefined {
   const value = process.env[name];
@@ -41,6 +45,15 @@ try {
   process.exit(1);
 }
 
+// The database, before anything else is started: unreachable, it is one line and exit code 1.
+let store: StoreHandle;
+try {
+  store = await openStore(databaseLocation);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
 // Page data and mails need the compiled content (brand, base URL, chrome): fail now, not later.
 let site;
 try {
@@ -58,18 +71,29 @@ const mailer = createMailer({
 
 // The settings are checked first; the app (and the page registry it renders from) comes after.
 const { createApp } = await import('./app.ts');
-const db = openDatabase(databasePath);
-let store;
-try {
-  store = await openStore({ path: databasePath });
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
+// The parts of the data not yet behind the store are in the SQLite file (legacy, going away);
+// on PostgreSQL they have none, as in the tests.
+const db = (store.kind === 'sqlite' ? openDatabase(databaseLocation.path!) : undefined) as Db;
+// This instance's builds; every instance on the database publishes what any one asks for.
+const publisher = buildPublisher({ outDir: dirname(siteDir), database: databaseLocation });
+const everyInstance = clusterPublisher(store.publishing, publisher);
+/**
+ * Undefined once the instance serves what it should, else why not, in one line (/readyz). On
+ * PostgreSQL, other instances may have published since this site was built: a new instance is
+ * ready once it has built the site from the database (the first build, when it begins to hear
+ * the others: cluster-publisher.ts). On SQLite, `npm start` built it just before.
+ */
+function ready(): string | undefined {
+  if (store.kind === 'sqlite' || publisher.published > 0) return undefined;
+  const last = publisher.lastOutcome;
+  return last && !last.ok
+    ? `the site could not be built from the database: ${last.message}`
+    : 'the site is being built from the database';
 }
-const publisher = buildPublisher({ outDir: dirname(siteDir), database: { path: databasePath } });
 const mailSite = { brand: site.brand, baseUrl: publicBaseUrl };
 const app = createApp({
-  publisher,
+  publisher: everyInstance,
+  readiness: ready,
   siteDir,
   db,
   store,
@@ -85,7 +109,7 @@ const app = createApp({
 const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   const shown = hostname === '127.0.0.1' ? 'localhost' : hostname;
   console.log(
-    `Localboard is serving ${siteDir} at http://${shown}:${info.port} (database: ${databasePath})`,
+    `Localboard is serving ${siteDir} at http://${shown}:${info.port} (database: ${store.describe})`,
   );
   console.log(
     mailer.kind === 'smtp'
@@ -107,15 +131,16 @@ function remindOfExpiry(): void {
 }
 setInterval(remindOfExpiry, 60 * 60 * 1000).unref();
 // An operator's `kill -USR2 <pid>`: publish now (after changing member ads by hand, say).
-process.on('SIGUSR2', () => void publisher.publish('asked by SIGUSR2'));
+process.on('SIGUSR2', () => void everyInstance.publish('asked by SIGUSR2'));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () =>
     server.close(() => {
       // A publish under way finishes first: the site is left as one build made it.
+      everyInstance.stop();
       publisher.stop();
       void Promise.all([publisher.idle(), mailer.settled()]).then(() => {
-        db.close();
+        db?.close();
         void store.close();
         process.exit(0);
       });

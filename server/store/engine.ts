@@ -22,4 +22,24 @@ export interface StoreEngine {
   close(): Promise<void>;
   /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
   backup?(file: string): Promise<void>;
+  /** Messages between the processes on this database ("publish needed": announcements.ts). */
+  announcements: EngineAnnouncements;
+}
+
+/**
+ * Announcements: what one process says, every listener on the same database hears, in every
+ * process (its own included). PostgreSQL: NOTIFY, heard on one connection of its own that LISTENs
+ * and comes back by itself when the database does. SQLite: the processes' listeners in this
+ * process (one server a SQLite file).
+ */
+export interface EngineAnnouncements {
+  /** Sends `payload` (a few hundred characters at most) to every listener. */
+  announce(payload: string): Promise<void>;
+  /**
+   * Calls `listener` with each payload announced from now on. On PostgreSQL, also with `undefined`
+   * each time the listening connection is in place, the first time and after each time it was
+   * lost: whatever was announced before may have been missed. (In one process nothing is missed.)
+   * Returns the function that stops it.
+   */
+  listen(listener: (payload: string | undefined) => void): () => void;
 }

@@ -5,9 +5,12 @@
 //   and id this schema has.
 // - A connection the server lost (PostgreSQL restarted, the network dropped) is an error on the
 //   pool, logged in one line; the pool opens new connections when PostgreSQL is back.
+// - Announcements ("publish needed") go to every instance on the same schema by NOTIFY, heard on
+//   a connection of their own (postgres-announcements.ts).
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { StoreEngine } from './engine.ts';
+import { channelOf, postgresAnnouncements } from './postgres-announcements.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import type { Tables } from './tables.ts';
 
@@ -63,14 +66,17 @@ export async function openPostgresEngine(
     lastLogged = Date.now();
     log(`PostgreSQL connection lost (${describe}): ${error.message}`);
   });
+  let schema: string;
   try {
-    await pool.query('SELECT 1');
+    const answer = await pool.query<{ schema: string | null }>('SELECT current_schema() AS schema');
+    schema = answer.rows[0]?.schema ?? '';
     if (!options.readOnly) await migratePostgres(pool);
   } catch (error) {
     await pool.end().catch(() => {});
     throw new Error(`PostgreSQL at ${describe} cannot be used: ${reasonOf(error)}`);
   }
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const announcements = postgresAnnouncements({ url, pool, channel: channelOf(schema), log });
   return {
     kind: 'postgres',
     db,
@@ -82,7 +88,11 @@ export async function openPostgresEngine(
     async ping() {
       await pool.query('SELECT 1');
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await announcements.close();
+      await db.destroy();
+    },
+    announcements,
   };
 }
 

@@ -4,8 +4,8 @@
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { StoreEngine } from './engine.ts';
+import { dirname, resolve } from 'node:path';
+import type { EngineAnnouncements, StoreEngine } from './engine.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import type { Tables } from './tables.ts';
 
@@ -30,6 +30,7 @@ export function openSqliteEngine(path: string, options: SqliteEngineOptions = {}
   const kysely = new Kysely<Tables>({
     dialect: new SqliteDialect({ database: withStatementCache(db) }),
   });
+  const announcements = inProcessAnnouncements(path === ':memory:' ? {} : resolve(path));
   return {
     kind: 'sqlite',
     db: kysely,
@@ -41,9 +42,49 @@ export function openSqliteEngine(path: string, options: SqliteEngineOptions = {}
     ping: async () => {
       db.prepare('SELECT 1').get();
     },
-    close: () => kysely.destroy(),
+    close: () => {
+      announcements.close();
+      return kysely.destroy();
+    },
     backup: async (file) => {
       await db.backup(file);
+    },
+    announcements,
+  };
+}
+
+/** The listeners of each SQLite file in this process: one server a file, so no other process. */
+const listenersOfFile = new Map<unknown, Set<(payload: string | undefined) => void>>();
+
+function inProcessAnnouncements(file: unknown): EngineAnnouncements & { close(): void } {
+  const own = new Set<(payload: string | undefined) => void>();
+  const listeners = () => {
+    let found = listenersOfFile.get(file);
+    if (!found) listenersOfFile.set(file, (found = new Set()));
+    return found;
+  };
+  const stop = (listener: (payload: string | undefined) => void) => {
+    own.delete(listener);
+    const found = listenersOfFile.get(file);
+    found?.delete(listener);
+    if (found?.size === 0) listenersOfFile.delete(file);
+  };
+  return {
+    async announce(payload) {
+      // Heard after the announcer goes on, as a notification from another process would be.
+      for (const listener of listeners())
+        setImmediate(() => {
+          if (listenersOfFile.get(file)?.has(listener)) listener(payload);
+        });
+    },
+    listen(listener) {
+      const each = (payload: string | undefined) => listener(payload);
+      own.add(each);
+      listeners().add(each);
+      return () => stop(each);
+    },
+    close() {
+      for (const listener of [...own]) stop(listener);
     },
   };
 }

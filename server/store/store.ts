@@ -7,6 +7,7 @@
 // embedded default, or PostgreSQL, for several instances on one database (engine.ts).
 import type { Kysely } from 'kysely';
 import type { StoreEngine } from './engine.ts';
+import { publishAnnouncements, type PublishAnnouncements } from './publish-announcements.ts';
 import { publishedAdsStore, type PublishedAdsStore } from './published-ads.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
@@ -46,6 +47,8 @@ export interface StoreHandle extends Store {
   schemaVersion(): Promise<number>;
   /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
   backup?(file: string): Promise<void>;
+  /** "Publish needed", between the instances on this database (publish-announcements.ts). */
+  readonly publishing: PublishAnnouncements;
   close(): Promise<void>;
 }
 
@@ -75,6 +78,7 @@ export function storeOn(engine: StoreEngine): StoreHandle {
     ping: () => engine.ping(),
     schemaVersion: () => engine.schemaVersion(),
     backup: engine.backup && ((file) => engine.backup!(file)),
+    publishing: publishAnnouncements(engine.announcements),
     close: () => engine.close(),
   };
   return store;
