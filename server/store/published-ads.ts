@@ -76,7 +76,10 @@ async function readOn<T>(
   const memberAds = tables.has('member_ads');
   const hiddenAds = tables.has('hidden_ads');
   const live = () => {
-    let query = db.selectFrom('member_ads').where('status', '=', 'live');
+    // Read in the order of ids, a range at a time: by the primary key. `status || ''` keeps
+    // SQLite from choosing the index on status instead, whose live ads it would sort again for
+    // every page (about three times slower on 100,000 ads). PostgreSQL plans the same by itself.
+    let query = db.selectFrom('member_ads').where(sql<string>`status || ''`, '=', 'live');
     // A live ad that reports hide (hidden_ads) is not published until a moderator decides.
     if (hiddenAds)
       query = query.where('id', 'not in', (eb) => eb.selectFrom('hidden_ads').select('ad_id'));
