@@ -8,7 +8,7 @@
 import { serve } from '@hono/node-server';
 import { dirname, resolve } from 'node:path';
 import { parseTrustProxy } from './client-address.ts';
-import { openDatabase, type Db } from './db/database.ts';
+import { openDatabase } from './db/database.ts';
 import { openStore, storeLocationFromEnv } from './store/open-store.ts';
 import type { StoreHandle } from './store/store.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -71,9 +71,9 @@ const mailer = createMailer({
 
 // The settings are checked first; the app (and the page registry it renders from) comes after.
 const { createApp } = await import('./app.ts');
-// The parts of the data not yet behind the store are in the SQLite file (legacy, going away);
-// on PostgreSQL they have none, as in the tests.
-const db = (store.kind === 'sqlite' ? openDatabase(databaseLocation.path!) : undefined) as Db;
+// The parts of the data not yet behind the store are in the SQLite file at DATABASE_PATH, on
+// either engine, until each is converted (legacy, going away with `db`).
+const db = openDatabase(resolve(process.env.DATABASE_PATH || 'data/localboard.sqlite'));
 // This instance's builds; every instance on the database publishes what any one asks for.
 const publisher = buildPublisher({ outDir: dirname(siteDir), database: databaseLocation });
 const everyInstance = clusterPublisher(store.publishing, publisher);
@@ -140,7 +140,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       everyInstance.stop();
       publisher.stop();
       void Promise.all([publisher.idle(), mailer.settled()]).then(() => {
-        db?.close();
+        db.close();
         void store.close();
         process.exit(0);
       });
