@@ -1,6 +1,5 @@
 // Opens the store a server (or a command, or the build) uses: PostgreSQL when given a
 // postgres:// URL (DATABASE_URL), else the SQLite file at a path (DATABASE_PATH).
-import { openPostgresEngine } from './postgres-engine.ts';
 import { openSqliteEngine } from './sqlite-engine.ts';
 import { storeOn, type StoreHandle } from './store.ts';
 import { isPostgresUrl, type StoreLocation } from './store-location.ts';
@@ -28,6 +27,9 @@ export async function openStore(
       throw new Error(
         `DATABASE_URL must start with postgres:// (got ${location.url.split(':')[0]}:)`,
       );
+    // Loaded only for PostgreSQL: node-postgres takes longer to load than a small publish's
+    // build takes to read its member ads.
+    const { openPostgresEngine } = await import('./postgres-engine.ts');
     return storeOn(await openPostgresEngine(location.url, options));
   }
   if (!location.path) throw new Error('no database given: set DATABASE_URL or DATABASE_PATH');
