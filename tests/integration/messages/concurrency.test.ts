@@ -26,8 +26,8 @@ const newMessageMails = (email: string) =>
   mailsTo(t.outboxDir, email).filter((mail) => mail.subject.includes('new message'));
 
 /** The bodies as stored, and that ids and times run in the same order. */
-function expectAllInOrder(conversationId: number, sent: string[], first: string) {
-  const rows = storedMessages(t.db, conversationId);
+async function expectAllInOrder(conversationId: number, sent: string[], first: string) {
+  const rows = await storedMessages(t, conversationId);
   expect(rows).toHaveLength(sent.length + 1);
   expect(rows[0]!.body).toBe(first);
   expect(new Set(rows.slice(1).map((row) => row.body))).toEqual(new Set(sent));
@@ -44,7 +44,7 @@ describe('100 messages at once into one conversation', () => {
     const sent = Array.from({ length: 100 }, (_, n) => `Message number ${n + 1}.`);
     const answers = await Promise.all(sent.map((body) => replyIn(t, poster, id, body)));
     expect(answers.map((response) => response.status)).toEqual(sent.map(() => 303));
-    const rows = expectAllInOrder(id, sent, 'Opening line');
+    const rows = await expectAllInOrder(id, sent, 'Opening line');
     const page = pageText(await (await getPage(t, conversationPath(id), replier.session)).text());
     // The newest page: the last CONVERSATION_PAGE_SIZE messages, oldest of them first.
     const newest = rows.slice(-CONVERSATION_PAGE_SIZE);
@@ -78,7 +78,7 @@ describe('100 messages at once into one conversation', () => {
         }),
       );
       expect(statuses).toEqual(sent.map(() => 303));
-      expectAllInOrder(id, sent, 'Opening line');
+      await expectAllInOrder(id, sent, 'Opening line');
     } finally {
       await server.close();
     }
@@ -89,15 +89,15 @@ describe('two starts racing for one ad by one member', () => {
   test('in-process: one conversation, both messages in it, one mail to the poster', async () => {
     const poster = await makeMember(t);
     const replier = await makeMember(t);
-    const adId = insertLiveAd(t.db, poster);
+    const adId = await insertLiveAd(t, poster);
     const [a, b] = await Promise.all([
       startConversation(t, replier, adId, 'First try'),
       startConversation(t, replier, adId, 'Second try'),
     ]);
     expect(conversationIdOf(a)).toBe(conversationIdOf(b));
-    const conversations = storedConversations(t.db).filter((row) => row.ad_id === adId);
+    const conversations = (await storedConversations(t)).filter((row) => row.ad_id === adId);
     expect(conversations).toHaveLength(1);
-    expect(new Set(storedMessages(t.db, conversations[0]!.id).map((row) => row.body))).toEqual(
+    expect(new Set((await storedMessages(t, conversations[0]!.id)).map((row) => row.body))).toEqual(
       new Set(['First try', 'Second try']),
     );
     await t.mailer.settled();
@@ -107,7 +107,7 @@ describe('two starts racing for one ad by one member', () => {
   test('over real HTTP, ten at once: one conversation with ten messages', async () => {
     const poster = await makeMember(t);
     const replier = await makeMember(t);
-    const adId = insertLiveAd(t.db, poster);
+    const adId = await insertLiveAd(t, poster);
     const server = await listen(t.app);
     try {
       const locations = await Promise.all(
@@ -124,9 +124,9 @@ describe('two starts racing for one ad by one member', () => {
         }),
       );
       expect(new Set(locations).size).toBe(1);
-      const conversations = storedConversations(t.db).filter((row) => row.ad_id === adId);
+      const conversations = (await storedConversations(t)).filter((row) => row.ad_id === adId);
       expect(conversations).toHaveLength(1);
-      expect(storedMessages(t.db, conversations[0]!.id)).toHaveLength(10);
+      expect(await storedMessages(t, conversations[0]!.id)).toHaveLength(10);
     } finally {
       await server.close();
     }
