@@ -10,6 +10,7 @@
 //   row is gone), and its poster's or replier's id is null once that account is deleted.
 import { sql } from 'kysely';
 import type { ExpressionBuilder } from 'kysely';
+import { isStorableId, MAX_ID } from './ids.ts';
 import type { StoreContext } from './store.ts';
 import type { MemberAdStatus, Tables } from './tables.ts';
 
@@ -148,18 +149,20 @@ export function conversationStore({ db }: StoreContext): ConversationStore {
       ),
     ]);
 
-  const countBefore = async (conversationId: number, before: number) =>
+  /** Messages of the conversation before message id `before` (all of them without it). */
+  const countBefore = async (conversationId: number, before?: number) =>
     (
       await db
         .selectFrom('messages')
         .select(count.as('n'))
         .where('conversation_id', '=', conversationId)
-        .where('id', '<', before)
+        .$if(before !== undefined, (query) => query.where('id', '<', before!))
         .executeTakeFirstOrThrow()
     ).n;
 
   return {
     async find(id, member) {
+      if (!isStorableId(id)) return undefined;
       const row = await db
         .selectFrom('conversations as c')
         .leftJoin('member_ads as a', 'a.id', 'c.ad_id')
@@ -189,6 +192,7 @@ export function conversationStore({ db }: StoreContext): ConversationStore {
     },
 
     async findAd(adId) {
+      if (!isStorableId(adId)) return undefined;
       const row = await db
         .selectFrom('member_ads as a')
         .leftJoin('hidden_ads as h', (join) =>
@@ -224,6 +228,7 @@ export function conversationStore({ db }: StoreContext): ConversationStore {
     },
 
     async existingFor(adId, replierId) {
+      if (!isStorableId(adId)) return undefined;
       const row = await db
         .selectFrom('conversations')
         .select('id')
@@ -325,7 +330,7 @@ export function conversationStore({ db }: StoreContext): ConversationStore {
             .as('total'),
         )
         .where('conversation_id', '=', conversationId)
-        .where('id', '<', before ?? Number.MAX_SAFE_INTEGER)
+        .$if(before !== undefined && before <= MAX_ID, (query) => query.where('id', '<', before!))
         .orderBy('id', 'desc')
         .limit(size)
         .execute();
@@ -336,7 +341,7 @@ export function conversationStore({ db }: StoreContext): ConversationStore {
         return {
           messages,
           older: 0,
-          total: await countBefore(conversationId, Number.MAX_SAFE_INTEGER),
+          total: await countBefore(conversationId),
         };
       const total = Number(rows[0]!.total);
       const older = await countBefore(conversationId, first.id);

@@ -5,6 +5,7 @@
 // the moderation log as the automatic moderator REPORTS_MODERATOR. When an ad is hidden is the
 // reports' rule (server/reports/); this part keeps the list.
 import type { AdKind, HiddenWhy } from '../../src/pages/report-view.ts';
+import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 
 /** Who the moderation log names for what reports did on their own. */
@@ -42,6 +43,7 @@ export interface HiddenAdStore {
 export function hiddenAdStore({ db }: StoreContext): HiddenAdStore {
   return {
     async find(adId) {
+      if (!isStorableId(adId)) return undefined;
       return db
         .selectFrom('hidden_ads')
         .select(['ad_id as adId', 'kind', 'why', 'hidden_at as hiddenAt'])
@@ -88,6 +90,7 @@ export function hiddenAdStore({ db }: StoreContext): HiddenAdStore {
         .execute();
     },
     async unhide(adId) {
+      if (!isStorableId(adId)) return false;
       const result = await db.deleteFrom('hidden_ads').where('ad_id', '=', adId).executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
