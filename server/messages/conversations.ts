@@ -16,7 +16,9 @@
 // Every write holds the writer's lock (`account:{id}`) for its unit of work, so that what it read
 // still holds when it writes, on any number of instances: of two messages that would each be the
 // last one allowed, one is refused; of two first replies to one ad, one makes the conversation;
-// of a burst of messages from one writer, exactly one mails.
+// of a burst of messages from one writer, exactly one mails. A message also holds its
+// conversation's lock (`conversation:{id}`, always taken after the account's), so that the two
+// sides' messages are stored one at a time and their times run in the order of their ids.
 import { getPolicyTerms, getSite } from '../../src/content/index.ts';
 import type { ClosedReason } from '../../src/pages/messages-view.ts';
 import { scanMessage } from '../../src/policy/index.ts';
