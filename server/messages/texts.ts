@@ -1,6 +1,6 @@
 // What members read when messaging refuses them (docs/product.md section 7), with the HTTP status
-// of each: the one place these sentences are written. The closed conversations' sentences are the
-// pages' (src/pages/messages-view.ts CLOSED_TEXTS), shown on the conversation and in refusals alike.
+// of each: the one place these sentences are written. The closed conversations' sentences are
+// the pages' (src/pages/messages-view.ts CLOSED_TEXTS), shown on the conversation and in refusals.
 import { formatDate } from '../../src/format.ts';
 import { CLOSED_TEXTS } from '../../src/pages/messages-view.ts';
 import { CONVERSATION_WINDOW_HOURS } from '../../src/schemas/message.ts';

@@ -112,7 +112,10 @@ export interface ConversationStore {
   addMessage(conversationId: number, senderId: number, body: string, at: string): Promise<number>;
   /** Whether the sender has a message in the conversation its recipient has not opened. */
   hasUnreadFrom(conversationId: number, senderId: number): Promise<boolean>;
-  /** When the member started their newest `count` conversations (as the replier) after `since`, newest first. */
+  /**
+   * When the member started their newest `count` conversations (as the replier) after `since`,
+   * newest first.
+   */
   recentStarts(replierId: number, since: string, count: number): Promise<string[]>;
   /** When the member sent their newest `count` messages after `since`, newest first. */
   recentMessages(senderId: number, since: string, count: number): Promise<string[]>;
@@ -140,7 +143,10 @@ type Eb = ExpressionBuilder<Tables & { c: Tables['conversations'] }, 'c'>;
 const count = sql<number>`cast(count(*) as integer)`;
 
 export function conversationStore({ db }: StoreContext): ConversationStore {
-  /** The member's side of a conversation; conversations without a message left (the only writer deleted their account) are not listed. */
+  /**
+   * The member's conversations: either side, and with messages (one whose only writer deleted
+   * their account has none left, and is not listed).
+   */
   const mine = (eb: Eb, member: number) =>
     eb.and([
       eb.or([eb('c.poster_id', '=', member), eb('c.replier_id', '=', member)]),
