@@ -109,7 +109,7 @@ export function createApp(options: AppOptions) {
       ...accountPageSources,
       ...emailLinkPageSources(links),
       ...memberAdPageSources({ db }),
-      ...messagePageSources({ db }),
+      ...messagePageSources({ store }),
       ...moderationPageSources(db),
       ...reportPageSources({ db }),
       searchPageSource(options.searchIndex),

@@ -1,13 +1,14 @@
+// Kept for server/db/reports.ts until reports are on the store (server/store/hidden-ads.ts is the
+// hiddenAds part, with the same methods, async).
+//
 // Ads kept off the site (hidden_ads, migration 5; docs/product.md section 8): by reports until a
 // moderator decides (why 'reports': three different reporters; 'under-18': one report of that
 // reason), or for good ('removed': an editor's ad a moderator removed). The build leaves out every
 // hidden id of its kind, so the next publish takes the page away. The hiding itself is written in
 // the moderation log as the automatic moderator REPORTS_MODERATOR.
 import type { AdKind, HiddenWhy } from '../../src/pages/report-view.ts';
+import { REPORTS_MODERATOR } from '../store/hidden-ads.ts';
 import type { Db } from './database.ts';
-
-/** Who the moderation log names for what reports did on their own. */
-export const REPORTS_MODERATOR = 'reports (automatic)';
 
 export interface HiddenAd {
   adId: number;

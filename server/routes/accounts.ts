@@ -26,7 +26,6 @@ import {
 } from '../auth/session-cookie.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import { accountStore } from '../db/accounts.ts';
-import { conversationStore } from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import type { Store } from '../store/store.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
@@ -76,7 +75,7 @@ export function accountsRoutes(options: AccountsOptions) {
   const accounts = accountStore(options.db);
   const sessions = options.store.sessions;
   const browsers = knownBrowsers(options.db, trust);
-  const conversations = conversationStore(options.db);
+  const conversations = options.store.conversations;
   // Expired sessions and long-unused browsers no longer count; clear them out at start-up.
   void sessions.removeExpired(new Date().toISOString());
   browsers.removeUnused();
@@ -210,7 +209,7 @@ export function accountsRoutes(options: AccountsOptions) {
       {
         email: member.email,
         emailVerified: member.emailVerified,
-        unread: conversations.unreadTotal(member.accountId),
+        unread: await conversations.unreadTotal(member.accountId),
       },
       200,
     );

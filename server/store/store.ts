@@ -6,7 +6,10 @@
 // Every part is written once with Kysely (tables.ts) and runs on either engine: SQLite, the
 // embedded default, or PostgreSQL, for several instances on one database (engine.ts).
 import type { Kysely } from 'kysely';
+import { blockStore, type BlockStore } from './blocks.ts';
+import { conversationStore, type ConversationStore } from './conversations.ts';
 import type { StoreEngine } from './engine.ts';
+import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
 
@@ -18,6 +21,9 @@ export interface StoreContext {
 
 export interface Store {
   readonly sessions: SessionStore;
+  readonly conversations: ConversationStore;
+  readonly blocks: BlockStore;
+  readonly hiddenAds: HiddenAdStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -49,6 +55,9 @@ export interface StoreHandle extends Store {
 function partsOf(context: StoreContext) {
   return {
     sessions: sessionStore(context),
+    conversations: conversationStore(context),
+    blocks: blockStore(context),
+    hiddenAds: hiddenAdStore(context),
   };
 }
 
