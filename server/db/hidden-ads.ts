@@ -7,7 +7,7 @@
 // hidden id of its kind, so the next publish takes the page away. The hiding itself is written in
 // the moderation log as the automatic moderator REPORTS_MODERATOR.
 import type { AdKind, HiddenWhy } from '../../src/pages/report-view.ts';
-import { REPORTS_MODERATOR } from '../store/hidden-ads.ts';
+import { REPORTS_MODERATOR } from '../reports/texts.ts';
 import type { Db } from './database.ts';
 
 export interface HiddenAd {

@@ -1,15 +1,12 @@
 // Ads kept off the site (table hidden_ads; docs/product.md section 8): by reports until a
 // moderator decides (why 'reports': three different reporters; 'under-18': one report of that
 // reason), or for good ('removed': an editor's ad a moderator removed). The build leaves out every
-// hidden id of its kind, so the next publish takes the page away. A hiding by reports is written in
-// the moderation log as the automatic moderator REPORTS_MODERATOR. When an ad is hidden is the
-// reports' rule (server/reports/); this part keeps the list.
+// hidden id of its kind, so the next publish takes the page away. When an ad is hidden, and the
+// moderation log's row that says so, are the reports' rules (server/reports/); this part keeps the
+// list.
 import type { AdKind, HiddenWhy } from '../../src/pages/report-view.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
-
-/** Who the moderation log names for what reports did on their own. */
-export const REPORTS_MODERATOR = 'reports (automatic)';
 
 export interface HiddenAd {
   adId: number;
@@ -18,22 +15,20 @@ export interface HiddenAd {
   hiddenAt: string;
 }
 
-/** An ad reports take off the site, and whose it is (for the moderation log). */
+/** An ad reports take off the site. */
 export interface HiddenByReports {
   adId: number;
   kind: AdKind;
   why: 'reports' | 'under-18';
-  /** The member whose ad it is; null for an editor's. */
-  accountId: number | null;
 }
 
 export interface HiddenAdStore {
   find(adId: number): Promise<HiddenAd | undefined>;
   /**
-   * Hides the ad unless it already is, and logs it; true only for the call that hid it (so only
-   * that request asks for a publish). Run it in the unit of work that stored the report.
+   * Hides the ad unless it already is; true only for the call that hid it (so only that request
+   * logs it and asks for a publish). Run it in the unit of work that stored the report.
    */
-  hideByReports(hide: HiddenByReports, reason: string, note: string, at: string): Promise<boolean>;
+  hideByReports(hide: HiddenByReports, at: string): Promise<boolean>;
   /** An editor's ad a moderator removed: off the site for good (content/ads/ should lose it). */
   removeForGood(adId: number, kind: AdKind, at: string): Promise<void>;
   /** Back on the site at the next publish; true when it was hidden. */
@@ -50,37 +45,13 @@ export function hiddenAdStore({ db }: StoreContext): HiddenAdStore {
         .where('ad_id', '=', adId)
         .executeTakeFirst();
     },
-    async hideByReports(hide, reason, note, at) {
+    async hideByReports(hide, at) {
       const inserted = await db
         .insertInto('hidden_ads')
         .values({ ad_id: hide.adId, kind: hide.kind, why: hide.why, hidden_at: at })
         .onConflict((oc) => oc.column('ad_id').doNothing())
         .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
-      const account =
-        hide.accountId === null
-          ? undefined
-          : await db
-              .selectFrom('accounts')
-              .select('email')
-              .where('id', '=', hide.accountId)
-              .executeTakeFirst();
-      // one moderation_log writer: see the moderationLog part (issue 19)
-      await db
-        .insertInto('moderation_log')
-        .values({
-          at,
-          moderator_id: null,
-          moderator_email: REPORTS_MODERATOR,
-          action: 'hide',
-          ad_id: hide.adId,
-          account_id: hide.accountId,
-          account_email: account?.email ?? null,
-          reason,
-          note,
-        })
-        .execute();
-      return true;
+      return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
     },
     async removeForGood(adId, kind, at) {
       await db

@@ -10,6 +10,8 @@ import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
 import type { StoreEngine } from './engine.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
+import { reportStore, type ReportStore } from './reports.ts';
+import { secretStore, type SecretStore } from './server-secrets.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
 
@@ -24,6 +26,8 @@ export interface Store {
   readonly conversations: ConversationStore;
   readonly blocks: BlockStore;
   readonly hiddenAds: HiddenAdStore;
+  readonly reports: ReportStore;
+  readonly secrets: SecretStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -58,6 +62,8 @@ function partsOf(context: StoreContext) {
     conversations: conversationStore(context),
     blocks: blockStore(context),
     hiddenAds: hiddenAdStore(context),
+    reports: reportStore(context),
+    secrets: secretStore(context),
   };
 }
 
