@@ -22,4 +22,32 @@ export interface StoreEngine {
   close(): Promise<void>;
   /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
   backup?(file: string): Promise<void>;
+  /** The connections of this instance's pool (PostgreSQL; SQLite has one connection, no pool). */
+  poolStats?(): PoolStats;
+  /**
+   * Whether `error` says the database cannot be reached or used for now (PostgreSQL gone, its
+   * connection lost, SQLite busy past its timeout or its disk failing): the server answers 503
+   * and the request can be tried again, rather than a bug's 500.
+   */
+  isUnavailable(error: unknown): boolean;
+}
+
+export interface PoolStats {
+  /** Connections open, idle or in use. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  /** The most connections the pool opens. */
+  max: number;
+}
+
+/** `error`, the errors it aggregates and its causes, a few levels deep. */
+export function* errorChain(error: unknown, depth = 0): Generator<unknown> {
+  if (error === null || error === undefined || depth > 4) return;
+  yield error;
+  if (error instanceof AggregateError)
+    for (const inner of error.errors) yield* errorChain(inner, depth + 1);
+  if (error instanceof Error && error.cause !== undefined)
+    yield* errorChain(error.cause, depth + 1);
 }

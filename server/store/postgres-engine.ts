@@ -7,7 +7,7 @@
 //   pool, logged in one line; the pool opens new connections when PostgreSQL is back.
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { StoreEngine } from './engine.ts';
+import { errorChain, type StoreEngine } from './engine.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import type { Tables } from './tables.ts';
 
@@ -83,7 +83,60 @@ export async function openPostgresEngine(
       await pool.query('SELECT 1');
     },
     close: () => db.destroy(),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max ?? 10,
+    }),
+    isUnavailable: isPostgresUnavailable,
   };
+}
+
+/** Network errors of a connection that could not be made or was lost. */
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * PostgreSQL's error codes (SQLSTATE) of a server that is not there for now: class 08 (connection
+ * exception), 57P01-57P03 (shut down by an administrator, crashed, not yet accepting connections),
+ * 53300 (too many connections).
+ */
+const isUnavailableState = (code: string) =>
+  code.startsWith('08') ||
+  code === '57P01' ||
+  code === '57P02' ||
+  code === '57P03' ||
+  code === '53300';
+
+/** node-postgres' own words for a lost connection or a connect that timed out. */
+const LOST_CONNECTION =
+  /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable/i;
+
+/**
+ * PostgreSQL cannot be reached, went away or is not accepting connections: the request may be
+ * tried again once it is back (the pool opens new connections by itself). SQL errors, constraint
+ * violations and the like are not this.
+ */
+export function isPostgresUnavailable(error: unknown): boolean {
+  for (const each of errorChain(error)) {
+    const { code, message } = each as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (CONNECTION_ERRNOS.has(code) || isUnavailableState(code)))
+      return true;
+    if (typeof message === 'string' && LOST_CONNECTION.test(message)) return true;
+  }
+  return false;
 }
 
 /** What went wrong, in one line: node-postgres' errors are sometimes empty (ECONNREFUSED of every address). */

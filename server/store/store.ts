@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
-import type { StoreEngine } from './engine.ts';
+import type { PoolStats, StoreEngine } from './engine.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
@@ -49,6 +49,10 @@ export interface StoreHandle extends Store {
   schemaVersion(): Promise<number>;
   /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
   backup?(file: string): Promise<void>;
+  /** The connections of this instance's pool (PostgreSQL only). */
+  poolStats?(): PoolStats;
+  /** Whether `error` says the database cannot be reached for now: 503, try again (engine.ts). */
+  isUnavailable(error: unknown): boolean;
   close(): Promise<void>;
 }
 
@@ -80,6 +84,8 @@ export function storeOn(engine: StoreEngine): StoreHandle {
     ping: () => engine.ping(),
     schemaVersion: () => engine.schemaVersion(),
     backup: engine.backup && ((file) => engine.backup!(file)),
+    poolStats: engine.poolStats && (() => engine.poolStats!()),
+    isUnavailable: (error) => engine.isUnavailable(error),
     close: () => engine.close(),
   };
   return store;
