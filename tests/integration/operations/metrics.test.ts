@@ -69,12 +69,13 @@ describe('who may read /metrics', () => {
   it('a request forwarded by a proxy on this machine: the 404 of an unknown path', async () => {
     const t = await appWith();
     const server = await serve(t);
-    for (const header of [
+    const forwardings: Record<string, string>[] = [
       { 'x-forwarded-for': '203.0.113.9' },
       { 'x-forwarded-for': '127.0.0.1' },
       { forwarded: 'for=127.0.0.1' },
       { 'x-real-ip': '127.0.0.1' },
-    ]) {
+    ];
+    for (const header of forwardings) {
       const response = await fetch(`${server.url}/metrics`, { headers: header });
       expect(response.status, JSON.stringify(header)).toBe(404);
       expect(await response.text()).toContain('Page Not Found');
