@@ -57,12 +57,18 @@ export async function openPostgresEngine(
     types,
   });
   let lastLogged = 0;
-  pool.on('error', (error) => {
-    // An idle connection lost; the next query opens another. Said once a minute at most.
+  const lost = (error: Error) => {
+    // A connection lost; the next query opens another. Said once a minute at most.
     if (Date.now() - lastLogged < 60_000) return;
     lastLogged = Date.now();
     log(`PostgreSQL connection lost (${describe}): ${error.message}`);
-  });
+  };
+  pool.on('error', lost);
+  // A connection in use (checked out of the pool: a query or a transaction under way) whose
+  // server goes away emits 'error' on itself, where the pool does not listen: unheard, that would
+  // end the process. Its query fails with the error already (answered 503), and the pool drops
+  // the connection when it is given back.
+  pool.on('connect', (client) => client.on('error', lost));
   try {
     await pool.query('SELECT 1');
     if (!options.readOnly) await migratePostgres(pool);
