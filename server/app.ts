@@ -117,7 +117,7 @@ export function createApp(options: AppOptions) {
   });
   const refuse = refusals(pages);
   const form = formEndpoints({ refuse, allowedOrigins: options.allowedOrigins ?? [], trust });
-  const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS);
+  const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS, store);
   const passwords = passwordHasher(hashingPoolFor(options.hashing));
   const forms = { db, store, refuse, form, trust };
 

@@ -7,6 +7,7 @@
 //   pool, logged in one line; the pool opens new connections when PostgreSQL is back.
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { StoreEngine } from './engine.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import type { Tables } from './tables.ts';
@@ -71,6 +72,7 @@ export async function openPostgresEngine(
     throw new Error(`PostgreSQL at ${describe} cannot be used: ${reasonOf(error)}`);
   }
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  let sweeper: NodeJS.Timeout | undefined;
   return {
     kind: 'postgres',
     db,
@@ -79,11 +81,42 @@ export async function openPostgresEngine(
     async lock(trx, key) {
       await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
     },
+    rateLimiter(options) {
+      sweeper ??= sweepRateLimits(pool);
+      return new RateLimiterPostgres({
+        ...options,
+        storeClient: pool,
+        storeType: 'pool',
+        // Migration 2 made it: no DDL at request time. Every limiter shares it, their keys told
+        // apart by keyPrefix.
+        tableName: 'rate_limits',
+        tableCreated: true,
+        // The library would start a timer per limiter; this engine sweeps once for all of them.
+        clearExpiredByTimeout: false,
+      });
+    },
     async ping() {
       await pool.query('SELECT 1');
     },
-    close: () => db.destroy(),
+    close: () => {
+      clearInterval(sweeper);
+      return db.destroy();
+    },
   };
+}
+
+/**
+ * The rate limiters read a row whose window has ended as absent and start it again when counted;
+ * rows nobody counts again (an address seen once) are deleted here every five minutes, so the
+ * table holds about the live windows only. Every instance sweeps: deleting what has expired is the
+ * same however many do it. A sweep that fails (PostgreSQL away) is skipped: the next one will do.
+ */
+function sweepRateLimits(pool: pg.Pool): NodeJS.Timeout {
+  const sweeper = setInterval(() => {
+    pool.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]).catch(() => {});
+  }, 5 * 60_000);
+  sweeper.unref();
+  return sweeper;
 }
 
 /** What went wrong, in one line: node-postgres' errors are sometimes empty (ECONNREFUSED of every address). */

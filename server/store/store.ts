@@ -10,6 +10,7 @@ import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
 import type { StoreEngine } from './engine.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
+import type { RateLimiter, RateLimiterOptions } from './engine.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
 
@@ -49,6 +50,11 @@ export interface StoreHandle extends Store {
   schemaVersion(): Promise<number>;
   /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
   backup?(file: string): Promise<void>;
+  /**
+   * A rate limiter every instance on this store counts with (engine.ts): build each once, where
+   * the app is built, under a keyPrefix of its own.
+   */
+  rateLimiter(options: RateLimiterOptions): RateLimiter;
   close(): Promise<void>;
 }
 
@@ -80,6 +86,7 @@ export function storeOn(engine: StoreEngine): StoreHandle {
     ping: () => engine.ping(),
     schemaVersion: () => engine.schemaVersion(),
     backup: engine.backup && ((file) => engine.backup!(file)),
+    rateLimiter: (options) => engine.rateLimiter(options),
     close: () => engine.close(),
   };
   return store;
