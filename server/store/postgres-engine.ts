@@ -98,25 +98,8 @@ export async function openPostgresEngine(
     async ping() {
       await pool.query('SELECT 1');
     },
-    close: () => {
-      clearInterval(sweeper);
-      return db.destroy();
-    },
+    close: () => db.destroy(),
   };
-}
-
-/**
- * The rate limiters read a row whose window has ended as absent and start it again when counted;
- * rows nobody counts again (an address seen once) are deleted here every five minutes, so the
- * table holds about the live windows only. Every instance sweeps: deleting what has expired is the
- * same however many do it. A sweep that fails (PostgreSQL away) is skipped: the next one will do.
- */
-function sweepRateLimits(pool: pg.Pool): NodeJS.Timeout {
-  const sweeper = setInterval(() => {
-    pool.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]).catch(() => {});
-  }, 5 * 60_000);
-  sweeper.unref();
-  return sweeper;
 }
 
 /** What went wrong, in one line: node-postgres' errors are sometimes empty (ECONNREFUSED of every address). */
@@ -169,4 +152,20 @@ export async function migratePostgres(
   } finally {
     client.release();
   }
+}
+
+/**
+ * The rate limiters read a row whose window has ended as absent and start it again when counted;
+ * rows nobody counts again (an address seen once) are deleted here every five minutes, so the
+ * table holds about the live windows only. Every instance sweeps: deleting what has expired is the
+ * same however many do it. A sweep that fails (PostgreSQL away) is skipped: the next one will do.
+ * The sweeps end with the pool (the store closed).
+ */
+function sweepRateLimits(pool: pg.Pool): NodeJS.Timeout {
+  const sweeper = setInterval(() => {
+    if (pool.ending) return clearInterval(sweeper);
+    pool.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]).catch(() => {});
+  }, 5 * 60_000);
+  sweeper.unref();
+  return sweeper;
 }
