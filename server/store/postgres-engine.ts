@@ -6,8 +6,8 @@
 // - A connection the server lost (PostgreSQL restarted, the network dropped) is an error on the
 //   pool, logged in one line; the pool opens new connections when PostgreSQL is back.
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
+import pg from 'pg';
 import type { StoreEngine } from './engine.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import type { Tables } from './tables.ts';

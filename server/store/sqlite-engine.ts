@@ -3,9 +3,9 @@
 // postgres-engine.ts are the only ones that know a driver.
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { StoreEngine } from './engine.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import type { Tables } from './tables.ts';

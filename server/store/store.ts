@@ -10,7 +10,6 @@ import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
 import type { StoreEngine } from './engine.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
-import type { RateLimiter, RateLimiterOptions } from './engine.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
 
@@ -48,13 +47,13 @@ export interface StoreHandle extends Store {
   /** Resolves when the database answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
   schemaVersion(): Promise<number>;
-  /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
-  backup?(file: string): Promise<void>;
   /**
    * A rate limiter every instance on this store counts with (engine.ts): build each once, where
    * the app is built, under a keyPrefix of its own.
    */
-  rateLimiter(options: RateLimiterOptions): RateLimiter;
+  readonly rateLimiter: StoreEngine['rateLimiter'];
+  /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
+  backup?(file: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,8 +84,8 @@ export function storeOn(engine: StoreEngine): StoreHandle {
     lock: () => Promise.reject(new Error('store.lock() is for a unit of work (tx.lock)')),
     ping: () => engine.ping(),
     schemaVersion: () => engine.schemaVersion(),
-    backup: engine.backup && ((file) => engine.backup!(file)),
     rateLimiter: (options) => engine.rateLimiter(options),
+    backup: engine.backup && ((file) => engine.backup!(file)),
     close: () => engine.close(),
   };
   return store;
