@@ -141,7 +141,7 @@ export function createApp(options: AppOptions) {
   });
   const refuse = refusals(pages);
   const form = formEndpoints({ refuse, allowedOrigins: options.allowedOrigins ?? [], trust });
-  const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS);
+  const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS, store);
   const hashing = hashingPoolFor(options.hashing);
   const passwords = passwordHasher(hashing);
   const forms = { db, store, refuse, form, trust };

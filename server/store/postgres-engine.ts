@@ -6,6 +6,7 @@
 // - A connection the server lost (PostgreSQL restarted, the network dropped) is an error on the
 //   pool, logged in one line; the pool opens new connections when PostgreSQL is back.
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import pg from 'pg';
 import { errorChain, type StoreEngine } from './engine.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
@@ -77,6 +78,7 @@ export async function openPostgresEngine(
     throw new Error(`PostgreSQL at ${describe} cannot be used: ${reasonOf(error)}`);
   }
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  let sweeper: NodeJS.Timeout | undefined;
   return {
     kind: 'postgres',
     db,
@@ -84,6 +86,20 @@ export async function openPostgresEngine(
     schemaVersion: () => schemaVersionOf(pool),
     async lock(trx, key) {
       await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+    },
+    rateLimiter(options) {
+      sweeper ??= sweepRateLimits(pool);
+      return new RateLimiterPostgres({
+        ...options,
+        storeClient: pool,
+        storeType: 'pool',
+        // Migration 2 made it: no DDL at request time. Every limiter shares it, their keys told
+        // apart by keyPrefix.
+        tableName: 'rate_limits',
+        tableCreated: true,
+        // The library would start a timer per limiter; this engine sweeps once for all of them.
+        clearExpiredByTimeout: false,
+      });
     },
     async ping() {
       await pool.query('SELECT 1');
@@ -195,4 +211,20 @@ export async function migratePostgres(
   } finally {
     client.release();
   }
+}
+
+/**
+ * The rate limiters read a row whose window has ended as absent and start it again when counted;
+ * rows nobody counts again (an address seen once) are deleted here every five minutes, so the
+ * table holds about the live windows only. Every instance sweeps: deleting what has expired is the
+ * same however many do it. A sweep that fails (PostgreSQL away) is skipped: the next one will do.
+ * The sweeps end with the pool (the store closed).
+ */
+function sweepRateLimits(pool: pg.Pool): NodeJS.Timeout {
+  const sweeper = setInterval(() => {
+    if (pool.ending) return clearInterval(sweeper);
+    pool.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]).catch(() => {});
+  }, 5 * 60_000);
+  sweeper.unref();
+  return sweeper;
 }

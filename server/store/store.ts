@@ -47,6 +47,11 @@ export interface StoreHandle extends Store {
   /** Resolves when the database answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
   schemaVersion(): Promise<number>;
+  /**
+   * A rate limiter every instance on this store counts with (engine.ts): build each once, where
+   * the app is built, under a keyPrefix of its own.
+   */
+  readonly rateLimiter: StoreEngine['rateLimiter'];
   /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
   backup?(file: string): Promise<void>;
   /** The connections of this instance's pool (PostgreSQL only). */
@@ -83,6 +88,7 @@ export function storeOn(engine: StoreEngine): StoreHandle {
     lock: () => Promise.reject(new Error('store.lock() is for a unit of work (tx.lock)')),
     ping: () => engine.ping(),
     schemaVersion: () => engine.schemaVersion(),
+    rateLimiter: (options) => engine.rateLimiter(options),
     backup: engine.backup && ((file) => engine.backup!(file)),
     poolStats: engine.poolStats && (() => engine.poolStats!()),
     isUnavailable: (error) => engine.isUnavailable(error),
