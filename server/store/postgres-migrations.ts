@@ -166,4 +166,17 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      id bigint PRIMARY KEY,
      deleted_at ${text} NOT NULL
    );`,
+  // Migration 2: the rate limits' counters, shared by every instance (docs/product.md sections 5
+  // and 12; SQLite counts them in memory, so it has no such table). The columns are the ones
+  // rate-limiter-flexible's RateLimiterPostgres reads and writes (its own CREATE TABLE, which the
+  // engine never lets it run): key is keyPrefix:key, points the count in the window, expire when
+  // the window (or a block) ends, in milliseconds since 1970 (null: never). key is text, not the
+  // library's varchar(255): a prefix, an email of up to 254 characters and a client address
+  // together are longer. Expired rows are deleted by the engine's sweep, by expire.
+  `CREATE TABLE rate_limits (
+     key ${text} PRIMARY KEY,
+     points integer NOT NULL DEFAULT 0,
+     expire bigint
+   );
+   CREATE INDEX rate_limits_by_expiry ON rate_limits(expire);`,
 ];

@@ -3,9 +3,10 @@
 // postgres-engine.ts are the only ones that know a driver.
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { StoreEngine } from './engine.ts';
+import { errorChain, type StoreEngine } from './engine.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import type { Tables } from './tables.ts';
 
@@ -38,14 +39,43 @@ export function openSqliteEngine(path: string, options: SqliteEngineOptions = {}
     // One process writes the file, and Kysely runs one transaction at a time on its one
     // connection: a unit of work is never interleaved with another's writes.
     lock: async () => {},
+    // One instance: its counters in its memory, as fast as a counter gets (docs/product.md
+    // section 12). They start again from zero when the server restarts.
+    rateLimiter: (options) => new RateLimiterMemory(options),
     ping: async () => {
       db.prepare('SELECT 1').get();
     },
     close: () => kysely.destroy(),
     backup: async (file) => {
-      await db.backup(file);
+      // All pages in one step: one read snapshot of the file (WAL lets the server write on
+      // meanwhile), where steps of 100 pages would start again after every write of another
+      // connection, and might never finish on a busy server.
+      await db.backup(file, { progress: () => 0x7fffffff });
+      // The copy is one self-contained file: out of WAL mode, so no -wal file goes with it.
+      const copy = new Database(file);
+      try {
+        copy.pragma('journal_mode = DELETE');
+      } finally {
+        copy.close();
+      }
     },
+    isUnavailable: isSqliteUnavailable,
   };
+}
+
+/**
+ * The file is locked past busy_timeout (another process holds the writer: a backup, a command),
+ * or the disk fails or is full: try again later. Any other error (a constraint, SQL) is ours.
+ */
+export function isSqliteUnavailable(error: unknown): boolean {
+  for (const each of errorChain(error)) {
+    const code = (each as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_')) return true;
+    if (code === 'SQLITE_IOERR' || code.startsWith('SQLITE_IOERR_')) return true;
+    if (code === 'SQLITE_FULL') return true;
+  }
+  return false;
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
-import type { StoreEngine } from './engine.ts';
+import type { PoolStats, StoreEngine } from './engine.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
 import { reportStore, type ReportStore } from './reports.ts';
 import { secretStore, type SecretStore } from './server-secrets.ts';
@@ -51,8 +51,17 @@ export interface StoreHandle extends Store {
   /** Resolves when the database answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
   schemaVersion(): Promise<number>;
+  /**
+   * A rate limiter every instance on this store counts with (engine.ts): build each once, where
+   * the app is built, under a keyPrefix of its own.
+   */
+  readonly rateLimiter: StoreEngine['rateLimiter'];
   /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
   backup?(file: string): Promise<void>;
+  /** The connections of this instance's pool (PostgreSQL only). */
+  poolStats?(): PoolStats;
+  /** Whether `error` says the database cannot be reached for now: 503, try again (engine.ts). */
+  isUnavailable(error: unknown): boolean;
   close(): Promise<void>;
 }
 
@@ -85,7 +94,10 @@ export function storeOn(engine: StoreEngine): StoreHandle {
     lock: () => Promise.reject(new Error('store.lock() is for a unit of work (tx.lock)')),
     ping: () => engine.ping(),
     schemaVersion: () => engine.schemaVersion(),
+    rateLimiter: (options) => engine.rateLimiter(options),
     backup: engine.backup && ((file) => engine.backup!(file)),
+    poolStats: engine.poolStats && (() => engine.poolStats!()),
+    isUnavailable: (error) => engine.isUnavailable(error),
     close: () => engine.close(),
   };
   return store;
