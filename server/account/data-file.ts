@@ -3,7 +3,7 @@
 // (they are the member's conversation), but the other side is only ever "the other member": never
 // their email or account id. Blocked members are named by the conversations shared with them.
 import { isExpired } from '../db/member-ads.ts';
-import type { MemberDataRows } from '../db/member-data.ts';
+import type { MemberDataRows } from '../store/member-data.ts';
 import { reasonLabel } from '../posting/ad-view.ts';
 
 /** The file's shape version. Raise it when a field changes meaning or goes. */

@@ -6,10 +6,14 @@
 // Every part is written once with Kysely (tables.ts) and runs on either engine: SQLite, the
 // embedded default, or PostgreSQL, for several instances on one database (engine.ts).
 import type { Kysely } from 'kysely';
+import { accountStore, type AccountStore } from './accounts.ts';
 import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
+import { emailTokenStore, type EmailTokenStore } from './email-tokens.ts';
 import type { PoolStats, StoreEngine } from './engine.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
+import { knownDeviceStore, type KnownDeviceStore } from './known-devices.ts';
+import { memberDataStore, type MemberDataStore } from './member-data.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
 
@@ -24,6 +28,10 @@ export interface Store {
   readonly conversations: ConversationStore;
   readonly blocks: BlockStore;
   readonly hiddenAds: HiddenAdStore;
+  readonly accounts: AccountStore;
+  readonly emailTokens: EmailTokenStore;
+  readonly knownDevices: KnownDeviceStore;
+  readonly memberData: MemberDataStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -67,6 +75,10 @@ function partsOf(context: StoreContext) {
     conversations: conversationStore(context),
     blocks: blockStore(context),
     hiddenAds: hiddenAdStore(context),
+    accounts: accountStore(context),
+    emailTokens: emailTokenStore(context),
+    knownDevices: knownDeviceStore(context),
+    memberData: memberDataStore(context),
   };
 }
 

@@ -2,7 +2,6 @@
 // ads posted as forms or JSON, and the member_ads rows read back from the database file.
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import { accountStore } from '../../server/db/accounts.ts';
 import {
   cookieHeader,
   FORM_TYPE,
@@ -43,9 +42,9 @@ export async function makeMember(
     signupBody({ email, ...(dateOfBirth ? { dateOfBirth } : {}) }),
   );
   expect(response.status).toBe(201);
-  const accounts = accountStore(t.db);
-  const accountId = accounts.findByEmail(email)!.id;
-  if (verified) accounts.markVerified(accountId, new Date().toISOString());
+  const { accounts } = t.store;
+  const accountId = (await accounts.findByEmail(email))!.id;
+  if (verified) await accounts.markVerified(accountId, new Date().toISOString());
   return { email, session: sessionTokenOf(response), accountId };
 }
 
