@@ -243,7 +243,34 @@ export interface StoredAccount {
   date_of_birth: string;
 }
 
-/** Reads the database file directly, as another process would. */
+/** The stored accounts, oldest first, read through the test's store (either engine). */
+export const accountsIn = (t: Pick<TestApp, 'sql'>): Promise<StoredAccount[]> =>
+  t.sql.all<StoredAccount>('SELECT email, password_hash, date_of_birth FROM accounts ORDER BY id');
+
+/** The stored account of an address, read through the test's store (either engine). */
+export const accountIn = (t: Pick<TestApp, 'sql'>, email: string) =>
+  t.sql.get<StoredAccount>(
+    'SELECT email, password_hash, date_of_birth FROM accounts WHERE email = ?',
+    email,
+  );
+
+/** How many rows a table holds, read through the test's store (either engine). */
+export async function rowsIn(t: Pick<TestApp, 'sql'>, table: string): Promise<number> {
+  const row = await t.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`);
+  return Number(row!.n);
+}
+
+/** How many sessions an address's account has, read through the test's store (either engine). */
+export async function sessionsOf(t: Pick<TestApp, 'sql'>, email: string): Promise<number> {
+  const row = await t.sql.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM sessions
+     JOIN accounts ON accounts.id = sessions.account_id WHERE accounts.email = ?`,
+    email,
+  );
+  return Number(row!.n);
+}
+
+/** Reads the database file directly, as another process would (SQLite only). */
 function withFile<T>(dbPath: string, read: (file: Database.Database) => T): T {
   const file = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
