@@ -76,9 +76,10 @@ export function accountsRoutes(options: AccountsOptions) {
   const { accounts, sessions } = store;
   const browsers = knownBrowsers(store, trust);
   const conversations = options.store.conversations;
-  // Expired sessions and long-unused browsers no longer count; clear them out at start-up.
-  void sessions.removeExpired(new Date().toISOString());
-  void browsers.removeUnused();
+  // Expired sessions and long-unused browsers no longer count; clear them out at start-up, in the
+  // background (a failure is only logged: the next start clears them).
+  void sessions.removeExpired(new Date().toISOString()).catch(cleanUpFailed);
+  void browsers.removeUnused().catch(cleanUpFailed);
   // Signing in with an unknown email still costs one hash comparison, so timing tells nothing.
   // Made on first use (not at start-up, when nothing may ever need it).
   let unknownAccountHash: Promise<string> | undefined;
@@ -224,6 +225,9 @@ export function accountsRoutes(options: AccountsOptions) {
     setSessionCookies(c, token, isHttps(c, trust));
   }
 }
+
+const cleanUpFailed = (error: unknown) =>
+  console.error(`Start-up clean-up of sessions and browsers failed: ${(error as Error).message}`);
 
 const duplicateEmail = () =>
   new Refusal(409, 'An account with this email already exists. Sign in instead.', 'email');

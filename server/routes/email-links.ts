@@ -72,7 +72,12 @@ export interface EmailLinkOptions {
 /** Creates emailed-link tokens and sends their mails; sign-up uses it too. */
 export function emailLinks(options: Pick<EmailLinkOptions, 'store' | 'mailer' | 'mailSite'>) {
   const tokens = options.store.emailTokens;
-  void tokens.removeExpiredBefore(new Date(Date.now() - EXPIRED_KEPT_MS).toISOString());
+  // In the background: a failure is only logged (the next start removes them).
+  void tokens
+    .removeExpiredBefore(new Date(Date.now() - EXPIRED_KEPT_MS).toISOString())
+    .catch((error: unknown) =>
+      console.error(`Start-up clean-up of emailed links failed: ${(error as Error).message}`),
+    );
   const issue = async (accountId: number, purpose: EmailTokenPurpose, hours: number) => {
     const token = newSessionToken();
     await tokens.create(hashToken(token), accountId, purpose, new Date(), hours * HOUR_MS);
