@@ -26,7 +26,6 @@ import {
   SESSION_DAYS,
 } from '../auth/session-cookie.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
-import type { Db } from '../db/database.ts';
 import type { Store } from '../store/store.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
@@ -41,7 +40,6 @@ import { pageSource } from '../pages.ts';
 import type { EmailLinks } from './email-links.ts';
 
 export interface AccountsOptions {
-  db: Db;
   store: Store;
   /** Sends the verification link after sign-up (email-links.ts). */
   links: EmailLinks;
