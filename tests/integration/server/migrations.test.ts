@@ -335,14 +335,15 @@ describe.runIf(onPostgres())('PostgreSQL', () => {
          $1, $1, $1, '2026-10-01', '2026-10-31', $1) RETURNING id`,
       at,
     );
-    const adId = (ad.rows[0] as { id: number }).id;
+    // This pool parses no bigint: ids come back as text.
+    const adId = Number((ad.rows[0] as { id: string }).id);
     const thread = await run(
       `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
          last_message_at) VALUES ($1, 'From before', 1, 2, $2, $2) RETURNING id`,
       adId,
       at,
     );
-    const threadId = (thread.rows[0] as { id: number }).id;
+    const threadId = Number((thread.rows[0] as { id: string }).id);
     await run(
       `INSERT INTO messages (conversation_id, sender_id, body, sent_at)
        VALUES ($1, 2, 'Hello from before.', $2)`,
