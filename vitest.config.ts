@@ -9,8 +9,7 @@ export const POSTGRES_SUITE = [
   'tests/integration/store/**/*.test.ts',
   'tests/integration/messages/**/*.test.ts',
   'tests/integration/operations/postgres-outage.test.ts',
-  'tests/integration/accounts/rate-limits.test.ts',
-  'tests/integration/accounts/guessing-per-account.test.ts',
+  'tests/integration/accounts/**/*.test.ts',
   'tests/integration/server/sign-in-backoff.test.ts',
   'tests/integration/server/migrations.test.ts',
 ];
