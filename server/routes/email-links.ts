@@ -5,8 +5,9 @@
 //   A GET that used the token would let mail scanners that fetch every link verify the address
 //   for the member (and spend the link): only a person pressing the button does.
 // - POST /api/verify/resend (signed in) sends a new link, rate-limited.
-// - POST /api/forgot answers the same whether or not the address has an account, and takes as
-//   long: the mail goes out in the background.
+// - POST /api/forgot answers the same whether or not the address has an account, and takes about
+//   as long: the mail goes out in the background; only the link's token is stored first (one
+//   write, so the link works as soon as the mail can arrive).
 // - GET /reset?token=… shows the new-password form; POST /api/reset sets it, uses the link up,
 //   revokes every session of the account and makes this browser one of its known browsers, so its
 //   owner signs in there even while the account is closed to new browsers (rate-limits.ts).
