@@ -10,6 +10,9 @@ import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
 import type { PoolStats, StoreEngine } from './engine.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
+import { memberAdStore, type MemberAdStore } from './member-ads.ts';
+import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts';
+import { moderationStore, type ModerationStore } from './moderation.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
 
@@ -24,6 +27,9 @@ export interface Store {
   readonly conversations: ConversationStore;
   readonly blocks: BlockStore;
   readonly hiddenAds: HiddenAdStore;
+  readonly memberAds: MemberAdStore;
+  readonly moderation: ModerationStore;
+  readonly moderationLog: ModerationLogStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -67,6 +73,9 @@ function partsOf(context: StoreContext) {
     conversations: conversationStore(context),
     blocks: blockStore(context),
     hiddenAds: hiddenAdStore(context),
+    memberAds: memberAdStore(context),
+    moderation: moderationStore(context),
+    moderationLog: moderationLogStore(context),
   };
 }
 

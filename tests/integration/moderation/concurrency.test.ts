@@ -22,8 +22,8 @@ const t = testAppOnFixtureContent({ publisher });
 let first: TestMember;
 let second: TestMember;
 beforeAll(async () => {
-  first = await signUpModerator(t.app, t.db);
-  second = await signUpModerator(t.app, t.db);
+  first = await signUpModerator(t.app, t.store);
+  second = await signUpModerator(t.app, t.store);
 });
 
 const decisionMails = async (email: string) => {
@@ -33,8 +33,8 @@ const decisionMails = async (email: string) => {
 
 describe('two moderators at once', () => {
   test('approve and reject the same ad: one wins, the other sees who handled it, nothing twice', async () => {
-    const poster = await signUpMember(t.app, t.db, 'race');
-    const id = insertAdInReview(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'race');
+    const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
     const [approve, reject] = await Promise.all([
       postModerationForm(
         t.app,
@@ -57,16 +57,16 @@ describe('two moderators at once', () => {
     expect(bannerOf(html)).toMatch(
       new RegExp(`^This ad was already handled by ${winner.email.replace(/[.+]/g, '\\$&')}, who `),
     );
-    const rows = logRows(t.db).filter((row) => row.ad_id === id);
+    const rows = (await logRows(t.sql)).filter((row) => row.ad_id === id);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.moderator_email).toBe(winner.email);
-    expect(storedAd(t.db, id).revision).toBe(2);
+    expect((await storedAd(t.sql, id)).revision).toBe(2);
     expect(await decisionMails(poster.email)).toHaveLength(1);
   });
 
   test('over HTTP, ten approvals of one ad from two moderators: one approval, one log row, one publish', async () => {
-    const poster = await signUpMember(t.app, t.db, 'race-http');
-    const id = insertAdInReview(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'race-http');
+    const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
     const server = await listen(t.app);
     const published = publisher.reasons.length;
     try {
@@ -89,15 +89,15 @@ describe('two moderators at once', () => {
     } finally {
       await server.close();
     }
-    expect(storedAd(t.db, id)).toMatchObject({ status: 'live', revision: 2 });
-    expect(logRows(t.db).filter((row) => row.ad_id === id)).toHaveLength(1);
+    expect(await storedAd(t.sql, id)).toMatchObject({ status: 'live', revision: 2 });
+    expect((await logRows(t.sql)).filter((row) => row.ad_id === id)).toHaveLength(1);
     expect(publisher.reasons.slice(published)).toEqual([`approved ad ${id}`]);
     expect(await decisionMails(poster.email)).toHaveLength(1);
   });
 
   test('two bans of one account: one ban, the other told it was already banned', async () => {
-    const poster = await signUpMember(t.app, t.db, 'race-ban');
-    insertAdInReview(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'race-ban');
+    await insertAdInReview(t.sql, { accountId: poster.accountId });
     const responses = await Promise.all(
       [first, second].map((moderator) =>
         postModerationForm(
@@ -111,7 +111,7 @@ describe('two moderators at once', () => {
     expect(responses.map((response) => response.status).sort()).toEqual([303, 409]);
     const refused = responses.find((response) => response.status === 409)!;
     expect(bannerOf(await refused.text())).toMatch(/^This account was already banned by /);
-    const bans = logRows(t.db).filter(
+    const bans = (await logRows(t.sql)).filter(
       (row) => row.account_id === poster.accountId && row.action === 'ban',
     );
     expect(bans).toHaveLength(1);

@@ -15,7 +15,7 @@ let t: TestApp;
 let member: TestMember;
 beforeAll(async () => {
   t = await makeTestApp();
-  member = await signUpMember(t.app, t.db, 'cli');
+  member = await signUpMember(t.app, t.store, 'cli');
   // The command opens the file itself, as it would beside a running server.
   t.close();
 });
