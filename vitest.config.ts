@@ -12,6 +12,8 @@ export const POSTGRES_SUITE = [
   'tests/integration/accounts/rate-limits.test.ts',
   'tests/integration/accounts/guessing-per-account.test.ts',
   'tests/integration/server/sign-in-backoff.test.ts',
+  'tests/integration/posting/instances.test.ts',
+  'tests/integration/moderation/instances.test.ts',
 ];
 
 export default defineConfig({
