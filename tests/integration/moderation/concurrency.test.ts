@@ -1,12 +1,13 @@
 // Two moderators acting on one ad at once: exactly one wins, the other is told who handled it
 // (409, the queue page with the message for a form); the ad changes once, one log row, one mail.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { cookieHeader, FORM_TYPE, listen } from '../../helpers/api.ts';
+import { cookieHeader, FORM_TYPE, listen, openTestApp } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {
   insertAdInReview,
   logRows,
   postModerationForm,
+  postModerationJson,
   recordingPublisher,
   signUpMember,
   signUpModerator,
@@ -14,6 +15,7 @@ import {
   type TestMember,
 } from '../../helpers/moderation.ts';
 import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { onPostgres } from '../../helpers/test-store.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
@@ -93,6 +95,42 @@ describe('two moderators at once', () => {
     expect((await logRows(t.sql)).filter((row) => row.ad_id === id)).toHaveLength(1);
     expect(publisher.reasons.slice(published)).toEqual([`approved ad ${id}`]);
     expect(await decisionMails(poster.email)).toHaveLength(1);
+  });
+
+  test('two moderators approving one revision through two instances: one approves, the other is told who did', async () => {
+    // On PostgreSQL a second app on the same schema, as a second server instance; on SQLite, the
+    // embedded store of one instance, the same app twice.
+    const other = onPostgres() ? await openTestApp(t.dir, { publisher }) : t;
+    try {
+      const poster = await signUpMember(t.app, t.store, 'race-instances');
+      const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
+      const responses = await Promise.all([
+        postModerationJson(
+          t.app,
+          `/api/moderate/ads/${id}/approve`,
+          { revision: 1 },
+          first.session,
+        ),
+        postModerationJson(
+          other.app,
+          `/api/moderate/ads/${id}/approve`,
+          { revision: 1 },
+          second.session,
+        ),
+      ]);
+      expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+      const winner = responses[0]!.status === 200 ? first : second;
+      const refused = responses.find((response) => response.status === 409)!;
+      expect(((await refused.json()) as { error: string }).error).toMatch(
+        new RegExp(
+          `^This ad was already handled by ${winner.email.replace(/[.+]/g, '\\$&')}, who approved it`,
+        ),
+      );
+      expect(await storedAd(t.sql, id)).toMatchObject({ status: 'live', revision: 2 });
+      expect((await logRows(t.sql)).filter((row) => row.ad_id === id)).toHaveLength(1);
+    } finally {
+      if (other !== t) await other.close();
+    }
   });
 
   test('two bans of one account: one ban, the other told it was already banned', async () => {
