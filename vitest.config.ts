@@ -14,6 +14,7 @@ export const POSTGRES_SUITE = [
   'tests/integration/server/sign-in-backoff.test.ts',
   'tests/integration/posting/instances.test.ts',
   'tests/integration/moderation/instances.test.ts',
+  'tests/integration/moderation/moderator-command.test.ts',
 ];
 
 export default defineConfig({
