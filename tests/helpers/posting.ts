@@ -130,7 +130,7 @@ export function setAd(
   const names = Object.keys(columns);
   const query = `UPDATE member_ads SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`;
   const values = [...Object.values(columns), id];
-  if (t.db) {
+  if (t.store.kind === 'sqlite') {
     t.db.prepare(query).run(...values);
     return Promise.resolve();
   }
