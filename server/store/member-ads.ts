@@ -5,6 +5,7 @@
 // (server/posting/member-ads.ts); the moderators' changes are the moderation part's.
 import { sql, type Kysely } from 'kysely';
 import type { Seeks } from '../../src/schemas/seeks.ts';
+import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 import type { MemberAdStatus, Tables } from './tables.ts';
 
@@ -176,10 +177,12 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
 
   return {
     async find(id) {
+      if (!isStorableId(id)) return undefined;
       const row = await selectMemberAds(db).where('member_ads.id', '=', id).executeTakeFirst();
       return row && memberAdRowOf(row);
     },
     async findOwned(id, accountId) {
+      if (!isStorableId(id)) return undefined;
       const row = await selectMemberAds(db)
         .where('member_ads.id', '=', id)
         .where('member_ads.account_id', '=', accountId)

@@ -4,6 +4,7 @@
 // texts are server/moderation/'s; the log itself is the moderationLog part.
 import { sql, type ExpressionBuilder } from 'kysely';
 import { memberAdRowOf, selectMemberAds, type MemberAdRow } from './member-ads.ts';
+import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
 
@@ -130,6 +131,7 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
       return Number(n);
     },
     async poster(accountId) {
+      if (!isStorableId(accountId)) return undefined;
       const row = await db
         .selectFrom('accounts')
         .leftJoin('member_ads', 'member_ads.account_id', 'accounts.id')
@@ -170,7 +172,10 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
         reports: Number(row.reports ?? 0),
       };
     },
-    account: (accountId) => standing().where('id', '=', accountId).executeTakeFirst(),
+    account: async (accountId) =>
+      isStorableId(accountId)
+        ? standing().where('id', '=', accountId).executeTakeFirst()
+        : undefined,
     accountByEmail: (email) => standing().where('email', '=', email).executeTakeFirst(),
     async approveNew(id, revision, at, days) {
       return changed(

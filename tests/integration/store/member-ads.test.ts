@@ -88,6 +88,9 @@ describe('memberAds', () => {
     expect(await t.store.memberAds.findOwned(id, 7)).toEqual(ad);
     expect(await t.store.memberAds.findOwned(id, 8)).toBeUndefined();
     expect(await t.store.memberAds.find(1)).toBeUndefined();
+    // An id no row can have, as a URL may carry: none, never a database error.
+    expect(await t.store.memberAds.find(2 ** 31)).toBeUndefined();
+    expect(await t.store.memberAds.findOwned(999_999_999_999_999, 7)).toBeUndefined();
   });
 
   it("lists a member's ads newest first, without the deleted ones; hidden by reports shows", async () => {

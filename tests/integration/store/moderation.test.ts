@@ -112,6 +112,8 @@ describe('moderation', () => {
       reports: 0,
     });
     expect(await t.store.moderation.poster(99)).toBeUndefined();
+    expect(await t.store.moderation.poster(2 ** 31)).toBeUndefined();
+    expect(await t.store.moderation.account(999_999_999_999_999)).toBeUndefined();
     const ben = { accountId: 8, email: 'ben@example.com', role: 'member', bannedAt: null };
     expect(await t.store.moderation.account(8)).toEqual(ben);
     expect(await t.store.moderation.accountByEmail('ben@example.com')).toEqual(ben);
