@@ -101,8 +101,7 @@ async function queueView(
   const now = new Date();
   const today = utcDay(now);
   const rows = await store.moderation.queue(QUEUE_SHOWN);
-  const posters = new Map<number, Promise<QueueItem['poster'] | undefined>>();
-  const posterOf = async (accountId: number) => {
+  const posterOf = async (accountId: number): Promise<QueueItem['poster'] | undefined> => {
     // Gone since the queue was read (its member deleted the account, with the ads): no item.
     const row = await store.moderation.poster(accountId);
     if (!row) return undefined;
@@ -117,12 +116,14 @@ async function queueView(
       reports: row.reports,
     };
   };
-  const items: QueueItem[] = [];
-  for (const row of rows) {
-    if (!posters.has(row.accountId)) posters.set(row.accountId, posterOf(row.accountId));
-    const poster = await posters.get(row.accountId);
-    if (poster) items.push(queueItem(row, poster, today));
-  }
+  const accountIds = [...new Set(rows.map((row) => row.accountId))];
+  const posters = new Map(
+    await Promise.all(accountIds.map(async (id) => [id, await posterOf(id)] as const)),
+  );
+  const items = rows.flatMap((row) => {
+    const poster = posters.get(row.accountId);
+    return poster ? [queueItem(row, poster, today)] : [];
+  });
   // The ban's confirmation: asked for with ?ban={accountId}, or shown again when the ban was refused.
   const banId = digits(c.req.query('ban') ?? BAN_PATH.exec(c.req.path)?.[1]);
   const query = c.req.query();
