@@ -132,9 +132,9 @@ export function createApp(options: AppOptions) {
     sources: [
       ...accountPageSources,
       ...emailLinkPageSources(links),
-      ...memberAdPageSources({ db }),
+      ...memberAdPageSources({ store }),
       ...messagePageSources({ store }),
-      ...moderationPageSources(db),
+      ...moderationPageSources({ db, store }),
       ...reportPageSources({ db }),
       searchPageSource(options.searchIndex),
     ],

@@ -6,6 +6,7 @@
 // reports' rule (server/reports/); this part keeps the list.
 import type { AdKind, HiddenWhy } from '../../src/pages/report-view.ts';
 import { isStorableId } from './ids.ts';
+import { moderationLogStore } from './moderation-log.ts';
 import type { StoreContext } from './store.ts';
 
 /** Who the moderation log names for what reports did on their own. */
@@ -40,7 +41,10 @@ export interface HiddenAdStore {
   unhide(adId: number): Promise<boolean>;
 }
 
-export function hiddenAdStore({ db }: StoreContext): HiddenAdStore {
+export function hiddenAdStore(context: StoreContext): HiddenAdStore {
+  const { db } = context;
+  // The log's one writer (a hiding is a moderation action, by reports).
+  const log = moderationLogStore(context);
   return {
     async find(adId) {
       if (!isStorableId(adId)) return undefined;
@@ -65,21 +69,16 @@ export function hiddenAdStore({ db }: StoreContext): HiddenAdStore {
               .select('email')
               .where('id', '=', hide.accountId)
               .executeTakeFirst();
-      // one moderation_log writer: see the moderationLog part (issue 19)
-      await db
-        .insertInto('moderation_log')
-        .values({
-          at,
-          moderator_id: null,
-          moderator_email: REPORTS_MODERATOR,
-          action: 'hide',
-          ad_id: hide.adId,
-          account_id: hide.accountId,
-          account_email: account?.email ?? null,
-          reason,
-          note,
-        })
-        .execute();
+      await log.append({
+        at,
+        by: { name: REPORTS_MODERATOR },
+        action: 'hide',
+        adId: hide.adId,
+        accountId: hide.accountId,
+        accountEmail: account?.email ?? null,
+        reason,
+        note,
+      });
       return true;
     },
     async removeForGood(adId, kind, at) {

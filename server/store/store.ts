@@ -14,6 +14,9 @@ import type { PoolStats, StoreEngine } from './engine.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
 import { knownDeviceStore, type KnownDeviceStore } from './known-devices.ts';
 import { memberDataStore, type MemberDataStore } from './member-data.ts';
+import { memberAdStore, type MemberAdStore } from './member-ads.ts';
+import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts';
+import { moderationStore, type ModerationStore } from './moderation.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
 
@@ -32,6 +35,9 @@ export interface Store {
   readonly emailTokens: EmailTokenStore;
   readonly knownDevices: KnownDeviceStore;
   readonly memberData: MemberDataStore;
+  readonly memberAds: MemberAdStore;
+  readonly moderation: ModerationStore;
+  readonly moderationLog: ModerationLogStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -79,6 +85,9 @@ function partsOf(context: StoreContext) {
     emailTokens: emailTokenStore(context),
     knownDevices: knownDeviceStore(context),
     memberData: memberDataStore(context),
+    memberAds: memberAdStore(context),
+    moderation: moderationStore(context),
+    moderationLog: moderationLogStore(context),
   };
 }
 
