@@ -16,6 +16,7 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../server/db/database.ts';
 import { makeModerator } from '../server/moderator-command.ts';
+import { openSqliteStore } from '../server/store/open-store.ts';
 import { adPath, cityPath } from '../src/paths.ts';
 import { benchAdStream, readWeightedCities } from './ads.ts';
 import { writeContentSet } from './content.ts';
@@ -121,8 +122,10 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
       'bench-poster@example.org',
     );
     const moderator = await signUp(base, 'bench-moderator@example.org');
-    if (makeModerator(db, 'bench-moderator@example.org').code !== 0)
-      throw new Error('The moderator role was not given.');
+    const operatorStore = openSqliteStore(databasePath);
+    const made = await makeModerator(operatorStore, 'bench-moderator@example.org');
+    await operatorStore.close();
+    if (made.code !== 0) throw new Error('The moderator role was not given.');
     const { id: accountId } = db
       .prepare('SELECT id FROM accounts WHERE email = ?')
       .get('bench-poster@example.org') as { id: number };

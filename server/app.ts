@@ -121,7 +121,7 @@ export function createApp(options: AppOptions) {
   const { db, store, mailer, publisher } = options;
   const trust = proxyTrust(options.trustProxy);
   const mailSite = mailSiteOf(options.mailSite);
-  const links = emailLinks({ db, mailer, mailSite });
+  const links = emailLinks({ store, mailer, mailSite });
   // Every page rendered on request, with what the server reads for it (server/pages.ts).
   const pages = onRequestPages({
     pageAssets:
@@ -132,9 +132,9 @@ export function createApp(options: AppOptions) {
     sources: [
       ...accountPageSources,
       ...emailLinkPageSources(links),
-      ...memberAdPageSources({ db }),
+      ...memberAdPageSources({ store }),
       ...messagePageSources({ store }),
-      ...moderationPageSources(db),
+      ...moderationPageSources({ db, store }),
       ...reportPageSources({ db }),
       searchPageSource(options.searchIndex),
     ],

@@ -104,7 +104,11 @@ export async function openPostgresEngine(
     async ping() {
       await pool.query('SELECT 1');
     },
-    close: () => db.destroy(),
+    async close() {
+      // Kysely ends the pool only if it ran a query; a store used for ping() alone has its own.
+      await db.destroy();
+      if (!pool.ended) await pool.end();
+    },
     poolStats: () => ({
       total: pool.totalCount,
       idle: pool.idleCount,

@@ -2,7 +2,14 @@
 // (DATABASE_PATH). Queries are written once with Kysely (tables.ts); this module and
 // postgres-engine.ts are the only ones that know a driver.
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type SqliteDialectConfig,
+} from 'kysely';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -28,8 +35,9 @@ export function openSqliteEngine(path: string, options: SqliteEngineOptions = {}
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   if (!options.readOnly) migrateSqlite(db);
+  const config = { database: withStatementCache(db) };
   const kysely = new Kysely<Tables>({
-    dialect: new SqliteDialect({ database: withStatementCache(db) }),
+    dialect: options.readOnly ? new SqliteDialect(config) : new ImmediateSqliteDialect(config),
   });
   return {
     kind: 'sqlite',
@@ -76,6 +84,28 @@ export function isSqliteUnavailable(error: unknown): boolean {
     if (code === 'SQLITE_FULL') return true;
   }
   return false;
+}
+
+/**
+ * A unit of work takes SQLite's write lock when it begins (BEGIN IMMEDIATE), not at its first
+ * write: another process writing the same file (`npm run moderator` beside the server) then waits
+ * its turn (busy_timeout) instead of failing a transaction that had already read.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
 }
 
 /**

@@ -6,10 +6,17 @@
 // Every part is written once with Kysely (tables.ts) and runs on either engine: SQLite, the
 // embedded default, or PostgreSQL, for several instances on one database (engine.ts).
 import type { Kysely } from 'kysely';
+import { accountStore, type AccountStore } from './accounts.ts';
 import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
+import { emailTokenStore, type EmailTokenStore } from './email-tokens.ts';
 import type { PoolStats, StoreEngine } from './engine.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
+import { knownDeviceStore, type KnownDeviceStore } from './known-devices.ts';
+import { memberDataStore, type MemberDataStore } from './member-data.ts';
+import { memberAdStore, type MemberAdStore } from './member-ads.ts';
+import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts';
+import { moderationStore, type ModerationStore } from './moderation.ts';
 import { reportStore, type ReportStore } from './reports.ts';
 import { secretStore, type SecretStore } from './server-secrets.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
@@ -26,6 +33,13 @@ export interface Store {
   readonly conversations: ConversationStore;
   readonly blocks: BlockStore;
   readonly hiddenAds: HiddenAdStore;
+  readonly accounts: AccountStore;
+  readonly emailTokens: EmailTokenStore;
+  readonly knownDevices: KnownDeviceStore;
+  readonly memberData: MemberDataStore;
+  readonly memberAds: MemberAdStore;
+  readonly moderation: ModerationStore;
+  readonly moderationLog: ModerationLogStore;
   readonly reports: ReportStore;
   readonly secrets: SecretStore;
   /**
@@ -71,6 +85,13 @@ function partsOf(context: StoreContext) {
     conversations: conversationStore(context),
     blocks: blockStore(context),
     hiddenAds: hiddenAdStore(context),
+    accounts: accountStore(context),
+    emailTokens: emailTokenStore(context),
+    knownDevices: knownDeviceStore(context),
+    memberData: memberDataStore(context),
+    memberAds: memberAdStore(context),
+    moderation: moderationStore(context),
+    moderationLog: moderationLogStore(context),
     reports: reportStore(context),
     secrets: secretStore(context),
   };
