@@ -134,8 +134,8 @@ export function createApp(options: AppOptions) {
       ...emailLinkPageSources(links),
       ...memberAdPageSources({ store }),
       ...messagePageSources({ store }),
-      ...moderationPageSources({ db, store }),
-      ...reportPageSources({ db }),
+      ...moderationPageSources({ store }),
+      ...reportPageSources({ store }),
       searchPageSource(options.searchIndex),
     ],
   });

@@ -33,9 +33,6 @@ import {
 import { utcDay, wholeDaysBetween } from '../../src/days.ts';
 import { moderatePath, routes } from '../../src/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
-import type { Db } from '../db/database.ts';
-import type { ModerationStore as LegacyModerationStore } from '../db/moderation.ts';
-import { reportStore, type ReportStore } from '../db/reports.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { adApprovedMail, adRejectedMail, adRemovedMail } from '../mail/moderation-messages.ts';
@@ -55,6 +52,7 @@ import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import { expiryFrom } from '../posting/lifetime.ts';
 import { pageSource } from '../pages.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
+import { reportsSummary } from '../reports/views.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { Refusal, type AnswerRefusal } from '../forms/refusal.ts';
 import { readSubmission, textOf, type Submission } from '../forms/submission.ts';
@@ -76,14 +74,13 @@ export interface ModerationOptions {
 const BAN_PATH = /^\/api\/moderate\/accounts\/(\d{1,15})\/ban\/?$/;
 
 /** The moderation pages' data: the queue and the log, read for moderators only. */
-export function moderationPageSources(options: { db: Db; store: Store }) {
+export function moderationPageSources(options: { store: Store }) {
   const { store } = options;
-  const reports = reportStore(options.db);
   return [
     pageSource({
       route: routes.moderate,
       for: 'moderators',
-      read: async (c) => ({ moderation: await queueView(store, reports, c) }),
+      read: async (c) => ({ moderation: await queueView(store, c) }),
     }),
     pageSource({
       route: routes.moderationLog,
@@ -93,11 +90,7 @@ export function moderationPageSources(options: { db: Db; store: Store }) {
   ];
 }
 
-async function queueView(
-  store: Store,
-  reports: ReportStore,
-  c: AppContext,
-): Promise<ModerationQueueView> {
+async function queueView(store: Store, c: AppContext): Promise<ModerationQueueView> {
   const now = new Date();
   const today = utcDay(now);
   const rows = await store.moderation.queue(QUEUE_SHOWN);
@@ -137,7 +130,7 @@ async function queueView(
     kind: 'queue',
     items,
     waiting,
-    reports: reports.summary(),
+    reports: await reportsSummary(store),
     ...noticeOf(query, banned),
     ...banTargetFrom(target),
   };
@@ -222,18 +215,6 @@ export function banTargetFrom(
     adsLive: account.adsLive,
   };
   return { banTarget };
-}
-
-/**
- * The ban's confirmation of an account named by its id, read through the legacy database: kept for
- * server/routes/reports.ts until reports are on the store.
- */
-export function banTargetOf(
-  store: Pick<LegacyModerationStore, 'poster'>,
-  idText: string | undefined,
-): Pick<ModerationQueueView, 'banTarget'> {
-  const id = digits(idText);
-  return banTargetFrom(id === undefined ? undefined : store.poster(id));
 }
 
 async function logView(store: Store, pageText: string | undefined): Promise<ModerationLogView> {
