@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 export const POSTGRES_SUITE = [
   'tests/integration/store/**/*.test.ts',
   'tests/integration/messages/**/*.test.ts',
+  'tests/integration/reports/**/*.test.ts',
   'tests/integration/operations/postgres-outage.test.ts',
   'tests/integration/accounts/**/*.test.ts',
   'tests/integration/server/sign-in-backoff.test.ts',
