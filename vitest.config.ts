@@ -5,7 +5,17 @@ import { defineConfig } from 'vitest/config';
 // integration tests of everything that stores, again on a throwaway PostgreSQL: scripts/postgres.mjs),
 // e2e (the production build, fetched raw and driven in Chromium).
 /** The integration tests that run on PostgreSQL too: everything the store keeps. */
-export const POSTGRES_SUITE = ['tests/integration/store/**/*.test.ts'];
+export const POSTGRES_SUITE = [
+  'tests/integration/store/**/*.test.ts',
+  'tests/integration/messages/**/*.test.ts',
+  'tests/integration/reports/**/*.test.ts',
+  'tests/integration/operations/postgres-outage.test.ts',
+  'tests/integration/accounts/**/*.test.ts',
+  'tests/integration/server/sign-in-backoff.test.ts',
+  'tests/integration/server/migrations.test.ts',
+  'tests/integration/posting/**/*.test.ts',
+  'tests/integration/moderation/**/*.test.ts',
+];
 
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },

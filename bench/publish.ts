@@ -12,9 +12,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
+import { makeModerator } from '../server/moderator-command.ts';
 import type { Tables } from '../server/store/tables.ts';
 import { adPath, cityPath } from '../src/paths.ts';
 import { openBenchStore } from './bench-store.ts';
@@ -91,7 +91,7 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
     });
     writeContentSet(join(root, 'content'), contentDir, ads, options.ads, 'per-state');
     mkdirSync(dataDir, { recursive: true });
-    const { db, close } = await openBenchStore({ path: databasePath });
+    const { store, db, close } = await openBenchStore({ path: databasePath });
 
     console.log(`Building ${options.ads.toLocaleString('en-US')} ads for ${buildDate}...`);
     const buildStarted = performance.now();
@@ -123,7 +123,8 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
       .where('email', '=', 'bench-poster@example.org')
       .execute();
     const moderator = await signUp(base, 'bench-moderator@example.org');
-    makeModerator(databasePath, 'bench-moderator@example.org');
+    const made = await makeModerator(store, 'bench-moderator@example.org');
+    if (made.code !== 0) throw new Error('The moderator role was not given.');
     const { id: accountId } = await db
       .selectFrom('accounts')
       .select('id')
@@ -223,18 +224,6 @@ async function act(base: string, cookie: string, path: string, body: object): Pr
   });
   if (response.status !== 200)
     throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-}
-
-/** The operator's command gives the role (docs/product.md section 6: the only way to it). */
-function makeModerator(databasePath: string, email: string): void {
-  const tsx = createRequire(join(root, 'package.json')).resolve('tsx/cli');
-  const command = spawnSync(process.execPath, [tsx, 'scripts/moderator.ts', 'add', email], {
-    cwd: root,
-    env: { ...process.env, DATABASE_PATH: databasePath },
-    encoding: 'utf8',
-  });
-  if (command.status !== 0)
-    throw new Error(`The moderator role was not given: ${command.stderr || command.stdout}`);
 }
 
 /** A member ad waiting for review, as the posting form stores it. */

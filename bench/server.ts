@@ -6,6 +6,10 @@
 // new server, a burst of 200 sign-ups in one second while pages are fetched (bench/signup-burst.ts,
 // ## Sign-up burst); `--only load` or `--only burst` runs one of the two. Every phase is bounded in
 // time and in requests; nothing is sent anywhere but 127.0.0.1.
+// The load phases run on each store given by `--stores` (default `sqlite,postgres` when a
+// throwaway PostgreSQL can be started here, scripts/postgres.mjs; else SQLite alone), one after
+// the other within each run, in alternating order, so the two are compared on the same machine
+// at the same moment: a fresh SQLite file, or a fresh PostgreSQL database, for each.
 // With --lookups, instead: finding editors' ads by id (`/report?ad=`, `/messages/new?ad=`) on
 // --ads N generated ads (default 1,000,000), before and after the id index (bench/ad-lookups.ts).
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,6 +18,8 @@ import { Agent, request } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultHashingThreads } from '../server/auth/hashing-pool.ts';
+// @ts-expect-error: a plain JavaScript module of the scripts, without types.
+import { ensurePostgres, startThrowawayPostgres } from '../scripts/postgres.mjs';
 import { benchAdLookups } from './ad-lookups.ts';
 import { writeDocSection } from './docs.ts';
 import { freePort, stopServer } from './server-process.ts';
@@ -46,10 +52,15 @@ export interface ServerBenchOptions {
   hashThreads?: number;
   /** Measure finding ads by id instead (bench/ad-lookups.ts), on this many generated ads. */
   lookups?: { ads: number; count: number; keep: boolean };
+  /** The stores the load phases run on; undefined: both when PostgreSQL can be started. */
+  stores?: StoreKind[];
 }
 
+export type StoreKind = 'sqlite' | 'postgres';
+const STORE_NAMES: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
 const USAGE =
-  'usage: npm run bench:server -- [--runs N] [--seconds S] [--only load|burst] [--hash-threads N] [--no-write]\n' +
+  'usage: npm run bench:server -- [--runs N] [--seconds S] [--only load|burst] [--stores sqlite,postgres] [--hash-threads N] [--no-write]\n' +
   '       npm run bench:server -- --lookups [--ads N] [--count N] [--no-write] [--keep]';
 
 export function parseServerBenchOptions(argv: readonly string[]): ServerBenchOptions {
@@ -106,6 +117,7 @@ interface PhaseResult {
 
 interface RunResult {
   index: number;
+  store: StoreKind;
   loadBefore: number;
   phases: PhaseResult[];
 }
@@ -225,13 +237,17 @@ function signupLoad(port: number) {
 
 // ---------------------------------------------------------------- server
 
-async function startServer(dataDir: string, hashThreads?: number) {
+/** Where a server keeps its data: its SQLite file in `dataDir`, or a PostgreSQL database. */
+type ServerStore = { databaseUrl?: string };
+
+async function startServer(dataDir: string, hashThreads?: number, store: ServerStore = {}) {
   const port = await freePort(HOST);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOST,
     PORT: String(port),
     DATABASE_PATH: join(dataDir, 'bench.sqlite'),
+    ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
     TRUST_PROXY: '1',
     MAIL_OUTBOX_DIR: join(dataDir, 'outbox'),
   };
@@ -239,6 +255,7 @@ async function startServer(dataDir: string, hashThreads?: number) {
   delete env.PASSWORD_HASH_COST;
   delete env.PASSWORD_HASH_THREADS;
   delete env.PASSWORD_HASH_MAX_WAIT_MS;
+  if (!store.databaseUrl) delete env.DATABASE_URL;
   if (hashThreads) env.PASSWORD_HASH_THREADS = String(hashThreads);
   const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/serve.mjs'], {
     cwd: root,
@@ -262,6 +279,43 @@ async function startServer(dataDir: string, hashThreads?: number) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { port, child };
+}
+
+/** A throwaway PostgreSQL for the benchmark: a new empty database for each run. */
+interface BenchPostgres {
+  newDatabase(): Promise<string>;
+  stop(): void;
+}
+
+/** Starts one (scripts/postgres.mjs); undefined, with a line saying why, when it cannot. */
+async function startBenchPostgres(required: boolean): Promise<BenchPostgres | undefined> {
+  const found = ensurePostgres() as { binDir?: string; problem?: string };
+  if (!found.binDir) {
+    if (required) throw new Error(found.problem);
+    console.log(`PostgreSQL is left out: ${found.problem}`);
+    return undefined;
+  }
+  const cluster = (await startThrowawayPostgres(found.binDir)) as {
+    url: string;
+    port: number;
+    stop(): void;
+  };
+  let made = 0;
+  return {
+    async newDatabase() {
+      const name = `bench_${++made}`;
+      const created = spawnSync(
+        join(found.binDir!, 'createdb'),
+        ['-h', HOST, '-p', String(cluster.port), '-U', 'localboard', name],
+        { encoding: 'utf8' },
+      );
+      if (created.status !== 0) throw new Error(`createdb failed: ${created.stderr.trim()}`);
+      const url = new URL(cluster.url);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+    stop: () => cluster.stop(),
+  };
 }
 
 // ---------------------------------------------------------------- figures
@@ -301,10 +355,13 @@ async function runOnce(
   index: number,
   options: ServerBenchOptions,
   city: string,
+  store: StoreKind,
+  postgres: BenchPostgres | undefined,
 ): Promise<RunResult> {
   const loadBefore = loadavg()[0]!;
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-bench-server-'));
-  const { port, child } = await startServer(dataDir, options.hashThreads);
+  const databaseUrl = store === 'postgres' ? await postgres!.newDatabase() : undefined;
+  const { port, child } = await startServer(dataDir, options.hashThreads, { databaseUrl });
   const phases: PhaseResult[] = [];
   try {
     // One member for /api/me.
@@ -360,7 +417,7 @@ async function runOnce(
     await stopServer(child, 5_000);
     rmSync(dataDir, { recursive: true, force: true });
   }
-  return { index, loadBefore, phases };
+  return { index, store, loadBefore, phases };
 }
 
 function log(phase: PhaseResult) {
@@ -398,14 +455,44 @@ function table(run: RunResult): string {
   return lines.join('\n');
 }
 
-function report(runs: RunResult[], options: ServerBenchOptions): string {
-  const ranked = [...runs].sort((a, b) => worstP99(a) - worstP99(b));
+function report(allRuns: RunResult[], options: ServerBenchOptions): string {
+  const stores = [...new Set(allRuns.map((run) => run.store))];
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  const lines = [
-    `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${runs.length} runs of ${options.seconds} s a phase (after 1 s of warm-up), Node ${process.version}.`,
+  const header = [
+    `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${allRuns.length / stores.length} runs of ${options.seconds} s a phase (after 1 s of warm-up) on ${stores.map((store) => STORE_NAMES[store]).join(' and ')}, Node ${process.version}.`,
     `- Machine: ${availableParallelism()} cores (${cpu}), **shared**: other builds were running on it, so the figures move from run to run; the load average (1 min) before each run is given.`,
-    `- The server (\`server/index.ts\`, one process, password hashing on ${options.hashThreads ?? defaultHashingThreads()} thread(s), scrypt at 64 MiB) and the load generator (this process) share those cores.`,
+    `- The server (\`server/index.ts\`, one process, password hashing on ${options.hashThreads ?? defaultHashingThreads()} thread(s), scrypt at 64 MiB) and the load generator (this process) share those cores.` +
+      (stores.includes('postgres')
+        ? ' PostgreSQL 15 (a throwaway cluster on the same machine, fsync off, on the same cores) serves the PostgreSQL runs; each run of a store starts on an empty database, the two stores one after the other in alternating order.'
+        : ''),
   ];
+  if (stores.length > 1) header.push('', comparison(allRuns));
+  return [...header, ...stores.flatMap((store) => storeReport(allRuns, store))].join('\n');
+}
+
+/** /api/me requests per second and the worst page p99 under sign-ups, store beside store, run by run. */
+function comparison(runs: RunResult[]): string {
+  const lines = [
+    '| run | /api/me req/s: SQLite | PostgreSQL | ratio | worst page p99 with 8 sign-ups, ms: SQLite | PostgreSQL |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const me = (run: RunResult | undefined) =>
+    run?.phases.find((phase) => phase.path === '/api/me' && !phase.underSignups)?.rps ?? NaN;
+  for (const index of [...new Set(runs.map((run) => run.index))]) {
+    const sqlite = runs.find((run) => run.index === index && run.store === 'sqlite');
+    const postgres = runs.find((run) => run.index === index && run.store === 'postgres');
+    lines.push(
+      `| ${index} | ${thousands(me(sqlite))} | ${thousands(me(postgres))} | ${(me(postgres) / me(sqlite)).toFixed(2)} | ` +
+        `${sqlite ? ms(worstP99(sqlite)) : '–'} | ${postgres ? ms(worstP99(postgres)) : '–'} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function storeReport(allRuns: RunResult[], store: StoreKind): string[] {
+  const runs = allRuns.filter((run) => run.store === store);
+  const ranked = [...runs].sort((a, b) => worstP99(a) - worstP99(b));
+  const lines: string[] = [];
   for (const [rank, run] of ranked.entries()) {
     const label =
       ranked.length === 1
@@ -417,7 +504,7 @@ function report(runs: RunResult[], options: ServerBenchOptions): string {
             : 'Run';
     lines.push(
       '',
-      `### ${label} (run ${run.index} of ${runs.length}, load average ${run.loadBefore.toFixed(2)} before)`,
+      `### ${STORE_NAMES[store]}: ${label.toLowerCase()} (run ${run.index} of ${runs.length}, load average ${run.loadBefore.toFixed(2)} before)`,
       '',
       table(run),
     );
@@ -430,7 +517,7 @@ function report(runs: RunResult[], options: ServerBenchOptions): string {
     );
     lines.push('', `Sign-up answers during the loaded phases — ${statuses.join('; ')}.`);
   }
-  return lines.join('\n');
+  return lines;
 }
 
 // ---------------------------------------------------------------- the sign-up burst
@@ -528,10 +615,25 @@ export async function benchServer(argv: readonly string[]): Promise<void> {
   if (build.status !== 0) throw new Error('The build failed.');
   const city = cityPath(join(root, 'dist', 'site'));
   if (options.only !== 'burst') {
+    const postgres =
+      options.stores?.includes('sqlite') && options.stores.length === 1
+        ? undefined
+        : await startBenchPostgres(options.stores !== undefined);
+    const stores: StoreKind[] = options.stores ?? (postgres ? ['sqlite', 'postgres'] : ['sqlite']);
     const runs: RunResult[] = [];
-    for (let index = 1; index <= options.runs; index += 1) {
-      console.log(`Run ${index} of ${options.runs} (load average ${loadavg()[0]!.toFixed(2)}):`);
-      runs.push(await runOnce(index, options, city));
+    try {
+      for (let index = 1; index <= options.runs; index += 1) {
+        // Alternating order: neither store always runs on the warmer (or more loaded) machine.
+        const order = index % 2 === 1 ? stores : [...stores].reverse();
+        for (const store of order) {
+          console.log(
+            `Run ${index} of ${options.runs} on ${STORE_NAMES[store]} (load average ${loadavg()[0]!.toFixed(2)}):`,
+          );
+          runs.push(await runOnce(index, options, city, store, postgres));
+        }
+      }
+    } finally {
+      postgres?.stop();
     }
     const figures = report(runs, options);
     console.log(`\n${figures}\n`);

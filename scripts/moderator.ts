@@ -1,26 +1,44 @@
-// npm run moderator -- add EMAIL | remove EMAIL: gives or takes the moderator role, on the database
-// at DATABASE_PATH (default data/localboard.sqlite, as the server). See server/moderator-command.ts.
+// npm run moderator -- add EMAIL | remove EMAIL: gives or takes the moderator role, on the server's
+// database: PostgreSQL at DATABASE_URL, else the SQLite file at DATABASE_PATH (default
+// data/localboard.sqlite, as the server). See server/moderator-command.ts.
 import { relative, resolve } from 'node:path';
-import { openDatabase } from '../server/db/database.ts';
 import {
   MODERATOR_USAGE,
   moderatorCommand,
   parseModeratorArgs,
 } from '../server/moderator-command.ts';
+import { openStore, storeLocationFromEnv } from '../server/store/open-store.ts';
+import type { StoreHandle } from '../server/store/store.ts';
 
 if (!parseModeratorArgs(process.argv.slice(2))) {
   // Nothing to do: the database is not even opened (nor created).
   console.error(MODERATOR_USAGE);
   process.exit(2);
 }
-const databasePath = resolve(process.env.DATABASE_PATH ?? 'data/localboard.sqlite');
-const db = openDatabase(databasePath);
-const shown = relative(process.cwd(), databasePath);
-const answer = moderatorCommand(
-  db,
-  process.argv.slice(2),
-  shown.startsWith('..') ? databasePath : shown,
-);
-db.close();
-(answer.code === 0 ? console.log : console.error)(answer.line);
-process.exitCode = answer.code;
+const location = storeLocationFromEnv(process.env);
+let store: StoreHandle;
+try {
+  store = await openStore(location);
+} catch (error) {
+  // Unreachable or unusable: one line, never a stack.
+  console.error((error as Error).message);
+  process.exit(1);
+}
+try {
+  const answer = await moderatorCommand(store, process.argv.slice(2), whereOf(store));
+  (answer.code === 0 ? console.log : console.error)(answer.line);
+  process.exitCode = answer.code;
+} catch (error) {
+  console.error(`The role was not changed: ${(error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  await store.close();
+}
+
+/** The database as the answer names it: the file as typed from here, or the URL without its password. */
+function whereOf(opened: StoreHandle): string {
+  if (!location.path) return opened.describe;
+  const path = resolve(location.path);
+  const shown = relative(process.cwd(), path);
+  return shown.startsWith('..') ? path : shown;
+}

@@ -88,7 +88,10 @@ export function freePort() {
 }
 
 /**
- * Starts a new cluster; resolves to `{ url, stop }` (url: postgres://localboard@127.0.0.1:PORT/localboard).
+ * Starts a new cluster; resolves to `{ url, port, dir, stop, stopServer, startServer }` (url:
+ * postgres://localboard@127.0.0.1:PORT/localboard). stop() ends it and removes it; stopServer()
+ * stops the server at once, as a crash or a lost database host would (pg_ctl stop -m immediate),
+ * keeping its data, and startServer() starts it again on the same port (the outage tests).
  * As root, the cluster runs as the `postgres` user (PostgreSQL refuses root).
  */
 export async function startThrowawayPostgres(binDir, { maxConnections = 300 } = {}) {
@@ -137,15 +140,20 @@ export async function startThrowawayPostgres(binDir, { maxConnections = 300 } = 
       `-c full_page_writes=off`,
       `-c max_connections=${maxConnections}`,
     ].join(' ');
-    run('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', 'start']);
+    const startServer = () =>
+      run('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', 'start']);
+    const stopServer = () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    startServer();
     run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'localboard', 'localboard']);
     return {
       url: `postgres://localboard@127.0.0.1:${port}/localboard`,
       port,
       dir,
+      startServer,
+      stopServer,
       stop() {
         try {
-          run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+          stopServer();
         } catch {
           // Already stopped: the folder goes all the same.
         }

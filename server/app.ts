@@ -26,6 +26,14 @@ import { unknownEndpoint } from './forms/unknown-endpoint.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { MailSite } from './mail/messages.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { operationsEndpoints } from './operations/endpoints.ts';
+import {
+  createAppMetrics,
+  reachesSite,
+  requestMetrics,
+  type AppMetrics,
+} from './operations/metrics.ts';
+import { databaseUnavailable } from './operations/unavailable.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { onRequestPages, pageAssetsFromFile } from './pages.ts';
 import type { Publisher } from './publishing/publisher.ts';
@@ -81,13 +89,24 @@ export interface AppOptions {
    * published (apps without a site to publish: the API's own tests).
    */
   publisher?: Publisher;
-  /**
-   * Undefined when the instance is ready to serve, else why not, in one line (server/index.ts:
-   * a new instance on PostgreSQL builds its site first). Default: always ready.
-   */
-  readiness?: () => string | undefined;
   /** Where request lines go; false for none. */
   log?: ((line: string) => void) | false;
+  /**
+   * The server's own reason not to be sent traffic yet, or undefined when it has none: /readyz
+   * answers 503 with it ("the site is being built" during an instance's first publish).
+   */
+  readiness?: () => string | undefined;
+  /**
+   * What /metrics reports (server/operations/metrics.ts); given when the publisher reports to it
+   * too (`recordPublish`). Default: the app's own.
+   */
+  metrics?: AppMetrics;
+  /**
+   * METRICS_TOKEN: /metrics answers requests from anywhere bearing `Authorization: Bearer <it>`.
+   * Without it, and to anyone else, /metrics answers only clients on this machine that reach the
+   * server directly (not through a proxy).
+   */
+  metricsToken?: string;
 }
 
 let processHashingPool: HashingPool | undefined;
@@ -102,7 +121,7 @@ export function createApp(options: AppOptions) {
   const { db, store, mailer, publisher } = options;
   const trust = proxyTrust(options.trustProxy);
   const mailSite = mailSiteOf(options.mailSite);
-  const links = emailLinks({ db, mailer, mailSite });
+  const links = emailLinks({ store, mailer, mailSite });
   // Every page rendered on request, with what the server reads for it (server/pages.ts).
   const pages = onRequestPages({
     pageAssets:
@@ -113,20 +132,37 @@ export function createApp(options: AppOptions) {
     sources: [
       ...accountPageSources,
       ...emailLinkPageSources(links),
-      ...memberAdPageSources({ db }),
-      ...messagePageSources({ db }),
-      ...moderationPageSources(db),
-      ...reportPageSources({ db }),
+      ...memberAdPageSources({ store }),
+      ...messagePageSources({ store }),
+      ...moderationPageSources({ store }),
+      ...reportPageSources({ store }),
       searchPageSource(options.searchIndex),
     ],
   });
   const refuse = refusals(pages);
   const form = formEndpoints({ refuse, allowedOrigins: options.allowedOrigins ?? [], trust });
-  const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS);
-  const passwords = passwordHasher(hashingPoolFor(options.hashing));
+  const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS, store);
+  const hashing = hashingPoolFor(options.hashing);
+  const passwords = passwordHasher(hashing);
   const forms = { db, store, refuse, form, trust };
+  const metrics = options.metrics ?? createAppMetrics();
+  metrics.observe({ hashing, store });
+  const operations = operationsEndpoints({
+    store,
+    siteDir: options.siteDir,
+    readiness: options.readiness,
+    metrics,
+    metricsToken: options.metricsToken,
+    trust,
+  });
+  const unavailable = databaseUnavailable({ refuse });
 
   const app = new Hono<AppEnv>();
+  // For probes and Prometheus: before the log, the request counts and the member lookup.
+  app.get('/healthz', operations.health);
+  app.get('/readyz', operations.readiness);
+  app.get('/metrics', operations.metrics);
+  app.use(requestMetrics(metrics));
   if (options.log !== false) app.use(requestLog(options.log));
   app.use(securityHeaders(trust));
   app.use(memberLookup(store.sessions));
@@ -159,8 +195,11 @@ export function createApp(options: AppOptions) {
 
   // Pages rendered on request; then the prerendered site.
   app.get('*', (c, next) => pages.serve(c, next));
+  app.use(reachesSite);
   app.use(staticSite(options.siteDir));
   app.onError((error, c) => {
+    // The database away: 503, try again (server/operations/unavailable.ts).
+    if (store.isUnavailable(error)) return unavailable(c, error);
     console.error(error);
     return c.json({ error: 'Something went wrong on our side. Please try again.' }, 500);
   });

@@ -122,12 +122,12 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
 // Expiry reminders, 3 days before (docs/product.md section 6): looked for every hour, so a restart or
 // a new day never misses one; each ad's reminder is sent once (member_ads.reminded_at).
 function remindOfExpiry(): void {
-  try {
-    const sent = sendExpiryReminders(db, mailer, mailSite, process.env.BUILD_DATE || todayUtc());
-    if (sent > 0) console.log(`Sent ${sent} expiry reminder${sent === 1 ? '' : 's'}.`);
-  } catch (error) {
-    console.error(`Expiry reminders failed: ${(error as Error).message}`);
-  }
+  sendExpiryReminders(store, mailer, mailSite, process.env.BUILD_DATE || todayUtc()).then(
+    (sent) => {
+      if (sent > 0) console.log(`Sent ${sent} expiry reminder${sent === 1 ? '' : 's'}.`);
+    },
+    (error: unknown) => console.error(`Expiry reminders failed: ${(error as Error).message}`),
+  );
 }
 setInterval(remindOfExpiry, 60 * 60 * 1000).unref();
 // An operator's `kill -USR2 <pid>`: publish now (after changing member ads by hand, say).

@@ -1,8 +1,9 @@
 // The operator's command (docs/product.md section 6: the only way to the moderator role):
 // `npm run moderator -- add EMAIL` and `remove EMAIL`, one line of answer and an exit code.
-// scripts/moderator.ts only opens the database and prints; tests make moderators with this too.
-import type { Db } from './db/database.ts';
-import { moderationStore } from './db/moderation.ts';
+// scripts/moderator.ts only opens the store (SQLite or PostgreSQL) and prints; tests make
+// moderators with this too.
+import { setModeratorRole } from './moderation/accounts.ts';
+import type { Store } from './store/store.ts';
 
 export interface CommandAnswer {
   /** 0: done or nothing to do; 1: no such account (or banned); 2: usage. */
@@ -22,17 +23,17 @@ export function parseModeratorArgs(args: readonly string[]) {
   return { verb, email: rawEmail.trim().toLowerCase() } as const;
 }
 
-/** Runs `add EMAIL` or `remove EMAIL` on the database; `where` names it in the answer. */
-export function moderatorCommand(
-  db: Db,
+/** Runs `add EMAIL` or `remove EMAIL` on the store; `where` names its database in the answer. */
+export async function moderatorCommand(
+  store: Store,
   args: readonly string[],
   where = 'the database',
-): CommandAnswer {
+): Promise<CommandAnswer> {
   const parsed = parseModeratorArgs(args);
   if (!parsed) return { code: 2, line: MODERATOR_USAGE };
   const { verb, email } = parsed;
   const role = verb === 'add' ? 'moderator' : 'member';
-  const outcome = moderationStore(db).setRole(email, role);
+  const outcome = await setModeratorRole(store, email, role);
   const answers: Record<typeof outcome, CommandAnswer> = {
     done: {
       code: 0,
@@ -55,4 +56,5 @@ export function moderatorCommand(
 }
 
 /** Gives the role (tests, and `add`). */
-export const makeModerator = (db: Db, email: string) => moderatorCommand(db, ['add', email]);
+export const makeModerator = (store: Store, email: string) =>
+  moderatorCommand(store, ['add', email]);

@@ -2,8 +2,8 @@
 // by `format` so a later change of shape can be told apart. Conversations hold both sides' messages
 // (they are the member's conversation), but the other side is only ever "the other member": never
 // their email or account id. Blocked members are named by the conversations shared with them.
-import { isExpired } from '../db/member-ads.ts';
-import type { MemberDataRows } from '../db/member-data.ts';
+import { isExpired } from '../posting/lifetime.ts';
+import type { MemberDataRows } from '../store/member-data.ts';
 import { reasonLabel } from '../posting/ad-view.ts';
 
 /** The file's shape version. Raise it when a field changes meaning or goes. */

@@ -1,11 +1,11 @@
 // Known browsers: a browser its member signed up, signed in or reset the password from carries
-// the `lb_device` cookie (session-cookie.ts), stored by its hash (db/known-devices.ts). Sign-in's
+// the `lb_device` cookie (session-cookie.ts), stored by its hash (store/known-devices.ts). Sign-in's
 // limits (rate-limits.ts) count such a browser on its own: the failures of others on the account
 // never hold it back. Sign-in, the password reset and Delete my account ask the same question.
 import type { Context } from 'hono';
 import { isHttps, type ProxyTrust } from '../client-address.ts';
-import type { Db } from '../db/database.ts';
-import { knownDeviceStore, type KnownDevice } from '../db/known-devices.ts';
+import type { KnownDevice } from '../store/known-devices.ts';
+import type { Store } from '../store/store.ts';
 import {
   DEVICE_DAYS,
   deviceTokenOf,
@@ -15,30 +15,33 @@ import {
 } from './session-cookie.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A script signing in without keeping cookies would add a device each time: keep the latest. */
+export const MAX_DEVICES_PER_ACCOUNT = 20;
 
-export function knownBrowsers(db: Db, trust: ProxyTrust) {
-  const devices = knownDeviceStore(db);
+export function knownBrowsers(store: Pick<Store, 'knownDevices'>, trust: ProxyTrust) {
+  const devices = store.knownDevices;
   const unusedBefore = (now: Date) => new Date(now.getTime() - DEVICE_DAYS * DAY_MS).toISOString();
   return {
     /** This request's browser, when it is one of `accountId`'s; it counts as used now. */
-    of(c: Context, accountId: number): KnownDevice | undefined {
+    async of(c: Context, accountId: number): Promise<KnownDevice | undefined> {
       const token = deviceTokenOf(c);
       if (!token) return undefined;
       const now = new Date();
-      const device = devices.find(hashToken(token), unusedBefore(now));
+      const device = await devices.find(hashToken(token), unusedBefore(now));
       if (device?.accountId !== accountId) return undefined;
-      devices.touch(device.id, now.toISOString());
+      await devices.touch(device.id, now.toISOString());
       return device;
     },
     /** Marks this request's browser as `accountId`'s: a new cookie, one year. */
-    remember(c: Context, accountId: number): void {
+    async remember(c: Context, accountId: number): Promise<void> {
       const token = newSessionToken();
-      devices.remember(hashToken(token), accountId, new Date().toISOString());
+      const now = new Date().toISOString();
+      await devices.remember(hashToken(token), accountId, now, MAX_DEVICES_PER_ACCOUNT);
       setDeviceCookie(c, token, isHttps(c, trust));
     },
     /** Forgets browsers unused for a year (at start-up). */
-    removeUnused(): void {
-      devices.removeUnusedSince(unusedBefore(new Date()));
+    async removeUnused(): Promise<void> {
+      await devices.removeUnusedSince(unusedBefore(new Date()));
     },
   };
 }

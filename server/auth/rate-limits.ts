@@ -1,5 +1,9 @@
-// Rate limits on sign-up, sign-in and the emailed links (verification, password reset), with rate-limiter-flexible, counted in memory per server
-// process (behind the RateLimits interface, so another store can take them over). Sign-up is
+// Rate limits on sign-up, sign-in and the emailed links (verification, password reset), with
+// rate-limiter-flexible, counted where the store keeps counters (StoreHandle.rateLimiter): in the
+// process's memory on SQLite, the one-instance default, and in PostgreSQL's rate_limits table when
+// several instances share it, so that every limit here, the sign-in backoff included, holds
+// however the requests for one account or address are spread over the instances
+// (docs/product.md sections 5 and 12). Sign-up is
 // limited per client and per email. Sign-in failures slow the one who fails, not the account's
 // owner: a client that keeps failing on an account must wait longer after each failure, while a
 // client that has not failed on it still gets its try. Guessing from many addresses is bounded per
@@ -8,7 +12,9 @@
 // owner signed in from before (a known browser) is never refused for them; an owner on a new
 // browser has the emailed reset link, which makes that browser a known one.
 import { Refusal } from '../forms/refusal.ts';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiter } from '../store/engine.ts';
+import type { StoreHandle } from '../store/store.ts';
 
 export interface Limit {
   /** Attempts allowed in each window. */
@@ -63,8 +69,11 @@ export type CountedLimit =
 
 const waitSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-/** Counts one attempt on `limiter`; answers the seconds to wait when its limit is reached, else 0. */
-export async function secondsToWait(limiter: RateLimiterMemory, key: string): Promise<number> {
+/**
+ * Counts one attempt on `limiter`; answers the seconds to wait when its limit is reached, else 0.
+ * A store that cannot count (PostgreSQL unreachable) rejects with its error: never a go-ahead.
+ */
+export async function secondsToWait(limiter: RateLimiter, key: string): Promise<number> {
   try {
     await limiter.consume(key);
     return 0;
@@ -79,7 +88,7 @@ const DAY_SECONDS = 24 * 60 * 60;
 
 /**
  * The limits the routes ask. Every answer is a number of seconds to wait (0: go ahead); the
- * counters behind them are in memory today and may move to a shared store.
+ * counters behind them are the store's (createRateLimits).
  */
 export interface RateLimits {
   /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
@@ -101,74 +110,88 @@ export interface RateLimits {
   signinSucceeded(email: string, client: string, fromNewBrowser: boolean): Promise<void>;
 }
 
-export function createRateLimits(settings: RateLimitSettings): RateLimits {
+/** Where the limits keep their counters: the store's rate limiters (engine.ts). */
+export type RateLimiterSource = Pick<StoreHandle, 'rateLimiter'>;
+
+/**
+ * The limits, their counters kept by `store`. All the sign-in backoff's state is in such counters
+ * too, not in this module's variables (docs/product.md section 12: it holds across instances):
+ * the failures per account and per client, a client's wait (a key blocked for 1 s, 2 s, 4 s, …),
+ * and per account from new browsers the attempts, the closure (a key blocked for its length) and
+ * how many closures there were lately (a counter set to that number, kept until a day after the
+ * last closure ends), from which the next closure's doubled length is worked out (section 5).
+ * Counting is atomic on both engines (one upsert on PostgreSQL), so attempts sent at once, to one
+ * instance or several, are counted each once; what is worked out from the counts and then written
+ * (a wait, a closure) is written whole, so two instances deciding at once write the same thing or
+ * one of two waits, never a mix.
+ */
+export function createRateLimits(
+  settings: RateLimitSettings,
+  store: RateLimiterSource,
+): RateLimits {
   const perClient =
     settings.signinPerClientAndEmail ?? DEFAULT_RATE_LIMITS.signinPerClientAndEmail!;
   const perAccount =
     settings.signinPerAccountFromNewBrowsers ??
     DEFAULT_RATE_LIMITS.signinPerAccountFromNewBrowsers!;
+  // Every limiter has a keyPrefix of its own: on PostgreSQL they share one table.
+  const limiter = (keyPrefix: string, limit: Limit) => store.rateLimiter({ keyPrefix, ...limit });
+  /** A counter that never refuses: penalty() and reward() count, get() reads. */
+  const counter = (keyPrefix: string, duration: number) =>
+    limiter(keyPrefix, { points: Number.MAX_SAFE_INTEGER, duration });
+  /** A key blocked (block()) for a while: a wait, read with get(). */
+  const waits = (keyPrefix: string) => limiter(keyPrefix, { points: 1, duration: 1 });
   const limiters = {
-    signupPerIp: new RateLimiterMemory({ keyPrefix: 'signupPerIp', ...settings.signupPerIp }),
-    signupPerEmail: new RateLimiterMemory({
-      keyPrefix: 'signupPerEmail',
-      ...settings.signupPerEmail,
-    }),
-    signinPerIp: new RateLimiterMemory({ keyPrefix: 'signinPerIp', ...settings.signinPerIp }),
-    linkPerIp: new RateLimiterMemory({
-      keyPrefix: 'linkPerIp',
-      ...(settings.linkPerIp ?? DEFAULT_RATE_LIMITS.linkPerIp!),
-    }),
-    linkPerEmail: new RateLimiterMemory({
-      keyPrefix: 'linkPerEmail',
-      ...(settings.linkPerEmail ?? DEFAULT_RATE_LIMITS.linkPerEmail!),
-    }),
-  } satisfies Record<CountedLimit, RateLimiterMemory>;
-  // Counters only (they never refuse): failures per account, and per client on an account.
-  const accountFailures = new RateLimiterMemory({
-    keyPrefix: 'signinFailuresPerEmail',
-    points: Number.MAX_SAFE_INTEGER,
-    duration: settings.signinPerEmail.duration,
-  });
-  const clientFailures = new RateLimiterMemory({
-    keyPrefix: 'signinFailuresPerClient',
-    points: Number.MAX_SAFE_INTEGER,
-    duration: perClient.duration,
-  });
+    signupPerIp: limiter('signupPerIp', settings.signupPerIp),
+    signupPerEmail: limiter('signupPerEmail', settings.signupPerEmail),
+    signinPerIp: limiter('signinPerIp', settings.signinPerIp),
+    linkPerIp: limiter('linkPerIp', settings.linkPerIp ?? DEFAULT_RATE_LIMITS.linkPerIp!),
+    linkPerEmail: limiter(
+      'linkPerEmail',
+      settings.linkPerEmail ?? DEFAULT_RATE_LIMITS.linkPerEmail!,
+    ),
+  } satisfies Record<CountedLimit, RateLimiter>;
+  // Failures per account, and per client on an account.
+  const accountFailures = counter('signinFailuresPerEmail', settings.signinPerEmail.duration);
+  const clientFailures = counter('signinFailuresPerClient', perClient.duration);
   // A client's wait before its next try on an account, set after each failure past the free ones.
-  const backoff = new RateLimiterMemory({ keyPrefix: 'signinBackoff', points: 1, duration: 1 });
+  const backoff = waits('signinBackoff');
   const pair = (email: string, client: string) => `${email}\n${client}`;
-  // Per account, from new browsers: their attempts in the window (a success takes its own back),
-  // how many times the account was closed to them lately (remembered for a day after the last
-  // closure ends), and the closure itself.
-  const newBrowserAttempts = new RateLimiterMemory({
-    keyPrefix: 'signinNewBrowserAttempts',
-    points: Number.MAX_SAFE_INTEGER,
-    duration: perAccount.duration,
-  });
-  const closures = new RateLimiterMemory({
-    keyPrefix: 'signinAccountClosures',
-    points: Number.MAX_SAFE_INTEGER,
-    duration: DAY_SECONDS,
-  });
-  const closed = new RateLimiterMemory({
-    keyPrefix: 'signinAccountClosed',
-    points: 1,
-    duration: 1,
-  });
+  // Per account, from new browsers: how many times the account was closed to them lately
+  // (remembered for a day after the last closure ends), the closure itself, and their attempts in
+  // the window (a success takes its own back), counted apart after each closure: the key names the
+  // closures before it (`attemptsKey`), so a closure starts a fresh count without deleting the
+  // old one, which an attempt begun before the closure may still be counting on.
+  const closures = counter('signinAccountClosures', DAY_SECONDS);
+  const closed = waits('signinAccountClosed');
+  const newBrowserAttempts = counter('signinNewBrowserAttempts', perAccount.duration);
+  const attemptsKey = (email: string, times: number) => `${email}\n${times}`;
+  const closuresOf = async (email: string) => (await closures.get(email))?.consumedPoints ?? 0;
 
-  async function newBrowserAttempt(email: string): Promise<number> {
+  async function newBrowserAttempt(email: string): Promise<{ closedFor: number; key: string }> {
+    // The closures first, then the closure: a closure is written in the other order, so an
+    // attempt that sees its count also sees it closed.
+    const times = await closuresOf(email);
+    const key = attemptsKey(email, times);
     const closure = await closed.get(email);
-    if (closure && closure.consumedPoints > 1) return waitSeconds(closure.msBeforeNext);
+    if (closure && closure.consumedPoints > 1)
+      return { closedFor: waitSeconds(closure.msBeforeNext), key };
     // After a closure, one try at a time: the next failure closes the account again.
-    const times = (await closures.get(email))?.consumedPoints ?? 0;
     const allowed = times > 0 ? 1 : perAccount.points;
-    const attempts = await newBrowserAttempts.penalty(email, 1);
-    if (attempts.consumedPoints <= allowed) return 0;
+    const attempts = await newBrowserAttempts.penalty(key, 1);
+    if (attempts.consumedPoints <= allowed) return { closedFor: 0, key };
+    // Every attempt over the limit since the last closure (sent at once, to one instance or
+    // several, or begun before a closure it did not see) read the same `times`: they all write
+    // the same closure, which is counted once.
     const seconds = Math.min(perAccount.duration * 2 ** Math.min(times, 30), DAY_SECONDS);
     await closed.block(email, seconds);
     await closures.set(email, times + 1, seconds + DAY_SECONDS);
-    await newBrowserAttempts.delete(email);
-    return seconds;
+    return { closedFor: seconds, key };
+  }
+
+  /** Takes back an attempt counted on `key` (its window still open). */
+  async function takeBack(key: string) {
+    if (await newBrowserAttempts.get(key)) await newBrowserAttempts.reward(key, 1);
   }
 
   return {
@@ -176,7 +199,7 @@ export function createRateLimits(settings: RateLimitSettings): RateLimits {
 
     attempt() {
       const counted: (readonly [CountedLimit, string])[] = [];
-      let newBrowserOn: string | undefined;
+      let newBrowserKey: string | undefined;
       return {
         async consume(name, key) {
           const wait = await secondsToWait(limiters[name], key);
@@ -184,16 +207,15 @@ export function createRateLimits(settings: RateLimitSettings): RateLimits {
           return wait;
         },
         async newBrowser(email) {
-          const closedFor = await newBrowserAttempt(email);
-          if (closedFor === 0) newBrowserOn = email;
+          const { closedFor, key } = await newBrowserAttempt(email);
+          if (closedFor === 0) newBrowserKey = key;
           return closedFor;
         },
         async giveBack() {
           for (const [name, key] of counted.splice(0)) await limiters[name].reward(key, 1);
           // A sign-in the server turned away (busy) was no try on the account either.
-          if (newBrowserOn && (await newBrowserAttempts.get(newBrowserOn)))
-            await newBrowserAttempts.reward(newBrowserOn, 1);
-          newBrowserOn = undefined;
+          if (newBrowserKey) await takeBack(newBrowserKey);
+          newBrowserKey = undefined;
         },
       };
     },
@@ -204,8 +226,10 @@ export function createRateLimits(settings: RateLimitSettings): RateLimits {
     },
 
     async signinFailed(email, client) {
-      const account = await accountFailures.penalty(email, 1);
-      const mine = await clientFailures.penalty(pair(email, client), 1);
+      const [account, mine] = await Promise.all([
+        accountFailures.penalty(email, 1),
+        clientFailures.penalty(pair(email, client), 1),
+      ]);
       const underAttack = account.consumedPoints >= settings.signinPerEmail.points;
       const beyondFree = mine.consumedPoints - (underAttack ? 0 : perClient.points);
       if (beyondFree > 0)
@@ -216,10 +240,11 @@ export function createRateLimits(settings: RateLimitSettings): RateLimits {
     },
 
     async signinSucceeded(email, client, fromNewBrowser) {
-      await clientFailures.delete(pair(email, client));
-      await backoff.delete(pair(email, client));
-      if (fromNewBrowser && (await newBrowserAttempts.get(email)))
-        await newBrowserAttempts.reward(email, 1);
+      await Promise.all([
+        clientFailures.delete(pair(email, client)),
+        backoff.delete(pair(email, client)),
+      ]);
+      if (fromNewBrowser) await takeBack(attemptsKey(email, await closuresOf(email)));
     },
   };
 }

@@ -3,7 +3,8 @@ import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import type { MemberAdView } from '../../src/schemas/member-ad-view.ts';
 import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
 import type { Seeks } from '../../src/schemas/seeks.ts';
-import { canRenew, isExpired, type MemberAdRow } from '../db/member-ads.ts';
+import type { MemberAdRow } from '../store/member-ads.ts';
+import { canRenew, isExpired } from './lifetime.ts';
 
 /** The moderator's reason as the member reads it (the forms post a code). */
 export const reasonLabel = (reason: string) =>
@@ -47,7 +48,7 @@ export function memberAdView(ad: MemberAdRow, today: string): MemberAdView {
     ...(ad.rejectedReason ? { rejectedReason: reasonLabel(ad.rejectedReason) } : {}),
     ...(ad.rejectedNote ? { rejectedNote: ad.rejectedNote } : {}),
     renewable: canRenew(ad, today),
-    // An expired ad is renewed before it is edited (server/db/member-ads.ts, edit).
+    // An expired ad is renewed before it is edited (server/posting/member-ads.ts, editAd).
     editable:
       status !== 'expired' &&
       (ad.status === 'live' || ad.status === 'review' || ad.status === 'rejected'),

@@ -1,30 +1,32 @@
 // The expiry reminder (docs/product.md section 6): 3 days before a live ad expires, its member gets
 // one mail (member_ads.reminded_at) naming the ad and linking, as full URLs, to the account page
-// where Renew is. Run once a day (with the daily publish); running it again sends nothing twice.
+// where Renew is. Looked for every hour by every instance; however many run it at once, each ad's
+// reminder is sent once.
+import { addDays } from '../../src/days.ts';
 import { formatDate } from '../../src/format.ts';
 import { accountPath, adPath } from '../../src/paths.ts';
 import { REMIND_BEFORE_DAYS } from '../../src/schemas/ad-limits.ts';
-import type { Db } from '../db/database.ts';
-import { memberAdStore } from '../db/member-ads.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { mail, type MailSite } from '../mail/messages.ts';
+import type { Store } from '../store/store.ts';
 
 /**
  * Mails the member of each live ad that expires within 3 days of `today` (YYYY-MM-DD, UTC) and
- * has not been reminded; returns how many mails were queued. Each ad is claimed (reminded_at set)
- * before its mail is queued, so two runs at once never send one reminder twice.
+ * has not been reminded; returns how many mails were queued. Each ad's reminder is claimed
+ * (reminded_at set, by one statement only one caller wins) before its mail is queued, so runs at
+ * once, on one instance or on several, never send one reminder twice.
  */
-export function sendExpiryReminders(
-  db: Db,
+export async function sendExpiryReminders(
+  store: Store,
   mailer: Mailer,
   mailSite: MailSite,
   today: string,
   now = new Date(),
-): number {
-  const ads = memberAdStore(db);
+): Promise<number> {
+  const due = await store.memberAds.dueForReminder(today, addDays(today, REMIND_BEFORE_DAYS));
   let sent = 0;
-  for (const ad of ads.dueForReminder(today, REMIND_BEFORE_DAYS)) {
-    if (!ads.markReminded(ad.id, now)) continue;
+  for (const ad of due) {
+    if (!(await store.memberAds.claimReminder(ad.id, now.toISOString()))) continue;
     mailer.send(expiryReminderMail(mailSite, ad.email, ad));
     sent += 1;
   }

@@ -11,6 +11,7 @@ import {
   firstProblem,
   TERMS_REQUIRED,
 } from '../../src/schemas/signup.ts';
+import { isEmailTaken, openAccount } from '../account/new-account.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { ageCheckDay } from '../auth/age-check-day.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
@@ -25,9 +26,6 @@ import {
   SESSION_DAYS,
 } from '../auth/session-cookie.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
-import { accountStore } from '../db/accounts.ts';
-import { conversationStore } from '../db/conversations.ts';
-import type { Db } from '../db/database.ts';
 import type { Store } from '../store/store.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
@@ -42,7 +40,6 @@ import { pageSource } from '../pages.ts';
 import type { EmailLinks } from './email-links.ts';
 
 export interface AccountsOptions {
-  db: Db;
   store: Store;
   /** Sends the verification link after sign-up (email-links.ts). */
   links: EmailLinks;
@@ -73,13 +70,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function accountsRoutes(options: AccountsOptions) {
   const { passwords, rateLimits, trust, form } = options;
-  const accounts = accountStore(options.db);
-  const sessions = options.store.sessions;
-  const browsers = knownBrowsers(options.db, trust);
-  const conversations = conversationStore(options.db);
-  // Expired sessions and long-unused browsers no longer count; clear them out at start-up.
-  void sessions.removeExpired(new Date().toISOString());
-  browsers.removeUnused();
+  const { store } = options;
+  const { accounts, sessions } = store;
+  const browsers = knownBrowsers(store, trust);
+  const conversations = options.store.conversations;
+  // Expired sessions and long-unused browsers no longer count; clear them out at start-up, in the
+  // background (a failure is only logged: the next start clears them).
+  void sessions.removeExpired(new Date().toISOString()).catch(cleanUpFailed);
+  void browsers.removeUnused().catch(cleanUpFailed);
   // Signing in with an unknown email still costs one hash comparison, so timing tells nothing.
   // Made on first use (not at start-up, when nothing may ever need it).
   let unknownAccountHash: Promise<string> | undefined;
@@ -118,11 +116,10 @@ export function accountsRoutes(options: AccountsOptions) {
       const input = parsed.data;
       throwIfWaiting(await attempt.consume('signupPerEmail', input.email));
       // A banned address is answered as a taken one: no more is told than for any account.
-      if (accounts.findByEmail(input.email) || accounts.isBannedEmail(input.email))
-        throw duplicateEmail();
+      if (await isEmailTaken(store, input.email)) throw duplicateEmail();
       const passwordHash = await hashing(passwords.hash(input.password), attempt);
       const now = new Date().toISOString();
-      const accountId = accounts.create({
+      const accountId = await openAccount(store, {
         email: input.email,
         passwordHash,
         dateOfBirth: input.dateOfBirth,
@@ -130,9 +127,9 @@ export function accountsRoutes(options: AccountsOptions) {
         createdAt: now,
       });
       if (accountId === undefined) throw duplicateEmail();
-      options.links.sendVerification(accountId, input.email, next);
+      await options.links.sendVerification(accountId, input.email, next);
       await startSession(c, accountId);
-      browsers.remember(c, accountId);
+      await browsers.remember(c, accountId);
       const destination = next ?? successPath();
       return submission.kind === 'form'
         ? c.redirect(destination, 303)
@@ -160,12 +157,12 @@ export function accountsRoutes(options: AccountsOptions) {
         throw new Refusal(400, problem.message, problem.field);
       }
       const { email, password } = parsed.data;
-      const account = accounts.findByEmail(email);
+      const account = await accounts.findByEmail(email);
       // A browser the owner signed in from before is counted on its own: neither the failures
       // of others on this account nor those of others behind the same address hold it back.
       // Any other browser, for an account or an email with none alike, is also counted with
       // every other new browser on the account, whatever its address.
-      const device = account ? browsers.of(c, account.id) : undefined;
+      const device = account ? await browsers.of(c, account.id) : undefined;
       const client = signinClient(device, rateLimitKey(clientAddress(c, trust)));
       if (client.newBrowser) throwIfWaiting(await attempt.consume('signinPerIp', client.key));
       throwIfWaiting(await rateLimits.signinWait(email, client.key));
@@ -179,7 +176,7 @@ export function accountsRoutes(options: AccountsOptions) {
       await rateLimits.signinSucceeded(email, client.key, client.newBrowser);
       if (account.bannedAt) throw new Refusal(403, ACCOUNT_CLOSED);
       await startSession(c, account.id);
-      if (!device) browsers.remember(c, account.id);
+      if (!device) await browsers.remember(c, account.id);
       return submission.kind === 'form'
         ? c.redirect(destination, 303)
         : c.json({ redirectUrl: destination }, 200);
@@ -210,7 +207,7 @@ export function accountsRoutes(options: AccountsOptions) {
       {
         email: member.email,
         emailVerified: member.emailVerified,
-        unread: conversations.unreadTotal(member.accountId),
+        unread: await conversations.unreadTotal(member.accountId),
       },
       200,
     );
@@ -226,6 +223,9 @@ export function accountsRoutes(options: AccountsOptions) {
     setSessionCookies(c, token, isHttps(c, trust));
   }
 }
+
+const cleanUpFailed = (error: unknown) =>
+  console.error(`Start-up clean-up of sessions and browsers failed: ${(error as Error).message}`);
 
 const duplicateEmail = () =>
   new Refusal(409, 'An account with this email already exists. Sign in instead.', 'email');

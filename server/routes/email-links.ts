@@ -5,13 +5,15 @@
 //   A GET that used the token would let mail scanners that fetch every link verify the address
 //   for the member (and spend the link): only a person pressing the button does.
 // - POST /api/verify/resend (signed in) sends a new link, rate-limited.
-// - POST /api/forgot answers the same whether or not the address has an account, and takes as
-//   long: the mail goes out in the background.
+// - POST /api/forgot answers the same whether or not the address has an account, and takes about
+//   as long: the mail goes out in the background; only the link's token is stored first (one
+//   write, so the link works as soon as the mail can arrive).
 // - GET /reset?token=… shows the new-password form; POST /api/reset sets it, uses the link up,
 //   revokes every session of the account and makes this browser one of its known browsers, so its
 //   owner signs in there even while the account is closed to new browsers (rate-limits.ts).
 //
-// Tokens are 32 random bytes; the database keeps their SHA-256 only (server/db/email-tokens.ts).
+// Tokens are 32 random bytes; the store keeps their SHA-256 only (server/store/email-tokens.ts);
+// what a checked link does is server/account/email-links.ts.
 import { Hono } from 'hono';
 import { localPath } from '../../src/local-path.ts';
 import {
@@ -23,16 +25,15 @@ import {
 import { firstProblem } from '../../src/schemas/signup.ts';
 import type { LinkState } from '../../src/pages/request.ts';
 import { accountPath, forgotPath, resetPath, routes, signinPath } from '../../src/paths.ts';
+import { resetPassword, verifyEmail } from '../account/email-links.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { knownBrowsers } from '../auth/known-browser.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
 import { throwIfWaiting, type CountedLimit, type RateLimits } from '../auth/rate-limits.ts';
 import { clearSessionCookies, hashToken, newSessionToken } from '../auth/session-cookie.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
-import { accountStore } from '../db/accounts.ts';
-import type { Db } from '../db/database.ts';
+import type { EmailTokenPurpose } from '../store/email-tokens.ts';
 import type { Store } from '../store/store.ts';
-import { emailTokenStore, type EmailTokenPurpose } from '../db/email-tokens.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
 import { keptValues, readSubmission } from '../forms/submission.ts';
@@ -57,7 +58,6 @@ const LINK_ERRORS: Record<Exclude<LinkState, 'valid' | 'done'>, string> = {
 };
 
 export interface EmailLinkOptions {
-  db: Db;
   store: Store;
   mailer: Mailer;
   /** The brand and public address the mails link to (resolved when the first mail is sent). */
@@ -71,29 +71,33 @@ export interface EmailLinkOptions {
 }
 
 /** Creates emailed-link tokens and sends their mails; sign-up uses it too. */
-export function emailLinks(options: Pick<EmailLinkOptions, 'db' | 'mailer' | 'mailSite'>) {
-  const tokens = emailTokenStore(options.db);
-  tokens.removeExpiredBefore(new Date(Date.now() - EXPIRED_KEPT_MS).toISOString());
-  const issue = (accountId: number, purpose: EmailTokenPurpose, hours: number) => {
+export function emailLinks(options: Pick<EmailLinkOptions, 'store' | 'mailer' | 'mailSite'>) {
+  const tokens = options.store.emailTokens;
+  // In the background: a failure is only logged (the next start removes them).
+  void tokens
+    .removeExpiredBefore(new Date(Date.now() - EXPIRED_KEPT_MS).toISOString())
+    .catch((error: unknown) =>
+      console.error(`Start-up clean-up of emailed links failed: ${(error as Error).message}`),
+    );
+  const issue = async (accountId: number, purpose: EmailTokenPurpose, hours: number) => {
     const token = newSessionToken();
-    tokens.create(hashToken(token), accountId, purpose, new Date(), hours * HOUR_MS);
+    await tokens.create(hashToken(token), accountId, purpose, new Date(), hours * HOUR_MS);
     return token;
   };
   return {
-    tokens,
     /** `next`: where the member was going, a path of this site, carried by the link. */
-    sendVerification(accountId: number, email: string, next?: string) {
-      const token = issue(accountId, 'verify', VERIFY_LINK_HOURS);
+    async sendVerification(accountId: number, email: string, next?: string) {
+      const token = await issue(accountId, 'verify', VERIFY_LINK_HOURS);
       options.mailer.send(verificationMail(options.mailSite(), email, token, next));
     },
-    sendPasswordReset(accountId: number, email: string) {
-      const token = issue(accountId, 'reset', RESET_LINK_HOURS);
+    async sendPasswordReset(accountId: number, email: string) {
+      const token = await issue(accountId, 'reset', RESET_LINK_HOURS);
       options.mailer.send(passwordResetMail(options.mailSite(), email, token));
     },
     /** What a link's token is now; a string that cannot be one of ours is `unknown`. */
-    stateOf(token: string | undefined, purpose: EmailTokenPurpose) {
+    async stateOf(token: string | undefined, purpose: EmailTokenPurpose) {
       if (!isTokenShaped(token)) return { state: 'unknown' as const };
-      const found = tokens.find(hashToken(token), purpose, new Date().toISOString());
+      const found = await tokens.find(hashToken(token), purpose, new Date().toISOString());
       return found ?? { state: 'unknown' as const };
     },
   };
@@ -110,8 +114,8 @@ export function emailLinkPageSources(links: EmailLinks) {
     pageSource({
       route,
       for: 'anyone',
-      read: (c, { form }) => ({
-        link: links.stateOf(c.req.query('token') ?? form?.values.token, purpose).state,
+      read: async (c, { form }) => ({
+        link: (await links.stateOf(c.req.query('token') ?? form?.values.token, purpose)).state,
       }),
     });
   return [linkPage(routes.verify, 'verify'), linkPage(routes.reset, 'reset')];
@@ -120,9 +124,9 @@ export function emailLinkPageSources(links: EmailLinks) {
 /** The API: POST /verify, /verify/resend, /forgot, /reset. */
 export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
   const { rateLimits, trust, pages, form } = options;
-  const accounts = accountStore(options.db);
-  const sessions = options.store.sessions;
-  const browsers = knownBrowsers(options.db, trust);
+  const { store } = options;
+  const { accounts } = store;
+  const browsers = knownBrowsers(store, trust);
   const app = new Hono<AppEnv>();
   const verifyPage = { route: routes.verify };
 
@@ -137,19 +141,18 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       const { next: _next, ...fields } = submission.fields;
       const parsed = verifyEmailSchema.safeParse(fields);
       if (!parsed.success) throw problem(parsed.error);
-      const found = links.stateOf(parsed.data.token, 'verify');
+      const found = await links.stateOf(parsed.data.token, 'verify');
       const now = new Date().toISOString();
       const verified =
-        'id' in found && found.state === 'valid' && links.tokens.use(found.id, now)
-          ? found
-          : undefined;
+        'id' in found &&
+        found.state === 'valid' &&
+        (await verifyEmail(store, { tokenId: found.id, accountId: found.accountId }, now));
       if (!verified) {
         const state = found.state === 'valid' ? 'used' : found.state;
         return submission.kind === 'form'
           ? pageAnswer(c, verifyPage, { link: state }, linkStatus(state))
           : c.json({ error: LINK_ERRORS[state] }, linkStatus(state));
       }
-      accounts.markVerified(verified.accountId, now);
       if (submission.kind === 'json')
         return c.json({ verified: true, ...(next ? { redirectUrl: next } : {}) }, 200);
       return next ? c.redirect(next, 303) : pageAnswer(c, verifyPage, { link: 'done' });
@@ -173,7 +176,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       }
       await limit('linkPerIp', clientKey(c));
       await limit('linkPerEmail', member.email);
-      links.sendVerification(member.accountId, member.email);
+      await links.sendVerification(member.accountId, member.email);
       return submission.kind === 'form'
         ? c.redirect(`${accountPath()}?sent=1`, 303)
         : c.json({ sent: true }, 200);
@@ -194,10 +197,10 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       const { email } = parsed.data;
       // Counted for every address, so the limit itself tells nothing about accounts.
       await limit('linkPerEmail', email);
-      const account = accounts.findByEmail(email);
+      const account = await accounts.findByEmail(email);
       // A banned account cannot sign in, so a new password would be of no use to it: no mail,
       // and the same answer as for any address. A deleted account is no account at all.
-      if (account && !account.bannedAt) links.sendPasswordReset(account.id, account.email);
+      if (account && !account.bannedAt) await links.sendPasswordReset(account.id, account.email);
       return submission.kind === 'form'
         ? c.redirect(`${forgotPath()}?sent=1`, 303)
         : c.json({ message: FORGOT_ANSWER }, 200);
@@ -216,7 +219,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
     try {
       throwIfWaiting(await attempt.consume('linkPerIp', clientKey(c)));
       const token = typeof submission.fields.token === 'string' ? submission.fields.token : '';
-      const found = links.stateOf(token, 'reset');
+      const found = await links.stateOf(token, 'reset');
       // A bad link is answered as the link's page, before the password is even looked at.
       if (!('id' in found) || found.state !== 'valid') {
         const state = found.state === 'valid' ? 'unknown' : found.state;
@@ -226,18 +229,13 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       }
       const parsed = resetPasswordSchema.safeParse(submission.fields);
       if (!parsed.success) throw problem(parsed.error);
-      const account = accounts.findById(found.accountId);
+      const account = await accounts.findById(found.accountId);
       if (!account) throw new Refusal(400, LINK_ERRORS.unknown, 'token');
       throwIfWaiting(await attempt.consume('linkPerEmail', account.email));
       const passwordHash = await hashing(options.passwords.hash(parsed.data.password), attempt);
       const now = new Date().toISOString();
-      const changed = options.db.transaction(() => {
-        if (!links.tokens.use(found.id, now)) return false;
-        accounts.setPasswordHash(account.id, passwordHash);
-        links.tokens.useAll(account.id, 'reset', now);
-        return true;
-      })();
-      if (changed) await sessions.revokeAll(account.id);
+      const link = { tokenId: found.id, accountId: account.id };
+      const changed = await resetPassword(store, link, passwordHash, now);
       if (!changed)
         return submission.kind === 'form'
           ? pageAnswer(c, resetPage, { link: 'used' }, 410)
@@ -245,7 +243,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       // This browser's session was revoked with the others: its cookies go too. Whoever had the
       // emailed link is the owner: this browser is theirs now, for sign-in's limits.
       clearSessionCookies(c, isHttps(c, trust));
-      if (!browsers.of(c, account.id)) browsers.remember(c, account.id);
+      if (!(await browsers.of(c, account.id))) await browsers.remember(c, account.id);
       return submission.kind === 'form'
         ? c.redirect(`${resetPath()}?done=1`, 303)
         : c.json({ redirectUrl: signinPath() }, 200);

@@ -7,12 +7,12 @@
 //   again and checked as sign-in checks it, with sign-in's limits: failures here count as failed
 //   sign-ins on the account, and from a browser that has not signed in to it before (a borrowed
 //   session) with every other new browser's, so a session cannot be used to guess the password,
-//   nor to get round the account's closure to new browsers. Then one
-//   transaction deletes the account (server/db/member-data.ts); its live ads leave the site at the
-//   next publish, this browser's cookies are cleared, the outbox's mails to the address are removed
-//   (outbox mode) and the address gets one last mail. A
-//   moderator's account is refused: the role is an operator's to take away first, and that is
-//   logged. The form's answer is /account/delete?done=1, which says the account is gone.
+//   nor to get round the account's closure to new browsers. Then one unit of work deletes the
+//   account (server/account/delete-account.ts); its live ads leave the site at the next publish,
+//   this browser's cookies are cleared, the outbox's mails to the address are removed (outbox
+//   mode) and the address gets one last mail. A moderator's account is refused: the role is an
+//   operator's to take away first, and that is logged. The form's answer is
+//   /account/delete?done=1, which says the account is gone.
 //
 // A refused form post gets the /account/delete page again with the message; JSON gets `{ error }`.
 import { Hono } from 'hono';
@@ -25,10 +25,8 @@ import { knownBrowsers, signinClient } from '../auth/known-browser.ts';
 import { throwIfAccountClosed, throwIfWaiting, type RateLimits } from '../auth/rate-limits.ts';
 import { clearSessionCookies, DEVICE_COOKIE } from '../auth/session-cookie.ts';
 import { dataFileName, memberDataFile } from '../account/data-file.ts';
+import { deleteAccount } from '../account/delete-account.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
-import { accountStore } from '../db/accounts.ts';
-import type { Db } from '../db/database.ts';
-import { memberDataStore } from '../db/member-data.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
 import { isFormSubmission, readSubmission } from '../forms/submission.ts';
@@ -36,9 +34,10 @@ import { accountDeletedMail } from '../mail/account-messages.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
+import type { Store } from '../store/store.ts';
 
 export interface MemberDataOptions {
-  db: Db;
+  store: Store;
   refuse: AnswerRefusal;
   form: FormEndpoint;
   mailer: Mailer;
@@ -60,15 +59,14 @@ export const MODERATOR_REFUSED =
 
 export function memberDataRoutes(options: MemberDataOptions) {
   const { refuse, rateLimits, trust } = options;
-  const store = memberDataStore(options.db);
-  const accounts = accountStore(options.db);
-  const browsers = knownBrowsers(options.db, trust);
+  const { store } = options;
+  const browsers = knownBrowsers(store, trust);
   const now = options.now ?? (() => new Date());
   const app = new Hono<AppEnv>();
 
   app.get('/data', async (c) => {
     const member = await c.var.member();
-    const rows = member ? store.rowsOf(member.accountId) : undefined;
+    const rows = member ? await store.memberData.rowsOf(member.accountId) : undefined;
     if (!rows)
       return isFormSubmission(c)
         ? c.redirect(signinThenPath(accountPath()), 303)
@@ -95,14 +93,14 @@ export function memberDataRoutes(options: MemberDataOptions) {
         throw new Refusal(400, PASSWORD_NEEDED, 'password');
       if (member.role === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
       const client = signinClient(
-        browsers.of(c, member.accountId),
+        await browsers.of(c, member.accountId),
         rateLimitKey(clientAddress(c, trust)),
       );
       const attempt = rateLimits.attempt();
       if (client.newBrowser) throwIfWaiting(await attempt.consume('signinPerIp', client.key));
       throwIfWaiting(await rateLimits.signinWait(member.email, client.key));
       if (client.newBrowser) throwIfAccountClosed(await attempt.newBrowser(member.email));
-      const account = accounts.findById(member.accountId);
+      const account = await store.accounts.findById(member.accountId);
       const matches =
         account !== undefined &&
         password.length <= PASSWORD_MAX &&
@@ -112,7 +110,7 @@ export function memberDataRoutes(options: MemberDataOptions) {
         throw new Refusal(403, WRONG_PASSWORD, 'password');
       }
       await rateLimits.signinSucceeded(member.email, client.key, client.newBrowser);
-      const outcome = store.deleteAccount(member.accountId, now());
+      const outcome = await deleteAccount(store, member.accountId, now());
       if (outcome.kind === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
       if (outcome.kind === 'deleted') {
         if (outcome.liveAdIds.length > 0)

@@ -20,7 +20,6 @@ import {
   type RejectAdInput,
 } from '../../src/schemas/moderation.ts';
 import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
-import type { Seeks } from '../../src/schemas/seeks.ts';
 import { firstProblem } from '../../src/schemas/signup.ts';
 import {
   LOG_PAGE_SIZE,
@@ -31,33 +30,39 @@ import {
   type ModerationQueueView,
   type QueueItem,
 } from '../../src/pages/moderation-view.ts';
+import { utcDay, wholeDaysBetween } from '../../src/days.ts';
 import { moderatePath, routes } from '../../src/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
-import type { Db } from '../db/database.ts';
-import {
-  daysAfter,
-  LIVE_DAYS,
-  moderationStore,
-  parseMarks,
-  todayOf,
-  type MemberAdRow,
-  type Moderator,
-  type ModerationStore,
-} from '../db/moderation.ts';
-import { reportStore, type ReportStore } from '../db/reports.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { adApprovedMail, adRejectedMail, adRemovedMail } from '../mail/moderation-messages.ts';
+import { banAccount, banRefusal, noSuchAccount } from '../moderation/accounts.ts';
+import {
+  adConflictRefusal,
+  approveAd,
+  noSuchAd,
+  rejectAd,
+  removeAd,
+  type AdConflict,
+  type Moderator,
+} from '../moderation/ads.ts';
+import { logPage } from '../moderation/log.ts';
+import { parseMarks } from '../moderation/review.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
+import { expiryFrom } from '../posting/lifetime.ts';
 import { pageSource } from '../pages.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
+import { reportsSummary } from '../reports/views.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { Refusal, type AnswerRefusal } from '../forms/refusal.ts';
 import { readSubmission, textOf, type Submission } from '../forms/submission.ts';
 import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
+import type { MemberAdRow } from '../store/member-ads.ts';
+import type { PosterRow } from '../store/moderation.ts';
+import type { Store } from '../store/store.ts';
 
 export interface ModerationOptions {
-  db: Db;
+  store: Store;
   mailer: Mailer;
   mailSite: () => MailSite;
   /** Asked to publish when the site changes (approve, remove, a ban that removed live ads). */
@@ -66,71 +71,68 @@ export interface ModerationOptions {
   form: FormEndpoint;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const BAN_PATH = /^\/api\/moderate\/accounts\/(\d{1,15})\/ban\/?$/;
 
 /** The moderation pages' data: the queue and the log, read for moderators only. */
-export function moderationPageSources(db: Db) {
-  const store = moderationStore(db);
-  const reports = reportStore(db);
+export function moderationPageSources(options: { store: Store }) {
+  const { store } = options;
   return [
     pageSource({
       route: routes.moderate,
       for: 'moderators',
-      read: (c) => ({ moderation: queueView(store, reports, c) }),
+      read: async (c) => ({ moderation: await queueView(store, c) }),
     }),
     pageSource({
       route: routes.moderationLog,
       for: 'moderators',
-      read: (c) => ({ moderation: logView(store, c.req.query('page')) }),
+      read: async (c) => ({ moderation: await logView(store, c.req.query('page')) }),
     }),
   ];
 }
 
-function queueView(
-  store: ModerationStore,
-  reports: ReportStore,
-  c: AppContext,
-): ModerationQueueView {
+async function queueView(store: Store, c: AppContext): Promise<ModerationQueueView> {
   const now = new Date();
-  const rows = store.queue(QUEUE_SHOWN);
-  const posters = new Map<number, QueueItem['poster']>();
-  const posterOf = (accountId: number) => {
-    let found = posters.get(accountId);
-    if (!found) {
-      // Gone since the queue was read (its member deleted the account, with the ads): no item.
-      const row = store.poster(accountId);
-      if (!row) return undefined;
-      found = {
-        accountId,
-        email: row.email,
-        joinedAt: row.createdAt,
-        daysSinceJoining: Math.max(
-          0,
-          Math.floor((now.getTime() - Date.parse(row.createdAt)) / DAY_MS),
-        ),
-        approved: row.approved,
-        rejected: row.rejected,
-        removed: row.removed,
-        reports: row.reports,
-      };
-      posters.set(accountId, found);
-    }
-    return found;
+  const today = utcDay(now);
+  const rows = await store.moderation.queue(QUEUE_SHOWN);
+  const posterOf = async (accountId: number): Promise<QueueItem['poster'] | undefined> => {
+    // Gone since the queue was read (its member deleted the account, with the ads): no item.
+    const row = await store.moderation.poster(accountId);
+    if (!row) return undefined;
+    return {
+      accountId,
+      email: row.email,
+      joinedAt: row.createdAt,
+      daysSinceJoining: Math.max(0, wholeDaysBetween(row.createdAt, now)),
+      approved: row.approved,
+      rejected: row.rejected,
+      removed: row.removed,
+      reports: row.reports,
+    };
   };
+  const accountIds = [...new Set(rows.map((row) => row.accountId))];
+  const posters = new Map(
+    await Promise.all(accountIds.map(async (id) => [id, await posterOf(id)] as const)),
+  );
   const items = rows.flatMap((row) => {
-    const poster = posterOf(row.accountId);
-    return poster ? [queueItem(row, poster, todayOf(now))] : [];
+    const poster = posters.get(row.accountId);
+    return poster ? [queueItem(row, poster, today)] : [];
   });
   // The ban's confirmation: asked for with ?ban={accountId}, or shown again when the ban was refused.
-  const banId = c.req.query('ban') ?? BAN_PATH.exec(c.req.path)?.[1];
+  const banId = digits(c.req.query('ban') ?? BAN_PATH.exec(c.req.path)?.[1]);
+  const query = c.req.query();
+  const account = digits(query.account);
+  const [waiting, banned, target] = await Promise.all([
+    store.moderation.waitingCount(),
+    query.done === 'banned' && account ? store.moderation.poster(account) : undefined,
+    banId === undefined ? undefined : store.moderation.poster(banId),
+  ]);
   return {
     kind: 'queue',
     items,
-    waiting: store.waitingCount(),
-    reports: reports.summary(),
-    ...noticeOf(store, c.req.query()),
-    ...banTargetOf(store, banId),
+    waiting,
+    reports: await reportsSummary(store),
+    ...noticeOf(query, banned),
+    ...banTargetFrom(target),
   };
 }
 
@@ -148,9 +150,7 @@ function queueItem(row: MemberAdRow, poster: QueueItem['poster'], today: string)
     },
     {
       postedAt: edit ? (row.postedOn ?? today) : today,
-      expiresAt: edit
-        ? (row.expiresOn ?? daysAfter(today, LIVE_DAYS))
-        : daysAfter(today, LIVE_DAYS),
+      expiresAt: edit ? (row.expiresOn ?? expiryFrom(today)) : expiryFrom(today),
     },
   );
   const item: QueueItem = {
@@ -165,7 +165,7 @@ function queueItem(row: MemberAdRow, poster: QueueItem['poster'], today: string)
   if (!edit) return item;
   const live = {
     age: row.age,
-    seeks: row.seeks as Seeks,
+    seeks: row.seeks,
     title: row.title,
     description: row.description,
     expiresAt: ad.expiresAt,
@@ -181,8 +181,8 @@ const digits = (text: string | undefined) =>
 
 /** The line the queue shows after an action's redirect (`?done=approved&ad=…`). */
 function noticeOf(
-  store: ModerationStore,
   query: Record<string, string>,
+  banned: PosterRow | undefined,
 ): Pick<ModerationQueueView, 'notice'> {
   const ad = digits(query.ad);
   const notices: Record<string, string | undefined> = ad
@@ -194,23 +194,18 @@ function noticeOf(
         removed: `Ad ${ad} removed: it leaves the site within a minute. The member has been emailed the reason.`,
       }
     : {};
-  const account = digits(query.account);
-  if (query.done === 'banned' && account) {
-    const poster = store.poster(account);
+  if (query.done === 'banned' && banned?.bannedAt) {
     const removed = digits(query.removed) ?? 0;
-    if (poster?.bannedAt)
-      notices.banned = `${poster.email} is banned: signed out everywhere, ${removed === 1 ? '1 ad' : `${removed} ads`} removed, and the address cannot sign up again.`;
+    notices.banned = `${banned.email} is banned: signed out everywhere, ${removed === 1 ? '1 ad' : `${removed} ads`} removed, and the address cannot sign up again.`;
   }
   const notice = query.done ? notices[query.done] : undefined;
   return notice ? { notice } : {};
 }
 
-export function banTargetOf(
-  store: ModerationStore,
-  idText: string | undefined,
+/** The account a ban's confirmation is about, unless it cannot be banned (banned, a moderator). */
+export function banTargetFrom(
+  account: PosterRow | undefined,
 ): Pick<ModerationQueueView, 'banTarget'> {
-  const id = digits(idText);
-  const account = id === undefined ? undefined : store.poster(id);
   if (!account || account.bannedAt || account.role === 'moderator') return {};
   const banTarget: BanTarget = {
     accountId: account.accountId,
@@ -222,12 +217,8 @@ export function banTargetOf(
   return { banTarget };
 }
 
-function logView(store: ModerationStore, pageText: string | undefined): ModerationLogView {
-  const requested = digits(pageText) ?? 1;
-  const total = store.logPage(1, 0).total;
-  const pageCount = Math.max(1, Math.ceil(total / LOG_PAGE_SIZE));
-  const page = Math.min(Math.max(1, requested), pageCount);
-  return { kind: 'log', ...store.logPage(page, LOG_PAGE_SIZE), page, pageCount };
+async function logView(store: Store, pageText: string | undefined): Promise<ModerationLogView> {
+  return { kind: 'log', ...(await logPage(store, digits(pageText) ?? 1, LOG_PAGE_SIZE)) };
 }
 
 /**
@@ -242,7 +233,7 @@ export const moderatorsOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /** The API: the actions. */
 export function moderationRoutes(options: ModerationOptions) {
-  const store = moderationStore(options.db);
+  const { store } = options;
   const app = new Hono<AppEnv>();
   // Every moderation form is on the queue page.
   app.use('/moderate/ads/*', moderatorsOnly, ...options.form({ route: routes.moderate }));
@@ -255,8 +246,8 @@ export function moderationRoutes(options: ModerationOptions) {
   };
 
   app.post('/moderate/ads/:id/approve', (c) =>
-    adAction(c, approveAdSchema, (adId, moderator, input) => {
-      const result = store.approve(adId, input.revision, moderator);
+    adAction(c, approveAdSchema, async (adId, moderator, input) => {
+      const result = await approveAd(store, moderator, adId, input.revision);
       if (result.kind !== 'done') return result;
       const { ad, edit } = result;
       options.mailer.send(
@@ -268,9 +259,9 @@ export function moderationRoutes(options: ModerationOptions) {
   );
 
   app.post('/moderate/ads/:id/reject', (c) =>
-    adAction(c, rejectAdSchema, (adId, moderator, input) => {
+    adAction(c, rejectAdSchema, async (adId, moderator, input) => {
       const why = reasonOf(input);
-      const result = store.reject(adId, input.revision, moderator, why);
+      const result = await rejectAd(store, moderator, adId, input.revision, why);
       if (result.kind !== 'done') return result;
       const { ad, edit } = result;
       options.mailer.send(adRejectedMail(options.mailSite(), ad.accountEmail, ad, why, edit));
@@ -282,9 +273,9 @@ export function moderationRoutes(options: ModerationOptions) {
   );
 
   app.post('/moderate/ads/:id/remove', (c) =>
-    adAction(c, rejectAdSchema, (adId, moderator, input) => {
+    adAction(c, rejectAdSchema, async (adId, moderator, input) => {
       const why = reasonOf(input);
-      const result = store.remove(adId, input.revision, moderator, why);
+      const result = await removeAd(store, moderator, adId, input.revision, why);
       if (result.kind !== 'done') return result;
       options.mailer.send(
         adRemovedMail(options.mailSite(), result.ad.accountEmail, result.ad, why),
@@ -301,16 +292,10 @@ export function moderationRoutes(options: ModerationOptions) {
     const values = keptValues(submission, { ban: c.req.param('id') });
     try {
       const accountId = digits(c.req.param('id'));
-      if (accountId === undefined) throw noAccount(c.req.param('id'));
+      if (accountId === undefined) throw noSuchAccount(c.req.param('id'));
       const input = parse(banAccountSchema, submission);
-      const result = store.ban(accountId, moderator, reasonOf(input));
-      if (result.kind === 'unknown') throw noAccount(c.req.param('id'));
-      if (result.kind === 'moderator')
-        throw new Refusal(
-          403,
-          `${result.email} is a moderator. An operator must take the role away first (npm run moderator -- remove ${result.email}).`,
-        );
-      if (result.kind === 'conflict') throw new Refusal(409, result.message);
+      const result = await banAccount(store, moderator, accountId, reasonOf(input));
+      if (result.kind !== 'done') throw banRefusal(result, c.req.param('id'));
       if (result.removedLive.length > 0)
         publishSoon(
           options.publisher,
@@ -339,11 +324,7 @@ export function moderationRoutes(options: ModerationOptions) {
       adId: number,
       moderator: Moderator,
       input: Input,
-    ) =>
-      | { done: string; json: Record<string, unknown> }
-      | { kind: 'unknown' }
-      | { kind: 'own' }
-      | { kind: 'conflict'; message: string },
+    ) => Promise<{ done: string; json: Record<string, unknown> } | AdConflict>,
   ) {
     const moderator = await moderatorOf(c);
     const submission = await readSubmission(c);
@@ -352,15 +333,10 @@ export function moderationRoutes(options: ModerationOptions) {
     const values = keptValues(submission, { adId: rawId });
     try {
       const adId = digits(rawId);
-      if (adId === undefined) throw noAd(rawId);
+      if (adId === undefined) throw noSuchAd(rawId);
       const input = parse(schema, submission);
-      const outcome = act(adId, moderator, input);
-      if ('kind' in outcome) {
-        if (outcome.kind === 'unknown') throw noAd(rawId);
-        if (outcome.kind === 'own')
-          throw new Refusal(403, 'This is your own ad: another moderator must review it.');
-        throw new Refusal(409, outcome.message);
-      }
+      const outcome = await act(adId, moderator, input);
+      if ('kind' in outcome) throw adConflictRefusal(outcome, rawId);
       return submission.kind === 'form'
         ? c.redirect(`${moderatePath()}?done=${outcome.done}&ad=${adId}`, 303)
         : c.json(outcome.json, 200);
@@ -382,11 +358,6 @@ const reasonOf = (input: Pick<RejectAdInput, 'reason' | 'note'>) => ({
   reason: MODERATION_REASONS[input.reason],
   ...(input.note ? { note: input.note } : {}),
 });
-
-const shown = (raw: string | undefined) => (raw ?? '').slice(0, 40);
-const noAd = (raw: string | undefined) => new Refusal(404, `There is no member ad ${shown(raw)}.`);
-const noAccount = (raw: string | undefined) =>
-  new Refusal(404, `There is no account ${shown(raw)}.`);
 
 /** What the queue puts back into the refused form: which ad or account, the reason and note. */
 function keptValues(submission: Submission, target: Record<string, string>) {

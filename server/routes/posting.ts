@@ -24,37 +24,31 @@ import {
   checkAdForm,
   type AdFormProblems,
 } from '../../src/schemas/ad-form.ts';
-import {
-  AD_LIVE_DAYS,
-  CITY_WINDOW_HOURS,
-  MAX_ACTIVE_ADS,
-  RENEW_AFTER_DAYS,
-  RENEW_BEFORE_DAYS,
-} from '../../src/schemas/ad-limits.ts';
-import { renewBeforeEditing } from '../../src/schemas/member-ad-view.ts';
+import { utcDay } from '../../src/days.ts';
 import type { AppEnv } from '../app-env.ts';
-import type { Db } from '../db/database.ts';
-import {
-  addDays,
-  canRenew,
-  isExpired,
-  memberAdStore,
-  utcDay,
-  type MemberAdRow,
-} from '../db/member-ads.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { FIX_FIELDS, NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
 import { keptValues, readSubmission } from '../forms/submission.ts';
 import { pageSource } from '../pages.ts';
 import { memberAdView } from '../posting/ad-view.ts';
+import {
+  AD_NOT_FOUND,
+  deleteAd,
+  editAd,
+  expiredRefusal,
+  NOT_VERIFIED,
+  postAd,
+  renewAd,
+} from '../posting/member-ads.ts';
 import { scanAdForPosting, type AdScanner } from '../posting/policy.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
+import type { Store } from '../store/store.ts';
 
 /** Largest request body the posting endpoints read (see the top of this file). */
 export const POSTING_MAX_BODY_BYTES = 64 * 1024;
 
 export interface PostingOptions {
-  db: Db;
+  store: Store;
   refuse: AnswerRefusal;
   form: FormEndpoint;
   /** Asked to publish when a live ad is deleted or an ad is renewed; none in the API's tests. */
@@ -65,37 +59,29 @@ export interface PostingOptions {
   now?: () => Date;
 }
 
-export const NOT_VERIFIED =
-  'Verify your email address before posting: open the link we emailed you, or ask for a new one on your account page.';
-export const AD_NOT_FOUND = "We couldn't find that ad among yours.";
-export const ACTIVE_LIMIT = `You already have ${MAX_ACTIVE_ADS} ads in review or live, the most one member can have at once. Delete one, or wait until one expires, to post another.`;
-export const BANNED = 'This account cannot post ads.';
-
-const cityLimit = (city: string, nextAt: string) =>
-  `You posted an ad in ${city} in the last ${CITY_WINDOW_HOURS} hours. You can post another ad there from ${nextAt.slice(0, 16).replace('T', ' ')} UTC.`;
-
 /**
  * The member's own ads, on /account and on /account/ads/{id}/edit (another member's id, or an
  * unknown one, is the edit page's "not found", 404). (/messages/new is server/routes/messages.ts.)
  */
-export function memberAdPageSources(options: Pick<PostingOptions, 'db' | 'now'>) {
-  const ads = memberAdStore(options.db);
+export function memberAdPageSources(options: Pick<PostingOptions, 'store' | 'now'>) {
+  const ads = options.store.memberAds;
   const now = options.now ?? (() => new Date());
   return [
     pageSource({
       route: routes.account,
       for: 'members',
-      read: (_c, { member }) => {
+      read: async (_c, { member }) => {
         const today = utcDay(now());
-        return { memberAds: ads.listOwned(member.accountId).map((ad) => memberAdView(ad, today)) };
+        const owned = await ads.listOwned(member.accountId);
+        return { memberAds: owned.map((ad) => memberAdView(ad, today)) };
       },
     }),
     pageSource({
       route: routes.editAd,
       for: 'members',
-      read: (_c, { member, params }) => {
+      read: async (_c, { member, params }) => {
         const id = adIdOf(params.adId);
-        const ad = id === undefined ? undefined : ads.findOwned(id, member.accountId);
+        const ad = id === undefined ? undefined : await ads.findOwned(id, member.accountId);
         return ad
           ? { memberAds: [memberAdView(ad, utcDay(now()))] }
           : { memberAds: [], status: 404 };
@@ -105,8 +91,7 @@ export function memberAdPageSources(options: Pick<PostingOptions, 'db' | 'now'>)
 }
 
 export function postingRoutes(options: PostingOptions) {
-  const { refuse, form } = options;
-  const ads = memberAdStore(options.db);
+  const { refuse, form, store } = options;
   const scan = options.scan ?? scanAdForPosting;
   const now = options.now ?? (() => new Date());
   const app = new Hono<AppEnv>();
@@ -136,21 +121,8 @@ export function postingRoutes(options: PostingOptions) {
     const scanned = scan(ad);
     if (scanned.refusal)
       return refuse(c, problems({ [scanned.refusal.field]: scanned.refusal.message }), values);
-    const outcome = ads.post(member.accountId, ad, JSON.stringify(scanned.marks), now());
-    if (!outcome.ok) {
-      const refusal =
-        outcome.refused === 'active-limit'
-          ? new Refusal(409, ACTIVE_LIMIT)
-          : outcome.refused === 'city-limit'
-            ? new Refusal(
-                429,
-                cityLimit(ad.city, outcome.nextAt),
-                undefined,
-                Math.max(1, Math.ceil((Date.parse(outcome.nextAt) - now().getTime()) / 1000)),
-              )
-            : new Refusal(403, BANNED);
-      return refuse(c, refusal, values);
-    }
+    const outcome = await postAd(store, member.accountId, ad, JSON.stringify(scanned.marks), now());
+    if (outcome instanceof Refusal) return refuse(c, outcome, values);
     return submission.kind === 'form'
       ? c.redirect(postInReviewPath(), 303)
       : c.json({ id: outcome.id, redirectUrl: postInReviewPath() }, 201);
@@ -163,34 +135,26 @@ export function postingRoutes(options: PostingOptions) {
     const values = keptValues(submission, AD_EDIT_FIELDS);
     const member = await c.var.member();
     if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
-    const ad = id === undefined ? undefined : ads.findOwned(id, member.accountId);
+    const ad = id === undefined ? undefined : await store.memberAds.findOwned(id, member.accountId);
     if (!ad) return refuse(c, new Refusal(404, AD_NOT_FOUND));
     if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED), values);
     // Before the fields: whatever was typed, the answer is to renew first.
-    const today = utcDay(now());
-    if (isExpired(ad, today)) return refuse(c, expiredRefusal(ad, today), values);
+    const expired = expiredRefusal(ad, utcDay(now()));
+    if (expired) return refuse(c, expired, values);
     const checked = checkAdEdit(submission.fields);
     if (!checked.ok) return refuse(c, problems(checked.problems), values);
     const scanned = scan({ state: ad.state, city: ad.city, ...checked.ad });
     if (scanned.refusal)
       return refuse(c, problems({ [scanned.refusal.field]: scanned.refusal.message }), values);
-    const outcome = ads.edit(
-      ad.id,
+    const outcome = await editAd(
+      store,
       member.accountId,
+      ad.id,
       checked.ad,
       JSON.stringify(scanned.marks),
       now(),
     );
-    if (!outcome.ok)
-      return outcome.refused === 'not-found'
-        ? refuse(c, new Refusal(404, AD_NOT_FOUND))
-        : outcome.refused === 'expired'
-          ? refuse(c, expiredRefusal(ad, utcDay(now())), values)
-          : refuse(
-              c,
-              new Refusal(409, 'A moderator removed this ad, so it can no longer be edited.'),
-              values,
-            );
+    if (outcome instanceof Refusal) return refuse(c, outcome, outcome.status === 404 ? {} : values);
     const done = outcome.pending ? 'edit-in-review' : 'edited';
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=${done}`, 303)
@@ -207,8 +171,11 @@ export function postingRoutes(options: PostingOptions) {
     if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
     const id = adIdOf(c.req.param('id'));
     const onAds = aboutAd(c.req.param('id'));
-    const outcome = id === undefined ? undefined : ads.delete(id, member.accountId, now());
-    if (!outcome?.ok) return refuse(c, new Refusal(404, AD_NOT_FOUND), onAds);
+    const outcome =
+      id === undefined
+        ? new Refusal(404, AD_NOT_FOUND)
+        : await deleteAd(store, member.accountId, id, now());
+    if (outcome instanceof Refusal) return refuse(c, outcome, onAds);
     if (outcome.wasLive) publishSoon(options.publisher, `deleted ad ${outcome.ad.id}`);
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=deleted`, 303)
@@ -222,17 +189,11 @@ export function postingRoutes(options: PostingOptions) {
     if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
     const id = adIdOf(c.req.param('id'));
     const onAds = aboutAd(c.req.param('id'));
-    const before = id === undefined ? undefined : ads.findOwned(id, member.accountId);
-    if (!before) return refuse(c, new Refusal(404, AD_NOT_FOUND), onAds);
-    const outcome = ads.renew(before.id, member.accountId, now());
-    if (!outcome.ok)
-      return refuse(
-        c,
-        outcome.refused === 'not-found'
-          ? new Refusal(404, AD_NOT_FOUND)
-          : new Refusal(409, notRenewable(before, utcDay(now()))),
-        onAds,
-      );
+    const outcome =
+      id === undefined
+        ? new Refusal(404, AD_NOT_FOUND)
+        : await renewAd(store, member.accountId, id, now());
+    if (outcome instanceof Refusal) return refuse(c, outcome, onAds);
     publishSoon(options.publisher, `renewed ad ${outcome.ad.id}`);
     // Renewed from the edit page of the expired ad: back there, where the form now is.
     const back = submission.fields.then === 'edit' ? editAdPath(outcome.ad.id) : accountPath();
@@ -267,20 +228,4 @@ const aboutAd = (param: string) => ({ adId: param.slice(0, 20) });
 function adIdOf(param: string): number | undefined {
   if (!/^\d{1,15}$/.test(param)) return undefined;
   return Number(param);
-}
-
-/** An expired ad's edit, refused: renew it first (or post it again, past the renewal window). */
-const expiredRefusal = (ad: MemberAdRow, today: string) =>
-  new Refusal(
-    409,
-    renewBeforeEditing({ expiresOn: ad.expiresOn ?? undefined, renewable: canRenew(ad, today) }),
-  );
-
-/** Why Renew does not apply to this ad today. */
-function notRenewable(ad: MemberAdRow, today: string): string {
-  if (ad.status !== 'live' || !ad.expiresOn)
-    return 'Only a live ad, or one that expired in the last 30 days, can be renewed.';
-  if (ad.expiresOn > today)
-    return `This ad can be renewed from ${addDays(ad.expiresOn, -RENEW_BEFORE_DAYS)}, ${RENEW_BEFORE_DAYS} days before it expires.`;
-  return `This ad expired more than ${RENEW_AFTER_DAYS} days ago and can no longer be renewed. Post it again as a new ad; it stays live for ${AD_LIVE_DAYS} days once approved.`;
 }

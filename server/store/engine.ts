@@ -2,7 +2,22 @@
 // default; postgres-engine.ts, for several instances on one database), with what differs between
 // them beyond SQL: locking, health, closing, backing up.
 import type { Kysely } from 'kysely';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Tables } from './tables.ts';
+
+/** Counts attempts per key in windows (rate-limiter-flexible), wherever the engine keeps them. */
+export type RateLimiter = RateLimiterAbstract;
+
+export interface RateLimiterOptions {
+  /** Names the limiter's keys; unique per limiter, since the limiters of an engine share a table. */
+  keyPrefix: string;
+  /** Attempts allowed in each window. */
+  points: number;
+  /** Window length in seconds. */
+  duration: number;
+  /** Seconds a key stays refused once it goes over `points` (default: until its window ends). */
+  blockDuration?: number;
+}
 
 export interface StoreEngine {
   kind: 'sqlite' | 'postgres';
@@ -17,13 +32,48 @@ export interface StoreEngine {
    * one writer, so there it waits for nothing.
    */
   lock(trx: Kysely<Tables>, key: string): Promise<void>;
+  /**
+   * A rate limiter kept where every instance of this store counts together (docs/product.md
+   * section 12): in this process's memory on SQLite (one instance), in the rate_limits table on
+   * PostgreSQL. On PostgreSQL a limiter asked while the database is unreachable rejects with the
+   * driver's error, as a query does; it never answers as if the attempt were allowed.
+   */
+  rateLimiter(options: RateLimiterOptions): RateLimiter;
   /** Resolves when the database answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
   /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
   backup?(file: string): Promise<void>;
-  /** Messages between the processes on this database ("publish needed": announcements.ts). */
+  /** The connections of this instance's pool (PostgreSQL; SQLite has one connection, no pool). */
+  poolStats?(): PoolStats;
+  /**
+   * Whether `error` says the database cannot be reached or used for now (PostgreSQL gone, its
+   * connection lost, SQLite busy past its timeout or its disk failing): the server answers 503
+   * and the request can be tried again, rather than a bug's 500.
+   */
+  isUnavailable(error: unknown): boolean;
+  /** Messages between the processes on this database ("publish needed": publish-announcements.ts). */
   announcements: EngineAnnouncements;
+}
+
+export interface PoolStats {
+  /** Connections open, idle or in use. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  /** The most connections the pool opens. */
+  max: number;
+}
+
+/** `error`, the errors it aggregates and its causes, a few levels deep. */
+export function* errorChain(error: unknown, depth = 0): Generator<unknown> {
+  if (error === null || error === undefined || depth > 4) return;
+  yield error;
+  if (error instanceof AggregateError)
+    for (const inner of error.errors) yield* errorChain(inner, depth + 1);
+  if (error instanceof Error && error.cause !== undefined)
+    yield* errorChain(error.cause, depth + 1);
 }
 
 /**

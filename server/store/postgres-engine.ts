@@ -8,8 +8,9 @@
 // - Announcements ("publish needed") go to every instance on the same schema by NOTIFY, heard on
 //   a connection of their own (postgres-announcements.ts).
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import pg from 'pg';
-import type { StoreEngine } from './engine.ts';
+import { errorChain, type StoreEngine } from './engine.ts';
 import { channelOf, postgresAnnouncements } from './postgres-announcements.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import type { Tables } from './tables.ts';
@@ -60,12 +61,18 @@ export async function openPostgresEngine(
     types,
   });
   let lastLogged = 0;
-  pool.on('error', (error) => {
-    // An idle connection lost; the next query opens another. Said once a minute at most.
+  const lost = (error: Error) => {
+    // A connection lost; the next query opens another. Said once a minute at most.
     if (Date.now() - lastLogged < 60_000) return;
     lastLogged = Date.now();
     log(`PostgreSQL connection lost (${describe}): ${error.message}`);
-  });
+  };
+  pool.on('error', lost);
+  // A connection in use (checked out of the pool: a query or a transaction under way) whose
+  // server goes away emits 'error' on itself, where the pool does not listen: unheard, that would
+  // end the process. Its query fails with the error already (answered 503), and the pool drops
+  // the connection when it is given back.
+  pool.on('connect', (client) => client.on('error', lost));
   let schema: string;
   try {
     const answer = await pool.query<{ schema: string | null }>('SELECT current_schema() AS schema');
@@ -77,6 +84,7 @@ export async function openPostgresEngine(
   }
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   const announcements = postgresAnnouncements({ url, pool, channel: channelOf(schema), log });
+  let sweeper: NodeJS.Timeout | undefined;
   return {
     kind: 'postgres',
     db,
@@ -85,15 +93,84 @@ export async function openPostgresEngine(
     async lock(trx, key) {
       await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
     },
+    rateLimiter(options) {
+      sweeper ??= sweepRateLimits(pool);
+      return new RateLimiterPostgres({
+        ...options,
+        storeClient: pool,
+        storeType: 'pool',
+        // Migration 2 made it: no DDL at request time. Every limiter shares it, their keys told
+        // apart by keyPrefix.
+        tableName: 'rate_limits',
+        tableCreated: true,
+        // The library would start a timer per limiter; this engine sweeps once for all of them.
+        clearExpiredByTimeout: false,
+      });
+    },
     async ping() {
       await pool.query('SELECT 1');
     },
-    close: async () => {
+    async close() {
       await announcements.close();
+      // Kysely ends the pool only if it ran a query; a store used for ping() alone has its own.
       await db.destroy();
+      if (!pool.ended) await pool.end();
     },
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max ?? 10,
+    }),
+    isUnavailable: isPostgresUnavailable,
     announcements,
   };
+}
+
+/** Network errors of a connection that could not be made or was lost. */
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * PostgreSQL's error codes (SQLSTATE) of a server that is not there for now: class 08 (connection
+ * exception), 57P01-57P03 (shut down by an administrator, crashed, not yet accepting connections),
+ * 53300 (too many connections).
+ */
+const isUnavailableState = (code: string) =>
+  code.startsWith('08') ||
+  code === '57P01' ||
+  code === '57P02' ||
+  code === '57P03' ||
+  code === '53300';
+
+/** node-postgres' own words for a lost connection or a connect that timed out. */
+const LOST_CONNECTION =
+  /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable/i;
+
+/**
+ * PostgreSQL cannot be reached, went away or is not accepting connections: the request may be
+ * tried again once it is back (the pool opens new connections by itself). SQL errors, constraint
+ * violations and the like are not this.
+ */
+export function isPostgresUnavailable(error: unknown): boolean {
+  for (const each of errorChain(error)) {
+    const { code, message } = each as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (CONNECTION_ERRNOS.has(code) || isUnavailableState(code)))
+      return true;
+    if (typeof message === 'string' && LOST_CONNECTION.test(message)) return true;
+  }
+  return false;
 }
 
 /** What went wrong, in one line: node-postgres' errors are sometimes empty (ECONNREFUSED of every address). */
@@ -146,4 +223,20 @@ export async function migratePostgres(
   } finally {
     client.release();
   }
+}
+
+/**
+ * The rate limiters read a row whose window has ended as absent and start it again when counted;
+ * rows nobody counts again (an address seen once) are deleted here every five minutes, so the
+ * table holds about the live windows only. Every instance sweeps: deleting what has expired is the
+ * same however many do it. A sweep that fails (PostgreSQL away) is skipped: the next one will do.
+ * The sweeps end with the pool (the store closed).
+ */
+function sweepRateLimits(pool: pg.Pool): NodeJS.Timeout {
+  const sweeper = setInterval(() => {
+    if (pool.ending) return clearInterval(sweeper);
+    pool.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now()]).catch(() => {});
+  }, 5 * 60_000);
+  sweeper.unref();
+  return sweeper;
 }

@@ -57,11 +57,12 @@ export function publishedAdsStore({ db, kind }: StoreContext): PublishedAdsStore
   return {
     snapshot(read) {
       if (db.isTransaction) return readOn(db, kind, read);
-      const transaction =
-        kind === 'postgres'
-          ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only')
-          : db.transaction();
-      return transaction.execute((trx) => readOn(trx, kind, read));
+      // Read only: on SQLite a plain BEGIN, whose snapshot starts at the first read and holds no
+      // write lock (sqlite-engine.ts).
+      const transaction = db.transaction().setAccessMode('read only');
+      return (
+        kind === 'postgres' ? transaction.setIsolationLevel('repeatable read') : transaction
+      ).execute((trx) => readOn(trx, kind, read));
     },
   };
 }

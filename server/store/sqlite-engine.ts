@@ -2,10 +2,19 @@
 // (DATABASE_PATH). Queries are written once with Kysely (tables.ts); this module and
 // postgres-engine.ts are the only ones that know a driver.
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type SqliteDialectConfig,
+  type TransactionSettings,
+} from 'kysely';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { EngineAnnouncements, StoreEngine } from './engine.ts';
+import { errorChain, type EngineAnnouncements, type StoreEngine } from './engine.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import type { Tables } from './tables.ts';
 
@@ -27,8 +36,9 @@ export function openSqliteEngine(path: string, options: SqliteEngineOptions = {}
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   if (!options.readOnly) migrateSqlite(db);
+  const config = { database: withStatementCache(db) };
   const kysely = new Kysely<Tables>({
-    dialect: new SqliteDialect({ database: withStatementCache(db) }),
+    dialect: options.readOnly ? new SqliteDialect(config) : new ImmediateSqliteDialect(config),
   });
   const announcements = inProcessAnnouncements(path === ':memory:' ? {} : resolve(path));
   return {
@@ -39,6 +49,9 @@ export function openSqliteEngine(path: string, options: SqliteEngineOptions = {}
     // One process writes the file, and Kysely runs one transaction at a time on its one
     // connection: a unit of work is never interleaved with another's writes.
     lock: async () => {},
+    // One instance: its counters in its memory, as fast as a counter gets (docs/product.md
+    // section 12). They start again from zero when the server restarts.
+    rateLimiter: (options) => new RateLimiterMemory(options),
     ping: async () => {
       db.prepare('SELECT 1').get();
     },
@@ -47,8 +60,19 @@ export function openSqliteEngine(path: string, options: SqliteEngineOptions = {}
       return kysely.destroy();
     },
     backup: async (file) => {
-      await db.backup(file);
+      // All pages in one step: one read snapshot of the file (WAL lets the server write on
+      // meanwhile), where steps of 100 pages would start again after every write of another
+      // connection, and might never finish on a busy server.
+      await db.backup(file, { progress: () => 0x7fffffff });
+      // The copy is one self-contained file: out of WAL mode, so no -wal file goes with it.
+      const copy = new Database(file);
+      try {
+        copy.pragma('journal_mode = DELETE');
+      } finally {
+        copy.close();
+      }
     },
+    isUnavailable: isSqliteUnavailable,
     announcements,
   };
 }
@@ -87,6 +111,51 @@ function inProcessAnnouncements(file: unknown): EngineAnnouncements & { close():
       for (const listener of [...own]) stop(listener);
     },
   };
+}
+
+/**
+ * The file is locked past busy_timeout (another process holds the writer: a backup, a command),
+ * or the disk fails or is full: try again later. Any other error (a constraint, SQL) is ours.
+ */
+export function isSqliteUnavailable(error: unknown): boolean {
+  for (const each of errorChain(error)) {
+    const code = (each as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_')) return true;
+    if (code === 'SQLITE_IOERR' || code.startsWith('SQLITE_IOERR_')) return true;
+    if (code === 'SQLITE_FULL') return true;
+  }
+  return false;
+}
+
+/**
+ * A unit of work takes SQLite's write lock when it begins (BEGIN IMMEDIATE), not at its first
+ * write: another process writing the same file (`npm run moderator` beside the server) then waits
+ * its turn (busy_timeout) instead of failing a transaction that had already read. A transaction
+ * that only reads (`setAccessMode('read only')`: the build's snapshot, published-ads.ts) takes no
+ * write lock: a plain BEGIN, whose snapshot the writers do not wait for.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(
+    connection: DatabaseConnection,
+    // Kysely passes the transaction's settings to every driver (its SqliteDriver declares none).
+    settings?: TransactionSettings,
+  ): Promise<void> {
+    await connection.executeQuery(
+      CompiledQuery.raw(settings?.accessMode === 'read only' ? 'begin' : 'begin immediate'),
+    );
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
 }
 
 /**

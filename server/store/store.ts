@@ -6,9 +6,21 @@
 // Every part is written once with Kysely (tables.ts) and runs on either engine: SQLite, the
 // embedded default, or PostgreSQL, for several instances on one database (engine.ts).
 import type { Kysely } from 'kysely';
-import type { StoreEngine } from './engine.ts';
+import { accountStore, type AccountStore } from './accounts.ts';
+import { blockStore, type BlockStore } from './blocks.ts';
+import { conversationStore, type ConversationStore } from './conversations.ts';
+import { emailTokenStore, type EmailTokenStore } from './email-tokens.ts';
+import type { PoolStats, StoreEngine } from './engine.ts';
 import { publishAnnouncements, type PublishAnnouncements } from './publish-announcements.ts';
 import { publishedAdsStore, type PublishedAdsStore } from './published-ads.ts';
+import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
+import { knownDeviceStore, type KnownDeviceStore } from './known-devices.ts';
+import { memberDataStore, type MemberDataStore } from './member-data.ts';
+import { memberAdStore, type MemberAdStore } from './member-ads.ts';
+import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts';
+import { moderationStore, type ModerationStore } from './moderation.ts';
+import { reportStore, type ReportStore } from './reports.ts';
+import { secretStore, type SecretStore } from './server-secrets.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
 
@@ -22,6 +34,18 @@ export interface Store {
   readonly sessions: SessionStore;
   /** What the build publishes, read in one consistent snapshot (published-ads.ts). */
   readonly publishedAds: PublishedAdsStore;
+  readonly conversations: ConversationStore;
+  readonly blocks: BlockStore;
+  readonly hiddenAds: HiddenAdStore;
+  readonly accounts: AccountStore;
+  readonly emailTokens: EmailTokenStore;
+  readonly knownDevices: KnownDeviceStore;
+  readonly memberData: MemberDataStore;
+  readonly memberAds: MemberAdStore;
+  readonly moderation: ModerationStore;
+  readonly moderationLog: ModerationLogStore;
+  readonly reports: ReportStore;
+  readonly secrets: SecretStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -45,10 +69,19 @@ export interface StoreHandle extends Store {
   /** Resolves when the database answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
   schemaVersion(): Promise<number>;
+  /**
+   * A rate limiter every instance on this store counts with (engine.ts): build each once, where
+   * the app is built, under a keyPrefix of its own.
+   */
+  readonly rateLimiter: StoreEngine['rateLimiter'];
   /** An online, consistent copy into `file` (SQLite only: PostgreSQL has pg_dump). */
   backup?(file: string): Promise<void>;
   /** "Publish needed", between the instances on this database (publish-announcements.ts). */
   readonly publishing: PublishAnnouncements;
+  /** The connections of this instance's pool (PostgreSQL only). */
+  poolStats?(): PoolStats;
+  /** Whether `error` says the database cannot be reached for now: 503, try again (engine.ts). */
+  isUnavailable(error: unknown): boolean;
   close(): Promise<void>;
 }
 
@@ -56,6 +89,18 @@ function partsOf(context: StoreContext) {
   return {
     sessions: sessionStore(context),
     publishedAds: publishedAdsStore(context),
+    conversations: conversationStore(context),
+    blocks: blockStore(context),
+    hiddenAds: hiddenAdStore(context),
+    accounts: accountStore(context),
+    emailTokens: emailTokenStore(context),
+    knownDevices: knownDeviceStore(context),
+    memberData: memberDataStore(context),
+    memberAds: memberAdStore(context),
+    moderation: moderationStore(context),
+    moderationLog: moderationLogStore(context),
+    reports: reportStore(context),
+    secrets: secretStore(context),
   };
 }
 
@@ -77,8 +122,11 @@ export function storeOn(engine: StoreEngine): StoreHandle {
     lock: () => Promise.reject(new Error('store.lock() is for a unit of work (tx.lock)')),
     ping: () => engine.ping(),
     schemaVersion: () => engine.schemaVersion(),
+    rateLimiter: (options) => engine.rateLimiter(options),
     backup: engine.backup && ((file) => engine.backup!(file)),
     publishing: publishAnnouncements(engine.announcements),
+    poolStats: engine.poolStats && (() => engine.poolStats!()),
+    isUnavailable: (error) => engine.isUnavailable(error),
     close: () => engine.close(),
   };
   return store;

@@ -1,6 +1,7 @@
 // What the server hands the message pages (/messages, /messages/{id}, /messages/new?ad=…) in their
-// request: read from the database by server/routes/messages.ts, shown by src/pages/messages/,
-// src/pages/conversation/ and src/pages/messages-new/. Types only: pages never import the server.
+// request: read from the store by server/messages/views.ts (for server/routes/messages.ts), shown
+// by src/pages/messages/, src/pages/conversation/ and src/pages/messages-new/. Types only: pages
+// never import the server.
 // Nothing here ever holds another member's email address (docs/product.md section 7): the other side
 // is named by their role in the conversation.
 import { conversationPath } from '../paths.ts';

@@ -1,5 +1,5 @@
 // What the server hands the report pages (/report, /moderate/reports) in their request: read from
-// the database and the published content by server/routes/reports.ts, shown by src/pages/report/
+// the store and the published content by server/reports/, shown by src/pages/report/
 // and src/pages/moderate-reports/. Types only: pages never import the server.
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import type { ReportReason } from '../schemas/report-reasons.ts';

@@ -13,7 +13,7 @@ import { openDatabase, type Db } from '../../server/db/database.ts';
 import type { StoreHandle } from '../../server/store/store.ts';
 import type { Mailer } from '../../server/mail/mailer.ts';
 import { TEST_MAIL_SITE, testMailer } from './mail.ts';
-import { openTestStore, type TestSql } from './test-store.ts';
+import { openTestStore, type TestSql, type TestStore } from './test-store.ts';
 
 export type App = ReturnType<typeof createApp>;
 
@@ -59,6 +59,8 @@ export interface TestApp {
   store: StoreHandle;
   /** Rows read and written directly (test-store.ts). */
   sql: TestSql;
+  /** How another process opens the same store: DATABASE_URL or DATABASE_PATH. */
+  env: TestStore['env'];
   /** The SQLite file's own handle; undefined on PostgreSQL. Being replaced by `sql`. */
   db: Db;
   /** The temp folder holding the database and the site. */
@@ -88,7 +90,7 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
   const siteDir = join(dir, 'site');
   const outboxDir = join(dir, 'outbox');
   const mailer = options.mailer ?? testMailer(outboxDir);
-  const { store, sql, kind } = await openTestStore(dir);
+  const { store, sql, kind, env } = await openTestStore(dir);
   const db = (kind === 'sqlite' ? openDatabase(dbPath) : undefined) as Db;
   const app = createApp({
     rateLimits: GENEROUS_LIMITS,
@@ -109,6 +111,7 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
     app,
     store,
     sql,
+    env,
     db,
     dir,
     dbPath,
@@ -243,7 +246,34 @@ export interface StoredAccount {
   date_of_birth: string;
 }
 
-/** Reads the database file directly, as another process would. */
+/** The stored accounts, oldest first, read through the test's store (either engine). */
+export const accountsIn = (t: Pick<TestApp, 'sql'>): Promise<StoredAccount[]> =>
+  t.sql.all<StoredAccount>('SELECT email, password_hash, date_of_birth FROM accounts ORDER BY id');
+
+/** The stored account of an address, read through the test's store (either engine). */
+export const accountIn = (t: Pick<TestApp, 'sql'>, email: string) =>
+  t.sql.get<StoredAccount>(
+    'SELECT email, password_hash, date_of_birth FROM accounts WHERE email = ?',
+    email,
+  );
+
+/** How many rows a table holds, read through the test's store (either engine). */
+export async function rowsIn(t: Pick<TestApp, 'sql'>, table: string): Promise<number> {
+  const row = await t.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`);
+  return Number(row!.n);
+}
+
+/** How many sessions an address's account has, read through the test's store (either engine). */
+export async function sessionsOf(t: Pick<TestApp, 'sql'>, email: string): Promise<number> {
+  const row = await t.sql.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM sessions
+     JOIN accounts ON accounts.id = sessions.account_id WHERE accounts.email = ?`,
+    email,
+  );
+  return Number(row!.n);
+}
+
+/** Reads the database file directly, as another process would (SQLite only). */
 function withFile<T>(dbPath: string, read: (file: Database.Database) => T): T {
   const file = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {

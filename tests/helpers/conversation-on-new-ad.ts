@@ -18,7 +18,7 @@ export async function conversationOnNewAd(
 ): Promise<ConversationOnNewAd> {
   const poster = await makeMember(t);
   const replier = await makeMember(t);
-  const adId = insertLiveAd(t.db, poster, title);
+  const adId = await insertLiveAd(t, poster, title);
   const conversationId = conversationIdOf(await startConversation(t, replier, adId, opening));
   return { poster, replier, adId, conversationId };
 }

@@ -4,7 +4,7 @@
 import { mkdirSync, watch } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { Db } from '../../server/db/database.ts';
+import type { Store } from '../../server/store/store.ts';
 import { makeModerator } from '../../server/moderator-command.ts';
 import { gotoEnhanced } from './browser-waits.ts';
 import { linkToken, mailsTo, type ReadMail } from './mail.ts';
@@ -14,7 +14,8 @@ export const PASSWORD = 'a long enough password';
 /** What these helpers need of the server under test. */
 export interface MemberSite {
   url: string;
-  db: Db;
+  /** The server's store: moderators are made through it, as the operator's command does. */
+  store: Store;
   outboxDir: string;
 }
 
@@ -120,7 +121,7 @@ export async function moderatorContext(
   const context = await browser.newContext({ javaScriptEnabled, viewport, bypassCSP: true });
   const email = uniqueEmail('moderator');
   await signUpWithApi(context, site.url, email);
-  expect(makeModerator(site.db, email).code).toBe(0);
+  expect((await makeModerator(site.store, email)).code).toBe(0);
   return { context, email };
 }
 

@@ -1,27 +1,60 @@
 // The member's data tests: conversations, messages, blocks and reports written straight into the
-// database (migration 5), as the messages and reports code stores them, so the data file and the
-// account deletion can be tested apart from those routes.
+// store (migration 5), as the messages and reports code stores them, so the data file and the
+// account deletion can be tested apart from those routes. The add… functions write through the
+// test's store (either engine); insertConversation and insertMessage write through a SQLite handle,
+// for the tests that still hold one (the messages tests, the end-to-end server).
 import type { Db } from '../../server/db/database.ts';
+import type { TestApp } from './api.ts';
+
+type Rows = Pick<TestApp, 'sql'>;
 
 const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
 
+export interface NewConversation {
+  adId: number;
+  adTitle: string;
+  posterId: number;
+  replierId: number;
+}
+
+const CONVERSATION = `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
+  last_message_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`;
+const conversationValues = (thread: NewConversation) =>
+  [thread.adId, thread.adTitle, thread.posterId, thread.replierId, at(60), at(1)] as const;
+
+const MESSAGE =
+  'INSERT INTO messages (conversation_id, sender_id, body, sent_at) VALUES (?, ?, ?, ?) RETURNING id';
+
 /** A conversation about a member ad between its poster and a replier; its id. */
-export function insertConversation(
-  db: Db,
-  thread: { adId: number; adTitle: string; posterId: number; replierId: number },
-): number {
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
-           last_message_at) VALUES (?, ?, ?, ?, ?, ?)`,
-      )
-      .run(thread.adId, thread.adTitle, thread.posterId, thread.replierId, at(60), at(1))
-      .lastInsertRowid,
-  );
+export async function addConversation(t: Rows, thread: NewConversation): Promise<number> {
+  const row = await t.sql.get<{ id: number }>(CONVERSATION, ...conversationValues(thread));
+  return row!.id;
 }
 
 /** A message in a conversation, `minutesAgo` before now; its id. */
+export async function addMessage(
+  t: Rows,
+  conversationId: number,
+  senderId: number,
+  body: string,
+  minutesAgo = 30,
+): Promise<number> {
+  const row = await t.sql.get<{ id: number }>(
+    MESSAGE,
+    conversationId,
+    senderId,
+    body,
+    at(minutesAgo),
+  );
+  return row!.id;
+}
+
+/** addConversation, through a SQLite handle. */
+export function insertConversation(db: Db, thread: NewConversation): number {
+  return (db.prepare(CONVERSATION).get(...conversationValues(thread)) as { id: number }).id;
+}
+
+/** addMessage, through a SQLite handle. */
 export function insertMessage(
   db: Db,
   conversationId: number,
@@ -29,17 +62,13 @@ export function insertMessage(
   body: string,
   minutesAgo = 30,
 ): number {
-  return Number(
-    db
-      .prepare(
-        'INSERT INTO messages (conversation_id, sender_id, body, sent_at) VALUES (?, ?, ?, ?)',
-      )
-      .run(conversationId, senderId, body, at(minutesAgo)).lastInsertRowid,
-  );
+  return (db.prepare(MESSAGE).get(conversationId, senderId, body, at(minutesAgo)) as { id: number })
+    .id;
 }
 
-export function insertBlock(db: Db, blockerId: number, blockedId: number): void {
-  db.prepare('INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)').run(
+export async function addBlock(t: Rows, blockerId: number, blockedId: number): Promise<void> {
+  await t.sql.run(
+    'INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)',
     blockerId,
     blockedId,
     at(5),
@@ -47,8 +76,8 @@ export function insertBlock(db: Db, blockerId: number, blockedId: number): void 
 }
 
 /** A member's report of an ad (or of a conversation about it); its id. */
-export function insertReport(
-  db: Db,
+export async function addReport(
+  t: Rows,
   report: {
     adId: number;
     reporterId: number;
@@ -58,36 +87,32 @@ export function insertReport(
     note?: string;
     thread?: string;
   },
-): number {
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO reports (ad_id, conversation_id, reported_account_id, reporter_key,
-           reporter_account_id, reason, note, ad_copy, thread, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        report.adId,
-        report.conversationId ?? null,
-        report.reportedAccountId ?? null,
-        `account:${report.reporterId}`,
-        report.reporterId,
-        report.reason,
-        report.note ?? '',
-        JSON.stringify({ title: 'As reported', description: 'The ad as the reporter saw it.' }),
-        report.thread ?? null,
-        at(10),
-      ).lastInsertRowid,
+): Promise<number> {
+  const row = await t.sql.get<{ id: number }>(
+    `INSERT INTO reports (ad_id, conversation_id, reported_account_id, reporter_key,
+       reporter_account_id, reason, note, ad_copy, thread, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    report.adId,
+    report.conversationId ?? null,
+    report.reportedAccountId ?? null,
+    `account:${report.reporterId}`,
+    report.reporterId,
+    report.reason,
+    report.note ?? '',
+    JSON.stringify({ title: 'As reported', description: 'The ad as the reporter saw it.' }),
+    report.thread ?? null,
+    at(10),
   );
+  return row!.id;
 }
 
 /** How many rows a table holds, optionally where a column has a value. */
-export function countRows(db: Db, table: string, where?: { column: string; value: unknown }) {
-  const sql = `SELECT COUNT(*) AS n FROM ${table}${where ? ` WHERE ${where.column} = ?` : ''}`;
-  const statement = db.prepare(sql);
-  return (
-    (where ? statement.get(where.value) : statement.get()) as {
-      n: number;
-    }
-  ).n;
+export async function countRows(
+  t: Rows,
+  table: string,
+  where?: { column: string; value: unknown },
+): Promise<number> {
+  const text = `SELECT COUNT(*) AS n FROM ${table}${where ? ` WHERE ${where.column} = ?` : ''}`;
+  const row = await t.sql.get<{ n: number }>(text, ...(where ? [where.value] : []));
+  return Number(row!.n);
 }

@@ -1,7 +1,6 @@
 // Message tests: live member ads inserted for a given member (as approval leaves them), starting
 // conversations and replying as a browser without JavaScript would (or JSON), and the rows read
-// back from the database.
-import type { Db } from '../../server/db/database.ts';
+// back from the store, on either engine (t.sql).
 import type { TestApp, TestAppOptions } from './api.ts';
 import { dayFromToday, submit, type TestMember } from './posting.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';
@@ -40,35 +39,106 @@ export interface StoredConversation {
 }
 
 /** A live member ad of `member` (approved now, 20 days left); its id. */
-export function insertLiveAd(
-  db: Db,
+export async function insertLiveAd(
+  t: TestApp,
   member: Pick<TestMember, 'accountId'>,
   title = 'Coffee and a long walk by the sea',
   columns: { state?: string; city?: string; status?: string; expiresOn?: string } = {},
-): number {
+): Promise<number> {
   const now = new Date().toISOString();
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-           created_at, submitted_at, approved_at, posted_on, expires_on, updated_at)
-         VALUES (?, ?, ?, 34, 'w4m', ?, 'Old films, early mornings and a good bookshop.', ?,
-           ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        member.accountId,
-        columns.state ?? 'California',
-        columns.city ?? 'Los Angeles',
-        title,
-        columns.status ?? 'live',
-        now,
-        now,
-        now,
-        dayFromToday(-1),
-        columns.expiresOn ?? dayFromToday(20),
-        now,
-      ).lastInsertRowid,
+  const row = await t.sql.get<{ id: number }>(
+    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
+       created_at, submitted_at, approved_at, posted_on, expires_on, updated_at)
+     VALUES (?, ?, ?, 34, 'w4m', ?, 'Old films, early mornings and a good bookshop.', ?,
+       ?, ?, ?, ?, ?, ?)
+     RETURNING id`,
+    member.accountId,
+    columns.state ?? 'California',
+    columns.city ?? 'Los Angeles',
+    title,
+    columns.status ?? 'live',
+    now,
+    now,
+    now,
+    dayFromToday(-1),
+    columns.expiresOn ?? dayFromToday(20),
+    now,
   );
+  return row!.id;
+}
+
+/**
+ * Sets columns of a member ad directly, as a moderator's removal, the poster's deletion or the
+ * passing of time would (those are other routes'; here only their outcome matters).
+ */
+export async function updateAd(
+  t: TestApp,
+  id: number,
+  columns: Record<string, string | number | null>,
+): Promise<void> {
+  const names = Object.keys(columns);
+  await t.sql.run(
+    `UPDATE member_ads SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`,
+    ...Object.values(columns),
+    id,
+  );
+}
+
+/**
+ * An account inserted directly (quicker than signing up, when a test needs many), verified, with
+ * no session; its id, the next above every id used (deleted accounts' too), as sign-up takes it.
+ */
+export async function insertAccount(t: TestApp, createdAt = new Date().toISOString()) {
+  const email = `other-${Date.now()}-${Math.random()}@example.com`;
+  await t.sql.run(
+    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at,
+       email_verified_at)
+     SELECT COALESCE(MAX(id), 0) + 1, ?, 'not a hash', '1990-01-01', ?, ?, ?
+     FROM (SELECT id FROM accounts UNION ALL SELECT id FROM deleted_accounts) AS used`,
+    email,
+    createdAt,
+    createdAt,
+    createdAt,
+  );
+  return (await t.sql.get<{ id: number }>('SELECT id FROM accounts WHERE email = ?', email))!.id;
+}
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+/** A conversation about a member ad between its poster and a replier, inserted directly; its id. */
+export async function insertConversation(
+  t: TestApp,
+  thread: { adId: number; adTitle: string; posterId: number; replierId: number },
+): Promise<number> {
+  const row = await t.sql.get<{ id: number }>(
+    `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
+       last_message_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+    thread.adId,
+    thread.adTitle,
+    thread.posterId,
+    thread.replierId,
+    minutesAgo(60),
+    minutesAgo(1),
+  );
+  return row!.id;
+}
+
+/** A message in a conversation, `sentMinutesAgo` before now, inserted directly; its id. */
+export async function insertMessage(
+  t: TestApp,
+  conversationId: number,
+  senderId: number,
+  body: string,
+  sentMinutesAgo = 30,
+): Promise<number> {
+  const row = await t.sql.get<{ id: number }>(
+    'INSERT INTO messages (conversation_id, sender_id, body, sent_at) VALUES (?, ?, ?, ?) RETURNING id',
+    conversationId,
+    senderId,
+    body,
+    minutesAgo(sentMinutesAgo),
+  );
+  return row!.id;
 }
 
 /** Starts a conversation about an ad (POST /api/messages), as a form unless told otherwise. */
@@ -97,21 +167,24 @@ export function conversationIdOf(response: Response): number {
   return Number(id);
 }
 
-export const storedMessages = (db: Db, conversationId?: number) =>
-  (conversationId === undefined
-    ? db.prepare('SELECT * FROM messages ORDER BY id').all()
-    : db
-        .prepare('SELECT * FROM messages WHERE conversation_id = ? ORDER BY id')
-        .all(conversationId)) as StoredMessage[];
+export const storedMessages = (t: TestApp, conversationId?: number) =>
+  conversationId === undefined
+    ? t.sql.all<StoredMessage>('SELECT * FROM messages ORDER BY id')
+    : t.sql.all<StoredMessage>(
+        'SELECT * FROM messages WHERE conversation_id = ? ORDER BY id',
+        conversationId,
+      );
 
-export const storedConversations = (db: Db) =>
-  db.prepare('SELECT * FROM conversations ORDER BY id').all() as StoredConversation[];
+export const storedConversations = (t: TestApp) =>
+  t.sql.all<StoredConversation>('SELECT * FROM conversations ORDER BY id');
 
 /** Moves an account's creation back in time (limits count an account's age). */
-export const ageAccount = (db: Db, accountId: number, hours: number) =>
-  db
-    .prepare('UPDATE accounts SET created_at = ? WHERE id = ?')
-    .run(new Date(Date.now() - hours * 3_600_000).toISOString(), accountId);
+export const ageAccount = (t: TestApp, accountId: number, hours: number) =>
+  t.sql.run(
+    'UPDATE accounts SET created_at = ? WHERE id = ?',
+    new Date(Date.now() - hours * 3_600_000).toISOString(),
+    accountId,
+  );
 
 /** The visible text of a page, tags removed and white space folded. */
 export const pageText = (html: string) =>

@@ -27,7 +27,7 @@ export async function startModerationBrowser(
       email = uniqueEmail('moderator');
       await signUpWithApi(moderator, server.url, email);
     }
-    expect(makeModerator(server.db, email).code).toBe(0);
+    expect((await makeModerator(server.store, email)).code).toBe(0);
     return { browser, server, moderator };
   } catch (error) {
     await stopModerationBrowser({ browser, server, moderator });

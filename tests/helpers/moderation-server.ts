@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createApp } from '../../server/app.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
 import { openSqliteStore } from '../../server/store/open-store.ts';
+import type { StoreHandle } from '../../server/store/store.ts';
 import { getSite } from '../../src/content/index.ts';
 import { GENEROUS_LIMITS } from './api.ts';
 import { testMailer } from './mail.ts';
@@ -17,6 +18,8 @@ import { recordingPublisher } from './moderation.ts';
 export interface ModerationServer {
   url: string;
   db: Db;
+  /** The server's store (moderators are made through it, as the operator's command does). */
+  store: StoreHandle;
   outboxDir: string;
   /** What the server asked to publish, in order. */
   published: string[];
@@ -27,13 +30,14 @@ export async function startModerationServer(siteDir: string): Promise<Moderation
   process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-moderation-'));
   const db = openDatabase(join(dataDir, 'test.sqlite'));
+  const store = openSqliteStore(join(dataDir, 'test.sqlite'));
   const outboxDir = join(dataDir, 'outbox');
   const publisher = recordingPublisher();
   let url = '';
   const app = createApp({
     siteDir,
     db,
-    store: openSqliteStore(join(dataDir, 'test.sqlite')),
+    store,
     mailer: testMailer(outboxDir),
     mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
     rateLimits: GENEROUS_LIMITS,
@@ -49,14 +53,17 @@ export async function startModerationServer(siteDir: string): Promise<Moderation
   return {
     url,
     db,
+    store,
     outboxDir,
     published: publisher.reasons,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
           db.close();
-          rmSync(dataDir, { recursive: true, force: true });
-          resolve();
+          void store.close().then(() => {
+            rmSync(dataDir, { recursive: true, force: true });
+            resolve();
+          });
         });
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       }),

@@ -2,10 +2,16 @@
 // command code (server/moderator-command.ts), member ads inserted as the posting code stores them
 // (status 'review', the policy scanner's marks as JSON), and a publisher that records what it was
 // asked to publish (standing in for the build it would run).
+//
+// Rows are read and written through the test's store (`t.store`, `t.sql`: either engine), or,
+// for the tests not on the store yet (reports, member data, e2e), through the legacy SQLite handle
+// (`t.db`), synchronously as before.
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
 import type { Publisher } from '../../server/publishing/publisher.ts';
 import { makeModerator } from '../../server/moderator-command.ts';
+import { openSqliteStore } from '../../server/store/open-store.ts';
+import type { Store } from '../../server/store/store.ts';
 import type { PolicyMark } from '../../src/pages/moderation-view.ts';
 import {
   cookieHeader,
@@ -17,6 +23,7 @@ import {
   uniqueEmail,
   type App,
 } from './api.ts';
+import type { TestSql } from './test-store.ts';
 
 export interface TestMember {
   email: string;
@@ -24,19 +31,35 @@ export interface TestMember {
   accountId: number;
 }
 
-/** Signs up through the API; the account's id is read back from the database. */
-export async function signUpMember(app: App, db: Db, label = 'member'): Promise<TestMember> {
+const isLegacy = (rows: Db | Store | TestSql): rows is Db => 'prepare' in rows;
+
+/** Signs up through the API; the account's id is read back from the store. */
+export async function signUpMember(
+  app: App,
+  store: Store | Db,
+  label = 'member',
+): Promise<TestMember> {
   const email = uniqueEmail(label);
   const response = await postJson(app, '/api/signup', signupBody({ email }));
   expect(response.status).toBe(201);
-  const { id } = db.prepare('SELECT id FROM accounts WHERE email = ?').get(email) as { id: number };
+  const id = isLegacy(store)
+    ? (store.prepare('SELECT id FROM accounts WHERE email = ?').get(email) as { id: number }).id
+    : (await store.moderation.accountByEmail(email))!.accountId;
   return { email, session: sessionTokenOf(response), accountId: id };
 }
 
 /** A member given the moderator role as `npm run moderator -- add EMAIL` gives it. */
-export async function signUpModerator(app: App, db: Db): Promise<TestMember> {
-  const member = await signUpMember(app, db, 'moderator');
-  expect(makeModerator(db, member.email).code).toBe(0);
+export async function signUpModerator(app: App, store: Store | Db): Promise<TestMember> {
+  const member = await signUpMember(app, store, 'moderator');
+  if (isLegacy(store)) {
+    // The legacy handle's file, opened as the operator's command opens it.
+    const operator = openSqliteStore(store.name);
+    try {
+      expect((await makeModerator(operator, member.email)).code).toBe(0);
+    } finally {
+      await operator.close();
+    }
+  } else expect((await makeModerator(store, member.email)).code).toBe(0);
   return member;
 }
 
@@ -53,57 +76,69 @@ export interface NewMemberAd {
   submittedMinutesAgo?: number;
 }
 
+const INSERT_IN_REVIEW = `INSERT INTO member_ads (account_id, state, city, age, seeks, title,
+    description, status, marks, created_at, submitted_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, 'review', ?, ?, ?, ?) RETURNING id`;
+
 /** Inserts an ad in review, in the shape the posting code stores it; returns its id. */
-export function insertAdInReview(db: Db, ad: NewMemberAd): number {
+export function insertAdInReview(rows: Db, ad: NewMemberAd): number;
+export function insertAdInReview(rows: TestSql, ad: NewMemberAd): Promise<number>;
+export function insertAdInReview(rows: Db | TestSql, ad: NewMemberAd): number | Promise<number> {
   const at = new Date(Date.now() - (ad.submittedMinutesAgo ?? 0) * 60_000).toISOString();
-  const result = db
-    .prepare(
-      `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-         marks, created_at, submitted_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'review', ?, ?, ?, ?)`,
-    )
-    .run(
-      ad.accountId,
-      ad.state ?? 'California',
-      ad.city ?? 'Los Angeles',
-      ad.age ?? 34,
-      ad.seeks ?? 'w4m',
-      ad.title ?? 'Hiking partner for weekend trails',
-      ad.description ?? 'I like early starts, long trails and a coffee afterwards.',
-      JSON.stringify(ad.marks ?? []),
-      at,
-      at,
-      at,
-    );
-  return Number(result.lastInsertRowid);
+  const values = [
+    ad.accountId,
+    ad.state ?? 'California',
+    ad.city ?? 'Los Angeles',
+    ad.age ?? 34,
+    ad.seeks ?? 'w4m',
+    ad.title ?? 'Hiking partner for weekend trails',
+    ad.description ?? 'I like early starts, long trails and a coffee afterwards.',
+    JSON.stringify(ad.marks ?? []),
+    at,
+    at,
+    at,
+  ];
+  if (isLegacy(rows)) return (rows.prepare(INSERT_IN_REVIEW).get(...values) as { id: number }).id;
+  return rows.get<{ id: number }>(INSERT_IN_REVIEW, ...values).then((row) => row!.id);
 }
 
+const WITH_EDIT = `UPDATE member_ads SET status = 'live', approved_at = ?, posted_on = '2026-11-01',
+    expires_on = '2026-12-01', pending_age = age, pending_seeks = seeks, pending_title = ?,
+    pending_description = COALESCE(?, description), pending_marks = ?, submitted_at = ?,
+    revision = revision + 2
+  WHERE id = ?`;
+
+type LiveAdWithEdit = NewMemberAd & {
+  pendingTitle: string;
+  pendingDescription?: string;
+  pendingMarks?: PolicyMark[];
+};
+
 /** A live ad (approved earlier) with an edit waiting for review, as the posting code keeps it. */
+export function insertLiveAdWithEdit(rows: Db, ad: LiveAdWithEdit): number;
+export function insertLiveAdWithEdit(rows: TestSql, ad: LiveAdWithEdit): Promise<number>;
 export function insertLiveAdWithEdit(
-  db: Db,
-  ad: NewMemberAd & {
-    pendingTitle: string;
-    pendingDescription?: string;
-    pendingMarks?: PolicyMark[];
-  },
-): number {
-  const id = insertAdInReview(db, ad);
+  rows: Db | TestSql,
+  ad: LiveAdWithEdit,
+): number | Promise<number> {
   const now = new Date().toISOString();
-  db.prepare(
-    `UPDATE member_ads SET status = 'live', approved_at = ?, posted_on = '2026-11-01',
-       expires_on = '2026-12-01', pending_age = age, pending_seeks = seeks, pending_title = ?,
-       pending_description = COALESCE(?, description), pending_marks = ?, submitted_at = ?,
-       revision = revision + 2
-     WHERE id = ?`,
-  ).run(
+  const values = (id: number) => [
     now,
     ad.pendingTitle,
     ad.pendingDescription ?? null,
     JSON.stringify(ad.pendingMarks ?? []),
     now,
     id,
-  );
-  return id;
+  ];
+  if (isLegacy(rows)) {
+    const id = insertAdInReview(rows, ad);
+    rows.prepare(WITH_EDIT).run(...values(id));
+    return id;
+  }
+  return insertAdInReview(rows, ad).then(async (id) => {
+    await rows.run(WITH_EDIT, ...values(id));
+    return id;
+  });
 }
 
 export interface StoredAd {
@@ -123,8 +158,14 @@ export interface StoredAd {
   marks: string;
 }
 
-export const storedAd = (db: Db, id: number) =>
-  db.prepare('SELECT * FROM member_ads WHERE id = ?').get(id) as StoredAd;
+/** The ad's row as stored. */
+export function storedAd(rows: Db, id: number): StoredAd;
+export function storedAd(rows: TestSql, id: number): Promise<StoredAd>;
+export function storedAd(rows: Db | TestSql, id: number): StoredAd | Promise<StoredAd> {
+  const query = 'SELECT * FROM member_ads WHERE id = ?';
+  if (isLegacy(rows)) return rows.prepare(query).get(id) as StoredAd;
+  return rows.get<StoredAd>(query, id).then((row) => row!);
+}
 
 export interface LogRow {
   id: number;
@@ -139,8 +180,14 @@ export interface LogRow {
   note: string | null;
 }
 
-export const logRows = (db: Db) =>
-  db.prepare('SELECT * FROM moderation_log ORDER BY id').all() as LogRow[];
+/** Every row of the moderation log, oldest first. */
+export function logRows(rows: Db): LogRow[];
+export function logRows(rows: TestSql): Promise<LogRow[]>;
+export function logRows(rows: Db | TestSql): LogRow[] | Promise<LogRow[]> {
+  const query = 'SELECT * FROM moderation_log ORDER BY id';
+  if (isLegacy(rows)) return rows.prepare(query).all() as LogRow[];
+  return rows.all<LogRow>(query);
+}
 
 /** A publisher that records each request and answers at once, as a build that succeeded. */
 export function recordingPublisher(): Publisher & { reasons: string[] } {

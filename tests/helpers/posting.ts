@@ -1,8 +1,7 @@
 // Posting tests: verified members made through the API (sign up, then the row marked verified),
-// ads posted as forms or JSON, and the member_ads rows read back from the database file.
-import Database from 'better-sqlite3';
+// ads posted as forms or JSON, and the member_ads rows read back from the store (`t.sql`, on
+// either engine).
 import { expect } from 'vitest';
-import { accountStore } from '../../server/db/accounts.ts';
 import {
   cookieHeader,
   FORM_TYPE,
@@ -43,9 +42,9 @@ export async function makeMember(
     signupBody({ email, ...(dateOfBirth ? { dateOfBirth } : {}) }),
   );
   expect(response.status).toBe(201);
-  const accounts = accountStore(t.db);
-  const accountId = accounts.findByEmail(email)!.id;
-  if (verified) accounts.markVerified(accountId, new Date().toISOString());
+  const { accounts } = t.store;
+  const accountId = (await accounts.findByEmail(email))!.id;
+  if (verified) await accounts.markVerified(accountId, new Date().toISOString());
   return { email, session: sessionTokenOf(response), accountId };
 }
 
@@ -104,31 +103,31 @@ export interface StoredAd {
   revision: number;
 }
 
-/** Every member ad, read from the database file as another process would. */
-export function storedAds(dbPath: string, accountId?: number): StoredAd[] {
-  const file = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return (
-      accountId === undefined
-        ? file.prepare('SELECT * FROM member_ads ORDER BY id').all()
-        : file.prepare('SELECT * FROM member_ads WHERE account_id = ? ORDER BY id').all(accountId)
-    ) as StoredAd[];
-  } finally {
-    file.close();
-  }
+/** Every member ad (of the account, when given), by id. */
+export function storedAds(t: TestApp, accountId?: number): Promise<StoredAd[]> {
+  return accountId === undefined
+    ? t.sql.all<StoredAd>('SELECT * FROM member_ads ORDER BY id')
+    : t.sql.all<StoredAd>('SELECT * FROM member_ads WHERE account_id = ? ORDER BY id', accountId);
 }
 
 /**
  * Sets columns of a member ad directly, as a moderator's approval or the passing of time would
- * (approval is the moderation helper's; here only its outcome matters).
+ * (approval is the moderation helper's; here only its outcome matters). Await it: on PostgreSQL it
+ * is done when it resolves. On SQLite it is done at once, for the tests that do not await it yet.
  */
-export function setAd(t: TestApp, id: number, columns: Record<string, string | number | null>) {
+export function setAd(
+  t: TestApp,
+  id: number,
+  columns: Record<string, string | number | null>,
+): Promise<void> {
   const names = Object.keys(columns);
-  t.db
-    .prepare(
-      `UPDATE member_ads SET ${names.map((name) => `${name} = @${name}`).join(', ')} WHERE id = @id`,
-    )
-    .run({ ...columns, id });
+  const query = `UPDATE member_ads SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`;
+  const values = [...Object.values(columns), id];
+  if (t.store.kind === 'sqlite') {
+    t.db.prepare(query).run(...values);
+    return Promise.resolve();
+  }
+  return t.sql.run(query, ...values).then(() => {});
 }
 
 /** YYYY-MM-DD `days` from today (UTC). */

@@ -10,6 +10,7 @@ import { expect } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
 import { openSqliteStore } from '../../server/store/open-store.ts';
+import type { StoreHandle } from '../../server/store/store.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { getSite, useCompiledContentDir } from '../../src/content/index.ts';
 import { GENEROUS_RATE_LIMITS } from '../e2e/rate-limits.ts';
@@ -20,6 +21,8 @@ const root = join(import.meta.dirname, '..', '..');
 export interface PublishingSite {
   url: string;
   db: Db;
+  /** The server's store (moderators are made through it, as the operator's command does). */
+  store: StoreHandle;
   publisher: BuildPublisher;
   /** Where its mail is written. */
   outboxDir: string;
@@ -48,6 +51,7 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
   useCompiledContentDir(join(work, 'compiled'));
   const db = openDatabase(join(work, 'localboard.sqlite'));
+  const store = openSqliteStore(join(work, 'localboard.sqlite'));
   const publisher = buildPublisher({
     outDir: join(work, 'out'),
     database: { path: join(work, 'localboard.sqlite') },
@@ -62,7 +66,7 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
     siteDir: join(work, 'out', 'site'),
     pageAssetsFile: join(work, 'out', 'server', 'page-assets.json'),
     db,
-    store: openSqliteStore(join(work, 'localboard.sqlite')),
+    store,
     mailer: testMailer(outboxDir),
     // The mails link to this server, as PUBLIC_BASE_URL makes them do in production.
     mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
@@ -80,6 +84,7 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
   const site: PublishingSite = {
     url,
     db,
+    store,
     publisher,
     outboxDir,
     close: async () => {
@@ -90,6 +95,7 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       if (db.open) db.close();
+      await store.close();
       rmSync(work, { recursive: true, force: true });
     },
   };

@@ -1,9 +1,8 @@
-// Reports tests (docs/product.md section 8): reports sent as a browser without JavaScript or a script
-// sends them, from a given client address (the test apps trust one proxy hop, so X-Forwarded-For
-// names the client), live member ads and conversations written as the other routes store them,
-// and the rows the reports wrote.
+// Reports tests (docs/product.md section 8): reports sent as a browser without JavaScript or a
+// script sends them, from a given client address (the test apps trust one proxy hop, so
+// X-Forwarded-For names the client), live member ads and conversations written as the other routes
+// store them, and the rows the reports wrote, through the test's store (`t.sql`: either engine).
 import { adIdsForCity } from '../../src/content/index.ts';
-import type { Db } from '../../server/db/database.ts';
 import {
   cookieHeader,
   FORM_TYPE,
@@ -15,6 +14,7 @@ import {
 } from './api.ts';
 import { insertAdInReview, type NewMemberAd } from './moderation.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';
+import type { TestSql } from './test-store.ts';
 
 /**
  * The test app of a file's tests on the compiled content fixture with its editors' ads published
@@ -66,36 +66,47 @@ const day = (offset: number) =>
   new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 /** A live member ad, approved today for 30 days; its id. */
-export function insertLiveAd(db: Db, ad: NewMemberAd): number {
-  const id = insertAdInReview(db, ad);
-  db.prepare(
+export async function insertLiveAd(rows: TestSql, ad: NewMemberAd): Promise<number> {
+  const id = await insertAdInReview(rows, ad);
+  await rows.run(
     `UPDATE member_ads SET status = 'live', approved_at = ?, posted_on = ?, expires_on = ?,
        revision = revision + 1 WHERE id = ?`,
-  ).run(new Date().toISOString(), day(0), day(30), id);
+    new Date().toISOString(),
+    day(0),
+    day(30),
+    id,
+  );
   return id;
 }
 
 /** A conversation about a member ad between its poster and a replier, with messages. */
-export function insertConversation(
-  db: Db,
+export async function insertConversation(
+  rows: TestSql,
   c: { adId: number; posterId: number; replierId: number; messages: [number, string][] },
-): number {
+): Promise<number> {
   const now = new Date().toISOString();
-  const { title } = db.prepare('SELECT title FROM member_ads WHERE id = ?').get(c.adId) as {
-    title: string;
-  };
-  const id = Number(
-    db
-      .prepare(
-        `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
-           last_message_at) VALUES (?, ?, ?, ?, ?, ?)`,
-      )
-      .run(c.adId, title, c.posterId, c.replierId, now, now).lastInsertRowid,
-  );
+  const { title } = (await rows.get<{ title: string }>(
+    'SELECT title FROM member_ads WHERE id = ?',
+    c.adId,
+  ))!;
+  const { id } = (await rows.get<{ id: number }>(
+    `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
+       last_message_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+    c.adId,
+    title,
+    c.posterId,
+    c.replierId,
+    now,
+    now,
+  ))!;
   for (const [sender, body] of c.messages)
-    db.prepare(
+    await rows.run(
       'INSERT INTO messages (conversation_id, sender_id, body, sent_at) VALUES (?, ?, ?, ?)',
-    ).run(id, sender, body, now);
+      id,
+      sender,
+      body,
+      now,
+    );
   return id;
 }
 
@@ -115,20 +126,20 @@ export interface ReportRow {
   resolved_by: number | null;
 }
 
-export const reportRows = (db: Db, adId: number) =>
-  db.prepare('SELECT * FROM reports WHERE ad_id = ? ORDER BY id').all(adId) as ReportRow[];
+export const reportRows = (rows: TestSql, adId: number) =>
+  rows.all<ReportRow>('SELECT * FROM reports WHERE ad_id = ? ORDER BY id', adId);
 
-export const conversationReportRows = (db: Db, conversationId: number) =>
-  db
-    .prepare('SELECT * FROM reports WHERE conversation_id = ? ORDER BY id')
-    .all(conversationId) as ReportRow[];
+export const conversationReportRows = (rows: TestSql, conversationId: number) =>
+  rows.all<ReportRow>(
+    'SELECT * FROM reports WHERE conversation_id = ? ORDER BY id',
+    conversationId,
+  );
 
-export const hiddenRows = (db: Db, adId: number) =>
-  db.prepare('SELECT * FROM hidden_ads WHERE ad_id = ?').all(adId) as {
-    ad_id: number;
-    kind: string;
-    why: string;
-  }[];
+export const hiddenRows = (rows: TestSql, adId: number) =>
+  rows.all<{ ad_id: number; kind: string; why: string }>(
+    'SELECT * FROM hidden_ads WHERE ad_id = ?',
+    adId,
+  );
 
 /** The text of a page without tags, white space folded. */
 export const textOf = (html: string) =>

@@ -8,7 +8,7 @@ import type { DataContext } from '../registry.ts';
 /**
  * `/moderate/reports`, for moderators only (anyone else gets the not-found screen): the open
  * reports grouped by ad (and by reported conversation), hidden and urgent ones first, from the
- * request (server/routes/reports.ts); what the last action did; a refused action's message.
+ * request (server/reports/views.ts); what the last action did; a refused action's message.
  */
 export function moderateReportsData({ request }: DataContext) {
   const { brand } = getSite();

@@ -2,7 +2,7 @@
 // 500, and stores nothing; hostile text where a value may hold anything is stored as is.
 import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
 import {
-  countRows,
+  accountIn,
   dobYearsAgo,
   FORM_TYPE,
   JSON_TYPE,
@@ -10,11 +10,10 @@ import {
   ORIGIN,
   PASSWORD,
   postJson,
+  rowsIn,
   signupBody,
-  storedAccount,
-  tableExists,
-  uniqueEmail,
   type TestApp,
+  uniqueEmail,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
 
@@ -335,17 +334,17 @@ async function expectRefusal(response: Response, input: BadInput) {
 
 describe('POST /api/signup refuses bad input', () => {
   test.each([...bothEndpoints(valid), ...signupOnly])('$name → $status', async (input) => {
-    const before = countRows(testApp.dbPath, 'accounts');
+    const before = await rowsIn(testApp, 'accounts');
     await expectRefusal(await send('/api/signup', input), input);
-    expect(countRows(testApp.dbPath, 'accounts')).toBe(before);
+    expect(await rowsIn(testApp, 'accounts')).toBe(before);
   });
 });
 
 describe('POST /api/signin refuses bad input', () => {
   test.each([...bothEndpoints(validSignin), ...signinOnly])('$name → $status', async (input) => {
-    const before = countRows(testApp.dbPath, 'sessions');
+    const before = await rowsIn(testApp, 'sessions');
     await expectRefusal(await send('/api/signin', input), input);
-    expect(countRows(testApp.dbPath, 'sessions')).toBe(before);
+    expect(await rowsIn(testApp, 'sessions')).toBe(before);
   });
 
   it('answers an unknown email with SQL in the password as wrong credentials (401)', async () => {
@@ -391,10 +390,11 @@ describe('an email taken in another case', () => {
       field: 'email',
     });
     expect(second.headers.getSetCookie()).toEqual([]);
-    const rows = testApp.db
-      .prepare('SELECT COUNT(*) AS n FROM accounts WHERE email = ?')
-      .get(`${local}@example.com`) as { n: number };
-    expect(rows.n).toBe(1);
+    const rows = await testApp.sql.all(
+      'SELECT id FROM accounts WHERE email = ?',
+      `${local}@example.com`,
+    );
+    expect(rows).toHaveLength(1);
   });
 });
 
@@ -408,8 +408,7 @@ describe('hostile text where any text is allowed', () => {
       const email = `o'brien+${uniqueEmail('hostile')}`;
       const signup = await postJson(testApp.app, '/api/signup', signupBody({ email, password }));
       expect(signup.status).toBe(201);
-      expect(tableExists(testApp.dbPath, 'accounts')).toBe(true);
-      expect(storedAccount(testApp.dbPath, email)?.password_hash).toMatch(/^scrypt\$/);
+      expect((await accountIn(testApp, email))?.password_hash).toMatch(/^scrypt\$/);
 
       const right = await postJson(testApp.app, '/api/signin', { email, password });
       expect(right.status).toBe(200);
@@ -418,9 +417,8 @@ describe('hostile text where any text is allowed', () => {
     },
   );
 
-  it('leaves the accounts and sessions tables in place after all of the above', () => {
-    expect(tableExists(testApp.dbPath, 'accounts')).toBe(true);
-    expect(tableExists(testApp.dbPath, 'sessions')).toBe(true);
-    expect(countRows(testApp.dbPath, 'accounts')).toBeGreaterThan(0);
+  it('leaves the accounts and sessions tables in place after all of the above', async () => {
+    expect(await rowsIn(testApp, 'accounts')).toBeGreaterThan(0);
+    expect(await rowsIn(testApp, 'sessions')).toBeGreaterThan(0);
   });
 });

@@ -1,16 +1,20 @@
 // Sign-ups at the same moment: many distinct ones all succeed, and a race on one email stores it
-// once (the unique index decides, not the "is it taken?" look-up before hashing).
+// once (the unique index decides, not the "is it taken?" look-up before hashing). The same through
+// two instances of the server on one database (on PostgreSQL, in the postgres suite): no two
+// sign-ups take one id, and none ends in a 500.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  countRows,
+  accountsIn,
   makeTestApp,
+  openTestApp,
   postJson,
-  sessionCountFor,
+  rowsIn,
+  sessionsOf,
   signupBody,
-  storedAccounts,
-  uniqueEmail,
   type TestApp,
+  uniqueEmail,
 } from '../../helpers/api.ts';
+import { onPostgres } from '../../helpers/test-store.ts';
 
 // Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
@@ -34,10 +38,10 @@ describe('parallel sign-ups', () => {
     );
     expect(responses.map((response) => response.status)).toEqual(emails.map(() => 201));
 
-    const stored = storedAccounts(testApp.dbPath).map((account) => account.email);
+    const stored = (await accountsIn(testApp)).map((account) => account.email);
     expect(stored).toHaveLength(200);
     expect([...stored].sort()).toEqual([...emails].sort());
-    expect(countRows(testApp.dbPath, 'sessions')).toBe(200);
+    expect(await rowsIn(testApp, 'sessions')).toBe(200);
   });
 
   it.each([2, 10])(
@@ -58,8 +62,44 @@ describe('parallel sign-ups', () => {
         expect(await response.json()).toEqual({ error: DUPLICATE, field: 'email' });
         expect(response.headers.getSetCookie()).toEqual([]);
       }
-      expect(storedAccounts(testApp.dbPath).map((account) => account.email)).toEqual([email]);
-      expect(sessionCountFor(testApp.dbPath, email)).toBe(1);
+      expect((await accountsIn(testApp)).map((account) => account.email)).toEqual([email]);
+      expect(await sessionsOf(testApp, email)).toBe(1);
     },
   );
+});
+
+// Several instances share a database on PostgreSQL only; a SQLite file has one server. (Two apps
+// on one file in one process could wait for each other synchronously: a test artifact.)
+describe.runIf(onPostgres())('sign-ups at once on two instances of one database', () => {
+  let second: TestApp;
+  beforeEach(async () => {
+    second = await openTestApp(testApp.dir, { hashing: { maxWaitMs: 10 * 60_000 } });
+  });
+  afterEach(() => second.close());
+
+  it('one email on both: one 201 and one 409, round after round, never a 500', async () => {
+    for (let round = 0; round < 10; round++) {
+      const email = uniqueEmail('two-instances');
+      const responses = await Promise.all(
+        [testApp, second].map((instance) =>
+          postJson(instance.app, '/api/signup', signupBody({ email })),
+        ),
+      );
+      expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
+      expect(await sessionsOf(testApp, email)).toBe(1);
+    }
+    expect(await rowsIn(testApp, 'accounts')).toBe(10);
+  });
+
+  it('different emails on both: every one 201, each with an id of its own', async () => {
+    const emails = Array.from({ length: 40 }, () => uniqueEmail('two-instances'));
+    const responses = await Promise.all(
+      emails.map((email, index) =>
+        postJson((index % 2 === 0 ? testApp : second).app, '/api/signup', signupBody({ email })),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(emails.map(() => 201));
+    const ids = await testApp.sql.all<{ id: number }>('SELECT id FROM accounts ORDER BY id');
+    expect(ids.map((row) => row.id)).toEqual(emails.map((_, index) => index + 1));
+  });
 });

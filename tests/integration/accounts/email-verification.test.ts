@@ -1,7 +1,6 @@
 // Email verification: the link mailed after sign-up (single use, 24 hours, stored hashed), the
 // /verify page and its button, the /account page and its "Resend the link" form, and the way to
 // sign in and back for a page that needs a member. In-process, mail in a temp outbox.
-import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import {
@@ -56,16 +55,12 @@ describe('the verification mail', () => {
 
   test('keeps only the hash of the token in the database', async () => {
     const { link } = await signUp();
-    const file = new Database(t.dbPath, { readonly: true });
-    const rows = file
-      .prepare('SELECT token_hash, purpose, expires_at, created_at FROM email_tokens')
-      .all() as {
+    const rows = await t.sql.all<{
       token_hash: Buffer;
       purpose: string;
       expires_at: string;
       created_at: string;
-    }[];
-    file.close();
+    }>('SELECT token_hash, purpose, expires_at, created_at FROM email_tokens');
     const mine = rows.find((row) =>
       row.token_hash.equals(createHash('sha256').update(link).digest()),
     );
@@ -129,7 +124,7 @@ describe('/verify', () => {
 
   test('an expired link says it has expired and verifies nothing', async () => {
     const { session, link } = await signUp();
-    expireTokens();
+    await expireTokens();
     const page = await get(`/verify?token=${link}`);
     expect(headingOf(await page.text())).toBe('This link has expired');
     const posted = await postForm(t.app, '/api/verify', { token: link });
@@ -284,12 +279,8 @@ describe('pages rendered on request', () => {
   });
 });
 
-function expireTokens() {
-  const file = new Database(t.dbPath);
-  file
-    .prepare(
-      "UPDATE email_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE used_at IS NULL",
-    )
-    .run();
-  file.close();
+async function expireTokens() {
+  await t.sql.run(
+    "UPDATE email_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE used_at IS NULL",
+  );
 }

@@ -5,12 +5,15 @@
 // is never refused for them, and an owner on a new browser gets in through the emailed reset link,
 // which makes that browser a known one. Delete my account, which asks for the password again,
 // counts and refuses the same way. In-process; each client is an X-Forwarded-For address behind
-// one trusted proxy, and each test builds its own app, so the counters start at zero.
+// one trusted proxy, and each test builds its own app on a database of its own, so the counters
+// start at zero. On PostgreSQL, guesses spread over two instances on one database are refused as
+// soon as they would be on one (docs/product.md section 12).
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../../../server/auth/rate-limits.ts';
 import {
   GENEROUS_LIMITS,
   makeTestApp,
+  openTestApp,
   PASSWORD,
   postForm,
   postJson,
@@ -22,6 +25,7 @@ import {
 } from '../../helpers/api.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, withFixtureContent } from '../../helpers/pages.ts';
+import { onPostgres } from '../../helpers/test-store.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -44,8 +48,9 @@ const PRODUCTION_SIGNIN: RateLimitSettings = {
 };
 
 const opened: TestApp[] = [];
-afterEach(() => {
-  for (const testApp of opened.splice(0)) testApp.remove();
+afterEach(async () => {
+  // Second instances first: they share the folder the first one removes.
+  for (const testApp of opened.splice(0).reverse()) await testApp.remove();
 });
 
 const from = (address: string, cookie?: string) => ({
@@ -70,6 +75,22 @@ async function appWithOwner(rateLimits = PRODUCTION_SIGNIN) {
     postJson(testApp.app, '/api/signin', { email: who, password }, from(address, cookie));
   return { ...testApp, email, session: sessionTokenOf(signup), device, signin };
 }
+
+/** Another instance of `first`'s app on the same database: its `signin`. */
+async function secondInstance(first: TestApp, rateLimits = PRODUCTION_SIGNIN) {
+  const testApp = await openTestApp(first.dir, { trustProxy: 1, rateLimits });
+  opened.push({ ...testApp, remove: testApp.close });
+  return (who: string, password: string, address: string, cookie?: string) =>
+    postJson(testApp.app, '/api/signin', { email: who, password }, from(address, cookie));
+}
+
+const accountCount = async (testApp: TestApp, email: string) =>
+  (
+    await testApp.sql.get<{ n: number }>(
+      'SELECT cast(count(*) as integer) AS n FROM accounts WHERE email = ?',
+      email,
+    )
+  )?.n;
 
 /** 20 wrong passwords for `email`, each from its own address: their statuses. */
 async function guessFromTwentyAddresses(
@@ -108,6 +129,32 @@ describe('twenty wrong passwords for one account from twenty addresses', () => {
       CLOSED_FOR_15_MINUTES,
     );
   });
+
+  it.runIf(onPostgres())(
+    'spread over two instances on one database, are refused from the 11th on all the same',
+    async () => {
+      const owner = await appWithOwner();
+      const other = await secondInstance(owner);
+      const either = (who: string, password: string, address: string) =>
+        (Number(address.split('.').at(-1)) % 2 ? owner.signin : other)(who, password, address);
+      const answers = await guessFromTwentyAddresses(either, owner.email);
+      expect(answers.map((answer) => answer.status)).toEqual([
+        ...Array<number>(10).fill(401),
+        ...Array<number>(10).fill(429),
+      ]);
+      expect(await expectClosed(answers[10]!)).toBe(CLOSED_FOR_15_MINUTES);
+      // Closed on both, to the right password too; the owner's known browser still gets in.
+      await expectClosed(await owner.signin(owner.email, PASSWORD, '192.0.2.20'));
+      await expectClosed(await other(owner.email, PASSWORD, '192.0.2.21'));
+      const known = await other(
+        owner.email,
+        PASSWORD,
+        '192.0.2.22',
+        `${DEVICE_COOKIE}=${owner.device}`,
+      );
+      expect(known.status).toBe(200);
+    },
+  );
 
   it('a form post gets the sign-in page with the message and the email kept', async () => {
     const { app, signin, email } = await appWithOwner();
@@ -217,6 +264,25 @@ describe('the wait', () => {
     expect(statuses).toEqual([...Array<number>(10).fill(401), ...Array<number>(4).fill(429)]);
   });
 
+  it.runIf(onPostgres())(
+    'counts a burst sent to two instances at once as it begins: none gets past the tenth',
+    async () => {
+      const owner = await appWithOwner();
+      const other = await secondInstance(owner);
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, (_, index) =>
+          (index % 2 ? owner.signin : other)(
+            owner.email,
+            `burst-${index}-x`,
+            `203.0.9.${index + 1}`,
+          ),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([...Array<number>(10).fill(401), ...Array<number>(6).fill(429)]);
+    },
+  );
+
   it('the owner knowing the password on a new browser does not count against the account', async () => {
     const { signin, email } = await appWithOwner();
     for (let round = 1; round <= 3; round++)
@@ -247,13 +313,12 @@ describe('Delete my account, which asks for the password again', () => {
     );
 
   it('is refused to a session on a new browser while the account is closed to them', async () => {
-    const { app, signin, email, session, db } = await appWithOwner();
+    const owner = await appWithOwner();
+    const { app, signin, email, session } = owner;
     await guessFromTwentyAddresses(signin, email);
     const borrowed = await deleteAccount(app, session, PASSWORD, '203.0.7.1');
     expect(await expectClosed(borrowed)).toBe(CLOSED_FOR_15_MINUTES);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM accounts WHERE email = ?').get(email)).toEqual({
-      n: 1,
-    });
+    expect(await accountCount(owner, email)).toBe(1);
   });
 
   it('counts a new browser’s wrong passwords with the account’s sign-in failures', async () => {
@@ -266,12 +331,11 @@ describe('Delete my account, which asks for the password again', () => {
   });
 
   it('goes ahead in the owner’s known browser, whatever others did', async () => {
-    const { app, signin, email, session, device, db } = await appWithOwner();
+    const owner = await appWithOwner();
+    const { app, signin, email, session, device } = owner;
     await guessFromTwentyAddresses(signin, email);
     const deleted = await deleteAccount(app, session, PASSWORD, '198.51.100.1', device);
     expect(deleted.status).toBe(200);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM accounts WHERE email = ?').get(email)).toEqual({
-      n: 0,
-    });
+    expect(await accountCount(owner, email)).toBe(0);
   });
 });

@@ -1,7 +1,6 @@
 // Password reset by emailed link: /forgot answers the same whether or not an address has an
 // account; /reset?token=… (single use, 1 hour, stored hashed) sets a new password with the sign-up
 // rules and revokes every session. In-process, mail in a temp outbox.
-import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import {
   cookieHeader,
@@ -11,7 +10,7 @@ import {
   PASSWORD,
   postForm,
   postJson,
-  sessionCountFor,
+  sessionsOf,
   sessionTokenOf,
   signupBody,
   uniqueEmail,
@@ -134,7 +133,7 @@ describe('/reset', () => {
     const second = sessionTokenOf(
       await postJson(t.app, '/api/signin', { email, password: PASSWORD }),
     );
-    expect(sessionCountFor(t.dbPath, email)).toBe(2);
+    expect(await sessionsOf(t, email)).toBe(2);
     const token = await resetLinkFor(email);
 
     const page = await get(`/reset?token=${token}`);
@@ -161,7 +160,7 @@ describe('/reset', () => {
       'Your password has been changed',
     );
 
-    expect(sessionCountFor(t.dbPath, email)).toBe(0);
+    expect(await sessionsOf(t, email)).toBe(0);
     for (const old of [session, second])
       expect((await t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(old) })).status).toBe(
         401,
@@ -198,19 +197,13 @@ describe('/reset', () => {
   test('an expired link (after 1 hour) changes nothing', async () => {
     const { email } = await member();
     const token = await resetLinkFor(email);
-    const file = new Database(t.dbPath);
-    const row = file
-      .prepare(
-        "SELECT created_at, expires_at FROM email_tokens WHERE purpose = 'reset' ORDER BY id DESC LIMIT 1",
-      )
-      .get() as { created_at: string; expires_at: string };
-    expect((Date.parse(row.expires_at) - Date.parse(row.created_at)) / 60_000).toBe(60);
-    file
-      .prepare(
-        "UPDATE email_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE purpose = 'reset'",
-      )
-      .run();
-    file.close();
+    const row = await t.sql.get<{ created_at: string; expires_at: string }>(
+      "SELECT created_at, expires_at FROM email_tokens WHERE purpose = 'reset' ORDER BY id DESC LIMIT 1",
+    );
+    expect((Date.parse(row!.expires_at) - Date.parse(row!.created_at)) / 60_000).toBe(60);
+    await t.sql.run(
+      "UPDATE email_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE purpose = 'reset'",
+    );
     expect(headingOf(await (await get(`/reset?token=${token}`)).text())).toBe(
       'This link has expired',
     );

@@ -1,5 +1,6 @@
 // Rate limits with small windows (3 attempts a minute): sign-up per IP, sign-in per account and
-// per IP. Each test builds its own app, so the in-memory counters start at zero.
+// per IP. Each test builds its own app on a database of its own, so the counters start at zero;
+// on PostgreSQL a second app on the same database (another instance) counts with the first.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RateLimitSettings } from '../../../server/auth/rate-limits.ts';
 import {
@@ -7,16 +8,17 @@ import {
   limitsWith,
   listen,
   makeTestApp,
+  openTestApp,
   PASSWORD,
   postJson,
   signupBody,
-  storedAccount,
   uniqueEmail,
   type RunningServer,
   type TestApp,
   type TestAppOptions,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
+import { onPostgres } from '../../helpers/test-store.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -31,7 +33,8 @@ const opened: TestApp[] = [];
 const servers: RunningServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const testApp of opened.splice(0)) testApp.remove();
+  // Second instances first: they share the folder the first one removes.
+  for (const testApp of opened.splice(0).reverse()) await testApp.remove();
 });
 
 async function appWith(
@@ -42,6 +45,20 @@ async function appWith(
   opened.push(testApp);
   return testApp;
 }
+
+/** Another instance of `first`'s app, on the same database, with the same settings. */
+async function secondInstance(
+  first: TestApp,
+  limits: Partial<RateLimitSettings>,
+  options: TestAppOptions = {},
+): Promise<TestApp> {
+  const testApp = await openTestApp(first.dir, { ...options, rateLimits: limitsWith(limits) });
+  opened.push({ ...testApp, remove: testApp.close });
+  return testApp;
+}
+
+const accountOf = (testApp: TestApp, email: unknown) =>
+  testApp.sql.get('SELECT email FROM accounts WHERE email = ?', email);
 
 async function expectTooMany(response: Response) {
   expect(response.status).toBe(429);
@@ -56,14 +73,29 @@ async function expectTooMany(response: Response) {
 
 describe('sign-up per IP', () => {
   it('answers the 4th attempt inside the window with 429 and Retry-After', async () => {
-    const { app, dbPath } = await appWith({ signupPerIp: SMALL });
+    const testApp = await appWith({ signupPerIp: SMALL });
     for (let attempt = 1; attempt <= 3; attempt++) {
-      expect((await postJson(app, '/api/signup', signupBody())).status).toBe(201);
+      expect((await postJson(testApp.app, '/api/signup', signupBody())).status).toBe(201);
     }
     const fourth = signupBody();
-    await expectTooMany(await postJson(app, '/api/signup', fourth));
-    expect(storedAccount(dbPath, fourth.email as string)).toBeUndefined();
+    await expectTooMany(await postJson(testApp.app, '/api/signup', fourth));
+    expect(await accountOf(testApp, fourth.email)).toBeUndefined();
   });
+
+  it.runIf(onPostgres())(
+    'counts sign-ups sent to two instances on one database together',
+    async () => {
+      const first = await appWith({ signupPerIp: SMALL });
+      const second = await secondInstance(first, { signupPerIp: SMALL });
+      for (const { app } of [first, second, first]) {
+        expect((await postJson(app, '/api/signup', signupBody())).status).toBe(201);
+      }
+      const fourth = signupBody();
+      await expectTooMany(await postJson(second.app, '/api/signup', fourth));
+      await expectTooMany(await postJson(first.app, '/api/signup', signupBody()));
+      expect(await accountOf(first, fourth.email)).toBeUndefined();
+    },
+  );
 
   it('counts refused attempts too (a bad body still spends one)', async () => {
     const { app } = await appWith({ signupPerIp: SMALL });
@@ -75,8 +107,8 @@ describe('sign-up per IP', () => {
   });
 
   it('over real HTTP, takes the IP from the socket and ignores X-Forwarded-For by default', async () => {
-    const { app, dbPath } = await appWith({ signupPerIp: SMALL });
-    const server = await listen(app);
+    const testApp = await appWith({ signupPerIp: SMALL });
+    const server = await listen(testApp.app);
     servers.push(server);
     const signup = (body: Record<string, unknown>, forwardedFor: string) =>
       fetch(`${server.url}/api/signup`, {
@@ -90,7 +122,7 @@ describe('sign-up per IP', () => {
     }
     const fourth = signupBody();
     await expectTooMany(await signup(fourth, '203.0.113.99'));
-    expect(storedAccount(dbPath, fourth.email as string)).toBeUndefined();
+    expect(await accountOf(testApp, fourth.email)).toBeUndefined();
   });
 
   // Two proxies: the outer one (10.0.0.1, as the inner one saw it) wrote the client's address.

@@ -2,6 +2,7 @@
 // and a request log that never holds a password, an email or a token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accountIn,
   cookieHeader,
   JSON_TYPE,
   listen,
@@ -11,7 +12,6 @@ import {
   postJson,
   sessionTokenOf,
   signupBody,
-  storedAccount,
   type TestApp,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
@@ -38,14 +38,14 @@ describe('origin check on state-changing requests', () => {
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ error: CROSS_SITE });
     expect(response.headers.getSetCookie()).toEqual([]);
-    expect(storedAccount(testApp.dbPath, body.email as string)).toBeUndefined();
+    expect(await accountIn(testApp, body.email as string)).toBeUndefined();
   }
 
   async function expectAllowed(headers: Record<string, string>) {
     const body = signupBody();
     const response = await postJson(testApp.app, '/api/signup', body, headers);
     expect(response.status).toBe(201);
-    expect(storedAccount(testApp.dbPath, body.email as string)).toBeDefined();
+    expect(await accountIn(testApp, body.email as string)).toBeDefined();
   }
 
   it('refuses a sign-up from another origin with 403 and stores nothing', () =>

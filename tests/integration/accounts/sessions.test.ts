@@ -2,6 +2,7 @@
 // nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type App,
   cookieHeader,
   JSON_TYPE,
   listen,
@@ -12,12 +13,11 @@ import {
   postForm,
   postJson,
   sessionCookieOf,
-  sessionCountFor,
+  sessionsOf,
   sessionTokenOf,
   signupBody,
-  uniqueEmail,
-  type App,
   type TestApp,
+  uniqueEmail,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
 
@@ -52,7 +52,7 @@ async function signIn(email = member, password = PASSWORD): Promise<string> {
 
 describe('POST /api/signin', () => {
   it('answers 200 with the redirect to / and sets the session cookie', async () => {
-    const before = sessionCountFor(testApp.dbPath, member);
+    const before = await sessionsOf(testApp, member);
     const response = await postJson(app, '/api/signin', { email: member, password: PASSWORD });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ redirectUrl: '/' });
@@ -61,7 +61,7 @@ describe('POST /api/signin', () => {
     expect(cookie?.attributes.get('httponly')).toBe(true);
     expect(cookie?.attributes.get('samesite')).toBe('Lax');
     expect(cookie?.attributes.get('path')).toBe('/');
-    expect(sessionCountFor(testApp.dbPath, member)).toBe(before + 1);
+    expect(await sessionsOf(testApp, member)).toBe(before + 1);
   });
 
   it('signs in with the email in another case and with spaces around it', async () => {

@@ -8,15 +8,15 @@ import { busyRetryMs } from '../../../src/client/submit-json.ts';
 import { createHashingPool, type HashingPool } from '../../../server/auth/hashing-pool.ts';
 import { DEFAULT_RATE_LIMITS } from '../../../server/auth/rate-limits.ts';
 import {
+  accountsIn,
   JSON_TYPE,
   listen,
   makeTestApp,
   PASSWORD,
-  signupBody,
-  storedAccounts,
-  uniqueEmail,
   type RunningServer,
+  signupBody,
   type TestApp,
+  uniqueEmail,
 } from '../../helpers/api.ts';
 
 // Production hashes at 2^16; 2^14 keeps the test quick and still exercises scrypt.
@@ -83,7 +83,7 @@ describe(`${PEOPLE} sign-ups at once from ${PEOPLE} addresses`, () => {
     expect(outcomes.map((outcome) => outcome.status)).toEqual(people.map(() => 201));
     // The burst went past the bound: some were told to come back, and came back.
     expect(outcomes.some((outcome) => outcome.busy > 0)).toBe(true);
-    const stored = storedAccounts(testApp.dbPath).map((account) => account.email);
+    const stored = (await accountsIn(testApp)).map((account) => account.email);
     expect([...stored].sort()).toEqual(people.map((person) => person.email).sort());
   });
 

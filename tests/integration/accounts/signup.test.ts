@@ -2,17 +2,17 @@
 // row it stores, and the form page a refused form post answers with.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accountIn,
+  accountsIn,
   dobYearsAgo,
   makeTestApp,
   postForm,
   postJson,
   sessionCookieOf,
-  sessionCountFor,
+  sessionsOf,
   signupBody,
-  storedAccount,
-  storedAccounts,
-  uniqueEmail,
   type TestApp,
+  uniqueEmail,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
 
@@ -54,10 +54,10 @@ describe('POST /api/signup as JSON', () => {
     expect(cookie?.attributes.get('max-age')).toBe(THIRTY_DAYS);
     expect(cookie?.attributes.has('secure')).toBe(false);
     // The session is kept server-side, by the hash of the token only.
-    expect(sessionCountFor(testApp.dbPath, body.email as string)).toBe(1);
-    const tokenHashes = testApp.db.prepare('SELECT token_hash FROM sessions').all() as {
-      token_hash: Buffer;
-    }[];
+    expect(await sessionsOf(testApp, body.email as string)).toBe(1);
+    const tokenHashes = await testApp.sql.all<{ token_hash: Buffer }>(
+      'SELECT token_hash FROM sessions',
+    );
     for (const { token_hash } of tokenHashes) {
       expect(token_hash.toString('base64url')).not.toBe(cookie?.value);
     }
@@ -110,13 +110,13 @@ describe('POST /api/signup as JSON', () => {
     expect(response.status).toBe(201);
 
     const normalised = label.toLowerCase();
-    const row = storedAccount(testApp.dbPath, normalised);
+    const row = await accountIn(testApp, normalised);
     expect(row).toBeDefined();
     expect(row?.date_of_birth).toBe(dateOfBirth);
     expect(row?.password_hash).toMatch(/^scrypt\$\d+\$8\$1\$[\w-]+\$[\w-]+$/);
     expect(row?.password_hash).not.toContain(password);
     // Nowhere in the table as typed either.
-    const everything = JSON.stringify(storedAccounts(testApp.dbPath));
+    const everything = JSON.stringify(await accountsIn(testApp));
     expect(everything).not.toContain(password);
     expect(everything).not.toContain(typed.trim());
   });
@@ -127,7 +127,7 @@ describe('POST /api/signup as JSON', () => {
     const body = signupBody({ dateOfBirth });
     const response = await postJson(testApp.app, '/api/signup', body);
     expect(response.status).toBe(201);
-    expect(storedAccount(testApp.dbPath, body.email as string)?.date_of_birth).toBe(dateOfBirth);
+    expect((await accountIn(testApp, body.email as string))?.date_of_birth).toBe(dateOfBirth);
   });
 });
 
@@ -146,7 +146,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/success');
     expect(sessionCookieOf(response)?.attributes.get('httponly')).toBe(true);
-    expect(storedAccount(testApp.dbPath, fields.email)?.date_of_birth).toBe(fields.dateOfBirth);
+    expect((await accountIn(testApp, fields.email))?.date_of_birth).toBe(fields.dateOfBirth);
   });
 
   it('refuses a form without the terms box ticked: 400 page with the message, email kept, password never', async () => {
@@ -160,7 +160,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     expect(html).toContain(`name="dateOfBirth" value="${fields.dateOfBirth}"`);
     expect(html).not.toContain('never-echo-this-1');
     expect(sessionCookieOf(response)).toBeUndefined();
-    expect(storedAccount(testApp.dbPath, fields.email)).toBeUndefined();
+    expect(await accountIn(testApp, fields.email)).toBeUndefined();
   });
 
   it('refuses a terms box with any other value than "on"', async () => {
@@ -168,7 +168,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     const response = await postForm(testApp.app, '/api/signup', fields);
     expect(response.status).toBe(400);
     expect(await response.text()).toContain(banner(TERMS_MESSAGE));
-    expect(storedAccount(testApp.dbPath, fields.email)).toBeUndefined();
+    expect(await accountIn(testApp, fields.email)).toBeUndefined();
   });
 
   it('refuses someone under 18 with the age message in the banner', async () => {
@@ -179,7 +179,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     expect(html).toContain(banner(UNDER_18_MESSAGE));
     expect(html).toContain(`name="email" value="${fields.email}"`);
     expect(html).not.toContain('never-echo-this-2');
-    expect(storedAccount(testApp.dbPath, fields.email)).toBeUndefined();
+    expect(await accountIn(testApp, fields.email)).toBeUndefined();
   });
 
   it('escapes what was typed when it puts it back into the page', async () => {

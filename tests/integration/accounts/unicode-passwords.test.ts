@@ -3,12 +3,12 @@
 // match any other such password. Real Unicode, emoji included, is kept exactly as typed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  countRows,
   makeTestApp,
   postJson,
+  rowsIn,
   signupBody,
-  uniqueEmail,
   type TestApp,
+  uniqueEmail,
 } from '../../helpers/api.ts';
 
 // Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
@@ -29,11 +29,11 @@ describe('a password with a lone surrogate', () => {
     ['a low surrogate', '\udfffabcdefgh'],
     ['a pair written backwards', 'abcdefgh\ude00\ud83d'],
   ])('is refused at sign-up (%s) and nothing is stored', async (_, password) => {
-    const before = countRows(testApp.dbPath, 'accounts');
+    const before = await rowsIn(testApp, 'accounts');
     const response = await postJson(testApp.app, '/api/signup', signupBody({ password }));
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: NOT_WELL_FORMED, field: 'password' });
-    expect(countRows(testApp.dbPath, 'accounts')).toBe(before);
+    expect(await rowsIn(testApp, 'accounts')).toBe(before);
   });
 
   it('can no longer stand in for another one (the reproduction)', async () => {

@@ -19,11 +19,11 @@ import {
 } from '../../helpers/api.ts';
 import { mailsTo, outboxMails } from '../../helpers/mail.ts';
 import {
+  addBlock,
+  addConversation,
+  addMessage,
+  addReport,
   countRows,
-  insertBlock,
-  insertConversation,
-  insertMessage,
-  insertReport,
 } from '../../helpers/member-data.ts';
 import {
   getPage,
@@ -58,7 +58,7 @@ const textOf = (html: string) =>
     .replace(/&quot;/g, '"')
     .replace(/\s+/g, ' ');
 
-const accountRow = (id: number) => t.db.prepare('SELECT id FROM accounts WHERE id = ?').get(id);
+const accountRow = (id: number) => t.sql.get('SELECT id FROM accounts WHERE id = ?', id);
 
 /** Approves an ad as a moderator does, through the queue's form. */
 async function approve(moderator: TestMember, adId: number) {
@@ -112,7 +112,7 @@ describe('the wrong password', () => {
     expect(headingOf(html)).toBe('Delete my account');
     expect(bannerOf(html)).toBe('That password is not right. Your account was not deleted.');
     expect(html).toContain('role="alert"');
-    expect(accountRow(member.accountId)).toBeDefined();
+    expect(await accountRow(member.accountId)).toBeDefined();
     expect((await getPage(t.app, '/api/me', member.session)).status).toBe(200);
     expect(setCookies(response)).toEqual([]);
   });
@@ -133,7 +133,7 @@ describe('the wrong password', () => {
     const empty = await deleteForm(member.session, '');
     expect(empty.status).toBe(400);
     expect(bannerOf(await empty.text())).toBe('Enter your password to delete your account.');
-    expect(accountRow(member.accountId)).toBeDefined();
+    expect(await accountRow(member.accountId)).toBeDefined();
   });
 
   test('signed out: to sign in (form) or 401 (JSON), nothing deleted', async () => {
@@ -159,7 +159,7 @@ describe('the wrong password', () => {
     expect(bannerOf(await response.text())).toBe(
       'This request came from another site and was refused.',
     );
-    expect(accountRow(member.accountId)).toBeDefined();
+    expect(await accountRow(member.accountId)).toBeDefined();
   });
 
   test('a moderator’s account is refused, even with the right password', async () => {
@@ -174,7 +174,7 @@ describe('the wrong password', () => {
     expect(((await response.json()) as { error: string }).error).toContain(
       'Ask an operator to take the moderator role away first',
     );
-    expect(accountRow(moderator.accountId)).toBeDefined();
+    expect(await accountRow(moderator.accountId)).toBeDefined();
   });
 });
 
@@ -206,31 +206,31 @@ describe('the right password', () => {
     });
     theirAd = insertAdInReview(t.db, { accountId: other.accountId, title: 'Their ad' });
     await approve(moderator, theirAd);
-    aboutMyAd = insertConversation(t.db, {
+    aboutMyAd = await addConversation(t, {
       adId: liveAd,
       adTitle: 'My live ad',
       posterId: member.accountId,
       replierId: other.accountId,
     });
-    insertMessage(t.db, aboutMyAd, other.accountId, 'Hello from the other side.', 20);
-    insertMessage(t.db, aboutMyAd, member.accountId, 'Hello back, from me.', 10);
-    aboutTheirAd = insertConversation(t.db, {
+    await addMessage(t, aboutMyAd, other.accountId, 'Hello from the other side.', 20);
+    await addMessage(t, aboutMyAd, member.accountId, 'Hello back, from me.', 10);
+    aboutTheirAd = await addConversation(t, {
       adId: theirAd,
       adTitle: 'Their ad',
       posterId: other.accountId,
       replierId: member.accountId,
     });
-    insertMessage(t.db, aboutTheirAd, member.accountId, 'I replied to their ad.', 9);
-    insertMessage(t.db, aboutTheirAd, other.accountId, 'They answered me.', 8);
-    theirMessages = countRows(t.db, 'messages', { column: 'sender_id', value: other.accountId });
-    insertBlock(t.db, member.accountId, other.accountId);
-    insertReport(t.db, {
+    await addMessage(t, aboutTheirAd, member.accountId, 'I replied to their ad.', 9);
+    await addMessage(t, aboutTheirAd, other.accountId, 'They answered me.', 8);
+    theirMessages = await countRows(t, 'messages', { column: 'sender_id', value: other.accountId });
+    await addBlock(t, member.accountId, other.accountId);
+    await addReport(t, {
       adId: theirAd,
       reporterId: member.accountId,
       reportedAccountId: other.accountId,
       reason: 'spam',
     });
-    insertReport(t.db, {
+    await addReport(t, {
       adId: liveAd,
       reporterId: other.accountId,
       reportedAccountId: member.accountId,
@@ -238,9 +238,9 @@ describe('the right password', () => {
       reason: 'harassment',
       thread: JSON.stringify([{ from: 'poster', text: 'Hello back, from me.' }]),
     });
-    logBefore = countRows(t.db, 'moderation_log');
+    logBefore = await countRows(t, 'moderation_log');
     expect(
-      countRows(t.db, 'moderation_log', { column: 'account_id', value: member.accountId }),
+      await countRows(t, 'moderation_log', { column: 'account_id', value: member.accountId }),
     ).toBe(1);
     publisher.reasons.length = 0;
     // The outbox (no SMTP_URL): files that are not a mail to the member alone must stay.
@@ -277,8 +277,10 @@ describe('the right password', () => {
   });
 
   test('the account row is gone, and its sessions: the old cookie no longer signs in', async () => {
-    expect(accountRow(member.accountId)).toBeUndefined();
-    expect(countRows(t.db, 'sessions', { column: 'account_id', value: member.accountId })).toBe(0);
+    expect(await accountRow(member.accountId)).toBeUndefined();
+    expect(await countRows(t, 'sessions', { column: 'account_id', value: member.accountId })).toBe(
+      0,
+    );
     expect((await getPage(t.app, '/api/me', member.session)).status).toBe(401);
     const account = await getPage(t.app, '/account', member.session);
     expect(account.status).toBe(303);
@@ -286,23 +288,25 @@ describe('the right password', () => {
   });
 
   test('its ads are gone, and a publish was asked for because one was live', async () => {
-    expect(countRows(t.db, 'member_ads', { column: 'account_id', value: member.accountId })).toBe(
-      0,
-    );
-    expect(countRows(t.db, 'member_ads', { column: 'id', value: reviewAd })).toBe(0);
+    expect(
+      await countRows(t, 'member_ads', { column: 'account_id', value: member.accountId }),
+    ).toBe(0);
+    expect(await countRows(t, 'member_ads', { column: 'id', value: reviewAd })).toBe(0);
     expect(publisher.reasons).toEqual([`deleted account ${member.accountId}: ads ${liveAd}`]);
   });
 
   test('its messages are gone; the other side keeps theirs, with this side NULL', async () => {
-    expect(countRows(t.db, 'messages', { column: 'sender_id', value: member.accountId })).toBe(0);
-    expect(countRows(t.db, 'messages', { column: 'sender_id', value: other.accountId })).toBe(
+    expect(await countRows(t, 'messages', { column: 'sender_id', value: member.accountId })).toBe(
+      0,
+    );
+    expect(await countRows(t, 'messages', { column: 'sender_id', value: other.accountId })).toBe(
       theirMessages,
     );
-    const threads = t.db
-      .prepare(
-        'SELECT id, ad_id, ad_title, poster_id, replier_id FROM conversations WHERE id IN (?, ?) ORDER BY id',
-      )
-      .all(aboutMyAd, aboutTheirAd);
+    const threads = await t.sql.all(
+      'SELECT id, ad_id, ad_title, poster_id, replier_id FROM conversations WHERE id IN (?, ?) ORDER BY id',
+      aboutMyAd,
+      aboutTheirAd,
+    );
     expect(threads).toEqual([
       {
         id: aboutMyAd,
@@ -319,15 +323,15 @@ describe('the right password', () => {
         replier_id: null,
       },
     ]);
-    expect(countRows(t.db, 'blocks', { column: 'blocker_id', value: member.accountId })).toBe(0);
+    expect(await countRows(t, 'blocks', { column: 'blocker_id', value: member.accountId })).toBe(0);
   });
 
   test('reports stay with their copies, without the account', async () => {
-    const reports = t.db
-      .prepare(
-        'SELECT ad_id, reporter_account_id, reported_account_id, conversation_id, thread FROM reports WHERE ad_id IN (?, ?) ORDER BY id',
-      )
-      .all(theirAd, liveAd) as Record<string, unknown>[];
+    const reports = await t.sql.all<Record<string, string | number | null>>(
+      'SELECT ad_id, reporter_account_id, reported_account_id, conversation_id, thread FROM reports WHERE ad_id IN (?, ?) ORDER BY id',
+      theirAd,
+      liveAd,
+    );
     expect(reports).toHaveLength(2);
     expect(reports[0]).toMatchObject({ ad_id: theirAd, reporter_account_id: null });
     expect(reports[1]).toMatchObject({
@@ -339,9 +343,9 @@ describe('the right password', () => {
   });
 
   test('the moderation log keeps every row and shows the account as deleted', async () => {
-    expect(countRows(t.db, 'moderation_log')).toBe(logBefore);
+    expect(await countRows(t, 'moderation_log')).toBe(logBefore);
     expect(
-      countRows(t.db, 'moderation_log', { column: 'account_id', value: member.accountId }),
+      await countRows(t, 'moderation_log', { column: 'account_id', value: member.accountId }),
     ).toBe(1);
     const html = await (await getPage(t.app, '/moderate/log', moderator.session)).text();
     expect(html).not.toContain(member.email);
@@ -393,10 +397,11 @@ describe('the right password', () => {
   test('the address can sign up again, as a new account with a new id', async () => {
     const again = await postJson(t.app, '/api/signup', signupBody({ email: member.email }));
     expect(again.status).toBe(201);
-    const { id } = t.db.prepare('SELECT id FROM accounts WHERE email = ?').get(member.email) as {
-      id: number;
-    };
-    expect(id).not.toBe(member.accountId);
+    const stored = await t.sql.get<{ id: number }>(
+      'SELECT id FROM accounts WHERE email = ?',
+      member.email,
+    );
+    expect(stored!.id).not.toBe(member.accountId);
     const file = await t.app.request(`${ORIGIN}/api/account/data`, {
       headers: cookieHeader(setCookies(again).find((c) => c.name === 'lb_session')!.value),
     });
@@ -407,8 +412,8 @@ describe('the right password', () => {
 describe('ids and bans', () => {
   test('the newest account deleted: the next sign-up does not get its id', async () => {
     const newest = await signUpMember(t.app, t.db, 'newest');
-    const { max } = t.db.prepare('SELECT MAX(id) AS max FROM accounts').get() as { max: number };
-    expect(newest.accountId).toBe(max);
+    const highest = await t.sql.get<{ max: number }>('SELECT MAX(id) AS max FROM accounts');
+    expect(newest.accountId).toBe(highest!.max);
     expect((await deleteForm(newest.session, PASSWORD)).status).toBe(303);
     const next = await signUpMember(t.app, t.db, 'next');
     expect(next.accountId).toBe(newest.accountId + 1);
@@ -434,7 +439,7 @@ describe('ids and bans', () => {
     expect(ban.status).toBe(303);
     // Its session ended with the ban: it cannot reach the deletion at all.
     expect((await deleteForm(banned.session, PASSWORD)).status).toBe(303);
-    expect(accountRow(banned.accountId)).toBeDefined();
+    expect(await accountRow(banned.accountId)).toBeDefined();
     const again = await postJson(t.app, '/api/signup', signupBody({ email: banned.email }));
     expect(again.status).toBe(409);
   });
@@ -456,7 +461,7 @@ describe('guessing the password is slowed as sign-in is', () => {
       expect(waiting.headers.get('retry-after')).not.toBeNull();
       expect(bannerOf(await waiting.text())).toMatch(/^Too many attempts/);
       expect(
-        limited.db.prepare('SELECT id FROM accounts WHERE id = ?').get(member.accountId),
+        await limited.sql.get('SELECT id FROM accounts WHERE id = ?', member.accountId),
       ).toBeDefined();
     } finally {
       limited.remove();

@@ -4,12 +4,7 @@
 // made — and never the other side's email or account id, nor anyone else's data.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { cookieHeader, ORIGIN, todayUtc } from '../../helpers/api.ts';
-import {
-  insertBlock,
-  insertConversation,
-  insertMessage,
-  insertReport,
-} from '../../helpers/member-data.ts';
+import { addBlock, addConversation, addMessage, addReport } from '../../helpers/member-data.ts';
 import { insertAdInReview, insertLiveAdWithEdit } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { dayFromToday, makeMember, setAd, type TestMember } from '../../helpers/posting.ts';
@@ -102,25 +97,25 @@ beforeAll(async () => {
     pendingTitle: 'Their hiking ad, edited',
   });
   // I replied to their ad; they replied to mine. Messages both ways in both.
-  aboutTheirAd = insertConversation(t.db, {
+  aboutTheirAd = await addConversation(t, {
     adId: theirAd,
     adTitle: 'Their hiking ad',
     posterId: other.accountId,
     replierId: me.accountId,
   });
-  insertMessage(t.db, aboutTheirAd, me.accountId, 'Hello, I would like to join a hike.', 50);
-  insertMessage(t.db, aboutTheirAd, other.accountId, 'Great, Saturday at nine?', 40);
-  insertMessage(t.db, aboutTheirAd, me.accountId, 'Saturday works.', 30);
-  aboutMyAd = insertConversation(t.db, {
+  await addMessage(t, aboutTheirAd, me.accountId, 'Hello, I would like to join a hike.', 50);
+  await addMessage(t, aboutTheirAd, other.accountId, 'Great, Saturday at nine?', 40);
+  await addMessage(t, aboutTheirAd, me.accountId, 'Saturday works.', 30);
+  aboutMyAd = await addConversation(t, {
     adId: ids.live,
     adTitle: 'Live and edited',
     posterId: me.accountId,
     replierId: other.accountId,
   });
-  insertMessage(t.db, aboutMyAd, other.accountId, 'Your ad sounds fun.', 20);
-  insertMessage(t.db, aboutMyAd, me.accountId, 'Thank you!', 10);
-  insertBlock(t.db, me.accountId, other.accountId);
-  insertReport(t.db, {
+  await addMessage(t, aboutMyAd, other.accountId, 'Your ad sounds fun.', 20);
+  await addMessage(t, aboutMyAd, me.accountId, 'Thank you!', 10);
+  await addBlock(t, me.accountId, other.accountId);
+  await addReport(t, {
     adId: theirAd,
     reporterId: me.accountId,
     reportedAccountId: other.accountId,
@@ -128,8 +123,8 @@ beforeAll(async () => {
     note: 'Posted the same ad in three cities.',
   });
   // What they did, which is not mine: their own block and report.
-  insertBlock(t.db, other.accountId, me.accountId);
-  insertReport(t.db, {
+  await addBlock(t, other.accountId, me.accountId);
+  await addReport(t, {
     adId: ids.live,
     reporterId: other.accountId,
     reportedAccountId: me.accountId,
@@ -156,11 +151,10 @@ describe('GET /api/account/data', () => {
     const file = (await (await download(me.session)).json()) as DataFile;
     expect(file.format).toBe(1);
     expect(file.account).toMatchObject({ email: me.email, role: 'member' });
-    const row = t.db
-      .prepare(
-        'SELECT date_of_birth, created_at, email_verified_at, terms_accepted_at FROM accounts WHERE id = ?',
-      )
-      .get(me.accountId) as Record<string, string>;
+    const row = (await t.sql.get<Record<string, string>>(
+      'SELECT date_of_birth, created_at, email_verified_at, terms_accepted_at FROM accounts WHERE id = ?',
+      me.accountId,
+    ))!;
     expect(file.account.dateOfBirth).toBe(row.date_of_birth);
     expect(file.account.createdAt).toBe(row.created_at);
     expect(file.account.emailVerifiedAt).toBe(row.email_verified_at);

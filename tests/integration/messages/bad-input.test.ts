@@ -13,12 +13,12 @@ import {
   startConversation,
   storedConversations,
   storedMessages,
+  updateAd,
 } from '../../helpers/messages.ts';
 import {
   dayFromToday,
   getPage,
   makeMember,
-  setAd,
   submit,
   type TestMember,
 } from '../../helpers/posting.ts';
@@ -37,9 +37,9 @@ beforeAll(async () => {
   stranger = await makeMember(t);
 });
 
-const rows = () => ({
-  messages: storedMessages(t.db).length,
-  conversations: storedConversations(t.db).length,
+const rows = async () => ({
+  messages: (await storedMessages(t)).length,
+  conversations: (await storedConversations(t)).length,
 });
 
 /** Posts, expects the status and the banner, and that nothing was stored. */
@@ -49,14 +49,14 @@ async function refused(
   message: string | RegExp,
   typed?: string,
 ) {
-  const before = rows();
+  const before = await rows();
   const response = await post();
   expect(response.status).toBe(status);
   const html = await response.text();
   expect(pageText(html)).toMatch(message);
   expect(html).toMatch(/role="(alert|status)"/);
   if (typed !== undefined) expect(html).toContain(`>${typed}</textarea>`);
-  expect(rows()).toEqual(before);
+  expect(await rows()).toEqual(before);
   return html;
 }
 
@@ -85,7 +85,7 @@ describe('refused messages, as plain form posts', () => {
     // 2,000 characters of four-byte UTF-8 fit, and are stored whole.
     const emoji = '🙂'.repeat(2000);
     expect((await replyIn(t, poster, conversationId, emoji)).status).toBe(303);
-    expect(storedMessages(t.db, conversationId).at(-1)!.body).toBe(emoji);
+    expect((await storedMessages(t, conversationId)).at(-1)!.body).toBe(emoji);
   });
 
   test('to one’s own ad', async () => {
@@ -106,8 +106,8 @@ describe('refused messages, as plain form posts', () => {
       ['in review', { status: 'review' }, 404, /couldn't find (that|the) ad/],
     ];
     for (const [title, columns, status, message] of cases) {
-      const id = insertLiveAd(t.db, poster, `An ad that is ${title}`);
-      setAd(t, id, columns);
+      const id = await insertLiveAd(t, poster, `An ad that is ${title}`);
+      await updateAd(t, id, columns);
       await refused(() => startConversation(t, stranger, id, 'Hello'), status, message);
       const page = await getPage(t, `/messages/new?ad=${id}`, stranger.session);
       expect(page.status).toBe(status === 404 ? 404 : 200);
@@ -149,9 +149,9 @@ describe('refused messages, as plain form posts', () => {
       );
       expect(response.status).toBe(404);
     }
-    expect(t.db.prepare('SELECT COUNT(*) AS n FROM blocks').get()).toEqual({ n: 0 });
+    expect(await t.sql.all('SELECT * FROM blocks')).toEqual([]);
     // Reading someone else's thread marks nothing read.
-    expect(storedMessages(t.db, conversationId)[0]!.read_at).toBeNull();
+    expect((await storedMessages(t, conversationId))[0]!.read_at).toBeNull();
   });
 
   test('as JSON: { error } with the status, for each', async () => {
@@ -211,6 +211,6 @@ describe('refused messages, as plain form posts', () => {
       'Write a message before sending it.',
     );
     expect((await replyIn(t, poster, conversationId, 'a\u0000b\u0007c')).status).toBe(303);
-    expect(storedMessages(t.db, conversationId).at(-1)!.body).toBe('abc');
+    expect((await storedMessages(t, conversationId)).at(-1)!.body).toBe('abc');
   });
 });

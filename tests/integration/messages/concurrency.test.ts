@@ -1,16 +1,21 @@
 // Concurrency of messaging (issue 11): 100 messages sent at once into one conversation are all
 // stored, in order (by id, and so shown); two starts racing for one ad by one member make one
 // conversation, the second a message in it; of a burst, one notification mail. In-process, and
-// over real HTTP with the real server (@hono/node-server), as browsers send them.
+// over real HTTP with the real server (@hono/node-server), as browsers send them. On PostgreSQL,
+// the limits hold across two server instances on one database (issue 19): two requests that would
+// each be the last one allowed, one to each instance, and exactly one is refused.
 import { describe, expect, test } from 'vitest';
 import { CONVERSATION_PAGE_SIZE } from '../../../src/pages/messages-view.ts';
 import { conversationPath } from '../../../src/paths.ts';
+import { MESSAGES_PER_WINDOW, NEW_ACCOUNT_CONVERSATIONS } from '../../../src/schemas/message.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
-import { cookieHeader, FORM_TYPE, listen } from '../../helpers/api.ts';
+import { cookieHeader, FORM_TYPE, listen, openTestApp, type TestApp } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {
   conversationIdOf,
+  insertAccount,
   insertLiveAd,
+  insertMessage,
   messagesTestApp,
   pageText,
   replyIn,
@@ -19,6 +24,7 @@ import {
   storedMessages,
 } from '../../helpers/messages.ts';
 import { getPage, makeMember } from '../../helpers/posting.ts';
+import { onPostgres } from '../../helpers/test-store.ts';
 
 const t = messagesTestApp();
 
@@ -26,8 +32,8 @@ const newMessageMails = (email: string) =>
   mailsTo(t.outboxDir, email).filter((mail) => mail.subject.includes('new message'));
 
 /** The bodies as stored, and that ids and times run in the same order. */
-function expectAllInOrder(conversationId: number, sent: string[], first: string) {
-  const rows = storedMessages(t.db, conversationId);
+async function expectAllInOrder(conversationId: number, sent: string[], first: string) {
+  const rows = await storedMessages(t, conversationId);
   expect(rows).toHaveLength(sent.length + 1);
   expect(rows[0]!.body).toBe(first);
   expect(new Set(rows.slice(1).map((row) => row.body))).toEqual(new Set(sent));
@@ -44,7 +50,7 @@ describe('100 messages at once into one conversation', () => {
     const sent = Array.from({ length: 100 }, (_, n) => `Message number ${n + 1}.`);
     const answers = await Promise.all(sent.map((body) => replyIn(t, poster, id, body)));
     expect(answers.map((response) => response.status)).toEqual(sent.map(() => 303));
-    const rows = expectAllInOrder(id, sent, 'Opening line');
+    const rows = await expectAllInOrder(id, sent, 'Opening line');
     const page = pageText(await (await getPage(t, conversationPath(id), replier.session)).text());
     // The newest page: the last CONVERSATION_PAGE_SIZE messages, oldest of them first.
     const newest = rows.slice(-CONVERSATION_PAGE_SIZE);
@@ -78,7 +84,7 @@ describe('100 messages at once into one conversation', () => {
         }),
       );
       expect(statuses).toEqual(sent.map(() => 303));
-      expectAllInOrder(id, sent, 'Opening line');
+      await expectAllInOrder(id, sent, 'Opening line');
     } finally {
       await server.close();
     }
@@ -89,15 +95,15 @@ describe('two starts racing for one ad by one member', () => {
   test('in-process: one conversation, both messages in it, one mail to the poster', async () => {
     const poster = await makeMember(t);
     const replier = await makeMember(t);
-    const adId = insertLiveAd(t.db, poster);
+    const adId = await insertLiveAd(t, poster);
     const [a, b] = await Promise.all([
       startConversation(t, replier, adId, 'First try'),
       startConversation(t, replier, adId, 'Second try'),
     ]);
     expect(conversationIdOf(a)).toBe(conversationIdOf(b));
-    const conversations = storedConversations(t.db).filter((row) => row.ad_id === adId);
+    const conversations = (await storedConversations(t)).filter((row) => row.ad_id === adId);
     expect(conversations).toHaveLength(1);
-    expect(new Set(storedMessages(t.db, conversations[0]!.id).map((row) => row.body))).toEqual(
+    expect(new Set((await storedMessages(t, conversations[0]!.id)).map((row) => row.body))).toEqual(
       new Set(['First try', 'Second try']),
     );
     await t.mailer.settled();
@@ -107,7 +113,7 @@ describe('two starts racing for one ad by one member', () => {
   test('over real HTTP, ten at once: one conversation with ten messages', async () => {
     const poster = await makeMember(t);
     const replier = await makeMember(t);
-    const adId = insertLiveAd(t.db, poster);
+    const adId = await insertLiveAd(t, poster);
     const server = await listen(t.app);
     try {
       const locations = await Promise.all(
@@ -124,11 +130,84 @@ describe('two starts racing for one ad by one member', () => {
         }),
       );
       expect(new Set(locations).size).toBe(1);
-      const conversations = storedConversations(t.db).filter((row) => row.ad_id === adId);
+      const conversations = (await storedConversations(t)).filter((row) => row.ad_id === adId);
       expect(conversations).toHaveLength(1);
-      expect(storedMessages(t.db, conversations[0]!.id)).toHaveLength(10);
+      expect(await storedMessages(t, conversations[0]!.id)).toHaveLength(10);
     } finally {
       await server.close();
     }
+  });
+});
+
+describe.runIf(onPostgres())('two instances on one PostgreSQL', () => {
+  /** Requests sent at once, one in two to a second server instance on the same database. */
+  async function atOnceOnTwoInstances(
+    count: number,
+    send: (app: TestApp, n: number) => Promise<Response>,
+  ): Promise<Response[]> {
+    const other = await openTestApp(t.dir);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: count }, (_, n) => send(n % 2 === 0 ? t : other, n)),
+      );
+      await other.mailer.settled();
+      return answers;
+    } finally {
+      await other.close();
+    }
+  }
+
+  const statuses = (answers: Response[]) =>
+    answers.map((response) => response.status).sort((a, b) => a - b);
+
+  test('replies that would each be the last one allowed, half to each: exactly one stored', async () => {
+    const { poster, replier, conversationId: id } = await conversationOnNewAd(t);
+    // The replier has sent all but one of the messages the window allows (the opening one too).
+    for (let n = 1; n < MESSAGES_PER_WINDOW - 1; n += 1)
+      await insertMessage(t, id, replier.accountId, `Earlier ${n}`, 1);
+    const answers = await atOnceOnTwoInstances(10, (app, n) =>
+      replyIn(app, replier, id, `The last one? ${n}`),
+    );
+    expect(statuses(answers)).toEqual([303, ...Array(9).fill(429)]);
+    const sent = (await storedMessages(t, id)).filter((row) => row.sender_id === replier.accountId);
+    expect(sent).toHaveLength(MESSAGES_PER_WINDOW);
+    // The other side is not held back by it.
+    expect((await replyIn(t, poster, id, 'Slow down, please.')).status).toBe(303);
+  });
+
+  test('first replies to one ad by one member, half to each: one conversation, one mail', async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const adId = await insertLiveAd(t, poster);
+    const answers = await atOnceOnTwoInstances(10, (app, n) =>
+      startConversation(app, replier, adId, `Hello ${n}`),
+    );
+    expect(new Set(answers.map(conversationIdOf)).size).toBe(1);
+    const conversations = (await storedConversations(t)).filter((row) => row.ad_id === adId);
+    expect(conversations).toHaveLength(1);
+    expect(await storedMessages(t, conversations[0]!.id)).toHaveLength(10);
+    await t.mailer.settled();
+    expect(newMessageMails(poster.email)).toHaveLength(1);
+  });
+
+  test('new conversations that would each be the last a new account may start: one started', async () => {
+    const member = await makeMember(t);
+    const ads: number[] = [];
+    for (let n = 0; n < NEW_ACCOUNT_CONVERSATIONS + 9; n += 1)
+      ads.push(await insertLiveAd(t, { accountId: await insertAccount(t) }, `Ad ${n}`));
+    const [earlier, racing] = [
+      ads.slice(0, NEW_ACCOUNT_CONVERSATIONS - 1),
+      ads.slice(NEW_ACCOUNT_CONVERSATIONS - 1),
+    ];
+    for (const adId of earlier)
+      expect((await startConversation(t, member, adId, 'Hello there')).status).toBe(303);
+    const answers = await atOnceOnTwoInstances(racing.length, (app, n) =>
+      startConversation(app, member, racing[n]!, 'Hello there'),
+    );
+    expect(statuses(answers)).toEqual([303, ...Array(9).fill(429)]);
+    const started = (await storedConversations(t)).filter(
+      (row) => row.replier_id === member.accountId,
+    );
+    expect(started).toHaveLength(NEW_ACCOUNT_CONVERSATIONS);
   });
 });

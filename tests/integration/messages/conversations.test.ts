@@ -37,7 +37,7 @@ describe('a conversation about a member ad', () => {
   test('reply → the poster is mailed without the text or the address → both write → reads count down', async () => {
     const poster = await makeMember(t);
     const replier = await makeMember(t);
-    const adId = await insertLiveAd(t.db, poster, 'Sunday hikes and coffee');
+    const adId = await insertLiveAd(t, poster, 'Sunday hikes and coffee');
 
     const form = await getPage(t, `/messages/new?ad=${adId}`, replier.session);
     expect(form.status).toBe(200);
@@ -50,13 +50,13 @@ describe('a conversation about a member ad', () => {
     expect(started.status).toBe(303);
     const id = conversationIdOf(started);
     expect(started.headers.get('location')).toBe(`${conversationPath(id)}?done=started`);
-    expect(storedConversations(t.db).find((row) => row.id === id)).toMatchObject({
+    expect((await storedConversations(t)).find((row) => row.id === id)).toMatchObject({
       ad_id: adId,
       ad_title: 'Sunday hikes and coffee',
       poster_id: poster.accountId,
       replier_id: replier.accountId,
     });
-    expect(storedMessages(t.db, id).map((row) => [row.sender_id, row.body])).toEqual([
+    expect((await storedMessages(t, id)).map((row) => [row.sender_id, row.body])).toEqual([
       [replier.accountId, 'Hello!\nI like hikes too.'],
     ]);
 
@@ -88,7 +88,7 @@ describe('a conversation about a member ad', () => {
     expect(threadText).toContain('Report this conversation');
     expect(threadText).not.toContain(replier.email);
     expect((await me(poster.session)).unread).toBe(0);
-    expect(storedMessages(t.db, id)[0]!.read_at).not.toBeNull();
+    expect((await storedMessages(t, id))[0]!.read_at).not.toBeNull();
     expect(pageText(await (await getPage(t, '/messages', poster.session)).text())).toContain(
       '1 conversation · all read',
     );
@@ -129,7 +129,7 @@ describe('a conversation about a member ad', () => {
   test('as JSON: ids and redirects, errors as { error }', async () => {
     const poster = await makeMember(t);
     const replier = await makeMember(t);
-    const adId = await insertLiveAd(t.db, poster);
+    const adId = await insertLiveAd(t, poster);
     const started = await startConversation(t, replier, adId, 'Hello there', 'json');
     expect(started.status).toBe(201);
     const { conversationId, redirectUrl } = (await started.json()) as {
@@ -152,15 +152,15 @@ describe('a conversation about a member ad', () => {
     expect(again.headers.get('location')).toBe(conversationPath(id));
     const second = await startConversation(t, replier, adId, 'Second');
     expect(conversationIdOf(second)).toBe(id);
-    expect(storedMessages(t.db, id).map((row) => row.body)).toEqual(['First', 'Second']);
+    expect((await storedMessages(t, id)).map((row) => row.body)).toEqual(['First', 'Second']);
   });
 
   test('the inbox lists the newest activity first, with the unread count of each', async () => {
     const member = await makeMember(t);
     const a = await makeMember(t);
     const b = await makeMember(t);
-    const adA = await insertLiveAd(t.db, a, 'Ad of A');
-    const adB = await insertLiveAd(t.db, b, 'Ad of B');
+    const adA = await insertLiveAd(t, a, 'Ad of A');
+    const adB = await insertLiveAd(t, b, 'Ad of B');
     const first = conversationIdOf(await startConversation(t, member, adA, 'to A'));
     const second = conversationIdOf(await startConversation(t, member, adB, 'to B'));
     // A answers later than B's conversation started: A's thread comes first.
@@ -202,17 +202,17 @@ describe('a conversation about a member ad', () => {
   test('an unverified member is asked to verify first, and nothing is stored', async () => {
     const poster = await makeMember(t);
     const unverified = await makeMember(t, { verified: false });
-    const adId = await insertLiveAd(t.db, poster);
+    const adId = await insertLiveAd(t, poster);
     const page = pageText(
       await (await getPage(t, `/messages/new?ad=${adId}`, unverified.session)).text(),
     );
     expect(page).toContain('Verify your email address before writing to members');
     expect(page).not.toContain('Send message');
-    const before = storedMessages(t.db).length;
+    const before = (await storedMessages(t)).length;
     const response = await startConversation(t, unverified, adId, 'Hello');
     expect(response.status).toBe(403);
     expect(pageText(await response.text())).toContain('Verify your email address');
-    expect(storedMessages(t.db)).toHaveLength(before);
+    expect(await storedMessages(t)).toHaveLength(before);
   });
 
   test('a sample ad: plainly a sample, no form, nothing delivered', async () => {
@@ -227,11 +227,11 @@ describe('a conversation about a member ad', () => {
     expect(pageText(html)).toContain('This is a sample ad');
     expect(pageText(html)).toContain('nothing you write here would be delivered');
     expect(html).not.toContain('<textarea');
-    const before = storedMessages(t.db).length;
+    const before = (await storedMessages(t)).length;
     const posted = await startConversation(t, member, sampleId, 'Hello');
     expect(posted.status).toBe(403);
     expect(pageText(await posted.text())).toContain('nothing you write here would be delivered');
-    expect(storedMessages(t.db)).toHaveLength(before);
+    expect(await storedMessages(t)).toHaveLength(before);
   });
 
   test("an editor's ad: plainly not a member's, no form, nothing delivered", async () => {

@@ -1,5 +1,5 @@
 // Limits, the policy scan of first messages, blocking and closed conversations (docs/product.md
-// section 7), in-process on a real SQLite file.
+// section 7), in-process on either engine.
 import { describe, expect, test } from 'vitest';
 import { conversationPath } from '../../../src/paths.ts';
 import { MESSAGE_WINDOW_MINUTES, MESSAGES_PER_WINDOW } from '../../../src/schemas/message.ts';
@@ -7,6 +7,7 @@ import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import {
   ageAccount,
   conversationIdOf,
+  insertAccount,
   insertLiveAd,
   messagesTestApp,
   pageText,
@@ -14,36 +15,29 @@ import {
   startConversation,
   storedConversations,
   storedMessages,
+  updateAd,
 } from '../../helpers/messages.ts';
-import { getPage, makeMember, setAd, submit, type TestMember } from '../../helpers/posting.ts';
+import { getPage, makeMember, submit, type TestMember } from '../../helpers/posting.ts';
 
 const t = messagesTestApp();
 
 /** `count` live ads, each of a poster of its own (accounts inserted directly: quicker than 30 sign-ups). */
-function adsOfOthers(count: number): number[] {
-  const now = new Date().toISOString();
-  const insert = t.db.prepare(
-    `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at, email_verified_at)
-     VALUES (?, 'not a hash', '1990-01-01', ?, ?, ?)`,
-  );
-  return Array.from({ length: count }, (_, n) => {
-    const accountId = Number(
-      insert.run(`other-${Date.now()}-${n}-${Math.random()}@example.com`, now, now, now)
-        .lastInsertRowid,
-    );
-    return insertLiveAd(t.db, { accountId }, `Ad ${n}`);
-  });
+async function adsOfOthers(count: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let n = 0; n < count; n += 1)
+    ids.push(await insertLiveAd(t, { accountId: await insertAccount(t) }, `Ad ${n}`));
+  return ids;
 }
 
-const startedBy = (member: TestMember) =>
-  storedConversations(t.db).filter((row) => row.replier_id === member.accountId).length;
+const startedBy = async (member: TestMember) =>
+  (await storedConversations(t)).filter((row) => row.replier_id === member.accountId).length;
 
 describe('how many messages a member may send', () => {
   test(`${MESSAGES_PER_WINDOW} in ${MESSAGE_WINDOW_MINUTES} minutes, then the form again with a 429 saying when; nothing stored`, async () => {
     const poster = await makeMember(t);
     const replier = await makeMember(t);
     const id = conversationIdOf(
-      await startConversation(t, replier, insertLiveAd(t.db, poster), 'Hello there'),
+      await startConversation(t, replier, await insertLiveAd(t, poster), 'Hello there'),
     );
     for (let n = 1; n < MESSAGES_PER_WINDOW; n += 1)
       expect((await replyIn(t, replier, id, `Line ${n}`)).status).toBe(303);
@@ -55,7 +49,7 @@ describe('how many messages a member may send', () => {
       `You have sent ${MESSAGES_PER_WINDOW} messages in the last ${MESSAGE_WINDOW_MINUTES} minutes, the most anyone can.`,
     );
     expect(text).toContain('One too many');
-    expect(storedMessages(t.db, id)).toHaveLength(MESSAGES_PER_WINDOW);
+    expect(await storedMessages(t, id)).toHaveLength(MESSAGES_PER_WINDOW);
     // The other side is not held back by it.
     expect((await replyIn(t, poster, id, 'Slow down, please.')).status).toBe(303);
   });
@@ -64,7 +58,7 @@ describe('how many messages a member may send', () => {
 describe('how many conversations a member may start', () => {
   test('an account younger than 24 hours: 5 in 24 hours, then a clear 429 saying when', async () => {
     const member = await makeMember(t);
-    const ads = adsOfOthers(6);
+    const ads = await adsOfOthers(6);
     for (const id of ads.slice(0, 5))
       expect((await startConversation(t, member, id, 'Hello there')).status).toBe(303);
     const refused = await startConversation(t, member, ads[5]!, 'Hello there');
@@ -75,19 +69,21 @@ describe('how many conversations a member may start', () => {
       /New accounts can start 5 conversations a day, and you have started 5 in the last 24 hours\. You can start another from \d{4}-\d\d-\d\d \d\d:\d\d UTC\./,
     );
     expect(text).toContain('Hello there');
-    expect(startedBy(member)).toBe(5);
+    expect(await startedBy(member)).toBe(5);
     // Writing in the conversations already started is not limited.
-    const first = storedConversations(t.db).find((row) => row.replier_id === member.accountId)!;
+    const first = (await storedConversations(t)).find(
+      (row) => row.replier_id === member.accountId,
+    )!;
     expect((await replyIn(t, member, first.id, 'And another thing')).status).toBe(303);
     // Once the account is a day old, the limit is 30.
-    ageAccount(t.db, member.accountId, 25);
+    await ageAccount(t, member.accountId, 25);
     expect((await startConversation(t, member, ads[5]!, 'Hello there')).status).toBe(303);
   });
 
   test('anyone: 30 in 24 hours; older conversations do not count', async () => {
     const member = await makeMember(t);
-    ageAccount(t.db, member.accountId, 24 * 30);
-    const ads = adsOfOthers(32);
+    await ageAccount(t, member.accountId, 24 * 30);
+    const ads = await adsOfOthers(32);
     for (const id of ads.slice(0, 30))
       expect((await startConversation(t, member, id, 'Hi')).status).toBe(303);
     const refused = await startConversation(t, member, ads[30]!, 'Hi', 'json');
@@ -95,14 +91,14 @@ describe('how many conversations a member may start', () => {
     expect(((await refused.json()) as { error: string }).error).toMatch(
       /^You have started 30 conversations in the last 24 hours, the most anyone can\./,
     );
-    expect(startedBy(member)).toBe(30);
+    expect(await startedBy(member)).toBe(30);
     // A conversation started more than 24 hours ago leaves the count.
-    t.db
-      .prepare(
-        `UPDATE conversations SET started_at = ? WHERE id = (
-           SELECT MIN(id) FROM conversations WHERE replier_id = ?)`,
-      )
-      .run(new Date(Date.now() - 25 * 3_600_000).toISOString(), member.accountId);
+    await t.sql.run(
+      `UPDATE conversations SET started_at = ? WHERE id = (
+         SELECT MIN(id) FROM conversations WHERE replier_id = ?)`,
+      new Date(Date.now() - 25 * 3_600_000).toISOString(),
+      member.accountId,
+    );
     expect((await startConversation(t, member, ads[30]!, 'Hi')).status).toBe(303);
     expect((await startConversation(t, member, ads[31]!, 'Hi')).status).toBe(429);
   });
@@ -112,7 +108,7 @@ describe('the policy scanner on the first message', () => {
   test('a refused term and contact details refuse it, naming what; nothing stored; text kept', async () => {
     const poster = await makeMember(t);
     const member = await makeMember(t);
-    const adId = insertLiveAd(t.db, poster);
+    const adId = await insertLiveAd(t, poster);
     const cases: Array<[string, RegExp]> = [
       ['Are you an escort?', /The word “escort” can't be used in a message/],
       ['Text me on 555-123-4567', /Contact details \(phone numbers, email addresses, links\)/],
@@ -126,7 +122,7 @@ describe('the policy scanner on the first message', () => {
       expect(pageText(html)).toMatch(message);
       expect(html).toContain(`>${body}</textarea>`);
     }
-    expect(startedBy(member)).toBe(0);
+    expect(await startedBy(member)).toBe(0);
     // Ambiguous words pass: there is no queue for messages, and they are innocent here.
     const ok = await startConversation(t, member, adId, 'I teach high school and have two teens.');
     expect(ok.status).toBe(303);
@@ -141,8 +137,8 @@ describe('blocking', () => {
   test('from a conversation: nothing either way, no reply to the blocker’s other ads; unblock undoes it', async () => {
     const poster = await makeMember(t);
     const replier = await makeMember(t);
-    const adId = insertLiveAd(t.db, poster, 'First ad');
-    const otherAd = insertLiveAd(t.db, poster, 'Second ad', { city: 'San Diego' });
+    const adId = await insertLiveAd(t, poster, 'First ad');
+    const otherAd = await insertLiveAd(t, poster, 'Second ad', { city: 'San Diego' });
     const id = conversationIdOf(await startConversation(t, replier, adId, 'Hello'));
 
     const page = pageText(await (await getPage(t, conversationPath(id), poster.session)).text());
@@ -159,7 +155,7 @@ describe('blocking', () => {
     expect(after).toContain('Unblock this member');
     expect(after).not.toContain('Reply to the member');
 
-    const before = storedMessages(t.db).length;
+    const before = (await storedMessages(t)).length;
     const fromBlocked = await replyIn(t, replier, id, 'Why?');
     expect(fromBlocked.status).toBe(403);
     expect(pageText(await fromBlocked.text())).toContain(
@@ -174,8 +170,8 @@ describe('blocking', () => {
     expect(
       pageText(await (await getPage(t, `/messages/new?ad=${otherAd}`, replier.session)).text()),
     ).toContain('The poster of this ad has blocked you');
-    expect(storedMessages(t.db)).toHaveLength(before);
-    expect(storedConversations(t.db).filter((row) => row.ad_id === otherAd)).toHaveLength(0);
+    expect(await storedMessages(t)).toHaveLength(before);
+    expect((await storedConversations(t)).filter((row) => row.ad_id === otherAd)).toHaveLength(0);
 
     // The blocker's inbox says so; the blocked member's thread is closed.
     expect(pageText(await (await getPage(t, '/messages', poster.session)).text())).toContain(
@@ -203,7 +199,7 @@ describe('closed conversations', () => {
     const { poster, replier, adId, conversationId: id } = thread;
     const live = await (await getPage(t, conversationPath(id), replier.session)).text();
     expect(live).toContain(`href="/city/California/Los%20Angeles/ad/${adId}"`);
-    setAd(t, adId, { status: 'deleted' });
+    await updateAd(t, adId, { status: 'deleted' });
     expect((await replyIn(t, replier, id, 'Still there?')).status).toBe(303);
     expect((await replyIn(t, poster, id, 'Yes')).status).toBe(303);
     const gone = await (await getPage(t, conversationPath(id), replier.session)).text();
@@ -214,18 +210,20 @@ describe('closed conversations', () => {
   test('a moderator removed the ad, or the other side was banned: closed, with why', async () => {
     const thread = await conversationOnNewAd(t, { title: 'Breaks the rules' });
     const { poster, replier, adId, conversationId: id } = thread;
-    setAd(t, adId, { status: 'removed' });
+    await updateAd(t, adId, { status: 'removed' });
     const removed = await replyIn(t, replier, id, 'Hello?');
     expect(removed.status).toBe(409);
     expect(pageText(await removed.text())).toContain(
       'A moderator removed the ad this conversation is about, so the conversation is closed.',
     );
 
-    const other = insertLiveAd(t.db, poster, 'Another ad', { city: 'San Jose' });
+    const other = await insertLiveAd(t, poster, 'Another ad', { city: 'San Jose' });
     const second = conversationIdOf(await startConversation(t, replier, other, 'Hi'));
-    t.db
-      .prepare('UPDATE accounts SET banned_at = ? WHERE id = ?')
-      .run(new Date().toISOString(), poster.accountId);
+    await t.sql.run(
+      'UPDATE accounts SET banned_at = ? WHERE id = ?',
+      new Date().toISOString(),
+      poster.accountId,
+    );
     const banned = await replyIn(t, replier, second, 'Hello?');
     expect(banned.status).toBe(409);
     expect(pageText(await banned.text())).toContain(
@@ -241,7 +239,7 @@ describe('closed conversations', () => {
     const thread = await conversationOnNewAd(t, { title: 'Still mine' });
     const { poster, replier, conversationId: id } = thread;
     await replyIn(t, poster, id, 'Hi there');
-    t.db.prepare('DELETE FROM accounts WHERE id = ?').run(replier.accountId);
+    await t.sql.run('DELETE FROM accounts WHERE id = ?', replier.accountId);
     const page = pageText(await (await getPage(t, conversationPath(id), poster.session)).text());
     expect(page).toContain('with a member who has deleted their account');
     expect(page).toContain(

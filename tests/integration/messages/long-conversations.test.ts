@@ -1,13 +1,14 @@
-// Long conversations (docs/product.md section 7), in-process on a real SQLite file: 50 messages a
+// Long conversations (docs/product.md section 7), in-process on either engine: 50 messages a
 // page, the newest page first, links to older and newer pages that are plain links (no
 // JavaScript) and stay right while new messages arrive (`?before={message id}`); the reply form
 // and #latest on the newest page, which alone marks messages read; a `before` that names no page
 // is a 400 or 404 page, never an error.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { conversationPath } from '../../../src/paths.ts';
-import { insertConversation, insertMessage } from '../../helpers/member-data.ts';
 import {
+  insertConversation,
   insertLiveAd,
+  insertMessage,
   messagesTestApp,
   pageText,
   replyIn,
@@ -30,8 +31,8 @@ const label = (n: number) => `Message ${String(n).padStart(3, '0')}.`;
 beforeAll(async () => {
   poster = await makeMember(t);
   replier = await makeMember(t);
-  const adId = insertLiveAd(t.db, poster, 'A long talk about hiking');
-  id = insertConversation(t.db, {
+  const adId = await insertLiveAd(t, poster, 'A long talk about hiking');
+  id = await insertConversation(t, {
     adId,
     adTitle: 'A long talk about hiking',
     posterId: poster.accountId,
@@ -40,8 +41,8 @@ beforeAll(async () => {
   // 120 messages, the replier and the poster in turn, a minute apart, none read yet.
   for (let n = 1; n <= 120; n += 1)
     ids.push(
-      insertMessage(
-        t.db,
+      await insertMessage(
+        t,
         id,
         n % 2 === 1 ? replier.accountId : poster.accountId,
         label(n),
@@ -75,16 +76,16 @@ async function open(path: string, member = poster) {
 const range = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
-const unreadFor = (member: TestMember) =>
-  storedMessages(t.db, id).filter((row) => row.sender_id !== member.accountId && !row.read_at)
+const unreadFor = async (member: TestMember) =>
+  (await storedMessages(t, id)).filter((row) => row.sender_id !== member.accountId && !row.read_at)
     .length;
 
 describe('a conversation of 120 messages', () => {
   test('an older page does not mark anything read; the newest page does', async () => {
-    expect(unreadFor(poster)).toBe(60);
+    expect(await unreadFor(poster)).toBe(60);
     const older = await open(`${conversationPath(id)}?before=${ids[70]}`);
     expect(older.status).toBe(200);
-    expect(unreadFor(poster)).toBe(60);
+    expect(await unreadFor(poster)).toBe(60);
   });
 
   test('the first page is the newest 50, with #latest, the reply form and a link to older ones', async () => {
@@ -99,7 +100,7 @@ describe('a conversation of 120 messages', () => {
     expect(page.older).toBe(`${conversationPath(id)}?before=${ids[70]}`);
     expect(page.newer).toBeUndefined();
     // Opening the newest page read the other side's messages, as a one-page conversation does.
-    expect(unreadFor(poster)).toBe(0);
+    expect(await unreadFor(poster)).toBe(0);
   });
 
   test('older, then older again, then back to newer: each page is whole and in order', async () => {

@@ -22,9 +22,9 @@ let member: TestMember;
 let poster: TestMember;
 let adId: number;
 beforeAll(async () => {
-  member = await signUpMember(t.app, t.db, 'plain');
-  poster = await signUpMember(t.app, t.db, 'poster');
-  adId = insertAdInReview(t.db, { accountId: poster.accountId });
+  member = await signUpMember(t.app, t.store, 'plain');
+  poster = await signUpMember(t.app, t.store, 'poster');
+  adId = await insertAdInReview(t.sql, { accountId: poster.accountId });
 });
 
 const PAGES = [
@@ -88,8 +88,8 @@ describe.each(['a visitor', 'a member'])('to %s', (label) => {
   });
 
   test('every moderation API route is an unknown API path, for JSON and forms, and changes nothing', async () => {
-    const before = storedAd(t.db, adId);
-    const logged = logRows(t.db).length;
+    const before = await storedAd(t.sql, adId);
+    const logged = (await logRows(t.sql)).length;
     for (const kind of ['json', 'form'] as const) {
       const init = (path: string) => ({
         method: 'POST',
@@ -117,26 +117,27 @@ describe.each(['a visitor', 'a member'])('to %s', (label) => {
       body: BODIES.form.body,
     });
     expect(crossSite).toEqual(crossSiteUnknown);
-    expect(storedAd(t.db, adId)).toEqual(before);
-    expect(logRows(t.db)).toHaveLength(logged);
-    const account = t.db
-      .prepare('SELECT banned_at FROM accounts WHERE id = ?')
-      .get(poster.accountId) as { banned_at: string | null };
-    expect(account.banned_at).toBeNull();
+    expect(await storedAd(t.sql, adId)).toEqual(before);
+    expect(await logRows(t.sql)).toHaveLength(logged);
+    const account = await t.sql.get<{ banned_at: string | null }>(
+      'SELECT banned_at FROM accounts WHERE id = ?',
+      poster.accountId,
+    );
+    expect(account!.banned_at).toBeNull();
   });
 });
 
 describe('the role', () => {
   test('shows the pages to a moderator, and hides them again as soon as it is taken away', async () => {
-    const someone = await signUpMember(t.app, t.db, 'soon-moderator');
+    const someone = await signUpMember(t.app, t.store, 'soon-moderator');
     expect((await getPage(t.app, '/moderate', someone.session)).status).toBe(404);
-    expect(makeModerator(t.db, someone.email).code).toBe(0);
+    expect((await makeModerator(t.store, someone.email)).code).toBe(0);
     for (const path of ['/moderate', '/moderate/log']) {
       const response = await getPage(t.app, path, someone.session);
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');
     }
-    expect(moderatorCommand(t.db, ['remove', someone.email]).code).toBe(0);
+    expect((await moderatorCommand(t.store, ['remove', someone.email])).code).toBe(0);
     expect((await getPage(t.app, '/moderate', someone.session)).status).toBe(404);
     expect((await getPage(t.app, '/moderate/log', someone.session)).status).toBe(404);
   });

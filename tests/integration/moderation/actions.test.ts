@@ -34,7 +34,7 @@ const publisher = recordingPublisher();
 const t = testAppOnFixtureContent({ publisher });
 let moderator: TestMember;
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.db);
+  moderator = await signUpModerator(t.app, t.store);
 });
 
 const plusDays = (day: string, days: number) => {
@@ -66,13 +66,13 @@ async function mailsOf(email: string) {
 
 describe('the queue', () => {
   test('lists ads in review oldest first, as they will look, with the marks highlighted and the poster', async () => {
-    const poster = await signUpMember(t.app, t.db, 'queue');
-    const newer = insertAdInReview(t.db, {
+    const poster = await signUpMember(t.app, t.store, 'queue');
+    const newer = await insertAdInReview(t.sql, {
       accountId: poster.accountId,
       title: 'Newer ad title',
       submittedMinutesAgo: 100_000,
     });
-    const older = insertAdInReview(t.db, {
+    const older = await insertAdInReview(t.sql, {
       accountId: poster.accountId,
       title: 'Flower arrangement class partner',
       description: 'Generous with my time.\nLooking for a friend for the flower arrangement class.',
@@ -119,8 +119,8 @@ describe('the queue', () => {
 
 describe('approve', () => {
   test('a new ad: live, approved now, posted today, expires in 30 days; logged; mailed; published', async () => {
-    const poster = await signUpMember(t.app, t.db, 'approve');
-    const id = insertAdInReview(t.db, {
+    const poster = await signUpMember(t.app, t.store, 'approve');
+    const id = await insertAdInReview(t.sql, {
       accountId: poster.accountId,
       title: 'Board games on Sunday',
     });
@@ -133,14 +133,14 @@ describe('approve', () => {
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`/moderate?done=approved&ad=${id}`);
 
-    const ad = storedAd(t.db, id);
+    const ad = await storedAd(t.sql, id);
     expect(ad.status).toBe('live');
     expect(ad.posted_on).toBe(todayUtc());
     expect(ad.expires_on).toBe(plusDays(todayUtc(), 30));
     expect(Date.now() - Date.parse(ad.approved_at!)).toBeLessThan(60_000);
     expect(ad.revision).toBe(2);
 
-    const log = logRows(t.db).filter((row) => row.ad_id === id);
+    const log = (await logRows(t.sql)).filter((row) => row.ad_id === id);
     expect(log).toEqual([
       expect.objectContaining({
         action: 'approve',
@@ -170,14 +170,14 @@ describe('approve', () => {
   });
 
   test('a pending edit of a live ad: the edit becomes the ad, pending cleared, expiry kept', async () => {
-    const poster = await signUpMember(t.app, t.db, 'edit');
-    const id = insertLiveAdWithEdit(t.db, {
+    const poster = await signUpMember(t.app, t.store, 'edit');
+    const id = await insertLiveAdWithEdit(t.sql, {
       accountId: poster.accountId,
       title: 'Old title',
       pendingTitle: 'New title with roses',
       pendingMarks: [{ field: 'title', term: 'roses', start: 15, end: 20 }],
     });
-    const before = storedAd(t.db, id);
+    const before = await storedAd(t.sql, id);
     const item = await queueHtml();
     const shown = item.slice(item.indexOf(`id="ad-${id}"`));
     expect(textOf(shown)).toContain('Edit of a live ad');
@@ -193,7 +193,7 @@ describe('approve', () => {
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ adId: id, status: 'live', edit: true });
-    const ad = storedAd(t.db, id);
+    const ad = await storedAd(t.sql, id);
     expect(ad).toMatchObject({
       status: 'live',
       title: 'New title with roses',
@@ -204,9 +204,7 @@ describe('approve', () => {
       marks: JSON.stringify([{ field: 'title', term: 'roses', start: 15, end: 20 }]),
     });
     expect(
-      logRows(t.db)
-        .filter((row) => row.ad_id === id)
-        .map((row) => row.action),
+      (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
     ).toEqual(['approve-edit']);
     expect(publisher.reasons).toContain(`approved the edit of ad ${id}`);
     expect((await mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([
@@ -217,8 +215,8 @@ describe('approve', () => {
 
 describe('reject', () => {
   test('a new ad with a reason and a note: rejected, both stored, logged and mailed; nothing published', async () => {
-    const poster = await signUpMember(t.app, t.db, 'reject');
-    const id = insertAdInReview(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'reject');
+    const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
     const published = publisher.reasons.length;
     const response = await postModerationForm(
       t.app,
@@ -228,12 +226,12 @@ describe('reject', () => {
     );
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`/moderate?done=rejected&ad=${id}`);
-    expect(storedAd(t.db, id)).toMatchObject({
+    expect(await storedAd(t.sql, id)).toMatchObject({
       status: 'rejected',
       rejected_reason: 'Contact details in the ad',
       rejected_note: 'Please remove the phone number.',
     });
-    expect(logRows(t.db).filter((row) => row.ad_id === id)).toEqual([
+    expect((await logRows(t.sql)).filter((row) => row.ad_id === id)).toEqual([
       expect.objectContaining({
         action: 'reject',
         reason: 'Contact details in the ad',
@@ -249,13 +247,13 @@ describe('reject', () => {
   });
 
   test('a pending edit: the edit is dropped, the live ad stays as it was, the reason stored', async () => {
-    const poster = await signUpMember(t.app, t.db, 'reject-edit');
-    const id = insertLiveAdWithEdit(t.db, {
+    const poster = await signUpMember(t.app, t.store, 'reject-edit');
+    const id = await insertLiveAdWithEdit(t.sql, {
       accountId: poster.accountId,
       title: 'Live title',
       pendingTitle: 'Edited title',
     });
-    const before = storedAd(t.db, id);
+    const before = await storedAd(t.sql, id);
     const response = await postModerationJson(
       t.app,
       `/api/moderate/ads/${id}/reject`,
@@ -263,7 +261,7 @@ describe('reject', () => {
       moderator.session,
     );
     expect(response.status).toBe(200);
-    expect(storedAd(t.db, id)).toMatchObject({
+    expect(await storedAd(t.sql, id)).toMatchObject({
       status: 'live',
       title: 'Live title',
       pending_title: null,
@@ -272,9 +270,7 @@ describe('reject', () => {
       rejected_note: null,
     });
     expect(
-      logRows(t.db)
-        .filter((row) => row.ad_id === id)
-        .map((row) => row.action),
+      (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
     ).toEqual(['reject-edit']);
     const [mail] = await mailsOf(poster.email);
     expect(mail!.subject).toBe('Your changes were not approved');
@@ -284,16 +280,19 @@ describe('reject', () => {
 
 describe('remove a live ad', () => {
   test('takes it off the site: removed, logged, mailed, published', async () => {
-    const poster = await signUpMember(t.app, t.db, 'remove');
-    const id = insertLiveAdWithEdit(t.db, { accountId: poster.accountId, pendingTitle: 'x' });
+    const poster = await signUpMember(t.app, t.store, 'remove');
+    const id = await insertLiveAdWithEdit(t.sql, {
+      accountId: poster.accountId,
+      pendingTitle: 'x',
+    });
     const response = await postModerationForm(
       t.app,
       `/api/moderate/ads/${id}/remove`,
-      { revision: String(storedAd(t.db, id).revision), reason: 'commercial' },
+      { revision: String((await storedAd(t.sql, id)).revision), reason: 'commercial' },
       moderator.session,
     );
     expect(response.status).toBe(303);
-    expect(storedAd(t.db, id)).toMatchObject({
+    expect(await storedAd(t.sql, id)).toMatchObject({
       status: 'removed',
       pending_title: null,
       rejected_reason: 'Commercial or paid content',
@@ -307,8 +306,8 @@ describe('remove a live ad', () => {
 
 describe('ban', () => {
   test('asks to confirm first, with what the ban does', async () => {
-    const poster = await signUpMember(t.app, t.db, 'confirm');
-    insertAdInReview(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'confirm');
+    await insertAdInReview(t.sql, { accountId: poster.accountId });
     const html = await (
       await getPage(t.app, `/moderate?ban=${poster.accountId}`, moderator.session)
     ).text();
@@ -318,9 +317,12 @@ describe('ban', () => {
   });
 
   test('removes all its ads, revokes its sessions, refuses its sign-in and its address at sign-up', async () => {
-    const poster = await signUpMember(t.app, t.db, 'ban');
-    const inReview = insertAdInReview(t.db, { accountId: poster.accountId });
-    const live = insertLiveAdWithEdit(t.db, { accountId: poster.accountId, pendingTitle: 'y' });
+    const poster = await signUpMember(t.app, t.store, 'ban');
+    const inReview = await insertAdInReview(t.sql, { accountId: poster.accountId });
+    const live = await insertLiveAdWithEdit(t.sql, {
+      accountId: poster.accountId,
+      pendingTitle: 'y',
+    });
     const response = await postModerationForm(
       t.app,
       `/api/moderate/accounts/${poster.accountId}/ban`,
@@ -331,14 +333,15 @@ describe('ban', () => {
     expect(response.headers.get('location')).toBe(
       `/moderate?done=banned&account=${poster.accountId}&removed=2`,
     );
-    expect(storedAd(t.db, inReview).status).toBe('removed');
-    expect(storedAd(t.db, live)).toMatchObject({ status: 'removed', pending_title: null });
-    const banned = t.db
-      .prepare('SELECT banned_at FROM accounts WHERE id = ?')
-      .get(poster.accountId) as { banned_at: string | null };
-    expect(banned.banned_at).not.toBeNull();
+    expect((await storedAd(t.sql, inReview)).status).toBe('removed');
+    expect(await storedAd(t.sql, live)).toMatchObject({ status: 'removed', pending_title: null });
+    const banned = await t.sql.get<{ banned_at: string | null }>(
+      'SELECT banned_at FROM accounts WHERE id = ?',
+      poster.accountId,
+    );
+    expect(banned!.banned_at).not.toBeNull();
     expect(publisher.reasons).toContain(`banned account ${poster.accountId}: removed ads ${live}`);
-    const log = logRows(t.db).filter((row) => row.account_id === poster.accountId);
+    const log = (await logRows(t.sql)).filter((row) => row.account_id === poster.accountId);
     expect(log.map((row) => [row.action, row.ad_id])).toEqual([
       ['ban', null],
       ['remove', inReview],
@@ -382,14 +385,14 @@ describe('ban', () => {
   });
 
   test('a banned address stays refused at sign-up even once its account is gone', async () => {
-    const poster = await signUpMember(t.app, t.db, 'gone');
+    const poster = await signUpMember(t.app, t.store, 'gone');
     await postModerationJson(
       t.app,
       `/api/moderate/accounts/${poster.accountId}/ban`,
       { reason: 'spam' },
       moderator.session,
     );
-    t.db.prepare('DELETE FROM accounts WHERE id = ?').run(poster.accountId);
+    await t.sql.run('DELETE FROM accounts WHERE id = ?', poster.accountId);
     const again = await postJson(t.app, '/api/signup', signupBody({ email: poster.email }));
     expect(again.status).toBe(409);
   });
@@ -398,7 +401,7 @@ describe('ban', () => {
 describe('the log', () => {
   test('lists every action newest first, with who, what, which ad and account, and why', async () => {
     const html = await (await getPage(t.app, '/moderate/log', moderator.session)).text();
-    const rows = logRows(t.db);
+    const rows = await logRows(t.sql);
     const newest = rows.at(-1)!;
     const firstRow = html.slice(
       html.indexOf('<tbody>'),
@@ -412,14 +415,14 @@ describe('the log', () => {
     expect(textOf(html)).toContain(`(${rows.length} entries)`);
   });
 
-  test('refuses any change or deletion of its rows', () => {
-    expect(logRows(t.db).length).toBeGreaterThan(0);
-    expect(() => t.db.prepare("UPDATE moderation_log SET reason = 'edited'").run()).toThrow(
+  test('refuses any change or deletion of its rows', async () => {
+    expect((await logRows(t.sql)).length).toBeGreaterThan(0);
+    await expect(t.sql.run("UPDATE moderation_log SET reason = 'edited'")).rejects.toThrow(
       'the moderation log is append-only',
     );
-    expect(() => t.db.prepare('DELETE FROM moderation_log').run()).toThrow(
+    await expect(t.sql.run('DELETE FROM moderation_log')).rejects.toThrow(
       'the moderation log is append-only',
     );
-    expect(logRows(t.db).some((row) => row.reason === 'edited')).toBe(false);
+    expect((await logRows(t.sql)).some((row) => row.reason === 'edited')).toBe(false);
   });
 });

@@ -24,17 +24,17 @@ let otherModerator: TestMember;
 let poster: TestMember;
 const ids = { review: 0, rejected: 0, live: 0, deleted: 0, own: 0 };
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.db);
-  otherModerator = await signUpModerator(t.app, t.db);
-  poster = await signUpMember(t.app, t.db, 'poster');
-  ids.review = insertAdInReview(t.db, { accountId: poster.accountId });
-  ids.rejected = insertAdInReview(t.db, { accountId: poster.accountId });
-  t.db.prepare("UPDATE member_ads SET status = 'rejected' WHERE id = ?").run(ids.rejected);
-  ids.live = insertAdInReview(t.db, { accountId: poster.accountId });
-  t.db.prepare("UPDATE member_ads SET status = 'live' WHERE id = ?").run(ids.live);
-  ids.deleted = insertAdInReview(t.db, { accountId: poster.accountId });
-  t.db.prepare("UPDATE member_ads SET status = 'deleted' WHERE id = ?").run(ids.deleted);
-  ids.own = insertAdInReview(t.db, { accountId: moderator.accountId });
+  moderator = await signUpModerator(t.app, t.store);
+  otherModerator = await signUpModerator(t.app, t.store);
+  poster = await signUpMember(t.app, t.store, 'poster');
+  ids.review = await insertAdInReview(t.sql, { accountId: poster.accountId });
+  ids.rejected = await insertAdInReview(t.sql, { accountId: poster.accountId });
+  await t.sql.run("UPDATE member_ads SET status = 'rejected' WHERE id = ?", ids.rejected);
+  ids.live = await insertAdInReview(t.sql, { accountId: poster.accountId });
+  await t.sql.run("UPDATE member_ads SET status = 'live' WHERE id = ?", ids.live);
+  ids.deleted = await insertAdInReview(t.sql, { accountId: poster.accountId });
+  await t.sql.run("UPDATE member_ads SET status = 'deleted' WHERE id = ?", ids.deleted);
+  ids.own = await insertAdInReview(t.sql, { accountId: moderator.accountId });
 });
 
 const ad =
@@ -213,23 +213,23 @@ const CASES: Case[] = [
   ],
 ];
 
-const snapshot = () => ({
-  ads: Object.values(ids).map((id) => storedAd(t.db, id)),
-  log: logRows(t.db).length,
-  banned: t.db.prepare('SELECT COUNT(*) AS n FROM accounts WHERE banned_at IS NOT NULL').get(),
+const snapshot = async () => ({
+  ads: await Promise.all(Object.values(ids).map((id) => storedAd(t.sql, id))),
+  log: (await logRows(t.sql)).length,
+  banned: await t.sql.all('SELECT id FROM accounts WHERE banned_at IS NOT NULL'),
 });
 
 describe('as JSON', () => {
   test.each(CASES)(
     '%s: a 4xx and the message, nothing changed',
     async (_name, path, body, status, error) => {
-      const before = snapshot();
+      const before = await snapshot();
       const response = await postModerationJson(t.app, path(), body, moderator.session);
       expect(response.status).toBe(status);
       const answer = (await response.json()) as { error: string };
       if (typeof error === 'string') expect(answer.error).toBe(error);
       else expect(answer.error).toMatch(error);
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     },
   );
 
@@ -268,7 +268,7 @@ describe('as a plain form post', () => {
   test.each(formCases)(
     '%s: the queue page with the message',
     async (_name, path, body, status, error) => {
-      const before = snapshot();
+      const before = await snapshot();
       const response = await postModerationForm(t.app, path(), asForm(body), moderator.session);
       expect(response.status).toBe(status);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
@@ -277,7 +277,7 @@ describe('as a plain form post', () => {
       const banner = bannerOf(html);
       if (typeof error === 'string') expect(banner).toBe(error);
       else expect(banner).toMatch(error);
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     },
   );
 

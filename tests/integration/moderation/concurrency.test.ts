@@ -1,12 +1,13 @@
 // Two moderators acting on one ad at once: exactly one wins, the other is told who handled it
 // (409, the queue page with the message for a form); the ad changes once, one log row, one mail.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { cookieHeader, FORM_TYPE, listen } from '../../helpers/api.ts';
+import { cookieHeader, FORM_TYPE, listen, openTestApp } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {
   insertAdInReview,
   logRows,
   postModerationForm,
+  postModerationJson,
   recordingPublisher,
   signUpMember,
   signUpModerator,
@@ -14,6 +15,7 @@ import {
   type TestMember,
 } from '../../helpers/moderation.ts';
 import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { onPostgres } from '../../helpers/test-store.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
@@ -22,8 +24,8 @@ const t = testAppOnFixtureContent({ publisher });
 let first: TestMember;
 let second: TestMember;
 beforeAll(async () => {
-  first = await signUpModerator(t.app, t.db);
-  second = await signUpModerator(t.app, t.db);
+  first = await signUpModerator(t.app, t.store);
+  second = await signUpModerator(t.app, t.store);
 });
 
 const decisionMails = async (email: string) => {
@@ -33,8 +35,8 @@ const decisionMails = async (email: string) => {
 
 describe('two moderators at once', () => {
   test('approve and reject the same ad: one wins, the other sees who handled it, nothing twice', async () => {
-    const poster = await signUpMember(t.app, t.db, 'race');
-    const id = insertAdInReview(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'race');
+    const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
     const [approve, reject] = await Promise.all([
       postModerationForm(
         t.app,
@@ -57,16 +59,16 @@ describe('two moderators at once', () => {
     expect(bannerOf(html)).toMatch(
       new RegExp(`^This ad was already handled by ${winner.email.replace(/[.+]/g, '\\$&')}, who `),
     );
-    const rows = logRows(t.db).filter((row) => row.ad_id === id);
+    const rows = (await logRows(t.sql)).filter((row) => row.ad_id === id);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.moderator_email).toBe(winner.email);
-    expect(storedAd(t.db, id).revision).toBe(2);
+    expect((await storedAd(t.sql, id)).revision).toBe(2);
     expect(await decisionMails(poster.email)).toHaveLength(1);
   });
 
   test('over HTTP, ten approvals of one ad from two moderators: one approval, one log row, one publish', async () => {
-    const poster = await signUpMember(t.app, t.db, 'race-http');
-    const id = insertAdInReview(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'race-http');
+    const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
     const server = await listen(t.app);
     const published = publisher.reasons.length;
     try {
@@ -89,15 +91,51 @@ describe('two moderators at once', () => {
     } finally {
       await server.close();
     }
-    expect(storedAd(t.db, id)).toMatchObject({ status: 'live', revision: 2 });
-    expect(logRows(t.db).filter((row) => row.ad_id === id)).toHaveLength(1);
+    expect(await storedAd(t.sql, id)).toMatchObject({ status: 'live', revision: 2 });
+    expect((await logRows(t.sql)).filter((row) => row.ad_id === id)).toHaveLength(1);
     expect(publisher.reasons.slice(published)).toEqual([`approved ad ${id}`]);
     expect(await decisionMails(poster.email)).toHaveLength(1);
   });
 
+  test('two moderators approving one revision through two instances: one approves, the other is told who did', async () => {
+    // On PostgreSQL a second app on the same schema, as a second server instance; on SQLite, the
+    // embedded store of one instance, the same app twice.
+    const other = onPostgres() ? await openTestApp(t.dir, { publisher }) : t;
+    try {
+      const poster = await signUpMember(t.app, t.store, 'race-instances');
+      const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
+      const responses = await Promise.all([
+        postModerationJson(
+          t.app,
+          `/api/moderate/ads/${id}/approve`,
+          { revision: 1 },
+          first.session,
+        ),
+        postModerationJson(
+          other.app,
+          `/api/moderate/ads/${id}/approve`,
+          { revision: 1 },
+          second.session,
+        ),
+      ]);
+      expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+      const winner = responses[0]!.status === 200 ? first : second;
+      const refused = responses.find((response) => response.status === 409)!;
+      expect(((await refused.json()) as { error: string }).error).toMatch(
+        new RegExp(
+          `^This ad was already handled by ${winner.email.replace(/[.+]/g, '\\$&')}, who approved it`,
+        ),
+      );
+      expect(await storedAd(t.sql, id)).toMatchObject({ status: 'live', revision: 2 });
+      expect((await logRows(t.sql)).filter((row) => row.ad_id === id)).toHaveLength(1);
+    } finally {
+      if (other !== t) await other.close();
+    }
+  });
+
   test('two bans of one account: one ban, the other told it was already banned', async () => {
-    const poster = await signUpMember(t.app, t.db, 'race-ban');
-    insertAdInReview(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'race-ban');
+    await insertAdInReview(t.sql, { accountId: poster.accountId });
     const responses = await Promise.all(
       [first, second].map((moderator) =>
         postModerationForm(
@@ -111,7 +149,7 @@ describe('two moderators at once', () => {
     expect(responses.map((response) => response.status).sort()).toEqual([303, 409]);
     const refused = responses.find((response) => response.status === 409)!;
     expect(bannerOf(await refused.text())).toMatch(/^This account was already banned by /);
-    const bans = logRows(t.db).filter(
+    const bans = (await logRows(t.sql)).filter(
       (row) => row.account_id === poster.accountId && row.action === 'ban',
     );
     expect(bans).toHaveLength(1);

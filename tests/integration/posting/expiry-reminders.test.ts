@@ -32,8 +32,8 @@ async function adExpiringIn(
     validAd({ city, title: `Ad expiring in ${days} days` }),
     member.session,
   );
-  const ad = storedAds(t.dbPath, member.accountId).at(-1)!;
-  setAd(t, ad.id, { status, expires_on: days === null ? null : dayFromToday(days) });
+  const ad = (await storedAds(t, member.accountId)).at(-1)!;
+  await setAd(t, ad.id, { status, expires_on: days === null ? null : dayFromToday(days) });
   return [member, ad];
 }
 
@@ -51,7 +51,7 @@ describe('sendExpiryReminders', () => {
     const [deleted] = await adExpiringIn(2, 'deleted');
 
     const today = dayFromToday(0);
-    expect(sendExpiryReminders(t.db, t.mailer, TEST_MAIL_SITE, today)).toBe(2);
+    expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, today)).toBe(2);
     await t.mailer.settled();
     for (const member of [later, expired, inReview, removed, deleted])
       expect(reminders(member.email)).toEqual([]);
@@ -72,12 +72,12 @@ describe('sendExpiryReminders', () => {
     expect(new Set(addresses.filter((address) => !address.endsWith('@localhost')))).toEqual(
       new Set([soon.email]),
     );
-    expect(storedAds(t.dbPath, soon.accountId)[0]!.reminded_at).not.toBeNull();
+    expect((await storedAds(t, soon.accountId))[0]!.reminded_at).not.toBeNull();
 
     // A second run the same day sends nothing; the next day's only reminds the ad now 3 days
     // from expiry.
-    expect(sendExpiryReminders(t.db, t.mailer, TEST_MAIL_SITE, today)).toBe(0);
-    expect(sendExpiryReminders(t.db, t.mailer, TEST_MAIL_SITE, dayFromToday(1))).toBe(1);
+    expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, today)).toBe(0);
+    expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(1))).toBe(1);
     await t.mailer.settled();
     expect(reminders(soon.email)).toHaveLength(1);
     expect(reminders(later.email)).toHaveLength(1);
@@ -85,11 +85,13 @@ describe('sendExpiryReminders', () => {
 
   test('after a renewal, the ad is reminded again before its new expiry', async () => {
     const [member, ad] = await adExpiringIn(2, 'live', 'San Diego');
-    expect(sendExpiryReminders(t.db, t.mailer, TEST_MAIL_SITE, dayFromToday(0))).toBeGreaterThan(0);
+    expect(
+      await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(0)),
+    ).toBeGreaterThan(0);
     expect((await submit(t, `/api/ads/${ad.id}/renew`, {}, member.session)).status).toBe(303);
-    expect(storedAds(t.dbPath, member.accountId)[0]!.reminded_at).toBeNull();
+    expect((await storedAds(t, member.accountId))[0]!.reminded_at).toBeNull();
     // 27 days on, the renewed ad (30 days from today) is 3 days from expiry.
-    expect(sendExpiryReminders(t.db, t.mailer, TEST_MAIL_SITE, dayFromToday(27))).toBe(1);
+    expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(27))).toBe(1);
     await t.mailer.settled();
     expect(reminders(member.email)).toHaveLength(2);
   });

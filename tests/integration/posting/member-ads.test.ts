@@ -38,10 +38,10 @@ const CITIES = ['Los Angeles', 'San Diego', 'San Jose'] as const;
 async function memberWithAd(city: string = CITIES[0]): Promise<[TestMember, StoredAd]> {
   const member = await makeMember(t);
   expect((await submit(t, '/api/ads', validAd({ city }), member.session)).status).toBe(303);
-  return [member, storedAds(t.dbPath, member.accountId).at(-1)!];
+  return [member, (await storedAds(t, member.accountId)).at(-1)!];
 }
 
-const rowOf = (id: number) => storedAds(t.dbPath).find((ad) => ad.id === id)!;
+const rowOf = async (id: number) => (await storedAds(t)).find((ad) => ad.id === id)!;
 const visibleText = (html: string) =>
   html
     .replace(/<!-- -->/g, '')
@@ -59,20 +59,22 @@ describe('/account lists my ads', () => {
       expect((await submit(t, '/api/ads', validAd({ city, title }), member.session)).status).toBe(
         303,
       );
-      const ad = storedAds(t.dbPath, member.accountId).at(-1)!;
+      const ad = (await storedAds(t, member.accountId)).at(-1)!;
       // Spread the creation times so that newest first is well defined.
-      setAd(t, ad.id, { created_at: new Date(Date.now() - (10 - index) * 60_000).toISOString() });
+      await setAd(t, ad.id, {
+        created_at: new Date(Date.now() - (10 - index) * 60_000).toISOString(),
+      });
       if (index >= 2) continue;
       // Only three may be in review at once: the first two leave review as a moderator would.
-      setAd(t, ad.id, { status: index === 0 ? 'removed' : 'rejected' });
+      await setAd(t, ad.id, { status: index === 0 ? 'removed' : 'rejected' });
     }
-    const [removed, rejected, expired, live] = storedAds(t.dbPath, member.accountId);
-    setAd(t, rejected!.id, {
+    const [removed, rejected, expired, live] = await storedAds(t, member.accountId);
+    await setAd(t, rejected!.id, {
       rejected_reason: 'contact',
       rejected_note: 'Remove the phone number.',
     });
-    setAd(t, expired!.id, { status: 'live', expires_on: dayFromToday(-2) });
-    setAd(t, live!.id, {
+    await setAd(t, expired!.id, { status: 'live', expires_on: dayFromToday(-2) });
+    await setAd(t, live!.id, {
       status: 'live',
       expires_on: dayFromToday(12),
       pending_title: 'Live one, edited',
@@ -111,10 +113,14 @@ describe('/account lists my ads', () => {
 
   test("a live ad whose edit was not approved, and a removed ad, show the moderator's reason", async () => {
     const [member, live] = await memberWithAd(CITIES[0]);
-    setAd(t, live.id, { status: 'live', expires_on: dayFromToday(9), rejected_reason: 'spam' });
+    await setAd(t, live.id, {
+      status: 'live',
+      expires_on: dayFromToday(9),
+      rejected_reason: 'spam',
+    });
     await submit(t, '/api/ads', validAd({ city: CITIES[1], title: 'Taken down' }), member.session);
-    const removed = storedAds(t.dbPath, member.accountId).at(-1)!;
-    setAd(t, removed.id, {
+    const removed = (await storedAds(t, member.accountId)).at(-1)!;
+    await setAd(t, removed.id, {
       status: 'removed',
       rejected_reason: 'commercial',
       rejected_note: 'Paid.',
@@ -158,7 +164,7 @@ describe('edit', () => {
     );
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/account?done=edited');
-    const after = rowOf(ad.id);
+    const after = await rowOf(ad.id);
     expect(after).toMatchObject({
       status: 'review',
       age: 36,
@@ -173,14 +179,14 @@ describe('edit', () => {
 
   test('a rejected ad goes back to review, its reason cleared', async () => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, { status: 'rejected', rejected_reason: 'contact', rejected_note: 'x' });
+    await setAd(t, ad.id, { status: 'rejected', rejected_reason: 'contact', rejected_note: 'x' });
     await submit(
       t,
       `/api/ads/${ad.id}/edit`,
       { age: '34', seeks: 'w4m', title: 'Fixed', description: 'Fixed text' },
       member.session,
     );
-    expect(rowOf(ad.id)).toMatchObject({
+    expect(await rowOf(ad.id)).toMatchObject({
       status: 'review',
       title: 'Fixed',
       rejected_reason: null,
@@ -190,7 +196,7 @@ describe('edit', () => {
 
   test('a live ad keeps its published text; the edit waits in pending_*', async () => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, {
+    await setAd(t, ad.id, {
       status: 'live',
       expires_on: dayFromToday(20),
       approved_at: new Date().toISOString(),
@@ -202,7 +208,7 @@ describe('edit', () => {
       member.session,
     );
     expect(response.headers.get('location')).toBe('/account?done=edit-in-review');
-    expect(rowOf(ad.id)).toMatchObject({
+    expect(await rowOf(ad.id)).toMatchObject({
       status: 'live',
       title: ad.title,
       description: ad.description,
@@ -235,7 +241,7 @@ describe('edit', () => {
     expect(fieldErrorOf(html, 'age')).toBe('You must be 18 or over to post an ad.');
     expect(fieldErrorOf(html, 'description')).toBe('Write a description.');
     expect(html).toContain('value="Kept title"');
-    expect(rowOf(ad.id)).toEqual(ad);
+    expect(await rowOf(ad.id)).toEqual(ad);
   });
 
   test('state or city sent with an edit is refused: they cannot change', async () => {
@@ -249,12 +255,12 @@ describe('edit', () => {
     );
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: 'Unexpected field: city.' });
-    expect(rowOf(ad.id)).toEqual(ad);
+    expect(await rowOf(ad.id)).toEqual(ad);
   });
 
   test('a removed ad cannot be edited: 409 with the reason', async () => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, { status: 'removed' });
+    await setAd(t, ad.id, { status: 'removed' });
     const response = await submit(
       t,
       `/api/ads/${ad.id}/edit`,
@@ -262,7 +268,7 @@ describe('edit', () => {
       member.session,
     );
     expect(response.status).toBe(409);
-    expect(rowOf(ad.id).title).toBe(ad.title);
+    expect((await rowOf(ad.id)).title).toBe(ad.title);
   });
 });
 
@@ -271,7 +277,7 @@ describe('an expired ad is renewed before it is edited', () => {
 
   test('its edit page says so with Renew instead of the form; Renew leads back to the form', async () => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-2) });
+    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-2) });
     const response = await getPage(t, `/account/ads/${ad.id}/edit`, member.session);
     expect(response.status).toBe(200);
     const html = await response.text();
@@ -300,13 +306,13 @@ describe('an expired ad is renewed before it is edited', () => {
     );
     expect(back).toContain(`action="/api/ads/${ad.id}/edit"`);
     expect((await submit(t, `/api/ads/${ad.id}/edit`, edit, member.session)).status).toBe(303);
-    expect(rowOf(ad.id).pending_title).toBe('Edited title');
+    expect((await rowOf(ad.id)).pending_title).toBe('Edited title');
   });
 
   test('its edit is refused (409) as a form post: the page says to renew, nothing changes', async () => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-5) });
-    const before = rowOf(ad.id);
+    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-5) });
+    const before = await rowOf(ad.id);
     // Even with fields that would be refused: renewing comes first.
     const response = await submit(
       t,
@@ -319,24 +325,24 @@ describe('an expired ad is renewed before it is edited', () => {
     expect(headingOf(html)).toBe('Renew your ad first');
     expect(html).toContain(`action="/api/ads/${ad.id}/renew"`);
     expect(visibleText(html)).toContain('Renew it before editing it');
-    expect(rowOf(ad.id)).toEqual(before);
+    expect(await rowOf(ad.id)).toEqual(before);
   });
 
   test('as JSON: 409 with the message; nothing changes', async () => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(0) });
-    const before = rowOf(ad.id);
+    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(0) });
+    const before = await rowOf(ad.id);
     const response = await submit(t, `/api/ads/${ad.id}/edit`, edit, member.session, 'json');
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({
       error: `This ad expired on ${formatLong(dayFromToday(0))}. Renew it before editing it: Renew puts it back on the site for 30 days, without a new review (the button is here and beside the ad on your account page). Then you can edit it.`,
     });
-    expect(rowOf(ad.id)).toEqual(before);
+    expect(await rowOf(ad.id)).toEqual(before);
   });
 
   test('past the renewal window: neither Renew nor edit, post it again', async () => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-31) });
+    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-31) });
     const html = await (await getPage(t, `/account/ads/${ad.id}/edit`, member.session)).text();
     expect(headingOf(html)).toBe('Renew your ad first');
     expect(html).not.toContain(`action="/api/ads/${ad.id}/renew"`);
@@ -353,12 +359,12 @@ describe('an expired ad is renewed before it is edited', () => {
 describe('delete', () => {
   test('marks the ad deleted, gone from the list; a live ad asks the publisher', async () => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(20) });
+    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(20) });
     const before = published.length;
     const response = await submit(t, `/api/ads/${ad.id}/delete`, {}, member.session);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/account?done=deleted');
-    expect(rowOf(ad.id)).toMatchObject({ status: 'deleted', revision: ad.revision + 1 });
+    expect(await rowOf(ad.id)).toMatchObject({ status: 'deleted', revision: ad.revision + 1 });
     expect(published.slice(before)).toEqual([`deleted ad ${ad.id}`]);
     const html = await (await getPage(t, '/account?done=deleted', member.session)).text();
     expect(html).not.toContain(ad.title);
@@ -371,7 +377,7 @@ describe('delete', () => {
     const [member, ad] = await memberWithAd();
     const before = published.length;
     await submit(t, `/api/ads/${ad.id}/delete`, {}, member.session);
-    expect(rowOf(ad.id).status).toBe('deleted');
+    expect((await rowOf(ad.id)).status).toBe('deleted');
     expect(published.length).toBe(before);
   });
 });
@@ -390,14 +396,14 @@ describe('renew', () => {
   ];
   test.each(cases)('%s: renewed %s', async (_label, columns, renews) => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, { ...columns, reminded_at: new Date().toISOString() });
-    const before = rowOf(ad.id);
+    await setAd(t, ad.id, { ...columns, reminded_at: new Date().toISOString() });
+    const before = await rowOf(ad.id);
     const count = published.length;
     const response = await submit(t, `/api/ads/${ad.id}/renew`, {}, member.session);
     if (renews) {
       expect(response.status).toBe(303);
       expect(response.headers.get('location')).toBe('/account?done=renewed');
-      expect(rowOf(ad.id)).toMatchObject({
+      expect(await rowOf(ad.id)).toMatchObject({
         status: 'live',
         expires_on: dayFromToday(30),
         reminded_at: null,
@@ -409,14 +415,14 @@ describe('renew', () => {
       const html = await response.text();
       expect(headingOf(html)).toBe('Your account');
       expect(bannerOf(html)).toMatch(/renewed/);
-      expect(rowOf(ad.id)).toEqual(before);
+      expect(await rowOf(ad.id)).toEqual(before);
       expect(published.length).toBe(count);
     }
   });
 
   test('says when a live ad can be renewed', async () => {
     const [member, ad] = await memberWithAd();
-    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(10) });
+    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(10) });
     const response = await submit(t, `/api/ads/${ad.id}/renew`, {}, member.session, 'json');
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({
@@ -431,8 +437,8 @@ describe("someone else's ad, or an unknown one", () => {
   let stranger: TestMember;
   beforeAll(async () => {
     [owner, ad] = await memberWithAd(CITIES[1]);
-    setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(1) });
-    ad = rowOf(ad.id);
+    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(1) });
+    ad = await rowOf(ad.id);
     stranger = await makeMember(t);
   });
 
@@ -454,7 +460,7 @@ describe("someone else's ad, or an unknown one", () => {
       expect(json.status).toBe(404);
       expect(await json.json()).toEqual({ error: "We couldn't find that ad among yours." });
     }
-    expect(rowOf(ad.id)).toEqual(ad);
+    expect(await rowOf(ad.id)).toEqual(ad);
     void owner;
   });
 
@@ -477,7 +483,7 @@ describe("someone else's ad, or an unknown one", () => {
     const response = await submit(t, `/api/ads/${ad.id}/delete`, {});
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/signin?next=%2Faccount');
-    expect(rowOf(ad.id)).toEqual(ad);
+    expect(await rowOf(ad.id)).toEqual(ad);
   });
 });
 

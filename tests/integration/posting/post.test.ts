@@ -85,7 +85,7 @@ describe('POST /api/ads as a form', () => {
     const response = await submit(t, '/api/ads', validAd(), poster.session);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/post/in-review');
-    const [ad, ...others] = storedAds(t.dbPath, poster.accountId);
+    const [ad, ...others] = await storedAds(t, poster.accountId);
     expect(others).toEqual([]);
     expect(ad).toMatchObject({
       state: 'California',
@@ -108,7 +108,7 @@ describe('POST /api/ads as a form', () => {
     const description = `${'x'.repeat(2499)}\r\n${'y'.repeat(2500)}`;
     const response = await submit(t, '/api/ads', validAd({ description }), poster.session);
     expect(response.status).toBe(303);
-    expect(storedAds(t.dbPath, poster.accountId)[0]!.description).toBe(
+    expect((await storedAds(t, poster.accountId))[0]!.description).toBe(
       `${'x'.repeat(2499)}\n${'y'.repeat(2500)}`,
     );
   });
@@ -118,7 +118,7 @@ describe('POST /api/ads as a form', () => {
     const description = '語'.repeat(5000);
     const response = await submit(t, '/api/ads', validAd({ description }), poster.session);
     expect(response.status).toBe(303);
-    expect(storedAds(t.dbPath, poster.accountId)[0]!.description).toBe(description);
+    expect((await storedAds(t, poster.accountId))[0]!.description).toBe(description);
   });
 
   test.each([
@@ -150,7 +150,7 @@ describe('POST /api/ads as a form', () => {
     '%s %j: 400, the form again with the message beside the field',
     async (field, change, message) => {
       const typed = validAd(change);
-      const before = storedAds(t.dbPath).length;
+      const before = (await storedAds(t)).length;
       const response = await submit(t, '/api/ads', typed, member.session);
       expect(response.status).toBe(400);
       const html = await response.text();
@@ -167,7 +167,7 @@ describe('POST /api/ads as a form', () => {
       if (field !== 'title') expect(html).toContain(`value="${typed.title}"`);
       if (field !== 'description' && field !== 'title')
         expect(html).toContain('I like early mornings,\nold films and a good bookshop.');
-      expect(storedAds(t.dbPath).length).toBe(before);
+      expect((await storedAds(t)).length).toBe(before);
     },
   );
 
@@ -219,15 +219,15 @@ describe('POST /api/ads as a form', () => {
     const response = await submit(t, '/api/ads', validAd(), unverified.session);
     expect(response.status).toBe(403);
     expect(headingOf(await response.text())).toBe('Verify your email to post');
-    expect(storedAds(t.dbPath, unverified.accountId)).toEqual([]);
+    expect(await storedAds(t, unverified.accountId)).toEqual([]);
   });
 
   test('a signed-out form post goes to sign in and back to /post; nothing is stored', async () => {
-    const before = storedAds(t.dbPath).length;
+    const before = (await storedAds(t)).length;
     const response = await submit(t, '/api/ads', validAd());
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/signin?next=%2Fpost');
-    expect(storedAds(t.dbPath).length).toBe(before);
+    expect((await storedAds(t)).length).toBe(before);
   });
 
   test('a body over the limit is 413 with the form page and its message', async () => {
@@ -275,7 +275,7 @@ describe('POST /api/ads as JSON', () => {
     expect(response.status).toBe(201);
     const body = (await response.json()) as { id: number; redirectUrl: string };
     expect(body.redirectUrl).toBe('/post/in-review');
-    expect(storedAds(t.dbPath, poster.accountId)).toMatchObject([{ id: body.id, age: 29 }]);
+    expect(await storedAds(t, poster.accountId)).toMatchObject([{ id: body.id, age: 29 }]);
   });
 
   test.each([
@@ -292,7 +292,7 @@ describe('POST /api/ads as JSON', () => {
     const answer = (await response.json()) as { error: string; field?: string };
     expect(answer.error).toBe(error);
     expect(answer.field).toBe(field);
-    expect(storedAds(t.dbPath, member.accountId)).toEqual([]);
+    expect(await storedAds(t, member.accountId)).toEqual([]);
   });
 
   test('not JSON, or not an object: 400', async () => {
@@ -328,7 +328,7 @@ describe('the policy scanner on submit', () => {
       "The word “ESC0RT” can't be used in an ad on Localboard: ads may not offer or seek anything for money, or involve anyone under 18 (see the terms).",
     );
     expect(html).toContain('value="Friendly ESC0RT in town"');
-    expect(storedAds(t.dbPath, member.accountId)).toEqual([]);
+    expect(await storedAds(t, member.accountId)).toEqual([]);
   });
 
   test('contact details refuse the ad, beside the description', async () => {
@@ -346,7 +346,7 @@ describe('the policy scanner on submit', () => {
       error:
         "Contact details (phone numbers, email addresses, links) can't be in an ad: members reply through Localboard.",
     });
-    expect(storedAds(t.dbPath, member.accountId)).toEqual([]);
+    expect(await storedAds(t, member.accountId)).toEqual([]);
   });
 
   test('ambiguous terms let the ad through, marked for the moderator', async () => {
@@ -354,7 +354,7 @@ describe('the policy scanner on submit', () => {
     const description = 'I grow roses and I am generous with my time.';
     const response = await submit(t, '/api/ads', validAd({ description }), member.session);
     expect(response.status).toBe(303);
-    const [ad] = storedAds(t.dbPath, member.accountId);
+    const [ad] = await storedAds(t, member.accountId);
     const marks = JSON.parse(ad!.marks) as {
       field: string;
       term: string;
@@ -372,10 +372,11 @@ describe('the policy scanner on submit', () => {
   test('an edit of a live ad is scanned too: marks go to pending_marks, refusals store nothing', async () => {
     const member = await makeMember(t);
     await submit(t, '/api/ads', validAd({ city: 'San Diego' }), member.session);
-    const [ad] = storedAds(t.dbPath, member.accountId);
-    t.db
-      .prepare("UPDATE member_ads SET status = 'live', expires_on = '2099-01-01' WHERE id = ?")
-      .run(ad!.id);
+    const [ad] = await storedAds(t, member.accountId);
+    await t.sql.run(
+      "UPDATE member_ads SET status = 'live', expires_on = '2099-01-01' WHERE id = ?",
+      ad!.id,
+    );
     const edit = {
       age: '34',
       seeks: 'w4m',
@@ -390,9 +391,9 @@ describe('the policy scanner on submit', () => {
     );
     expect(refused.status).toBe(400);
     expect(fieldErrorOf(await refused.text(), 'title')).toContain('“Incall”');
-    expect(storedAds(t.dbPath, member.accountId)[0]!.pending_title).toBeNull();
+    expect((await storedAds(t, member.accountId))[0]!.pending_title).toBeNull();
     expect((await submit(t, `/api/ads/${ad!.id}/edit`, edit, member.session)).status).toBe(303);
-    const after = storedAds(t.dbPath, member.accountId)[0]!;
+    const after = (await storedAds(t, member.accountId))[0]!;
     expect(after.marks).toBe('[]');
     expect(JSON.parse(after.pending_marks!)).toMatchObject([
       { field: 'description', term: 'arrangement' },

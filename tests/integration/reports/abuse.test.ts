@@ -7,7 +7,7 @@ import {
   ALREADY_REPORTED,
   CONVERSATION_NOT_FOUND,
   TOO_MANY_REPORTS,
-} from '../../../server/routes/reports.ts';
+} from '../../../server/reports/texts.ts';
 import { REPORTS_PER_HOUR } from '../../../src/schemas/report-reasons.ts';
 import { signUpMember } from '../../helpers/moderation.ts';
 import { bannerOf, headingOf } from '../../helpers/pages.ts';
@@ -43,7 +43,7 @@ describe('behind a trusted proxy', () => {
     const html = await refused.text();
     expect(headingOf(html)).toBe('Report this ad');
     expect(bannerOf(html)).toBe(TOO_MANY_REPORTS);
-    expect(reportRows(t.db, id)).toHaveLength(0);
+    expect(await reportRows(t.sql, id)).toHaveLength(0);
     // Another address is not held back.
     const other = await reportForm(
       t.app,
@@ -51,7 +51,7 @@ describe('behind a trusted proxy', () => {
       { address: '203.0.113.8' },
     );
     expect(other.status).toBe(303);
-    expect(reportRows(t.db, id)).toHaveLength(1);
+    expect(await reportRows(t.sql, id)).toHaveLength(1);
   });
 
   test('IPv6 visitors are one reporter per /64', async () => {
@@ -73,10 +73,13 @@ describe('behind a trusted proxy', () => {
 
   describe('a conversation', () => {
     test('its members report it, with the thread copied; a second report is 409', async () => {
-      const poster = await signUpMember(t.app, t.db, 'conv-poster');
-      const replier = await signUpMember(t.app, t.db, 'conv-replier');
-      const adId = insertLiveAd(t.db, { accountId: poster.accountId, title: 'Sunday walks' });
-      const conversation = insertConversation(t.db, {
+      const poster = await signUpMember(t.app, t.store, 'conv-poster');
+      const replier = await signUpMember(t.app, t.store, 'conv-replier');
+      const adId = await insertLiveAd(t.sql, {
+        accountId: poster.accountId,
+        title: 'Sunday walks',
+      });
+      const conversation = await insertConversation(t.sql, {
         adId,
         posterId: poster.accountId,
         replierId: replier.accountId,
@@ -103,7 +106,7 @@ describe('behind a trusted proxy', () => {
         { session: poster.session },
       );
       expect(sent.status).toBe(303);
-      const rows = conversationReportRows(t.db, conversation);
+      const rows = await conversationReportRows(t.sql, conversation);
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({
         ad_id: adId,
@@ -117,7 +120,7 @@ describe('behind a trusted proxy', () => {
         expect.objectContaining({ from: 'reported', body: 'Send me money first.' }),
       ]);
       // A conversation report is about the messages: the ad stays up.
-      expect(hiddenRows(t.db, adId)).toHaveLength(0);
+      expect(await hiddenRows(t.sql, adId)).toHaveLength(0);
       const again = await reportForm(
         t.app,
         { conversation: String(conversation), reason: 'spam' },
@@ -131,15 +134,15 @@ describe('behind a trusted proxy', () => {
         { session: replier.session },
       );
       expect(other.status).toBe(201);
-      expect(conversationReportRows(t.db, conversation)).toHaveLength(2);
+      expect(await conversationReportRows(t.sql, conversation)).toHaveLength(2);
     });
 
     test('anyone else: the same 404 as an unknown id, nothing stored; signed out: sign in first', async () => {
-      const poster = await signUpMember(t.app, t.db, 'conv2-poster');
-      const replier = await signUpMember(t.app, t.db, 'conv2-replier');
-      const stranger = await signUpMember(t.app, t.db, 'conv2-stranger');
-      const adId = insertLiveAd(t.db, { accountId: poster.accountId });
-      const conversation = insertConversation(t.db, {
+      const poster = await signUpMember(t.app, t.store, 'conv2-poster');
+      const replier = await signUpMember(t.app, t.store, 'conv2-replier');
+      const stranger = await signUpMember(t.app, t.store, 'conv2-stranger');
+      const adId = await insertLiveAd(t.sql, { accountId: poster.accountId });
+      const conversation = await insertConversation(t.sql, {
         adId,
         posterId: poster.accountId,
         replierId: replier.accountId,
@@ -177,7 +180,7 @@ describe('behind a trusted proxy', () => {
         { address: '192.0.2.77' },
       );
       expect(visitor.status).toBe(404);
-      expect(conversationReportRows(t.db, conversation)).toHaveLength(0);
+      expect(await conversationReportRows(t.sql, conversation)).toHaveLength(0);
 
       const signedOut = await getAs(t.app, `/report?conversation=${conversation}`);
       expect(signedOut.status).toBe(303);
@@ -191,7 +194,7 @@ describe('behind a trusted proxy', () => {
         { session: poster.session },
       );
       expect(wrongReason.status).toBe(400);
-      expect(conversationReportRows(t.db, conversation)).toHaveLength(0);
+      expect(await conversationReportRows(t.sql, conversation)).toHaveLength(0);
     });
   });
 });
@@ -211,7 +214,7 @@ describe('without a trusted proxy', () => {
       const spoofed = await reportForm(t.app, { ad: String(id), reason: 'spam' }, { address });
       expect(spoofed.status).toBe(409);
     }
-    expect(reportRows(t.db, id)).toHaveLength(1);
-    expect(hiddenRows(t.db, id)).toHaveLength(0);
+    expect(await reportRows(t.sql, id)).toHaveLength(1);
+    expect(await hiddenRows(t.sql, id)).toHaveLength(0);
   });
 });

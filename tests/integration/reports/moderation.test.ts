@@ -1,8 +1,8 @@
-// The moderators' side of reports (docs/product.md section 8) in-process: /moderate/reports (moderators
-// only, grouped by ad, hidden and urgent first, never who reported), and its actions as plain form
-// posts and JSON: dismiss (a hidden ad goes back), remove (a member's ad, an editor's), ban; each
-// logged; of two moderators one wins and the other gets 409. The /moderate queue's block of hidden
-// ads and the poster's reports count.
+// The moderators' side of reports (docs/product.md section 8) in-process: /moderate/reports
+// (moderators only, grouped by ad, hidden and urgent first, never who reported), and its actions
+// as plain form posts and JSON: dismiss (a hidden ad goes back), remove (a member's ad, an
+// editor's), ban; each logged; of two moderators one wins and the other gets 409. The /moderate
+// queue's block of hidden ads and the poster's reports count.
 import { describe, expect, test } from 'vitest';
 import {
   getPage,
@@ -37,8 +37,8 @@ const t = reportsTestApp({ trustProxy: 1, publisher });
 let moderator: TestMember;
 let second: TestMember;
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.db);
-  second = await signUpModerator(t.app, t.db);
+  moderator = await signUpModerator(t.app, t.store);
+  second = await signUpModerator(t.app, t.store);
 });
 
 let addressCounter = 0;
@@ -76,7 +76,7 @@ const resolve = (fields: Record<string, string>, session = moderator.session) =>
 
 describe('who sees it', () => {
   test("anyone but a moderator: the site's not-found page, and the action is an unknown API path", async () => {
-    const member = await signUpMember(t.app, t.db, 'curious');
+    const member = await signUpMember(t.app, t.store, 'curious');
     for (const session of [undefined, member.session]) {
       const page = await getPage(t.app, '/moderate/reports', session);
       expect(page.status).toBe(404);
@@ -95,13 +95,16 @@ describe('who sees it', () => {
 
 describe('the list', () => {
   test('grouped by ad, under 18 first, then hidden; reasons, notes and times, never the reporter', async () => {
-    const poster = await signUpMember(t.app, t.db, 'listed');
-    const plain = insertLiveAd(t.db, { accountId: poster.accountId, title: 'Plain report' });
-    const hidden = insertLiveAd(t.db, { accountId: poster.accountId, title: 'Hidden by three' });
-    const urgent = insertLiveAd(t.db, { accountId: poster.accountId, title: 'Urgent one' });
+    const poster = await signUpMember(t.app, t.store, 'listed');
+    const plain = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Plain report' });
+    const hidden = await insertLiveAd(t.sql, {
+      accountId: poster.accountId,
+      title: 'Hidden by three',
+    });
+    const urgent = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Urgent one' });
     await reportFrom(plain, ['spam'], 'Seen it twice.');
     await reportFrom(hidden, ['spam', 'commercial', 'other']);
-    const member = await signUpMember(t.app, t.db, 'member-reporter');
+    const member = await signUpMember(t.app, t.store, 'member-reporter');
     expect(
       (
         await reportForm(
@@ -135,11 +138,14 @@ describe('the list', () => {
   });
 
   test("the queue shows the poster's reports beside their history", async () => {
-    const poster = await signUpMember(t.app, t.db, 'history');
-    const live = insertLiveAd(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'history');
+    const live = await insertLiveAd(t.sql, { accountId: poster.accountId });
     await reportFrom(live, ['spam', 'other']);
     const { insertAdInReview } = await import('../../helpers/moderation.ts');
-    const waiting = insertAdInReview(t.db, { accountId: poster.accountId, title: 'Waiting' });
+    const waiting = await insertAdInReview(t.sql, {
+      accountId: poster.accountId,
+      title: 'Waiting',
+    });
     const html = await (await getPage(t.app, '/moderate', moderator.session)).text();
     const start = html.indexOf(`id="ad-${waiting}"`);
     expect(textOf(html.slice(start, html.indexOf('</li>', start)))).toContain(
@@ -150,10 +156,10 @@ describe('the list', () => {
 
 describe('actions', () => {
   test('dismiss: reports resolved, a hidden ad unhidden and published back, logged', async () => {
-    const poster = await signUpMember(t.app, t.db, 'dismissed');
-    const id = insertLiveAd(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'dismissed');
+    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
     await reportFrom(id, ['under-18']);
-    expect(hiddenRows(t.db, id)).toHaveLength(1);
+    expect(await hiddenRows(t.sql, id)).toHaveLength(1);
     const published = publisher.reasons.length;
     const response = await resolve({
       ...groupFields(await reportsPage(), `ad:${id}`),
@@ -169,22 +175,20 @@ describe('actions', () => {
       `1 report about ad ${id} dismissed. The ad goes back on the site within a minute.`,
     );
     expect(html).not.toContain(`id="ad-${id}"`);
-    expect(hiddenRows(t.db, id)).toHaveLength(0);
-    expect(reportRows(t.db, id)).toEqual([
+    expect(await hiddenRows(t.sql, id)).toHaveLength(0);
+    expect(await reportRows(t.sql, id)).toEqual([
       expect.objectContaining({ resolution: 'dismissed', resolved_by: moderator.accountId }),
     ]);
     expect(publisher.reasons.slice(published)).toEqual([`dismissed the reports of ad ${id}`]);
-    expect(storedAd(t.db, id).status).toBe('live');
+    expect((await storedAd(t.sql, id)).status).toBe('live');
     expect(
-      logRows(t.db)
-        .filter((row) => row.ad_id === id)
-        .map((row) => row.action),
+      (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
     ).toEqual(['hide', 'dismiss']);
   });
 
   test("remove a member's ad: removed as the queue removes, mailed, logged, published", async () => {
-    const poster = await signUpMember(t.app, t.db, 'removed');
-    const id = insertLiveAd(t.db, { accountId: poster.accountId, title: 'To be removed' });
+    const poster = await signUpMember(t.app, t.store, 'removed');
+    const id = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'To be removed' });
     await reportFrom(id, ['commercial']);
     const published = publisher.reasons.length;
     const response = await resolve({
@@ -194,16 +198,14 @@ describe('actions', () => {
       note: 'Asks for gifts.',
     });
     expect(response.status).toBe(303);
-    expect(storedAd(t.db, id)).toMatchObject({
+    expect(await storedAd(t.sql, id)).toMatchObject({
       status: 'removed',
       rejected_reason: 'Commercial or paid content',
     });
-    expect(reportRows(t.db, id)[0]).toMatchObject({ resolution: 'removed' });
+    expect((await reportRows(t.sql, id))[0]).toMatchObject({ resolution: 'removed' });
     expect(publisher.reasons.slice(published)).toEqual([`removed ad ${id} after reports`]);
     expect(
-      logRows(t.db)
-        .filter((row) => row.ad_id === id)
-        .map((row) => row.action),
+      (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
     ).toEqual(['remove']);
     await t.mailer.settled();
     const mails = mailsTo(t.outboxDir, poster.email).filter(
@@ -222,14 +224,14 @@ describe('actions', () => {
       reason: 'spam',
     });
     expect(response.status).toBe(303);
-    expect(hiddenRows(t.db, id)).toEqual([
+    expect(await hiddenRows(t.sql, id)).toEqual([
       expect.objectContaining({ kind: 'editor', why: 'removed' }),
     ]);
     const html = await (
       await getPage(t.app, response.headers.get('location')!, moderator.session)
     ).text();
     expect(bannerOf(html)).toContain('delete its row from content/ads/ too');
-    const log = logRows(t.db).filter((row) => row.ad_id === id);
+    const log = (await logRows(t.sql)).filter((row) => row.ad_id === id);
     expect(log.at(-1)).toMatchObject({ action: 'remove', account_id: null });
     expect(log.at(-1)!.note).toContain('content/ads/');
     // Ban is not offered for an editor's ad, and refused if asked.
@@ -243,8 +245,8 @@ describe('actions', () => {
   });
 
   test('ban: the account banned, its ads removed, reports closed, all logged', async () => {
-    const poster = await signUpMember(t.app, t.db, 'banned');
-    const id = insertLiveAd(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'banned');
+    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
     await reportFrom(id, ['harassment']);
     const response = await resolve({
       ...groupFields(await reportsPage(), `ad:${id}`),
@@ -252,25 +254,24 @@ describe('actions', () => {
       reason: 'spam',
     });
     expect(response.status).toBe(303);
-    const account = t.db
-      .prepare('SELECT banned_at FROM accounts WHERE id = ?')
-      .get(poster.accountId) as {
-      banned_at: string | null;
-    };
+    const account = (await t.sql.get<{ banned_at: string | null }>(
+      'SELECT banned_at FROM accounts WHERE id = ?',
+      poster.accountId,
+    ))!;
     expect(account.banned_at).not.toBeNull();
-    expect(storedAd(t.db, id).status).toBe('removed');
-    expect(reportRows(t.db, id)[0]).toMatchObject({ resolution: 'banned' });
-    const actions = logRows(t.db)
+    expect((await storedAd(t.sql, id)).status).toBe('removed');
+    expect((await reportRows(t.sql, id))[0]).toMatchObject({ resolution: 'banned' });
+    const actions = (await logRows(t.sql))
       .filter((row) => row.account_id === poster.accountId)
       .map((row) => row.action);
     expect(actions).toEqual(['ban', 'remove']);
   });
 
   test('a reported conversation: the thread shown, the reported member banned', async () => {
-    const poster = await signUpMember(t.app, t.db, 'thread-poster');
-    const replier = await signUpMember(t.app, t.db, 'thread-replier');
-    const adId = insertLiveAd(t.db, { accountId: poster.accountId, title: 'Book club' });
-    const conversation = insertConversation(t.db, {
+    const poster = await signUpMember(t.app, t.store, 'thread-poster');
+    const replier = await signUpMember(t.app, t.store, 'thread-replier');
+    const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Book club' });
+    const conversation = await insertConversation(t.sql, {
       adId,
       posterId: poster.accountId,
       replierId: replier.accountId,
@@ -299,19 +300,20 @@ describe('actions', () => {
       note: 'Threats.',
     });
     expect(response.status).toBe(303);
-    expect(conversationReportRows(t.db, conversation)[0]).toMatchObject({ resolution: 'banned' });
-    const banned = t.db
-      .prepare('SELECT banned_at FROM accounts WHERE id = ?')
-      .get(replier.accountId) as {
-      banned_at: string | null;
-    };
+    expect((await conversationReportRows(t.sql, conversation))[0]).toMatchObject({
+      resolution: 'banned',
+    });
+    const banned = (await t.sql.get<{ banned_at: string | null }>(
+      'SELECT banned_at FROM accounts WHERE id = ?',
+      replier.accountId,
+    ))!;
     expect(banned.banned_at).not.toBeNull();
-    expect(storedAd(t.db, adId).status).toBe('live');
+    expect((await storedAd(t.sql, adId)).status).toBe('live');
   });
 
   test('two moderators on one group: one wins, the other gets 409 "already handled"; nothing twice', async () => {
-    const poster = await signUpMember(t.app, t.db, 'race');
-    const id = insertLiveAd(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'race');
+    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
     await reportFrom(id, ['spam', 'spam', 'spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
     const published = publisher.reasons.length;
@@ -328,15 +330,17 @@ describe('actions', () => {
         `^These reports were already handled by ${winner.email.replace(/[.+]/g, '\\$&')}, who `,
       ),
     );
-    const decisions = logRows(t.db).filter((row) => row.ad_id === id && row.action !== 'hide');
+    const decisions = (await logRows(t.sql)).filter(
+      (row) => row.ad_id === id && row.action !== 'hide',
+    );
     expect(decisions).toHaveLength(1);
     expect(publisher.reasons.slice(published)).toHaveLength(1);
-    expect(new Set(reportRows(t.db, id).map((row) => row.resolution)).size).toBe(1);
+    expect(new Set((await reportRows(t.sql, id)).map((row) => row.resolution)).size).toBe(1);
   });
 
   test('a report that arrived after the page was opened: 409, nothing changed', async () => {
-    const poster = await signUpMember(t.app, t.db, 'stale');
-    const id = insertLiveAd(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'stale');
+    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
     await reportFrom(id, ['spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
     await reportFrom(id, ['other']);
@@ -345,12 +349,12 @@ describe('actions', () => {
     expect(bannerOf(await response.text())).toMatch(
       /^New reports arrived since you opened the page/,
     );
-    expect(reportRows(t.db, id).every((row) => row.resolved_at === null)).toBe(true);
+    expect((await reportRows(t.sql, id)).every((row) => row.resolved_at === null)).toBe(true);
   });
 
   test('bad input: no reason for remove, an unknown group: clear answers', async () => {
-    const poster = await signUpMember(t.app, t.db, 'bad-input');
-    const id = insertLiveAd(t.db, { accountId: poster.accountId });
+    const poster = await signUpMember(t.app, t.store, 'bad-input');
+    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
     await reportFrom(id, ['spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
     const noReason = await resolve({ ...fields, action: 'remove' });
@@ -363,6 +367,6 @@ describe('actions', () => {
       moderator.session,
     );
     expect(unknown.status).toBe(404);
-    expect(storedAd(t.db, id).status).toBe('live');
+    expect((await storedAd(t.sql, id)).status).toBe('live');
   });
 });

@@ -1,10 +1,10 @@
-// Reporting (docs/product.md section 8) in-process on a real SQLite file: the /report form for any
-// published ad, one report per reporter (an account, or a visitor's address) per ad, visitors'
+// Reporting (docs/product.md section 8) in-process, on SQLite or PostgreSQL: the /report form for
+// any published ad, one report per reporter (an account, or a visitor's address) per ad, visitors'
 // keys never holding their address, hiding at 3 reporters or at once for "under 18", and every
 // refusal a clear answer with nothing stored: no reason, an unknown ad, a second report. The
 // test app trusts one proxy hop, so X-Forwarded-For names the client.
 import { describe, expect, test } from 'vitest';
-import { ALREADY_REPORTED, REPORT_NOT_FOUND } from '../../../server/routes/reports.ts';
+import { ALREADY_REPORTED, REPORT_NOT_FOUND } from '../../../server/reports/texts.ts';
 import { REPORT_REASONS } from '../../../src/schemas/report-reasons.ts';
 import { CHOOSE_A_REASON } from '../../../src/schemas/report.ts';
 import { logRows, recordingPublisher, signUpMember } from '../../helpers/moderation.ts';
@@ -59,9 +59,9 @@ describe('the report form', () => {
   });
 
   test('an ad that does not exist, or is not live: 404 with a clear page', async () => {
-    const poster = await signUpMember(t.app, t.db, 'not-live');
+    const poster = await signUpMember(t.app, t.store, 'not-live');
     const { insertAdInReview } = await import('../../helpers/moderation.ts');
-    const inReview = insertAdInReview(t.db, { accountId: poster.accountId });
+    const inReview = await insertAdInReview(t.sql, { accountId: poster.accountId });
     for (const path of [
       '/report?ad=999999',
       '/report?ad=abc',
@@ -89,7 +89,7 @@ describe('sending a report', () => {
     const thanks = await getAs(t.app, '/report?sent=1');
     expect(textOf(await thanks.text())).toContain('Thank you, a moderator will look at it.');
 
-    const rows = reportRows(t.db, id);
+    const rows = await reportRows(t.sql, id);
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
     expect(row).toMatchObject({
@@ -101,11 +101,11 @@ describe('sending a report', () => {
       resolved_at: null,
     });
     expect(row.reporter_key).toMatch(/^address:[0-9a-f]{64}$/);
-    const everything = JSON.stringify(t.db.prepare('SELECT * FROM reports').all());
+    const everything = JSON.stringify(await t.sql.all('SELECT * FROM reports'));
     expect(everything).not.toContain(address);
     expect(JSON.parse(row.ad_copy)).toMatchObject({ kind: 'editor', id, city: 'Los Angeles' });
     // One secret, made once for this database.
-    expect(t.db.prepare('SELECT COUNT(*) AS n FROM server_secrets').get()).toEqual({ n: 1 });
+    expect(await t.sql.all('SELECT name FROM server_secrets')).toEqual([{ name: 'reporter-key' }]);
   });
 
   test('one report per reporter per ad: the same address again is 409, another address counts', async () => {
@@ -119,20 +119,23 @@ describe('sending a report', () => {
     const html = await again.text();
     expect(headingOf(html)).toBe('Report this ad');
     expect(bannerOf(html)).toBe(ALREADY_REPORTED);
-    expect(reportRows(t.db, id)).toHaveLength(1);
+    expect(await reportRows(t.sql, id)).toHaveLength(1);
     const json = await reportJson(t.app, { ad: id, reason: 'spam' }, { address });
     expect(json.status).toBe(409);
     expect(await json.json()).toEqual({ error: ALREADY_REPORTED });
     expect(
       (await reportJson(t.app, { ad: id, reason: 'spam' }, { address: newAddress() })).status,
     ).toBe(201);
-    expect(reportRows(t.db, id)).toHaveLength(2);
+    expect(await reportRows(t.sql, id)).toHaveLength(2);
   });
 
   test('a member is one reporter from any address; a visitor at the same address is another', async () => {
-    const poster = await signUpMember(t.app, t.db, 'poster');
-    const id = insertLiveAd(t.db, { accountId: poster.accountId, title: 'Chess in the park' });
-    const member = await signUpMember(t.app, t.db, 'reporter');
+    const poster = await signUpMember(t.app, t.store, 'poster');
+    const id = await insertLiveAd(t.sql, {
+      accountId: poster.accountId,
+      title: 'Chess in the park',
+    });
+    const member = await signUpMember(t.app, t.store, 'reporter');
     const address = newAddress();
     expect(
       (
@@ -152,7 +155,7 @@ describe('sending a report', () => {
     expect((await reportForm(t.app, { ad: String(id), reason: 'spam' }, { address })).status).toBe(
       303,
     );
-    const rows = reportRows(t.db, id);
+    const rows = await reportRows(t.sql, id);
     expect(rows.map((row) => row.reporter_key)).toEqual([
       `account:${member.accountId}`,
       expect.stringMatching(/^address:/),
@@ -169,7 +172,7 @@ describe('sending a report', () => {
 
   test('no reason, an unknown reason, a note too long: 400 with the form and what was typed; nothing stored', async () => {
     const id = editorAdIds()[0]!;
-    const before = reportRows(t.db, id).length;
+    const before = (await reportRows(t.sql, id)).length;
     const none = await reportForm(
       t.app,
       { ad: String(id), note: 'kept' },
@@ -195,7 +198,7 @@ describe('sending a report', () => {
     expect(bannerOf(await long.text())).toBe(
       'The note must be at most 1,000 characters (got 1001).',
     );
-    expect(reportRows(t.db, id)).toHaveLength(before);
+    expect(await reportRows(t.sql, id)).toHaveLength(before);
   });
 
   test('an ad that does not exist: 404 with a clear page, nothing stored', async () => {
@@ -211,27 +214,27 @@ describe('sending a report', () => {
     const json = await reportJson(t.app, { ad: 999999, reason: 'spam' }, { address: newAddress() });
     expect(json.status).toBe(404);
     expect(await json.json()).toEqual({ error: REPORT_NOT_FOUND });
-    expect(reportRows(t.db, 999999)).toHaveLength(0);
+    expect(await reportRows(t.sql, 999999)).toHaveLength(0);
   });
 });
 
 describe('hiding', () => {
   test('3 different reporters hide an ad once: one hidden row, one log row, one publish', async () => {
-    const poster = await signUpMember(t.app, t.db, 'hidden-poster');
-    const id = insertLiveAd(t.db, { accountId: poster.accountId, title: 'Three reports' });
+    const poster = await signUpMember(t.app, t.store, 'hidden-poster');
+    const id = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Three reports' });
     const published = publisher.reasons.length;
     for (const reason of ['spam', 'commercial']) {
       expect(
         (await reportForm(t.app, { ad: String(id), reason }, { address: newAddress() })).status,
       ).toBe(303);
     }
-    expect(hiddenRows(t.db, id)).toHaveLength(0);
+    expect(await hiddenRows(t.sql, id)).toHaveLength(0);
     expect(publisher.reasons.length).toBe(published);
     expect(
       (await reportForm(t.app, { ad: String(id), reason: 'identity' }, { address: newAddress() }))
         .status,
     ).toBe(303);
-    expect(hiddenRows(t.db, id)).toEqual([
+    expect(await hiddenRows(t.sql, id)).toEqual([
       expect.objectContaining({ kind: 'member', why: 'reports' }),
     ]);
     expect(
@@ -239,7 +242,7 @@ describe('hiding', () => {
         .status,
     ).toBe(303);
     expect(publisher.reasons.slice(published)).toEqual([`hid ad ${id} (reported by 3 people)`]);
-    const hides = logRows(t.db).filter((row) => row.ad_id === id);
+    const hides = (await logRows(t.sql)).filter((row) => row.ad_id === id);
     expect(hides).toEqual([
       expect.objectContaining({
         action: 'hide',
@@ -252,8 +255,11 @@ describe('hiding', () => {
   });
 
   test('the member whose ad reports hid sees it off the site on their account page, not as live', async () => {
-    const poster = await signUpMember(t.app, t.db, 'hidden-owner');
-    const id = insertLiveAd(t.db, { accountId: poster.accountId, title: 'Hidden from view' });
+    const poster = await signUpMember(t.app, t.store, 'hidden-owner');
+    const id = await insertLiveAd(t.sql, {
+      accountId: poster.accountId,
+      title: 'Hidden from view',
+    });
     const account = async () =>
       textOf(await (await getAs(t.app, '/account', { session: poster.session })).text());
     expect(await account()).toMatch(/Hidden from view\s*Live/);
@@ -276,15 +282,15 @@ describe('hiding', () => {
       { address: newAddress() },
     );
     expect(response.status).toBe(303);
-    expect(hiddenRows(t.db, id)).toEqual([
+    expect(await hiddenRows(t.sql, id)).toEqual([
       expect.objectContaining({ kind: 'editor', why: 'under-18' }),
     ]);
     expect(publisher.reasons.slice(published)).toEqual([
       `hid ad ${id} (reported as possibly under 18)`,
     ]);
-    expect(logRows(t.db).filter((row) => row.ad_id === id && row.action === 'hide')).toHaveLength(
-      1,
-    );
+    expect(
+      (await logRows(t.sql)).filter((row) => row.ad_id === id && row.action === 'hide'),
+    ).toHaveLength(1);
     expect(REPORT_REASONS['under-18']).toBe('May involve someone under 18');
   });
 });

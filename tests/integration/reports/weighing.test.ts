@@ -5,7 +5,7 @@
 // reporter whose report was decided may report the ad again once it was edited, not before. Ban on
 // /moderate/reports asks first, as the queue does: a confirmation step that is part of the page.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ALREADY_DECIDED, ALREADY_REPORTED } from '../../../server/routes/reports.ts';
+import { ALREADY_DECIDED, ALREADY_REPORTED } from '../../../server/reports/texts.ts';
 import {
   getPage,
   postModerationForm,
@@ -34,8 +34,8 @@ const t = reportsTestApp({ trustProxy: 1, publisher });
 let moderator: TestMember;
 let poster: TestMember;
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.db);
-  poster = await signUpMember(t.app, t.db, 'poster');
+  moderator = await signUpModerator(t.app, t.store);
+  poster = await signUpMember(t.app, t.store, 'poster');
 });
 
 let addressCounter = 0;
@@ -77,16 +77,16 @@ async function dismiss(adId: number) {
 }
 
 const liveAd = (title = 'Weekend walks') =>
-  insertLiveAd(t.db, { accountId: poster.accountId, title });
+  insertLiveAd(t.sql, { accountId: poster.accountId, title });
 
 /** Two "under 18" reports from `from`, each hiding its ad, each dismissed by a moderator. */
 async function twiceDismissed(from: From) {
   for (const title of ['First false alarm', 'Second false alarm']) {
-    const id = liveAd(title);
+    const id = await liveAd(title);
     await report(id, 'under-18', from);
-    expect(hiddenRows(t.db, id)).toHaveLength(1);
+    expect(await hiddenRows(t.sql, id)).toHaveLength(1);
     await dismiss(id);
-    expect(hiddenRows(t.db, id)).toHaveLength(0);
+    expect(await hiddenRows(t.sql, id)).toHaveLength(0);
   }
 }
 
@@ -94,35 +94,35 @@ describe.each([
   ['a visitor (their address)', () => Promise.resolve({ address: newAddress() })],
   [
     'a member (their account, from any address)',
-    async () => ({ session: (await signUpMember(t.app, t.db, 'reporter')).session }),
+    async () => ({ session: (await signUpMember(t.app, t.store, 'reporter')).session }),
   ],
 ])('"under 18" reports from %s', (_, reporter) => {
   test('one dismissed: the next one still hides the ad at once', async () => {
     const from = await reporter();
-    const first = liveAd();
+    const first = await liveAd();
     await report(first, 'under-18', from);
     await dismiss(first);
-    const next = liveAd();
+    const next = await liveAd();
     await report(next, 'under-18', from);
-    expect(hiddenRows(t.db, next)).toEqual([expect.objectContaining({ why: 'under-18' })]);
+    expect(await hiddenRows(t.sql, next)).toEqual([expect.objectContaining({ why: 'under-18' })]);
   });
 
   test('two dismissed in 90 days: the third hides nothing but comes first, urgent, with the record', async () => {
     const from = await reporter();
     await twiceDismissed(from);
-    const doubted = liveAd('Reported by a doubted reporter');
+    const doubted = await liveAd('Reported by a doubted reporter');
     const published = publisher.reasons.length;
     await report(doubted, 'under-18', from);
-    expect(hiddenRows(t.db, doubted)).toEqual([]);
+    expect(await hiddenRows(t.sql, doubted)).toEqual([]);
     expect(publisher.reasons.slice(published)).toEqual([]);
-    expect(storedAd(t.db, doubted).status).toBe('live');
-    expect(reportRows(t.db, doubted)).toEqual([
+    expect((await storedAd(t.sql, doubted)).status).toBe('live');
+    expect(await reportRows(t.sql, doubted)).toEqual([
       expect.objectContaining({ reason: 'under-18', resolved_at: null }),
     ]);
     // A trusted reporter's report of another ad hides it; the doubted one, still public, is first.
-    const trusted = liveAd('Reported by a trusted reporter');
+    const trusted = await liveAd('Reported by a trusted reporter');
     await report(trusted, 'under-18', { address: newAddress() });
-    expect(hiddenRows(t.db, trusted)).toHaveLength(1);
+    expect(await hiddenRows(t.sql, trusted)).toHaveLength(1);
     const html = await reportsPage();
     const at = (id: number) => html.indexOf(`id="ad-${id}"`);
     expect(at(doubted)).toBeGreaterThan(-1);
@@ -146,35 +146,39 @@ describe.each([
   test('dismissals older than 90 days no longer count', async () => {
     const from = await reporter();
     await twiceDismissed(from);
-    const key = t.db
-      .prepare('SELECT reporter_key AS key FROM reports ORDER BY id DESC LIMIT 1')
-      .get() as { key: string };
-    t.db
-      .prepare('UPDATE reports SET resolved_at = ? WHERE reporter_key = ?')
-      .run(new Date(Date.now() - 91 * 86_400_000).toISOString(), key.key);
-    const id = liveAd();
+    const key = (await t.sql.get<{ key: string }>(
+      'SELECT reporter_key AS key FROM reports ORDER BY id DESC LIMIT 1',
+    ))!;
+    await t.sql.run(
+      'UPDATE reports SET resolved_at = ? WHERE reporter_key = ?',
+      new Date(Date.now() - 91 * 86_400_000).toISOString(),
+      key.key,
+    );
+    const id = await liveAd();
     await report(id, 'under-18', from);
-    expect(hiddenRows(t.db, id)).toEqual([expect.objectContaining({ why: 'under-18' })]);
+    expect(await hiddenRows(t.sql, id)).toEqual([expect.objectContaining({ why: 'under-18' })]);
   });
 
   test('a doubted reporter still counts as one of the three reporters that hide an ad', async () => {
     const from = await reporter();
     await twiceDismissed(from);
-    const id = liveAd();
+    const id = await liveAd();
     await report(id, 'spam', { address: newAddress() });
     await report(id, 'under-18', from);
-    expect(hiddenRows(t.db, id)).toEqual([]);
+    expect(await hiddenRows(t.sql, id)).toEqual([]);
     await report(id, 'commercial', { address: newAddress() });
-    expect(hiddenRows(t.db, id)).toEqual([expect.objectContaining({ why: 'reports' })]);
+    expect(await hiddenRows(t.sql, id)).toEqual([expect.objectContaining({ why: 'reports' })]);
   });
 });
 
 describe('reporting an ad again', () => {
   /** The member edits their live ad and a moderator approves the edit, as on the site. */
   async function editAndApprove(adId: number, title: string) {
-    t.db
-      .prepare('UPDATE accounts SET email_verified_at = ? WHERE id = ?')
-      .run(new Date().toISOString(), poster.accountId);
+    await t.sql.run(
+      'UPDATE accounts SET email_verified_at = ? WHERE id = ?',
+      new Date().toISOString(),
+      poster.accountId,
+    );
     const edit = await postModerationForm(
       t.app,
       `/api/ads/${adId}/edit`,
@@ -185,16 +189,16 @@ describe('reporting an ad again', () => {
     const approve = await postModerationForm(
       t.app,
       `/api/moderate/ads/${adId}/approve`,
-      { revision: String(storedAd(t.db, adId).revision) },
+      { revision: String((await storedAd(t.sql, adId)).revision) },
       moderator.session,
     );
     expect(approve.status).toBe(303);
-    expect(storedAd(t.db, adId).title).toBe(title);
+    expect((await storedAd(t.sql, adId)).title).toBe(title);
   }
 
   test('after a moderator decided: refused until the ad is edited, then a new report', async () => {
     const from = { address: newAddress() };
-    const id = liveAd();
+    const id = await liveAd();
     await report(id, 'spam', from);
     await dismiss(id);
     const again = await reportForm(t.app, { ad: String(id), reason: 'spam' }, from);
@@ -203,11 +207,10 @@ describe('reporting an ad again', () => {
 
     await editAndApprove(id, 'Weekend walks, edited');
     await report(id, 'spam', from);
-    const rows = t.db
-      .prepare(
-        'SELECT reporter_round AS round, resolution, ad_copy AS adCopy FROM reports WHERE ad_id = ? ORDER BY id',
-      )
-      .all(id) as { round: number; resolution: string | null; adCopy: string }[];
+    const rows = await t.sql.all<{ round: number; resolution: string | null; adCopy: string }>(
+      'SELECT reporter_round AS round, resolution, ad_copy AS "adCopy" FROM reports WHERE ad_id = ? ORDER BY id',
+      id,
+    );
     expect(rows.map(({ round, resolution }) => ({ round, resolution }))).toEqual([
       { round: 1, resolution: 'dismissed' },
       { round: 2, resolution: null },
@@ -221,30 +224,32 @@ describe('reporting an ad again', () => {
 
   test('while the report is open, an edit changes nothing: a moderator will look at it', async () => {
     const from = { address: newAddress() };
-    const id = liveAd();
+    const id = await liveAd();
     await report(id, 'spam', from);
     await editAndApprove(id, 'Weekend walks, edited while reported');
     const again = await reportForm(t.app, { ad: String(id), reason: 'spam' }, from);
     expect(again.status).toBe(409);
     expect(bannerOf(await again.text())).toBe(ALREADY_REPORTED);
-    expect(reportRows(t.db, id)).toHaveLength(1);
+    expect(await reportRows(t.sql, id)).toHaveLength(1);
   });
 });
 
 describe('Ban on /moderate/reports asks first', () => {
   async function reportedMember() {
-    const member = await signUpMember(t.app, t.db, 'to-ban');
-    const id = insertLiveAd(t.db, { accountId: member.accountId, title: 'Reported for threats' });
+    const member = await signUpMember(t.app, t.store, 'to-ban');
+    const id = await insertLiveAd(t.sql, {
+      accountId: member.accountId,
+      title: 'Reported for threats',
+    });
     await report(id, 'harassment', { address: newAddress() });
     return { member, id };
   }
 
-  const banned = (accountId: number) =>
-    (
-      t.db.prepare('SELECT banned_at FROM accounts WHERE id = ?').get(accountId) as {
-        banned_at: string | null;
-      }
-    ).banned_at;
+  const banned = async (accountId: number) =>
+    (await t.sql.get<{ banned_at: string | null }>(
+      'SELECT banned_at FROM accounts WHERE id = ?',
+      accountId,
+    ))!.banned_at;
 
   test('the list offers Ban the account… as a link to the confirmation, not a button that bans', async () => {
     const { id } = await reportedMember();
@@ -277,7 +282,7 @@ describe('Ban on /moderate/reports asks first', () => {
     expect(section).toContain(`<input type="hidden" name="seen" value="${seen}"/>`);
     expect(section).toContain('<input type="hidden" name="action" value="ban"/>');
     expect(section).toContain(`href="/moderate/reports#ad-${id}"`);
-    expect(banned(member.accountId)).toBeNull();
+    expect(await banned(member.accountId)).toBeNull();
   });
 
   test('without a reason: the step again, with the message, and nobody banned', async () => {
@@ -290,8 +295,8 @@ describe('Ban on /moderate/reports asks first', () => {
     expect(html.indexOf('id="ban"')).toBeGreaterThan(-1);
     expect(bannerOf(section)).toBe('Choose a reason: the member is told why.');
     expect(section).toContain(`<input type="hidden" name="seen" value="${seen}"/>`);
-    expect(banned(member.accountId)).toBeNull();
-    expect(reportRows(t.db, id)[0]!.resolved_at).toBeNull();
+    expect(await banned(member.accountId)).toBeNull();
+    expect((await reportRows(t.sql, id))[0]!.resolved_at).toBeNull();
   });
 
   test('confirmed: the account banned, its reports closed, back to the list with the notice', async () => {
@@ -302,8 +307,8 @@ describe('Ban on /moderate/reports asks first', () => {
     expect(confirmed.headers.get('location')).toBe(
       `/moderate/reports?done=banned&count=1&ad=${id}`,
     );
-    expect(banned(member.accountId)).not.toBeNull();
-    expect(reportRows(t.db, id)[0]).toMatchObject({ resolution: 'banned' });
+    expect(await banned(member.accountId)).not.toBeNull();
+    expect((await reportRows(t.sql, id))[0]).toMatchObject({ resolution: 'banned' });
   });
 
   test('an unknown group, or one with nobody to ban, has no step', async () => {

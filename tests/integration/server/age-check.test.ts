@@ -2,13 +2,7 @@
 // UTC date is up to half a day ahead of the US, so the server counts from the date at UTC−12,
 // where the day begins last. The clock is set with Vitest's fake Date; nothing else is faked.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  makeTestApp,
-  postJson,
-  signupBody,
-  storedAccount,
-  type TestApp,
-} from '../../helpers/api.ts';
+import { accountIn, makeTestApp, postJson, signupBody, type TestApp } from '../../helpers/api.ts';
 
 // Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
@@ -44,7 +38,7 @@ describe('someone who turns 18 on 10 March 2026', () => {
     const { response, email } = await signUpAt(instant);
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: UNDER_18, field: 'dateOfBirth' });
-    expect(storedAccount(testApp.dbPath, email)).toBeUndefined();
+    expect(await accountIn(testApp, email)).toBeUndefined();
   });
 
   it.each([
@@ -53,6 +47,6 @@ describe('someone who turns 18 on 10 March 2026', () => {
   ])('is let in at %s (%s)', async (instant) => {
     const { response, email } = await signUpAt(instant);
     expect(response.status).toBe(201);
-    expect(storedAccount(testApp.dbPath, email)?.date_of_birth).toBe(DATE_OF_BIRTH);
+    expect((await accountIn(testApp, email))?.date_of_birth).toBe(DATE_OF_BIRTH);
   });
 });

@@ -1,18 +1,28 @@
-// Upgrading the database keeps everything: a database made with the migrations before email
-// verification (versions 1–2), or before posting (version 3), with an account in it, is migrated
-// to the current version when the server opens it, and the account still signs in (with the
-// session it had), now with a verification status, links, a role and room for its ads. A database
-// from before reports weighed their reporters (version 6) keeps its reports as each reporter's
-// first, still one per reporter and ad, and a decided one may be followed by another once the ad
-// was edited.
+// Upgrading the database keeps everything.
+//
+// SQLite: a database made with the migrations before email verification (versions 1–2), or before
+// posting (version 3), with an account in it, is migrated to the current version when the server
+// opens it, and the account still signs in (with the session it had), now with a verification
+// status, links, a role and room for its ads. A database from before reports weighed their
+// reporters (version 6) keeps its reports as each reporter's first, still one per reporter and
+// ad, and a decided one may be followed by another once the ad was edited.
+//
+// PostgreSQL (the postgres suite): a schema at its first version, with a row in every table a
+// member's data is in, is brought to the current version, and the store reads every row back and
+// goes on from them. Every later migration runs over those rows as it is added.
 import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import pg from 'pg';
+import { afterAll, describe, expect, test } from 'vitest';
+import { openAccount } from '../../../server/account/new-account.ts';
 import { createHashingPool } from '../../../server/auth/hashing-pool.ts';
 import { passwordHasher } from '../../../server/auth/passwords.ts';
 import { hashToken } from '../../../server/auth/session-cookie.ts';
+import { openStore } from '../../../server/store/open-store.ts';
+import { migratePostgres } from '../../../server/store/postgres-engine.ts';
+import { POSTGRES_MIGRATIONS } from '../../../server/store/postgres-migrations.ts';
 import { MIGRATIONS } from '../../../server/store/sqlite-migrations.ts';
 import {
   cookieHeader,
@@ -24,6 +34,7 @@ import {
   writeTestSite,
   type TestApp,
 } from '../../helpers/api.ts';
+import { newPostgresSchemaUrl, onPostgres, testPostgresUrl } from '../../helpers/test-store.ts';
 
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
 
@@ -33,7 +44,7 @@ const BEFORE_WEIGHING_REPORTERS = 6;
 const pool = createHashingPool({ threads: 1 });
 let t: TestApp | undefined;
 afterAll(async () => {
-  t?.remove();
+  await t?.remove();
   await pool.close();
 });
 
@@ -49,222 +60,378 @@ function databaseAtVersion(dir: string, version: number): Database.Database {
   return old;
 }
 
-test('an account made before email verification still signs in after the upgrade', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'localboard-migrate-'));
-  const old = databaseAtVersion(dir, BEFORE_EMAIL_LINKS);
-  const hash = await passwordHasher(pool).hash(PASSWORD);
-  old
-    .prepare(
-      `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at)
+describe.skipIf(onPostgres())('SQLite', () => {
+  test('an account made before email verification still signs in after the upgrade', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'localboard-migrate-'));
+    const old = databaseAtVersion(dir, BEFORE_EMAIL_LINKS);
+    const hash = await passwordHasher(pool).hash(PASSWORD);
+    old
+      .prepare(
+        `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at)
        VALUES (?, ?, '1990-05-04', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
-    )
-    .run('early@example.com', hash);
-  old.close();
+      )
+      .run('early@example.com', hash);
+    old.close();
 
-  t = await openTestApp(dir);
-  expect(t.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-  const account = t.db
-    .prepare('SELECT email, date_of_birth, email_verified_at FROM accounts')
-    .all();
-  expect(account).toEqual([
-    { email: 'early@example.com', date_of_birth: '1990-05-04', email_verified_at: null },
-  ]);
+    t = await openTestApp(dir);
+    expect(await t.store.schemaVersion()).toBe(MIGRATIONS.length);
+    const account = await t.sql.all('SELECT email, date_of_birth, email_verified_at FROM accounts');
+    expect(account).toEqual([
+      { email: 'early@example.com', date_of_birth: '1990-05-04', email_verified_at: null },
+    ]);
 
-  const signedIn = await postJson(t.app, '/api/signin', {
-    email: 'early@example.com',
-    password: PASSWORD,
+    const signedIn = await postJson(t.app, '/api/signin', {
+      email: 'early@example.com',
+      password: PASSWORD,
+    });
+    expect(signedIn.status).toBe(200);
+    const me = await t.app.request(`${ORIGIN}/api/me`, {
+      headers: cookieHeader(sessionTokenOf(signedIn)),
+    });
+    expect(await me.json()).toEqual({
+      email: 'early@example.com',
+      emailVerified: false,
+      unread: 0,
+    });
+    // The new table works for the old account: a reset link can be asked for.
+    expect((await postJson(t.app, '/api/forgot', { email: 'early@example.com' })).status).toBe(200);
+    expect(await t.sql.all('SELECT account_id FROM email_tokens')).toEqual([{ account_id: 1 }]);
   });
-  expect(signedIn.status).toBe(200);
-  const me = await t.app.request(`${ORIGIN}/api/me`, {
-    headers: cookieHeader(sessionTokenOf(signedIn)),
-  });
-  expect(await me.json()).toEqual({ email: 'early@example.com', emailVerified: false, unread: 0 });
-  // The new table works for the old account: a reset link can be asked for.
-  expect((await postJson(t.app, '/api/forgot', { email: 'early@example.com' })).status).toBe(200);
-  expect(t.db.prepare('SELECT COUNT(*) AS n FROM email_tokens').get()).toEqual({ n: 1 });
-});
 
-test('a verified member from before posting keeps their session and sign-in, and can hold ads', async () => {
-  t?.remove();
-  const dir = mkdtempSync(join(tmpdir(), 'localboard-migrate-'));
-  const old = databaseAtVersion(dir, BEFORE_POSTING);
-  const hash = await passwordHasher(pool).hash(PASSWORD);
-  old
-    .prepare(
-      `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at,
+  test('a verified member from before posting keeps their session and sign-in, and can hold ads', async () => {
+    await t?.remove();
+    const dir = mkdtempSync(join(tmpdir(), 'localboard-migrate-'));
+    const old = databaseAtVersion(dir, BEFORE_POSTING);
+    const hash = await passwordHasher(pool).hash(PASSWORD);
+    old
+      .prepare(
+        `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at,
          email_verified_at)
        VALUES (?, ?, '1985-02-03', '2026-10-01T00:00:00.000Z', '2026-10-01T00:00:00.000Z',
          '2026-10-01T00:05:00.000Z')`,
-    )
-    .run('member@example.com', hash);
-  // A session opened before the upgrade.
-  const token = 'session-from-before-the-upgrade';
-  old
-    .prepare(
-      `INSERT INTO sessions (token_hash, account_id, created_at, expires_at)
+      )
+      .run('member@example.com', hash);
+    // A session opened before the upgrade.
+    const token = 'session-from-before-the-upgrade';
+    old
+      .prepare(
+        `INSERT INTO sessions (token_hash, account_id, created_at, expires_at)
        VALUES (?, 1, '2026-11-01T00:00:00.000Z', '2999-01-01T00:00:00.000Z')`,
-    )
-    .run(hashToken(token));
-  old.close();
+      )
+      .run(hashToken(token));
+    old.close();
 
-  t = await openTestApp(dir);
-  expect(t.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-  expect(
-    t.db.prepare('SELECT email, role, banned_at, email_verified_at FROM accounts').all(),
-  ).toEqual([
-    {
+    t = await openTestApp(dir);
+    expect(await t.store.schemaVersion()).toBe(MIGRATIONS.length);
+    expect(
+      await t.sql.all('SELECT email, role, banned_at, email_verified_at FROM accounts'),
+    ).toEqual([
+      {
+        email: 'member@example.com',
+        role: 'member',
+        banned_at: null,
+        email_verified_at: '2026-10-01T00:05:00.000Z',
+      },
+    ]);
+    const kept = await t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(token) });
+    expect(await kept.json()).toEqual({
       email: 'member@example.com',
-      role: 'member',
-      banned_at: null,
-      email_verified_at: '2026-10-01T00:05:00.000Z',
-    },
-  ]);
-  const kept = await t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(token) });
-  expect(await kept.json()).toEqual({
-    email: 'member@example.com',
-    emailVerified: true,
-    unread: 0,
-  });
-  const signedIn = await postJson(t.app, '/api/signin', {
-    email: 'member@example.com',
-    password: PASSWORD,
-  });
-  expect(signedIn.status).toBe(200);
-  const me = await t.app.request(`${ORIGIN}/api/me`, {
-    headers: cookieHeader(sessionTokenOf(signedIn)),
-  });
-  expect(await me.json()).toEqual({ email: 'member@example.com', emailVerified: true, unread: 0 });
-  // Member ads are numbered far above the editors' CSV ids.
-  const stored = t.db
-    .prepare(
+      emailVerified: true,
+      unread: 0,
+    });
+    const signedIn = await postJson(t.app, '/api/signin', {
+      email: 'member@example.com',
+      password: PASSWORD,
+    });
+    expect(signedIn.status).toBe(200);
+    const me = await t.app.request(`${ORIGIN}/api/me`, {
+      headers: cookieHeader(sessionTokenOf(signedIn)),
+    });
+    expect(await me.json()).toEqual({
+      email: 'member@example.com',
+      emailVerified: true,
+      unread: 0,
+    });
+    // Member ads are numbered far above the editors' CSV ids.
+    const stored = await t.sql.get(
       `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-         created_at, submitted_at, updated_at)
-       VALUES (1, 'Ohio', 'Columbus', 40, 'm4w', 'Hello', 'Hi there', 'review', 'now', 'now', 'now')`,
-    )
-    .run();
-  expect(stored.lastInsertRowid).toBe(100000001);
-});
-
-test("reports from before the weighing stay one per reporter, until a decided one's ad is edited", async () => {
-  t?.remove();
-  const dir = mkdtempSync(join(tmpdir(), 'localboard-migrate-'));
-  const old = databaseAtVersion(dir, BEFORE_WEIGHING_REPORTERS);
-  const at = '2026-10-01T00:00:00.000Z';
-  const hash = await passwordHasher(pool).hash(PASSWORD);
-  const account = (email: string) =>
-    Number(
-      old
-        .prepare(
-          `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at,
-             created_at, email_verified_at) VALUES (?, ?, '1985-02-03', ?, ?, ?)`,
-        )
-        .run(email, hash, at, at, at).lastInsertRowid,
+       created_at, submitted_at, updated_at)
+     VALUES (1, 'Ohio', 'Columbus', 40, 'm4w', 'Hello', 'Hi there', 'review', 'now', 'now', 'now')
+     RETURNING id`,
     );
-  const poster = account('poster@example.com');
-  const reporter = account('reporter@example.com');
-  const today = new Date().toISOString().slice(0, 10);
-  const inMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-  const ad = (title: string) =>
-    Number(
-      old
-        .prepare(
-          `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
+    expect(stored).toEqual({ id: 100000001 });
+  });
+
+  test("reports from before the weighing stay one per reporter, until a decided one's ad is edited", async () => {
+    await t?.remove();
+    const dir = mkdtempSync(join(tmpdir(), 'localboard-migrate-'));
+    const old = databaseAtVersion(dir, BEFORE_WEIGHING_REPORTERS);
+    const at = '2026-10-01T00:00:00.000Z';
+    const hash = await passwordHasher(pool).hash(PASSWORD);
+    const account = (email: string) =>
+      Number(
+        old
+          .prepare(
+            `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at,
+             created_at, email_verified_at) VALUES (?, ?, '1985-02-03', ?, ?, ?)`,
+          )
+          .run(email, hash, at, at, at).lastInsertRowid,
+      );
+    const poster = account('poster@example.com');
+    const reporter = account('reporter@example.com');
+    const today = new Date().toISOString().slice(0, 10);
+    const inMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const ad = (title: string) =>
+      Number(
+        old
+          .prepare(
+            `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
              created_at, submitted_at, approved_at, posted_on, expires_on, updated_at)
            VALUES (?, 'Ohio', 'Columbus', 40, 'm4w', ?, 'Walks by the river.', 'live', ?, ?, ?, ?,
              ?, ?)`,
-        )
-        .run(poster, title, at, at, at, today, inMonth, at).lastInsertRowid,
-    );
-  const decided = ad('Decided before the upgrade');
-  const open = ad('Reported before the upgrade');
-  const copy = (id: number, title: string) =>
-    JSON.stringify({
-      kind: 'member',
-      id,
-      state: 'Ohio',
-      city: 'Columbus',
-      age: 40,
-      seeks: 'm4w',
-      title,
-      description: 'Walks by the river.',
-      postedAt: today,
-      sample: false,
-    });
-  const insertReport = old.prepare(
-    `INSERT INTO reports (ad_id, reported_account_id, reporter_key, reporter_account_id, reason,
+          )
+          .run(poster, title, at, at, at, today, inMonth, at).lastInsertRowid,
+      );
+    const decided = ad('Decided before the upgrade');
+    const open = ad('Reported before the upgrade');
+    const copy = (id: number, title: string) =>
+      JSON.stringify({
+        kind: 'member',
+        id,
+        state: 'Ohio',
+        city: 'Columbus',
+        age: 40,
+        seeks: 'm4w',
+        title,
+        description: 'Walks by the river.',
+        postedAt: today,
+        sample: false,
+      });
+    const insertReport = old.prepare(
+      `INSERT INTO reports (ad_id, reported_account_id, reporter_key, reporter_account_id, reason,
        ad_copy, created_at, resolved_at, resolution, resolved_by)
      VALUES (?, ?, ?, ?, 'spam', ?, ?, ?, ?, NULL)`,
-  );
-  insertReport.run(
-    decided,
-    poster,
-    `account:${reporter}`,
-    reporter,
-    copy(decided, 'Decided before the upgrade'),
-    at,
-    at,
-    'dismissed',
-  );
-  insertReport.run(
-    open,
-    poster,
-    `account:${reporter}`,
-    reporter,
-    copy(open, 'Reported before the upgrade'),
-    at,
-    null,
-    null,
-  );
-  old.close();
+    );
+    insertReport.run(
+      decided,
+      poster,
+      `account:${reporter}`,
+      reporter,
+      copy(decided, 'Decided before the upgrade'),
+      at,
+      at,
+      'dismissed',
+    );
+    insertReport.run(
+      open,
+      poster,
+      `account:${reporter}`,
+      reporter,
+      copy(open, 'Reported before the upgrade'),
+      at,
+      null,
+      null,
+    );
+    old.close();
 
-  const upgraded = await openTestApp(dir);
-  t = upgraded;
-  expect(t.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-  expect(
-    t.db
-      .prepare('SELECT reporter_round AS round, reporter_dismissed AS dismissed FROM reports')
-      .all(),
-  ).toEqual([
-    { round: 1, dismissed: 0 },
-    { round: 1, dismissed: 0 },
-  ]);
-  const indexes = (
-    t.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'reports'")
-      .all() as {
-      name: string;
-    }[]
-  ).map((row) => row.name);
-  expect(indexes).toContain('reports_one_per_reporter_ad_and_round');
-  expect(indexes).not.toContain('reports_one_per_reporter_and_ad');
-
-  const signedIn = await postJson(t.app, '/api/signin', {
-    email: 'reporter@example.com',
-    password: PASSWORD,
-  });
-  const session = cookieHeader(sessionTokenOf(signedIn));
-  const reportAgain = (id: number) =>
-    postJson(upgraded.app, '/api/reports', { ad: id, reason: 'spam' }, session);
-  // Still one report per reporter and ad: the open one, and the decided one of an unchanged ad.
-  expect((await reportAgain(open)).status).toBe(409);
-  expect((await reportAgain(decided)).status).toBe(409);
-  // The index holds too, whatever the route would allow.
-  expect(() =>
-    upgraded.db
-      .prepare(
-        `INSERT INTO reports (ad_id, reporter_key, reason, ad_copy, created_at)
-         VALUES (?, ?, 'spam', '{}', ?)`,
+    const upgraded = await openTestApp(dir);
+    t = upgraded;
+    expect(await t.store.schemaVersion()).toBe(MIGRATIONS.length);
+    expect(
+      await t.sql.all(
+        'SELECT reporter_round AS round, reporter_dismissed AS dismissed FROM reports',
+      ),
+    ).toEqual([
+      { round: 1, dismissed: 0 },
+      { round: 1, dismissed: 0 },
+    ]);
+    const indexes = (
+      await t.sql.all<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'reports'",
       )
-      .run(open, `account:${reporter}`, at),
-  ).toThrow(/UNIQUE constraint failed/);
-  // Edited since it was decided: a second report, as the reporter's round 2.
-  t.db
-    .prepare("UPDATE member_ads SET title = 'Edited after the upgrade' WHERE id = ?")
-    .run(decided);
-  expect((await reportAgain(decided)).status).toBe(201);
-  expect(
-    t.db
-      .prepare('SELECT reporter_round AS round FROM reports WHERE ad_id = ? ORDER BY id')
-      .all(decided),
-  ).toEqual([{ round: 1 }, { round: 2 }]);
+    ).map((row) => row.name);
+    expect(indexes).toContain('reports_one_per_reporter_ad_and_round');
+    expect(indexes).not.toContain('reports_one_per_reporter_and_ad');
+
+    const signedIn = await postJson(t.app, '/api/signin', {
+      email: 'reporter@example.com',
+      password: PASSWORD,
+    });
+    const session = cookieHeader(sessionTokenOf(signedIn));
+    const reportAgain = (id: number) =>
+      postJson(upgraded.app, '/api/reports', { ad: id, reason: 'spam' }, session);
+    // Still one report per reporter and ad: the open one, and the decided one of an unchanged ad.
+    expect((await reportAgain(open)).status).toBe(409);
+    expect((await reportAgain(decided)).status).toBe(409);
+    // The index holds too, whatever the route would allow.
+    await expect(
+      upgraded.sql.run(
+        `INSERT INTO reports (ad_id, reporter_key, reason, ad_copy, created_at)
+       VALUES (?, ?, 'spam', '{}', ?)`,
+        open,
+        `account:${reporter}`,
+        at,
+      ),
+    ).rejects.toThrow(/UNIQUE constraint failed/);
+    // Edited since it was decided: a second report, as the reporter's round 2.
+    await t.sql.run(
+      "UPDATE member_ads SET title = 'Edited after the upgrade' WHERE id = ?",
+      decided,
+    );
+    expect((await reportAgain(decided)).status).toBe(201);
+    expect(
+      await t.sql.all(
+        'SELECT reporter_round AS round FROM reports WHERE ad_id = ? ORDER BY id',
+        decided,
+      ),
+    ).toEqual([{ round: 1 }, { round: 2 }]);
+  });
+});
+
+describe.runIf(onPostgres())('PostgreSQL', () => {
+  const at = '2026-10-01T00:00:00.000Z';
+  const later = '2999-01-01T00:00:00.000Z';
+  const token = (n: number) => Buffer.alloc(32, n);
+
+  /** A row in each table a member's data is in, as the first version's columns hold them. */
+  async function rowsOfTheFirstVersion(pool: pg.Pool) {
+    const run = (text: string, ...values: unknown[]) => pool.query(text, values);
+    for (const [id, email] of [
+      [1, 'early@example.com'],
+      [2, 'other@example.com'],
+    ] as const)
+      await run(
+        `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
+           created_at, email_verified_at) VALUES ($1, $2, 'scrypt$hash', '1990-05-04', $3, $3, $3)`,
+        id,
+        email,
+        at,
+      );
+    await run('INSERT INTO deleted_accounts (id, deleted_at) VALUES (5, $1)', at);
+    await run(
+      `INSERT INTO sessions (token_hash, account_id, created_at, expires_at)
+       VALUES ($1, 1, $2, $3)`,
+      token(1),
+      at,
+      later,
+    );
+    await run(
+      `INSERT INTO email_tokens (token_hash, account_id, purpose, created_at, expires_at)
+       VALUES ($1, 1, 'reset', $2, $3)`,
+      token(2),
+      at,
+      later,
+    );
+    await run(
+      `INSERT INTO known_devices (token_hash, account_id, created_at, last_used_at)
+       VALUES ($1, 1, $2, $2)`,
+      token(3),
+      at,
+    );
+    const ad = await run(
+      `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
+         created_at, submitted_at, approved_at, posted_on, expires_on, updated_at)
+       VALUES (1, 'Ohio', 'Columbus', 40, 'm4w', 'From before', 'Walks by the river.', 'live',
+         $1, $1, $1, '2026-10-01', '2026-10-31', $1) RETURNING id`,
+      at,
+    );
+    // This pool parses no bigint: ids come back as text.
+    const adId = Number((ad.rows[0] as { id: string }).id);
+    const thread = await run(
+      `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
+         last_message_at) VALUES ($1, 'From before', 1, 2, $2, $2) RETURNING id`,
+      adId,
+      at,
+    );
+    const threadId = Number((thread.rows[0] as { id: string }).id);
+    await run(
+      `INSERT INTO messages (conversation_id, sender_id, body, sent_at)
+       VALUES ($1, 2, 'Hello from before.', $2)`,
+      threadId,
+      at,
+    );
+    await run('INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (1, 2, $1)', at);
+    await run(
+      `INSERT INTO reports (ad_id, reporter_key, reporter_account_id, reason, ad_copy, created_at)
+       VALUES ($1, 'account:1', 1, 'spam', '{}', $2)`,
+      adId,
+      at,
+    );
+    return { adId, threadId };
+  }
+
+  test('rows of the first version are all read back after the later migrations, and the store goes on from them', async () => {
+    const url = await newPostgresSchemaUrl(testPostgresUrl()!);
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    let before: Awaited<ReturnType<typeof rowsOfTheFirstVersion>>;
+    try {
+      await migratePostgres(pool, 1);
+      before = await rowsOfTheFirstVersion(pool);
+      await migratePostgres(pool);
+    } finally {
+      await pool.end();
+    }
+    const store = await openStore({ url }, { poolSize: 2 });
+    try {
+      expect(await store.schemaVersion()).toBe(POSTGRES_MIGRATIONS.length);
+      expect(await store.accounts.findByEmail('early@example.com')).toEqual({
+        id: 1,
+        email: 'early@example.com',
+        passwordHash: 'scrypt$hash',
+        role: 'member',
+        emailVerifiedAt: at,
+        bannedAt: null,
+      });
+      expect((await store.sessions.findValid(token(1), at))?.accountId).toBe(1);
+      expect(await store.emailTokens.find(token(2), 'reset', at)).toMatchObject({
+        accountId: 1,
+        state: 'valid',
+      });
+      expect((await store.knownDevices.find(token(3), '2026-01-01'))?.accountId).toBe(1);
+      const rows = (await store.memberData.rowsOf(1))!;
+      expect(rows.ads.map((ad) => [ad.id, ad.status])).toEqual([[before.adId, 'live']]);
+      expect(rows.conversations.map((thread) => [thread.id, thread.side])).toEqual([
+        [before.threadId, 'poster'],
+      ]);
+      expect(rows.messages.map((message) => [message.body, message.mine])).toEqual([
+        ['Hello from before.', false],
+      ]);
+      expect(rows.blocks).toEqual([{ blockedId: 2, createdAt: at }]);
+      expect(rows.reports.map((report) => report.adId)).toEqual([before.adId]);
+      // New rows take their ids after the old ones: accounts above the deleted one too.
+      expect(
+        await openAccount(store, {
+          email: 'new@example.com',
+          passwordHash: 'scrypt$hash',
+          dateOfBirth: '1990-01-01',
+          termsAcceptedAt: at,
+          createdAt: at,
+        }),
+      ).toBe(6);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('instances starting together on a new database run each migration once', async () => {
+    const url = await newPostgresSchemaUrl(testPostgresUrl()!);
+    const stores = await Promise.all([1, 2, 3].map(() => openStore({ url }, { poolSize: 1 })));
+    try {
+      for (const store of stores) {
+        expect(await store.schemaVersion()).toBe(POSTGRES_MIGRATIONS.length);
+        expect(await store.accounts.findById(1)).toBeUndefined();
+      }
+      const pool = new pg.Pool({ connectionString: url, max: 1 });
+      try {
+        const versions = await pool.query('SELECT version FROM schema_version ORDER BY version');
+        expect(versions.rows).toEqual(
+          POSTGRES_MIGRATIONS.map((_, index) => ({ version: index + 1 })),
+        );
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
 });

@@ -4,11 +4,14 @@
 // another address or from a browser they signed in from before, gets straight in. These tests
 // are about that per-client backoff; the bound on failures per account from new browsers, which
 // also keeps out an owner on a new browser after 10 of them, is guessing-per-account.test.ts's.
+// On PostgreSQL the backoff holds across two instances on one database (docs/product.md
+// section 12).
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../../../server/auth/rate-limits.ts';
 import {
   GENEROUS_LIMITS,
   makeTestApp,
+  openTestApp,
   PASSWORD,
   postJson,
   sessionTokenOf,
@@ -17,6 +20,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../helpers/api.ts';
+import { onPostgres } from '../../helpers/test-store.ts';
 
 // Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
 process.env.PASSWORD_HASH_COST = String(2 ** 14);
@@ -39,8 +43,9 @@ const UNDER_ATTACK_SOON: RateLimitSettings = {
 };
 
 const opened: TestApp[] = [];
-afterEach(() => {
-  for (const testApp of opened.splice(0)) testApp.remove();
+afterEach(async () => {
+  // Second instances first: they share the folder the first one removes.
+  for (const testApp of opened.splice(0).reverse()) await testApp.remove();
 });
 
 /** An app behind one proxy, so each test client is an X-Forwarded-For address. */
@@ -59,7 +64,19 @@ async function appWithMember(rateLimits = SIGNIN_LIMITS) {
       { email, password },
       { 'x-forwarded-for': address, ...headers },
     );
-  return { ...testApp, email, signup, signin };
+  // Another instance of the app on the same database, and sign-in there.
+  const signinElsewhere = async (rateLimitsThere = rateLimits) => {
+    const other = await openTestApp(testApp.dir, { trustProxy: 1, rateLimits: rateLimitsThere });
+    opened.push({ ...other, remove: other.close });
+    return (password: string, address: string, headers: Record<string, string> = {}) =>
+      postJson(
+        other.app,
+        '/api/signin',
+        { email, password },
+        { 'x-forwarded-for': address, ...headers },
+      );
+  };
+  return { ...testApp, email, signup, signin, signinElsewhere };
 }
 
 const deviceCookieOf = (response: Response) =>
@@ -94,6 +111,26 @@ describe('ten wrong passwords for an account', () => {
     expect(owner.status).toBe(200);
     expect(sessionTokenOf(owner)).toBeTruthy();
   });
+
+  it.runIf(onPostgres())(
+    'slow the client that made them however they are spread over two instances',
+    async () => {
+      const { signin, signinElsewhere } = await appWithMember();
+      const elsewhere = await signinElsewhere();
+      const statuses: number[] = [];
+      for (let attempt = 1; attempt <= 6; attempt++)
+        statuses.push(
+          (await (attempt % 2 ? signin : elsewhere)(`guess-${attempt}-x`, ATTACKER)).status,
+        );
+      // Five free failures, the sixth made it wait: on the instance that saw it and on the other.
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 401]);
+      await expectWait(await signin(PASSWORD, ATTACKER), 1);
+      await expectWait(await elsewhere(PASSWORD, ATTACKER), 1);
+      // The owner elsewhere is not held back, on either instance.
+      expect((await elsewhere(PASSWORD, OWNER_ELSEWHERE)).status).toBe(200);
+      expect((await signin(PASSWORD, OWNER_ELSEWHERE)).status).toBe(200);
+    },
+  );
 
   it('spread over ten addresses, still let the owner in from an eleventh', async () => {
     const { signin } = await appWithMember();

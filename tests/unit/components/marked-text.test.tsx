@@ -1,8 +1,8 @@
 // The policy scanner's marks as the moderator sees them: each range in <mark>, the text whole
-// whatever the marks say (stored JSON is parsed defensively: server/db/moderation.ts parseMarks).
+// whatever the marks say (stored JSON is parsed defensively: server/moderation/review.ts parseMarks).
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
-import { parseMarks } from '../../../server/db/moderation.ts';
+import { parseMarks } from '../../../server/moderation/review.ts';
 import { MarkedText } from '../../../src/components/MarkedText.tsx';
 import type { PolicyMark } from '../../../src/pages/moderation-view.ts';
 

@@ -1,0 +1,268 @@
+// The rules of conversations (docs/product.md section 7), on the store's conversations and blocks:
+//
+// - Starting one is the conversation and its first message in one unit of work, with everything
+//   that may refuse it checked inside: the ad is a live member ad, not the writer's own; no block
+//   either way; the writer's limits (limits.ts). A member has one conversation per ad: a start that
+//   finds one already there adds its message to it instead.
+// - Who may write in a conversation: only its two members; to anyone else it does not exist.
+//   It goes on after its ad expires, or after the poster deletes the ad: the two have met, and
+//   the thread is theirs. It closes when a moderator removed the ad (it broke the rules, and the
+//   thread is about it), when either side blocked the other, or when the other side's account
+//   is gone (deleted: their id is null) or banned.
+// - The recipient is mailed for a message only when it is the first one they have not read in
+//   that conversation: one mail says there is something to read, a burst of messages does not
+//   become a burst of mails, and once they have read the thread the next message mails again.
+//
+// Every write holds the writer's lock (`account:{id}`) for its unit of work, so that what it read
+// still holds when it writes, on any number of instances: of two messages that would each be the
+// last one allowed, one is refused; of two first replies to one ad, one makes the conversation;
+// of a burst of messages from one writer, exactly one mails. A message also holds its
+// conversation's lock (`conversation:{id}`, always taken after the account's), so that the two
+// sides' messages are stored one at a time and their times run in the order of their ids.
+import { getPolicyTerms, getSite } from '../../src/content/index.ts';
+import type { ClosedReason } from '../../src/pages/messages-view.ts';
+import { scanMessage } from '../../src/policy/index.ts';
+import { checkMessageBody, type MessageBodyCheck } from '../../src/schemas/message.ts';
+import type { AdForReply, ConversationRow } from '../store/conversations.ts';
+import type { Store } from '../store/store.ts';
+import {
+  conversationLimitReached,
+  DEFAULT_MESSAGE_LIMIT,
+  messageLimitReached,
+  type ConversationLimitReached,
+  type MessageLimit,
+  type MessageLimitReached,
+} from './limits.ts';
+
+/** Whether a member ad takes new conversations today, and if not, why. */
+export type AdAvailability =
+  'live' | 'review' | 'rejected' | 'removed' | 'deleted' | 'expired' | 'hidden';
+
+export function adAvailability(
+  ad: Pick<AdForReply, 'status' | 'expiresOn' | 'hidden'>,
+  today: string,
+): AdAvailability {
+  if (ad.status !== 'live') return ad.status;
+  if (!ad.expiresOn || ad.expiresOn <= today) return 'expired';
+  return ad.hidden ? 'hidden' : 'live';
+}
+
+/** Whom to tell about a new message (the address never leaves the server). */
+export interface Notification {
+  to: string;
+  conversationId: number;
+  adTitle: string;
+  /** The recipient's side: the ad's poster, or the member who replied. */
+  recipient: 'poster' | 'replier';
+}
+
+export type WriteRefused = ClosedReason | 'not-found';
+
+export type ReplyOutcome =
+  | { ok: true; messageId: number; notify?: Notification }
+  | { ok: false; refused: WriteRefused }
+  | ({ ok: false } & MessageLimitReached);
+
+export type StartOutcome =
+  | { ok: true; conversationId: number; created: boolean; notify?: Notification }
+  | { ok: false; refused: 'ad-not-found' | 'own-ad' | WriteRefused }
+  | {
+      ok: false;
+      refused: 'ad-unavailable';
+      availability: Exclude<AdAvailability, 'live'>;
+      expiresOn: string | null;
+    }
+  | ({ ok: false } & ConversationLimitReached)
+  | ({ ok: false } & MessageLimitReached);
+
+export interface NewMessage {
+  /** The member writing. */
+  senderId: number;
+  /** As checkMessageBody (or checkFirstMessage) left it. */
+  body: string;
+  /**
+   * The clock, read once the unit of work holds its locks: the times of a conversation's messages
+   * run in the order of their ids.
+   */
+  now: () => Date;
+  /** Default: MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MINUTES. */
+  messageLimit?: MessageLimit;
+}
+
+const otherOf = (conversation: ConversationRow, member: number) =>
+  conversation.posterId === member ? conversation.replierId : conversation.posterId;
+
+/**
+ * The first message of a conversation, checked as every message is and then by the policy
+ * scanner (docs/product.md section 7): refused terms and contact details refuse it; review terms
+ * pass (messages have no review queue). The ad's own city and state never count.
+ */
+export function checkFirstMessage(
+  input: unknown,
+  ad: Pick<AdForReply, 'city' | 'state'>,
+): MessageBodyCheck {
+  const checked = checkMessageBody(input);
+  if (!checked.ok) return checked;
+  const scanned = scanMessage(checked.body, getPolicyTerms(), [ad.city, ad.state], getSite().brand);
+  return scanned.refusal ? { ok: false, problem: scanned.refusal } : checked;
+}
+
+/** Why the member can no longer write in the conversation, if they cannot. */
+export async function closedReason(
+  store: Store,
+  conversation: ConversationRow,
+  member: number,
+): Promise<ClosedReason | undefined> {
+  const other = otherOf(conversation, member);
+  if (other === null) return 'other-deleted';
+  const between = await store.blocks.between(member, other);
+  if (between.youBlocked) return 'you-blocked';
+  if (between.blockedYou) return 'blocked-you';
+  if ((await store.conversations.correspondent(other))?.bannedAt) return 'other-banned';
+  if (conversation.adStatus === 'removed') return 'ad-removed';
+  return undefined;
+}
+
+/** Starts a conversation about a member ad (or adds to the one the replier has about it). */
+export function startConversation(
+  store: Store,
+  adId: number,
+  message: NewMessage,
+): Promise<StartOutcome> {
+  const { senderId: replierId } = message;
+  return store.unitOfWork(async (tx): Promise<StartOutcome> => {
+    await tx.lock(`account:${replierId}`);
+    const now = message.now();
+    const at = now.toISOString();
+    const ad = await tx.conversations.findAd(adId);
+    if (!ad) return { ok: false, refused: 'ad-not-found' };
+    if (ad.accountId === replierId) return { ok: false, refused: 'own-ad' };
+    const availability = adAvailability(ad, at.slice(0, 10));
+    if (availability !== 'live')
+      return { ok: false, refused: 'ad-unavailable', availability, expiresOn: ad.expiresOn };
+    const between = await tx.blocks.between(replierId, ad.accountId);
+    if (between.youBlocked) return { ok: false, refused: 'you-blocked' };
+    if (between.blockedYou) return { ok: false, refused: 'blocked-you' };
+    const existing = await tx.conversations.existingFor(adId, replierId);
+    if (existing !== undefined) return addToExisting(tx, existing);
+    const replier = await tx.conversations.correspondent(replierId);
+    if (!replier || replier.bannedAt) return { ok: false, refused: 'not-found' };
+    const tooMany =
+      (await conversationLimitReached(tx, replierId, replier.createdAt, now)) ??
+      (await messageLimitReached(
+        tx,
+        replierId,
+        now,
+        message.messageLimit ?? DEFAULT_MESSAGE_LIMIT,
+      ));
+    if (tooMany) return { ok: false, ...tooMany };
+    const conversationId = await tx.conversations.create({
+      adId,
+      adTitle: ad.title,
+      posterId: ad.accountId,
+      replierId,
+      at,
+    });
+    // Only a start that did not hold the replier's lock could have made it meanwhile; the unique
+    // index had the last word, and the message goes into that one.
+    if (conversationId === undefined) {
+      const made = await tx.conversations.existingFor(adId, replierId);
+      if (made === undefined) throw new Error(`conversation of ad ${adId} neither made nor found`);
+      return addToExisting(tx, made);
+    }
+    await tx.conversations.addMessage(conversationId, replierId, message.body, at);
+    const poster = await tx.conversations.correspondent(ad.accountId);
+    return {
+      ok: true,
+      conversationId,
+      created: true,
+      ...(poster
+        ? {
+            notify: { to: poster.email, conversationId, adTitle: ad.title, recipient: 'poster' },
+          }
+        : {}),
+    };
+  });
+
+  async function addToExisting(tx: Store, conversationId: number): Promise<StartOutcome> {
+    const conversation = await tx.conversations.find(conversationId, replierId);
+    if (!conversation) return { ok: false, refused: 'not-found' };
+    const outcome = await addMessage(tx, conversation, message);
+    return outcome.ok
+      ? {
+          ok: true,
+          conversationId,
+          created: false,
+          ...(outcome.notify ? { notify: outcome.notify } : {}),
+        }
+      : outcome;
+  }
+}
+
+/** A message in one of the member's conversations. */
+export function reply(
+  store: Store,
+  conversationId: number,
+  message: NewMessage,
+): Promise<ReplyOutcome> {
+  return store.unitOfWork(async (tx): Promise<ReplyOutcome> => {
+    await tx.lock(`account:${message.senderId}`);
+    const conversation = await tx.conversations.find(conversationId, message.senderId);
+    if (!conversation) return { ok: false, refused: 'not-found' };
+    return addMessage(tx, conversation, message);
+  });
+}
+
+/**
+ * Stores a message in a conversation the sender may write in; in a unit of work holding the
+ * sender's lock. It takes the conversation's too, so that messages from both sides are stored one
+ * at a time: ids and times in the same order.
+ */
+async function addMessage(
+  tx: Store,
+  conversation: ConversationRow,
+  { senderId, body, messageLimit = DEFAULT_MESSAGE_LIMIT, ...message }: NewMessage,
+): Promise<ReplyOutcome> {
+  // Always after the account's lock (never the other way round): no two units wait on each other.
+  await tx.lock(`conversation:${conversation.id}`);
+  const now = message.now();
+  const closed = await closedReason(tx, conversation, senderId);
+  if (closed) return { ok: false, refused: closed };
+  const tooMany = await messageLimitReached(tx, senderId, now, messageLimit);
+  if (tooMany) return { ok: false, ...tooMany };
+  const recipientId = otherOf(conversation, senderId)!;
+  const firstUnread = !(await tx.conversations.hasUnreadFrom(conversation.id, senderId));
+  const messageId = await tx.conversations.addMessage(
+    conversation.id,
+    senderId,
+    body,
+    now.toISOString(),
+  );
+  const recipient = firstUnread ? await tx.conversations.correspondent(recipientId) : undefined;
+  const notify: Notification | undefined = recipient && {
+    to: recipient.email,
+    conversationId: conversation.id,
+    adTitle: conversation.adTitle,
+    recipient: recipientId === conversation.posterId ? 'poster' : 'replier',
+  };
+  return { ok: true, messageId, ...(notify ? { notify } : {}) };
+}
+
+export type BlockOutcome = { ok: true } | { ok: false; refused: 'not-found' | 'other-deleted' };
+
+/** Blocks (or unblocks) the other side of one of the member's conversations. */
+export async function setBlock(
+  store: Store,
+  conversationId: number,
+  member: number,
+  block: boolean,
+  now: Date,
+): Promise<BlockOutcome> {
+  const conversation = await store.conversations.find(conversationId, member);
+  if (!conversation) return { ok: false, refused: 'not-found' };
+  const other = otherOf(conversation, member);
+  if (other === null) return { ok: false, refused: 'other-deleted' };
+  if (block) await store.blocks.block(member, other, now.toISOString());
+  else await store.blocks.unblock(member, other);
+  return { ok: true };
+}

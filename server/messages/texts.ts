@@ -1,0 +1,108 @@
+// What members read when messaging refuses them (docs/product.md section 7), with the HTTP status
+// of each: the one place these sentences are written. The closed conversations' sentences are
+// the pages' (src/pages/messages-view.ts CLOSED_TEXTS), shown on the conversation and in refusals.
+import { formatDate } from '../../src/format.ts';
+import { CLOSED_TEXTS } from '../../src/pages/messages-view.ts';
+import { CONVERSATION_WINDOW_HOURS } from '../../src/schemas/message.ts';
+import { Refusal } from '../forms/refusal.ts';
+import type { AdAvailability, BlockOutcome, ReplyOutcome, StartOutcome } from './conversations.ts';
+import type { MessageLimitReached } from './limits.ts';
+
+export const NOT_VERIFIED_TO_WRITE =
+  'Verify your email address before writing to members: open the link we emailed you, or ask for a new one on your account page.';
+export const CONVERSATION_NOT_FOUND = "We couldn't find that conversation.";
+export const AD_NOT_FOUND_FOR_REPLY =
+  "We couldn't find that ad. It may have expired or been removed.";
+export const OWN_AD =
+  'This is your own ad: members reply to it, and their messages appear in your Messages.';
+export const NOT_A_MEMBER_AD =
+  "This is a sample or editor's listing, not a member's ad: there is nobody to write to, and nothing would be delivered.";
+export const YOU_BLOCKED_THE_POSTER =
+  'You blocked the poster of this ad. Unblock them from your conversation with them to write again.';
+
+/** Why a member ad takes no new conversations, in a sentence; undefined when it is not public. */
+export function unavailableText(
+  availability: AdAvailability,
+  expiresOn: string | null,
+): string | undefined {
+  switch (availability) {
+    case 'removed':
+      return 'A moderator removed this ad, so it takes no replies.';
+    case 'deleted':
+      return 'The poster deleted this ad, so it takes no new replies.';
+    case 'expired':
+      return `This ad expired${expiresOn ? ` on ${formatDate(expiresOn)}` : ''}, so it takes no new replies.`;
+    case 'hidden':
+      return 'This ad is off the site while moderators look into reports about it, so it takes no new replies for now.';
+    default:
+      // In review or rejected: never on the site, so answered as an unknown ad.
+      return undefined;
+  }
+}
+
+/** Seconds from `now` until `at` (an ISO time), at least 1: `Retry-After`. */
+const secondsUntil = (at: string, now: Date) =>
+  Math.max(1, Math.ceil((Date.parse(at) - now.getTime()) / 1000));
+
+function tooManyMessages({ limit, nextAt }: MessageLimitReached, now: Date): Refusal {
+  const wait = secondsUntil(nextAt, now);
+  const minutes = Math.ceil(wait / 60);
+  return new Refusal(
+    429,
+    `You have sent ${limit.points} messages in the last ${Math.round(limit.duration / 60)} minutes, the most anyone can. You can send again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`,
+    undefined,
+    wait,
+  );
+}
+
+/** The answer to a start of a conversation that was refused. */
+export function startRefusal(outcome: Extract<StartOutcome, { ok: false }>, now: Date): Refusal {
+  switch (outcome.refused) {
+    case 'ad-not-found':
+    case 'not-found':
+      return new Refusal(404, AD_NOT_FOUND_FOR_REPLY);
+    case 'own-ad':
+      return new Refusal(403, OWN_AD);
+    case 'ad-unavailable': {
+      const why = unavailableText(outcome.availability, outcome.expiresOn);
+      return why ? new Refusal(410, why) : new Refusal(404, AD_NOT_FOUND_FOR_REPLY);
+    }
+    case 'conversation-limit': {
+      const when = `${outcome.nextAt.slice(0, 16).replace('T', ' ')} UTC`;
+      const message = outcome.newAccount
+        ? `New accounts can start ${outcome.limit} conversations a day, and you have started ${outcome.limit} in the last ${CONVERSATION_WINDOW_HOURS} hours. You can start another from ${when}.`
+        : `You have started ${outcome.limit} conversations in the last ${CONVERSATION_WINDOW_HOURS} hours, the most anyone can. You can start another from ${when}.`;
+      return new Refusal(429, message, undefined, secondsUntil(outcome.nextAt, now));
+    }
+    case 'message-limit':
+      return tooManyMessages(outcome, now);
+    case 'you-blocked':
+      return new Refusal(403, YOU_BLOCKED_THE_POSTER);
+    case 'blocked-you':
+      return new Refusal(403, CLOSED_TEXTS['blocked-you']);
+    default:
+      return new Refusal(409, CLOSED_TEXTS[outcome.refused]);
+  }
+}
+
+/** The answer to a message in a conversation that was refused. */
+export function replyRefusal(outcome: Extract<ReplyOutcome, { ok: false }>, now: Date): Refusal {
+  switch (outcome.refused) {
+    case 'not-found':
+      return new Refusal(404, CONVERSATION_NOT_FOUND);
+    case 'message-limit':
+      return tooManyMessages(outcome, now);
+    case 'you-blocked':
+    case 'blocked-you':
+      return new Refusal(403, CLOSED_TEXTS[outcome.refused]);
+    default:
+      return new Refusal(409, CLOSED_TEXTS[outcome.refused]);
+  }
+}
+
+/** The answer to a block or unblock that was refused. */
+export function blockRefusal(outcome: Extract<BlockOutcome, { ok: false }>): Refusal {
+  return outcome.refused === 'not-found'
+    ? new Refusal(404, CONVERSATION_NOT_FOUND)
+    : new Refusal(409, CLOSED_TEXTS['other-deleted']);
+}

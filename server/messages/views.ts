@@ -1,0 +1,131 @@
+// What the message pages show one member (src/pages/messages-view.ts), read from the store: the
+// inbox, a page of a conversation, and what `/messages/new?ad=…` is about. Never the other side's
+// address: they are "the poster" or "the member who replied" (docs/product.md section 7).
+import { findPublishedAd } from '../../src/content/ad-by-id.ts';
+import {
+  CONVERSATION_NOTICES,
+  INBOX_SHOWN,
+  type ConversationView,
+  type InboxView,
+  type NewMessageTarget,
+  type OtherSide,
+} from '../../src/pages/messages-view.ts';
+import { adPath } from '../../src/paths.ts';
+import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
+import { memberAdAsCompiled } from '../posting/ad-view.ts';
+import type { AdForReply, ConversationRow, ThreadPage } from '../store/conversations.ts';
+import type { Store } from '../store/store.ts';
+import { adAvailability, closedReason } from './conversations.ts';
+import { unavailableText } from './texts.ts';
+
+export async function inboxView(store: Store, member: number): Promise<InboxView> {
+  const rows = await store.conversations.inbox(member, INBOX_SHOWN);
+  const entries = rows.map((row) => ({
+    conversationId: row.conversationId,
+    adTitle: row.adTitle,
+    other: otherSide(row, member),
+    lastMessageAt: row.lastMessageAt,
+    unread: row.unread,
+    youBlocked: row.youBlocked,
+  }));
+  return {
+    kind: 'inbox',
+    entries,
+    total:
+      entries.length < INBOX_SHOWN ? entries.length : await store.conversations.inboxCount(member),
+    unread: await store.conversations.unreadTotal(member),
+  };
+}
+
+/** A page of one of the member's conversations; `done` names the action just done (`?done=…`). */
+export async function conversationView(
+  store: Store,
+  conversation: ConversationRow,
+  member: number,
+  thread: ThreadPage,
+  { done, today }: { done: string | undefined; today: string },
+): Promise<ConversationView> {
+  const other = conversation.posterId === member ? conversation.replierId : conversation.posterId;
+  const live =
+    conversation.adStatus === 'live' &&
+    !conversation.adHidden &&
+    conversation.adExpiresOn !== null &&
+    conversation.adExpiresOn > today &&
+    conversation.adState !== null &&
+    conversation.adCity !== null;
+  const closed = await closedReason(store, conversation, member);
+  const youBlocked = other !== null && (await store.blocks.between(member, other)).youBlocked;
+  return {
+    kind: 'conversation',
+    conversationId: conversation.id,
+    adTitle: conversation.adTitle,
+    ...(live
+      ? { adHref: adPath(conversation.adState!, conversation.adCity!, conversation.adId!) }
+      : {}),
+    yourAd: conversation.posterId === member,
+    other: otherSide(conversation, member),
+    messages: thread.messages.map((message) => ({
+      id: message.id,
+      from:
+        message.senderId === member
+          ? 'you'
+          : message.senderId === conversation.posterId
+            ? 'poster'
+            : 'replier',
+      body: message.body,
+      sentAt: message.sentAt,
+    })),
+    page: {
+      first: thread.older + Math.min(1, thread.messages.length),
+      last: thread.older + thread.messages.length,
+      total: thread.total,
+      ...(thread.older > 0 ? { olderBefore: thread.messages[0]!.id } : {}),
+      ...(thread.newer !== undefined ? { newerBefore: thread.newer } : {}),
+    },
+    ...(closed ? { closed } : {}),
+    youBlocked,
+    ...(done && done in CONVERSATION_NOTICES
+      ? { notice: CONVERSATION_NOTICES[done as keyof typeof CONVERSATION_NOTICES] }
+      : {}),
+  };
+}
+
+/** What `/messages/new?ad=…` is about, for this member (`adId` undefined: not an id at all). */
+export async function newMessageTarget(
+  store: Store,
+  adId: number | undefined,
+  member: number,
+  today: string,
+): Promise<NewMessageTarget> {
+  if (adId === undefined) return { kind: 'not-found' };
+  const ad = await store.conversations.findAd(adId);
+  if (!ad) {
+    const published = findPublishedAd(adId);
+    return published ? { kind: 'not-member-ad', ad: published } : { kind: 'not-found' };
+  }
+  if (ad.accountId === member) return { kind: 'own-ad', ad: shownAd(ad, today) };
+  const availability = adAvailability(ad, today);
+  if (availability !== 'live') {
+    const why = unavailableText(availability, ad.expiresOn);
+    return why ? { kind: 'unavailable', title: ad.title, why } : { kind: 'not-found' };
+  }
+  const between = await store.blocks.between(member, ad.accountId);
+  if (between.youBlocked || between.blockedYou)
+    return { kind: 'blocked', ad: shownAd(ad, today), by: between.youBlocked ? 'you' : 'them' };
+  return { kind: 'member-ad', ad: shownAd(ad, today) };
+}
+
+function shownAd(ad: AdForReply, today: string): CompiledAd {
+  return memberAdAsCompiled(ad, {
+    postedAt: ad.postedOn ?? today,
+    expiresAt: ad.expiresOn ?? today,
+  });
+}
+
+function otherSide(
+  row: Pick<ConversationRow, 'posterId' | 'replierId'>,
+  member: number,
+): OtherSide {
+  if (row.posterId === member) return row.replierId === null ? 'deleted' : 'replier';
+  return row.posterId === null ? 'deleted' : 'poster';
+}

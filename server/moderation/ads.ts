@@ -1,0 +1,187 @@
+// A moderator's decisions on an ad (docs/product.md section 6): approve (a new ad goes live for
+// AD_LIVE_DAYS; an edit replaces the live text), reject (an edit's rejection leaves the live ad
+// as it was), remove a live ad; and the refusals. Each is one unit of work holding the ad's lock
+// (`ad:{id}`), as the member's own changes do, at the revision the moderator saw: of two
+// moderators acting on one ad at once, on one instance or two, exactly one changes it and writes
+// its log row; the other is told who handled it.
+import { utcDay } from '../../src/days.ts';
+import { Refusal } from '../forms/refusal.ts';
+import { expiryFrom } from '../posting/lifetime.ts';
+import type { MemberAdRow } from '../store/member-ads.ts';
+import type { Moderator } from '../store/moderation-log.ts';
+import type { Why } from '../store/moderation.ts';
+import type { Store } from '../store/store.ts';
+import { alreadyHandled } from './log.ts';
+import { isAwaitingReview } from './review.ts';
+
+export type { Moderator, Why };
+
+/** Why an action on an ad changed nothing. */
+export type AdConflict =
+  { kind: 'unknown' } | { kind: 'own' } | { kind: 'conflict'; message: string };
+
+export type AdDecision<T> = ({ kind: 'done' } & T) | AdConflict;
+
+export const OWN_AD = 'This is your own ad: another moderator must review it.';
+
+/** An id as a refusal may repeat it: what was typed, cut short. */
+export const shownId = (raw: string | undefined) => (raw ?? '').slice(0, 40);
+
+export const noSuchAd = (raw: string | undefined) =>
+  new Refusal(404, `There is no member ad ${shownId(raw)}.`);
+
+/** The refusal of an action on an ad (`rawId` as the request named it). */
+export function adConflictRefusal(conflict: AdConflict, rawId: string | undefined): Refusal {
+  if (conflict.kind === 'unknown') return noSuchAd(rawId);
+  if (conflict.kind === 'own') return new Refusal(403, OWN_AD);
+  return new Refusal(409, conflict.message);
+}
+
+/**
+ * Why an ad the moderator saw can no longer be acted on, when the ad itself tells; undefined when
+ * only the log can (someone decided on it first).
+ */
+export function changedAdMessage(ad: MemberAdRow): string | undefined {
+  if (ad.status === 'deleted') return 'The member deleted this ad: there is nothing to do.';
+  // Still waiting, at another revision: the member changed it since (any decision in the log was
+  // about an earlier version).
+  if (isAwaitingReview(ad))
+    return `Ad ${ad.id} changed since you opened the queue (the member edited it). Look at it again below.`;
+  return undefined;
+}
+
+/** The conflict of an ad the moderator can no longer act on; `last`: its last log row. */
+export const adConflictOf = (
+  ad: MemberAdRow,
+  last: Parameters<typeof alreadyHandled>[0] | undefined,
+): AdConflict => ({
+  kind: 'conflict',
+  message:
+    changedAdMessage(ad) ??
+    (last ? alreadyHandled(last) : `Ad ${ad.id} is not waiting for review.`),
+});
+
+async function conflictOf(tx: Store, ad: MemberAdRow): Promise<AdConflict> {
+  return adConflictOf(
+    ad,
+    changedAdMessage(ad) === undefined ? await tx.moderationLog.lastForAd(ad.id) : undefined,
+  );
+}
+
+/**
+ * Runs `decide` on the ad in one unit of work holding its lock, if the moderator may act on it
+ * at the revision they saw (`acts` says in which state).
+ */
+function decideOn<T extends object>(
+  store: Store,
+  moderator: Moderator,
+  adId: number,
+  revision: number,
+  acts: (ad: MemberAdRow) => boolean,
+  decide: (tx: Store, ad: MemberAdRow) => Promise<T | undefined>,
+): Promise<AdDecision<T & { ad: MemberAdRow }>> {
+  return store.unitOfWork(async (tx) => {
+    await tx.lock(`ad:${adId}`);
+    const ad = await tx.memberAds.find(adId);
+    if (!ad) return { kind: 'unknown' };
+    if (ad.accountId === moderator.accountId) return { kind: 'own' };
+    if (ad.revision !== revision || !acts(ad)) return conflictOf(tx, ad);
+    const done = await decide(tx, ad);
+    if (!done) return conflictOf(tx, ad);
+    return { kind: 'done', ...done, ad: (await tx.memberAds.find(adId))! };
+  });
+}
+
+/** Approves a new ad (live from today) or a live ad's pending edit. */
+export function approveAd(
+  store: Store,
+  moderator: Moderator,
+  adId: number,
+  revision: number,
+  now = new Date(),
+): Promise<AdDecision<{ ad: MemberAdRow; edit: boolean }>> {
+  return decideOn(store, moderator, adId, revision, isAwaitingReview, async (tx, ad) => {
+    const at = now.toISOString();
+    const today = utcDay(now);
+    const edit = ad.status === 'live';
+    const changed = edit
+      ? await tx.moderation.approveEdit(adId, revision, at)
+      : await tx.moderation.approveNew(adId, revision, at, {
+          postedOn: today,
+          expiresOn: expiryFrom(today),
+        });
+    if (!changed) return undefined;
+    await tx.moderationLog.append({
+      at,
+      by: moderator,
+      action: edit ? 'approve-edit' : 'approve',
+      adId,
+      accountId: ad.accountId,
+      accountEmail: ad.accountEmail,
+    });
+    return { edit };
+  });
+}
+
+/** Rejects a new ad, or a live ad's pending edit (the live ad stays as it was). */
+export function rejectAd(
+  store: Store,
+  moderator: Moderator,
+  adId: number,
+  revision: number,
+  why: Why,
+  now = new Date(),
+): Promise<AdDecision<{ ad: MemberAdRow; edit: boolean }>> {
+  return decideOn(store, moderator, adId, revision, isAwaitingReview, async (tx, ad) => {
+    const at = now.toISOString();
+    const edit = ad.status === 'live';
+    const changed = edit
+      ? await tx.moderation.rejectEdit(adId, revision, why, at)
+      : await tx.moderation.rejectNew(adId, revision, why, at);
+    if (!changed) return undefined;
+    await tx.moderationLog.append({
+      at,
+      by: moderator,
+      action: edit ? 'reject-edit' : 'reject',
+      adId,
+      accountId: ad.accountId,
+      accountEmail: ad.accountEmail,
+      reason: why.reason,
+      note: why.note,
+    });
+    return { edit };
+  });
+}
+
+/** Takes a live ad off the site (with any edit waiting for it). */
+export function removeAd(
+  store: Store,
+  moderator: Moderator,
+  adId: number,
+  revision: number,
+  why: Why,
+  now = new Date(),
+): Promise<AdDecision<{ ad: MemberAdRow }>> {
+  return decideOn(
+    store,
+    moderator,
+    adId,
+    revision,
+    (ad) => ad.status === 'live',
+    async (tx, ad) => {
+      const at = now.toISOString();
+      if (!(await tx.moderation.removeLive(adId, revision, why, at))) return undefined;
+      await tx.moderationLog.append({
+        at,
+        by: moderator,
+        action: 'remove',
+        adId,
+        accountId: ad.accountId,
+        accountEmail: ad.accountEmail,
+        reason: why.reason,
+        note: why.note,
+      });
+      return {};
+    },
+  );
+}

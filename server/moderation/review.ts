@@ -1,0 +1,41 @@
+// What waits for a moderator's review (docs/product.md section 6): a new ad in review, or the
+// pending edit of a live ad; and the policy scanner's marks the queue highlights.
+import type { PolicyMark } from '../../src/pages/moderation-view.ts';
+import type { MemberAdRow } from '../store/member-ads.ts';
+
+type Pending = Pick<
+  MemberAdRow,
+  'pendingTitle' | 'pendingDescription' | 'pendingAge' | 'pendingSeeks'
+>;
+
+export const hasPendingEdit = (ad: Pending) =>
+  ad.pendingTitle !== null ||
+  ad.pendingDescription !== null ||
+  ad.pendingAge !== null ||
+  ad.pendingSeeks !== null;
+
+export const isAwaitingReview = (ad: Pending & Pick<MemberAdRow, 'status'>) =>
+  ad.status === 'review' || (ad.status === 'live' && hasPendingEdit(ad));
+
+/** The scanner's marks as stored (JSON); anything malformed is left out rather than shown wrong. */
+export function parseMarks(json: string | null): PolicyMark[] {
+  if (!json) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (mark): mark is PolicyMark =>
+      typeof mark === 'object' &&
+      mark !== null &&
+      (mark.field === 'title' || mark.field === 'description') &&
+      typeof mark.term === 'string' &&
+      Number.isInteger(mark.start) &&
+      Number.isInteger(mark.end) &&
+      mark.start >= 0 &&
+      mark.end > mark.start,
+  );
+}

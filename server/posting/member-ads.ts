@@ -1,0 +1,166 @@
+// Posting and the member's own ads (docs/product.md section 6): the limits of posting (3 ads in
+// review or live at once, 1 new ad a city in 24 hours), edits (a live ad's waits for a moderator;
+// an expired ad is renewed first), deletion and renewal, with the refusals the member reads.
+//
+// Each is one unit of work holding the member's lock (`account:{id}`), which a ban holds too
+// (server/moderation/accounts.ts): posting counts before it inserts, so two posts racing on two
+// instances are taken one after the other and the second counts the first. A change of an ad
+// holds the ad's lock (`ad:{id}`) next, as the moderators' actions do (server/moderation/ads.ts),
+// so the revision it read is the one it changes. Locks are taken account first, then ad.
+import { addDays, utcDay } from '../../src/days.ts';
+import {
+  AD_LIVE_DAYS,
+  CITY_WINDOW_HOURS,
+  MAX_ACTIVE_ADS,
+  RENEW_AFTER_DAYS,
+  RENEW_BEFORE_DAYS,
+} from '../../src/schemas/ad-limits.ts';
+import { renewBeforeEditing } from '../../src/schemas/member-ad-view.ts';
+import { Refusal } from '../forms/refusal.ts';
+import type { AdContent, MemberAdRow, NewMemberAd } from '../store/member-ads.ts';
+import type { Store } from '../store/store.ts';
+import { canRenew, expiryFrom, isExpired, isLive } from './lifetime.ts';
+
+export const NOT_VERIFIED =
+  'Verify your email address before posting: open the link we emailed you, or ask for a new one on your account page.';
+export const AD_NOT_FOUND = "We couldn't find that ad among yours.";
+export const ACTIVE_LIMIT = `You already have ${MAX_ACTIVE_ADS} ads in review or live, the most one member can have at once. Delete one, or wait until one expires, to post another.`;
+export const BANNED = 'This account cannot post ads.';
+export const NOT_EDITABLE = 'A moderator removed this ad, so it can no longer be edited.';
+
+const HOUR_MS = 3_600_000;
+
+const cityLimit = (city: string, nextAt: string) =>
+  `You posted an ad in ${city} in the last ${CITY_WINDOW_HOURS} hours. You can post another ad there from ${nextAt.slice(0, 16).replace('T', ' ')} UTC.`;
+
+const notFound = () => new Refusal(404, AD_NOT_FOUND);
+
+/** A new ad, in review, unless the account is banned or a limit says no. */
+export async function postAd(
+  store: Store,
+  accountId: number,
+  ad: NewMemberAd,
+  marks: string,
+  now: Date,
+): Promise<{ id: number } | Refusal> {
+  return store.unitOfWork(async (tx) => {
+    await tx.lock(`account:${accountId}`);
+    const account = await tx.moderation.account(accountId);
+    if (!account || account.bannedAt) return new Refusal(403, BANNED);
+    if ((await tx.memberAds.countInReviewOrLive(accountId, utcDay(now))) >= MAX_ACTIVE_ADS)
+      return new Refusal(409, ACTIVE_LIMIT);
+    const windowStart = new Date(now.getTime() - CITY_WINDOW_HOURS * HOUR_MS).toISOString();
+    const last = await tx.memberAds.lastPostedInCity(accountId, ad, windowStart);
+    if (last) {
+      const nextAt = new Date(Date.parse(last) + CITY_WINDOW_HOURS * HOUR_MS).toISOString();
+      const retryAfter = Math.max(1, Math.ceil((Date.parse(nextAt) - now.getTime()) / 1000));
+      return new Refusal(429, cityLimit(ad.city, nextAt), undefined, retryAfter);
+    }
+    return { id: await tx.memberAds.insert(accountId, ad, marks, now.toISOString()) };
+  });
+}
+
+/**
+ * An expired ad's edit, refused before its fields are even read: renew it first (or post it
+ * again, past the renewal window). Undefined for an ad that is not expired.
+ */
+export function expiredRefusal(ad: MemberAdRow, today: string): Refusal | undefined {
+  if (!isExpired(ad, today)) return undefined;
+  return new Refusal(
+    409,
+    renewBeforeEditing({ expiresOn: ad.expiresOn ?? undefined, renewable: canRenew(ad, today) }),
+  );
+}
+
+/**
+ * An edit: a live ad keeps its published columns and carries the edit in pending_* until a
+ * moderator approves it; an ad in review or rejected takes the edit and (again) waits in review.
+ * Removed ads cannot be edited. An expired ad is renewed first: an edit would wait for a moderator
+ * to approve text nobody sees, and approving it would not bring the ad back.
+ */
+export async function editAd(
+  store: Store,
+  accountId: number,
+  adId: number,
+  content: AdContent,
+  marks: string,
+  now: Date,
+): Promise<{ ad: MemberAdRow; pending: boolean } | Refusal> {
+  return changeOwnAd(store, accountId, adId, async (tx, ad) => {
+    const expired = expiredRefusal(ad, utcDay(now));
+    if (expired) return expired;
+    const at = now.toISOString();
+    if (ad.status === 'live')
+      return {
+        changed: await tx.memberAds.setPendingEdit(ad.id, ad.revision, content, marks, at),
+        pending: true,
+      };
+    if (ad.status === 'review' || ad.status === 'rejected')
+      return {
+        changed: await tx.memberAds.resubmit(ad.id, ad.revision, content, marks, at),
+        pending: false,
+      };
+    return new Refusal(409, NOT_EDITABLE);
+  });
+}
+
+/** Deleted by its member: gone from their list, and from the site at the next publish. */
+export function deleteAd(
+  store: Store,
+  accountId: number,
+  adId: number,
+  now: Date,
+): Promise<{ ad: MemberAdRow; wasLive: boolean } | Refusal> {
+  return changeOwnAd(store, accountId, adId, async (tx, ad) => ({
+    changed: await tx.memberAds.markDeleted(ad.id, ad.revision, now.toISOString()),
+    wasLive: isLive(ad, utcDay(now)),
+  }));
+}
+
+/** Live for another AD_LIVE_DAYS from today, within the renewal windows. */
+export function renewAd(
+  store: Store,
+  accountId: number,
+  adId: number,
+  now: Date,
+): Promise<{ ad: MemberAdRow } | Refusal> {
+  const today = utcDay(now);
+  return changeOwnAd(store, accountId, adId, async (tx, ad) => {
+    if (!canRenew(ad, today)) return new Refusal(409, notRenewable(ad, today));
+    const expiresOn = expiryFrom(today);
+    return { changed: await tx.memberAds.renew(ad.id, ad.revision, expiresOn, now.toISOString()) };
+  });
+}
+
+/** Why Renew does not apply to this ad today. */
+function notRenewable(ad: MemberAdRow, today: string): string {
+  if (ad.status !== 'live' || !ad.expiresOn)
+    return `Only a live ad, or one that expired in the last ${RENEW_AFTER_DAYS} days, can be renewed.`;
+  if (ad.expiresOn > today)
+    return `This ad can be renewed from ${addDays(ad.expiresOn, -RENEW_BEFORE_DAYS)}, ${RENEW_BEFORE_DAYS} days before it expires.`;
+  return `This ad expired more than ${RENEW_AFTER_DAYS} days ago and can no longer be renewed. Post it again as a new ad; it stays live for ${AD_LIVE_DAYS} days once approved.`;
+}
+
+/**
+ * Runs `change` on the member's own ad in one unit of work holding the member's and the ad's
+ * locks, and answers the ad as it is after (with what `change` adds), or the refusal.
+ */
+async function changeOwnAd<T extends object>(
+  store: Store,
+  accountId: number,
+  adId: number,
+  change: (tx: Store, ad: MemberAdRow) => Promise<(T & { changed: boolean }) | Refusal>,
+): Promise<({ ad: MemberAdRow } & T) | Refusal> {
+  return store.unitOfWork(async (tx) => {
+    await tx.lock(`account:${accountId}`);
+    await tx.lock(`ad:${adId}`);
+    const ad = await tx.memberAds.findOwned(adId, accountId);
+    if (!ad) return notFound();
+    const outcome = await change(tx, ad);
+    if (outcome instanceof Refusal) return outcome;
+    const { changed, ...extra } = outcome;
+    // Every change of an ad holds its lock: another change in between is a bug of ours.
+    if (!changed) throw new Error(`member ad ${adId} changed while its lock was held`);
+    return { ...(extra as unknown as T), ad: (await tx.memberAds.find(adId))! };
+  });
+}

@@ -1,0 +1,137 @@
+// Posting's rules hold across server instances (docs/product.md sections 6 and 12): two instances on
+// one PostgreSQL, each with its own store on the same schema, taking a member's requests at the
+// same moment. On SQLite, the embedded default of one instance, both sides share its one store.
+// The limits (3 ads in review or live; 1 new ad a city in 24 hours) and a ban racing a post are
+// settled by the member's lock; the expiry reminders, run by every instance every hour, mail each
+// ad once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Refusal } from '../../../server/forms/refusal.ts';
+import { banAccount } from '../../../server/moderation/accounts.ts';
+import { sendExpiryReminders } from '../../../server/posting/expiry-reminders.ts';
+import { ACTIVE_LIMIT, postAd } from '../../../server/posting/member-ads.ts';
+import type { NewMemberAd } from '../../../server/store/member-ads.ts';
+import type { StoreHandle } from '../../../server/store/store.ts';
+import { addDays, utcDay } from '../../../src/days.ts';
+import { mailsTo, TEST_MAIL_SITE, testMailer } from '../../helpers/mail.ts';
+import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
+
+let dir: string;
+let one: TestStore;
+/** The other instance's store (the same one on SQLite). */
+let two: StoreHandle;
+let accounts = 0;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'localboard-instances-'));
+  one = await openTestStore(dir);
+  two = onPostgres() ? (await openTestStore(dir)).store : one.store;
+});
+
+afterEach(async () => {
+  if (two !== one.store) await two.close();
+  await one.store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new account; its id. */
+async function account(role: 'member' | 'moderator' = 'member'): Promise<number> {
+  accounts += 1;
+  const now = new Date().toISOString();
+  const row = await one.sql.get<{ id: number }>(
+    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at,
+       email_verified_at, role) VALUES (?, ?, 'hash', '1990-01-01', ?, ?, ?, ?) RETURNING id`,
+    accounts,
+    `member-${accounts}@example.com`,
+    now,
+    now,
+    now,
+    role,
+  );
+  return row!.id;
+}
+
+const ad = (city: string, title = 'Coffee and a walk'): NewMemberAd => ({
+  state: 'California',
+  city,
+  age: 34,
+  seeks: 'w4m',
+  title,
+  description: 'Early mornings and old films.',
+});
+
+describe('two instances at the same moment', () => {
+  it("a member's 3rd and 4th ad: one stored, the other refused, round after round", async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const member = await account();
+      for (const city of ['Los Angeles', 'San Diego'])
+        expect(await postAd(one.store, member, ad(city), '[]', new Date())).not.toBeInstanceOf(
+          Refusal,
+        );
+      const outcomes = await Promise.all([
+        postAd(one.store, member, ad('San Jose'), '[]', new Date()),
+        postAd(two, member, ad('Fresno'), '[]', new Date()),
+      ]);
+      const refused = outcomes.filter((outcome) => outcome instanceof Refusal);
+      expect(refused).toEqual([new Refusal(409, ACTIVE_LIMIT)]);
+      expect(await one.store.memberAds.countInReviewOrLive(member, utcDay())).toBe(3);
+    }
+  });
+
+  it('two ads in one city: one stored, the other refused until 24 hours after the first', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const member = await account();
+      const outcomes = await Promise.all([
+        postAd(one.store, member, ad('Los Angeles', 'One'), '[]', new Date()),
+        postAd(two, member, ad('Los Angeles', 'Two'), '[]', new Date()),
+      ]);
+      const refused = outcomes.filter((outcome) => outcome instanceof Refusal);
+      expect(refused.map((refusal) => refusal.status)).toEqual([429]);
+      expect((await one.store.memberAds.listOwned(member)).length).toBe(1);
+    }
+  });
+
+  it('a post and a ban of its account: no ad is left in review on the banned account', async () => {
+    const moderator = await account('moderator');
+    const by = { accountId: moderator, email: 'moderator@example.com' };
+    for (let round = 0; round < 10; round += 1) {
+      const member = await account();
+      const [posted, banned] = await Promise.all([
+        postAd(one.store, member, ad('Los Angeles'), '[]', new Date()),
+        banAccount(two, by, member, { reason: 'Spam or duplicate' }),
+      ]);
+      expect(banned.kind).toBe('done');
+      // Posted first, the ad was removed with the ban; banned first, the post was refused.
+      if (posted instanceof Refusal) expect(posted.status).toBe(403);
+      else expect(banned).toMatchObject({ removedInReview: [posted.id] });
+      expect(await one.store.moderation.adsInReviewOrLiveOf(member)).toEqual([]);
+    }
+  });
+
+  it('the expiry reminders, run by both: one mail for each ad', async () => {
+    const today = utcDay();
+    const emails: string[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const member = await account();
+      emails.push(`member-${accounts}@example.com`);
+      const id = await one.store.memberAds.insert(member, ad('Los Angeles'), '[]', today);
+      await one.sql.run(
+        "UPDATE member_ads SET status = 'live', expires_on = ? WHERE id = ?",
+        addDays(today, 2),
+        id,
+      );
+    }
+    const outboxes = [join(dir, 'outbox-one'), join(dir, 'outbox-two')];
+    const mailers = outboxes.map((outbox) => testMailer(outbox));
+    const sent = await Promise.all([
+      sendExpiryReminders(one.store, mailers[0]!, TEST_MAIL_SITE, today),
+      sendExpiryReminders(two, mailers[1]!, TEST_MAIL_SITE, today),
+    ]);
+    await Promise.all(mailers.map((mailer) => mailer.settled()));
+    expect(sent[0]! + sent[1]!).toBe(12);
+    for (const email of emails)
+      expect(outboxes.flatMap((outbox) => mailsTo(outbox, email))).toHaveLength(1);
+  });
+});

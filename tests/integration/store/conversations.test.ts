@@ -1,0 +1,287 @@
+// The conversations part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+
+let dir: string;
+let t: TestStore;
+let adId: number;
+
+const POSTER = 1;
+const REPLIER = 2;
+const STRANGER = 3;
+const at = (minute: number) => `2026-11-24T10:${String(minute).padStart(2, '0')}:00.000Z`;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
+  t = await openTestStore(dir);
+  for (const id of [POSTER, REPLIER, STRANGER])
+    await t.sql.run(
+      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
+         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
+      id,
+      `member-${id}@example.com`,
+      '2026-11-01T00:00:00.000Z',
+      '2026-11-01T00:00:00.000Z',
+    );
+  adId = await insertAd('Sunday hikes');
+});
+
+afterEach(async () => {
+  await t.store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function insertAd(title: string, status = 'live'): Promise<number> {
+  const row = await t.sql.get<{ id: number }>(
+    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
+       created_at, submitted_at, posted_on, expires_on, updated_at)
+     VALUES (?, 'California', 'Los Angeles', 34, 'w4m', ?, 'Old films.', ?, ?, ?, ?, ?, ?)
+     RETURNING id`,
+    POSTER,
+    title,
+    status,
+    at(0),
+    at(0),
+    '2026-11-23',
+    '2026-12-23',
+    at(0),
+  );
+  return row!.id;
+}
+
+/** A conversation of REPLIER about the ad, with messages from each side in turn; its id. */
+async function conversationWith(messages: number, ad = adId): Promise<number> {
+  const conversations = t.store.conversations;
+  const id = await conversations.create({
+    adId: ad,
+    adTitle: 'Sunday hikes',
+    posterId: POSTER,
+    replierId: REPLIER,
+    at: at(1),
+  });
+  for (let n = 1; n <= messages; n += 1)
+    await conversations.addMessage(id!, n % 2 === 1 ? REPLIER : POSTER, `Message ${n}`, at(n));
+  return id!;
+}
+
+describe('conversations', () => {
+  it('creates one conversation per ad and replier, found only by its two sides', async () => {
+    const id = await conversationWith(1);
+    expect(
+      await t.store.conversations.create({
+        adId,
+        adTitle: 'Sunday hikes',
+        posterId: POSTER,
+        replierId: REPLIER,
+        at: at(2),
+      }),
+    ).toBeUndefined();
+    expect(await t.store.conversations.existingFor(adId, REPLIER)).toBe(id);
+    expect(await t.store.conversations.existingFor(adId, STRANGER)).toBeUndefined();
+    const expected = {
+      id,
+      adId,
+      adTitle: 'Sunday hikes',
+      posterId: POSTER,
+      replierId: REPLIER,
+      startedAt: at(1),
+      lastMessageAt: at(1),
+      adStatus: 'live',
+      adState: 'California',
+      adCity: 'Los Angeles',
+      adExpiresOn: '2026-12-23',
+      adHidden: false,
+    };
+    expect(await t.store.conversations.find(id, POSTER)).toEqual(expected);
+    expect(await t.store.conversations.find(id, REPLIER)).toEqual(expected);
+    expect(await t.store.conversations.find(id, STRANGER)).toBeUndefined();
+    expect(await t.store.conversations.find(id + 1, POSTER)).toBeUndefined();
+  });
+
+  it('says whether the ad is hidden by reports, and goes on once its row is gone', async () => {
+    const id = await conversationWith(1);
+    await t.sql.run(
+      "INSERT INTO hidden_ads (ad_id, kind, why, hidden_at) VALUES (?, 'member', 'reports', ?)",
+      adId,
+      at(5),
+    );
+    expect((await t.store.conversations.find(id, POSTER))?.adHidden).toBe(true);
+    expect((await t.store.conversations.findAd(adId))?.hidden).toBe(true);
+    await t.sql.run('DELETE FROM member_ads WHERE id = ?', adId);
+    expect(await t.store.conversations.find(id, POSTER)).toMatchObject({
+      adId: null,
+      adTitle: 'Sunday hikes',
+      adStatus: null,
+      adState: null,
+      adHidden: false,
+    });
+    expect(await t.store.conversations.findAd(adId)).toBeUndefined();
+  });
+
+  it('reads a member ad as a reply needs it, and the accounts of its sides', async () => {
+    expect(await t.store.conversations.findAd(adId)).toEqual({
+      id: adId,
+      accountId: POSTER,
+      state: 'California',
+      city: 'Los Angeles',
+      age: 34,
+      seeks: 'w4m',
+      title: 'Sunday hikes',
+      description: 'Old films.',
+      status: 'live',
+      postedOn: '2026-11-23',
+      expiresOn: '2026-12-23',
+      hidden: false,
+    });
+    await t.sql.run('UPDATE accounts SET banned_at = ? WHERE id = ?', at(9), STRANGER);
+    expect(await t.store.conversations.correspondent(STRANGER)).toEqual({
+      email: 'member-3@example.com',
+      createdAt: '2026-11-01T00:00:00.000Z',
+      bannedAt: at(9),
+    });
+    expect(await t.store.conversations.correspondent(99)).toBeUndefined();
+  });
+
+  it('stores messages in id order, the latest as the conversation’s activity', async () => {
+    const id = await conversationWith(3);
+    expect(await t.store.conversations.messages(id)).toEqual([
+      { id: expect.any(Number), senderId: REPLIER, body: 'Message 1', sentAt: at(1) },
+      { id: expect.any(Number), senderId: POSTER, body: 'Message 2', sentAt: at(2) },
+      { id: expect.any(Number), senderId: REPLIER, body: 'Message 3', sentAt: at(3) },
+    ]);
+    expect((await t.store.conversations.find(id, POSTER))?.lastMessageAt).toBe(at(3));
+  });
+
+  it('counts what is unread, and marks read up to the newest shown', async () => {
+    const id = await conversationWith(5);
+    const ids = (await t.store.conversations.messages(id)).map((message) => message.id);
+    expect(await t.store.conversations.hasUnreadFrom(id, REPLIER)).toBe(true);
+    expect(await t.store.conversations.unreadTotal(POSTER)).toBe(3);
+    expect(await t.store.conversations.unreadTotal(REPLIER)).toBe(2);
+    expect(await t.store.conversations.markRead(id, POSTER, at(20), ids[2]!)).toBe(2);
+    expect(await t.store.conversations.unreadTotal(POSTER)).toBe(1);
+    expect(await t.store.conversations.markRead(id, POSTER, at(21), ids[4]!)).toBe(1);
+    expect(await t.store.conversations.hasUnreadFrom(id, REPLIER)).toBe(false);
+    expect(await t.store.conversations.hasUnreadFrom(id, POSTER)).toBe(true);
+    const rows = await t.sql.all<{ read_at: string | null }>(
+      'SELECT read_at FROM messages WHERE conversation_id = ? ORDER BY id',
+      id,
+    );
+    expect(rows.map((row) => row.read_at)).toEqual([at(20), null, at(20), null, at(21)]);
+  });
+
+  it('lists the member’s conversations with messages, newest activity first', async () => {
+    const first = await conversationWith(2);
+    const secondAd = await insertAd('Board games');
+    const second = await conversationWith(1, secondAd);
+    const empty = await t.store.conversations.create({
+      adId: await insertAd('Nobody wrote'),
+      adTitle: 'Nobody wrote',
+      posterId: POSTER,
+      replierId: REPLIER,
+      at: at(30),
+    });
+    expect(empty).toBeDefined();
+    await t.store.conversations.addMessage(first, POSTER, 'Later', at(40));
+    await t.sql.run(
+      'INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)',
+      REPLIER,
+      POSTER,
+      at(41),
+    );
+    expect(await t.store.conversations.inbox(REPLIER, 10)).toEqual([
+      {
+        conversationId: first,
+        adTitle: 'Sunday hikes',
+        posterId: POSTER,
+        replierId: REPLIER,
+        lastMessageAt: at(40),
+        unread: 2,
+        youBlocked: true,
+      },
+      {
+        conversationId: second,
+        adTitle: 'Sunday hikes',
+        posterId: POSTER,
+        replierId: REPLIER,
+        lastMessageAt: at(1),
+        unread: 0,
+        youBlocked: true,
+      },
+    ]);
+    expect(await t.store.conversations.inbox(POSTER, 1)).toEqual([
+      expect.objectContaining({ conversationId: first, unread: 1, youBlocked: false }),
+    ]);
+    expect(await t.store.conversations.inboxCount(POSTER)).toBe(2);
+    expect(await t.store.conversations.inboxCount(STRANGER)).toBe(0);
+  });
+
+  it('reads a long conversation a page at a time, named by the message it comes before', async () => {
+    const id = await conversationWith(12);
+    const ids = (await t.store.conversations.messages(id)).map((message) => message.id);
+    const bodies = (page: { messages: { body: string }[] }) =>
+      page.messages.map((message) => Number(message.body.split(' ')[1]));
+
+    const newest = await t.store.conversations.page(id, 5);
+    expect(bodies(newest)).toEqual([8, 9, 10, 11, 12]);
+    expect(newest).toMatchObject({ older: 7, total: 12 });
+    expect(newest.newer).toBeUndefined();
+
+    const middle = await t.store.conversations.page(id, 5, ids[7]);
+    expect(bodies(middle)).toEqual([3, 4, 5, 6, 7]);
+    expect(middle).toMatchObject({ older: 2, total: 12, newer: 'newest' });
+
+    const oldest = await t.store.conversations.page(id, 5, ids[2]);
+    expect(bodies(oldest)).toEqual([1, 2]);
+    expect(oldest).toMatchObject({ older: 0, total: 12, newer: ids[7] });
+
+    expect(await t.store.conversations.page(id, 5, ids[0])).toEqual({
+      messages: [],
+      older: 0,
+      total: 12,
+    });
+  });
+
+  it('answers the times of the member’s newest starts and messages in a window', async () => {
+    const id = await conversationWith(5);
+    await conversationWith(0, await insertAd('Second'));
+    expect(await t.store.conversations.recentMessages(REPLIER, at(1), 10)).toEqual([at(5), at(3)]);
+    expect(await t.store.conversations.recentMessages(REPLIER, at(0), 2)).toEqual([at(5), at(3)]);
+    expect(await t.store.conversations.recentMessages(STRANGER, at(0), 2)).toEqual([]);
+    expect(await t.store.conversations.recentStarts(REPLIER, at(0), 10)).toEqual([at(1), at(1)]);
+    expect(await t.store.conversations.recentStarts(REPLIER, at(1), 10)).toEqual([]);
+    expect(await t.store.conversations.recentStarts(POSTER, at(0), 10)).toEqual([]);
+    expect(id).toBeGreaterThan(0);
+  });
+
+  it('answers "none" for ids beyond any row’s, as a URL can carry', async () => {
+    const id = await conversationWith(3);
+    const beyond = 999_999_999_999;
+    expect(await t.store.conversations.find(beyond, POSTER)).toBeUndefined();
+    expect(await t.store.conversations.findAd(beyond)).toBeUndefined();
+    expect(await t.store.conversations.existingFor(beyond, REPLIER)).toBeUndefined();
+    expect(await t.store.conversations.page(id, 2, beyond)).toMatchObject({ older: 1, total: 3 });
+  });
+
+  it('writes nothing from a unit of work that throws', async () => {
+    await expect(
+      t.store.unitOfWork(async (tx) => {
+        await tx.lock(`account:${REPLIER}`);
+        const id = await tx.conversations.create({
+          adId,
+          adTitle: 'Sunday hikes',
+          posterId: POSTER,
+          replierId: REPLIER,
+          at: at(1),
+        });
+        await tx.conversations.addMessage(id!, REPLIER, 'Hello', at(1));
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await t.store.conversations.existingFor(adId, REPLIER)).toBeUndefined();
+    expect(await t.sql.all('SELECT * FROM messages')).toEqual([]);
+  });
+});
