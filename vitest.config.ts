@@ -15,6 +15,8 @@ export const POSTGRES_SUITE = [
   'tests/integration/server/migrations.test.ts',
   'tests/integration/posting/**/*.test.ts',
   'tests/integration/moderation/**/*.test.ts',
+  'tests/integration/search/**/*.test.ts',
+  'tests/integration/publishing.test.ts',
 ];
 
 export default defineConfig({

@@ -1,7 +1,7 @@
 // The benchmarks' database: the store the server opens (server/store/), and the few rows a benchmark
-// writes itself as the routes would (an account, a member ad), with Kysely, so that they run on
-// either engine as the server does.
-import { sql, type Kysely } from 'kysely';
+// writes itself as the routes would (a member ad in a state of its choosing), with Kysely, so that
+// they run on either engine as the server does.
+import type { Kysely } from 'kysely';
 import type { StoreEngine } from '../server/store/engine.ts';
 import { openPostgresEngine } from '../server/store/postgres-engine.ts';
 import { openSqliteEngine } from '../server/store/sqlite-engine.ts';
@@ -25,13 +25,17 @@ export async function openBenchStore(location: StoreLocation): Promise<BenchStor
   return { store, db: engine.db, close: () => store.close() };
 }
 
-/** Inserts an account (its password is no password: the benchmark never signs it in); its id. */
-export async function insertBenchAccount(db: Kysely<Tables>, email: string): Promise<number> {
+/** A verified account (its password is no password: the benchmark never signs it in); its id. */
+export async function insertBenchAccount(store: StoreHandle, email: string): Promise<number> {
   const now = new Date().toISOString();
-  // Raw: accounts' id is not marked as generated in tables.ts.
-  const { rows } = await sql<{ id: number }>`INSERT INTO accounts
-      (email, password_hash, date_of_birth, terms_accepted_at, created_at, email_verified_at)
-    VALUES (${email}, 'not a hash', '1990-01-01', ${now}, ${now}, ${now}) RETURNING id`.execute(db);
-  const id = rows[0]!.id;
+  const id = await store.accounts.create({
+    email,
+    passwordHash: 'not a hash',
+    dateOfBirth: '1990-01-01',
+    termsAcceptedAt: now,
+    createdAt: now,
+  });
+  if (id === undefined) throw new Error(`${email} has an account already`);
+  await store.accounts.markVerified(id, now);
   return id;
 }

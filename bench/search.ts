@@ -117,7 +117,7 @@ export async function benchSearch(argv: readonly string[]): Promise<void> {
     // One member ad approved, then removed: the index's update within the publish's compile.
     const { store, db, close } = await openBenchStore({ path: databasePath });
     const city = cities.find((candidate) => candidate.city === 'Los Angeles') ?? cities[0]!;
-    const account = await insertBenchAccount(db, 'bench-search@example.org');
+    const account = await insertBenchAccount(store, 'bench-search@example.org');
     const now = new Date().toISOString();
     const { id: adId } = await db
       .insertInto('member_ads')

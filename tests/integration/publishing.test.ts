@@ -1,6 +1,7 @@
-// Publishing (docs/product.md section 6): member ads from a real SQLite file go through the real
-// incremental build (the build's own steps, as the server runs them) into a temporary site, and
-// the app serves the result. Rows are written with SQL, as the moderation routes will write them.
+// Publishing (docs/product.md section 6): member ads from the test's store (a real SQLite file, or
+// PostgreSQL in the postgres suite) go through the real incremental build (the build's own steps,
+// as the server runs them, reading the database read-only) into a temporary site, and the app
+// serves the result. Rows are written with SQL, as the moderation routes write them.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -20,12 +21,12 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
-import { openSqliteStore } from '../../server/store/open-store.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, cityPath, outputFileForPath, statePath } from '../../src/paths.ts';
 import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';
 import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
+import { openTestStore, type TestStore } from '../helpers/test-store.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const BUILD_DATE = '2026-11-22';
@@ -33,7 +34,11 @@ let fixture: ReturnType<typeof makeContentFixture>;
 let work: string;
 let outDir: string;
 let siteDir: string;
-let db: Db;
+let t: TestStore;
+/** The legacy handle of the parts not yet behind the store (SQLite only). */
+let db: Db | undefined;
+/** How `npm run build` is told the test's database. */
+let databaseArgs: string[];
 let publisher: BuildPublisher;
 let app: ReturnType<typeof createApp>;
 let buildDate = BUILD_DATE;
@@ -88,18 +93,21 @@ function npmRunBuild(...options: string[]) {
   return built.stdout;
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   fixture = makeContentFixture();
   work = mkdtempSync(join(tmpdir(), 'localboard-publishing-'));
   outDir = join(work, 'out');
   siteDir = join(outDir, 'site');
-  const databasePath = join(work, 'localboard.sqlite');
-  db = openDatabase(databasePath);
+  t = await openTestStore(work);
+  const database =
+    'DATABASE_URL' in t.env ? { url: t.env.DATABASE_URL } : { path: t.env.DATABASE_PATH };
+  databaseArgs = database.url ? ['--database-url', database.url] : ['--database', database.path!];
+  db = t.kind === 'sqlite' ? openDatabase(database.path!) : undefined;
   // The site as `npm run build` makes it (Vite's output and the build's steps included).
-  npmRunBuild('--database', databasePath);
+  npmRunBuild(...databaseArgs);
   publisher = buildPublisher({
     outDir,
-    database: { path: databasePath },
+    database,
     contentDir: fixture.dir,
     compiledContentDir: join(work, 'cache'),
     buildDate: () => buildDate,
@@ -107,8 +115,8 @@ beforeAll(() => {
   });
   app = createApp({
     siteDir,
-    db,
-    store: openSqliteStore(databasePath),
+    db: db as Db,
+    store: t.store,
     mailer: testMailer(join(work, 'outbox')),
     publisher,
     log: false,
@@ -118,6 +126,7 @@ beforeAll(() => {
 afterAll(async () => {
   await publisher?.idle();
   db?.close();
+  await t?.store.close();
   fixture.cleanup();
   rmSync(work, { recursive: true, force: true });
 });
@@ -127,7 +136,7 @@ describe('publishing member ads', () => {
     const before = tree();
     const landingBefore = page('/');
     expect(landingBefore).toContain('8 active ads');
-    const id = insertMemberAd(db, {
+    const id = await insertMemberAd(t, {
       state: 'California',
       city: 'San Jose',
       title: 'Board games on Sunday afternoons',
@@ -156,7 +165,7 @@ describe('publishing member ads', () => {
     expect(await answer.text()).toContain('Board games on Sunday afternoons');
 
     // Deleted by its member: gone at the next publish, and the server says so.
-    setMemberAdStatus(db, id, 'deleted');
+    await setMemberAdStatus(t, id, 'deleted');
     await publish(`deleted ad ${id}`);
     expect(existsSync(pageFile(ad))).toBe(false);
     expect(page(cityPath('California', 'San Jose'))).not.toContain('Board games');
@@ -167,7 +176,7 @@ describe('publishing member ads', () => {
   }, 60_000);
 
   test('an ad expires by the build date', async () => {
-    const id = insertMemberAd(db, {
+    const id = await insertMemberAd(t, {
       state: 'Nevada',
       city: 'Las Vegas',
       title: 'Hiking Red Rock before it gets hot',
@@ -187,13 +196,13 @@ describe('publishing member ads', () => {
       expect(page(cityPath('Nevada', 'Las Vegas'))).not.toContain('Hiking Red Rock');
     } finally {
       buildDate = BUILD_DATE;
-      setMemberAdStatus(db, id, 'deleted');
+      await setMemberAdStatus(t, id, 'deleted');
       await publish();
     }
   }, 90_000);
 
   test("a member ad with a CSV ad's id fails the build, naming both", async () => {
-    const id = insertMemberAd(db, {
+    const id = await insertMemberAd(t, {
       state: 'California',
       city: 'San Diego',
       title: 'Tacos and a long walk',
@@ -218,7 +227,7 @@ describe('publishing member ads', () => {
       expect(page(adPath('California', 'San Diego', id))).toContain('Tacos and a long walk');
     } finally {
       writeFixtureFile(fixture.dir, 'ads/sample.csv', csv);
-      setMemberAdStatus(db, id, 'deleted');
+      await setMemberAdStatus(t, id, 'deleted');
       await publish();
     }
   }, 90_000);
@@ -227,7 +236,11 @@ describe('publishing member ads', () => {
     const citiesFile = join(fixture.dir, 'cities/Oregon.csv');
     const cities = readFileSync(citiesFile, 'utf8');
     const lastCity = cities.trimEnd().split('\n').at(-1)!.split(',')[0]!;
-    const orphan = insertMemberAd(db, { state: 'Oregon', city: lastCity, title: 'Kayak trips' });
+    const orphan = await insertMemberAd(t, {
+      state: 'Oregon',
+      city: lastCity,
+      title: 'Kayak trips',
+    });
     await publish();
     expect(page(adPath('Oregon', lastCity, orphan))).toContain('Kayak trips');
     // An editor takes the city off the list; meanwhile another ad is approved.
@@ -236,7 +249,11 @@ describe('publishing member ads', () => {
       'cities/Oregon.csv',
       `${cities.trimEnd().split('\n').slice(0, -1).join('\n')}\n`,
     );
-    const other = insertMemberAd(db, { state: 'Oregon', city: 'Portland', title: 'Record fairs' });
+    const other = await insertMemberAd(t, {
+      state: 'Oregon',
+      city: 'Portland',
+      title: 'Record fairs',
+    });
     try {
       log.length = 0;
       await publish();
@@ -247,19 +264,23 @@ describe('publishing member ads', () => {
       expect(existsSync(pageFile(adPath('Oregon', lastCity, orphan)))).toBe(false);
     } finally {
       writeFixtureFile(fixture.dir, 'cities/Oregon.csv', cities);
-      setMemberAdStatus(db, orphan, 'deleted');
-      setMemberAdStatus(db, other, 'deleted');
+      await setMemberAdStatus(t, orphan, 'deleted');
+      await setMemberAdStatus(t, other, 'deleted');
       await publish();
     }
   }, 90_000);
 
   test('a term for review passes (a moderator approved it); a refused term leaves the ad out', async () => {
-    const approved = insertMemberAd(db, {
+    const approved = await insertMemberAd(t, {
       state: 'Florida',
       city: 'Miami',
       title: 'Flower arrangement class, anyone?',
     });
-    const refused = insertMemberAd(db, { state: 'Florida', city: 'Miami', title: 'Escort wanted' });
+    const refused = await insertMemberAd(t, {
+      state: 'Florida',
+      city: 'Miami',
+      title: 'Escort wanted',
+    });
     try {
       log.length = 0;
       await publish();
@@ -269,14 +290,14 @@ describe('publishing member ads', () => {
         `Warning: member ad ${refused} (database) is left out of the site: title: contains the blocked term 'escort' (content/policy/refused-terms.txt)`,
       ]);
     } finally {
-      setMemberAdStatus(db, approved, 'deleted');
-      setMemberAdStatus(db, refused, 'deleted');
+      await setMemberAdStatus(t, approved, 'deleted');
+      await setMemberAdStatus(t, refused, 'deleted');
       await publish();
     }
   }, 60_000);
 
   test('ads hidden by reports leave the site at the next publish and come back when unhidden', async () => {
-    const memberAd = insertMemberAd(db, {
+    const memberAd = await insertMemberAd(t, {
       state: 'Washington',
       city: 'Seattle',
       title: 'Ferry rides and chowder',
@@ -287,17 +308,20 @@ describe('publishing member ads', () => {
     }) as Array<{ id: string; state: string; city: string; title: string }>;
     const editorPath = adPath(editorAd!.state, editorAd!.city, Number(editorAd!.id));
     const memberPath = adPath('Washington', 'Seattle', memberAd);
-    const hide = db.prepare(
-      `INSERT INTO hidden_ads (ad_id, kind, why, hidden_at) VALUES (?, ?, 'reports', '2026-11-22T10:00:00Z')`,
-    );
+    const hide = (id: number, kind: 'member' | 'editor') =>
+      t.sql.run(
+        `INSERT INTO hidden_ads (ad_id, kind, why, hidden_at) VALUES (?, ?, 'reports', '2026-11-22T10:00:00Z')`,
+        id,
+        kind,
+      );
     try {
       await publish();
       expect(page(memberPath)).toContain('Ferry rides and chowder');
       expect(existsSync(pageFile(editorPath))).toBe(true);
       const activeBefore = /(\d+) active ads/.exec(page('/'))![1];
 
-      hide.run(memberAd, 'member');
-      hide.run(Number(editorAd!.id), 'editor');
+      await hide(memberAd, 'member');
+      await hide(Number(editorAd!.id), 'editor');
       await publish('hidden by reports');
       for (const path of [memberPath, editorPath]) {
         expect(existsSync(pageFile(path))).toBe(false);
@@ -308,39 +332,37 @@ describe('publishing member ads', () => {
       expect(page('/')).toContain(`${Number(activeBefore) - 2} active ads`);
 
       // npm run build reads the same table: --if-needed sees the hiding end.
-      const databasePath = join(work, 'localboard.sqlite');
-      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('Build finished');
-      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('is up to date');
-      db.prepare('DELETE FROM hidden_ads').run();
-      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('Build finished');
+      expect(npmRunBuild('--if-needed', ...databaseArgs)).toContain('Build finished');
+      expect(npmRunBuild('--if-needed', ...databaseArgs)).toContain('is up to date');
+      await t.sql.run('DELETE FROM hidden_ads');
+      expect(npmRunBuild('--if-needed', ...databaseArgs)).toContain('Build finished');
       expect(page(memberPath)).toContain('Ferry rides and chowder');
       expect(page(editorPath)).toContain(editorAd!.title.replaceAll("'", '&#x27;'));
       expect(page('/')).toContain(`${activeBefore} active ads`);
     } finally {
-      db.prepare('DELETE FROM hidden_ads').run();
-      setMemberAdStatus(db, memberAd, 'deleted');
+      await t.sql.run('DELETE FROM hidden_ads');
+      await setMemberAdStatus(t, memberAd, 'deleted');
       await publish();
     }
   }, 180_000);
 
   test('npm run build publishes member ads too; --if-needed sees them change', async () => {
-    const databasePath = join(work, 'localboard.sqlite');
     // The publisher's builds record the member ads as not checked: the first --if-needed build
     // checks them, and then the site is up to date.
-    expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('Build finished');
-    expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('is up to date');
-    const id = insertMemberAd(db, { state: 'Texas', city: 'Houston', title: 'Salsa lessons' });
+    expect(npmRunBuild('--if-needed', ...databaseArgs)).toContain('Build finished');
+    expect(npmRunBuild('--if-needed', ...databaseArgs)).toContain('is up to date');
+    const id = await insertMemberAd(t, { state: 'Texas', city: 'Houston', title: 'Salsa lessons' });
     try {
-      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('Build finished');
+      expect(npmRunBuild('--if-needed', ...databaseArgs)).toContain('Build finished');
       expect(page(adPath('Texas', 'Houston', id))).toContain('Salsa lessons');
-      expect(npmRunBuild('--if-needed', '--database', databasePath)).toContain('is up to date');
+      expect(npmRunBuild('--if-needed', ...databaseArgs)).toContain('is up to date');
       // Another database, that does not exist: no member ads, and no file made.
       const absent = join(work, 'absent', 'none.sqlite');
       npmRunBuild('--database', absent);
       expect(existsSync(pageFile(adPath('Texas', 'Houston', id)))).toBe(false);
       expect(existsSync(absent)).toBe(false);
     } finally {
-      setMemberAdStatus(db, id, 'deleted');
+      await setMemberAdStatus(t, id, 'deleted');
       await publish();
     }
   }, 120_000);
@@ -380,7 +402,7 @@ describe('publishing member ads', () => {
   }, 60_000);
 
   test('a reader never gets a partial page while publishing rewrites it', async () => {
-    const id = insertMemberAd(db, { state: 'New York', city: 'New York City', title: 'Jazz' });
+    const id = await insertMemberAd(t, { state: 'New York', city: 'New York City', title: 'Jazz' });
     await publish();
     const paths = ['/', statePath('New York'), cityPath('New York', 'New York City')];
     let reads = 0;
@@ -420,7 +442,7 @@ describe('publishing member ads', () => {
           const fd = openSync(pageFile(path), 'r');
           return { path, fd, before: readOpen(fd) };
         });
-        setMemberAdStatus(db, id, status);
+        await setMemberAdStatus(t, id, status);
         await publish(`ad ${id} ${status}`);
         for (const { path, fd, before } of opened) {
           if (readOpen(fd) !== before) failures.push(`${path}: rewritten in place`);
@@ -437,7 +459,7 @@ describe('publishing member ads', () => {
     expect(failures.slice(0, 5)).toEqual([]);
     // The reader saw the pages change (with and without the ad), each version whole.
     expect(versions.size).toBeGreaterThanOrEqual(6);
-    setMemberAdStatus(db, id, 'deleted');
+    await setMemberAdStatus(t, id, 'deleted');
     await publish();
   }, 120_000);
 });

@@ -13,7 +13,7 @@ let index: SearchIndex;
 
 beforeAll(async () => {
   fixture = await makeSearchFixture();
-  insertMemberAd(fixture.db, {
+  await insertMemberAd(fixture, {
     state: 'California',
     city: 'Los Angeles',
     age: 33,

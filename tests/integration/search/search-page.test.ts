@@ -98,7 +98,7 @@ describe('/search', () => {
   });
 
   test('a member ad is found once published, and not once removed and published again', async () => {
-    const id = insertMemberAd(fixture.db, {
+    const id = await insertMemberAd(fixture, {
       state: 'Florida',
       city: 'Miami',
       title: 'Heliography partner wanted on the bay',
@@ -111,15 +111,16 @@ describe('/search', () => {
     expect((await search('q=heliography')).ids).toEqual([id]);
     expect((await search('q=heliography&state=Florida&city=Miami')).ids).toEqual([id]);
     // Edited: the old words leave with the old text.
-    fixture.db
-      .prepare(
-        'UPDATE member_ads SET title = ?, revision = revision + 1, updated_at = ? WHERE id = ?',
-      )
-      .run('Zephyrology partner wanted on the bay', new Date().toISOString(), id);
+    await fixture.sql.run(
+      'UPDATE member_ads SET title = ?, revision = revision + 1, updated_at = ? WHERE id = ?',
+      'Zephyrology partner wanted on the bay',
+      new Date().toISOString(),
+      id,
+    );
     await fixture.publish();
     expect((await search('q=heliography')).ids).toEqual([]);
     expect((await search('q=zephyrology')).ids).toEqual([id]);
-    setMemberAdStatus(fixture.db, id, 'removed');
+    await setMemberAdStatus(fixture, id, 'removed');
     await fixture.publish();
     expect((await search('q=zephyrology')).ids).toEqual([]);
     const after = await search('q=heliography');
