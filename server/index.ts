@@ -15,6 +15,7 @@ import { createMailer } from './mail/mailer.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { buildPublisher, todayUtc } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
+import { createAppMetrics } from './operations/metrics.ts';
 import { getSite } from '../src/content/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -75,7 +76,12 @@ const { createApp } = await import('./app.ts');
 // either engine, until each is converted (legacy, going away with `db`).
 const db = openDatabase(resolve(process.env.DATABASE_PATH || 'data/localboard.sqlite'));
 // This instance's builds; every instance on the database publishes what any one asks for.
-const publisher = buildPublisher({ outDir: dirname(siteDir), database: databaseLocation });
+const metrics = createAppMetrics();
+const publisher = buildPublisher({
+  outDir: dirname(siteDir),
+  database: databaseLocation,
+  onPublished: metrics.recordPublish,
+});
 const everyInstance = clusterPublisher(store.publishing, publisher);
 /**
  * Undefined once the instance serves what it should, else why not, in one line (/readyz). On
@@ -94,6 +100,8 @@ const mailSite = { brand: site.brand, baseUrl: publicBaseUrl };
 const app = createApp({
   publisher: everyInstance,
   readiness: ready,
+  metrics,
+  metricsToken: process.env.METRICS_TOKEN || undefined,
   siteDir,
   db,
   store,
@@ -132,6 +140,12 @@ function remindOfExpiry(): void {
 setInterval(remindOfExpiry, 60 * 60 * 1000).unref();
 // An operator's `kill -USR2 <pid>`: publish now (after changing member ads by hand, say).
 process.on('SIGUSR2', () => void everyInstance.publish('asked by SIGUSR2'));
+
+// A promise nobody waited for that fails (a store call while the database is away, say) is a bug
+// to log, never a reason to stop serving every other visitor.
+process.on('unhandledRejection', (reason) => {
+  console.error(`Unhandled: ${(reason as Error)?.stack ?? String(reason)}`);
+});
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () =>

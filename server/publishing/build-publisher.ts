@@ -29,6 +29,8 @@ export interface BuildPublisherSettings {
   buildDate?: () => string;
   /** Where the one line a publish goes. Default: console.log (failures: console.error). */
   log?: (line: string) => void;
+  /** Told of every build's length and outcome (the server's metrics: server/operations/metrics.ts). */
+  onPublished?: (seconds: number, ok: boolean) => void;
 }
 
 export interface BuildPublisher extends Publisher {
@@ -80,7 +82,9 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
     } catch (error) {
       outcome = { ok: false, message: (error as Error).message };
     }
-    const took = ((performance.now() - started) / 1000).toFixed(1);
+    const seconds = (performance.now() - started) / 1000;
+    const took = seconds.toFixed(1);
+    settings.onPublished?.(seconds, outcome.ok);
     lastOutcome = outcome;
     if (outcome.ok) {
       published += 1;
