@@ -100,6 +100,8 @@ interface Round {
   liveA: number;
   goneB: number;
   goneA: number;
+  /** The load average (1 min) as the round began. */
+  load: number;
   /** When the approval and the deletion were sent (performance.now()). */
   approved: number;
   deleted: number;
@@ -201,6 +203,7 @@ export async function benchInstances(argv: readonly string[]): Promise<void> {
         const id = await insertReviewAd(bench.db, posterId, place.state, place.city, index);
         const ad = adPath(place.state, place.city, id);
         reader.watch([ad, cityPath(place.state, place.city), '/']);
+        const load = loadavg()[0]!;
         const approved = performance.now();
         const [liveB, liveA] = (await timeUntilEach(
           bases,
@@ -220,7 +223,7 @@ export async function benchInstances(argv: readonly string[]): Promise<void> {
         // The first round warms the servers and the disk cache up: not counted.
         const label = index === 0 ? 'warm-up' : `${index}/${options.rounds}`;
         console.log(
-          `  ${label} ${place.city}, ${place.state}: live on B in ${liveB.toFixed(0)} ms (A ${liveA.toFixed(0)} ms), gone on B in ${goneB.toFixed(0)} ms (A ${goneA.toFixed(0)} ms)`,
+          `  ${label} ${place.city}, ${place.state} (load ${load.toFixed(2)}): live on B in ${liveB.toFixed(0)} ms (A ${liveA.toFixed(0)} ms), gone on B in ${goneB.toFixed(0)} ms (A ${goneA.toFixed(0)} ms)`,
         );
         if (index > 0)
           rounds.push({
@@ -229,6 +232,7 @@ export async function benchInstances(argv: readonly string[]): Promise<void> {
             liveA,
             goneB,
             goneA,
+            load,
             approved,
             deleted,
           });
@@ -406,6 +410,8 @@ function report(run: {
     '| --- | ---: | ---: | ---: | ---: |',
     `| approved on A | ${parts((round) => round.liveBreakdown)} |`,
     `| deleted on A | ${parts((round) => round.goneBreakdown)} |`,
+    '',
+    `The load average (1 min) as each round began: ${run.rounds.map((round) => round.load.toFixed(1)).join(', ')}.`,
     '',
     `The builds each server ran during the rounds (its log, \`Published the site … in N s\`): A ${builds(buildsA)}; B ${builds(buildsB)}.`,
     '',
