@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type AppOptions } from '../../server/app.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
-import { openDatabase, type Db } from '../../server/db/database.ts';
 import type { StoreHandle } from '../../server/store/store.ts';
 import type { Mailer } from '../../server/mail/mailer.ts';
 import { TEST_MAIL_SITE, testMailer } from './mail.ts';
@@ -61,8 +60,12 @@ export interface TestApp {
   sql: TestSql;
   /** How another process opens the same store: DATABASE_URL or DATABASE_PATH. */
   env: TestStore['env'];
-  /** The SQLite file's own handle; undefined on PostgreSQL. Being replaced by `sql`. */
-  db: Db;
+  /**
+   * The SQLite file opened directly, on first use; undefined on PostgreSQL. Kept only for the search tests
+   * (tests/integration/search/, with tests/helpers/member-ads.ts's synchronous insertMemberAd)
+   * until they write through `sql`: every other test reads and writes through `sql`.
+   */
+  readonly db: Database.Database;
   /** The temp folder holding the database and the site. */
   dir: string;
   dbPath: string;
@@ -91,7 +94,7 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
   const outboxDir = join(dir, 'outbox');
   const mailer = options.mailer ?? testMailer(outboxDir);
   const { store, sql, kind, env } = await openTestStore(dir);
-  const db = (kind === 'sqlite' ? openDatabase(dbPath) : undefined) as Db;
+  let file: Database.Database | undefined;
   const app = createApp({
     rateLimits: GENEROUS_LIMITS,
     log: false,
@@ -99,12 +102,11 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
     mailSite: TEST_MAIL_SITE,
     ...options,
     siteDir,
-    db,
     store,
   });
   let closed: Promise<void> | undefined;
   const close = () => {
-    if (db?.open) db.close();
+    if (file?.open) file.close();
     return (closed ??= store.close());
   };
   return {
@@ -112,7 +114,11 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
     store,
     sql,
     env,
-    db,
+    get db() {
+      // Undefined on PostgreSQL (a spread TestApp reads it there too).
+      if (kind !== 'sqlite') return undefined as unknown as Database.Database;
+      return (file ??= new Database(dbPath));
+    },
     dir,
     dbPath,
     siteDir,
