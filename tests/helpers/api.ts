@@ -1,6 +1,6 @@
-// Shared setup for the accounts API integration tests: a real SQLite file and a tiny prerendered
-// site in a temp folder, the Hono app built on them, and small helpers for requests, cookies and
-// the rows the API wrote.
+// Shared setup for the API integration tests: the test's store (a SQLite file, or a PostgreSQL
+// schema in the PostgreSQL suite: test-store.ts) and a tiny prerendered site in a temp folder, the
+// Hono app built on them, and small helpers for requests, cookies and the rows the API wrote.
 import { serve } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -278,53 +278,3 @@ export async function sessionsOf(t: Pick<TestApp, 'sql'>, email: string): Promis
   );
   return Number(row!.n);
 }
-
-/** Reads the database file directly, as another process would (SQLite only). */
-function withFile<T>(dbPath: string, read: (file: Database.Database) => T): T {
-  const file = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return read(file);
-  } finally {
-    file.close();
-  }
-}
-
-export const storedAccounts = (dbPath: string): StoredAccount[] =>
-  withFile(
-    dbPath,
-    (file) =>
-      file
-        .prepare('SELECT email, password_hash, date_of_birth FROM accounts ORDER BY id')
-        .all() as StoredAccount[],
-  );
-
-export const storedAccount = (dbPath: string, email: string): StoredAccount | undefined =>
-  storedAccounts(dbPath).find((account) => account.email === email);
-
-export const countRows = (dbPath: string, table: 'accounts' | 'sessions'): number =>
-  withFile(
-    dbPath,
-    (file) => (file.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n,
-  );
-
-export const sessionCountFor = (dbPath: string, email: string): number =>
-  withFile(
-    dbPath,
-    (file) =>
-      (
-        file
-          .prepare(
-            `SELECT COUNT(*) AS n FROM sessions
-             JOIN accounts ON accounts.id = sessions.account_id WHERE accounts.email = ?`,
-          )
-          .get(email) as { n: number }
-      ).n,
-  );
-
-export const tableExists = (dbPath: string, table: string): boolean =>
-  withFile(
-    dbPath,
-    (file) =>
-      file.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
-      undefined,
-  );
