@@ -8,7 +8,6 @@
 // publishing changes nothing other tests read.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Db } from '../../server/db/database.ts';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, cityPath } from '../../src/paths.ts';
 import { gotoEnhanced, submitWithFetch, waitForEnhanced } from '../helpers/browser-waits.ts';
@@ -28,7 +27,7 @@ const daysFrom = (day: string, days: number) =>
 
 let browser: Browser;
 let site: PublishingSite;
-let db: Db;
+let db: PublishingSite['db'];
 let publisher: BuildPublisher;
 let url = '';
 let buildDate = today;

@@ -10,7 +10,6 @@
 // with axe-core.
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Db } from '../../server/db/database.ts';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath } from '../../src/paths.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
@@ -26,7 +25,7 @@ const daysFrom = (days: number) =>
 
 let browser: Browser;
 let site: PublishingSite;
-let db: Db;
+let db: PublishingSite['db'];
 let publisher: BuildPublisher;
 let url = '';
 let posterId = 0;

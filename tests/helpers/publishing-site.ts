@@ -65,7 +65,6 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
   const app = createApp({
     siteDir: join(work, 'out', 'site'),
     pageAssetsFile: join(work, 'out', 'server', 'page-assets.json'),
-    db,
     store,
     mailer: testMailer(outboxDir),
     // The mails link to this server, as PUBLIC_BASE_URL makes them do in production.

@@ -115,7 +115,6 @@ beforeAll(async () => {
   });
   app = createApp({
     siteDir,
-    db: db as Db,
     store: t.store,
     mailer: testMailer(join(work, 'outbox')),
     publisher,
