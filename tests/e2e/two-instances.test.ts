@@ -5,7 +5,7 @@
 // moderator approves there, and the ad goes live on both; after `kill -9` of one, the other
 // serves members and pages.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,8 @@ async function startInstance(name: string, databaseUrl: string): Promise<Instanc
   const dir = join(work, name);
   cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
   cpSync(join(root, '.content'), join(dir, '.content'), { recursive: true });
+  // The server build in {dir}/dist/server imports the project's dependencies.
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   const port = (await freePort()) as number;
   const output: string[] = [];
   const child = spawn(
