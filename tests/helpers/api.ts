@@ -2,7 +2,6 @@
 // schema in the PostgreSQL suite: test-store.ts) and a tiny prerendered site in a temp folder, the
 // Hono app built on them, and small helpers for requests, cookies and the rows the API wrote.
 import { serve } from '@hono/node-server';
-import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -60,12 +59,6 @@ export interface TestApp {
   sql: TestSql;
   /** How another process opens the same store: DATABASE_URL or DATABASE_PATH. */
   env: TestStore['env'];
-  /**
-   * The SQLite file opened directly, on first use; undefined on PostgreSQL. Kept only for the search tests
-   * (tests/integration/search/, with tests/helpers/member-ads.ts's synchronous insertMemberAd)
-   * until they write through `sql`: every other test reads and writes through `sql`.
-   */
-  readonly db: Database.Database;
   /** The temp folder holding the database and the site. */
   dir: string;
   dbPath: string;
@@ -93,8 +86,7 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
   const siteDir = join(dir, 'site');
   const outboxDir = join(dir, 'outbox');
   const mailer = options.mailer ?? testMailer(outboxDir);
-  const { store, sql, kind, env } = await openTestStore(dir);
-  let file: Database.Database | undefined;
+  const { store, sql, env } = await openTestStore(dir);
   const app = createApp({
     rateLimits: GENEROUS_LIMITS,
     log: false,
@@ -105,20 +97,12 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
     store,
   });
   let closed: Promise<void> | undefined;
-  const close = () => {
-    if (file?.open) file.close();
-    return (closed ??= store.close());
-  };
+  const close = () => (closed ??= store.close());
   return {
     app,
     store,
     sql,
     env,
-    get db() {
-      // Undefined on PostgreSQL (a spread TestApp reads it there too).
-      if (kind !== 'sqlite') return undefined as unknown as Database.Database;
-      return (file ??= new Database(dbPath));
-    },
     dir,
     dbPath,
     siteDir,
