@@ -82,6 +82,15 @@ export function parseServerBenchOptions(argv: readonly string[]): ServerBenchOpt
       const part = argv[++index];
       if (part !== 'load' && part !== 'burst') throw new Error(`--only load or burst\n${USAGE}`);
       options.only = part;
+    } else if (flag === '--stores') {
+      const stores = (argv[++index] ?? '').split(',').filter(Boolean);
+      if (
+        stores.length === 0 ||
+        stores.some((store) => !(store in STORE_NAMES)) ||
+        new Set(stores).size !== stores.length
+      )
+        throw new Error(`--stores sqlite, postgres or sqlite,postgres\n${USAGE}`);
+      options.stores = stores as StoreKind[];
     } else if (flag === '--no-write') options.write = false;
     else if (flag === '--lookups') options.lookups = lookups;
     else if (flag === '--ads' || flag === '--count' || flag === '--keep') {
@@ -181,16 +190,21 @@ async function readers(
   return { latencies, failures, elapsedMs };
 }
 
+/**
+ * Sign-ups so far in this process: each one's address and email are new, also across the phases
+ * that run on one server (a repeated email is a 409, a repeated address may meet its limit).
+ */
+let signupCounter = 0;
+
 /** Clients signing up back to back, each time as a new address behind the proxy, until stopped. */
 function signupLoad(port: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: SIGNUP_CLIENTS });
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
   let stopped = false;
-  let counter = 0;
   const client = async (clientIndex: number) => {
     while (!stopped) {
-      counter += 1;
+      const counter = ++signupCounter;
       const body = JSON.stringify({
         email: `bench-${process.pid}-${clientIndex}-${counter}@example.com`,
         password: `bench password ${counter}`,
@@ -264,17 +278,19 @@ async function startServer(dataDir: string, hashThreads?: number, store: ServerS
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const agent = new Agent({ keepAlive: false });
-  const deadline = performance.now() + 60_000;
+  const deadline = performance.now() + 120_000;
+  // Ready, not only listening: on PostgreSQL an instance first builds its site from the database
+  // (server/index.ts), a publish that would otherwise run during the first phase.
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The server exited (code ${child.exitCode}).`);
     try {
-      if ((await send(agent, port, 'GET', '/', {})).status === 200) break;
+      if ((await send(agent, port, 'GET', '/readyz', {})).status === 200) break;
     } catch {
       // Not listening yet.
     }
     if (performance.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('The server did not answer within 60 s.');
+      throw new Error('The server was not ready (/readyz 200) within 120 s.');
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
