@@ -17,7 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../server/db/database.ts';
+import { openSqliteStore } from '../server/store/open-store.ts';
 import { findPublishedAd } from '../src/content/ad-by-id.ts';
 import { adIdIndexFile } from '../src/content/ad-id-index-file.ts';
 import { getSite, useCompiledContentDir } from '../src/content/index.ts';
@@ -167,7 +167,7 @@ async function measure(
   const dataDir = join(workDir, `server-${name.split(' ')[0]}`);
   mkdirSync(join(dataDir, 'outbox'), { recursive: true });
   const databasePath = join(dataDir, 'bench.sqlite');
-  openDatabase(databasePath).close();
+  await openSqliteStore(databasePath).close();
   const port = await freePort(HOST);
   const child = startServer(port, { compiledDir, contentDir, databasePath, dataDir });
   // The request log (server/middleware/request-log.ts): one line a request, with its duration.

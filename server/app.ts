@@ -18,7 +18,6 @@ import {
   type RateLimitSettings,
 } from './auth/rate-limits.ts';
 import { proxyTrust, type TrustProxySetting } from './client-address.ts';
-import type { Db } from './db/database.ts';
 import type { StoreHandle } from './store/store.ts';
 import { formEndpoints } from './forms/form-endpoint.ts';
 import { refusals } from './forms/refusal.ts';
@@ -51,8 +50,6 @@ import { staticSite } from './static-site.ts';
 export interface AppOptions {
   /** Folder of the prerendered site (dist/site). */
   siteDir: string;
-  /** The open database (server/db/database.ts). Being replaced by `store`. */
-  db: Db;
   /** The store (server/store/store.ts): every piece of data the server keeps. */
   store: StoreHandle;
   /** Sends the verification and password-reset mails (server/mail/mailer.ts). */
@@ -118,7 +115,7 @@ function hashingPoolFor(option: AppOptions['hashing']): HashingPool {
 }
 
 export function createApp(options: AppOptions) {
-  const { db, store, mailer, publisher } = options;
+  const { store, mailer, publisher } = options;
   const trust = proxyTrust(options.trustProxy);
   const mailSite = mailSiteOf(options.mailSite);
   const links = emailLinks({ store, mailer, mailSite });
@@ -144,7 +141,7 @@ export function createApp(options: AppOptions) {
   const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS, store);
   const hashing = hashingPoolFor(options.hashing);
   const passwords = passwordHasher(hashing);
-  const forms = { db, store, refuse, form, trust };
+  const forms = { store, refuse, form, trust };
   const metrics = options.metrics ?? createAppMetrics();
   metrics.observe({ hashing, store });
   const operations = operationsEndpoints({

@@ -8,7 +8,6 @@
 import { serve } from '@hono/node-server';
 import { dirname, resolve } from 'node:path';
 import { parseTrustProxy } from './client-address.ts';
-import { openDatabase } from './db/database.ts';
 import { openStore, storeLocationFromEnv } from './store/open-store.ts';
 import type { StoreHandle } from './store/store.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -72,9 +71,6 @@ const mailer = createMailer({
 
 // The settings are checked first; the app (and the page registry it renders from) comes after.
 const { createApp } = await import('./app.ts');
-// The parts of the data not yet behind the store are in the SQLite file at DATABASE_PATH, on
-// either engine, until each is converted (legacy, going away with `db`).
-const db = openDatabase(resolve(process.env.DATABASE_PATH || 'data/localboard.sqlite'));
 // This instance's builds; every instance on the database publishes what any one asks for.
 const metrics = createAppMetrics();
 const publisher = buildPublisher({
@@ -103,7 +99,6 @@ const app = createApp({
   metrics,
   metricsToken: process.env.METRICS_TOKEN || undefined,
   siteDir,
-  db,
   store,
   mailer,
   mailSite,
@@ -154,7 +149,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       everyInstance.stop();
       publisher.stop();
       void Promise.all([publisher.idle(), mailer.settled()]).then(() => {
-        db.close();
         void store.close();
         process.exit(0);
       });

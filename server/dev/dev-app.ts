@@ -14,14 +14,12 @@ import { notFoundData } from '../../src/pages/_error/errorPageData.ts';
 import { ErrorPage } from '../../src/pages/registry.ts';
 import { NOT_FOUND_FILES } from '../../src/paths.ts';
 import { createApp } from '../app.ts';
-import { openDatabase, type Db } from '../db/database.ts';
 import { openSqliteStore } from '../store/open-store.ts';
 import type { StoreHandle } from '../store/store.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import type { Publisher } from '../publishing/publisher.ts';
 
 export interface DevResources {
-  db: Db;
   store: StoreHandle;
   mailer: Mailer;
 }
@@ -29,7 +27,6 @@ export interface DevResources {
 /** Opened once per dev server and kept while its modules are edited. */
 export function devResources(databasePath: string, outboxDir: string): DevResources {
   return {
-    db: openDatabase(databasePath),
     store: openSqliteStore(databasePath),
     // Never SMTP: sign-ups made while developing must not mail anyone.
     mailer: createMailer({ outboxDir, from: `"${getSite().brand}" <no-reply@localhost>` }),
@@ -54,7 +51,6 @@ export function devApp(settings: DevAppSettings) {
   return createApp({
     siteDir,
     pageAssets: () => settings.assets,
-    db: settings.db,
     store: settings.store,
     mailer: settings.mailer,
     publisher: settings.publisher,

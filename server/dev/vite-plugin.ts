@@ -48,7 +48,7 @@ export function devServerApp(): Plugin {
           })
           .catch(next);
       });
-      server.httpServer?.once('close', () => app.close());
+      server.httpServer?.once('close', () => void app.close());
     },
   };
 }
@@ -100,9 +100,13 @@ function devAppLoader(server: ViteDevServer) {
       loader.current = loaded.app;
       return loaded.app;
     },
-    close() {
-      resources?.db.close();
+    async close() {
       rmSync(outDir, { recursive: true, force: true });
+      await resources?.store
+        .close()
+        .catch((error: unknown) =>
+          server.config.logger.error(`Closing the dev database: ${(error as Error).message}`),
+        );
     },
   };
   return loader;

@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adPath, cityPath } from '../../src/paths.ts';
@@ -19,6 +18,7 @@ import {
   uniqueEmail,
   verifyFromMail,
 } from '../helpers/e2e-members.ts';
+import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { developerEnv, ROOT, startDevServer, TSX, type DevServer } from './dev-server-process.ts';
 import { launchChromium, textOf } from './support.ts';
 
@@ -97,11 +97,12 @@ describe('a member on the dev server', () => {
     await context.close();
 
     // Published once the content is compiled again: its page answers, and its city lists it.
-    const db = new Database(dev.databasePath, { readonly: true });
-    const { id } = db.prepare('SELECT id FROM member_ads WHERE title = ?').get(title) as {
-      id: number;
-    };
-    db.close();
+    const { store, sql } = openSqliteTestStore(dev.databasePath);
+    const { id } = (await sql.get<{ id: number }>(
+      'SELECT id FROM member_ads WHERE title = ?',
+      title,
+    ))!;
+    await store.close();
     const path = adPath('California', 'Fresno', id);
     await expect
       .poll(async () => textOf(await (await fetch(`${dev.url}${path}`)).text()), {

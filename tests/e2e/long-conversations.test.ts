@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { conversationPath } from '../../src/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { signUpAndVerify } from '../helpers/e2e-members.ts';
-import { insertMessage } from '../helpers/member-data.ts';
+import { addMessage } from '../helpers/member-data.ts';
 import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';
 import type { ModerationServer } from '../helpers/moderation-server.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
@@ -25,7 +25,7 @@ afterAll(() => stopModerationBrowser({ browser, server, moderator }));
 /** A verified member in a new context; their account id. */
 async function member(context: BrowserContext, label: string): Promise<number> {
   const email = await signUpAndVerify(context, server, label);
-  return (server.db.prepare('SELECT id FROM accounts WHERE email = ?').get(email) as { id: number })
+  return (await server.sql.get<{ id: number }>('SELECT id FROM accounts WHERE email = ?', email))!
     .id;
 }
 
@@ -80,8 +80,8 @@ describe.each([
     conversationId = ((await started.json()) as { conversationId: number }).conversationId;
     // The rest of a long talk, as the two would have written it (too many for the send limit).
     for (let n = 2; n <= 120; n += 1)
-      insertMessage(
-        server.db,
+      await addMessage(
+        server,
         conversationId,
         n % 2 === 1 ? replierId : posterId,
         n % 10 === 0

@@ -8,7 +8,6 @@
 // publishing changes nothing other tests read.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Db } from '../../server/db/database.ts';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, cityPath } from '../../src/paths.ts';
 import { gotoEnhanced, submitWithFetch, waitForEnhanced } from '../helpers/browser-waits.ts';
@@ -28,14 +27,14 @@ const daysFrom = (day: string, days: number) =>
 
 let browser: Browser;
 let site: PublishingSite;
-let db: Db;
+let sql: PublishingSite['sql'];
 let publisher: BuildPublisher;
 let url = '';
 let buildDate = today;
 
 beforeAll(async () => {
   site = await startPublishingSite({ label: 'member-ad-flow', buildDate: () => buildDate });
-  ({ url, db, publisher } = site);
+  ({ url, sql, publisher } = site);
   browser = await launchChromium();
 }, 180_000);
 
@@ -59,8 +58,8 @@ async function activeAds(): Promise<number> {
 }
 
 /** The id of the member's ad with this title, from the database the server writes. */
-const adIdOf = (title: string) =>
-  (db.prepare('SELECT id FROM member_ads WHERE title = ?').get(title) as { id: number }).id;
+const adIdOf = async (title: string) =>
+  (await sql.get<{ id: number }>('SELECT id FROM member_ads WHERE title = ?', title))!.id;
 
 async function postAd(
   page: Page,
@@ -209,9 +208,10 @@ describe.each([
     await publisher.idle();
     const path = adPath('California', cities[2]!, id);
     expect((await fetched(path)).status).toBe(200);
-    const { expires_on } = db.prepare('SELECT expires_on FROM member_ads WHERE id = ?').get(id) as {
-      expires_on: string;
-    };
+    const { expires_on } = (await sql.get<{ expires_on: string }>(
+      'SELECT expires_on FROM member_ads WHERE id = ?',
+      id,
+    ))!;
     expect(expires_on).toBe(daysFrom(today, 30));
 
     buildDate = expires_on;

@@ -197,9 +197,10 @@ describe.each([
     });
     expect(posted.status()).toBe(403);
     expect(await posted.text()).toContain('The poster of this ad has blocked you');
-    const stored = server.db
-      .prepare('SELECT COUNT(*) AS n FROM conversations WHERE ad_id = ?')
-      .get(otherAdId) as { n: number };
-    expect(stored.n).toBe(0);
+    const stored = await server.sql.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM conversations WHERE ad_id = ?',
+      otherAdId,
+    );
+    expect(Number(stored!.n)).toBe(0);
   });
 });

@@ -39,9 +39,10 @@ afterAll(async () => {
 async function signUp(context: BrowserContext, label: string) {
   const email = uniqueEmail(label);
   await signUpWithApi(context, server.url, email);
-  const { id } = server.db.prepare('SELECT id FROM accounts WHERE email = ?').get(email) as {
-    id: number;
-  };
+  const { id } = (await server.sql.get<{ id: number }>(
+    'SELECT id FROM accounts WHERE email = ?',
+    email,
+  ))!;
   return { email, accountId: id };
 }
 
@@ -52,15 +53,17 @@ async function posterWithAds(titles: string[]) {
   await context.close();
   const description = 'About me: I grow roses and like long walks.';
   const start = description.indexOf('roses');
-  const ids = titles.map((title, index) =>
-    insertAdInReview(server.db, {
-      accountId: poster.accountId,
-      title,
-      description: `${description}\nAd ${index + 1}.`,
-      marks: [{ field: 'description', term: 'roses', start, end: start + 5 }],
-      submittedMinutesAgo: 10_000 - index,
-    }),
-  );
+  const ids: number[] = [];
+  for (const [index, title] of titles.entries())
+    ids.push(
+      await insertAdInReview(server.sql, {
+        accountId: poster.accountId,
+        title,
+        description: `${description}\nAd ${index + 1}.`,
+        marks: [{ field: 'description', term: 'roses', start, end: start + 5 }],
+        submittedMinutesAgo: 10_000 - index,
+      }),
+    );
   return { ...poster, ids };
 }
 
@@ -103,7 +106,7 @@ describe.each([
       `Ad ${id} approved. The member has been emailed, and the site shows it within a minute.`,
     );
     expect(await item(page, id).count()).toBe(0);
-    expect(storedAd(server.db, id).status).toBe('live');
+    expect((await storedAd(server.sql, id)).status).toBe('live');
     expect(server.published).toContain(`approved ad ${id}`);
     await mailTo(server.outboxDir, poster.email, 'Your ad is approved');
     expect(mailsTo(server.outboxDir, poster.email).map((mail) => mail.subject)).toContain(
@@ -121,7 +124,7 @@ describe.each([
     await entry.getByRole('button', { name: 'Reject', exact: true }).click();
     await page.waitForURL(`${server.url}/moderate?done=rejected&ad=${id}`);
     expect(await banner(page)).toBe(`Ad ${id} rejected. The member has been emailed the reason.`);
-    expect(storedAd(server.db, id)).toMatchObject({
+    expect(await storedAd(server.sql, id)).toMatchObject({
       status: 'rejected',
       rejected_reason: 'Spam or duplicate',
       rejected_note: 'Posted twice today.',
@@ -155,7 +158,7 @@ describe.each([
       await page.waitForLoadState('load');
       expect(await banner(page)).toBe('Choose a reason.');
     }
-    expect(storedAd(server.db, id).status).toBe('review');
+    expect((await storedAd(server.sql, id)).status).toBe('review');
   });
 
   test('Ban the account: a confirmation, then all its ads removed, and its sign-in refused', async () => {
@@ -171,7 +174,7 @@ describe.each([
     expect(await banner(page)).toBe(
       `${poster.email} is banned: signed out everywhere, 2 ads removed, and the address cannot sign up again.`,
     );
-    for (const id of poster.ids) expect(storedAd(server.db, id).status).toBe('removed');
+    for (const id of poster.ids) expect((await storedAd(server.sql, id)).status).toBe('removed');
 
     const visitor = await browser.newContext({ javaScriptEnabled });
     const signin = await visitor.newPage();
@@ -190,7 +193,7 @@ describe.each([
     await page.getByRole('link', { name: 'Moderation log' }).click();
     await page.waitForURL(`${server.url}/moderate/log`);
     const firstRow = page.locator('tbody tr').first();
-    const newest = logRows(server.db).at(-1)!;
+    const newest = (await logRows(server.sql)).at(-1)!;
     expect(await firstRow.locator('td[data-label="Who"]').textContent()).toBe(
       newest.moderator_email,
     );
@@ -208,7 +211,7 @@ describe('the moderation pages at 390 and 1280 px', () => {
     test(`no serious or critical axe violation, and screenshots, at ${width} px`, async () => {
       const { context } = await moderatorContext(browser, server, true, { width, height: 900 });
       const poster = await posterWithAds(['Looking for a hiking partner in the hills']);
-      insertLiveAdWithEdit(server.db, {
+      await insertLiveAdWithEdit(server.sql, {
         accountId: poster.accountId,
         title: 'Bookish and kind',
         pendingTitle: 'Bookish, kind and new in town',

@@ -3,7 +3,6 @@
 // posts, the server's page with each message beside its field); the account page's Edit, Renew and
 // Delete; member actions that lead where they say for a signed-in member; screenshots of the new
 // pages at a phone's width and a desktop's, and axe-core on them.
-import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -17,6 +16,7 @@ import {
 import { heading, mailTo, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkToken } from '../helpers/mail.ts';
 import { seriousAxeViolations } from '../helpers/page-checks.ts';
+import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { baseUrl, builtAds, fetchPage, launchChromium } from './support.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
@@ -62,29 +62,31 @@ async function postAd(context: BrowserContext, city: string, title: string): Pro
 }
 
 /** Changes a member ad in the shared server's database, as a moderator or time would. */
-function setAd(id: number, columns: Record<string, string | null>) {
-  const db = new Database(inject('databasePath'));
+async function setAd(id: number, columns: Record<string, string | null>) {
+  const { store, sql } = openSqliteTestStore(inject('databasePath'));
   try {
     const names = Object.keys(columns);
-    db.prepare(
-      `UPDATE member_ads SET ${names.map((name) => `${name} = @${name}`).join(', ')} WHERE id = @id`,
-    ).run({ ...columns, id });
+    await sql.run(
+      `UPDATE member_ads SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`,
+      ...Object.values(columns),
+      id,
+    );
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
-function storedAd(id: number) {
-  const db = new Database(inject('databasePath'), { readonly: true });
+async function storedAd(id: number) {
+  const { store, sql } = openSqliteTestStore(inject('databasePath'));
   try {
-    return db.prepare('SELECT * FROM member_ads WHERE id = ?').get(id) as {
+    return (await sql.get<{
       title: string;
       status: string;
       expires_on: string | null;
       description: string;
-    };
+    }>('SELECT * FROM member_ads WHERE id = ?', id))!;
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
@@ -259,7 +261,7 @@ describe.each([
     await verifiedMember(context);
     const live = await postAd(context, 'Los Angeles', 'Live and nearly expired');
     const inReview = await postAd(context, 'San Diego', 'Waiting for a moderator');
-    setAd(live, {
+    await setAd(live, {
       status: 'live',
       expires_on: dayFromToday(2),
       approved_at: new Date().toISOString(),
@@ -275,7 +277,7 @@ describe.each([
     await page.getByRole('button', { name: 'Renew “Live and nearly expired”' }).click();
     await page.waitForURL(`${baseUrl()}/account?done=renewed`);
     expect(await page.locator('.banner--info').textContent()).toBe('Your ad is renewed.');
-    expect(storedAd(live).expires_on).toBe(dayFromToday(30));
+    expect((await storedAd(live)).expires_on).toBe(dayFromToday(30));
     expect(
       await page.getByRole('button', { name: 'Renew “Live and nearly expired”' }).count(),
     ).toBe(0);
@@ -296,12 +298,12 @@ describe.each([
     await page.waitForURL(`${baseUrl()}/account?done=edited`);
     await waitForEnhanced(page, javaScriptEnabled);
     expect(await statusOf('Still waiting, now edited')).toBe('In review');
-    expect(storedAd(inReview).title).toBe('Still waiting, now edited');
+    expect((await storedAd(inReview)).title).toBe('Still waiting, now edited');
 
     await page.getByRole('button', { name: 'Delete “Still waiting, now edited”' }).click();
     await page.waitForURL(`${baseUrl()}/account?done=deleted`);
     expect(await page.locator('.my-ad', { hasText: 'Still waiting' }).count()).toBe(0);
-    expect(storedAd(inReview).status).toBe('deleted');
+    expect((await storedAd(inReview)).status).toBe('deleted');
     await context.close();
   });
 });
@@ -372,7 +374,7 @@ describe('screenshots and accessibility of the account page with ads in several 
     const ids = [];
     for (const [index, title] of titles.entries())
       ids.push(await postAd(context, ['Los Angeles', 'San Diego', 'San Jose'][index]!, title));
-    setAd(ids[0]!, {
+    await setAd(ids[0]!, {
       status: 'live',
       expires_on: dayFromToday(12),
       pending_title: 'A live ad, edited',
@@ -380,13 +382,13 @@ describe('screenshots and accessibility of the account page with ads in several 
       pending_age: '36',
       pending_seeks: 'm4w',
     });
-    setAd(ids[2]!, {
+    await setAd(ids[2]!, {
       status: 'rejected',
       rejected_reason: 'contact',
       rejected_note: 'Please remove the phone number and send it again.',
     });
     const expired = await postAd(context, 'San Francisco', 'An expired ad');
-    setAd(expired, { status: 'live', expires_on: dayFromToday(-3) });
+    await setAd(expired, { status: 'live', expires_on: dayFromToday(-3) });
     const page = await context.newPage();
     const found: string[] = [];
     for (const path of [

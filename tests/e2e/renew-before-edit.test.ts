@@ -65,9 +65,11 @@ describe.each([
     );
     expect(approved.status()).toBe(200);
     // Time passes: it expired five days ago.
-    server.db
-      .prepare('UPDATE member_ads SET expires_on = ? WHERE id = ?')
-      .run(dayFromToday(-5), adId);
+    await server.sql.run(
+      'UPDATE member_ads SET expires_on = ? WHERE id = ?',
+      dayFromToday(-5),
+      adId,
+    );
   });
   afterAll(async () => {
     await context?.close();
@@ -93,11 +95,10 @@ describe.each([
     await page.getByLabel('Title').fill(`Sunday markets, edited (${run})`);
     await page.getByRole('button', { name: 'Send changes for review' }).click();
     await page.waitForURL(`${server.url}/account?done=edit-in-review`);
-    const row = server.db
-      .prepare(
-        'SELECT expires_on AS expiresOn, pending_title AS pendingTitle FROM member_ads WHERE id = ?',
-      )
-      .get(adId) as { expiresOn: string; pendingTitle: string };
+    const row = await server.sql.get<{ expiresOn: string; pendingTitle: string }>(
+      'SELECT expires_on AS "expiresOn", pending_title AS "pendingTitle" FROM member_ads WHERE id = ?',
+      adId,
+    );
     expect(row).toEqual({
       expiresOn: dayFromToday(30),
       pendingTitle: `Sunday markets, edited (${run})`,

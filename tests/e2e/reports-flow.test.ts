@@ -10,7 +10,6 @@
 // with axe-core.
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Db } from '../../server/db/database.ts';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath } from '../../src/paths.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
@@ -26,16 +25,16 @@ const daysFrom = (days: number) =>
 
 let browser: Browser;
 let site: PublishingSite;
-let db: Db;
+let sql: PublishingSite['sql'];
 let publisher: BuildPublisher;
 let url = '';
 let posterId = 0;
 
 beforeAll(async () => {
   site = await startPublishingSite({ label: 'reports-flow', trustProxy: 1 });
-  ({ url, db, publisher } = site);
+  ({ url, sql, publisher } = site);
   // The poster of the member ads (as the posting code stores an approved ad).
-  posterId = accountFor('reported-poster@example.org');
+  posterId = await accountFor('reported-poster@example.org');
   browser = await launchChromium();
 }, 180_000);
 
@@ -45,16 +44,17 @@ afterAll(async () => {
 });
 
 /** An account as sign-up stores it (the poster of reported ads); its id. */
-function accountFor(email: string): number {
+async function accountFor(email: string): Promise<number> {
   const now = new Date().toISOString();
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at,
-           email_verified_at) VALUES (?, 'x', '1990-01-01', ?, ?, ?)`,
-      )
-      .run(email, now, now, now).lastInsertRowid,
+  const row = await sql.get<{ id: number }>(
+    `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at,
+       email_verified_at) VALUES (?, 'x', '1990-01-01', ?, ?, ?) RETURNING id`,
+    email,
+    now,
+    now,
+    now,
   );
+  return row!.id;
 }
 
 /** A live member ad, published; its path. */
@@ -64,16 +64,22 @@ async function liveMemberAd(
   accountId = posterId,
 ): Promise<{ id: number; path: string }> {
   const now = new Date().toISOString();
-  const id = Number(
-    db
-      .prepare(
-        `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-           created_at, submitted_at, approved_at, posted_on, expires_on, updated_at, revision)
-         VALUES (?, 'California', ?, 31, 'w4m', ?, 'Coffee, a long walk and a good bookshop.',
-           'live', ?, ?, ?, ?, ?, ?, 2)`,
-      )
-      .run(accountId, city, title, now, now, now, today, daysFrom(30), now).lastInsertRowid,
+  const row = await sql.get<{ id: number }>(
+    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
+       created_at, submitted_at, approved_at, posted_on, expires_on, updated_at, revision)
+     VALUES (?, 'California', ?, 31, 'w4m', ?, 'Coffee, a long walk and a good bookshop.',
+       'live', ?, ?, ?, ?, ?, ?, 2) RETURNING id`,
+    accountId,
+    city,
+    title,
+    now,
+    now,
+    now,
+    today,
+    daysFrom(30),
+    now,
   );
+  const id = row!.id;
   expect(await publisher.publish(`approved ad ${id}`)).toEqual({ ok: true });
   const path = adPath('California', city, id);
   expect(await status(path)).toBe(200);
@@ -165,7 +171,7 @@ describe.each([
 
     await publisher.idle();
     expect(await status(ad.path)).toBe(404);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM reports WHERE ad_id = ?').get(ad.id)).toEqual({
+    expect(await sql.get('SELECT COUNT(*) AS n FROM reports WHERE ad_id = ?', ad.id)).toEqual({
       n: 3,
     });
 
@@ -201,7 +207,7 @@ describe.each([
 /** A member's live ad reported once (a plain post, as a visitor's browser sends it): its group. */
 async function reportedAccount(label: string, city: string) {
   const email = `${label}@example.org`;
-  const accountId = accountFor(email);
+  const accountId = await accountFor(email);
   const ad = await liveMemberAd(`Reported member ${label}`, city, accountId);
   const posted = await fetch(`${url}/api/reports`, {
     method: 'POST',
@@ -214,20 +220,18 @@ async function reportedAccount(label: string, city: string) {
     redirect: 'manual',
   });
   expect(posted.status).toBe(303);
-  const seen = (
-    db.prepare('SELECT MAX(id) AS id FROM reports WHERE ad_id = ?').get(ad.id) as {
-      id: number;
-    }
-  ).id;
+  const seen = (await sql.get<{ id: number }>(
+    'SELECT MAX(id) AS id FROM reports WHERE ad_id = ?',
+    ad.id,
+  ))!.id;
   return { email, accountId, ad, seen };
 }
 
-const bannedAt = (accountId: number) =>
-  (
-    db.prepare('SELECT banned_at FROM accounts WHERE id = ?').get(accountId) as {
-      banned_at: string | null;
-    }
-  ).banned_at;
+const bannedAt = async (accountId: number) =>
+  (await sql.get<{ banned_at: string | null }>(
+    'SELECT banned_at FROM accounts WHERE id = ?',
+    accountId,
+  ))!.banned_at;
 
 describe.each([
   ['in Chromium with JavaScript', true],
@@ -249,7 +253,7 @@ describe.each([
     // Cancel: back to the group, nothing done.
     await confirm.getByRole('link', { name: 'Cancel' }).click();
     await page.waitForURL(`${url}/moderate/reports#ad-${target.ad.id}`);
-    expect(bannedAt(target.accountId)).toBeNull();
+    expect(await bannedAt(target.accountId)).toBeNull();
 
     await group.getByRole('link', { name: 'Ban the account…' }).click();
     await page.waitForURL(/\/moderate\/reports\?ban=/);
@@ -258,7 +262,7 @@ describe.each([
     await confirm.getByRole('button', { name: 'Ban the account' }).click();
     await page.waitForURL(/\/moderate\/reports\?done=banned/);
     expect(await page.getByRole('status').first().textContent()).toContain('The account is banned');
-    expect(bannedAt(target.accountId)).not.toBeNull();
+    expect(await bannedAt(target.accountId)).not.toBeNull();
     await context.close();
     await publisher.idle();
     expect(await status(target.ad.path)).toBe(404);
@@ -302,13 +306,13 @@ describe('Ban on /moderate/reports as plain HTTP', () => {
     const again = await refused.text();
     expect(again).toContain('id="ban"');
     expect(textOf(again)).toContain('Choose a reason: the member is told why.');
-    expect(bannedAt(target.accountId)).toBeNull();
+    expect(await bannedAt(target.accountId)).toBeNull();
     const banned = await post({ ...form, reason: 'spam', note: 'Threats in the ad.' });
     expect(banned.status).toBe(303);
     expect(banned.headers.get('location')).toBe(
       `/moderate/reports?done=banned&count=1&ad=${target.ad.id}`,
     );
-    expect(bannedAt(target.accountId)).not.toBeNull();
+    expect(await bannedAt(target.accountId)).not.toBeNull();
     await publisher.idle();
   });
 });
@@ -361,11 +365,10 @@ describe('the report pages at 390 and 1280 px', () => {
         'The photo looks young.',
       );
       await visitor.close();
-      const seen = (
-        db.prepare('SELECT MAX(id) AS id FROM reports WHERE ad_id = ?').get(member.id) as {
-          id: number;
-        }
-      ).id;
+      const seen = (await sql.get<{ id: number }>(
+        'SELECT MAX(id) AS id FROM reports WHERE ad_id = ?',
+        member.id,
+      ))!.id;
       const { context } = await moderatorContext(browser, site, true, { width, height: 900 });
       const page = await context.newPage();
       for (const [name, path] of [

@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../server/app.ts';
-import { openDatabase } from '../../server/db/database.ts';
 import { openSqliteStore } from '../../server/store/open-store.ts';
 import { getSite } from '../../src/content/index.ts';
 import { testMailer } from '../helpers/mail.ts';
@@ -26,14 +25,13 @@ export async function startSiteServer(siteDir: string): Promise<RunningServer> {
   process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-own-'));
   const databasePath = join(dataDir, 'test.sqlite');
-  const db = openDatabase(databasePath);
+  const store = openSqliteStore(databasePath);
   const outboxDir = join(dataDir, 'outbox');
   let url = '';
   const mailer = testMailer(outboxDir);
   const app = createApp({
     siteDir,
-    db,
-    store: openSqliteStore(databasePath),
+    store,
     mailer,
     // The mails link to this server, as PUBLIC_BASE_URL makes them do in production.
     mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
@@ -57,9 +55,10 @@ export async function startSiteServer(siteDir: string): Promise<RunningServer> {
         if (stopped) return resolve();
         stopped = true;
         server.close(() => {
-          db.close();
-          rmSync(dataDir, { recursive: true, force: true });
-          resolve();
+          void store.close().then(() => {
+            rmSync(dataDir, { recursive: true, force: true });
+            resolve();
+          });
         });
         // Keep-alive connections would hold the server open: end them now.
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -5,7 +5,7 @@
 // moderator approves there, and the ad goes live on both; after `kill -9` of one, the other
 // serves members and pages.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,8 @@ async function startInstance(name: string, databaseUrl: string): Promise<Instanc
   const dir = join(work, name);
   cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
   cpSync(join(root, '.content'), join(dir, '.content'), { recursive: true });
+  // The server build in {dir}/dist/server imports the project's dependencies.
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   const port = (await freePort()) as number;
   const output: string[] = [];
   const child = spawn(
@@ -167,7 +169,7 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
   it('failed sign-ins spread over both are refused as soon as they would be on one', async () => {
     await signUp(b, 'guessed@example.com');
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 7; attempt += 1)
+    for (let attempt = 0; attempt < 8; attempt += 1)
       statuses.push(
         (
           await post(attempt % 2 === 0 ? a : b, '/api/signin', {
@@ -176,12 +178,15 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
           })
         ).status,
       );
-    // One client's free failures on one account (5), then it must wait: counted on both.
+    // One client's free failures on one account (5), then each further one makes it wait 1 s,
+    // 2 s, 4 s: counted on both, a refusal comes among the next three wherever they land (the
+    // first wait may have passed while a slow hash answered). Counted apart, neither instance
+    // would see more than four failures of the eight.
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
-    expect(statuses.slice(5)).toEqual([429, 429]);
+    expect(statuses.slice(5)).toContain(429);
   });
 
-  it('an ad posted and approved on one goes live on both', async () => {
+  it('an ad posted and approved on one goes live on both', { timeout: 180_000 }, async () => {
     const email = 'poster@example.com';
     const cookie = await signUp(a, email);
     await eventually('the verification mail', async () => mailsTo(a.outboxDir, email).length > 0);
@@ -209,9 +214,13 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
 
     const path = adPath('California', 'San Diego', id);
     for (const instance of [a, b])
-      await eventually(`the ad live on ${instance.name}`, async () => {
-        return (await status(`${instance.url}${encodeURI(path)}`)) === 200;
-      });
+      await eventually(
+        `the ad live on ${instance.name}`,
+        async () => {
+          return (await status(`${instance.url}${path}`)) === 200;
+        },
+        150_000,
+      );
   });
 
   it('after kill -9 of one, the other serves members and pages', async () => {

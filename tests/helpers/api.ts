@@ -1,15 +1,13 @@
-// Shared setup for the accounts API integration tests: a real SQLite file and a tiny prerendered
-// site in a temp folder, the Hono app built on them, and small helpers for requests, cookies and
-// the rows the API wrote.
+// Shared setup for the API integration tests: the test's store (a SQLite file, or a PostgreSQL
+// schema in the PostgreSQL suite: test-store.ts) and a tiny prerendered site in a temp folder, the
+// Hono app built on them, and small helpers for requests, cookies and the rows the API wrote.
 import { serve } from '@hono/node-server';
-import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type AppOptions } from '../../server/app.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
-import { openDatabase, type Db } from '../../server/db/database.ts';
 import type { StoreHandle } from '../../server/store/store.ts';
 import type { Mailer } from '../../server/mail/mailer.ts';
 import { TEST_MAIL_SITE, testMailer } from './mail.ts';
@@ -61,8 +59,6 @@ export interface TestApp {
   sql: TestSql;
   /** How another process opens the same store: DATABASE_URL or DATABASE_PATH. */
   env: TestStore['env'];
-  /** The SQLite file's own handle; undefined on PostgreSQL. Being replaced by `sql`. */
-  db: Db;
   /** The temp folder holding the database and the site. */
   dir: string;
   dbPath: string;
@@ -90,8 +86,7 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
   const siteDir = join(dir, 'site');
   const outboxDir = join(dir, 'outbox');
   const mailer = options.mailer ?? testMailer(outboxDir);
-  const { store, sql, kind, env } = await openTestStore(dir);
-  const db = (kind === 'sqlite' ? openDatabase(dbPath) : undefined) as Db;
+  const { store, sql, env } = await openTestStore(dir);
   const app = createApp({
     rateLimits: GENEROUS_LIMITS,
     log: false,
@@ -99,20 +94,15 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
     mailSite: TEST_MAIL_SITE,
     ...options,
     siteDir,
-    db,
     store,
   });
   let closed: Promise<void> | undefined;
-  const close = () => {
-    if (db?.open) db.close();
-    return (closed ??= store.close());
-  };
+  const close = () => (closed ??= store.close());
   return {
     app,
     store,
     sql,
     env,
-    db,
     dir,
     dbPath,
     siteDir,
@@ -272,53 +262,3 @@ export async function sessionsOf(t: Pick<TestApp, 'sql'>, email: string): Promis
   );
   return Number(row!.n);
 }
-
-/** Reads the database file directly, as another process would (SQLite only). */
-function withFile<T>(dbPath: string, read: (file: Database.Database) => T): T {
-  const file = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return read(file);
-  } finally {
-    file.close();
-  }
-}
-
-export const storedAccounts = (dbPath: string): StoredAccount[] =>
-  withFile(
-    dbPath,
-    (file) =>
-      file
-        .prepare('SELECT email, password_hash, date_of_birth FROM accounts ORDER BY id')
-        .all() as StoredAccount[],
-  );
-
-export const storedAccount = (dbPath: string, email: string): StoredAccount | undefined =>
-  storedAccounts(dbPath).find((account) => account.email === email);
-
-export const countRows = (dbPath: string, table: 'accounts' | 'sessions'): number =>
-  withFile(
-    dbPath,
-    (file) => (file.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n,
-  );
-
-export const sessionCountFor = (dbPath: string, email: string): number =>
-  withFile(
-    dbPath,
-    (file) =>
-      (
-        file
-          .prepare(
-            `SELECT COUNT(*) AS n FROM sessions
-             JOIN accounts ON accounts.id = sessions.account_id WHERE accounts.email = ?`,
-          )
-          .get(email) as { n: number }
-      ).n,
-  );
-
-export const tableExists = (dbPath: string, table: string): boolean =>
-  withFile(
-    dbPath,
-    (file) =>
-      file.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
-      undefined,
-  );

@@ -1,9 +1,7 @@
 // The member's data tests: conversations, messages, blocks and reports written straight into the
 // store (migration 5), as the messages and reports code stores them, so the data file and the
-// account deletion can be tested apart from those routes. The add… functions write through the
-// test's store (either engine); insertConversation and insertMessage write through a SQLite handle,
-// for the tests that still hold one (the messages tests, the end-to-end server).
-import type { Db } from '../../server/db/database.ts';
+// account deletion can be tested apart from those routes. Written through the test's store (either
+// engine), or an end-to-end server's (its `sql`).
 import type { TestApp } from './api.ts';
 
 type Rows = Pick<TestApp, 'sql'>;
@@ -47,23 +45,6 @@ export async function addMessage(
     at(minutesAgo),
   );
   return row!.id;
-}
-
-/** addConversation, through a SQLite handle. */
-export function insertConversation(db: Db, thread: NewConversation): number {
-  return (db.prepare(CONVERSATION).get(...conversationValues(thread)) as { id: number }).id;
-}
-
-/** addMessage, through a SQLite handle. */
-export function insertMessage(
-  db: Db,
-  conversationId: number,
-  senderId: number,
-  body: string,
-  minutesAgo = 30,
-): number {
-  return (db.prepare(MESSAGE).get(conversationId, senderId, body, at(minutesAgo)) as { id: number })
-    .id;
 }
 
 export async function addBlock(t: Rows, blockerId: number, blockedId: number): Promise<void> {

@@ -7,19 +7,19 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../server/app.ts';
-import { openDatabase, type Db } from '../../server/db/database.ts';
-import { openSqliteStore } from '../../server/store/open-store.ts';
 import type { StoreHandle } from '../../server/store/store.ts';
 import { getSite } from '../../src/content/index.ts';
 import { GENEROUS_LIMITS } from './api.ts';
 import { testMailer } from './mail.ts';
 import { recordingPublisher } from './moderation.ts';
+import { openSqliteTestStore, type TestSql } from './test-store.ts';
 
 export interface ModerationServer {
   url: string;
-  db: Db;
   /** The server's store (moderators are made through it, as the operator's command does). */
   store: StoreHandle;
+  /** Its rows, read and written directly. */
+  sql: TestSql;
   outboxDir: string;
   /** What the server asked to publish, in order. */
   published: string[];
@@ -29,14 +29,12 @@ export interface ModerationServer {
 export async function startModerationServer(siteDir: string): Promise<ModerationServer> {
   process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-moderation-'));
-  const db = openDatabase(join(dataDir, 'test.sqlite'));
-  const store = openSqliteStore(join(dataDir, 'test.sqlite'));
+  const { store, sql } = openSqliteTestStore(join(dataDir, 'test.sqlite'));
   const outboxDir = join(dataDir, 'outbox');
   const publisher = recordingPublisher();
   let url = '';
   const app = createApp({
     siteDir,
-    db,
     store,
     mailer: testMailer(outboxDir),
     mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
@@ -52,14 +50,13 @@ export async function startModerationServer(siteDir: string): Promise<Moderation
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    db,
     store,
+    sql,
     outboxDir,
     published: publisher.reasons,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
-          db.close();
           void store.close().then(() => {
             rmSync(dataDir, { recursive: true, force: true });
             resolve();

@@ -3,14 +3,10 @@
 // (status 'review', the policy scanner's marks as JSON), and a publisher that records what it was
 // asked to publish (standing in for the build it would run).
 //
-// Rows are read and written through the test's store (`t.store`, `t.sql`: either engine), or,
-// for the tests not on the store yet (reports, member data, e2e), through the legacy SQLite handle
-// (`t.db`), synchronously as before.
+// Rows are read and written through the test's store (`t.store`, `t.sql`: either engine).
 import { expect } from 'vitest';
-import type { Db } from '../../server/db/database.ts';
 import type { Publisher } from '../../server/publishing/publisher.ts';
 import { makeModerator } from '../../server/moderator-command.ts';
-import { openSqliteStore } from '../../server/store/open-store.ts';
 import type { Store } from '../../server/store/store.ts';
 import type { PolicyMark } from '../../src/pages/moderation-view.ts';
 import {
@@ -31,35 +27,19 @@ export interface TestMember {
   accountId: number;
 }
 
-const isLegacy = (rows: Db | Store | TestSql): rows is Db => 'prepare' in rows;
-
 /** Signs up through the API; the account's id is read back from the store. */
-export async function signUpMember(
-  app: App,
-  store: Store | Db,
-  label = 'member',
-): Promise<TestMember> {
+export async function signUpMember(app: App, store: Store, label = 'member'): Promise<TestMember> {
   const email = uniqueEmail(label);
   const response = await postJson(app, '/api/signup', signupBody({ email }));
   expect(response.status).toBe(201);
-  const id = isLegacy(store)
-    ? (store.prepare('SELECT id FROM accounts WHERE email = ?').get(email) as { id: number }).id
-    : (await store.moderation.accountByEmail(email))!.accountId;
+  const id = (await store.moderation.accountByEmail(email))!.accountId;
   return { email, session: sessionTokenOf(response), accountId: id };
 }
 
 /** A member given the moderator role as `npm run moderator -- add EMAIL` gives it. */
-export async function signUpModerator(app: App, store: Store | Db): Promise<TestMember> {
+export async function signUpModerator(app: App, store: Store): Promise<TestMember> {
   const member = await signUpMember(app, store, 'moderator');
-  if (isLegacy(store)) {
-    // The legacy handle's file, opened as the operator's command opens it.
-    const operator = openSqliteStore(store.name);
-    try {
-      expect((await makeModerator(operator, member.email)).code).toBe(0);
-    } finally {
-      await operator.close();
-    }
-  } else expect((await makeModerator(store, member.email)).code).toBe(0);
+  expect((await makeModerator(store, member.email)).code).toBe(0);
   return member;
 }
 
@@ -81,11 +61,10 @@ const INSERT_IN_REVIEW = `INSERT INTO member_ads (account_id, state, city, age, 
   VALUES (?, ?, ?, ?, ?, ?, ?, 'review', ?, ?, ?, ?) RETURNING id`;
 
 /** Inserts an ad in review, in the shape the posting code stores it; returns its id. */
-export function insertAdInReview(rows: Db, ad: NewMemberAd): number;
-export function insertAdInReview(rows: TestSql, ad: NewMemberAd): Promise<number>;
-export function insertAdInReview(rows: Db | TestSql, ad: NewMemberAd): number | Promise<number> {
+export async function insertAdInReview(rows: TestSql, ad: NewMemberAd): Promise<number> {
   const at = new Date(Date.now() - (ad.submittedMinutesAgo ?? 0) * 60_000).toISOString();
-  const values = [
+  const row = await rows.get<{ id: number }>(
+    INSERT_IN_REVIEW,
     ad.accountId,
     ad.state ?? 'California',
     ad.city ?? 'Los Angeles',
@@ -97,9 +76,8 @@ export function insertAdInReview(rows: Db | TestSql, ad: NewMemberAd): number | 
     at,
     at,
     at,
-  ];
-  if (isLegacy(rows)) return (rows.prepare(INSERT_IN_REVIEW).get(...values) as { id: number }).id;
-  return rows.get<{ id: number }>(INSERT_IN_REVIEW, ...values).then((row) => row!.id);
+  );
+  return row!.id;
 }
 
 const WITH_EDIT = `UPDATE member_ads SET status = 'live', approved_at = ?, posted_on = '2026-11-01',
@@ -115,30 +93,19 @@ type LiveAdWithEdit = NewMemberAd & {
 };
 
 /** A live ad (approved earlier) with an edit waiting for review, as the posting code keeps it. */
-export function insertLiveAdWithEdit(rows: Db, ad: LiveAdWithEdit): number;
-export function insertLiveAdWithEdit(rows: TestSql, ad: LiveAdWithEdit): Promise<number>;
-export function insertLiveAdWithEdit(
-  rows: Db | TestSql,
-  ad: LiveAdWithEdit,
-): number | Promise<number> {
+export async function insertLiveAdWithEdit(rows: TestSql, ad: LiveAdWithEdit): Promise<number> {
+  const id = await insertAdInReview(rows, ad);
   const now = new Date().toISOString();
-  const values = (id: number) => [
+  await rows.run(
+    WITH_EDIT,
     now,
     ad.pendingTitle,
     ad.pendingDescription ?? null,
     JSON.stringify(ad.pendingMarks ?? []),
     now,
     id,
-  ];
-  if (isLegacy(rows)) {
-    const id = insertAdInReview(rows, ad);
-    rows.prepare(WITH_EDIT).run(...values(id));
-    return id;
-  }
-  return insertAdInReview(rows, ad).then(async (id) => {
-    await rows.run(WITH_EDIT, ...values(id));
-    return id;
-  });
+  );
+  return id;
 }
 
 export interface StoredAd {
@@ -159,12 +126,8 @@ export interface StoredAd {
 }
 
 /** The ad's row as stored. */
-export function storedAd(rows: Db, id: number): StoredAd;
-export function storedAd(rows: TestSql, id: number): Promise<StoredAd>;
-export function storedAd(rows: Db | TestSql, id: number): StoredAd | Promise<StoredAd> {
-  const query = 'SELECT * FROM member_ads WHERE id = ?';
-  if (isLegacy(rows)) return rows.prepare(query).get(id) as StoredAd;
-  return rows.get<StoredAd>(query, id).then((row) => row!);
+export async function storedAd(rows: TestSql, id: number): Promise<StoredAd> {
+  return (await rows.get<StoredAd>('SELECT * FROM member_ads WHERE id = ?', id))!;
 }
 
 export interface LogRow {
@@ -181,12 +144,8 @@ export interface LogRow {
 }
 
 /** Every row of the moderation log, oldest first. */
-export function logRows(rows: Db): LogRow[];
-export function logRows(rows: TestSql): Promise<LogRow[]>;
-export function logRows(rows: Db | TestSql): LogRow[] | Promise<LogRow[]> {
-  const query = 'SELECT * FROM moderation_log ORDER BY id';
-  if (isLegacy(rows)) return rows.prepare(query).all() as LogRow[];
-  return rows.all<LogRow>(query);
+export function logRows(rows: TestSql): Promise<LogRow[]> {
+  return rows.all<LogRow>('SELECT * FROM moderation_log ORDER BY id');
 }
 
 /** A publisher that records each request and answers at once, as a build that succeeded. */

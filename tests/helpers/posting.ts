@@ -112,22 +112,16 @@ export function storedAds(t: TestApp, accountId?: number): Promise<StoredAd[]> {
 
 /**
  * Sets columns of a member ad directly, as a moderator's approval or the passing of time would
- * (approval is the moderation helper's; here only its outcome matters). Await it: on PostgreSQL it
- * is done when it resolves. On SQLite it is done at once, for the tests that do not await it yet.
+ * (approval is the moderation helper's; here only its outcome matters).
  */
-export function setAd(
-  t: TestApp,
+export async function setAd(
+  t: Pick<TestApp, 'sql'>,
   id: number,
   columns: Record<string, string | number | null>,
 ): Promise<void> {
   const names = Object.keys(columns);
   const query = `UPDATE member_ads SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`;
-  const values = [...Object.values(columns), id];
-  if (t.store.kind === 'sqlite') {
-    t.db.prepare(query).run(...values);
-    return Promise.resolve();
-  }
-  return t.sql.run(query, ...values).then(() => {});
+  await t.sql.run(query, ...Object.values(columns), id);
 }
 
 /** YYYY-MM-DD `days` from today (UTC). */

@@ -8,21 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { openDatabase, type Db } from '../../server/db/database.ts';
-import { openSqliteStore } from '../../server/store/open-store.ts';
 import type { StoreHandle } from '../../server/store/store.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { getSite, useCompiledContentDir } from '../../src/content/index.ts';
 import { GENEROUS_RATE_LIMITS } from '../e2e/rate-limits.ts';
 import { testMailer } from './mail.ts';
+import { openSqliteTestStore, type TestSql } from './test-store.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
 export interface PublishingSite {
   url: string;
-  db: Db;
   /** The server's store (moderators are made through it, as the operator's command does). */
   store: StoreHandle;
+  /** Rows of the server's store read and written directly (test-store.ts). */
+  sql: TestSql;
   publisher: BuildPublisher;
   /** Where its mail is written. */
   outboxDir: string;
@@ -50,8 +50,7 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
   // The build's steps in {out}/server import the project's dependencies.
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
   useCompiledContentDir(join(work, 'compiled'));
-  const db = openDatabase(join(work, 'localboard.sqlite'));
-  const store = openSqliteStore(join(work, 'localboard.sqlite'));
+  const { store, sql } = openSqliteTestStore(join(work, 'localboard.sqlite'));
   const publisher = buildPublisher({
     outDir: join(work, 'out'),
     database: { path: join(work, 'localboard.sqlite') },
@@ -65,7 +64,6 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
   const app = createApp({
     siteDir: join(work, 'out', 'site'),
     pageAssetsFile: join(work, 'out', 'server', 'page-assets.json'),
-    db,
     store,
     mailer: testMailer(outboxDir),
     // The mails link to this server, as PUBLIC_BASE_URL makes them do in production.
@@ -83,8 +81,8 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const site: PublishingSite = {
     url,
-    db,
     store,
+    sql,
     publisher,
     outboxDir,
     close: async () => {
@@ -94,7 +92,6 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
         // Keep-alive connections would hold the server open: end them now.
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
-      if (db.open) db.close();
       await store.close();
       rmSync(work, { recursive: true, force: true });
     },

@@ -77,6 +77,12 @@ export async function openTestStore(dir: string): Promise<TestStore> {
   return { store: storeOn(engine), sql: testSql(engine.db), kind: engine.kind, env };
 }
 
+/** The SQLite store at `path` and its rows (the e2e servers' own file). */
+export function openSqliteTestStore(path: string): Pick<TestStore, 'store' | 'sql'> {
+  const engine = openSqliteEngine(path);
+  return { store: storeOn(engine), sql: testSql(engine.db) };
+}
+
 /** `?` placeholders bound in order, as both engines take them through Kysely. */
 function query(text: string, params: readonly unknown[]): RawBuilder<Record<string, unknown>> {
   const parts = text.split('?');

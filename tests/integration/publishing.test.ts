@@ -20,7 +20,6 @@ import { join, relative } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { openDatabase, type Db } from '../../server/db/database.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, cityPath, outputFileForPath, statePath } from '../../src/paths.ts';
 import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';
@@ -35,8 +34,6 @@ let work: string;
 let outDir: string;
 let siteDir: string;
 let t: TestStore;
-/** The legacy handle of the parts not yet behind the store (SQLite only). */
-let db: Db | undefined;
 /** How `npm run build` is told the test's database. */
 let databaseArgs: string[];
 let publisher: BuildPublisher;
@@ -102,7 +99,6 @@ beforeAll(async () => {
   const database =
     'DATABASE_URL' in t.env ? { url: t.env.DATABASE_URL } : { path: t.env.DATABASE_PATH };
   databaseArgs = database.url ? ['--database-url', database.url] : ['--database', database.path!];
-  db = t.kind === 'sqlite' ? openDatabase(database.path!) : undefined;
   // The site as `npm run build` makes it (Vite's output and the build's steps included).
   npmRunBuild(...databaseArgs);
   publisher = buildPublisher({
@@ -115,7 +111,6 @@ beforeAll(async () => {
   });
   app = createApp({
     siteDir,
-    db: db as Db,
     store: t.store,
     mailer: testMailer(join(work, 'outbox')),
     publisher,
@@ -125,7 +120,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await publisher?.idle();
-  db?.close();
   await t?.store.close();
   fixture.cleanup();
   rmSync(work, { recursive: true, force: true });

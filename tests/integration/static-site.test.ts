@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { openDatabase, type Db } from '../../server/db/database.ts';
 import { openSqliteStore } from '../../server/store/open-store.ts';
+import type { StoreHandle } from '../../server/store/store.ts';
 import { testMailer } from '../helpers/mail.ts';
 
 let root: string;
-let db: Db;
+let store: StoreHandle;
 let app: ReturnType<typeof createApp>;
 
 const page = (heading: string) =>
@@ -34,18 +34,17 @@ beforeAll(() => {
     writeFileSync(join(root, 'site', file), text);
   }
   writeFileSync(join(root, 'secret.txt'), 'outside the site');
-  db = openDatabase(join(root, 'test.sqlite'));
+  store = openSqliteStore(join(root, 'test.sqlite'));
   app = createApp({
     siteDir: join(root, 'site'),
-    db,
-    store: openSqliteStore(join(root, 'test.sqlite')),
+    store,
     log: false,
     mailer: testMailer(join(root, 'outbox')),
   });
 });
 
-afterAll(() => {
-  db.close();
+afterAll(async () => {
+  await store.close();
   rmSync(root, { recursive: true, force: true });
 });
 

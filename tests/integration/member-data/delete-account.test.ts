@@ -65,7 +65,7 @@ async function approve(moderator: TestMember, adId: number) {
   const response = await postModerationForm(
     t.app,
     `/api/moderate/ads/${adId}/approve`,
-    { revision: String(storedAd(t.db, adId).revision) },
+    { revision: String((await storedAd(t.sql, adId)).revision) },
     moderator.session,
   );
   expect(response.status).toBe(303);
@@ -79,7 +79,7 @@ describe('/account/delete, the page', () => {
   });
 
   test('says what goes and what stays, and asks for the password', async () => {
-    const member = await signUpMember(t.app, t.db);
+    const member = await signUpMember(t.app, t.store);
     const response = await getPage(t.app, '/account/delete', member.session);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -95,7 +95,7 @@ describe('/account/delete, the page', () => {
   });
 
   test('/account offers Download my data and Delete my account as plain links', async () => {
-    const member = await signUpMember(t.app, t.db);
+    const member = await signUpMember(t.app, t.store);
     const html = await (await getPage(t.app, '/account', member.session)).text();
     expect(html).toContain('href="/api/account/data"');
     expect(html).toContain('href="/account/delete"');
@@ -105,7 +105,7 @@ describe('/account/delete, the page', () => {
 
 describe('the wrong password', () => {
   test('the form again with the message; nothing deleted, still signed in', async () => {
-    const member = await signUpMember(t.app, t.db);
+    const member = await signUpMember(t.app, t.store);
     const response = await deleteForm(member.session, 'not my password at all');
     expect(response.status).toBe(403);
     const html = await response.text();
@@ -118,7 +118,7 @@ describe('the wrong password', () => {
   });
 
   test('as JSON: 403 { error, field }; an empty password 400', async () => {
-    const member = await signUpMember(t.app, t.db);
+    const member = await signUpMember(t.app, t.store);
     const wrong = await postJson(
       t.app,
       '/api/account/delete',
@@ -145,7 +145,7 @@ describe('the wrong password', () => {
   });
 
   test('from another site: refused, nothing deleted', async () => {
-    const member = await signUpMember(t.app, t.db);
+    const member = await signUpMember(t.app, t.store);
     const response = await t.app.request(`${ORIGIN}/api/account/delete`, {
       method: 'POST',
       headers: {
@@ -163,7 +163,7 @@ describe('the wrong password', () => {
   });
 
   test('a moderator’s account is refused, even with the right password', async () => {
-    const moderator = await signUpModerator(t.app, t.db);
+    const moderator = await signUpModerator(t.app, t.store);
     const response = await postJson(
       t.app,
       '/api/account/delete',
@@ -194,17 +194,17 @@ describe('the right password', () => {
   const toMember = (mail: { to: string }) => mail.to.toLowerCase() === member.email;
 
   beforeAll(async () => {
-    moderator = await signUpModerator(t.app, t.db);
-    member = await signUpMember(t.app, t.db, 'leaving');
-    other = await signUpMember(t.app, t.db, 'staying');
-    liveAd = insertAdInReview(t.db, { accountId: member.accountId, title: 'My live ad' });
+    moderator = await signUpModerator(t.app, t.store);
+    member = await signUpMember(t.app, t.store, 'leaving');
+    other = await signUpMember(t.app, t.store, 'staying');
+    liveAd = await insertAdInReview(t.sql, { accountId: member.accountId, title: 'My live ad' });
     await approve(moderator, liveAd);
-    reviewAd = insertAdInReview(t.db, {
+    reviewAd = await insertAdInReview(t.sql, {
       accountId: member.accountId,
       city: 'San Diego',
       title: 'My ad still in review',
     });
-    theirAd = insertAdInReview(t.db, { accountId: other.accountId, title: 'Their ad' });
+    theirAd = await insertAdInReview(t.sql, { accountId: other.accountId, title: 'Their ad' });
     await approve(moderator, theirAd);
     aboutMyAd = await addConversation(t, {
       adId: liveAd,
@@ -411,25 +411,25 @@ describe('the right password', () => {
 
 describe('ids and bans', () => {
   test('the newest account deleted: the next sign-up does not get its id', async () => {
-    const newest = await signUpMember(t.app, t.db, 'newest');
+    const newest = await signUpMember(t.app, t.store, 'newest');
     const highest = await t.sql.get<{ max: number }>('SELECT MAX(id) AS max FROM accounts');
     expect(newest.accountId).toBe(highest!.max);
     expect((await deleteForm(newest.session, PASSWORD)).status).toBe(303);
-    const next = await signUpMember(t.app, t.db, 'next');
+    const next = await signUpMember(t.app, t.store, 'next');
     expect(next.accountId).toBe(newest.accountId + 1);
   });
 
   test('an account with no live ad asks for no publish', async () => {
-    const member = await signUpMember(t.app, t.db);
-    insertAdInReview(t.db, { accountId: member.accountId, city: 'San Jose' });
+    const member = await signUpMember(t.app, t.store);
+    await insertAdInReview(t.sql, { accountId: member.accountId, city: 'San Jose' });
     publisher.reasons.length = 0;
     expect((await deleteForm(member.session, PASSWORD)).status).toBe(303);
     expect(publisher.reasons).toEqual([]);
   });
 
   test('a banned address is still refused at sign-up', async () => {
-    const moderator = await signUpModerator(t.app, t.db);
-    const banned = await signUpMember(t.app, t.db, 'banned');
+    const moderator = await signUpModerator(t.app, t.store);
+    const banned = await signUpMember(t.app, t.store, 'banned');
     const ban = await postModerationForm(
       t.app,
       `/api/moderate/accounts/${banned.accountId}/ban`,
@@ -452,7 +452,7 @@ describe('guessing the password is slowed as sign-in is', () => {
       rateLimits: limitsWith({ signinPerClientAndEmail: { points: 2, duration: 900 } }),
     });
     try {
-      const member = await signUpMember(limited.app, limited.db);
+      const member = await signUpMember(limited.app, limited.store);
       const attempt = (password: string) =>
         postModerationForm(limited.app, '/api/account/delete', { password }, member.session);
       for (const _ of [1, 2, 3]) expect((await attempt('a wrong guess')).status).toBe(403);

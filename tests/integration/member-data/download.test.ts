@@ -65,33 +65,33 @@ let aboutMyAd: number;
 beforeAll(async () => {
   me = await makeMember(t);
   other = await makeMember(t);
-  const mine = (title: string) => insertAdInReview(t.db, { accountId: me.accountId, title });
+  const mine = (title: string) => insertAdInReview(t.sql, { accountId: me.accountId, title });
   ids = {
-    review: mine('Still in review'),
-    live: insertLiveAdWithEdit(t.db, {
+    review: await mine('Still in review'),
+    live: await insertLiveAdWithEdit(t.sql, {
       accountId: me.accountId,
       title: 'Live and edited',
       pendingTitle: 'Live, with an edit waiting',
     }),
-    rejected: mine('Was rejected'),
-    removed: mine('Was removed'),
-    deleted: mine('I deleted this one'),
-    expired: mine('Expired last week'),
+    rejected: await mine('Was rejected'),
+    removed: await mine('Was removed'),
+    deleted: await mine('I deleted this one'),
+    expired: await mine('Expired last week'),
   };
-  setAd(t, ids.live, { expires_on: dayFromToday(20), rejected_reason: null });
-  setAd(t, ids.rejected, {
+  await setAd(t, ids.live, { expires_on: dayFromToday(20), rejected_reason: null });
+  await setAd(t, ids.rejected, {
     status: 'rejected',
     rejected_reason: 'contact',
     rejected_note: 'Take out the phone number.',
   });
-  setAd(t, ids.removed, { status: 'removed', rejected_reason: 'spam' });
-  setAd(t, ids.deleted, { status: 'deleted' });
-  setAd(t, ids.expired, {
+  await setAd(t, ids.removed, { status: 'removed', rejected_reason: 'spam' });
+  await setAd(t, ids.deleted, { status: 'deleted' });
+  await setAd(t, ids.expired, {
     status: 'live',
     posted_on: dayFromToday(-37),
     expires_on: dayFromToday(-7),
   });
-  theirAd = insertLiveAdWithEdit(t.db, {
+  theirAd = await insertLiveAdWithEdit(t.sql, {
     accountId: other.accountId,
     title: 'Their hiking ad',
     pendingTitle: 'Their hiking ad, edited',

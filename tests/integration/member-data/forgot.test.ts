@@ -31,7 +31,7 @@ const resetMails = (member: TestMember) =>
 
 describe('POST /api/forgot', () => {
   test('an ordinary account is mailed a link', async () => {
-    const member = await signUpMember(t.app, t.db);
+    const member = await signUpMember(t.app, t.store);
     const { json, form } = await forgot(member.email);
     expect(json).toEqual({ status: 200, body: { message: FORGOT_ANSWER } });
     expect(form.status).toBe(303);
@@ -40,8 +40,8 @@ describe('POST /api/forgot', () => {
   });
 
   test('a banned account: the same answer, no mail', async () => {
-    const moderator = await signUpModerator(t.app, t.db);
-    const banned = await signUpMember(t.app, t.db, 'banned');
+    const moderator = await signUpModerator(t.app, t.store);
+    const banned = await signUpMember(t.app, t.store, 'banned');
     const ban = await postModerationForm(
       t.app,
       `/api/moderate/accounts/${banned.accountId}/ban`,
@@ -62,7 +62,7 @@ describe('POST /api/forgot', () => {
   });
 
   test('a deleted account: the same answer as an address never seen, no mail', async () => {
-    const member = await signUpMember(t.app, t.db, 'deleted');
+    const member = await signUpMember(t.app, t.store, 'deleted');
     const deleted = await postModerationForm(
       t.app,
       '/api/account/delete',

@@ -11,7 +11,6 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
 import { hashToken, newSessionToken } from '../../../server/auth/session-cookie.ts';
-import { openDatabase, type Db } from '../../../server/db/database.ts';
 import {
   DATABASE_UNAVAILABLE,
   UNAVAILABLE_RETRY_AFTER,
@@ -48,7 +47,6 @@ describe.runIf(onPostgres())('PostgreSQL stopped while the server runs, then sta
   let dir: string;
   let cluster: Cluster;
   let store: StoreHandle;
-  let legacyDb: Db;
   let app: ReturnType<typeof createApp>;
   const session = newSessionToken();
 
@@ -59,11 +57,8 @@ describe.runIf(onPostgres())('PostgreSQL stopped while the server runs, then sta
     if (!found.binDir) throw new Error(found.problem);
     cluster = (await startThrowawayPostgres(found.binDir, { maxConnections: 20 })) as Cluster;
     store = await openStore({ url: cluster.url }, { poolSize: 4, log: () => {} });
-    // The parts of the data not yet on the store still read the legacy SQLite file (server/db/).
-    legacyDb = openDatabase(join(dir, 'legacy.sqlite'));
     app = createApp({
       siteDir: join(dir, 'site'),
-      db: legacyDb,
       store,
       mailer: testMailer(join(dir, 'outbox')),
       mailSite: TEST_MAIL_SITE,
@@ -101,7 +96,6 @@ describe.runIf(onPostgres())('PostgreSQL stopped while the server runs, then sta
 
   afterAll(async () => {
     await store?.close();
-    legacyDb?.close();
     cluster?.stop();
     rmSync(dir, { recursive: true, force: true });
   });

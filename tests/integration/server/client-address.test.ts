@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Limit } from '../../../server/auth/rate-limits.ts';
 import {
+  accountIn,
   JSON_TYPE,
   limitsWith,
   listen,
@@ -16,7 +17,6 @@ import {
   postJson,
   sessionCookieOf,
   signupBody,
-  storedAccount,
   type RunningServer,
   type TestApp,
   type TestAppOptions,
@@ -33,7 +33,7 @@ const opened: TestApp[] = [];
 const servers: RunningServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const testApp of opened.splice(0)) testApp.remove();
+  for (const testApp of opened.splice(0)) await testApp.remove();
 });
 
 async function appWith(signupPerIp: Limit, options: TestAppOptions): Promise<TestApp> {
@@ -61,7 +61,8 @@ describe('one proxy in front (TRUST_PROXY=1)', () => {
   it('counts a client that prepends a made-up address under its real one', async () => {
     // The reproduction: 20 sign-ups as 192.0.2.9, then the same client claims to be forwarded
     // for 203.0.113.5. The proxy appended 192.0.2.9, the address it really saw.
-    const { app, dbPath } = await appWith(SIGNUP_LIMIT, { trustProxy: 1 });
+    const testApp = await appWith(SIGNUP_LIMIT, { trustProxy: 1 });
+    const { app } = testApp;
     for (let attempt = 1; attempt <= 20; attempt++) {
       const response = await postJson(app, '/api/signup', signupBody(), from('192.0.2.9'));
       expect(response.status).toBe(201);
@@ -72,7 +73,7 @@ describe('one proxy in front (TRUST_PROXY=1)', () => {
     const response = await postJson(app, '/api/signup', spoofed, from('203.0.113.5, 192.0.2.9'));
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-    expect(storedAccount(dbPath, spoofed.email as string)).toBeUndefined();
+    expect(await accountIn(testApp, spoofed.email as string)).toBeUndefined();
     // However long the made-up chain.
     const longer = await postJson(
       app,

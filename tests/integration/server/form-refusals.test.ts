@@ -166,7 +166,7 @@ describe('a form post over the rate limit', () => {
       expect(html).toContain(`name="email" value="${email}"`);
       expect(html).not.toContain('form-password-123');
     } finally {
-      limited.remove();
+      await limited.remove();
     }
   });
 });
@@ -179,7 +179,7 @@ describe('a form post while password hashing is at capacity', () => {
     busyApp = await makeTestApp({ hashing: pool });
   });
   afterAll(async () => {
-    busyApp.remove();
+    await busyApp.remove();
     await pool.close();
   });
 

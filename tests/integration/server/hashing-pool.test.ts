@@ -12,6 +12,8 @@ import {
   type HashingPoolSettings,
 } from '../../../server/auth/hashing-pool.ts';
 import {
+  accountIn,
+  accountsIn,
   cookieHeader,
   makeTestApp,
   ORIGIN,
@@ -19,8 +21,6 @@ import {
   postJson,
   sessionTokenOf,
   signupBody,
-  storedAccount,
-  storedAccounts,
   dobYearsAgo,
   limitsWith,
   uniqueEmail,
@@ -40,7 +40,7 @@ const busy = (seconds: number) =>
 const opened: TestApp[] = [];
 const pools: HashingPool[] = [];
 afterEach(async () => {
-  for (const testApp of opened.splice(0)) testApp.remove();
+  for (const testApp of opened.splice(0)) await testApp.remove();
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
 
@@ -106,7 +106,8 @@ describe('when a hash would wait longer than the bound', () => {
   const settings = { threads: 1, expectedMsPerMiB: 1000 / 64, maxWaitMs: 4500 };
 
   it('answers 503 at once, with turns one hash apart in Retry-After, and stores nothing', async () => {
-    const { app, dbPath } = await appWithPool(settings);
+    const testApp = await appWithPool(settings);
+    const { app } = testApp;
     const bodies = Array.from({ length: 10 }, () => signupBody());
     const responses = await Promise.all(bodies.map((body) => postJson(app, '/api/signup', body)));
     const statuses = responses.map((response) => response.status);
@@ -116,7 +117,7 @@ describe('when a hash would wait longer than the bound', () => {
     for (const [index, response] of responses.entries()) {
       const email = bodies[index]!.email as string;
       if (response.status === 201) {
-        expect(storedAccount(dbPath, email)).toBeDefined();
+        expect(await accountIn(testApp, email)).toBeDefined();
         continue;
       }
       const seconds = Number(response.headers.get('retry-after'));
@@ -124,7 +125,7 @@ describe('when a hash would wait longer than the bound', () => {
       // The message names the wait Retry-After gives.
       expect(await response.json()).toEqual({ error: busy(seconds) });
       expect(response.headers.getSetCookie()).toEqual([]);
-      expect(storedAccount(dbPath, email)).toBeUndefined();
+      expect(await accountIn(testApp, email)).toBeUndefined();
     }
     // Room for the first refused one is expected in 0.5 s (rounded up to 1), and each next one a
     // hash later: they do not all come back in the same second.
@@ -187,7 +188,8 @@ describe('when a hash would wait longer than the bound', () => {
 
   it('answers a form post with the sign-up page, the wait, and what was typed', async () => {
     // 0: a hash that cannot start at once is refused.
-    const { app, dbPath } = await appWithPool({ threads: 1, maxWaitMs: 0 });
+    const testApp = await appWithPool({ threads: 1, maxWaitMs: 0 });
+    const { app } = testApp;
     const fields = (email: string) => ({
       email,
       password: 'form-password-123',
@@ -210,7 +212,9 @@ describe('when a hash would wait longer than the bound', () => {
     );
     expect(html).toContain(`name="email" value="${emails[refused]}"`);
     expect(html).not.toContain('form-password-123');
-    expect(storedAccounts(dbPath).map((account) => account.email)).toEqual([emails[1 - refused]]);
+    expect((await accountsIn(testApp)).map((account) => account.email)).toEqual([
+      emails[1 - refused],
+    ]);
   });
 });
 

@@ -25,9 +25,9 @@ beforeAll(async () => {
   direct = await makeTestApp();
   proxied = await makeTestApp({ trustProxy: 1 });
 });
-afterAll(() => {
-  direct.remove();
-  proxied.remove();
+afterAll(async () => {
+  await direct.remove();
+  await proxied.remove();
 });
 
 describe('Permissions-Policy', () => {

@@ -7,12 +7,12 @@ import { dirname, join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
-import { openDatabase, type Db } from '../../../server/db/database.ts';
 import { openSqliteStore } from '../../../server/store/open-store.ts';
+import type { StoreHandle } from '../../../server/store/store.ts';
 import { testMailer } from '../../helpers/mail.ts';
 
 let root: string;
-let db: Db;
+let store: StoreHandle;
 let app: ReturnType<typeof createApp>;
 
 const HOME = `<!DOCTYPE html><html><body><h1>Home</h1>${'<p>Personal ads in your city.</p>'.repeat(200)}</body></html>`;
@@ -44,18 +44,17 @@ beforeAll(() => {
   // This sibling is older than its page: the page was rebuilt and the sibling was not.
   const stale = join(root, 'site', 'about/index.html.br');
   utimesSync(stale, new Date('2025-01-01T00:00:00Z'), new Date('2025-01-01T00:00:00Z'));
-  db = openDatabase(join(root, 'test.sqlite'));
+  store = openSqliteStore(join(root, 'test.sqlite'));
   app = createApp({
     siteDir: join(root, 'site'),
-    db,
-    store: openSqliteStore(join(root, 'test.sqlite')),
+    store,
     log: false,
     mailer: testMailer(join(root, 'outbox')),
   });
 });
 
-afterAll(() => {
-  db.close();
+afterAll(async () => {
+  await store.close();
   rmSync(root, { recursive: true, force: true });
 });
 

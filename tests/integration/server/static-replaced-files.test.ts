@@ -16,12 +16,12 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createApp } from '../../../server/app.ts';
-import { openDatabase, type Db } from '../../../server/db/database.ts';
 import { openSqliteStore } from '../../../server/store/open-store.ts';
+import type { StoreHandle } from '../../../server/store/store.ts';
 import { testMailer } from '../../helpers/mail.ts';
 
 let root: string;
-let db: Db;
+let store: StoreHandle;
 let app: ReturnType<typeof createApp>;
 
 // Same length whatever the (one-letter) heading, and big enough to be compressed.
@@ -32,18 +32,17 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'localboard-replaced-'));
   mkdirSync(join(root, 'site'));
   writeFileSync(join(root, 'site', 'index.html'), page('A'));
-  db = openDatabase(join(root, 'test.sqlite'));
+  store = openSqliteStore(join(root, 'test.sqlite'));
   app = createApp({
     siteDir: join(root, 'site'),
-    db,
-    store: openSqliteStore(join(root, 'test.sqlite')),
+    store,
     log: false,
     mailer: testMailer(join(root, 'outbox')),
   });
 });
 
-afterAll(() => {
-  db.close();
+afterAll(async () => {
+  await store.close();
   rmSync(root, { recursive: true, force: true });
 });
 
