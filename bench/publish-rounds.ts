@@ -28,7 +28,7 @@ export interface ServerSettings {
   cacheDir: string;
   contentDir: string;
   buildDate: string;
-  /** Its own folder: the mail outbox, and the SQLite file (DATABASE_PATH). */
+  /** Its own folder: the mail outbox, and the SQLite file (DATABASE_PATH) without a URL. */
   dataDir: string;
   /** On PostgreSQL (DATABASE_URL); else the SQLite file in `dataDir`. */
   databaseUrl?: string;
@@ -44,14 +44,15 @@ export function startServer(settings: ServerSettings): ChildProcess {
     HOST,
     PORT: String(settings.port),
     SITE_DIR: join(settings.outDir, 'site'),
-    DATABASE_PATH: sqlitePathIn(settings.dataDir),
     COMPILED_CONTENT_DIR: settings.cacheDir,
     CONTENT_DIR: settings.contentDir,
     BUILD_DATE: settings.buildDate,
     MAIL_OUTBOX_DIR: join(settings.dataDir, 'outbox'),
   };
   delete env.DATABASE_URL;
+  delete env.DATABASE_PATH;
   if (settings.databaseUrl) env.DATABASE_URL = settings.databaseUrl;
+  else env.DATABASE_PATH = sqlitePathIn(settings.dataDir);
   return spawn(
     process.execPath,
     ['--enable-source-maps', join(settings.outDir, 'server', 'serve.mjs')],
