@@ -19,6 +19,14 @@ import {
 } from './auth/rate-limits.ts';
 import { proxyTrust, type TrustProxySetting } from './client-address.ts';
 import type { StoreHandle } from './store/store.ts';
+import type { AppPhotos } from './photos/app-photos.ts';
+import { openPhotoStorage, type PhotoStorageLocation } from './photos/photo-storage.ts';
+import {
+  createPhotoPool,
+  type PhotoPool,
+  type PhotoPoolSettings,
+} from './photos/processing-pool.ts';
+import { photoRoutes } from './routes/photos.ts';
 import { formEndpoints } from './forms/form-endpoint.ts';
 import { refusals } from './forms/refusal.ts';
 import { unknownEndpoint } from './forms/unknown-endpoint.ts';
@@ -82,6 +90,13 @@ export interface AppOptions {
    */
   hashing?: HashingPoolSettings | HashingPool;
   /**
+   * Photo processing workers (server/photos/processing-pool.ts), or a pool to share. Default: one
+   * pool per process, shared by every app in it, running the worker from the sources.
+   */
+  photoProcessing?: PhotoPoolSettings | PhotoPool;
+  /** Where photos' bytes are kept (PHOTOS_DIR's folder); default: the database. */
+  photoStorage?: PhotoStorageLocation;
+  /**
    * Publishes the site when an ad's state changes (server/publishing/). Default: none: nothing is
    * published (apps without a site to publish: the API's own tests).
    */
@@ -107,6 +122,14 @@ export interface AppOptions {
 }
 
 let processHashingPool: HashingPool | undefined;
+
+let processPhotoPool: PhotoPool | undefined;
+
+function photoPoolFor(option: AppOptions['photoProcessing']): PhotoPool {
+  if (option && 'process' in option) return option;
+  if (option) return createPhotoPool(option);
+  return (processPhotoPool ??= createPhotoPool());
+}
 
 function hashingPoolFor(option: AppOptions['hashing']): HashingPool {
   if (option && 'scrypt' in option) return option;
@@ -142,6 +165,10 @@ export function createApp(options: AppOptions) {
   const hashing = hashingPoolFor(options.hashing);
   const passwords = passwordHasher(hashing);
   const forms = { store, refuse, form, trust };
+  const photos: AppPhotos = {
+    pool: photoPoolFor(options.photoProcessing),
+    storage: openPhotoStorage(store, options.photoStorage),
+  };
   const metrics = options.metrics ?? createAppMetrics();
   metrics.observe({ hashing, store });
   const operations = operationsEndpoints({
@@ -178,13 +205,14 @@ export function createApp(options: AppOptions) {
     '/',
     emailLinkRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, pages }, links),
   );
-  api.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite }));
+  api.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   api.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite }));
   api.route('/', messagesRoutes({ ...forms, mailer, mailSite }));
-  api.route('/ads', postingRoutes({ ...forms, publisher }));
+  api.route('/ads', postingRoutes({ ...forms, publisher, photos }));
+  api.route('/photos', photoRoutes({ ...forms, photos }));
   api.route(
     '/account',
-    memberDataRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, publisher }),
+    memberDataRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, publisher, photos }),
   );
   // A mounted app's notFound handler is not used by Hono, so the catch-all is a route.
   api.all('*', unknownEndpoint);

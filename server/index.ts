@@ -6,7 +6,7 @@
 // is read with import.meta.glob. It publishes the site it serves ({out}, the parent of SITE_DIR)
 // when an ad's state changes on any instance, once a day, and on SIGUSR2 (server/publishing/).
 import { serve } from '@hono/node-server';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseTrustProxy } from './client-address.ts';
 import { openStore, storeLocationFromEnv } from './store/open-store.ts';
 import type { StoreHandle } from './store/store.ts';
@@ -15,6 +15,8 @@ import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { buildPublisher, todayUtc } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { createAppMetrics } from './operations/metrics.ts';
+import { photoStorageLocationFromEnv } from './photos/photo-storage.ts';
+import { bundledPhotoWorker } from './photos/processing-pool.ts';
 import { getSite } from '../src/content/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -105,6 +107,12 @@ const app = createApp({
   pageAssetsFile: process.env.PAGE_ASSETS_FILE,
   trustProxy,
   hashing,
+  // The worker built beside this server ({out}/server/photo-worker.mjs).
+  photoProcessing: {
+    worker: bundledPhotoWorker(join(dirname(siteDir), 'server', 'photo-worker.mjs')),
+    processes: optionalWholeNumber('PHOTO_PROCESSES'),
+  },
+  photoStorage: photoStorageLocationFromEnv(process.env),
   allowedOrigins: process.env.ALLOWED_ORIGINS?.split(',')
     .map((origin) => origin.trim())
     .filter(Boolean),

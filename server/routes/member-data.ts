@@ -35,6 +35,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import type { Store } from '../store/store.ts';
+import type { AppPhotos } from '../photos/app-photos.ts';
 
 export interface MemberDataOptions {
   store: Store;
@@ -50,6 +51,8 @@ export interface MemberDataOptions {
   trust: ProxyTrust;
   /** The clock (tests move it). */
   now?: () => Date;
+  /** Photo processing and storage (server/photos/). */
+  photos?: AppPhotos;
 }
 
 export const WRONG_PASSWORD = 'That password is not right. Your account was not deleted.';

@@ -60,6 +60,7 @@ import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { PosterRow } from '../store/moderation.ts';
 import type { Store } from '../store/store.ts';
+import type { AppPhotos } from '../photos/app-photos.ts';
 
 export interface ModerationOptions {
   store: Store;
@@ -69,6 +70,8 @@ export interface ModerationOptions {
   publisher?: Publisher;
   refuse: AnswerRefusal;
   form: FormEndpoint;
+  /** Photo processing and storage (server/photos/). */
+  photos?: AppPhotos;
 }
 
 const BAN_PATH = /^\/api\/moderate\/accounts\/(\d{1,15})\/ban\/?$/;

@@ -43,6 +43,7 @@ import {
 import { scanAdForPosting, type AdScanner } from '../posting/policy.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import type { Store } from '../store/store.ts';
+import type { AppPhotos } from '../photos/app-photos.ts';
 
 /** Largest request body the posting endpoints read (see the top of this file). */
 export const POSTING_MAX_BODY_BYTES = 64 * 1024;
@@ -57,6 +58,8 @@ export interface PostingOptions {
   scan?: AdScanner;
   /** The clock (tests move it). */
   now?: () => Date;
+  /** Photo processing and storage (server/photos/). */
+  photos?: AppPhotos;
 }
 
 /**

@@ -4,6 +4,7 @@
 // answers false). What may change when, and the limits, are the posting rules'
 // (server/posting/member-ads.ts); the moderators' changes are the moderation part's.
 import { sql, type Kysely } from 'kysely';
+import { parseAdPhotoList, type AdPhotoRef } from '../../src/schemas/photos.ts';
 import type { Seeks } from '../../src/schemas/seeks.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
@@ -42,6 +43,10 @@ export interface MemberAdRow {
   revision: number;
   /** Kept off the site by reports (hidden_ads) until a moderator decides. */
   hidden: boolean;
+  /** Its photos in order, with their alt texts (published with the ad once it is live). */
+  photos: AdPhotoRef[];
+  /** A live ad's edit of its photos awaiting a moderator; null when none. */
+  pendingPhotos: AdPhotoRef[] | null;
 }
 
 /** What the member writes: the ad's text and facts. */
@@ -50,6 +55,8 @@ export interface AdContent {
   seeks: Seeks;
   title: string;
   description: string;
+  /** Its photos in order; undefined leaves them as they are (an edit) or none (a new ad). */
+  photos?: AdPhotoRef[];
 }
 
 export interface NewMemberAd extends AdContent {
@@ -101,6 +108,17 @@ export interface MemberAdStore {
     at: string,
   ): Promise<boolean>;
   markDeleted(id: number, revision: number, at: string): Promise<boolean>;
+  /**
+   * Sets the ad's photos and its pending edit of them (null: none) at once, neither reviewed:
+   * for taking photos away (a member's deletion, a moderator's removal), never for adding one.
+   */
+  setPhotos(
+    id: number,
+    revision: number,
+    photos: AdPhotoRef[],
+    pendingPhotos: AdPhotoRef[] | null,
+    at: string,
+  ): Promise<boolean>;
   /** Live until `expiresOn`, to be reminded again. */
   renew(id: number, revision: number, expiresOn: string, at: string): Promise<boolean>;
   /** Live ads expiring after `after` and on or before `until` whose (unbanned) member has not been reminded. */
@@ -147,6 +165,8 @@ export function selectMemberAds(db: Kysely<Tables>) {
       'member_ads.rejected_note as rejectedNote',
       'member_ads.updated_at as updatedAt',
       'member_ads.revision as revision',
+      'member_ads.photos as photos',
+      'member_ads.pending_photos as pendingPhotos',
       'hidden_ads.ad_id as hiddenId',
     ]);
 }
@@ -156,9 +176,16 @@ type SelectedAd = Awaited<
 >;
 
 /** A selected row as the MemberAdRow it is (hidden decided here, not selected as a boolean). */
-export function memberAdRowOf({ hiddenId, ...row }: SelectedAd): MemberAdRow {
+export function memberAdRowOf({
+  hiddenId,
+  photos,
+  pendingPhotos,
+  ...row
+}: SelectedAd): MemberAdRow {
   return {
     ...row,
+    photos: parseAdPhotoList(photos),
+    pendingPhotos: pendingPhotos === null ? null : parseAdPhotoList(pendingPhotos),
     seeks: row.seeks as Seeks,
     pendingSeeks: row.pendingSeeks as Seeks | null,
     hidden: hiddenId !== null,
@@ -239,6 +266,7 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
           description: ad.description,
           status: 'review',
           marks,
+          photos: JSON.stringify(ad.photos ?? []),
           created_at: at,
           submitted_at: at,
           updated_at: at,
@@ -256,6 +284,7 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
             pending_title: content.title,
             pending_description: content.description,
             pending_marks: marks,
+            ...(content.photos ? { pending_photos: JSON.stringify(content.photos) } : {}),
             submitted_at: at,
             updated_at: at,
           })
@@ -271,6 +300,7 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
             title: content.title,
             description: content.description,
             marks,
+            ...(content.photos ? { photos: JSON.stringify(content.photos) } : {}),
             status: 'review',
             rejected_reason: null,
             rejected_note: null,
@@ -284,6 +314,17 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
     async markDeleted(id, revision, at) {
       return changed(
         await update(id, revision).set({ status: 'deleted', updated_at: at }).executeTakeFirst(),
+      );
+    },
+    async setPhotos(id, revision, photos, pendingPhotos, at) {
+      return changed(
+        await update(id, revision)
+          .set({
+            photos: JSON.stringify(photos),
+            pending_photos: pendingPhotos === null ? null : JSON.stringify(pendingPhotos),
+            updated_at: at,
+          })
+          .executeTakeFirst(),
       );
     },
     async renew(id, revision, expiresOn, at) {

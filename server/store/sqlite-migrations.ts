@@ -214,4 +214,54 @@ export const MIGRATIONS: readonly string[] = [
    DROP INDEX reports_one_per_reporter_and_ad;
    CREATE UNIQUE INDEX reports_one_per_reporter_ad_and_round
      ON reports(ad_id, reporter_key, reporter_round) WHERE conversation_id IS NULL;`,
+  // Photos on members' ads (docs/product.md section 10, issue 20).
+  // - photos: one processed photo (never the uploaded file): whose, on which ad (none yet: an
+  //   upload the member has not posted, swept after a day), its largest size, its perceptual hash
+  //   (16 hex digits), why a moderator should look at it (`flag`), and a moderator's removal.
+  // - photo_variants: its WebP sizes, each named by its bytes' digest (`key`); photo_blobs: those
+  //   bytes when photos are stored in the database (server/photos/photo-storage.ts).
+  // - blocked_photos: the perceptual hashes of photos moderators removed, and why; a new upload
+  //   close to one is refused or flagged (server/photos/known-photos.ts).
+  // - member_ads.photos: the ad's photos in order with their alt texts (JSON `[{id, alt}]`), as
+  //   published once it is live; pending_photos: a live ad's edit of them, awaiting a moderator.
+  `CREATE TABLE photos (
+     id INTEGER PRIMARY KEY,
+     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     ad_id INTEGER REFERENCES member_ads(id) ON DELETE CASCADE,
+     width INTEGER NOT NULL,
+     height INTEGER NOT NULL,
+     phash TEXT NOT NULL,
+     flag TEXT,
+     created_at TEXT NOT NULL,
+     removed_at TEXT,
+     removed_reason TEXT,
+     removed_note TEXT,
+     removed_by INTEGER
+   ) STRICT;
+   CREATE INDEX photos_by_account ON photos(account_id, created_at);
+   CREATE INDEX photos_by_ad ON photos(ad_id);
+   CREATE TABLE photo_variants (
+     photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+     width INTEGER NOT NULL,
+     height INTEGER NOT NULL,
+     key TEXT NOT NULL,
+     size INTEGER NOT NULL,
+     PRIMARY KEY (photo_id, width)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX photo_variants_by_key ON photo_variants(key);
+   CREATE TABLE photo_blobs (
+     key TEXT PRIMARY KEY,
+     bytes BLOB NOT NULL,
+     created_at TEXT NOT NULL
+   ) STRICT;
+   CREATE TABLE blocked_photos (
+     id INTEGER PRIMARY KEY,
+     phash TEXT NOT NULL,
+     reason TEXT NOT NULL,
+     photo_id INTEGER,
+     ad_id INTEGER,
+     blocked_at TEXT NOT NULL
+   ) STRICT;
+   ALTER TABLE member_ads ADD COLUMN photos TEXT NOT NULL DEFAULT '[]';
+   ALTER TABLE member_ads ADD COLUMN pending_photos TEXT;`,
 ];

@@ -19,6 +19,7 @@ import { memberDataStore, type MemberDataStore } from './member-data.ts';
 import { memberAdStore, type MemberAdStore } from './member-ads.ts';
 import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts';
 import { moderationStore, type ModerationStore } from './moderation.ts';
+import { photoBlobStore, photoStore, type PhotoBlobStore, type PhotoStore } from './photos.ts';
 import { reportStore, type ReportStore } from './reports.ts';
 import { secretStore, type SecretStore } from './server-secrets.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
@@ -46,6 +47,10 @@ export interface Store {
   readonly moderationLog: ModerationLogStore;
   readonly reports: ReportStore;
   readonly secrets: SecretStore;
+  /** Members' photos and the hashes of removed ones (photos.ts). */
+  readonly photos: PhotoStore;
+  /** Photos' bytes, when stored in the database (server/photos/photo-storage.ts chooses). */
+  readonly photoBlobs: PhotoBlobStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -101,6 +106,8 @@ function partsOf(context: StoreContext) {
     moderationLog: moderationLogStore(context),
     reports: reportStore(context),
     secrets: secretStore(context),
+    photos: photoStore(context),
+    photoBlobs: photoBlobStore(context),
   };
 }
 

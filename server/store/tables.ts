@@ -18,6 +18,10 @@ export interface Tables {
   hidden_ads: HiddenAdsTable;
   server_secrets: { name: string; value: Buffer };
   deleted_accounts: { id: number; deleted_at: string };
+  photos: PhotosTable;
+  photo_variants: PhotoVariantsTable;
+  photo_blobs: { key: string; bytes: Buffer; created_at: string };
+  blocked_photos: BlockedPhotosTable;
 }
 
 export interface AccountsTable {
@@ -87,6 +91,10 @@ export interface MemberAdsTable {
   rejected_note: string | null;
   updated_at: string;
   revision: Generated<number>;
+  /** JSON `[{id, alt}]`: the ad's photos in order (src/schemas/photos.ts AdPhotoRef). */
+  photos: Generated<string>;
+  /** A live ad's edit of its photos, awaiting a moderator; null when none. */
+  pending_photos: string | null;
 }
 
 export interface ModerationLogTable {
@@ -147,4 +155,43 @@ export interface HiddenAdsTable {
   kind: 'member' | 'editor';
   why: 'reports' | 'under-18' | 'removed';
   hidden_at: string;
+}
+
+export interface PhotosTable {
+  id: Generated<number>;
+  account_id: number;
+  /** Null: an upload not (yet) on an ad. */
+  ad_id: number | null;
+  /** The largest variant's size. */
+  width: number;
+  height: number;
+  /** The perceptual hash: 16 hex digits. */
+  phash: string;
+  /** Why a moderator should look at it (it looks like a photo moderators removed). */
+  flag: string | null;
+  created_at: string;
+  removed_at: string | null;
+  removed_reason: string | null;
+  removed_note: string | null;
+  removed_by: number | null;
+}
+
+export interface PhotoVariantsTable {
+  photo_id: number;
+  width: number;
+  height: number;
+  /** The WebP bytes' digest (src/schemas/photos.ts PhotoVariant.key). */
+  key: string;
+  /** Bytes. */
+  size: number;
+}
+
+export interface BlockedPhotosTable {
+  id: Generated<number>;
+  phash: string;
+  /** The moderation reason it was removed for (src/schemas/moderation-reasons.ts). */
+  reason: string;
+  photo_id: number | null;
+  ad_id: number | null;
+  blocked_at: string;
 }

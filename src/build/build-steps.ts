@@ -17,6 +17,8 @@ export const BUILD_STEPS = {
    * renders on request come from the page registry, which only runs where Vite builds the code.
    */
   serve: 'server/index.ts',
+  /** Not a build step either: the server's photo worker process (server/photos/processing-pool.ts). */
+  'photo-worker': 'server/photos/photo-worker.ts',
 } as const;
 
 export type BuildStep = keyof typeof BUILD_STEPS;

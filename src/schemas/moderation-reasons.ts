@@ -6,6 +6,7 @@
 export const MODERATION_REASONS = {
   commercial: 'Commercial or paid content',
   'under-18': 'Appears to involve someone under 18',
+  identity: "Uses someone else's photos or identity",
   contact: 'Contact details in the ad',
   explicit: 'Explicit content',
   spam: 'Spam or duplicate',

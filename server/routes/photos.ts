@@ -1,0 +1,50 @@
+// Members' photos through the server (docs/product.md section 10), before they are published:
+// - GET /api/photos/{id}/{width}: one size of a photo, to its member (the posting form's previews,
+//   the edit page, Download my data) and to moderators (the queue shows photos under review
+//   large). Anyone else, and any photo a moderator removed, is the unknown endpoint's 404: an id
+//   says nothing about whether it exists. Published photos are static files of the site instead
+//   (/photos/…, cached forever).
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import type { FormEndpoint } from '../forms/form-endpoint.ts';
+import type { AnswerRefusal } from '../forms/refusal.ts';
+import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
+import type { AppPhotos } from '../photos/app-photos.ts';
+import type { Store } from '../store/store.ts';
+
+export interface PhotoRouteOptions {
+  store: Store;
+  photos: AppPhotos;
+  refuse: AnswerRefusal;
+  form: FormEndpoint;
+}
+
+/** The path of a photo's size through the server (for its member and moderators). */
+export const photoPreviewPath = (id: number, width: number) => `/api/photos/${id}/${width}`;
+
+export function photoRoutes(options: PhotoRouteOptions) {
+  const { store, photos } = options;
+  const app = new Hono<AppEnv>();
+
+  app.get('/:id{[0-9]{1,15}}/:width{[0-9]{1,5}}', async (c) => {
+    const member = await c.var.member();
+    if (!member) return unknownEndpoint(c);
+    const photo = await store.photos.find(Number(c.req.param('id')));
+    const maySee =
+      photo &&
+      photo.removedAt === null &&
+      (photo.accountId === member.accountId || member.role === 'moderator');
+    if (!maySee) return unknownEndpoint(c);
+    const width = Number(c.req.param('width'));
+    const variant = photo!.variants.find((each) => each.width === width);
+    const bytes = variant && (await photos.storage.get(variant.key));
+    if (!bytes) return unknownEndpoint(c);
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': 'image/webp',
+      'Content-Length': String(bytes.length),
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,73 @@
+// Photos on members' ads (docs/product.md section 10): the limits, the shapes the server, the
+// build and the pages share, and where a published photo lives. One module, so that the posting
+// form, the processing, the store and the build agree on every number.
+import { z } from 'zod';
+
+/** Photos one ad can have. */
+export const MAX_PHOTOS = 6;
+/** Largest file accepted, in bytes (15 MiB). */
+export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
+/** Largest picture accepted, in pixels (40 megapixels), read from the file's header before decoding. */
+export const MAX_PHOTO_PIXELS = 40_000_000;
+/** Smallest side accepted, in pixels: a smaller picture shows nothing anyone could judge. */
+export const MIN_PHOTO_SIDE = 100;
+/** The widths every photo is published at (never upscaled: a narrower photo stops at its own width). */
+export const PHOTO_WIDTHS = [320, 640, 1280] as const;
+/** A photo's alt text: at most this many characters. */
+export const PHOTO_ALT_MAX = 200;
+
+/** One encoded size of a photo: WebP, its content's digest as its name (`key`). */
+export interface PhotoVariant {
+  width: number;
+  height: number;
+  /** 32 hex digits of the SHA-256 of the WebP bytes: its name in storage and on the site. */
+  key: string;
+}
+
+/** The widths a photo `width` pixels wide is encoded at: the standard ones below it, then its own (at most 1280). */
+export function variantWidthsFor(width: number): number[] {
+  const largest = Math.min(width, PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1]!);
+  return [...PHOTO_WIDTHS.filter((each) => each < largest), largest];
+}
+
+/** A photo's place in an ad (member_ads.photos, pending_photos): which photo, and its alt text ('' for the default). */
+export const adPhotoRefSchema = z.object({
+  id: z.number().int().positive(),
+  alt: z.string().max(PHOTO_ALT_MAX),
+});
+export type AdPhotoRef = z.infer<typeof adPhotoRefSchema>;
+export const adPhotoListSchema = z.array(adPhotoRefSchema).max(MAX_PHOTOS);
+
+/** member_ads.photos / pending_photos as stored (JSON text); anything unreadable is no photos. */
+export function parseAdPhotoList(json: string | null | undefined): AdPhotoRef[] {
+  if (!json) return [];
+  try {
+    const parsed = adPhotoListSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A published photo of an ad, as the build compiles it and the pages show it. */
+export interface PublishedPhoto {
+  /** The alt text as shown: the member's, or "Photo 2 of 3: {title}". */
+  alt: string;
+  /** The largest variant's size. */
+  width: number;
+  height: number;
+  /** Narrowest first. */
+  variants: PhotoVariant[];
+}
+
+/** The alt text a photo shows: the member's own, else its place and the ad's title. */
+export function photoAlt(own: string, position: number, count: number, title: string): string {
+  const trimmed = own.trim();
+  return trimmed !== '' ? trimmed : `Photo ${position} of ${count}: ${title}`;
+}
+
+/** Where a variant is published: content-addressed, so it is cached forever. */
+export const photoFilePath = (key: string) => `/photos/${key.slice(0, 2)}/${key}.webp`;
+
+/** A variant's key as stored: 32 lowercase hex digits (nothing else ever names a file). */
+export const isPhotoKey = (key: string) => /^[0-9a-f]{32}$/.test(key);
