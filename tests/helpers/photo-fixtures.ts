@@ -3,13 +3,11 @@
 // seeds look different to a perceptual hash, and they compress as photos do, not as noise), a phone
 // JPEG whose private tags are written by exiftool, and the hostile files an upload must refuse.
 // A seed draws the same scene in every function (smallJpeg(5) and smallPng(5) are one picture);
-// the bad files use seeds 60–69 and phoneJpeg 1000. Slow ones are made once per process and kept in memory and in one temp folder of the process.
+// the bad files use seeds 60–69 and phoneJpeg 1000. Each is made once per process and kept in
+// memory (nothing is written to disk: exiftool edits the phone JPEG from stdin to stdout).
 // Every upload-shaped fixture is `{ name, mimeType, buffer }`, which is also Playwright's file
 // payload: `page.setInputFiles('input[type=file]', [await pngBomb()])`.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
@@ -37,17 +35,6 @@ export function asUpload(buffer: Buffer, name: string): UploadFile {
 /** The upload as a `File`, to append to a FormData for `app.request()` or `fetch`. */
 export function asFile(upload: UploadFile): File {
   return new File([new Uint8Array(upload.buffer)], upload.name, { type: upload.mimeType });
-}
-
-let cacheDir: string | undefined;
-/** This process's folder of generated files, removed when the process ends. */
-function photoCacheDir(): string {
-  if (!cacheDir) {
-    const dir = mkdtempSync(join(tmpdir(), 'localboard-photos-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    cacheDir = dir;
-  }
-  return cacheDir;
 }
 
 const made = new Map<string, Promise<Buffer>>();
@@ -195,33 +182,30 @@ export const PHONE_TAGS = {
 export function phoneJpeg(options: PhoneJpegOptions = {}): Promise<Buffer> {
   const { seed = 1000, orientation = 6 } = options;
   return once(`phone-${seed}-${orientation}`, async () => {
-    const file = join(photoCacheDir(), `phone-${seed}-${orientation}.jpg`);
-    const drawn = await (
-      await grainyScene(seed, 3000, 2000, true)
-    )
-      .withIccProfile('p3')
-      .jpeg({ quality: 88 })
-      .toBuffer();
-    writeFileSync(file, drawn);
+    const drawing = await grainyScene(seed, 3000, 2000, true);
+    const drawn = await drawing.withIccProfile('p3').jpeg({ quality: 88 }).toBuffer();
     const tags = PHONE_TAGS;
-    await runExiftool([
-      '-overwrite_original',
-      `-IFD0:Orientation#=${orientation}`,
-      `-IFD0:Make=${tags.make}`,
-      `-IFD0:Model=${tags.model}`,
-      `-IFD0:Artist=${tags.artist}`,
-      `-ExifIFD:SerialNumber=${tags.serialNumber}`,
-      `-ExifIFD:DateTimeOriginal=2024:06:01 18:30:00`,
-      `-GPS:GPSLatitude=${Math.abs(tags.latitude)}`,
-      `-GPS:GPSLatitudeRef=${tags.latitude < 0 ? 'S' : 'N'}`,
-      `-GPS:GPSLongitude=${Math.abs(tags.longitude)}`,
-      `-GPS:GPSLongitudeRef=${tags.longitude < 0 ? 'W' : 'E'}`,
-      `-XMP-dc:Creator=${tags.artist}`,
-      `-IPTC:By-line=${tags.artist}`,
-      `-Comment=${tags.comment}`,
-      file,
-    ]);
-    return readFileSync(file);
+    return runExiftool(
+      [
+        '-o',
+        '-',
+        `-IFD0:Orientation#=${orientation}`,
+        `-IFD0:Make=${tags.make}`,
+        `-IFD0:Model=${tags.model}`,
+        `-IFD0:Artist=${tags.artist}`,
+        `-ExifIFD:SerialNumber=${tags.serialNumber}`,
+        `-ExifIFD:DateTimeOriginal=2024:06:01 18:30:00`,
+        `-GPS:GPSLatitude=${Math.abs(tags.latitude)}`,
+        `-GPS:GPSLatitudeRef=${tags.latitude < 0 ? 'S' : 'N'}`,
+        `-GPS:GPSLongitude=${Math.abs(tags.longitude)}`,
+        `-GPS:GPSLongitudeRef=${tags.longitude < 0 ? 'W' : 'E'}`,
+        `-XMP-dc:Creator=${tags.artist}`,
+        `-IPTC:By-line=${tags.artist}`,
+        `-Comment=${tags.comment}`,
+        '-',
+      ],
+      drawn,
+    );
   });
 }
 
@@ -423,16 +407,17 @@ function exiftoolPath(): string {
   return found.path;
 }
 
-function runExiftool(args: string[], input?: Buffer): Promise<string> {
+/** exiftool's stdout; `-` among the arguments reads `input` from stdin. */
+function runExiftool(args: string[], input?: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       exiftoolPath(),
       args,
-      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         // exiftool exits 1 when it read a file but found nothing to report; the JSON still says.
-        if (error && !stdout)
-          reject(new Error(`exiftool ${args.join(' ')}: ${stderr || error.message}`));
+        if (error && stdout.length === 0)
+          reject(new Error(`exiftool ${args.join(' ')}: ${stderr.toString() || error.message}`));
         else resolve(stdout);
       },
     );
@@ -447,7 +432,7 @@ export async function exifTagsOf(bufferOrPath: Buffer | string): Promise<Record<
     ['-j', '-a', '-G1', '-n', fromBuffer ? '-' : bufferOrPath],
     fromBuffer ? bufferOrPath : undefined,
   );
-  const [tags] = JSON.parse(output) as Record<string, unknown>[];
+  const [tags] = JSON.parse(output.toString('utf8')) as Record<string, unknown>[];
   if (!tags) throw new Error('exiftool reported no file');
   return tags;
 }
