@@ -1,14 +1,16 @@
-// `npm test`: finds Chromium (or installs it where it can: scripts/chromium.mjs) and PostgreSQL
-// (scripts/postgres.mjs), runs every suite (unit, integration, postgres, e2e) in one Vitest run and
-// ends with one line `N passed, N failed (PostgreSQL suite: N passed, N failed)`. Without a
-// PostgreSQL it can start, the postgres suite is left out and one line says why, unless
-// LOCALBOARD_REQUIRE_POSTGRES=1 (CI), which makes that a failure.
+// `npm test`: finds Chromium (or installs it where it can: scripts/chromium.mjs), exiftool (the
+// photo tests read tags with it: scripts/exiftool.mjs) and PostgreSQL (scripts/postgres.mjs),
+// runs every suite (unit, integration, postgres, e2e) in one Vitest run and ends with one line
+// `N passed, N failed (PostgreSQL suite: N passed, N failed)`. Without a PostgreSQL it can start,
+// the postgres suite is left out and one line says why, unless LOCALBOARD_REQUIRE_POSTGRES=1 (CI),
+// which makes that a failure. Without Chromium or exiftool it stops with the command that fixes it.
 // Extra arguments go to Vitest (e.g. `--project unit`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureChromium } from './chromium.mjs';
+import { ensureExiftool } from './exiftool.mjs';
 import { ensurePostgres } from './postgres.mjs';
 
 const browser = ensureChromium();
@@ -18,6 +20,13 @@ if (!browser.path) {
   process.exit(1);
 }
 const chromium = browser.path;
+
+const exiftool = ensureExiftool();
+if (!exiftool.path) {
+  console.error(exiftool.problem);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 
 const args = process.argv.slice(2);
 const postgres = ensurePostgres();
@@ -51,6 +60,7 @@ const vitest = spawnSync(
     env: {
       ...process.env,
       CHROMIUM_PATH: chromium,
+      EXIFTOOL_PATH: exiftool.path,
       SUITE_COUNTS_FILE: countsFile,
       ...(postgres.binDir ? { POSTGRES_BIN_DIR: postgres.binDir } : {}),
     },
