@@ -46,7 +46,7 @@ export function databasePhotoStorage(store: Pick<Store, 'photoBlobs'>): PhotoSto
   return {
     kind: 'database',
     describe: 'the database (photo_blobs)',
-    put: (key, bytes) => store.photoBlobs.put(checked(key), bytes, new Date().toISOString()),
+    put: async (key, bytes) => store.photoBlobs.put(checked(key), bytes, new Date().toISOString()),
     get: (key) => (isPhotoKey(key) ? store.photoBlobs.get(key) : Promise.resolve(undefined)),
     delete: (keys) => store.photoBlobs.delete(keys.filter(isPhotoKey)),
   };

@@ -1,0 +1,241 @@
+// The photos part of the store and the photo storage, on SQLite and (in the postgres suite) on
+// PostgreSQL: photos with their sizes, attached only to their member's ad, a moderator's removal,
+// deletion answering the keys nobody uses any more, the blocked hashes, and the bytes kept in the
+// database or a folder, deleted only when no photo uses them.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  databasePhotoStorage,
+  folderPhotoStorage,
+  type PhotoStorage,
+} from '../../../server/photos/photo-storage.ts';
+import type { NewPhoto } from '../../../server/store/photos.ts';
+import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+
+let dir: string;
+let t: TestStore;
+
+const AT = '2026-11-20T10:00:00.000Z';
+const key = (n: number) => n.toString(16).padStart(32, '0');
+
+const photo = (accountId: number, keys: number[]): NewPhoto => ({
+  accountId,
+  width: 1280,
+  height: 960,
+  phash: '0123456789abcdef',
+  flag: null,
+  variants: keys.map((n, index) => ({
+    width: [320, 640, 1280][index]!,
+    height: [240, 480, 960][index]!,
+    key: key(n),
+    size: 1000 + n,
+  })),
+  at: AT,
+});
+
+async function account(id: number, email: string) {
+  await t.sql.run(
+    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
+       VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
+    id,
+    email,
+    AT,
+    AT,
+  );
+}
+
+async function ad(accountId: number): Promise<number> {
+  return t.store.memberAds.insert(
+    accountId,
+    {
+      state: 'California',
+      city: 'Los Angeles',
+      age: 30,
+      seeks: 'w4m',
+      title: 'Walks',
+      description: 'Long ones.',
+    },
+    '[]',
+    AT,
+  );
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
+  t = await openTestStore(dir);
+  await account(7, 'ana@example.com');
+  await account(8, 'ben@example.com');
+});
+
+afterEach(async () => {
+  await t.store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('photos', () => {
+  it('stores a photo with its sizes, narrowest first, as an upload on no ad', async () => {
+    const id = await t.store.photos.insert(photo(7, [1, 2, 3]));
+    const found = await t.store.photos.find(id);
+    expect(found).toMatchObject({ accountId: 7, adId: null, width: 1280, removedAt: null });
+    expect(found!.variants.map((variant) => variant.width)).toEqual([320, 640, 1280]);
+    expect(found!.variants[2]!.key).toBe(key(3));
+    expect(await t.store.photos.find(999_999)).toBeUndefined();
+    expect(await t.store.photos.find(2 ** 70)).toBeUndefined();
+  });
+
+  it("attaches only the member's own photos, on no ad or on this one, not removed", async () => {
+    const mine = await t.store.photos.insert(photo(7, [1]));
+    const theirs = await t.store.photos.insert(photo(8, [2]));
+    const removed = await t.store.photos.insert(photo(7, [3]));
+    await t.store.photos.markRemoved(removed, {
+      reason: 'explicit',
+      note: null,
+      moderatorId: 8,
+      at: AT,
+    });
+    const adId = await ad(7);
+    const otherAd = await ad(7);
+    expect(await t.store.photos.attach([mine, theirs, removed], adId, 7)).toBe(1);
+    expect((await t.store.photos.find(mine))!.adId).toBe(adId);
+    expect((await t.store.photos.find(theirs))!.adId).toBeNull();
+    // Already on this ad: still counted; on another ad: not moved.
+    expect(await t.store.photos.attach([mine], adId, 7)).toBe(1);
+    expect(await t.store.photos.attach([mine], otherAd, 7)).toBe(0);
+    expect((await t.store.photos.listForAd(adId)).map((row) => row.id)).toEqual([mine]);
+  });
+
+  it('keeps a removed photo with its reason, once', async () => {
+    const id = await t.store.photos.insert(photo(7, [1]));
+    const removal = { reason: 'identity', note: 'Not theirs', moderatorId: 8, at: AT };
+    expect(await t.store.photos.markRemoved(id, removal)).toBe(true);
+    expect(await t.store.photos.markRemoved(id, removal)).toBe(false);
+    expect(await t.store.photos.find(id)).toMatchObject({
+      removedAt: AT,
+      removedReason: 'identity',
+      removedNote: 'Not theirs',
+    });
+  });
+
+  it('deleting answers the keys no other photo uses', async () => {
+    const a = await t.store.photos.insert(photo(7, [1, 2]));
+    await t.store.photos.insert(photo(7, [2, 3]));
+    expect((await t.store.photos.delete([a])).sort()).toEqual([key(1)]);
+    expect(await t.store.photos.find(a)).toBeUndefined();
+    expect(await t.store.photos.unreferencedKeys([key(1), key(2), key(3)])).toEqual([key(1)]);
+  });
+
+  it("an account's deletion takes its photos and their sizes with it", async () => {
+    const id = await t.store.photos.insert(photo(7, [1]));
+    await t.sql.run('DELETE FROM accounts WHERE id = ?', 7);
+    expect(await t.store.photos.find(id)).toBeUndefined();
+    expect(await t.store.photos.unreferencedKeys([key(1)])).toEqual([key(1)]);
+  });
+
+  it('finds uploads left on no ad, and photos of ads rejected long ago', async () => {
+    const old = await t.store.photos.insert({ ...photo(7, [1]), at: '2026-11-01T00:00:00.000Z' });
+    await t.store.photos.insert(photo(7, [2]));
+    expect(await t.store.photos.uploadsBefore('2026-11-10T00:00:00.000Z')).toEqual([old]);
+    const adId = await ad(7);
+    const onAd = await t.store.photos.insert(photo(7, [3]));
+    await t.store.photos.attach([onAd], adId, 7);
+    await t.sql.run(
+      "UPDATE member_ads SET status = 'rejected', updated_at = ? WHERE id = ?",
+      '2026-10-01T00:00:00.000Z',
+      adId,
+    );
+    expect(await t.store.photos.ofAdsRejectedBefore('2026-10-31T00:00:00.000Z')).toEqual([onAd]);
+    expect(await t.store.photos.ofAdsRejectedBefore('2026-09-30T00:00:00.000Z')).toEqual([]);
+  });
+
+  it('remembers blocked hashes in order', async () => {
+    await t.store.photos.block({
+      phash: 'ffff000000000000',
+      reason: 'under-18',
+      photoId: 1,
+      adId: 100000001,
+      blockedAt: AT,
+    });
+    await t.store.photos.block({
+      phash: '0000ffff00000000',
+      reason: 'spam',
+      photoId: null,
+      adId: null,
+      blockedAt: AT,
+    });
+    expect((await t.store.photos.blocked()).map((entry) => entry.reason)).toEqual([
+      'under-18',
+      'spam',
+    ]);
+  });
+
+  it("an ad's photo list is stored with it and changed only at the revision read", async () => {
+    const adId = await t.store.memberAds.insert(
+      7,
+      {
+        state: 'California',
+        city: 'Los Angeles',
+        age: 30,
+        seeks: 'w4m',
+        title: 'Walks',
+        description: 'Long ones.',
+        photos: [
+          { id: 5, alt: '' },
+          { id: 6, alt: 'At the beach' },
+        ],
+      },
+      '[]',
+      AT,
+    );
+    const row = (await t.store.memberAds.find(adId))!;
+    expect(row.photos).toEqual([
+      { id: 5, alt: '' },
+      { id: 6, alt: 'At the beach' },
+    ]);
+    expect(row.pendingPhotos).toBeNull();
+    expect(
+      await t.store.memberAds.setPhotos(adId, row.revision, [{ id: 6, alt: '' }], [], AT),
+    ).toBe(true);
+    expect(
+      await t.store.memberAds.setPhotos(adId, row.revision, [{ id: 5, alt: '' }], null, AT),
+    ).toBe(false);
+    const after = (await t.store.memberAds.find(adId))!;
+    expect(after.photos).toEqual([{ id: 6, alt: '' }]);
+    expect(after.pendingPhotos).toEqual([]);
+  });
+});
+
+describe('photo storage', () => {
+  const kinds: Array<[string, () => PhotoStorage]> = [
+    ['the database', () => databasePhotoStorage(t.store)],
+    ['a folder', () => folderPhotoStorage(join(dir, 'photos'), t.store)],
+  ];
+  for (const [where, open] of kinds) {
+    it(`in ${where}: keeps bytes by key, and deletes them only when no photo uses them`, async () => {
+      const storage = open();
+      await storage.put(key(1), Buffer.from('one'));
+      await storage.put(key(1), Buffer.from('one'));
+      await storage.put(key(2), Buffer.from('two'));
+      expect((await storage.get(key(1)))!.toString()).toBe('one');
+      expect(await storage.get(key(9))).toBeUndefined();
+      expect(await storage.get('../../etc/passwd')).toBeUndefined();
+      await expect(storage.put('../x', Buffer.from('x'))).rejects.toThrow(/not a photo key/);
+      // key(2) is a size of a photo: it stays.
+      await t.store.photos.insert(photo(7, [2]));
+      await storage.delete([key(1), key(2)]);
+      expect(await storage.get(key(1))).toBeUndefined();
+      expect((await storage.get(key(2)))!.toString()).toBe('two');
+      if (storage.kind === 'folder')
+        expect(existsSync(join(dir, 'photos', key(1).slice(0, 2), `${key(1)}.webp`))).toBe(false);
+    });
+  }
+
+  it('finds orphan bytes in the database: kept, but no photo came to use them', async () => {
+    await t.store.photoBlobs.put(key(1), Buffer.from('one'), '2026-11-01T00:00:00.000Z');
+    await t.store.photoBlobs.put(key(2), Buffer.from('two'), '2026-11-01T00:00:00.000Z');
+    await t.store.photos.insert(photo(7, [2]));
+    expect(await t.store.photoBlobs.orphansBefore('2026-11-02T00:00:00.000Z')).toEqual([key(1)]);
+    expect(await t.store.photoBlobs.orphansBefore('2026-10-31T00:00:00.000Z')).toEqual([]);
+  });
+});
