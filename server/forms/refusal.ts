@@ -4,6 +4,7 @@
 // registry again (server/pages.ts), with the message, the field it belongs to and what was typed.
 // Which page that is, the endpoint declared (server/forms/form-endpoint.ts). The one refusal path.
 import type { Context } from 'hono';
+import type { FormPhoto } from '../../src/schemas/ad-form.ts';
 import type { FormFill } from '../../src/pages/request.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { OnRequestPages } from '../pages.ts';
@@ -34,6 +35,8 @@ export function refusals(pages: OnRequestPages) {
     c: Context<AppEnv>,
     refusal: Refusal,
     values: Record<string, string> = {},
+    /** The posting forms: photos kept from the refused post, shown again (JSON: `keptPhotos`). */
+    photos?: readonly FormPhoto[],
   ): Promise<Response> {
     // Refusals can hold what was typed (the email), so no cache keeps them.
     c.header('Cache-Control', 'no-store');
@@ -46,6 +49,7 @@ export function refusals(pages: OnRequestPages) {
         values,
         ...(refusal.field ? { field: refusal.field } : {}),
         ...(refusal.fieldErrors ? { fieldErrors } : {}),
+        ...(photos ? { photos } : {}),
       };
       const page = await pages.render(c, target, { form, status: refusal.status });
       // A page this visitor may not know of (the moderators' queue) is answered as JSON is.
@@ -55,7 +59,12 @@ export function refusals(pages: OnRequestPages) {
       {
         error: refusal.error,
         ...(refusal.field ? { field: refusal.field } : {}),
-        ...(refusal.fieldErrors ? { fields: refusal.fieldErrors } : {}),
+        ...(refusal.fieldErrors
+          ? { fields: refusal.fieldErrors, fieldErrors: refusal.fieldErrors }
+          : {}),
+        ...(photos
+          ? { keptPhotos: photos.map(({ id, alt, previewUrl }) => ({ id, alt, previewUrl })) }
+          : {}),
       },
       refusal.status,
     );

@@ -17,9 +17,11 @@ export const mediaTypeOf = (c: Context) =>
 export function isFormSubmission(c: Context): boolean {
   const type = mediaTypeOf(c);
   if (type === 'application/json') return false;
+  const accept = c.req.header('accept') ?? '';
+  // A page script posting a form body (photos go as multipart) and asking for JSON gets JSON.
+  if (/\bapplication\/json\b/.test(accept) && !/\btext\/html\b/.test(accept)) return false;
   if (FORM_TYPES.has(type)) return true;
   if (c.req.header('sec-fetch-mode') === 'navigate') return true;
-  const accept = c.req.header('accept') ?? '';
   return /\btext\/html\b/.test(accept) && !/\bapplication\/json\b/.test(accept);
 }
 

@@ -16,6 +16,7 @@ import {
   RENEW_BEFORE_DAYS,
 } from '../../src/schemas/ad-limits.ts';
 import { renewBeforeEditing } from '../../src/schemas/member-ad-view.ts';
+import type { AdPhotoRef } from '../../src/schemas/photos.ts';
 import { Refusal } from '../forms/refusal.ts';
 import type { AdContent, MemberAdRow, NewMemberAd } from '../store/member-ads.ts';
 import type { Store } from '../store/store.ts';
@@ -27,6 +28,8 @@ export const AD_NOT_FOUND = "We couldn't find that ad among yours.";
 export const ACTIVE_LIMIT = `You already have ${MAX_ACTIVE_ADS} ads in review or live, the most one member can have at once. Delete one, or wait until one expires, to post another.`;
 export const BANNED = 'This account cannot post ads.';
 export const NOT_EDITABLE = 'A moderator removed this ad, so it can no longer be edited.';
+export const PHOTOS_GONE =
+  'One of your photos is no longer available (removed meanwhile). Choose your photos again.';
 
 const HOUR_MS = 3_600_000;
 
@@ -56,8 +59,52 @@ export async function postAd(
       const retryAfter = Math.max(1, Math.ceil((Date.parse(nextAt) - now.getTime()) / 1000));
       return new Refusal(429, cityLimit(ad.city, nextAt), undefined, retryAfter);
     }
-    return { id: await tx.memberAds.insert(accountId, ad, marks, now.toISOString()) };
+    const photos = ad.photos ?? [];
+    if (!(await photosUsable(tx, photos, accountId, undefined)))
+      return new Refusal(400, PHOTOS_GONE, 'photos');
+    const id = await tx.memberAds.insert(accountId, ad, marks, now.toISOString());
+    await attachPhotos(tx, photos, id, accountId);
+    return { id };
   });
+}
+
+/**
+ * Whether every photo of the list is the member's, not removed by a moderator, and on no ad or on
+ * this one (the route checked already; under the member's lock nothing else attaches them).
+ */
+async function photosUsable(
+  tx: Store,
+  photos: readonly AdPhotoRef[],
+  accountId: number,
+  adId: number | undefined,
+): Promise<boolean> {
+  if (photos.length === 0) return true;
+  const rows = await tx.photos.findMany(photos.map((photo) => photo.id));
+  return (
+    rows.length === new Set(photos.map((photo) => photo.id)).size &&
+    rows.every(
+      (row) =>
+        row.accountId === accountId &&
+        row.removedAt === null &&
+        (row.adId === null || row.adId === adId),
+    )
+  );
+}
+
+async function attachPhotos(
+  tx: Store,
+  photos: readonly AdPhotoRef[],
+  adId: number,
+  accountId: number,
+): Promise<void> {
+  if (photos.length === 0) return;
+  const attached = await tx.photos.attach(
+    photos.map((photo) => photo.id),
+    adId,
+    accountId,
+  );
+  if (attached !== photos.length)
+    throw new Error(`ad ${adId}: ${attached} of ${photos.length} photos attached`);
 }
 
 /**
@@ -77,6 +124,13 @@ export function expiredRefusal(ad: MemberAdRow, today: string): Refusal | undefi
  * moderator approves it; an ad in review or rejected takes the edit and (again) waits in review.
  * Removed ads cannot be edited. An expired ad is renewed first: an edit would wait for a moderator
  * to approve text nobody sees, and approving it would not bring the ad back.
+ *
+ * Photos (`content.photos`, the whole list as the member wants it; undefined: unchanged): on a
+ * live ad, the photos taken away go at once, from the published list and the pending one, while
+ * those added, reordered or described anew wait in pending_photos. The photos no list names any
+ * more are deleted (their rows here; `deletedKeys`: the bytes to delete once the unit has ended),
+ * unless a moderator removed them (the member still sees why). `lostPublished`: a live ad lost a
+ * published photo (to publish soon).
  */
 export async function editAd(
   store: Store,
@@ -85,23 +139,89 @@ export async function editAd(
   content: AdContent,
   marks: string,
   now: Date,
-): Promise<{ ad: MemberAdRow; pending: boolean } | Refusal> {
+): Promise<
+  | { ad: MemberAdRow; pending: boolean; deletedKeys: string[]; lostPublished: boolean }
+  | Refusal
+> {
   return changeOwnAd(store, accountId, adId, async (tx, ad) => {
     const expired = expiredRefusal(ad, utcDay(now));
     if (expired) return expired;
     const at = now.toISOString();
-    if (ad.status === 'live')
-      return {
-        changed: await tx.memberAds.setPendingEdit(ad.id, ad.revision, content, marks, at),
-        pending: true,
-      };
-    if (ad.status === 'review' || ad.status === 'rejected')
+    if (ad.status !== 'live' && ad.status !== 'review' && ad.status !== 'rejected')
+      return new Refusal(409, NOT_EDITABLE);
+    const wanted = content.photos;
+    if (wanted && !(await photosUsable(tx, wanted, accountId, ad.id)))
+      return new Refusal(400, PHOTOS_GONE, 'photos');
+    if (wanted) await attachPhotos(tx, wanted, ad.id, accountId);
+    const keep = new Set((wanted ?? [...ad.photos, ...(ad.pendingPhotos ?? [])]).map((p) => p.id));
+    const gone = [...ad.photos, ...(ad.pendingPhotos ?? [])]
+      .map((photo) => photo.id)
+      .filter((id, at, all) => !keep.has(id) && all.indexOf(id) === at);
+    const deletedKeys = await deletePhotos(tx, ad.id, gone);
+    const text: AdContent = {
+      age: content.age,
+      seeks: content.seeks,
+      title: content.title,
+      description: content.description,
+    };
+    if (ad.status !== 'live')
       return {
         changed: await tx.memberAds.resubmit(ad.id, ad.revision, content, marks, at),
         pending: false,
+        deletedKeys,
+        lostPublished: false,
       };
-    return new Refusal(409, NOT_EDITABLE);
+    if (!wanted)
+      return {
+        changed: await tx.memberAds.setPendingEdit(ad.id, ad.revision, text, marks, at),
+        pending: true,
+        deletedKeys,
+        lostPublished: false,
+      };
+    // Live: what is taken away goes at once; the rest of the change waits for a moderator.
+    const published = ad.photos.filter((photo) => keep.has(photo.id));
+    const pendingPhotos = samePhotos(wanted, published) ? null : wanted;
+    const lostPublished = published.length < ad.photos.length;
+    let revision = ad.revision;
+    const photosChanged =
+      lostPublished || !samePhotos(pendingPhotos ?? [], ad.pendingPhotos ?? []);
+    if (photosChanged) {
+      if (!(await tx.memberAds.setPhotos(ad.id, revision, published, pendingPhotos, at)))
+        return { changed: false, pending: false, deletedKeys, lostPublished };
+      revision += 1;
+    }
+    // Only photos taken away, the text as it is live: nothing for a moderator to look at.
+    if (photosChanged && pendingPhotos === null && ad.pendingTitle === null && sameText(ad, text))
+      return { changed: true, pending: false, deletedKeys, lostPublished };
+    return {
+      changed: await tx.memberAds.setPendingEdit(ad.id, revision, text, marks, at),
+      pending: true,
+      deletedKeys,
+      lostPublished,
+    };
   });
+}
+
+const samePhotos = (a: readonly AdPhotoRef[], b: readonly AdPhotoRef[]) =>
+  a.length === b.length && a.every((photo, at) => photo.id === b[at]!.id && photo.alt === b[at]!.alt);
+
+const sameText = (ad: MemberAdRow, text: AdContent) =>
+  ad.age === text.age &&
+  ad.seeks === text.seeks &&
+  ad.title === text.title &&
+  ad.description === text.description;
+
+/**
+ * Deletes the ad's photos of `ids` but those a moderator removed (kept so the member reads why);
+ * answers the keys of the bytes no photo uses any more.
+ */
+async function deletePhotos(tx: Store, adId: number, ids: readonly number[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await tx.photos.findMany(ids);
+  const deletable = rows
+    .filter((row) => row.removedAt === null && (row.adId === adId || row.adId === null))
+    .map((row) => row.id);
+  return tx.photos.delete(deletable);
 }
 
 /** Deleted by its member: gone from their list, and from the site at the next publish. */

@@ -14,13 +14,15 @@
 // Refusals come back as the form's page (fields kept, each message beside its field) for a form
 // post, and as `{ error, field? }` for JSON. This sub-app has its own body limit: a 5,000-character
 // description is up to 15 KB of UTF-8, and three times that once a form percent-encodes it.
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { getState, hasCity } from '../../src/content/index.ts';
 import { accountPath, editAdPath, postInReviewPath, routes } from '../../src/paths.ts';
 import {
   AD_EDIT_FIELDS,
   AD_FORM_FIELDS,
   checkAdEdit,
+  adTextFields,
   checkAdForm,
   type AdFormProblems,
 } from '../../src/schemas/ad-form.ts';
@@ -28,9 +30,26 @@ import { utcDay } from '../../src/days.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { FIX_FIELDS, NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
-import { keptValues, readSubmission } from '../forms/submission.ts';
+import {
+  isFormSubmission,
+  keptValues,
+  mediaTypeOf,
+  readSubmission,
+  type Submission,
+} from '../forms/submission.ts';
 import { pageSource } from '../pages.ts';
 import { memberAdView } from '../posting/ad-view.ts';
+import {
+  adPhotosFromPost,
+  deletePhotoBytes,
+  PHOTO_POST_MAX_BODY_BYTES,
+  PHOTOS_BUSY,
+  PHOTOS_TOO_LARGE,
+  readPhotoRequest,
+} from '../posting/ad-photos.ts';
+import { PhotoProcessingBusy } from '../photos/processing-pool.ts';
+import { readUpload, type UploadedFile } from '../photos/read-upload.ts';
+import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '../../src/schemas/photos.ts';
 import {
   AD_NOT_FOUND,
   deleteAd,
@@ -98,12 +117,27 @@ export function postingRoutes(options: PostingOptions) {
   const scan = options.scan ?? scanAdForPosting;
   const now = options.now ?? (() => new Date());
   const app = new Hono<AppEnv>();
+  const photos = options.photos;
   const endpoint = (page: Parameters<FormEndpoint>[0]) => form(page, POSTING_MAX_BODY_BYTES);
+  /**
+   * The posting and edit forms: multipart (with photos) may be as large as six photos; anything
+   * else keeps the small limit. Too large is 413 with the message beside the photo field.
+   */
+  const adEndpoint = (page: Parameters<FormEndpoint>[0]) => {
+    const [formPage, checkOrigin, textLimit] = endpoint(page);
+    const photoLimit = bodyLimit({
+      maxSize: PHOTO_POST_MAX_BODY_BYTES,
+      onError: (c) => refuse(c, new Refusal(413, PHOTOS_TOO_LARGE, 'photos')),
+    });
+    const limit: MiddlewareHandler<AppEnv> = (c, next) =>
+      mediaTypeOf(c) === 'multipart/form-data' ? photoLimit(c, next) : textLimit(c, next);
+    return [formPage, checkOrigin, limit] as const;
+  };
   const accountPage = { route: routes.account };
-  const editPage = endpoint((c) => ({
+  const editPage = (c: Parameters<Extract<Parameters<FormEndpoint>[0], Function>>[0]) => ({
     route: routes.editAd,
     params: { adId: c.req.param('id') ?? '' },
-  }));
+  });
 
   app.get('/cities', (c) => {
     const state = getState(c.req.query('state') ?? '');
@@ -111,60 +145,117 @@ export function postingRoutes(options: PostingOptions) {
     return c.json({ state: state.name, cities: state.cities.map((city) => city.name) }, 200);
   });
 
-  app.post('/', ...endpoint({ route: routes.post }), async (c) => {
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, submission);
-    const values = keptValues(submission, AD_FORM_FIELDS);
+  app.post('/', ...adEndpoint({ route: routes.post }), async (c) => {
     const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
-    if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED), values);
-    const checked = checkAdForm(submission.fields, hasCity);
-    if (!checked.ok) return refuse(c, problems(checked.problems), values);
-    const ad = checked.ad;
-    const scanned = scan(ad);
-    if (scanned.refusal)
-      return refuse(c, problems({ [scanned.refusal.field]: scanned.refusal.message }), values);
-    const outcome = await postAd(store, member.accountId, ad, JSON.stringify(scanned.marks), now());
-    if (outcome instanceof Refusal) return refuse(c, outcome, values);
-    return submission.kind === 'form'
-      ? c.redirect(postInReviewPath(), 303)
-      : c.json({ id: outcome.id, redirectUrl: postInReviewPath() }, 201);
+    const post = await readAdPost(c, photos);
+    if (post instanceof Refusal) return refuse(c, post);
+    try {
+      const { submission } = post;
+      const values = keptValues(submission, AD_FORM_FIELDS);
+      if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+      if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED), values);
+      const chosen = await adPhotosFromPost({
+        store,
+        photos,
+        accountId: member.accountId,
+        request: readPhotoRequest(submission.fields, post.multipart),
+        files: post.files,
+        now: now(),
+      });
+      const shown = chosen.list === undefined ? undefined : chosen.shown;
+      if (chosen.busyFor !== undefined)
+        return refuse(c, new Refusal(503, PHOTOS_BUSY, 'photos', chosen.busyFor), values, shown);
+      const checked = checkAdForm(adTextFields(submission.fields), hasCity);
+      const found: AdFormProblems = checked.ok ? {} : { ...checked.problems };
+      if (chosen.problem) found.photos = chosen.problem;
+      if (!checked.ok || chosen.problem) return refuse(c, problems(found), values, shown);
+      const ad = { ...checked.ad, ...(chosen.list ? { photos: chosen.list } : {}) };
+      const scanned = scan(ad);
+      if (scanned.refusal)
+        return refuse(
+          c,
+          problems({ [scanned.refusal.field]: scanned.refusal.message }),
+          values,
+          shown,
+        );
+      const outcome = await postAd(
+        store,
+        member.accountId,
+        ad,
+        JSON.stringify(scanned.marks),
+        now(),
+      );
+      if (outcome instanceof Refusal) return refuse(c, outcome, values, shown);
+      return submission.kind === 'form'
+        ? c.redirect(postInReviewPath(), 303)
+        : c.json({ id: outcome.id, redirectUrl: postInReviewPath() }, 201);
+    } finally {
+      await post.dispose();
+    }
   });
 
-  app.post('/:id/edit', ...editPage, async (c) => {
+  app.post('/:id/edit', ...adEndpoint(editPage), async (c) => {
     const id = adIdOf(c.req.param('id'));
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, submission);
-    const values = keptValues(submission, AD_EDIT_FIELDS);
     const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
-    const ad = id === undefined ? undefined : await store.memberAds.findOwned(id, member.accountId);
-    if (!ad) return refuse(c, new Refusal(404, AD_NOT_FOUND));
-    if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED), values);
-    // Before the fields: whatever was typed, the answer is to renew first.
-    const expired = expiredRefusal(ad, utcDay(now()));
-    if (expired) return refuse(c, expired, values);
-    const checked = checkAdEdit(submission.fields);
-    if (!checked.ok) return refuse(c, problems(checked.problems), values);
-    const scanned = scan({ state: ad.state, city: ad.city, ...checked.ad });
-    if (scanned.refusal)
-      return refuse(c, problems({ [scanned.refusal.field]: scanned.refusal.message }), values);
-    const outcome = await editAd(
-      store,
-      member.accountId,
-      ad.id,
-      checked.ad,
-      JSON.stringify(scanned.marks),
-      now(),
-    );
-    if (outcome instanceof Refusal) return refuse(c, outcome, outcome.status === 404 ? {} : values);
-    const done = outcome.pending ? 'edit-in-review' : 'edited';
-    return submission.kind === 'form'
-      ? c.redirect(`${accountPath()}?done=${done}`, 303)
-      : c.json(
-          { id: ad.id, pending: outcome.pending, redirectUrl: `${accountPath()}?done=${done}` },
-          200,
+    const post = await readAdPost(c, photos);
+    if (post instanceof Refusal) return refuse(c, post);
+    try {
+      const { submission } = post;
+      const values = keptValues(submission, AD_EDIT_FIELDS);
+      if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+      const ad =
+        id === undefined ? undefined : await store.memberAds.findOwned(id, member.accountId);
+      if (!ad) return refuse(c, new Refusal(404, AD_NOT_FOUND));
+      if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED), values);
+      // Before the fields: whatever was typed, the answer is to renew first.
+      const expired = expiredRefusal(ad, utcDay(now()));
+      if (expired) return refuse(c, expired, values);
+      const chosen = await adPhotosFromPost({
+        store,
+        photos,
+        accountId: member.accountId,
+        adId: ad.id,
+        request: readPhotoRequest(submission.fields, post.multipart),
+        files: post.files,
+        now: now(),
+      });
+      const shown = chosen.list === undefined ? undefined : chosen.shown;
+      if (chosen.busyFor !== undefined)
+        return refuse(c, new Refusal(503, PHOTOS_BUSY, 'photos', chosen.busyFor), values, shown);
+      const checked = checkAdEdit(adTextFields(submission.fields));
+      const found: AdFormProblems = checked.ok ? {} : { ...checked.problems };
+      if (chosen.problem) found.photos = chosen.problem;
+      if (!checked.ok || chosen.problem) return refuse(c, problems(found), values, shown);
+      const scanned = scan({ state: ad.state, city: ad.city, ...checked.ad });
+      if (scanned.refusal)
+        return refuse(
+          c,
+          problems({ [scanned.refusal.field]: scanned.refusal.message }),
+          values,
+          shown,
         );
+      const outcome = await editAd(
+        store,
+        member.accountId,
+        ad.id,
+        { ...checked.ad, ...(chosen.list ? { photos: chosen.list } : {}) },
+        JSON.stringify(scanned.marks),
+        now(),
+      );
+      if (outcome instanceof Refusal)
+        return refuse(c, outcome, outcome.status === 404 ? {} : values, shown);
+      await deletePhotoBytes(photos, outcome.deletedKeys);
+      if (outcome.lostPublished) publishSoon(options.publisher, `photos taken off ad ${ad.id}`);
+      const done = outcome.pending ? 'edit-in-review' : 'edited';
+      return submission.kind === 'form'
+        ? c.redirect(`${accountPath()}?done=${done}`, 303)
+        : c.json(
+            { id: ad.id, pending: outcome.pending, redirectUrl: `${accountPath()}?done=${done}` },
+            200,
+          );
+    } finally {
+      await post.dispose();
+    }
   });
 
   app.post('/:id/delete', ...endpoint(accountPage), async (c) => {
@@ -210,6 +301,47 @@ export function postingRoutes(options: PostingOptions) {
   );
 
   return app;
+}
+
+/** A post of the posting or edit form: its fields, and its files when it is multipart. */
+interface AdPost {
+  submission: Submission;
+  multipart: boolean;
+  files: UploadedFile[];
+  dispose(): Promise<void>;
+}
+
+/**
+ * Reads a post of the posting or edit form. Multipart (the forms, with or without JavaScript) is
+ * streamed to temporary files, once the pool says a photo would be taken now (busy: 503 before a
+ * byte of the files is read); anything else is read as before (JSON, a plain form).
+ */
+async function readAdPost(
+  c: Parameters<typeof isFormSubmission>[0],
+  photos: AppPhotos | undefined,
+): Promise<AdPost | Refusal> {
+  if (mediaTypeOf(c) !== 'multipart/form-data' || !photos) {
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return submission;
+    return { submission, multipart: false, files: [], dispose: async () => {} };
+  }
+  try {
+    photos.pool.admit(1);
+  } catch (error) {
+    if (!(error instanceof PhotoProcessingBusy)) throw error;
+    return new Refusal(503, PHOTOS_BUSY, 'photos', error.retryAfterSeconds);
+  }
+  const upload = await readUpload(c.req.raw, {
+    maxFiles: MAX_PHOTOS,
+    maxFileBytes: MAX_PHOTO_BYTES,
+  });
+  if (upload instanceof Refusal) return upload;
+  return {
+    submission: { kind: isFormSubmission(c) ? 'form' : 'json', fields: upload.fields },
+    multipart: true,
+    files: upload.files,
+    dispose: upload.dispose,
+  };
 }
 
 /** Several fields refused at once: each message beside its field (`form`: about the whole form). */

@@ -2,6 +2,7 @@
 // rendered by the server on each request). The server (server/pages.ts) builds it and hands it to
 // the page's data hook as `request`, beside `routeParams` (on the dev server too: server/dev/);
 // prerendered pages get none. Pages read only this: they never import the server.
+import type { FormPhoto } from '../schemas/ad-form.ts';
 import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { MessagesView } from './messages-view.ts';
 import type { ModerationView } from './moderation-view.ts';
@@ -26,6 +27,8 @@ export interface FormFill {
   values: Readonly<Record<string, string>>;
   /** Messages shown beside their fields, by field name. */
   fieldErrors?: Readonly<Partial<Record<string, string>>>;
+  /** The posting forms: the photos kept from the refused post (uploads, the ad's), shown again. */
+  photos?: readonly FormPhoto[];
 }
 
 /** An emailed link's token, as the server found it. `done`: the link's action just succeeded. */

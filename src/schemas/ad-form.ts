@@ -99,7 +99,7 @@ export type AdFormInput = z.infer<typeof adFormSchema>;
 export type AdEditInput = z.infer<typeof adEditSchema>;
 
 /** Each field's first problem (`form` for one about the request as a whole). */
-export type AdFormProblems = Partial<Record<AdFieldName | 'form', string>>;
+export type AdFormProblems = Partial<Record<AdFieldName | 'photos' | 'form', string>>;
 
 export type AdFormCheck<T> = { ok: true; ad: T } | { ok: false; problems: AdFormProblems };
 
@@ -140,4 +140,53 @@ function problemsOf(error: z.ZodError): AdFormProblems {
     problems[key] ??= issue.message;
   }
   return problems;
+}
+
+// The photo fields of the posting and edit forms (the contract of issue 20): the forms are
+// multipart; new files come in `photos`; photos already kept (the ad's, or uploads kept from a
+// refused post) come back as repeated `photo` ids in display order, each with `photo_alt_{id}`
+// and, on the edit page, `photo_remove_{id}` = "1". With JavaScript, `new_photo_alt` (one a new
+// file, in order) and `photo_order` (`p{id}` / `f{index}` tokens) may come too.
+
+/** The file input's name. */
+export const PHOTO_FILES_FIELD = 'photos';
+/** A kept photo's id, repeated in display order. */
+export const KEPT_PHOTO_FIELD = 'photo';
+export const photoAltField = (id: number) => `photo_alt_${id}`;
+export const photoRemoveField = (id: number) => `photo_remove_${id}`;
+export const NEW_PHOTO_ALT_FIELD = 'new_photo_alt';
+export const PHOTO_ORDER_FIELD = 'photo_order';
+/** The types the file input offers (the server reads the type from the bytes whatever it says). */
+export const PHOTO_ACCEPT = 'image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif';
+
+/** Whether a posted field belongs to the photos (and not to the ad's text, which is strict). */
+export const isPhotoFieldName = (name: string) =>
+  name === PHOTO_FILES_FIELD ||
+  name === KEPT_PHOTO_FIELD ||
+  name === NEW_PHOTO_ALT_FIELD ||
+  name === PHOTO_ORDER_FIELD ||
+  /^photo_(alt|remove)_/.test(name);
+
+/** The posted fields without the photo fields: what checkAdForm / checkAdEdit read. */
+export const adTextFields = (fields: Readonly<Record<string, unknown>>) =>
+  Object.fromEntries(Object.entries(fields).filter(([name]) => !isPhotoFieldName(name)));
+
+/**
+ * A photo as the form shows it (kept from a refused post, or the ad's own on the edit page): its
+ * thumbnail through the server (the member's own photo), and what the member set for it.
+ */
+export interface FormPhoto {
+  id: number;
+  /** The member's alt text ('' for the default). */
+  alt: string;
+  /** The thumbnail: /api/photos/{id}/320 and its size. */
+  previewUrl: string;
+  width: number;
+  height: number;
+  /** The member ticked "Remove this photo" (a refused edit shows it ticked again). */
+  remove?: boolean;
+  /** Added to a live ad, waiting for a moderator. */
+  pending?: boolean;
+  /** A moderator removed it: the reason the member reads (no longer on the ad, not counted). */
+  removedReason?: string;
 }
