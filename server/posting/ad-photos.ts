@@ -79,7 +79,8 @@ export function readPhotoRequest(
     return {
       id,
       alt: id === undefined ? '' : oneLine(fields[photoAltField(id)]),
-      remove: id !== undefined && ['1', 'on', 'true'].includes(textOf(fields[photoRemoveField(id)])),
+      remove:
+        id !== undefined && ['1', 'on', 'true'].includes(textOf(fields[photoRemoveField(id)])),
     };
   });
   const order = textOf(fields[PHOTO_ORDER_FIELD]).trim();

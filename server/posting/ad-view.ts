@@ -3,14 +3,44 @@ import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import type { MemberAdView } from '../../src/schemas/member-ad-view.ts';
 import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
 import type { Seeks } from '../../src/schemas/seeks.ts';
+import type { FormPhoto } from '../../src/schemas/ad-form.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
+import type { PhotoRow } from '../store/photos.ts';
+import { formPhotoOf } from './ad-photos.ts';
 import { canRenew, isExpired } from './lifetime.ts';
 
 /** The moderator's reason as the member reads it (the forms post a code). */
 export const reasonLabel = (reason: string) =>
   (MODERATION_REASONS as Record<string, string>)[reason] ?? reason;
 
-export function memberAdView(ad: MemberAdRow, today: string): MemberAdView {
+/**
+ * The ad's photos as its member edits them: a live ad's waiting list when it has one (those not
+ * yet published marked pending), else its list; then those a moderator removed, with the reason.
+ */
+export function memberAdPhotos(ad: MemberAdRow, rows: readonly PhotoRow[]): FormPhoto[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const published = new Set(ad.photos.map((photo) => photo.id));
+  const list = ad.status === 'live' && ad.pendingPhotos ? ad.pendingPhotos : ad.photos;
+  const shown = list.flatMap((photo) => {
+    const row = byId.get(photo.id);
+    if (!row || row.removedAt !== null) return [];
+    return [
+      formPhotoOf(row, photo.alt, { pending: ad.status === 'live' && !published.has(row.id) }),
+    ];
+  });
+  const removed = rows
+    .filter((row) => row.adId === ad.id && row.removedAt !== null)
+    .map((row) =>
+      formPhotoOf(row, '', { removedReason: reasonLabel(row.removedReason ?? 'other') }),
+    );
+  return [...shown, ...removed];
+}
+
+export function memberAdView(
+  ad: MemberAdRow,
+  today: string,
+  photoRows: readonly PhotoRow[] = [],
+): MemberAdView {
   const status = isExpired(ad, today)
     ? 'expired'
     : ad.status === 'deleted'
@@ -47,6 +77,7 @@ export function memberAdView(ad: MemberAdRow, today: string): MemberAdView {
       : {}),
     ...(ad.rejectedReason ? { rejectedReason: reasonLabel(ad.rejectedReason) } : {}),
     ...(ad.rejectedNote ? { rejectedNote: ad.rejectedNote } : {}),
+    photos: memberAdPhotos(ad, photoRows),
     renewable: canRenew(ad, today),
     // An expired ad is renewed before it is edited (server/posting/member-ads.ts, editAd).
     editable:

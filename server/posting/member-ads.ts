@@ -140,8 +140,7 @@ export async function editAd(
   marks: string,
   now: Date,
 ): Promise<
-  | { ad: MemberAdRow; pending: boolean; deletedKeys: string[]; lostPublished: boolean }
-  | Refusal
+  { ad: MemberAdRow; pending: boolean; deletedKeys: string[]; lostPublished: boolean } | Refusal
 > {
   return changeOwnAd(store, accountId, adId, async (tx, ad) => {
     const expired = expiredRefusal(ad, utcDay(now));
@@ -183,8 +182,7 @@ export async function editAd(
     const pendingPhotos = samePhotos(wanted, published) ? null : wanted;
     const lostPublished = published.length < ad.photos.length;
     let revision = ad.revision;
-    const photosChanged =
-      lostPublished || !samePhotos(pendingPhotos ?? [], ad.pendingPhotos ?? []);
+    const photosChanged = lostPublished || !samePhotos(pendingPhotos ?? [], ad.pendingPhotos ?? []);
     if (photosChanged) {
       if (!(await tx.memberAds.setPhotos(ad.id, revision, published, pendingPhotos, at)))
         return { changed: false, pending: false, deletedKeys, lostPublished };
@@ -203,7 +201,8 @@ export async function editAd(
 }
 
 const samePhotos = (a: readonly AdPhotoRef[], b: readonly AdPhotoRef[]) =>
-  a.length === b.length && a.every((photo, at) => photo.id === b[at]!.id && photo.alt === b[at]!.alt);
+  a.length === b.length &&
+  a.every((photo, at) => photo.id === b[at]!.id && photo.alt === b[at]!.alt);
 
 const sameText = (ad: MemberAdRow, text: AdContent) =>
   ad.age === text.age &&

@@ -95,7 +95,16 @@ export function memberAdPageSources(options: Pick<PostingOptions, 'store' | 'now
       read: async (_c, { member }) => {
         const today = utcDay(now());
         const owned = await ads.listOwned(member.accountId);
-        return { memberAds: owned.map((ad) => memberAdView(ad, today)) };
+        const photos = await options.store.photos.listOwned(member.accountId);
+        return {
+          memberAds: owned.map((ad) =>
+            memberAdView(
+              ad,
+              today,
+              photos.filter((photo) => photo.adId === ad.id),
+            ),
+          ),
+        };
       },
     }),
     pageSource({
@@ -104,8 +113,9 @@ export function memberAdPageSources(options: Pick<PostingOptions, 'store' | 'now
       read: async (_c, { member, params }) => {
         const id = adIdOf(params.adId);
         const ad = id === undefined ? undefined : await ads.findOwned(id, member.accountId);
+        const photos = ad ? await options.store.photos.listForAd(ad.id) : [];
         return ad
-          ? { memberAds: [memberAdView(ad, utcDay(now()))] }
+          ? { memberAds: [memberAdView(ad, utcDay(now()), photos)] }
           : { memberAds: [], status: 404 };
       },
     }),

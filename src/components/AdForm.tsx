@@ -1,5 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { FormStatus } from './Banner.tsx';
+import { PhotoField } from './PhotoField.tsx';
+import type { FormPhoto } from '../schemas/ad-form.ts';
 import {
   AD_AGE_MAX,
   AD_AGE_MIN,
@@ -28,6 +30,8 @@ export interface AdFormProps {
   /** Editing: state and city are the ad's and cannot change. */
   fixedPlace?: { state: string; city: string };
   submitLabel: string;
+  /** The photos kept so far (the ad's on the edit page; uploads kept from a refused post). */
+  photos: readonly FormPhoto[];
 }
 
 /**
@@ -41,6 +45,7 @@ export function AdForm(props: AdFormProps) {
       className="form ad-form"
       action={props.action}
       method="post"
+      encType="multipart/form-data"
       data-ad-form={props.fixedPlace ? 'edit' : 'new'}
     >
       <FormStatus error={props.error} />
@@ -182,6 +187,12 @@ export function AdForm(props: AdFormProps) {
           />
         )}
       </Field>
+      <PhotoField
+        photos={props.photos}
+        title={values.title}
+        removable={props.fixedPlace !== undefined}
+        error={errors.photos}
+      />
       <button className="button button--primary button--block" type="submit">
         {props.submitLabel}
       </button>

@@ -2,6 +2,7 @@
 // server reads from the database, turned into what the member sees. No zod here: pages import it.
 import { formatDate } from '../format.ts';
 import { AD_LIVE_DAYS, RENEW_AFTER_DAYS } from './ad-limits.ts';
+import type { FormPhoto } from './ad-form.ts';
 import type { Seeks } from './seeks.ts';
 
 /**
@@ -35,6 +36,11 @@ export interface MemberAdView extends MemberAdText {
    */
   rejectedReason?: string;
   rejectedNote?: string;
+  /**
+   * Its photos as the member edits them (a live ad's waiting list when it has one, those not yet
+   * published marked pending), then those a moderator removed, with the reason.
+   */
+  photos: FormPhoto[];
   /** Renew applies today (live within 3 days of expiry, or expired up to 30 days ago). */
   renewable: boolean;
   /** Edit applies (in review, live or rejected; an expired ad is renewed first). */

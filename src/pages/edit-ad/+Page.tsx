@@ -68,6 +68,7 @@ export default function Page() {
             error={data.error}
             states={data.states}
             cities={[]}
+            photos={data.photos}
             fixedPlace={{ state: ad.state, city: ad.city }}
             submitLabel="Send changes for review"
           />

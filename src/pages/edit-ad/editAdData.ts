@@ -41,6 +41,8 @@ export function editAdData({ routeParams, request }: DataContext) {
     states: getStates().map((state) => state.name),
     error: request?.form?.error,
     fieldErrors: request?.form?.fieldErrors ?? {},
+    /** The photos as the member left them in a refused post, else the ad's. */
+    photos: request?.form?.photos ?? ad?.photos ?? [],
     renewed: request?.query.done === 'renewed' && ad?.status !== 'expired',
   };
 }

@@ -46,6 +46,7 @@ export default function Page() {
           error={data.error}
           states={data.states}
           cities={data.cities}
+          photos={data.photos}
           submitLabel="Submit for review"
         />
       </div>

@@ -36,6 +36,8 @@ export function postData({ request }: DataContext) {
     cities: citiesOf(values.state),
     error: request?.form?.error,
     fieldErrors: request?.form?.fieldErrors ?? {},
+    /** Photos kept from a refused post (uploads), shown again so nothing is uploaded twice. */
+    photos: request?.form?.photos ?? [],
     maxActiveAds: MAX_ACTIVE_ADS,
   };
 }
