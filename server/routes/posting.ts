@@ -137,7 +137,7 @@ export function postingRoutes(options: PostingOptions) {
     const [formPage, checkOrigin, textLimit] = endpoint(page);
     const photoLimit = bodyLimit({
       maxSize: PHOTO_POST_MAX_BODY_BYTES,
-      onError: (c) => refuse(c, new Refusal(413, PHOTOS_TOO_LARGE, 'photos')),
+      onError: (c) => refuse(c, photoRefusal(413, PHOTOS_TOO_LARGE)),
     });
     const limit: MiddlewareHandler<AppEnv> = (c, next) =>
       mediaTypeOf(c) === 'multipart/form-data' ? photoLimit(c, next) : textLimit(c, next);
@@ -174,7 +174,7 @@ export function postingRoutes(options: PostingOptions) {
       });
       const shown = chosen.list === undefined ? undefined : chosen.shown;
       if (chosen.busyFor !== undefined)
-        return refuse(c, new Refusal(503, PHOTOS_BUSY, 'photos', chosen.busyFor), values, shown);
+        return refuse(c, photoRefusal(503, PHOTOS_BUSY, chosen.busyFor), values, shown);
       const checked = checkAdForm(adTextFields(submission.fields), hasCity);
       const found: AdFormProblems = checked.ok ? {} : { ...checked.problems };
       if (chosen.problem) found.photos = chosen.problem;
@@ -231,7 +231,7 @@ export function postingRoutes(options: PostingOptions) {
       });
       const shown = chosen.list === undefined ? undefined : chosen.shown;
       if (chosen.busyFor !== undefined)
-        return refuse(c, new Refusal(503, PHOTOS_BUSY, 'photos', chosen.busyFor), values, shown);
+        return refuse(c, photoRefusal(503, PHOTOS_BUSY, chosen.busyFor), values, shown);
       const checked = checkAdEdit(adTextFields(submission.fields));
       const found: AdFormProblems = checked.ok ? {} : { ...checked.problems };
       if (chosen.problem) found.photos = chosen.problem;
@@ -339,7 +339,7 @@ async function readAdPost(
     photos.pool.admit(1);
   } catch (error) {
     if (!(error instanceof PhotoProcessingBusy)) throw error;
-    return new Refusal(503, PHOTOS_BUSY, 'photos', error.retryAfterSeconds);
+    return photoRefusal(503, PHOTOS_BUSY, error.retryAfterSeconds);
   }
   const upload = await readUpload(c.req.raw, {
     maxFiles: MAX_PHOTOS,
@@ -353,6 +353,10 @@ async function readAdPost(
     dispose: upload.dispose,
   };
 }
+
+/** About the photos as a whole (too large, the pool full): beside the photo field. */
+const photoRefusal = (status: 413 | 503, message: string, retryAfter?: number) =>
+  new Refusal(status, message, 'photos', retryAfter, { photos: message });
 
 /** Several fields refused at once: each message beside its field (`form`: about the whole form). */
 function problems(found: AdFormProblems): Refusal {

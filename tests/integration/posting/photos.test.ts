@@ -1,0 +1,461 @@
+// Photos on the posting and edit forms (issue 20), in-process against a real store with the real
+// processing pool: a plain multipart form post (no JavaScript) and the same with
+// Accept: application/json; every hostile file refused beside the photo field with what was typed
+// kept and nothing stored; the processed files of a refused post kept and shown again; the limits
+// (6 photos, someone else's photo); a live ad's edit (removals at once, additions waiting); a full
+// pool (503, Retry-After); the server's memory while the bombs are posted.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cookieHeader, ORIGIN, type TestApp } from '../../helpers/api.ts';
+import { testAppOnFixtureContent } from '../../helpers/pages.ts';
+import {
+  asUpload,
+  BAD_FILES,
+  phoneJpeg,
+  smallJpeg,
+  twelveMegapixelJpeg,
+  asFile,
+  type UploadFile,
+} from '../../helpers/photo-fixtures.ts';
+import {
+  dayFromToday,
+  fieldErrorOf,
+  getPage,
+  makeMember,
+  setAd,
+  storedAds,
+  validAd,
+  type TestMember,
+} from '../../helpers/posting.ts';
+import { createPhotoPool } from '../../../server/photos/processing-pool.ts';
+import { parseAdPhotoList } from '../../../src/schemas/photos.ts';
+
+process.env.PASSWORD_HASH_COST = String(2 ** 14);
+
+const pool = createPhotoPool({ processes: 2 });
+const t = testAppOnFixtureContent({ photoProcessing: pool });
+afterAll(() => pool.close());
+
+type Fields = Record<string, string | string[]>;
+
+/** Posts a multipart form, as the browser does without JavaScript (or a script asking for JSON). */
+function postMultipart(
+  app: Pick<TestApp, 'app'>,
+  path: string,
+  fields: Fields,
+  files: UploadFile[],
+  session: string,
+  accept: 'html' | 'json' = 'html',
+): Promise<Response> {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields))
+    for (const each of Array.isArray(value) ? value : [value]) body.append(name, each);
+  for (const file of files) body.append('photos', asFile(file));
+  return Promise.resolve(
+    app.app.request(`${ORIGIN}${path}`, {
+      method: 'POST',
+      headers: {
+        ...cookieHeader(session),
+        accept: accept === 'json' ? 'application/json' : 'text/html,application/xhtml+xml',
+      },
+      body,
+    }),
+  );
+}
+
+interface PhotoRowSeen {
+  id: number;
+  account_id: number;
+  ad_id: number | null;
+}
+const photoRows = (app: Pick<TestApp, 'sql'>, accountId: number) =>
+  app.sql.all<PhotoRowSeen>(
+    'SELECT id, account_id, ad_id FROM photos WHERE account_id = ? ORDER BY id',
+    accountId,
+  );
+const variantsOf = (app: Pick<TestApp, 'sql'>, photoId: number) =>
+  app.sql.all<{ width: number; height: number; key: string }>(
+    'SELECT width, height, key FROM photo_variants WHERE photo_id = ? ORDER BY width',
+    photoId,
+  );
+const blobCount = async (app: Pick<TestApp, 'sql'>) =>
+  Number((await app.sql.all<{ n: number }>('SELECT COUNT(*) AS n FROM photo_blobs'))[0]!.n);
+
+/** The kept photos' ids in a form page (hidden `photo` inputs), in order. */
+const keptIdsIn = (html: string) =>
+  [...html.matchAll(/<input type="hidden" name="photo" value="(\d+)"/g)].map((m) => Number(m[1]));
+
+const jpeg = async (seed: number, name = `photo-${seed}.jpg`) =>
+  asUpload(await smallJpeg(seed), name);
+
+describe('posting an ad with photos, without JavaScript', () => {
+  let member: TestMember;
+  beforeAll(async () => {
+    member = await makeMember(t);
+  });
+
+  test('the form is multipart with the photo field, its hint and the file input', async () => {
+    const html = await (await getPage(t, '/post', member.session)).text();
+    expect(html).toContain('encType="multipart/form-data"');
+    expect(html.replace(/<!-- -->/g, '')).toContain(
+      '<label for="ad-photos">Photos (up to 6)</label>',
+    );
+    expect(html).toContain(
+      '<input id="ad-photos" class="photo-field__input" type="file" multiple="" accept="image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif" aria-describedby="ad-photos-hint" name="photos"/>',
+    );
+    expect(html).toContain('JPEG, PNG, WebP or HEIF, up to 15 MB and 40 megapixels each.');
+  });
+
+  test('a phone photo is kept upright in three widths, stored, and on the ad', async () => {
+    const response = await postMultipart(
+      t,
+      '/api/ads',
+      validAd(),
+      [asUpload(await phoneJpeg(), 'IMG_0001.jpg')],
+      member.session,
+    );
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/post/in-review');
+    const [ad] = await storedAds(t, member.accountId);
+    const photos = parseAdPhotoList((ad as unknown as { photos: string }).photos);
+    expect(photos).toHaveLength(1);
+    expect(photos[0]!.alt).toBe('');
+    const [row] = await photoRows(t, member.accountId);
+    expect(row).toMatchObject({ id: photos[0]!.id, ad_id: ad!.id });
+    const variants = await variantsOf(t, row!.id);
+    // 3000 × 2000 with "rotate 90°": portrait, 1280 wide at most.
+    expect(variants.map(({ width, height }) => [width, height])).toEqual([
+      [320, 480],
+      [640, 960],
+      [1280, 1920],
+    ]);
+    for (const variant of variants) {
+      const bytes = await t.store.photoBlobs.get(variant.key);
+      expect(bytes?.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    }
+  });
+});
+
+describe('files that are not usable photos', () => {
+  let member: TestMember;
+  beforeAll(async () => {
+    member = await makeMember(t);
+  });
+
+  test.each(Object.entries(BAD_FILES))(
+    '%s: refused beside the photo field, the ad kept, nothing stored',
+    async (_what, make) => {
+      const file = await make();
+      const blobsBefore = await blobCount(t);
+      const response = await postMultipart(
+        t,
+        '/api/ads',
+        validAd({ title: 'My title stays' }),
+        [file],
+        member.session,
+      );
+      expect(response.status).toBe(400);
+      const html = await response.text();
+      expect(fieldErrorOf(html, 'photos')).toMatch(
+        new RegExp(`^${file.name.replace('.', '\\.')}: .+`),
+      );
+      expect(html).toMatch(/aria-describedby="ad-photos-hint ad-photos-error" aria-invalid="true"/);
+      expect(html).toMatch(/id="ad-title"[^>]*value="My title stays"/);
+      expect(await photoRows(t, member.accountId)).toEqual([]);
+      expect(await blobCount(t)).toBe(blobsBefore);
+      expect(await storedAds(t, member.accountId)).toEqual([]);
+    },
+  );
+
+  test('posting every bomb keeps the server within 100 MB of memory', async () => {
+    const files = await Promise.all(Object.values(BAD_FILES).map((make) => make()));
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    try {
+      for (const file of files) {
+        const response = await postMultipart(t, '/api/ads', validAd(), [file], member.session);
+        expect(response.status).toBe(400);
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage().rss);
+    console.log(`RSS while posting the bad files: +${((peak - before) / 1e6).toFixed(1)} MB`);
+    expect(peak - before).toBeLessThan(100 * 1024 * 1024);
+  });
+});
+
+describe('a refused post keeps the photos that were fine', () => {
+  test('the good one is shown again, and sent again by its id without re-uploading', async () => {
+    const member = await makeMember(t);
+    const good = await jpeg(7, 'beach.jpg');
+    const bad = asUpload(Buffer.from('<?php system($_GET["c"]); ?>'), 'shell.jpg');
+    const refused = await postMultipart(
+      t,
+      '/api/ads',
+      validAd({ description: '' }),
+      [good, bad],
+      member.session,
+    );
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(fieldErrorOf(html, 'photos')).toBe(
+      "shell.jpg: This file isn't a photo we can use. Choose a JPEG, PNG, WebP or HEIF photo (SVG and other files can't be used).",
+    );
+    expect(fieldErrorOf(html, 'description')).toBe('Write a description.');
+    const [upload] = await photoRows(t, member.accountId);
+    expect(upload).toMatchObject({ ad_id: null });
+    expect(keptIdsIn(html)).toEqual([upload!.id]);
+    expect(html).toContain(`src="/api/photos/${upload!.id}/320" width="320" height="240"`);
+    expect(html).toContain('alt="Photo 1 of 1: Coffee and a long walk by the sea"');
+    expect(html).toContain('Describe this photo (optional)');
+    expect(html).not.toContain('Remove this photo');
+    // Its thumbnail is the member's to see.
+    const preview = await getPage(t, `/api/photos/${upload!.id}/320`, member.session);
+    expect(preview.status).toBe(200);
+    expect(preview.headers.get('content-type')).toBe('image/webp');
+
+    const posted = await postMultipart(
+      t,
+      '/api/ads',
+      validAd({ photo: String(upload!.id), [`photo_alt_${upload!.id}`]: 'At the beach' }),
+      [],
+      member.session,
+    );
+    expect(posted.status).toBe(303);
+    const [ad] = await storedAds(t, member.accountId);
+    expect(parseAdPhotoList((ad as unknown as { photos: string }).photos)).toEqual([
+      { id: upload!.id, alt: 'At the beach' },
+    ]);
+    expect(await photoRows(t, member.accountId)).toEqual([
+      { id: upload!.id, account_id: member.accountId, ad_id: ad!.id },
+    ]);
+  });
+
+  test('as JSON: the message, the field and the kept photos', async () => {
+    const member = await makeMember(t);
+    const response = await postMultipart(
+      t,
+      '/api/ads',
+      validAd(),
+      [await jpeg(8), await BAD_FILES['a truncated JPEG']()],
+      member.session,
+      'json',
+    );
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as {
+      error: string;
+      field: string;
+      fieldErrors: Record<string, string>;
+      keptPhotos: { id: number; alt: string; previewUrl: string }[];
+    };
+    const [upload] = await photoRows(t, member.accountId);
+    expect(body.field).toBe('photos');
+    expect(body.fieldErrors.photos).toMatch(/^truncated\.jpg: This photo couldn't be read/);
+    expect(body.keptPhotos).toEqual([
+      { id: upload!.id, alt: '', previewUrl: `/api/photos/${upload!.id}/320` },
+    ]);
+  });
+
+  test('as JSON, a good post answers the ad and where to go', async () => {
+    const member = await makeMember(t);
+    const response = await postMultipart(
+      t,
+      '/api/ads',
+      validAd(),
+      [await jpeg(9), await jpeg(10)],
+      member.session,
+      'json',
+    );
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as { id: number; redirectUrl: string };
+    expect(body.redirectUrl).toBe('/post/in-review');
+    const [ad] = await storedAds(t, member.accountId);
+    expect(body.id).toBe(ad!.id);
+    const rows = await photoRows(t, member.accountId);
+    const list = parseAdPhotoList((ad as unknown as { photos: string }).photos);
+    expect(list.map((photo) => photo.id).sort()).toEqual(rows.map((row) => row.id).sort());
+    expect(rows.every((row) => row.ad_id === ad!.id)).toBe(true);
+  });
+});
+
+describe('the limits', () => {
+  test('a seventh photo is refused by name; the six are kept', async () => {
+    const member = await makeMember(t);
+    const files = await Promise.all([1, 2, 3, 4, 5, 6, 7].map((seed) => jpeg(20 + seed)));
+    const response = await postMultipart(t, '/api/ads', validAd(), files, member.session);
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(fieldErrorOf(html, 'photos')).toBe(
+      'photo-27.jpg: an ad can have up to 6 photos, so this one wasn\u2019t added.'.replace(
+        '\u2019',
+        "'",
+      ),
+    );
+    expect(keptIdsIn(html)).toHaveLength(6);
+    expect(await storedAds(t, member.accountId)).toEqual([]);
+  });
+
+  test("someone else's photo is not found, and stays theirs", async () => {
+    const owner = await makeMember(t);
+    await postMultipart(
+      t,
+      '/api/ads',
+      validAd({ description: '' }),
+      [await jpeg(31)],
+      owner.session,
+    );
+    const [theirs] = await photoRows(t, owner.accountId);
+    const other = await makeMember(t);
+    const response = await postMultipart(
+      t,
+      '/api/ads',
+      validAd({ photo: String(theirs!.id) }),
+      [],
+      other.session,
+    );
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(fieldErrorOf(html, 'photos')).toBe(
+      "Photo 1: we couldn't find that photo among yours. Choose it again.",
+    );
+    expect(keptIdsIn(html)).toEqual([]);
+    expect(await storedAds(t, other.accountId)).toEqual([]);
+    expect((await photoRows(t, owner.accountId))[0]).toMatchObject({ ad_id: null });
+  });
+
+  test('a body over six full photos is 413 with the message beside the photo field', async () => {
+    const member = await makeMember(t);
+    const response = await t.app.request(`${ORIGIN}/api/ads`, {
+      method: 'POST',
+      headers: {
+        ...cookieHeader(member.session),
+        accept: 'text/html',
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': String(7 * 15 * 1024 * 1024),
+      },
+      body: '--x--\r\n',
+    });
+    expect(response.status).toBe(413);
+    expect(fieldErrorOf(await response.text(), 'photos')).toMatch(
+      /^The photos are too large together: an ad can have up to 6 photos of at most 15 MB each\./,
+    );
+  });
+});
+
+describe('editing the photos of a live ad', () => {
+  test('a photo removed goes at once; one added waits for review', async () => {
+    const member = await makeMember(t);
+    await postMultipart(t, '/api/ads', validAd(), [await jpeg(41), await jpeg(42)], member.session);
+    const [ad] = await storedAds(t, member.accountId);
+    await setAd(t, ad!.id, { status: 'live', expires_on: dayFromToday(20) });
+    // In the order the ad lists them (the files' order; ids come as processing ends).
+    const [first, second] = parseAdPhotoList((ad as unknown as { photos: string }).photos);
+    expect(await photoRows(t, member.accountId)).toHaveLength(2);
+    const firstKeys = (await variantsOf(t, first!.id)).map((variant) => variant.key);
+
+    const editPage = await (await getPage(t, `/account/ads/${ad!.id}/edit`, member.session)).text();
+    expect(keptIdsIn(editPage)).toEqual([first!.id, second!.id]);
+    expect(editPage).toContain(`name="photo_remove_${first!.id}" value="1"`);
+    expect(editPage).toContain('Remove this photo');
+
+    const text = {
+      age: '34',
+      seeks: 'w4m',
+      title: validAd().title!,
+      description: validAd().description!,
+    };
+    const removed = await postMultipart(
+      t,
+      `/api/ads/${ad!.id}/edit`,
+      {
+        ...text,
+        photo: [String(first!.id), String(second!.id)],
+        [`photo_remove_${first!.id}`]: '1',
+      },
+      [],
+      member.session,
+    );
+    expect(removed.status).toBe(303);
+    let [row] = await storedAds(t, member.accountId);
+    const stored = row as unknown as { photos: string; pending_photos: string | null };
+    expect(parseAdPhotoList(stored.photos)).toEqual([{ id: second!.id, alt: '' }]);
+    expect(stored.pending_photos).toBeNull();
+    expect(row!.pending_title).toBeNull();
+    expect((await photoRows(t, member.accountId)).map((photo) => photo.id)).toEqual([second!.id]);
+    for (const key of firstKeys) expect(await t.store.photoBlobs.get(key)).toBeUndefined();
+
+    const added = await postMultipart(
+      t,
+      `/api/ads/${ad!.id}/edit`,
+      { ...text, photo: String(second!.id) },
+      [await jpeg(43)],
+      member.session,
+    );
+    expect(added.status).toBe(303);
+    expect(added.headers.get('location')).toBe('/account?done=edit-in-review');
+    [row] = await storedAds(t, member.accountId);
+    const third = (await photoRows(t, member.accountId)).at(-1)!;
+    const after = row as unknown as { photos: string; pending_photos: string | null };
+    expect(parseAdPhotoList(after.photos)).toEqual([{ id: second!.id, alt: '' }]);
+    expect(parseAdPhotoList(after.pending_photos)).toEqual([
+      { id: second!.id, alt: '' },
+      { id: third.id, alt: '' },
+    ]);
+    const again = await (await getPage(t, `/account/ads/${ad!.id}/edit`, member.session)).text();
+    expect(keptIdsIn(again)).toEqual([second!.id, third.id]);
+    expect(again.match(/Waiting for review/g)).toHaveLength(1);
+  });
+});
+
+describe('a full pool', () => {
+  test('503 with Retry-After before the files are read', async () => {
+    const busyPool = createPhotoPool({ processes: 1, maxWaitMs: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'localboard-busy-'));
+    const { makeTestApp } = await import('../../helpers/api.ts');
+    const busy = await makeTestApp({ photoProcessing: busyPool });
+    try {
+      const member = await makeMember(busy);
+      const file = join(dir, 'big.jpg');
+      writeFileSync(file, await twelveMegapixelJpeg(3));
+      const running = busyPool.process(file);
+      running.catch(() => {});
+      const json = await postMultipart(
+        busy,
+        '/api/ads',
+        validAd(),
+        [await jpeg(51)],
+        member.session,
+        'json',
+      );
+      expect(json.status).toBe(503);
+      expect(Number(json.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await json.json()).toMatchObject({
+        error:
+          'We are processing a lot of photos right now. Please send the form again in a minute.',
+        field: 'photos',
+      });
+      const form = await postMultipart(
+        busy,
+        '/api/ads',
+        validAd(),
+        [await jpeg(52)],
+        member.session,
+      );
+      expect(form.status).toBe(503);
+      expect(fieldErrorOf(await form.text(), 'photos')).toMatch(
+        /^We are processing a lot of photos/,
+      );
+      await running;
+      expect(await photoRows(busy, member.accountId)).toEqual([]);
+    } finally {
+      await busyPool.close();
+      await busy.remove();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
