@@ -33,7 +33,7 @@ describe('the /post page', () => {
     const html = await response.text();
     expect(headingOf(html)).toBe('Post an ad');
     expect(html).toContain(
-      '<form class="form ad-form" data-ad-form="new" action="/api/ads" method="post"',
+      '<form class="form ad-form" data-ad-form="new" action="/api/ads" encType="multipart/form-data" method="post"',
     );
     const controls = [
       ['state', 'address-level1'],
