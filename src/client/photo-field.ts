@@ -52,9 +52,10 @@ export function enhancePhotoField(
   form: HTMLFormElement,
   showProblem: (message: string | undefined) => void,
 ): PhotoField | undefined {
-  const root = form.querySelector<HTMLElement>('[data-photo-field]');
-  const found = root?.querySelector<HTMLInputElement>('input[type="file"][name="photos"]');
-  if (!root || !found) return undefined;
+  const field = form.querySelector<HTMLElement>('[data-photo-field]');
+  const found = field?.querySelector<HTMLInputElement>('input[type="file"][name="photos"]');
+  if (!field || !found) return undefined;
+  const root: HTMLElement = field;
   const input: HTMLInputElement = found;
   const canSyncFiles = typeof DataTransfer === 'function';
   const title = form.querySelector<HTMLInputElement>('[name="title"]');
@@ -138,11 +139,10 @@ export function enhancePhotoField(
     const url = URL.createObjectURL(file);
     const element = itemElement(thumbnail(url), altInput('new_photo_alt', ''));
     element.dataset.newPhoto = '';
-    const about = element.querySelector('.photo-preview__about')!;
     const name = document.createElement('p');
     name.className = 'photo-preview__file';
     name.textContent = `${file.name} · ${sizeText(file.size)}`;
-    about.prepend(name);
+    element.querySelector('.photo-preview__number')!.after(name);
     return { kind: 'new', file, url, element };
   }
 
@@ -260,7 +260,8 @@ export function enhancePhotoField(
         const action = button.dataset.photoAction;
         button.setAttribute(
           'aria-label',
-          action === 'remove' ? `Remove photo ${n}` : `Move photo ${n} ${action}`,
+          // The visible words first, then the photo's number (WCAG 2.5.3, label in name).
+          action === 'remove' ? `Remove photo ${n}` : `Move ${action} photo ${n}`,
         );
         button.disabled = (action === 'up' && n === 1) || (action === 'down' && n === count);
       }
