@@ -13,7 +13,7 @@ export const ALT_LABEL = 'Describe this photo (optional)';
 export const tooManyPhotos = (left: number) =>
   `An ad can have up to ${MAX_PHOTOS} photos: ${left} of the files you chose ${left === 1 ? 'was' : 'were'} not added.`;
 export const tooLargePhoto = (name: string) =>
-  `${name}: This file is larger than ${MAX_PHOTO_BYTES / 1024 / 1024} MB. Please choose a smaller photo.`;
+  `${name}: This file is larger than ${MAX_PHOTO_BYTES / 1024 / 1024} MB. Choose a smaller photo, or one saved at a lower quality.`;
 
 /** A photo the server keeps (on the ad, or uploaded with a refused post): posted by its id. */
 interface KeptItem {
