@@ -248,6 +248,8 @@ export function enhancePhotoField(
     order.value = items
       .map((item) => (item.kind === 'kept' ? `p${item.id}` : `f${newFiles.indexOf(item)}`))
       .join(',');
+    // No photos: no order to send.
+    order.disabled = items.length === 0;
     const titleText = title?.value.trim() || 'your ad’s title';
     items.forEach((item, index) => {
       const n = index + 1;
@@ -276,7 +278,10 @@ export function enhancePhotoField(
   return {
     hasNewFiles: () => items.some((item) => item.kind === 'new'),
     keepFromServer(keptPhotos, refusalTexts) {
+      // Photos shown, and those removed on the edit page, are known already.
       const shown = new Set(items.flatMap((item) => (item.kind === 'kept' ? [item.id] : [])));
+      for (const element of removed.querySelectorAll<HTMLElement>('[data-photo-id]'))
+        shown.add(Number(element.dataset.photoId));
       const fresh = keptPhotos.filter((photo) => !shown.has(photo.id));
       const sent = items.filter((item): item is NewItem => item.kind === 'new');
       // A file the server refused is named in its message ("shell.jpg: This file isn't a photo…");
