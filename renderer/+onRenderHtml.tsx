@@ -2,6 +2,7 @@
 // Development server rendering. The production build renders the same documents with the
 // prerenderer (src/build/prerender/), which calls the same renderPageHtml().
 import '../src/styles/site.css';
+import '../src/styles/photo-field-enhanced.css';
 import type { ComponentType } from 'react';
 import { dangerouslySkipEscape, escapeInject } from 'vike/server';
 import type { PageContextServer } from 'vike/types';

@@ -3,11 +3,15 @@
 // beside its field, then sent as JSON without reloading the page; the city suggestions follow the
 // chosen state. Without this script the same form posts as it is and the server answers the page.
 import { checkAdEdit, checkAdForm, type AdFormProblems } from '../schemas/ad-form.ts';
-import { submitJson } from './submit-json.ts';
+import { enhancePhotoField, sendWithProgress, uploadProgress } from './photo-field.ts';
+import { submitJson, type SubmitResult } from './submit-json.ts';
 
 export const POST_FAILED = 'Your ad could not be sent. Please try again.';
 
 const FIELDS = ['state', 'city', 'age', 'seeks', 'title', 'description'] as const;
+/** The fields a message can be shown beside: the text fields and the photos. */
+const SHOWN = [...FIELDS, 'photos'] as const;
+type Problems = AdFormProblems & { photos?: string };
 
 export function enhanceAdForm(): void {
   const form = document.querySelector<HTMLFormElement>('form[data-ad-form]');
@@ -16,6 +20,9 @@ export function enhanceAdForm(): void {
   form.noValidate = true;
   const editing = form.dataset.adForm === 'edit';
   const cities = citySuggestions(form);
+  // With a photo field (src/client/photo-field.ts), the form is sent as multipart with progress.
+  const photos = enhancePhotoField(form, (message) => showFieldError(form, 'photos', message));
+  const progress = photos && uploadProgress(form);
   let sending = false;
 
   form.addEventListener('submit', (event) => {
@@ -32,7 +39,7 @@ export function enhanceAdForm(): void {
     const label = button.textContent;
     button.disabled = true;
     button.textContent = 'Sending...';
-    void submitJson(form.action, values, POST_FAILED, '/account').then((result) => {
+    const answered = (result: SubmitResult & { fieldErrors?: Record<string, string> }) => {
       if (result.ok) {
         window.location.assign(result.redirectUrl);
         return;
@@ -40,13 +47,31 @@ export function enhanceAdForm(): void {
       sending = false;
       button.disabled = false;
       button.textContent = label;
-      showProblems(
-        form,
-        result.field && FIELDS.includes(result.field as (typeof FIELDS)[number])
-          ? { [result.field]: result.error }
-          : { form: result.error },
-      );
-    });
+      progress?.stop();
+      const problems: Problems = {};
+      for (const [name, message] of Object.entries(result.fieldErrors ?? {}))
+        if (SHOWN.includes(name as (typeof SHOWN)[number]))
+          problems[name as keyof Problems] = message;
+      if (result.field && SHOWN.includes(result.field as (typeof SHOWN)[number]))
+        problems[result.field as keyof Problems] ??= result.error;
+      if (Object.keys(problems).length === 0) problems.form = result.error;
+      showProblems(form, problems);
+    };
+    if (!photos || !progress) {
+      void submitJson(form.action, values, POST_FAILED, '/account').then(answered);
+      return;
+    }
+    if (photos.hasNewFiles()) progress.start();
+    void sendWithProgress(form, POST_FAILED, '/account', (sent) => progress.show(sent)).then(
+      (result) => {
+        if (!result.ok && result.keptPhotos)
+          photos.keepFromServer(result.keptPhotos, [
+            result.error,
+            ...Object.values(result.fieldErrors),
+          ]);
+        answered(result);
+      },
+    );
   });
 }
 
@@ -62,35 +87,8 @@ function valuesOf(form: HTMLFormElement): Record<string, string> {
 }
 
 /** Puts each message beside its field (and the form's own in the banner); clears the others. */
-function showProblems(form: HTMLFormElement, problems: AdFormProblems): void {
-  for (const name of FIELDS) {
-    const field = form.querySelector<HTMLElement>(`[data-field="${name}"]`);
-    const control = form.querySelector<HTMLElement>(`[name="${name}"]`);
-    if (!field || !control) continue;
-    const message = problems[name];
-    const errorId = `ad-${name}-error`;
-    let error = field.querySelector<HTMLElement>('.field__error');
-    const describedBy = (control.getAttribute('aria-describedby') ?? '')
-      .split(' ')
-      .filter((id) => id && id !== errorId);
-    if (message) {
-      if (!error) {
-        error = document.createElement('p');
-        error.className = 'field__error';
-        error.id = errorId;
-        field.append(error);
-      }
-      error.textContent = message;
-      describedBy.push(errorId);
-      control.setAttribute('aria-invalid', 'true');
-    } else {
-      error?.remove();
-      control.removeAttribute('aria-invalid');
-    }
-    field.classList.toggle('field--invalid', Boolean(message));
-    if (describedBy.length > 0) control.setAttribute('aria-describedby', describedBy.join(' '));
-    else control.removeAttribute('aria-describedby');
-  }
+function showProblems(form: HTMLFormElement, problems: Problems): void {
+  for (const name of SHOWN) showFieldError(form, name, problems[name]);
   const status = form.querySelector<HTMLElement>('[data-form-status]');
   if (status) {
     const banner = problems.form ?? (Object.keys(problems).length > 0 ? FIX_FIELDS : undefined);
@@ -103,11 +101,44 @@ function showProblems(form: HTMLFormElement, problems: AdFormProblems): void {
       status.append(text);
     }
   }
-  const first = FIELDS.find((name) => problems[name]);
+  const first = SHOWN.find((name) => problems[name]);
   if (first) form.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
 }
 
 const FIX_FIELDS = 'Please correct the fields marked below.';
+
+/** Shows `message` beside the field `name` (its error paragraph, aria-describedby), or clears it. */
+function showFieldError(form: HTMLFormElement, name: string, message: string | undefined): void {
+  const field =
+    form.querySelector<HTMLElement>(`[data-field="${name}"]`) ??
+    (name === 'photos' ? form.querySelector<HTMLElement>('[data-photo-field]') : null);
+  const control = form.querySelector<HTMLElement>(`[name="${name}"]`);
+  if (!field || !control) return;
+  const errorId = `ad-${name}-error`;
+  let error = field.querySelector<HTMLElement>('.field__error');
+  const describedBy = (control.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .filter((id) => id && id !== errorId);
+  if (message) {
+    if (!error) {
+      error = document.createElement('p');
+      error.className = 'field__error';
+      error.id = errorId;
+      // Beside the control, before the previews that follow it.
+      if (name === 'photos') control.after(error);
+      else field.append(error);
+    }
+    error.textContent = message;
+    describedBy.push(error.id);
+    control.setAttribute('aria-invalid', 'true');
+  } else {
+    error?.remove();
+    control.removeAttribute('aria-invalid');
+  }
+  field.classList.toggle('field--invalid', Boolean(message));
+  if (describedBy.length > 0) control.setAttribute('aria-describedby', describedBy.join(' '));
+  else control.removeAttribute('aria-describedby');
+}
 
 /**
  * Keeps the city suggestions (the <datalist>) to the chosen state's cities, loaded when the state
