@@ -47,7 +47,6 @@ import {
   PHOTOS_TOO_LARGE,
   readPhotoRequest,
 } from '../posting/ad-photos.ts';
-import { PhotoProcessingBusy } from '../photos/processing-pool.ts';
 import { readUpload, type UploadedFile } from '../photos/read-upload.ts';
 import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '../../src/schemas/photos.ts';
 import {
@@ -323,8 +322,7 @@ interface AdPost {
 
 /**
  * Reads a post of the posting or edit form. Multipart (the forms, with or without JavaScript) is
- * streamed to temporary files, once the pool says a photo would be taken now (busy: 503 before a
- * byte of the files is read); anything else is read as before (JSON, a plain form).
+ * streamed to temporary files; anything else is read as before (JSON, a plain form).
  */
 async function readAdPost(
   c: Parameters<typeof isFormSubmission>[0],
@@ -335,12 +333,8 @@ async function readAdPost(
     if (submission instanceof Refusal) return submission;
     return { submission, multipart: false, files: [], dispose: async () => {} };
   }
-  try {
-    photos.pool.admit(1);
-  } catch (error) {
-    if (!(error instanceof PhotoProcessingBusy)) throw error;
-    return photoRefusal(503, PHOTOS_BUSY, error.retryAfterSeconds);
-  }
+  // Read even when the pool is full: the files only stream to disk (no decoding), and the answer
+  // (503, by adPhotosFromPost, only when there are files to process) keeps what was typed.
   const upload = await readUpload(c.req.raw, {
     maxFiles: MAX_PHOTOS,
     maxFileBytes: MAX_PHOTO_BYTES,

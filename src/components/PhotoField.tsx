@@ -39,10 +39,11 @@ export function PhotoField({ photos, title, removable, error }: PhotoFieldProps)
     <div
       className={error ? 'field field--invalid photo-field' : 'field photo-field'}
       data-field="photos"
+      data-photo-field=""
     >
       <label htmlFor="ad-photos">Photos (up to {MAX_PHOTOS})</label>
       {kept.length > 0 && (
-        <ol className="photo-field__list" aria-label="Your photos">
+        <ol className="photo-field__list" aria-label="Your photos" data-kept-photos="">
           {kept.map((photo, index) => (
             <KeptPhoto
               key={photo.id}
@@ -112,7 +113,11 @@ function KeptPhoto({
       <div className="photo-field__details">
         <p className="photo-field__caption">
           Photo {position}
-          {photo.pending && <span className="photo-field__badge">Waiting for review</span>}
+          {photo.pending && (
+            <span className="photo-field__badge" data-photo-note="">
+              Waiting for review
+            </span>
+          )}
         </p>
         <label htmlFor={altId}>Describe this photo (optional)</label>
         <input

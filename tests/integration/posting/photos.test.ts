@@ -15,7 +15,6 @@ import {
   BAD_FILES,
   phoneJpeg,
   smallJpeg,
-  twelveMegapixelJpeg,
   asFile,
   type UploadFile,
 } from '../../helpers/photo-fixtures.ts';
@@ -413,22 +412,35 @@ describe('editing the photos of a live ad', () => {
 });
 
 describe('a full pool', () => {
-  test('503 with Retry-After before the files are read', async () => {
-    const busyPool = createPhotoPool({ processes: 1, maxWaitMs: 0 });
+  test('503 with Retry-After and the form kept; nothing stored', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'localboard-busy-'));
+    // A worker that never answers: the pool is busy for as long as the test says.
+    const stall = join(dir, 'stall.mjs');
+    writeFileSync(
+      stall,
+      "process.on('message', () => {}); process.on('disconnect', () => process.exit(0));",
+    );
+    const busyPool = createPhotoPool({
+      processes: 1,
+      maxWaitMs: 0,
+      // Taken to last an hour: the one running keeps the pool full.
+      expectedMs: 3_600_000,
+      worker: { file: stall, execArgv: [] },
+    });
     const { makeTestApp } = await import('../../helpers/api.ts');
     const busy = await makeTestApp({ photoProcessing: busyPool });
     try {
       const member = await makeMember(busy);
-      const file = join(dir, 'big.jpg');
-      writeFileSync(file, await twelveMegapixelJpeg(3));
+      const file = join(dir, 'any.jpg');
+      writeFileSync(file, (await jpeg(50)).buffer);
+      const [first, second] = [await jpeg(51), await jpeg(52)];
       const running = busyPool.process(file);
       running.catch(() => {});
       const json = await postMultipart(
         busy,
         '/api/ads',
         validAd(),
-        [await jpeg(51)],
+        [first],
         member.session,
         'json',
       );
@@ -442,16 +454,23 @@ describe('a full pool', () => {
       const form = await postMultipart(
         busy,
         '/api/ads',
-        validAd(),
-        [await jpeg(52)],
+        validAd({ title: 'Typed while it was busy' }),
+        [second],
         member.session,
       );
       expect(form.status).toBe(503);
-      expect(fieldErrorOf(await form.text(), 'photos')).toMatch(
-        /^We are processing a lot of photos/,
-      );
-      await running;
+      const html = await form.text();
+      expect(fieldErrorOf(html, 'photos')).toMatch(/^We are processing a lot of photos/);
+      expect(html).toContain('value="Typed while it was busy"');
+      // Without a file to process, a busy pool is no reason to refuse.
+      const textOnly = await postMultipart(busy, '/api/ads', validAd(), [], member.session);
+      expect(textOnly.status).toBe(303);
       expect(await photoRows(busy, member.accountId)).toEqual([]);
+      const ads = await busy.sql.all<{ photos: string }>(
+        'SELECT photos FROM member_ads WHERE account_id = ?',
+        member.accountId,
+      );
+      expect(ads).toEqual([{ photos: '[]' }]);
     } finally {
       await busyPool.close();
       await busy.remove();
