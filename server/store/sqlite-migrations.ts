@@ -218,6 +218,8 @@ export const MIGRATIONS: readonly string[] = [
   // - photos: one processed photo (never the uploaded file): whose, on which ad (none yet: an
   //   upload the member has not posted, swept after a day), its largest size, its perceptual hash
   //   (16 hex digits), why a moderator should look at it (`flag`), and a moderator's removal.
+  //   AUTOINCREMENT, as for blocked_photos: a deleted photo's id is never given to another one
+  //   (blocked hashes, links and logs name photos by id).
   // - photo_variants: its WebP sizes, each named by its bytes' digest (`key`); photo_blobs: those
   //   bytes when photos are stored in the database (server/photos/photo-storage.ts).
   // - blocked_photos: the perceptual hashes of photos moderators removed, and why; a new upload
@@ -225,7 +227,7 @@ export const MIGRATIONS: readonly string[] = [
   // - member_ads.photos: the ad's photos in order with their alt texts (JSON `[{id, alt}]`), as
   //   published once it is live; pending_photos: a live ad's edit of them, awaiting a moderator.
   `CREATE TABLE photos (
-     id INTEGER PRIMARY KEY,
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
      account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
      ad_id INTEGER REFERENCES member_ads(id) ON DELETE CASCADE,
      width INTEGER NOT NULL,
@@ -255,7 +257,7 @@ export const MIGRATIONS: readonly string[] = [
      created_at TEXT NOT NULL
    ) STRICT;
    CREATE TABLE blocked_photos (
-     id INTEGER PRIMARY KEY,
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
      phash TEXT NOT NULL,
      reason TEXT NOT NULL,
      photo_id INTEGER,
