@@ -67,3 +67,18 @@ export function adRemovedMail(
     after: [`Reason: ${why.reason}.`, ...(why.note ? [`Moderator's note: ${why.note}`] : [])],
   });
 }
+
+/** A moderator removed one photo of the member's ad (the ad itself stays as it is). */
+export function photoRemovedMail(
+  site: MailSite,
+  to: string,
+  ad: DecidedAd & { status: string },
+  why: { reason: string; note?: string },
+): MailMessage {
+  return mail(site, to, 'A photo was removed from your ad', {
+    intro: `A moderator removed a photo from your ad “${ad.title}” in ${ad.city}, ${ad.state}.${ad.status === 'live' ? ' The ad stays on the site without it; the photo leaves the site within a minute.' : ''}`,
+    action: 'Open your account',
+    url: `${site.baseUrl}${accountPath()}`,
+    after: [`Reason: ${why.reason}.`, ...(why.note ? [`Moderator's note: ${why.note}`] : [])],
+  });
+}

@@ -10,9 +10,17 @@ import type { Why } from '../store/moderation.ts';
 import type { Store } from '../store/store.ts';
 import { shownId } from './ads.ts';
 import { alreadyBanned, OPERATOR } from './log.ts';
+import { blockPhotosOfAd, deletePendingOnlyPhotos } from './photos.ts';
 
 export type BanResult =
-  | { kind: 'done'; email: string; removedLive: number[]; removedInReview: number[] }
+  | {
+      kind: 'done';
+      email: string;
+      removedLive: number[];
+      removedInReview: number[];
+      /** The keys of photo sizes deleted, for the photo storage to delete after the unit of work. */
+      unusedKeys: string[];
+    }
   | { kind: 'unknown' }
   | { kind: 'moderator'; email: string }
   | { kind: 'conflict'; message: string };
@@ -55,6 +63,14 @@ export function banAccount(
       };
     await tx.sessions.revokeAll(accountId);
     const ads = await tx.moderation.adsInReviewOrLiveOf(accountId);
+    // The photos only pending edits had go with the edits; as "under 18" or "someone else's
+    // photos", every photo of the ads removed is blocked.
+    const unusedKeys: string[] = [];
+    for (const { id } of ads) {
+      await blockPhotosOfAd(tx, id, why, at);
+      const ad = await tx.memberAds.find(id);
+      if (ad) unusedKeys.push(...(await deletePendingOnlyPhotos(tx, ad)));
+    }
     await tx.moderation.removeAllOf(accountId, why, at);
     const base = { at, by: moderator, accountId, accountEmail: account.email };
     await tx.moderationLog.append({ ...base, action: 'ban', reason: why.reason, note: why.note });
@@ -71,6 +87,7 @@ export function banAccount(
       email: account.email,
       removedLive: ads.filter((ad) => ad.status === 'live').map((ad) => ad.id),
       removedInReview: ads.filter((ad) => ad.status === 'review').map((ad) => ad.id),
+      unusedKeys,
     };
   });
 }

@@ -12,6 +12,7 @@ import type { Moderator } from '../store/moderation-log.ts';
 import type { Why } from '../store/moderation.ts';
 import type { Store } from '../store/store.ts';
 import { alreadyHandled } from './log.ts';
+import { blockPhotosOfAd, deletePendingOnlyPhotos, photosLeaving } from './photos.ts';
 import { isAwaitingReview } from './review.ts';
 
 export type { Moderator, Why };
@@ -21,6 +22,14 @@ export type AdConflict =
   { kind: 'unknown' } | { kind: 'own' } | { kind: 'conflict'; message: string };
 
 export type AdDecision<T> = ({ kind: 'done' } & T) | AdConflict;
+
+/**
+ * What a decision leaves for after its unit of work: the keys of photo sizes it deleted, whose
+ * bytes the photo storage is to delete (server/photos/photo-storage.ts).
+ */
+export interface PhotoBytesToDelete {
+  unusedKeys: string[];
+}
 
 export const OWN_AD = 'This is your own ad: another moderator must review it.';
 
@@ -99,7 +108,7 @@ export function approveAd(
   adId: number,
   revision: number,
   now = new Date(),
-): Promise<AdDecision<{ ad: MemberAdRow; edit: boolean }>> {
+): Promise<AdDecision<{ ad: MemberAdRow; edit: boolean } & PhotoBytesToDelete>> {
   return decideOn(store, moderator, adId, revision, isAwaitingReview, async (tx, ad) => {
     const at = now.toISOString();
     const today = utcDay(now);
@@ -119,7 +128,12 @@ export function approveAd(
       accountId: ad.accountId,
       accountEmail: ad.accountEmail,
     });
-    return { edit };
+    // The live photos the approved edit no longer has are gone.
+    const unusedKeys =
+      edit && ad.pendingPhotos !== null
+        ? await tx.photos.delete(photosLeaving(ad.photos, ad.pendingPhotos))
+        : [];
+    return { edit, unusedKeys };
   });
 }
 
@@ -131,7 +145,7 @@ export function rejectAd(
   revision: number,
   why: Why,
   now = new Date(),
-): Promise<AdDecision<{ ad: MemberAdRow; edit: boolean }>> {
+): Promise<AdDecision<{ ad: MemberAdRow; edit: boolean } & PhotoBytesToDelete>> {
   return decideOn(store, moderator, adId, revision, isAwaitingReview, async (tx, ad) => {
     const at = now.toISOString();
     const edit = ad.status === 'live';
@@ -149,7 +163,18 @@ export function rejectAd(
       reason: why.reason,
       note: why.note,
     });
-    return { edit };
+    // Rejected as "under 18" or "someone else's photos": the photos judged are blocked (an edit's:
+    // the photos it would have shown). Then those only the edit had are gone.
+    const judged = edit ? (ad.pendingPhotos ?? ad.photos) : ad.photos;
+    await blockPhotosOfAd(
+      tx,
+      adId,
+      why,
+      at,
+      judged.map((ref) => ref.id),
+    );
+    const unusedKeys = edit ? await deletePendingOnlyPhotos(tx, ad) : [];
+    return { edit, unusedKeys };
   });
 }
 
@@ -161,7 +186,7 @@ export function removeAd(
   revision: number,
   why: Why,
   now = new Date(),
-): Promise<AdDecision<{ ad: MemberAdRow }>> {
+): Promise<AdDecision<{ ad: MemberAdRow } & PhotoBytesToDelete>> {
   return decideOn(
     store,
     moderator,
@@ -181,7 +206,10 @@ export function removeAd(
         reason: why.reason,
         note: why.note,
       });
-      return {};
+      // Removed as "under 18" or "someone else's photos": every photo of it is blocked. The
+      // photos only its pending edit had are gone with the edit.
+      await blockPhotosOfAd(tx, adId, why, at);
+      return { unusedKeys: await deletePendingOnlyPhotos(tx, ad) };
     },
   );
 }

@@ -23,6 +23,7 @@ const ACTION_DONE: Record<LogAction, string> = {
   'revoke-role': 'took the moderator role away',
   hide: 'hid it after reports',
   dismiss: 'dismissed its reports',
+  'remove-photo': 'removed a photo of it',
 };
 
 /** `2026-11-24 01:15` of an ISO time. */

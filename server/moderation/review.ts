@@ -5,14 +5,15 @@ import type { MemberAdRow } from '../store/member-ads.ts';
 
 type Pending = Pick<
   MemberAdRow,
-  'pendingTitle' | 'pendingDescription' | 'pendingAge' | 'pendingSeeks'
+  'pendingTitle' | 'pendingDescription' | 'pendingAge' | 'pendingSeeks' | 'pendingPhotos'
 >;
 
 export const hasPendingEdit = (ad: Pending) =>
   ad.pendingTitle !== null ||
   ad.pendingDescription !== null ||
   ad.pendingAge !== null ||
-  ad.pendingSeeks !== null;
+  ad.pendingSeeks !== null ||
+  ad.pendingPhotos !== null;
 
 export const isAwaitingReview = (ad: Pending & Pick<MemberAdRow, 'status'>) =>
   ad.status === 'review' || (ad.status === 'live' && hasPendingEdit(ad));

@@ -39,6 +39,11 @@ export type ResolveResult =
       /** An editor's ad removed: off the site for good, content/ads/ should lose it too. */
       editorAdRemoved?: boolean;
       banned?: { accountId: number; email: string; removedAds: number; already: boolean };
+      /**
+       * Keys of photo sizes the removal or ban deleted (a pending edit's photos): the photo
+       * storage's bytes to delete after the unit of work.
+       */
+      unusedKeys?: string[];
     }
   | { kind: 'refused'; refusal: Refusal };
 
@@ -207,6 +212,7 @@ async function remove(decision: Decision): Promise<ResolveResult | undefined> {
     if (removed.kind !== 'done')
       return refused(409, removed.kind === 'conflict' ? removed.message : AD_CHANGED);
     result.removedAd = removed.ad;
+    result.unusedKeys = removed.unusedKeys;
     if (!wasHidden) result.publish = `removed ad ${adId} after reports`;
   } else {
     await tx.moderationLog.append({
@@ -245,6 +251,7 @@ async function ban(
       already: true,
     };
   } else {
+    result.unusedKeys = banned.unusedKeys;
     result.banned = {
       accountId: target,
       email: banned.email,

@@ -5,6 +5,7 @@
 //   POST /api/moderate/ads/{id}/reject    {revision, reason, note?}  the same, refused
 //   POST /api/moderate/ads/{id}/remove    {revision, reason, note?}  a live ad off the site
 //   POST /api/moderate/accounts/{id}/ban  {reason, note?}            the account and all its ads
+//   POST /api/moderate/photos/{id}/remove {reason, note?}            one photo of an ad
 //
 // To anyone but a moderator every one of them is an unknown API path (404, the API's own answer),
 // like the pages, which are the site's not-found screen to them. `revision` is the ad's revision
@@ -29,7 +30,9 @@ import {
   type ModerationLogView,
   type ModerationQueueView,
   type QueueItem,
+  type QueuePhoto,
 } from '../../src/pages/moderation-view.ts';
+import { photoAlt, type AdPhotoRef } from '../../src/schemas/photos.ts';
 import { utcDay, wholeDaysBetween } from '../../src/days.ts';
 import { moderatePath, routes } from '../../src/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
@@ -59,8 +62,17 @@ import { readSubmission, textOf, type Submission } from '../forms/submission.ts'
 import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { PosterRow } from '../store/moderation.ts';
+import type { PhotoRow } from '../store/photos.ts';
 import type { Store } from '../store/store.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
+import {
+  noSuchPhoto,
+  photoRemovalRefusal,
+  reasonLabelOf,
+  removePhoto,
+} from '../moderation/photos.ts';
+import { photoRemovedMail } from '../mail/moderation-messages.ts';
+import { photoPreviewPath } from './photos.ts';
 
 export interface ModerationOptions {
   store: Store;
@@ -116,9 +128,16 @@ async function queueView(store: Store, c: AppContext): Promise<ModerationQueueVi
   const posters = new Map(
     await Promise.all(accountIds.map(async (id) => [id, await posterOf(id)] as const)),
   );
+  // Every photo the queue shows, read at once.
+  const photoIds = rows.flatMap((row) => [...row.photos, ...(row.pendingPhotos ?? [])]);
+  const photoRows = new Map(
+    (await store.photos.findMany([...new Set(photoIds.map((ref) => ref.id))])).map(
+      (photo) => [photo.id, photo] as const,
+    ),
+  );
   const items = rows.flatMap((row) => {
     const poster = posters.get(row.accountId);
-    return poster ? [queueItem(row, poster, today)] : [];
+    return poster ? [queueItem(row, poster, today, photoRows)] : [];
   });
   // The ban's confirmation: asked for with ?ban={accountId}, or shown again when the ban was refused.
   const banId = digits(c.req.query('ban') ?? BAN_PATH.exec(c.req.path)?.[1]);
@@ -139,7 +158,44 @@ async function queueView(store: Store, c: AppContext): Promise<ModerationQueueVi
   };
 }
 
-function queueItem(row: MemberAdRow, poster: QueueItem['poster'], today: string): QueueItem {
+/**
+ * The photos of `refs` as the queue shows them (a photo removed or gone meanwhile is left out),
+ * `compared` with the other list of an edit: `mark` on those not in it.
+ */
+function queuePhotos(
+  refs: readonly AdPhotoRef[],
+  photoRows: ReadonlyMap<number, PhotoRow>,
+  title: string,
+  compared?: { with: readonly AdPhotoRef[]; mark: NonNullable<QueuePhoto['change']> },
+): QueuePhoto[] {
+  const shown = refs.flatMap((ref) => {
+    const photo = photoRows.get(ref.id);
+    const largest = photo?.variants.at(-1);
+    return photo && photo.removedAt === null && largest ? [{ ref, photo, largest }] : [];
+  });
+  const others = new Set(compared?.with.map((ref) => ref.id));
+  return shown.map(({ ref, photo, largest }, index) => ({
+    id: photo.id,
+    position: index + 1,
+    alt: photoAlt(ref.alt, index + 1, shown.length, title),
+    ownAlt: ref.alt.trim() !== '',
+    width: largest.width,
+    height: largest.height,
+    src: photoPreviewPath(photo.id, largest.width),
+    srcSet: photo.variants
+      .map((variant) => `${photoPreviewPath(photo.id, variant.width)} ${variant.width}w`)
+      .join(', '),
+    flag: photo.flag,
+    ...(compared && !others.has(photo.id) ? { change: compared.mark } : {}),
+  }));
+}
+
+function queueItem(
+  row: MemberAdRow,
+  poster: QueueItem['poster'],
+  today: string,
+  photoRows: ReadonlyMap<number, PhotoRow>,
+): QueueItem {
   const edit = row.status === 'live';
   const ad = memberAdAsCompiled(
     {
@@ -163,6 +219,12 @@ function queueItem(row: MemberAdRow, poster: QueueItem['poster'], today: string)
     submittedAt: row.submittedAt,
     ad,
     marks: parseMarks(edit ? (row.pendingMarks ?? row.marks) : row.marks),
+    photos: queuePhotos(
+      edit ? (row.pendingPhotos ?? row.photos) : row.photos,
+      photoRows,
+      ad.title,
+      edit && row.pendingPhotos !== null ? { with: row.photos, mark: 'added' } : undefined,
+    ),
     poster,
   };
   if (!edit) return item;
@@ -173,10 +235,17 @@ function queueItem(row: MemberAdRow, poster: QueueItem['poster'], today: string)
     description: row.description,
     expiresAt: ad.expiresAt,
   };
-  const changed = (['title', 'description', 'age', 'seeks'] as const).filter(
-    (field): field is EditedField => ad[field] !== live[field],
+  const changed: EditedField[] = (['title', 'description', 'age', 'seeks'] as const).filter(
+    (field) => ad[field] !== live[field],
   );
-  return { ...item, live, changed };
+  const photosChange =
+    row.pendingPhotos !== null && JSON.stringify(row.pendingPhotos) !== JSON.stringify(row.photos);
+  if (!photosChange) return { ...item, live, changed };
+  const livePhotos = queuePhotos(row.photos, photoRows, row.title, {
+    with: row.pendingPhotos ?? [],
+    mark: 'taken-out',
+  });
+  return { ...item, live, changed: [...changed, 'photos'], livePhotos };
 }
 
 const digits = (text: string | undefined) =>
@@ -197,6 +266,10 @@ function noticeOf(
         removed: `Ad ${ad} removed: it leaves the site within a minute. The member has been emailed the reason.`,
       }
     : {};
+  const photo = digits(query.photo);
+  if (photo)
+    notices['photo-removed'] =
+      `Photo ${photo} removed${ad ? ` from ad ${ad}` : ''}, and photos like it are known from now on. The member has been emailed the reason.`;
   if (query.done === 'banned' && banned?.bannedAt) {
     const removed = digits(query.removed) ?? 0;
     notices.banned = `${banned.email} is banned: signed out everywhere, ${removed === 1 ? '1 ad' : `${removed} ads`} removed, and the address cannot sign up again.`;
@@ -241,6 +314,17 @@ export function moderationRoutes(options: ModerationOptions) {
   // Every moderation form is on the queue page.
   app.use('/moderate/ads/*', moderatorsOnly, ...options.form({ route: routes.moderate }));
   app.use('/moderate/accounts/*', moderatorsOnly, ...options.form({ route: routes.moderate }));
+  app.use('/moderate/photos/*', moderatorsOnly, ...options.form({ route: routes.moderate }));
+
+  /** Deletes the bytes of photo sizes a decision deleted; a failure leaves orphans to sweep. */
+  const deletePhotoBytes = async (keys: readonly string[]) => {
+    if (keys.length === 0 || !options.photos) return;
+    try {
+      await options.photos.storage.delete(keys);
+    } catch (error) {
+      console.error(`Deleting photo bytes failed: ${(error as Error).message}`);
+    }
+  };
 
   /** The signed-in moderator (moderatorsOnly let only them through). */
   const moderatorOf = async (c: AppContext): Promise<Moderator> => {
@@ -252,6 +336,7 @@ export function moderationRoutes(options: ModerationOptions) {
     adAction(c, approveAdSchema, async (adId, moderator, input) => {
       const result = await approveAd(store, moderator, adId, input.revision);
       if (result.kind !== 'done') return result;
+      await deletePhotoBytes(result.unusedKeys);
       const { ad, edit } = result;
       options.mailer.send(
         adApprovedMail(options.mailSite(), ad.accountEmail, ad, ad.expiresOn ?? '', edit),
@@ -266,6 +351,7 @@ export function moderationRoutes(options: ModerationOptions) {
       const why = reasonOf(input);
       const result = await rejectAd(store, moderator, adId, input.revision, why);
       if (result.kind !== 'done') return result;
+      await deletePhotoBytes(result.unusedKeys);
       const { ad, edit } = result;
       options.mailer.send(adRejectedMail(options.mailSite(), ad.accountEmail, ad, why, edit));
       return {
@@ -280,6 +366,7 @@ export function moderationRoutes(options: ModerationOptions) {
       const why = reasonOf(input);
       const result = await removeAd(store, moderator, adId, input.revision, why);
       if (result.kind !== 'done') return result;
+      await deletePhotoBytes(result.unusedKeys);
       options.mailer.send(
         adRemovedMail(options.mailSite(), result.ad.accountEmail, result.ad, why),
       );
@@ -299,6 +386,7 @@ export function moderationRoutes(options: ModerationOptions) {
       const input = parse(banAccountSchema, submission);
       const result = await banAccount(store, moderator, accountId, reasonOf(input));
       if (result.kind !== 'done') throw banRefusal(result, c.req.param('id'));
+      await deletePhotoBytes(result.unusedKeys);
       if (result.removedLive.length > 0)
         publishSoon(
           options.publisher,
@@ -311,6 +399,43 @@ export function moderationRoutes(options: ModerationOptions) {
             303,
           )
         : c.json({ accountId, banned: true, removedAds }, 200);
+    } catch (error) {
+      if (error instanceof Refusal) return options.refuse(c, error, values);
+      throw error;
+    }
+  });
+
+  app.post('/moderate/photos/:id/remove', async (c) => {
+    const moderator = await moderatorOf(c);
+    const submission = await readSubmission(c);
+    if (submission instanceof Refusal) return options.refuse(c, submission);
+    const rawId = c.req.param('id');
+    const values = keptValues(submission, { photoId: rawId });
+    try {
+      const photoId = digits(rawId);
+      if (photoId === undefined) throw noSuchPhoto(rawId);
+      const input = parse(removePhotoSchema, submission);
+      const result = await removePhoto(store, moderator, photoId, input.reason, input.note);
+      if (result.kind !== 'done') throw photoRemovalRefusal(result, rawId);
+      await deletePhotoBytes(result.unusedKeys);
+      const { ad } = result;
+      if (ad) {
+        options.mailer.send(
+          photoRemovedMail(options.mailSite(), ad.accountEmail, ad, {
+            reason: reasonLabelOf(input.reason),
+            ...(input.note ? { note: input.note } : {}),
+          }),
+        );
+        if (ad.status === 'live')
+          publishSoon(options.publisher, `removed photo ${photoId} of ad ${ad.id}`);
+      }
+      const adId = ad?.id ?? null;
+      return submission.kind === 'form'
+        ? c.redirect(
+            `${moderatePath()}?done=photo-removed&photo=${photoId}${adId ? `&ad=${adId}` : ''}${adId ? `#ad-${adId}` : ''}`,
+            303,
+          )
+        : c.json({ photoId, adId, removed: true, reason: input.reason }, 200);
     } catch (error) {
       if (error instanceof Refusal) return options.refuse(c, error, values);
       throw error;
@@ -356,6 +481,9 @@ function parse<Input>(schema: z.ZodType<Input>, submission: Submission): Input {
   const problem = firstProblem(parsed.error);
   throw new Refusal(400, problem.message, problem.field);
 }
+
+/** Removing a photo takes what a ban takes: a reason from the list, and a note. */
+const removePhotoSchema = banAccountSchema;
 
 const reasonOf = (input: Pick<RejectAdInput, 'reason' | 'note'>) => ({
   reason: MODERATION_REASONS[input.reason],

@@ -54,7 +54,7 @@ export interface ModerationStore {
     at: string,
     days: { postedOn: string; expiresOn: string },
   ): Promise<boolean>;
-  /** A live ad's pending edit replaces its text; the expiry stays. */
+  /** A live ad's pending edit replaces its text and photos; the expiry stays. */
   approveEdit(id: number, revision: number, at: string): Promise<boolean>;
   rejectNew(id: number, revision: number, why: Why, at: string): Promise<boolean>;
   /** The pending edit goes; the live ad stays as it was. */
@@ -79,6 +79,7 @@ const NO_PENDING = {
   pending_title: null,
   pending_description: null,
   pending_marks: null,
+  pending_photos: null,
 } as const;
 
 /** In the queue: a new ad in review, or the pending edit of a live ad. */
@@ -92,6 +93,7 @@ const awaitingReview = (eb: ExpressionBuilder<Tables, 'member_ads'>) =>
         eb('member_ads.pending_description', 'is not', null),
         eb('member_ads.pending_age', 'is not', null),
         eb('member_ads.pending_seeks', 'is not', null),
+        eb('member_ads.pending_photos', 'is not', null),
       ]),
     ]),
   ]);
@@ -201,6 +203,7 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
             title: sql`COALESCE(pending_title, title)`,
             description: sql`COALESCE(pending_description, description)`,
             marks: sql`COALESCE(pending_marks, marks)`,
+            photos: sql`COALESCE(pending_photos, photos)`,
             ...NO_PENDING,
             rejected_reason: null,
             rejected_note: null,

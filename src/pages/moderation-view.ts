@@ -28,7 +28,28 @@ export interface PosterSummary {
   reports: number;
 }
 
-export type EditedField = 'age' | 'seeks' | 'title' | 'description';
+export type EditedField = 'age' | 'seeks' | 'title' | 'description' | 'photos';
+
+/** One photo of an ad in the queue, at a size large enough to judge (through the server). */
+export interface QueuePhoto {
+  id: number;
+  /** 1-based, in the list it is shown in. */
+  position: number;
+  /** The alt text as the site will show it: the member's own, or "Photo 2 of 3: {title}". */
+  alt: string;
+  /** Whether the member wrote the alt text (else it is the default). */
+  ownAlt: boolean;
+  /** The largest size's (at most 1280 px wide). */
+  width: number;
+  height: number;
+  /** The largest size, and every size for srcset (`/api/photos/{id}/{width} {width}w`). */
+  src: string;
+  srcSet: string;
+  /** Why the moderator should look ("Looks like a photo removed on … (…)"), if anything. */
+  flag: string | null;
+  /** In an edit's photos: not among the live ad's. In the live ad's: the edit takes it out. */
+  change?: 'added' | 'taken-out';
+}
 
 export interface QueueItem {
   adId: number;
@@ -45,6 +66,10 @@ export interface QueueItem {
   /** For an edit: the live ad as it is now, and what the edit changes. */
   live?: Pick<CompiledAd, 'age' | 'seeks' | 'title' | 'description' | 'expiresAt'>;
   changed?: EditedField[];
+  /** The photos as the ad will show them once approved (an edit's: after the edit), in order. */
+  photos: QueuePhoto[];
+  /** For an edit that changes the photos: the live ad's photos now. */
+  livePhotos?: QueuePhoto[];
   poster: PosterSummary;
 }
 
@@ -83,7 +108,9 @@ export type LogAction =
   // Reports (docs/product.md section 8): hidden by reports (logged as `reports (automatic)`), and a
   // moderator dismissing a group of reports.
   | 'hide'
-  | 'dismiss';
+  | 'dismiss'
+  // Photos (docs/product.md section 10): a moderator removed one photo of an ad.
+  | 'remove-photo';
 
 export interface LogEntry {
   id: number;

@@ -58,7 +58,14 @@ export default function Page() {
               key={item.adId}
               item={item}
               reasons={reasons}
-              typed={typed?.adId === String(item.adId) ? typed : undefined}
+              typed={
+                typed?.adId === String(item.adId) ||
+                [...item.photos, ...(item.livePhotos ?? [])].some(
+                  (photo) => typed?.photoId === String(photo.id),
+                )
+                  ? typed
+                  : undefined
+              }
             />
           ))}
         </ol>

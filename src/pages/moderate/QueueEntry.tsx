@@ -6,6 +6,7 @@ import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
 import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 import type { EditedField, QueueItem } from '../moderation-view.ts';
 import { daysAgo } from './moments.ts';
+import { QueuePhotos } from './QueuePhotos.tsx';
 import { ReasonFields } from './ReasonFields.tsx';
 
 const FIELD_NAMES: Record<EditedField, string> = {
@@ -13,6 +14,7 @@ const FIELD_NAMES: Record<EditedField, string> = {
   description: 'description',
   age: 'age',
   seeks: 'what they seek',
+  photos: 'photos',
 };
 
 /** "title", "title and age", "title, age and description" */
@@ -27,9 +29,10 @@ export function QueueEntry({
 }: {
   item: QueueItem;
   reasons: ReadonlyArray<readonly [ModerationReason, string]>;
-  /** A refused action on this ad: the reason and note typed, put back. */
+  /** A refused action on this ad or one of its photos: the reason and note typed, put back. */
   typed?: Readonly<Record<string, string>>;
 }) {
+  const adTyped = typed?.adId === String(item.adId) ? typed : undefined;
   const { ad, marks } = item;
   const edit = item.kind === 'edit';
   const actionPath = (action: string) => `/api/moderate/ads/${item.adId}/${action}`;
@@ -118,6 +121,28 @@ export function QueueEntry({
           </a>
         </aside>
       </div>
+      {(item.photos.length > 0 || item.livePhotos) && (
+        <div className="queue-item__photos">
+          <QueuePhotos
+            id={`queue-${item.adId}-photos`}
+            heading={`${item.livePhotos ? 'Photos after the edit' : 'Photos'} (${item.photos.length})`}
+            photos={item.photos}
+            reasons={reasons}
+            removable={() => true}
+            typed={typed}
+          />
+          {item.livePhotos && (
+            <QueuePhotos
+              id={`queue-${item.adId}-live-photos`}
+              heading={`Photos of the live ad now (${item.livePhotos.length})`}
+              photos={item.livePhotos}
+              reasons={reasons}
+              removable={(photo) => photo.change === 'taken-out'}
+              typed={typed}
+            />
+          )}
+        </div>
+      )}
       <div className="queue-item__actions">
         <form className="queue-item__approve" method="post" action={actionPath('approve')}>
           <input type="hidden" name="revision" value={item.revision} />
@@ -130,8 +155,8 @@ export function QueueEntry({
           <ReasonFields
             idPrefix={`ad-${item.adId}`}
             reasons={reasons}
-            reason={typed?.reason}
-            note={typed?.note}
+            reason={adTyped?.reason}
+            note={adTyped?.note}
           />
           <div className="button-row">
             <button className="button button--secondary" type="submit">

@@ -17,6 +17,7 @@ const ACTION_LABELS: Record<LogAction, string> = {
   'revoke-role': 'Took the moderator role away',
   hide: 'Hid the ad (reports)',
   dismiss: 'Dismissed reports',
+  'remove-photo': 'Removed a photo',
 };
 
 const pagePath = (page: number) =>

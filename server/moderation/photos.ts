@@ -1,0 +1,169 @@
+// Moderators and the photos of members' ads (docs/product.md section 10): one photo removed with a
+// reason the member sees (its sizes deleted, its perceptual hash blocked, the ad's lists without
+// it), the photos of an ad removed for a blocking reason blocked with it, and the photos a decision
+// leaves on no list deleted. A removal holds the member's lock, then the ad's (`account:{id}` →
+// `ad:{id}`), as the member's own changes do. The storage's bytes of deleted sizes are the caller's
+// to delete once the unit of work is over (`unusedKeys`): a key is only deleted after no row names it.
+import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
+import type { AdPhotoRef } from '../../src/schemas/photos.ts';
+import { Refusal } from '../forms/refusal.ts';
+import { BLOCKING_REASONS } from '../photos/known-photos.ts';
+import type { MemberAdRow } from '../store/member-ads.ts';
+import type { Moderator } from '../store/moderation-log.ts';
+import type { Why } from '../store/moderation.ts';
+import type { Store } from '../store/store.ts';
+import { shownId } from './ads.ts';
+
+/** The reason's key (what photos and blocked_photos store) of a label (what Why carries). */
+export function reasonKeyOf(label: string): ModerationReason | undefined {
+  const entry = Object.entries(MODERATION_REASONS).find(([, each]) => each === label);
+  return entry?.[0] as ModerationReason | undefined;
+}
+
+/** The label of a stored reason key (what the member is shown); an unknown key as it is. */
+export const reasonLabelOf = (key: string): string =>
+  (MODERATION_REASONS as Record<string, string>)[key] ?? key;
+
+/** Whether removing an ad for `why` blocks every photo of it. */
+export const blocksPhotos = (why: Why) => {
+  const key = reasonKeyOf(why.reason);
+  return key !== undefined && BLOCKING_REASONS.includes(key);
+};
+
+/**
+ * Blocks the hashes of the ad's photos (those not removed already: their hashes are blocked) when
+ * `why` is a blocking reason; how many.
+ */
+export async function blockPhotosOfAd(
+  tx: Store,
+  adId: number,
+  why: Why,
+  at: string,
+  only?: readonly number[],
+): Promise<number> {
+  const reason = reasonKeyOf(why.reason);
+  if (!reason || !BLOCKING_REASONS.includes(reason)) return 0;
+  const photos = (await tx.photos.listForAd(adId)).filter(
+    (photo) => photo.removedAt === null && (!only || only.includes(photo.id)),
+  );
+  for (const photo of photos)
+    await tx.photos.block({ phash: photo.phash, reason, photoId: photo.id, adId, blockedAt: at });
+  return photos.length;
+}
+
+const idsOf = (list: readonly AdPhotoRef[] | null) => (list ?? []).map((ref) => ref.id);
+
+/** Photos of `from` that are not in `kept`. */
+export const photosLeaving = (from: readonly AdPhotoRef[] | null, kept: readonly AdPhotoRef[]) => {
+  const keptIds = new Set(idsOf(kept));
+  return idsOf(from).filter((id) => !keptIds.has(id));
+};
+
+/** Photos only a live ad's pending edit had (it is going): deleted; their sizes' unused keys. */
+export function deletePendingOnlyPhotos(tx: Store, ad: MemberAdRow): Promise<string[]> {
+  return tx.photos.delete(photosLeaving(ad.pendingPhotos, ad.photos));
+}
+
+export type PhotoRemovalResult =
+  | {
+      kind: 'done';
+      /** The ad it was on, as it is now (undefined: an upload on no ad). */
+      ad?: MemberAdRow;
+      /** The storage's keys to delete. */
+      unusedKeys: string[];
+    }
+  | { kind: 'unknown' }
+  | { kind: 'own' }
+  | { kind: 'conflict'; message: string };
+
+export const OWN_PHOTO = 'This is a photo of your own: another moderator must review it.';
+
+export const noSuchPhoto = (raw: string | undefined) =>
+  new Refusal(404, `There is no photo ${shownId(raw)}.`);
+
+export function photoRemovalRefusal(
+  result: Exclude<PhotoRemovalResult, { kind: 'done' }>,
+  rawId: string | undefined,
+): Refusal {
+  if (result.kind === 'unknown') return noSuchPhoto(rawId);
+  if (result.kind === 'own') return new Refusal(403, OWN_PHOTO);
+  return new Refusal(409, result.message);
+}
+
+/** `2026-11-24 01:15` of an ISO time. */
+const minuteOf = (at: string) => at.slice(0, 16).replace('T', ' ');
+
+/**
+ * A moderator removes one photo: marked removed with the reason (its key) and note the member is
+ * shown, taken off the ad's photos and its pending edit's, its sizes deleted, its hash blocked,
+ * and a row in the moderation log.
+ */
+export function removePhoto(
+  store: Store,
+  moderator: Moderator,
+  photoId: number,
+  reason: ModerationReason,
+  note: string | undefined,
+  now = new Date(),
+): Promise<PhotoRemovalResult> {
+  return store.unitOfWork(async (tx): Promise<PhotoRemovalResult> => {
+    const seen = await tx.photos.find(photoId);
+    if (!seen) return { kind: 'unknown' };
+    if (seen.accountId === moderator.accountId) return { kind: 'own' };
+    // Whose photo it is never changes; which ad it is on is read again under the locks.
+    await tx.lock(`account:${seen.accountId}`);
+    if (seen.adId !== null) await tx.lock(`ad:${seen.adId}`);
+    const photo = await tx.photos.find(photoId);
+    if (!photo) return { kind: 'unknown' };
+    if (photo.removedAt !== null)
+      return {
+        kind: 'conflict',
+        message: `This photo was already removed (${minuteOf(photo.removedAt)} UTC, ${reasonLabelOf(photo.removedReason ?? '')}). Nothing was changed.`,
+      };
+    if (photo.adId !== seen.adId)
+      return {
+        kind: 'conflict',
+        message: 'This photo changed since you opened the queue. Look at it again below.',
+      };
+    const at = now.toISOString();
+    await tx.photos.markRemoved(photoId, {
+      reason,
+      note: note ?? null,
+      moderatorId: moderator.accountId,
+      at,
+    });
+    let ad = photo.adId === null ? undefined : await tx.memberAds.find(photo.adId);
+    if (ad) {
+      const without = (list: AdPhotoRef[]) => list.filter((ref) => ref.id !== photoId);
+      const onLists =
+        ad.photos.some((ref) => ref.id === photoId) ||
+        (ad.pendingPhotos ?? []).some((ref) => ref.id === photoId);
+      if (onLists) {
+        const pending = ad.pendingPhotos === null ? null : without(ad.pendingPhotos);
+        if (!(await tx.memberAds.setPhotos(ad.id, ad.revision, without(ad.photos), pending, at)))
+          throw new Error(`ad ${ad.id} changed under its lock`);
+        ad = await tx.memberAds.find(ad.id);
+      }
+    }
+    const unusedKeys = await tx.photos.deleteVariants([photoId]);
+    await tx.photos.block({
+      phash: photo.phash,
+      reason,
+      photoId,
+      adId: photo.adId,
+      blockedAt: at,
+    });
+    const account = ad ? { email: ad.accountEmail } : await tx.moderation.account(photo.accountId);
+    await tx.moderationLog.append({
+      at,
+      by: moderator,
+      action: 'remove-photo',
+      adId: photo.adId,
+      accountId: photo.accountId,
+      accountEmail: account?.email ?? null,
+      reason: reasonLabelOf(reason),
+      note: [`Photo ${photoId}.`, note].filter(Boolean).join(' '),
+    });
+    return { kind: 'done', ...(ad ? { ad } : {}), unusedKeys };
+  });
+}
