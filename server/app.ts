@@ -206,7 +206,7 @@ export function createApp(options: AppOptions) {
     emailLinkRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, pages }, links),
   );
   api.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite, photos }));
-  api.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite }));
+  api.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   api.route('/', messagesRoutes({ ...forms, mailer, mailSite }));
   api.route('/ads', postingRoutes({ ...forms, publisher, photos }));
   api.route('/photos', photoRoutes({ ...forms, photos }));

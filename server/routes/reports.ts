@@ -59,6 +59,7 @@ import {
   TOO_MANY_REPORTS,
 } from '../reports/texts.ts';
 import { reportsView } from '../reports/views.ts';
+import type { AppPhotos } from '../photos/app-photos.ts';
 import type { Store, StoreHandle } from '../store/store.ts';
 import { banTargetFrom, moderatorsOnly } from './moderation.ts';
 
@@ -74,6 +75,8 @@ export interface ReportOptions {
   publisher?: Publisher;
   /** Reports per reporter; default REPORTS_PER_HOUR an hour. */
   limit?: Limit;
+  /** Photo storage: the bytes of photos a removal or ban deleted go after the decision. */
+  photos?: AppPhotos;
   /** The clock (tests move it). */
   now?: () => Date;
 }
@@ -277,6 +280,11 @@ export function reportRoutes(options: ReportOptions) {
       now(),
     );
     if (result.kind === 'refused') return refuse(c, result.refusal, values);
+    if (result.unusedKeys?.length && options.photos)
+      // A failure leaves the bytes as orphans, for the sweep (server/photos/sweeps.ts).
+      await options.photos.storage
+        .delete(result.unusedKeys)
+        .catch((error: Error) => console.error(`Deleting photo bytes failed: ${error.message}`));
     if (result.removedAd)
       options.mailer.send(
         adRemovedMail(options.mailSite(), result.removedAd.accountEmail, result.removedAd, why!),
