@@ -84,6 +84,8 @@ describe('memberAds', () => {
       updatedAt: AT,
       revision: 1,
       hidden: false,
+      photos: [],
+      pendingPhotos: null,
     });
     expect(await t.store.memberAds.findOwned(id, 7)).toEqual(ad);
     expect(await t.store.memberAds.findOwned(id, 8)).toBeUndefined();
