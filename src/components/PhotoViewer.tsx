@@ -31,7 +31,7 @@ export function PhotoViewer({ ad }: { ad: CompiledAd }) {
               <strong>
                 Photo {position} of {count}
               </strong>
-              <span>{picture.alt}</span>
+              <span>{captionOf(picture.alt, position, count)}</span>
             </figcaption>
             <nav className="photo-viewer__nav" aria-label={`Photo ${position} of ${count}`}>
               {position > 1 && (
@@ -53,4 +53,10 @@ export function PhotoViewer({ ad }: { ad: CompiledAd }) {
       })}
     </section>
   );
+}
+
+/** The alt text beside "Photo 2 of 3": without that prefix when it is the default one. */
+function captionOf(alt: string, position: number, count: number): string {
+  const place = `Photo ${position} of ${count}: `;
+  return alt.startsWith(place) ? alt.slice(place.length) : alt;
 }
