@@ -103,13 +103,7 @@ export function AdPagePictures({ ad, preview = false }: { ad: CompiledAd; previe
       <div className="ad-photos__first">
         {linked(
           1,
-          <PictureImg
-            picture={first}
-            widest={1280}
-            sizes="240px"
-            eager
-            fallbackSize={320}
-          />,
+          <PictureImg picture={first} widest={1280} sizes="240px" eager fallbackSize={320} />,
         )}
       </div>
       {others.length > 0 && (
@@ -118,12 +112,7 @@ export function AdPagePictures({ ad, preview = false }: { ad: CompiledAd; previe
             <li key={index}>
               {linked(
                 index + 2,
-                <PictureImg
-                  picture={picture}
-                  widest={1280}
-                  sizes="76px"
-                  fallbackSize={120}
-                />,
+                <PictureImg picture={picture} widest={1280} sizes="76px" fallbackSize={120} />,
               )}
             </li>
           ))}
