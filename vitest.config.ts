@@ -16,6 +16,7 @@ export const POSTGRES_SUITE = [
   'tests/integration/moderation/**/*.test.ts',
   'tests/integration/search/**/*.test.ts',
   'tests/integration/publishing.test.ts',
+  'tests/integration/publishing-photos*.test.ts',
   'tests/integration/posting/**/*.test.ts',
   'tests/integration/reports/**/*.test.ts',
   'tests/integration/operations/**/*.test.ts',

@@ -6,13 +6,21 @@
 // data/localboard.sqlite; none if the file is absent), opened read-only and read in one snapshot
 // first (src/build/compile/database-ad-source.ts). In the build it runs bundled
 // (src/build/build-steps.ts), where it checks big sets of ads files on two threads
-// (src/build/compile/check-ads-in-parallel.ts).
+// (src/build/compile/check-ads-in-parallel.ts). With BUILD_OUT_DIR (the build sets it), the member
+// ads' photos are written into that output's site, from the photo storage (PHOTOS_DIR's folder,
+// else the database: src/build/compile/published-photos.ts).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { storeLocationFromEnv } from '../server/store/store-location.ts';
 import { buildDateFrom } from '../src/build/build-date.ts';
 import { compileToDisk, type CompileOutcome } from '../src/build/compile/compile-to-disk.ts';
-import { MEMBER_ADS_FOLDER, readMemberAdsAt } from '../src/build/compile/database-ad-source.ts';
+import {
+  MEMBER_ADS_FOLDER,
+  readMemberAdsAt,
+  type PhotosOfTheBuild,
+} from '../src/build/compile/database-ad-source.ts';
+import { photoPublishingIn } from '../src/build/compile/published-photos.ts';
+import { SITE_FOLDER } from '../src/build/prerender/output-layout.ts';
 import { formatProblem, unreadableFileProblem } from '../src/build/compile/report.ts';
 
 const started = performance.now();
@@ -22,10 +30,23 @@ const compiledDir = process.env.COMPILED_CONTENT_DIR ?? join(root, '.content');
 const full = process.argv.includes('--full');
 const memberAdsDir = join(compiledDir, MEMBER_ADS_FOLDER);
 if (full) rmSync(memberAdsDir, { recursive: true, force: true });
+const outDir = process.env.BUILD_OUT_DIR;
+const photos: PhotosOfTheBuild | undefined = outDir
+  ? {
+      publishing: (storage) => photoPublishingIn(outDir, SITE_FOLDER, storage),
+      async openStorage(store) {
+        const { openPhotoStorage, photoStorageLocationFromEnv } =
+          await import('../server/photos/photo-storage.ts');
+        return openPhotoStorage(store, photoStorageLocationFromEnv(process.env));
+      },
+    }
+  : undefined;
 const memberAds = await readMemberAdsAt(
   storeLocationFromEnv(process.env, join(root, 'data', 'localboard.sqlite')),
   memberAdsDir,
+  photos,
 );
+for (const warning of memberAds.warnings ?? []) console.warn(`Warning: ${warning}`);
 let outcome: CompileOutcome;
 try {
   outcome = compileToDisk({

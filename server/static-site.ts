@@ -78,9 +78,13 @@ function openFile(path: string): OpenFile | undefined {
 /** Bodies up to this size are read at once and the file closed; bigger ones are streamed from it. */
 const READ_AT_ONCE_BYTES = 64 * 1024;
 
-/** Hashed build assets never change; pages and other files are revalidated. */
+/**
+ * Hashed build assets and members' photos (named by their bytes' digest:
+ * src/build/compile/published-photos.ts) never change; pages and other files are revalidated.
+ */
 function cacheControlFor(segments: readonly string[], mimeType: string): string {
-  if (segments[0] === 'assets') return 'public, max-age=31536000, immutable';
+  if (segments[0] === 'assets' || segments[0] === 'photos')
+    return 'public, max-age=31536000, immutable';
   if (mimeType.startsWith('text/html')) return 'public, max-age=0, must-revalidate';
   return 'public, max-age=3600';
 }

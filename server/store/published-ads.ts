@@ -8,8 +8,16 @@
 // only the ranges of ids whose keys changed since it last read them.
 //
 // It reads databases of any version, as `npm start` builds before the server migrates: without
-// the member_ads table (a database from before it), no member ads; without hidden_ads, none hidden.
+// the member_ads table (a database from before it), no member ads; without hidden_ads, none hidden;
+// without the photos tables (and member_ads.photos, added with them), no photos.
+//
+// Photos (docs/product.md section 10): each row carries its ad's photos as member_ads.photos lists
+// them, in order, those that exist, belong to the ad and are not removed, with their sizes (one
+// query a range for all its ads' photos). A change of the list bumps the ad's revision and
+// updated_at (server/store/member-ads.ts: setPhotos, resubmit, an approved edit), so its range's
+// key changes with its photos.
 import { sql, type Kysely } from 'kysely';
+import { parseAdPhotoList, type PhotoVariant } from '../../src/schemas/photos.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
 
@@ -20,6 +28,18 @@ export interface PublishedAdKey {
   updated_at: string;
   posted_on: string | null;
   expires_on: string | null;
+}
+
+/** A photo of a published ad: the member's own alt text ('' for the default), its sizes. */
+export interface PublishedAdPhoto {
+  /** The photo's id (photos.id): warnings name it. */
+  id: number;
+  alt: string;
+  /** The largest size's. */
+  width: number;
+  height: number;
+  /** Narrowest first (never empty). */
+  variants: PhotoVariant[];
 }
 
 /** A member ad's published columns. */
@@ -33,6 +53,8 @@ export interface PublishedAdRow {
   description: string;
   posted_on: string | null;
   expires_on: string | null;
+  /** Its photos in order (none when it has none). */
+  photos: PublishedAdPhoto[];
 }
 
 /** One consistent view of what is published; valid only while the snapshot's `read` runs. */
@@ -76,6 +98,7 @@ async function readOn<T>(
   const tables = await tablesPresent(db, kind);
   const memberAds = tables.has('member_ads');
   const hiddenAds = tables.has('hidden_ads');
+  const photos = tables.has('photo_variants');
   const live = () => {
     // Read in the order of ids, a range at a time: by the primary key. `status || ''` keeps
     // SQLite from choosing the index on status instead, whose live ads it would sort again for
@@ -98,7 +121,7 @@ async function readOn<T>(
     },
     async rows(fromId, toId) {
       if (!memberAds) return [];
-      return live()
+      const rows = await live()
         .select([
           'id',
           'state',
@@ -109,11 +132,27 @@ async function readOn<T>(
           'description',
           'posted_on',
           'expires_on',
+          ...(photos ? (['photos'] as const) : []),
         ])
         .where('id', '>=', fromId)
         .where('id', '<', toId)
         .orderBy('id')
         .execute();
+      const lists = new Map(
+        rows.map((row) => [row.id, parseAdPhotoList((row as { photos?: string }).photos)]),
+      );
+      const shown = photos && [...lists.values()].some((list) => list.length > 0);
+      const sizes = shown ? await photoSizes(db, fromId, toId) : new Map<string, PhotoSizes>();
+      return rows.map(({ photos: _list, ...row }: (typeof rows)[number] & { photos?: string }) => ({
+        ...row,
+        photos: (lists.get(row.id) ?? []).flatMap(({ id, alt }) => {
+          const variants = sizes.get(`${row.id}:${id}`);
+          const largest = variants?.at(-1);
+          return variants && largest
+            ? [{ id, alt, width: largest.width, height: largest.height, variants }]
+            : [];
+        }),
+      }));
     },
     async hiddenEditorAdIds() {
       if (!hiddenAds) return [];
@@ -128,14 +167,52 @@ async function readOn<T>(
   });
 }
 
+type PhotoSizes = PhotoVariant[];
+
+/**
+ * The sizes of the photos of the ads with ids from `fromId` up to `toId` that are not removed, by
+ * `{adId}:{photoId}` (a photo counts only on its own ad), narrowest first: one query for them all.
+ */
+async function photoSizes(
+  db: Kysely<Tables>,
+  fromId: number,
+  toId: number,
+): Promise<Map<string, PhotoSizes>> {
+  const rows = await db
+    .selectFrom('photos')
+    .innerJoin('photo_variants', 'photo_variants.photo_id', 'photos.id')
+    .select([
+      'photos.ad_id as adId',
+      'photos.id as photoId',
+      'photo_variants.width as width',
+      'photo_variants.height as height',
+      'photo_variants.key as key',
+    ])
+    .where('photos.ad_id', '>=', fromId)
+    .where('photos.ad_id', '<', toId)
+    .where('photos.removed_at', 'is', null)
+    .orderBy('photos.id')
+    .orderBy('photo_variants.width')
+    .execute();
+  const sizes = new Map<string, PhotoSizes>();
+  for (const { adId, photoId, width, height, key } of rows) {
+    const name = `${adId}:${photoId}`;
+    const list = sizes.get(name) ?? [];
+    list.push({ width: Number(width), height: Number(height), key });
+    sizes.set(name, list);
+  }
+  return sizes;
+}
+
 /** Which of the tables this part reads the database has (in its own schema, on PostgreSQL). */
 async function tablesPresent(db: Kysely<Tables>, kind: StoreContext['kind']): Promise<Set<string>> {
   const { rows } = await (
     kind === 'postgres'
       ? sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
-          WHERE table_schema = current_schema() AND table_name IN ('member_ads', 'hidden_ads')`
+          WHERE table_schema = current_schema()
+            AND table_name IN ('member_ads', 'hidden_ads', 'photo_variants')`
       : sql<{ name: string }>`SELECT name FROM sqlite_master
-          WHERE type = 'table' AND name IN ('member_ads', 'hidden_ads')`
+          WHERE type = 'table' AND name IN ('member_ads', 'hidden_ads', 'photo_variants')`
   ).execute(db);
   return new Set(rows.map((row) => row.name));
 }

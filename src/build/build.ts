@@ -25,6 +25,7 @@ import type { StoreLocation } from '../../server/store/store-location.ts';
 import { buildDateFrom } from './build-date.ts';
 import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
 import { filesStamp } from './fingerprint.mjs';
+import { removeUnpublishedPhotos } from './compile/published-photos.ts';
 import { SITE_FOLDER } from './prerender/output-layout.ts';
 import { copyFilesInto, replaceFile } from './replace-file.ts';
 
@@ -93,6 +94,8 @@ const STEP_ENV = {
   BUILD_DATE: buildDate,
   CONTENT_DIR: contentDir,
   COMPILED_CONTENT_DIR: cacheDir,
+  // The content step writes the member ads' photos into this output's site (published-photos.ts).
+  BUILD_OUT_DIR: outDir,
 };
 // The content step finds the database where a server would: DATABASE_URL, else DATABASE_PATH.
 const stepEnvironment: NodeJS.ProcessEnv = { ...process.env, ...STEP_ENV };
@@ -116,6 +119,8 @@ exitIfFailed(
   ]),
 );
 removeOldFiles('assets');
+// Photos only ads that left (or changed) used, now that no page shows them.
+removeUnpublishedPhotos(outDir, SITE_FOLDER);
 replaceFile(siteStampFile, siteStamp);
 console.log(`Build finished in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 

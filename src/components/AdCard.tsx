@@ -2,7 +2,7 @@ import { MemberAction } from './MemberAction.tsx';
 import { adPath } from '../paths.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import { AdBadges } from './AdBadges.tsx';
-import { AdPlaceholder } from './AdPlaceholder.tsx';
+import { AdCardPicture } from './AdPhotos.tsx';
 
 /** One ad in a city's list: picture, title link, badges, a three-line excerpt and Reply. */
 export function AdCard({ ad }: { ad: CompiledAd }) {
@@ -13,11 +13,7 @@ export function AdCard({ ad }: { ad: CompiledAd }) {
       aria-labelledby={titleId}
     >
       <div className="ad-card__media">
-        {ad.images[0] ? (
-          <img src={ad.images[0]} alt="" width="120" height="120" loading="lazy" decoding="async" />
-        ) : (
-          <AdPlaceholder adId={ad.id} />
-        )}
+        <AdCardPicture ad={ad} />
       </div>
       <div className="ad-card__body">
         <h2 className="ad-card__title" id={titleId}>

@@ -3,7 +3,7 @@ import { formatDate } from '../format.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import { SEEKS_LABELS } from '../schemas/seeks.ts';
 import { AdBadges } from './AdBadges.tsx';
-import { AdPlaceholder } from './AdPlaceholder.tsx';
+import { AdPagePictures, adPictures, photoAnchor } from './AdPhotos.tsx';
 import { MemberAction, type MemberActionName } from './MemberAction.tsx';
 
 /** A member action, or in a preview its look alone (nothing to click). */
@@ -32,7 +32,8 @@ function Action({
 }
 
 /**
- * An ad as its page shows it: picture, title, badges, age and seeks, the description with its
+ * An ad as its page shows it: its pictures (the first large, each opening View Photos: the ad
+ * page puts PhotoViewer after it), title, badges, age and seeks, the description with its
  * line breaks, where and when it was posted, the member actions and Report this ad. The ad page
  * shows it, and the moderation queue shows each ad with it, as it will look on the site (with the
  * policy scanner's words marked: `title` and `description` given as marked text; `preview`: the
@@ -60,11 +61,7 @@ export function AdDetail({
   return (
     <article className="ad-detail" aria-labelledby={titleId}>
       <div className="ad-detail__media">
-        {ad.images[0] ? (
-          <img src={ad.images[0]} alt="" width="320" height="320" />
-        ) : (
-          <AdPlaceholder adId={ad.id} />
-        )}
+        <AdPagePictures ad={ad} preview={preview} />
       </div>
       <div className="ad-detail__main">
         <Heading id={titleId}>{title}</Heading>
@@ -87,11 +84,11 @@ export function AdDetail({
           <time dateTime={ad.postedAt}>{formatDate(ad.postedAt)}</time>
         </p>
         <div className="button-row">
-          {ad.images.length > 0 && (
+          {adPictures(ad).length > 0 && (
             <Action
               preview={preview}
               action="view-photos"
-              href={ad.images[0]}
+              href={`#${photoAnchor(1)}`}
               className="button button--secondary"
             >
               View Photos

@@ -5,6 +5,7 @@
 import type { AdRow } from './ad.ts';
 import type { GuideFrontMatter } from './guide.ts';
 import type { PageFrontMatter, PageSlug } from './page.ts';
+import type { PublishedPhoto } from './photos.ts';
 import type { PolicyTerms } from '../policy/terms.ts';
 import type { SiteSettings } from './site.ts';
 import type { StateFrontMatter } from './state.ts';
@@ -21,8 +22,15 @@ export interface CompiledState extends StateFrontMatter {
   cities: CompiledCity[];
 }
 
-/** A published ad: valid, its city exists, live on the build date. */
-export type CompiledAd = AdRow;
+/**
+ * A published ad: valid, its city exists, live on the build date. A member's ad with photos has
+ * `photos` (absent otherwise: the compiled line of an ad without stays as short as it was); an
+ * editor's has its CSV `images` instead.
+ */
+export type CompiledAd = AdRow & {
+  /** A member ad's approved photos, in order, their alt texts as shown (src/schemas/photos.ts). */
+  photos?: PublishedPhoto[];
+};
 
 /** Published ads per city: state name → city name → count (cities without ads are absent). */
 export type AdCounts = Record<string, Record<string, number>>;

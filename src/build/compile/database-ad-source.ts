@@ -18,6 +18,12 @@
 // is not read from the database again, so after one approval a build reads the keys of the live
 // ads and the rows of one range; and memory holds one range at a time, however many ads there are.
 //
+// Photos: each row carries its ad's photos (published-ads.ts). With `publishing` (the build: the
+// site's folder and the photo storage), a range read is also a range whose photo files are written
+// into the site (published-photos.ts), outside the snapshot (the storage may be the same database);
+// a photo whose bytes are missing is left out of the range's rows. The compiled ad gets them with
+// their alt texts as shown ("Photo 2 of 3: {title}" when the member wrote none).
+//
 // Ads kept off the site by reports (hidden_ads) are left out: a member's by the store, with the
 // live ads (a hidden one leaves its range's digest, so that range is checked again); an editor's
 // by the compiler, from `hiddenEditorAdIds` (rare: a change checks every CSV batch again).
@@ -35,8 +41,15 @@ import { join } from 'node:path';
 import type { StoreLocation } from '../../../server/store/store-location.ts';
 import type { PublishedAdRow, PublishedAdsSnapshot } from '../../../server/store/published-ads.ts';
 import type { Store } from '../../../server/store/store.ts';
+import { photoAlt, type PublishedPhoto } from '../../schemas/photos.ts';
 import type { AdBatch, AdSource } from './ad-source.ts';
 import { checkAdRow, type AdCheckContext } from './check-ad-row.ts';
+import {
+  publishRangePhotos,
+  rangePhotosPublished,
+  recordCurrentRanges,
+  type PhotoPublishing,
+} from './published-photos.ts';
 import type { ContentProblem } from './report.ts';
 
 /** How problems name the database, and each of its ads. */
@@ -68,6 +81,8 @@ export interface MemberAds {
   hiddenEditorAdIds: number[];
   /** The database could not be read: nothing is published until it can. */
   problems: ContentProblem[];
+  /** What was left out without stopping the build (a photo whose bytes are missing). */
+  warnings?: string[];
 }
 
 export const NO_MEMBER_ADS: MemberAds = { ranges: [], hiddenEditorAdIds: [], problems: [] };
@@ -75,11 +90,13 @@ export const NO_MEMBER_ADS: MemberAds = { ranges: [], hiddenEditorAdIds: [], pro
 /**
  * Reads the live member ads of `store` in one snapshot: the keys of every range, and into `dir`
  * the rows of each range that has no file there yet (without `dir`, the keys only). Files of
- * ranges that are no more are removed.
+ * ranges that are no more are removed. With `publishing`, the photos of each range not yet in the
+ * site are written into it.
  */
 export async function readMemberAds(
   store: Pick<Store, 'publishedAds'>,
   dir?: string,
+  publishing?: PhotoPublishing,
 ): Promise<MemberAds> {
   if (dir) mkdirSync(dir, { recursive: true });
   const ranges = await store.publishedAds.snapshot(async (snapshot) => {
@@ -112,17 +129,41 @@ export async function readMemberAds(
     await close();
     return { found, hidden: await snapshot.hiddenEditorAdIds() };
   });
+  const warnings: string[] = [];
+  if (dir && publishing) {
+    for (const { key } of ranges.found)
+      if (!rangePhotosPublished(publishing, key)) {
+        const file = join(dir, `${key}.ndjson`);
+        const rows = readRows(file);
+        const published = await publishRangePhotos(publishing, key, rows, warnings);
+        if (published.some((row, index) => row !== rows[index])) writeRows(file, published);
+      }
+    recordCurrentRanges(
+      publishing,
+      ranges.found.map((range) => range.key),
+    );
+  }
   if (dir) removeOtherRanges(dir, new Set(ranges.found.map((range) => range.key)));
-  return { dir, ranges: ranges.found, hiddenEditorAdIds: ranges.hidden, problems: [] };
+  return { dir, ranges: ranges.found, hiddenEditorAdIds: ranges.hidden, problems: [], warnings };
+}
+
+function readRows(file: string): PublishedAdRow[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as PublishedAdRow);
+}
+
+function writeRows(file: string, rows: readonly PublishedAdRow[]): void {
+  // Written whole under another name first: a file there is always a whole range.
+  writeFileSync(`${file}.next`, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+  renameSync(`${file}.next`, file);
 }
 
 /** The rows of a range into `file`, unless a build read them before (the name is their digest). */
 async function keepRows(snapshot: PublishedAdsSnapshot, from: number, file: string) {
   if (existsSync(file)) return;
-  const rows = await snapshot.rows(from, from + IDS_PER_BATCH);
-  // Written whole under another name first: a file there is always a whole range.
-  writeFileSync(`${file}.next`, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
-  renameSync(`${file}.next`, file);
+  writeRows(file, await snapshot.rows(from, from + IDS_PER_BATCH));
 }
 
 function removeOtherRanges(dir: string, keys: ReadonlySet<string>): void {
@@ -136,9 +177,16 @@ function removeOtherRanges(dir: string, keys: ReadonlySet<string>): void {
  * created): none when it is a SQLite file that does not exist. A database that cannot be read is
  * a problem, which stops the build: the site stays as it was.
  */
-export async function readMemberAdsAt(location: StoreLocation, dir?: string): Promise<MemberAds> {
+export async function readMemberAdsAt(
+  location: StoreLocation,
+  dir?: string,
+  photos?: PhotosOfTheBuild,
+): Promise<MemberAds> {
   if (!location.url && location.path && !existsSync(location.path)) {
     if (dir) rmSync(dir, { recursive: true, force: true });
+    // No member ads: none of their photos stays in the site.
+    if (dir && photos)
+      recordCurrentRanges(photos.publishing({ describe: '', get: async () => undefined }), []);
     return NO_MEMBER_ADS;
   }
   // Only the build loads the store's modules (and a driver) this way, when it reads a database.
@@ -150,12 +198,20 @@ export async function readMemberAdsAt(location: StoreLocation, dir?: string): Pr
     return { ...NO_MEMBER_ADS, problems: [unreadable(error)] };
   }
   try {
-    return await readMemberAds(store, dir);
+    const publishing =
+      dir && photos ? photos.publishing(await photos.openStorage(store)) : undefined;
+    return await readMemberAds(store, dir, publishing);
   } catch (error) {
     return { ...NO_MEMBER_ADS, problems: [unreadable(error, store.describe)] };
   } finally {
     await store.close();
   }
+}
+
+/** Where the build publishes photos, once the store is open: the storage is opened on it. */
+export interface PhotosOfTheBuild {
+  publishing(storage: PhotoPublishing['storage']): PhotoPublishing;
+  openStorage(store: Store): Promise<PhotoPublishing['storage']>;
 }
 
 /** What the database publishes, as far as publishing goes: equal stamps, the same ads (`--if-needed`). */
@@ -187,7 +243,12 @@ export function databaseAdSource(memberAds: MemberAds): AdSource {
             const row = JSON.parse(line) as PublishedAdRow;
             const outcome = checkAdRow(cellsOf(row), row.id, DATABASE_ORIGIN, memberContext);
             // With a problem the ad is left out (a warning), never published as it is.
-            visit(row.id, outcome.problems.length > 0 ? { problems: outcome.problems } : outcome);
+            if (outcome.problems.length > 0 || !outcome.ad)
+              visit(row.id, { problems: outcome.problems });
+            else {
+              const photos = publishedPhotosOf(row);
+              visit(row.id, photos ? { ...outcome, ad: { ...outcome.ad, photos } } : outcome);
+            }
           }
           return [];
         },
@@ -207,6 +268,18 @@ function memberContextOf(context: AdCheckContext): AdCheckContext {
     memberContexts.set(context, member);
   }
   return member;
+}
+
+/** The ad's photos as its pages show them (none: undefined, so the compiled line stays as it was). */
+function publishedPhotosOf(row: PublishedAdRow): PublishedPhoto[] | undefined {
+  const photos = row.photos ?? [];
+  if (photos.length === 0) return undefined;
+  return photos.map(({ alt, width, height, variants }, index) => ({
+    alt: photoAlt(alt, index + 1, photos.length, row.title),
+    width,
+    height,
+    variants,
+  }));
 }
 
 /** A member ad as the cells of a CSV row (src/schemas/ad.ts): no images, not featured, no sample. */

@@ -1,6 +1,7 @@
 // https://vike.dev/Page
 import { AdDetail } from '../../components/AdDetail.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
+import { PhotoViewer } from '../../components/PhotoViewer.tsx';
 import { cityPath, homePath, reportAdPath, statePath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
@@ -21,6 +22,7 @@ export default function Page() {
         ← Back to {ad.city} ads
       </a>
       <AdDetail ad={ad} reportHref={reportAdPath(ad.id)} />
+      <PhotoViewer ad={ad} />
     </div>
   );
 }

@@ -91,6 +91,7 @@ describe('published ads', () => {
         description: 'Coffee, a walk, a chat about books.',
         posted_on: '2026-11-20',
         expires_on: '2026-12-20',
+        photos: [],
       },
       expect.objectContaining({ id: 100_000_002 }),
     ]);

@@ -1,0 +1,91 @@
+// Issue 20's "done when", end to end on the production build with the server's own publisher: a
+// member posts WITHOUT JavaScript (the posting form as a plain multipart form) a 3000×2000 phone
+// JPEG whose EXIF says "rotate 90°" and carries GPS, make, model, serial number and artist; a
+// moderator approves (no JavaScript either); the ad page then shows it upright (portrait, the red
+// corner top-right in the published 1280 file) and no published file of it carries any of those
+// tags (read with exiftool).
+import sharp from 'sharp';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { adPath } from '../../src/paths.ts';
+import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
+import { exifTagsOf, phoneJpeg, privateTagsIn, redCornerOf } from '../helpers/photo-fixtures.ts';
+import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
+import { launchChromium } from './support.ts';
+
+const TITLE = 'Sunday farmers market, then coffee';
+let browser: Browser;
+let site: PublishingSite;
+let member: BrowserContext;
+let moderator: BrowserContext;
+
+beforeAll(async () => {
+  site = await startPublishingSite({ label: 'photos-done-when' });
+  browser = await launchChromium();
+  member = await browser.newContext({ javaScriptEnabled: false });
+  ({ context: moderator } = await moderatorContext(browser, site, false));
+}, 240_000);
+
+afterAll(async () => {
+  await member?.close();
+  await moderator?.close();
+  await browser?.close();
+  await site?.close();
+});
+
+/** The srcset entries of the ad page's first photo, widest last. */
+function firstPhotoSizes(html: string): { path: string; width: number }[] {
+  const img = /<div class="ad-photos__first">[\s\S]*?<img\b([^>]*)>/.exec(html)?.[1] ?? '';
+  const srcset = /srcSet="([^"]*)"/i.exec(img)?.[1] ?? '';
+  return srcset
+    .split(',')
+    .map((entry) => entry.trim().split(' '))
+    .filter((parts) => parts.length === 2)
+    .map(([path, width]) => ({ path: path!, width: Number.parseInt(width!, 10) }));
+}
+
+test('a phone photo posted without JavaScript is published upright and without its private tags', async () => {
+  await signUpAndVerify(member, site, 'photos-done-when');
+  const page: Page = await member.newPage();
+  await page.goto(`${site.url}/post`);
+  expect(await heading(page)).toBe('Post an ad');
+  await page.selectOption('#ad-state', 'California');
+  await page.fill('#ad-city', 'Oakland');
+  await page.selectOption('#ad-seeks', 'w4m');
+  await page.fill('#ad-title', TITLE);
+  await page.fill('#ad-description', 'Peaches, bread and a slow walk by the lake.');
+  await page.setInputFiles('input[type="file"][name="photos"]', {
+    name: 'IMG_2041.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await phoneJpeg(),
+  });
+  await page.getByRole('button', { name: 'Submit for review' }).click();
+  await page.waitForURL(`${site.url}/post/in-review`);
+  const { id } = (await site.sql.get<{ id: number }>(
+    'SELECT id FROM member_ads WHERE title = ?',
+    TITLE,
+  ))!;
+
+  const mod = await moderator.newPage();
+  await mod.goto(`${site.url}/moderate`);
+  await mod.locator(`#ad-${id}`).getByRole('button', { name: 'Approve', exact: true }).click();
+  await mod.waitForURL(/\/moderate\?done=/);
+  // The approval publishes; the publisher answers once a build that started after it is done.
+  expect(await site.publisher.publish('after the approval')).toEqual({ ok: true });
+
+  const response = await fetch(`${site.url}${adPath('California', 'Oakland', id)}`);
+  expect(response.status).toBe(200);
+  const sizes = firstPhotoSizes(await response.text());
+  expect(sizes.map((size) => size.width)).toEqual([320, 640, 1280]);
+  for (const { path, width } of sizes) {
+    const file = await fetch(`${site.url}${path}`);
+    expect(file.status).toBe(200);
+    const bytes = Buffer.from(await file.arrayBuffer());
+    const meta = await sharp(bytes).metadata();
+    // Upright: portrait, at its published width.
+    expect(meta.width).toBe(width);
+    expect(meta.height).toBeGreaterThan(width);
+    expect(privateTagsIn(await exifTagsOf(bytes))).toEqual([]);
+    if (width === 1280) expect(await redCornerOf(bytes)).toBe('top-right');
+  }
+}, 120_000);
