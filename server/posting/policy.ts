@@ -7,3 +7,27 @@ import { scanAd, type PolicyScan, type ScannedAd } from '../../src/policy/index.
 export type AdScanner = (ad: ScannedAd) => PolicyScan;
 
 export const scanAdForPosting: AdScanner = (ad) => scanAd(ad, getPolicyTerms(), getSite().brand);
+
+/**
+ * The ad and its photos' descriptions (alt texts, shown on the site as the ad's text is): a
+ * refused word or contact details in a description refuses the post, beside the photo field.
+ * (Ambiguous words in a description are not marked: the moderator reads each one in the queue.)
+ */
+export function scanAdWithPhotos(
+  scan: AdScanner,
+  ad: ScannedAd,
+  photos: readonly { alt: string }[] | undefined,
+): Omit<PolicyScan, 'refusal'> & { refusal?: { field: string; message: string } } {
+  const scanned = scan(ad);
+  if (scanned.refusal) return scanned;
+  for (const [index, photo] of (photos ?? []).entries()) {
+    if (photo.alt.trim() === '') continue;
+    const refusal = scan({ ...ad, title: photo.alt, description: '' }).refusal;
+    if (refusal)
+      return {
+        ...scanned,
+        refusal: { field: 'photos', message: `Photo ${index + 1}: ${refusal.message}` },
+      };
+  }
+  return scanned;
+}

@@ -58,7 +58,7 @@ import {
   postAd,
   renewAd,
 } from '../posting/member-ads.ts';
-import { scanAdForPosting, type AdScanner } from '../posting/policy.ts';
+import { scanAdForPosting, scanAdWithPhotos, type AdScanner } from '../posting/policy.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import type { Store } from '../store/store.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
@@ -179,7 +179,7 @@ export function postingRoutes(options: PostingOptions) {
       if (chosen.problem) found.photos = chosen.problem;
       if (!checked.ok || chosen.problem) return refuse(c, problems(found), values, shown);
       const ad = { ...checked.ad, ...(chosen.list ? { photos: chosen.list } : {}) };
-      const scanned = scan(ad);
+      const scanned = scanAdWithPhotos(scan, ad, chosen.list);
       if (scanned.refusal)
         return refuse(
           c,
@@ -235,7 +235,11 @@ export function postingRoutes(options: PostingOptions) {
       const found: AdFormProblems = checked.ok ? {} : { ...checked.problems };
       if (chosen.problem) found.photos = chosen.problem;
       if (!checked.ok || chosen.problem) return refuse(c, problems(found), values, shown);
-      const scanned = scan({ state: ad.state, city: ad.city, ...checked.ad });
+      const scanned = scanAdWithPhotos(
+        scan,
+        { state: ad.state, city: ad.city, ...checked.ad },
+        chosen.list,
+      );
       if (scanned.refusal)
         return refuse(
           c,
