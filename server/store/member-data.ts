@@ -6,6 +6,8 @@
 // conversations it was in stay for the other side (its side becomes NULL), and reports keep their
 // copies of the ad and thread with the account set NULL. The moderation log copies ids and emails
 // and is append-only: its rows stay as they are (the log page shows the account as deleted).
+import { parseAdPhotoList, type AdPhotoRef } from '../../src/schemas/photos.ts';
+import { photoStore, type PhotoRow } from './photos.ts';
 import type { StoreContext } from './store.ts';
 
 export interface DataAccountRow {
@@ -39,6 +41,10 @@ export interface DataAdRow {
   rejectedReason: string | null;
   rejectedNote: string | null;
   updatedAt: string;
+  /** Its photos in order, with the member's alt texts (the published ones, once live). */
+  photos: AdPhotoRef[];
+  /** A live ad's edit of its photos awaiting review; null when none. */
+  pendingPhotos: AdPhotoRef[] | null;
 }
 
 export interface DataConversationRow {
@@ -83,6 +89,8 @@ export interface DataReportRow {
 export interface MemberDataRows {
   account: DataAccountRow;
   ads: DataAdRow[];
+  /** Every photo of the member's, on an ad or not, removed or not (by id). */
+  photos: PhotoRow[];
   conversations: DataConversationRow[];
   messages: DataMessageRow[];
   blocks: DataBlockRow[];
@@ -103,15 +111,16 @@ export interface MemberDataStore {
   removeAccount(accountId: number, now: string): Promise<number[]>;
 }
 
-export function memberDataStore({ db }: StoreContext): MemberDataStore {
+export function memberDataStore(context: StoreContext): MemberDataStore {
+  const { db } = context;
   return {
     rowsOf(accountId) {
       return db.isTransaction
-        ? readRows(db, accountId)
+        ? readRows(context, accountId)
         : db
             .transaction()
             .setIsolationLevel('repeatable read')
-            .execute((trx) => readRows(trx, accountId));
+            .execute((trx) => readRows({ ...context, db: trx }, accountId));
     },
 
     async removeAccount(accountId, now) {
@@ -140,9 +149,10 @@ export function memberDataStore({ db }: StoreContext): MemberDataStore {
 }
 
 async function readRows(
-  db: StoreContext['db'],
+  context: StoreContext,
   accountId: number,
 ): Promise<MemberDataRows | undefined> {
+  const { db } = context;
   const account = await db
     .selectFrom('accounts')
     .select([
@@ -180,6 +190,8 @@ async function readRows(
       'rejected_reason as rejectedReason',
       'rejected_note as rejectedNote',
       'updated_at as updatedAt',
+      'photos',
+      'pending_photos as pendingPhotos',
     ])
     .where('account_id', '=', accountId)
     .orderBy('created_at')
@@ -244,9 +256,15 @@ async function readRows(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+  const photos = await photoStore(context).listOwned(accountId);
   return {
     account,
-    ads,
+    ads: ads.map((ad) => ({
+      ...ad,
+      photos: parseAdPhotoList(ad.photos),
+      pendingPhotos: ad.pendingPhotos === null ? null : parseAdPhotoList(ad.pendingPhotos),
+    })),
+    photos,
     conversations: threads.map(({ posterId, replierId, ...thread }) => {
       const side = posterId === accountId ? 'poster' : 'replier';
       const otherSideId = side === 'poster' ? replierId : posterId;
