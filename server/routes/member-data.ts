@@ -114,12 +114,7 @@ export function memberDataRoutes(options: MemberDataOptions) {
         throw new Refusal(403, WRONG_PASSWORD, 'password');
       }
       await rateLimits.signinSucceeded(member.email, client.key, client.newBrowser);
-      const outcome = await deleteAccount(
-        store,
-        member.accountId,
-        now(),
-        options.photos?.storage,
-      );
+      const outcome = await deleteAccount(store, member.accountId, now(), options.photos?.storage);
       if (outcome.kind === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
       if (outcome.kind === 'deleted') {
         if (outcome.liveAdIds.length > 0)
