@@ -10,22 +10,27 @@
 //   peak (VmHWM of /proc/{pid}/status) after the N photos. The worker is this process's child
 //   (found in /proc), so nothing of the pool is changed for the benchmark.
 // - uploads: 8 clients posting the posting form (multipart, one 12-MP photo each time) for 30 s
-//   to the app served on 127.0.0.1 (createApp + @hono/node-server in this process, on a new
-//   SQLite file and the content fixture), while one reader fetches a static page back to back:
-//   photos kept a second, and the page's p99. Each client is a verified member; after each ad it
+//   to the real server (the build's dist/server/serve.mjs, built if needed, as bench:server starts
+//   it: a child process on a free port of 127.0.0.1, a new SQLite file, production settings),
+//   while one reader fetches a city page back to back: photos kept a second, and the page's p99. Each client is a verified member; after each ad it
 //   posted, its ads are deleted with SQL so that the limits on ads (3 at once, 1 a city a day) do
 //   not stop it. An answer other than a success is counted by status.
-import { serve } from '@hono/node-server';
-import { readdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPhotoPool } from '../server/photos/processing-pool.ts';
+import { openSqliteEngine } from '../server/store/sqlite-engine.ts';
+import { storeOn } from '../server/store/store.ts';
+import { freePort, stopServer } from './server-process.ts';
 import { smallJpeg, twelveMegapixelJpeg } from '../tests/helpers/photo-fixtures.ts';
 import { writeDocSection } from './docs.ts';
 import { loadText, percentile } from './publish-rounds.ts';
 
 const root = join(import.meta.dirname, '..');
+const HOST = '127.0.0.1';
+/** A city page of the real content, as the reader fetches it. */
+const PAGE = '/city/California/Los%20Angeles';
 const DOC = join(root, 'docs', 'benchmarks.md');
 const HEADING = '## Photos';
 const PROCESSING_MARKERS = {
@@ -202,36 +207,17 @@ async function benchUploads(
   photo: Buffer,
   work: string,
 ): Promise<string> {
-  // The app on the content fixture and a new SQLite file, as the integration tests run it.
-  const { useFixtureContent } = await import('../tests/helpers/pages.ts');
-  const cleanupContent = useFixtureContent();
-  const { createApp } = await import('../server/app.ts');
-  const { openSqliteEngine } = await import('../server/store/sqlite-engine.ts');
-  const { storeOn } = await import('../server/store/store.ts');
-  const { createMailer } = await import('../server/mail/mailer.ts');
-  const siteDir = join(work, 'site');
-  mkdirSync(siteDir, { recursive: true });
-  // A static page of a city page's weight (55 KB of HTML).
-  const page = `<!DOCTYPE html><html lang="en"><body><h1>Los Angeles</h1>${'<article><h2>An ad</h2><p>A few lines of an ad, as a city page lists them.</p></article>'.repeat(700)}</body></html>`;
-  writeFileSync(join(siteDir, 'index.html'), page);
-  writeFileSync(join(siteDir, '404.html'), '<!DOCTYPE html><html><body>Not found</body></html>');
-  const engine = openSqliteEngine(join(work, 'bench.sqlite'));
-  const store = storeOn(engine);
-  const app = createApp({
-    store,
-    siteDir,
-    log: false,
-    mailer: createMailer({
-      outboxDir: join(work, 'outbox'),
-      from: 'bench@localhost',
-      log: () => {},
-    }),
-    mailSite: { brand: 'Localboard', baseUrl: 'http://localhost' },
-    photoProcessing: { maxWaitMs: 15_000 },
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], {
+    cwd: root,
+    stdio: 'inherit',
   });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (build.status !== 0) throw new Error('The build failed.');
+  const databasePath = join(work, 'bench.sqlite');
+  const server = await startServer(work, databasePath);
+  // The same file, opened here too: members verified and their ads cleared as the bench goes.
+  const engine = openSqliteEngine(databasePath);
+  const store = storeOn(engine);
+  const base = `http://${HOST}:${server.port}`;
   const loadBefore = loadavg();
   try {
     const members = [];
@@ -240,7 +226,10 @@ async function benchUploads(
       const email = `bench-photos-${index}@example.com`;
       const signup = await fetch(`${base}/api/signup`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          'x-forwarded-for': `198.51.100.${index + 1}`,
+        },
         body: JSON.stringify({
           email,
           password: 'bench photos password',
@@ -261,10 +250,44 @@ async function benchUploads(
     });
     return uploadFigures(options, totals, loadBefore);
   } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await stopServer(server.child, 10_000);
     await store.close();
-    cleanupContent();
   }
+}
+
+/** The built server (dist/server/serve.mjs) on a free port of 127.0.0.1, once /readyz says 200. */
+async function startServer(dataDir: string, databasePath: string) {
+  const port = await freePort(HOST);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST,
+    PORT: String(port),
+    DATABASE_PATH: databasePath,
+    TRUST_PROXY: '1',
+    MAIL_OUTBOX_DIR: join(dataDir, 'outbox'),
+  };
+  for (const name of ['DATABASE_URL', 'PHOTOS_DIR', 'PHOTO_PROCESSES', 'PASSWORD_HASH_COST'])
+    delete env[name];
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/serve.mjs'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = performance.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited (code ${child.exitCode}).`);
+    try {
+      if ((await fetch(`http://${HOST}:${port}/readyz`)).status === 200) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (performance.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('The server was not ready (/readyz 200) within 120 s.');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { port, child };
 }
 
 async function uploadLoad(
@@ -321,7 +344,9 @@ async function uploadLoad(
     while (performance.now() < deadline) {
       const sent = performance.now();
       try {
-        const response = await fetch(`${base}/`, { headers: { 'accept-encoding': 'br, gzip' } });
+        const response = await fetch(`${base}${PAGE}`, {
+          headers: { 'accept-encoding': 'br, gzip' },
+        });
         await response.arrayBuffer();
         totals.pageMs.push(performance.now() - sent);
         if (response.status !== 200) totals.pageFailures += 1;
@@ -348,7 +373,7 @@ function uploadFigures(
   const p99 = percentile(totals.pageMs, 0.99);
   return [
     `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpus().length} cores, **shared**; load average ${loadText(loadBefore)} before, ${loadText(loadavg())} after.`,
-    `- ${options.clients} clients posting the posting form (${totals.endpoint}, multipart, one 12-MP photo each) for ${options.seconds} s; the app and the clients in one process, the photo pool's default workers beside it; one reader fetching a 55 KB static page back to back.`,
+    `- ${options.clients} clients posting the posting form (${totals.endpoint}, multipart, one 12-MP photo each) for ${options.seconds} s; the built server in a process of its own with its default photo workers, the clients in the benchmark's; one reader fetching a city page (`${PAGE}`) back to back.`,
     '',
     '| | measured | target |',
     '| --- | ---: | --- |',
