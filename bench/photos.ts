@@ -373,7 +373,7 @@ function uploadFigures(
   const p99 = percentile(totals.pageMs, 0.99);
   return [
     `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpus().length} cores, **shared**; load average ${loadText(loadBefore)} before, ${loadText(loadavg())} after.`,
-    `- ${options.clients} clients posting the posting form (${totals.endpoint}, multipart, one 12-MP photo each) for ${options.seconds} s; the built server in a process of its own with its default photo workers, the clients in the benchmark's; one reader fetching a city page (`${PAGE}`) back to back.`,
+    `- ${options.clients} clients posting the posting form (${totals.endpoint}, multipart, one 12-MP photo each) for ${options.seconds} s; the built server in a process of its own with its default photo workers, the clients in the benchmark's; one reader fetching a city page (\`${PAGE}\`) back to back.`,
     '',
     '| | measured | target |',
     '| --- | ---: | --- |',
