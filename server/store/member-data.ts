@@ -2,7 +2,8 @@
 // and what Delete my account removes (server/account/delete-account.ts decides whether it may).
 //
 // What a deletion does follows the ON DELETE rules of migration 5: deleting the accounts row takes
-// its sessions, remembered browsers, emailed-link tokens, ads, messages and blocks with it; the
+// its sessions, remembered browsers, emailed-link tokens, ads, photos (migration 8; their bytes are
+// the photo storage's, deleted by delete-account.ts), messages and blocks with it; the
 // conversations it was in stay for the other side (its side becomes NULL), and reports keep their
 // copies of the ad and thread with the account set NULL. The moderation log copies ids and emails
 // and is append-only: its rows stay as they are (the log page shows the account as deleted).
