@@ -322,12 +322,20 @@ async function uploadLoad(
         form.append(name, value);
       form.append('photos', new File([new Uint8Array(photo)], 'phone.jpg', { type: 'image/jpeg' }));
       const sent = performance.now();
-      const response = await fetch(`${base}/api/ads`, {
-        method: 'POST',
-        headers: { cookie: member.cookie, accept: 'application/json' },
-        body: form,
-      });
-      await response.arrayBuffer();
+      let response: Response;
+      try {
+        response = await fetch(`${base}/api/ads`, {
+          method: 'POST',
+          headers: { cookie: member.cookie, accept: 'application/json' },
+          body: form,
+        });
+        await response.arrayBuffer();
+      } catch {
+        // The server closed the connection before answering (a body it would not read).
+        totals.statuses.failed = (totals.statuses.failed ?? 0) + 1;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        continue;
+      }
       totals.uploadMs.push(performance.now() - sent);
       totals.statuses[response.status] = (totals.statuses[response.status] ?? 0) + 1;
       if (response.ok) {
