@@ -44,7 +44,11 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
     const live = ad?.photos.find((ref) => ref.id === photo.id);
     const pending = ad?.pendingPhotos?.find((ref) => ref.id === photo.id);
     const published =
-      ad !== undefined && live !== undefined && photo.removedAt === null && isLive(ad, today);
+      ad !== undefined &&
+      live !== undefined &&
+      photo.removedAt === null &&
+      isLive(ad, today) &&
+      !ad.hidden;
     const place =
       photo.removedAt !== null
         ? PHOTO_PLACES.removed

@@ -46,6 +46,8 @@ export interface DataAdRow {
   photos: AdPhotoRef[];
   /** A live ad's edit of its photos awaiting review; null when none. */
   pendingPhotos: AdPhotoRef[] | null;
+  /** Kept off the site by reports until a moderator decides (hidden_ads): nothing of it published. */
+  hidden: boolean;
 }
 
 export interface DataConversationRow {
@@ -258,12 +260,27 @@ async function readRows(
     .orderBy('id')
     .execute();
   const photos = await photoStore(context).listOwned(accountId);
+  const hidden =
+    ads.length === 0
+      ? []
+      : await db
+          .selectFrom('hidden_ads')
+          .select('ad_id')
+          .where('kind', '=', 'member')
+          .where(
+            'ad_id',
+            'in',
+            ads.map((ad) => ad.id),
+          )
+          .execute();
+  const hiddenIds = new Set(hidden.map((row) => row.ad_id));
   return {
     account,
     ads: ads.map((ad) => ({
       ...ad,
       photos: parseAdPhotoList(ad.photos),
       pendingPhotos: ad.pendingPhotos === null ? null : parseAdPhotoList(ad.pendingPhotos),
+      hidden: hiddenIds.has(ad.id),
     })),
     photos,
     conversations: threads.map(({ posterId, replierId, ...thread }) => {

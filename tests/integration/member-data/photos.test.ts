@@ -347,6 +347,19 @@ describe('Download my data', () => {
     expect(ad.pendingEdit?.photos).toEqual([ids.pending.id, ids.shown.id]);
   });
 
+  test('while reports keep the ad off the site, its photos are the member’s addresses', async () => {
+    await t.sql.run(
+      "INSERT INTO hidden_ads (ad_id, kind, why, hidden_at) VALUES (?, 'member', 'reports', ?)",
+      live,
+      new Date().toISOString(),
+    );
+    const hidden = await download(me);
+    await t.sql.run('DELETE FROM hidden_ads WHERE ad_id = ?', live);
+    const shown = hidden.photos.find((photo) => photo.id === ids.defaultAlt.id)!;
+    expect(shown.place).toBe('on your ad (not shown on the site)');
+    expect(shown.sizes.map((size) => size.url)).toEqual(previews(ids.defaultAlt));
+  });
+
   test('once the ad has expired, its photos are the member’s addresses again', async () => {
     await setAd(t, live, { expires_on: dayFromToday(-1) });
     const expired = await download(me);
