@@ -4,6 +4,7 @@
 // photo's size uses (a key is the bytes' digest: two members' identical photos share it).
 // Every step is idempotent: a photo or a key already gone is nothing to do, so two instances
 // doing it at once, or a retry after a failure half-way, end the same.
+import type { PhotoRow } from '../store/photos.ts';
 import type { Store } from '../store/store.ts';
 import type { PhotoStorage } from './photo-storage.ts';
 
@@ -11,20 +12,22 @@ import type { PhotoStorage } from './photo-storage.ts';
 const BATCH = 500;
 
 /**
- * Deletes the photos of `ids` (rows and sizes), then the bytes no photo uses any more. Answers
- * how many of them were still there to delete.
+ * Deletes the photos of `ids` (rows and sizes), then the bytes no photo uses any more; with
+ * `still`, only those that still answer to it when read again in the deletion's unit of work (an
+ * upload a post attached meanwhile is no longer abandoned). Answers how many were deleted.
  */
 export async function deletePhotos(
   store: Store,
   storage: PhotoStorage,
   ids: readonly number[],
+  still: (photo: PhotoRow) => boolean = () => true,
 ): Promise<number> {
   let deleted = 0;
   for (let start = 0; start < ids.length; start += BATCH) {
     const batch = ids.slice(start, start + BATCH);
     const { found, keys } = await store.unitOfWork(async (tx) => {
-      const found = (await tx.photos.findMany(batch)).length;
-      return { found, keys: await tx.photos.delete(batch) };
+      const doomed = (await tx.photos.findMany(batch)).filter(still).map((photo) => photo.id);
+      return { found: doomed.length, keys: await tx.photos.delete(doomed) };
     });
     deleted += found;
     // After the unit of work: bytes are never deleted while a row still names them.

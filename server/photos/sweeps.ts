@@ -40,6 +40,7 @@ export async function sweepPhotos(
     store,
     storage,
     await store.photos.uploadsBefore(before(now, UPLOAD_KEPT_MS)),
+    (photo) => photo.adId === null,
   );
   const ofRejectedAds = await deletePhotos(
     store,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPhotoStorage, type PhotoStorage } from '../../../server/photos/photo-storage.ts';
+import { deletePhotos } from '../../../server/photos/ad-photo-lifecycle.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
 
@@ -117,6 +118,19 @@ describe('uploads on no ad', () => {
     expect((await sweepPhotos(t.store, storage, NOW)).uploads).toBe(1);
     expect(await photoIds()).toEqual([posted.id]);
     expect(await storedBytes([abandoned.key])).toEqual([shared.key]);
+  });
+});
+
+describe('an upload posted while the sweep runs', () => {
+  it('attached between the listing and the deletion: it stays, with its bytes', async () => {
+    const upload = await photo(daysAgo(2));
+    const listed = await t.store.photos.uploadsBefore(hoursAgo(24));
+    expect(listed).toEqual([upload.id]);
+    await ad('review', hoursAgo(0), [upload.id]);
+
+    expect(await deletePhotos(t.store, storage, listed, (each) => each.adId === null)).toBe(0);
+    expect(await photoIds()).toEqual([upload.id]);
+    expect(await storedBytes([upload.key])).toEqual([upload.key]);
   });
 });
 
