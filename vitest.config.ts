@@ -20,6 +20,7 @@ export const POSTGRES_SUITE = [
   'tests/integration/posting/**/*.test.ts',
   'tests/integration/reports/**/*.test.ts',
   'tests/integration/operations/**/*.test.ts',
+  'tests/integration/photos/sweeps.test.ts',
   'tests/integration/server/age-check.test.ts',
   'tests/integration/server/client-address.test.ts',
   'tests/integration/server/form-refusals.test.ts',

@@ -15,7 +15,8 @@ import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { buildPublisher, todayUtc } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { createAppMetrics } from './operations/metrics.ts';
-import { photoStorageLocationFromEnv } from './photos/photo-storage.ts';
+import { openPhotoStorage, photoStorageLocationFromEnv } from './photos/photo-storage.ts';
+import { describeSweep, SWEEP_EVERY_MS, sweepPhotos } from './photos/sweeps.ts';
 import { bundledPhotoWorker } from './photos/processing-pool.ts';
 import { getSite } from '../src/content/index.ts';
 
@@ -129,6 +130,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   );
   publisher.startDaily();
   remindOfExpiry();
+  sweepOldPhotos();
 });
 // Expiry reminders, 3 days before (docs/product.md section 6): looked for every hour, so a restart or
 // a new day never misses one; each ad's reminder is sent once (member_ads.reminded_at).
@@ -141,6 +143,19 @@ function remindOfExpiry(): void {
   );
 }
 setInterval(remindOfExpiry, 60 * 60 * 1000).unref();
+// Photos nobody will see again (abandoned uploads, rejected ads', unused bytes): looked for every
+// hour. Every instance sweeps; the deletions are idempotent (server/photos/sweeps.ts).
+const sweptPhotoStorage = openPhotoStorage(store, photoStorageLocationFromEnv(process.env));
+function sweepOldPhotos(): void {
+  sweepPhotos(store, sweptPhotoStorage, new Date()).then(
+    (sweep) => {
+      const line = describeSweep(sweep);
+      if (line) console.log(line);
+    },
+    (error: unknown) => console.error(`Photo sweep failed: ${(error as Error).message}`),
+  );
+}
+setInterval(sweepOldPhotos, SWEEP_EVERY_MS).unref();
 // An operator's `kill -USR2 <pid>`: publish now (after changing member ads by hand, say).
 process.on('SIGUSR2', () => void everyInstance.publish('asked by SIGUSR2'));
 

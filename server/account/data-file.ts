@@ -2,9 +2,15 @@
 // by `format` so a later change of shape can be told apart. Conversations hold both sides' messages
 // (they are the member's conversation), but the other side is only ever "the other member": never
 // their email or account id. Blocked members are named by the conversations shared with them.
-import { isExpired } from '../posting/lifetime.ts';
+// Photos are in it by their addresses, one a size: the site's published file (cached forever,
+// anyone's to see) while the photo shows on the live ad, else the member's own
+// /api/photos/{id}/{width}, which answers them only when signed in.
+import { isExpired, isLive } from '../posting/lifetime.ts';
 import type { MemberDataRows } from '../store/member-data.ts';
 import { reasonLabel } from '../posting/ad-view.ts';
+import { photoFilePath } from '../../src/schemas/photos.ts';
+import type { MailSite } from '../mail/messages.ts';
+import { photoPreviewPath } from '../routes/photos.ts';
 
 /** The file's shape version. Raise it when a field changes meaning or goes. */
 export const DATA_FILE_FORMAT = 1;
@@ -16,16 +22,74 @@ export const OTHER_MEMBER = 'the other member';
 const statusOf = (ad: MemberDataRows['ads'][number], today: string) =>
   isExpired(ad, today) ? 'expired' : ad.status;
 
-export function memberDataFile(rows: MemberDataRows, brand: string, now: Date) {
+type DataPhoto = MemberDataRows['photos'][number];
+
+/** Where a photo is, in words: what the member sees of it. */
+export const PHOTO_PLACES = {
+  published: 'shown on your live ad',
+  pending: 'in your edit awaiting review',
+  onAd: 'on your ad (not shown on the site)',
+  upload: 'uploaded, not on an ad (deleted after a day)',
+  removed: 'removed by a moderator',
+} as const;
+
+export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) {
+  const { brand, baseUrl } = site;
   const today = now.toISOString().slice(0, 10);
   const { account } = rows;
+  const adsById = new Map(rows.ads.map((ad) => [ad.id, ad]));
+
+  function photoEntry(photo: DataPhoto) {
+    const ad = photo.adId === null ? undefined : adsById.get(photo.adId);
+    const live = ad?.photos.find((ref) => ref.id === photo.id);
+    const pending = ad?.pendingPhotos?.find((ref) => ref.id === photo.id);
+    const published =
+      ad !== undefined &&
+      live !== undefined &&
+      photo.removedAt === null &&
+      isLive(ad, today) &&
+      !ad.hidden;
+    const place =
+      photo.removedAt !== null
+        ? PHOTO_PLACES.removed
+        : published
+          ? PHOTO_PLACES.published
+          : pending
+            ? PHOTO_PLACES.pending
+            : ad
+              ? PHOTO_PLACES.onAd
+              : PHOTO_PLACES.upload;
+    const alt = (live ?? pending)?.alt.trim() || null;
+    return {
+      id: photo.id,
+      ad: ad ? { id: ad.id, title: ad.title } : null,
+      place,
+      alt,
+      width: photo.width,
+      height: photo.height,
+      createdAt: photo.createdAt,
+      removedAt: photo.removedAt,
+      moderatorReason: photo.removedReason === null ? null : reasonLabel(photo.removedReason),
+      moderatorNote: photo.removedNote,
+      // A removed photo's sizes are deleted: it has none left to show.
+      sizes: photo.variants.map((variant) => ({
+        width: variant.width,
+        height: variant.height,
+        url:
+          baseUrl +
+          (published ? photoFilePath(variant.key) : photoPreviewPath(photo.id, variant.width)),
+      })),
+    };
+  }
+
   return {
     format: DATA_FILE_FORMAT,
     site: brand,
     exportedAt: now.toISOString(),
     about:
-      `Your data on ${brand}: your account, your ads, your conversations with every message, ` +
-      'the members you blocked and the reports you made. In a conversation the other side is ' +
+      `Your data on ${brand}: your account, your ads, your photos (each size by its address: ` +
+      'those not shown on the site open while you are signed in), your conversations with every ' +
+      'message, the members you blocked and the reports you made. In a conversation the other side is ' +
       '"the other member": their email address and account are not in this file.',
     account: {
       email: account.email,
@@ -50,18 +114,21 @@ export function memberDataFile(rows: MemberDataRows, brand: string, now: Date) {
       postedOn: ad.postedOn,
       expiresOn: ad.expiresOn,
       updatedAt: ad.updatedAt,
+      photos: ad.photos.map((ref) => ref.id),
       pendingEdit:
-        ad.pendingTitle !== null || ad.pendingDescription !== null
+        ad.pendingTitle !== null || ad.pendingDescription !== null || ad.pendingPhotos !== null
           ? {
               age: ad.pendingAge,
               seeks: ad.pendingSeeks,
               title: ad.pendingTitle,
               description: ad.pendingDescription,
+              photos: ad.pendingPhotos?.map((ref) => ref.id) ?? null,
             }
           : null,
       moderatorReason: ad.rejectedReason === null ? null : reasonLabel(ad.rejectedReason),
       moderatorNote: ad.rejectedNote,
     })),
+    photos: rows.photos.map(photoEntry),
     conversations: rows.conversations.map((conversation) => ({
       id: conversation.id,
       ad: { id: conversation.adId, title: conversation.adTitle },

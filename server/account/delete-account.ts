@@ -1,6 +1,9 @@
 // Delete my account (docs/product.md section 8), once the password is checked: the account and
 // what goes with it, in one unit of work (server/store/member-data.ts says what goes and what
-// stays).
+// stays). Its photos' rows go with it through the foreign keys; their bytes, kept apart (the
+// photo storage: a table of blobs or a folder), are deleted once the unit is done.
+import { deleteBytesOf, photoKeysOfAccount } from '../photos/ad-photo-lifecycle.ts';
+import type { PhotoStorage } from '../photos/photo-storage.ts';
 import type { Store } from '../store/store.ts';
 
 export type AccountDeletion =
@@ -12,19 +15,27 @@ export type AccountDeletion =
  * Deletes the member's account. A moderator's account is refused: the role is an operator's to
  * take away first (npm run moderator -- remove). Holds the account's lock, so a second tab
  * deleting it at once finds it gone, and nothing else done for the account under that lock (an ad
- * posted) slips in between.
+ * posted) slips in between. With `photoStorage`, the bytes of the account's photos are deleted
+ * after (those no other photo uses); without it (the store's own tests) only the rows go.
  */
-export function deleteAccount(
+export async function deleteAccount(
   store: Store,
   accountId: number,
   now: Date,
+  photoStorage?: PhotoStorage,
 ): Promise<AccountDeletion> {
-  return store.unitOfWork(async (tx): Promise<AccountDeletion> => {
+  let photoKeys: string[] = [];
+  const outcome = await store.unitOfWork(async (tx): Promise<AccountDeletion> => {
     await tx.lock(`account:${accountId}`);
     const account = await tx.accounts.findById(accountId);
     if (!account) return { kind: 'gone' };
     if (account.role === 'moderator') return { kind: 'moderator' };
+    // Read before the rows go: afterwards nothing says which bytes were the account's.
+    photoKeys = await photoKeysOfAccount(tx, accountId);
     const liveAdIds = await tx.memberData.removeAccount(accountId, now.toISOString());
     return { kind: 'deleted', email: account.email, liveAdIds };
   });
+  if (outcome.kind === 'deleted' && photoStorage)
+    await deleteBytesOf(photoStorage, photoKeys, `deleted account ${accountId}`);
+  return outcome;
 }

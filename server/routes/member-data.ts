@@ -1,8 +1,10 @@
 // The member's own data (docs/product.md section 8), for signed-in members:
 //
 // - GET /api/account/data: Download my data, the JSON file of server/account/data-file.ts as an
-//   attachment, never cached. Signed out: a browser is sent to sign in (and back to /account),
-//   a script gets 401.
+//   attachment, never cached. Each photo is in it by its URLs: the site's published file when it
+//   shows on the live ad, else the member's own /api/photos/{id}/{width}. Signed out: a browser
+//   is sent to sign in (and back to /account), a script gets 401. Delete my account below also
+//   deletes the bytes of the account's photos (in the database or the PHOTOS_DIR folder).
 // - POST /api/account/delete {password} (a form or JSON): Delete my account. The password is asked
 //   again and checked as sign-in checks it, with sign-in's limits: failures here count as failed
 //   sign-ins on the account, and from a browser that has not signed in to it before (a borrowed
@@ -75,10 +77,10 @@ export function memberDataRoutes(options: MemberDataOptions) {
         ? c.redirect(signinThenPath(accountPath()), 303)
         : c.json({ error: NOT_SIGNED_IN }, 401);
     const at = now();
-    const { brand } = options.mailSite();
-    const file = memberDataFile(rows, brand, at);
+    const site = options.mailSite();
+    const file = memberDataFile(rows, site, at);
     c.header('Content-Type', 'application/json; charset=utf-8');
-    c.header('Content-Disposition', `attachment; filename="${dataFileName(brand, at)}"`);
+    c.header('Content-Disposition', `attachment; filename="${dataFileName(site.brand, at)}"`);
     return c.body(`${JSON.stringify(file, null, 2)}\n`, 200);
   });
 
@@ -113,7 +115,7 @@ export function memberDataRoutes(options: MemberDataOptions) {
         throw new Refusal(403, WRONG_PASSWORD, 'password');
       }
       await rateLimits.signinSucceeded(member.email, client.key, client.newBrowser);
-      const outcome = await deleteAccount(store, member.accountId, now());
+      const outcome = await deleteAccount(store, member.accountId, now(), options.photos?.storage);
       if (outcome.kind === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
       if (outcome.kind === 'deleted') {
         if (outcome.liveAdIds.length > 0)

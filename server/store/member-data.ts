@@ -2,10 +2,13 @@
 // and what Delete my account removes (server/account/delete-account.ts decides whether it may).
 //
 // What a deletion does follows the ON DELETE rules of migration 5: deleting the accounts row takes
-// its sessions, remembered browsers, emailed-link tokens, ads, messages and blocks with it; the
+// its sessions, remembered browsers, emailed-link tokens, ads, photos (migration 8; their bytes are
+// the photo storage's, deleted by delete-account.ts), messages and blocks with it; the
 // conversations it was in stay for the other side (its side becomes NULL), and reports keep their
 // copies of the ad and thread with the account set NULL. The moderation log copies ids and emails
 // and is append-only: its rows stay as they are (the log page shows the account as deleted).
+import { parseAdPhotoList, type AdPhotoRef } from '../../src/schemas/photos.ts';
+import { photoStore, type PhotoRow } from './photos.ts';
 import type { StoreContext } from './store.ts';
 
 export interface DataAccountRow {
@@ -39,6 +42,12 @@ export interface DataAdRow {
   rejectedReason: string | null;
   rejectedNote: string | null;
   updatedAt: string;
+  /** Its photos in order, with the member's alt texts (the published ones, once live). */
+  photos: AdPhotoRef[];
+  /** A live ad's edit of its photos awaiting review; null when none. */
+  pendingPhotos: AdPhotoRef[] | null;
+  /** Kept off the site by reports until a moderator decides (hidden_ads): nothing of it published. */
+  hidden: boolean;
 }
 
 export interface DataConversationRow {
@@ -83,6 +92,8 @@ export interface DataReportRow {
 export interface MemberDataRows {
   account: DataAccountRow;
   ads: DataAdRow[];
+  /** Every photo of the member's, on an ad or not, removed or not (by id). */
+  photos: PhotoRow[];
   conversations: DataConversationRow[];
   messages: DataMessageRow[];
   blocks: DataBlockRow[];
@@ -103,15 +114,16 @@ export interface MemberDataStore {
   removeAccount(accountId: number, now: string): Promise<number[]>;
 }
 
-export function memberDataStore({ db }: StoreContext): MemberDataStore {
+export function memberDataStore(context: StoreContext): MemberDataStore {
+  const { db } = context;
   return {
     rowsOf(accountId) {
       return db.isTransaction
-        ? readRows(db, accountId)
+        ? readRows(context, accountId)
         : db
             .transaction()
             .setIsolationLevel('repeatable read')
-            .execute((trx) => readRows(trx, accountId));
+            .execute((trx) => readRows({ ...context, db: trx }, accountId));
     },
 
     async removeAccount(accountId, now) {
@@ -140,9 +152,10 @@ export function memberDataStore({ db }: StoreContext): MemberDataStore {
 }
 
 async function readRows(
-  db: StoreContext['db'],
+  context: StoreContext,
   accountId: number,
 ): Promise<MemberDataRows | undefined> {
+  const { db } = context;
   const account = await db
     .selectFrom('accounts')
     .select([
@@ -180,6 +193,8 @@ async function readRows(
       'rejected_reason as rejectedReason',
       'rejected_note as rejectedNote',
       'updated_at as updatedAt',
+      'photos',
+      'pending_photos as pendingPhotos',
     ])
     .where('account_id', '=', accountId)
     .orderBy('created_at')
@@ -244,9 +259,30 @@ async function readRows(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+  const photos = await photoStore(context).listOwned(accountId);
+  const hidden =
+    ads.length === 0
+      ? []
+      : await db
+          .selectFrom('hidden_ads')
+          .select('ad_id')
+          .where('kind', '=', 'member')
+          .where(
+            'ad_id',
+            'in',
+            ads.map((ad) => ad.id),
+          )
+          .execute();
+  const hiddenIds = new Set(hidden.map((row) => row.ad_id));
   return {
     account,
-    ads,
+    ads: ads.map((ad) => ({
+      ...ad,
+      photos: parseAdPhotoList(ad.photos),
+      pendingPhotos: ad.pendingPhotos === null ? null : parseAdPhotoList(ad.pendingPhotos),
+      hidden: hiddenIds.has(ad.id),
+    })),
+    photos,
     conversations: threads.map(({ posterId, replierId, ...thread }) => {
       const side = posterId === accountId ? 'poster' : 'replier';
       const otherSideId = side === 'poster' ? replierId : posterId;

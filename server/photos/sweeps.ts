@@ -1,0 +1,69 @@
+// The photos nobody will see again, deleted every hour (docs/product.md section 10; run by
+// server/index.ts, and by the tests with a moved clock):
+// - uploads on no ad made more than a day ago: kept for a post that was refused or abandoned;
+// - the photos of ads rejected more than 30 days ago (the member had that long to see why);
+// - bytes no photo's size names, kept more than a day ago: left by an upload whose row never came
+//   (the database went away between), or by a deletion whose bytes could not be deleted then.
+// Safe with several instances at once: each deletion is of what is still there, and a key's bytes
+// go only when no photo's size uses it, so two sweeps end as one would.
+import type { Store } from '../store/store.ts';
+import { deletePhotos } from './ad-photo-lifecycle.ts';
+import type { PhotoStorage } from './photo-storage.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
+/** An upload on no ad is kept this long (a refused post's form keeps offering it meanwhile). */
+export const UPLOAD_KEPT_MS = 24 * HOUR_MS;
+/** A rejected ad's photos are kept this long after the rejection. */
+export const REJECTED_KEPT_MS = 30 * 24 * HOUR_MS;
+/** Bytes no photo names are kept this long (an upload may be between its bytes and its row). */
+export const ORPHAN_KEPT_MS = 24 * HOUR_MS;
+/** How often the server sweeps. */
+export const SWEEP_EVERY_MS = HOUR_MS;
+
+export interface PhotoSweep {
+  /** Uploads on no ad deleted. */
+  uploads: number;
+  /** Photos of long-rejected ads deleted. */
+  ofRejectedAds: number;
+  /** Keys whose bytes no photo named, deleted. */
+  orphanBlobs: number;
+}
+
+const before = (now: Date, ms: number) => new Date(now.getTime() - ms).toISOString();
+
+export async function sweepPhotos(
+  store: Store,
+  storage: PhotoStorage,
+  now: Date,
+): Promise<PhotoSweep> {
+  const uploads = await deletePhotos(
+    store,
+    storage,
+    await store.photos.uploadsBefore(before(now, UPLOAD_KEPT_MS)),
+    (photo) => photo.adId === null,
+  );
+  const ofRejectedAds = await deletePhotos(
+    store,
+    storage,
+    await store.photos.ofAdsRejectedBefore(before(now, REJECTED_KEPT_MS)),
+  );
+  // The blobs table is where the database storage keeps bytes; with a folder (PHOTOS_DIR) it is
+  // empty, and a folder's stray files are not looked for here.
+  const orphans = await store.photoBlobs.orphansBefore(before(now, ORPHAN_KEPT_MS));
+  await store.photoBlobs.delete(orphans);
+  return { uploads, ofRejectedAds, orphanBlobs: orphans.length };
+}
+
+/** One line for the server's log, or undefined when there was nothing to delete. */
+export function describeSweep(sweep: PhotoSweep): string | undefined {
+  const parts = [
+    sweep.uploads > 0 ? `${sweep.uploads} abandoned upload${sweep.uploads === 1 ? '' : 's'}` : '',
+    sweep.ofRejectedAds > 0
+      ? `${sweep.ofRejectedAds} photo${sweep.ofRejectedAds === 1 ? '' : 's'} of rejected ads`
+      : '',
+    sweep.orphanBlobs > 0
+      ? `${sweep.orphanBlobs} unused photo file${sweep.orphanBlobs === 1 ? '' : 's'}`
+      : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `Deleted ${parts.join(', ')}.` : undefined;
+}

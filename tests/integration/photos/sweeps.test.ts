@@ -1,0 +1,224 @@
+// The hourly photo sweeps (server/photos/sweeps.ts), with a moved clock: uploads on no ad older
+// than a day go (rows and bytes), younger ones and those on an ad stay; the photos of ads rejected
+// more than 30 days ago go, a fresher rejection's and a live ad's stay; bytes no photo names go
+// after a day, never bytes a photo still uses. Two sweeps at once end as one. On SQLite and (in the
+// postgres suite) PostgreSQL; bytes in the database and in a folder.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openPhotoStorage, type PhotoStorage } from '../../../server/photos/photo-storage.ts';
+import { deletePhotos } from '../../../server/photos/ad-photo-lifecycle.ts';
+import { sweepPhotos } from '../../../server/photos/sweeps.ts';
+import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+
+let dir: string;
+let t: TestStore;
+let storage: PhotoStorage;
+
+/** The sweep's clock: 2026-11-20 at noon, and times before it. */
+const NOW = new Date('2026-11-20T12:00:00.000Z');
+const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 3_600_000).toISOString();
+const daysAgo = (days: number) => hoursAgo(days * 24);
+const MEMBER = 7;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'localboard-sweeps-'));
+  t = await openTestStore(dir);
+  storage = openPhotoStorage(t.store);
+  await t.sql.run(
+    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at,
+       email_verified_at, role) VALUES (?, 'member@example.com', 'hash', '1990-01-01', ?, ?, ?, 'member')`,
+    MEMBER,
+    daysAgo(90),
+    daysAgo(90),
+    daysAgo(90),
+  );
+});
+
+afterEach(async () => {
+  await t.store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let drawn = 0;
+/** A photo's bytes: a key is their digest, as processing names them. */
+function variantBytes(label = `photo ${++drawn}`) {
+  const bytes = Buffer.from(`RIFF webp bytes of ${label}`);
+  return { bytes, key: createHash('sha256').update(bytes).digest('hex').slice(0, 32) };
+}
+
+/** A processed photo of the member's, uploaded at `at`, with one size whose bytes are stored. */
+async function photo(at: string, bytes = variantBytes()) {
+  await storage.put(bytes.key, bytes.bytes);
+  const id = await t.store.photos.insert({
+    accountId: MEMBER,
+    width: 800,
+    height: 600,
+    phash: '0123456789abcdef',
+    flag: null,
+    variants: [{ width: 320, height: 240, key: bytes.key, size: bytes.bytes.length }],
+    at,
+  });
+  return { id, key: bytes.key };
+}
+
+async function ad(status: 'review' | 'live' | 'rejected', updatedAt: string, photoIds: number[]) {
+  const row = await t.sql.get<{ id: number }>(
+    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
+       created_at, submitted_at, updated_at, photos)
+     VALUES (?, 'California', 'Los Angeles', 34, 'w4m', 'Sea walks', 'Say hello.', ?, ?, ?, ?, ?)
+     RETURNING id`,
+    MEMBER,
+    status,
+    daysAgo(60),
+    daysAgo(60),
+    updatedAt,
+    JSON.stringify(photoIds.map((id) => ({ id, alt: '' }))),
+  );
+  expect(await t.store.photos.attach(photoIds, row!.id, MEMBER)).toBe(photoIds.length);
+  return row!.id;
+}
+
+const photoIds = async () =>
+  (await t.sql.all<{ id: number }>('SELECT id FROM photos ORDER BY id')).map((row) =>
+    Number(row.id),
+  );
+const storedBytes = async (keys: string[]) =>
+  (await Promise.all(keys.map(async (key) => ((await storage.get(key)) ? key : null)))).filter(
+    (key) => key !== null,
+  );
+
+describe('uploads on no ad', () => {
+  it('older than a day: deleted with their bytes; younger, or on an ad: kept', async () => {
+    const old = await photo(hoursAgo(25));
+    const young = await photo(hoursAgo(23));
+    const oldOnAd = await photo(daysAgo(10));
+    await ad('review', daysAgo(10), [oldOnAd.id]);
+
+    expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
+      uploads: 1,
+      ofRejectedAds: 0,
+      orphanBlobs: 0,
+    });
+    expect(await photoIds()).toEqual([young.id, oldOnAd.id]);
+    expect(await storedBytes([old.key, young.key, oldOnAd.key])).toEqual([young.key, oldOnAd.key]);
+    expect(
+      await t.sql.all('SELECT photo_id FROM photo_variants WHERE photo_id = ?', old.id),
+    ).toEqual([]);
+  });
+
+  it('keeps bytes another photo still uses (the same picture, uploaded again)', async () => {
+    const shared = variantBytes('the same picture');
+    const abandoned = await photo(daysAgo(3), shared);
+    const posted = await photo(daysAgo(3), shared);
+    await ad('live', daysAgo(3), [posted.id]);
+
+    expect((await sweepPhotos(t.store, storage, NOW)).uploads).toBe(1);
+    expect(await photoIds()).toEqual([posted.id]);
+    expect(await storedBytes([abandoned.key])).toEqual([shared.key]);
+  });
+});
+
+describe('an upload posted while the sweep runs', () => {
+  it('attached between the listing and the deletion: it stays, with its bytes', async () => {
+    const upload = await photo(daysAgo(2));
+    const listed = await t.store.photos.uploadsBefore(hoursAgo(24));
+    expect(listed).toEqual([upload.id]);
+    await ad('review', hoursAgo(0), [upload.id]);
+
+    expect(await deletePhotos(t.store, storage, listed, (each) => each.adId === null)).toBe(0);
+    expect(await photoIds()).toEqual([upload.id]);
+    expect(await storedBytes([upload.key])).toEqual([upload.key]);
+  });
+});
+
+describe('photos of rejected ads', () => {
+  it('rejected more than 30 days ago: deleted; a fresher rejection and other ads: kept', async () => {
+    const longAgo = [await photo(daysAgo(40)), await photo(daysAgo(40))];
+    const lately = await photo(daysAgo(40));
+    const live = await photo(daysAgo(40));
+    await ad(
+      'rejected',
+      daysAgo(31),
+      longAgo.map((each) => each.id),
+    );
+    await ad('rejected', daysAgo(29), [lately.id]);
+    await ad('live', daysAgo(31), [live.id]);
+
+    expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
+      uploads: 0,
+      ofRejectedAds: 2,
+      orphanBlobs: 0,
+    });
+    expect(await photoIds()).toEqual([lately.id, live.id]);
+    expect(await storedBytes(longAgo.map((each) => each.key))).toEqual([]);
+    // A month on, the fresher rejection's go too.
+    const later = new Date(NOW.getTime() + 2 * 24 * 3_600_000);
+    expect((await sweepPhotos(t.store, storage, later)).ofRejectedAds).toBe(1);
+    expect(await photoIds()).toEqual([live.id]);
+  });
+});
+
+describe('bytes no photo names (orphans)', () => {
+  async function orphan(at: string) {
+    const bytes = variantBytes();
+    await t.store.photoBlobs.put(bytes.key, bytes.bytes, at);
+    return bytes.key;
+  }
+
+  it('kept more than a day: deleted; younger, or named by a photo: kept', async () => {
+    const old = await orphan(hoursAgo(25));
+    const young = await orphan(hoursAgo(2));
+    const used = await photo(daysAgo(5));
+    await ad('live', daysAgo(5), [used.id]);
+    await t.sql.run('UPDATE photo_blobs SET created_at = ? WHERE key = ?', daysAgo(5), used.key);
+
+    expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
+      uploads: 0,
+      ofRejectedAds: 0,
+      orphanBlobs: 1,
+    });
+    expect(await storedBytes([old, young, used.key])).toEqual([young, used.key]);
+  });
+});
+
+describe('several instances', () => {
+  it('two sweeps at once delete each thing once, and a third finds nothing', async () => {
+    const uploads = [await photo(daysAgo(2)), await photo(daysAgo(2)), await photo(daysAgo(2))];
+    const rejected = await photo(daysAgo(40));
+    await ad('rejected', daysAgo(35), [rejected.id]);
+    await t.store.photoBlobs.put(variantBytes().key, Buffer.from('left over'), daysAgo(2));
+
+    const [first, second] = await Promise.all([
+      sweepPhotos(t.store, storage, NOW),
+      sweepPhotos(t.store, storage, NOW),
+    ]);
+    // Between them, every photo deleted once at least; nothing else, and no error.
+    expect(first.uploads + second.uploads).toBeGreaterThanOrEqual(3);
+    expect(await photoIds()).toEqual([]);
+    expect(await t.sql.all('SELECT key FROM photo_blobs')).toEqual([]);
+    expect(await storedBytes([...uploads, rejected].map((each) => each.key))).toEqual([]);
+    expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
+      uploads: 0,
+      ofRejectedAds: 0,
+      orphanBlobs: 0,
+    });
+  });
+});
+
+describe('with the bytes in a folder (PHOTOS_DIR)', () => {
+  it("an abandoned upload's files are deleted from the folder", async () => {
+    const folder = join(dir, 'photos');
+    storage = openPhotoStorage(t.store, { folder });
+    const old = await photo(daysAgo(2));
+    const young = await photo(hoursAgo(1));
+    const fileOf = (key: string) => join(folder, key.slice(0, 2), `${key}.webp`);
+    expect(existsSync(fileOf(old.key))).toBe(true);
+
+    expect((await sweepPhotos(t.store, storage, NOW)).uploads).toBe(1);
+    expect(existsSync(fileOf(old.key))).toBe(false);
+    expect(existsSync(fileOf(young.key))).toBe(true);
+  });
+});
