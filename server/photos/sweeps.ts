@@ -1,7 +1,8 @@
 // The photos nobody will see again, deleted every hour (docs/product.md section 10; run by
 // server/index.ts, and by the tests with a moved clock):
 // - uploads on no ad made more than a day ago: kept for a post that was refused or abandoned;
-// - the photos of ads rejected more than 30 days ago (the member had that long to see why);
+// - the photos of ads rejected or removed more than 30 days ago (the member had that long to see
+//   why), and of deleted ads (a backstop: deleting an ad deletes its photos);
 // - bytes no photo's size names, kept more than a day ago: left by an upload whose row never came
 //   (the database went away between), or by a deletion whose bytes could not be deleted then.
 // Safe with several instances at once: each deletion is of what is still there, and a key's bytes
@@ -45,7 +46,7 @@ export async function sweepPhotos(
   const ofRejectedAds = await deletePhotos(
     store,
     storage,
-    await store.photos.ofAdsRejectedBefore(before(now, REJECTED_KEPT_MS)),
+    await store.photos.ofAdsGoneBefore(before(now, REJECTED_KEPT_MS)),
   );
   // The blobs table is where the database storage keeps bytes; with a folder (PHOTOS_DIR) it is
   // empty, and a folder's stray files are not looked for here.
@@ -59,7 +60,7 @@ export function describeSweep(sweep: PhotoSweep): string | undefined {
   const parts = [
     sweep.uploads > 0 ? `${sweep.uploads} abandoned upload${sweep.uploads === 1 ? '' : 's'}` : '',
     sweep.ofRejectedAds > 0
-      ? `${sweep.ofRejectedAds} photo${sweep.ofRejectedAds === 1 ? '' : 's'} of rejected ads`
+      ? `${sweep.ofRejectedAds} photo${sweep.ofRejectedAds === 1 ? '' : 's'} of rejected, removed or deleted ads`
       : '',
     sweep.orphanBlobs > 0
       ? `${sweep.orphanBlobs} unused photo file${sweep.orphanBlobs === 1 ? '' : 's'}`

@@ -47,6 +47,7 @@ import {
   PHOTOS_TOO_LARGE,
   readPhotoRequest,
 } from '../posting/ad-photos.ts';
+import { deletePhotosOfAd } from '../photos/ad-photo-lifecycle.ts';
 import { readUpload, type UploadedFile } from '../photos/read-upload.ts';
 import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '../../src/schemas/photos.ts';
 import {
@@ -284,6 +285,8 @@ export function postingRoutes(options: PostingOptions) {
         : await deleteAd(store, member.accountId, id, now());
     if (outcome instanceof Refusal) return refuse(c, outcome, onAds);
     if (outcome.wasLive) publishSoon(options.publisher, `deleted ad ${outcome.ad.id}`);
+    // Its photos go with it: rows and bytes (published files at the next publish).
+    if (options.photos) await deletePhotosOfAd(store, options.photos.storage, outcome.ad.id);
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=deleted`, 303)
       : c.json({ id: outcome.ad.id, status: 'deleted' }, 200);

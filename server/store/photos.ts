@@ -82,8 +82,11 @@ export interface PhotoStore {
   unreferencedKeys(keys: readonly string[]): Promise<string[]>;
   /** Uploads on no ad made before `before` (ISO time): abandoned, to be deleted. */
   uploadsBefore(before: string): Promise<number[]>;
-  /** Photos of ads rejected (last changed) before `before`, to be deleted. */
-  ofAdsRejectedBefore(before: string): Promise<number[]>;
+  /**
+   * Photos to be deleted with their ads: of ads rejected or removed (last changed) before
+   * `before`, and of deleted ads whenever (their deletion deletes them; this is the backstop).
+   */
+  ofAdsGoneBefore(before: string): Promise<number[]>;
   block(entry: BlockedPhoto): Promise<void>;
   /** Every blocked hash, oldest first. */
   blocked(): Promise<BlockedPhoto[]>;
@@ -254,13 +257,20 @@ export function photoStore({ db }: StoreContext): PhotoStore {
         .execute();
       return rows.map((row) => row.id);
     },
-    async ofAdsRejectedBefore(before) {
+    async ofAdsGoneBefore(before) {
       const rows = await db
         .selectFrom('photos')
         .innerJoin('member_ads', 'member_ads.id', 'photos.ad_id')
         .select('photos.id as id')
-        .where('member_ads.status', '=', 'rejected')
-        .where('member_ads.updated_at', '<', before)
+        .where((eb) =>
+          eb.or([
+            eb('member_ads.status', '=', 'deleted'),
+            eb.and([
+              eb('member_ads.status', 'in', ['rejected', 'removed']),
+              eb('member_ads.updated_at', '<', before),
+            ]),
+          ]),
+        )
         .orderBy('photos.id')
         .execute();
       return rows.map((row) => row.id);

@@ -133,7 +133,7 @@ describe('photos', () => {
     expect(await t.store.photos.unreferencedKeys([key(1)])).toEqual([key(1)]);
   });
 
-  it('finds uploads left on no ad, and photos of ads rejected long ago', async () => {
+  it('finds uploads left on no ad, and photos of ads rejected or removed long ago, or deleted', async () => {
     const old = await t.store.photos.insert({ ...photo(7, [1]), at: '2026-11-01T00:00:00.000Z' });
     await t.store.photos.insert(photo(7, [2]));
     expect(await t.store.photos.uploadsBefore('2026-11-10T00:00:00.000Z')).toEqual([old]);
@@ -145,8 +145,17 @@ describe('photos', () => {
       '2026-10-01T00:00:00.000Z',
       adId,
     );
-    expect(await t.store.photos.ofAdsRejectedBefore('2026-10-31T00:00:00.000Z')).toEqual([onAd]);
-    expect(await t.store.photos.ofAdsRejectedBefore('2026-09-30T00:00:00.000Z')).toEqual([]);
+    expect(await t.store.photos.ofAdsGoneBefore('2026-10-31T00:00:00.000Z')).toEqual([onAd]);
+    expect(await t.store.photos.ofAdsGoneBefore('2026-09-30T00:00:00.000Z')).toEqual([]);
+    await t.sql.run("UPDATE member_ads SET status = 'removed' WHERE id = ?", adId);
+    expect(await t.store.photos.ofAdsGoneBefore('2026-10-31T00:00:00.000Z')).toEqual([onAd]);
+    // A deleted ad's photos, whenever: a backstop for a deletion that stopped half-way.
+    await t.sql.run(
+      "UPDATE member_ads SET status = 'deleted', updated_at = ? WHERE id = ?",
+      '2026-11-20T00:00:00.000Z',
+      adId,
+    );
+    expect(await t.store.photos.ofAdsGoneBefore('2026-09-30T00:00:00.000Z')).toEqual([onAd]);
   });
 
   it('remembers blocked hashes in order', async () => {
