@@ -31,8 +31,9 @@ export async function shownText(locator: Locator): Promise<string | null> {
 }
 
 /**
- * Clicks `button` of a form the page's script sends with fetch, and waits for the server's answer
- * to it. A plain form post (the form not enhanced) is not that answer: the wait fails instead.
+ * Clicks `button` of a form the page's script sends (with fetch, or XMLHttpRequest where it shows
+ * an upload's progress: the posting forms), and waits for the server's answer to it. A plain form
+ * post (the form not enhanced) is not that answer: the wait fails instead.
  */
 export async function submitWithFetch(button: Locator, path: string): Promise<Response> {
   const [response] = await Promise.all([
@@ -40,7 +41,8 @@ export async function submitWithFetch(button: Locator, path: string): Promise<Re
       .page()
       .waitForResponse(
         (answer) =>
-          new URL(answer.url()).pathname === path && answer.request().resourceType() === 'fetch',
+          new URL(answer.url()).pathname === path &&
+          ['fetch', 'xhr'].includes(answer.request().resourceType()),
       ),
     button.click(),
   ]);
