@@ -3,5 +3,6 @@ export const installCommand: string;
 export type ChromiumLookup =
   { path: string; problem?: undefined } | { path?: undefined; problem: string };
 export function findChromium(env?: NodeJS.ProcessEnv, candidates?: string[]): ChromiumLookup;
+export function isExecutable(path: string): boolean;
 export function whyNoInstall(): string | undefined;
 export function ensureChromium(log?: (line: string) => void): ChromiumLookup;

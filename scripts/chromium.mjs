@@ -17,7 +17,8 @@ export const usualChromiumPaths = [
 
 export const installCommand = 'apt-get update && apt-get install -y chromium';
 
-function isExecutable(path) {
+/** Whether `path` is a file this process may run (also scripts/postgres.mjs, scripts/exiftool.mjs). */
+export function isExecutable(path) {
   try {
     accessSync(path, constants.X_OK);
     return true;
@@ -41,7 +42,7 @@ function commandExists(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
 }
 
-/** Why this process cannot install Chromium itself, or undefined when it can. */
+/** Why this process cannot install a Debian package itself (Chromium, PostgreSQL, exiftool), or undefined when it can. */
 export function whyNoInstall() {
   if (process.platform !== 'linux') return 'this is not Linux';
   if (typeof process.getuid === 'function' && process.getuid() !== 0) return 'this is not root';

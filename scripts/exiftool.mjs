@@ -3,20 +3,10 @@
 // every tag of an uploaded and a published photo with it (GPS, serial number, XMP, IPTC, …), an
 // independent reader rather than the library that wrote the files.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { whyNoInstall } from './chromium.mjs';
+import { isExecutable, whyNoInstall } from './chromium.mjs';
 
 export const installCommand = 'apt-get update && apt-get install -y libimage-exiftool-perl';
-
-const isExecutable = (path) => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** `EXIFTOOL_PATH` when set (and it must then exist), else the first `exiftool` on PATH. */
 export function findExiftool(env = process.env) {

@@ -4,29 +4,13 @@
 // one. The cluster listens on 127.0.0.1 only, on a free port, trusts local connections, skips
 // fsync (nothing in it outlives the run) and is removed by stop().
 import { spawnSync } from 'node:child_process';
-import {
-  accessSync,
-  chownSync,
-  constants,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-} from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isExecutable, whyNoInstall } from './chromium.mjs';
 
 export const installCommand = 'apt-get update && apt-get install -y postgresql';
-
-const isExecutable = (path) => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The folder of initdb and pg_ctl: POSTGRES_BIN_DIR, else Debian's newest, else pg_config's. */
 export function findPostgresBinDir(env = process.env) {
@@ -43,14 +27,6 @@ export function findPostgresBinDir(env = process.env) {
   return candidates.find(
     (dir) => isExecutable(join(dir, 'initdb')) && isExecutable(join(dir, 'pg_ctl')),
   );
-}
-
-function whyNoInstall() {
-  if (process.platform !== 'linux') return 'this is not Linux';
-  if (typeof process.getuid === 'function' && process.getuid() !== 0) return 'this is not root';
-  if (spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0)
-    return 'apt-get is not here';
-  return undefined;
 }
 
 /** The programs' folder, installing Debian's package when needed and possible; or why not. */

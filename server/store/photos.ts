@@ -3,9 +3,11 @@
 // photos moderators removed. Which photos an ad shows, in which order, is the ad's (member_ads.photos);
 // the rules (who may attach what, what a removal blocks) are server/photos/'s. The bytes of each
 // size are the photo storage's (server/photos/photo-storage.ts), named by the keys here.
+import type { ExpressionBuilder } from 'kysely';
 import type { PhotoVariant } from '../../src/schemas/photos.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
+import type { Tables } from './tables.ts';
 
 export interface PhotoRow {
   id: number;
@@ -315,6 +317,17 @@ export interface PhotoBlobStore {
   orphansBefore(before: string): Promise<string[]>;
 }
 
+/** A blob no photo's size names. */
+const usedByNoPhoto = (eb: ExpressionBuilder<Tables, 'photo_blobs'>) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('photo_variants')
+        .select('photo_variants.key')
+        .whereRef('photo_variants.key', '=', 'photo_blobs.key'),
+    ),
+  );
+
 export function photoBlobStore({ db }: StoreContext): PhotoBlobStore {
   return {
     async put(key, bytes, at) {
@@ -337,16 +350,7 @@ export function photoBlobStore({ db }: StoreContext): PhotoBlobStore {
       await db
         .deleteFrom('photo_blobs')
         .where('key', 'in', [...keys])
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('photo_variants')
-                .select('photo_variants.key')
-                .whereRef('photo_variants.key', '=', 'photo_blobs.key'),
-            ),
-          ),
-        )
+        .where(usedByNoPhoto)
         .execute();
     },
     async orphansBefore(before) {
@@ -354,16 +358,7 @@ export function photoBlobStore({ db }: StoreContext): PhotoBlobStore {
         .selectFrom('photo_blobs')
         .select('key')
         .where('created_at', '<', before)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('photo_variants')
-                .select('photo_variants.key')
-                .whereRef('photo_variants.key', '=', 'photo_blobs.key'),
-            ),
-          ),
-        )
+        .where(usedByNoPhoto)
         .execute();
       return rows.map((row) => row.key);
     },

@@ -14,17 +14,9 @@
 //   there are.
 // A photo whose bytes the storage no longer has (deleted meanwhile) is left out of its ad with a
 // warning, never a failure.
-import { randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { replaceFile } from '../replace-file.ts';
 import type { PublishedAdRow } from '../../../server/store/published-ads.ts';
 import { isPhotoKey, photoFilePath } from '../../schemas/photos.ts';
 
@@ -94,7 +86,7 @@ export async function publishRangePhotos(
     published.push(photos.length === row.photos.length ? row : { ...row, photos });
   }
   mkdirSync(publishing.stateDir, { recursive: true });
-  writeWhole(keysFileOf(publishing, rangeKey), [...keys].map((key) => `${key}\n`).join(''));
+  replaceFile(keysFileOf(publishing, rangeKey), [...keys].map((key) => `${key}\n`).join(''));
   return published;
 }
 
@@ -106,14 +98,14 @@ async function publishFile(publishing: PhotoPublishing, key: string): Promise<bo
   const bytes = await publishing.storage.get(key);
   if (!bytes) return false;
   mkdirSync(dirname(file), { recursive: true });
-  writeWhole(file, bytes);
+  replaceFile(file, bytes);
   return true;
 }
 
 /** Records the ranges the snapshot found: the ones whose files stay (removeUnpublishedPhotos). */
 export function recordCurrentRanges(publishing: PhotoPublishing, rangeKeys: readonly string[]) {
   mkdirSync(publishing.stateDir, { recursive: true });
-  writeWhole(join(publishing.stateDir, CURRENT_FILE), JSON.stringify(rangeKeys));
+  replaceFile(join(publishing.stateDir, CURRENT_FILE), JSON.stringify(rangeKeys));
 }
 
 /**
@@ -154,11 +146,4 @@ function keysIn(file: string): string[] {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((key) => key !== '');
-}
-
-/** Whole or not at all: written aside, then renamed over (the server may be reading it). */
-function writeWhole(file: string, data: string | Buffer): void {
-  const aside = `${file}.${randomBytes(6).toString('hex')}.part`;
-  writeFileSync(aside, data);
-  renameSync(aside, file);
 }
