@@ -208,7 +208,7 @@ export function createApp(options: AppOptions) {
   api.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   api.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   api.route('/', messagesRoutes({ ...forms, mailer, mailSite }));
-  api.route('/ads', postingRoutes({ ...forms, publisher, photos }));
+  api.route('/ads', postingRoutes({ ...forms, publisher, photos, rateLimits }));
   api.route('/photos', photoRoutes({ ...forms, photos }));
   api.route(
     '/account',

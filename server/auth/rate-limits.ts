@@ -51,6 +51,11 @@ export interface RateLimitSettings {
   linkPerIp?: Limit;
   /** Mails asked for one address (reset links, verification links), and resets of one account. */
   linkPerEmail?: Limit;
+  /**
+   * Photos one member may have processed (kept or refused), whatever the posts: each costs a
+   * worker a few hundred milliseconds, and a refused post can be sent again and again.
+   */
+  photosPerMember?: Limit;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -62,10 +67,16 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   signinPerAccountFromNewBrowsers: { points: 10, duration: 15 * 60 },
   linkPerIp: { points: 30, duration: 15 * 60 },
   linkPerEmail: { points: 5, duration: 60 * 60 },
+  photosPerMember: { points: 60, duration: 60 * 60 },
 };
 
 export type CountedLimit =
-  'signupPerIp' | 'signupPerEmail' | 'signinPerIp' | 'linkPerIp' | 'linkPerEmail';
+  | 'signupPerIp'
+  | 'signupPerEmail'
+  | 'signinPerIp'
+  | 'linkPerIp'
+  | 'linkPerEmail'
+  | 'photosPerMember';
 
 const waitSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -73,9 +84,13 @@ const waitSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  * Counts one attempt on `limiter`; answers the seconds to wait when its limit is reached, else 0.
  * A store that cannot count (PostgreSQL unreachable) rejects with its error: never a go-ahead.
  */
-export async function secondsToWait(limiter: RateLimiter, key: string): Promise<number> {
+export async function secondsToWait(
+  limiter: RateLimiter,
+  key: string,
+  points = 1,
+): Promise<number> {
   try {
-    await limiter.consume(key);
+    await limiter.consume(key, points);
     return 0;
   } catch (rejection) {
     if (rejection instanceof RateLimiterRes) return waitSeconds(rejection.msBeforeNext);
@@ -91,8 +106,8 @@ const DAY_SECONDS = 24 * 60 * 60;
  * counters behind them are the store's (createRateLimits).
  */
 export interface RateLimits {
-  /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
-  consume(name: CountedLimit, key: string): Promise<number>;
+  /** Counts one attempt (or `points`); answers the seconds to wait when the limit is reached, else 0. */
+  consume(name: CountedLimit, key: string, points?: number): Promise<number>;
   /**
    * The limits one request counts, remembered so that they can be given back when the server
    * turned the request away, not the limit: a busy hashing pool's 503, which the browser tries
@@ -150,6 +165,10 @@ export function createRateLimits(
       'linkPerEmail',
       settings.linkPerEmail ?? DEFAULT_RATE_LIMITS.linkPerEmail!,
     ),
+    photosPerMember: limiter(
+      'photosPerMember',
+      settings.photosPerMember ?? DEFAULT_RATE_LIMITS.photosPerMember!,
+    ),
   } satisfies Record<CountedLimit, RateLimiter>;
   // Failures per account, and per client on an account.
   const accountFailures = counter('signinFailuresPerEmail', settings.signinPerEmail.duration);
@@ -195,7 +214,7 @@ export function createRateLimits(
   }
 
   return {
-    consume: (name, key) => secondsToWait(limiters[name], key),
+    consume: (name, key, points) => secondsToWait(limiters[name], key, points),
 
     attempt() {
       const counted: (readonly [CountedLimit, string])[] = [];
@@ -251,8 +270,8 @@ export function createRateLimits(
 
 /** One request's counted limits (RateLimits.attempt). */
 export interface CountedAttempt {
-  /** Counts one attempt; answers the seconds to wait when the limit is reached, else 0. */
-  consume(name: CountedLimit, key: string): Promise<number>;
+  /** Counts one attempt (or `points`); answers the seconds to wait when the limit is reached, else 0. */
+  consume(name: CountedLimit, key: string, points?: number): Promise<number>;
   /**
    * Counts an attempt on `email` from a browser that has not signed in to it before, as it begins
    * (so that attempts sent at once are counted at once); answers the seconds the account is closed

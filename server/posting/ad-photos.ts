@@ -32,6 +32,8 @@ const MB = MAX_PHOTO_BYTES / 1024 / 1024;
 export const PHOTO_POST_MAX_BODY_BYTES = MAX_PHOTOS * MAX_PHOTO_BYTES + 1024 * 1024;
 
 export const PHOTOS_TOO_LARGE = `The photos are too large together: an ad can have up to ${MAX_PHOTOS} photos of at most ${MB} MB each. Choose fewer or smaller photos.`;
+export const photosLimited = (seconds: number) =>
+  `You have added a lot of photos in the last hour. You can add more in ${Math.max(1, Math.ceil(seconds / 60))} minutes; the photos you already added are kept.`;
 export const PHOTOS_BUSY =
   'We are processing a lot of photos right now. Please send the form again in a minute.';
 export const PHOTOS_NEED_A_FORM =
@@ -100,6 +102,8 @@ export interface AdPhotosOutcome {
   problem?: string;
   /** The pool was full: answer 503 with Retry-After. */
   busyFor?: number;
+  /** The member added too many photos lately (PHOTOS_PER_HOUR): answer 429 with Retry-After. */
+  limitedFor?: number;
   /** The photos to show again if the post is refused (kept ones, and new uploads kept). */
   shown: FormPhoto[];
 }
@@ -113,6 +117,11 @@ export interface AdPhotosInput {
   request: PhotoRequest;
   files: readonly UploadedFile[];
   now: Date;
+  /**
+   * Counts `count` photos against the member's limit; answers the seconds to wait when it is
+   * reached (nothing is processed then), else 0. None: no limit (the API's own tests).
+   */
+  countPhotos?: (count: number) => Promise<number>;
 }
 
 /**
@@ -151,8 +160,13 @@ export async function adPhotosFromPost(input: AdPhotosInput): Promise<AdPhotosOu
     if (file.tooMany || index >= room) problems.push(oneTooMany(nameOf(file, index)));
   });
   let busyFor: number | undefined;
+  let limitedFor: number | undefined;
   const added: { index: number; id: number }[] = [];
-  if (toProcess.length > 0) {
+  if (toProcess.length > 0 && input.countPhotos) {
+    const wait = await input.countPhotos(toProcess.length);
+    if (wait > 0) limitedFor = wait;
+  }
+  if (toProcess.length > 0 && limitedFor === undefined) {
     if (!input.photos) throw new Error('photos were posted to an app without photo processing');
     const photos = input.photos;
     try {
@@ -213,6 +227,7 @@ export async function adPhotosFromPost(input: AdPhotosInput): Promise<AdPhotosOu
   return {
     list,
     shown,
+    ...(limitedFor !== undefined ? { limitedFor } : {}),
     ...(problems.length > 0 ? { problem: problems.join(' ') } : {}),
     ...(busyFor !== undefined ? { busyFor } : {}),
   };

@@ -44,6 +44,7 @@ import {
   deletePhotoBytes,
   PHOTO_POST_MAX_BODY_BYTES,
   PHOTOS_BUSY,
+  photosLimited,
   PHOTOS_TOO_LARGE,
   readPhotoRequest,
 } from '../posting/ad-photos.ts';
@@ -62,6 +63,7 @@ import {
 import { scanAdForPosting, scanAdWithPhotos, type AdScanner } from '../posting/policy.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import type { Store } from '../store/store.ts';
+import type { RateLimits } from '../auth/rate-limits.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
 
 /** Largest request body the posting endpoints read (see the top of this file). */
@@ -79,6 +81,8 @@ export interface PostingOptions {
   now?: () => Date;
   /** Photo processing and storage (server/photos/). */
   photos?: AppPhotos;
+  /** The photos a member may have processed in an hour (photosPerMember); none: no limit. */
+  rateLimits?: Pick<RateLimits, 'consume'>;
 }
 
 /**
@@ -125,6 +129,9 @@ export function memberAdPageSources(options: Pick<PostingOptions, 'store' | 'now
 export function postingRoutes(options: PostingOptions) {
   const { refuse, form, store } = options;
   const scan = options.scan ?? scanAdForPosting;
+  const countPhotosOf = (accountId: number) =>
+    options.rateLimits &&
+    ((count: number) => options.rateLimits!.consume('photosPerMember', String(accountId), count));
   const now = options.now ?? (() => new Date());
   const app = new Hono<AppEnv>();
   const photos = options.photos;
@@ -171,10 +178,18 @@ export function postingRoutes(options: PostingOptions) {
         request: readPhotoRequest(submission.fields, post.multipart),
         files: post.files,
         now: now(),
+        countPhotos: countPhotosOf(member.accountId),
       });
       const shown = chosen.list === undefined ? undefined : chosen.shown;
       if (chosen.busyFor !== undefined)
         return refuse(c, photoRefusal(503, PHOTOS_BUSY, chosen.busyFor), values, shown);
+      if (chosen.limitedFor !== undefined)
+        return refuse(
+          c,
+          photoRefusal(429, photosLimited(chosen.limitedFor), chosen.limitedFor),
+          values,
+          shown,
+        );
       const checked = checkAdForm(adTextFields(submission.fields), hasCity);
       const found: AdFormProblems = checked.ok ? {} : { ...checked.problems };
       if (chosen.problem) found.photos = chosen.problem;
@@ -228,10 +243,18 @@ export function postingRoutes(options: PostingOptions) {
         request: readPhotoRequest(submission.fields, post.multipart),
         files: post.files,
         now: now(),
+        countPhotos: countPhotosOf(member.accountId),
       });
       const shown = chosen.list === undefined ? undefined : chosen.shown;
       if (chosen.busyFor !== undefined)
         return refuse(c, photoRefusal(503, PHOTOS_BUSY, chosen.busyFor), values, shown);
+      if (chosen.limitedFor !== undefined)
+        return refuse(
+          c,
+          photoRefusal(429, photosLimited(chosen.limitedFor), chosen.limitedFor),
+          values,
+          shown,
+        );
       const checked = checkAdEdit(adTextFields(submission.fields));
       const found: AdFormProblems = checked.ok ? {} : { ...checked.problems };
       if (chosen.problem) found.photos = chosen.problem;
@@ -356,7 +379,7 @@ async function readAdPost(
 }
 
 /** About the photos as a whole (too large, the pool full): beside the photo field. */
-const photoRefusal = (status: 413 | 503, message: string, retryAfter?: number) =>
+const photoRefusal = (status: 413 | 429 | 503, message: string, retryAfter?: number) =>
   new Refusal(status, message, 'photos', retryAfter, { photos: message });
 
 /** Several fields refused at once: each message beside its field (`form`: about the whole form). */

@@ -478,3 +478,43 @@ describe('a full pool', () => {
     }
   });
 });
+
+describe("a member's photos an hour", () => {
+  test('past the limit: 429 with Retry-After beside the photo field, the form kept, nothing processed', async () => {
+    const { makeTestApp } = await import('../../helpers/api.ts');
+    const { DEFAULT_RATE_LIMITS } = await import('../../../server/auth/rate-limits.ts');
+    const limited = await makeTestApp({
+      rateLimits: { ...DEFAULT_RATE_LIMITS, photosPerMember: { points: 2, duration: 3600 } },
+    });
+    try {
+      const member = await makeMember(limited);
+      const [a, b, c] = [await jpeg(61), await jpeg(62), await jpeg(63)];
+      const first = await postMultipart(limited, '/api/ads', validAd(), [a, b], member.session);
+      expect(first.status).toBe(303);
+      const second = await postMultipart(
+        limited,
+        '/api/ads',
+        validAd({ city: 'San Diego', title: 'One photo too many' }),
+        [c],
+        member.session,
+      );
+      expect(second.status).toBe(429);
+      expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(60);
+      const html = await second.text();
+      expect(fieldErrorOf(html, 'photos')).toMatch(/^You have added a lot of photos/);
+      expect(html).toContain('value="One photo too many"');
+      expect(await photoRows(limited, member.accountId)).toHaveLength(2);
+      // Without new files, the limit is no reason to refuse.
+      const textOnly = await postMultipart(
+        limited,
+        '/api/ads',
+        validAd({ city: 'San Diego' }),
+        [],
+        member.session,
+      );
+      expect(textOnly.status).toBe(303);
+    } finally {
+      await limited.remove();
+    }
+  });
+});
