@@ -27,6 +27,7 @@ import { openSqliteEngine } from '../server/store/sqlite-engine.ts';
 import { storeOn } from '../server/store/store.ts';
 import { freePort, stopServer } from './server-process.ts';
 import { smallJpeg } from '../tests/helpers/photo-fixtures.ts';
+import { benchPhotoBuilds } from './photos-build.ts';
 import { photoLikeJpeg } from './photos-image.ts';
 import { writeDocSection } from './docs.ts';
 import { loadText, percentile } from './publish-rounds.ts';
@@ -46,6 +47,10 @@ const UPLOAD_MARKERS = {
   start: '<!-- bench-photos-uploads:start -->',
   end: '<!-- bench-photos-uploads:end -->',
 };
+const BUILD_MARKERS = {
+  start: '<!-- bench-photos-build:start -->',
+  end: '<!-- bench-photos-build:end -->',
+};
 /** The targets of issue 20. */
 export const TARGETS = { medianMs: 600, peakAboveIdleMb: 150, pageP99Ms: 50 };
 
@@ -55,15 +60,27 @@ export interface PhotoBenchOptions {
   /** Seconds of uploading in the uploads part. */
   seconds: number;
   clients: number;
-  only?: 'processing' | 'uploads';
+  /** The build part: generated CSV ads, live member ads, rounds of the four builds. */
+  ads: number;
+  memberAds: number;
+  rounds: number;
+  only?: 'processing' | 'uploads' | 'build';
   write: boolean;
 }
 
 const USAGE =
-  'usage: npm run bench:photos -- [--only processing|uploads] [--photos N] [--seconds S] [--clients N] [--no-write]';
+  'usage: npm run bench:photos -- [--only processing|uploads|build] [--photos N] [--seconds S] [--clients N] [--ads N] [--member-ads N] [--rounds N] [--no-write]';
 
 export function parsePhotoBenchOptions(argv: readonly string[]): PhotoBenchOptions {
-  const options: PhotoBenchOptions = { photos: 20, seconds: 30, clients: 8, write: true };
+  const options: PhotoBenchOptions = {
+    photos: 20,
+    seconds: 30,
+    clients: 8,
+    ads: 100_000,
+    memberAds: 10_000,
+    rounds: 2,
+    write: true,
+  };
   for (let index = 0; index < argv.length; index += 1) {
     const flag = argv[index];
     const number = () => {
@@ -75,10 +92,13 @@ export function parsePhotoBenchOptions(argv: readonly string[]): PhotoBenchOptio
     if (flag === '--photos') options.photos = number();
     else if (flag === '--seconds') options.seconds = number();
     else if (flag === '--clients') options.clients = number();
+    else if (flag === '--ads') options.ads = number();
+    else if (flag === '--member-ads') options.memberAds = number();
+    else if (flag === '--rounds') options.rounds = number();
     else if (flag === '--only') {
       const part = argv[++index];
-      if (part !== 'processing' && part !== 'uploads')
-        throw new Error(`--only processing or uploads\n${USAGE}`);
+      if (part !== 'processing' && part !== 'uploads' && part !== 'build')
+        throw new Error(`--only processing, uploads or build\n${USAGE}`);
       options.only = part;
     } else if (flag === '--no-write') options.write = false;
     else throw new Error(`unknown option ${flag}\n${USAGE}`);
@@ -90,19 +110,24 @@ export async function benchPhotos(argv: readonly string[]): Promise<void> {
   const options = parsePhotoBenchOptions(argv);
   const work = mkdtempSync(join(tmpdir(), 'localboard-bench-photos-'));
   try {
-    const photo = await photoLikeJpeg(1);
+    const photo = options.only === 'build' ? Buffer.alloc(0) : await photoLikeJpeg(1);
     const photoFile = join(work, 'twelve-megapixels.jpg');
     writeFileSync(photoFile, photo);
-    if (options.only !== 'uploads') {
+    if (!options.only || options.only === 'processing') {
       const figures = await benchProcessing(options, photoFile, work);
       console.log(`\n${figures}\n`);
       if (options.write) writeDocSection(DOC, PROCESSING_MARKERS, figures);
     }
-    if (options.only !== 'processing') {
+    if (!options.only || options.only === 'uploads') {
       const figures = await benchUploads(options, photo, work);
       console.log(`\n${figures}\n`);
       if (options.write && figures.includes('photos kept a second'))
         writeDocSection(DOC, UPLOAD_MARKERS, figures);
+    }
+    if (!options.only || options.only === 'build') {
+      const figures = await benchPhotoBuilds(options);
+      console.log(`\n${figures}\n`);
+      if (options.write) writeDocSection(DOC, BUILD_MARKERS, figures);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
