@@ -1,10 +1,10 @@
 // The photo benchmark (`npm run bench:photos`, scripts/bench-photos.ts; docs/benchmarks.md,
 // ## Photos). Two parts, each bounded in time and in photos; nothing is sent anywhere but 127.0.0.1.
 //
-// - processing: one 12-megapixel phone-like JPEG (tests/helpers/photo-fixtures.ts, 4000×3000,
-//   quality 90, sensor grain) processed into every size N times (default 20), one after the other,
-//   through a pool of ONE worker process (createPhotoPool({ processes: 1 }), as the server runs it:
-//   a forked process at nice 10): the time of each from asking the pool to its answer (decoding,
+// - processing: one 12-megapixel phone-like JPEG (bench/photos-image.ts: 4000×3000, quality 90,
+//   texture of several sizes, so its 1280 WebP weighs what a phone photo's does) processed into
+//   every size N times (default 20), one after the other, through a pool of ONE worker process
+//   (createPhotoPool({ processes: 1 }), as the server runs it: a forked process at nice 10): the time of each from asking the pool to its answer (decoding,
 //   rotating, sRGB, the WebP sizes, the perceptual hash, the bytes back over IPC), median and
 //   p95; and the worker's memory: its resident size once idle after a small warm-up photo, and its
 //   peak (VmHWM of /proc/{pid}/status) after the N photos. The worker is this process's child
@@ -12,9 +12,12 @@
 // - uploads: 8 clients posting the posting form (multipart, one 12-MP photo each time) for 30 s
 //   to the real server (the build's dist/server/serve.mjs, built if needed, as bench:server starts
 //   it: a child process on a free port of 127.0.0.1, a new SQLite file, production settings),
-//   while one reader fetches a city page back to back: photos kept a second, and the page's p99. Each client is a verified member; after each ad it
-//   posted, its ads are deleted with SQL so that the limits on ads (3 at once, 1 a city a day) do
-//   not stop it. An answer other than a success is counted by status.
+//   while one reader fetches a city page back to back: photos kept a second, and the page's p99.
+//   Each client is a verified member with a photo of its own; after each ad it posted, the ad is
+//   checked (one photo, three sizes stored: only those count as kept) and its ads are deleted with
+//   SQL so that the limits on ads (3 at once, 1 a city a day) do not stop it. An answer other than
+//   a success is counted by status. Before the load, one post as a form without JavaScript sends
+//   it must answer 303 and keep its photo.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -23,7 +26,9 @@ import { createPhotoPool } from '../server/photos/processing-pool.ts';
 import { openSqliteEngine } from '../server/store/sqlite-engine.ts';
 import { storeOn } from '../server/store/store.ts';
 import { freePort, stopServer } from './server-process.ts';
-import { smallJpeg, twelveMegapixelJpeg } from '../tests/helpers/photo-fixtures.ts';
+import { smallJpeg } from '../tests/helpers/photo-fixtures.ts';
+import { benchPhotoBuilds } from './photos-build.ts';
+import { photoLikeJpeg } from './photos-image.ts';
 import { writeDocSection } from './docs.ts';
 import { loadText, percentile } from './publish-rounds.ts';
 
@@ -42,6 +47,10 @@ const UPLOAD_MARKERS = {
   start: '<!-- bench-photos-uploads:start -->',
   end: '<!-- bench-photos-uploads:end -->',
 };
+const BUILD_MARKERS = {
+  start: '<!-- bench-photos-build:start -->',
+  end: '<!-- bench-photos-build:end -->',
+};
 /** The targets of issue 20. */
 export const TARGETS = { medianMs: 600, peakAboveIdleMb: 150, pageP99Ms: 50 };
 
@@ -51,15 +60,27 @@ export interface PhotoBenchOptions {
   /** Seconds of uploading in the uploads part. */
   seconds: number;
   clients: number;
-  only?: 'processing' | 'uploads';
+  /** The build part: generated CSV ads, live member ads, rounds of the four builds. */
+  ads: number;
+  memberAds: number;
+  rounds: number;
+  only?: 'processing' | 'uploads' | 'build';
   write: boolean;
 }
 
 const USAGE =
-  'usage: npm run bench:photos -- [--only processing|uploads] [--photos N] [--seconds S] [--clients N] [--no-write]';
+  'usage: npm run bench:photos -- [--only processing|uploads|build] [--photos N] [--seconds S] [--clients N] [--ads N] [--member-ads N] [--rounds N] [--no-write]';
 
 export function parsePhotoBenchOptions(argv: readonly string[]): PhotoBenchOptions {
-  const options: PhotoBenchOptions = { photos: 20, seconds: 30, clients: 8, write: true };
+  const options: PhotoBenchOptions = {
+    photos: 20,
+    seconds: 30,
+    clients: 8,
+    ads: 100_000,
+    memberAds: 10_000,
+    rounds: 2,
+    write: true,
+  };
   for (let index = 0; index < argv.length; index += 1) {
     const flag = argv[index];
     const number = () => {
@@ -71,10 +92,13 @@ export function parsePhotoBenchOptions(argv: readonly string[]): PhotoBenchOptio
     if (flag === '--photos') options.photos = number();
     else if (flag === '--seconds') options.seconds = number();
     else if (flag === '--clients') options.clients = number();
+    else if (flag === '--ads') options.ads = number();
+    else if (flag === '--member-ads') options.memberAds = number();
+    else if (flag === '--rounds') options.rounds = number();
     else if (flag === '--only') {
       const part = argv[++index];
-      if (part !== 'processing' && part !== 'uploads')
-        throw new Error(`--only processing or uploads\n${USAGE}`);
+      if (part !== 'processing' && part !== 'uploads' && part !== 'build')
+        throw new Error(`--only processing, uploads or build\n${USAGE}`);
       options.only = part;
     } else if (flag === '--no-write') options.write = false;
     else throw new Error(`unknown option ${flag}\n${USAGE}`);
@@ -86,19 +110,24 @@ export async function benchPhotos(argv: readonly string[]): Promise<void> {
   const options = parsePhotoBenchOptions(argv);
   const work = mkdtempSync(join(tmpdir(), 'localboard-bench-photos-'));
   try {
-    const photo = await twelveMegapixelJpeg(1);
+    const photo = options.only === 'build' ? Buffer.alloc(0) : await photoLikeJpeg(1);
     const photoFile = join(work, 'twelve-megapixels.jpg');
     writeFileSync(photoFile, photo);
-    if (options.only !== 'uploads') {
+    if (!options.only || options.only === 'processing') {
       const figures = await benchProcessing(options, photoFile, work);
       console.log(`\n${figures}\n`);
       if (options.write) writeDocSection(DOC, PROCESSING_MARKERS, figures);
     }
-    if (options.only !== 'processing') {
+    if (!options.only || options.only === 'uploads') {
       const figures = await benchUploads(options, photo, work);
       console.log(`\n${figures}\n`);
       if (options.write && figures.includes('photos kept a second'))
         writeDocSection(DOC, UPLOAD_MARKERS, figures);
+    }
+    if (!options.only || options.only === 'build') {
+      const figures = await benchPhotoBuilds(options);
+      console.log(`\n${figures}\n`);
+      if (options.write) writeDocSection(DOC, BUILD_MARKERS, figures);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -174,7 +203,7 @@ async function benchProcessing(
     const inputBytes = readFileSync(photoFile).length;
     return [
       `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), **shared** with other work; load average (1 / 5 / 15 min) ${loadText(loadBefore)} before, ${loadText(loadavg())} after.`,
-      `- The photo: a 4000×3000 JPEG (quality 90, ${fixed(inputBytes / 1024 / 1024, 1)} MB), processed ${options.photos} times one after the other by one worker process (nice 10) of \`createPhotoPool({ processes: 1 })\`, after one small warm-up photo. Its sizes: ${variants}.`,
+      `- The photo: a 4000×3000 photo-like JPEG (bench/photos-image.ts, quality 90, ${fixed(inputBytes / 1024 / 1024, 1)} MB), processed ${options.photos} times one after the other by one worker process (nice 10) of \`createPhotoPool({ processes: 1 })\`, after one small warm-up photo. Its sizes: ${variants}.`,
       '',
       '| | measured | target |',
       '| --- | ---: | --- |',
@@ -193,6 +222,7 @@ async function benchProcessing(
 // ---------------------------------------------------------------- uploads
 
 interface UploadTotals {
+  /** Ads posted (201) that carried their photo, its three sizes stored. */
   kept: number;
   statuses: Record<string, number>;
   uploadMs: number[];
@@ -207,6 +237,11 @@ async function benchUploads(
   photo: Buffer,
   work: string,
 ): Promise<string> {
+  // A photo of its own for each client (the first is the processing part's); each client posts
+  // its own again and again.
+  const photos = [photo];
+  for (let index = 1; index < options.clients; index += 1)
+    photos.push(await photoLikeJpeg(index + 1));
   const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], {
     cwd: root,
     stdio: 'inherit',
@@ -245,10 +280,40 @@ async function benchUploads(
       await store.accounts.markVerified(id, new Date().toISOString());
       members.push({ id, cookie });
     }
-    const totals = await uploadLoad(options, base, photo, members, async (accountId) => {
+    // The ads a client posted: how many carry one photo with its three sizes stored, then gone
+    // (their photo rows go with them, ON DELETE CASCADE).
+    const clearAds = async (accountId: number) => {
+      const ads = await engine.db
+        .selectFrom('member_ads')
+        .select(['id', 'photos'])
+        .where('account_id', '=', accountId)
+        .execute();
+      let withPhoto = 0;
+      for (const ad of ads) {
+        const refs = JSON.parse(ad.photos) as { id: number }[];
+        if (refs.length !== 1) continue;
+        const variants = await engine.db
+          .selectFrom('photo_variants')
+          .select((eb) => eb.fn.countAll().as('count'))
+          .where('photo_id', '=', refs[0]!.id)
+          .executeTakeFirstOrThrow();
+        if (Number(variants.count) === 3) withPhoto += 1;
+      }
       await engine.db.deleteFrom('member_ads').where('account_id', '=', accountId).execute();
+      return withPhoto;
+    };
+    // One post as a browser without JavaScript sends it: 303 to the page that says it is in review.
+    const plain = await fetch(`${base}/api/ads`, {
+      method: 'POST',
+      headers: { cookie: members[0]!.cookie },
+      body: adForm(photos[0]!),
+      redirect: 'manual',
     });
-    return uploadFigures(options, totals, loadBefore);
+    await plain.arrayBuffer();
+    if (plain.status !== 303 || (await clearAds(members[0]!.id)) !== 1)
+      throw new Error(`a form post with a photo answered ${plain.status}, or kept no photo`);
+    const totals = await uploadLoad(options, base, photos, members, clearAds);
+    return uploadFigures(options, totals, loadBefore, photo.length / 1024 / 1024);
   } finally {
     await stopServer(server.child, 10_000);
     await store.close();
@@ -290,12 +355,28 @@ async function startServer(dataDir: string, databasePath: string) {
   return { port, child };
 }
 
+/** The posting form's fields, multipart, with one photo in `photos`. */
+function adForm(photo: Buffer): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({
+    state: 'California',
+    city: 'Los Angeles',
+    age: '34',
+    seeks: 'w4m',
+    title: 'Coffee and a long walk by the sea',
+    description: 'I like early mornings, old films and a good bookshop. Say hello.',
+  }))
+    form.append(name, value);
+  form.append('photos', new File([new Uint8Array(photo)], 'phone.jpg', { type: 'image/jpeg' }));
+  return form;
+}
+
 async function uploadLoad(
   options: PhotoBenchOptions,
   base: string,
-  photo: Buffer,
+  photos: Buffer[],
   members: { id: number; cookie: string }[],
-  clearAds: (accountId: number) => Promise<void>,
+  clearAds: (accountId: number) => Promise<number>,
 ): Promise<UploadTotals> {
   const totals: UploadTotals = {
     kept: 0,
@@ -308,19 +389,9 @@ async function uploadLoad(
   };
   const started = performance.now();
   const deadline = started + options.seconds * 1000;
-  const client = async (member: { id: number; cookie: string }) => {
+  const client = async (member: { id: number; cookie: string }, index: number) => {
     while (performance.now() < deadline) {
-      const form = new FormData();
-      for (const [name, value] of Object.entries({
-        state: 'California',
-        city: 'Los Angeles',
-        age: '34',
-        seeks: 'w4m',
-        title: 'Coffee and a long walk by the sea',
-        description: 'I like early mornings, old films and a good bookshop. Say hello.',
-      }))
-        form.append(name, value);
-      form.append('photos', new File([new Uint8Array(photo)], 'phone.jpg', { type: 'image/jpeg' }));
+      const form = adForm(photos[index]!);
       const sent = performance.now();
       let response: Response;
       try {
@@ -339,8 +410,7 @@ async function uploadLoad(
       totals.uploadMs.push(performance.now() - sent);
       totals.statuses[response.status] = (totals.statuses[response.status] ?? 0) + 1;
       if (response.ok) {
-        totals.kept += 1;
-        await clearAds(member.id);
+        totals.kept += await clearAds(member.id);
       } else if (response.status === 503) {
         // The pool is full: wait as Retry-After says, as the form's script does.
         const wait = Number(response.headers.get('retry-after') ?? '1');
@@ -372,6 +442,7 @@ function uploadFigures(
   options: PhotoBenchOptions,
   totals: UploadTotals,
   loadBefore: number[],
+  photoMb: number,
 ): string {
   const statuses = Object.entries(totals.statuses)
     .map(([status, count]) => `${count} × ${status}`)
@@ -381,7 +452,7 @@ function uploadFigures(
   const p99 = percentile(totals.pageMs, 0.99);
   return [
     `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpus().length} cores, **shared**; load average ${loadText(loadBefore)} before, ${loadText(loadavg())} after.`,
-    `- ${options.clients} clients posting the posting form (${totals.endpoint}, multipart, one 12-MP photo each) for ${options.seconds} s; the built server in a process of its own with its default photo workers, the clients in the benchmark's; one reader fetching a city page (\`${PAGE}\`) back to back.`,
+    `- ${options.clients} clients posting the posting form (${totals.endpoint}, multipart, one 12-MP photo-like JPEG each, ${fixed(photoMb, 1)} MB, a photo per client) for ${options.seconds} s; the built server in a process of its own with its default photo workers, the clients in the benchmark's; one reader fetching a city page (\`${PAGE}\`) back to back.`,
     '',
     '| | measured | target |',
     '| --- | ---: | --- |',
