@@ -5,9 +5,11 @@
 // - `database` (the default): the photo_blobs table of the store. Every instance on one
 //   PostgreSQL database reads the same photos, so each publishes them.
 // - `folder` (PHOTOS_DIR): files `{dir}/{ab}/{key}.webp`. Several instances need the folder shared.
+// Bytes are put before the row that names them, and deleted after it: what a failure in between
+// leaves, no row names, and deleteOrphans() finds it (server/photos/sweeps.ts, hourly).
 // Keys are the bytes' digests (src/schemas/photos.ts), so a key never changes its bytes.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isPhotoKey } from '../../src/schemas/photos.ts';
 import type { Store } from '../store/store.ts';
@@ -22,6 +24,11 @@ export interface PhotoStorage {
   get(key: string): Promise<Buffer | undefined>;
   /** Deletes the bytes of these keys, unless a photo's size uses one again (the store is asked). */
   delete(keys: readonly string[]): Promise<void>;
+  /**
+   * Deletes bytes kept before `before` that no photo's size uses (left by an upload whose row
+   * never came, or a deletion that stopped half-way); answers how many.
+   */
+  deleteOrphans(before: Date): Promise<number>;
 }
 
 /** The configuration: PHOTOS_DIR chooses a folder; else the database. */
@@ -49,6 +56,11 @@ export function databasePhotoStorage(store: Pick<Store, 'photoBlobs'>): PhotoSto
     put: async (key, bytes) => store.photoBlobs.put(checked(key), bytes, new Date().toISOString()),
     get: (key) => (isPhotoKey(key) ? store.photoBlobs.get(key) : Promise.resolve(undefined)),
     delete: (keys) => store.photoBlobs.delete(keys.filter(isPhotoKey)),
+    async deleteOrphans(before) {
+      const orphans = await store.photoBlobs.orphansBefore(before.toISOString());
+      await store.photoBlobs.delete(orphans);
+      return orphans.length;
+    },
   };
 }
 
@@ -77,6 +89,32 @@ export function folderPhotoStorage(dir: string, store: Pick<Store, 'photos'>): P
     async delete(keys) {
       const unused = await store.photos.unreferencedKeys(keys.filter(isPhotoKey));
       await Promise.all(unused.map((key) => rm(fileOf(key), { force: true })));
+    },
+    async deleteOrphans(before) {
+      // Once an hour: a folder a prefix (256 of them), the store asked about 500 keys at a time.
+      let deleted = 0;
+      let shelves: string[];
+      try {
+        shelves = (await readdir(dir)).filter((name) => /^[0-9a-f]{2}$/.test(name));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+        throw error;
+      }
+      for (const shelf of shelves) {
+        const old: string[] = [];
+        for (const name of await readdir(join(dir, shelf))) {
+          const key = name.replace(/\.webp$/, '');
+          if (!isPhotoKey(key) || !name.endsWith('.webp')) continue;
+          const info = await stat(join(dir, shelf, name)).catch(() => undefined);
+          if (info && info.mtime < before) old.push(key);
+        }
+        for (let at = 0; at < old.length; at += 500) {
+          const unused = await store.photos.unreferencedKeys(old.slice(at, at + 500));
+          await Promise.all(unused.map((key) => rm(fileOf(key), { force: true })));
+          deleted += unused.length;
+        }
+      }
+      return deleted;
     },
   };
 }

@@ -48,11 +48,9 @@ export async function sweepPhotos(
     storage,
     await store.photos.ofAdsGoneBefore(before(now, REJECTED_KEPT_MS)),
   );
-  // The blobs table is where the database storage keeps bytes; with a folder (PHOTOS_DIR) it is
-  // empty, and a folder's stray files are not looked for here.
-  const orphans = await store.photoBlobs.orphansBefore(before(now, ORPHAN_KEPT_MS));
-  await store.photoBlobs.delete(orphans);
-  return { uploads, ofRejectedAds, orphanBlobs: orphans.length };
+  // Bytes no photo names (in the database, or files of the PHOTOS_DIR folder).
+  const orphanBlobs = await storage.deleteOrphans(new Date(now.getTime() - ORPHAN_KEPT_MS));
+  return { uploads, ofRejectedAds, orphanBlobs };
 }
 
 /** One line for the server's log, or undefined when there was nothing to delete. */

@@ -240,6 +240,20 @@ describe('photo storage', () => {
     });
   }
 
+  for (const [where, open] of kinds) {
+    it(`in ${where}: deletes orphan bytes (kept long enough ago, named by no photo)`, async () => {
+      const storage = open();
+      await storage.put(key(1), Buffer.from('orphan'));
+      await storage.put(key(2), Buffer.from('used'));
+      await t.store.photos.insert(photo(7, [2]));
+      // Nothing is old enough yet: an upload may be between its bytes and its row.
+      expect(await storage.deleteOrphans(new Date(Date.now() - 60_000))).toBe(0);
+      expect(await storage.deleteOrphans(new Date(Date.now() + 60_000))).toBe(1);
+      expect(await storage.get(key(1))).toBeUndefined();
+      expect((await storage.get(key(2)))!.toString()).toBe('used');
+    });
+  }
+
   it('finds orphan bytes in the database: kept, but no photo came to use them', async () => {
     await t.store.photoBlobs.put(key(1), Buffer.from('one'), '2026-11-01T00:00:00.000Z');
     await t.store.photoBlobs.put(key(2), Buffer.from('two'), '2026-11-01T00:00:00.000Z');
