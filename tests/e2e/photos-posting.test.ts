@@ -259,4 +259,29 @@ describe('photos on /post without JavaScript', () => {
     ]);
     await context.close();
   });
+  test('a refused file: the message beside the field, the good photo kept and shown, sent once', async () => {
+    const context = await memberContext(false);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl()}/post`);
+    await waitForEnhanced(page, false);
+    await fillAd(page, 'A shell without a script');
+    const [beach] = await threePhotos();
+    await page.setInputFiles('input[type="file"][name="photos"]', [beach!, await phpAsJpg()]);
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('#ad-photos-error').textContent()).toBe(NOT_A_PHOTO);
+    expect(await page.inputValue('#ad-title')).toBe('A shell without a script');
+    // The beach photo is kept: a thumbnail through the server, and its id in the form.
+    const kept = page.locator('[data-kept-photos] [data-photo-id]');
+    expect(await kept.count()).toBe(1);
+    const thumbnail = kept.locator('img');
+    expect(await thumbnail.getAttribute('src')).toMatch(/^\/api\/photos\/\d+\/320$/);
+    expect(await thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(320);
+    await lookAtWidths(page, SHOTS, 'post-refused-file-no-js', false);
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.waitForURL(`${baseUrl()}/post/in-review`);
+    const ad = await newestAdWithTitle('A shell without a script');
+    expect(ad.photos).toEqual([{ size: '800x600', alt: '', adId: ad.id }]);
+    await context.close();
+  });
 });
