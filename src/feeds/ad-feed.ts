@@ -2,12 +2,12 @@
 // nothing more: its title, the start of its description as plain text, its permanent URL, its
 // posting day and its city (and "Sample ad" where the page shows that badge). City feeds are
 // written by the build (src/build/prerender/), search feeds by the server (server/routes/feeds.ts).
-import { adPath, cityFeedPath, cityPath } from '../paths.ts';
+import { ADS_PER_PAGE, adPath, cityFeedPath, cityPath } from '../paths.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import { EMPTY_FEED_UPDATED, type AtomEntry, type AtomFeed } from './atom.ts';
 
 /** Entries in a feed: a city page's first page of ads, a search's first page of results. */
-export const FEED_ENTRIES = 30;
+export const FEED_ENTRIES = ADS_PER_PAGE;
 
 /** Characters of an ad's description in its entry's summary (then cut back to a whole word). */
 export const SUMMARY_MAX = 300;
@@ -75,3 +75,21 @@ export function cityFeed(
 
 /** The title of a city's feed as its page announces it. */
 export const cityFeedTitle = (city: string) => `New ads in ${city}`;
+
+/** A search's feed: its newest ads. `feedPath` and `pagePath` are the feed's and the search's paths with their query. */
+export function searchFeed(
+  title: string,
+  feedPath: string,
+  pagePath: string,
+  ads: readonly CompiledAd[],
+  site: FeedSite,
+): AtomFeed {
+  return {
+    selfUrl: `${site.baseUrl}${feedPath}`,
+    alternateUrl: `${site.baseUrl}${pagePath}`,
+    title: `${title} - ${site.brand}`,
+    updated: feedUpdated(ads),
+    author: { name: site.brand, uri: `${site.baseUrl}/` },
+    entries: ads.map((ad) => adEntry(ad, site)),
+  };
+}
