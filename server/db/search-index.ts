@@ -103,9 +103,7 @@ export function searchIndex(
    * words or tags; else, everything or only a date, the ads), its key column, the WHERE clause and
    * its parameters. `none` when the filters name a place the index has no ads in.
    */
-  function plan(
-    filters: SearchFilters,
-  ):
+  function plan(filters: SearchFilters):
     | { none: SearchResults }
     | {
         table: string;
