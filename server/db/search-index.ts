@@ -177,6 +177,17 @@ export function searchIndex(
     /** Whether there is an index to search (a build wrote one). */
     available: () => db() !== undefined,
 
+    /**
+     * What the index is now, to know whether an answer made from it still holds: the file (a full
+     * build renames a new one over it) and SQLite's count of the changes other connections (a
+     * publish) committed to it. Undefined when there is no index.
+     */
+    version(): string | undefined {
+      const connection = db();
+      if (!connection) return undefined;
+      return `${open!.ino}:${connection.pragma('data_version', { simple: true }) as number}`;
+    },
+
     /** The publication day the index was written for (YYYY-MM-DD). */
     buildDate,
 
