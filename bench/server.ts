@@ -21,6 +21,7 @@ import { defaultHashingThreads } from '../server/auth/hashing-pool.ts';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types.
 import { ensurePostgres, startThrowawayPostgres } from '../scripts/postgres.mjs';
 import { benchAdLookups } from './ad-lookups.ts';
+import { benchFeeds } from './feeds.ts';
 import { writeDocSection } from './docs.ts';
 import { freePort, stopServer } from './server-process.ts';
 import { BURST_PEOPLE, BURST_SPREAD_MS } from './signup-burst-people.ts';
@@ -46,8 +47,8 @@ export interface ServerBenchOptions {
   /** Most requests per phase, whatever the time. */
   maxRequests: number;
   write: boolean;
-  /** Only the load phases, or only the sign-up burst; both by default. */
-  only?: 'load' | 'burst';
+  /** Only the load phases, or only the sign-up burst (both by default); or only the feeds (bench/feeds.ts). */
+  only?: 'load' | 'burst' | 'feeds';
   /** The server's hashing threads (PASSWORD_HASH_THREADS); the server's default otherwise. */
   hashThreads?: number;
   /** Measure finding ads by id instead (bench/ad-lookups.ts), on this many generated ads. */
@@ -56,11 +57,13 @@ export interface ServerBenchOptions {
   stores?: StoreKind[];
 }
 
+export { HOST, ACCEPT_ENCODING, READERS };
+
 export type StoreKind = 'sqlite' | 'postgres';
 const STORE_NAMES: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
 const USAGE =
-  'usage: npm run bench:server -- [--runs N] [--seconds S] [--only load|burst] [--stores sqlite,postgres] [--hash-threads N] [--no-write]\n' +
+  'usage: npm run bench:server -- [--runs N] [--seconds S] [--only load|burst|feeds] [--stores sqlite,postgres] [--hash-threads N] [--no-write]\n' +
   '       npm run bench:server -- --lookups [--ads N] [--count N] [--no-write] [--keep]';
 
 export function parseServerBenchOptions(argv: readonly string[]): ServerBenchOptions {
@@ -80,7 +83,8 @@ export function parseServerBenchOptions(argv: readonly string[]): ServerBenchOpt
     else if (flag === '--hash-threads') options.hashThreads = number();
     else if (flag === '--only') {
       const part = argv[++index];
-      if (part !== 'load' && part !== 'burst') throw new Error(`--only load or burst\n${USAGE}`);
+      if (part !== 'load' && part !== 'burst' && part !== 'feeds')
+        throw new Error(`--only load, burst or feeds\n${USAGE}`);
       options.only = part;
     } else if (flag === '--stores') {
       const stores = (argv[++index] ?? '').split(',').filter(Boolean);
@@ -111,7 +115,7 @@ interface Sample {
   elapsedMs: number;
 }
 
-interface PhaseResult {
+export interface PhaseResult {
   name: string;
   path: string;
   underSignups: boolean;
@@ -158,12 +162,13 @@ function send(
   });
 }
 
-async function readers(
+export async function readers(
   port: number,
   path: string,
   headers: Record<string, string>,
   durationMs: number,
   maxRequests: number,
+  expectedStatus = 200,
 ): Promise<Sample> {
   const agent = new Agent({ keepAlive: true, maxSockets: READERS });
   const latencies: number[] = [];
@@ -178,7 +183,7 @@ async function readers(
       try {
         const { status } = await send(agent, port, 'GET', path, headers);
         latencies.push(performance.now() - sent);
-        if (status !== 200) failures += 1;
+        if (status !== expectedStatus) failures += 1;
       } catch {
         failures += 1;
       }
@@ -254,7 +259,7 @@ function signupLoad(port: number) {
 /** Where a server keeps its data: its SQLite file in `dataDir`, or a PostgreSQL database. */
 type ServerStore = { databaseUrl?: string };
 
-async function startServer(dataDir: string, hashThreads?: number, store: ServerStore = {}) {
+export async function startServer(dataDir: string, hashThreads?: number, store: ServerStore = {}) {
   const port = await freePort(HOST);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -341,7 +346,12 @@ function percentile(sorted: Float64Array, fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
 }
 
-function summarise(name: string, path: string, underSignups: boolean, sample: Sample): PhaseResult {
+export function summarise(
+  name: string,
+  path: string,
+  underSignups: boolean,
+  sample: Sample,
+): PhaseResult {
   const sorted = Float64Array.from(sample.latencies).sort();
   return {
     name,
@@ -357,7 +367,7 @@ function summarise(name: string, path: string, underSignups: boolean, sample: Sa
 }
 
 /** A city page of the built site: Los Angeles when it is there, else the first one found. */
-function cityPath(siteDir: string): string {
+export function cityPath(siteDir: string): string {
   if (existsSync(join(siteDir, 'city', 'California', 'Los Angeles', 'index.html')))
     return '/city/California/Los%20Angeles';
   for (const state of readdirSync(join(siteDir, 'city')).sort()) {
@@ -444,9 +454,9 @@ function log(phase: PhaseResult) {
   );
 }
 
-const ms = (value: number) =>
+export const ms = (value: number) =>
   Number.isNaN(value) ? '–' : value < 10 ? value.toFixed(1) : value.toFixed(0);
-const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
+export const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
 
 /** The run whose worst p99 under sign-ups is lower is the better one. */
 const worstP99 = (run: RunResult) =>
@@ -630,6 +640,7 @@ export async function benchServer(argv: readonly string[]): Promise<void> {
   });
   if (build.status !== 0) throw new Error('The build failed.');
   const city = cityPath(join(root, 'dist', 'site'));
+  if (options.only === 'feeds') return benchFeeds(options, city);
   if (options.only !== 'burst') {
     const postgres =
       options.stores?.includes('sqlite') && options.stores.length === 1

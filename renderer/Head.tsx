@@ -19,6 +19,14 @@ export function HeadContent({
       <meta name="description" content={head.description} />
       <link rel="canonical" href={head.canonicalUrl} />
       <meta name="robots" content={head.robots} />
+      {head.feed && (
+        <link
+          rel="alternate"
+          type="application/atom+xml"
+          title={head.feed.title}
+          href={head.feed.href}
+        />
+      )}
       <meta property="og:site_name" content={brand} />
       <meta property="og:title" content={head.title} />
       <meta property="og:description" content={head.description} />

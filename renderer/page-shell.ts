@@ -9,6 +9,8 @@ export interface HeadMeta {
   canonicalUrl: string;
   robots: RobotsDirective;
   ogType: 'website' | 'article';
+  /** The page's Atom feed, announced in the head: its title and site-relative URL. */
+  feed?: { title: string; href: string };
 }
 
 export interface PageChrome {

@@ -15,6 +15,8 @@ interface ShellInput {
   place?: string;
   /** The state whose flags shape the header and footer. */
   state?: CompiledState;
+  /** The page's Atom feed (city pages, searches). */
+  feed?: HeadMeta['feed'];
 }
 
 export function pageShell(input: ShellInput): PageShell {
@@ -32,6 +34,7 @@ export function pageShell(input: ShellInput): PageShell {
     canonicalUrl: `${site.baseUrl}${input.path}`,
     robots: input.robots ?? 'index, follow',
     ogType: input.ogType ?? 'website',
+    ...(input.feed ? { feed: input.feed } : {}),
   };
   return { head, chrome };
 }

@@ -29,7 +29,7 @@ const took = (performance.now() - started) / 1000;
 console.log(
   `Prerendered ${summary.pages} pages in ${took.toFixed(1)} s (${Math.round(summary.pages / took)} pages/s, ${summary.threads} ` +
     `${summary.threads === 1 ? 'thread' : 'threads'}): ${summary.written} written, ${summary.pages - summary.written} unchanged, ` +
-    `${summary.removed} removed; looked at ` +
+    `${summary.removed} removed; feeds: ${summary.filesWritten} written of ${summary.files} looked at; looked at ` +
     (Object.entries(summary.pagesByKind)
       .map(([kind, count]) => `${kind} ${count}`)
       .join(', ') || 'nothing'),

@@ -52,6 +52,8 @@ import { memberDataRoutes } from './routes/member-data.ts';
 import { moderationPageSources, moderationRoutes } from './routes/moderation.ts';
 import { reportPageSources, reportRoutes } from './routes/reports.ts';
 import { searchPageSource } from './routes/search.ts';
+import { searchFeedRoute } from './routes/feeds.ts';
+import { searchIndex as openSearchIndex } from './db/search-index.ts';
 import type { SearchIndex } from './db/search-index.ts';
 import { staticSite } from './static-site.ts';
 
@@ -142,6 +144,8 @@ export function createApp(options: AppOptions) {
   const trust = proxyTrust(options.trustProxy);
   const mailSite = mailSiteOf(options.mailSite);
   const links = emailLinks({ store, mailer, mailSite });
+  // One connection to the search index for /search and its feeds.
+  const search = options.searchIndex ?? openSearchIndex();
   // Every page rendered on request, with what the server reads for it (server/pages.ts).
   const pages = onRequestPages({
     pageAssets:
@@ -156,7 +160,7 @@ export function createApp(options: AppOptions) {
       ...messagePageSources({ store }),
       ...moderationPageSources({ store }),
       ...reportPageSources({ store }),
-      searchPageSource(options.searchIndex),
+      searchPageSource(search),
     ],
   });
   const refuse = refusals(pages);
@@ -217,6 +221,9 @@ export function createApp(options: AppOptions) {
   // A mounted app's notFound handler is not used by Hono, so the catch-all is a route.
   api.all('*', unknownEndpoint);
   app.route('/api', api);
+
+  // A search's Atom feed (a city's feed is a file of the site); links as mails make them.
+  app.get('/search/feed.xml', searchFeedRoute(search, mailSite));
 
   // Pages rendered on request; then the prerendered site.
   app.get('*', (c, next) => pages.serve(c, next));

@@ -78,6 +78,13 @@ function openFile(path: string): OpenFile | undefined {
 /** Bodies up to this size are read at once and the file closed; bigger ones are streamed from it. */
 const READ_AT_ONCE_BYTES = 64 * 1024;
 
+/** Atom, as feed readers expect it; Hono's table knows .xml only as application/xml. */
+export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
+
+/** A city's feed (src/paths.ts cityFeed) is Atom; other files go by their extension. */
+const mimeTypeOf = (path: string) =>
+  path.endsWith(`${sep}feed.xml`) ? ATOM_TYPE : (getMimeType(path) ?? 'application/octet-stream');
+
 /**
  * Hashed build assets and members' photos (named by their bytes' digest:
  * src/build/compile/published-photos.ts) never change; pages and other files are revalidated.
@@ -86,6 +93,8 @@ function cacheControlFor(segments: readonly string[], mimeType: string): string 
   if (segments[0] === 'assets' || segments[0] === 'photos')
     return 'public, max-age=31536000, immutable';
   if (mimeType.startsWith('text/html')) return 'public, max-age=0, must-revalidate';
+  // Feed readers poll: five minutes, as search feeds; then a conditional GET, answered 304.
+  if (mimeType === ATOM_TYPE) return 'public, max-age=300';
   return 'public, max-age=3600';
 }
 
@@ -135,7 +144,7 @@ async function sendFile(
 
   async function answerWithFile() {
     const { stats } = file;
-    const mimeType = getMimeType(path) ?? 'application/octet-stream';
+    const mimeType = mimeTypeOf(path);
     const compressible = isCompressible(mimeType) && stats.size >= MIN_COMPRESSED_SIZE;
     const isHead = c.req.method === 'HEAD';
     c.header('Content-Type', mimeType);
@@ -241,7 +250,7 @@ export function staticSite(siteDir: string, settings: StaticSiteSettings = {}): 
             path,
             file,
             200,
-            cacheControlFor(segments, getMimeType(path) ?? ''),
+            cacheControlFor(segments, mimeTypeOf(path)),
           );
       }
     }

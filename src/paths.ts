@@ -14,6 +14,10 @@ export const routes = {
   ad: defineRoute<{ stateName: string; cityName: string; adId: string }>(
     '/city/@stateName/@cityName/ad/@adId',
   ),
+  // A city's Atom feed of its newest ads (docs/product.md section 11): a file, not a page.
+  cityFeed: defineRoute<{ stateName: string; cityName: string }>(
+    '/city/@stateName/@cityName/feed.xml',
+  ),
   about: defineRoute<Record<string, never>>('/about'),
   guide: defineRoute<{ slug: string }>('/about/@slug'),
   legal: defineRoute<{ slug: 'terms' | 'privacy' }>('/@slug(terms|privacy)'),
@@ -42,6 +46,8 @@ export const routes = {
   deleteAccount: defineRoute<Record<string, never>>('/account/delete'),
   // Search and filters (docs/product.md section 9), rendered on request; the query string is the form.
   search: defineRoute<Record<string, never>>('/search'),
+  // The Atom feed of a search: the same query string as /search, served by the server.
+  searchFeed: defineRoute<Record<string, never>>('/search/feed.xml'),
 };
 
 export const homePath = () => routes.home.path({});
@@ -52,6 +58,8 @@ export const cityPath = (state: string, city: string, page = 1) =>
     cityName: city,
     ...(page > 1 ? { page: String(page) } : {}),
   });
+export const cityFeedPath = (state: string, city: string) =>
+  routes.cityFeed.path({ stateName: state, cityName: city });
 export const adPath = (state: string, city: string, adId: number) =>
   routes.ad.path({ stateName: state, cityName: city, adId: String(adId) });
 export const aboutPath = () => routes.about.path({});
@@ -70,6 +78,7 @@ export const editAdPath = (adId: number) => routes.editAd.path({ adId: String(ad
 export const moderatePath = () => routes.moderate.path({});
 export const moderationLogPath = () => routes.moderationLog.path({});
 export const searchPath = () => routes.search.path({});
+export const searchFeedPath = () => routes.searchFeed.path({});
 /** Where Reply and Send Message lead for an ad. */
 export const newMessagePath = (adId: number) => `${routes.newMessage.path({})}?ad=${adId}`;
 export const messagesPath = () => routes.messages.path({});
@@ -95,11 +104,12 @@ export const ADS_PER_PAGE = 30;
 /**
  * Where a page's HTML is stored in the static output: decoded names, so that any static host
  * (which decodes the request path) finds `/city/South%20Dakota/De%20Smet` at
- * `city/South Dakota/De Smet/index.html`.
+ * `city/South Dakota/De Smet/index.html`. A city feed is a file of its own name
+ * (`city/South Dakota/De Smet/feed.xml`).
  */
 export function outputFileForPath(urlPath: string): string {
   const parts = urlPath.split('/').filter(Boolean).map(decodeURIComponent);
-  return [...parts, 'index.html'].join('/');
+  return routes.cityFeed.match(urlPath) ? parts.join('/') : [...parts, 'index.html'].join('/');
 }
 
 /**

@@ -98,66 +98,107 @@ export function searchIndex(
         ) as CompiledAd,
     );
 
+  /**
+   * How to find the ads matching the filters: the table to read (the text index when there are
+   * words or tags; else, everything or only a date, the ads), its key column, the WHERE clause and
+   * its parameters. `none` when the filters name a place the index has no ads in.
+   */
+  function plan(filters: SearchFilters):
+    | { none: SearchResults }
+    | {
+        table: string;
+        key: string;
+        condition: string;
+        params: (string | bigint)[];
+        wantsMatch: boolean;
+      } {
+    const text = filters.words.length > 0;
+    const wantsMatch = text && filters.sort !== 'newest';
+    const none = {
+      total: 0,
+      more: false,
+      ads: [],
+      matchUnavailable: false,
+      order: wantsMatch ? ('match' as const) : ('newest' as const),
+    };
+    if (!db()) return { none: { ...none, order: 'newest' } };
+    // The filters are words of the tags column (src/content/search-index-file.ts).
+    const tagFilters: TagFilters = {
+      seeks: filters.seeks,
+      minAge: filters.minAge,
+      maxAge: filters.maxAge,
+    };
+    if (filters.city) {
+      tagFilters.place = code(
+        'SELECT code FROM places WHERE state = ? AND city = ?',
+        filters.state ?? '',
+        filters.city,
+      );
+      if (tagFilters.place === undefined) return { none };
+    } else if (filters.state) {
+      tagFilters.state = code('SELECT code FROM states WHERE state = ?', filters.state);
+      if (tagFilters.state === undefined) return { none };
+    }
+    const terms: string[] = [];
+    if (text) terms.push(`{title description} : (${ftsMatch(filters.words)})`);
+    const tags = tagsMatch(tagFilters);
+    if (tags) terms.push(tags);
+    const params: (string | bigint)[] = [];
+    const where: string[] = [];
+    const table = terms.length > 0 ? 'ad_text' : 'ads';
+    const key = terms.length > 0 ? 'rowid' : 'key';
+    if (terms.length > 0) (where.push('ad_text MATCH ?'), params.push(terms.join(' AND ')));
+    if (filters.within !== undefined) {
+      const since = daysBefore(buildDate() ?? todayUtc(), filters.within - 1);
+      where.push(`${key} <= ?`);
+      // A BigInt: bound as a number (a double), FTS5 would test every match against it
+      // instead of stopping at it.
+      params.push(BigInt(newestKeyFrom(since)));
+    }
+    const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    return { table, key, condition, params, wantsMatch };
+  }
+
+  function buildDate(): string | undefined {
+    if (!db()) return undefined;
+    const row = prepared("SELECT value FROM meta WHERE key = 'buildDate'").get() as
+      { value: string } | undefined;
+    return row?.value;
+  }
+
+  const unsearchable = (error: unknown) =>
+    error instanceof Database.SqliteError && error.message.startsWith('fts5:')
+      ? new UnsearchableWords(error.message)
+      : error;
+
   return {
     countedMax,
 
     /** Whether there is an index to search (a build wrote one). */
     available: () => db() !== undefined,
 
-    /** The publication day the index was written for (YYYY-MM-DD). */
-    buildDate(): string | undefined {
-      if (!db()) return undefined;
-      const row = prepared("SELECT value FROM meta WHERE key = 'buildDate'").get() as
-        { value: string } | undefined;
-      return row?.value;
+    /**
+     * What the index is now, to know whether an answer made from it still holds: the file (a full
+     * build renames a new one over it) and SQLite's count of the changes other connections (a
+     * publish) committed to it. Undefined when there is no index.
+     */
+    version(): string | undefined {
+      const connection = db();
+      if (!connection) return undefined;
+      return `${open!.ino}:${connection.pragma('data_version', { simple: true }) as number}`;
     },
+
+    /** The publication day the index was written for (YYYY-MM-DD). */
+    buildDate,
 
     /**
      * One page of the ads matching the filters, and how many match in all. Throws
      * UnsearchableWords when FTS5 refuses the words.
      */
     search(filters: SearchFilters): SearchResults {
-      const none = { total: 0, more: false, ads: [], matchUnavailable: false };
-      if (!db()) return { ...none, order: 'newest' };
-      const text = filters.words.length > 0;
-      const wantsMatch = text && filters.sort !== 'newest';
-      // The filters are words of the tags column (src/content/search-index-file.ts).
-      const tagFilters: TagFilters = {
-        seeks: filters.seeks,
-        minAge: filters.minAge,
-        maxAge: filters.maxAge,
-      };
-      if (filters.city) {
-        tagFilters.place = code(
-          'SELECT code FROM places WHERE state = ? AND city = ?',
-          filters.state ?? '',
-          filters.city,
-        );
-        if (tagFilters.place === undefined)
-          return { ...none, order: wantsMatch ? 'match' : 'newest' };
-      } else if (filters.state) {
-        tagFilters.state = code('SELECT code FROM states WHERE state = ?', filters.state);
-        if (tagFilters.state === undefined)
-          return { ...none, order: wantsMatch ? 'match' : 'newest' };
-      }
-      const terms: string[] = [];
-      if (text) terms.push(`{title description} : (${ftsMatch(filters.words)})`);
-      const tags = tagsMatch(tagFilters);
-      if (tags) terms.push(tags);
-      const params: (string | bigint)[] = [];
-      const where: string[] = [];
-      // The text index when there are words or tags; else (everything, or only a date) the ads.
-      const table = terms.length > 0 ? 'ad_text' : 'ads';
-      const key = terms.length > 0 ? 'rowid' : 'key';
-      if (terms.length > 0) (where.push('ad_text MATCH ?'), params.push(terms.join(' AND ')));
-      if (filters.within !== undefined) {
-        const since = daysBefore(this.buildDate() ?? todayUtc(), filters.within - 1);
-        where.push(`${key} <= ?`);
-        // A BigInt: bound as a number (a double), FTS5 would test every match against it
-        // instead of stopping at it.
-        params.push(BigInt(newestKeyFrom(since)));
-      }
-      const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const found = plan(filters);
+      if ('none' in found) return found.none;
+      const { table, key, condition, params, wantsMatch } = found;
       try {
         // One read transaction: the count, the page's keys and their ads from the same index,
         // though a publish may commit between two statements.
@@ -186,9 +227,30 @@ export function searchIndex(
           };
         })();
       } catch (error) {
-        if (error instanceof Database.SqliteError && error.message.startsWith('fts5:'))
-          throw new UnsearchableWords(error.message);
-        throw error;
+        throw unsearchable(error);
+      }
+    },
+
+    /**
+     * The newest `limit` ads matching the filters (whatever their sort and page), without counting
+     * them: a search's feed. Throws UnsearchableWords when FTS5 refuses the words.
+     */
+    newest(filters: SearchFilters, limit: number): CompiledAd[] {
+      const found = plan(filters);
+      if ('none' in found) return [];
+      const { table, key, condition, params } = found;
+      try {
+        return db()!.transaction(() => {
+          const keys = (
+            prepared(`SELECT ${key} AS key FROM ${table} ${condition} ORDER BY ${key} LIMIT ?`).all(
+              ...params,
+              limit,
+            ) as { key: number }[]
+          ).map((row) => row.key);
+          return adsOfKeys(keys);
+        })();
+      } catch (error) {
+        throw unsearchable(error);
       }
     },
 

@@ -3,7 +3,7 @@
 // never stops Vike from rendering the prerendered pages.
 import { pages } from '../../src/pages/registry.ts';
 import { localPath } from '../../src/local-path.ts';
-import { signinPath, signupPath } from '../../src/paths.ts';
+import { routes, signinPath, signupPath } from '../../src/paths.ts';
 
 const onRequest = pages.filter((page) => !page.prerenderUrls);
 
@@ -15,5 +15,7 @@ export function answeredByApp(method: string, url: URL): boolean {
   // going (server/routes/accounts.ts accountPageSources).
   const withNext = [signinPath(), signupPath()].includes(url.pathname);
   if (withNext && localPath(url.searchParams.get('next'))) return true;
+  // A search's Atom feed (server/routes/feeds.ts). City feeds are files of a build: not in dev.
+  if (routes.searchFeed.match(url.pathname)) return true;
   return onRequest.some((page) => page.route.match(url.pathname));
 }

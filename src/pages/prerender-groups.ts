@@ -26,6 +26,17 @@ export interface PrerenderGroup {
   weight: number;
   /** The route parameters of each page, read only when the group is rendered. */
   pages(): Iterable<RouteParams>;
+  /**
+   * Files that are not pages (a city's feed), made from the same inputs: written beside the pages,
+   * and, like them, only when their text changed since the last build.
+   */
+  files?(): Iterable<GroupFile>;
+}
+
+/** A file of a group that is not a page: its URL path (src/paths.ts outputFileForPath) and text. */
+export interface GroupFile {
+  path: string;
+  text(): string;
 }
 
 /** A page folder's +prerenderUrls.ts export. */
@@ -56,12 +67,14 @@ export const cityGroup = (
   cityName: string,
   weight: number,
   pages: () => Iterable<RouteParams>,
+  files?: () => Iterable<GroupFile>,
 ): PrerenderGroup => ({
   key: `city:${stateName}|${cityName}`,
   order: [stateName, cityName],
   inputs: cityInputs(stateName, cityName),
   weight,
   pages,
+  ...(files ? { files } : {}),
 });
 
 /** Every city of every state, A to Z by state, most populous first within it. */

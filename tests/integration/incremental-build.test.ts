@@ -38,11 +38,14 @@ function build(out = join(work, 'incremental'), cache = join(work, 'incremental-
     { cwd: root, encoding: 'utf8', env },
   );
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
-  const summary = /(\d+) written, (\d+) unchanged, (\d+) removed/.exec(result.stdout);
+  const summary = /(\d+) written, (\d+) unchanged, (\d+) removed; feeds: (\d+) written/.exec(
+    result.stdout,
+  );
   return {
     written: Number(summary?.[1]),
     unchanged: Number(summary?.[2]),
     removed: Number(summary?.[3]),
+    feedsWritten: Number(summary?.[4]),
   };
 }
 
@@ -98,11 +101,11 @@ afterAll(() => {
 describe('incremental build', () => {
   test('with nothing changed writes no page', () => {
     const before = tree(join(work, 'incremental'));
-    expect(build()).toMatchObject({ written: 0, removed: 0 });
+    expect(build()).toMatchObject({ written: 0, removed: 0, feedsWritten: 0 });
     expect(changes(before, tree(join(work, 'incremental')))).toEqual([]);
   });
 
-  test("changing an ad rewrites its page and its city's list, and matches a full build", () => {
+  test("changing an ad rewrites its page, its city's list and feed, and matches a full build", () => {
     const before = tree(join(work, 'incremental'));
     const id = AD_ROW.exec(readFileSync(join(fixture.dir, 'ads/sample.csv'), 'utf8'))![1]!;
     editFixture('ads/sample.csv', (text) =>
@@ -115,9 +118,14 @@ describe('incremental build', () => {
     const after = tree(join(work, 'incremental'));
     expect(changes(before, after)).toEqual([
       `city/California/Los Angeles/ad/${id}/index.html`,
+      'city/California/Los Angeles/feed.xml',
       'city/California/Los Angeles/index.html',
     ]);
     expect(result.written).toBe(2);
+    expect(result.feedsWritten).toBe(1);
+    expect(
+      readFileSync(join(work, 'incremental/site/city/California/Los Angeles/feed.xml'), 'utf8'),
+    ).toContain('<title type="text">A new title for this ad</title>');
     expect(after).toEqual(fullBuildTree());
   });
 
@@ -133,6 +141,7 @@ describe('incremental build', () => {
     expect(changes(before, after)).toEqual([
       'about/top-cities/index.html',
       'city/Nevada/Las Vegas/ad/9999/index.html',
+      'city/Nevada/Las Vegas/feed.xml',
       'city/Nevada/Las Vegas/index.html',
       'index.html',
       'state/Nevada/index.html',
@@ -178,7 +187,9 @@ describe('incremental build', () => {
     const result = build();
     const after = tree(join(work, 'incremental'));
     expect(after.has(`city/Vermont/${removedCity}/index.html`)).toBe(false);
-    expect(result.removed).toBe(1);
+    expect(after.has(`city/Vermont/${removedCity}/feed.xml`)).toBe(false);
+    // Its page and its feed.
+    expect(result.removed).toBe(2);
     expect(readFileSync(join(work, 'incremental', 'site', 'sitemap.xml'), 'utf8')).not.toContain(
       encodeURIComponent(removedCity),
     );

@@ -148,6 +148,8 @@ describe('publishing member ads', () => {
     expect(changes(before, tree())).toEqual([
       'about/top-cities/index.html',
       `city/California/San Jose/ad/${id}/index.html`,
+      // Its city's feed has it.
+      'city/California/San Jose/feed.xml',
       'city/California/San Jose/index.html',
       'index.html',
       // San Jose had no ads, so its page was not indexable: now it is.

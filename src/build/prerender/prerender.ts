@@ -53,6 +53,9 @@ export interface PrerenderSummary {
   pages: number;
   written: number;
   removed: number;
+  /** Files beside the pages (city feeds) looked at, and written this time (their text changed). */
+  files: number;
+  filesWritten: number;
   threads: number;
   /** Pages looked at, by page folder. */
   pagesByKind: Record<string, number>;
@@ -171,6 +174,8 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   return {
     pages: records.reduce((sum, record) => sum + record.count, 0),
     written: results.reduce((sum, result) => sum + result.written, 0),
+    files: results.reduce((sum, result) => sum + result.files, 0),
+    filesWritten: results.reduce((sum, result) => sum + result.filesWritten, 0),
     removed,
     threads,
     pagesByKind,

@@ -2,7 +2,7 @@
 // groups, merged by key (a city's list pages and its ads' pages are one group), in sitemap order.
 // Every thread lists them the same way from the same compiled content.
 import { pages, type PageEntry } from '../../pages/registry.ts';
-import type { PrerenderGroup } from '../../pages/prerender-groups.ts';
+import type { GroupFile, PrerenderGroup } from '../../pages/prerender-groups.ts';
 import type { RouteParams } from '../../route.ts';
 
 export interface RenderGroup {
@@ -12,6 +12,8 @@ export interface RenderGroup {
   weight: number;
   /** Each folder's part of the group, in folder order. */
   parts: Array<{ page: PageEntry; pages: PrerenderGroup['pages'] }>;
+  /** Each folder's files that are not pages (a city's feed). */
+  files: Array<() => Iterable<GroupFile>>;
 }
 
 /** One page of a group: its folder, URL and route parameters. */
@@ -28,7 +30,14 @@ export function listRenderGroups(): RenderGroup[] {
       const merged = byKey.get(group.key);
       if (!merged) {
         const { key, order, inputs, weight } = group;
-        byKey.set(key, { key, order, inputs, weight, parts: [{ page, pages: group.pages }] });
+        byKey.set(key, {
+          key,
+          order,
+          inputs,
+          weight,
+          parts: [{ page, pages: group.pages }],
+          files: group.files ? [group.files] : [],
+        });
         continue;
       }
       if (merged.inputs !== group.inputs) {
@@ -39,6 +48,7 @@ export function listRenderGroups(): RenderGroup[] {
       }
       merged.weight += group.weight;
       merged.parts.push({ page, pages: group.pages });
+      if (group.files) merged.files.push(group.files);
     }
   }
   return [...byKey.values()].sort((a, b) => compareOrder(a.order, b.order));
@@ -51,6 +61,11 @@ export function* pagesOfGroup(group: RenderGroup): Iterable<GroupPage> {
       yield { page: part.page, path: part.page.route.path(routeParams), routeParams };
     }
   }
+}
+
+/** The files of a group that are not pages. */
+export function* filesOfGroup(group: RenderGroup): Iterable<GroupFile> {
+  for (const files of group.files) yield* files();
 }
 
 /** Shorter first (site-wide, then a state, then its cities), then name by name. */

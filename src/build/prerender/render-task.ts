@@ -12,7 +12,7 @@ import { renderPageHtml } from '../../../renderer/renderPageHtml.tsx';
 import { replaceFile } from '../replace-file.ts';
 import { hashOf } from './manifest.ts';
 import { pageHashes, PageHashWriter, readPageHashFile, type PageHashFile } from './page-hashes.ts';
-import { pagesOfGroup, type RenderGroup } from './render-groups.ts';
+import { filesOfGroup, pagesOfGroup, type RenderGroup } from './render-groups.ts';
 import { removePage } from './remove-page.ts';
 
 export interface TaskRequest {
@@ -32,6 +32,9 @@ export interface TaskResult {
   count: number;
   /** Pages written this time (the rest were unchanged). */
   written: number;
+  /** Files of the task that are not pages (city feeds), and how many were written this time. */
+  files: number;
+  filesWritten: number;
   /** Pages of the last build's task that it no longer has, removed. */
   removed: number;
   /** Paths of the pages that belong in the sitemap, in task order. */
@@ -66,6 +69,8 @@ export function runTask(
     pagesByKind: {},
     count: 0,
     written: 0,
+    files: 0,
+    filesWritten: 0,
     removed: 0,
     indexable: [],
   };
@@ -95,6 +100,21 @@ export function runTask(
       // Replaced whole: the server may be serving the site while it is published.
       replaceFile(file, html);
       result.written += 1;
+    }
+    // Files beside the pages (a city's feed): hashed by their text, written when it changed.
+    for (const { path, text } of filesOfGroup(group)) {
+      current = path;
+      const content = text();
+      const hash = hashOf(content);
+      const file = join(outDir, outputFileForPath(path));
+      lines += `${path}\t${hash}\n`;
+      result.files += 1;
+      const last = before?.get(path);
+      before?.delete(path);
+      if (reuse && last === hash && existsSync(file)) continue;
+      makeDir(dirname(file));
+      replaceFile(file, content);
+      result.filesWritten += 1;
     }
     // What is left of the last build's pages, this task no longer has.
     for (const path of before?.keys() ?? []) if (removePage(outDir, path)) result.removed += 1;

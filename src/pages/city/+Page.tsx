@@ -3,13 +3,14 @@ import { MemberAction } from '../../components/MemberAction.tsx';
 import { AdCard } from '../../components/AdCard.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { CityFilterForm } from '../../components/CityFilterForm.tsx';
+import { FeedLink } from '../../components/FeedLink.tsx';
 import { plural } from '../../format.ts';
 import { cityPath, homePath, statePath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {
-  const { state, city, page, pages, totalAds, ads } = useData<Data>();
+  const { state, city, page, pages, totalAds, ads, head } = useData<Data>();
   return (
     <>
       <section className="page-header">
@@ -29,6 +30,11 @@ export default function Page() {
             <p className="page-header__meta">
               {plural(totalAds, 'ad')}
               {pages > 1 && ` · Page ${page} of ${pages}`}
+            </p>
+          )}
+          {head.feed && (
+            <p className="page-header__feed">
+              <FeedLink href={head.feed.href} label="Feed of new ads" />
             </p>
           )}
           <CityFilterForm state={state.name} city={city} />

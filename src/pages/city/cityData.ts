@@ -1,6 +1,7 @@
 import { render } from 'vike/abort';
 import { adCount, adsForCity, getCity, getState } from '../../content/index.ts';
-import { ADS_PER_PAGE, cityPath } from '../../paths.ts';
+import { cityFeedTitle } from '../../feeds/ad-feed.ts';
+import { ADS_PER_PAGE, cityFeedPath, cityPath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import { NOT_FOUND } from '../_error/not-found.ts';
 
@@ -28,6 +29,7 @@ export function cityData(stateName: string, cityName: string, page: number) {
       robots: total > 0 ? 'index, follow' : 'noindex, follow',
       place: city.name,
       state,
+      feed: { title: cityFeedTitle(city.name), href: cityFeedPath(state.name, city.name) },
     }),
     state: { name: state.name, code: state.code },
     city: city.name,

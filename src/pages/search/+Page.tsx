@@ -2,6 +2,7 @@
 import { AdCard } from '../../components/AdCard.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
+import { FeedLink } from '../../components/FeedLink.tsx';
 import { formatNumber } from '../../format.ts';
 import { homePath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
@@ -10,7 +11,7 @@ import { SearchForm } from './SearchForm.tsx';
 import { searchUrl } from './searchQuery.ts';
 
 export default function Page() {
-  const { values, fieldErrors, results, states, seeksOptions } = useData<Data>();
+  const { values, fieldErrors, results, states, seeksOptions, head } = useData<Data>();
   return (
     <>
       <section className="page-header">
@@ -28,7 +29,7 @@ export default function Page() {
       <section className="section section--compact" aria-label="Results">
         <div className="container container--medium">
           {fieldErrors.page && <Banner>{fieldErrors.page}</Banner>}
-          {results && <Results values={values} results={results} />}
+          {results && <Results values={values} results={results} feed={head.feed} />}
         </div>
       </section>
     </>
@@ -38,16 +39,20 @@ export default function Page() {
 function Results({
   values,
   results,
+  feed,
 }: {
   values: Data['values'];
   results: NonNullable<Data['results']>;
+  feed: Data['head']['feed'];
 }) {
+  const feedLink = feed && <FeedLink href={feed.href} label="Feed of new ads" />;
   const { total, more, page, pages, ads, order, matchUnavailable, bestMatchMax } = results;
   if (total === 0)
     return (
       <div className="empty-state">
         <h2>No ads match this search</h2>
         <p>Try fewer words, another city, or a wider age range.</p>
+        {feedLink && <p>{feedLink}</p>}
       </div>
     );
   return (
@@ -60,6 +65,7 @@ function Results({
         {pages > 1 && ` · Page ${page} of ${pages}`}
         {' · '}
         {order === 'match' ? 'Best match first' : 'Newest first'}
+        {feedLink}
       </p>
       {matchUnavailable && (
         <p className="search-note">

@@ -4,6 +4,7 @@ import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { SearchView } from './search-view.ts';
+import { searchFeedUrl } from './searchQuery.ts';
 
 /**
  * `/search` (docs/product.md section 9): the filters as a form, then the results the server found
@@ -18,6 +19,10 @@ export function searchData({ request }: DataContext) {
       description: `Search the personal ads on ${brand} by words, place, who is sought, age and date.`,
       path: searchPath(),
       robots: 'noindex, follow',
+      // A search that ran has a feed of its newest ads.
+      ...(view.results
+        ? { feed: { title: 'New ads for this search', href: searchFeedUrl(view.values) } }
+        : {}),
     }),
     ...view,
     states: getStates().map((state) => state.name),

@@ -4,7 +4,7 @@
 // The text is never handed to FTS5 as syntax: it is cut into words (letters and digits), and each
 // word is quoted, so `"unbalanced`, `NEAR(`, `*` or `AND OR` are plain words.
 import { getState } from '../../content/index.ts';
-import { searchPath } from '../../paths.ts';
+import { searchFeedPath, searchPath } from '../../paths.ts';
 import { AD_AGE_MAX, AD_AGE_MIN } from '../../schemas/ad-limits.ts';
 import { SEEKS_LABELS, type Seeks } from '../../schemas/seeks.ts';
 
@@ -155,4 +155,35 @@ export function searchUrl(
   if (page > 1) params.set('page', String(page));
   const query = params.toString();
   return query ? `${searchPath()}?${query}` : searchPath();
+}
+
+/**
+ * The Atom feed of a search (docs/product.md section 11): its filters, without the page and the
+ * order (a feed is always the newest ads).
+ */
+export function searchFeedUrl(values: Readonly<Partial<Record<SearchField, string>>>): string {
+  const params = new URLSearchParams();
+  for (const field of SEARCH_FIELDS) {
+    if (field === 'page' || field === 'sort') continue;
+    const value = values[field];
+    if (value) params.set(field, value);
+  }
+  const query = params.toString();
+  return query ? `${searchFeedPath()}?${query}` : searchFeedPath();
+}
+
+/** What a search's feed is called: "New ads: “hiking”, w4m, aged 30–40, in Los Angeles, California". */
+export function searchFeedTitle(filters: SearchFilters): string {
+  const parts: string[] = [];
+  if (filters.words.length > 0) parts.push(`“${filters.words.join(' ')}”`);
+  if (filters.seeks) parts.push(SEEKS_LABELS[filters.seeks]);
+  const { minAge, maxAge } = filters;
+  if (minAge !== undefined && maxAge !== undefined) parts.push(`aged ${minAge}–${maxAge}`);
+  else if (minAge !== undefined) parts.push(`aged ${minAge} or over`);
+  else if (maxAge !== undefined) parts.push(`aged up to ${maxAge}`);
+  if (filters.city) parts.push(`in ${filters.city}, ${filters.state}`);
+  else if (filters.state) parts.push(`in ${filters.state}`);
+  if (filters.within)
+    parts.push(`posted within ${filters.within === 1 ? '1 day' : `${filters.within} days`}`);
+  return parts.length > 0 ? `New ads: ${parts.join(', ')}` : 'New ads';
 }
