@@ -21,6 +21,7 @@ import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts
 import { moderationStore, type ModerationStore } from './moderation.ts';
 import { photoBlobStore, photoStore, type PhotoBlobStore, type PhotoStore } from './photos.ts';
 import { reportStore, type ReportStore } from './reports.ts';
+import { savedSearchStore, type SavedSearchStore } from './saved-searches.ts';
 import { secretStore, type SecretStore } from './server-secrets.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
@@ -51,6 +52,8 @@ export interface Store {
   readonly photos: PhotoStore;
   /** Photos' bytes, when stored in the database (server/photos/photo-storage.ts chooses). */
   readonly photoBlobs: PhotoBlobStore;
+  /** Members' saved searches and their digests' claims (saved-searches.ts). */
+  readonly savedSearches: SavedSearchStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -108,6 +111,7 @@ function partsOf(context: StoreContext) {
     secrets: secretStore(context),
     photos: photoStore(context),
     photoBlobs: photoBlobStore(context),
+    savedSearches: savedSearchStore(context),
   };
 }
 

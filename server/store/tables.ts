@@ -22,6 +22,7 @@ export interface Tables {
   photo_variants: PhotoVariantsTable;
   photo_blobs: { key: string; bytes: Buffer; created_at: string };
   blocked_photos: BlockedPhotosTable;
+  saved_searches: SavedSearchesTable;
 }
 
 export interface AccountsTable {
@@ -194,4 +195,21 @@ export interface BlockedPhotosTable {
   photo_id: number | null;
   ad_id: number | null;
   blocked_at: string;
+}
+
+export interface SavedSearchesTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The search's normalized query string (`state=…&q=…`, no leading `?`). */
+  query: string;
+  /** What the member reads on /account and in the digest's subject. */
+  label: string;
+  created_at: string;
+  /** When the last digest was claimed; null: never. */
+  last_sent_at: string | null;
+  /** The newest ad already mailed (or matching when saved): its posting day and id. */
+  seen_day: string | null;
+  seen_ad_id: number | null;
+  /** SHA-256 of the one-click unsubscribe token. */
+  unsubscribe_hash: Buffer;
 }

@@ -1,0 +1,182 @@
+// Saved searches (table saved_searches; docs/product.md section 11): a member's search, mailed as
+// a digest of its new ads at most once a day. The rules (at most 10, who may save, what a digest
+// lists) are server/alerts/'s; this part stores, and lets exactly one instance claim each digest.
+import { isStorableId } from './ids.ts';
+import type { StoreContext } from './store.ts';
+
+/** The newest ad a saved search has already mailed (or that matched when it was saved). */
+export interface SeenAd {
+  /** Its posting day (YYYY-MM-DD), as the search index orders ads. */
+  day: string;
+  id: number;
+}
+
+export interface SavedSearch {
+  id: number;
+  accountId: number;
+  /** The normalized query string of /search (no leading `?`). */
+  query: string;
+  label: string;
+  createdAt: string;
+  lastSentAt: string | null;
+  seen: SeenAd | null;
+}
+
+/** A saved search whose digest may be due, with where it goes. */
+export interface DueSavedSearch extends SavedSearch {
+  email: string;
+}
+
+export interface NewSavedSearch {
+  accountId: number;
+  query: string;
+  label: string;
+  seen: SeenAd | null;
+  unsubscribeHash: Buffer;
+}
+
+export interface SavedSearchStore {
+  /** Stores it; its id, or undefined when the member already saved this query. */
+  add(search: NewSavedSearch, at: string): Promise<number | undefined>;
+  /** The member's saved searches, oldest first. */
+  listOwned(accountId: number): Promise<SavedSearch[]>;
+  countOwned(accountId: number): Promise<number>;
+  /** Deletes the member's own saved search; false when it is not theirs (or gone). */
+  deleteOwned(accountId: number, id: number): Promise<boolean>;
+  findByUnsubscribeHash(hash: Buffer): Promise<SavedSearch | undefined>;
+  /** Deletes the saved search of that unsubscribe token; false when there is none (any more). */
+  deleteByUnsubscribeHash(hash: Buffer): Promise<boolean>;
+  /**
+   * Saved searches not mailed since `cutoff` (never mailed included), of verified accounts not
+   * banned, by id after `afterId`, `limit` at a time: the digest walks them in batches.
+   */
+  due(cutoff: string, afterId: number, limit: number): Promise<DueSavedSearch[]>;
+  /**
+   * Claims the digest of saved search `id`, sent at `at`, listing up to `seen`: true for exactly one
+   * caller, however many instances ask at once, and only while it was not mailed since `cutoff`.
+   */
+  claimDigest(id: number, cutoff: string, at: string, seen: SeenAd): Promise<boolean>;
+}
+
+const COLUMNS = [
+  'saved_searches.id as id',
+  'saved_searches.account_id as accountId',
+  'saved_searches.query as query',
+  'saved_searches.label as label',
+  'saved_searches.created_at as createdAt',
+  'saved_searches.last_sent_at as lastSentAt',
+  'saved_searches.seen_day as seenDay',
+  'saved_searches.seen_ad_id as seenAdId',
+] as const;
+
+interface Row {
+  id: number;
+  accountId: number;
+  query: string;
+  label: string;
+  createdAt: string;
+  lastSentAt: string | null;
+  seenDay: string | null;
+  seenAdId: number | null;
+}
+
+function savedSearch({ seenDay, seenAdId, ...row }: Row): SavedSearch {
+  return {
+    ...row,
+    seen: seenDay !== null && seenAdId !== null ? { day: seenDay, id: seenAdId } : null,
+  };
+}
+
+export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
+  return {
+    async add(search, at) {
+      const row = await db
+        .insertInto('saved_searches')
+        .values({
+          account_id: search.accountId,
+          query: search.query,
+          label: search.label,
+          created_at: at,
+          last_sent_at: null,
+          seen_day: search.seen?.day ?? null,
+          seen_ad_id: search.seen?.id ?? null,
+          unsubscribe_hash: search.unsubscribeHash,
+        })
+        .onConflict((oc) => oc.columns(['account_id', 'query']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return row?.id;
+    },
+    async listOwned(accountId) {
+      const rows = await db
+        .selectFrom('saved_searches')
+        .select(COLUMNS)
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
+      return rows.map(savedSearch);
+    },
+    async countOwned(accountId) {
+      const row = await db
+        .selectFrom('saved_searches')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    async deleteOwned(accountId, id) {
+      if (!isStorableId(id)) return false;
+      const result = await db
+        .deleteFrom('saved_searches')
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+    async findByUnsubscribeHash(hash) {
+      const row = await db
+        .selectFrom('saved_searches')
+        .select(COLUMNS)
+        .where('unsubscribe_hash', '=', hash)
+        .executeTakeFirst();
+      return row && savedSearch(row);
+    },
+    async deleteByUnsubscribeHash(hash) {
+      const result = await db
+        .deleteFrom('saved_searches')
+        .where('unsubscribe_hash', '=', hash)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+    async due(cutoff, afterId, limit) {
+      const rows = await db
+        .selectFrom('saved_searches')
+        .innerJoin('accounts', 'accounts.id', 'saved_searches.account_id')
+        .select([...COLUMNS, 'accounts.email as email'])
+        .where('saved_searches.id', '>', afterId)
+        .where((eb) =>
+          eb.or([
+            eb('saved_searches.last_sent_at', 'is', null),
+            eb('saved_searches.last_sent_at', '<', cutoff),
+          ]),
+        )
+        .where('accounts.email_verified_at', 'is not', null)
+        .where('accounts.banned_at', 'is', null)
+        .orderBy('saved_searches.id')
+        .limit(limit)
+        .execute();
+      return rows.map(({ email, ...row }) => ({ ...savedSearch(row), email }));
+    },
+    async claimDigest(id, cutoff, at, seen) {
+      // One statement: of any number of claims at once, the database lets exactly one change the
+      // row (the others then find it mailed since the cutoff).
+      const result = await db
+        .updateTable('saved_searches')
+        .set({ last_sent_at: at, seen_day: seen.day, seen_ad_id: seen.id })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_sent_at', 'is', null), eb('last_sent_at', '<', cutoff)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+  };
+}
