@@ -15,6 +15,7 @@ export const POSTGRES_SUITE = [
   'tests/integration/messages/**/*.test.ts',
   'tests/integration/moderation/**/*.test.ts',
   'tests/integration/search/**/*.test.ts',
+  'tests/integration/saved-searches/**/*.test.ts',
   'tests/integration/publishing.test.ts',
   'tests/integration/publishing-photos*.test.ts',
   'tests/integration/posting/**/*.test.ts',

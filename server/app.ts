@@ -47,6 +47,7 @@ import type { Publisher } from './publishing/publisher.ts';
 import { accountPageSources, accountsRoutes } from './routes/accounts.ts';
 import { emailLinkPageSources, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
 import { memberAdPageSources, postingRoutes } from './routes/posting.ts';
+import { savedSearchRoutes } from './routes/saved-searches.ts';
 import { messagePageSources, messagesRoutes } from './routes/messages.ts';
 import { memberDataRoutes } from './routes/member-data.ts';
 import { moderationPageSources, moderationRoutes } from './routes/moderation.ts';
@@ -214,6 +215,7 @@ export function createApp(options: AppOptions) {
   api.route('/', messagesRoutes({ ...forms, mailer, mailSite }));
   api.route('/ads', postingRoutes({ ...forms, publisher, photos, rateLimits }));
   api.route('/photos', photoRoutes({ ...forms, photos }));
+  api.route('/saved-searches', savedSearchRoutes({ ...forms, search }));
   api.route(
     '/account',
     memberDataRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, publisher, photos }),

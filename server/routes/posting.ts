@@ -39,6 +39,7 @@ import {
 } from '../forms/submission.ts';
 import { pageSource } from '../pages.ts';
 import { memberAdView } from '../posting/ad-view.ts';
+import { savedSearchView } from '../alerts/saved-searches.ts';
 import {
   adPhotosFromPost,
   deletePhotoBytes,
@@ -100,7 +101,9 @@ export function memberAdPageSources(options: Pick<PostingOptions, 'store' | 'now
         const today = utcDay(now());
         const owned = await ads.listOwned(member.accountId);
         const photos = await options.store.photos.listOwned(member.accountId);
+        const saved = await options.store.savedSearches.listOwned(member.accountId);
         return {
+          savedSearches: saved.map(savedSearchView),
           memberAds: owned.map((ad) =>
             memberAdView(
               ad,

@@ -7,6 +7,7 @@ import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { MessagesView } from './messages-view.ts';
 import type { ModerationView } from './moderation-view.ts';
 import type { ModerationReportsView, ReportTarget } from './report-view.ts';
+import type { SavedSearchView } from './account/saved-searches-view.ts';
 import type { SearchView } from './search/search-view.ts';
 
 /** The signed-in member, from the session cookie. */
@@ -44,6 +45,8 @@ export interface PageRequest {
   link?: LinkState;
   /** On /account and /account/ads/{id}/edit: the member's own ads, from the database. */
   memberAds?: readonly MemberAdView[];
+  /** On /account: the member's saved searches, oldest first. */
+  savedSearches?: readonly SavedSearchView[];
   /** On the moderation pages (moderators only): what the database holds for them. */
   moderation?: ModerationView;
   /** On the message pages (/messages, /messages/{id}, /messages/new): the member's conversations. */

@@ -5,9 +5,11 @@ import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { MyAds } from './MyAds.tsx';
 import { MyData } from './MyData.tsx';
+import { MySavedSearches } from './MySavedSearches.tsx';
 
 export default function Page() {
-  const { member, linkSent, error, ads, done, adsError } = useData<Data>();
+  const { member, linkSent, error, ads, done, adsError, savedSearches, savedError, savedDone } =
+    useData<Data>();
   if (!member)
     return (
       <section className="container container--form form-page">
@@ -58,6 +60,7 @@ export default function Page() {
         </p>
       </div>
       <MyAds ads={ads} canPost={member.emailVerified} notice={done} error={adsError} />
+      <MySavedSearches searches={savedSearches} notice={savedDone} error={savedError} />
       <MyData />
     </section>
   );

@@ -12,6 +12,12 @@ export const AD_DONE_NOTICES = {
   renewed: 'Your ad is renewed.',
 } as const;
 
+/** What the account page says after an action on a saved search (`?done=…`). */
+export const SAVED_SEARCH_DONE_NOTICES = {
+  'search-saved': 'Your search is saved. We email you its new ads, at most once a day.',
+  'search-deleted': 'Your saved search is deleted. We will not email you about it again.',
+} as const;
+
 /**
  * `/account`, for the signed-in member only: their email, whether it is verified, a new link, and
  * their ads (handed over by the server) with what they can do with each.
@@ -21,6 +27,8 @@ export function accountData({ request }: DataContext) {
   const done = request?.query.done;
   // Delete and Renew of one of the ads (their refusal carries the ad's id).
   const aboutAds = request?.form?.values.adId !== undefined;
+  // Delete of a saved search: its refusal is shown beside the saved searches.
+  const aboutSaved = request?.form?.values.savedSearchId !== undefined;
   return {
     ...pageShell({
       title: `Your account - ${brand}`,
@@ -35,7 +43,13 @@ export function accountData({ request }: DataContext) {
     /** A new verification link was just sent (the resend form answers with ?sent=1). */
     linkSent: request?.query.sent === '1',
     // A refused action on one of the ads is shown beside the ads, not across the page.
-    error: aboutAds ? undefined : request?.form?.error,
+    error: aboutAds || aboutSaved ? undefined : request?.form?.error,
+    savedSearches: request?.savedSearches ?? [],
+    savedError: aboutSaved ? request?.form?.error : undefined,
+    savedDone:
+      done && done in SAVED_SEARCH_DONE_NOTICES
+        ? SAVED_SEARCH_DONE_NOTICES[done as keyof typeof SAVED_SEARCH_DONE_NOTICES]
+        : undefined,
     ads: request?.memberAds ?? [],
     /** A refused action on one of the ads (not found, not renewable). */
     adsError: aboutAds ? request?.form?.error : undefined,

@@ -1,6 +1,6 @@
 // https://vike.dev/Page
 import { AdCard } from '../../components/AdCard.tsx';
-import { Banner } from '../../components/Banner.tsx';
+import { Banner, FormStatus } from '../../components/Banner.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { FeedLink } from '../../components/FeedLink.tsx';
 import { formatNumber } from '../../format.ts';
@@ -11,7 +11,7 @@ import { SearchForm } from './SearchForm.tsx';
 import { searchUrl } from './searchQuery.ts';
 
 export default function Page() {
-  const { values, fieldErrors, results, states, seeksOptions, head } = useData<Data>();
+  const { values, fieldErrors, results, states, seeksOptions, head, save } = useData<Data>();
   return (
     <>
       <section className="page-header">
@@ -29,10 +29,24 @@ export default function Page() {
       <section className="section section--compact" aria-label="Results">
         <div className="container container--medium">
           {fieldErrors.page && <Banner>{fieldErrors.page}</Banner>}
+          {save && <SaveSearch {...save} />}
           {results && <Results values={values} results={results} feed={head.feed} />}
         </div>
       </section>
     </>
+  );
+}
+
+/** "Email me new ads like these": a plain form (signed-in, verified members; refusals come back here). */
+function SaveSearch({ query, action, error }: NonNullable<Data['save']>) {
+  return (
+    <form className="search-save" method="post" action={action}>
+      <FormStatus error={error} />
+      <input type="hidden" name="query" value={query} />
+      <button className="button button--secondary button--small" type="submit">
+        Email me new ads like these
+      </button>
+    </form>
   );
 }
 

@@ -4,6 +4,7 @@ import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { SearchView } from './search-view.ts';
+import { saveSearchAction } from '../account/saved-searches-view.ts';
 import { searchFeedUrl } from './searchQuery.ts';
 
 /**
@@ -25,6 +26,14 @@ export function searchData({ request }: DataContext) {
         : {}),
     }),
     ...view,
+    /** "Email me new ads like these": the search's query string (its feed's) and a refusal. */
+    save: view.results
+      ? {
+          query: searchFeedUrl(view.values).split('?')[1] ?? '',
+          action: saveSearchAction(searchFeedUrl(view.values).split('?')[1] ?? ''),
+          error: request?.form?.error,
+        }
+      : undefined,
     states: getStates().map((state) => state.name),
     seeksOptions: Object.entries(SEEKS_LABELS).map(([value, label]) => ({ value, label })),
   };

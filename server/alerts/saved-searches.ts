@@ -1,0 +1,121 @@
+// Saving and deleting searches (docs/product.md section 11): who may, how many, and what the
+// member reads. A saved search is the search's normalized query string (its feed's, without the
+// page and the order), and remembers the newest ad matching it when saved, so that its first
+// digest lists only ads posted after.
+import { randomBytes, createHash } from 'node:crypto';
+import {
+  parseSearchQuery,
+  searchFeedTitle,
+  searchFeedUrl,
+  searchUrl,
+  type SearchFilters,
+} from '../../src/pages/search/searchQuery.ts';
+import type { SavedSearchView } from '../../src/pages/account/saved-searches-view.ts';
+import { UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
+import { NOT_SIGNED_IN, Refusal } from '../forms/refusal.ts';
+import type { SavedSearch, SeenAd } from '../store/saved-searches.ts';
+import type { Store } from '../store/store.ts';
+
+/** Saved searches a member may keep. */
+export const MAX_SAVED_SEARCHES = 10;
+
+export const SAVED_SEARCH_TEXTS = {
+  notVerified:
+    'Please verify your email address before saving a search: open the link we emailed you.',
+  tooMany: `You can save up to ${MAX_SAVED_SEARCHES} searches. Delete one on your account page to save this one.`,
+  badQuery: 'This search cannot be saved: correct it first.',
+  unavailable:
+    'Search is not available yet: the site is being built. Please try again in a minute.',
+  notFound: 'This saved search does not exist (any more).',
+} as const;
+
+/** Who saves: the signed-in member of the request, if any. */
+export interface Saver {
+  accountId: number;
+  emailVerified: boolean;
+}
+
+/** A saved query string parsed again: its filters (it was valid when saved). */
+export function savedFilters(query: string): SearchFilters | undefined {
+  const parsed = parseSearchQuery(Object.fromEntries(new URLSearchParams(query)));
+  return parsed.ok ? parsed.filters : undefined;
+}
+
+/** What the member reads for a saved search: its feed's title without "New ads: ". */
+export function savedSearchLabel(filters: SearchFilters): string {
+  const title = searchFeedTitle(filters);
+  return title === 'New ads' ? 'All ads' : title.replace(/^New ads: /, '');
+}
+
+export const unsubscribeHash = (token: string) => createHash('sha256').update(token).digest();
+
+/** The newest ad in the index's order, as a saved search remembers it. */
+export const seenAdOf = (ad: { postedAt: string; id: number }): SeenAd => ({
+  day: ad.postedAt.slice(0, 10),
+  id: ad.id,
+});
+
+/**
+ * Saves the search `rawQuery` (a /search query string) for `member`: its id (or that of the same
+ * search saved before), or the refusal.
+ */
+export async function saveSearch(
+  store: Store,
+  index: SearchIndex,
+  member: Saver | undefined,
+  rawQuery: string,
+  now: Date,
+): Promise<{ id: number | undefined } | Refusal> {
+  if (!member) return new Refusal(401, NOT_SIGNED_IN);
+  if (!member.emailVerified) return new Refusal(403, SAVED_SEARCH_TEXTS.notVerified);
+  const parsed = parseSearchQuery(Object.fromEntries(new URLSearchParams(rawQuery)));
+  if (!parsed.ok) return new Refusal(400, SAVED_SEARCH_TEXTS.badQuery);
+  const query = searchFeedUrl(parsed.values).split('?')[1] ?? '';
+  if (index.version() === undefined) return new Refusal(503, SAVED_SEARCH_TEXTS.unavailable);
+  let newest;
+  try {
+    newest = index.newest(parsed.filters, 1)[0];
+  } catch (error) {
+    if (!(error instanceof UnsearchableWords)) throw error;
+    return new Refusal(400, SAVED_SEARCH_TEXTS.badQuery);
+  }
+  const token = randomBytes(32).toString('base64url');
+  return store.unitOfWork(async (tx) => {
+    // Two saves at once (two tabs, two instances) cannot both be the tenth.
+    await tx.lock(`saved-searches:${member.accountId}`);
+    const owned = await tx.savedSearches.listOwned(member.accountId);
+    const same = owned.find((saved) => saved.query === query);
+    if (same) return { id: same.id };
+    if (owned.length >= MAX_SAVED_SEARCHES) return new Refusal(409, SAVED_SEARCH_TEXTS.tooMany);
+    const id = await tx.savedSearches.add(
+      {
+        accountId: member.accountId,
+        query,
+        label: savedSearchLabel(parsed.filters),
+        seen: newest ? seenAdOf(newest) : null,
+        unsubscribeHash: unsubscribeHash(token),
+      },
+      now.toISOString(),
+    );
+    return { id };
+  });
+}
+
+/** Deletes the member's own saved search; refused (404) when it is not theirs or gone. */
+export async function deleteSavedSearch(
+  store: Store,
+  member: Saver | undefined,
+  id: number | undefined,
+): Promise<true | Refusal> {
+  if (!member) return new Refusal(401, NOT_SIGNED_IN);
+  if (id === undefined || !(await store.savedSearches.deleteOwned(member.accountId, id)))
+    return new Refusal(404, SAVED_SEARCH_TEXTS.notFound);
+  return true;
+}
+
+/** /account's list. */
+export const savedSearchView = (saved: SavedSearch): SavedSearchView => ({
+  id: saved.id,
+  label: saved.label,
+  searchUrl: searchUrl(Object.fromEntries(new URLSearchParams(saved.query))),
+});
