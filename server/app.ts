@@ -48,6 +48,7 @@ import { accountPageSources, accountsRoutes } from './routes/accounts.ts';
 import { emailLinkPageSources, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
 import { memberAdPageSources, postingRoutes } from './routes/posting.ts';
 import { savedSearchRoutes } from './routes/saved-searches.ts';
+import { unsubscribeRoutes } from './routes/unsubscribe.ts';
 import { messagePageSources, messagesRoutes } from './routes/messages.ts';
 import { memberDataRoutes } from './routes/member-data.ts';
 import { moderationPageSources, moderationRoutes } from './routes/moderation.ts';
@@ -226,6 +227,8 @@ export function createApp(options: AppOptions) {
 
   // A search's Atom feed (a city's feed is a file of the site); links as mails make them.
   app.get('/search/feed.xml', searchFeedRoute(search, mailSite));
+  // A digest's one-click unsubscribe: signed out, no JavaScript, no origin check.
+  app.route('/unsubscribe', unsubscribeRoutes({ store, site: mailSite }));
 
   // Pages rendered on request; then the prerendered site.
   app.get('*', (c, next) => pages.serve(c, next));

@@ -2,7 +2,7 @@
 // member reads. A saved search is the search's normalized query string (its feed's, without the
 // page and the order), and remembers the newest ad matching it when saved, so that its first
 // digest lists only ads posted after.
-import { randomBytes, createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import {
   parseSearchQuery,
   searchFeedTitle,
@@ -49,6 +49,22 @@ export function savedSearchLabel(filters: SearchFilters): string {
 
 export const unsubscribeHash = (token: string) => createHash('sha256').update(token).digest();
 
+/** The server secret the unsubscribe tokens are keyed with (store.secrets). */
+export const UNSUBSCRIBE_SECRET = 'saved-search-unsubscribe';
+
+/**
+ * A saved search's one-click unsubscribe token: a keyed hash of what identifies it (its member,
+ * query and creation time), so the digest can put it in every mail while the database keeps only
+ * its SHA-256 (a leaked database holds no working link).
+ */
+export const unsubscribeToken = (
+  secret: Buffer,
+  saved: Pick<SavedSearch, 'accountId' | 'query' | 'createdAt'>,
+) =>
+  createHmac('sha256', secret)
+    .update(`${saved.accountId}\n${saved.query}\n${saved.createdAt}`)
+    .digest('base64url');
+
 /** The newest ad in the index's order, as a saved search remembers it. */
 export const seenAdOf = (ad: { postedAt: string; id: number }): SeenAd => ({
   day: ad.postedAt.slice(0, 10),
@@ -79,7 +95,9 @@ export async function saveSearch(
     if (!(error instanceof UnsearchableWords)) throw error;
     return new Refusal(400, SAVED_SEARCH_TEXTS.badQuery);
   }
-  const token = randomBytes(32).toString('base64url');
+  const secret = await store.secrets.get(UNSUBSCRIBE_SECRET);
+  const createdAt = now.toISOString();
+  const token = unsubscribeToken(secret, { accountId: member.accountId, query, createdAt });
   return store.unitOfWork(async (tx) => {
     // Two saves at once (two tabs, two instances) cannot both be the tenth.
     await tx.lock(`saved-searches:${member.accountId}`);
@@ -95,7 +113,7 @@ export async function saveSearch(
         seen: newest ? seenAdOf(newest) : null,
         unsubscribeHash: unsubscribeHash(token),
       },
-      now.toISOString(),
+      createdAt,
     );
     return { id };
   });

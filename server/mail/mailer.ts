@@ -26,6 +26,8 @@ export interface MailMessage {
   /** The plain-text part, with full URLs. */
   text: string;
   html: string;
+  /** Extra headers (a digest's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 export interface MailSettings {

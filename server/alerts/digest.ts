@@ -1,0 +1,144 @@
+// The saved searches' digest (docs/product.md section 11): for each saved search not mailed in the
+// last 24 hours, the ads new since what it last mailed (the search index's `newest()` with its
+// filters), at most 30, titles and absolute links only; one mail per saved search with something
+// new, with a one-click unsubscribe (RFC 8058: List-Unsubscribe with an HTTPS URL and
+// List-Unsubscribe-Post), the same link in the text. Each digest is claimed in the database before
+// it is sent, so several instances running it at once send it once. Saved searches are read in
+// batches by id, and the index is asked once per saved search: no long hold of the database.
+import { searchKey } from '../../src/content/search-index-file.ts';
+import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
+import { adPath } from '../../src/paths.ts';
+import { searchUrl } from '../../src/pages/search/searchQuery.ts';
+import { UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
+import type { MailSite } from '../mail/messages.ts';
+import type { DueSavedSearch, SeenAd } from '../store/saved-searches.ts';
+import type { Store } from '../store/store.ts';
+import { savedFilters, seenAdOf, UNSUBSCRIBE_SECRET, unsubscribeToken } from './saved-searches.ts';
+
+/** Ads a digest lists at most (the newest). */
+export const DIGEST_ADS_MAX = 30;
+/** A saved search is mailed at most once in this long. */
+export const DIGEST_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/** Saved searches read from the database at a time. */
+const BATCH = 500;
+
+export interface DigestRun {
+  /** Saved searches due and looked at. */
+  checked: number;
+  /** Digests mailed (one per saved search with something new). */
+  mailed: number;
+}
+
+export const unsubscribeUrl = (site: MailSite, token: string) =>
+  `${site.baseUrl}/unsubscribe/${token}`;
+
+/** The ads of `newest` (newest first) posted after `seen`, in the index's order. */
+function newSince(newest: readonly CompiledAd[], seen: SeenAd | null): CompiledAd[] {
+  if (!seen) return [...newest];
+  const seenKey = searchKey({ postedAt: seen.day, id: seen.id });
+  const fresh: CompiledAd[] = [];
+  for (const ad of newest) {
+    if (searchKey(ad) >= seenKey) break;
+    fresh.push(ad);
+  }
+  return fresh;
+}
+
+export function digestMail(
+  site: MailSite,
+  saved: DueSavedSearch,
+  ads: readonly CompiledAd[],
+  token: string,
+): MailMessage {
+  const unsubscribe = unsubscribeUrl(site, token);
+  const search = `${site.baseUrl}${searchUrl(Object.fromEntries(new URLSearchParams(saved.query)))}`;
+  const count = ads.length === 1 ? '1 new ad' : `${ads.length} new ads`;
+  const subject = `${count}: ${saved.label}`;
+  const intro = `New ads for your saved search “${saved.label}” on ${site.brand}:`;
+  const text = [
+    intro,
+    '',
+    ...ads.flatMap((ad) => [ad.title, `${site.baseUrl}${adPath(ad.state, ad.city, ad.id)}`, '']),
+    `The whole search: ${search}`,
+    '',
+    `You get this mail because you saved this search on ${site.brand}, at most once a day. To stop these mails, open:`,
+    unsubscribe,
+    '',
+    `— ${site.brand}`,
+    site.baseUrl,
+    '',
+  ].join('\n');
+  const escape = (value: string) =>
+    value
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;');
+  const link = (href: string, label: string) =>
+    `<a href="${escape(href)}" style="color:#0f4c5c">${escape(label)}</a>`;
+  const html =
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escape(subject)}</title></head>` +
+    `<body style="margin:0;padding:24px;background:#f4f7f9;font:16px/1.5 system-ui,sans-serif;color:#14212b">` +
+    `<div style="max-width:560px;margin:0 auto;padding:24px;background:#fff;border-radius:14px">` +
+    `<p>${escape(intro)}</p><ul>` +
+    ads
+      .map(
+        (ad) => `<li>${link(`${site.baseUrl}${adPath(ad.state, ad.city, ad.id)}`, ad.title)}</li>`,
+      )
+      .join('') +
+    `</ul><p>${link(search, 'The whole search')}</p>` +
+    `<p style="font-size:14px;color:#4a5a66">You get this mail because you saved this search on ${escape(site.brand)}, at most once a day. ${link(unsubscribe, 'Unsubscribe from this search')}: ${escape(unsubscribe)}</p>` +
+    `</div></body></html>`;
+  return {
+    to: saved.email,
+    subject,
+    text,
+    html,
+    headers: {
+      'List-Unsubscribe': `<${unsubscribe}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}
+
+/** Mails every due saved search's digest; what it did. */
+export async function sendDigests(
+  store: Store,
+  index: SearchIndex,
+  mailer: Mailer,
+  site: MailSite,
+  now: Date,
+): Promise<DigestRun> {
+  const at = now.toISOString();
+  const cutoff = new Date(now.getTime() - DIGEST_INTERVAL_MS).toISOString();
+  const secret = await store.secrets.get(UNSUBSCRIBE_SECRET);
+  const run: DigestRun = { checked: 0, mailed: 0 };
+  let afterId = 0;
+  for (;;) {
+    const due = await store.savedSearches.due(cutoff, afterId, BATCH);
+    if (due.length === 0) break;
+    afterId = due.at(-1)!.id;
+    for (const saved of due) {
+      run.checked += 1;
+      const filters = savedFilters(saved.query);
+      if (!filters) continue;
+      let newest: CompiledAd[];
+      try {
+        newest = index.newest(filters, DIGEST_ADS_MAX);
+      } catch (error) {
+        if (error instanceof UnsearchableWords) continue;
+        throw error;
+      }
+      const fresh = newSince(newest, saved.seen);
+      if (fresh.length === 0) continue;
+      if (!(await store.savedSearches.claimDigest(saved.id, cutoff, at, seenAdOf(fresh[0]!))))
+        continue;
+      mailer.send(digestMail(site, saved, fresh, unsubscribeToken(secret, saved)));
+      run.mailed += 1;
+    }
+    // Between batches, let requests in (the digest runs inside the server too).
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return run;
+}
