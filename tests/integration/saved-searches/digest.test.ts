@@ -1,0 +1,130 @@
+// The saved searches' digest (docs/product.md section 11) with the outbox mailer: a member saves a
+// search, an ad that matches is approved and published, the digest mails one message listing it
+// (title and absolute link only) with the two unsubscribe headers (RFC 8058) and the link in the
+// text; a second run sends nothing new; the one-click POST unsubscribes without signing in.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sendDigests } from '../../../server/alerts/digest.ts';
+import { searchIndex } from '../../../server/db/search-index.ts';
+import type { MailSite } from '../../../server/mail/messages.ts';
+import { cookieHeader, postForm } from '../../helpers/api.ts';
+import { outboxMails } from '../../helpers/mail.ts';
+import { insertMemberAd } from '../../helpers/member-ads.ts';
+import { makeMember, type TestMember } from '../../helpers/posting.ts';
+import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+
+const SITE: MailSite = { brand: 'Localboard', baseUrl: 'https://localboard.example' };
+const HOUR = 3_600_000;
+let fixture: SearchFixture;
+let member: TestMember;
+const start = new Date('2026-11-22T08:00:00.000Z');
+const at = (hours: number) => new Date(start.getTime() + hours * HOUR);
+
+beforeAll(async () => {
+  fixture = await makeSearchFixture();
+  member = await makeMember(fixture);
+  const saved = await postForm(
+    fixture.app,
+    '/api/saved-searches?state=Florida&city=Miami',
+    { query: 'state=Florida&city=Miami' },
+    cookieHeader(member.session),
+  );
+  expect(saved.status).toBe(303);
+});
+afterAll(() => {
+  index.close();
+  fixture.cleanup();
+});
+
+// The index the build wrote, as the server reads it (opened again after each publish).
+const index = searchIndex();
+const run = async (when: Date) => {
+  const outcome = await sendDigests(fixture.store, index, fixture.mailer, SITE, when);
+  await fixture.mailer.settled();
+  return outcome;
+};
+const digests = () =>
+  outboxMails(fixture.outboxDir).filter(
+    (mail) => mail.to === member.email && mail.raw.includes('List-Unsubscribe:'),
+  );
+
+describe('the digest', () => {
+  test('mails the new matching ad once, with one-click unsubscribe; a second run sends nothing', async () => {
+    // Nothing new since the search was saved: no mail.
+    expect(await run(at(1))).toEqual({ checked: 1, mailed: 0 });
+    expect(digests()).toEqual([]);
+
+    const adId = await insertMemberAd(fixture, {
+      state: 'Florida',
+      city: 'Miami',
+      title: 'Sunset walks on the beach',
+      description: 'A description the digest never shows.',
+      postedOn: '2026-11-22',
+    });
+    await insertMemberAd(fixture, {
+      state: 'Florida',
+      city: 'Orlando',
+      title: 'Not in Miami',
+      postedOn: '2026-11-22',
+    });
+    await fixture.publish();
+
+    expect(await run(at(2))).toEqual({ checked: 1, mailed: 1 });
+    const [mail] = digests();
+    expect(digests()).toHaveLength(1);
+    expect(mail!.subject).toBe('1 new ad: in Miami, Florida');
+    expect(mail!.text).toContain(
+      `Sunset walks on the beach\n${SITE.baseUrl}/city/Florida/Miami/ad/${adId}\n`,
+    );
+    expect(mail!.text).not.toContain('Not in Miami');
+    expect(mail!.text).not.toContain('never shows');
+    expect(mail!.html).not.toContain('never shows');
+    const unsubscribe = /^https:\/\/localboard\.example\/unsubscribe\/[A-Za-z0-9_-]{43}$/m.exec(
+      mail!.text,
+    )?.[0];
+    expect(unsubscribe).toBeDefined();
+    // The headers as a mail client reads them: unfolded (RFC 5322).
+    const headers = mail!.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n(?=[ \t])/g, '');
+    expect(headers).toMatch(new RegExp(`^List-Unsubscribe: <${unsubscribe}>$`, 'm'));
+    expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+
+    // A second run, and runs at once (several instances): nothing more.
+    expect(await run(at(3))).toEqual({ checked: 0, mailed: 0 });
+    await Promise.all([run(at(27)), run(at(27)), run(at(27))]);
+    expect(digests()).toHaveLength(1);
+
+    // A day later, only what is new since.
+    await insertMemberAd(fixture, {
+      state: 'Florida',
+      city: 'Miami',
+      title: 'Salsa on Fridays',
+      postedOn: '2026-11-22',
+    });
+    await fixture.publish();
+    const both = await Promise.all([run(at(28)), run(at(28))]);
+    expect(both.map((outcome) => outcome.mailed).sort()).toEqual([0, 1]);
+    expect(digests()).toHaveLength(2);
+    const second = digests()[1]!;
+    expect(second.text).toContain('Salsa on Fridays');
+    expect(second.text).not.toContain('Sunset walks');
+
+    // The confirm page, then the one-click POST a mail client makes: no session, no origin.
+    const path = new URL(unsubscribe!).pathname;
+    const confirm = await fixture.app.request(`http://localhost${path}`);
+    expect(confirm.status).toBe(200);
+    const confirmPage = await confirm.text();
+    expect(confirmPage).toContain('“in Miami, Florida”');
+    expect(confirmPage).toContain(`<form method="post" action="${path}">`);
+    const oneClick = await fixture.app.request(`http://localhost${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.status).toBe(200);
+    expect(await oneClick.text()).toContain('You are unsubscribed');
+    expect(await fixture.store.savedSearches.listOwned(member.accountId)).toEqual([]);
+    const again = await fixture.app.request(`http://localhost${path}`, { method: 'POST' });
+    expect(again.status).toBe(404);
+    expect((await fixture.app.request(`http://localhost${path}`)).status).toBe(404);
+    expect((await fixture.app.request('http://localhost/unsubscribe/nonsense')).status).toBe(404);
+  });
+});
