@@ -2,6 +2,8 @@
 // search, an ad that matches is approved and published, the digest mails one message listing it
 // (title and absolute link only) with the two unsubscribe headers (RFC 8058) and the link in the
 // text; a second run sends nothing new; the one-click POST unsubscribes without signing in.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sendDigests } from '../../../server/alerts/digest.ts';
 import { searchIndex } from '../../../server/db/search-index.ts';
@@ -126,5 +128,47 @@ describe('the digest', () => {
     expect(again.status).toBe(404);
     expect((await fixture.app.request(`http://localhost${path}`)).status).toBe(404);
     expect((await fixture.app.request('http://localhost/unsubscribe/nonsense')).status).toBe(404);
+  });
+
+  test('npm run alerts -- send mails the digest once, beside the server, on its database', async () => {
+    const saver = await makeMember(fixture);
+    const saved = await postForm(
+      fixture.app,
+      '/api/saved-searches?q=kayak',
+      { query: 'q=kayak' },
+      cookieHeader(saver.session),
+    );
+    expect(saved.status).toBe(303);
+    const adId = await insertMemberAd(fixture, {
+      state: 'California',
+      city: 'San Diego',
+      title: 'Kayak mornings in the bay',
+      postedOn: '2026-11-22',
+    });
+    await fixture.publish();
+    const outbox = join(fixture.dir, 'script-outbox');
+    const send = () =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/alerts.ts', 'send'], {
+        cwd: join(import.meta.dirname, '..', '..', '..'),
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          ...fixture.env,
+          COMPILED_CONTENT_DIR: fixture.compiledDir,
+          MAIL_OUTBOX_DIR: outbox,
+          PUBLIC_BASE_URL: SITE.baseUrl,
+        },
+      });
+    const first = send();
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toContain('mailed 1 digest.');
+    const mails = outboxMails(outbox);
+    expect(mails.map((mail) => [mail.to, mail.subject])).toEqual([
+      [saver.email, '1 new ad: “kayak”'],
+    ]);
+    expect(mails[0]!.text).toContain(`${SITE.baseUrl}/city/California/San%20Diego/ad/${adId}`);
+    const second = send();
+    expect(second.stdout).toContain('mailed 0 digests.');
+    expect(outboxMails(outbox)).toHaveLength(1);
   });
 });

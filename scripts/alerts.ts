@@ -1,0 +1,53 @@
+// npm run alerts -- send: mails the saved searches' digests that are due now (server/alerts/digest.ts),
+// on the server's database (DATABASE_URL, else DATABASE_PATH) and search index (the compiled
+// content: COMPILED_CONTENT_DIR, default .content/), with the server's mail settings (SMTP_URL,
+// else the outbox MAIL_OUTBOX_DIR; PUBLIC_BASE_URL, MAIL_FROM). Safe beside running servers: each
+// digest is claimed in the database, so it is sent once.
+import { resolve } from 'node:path';
+import { sendDigests } from '../server/alerts/digest.ts';
+import { searchIndex } from '../server/db/search-index.ts';
+import { createMailer } from '../server/mail/mailer.ts';
+import { openStore, storeLocationFromEnv } from '../server/store/open-store.ts';
+import { getSite } from '../src/content/index.ts';
+
+const USAGE = 'Usage: npm run alerts -- send';
+if (process.argv.slice(2).join(' ') !== 'send') {
+  console.error(USAGE);
+  process.exit(2);
+}
+let site;
+try {
+  site = getSite();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+let store;
+try {
+  store = await openStore(storeLocationFromEnv(process.env));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+const baseUrl = (process.env.PUBLIC_BASE_URL ?? site.baseUrl).replace(/\/+$/, '');
+const mailer = createMailer({
+  smtpUrl: process.env.SMTP_URL || undefined,
+  outboxDir: resolve(process.env.MAIL_OUTBOX_DIR ?? 'data/outbox'),
+  from: process.env.MAIL_FROM ?? `"${site.brand}" <no-reply@${new URL(baseUrl).hostname}>`,
+});
+const index = searchIndex();
+try {
+  if (index.version() === undefined) {
+    console.error('The search index is not built yet: run npm run build first.');
+    process.exitCode = 1;
+  } else {
+    const run = await sendDigests(store, index, mailer, { brand: site.brand, baseUrl }, new Date());
+    await mailer.settled();
+    console.log(
+      `Looked at ${run.checked} saved search${run.checked === 1 ? '' : 'es'} due; mailed ${run.mailed} digest${run.mailed === 1 ? '' : 's'}.`,
+    );
+  }
+} finally {
+  index.close();
+  await store.close();
+}
