@@ -308,8 +308,12 @@ export function postingRoutes(options: PostingOptions) {
         : await deleteAd(store, member.accountId, id, now());
     if (outcome instanceof Refusal) return refuse(c, outcome, onAds);
     if (outcome.wasLive) publishSoon(options.publisher, `deleted ad ${outcome.ad.id}`);
-    // Its photos go with it: rows and bytes (published files at the next publish).
-    if (options.photos) await deletePhotosOfAd(store, options.photos.storage, outcome.ad.id);
+    // Its photos go with it: rows and bytes (published files at the next publish). The ad is
+    // deleted already: a failure here is logged, and the hourly sweep takes a deleted ad's photos.
+    if (options.photos)
+      await deletePhotosOfAd(store, options.photos.storage, outcome.ad.id).catch((error: Error) =>
+        console.error(`Deleting the photos of ad ${outcome.ad.id} failed: ${error.message}`),
+      );
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=deleted`, 303)
       : c.json({ id: outcome.ad.id, status: 'deleted' }, 200);
