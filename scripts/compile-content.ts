@@ -33,7 +33,7 @@ if (full) rmSync(memberAdsDir, { recursive: true, force: true });
 const outDir = process.env.BUILD_OUT_DIR;
 const photos: PhotosOfTheBuild | undefined = outDir
   ? {
-      publishing: (storage) => photoPublishingIn(outDir, SITE_FOLDER, storage),
+      ...photoPublishingIn(outDir, SITE_FOLDER),
       async openStorage(store) {
         const { openPhotoStorage, photoStorageLocationFromEnv } =
           await import('../server/photos/photo-storage.ts');

@@ -42,6 +42,7 @@ import { memberAdView } from '../posting/ad-view.ts';
 import { savedSearchView } from '../alerts/saved-searches.ts';
 import {
   adPhotosFromPost,
+  type AdPhotosOutcome,
   deletePhotoBytes,
   PHOTO_POST_MAX_BODY_BYTES,
   PHOTOS_BUSY,
@@ -184,19 +185,11 @@ export function postingRoutes(options: PostingOptions) {
         countPhotos: countPhotosOf(member.accountId),
       });
       const shown = chosen.list === undefined ? undefined : chosen.shown;
-      if (chosen.busyFor !== undefined)
-        return refuse(c, photoRefusal(503, PHOTOS_BUSY, chosen.busyFor), values, shown);
-      if (chosen.limitedFor !== undefined)
-        return refuse(
-          c,
-          photoRefusal(429, photosLimited(chosen.limitedFor), chosen.limitedFor),
-          values,
-          shown,
-        );
+      const unprocessed = capacityRefusal(chosen);
+      if (unprocessed) return refuse(c, unprocessed, values, shown);
       const checked = checkAdForm(adTextFields(submission.fields), hasCity);
-      const found: AdFormProblems = checked.ok ? {} : { ...checked.problems };
-      if (chosen.problem) found.photos = chosen.problem;
-      if (!checked.ok || chosen.problem) return refuse(c, problems(found), values, shown);
+      if (!checked.ok || chosen.problem)
+        return refuse(c, fieldsRefusal(checked, chosen), values, shown);
       const ad = { ...checked.ad, ...(chosen.list ? { photos: chosen.list } : {}) };
       const scanned = scanAdWithPhotos(scan, ad, chosen.list);
       if (scanned.refusal)
@@ -249,19 +242,11 @@ export function postingRoutes(options: PostingOptions) {
         countPhotos: countPhotosOf(member.accountId),
       });
       const shown = chosen.list === undefined ? undefined : chosen.shown;
-      if (chosen.busyFor !== undefined)
-        return refuse(c, photoRefusal(503, PHOTOS_BUSY, chosen.busyFor), values, shown);
-      if (chosen.limitedFor !== undefined)
-        return refuse(
-          c,
-          photoRefusal(429, photosLimited(chosen.limitedFor), chosen.limitedFor),
-          values,
-          shown,
-        );
+      const unprocessed = capacityRefusal(chosen);
+      if (unprocessed) return refuse(c, unprocessed, values, shown);
       const checked = checkAdEdit(adTextFields(submission.fields));
-      const found: AdFormProblems = checked.ok ? {} : { ...checked.problems };
-      if (chosen.problem) found.photos = chosen.problem;
-      if (!checked.ok || chosen.problem) return refuse(c, problems(found), values, shown);
+      if (!checked.ok || chosen.problem)
+        return refuse(c, fieldsRefusal(checked, chosen), values, shown);
       const scanned = scanAdWithPhotos(
         scan,
         { state: ad.state, city: ad.city, ...checked.ad },
@@ -311,8 +296,12 @@ export function postingRoutes(options: PostingOptions) {
         : await deleteAd(store, member.accountId, id, now());
     if (outcome instanceof Refusal) return refuse(c, outcome, onAds);
     if (outcome.wasLive) publishSoon(options.publisher, `deleted ad ${outcome.ad.id}`);
-    // Its photos go with it: rows and bytes (published files at the next publish).
-    if (options.photos) await deletePhotosOfAd(store, options.photos.storage, outcome.ad.id);
+    // Its photos go with it: rows and bytes (published files at the next publish). The ad is
+    // deleted already: a failure here is logged, and the hourly sweep takes a deleted ad's photos.
+    if (options.photos)
+      await deletePhotosOfAd(store, options.photos.storage, outcome.ad.id).catch((error: Error) =>
+        console.error(`Deleting the photos of ad ${outcome.ad.id} failed: ${error.message}`),
+      );
     return submission.kind === 'form'
       ? c.redirect(`${accountPath()}?done=deleted`, 303)
       : c.json({ id: outcome.ad.id, status: 'deleted' }, 200);
@@ -384,6 +373,24 @@ async function readAdPost(
 /** About the photos as a whole (too large, the pool full): beside the photo field. */
 const photoRefusal = (status: 413 | 429 | 503, message: string, retryAfter?: number) =>
   new Refusal(status, message, 'photos', retryAfter, { photos: message });
+
+/** The pool full, or the member's photos of the hour used: nothing was processed. */
+function capacityRefusal(chosen: AdPhotosOutcome): Refusal | undefined {
+  if (chosen.busyFor !== undefined) return photoRefusal(503, PHOTOS_BUSY, chosen.busyFor);
+  if (chosen.limitedFor !== undefined)
+    return photoRefusal(429, photosLimited(chosen.limitedFor), chosen.limitedFor);
+  return undefined;
+}
+
+/** The text's problems and the photos' together, each beside its field. */
+function fieldsRefusal(
+  checked: { ok: true } | { ok: false; problems: AdFormProblems },
+  chosen: AdPhotosOutcome,
+): Refusal {
+  const found: AdFormProblems = checked.ok ? {} : { ...checked.problems };
+  if (chosen.problem) found.photos = chosen.problem;
+  return problems(found);
+}
 
 /** Several fields refused at once: each message beside its field (`form`: about the whole form). */
 function problems(found: AdFormProblems): Refusal {

@@ -185,8 +185,7 @@ export async function readMemberAdsAt(
   if (!location.url && location.path && !existsSync(location.path)) {
     if (dir) rmSync(dir, { recursive: true, force: true });
     // No member ads: none of their photos stays in the site.
-    if (dir && photos)
-      recordCurrentRanges(photos.publishing({ describe: '', get: async () => undefined }), []);
+    if (dir && photos) recordCurrentRanges(photos, []);
     return NO_MEMBER_ADS;
   }
   // Only the build loads the store's modules (and a driver) this way, when it reads a database.
@@ -199,7 +198,7 @@ export async function readMemberAdsAt(
   }
   try {
     const publishing =
-      dir && photos ? photos.publishing(await photos.openStorage(store)) : undefined;
+      dir && photos ? { ...photos, storage: await photos.openStorage(store) } : undefined;
     return await readMemberAds(store, dir, publishing);
   } catch (error) {
     return { ...NO_MEMBER_ADS, problems: [unreadable(error, store.describe)] };
@@ -208,9 +207,8 @@ export async function readMemberAdsAt(
   }
 }
 
-/** Where the build publishes photos, once the store is open: the storage is opened on it. */
-export interface PhotosOfTheBuild {
-  publishing(storage: PhotoPublishing['storage']): PhotoPublishing;
+/** Where the build publishes photos, and their storage, opened on the store once it is open. */
+export interface PhotosOfTheBuild extends Omit<PhotoPublishing, 'storage'> {
   openStorage(store: Store): Promise<PhotoPublishing['storage']>;
 }
 

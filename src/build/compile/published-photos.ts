@@ -34,17 +34,12 @@ export interface PhotoPublishing {
   storage: { describe: string; get(key: string): Promise<Buffer | undefined> };
 }
 
-/** The publishing of the build whose output folder is `outDir`, from `storage`. */
+/** Where the build whose output folder is `outDir` publishes photos (its storage comes later). */
 export function photoPublishingIn(
   outDir: string,
   siteFolder: string,
-  storage: PhotoPublishing['storage'],
-): PhotoPublishing {
-  return {
-    siteDir: join(outDir, siteFolder),
-    stateDir: join(outDir, PUBLISHED_PHOTOS_FOLDER),
-    storage,
-  };
+): Omit<PhotoPublishing, 'storage'> {
+  return { siteDir: join(outDir, siteFolder), stateDir: join(outDir, PUBLISHED_PHOTOS_FOLDER) };
 }
 
 const keysFileOf = (publishing: Pick<PhotoPublishing, 'stateDir'>, rangeKey: string) =>
@@ -103,7 +98,10 @@ async function publishFile(publishing: PhotoPublishing, key: string): Promise<bo
 }
 
 /** Records the ranges the snapshot found: the ones whose files stay (removeUnpublishedPhotos). */
-export function recordCurrentRanges(publishing: PhotoPublishing, rangeKeys: readonly string[]) {
+export function recordCurrentRanges(
+  publishing: Pick<PhotoPublishing, 'stateDir'>,
+  rangeKeys: readonly string[],
+) {
   mkdirSync(publishing.stateDir, { recursive: true });
   replaceFile(join(publishing.stateDir, CURRENT_FILE), JSON.stringify(rangeKeys));
 }
