@@ -5,45 +5,35 @@
 // List-Unsubscribe-Post), the same link in the text. Each digest is claimed in the database before
 // it is sent, so several instances running it at once send it once. Saved searches are read in
 // batches by id, and the index is asked once per saved search: no long hold of the database.
-import { searchKey } from '../../src/content/search-index-file.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import { adPath } from '../../src/paths.ts';
 import { searchUrl } from '../../src/pages/search/searchQuery.ts';
 import { UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
-import type { DueSavedSearch, SeenAd } from '../store/saved-searches.ts';
+import type { DueSavedSearch } from '../store/saved-searches.ts';
 import type { Store } from '../store/store.ts';
-import { savedFilters, seenAdOf, UNSUBSCRIBE_SECRET, unsubscribeToken } from './saved-searches.ts';
+import { savedFilters, UNSUBSCRIBE_SECRET, unsubscribeToken } from './saved-searches.ts';
+import { DIGEST_ADS_MAX, newSince, seenOf } from './seen-ads.ts';
 
-/** Ads a digest lists at most (the newest). */
-export const DIGEST_ADS_MAX = 30;
 /** A saved search is mailed at most once in this long. */
 export const DIGEST_INTERVAL_MS = 24 * 60 * 60 * 1000;
 /** Saved searches read from the database at a time. */
 const BATCH = 500;
+/** Mails on their way at once (an SMTP server answers each in tens of milliseconds). */
+const MAILS_IN_FLIGHT = 8;
 
 export interface DigestRun {
   /** Saved searches due and looked at. */
   checked: number;
   /** Digests mailed (one per saved search with something new). */
   mailed: number;
+  /** Digests whose mail failed: given back, so the next run tries again. */
+  failed: number;
 }
 
 export const unsubscribeUrl = (site: MailSite, token: string) =>
   `${site.baseUrl}/unsubscribe/${token}`;
-
-/** The ads of `newest` (newest first) posted after `seen`, in the index's order. */
-function newSince(newest: readonly CompiledAd[], seen: SeenAd | null): CompiledAd[] {
-  if (!seen) return [...newest];
-  const seenKey = searchKey({ postedAt: seen.day, id: seen.id });
-  const fresh: CompiledAd[] = [];
-  for (const ad of newest) {
-    if (searchKey(ad) >= seenKey) break;
-    fresh.push(ad);
-  }
-  return fresh;
-}
 
 export function digestMail(
   site: MailSite,
@@ -102,18 +92,32 @@ export function digestMail(
   };
 }
 
-/** Mails every due saved search's digest; what it did. */
+/**
+ * Mails every due saved search's digest; what it did. A digest is claimed before its mail is
+ * sent (so it is sent once, whichever instance runs), and given back if the mail fails.
+ */
 export async function sendDigests(
   store: Store,
   index: SearchIndex,
   mailer: Mailer,
   site: MailSite,
   now: Date,
+  log: (line: string) => void = (line) => console.error(line),
 ): Promise<DigestRun> {
   const at = now.toISOString();
   const cutoff = new Date(now.getTime() - DIGEST_INTERVAL_MS).toISOString();
   const secret = await store.secrets.get(UNSUBSCRIBE_SECRET);
-  const run: DigestRun = { checked: 0, mailed: 0 };
+  const run: DigestRun = { checked: 0, mailed: 0, failed: 0 };
+  const inFlight = new Set<Promise<void>>();
+  const mail = (saved: DueSavedSearch, fresh: readonly CompiledAd[]) =>
+    mailer.deliver(digestMail(site, saved, fresh, unsubscribeToken(secret, saved))).then(
+      () => void (run.mailed += 1),
+      async (error: unknown) => {
+        run.failed += 1;
+        log(`The digest of saved search ${saved.id} was not sent: ${(error as Error).message}`);
+        await store.savedSearches.releaseDigest(saved.id, at, saved);
+      },
+    );
   let afterId = 0;
   for (;;) {
     const due = await store.savedSearches.due(cutoff, afterId, BATCH);
@@ -132,13 +136,14 @@ export async function sendDigests(
       }
       const fresh = newSince(newest, saved.seen);
       if (fresh.length === 0) continue;
-      if (!(await store.savedSearches.claimDigest(saved.id, cutoff, at, seenAdOf(fresh[0]!))))
-        continue;
-      mailer.send(digestMail(site, saved, fresh, unsubscribeToken(secret, saved)));
-      run.mailed += 1;
+      if (!(await store.savedSearches.claimDigest(saved.id, cutoff, at, seenOf(newest)!))) continue;
+      const sending = mail(saved, fresh).finally(() => inFlight.delete(sending));
+      inFlight.add(sending);
+      if (inFlight.size >= MAILS_IN_FLIGHT) await Promise.race(inFlight);
     }
-    // Between batches, let requests in (the digest runs inside the server too).
+    // Between batches, let other work in.
     await new Promise((resolve) => setImmediate(resolve));
   }
+  await Promise.all(inFlight);
   return run;
 }

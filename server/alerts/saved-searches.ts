@@ -1,7 +1,7 @@
 // Saving and deleting searches (docs/product.md section 11): who may, how many, and what the
 // member reads. A saved search is the search's normalized query string (its feed's, without the
-// page and the order), and remembers the newest ad matching it when saved, so that its first
-// digest lists only ads posted after.
+// page and the order), and remembers the newest ads matching it when saved (seen-ads.ts), so that
+// its first digest lists only ads approved after.
 import { createHash, createHmac } from 'node:crypto';
 import {
   parseSearchQuery,
@@ -13,7 +13,8 @@ import {
 import type { SavedSearchView } from '../../src/pages/account/saved-searches-view.ts';
 import { UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
 import { NOT_SIGNED_IN, Refusal } from '../forms/refusal.ts';
-import type { SavedSearch, SeenAd } from '../store/saved-searches.ts';
+import type { SavedSearch } from '../store/saved-searches.ts';
+import { DIGEST_ADS_MAX, seenOf } from './seen-ads.ts';
 import type { Store } from '../store/store.ts';
 
 /** Saved searches a member may keep. */
@@ -65,12 +66,6 @@ export const unsubscribeToken = (
     .update(`${saved.accountId}\n${saved.query}\n${saved.createdAt}`)
     .digest('base64url');
 
-/** The newest ad in the index's order, as a saved search remembers it. */
-export const seenAdOf = (ad: { postedAt: string; id: number }): SeenAd => ({
-  day: ad.postedAt.slice(0, 10),
-  id: ad.id,
-});
-
 /**
  * Saves the search `rawQuery` (a /search query string) for `member`: its id (or that of the same
  * search saved before), or the refusal.
@@ -90,7 +85,7 @@ export async function saveSearch(
   if (index.version() === undefined) return new Refusal(503, SAVED_SEARCH_TEXTS.unavailable);
   let newest;
   try {
-    newest = index.newest(parsed.filters, 1)[0];
+    newest = index.newest(parsed.filters, DIGEST_ADS_MAX);
   } catch (error) {
     if (!(error instanceof UnsearchableWords)) throw error;
     return new Refusal(400, SAVED_SEARCH_TEXTS.badQuery);
@@ -110,7 +105,7 @@ export async function saveSearch(
         accountId: member.accountId,
         query,
         label: savedSearchLabel(parsed.filters),
-        seen: newest ? seenAdOf(newest) : null,
+        seen: seenOf(newest),
         unsubscribeHash: unsubscribeHash(token),
       },
       createdAt,

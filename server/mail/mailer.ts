@@ -42,8 +42,13 @@ export interface MailSettings {
 }
 
 export interface Mailer {
-  /** Queues a message; returns at once. */
+  /** Queues a message; returns at once (a failure is logged). */
   send(message: MailMessage): void;
+  /**
+   * Sends a message and resolves when it is sent (written, in outbox mode); rejects when it
+   * fails, for a sender that must know (a digest, whose claim is given back). Nothing is logged.
+   */
+  deliver(message: MailMessage): Promise<void>;
   /**
    * Outbox mode: removes the outbox's .eml files addressed to `address` and to nobody else, those
    * written already and those on their way now; a message sent to it after this call waits until
@@ -69,16 +74,24 @@ export function createMailer(settings: MailSettings): Mailer {
     const tracked = work.finally(() => pending.delete(tracked));
     pending.add(tracked);
   };
+  /** Delivers a message once the removals of its address's mail are done. */
+  const start = (message: MailMessage) => {
+    const removing = removals.get(addressKey(message.to));
+    return removing ? removing.then(() => deliver(message)) : deliver(message);
+  };
   return {
     kind: settings.smtpUrl ? 'smtp' : 'outbox',
     send(message) {
-      const removing = removals.get(addressKey(message.to));
       track(
-        (removing ? removing.then(() => deliver(message)) : deliver(message)).catch(
-          (error: unknown) =>
-            log(`Mail to ${message.to} (${message.subject}) failed: ${(error as Error).message}`),
+        start(message).catch((error: unknown) =>
+          log(`Mail to ${message.to} (${message.subject}) failed: ${(error as Error).message}`),
         ),
       );
+    },
+    deliver(message) {
+      const sent = start(message);
+      track(sent.catch(() => undefined));
+      return sent;
     },
     removeOutboxMailsTo(address) {
       if (settings.smtpUrl) return;

@@ -229,7 +229,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      created_at ${text} NOT NULL,
      last_sent_at ${text},
      seen_day ${text},
-     seen_ad_id bigint,
+     seen_ids ${text},
      unsubscribe_hash bytea NOT NULL UNIQUE
    );
    CREATE UNIQUE INDEX saved_searches_one_per_query ON saved_searches(account_id, query);`,

@@ -4,11 +4,22 @@
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 
-/** The newest ad a saved search has already mailed (or that matched when it was saved). */
-export interface SeenAd {
-  /** Its posting day (YYYY-MM-DD), as the search index orders ads. */
+/**
+ * What a saved search has already seen: the newest posting day among the ads that matched when it
+ * was last mailed (or saved), and the ids of that day's ads that matched then. Ads of earlier days
+ * are old; an ad of that day not among these ids was approved since (approval sets the day, and
+ * ids are given when an ad is written, not when it is approved, so an id says nothing of when).
+ */
+export interface SeenAds {
+  /** The posting day (YYYY-MM-DD). */
   day: string;
-  id: number;
+  ids: number[];
+}
+
+/** What a claim changed, to give it back when its mail could not be sent. */
+export interface DigestClaim {
+  lastSentAt: string | null;
+  seen: SeenAds | null;
 }
 
 export interface SavedSearch {
@@ -19,7 +30,7 @@ export interface SavedSearch {
   label: string;
   createdAt: string;
   lastSentAt: string | null;
-  seen: SeenAd | null;
+  seen: SeenAds | null;
 }
 
 /** A saved search whose digest may be due, with where it goes. */
@@ -31,7 +42,7 @@ export interface NewSavedSearch {
   accountId: number;
   query: string;
   label: string;
-  seen: SeenAd | null;
+  seen: SeenAds | null;
   unsubscribeHash: Buffer;
 }
 
@@ -55,7 +66,12 @@ export interface SavedSearchStore {
    * Claims the digest of saved search `id`, sent at `at`, listing up to `seen`: true for exactly one
    * caller, however many instances ask at once, and only while it was not mailed since `cutoff`.
    */
-  claimDigest(id: number, cutoff: string, at: string, seen: SeenAd): Promise<boolean>;
+  claimDigest(id: number, cutoff: string, at: string, seen: SeenAds): Promise<boolean>;
+  /**
+   * Gives back the claim made at `at` (its mail failed): the saved search is due again, with what
+   * it had seen before. Nothing when it was claimed again since, or deleted.
+   */
+  releaseDigest(id: number, at: string, before: DigestClaim): Promise<boolean>;
 }
 
 const COLUMNS = [
@@ -66,7 +82,7 @@ const COLUMNS = [
   'saved_searches.created_at as createdAt',
   'saved_searches.last_sent_at as lastSentAt',
   'saved_searches.seen_day as seenDay',
-  'saved_searches.seen_ad_id as seenAdId',
+  'saved_searches.seen_ids as seenIds',
 ] as const;
 
 interface Row {
@@ -77,15 +93,30 @@ interface Row {
   createdAt: string;
   lastSentAt: string | null;
   seenDay: string | null;
-  seenAdId: number | null;
+  seenIds: string | null;
 }
 
-function savedSearch({ seenDay, seenAdId, ...row }: Row): SavedSearch {
+/** The stored ids: a JSON array of whole numbers (anything else reads as none). */
+function idsOf(json: string): number[] {
+  try {
+    const ids: unknown = JSON.parse(json);
+    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
+  } catch {
+    return [];
+  }
+}
+
+function savedSearch({ seenDay, seenIds, ...row }: Row): SavedSearch {
   return {
     ...row,
-    seen: seenDay !== null && seenAdId !== null ? { day: seenDay, id: seenAdId } : null,
+    seen: seenDay !== null && seenIds !== null ? { day: seenDay, ids: idsOf(seenIds) } : null,
   };
 }
+
+const seenColumns = (seen: SeenAds | null) => ({
+  seen_day: seen?.day ?? null,
+  seen_ids: seen ? JSON.stringify(seen.ids) : null,
+});
 
 export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
   return {
@@ -98,8 +129,7 @@ export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
           label: search.label,
           created_at: at,
           last_sent_at: null,
-          seen_day: search.seen?.day ?? null,
-          seen_ad_id: search.seen?.id ?? null,
+          ...seenColumns(search.seen),
           unsubscribe_hash: search.unsubscribeHash,
         })
         .onConflict((oc) => oc.columns(['account_id', 'query']).doNothing())
@@ -172,9 +202,18 @@ export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
       // row (the others then find it mailed since the cutoff).
       const result = await db
         .updateTable('saved_searches')
-        .set({ last_sent_at: at, seen_day: seen.day, seen_ad_id: seen.id })
+        .set({ last_sent_at: at, ...seenColumns(seen) })
         .where('id', '=', id)
         .where((eb) => eb.or([eb('last_sent_at', 'is', null), eb('last_sent_at', '<', cutoff)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async releaseDigest(id, at, before) {
+      const result = await db
+        .updateTable('saved_searches')
+        .set({ last_sent_at: before.lastSentAt, ...seenColumns(before.seen) })
+        .where('id', '=', id)
+        .where('last_sent_at', '=', at)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -268,9 +268,10 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE member_ads ADD COLUMN pending_photos TEXT;`,
   // Saved searches (docs/product.md section 11, issue 22): a member's search, as its normalized
   // query string (src/pages/search/searchQuery.ts `searchUrl`'s query), and the daily digest of
-  // the ads new since the last one. seen_day/seen_ad_id: the newest ad already mailed (or, until
-  // the first digest, the newest that matched when it was saved), in the search index's order
-  // (posting day, then id); last_sent_at: when the last digest was claimed (NULL: never), so one
+  // the ads new since the last one. seen_day/seen_ids: the newest posting day among the ads that
+  // matched when it was last mailed (or saved), and the ids (a JSON array) of that day's that
+  // matched then: an ad approved later the same day has that day too, and any id, so an id is
+  // what says it is new; last_sent_at: when the last digest was claimed (NULL: never), so one
   // instance sends it (an UPDATE … WHERE last_sent_at < cutoff); unsubscribe_hash: the SHA-256 of
   // the token in the digest's one-click unsubscribe link.
   `CREATE TABLE saved_searches (
@@ -281,7 +282,7 @@ export const MIGRATIONS: readonly string[] = [
      created_at TEXT NOT NULL,
      last_sent_at TEXT,
      seen_day TEXT,
-     seen_ad_id INTEGER,
+     seen_ids TEXT,
      unsubscribe_hash BLOB NOT NULL UNIQUE
    ) STRICT;
    CREATE UNIQUE INDEX saved_searches_one_per_query ON saved_searches(account_id, query);`,

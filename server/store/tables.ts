@@ -207,9 +207,9 @@ export interface SavedSearchesTable {
   created_at: string;
   /** When the last digest was claimed; null: never. */
   last_sent_at: string | null;
-  /** The newest ad already mailed (or matching when saved): its posting day and id. */
+  /** The newest posting day that matched when last mailed (or saved), and that day's ad ids (JSON). */
   seen_day: string | null;
-  seen_ad_id: number | null;
+  seen_ids: string | null;
   /** SHA-256 of the one-click unsubscribe token. */
   unsubscribe_hash: Buffer;
 }

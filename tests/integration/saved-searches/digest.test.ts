@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sendDigests } from '../../../server/alerts/digest.ts';
+import { createMailer, type Mailer } from '../../../server/mail/mailer.ts';
 import { searchIndex } from '../../../server/db/search-index.ts';
 import type { MailSite } from '../../../server/mail/messages.ts';
 import { cookieHeader, postForm } from '../../helpers/api.ts';
@@ -39,20 +40,21 @@ afterAll(() => {
 
 // The index the build wrote, as the server reads it (opened again after each publish).
 const index = searchIndex();
-const run = async (when: Date) => {
-  const outcome = await sendDigests(fixture.store, index, fixture.mailer, SITE, when);
-  await fixture.mailer.settled();
+const run = async (when: Date, mailer: Mailer = fixture.mailer) => {
+  const outcome = await sendDigests(fixture.store, index, mailer, SITE, when, () => {});
+  await mailer.settled();
   return outcome;
 };
-const digests = () =>
+const digestsTo = (email: string) =>
   outboxMails(fixture.outboxDir).filter(
-    (mail) => mail.to === member.email && mail.raw.includes('List-Unsubscribe:'),
+    (mail) => mail.to === email && mail.raw.includes('List-Unsubscribe:'),
   );
+const digests = () => digestsTo(member.email);
 
 describe('the digest', () => {
   test('mails the new matching ad once, with one-click unsubscribe; a second run sends nothing', async () => {
     // Nothing new since the search was saved: no mail.
-    expect(await run(at(1))).toEqual({ checked: 1, mailed: 0 });
+    expect(await run(at(1))).toEqual({ checked: 1, mailed: 0, failed: 0 });
     expect(digests()).toEqual([]);
 
     const adId = await insertMemberAd(fixture, {
@@ -70,7 +72,7 @@ describe('the digest', () => {
     });
     await fixture.publish();
 
-    expect(await run(at(2))).toEqual({ checked: 1, mailed: 1 });
+    expect(await run(at(2))).toEqual({ checked: 1, mailed: 1, failed: 0 });
     const [mail] = digests();
     expect(digests()).toHaveLength(1);
     expect(mail!.subject).toBe('1 new ad: in Miami, Florida');
@@ -90,7 +92,7 @@ describe('the digest', () => {
     expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
 
     // A second run, and runs at once (several instances): nothing more.
-    expect(await run(at(3))).toEqual({ checked: 0, mailed: 0 });
+    expect(await run(at(3))).toEqual({ checked: 0, mailed: 0, failed: 0 });
     await Promise.all([run(at(27)), run(at(27)), run(at(27))]);
     expect(digests()).toHaveLength(1);
 
@@ -128,6 +130,59 @@ describe('the digest', () => {
     expect(again.status).toBe(404);
     expect((await fixture.app.request(`http://localhost${path}`)).status).toBe(404);
     expect((await fixture.app.request('http://localhost/unsubscribe/nonsense')).status).toBe(404);
+  });
+
+  test('an ad approved later the same day, with a lower id, is new; a failed mail is tried again', async () => {
+    const saver = await makeMember(fixture);
+    const saved = await postForm(
+      fixture.app,
+      '/api/saved-searches?state=Texas&city=Austin',
+      { query: 'state=Texas&city=Austin' },
+      cookieHeader(saver.session),
+    );
+    expect(saved.status).toBe(303);
+    const austin = { state: 'Texas', city: 'Austin', postedOn: '2026-11-22' };
+    // Written first, approved last: the lower id.
+    const writtenFirst = await insertMemberAd(fixture, {
+      ...austin,
+      title: 'Bouldering partner',
+      status: 'review',
+    });
+    await insertMemberAd(fixture, { ...austin, title: 'Live music nights' });
+    await fixture.publish();
+    const day = new Date('2026-11-22T20:00:00.000Z');
+    await sendDigests(fixture.store, index, fixture.mailer, SITE, day, () => {});
+    await fixture.mailer.settled();
+    const mine = () => digestsTo(saver.email);
+    expect(mine().map((mail) => mail.subject)).toEqual(['1 new ad: in Austin, Texas']);
+
+    // Approved now, that same day (as a moderator's approval sets it).
+    await fixture.sql.run(
+      `UPDATE member_ads SET status = 'live', approved_at = ?, posted_on = ?, expires_on = ?,
+         updated_at = ?, revision = revision + 1 WHERE id = ?`,
+      new Date().toISOString(),
+      '2026-11-22',
+      '2026-12-22',
+      new Date().toISOString(),
+      writtenFirst,
+    );
+    await fixture.publish();
+    // The mail server refuses the connection: the digest is given back, not lost.
+    const refusing = createMailer({
+      smtpUrl: 'smtp://127.0.0.1:9',
+      outboxDir: fixture.outboxDir,
+      from: 'no-reply@localhost',
+      log: () => {},
+    });
+    const nextDay = new Date(day.getTime() + 25 * HOUR);
+    const failedRun = await sendDigests(fixture.store, index, refusing, SITE, nextDay, () => {});
+    expect(failedRun).toMatchObject({ mailed: 0, failed: 1 });
+    expect(mine()).toHaveLength(1);
+    await sendDigests(fixture.store, index, fixture.mailer, SITE, nextDay, () => {});
+    await fixture.mailer.settled();
+    expect(mine()).toHaveLength(2);
+    expect(mine()[1]!.text).toContain('Bouldering partner');
+    expect(mine()[1]!.text).not.toContain('Live music nights');
   });
 
   test('npm run alerts -- send mails the digest once, beside the server, on its database', async () => {

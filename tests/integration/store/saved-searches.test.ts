@@ -37,7 +37,7 @@ function search(accountId: number, query: string, token = `${accountId}:${query}
     accountId,
     query,
     label: `Ads: ${query}`,
-    seen: { day: '2026-11-20', id: 42 },
+    seen: { day: '2026-11-20', ids: [42, 17] },
     unsubscribeHash: tokenHash(token),
   };
 }
@@ -61,7 +61,7 @@ describe('saved searches', () => {
         label: 'Ads: state=texas',
         createdAt: AT,
         lastSentAt: null,
-        seen: { day: '2026-11-20', id: 42 },
+        seen: { day: '2026-11-20', ids: [42, 17] },
       },
       expect.objectContaining({ id: second, query: 'q=hiking', seen: null }),
     ]);
@@ -105,7 +105,7 @@ describe('saved searches', () => {
     ]);
     expect((await t.store.savedSearches.due(cutoff, b, 2)).map((s) => s.id)).toEqual([c]);
 
-    const seen = { day: '2026-11-24', id: 77 };
+    const seen = { day: '2026-11-24', ids: [77] };
     const claims = await Promise.all(
       [1, 2, 3, 4].map(() =>
         t.store.savedSearches.claimDigest(a, cutoff, '2026-11-25T12:00:00.000Z', seen),
@@ -130,8 +130,23 @@ describe('saved searches', () => {
       await t.store.savedSearches.claimDigest(a, nextCutoff, '2026-11-26T12:00:00.000Z', seen),
     ).toBe(true);
 
+    // A claim whose mail failed is given back: due again, with what it had seen before. A stale
+    // release (claimed again since) changes nothing.
+    const before = { lastSentAt: '2026-11-25T12:00:00.000Z', seen };
+    expect(await t.store.savedSearches.releaseDigest(a, '2026-11-26T12:00:00.001Z', before)).toBe(
+      false,
+    );
+    expect(await t.store.savedSearches.releaseDigest(a, '2026-11-26T12:00:00.000Z', before)).toBe(
+      true,
+    );
+    expect(await t.store.savedSearches.listOwned(1)).toEqual([
+      expect.objectContaining({ lastSentAt: '2026-11-25T12:00:00.000Z', seen }),
+    ]);
+    expect((await t.store.savedSearches.due(nextCutoff, 0, 10)).map((s) => s.id)).toContain(a);
+
+    // A banned member's are never due.
     await t.sql.run('UPDATE accounts SET banned_at = ? WHERE id = 2', AT);
-    expect((await t.store.savedSearches.due(nextCutoff, 0, 10)).map((s) => s.id)).toEqual([]);
+    expect((await t.store.savedSearches.due(nextCutoff, 0, 10)).map((s) => s.id)).toEqual([a]);
   });
 
   it('goes with the account', async () => {
