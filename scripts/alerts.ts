@@ -2,7 +2,8 @@
 // on the server's database (DATABASE_URL, else DATABASE_PATH) and search index (the compiled
 // content: COMPILED_CONTENT_DIR, default .content/), with the server's mail settings (SMTP_URL,
 // else the outbox MAIL_OUTBOX_DIR; PUBLIC_BASE_URL, MAIL_FROM). Safe beside running servers: each
-// digest is claimed in the database, so it is sent once.
+// digest is claimed in the database, so it is sent once. The server runs it every hour
+// (server/alerts/digest-schedule.ts), built beside it as {out}/server/alerts.mjs.
 import { resolve } from 'node:path';
 import { sendDigests } from '../server/alerts/digest.ts';
 import { searchIndex } from '../server/db/search-index.ts';
@@ -43,8 +44,9 @@ try {
   } else {
     const run = await sendDigests(store, index, mailer, { brand: site.brand, baseUrl }, new Date());
     await mailer.settled();
+    const failed = run.failed > 0 ? `; ${run.failed} could not be sent (tried again next run)` : '';
     console.log(
-      `Looked at ${run.checked} saved search${run.checked === 1 ? '' : 'es'} due; mailed ${run.mailed} digest${run.mailed === 1 ? '' : 's'}.`,
+      `Saved-search digests: looked at ${run.checked} saved search${run.checked === 1 ? '' : 'es'} due; mailed ${run.mailed} digest${run.mailed === 1 ? '' : 's'}${failed}.`,
     );
   }
 } finally {

@@ -18,6 +18,7 @@ import { createAppMetrics } from './operations/metrics.ts';
 import { openPhotoStorage, photoStorageLocationFromEnv } from './photos/photo-storage.ts';
 import { describeSweep, SWEEP_EVERY_MS, sweepPhotos } from './photos/sweeps.ts';
 import { bundledPhotoWorker } from './photos/processing-pool.ts';
+import { bundledDigestCommand, scheduleDigests } from './alerts/digest-schedule.ts';
 import { getSite } from '../src/content/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -132,6 +133,11 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   remindOfExpiry();
   sweepOldPhotos();
 });
+// Saved searches' digests: a child process a few minutes after start, then every hour; each saved
+// search is mailed at most once a day, by one instance (server/alerts/digest-schedule.ts).
+const digests = scheduleDigests({
+  command: bundledDigestCommand(join(dirname(siteDir), 'server', 'alerts.mjs')),
+});
 // Expiry reminders, 3 days before (docs/product.md section 6): looked for every hour, so a restart or
 // a new day never misses one; each ad's reminder is sent once (member_ads.reminded_at).
 function remindOfExpiry(): void {
@@ -171,6 +177,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       // A publish under way finishes first: the site is left as one build made it.
       everyInstance.stop();
       publisher.stop();
+      digests.stop();
       void Promise.all([publisher.idle(), mailer.settled()]).then(() => {
         void store.close();
         process.exit(0);

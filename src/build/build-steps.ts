@@ -19,6 +19,8 @@ export const BUILD_STEPS = {
   serve: 'server/index.ts',
   /** Not a build step either: the server's photo worker process (server/photos/processing-pool.ts). */
   'photo-worker': 'server/photos/photo-worker.ts',
+  /** Nor this: `npm run alerts -- send`, which the server runs every hour (server/alerts/digest-schedule.ts). */
+  alerts: 'scripts/alerts.ts',
 } as const;
 
 export type BuildStep = keyof typeof BUILD_STEPS;

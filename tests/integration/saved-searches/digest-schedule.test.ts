@@ -1,0 +1,81 @@
+// The server's digest schedule (server/alerts/digest-schedule.ts): `npm run alerts -- send` as a
+// child process on the server's database, index and mail settings; one run at a time, however
+// often it is asked; the digest reaches the outbox.
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { scheduleDigests, sourceDigestCommand } from '../../../server/alerts/digest-schedule.ts';
+import { cookieHeader, postForm } from '../../helpers/api.ts';
+import { outboxMails } from '../../helpers/mail.ts';
+import { insertMemberAd } from '../../helpers/member-ads.ts';
+import { makeMember } from '../../helpers/posting.ts';
+import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+
+let fixture: SearchFixture;
+beforeAll(async () => {
+  fixture = await makeSearchFixture();
+});
+afterAll(() => fixture.cleanup());
+
+test('runs the digest as a child process, one run at a time, and the digest is mailed', async () => {
+  const member = await makeMember(fixture);
+  const saved = await postForm(
+    fixture.app,
+    '/api/saved-searches?q=canoe',
+    { query: 'q=canoe' },
+    cookieHeader(member.session),
+  );
+  expect(saved.status).toBe(303);
+  await insertMemberAd(fixture, {
+    state: 'New York',
+    city: 'New York City',
+    title: 'Canoe trips upstate',
+    postedOn: '2026-11-22',
+  });
+  await fixture.publish();
+  const outbox = join(fixture.dir, 'schedule-outbox');
+  const lines: string[] = [];
+  const schedule = scheduleDigests({
+    command: sourceDigestCommand(),
+    env: {
+      ...process.env,
+      ...fixture.env,
+      COMPILED_CONTENT_DIR: fixture.compiledDir,
+      MAIL_OUTBOX_DIR: outbox,
+      PUBLIC_BASE_URL: 'https://localboard.example',
+    },
+    // Only when asked, in this test.
+    firstRunMs: 3_600_000,
+    log: (line) => lines.push(line),
+  });
+  try {
+    const [first, joined] = [schedule.runNow(), schedule.runNow()];
+    expect(joined).toBe(first);
+    expect(await first).toBe(0);
+    expect(lines).toEqual([]);
+    const mails = outboxMails(outbox);
+    expect(mails.map((mail) => [mail.to, mail.subject])).toEqual([
+      [member.email, '1 new ad: “canoe”'],
+    ]);
+    // Another run: nothing new.
+    expect(await schedule.runNow()).toBe(0);
+    expect(outboxMails(outbox)).toHaveLength(1);
+  } finally {
+    schedule.stop();
+  }
+});
+
+test('a run that cannot work says why in the server log', async () => {
+  const lines: string[] = [];
+  const schedule = scheduleDigests({
+    command: sourceDigestCommand(),
+    env: { ...process.env, DATABASE_URL: 'not a url' },
+    firstRunMs: 3_600_000,
+    log: (line) => lines.push(line),
+  });
+  try {
+    expect(await schedule.runNow()).toBe(1);
+    expect(lines).toEqual(['Saved-search digests stopped: exit code 1']);
+  } finally {
+    schedule.stop();
+  }
+});
