@@ -11,6 +11,7 @@ import { reasonLabel } from '../posting/ad-view.ts';
 import { photoFilePath } from '../../src/schemas/photos.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { photoPreviewPath } from '../routes/photos.ts';
+import { savedSearchPath } from '../alerts/saved-searches.ts';
 
 /** The file's shape version. Raise it when a field changes meaning or goes. */
 export const DATA_FILE_FORMAT = 1;
@@ -89,7 +90,8 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
     about:
       `Your data on ${brand}: your account, your ads, your photos (each size by its address: ` +
       'those not shown on the site open while you are signed in), your conversations with every ' +
-      'message, the members you blocked and the reports you made. In a conversation the other side is ' +
+      'message, the members you blocked, the reports you made and your saved searches (with what each ' +
+      'was last mailed). In a conversation the other side is ' +
       '"the other member": their email address and account are not in this file.',
     account: {
       email: account.email,
@@ -161,6 +163,12 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
       createdAt: report.createdAt,
       resolution: report.resolution,
       resolvedAt: report.resolvedAt,
+    })),
+    savedSearches: rows.savedSearches.map((saved) => ({
+      search: saved.label,
+      url: `${baseUrl}${savedSearchPath(saved.query)}`,
+      savedAt: saved.createdAt,
+      lastMailedAt: saved.lastSentAt,
     })),
   };
 }

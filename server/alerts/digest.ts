@@ -7,13 +7,17 @@
 // batches by id, and the index is asked once per saved search: no long hold of the database.
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import { adPath } from '../../src/paths.ts';
-import { searchUrl } from '../../src/pages/search/searchQuery.ts';
 import { UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import type { DueSavedSearch } from '../store/saved-searches.ts';
 import type { Store } from '../store/store.ts';
-import { savedFilters, UNSUBSCRIBE_SECRET, unsubscribeToken } from './saved-searches.ts';
+import {
+  savedFilters,
+  savedSearchPath,
+  UNSUBSCRIBE_SECRET,
+  unsubscribeToken,
+} from './saved-searches.ts';
 import { DIGEST_ADS_MAX, newSince, seenOf } from './seen-ads.ts';
 
 /** A saved search is mailed at most once in this long. */
@@ -42,7 +46,7 @@ export function digestMail(
   token: string,
 ): MailMessage {
   const unsubscribe = unsubscribeUrl(site, token);
-  const search = `${site.baseUrl}${searchUrl(Object.fromEntries(new URLSearchParams(saved.query)))}`;
+  const search = `${site.baseUrl}${savedSearchPath(saved.query)}`;
   const count = ads.length === 1 ? '1 new ad' : `${ads.length} new ads`;
   const subject = `${count}: ${saved.label}`;
   const intro = `New ads for your saved search “${saved.label}” on ${site.brand}:`;

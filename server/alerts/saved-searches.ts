@@ -127,8 +127,12 @@ export async function deleteSavedSearch(
 }
 
 /** /account's list. */
+/** A saved search's /search path (its results, newest or best first as the search says). */
+export const savedSearchPath = (query: string) =>
+  searchUrl(Object.fromEntries(new URLSearchParams(query)));
+
 export const savedSearchView = (saved: SavedSearch): SavedSearchView => ({
   id: saved.id,
   label: saved.label,
-  searchUrl: searchUrl(Object.fromEntries(new URLSearchParams(saved.query))),
+  searchUrl: savedSearchPath(saved.query),
 });

@@ -3,12 +3,14 @@
 //
 // What a deletion does follows the ON DELETE rules of migration 5: deleting the accounts row takes
 // its sessions, remembered browsers, emailed-link tokens, ads, photos (migration 8; their bytes are
-// the photo storage's, deleted by delete-account.ts), messages and blocks with it; the
+// the photo storage's, deleted by delete-account.ts), saved searches (migration 9), messages and
+// blocks with it; the
 // conversations it was in stay for the other side (its side becomes NULL), and reports keep their
 // copies of the ad and thread with the account set NULL. The moderation log copies ids and emails
 // and is append-only: its rows stay as they are (the log page shows the account as deleted).
 import { parseAdPhotoList, type AdPhotoRef } from '../../src/schemas/photos.ts';
 import { photoStore, type PhotoRow } from './photos.ts';
+import { savedSearchStore, type SavedSearch } from './saved-searches.ts';
 import type { StoreContext } from './store.ts';
 
 export interface DataAccountRow {
@@ -98,6 +100,8 @@ export interface MemberDataRows {
   messages: DataMessageRow[];
   blocks: DataBlockRow[];
   reports: DataReportRow[];
+  /** The member's saved searches, oldest first. */
+  savedSearches: SavedSearch[];
 }
 
 export interface MemberDataStore {
@@ -260,6 +264,7 @@ async function readRows(
     .orderBy('id')
     .execute();
   const photos = await photoStore(context).listOwned(accountId);
+  const savedSearches = await savedSearchStore(context).listOwned(accountId);
   const hidden =
     ads.length === 0
       ? []
@@ -294,5 +299,6 @@ async function readRows(
     })),
     blocks,
     reports,
+    savedSearches,
   };
 }

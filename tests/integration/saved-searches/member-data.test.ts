@@ -1,0 +1,68 @@
+// A member's saved searches in Download my data, and gone with Delete my account (docs/product.md
+// sections 8 and 11).
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { cookieHeader, ORIGIN, PASSWORD, postForm } from '../../helpers/api.ts';
+import { makeMember, type TestMember } from '../../helpers/posting.ts';
+import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+
+let fixture: SearchFixture;
+let member: TestMember;
+beforeAll(async () => {
+  fixture = await makeSearchFixture();
+  member = await makeMember(fixture);
+  for (const query of ['q=chess&state=New+York', 'seeks=w4m'])
+    expect(
+      (
+        await postForm(
+          fixture.app,
+          `/api/saved-searches?${query}`,
+          { query },
+          cookieHeader(member.session),
+        )
+      ).status,
+    ).toBe(303);
+});
+afterAll(() => fixture.cleanup());
+
+test('Download my data lists each saved search with its link and when it was last mailed', async () => {
+  const response = await fixture.app.request(`${ORIGIN}/api/account/data`, {
+    headers: cookieHeader(member.session),
+  });
+  expect(response.status).toBe(200);
+  const file = (await response.json()) as {
+    about: string;
+    savedSearches: { search: string; url: string; savedAt: string; lastMailedAt: null }[];
+  };
+  expect(file.about).toContain('your saved searches');
+  expect(file.savedSearches).toEqual([
+    {
+      search: '“chess”, in New York',
+      url: expect.stringMatching(/\/search\?q=chess&state=New\+York$/),
+      savedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      lastMailedAt: null,
+    },
+    expect.objectContaining({ lastMailedAt: null }),
+  ]);
+  // Nothing of how a digest is unsubscribed (the link works without signing in).
+  expect(JSON.stringify(file)).not.toMatch(/unsubscribe/i);
+});
+
+test('Delete my account deletes its saved searches', async () => {
+  const before = await fixture.sql.get<{ n: number }>(
+    'SELECT count(*) AS n FROM saved_searches WHERE account_id = ?',
+    member.accountId,
+  );
+  expect(Number(before!.n)).toBe(2);
+  const deleted = await postForm(
+    fixture.app,
+    '/api/account/delete',
+    { password: PASSWORD },
+    cookieHeader(member.session),
+  );
+  expect(deleted.status).toBe(303);
+  const after = await fixture.sql.get<{ n: number }>(
+    'SELECT count(*) AS n FROM saved_searches WHERE account_id = ?',
+    member.accountId,
+  );
+  expect(Number(after!.n)).toBe(0);
+});
