@@ -2,8 +2,11 @@
 // as /search (src/pages/search/searchQuery.ts checks it), its newest 30 ads from the search index.
 // Feed readers poll: the answer carries an ETag (a digest of its entries) and a Last-Modified (the
 // newest entry's day), a conditional GET that matches is answered 304, and a feed made from an
-// index that has not changed since is answered from memory, without a query. City feeds are files of the prerendered site (src/pages/city/+prerenderUrls.ts).
+// index that has not changed since is answered from memory, without a query, and compressed (brotli
+// or gzip, as the reader accepts) once. City feeds are files of the prerendered site
+// (src/pages/city/+prerenderUrls.ts).
 import { hash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { adEntry, FEED_ENTRIES, searchFeed, type FeedSite } from '../../src/feeds/ad-feed.ts';
 import { atomXml } from '../../src/feeds/atom.ts';
@@ -16,6 +19,7 @@ import {
 import { isNotModified } from '../http-conditional.ts';
 import { UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
 import { ATOM_TYPE } from '../static-site.ts';
+import { chooseEncoding, MIN_COMPRESSED_SIZE, type Encoding } from '../static-compression.ts';
 
 /** Feed readers come back after five minutes at the earliest. */
 const SEARCH_FEED_CACHE = 'public, max-age=300';
@@ -27,7 +31,21 @@ interface MadeFeed {
   /** The newest entry's day (ms), or undefined for a feed without entries. */
   lastModified: number | undefined;
   xml: string;
+  /** The feed compressed, each encoding made when first asked for. */
+  encoded: Partial<Record<Encoding, Buffer>>;
 }
+
+/** A quick brotli level: a feed is made again whenever the index changes. */
+const encode: Record<Encoding, (xml: string) => Buffer> = {
+  br: (xml) =>
+    brotliCompressSync(xml, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(xml),
+      },
+    }),
+  gzip: (xml) => gzipSync(xml, { level: 6 }),
+};
 
 /**
  * Feeds kept, the most recently asked for last: readers poll the same few searches, and a feed
@@ -85,6 +103,7 @@ export function searchFeedRoute(index: SearchIndex, site: () => FeedSite) {
         etag: `W/"${hash('sha1', JSON.stringify([where.brand, entries]), 'base64url')}"`,
         lastModified: newest ? Date.parse(newest) : undefined,
         xml,
+        encoded: {},
       };
     }
     made.set(feedPath, feed);
@@ -92,6 +111,7 @@ export function searchFeedRoute(index: SearchIndex, site: () => FeedSite) {
 
     c.header('Content-Type', ATOM_TYPE);
     c.header('Cache-Control', SEARCH_FEED_CACHE);
+    c.header('Vary', 'Accept-Encoding');
     c.header('ETag', feed.etag);
     if (feed.lastModified !== undefined)
       c.header('Last-Modified', new Date(feed.lastModified).toUTCString());
@@ -103,6 +123,17 @@ export function searchFeedRoute(index: SearchIndex, site: () => FeedSite) {
     };
     if (isNotModified(conditions, { etag: feed.etag, mtimeMs: feed.lastModified ?? 0 }))
       return c.body(null, 304);
-    return c.body(feed.xml, 200);
+    const encoding =
+      feed.xml.length >= MIN_COMPRESSED_SIZE
+        ? chooseEncoding(c.req.header('Accept-Encoding'))
+        : undefined;
+    if (!encoding) return c.body(feed.xml, 200);
+    const bytes = (feed.encoded[encoding] ??= encode[encoding](feed.xml));
+    c.header('Content-Encoding', encoding);
+    c.header('Content-Length', String(bytes.length));
+    return c.body(
+      new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) as Uint8Array<ArrayBuffer>,
+      200,
+    );
   };
 }

@@ -2,6 +2,7 @@
 // compiled fixture content: a feed reader reads each feed of a sample of searches, its entries are
 // the search's newest 30 results as /search shows them, conditional GET answers 304, bad queries
 // 400 with a plain message, and a title with markup comes out escaped and reads back equal.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readAtom } from '../../helpers/atom-checks.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';
@@ -94,6 +95,34 @@ describe('/search/feed.xml', () => {
     expect(entry?.summary).toBe('Sailing on Sundays & barbecues <b>after</b>.');
     expect(entry?.category).toBe('Miami, Florida');
     expect(feed.title).toBe('New ads: in Miami, Florida - Localboard');
+  });
+
+  test('is sent compressed as the reader accepts (brotli, else gzip), the same feed', async () => {
+    const plain = await get('/search/feed.xml?state=California');
+    expect(plain.headers.get('Content-Encoding')).toBeNull();
+    const xml = await plain.text();
+    expect(xml.length).toBeGreaterThan(1024);
+    const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const;
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+    ] as const) {
+      // Twice: made once, then from memory.
+      for (let round = 0; round < 2; round++) {
+        const response = await get('/search/feed.xml?state=California', {
+          'Accept-Encoding': accept,
+        });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('Content-Encoding')).toBe(encoding);
+        expect(response.headers.get('Vary')).toBe('Accept-Encoding');
+        expect(response.headers.get('ETag')).toBe(plain.headers.get('ETag'));
+        const body = Buffer.from(await response.arrayBuffer());
+        expect(Number(response.headers.get('Content-Length'))).toBe(body.length);
+        expect(body.length).toBeLessThan(xml.length / 2);
+        expect(decode[encoding](body).toString('utf8')).toBe(xml);
+      }
+    }
   });
 
   test('answers 304 to If-None-Match and If-Modified-Since, and 200 when the entries changed', async () => {
