@@ -50,10 +50,12 @@ export function digestMail(
   const count = ads.length === 1 ? '1 new ad' : `${ads.length} new ads`;
   const subject = `${count}: ${saved.label}`;
   const intro = `New ads for your saved search “${saved.label}” on ${site.brand}:`;
+  // An editors' sample ad says so here too, as its badge does on the site.
+  const titleOf = (ad: CompiledAd) => (ad.sample ? `${ad.title} (sample ad)` : ad.title);
   const text = [
     intro,
     '',
-    ...ads.flatMap((ad) => [ad.title, `${site.baseUrl}${adPath(ad.state, ad.city, ad.id)}`, '']),
+    ...ads.flatMap((ad) => [titleOf(ad), `${site.baseUrl}${adPath(ad.state, ad.city, ad.id)}`, '']),
     `The whole search: ${search}`,
     '',
     `You get this mail because you saved this search on ${site.brand}, at most once a day. To stop these mails, open:`,
@@ -78,7 +80,8 @@ export function digestMail(
     `<p>${escape(intro)}</p><ul>` +
     ads
       .map(
-        (ad) => `<li>${link(`${site.baseUrl}${adPath(ad.state, ad.city, ad.id)}`, ad.title)}</li>`,
+        (ad) =>
+          `<li>${link(`${site.baseUrl}${adPath(ad.state, ad.city, ad.id)}`, titleOf(ad))}</li>`,
       )
       .join('') +
     `</ul><p>${link(search, 'The whole search')}</p>` +

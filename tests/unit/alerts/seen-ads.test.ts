@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIGEST_ADS_MAX, newSince, seenOf } from '../../server/alerts/seen-ads.ts';
+import { DIGEST_ADS_MAX, newSince, seenOf } from '../../../server/alerts/seen-ads.ts';
 
 const ad = (day: string, id: number) => ({ postedAt: day, id });
 const ids = (ads: readonly { id: number }[]) => ads.map((a) => a.id);
