@@ -1,10 +1,10 @@
-// The saved searches' digest (docs/product.md section 11): for each saved search not mailed in the
-// last 24 hours, the ads new since what it last mailed (the search index's `newest()` with its
+// The saved searches' digest (docs/product.md section 11): for each saved search not looked at in
+// the last 24 hours, the ads new since what it last mailed (the search index's `newest()` with its
 // filters), at most 30, titles and absolute links only; one mail per saved search with something
 // new, with a one-click unsubscribe (RFC 8058: List-Unsubscribe with an HTTPS URL and
-// List-Unsubscribe-Post), the same link in the text. Each digest is claimed in the database before
-// it is sent, so several instances running it at once send it once. Saved searches are read in
-// batches by id, and the index is asked once per saved search: no long hold of the database.
+// List-Unsubscribe-Post), the same link in the text. Saved searches are claimed in the database in
+// batches before they are looked at, so several instances (or runs) at once look at each once and
+// send its digest once; the index is asked once per saved search: no long hold of the database.
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import { adPath } from '../../src/paths.ts';
 import { UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
@@ -100,8 +100,10 @@ export function digestMail(
 }
 
 /**
- * Mails every due saved search's digest; what it did. A digest is claimed before its mail is
- * sent (so it is sent once, whichever instance runs), and given back if the mail fails.
+ * Looks at every saved search not looked at in the last 24 hours and mails its digest when there is
+ * something new; what it did. Saved searches are claimed 500 at a time before they are looked at
+ * (so each is looked at once a day, by one run of one instance, however many run), and a digest
+ * whose mail fails is given back, so the next run sends it.
  */
 export async function sendDigests(
   store: Store,
@@ -127,10 +129,10 @@ export async function sendDigests(
     );
   let afterId = 0;
   for (;;) {
-    const due = await store.savedSearches.due(cutoff, afterId, BATCH);
-    if (due.length === 0) break;
-    afterId = due.at(-1)!.id;
-    for (const saved of due) {
+    const batch = await store.savedSearches.claimDue(cutoff, afterId, BATCH, at);
+    if (batch.lastId === undefined) break;
+    afterId = batch.lastId;
+    for (const saved of batch.claimed) {
       run.checked += 1;
       const filters = savedFilters(saved.query);
       if (!filters) continue;
@@ -143,7 +145,7 @@ export async function sendDigests(
       }
       const fresh = newSince(newest, saved.seen);
       if (fresh.length === 0) continue;
-      if (!(await store.savedSearches.claimDigest(saved.id, cutoff, at, seenOf(newest)!))) continue;
+      await store.savedSearches.recordMailed(saved.id, at, seenOf(newest)!);
       const sending = mail(saved, fresh).finally(() => inFlight.delete(sending));
       inFlight.add(sending);
       if (inFlight.size >= MAILS_IN_FLIGHT) await Promise.race(inFlight);

@@ -227,6 +227,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      query ${text} NOT NULL,
      label ${text} NOT NULL,
      created_at ${text} NOT NULL,
+     checked_at ${text},
      last_sent_at ${text},
      seen_day ${text},
      seen_ids ${text},

@@ -1,7 +1,9 @@
 // Saved searches (table saved_searches; docs/product.md section 11): a member's search, mailed as
 // a digest of its new ads at most once a day. The rules (at most 10, who may save, what a digest
 // lists) are server/alerts/'s; this part stores, and lets exactly one instance claim each digest.
+import type { ExpressionBuilder } from 'kysely';
 import { isStorableId } from './ids.ts';
+import type { Tables } from './tables.ts';
 import type { StoreContext } from './store.ts';
 
 /**
@@ -16,8 +18,9 @@ export interface SeenAds {
   ids: number[];
 }
 
-/** What a claim changed, to give it back when its mail could not be sent. */
+/** What a claim and its mail changed, to give back when the mail could not be sent. */
 export interface DigestClaim {
+  checkedAt: string | null;
   lastSentAt: string | null;
   seen: SeenAds | null;
 }
@@ -33,9 +36,11 @@ export interface SavedSearch {
   seen: SeenAds | null;
 }
 
-/** A saved search whose digest may be due, with where it goes. */
+/** A saved search a digest run has claimed, with where its mail goes. */
 export interface DueSavedSearch extends SavedSearch {
   email: string;
+  /** When it was looked at before this claim. */
+  checkedAt: string | null;
 }
 
 export interface NewSavedSearch {
@@ -58,18 +63,22 @@ export interface SavedSearchStore {
   /** Deletes the saved search of that unsubscribe token; false when there is none (any more). */
   deleteByUnsubscribeHash(hash: Buffer): Promise<boolean>;
   /**
-   * Saved searches not mailed since `cutoff` (never mailed included), of verified accounts not
-   * banned, by id after `afterId`, `limit` at a time: the digest walks them in batches.
+   * Claims the next saved searches to look at: of verified, unbanned members, not looked at since
+   * `cutoff` (never included), by id after `afterId`, at most `limit`; each is marked looked at
+   * `at`, by exactly one caller however many instances ask at once. `lastId`: the last id this
+   * batch went through (undefined: there are no more).
    */
-  due(cutoff: string, afterId: number, limit: number): Promise<DueSavedSearch[]>;
+  claimDue(
+    cutoff: string,
+    afterId: number,
+    limit: number,
+    at: string,
+  ): Promise<{ claimed: DueSavedSearch[]; lastId: number | undefined }>;
+  /** Its digest, listing up to what it has now `seen`, is mailed (it was claimed `at`). */
+  recordMailed(id: number, at: string, seen: SeenAds): Promise<void>;
   /**
-   * Claims the digest of saved search `id`, sent at `at`, listing up to `seen`: true for exactly one
-   * caller, however many instances ask at once, and only while it was not mailed since `cutoff`.
-   */
-  claimDigest(id: number, cutoff: string, at: string, seen: SeenAds): Promise<boolean>;
-  /**
-   * Gives back the claim made at `at` (its mail failed): the saved search is due again, with what
-   * it had seen before. Nothing when it was claimed again since, or deleted.
+   * Gives back the claim made at `at` (its mail failed): it is due again, with what it had seen
+   * before. Nothing when it was claimed again since, or deleted.
    */
   releaseDigest(id: number, at: string, before: DigestClaim): Promise<boolean>;
 }
@@ -178,42 +187,63 @@ export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
-    async due(cutoff, afterId, limit) {
-      const rows = await db
+    async claimDue(cutoff, afterId, limit, at) {
+      const notSince = (eb: ExpressionBuilder<Tables, 'saved_searches'>) =>
+        eb.or([
+          eb('saved_searches.checked_at', 'is', null),
+          eb('saved_searches.checked_at', '<', cutoff),
+        ]);
+      const candidates = await db
         .selectFrom('saved_searches')
         .innerJoin('accounts', 'accounts.id', 'saved_searches.account_id')
-        .select([...COLUMNS, 'accounts.email as email'])
+        .select([...COLUMNS, 'saved_searches.checked_at as checkedAt', 'accounts.email as email'])
         .where('saved_searches.id', '>', afterId)
-        .where((eb) =>
-          eb.or([
-            eb('saved_searches.last_sent_at', 'is', null),
-            eb('saved_searches.last_sent_at', '<', cutoff),
-          ]),
-        )
+        .where(notSince)
         .where('accounts.email_verified_at', 'is not', null)
         .where('accounts.banned_at', 'is', null)
         .orderBy('saved_searches.id')
         .limit(limit)
         .execute();
-      return rows.map(({ email, ...row }) => ({ ...savedSearch(row), email }));
+      if (candidates.length === 0) return { claimed: [], lastId: undefined };
+      // One statement: of any number of runs at once, the database lets exactly one change each
+      // row (the others then find it looked at since the cutoff, and it is not in their answer).
+      const won = await db
+        .updateTable('saved_searches')
+        .set({ checked_at: at })
+        .where(
+          'id',
+          'in',
+          candidates.map((row) => row.id),
+        )
+        .where(notSince)
+        .returning('id')
+        .execute();
+      const ids = new Set(won.map((row) => Number(row.id)));
+      return {
+        claimed: candidates
+          .filter((row) => ids.has(row.id))
+          .map(({ email, checkedAt, ...row }) => ({ ...savedSearch(row), email, checkedAt })),
+        lastId: candidates.at(-1)!.id,
+      };
     },
-    async claimDigest(id, cutoff, at, seen) {
-      // One statement: of any number of claims at once, the database lets exactly one change the
-      // row (the others then find it mailed since the cutoff).
-      const result = await db
+    async recordMailed(id, at, seen) {
+      await db
         .updateTable('saved_searches')
         .set({ last_sent_at: at, ...seenColumns(seen) })
         .where('id', '=', id)
-        .where((eb) => eb.or([eb('last_sent_at', 'is', null), eb('last_sent_at', '<', cutoff)]))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+        .where('checked_at', '=', at)
+        .execute();
     },
     async releaseDigest(id, at, before) {
       const result = await db
         .updateTable('saved_searches')
-        .set({ last_sent_at: before.lastSentAt, ...seenColumns(before.seen) })
+        .set({
+          checked_at: before.checkedAt,
+          last_sent_at: before.lastSentAt,
+          ...seenColumns(before.seen),
+        })
         .where('id', '=', id)
-        .where('last_sent_at', '=', at)
+        .where('checked_at', '=', at)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

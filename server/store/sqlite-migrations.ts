@@ -271,15 +271,17 @@ export const MIGRATIONS: readonly string[] = [
   // the ads new since the last one. seen_day/seen_ids: the newest posting day among the ads that
   // matched when it was last mailed (or saved), and the ids (a JSON array) of that day's that
   // matched then: an ad approved later the same day has that day too, and any id, so an id is
-  // what says it is new; last_sent_at: when the last digest was claimed (NULL: never), so one
-  // instance sends it (an UPDATE … WHERE last_sent_at < cutoff); unsubscribe_hash: the SHA-256 of
-  // the token in the digest's one-click unsubscribe link.
+  // what says it is new; checked_at: when a digest run last claimed it to look for new ads (NULL:
+  // never), so each is looked at once a day by one run of one instance (an UPDATE … WHERE
+  // checked_at < cutoff); last_sent_at: when its last digest was mailed; unsubscribe_hash: the
+  // SHA-256 of the token in the digest's one-click unsubscribe link.
   `CREATE TABLE saved_searches (
      id INTEGER PRIMARY KEY,
      account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
      query TEXT NOT NULL,
      label TEXT NOT NULL,
      created_at TEXT NOT NULL,
+     checked_at TEXT,
      last_sent_at TEXT,
      seen_day TEXT,
      seen_ids TEXT,

@@ -205,7 +205,9 @@ export interface SavedSearchesTable {
   /** What the member reads on /account and in the digest's subject. */
   label: string;
   created_at: string;
-  /** When the last digest was claimed; null: never. */
+  /** When a digest run last claimed it to look for new ads; null: never. */
+  checked_at: string | null;
+  /** When its last digest was mailed; null: never. */
   last_sent_at: string | null;
   /** The newest posting day that matched when last mailed (or saved), and that day's ad ids (JSON). */
   seen_day: string | null;

@@ -72,7 +72,10 @@ describe('the digest', () => {
     });
     await fixture.publish();
 
-    expect(await run(at(2))).toEqual({ checked: 1, mailed: 1, failed: 0 });
+    // Looked at an hour ago: not again until a day has passed.
+    expect(await run(at(2))).toEqual({ checked: 0, mailed: 0, failed: 0 });
+    expect(digests()).toEqual([]);
+    expect(await run(at(26))).toEqual({ checked: 1, mailed: 1, failed: 0 });
     const [mail] = digests();
     expect(digests()).toHaveLength(1);
     expect(mail!.subject).toBe('1 new ad: in Miami, Florida');
@@ -92,8 +95,9 @@ describe('the digest', () => {
     expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
 
     // A second run, and runs at once (several instances): nothing more.
-    expect(await run(at(3))).toEqual({ checked: 0, mailed: 0, failed: 0 });
-    await Promise.all([run(at(27)), run(at(27)), run(at(27))]);
+    expect(await run(at(27))).toEqual({ checked: 0, mailed: 0, failed: 0 });
+    const atOnce = await Promise.all([run(at(51)), run(at(51)), run(at(51))]);
+    expect(atOnce.map((outcome) => outcome.checked).sort()).toEqual([0, 0, 1]);
     expect(digests()).toHaveLength(1);
 
     // A day later, only what is new since.
@@ -104,7 +108,7 @@ describe('the digest', () => {
       postedOn: '2026-11-22',
     });
     await fixture.publish();
-    const both = await Promise.all([run(at(28)), run(at(28))]);
+    const both = await Promise.all([run(at(76)), run(at(76))]);
     expect(both.map((outcome) => outcome.mailed).sort()).toEqual([0, 1]);
     expect(digests()).toHaveLength(2);
     const second = digests()[1]!;

@@ -91,62 +91,68 @@ describe('saved searches', () => {
     expect(await t.store.savedSearches.countOwned(1)).toBe(0);
   });
 
-  it('lists the due ones of verified, unbanned members in batches, and claims each digest once', async () => {
+  it('claims the due ones of verified, unbanned members in batches, each once a day', async () => {
     const a = (await t.store.savedSearches.add(search(1, 'state=texas'), AT))!;
     const b = (await t.store.savedSearches.add(search(2, 'state=ohio'), AT))!;
     await t.store.savedSearches.add(search(3, 'state=utah'), AT); // not verified
     const c = (await t.store.savedSearches.add(search(2, 'q=hiking'), AT))!;
     const cutoff = '2026-11-24T11:00:00.000Z';
+    const RUN = '2026-11-25T12:00:00.000Z';
+    const ids = (batch: { claimed: { id: number }[] }) => batch.claimed.map((s) => s.id);
 
-    const firstBatch = await t.store.savedSearches.due(cutoff, 0, 2);
-    expect(firstBatch.map((s) => [s.id, s.email])).toEqual([
-      [a, 'member-1@example.com'],
-      [b, 'member-2@example.com'],
-    ]);
-    expect((await t.store.savedSearches.due(cutoff, b, 2)).map((s) => s.id)).toEqual([c]);
-
-    const seen = { day: '2026-11-24', ids: [77] };
-    const claims = await Promise.all(
-      [1, 2, 3, 4].map(() =>
-        t.store.savedSearches.claimDigest(a, cutoff, '2026-11-25T12:00:00.000Z', seen),
-      ),
+    // Four runs at once: each saved search is claimed by exactly one, batch by batch.
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() => t.store.savedSearches.claimDue(cutoff, 0, 2, RUN)),
     );
-    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(runs.map((run) => run.lastId)).toEqual([b, b, b, b]);
+    expect(runs.flatMap(ids).sort()).toEqual([a, b].sort());
+    const won = runs.find((run) => run.claimed.length > 0)!;
+    expect(won.claimed[0]).toEqual(
+      expect.objectContaining({ email: 'member-1@example.com', checkedAt: null, lastSentAt: null }),
+    );
+    const next = await t.store.savedSearches.claimDue(cutoff, b, 2, RUN);
+    expect([ids(next), next.lastId]).toEqual([[c], c]);
+    expect(await t.store.savedSearches.claimDue(cutoff, c, 2, RUN)).toEqual({
+      claimed: [],
+      lastId: undefined,
+    });
+    // Looked at: none is due again the same day.
+    expect((await t.store.savedSearches.claimDue(cutoff, 0, 10, RUN)).lastId).toBeUndefined();
+
+    // a's digest is mailed: it remembers what it has seen.
+    const seen = { day: '2026-11-24', ids: [77] };
+    await t.store.savedSearches.recordMailed(a, RUN, seen);
     expect(await t.store.savedSearches.listOwned(1)).toEqual([
-      expect.objectContaining({ lastSentAt: '2026-11-25T12:00:00.000Z', seen }),
+      expect.objectContaining({ lastSentAt: RUN, seen }),
     ]);
-    expect((await t.store.savedSearches.due(cutoff, 0, 10)).map((s) => s.id)).toEqual([b, c]);
-    // A day later it is due again, and claimed again once.
+
+    // A day later they are due again, and claimed again once.
     const nextCutoff = '2026-11-25T12:00:00.001Z';
-    expect((await t.store.savedSearches.due(nextCutoff, 0, 10)).map((s) => s.id)).toEqual([
+    const NEXT_RUN = '2026-11-26T12:00:00.000Z';
+    expect(ids(await t.store.savedSearches.claimDue(nextCutoff, 0, 10, NEXT_RUN))).toEqual([
       a,
       b,
       c,
     ]);
-    expect(
-      await t.store.savedSearches.claimDigest(a, cutoff, '2026-11-26T12:00:00.000Z', seen),
-    ).toBe(false);
-    expect(
-      await t.store.savedSearches.claimDigest(a, nextCutoff, '2026-11-26T12:00:00.000Z', seen),
-    ).toBe(true);
+    await t.store.savedSearches.recordMailed(a, NEXT_RUN, { day: '2026-11-25', ids: [80] });
 
-    // A claim whose mail failed is given back: due again, with what it had seen before. A stale
-    // release (claimed again since) changes nothing.
-    const before = { lastSentAt: '2026-11-25T12:00:00.000Z', seen };
+    // Its mail failed: the claim is given back, as it was before. A stale release (another
+    // claim since) changes nothing.
+    const before = { checkedAt: RUN, lastSentAt: RUN, seen };
     expect(await t.store.savedSearches.releaseDigest(a, '2026-11-26T12:00:00.001Z', before)).toBe(
       false,
     );
-    expect(await t.store.savedSearches.releaseDigest(a, '2026-11-26T12:00:00.000Z', before)).toBe(
-      true,
-    );
+    expect(await t.store.savedSearches.releaseDigest(a, NEXT_RUN, before)).toBe(true);
     expect(await t.store.savedSearches.listOwned(1)).toEqual([
-      expect.objectContaining({ lastSentAt: '2026-11-25T12:00:00.000Z', seen }),
+      expect.objectContaining({ lastSentAt: RUN, seen }),
     ]);
-    expect((await t.store.savedSearches.due(nextCutoff, 0, 10)).map((s) => s.id)).toContain(a);
+    expect(ids(await t.store.savedSearches.claimDue(nextCutoff, 0, 10, NEXT_RUN))).toEqual([a]);
 
     // A banned member's are never due.
-    await t.sql.run('UPDATE accounts SET banned_at = ? WHERE id = 2', AT);
-    expect((await t.store.savedSearches.due(nextCutoff, 0, 10)).map((s) => s.id)).toEqual([a]);
+    await t.sql.run('UPDATE accounts SET banned_at = ? WHERE id = 1', AT);
+    expect(
+      (await t.store.savedSearches.claimDue('2026-12-30T00:00:00.000Z', 0, 10, NEXT_RUN)).claimed,
+    ).toEqual([expect.objectContaining({ id: b }), expect.objectContaining({ id: c })]);
   });
 
   it('goes with the account', async () => {

@@ -13,6 +13,7 @@ const saved: DueSavedSearch = {
   label: '“hiking”, in Texas',
   createdAt: '2026-11-20T10:00:00.000Z',
   lastSentAt: null,
+  checkedAt: null,
   seen: null,
   email: 'member@example.com',
 };
