@@ -114,6 +114,7 @@ describe('saved searches in Chromium', () => {
     expect(await search.getByLabel('Words', { exact: true }).inputValue()).toBe('coffee');
     expect(await search.locator('article.ad-card').count()).toBeGreaterThan(0);
     expect(await savedQueriesOf(address)).toEqual([]);
+    await lookAtWidths(search, SHOTS, 'search-save-refused', true);
     await unverified.close();
   });
 });

@@ -26,17 +26,20 @@ export function MySavedSearches({
           new ads by email, at most once a day.
         </p>
       ) : (
-        searches.map((search) => (
-          <div className="my-data__item" key={search.id}>
-            <a href={search.searchUrl}>{search.label}</a>
-            <form method="post" action={deleteSavedSearchPath(search.id)}>
-              <input type="hidden" name="savedSearchId" value={search.id} />
-              <button className="button button--ghost button--small" type="submit">
-                Delete<span className="visually-hidden"> {search.label}</span>
-              </button>
-            </form>
-          </div>
-        ))
+        <>
+          <p className="my-data__text">We email you the new ads of each, at most once a day.</p>
+          {searches.map((search) => (
+            <div className="my-data__item" key={search.id}>
+              <a href={search.searchUrl}>{search.label}</a>
+              <form method="post" action={deleteSavedSearchPath(search.id)}>
+                <input type="hidden" name="savedSearchId" value={search.id} />
+                <button className="button button--ghost button--small" type="submit">
+                  Delete<span className="visually-hidden"> {search.label}</span>
+                </button>
+              </form>
+            </div>
+          ))}
+        </>
       )}
     </section>
   );

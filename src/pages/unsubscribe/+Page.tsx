@@ -51,7 +51,7 @@ export default function Page() {
               Open the search
             </a>
             <a className="button button--ghost" href={savedSearchesPath}>
-              Your saved searches
+              Saved searches
             </a>
           </div>
         </div>
@@ -59,9 +59,8 @@ export default function Page() {
         <div className="form-card success">
           <h1>{heading}</h1>
           <p>
-            This link no longer works: its saved search was deleted already (with this link, or on
-            your account page), or the link is not complete. Check that you opened the whole link
-            from the email.
+            Its saved search was deleted already, with this link or on your account page, or the
+            link is not complete: check that you opened the whole link from the email.
           </p>
           <div className="button-row">
             <a className="button button--primary" href={savedSearchesPath}>

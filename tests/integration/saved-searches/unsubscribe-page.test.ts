@@ -92,7 +92,7 @@ describe('the unsubscribe page', () => {
       '<a class="button button--primary" href="/search?q=jazz&amp;state=Florida">Open the search</a>',
     );
     expect(html).toContain(
-      '<a class="button button--ghost" href="/account#saved-searches">Your saved searches</a>',
+      '<a class="button button--ghost" href="/account#saved-searches">Saved searches</a>',
     );
     expect(await queriesOf(member)).toEqual(['q=chess']);
 
