@@ -48,7 +48,11 @@ import { accountPageSources, accountsRoutes } from './routes/accounts.ts';
 import { emailLinkPageSources, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
 import { memberAdPageSources, postingRoutes } from './routes/posting.ts';
 import { savedSearchRoutes } from './routes/saved-searches.ts';
-import { unsubscribeRoutes } from './routes/unsubscribe.ts';
+import {
+  unsubscribeHeaders,
+  unsubscribePageSource,
+  unsubscribeRoutes,
+} from './routes/unsubscribe.ts';
 import { messagePageSources, messagesRoutes } from './routes/messages.ts';
 import { memberDataRoutes } from './routes/member-data.ts';
 import { moderationPageSources, moderationRoutes } from './routes/moderation.ts';
@@ -163,6 +167,7 @@ export function createApp(options: AppOptions) {
       ...moderationPageSources({ store }),
       ...reportPageSources({ store }),
       searchPageSource(search),
+      unsubscribePageSource({ store }),
     ],
   });
   const refuse = refusals(pages);
@@ -194,6 +199,8 @@ export function createApp(options: AppOptions) {
   app.get('/metrics', operations.metrics);
   app.use(requestMetrics(metrics));
   if (options.log !== false) app.use(requestLog(options.log));
+  // Before the security headers: its Referrer-Policy is set after theirs (a token in the path).
+  app.use('/unsubscribe/*', unsubscribeHeaders);
   app.use(securityHeaders(trust));
   app.use(memberLookup(store.sessions));
   app.use('/api/*', async (c, next) => {
@@ -227,8 +234,9 @@ export function createApp(options: AppOptions) {
 
   // A search's Atom feed (a city's feed is a file of the site); links as mails make them.
   app.get('/search/feed.xml', searchFeedRoute(search, mailSite));
-  // A digest's one-click unsubscribe: signed out, no JavaScript, no origin check.
-  app.route('/unsubscribe', unsubscribeRoutes({ store, site: mailSite }));
+  // A digest's one-click unsubscribe: signed out, no JavaScript, no origin check (its GET is a
+  // page rendered on request, below).
+  app.route('/unsubscribe', unsubscribeRoutes({ store, pages }));
 
   // Pages rendered on request; then the prerendered site.
   app.get('*', (c, next) => pages.serve(c, next));

@@ -24,7 +24,7 @@ export type PageStatus = 200 | RefusalStatus;
 /** What the server reads for a page besides the query and the member. */
 export type PageExtras = Pick<
   PageRequest,
-  'link' | 'memberAds' | 'moderation' | 'messages' | 'report' | 'reports' | 'search'
+  'link' | 'memberAds' | 'moderation' | 'messages' | 'report' | 'reports' | 'search' | 'unsubscribe'
 >;
 
 /** A page source's reading: the page's extras, and its status when it is not 200. */

@@ -48,6 +48,8 @@ export const routes = {
   search: defineRoute<Record<string, never>>('/search'),
   // The Atom feed of a search: the same query string as /search, served by the server.
   searchFeed: defineRoute<Record<string, never>>('/search/feed.xml'),
+  // A saved search's digest links here to unsubscribe (docs/product.md section 11), signed out.
+  unsubscribe: defineRoute<{ token: string }>('/unsubscribe/@token'),
 };
 
 export const homePath = () => routes.home.path({});
@@ -91,6 +93,8 @@ export const reportConversationPath = (conversationId: number) =>
   `${routes.report.path({})}?conversation=${conversationId}`;
 export const moderateReportsPath = () => routes.moderateReports.path({});
 export const deleteAccountPath = () => routes.deleteAccount.path({});
+/** A saved search's unsubscribe page: its confirm button posts here too. */
+export const unsubscribePath = (token: string) => routes.unsubscribe.path({ token });
 /** The sign-in page, coming back to `next` (a path of this site) after signing in. */
 export const signinThenPath = (next: string | undefined) =>
   next ? `${routes.signin.path({})}?next=${encodeURIComponent(next)}` : routes.signin.path({});

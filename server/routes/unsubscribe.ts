@@ -1,63 +1,86 @@
 // /unsubscribe/{token}: a digest's one-click unsubscribe (docs/product.md section 11, RFC 8058),
-// working signed out and without JavaScript. GET shows what it unsubscribes from and a button;
-// POST (the button, or a mail client's `List-Unsubscribe=One-Click`) deletes that saved search.
-// No origin check: a one-click POST comes from the mail provider, and the token is the permission.
-// TODO (next step): render these two small pages through the page registry with the site layout.
-import { Hono, type Context } from 'hono';
+// working signed out and without JavaScript, as a page of the registry (src/pages/unsubscribe/)
+// with the site's layout:
+//
+// - GET shows what the link unsubscribes from and an Unsubscribe button (a plain form posting to
+//   the same URL); it never deletes anything, so mail scanners that fetch every link do no harm.
+// - POST (the button, or a mail client's `List-Unsubscribe=One-Click`) deletes that saved search
+//   and says so, with links to the search (to save it again) and to the account's saved searches.
+//   No origin check and no session: a one-click POST comes from the mail provider, and the token
+//   is the permission. Its body is not read: whatever it holds, the POST means the same.
+// - A token that is no saved search's (unknown, used, malformed, too long, not ASCII): 404, the
+//   page saying the link no longer works.
+//
+// The token is in the path: these pages send no Referer (Referrer-Policy: no-referrer), are never
+// cached, and are noindex (X-Robots-Tag and meta robots).
+import { Hono, type MiddlewareHandler } from 'hono';
+import { routes } from '../../src/paths.ts';
+import type { UnsubscribeView } from '../../src/pages/unsubscribe/unsubscribe-view.ts';
+import { savedSearchView, unsubscribeHash } from '../alerts/saved-searches.ts';
 import type { AppEnv } from '../app-env.ts';
-import { unsubscribeHash } from '../alerts/saved-searches.ts';
-import type { MailSite } from '../mail/messages.ts';
+import { pageSource, type OnRequestPages } from '../pages.ts';
+import type { SavedSearch } from '../store/saved-searches.ts';
 import type { Store } from '../store/store.ts';
 
+/** The shape of every token the digest writes (server/alerts/saved-searches.ts): 32 bytes, base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-const escape = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const GONE: UnsubscribeView = { state: 'gone' };
 
-function page(c: Context, site: MailSite, title: string, body: string, status: 200 | 404) {
-  c.header('Cache-Control', 'no-store');
-  c.header('X-Robots-Tag', 'noindex');
-  return c.html(
-    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)} - ${escape(site.brand)}</title></head>` +
-      `<body><main id="main" class="container container--form form-page"><h1>${escape(title)}</h1>${body}<p><a href="/">${escape(site.brand)}</a></p></main></body></html>`,
-    status,
-  );
+/** The saved search whose link this is, if any; anything not shaped like a token is none. */
+async function savedSearchOf(store: Store, token: string | undefined) {
+  if (token === undefined || !TOKEN.test(token)) return undefined;
+  return store.savedSearches.findByUnsubscribeHash(unsubscribeHash(token));
 }
 
-const GONE =
-  '<p>This link no longer works: the saved search was deleted already, or the link is not complete.</p>';
+const viewOf = (saved: SavedSearch, state: 'confirm' | 'done'): UnsubscribeView => {
+  const { label, searchUrl } = savedSearchView(saved);
+  return { state, label, searchUrl };
+};
 
-export function unsubscribeRoutes(options: { store: Store; site: () => MailSite }) {
-  const { store } = options;
-  const app = new Hono<AppEnv>();
-  app.get('/:token', async (c) => {
-    const token = c.req.param('token');
-    const saved = TOKEN.test(token)
-      ? await store.savedSearches.findByUnsubscribeHash(unsubscribeHash(token))
-      : undefined;
-    if (!saved) return page(c, options.site(), 'Unsubscribe', GONE, 404);
-    return page(
-      c,
-      options.site(),
-      'Unsubscribe',
-      `<p>Stop the emails about new ads for your saved search “${escape(saved.label)}”? The saved search is deleted.</p>` +
-        `<form method="post" action="/unsubscribe/${token}"><button class="button button--primary" type="submit">Unsubscribe</button></form>`,
-      200,
-    );
+/** The confirm page's reading: the saved search the link is for, or 404. */
+export function unsubscribePageSource(options: { store: Store }) {
+  return pageSource({
+    route: routes.unsubscribe,
+    for: 'anyone',
+    read: async (c, { params }) => {
+      // The POST's answer says itself what it did (unsubscribeRoutes).
+      if (c.req.method === 'POST') return {};
+      const saved = await savedSearchOf(options.store, params.token);
+      return saved
+        ? { unsubscribe: viewOf(saved, 'confirm') }
+        : { unsubscribe: GONE, status: 404 as const };
+    },
   });
+}
+
+/**
+ * The headers of every answer under /unsubscribe/. Mounted before the security headers, which
+ * set the site's own Referrer-Policy on the way out: this one's comes after and stays.
+ */
+export const unsubscribeHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.res.headers.set('Cache-Control', 'no-store');
+  c.res.headers.set('X-Robots-Tag', 'noindex, nofollow');
+  c.res.headers.set('Referrer-Policy', 'no-referrer');
+};
+
+/** POST /unsubscribe/{token}: deletes the link's saved search, and answers with the page. */
+export function unsubscribeRoutes(options: { store: Store; pages: OnRequestPages }) {
+  const { store, pages } = options;
+  const app = new Hono<AppEnv>();
   app.post('/:token', async (c) => {
     const token = c.req.param('token');
+    const saved = await savedSearchOf(store, token);
+    // Found, then deleted: two POSTs at once (a mail client's and the button) delete it once.
     const deleted =
-      TOKEN.test(token) &&
+      saved !== undefined &&
       (await store.savedSearches.deleteByUnsubscribeHash(unsubscribeHash(token)));
-    if (!deleted) return page(c, options.site(), 'Unsubscribe', GONE, 404);
-    return page(
-      c,
-      options.site(),
-      'You are unsubscribed',
-      '<p>Your saved search is deleted: we will not email you about it again.</p>',
-      200,
-    );
+    const page = { route: routes.unsubscribe, params: { token } };
+    return (await pages.render(c, page, {
+      extras: { unsubscribe: deleted ? viewOf(saved, 'done') : GONE },
+      status: deleted ? 200 : 404,
+    }))!;
   });
   return app;
 }

@@ -9,6 +9,7 @@ import type { ModerationView } from './moderation-view.ts';
 import type { ModerationReportsView, ReportTarget } from './report-view.ts';
 import type { SavedSearchView } from './account/saved-searches-view.ts';
 import type { SearchView } from './search/search-view.ts';
+import type { UnsubscribeView } from './unsubscribe/unsubscribe-view.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
@@ -57,4 +58,6 @@ export interface PageRequest {
   reports?: ModerationReportsView;
   /** On /search: the filters as typed, their errors, and the page of results the index gave. */
   search?: SearchView;
+  /** On /unsubscribe/{token}: the saved search its link is for, or that it is gone. */
+  unsubscribe?: UnsubscribeView;
 }

@@ -1,5 +1,9 @@
 import { Banner } from '../../components/Banner.tsx';
-import { deleteSavedSearchPath, type SavedSearchView } from './saved-searches-view.ts';
+import {
+  deleteSavedSearchPath,
+  SAVED_SEARCHES_ANCHOR,
+  type SavedSearchView,
+} from './saved-searches-view.ts';
 
 /** On /account: the member's saved searches, each with a link to it and Delete (a plain form). */
 export function MySavedSearches({
@@ -12,7 +16,7 @@ export function MySavedSearches({
   error?: string;
 }) {
   return (
-    <section className="my-data" aria-labelledby="saved-searches-title">
+    <section className="my-data" id={SAVED_SEARCHES_ANCHOR} aria-labelledby="saved-searches-title">
       <h2 id="saved-searches-title">Saved searches</h2>
       {notice && <Banner tone="info">{notice}</Banner>}
       {error && <Banner>{error}</Banner>}
@@ -22,17 +26,20 @@ export function MySavedSearches({
           new ads by email, at most once a day.
         </p>
       ) : (
-        searches.map((search) => (
-          <div className="my-data__item" key={search.id}>
-            <a href={search.searchUrl}>{search.label}</a>
-            <form method="post" action={deleteSavedSearchPath(search.id)}>
-              <input type="hidden" name="savedSearchId" value={search.id} />
-              <button className="button button--ghost button--small" type="submit">
-                Delete<span className="visually-hidden"> {search.label}</span>
-              </button>
-            </form>
-          </div>
-        ))
+        <>
+          <p className="my-data__text">We email you the new ads of each, at most once a day.</p>
+          {searches.map((search) => (
+            <div className="my-data__item" key={search.id}>
+              <a href={search.searchUrl}>{search.label}</a>
+              <form method="post" action={deleteSavedSearchPath(search.id)}>
+                <input type="hidden" name="savedSearchId" value={search.id} />
+                <button className="button button--ghost button--small" type="submit">
+                  Delete<span className="visually-hidden"> {search.label}</span>
+                </button>
+              </form>
+            </div>
+          ))}
+        </>
       )}
     </section>
   );

@@ -4,6 +4,9 @@
 /** Where "Email me new ads like these" posts (with the search's query string). */
 export const SAVED_SEARCHES_PATH = '/api/saved-searches';
 
+/** The id of /account's list of saved searches (the unsubscribe pages link to it). */
+export const SAVED_SEARCHES_ANCHOR = 'saved-searches';
+
 /** Where a saved search's Delete on /account posts. */
 export const deleteSavedSearchPath = (id: number) => `${SAVED_SEARCHES_PATH}/${id}/delete`;
 

@@ -43,6 +43,7 @@ function SaveSearch({ query, action, error }: NonNullable<Data['save']>) {
     <form className="search-save" method="post" action={action}>
       <FormStatus error={error} />
       <input type="hidden" name="query" value={query} />
+      <p className="search-save__text">Get this search’s new ads by email, at most once a day.</p>
       <button className="button button--secondary button--small" type="submit">
         Email me new ads like these
       </button>

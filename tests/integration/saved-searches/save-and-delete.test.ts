@@ -47,6 +47,7 @@ describe('saving a search', () => {
       '<input type="hidden" name="query" value="q=hiking&amp;state=California"/>',
     );
     expect(page).toContain('Email me new ads like these');
+    expect(page).toContain('Get this search’s new ads by email, at most once a day.');
 
     const response = await save(member, 'q=hiking&state=California&sort=match');
     expect(response.status).toBe(303);
@@ -75,6 +76,8 @@ describe('saving a search', () => {
       '<a href="/search?q=hiking&amp;state=California">“hiking”, in California</a>',
     );
     expect(account).toMatch(/<form action="\/api\/saved-searches\/\d+\/delete" method="post">/);
+    // The unsubscribe pages link to the list: /account#saved-searches.
+    expect(account).toContain('<section class="my-data" id="saved-searches"');
   });
 
   test('signed out, unverified, an eleventh: the search page again with the message', async () => {

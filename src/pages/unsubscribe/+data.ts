@@ -1,0 +1,7 @@
+// https://vike.dev/data
+import type { DataContext } from '../registry.ts';
+import { unsubscribeData } from './unsubscribeData.ts';
+
+export type Data = ReturnType<typeof unsubscribeData>;
+
+export const data = (pageContext: DataContext) => unsubscribeData(pageContext);
