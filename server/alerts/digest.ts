@@ -49,7 +49,7 @@ export function digestMail(
   const search = `${site.baseUrl}${savedSearchPath(saved.query)}`;
   const count = ads.length === 1 ? '1 new ad' : `${ads.length} new ads`;
   const subject = `${count}: ${saved.label}`;
-  const intro = `New ads for your saved search “${saved.label}” on ${site.brand}:`;
+  const intro = `New ads on ${site.brand} for your saved search: ${saved.label}`;
   // An editors' sample ad says so here too, as its badge does on the site.
   const titleOf = (ad: CompiledAd) => (ad.sample ? `${ad.title} (sample ad)` : ad.title);
   const text = [

@@ -120,8 +120,8 @@ describe('the digest', () => {
     const confirm = await fixture.app.request(`http://localhost${path}`);
     expect(confirm.status).toBe(200);
     const confirmPage = await confirm.text();
-    expect(confirmPage).toContain('“in Miami, Florida”');
-    expect(confirmPage).toContain(`<form method="post" action="${path}">`);
+    expect(confirmPage).toContain('<strong>in Miami, Florida</strong>');
+    expect(confirmPage).toContain(`<form action="${path}" method="post">`);
     const oneClick = await fixture.app.request(`http://localhost${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
