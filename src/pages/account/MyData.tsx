@@ -12,8 +12,8 @@ export function MyData() {
         <div>
           <h3 className="my-data__title">Download my data</h3>
           <p className="my-data__text">
-            One file (JSON) with your account, your ads, your conversations and their messages, the
-            members you blocked and the reports you made.
+            One file (JSON) with your account, your ads and their photos, your conversations and
+            their messages, the members you blocked, the reports you made and your saved searches.
           </p>
         </div>
         <a className="button button--secondary button--small" href={DOWNLOAD_DATA_PATH}>
