@@ -6,7 +6,7 @@
 // batches before they are looked at, so several instances (or runs) at once look at each once and
 // send its digest once; the index is asked once per saved search: no long hold of the database.
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
-import { adPath } from '../../src/paths.ts';
+import { adPath, unsubscribePath } from '../../src/paths.ts';
 import { UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
@@ -37,7 +37,7 @@ export interface DigestRun {
 }
 
 export const unsubscribeUrl = (site: MailSite, token: string) =>
-  `${site.baseUrl}/unsubscribe/${token}`;
+  `${site.baseUrl}${unsubscribePath(token)}`;
 
 export function digestMail(
   site: MailSite,
