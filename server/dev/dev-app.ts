@@ -4,15 +4,18 @@
 //
 // Its pages link Vite's assets. The one file of a build it reads is the not-found screen, of a page a
 // visitor may not see ({site}/404.html): the dev server has no build, so it writes that file into
-// a folder of its own, rendered as the prerenderer renders it.
+// a folder of its own, rendered as the prerenderer renders it. A city's Atom feed, a file of a
+// build too, it makes on request from the same function the build writes it with.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PageAssets } from '../../renderer/assets.ts';
 import { renderPageHtml } from '../../renderer/renderPageHtml.tsx';
-import { getSite } from '../../src/content/index.ts';
+import { getSite, hasCity } from '../../src/content/index.ts';
+import { cityFeedText } from '../../src/feeds/city-feed-text.ts';
 import { notFoundData } from '../../src/pages/_error/errorPageData.ts';
 import { ErrorPage } from '../../src/pages/registry.ts';
-import { NOT_FOUND_FILES } from '../../src/paths.ts';
+import { NOT_FOUND_FILES, routes } from '../../src/paths.ts';
+import { ATOM_TYPE } from '../static-site.ts';
 import { createApp } from '../app.ts';
 import { openSqliteStore } from '../store/open-store.ts';
 import type { StoreHandle } from '../store/store.ts';
@@ -48,7 +51,7 @@ export function devApp(settings: DevAppSettings) {
   mkdirSync(siteDir, { recursive: true });
   const notFound = renderPageHtml(ErrorPage, notFoundData('page'), settings.assets);
   writeFileSync(join(siteDir, NOT_FOUND_FILES.page), notFound);
-  return createApp({
+  const app = createApp({
     siteDir,
     pageAssets: () => settings.assets,
     store: settings.store,
@@ -56,4 +59,14 @@ export function devApp(settings: DevAppSettings) {
     publisher: settings.publisher,
     mailSite: () => ({ brand: getSite().brand, baseUrl: settings.baseUrl() }),
   });
+  return {
+    fetch(request: Request, env?: unknown): Response | Promise<Response> {
+      const feed = routes.cityFeed.match(new URL(request.url).pathname);
+      if (feed && request.method === 'GET' && hasCity(feed.stateName, feed.cityName))
+        return new Response(cityFeedText(feed.stateName, feed.cityName), {
+          headers: { 'Content-Type': ATOM_TYPE, 'Cache-Control': 'no-cache' },
+        });
+      return app.fetch(request, env);
+    },
+  };
 }

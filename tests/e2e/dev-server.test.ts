@@ -4,7 +4,7 @@
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
-import { adPath, cityPath, guidePath, statePath } from '../../src/paths.ts';
+import { adPath, cityFeedPath, cityPath, guidePath, statePath } from '../../src/paths.ts';
 import { startDevServer, type DevServer } from './dev-server-process.ts';
 import { builtAds, builtContent, canonicalOf, fetchPage, metaContent, titleOf } from './support.ts';
 
@@ -68,5 +68,18 @@ describe('the dev server and the prerendered site', () => {
       expect(developed.main, path).toBeTruthy();
       expect(developed, path).toEqual(essentials(prerendered.status, prerendered.html));
     }
+  });
+
+  test('answer a city’s feed, a file of the build, with the same text', async () => {
+    const path = cityFeedPath('California', 'Los Angeles');
+    const built = await fetchPage(path);
+    expect(built.status).toBe(200);
+    const response = await fetch(`${dev.url}${path}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toBe(built.headers.get('Content-Type'));
+    const text = await response.text();
+    expect(text).toContain('<entry>');
+    expect(text).toBe(built.html);
+    expect((await fetch(`${dev.url}${cityFeedPath('Vermont', 'Atlantis')}`)).status).toBe(404);
   });
 });
