@@ -5,7 +5,7 @@
 // digest is claimed in the database, so it is sent once. The server runs it every hour
 // (server/alerts/digest-schedule.ts), built beside it as {out}/server/alerts.mjs.
 import { resolve } from 'node:path';
-import { sendDigests } from '../server/alerts/digest.ts';
+import { MAILS_IN_FLIGHT, sendDigests } from '../server/alerts/digest.ts';
 import { searchIndex } from '../server/db/search-index.ts';
 import { createMailer } from '../server/mail/mailer.ts';
 import { openStore, storeLocationFromEnv } from '../server/store/open-store.ts';
@@ -35,6 +35,8 @@ const mailer = createMailer({
   smtpUrl: process.env.SMTP_URL || undefined,
   outboxDir: resolve(process.env.MAIL_OUTBOX_DIR ?? 'data/outbox'),
   from: process.env.MAIL_FROM ?? `"${site.brand}" <no-reply@${new URL(baseUrl).hostname}>`,
+  // Thousands of mails: through connections kept open, as many as the digest sends at once.
+  pooledConnections: MAILS_IN_FLIGHT,
 });
 const index = searchIndex();
 try {
@@ -43,13 +45,13 @@ try {
     process.exitCode = 1;
   } else {
     const run = await sendDigests(store, index, mailer, { brand: site.brand, baseUrl }, new Date());
-    await mailer.settled();
     const failed = run.failed > 0 ? `; ${run.failed} could not be sent (tried again next run)` : '';
     console.log(
       `Saved-search digests: looked at ${run.checked} saved search${run.checked === 1 ? '' : 'es'} due; mailed ${run.mailed} digest${run.mailed === 1 ? '' : 's'}${failed}.`,
     );
   }
 } finally {
+  await mailer.close();
   index.close();
   await store.close();
 }

@@ -41,6 +41,12 @@ const hashing = {
   maxWaitMs: optionalWholeNumber('PASSWORD_HASH_MAX_WAIT_MS'),
 };
 
+const digestSchedule = process.env.DIGEST_SCHEDULE || 'on';
+if (digestSchedule !== 'on' && digestSchedule !== 'off') {
+  console.error(`DIGEST_SCHEDULE: expected on or off, got ${JSON.stringify(digestSchedule)}`);
+  process.exit(1);
+}
+
 let trustProxy;
 try {
   trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
@@ -134,10 +140,14 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   sweepOldPhotos();
 });
 // Saved searches' digests: a child process a few minutes after start, then every hour; each saved
-// search is mailed at most once a day, by one instance (server/alerts/digest-schedule.ts).
-const digests = scheduleDigests({
-  command: bundledDigestCommand(join(dirname(siteDir), 'server', 'alerts.mjs')),
-});
+// search is looked at once a day, by one run of one instance (server/alerts/digest-schedule.ts).
+// DIGEST_SCHEDULE=off leaves them to `npm run alerts -- send` (a cron job, say).
+const digests =
+  digestSchedule === 'on'
+    ? scheduleDigests({
+        command: bundledDigestCommand(join(dirname(siteDir), 'server', 'alerts.mjs')),
+      })
+    : undefined;
 // Expiry reminders, 3 days before (docs/product.md section 6): looked for every hour, so a restart or
 // a new day never misses one; each ad's reminder is sent once (member_ads.reminded_at).
 function remindOfExpiry(): void {
@@ -177,7 +187,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       // A publish under way finishes first: the site is left as one build made it.
       everyInstance.stop();
       publisher.stop();
-      digests.stop();
+      digests?.stop();
       void Promise.all([publisher.idle(), mailer.settled()]).then(() => {
         void store.close();
         process.exit(0);

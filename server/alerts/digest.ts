@@ -25,7 +25,7 @@ export const DIGEST_INTERVAL_MS = 24 * 60 * 60 * 1000;
 /** Saved searches read from the database at a time. */
 const BATCH = 500;
 /** Mails on their way at once (an SMTP server answers each in tens of milliseconds). */
-const MAILS_IN_FLIGHT = 8;
+export const MAILS_IN_FLIGHT = 8;
 
 export interface DigestRun {
   /** Saved searches due and looked at. */

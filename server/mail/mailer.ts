@@ -39,6 +39,11 @@ export interface MailSettings {
   from: string;
   /** Where the outbox line and send failures go; default console. */
   log?: (line: string) => void;
+  /**
+   * Over SMTP: send through up to this many connections kept open (a digest run's thousands of
+   * mails), instead of a connection a message; `close()` them when done.
+   */
+  pooledConnections?: number;
 }
 
 export interface Mailer {
@@ -58,6 +63,8 @@ export interface Mailer {
   removeOutboxMailsTo(address: string): void;
   /** Resolves when every message queued so far has been sent (or has failed and been logged). */
   settled(): Promise<void>;
+  /** Closes the pooled connections, if any, once every message queued so far is settled. */
+  close(): Promise<void>;
   /** `smtp` or `outbox`, for the start-up line. */
   readonly kind: 'smtp' | 'outbox';
 }
@@ -67,12 +74,16 @@ export function createMailer(settings: MailSettings): Mailer {
   const pending = new Set<Promise<void>>();
   /** Removals under way, by address: mail to it sent meanwhile waits for them. */
   const removals = new Map<string, Promise<void>>();
-  const deliver = settings.smtpUrl
-    ? smtpDelivery(settings.smtpUrl, settings.from)
-    : outboxDelivery(settings.outboxDir, settings.from, log);
+  const smtp = settings.smtpUrl
+    ? smtpDelivery(settings.smtpUrl, settings.from, settings.pooledConnections)
+    : undefined;
+  const deliver = smtp?.deliver ?? outboxDelivery(settings.outboxDir, settings.from, log);
   const track = (work: Promise<void>) => {
     const tracked = work.finally(() => pending.delete(tracked));
     pending.add(tracked);
+  };
+  const settled = async () => {
+    while (pending.size > 0) await Promise.all([...pending]);
   };
   /** Delivers a message once the removals of its address's mail are done. */
   const start = (message: MailMessage) => {
@@ -115,8 +126,10 @@ export function createMailer(settings: MailSettings): Mailer {
       removals.set(key, removing);
       track(removing);
     },
-    async settled() {
-      while (pending.size > 0) await Promise.all([...pending]);
+    settled,
+    async close() {
+      await settled();
+      smtp?.close();
     },
   };
 }
@@ -178,10 +191,15 @@ function recipientsOf(file: string): string[] {
     .filter((part) => part !== '');
 }
 
-function smtpDelivery(smtpUrl: string, from: string) {
-  const transport = createTransport(smtpUrl);
-  return async (message: MailMessage) => {
-    await transport.sendMail({ from, ...message });
+function smtpDelivery(smtpUrl: string, from: string, pooledConnections: number | undefined) {
+  const transport = pooledConnections
+    ? createTransport({ url: smtpUrl, pool: true, maxConnections: pooledConnections })
+    : createTransport(smtpUrl);
+  return {
+    async deliver(message: MailMessage) {
+      await transport.sendMail({ from, ...message });
+    },
+    close: () => transport.close(),
   };
 }
 

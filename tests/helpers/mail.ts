@@ -65,11 +65,29 @@ function decodeBody(body: string, encoding: string | undefined): string {
   return body;
 }
 
+const ENCODED_WORD = /=\?utf-8\?([BQ])\?([^?]*)\?=/gi;
+const ENCODED_RUN = /=\?utf-8\?[BQ]\?[^?]*\?=(?:\s+=\?utf-8\?[BQ]\?[^?]*\?=)*/gi;
+
+/**
+ * RFC 2047 encoded words. White space between two of them (a folded header) is not text, and a
+ * character may be split across two, so a run of them is decoded to bytes as one.
+ */
 const decodeWords = (text: string) =>
-  text.replace(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi, (_, kind: string, data: string) =>
-    kind.toUpperCase() === 'B'
-      ? Buffer.from(data, 'base64').toString('utf8')
-      : decodeBody(data.replace(/_/g, ' '), 'quoted-printable'),
+  text.replace(ENCODED_RUN, (run) =>
+    Buffer.concat(
+      [...run.matchAll(ENCODED_WORD)].map(([, kind, data]) =>
+        kind!.toUpperCase() === 'B'
+          ? Buffer.from(data!, 'base64')
+          : Buffer.from(
+              data!
+                .replace(/_/g, ' ')
+                .replace(/=([0-9A-F]{2})/gi, (_, hex: string) =>
+                  String.fromCharCode(parseInt(hex, 16)),
+                ),
+              'latin1',
+            ),
+      ),
+    ).toString('utf8'),
   );
 
 export function parseMail(raw: string): ReadMail {

@@ -1,0 +1,92 @@
+// `npm run alerts -- send` over real SMTP (smtp-server): the digests go through a few connections
+// kept open (not one a mail: a run mails thousands), and the program ends once they are sent.
+import { spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { MAILS_IN_FLIGHT } from '../../../server/alerts/digest.ts';
+import { cookieHeader, postForm } from '../../helpers/api.ts';
+import { parseMail, type ReadMail } from '../../helpers/mail.ts';
+import { insertMemberAd } from '../../helpers/member-ads.ts';
+import { makeMember } from '../../helpers/posting.ts';
+import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+
+const MEMBERS = MAILS_IN_FLIGHT + 4;
+let fixture: SearchFixture;
+let smtp: SMTPServer;
+let smtpPort: number;
+let connections = 0;
+const received: ReadMail[] = [];
+
+beforeAll(async () => {
+  fixture = await makeSearchFixture();
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push(parseMail(Buffer.concat(chunks).toString('utf8')));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtpPort = (smtp.server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  fixture.cleanup();
+});
+
+test('mails every digest through pooled connections, then exits', async () => {
+  const emails: string[] = [];
+  for (let i = 0; i < MEMBERS; i++) {
+    const member = await makeMember(fixture);
+    emails.push(member.email);
+    const saved = await postForm(
+      fixture.app,
+      '/api/saved-searches?q=kiteboarding',
+      { query: 'q=kiteboarding' },
+      cookieHeader(member.session),
+    );
+    expect(saved.status).toBe(303);
+  }
+  await insertMemberAd(fixture, {
+    state: 'Florida',
+    city: 'Miami',
+    title: 'Kiteboarding at Crandon Park',
+    postedOn: '2026-11-22',
+  });
+  await fixture.publish();
+
+  // Not spawnSync: the SMTP server answers from this process.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/alerts.ts', 'send'], {
+    cwd: join(import.meta.dirname, '..', '..', '..'),
+    env: {
+      ...process.env,
+      ...fixture.env,
+      COMPILED_CONTENT_DIR: fixture.compiledDir,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      PUBLIC_BASE_URL: 'https://localboard.example',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // With its connections left open, the program would never end.
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect(output).toContain(`mailed ${MEMBERS} digests.`);
+  expect(code).toBe(0);
+  expect(received.map((mail) => mail.to).sort()).toEqual([...emails].sort());
+  expect(received[0]!.subject).toBe('1 new ad: “kiteboarding”');
+  expect(connections).toBeLessThanOrEqual(MAILS_IN_FLIGHT);
+}, 60_000);
