@@ -23,7 +23,10 @@
 // 5. The digest, started as the server starts it (server/alerts/digest-schedule.ts): `node
 //    {out}/server/alerts.mjs send`, the server's environment, at nice 10. Its wall time, saved
 //    searches a second, digests mailed (its own line and the sink's count), its CPU time and peak
-//    resident memory (bench/report-peak-rss.mjs preloaded), and the server's CPU meanwhile.
+//    resident memory (bench/report-peak-rss.mjs preloaded), and the server's CPU meanwhile. Its
+//    time runs to its line; a child still there 15 s after its line is stopped, and said so.
+//    With --smtp-pool, SMTP_URL asks nodemailer for pooled connections (`?pool=true`), and the
+//    figures go below the others (the mailer opens a connection a mail otherwise).
 // Prints the figures and writes them to docs/benchmarks.md (## Saved-search digests). Nothing is
 // sent anywhere but 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -757,7 +760,7 @@ export async function benchDigest(argv: readonly string[]): Promise<void> {
       `| its nice value (seen in /proc) | ${digest.nice ?? 'not seen'} |`,
       `| from its line to its exit | ${digest.stoppedAfterLine ? `had not exited ${LINGER_MS / 1000} s after its line: stopped` : `${digest.exitSecondsAfterLine.toFixed(1)} s`} |`,
       '',
-      `Pages from the running server, ${options.readers} keep-alive readers each pausing ${options.pauseMs} ms between pages (two city pages and two ad pages, files of the built site, to one /search of the million-ad index; whole page received, \`Accept-Encoding: ${ACCEPT_ENCODING}\`), ${options.seconds} s before the digest, then while it ran:`,
+      `Pages from the running server, ${options.readers} keep-alive readers each pausing ${options.pauseMs} ms between pages (two city pages and two ad pages, files of the built site, to one /search of the generated ads' index; whole page received, \`Accept-Encoding: ${ACCEPT_ENCODING}\`), ${options.seconds} s before the digest, then while it ran:`,
       '',
       '| phase | seconds | pages | pages/s | p50 ms | p99 ms | max ms | p99 ms: city / ad / search | server CPU | failed |',
       '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|',
