@@ -24,28 +24,21 @@
 //    {out}/server/alerts.mjs send`, the server's environment, at nice 10. Its wall time, saved
 //    searches a second, digests mailed (its own line and the sink's count), its CPU time and peak
 //    resident memory (bench/report-peak-rss.mjs preloaded), and the server's CPU meanwhile. Its
-//    time runs to its line; a child still there 15 s after its line is stopped, and said so.
-//    With --smtp-pool, SMTP_URL asks nodemailer for pooled connections (`?pool=true`), and the
-//    figures go below the others (the mailer opens a connection a mail otherwise).
+//    time runs to its line; a child still there 15 s after its line is stopped, and said so. The
+//    server's own schedule is off (DIGEST_SCHEDULE=off): the run this benchmark starts is the only
+//    one.
 // Prints the figures and writes them to docs/benchmarks.md (## Saved-search digests). Nothing is
 // sent anywhere but 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, setPriority, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SMTPServer } from 'smtp-server';
+import { MAILS_IN_FLIGHT } from '../server/alerts/digest.ts';
 import { bundledDigestCommand } from '../server/alerts/digest-schedule.ts';
 import { savedSearchLabel } from '../server/alerts/saved-searches.ts';
 import { readSearchIndexVocabulary } from '../src/build/search/search-index-vocabulary.ts';
@@ -69,9 +62,6 @@ const HOST = '127.0.0.1';
 const START = '<!-- bench-digest:start -->';
 const END = '<!-- bench-digest:end -->';
 const HEADING = '## Saved-search digests';
-/** The figures of a run with --smtp-pool, below the others. */
-const POOLED_START = '<!-- bench-digest-pooled:start -->';
-const POOLED_END = '<!-- bench-digest-pooled:end -->';
 const SAVED_PER_MEMBER = 10;
 /** The server's priority for its digest child (server/alerts/digest-schedule.ts). */
 const DIGEST_NICE = 10;
@@ -105,14 +95,12 @@ interface DigestBenchOptions {
   readers: number;
   seconds: number;
   pauseMs: number;
-  /** SMTP_URL with `?pool=true`: nodemailer keeps its connections open and sends over them. */
-  smtpPool: boolean;
   write: boolean;
   keep: boolean;
 }
 
 const USAGE =
-  'usage: npm run bench:digest -- [--ads N] [--members N] [--readers N] [--seconds S] [--pause-ms N] [--smtp-pool] [--no-write] [--keep]';
+  'usage: npm run bench:digest -- [--ads N] [--members N] [--readers N] [--seconds S] [--pause-ms N] [--no-write] [--keep]';
 
 function parseOptions(argv: readonly string[]): DigestBenchOptions {
   const options: DigestBenchOptions = {
@@ -121,7 +109,6 @@ function parseOptions(argv: readonly string[]): DigestBenchOptions {
     readers: 8,
     seconds: 20,
     pauseMs: 100,
-    smtpPool: false,
     write: true,
     keep: false,
   };
@@ -138,7 +125,6 @@ function parseOptions(argv: readonly string[]): DigestBenchOptions {
     else if (flag === '--readers') options.readers = number(1);
     else if (flag === '--seconds') options.seconds = number(1);
     else if (flag === '--pause-ms') options.pauseMs = number(0);
-    else if (flag === '--smtp-pool') options.smtpPool = true;
     else if (flag === '--no-write') options.write = false;
     else if (flag === '--keep') options.keep = true;
     else throw new Error(`unknown option ${flag}\n${USAGE}`);
@@ -494,23 +480,6 @@ function procStat(pid: number): { cpuSeconds: number; nice: number } | undefined
   }
 }
 
-/**
- * The server's output folder, as links to the worktree's build (dist/) without its digest
- * (server/alerts.mjs): the server's own schedule then starts no digest 5 minutes after it starts
- * (its child exits at once), and the run this benchmark starts is the only one.
- */
-function outDirWithoutDigest(workspaceDir: string): string {
-  const dist = join(root, 'dist');
-  const out = join(workspaceDir, 'out');
-  mkdirSync(join(out, 'server'), { recursive: true });
-  for (const name of readdirSync(dist))
-    if (name !== 'server') symlinkSync(join(dist, name), join(out, name));
-  for (const name of readdirSync(join(dist, 'server')))
-    if (!name.startsWith('alerts.mjs'))
-      symlinkSync(join(dist, 'server', name), join(out, 'server', name));
-  return out;
-}
-
 function startServer(port: number, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
   const log = openSync(logFile, 'a');
   try {
@@ -674,10 +643,12 @@ export async function benchDigest(argv: readonly string[]): Promise<void> {
       NODE_ENV: 'production',
       PORT: String(port),
       HOST,
-      SITE_DIR: join(outDirWithoutDigest(workspace.dir), 'site'),
+      SITE_DIR: join(root, 'dist', 'site'),
       COMPILED_CONTENT_DIR: compiledDir,
       DATABASE_PATH: databasePath,
-      SMTP_URL: `smtp://${HOST}:${sink.port}${options.smtpPool ? '/?pool=true&maxConnections=8' : ''}`,
+      SMTP_URL: `smtp://${HOST}:${sink.port}`,
+      // The server's own schedule would start a run 5 minutes in: this benchmark starts the one.
+      DIGEST_SCHEDULE: 'off',
       MAIL_OUTBOX_DIR: join(workspace.dir, 'outbox'),
       // The site was built for this day: the server publishes nothing at start-up.
       BUILD_DATE: DEFAULT_BUILD_DATE,
@@ -747,7 +718,7 @@ export async function benchDigest(argv: readonly string[]): Promise<void> {
     const lines = [
       `- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${n(options.ads)} generated ads (seed ${DEFAULT_SEED}, build date ${DEFAULT_BUILD_DATE}, one file a state, content step ${compileSeconds.toFixed(0)} s), on ${workspace.onTmpfs ? '/dev/shm (tmpfs)' : 'disk'}; SQLite database.`,
       `- ${n(options.members)} verified members with ${SAVED_PER_MEMBER} saved searches each: ${n(savedCount)} (${SAVED_KINDS.map((kind) => `${kind} ${n(kindCounts.get(kind) ?? 0)}`).join(', ')}), each having seen the newest posting day of the index (${newest.day}: the generated ads are posted up to the day before the build date) with none of its ads, so that day's ${n(newest.ads)} ads are new to all of them: one day of new ads, as a daily digest finds them.`,
-      `- Mail: SMTP_URL \`smtp://127.0.0.1:PORT${options.smtpPool ? '/?pool=true&maxConnections=8' : ''}\` ${options.smtpPool ? '(nodemailer keeps up to 8 connections open and sends every mail over them)' : '(as the mailer sends by default: a new SMTP connection for each mail)'}; the sink, like smtp-server always, waits 100 ms before its greeting, as a relay a network away costs a connection's round trips.`,
+      `- Mail: SMTP_URL \`smtp://127.0.0.1:PORT\`, through the ${MAILS_IN_FLIGHT} connections the digest keeps open for its run; the sink, like smtp-server always, waits 100 ms before each connection's greeting, as a relay a network away costs a connection's round trips.`,
       `- Machine: nproc ${cpus().length} (${cpus()[0]?.model.split(' ').slice(0, 2).join(' ')}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, Node ${process.version}; load average ${loadBefore.map((v) => v.toFixed(1)).join(', ')} at the start, ${loadAfter.map((v) => v.toFixed(1)).join(', ')} at the end (other work shared the cores).`,
       '',
       '| the digest | value |',
@@ -779,9 +750,7 @@ export async function benchDigest(argv: readonly string[]): Promise<void> {
     if (options.write) {
       writeDocSection(
         join(root, 'docs', 'benchmarks.md'),
-        options.smtpPool
-          ? { start: POOLED_START, end: POOLED_END }
-          : { start: START, end: END, heading: HEADING },
+        { start: START, end: END, heading: HEADING },
         lines.join('\n'),
       );
       console.log(`Wrote the figures to docs/benchmarks.md (${HEADING}).`);
