@@ -4,10 +4,10 @@
 // else the outbox MAIL_OUTBOX_DIR; PUBLIC_BASE_URL, MAIL_FROM). Safe beside running servers: each
 // digest is claimed in the database, so it is sent once. The server runs it every hour
 // (server/alerts/digest-schedule.ts), built beside it as {out}/server/alerts.mjs.
-import { resolve } from 'node:path';
 import { MAILS_IN_FLIGHT, sendDigests } from '../server/alerts/digest.ts';
 import { searchIndex } from '../server/db/search-index.ts';
 import { createMailer } from '../server/mail/mailer.ts';
+import { mailFromEnv } from '../server/mail/mail-env.ts';
 import { openStore, storeLocationFromEnv } from '../server/store/open-store.ts';
 import { getSite } from '../src/content/index.ts';
 
@@ -30,11 +30,9 @@ try {
   console.error((error as Error).message);
   process.exit(1);
 }
-const baseUrl = (process.env.PUBLIC_BASE_URL ?? site.baseUrl).replace(/\/+$/, '');
+const mail = mailFromEnv(process.env, site);
 const mailer = createMailer({
-  smtpUrl: process.env.SMTP_URL || undefined,
-  outboxDir: resolve(process.env.MAIL_OUTBOX_DIR ?? 'data/outbox'),
-  from: process.env.MAIL_FROM ?? `"${site.brand}" <no-reply@${new URL(baseUrl).hostname}>`,
+  ...mail.settings,
   // Thousands of mails: through connections kept open, as many as the digest sends at once.
   pooledConnections: MAILS_IN_FLIGHT,
 });
@@ -44,7 +42,7 @@ try {
     console.error('The search index is not built yet: run npm run build first.');
     process.exitCode = 1;
   } else {
-    const run = await sendDigests(store, index, mailer, { brand: site.brand, baseUrl }, new Date());
+    const run = await sendDigests(store, index, mailer, mail.site, new Date());
     const failed = run.failed > 0 ? `; ${run.failed} could not be sent (tried again next run)` : '';
     console.log(
       `Saved-search digests: looked at ${run.checked} saved search${run.checked === 1 ? '' : 'es'} due; mailed ${run.mailed} digest${run.mailed === 1 ? '' : 's'}${failed}.`,

@@ -11,6 +11,7 @@ import { parseTrustProxy } from './client-address.ts';
 import { openStore, storeLocationFromEnv } from './store/open-store.ts';
 import type { StoreHandle } from './store/store.ts';
 import { createMailer } from './mail/mailer.ts';
+import { mailFromEnv } from './mail/mail-env.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { buildPublisher, todayUtc } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
@@ -72,12 +73,8 @@ try {
   console.error((error as Error).message);
   process.exit(1);
 }
-const publicBaseUrl = (process.env.PUBLIC_BASE_URL ?? site.baseUrl).replace(/\/+$/, '');
-const mailer = createMailer({
-  smtpUrl: process.env.SMTP_URL || undefined,
-  outboxDir: resolve(process.env.MAIL_OUTBOX_DIR ?? 'data/outbox'),
-  from: process.env.MAIL_FROM ?? `"${site.brand}" <no-reply@${new URL(publicBaseUrl).hostname}>`,
-});
+const mail = mailFromEnv(process.env, site);
+const mailer = createMailer(mail.settings);
 
 // The settings are checked first; the app (and the page registry it renders from) comes after.
 const { createApp } = await import('./app.ts');
@@ -102,7 +99,7 @@ function ready(): string | undefined {
     ? `the site could not be built from the database: ${last.message}`
     : 'the site is being built from the database';
 }
-const mailSite = { brand: site.brand, baseUrl: publicBaseUrl };
+const mailSite = mail.site;
 const app = createApp({
   publisher: everyInstance,
   readiness: ready,
@@ -133,7 +130,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   console.log(
     mailer.kind === 'smtp'
       ? 'Mail is sent over SMTP_URL.'
-      : `Mail is written to ${resolve(process.env.MAIL_OUTBOX_DIR ?? 'data/outbox')} (set SMTP_URL to send it).`,
+      : `Mail is written to ${mail.settings.outboxDir} (set SMTP_URL to send it).`,
   );
   publisher.startDaily();
   remindOfExpiry();

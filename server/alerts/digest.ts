@@ -9,7 +9,7 @@ import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import { adPath, unsubscribePath } from '../../src/paths.ts';
 import { UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
-import type { MailSite } from '../mail/messages.ts';
+import { escapeHtml, type MailSite } from '../mail/messages.ts';
 import type { DueSavedSearch } from '../store/saved-searches.ts';
 import type { Store } from '../store/store.ts';
 import {
@@ -65,19 +65,13 @@ export function digestMail(
     site.baseUrl,
     '',
   ].join('\n');
-  const escape = (value: string) =>
-    value
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;');
   const link = (href: string, label: string) =>
-    `<a href="${escape(href)}" style="color:#0f4c5c">${escape(label)}</a>`;
+    `<a href="${escapeHtml(href)}" style="color:#0f4c5c">${escapeHtml(label)}</a>`;
   const html =
-    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escape(subject)}</title></head>` +
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="margin:0;padding:24px;background:#f4f7f9;font:16px/1.5 system-ui,sans-serif;color:#14212b">` +
     `<div style="max-width:560px;margin:0 auto;padding:24px;background:#fff;border-radius:14px">` +
-    `<p>${escape(intro)}</p><ul>` +
+    `<p>${escapeHtml(intro)}</p><ul>` +
     ads
       .map(
         (ad) =>
@@ -85,7 +79,7 @@ export function digestMail(
       )
       .join('') +
     `</ul><p>${link(search, 'The whole search')}</p>` +
-    `<p style="font-size:14px;color:#4a5a66">You get this mail because you saved this search on ${escape(site.brand)}, at most once a day. ${link(unsubscribe, 'Unsubscribe from this search')}: ${escape(unsubscribe)}</p>` +
+    `<p style="font-size:14px;color:#4a5a66">You get this mail because you saved this search on ${escapeHtml(site.brand)}, at most once a day. ${link(unsubscribe, 'Unsubscribe from this search')}: ${escapeHtml(unsubscribe)}</p>` +
     `</div></body></html>`;
   return {
     to: saved.email,

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { MAILS_IN_FLIGHT } from '../../../server/alerts/digest.ts';
-import { cookieHeader, postForm } from '../../helpers/api.ts';
 import { parseMail, type ReadMail } from '../../helpers/mail.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';
+import { alertsEnv, saveSearchAs } from '../../helpers/saved-searches.ts';
 import { makeMember } from '../../helpers/posting.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
 
@@ -51,13 +51,7 @@ test('mails every digest through pooled connections, then exits', async () => {
   for (let i = 0; i < MEMBERS; i++) {
     const member = await makeMember(fixture);
     emails.push(member.email);
-    const saved = await postForm(
-      fixture.app,
-      '/api/saved-searches?q=kiteboarding',
-      { query: 'q=kiteboarding' },
-      cookieHeader(member.session),
-    );
-    expect(saved.status).toBe(303);
+    await saveSearchAs(fixture, member, 'q=kiteboarding');
   }
   await insertMemberAd(fixture, {
     state: 'Florida',
@@ -70,13 +64,7 @@ test('mails every digest through pooled connections, then exits', async () => {
   // Not spawnSync: the SMTP server answers from this process.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/alerts.ts', 'send'], {
     cwd: join(import.meta.dirname, '..', '..', '..'),
-    env: {
-      ...process.env,
-      ...fixture.env,
-      COMPILED_CONTENT_DIR: fixture.compiledDir,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      PUBLIC_BASE_URL: 'https://localboard.example',
-    },
+    env: alertsEnv(fixture, { SMTP_URL: `smtp://127.0.0.1:${smtpPort}` }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

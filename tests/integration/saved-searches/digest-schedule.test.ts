@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { scheduleDigests, sourceDigestCommand } from '../../../server/alerts/digest-schedule.ts';
-import { cookieHeader, postForm } from '../../helpers/api.ts';
 import { outboxMails } from '../../helpers/mail.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';
+import { alertsEnv, saveSearchAs } from '../../helpers/saved-searches.ts';
 import { makeMember } from '../../helpers/posting.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
 
@@ -18,13 +18,7 @@ afterAll(() => fixture.cleanup());
 
 test('runs the digest as a child process, one run at a time, and the digest is mailed', async () => {
   const member = await makeMember(fixture);
-  const saved = await postForm(
-    fixture.app,
-    '/api/saved-searches?q=canoe',
-    { query: 'q=canoe' },
-    cookieHeader(member.session),
-  );
-  expect(saved.status).toBe(303);
+  await saveSearchAs(fixture, member, 'q=canoe');
   await insertMemberAd(fixture, {
     state: 'New York',
     city: 'New York City',
@@ -36,13 +30,7 @@ test('runs the digest as a child process, one run at a time, and the digest is m
   const lines: string[] = [];
   const schedule = scheduleDigests({
     command: sourceDigestCommand(),
-    env: {
-      ...process.env,
-      ...fixture.env,
-      COMPILED_CONTENT_DIR: fixture.compiledDir,
-      MAIL_OUTBOX_DIR: outbox,
-      PUBLIC_BASE_URL: 'https://localboard.example',
-    },
+    env: alertsEnv(fixture, { MAIL_OUTBOX_DIR: outbox }),
     // Only when asked, in this test.
     firstRunMs: 3_600_000,
     log: (line) => lines.push(line),

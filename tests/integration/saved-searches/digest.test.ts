@@ -9,9 +9,9 @@ import { sendDigests } from '../../../server/alerts/digest.ts';
 import { createMailer, type Mailer } from '../../../server/mail/mailer.ts';
 import { searchIndex } from '../../../server/db/search-index.ts';
 import type { MailSite } from '../../../server/mail/messages.ts';
-import { cookieHeader, postForm } from '../../helpers/api.ts';
 import { outboxMails } from '../../helpers/mail.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';
+import { alertsEnv, saveSearchAs } from '../../helpers/saved-searches.ts';
 import { makeMember, type TestMember } from '../../helpers/posting.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
 
@@ -25,13 +25,7 @@ const at = (hours: number) => new Date(start.getTime() + hours * HOUR);
 beforeAll(async () => {
   fixture = await makeSearchFixture();
   member = await makeMember(fixture);
-  const saved = await postForm(
-    fixture.app,
-    '/api/saved-searches?state=Florida&city=Miami',
-    { query: 'state=Florida&city=Miami' },
-    cookieHeader(member.session),
-  );
-  expect(saved.status).toBe(303);
+  await saveSearchAs(fixture, member, 'state=Florida&city=Miami');
 });
 afterAll(() => {
   index.close();
@@ -138,13 +132,7 @@ describe('the digest', () => {
 
   test('an ad approved later the same day, with a lower id, is new; a failed mail is tried again', async () => {
     const saver = await makeMember(fixture);
-    const saved = await postForm(
-      fixture.app,
-      '/api/saved-searches?state=Texas&city=Austin',
-      { query: 'state=Texas&city=Austin' },
-      cookieHeader(saver.session),
-    );
-    expect(saved.status).toBe(303);
+    await saveSearchAs(fixture, saver, 'state=Texas&city=Austin');
     const austin = { state: 'Texas', city: 'Austin', postedOn: '2026-11-22' };
     // Written first, approved last: the lower id.
     const writtenFirst = await insertMemberAd(fixture, {
@@ -191,13 +179,7 @@ describe('the digest', () => {
 
   test('npm run alerts -- send mails the digest once, beside the server, on its database', async () => {
     const saver = await makeMember(fixture);
-    const saved = await postForm(
-      fixture.app,
-      '/api/saved-searches?q=kayak',
-      { query: 'q=kayak' },
-      cookieHeader(saver.session),
-    );
-    expect(saved.status).toBe(303);
+    await saveSearchAs(fixture, saver, 'q=kayak');
     const adId = await insertMemberAd(fixture, {
       state: 'California',
       city: 'San Diego',
@@ -210,13 +192,7 @@ describe('the digest', () => {
       spawnSync(process.execPath, ['--import', 'tsx', 'scripts/alerts.ts', 'send'], {
         cwd: join(import.meta.dirname, '..', '..', '..'),
         encoding: 'utf8',
-        env: {
-          ...process.env,
-          ...fixture.env,
-          COMPILED_CONTENT_DIR: fixture.compiledDir,
-          MAIL_OUTBOX_DIR: outbox,
-          PUBLIC_BASE_URL: SITE.baseUrl,
-        },
+        env: alertsEnv(fixture, { MAIL_OUTBOX_DIR: outbox, PUBLIC_BASE_URL: SITE.baseUrl }),
       });
     const first = send();
     expect(first.stderr).toBe('');
