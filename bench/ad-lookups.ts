@@ -29,6 +29,7 @@ import {
 } from './compile-generated.ts';
 import { writeDocSection } from './docs.ts';
 import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
+import { mulberry32 } from './seeded-random.ts';
 import { freePort, stopServer, waitForServer } from './server-process.ts';
 import { createWorkspace } from './workspace.ts';
 
@@ -146,14 +147,7 @@ function timeLookups(ids: readonly number[]): number[] {
 
 /** `count` ids drawn over every generated ad (all live on the build date), the same every run. */
 function lookupIds(ads: number, count: number): number[] {
-  let state = DEFAULT_SEED >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(DEFAULT_SEED);
   return Array.from({ length: count }, () => FIRST_AD_ID + Math.floor(next() * ads));
 }
 

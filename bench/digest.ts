@@ -55,6 +55,7 @@ import { writeDocSection } from './docs.ts';
 import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
 import { makeQueries } from './search.ts';
 import { freePort, stopServer, waitForServer } from './server-process.ts';
+import { seededRandom } from './seeded-random.ts';
 import { createWorkspace } from './workspace.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -132,19 +133,6 @@ function parseOptions(argv: readonly string[]): DigestBenchOptions {
   return options;
 }
 
-/** A small deterministic generator (mulberry32): the same saved searches every run. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
-}
-
 const percentile = (sorted: ArrayLike<number>, fraction: number) =>
   sorted.length === 0
     ? NaN
@@ -173,7 +161,7 @@ export function makeSavedSearches(indexFile: string, members: number): SavedQuer
   index.close();
   if (words.length === 0 || places.length === 0)
     throw new Error('The index has too few words or places to make the saved searches');
-  const r = random(DEFAULT_SEED + 1);
+  const r = seededRandom(DEFAULT_SEED + 1);
   const kinds = SAVED_KINDS.flatMap((kind) => Array<SavedKind>(KIND_WEIGHTS[kind]).fill(kind));
   const ageRange = (params: URLSearchParams) => {
     const low = 18 + Math.floor(r.next() * 40);
@@ -334,7 +322,7 @@ function pageTargets(siteDir: string, indexFile: string): PageTarget[] {
     throw new Error(`No city page with ads in ${siteDir}`);
   // Page 1 only: a page 2 past the last result is a 400.
   const searches = makeQueries(indexFile, 100).map((query) => query.path.replace(/&?page=2$/, ''));
-  const r = random(DEFAULT_SEED + 2);
+  const r = seededRandom(DEFAULT_SEED + 2);
   // Two city pages and two ad pages for each search.
   const targets: PageTarget[] = [];
   for (let index = 0; index < 600; index += 1) {

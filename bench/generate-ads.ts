@@ -7,6 +7,7 @@
 
 import type { Seeks } from '../src/schemas/ad.ts';
 import { findFirstPolicyTerm, type PolicyTerms } from '../src/policy/terms.ts';
+import { mulberry32 } from './seeded-random.ts';
 
 export type { Seeks };
 
@@ -48,18 +49,6 @@ export interface AdGenerationOptions {
 // Randomness
 
 type Rng = () => number;
-
-/** mulberry32: small, fast, good enough for sample text. */
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Scrambles the seed so that nearby seeds (1, 2, 3...) give unrelated streams. */
 function scrambleSeed(seed: number): number {

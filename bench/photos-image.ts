@@ -6,6 +6,7 @@
 // fabric, gravel) is added on top, so detail survives down to the 1280 and 640 sizes.
 import sharp from 'sharp';
 import { twelveMegapixelJpeg } from '../tests/helpers/photo-fixtures.ts';
+import { mulberry32 } from './seeded-random.ts';
 
 /** The texture's sizes (pixels of the 4000-wide photo) and their strength (levels, ±). */
 const OCTAVES: ReadonlyArray<{ period: number; amplitude: number }> = [
@@ -16,16 +17,7 @@ const OCTAVES: ReadonlyArray<{ period: number; amplitude: number }> = [
   { period: 48, amplitude: 8 },
 ];
 
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const randomFrom = (seed: number): (() => number) => mulberry32(seed >>> 0 || 0x9e3779b9);
 
 /** Value noise of one size: a coarse random grid scaled up smoothly to width × height, 0..255. */
 async function noiseLayer(

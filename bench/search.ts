@@ -27,6 +27,7 @@ import { writeDocSection } from './docs.ts';
 import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
 import { parseServerBenchOptions } from './server-bench-options.ts';
 import { freePort, waitForServer } from './server-process.ts';
+import { seededRandom } from './seeded-random.ts';
 import { createWorkspace } from './workspace.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -53,19 +54,6 @@ function parseOptions(argv: readonly string[]): SearchBenchOptions {
     count: 1000,
   });
   return { ...options, queries };
-}
-
-/** A small deterministic generator (mulberry32): the same queries every run. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
 }
 
 const percentile = (sorted: readonly number[], p: number) =>
@@ -242,7 +230,7 @@ export function makeQueries(indexFile: string, count: number): BenchQuery[] {
   index.close();
   if (common.length === 0 || middling.length === 0 || rare.length === 0 || places.length === 0)
     throw new Error('The index has too few words to make the queries');
-  const r = random(DEFAULT_SEED);
+  const r = seededRandom(DEFAULT_SEED);
   const filters = () => {
     const params = new URLSearchParams();
     const place = r.pick(places);
