@@ -44,7 +44,7 @@ import { savedSearchLabel } from '../server/alerts/saved-searches.ts';
 import { readSearchIndexVocabulary } from '../src/build/search/search-index-vocabulary.ts';
 import { useCompiledContentDir } from '../src/content/index.ts';
 import { searchIndexFile } from '../src/content/search-index-file.ts';
-import { parseSearchQuery, searchFeedUrl } from '../src/pages/search/searchQuery.ts';
+import { parseSearchQuery, searchFiltersQuery } from '../src/pages/search/searchQuery.ts';
 import { openBenchStore } from './bench-store.ts';
 import {
   compileGeneratedContent,
@@ -198,7 +198,7 @@ export function makeSavedSearches(indexFile: string, members: number): SavedQuer
       const kind = kinds[mine.size % kinds.length]!;
       const parsed = parseSearchQuery(Object.fromEntries(paramsOf(kind)));
       if (!parsed.ok) continue;
-      const query = searchFeedUrl(parsed.values).split('?')[1] ?? '';
+      const query = searchFiltersQuery(parsed.values);
       if (!mine.has(query))
         mine.set(query, { kind, query, label: savedSearchLabel(parsed.filters) });
     }

@@ -6,7 +6,7 @@ import { createHash, createHmac } from 'node:crypto';
 import {
   parseSearchQuery,
   searchFeedTitle,
-  searchFeedUrl,
+  searchFiltersQuery,
   searchUrl,
   type SearchFilters,
 } from '../../src/pages/search/searchQuery.ts';
@@ -81,7 +81,7 @@ export async function saveSearch(
   if (!member.emailVerified) return new Refusal(403, SAVED_SEARCH_TEXTS.notVerified);
   const parsed = parseSearchQuery(Object.fromEntries(new URLSearchParams(rawQuery)));
   if (!parsed.ok) return new Refusal(400, SAVED_SEARCH_TEXTS.badQuery);
-  const query = searchFeedUrl(parsed.values).split('?')[1] ?? '';
+  const query = searchFiltersQuery(parsed.values);
   if (index.version() === undefined) return new Refusal(503, SAVED_SEARCH_TEXTS.unavailable);
   let newest;
   try {

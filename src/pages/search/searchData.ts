@@ -5,7 +5,7 @@ import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { SearchView } from './search-view.ts';
 import { saveSearchAction } from '../account/saved-searches-view.ts';
-import { searchFeedUrl } from './searchQuery.ts';
+import { searchFeedUrl, searchFiltersQuery } from './searchQuery.ts';
 
 /**
  * `/search` (docs/product.md section 9): the filters as a form, then the results the server found
@@ -29,8 +29,8 @@ export function searchData({ request }: DataContext) {
     /** "Email me new ads like these": the search's query string (its feed's) and a refusal. */
     save: view.results
       ? {
-          query: searchFeedUrl(view.values).split('?')[1] ?? '',
-          action: saveSearchAction(searchFeedUrl(view.values).split('?')[1] ?? ''),
+          query: searchFiltersQuery(view.values),
+          action: saveSearchAction(searchFiltersQuery(view.values)),
           error: request?.form?.error,
         }
       : undefined,

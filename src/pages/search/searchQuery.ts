@@ -158,17 +158,25 @@ export function searchUrl(
 }
 
 /**
- * The Atom feed of a search (docs/product.md section 11): its filters, without the page and the
- * order (a feed is always the newest ads).
+ * A search's filters as a query string, without the page and the order (no leading `?`): what its
+ * feed and a saved search are of.
  */
-export function searchFeedUrl(values: Readonly<Partial<Record<SearchField, string>>>): string {
+export function searchFiltersQuery(values: Readonly<Partial<Record<SearchField, string>>>): string {
   const params = new URLSearchParams();
   for (const field of SEARCH_FIELDS) {
     if (field === 'page' || field === 'sort') continue;
     const value = values[field];
     if (value) params.set(field, value);
   }
-  const query = params.toString();
+  return params.toString();
+}
+
+/**
+ * The Atom feed of a search (docs/product.md section 11): its filters, without the page and the
+ * order (a feed is always the newest ads).
+ */
+export function searchFeedUrl(values: Readonly<Partial<Record<SearchField, string>>>): string {
+  const query = searchFiltersQuery(values);
   return query ? `${searchFeedPath()}?${query}` : searchFeedPath();
 }
 
