@@ -5,13 +5,13 @@
 // 1. Content: --ads N generated ads (default 1,000,000; bench/ads.ts, one file a state) on tmpfs,
 //    compiled with the search index by the build's content step (as bench/search.ts does).
 // 2. Database (a SQLite file, the embedded default): --members N verified accounts (default
-//    10,000) with 10 saved searches each, written in one transaction with SQL. The queries are
-//    normalized as the site saves them (parseSearchQuery, then the feed's query string,
-//    server/alerts/saved-searches.ts saveSearch), in five kinds: a city (with a "seeks" half the
-//    time), a state and a word, words only (from the index's vocabulary), filters only (seeks, an
-//    age range, sometimes a state), posted within 7 days. Each has seen the build date with no ids
-//    (seen_day = build date, seen_ids = []): the ads posted on the build date are new to all of
-//    them, one day of new ads as a daily digest finds.
+//    10,000) with 10 saved searches each, written in one transaction through the store's Kysely
+//    (bench/bench-store.ts). The queries are normalized as the site saves them (parseSearchQuery,
+//    then searchFiltersQuery, as server/alerts/saved-searches.ts saveSearch does), in five kinds:
+//    a city (with a "seeks" half the time), a state and a word, words only (from the index's
+//    vocabulary), filters only (seeks, an age range, sometimes a state), posted within 7 days.
+//    Each has seen the index's newest posting day with no ids (seen_day = that day, seen_ids =
+//    []): that day's ads are new to all of them, one day of new ads as a daily digest finds.
 // 3. Mail: an SMTP sink in this process (smtp-server: accepts everything, no STARTTLS, no AUTH,
 //    bodies discarded, messages counted); the digest is given SMTP_URL=smtp://127.0.0.1:PORT.
 // 4. The real server ({out}/server/serve.mjs of the worktree's build) on that content and database,
@@ -36,12 +36,12 @@ import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, setPriority, totalmem } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { SMTPServer } from 'smtp-server';
 import { MAILS_IN_FLIGHT } from '../server/alerts/digest.ts';
 import { bundledDigestCommand } from '../server/alerts/digest-schedule.ts';
 import { savedSearchLabel } from '../server/alerts/saved-searches.ts';
 import { readSearchIndexVocabulary } from '../src/build/search/search-index-vocabulary.ts';
+import { searchIndex } from '../server/db/search-index.ts';
 import { useCompiledContentDir } from '../src/content/index.ts';
 import { searchIndexFile } from '../src/content/search-index-file.ts';
 import { parseSearchQuery, searchFiltersQuery } from '../src/pages/search/searchQuery.ts';
@@ -207,60 +207,85 @@ export function makeSavedSearches(indexFile: string, members: number): SavedQuer
   return all;
 }
 
+/** Ads read to count the newest day's (more than a day of a million ads). */
+const NEWEST_DAY_READ = 50_000;
+
 /** The posting day of the index's newest ad, and how many ads it has that day. */
 function newestDay(indexFile: string): { day: string; ads: number } {
-  const index = new Database(indexFile, { readonly: true });
+  const index = searchIndex(() => indexFile);
   try {
-    const newest = index.prepare('SELECT ad FROM ads ORDER BY key LIMIT 1').get() as
-      { ad: string } | undefined;
-    if (!newest) throw new Error('The search index has no ads');
-    const day = (JSON.parse(newest.ad) as { postedAt: string }).postedAt.slice(0, 10);
-    let ads = 0;
-    for (const row of index.prepare('SELECT ad FROM ads ORDER BY key').iterate() as Iterable<{
-      ad: string;
-    }>) {
-      if (!(JSON.parse(row.ad) as { postedAt: string }).postedAt.startsWith(day)) break;
-      ads += 1;
-    }
+    const all = parseSearchQuery({});
+    if (!all.ok) throw new Error('The empty search does not parse');
+    const newest = index.newest(all.filters, NEWEST_DAY_READ);
+    const day = newest[0]?.postedAt.slice(0, 10);
+    if (!day) throw new Error('The search index has no ads');
+    const ads = newest.findIndex((ad) => !ad.postedAt.startsWith(day));
+    if (ads === -1) throw new Error(`More than ${NEWEST_DAY_READ} ads on ${day}`);
     return { day, ads };
   } finally {
     index.close();
   }
 }
 
+/** Rows written at a time. */
+const INSERT_CHUNK = 500;
+
 /**
- * The members (verified accounts) and their saved searches, in one transaction; each has seen
- * `seenDay` with no ads, so that day's ads are new to all of them.
+ * The members (verified accounts) and their saved searches, through the store's Kysely in one
+ * transaction; each has seen `seenDay` with no ads, so that day's ads are new to all of them.
  */
-function insertSavedSearches(
+async function insertSavedSearches(
   databasePath: string,
   members: SavedQuery[][],
   seenDay: string,
-): number {
-  const db = new Database(databasePath);
-  db.pragma('busy_timeout = 5000');
+): Promise<number> {
+  const bench = await openBenchStore({ path: databasePath });
   const now = new Date().toISOString();
-  const account = db.prepare(
-    `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at, email_verified_at)
-     VALUES (?, 'not a hash', '1990-01-01', ?, ?, ?) RETURNING id`,
-  );
-  const saved = db.prepare(
-    `INSERT INTO saved_searches (account_id, query, label, created_at, last_sent_at, seen_day, seen_ids, unsubscribe_hash)
-     VALUES (?, ?, ?, ?, NULL, ?, '[]', ?)`,
-  );
   let rows = 0;
-  db.transaction(() => {
-    members.forEach((queries, index) => {
-      const { id } = account.get(`bench-digest-${index + 1}@example.org`, now, now, now) as {
-        id: number;
-      };
-      for (const { query, label } of queries) {
-        saved.run(id, query, label, now, seenDay, randomBytes(32));
-        rows += 1;
+  try {
+    await bench.db.transaction().execute(async (trx) => {
+      for (let first = 0; first < members.length; first += INSERT_CHUNK) {
+        const chunk = members.slice(first, first + INSERT_CHUNK);
+        // A new database: the ids are 1, 2, 3… (sign-up would choose them the same way).
+        const idOf = (index: number) => first + index + 1;
+        await trx
+          .insertInto('accounts')
+          .values(
+            chunk.map((_, index) => ({
+              id: idOf(index),
+              email: `bench-digest-${idOf(index)}@example.org`,
+              password_hash: 'not a hash',
+              date_of_birth: '1990-01-01',
+              terms_accepted_at: now,
+              created_at: now,
+              email_verified_at: now,
+            })),
+          )
+          .execute();
+        const saved = chunk.flatMap((queries, index) =>
+          queries.map(({ query, label }) => ({
+            account_id: idOf(index),
+            query,
+            label,
+            created_at: now,
+            checked_at: null,
+            last_sent_at: null,
+            seen_day: seenDay,
+            seen_ids: '[]',
+            unsubscribe_hash: randomBytes(32),
+          })),
+        );
+        for (let at = 0; at < saved.length; at += INSERT_CHUNK)
+          await trx
+            .insertInto('saved_searches')
+            .values(saved.slice(at, at + INSERT_CHUNK))
+            .execute();
+        rows += saved.length;
       }
     });
-  })();
-  db.close();
+  } finally {
+    await bench.close();
+  }
   return rows;
 }
 
@@ -614,7 +639,7 @@ export async function benchDigest(argv: readonly string[]): Promise<void> {
     const insertStarted = performance.now();
     const members = makeSavedSearches(indexFile, options.members);
     const newest = newestDay(indexFile);
-    const savedCount = insertSavedSearches(databasePath, members, newest.day);
+    const savedCount = await insertSavedSearches(databasePath, members, newest.day);
     const kindCounts = new Map<SavedKind, number>();
     for (const saved of members.flat())
       kindCounts.set(saved.kind, (kindCounts.get(saved.kind) ?? 0) + 1);
