@@ -56,6 +56,7 @@ import { DEFAULT_BUILD_DATE, DEFAULT_SEED } from './options.ts';
 import { makeQueries } from './search.ts';
 import { freePort, stopServer, waitForServer } from './server-process.ts';
 import { seededRandom } from './seeded-random.ts';
+import { residentBytes } from './tree-rss.ts';
 import { createWorkspace } from './workspace.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -526,16 +527,6 @@ interface DigestOutcome {
 /** How long the digest may stay after its line before it is stopped. */
 const LINGER_MS = 15_000;
 
-/** A process's peak resident memory (VmHWM), 0 when it cannot be read. */
-function peakRss(pid: number): number {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * The digest, as the server's schedule starts it (server/alerts/digest-schedule.ts): `node
  * {out}/server/alerts.mjs send` with the server's environment, at nice 10; its output line read
@@ -569,7 +560,7 @@ async function runDigest(env: NodeJS.ProcessEnv, usageFile: string): Promise<Dig
     // Its work is done; something left open (a pooled SMTP connection) may keep it alive.
     linger = setTimeout(() => {
       stoppedWith = {
-        peakRssBytes: peakRss(child.pid!),
+        peakRssBytes: residentBytes(child.pid!, 'VmHWM'),
         cpuSeconds: procStat(child.pid!)?.cpuSeconds ?? NaN,
       };
       child.kill('SIGTERM');

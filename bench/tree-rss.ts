@@ -42,9 +42,12 @@ function descendantsAndSelf(pid: number): number[] {
   return found;
 }
 
-function residentBytes(pid: number): number {
+/** A process's resident memory now (VmRSS) or at its peak (VmHWM), 0 when it cannot be read. */
+export function residentBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   try {
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
     return match ? Number(match[1]) * 1024 : 0;
   } catch {
     return 0;

@@ -4,9 +4,10 @@
 // saying so. The token is in the path: no caching, no indexing, no Referer.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { UNSUBSCRIBE_SECRET, unsubscribeToken } from '../../../server/alerts/saved-searches.ts';
-import { cookieHeader, FORM_TYPE, ORIGIN, postForm } from '../../helpers/api.ts';
+import { cookieHeader, FORM_TYPE, ORIGIN } from '../../helpers/api.ts';
 import { getPage } from '../../helpers/moderation.ts';
 import { makeMember, type TestMember } from '../../helpers/posting.ts';
+import { saveSearchAs } from '../../helpers/saved-searches.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
 
 let fixture: SearchFixture;
@@ -17,13 +18,7 @@ afterAll(() => fixture.cleanup());
 
 /** Saves `query` for the member, as the form on /search does; the link its digests carry. */
 async function savedWithLink(member: TestMember, query: string): Promise<string> {
-  const saved = await postForm(
-    fixture.app,
-    `/api/saved-searches?${query}`,
-    { query },
-    cookieHeader(member.session),
-  );
-  expect(saved.status).toBe(303);
+  await saveSearchAs(fixture, member, query);
   const secret = await fixture.store.secrets.get(UNSUBSCRIBE_SECRET);
   // The newest: the one just saved (oldest first).
   const row = (await fixture.store.savedSearches.listOwned(member.accountId)).at(-1);
