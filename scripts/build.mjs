@@ -9,6 +9,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { withLock } from '../src/build/file-lock.mjs';
 import { filesStamp, PROJECT_SOURCES } from '../src/build/fingerprint.mjs';
+import { isSupportedNode, onFetchedNode, unsupportedNodeLine } from './node-runtime.mjs';
+
+if (!isSupportedNode()) {
+  console.error(unsupportedNodeLine());
+  process.exit(1);
+}
+if (onFetchedNode())
+  console.log(
+    `• On Node.js ${process.versions.node}, which npm install fetched into .node/ (this machine's Node.js is older than 22.12)`,
+  );
 
 const root = join(import.meta.dirname, '..');
 const flag = (name) => {

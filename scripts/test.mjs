@@ -1,7 +1,7 @@
 // `npm test`: finds Chromium (or installs it where it can: scripts/chromium.mjs), exiftool (the
 // photo tests read tags with it: scripts/exiftool.mjs) and PostgreSQL (scripts/postgres.mjs),
 // runs every suite (unit, integration, postgres, e2e) in one Vitest run and ends with one line
-// `N passed, N failed (PostgreSQL suite: N passed, N failed)`. Without a PostgreSQL it can start,
+// `N passed, N failed (PostgreSQL suite: N passed, N failed; Node.js {version})`. Without a PostgreSQL it can start,
 // the postgres suite is left out and one line says why, unless LOCALBOARD_REQUIRE_POSTGRES=1 (CI),
 // which makes that a failure. Without Chromium or exiftool it stops with the command that fixes it.
 // Extra arguments go to Vitest (e.g. `--project unit`).
@@ -11,7 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureChromium } from './chromium.mjs';
 import { ensureExiftool } from './exiftool.mjs';
+import { isSupportedNode, unsupportedNodeLine } from './node-runtime.mjs';
 import { ensurePostgres } from './postgres.mjs';
+
+if (!isSupportedNode()) {
+  console.error(unsupportedNodeLine());
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 
 const browser = ensureChromium();
 if (!browser.path) {
@@ -85,6 +92,6 @@ rmSync(reportDir, { recursive: true, force: true });
 console.log(
   `${passed} passed, ${failed} failed (PostgreSQL suite: ${
     postgres.problem ? 'left out' : `${onPostgres.passed} passed, ${onPostgres.failed} failed`
-  })`,
+  }; Node.js ${process.versions.node})`,
 );
 process.exit(vitest.status ?? 1);

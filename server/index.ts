@@ -21,6 +21,13 @@ import { describeSweep, SWEEP_EVERY_MS, sweepPhotos } from './photos/sweeps.ts';
 import { bundledPhotoWorker } from './photos/processing-pool.ts';
 import { bundledDigestCommand, scheduleDigests } from './alerts/digest-schedule.ts';
 import { getSite } from '../src/content/index.ts';
+import { isSupportedNode, unsupportedNodeLine } from '../scripts/node-runtime.mjs';
+
+// Before anything opens the SQLite driver, whose native code crashes on older Nodes.
+if (!isSupportedNode()) {
+  console.error(unsupportedNodeLine());
+  process.exit(1);
+}
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
