@@ -167,13 +167,13 @@ async function timedRequest(
   }
 }
 
-/** Runs `step` again and again until `deadline` (performance.now()) or `cap` runs. */
+/** Runs `step` again and again while `going()` says so, `cap` times at most. */
 async function until(
-  deadline: number,
+  going: () => boolean,
   cap: number,
   step: (index: number) => Promise<void>,
 ): Promise<void> {
-  for (let index = 0; index < cap && performance.now() < deadline; index += 1) await step(index);
+  for (let index = 0; index < cap && going(); index += 1) await step(index);
 }
 
 // ---------------------------------------------------------------- what the loads ask for
@@ -298,6 +298,9 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
     const rss = sampleRss(serverPid);
     const loadBefore = loadavg();
     const deadline = performance.now() + options.minutes * 60_000;
+    // Until the time is up, or the server is gone (a crash: no use asking it more).
+    const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+    const going = () => performance.now() < deadline && running(server!);
     console.log(
       `Soaking for ${options.minutes} min: ${READERS} readers, ${SEARCHERS} searchers, sign-ups and publishing at once...`,
     );
@@ -317,7 +320,7 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
 
     const reader = async (seed: number) => {
       const random = seededRandom(DEFAULT_SEED + seed);
-      await until(deadline, MAX_REQUESTS_PER_LOOP, async () => {
+      await until(going, MAX_REQUESTS_PER_LOOP, async () => {
         let draw = random.next();
         const kind = READ_KINDS.find((each) => (draw -= READ_MIX[each]) < 0) ?? 'ad pages';
         if (kind === '/api/me') {
@@ -340,7 +343,7 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
 
     const searcher = async (seed: number) => {
       const random = seededRandom(DEFAULT_SEED + 100 + seed);
-      await until(deadline, MAX_REQUESTS_PER_LOOP, async () => {
+      await until(going, MAX_REQUESTS_PER_LOOP, async () => {
         const params = new URLSearchParams();
         params.set(
           'q',
@@ -361,7 +364,7 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
     };
 
     const runId = randomBytes(3).toString('hex');
-    const signingUp = until(deadline, MAX_SIGNUPS, async (index) => {
+    const signingUp = until(going, MAX_SIGNUPS, async (index) => {
       const response = await timedRequest(
         tally('sign-ups'),
         `${base}/api/signup`,
@@ -394,7 +397,7 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
     const roundFailures: string[] = [];
     const roundReader = startReader(base);
     const roundCities = citiesOfEverySize(cities, 20);
-    const publishing = until(deadline, MAX_ROUNDS, async (index) => {
+    const publishing = until(going, MAX_ROUNDS, async (index) => {
       const place = roundCities[index % roundCities.length]!;
       try {
         const id = await insertReviewAd(db, posterId, place.state, place.city, index);
@@ -432,8 +435,11 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
       await roundReader.stop();
     }
     const loadAfter = loadavg();
-    const after = await metrics();
-    const runningAtEnd = server.exitCode === null && server.signalCode === null;
+    const runningAtEnd = running(server);
+    const after = await metrics().catch((error: unknown) => {
+      console.error(`/metrics at the end: ${(error as Error).message}`);
+      return undefined;
+    });
     const rssFigures = rss.stop();
     await close();
 
@@ -482,6 +488,7 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
         each.unexpected + each.failures > 0 ? [`${kind}: ${each.examples.join('; ')}`] : [],
       ),
       ...(runningAtEnd ? [] : ['the server was not running at the end']),
+      ...(after ? [] : ['/metrics did not answer at the end']),
       ...(exit.code === 0 && exit.signal === null
         ? []
         : [`the server exited with code ${exit.code}, signal ${exit.signal}`]),
@@ -493,7 +500,15 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
   } finally {
     if (server) await stopServer(server, STOP_GRACE_MS);
     if (options.keep) console.log(`Kept ${workspace.dir} (--keep).`);
-    else workspace.remove();
+    else {
+      try {
+        workspace.remove();
+      } catch (error) {
+        // A build of a server that crashed may go on writing there for a while.
+        console.error(`Could not remove ${workspace.dir}: ${(error as Error).message}`);
+        process.exitCode = 1;
+      }
+    }
     console.log(`Benchmark took ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   }
 }
@@ -602,7 +617,8 @@ function report(run: {
   roundReads: ReaderCounts;
   publishLog: readonly string[];
   before: MetricsSample;
-  after: MetricsSample;
+  /** Undefined when the server did not answer at the end. */
+  after: MetricsSample | undefined;
   rss: RssFigures;
   watch: ServerWatch;
   runningAtEnd: boolean;
@@ -618,9 +634,13 @@ function report(run: {
   const signups = run.tallies.get('sign-ups')!;
   const live = run.rounds.map((round) => round.liveMs);
   const gone = run.rounds.map((round) => round.goneMs);
-  const gcOver = (kind: string) => count((run.after.gc[kind] ?? 0) - (run.before.gc[kind] ?? 0));
+  const gcOver = (kind: string) =>
+    run.after ? count((run.after.gc[kind] ?? 0) - (run.before.gc[kind] ?? 0)) : '?';
   const builds = (outcome: string) =>
-    (run.after.publishes[outcome] ?? 0) - (run.before.publishes[outcome] ?? 0);
+    (run.after?.publishes[outcome] ?? NaN) - (run.before.publishes[outcome] ?? 0);
+  const buildsText = run.after
+    ? `**${builds('ok') + builds('failed')}, ${builds('failed')} failed**`
+    : '**unknown** (no `/metrics` at the end)';
   const exit =
     run.exit.signal !== null
       ? `killed by ${run.exit.signal}`
@@ -637,7 +657,7 @@ function report(run: {
     '',
     `Sign-ups: **${count(signups.statuses.get(201) ?? 0)} accounts made** of ${count(signups.requests)} asked for (statuses above; 503 is the hashing queue asking to wait).`,
     '',
-    `Publishing: **${run.rounds.length} rounds**${run.roundFailures.length > 0 ? `, **${run.roundFailures.length} failed**` : ', none failed'}; live in p50 ${seconds(percentile(live, 0.5))} s, p95 ${seconds(percentile(live, 0.95))} s; gone in p50 ${seconds(percentile(gone, 0.5))} s, p95 ${seconds(percentile(gone, 0.95))} s. Builds the server ran: **${builds('ok') + builds('failed')}, ${builds('failed')} failed** (\`localboard_publishes_total\`). A reader of each round's pages (the ad's, its city's, the landing page): ${readerLine(run.roundReads)}`,
+    `Publishing: **${run.rounds.length} rounds**${run.roundFailures.length > 0 ? `, **${run.roundFailures.length} failed**` : ', none failed'}; live in p50 ${seconds(percentile(live, 0.5))} s, p95 ${seconds(percentile(live, 0.95))} s; gone in p50 ${seconds(percentile(gone, 0.5))} s, p95 ${seconds(percentile(gone, 0.95))} s. Builds the server ran (\`localboard_publishes_total\`): ${buildsText}. A reader of each round's pages (the ad's, its city's, the landing page): ${readerLine(run.roundReads)}`,
     '',
     `In the server over the run (\`nodejs_gc_duration_seconds_count\` of \`GET /metrics\`): **${gcOver('minor')} minor and ${gcOver('major')} major collections**, ${gcOver('incremental')} incremental markings, ${gcOver('weakcb')} weak-callback passes. Its RSS: ${mib(run.rss.startBytes)} at the start, ${mib(run.rss.maxBytes)} at most, ${mib(run.rss.endBytes)} at the end (${run.rss.samples} samples, one a second).`,
     '',
