@@ -569,7 +569,6 @@ interface RssFigures {
   startBytes: number;
   maxBytes: number;
   endBytes: number;
-  samples: number;
 }
 
 /** The server's own resident memory (VmRSS), every RSS_EVERY_MS. */
@@ -577,11 +576,9 @@ function sampleRss(pid: number) {
   const startBytes = residentBytes(pid);
   let maxBytes = startBytes;
   let endBytes = startBytes;
-  let samples = 1;
   const timer = setInterval(() => {
     const bytes = residentBytes(pid);
     if (bytes === 0) return;
-    samples += 1;
     endBytes = bytes;
     maxBytes = Math.max(maxBytes, bytes);
   }, RSS_EVERY_MS);
@@ -593,7 +590,7 @@ function sampleRss(pid: number) {
         endBytes = bytes;
         maxBytes = Math.max(maxBytes, bytes);
       }
-      return { startBytes, maxBytes, endBytes, samples };
+      return { startBytes, maxBytes, endBytes };
     },
   };
 }
@@ -634,6 +631,10 @@ function report(run: {
   const signups = run.tallies.get('sign-ups')!;
   const live = run.rounds.map((round) => round.liveMs);
   const gone = run.rounds.map((round) => round.goneMs);
+  const timings =
+    run.rounds.length === 0
+      ? ''
+      : `; live in p50 ${seconds(percentile(live, 0.5))} s, p95 ${seconds(percentile(live, 0.95))} s; gone in p50 ${seconds(percentile(gone, 0.5))} s, p95 ${seconds(percentile(gone, 0.95))} s`;
   const gcOver = (kind: string) =>
     run.after ? count((run.after.gc[kind] ?? 0) - (run.before.gc[kind] ?? 0)) : '?';
   const builds = (outcome: string) =>
@@ -657,9 +658,9 @@ function report(run: {
     '',
     `Sign-ups: **${count(signups.statuses.get(201) ?? 0)} accounts made** of ${count(signups.requests)} asked for (statuses above; 503 is the hashing queue asking to wait).`,
     '',
-    `Publishing: **${run.rounds.length} rounds**${run.roundFailures.length > 0 ? `, **${run.roundFailures.length} failed**` : ', none failed'}; live in p50 ${seconds(percentile(live, 0.5))} s, p95 ${seconds(percentile(live, 0.95))} s; gone in p50 ${seconds(percentile(gone, 0.5))} s, p95 ${seconds(percentile(gone, 0.95))} s. Builds the server ran (\`localboard_publishes_total\`): ${buildsText}. A reader of each round's pages (the ad's, its city's, the landing page): ${readerLine(run.roundReads)}`,
+    `Publishing: **${run.rounds.length} rounds**${run.roundFailures.length > 0 ? `, **${run.roundFailures.length} failed**` : ', none failed'}${timings}. Builds the server ran (\`localboard_publishes_total\`): ${buildsText}. A reader of each round's pages (the ad's, its city's, the landing page): ${readerLine(run.roundReads)}`,
     '',
-    `In the server over the run (\`nodejs_gc_duration_seconds_count\` of \`GET /metrics\`): **${gcOver('minor')} minor and ${gcOver('major')} major collections**, ${gcOver('incremental')} incremental markings, ${gcOver('weakcb')} weak-callback passes. Its RSS: ${mib(run.rss.startBytes)} at the start, ${mib(run.rss.maxBytes)} at most, ${mib(run.rss.endBytes)} at the end (${run.rss.samples} samples, one a second).`,
+    `In the server over the run (\`nodejs_gc_duration_seconds_count\` of \`GET /metrics\`): **${gcOver('minor')} minor and ${gcOver('major')} major collections**, ${gcOver('incremental')} incremental markings, ${gcOver('weakcb')} weak-callback passes. Its RSS: ${mib(run.rss.startBytes)} at the start, ${mib(run.rss.maxBytes)} at most, ${mib(run.rss.endBytes)} at the end (sampled every second).`,
     '',
     `Of the server's ${count(run.watch.lines)} lines (its own, its request log's, its builds' failures, its digest's): **${run.watch.crashLines.length} matching a native abort** (\`Assertion failed\`, \`FATAL ERROR\`, \`Segmentation fault\`, \`Aborted\`, \`core dumped\`), **${run.watch.failureLines.length} saying a build or a digest failed**. The server was ${run.runningAtEnd ? 'still running at the end' : '**not running at the end**'}; on SIGTERM: **${exit}**.`,
   ].join('\n');
