@@ -32,6 +32,8 @@ export interface ServerSettings {
   dataDir: string;
   /** On PostgreSQL (DATABASE_URL); else the SQLite file in `dataDir`. */
   databaseUrl?: string;
+  /** More of its environment (NODE_OPTIONS, TRUST_PROXY…), over the benchmark's own. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The SQLite file of a server started without a database URL. */
@@ -48,6 +50,7 @@ export function startServer(settings: ServerSettings): ChildProcess {
     CONTENT_DIR: settings.contentDir,
     BUILD_DATE: settings.buildDate,
     MAIL_OUTBOX_DIR: join(settings.dataDir, 'outbox'),
+    ...settings.env,
   };
   delete env.DATABASE_URL;
   delete env.DATABASE_PATH;

@@ -17,7 +17,8 @@ export function freePort(host: string): Promise<number> {
 
 export function stopServer(child: ChildProcess, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    // Exited already: with a code, or killed by a signal (its exit code stays null then).
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
     child.once('exit', () => {
       clearTimeout(kill);
