@@ -9,7 +9,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { withLock } from '../src/build/file-lock.mjs';
 import { filesStamp, PROJECT_SOURCES } from '../src/build/fingerprint.mjs';
-import { isSupportedNode, onFetchedNode, unsupportedNodeLine } from './node-runtime.mjs';
+import {
+  isSupportedNode,
+  memorySaverFlags,
+  onFetchedNode,
+  unsupportedNodeLine,
+} from './node-runtime.mjs';
 
 if (!isSupportedNode()) {
   console.error(unsupportedNodeLine());
@@ -17,7 +22,7 @@ if (!isSupportedNode()) {
 }
 if (onFetchedNode())
   console.log(
-    `• On Node.js ${process.versions.node}, which npm install fetched into .node/ (this machine's Node.js is older than 22.12)`,
+    `• On Node.js ${process.versions.node}, which npm install fetched into .node/ (this machine's Node.js is older than 22.14)`,
   );
 
 const root = join(import.meta.dirname, '..');
@@ -51,7 +56,13 @@ if (process.argv.includes('--full') || !viteIsCurrent) {
   const vite = await withLock(lockDir, () =>
     spawnSync(
       process.execPath,
-      [...preload, '--max-semi-space-size=2', 'node_modules/vite/bin/vite.js', 'build'],
+      [
+        ...preload,
+        '--max-semi-space-size=2',
+        ...memorySaverFlags(),
+        'node_modules/vite/bin/vite.js',
+        'build',
+      ],
       {
         cwd: root,
         stdio: 'inherit',

@@ -1,6 +1,7 @@
 export const SUPPORTED_NODE: string;
 export function isSupportedNode(version?: string): boolean;
 export function unsupportedNodeLine(version?: string): string;
+export function memorySaverFlags(version?: string): string[];
 export function pinnedNodeVersion(root?: string): string;
 export function nodePackageName(platform?: string, arch?: string): string;
 export function pinnedNodeDir(root?: string, version?: string): string;

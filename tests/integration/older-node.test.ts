@@ -69,7 +69,7 @@ describe.skipIf(!older)(`on an older Node (${older?.path ?? 'none on this machin
         signal: null,
       });
       expect(stopped.stderr.trim()).toBe(
-        `Localboard runs on Node.js 24 LTS or 22 (22.12 or newer), and this is Node.js ${older!.version}: run it through npm (npm start, npm test, npm run …) after \`npm install\`, which fetches the pinned Node.js 24 from the npm registry into .node/ and uses it, or install Node.js 24.`,
+        `Localboard runs on Node.js 24 LTS or 22 (22.14 or newer), and this is Node.js ${older!.version}: run it through npm (npm start, npm test, npm run …) after \`npm install\`, which fetches the pinned Node.js 24 from the npm registry into .node/ and uses it, or install Node.js 24.`,
       );
     }
   });

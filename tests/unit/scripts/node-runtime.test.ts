@@ -26,18 +26,19 @@ const dir = mkdtempSync(join(tmpdir(), 'localboard-node-runtime-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the Node.js Localboard runs on', () => {
-  it('is 24 and later, and 22 from 22.12 on; never 20, nor 23 (past its end of life)', () => {
+  it('is 24 and later, and 22 from 22.14 on (Node-API 10); never 20, nor 23 (past its end of life)', () => {
     const supported = [
       '20.20.2',
-      '22.11.0',
       '22.12.0',
+      '22.13.1',
+      '22.14.0',
       '22.22.1',
       '23.11.0',
       '24.0.0',
       '24.21.0',
       '26.1.0',
     ].filter((version) => isSupportedNode(version));
-    expect(supported).toEqual(['22.12.0', '22.22.1', '24.0.0', '24.21.0', '26.1.0']);
+    expect(supported).toEqual(['22.14.0', '22.22.1', '24.0.0', '24.21.0', '26.1.0']);
   });
 
   it('says in one line what to run instead on an older one', () => {
