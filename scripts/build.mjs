@@ -22,7 +22,7 @@ if (!isSupportedNode()) {
 }
 if (onFetchedNode())
   console.log(
-    `• On Node.js ${process.versions.node}, which npm install fetched into .node/ (this machine's Node.js is older than 22.14)`,
+    `• On Node.js ${process.versions.node} from .node/, the pinned Node fetched from the npm registry (.node-version)`,
   );
 
 const root = join(import.meta.dirname, '..');

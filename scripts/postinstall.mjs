@@ -1,6 +1,6 @@
 // npm's postinstall (after every `npm install` and `npm ci`): on a supported Node, nothing to do
 // but drop a link an earlier install on an older Node left. On an older Node (this workplace's
-// machines carry 20, past its end of life), fetch the pinned Node 24 from the npm registry into
+// machines carry 20, past its end of life; or a 22 before 22.14), fetch the pinned Node 24 from the npm registry into
 // .node/ and link it as node_modules/.bin/node, so that `npm start`, `npm test` and every `npm run`
 // script run on it; say so in one line. Where it cannot be fetched, stop with one line saying
 // which Node to install (scripts/node-runtime.mjs).
@@ -33,6 +33,6 @@ if (isSupportedNode(machine)) {
     process.exit(1);
   }
   console.log(
-    `Node.js ${machine} is past its end of life: ${pinned.fetched ? 'fetched' : 'using'} Node.js ${pinned.version} from the npm registry (${nodePackageName()}) in .node/${pinned.version}, which npm start, npm test and npm run use.`,
+    `Node.js ${machine} is older than ${SUPPORTED_NODE}: ${pinned.fetched ? 'fetched' : 'using'} Node.js ${pinned.version} from the npm registry (${nodePackageName()}) in .node/${pinned.version}, which npm start, npm test and npm run use.`,
   );
 }

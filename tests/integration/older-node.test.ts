@@ -46,7 +46,7 @@ describe.skipIf(!older)(`on an older Node (${older?.path ?? 'none on this machin
     expect(install.stderr).toBe('');
     expect(install.status).toBe(0);
     expect(install.stdout.trim().split('\n')).toEqual([
-      `Node.js ${older!.version} is past its end of life: fetched Node.js ${pinned} from the npm registry (node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}) in .node/${pinned}, which npm start, npm test and npm run use.`,
+      `Node.js ${older!.version} is older than Node.js 24 LTS or 22 (22.14 or newer): fetched Node.js ${pinned} from the npm registry (node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}) in .node/${pinned}, which npm start, npm test and npm run use.`,
     ]);
     const link = join(project, 'node_modules', '.bin', 'node');
     expect(readlinkSync(link)).toBe(join('..', '..', '.node', pinned, 'bin', 'node'));
