@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import { makeModerator } from '../server/moderator-command.ts';
+import { adPath, cityPath } from '../src/paths.ts';
 import type { StoreHandle } from '../server/store/store.ts';
 import type { Tables } from '../server/store/tables.ts';
 
@@ -250,6 +251,40 @@ export async function timeUntil(
 ): Promise<number> {
   const [ms] = await timeUntilEach([base], path, status, act, () => publishLog);
   return ms!;
+}
+
+/**
+ * One publishing round on `base`: a member ad of `people.posterId` waiting for review in `place`
+ * is approved by the moderator (ms until its URL answers 200), then deleted by its member (ms until
+ * it answers 404). `reader`, when given, watches the ad's page, its city's and the landing page.
+ */
+export async function approveThenDelete(
+  base: string,
+  db: Kysely<Tables>,
+  people: PosterAndModerator,
+  place: { state: string; city: string },
+  index: number,
+  publishLog: readonly string[],
+  reader?: { watch(paths: string[]): void },
+): Promise<{ liveMs: number; goneMs: number }> {
+  const id = await insertReviewAd(db, people.posterId, place.state, place.city, index);
+  const ad = adPath(place.state, place.city, id);
+  reader?.watch([ad, cityPath(place.state, place.city), '/']);
+  const liveMs = await timeUntil(
+    base,
+    ad,
+    200,
+    () => act(base, people.moderator, `/api/moderate/ads/${id}/approve`, { revision: 1 }),
+    publishLog,
+  );
+  const goneMs = await timeUntil(
+    base,
+    ad,
+    404,
+    () => act(base, people.poster, `/api/ads/${id}/delete`, {}),
+    publishLog,
+  );
+  return { liveMs, goneMs };
 }
 
 // ---------------------------------------------------------------- the reader

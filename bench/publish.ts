@@ -12,15 +12,13 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { adPath, cityPath } from '../src/paths.ts';
 import { openBenchStore } from './bench-store.ts';
 import { writeDocSection } from './docs.ts';
 import { buildSite, citiesOfEverySize, writeGeneratedContent } from './generated-site.ts';
 import {
-  act,
+  approveThenDelete,
   collectPublishLines,
   HOST,
-  insertReviewAd,
   percentile,
   POLL_MS,
   posterAndModerator,
@@ -32,7 +30,6 @@ import {
   sqlitePathIn,
   startReader,
   startServer,
-  timeUntil,
   waitForServer,
   type ReaderCounts,
 } from './publish-rounds.ts';
@@ -103,7 +100,7 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
     const base = `http://${HOST}:${port}`;
     await waitForServer(base, server);
     // A member (verified, as the emailed link does) and a moderator (as the operator's command).
-    const { poster, posterId: accountId, moderator } = await posterAndModerator(base, store);
+    const people = await posterAndModerator(base, store);
 
     // Cities of every size, the most populous first.
     const chosen = citiesOfEverySize(cities, options.rounds + 1);
@@ -112,22 +109,14 @@ export async function benchPublish(argv: readonly string[]): Promise<void> {
     const rounds: Round[] = [];
     try {
       for (const [index, place] of chosen.entries()) {
-        const id = await insertReviewAd(db, accountId, place.state, place.city, index);
-        const ad = adPath(place.state, place.city, id);
-        reader.watch([ad, cityPath(place.state, place.city), '/']);
-        const liveMs = await timeUntil(
+        const { liveMs, goneMs } = await approveThenDelete(
           base,
-          ad,
-          200,
-          () => act(base, moderator, `/api/moderate/ads/${id}/approve`, { revision: 1 }),
+          db,
+          people,
+          place,
+          index,
           publishLog,
-        );
-        const goneMs = await timeUntil(
-          base,
-          ad,
-          404,
-          () => act(base, poster, `/api/ads/${id}/delete`, {}),
-          publishLog,
+          reader,
         );
         // The first round warms the server and the disk cache up: not counted.
         const label = index === 0 ? 'warm-up' : `${index}/${options.rounds}`;

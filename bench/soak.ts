@@ -33,10 +33,9 @@ import { writeDocSection } from './docs.ts';
 import { buildSite, citiesOfEverySize, writeGeneratedContent } from './generated-site.ts';
 import { DEFAULT_SEED } from './options.ts';
 import {
-  act,
+  approveThenDelete,
   collectPublishLines,
   HOST,
-  insertReviewAd,
   percentile,
   posterAndModerator,
   readerFailures,
@@ -46,7 +45,6 @@ import {
   sqlitePathIn,
   startReader,
   startServer,
-  timeUntil,
   waitForServer,
   type ReaderCounts,
 } from './publish-rounds.ts';
@@ -291,7 +289,7 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
     const watch = watchServerLines(server);
     await waitForServer(base, server);
     const metrics = () => scrapeMetrics(base, metricsToken);
-    const { poster, posterId, moderator } = await posterAndModerator(base, store);
+    const people = await posterAndModerator(base, store);
 
     // The first scrape starts the server's process metrics (GC among them): counted from here.
     const before = await metrics();
@@ -309,7 +307,7 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
     );
     const tally = (kind: LoadKind) => tallies.get(kind)!;
     /** Session cookies of members: the poster's, then those of the latest sign-ups. */
-    const members = [poster];
+    const members = [people.poster];
     const progress = setInterval(() => {
       const left = Math.max(0, (deadline - performance.now()) / 60_000);
       const requests = [...tallies.values()].reduce((sum, each) => sum + each.requests, 0);
@@ -400,22 +398,14 @@ export async function benchSoak(argv: readonly string[]): Promise<void> {
     const publishing = until(going, MAX_ROUNDS, async (index) => {
       const place = roundCities[index % roundCities.length]!;
       try {
-        const id = await insertReviewAd(db, posterId, place.state, place.city, index);
-        const ad = adPath(place.state, place.city, id);
-        roundReader.watch([ad, cityPath(place.state, place.city), '/']);
-        const liveMs = await timeUntil(
+        const { liveMs, goneMs } = await approveThenDelete(
           base,
-          ad,
-          200,
-          () => act(base, moderator, `/api/moderate/ads/${id}/approve`, { revision: 1 }),
+          db,
+          people,
+          place,
+          index,
           publishLog,
-        );
-        const goneMs = await timeUntil(
-          base,
-          ad,
-          404,
-          () => act(base, poster, `/api/ads/${id}/delete`, {}),
-          publishLog,
+          roundReader,
         );
         rounds.push({ liveMs, goneMs });
       } catch (error) {
