@@ -24,6 +24,8 @@ export interface AppEnv {
     member: () => Promise<Member | undefined>;
     /** The page of the form this request posts (form endpoints only). */
     formPage?: PageTarget;
+    /** What a refused form shows again: the fields its endpoint keeps, as typed. */
+    keptValues?: Readonly<Record<string, string>>;
   };
 }
 

@@ -29,6 +29,7 @@ import {
 import { photoRoutes } from './routes/photos.ts';
 import { formEndpoints } from './forms/form-endpoint.ts';
 import { refusals } from './forms/refusal.ts';
+import { Refusal } from './refusal.ts';
 import { unknownEndpoint } from './forms/unknown-endpoint.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { MailSite } from './mail/messages.ts';
@@ -243,6 +244,8 @@ export function createApp(options: AppOptions) {
   app.use(reachesSite);
   app.use(staticSite(options.siteDir));
   app.onError((error, c) => {
+    // A refusal thrown by any route or module: the one answer (server/forms/refusal.ts).
+    if (error instanceof Refusal) return refuse(c, error);
     // The database away: 503, try again (server/operations/unavailable.ts).
     if (store.isUnavailable(error)) return unavailable(c, error);
     console.error(error);

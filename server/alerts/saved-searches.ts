@@ -12,7 +12,7 @@ import {
 } from '../../src/pages/search/searchQuery.ts';
 import type { SavedSearchView } from '../../src/pages/account/saved-searches-view.ts';
 import { UnsearchableWords, type SearchIndex } from '../db/search-index.ts';
-import { NOT_SIGNED_IN, Refusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
 import type { SavedSearch } from '../store/saved-searches.ts';
 import { DIGEST_ADS_MAX, seenOf } from './seen-ads.ts';
 import type { Store } from '../store/store.ts';
@@ -73,22 +73,21 @@ export const unsubscribeToken = (
 export async function saveSearch(
   store: Store,
   index: SearchIndex,
-  member: Saver | undefined,
+  member: Saver,
   rawQuery: string,
   now: Date,
-): Promise<{ id: number | undefined } | Refusal> {
-  if (!member) return new Refusal(401, NOT_SIGNED_IN);
-  if (!member.emailVerified) return new Refusal(403, SAVED_SEARCH_TEXTS.notVerified);
+): Promise<{ id: number | undefined }> {
+  if (!member.emailVerified) throw new Refusal('forbidden', SAVED_SEARCH_TEXTS.notVerified);
   const parsed = parseSearchQuery(Object.fromEntries(new URLSearchParams(rawQuery)));
-  if (!parsed.ok) return new Refusal(400, SAVED_SEARCH_TEXTS.badQuery);
+  if (!parsed.ok) throw new Refusal('invalid', SAVED_SEARCH_TEXTS.badQuery);
   const query = searchFiltersQuery(parsed.values);
-  if (index.version() === undefined) return new Refusal(503, SAVED_SEARCH_TEXTS.unavailable);
+  if (index.version() === undefined) throw new Refusal('busy', SAVED_SEARCH_TEXTS.unavailable);
   let newest;
   try {
     newest = index.newest(parsed.filters, DIGEST_ADS_MAX);
   } catch (error) {
     if (!(error instanceof UnsearchableWords)) throw error;
-    return new Refusal(400, SAVED_SEARCH_TEXTS.badQuery);
+    throw new Refusal('invalid', SAVED_SEARCH_TEXTS.badQuery);
   }
   const secret = await store.secrets.get(UNSUBSCRIBE_SECRET);
   const createdAt = now.toISOString();
@@ -99,7 +98,8 @@ export async function saveSearch(
     const owned = await tx.savedSearches.listOwned(member.accountId);
     const same = owned.find((saved) => saved.query === query);
     if (same) return { id: same.id };
-    if (owned.length >= MAX_SAVED_SEARCHES) return new Refusal(409, SAVED_SEARCH_TEXTS.tooMany);
+    if (owned.length >= MAX_SAVED_SEARCHES)
+      throw new Refusal('conflict', SAVED_SEARCH_TEXTS.tooMany);
     const id = await tx.savedSearches.add(
       {
         accountId: member.accountId,
@@ -114,16 +114,15 @@ export async function saveSearch(
   });
 }
 
-/** Deletes the member's own saved search; refused (404) when it is not theirs or gone. */
+/** Deletes the member's own saved search (its id); refused (not found) when not theirs or gone. */
 export async function deleteSavedSearch(
   store: Store,
-  member: Saver | undefined,
+  member: Saver,
   id: number | undefined,
-): Promise<true | Refusal> {
-  if (!member) return new Refusal(401, NOT_SIGNED_IN);
+): Promise<number> {
   if (id === undefined || !(await store.savedSearches.deleteOwned(member.accountId, id)))
-    return new Refusal(404, SAVED_SEARCH_TEXTS.notFound);
-  return true;
+    throw new Refusal('not-found', SAVED_SEARCH_TEXTS.notFound);
+  return id;
 }
 
 /** /account's list. */

@@ -2,7 +2,7 @@
 // hashing pool's threads. The stored string carries its parameters, so the cost can rise later
 // without breaking old hashes.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { Refusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
 import { HashingBusy, type HashingPool } from './hashing-pool.ts';
 import type { CountedAttempt } from './rate-limits.ts';
 
@@ -70,11 +70,8 @@ export async function hashing<T>(work: Promise<T>, attempt?: CountedAttempt): Pr
   } catch (error) {
     if (!(error instanceof HashingBusy)) throw error;
     await attempt?.giveBack();
-    throw new Refusal(
-      503,
-      busyMessage(error.retryAfterSeconds),
-      undefined,
-      error.retryAfterSeconds,
-    );
+    throw new Refusal('busy', busyMessage(error.retryAfterSeconds), {
+      retryAfter: error.retryAfterSeconds,
+    });
   }
 }

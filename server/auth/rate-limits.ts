@@ -11,7 +11,7 @@
 // enough of them close the account to such browsers for a while, longer each time. A browser the
 // owner signed in from before (a known browser) is never refused for them; an owner on a new
 // browser has the emailed reset link, which makes that browser a known one.
-import { Refusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiter } from '../store/engine.ts';
 import type { StoreHandle } from '../store/store.ts';
@@ -287,10 +287,9 @@ export function throwIfWaiting(waitSeconds: number) {
   if (waitSeconds > 0) {
     const minutes = Math.ceil(waitSeconds / 60);
     throw new Refusal(
-      429,
+      'too-many',
       `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
-      undefined,
-      waitSeconds,
+      { retryAfter: waitSeconds },
     );
   }
 }
@@ -309,9 +308,8 @@ function waitWords(seconds: number): string {
 export function throwIfAccountClosed(waitSeconds: number) {
   if (waitSeconds > 0)
     throw new Refusal(
-      429,
+      'too-many',
       `Too many attempts for this account. Please wait ${waitWords(waitSeconds)} and try again, or use Forgot your password? to get a reset link.`,
-      undefined,
-      waitSeconds,
+      { retryAfter: waitSeconds },
     );
 }

@@ -1,7 +1,7 @@
 // Reading what a form or a script sent: a form post (pages without JavaScript) or JSON (the
 // page scripts), into one shape every route reads.
 import type { Context } from 'hono';
-import { Refusal } from './refusal.ts';
+import { Refusal } from '../refusal.ts';
 
 export type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
 
@@ -32,10 +32,10 @@ export async function readSubmission(c: Context): Promise<Submission | Refusal> 
     try {
       body = JSON.parse(await c.req.text());
     } catch {
-      return new Refusal(400, 'The request body is not valid JSON.');
+      return new Refusal('invalid', 'The request body is not valid JSON.');
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return new Refusal(400, 'The request body must be a JSON object.');
+      return new Refusal('invalid', 'The request body must be a JSON object.');
     }
     return { kind: 'json', fields: body as Record<string, unknown> };
   }
@@ -44,11 +44,11 @@ export async function readSubmission(c: Context): Promise<Submission | Refusal> 
       const form = await c.req.parseBody();
       return { kind: 'form', fields: form };
     } catch {
-      return new Refusal(400, 'The form could not be read. Please try again.');
+      return new Refusal('invalid', 'The form could not be read. Please try again.');
     }
   }
   return new Refusal(
-    415,
+    'unsupported',
     'Send the request as JSON (Content-Type: application/json) or as a form.',
   );
 }

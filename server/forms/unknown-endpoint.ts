@@ -4,3 +4,6 @@ import type { Context } from 'hono';
 
 export const unknownEndpoint = (c: Context) =>
   c.json({ error: 'There is no such API endpoint.' }, 404);
+
+/** The answer to any other method on an endpoint that takes POST only. */
+export const usePost = (c: Context) => c.json({ error: 'Use POST for this endpoint.' }, 405);

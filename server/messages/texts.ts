@@ -4,7 +4,7 @@
 import { formatDate } from '../../src/format.ts';
 import { CLOSED_TEXTS } from '../../src/pages/messages-view.ts';
 import { CONVERSATION_WINDOW_HOURS } from '../../src/schemas/message.ts';
-import { Refusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
 import type { AdAvailability, BlockOutcome, ReplyOutcome, StartOutcome } from './conversations.ts';
 import type { MessageLimitReached } from './limits.ts';
 
@@ -48,10 +48,9 @@ function tooManyMessages({ limit, nextAt }: MessageLimitReached, now: Date): Ref
   const wait = secondsUntil(nextAt, now);
   const minutes = Math.ceil(wait / 60);
   return new Refusal(
-    429,
+    'too-many',
     `You have sent ${limit.points} messages in the last ${Math.round(limit.duration / 60)} minutes, the most anyone can. You can send again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`,
-    undefined,
-    wait,
+    { retryAfter: wait },
   );
 }
 
@@ -60,28 +59,28 @@ export function startRefusal(outcome: Extract<StartOutcome, { ok: false }>, now:
   switch (outcome.refused) {
     case 'ad-not-found':
     case 'not-found':
-      return new Refusal(404, AD_NOT_FOUND_FOR_REPLY);
+      return new Refusal('not-found', AD_NOT_FOUND_FOR_REPLY);
     case 'own-ad':
-      return new Refusal(403, OWN_AD);
+      return new Refusal('forbidden', OWN_AD);
     case 'ad-unavailable': {
       const why = unavailableText(outcome.availability, outcome.expiresOn);
-      return why ? new Refusal(410, why) : new Refusal(404, AD_NOT_FOUND_FOR_REPLY);
+      return why ? new Refusal('gone', why) : new Refusal('not-found', AD_NOT_FOUND_FOR_REPLY);
     }
     case 'conversation-limit': {
       const when = `${outcome.nextAt.slice(0, 16).replace('T', ' ')} UTC`;
       const message = outcome.newAccount
         ? `New accounts can start ${outcome.limit} conversations a day, and you have started ${outcome.limit} in the last ${CONVERSATION_WINDOW_HOURS} hours. You can start another from ${when}.`
         : `You have started ${outcome.limit} conversations in the last ${CONVERSATION_WINDOW_HOURS} hours, the most anyone can. You can start another from ${when}.`;
-      return new Refusal(429, message, undefined, secondsUntil(outcome.nextAt, now));
+      return new Refusal('too-many', message, { retryAfter: secondsUntil(outcome.nextAt, now) });
     }
     case 'message-limit':
       return tooManyMessages(outcome, now);
     case 'you-blocked':
-      return new Refusal(403, YOU_BLOCKED_THE_POSTER);
+      return new Refusal('forbidden', YOU_BLOCKED_THE_POSTER);
     case 'blocked-you':
-      return new Refusal(403, CLOSED_TEXTS['blocked-you']);
+      return new Refusal('forbidden', CLOSED_TEXTS['blocked-you']);
     default:
-      return new Refusal(409, CLOSED_TEXTS[outcome.refused]);
+      return new Refusal('conflict', CLOSED_TEXTS[outcome.refused]);
   }
 }
 
@@ -89,20 +88,20 @@ export function startRefusal(outcome: Extract<StartOutcome, { ok: false }>, now:
 export function replyRefusal(outcome: Extract<ReplyOutcome, { ok: false }>, now: Date): Refusal {
   switch (outcome.refused) {
     case 'not-found':
-      return new Refusal(404, CONVERSATION_NOT_FOUND);
+      return new Refusal('not-found', CONVERSATION_NOT_FOUND);
     case 'message-limit':
       return tooManyMessages(outcome, now);
     case 'you-blocked':
     case 'blocked-you':
-      return new Refusal(403, CLOSED_TEXTS[outcome.refused]);
+      return new Refusal('forbidden', CLOSED_TEXTS[outcome.refused]);
     default:
-      return new Refusal(409, CLOSED_TEXTS[outcome.refused]);
+      return new Refusal('conflict', CLOSED_TEXTS[outcome.refused]);
   }
 }
 
 /** The answer to a block or unblock that was refused. */
 export function blockRefusal(outcome: Extract<BlockOutcome, { ok: false }>): Refusal {
   return outcome.refused === 'not-found'
-    ? new Refusal(404, CONVERSATION_NOT_FOUND)
-    : new Refusal(409, CLOSED_TEXTS['other-deleted']);
+    ? new Refusal('not-found', CONVERSATION_NOT_FOUND)
+    : new Refusal('conflict', CLOSED_TEXTS['other-deleted']);
 }

@@ -3,7 +3,8 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { forwardedProto, type ProxyTrust } from '../client-address.ts';
-import { Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
+import { type AnswerRefusal } from '../forms/refusal.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -29,7 +30,10 @@ export function originCheck(
         ? c.req.header('sec-fetch-site') !== 'cross-site'
         : own.includes(origin) || allowedOrigins.includes(origin);
     if (!allowed)
-      return refuse(c, new Refusal(403, 'This request came from another site and was refused.'));
+      return refuse(
+        c,
+        new Refusal('forbidden', 'This request came from another site and was refused.'),
+      );
     return next();
   };
 }

@@ -4,7 +4,7 @@
 // operator); and their refusals. Each holds the account's lock (`account:{id}`), which the
 // member's own posting holds too, so a ban and a post racing on two instances never leave a new
 // ad in review on a banned account, and of two bans one bans and the other is told.
-import { Refusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
 import type { Moderator } from '../store/moderation-log.ts';
 import type { Why } from '../store/moderation.ts';
 import type { Store } from '../store/store.ts';
@@ -26,7 +26,7 @@ export type BanResult =
   | { kind: 'conflict'; message: string };
 
 export const noSuchAccount = (raw: string | undefined) =>
-  new Refusal(404, `There is no account ${shownId(raw)}.`);
+  new Refusal('not-found', `There is no account ${shownId(raw)}.`);
 
 /** A moderator cannot be banned: the operator takes the role away first. */
 export const moderatorNotBanned = (email: string) =>
@@ -38,8 +38,9 @@ export function banRefusal(
   rawId: string | undefined,
 ): Refusal {
   if (result.kind === 'unknown') return noSuchAccount(rawId);
-  if (result.kind === 'moderator') return new Refusal(403, moderatorNotBanned(result.email));
-  return new Refusal(409, result.message);
+  if (result.kind === 'moderator')
+    return new Refusal('forbidden', moderatorNotBanned(result.email));
+  return new Refusal('conflict', result.message);
 }
 
 /** Bans an account and removes its ads in review or live, each removal in the log. */

@@ -5,7 +5,7 @@
 // moderators acting on one ad at once, on one instance or two, exactly one changes it and writes
 // its log row; the other is told who handled it.
 import { utcDay } from '../../src/days.ts';
-import { Refusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
 import { expiryFrom } from '../posting/lifetime.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { Moderator } from '../store/moderation-log.ts';
@@ -37,13 +37,13 @@ export const OWN_AD = 'This is your own ad: another moderator must review it.';
 export const shownId = (raw: string | undefined) => (raw ?? '').slice(0, 40);
 
 export const noSuchAd = (raw: string | undefined) =>
-  new Refusal(404, `There is no member ad ${shownId(raw)}.`);
+  new Refusal('not-found', `There is no member ad ${shownId(raw)}.`);
 
 /** The refusal of an action on an ad (`rawId` as the request named it). */
 export function adConflictRefusal(conflict: AdConflict, rawId: string | undefined): Refusal {
   if (conflict.kind === 'unknown') return noSuchAd(rawId);
-  if (conflict.kind === 'own') return new Refusal(403, OWN_AD);
-  return new Refusal(409, conflict.message);
+  if (conflict.kind === 'own') return new Refusal('forbidden', OWN_AD);
+  return new Refusal('conflict', conflict.message);
 }
 
 /**

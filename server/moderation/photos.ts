@@ -6,7 +6,7 @@
 // to delete once the unit of work is over (`unusedKeys`): a key is only deleted after no row names it.
 import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
 import type { AdPhotoRef } from '../../src/schemas/photos.ts';
-import { Refusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
 import { BLOCKING_REASONS } from '../photos/known-photos.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { Moderator } from '../store/moderation-log.ts';
@@ -79,15 +79,15 @@ export type PhotoRemovalResult =
 export const OWN_PHOTO = 'This is a photo of your own: another moderator must review it.';
 
 export const noSuchPhoto = (raw: string | undefined) =>
-  new Refusal(404, `There is no photo ${shownId(raw)}.`);
+  new Refusal('not-found', `There is no photo ${shownId(raw)}.`);
 
 export function photoRemovalRefusal(
   result: Exclude<PhotoRemovalResult, { kind: 'done' }>,
   rawId: string | undefined,
 ): Refusal {
   if (result.kind === 'unknown') return noSuchPhoto(rawId);
-  if (result.kind === 'own') return new Refusal(403, OWN_PHOTO);
-  return new Refusal(409, result.message);
+  if (result.kind === 'own') return new Refusal('forbidden', OWN_PHOTO);
+  return new Refusal('conflict', result.message);
 }
 
 /** `2026-11-24 01:15` of an ISO time. */

@@ -5,7 +5,8 @@
 // tries the database again (PostgreSQL's pool opens new connections once it is back).
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
+import { type AnswerRefusal } from '../forms/refusal.ts';
 import { isFormSubmission } from '../forms/submission.ts';
 
 export const DATABASE_UNAVAILABLE =
@@ -37,7 +38,9 @@ export function databaseUnavailable(settings: UnavailableSettings) {
       lastLogged = Date.now();
       unlogged = 0;
     }
-    const refusal = new Refusal(503, DATABASE_UNAVAILABLE, undefined, UNAVAILABLE_RETRY_AFTER);
+    const refusal = new Refusal('busy', DATABASE_UNAVAILABLE, {
+      retryAfter: UNAVAILABLE_RETRY_AFTER,
+    });
     const isApi = c.req.path === '/api' || c.req.path.startsWith('/api/');
     const browser = isFormSubmission(c);
     if (isApi && browser && c.get('formPage')) {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { Refusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
 
 export interface UploadedFile {
   /** The form field it came in. */
@@ -53,7 +53,7 @@ export async function readUpload(
   request: Request,
   limits: UploadLimits,
 ): Promise<Upload | Refusal> {
-  if (!request.body) return new Refusal(400, UNREADABLE_UPLOAD);
+  if (!request.body) return new Refusal('invalid', UNREADABLE_UPLOAD);
   const dir = await mkdtemp(join(tmpdir(), 'localboard-upload-'));
   const files: UploadedFile[] = [];
   const fields: Record<string, string | string[]> = {};
@@ -72,7 +72,7 @@ export async function readUpload(
     });
   } catch {
     await dispose();
-    return new Refusal(400, UNREADABLE_UPLOAD);
+    return new Refusal('invalid', UNREADABLE_UPLOAD);
   }
   const writes: Promise<void>[] = [];
   let kept = 0;
@@ -118,7 +118,7 @@ export async function readUpload(
     await Promise.all(writes);
   } catch {
     await dispose();
-    return new Refusal(400, UNREADABLE_UPLOAD);
+    return new Refusal('invalid', UNREADABLE_UPLOAD);
   }
   // An empty file input sends a part with no name and no bytes: nothing was chosen.
   const chosen = files.filter((file) => !(file.name === '' && file.size === 0 && !file.tooMany));

@@ -17,7 +17,7 @@ import {
 } from '../../src/schemas/ad-limits.ts';
 import { renewBeforeEditing } from '../../src/schemas/member-ad-view.ts';
 import type { AdPhotoRef } from '../../src/schemas/photos.ts';
-import { Refusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
 import type { AdContent, MemberAdRow, NewMemberAd } from '../store/member-ads.ts';
 import type { Store } from '../store/store.ts';
 import { canRenew, expiryFrom, isExpired, isLive } from './lifetime.ts';
@@ -36,7 +36,7 @@ const HOUR_MS = 3_600_000;
 const cityLimit = (city: string, nextAt: string) =>
   `You posted an ad in ${city} in the last ${CITY_WINDOW_HOURS} hours. You can post another ad there from ${nextAt.slice(0, 16).replace('T', ' ')} UTC.`;
 
-const notFound = () => new Refusal(404, AD_NOT_FOUND);
+const notFound = () => new Refusal('not-found', AD_NOT_FOUND);
 
 /** A new ad, in review, unless the account is banned or a limit says no. */
 export async function postAd(
@@ -49,19 +49,19 @@ export async function postAd(
   return store.unitOfWork(async (tx) => {
     await tx.lock(`account:${accountId}`);
     const account = await tx.moderation.account(accountId);
-    if (!account || account.bannedAt) return new Refusal(403, BANNED);
+    if (!account || account.bannedAt) return new Refusal('forbidden', BANNED);
     if ((await tx.memberAds.countInReviewOrLive(accountId, utcDay(now))) >= MAX_ACTIVE_ADS)
-      return new Refusal(409, ACTIVE_LIMIT);
+      return new Refusal('conflict', ACTIVE_LIMIT);
     const windowStart = new Date(now.getTime() - CITY_WINDOW_HOURS * HOUR_MS).toISOString();
     const last = await tx.memberAds.lastPostedInCity(accountId, ad, windowStart);
     if (last) {
       const nextAt = new Date(Date.parse(last) + CITY_WINDOW_HOURS * HOUR_MS).toISOString();
       const retryAfter = Math.max(1, Math.ceil((Date.parse(nextAt) - now.getTime()) / 1000));
-      return new Refusal(429, cityLimit(ad.city, nextAt), undefined, retryAfter);
+      return new Refusal('too-many', cityLimit(ad.city, nextAt), { retryAfter });
     }
     const photos = ad.photos ?? [];
     if (!(await photosUsable(tx, photos, accountId, undefined)))
-      return new Refusal(400, PHOTOS_GONE, 'photos');
+      return new Refusal('invalid', PHOTOS_GONE, { field: 'photos' });
     const id = await tx.memberAds.insert(accountId, ad, marks, now.toISOString());
     await attachPhotos(tx, photos, id, accountId);
     return { id };
@@ -114,7 +114,7 @@ async function attachPhotos(
 export function expiredRefusal(ad: MemberAdRow, today: string): Refusal | undefined {
   if (!isExpired(ad, today)) return undefined;
   return new Refusal(
-    409,
+    'conflict',
     renewBeforeEditing({ expiresOn: ad.expiresOn ?? undefined, renewable: canRenew(ad, today) }),
   );
 }
@@ -147,10 +147,10 @@ export async function editAd(
     if (expired) return expired;
     const at = now.toISOString();
     if (ad.status !== 'live' && ad.status !== 'review' && ad.status !== 'rejected')
-      return new Refusal(409, NOT_EDITABLE);
+      return new Refusal('conflict', NOT_EDITABLE);
     const wanted = content.photos;
     if (wanted && !(await photosUsable(tx, wanted, accountId, ad.id)))
-      return new Refusal(400, PHOTOS_GONE, 'photos');
+      return new Refusal('invalid', PHOTOS_GONE, { field: 'photos' });
     if (wanted) await attachPhotos(tx, wanted, ad.id, accountId);
     const keep = new Set((wanted ?? [...ad.photos, ...(ad.pendingPhotos ?? [])]).map((p) => p.id));
     const gone = [...ad.photos, ...(ad.pendingPhotos ?? [])]
@@ -245,7 +245,7 @@ export function renewAd(
 ): Promise<{ ad: MemberAdRow } | Refusal> {
   const today = utcDay(now);
   return changeOwnAd(store, accountId, adId, async (tx, ad) => {
-    if (!canRenew(ad, today)) return new Refusal(409, notRenewable(ad, today));
+    if (!canRenew(ad, today)) return new Refusal('conflict', notRenewable(ad, today));
     const expiresOn = expiryFrom(today);
     return { changed: await tx.memberAds.renew(ad.id, ad.revision, expiresOn, now.toISOString()) };
   });

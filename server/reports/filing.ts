@@ -24,7 +24,7 @@ import {
   URGENT_REPORT_REASON,
   type ReportReason,
 } from '../../src/schemas/report-reasons.ts';
-import { Refusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
 import type { AdCopy, NewReportRow } from '../store/reports.ts';
 import type { Store } from '../store/store.ts';
 import { ALREADY_DECIDED, ALREADY_REPORTED, REPORTS_MODERATOR } from './texts.ts';
@@ -157,7 +157,7 @@ export function fileReport(store: Store, report: NewReport, now = new Date()): P
 
 /** The answer to a report that was not stored. */
 export const duplicateRefusal = (result: Extract<FileResult, { kind: 'duplicate' }>) =>
-  new Refusal(409, result.decided ? ALREADY_DECIDED : ALREADY_REPORTED);
+  new Refusal('conflict', result.decided ? ALREADY_DECIDED : ALREADY_REPORTED);
 
 /** Why the site is published again after a report hid its ad. */
 export const hiddenPublishReason = (adId: number, why: 'reports' | 'under-18') =>

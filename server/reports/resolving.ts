@@ -8,7 +8,7 @@
 // did. Removing and banning are the moderators' own decisions (server/moderation/), run in the
 // same unit of work, which writes every row of the moderation log through its one writer.
 import type { ReportAction } from '../../src/schemas/report.ts';
-import { Refusal } from '../forms/refusal.ts';
+import { Refusal, type RefusalKind } from '../refusal.ts';
 import { banAccount, moderatorNotBanned } from '../moderation/accounts.ts';
 import { removeAd, type Moderator, type Why } from '../moderation/ads.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
@@ -55,9 +55,9 @@ const RESOLUTION: Record<ReportAction, Resolution> = {
   ban: 'banned',
 };
 
-const refused = (status: 400 | 403 | 404 | 409, message: string): ResolveResult => ({
+const refused = (kind: RefusalKind, message: string): ResolveResult => ({
   kind: 'refused',
-  refusal: new Refusal(status, message),
+  refusal: new Refusal(kind, message),
 });
 
 /**
@@ -82,9 +82,11 @@ export function resolveReports(
     const reports = await tx.reports.openInGroup(group);
     if (reports.length === 0) {
       const last = await tx.reports.lastResolved(group);
-      return last ? refused(409, alreadyHandled(last)) : refused(404, NO_SUCH_REPORTS);
+      return last
+        ? refused('conflict', alreadyHandled(last))
+        : refused('not-found', NO_SUCH_REPORTS);
     }
-    if (reports.at(-1)!.id !== seen) return refused(409, NEW_REPORTS_SINCE);
+    if (reports.at(-1)!.id !== seen) return refused('conflict', NEW_REPORTS_SINCE);
     const first = reports[0]!;
     const decision: Decision = {
       tx,
@@ -181,7 +183,7 @@ async function dismiss({
 
 async function remove(decision: Decision): Promise<ResolveResult | undefined> {
   const { tx, group, adId, adKind, reportedId, moderator, now, result } = decision;
-  if (group.kind !== 'ad') return refused(400, REMOVE_IS_FOR_ADS);
+  if (group.kind !== 'ad') return refused('invalid', REMOVE_IS_FOR_ADS);
   const why = whyOf(decision);
   const at = now.toISOString();
   const wasHidden = await tx.hiddenAds.find(adId);
@@ -205,12 +207,12 @@ async function remove(decision: Decision): Promise<ResolveResult | undefined> {
     return undefined;
   }
   const ad = await tx.memberAds.find(adId);
-  if (ad && ad.accountId === moderator.accountId) return refused(403, OWN_AD_REPORTED);
+  if (ad && ad.accountId === moderator.accountId) return refused('forbidden', OWN_AD_REPORTED);
   if (ad?.status === 'live') {
     // The moderators' own removal, in this unit of work (which holds the ad's lock already).
     const removed = await removeAd(tx, moderator, adId, ad.revision, why, now);
     if (removed.kind !== 'done')
-      return refused(409, removed.kind === 'conflict' ? removed.message : AD_CHANGED);
+      return refused('conflict', removed.kind === 'conflict' ? removed.message : AD_CHANGED);
     result.removedAd = removed.ad;
     result.unusedKeys = removed.unusedKeys;
     if (!wasHidden) result.publish = `removed ad ${adId} after reports`;
@@ -235,13 +237,13 @@ async function ban(
   target: number | undefined,
 ): Promise<ResolveResult | undefined> {
   const { tx, group, adId, adKind, moderator, now, result } = decision;
-  if (group.kind === 'ad' && adKind === 'editor') return refused(400, EDITOR_AD_NOT_BANNED);
-  if (target === undefined) return refused(404, NOBODY_TO_BAN);
-  if (target === moderator.accountId) return refused(403, OWN_ACCOUNT_NOT_BANNED);
+  if (group.kind === 'ad' && adKind === 'editor') return refused('invalid', EDITOR_AD_NOT_BANNED);
+  if (target === undefined) return refused('not-found', NOBODY_TO_BAN);
+  if (target === moderator.accountId) return refused('forbidden', OWN_ACCOUNT_NOT_BANNED);
   // The moderators' own ban, in this unit of work (which holds the member's lock already).
   const banned = await banAccount(tx, moderator, target, whyOf(decision), now);
-  if (banned.kind === 'unknown') return refused(404, NOBODY_TO_BAN);
-  if (banned.kind === 'moderator') return refused(403, moderatorNotBanned(banned.email));
+  if (banned.kind === 'unknown') return refused('not-found', NOBODY_TO_BAN);
+  if (banned.kind === 'moderator') return refused('forbidden', moderatorNotBanned(banned.email));
   if (banned.kind === 'conflict') {
     // Banned already (from the queue, say): the reports are closed with it.
     result.banned = {

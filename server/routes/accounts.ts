@@ -28,7 +28,8 @@ import {
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import type { Store } from '../store/store.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
-import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { NOT_SIGNED_IN, Refusal } from '../refusal.ts';
+import { type AnswerRefusal } from '../forms/refusal.ts';
 import {
   FORM_TYPES,
   keptValues,
@@ -111,7 +112,7 @@ export function accountsRoutes(options: AccountsOptions) {
       const parsed = signupSchemaOf(ageCheckDay()).safeParse(fields);
       if (!parsed.success) {
         const problem = firstProblem(parsed.error);
-        throw new Refusal(400, problem.message, problem.field);
+        throw new Refusal('invalid', problem.message, { field: problem.field });
       }
       const input = parsed.data;
       throwIfWaiting(await attempt.consume('signupPerEmail', input.email));
@@ -154,7 +155,7 @@ export function accountsRoutes(options: AccountsOptions) {
       if (!parsed.success) {
         throwIfWaiting(await attempt.consume('signinPerIp', rateLimitKey(clientAddress(c, trust))));
         const problem = firstProblem(parsed.error);
-        throw new Refusal(400, problem.message, problem.field);
+        throw new Refusal('invalid', problem.message, { field: problem.field });
       }
       const { email, password } = parsed.data;
       const account = await accounts.findByEmail(email);
@@ -171,10 +172,10 @@ export function accountsRoutes(options: AccountsOptions) {
       const matches = await hashing(passwords.verify(password, stored), attempt);
       if (!account || !matches) {
         await rateLimits.signinFailed(email, client.key);
-        throw new Refusal(401, WRONG_CREDENTIALS);
+        throw new Refusal('signed-out', WRONG_CREDENTIALS);
       }
       await rateLimits.signinSucceeded(email, client.key, client.newBrowser);
-      if (account.bannedAt) throw new Refusal(403, ACCOUNT_CLOSED);
+      if (account.bannedAt) throw new Refusal('forbidden', ACCOUNT_CLOSED);
       await startSession(c, account.id);
       if (!device) await browsers.remember(c, account.id);
       return submission.kind === 'form'
@@ -228,12 +229,14 @@ const cleanUpFailed = (error: unknown) =>
   console.error(`Start-up clean-up of sessions and browsers failed: ${(error as Error).message}`);
 
 const duplicateEmail = () =>
-  new Refusal(409, 'An account with this email already exists. Sign in instead.', 'email');
+  new Refusal('conflict', 'An account with this email already exists. Sign in instead.', {
+    field: 'email',
+  });
 
 /** The form's "I am 18 or older and accept the Terms" box must be ticked; JSON clients accept in their UI. */
 function termsChecked(submission: Submission): Record<string, unknown> {
   if (submission.kind === 'json') return submission.fields;
   const { acceptTerms, ...fields } = submission.fields;
-  if (acceptTerms !== 'on') throw new Refusal(400, TERMS_REQUIRED, 'acceptTerms');
+  if (acceptTerms !== 'on') throw new Refusal('invalid', TERMS_REQUIRED, { field: 'acceptTerms' });
   return fields;
 }

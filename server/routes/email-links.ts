@@ -35,7 +35,8 @@ import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client
 import type { EmailTokenPurpose } from '../store/email-tokens.ts';
 import type { Store } from '../store/store.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
-import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { NOT_SIGNED_IN, Refusal } from '../refusal.ts';
+import { type AnswerRefusal } from '../forms/refusal.ts';
 import { keptValues, readSubmission } from '../forms/submission.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail, type MailSite } from '../mail/messages.ts';
@@ -167,12 +168,15 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
     if (submission instanceof Refusal) return options.refuse(c, submission);
     try {
       const member = await c.var.member();
-      if (!member) throw new Refusal(401, NOT_SIGNED_IN);
+      if (!member) throw new Refusal('signed-out', NOT_SIGNED_IN);
       if (Object.keys(submission.fields).length > 0)
-        throw new Refusal(400, `Unexpected field: ${Object.keys(submission.fields).join(', ')}.`);
+        throw new Refusal(
+          'invalid',
+          `Unexpected field: ${Object.keys(submission.fields).join(', ')}.`,
+        );
       if (member.emailVerified) {
         if (submission.kind === 'form') return c.redirect(accountPath(), 303);
-        throw new Refusal(409, ALREADY_VERIFIED);
+        throw new Refusal('conflict', ALREADY_VERIFIED);
       }
       await limit('linkPerIp', clientKey(c));
       await limit('linkPerEmail', member.email);
@@ -230,7 +234,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
       const parsed = resetPasswordSchema.safeParse(submission.fields);
       if (!parsed.success) throw problem(parsed.error);
       const account = await accounts.findById(found.accountId);
-      if (!account) throw new Refusal(400, LINK_ERRORS.unknown, 'token');
+      if (!account) throw new Refusal('invalid', LINK_ERRORS.unknown, { field: 'token' });
       throwIfWaiting(await attempt.consume('linkPerEmail', account.email));
       const passwordHash = await hashing(options.passwords.hash(parsed.data.password), attempt);
       const now = new Date().toISOString();
@@ -285,5 +289,5 @@ const linkStatus = (state: Exclude<LinkState, 'valid' | 'done'>) =>
 
 function problem(error: Parameters<typeof firstProblem>[0]) {
   const found = firstProblem(error);
-  return new Refusal(400, found.message, found.field);
+  return new Refusal('invalid', found.message, { field: found.field });
 }

@@ -30,7 +30,8 @@ import { dataFileName, memberDataFile } from '../account/data-file.ts';
 import { deleteAccount } from '../account/delete-account.ts';
 import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
-import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { NOT_SIGNED_IN, Refusal } from '../refusal.ts';
+import { type AnswerRefusal } from '../forms/refusal.ts';
 import { isFormSubmission, readSubmission } from '../forms/submission.ts';
 import { accountDeletedMail } from '../mail/account-messages.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -89,14 +90,14 @@ export function memberDataRoutes(options: MemberDataOptions) {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return refuse(c, submission);
     const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+    if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
     try {
       const { password, ...others } = submission.fields;
       if (submission.kind === 'json' && Object.keys(others).length > 0)
-        throw new Refusal(400, `Unexpected field: ${Object.keys(others).join(', ')}.`);
+        throw new Refusal('invalid', `Unexpected field: ${Object.keys(others).join(', ')}.`);
       if (typeof password !== 'string' || password.length === 0)
-        throw new Refusal(400, PASSWORD_NEEDED, 'password');
-      if (member.role === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
+        throw new Refusal('invalid', PASSWORD_NEEDED, { field: 'password' });
+      if (member.role === 'moderator') throw new Refusal('forbidden', MODERATOR_REFUSED);
       const client = signinClient(
         await browsers.of(c, member.accountId),
         rateLimitKey(clientAddress(c, trust)),
@@ -112,11 +113,11 @@ export function memberDataRoutes(options: MemberDataOptions) {
         (await hashing(options.passwords.verify(password, account.passwordHash), attempt));
       if (!matches) {
         await rateLimits.signinFailed(member.email, client.key);
-        throw new Refusal(403, WRONG_PASSWORD, 'password');
+        throw new Refusal('forbidden', WRONG_PASSWORD, { field: 'password' });
       }
       await rateLimits.signinSucceeded(member.email, client.key, client.newBrowser);
       const outcome = await deleteAccount(store, member.accountId, now(), options.photos?.storage);
-      if (outcome.kind === 'moderator') throw new Refusal(403, MODERATOR_REFUSED);
+      if (outcome.kind === 'moderator') throw new Refusal('forbidden', MODERATOR_REFUSED);
       if (outcome.kind === 'deleted') {
         if (outcome.liveAdIds.length > 0)
           publishSoon(

@@ -24,7 +24,8 @@ import { conversationPath, newMessagePath, routes } from '../../src/paths.ts';
 import { checkMessageBody } from '../../src/schemas/message.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { FormEndpoint, FormPageOf } from '../forms/form-endpoint.ts';
-import { NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { NOT_SIGNED_IN, Refusal } from '../refusal.ts';
+import { type AnswerRefusal } from '../forms/refusal.ts';
 import { readSubmission, textOf } from '../forms/submission.ts';
 import { newMessageMail } from '../mail/conversation-messages.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -163,19 +164,20 @@ export function messagesRoutes(options: MessagingOptions) {
     // The reply screen of this ad: where a visitor comes back to after signing in.
     c.set('formPage', { route: routes.newMessage, url: newMessagePath(idOf(adParam) ?? 0) });
     const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
-    if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED_TO_WRITE), values);
+    if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
+    if (!member.emailVerified)
+      return refuse(c, new Refusal('forbidden', NOT_VERIFIED_TO_WRITE), values);
     const adId = idOf(adParam);
     const ad = adId === undefined ? undefined : await store.conversations.findAd(adId);
     if (!ad) {
       const published = adId === undefined ? undefined : findPublishedAd(adId);
       return published
-        ? refuse(c, new Refusal(403, NOT_A_MEMBER_AD), values)
-        : refuse(c, new Refusal(404, AD_NOT_FOUND_FOR_REPLY), values);
+        ? refuse(c, new Refusal('forbidden', NOT_A_MEMBER_AD), values)
+        : refuse(c, new Refusal('not-found', AD_NOT_FOUND_FOR_REPLY), values);
     }
     // A start that becomes a message in an existing conversation is scanned all the same.
     const checked = checkFirstMessage(submission.fields.body, ad);
-    if (!checked.ok) return refuse(c, new Refusal(400, checked.problem), values);
+    if (!checked.ok) return refuse(c, new Refusal('invalid', checked.problem), values);
     const outcome = await startConversation(store, ad.id, {
       senderId: member.accountId,
       body: checked.body,
@@ -198,13 +200,14 @@ export function messagesRoutes(options: MessagingOptions) {
     if (submission instanceof Refusal) return refuse(c, submission);
     const values = { body: textOf(submission.fields.body) };
     const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+    if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
     const conversation =
       id === undefined ? undefined : await store.conversations.find(id, member.accountId);
-    if (!conversation) return refuse(c, new Refusal(404, CONVERSATION_NOT_FOUND));
-    if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED_TO_WRITE), values);
+    if (!conversation) return refuse(c, new Refusal('not-found', CONVERSATION_NOT_FOUND));
+    if (!member.emailVerified)
+      return refuse(c, new Refusal('forbidden', NOT_VERIFIED_TO_WRITE), values);
     const checked = checkMessageBody(submission.fields.body);
-    if (!checked.ok) return refuse(c, new Refusal(400, checked.problem), values);
+    if (!checked.ok) return refuse(c, new Refusal('invalid', checked.problem), values);
     const outcome = await reply(store, conversation.id, {
       senderId: member.accountId,
       body: checked.body,
@@ -230,7 +233,7 @@ export function messagesRoutes(options: MessagingOptions) {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return refuse(c, submission);
     const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+    if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
     const outcome =
       id === undefined
         ? ({ ok: false, refused: 'not-found' } as const)

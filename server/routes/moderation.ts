@@ -57,7 +57,8 @@ import { pageSource } from '../pages.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { reportsSummary } from '../reports/views.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
-import { Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
+import { type AnswerRefusal } from '../forms/refusal.ts';
 import { readSubmission, textOf, type Submission } from '../forms/submission.ts';
 import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
@@ -479,7 +480,7 @@ function parse<Input>(schema: z.ZodType<Input>, submission: Submission): Input {
   const parsed = schema.safeParse(submission.fields);
   if (parsed.success) return parsed.data;
   const problem = firstProblem(parsed.error);
-  throw new Refusal(400, problem.message, problem.field);
+  throw new Refusal('invalid', problem.message, { field: problem.field });
 }
 
 /** Removing a photo takes what a ban takes: a reason from the list, and a note. */

@@ -29,7 +29,8 @@ import {
 import { utcDay } from '../../src/days.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
-import { FIX_FIELDS, NOT_SIGNED_IN, Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { fieldsRefusal, NOT_SIGNED_IN, Refusal, type RefusalKind } from '../refusal.ts';
+import { type AnswerRefusal } from '../forms/refusal.ts';
 import {
   isFormSubmission,
   keptValues,
@@ -148,7 +149,7 @@ export function postingRoutes(options: PostingOptions) {
     const [formPage, checkOrigin, textLimit] = endpoint(page);
     const photoLimit = bodyLimit({
       maxSize: PHOTO_POST_MAX_BODY_BYTES,
-      onError: (c) => refuse(c, photoRefusal(413, PHOTOS_TOO_LARGE)),
+      onError: (c) => refuse(c, photoRefusal('too-large', PHOTOS_TOO_LARGE)),
     });
     const limit: MiddlewareHandler<AppEnv> = (c, next) =>
       mediaTypeOf(c) === 'multipart/form-data' ? photoLimit(c, next) : textLimit(c, next);
@@ -173,8 +174,8 @@ export function postingRoutes(options: PostingOptions) {
     try {
       const { submission } = post;
       const values = keptValues(submission, AD_FORM_FIELDS);
-      if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
-      if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED), values);
+      if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
+      if (!member.emailVerified) return refuse(c, new Refusal('forbidden', NOT_VERIFIED), values);
       const chosen = await adPhotosFromPost({
         store,
         photos,
@@ -186,18 +187,17 @@ export function postingRoutes(options: PostingOptions) {
       });
       const shown = chosen.list === undefined ? undefined : chosen.shown;
       const unprocessed = capacityRefusal(chosen);
-      if (unprocessed) return refuse(c, unprocessed, values, shown);
+      if (unprocessed) return refuse(c, unprocessed.withPhotos(shown), values);
       const checked = checkAdForm(adTextFields(submission.fields), hasCity);
       if (!checked.ok || chosen.problem)
-        return refuse(c, fieldsRefusal(checked, chosen), values, shown);
+        return refuse(c, textAndPhotoRefusal(checked, chosen).withPhotos(shown), values);
       const ad = { ...checked.ad, ...(chosen.list ? { photos: chosen.list } : {}) };
       const scanned = scanAdWithPhotos(scan, ad, chosen.list);
       if (scanned.refusal)
         return refuse(
           c,
-          problems({ [scanned.refusal.field]: scanned.refusal.message }),
+          problems({ [scanned.refusal.field]: scanned.refusal.message }).withPhotos(shown),
           values,
-          shown,
         );
       const outcome = await postAd(
         store,
@@ -206,7 +206,7 @@ export function postingRoutes(options: PostingOptions) {
         JSON.stringify(scanned.marks),
         now(),
       );
-      if (outcome instanceof Refusal) return refuse(c, outcome, values, shown);
+      if (outcome instanceof Refusal) return refuse(c, outcome.withPhotos(shown), values);
       return submission.kind === 'form'
         ? c.redirect(postInReviewPath(), 303)
         : c.json({ id: outcome.id, redirectUrl: postInReviewPath() }, 201);
@@ -223,11 +223,11 @@ export function postingRoutes(options: PostingOptions) {
     try {
       const { submission } = post;
       const values = keptValues(submission, AD_EDIT_FIELDS);
-      if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+      if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
       const ad =
         id === undefined ? undefined : await store.memberAds.findOwned(id, member.accountId);
-      if (!ad) return refuse(c, new Refusal(404, AD_NOT_FOUND));
-      if (!member.emailVerified) return refuse(c, new Refusal(403, NOT_VERIFIED), values);
+      if (!ad) return refuse(c, new Refusal('not-found', AD_NOT_FOUND));
+      if (!member.emailVerified) return refuse(c, new Refusal('forbidden', NOT_VERIFIED), values);
       // Before the fields: whatever was typed, the answer is to renew first.
       const expired = expiredRefusal(ad, utcDay(now()));
       if (expired) return refuse(c, expired, values);
@@ -243,10 +243,10 @@ export function postingRoutes(options: PostingOptions) {
       });
       const shown = chosen.list === undefined ? undefined : chosen.shown;
       const unprocessed = capacityRefusal(chosen);
-      if (unprocessed) return refuse(c, unprocessed, values, shown);
+      if (unprocessed) return refuse(c, unprocessed.withPhotos(shown), values);
       const checked = checkAdEdit(adTextFields(submission.fields));
       if (!checked.ok || chosen.problem)
-        return refuse(c, fieldsRefusal(checked, chosen), values, shown);
+        return refuse(c, textAndPhotoRefusal(checked, chosen).withPhotos(shown), values);
       const scanned = scanAdWithPhotos(
         scan,
         { state: ad.state, city: ad.city, ...checked.ad },
@@ -255,9 +255,8 @@ export function postingRoutes(options: PostingOptions) {
       if (scanned.refusal)
         return refuse(
           c,
-          problems({ [scanned.refusal.field]: scanned.refusal.message }),
+          problems({ [scanned.refusal.field]: scanned.refusal.message }).withPhotos(shown),
           values,
-          shown,
         );
       const outcome = await editAd(
         store,
@@ -268,7 +267,7 @@ export function postingRoutes(options: PostingOptions) {
         now(),
       );
       if (outcome instanceof Refusal)
-        return refuse(c, outcome, outcome.status === 404 ? {} : values, shown);
+        return refuse(c, outcome.withPhotos(shown), outcome.kind === 'not-found' ? {} : values);
       await deletePhotoBytes(photos, outcome.deletedKeys);
       if (outcome.lostPublished) publishSoon(options.publisher, `photos taken off ad ${ad.id}`);
       const done = outcome.pending ? 'edit-in-review' : 'edited';
@@ -287,12 +286,12 @@ export function postingRoutes(options: PostingOptions) {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return refuse(c, submission);
     const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+    if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
     const id = adIdOf(c.req.param('id'));
     const onAds = aboutAd(c.req.param('id'));
     const outcome =
       id === undefined
-        ? new Refusal(404, AD_NOT_FOUND)
+        ? new Refusal('not-found', AD_NOT_FOUND)
         : await deleteAd(store, member.accountId, id, now());
     if (outcome instanceof Refusal) return refuse(c, outcome, onAds);
     if (outcome.wasLive) publishSoon(options.publisher, `deleted ad ${outcome.ad.id}`);
@@ -311,12 +310,12 @@ export function postingRoutes(options: PostingOptions) {
     const submission = await readSubmission(c);
     if (submission instanceof Refusal) return refuse(c, submission);
     const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal(401, NOT_SIGNED_IN));
+    if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
     const id = adIdOf(c.req.param('id'));
     const onAds = aboutAd(c.req.param('id'));
     const outcome =
       id === undefined
-        ? new Refusal(404, AD_NOT_FOUND)
+        ? new Refusal('not-found', AD_NOT_FOUND)
         : await renewAd(store, member.accountId, id, now());
     if (outcome instanceof Refusal) return refuse(c, outcome, onAds);
     publishSoon(options.publisher, `renewed ad ${outcome.ad.id}`);
@@ -371,19 +370,19 @@ async function readAdPost(
 }
 
 /** About the photos as a whole (too large, the pool full): beside the photo field. */
-const photoRefusal = (status: 413 | 429 | 503, message: string, retryAfter?: number) =>
-  new Refusal(status, message, 'photos', retryAfter, { photos: message });
+const photoRefusal = (kind: RefusalKind, message: string, retryAfter?: number) =>
+  new Refusal(kind, message, { field: 'photos', retryAfter, fieldErrors: { photos: message } });
 
 /** The pool full, or the member's photos of the hour used: nothing was processed. */
 function capacityRefusal(chosen: AdPhotosOutcome): Refusal | undefined {
-  if (chosen.busyFor !== undefined) return photoRefusal(503, PHOTOS_BUSY, chosen.busyFor);
+  if (chosen.busyFor !== undefined) return photoRefusal('busy', PHOTOS_BUSY, chosen.busyFor);
   if (chosen.limitedFor !== undefined)
-    return photoRefusal(429, photosLimited(chosen.limitedFor), chosen.limitedFor);
+    return photoRefusal('too-many', photosLimited(chosen.limitedFor), chosen.limitedFor);
   return undefined;
 }
 
 /** The text's problems and the photos' together, each beside its field. */
-function fieldsRefusal(
+function textAndPhotoRefusal(
   checked: { ok: true } | { ok: false; problems: AdFormProblems },
   chosen: AdPhotosOutcome,
 ): Refusal {
@@ -392,17 +391,7 @@ function fieldsRefusal(
   return problems(found);
 }
 
-/** Several fields refused at once: each message beside its field (`form`: about the whole form). */
-function problems(found: AdFormProblems): Refusal {
-  const [field, message] = Object.entries(found)[0] ?? ['form', FIX_FIELDS];
-  return new Refusal(
-    400,
-    message!,
-    field === 'form' ? undefined : field,
-    undefined,
-    found as Record<string, string>,
-  );
-}
+const problems = (found: AdFormProblems) => fieldsRefusal(found as Record<string, string>);
 
 /** The form of one of the account page's ads: its refusal is shown beside the ads. */
 const aboutAd = (param: string) => ({ adId: param.slice(0, 20) });

@@ -34,7 +34,8 @@ import { secondsToWait, type Limit } from '../auth/rate-limits.ts';
 import type { AppEnv } from '../app-env.ts';
 import { clientAddress, rateLimitKey, type ProxyTrust } from '../client-address.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
-import { Refusal, type AnswerRefusal } from '../forms/refusal.ts';
+import { Refusal } from '../refusal.ts';
+import { type AnswerRefusal } from '../forms/refusal.ts';
 import { readSubmission } from '../forms/submission.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
@@ -203,14 +204,15 @@ export function reportRoutes(options: ReportOptions) {
       which.ad !== undefined || which.conversation !== undefined
         ? await findTarget(store, member, which, todayOf(now))
         : undefined;
-    if (wait > 0) return refuse(c, new Refusal(429, TOO_MANY_REPORTS, undefined, wait), values);
+    if (wait > 0)
+      return refuse(c, new Refusal('too-many', TOO_MANY_REPORTS, { retryAfter: wait }), values);
     if (which.ad === undefined && which.conversation === undefined)
-      return refuse(c, new Refusal(400, NO_TARGET), values);
+      return refuse(c, new Refusal('invalid', NO_TARGET), values);
     if (!target)
       return refuse(
         c,
         new Refusal(
-          404,
+          'not-found',
           which.conversation !== undefined ? CONVERSATION_NOT_FOUND : REPORT_NOT_FOUND,
         ),
         values,
@@ -218,11 +220,11 @@ export function reportRoutes(options: ReportOptions) {
     const parsed = reportSchema.safeParse(submission.fields);
     if (!parsed.success) {
       const problem = firstProblem(parsed.error);
-      return refuse(c, new Refusal(400, problem.message, problem.field), values);
+      return refuse(c, new Refusal('invalid', problem.message, { field: problem.field }), values);
     }
     const { reason, note } = parsed.data;
     if (target.view.kind === 'conversation' && !CONVERSATION_REPORT_REASONS.includes(reason))
-      return refuse(c, new Refusal(400, CONVERSATION_REASON, 'reason'), values);
+      return refuse(c, new Refusal('invalid', CONVERSATION_REASON, { field: 'reason' }), values);
     const filed = await fileReport(
       store,
       {
@@ -261,7 +263,7 @@ export function reportRoutes(options: ReportOptions) {
     const parsed = resolveReportsSchema.safeParse(submission.fields);
     if (!parsed.success) {
       const problem = firstProblem(parsed.error);
-      return refuse(c, new Refusal(400, problem.message, problem.field), values);
+      return refuse(c, new Refusal('invalid', problem.message, { field: problem.field }), values);
     }
     const input = parsed.data;
     const group = parseGroupKey(input.group)!;

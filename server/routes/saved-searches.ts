@@ -6,61 +6,61 @@
 // - POST /api/saved-searches/{id}/delete: the member's own only (else 404). 303 to
 //   /account?done=search-deleted, or 200 `{ id, deleted: true }`.
 import { Hono } from 'hono';
+import { idOf } from '../../src/ids.ts';
 import { routes, accountPath } from '../../src/paths.ts';
-import type { AppEnv } from '../app-env.ts';
+import type { AppContext, AppEnv } from '../app-env.ts';
 import { deleteSavedSearch, saveSearch } from '../alerts/saved-searches.ts';
 import type { SearchIndex } from '../db/search-index.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
-import { Refusal, type AnswerRefusal } from '../forms/refusal.ts';
-import { readSubmission, textOf } from '../forms/submission.ts';
+import { textOf } from '../forms/submission.ts';
+import { usePost } from '../forms/unknown-endpoint.ts';
 import type { Store } from '../store/store.ts';
 
 export interface SavedSearchOptions {
   store: Store;
-  refuse: AnswerRefusal;
   form: FormEndpoint;
   search: SearchIndex;
   now?: () => Date;
 }
 
-const queryOf = (url: string) => new URL(url).search.slice(1);
+const queryOf = (c: AppContext) => new URL(c.req.url).search.slice(1);
+
+/** The search the form was on: a refusal shows it again. */
+const searchPage = (c: AppContext) => {
+  const query = queryOf(c);
+  return { route: routes.search, url: query ? `/search?${query}` : '/search' };
+};
 
 export function savedSearchRoutes(options: SavedSearchOptions) {
-  const { store, refuse, form, search } = options;
+  const { store, form, search } = options;
   const now = options.now ?? (() => new Date());
   const app = new Hono<AppEnv>();
-  const searchPage = (c: { req: { url: string } }) => {
-    const query = queryOf(c.req.url);
-    return { route: routes.search, url: query ? `/search?${query}` : '/search' };
-  };
 
-  app.post('/', ...form(searchPage), async (c) => {
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, submission);
-    const raw = textOf(submission.fields.query) || queryOf(c.req.url);
-    const member = await c.var.member();
-    const outcome = await saveSearch(store, search, member, raw, now());
-    if (outcome instanceof Refusal) return refuse(c, outcome);
-    return submission.kind === 'form'
-      ? c.redirect(`${accountPath()}?done=search-saved`, 303)
-      : c.json({ id: outcome.id }, 201);
-  });
-
-  app.post('/:id/delete', ...form({ route: routes.account }), async (c) => {
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, submission);
-    const member = await c.var.member();
-    const param = c.req.param('id');
-    const id = /^[1-9][0-9]{0,15}$/.test(param) ? Number(param) : undefined;
-    const outcome = await deleteSavedSearch(store, member, id);
-    if (outcome instanceof Refusal) return refuse(c, outcome, { savedSearchId: param });
-    return submission.kind === 'form'
-      ? c.redirect(`${accountPath()}?done=search-deleted`, 303)
-      : c.json({ id, deleted: true }, 200);
-  });
-
-  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/', '/:id/delete'], (c) =>
-    c.json({ error: 'Use POST for this endpoint.' }, 405),
+  app.post(
+    '/',
+    ...form.action({ page: searchPage, for: 'members' }, async ({ c, member, fields }) => {
+      const query = textOf(fields.query) || queryOf(c);
+      const { id } = await saveSearch(store, search, member, query, now());
+      return { redirect: `${accountPath()}?done=search-saved`, json: { id }, status: 201 };
+    }),
   );
+
+  app.post(
+    '/:id/delete',
+    ...form.action(
+      { page: { route: routes.account }, for: 'members', keep: savedSearchIdKept },
+      async ({ c, member }) => {
+        const id = await deleteSavedSearch(store, member, idOf(c.req.param('id')));
+        return { redirect: `${accountPath()}?done=search-deleted`, json: { id, deleted: true } };
+      },
+    ),
+  );
+
+  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/', '/:id/delete'], usePost);
   return app;
 }
+
+/** The account page shows a refusal beside the saved search it was about. */
+const savedSearchIdKept = (_fields: unknown, c: AppContext) => ({
+  savedSearchId: c.req.param('id') ?? '',
+});

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Refusal } from '../../../server/forms/refusal.ts';
+import { Refusal } from '../../../server/refusal.ts';
 import { banAccount } from '../../../server/moderation/accounts.ts';
 import { approveAd, rejectAd, type Moderator } from '../../../server/moderation/ads.ts';
 import { editAd } from '../../../server/posting/member-ads.ts';

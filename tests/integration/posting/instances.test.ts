@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Refusal } from '../../../server/forms/refusal.ts';
+import { Refusal } from '../../../server/refusal.ts';
 import { banAccount } from '../../../server/moderation/accounts.ts';
 import { sendExpiryReminders } from '../../../server/posting/expiry-reminders.ts';
 import { ACTIVE_LIMIT, postAd } from '../../../server/posting/member-ads.ts';
@@ -75,7 +75,7 @@ describe('two instances at the same moment', () => {
         postAd(two, member, ad('Fresno'), '[]', new Date()),
       ]);
       const refused = outcomes.filter((outcome) => outcome instanceof Refusal);
-      expect(refused).toEqual([new Refusal(409, ACTIVE_LIMIT)]);
+      expect(refused).toEqual([new Refusal('conflict', ACTIVE_LIMIT)]);
       expect(await one.store.memberAds.countInReviewOrLive(member, utcDay())).toBe(3);
     }
   });
@@ -88,7 +88,7 @@ describe('two instances at the same moment', () => {
         postAd(two, member, ad('Los Angeles', 'Two'), '[]', new Date()),
       ]);
       const refused = outcomes.filter((outcome) => outcome instanceof Refusal);
-      expect(refused.map((refusal) => refusal.status)).toEqual([429]);
+      expect(refused.map((refusal) => refusal.kind)).toEqual(['too-many']);
       expect((await one.store.memberAds.listOwned(member)).length).toBe(1);
     }
   });
@@ -104,7 +104,7 @@ describe('two instances at the same moment', () => {
       ]);
       expect(banned.kind).toBe('done');
       // Posted first, the ad was removed with the ban; banned first, the post was refused.
-      if (posted instanceof Refusal) expect(posted.status).toBe(403);
+      if (posted instanceof Refusal) expect(posted.kind).toBe('forbidden');
       else expect(banned).toMatchObject({ removedInReview: [posted.id] });
       expect(await one.store.moderation.adsInReviewOrLiveOf(member)).toEqual([]);
     }
