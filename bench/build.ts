@@ -27,6 +27,8 @@ export interface BuildRun {
   peakRss: Map<string, number>;
   /** The most resident memory of all the build's processes at one moment (sampled), in bytes. */
   peakTreeRss: number;
+  /** The most all its processes held at once, each file's pages counted once (tree-rss.ts). */
+  peakTreeHeld: number;
   /** Everything the build printed, stdout and stderr. */
   log: string[];
 }
@@ -47,7 +49,7 @@ export const KNOWN_STEPS = [...Object.values(STEP_NAMES), ORCHESTRATOR];
 export async function runBuild(request: BuildRequest): Promise<BuildRun> {
   mkdirSync(dirname(request.rssFile), { recursive: true });
   const started = performance.now();
-  const { code, log, times, peakTreeRss } = await runNode(
+  const { code, log, times, peakTreeRss, peakTreeHeld } = await runNode(
     request.projectRoot,
     buildArguments(request),
     { ...process.env, BENCH_RSS_FILE: request.rssFile },
@@ -63,6 +65,7 @@ export async function runBuild(request: BuildRequest): Promise<BuildRun> {
     stepSeconds: stepSeconds(log, times, ended),
     peakRss: readPeakRss(request.rssFile),
     peakTreeRss,
+    peakTreeHeld,
     log,
   };
 }
@@ -108,7 +111,13 @@ function runNode(
   cwd: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; log: string[]; times: number[]; peakTreeRss: number }> {
+): Promise<{
+  code: number | null;
+  log: string[];
+  times: number[];
+  peakTreeRss: number;
+  peakTreeHeld: number;
+}> {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const sampler = sampleTreeRss(child.pid!);
   const log: string[] = [];
@@ -122,7 +131,10 @@ function runNode(
   }
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, log, times, peakTreeRss: sampler.stop() }));
+    child.once('close', (code) => {
+      const peakTreeRss = sampler.stop();
+      resolve({ code, log, times, peakTreeRss, peakTreeHeld: sampler.held() });
+    });
   });
 }
 

@@ -2,28 +2,83 @@
 // few milliseconds: the most memory the build held at any one moment, all processes summed, which
 // each process's own peak (report-peak-rss.mjs) cannot tell when steps overlap. A sample can miss
 // a peak shorter than the interval; the per-process peaks are exact.
+//
+// Summed resident memory counts a file mapped by several processes once in each: every build
+// process is a Node, and the pages of the Node binary itself that a process has touched (about 45
+// MB on Node 24) are resident in each of them, though the machine holds them once. So a second
+// figure, the memory the processes hold together: their own (anonymous) memory summed, and each
+// mapped file's resident pages once (the most any one of the processes has of it), read from
+// /proc/{pid}/smaps every `heldIntervalMs`.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 export interface TreeRssSampler {
   /** Stops sampling; the highest sum seen, in bytes (0 where /proc is not available). */
   stop(): number;
+  /** After stop(): the most the processes held together at once (files counted once), bytes. */
+  held(): number;
 }
 
-export function sampleTreeRss(rootPid: number, intervalMs = 10): TreeRssSampler {
-  if (!existsSync(`/proc/${rootPid}`)) return { stop: () => 0 };
+export function sampleTreeRss(
+  rootPid: number,
+  intervalMs = 10,
+  heldIntervalMs = 50,
+): TreeRssSampler {
+  if (!existsSync(`/proc/${rootPid}`)) return { stop: () => 0, held: () => 0 };
   let peak = 0;
+  let peakHeld = 0;
   const sample = () => {
     const total = descendantsAndSelf(rootPid).reduce((sum, pid) => sum + residentBytes(pid), 0);
     if (total > peak) peak = total;
   };
+  const sampleHeld = () => {
+    const held = heldBytes(descendantsAndSelf(rootPid));
+    if (held > peakHeld) peakHeld = held;
+  };
   sample();
+  sampleHeld();
   const timer = setInterval(sample, intervalMs);
+  const heldTimer = setInterval(sampleHeld, heldIntervalMs);
   return {
     stop() {
       clearInterval(timer);
+      clearInterval(heldTimer);
       return peak;
     },
+    held: () => peakHeld,
   };
+}
+
+/**
+ * What processes hold together now: their anonymous resident memory summed, and each file's
+ * resident pages once (the largest of any one process: the others' are mostly the same pages).
+ */
+export function heldBytes(pids: readonly number[]): number {
+  let anonymous = 0;
+  const files = new Map<string, number>();
+  for (const pid of pids) {
+    let smaps: string;
+    try {
+      smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+    } catch {
+      continue; // The process ended between two reads.
+    }
+    const ofProcess = new Map<string, number>();
+    let mapping = '';
+    for (const line of smaps.split('\n')) {
+      if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) {
+        const path = line.split(/\s+/).slice(5).join(' ');
+        mapping = path.startsWith('/') ? path : '';
+      } else if (line.startsWith('Rss:')) {
+        const bytes = Number(line.slice(4).trim().split(' ')[0]) * 1024;
+        if (mapping) ofProcess.set(mapping, (ofProcess.get(mapping) ?? 0) + bytes);
+        else anonymous += bytes;
+      }
+    }
+    for (const [path, bytes] of ofProcess) files.set(path, Math.max(files.get(path) ?? 0, bytes));
+  }
+  let total = anonymous;
+  for (const bytes of files.values()) total += bytes;
+  return total;
 }
 
 function descendantsAndSelf(pid: number): number[] {

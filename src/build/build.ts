@@ -25,7 +25,6 @@ import type { StoreLocation } from '../../server/store/store-location.ts';
 import { buildDateFrom } from './build-date.ts';
 import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
 import { filesStamp } from './fingerprint.mjs';
-import { removeUnpublishedPhotos } from './compile/published-photos.ts';
 import { SITE_FOLDER } from './prerender/output-layout.ts';
 import { copyFilesInto, replaceFile } from './replace-file.ts';
 import { memorySaverFlags } from '../../scripts/node-runtime.mjs';
@@ -123,7 +122,10 @@ exitIfFailed(
   ]),
 );
 removeOldFiles('assets');
-// Photos only ads that left (or changed) used, now that no page shows them.
+// Photos only ads that left (or changed) used, now that no page shows them. Imported only now: it
+// brings the content schemas (zod, some 20 MB), which this process would otherwise hold all
+// through the steps, beside their own memory (the build's budget counts every process at once).
+const { removeUnpublishedPhotos } = await import('./compile/published-photos.ts');
 removeUnpublishedPhotos(outDir, SITE_FOLDER);
 replaceFile(siteStampFile, siteStamp);
 console.log(`Build finished in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
