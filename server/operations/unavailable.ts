@@ -5,6 +5,7 @@
 // tries the database again (PostgreSQL's pool opens new connections once it is back).
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env.ts';
+import { reasonOf } from '../store/engine.ts';
 import { Refusal } from '../refusal.ts';
 import { type AnswerRefusal } from '../forms/refusal.ts';
 import { isFormSubmission } from '../forms/submission.ts';
@@ -80,13 +81,4 @@ function unavailablePage(): string {
 </body>
 </html>
 `;
-}
-
-function reasonOf(error: unknown): string {
-  // node-postgres' refused connection is an AggregateError of every address, without a message.
-  if (error instanceof AggregateError && !error.message && error.errors.length > 0)
-    return reasonOf(error.errors[0]);
-  const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
-  const text = typeof message === 'string' && message ? message : String(code ?? error);
-  return text.split('\n')[0]!.slice(0, 200);
 }

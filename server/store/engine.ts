@@ -93,3 +93,15 @@ export interface EngineAnnouncements {
    */
   listen(listener: (payload: string | undefined) => void): () => void;
 }
+
+/**
+ * What went wrong, in one line of at most 200 characters: node-postgres' refused connection is an
+ * AggregateError of every address, without a message of its own (its first address's is told).
+ */
+export function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError && !error.message && error.errors.length > 0)
+    return reasonOf(error.errors[0]);
+  const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
+  const text = typeof message === 'string' && message ? message : String(code ?? error);
+  return text.split('\n')[0]!.slice(0, 200);
+}

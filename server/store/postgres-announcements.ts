@@ -7,8 +7,7 @@
 // transaction is committed at once.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { EngineAnnouncements } from './engine.ts';
-import { reasonOf } from './postgres-engine.ts';
+import { reasonOf, type EngineAnnouncements } from './engine.ts';
 
 const FIRST_RETRY_MS = 250;
 const LONGEST_RETRY_MS = 15_000;

@@ -10,7 +10,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import pg from 'pg';
-import { errorChain, type StoreEngine } from './engine.ts';
+import { errorChain, reasonOf, type StoreEngine } from './engine.ts';
 import { channelOf, postgresAnnouncements } from './postgres-announcements.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import type { Tables } from './tables.ts';
@@ -171,13 +171,6 @@ export function isPostgresUnavailable(error: unknown): boolean {
     if (typeof message === 'string' && LOST_CONNECTION.test(message)) return true;
   }
   return false;
-}
-
-/** What went wrong, in one line: node-postgres' errors are sometimes empty (ECONNREFUSED of every address). */
-export function reasonOf(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0]);
-  const { message, code } = error as { message?: string; code?: string };
-  return message || code || String(error);
 }
 
 async function schemaVersionOf(pool: pg.Pool): Promise<number> {
