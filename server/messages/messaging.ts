@@ -34,7 +34,7 @@ export interface MessagingDeps {
   mailSite: () => MailSite;
   /** The clock (tests move it). */
   now: () => Date;
-  /** Messages a member may send in a window; default MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MINUTES. */
+  /** Messages a member may send in a window; default: DEFAULT_MESSAGE_LIMIT (limits.ts). */
   messageLimit?: MessageLimit;
 }
 
