@@ -12,6 +12,8 @@
 // - The recipient is mailed for a message only when it is the first one they have not read in
 //   that conversation: one mail says there is something to read, a burst of messages does not
 //   become a burst of mails, and once they have read the thread the next message mails again.
+// - Whatever refuses a write is thrown as a Refusal (texts.ts has what the member reads), and its
+//   unit of work stores nothing.
 //
 // Every write holds the writer's lock (`account:{id}`) for its unit of work, so that what it read
 // still holds when it writes, on any number of instances: of two messages that would each be the
@@ -23,16 +25,24 @@ import { getPolicyTerms, getSite } from '../../src/content/index.ts';
 import type { ClosedReason } from '../../src/pages/messages-view.ts';
 import { scanMessage } from '../../src/policy/index.ts';
 import { checkMessageBody, type MessageBodyCheck } from '../../src/schemas/message.ts';
+import { Refusal } from '../refusal.ts';
 import type { AdForReply, ConversationRow } from '../store/conversations.ts';
 import type { Store } from '../store/store.ts';
 import {
   conversationLimitReached,
   DEFAULT_MESSAGE_LIMIT,
   messageLimitReached,
-  type ConversationLimitReached,
   type MessageLimit,
-  type MessageLimitReached,
 } from './limits.ts';
+import {
+  adNotFoundForReply,
+  adUnavailable,
+  conversationClosed,
+  conversationNotFound,
+  OWN_AD,
+  tooManyConversations,
+  tooManyMessages,
+} from './texts.ts';
 
 /** Whether a member ad takes new conversations today, and if not, why. */
 export type AdAvailability =
@@ -56,24 +66,19 @@ export interface Notification {
   recipient: 'poster' | 'replier';
 }
 
-export type WriteRefused = ClosedReason | 'not-found';
+/** A message stored, and whom to tell about it (nobody: they have not read the one before). */
+export interface Sent {
+  messageId: number;
+  notify?: Notification;
+}
 
-export type ReplyOutcome =
-  | { ok: true; messageId: number; notify?: Notification }
-  | { ok: false; refused: WriteRefused }
-  | ({ ok: false } & MessageLimitReached);
-
-export type StartOutcome =
-  | { ok: true; conversationId: number; created: boolean; notify?: Notification }
-  | { ok: false; refused: 'ad-not-found' | 'own-ad' | WriteRefused }
-  | {
-      ok: false;
-      refused: 'ad-unavailable';
-      availability: Exclude<AdAvailability, 'live'>;
-      expiresOn: string | null;
-    }
-  | ({ ok: false } & ConversationLimitReached)
-  | ({ ok: false } & MessageLimitReached);
+/** A conversation started (or, for a replier who had one about the ad, written in). */
+export interface Started {
+  conversationId: number;
+  /** False: the message went into the conversation the replier already had. */
+  created: boolean;
+  notify?: Notification;
+}
 
 export interface NewMessage {
   /** The member writing. */
@@ -128,34 +133,29 @@ export function startConversation(
   store: Store,
   adId: number,
   message: NewMessage,
-): Promise<StartOutcome> {
+): Promise<Started> {
   const { senderId: replierId } = message;
-  return store.unitOfWork(async (tx): Promise<StartOutcome> => {
+  return store.unitOfWork(async (tx): Promise<Started> => {
     await tx.lock(`account:${replierId}`);
     const now = message.now();
     const at = now.toISOString();
     const ad = await tx.conversations.findAd(adId);
-    if (!ad) return { ok: false, refused: 'ad-not-found' };
-    if (ad.accountId === replierId) return { ok: false, refused: 'own-ad' };
+    if (!ad) throw adNotFoundForReply();
+    if (ad.accountId === replierId) throw new Refusal('forbidden', OWN_AD);
     const availability = adAvailability(ad, at.slice(0, 10));
-    if (availability !== 'live')
-      return { ok: false, refused: 'ad-unavailable', availability, expiresOn: ad.expiresOn };
+    if (availability !== 'live') throw adUnavailable(availability, ad.expiresOn);
     const between = await tx.blocks.between(replierId, ad.accountId);
-    if (between.youBlocked) return { ok: false, refused: 'you-blocked' };
-    if (between.blockedYou) return { ok: false, refused: 'blocked-you' };
+    if (between.youBlocked) throw conversationClosed('you-blocked', true);
+    if (between.blockedYou) throw conversationClosed('blocked-you', true);
     const existing = await tx.conversations.existingFor(adId, replierId);
     if (existing !== undefined) return addToExisting(tx, existing);
     const replier = await tx.conversations.correspondent(replierId);
-    if (!replier || replier.bannedAt) return { ok: false, refused: 'not-found' };
-    const tooMany =
-      (await conversationLimitReached(tx, replierId, replier.createdAt, now)) ??
-      (await messageLimitReached(
-        tx,
-        replierId,
-        now,
-        message.messageLimit ?? DEFAULT_MESSAGE_LIMIT,
-      ));
-    if (tooMany) return { ok: false, ...tooMany };
+    if (!replier || replier.bannedAt) throw adNotFoundForReply();
+    const tooManyStarted = await conversationLimitReached(tx, replierId, replier.createdAt, now);
+    if (tooManyStarted) throw tooManyConversations(tooManyStarted, now);
+    const limit = message.messageLimit ?? DEFAULT_MESSAGE_LIMIT;
+    const tooManySent = await messageLimitReached(tx, replierId, now, limit);
+    if (tooManySent) throw tooManyMessages(tooManySent, now);
     const conversationId = await tx.conversations.create({
       adId,
       adTitle: ad.title,
@@ -173,7 +173,6 @@ export function startConversation(
     await tx.conversations.addMessage(conversationId, replierId, message.body, at);
     const poster = await tx.conversations.correspondent(ad.accountId);
     return {
-      ok: true,
       conversationId,
       created: true,
       ...(poster
@@ -184,31 +183,20 @@ export function startConversation(
     };
   });
 
-  async function addToExisting(tx: Store, conversationId: number): Promise<StartOutcome> {
+  async function addToExisting(tx: Store, conversationId: number): Promise<Started> {
     const conversation = await tx.conversations.find(conversationId, replierId);
-    if (!conversation) return { ok: false, refused: 'not-found' };
-    const outcome = await addMessage(tx, conversation, message);
-    return outcome.ok
-      ? {
-          ok: true,
-          conversationId,
-          created: false,
-          ...(outcome.notify ? { notify: outcome.notify } : {}),
-        }
-      : outcome;
+    if (!conversation) throw adNotFoundForReply();
+    const { notify } = await addMessage(tx, conversation, message, true);
+    return { conversationId, created: false, ...(notify ? { notify } : {}) };
   }
 }
 
 /** A message in one of the member's conversations. */
-export function reply(
-  store: Store,
-  conversationId: number,
-  message: NewMessage,
-): Promise<ReplyOutcome> {
-  return store.unitOfWork(async (tx): Promise<ReplyOutcome> => {
+export function reply(store: Store, conversationId: number, message: NewMessage): Promise<Sent> {
+  return store.unitOfWork(async (tx): Promise<Sent> => {
     await tx.lock(`account:${message.senderId}`);
     const conversation = await tx.conversations.find(conversationId, message.senderId);
-    if (!conversation) return { ok: false, refused: 'not-found' };
+    if (!conversation) throw conversationNotFound();
     return addMessage(tx, conversation, message);
   });
 }
@@ -216,20 +204,21 @@ export function reply(
 /**
  * Stores a message in a conversation the sender may write in; in a unit of work holding the
  * sender's lock. It takes the conversation's too, so that messages from both sides are stored one
- * at a time: ids and times in the same order.
+ * at a time: ids and times in the same order. `starting`: from the ad's reply form.
  */
 async function addMessage(
   tx: Store,
   conversation: ConversationRow,
   { senderId, body, messageLimit = DEFAULT_MESSAGE_LIMIT, ...message }: NewMessage,
-): Promise<ReplyOutcome> {
+  starting = false,
+): Promise<Sent> {
   // Always after the account's lock (never the other way round): no two units wait on each other.
   await tx.lock(`conversation:${conversation.id}`);
   const now = message.now();
   const closed = await closedReason(tx, conversation, senderId);
-  if (closed) return { ok: false, refused: closed };
+  if (closed) throw conversationClosed(closed, starting);
   const tooMany = await messageLimitReached(tx, senderId, now, messageLimit);
-  if (tooMany) return { ok: false, ...tooMany };
+  if (tooMany) throw tooManyMessages(tooMany, now);
   const recipientId = otherOf(conversation, senderId)!;
   const firstUnread = !(await tx.conversations.hasUnreadFrom(conversation.id, senderId));
   const messageId = await tx.conversations.addMessage(
@@ -245,10 +234,8 @@ async function addMessage(
     adTitle: conversation.adTitle,
     recipient: recipientId === conversation.posterId ? 'poster' : 'replier',
   };
-  return { ok: true, messageId, ...(notify ? { notify } : {}) };
+  return { messageId, ...(notify ? { notify } : {}) };
 }
-
-export type BlockOutcome = { ok: true } | { ok: false; refused: 'not-found' | 'other-deleted' };
 
 /** Blocks (or unblocks) the other side of one of the member's conversations. */
 export async function setBlock(
@@ -257,12 +244,11 @@ export async function setBlock(
   member: number,
   block: boolean,
   now: Date,
-): Promise<BlockOutcome> {
+): Promise<void> {
   const conversation = await store.conversations.find(conversationId, member);
-  if (!conversation) return { ok: false, refused: 'not-found' };
+  if (!conversation) throw conversationNotFound();
   const other = otherOf(conversation, member);
-  if (other === null) return { ok: false, refused: 'other-deleted' };
+  if (other === null) throw conversationClosed('other-deleted');
   if (block) await store.blocks.block(member, other, now.toISOString());
   else await store.blocks.unblock(member, other);
-  return { ok: true };
 }

@@ -1,12 +1,13 @@
-// What members read when messaging refuses them (docs/product.md section 7), with the HTTP status
-// of each: the one place these sentences are written. The closed conversations' sentences are
-// the pages' (src/pages/messages-view.ts CLOSED_TEXTS), shown on the conversation and in refusals.
+// What members read when messaging refuses them (docs/product.md section 7), and the kind of each
+// refusal (server/refusal.ts): the one place these sentences are written. The closed
+// conversations' sentences are the pages' (src/pages/messages-view.ts CLOSED_TEXTS), shown on the
+// conversation and in refusals.
 import { formatDate } from '../../src/format.ts';
-import { CLOSED_TEXTS } from '../../src/pages/messages-view.ts';
+import { CLOSED_TEXTS, type ClosedReason } from '../../src/pages/messages-view.ts';
 import { CONVERSATION_WINDOW_HOURS } from '../../src/schemas/message.ts';
 import { Refusal } from '../refusal.ts';
-import type { AdAvailability, BlockOutcome, ReplyOutcome, StartOutcome } from './conversations.ts';
-import type { MessageLimitReached } from './limits.ts';
+import type { AdAvailability } from './conversations.ts';
+import type { ConversationLimitReached, MessageLimitReached } from './limits.ts';
 
 export const NOT_VERIFIED_TO_WRITE =
   'Verify your email address before writing to members: open the link we emailed you, or ask for a new one on your account page.';
@@ -44,7 +45,46 @@ export function unavailableText(
 const secondsUntil = (at: string, now: Date) =>
   Math.max(1, Math.ceil((Date.parse(at) - now.getTime()) / 1000));
 
-function tooManyMessages({ limit, nextAt }: MessageLimitReached, now: Date): Refusal {
+/** The ad a start names is not one that takes replies (unknown, in review, rejected). */
+export const adNotFoundForReply = () => new Refusal('not-found', AD_NOT_FOUND_FOR_REPLY);
+
+/** The conversation is not one of the member's (or does not exist: the two are never told apart). */
+export const conversationNotFound = () => new Refusal('not-found', CONVERSATION_NOT_FOUND);
+
+/** A member ad that takes no new conversations: why, or not found when it never was public. */
+export function adUnavailable(
+  availability: Exclude<AdAvailability, 'live'>,
+  expiresOn: string | null,
+): Refusal {
+  const why = unavailableText(availability, expiresOn);
+  return why ? new Refusal('gone', why) : adNotFoundForReply();
+}
+
+/**
+ * Why the member can no longer write in the conversation; `starting`: writing from an ad's reply
+ * form, where a block of the member's own is about the poster.
+ */
+export function conversationClosed(reason: ClosedReason, starting = false): Refusal {
+  switch (reason) {
+    case 'you-blocked':
+      return new Refusal('forbidden', starting ? YOU_BLOCKED_THE_POSTER : CLOSED_TEXTS[reason]);
+    case 'blocked-you':
+      return new Refusal('forbidden', CLOSED_TEXTS[reason]);
+    default:
+      return new Refusal('conflict', CLOSED_TEXTS[reason]);
+  }
+}
+
+export function tooManyConversations(reached: ConversationLimitReached, now: Date): Refusal {
+  const { limit, nextAt, newAccount } = reached;
+  const when = `${nextAt.slice(0, 16).replace('T', ' ')} UTC`;
+  const message = newAccount
+    ? `New accounts can start ${limit} conversations a day, and you have started ${limit} in the last ${CONVERSATION_WINDOW_HOURS} hours. You can start another from ${when}.`
+    : `You have started ${limit} conversations in the last ${CONVERSATION_WINDOW_HOURS} hours, the most anyone can. You can start another from ${when}.`;
+  return new Refusal('too-many', message, { retryAfter: secondsUntil(nextAt, now) });
+}
+
+export function tooManyMessages({ limit, nextAt }: MessageLimitReached, now: Date): Refusal {
   const wait = secondsUntil(nextAt, now);
   const minutes = Math.ceil(wait / 60);
   return new Refusal(
@@ -52,56 +92,4 @@ function tooManyMessages({ limit, nextAt }: MessageLimitReached, now: Date): Ref
     `You have sent ${limit.points} messages in the last ${Math.round(limit.duration / 60)} minutes, the most anyone can. You can send again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`,
     { retryAfter: wait },
   );
-}
-
-/** The answer to a start of a conversation that was refused. */
-export function startRefusal(outcome: Extract<StartOutcome, { ok: false }>, now: Date): Refusal {
-  switch (outcome.refused) {
-    case 'ad-not-found':
-    case 'not-found':
-      return new Refusal('not-found', AD_NOT_FOUND_FOR_REPLY);
-    case 'own-ad':
-      return new Refusal('forbidden', OWN_AD);
-    case 'ad-unavailable': {
-      const why = unavailableText(outcome.availability, outcome.expiresOn);
-      return why ? new Refusal('gone', why) : new Refusal('not-found', AD_NOT_FOUND_FOR_REPLY);
-    }
-    case 'conversation-limit': {
-      const when = `${outcome.nextAt.slice(0, 16).replace('T', ' ')} UTC`;
-      const message = outcome.newAccount
-        ? `New accounts can start ${outcome.limit} conversations a day, and you have started ${outcome.limit} in the last ${CONVERSATION_WINDOW_HOURS} hours. You can start another from ${when}.`
-        : `You have started ${outcome.limit} conversations in the last ${CONVERSATION_WINDOW_HOURS} hours, the most anyone can. You can start another from ${when}.`;
-      return new Refusal('too-many', message, { retryAfter: secondsUntil(outcome.nextAt, now) });
-    }
-    case 'message-limit':
-      return tooManyMessages(outcome, now);
-    case 'you-blocked':
-      return new Refusal('forbidden', YOU_BLOCKED_THE_POSTER);
-    case 'blocked-you':
-      return new Refusal('forbidden', CLOSED_TEXTS['blocked-you']);
-    default:
-      return new Refusal('conflict', CLOSED_TEXTS[outcome.refused]);
-  }
-}
-
-/** The answer to a message in a conversation that was refused. */
-export function replyRefusal(outcome: Extract<ReplyOutcome, { ok: false }>, now: Date): Refusal {
-  switch (outcome.refused) {
-    case 'not-found':
-      return new Refusal('not-found', CONVERSATION_NOT_FOUND);
-    case 'message-limit':
-      return tooManyMessages(outcome, now);
-    case 'you-blocked':
-    case 'blocked-you':
-      return new Refusal('forbidden', CLOSED_TEXTS[outcome.refused]);
-    default:
-      return new Refusal('conflict', CLOSED_TEXTS[outcome.refused]);
-  }
-}
-
-/** The answer to a block or unblock that was refused. */
-export function blockRefusal(outcome: Extract<BlockOutcome, { ok: false }>): Refusal {
-  return outcome.refused === 'not-found'
-    ? new Refusal('not-found', CONVERSATION_NOT_FOUND)
-    : new Refusal('conflict', CLOSED_TEXTS['other-deleted']);
 }

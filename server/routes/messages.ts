@@ -18,35 +18,16 @@
 // what was typed; JSON gets `{ error }`. Nothing here ever shows or sends the other side's email.
 // Writing needs a verified email, as posting does; reading does not.
 import { Hono } from 'hono';
-import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import { CONVERSATION_PAGE_SIZE } from '../../src/pages/messages-view.ts';
 import { conversationPath, newMessagePath, routes } from '../../src/paths.ts';
-import { checkMessageBody } from '../../src/schemas/message.ts';
-import type { AppEnv } from '../app-env.ts';
-import type { FormEndpoint, FormPageOf } from '../forms/form-endpoint.ts';
-import { NOT_SIGNED_IN, Refusal } from '../refusal.ts';
-import { type AnswerRefusal } from '../forms/refusal.ts';
-import { readSubmission, textOf } from '../forms/submission.ts';
-import { newMessageMail } from '../mail/conversation-messages.ts';
+import type { AppContext, AppEnv } from '../app-env.ts';
+import type { FormEndpoint } from '../forms/form-endpoint.ts';
+import { textOf } from '../forms/submission.ts';
+import { usePost } from '../forms/unknown-endpoint.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
-import {
-  checkFirstMessage,
-  reply,
-  setBlock,
-  startConversation,
-  type Notification,
-} from '../messages/conversations.ts';
 import type { MessageLimit } from '../messages/limits.ts';
-import {
-  AD_NOT_FOUND_FOR_REPLY,
-  blockRefusal,
-  CONVERSATION_NOT_FOUND,
-  NOT_A_MEMBER_AD,
-  NOT_VERIFIED_TO_WRITE,
-  replyRefusal,
-  startRefusal,
-} from '../messages/texts.ts';
+import { messaging } from '../messages/messaging.ts';
 import { conversationView, inboxView, newMessageTarget } from '../messages/views.ts';
 import { pageSource } from '../pages.ts';
 import type { Store } from '../store/store.ts';
@@ -56,7 +37,6 @@ export const MESSAGES_MAX_BODY_BYTES = 32 * 1024;
 
 export interface MessagingOptions {
   store: Store;
-  refuse: AnswerRefusal;
   form: FormEndpoint;
   mailer: Mailer;
   mailSite: () => MailSite;
@@ -147,116 +127,63 @@ export function messagePageSources(options: Pick<MessagingOptions, 'store' | 'no
 }
 
 export function messagesRoutes(options: MessagingOptions) {
-  const { refuse, mailer, store, messageLimit } = options;
+  const { form, store, mailer, mailSite, messageLimit } = options;
   const now = options.now ?? (() => new Date());
+  const messages = messaging({ store, mailer, mailSite, now, messageLimit });
   const app = new Hono<AppEnv>();
-  const endpoint = (page: FormPageOf) => options.form(page, MESSAGES_MAX_BODY_BYTES);
-  const conversationPage = endpoint((c) => ({
+  const limit = MESSAGES_MAX_BODY_BYTES;
+  const conversationPage = (c: AppContext) => ({
     route: routes.conversation,
     params: { conversationId: c.req.param('id') ?? '' },
-  }));
-
-  app.post('/messages', ...endpoint({ route: routes.newMessage }), async (c) => {
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, submission);
-    const adParam = textOf(submission.fields.ad);
-    const values = { ad: adParam, body: textOf(submission.fields.body) };
-    // The reply screen of this ad: where a visitor comes back to after signing in.
-    c.set('formPage', { route: routes.newMessage, url: newMessagePath(idOf(adParam) ?? 0) });
-    const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
-    if (!member.emailVerified)
-      return refuse(c, new Refusal('forbidden', NOT_VERIFIED_TO_WRITE), values);
-    const adId = idOf(adParam);
-    const ad = adId === undefined ? undefined : await store.conversations.findAd(adId);
-    if (!ad) {
-      const published = adId === undefined ? undefined : findPublishedAd(adId);
-      return published
-        ? refuse(c, new Refusal('forbidden', NOT_A_MEMBER_AD), values)
-        : refuse(c, new Refusal('not-found', AD_NOT_FOUND_FOR_REPLY), values);
-    }
-    // A start that becomes a message in an existing conversation is scanned all the same.
-    const checked = checkFirstMessage(submission.fields.body, ad);
-    if (!checked.ok) return refuse(c, new Refusal('invalid', checked.problem), values);
-    const outcome = await startConversation(store, ad.id, {
-      senderId: member.accountId,
-      body: checked.body,
-      now,
-      messageLimit,
-    });
-    if (!outcome.ok) return refuse(c, startRefusal(outcome, now()), values);
-    notify(outcome.notify);
-    const redirectUrl = outcome.created
-      ? `${conversationPath(outcome.conversationId)}?done=started`
-      : `${conversationPath(outcome.conversationId)}#latest`;
-    return submission.kind === 'form'
-      ? c.redirect(redirectUrl, 303)
-      : c.json({ conversationId: outcome.conversationId, redirectUrl }, 201);
   });
 
-  app.post('/messages/:id{[0-9]+}/reply', ...conversationPage, async (c) => {
-    const id = idOf(c.req.param('id'));
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, submission);
-    const values = { body: textOf(submission.fields.body) };
-    const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
-    const conversation =
-      id === undefined ? undefined : await store.conversations.find(id, member.accountId);
-    if (!conversation) return refuse(c, new Refusal('not-found', CONVERSATION_NOT_FOUND));
-    if (!member.emailVerified)
-      return refuse(c, new Refusal('forbidden', NOT_VERIFIED_TO_WRITE), values);
-    const checked = checkMessageBody(submission.fields.body);
-    if (!checked.ok) return refuse(c, new Refusal('invalid', checked.problem), values);
-    const outcome = await reply(store, conversation.id, {
-      senderId: member.accountId,
-      body: checked.body,
-      now,
-      messageLimit,
-    });
-    if (!outcome.ok)
-      return refuse(
-        c,
-        replyRefusal(outcome, now()),
-        outcome.refused === 'not-found' ? undefined : values,
-      );
-    notify(outcome.notify);
-    const redirectUrl = `${conversationPath(conversation.id)}#latest`;
-    return submission.kind === 'form'
-      ? c.redirect(redirectUrl, 303)
-      : c.json({ messageId: outcome.messageId, redirectUrl }, 201);
-  });
+  app.post(
+    '/messages',
+    ...form.action(
+      // Anyone: signed out is refused by `start`, once the ad's reply screen is the form's page.
+      { page: { route: routes.newMessage }, for: 'anyone', keep: ['ad', 'body'], limit },
+      async ({ c, member, fields }) => {
+        const adId = idOf(textOf(fields.ad));
+        // The reply screen of this ad: where a visitor comes back to after signing in.
+        c.set('formPage', { route: routes.newMessage, url: newMessagePath(adId ?? 0) });
+        const { conversationId, created } = await messages.start(member, adId, fields.body);
+        const path = conversationPath(conversationId);
+        const redirect = created ? `${path}?done=started` : `${path}#latest`;
+        return { redirect, json: { conversationId, redirectUrl: redirect }, status: 201 };
+      },
+    ),
+  );
 
-  app.post('/messages/:id{[0-9]+}/:action{block|unblock}', ...conversationPage, async (c) => {
-    const id = idOf(c.req.param('id'));
-    const block = c.req.param('action') === 'block';
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, submission);
-    const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
-    const outcome =
-      id === undefined
-        ? ({ ok: false, refused: 'not-found' } as const)
-        : await setBlock(store, id, member.accountId, block, now());
-    if (!outcome.ok) return refuse(c, blockRefusal(outcome));
-    const done = block ? 'blocked' : 'unblocked';
-    const redirectUrl = `${conversationPath(id!)}?done=${done}`;
-    return submission.kind === 'form'
-      ? c.redirect(redirectUrl, 303)
-      : c.json({ blocked: block, redirectUrl }, 200);
-  });
+  app.post(
+    '/messages/:id{[0-9]+}/reply',
+    ...form.action(
+      { page: conversationPage, for: 'members', keep: ['body'], limit },
+      async ({ c, member, fields }) => {
+        const id = idOf(c.req.param('id'));
+        const { conversationId, messageId } = await messages.reply(member, id, fields.body);
+        const redirect = `${conversationPath(conversationId)}#latest`;
+        return { redirect, json: { messageId, redirectUrl: redirect }, status: 201 };
+      },
+    ),
+  );
+
+  app.post(
+    '/messages/:id{[0-9]+}/:action{block|unblock}',
+    ...form.action({ page: conversationPage, for: 'members', limit }, async ({ c, member }) => {
+      const blocked = c.req.param('action') === 'block';
+      const id = await messages.setBlock(member, idOf(c.req.param('id')), blocked);
+      const redirect = `${conversationPath(id)}?done=${blocked ? 'blocked' : 'unblocked'}`;
+      return { redirect, json: { blocked, redirectUrl: redirect } };
+    }),
+  );
 
   app.on(
     ['GET', 'PUT', 'PATCH', 'DELETE'],
     ['/messages', '/messages/:id/reply', '/messages/:id/block', '/messages/:id/unblock'],
-    (c) => c.json({ error: 'Use POST for this endpoint.' }, 405),
+    usePost,
   );
 
   return app;
-
-  function notify(notification: Notification | undefined) {
-    if (notification) mailer.send(newMessageMail(options.mailSite(), notification));
-  }
 }
 
 /** An id from the URL or a form: digits only, and a safe integer. */
