@@ -41,16 +41,3 @@ export function knownBrowsers(store: Pick<Store, 'knownDevices'>, trust: ProxyTr
     },
   };
 }
-
-/**
- * Who is trying a password, for sign-in's limits: a known browser of the account by its device,
- * anyone else by their address (`addressKey`), counted with every other new browser on it.
- */
-export function signinClient(
-  known: KnownDevice | undefined,
-  addressKey: string,
-): { key: string; newBrowser: boolean } {
-  return known
-    ? { key: `device:${known.id}`, newBrowser: false }
-    : { key: addressKey, newBrowser: true };
-}
