@@ -46,7 +46,8 @@ import { securityHeaders } from './middleware/security-headers.ts';
 import { onRequestPages, pageAssetsFromFile } from './pages.ts';
 import type { Publisher } from './publishing/publisher.ts';
 import { accountPageSources, accountsRoutes } from './routes/accounts.ts';
-import { emailLinkPageSources, emailLinkRoutes, emailLinks } from './routes/email-links.ts';
+import { emailLinks } from './account/email-links.ts';
+import { emailLinkPageSources, emailLinkRoutes } from './routes/email-links.ts';
 import { memberAdPageSources, postingRoutes } from './routes/posting.ts';
 import { savedSearchRoutes } from './routes/saved-searches.ts';
 import {
@@ -215,10 +216,7 @@ export function createApp(options: AppOptions) {
 
   const api = new Hono<AppEnv>();
   api.route('/', accountsRoutes({ ...forms, links, rateLimits, passwords }));
-  api.route(
-    '/',
-    emailLinkRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, pages }, links),
-  );
+  api.route('/', emailLinkRoutes({ ...forms, rateLimits, passwords, pages }, links));
   api.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   api.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   api.route('/', messagesRoutes({ ...forms, mailer, mailSite }));

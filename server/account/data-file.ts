@@ -12,6 +12,7 @@ import { photoFilePath } from '../../src/schemas/photos.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { photoPreviewPath } from '../routes/photos.ts';
 import { savedSearchPath } from '../alerts/saved-searches.ts';
+import type { Store } from '../store/store.ts';
 
 /** The file's shape version. Raise it when a field changes meaning or goes. */
 export const DATA_FILE_FORMAT = 1;
@@ -183,4 +184,25 @@ export function dataFileName(brand: string, now: Date): string {
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'site';
   return `${slug}-data-${now.toISOString().slice(0, 10)}.json`;
+}
+
+/** The file Download my data gives: its name and text. */
+export interface DataDownload {
+  fileName: string;
+  text: string;
+}
+
+/** The member's data file, or undefined when the account is gone. */
+export async function memberDataDownload(
+  store: Pick<Store, 'memberData'>,
+  accountId: number,
+  mailSite: () => MailSite,
+  now: () => Date,
+): Promise<DataDownload | undefined> {
+  const rows = await store.memberData.rowsOf(accountId);
+  if (!rows) return undefined;
+  const at = now();
+  const site = mailSite();
+  const file = memberDataFile(rows, site, at);
+  return { fileName: dataFileName(site.brand, at), text: `${JSON.stringify(file, null, 2)}\n` };
 }

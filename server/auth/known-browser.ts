@@ -1,18 +1,14 @@
 // Known browsers: a browser its member signed up, signed in or reset the password from carries
 // the `lb_device` cookie (session-cookie.ts), stored by its hash (store/known-devices.ts). Sign-in's
 // limits (rate-limits.ts) count such a browser on its own: the failures of others on the account
-// never hold it back. Sign-in, the password reset and Delete my account ask the same question.
+// never hold it back (server/account/password-check.ts). Sign-in, the password reset and Delete my
+// account ask the same question.
 import type { Context } from 'hono';
 import { isHttps, type ProxyTrust } from '../client-address.ts';
 import type { KnownDevice } from '../store/known-devices.ts';
 import type { Store } from '../store/store.ts';
-import {
-  DEVICE_DAYS,
-  deviceTokenOf,
-  hashToken,
-  newSessionToken,
-  setDeviceCookie,
-} from './session-cookie.ts';
+import { DEVICE_DAYS, deviceTokenOf, setDeviceCookie } from './session-cookie.ts';
+import { hashToken, newSessionToken } from './tokens.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A script signing in without keeping cookies would add a device each time: keep the latest. */
@@ -44,17 +40,4 @@ export function knownBrowsers(store: Pick<Store, 'knownDevices'>, trust: ProxyTr
       await devices.removeUnusedSince(unusedBefore(new Date()));
     },
   };
-}
-
-/**
- * Who is trying a password, for sign-in's limits: a known browser of the account by its device,
- * anyone else by their address (`addressKey`), counted with every other new browser on it.
- */
-export function signinClient(
-  known: KnownDevice | undefined,
-  addressKey: string,
-): { key: string; newBrowser: boolean } {
-  return known
-    ? { key: `device:${known.id}`, newBrowser: false }
-    : { key: addressKey, newBrowser: true };
 }

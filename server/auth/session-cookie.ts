@@ -2,18 +2,16 @@
 // Secure over HTTPS. A second, readable cookie only tells page scripts that someone is signed in,
 // so anonymous visitors never call /api/me. A third, sent only to the API, marks a browser its
 // member has signed up, signed in or reset the password from before (known-browser.ts).
-import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+
+export { hashToken, newSessionToken } from './tokens.ts';
 
 export const SESSION_COOKIE = 'lb_session';
 export const MEMBER_HINT_COOKIE = 'lb_member';
 export const DEVICE_COOKIE = 'lb_device';
 export const SESSION_DAYS = 30;
 export const DEVICE_DAYS = 365;
-
-export const newSessionToken = () => randomBytes(32).toString('base64url');
-export const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
 export function setSessionCookies(c: Context, token: string, secure: boolean): void {
   const maxAge = SESSION_DAYS * 24 * 60 * 60;

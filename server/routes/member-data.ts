@@ -17,32 +17,28 @@
 //   /account/delete?done=1, which says the account is gone.
 //
 // A refused form post gets the /account/delete page again with the message; JSON gets `{ error }`.
+// The workflow is server/account/delete-my-account.ts; the cookies, server/auth/member-session.ts.
 import { Hono } from 'hono';
-import { deleteCookie } from 'hono/cookie';
 import { accountPath, deleteAccountPath, routes, signinThenPath } from '../../src/paths.ts';
-import { PASSWORD_MAX } from '../../src/schemas/password-length.ts';
+import { memberDataDownload } from '../account/data-file.ts';
+import { deleteMyAccount } from '../account/delete-my-account.ts';
 import type { AppEnv } from '../app-env.ts';
-import { hashing, type PasswordHasher } from '../auth/passwords.ts';
-import { knownBrowsers, signinClient } from '../auth/known-browser.ts';
-import { throwIfAccountClosed, throwIfWaiting, type RateLimits } from '../auth/rate-limits.ts';
-import { clearSessionCookies, DEVICE_COOKIE } from '../auth/session-cookie.ts';
-import { dataFileName, memberDataFile } from '../account/data-file.ts';
-import { deleteAccount } from '../account/delete-account.ts';
-import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
+import { memberSessions } from '../auth/member-session.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
+import type { RateLimits } from '../auth/rate-limits.ts';
+import type { ProxyTrust } from '../client-address.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
-import { NOT_SIGNED_IN, Refusal } from '../refusal.ts';
-import { type AnswerRefusal } from '../forms/refusal.ts';
-import { isFormSubmission, readSubmission } from '../forms/submission.ts';
-import { accountDeletedMail } from '../mail/account-messages.ts';
+import { isFormSubmission } from '../forms/submission.ts';
+import { usePost } from '../forms/unknown-endpoint.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
-import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import type { Store } from '../store/store.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
+import type { Publisher } from '../publishing/publisher.ts';
+import { NOT_SIGNED_IN } from '../refusal.ts';
+import type { Store } from '../store/store.ts';
 
 export interface MemberDataOptions {
   store: Store;
-  refuse: AnswerRefusal;
   form: FormEndpoint;
   mailer: Mailer;
   /** The brand (the file's name) and the address the last mail links to. */
@@ -58,100 +54,42 @@ export interface MemberDataOptions {
   photos?: AppPhotos;
 }
 
-export const WRONG_PASSWORD = 'That password is not right. Your account was not deleted.';
-export const PASSWORD_NEEDED = 'Enter your password to delete your account.';
-export const MODERATOR_REFUSED =
-  'A moderator’s account cannot be deleted here. Ask an operator to take the moderator role away first (npm run moderator -- remove), then delete the account.';
-
 export function memberDataRoutes(options: MemberDataOptions) {
-  const { refuse, rateLimits, trust } = options;
-  const { store } = options;
-  const browsers = knownBrowsers(store, trust);
+  const { store, form, mailSite } = options;
+  const sessions = memberSessions(store, options.trust);
   const now = options.now ?? (() => new Date());
+  const deletion = { ...options, photoStorage: options.photos?.storage, now };
   const app = new Hono<AppEnv>();
 
   app.get('/data', async (c) => {
     const member = await c.var.member();
-    const rows = member ? await store.memberData.rowsOf(member.accountId) : undefined;
-    if (!rows)
+    const download = member && (await memberDataDownload(store, member.accountId, mailSite, now));
+    if (!download)
       return isFormSubmission(c)
         ? c.redirect(signinThenPath(accountPath()), 303)
         : c.json({ error: NOT_SIGNED_IN }, 401);
-    const at = now();
-    const site = options.mailSite();
-    const file = memberDataFile(rows, site, at);
     c.header('Content-Type', 'application/json; charset=utf-8');
-    c.header('Content-Disposition', `attachment; filename="${dataFileName(site.brand, at)}"`);
-    return c.body(`${JSON.stringify(file, null, 2)}\n`, 200);
+    c.header('Content-Disposition', `attachment; filename="${download.fileName}"`);
+    return c.body(download.text, 200);
   });
 
-  const deletePage = { route: routes.deleteAccount };
-  app.post('/delete', ...options.form(deletePage), async (c) => {
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, submission);
-    const member = await c.var.member();
-    if (!member) return refuse(c, new Refusal('signed-out', NOT_SIGNED_IN));
-    try {
-      const { password, ...others } = submission.fields;
-      if (submission.kind === 'json' && Object.keys(others).length > 0)
-        throw new Refusal('invalid', `Unexpected field: ${Object.keys(others).join(', ')}.`);
-      if (typeof password !== 'string' || password.length === 0)
-        throw new Refusal('invalid', PASSWORD_NEEDED, { field: 'password' });
-      if (member.role === 'moderator') throw new Refusal('forbidden', MODERATOR_REFUSED);
-      const client = signinClient(
-        await browsers.of(c, member.accountId),
-        rateLimitKey(clientAddress(c, trust)),
-      );
-      const attempt = rateLimits.attempt();
-      if (client.newBrowser) throwIfWaiting(await attempt.consume('signinPerIp', client.key));
-      throwIfWaiting(await rateLimits.signinWait(member.email, client.key));
-      if (client.newBrowser) throwIfAccountClosed(await attempt.newBrowser(member.email));
-      const account = await store.accounts.findById(member.accountId);
-      const matches =
-        account !== undefined &&
-        password.length <= PASSWORD_MAX &&
-        (await hashing(options.passwords.verify(password, account.passwordHash), attempt));
-      if (!matches) {
-        await rateLimits.signinFailed(member.email, client.key);
-        throw new Refusal('forbidden', WRONG_PASSWORD, { field: 'password' });
-      }
-      await rateLimits.signinSucceeded(member.email, client.key, client.newBrowser);
-      const outcome = await deleteAccount(store, member.accountId, now(), options.photos?.storage);
-      if (outcome.kind === 'moderator') throw new Refusal('forbidden', MODERATOR_REFUSED);
-      if (outcome.kind === 'deleted') {
-        if (outcome.liveAdIds.length > 0)
-          publishSoon(
-            options.publisher,
-            `deleted account ${member.accountId}: ads ${outcome.liveAdIds.join(', ')}`,
-          );
-        // In outbox mode (no SMTP_URL) every mail is a file holding the address: the ones to this
-        // member go with the account. The account-deleted mail is then written, and kept: the
-        // outbox is this server's way of sending, so removing it would be not sending it, and it
-        // must go out (a deletion cannot be undone, and it is how an owner who did not ask learns
-        // of it). It holds the address and that the account is gone, nothing else.
-        options.mailer.removeOutboxMailsTo(outcome.email);
-        options.mailer.send(accountDeletedMail(options.mailSite(), outcome.email));
-      }
-      // Gone already (a second tab was quicker): the answer is the same, the account is deleted.
-      const secure = isHttps(c, trust);
-      clearSessionCookies(c, secure);
-      deleteCookie(c, DEVICE_COOKIE, { path: '/api', secure, httpOnly: true, sameSite: 'Strict' });
-      const done = `${deleteAccountPath()}?done=1`;
-      return submission.kind === 'form'
-        ? c.redirect(done, 303)
-        : c.json({ deleted: true, redirectUrl: done }, 200);
-    } catch (error) {
-      if (error instanceof Refusal) return refuse(c, error);
-      throw error;
-    }
-  });
+  app.post(
+    '/delete',
+    ...form.action(
+      { page: { route: routes.deleteAccount }, for: 'members' },
+      async ({ c, member, body }) => {
+        await deleteMyAccount(deletion, member, body, sessions.requester(c));
+        sessions.forget(c);
+        const done = `${deleteAccountPath()}?done=1`;
+        return { redirect: done, json: { deleted: true, redirectUrl: done } };
+      },
+    ),
+  );
 
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/data', (c) =>
     c.json({ error: 'Use GET for this endpoint.' }, 405),
   );
-  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/delete', (c) =>
-    c.json({ error: 'Use POST for this endpoint.' }, 405),
-  );
+  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/delete', usePost);
 
   return app;
 }

@@ -16,22 +16,13 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { routes } from '../../src/paths.ts';
 import type { UnsubscribeView } from '../../src/pages/unsubscribe/unsubscribe-view.ts';
-import { savedSearchView, unsubscribeHash } from '../alerts/saved-searches.ts';
+import { savedSearchOf, savedSearchView, unsubscribe } from '../alerts/saved-searches.ts';
 import type { AppEnv } from '../app-env.ts';
 import { pageSource, type OnRequestPages } from '../pages.ts';
 import type { SavedSearch } from '../store/saved-searches.ts';
 import type { Store } from '../store/store.ts';
 
-/** The shape of every token the digest writes (server/alerts/saved-searches.ts): 32 bytes, base64url. */
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
 const GONE: UnsubscribeView = { state: 'gone' };
-
-/** The saved search whose link this is, if any; anything not shaped like a token is none. */
-async function savedSearchOf(store: Store, token: string | undefined) {
-  if (token === undefined || !TOKEN.test(token)) return undefined;
-  return store.savedSearches.findByUnsubscribeHash(unsubscribeHash(token));
-}
 
 const viewOf = (saved: SavedSearch, state: 'confirm' | 'done'): UnsubscribeView => {
   const { label, searchUrl } = savedSearchView(saved);
@@ -71,15 +62,11 @@ export function unsubscribeRoutes(options: { store: Store; pages: OnRequestPages
   const app = new Hono<AppEnv>();
   app.post('/:token', async (c) => {
     const token = c.req.param('token');
-    const saved = await savedSearchOf(store, token);
-    // Found, then deleted: two POSTs at once (a mail client's and the button) delete it once.
-    const deleted =
-      saved !== undefined &&
-      (await store.savedSearches.deleteByUnsubscribeHash(unsubscribeHash(token)));
+    const unsubscribed = await unsubscribe(store, token);
     const page = { route: routes.unsubscribe, params: { token } };
     return (await pages.render(c, page, {
-      extras: { unsubscribe: deleted ? viewOf(saved, 'done') : GONE },
-      status: deleted ? 200 : 404,
+      extras: { unsubscribe: unsubscribed ? viewOf(unsubscribed, 'done') : GONE },
+      status: unsubscribed ? 200 : 404,
     }))!;
   });
   return app;
