@@ -145,7 +145,7 @@ export function formEndpoints(settings: FormEndpointSettings) {
 export type FormEndpoint = ReturnType<typeof formEndpoints>;
 
 /** Reads the body as JSON or a form; a body neither can read is refused. */
-async function readBody(c: AppContext): Promise<FormBody> {
+export async function readBody(c: AppContext): Promise<FormBody> {
   const submission = await readSubmission(c);
   if (submission instanceof Refusal) throw submission;
   return submission;

@@ -48,12 +48,12 @@ export interface UploadLimits {
 
 export const UNREADABLE_UPLOAD = 'The form could not be read. Please try again.';
 
-/** Reads the request's multipart body (the caller checked the Content-Type). */
-export async function readUpload(
-  request: Request,
-  limits: UploadLimits,
-): Promise<Upload | Refusal> {
-  if (!request.body) return new Refusal('invalid', UNREADABLE_UPLOAD);
+/**
+ * Reads the request's multipart body (the caller checked the Content-Type); one that cannot be
+ * read is refused (thrown), its files already deleted.
+ */
+export async function readUpload(request: Request, limits: UploadLimits): Promise<Upload> {
+  if (!request.body) throw new Refusal('invalid', UNREADABLE_UPLOAD);
   const dir = await mkdtemp(join(tmpdir(), 'localboard-upload-'));
   const files: UploadedFile[] = [];
   const fields: Record<string, string | string[]> = {};
@@ -72,7 +72,7 @@ export async function readUpload(
     });
   } catch {
     await dispose();
-    return new Refusal('invalid', UNREADABLE_UPLOAD);
+    throw new Refusal('invalid', UNREADABLE_UPLOAD);
   }
   const writes: Promise<void>[] = [];
   let kept = 0;
@@ -118,7 +118,7 @@ export async function readUpload(
     await Promise.all(writes);
   } catch {
     await dispose();
-    return new Refusal('invalid', UNREADABLE_UPLOAD);
+    throw new Refusal('invalid', UNREADABLE_UPLOAD);
   }
   // An empty file input sends a part with no name and no bytes: nothing was chosen.
   const chosen = files.filter((file) => !(file.name === '' && file.size === 0 && !file.tooMany));

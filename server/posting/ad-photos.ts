@@ -256,14 +256,3 @@ export function formPhotoOf(
     ...(extra.removedReason ? { removedReason: extra.removedReason } : {}),
   };
 }
-
-/** Deletes the bytes of photos deleted in a unit of work that has ended (keys no photo uses). */
-export async function deletePhotoBytes(photos: AppPhotos | undefined, keys: readonly string[]) {
-  if (!photos || keys.length === 0) return;
-  try {
-    await photos.storage.delete([...keys]);
-  } catch (error) {
-    // The rows are gone: the bytes are orphans, swept later (photoBlobs.orphansBefore).
-    console.error(`Deleting photo bytes failed: ${(error as Error).message}`);
-  }
-}

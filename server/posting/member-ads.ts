@@ -36,7 +36,8 @@ const HOUR_MS = 3_600_000;
 const cityLimit = (city: string, nextAt: string) =>
   `You posted an ad in ${city} in the last ${CITY_WINDOW_HOURS} hours. You can post another ad there from ${nextAt.slice(0, 16).replace('T', ' ')} UTC.`;
 
-const notFound = () => new Refusal('not-found', AD_NOT_FOUND);
+/** Any id not the member's ad: the two are never told apart. */
+export const adNotFound = () => new Refusal('not-found', AD_NOT_FOUND);
 
 /** A new ad, in review, unless the account is banned or a limit says no. */
 export async function postAd(
@@ -274,7 +275,7 @@ async function changeOwnAd<T extends object>(
     await tx.lock(`account:${accountId}`);
     await tx.lock(`ad:${adId}`);
     const ad = await tx.memberAds.findOwned(adId, accountId);
-    if (!ad) return notFound();
+    if (!ad) return adNotFound();
     const outcome = await change(tx, ad);
     if (outcome instanceof Refusal) return outcome;
     const { changed, ...extra } = outcome;

@@ -6,17 +6,14 @@
 //   (/photos/…, cached forever).
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import type { FormEndpoint } from '../forms/form-endpoint.ts';
-import type { AnswerRefusal } from '../forms/refusal.ts';
 import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
+import { photoBytesFor } from '../photos/photo-for-viewer.ts';
 import type { Store } from '../store/store.ts';
 
 export interface PhotoRouteOptions {
   store: Store;
   photos: AppPhotos;
-  refuse: AnswerRefusal;
-  form: FormEndpoint;
 }
 
 /** The path of a photo's size through the server (for its member and moderators). */
@@ -27,17 +24,8 @@ export function photoRoutes(options: PhotoRouteOptions) {
   const app = new Hono<AppEnv>();
 
   app.get('/:id{[0-9]{1,15}}/:width{[0-9]{1,5}}', async (c) => {
-    const member = await c.var.member();
-    if (!member) return unknownEndpoint(c);
-    const photo = await store.photos.find(Number(c.req.param('id')));
-    const maySee =
-      photo &&
-      photo.removedAt === null &&
-      (photo.accountId === member.accountId || member.role === 'moderator');
-    if (!maySee) return unknownEndpoint(c);
-    const width = Number(c.req.param('width'));
-    const variant = photo!.variants.find((each) => each.width === width);
-    const bytes = variant && (await photos.storage.get(variant.key));
+    const [id, width] = [Number(c.req.param('id')), Number(c.req.param('width'))];
+    const bytes = await photoBytesFor(store, photos, await c.var.member(), id, width);
     if (!bytes) return unknownEndpoint(c);
     return c.body(new Uint8Array(bytes), 200, {
       'Content-Type': 'image/webp',

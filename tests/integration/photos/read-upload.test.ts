@@ -73,7 +73,8 @@ describe('readUpload', () => {
       headers: { 'content-type': 'multipart/form-data; boundary=x' },
       body: 'this is not a multipart body',
     });
-    const outcome = await readUpload(request, { maxFiles: 6, maxFileBytes: 5000 });
-    expect(outcome).toBeInstanceOf(Refusal);
+    await expect(readUpload(request, { maxFiles: 6, maxFileBytes: 5000 })).rejects.toBeInstanceOf(
+      Refusal,
+    );
   });
 });
