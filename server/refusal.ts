@@ -3,7 +3,9 @@
 // message the member reads, and the field it is about. It speaks no HTTP: the one table that maps
 // each kind to a status code, and the one answer (the form's page again, or JSON), are in
 // server/forms/refusal.ts. An Error, so Hono hands a thrown one to the app's error handler.
+import type { z } from 'zod';
 import type { FormPhoto } from '../src/schemas/ad-form.ts';
+import { firstProblem } from '../src/schemas/signup.ts';
 
 export type RefusalKind =
   /** What was sent is wrong (a field, the body): the message says what to fix. */
@@ -87,4 +89,12 @@ export function fieldsRefusal(found: Readonly<Record<string, string>>): Refusal 
     ...(field === 'form' ? {} : { field }),
     fieldErrors: found,
   });
+}
+
+/** Checks fields with a schema: its first problem, beside its field, is the refusal. */
+export function parseFields<Input>(schema: z.ZodType<Input>, fields: unknown): Input {
+  const parsed = schema.safeParse(fields);
+  if (parsed.success) return parsed.data;
+  const problem = firstProblem(parsed.error);
+  throw new Refusal('invalid', problem.message, { field: problem.field });
 }

@@ -22,11 +22,10 @@ import type { Member } from '../app-env.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
 import { throwIfWaiting, type CountedLimit, type RateLimits } from '../auth/rate-limits.ts';
 import { hashToken, newSessionToken } from '../auth/tokens.ts';
-import { parseFields } from '../forms/form-endpoint.ts';
 import type { Submission } from '../forms/submission.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail, type MailSite } from '../mail/messages.ts';
-import { Refusal } from '../refusal.ts';
+import { parseFields, Refusal } from '../refusal.ts';
 import type { EmailTokenPurpose, TokenState } from '../store/email-tokens.ts';
 import type { Store } from '../store/store.ts';
 

@@ -5,9 +5,8 @@
 import { signinSchema, type SigninInput } from '../../src/schemas/signup.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
 import { throwIfWaiting, type RateLimits } from '../auth/rate-limits.ts';
-import { parseFields } from '../forms/form-endpoint.ts';
 import type { Submission } from '../forms/submission.ts';
-import { Refusal } from '../refusal.ts';
+import { parseFields, Refusal } from '../refusal.ts';
 import type { Store } from '../store/store.ts';
 import { signinClient, tryPassword, type Requester } from './password-check.ts';
 

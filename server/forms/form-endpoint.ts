@@ -14,12 +14,11 @@
 import type { Handler, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import { firstProblem } from '../../src/schemas/signup.ts';
 import type { AppContext, AppEnv, Member, PageTarget } from '../app-env.ts';
 import type { ProxyTrust } from '../client-address.ts';
 import { originCheck } from '../middleware/origin-check.ts';
 import type { Audience } from '../pages.ts';
-import { NOT_SIGNED_IN, Refusal } from '../refusal.ts';
+import { NOT_SIGNED_IN, parseFields, Refusal } from '../refusal.ts';
 import type { AnswerRefusal } from './refusal.ts';
 import { readSubmission, textOf, type Submission } from './submission.ts';
 import { unknownEndpoint } from './unknown-endpoint.ts';
@@ -159,14 +158,6 @@ export const moderatorsOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (member?.role !== 'moderator') return unknownEndpoint(c);
   await next();
 };
-
-/** Checks fields with a schema: its first problem, beside its field, is the refusal. */
-export function parseFields<Input>(schema: z.ZodType<Input>, fields: unknown): Input {
-  const parsed = schema.safeParse(fields);
-  if (parsed.success) return parsed.data;
-  const problem = firstProblem(parsed.error);
-  throw new Refusal('invalid', problem.message, { field: problem.field });
-}
 
 function keptValuesOf(
   keep: FormActionSpec<Audience, unknown, FormBody>['keep'],
