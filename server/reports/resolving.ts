@@ -6,15 +6,22 @@
 // `account:{id}` first, as every change of their account and ads does): of two moderators deciding
 // on one group at once, on one instance or two, exactly one changes it, and the other is told who
 // did. Removing and banning are the moderators' own decisions (server/moderation/), run in the
-// same unit of work, which writes every row of the moderation log through its one writer.
-import type { ReportAction } from '../../src/schemas/report.ts';
-import { Refusal, type RefusalKind } from '../refusal.ts';
+// same unit of work, which writes every row of the moderation log through its one writer. A
+// decision that changes nothing is refused with a thrown Refusal (the unit of work, which wrote
+// nothing, is rolled back). `decideOnReports` is the whole action: the decision, then the photo
+// bytes it freed deleted, the member of a removed ad mailed, the site published when it changed.
+import type { ReportAction, ResolveReportsInput } from '../../src/schemas/report.ts';
+import { adRemovedMail } from '../mail/moderation-messages.ts';
+import { Refusal } from '../refusal.ts';
 import { banAccount, moderatorNotBanned } from '../moderation/accounts.ts';
+import { whyGiven, type ModerationDeps } from '../moderation/actions.ts';
 import { removeAd, type Moderator, type Why } from '../moderation/ads.ts';
+import { deletePhotoBytes } from '../posting/ad-photos.ts';
+import { publishSoon } from '../publishing/publisher.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { ReportGroupKey, Resolution } from '../store/reports.ts';
 import type { Store } from '../store/store.ts';
-import { lockOf } from './groups.ts';
+import { lockOf, parseGroupKey } from './groups.ts';
 import {
   AD_CHANGED,
   alreadyHandled,
@@ -27,27 +34,22 @@ import {
   REMOVE_IS_FOR_ADS,
 } from './texts.ts';
 
-export type ResolveResult =
-  | {
-      kind: 'done';
-      action: ReportAction;
-      resolved: number;
-      /** Why the site must be published again, when it must. */
-      publish?: string;
-      /** A member's ad the removal took off the site (its member is mailed). */
-      removedAd?: MemberAdRow;
-      /** An editor's ad removed: off the site for good, content/ads/ should lose it too. */
-      editorAdRemoved?: boolean;
-      banned?: { accountId: number; email: string; removedAds: number; already: boolean };
-      /**
-       * Keys of photo sizes the removal or ban deleted (a pending edit's photos): the photo
-       * storage's bytes to delete after the unit of work.
-       */
-      unusedKeys?: string[];
-    }
-  | { kind: 'refused'; refusal: Refusal };
-
-type Done = Extract<ResolveResult, { kind: 'done' }>;
+export interface ResolveResult {
+  action: ReportAction;
+  resolved: number;
+  /** Why the site must be published again, when it must. */
+  publish?: string;
+  /** A member's ad the removal took off the site (its member is mailed). */
+  removedAd?: MemberAdRow;
+  /** An editor's ad removed: off the site for good, content/ads/ should lose it too. */
+  editorAdRemoved?: boolean;
+  banned?: { accountId: number; email: string; removedAds: number; already: boolean };
+  /**
+   * Keys of photo sizes the removal or ban deleted (a pending edit's photos): the photo
+   * storage's bytes to delete after the unit of work.
+   */
+  unusedKeys?: string[];
+}
 
 const RESOLUTION: Record<ReportAction, Resolution> = {
   dismiss: 'dismissed',
@@ -55,10 +57,39 @@ const RESOLUTION: Record<ReportAction, Resolution> = {
   ban: 'banned',
 };
 
-const refused = (kind: RefusalKind, message: string): ResolveResult => ({
-  kind: 'refused',
-  refusal: new Refusal(kind, message),
-});
+/**
+ * A moderator's decision on a group as the reports page posts it (checked by its schema): made,
+ * then the photo bytes it freed deleted, the member of a removed ad mailed, the site published.
+ */
+export async function decideOnReports(
+  deps: ModerationDeps,
+  moderator: Moderator,
+  input: ResolveReportsInput,
+  now: Date,
+): Promise<ResolveResult & { group: ReportGroupKey }> {
+  const group = parseGroupKey(input.group)!;
+  const why = input.reason
+    ? whyGiven({ reason: input.reason, note: input.note })
+    : input.note
+      ? { reason: '', note: input.note }
+      : undefined;
+  const result = await resolveReports(
+    deps.store,
+    group,
+    input.seen,
+    input.action,
+    moderator,
+    why,
+    now,
+  );
+  await deletePhotoBytes(deps.photos, result.unusedKeys ?? []);
+  if (result.removedAd)
+    deps.mailer.send(
+      adRemovedMail(deps.mailSite(), result.removedAd.accountEmail, result.removedAd, why!),
+    );
+  if (result.publish) publishSoon(deps.publisher, result.publish);
+  return { ...result, group };
+}
 
 /**
  * Resolves every open report of a group, if its newest is the one the moderator saw. `why` is
@@ -82,11 +113,11 @@ export function resolveReports(
     const reports = await tx.reports.openInGroup(group);
     if (reports.length === 0) {
       const last = await tx.reports.lastResolved(group);
-      return last
-        ? refused('conflict', alreadyHandled(last))
-        : refused('not-found', NO_SUCH_REPORTS);
+      throw last
+        ? new Refusal('conflict', alreadyHandled(last))
+        : new Refusal('not-found', NO_SUCH_REPORTS);
     }
-    if (reports.at(-1)!.id !== seen) return refused('conflict', NEW_REPORTS_SINCE);
+    if (reports.at(-1)!.id !== seen) throw new Refusal('conflict', NEW_REPORTS_SINCE);
     const first = reports[0]!;
     const decision: Decision = {
       tx,
@@ -98,15 +129,11 @@ export function resolveReports(
       moderator,
       why,
       now,
-      result: { kind: 'done', action, resolved: reports.length },
+      result: { action, resolved: reports.length },
     };
-    const refusal =
-      action === 'dismiss'
-        ? await dismiss(decision)
-        : action === 'remove'
-          ? await remove(decision)
-          : await ban(decision, target);
-    if (refusal) return refusal;
+    if (action === 'dismiss') await dismiss(decision);
+    else if (action === 'remove') await remove(decision);
+    else await ban(decision, target);
     await tx.reports.resolveGroup(
       group,
       seen,
@@ -129,7 +156,7 @@ interface Decision {
   moderator: Moderator;
   why: Why | undefined;
   now: Date;
-  result: Done;
+  result: ResolveResult;
 }
 
 /** The member a ban of the group is about: the ad's member, or the reported side of a thread. */
@@ -178,12 +205,11 @@ async function dismiss({
       .filter(Boolean)
       .join(' '),
   });
-  return undefined;
 }
 
-async function remove(decision: Decision): Promise<ResolveResult | undefined> {
+async function remove(decision: Decision): Promise<void> {
   const { tx, group, adId, adKind, reportedId, moderator, now, result } = decision;
-  if (group.kind !== 'ad') return refused('invalid', REMOVE_IS_FOR_ADS);
+  if (group.kind !== 'ad') throw new Refusal('invalid', REMOVE_IS_FOR_ADS);
   const why = whyOf(decision);
   const at = now.toISOString();
   const wasHidden = await tx.hiddenAds.find(adId);
@@ -204,15 +230,15 @@ async function remove(decision: Decision): Promise<ResolveResult | undefined> {
         .filter(Boolean)
         .join(' '),
     });
-    return undefined;
+    return;
   }
   const ad = await tx.memberAds.find(adId);
-  if (ad && ad.accountId === moderator.accountId) return refused('forbidden', OWN_AD_REPORTED);
+  if (ad && ad.accountId === moderator.accountId) throw new Refusal('forbidden', OWN_AD_REPORTED);
   if (ad?.status === 'live') {
     // The moderators' own removal, in this unit of work (which holds the ad's lock already).
     const removed = await removeAd(tx, moderator, adId, ad.revision, why, now);
     if (removed.kind !== 'done')
-      return refused('conflict', removed.kind === 'conflict' ? removed.message : AD_CHANGED);
+      throw new Refusal('conflict', removed.kind === 'conflict' ? removed.message : AD_CHANGED);
     result.removedAd = removed.ad;
     result.unusedKeys = removed.unusedKeys;
     if (!wasHidden) result.publish = `removed ad ${adId} after reports`;
@@ -229,21 +255,18 @@ async function remove(decision: Decision): Promise<ResolveResult | undefined> {
     });
   }
   await tx.hiddenAds.unhide(adId);
-  return undefined;
 }
 
-async function ban(
-  decision: Decision,
-  target: number | undefined,
-): Promise<ResolveResult | undefined> {
+async function ban(decision: Decision, target: number | undefined): Promise<void> {
   const { tx, group, adId, adKind, moderator, now, result } = decision;
-  if (group.kind === 'ad' && adKind === 'editor') return refused('invalid', EDITOR_AD_NOT_BANNED);
-  if (target === undefined) return refused('not-found', NOBODY_TO_BAN);
-  if (target === moderator.accountId) return refused('forbidden', OWN_ACCOUNT_NOT_BANNED);
+  if (group.kind === 'ad' && adKind === 'editor')
+    throw new Refusal('invalid', EDITOR_AD_NOT_BANNED);
+  if (target === undefined) throw new Refusal('not-found', NOBODY_TO_BAN);
+  if (target === moderator.accountId) throw new Refusal('forbidden', OWN_ACCOUNT_NOT_BANNED);
   // The moderators' own ban, in this unit of work (which holds the member's lock already).
   const banned = await banAccount(tx, moderator, target, whyOf(decision), now);
-  if (banned.kind === 'unknown') return refused('not-found', NOBODY_TO_BAN);
-  if (banned.kind === 'moderator') return refused('forbidden', moderatorNotBanned(banned.email));
+  if (banned.kind === 'unknown') throw new Refusal('not-found', NOBODY_TO_BAN);
+  if (banned.kind === 'moderator') throw new Refusal('forbidden', moderatorNotBanned(banned.email));
   if (banned.kind === 'conflict') {
     // Banned already (from the queue, say): the reports are closed with it.
     result.banned = {
@@ -264,5 +287,4 @@ async function ban(
       result.publish = `banned account ${target}: removed ads ${banned.removedLive.join(', ')}`;
   }
   if (group.kind === 'ad') await tx.hiddenAds.unhide(adId);
-  return undefined;
 }

@@ -5,6 +5,7 @@
 // conversation, its thread as it is now.
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import type { ReportTarget, ThreadLine } from '../../src/pages/report-view.ts';
+import { idOf } from '../../src/ids.ts';
 import { adPath } from '../../src/paths.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { Store } from '../store/store.ts';
@@ -21,9 +22,6 @@ export interface TargetNamed {
   ad?: string;
   conversation?: string;
 }
-
-const digits = (text: string | undefined) =>
-  text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined;
 
 /** The copy of a member's ad a report keeps (and the moderators' page compares). */
 export const memberAdCopy = (ad: MemberAdRow): AdCopy => ({
@@ -46,11 +44,11 @@ export async function findTarget(
   today: string,
 ): Promise<FoundTarget | undefined> {
   if (which.conversation !== undefined) {
-    const id = digits(which.conversation);
+    const id = idOf(which.conversation);
     if (!member || id === undefined) return undefined;
     return conversationTarget(store, id, member.accountId, today);
   }
-  const id = digits(which.ad);
+  const id = idOf(which.ad);
   if (id === undefined) return undefined;
   const memberAd = await store.memberAds.find(id);
   if (memberAd) {

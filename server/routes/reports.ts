@@ -22,52 +22,28 @@ import { Hono } from 'hono';
 import type { FormFill } from '../../src/pages/request.ts';
 import type { ReportBanConfirm, ReportGroup } from '../../src/pages/report-view.ts';
 import { moderateReportsPath, routes } from '../../src/paths.ts';
-import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
-import {
-  CONVERSATION_REPORT_REASONS,
-  REPORT_NOTE_MAX,
-  REPORTS_PER_HOUR,
-} from '../../src/schemas/report-reasons.ts';
+import { REPORT_NOTE_MAX } from '../../src/schemas/report-reasons.ts';
 import { reportSchema, resolveReportsSchema } from '../../src/schemas/report.ts';
-import { firstProblem } from '../../src/schemas/signup.ts';
-import { secondsToWait, type Limit } from '../auth/rate-limits.ts';
+import type { Limit } from '../auth/rate-limits.ts';
 import type { AppEnv } from '../app-env.ts';
 import { clientAddress, rateLimitKey, type ProxyTrust } from '../client-address.ts';
-import type { FormEndpoint } from '../forms/form-endpoint.ts';
-import { Refusal } from '../refusal.ts';
-import { type AnswerRefusal } from '../forms/refusal.ts';
-import { readSubmission } from '../forms/submission.ts';
+import { parseFields, type FormEndpoint } from '../forms/form-endpoint.ts';
+import { textOf } from '../forms/submission.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
-import { adRemovedMail } from '../mail/moderation-messages.ts';
-import type { Moderator } from '../moderation/ads.ts';
 import { pageSource } from '../pages.ts';
-import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import {
-  duplicateRefusal,
-  fileReport,
-  hiddenPublishReason,
-  reporterKeys,
-} from '../reports/filing.ts';
-import { parseGroupKey } from '../reports/groups.ts';
-import { resolveReports } from '../reports/resolving.ts';
+import type { Publisher } from '../publishing/publisher.ts';
+import { decideOnReports } from '../reports/resolving.ts';
+import { reportSending, reportTarget, sendReport, targetNamed } from '../reports/sending.ts';
 import { findTarget } from '../reports/targets.ts';
-import {
-  CONVERSATION_NOT_FOUND,
-  CONVERSATION_REASON,
-  NO_TARGET,
-  REPORT_NOT_FOUND,
-  TOO_MANY_REPORTS,
-} from '../reports/texts.ts';
 import { reportsView } from '../reports/views.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
 import type { Store, StoreHandle } from '../store/store.ts';
-import { banTargetFrom, moderatorsOnly } from './moderation.ts';
+import { banTargetFrom } from './moderation.ts';
 
 export interface ReportOptions {
   /** The store; its rate limiters count every instance's reports together. */
   store: StoreHandle;
-  refuse: AnswerRefusal;
   form: FormEndpoint;
   trust: ProxyTrust;
   mailer: Mailer;
@@ -165,151 +141,80 @@ async function banConfirmOf(
 
 /** The API: filing a report, and the moderators' actions. */
 export function reportRoutes(options: ReportOptions) {
-  const { refuse, form, store } = options;
+  const { form } = options;
   const now = options.now ?? (() => new Date());
-  const limiter = store.rateLimiter({
-    keyPrefix: 'reportsPerReporter',
-    ...(options.limit ?? { points: REPORTS_PER_HOUR, duration: 60 * 60 }),
-  });
-  const reporterOf = reporterKeys(store);
+  const sending = reportSending({ ...options, now });
   const app = new Hono<AppEnv>();
 
-  app.post('/reports', ...form({ route: routes.report }), async (c) => {
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, submission);
-    const text = (name: string) =>
-      typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : undefined;
-    const idText = (name: string) => {
-      const value = submission.fields[name];
-      return typeof value === 'number'
-        ? String(value)
-        : typeof value === 'string'
-          ? value
-          : undefined;
-    };
-    const which = {
-      ...(idText('ad') !== undefined ? { ad: idText('ad') } : {}),
-      ...(idText('conversation') !== undefined ? { conversation: idText('conversation') } : {}),
-    };
-    const values = {
-      ...which,
-      reason: text('reason') ?? '',
-      note: (text('note') ?? '').slice(0, REPORT_NOTE_MAX * 2),
-    };
-    const member = await c.var.member();
-    const reporter = await reporterOf(member, rateLimitKey(clientAddress(c, options.trust)));
-    // Every report costs the same, whether or not its ad exists: ids cannot be probed for free.
-    const wait = await secondsToWait(limiter, reporter.key);
-    const target =
-      which.ad !== undefined || which.conversation !== undefined
-        ? await findTarget(store, member, which, todayOf(now))
-        : undefined;
-    if (wait > 0)
-      return refuse(c, new Refusal('too-many', TOO_MANY_REPORTS, { retryAfter: wait }), values);
-    if (which.ad === undefined && which.conversation === undefined)
-      return refuse(c, new Refusal('invalid', NO_TARGET), values);
-    if (!target)
-      return refuse(
-        c,
-        new Refusal(
-          'not-found',
-          which.conversation !== undefined ? CONVERSATION_NOT_FOUND : REPORT_NOT_FOUND,
-        ),
-        values,
-      );
-    const parsed = reportSchema.safeParse(submission.fields);
-    if (!parsed.success) {
-      const problem = firstProblem(parsed.error);
-      return refuse(c, new Refusal('invalid', problem.message, { field: problem.field }), values);
-    }
-    const { reason, note } = parsed.data;
-    if (target.view.kind === 'conversation' && !CONVERSATION_REPORT_REASONS.includes(reason))
-      return refuse(c, new Refusal('invalid', CONVERSATION_REASON, { field: 'reason' }), values);
-    const filed = await fileReport(
-      store,
-      {
-        ...target.report,
-        reporterKey: reporter.key,
-        reporterAccountId: reporter.accountId,
-        reason,
-        note,
+  app.post(
+    '/reports',
+    ...form.action(
+      { page: { route: routes.report }, for: 'anyone', keep: reportKept },
+      async ({ c, member, fields }) => {
+        const address = rateLimitKey(clientAddress(c, options.trust));
+        const on = await reportTarget(sending, member, address, targetNamed(fields));
+        await sendReport(sending, on, parseFields(reportSchema, fields));
+        return {
+          redirect: `${routes.report.path({})}?sent=1`,
+          json: { received: true },
+          status: 201,
+        };
       },
-      now(),
-    );
-    if (filed.kind === 'duplicate') return refuse(c, duplicateRefusal(filed), values);
-    if (filed.hidden)
-      publishSoon(options.publisher, hiddenPublishReason(target.report.adId, filed.hidden));
-    return submission.kind === 'form'
-      ? c.redirect(`${routes.report.path({})}?sent=1`, 303)
-      : c.json({ received: true }, 201);
-  });
+    ),
+  );
 
-  const reportsPage = { route: routes.moderateReports };
-  app.post('/moderate/reports', moderatorsOnly, ...form(reportsPage), async (c) => {
-    const member = (await c.var.member())!;
-    const moderator: Moderator = { accountId: member.accountId, email: member.email };
-    const submission = await readSubmission(c);
-    if (submission instanceof Refusal) return refuse(c, submission);
-    const text = (name: string) =>
-      typeof submission.fields[name] === 'string' ? (submission.fields[name] as string) : '';
-    // `action` and `seen` too: a refused ban shows its confirmation step again (banConfirmOf).
-    const values = {
-      group: text('group'),
-      seen: text('seen'),
-      action: text('action'),
-      reason: text('reason'),
-      note: text('note').slice(0, 2000),
-    };
-    const parsed = resolveReportsSchema.safeParse(submission.fields);
-    if (!parsed.success) {
-      const problem = firstProblem(parsed.error);
-      return refuse(c, new Refusal('invalid', problem.message, { field: problem.field }), values);
-    }
-    const input = parsed.data;
-    const group = parseGroupKey(input.group)!;
-    const why = input.reason
-      ? { reason: MODERATION_REASONS[input.reason], ...(input.note ? { note: input.note } : {}) }
-      : input.note
-        ? { reason: '', note: input.note }
-        : undefined;
-    const result = await resolveReports(
-      store,
-      group,
-      input.seen,
-      input.action,
-      moderator,
-      why,
-      now(),
-    );
-    if (result.kind === 'refused') return refuse(c, result.refusal, values);
-    if (result.unusedKeys?.length && options.photos)
-      // A failure leaves the bytes as orphans, for the sweep (server/photos/sweeps.ts).
-      await options.photos.storage
-        .delete(result.unusedKeys)
-        .catch((error: Error) => console.error(`Deleting photo bytes failed: ${error.message}`));
-    if (result.removedAd)
-      options.mailer.send(
-        adRemovedMail(options.mailSite(), result.removedAd.accountEmail, result.removedAd, why!),
-      );
-    if (result.publish) publishSoon(options.publisher, result.publish);
-    if (submission.kind === 'json')
-      return c.json(
-        {
-          resolved: result.resolved,
-          action: result.action,
-          ...(result.publish ? { published: true } : {}),
-          ...(result.banned ? { banned: result.banned.accountId } : {}),
-        },
-        200,
-      );
-    const done = { dismiss: 'dismissed', remove: 'removed', ban: 'banned' }[result.action];
-    const params = new URLSearchParams({ done, count: String(result.resolved) });
-    if (group.kind === 'ad') params.set('ad', String(group.adId));
-    if (result.action === 'dismiss' && result.publish) params.set('back', '1');
-    if (result.editorAdRemoved) params.set('editor', '1');
-    if (result.banned?.already) params.set('already', '1');
-    return c.redirect(`${moderateReportsPath()}?${params.toString()}`, 303);
-  });
+  app.post(
+    '/moderate/reports',
+    ...form.action(
+      {
+        page: { route: routes.moderateReports },
+        for: 'moderators',
+        keep: decisionKept,
+        schema: resolveReportsSchema,
+      },
+      async ({ member, input }) => {
+        const decided = await decideOnReports(options, member, input, now());
+        return { redirect: reportsPageAfter(decided), json: decisionOutcome(decided) };
+      },
+    ),
+  );
 
   return app;
+}
+
+/** What a refused report form shows again: what it is about, the reason and the note. */
+const reportKept = (fields: Record<string, unknown>) => ({
+  ...targetNamed(fields),
+  reason: textOf(fields.reason),
+  note: textOf(fields.note).slice(0, REPORT_NOTE_MAX * 2),
+});
+
+/** And a refused decision: `action` and `seen` too, so a refused ban asks again (banConfirmOf). */
+const decisionKept = (fields: Record<string, unknown>) => ({
+  group: textOf(fields.group),
+  seen: textOf(fields.seen),
+  action: textOf(fields.action),
+  reason: textOf(fields.reason),
+  note: textOf(fields.note).slice(0, 2000),
+});
+
+type Decided = Awaited<ReturnType<typeof decideOnReports>>;
+
+/** What a script is told of a decision. */
+const decisionOutcome = (decided: Decided) => ({
+  resolved: decided.resolved,
+  action: decided.action,
+  ...(decided.publish ? { published: true } : {}),
+  ...(decided.banned ? { banned: decided.banned.accountId } : {}),
+});
+
+/** The reports page after a decision, with the notice it shows (`?done=…&count=…`). */
+function reportsPageAfter(decided: Decided): string {
+  const done = { dismiss: 'dismissed', remove: 'removed', ban: 'banned' }[decided.action];
+  const params = new URLSearchParams({ done, count: String(decided.resolved) });
+  if (decided.group.kind === 'ad') params.set('ad', String(decided.group.adId));
+  if (decided.action === 'dismiss' && decided.publish) params.set('back', '1');
+  if (decided.editorAdRemoved) params.set('editor', '1');
+  if (decided.banned?.already) params.set('already', '1');
+  return `${moderateReportsPath()}?${params.toString()}`;
 }

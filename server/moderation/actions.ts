@@ -1,0 +1,154 @@
+// A moderator's actions from the queue (docs/product.md sections 6 and 10), whole: approve, reject
+// or remove an ad, ban an account, remove a photo. Each is its decision (ads.ts, accounts.ts,
+// photos.ts: one unit of work, refused with a thrown Refusal when it changed nothing), then what
+// follows it once that unit of work is over: the bytes of the photo sizes it deleted go from the
+// photo storage, the member is mailed, the site is published when it changed. The answers (the
+// queue's notice, the JSON) are the route's (server/routes/moderation.ts).
+import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
+import type { BanAccountInput, RejectAdInput } from '../../src/schemas/moderation.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { MailSite } from '../mail/messages.ts';
+import {
+  adApprovedMail,
+  adRejectedMail,
+  adRemovedMail,
+  photoRemovedMail,
+} from '../mail/moderation-messages.ts';
+import type { AppPhotos } from '../photos/app-photos.ts';
+import { deletePhotoBytes } from '../posting/ad-photos.ts';
+import { publishSoon, type Publisher } from '../publishing/publisher.ts';
+import type { Store } from '../store/store.ts';
+import { banAccount, banRefusal } from './accounts.ts';
+import {
+  adConflictRefusal,
+  approveAd,
+  rejectAd,
+  removeAd,
+  type Moderator,
+  type NamedId,
+  type Why,
+} from './ads.ts';
+import { photoRemovalRefusal, reasonLabelOf, removePhoto } from './photos.ts';
+
+/** What the moderators' actions work with, built once in `createApp`. */
+export interface ModerationDeps {
+  store: Store;
+  mailer: Mailer;
+  mailSite: () => MailSite;
+  /** Asked to publish when the site changes (approve, remove, a ban that removed live ads). */
+  publisher?: Publisher | undefined;
+  /** Photo storage: the bytes of the photo sizes a decision deleted go after it. */
+  photos?: AppPhotos | undefined;
+}
+
+/** An action on an ad done: the queue's notice of it (`?done=…`), and what a script is told. */
+export interface AdActionDone {
+  done: 'approved' | 'approved-edit' | 'rejected' | 'rejected-edit' | 'removed';
+  outcome: { adId: number; status: 'live' | 'rejected' | 'removed'; edit?: boolean };
+}
+
+/** Why, as the member is told it: the reason's label from the list, and the note if any. */
+export const whyGiven = (input: { reason: ModerationReason; note?: string | undefined }): Why => ({
+  reason: MODERATION_REASONS[input.reason],
+  ...(input.note ? { note: input.note } : {}),
+});
+
+/** Approves an ad in review, or a live ad's pending edit, at the revision the moderator saw. */
+export async function approveAdAction(
+  deps: ModerationDeps,
+  moderator: Moderator,
+  ad: NamedId,
+  input: { revision: number },
+): Promise<AdActionDone> {
+  const result = await approveAd(deps.store, moderator, ad.id, input.revision);
+  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
+  await deletePhotoBytes(deps.photos, result.unusedKeys);
+  const { edit } = result;
+  const row = result.ad;
+  deps.mailer.send(
+    adApprovedMail(deps.mailSite(), row.accountEmail, row, row.expiresOn ?? '', edit),
+  );
+  publishSoon(deps.publisher, `${edit ? 'approved the edit of' : 'approved'} ad ${ad.id}`);
+  return {
+    done: edit ? 'approved-edit' : 'approved',
+    outcome: { adId: ad.id, status: 'live', edit },
+  };
+}
+
+/** Rejects an ad in review, or a live ad's pending edit (the live ad stays as it was). */
+export async function rejectAdAction(
+  deps: ModerationDeps,
+  moderator: Moderator,
+  ad: NamedId,
+  input: RejectAdInput,
+): Promise<AdActionDone> {
+  const why = whyGiven(input);
+  const result = await rejectAd(deps.store, moderator, ad.id, input.revision, why);
+  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
+  await deletePhotoBytes(deps.photos, result.unusedKeys);
+  const { edit } = result;
+  deps.mailer.send(adRejectedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why, edit));
+  return {
+    done: edit ? 'rejected-edit' : 'rejected',
+    outcome: { adId: ad.id, status: edit ? 'live' : 'rejected', edit },
+  };
+}
+
+/** Takes a live ad off the site. */
+export async function removeAdAction(
+  deps: ModerationDeps,
+  moderator: Moderator,
+  ad: NamedId,
+  input: RejectAdInput,
+): Promise<AdActionDone> {
+  const why = whyGiven(input);
+  const result = await removeAd(deps.store, moderator, ad.id, input.revision, why);
+  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
+  await deletePhotoBytes(deps.photos, result.unusedKeys);
+  deps.mailer.send(adRemovedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why));
+  publishSoon(deps.publisher, `removed ad ${ad.id}`);
+  return { done: 'removed', outcome: { adId: ad.id, status: 'removed' } };
+}
+
+/** Bans an account: its ads in review or live removed (the live ones leave the site). */
+export async function banAccountAction(
+  deps: ModerationDeps,
+  moderator: Moderator,
+  account: NamedId,
+  input: BanAccountInput,
+) {
+  const result = await banAccount(deps.store, moderator, account.id, whyGiven(input));
+  if (result.kind !== 'done') throw banRefusal(result, account.raw);
+  await deletePhotoBytes(deps.photos, result.unusedKeys);
+  if (result.removedLive.length > 0)
+    publishSoon(
+      deps.publisher,
+      `banned account ${account.id}: removed ads ${result.removedLive.join(', ')}`,
+    );
+  const removedAds = [...result.removedLive, ...result.removedInReview].sort((a, b) => a - b);
+  return { accountId: account.id, banned: true as const, removedAds };
+}
+
+/** Removes one photo, with the reason (and note) its member is mailed. */
+export async function removePhotoAction(
+  deps: ModerationDeps,
+  moderator: Moderator,
+  photo: NamedId,
+  input: BanAccountInput,
+) {
+  const result = await removePhoto(deps.store, moderator, photo.id, input.reason, input.note);
+  if (result.kind !== 'done') throw photoRemovalRefusal(result, photo.raw);
+  await deletePhotoBytes(deps.photos, result.unusedKeys);
+  const { ad } = result;
+  if (ad) {
+    deps.mailer.send(
+      photoRemovedMail(deps.mailSite(), ad.accountEmail, ad, {
+        reason: reasonLabelOf(input.reason),
+        ...(input.note ? { note: input.note } : {}),
+      }),
+    );
+    if (ad.status === 'live')
+      publishSoon(deps.publisher, `removed photo ${photo.id} of ad ${ad.id}`);
+  }
+  return { photoId: photo.id, adId: ad?.id ?? null, removed: true as const, reason: input.reason };
+}
