@@ -15,7 +15,7 @@ import {
   photoRemovedMail,
 } from '../mail/moderation-messages.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
-import { deletePhotoBytes } from '../posting/ad-photos.ts';
+import { deleteBytesOf } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import type { Store } from '../store/store.ts';
 import { banAccount, banRefusal } from './accounts.ts';
@@ -62,7 +62,7 @@ export async function approveAdAction(
 ): Promise<AdActionDone> {
   const result = await approveAd(deps.store, moderator, ad.id, input.revision);
   if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
-  await deletePhotoBytes(deps.photos, result.unusedKeys);
+  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
   const { edit } = result;
   const row = result.ad;
   deps.mailer.send(
@@ -85,7 +85,7 @@ export async function rejectAdAction(
   const why = whyGiven(input);
   const result = await rejectAd(deps.store, moderator, ad.id, input.revision, why);
   if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
-  await deletePhotoBytes(deps.photos, result.unusedKeys);
+  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
   const { edit } = result;
   deps.mailer.send(adRejectedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why, edit));
   return {
@@ -104,7 +104,7 @@ export async function removeAdAction(
   const why = whyGiven(input);
   const result = await removeAd(deps.store, moderator, ad.id, input.revision, why);
   if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
-  await deletePhotoBytes(deps.photos, result.unusedKeys);
+  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
   deps.mailer.send(adRemovedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why));
   publishSoon(deps.publisher, `removed ad ${ad.id}`);
   return { done: 'removed', outcome: { adId: ad.id, status: 'removed' } };
@@ -119,7 +119,7 @@ export async function banAccountAction(
 ) {
   const result = await banAccount(deps.store, moderator, account.id, whyGiven(input));
   if (result.kind !== 'done') throw banRefusal(result, account.raw);
-  await deletePhotoBytes(deps.photos, result.unusedKeys);
+  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `banned account ${account.id}`);
   if (result.removedLive.length > 0)
     publishSoon(
       deps.publisher,
@@ -138,7 +138,7 @@ export async function removePhotoAction(
 ) {
   const result = await removePhoto(deps.store, moderator, photo.id, input.reason, input.note);
   if (result.kind !== 'done') throw photoRemovalRefusal(result, photo.raw);
-  await deletePhotoBytes(deps.photos, result.unusedKeys);
+  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `photo ${photo.id}`);
   const { ad } = result;
   if (ad) {
     deps.mailer.send(

@@ -16,7 +16,7 @@ import { Refusal } from '../refusal.ts';
 import { banAccount, moderatorNotBanned } from '../moderation/accounts.ts';
 import { whyGiven, type ModerationDeps } from '../moderation/actions.ts';
 import { removeAd, type Moderator, type Why } from '../moderation/ads.ts';
-import { deletePhotoBytes } from '../posting/ad-photos.ts';
+import { deleteBytesOf } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon } from '../publishing/publisher.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { ReportGroupKey, Resolution } from '../store/reports.ts';
@@ -82,7 +82,11 @@ export async function decideOnReports(
     why,
     now,
   );
-  await deletePhotoBytes(deps.photos, result.unusedKeys ?? []);
+  await deleteBytesOf(
+    deps.photos?.storage,
+    result.unusedKeys ?? [],
+    `the reports of ${input.group}`,
+  );
   if (result.removedAd)
     deps.mailer.send(
       adRemovedMail(deps.mailSite(), result.removedAd.accountEmail, result.removedAd, why!),

@@ -27,7 +27,8 @@ import { reportSchema, resolveReportsSchema } from '../../src/schemas/report.ts'
 import type { Limit } from '../auth/rate-limits.ts';
 import type { AppEnv } from '../app-env.ts';
 import { clientAddress, rateLimitKey, type ProxyTrust } from '../client-address.ts';
-import { parseFields, type FormEndpoint } from '../forms/form-endpoint.ts';
+import { type FormEndpoint } from '../forms/form-endpoint.ts';
+import { parseFields } from '../refusal.ts';
 import { textOf } from '../forms/submission.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
