@@ -1,7 +1,8 @@
 // Reads the search index the build writes ({compiled content dir}/search.sqlite; written by
-// src/build/search/write-search-index.ts, which defines its tables) for /search: read-only, one
-// connection kept open and opened again when a build replaced the file (a full build makes a new
-// one by a rename). A publish's update is one transaction, seen by the next query, whole.
+// src/build/search/write-search-index.ts, its tables defined in search-index-tables.ts) for
+// /search: read-only, one connection kept open and opened again when a build replaced the file (a
+// full build makes a new one by a rename). A publish's update is one transaction, seen by the next
+// query, whole.
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';

@@ -3,7 +3,9 @@
 // beside its field, then sent as JSON without reloading the page; the city suggestions follow the
 // chosen state. Without this script the same form posts as it is and the server answers the page.
 import { checkAdEdit, checkAdForm, type AdFormProblems } from '../schemas/ad-form.ts';
-import { enhancePhotoField, sendWithProgress, uploadProgress } from './photo-field.ts';
+import { enhancePhotoField } from './photo-field.ts';
+import { sendWithProgress } from './send-with-progress.ts';
+import { uploadProgress } from './upload-progress.ts';
 import { submitJson, type SubmitResult } from './submit-json.ts';
 
 export const POST_FAILED = 'Your ad could not be sent. Please try again.';

@@ -4,38 +4,24 @@
 // Move up and Move down. The real file input keeps the chosen files in the order shown (a
 // DataTransfer), and hidden fields say the rest (`photo_order`, `new_photo_alt`, the contract in
 // the common brief), so the form still posts as a plain multipart form. The form is then sent with
-// XMLHttpRequest for its upload progress (sendWithProgress). Limits are checked here as a courtesy;
-// the server checks every file again, and only it reads a file's type (from its bytes).
-import { MAX_PHOTO_BYTES, MAX_PHOTOS, PHOTO_ALT_MAX } from '../schemas/photos.ts';
-import { NETWORK_ERROR, sameSiteRedirect } from './submit-json.ts';
+// XMLHttpRequest for its upload progress (send-with-progress.ts). Limits are checked here as a
+// courtesy; the server checks every file again, and only it reads a file's type (from its bytes).
+// Here the list and what it posts; each photo's preview is made in photo-preview.ts.
+import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '../schemas/photos.ts';
+import {
+  hiddenField,
+  keptFromAnswer,
+  keptItem,
+  newItem,
+  type Item,
+  type NewItem,
+} from './photo-preview.ts';
+import type { KeptPhoto } from './send-with-progress.ts';
 
-export const ALT_LABEL = 'Describe this photo (optional)';
 export const tooManyPhotos = (left: number) =>
   `An ad can have up to ${MAX_PHOTOS} photos: ${left} of the files you chose ${left === 1 ? 'was' : 'were'} not added.`;
 export const tooLargePhoto = (name: string) =>
   `${name}: This file is larger than ${MAX_PHOTO_BYTES / 1024 / 1024} MB. Choose a smaller photo, or one saved at a lower quality.`;
-
-/** A photo the server keeps (on the ad, or uploaded with a refused post): posted by its id. */
-interface KeptItem {
-  kind: 'kept';
-  id: number;
-  element: HTMLLIElement;
-}
-/** A file chosen here, sent with the form. */
-interface NewItem {
-  kind: 'new';
-  file: File;
-  url: string;
-  element: HTMLLIElement;
-}
-type Item = KeptItem | NewItem;
-
-/** A photo the server kept from a refused post (its JSON answer's `keptPhotos`). */
-export interface KeptPhoto {
-  id: number;
-  alt: string;
-  previewUrl: string;
-}
 
 export interface PhotoField {
   /** Whether any chosen file will be sent. */
@@ -67,7 +53,7 @@ export function enhancePhotoField(
   // Photos the member removed on the edit page: their fields still post (photo_remove_{id}).
   const removed = document.createElement('div');
   removed.hidden = true;
-  const order = hidden('photo_order');
+  const order = hiddenField('photo_order');
   const announcer = document.createElement('p');
   announcer.className = 'visually-hidden';
   announcer.setAttribute('role', 'status');
@@ -81,7 +67,7 @@ export function enhancePhotoField(
     // Only a photo the form posts (its hidden `photo` field) is in the list; a photo a moderator
     // removed stays where the server put it, with its reason.
     if (!Number.isInteger(id) || !element.querySelector(`input[name="photo"]`)) continue;
-    const item = keptItem(id, element);
+    const item = keptItem(id, element, act);
     const removeBox = element.querySelector<HTMLInputElement>(`input[name="photo_remove_${id}"]`);
     if (removeBox?.checked) removed.append(item.element);
     else items.push(item);
@@ -99,7 +85,7 @@ export function enhancePhotoField(
     for (const file of chosen) {
       if (file.size > MAX_PHOTO_BYTES) problems.push(tooLargePhoto(file.name));
       else if (items.length >= MAX_PHOTOS) left += 1;
-      else items.push(newItem(file));
+      else items.push(newItem(file, act));
     }
     if (left > 0) problems.push(tooManyPhotos(left));
     showProblem(problems.length > 0 ? problems.join(' ') : undefined);
@@ -108,91 +94,6 @@ export function enhancePhotoField(
   });
   title?.addEventListener('input', () => update());
   update();
-
-  /** A kept photo as the server rendered it (thumbnail, alt field, remove box), in our layout. */
-  function keptItem(id: number, from: HTMLElement): KeptItem {
-    const image = from.querySelector<HTMLImageElement>('img');
-    const alt = from.querySelector<HTMLInputElement>(`[name="photo_alt_${id}"]`);
-    const element = itemElement(
-      image ?? thumbnail(`/api/photos/${id}/320`),
-      alt ?? altInput(`photo_alt_${id}`, ''),
-    );
-    element.dataset.photoId = String(id);
-    // The posted fields and anything the server says of the photo ("Waiting for review").
-    for (const field of from.querySelectorAll<HTMLInputElement>('input[type="hidden"]'))
-      element.append(field);
-    const removeBox = from.querySelector<HTMLInputElement>(`input[name="photo_remove_${id}"]`);
-    if (removeBox) {
-      removeBox.tabIndex = -1;
-      const holder = document.createElement('span');
-      holder.hidden = true;
-      holder.append(removeBox);
-      element.append(holder);
-    }
-    for (const note of from.querySelectorAll('[data-photo-note]'))
-      element.querySelector('.photo-preview__about')!.append(note);
-    from.remove();
-    return { kind: 'kept', id, element };
-  }
-
-  function newItem(file: File): NewItem {
-    const url = URL.createObjectURL(file);
-    const element = itemElement(thumbnail(url), altInput('new_photo_alt', ''));
-    element.dataset.newPhoto = '';
-    const name = document.createElement('p');
-    name.className = 'photo-preview__file';
-    name.textContent = `${file.name} · ${sizeText(file.size)}`;
-    element.querySelector('.photo-preview__number')!.after(name);
-    return { kind: 'new', file, url, element };
-  }
-
-  /** One preview: the picture, its number, its alt field and its buttons. */
-  function itemElement(image: HTMLImageElement, alt: HTMLInputElement): HTMLLIElement {
-    const element = document.createElement('li');
-    element.className = 'photo-preview';
-    const picture = document.createElement('div');
-    picture.className = 'photo-preview__picture';
-    image.className = 'photo-preview__image';
-    image.addEventListener('error', () => picture.classList.add('photo-preview__picture--none'), {
-      once: true,
-    });
-    const none = document.createElement('span');
-    none.className = 'photo-preview__no-preview';
-    none.textContent = 'No preview';
-    picture.append(image, none);
-
-    const about = document.createElement('div');
-    about.className = 'photo-preview__about';
-    const number = document.createElement('p');
-    number.className = 'photo-preview__number';
-    alt.id ||= `photo-alt-${(altCount += 1)}`;
-    alt.maxLength = PHOTO_ALT_MAX;
-    const label = document.createElement('label');
-    label.htmlFor = alt.id;
-    label.textContent = ALT_LABEL;
-    const altField = document.createElement('div');
-    altField.className = 'photo-preview__alt';
-    altField.append(label, alt);
-    about.append(number, altField);
-
-    const buttons = document.createElement('div');
-    buttons.className = 'photo-preview__buttons';
-    for (const [action, text] of [
-      ['up', 'Move up'],
-      ['down', 'Move down'],
-      ['remove', 'Remove'],
-    ] as const) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'button button--small button--secondary';
-      button.dataset.photoAction = action;
-      button.textContent = text;
-      button.addEventListener('click', () => act(element, action));
-      buttons.append(button);
-    }
-    element.append(picture, about, buttons);
-    return element;
-  }
 
   function act(element: HTMLLIElement, action: 'up' | 'down' | 'remove') {
     const at = items.findIndex((item) => item.element === element);
@@ -295,199 +196,16 @@ export function enhancePhotoField(
         // Nothing processed (the text was refused first, or every file was): the files stay.
       } else if (processed.length === fresh.length) {
         processed.forEach((item, index) => {
-          items.splice(items.indexOf(item), 1, keptFromAnswer(fresh[index]!, item));
+          items.splice(items.indexOf(item), 1, keptFromAnswer(fresh[index]!, act, item));
           URL.revokeObjectURL(item.url);
         });
       } else {
         // Not one for one: every file sent gives way to what the server kept, in its order.
         for (const item of processed) drop(item);
         const room = MAX_PHOTOS - items.length;
-        items.push(...fresh.slice(0, room).map((photo) => keptFromAnswer(photo)));
+        items.push(...fresh.slice(0, room).map((photo) => keptFromAnswer(photo, act)));
       }
       update();
-    },
-  };
-
-  /** A photo the server kept from this form's post, shown where its file was. */
-  function keptFromAnswer(photo: KeptPhoto, file?: NewItem): KeptItem {
-    const typed = file?.element.querySelector<HTMLInputElement>('.photo-preview__alt input');
-    const alt = altInput(`photo_alt_${photo.id}`, photo.alt || typed?.value || '');
-    const image = thumbnail(sameSiteRedirect(photo.previewUrl, `/api/photos/${photo.id}/320`));
-    const element = itemElement(image, alt);
-    element.dataset.photoId = String(photo.id);
-    element.append(hidden('photo', String(photo.id)));
-    return { kind: 'kept', id: photo.id, element };
-  }
-}
-
-let altCount = 0;
-
-function altInput(name: string, value: string): HTMLInputElement {
-  const alt = document.createElement('input');
-  alt.type = 'text';
-  alt.name = name;
-  alt.value = value;
-  alt.autocomplete = 'off';
-  return alt;
-}
-
-function thumbnail(src: string): HTMLImageElement {
-  const image = document.createElement('img');
-  image.src = src;
-  // Decorative here: the alt field beside it says what the photo shows.
-  image.alt = '';
-  return image;
-}
-
-function hidden(name: string, value = ''): HTMLInputElement {
-  const field = document.createElement('input');
-  field.type = 'hidden';
-  field.name = name;
-  field.value = value;
-  return field;
-}
-
-/** "850 KB", "2.4 MB". */
-export function sizeText(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** What a form sent with sendWithProgress came back with. */
-export type ProgressResult =
-  | { ok: true; redirectUrl: string }
-  | {
-      ok: false;
-      error: string;
-      field?: string;
-      fieldErrors: Record<string, string>;
-      keptPhotos?: KeptPhoto[];
-    };
-
-/**
- * Posts the form as multipart (its FormData, as a plain post would) with XMLHttpRequest, for the
- * upload's progress (0 to 1); the answer asked for as JSON. A busy server (503) is not tried
- * again here: its message says when to.
- */
-export function sendWithProgress(
-  form: HTMLFormElement,
-  fallbackError: string,
-  fallbackRedirect: string,
-  onProgress: (sent: number) => void,
-): Promise<ProgressResult> {
-  const data = new FormData(form);
-  // An empty file input posts one nameless empty part; without files, none is sent.
-  const files = data.getAll('photos').filter((file) => file instanceof File && file.name !== '');
-  if (files.length === 0) data.delete('photos');
-  return new Promise((resolve) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', form.action);
-    request.setRequestHeader('Accept', 'application/json');
-    request.upload.addEventListener('progress', (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
-    });
-    request.addEventListener('error', () =>
-      resolve({ ok: false, error: NETWORK_ERROR, fieldErrors: {} }),
-    );
-    request.addEventListener('load', () => {
-      let answer: {
-        error?: unknown;
-        field?: unknown;
-        fieldErrors?: unknown;
-        keptPhotos?: unknown;
-        redirectUrl?: unknown;
-      } = {};
-      try {
-        answer = JSON.parse(request.responseText) as typeof answer;
-      } catch {
-        // A body that is not JSON (a proxy's error page) gets the fallback texts.
-      }
-      if (request.status >= 200 && request.status < 300) {
-        resolve({ ok: true, redirectUrl: sameSiteRedirect(answer.redirectUrl, fallbackRedirect) });
-        return;
-      }
-      let error =
-        typeof answer.error === 'string' && answer.error.trim() !== ''
-          ? answer.error
-          : fallbackError;
-      const retryAfter = request.getResponseHeader('Retry-After')?.trim();
-      if (request.status === 503 && retryAfter && /^\d+$/.test(retryAfter))
-        error = `${error} Please try again in ${retryAfter} second${retryAfter === '1' ? '' : 's'}.`;
-      resolve({
-        ok: false,
-        error,
-        field: typeof answer.field === 'string' ? answer.field : undefined,
-        fieldErrors: textsOf(answer.fieldErrors),
-        keptPhotos: Array.isArray(answer.keptPhotos)
-          ? answer.keptPhotos.filter(isKeptPhoto)
-          : undefined,
-      });
-    });
-    request.send(data);
-  });
-}
-
-function textsOf(value: unknown): Record<string, string> {
-  if (!value || typeof value !== 'object') return {};
-  return Object.fromEntries(
-    Object.entries(value).filter(
-      (entry): entry is [string, string] => typeof entry[1] === 'string',
-    ),
-  );
-}
-
-function isKeptPhoto(value: unknown): value is KeptPhoto {
-  const photo = value as Partial<KeptPhoto> | null;
-  return (
-    typeof photo === 'object' &&
-    photo !== null &&
-    Number.isInteger(photo.id) &&
-    typeof photo.previewUrl === 'string' &&
-    (photo.alt === undefined || typeof photo.alt === 'string')
-  );
-}
-
-/** The upload's bar and its words ("Uploading… 45 %"), said to screen readers every quarter. */
-export function uploadProgress(form: HTMLFormElement) {
-  const box = document.createElement('div');
-  box.className = 'photo-upload';
-  box.dataset.photoProgress = '';
-  box.hidden = true;
-  const bar = document.createElement('progress');
-  bar.max = 100;
-  bar.value = 0;
-  bar.setAttribute('aria-label', 'Upload progress');
-  const text = document.createElement('p');
-  text.className = 'photo-upload__text';
-  text.setAttribute('aria-hidden', 'true');
-  const status = document.createElement('p');
-  status.className = 'visually-hidden';
-  status.setAttribute('role', 'status');
-  box.append(bar, text, status);
-  const button = form.querySelector('button[type="submit"]');
-  if (button) button.before(box);
-  else form.append(box);
-  let said = -1;
-  return {
-    start() {
-      box.hidden = false;
-      said = -1;
-      this.show(0);
-    },
-    show(sent: number) {
-      const percent = Math.round(sent * 100);
-      bar.value = percent;
-      const words = percent >= 100 ? 'Uploaded. Checking your photos…' : `Uploading… ${percent} %`;
-      text.textContent = words;
-      const quarter = Math.floor(percent / 25);
-      if (quarter !== said) {
-        said = quarter;
-        status.textContent = words;
-      }
-    },
-    stop() {
-      box.hidden = true;
-      status.textContent = '';
     },
   };
 }

@@ -1,6 +1,6 @@
 // The search index the build writes beside the compiled content ({compiled content dir}/search.sqlite)
 // and the server reads for /search (docs/product.md section 9): one SQLite file, written only by
-// src/build/search/write-search-index.ts (table definitions there), read by
+// src/build/search/write-search-index.ts (table definitions in search-index-tables.ts), read by
 // server/db/search-index.ts. Its ads are exactly the published ads of the compiled content
 // (CompiledAd, each stored as the compiled line), so the index never holds a second copy of the
 // schema. What both sides must agree on is here: the ads' keys and their filter tags.

@@ -4,7 +4,7 @@
 // about a thousand rows is. For each batch, in .content/batches/:
 // - {key}.json: its summary (batch-summary.ts) and where each state's run is in {key}.ads;
 // - {key}.ads: its published ads, state by state, each state's sorted by list order and written
-//   `{listKey}<TAB>{json}` (state-ad-files.ts merges the runs into the state files);
+//   `{listKey}<TAB>{json}` (list-key.ts; state-ad-files.ts merges the runs into the state files);
 // - {key}.ids: its ids and their lines, as numbers (the duplicate-id check reads them every build).
 // Batches with a CSV syntax error are not kept: the error names lines of the whole file.
 import { createHash, hash } from 'node:crypto';
@@ -29,13 +29,9 @@ import { checkCsvSegment } from './check-csv-segment.ts';
 import { buildStepUrl, STEPS_DIR_VARIABLE } from '../build-steps.ts';
 import { compileCodeFingerprint } from './code-fingerprint.ts';
 import type { AdBatchStore } from './read-ads.ts';
-import {
-  listKey,
-  mergeStateAdFiles,
-  type StateAdFiles,
-  type StateRun,
-  type StateRuns,
-} from './state-ad-files.ts';
+import { listKey } from './list-key.ts';
+import type { StateRun } from './merge-runs.ts';
+import { mergeStateAdFiles, type StateAdFiles, type StateRuns } from './state-ad-files.ts';
 
 /** A batch's summary as kept: problems as [relative line, field, message]; each state's run. */
 interface StoredSummary {

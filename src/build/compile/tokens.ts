@@ -1,6 +1,12 @@
 // Placeholders editors may write in content, e.g. {{brand}}; the compiler fills them in, in
 // Markdown bodies and in the strings of front matter (each string on its own: a brand may hold
-// any character, quotes included).
+// any character, quotes included). An unknown placeholder is a content problem, named here.
+import type { MarkdownFile } from './read-markdown.ts';
+import type { ContentProblem } from './report.ts';
+
+/** The placeholders every content file may use. */
+export type SiteTokens = { brand: string };
+
 const TOKEN = /\{\{\s*([A-Za-z]+)\s*\}\}/g;
 
 export function fillTokens(text: string, values: Record<string, string>): string {
@@ -46,4 +52,33 @@ export function findUnknownTokensIn(
       findUnknownTokensIn(item, allowed, [...path, key]),
     );
   return [];
+}
+
+/** Unknown placeholders in a Markdown body, where {{brand}} and `extra` are filled in. */
+export function tokenProblems(
+  body: string,
+  file: string,
+  bodyLine: number,
+  extra: string[],
+): ContentProblem[] {
+  const unknown = findUnknownToken(body, ['brand', ...extra]);
+  if (!unknown) return [];
+  return [
+    {
+      file,
+      line: bodyLine + unknown.lineIndex,
+      field: 'body',
+      message: `unknown placeholder {{${unknown.token}}}; allowed: ${['brand', ...extra].map((t) => `{{${t}}}`).join(', ')}`,
+    },
+  ];
+}
+
+/** Unknown placeholders in front matter, where {{brand}} alone is filled in. */
+export function frontMatterTokenProblems(markdown: MarkdownFile, file: string): ContentProblem[] {
+  return findUnknownTokensIn(markdown.data, ['brand']).map(({ path, token }) => ({
+    file,
+    line: markdown.lineMatching(new RegExp(`\\{\\{\\s*${token}\\s*\\}\\}`)),
+    field: path,
+    message: `unknown placeholder {{${token}}}; allowed: {{brand}}`,
+  }));
 }

@@ -1,0 +1,169 @@
+// The messages of a conversation (table messages; docs/product.md section 7), the store's
+// conversations part (conversations.ts) for what is sent and read: messages are ordered by id
+// (sent_at can tie), a long conversation is read a page at a time, newest first (`page`), and
+// read_at is set when the recipient opens the thread.
+import { MAX_ID } from './ids.ts';
+import { rowCount } from './row-count.ts';
+import type { StoreContext } from './store.ts';
+
+export interface MessageRow {
+  id: number;
+  senderId: number;
+  body: string;
+  sentAt: string;
+}
+
+/** One page of a conversation (docs/product.md section 7): up to a page's size of messages. */
+export interface ThreadPage {
+  /** Oldest first. */
+  messages: MessageRow[];
+  /** Messages before the page's first, and in the whole conversation. */
+  older: number;
+  total: number;
+  /**
+   * The page after this one: the id its `before` names, `newest` when that page is the newest
+   * (no `before`), undefined when this page is the newest.
+   */
+  newer?: number | 'newest';
+}
+
+export interface ConversationMessageStore {
+  /** Stores a message and makes it the conversation's latest activity; its id. */
+  addMessage(conversationId: number, senderId: number, body: string, at: string): Promise<number>;
+  /** Whether the sender has a message in the conversation its recipient has not opened. */
+  hasUnreadFrom(conversationId: number, senderId: number): Promise<boolean>;
+  /** When the member sent their newest `count` messages after `since`, newest first. */
+  recentMessages(senderId: number, since: string, count: number): Promise<string[]>;
+  /** The conversation's messages, oldest first. */
+  messages(conversationId: number): Promise<MessageRow[]>;
+  /**
+   * A page of the conversation: the newest `size` messages before message id `before` (the
+   * newest of all without it), oldest first, with counts and links that agree with the messages
+   * shown while new ones arrive.
+   */
+  page(conversationId: number, size: number, before?: number): Promise<ThreadPage>;
+  /**
+   * Marks the other side's messages read, up to the newest the member was shown (one that came
+   * meanwhile stays unread); how many were unread.
+   */
+  markRead(conversationId: number, member: number, at: string, upTo: number): Promise<number>;
+}
+
+export function conversationMessageStore({ db }: StoreContext): ConversationMessageStore {
+  /** Messages of the conversation before message id `before` (all of them without it). */
+  const countBefore = async (conversationId: number, before?: number) =>
+    (
+      await db
+        .selectFrom('messages')
+        .select(rowCount.as('n'))
+        .where('conversation_id', '=', conversationId)
+        .$if(before !== undefined, (query) => query.where('id', '<', before!))
+        .executeTakeFirstOrThrow()
+    ).n;
+
+  return {
+    async addMessage(conversationId, senderId, body, at) {
+      const { id } = await db
+        .insertInto('messages')
+        .values({ conversation_id: conversationId, sender_id: senderId, body, sent_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('conversations')
+        .set({ last_message_at: at })
+        .where('id', '=', conversationId)
+        .execute();
+      return id;
+    },
+
+    async hasUnreadFrom(conversationId, senderId) {
+      const row = await db
+        .selectFrom('messages')
+        .select('id')
+        .where('conversation_id', '=', conversationId)
+        .where('sender_id', '=', senderId)
+        .where('read_at', 'is', null)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async recentMessages(senderId, since, limit) {
+      const rows = await db
+        .selectFrom('messages')
+        .select('sent_at as at')
+        .where('sender_id', '=', senderId)
+        .where('sent_at', '>', since)
+        .orderBy('sent_at', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.at);
+    },
+
+    async messages(conversationId) {
+      return db
+        .selectFrom('messages')
+        .select(['id', 'sender_id as senderId', 'body', 'sent_at as sentAt'])
+        .where('conversation_id', '=', conversationId)
+        .orderBy('id')
+        .execute();
+    },
+
+    async page(conversationId, size, before) {
+      // The page and the conversation's total in one statement, so they agree (one snapshot on
+      // either engine, with no transaction to hold); the other counts are of messages before a
+      // given id, which new messages do not change. Walked backwards on the index
+      // messages_by_conversation (conversation_id, id).
+      const rows = await db
+        .selectFrom('messages')
+        .select(['id', 'sender_id as senderId', 'body', 'sent_at as sentAt'])
+        .select((eb) =>
+          eb
+            .selectFrom('messages as all')
+            .select(rowCount.as('n'))
+            .where('all.conversation_id', '=', conversationId)
+            .as('total'),
+        )
+        .where('conversation_id', '=', conversationId)
+        .$if(before !== undefined && before <= MAX_ID, (query) => query.where('id', '<', before!))
+        .orderBy('id', 'desc')
+        .limit(size)
+        .execute();
+      const messages = rows.reverse().map(({ total: _total, ...message }) => message);
+      const first = messages[0];
+      const last = messages.at(-1);
+      if (!first || !last)
+        return {
+          messages,
+          older: 0,
+          total: await countBefore(conversationId),
+        };
+      const total = Number(rows[0]!.total);
+      const older = await countBefore(conversationId, first.id);
+      if (older + messages.length >= total) return { messages, older, total };
+      // The message after the next page, if there is one: that page is "before" it.
+      const after = await db
+        .selectFrom('messages')
+        .select('id')
+        .where('conversation_id', '=', conversationId)
+        .where('id', '>', last.id)
+        .orderBy('id')
+        .limit(1)
+        .offset(size)
+        .executeTakeFirst();
+      return { messages, older, total, newer: after ? after.id : 'newest' };
+    },
+
+    async markRead(conversationId, member, at, upTo) {
+      const result = await db
+        .updateTable('messages')
+        .set({ read_at: at })
+        .where('conversation_id', '=', conversationId)
+        .where('sender_id', '!=', member)
+        .where('read_at', 'is', null)
+        .where('id', '<=', upTo)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+  };
+}
