@@ -8,7 +8,7 @@ import { Refusal } from '../refusal.ts';
 import type { Moderator } from '../store/moderation-log.ts';
 import type { Why } from '../store/moderation.ts';
 import type { Store } from '../store/store.ts';
-import { shownId } from './ads.ts';
+import { shownId } from './named-id.ts';
 import { alreadyBanned, OPERATOR } from './log.ts';
 import { blockPhotosOfAd, deletePendingOnlyPhotos } from './photos.ts';
 

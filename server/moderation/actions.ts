@@ -25,9 +25,9 @@ import {
   rejectAd,
   removeAd,
   type Moderator,
-  type NamedId,
   type Why,
 } from './ads.ts';
+import type { NamedId } from './named-id.ts';
 import { photoRemovalRefusal, reasonLabelOf, removePhoto } from './photos.ts';
 
 /** What the moderators' actions work with, built once in `createApp`. */

@@ -5,7 +5,6 @@
 // moderators acting on one ad at once, on one instance or two, exactly one changes it and writes
 // its log row; the other is told who handled it.
 import { utcDay } from '../../src/days.ts';
-import { idOf } from '../../src/ids.ts';
 import { Refusal } from '../refusal.ts';
 import { expiryFrom } from '../posting/lifetime.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
@@ -15,6 +14,7 @@ import type { Store } from '../store/store.ts';
 import { alreadyHandled } from './log.ts';
 import { blockPhotosOfAd, deletePendingOnlyPhotos, photosLeaving } from './photos.ts';
 import { isAwaitingReview } from './review.ts';
+import { shownId } from './named-id.ts';
 
 export type { Moderator, Why };
 
@@ -33,25 +33,6 @@ export interface PhotoBytesToDelete {
 }
 
 export const OWN_AD = 'This is your own ad: another moderator must review it.';
-
-/** An id as a refusal may repeat it: what was typed, cut short. */
-export const shownId = (raw: string | undefined) => (raw ?? '').slice(0, 40);
-
-/** A row's id as the request named it: the number, and the text its refusals repeat (`raw`). */
-export interface NamedId {
-  id: number;
-  raw: string;
-}
-
-/** The id `raw` names; anything else is refused as `unknown` refuses an id that names nothing. */
-export function namedId(
-  raw: string | undefined,
-  unknown: (raw: string | undefined) => Refusal,
-): NamedId {
-  const id = idOf(raw);
-  if (id === undefined) throw unknown(raw);
-  return { id, raw: raw ?? '' };
-}
 
 export const noSuchAd = (raw: string | undefined) =>
   new Refusal('not-found', `There is no member ad ${shownId(raw)}.`);

@@ -12,7 +12,7 @@ import type { MemberAdRow } from '../store/member-ads.ts';
 import type { Moderator } from '../store/moderation-log.ts';
 import type { Why } from '../store/moderation.ts';
 import type { Store } from '../store/store.ts';
-import { shownId } from './ads.ts';
+import { shownId } from './named-id.ts';
 
 /** The reason's key (what photos and blocked_photos store) of a label (what Why carries). */
 export function reasonKeyOf(label: string): ModerationReason | undefined {

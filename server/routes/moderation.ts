@@ -37,7 +37,8 @@ import {
   removePhotoAction,
   type ModerationDeps,
 } from '../moderation/actions.ts';
-import { namedId, noSuchAd } from '../moderation/ads.ts';
+import { noSuchAd } from '../moderation/ads.ts';
+import { namedId } from '../moderation/named-id.ts';
 import { logPage } from '../moderation/log.ts';
 import { noSuchPhoto } from '../moderation/photos.ts';
 import { parseMarks } from '../moderation/review.ts';
