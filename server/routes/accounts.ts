@@ -37,7 +37,6 @@ import {
   readSubmission,
   type Submission,
 } from '../forms/submission.ts';
-import { pageSource } from '../pages.ts';
 import type { EmailLinks } from './email-links.ts';
 
 export interface AccountsOptions {
@@ -50,18 +49,6 @@ export interface AccountsOptions {
   form: FormEndpoint;
   trust: ProxyTrust;
 }
-
-/**
- * The prerendered sign-in and sign-up pages, rendered on request when they carry where to go
- * afterwards (`?next=`, a path of this site): their forms post it on, without JavaScript too.
- */
-export const accountPageSources = [routes.signin, routes.signup].map((route) =>
-  pageSource({
-    route,
-    for: 'anyone',
-    onRequestWhen: (query) => localPath(query.next) !== undefined,
-  }),
-);
 
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 /** Told only to whoever gives a banned account's right password. */

@@ -40,7 +40,7 @@ import { type AnswerRefusal } from '../forms/refusal.ts';
 import { keptValues, readSubmission } from '../forms/submission.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail, type MailSite } from '../mail/messages.ts';
-import { pageSource, type OnRequestPages } from '../pages.ts';
+import type { OnRequestPages } from '../pages.ts';
 
 export const VERIFY_LINK_HOURS = 24;
 export const RESET_LINK_HOURS = 1;
@@ -105,22 +105,6 @@ export function emailLinks(options: Pick<EmailLinkOptions, 'store' | 'mailer' | 
 }
 
 export type EmailLinks = ReturnType<typeof emailLinks>;
-
-/**
- * The pages opened from the emailed links, /verify and /reset: what their link's token is now,
- * from the link, or from the refused form that carried it.
- */
-export function emailLinkPageSources(links: EmailLinks) {
-  const linkPage = (route: typeof routes.verify, purpose: EmailTokenPurpose) =>
-    pageSource({
-      route,
-      for: 'anyone',
-      read: async (c, { form }) => ({
-        link: (await links.stateOf(c.req.query('token') ?? form?.values.token, purpose)).state,
-      }),
-    });
-  return [linkPage(routes.verify, 'verify'), linkPage(routes.reset, 'reset')];
-}
 
 /** The API: POST /verify, /verify/resend, /forgot, /reset. */
 export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
@@ -272,7 +256,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
     extras: { link: LinkState },
     status: 200 | 400 | 410 = 200,
   ) {
-    return (await pages.render(c, target, { extras, status }))!;
+    return (await pages.render(c, target, { view: extras.link, status }))!;
   }
 
   function clientKey(c: AppContext) {

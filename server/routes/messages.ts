@@ -1,5 +1,6 @@
 // Replies, messages and blocking (docs/product.md section 7), for signed-in members, as on-request pages
-// and API endpoints that take a plain form post (pages without JavaScript) or JSON:
+// (each read beside its page: src/pages/{messages,messages-new,conversation}/server-read.ts) and API
+// endpoints that take a plain form post (pages without JavaScript) or JSON:
 //
 //   GET  /messages                    the inbox: conversations, newest activity first, unread counts
 //   GET  /messages/new?ad={id}        the reply form for a member's ad (or why there is none);
@@ -19,7 +20,6 @@
 // Writing needs a verified email, as posting does; reading does not.
 import { Hono } from 'hono';
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
-import { CONVERSATION_PAGE_SIZE } from '../../src/pages/messages-view.ts';
 import { conversationPath, newMessagePath, routes } from '../../src/paths.ts';
 import { checkMessageBody } from '../../src/schemas/message.ts';
 import type { AppEnv } from '../app-env.ts';
@@ -47,8 +47,6 @@ import {
   replyRefusal,
   startRefusal,
 } from '../messages/texts.ts';
-import { conversationView, inboxView, newMessageTarget } from '../messages/views.ts';
-import { pageSource } from '../pages.ts';
 import type { Store } from '../store/store.ts';
 
 /** Largest request body the message endpoints read: 2,000 characters of 4-byte UTF-8, form-encoded. */
@@ -64,86 +62,6 @@ export interface MessagingOptions {
   now?: () => Date;
   /** Messages a member may send in a window; default MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MINUTES. */
   messageLimit?: MessageLimit;
-}
-
-/**
- * The pages: the inbox; the reply form of an ad (or the member's conversation about it, if they
- * have one); a conversation, whose opening marks the other side's messages read. A conversation
- * that is not the member's is the same 404 as one that does not exist.
- */
-export function messagePageSources(options: Pick<MessagingOptions, 'store' | 'now'>) {
-  const { store } = options;
-  const now = options.now ?? (() => new Date());
-  const today = () => now().toISOString().slice(0, 10);
-  return [
-    pageSource({
-      route: routes.messages,
-      for: 'members',
-      read: async (_c, { member }) => ({ messages: await inboxView(store, member.accountId) }),
-    }),
-    pageSource({
-      route: routes.newMessage,
-      for: 'members',
-      read: async (c, { member, form }) => {
-        const adId = idOf(form?.values.ad ?? c.req.query('ad'));
-        const existing =
-          adId === undefined || form
-            ? undefined
-            : await store.conversations.existingFor(adId, member.accountId);
-        if (existing !== undefined) return c.redirect(conversationPath(existing), 303);
-        const target = await newMessageTarget(store, adId, member.accountId, today());
-        return {
-          messages: { kind: 'new', target },
-          ...(target.kind === 'not-found' ? { status: 404 as const } : {}),
-        };
-      },
-    }),
-    pageSource({
-      route: routes.conversation,
-      for: 'members',
-      read: async (c, { member, params }) => {
-        const id = idOf(params.conversationId);
-        const conversation =
-          id === undefined ? undefined : await store.conversations.find(id, member.accountId);
-        if (!conversation) return { messages: { kind: 'conversation-not-found' }, status: 404 };
-        // A refused form (a POST) is shown on the newest page, where the reply form is.
-        const beforeParam = c.req.method === 'GET' ? c.req.query('before') : undefined;
-        const before = beforeParam === undefined ? undefined : idOf(beforeParam);
-        const missing = (problem: 'malformed' | 'nothing-before') => ({
-          messages: {
-            kind: 'conversation-page-missing' as const,
-            conversationId: conversation.id,
-            adTitle: conversation.adTitle,
-            problem,
-          },
-          status: problem === 'malformed' ? (400 as const) : (404 as const),
-        });
-        if (beforeParam !== undefined && before === undefined) return missing('malformed');
-        const thread = await store.conversations.page(
-          conversation.id,
-          CONVERSATION_PAGE_SIZE,
-          before,
-        );
-        if (before !== undefined && thread.messages.length === 0) return missing('nothing-before');
-        // The newest page opened by its member: the other side's messages are read now (not by a
-        // refused post, nor by reading back through older pages).
-        const shown = thread.messages.at(-1);
-        if (c.req.method === 'GET' && thread.newer === undefined && shown)
-          await store.conversations.markRead(
-            conversation.id,
-            member.accountId,
-            now().toISOString(),
-            shown.id,
-          );
-        return {
-          messages: await conversationView(store, conversation, member.accountId, thread, {
-            done: c.req.query('done'),
-            today: today(),
-          }),
-        };
-      },
-    }),
-  ];
 }
 
 export function messagesRoutes(options: MessagingOptions) {

@@ -1,5 +1,5 @@
 // Posting and the member's own ads (docs/product.md section 6), as API endpoints that take a plain form
-// post (pages without JavaScript) or JSON, and the account pages that show the ads:
+// post (pages without JavaScript) or JSON:
 //
 // - POST /api/ads: a new ad, checked with the posting form's schema (the CSV ads' field rules),
 //   the place (the city must be one we list), the policy scanner and the limits (3 ads in review
@@ -9,7 +9,8 @@
 //   expired ad is renewed before it is edited (409 saying so). Renew from the edit page
 //   (`then=edit`) leads back to it.
 // - GET /api/ads/cities?state=…: the state's cities, for the form's suggestions.
-// - GET /account and /account/ads/{id}/edit: the on-request pages, given the member's ads.
+// - The pages that show the member's ads, /account and /account/ads/{id}/edit, read them beside
+//   themselves (src/pages/account/server-read.ts, src/pages/edit-ad/server-read.ts).
 //
 // Refusals come back as the form's page (fields kept, each message beside its field) for a form
 // post, and as `{ error, field? }` for JSON. This sub-app has its own body limit: a 5,000-character
@@ -38,9 +39,6 @@ import {
   readSubmission,
   type Submission,
 } from '../forms/submission.ts';
-import { pageSource } from '../pages.ts';
-import { memberAdView } from '../posting/ad-view.ts';
-import { savedSearchView } from '../alerts/saved-searches.ts';
 import {
   adPhotosFromPost,
   type AdPhotosOutcome,
@@ -86,49 +84,6 @@ export interface PostingOptions {
   photos?: AppPhotos;
   /** The photos a member may have processed in an hour (photosPerMember); none: no limit. */
   rateLimits?: Pick<RateLimits, 'consume'>;
-}
-
-/**
- * The member's own ads, on /account and on /account/ads/{id}/edit (another member's id, or an
- * unknown one, is the edit page's "not found", 404). (/messages/new is server/routes/messages.ts.)
- */
-export function memberAdPageSources(options: Pick<PostingOptions, 'store' | 'now'>) {
-  const ads = options.store.memberAds;
-  const now = options.now ?? (() => new Date());
-  return [
-    pageSource({
-      route: routes.account,
-      for: 'members',
-      read: async (_c, { member }) => {
-        const today = utcDay(now());
-        const owned = await ads.listOwned(member.accountId);
-        const photos = await options.store.photos.listOwned(member.accountId);
-        const saved = await options.store.savedSearches.listOwned(member.accountId);
-        return {
-          savedSearches: saved.map(savedSearchView),
-          memberAds: owned.map((ad) =>
-            memberAdView(
-              ad,
-              today,
-              photos.filter((photo) => photo.adId === ad.id),
-            ),
-          ),
-        };
-      },
-    }),
-    pageSource({
-      route: routes.editAd,
-      for: 'members',
-      read: async (_c, { member, params }) => {
-        const id = adIdOf(params.adId);
-        const ad = id === undefined ? undefined : await ads.findOwned(id, member.accountId);
-        const photos = ad ? await options.store.photos.listForAd(ad.id) : [];
-        return ad
-          ? { memberAds: [memberAdView(ad, utcDay(now()), photos)] }
-          : { memberAds: [], status: 404 };
-      },
-    }),
-  ];
 }
 
 export function postingRoutes(options: PostingOptions) {

@@ -15,44 +15,15 @@
 // cached, and are noindex (X-Robots-Tag and meta robots).
 import { Hono, type MiddlewareHandler } from 'hono';
 import { routes } from '../../src/paths.ts';
-import type { UnsubscribeView } from '../../src/pages/unsubscribe/unsubscribe-view.ts';
-import { savedSearchView, unsubscribeHash } from '../alerts/saved-searches.ts';
+import { unsubscribeHash } from '../alerts/saved-searches.ts';
+import {
+  savedSearchOfLink,
+  UNSUBSCRIBE_GONE,
+  unsubscribeView,
+} from '../alerts/unsubscribe-links.ts';
 import type { AppEnv } from '../app-env.ts';
-import { pageSource, type OnRequestPages } from '../pages.ts';
-import type { SavedSearch } from '../store/saved-searches.ts';
+import type { OnRequestPages } from '../pages.ts';
 import type { Store } from '../store/store.ts';
-
-/** The shape of every token the digest writes (server/alerts/saved-searches.ts): 32 bytes, base64url. */
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-const GONE: UnsubscribeView = { state: 'gone' };
-
-/** The saved search whose link this is, if any; anything not shaped like a token is none. */
-async function savedSearchOf(store: Store, token: string | undefined) {
-  if (token === undefined || !TOKEN.test(token)) return undefined;
-  return store.savedSearches.findByUnsubscribeHash(unsubscribeHash(token));
-}
-
-const viewOf = (saved: SavedSearch, state: 'confirm' | 'done'): UnsubscribeView => {
-  const { label, searchUrl } = savedSearchView(saved);
-  return { state, label, searchUrl };
-};
-
-/** The confirm page's reading: the saved search the link is for, or 404. */
-export function unsubscribePageSource(options: { store: Store }) {
-  return pageSource({
-    route: routes.unsubscribe,
-    for: 'anyone',
-    read: async (c, { params }) => {
-      // The POST's answer says itself what it did (unsubscribeRoutes).
-      if (c.req.method === 'POST') return {};
-      const saved = await savedSearchOf(options.store, params.token);
-      return saved
-        ? { unsubscribe: viewOf(saved, 'confirm') }
-        : { unsubscribe: GONE, status: 404 as const };
-    },
-  });
-}
 
 /**
  * The headers of every answer under /unsubscribe/. Mounted before the security headers, which
@@ -71,14 +42,14 @@ export function unsubscribeRoutes(options: { store: Store; pages: OnRequestPages
   const app = new Hono<AppEnv>();
   app.post('/:token', async (c) => {
     const token = c.req.param('token');
-    const saved = await savedSearchOf(store, token);
+    const saved = await savedSearchOfLink(store, token);
     // Found, then deleted: two POSTs at once (a mail client's and the button) delete it once.
     const deleted =
       saved !== undefined &&
       (await store.savedSearches.deleteByUnsubscribeHash(unsubscribeHash(token)));
     const page = { route: routes.unsubscribe, params: { token } };
     return (await pages.render(c, page, {
-      extras: { unsubscribe: deleted ? viewOf(saved, 'done') : GONE },
+      view: deleted ? unsubscribeView(saved, 'done') : UNSUBSCRIBE_GONE,
       status: deleted ? 200 : 404,
     }))!;
   });
