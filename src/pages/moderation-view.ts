@@ -3,7 +3,10 @@
 // server-read.ts), shown by src/pages/moderate/ and src/pages/moderation-log/. Types only: pages
 // never import the server.
 import type { CompiledAd } from '../schemas/compiled-content.ts';
+import type { LogAction } from '../schemas/moderation-log.ts';
 import type { ReportsSummary } from './report-view.ts';
+
+export type { LogAction };
 
 /** A word the policy scanner found ambiguous: offsets into the title's or description's text. */
 export interface PolicyMark {
@@ -96,22 +99,6 @@ export interface ModerationQueueView {
   /** Open reports, and ads hidden by them waiting for a decision (/moderate/reports). */
   reports?: ReportsSummary;
 }
-
-export type LogAction =
-  | 'approve'
-  | 'approve-edit'
-  | 'reject'
-  | 'reject-edit'
-  | 'remove'
-  | 'ban'
-  | 'grant-role'
-  | 'revoke-role'
-  // Reports (docs/product.md section 8): hidden by reports (logged as `reports (automatic)`), and a
-  // moderator dismissing a group of reports.
-  | 'hide'
-  | 'dismiss'
-  // Photos (docs/product.md section 10): a moderator removed one photo of an ad.
-  | 'remove-photo';
 
 export interface LogEntry {
   id: number;
