@@ -126,8 +126,6 @@ export interface ModerationLogView {
   total: number;
 }
 
-export type ModerationView = ModerationQueueView | ModerationLogView;
-
 /** Ads shown in the queue at once, and log entries a page. */
 export const QUEUE_SHOWN = 20;
 export const LOG_PAGE_SIZE = 50;
