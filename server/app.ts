@@ -45,21 +45,16 @@ import { databaseUnavailable } from './operations/unavailable.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { onRequestPages, pageAssetsFromFile } from './pages.ts';
 import type { Publisher } from './publishing/publisher.ts';
-import { accountPageSources, accountsRoutes } from './routes/accounts.ts';
+import { accountsRoutes } from './routes/accounts.ts';
 import { emailLinks } from './account/email-links.ts';
-import { emailLinkPageSources, emailLinkRoutes } from './routes/email-links.ts';
-import { memberAdPageSources, postingRoutes } from './routes/posting.ts';
+import { emailLinkRoutes } from './routes/email-links.ts';
+import { postingRoutes } from './routes/posting.ts';
 import { savedSearchRoutes } from './routes/saved-searches.ts';
-import {
-  unsubscribeHeaders,
-  unsubscribePageSource,
-  unsubscribeRoutes,
-} from './routes/unsubscribe.ts';
-import { messagePageSources, messagesRoutes } from './routes/messages.ts';
+import { unsubscribeHeaders, unsubscribeRoutes } from './routes/unsubscribe.ts';
+import { messagesRoutes } from './routes/messages.ts';
 import { memberDataRoutes } from './routes/member-data.ts';
-import { moderationPageSources, moderationRoutes } from './routes/moderation.ts';
-import { reportPageSources, reportRoutes } from './routes/reports.ts';
-import { searchPageSource } from './routes/search.ts';
+import { moderationRoutes } from './routes/moderation.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { searchFeedRoute } from './routes/feeds.ts';
 import { searchIndex as openSearchIndex } from './db/search-index.ts';
 import type { SearchIndex } from './db/search-index.ts';
@@ -154,23 +149,15 @@ export function createApp(options: AppOptions) {
   const links = emailLinks({ store, mailer, mailSite });
   // One connection to the search index for /search and its feeds.
   const search = options.searchIndex ?? openSearchIndex();
-  // Every page rendered on request, with what the server reads for it (server/pages.ts).
+  // Every page rendered on request; each reads what it needs beside its page folder
+  // (src/pages/<id>/server-read.ts), from these (server/pages.ts).
   const pages = onRequestPages({
     pageAssets:
       options.pageAssets ??
       pageAssetsFromFile(
         options.pageAssetsFile ?? join(dirname(options.siteDir), 'server', 'page-assets.json'),
       ),
-    sources: [
-      ...accountPageSources,
-      ...emailLinkPageSources(links),
-      ...memberAdPageSources({ store }),
-      ...messagePageSources({ store }),
-      ...moderationPageSources({ store }),
-      ...reportPageSources({ store }),
-      searchPageSource(search),
-      unsubscribePageSource({ store }),
-    ],
+    deps: { store, search, links, now: () => new Date() },
   });
   const refuse = refusals(pages);
   const form = formEndpoints({ refuse, allowedOrigins: options.allowedOrigins ?? [], trust });

@@ -2,11 +2,12 @@
 // +prerenderUrls.ts, rendered with the same components, layout and assets as the prerendered
 // pages, on each request, and never cached; and a prerendered page when its request needs more
 // than the file (/signin?next=…). What the server reads for a page (the member's ads, the queue)
-// is declared once, beside the routes that own that data, as a page source keyed by the page's
-// route in src/paths.ts; it is read once a request, and only for whom the page is. A members-only
-// page sends anyone signed out to /signin?next=… and back; a page for moderators is, to anyone
-// else, the not-found screen of a page that does not exist. Refused forms come back through here
-// too (server/forms/refusal.ts).
+// is declared once, beside the page, in its folder's server-read.ts (server/page-read.ts), found
+// here by folder as the registry finds the page's other files; it is read once a request, only
+// for whom the page is, with what createApp lends every read (PageReadDeps), and handed to the
+// page as `request.read`. A members-only page sends anyone signed out to /signin?next=… and
+// back; a page for moderators is, to anyone else, the not-found screen of a page that does not
+// exist. Refused forms come back through here too (server/forms/refusal.ts).
 import { readFileSync, statSync } from 'node:fs';
 import type { Next } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -15,82 +16,53 @@ import { renderPageHtml } from '../renderer/renderPageHtml.tsx';
 import { pages, type PageEntry } from '../src/pages/registry.ts';
 import type { FormFill, PageRequest } from '../src/pages/request.ts';
 import { signinThenPath } from '../src/paths.ts';
-import type { Route, RouteParams } from '../src/route.ts';
+import type { RouteParams } from '../src/route.ts';
 import type { AppContext, Member, PageTarget } from './app-env.ts';
-import type { RefusalStatus } from './forms/refusal.ts';
+import type { Audience, PageRead, PageReadDeps, PageReading, PageStatus } from './page-read.ts';
 
-export type PageStatus = 200 | RefusalStatus;
+// Whom a read is for, and the statuses a page answers with (server/page-read.ts).
+export type { Audience, PageStatus } from './page-read.ts';
 
-/** What the server reads for a page besides the query and the member. */
-export type PageExtras = Pick<
-  PageRequest,
-  'link' | 'memberAds' | 'moderation' | 'messages' | 'report' | 'reports' | 'search' | 'unsubscribe'
->;
+/** Every page's server read (src/pages/<id>/server-read.ts), by its folder. */
+const readFiles = import.meta.glob<PageRead>('../src/pages/*/server-read.ts', {
+  eager: true,
+  import: 'read',
+});
 
-/** A page source's reading: the page's extras, and its status when it is not 200. */
-export interface PageRead extends PageExtras {
-  status?: PageStatus;
+/** The reads of the registry's pages, by folder; a read without a page folder is a bug. */
+function readsByFolder(): ReadonlyMap<string, PageRead> {
+  const reads = new Map<string, PageRead>();
+  for (const [file, read] of Object.entries(readFiles)) {
+    const id = file.split('/').at(-2)!;
+    if (!pages.some((page) => page.id === id))
+      throw new Error(`src/pages/${id}/server-read.ts is not beside a page (+route.ts)`);
+    reads.set(id, read);
+  }
+  return reads;
 }
-
-/** Whom a page source reads for. */
-export type Audience = 'anyone' | 'members' | 'moderators';
-
-export interface PageReadInput<Params, For extends Audience = Audience> {
-  /** Always there for a source read for members or moderators. */
-  member: For extends 'anyone' ? Member | undefined : Member;
-  params: Params;
-  /** A refused form of this page, shown again: what was typed says what the form was about. */
-  form?: FormFill;
-}
-
-/** What the server reads for one page of the registry, declared once. */
-export interface PageSource<
-  Params extends Partial<RouteParams> = Partial<RouteParams>,
-  For extends Audience = Audience,
-> {
-  /** The page's route (src/paths.ts `routes`): the page this source is for. */
-  route: Route<Params>;
-  /** Whom `read` is for: it runs only for them (a signed-in member; a moderator). */
-  for: For;
-  /** A prerendered page is rendered on request, instead of served as its file, when this holds. */
-  onRequestWhen?: (query: Readonly<Record<string, string>>) => boolean;
-  /** What the page needs from the database; a Response (a redirect) answers instead of the page. */
-  read?: (
-    c: AppContext,
-    input: PageReadInput<Params, For>,
-  ) => Promise<PageRead | Response> | PageRead | Response;
-}
-
-/** Declares a page source, its `read` typed by its route's parameters and its audience. */
-export const pageSource = <Params extends Partial<RouteParams>, For extends Audience>(
-  source: PageSource<Params, For>,
-) => source as unknown as PageSource;
 
 export interface OnRequestPagesOptions {
   /** The stylesheets and scripts every page links to. */
   pageAssets: () => PageAssets;
-  sources: readonly PageSource[];
+  /** What the pages' reads need from the server (the store, the search index, the clock…). */
+  deps: PageReadDeps;
 }
 
 interface AnswerOptions {
   form?: FormFill;
-  /** What the answer sets itself (an emailed link's state after its form posted). */
-  extras?: PageExtras;
+  /**
+   * The page's view, set by the answer itself (an emailed link's state after its form posted):
+   * the page's own read is then not run.
+   */
+  view?: unknown;
   status?: PageStatus;
 }
 
 export function onRequestPages(options: OnRequestPagesOptions) {
-  const sources = new Map<Route<Partial<RouteParams>>, PageSource>();
-  for (const source of options.sources) {
-    const label = source.route.patterns.join(', ');
-    if (!pages.some((page) => page.route === source.route))
-      throw new Error(`No folder of src/pages/ has the route ${label}`);
-    if (sources.has(source.route)) throw new Error(`Two page sources for ${label}`);
-    sources.set(source.route, source);
-  }
+  const reads = readsByFolder();
 
   const onRequest = (page: PageEntry, query: Readonly<Record<string, string>>) =>
-    !page.prerenderUrls || (sources.get(page.route)?.onRequestWhen?.(query) ?? false);
+    !page.prerenderUrls || (reads.get(page.id)?.onRequestWhen?.(query) ?? false);
 
   function find(path: string, query: Readonly<Record<string, string>>) {
     for (const page of pages) {
@@ -100,30 +72,35 @@ export function onRequestPages(options: OnRequestPagesOptions) {
     return undefined;
   }
 
+  /** The page's view and status, as its read gives them, or the Response that answers instead. */
+  async function readFor(
+    c: AppContext,
+    page: PageEntry,
+    params: RouteParams,
+    member: Member | undefined,
+    form: FormFill | undefined,
+  ): Promise<PageReading<unknown> | Response> {
+    const read = reads.get(page.id);
+    if (!read?.read || !mayRead(read.for, member)) return {};
+    // mayRead: a read for members or moderators always has its member.
+    return read.read({ c, member: member!, params, ...(form ? { form } : {}) }, options.deps);
+  }
+
   /** The page's answer, or `hidden` for a moderators' page asked for by anyone else. */
   async function answer(
     c: AppContext,
     page: PageEntry,
     params: RouteParams,
     target: PageTarget | undefined,
-    { form, extras, status }: AnswerOptions,
+    { form, view, status }: AnswerOptions,
   ): Promise<Response | 'hidden'> {
     const member = await c.var.member();
-    const source = sources.get(page.route);
-    let read: PageRead = {};
-    if (source?.read && mayRead(source.for, member)) {
-      // mayRead: a source read for members or moderators always has its member.
-      const input = { member: member!, params, ...(form ? { form } : {}) };
-      const result = await source.read(c, input);
-      if (result instanceof Response) return result;
-      read = result;
-    }
-    const { status: readStatus, ...readExtras } = read;
+    const reading = view === undefined ? await readFor(c, page, params, member, form) : { view };
+    if (reading instanceof Response) return reading;
     const request: PageRequest = {
       query: c.req.query(),
       ...(member ? { member: signedInMember(member) } : {}),
-      ...readExtras,
-      ...extras,
+      ...(reading.view === undefined ? {} : { read: reading.view }),
       ...(form ? { form } : {}),
     };
     // A form's answer (a POST to the API) is about the form's page, not the API's path.
@@ -138,7 +115,7 @@ export function onRequestPages(options: OnRequestPagesOptions) {
       return c.redirect(signinThenPath(back), 303);
     }
     const html = renderPageHtml(page.Page, data, options.pageAssets());
-    return c.html(html, (status ?? readStatus ?? 200) as ContentfulStatusCode);
+    return c.html(html, (status ?? reading.status ?? 200) as ContentfulStatusCode);
   }
 
   return {

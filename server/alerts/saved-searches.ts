@@ -66,31 +66,6 @@ export const unsubscribeToken = (
     .update(`${saved.accountId}\n${saved.query}\n${saved.createdAt}`)
     .digest('base64url');
 
-/** The shape of every unsubscribe token (`unsubscribeToken`): 32 bytes, base64url. */
-const UNSUBSCRIBE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-/**
- * The saved search an unsubscribe link's token is for, if any; anything not shaped like a token
- * (unknown, used, malformed, too long, not ASCII) is none.
- */
-export async function savedSearchOf(store: Store, token: string | undefined) {
-  if (token === undefined || !UNSUBSCRIBE_TOKEN.test(token)) return undefined;
-  return store.savedSearches.findByUnsubscribeHash(unsubscribeHash(token));
-}
-
-/**
- * A digest's one-click unsubscribe: deletes the saved search of the link's token, and answers it,
- * or undefined when there is none (any more). Found, then deleted: two at once (a mail client's
- * and the page's button) delete it once, and only one of them answers it.
- */
-export async function unsubscribe(store: Store, token: string): Promise<SavedSearch | undefined> {
-  const saved = await savedSearchOf(store, token);
-  const deleted =
-    saved !== undefined &&
-    (await store.savedSearches.deleteByUnsubscribeHash(unsubscribeHash(token)));
-  return deleted ? saved : undefined;
-}
-
 /**
  * Saves the search `rawQuery` (a /search query string) for `member`: its id (or that of the same
  * search saved before), or the refusal.

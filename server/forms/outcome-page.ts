@@ -3,13 +3,13 @@
 // page, with its status; a script gets JSON. Its refusals go the usual way (refusal.ts); its other
 // answers are form-endpoint.ts's `{ redirect, json }`.
 import type { AppContext, PageTarget } from '../app-env.ts';
-import type { OnRequestPages, PageExtras, PageStatus } from '../pages.ts';
+import type { OnRequestPages, PageStatus } from '../pages.ts';
 import type { Submission } from './submission.ts';
 
 export interface OutcomePage {
-  /** The page a form post gets, showing `extras`. */
+  /** The page a form post gets, showing `view` (the view its own server read would give). */
   page: PageTarget;
-  extras: PageExtras;
+  view: unknown;
   /** What a script gets instead. */
   json: Readonly<Record<string, unknown>>;
   /** Both answers' status; default 200. */
@@ -22,9 +22,9 @@ export function outcomePages(pages: OnRequestPages) {
     body: Submission,
     outcome: OutcomePage,
   ): Promise<Response> {
-    const { page, extras, json, status = 200 } = outcome;
+    const { page, view, json, status = 200 } = outcome;
     if (body.kind === 'json') return c.json(json, status);
     // Only for pages anyone may see: such a page always renders.
-    return (await pages.render(c, page, { extras, status }))!;
+    return (await pages.render(c, page, { view, status }))!;
   };
 }

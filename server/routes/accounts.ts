@@ -17,7 +17,6 @@ import type { ProxyTrust } from '../client-address.ts';
 import type { FormBody, FormEndpoint } from '../forms/form-endpoint.ts';
 import { FORM_TYPES, mediaTypeOf, textOf, type Submission } from '../forms/submission.ts';
 import { usePost } from '../forms/unknown-endpoint.ts';
-import { pageSource } from '../pages.ts';
 import { NOT_SIGNED_IN } from '../refusal.ts';
 import type { Store } from '../store/store.ts';
 
@@ -30,18 +29,6 @@ export interface AccountsOptions {
   form: FormEndpoint;
   trust: ProxyTrust;
 }
-
-/**
- * The prerendered sign-in and sign-up pages, rendered on request when they carry where to go
- * afterwards (`?next=`, a path of this site): their forms post it on, without JavaScript too.
- */
-export const accountPageSources = [routes.signin, routes.signup].map((route) =>
-  pageSource({
-    route,
-    for: 'anyone',
-    onRequestWhen: (query) => localPath(query.next) !== undefined,
-  }),
-);
 
 export function accountsRoutes(options: AccountsOptions) {
   const { form, store } = options;

@@ -30,9 +30,8 @@ import { outcomePages, type OutcomePage } from '../forms/outcome-page.ts';
 import { statusOf } from '../forms/refusal.ts';
 import { textOf } from '../forms/submission.ts';
 import { usePost } from '../forms/unknown-endpoint.ts';
-import type { EmailTokenPurpose } from '../store/email-tokens.ts';
 import type { Store } from '../store/store.ts';
-import { pageSource, type OnRequestPages } from '../pages.ts';
+import type { OnRequestPages } from '../pages.ts';
 
 export interface EmailLinkOptions {
   store: Store;
@@ -41,22 +40,6 @@ export interface EmailLinkOptions {
   form: FormEndpoint;
   trust: ProxyTrust;
   pages: OnRequestPages;
-}
-
-/**
- * The pages opened from the emailed links, /verify and /reset: what their link's token is now,
- * from the link, or from the refused form that carried it.
- */
-export function emailLinkPageSources(links: EmailLinks) {
-  const linkPage = (route: typeof routes.verify, purpose: EmailTokenPurpose) =>
-    pageSource({
-      route,
-      for: 'anyone',
-      read: async (c, { form }) => ({
-        link: (await links.stateOf(c.req.query('token') ?? form?.values.token, purpose)).state,
-      }),
-    });
-  return [linkPage(routes.verify, 'verify'), linkPage(routes.reset, 'reset')];
 }
 
 /** The API: POST /verify, /verify/resend, /forgot, /reset. */
@@ -131,10 +114,10 @@ const verifyPage = { route: routes.verify };
 /** The verify page showing what became of its link (a browser), or JSON (a script). */
 const verifyOutcome = (link: VerifyOutcome): OutcomePage =>
   link === 'done'
-    ? { page: verifyPage, extras: { link }, json: { verified: true } }
+    ? { page: verifyPage, view: link, json: { verified: true } }
     : {
         page: verifyPage,
-        extras: { link },
+        view: link,
         json: { error: LINK_ERRORS[link] },
         status: statusOf(linkRefusal(link)),
       };

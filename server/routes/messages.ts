@@ -18,7 +18,7 @@
 // what was typed; JSON gets `{ error }`. Nothing here ever shows or sends the other side's email.
 // Writing needs a verified email, as posting does; reading does not.
 import { Hono } from 'hono';
-import { CONVERSATION_PAGE_SIZE } from '../../src/pages/messages-view.ts';
+import { idOf } from '../../src/ids.ts';
 import { conversationPath, newMessagePath, routes } from '../../src/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
@@ -28,8 +28,6 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import type { MessageLimit } from '../messages/limits.ts';
 import { messaging } from '../messages/messaging.ts';
-import { conversationView, inboxView, newMessageTarget } from '../messages/views.ts';
-import { pageSource } from '../pages.ts';
 import type { Store } from '../store/store.ts';
 
 /** Largest request body the message endpoints read: 2,000 characters of 4-byte UTF-8, form-encoded. */
@@ -44,86 +42,6 @@ export interface MessagingOptions {
   now?: () => Date;
   /** Messages a member may send in a window; default MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MINUTES. */
   messageLimit?: MessageLimit;
-}
-
-/**
- * The pages: the inbox; the reply form of an ad (or the member's conversation about it, if they
- * have one); a conversation, whose opening marks the other side's messages read. A conversation
- * that is not the member's is the same 404 as one that does not exist.
- */
-export function messagePageSources(options: Pick<MessagingOptions, 'store' | 'now'>) {
-  const { store } = options;
-  const now = options.now ?? (() => new Date());
-  const today = () => now().toISOString().slice(0, 10);
-  return [
-    pageSource({
-      route: routes.messages,
-      for: 'members',
-      read: async (_c, { member }) => ({ messages: await inboxView(store, member.accountId) }),
-    }),
-    pageSource({
-      route: routes.newMessage,
-      for: 'members',
-      read: async (c, { member, form }) => {
-        const adId = idOf(form?.values.ad ?? c.req.query('ad'));
-        const existing =
-          adId === undefined || form
-            ? undefined
-            : await store.conversations.existingFor(adId, member.accountId);
-        if (existing !== undefined) return c.redirect(conversationPath(existing), 303);
-        const target = await newMessageTarget(store, adId, member.accountId, today());
-        return {
-          messages: { kind: 'new', target },
-          ...(target.kind === 'not-found' ? { status: 404 as const } : {}),
-        };
-      },
-    }),
-    pageSource({
-      route: routes.conversation,
-      for: 'members',
-      read: async (c, { member, params }) => {
-        const id = idOf(params.conversationId);
-        const conversation =
-          id === undefined ? undefined : await store.conversations.find(id, member.accountId);
-        if (!conversation) return { messages: { kind: 'conversation-not-found' }, status: 404 };
-        // A refused form (a POST) is shown on the newest page, where the reply form is.
-        const beforeParam = c.req.method === 'GET' ? c.req.query('before') : undefined;
-        const before = beforeParam === undefined ? undefined : idOf(beforeParam);
-        const missing = (problem: 'malformed' | 'nothing-before') => ({
-          messages: {
-            kind: 'conversation-page-missing' as const,
-            conversationId: conversation.id,
-            adTitle: conversation.adTitle,
-            problem,
-          },
-          status: problem === 'malformed' ? (400 as const) : (404 as const),
-        });
-        if (beforeParam !== undefined && before === undefined) return missing('malformed');
-        const thread = await store.conversations.page(
-          conversation.id,
-          CONVERSATION_PAGE_SIZE,
-          before,
-        );
-        if (before !== undefined && thread.messages.length === 0) return missing('nothing-before');
-        // The newest page opened by its member: the other side's messages are read now (not by a
-        // refused post, nor by reading back through older pages).
-        const shown = thread.messages.at(-1);
-        if (c.req.method === 'GET' && thread.newer === undefined && shown)
-          await store.conversations.markRead(
-            conversation.id,
-            member.accountId,
-            now().toISOString(),
-            shown.id,
-          );
-        return {
-          messages: await conversationView(store, conversation, member.accountId, thread, {
-            done: c.req.query('done'),
-            today: today(),
-          }),
-        };
-      },
-    }),
-  ];
 }
 
 export function messagesRoutes(options: MessagingOptions) {
@@ -184,11 +102,4 @@ export function messagesRoutes(options: MessagingOptions) {
   );
 
   return app;
-}
-
-/** An id from the URL or a form: digits only, and a safe integer. */
-function idOf(param: string | undefined): number | undefined {
-  if (!param || !/^\d{1,15}$/.test(param)) return undefined;
-  const id = Number(param);
-  return id > 0 ? id : undefined;
 }

@@ -24,14 +24,10 @@ import { idOf } from '../../src/ids.ts';
 import { accountPath, editAdPath, postInReviewPath, routes } from '../../src/paths.ts';
 import { AD_EDIT_FIELDS, AD_FORM_FIELDS } from '../../src/schemas/ad-form.ts';
 import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '../../src/schemas/photos.ts';
-import { utcDay } from '../../src/days.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { readBody, type FormBody, type FormEndpoint } from '../forms/form-endpoint.ts';
 import { isFormSubmission, keptValues, mediaTypeOf } from '../forms/submission.ts';
 import { usePost } from '../forms/unknown-endpoint.ts';
-import { pageSource } from '../pages.ts';
-import { memberAdView } from '../posting/ad-view.ts';
-import { savedSearchView } from '../alerts/saved-searches.ts';
 import { PHOTO_POST_MAX_BODY_BYTES } from '../posting/ad-photos.ts';
 import { deleteOwnAd, renewOwnAd } from '../posting/own-ads.ts';
 import {
@@ -65,49 +61,6 @@ export interface PostingOptions {
   photos?: AppPhotos;
   /** The photos a member may have processed in an hour (photosPerMember); none: no limit. */
   rateLimits?: Pick<RateLimits, 'consume'>;
-}
-
-/**
- * The member's own ads, on /account and on /account/ads/{id}/edit (another member's id, or an
- * unknown one, is the edit page's "not found", 404). (/messages/new is server/routes/messages.ts.)
- */
-export function memberAdPageSources(options: Pick<PostingOptions, 'store' | 'now'>) {
-  const ads = options.store.memberAds;
-  const now = options.now ?? (() => new Date());
-  return [
-    pageSource({
-      route: routes.account,
-      for: 'members',
-      read: async (_c, { member }) => {
-        const today = utcDay(now());
-        const owned = await ads.listOwned(member.accountId);
-        const photos = await options.store.photos.listOwned(member.accountId);
-        const saved = await options.store.savedSearches.listOwned(member.accountId);
-        return {
-          savedSearches: saved.map(savedSearchView),
-          memberAds: owned.map((ad) =>
-            memberAdView(
-              ad,
-              today,
-              photos.filter((photo) => photo.adId === ad.id),
-            ),
-          ),
-        };
-      },
-    }),
-    pageSource({
-      route: routes.editAd,
-      for: 'members',
-      read: async (_c, { member, params }) => {
-        const id = adIdOf(params.adId);
-        const ad = id === undefined ? undefined : await ads.findOwned(id, member.accountId);
-        const photos = ad ? await options.store.photos.listForAd(ad.id) : [];
-        return ad
-          ? { memberAds: [memberAdView(ad, utcDay(now()), photos)] }
-          : { memberAds: [], status: 404 };
-      },
-    }),
-  ];
 }
 
 export function postingRoutes(options: PostingOptions) {
@@ -238,10 +191,4 @@ async function readAdPost(c: AppContext, photos: AppPhotos | undefined): Promise
     files: upload.files,
     dispose: upload.dispose,
   };
-}
-
-/** A member ad id from the URL: digits only, and a safe integer. */
-function adIdOf(param: string): number | undefined {
-  if (!/^\d{1,15}$/.test(param)) return undefined;
-  return Number(param);
 }

@@ -9,7 +9,7 @@
 //                                      /report?sent=1, or 201 {received: true}; 400, 404, 409, 429
 //   POST /api/moderate/reports         {group, seen, action, reason?, note?}: dismiss, remove or ban,
 //                                      for moderators (anyone else: an unknown API path)
-//   GET  /moderate/reports             the open reports grouped by ad (reportPageSources);
+//   GET  /moderate/reports             the open reports grouped by ad (its server-read.ts);
 //                                      ?ban={group}&seen={id}: the ban's confirmation step first
 //
 // The reporter is `account:{id}` for a signed-in member and, for a visitor, the keyed hash of their
@@ -19,8 +19,6 @@
 // Refused form posts get the form again with the message. The rules and texts are
 // server/reports/'s.
 import { Hono } from 'hono';
-import type { FormFill } from '../../src/pages/request.ts';
-import type { ReportBanConfirm, ReportGroup } from '../../src/pages/report-view.ts';
 import { moderateReportsPath, routes } from '../../src/paths.ts';
 import { REPORT_NOTE_MAX } from '../../src/schemas/report-reasons.ts';
 import { reportSchema, resolveReportsSchema } from '../../src/schemas/report.ts';
@@ -32,15 +30,11 @@ import { parseFields } from '../refusal.ts';
 import { textOf } from '../forms/submission.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
-import { pageSource } from '../pages.ts';
 import type { Publisher } from '../publishing/publisher.ts';
 import { decideOnReports } from '../reports/resolving.ts';
 import { reportSending, reportTarget, sendReport, targetNamed } from '../reports/sending.ts';
-import { findTarget } from '../reports/targets.ts';
-import { reportsView } from '../reports/views.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
-import type { Store, StoreHandle } from '../store/store.ts';
-import { banTargetFrom } from './moderation.ts';
+import type { StoreHandle } from '../store/store.ts';
 
 export interface ReportOptions {
   /** The store; its rate limiters count every instance's reports together. */
@@ -59,88 +53,6 @@ export interface ReportOptions {
   now?: () => Date;
 }
 
-const digits = (text: string | undefined) =>
-  text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined;
-
-const todayOf = (now: () => Date) => now().toISOString().slice(0, 10);
-
-/**
- * /report: the form (or the thank-you page), 404 for an ad or conversation unknown to this visitor;
- * /moderate/reports: the open reports, grouped, for moderators.
- */
-export function reportPageSources(options: { store: Store; now?: () => Date }) {
-  const { store } = options;
-  const now = options.now ?? (() => new Date());
-  return [
-    pageSource({
-      route: routes.report,
-      for: 'anyone',
-      read: async (c, { member, form }) => {
-        const query = c.req.query();
-        if (query.sent !== undefined && !form) return {};
-        const from = form?.values ?? query;
-        const which = { ad: from.ad, conversation: from.conversation };
-        const target =
-          which.ad !== undefined || which.conversation !== undefined
-            ? await findTarget(store, member, which, todayOf(now))
-            : undefined;
-        // Signed out with ?conversation: the page itself sends the visitor to sign in first.
-        if (!target && which.conversation !== undefined && !member) return {};
-        return target ? { report: target.view } : { status: 404 };
-      },
-    }),
-    pageSource({
-      route: routes.moderateReports,
-      for: 'moderators',
-      read: async (c, { form }) => {
-        const query = c.req.query();
-        const view = await reportsView(store, query);
-        const banConfirm = await banConfirmOf(store, view.groups, query, form);
-        return { reports: { ...view, ...(banConfirm ? { banConfirm } : {}) } };
-      },
-    }),
-  ];
-}
-
-/**
- * The ban's confirmation: asked for by Ban the account… (`?ban={group}&seen={id}`, the newest
- * report the moderator saw), or shown again when its form was refused for what was typed (no
- * reason, say). A group that is no longer open, or whose member cannot be banned, has none.
- */
-async function banConfirmOf(
-  store: Store,
-  groups: readonly ReportGroup[],
-  query: Record<string, string>,
-  form: FormFill | undefined,
-): Promise<ReportBanConfirm | undefined> {
-  const asked = form
-    ? form.values.action === 'ban' && form.field !== undefined
-      ? { group: form.values.group, seen: form.values.seen }
-      : undefined
-    : query.ban !== undefined
-      ? { group: query.ban, seen: query.seen }
-      : undefined;
-  if (!asked) return undefined;
-  const group = groups.find((candidate) => candidate.key === asked.group);
-  if (!group?.canBan || !group.reportedAccount) return undefined;
-  const { banTarget } = banTargetFrom(
-    await store.moderation.poster(group.reportedAccount.accountId),
-  );
-  if (!banTarget) return undefined;
-  return {
-    group: group.key,
-    seen: digits(asked.seen) ?? group.seen,
-    anchor: group.key.replace(/:/g, '-'),
-    about:
-      group.kind === 'ad'
-        ? `ad ${group.adId} in ${group.ad.city}, ${group.ad.state}`
-        : `the conversation about “${group.ad.title}”`,
-    reports: group.reports.length,
-    target: banTarget,
-  };
-}
-
-/** The API: filing a report, and the moderators' actions. */
 export function reportRoutes(options: ReportOptions) {
   const { form } = options;
   const now = options.now ?? (() => new Date());

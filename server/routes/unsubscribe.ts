@@ -15,35 +15,10 @@
 // cached, and are noindex (X-Robots-Tag and meta robots).
 import { Hono, type MiddlewareHandler } from 'hono';
 import { routes } from '../../src/paths.ts';
-import type { UnsubscribeView } from '../../src/pages/unsubscribe/unsubscribe-view.ts';
-import { savedSearchOf, savedSearchView, unsubscribe } from '../alerts/saved-searches.ts';
+import { UNSUBSCRIBE_GONE, unsubscribe, unsubscribeView } from '../alerts/unsubscribe-links.ts';
 import type { AppEnv } from '../app-env.ts';
-import { pageSource, type OnRequestPages } from '../pages.ts';
-import type { SavedSearch } from '../store/saved-searches.ts';
+import type { OnRequestPages } from '../pages.ts';
 import type { Store } from '../store/store.ts';
-
-const GONE: UnsubscribeView = { state: 'gone' };
-
-const viewOf = (saved: SavedSearch, state: 'confirm' | 'done'): UnsubscribeView => {
-  const { label, searchUrl } = savedSearchView(saved);
-  return { state, label, searchUrl };
-};
-
-/** The confirm page's reading: the saved search the link is for, or 404. */
-export function unsubscribePageSource(options: { store: Store }) {
-  return pageSource({
-    route: routes.unsubscribe,
-    for: 'anyone',
-    read: async (c, { params }) => {
-      // The POST's answer says itself what it did (unsubscribeRoutes).
-      if (c.req.method === 'POST') return {};
-      const saved = await savedSearchOf(options.store, params.token);
-      return saved
-        ? { unsubscribe: viewOf(saved, 'confirm') }
-        : { unsubscribe: GONE, status: 404 as const };
-    },
-  });
-}
 
 /**
  * The headers of every answer under /unsubscribe/. Mounted before the security headers, which
@@ -65,7 +40,7 @@ export function unsubscribeRoutes(options: { store: Store; pages: OnRequestPages
     const unsubscribed = await unsubscribe(store, token);
     const page = { route: routes.unsubscribe, params: { token } };
     return (await pages.render(c, page, {
-      extras: { unsubscribe: unsubscribed ? viewOf(unsubscribed, 'done') : GONE },
+      view: unsubscribed ? unsubscribeView(unsubscribed, 'done') : UNSUBSCRIBE_GONE,
       status: unsubscribed ? 200 : 404,
     }))!;
   });

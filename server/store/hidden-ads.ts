@@ -4,7 +4,7 @@
 // hidden id of its kind, so the next publish takes the page away. When an ad is hidden, and the
 // moderation log's row that says so, are the reports' rules (server/reports/); this part keeps the
 // list.
-import type { AdKind, HiddenWhy } from '../../src/pages/report-view.ts';
+import type { AdKind, HiddenWhy } from '../../src/schemas/report-records.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 

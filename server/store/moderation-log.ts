@@ -3,7 +3,7 @@
 // (the database refuses to change or delete one), and it copies the emails it names, so the log
 // still reads after an account is deleted. How the log is shown is server/moderation/log.ts's.
 import { sql } from 'kysely';
-import type { LogAction } from '../../src/pages/moderation-view.ts';
+import type { LogAction } from '../../src/schemas/moderation-log.ts';
 import type { StoreContext } from './store.ts';
 
 /** A moderator acting: their account, and their email as the log copies it. */

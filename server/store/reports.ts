@@ -14,7 +14,7 @@
 // - Reports are grouped for the moderators: an ad's, or a conversation's about one member
 //   (ReportGroupKey); a moderator's decision closes a group's open reports at once.
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { AdKind, ThreadLine } from '../../src/pages/report-view.ts';
+import type { AdKind, ThreadLine } from '../../src/schemas/report-records.ts';
 import type { ReportReason } from '../../src/schemas/report-reasons.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';

@@ -1,5 +1,5 @@
 // What the server hands the message pages (/messages, /messages/{id}, /messages/new?ad=…) in their
-// request: read from the store by server/messages/views.ts (for server/routes/messages.ts), shown
+// request: read from the store by server/messages/views.ts (for each page's server-read.ts), shown
 // by src/pages/messages/, src/pages/conversation/ and src/pages/messages-new/. Types only: pages
 // never import the server.
 // Nothing here ever holds another member's email address (docs/product.md section 7): the other side
@@ -116,12 +116,9 @@ export interface NewMessageView {
   target: NewMessageTarget;
 }
 
-export type MessagesView =
-  | InboxView
-  | ConversationView
-  | ConversationPageMissingView
-  | ConversationNotFoundView
-  | NewMessageView;
+/** What /messages/{id} shows: a page of the conversation, or why there is none. */
+export type ConversationPageView =
+  ConversationView | ConversationPageMissingView | ConversationNotFoundView;
 
 /** Messages on one page of a conversation; the newest page comes first. */
 export const CONVERSATION_PAGE_SIZE = 50;

@@ -1,8 +1,12 @@
 // What the server hands the moderation pages (/moderate, /moderate/log) in their request: read
-// from the database by server/routes/moderation.ts, shown by src/pages/moderate/ and
-// src/pages/moderation-log/. Types only: pages never import the server.
+// from the database by server/moderation/queue-view.ts and log-view.ts (for each page's
+// server-read.ts), shown by src/pages/moderate/ and src/pages/moderation-log/. Types only: pages
+// never import the server.
 import type { CompiledAd } from '../schemas/compiled-content.ts';
+import type { LogAction } from '../schemas/moderation-log.ts';
 import type { ReportsSummary } from './report-view.ts';
+
+export type { LogAction };
 
 /** A word the policy scanner found ambiguous: offsets into the title's or description's text. */
 export interface PolicyMark {
@@ -96,22 +100,6 @@ export interface ModerationQueueView {
   reports?: ReportsSummary;
 }
 
-export type LogAction =
-  | 'approve'
-  | 'approve-edit'
-  | 'reject'
-  | 'reject-edit'
-  | 'remove'
-  | 'ban'
-  | 'grant-role'
-  | 'revoke-role'
-  // Reports (docs/product.md section 8): hidden by reports (logged as `reports (automatic)`), and a
-  // moderator dismissing a group of reports.
-  | 'hide'
-  | 'dismiss'
-  // Photos (docs/product.md section 10): a moderator removed one photo of an ad.
-  | 'remove-photo';
-
 export interface LogEntry {
   id: number;
   at: string;
@@ -137,8 +125,6 @@ export interface ModerationLogView {
   pageCount: number;
   total: number;
 }
-
-export type ModerationView = ModerationQueueView | ModerationLogView;
 
 /** Ads shown in the queue at once, and log entries a page. */
 export const QUEUE_SHOWN = 20;

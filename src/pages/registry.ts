@@ -8,21 +8,26 @@
 //
 // Pages rendered on request get `request` in their data context (src/pages/request.ts): the
 // signed-in member, the query, a refused form's message and values, and what the server read for
-// the page (its page source, keyed by the page's route: server/pages.ts). A page whose data says
-// `access: 'members'` (renderer/page-shell.ts) is only rendered for a signed-in member; anyone else
-// is sent to /signin?next=… and back. Its data hook still copes without a request (prerendering).
+// the page (`request.read`: the folder's server-read.ts, which the server finds the same way,
+// by folder, in server/pages.ts; this registry never loads it, so pages never load the server).
+// A page whose data says `access: 'members'` (renderer/page-shell.ts) is only rendered for a
+// signed-in member; anyone else is sent to /signin?next=… and back. Its data hook still copes
+// without a request (prerendering).
 import type { ComponentType } from 'react';
 import type { PageShell } from '../../renderer/page-shell.ts';
 import type { Route, RouteParams, VikeRouteFunction } from '../route.ts';
 import type { PrerenderUrls } from './prerender-groups.ts';
 import type { PageRequest } from './request.ts';
 
-/** What a +data.ts hook is called with (a subset of Vike's pageContext). */
-export interface DataContext {
+/**
+ * What a +data.ts hook is called with (a subset of Vike's pageContext). `Read`: the page's own view
+ * type, what its server read gives (`request.read`).
+ */
+export interface DataContext<Read = unknown> {
   routeParams: RouteParams;
   urlPathname: string;
   /** Only for pages the server renders on request; absent when prerendering. */
-  request?: PageRequest;
+  request?: PageRequest<Read>;
 }
 
 export interface PageEntry {

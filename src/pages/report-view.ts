@@ -3,10 +3,10 @@
 // and src/pages/moderate-reports/. Types only: pages never import the server.
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import type { ReportReason } from '../schemas/report-reasons.ts';
+import type { AdKind, HiddenWhy, ThreadLine } from '../schemas/report-records.ts';
 import type { BanTarget } from './moderation-view.ts';
 
-/** Which source an ad's id is from: a member's (the database) or an editor's (content/ads/). */
-export type AdKind = 'member' | 'editor';
+export type { AdKind, HiddenWhy, ThreadLine };
 
 /** What `/report` is about; absent when the ad or conversation is unknown to this visitor. */
 export type ReportTarget =
@@ -17,9 +17,6 @@ export type ReportTarget =
       adPath?: string;
     }
   | { kind: 'conversation'; conversationId: number; adTitle: string };
-
-/** Why an ad is off the site while its reports wait (hidden_ads). */
-export type HiddenWhy = 'reports' | 'under-18' | 'removed';
 
 /** One report as a moderator sees it: never who sent it beyond a visitor or a member. */
 export interface ReportEntry {
@@ -34,14 +31,6 @@ export interface ReportEntry {
    * DOUBTED_WITHIN_DAYS before this one; from DOUBTED_AFTER_DISMISSED it did not hide the ad.
    */
   reporterDismissed: number;
-}
-
-/** A message of a reported conversation, as it was when the report was sent. */
-export interface ThreadLine {
-  /** The reporter wrote it, or the member they reported. */
-  from: 'reporter' | 'reported';
-  at: string;
-  body: string;
 }
 
 export interface ReportGroup {

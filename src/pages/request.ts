@@ -1,15 +1,10 @@
 // What a page rendered on request learns from its request (docs/product.md section 3: member pages are
-// rendered by the server on each request). The server (server/pages.ts) builds it and hands it to
-// the page's data hook as `request`, beside `routeParams` (on the dev server too: server/dev/);
-// prerendered pages get none. Pages read only this: they never import the server.
+// rendered by the server on each request): the query, the signed-in member, a refused form, and
+// what the server read for the page (`read`, typed by the page's own view type: the folder's
+// server-read.ts gives it). The server (server/pages.ts) builds it and hands it to the page's data
+// hook as `request`, beside `routeParams` (on the dev server too: server/dev/); prerendered pages
+// get none. Pages read only this: they never import the server (nor their own server-read.ts).
 import type { FormPhoto } from '../schemas/ad-form.ts';
-import type { MemberAdView } from '../schemas/member-ad-view.ts';
-import type { MessagesView } from './messages-view.ts';
-import type { ModerationView } from './moderation-view.ts';
-import type { ModerationReportsView, ReportTarget } from './report-view.ts';
-import type { SavedSearchView } from './account/saved-searches-view.ts';
-import type { SearchView } from './search/search-view.ts';
-import type { UnsubscribeView } from './unsubscribe/unsubscribe-view.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
@@ -33,31 +28,22 @@ export interface FormFill {
   photos?: readonly FormPhoto[];
 }
 
-/** An emailed link's token, as the server found it. `done`: the link's action just succeeded. */
+/**
+ * The view of the pages opened from an emailed link (/verify, /reset): what the link's token is, as
+ * the server found it. `done`: the link's action just succeeded.
+ */
 export type LinkState = 'valid' | 'expired' | 'used' | 'unknown' | 'done';
 
-export interface PageRequest {
+/**
+ * `Read`: the page's own view type, what its server read gives (src/pages/<id>/server-read.ts,
+ * declared with that type); each +data.ts names it (`DataContext<AccountView>`).
+ */
+export interface PageRequest<Read = unknown> {
   /** The query string's parameters (the first value of each). */
   query: Readonly<Record<string, string>>;
   member?: SignedInMember;
   /** A refused form post of this page, shown again with its message. */
   form?: FormFill;
-  /** On pages opened from an emailed link (/verify, /reset): what the token is. */
-  link?: LinkState;
-  /** On /account and /account/ads/{id}/edit: the member's own ads, from the database. */
-  memberAds?: readonly MemberAdView[];
-  /** On /account: the member's saved searches, oldest first. */
-  savedSearches?: readonly SavedSearchView[];
-  /** On the moderation pages (moderators only): what the database holds for them. */
-  moderation?: ModerationView;
-  /** On the message pages (/messages, /messages/{id}, /messages/new): the member's conversations. */
-  messages?: MessagesView;
-  /** On /report: the ad or conversation reported, as found for this visitor (absent: unknown). */
-  report?: ReportTarget;
-  /** On /moderate/reports (moderators only): the open reports, grouped. */
-  reports?: ModerationReportsView;
-  /** On /search: the filters as typed, their errors, and the page of results the index gave. */
-  search?: SearchView;
-  /** On /unsubscribe/{token}: the saved search its link is for, or that it is gone. */
-  unsubscribe?: UnsubscribeView;
+  /** What the server read for this page (absent: nothing read, as for a visitor it is not for). */
+  read?: Read;
 }

@@ -1,7 +1,8 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
+import type { AccountView } from './account-view.ts';
 import { accountData } from './accountData.ts';
 
 export type Data = ReturnType<typeof accountData>;
 
-export const data = (pageContext: DataContext) => accountData(pageContext);
+export const data = (pageContext: DataContext<AccountView>) => accountData(pageContext);

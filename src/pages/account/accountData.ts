@@ -2,6 +2,7 @@ import { getSite } from '../../content/index.ts';
 import { accountPath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
+import type { AccountView } from './account-view.ts';
 
 /** What the account page says after an action on one of the member's ads (`?done=…`). */
 export const AD_DONE_NOTICES = {
@@ -22,7 +23,7 @@ export const SAVED_SEARCH_DONE_NOTICES = {
  * `/account`, for the signed-in member only: their email, whether it is verified, a new link, and
  * their ads (handed over by the server) with what they can do with each.
  */
-export function accountData({ request }: DataContext) {
+export function accountData({ request }: DataContext<AccountView>) {
   const { brand } = getSite();
   const done = request?.query.done;
   // Delete and Renew of one of the ads (their refusal carries the ad's id).
@@ -44,13 +45,13 @@ export function accountData({ request }: DataContext) {
     linkSent: request?.query.sent === '1',
     // A refused action on one of the ads is shown beside the ads, not across the page.
     error: aboutAds || aboutSaved ? undefined : request?.form?.error,
-    savedSearches: request?.savedSearches ?? [],
+    savedSearches: request?.read?.savedSearches ?? [],
     savedError: aboutSaved ? request?.form?.error : undefined,
     savedDone:
       done && done in SAVED_SEARCH_DONE_NOTICES
         ? SAVED_SEARCH_DONE_NOTICES[done as keyof typeof SAVED_SEARCH_DONE_NOTICES]
         : undefined,
-    ads: request?.memberAds ?? [],
+    ads: request?.read?.ads ?? [],
     /** A refused action on one of the ads (not found, not renewable). */
     adsError: aboutAds ? request?.form?.error : undefined,
     done:

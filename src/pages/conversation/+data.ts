@@ -1,7 +1,9 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
+import type { ConversationPageView } from '../messages-view.ts';
 import { conversationData } from './conversationData.ts';
 
 export type Data = ReturnType<typeof conversationData>;
 
-export const data = (pageContext: DataContext) => conversationData(pageContext);
+export const data = (pageContext: DataContext<ConversationPageView>) =>
+  conversationData(pageContext);

@@ -2,6 +2,7 @@ import { getSite } from '../../content/index.ts';
 import { conversationPath } from '../../paths.ts';
 import { MESSAGE_MAX_CHARS } from '../../schemas/message.ts';
 import { pageShell } from '../../../renderer/shell.ts';
+import type { ConversationPageView } from '../messages-view.ts';
 import type { DataContext } from '../registry.ts';
 
 /**
@@ -9,11 +10,11 @@ import type { DataContext } from '../registry.ts';
  * not-found answer as for an id that does not exist): the ad, the messages in order, 50 a page
  * with the newest page first and links to older and newer ones (`?before={message id}`), the
  * reply form on the newest page, Block or Unblock, and Report this conversation. The server reads
- * it and, for the newest page, marks the other side's messages read (server/routes/messages.ts).
+ * it and, for the newest page, marks the other side's messages read (server-read.ts).
  */
-export function conversationData({ request, routeParams }: DataContext) {
+export function conversationData({ request, routeParams }: DataContext<ConversationPageView>) {
   const { brand } = getSite();
-  const view = request?.messages;
+  const view = request?.read;
   const conversation = view?.kind === 'conversation' ? view : undefined;
   const pageMissing = view?.kind === 'conversation-page-missing' ? view : undefined;
   const about = conversation?.adTitle ?? pageMissing?.adTitle;

@@ -2,6 +2,7 @@ import { getSite, getStates } from '../../content/index.ts';
 import { editAdPath } from '../../paths.ts';
 import type { AdFormValues } from '../../components/AdForm.tsx';
 import { pageShell } from '../../../renderer/shell.ts';
+import type { MemberAdView } from '../../schemas/member-ad-view.ts';
 import type { DataContext } from '../registry.ts';
 
 /**
@@ -11,10 +12,10 @@ import type { DataContext } from '../registry.ts';
  * first, with Renew when it still can be, instead of the form; renewed from here (`?done=renewed`),
  * the form is back with a line saying so.
  */
-export function editAdData({ routeParams, request }: DataContext) {
+export function editAdData({ routeParams, request }: DataContext<MemberAdView>) {
   const { brand } = getSite();
   const adId = Number(routeParams.adId);
-  const ad = request?.memberAds?.find((mine) => mine.id === adId);
+  const ad = request?.read?.id === adId ? request.read : undefined;
   const text = ad?.pending ?? ad;
   const typed = request?.form?.values ?? {};
   const values: AdFormValues | undefined = ad &&

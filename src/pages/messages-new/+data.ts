@@ -1,7 +1,8 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
+import type { NewMessageView } from '../messages-view.ts';
 import { newMessageData } from './newMessageData.ts';
 
 export type Data = ReturnType<typeof newMessageData>;
 
-export const data = (pageContext: DataContext) => newMessageData(pageContext);
+export const data = (pageContext: DataContext<NewMessageView>) => newMessageData(pageContext);

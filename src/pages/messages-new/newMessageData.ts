@@ -3,19 +3,18 @@ import { getSite } from '../../content/index.ts';
 import { MESSAGE_MAX_CHARS } from '../../schemas/message.ts';
 import { routes } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
-import type { NewMessageTarget } from '../messages-view.ts';
+import type { NewMessageTarget, NewMessageView } from '../messages-view.ts';
 import type { DataContext } from '../registry.ts';
 
 /**
  * `/messages/new?ad={id}`: where Reply and Send Message lead (docs/product.md section 7). For a live
  * member ad, the form that starts a conversation with its poster; for a sample or editor's ad, a
  * plain word that nothing is delivered; otherwise why the ad takes no reply. The server works out
- * which (server/routes/messages.ts); the dev server, without a database, sees published ads only.
+ * which (server-read.ts); the dev server, without a database, sees published ads only.
  */
-export function newMessageData({ request }: DataContext) {
+export function newMessageData({ request }: DataContext<NewMessageView>) {
   const { brand } = getSite();
-  const target =
-    request?.messages?.kind === 'new' ? request.messages.target : devTarget(request?.query.ad);
+  const target = request?.read?.target ?? devTarget(request?.query.ad);
   const title =
     'ad' in target ? target.ad.title : target.kind === 'unavailable' ? target.title : undefined;
   return {

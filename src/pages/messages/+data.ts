@@ -1,7 +1,8 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
+import type { InboxView } from '../messages-view.ts';
 import { inboxData } from './inboxData.ts';
 
 export type Data = ReturnType<typeof inboxData>;
 
-export const data = (pageContext: DataContext) => inboxData(pageContext);
+export const data = (pageContext: DataContext<InboxView>) => inboxData(pageContext);

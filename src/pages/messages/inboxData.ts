@@ -1,16 +1,17 @@
 import { getSite } from '../../content/index.ts';
 import { messagesPath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
+import type { InboxView } from '../messages-view.ts';
 import type { DataContext } from '../registry.ts';
 
 /**
  * `/messages`, for signed-in members: their conversations, newest activity first, each with its
  * ad, the other side (never their address), the last message's time and the unread count, read
- * from the database by the server (server/routes/messages.ts).
+ * from the database by the server (server-read.ts).
  */
-export function inboxData({ request }: DataContext) {
+export function inboxData({ request }: DataContext<InboxView>) {
   const { brand } = getSite();
-  const inbox = request?.messages?.kind === 'inbox' ? request.messages : undefined;
+  const inbox = request?.read;
   return {
     ...pageShell({
       title: `Messages - ${brand}`,

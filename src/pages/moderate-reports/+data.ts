@@ -1,7 +1,9 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
+import type { ModerationReportsView } from '../report-view.ts';
 import { moderateReportsData } from './moderateReportsData.ts';
 
 export type Data = ReturnType<typeof moderateReportsData>;
 
-export const data = (pageContext: DataContext) => moderateReportsData(pageContext);
+export const data = (pageContext: DataContext<ModerationReportsView>) =>
+  moderateReportsData(pageContext);

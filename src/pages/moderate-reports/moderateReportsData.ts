@@ -4,13 +4,14 @@ import { MODERATION_REASONS, type ModerationReason } from '../../schemas/moderat
 import { REPORT_REASONS } from '../../schemas/report-reasons.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
+import type { ModerationReportsView } from '../report-view.ts';
 
 /**
  * `/moderate/reports`, for moderators only (anyone else gets the not-found screen): the open
  * reports grouped by ad (and by reported conversation), hidden and urgent ones first, from the
- * request (server/reports/views.ts); what the last action did; a refused action's message.
+ * request (server-read.ts); what the last action did; a refused action's message.
  */
-export function moderateReportsData({ request }: DataContext) {
+export function moderateReportsData({ request }: DataContext<ModerationReportsView>) {
   const { brand } = getSite();
   return {
     ...pageShell({
@@ -21,7 +22,7 @@ export function moderateReportsData({ request }: DataContext) {
     }),
     access: 'moderators' as const,
     /** Absent on the dev server, which has no database. */
-    reports: request?.reports,
+    reports: request?.read,
     error: request?.form?.error,
     typed: request?.form?.values,
     reasons: Object.entries(MODERATION_REASONS) as Array<[ModerationReason, string]>,

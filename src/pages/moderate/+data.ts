@@ -1,7 +1,8 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
+import type { ModerationQueueView } from '../moderation-view.ts';
 import { moderateData } from './moderateData.ts';
 
 export type Data = ReturnType<typeof moderateData>;
 
-export const data = (pageContext: DataContext) => moderateData(pageContext);
+export const data = (pageContext: DataContext<ModerationQueueView>) => moderateData(pageContext);

@@ -2,16 +2,16 @@ import { getSite } from '../../content/index.ts';
 import { moderatePath } from '../../paths.ts';
 import { MODERATION_REASONS, type ModerationReason } from '../../schemas/moderation-reasons.ts';
 import { pageShell } from '../../../renderer/shell.ts';
+import type { ModerationQueueView } from '../moderation-view.ts';
 import type { DataContext } from '../registry.ts';
 
 /**
  * `/moderate`, for moderators only (anyone else gets the not-found screen): the ads waiting for
- * review, oldest first, from the request (server/routes/moderation.ts); what the last action did;
+ * review, oldest first, from the request (server-read.ts); what the last action did;
  * a refused action's message and what was typed; the ban's confirmation.
  */
-export function moderateData({ request }: DataContext) {
+export function moderateData({ request }: DataContext<ModerationQueueView>) {
   const { brand } = getSite();
-  const moderation = request?.moderation;
   return {
     ...pageShell({
       title: `Moderation queue - ${brand}`,
@@ -21,7 +21,7 @@ export function moderateData({ request }: DataContext) {
     }),
     access: 'moderators' as const,
     /** Absent on the dev server, which has no database. */
-    queue: moderation?.kind === 'queue' ? moderation : undefined,
+    queue: request?.read,
     error: request?.form?.error,
     /** A refused action's form: which ad or account, and the reason and note typed. */
     typed: request?.form?.values,

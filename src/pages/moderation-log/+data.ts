@@ -1,7 +1,8 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
+import type { ModerationLogView } from '../moderation-view.ts';
 import { moderationLogData } from './moderationLogData.ts';
 
 export type Data = ReturnType<typeof moderationLogData>;
 
-export const data = (pageContext: DataContext) => moderationLogData(pageContext);
+export const data = (pageContext: DataContext<ModerationLogView>) => moderationLogData(pageContext);

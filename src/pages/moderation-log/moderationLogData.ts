@@ -1,12 +1,12 @@
 import { getSite } from '../../content/index.ts';
 import { moderationLogPath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
+import type { ModerationLogView } from '../moderation-view.ts';
 import type { DataContext } from '../registry.ts';
 
 /** `/moderate/log`, for moderators only: every moderation action, newest first, a page at a time. */
-export function moderationLogData({ request }: DataContext) {
+export function moderationLogData({ request }: DataContext<ModerationLogView>) {
   const { brand } = getSite();
-  const moderation = request?.moderation;
   return {
     ...pageShell({
       title: `Moderation log - ${brand}`,
@@ -16,6 +16,6 @@ export function moderationLogData({ request }: DataContext) {
     }),
     access: 'moderators' as const,
     /** Absent on the dev server, which has no database. */
-    log: moderation?.kind === 'log' ? moderation : undefined,
+    log: request?.read,
   };
 }

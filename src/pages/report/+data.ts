@@ -1,7 +1,8 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
+import type { ReportTarget } from '../report-view.ts';
 import { reportData } from './reportData.ts';
 
 export type Data = ReturnType<typeof reportData>;
 
-export const data = (pageContext: DataContext) => reportData(pageContext);
+export const data = (pageContext: DataContext<ReportTarget>) => reportData(pageContext);

@@ -9,16 +9,17 @@ import {
 } from '../../schemas/report-reasons.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
+import type { ReportTarget } from '../report-view.ts';
 
 /**
  * `/report?ad={id}` (anyone) and `/report?conversation={id}` (the conversation's two members): the
- * report form, with the ad or conversation the server found for this visitor (request.report);
+ * report form, with the ad or conversation the server found for this visitor (request.read, from server-read.ts);
  * `?sent=1`: the thank-you page. A refused post comes back with its message and what was typed.
  */
-export function reportData({ request }: DataContext) {
+export function reportData({ request }: DataContext<ReportTarget>) {
   const { brand } = getSite();
   const query = request?.query ?? {};
-  const target = request?.report;
+  const target = request?.read;
   const aboutConversation =
     target?.kind === 'conversation' ||
     (target === undefined && query.conversation !== undefined) ||

@@ -2,9 +2,10 @@ import { getSite } from '../../content/index.ts';
 import { resetPath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
+import type { LinkState } from '../request.ts';
 
 /** `/reset?token=…`: choose a new password with an emailed link. */
-export function resetData({ request }: DataContext) {
+export function resetData({ request }: DataContext<LinkState>) {
   const { brand } = getSite();
   const done = request?.query.done === '1';
   return {
@@ -15,9 +16,9 @@ export function resetData({ request }: DataContext) {
       robots: 'noindex, nofollow',
     }),
     brand,
-    link: done ? ('done' as const) : (request?.link ?? 'unknown'),
+    link: done ? ('done' as const) : (request?.read ?? 'unknown'),
     token:
-      request?.link === 'valid' ? (request.query.token ?? request.form?.values.token) : undefined,
+      request?.read === 'valid' ? (request.query.token ?? request.form?.values.token) : undefined,
     error: request?.form?.error,
   };
 }

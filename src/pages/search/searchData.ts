@@ -9,11 +9,11 @@ import { searchFeedUrl, searchFiltersQuery } from './searchQuery.ts';
 
 /**
  * `/search` (docs/product.md section 9): the filters as a form, then the results the server found
- * (request.search). Without a request (the dev server) it is the empty form.
+ * (request.read, from server-read.ts). Without a request (the dev server) it is the empty form.
  */
-export function searchData({ request }: DataContext) {
+export function searchData({ request }: DataContext<SearchView>) {
   const { brand } = getSite();
-  const view: SearchView = request?.search ?? { values: {}, fieldErrors: {} };
+  const view: SearchView = request?.read ?? { values: {}, fieldErrors: {} };
   return {
     ...pageShell({
       title: `Search ads - ${brand}`,

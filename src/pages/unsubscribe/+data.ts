@@ -1,7 +1,8 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
+import type { UnsubscribeView } from './unsubscribe-view.ts';
 import { unsubscribeData } from './unsubscribeData.ts';
 
 export type Data = ReturnType<typeof unsubscribeData>;
 
-export const data = (pageContext: DataContext) => unsubscribeData(pageContext);
+export const data = (pageContext: DataContext<UnsubscribeView>) => unsubscribeData(pageContext);

@@ -15,9 +15,9 @@ const TITLES: Record<UnsubscribeView['state'], string> = {
  * saved search the link is for and its Unsubscribe button, what the button did, or that the link
  * no longer works. Without a request (no server to ask), the link is taken as gone.
  */
-export function unsubscribeData({ routeParams, request }: DataContext) {
+export function unsubscribeData({ routeParams, request }: DataContext<UnsubscribeView>) {
   const { brand } = getSite();
-  const view: UnsubscribeView = request?.unsubscribe ?? { state: 'gone' };
+  const view: UnsubscribeView = request?.read ?? { state: 'gone' };
   const token = routeParams.token;
   return {
     ...pageShell({

@@ -3,9 +3,10 @@ import { localPath } from '../../local-path.ts';
 import { verifyPath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
+import type { LinkState } from '../request.ts';
 
 /** `/verify?token=…`, rendered on request: what the emailed link's token is, and its form. */
-export function verifyData({ request }: DataContext) {
+export function verifyData({ request }: DataContext<LinkState>) {
   const { brand } = getSite();
   return {
     ...pageShell({
@@ -15,9 +16,9 @@ export function verifyData({ request }: DataContext) {
       robots: 'noindex, nofollow',
     }),
     brand,
-    link: request?.link ?? 'unknown',
+    link: request?.read ?? 'unknown',
     token:
-      request?.link === 'valid' ? (request.query.token ?? request.form?.values.token) : undefined,
+      request?.read === 'valid' ? (request.query.token ?? request.form?.values.token) : undefined,
     /** Where the member was going when they signed up: verifying takes them there. */
     next: localPath(request?.query.next ?? request?.form?.values.next),
     error: request?.form?.error,

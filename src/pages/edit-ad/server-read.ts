@@ -1,0 +1,18 @@
+// /account/ads/{id}/edit's server read (server/page-read.ts), for the signed-in member: their ad of
+// that id, with its photos; another member's id, or an unknown one, is the page's "not found", 404.
+import { pageRead } from '../../../server/page-read.ts';
+import { memberAdView } from '../../../server/posting/ad-view.ts';
+import { utcDay } from '../../days.ts';
+import { idOf } from '../../ids.ts';
+import type { MemberAdView } from '../../schemas/member-ad-view.ts';
+
+export const read = pageRead<MemberAdView>({
+  for: 'members',
+  read: async ({ member, params }, { store, now }) => {
+    const id = idOf(params.adId);
+    const ad = id === undefined ? undefined : await store.memberAds.findOwned(id, member.accountId);
+    if (!ad) return { status: 404 };
+    const photos = await store.photos.listForAd(ad.id);
+    return { view: memberAdView(ad, utcDay(now()), photos) };
+  },
+});
