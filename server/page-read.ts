@@ -24,7 +24,7 @@ export interface PageReadDeps {
   store: Store;
   /** The index /search reads (server/db/search-index.ts). */
   search: SearchIndex;
-  /** What an emailed link's token is now (server/routes/email-links.ts). */
+  /** What an emailed link's token is now (server/account/email-links.ts). */
   links: Pick<EmailLinks, 'stateOf'>;
   /** The clock. */
   now: () => Date;
