@@ -25,17 +25,18 @@ export function isFormSubmission(c: Context): boolean {
   return /\btext\/html\b/.test(accept) && !/\bapplication\/json\b/.test(accept);
 }
 
-export async function readSubmission(c: Context): Promise<Submission | Refusal> {
+/** The body as JSON or a form; a body neither can read is refused. */
+export async function readSubmission(c: Context): Promise<Submission> {
   const type = mediaTypeOf(c);
   if (type === 'application/json') {
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());
     } catch {
-      return new Refusal('invalid', 'The request body is not valid JSON.');
+      throw new Refusal('invalid', 'The request body is not valid JSON.');
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return new Refusal('invalid', 'The request body must be a JSON object.');
+      throw new Refusal('invalid', 'The request body must be a JSON object.');
     }
     return { kind: 'json', fields: body as Record<string, unknown> };
   }
@@ -44,10 +45,10 @@ export async function readSubmission(c: Context): Promise<Submission | Refusal> 
       const form = await c.req.parseBody();
       return { kind: 'form', fields: form };
     } catch {
-      return new Refusal('invalid', 'The form could not be read. Please try again.');
+      throw new Refusal('invalid', 'The form could not be read. Please try again.');
     }
   }
-  return new Refusal(
+  throw new Refusal(
     'unsupported',
     'Send the request as JSON (Content-Type: application/json) or as a form.',
   );
