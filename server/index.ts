@@ -13,7 +13,7 @@ import type { StoreHandle } from './store/store.ts';
 import { createMailer } from './mail/mailer.ts';
 import { mailFromEnv } from './mail/mail-env.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
-import { buildPublisher, todayUtc } from './publishing/build-publisher.ts';
+import { buildPublisher } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { createAppMetrics } from './operations/metrics.ts';
 import { openPhotoStorage, photoStorageLocationFromEnv } from './photos/photo-storage.ts';
@@ -22,6 +22,7 @@ import { bundledPhotoWorker } from './photos/processing-pool.ts';
 import { bundledDigestCommand, scheduleDigests } from './alerts/digest-schedule.ts';
 import { getSite } from '../src/content/index.ts';
 import { isSupportedNode, unsupportedNodeLine } from '../scripts/node-runtime.mjs';
+import { utcDay } from '../src/days.ts';
 
 // Before anything opens the SQLite driver, whose native code crashes on older Nodes.
 if (!isSupportedNode()) {
@@ -155,7 +156,7 @@ const digests =
 // Expiry reminders, 3 days before (docs/product.md section 6): looked for every hour, so a restart or
 // a new day never misses one; each ad's reminder is sent once (member_ads.reminded_at).
 function remindOfExpiry(): void {
-  sendExpiryReminders(store, mailer, mailSite, process.env.BUILD_DATE || todayUtc()).then(
+  sendExpiryReminders(store, mailer, mailSite, process.env.BUILD_DATE || utcDay()).then(
     (sent) => {
       if (sent > 0) console.log(`Sent ${sent} expiry reminder${sent === 1 ? '' : 's'}.`);
     },

@@ -13,6 +13,7 @@ import type { MailSite } from '../mail/messages.ts';
 import { photoPreviewPath } from '../routes/photos.ts';
 import { savedSearchPath } from '../alerts/saved-searches.ts';
 import type { Store } from '../store/store.ts';
+import { utcDay } from '../../src/days.ts';
 
 /** The file's shape version. Raise it when a field changes meaning or goes. */
 export const DATA_FILE_FORMAT = 1;
@@ -37,7 +38,7 @@ export const PHOTO_PLACES = {
 
 export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) {
   const { brand, baseUrl } = site;
-  const today = now.toISOString().slice(0, 10);
+  const today = utcDay(now);
   const { account } = rows;
   const adsById = new Map(rows.ads.map((ad) => [ad.id, ad]));
 
@@ -183,7 +184,7 @@ export function dataFileName(brand: string, now: Date): string {
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'site';
-  return `${slug}-data-${now.toISOString().slice(0, 10)}.json`;
+  return `${slug}-data-${utcDay(now)}.json`;
 }
 
 /** The file Download my data gives: its name and text. */

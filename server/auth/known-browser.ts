@@ -9,8 +9,8 @@ import type { KnownDevice } from '../store/known-devices.ts';
 import type { Store } from '../store/store.ts';
 import { DEVICE_DAYS, deviceTokenOf, setDeviceCookie } from './session-cookie.ts';
 import { hashToken, newSessionToken } from './tokens.ts';
+import { DAY_MS } from '../../src/days.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** A script signing in without keeping cookies would add a device each time: keep the latest. */
 export const MAX_DEVICES_PER_ACCOUNT = 20;
 

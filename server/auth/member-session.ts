@@ -16,8 +16,7 @@ import {
   setSessionCookies,
 } from './session-cookie.ts';
 import { hashToken, newSessionToken } from './tokens.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../../src/days.ts';
 
 export function memberSessions(store: Pick<Store, 'sessions' | 'knownDevices'>, trust: ProxyTrust) {
   const { sessions } = store;

@@ -15,6 +15,7 @@ import {
 } from '../../src/content/search-index-file.ts';
 import { ftsMatch, type SearchFilters } from '../../src/pages/search/searchQuery.ts';
 import { ADS_PER_PAGE } from '../../src/paths.ts';
+import { addDays, utcDay } from '../../src/days.ts';
 
 /**
  * Results are counted up to this many: counting every match of a word half the ads hold costs more
@@ -150,7 +151,7 @@ export function searchIndex(
     const key = terms.length > 0 ? 'rowid' : 'key';
     if (terms.length > 0) (where.push('ad_text MATCH ?'), params.push(terms.join(' AND ')));
     if (filters.within !== undefined) {
-      const since = daysBefore(buildDate() ?? todayUtc(), filters.within - 1);
+      const since = addDays(buildDate() ?? utcDay(), -(filters.within - 1));
       where.push(`${key} <= ?`);
       // A BigInt: bound as a number (a double), FTS5 would test every match against it
       // instead of stopping at it.
@@ -264,12 +265,3 @@ export function searchIndex(
 }
 
 export type SearchIndex = ReturnType<typeof searchIndex>;
-
-const todayUtc = () => new Date().toISOString().slice(0, 10);
-
-/** The day `days` days before `day` (YYYY-MM-DD). */
-function daysBefore(day: string, days: number): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() - days);
-  return date.toISOString().slice(0, 10);
-}

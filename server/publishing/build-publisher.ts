@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { useCompiledContentDir } from '../../src/content/index.ts';
 import type { StoreLocation } from '../store/store-location.ts';
 import { oneRunAtATime, reasonsText, type Publisher, type PublishOutcome } from './publisher.ts';
+import { utcDay } from '../../src/days.ts';
 
 export interface BuildPublisherSettings {
   /** The build's output folder: the site is {outDir}/site, the build's steps {outDir}/server. */
@@ -53,8 +54,6 @@ const KEPT_LINES = 20;
 /** After midnight, a little later: the clock of the machine and the date agree. */
 const AFTER_MIDNIGHT_MS = 5_000;
 
-export const todayUtc = () => new Date().toISOString().slice(0, 10);
-
 export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher {
   const contentDir =
     settings.contentDir ?? process.env.CONTENT_DIR ?? join(process.cwd(), 'content');
@@ -62,7 +61,7 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
     settings.compiledContentDir ??
     process.env.COMPILED_CONTENT_DIR ??
     join(process.cwd(), '.content');
-  const buildDate = settings.buildDate ?? (() => process.env.BUILD_DATE || todayUtc());
+  const buildDate = settings.buildDate ?? (() => process.env.BUILD_DATE || utcDay());
   const info = settings.log ?? ((line: string) => console.log(line));
   const problem = settings.log ?? ((line: string) => console.error(line));
   const stepsDir = join(settings.outDir, 'server');

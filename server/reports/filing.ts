@@ -28,6 +28,7 @@ import { Refusal } from '../refusal.ts';
 import type { AdCopy, NewReportRow } from '../store/reports.ts';
 import type { Store } from '../store/store.ts';
 import { ALREADY_DECIDED, ALREADY_REPORTED, REPORTS_MODERATOR } from './texts.ts';
+import { DAY_MS } from '../../src/days.ts';
 
 export type { AdCopy };
 
@@ -60,7 +61,6 @@ export type FileResult =
    */
   | { kind: 'duplicate'; decided: boolean };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const REPORTER_SECRET = 'reporter-key';
 
 /** Who is reporting: a member by their account, a visitor by a keyed hash of their address. */

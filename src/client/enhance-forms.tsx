@@ -2,17 +2,13 @@
 // with fetch, with the in-flight button text and the error banners of the dialog. The script
 // takes over the form as the server rendered it, whenever it arrives: what was typed, the focus,
 // a refused post's banner and field messages, and where to go afterwards (the hidden `next`).
+import { utcDay } from '../days.ts';
 import { useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { SigninForm, type SigninFormState } from '../components/SigninForm.tsx';
 import { SignupForm, type SignupValues } from '../components/SignupForm.tsx';
-import {
-  latestAdultBirthDate,
-  problemsByField,
-  signinSchema,
-  todayIso,
-} from '../schemas/signup.ts';
+import { latestAdultBirthDate, problemsByField, signinSchema } from '../schemas/signup.ts';
 import { submitJson } from './submit-json.ts';
 import { useLeaving } from './useLeaving.ts';
 import { useSignupForm } from './useSignupForm.ts';
@@ -82,7 +78,7 @@ function InteractiveSignup({ rendered }: { rendered: RenderedForm }) {
   return (
     <SignupForm
       idPrefix="signup"
-      maxBirthDate={latestAdultBirthDate(todayIso())}
+      maxBirthDate={latestAdultBirthDate(utcDay())}
       next={rendered.next}
       state={form.state}
       onChange={form.onChange}

@@ -7,13 +7,13 @@
 import { join } from 'node:path';
 import { AD_AGE_MAX, AD_AGE_MIN } from '../schemas/ad-limits.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
+import { DAY_MS } from '../days.ts';
 
 export const searchIndexFile = (compiledDir: string) => join(compiledDir, 'search.sqlite');
 
 /** Bumped when the tables change: an index of another version is rebuilt from scratch. */
 export const SEARCH_INDEX_VERSION = 4;
 
-const DAY_MS = 86_400_000;
 /** Days after 1970 the keys count down from (the year 4840). */
 const LAST_DAY = 2 ** 20;
 const ID_SPAN = 2 ** 32;

@@ -1,9 +1,6 @@
 // Ages counted from a date of birth, apart from the sign-up schema (signup.ts re-exports them) so
 // that pages can use them without loading zod.
 
-/** Today as YYYY-MM-DD in UTC. */
-export const todayIso = (now = new Date()) => now.toISOString().slice(0, 10);
-
 /** Whole years between a date of birth and a day, both YYYY-MM-DD. */
 export function ageOn(dateOfBirth: string, day: string): number {
   const [birthYear, birthMonth, birthDay] = dateOfBirth.split('-').map(Number) as [

@@ -1,11 +1,12 @@
 // Sign-up and sign-in input: one schema for the browser form, the no-JavaScript form post and the
 // API, so the client and the server accept and refuse exactly the same things.
 import { z } from 'zod';
-import { ageOn, todayIso } from './age.ts';
+import { utcDay } from '../days.ts';
+import { ageOn } from './age.ts';
 import { isRealIsoDate } from './fields.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from './password-length.ts';
 
-export { ageOn, PASSWORD_MAX, PASSWORD_MIN, todayIso };
+export { ageOn, PASSWORD_MAX, PASSWORD_MIN };
 
 export const MINIMUM_AGE = 18;
 export const EMAIL_MAX = 254;
@@ -45,7 +46,7 @@ export const newPassword = text('Enter a password.', 'Password')
   .max(PASSWORD_MAX, { error: `Password must be at most ${PASSWORD_MAX} characters.` })
   .refine(isWellFormed, { error: PASSWORD_NOT_WELL_FORMED });
 
-export function makeSignupSchema(today = todayIso()) {
+export function makeSignupSchema(today = utcDay()) {
   return z.strictObject(
     {
       /** Normalised: trimmed and lower-cased; unique across accounts. */

@@ -1,6 +1,7 @@
+import { utcDay } from '../../days.ts';
 import { getSite, getState, getStates } from '../../content/index.ts';
 import { postPath } from '../../paths.ts';
-import { ageOn, todayIso } from '../../schemas/age.ts';
+import { ageOn } from '../../schemas/age.ts';
 import { AD_AGE_MAX, AD_AGE_MIN, MAX_ACTIVE_ADS } from '../../schemas/ad-limits.ts';
 import type { AdFormValues } from '../../components/AdForm.tsx';
 import { pageShell } from '../../../renderer/shell.ts';
@@ -50,6 +51,6 @@ const knownState = (name: string | undefined) => (name && getState(name) ? name 
 /** The member's own age from their date of birth, when it is one an ad may state. */
 function defaultAge(dateOfBirth: string | undefined): string {
   if (!dateOfBirth) return '';
-  const age = ageOn(dateOfBirth, todayIso());
+  const age = ageOn(dateOfBirth, utcDay());
   return age >= AD_AGE_MIN && age <= AD_AGE_MAX ? String(age) : '';
 }
