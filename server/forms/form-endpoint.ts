@@ -20,7 +20,7 @@ import { originCheck } from '../middleware/origin-check.ts';
 import type { Audience } from '../pages.ts';
 import { NOT_SIGNED_IN, parseFields, Refusal } from '../refusal.ts';
 import type { AnswerRefusal } from './refusal.ts';
-import { readSubmission, textOf, type Submission } from './submission.ts';
+import { keptValues, readSubmission, type Submission } from './submission.ts';
 import { unknownEndpoint } from './unknown-endpoint.ts';
 
 /** Largest request body an endpoint reads, unless it says otherwise. */
@@ -97,14 +97,6 @@ export function formEndpoints(settings: FormEndpointSettings) {
       await next();
     };
 
-  /**
-   * The middleware before a form endpoint's handler: `page` is the form's page (none for an
-   * endpoint that no page's form posts to), `maxBodyBytes` the body limit.
-   */
-  function endpoint(page: FormPageOf | undefined, maxBodyBytes = MAX_BODY_BYTES) {
-    return [pageOf(page), checkOrigin, limitOf(maxBodyBytes)] as const;
-  }
-
   /** A form endpoint, declared once (see the top of this file): spread into `app.post(path, …)`. */
   function action<For extends Audience, Input = undefined, Body extends FormBody = FormBody>(
     spec: FormActionSpec<For, Input, Body>,
@@ -138,7 +130,7 @@ export function formEndpoints(settings: FormEndpointSettings) {
     return [gate, pageOf(spec.page), checkOrigin, limit, run] as const;
   }
 
-  return Object.assign(endpoint, { action, limit: limitOf });
+  return { action, limit: limitOf };
 }
 
 export type FormEndpoint = ReturnType<typeof formEndpoints>;
@@ -162,5 +154,5 @@ function keptValuesOf(
 ): Record<string, string> {
   if (!keep) return {};
   if (typeof keep === 'function') return keep(fields, c);
-  return Object.fromEntries(keep.map((name) => [name, textOf(fields[name])]));
+  return keptValues({ fields }, keep);
 }

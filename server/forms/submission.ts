@@ -59,7 +59,7 @@ export const textOf = (value: unknown) => (typeof value === 'string' ? value : '
 
 /** What a refused form shows again: these fields as typed (never a password). */
 export function keptValues(
-  submission: Submission,
+  submission: Pick<Submission, 'fields'>,
   names: readonly string[],
 ): Record<string, string> {
   return Object.fromEntries(names.map((name) => [name, textOf(submission.fields[name])]));
