@@ -7,7 +7,7 @@ import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { Refusal } from '../refusal.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { Store } from '../store/store.ts';
-import { AD_NOT_FOUND, deleteAd, renewAd } from './member-ads.ts';
+import { adNotFound, deleteAd, renewAd } from './member-ads.ts';
 
 export interface OwnAdDeps {
   store: Store;
@@ -25,7 +25,7 @@ export async function deleteOwnAd(
   adId: number | undefined,
 ): Promise<MemberAdRow> {
   const outcome =
-    adId === undefined ? notFound() : await deleteAd(deps.store, accountId, adId, deps.now());
+    adId === undefined ? adNotFound() : await deleteAd(deps.store, accountId, adId, deps.now());
   if (outcome instanceof Refusal) throw outcome;
   if (outcome.wasLive) publishSoon(deps.publisher, `deleted ad ${outcome.ad.id}`);
   // Its photos go with it: rows and bytes (published files at the next publish). The ad is
@@ -44,10 +44,8 @@ export async function renewOwnAd(
   adId: number | undefined,
 ): Promise<MemberAdRow> {
   const outcome =
-    adId === undefined ? notFound() : await renewAd(deps.store, accountId, adId, deps.now());
+    adId === undefined ? adNotFound() : await renewAd(deps.store, accountId, adId, deps.now());
   if (outcome instanceof Refusal) throw outcome;
   publishSoon(deps.publisher, `renewed ad ${outcome.ad.id}`);
   return outcome.ad;
 }
-
-const notFound = () => new Refusal('not-found', AD_NOT_FOUND);

@@ -30,7 +30,7 @@ import {
   PHOTOS_TOO_LARGE,
   readPhotoRequest,
 } from './ad-photos.ts';
-import { AD_NOT_FOUND, editAd, expiredRefusal, NOT_VERIFIED, postAd } from './member-ads.ts';
+import { adNotFound, editAd, expiredRefusal, NOT_VERIFIED, postAd } from './member-ads.ts';
 import { scanAdWithPhotos, type AdScanner } from './policy.ts';
 
 /** What posting and editing work with, given once by the routes. */
@@ -84,7 +84,7 @@ export async function ownAdToEdit(
 ): Promise<MemberAdRow> {
   const ad =
     adId === undefined ? undefined : await store.memberAds.findOwned(adId, member.accountId);
-  if (!ad) throw new Refusal('not-found', AD_NOT_FOUND);
+  if (!ad) throw adNotFound();
   return ad;
 }
 
