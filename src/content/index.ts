@@ -250,6 +250,8 @@ export const getGuide = (slug: string) => getGuides().find((guide) => guide.slug
 export const getPage = (slug: PageSlug) => contentIndex().content.pages[slug];
 /** The policy terms the build compiled (content/policy/): pass them to scanAd() from src/policy/. */
 export const getPolicyTerms = () => contentIndex().content.policyTerms;
+/** The scam signals the build compiled: pass them to judgeMessage() or findScamSignals(). */
+export const getScamSignals = () => contentIndex().content.scamSignals;
 
 /** Counts shown to visitors, computed from the published content. */
 export function getCounts() {

@@ -25,3 +25,21 @@ export {
   type PolicyTerms,
   type TermMatch,
 } from './terms.ts';
+export {
+  judgeMessage,
+  messagePrint,
+  SCAM_WARNINGS,
+  scamRefusalMessage,
+  type MessageContext,
+  type ScamVerdict,
+} from './scam-message.ts';
+export {
+  findScamSignals,
+  parseScamSignals,
+  SCAM_FAMILIES,
+  SCAM_FAMILY_NAMES,
+  type ScamAction,
+  type ScamFamily,
+  type ScamHit,
+  type ScamSignals,
+} from './scam-signals.ts';

@@ -116,7 +116,7 @@ function placePattern(place: string): RegExp | undefined {
 }
 
 /** The text with each of `places` (whole words, normalised alike) blanked out, same length. */
-function blankPlaces(text: string, places: readonly string[]): string {
+export function blankPlaces(text: string, places: readonly string[]): string {
   let blanked = text;
   for (const place of places) {
     const pattern = placePattern(place);

@@ -7,6 +7,7 @@ import type { GuideFrontMatter } from './guide.ts';
 import type { PageFrontMatter, PageSlug } from './page.ts';
 import type { PublishedPhoto } from './photos.ts';
 import type { PolicyTerms } from '../policy/terms.ts';
+import type { ScamSignals } from '../policy/scam-signals.ts';
 import type { SiteSettings } from './site.ts';
 import type { StateFrontMatter } from './state.ts';
 
@@ -57,6 +58,8 @@ export interface CompiledContent {
   activeAds: number;
   /** The policy terms of content/policy/, for the scan of members' ads on the server. */
   policyTerms: PolicyTerms;
+  /** The scam signals of content/policy/scam-signals.txt, for messages and members' ads. */
+  scamSignals: ScamSignals;
 }
 
 /** Where one city's published ads are in its state's ads file, and a digest that changes with them. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { CompiledAd, CompiledContent, CompiledPage } from '../../schemas/compiled-content.ts';
 import type { PageSlug } from '../../schemas/page.ts';
 import { siteSchema, type SiteSettings } from '../../schemas/site.ts';
-import { readPolicyTerms } from '../../policy/term-files.ts';
+import { readPolicyTerms, readScamSignals, SCAM_SIGNALS_FILE } from '../../policy/term-files.ts';
 import type { AdCheckContext } from './check-ad-row.ts';
 import { NO_MEMO, type CompileMemo } from './compile-memo.ts';
 import { compileGuides } from './compile-guides.ts';
@@ -102,6 +102,9 @@ export function compileContent(
       message: 'is missing; the ad checks need it',
     });
   }
+  const { signals: scamSignals, problems: signalProblems } = readScamSignals(contentDir);
+  for (const problem of signalProblems)
+    problems.push({ file: rel(join(contentDir, SCAM_SIGNALS_FILE)), ...problem });
   const context: AdCheckContext = {
     buildDate,
     citiesByState,
@@ -133,6 +136,7 @@ export function compileContent(
       adCounts,
       activeAds,
       policyTerms,
+      scamSignals,
     },
     problems: [],
     unpublishedAds,

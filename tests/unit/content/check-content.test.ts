@@ -214,6 +214,29 @@ describe('site settings', () => {
   });
 });
 
+describe('scam signals', () => {
+  it('names the file, line and field of a signal an editor mistyped', () => {
+    writeFixtureFile(
+      fixture.dir,
+      'policy/scam-signals.txt',
+      '# signals\nlist apps: kik\nmoney refuse: cash app\nmony warn: @apps\nmoney warn: @apss me\n',
+    );
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/policy/scam-signals.txt:4: family: 'mony' is not one of off-site-contact, money, crypto, codes, content-sales, scam-story",
+        "content/policy/scam-signals.txt:5: pattern: no list 'apss' above this line",
+      ]
+    `);
+  });
+
+  it('names the file when it is missing', () => {
+    removeFixtureFile(fixture.dir, 'policy/scam-signals.txt');
+    expect(problemLines()).toEqual([
+      'content/policy/scam-signals.txt:1: file: is missing; the message checks need it',
+    ]);
+  });
+});
+
 describe('states and their city lists', () => {
   it('reports an unknown front-matter key', () => {
     replaceVermont('unknown-flag.md');

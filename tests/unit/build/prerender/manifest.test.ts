@@ -103,6 +103,7 @@ function makeContent(): CompiledContent {
     adCounts: { Vermont: { Burlington: 1 } },
     activeAds: 1,
     policyTerms: { refuse: [], review: [] },
+    scamSignals: { lists: {}, signals: [] },
   };
 }
 

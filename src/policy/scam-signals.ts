@@ -1,0 +1,432 @@
+// Scam signals (docs/product.md section 7, issue 29): the words and shapes of the lures that victims
+// of personals and romance scams report — moves to a messaging app, asking for money, gift cards or
+// codes, crypto "mentors", fake verification sites, selling content, sob stories that end in a fee.
+// Editors keep them in content/policy/scam-signals.txt; this module reads that file (with a
+// problem for each line it cannot use), compiles it once and finds the signals in a text.
+//
+// The file, one entry a line (`#` starts a comment):
+//   list NAME: word, two words, …          a list of alternatives, used in signals as @NAME
+//   FAMILY ACTION: pattern                 a signal: FAMILY one of SCAM_FAMILIES, ACTION refuse|warn
+// A pattern is words separated by spaces, each one of:
+//   a word ("gift", "card")      matched whole, in any case, with look-alike letters and digits
+//                                ("c@$happ") and, in words of five letters or more, one stray
+//                                space or sign between letters ("tele gram", "c a s h a p p")
+//   @NAME                        any entry of the list NAME
+//   word?  @NAME?                may be absent (not the first word)
+//   …  or  ~N                    up to 3 (…) or N (at most 20) other words in between
+//   <handle> <at-handle> <amount> <number> <percent> <spelled-phone>   shapes, see SLOTS
+// The matching is the policy scanner's (normalise.ts): full-width letters, accents, zero-width
+// characters and letters of other scripts that look Latin are undone first. Browser-safe.
+import { LOOK_ALIKE_SIGNS, normaliseText, originalRange } from './normalise.ts';
+import { blankPlaces } from './terms.ts';
+
+export const SCAM_FAMILIES = [
+  'off-site-contact',
+  'money',
+  'crypto',
+  'codes',
+  'content-sales',
+  'scam-story',
+] as const;
+export type ScamFamily = (typeof SCAM_FAMILIES)[number];
+
+/** The family as members and moderators read it. */
+export const SCAM_FAMILY_NAMES: Readonly<Record<ScamFamily, string>> = {
+  'off-site-contact': 'off-site contact',
+  money: 'money request',
+  crypto: 'crypto or investment',
+  codes: 'verification or code request',
+  'content-sales': 'selling content',
+  'scam-story': 'scam story',
+};
+
+export const SCAM_ACTIONS = ['refuse', 'warn'] as const;
+/** refuse: high confidence (a first message is refused); warn: lower (the recipient is warned). */
+export type ScamAction = (typeof SCAM_ACTIONS)[number];
+
+/** One signal as the file has it. */
+export interface ScamSignalEntry {
+  family: ScamFamily;
+  action: ScamAction;
+  pattern: string;
+  /** Its line in the file. */
+  line: number;
+}
+
+/** The file as read: what the build keeps in the compiled content, and the server scans with. */
+export interface ScamSignals {
+  lists: Readonly<Record<string, readonly string[]>>;
+  signals: readonly ScamSignalEntry[];
+}
+
+/** A signal found; start and end are offsets in the text as written. */
+export interface ScamHit {
+  family: ScamFamily;
+  action: ScamAction;
+  start: number;
+  end: number;
+}
+
+/** A line of the file that cannot be used; `field` is 'list', 'family', 'action' or 'pattern'. */
+export interface ScamSignalProblem {
+  line: number;
+  field: string;
+  message: string;
+}
+
+// Digits written as words, for phone numbers spelled out.
+const DIGIT_WORDS = 'zero|oh|one|two|three|four|five|six|seven|eight|nine';
+const DIGIT_TOKEN = `(?:${DIGIT_WORDS}|\\d)`;
+const DIGIT_GAP = '[\\s.,\\-()/+]*';
+
+/** The shapes a pattern may name, as patterns over normalised text. */
+const SLOTS: Readonly<Record<string, string>> = {
+  // A user name as handed out: "@jess", "jessy_luv94", "lexi.rose22" (a letter, then a digit or _).
+  handle: '(?:@[a-z0-9_.]{2,}|[a-z][a-z0-9_.]*[0-9_][a-z0-9_]*)',
+  // A sum of money: "$20", "$ 1,500", "50 dollars", "20 bucks", "5k".
+  amount:
+    '(?:\\$\\s?\\d[\\d,]*(?:\\.\\d{2})?k?|\\d[\\d,]*(?:\\.\\d{2})?k?\\s?(?:dollars?|bucks|usd|usdt))',
+  // A handle written with its at sign alone: "@cutie_amy".
+  'at-handle': '@[a-z][a-z0-9_.]{2,}',
+  number: '\\d+',
+  // A share: "30%", "30 percent".
+  percent: '\\d+(?:\\.\\d+)?\\s?(?:%|percent)',
+  // A phone number with digits written as words, alone or mixed with digits: seven digits or more,
+  // at least one of them a word ("five five five 01 nine nine …").
+  'spelled-phone': `(?=(?:\\d${DIGIT_GAP})*(?:${DIGIT_WORDS}))(?:${DIGIT_TOKEN}${DIGIT_GAP}){6,}${DIGIT_TOKEN}`,
+};
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A letter or digit after it makes the match part of a longer word. ASCII only (see terms.ts).
+const NOT_BEFORE_WORD = '(?![a-z0-9])';
+// Between two words of a pattern: spaces and signs, never a letter or digit ($ and @ stand for
+// letters, so they do not separate either).
+const BETWEEN = '[^a-z0-9$@]+';
+// A stray space or sign inside a long word: "tele gram", "c.a.s.h.a.p.p".
+const INSIDE_WORD = '[\\s.\\-_*]?';
+const SPREAD_FROM = 5;
+// "you're" as "youre", "you're" or "you’re".
+const APOSTROPHE = "['’]?";
+const MAX_GAP = 20;
+
+/** One word as a pattern: look-alike signs, strays inside long ones, apostrophes optional. */
+function wordBody(word: string): string {
+  const letters = [...normaliseText(word.toLowerCase()).text];
+  const spread = letters.filter((char) => char !== "'").length >= SPREAD_FROM;
+  let body = '';
+  letters.forEach((char, index) => {
+    if (char === "'") {
+      body += APOSTROPHE;
+      return;
+    }
+    if (index > 0 && letters[index - 1] !== "'" && spread) body += INSIDE_WORD;
+    const signs = LOOK_ALIKE_SIGNS[char];
+    body += signs ? `[${char}${escapeRegExp(signs)}]` : escapeRegExp(char);
+  });
+  return body;
+}
+
+/** An entry of a list or a literal phrase: its words, each a wordBody, apart. */
+const phraseBody = (phrase: string) =>
+  phrase
+    .split(/[\s\-_]+/)
+    .filter((word) => word !== '')
+    .map(wordBody)
+    .join(BETWEEN);
+
+const LIST_NAME = /^[a-z][a-z0-9-]*$/;
+const LIST_LINE = /^list\s+([^:]*):(.*)$/i;
+const SIGNAL_LINE = /^(\S+)\s+(\S+)\s*:(.*)$/;
+const GAP = /^(?:…|\.\.\.|~(\d+))$/;
+
+interface Piece {
+  body: string;
+  /** The words it can start with, folded (foldWord), or `<shape>` for a shape. */
+  keys: string[];
+  optional: boolean;
+  /** Words allowed before it (a gap before this piece). */
+  gapBefore: number;
+}
+
+/** The pattern's pieces, or why it cannot be used. */
+function patternPieces(
+  pattern: string,
+  lists: Readonly<Record<string, readonly string[]>>,
+): Piece[] | string {
+  const pieces: Piece[] = [];
+  let gap = 0;
+  for (const raw of pattern.trim().split(/\s+/)) {
+    const gapMatch = GAP.exec(raw);
+    if (gapMatch) {
+      const words = gapMatch[1] === undefined ? 3 : Number(gapMatch[1]);
+      if (words < 1 || words > MAX_GAP) return `a gap is ~1 to ~${MAX_GAP} words, not '${raw}'`;
+      if (pieces.length === 0) return `'${raw}' cannot start a pattern`;
+      gap += words;
+      continue;
+    }
+    const optional = raw.endsWith('?') && raw.length > 1;
+    const token = optional ? raw.slice(0, -1) : raw;
+    let body: string;
+    let keys: string[];
+    if (token.startsWith('@')) {
+      const entries = lists[token.slice(1).toLowerCase()];
+      if (!entries) return `no list '${token.slice(1)}' above this line`;
+      body = `(?:${entries.map(phraseBody).join('|')})`;
+      keys = entries.map((entry) => foldWord(entry.split(/[\s\-_]+/)[0]!));
+    } else if (/^<[^>]+>$/.test(token)) {
+      const name = token.slice(1, -1).toLowerCase();
+      const slot = SLOTS[name];
+      if (!slot)
+        return `unknown shape ${token}; the shapes are ${Object.keys(SLOTS)
+          .map((name) => `<${name}>`)
+          .join(', ')}`;
+      body = slot;
+      keys = [`<${name}>`];
+    } else if (/^[\p{L}\p{N}'$@]+$/u.test(token)) {
+      body = wordBody(token);
+      keys = [foldWord(token)];
+    } else {
+      return `'${token}' is not a word, a @list, a <shape> or a gap (… or ~N)`;
+    }
+    pieces.push({ body, keys, optional, gapBefore: gap });
+    gap = 0;
+  }
+  if (gap > 0) return 'a gap cannot end a pattern';
+  if (pieces.length === 0) return 'the pattern is empty';
+  if (pieces[0]!.optional) return 'a pattern cannot start with an optional word';
+  return pieces;
+}
+
+/**
+ * The pattern as a regular-expression body over normalised text, matched from the start of a word
+ * (sticky), the words it can start with (`keys`) and, for each word it cannot do without after
+ * the first, the words that one can start with (`needs`); or why it cannot be used.
+ */
+export function signalBody(
+  pattern: string,
+  lists: Readonly<Record<string, readonly string[]>>,
+): { body: string; keys: string[]; needs: string[][] } | { problem: string } {
+  const pieces = patternPieces(pattern, lists);
+  if (typeof pieces === 'string') return { problem: pieces };
+  let body = pieces[0]!.body;
+  for (const piece of pieces.slice(1)) {
+    const gap = piece.gapBefore > 0 ? `(?:[a-z0-9$@'’]+${BETWEEN}){0,${piece.gapBefore}}` : '';
+    const next = `${BETWEEN}${gap}${piece.body}`;
+    body += piece.optional ? `(?:${next})?` : next;
+  }
+  return {
+    body: `(?:${body})${NOT_BEFORE_WORD}`,
+    keys: pieces[0]!.keys,
+    needs: pieces.slice(1).flatMap((piece) => (piece.optional ? [] : [piece.keys])),
+  };
+}
+
+/** Reads the signals file; each line it cannot use is a problem, and is left out. */
+export function parseScamSignals(text: string): {
+  signals: ScamSignals;
+  problems: ScamSignalProblem[];
+} {
+  const lists: Record<string, string[]> = {};
+  const signals: ScamSignalEntry[] = [];
+  const problems: ScamSignalProblem[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = index + 1;
+    const content = raw.trim();
+    if (content === '' || content.startsWith('#')) return;
+    const problem = (field: string, message: string) => problems.push({ line, field, message });
+    const listLine = LIST_LINE.exec(content);
+    if (listLine) {
+      const name = listLine[1]!.trim().toLowerCase();
+      const entries = listLine[2]!
+        .split(',')
+        .map((entry) => entry.trim().toLowerCase())
+        .filter((entry) => entry !== '');
+      if (!LIST_NAME.test(name))
+        return problem('list', `'${name}' is not a list name (letters, digits and -)`);
+      if (lists[name]) return problem('list', `the list '${name}' is already defined above`);
+      if (entries.length === 0) return problem('list', `the list '${name}' has no entries`);
+      const bad = entries.find((entry) => !/^[\p{L}\p{N}$@' -]+$/u.test(entry));
+      if (bad !== undefined) return problem('list', `'${bad}' is not a word or phrase`);
+      lists[name] = entries;
+      return;
+    }
+    const signalLine = SIGNAL_LINE.exec(content);
+    if (!signalLine)
+      return problem('pattern', "is neither 'list NAME: a, b' nor 'FAMILY ACTION: pattern'");
+    const [, family, action, pattern] = signalLine as unknown as [string, string, string, string];
+    if (!(SCAM_FAMILIES as readonly string[]).includes(family))
+      return problem('family', `'${family}' is not one of ${SCAM_FAMILIES.join(', ')}`);
+    if (!(SCAM_ACTIONS as readonly string[]).includes(action))
+      return problem('action', `'${action}' is not one of ${SCAM_ACTIONS.join(', ')}`);
+    const compiled = signalBody(pattern, lists);
+    if ('problem' in compiled) return problem('pattern', compiled.problem);
+    signals.push({
+      family: family as ScamFamily,
+      action: action as ScamAction,
+      pattern: pattern.trim(),
+      line,
+    });
+  });
+  return { signals: { lists, signals }, problems };
+}
+
+interface CompiledSignal {
+  family: ScamFamily;
+  action: ScamAction;
+  /** Sticky: tried at the start of a word the signal can start with. */
+  pattern: RegExp;
+  /** Words it cannot do without, after the first: one of each set must be in the text. */
+  needs: ReadonlySet<string>[];
+}
+
+interface CompiledSignals {
+  /** The signals by the (folded) word they start with, or `<shape>` for those starting with one. */
+  byKey: Map<string, CompiledSignal[]>;
+  /** The longest key: words run together ("tele gram", "c a s h") are looked up up to this. */
+  longestKey: number;
+}
+
+const compiled = new WeakMap<ScamSignals, CompiledSignals>();
+
+// Signals are found word by word rather than with one expression of them all: a word is looked up
+// in a map of the words signals start with, and only the few that can start there are tried. The
+// cost of a message hardly grows with the list (bench/scam-scan.ts); one expression of a list ten
+// times the shipped one is beyond what V8 compiles at all.
+function compileSignals(signals: ScamSignals): CompiledSignals {
+  let result = compiled.get(signals);
+  if (result) return result;
+  const byKey = new Map<string, CompiledSignal[]>();
+  // One set for each distinct need (a list is used by many signals): checked once a text.
+  const needSets = new Map<string, ReadonlySet<string>>();
+  const needSet = (keys: string[]) => {
+    const id = keys.join(' ');
+    let set = needSets.get(id);
+    if (!set) needSets.set(id, (set = new Set(keys)));
+    return set;
+  };
+  let longestKey = 0;
+  for (const signal of signals.signals) {
+    const body = signalBody(signal.pattern, signals.lists);
+    if ('problem' in body) continue;
+    const entry: CompiledSignal = {
+      family: signal.family,
+      action: signal.action,
+      pattern: new RegExp(body.body, 'iy'),
+      needs: body.needs.map(needSet),
+    };
+    for (const key of new Set(body.keys)) {
+      byKey.set(key, [...(byKey.get(key) ?? []), entry]);
+      if (!key.startsWith('<')) longestKey = Math.max(longestKey, key.length);
+    }
+  }
+  result = { byKey, longestKey };
+  compiled.set(signals, result);
+  return result;
+}
+
+// What a word of the text is folded to for the lookup, as the signals' first words are: look-alike
+// digits and signs read as letters (i and l alike: "1" stands for either), apostrophes gone.
+const FOLD: Readonly<Record<string, string>> = {
+  '0': 'o',
+  '1': 'i',
+  l: 'i',
+  '3': 'e',
+  '4': 'a',
+  '@': 'a',
+  '5': 's',
+  $: 's',
+  '7': 't',
+};
+function foldWord(word: string): string {
+  let folded = '';
+  for (const char of normaliseText(word.toLowerCase()).text.toLowerCase())
+    if (char !== "'" && char !== '’') folded += FOLD[char] ?? char;
+  return folded;
+}
+
+// A word of normalised text: letters, digits and the signs standing for letters.
+const WORD = /[a-z0-9$@]+(?:['’][a-z0-9$@]+)*/gi;
+const DIGIT_WORD = new RegExp(`^(?:${DIGIT_WORDS})$`, 'i');
+// A handle's start: a letter, then letters, digits, dots or _ with a digit or _ among them.
+const HANDLE_START = /[a-z][a-z0-9_.]*[0-9_]/iy;
+
+/** The shapes a signal may start with at this word. */
+function shapesAt(text: string, word: string, at: number): string[] {
+  const first = word[0]!;
+  if (first >= '0' && first <= '9') return ['<amount>', '<number>', '<percent>', '<spelled-phone>'];
+  if (first === '$') return ['<amount>'];
+  if (first === '@') return ['<at-handle>', '<handle>'];
+  const shapes: string[] = [];
+  if (DIGIT_WORD.test(word)) shapes.push('<spelled-phone>');
+  HANDLE_START.lastIndex = at;
+  if (HANDLE_START.test(text)) shapes.push('<handle>');
+  return shapes;
+}
+
+/**
+ * Every scam signal in `text`, in text order, with its offsets in the text as written; a refuse
+ * and a warn signal of one family at one place are both there. `places` (the ad's city and state)
+ * never count. Pass the same `signals` object on every call: its compiled form is cached.
+ */
+export function findScamSignals(
+  text: string,
+  signals: ScamSignals,
+  places: readonly string[] = [],
+): ScamHit[] {
+  const { byKey, longestKey } = compileSignals(signals);
+  if (byKey.size === 0) return [];
+  const normalised = normaliseText(text);
+  const matched = places.length > 0 ? blankPlaces(normalised.text, places) : normalised.text;
+  const words = [...matched.matchAll(WORD)].map((match) => ({
+    at: match.index,
+    word: match[0],
+    folded: foldWord(match[0]),
+  }));
+  // Each word's keys: its shapes, the word, and the words run together from it ("tele gram",
+  // "c a s h a p p"); all of them, for what a signal needs further on.
+  const present = new Set<string>();
+  const keysAt = words.map(({ at, word }, index) => {
+    const keys = shapesAt(matched, word, at);
+    let joined = '';
+    for (let next = index; next < words.length; next += 1) {
+      joined += words[next]!.folded;
+      if (joined.length > longestKey) break;
+      keys.push(joined);
+    }
+    for (const key of keys) present.add(key);
+    return keys;
+  });
+  const found = new Map<ReadonlySet<string>, boolean>();
+  const inText = (need: ReadonlySet<string>) => {
+    let is = found.get(need);
+    if (is === undefined) {
+      const [small, large] = need.size < present.size ? [need, present] : [present, need];
+      is = false;
+      for (const key of small)
+        if (large.has(key)) {
+          is = true;
+          break;
+        }
+      found.set(need, is);
+    }
+    return is;
+  };
+  const hits: ScamHit[] = [];
+  const seen = new Set<string>();
+  words.forEach(({ at }, index) => {
+    for (const key of keysAt[index]!)
+      for (const signal of byKey.get(key) ?? []) {
+        if (!signal.needs.every(inText)) continue;
+        signal.pattern.lastIndex = at;
+        const match = signal.pattern.exec(matched);
+        if (!match || match[0] === '') continue;
+        const end = at + match[0].length;
+        const id = `${signal.family} ${signal.action} ${at} ${end}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const range = originalRange(normalised, at, end);
+        hits.push({ family: signal.family, action: signal.action, ...range });
+      }
+  });
+  return hits.sort((a, b) => a.start - b.start || a.end - b.end);
+}
