@@ -1,6 +1,7 @@
 // What waits for a moderator's review (docs/product.md section 6): a new ad in review, or the
 // pending edit of a live ad; and the policy scanner's marks the queue highlights.
 import type { PolicyMark } from '../../src/pages/moderation-view.ts';
+import { SCAM_FAMILIES } from '../../src/policy/scam-signals.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 
 type Pending = Pick<
@@ -34,6 +35,7 @@ export function parseMarks(json: string | null): PolicyMark[] {
       mark !== null &&
       (mark.field === 'title' || mark.field === 'description') &&
       typeof mark.term === 'string' &&
+      (mark.family === undefined || SCAM_FAMILIES.includes(mark.family)) &&
       Number.isInteger(mark.start) &&
       Number.isInteger(mark.end) &&
       mark.start >= 0 &&

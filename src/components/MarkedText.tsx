@@ -21,7 +21,11 @@ export function MarkedText({ text, marks }: { text: string; marks: readonly Poli
         typeof part === 'string' ? (
           part
         ) : (
-          <mark key={index} className="policy-mark" title={`Policy term: ${part.term}`}>
+          <mark
+            key={index}
+            className="policy-mark"
+            title={`${part.family ? 'Scam signal' : 'Policy term'}: ${part.term}`}
+          >
             {text.slice(part.start, part.end)}
           </mark>
         ),

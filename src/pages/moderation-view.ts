@@ -4,14 +4,19 @@
 // never import the server.
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import type { LogAction } from '../schemas/moderation-log.ts';
+import type { ScamFamily } from '../policy/scam-signals.ts';
 import type { ReportsSummary } from './report-view.ts';
 
 export type { LogAction };
 
-/** A word the policy scanner found ambiguous: offsets into the title's or description's text. */
+/**
+ * A word the policy scanner found ambiguous, or a scam signal (`family`; `term` is then the
+ * family's name, "money request"): offsets into the title's or description's text.
+ */
 export interface PolicyMark {
   field: 'title' | 'description';
   term: string;
+  family?: ScamFamily;
   start: number;
   end: number;
 }

@@ -2,16 +2,26 @@
 // contact detail refuses the ad, with a message naming what to change; ambiguous terms let it
 // through to the moderator with the words marked. The ad's own city and state never count.
 import { findContactDetails } from './contact-details.ts';
+import {
+  findScamSignals,
+  SCAM_FAMILY_NAMES,
+  type ScamFamily,
+  type ScamSignals,
+} from './scam-signals.ts';
 import { findPolicyTerms, type PolicyTerms } from './terms.ts';
 
 export type { PolicyTerms } from './terms.ts';
 
 export type ScannedField = 'title' | 'description';
 
-/** An ambiguous term found in a field; offsets in the field's text as the member wrote it. */
+/**
+ * An ambiguous term or a scam signal (`family`; `term` is then the family's name) found in a field;
+ * offsets in the field's text as the member wrote it.
+ */
 export interface PolicyMark {
   field: ScannedField;
   term: string;
+  family?: ScamFamily;
   start: number;
   end: number;
 }
@@ -42,9 +52,16 @@ export const contactDetailsMessage = (brand = 'Localboard') =>
 
 /**
  * Scans an ad's title and description. `brand` (the site setting, content/site.md) goes into the
- * messages. Pass the same `terms` object on every call (getPolicyTerms()): it is compiled once.
+ * messages. Scam signals (`signals`, content/policy/scam-signals.txt) mark the ad for the
+ * moderator by family ("money request"), as ambiguous terms do. Pass the same `terms` and
+ * `signals` objects on every call (getPolicyTerms(), getScamSignals()): they are compiled once.
  */
-export function scanAd(ad: ScannedAd, terms: PolicyTerms, brand?: string): PolicyScan {
+export function scanAd(
+  ad: ScannedAd,
+  terms: PolicyTerms,
+  brand?: string,
+  signals?: ScamSignals,
+): PolicyScan {
   const places = [ad.city, ad.state];
   const marks: PolicyMark[] = [];
   let refusal: PolicyScan['refusal'];
@@ -61,6 +78,29 @@ export function scanAd(ad: ScannedAd, terms: PolicyTerms, brand?: string): Polic
     }
     if (!refusal && findContactDetails(text))
       refusal = { field, message: contactDetailsMessage(brand) };
+    if (signals) marks.push(...scamMarks(field, text, signals, places));
   }
   return refusal ? { refusal, marks } : { marks };
+}
+
+/**
+ * The scam signals of a field as marks, one a stretch of text and family ("cashapp me" and the
+ * "cashapp" inside it are one mark: the longer).
+ */
+function scamMarks(
+  field: ScannedField,
+  text: string,
+  signals: ScamSignals,
+  places: readonly string[],
+): PolicyMark[] {
+  const hits = findScamSignals(text, signals, places).sort(
+    (a, b) => a.start - b.start || b.end - a.end,
+  );
+  const marks: PolicyMark[] = [];
+  for (const { family, start, end } of hits) {
+    if (marks.some((mark) => mark.family === family && start < mark.end && mark.start < end))
+      continue;
+    marks.push({ field, term: SCAM_FAMILY_NAMES[family], family, start, end });
+  }
+  return marks;
 }

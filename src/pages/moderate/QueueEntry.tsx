@@ -34,6 +34,10 @@ export function QueueEntry({
 }) {
   const adTyped = typed?.adId === String(item.adId) ? typed : undefined;
   const { ad, marks } = item;
+  const names = (scam: boolean) => [
+    ...new Set(marks.filter((mark) => (mark.family !== undefined) === scam).map((m) => m.term)),
+  ];
+  const [terms, signals] = [names(false), names(true)];
   const edit = item.kind === 'edit';
   const actionPath = (action: string) => `/api/moderate/ads/${item.adId}/${action}`;
   const headingId = `queue-${item.adId}-heading`;
@@ -58,20 +62,20 @@ export function QueueEntry({
         </p>
       )}
       <p className="queue-item__flags">
-        {marks.length === 0 ? (
+        {terms.length === 0 ? (
           'The policy scanner flagged no words.'
         ) : (
           <>
-            Flagged for a closer look:{' '}
-            {[...new Set(marks.map((mark) => mark.term))].map((term, index) => (
-              <span key={term}>
-                {index > 0 && ', '}
-                <mark className="policy-mark">{term}</mark>
-              </span>
-            ))}
+            Flagged for a closer look: <MarkList names={terms} />
           </>
         )}
       </p>
+      {signals.length > 0 && (
+        <p className="queue-item__flags queue-item__flags--scam">
+          <strong>Scam signals:</strong> <MarkList names={signals} />. Scammers use these to ask for
+          money or move people off the site; the words are marked in the ad.
+        </p>
+      )}
       <div className="queue-item__body">
         <div className="queue-item__preview" aria-label="The ad as it will look on the site">
           <AdDetail
@@ -175,5 +179,19 @@ export function QueueEntry({
         </form>
       </div>
     </li>
+  );
+}
+
+/** Marked words or scam families, once each, as the queue lists them. */
+function MarkList({ names }: { names: readonly string[] }) {
+  return (
+    <>
+      {names.map((name, index) => (
+        <span key={name}>
+          {index > 0 && ', '}
+          <mark className="policy-mark">{name}</mark>
+        </span>
+      ))}
+    </>
   );
 }

@@ -110,6 +110,34 @@ describe('the queue', () => {
     expect(item).toContain(`href="/moderate?ban=${poster.accountId}#ban"`);
   });
 
+  test('names the scam signals in an ad by family, in words, beside the marked words', async () => {
+    const poster = await signUpMember(t.app, t.store, 'scam-signals');
+    const id = await insertAdInReview(t.sql, {
+      accountId: poster.accountId,
+      title: 'Coffee and a walk',
+      description: 'Add me on kik first.',
+      marks: [
+        {
+          field: 'description',
+          term: 'off-site contact',
+          family: 'off-site-contact',
+          start: 10,
+          end: 13,
+        },
+      ],
+    });
+    const html = await queueHtml();
+    const item = html.slice(html.indexOf(`id="ad-${id}"`));
+    const text = textOf(item.slice(0, item.indexOf('</li>')));
+    expect(text).toContain('The policy scanner flagged no words.');
+    expect(text).toContain(
+      'Scam signals: off-site contact . Scammers use these to ask for money or move people off the site',
+    );
+    expect(item).toMatch(
+      /Add me on <mark class="policy-mark" title="Scam signal: off-site contact">kik<\/mark> first\./,
+    );
+  });
+
   test('is answered with no-store, never cached', async () => {
     const response = await getPage(t.app, '/moderate', moderator.session);
     expect(response.headers.get('cache-control')).toBe('no-store');

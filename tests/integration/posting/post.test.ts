@@ -369,6 +369,28 @@ describe('the policy scanner on submit', () => {
     ]);
   });
 
+  test('scam signals let the ad through, marked for the moderator by family', async () => {
+    const member = await makeMember(t);
+    const description = 'Add me on kik, and cashapp me for gas money.';
+    const response = await submit(t, '/api/ads', validAd({ description }), member.session);
+    expect(response.status).toBe(303);
+    const [ad] = await storedAds(t, member.accountId);
+    const marks = JSON.parse(ad!.marks) as {
+      term: string;
+      family?: string;
+      start: number;
+      end: number;
+    }[];
+    expect(
+      marks.map((mark) => [mark.family, mark.term, description.slice(mark.start, mark.end)]),
+    ).toEqual([
+      // "cashapp" is a review term too (content/policy/review-terms.txt)
+      [undefined, 'cashapp', 'cashapp'],
+      ['off-site-contact', 'off-site contact', 'kik'],
+      ['money', 'money request', 'cashapp me'],
+    ]);
+  });
+
   test('an edit of a live ad is scanned too: marks go to pending_marks, refusals store nothing', async () => {
     const member = await makeMember(t);
     await submit(t, '/api/ads', validAd({ city: 'San Diego' }), member.session);
