@@ -126,19 +126,19 @@ export function fraudNoticeStore({ db }: StoreContext): FraudNoticeStore {
         const inserted = await db
           .insertInto('fraud_notices')
           .values(rows)
-          .onConflict((oc) =>
-            action === 'banned'
-              ? oc
-                  .columns(['banned_account_id', 'member_id'])
-                  .doUpdateSet({ action: 'banned' })
-                  .where('fraud_notices.action', '=', 'ad-removed')
-              : oc.columns(['banned_account_id', 'member_id']).doNothing(),
-          )
-          .returning('created_at')
+          .onConflict((oc) => oc.columns(['banned_account_id', 'member_id']).doNothing())
+          .returning('member_id')
           .execute();
-        // A notice that was 'ad-removed' and is now 'banned' keeps its first time: not new.
-        added += inserted.filter((row) => row.created_at === at).length;
+        added += inserted.length;
       }
+      // Told of a removal first: the notice now says the account is banned (no second mail).
+      if (action === 'banned')
+        await db
+          .updateTable('fraud_notices')
+          .set({ action: 'banned' })
+          .where('banned_account_id', '=', accountId)
+          .where('action', '=', 'ad-removed')
+          .execute();
       return added;
     },
 
