@@ -13,6 +13,7 @@ import type { StoreHandle } from './store/store.ts';
 import { createMailer } from './mail/mailer.ts';
 import { mailFromEnv } from './mail/mail-env.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
+import { sweepFraudNotices } from './moderation/fraud-notices.ts';
 import { buildPublisher } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { createAppMetrics } from './operations/metrics.ts';
@@ -142,6 +143,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   );
   publisher.startDaily();
   remindOfExpiry();
+  mailFraudNotices();
   sweepOldPhotos();
 });
 // Saved searches' digests: a child process a few minutes after start, then every hour; each saved
@@ -164,6 +166,21 @@ function remindOfExpiry(): void {
   );
 }
 setInterval(remindOfExpiry, 60 * 60 * 1000).unref();
+// Fraud notices (docs/product.md section 7) whose mail has not gone: it failed, or an instance
+// stopped between the ban and its mails. Looked for every hour by every instance, so each member
+// is mailed well within the 24 hours; each notice is claimed before it is mailed, so once.
+function mailFraudNotices(): void {
+  sweepFraudNotices({ store, mailer, site: mailSite }).then(
+    ({ mailed, failed }) => {
+      if (mailed + failed > 0)
+        console.log(
+          `Mailed ${mailed} fraud notice${mailed === 1 ? '' : 's'}${failed > 0 ? `; ${failed} could not be sent (tried again in an hour)` : ''}.`,
+        );
+    },
+    (error: unknown) => console.error(`Fraud notices failed: ${(error as Error).message}`),
+  );
+}
+setInterval(mailFraudNotices, 60 * 60 * 1000).unref();
 // Photos nobody will see again (abandoned uploads, rejected ads', unused bytes): looked for every
 // hour. Every instance sweeps; the deletions are idempotent (server/photos/sweeps.ts).
 const sweptPhotoStorage = openPhotoStorage(store, photoStorageLocationFromEnv(process.env));

@@ -20,6 +20,12 @@ import { unavailableText } from './texts.ts';
 
 export async function inboxView(store: Store, member: number): Promise<InboxView> {
   const rows = await store.conversations.inbox(member, INBOX_SHOWN);
+  const noticed = new Map(
+    (await store.fraudNotices.noticedConversations(member)).map((row) => [
+      row.conversationId,
+      row.action,
+    ]),
+  );
   const entries = rows.map((row) => ({
     conversationId: row.conversationId,
     adTitle: row.adTitle,
@@ -27,6 +33,7 @@ export async function inboxView(store: Store, member: number): Promise<InboxView
     lastMessageAt: row.lastMessageAt,
     unread: row.unread,
     youBlocked: row.youBlocked,
+    ...(noticed.has(row.conversationId) ? { fraudNotice: noticed.get(row.conversationId)! } : {}),
   }));
   return {
     kind: 'inbox',
@@ -55,6 +62,7 @@ export async function conversationView(
     conversation.adCity !== null;
   const closed = await closedReason(store, conversation, member);
   const youBlocked = other !== null && (await store.blocks.between(member, other)).youBlocked;
+  const [fraudNotice] = await store.fraudNotices.noticedConversations(member, conversation.id);
   return {
     kind: 'conversation',
     conversationId: conversation.id,
@@ -84,6 +92,7 @@ export async function conversationView(
     },
     ...(closed ? { closed } : {}),
     youBlocked,
+    ...(fraudNotice ? { fraudNotice: fraudNotice.action } : {}),
     ...(done && done in CONVERSATION_NOTICES
       ? { notice: CONVERSATION_NOTICES[done as keyof typeof CONVERSATION_NOTICES] }
       : {}),

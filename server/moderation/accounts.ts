@@ -10,6 +10,7 @@ import type { Why } from '../store/moderation.ts';
 import type { Store } from '../store/store.ts';
 import { shownId } from './named-id.ts';
 import { alreadyBanned, OPERATOR } from './log.ts';
+import { isFraud, recordFraudNotices } from './fraud-notices.ts';
 import { blockPhotosOfAd, deletePendingOnlyPhotos } from './photos.ts';
 
 export type BanResult =
@@ -20,6 +21,8 @@ export type BanResult =
       removedInReview: number[];
       /** The keys of photo sizes deleted, for the photo storage to delete after the unit of work. */
       unusedKeys: string[];
+      /** Members newly to be told (banned for scam or fraud): their mails go after the unit of work. */
+      fraudNotices: number;
     }
   | { kind: 'unknown' }
   | { kind: 'moderator'; email: string }
@@ -73,6 +76,7 @@ export function banAccount(
       if (ad) unusedKeys.push(...(await deletePendingOnlyPhotos(tx, ad)));
     }
     await tx.moderation.removeAllOf(accountId, why, at);
+    const fraudNotices = isFraud(why) ? await recordFraudNotices(tx, accountId, 'banned', at) : 0;
     const base = { at, by: moderator, accountId, accountEmail: account.email };
     await tx.moderationLog.append({ ...base, action: 'ban', reason: why.reason, note: why.note });
     for (const ad of ads)
@@ -89,6 +93,7 @@ export function banAccount(
       removedLive: ads.filter((ad) => ad.status === 'live').map((ad) => ad.id),
       removedInReview: ads.filter((ad) => ad.status === 'review').map((ad) => ad.id),
       unusedKeys,
+      fraudNotices,
     };
   });
 }

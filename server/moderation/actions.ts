@@ -19,6 +19,7 @@ import { deleteBytesOf } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import type { Store } from '../store/store.ts';
 import { banAccount, banRefusal } from './accounts.ts';
+import { mailFraudNoticesOf } from './fraud-notices.ts';
 import {
   adConflictRefusal,
   approveAd,
@@ -52,6 +53,23 @@ export const whyGiven = (input: { reason: ModerationReason; note?: string | unde
   reason: MODERATION_REASONS[input.reason],
   ...(input.note ? { note: input.note } : {}),
 });
+
+/**
+ * After a ban or a removal for scam or fraud committed: the mails of the notices it wrote
+ * (`count`), claimed now and sent in the background. A failure here is the hourly sweep's to
+ * mend, never the moderator's error: the ban is done.
+ */
+export async function mailNewFraudNotices(deps: ModerationDeps, accountId: number, count: number) {
+  if (count === 0) return;
+  await mailFraudNoticesOf(
+    { store: deps.store, mailer: deps.mailer, site: deps.mailSite() },
+    accountId,
+  ).catch((error: unknown) =>
+    console.error(
+      `The fraud notices about account ${accountId} were not mailed now (the sweep will): ${(error as Error).message}`,
+    ),
+  );
+}
 
 /** Approves an ad in review, or a live ad's pending edit, at the revision the moderator saw. */
 export async function approveAdAction(
@@ -106,6 +124,7 @@ export async function removeAdAction(
   if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
   await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
   deps.mailer.send(adRemovedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why));
+  await mailNewFraudNotices(deps, result.ad.accountId, result.fraudNotices);
   publishSoon(deps.publisher, `removed ad ${ad.id}`);
   return { done: 'removed', outcome: { adId: ad.id, status: 'removed' } };
 }
@@ -120,6 +139,7 @@ export async function banAccountAction(
   const result = await banAccount(deps.store, moderator, account.id, whyGiven(input));
   if (result.kind !== 'done') throw banRefusal(result, account.raw);
   await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `banned account ${account.id}`);
+  await mailNewFraudNotices(deps, account.id, result.fraudNotices);
   if (result.removedLive.length > 0)
     publishSoon(
       deps.publisher,

@@ -12,6 +12,7 @@ import type { Moderator } from '../store/moderation-log.ts';
 import type { Why } from '../store/moderation.ts';
 import type { Store } from '../store/store.ts';
 import { alreadyHandled } from './log.ts';
+import { isFraud, recordFraudNotices } from './fraud-notices.ts';
 import { blockPhotosOfAd, deletePendingOnlyPhotos, photosLeaving } from './photos.ts';
 import { isAwaitingReview } from './review.ts';
 import { shownId } from './named-id.ts';
@@ -184,7 +185,7 @@ export function removeAd(
   revision: number,
   why: Why,
   now = new Date(),
-): Promise<AdDecision<{ ad: MemberAdRow } & PhotoBytesToDelete>> {
+): Promise<AdDecision<{ ad: MemberAdRow; fraudNotices: number } & PhotoBytesToDelete>> {
   return decideOn(
     store,
     moderator,
@@ -207,7 +208,11 @@ export function removeAd(
       // Removed as "under 18" or "someone else's photos": every photo of it is blocked. The
       // photos only its pending edit had are gone with the edit.
       await blockPhotosOfAd(tx, adId, why, at);
-      return { unusedKeys: await deletePendingOnlyPhotos(tx, ad) };
+      // Removed for scam or fraud: the members who answered its account are told.
+      const fraudNotices = isFraud(why)
+        ? await recordFraudNotices(tx, ad.accountId, 'ad-removed', at)
+        : 0;
+      return { unusedKeys: await deletePendingOnlyPhotos(tx, ad), fraudNotices };
     },
   );
 }

@@ -14,7 +14,7 @@ import type { ReportAction, ResolveReportsInput } from '../../src/schemas/report
 import { adRemovedMail } from '../mail/moderation-messages.ts';
 import { Refusal } from '../refusal.ts';
 import { banAccount, moderatorNotBanned } from '../moderation/accounts.ts';
-import { whyGiven, type ModerationDeps } from '../moderation/actions.ts';
+import { mailNewFraudNotices, whyGiven, type ModerationDeps } from '../moderation/actions.ts';
 import { removeAd, type Moderator, type Why } from '../moderation/ads.ts';
 import { deleteBytesOf } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon } from '../publishing/publisher.ts';
@@ -44,6 +44,8 @@ export interface ResolveResult {
   /** An editor's ad removed: off the site for good, content/ads/ should lose it too. */
   editorAdRemoved?: boolean;
   banned?: { accountId: number; email: string; removedAds: number; already: boolean };
+  /** The account whose new fraud notices (a removal or ban for scam or fraud) are to be mailed. */
+  fraudNotices?: { accountId: number; count: number };
   /**
    * Keys of photo sizes the removal or ban deleted (a pending edit's photos): the photo
    * storage's bytes to delete after the unit of work.
@@ -91,6 +93,8 @@ export async function decideOnReports(
     deps.mailer.send(
       adRemovedMail(deps.mailSite(), result.removedAd.accountEmail, result.removedAd, why!),
     );
+  if (result.fraudNotices)
+    await mailNewFraudNotices(deps, result.fraudNotices.accountId, result.fraudNotices.count);
   if (result.publish) publishSoon(deps.publisher, result.publish);
   return { ...result, group };
 }
@@ -245,6 +249,7 @@ async function remove(decision: Decision): Promise<void> {
       throw new Refusal('conflict', removed.kind === 'conflict' ? removed.message : AD_CHANGED);
     result.removedAd = removed.ad;
     result.unusedKeys = removed.unusedKeys;
+    result.fraudNotices = { accountId: removed.ad.accountId, count: removed.fraudNotices };
     if (!wasHidden) result.publish = `removed ad ${adId} after reports`;
   } else {
     await tx.moderationLog.append({
@@ -281,6 +286,7 @@ async function ban(decision: Decision, target: number | undefined): Promise<void
     };
   } else {
     result.unusedKeys = banned.unusedKeys;
+    result.fraudNotices = { accountId: target, count: banned.fraudNotices };
     result.banned = {
       accountId: target,
       email: banned.email,

@@ -234,4 +234,15 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      unsubscribe_hash bytea NOT NULL UNIQUE
    );
    CREATE UNIQUE INDEX saved_searches_one_per_query ON saved_searches(account_id, query);`,
+  // Migration 5: fraud notices (SQLite's migration 10, whose comments say what each is).
+  `CREATE TABLE fraud_notices (
+     banned_account_id bigint NOT NULL,
+     member_id bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     action ${text} NOT NULL CHECK (action IN ('banned', 'ad-removed')),
+     created_at ${text} NOT NULL,
+     mailed_at ${text},
+     PRIMARY KEY (banned_account_id, member_id)
+   );
+   CREATE INDEX fraud_notices_by_member ON fraud_notices(member_id);
+   CREATE INDEX fraud_notices_unmailed ON fraud_notices(banned_account_id) WHERE mailed_at IS NULL;`,
 ];

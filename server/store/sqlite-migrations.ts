@@ -288,4 +288,22 @@ export const MIGRATIONS: readonly string[] = [
      unsubscribe_hash BLOB NOT NULL UNIQUE
    ) STRICT;
    CREATE UNIQUE INDEX saved_searches_one_per_query ON saved_searches(account_id, query);`,
+  // Fraud bans tell the people who talked with the account (docs/product.md section 7, issue 29):
+  // one row per banned account and member who answered it, written in the ban's (or the removal's)
+  // unit of work, so that it is made once however many moderators or instances act at once.
+  // banned_account_id references nothing: account ids are never given again (deleted_accounts),
+  // and the notice outlives the account. action: 'banned', or 'ad-removed' (a live ad of the
+  // account removed for scam or fraud; a later ban turns it into 'banned', without a new mail).
+  // mailed_at: when the mail was claimed (UPDATE … WHERE mailed_at IS NULL, so one sender wins);
+  // given back (NULL) when it could not be sent, and swept every hour.
+  `CREATE TABLE fraud_notices (
+     banned_account_id INTEGER NOT NULL,
+     member_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     action TEXT NOT NULL CHECK (action IN ('banned', 'ad-removed')),
+     created_at TEXT NOT NULL,
+     mailed_at TEXT,
+     PRIMARY KEY (banned_account_id, member_id)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX fraud_notices_by_member ON fraud_notices(member_id);
+   CREATE INDEX fraud_notices_unmailed ON fraud_notices(banned_account_id) WHERE mailed_at IS NULL;`,
 ];

@@ -10,6 +10,7 @@ import { accountStore, type AccountStore } from './accounts.ts';
 import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
 import { emailTokenStore, type EmailTokenStore } from './email-tokens.ts';
+import { fraudNoticeStore, type FraudNoticeStore } from './fraud-notices.ts';
 import type { PoolStats, StoreEngine } from './engine.ts';
 import { publishAnnouncements, type PublishAnnouncements } from './publish-announcements.ts';
 import { publishedAdsStore, type PublishedAdsStore } from './published-ads.ts';
@@ -54,6 +55,8 @@ export interface Store {
   readonly photoBlobs: PhotoBlobStore;
   /** Members' saved searches and their digests' claims (saved-searches.ts). */
   readonly savedSearches: SavedSearchStore;
+  /** Who answered an account banned for scam or fraud, and their mails (fraud-notices.ts). */
+  readonly fraudNotices: FraudNoticeStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -112,6 +115,7 @@ function partsOf(context: StoreContext) {
     photos: photoStore(context),
     photoBlobs: photoBlobStore(context),
     savedSearches: savedSearchStore(context),
+    fraudNotices: fraudNoticeStore(context),
   };
 }
 

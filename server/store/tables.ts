@@ -23,6 +23,7 @@ export interface Tables {
   photo_blobs: { key: string; bytes: Buffer; created_at: string };
   blocked_photos: BlockedPhotosTable;
   saved_searches: SavedSearchesTable;
+  fraud_notices: FraudNoticesTable;
 }
 
 export interface AccountsTable {
@@ -214,4 +215,16 @@ export interface SavedSearchesTable {
   seen_ids: string | null;
   /** SHA-256 of the one-click unsubscribe token. */
   unsubscribe_hash: Buffer;
+}
+
+export interface FraudNoticesTable {
+  /** The account banned (or whose live ad was removed) for scam or fraud; outlives it. */
+  banned_account_id: number;
+  /** A member who answered a message of that account. */
+  member_id: number;
+  /** What the moderators did: banned the account, or removed a live ad of it. */
+  action: 'banned' | 'ad-removed';
+  created_at: string;
+  /** When its mail was claimed to be sent; null: not yet (or its sending failed). */
+  mailed_at: string | null;
 }

@@ -5,6 +5,7 @@
 // Nothing here ever holds another member's email address (docs/product.md section 7): the other side
 // is named by their role in the conversation.
 import { conversationPath } from '../paths.ts';
+import type { FraudNoticeAction } from './fraud-notice.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 
 /** Who the other side of a conversation is, as the member sees them. */
@@ -25,6 +26,8 @@ export interface InboxEntry {
   unread: number;
   /** The member blocked the other side. */
   youBlocked: boolean;
+  /** The other side was banned (or had an ad removed) for scam or fraud after the member answered. */
+  fraudNotice?: FraudNoticeAction;
 }
 
 export interface InboxView {
@@ -63,6 +66,11 @@ export interface ConversationView {
   closed?: ClosedReason;
   /** The member blocked the other side (Unblock is offered). */
   youBlocked: boolean;
+  /**
+   * The other side was banned (or had an ad removed) for scam or fraud, and the member had answered
+   * them here: the notice (src/pages/fraud-notice.ts).
+   */
+  fraudNotice?: FraudNoticeAction;
   /** What the last action did, after its redirect (`?done=…`). */
   notice?: string;
 }

@@ -9,6 +9,9 @@ export const MODERATION_REASONS = {
   identity: "Uses someone else's photos or identity",
   contact: 'Contact details in the ad',
   explicit: 'Explicit content',
+  // Banning an account or removing its live ad for this tells the members who answered it
+  // (server/moderation/fraud-notices.ts).
+  scam: 'Scam or fraud',
   spam: 'Spam or duplicate',
   'wrong-place': 'Wrong city or category',
   other: 'Other',

@@ -40,7 +40,7 @@ export interface StoredConversation {
 
 /** A live member ad of `member` (approved now, 20 days left); its id. */
 export async function insertLiveAd(
-  t: TestApp,
+  t: Pick<TestApp, 'sql'>,
   member: Pick<TestMember, 'accountId'>,
   title = 'Coffee and a long walk by the sea',
   columns: { state?: string; city?: string; status?: string; expiresOn?: string } = {},
@@ -107,7 +107,7 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 
 /** A conversation about a member ad between its poster and a replier, inserted directly; its id. */
 export async function insertConversation(
-  t: TestApp,
+  t: Pick<TestApp, 'sql'>,
   thread: { adId: number; adTitle: string; posterId: number; replierId: number },
 ): Promise<number> {
   const row = await t.sql.get<{ id: number }>(
@@ -125,7 +125,7 @@ export async function insertConversation(
 
 /** A message in a conversation, `sentMinutesAgo` before now, inserted directly; its id. */
 export async function insertMessage(
-  t: TestApp,
+  t: Pick<TestApp, 'sql'>,
   conversationId: number,
   senderId: number,
   body: string,

@@ -17,6 +17,7 @@ import {
 } from '../messages-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
+import { FraudNotice } from './FraudNotice.tsx';
 
 export default function Page() {
   const data = useData<Data>();
@@ -63,6 +64,9 @@ export default function Page() {
           )}
         </p>
       </header>
+      {c.fraudNotice && (
+        <FraudNotice action={c.fraudNotice} adTitle={c.adTitle} yourAd={c.yourAd} />
+      )}
       {c.notice && <Banner tone="info">{c.notice}</Banner>}
       <ThreadPages conversation={c} label="Pages of this conversation" />
       <ol className="thread" aria-label="Messages">

@@ -2,6 +2,7 @@
 import { MessageTime } from '../../components/MessageTime.tsx';
 import { plural } from '../../format.ts';
 import { conversationPath, homePath } from '../../paths.ts';
+import { FRAUD_NOTICE_TITLES } from '../fraud-notice.ts';
 import type { InboxEntry } from '../messages-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
@@ -70,6 +71,12 @@ function Conversation({ entry }: { entry: InboxEntry }) {
           {OTHER_LABELS[entry.other]}
           {entry.youBlocked && <span className="inbox-item__blocked"> · You blocked them</span>}
         </p>
+        {entry.fraudNotice && (
+          <p className="inbox-item__fraud">
+            <strong>Warning: {FRAUD_NOTICE_TITLES[entry.fraudNotice]}.</strong> Open the
+            conversation to read what to do.
+          </p>
+        )}
       </div>
       <div className="inbox-item__side">
         {entry.unread > 0 && (

@@ -1,0 +1,443 @@
+// Fraud bans tell the people who talked with the account (docs/product.md section 7, issue 29), on
+// either store (this folder runs on SQLite and again on PostgreSQL): a ban or a live ad's removal
+// with the reason "Scam or fraud", as a moderator posts it without JavaScript, gives every member
+// who answered the account (and only them) a notice on those conversations, a mark in their inbox
+// and one mail; a second ban, a later ban after a removal, and the sweep send nothing more; a mail
+// that fails is given back and the sweep sends it; two instances sweeping at once mail it once.
+import { describe, expect, test } from 'vitest';
+import { createMailer } from '../../../server/mail/mailer.ts';
+import { banAccount } from '../../../server/moderation/accounts.ts';
+import { removeAd } from '../../../server/moderation/ads.ts';
+import { sweepFraudNotices } from '../../../server/moderation/fraud-notices.ts';
+import { conversationPath } from '../../../src/paths.ts';
+import { cookieHeader, PASSWORD, postJson } from '../../helpers/api.ts';
+import { mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
+import {
+  conversationIdOf,
+  insertLiveAd,
+  messagesTestApp,
+  pageText,
+  replyIn,
+  startConversation,
+} from '../../helpers/messages.ts';
+import {
+  insertAdInReview,
+  postModerationForm,
+  recordingPublisher,
+  signUpModerator,
+  type TestMember,
+} from '../../helpers/moderation.ts';
+import { getPage, makeMember } from '../../helpers/posting.ts';
+import { onPostgres, openTestStore } from '../../helpers/test-store.ts';
+
+process.env.PASSWORD_HASH_COST = String(2 ** 14);
+
+const t = messagesTestApp({ publisher: recordingPublisher() });
+
+const FIRST = 'Hi! I saw your ad and would love to hear more about you.';
+const ANSWER = 'Hello, thanks for writing. Tell me about yourself?';
+
+let moderatorMember: TestMember | undefined;
+const moderator = async () => (moderatorMember ??= await signUpModerator(t.app, t.store));
+
+/** The fraud notice mails a member got (after every mail queued so far is sent). */
+async function noticesTo(member: TestMember): Promise<ReadMail[]> {
+  await t.mailer.settled();
+  return mailsTo(t.outboxDir, member.email).filter((mail) =>
+    mail.subject.startsWith('Safety warning'),
+  );
+}
+
+async function pageOf(member: TestMember, path: string): Promise<string> {
+  const response = await getPage(t, path, member.session);
+  expect(response.status).toBe(200);
+  return pageText(await response.text());
+}
+
+const noticeRows = (accountId: number) =>
+  t.sql.all<{ member_id: number; action: string; mailed_at: string | null }>(
+    'SELECT member_id, action, mailed_at FROM fraud_notices WHERE banned_account_id = ? ORDER BY member_id',
+    accountId,
+  );
+
+/**
+ * The scammer writes first to the ad of each member (through the real message form); `answering`
+ * of them write back. The conversations' ids, in the order of `members`.
+ */
+async function scammerWritesTo(
+  scammer: TestMember,
+  members: readonly TestMember[],
+  answering: readonly TestMember[],
+  title = (index: number) => `Evening walks by the river ${index}`,
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [index, member] of members.entries()) {
+    const adId = await insertLiveAd(t, member, title(index));
+    const started = await startConversation(t, scammer, adId, FIRST);
+    expect(started.status).toBe(303);
+    ids.push(conversationIdOf(started));
+  }
+  for (const [index, member] of members.entries())
+    if (answering.includes(member))
+      expect((await replyIn(t, member, ids[index]!, ANSWER)).status).toBe(303);
+  return ids;
+}
+
+/** A ban with a reason, as the ban form posts it without JavaScript. */
+async function ban(account: TestMember, reason = 'scam') {
+  return postModerationForm(
+    t.app,
+    `/api/moderate/accounts/${account.accountId}/ban`,
+    { reason, note: '' },
+    (await moderator()).session,
+  );
+}
+
+describe('a ban for scam or fraud', () => {
+  test('a scammer wrote to three members, two answered: exactly those two get the notice on their conversation and one mail each', async () => {
+    const scammer = await makeMember(t);
+    const [ana, ben, cai] = [await makeMember(t), await makeMember(t), await makeMember(t)];
+    const [anaThread, benThread, caiThread] = await scammerWritesTo(
+      scammer,
+      [ana, ben, cai],
+      [ana, ben],
+    );
+
+    const banned = await ban(scammer);
+    expect(banned.status).toBe(303);
+
+    const rows = await noticeRows(scammer.accountId);
+    expect(rows.map((row) => [row.member_id, row.action])).toEqual([
+      [ana.accountId, 'banned'],
+      [ben.accountId, 'banned'],
+    ]);
+    expect(rows.every((row) => row.mailed_at !== null)).toBe(true);
+
+    for (const [member, thread, index] of [
+      [ana, anaThread, 0],
+      [ben, benThread, 1],
+    ] as const) {
+      const mails = await noticesTo(member);
+      expect(mails).toHaveLength(1);
+      const mail = mails[0]!;
+      expect(mail.subject).toBe(
+        'Safety warning: a member you talked with on Localboard was banned for scam or fraud',
+      );
+      expect(mail.text).toContain(
+        `Our moderators banned the member who wrote to you about your ad “Evening walks by the river ${index}” for scam or fraud.`,
+      );
+      expect(mail.text).toContain('Never send money, gift cards or codes');
+      expect(mail.text).toContain(`${TEST_MAIL_SITE.baseUrl}${conversationPath(thread!)}`);
+      expect(mail.text).toContain(`${TEST_MAIL_SITE.baseUrl}/about/recognising-scams`);
+      // No message's text, no other member's address.
+      for (const secret of [FIRST, ANSWER, scammer.email]) {
+        expect(mail.text).not.toContain(secret);
+        expect(mail.html).not.toContain(secret);
+      }
+
+      const text = await pageOf(member, conversationPath(thread!));
+      expect(text).toContain('Warning: this member was banned for scam or fraud');
+      expect(text).toContain(
+        `Our moderators banned the member who wrote to you about your ad “Evening walks by the river ${index}” for scam or fraud. They can no longer write to you.`,
+      );
+      expect(text).toContain(
+        'Never send money, gift cards or codes (such as a code sent to your phone) to anyone you met here, whatever the story: no genuine member needs them.',
+      );
+      expect(text).toContain('Read our guide to recognizing scams');
+      expect(
+        (await (await getPage(t, conversationPath(thread!), member.session)).text()).includes(
+          'href="/about/recognising-scams"',
+        ),
+      ).toBe(true);
+      const inbox = await pageOf(member, '/messages');
+      expect(inbox).toContain(
+        'Warning: this member was banned for scam or fraud. Open the conversation to read what to do.',
+      );
+    }
+
+    // Received, never answered: nothing.
+    expect(await noticesTo(cai)).toEqual([]);
+    expect(await pageOf(cai, conversationPath(caiThread!))).not.toContain('Warning');
+    expect(await pageOf(cai, '/messages')).not.toContain('Warning');
+  });
+
+  test('a member who answered in two conversations gets one mail naming both, and the notice on both', async () => {
+    const scammer = await makeMember(t);
+    const dana = await makeMember(t);
+    const threads = await scammerWritesTo(scammer, [dana, dana], [dana], (index) =>
+      index === 0 ? 'Salsa on Fridays' : 'Board games and tea',
+    );
+    expect((await ban(scammer)).status).toBe(303);
+
+    const mails = await noticesTo(dana);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(`${TEST_MAIL_SITE.baseUrl}${conversationPath(threads[0]!)}`);
+    expect(mails[0]!.text).toContain(
+      `You also talked with them about your ad “Board games and tea”: ${TEST_MAIL_SITE.baseUrl}${conversationPath(threads[1]!)}`,
+    );
+    for (const thread of threads)
+      expect(await pageOf(dana, conversationPath(thread))).toContain(
+        'Warning: this member was banned for scam or fraud',
+      );
+    expect(await noticeRows(scammer.accountId)).toHaveLength(1);
+  });
+
+  test('who wrote first and was answered but never wrote again gets nothing; nor a banned or deleted member', async () => {
+    const scammer = await makeMember(t);
+    const scammerAd = await insertLiveAd(t, scammer, 'Weekend hikes, no drama');
+    // Wrote first, the scammer answered, never wrote again: received, never answered.
+    const silent = await makeMember(t);
+    const silentThread = conversationIdOf(
+      await startConversation(t, silent, scammerAd, 'Hi, I like hikes too.'),
+    );
+    expect((await replyIn(t, scammer, silentThread, ANSWER)).status).toBe(303);
+    // Answered, then banned for something else, or gone.
+    const bannedMember = await makeMember(t);
+    const leaving = await makeMember(t);
+    await scammerWritesTo(scammer, [bannedMember, leaving], [bannedMember, leaving]);
+    expect((await ban(bannedMember, 'spam')).status).toBe(303);
+    const deleted = await postJson(
+      t.app,
+      '/api/account/delete',
+      { password: PASSWORD },
+      cookieHeader(leaving.session),
+    );
+    expect(deleted.status).toBe(200);
+
+    expect((await ban(scammer)).status).toBe(303);
+    expect(await noticeRows(scammer.accountId)).toEqual([]);
+    for (const member of [silent, bannedMember]) expect(await noticesTo(member)).toEqual([]);
+    expect(await pageOf(silent, conversationPath(silentThread))).not.toContain('Warning');
+  });
+
+  test('a ban for another reason tells nobody', async () => {
+    const spammer = await makeMember(t);
+    const erin = await makeMember(t);
+    await scammerWritesTo(spammer, [erin], [erin]);
+    expect((await ban(spammer, 'spam')).status).toBe(303);
+    expect(await noticeRows(spammer.accountId)).toEqual([]);
+    expect(await noticesTo(erin)).toEqual([]);
+  });
+
+  test('a second ban is refused and sends nothing more; nor does the sweep', async () => {
+    const scammer = await makeMember(t);
+    const finn = await makeMember(t);
+    await scammerWritesTo(scammer, [finn], [finn]);
+    expect((await ban(scammer)).status).toBe(303);
+    expect(await noticesTo(finn)).toHaveLength(1);
+
+    expect((await ban(scammer)).status).toBe(409);
+    expect(
+      await sweepFraudNotices({ store: t.store, mailer: t.mailer, site: TEST_MAIL_SITE }),
+    ).toEqual({
+      mailed: 0,
+      failed: 0,
+    });
+    expect(await noticesTo(finn)).toHaveLength(1);
+  });
+});
+
+describe('a live ad removed for scam or fraud', () => {
+  test('tells the members who answered its poster; a later ban of the account says so on the page but mails nothing more', async () => {
+    const scammer = await makeMember(t);
+    const adId = await insertLiveAd(t, scammer, 'Travel buddy wanted');
+    const gina = await makeMember(t);
+    const hugo = await makeMember(t);
+    const ginaThread = conversationIdOf(await startConversation(t, gina, adId, 'Hi! Where to?'));
+    const hugoThread = conversationIdOf(await startConversation(t, hugo, adId, 'Hello there.'));
+    for (const thread of [ginaThread, hugoThread])
+      expect((await replyIn(t, scammer, thread, ANSWER)).status).toBe(303);
+    expect((await replyIn(t, gina, ginaThread, 'Lisbon, maybe?')).status).toBe(303);
+
+    const { revision } = (await t.sql.get<{ revision: number }>(
+      'SELECT revision FROM member_ads WHERE id = ?',
+      adId,
+    ))!;
+    const removed = await postModerationForm(
+      t.app,
+      `/api/moderate/ads/${adId}/remove`,
+      { revision: String(revision), reason: 'scam', note: '' },
+      (await moderator()).session,
+    );
+    expect(removed.status).toBe(303);
+
+    const mails = await noticesTo(gina);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe(
+      'Safety warning: a member you talked with on Localboard had an ad removed for scam or fraud',
+    );
+    expect(mails[0]!.text).toContain(
+      'Our moderators removed an ad of the poster of the ad “Travel buddy wanted” for scam or fraud.',
+    );
+    const page = await pageOf(gina, conversationPath(ginaThread));
+    expect(page).toContain("Warning: this member's ad was removed for scam or fraud");
+    expect(page).toContain(
+      'Our moderators removed an ad of the poster of the ad “Travel buddy wanted” for scam or fraud.',
+    );
+    expect(await noticesTo(hugo)).toEqual([]);
+    expect(await pageOf(hugo, conversationPath(hugoThread))).not.toContain('Warning');
+
+    // The account banned for it after: the notice says so; the one mail stays the one.
+    expect((await ban(scammer)).status).toBe(303);
+    expect((await noticeRows(scammer.accountId)).map((row) => row.action)).toEqual(['banned']);
+    expect(await pageOf(gina, conversationPath(ginaThread))).toContain(
+      'Warning: this member was banned for scam or fraud',
+    );
+    expect(await noticesTo(gina)).toHaveLength(1);
+  });
+});
+
+describe('the mails', () => {
+  test('a mail that cannot be sent is given back and sent by the next sweep, once', async () => {
+    const scammer = await makeMember(t);
+    const ivy = await makeMember(t);
+    const jon = await makeMember(t);
+    await scammerWritesTo(scammer, [ivy, jon], [ivy, jon]);
+    // The ban's unit of work alone: as an instance that stopped before its mails.
+    const by = { accountId: (await moderator()).accountId, email: (await moderator()).email };
+    const banned = await banAccount(t.store, by, scammer.accountId, { reason: 'Scam or fraud' });
+    expect(banned).toMatchObject({ kind: 'done', fraudNotices: 2 });
+    expect((await noticeRows(scammer.accountId)).map((row) => row.mailed_at)).toEqual([null, null]);
+
+    // Nothing listens on port 1: the mail server is down.
+    const down = createMailer({
+      smtpUrl: 'smtp://127.0.0.1:1',
+      outboxDir: t.outboxDir,
+      from: 'no-reply@localhost',
+      log: () => {},
+    });
+    const lines: string[] = [];
+    const failed = await sweepFraudNotices({
+      store: t.store,
+      mailer: down,
+      site: TEST_MAIL_SITE,
+      log: (line) => lines.push(line),
+    });
+    expect(failed.mailed).toBe(0);
+    expect(failed.failed).toBeGreaterThan(0);
+    expect(lines[0]).toMatch(/^The fraud notice of member \d+ about account \d+ was not sent: /);
+    expect((await noticeRows(scammer.accountId)).some((row) => row.mailed_at === null)).toBe(true);
+
+    const sweep = () =>
+      sweepFraudNotices({ store: t.store, mailer: t.mailer, site: TEST_MAIL_SITE });
+    const sent = await sweep();
+    expect(sent.failed).toBe(0);
+    expect((await noticeRows(scammer.accountId)).every((row) => row.mailed_at !== null)).toBe(true);
+    expect(await sweep()).toEqual({ mailed: 0, failed: 0 });
+    expect(await noticesTo(ivy)).toHaveLength(1);
+    expect(await noticesTo(jon)).toHaveLength(1);
+  });
+
+  test('two instances sweeping at once mail each notice once', async () => {
+    const scammers = [await makeMember(t), await makeMember(t)];
+    const members = [await makeMember(t), await makeMember(t), await makeMember(t)];
+    for (const scammer of scammers) await scammerWritesTo(scammer, members, members);
+    const by = { accountId: (await moderator()).accountId, email: (await moderator()).email };
+    for (const scammer of scammers)
+      await banAccount(t.store, by, scammer.accountId, { reason: 'Scam or fraud' });
+
+    // On PostgreSQL a second store on the same schema, as a second instance; SQLite has one.
+    const other = onPostgres() ? (await openTestStore(t.dir)).store : t.store;
+    try {
+      const runs = await Promise.all(
+        [t.store, other].map((store) =>
+          sweepFraudNotices({ store, mailer: t.mailer, site: TEST_MAIL_SITE }),
+        ),
+      );
+      expect(runs[0]!.mailed + runs[1]!.mailed).toBe(6);
+    } finally {
+      if (other !== t.store) await other.close();
+    }
+    for (const member of members) expect(await noticesTo(member)).toHaveLength(2);
+  });
+});
+
+describe('across instances', () => {
+  test('a ban and a removal for scam or fraud at once, on two instances: one notice a member, one mail', async () => {
+    const scammer = await makeMember(t);
+    const lena = await makeMember(t);
+    const adId = await insertLiveAd(t, scammer, 'Coffee tasting partner');
+    const thread = conversationIdOf(await startConversation(t, lena, adId, 'Hi there!'));
+    expect((await replyIn(t, scammer, thread, ANSWER)).status).toBe(303);
+    expect((await replyIn(t, lena, thread, 'Sounds lovely.')).status).toBe(303);
+    const { revision } = (await t.sql.get<{ revision: number }>(
+      'SELECT revision FROM member_ads WHERE id = ?',
+      adId,
+    ))!;
+    // On PostgreSQL a second store on the same schema, as a second instance; SQLite has one.
+    const other = onPostgres() ? (await openTestStore(t.dir)).store : t.store;
+    try {
+      const by = { accountId: (await moderator()).accountId, email: (await moderator()).email };
+      const why = { reason: 'Scam or fraud' };
+      const [banned, removed] = await Promise.all([
+        banAccount(t.store, by, scammer.accountId, why),
+        removeAd(other, by, adId, revision, why),
+      ]);
+      const written = [banned, removed].map((result) =>
+        result.kind === 'done' ? result.fraudNotices : 0,
+      );
+      expect(written.reduce((sum, count) => sum + count, 0)).toBe(1);
+      expect(await noticeRows(scammer.accountId)).toEqual([
+        expect.objectContaining({ member_id: lena.accountId, mailed_at: null }),
+      ]);
+      // Each instance mails what it wrote, and sweeps: one mail.
+      await Promise.all(
+        [t.store, other].map((store) =>
+          sweepFraudNotices({ store, mailer: t.mailer, site: TEST_MAIL_SITE }),
+        ),
+      );
+    } finally {
+      if (other !== t.store) await other.close();
+    }
+    expect(await noticesTo(lena)).toHaveLength(1);
+  });
+});
+
+describe('the reason in the forms', () => {
+  test('the ban confirmation, and the reject and remove forms of the queue, offer "Scam or fraud"', async () => {
+    const member = await makeMember(t);
+    const page = await getPage(t, `/moderate?ban=${member.accountId}`, (await moderator()).session);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const banForm = html.slice(html.indexOf('id="ban"'));
+    expect(banForm).toContain('<option value="scam">Scam or fraud</option>');
+
+    const adId = await insertAdInReview(t.sql, { accountId: member.accountId });
+    const queue = await (await getPage(t, '/moderate', (await moderator()).session)).text();
+    const entry = queue.slice(queue.indexOf(`id="ad-${adId}"`));
+    const reject = entry.slice(entry.indexOf(`/api/moderate/ads/${adId}/reject`));
+    expect(reject.slice(0, reject.indexOf('</form>'))).toContain(
+      '<option value="scam">Scam or fraud</option>',
+    );
+  });
+
+  test('a reported conversation banned for scam or fraud from the reports page tells who answered', async () => {
+    const scammer = await makeMember(t);
+    const kim = await makeMember(t);
+    const [thread] = await scammerWritesTo(scammer, [kim], [kim]);
+    const reported = await postModerationForm(
+      t.app,
+      '/api/reports',
+      { conversation: String(thread), reason: 'spam' },
+      kim.session,
+    );
+    expect(reported.status).toBe(303);
+    const session = (await moderator()).session;
+    const html = await (await getPage(t, '/moderate/reports', session)).text();
+    const key = `conversation:${thread}:${scammer.accountId}`;
+    const group = html.slice(html.indexOf(`id="${key.replace(/:/g, '-')}"`));
+    expect(group).toContain('<option value="scam">Scam or fraud</option>');
+    const seen = /name="seen" value="(\d+)"/.exec(group)![1]!;
+    const banned = await postModerationForm(
+      t.app,
+      '/api/moderate/reports',
+      { group: key, seen, action: 'ban', reason: 'scam' },
+      session,
+    );
+    expect(banned.status).toBe(303);
+    expect(await noticesTo(kim)).toHaveLength(1);
+    expect(await pageOf(kim, conversationPath(thread!))).toContain(
+      'Warning: this member was banned for scam or fraud',
+    );
+  });
+});
