@@ -26,7 +26,8 @@ import { buildDateFrom } from './build-date.ts';
 import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
 import { filesStamp } from './fingerprint.mjs';
 import { SITE_FOLDER } from './prerender/output-layout.ts';
-import { copyFilesInto, replaceFile } from './replace-file.ts';
+import { copyFilesInto } from './replace-file.ts';
+import { finishBuild, FINISH_VARIABLE, notForTheSite, type BuildFinish } from './finish-build.ts';
 import { memorySaverFlags } from '../../scripts/node-runtime.mjs';
 
 // The project folder (scripts/build.mjs says where it is); relative options are relative to here.
@@ -106,29 +107,23 @@ delete stepEnvironment.DATABASE_URL;
 if (database.url) stepEnvironment.DATABASE_URL = database.url;
 else stepEnvironment.DATABASE_PATH = database.path;
 
-const started = performance.now();
+const finish: BuildFinish = { outDir, siteStampFile, siteStamp, startedAt: Date.now() };
 exitIfFailed(await run('Compiling content', 'compile-content', full ? ['--full'] : []));
 // The client build's files go into the site, each replaced whole and only when it changed (the
 // server may be serving the site: a publish); old assets (their names carry a hash) leave once no
-// page links to them.
+// page links to them (finish-build.ts).
 mkdirSync(siteDir, { recursive: true });
-const removeOldFiles = copyFilesInto(join(outDir, 'client'), siteDir, (path) =>
-  path.includes('/.vite'),
-);
-exitIfFailed(
-  await run('Prerendering pages', 'prerender-pages', [
-    ...['--cache', cacheDir, '--vite', outDir, '--out', outDir],
-    ...(full ? ['--full'] : []),
-  ]),
-);
-removeOldFiles('assets');
-// Photos only ads that left (or changed) used, now that no page shows them. Imported only now: it
-// brings the content schemas (zod, some 20 MB), which this process would otherwise hold all
-// through the steps, beside their own memory (the build's budget counts every process at once).
-const { removeUnpublishedPhotos } = await import('./compile/published-photos.ts');
-removeUnpublishedPhotos(outDir, SITE_FOLDER);
-replaceFile(siteStampFile, siteStamp);
-console.log(`Build finished in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+copyFilesInto(join(outDir, 'client'), siteDir, notForTheSite);
+const pagesArgs = [
+  ...['--cache', cacheDir, '--vite', outDir, '--out', outDir],
+  ...(full ? ['--full'] : []),
+];
+// The pages step is the build's largest: this process becomes it (execve) rather than wait beside
+// it, and it finishes the build; the budget counts every process at once (docs/benchmarks.md).
+if (typeof process.execve === 'function')
+  handOver('Prerendering pages', 'prerender-pages', pagesArgs);
+exitIfFailed(await run('Prerendering pages', 'prerender-pages', pagesArgs));
+await finishBuild(finish);
 
 /** The database whose member ads are published: the options, else the environment. */
 function databaseOption(): StoreLocation {
@@ -144,6 +139,21 @@ function readIfExists(file: string): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
+/** A step's Node arguments (after the executable) and environment. */
+function stepCommand(title: string, step: keyof typeof NODE_OPTIONS_OF, args: string[]) {
+  const preload = process.env.BENCH_RSS_FILE
+    ? ['--import', join(root, 'bench/report-peak-rss.mjs')]
+    : [];
+  return {
+    args: [...preload, ...NODE_OPTIONS_OF[step], fileURLToPath(buildStepUrl(step)), ...args],
+    env: {
+      ...stepEnvironment,
+      [STEPS_DIR_VARIABLE]: process.env[STEPS_DIR_VARIABLE],
+      BUILD_STEP: title,
+    },
+  };
+}
+
 /** Runs one step in its own Node process; its exit code. */
 async function run(
   title: string,
@@ -151,25 +161,30 @@ async function run(
   args: string[],
 ): Promise<number> {
   console.log(`• ${title}`);
-  const preload = process.env.BENCH_RSS_FILE
-    ? ['--import', join(root, 'bench/report-peak-rss.mjs')]
-    : [];
-  const child = spawn(
-    process.execPath,
-    [...preload, ...NODE_OPTIONS_OF[step], fileURLToPath(buildStepUrl(step)), ...args],
-    {
-      cwd: root,
-      stdio: 'inherit',
-      env: {
-        ...stepEnvironment,
-        [STEPS_DIR_VARIABLE]: process.env[STEPS_DIR_VARIABLE],
-        BUILD_STEP: title,
-      },
-    },
-  );
+  const command = stepCommand(title, step, args);
+  const child = spawn(process.execPath, command.args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: command.env,
+  });
   return new Promise<number>((resolvePromise) =>
     child.once('exit', (exitCode) => resolvePromise(exitCode ?? 1)),
   );
+}
+
+/**
+ * This process becomes the last step, which finishes the build (finish-build.ts): it never
+ * returns. Its exit code is the build's, as a child's would be.
+ */
+function handOver(title: string, step: keyof typeof NODE_OPTIONS_OF, args: string[]): never {
+  console.log(`• ${title}`);
+  const command = stepCommand(title, step, args);
+  process.chdir(root);
+  process.execve!(process.execPath, [process.execPath, ...command.args], {
+    ...command.env,
+    [FINISH_VARIABLE]: JSON.stringify(finish),
+  } as NodeJS.ProcessEnv);
+  throw new Error('process.execve returned');
 }
 
 /** A step that failed ends the build, with its exit code (it has said what went wrong). */

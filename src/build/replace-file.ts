@@ -35,33 +35,30 @@ export function replaceFile(path: string, data: string | Uint8Array): void {
 /**
  * Makes the files of `to` that `from` has the same as in `from`, each replaced whole and only when
  * it differs (the client assets, copied into the site by every build): a page never links to a
- * stylesheet that is half there. Returns a function that removes the files under `to/{folder}`
- * that `from` does not have: called once the pages that linked to them are rewritten.
+ * stylesheet that is half there. removeFilesNotIn takes away the old ones afterwards.
  */
-export function copyFilesInto(
+export function copyFilesInto(from: string, to: string, skip: (path: string) => boolean): void {
+  for (const [source, target] of filesOf(from, to, skip)) {
+    if (sameBytes(source, target)) continue;
+    mkdirSync(dirname(target), { recursive: true });
+    const temporary = temporaryFor(target);
+    copyFileSync(source, temporary);
+    renameSync(temporary, target);
+  }
+}
+
+/**
+ * Removes the files under `to/{folder}` that `from` does not have (what copyFilesInto copied from
+ * it): called once the pages that linked to them are rewritten, in whichever process finishes the
+ * build.
+ */
+export function removeFilesNotIn(
   from: string,
   to: string,
+  folder: string,
   skip: (path: string) => boolean,
-): (folder: string) => void {
-  const kept = new Set<string>();
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const source = join(dir, entry.name);
-      if (skip(source)) continue;
-      const target = join(to, relative(from, source));
-      if (entry.isDirectory()) {
-        mkdirSync(target, { recursive: true });
-        walk(source);
-        continue;
-      }
-      kept.add(target);
-      if (sameBytes(source, target)) continue;
-      const temporary = temporaryFor(target);
-      copyFileSync(source, temporary);
-      renameSync(temporary, target);
-    }
-  };
-  walk(from);
+): void {
+  const kept = new Set(filesOf(from, to, skip).map(([, target]) => target));
   const removeGone = (dir: string) => {
     if (!existsSync(dir)) return;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -70,7 +67,22 @@ export function copyFilesInto(
       else if (!kept.has(path)) rmSync(path, { force: true });
     }
   };
-  return (folder) => removeGone(join(to, folder));
+  removeGone(join(to, folder));
+}
+
+/** Each file under `from` (but `skip`'s) and where it goes under `to`. */
+function filesOf(from: string, to: string, skip: (path: string) => boolean): [string, string][] {
+  const files: [string, string][] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const source = join(dir, entry.name);
+      if (skip(source)) continue;
+      if (entry.isDirectory()) walk(source);
+      else files.push([source, join(to, relative(from, source))]);
+    }
+  };
+  walk(from);
+  return files;
 }
 
 function sameBytes(a: string, b: string): boolean {
