@@ -18,7 +18,7 @@ export function RepeatedMessages({ flags }: { flags: readonly RepeatedMessageFla
             <strong>
               {plural(flag.accounts.length, 'new account')} sent the same first message:
             </strong>{' '}
-            <q className="repeated-messages__sample">{flag.sample}</q>{' '}
+            <span className="repeated-messages__sample">“{flag.sample}”</span>{' '}
             <span className="repeated-messages__when">
               (announced <time dateTime={flag.flaggedAt}>{formatMoment(flag.flaggedAt)}</time>)
             </span>
