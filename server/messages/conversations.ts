@@ -27,8 +27,7 @@
 // sides' messages are stored one at a time and their times run in the order of their ids.
 import { getPolicyTerms, getSite } from '../../src/content/index.ts';
 import type { ClosedReason } from '../../src/pages/messages-view.ts';
-import type { ScamFamily } from '../../src/policy/scam-signals.ts';
-import { findPolicyTerms, refusedTermInMessage } from '../../src/policy/index.ts';
+import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../src/policy/index.ts';
 import { checkMessageBody, type MessageBodyCheck } from '../../src/schemas/message.ts';
 import { Refusal } from '../refusal.ts';
 import type { AdForReply, ConversationRow } from '../store/conversations.ts';

@@ -19,9 +19,13 @@
 import { createHash } from 'node:crypto';
 import { getScamSignals, getSite } from '../../src/content/index.ts';
 import { DAY_MS } from '../../src/days.ts';
-import { contactDetailsInMessage, findContactDetails } from '../../src/policy/index.ts';
-import { judgeMessage, messagePrint } from '../../src/policy/scam-message.ts';
-import type { ScamFamily } from '../../src/policy/scam-signals.ts';
+import {
+  contactDetailsInMessage,
+  findContactDetails,
+  judgeMessage,
+  messagePrint,
+  type ScamFamily,
+} from '../../src/policy/index.ts';
 import { Refusal } from '../refusal.ts';
 import type { MessageScreening } from '../store/conversation-messages.ts';
 import type { Store } from '../store/store.ts';

@@ -12,8 +12,7 @@ import {
   type OtherSide,
 } from '../../src/pages/messages-view.ts';
 import { adPath } from '../../src/paths.ts';
-import { SCAM_WARNINGS } from '../../src/policy/scam-message.ts';
-import type { ScamFamily } from '../../src/policy/scam-signals.ts';
+import { SCAM_WARNINGS, type ScamFamily } from '../../src/policy/index.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import type { AdForReply, ConversationRow, ThreadPage } from '../store/conversations.ts';

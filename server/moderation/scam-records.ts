@@ -8,7 +8,7 @@ import type {
   RepeatedMessageFlag,
   ScamRecordView,
 } from '../../src/pages/moderation-view.ts';
-import { SCAM_FAMILY_NAMES, type ScamFamily } from '../../src/policy/scam-signals.ts';
+import { SCAM_FAMILY_NAMES, type ScamFamily } from '../../src/policy/index.ts';
 import { Refusal } from '../refusal.ts';
 import type { ScamRecordRow } from '../store/scam-shield.ts';
 import type { Store } from '../store/store.ts';

@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { REPEAT_RECIPIENTS, REPEATED_MESSAGE } from '../../../server/messages/scam-shield.ts';
 import { getScamSignals } from '../../../src/content/index.ts';
 import { conversationPath } from '../../../src/paths.ts';
-import { judgeMessage, SCAM_WARNINGS } from '../../../src/policy/scam-message.ts';
+import { judgeMessage, SCAM_WARNINGS } from '../../../src/policy/index.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {
