@@ -348,6 +348,25 @@ describe('the same first message from new accounts', () => {
   });
 });
 
+describe('the same first message from new accounts, at once', () => {
+  test('3 sending together (on any number of instances): announced all the same', async () => {
+    const moderator = await signUpModerator(t.app, t.store);
+    const text = 'Good evening handsome, I am new in town and looking for a kind man';
+    const senders: TestMember[] = [];
+    const ads: number[] = [];
+    for (let n = 0; n < 3; n += 1) {
+      senders.push(await makeMember(t));
+      ads.push(await insertLiveAd(t, { accountId: await insertAccount(t) }));
+    }
+    const sent = await Promise.all(
+      senders.map((sender, n) => startConversation(t, sender, ads[n]!, text)),
+    );
+    expect(sent.map((response) => response.status)).toEqual([303, 303, 303]);
+    const queue = pageText(await (await getPage(t, '/moderate', moderator.session)).text());
+    expect(queue).toContain(`3 new accounts sent the same first message: “${text}”`);
+  });
+});
+
 describe("the sender's record, for the moderators", () => {
   test('beside the poster in the queue: messages refused and warned, by family', async () => {
     const moderator = await signUpModerator(t.app, t.store);
