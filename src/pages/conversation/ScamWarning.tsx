@@ -24,7 +24,7 @@ export function ScamWarning({
 }) {
   const titleId = `scam-warning-${messageId}`;
   return (
-    <aside className="scam-warning" aria-labelledby={titleId}>
+    <div className="scam-warning" role="note" aria-labelledby={titleId}>
       <p className="scam-warning__title" id={titleId}>
         <span aria-hidden="true">⚠ </span>Warning: this message may be a scam
       </p>
@@ -45,6 +45,6 @@ export function ScamWarning({
         </button>{' '}
         <a href={reportConversationPath(conversationId, 'spam')}>or add a note first</a>
       </form>
-    </aside>
+    </div>
   );
 }
