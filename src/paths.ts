@@ -89,8 +89,9 @@ export const conversationPath = (conversationId: number) =>
 /** Where Report this ad leads. */
 export const reportAdPath = (adId: number) => `${routes.report.path({})}?ad=${adId}`;
 /** Where Report this conversation leads. */
-export const reportConversationPath = (conversationId: number) =>
-  `${routes.report.path({})}?conversation=${conversationId}`;
+/** The report form about a conversation; `reason`: chosen already ("Report as scam"). */
+export const reportConversationPath = (conversationId: number, reason?: string) =>
+  `${routes.report.path({})}?conversation=${conversationId}${reason ? `&reason=${reason}` : ''}`;
 export const moderateReportsPath = () => routes.moderateReports.path({});
 export const deleteAccountPath = () => routes.deleteAccount.path({});
 /** A saved search's unsubscribe page: its confirm button posts here too. */

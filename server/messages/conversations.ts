@@ -13,7 +13,11 @@
 //   that conversation: one mail says there is something to read, a burst of messages does not
 //   become a burst of mails, and once they have read the thread the next message mails again.
 // - Whatever refuses a write is thrown as a Refusal (texts.ts has what the member reads), and its
-//   unit of work stores nothing.
+//   unit of work stores nothing; but for the scam shield's refusals (scam-shield.ts), which its
+//   unit of work answers rather than throws, so that the sender's record of them is kept: they
+//   are thrown once it has committed.
+// - Every message is screened by the scam shield inside its unit of work (whether it is a "first"
+//   message is read there); what it is delivered with a warning for is stored with it.
 //
 // Every write holds the writer's lock (`account:{id}`) for its unit of work, so that what it read
 // still holds when it writes, on any number of instances: of two messages that would each be the
@@ -23,7 +27,7 @@
 // sides' messages are stored one at a time and their times run in the order of their ids.
 import { getPolicyTerms, getSite } from '../../src/content/index.ts';
 import type { ClosedReason } from '../../src/pages/messages-view.ts';
-import { scanMessage } from '../../src/policy/index.ts';
+import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../src/policy/index.ts';
 import { checkMessageBody, type MessageBodyCheck } from '../../src/schemas/message.ts';
 import { Refusal } from '../refusal.ts';
 import type { AdForReply, ConversationRow } from '../store/conversations.ts';
@@ -34,6 +38,7 @@ import {
   messageLimitReached,
   type MessageLimit,
 } from './limits.ts';
+import { screen, screened, type Screening } from './scam-shield.ts';
 import {
   adNotFoundForReply,
   adUnavailable,
@@ -69,6 +74,8 @@ export interface Notification {
 /** A message stored, and whom to tell about it (nobody: they have not read the one before). */
 export interface Sent {
   messageId: number;
+  /** The scam families its recipient is warned of beside it (none: empty). */
+  warned: readonly ScamFamily[];
   notify?: Notification;
 }
 
@@ -77,7 +84,20 @@ export interface Started {
   conversationId: number;
   /** False: the message went into the conversation the replier already had. */
   created: boolean;
+  /** The scam families the poster is warned of beside the message (none: empty). */
+  warned: readonly ScamFamily[];
   notify?: Notification;
+}
+
+/** A message the scam shield refused, after its unit of work kept the sender's record of it. */
+interface Refused {
+  refused: Refusal;
+}
+
+/** The unit of work's answer, or its refusal thrown now that it has committed. */
+function unlessRefused<T extends object>(outcome: T | Refused): T {
+  if ('refused' in outcome) throw outcome.refused;
+  return outcome;
 }
 
 export interface NewMessage {
@@ -98,9 +118,10 @@ const otherOf = (conversation: ConversationRow, member: number) =>
   conversation.posterId === member ? conversation.replierId : conversation.posterId;
 
 /**
- * The first message of a conversation, checked as every message is and then by the policy
- * scanner (docs/product.md section 7): refused terms and contact details refuse it; review terms
- * pass (messages have no review queue). The ad's own city and state never count.
+ * A message from an ad's reply form, checked as every message is and then for the policy terms
+ * (docs/product.md section 7): a refused term refuses it; review terms pass (messages have no
+ * review queue). The ad's own city and state never count. Contact details and scam signals are
+ * the scam shield's, in the unit of work (scam-shield.ts).
  */
 export function checkFirstMessage(
   input: unknown,
@@ -108,8 +129,11 @@ export function checkFirstMessage(
 ): MessageBodyCheck {
   const checked = checkMessageBody(input);
   if (!checked.ok) return checked;
-  const scanned = scanMessage(checked.body, getPolicyTerms(), [ad.city, ad.state], getSite().brand);
-  return scanned.refusal ? { ok: false, problem: scanned.refusal } : checked;
+  const terms = findPolicyTerms(checked.body, getPolicyTerms(), [ad.city, ad.state]);
+  const refused = terms.find((found) => found.kind === 'refuse');
+  if (!refused) return checked;
+  const word = checked.body.slice(refused.start, refused.end);
+  return { ok: false, problem: refusedTermInMessage(word, getSite().brand) };
 }
 
 /** Why the member can no longer write in the conversation, if they cannot. */
@@ -129,13 +153,13 @@ export async function closedReason(
 }
 
 /** Starts a conversation about a member ad (or adds to the one the replier has about it). */
-export function startConversation(
+export async function startConversation(
   store: Store,
   adId: number,
   message: NewMessage,
 ): Promise<Started> {
   const { senderId: replierId } = message;
-  return store.unitOfWork(async (tx): Promise<Started> => {
+  const outcome = await store.unitOfWork(async (tx): Promise<Started | Refused> => {
     await tx.lock(`account:${replierId}`);
     const now = message.now();
     const at = now.toISOString();
@@ -156,6 +180,15 @@ export function startConversation(
     const limit = message.messageLimit ?? DEFAULT_MESSAGE_LIMIT;
     const tooManySent = await messageLimitReached(tx, replierId, now, limit);
     if (tooManySent) throw tooManyMessages(tooManySent, now);
+    const screening: Screening = {
+      senderId: replierId,
+      recipientId: ad.accountId,
+      text: message.body,
+      places: [ad.city, ad.state],
+      now,
+    };
+    const passed = await screen(tx, screening);
+    if (passed.refusal) return { refused: passed.refusal };
     const conversationId = await tx.conversations.create({
       adId,
       adTitle: ad.title,
@@ -170,11 +203,19 @@ export function startConversation(
       if (made === undefined) throw new Error(`conversation of ad ${adId} neither made nor found`);
       return addToExisting(tx, made);
     }
-    await tx.conversations.addMessage(conversationId, replierId, message.body, at);
+    await tx.conversations.addMessage(
+      conversationId,
+      replierId,
+      message.body,
+      at,
+      passed.screening,
+    );
+    await screened(tx, screening, passed);
     const poster = await tx.conversations.correspondent(ad.accountId);
     return {
       conversationId,
       created: true,
+      warned: passed.warnings,
       ...(poster
         ? {
             notify: { to: poster.email, conversationId, adTitle: ad.title, recipient: 'poster' },
@@ -182,23 +223,31 @@ export function startConversation(
         : {}),
     };
   });
+  return unlessRefused(outcome);
 
-  async function addToExisting(tx: Store, conversationId: number): Promise<Started> {
+  async function addToExisting(tx: Store, conversationId: number): Promise<Started | Refused> {
     const conversation = await tx.conversations.find(conversationId, replierId);
     if (!conversation) throw adNotFoundForReply();
-    const { notify } = await addMessage(tx, conversation, message, true);
-    return { conversationId, created: false, ...(notify ? { notify } : {}) };
+    const sent = await addMessage(tx, conversation, message, true);
+    if ('refused' in sent) return sent;
+    const { notify, warned } = sent;
+    return { conversationId, created: false, warned, ...(notify ? { notify } : {}) };
   }
 }
 
 /** A message in one of the member's conversations. */
-export function reply(store: Store, conversationId: number, message: NewMessage): Promise<Sent> {
-  return store.unitOfWork(async (tx): Promise<Sent> => {
+export async function reply(
+  store: Store,
+  conversationId: number,
+  message: NewMessage,
+): Promise<Sent> {
+  const outcome = await store.unitOfWork(async (tx): Promise<Sent | Refused> => {
     await tx.lock(`account:${message.senderId}`);
     const conversation = await tx.conversations.find(conversationId, message.senderId);
     if (!conversation) throw conversationNotFound();
     return addMessage(tx, conversation, message);
   });
+  return unlessRefused(outcome);
 }
 
 /**
@@ -211,7 +260,7 @@ async function addMessage(
   conversation: ConversationRow,
   { senderId, body, messageLimit = DEFAULT_MESSAGE_LIMIT, ...message }: NewMessage,
   starting = false,
-): Promise<Sent> {
+): Promise<Sent | Refused> {
   // Always after the account's lock (never the other way round): no two units wait on each other.
   await tx.lock(`conversation:${conversation.id}`);
   const now = message.now();
@@ -220,13 +269,25 @@ async function addMessage(
   const tooMany = await messageLimitReached(tx, senderId, now, messageLimit);
   if (tooMany) throw tooManyMessages(tooMany, now);
   const recipientId = otherOf(conversation, senderId)!;
+  const screening: Screening = {
+    senderId,
+    recipientId,
+    conversationId: conversation.id,
+    text: body,
+    places: [conversation.adCity, conversation.adState],
+    now,
+  };
+  const passed = await screen(tx, screening);
+  if (passed.refusal) return { refused: passed.refusal };
   const firstUnread = !(await tx.conversations.hasUnreadFrom(conversation.id, senderId));
   const messageId = await tx.conversations.addMessage(
     conversation.id,
     senderId,
     body,
     now.toISOString(),
+    passed.screening,
   );
+  await screened(tx, screening, passed);
   const recipient = firstUnread ? await tx.conversations.correspondent(recipientId) : undefined;
   const notify: Notification | undefined = recipient && {
     to: recipient.email,
@@ -234,7 +295,7 @@ async function addMessage(
     adTitle: conversation.adTitle,
     recipient: recipientId === conversation.posterId ? 'poster' : 'replier',
   };
-  return { messageId, ...(notify ? { notify } : {}) };
+  return { messageId, warned: passed.warnings, ...(notify ? { notify } : {}) };
 }
 
 /** Blocks (or unblocks) the other side of one of the member's conversations. */

@@ -3,8 +3,9 @@
 // unblock its other side. Each checks who writes and what they wrote, in the order a member
 // meets the refusals (signed in, a verified email, an ad that takes replies, the message itself),
 // does it in one unit of work (conversations.ts), and mails the recipient when the message is the
-// first they have not read (server/mail/conversation-messages.ts). Whatever refuses it is thrown
-// as a Refusal (texts.ts has what the member reads).
+// first they have not read (server/mail/conversation-messages.ts), never with its text. Whatever
+// refuses it is thrown as a Refusal (texts.ts has what the member reads); what the scam shield
+// warned its recipient of comes back (`warned`), never shown to the writer.
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import { checkMessageBody, type MessageBodyCheck } from '../../src/schemas/message.ts';
 import { newMessageMail } from '../mail/conversation-messages.ts';
@@ -81,7 +82,8 @@ export function messaging({ store, mailer, mailSite, now, messageLimit }: Messag
       const text = checked(checkFirstMessage(body, ad));
       const started = await startConversation(store, ad.id, message(writer, text));
       notify(started.notify);
-      return { conversationId: started.conversationId, created: started.created };
+      const { conversationId, created, warned } = started;
+      return { conversationId, created, warned };
     },
 
     /** A message in one of the writer's conversations (`body`: the form's text). */
@@ -95,7 +97,7 @@ export function messaging({ store, mailer, mailSite, now, messageLimit }: Messag
       const text = checked(checkMessageBody(body));
       const sent = await reply(store, conversation.id, message(writer, text));
       notify(sent.notify);
-      return { conversationId: conversation.id, messageId: sent.messageId };
+      return { conversationId: conversation.id, messageId: sent.messageId, warned: sent.warned };
     },
 
     /** Blocks (`block`) or unblocks the other side of one of the member's conversations. */

@@ -1,6 +1,7 @@
 // What the message pages show one member (src/pages/messages-view.ts), read from the store: the
 // inbox, a page of a conversation, and what `/messages/new?ad=…` is about. Never the other side's
-// address: they are "the poster" or "the member who replied" (docs/product.md section 7).
+// address: they are "the poster" or "the member who replied" (docs/product.md section 7). The scam
+// shield's warnings beside a message are its recipient's only, in words (scam-shield.ts).
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import {
   CONVERSATION_NOTICES,
@@ -11,6 +12,7 @@ import {
   type OtherSide,
 } from '../../src/pages/messages-view.ts';
 import { adPath } from '../../src/paths.ts';
+import { SCAM_WARNINGS, type ScamFamily } from '../../src/policy/index.ts';
 import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import type { AdForReply, ConversationRow, ThreadPage } from '../store/conversations.ts';
@@ -82,6 +84,7 @@ export async function conversationView(
             : 'replier',
       body: message.body,
       sentAt: message.sentAt,
+      ...(message.senderId !== member ? scamWarningsOf(message.scamWarnings) : {}),
     })),
     page: {
       first: thread.older + Math.min(1, thread.messages.length),
@@ -122,6 +125,12 @@ export async function newMessageTarget(
   if (between.youBlocked || between.blockedYou)
     return { kind: 'blocked', ad: shownAd(ad, today), by: between.youBlocked ? 'you' : 'them' };
   return { kind: 'member-ad', ad: shownAd(ad, today) };
+}
+
+/** The warnings a message's recipient reads beside it, in words (families no longer known: none). */
+function scamWarningsOf(families: readonly string[]): { scamWarnings?: string[] } {
+  const known = families.filter((family): family is ScamFamily => family in SCAM_WARNINGS);
+  return known.length > 0 ? { scamWarnings: known.map((family) => SCAM_WARNINGS[family]) } : {};
 }
 
 function shownAd(ad: AdForReply, today: string): CompiledAd {

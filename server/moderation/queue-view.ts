@@ -1,7 +1,8 @@
 // The moderation queue (/moderate, docs/product.md section 6) as a moderator sees it
 // (src/pages/moderation-view.ts), read from the store: the ads in review and the edits of live
-// ads, oldest first, each with its photos, policy marks and poster; the notice after an action;
-// and the ban's confirmation (ban-target.ts).
+// ads, oldest first, each with its photos, policy marks and poster (with the scam shield's record
+// of their messages); the same first message from several new accounts (scam-records.ts); the
+// notice after an action; and the ban's confirmation (ban-target.ts).
 import {
   QUEUE_SHOWN,
   type EditedField,
@@ -22,6 +23,8 @@ import type { PhotoRow } from '../store/photos.ts';
 import type { Store } from '../store/store.ts';
 import { banTargetFrom } from './ban-target.ts';
 import { parseMarks } from './review.ts';
+import { FLAG_AFTER_NEW_ACCOUNTS } from '../messages/scam-shield.ts';
+import { repeatedMessagesView, scamRecordOf } from './scam-records.ts';
 
 /** What the queue is read for. */
 export interface QueueAsked {
@@ -59,6 +62,7 @@ export async function queueView(
       rejected: row.rejected,
       removed: row.removed,
       reports: row.reports,
+      scamRecord: await scamRecordOf(store, accountId),
     };
   };
   const accountIds = [...new Set(rows.map((row) => row.accountId))];
@@ -78,16 +82,18 @@ export async function queueView(
   });
   const banId = idOf(ban);
   const account = idOf(query.account);
-  const [waiting, banned, target] = await Promise.all([
+  const [waiting, banned, target, repeatedMessages] = await Promise.all([
     store.moderation.waitingCount(),
     query.done === 'banned' && account ? store.moderation.poster(account) : undefined,
     banId === undefined ? undefined : store.moderation.poster(banId),
+    repeatedMessagesView(store, now),
   ]);
   return {
     kind: 'queue',
     items,
     waiting,
     reports: await reportsSummary(store),
+    ...(repeatedMessages.length > 0 ? { repeatedMessages } : {}),
     ...noticeOf(query, banned),
     ...banTargetFrom(target),
   };
@@ -198,6 +204,8 @@ function noticeOf(
         removed: `Ad ${ad} removed: it leaves the site within a minute. The member has been emailed the reason.`,
       }
     : {};
+  notices['repeated-dismissed'] =
+    `Announcement dismissed. It comes back only if ${FLAG_AFTER_NEW_ACCOUNTS} new accounts send that message again from now on.`;
   const photo = idOf(query.photo);
   if (photo)
     notices['photo-removed'] =

@@ -1,6 +1,7 @@
 // What the moderators read about reports (src/pages/report-view.ts), from the store: the open
 // reports grouped by ad and by conversation on /moderate/reports, urgent ones first, each with
-// the ad as its first reporter saw it and as it is now; and the queue's line about them.
+// the ad as its first reporter saw it and as it is now, and the member reported with the scam
+// shield's record of their messages; and the queue's line about them.
 import type {
   ModerationReportsView,
   ReportGroup,
@@ -14,6 +15,7 @@ import type { Store } from '../store/store.ts';
 import { changedSince } from './filing.ts';
 import { groupKeyOf } from './groups.ts';
 import { memberAdCopy } from './targets.ts';
+import { scamRecordOf } from '../moderation/scam-records.ts';
 
 /** Open reports read for the page: enough for any day's work, bounded. */
 const GROUPS_READ = 2000;
@@ -100,6 +102,7 @@ async function groupView(store: Store, key: string, rows: ReportRow[]): Promise<
             accountId: account.accountId,
             email: account.email,
             banned: account.bannedAt !== null,
+            scamRecord: await scamRecordOf(store, account.accountId),
           },
         }
       : {}),

@@ -9,8 +9,11 @@
 //                                     (`before`: the page of the messages before that one; why a
 //                                     message and not a page number: src/pages/messages-view.ts);
 //                                     opening the newest page marks the other side's messages read
-//   POST /api/messages    {ad, body}  starts a conversation (server/messages/ has the rules)
-//   POST /api/messages/{id}/reply     {body}
+//   POST /api/messages    {ad, body}  starts a conversation (server/messages/ has the rules):
+//                                     303, or 201 {conversationId, redirectUrl, warned}; `warned`:
+//                                     the scam families the recipient is warned of ([] for none);
+//                                     refused (400 {error}) by the scam shield, nothing is stored
+//   POST /api/messages/{id}/reply     {body}: 303, or 201 {messageId, redirectUrl, warned}
 //   POST /api/messages/{id}/block     blocks the other side;  /unblock  undoes the member's block
 //
 // A conversation that is not the member's answers exactly as one that does not exist (404), so ids
@@ -64,10 +67,10 @@ export function messagesRoutes(options: MessagingOptions) {
         const adId = idOf(textOf(fields.ad));
         // The reply screen of this ad: where a visitor comes back to after signing in.
         c.set('formPage', { route: routes.newMessage, url: newMessagePath(adId ?? 0) });
-        const { conversationId, created } = await messages.start(member, adId, fields.body);
+        const { conversationId, created, warned } = await messages.start(member, adId, fields.body);
         const path = conversationPath(conversationId);
         const redirect = created ? `${path}?done=started` : `${path}#latest`;
-        return { redirect, json: { conversationId, redirectUrl: redirect }, status: 201 };
+        return { redirect, json: { conversationId, redirectUrl: redirect, warned }, status: 201 };
       },
     ),
   );
@@ -78,9 +81,9 @@ export function messagesRoutes(options: MessagingOptions) {
       { page: conversationPage, for: 'members', keep: ['body'], limit },
       async ({ c, member, fields }) => {
         const id = idOf(c.req.param('id'));
-        const { conversationId, messageId } = await messages.reply(member, id, fields.body);
+        const { conversationId, messageId, warned } = await messages.reply(member, id, fields.body);
         const redirect = `${conversationPath(conversationId)}#latest`;
-        return { redirect, json: { messageId, redirectUrl: redirect }, status: 201 };
+        return { redirect, json: { messageId, redirectUrl: redirect, warned }, status: 201 };
       },
     ),
   );

@@ -7,6 +7,8 @@
 //   POST /api/moderate/ads/{id}/remove    {revision, reason, note?}  a live ad off the site
 //   POST /api/moderate/accounts/{id}/ban  {reason, note?}            the account and all its ads
 //   POST /api/moderate/photos/{id}/remove {reason, note?}            one photo of an ad
+//   POST /api/moderate/repeated-messages/{id}/dismiss                the announcement of the same
+//                                                  first message from several new accounts goes
 //
 // To anyone but a moderator every one of them is an unknown API path (404, the API's own answer),
 // like the pages, which are the site's not-found screen to them. `revision` is the ad's revision
@@ -29,6 +31,8 @@ import {
 import { noSuchAd } from '../moderation/ads.ts';
 import { namedId } from '../moderation/named-id.ts';
 import { noSuchPhoto } from '../moderation/photos.ts';
+import { dismissRepeatedMessage, REPEATED_FLAG_GONE } from '../moderation/scam-records.ts';
+import { Refusal } from '../refusal.ts';
 import { type FormEndpoint } from '../forms/form-endpoint.ts';
 import { parseFields } from '../refusal.ts';
 import { textOf } from '../forms/submission.ts';
@@ -93,8 +97,19 @@ export function moderationRoutes(options: ModerationOptions) {
     }),
   );
 
+  app.post(
+    '/moderate/repeated-messages/:id/dismiss',
+    ...form.action(onQueue, async ({ c, member }) => {
+      const flag = namedId(c.req.param('id'), noSuchFlag);
+      await dismissRepeatedMessage(options.store, member.accountId, flag.id, new Date());
+      return { redirect: queueAfter('repeated-dismissed', {}), json: { dismissed: flag.id } };
+    }),
+  );
+
   return app;
 }
+
+const noSuchFlag = () => new Refusal('not-found', REPEATED_FLAG_GONE);
 
 /** Removing a photo takes what a ban takes: a reason from the list, and a note. */
 const removePhotoSchema = banAccountSchema;

@@ -1,7 +1,9 @@
 // The messages of a conversation (table messages; docs/product.md section 7), the store's
 // conversations part (conversations.ts) for what is sent and read: messages are ordered by id
 // (sent_at can tie), a long conversation is read a page at a time, newest first (`page`), and
-// read_at is set when the recipient opens the thread.
+// read_at is set when the recipient opens the thread. A message sent while unanswered keeps its
+// print (the scam shield counts the same message to many members by it), and a message delivered
+// with scam warnings keeps their families (server/messages/scam-shield.ts decides both).
 import { MAX_ID } from './ids.ts';
 import { rowCount } from './row-count.ts';
 import type { StoreContext } from './store.ts';
@@ -11,6 +13,16 @@ export interface MessageRow {
   senderId: number;
   body: string;
   sentAt: string;
+  /** The scam families it was delivered with a warning for (none: empty). */
+  scamWarnings: string[];
+}
+
+/** What the scam shield stores with a message (server/messages/scam-shield.ts). */
+export interface MessageScreening {
+  /** Scam families its recipient is warned of beside it. */
+  scamWarnings?: readonly string[];
+  /** The digest of its normalised text, for a message sent while unanswered. */
+  print?: string;
 }
 
 /** One page of a conversation (docs/product.md section 7): up to a page's size of messages. */
@@ -29,7 +41,19 @@ export interface ThreadPage {
 
 export interface ConversationMessageStore {
   /** Stores a message and makes it the conversation's latest activity; its id. */
-  addMessage(conversationId: number, senderId: number, body: string, at: string): Promise<number>;
+  addMessage(
+    conversationId: number,
+    senderId: number,
+    body: string,
+    at: string,
+    screening?: MessageScreening,
+  ): Promise<number>;
+  /**
+   * Whether the other side has written in the conversation since the sender's first message
+   * there (false while the sender has written nothing): the sender's messages are "first" ones
+   * until then.
+   */
+  answered(conversationId: number, senderId: number): Promise<boolean>;
   /** Whether the sender has a message in the conversation its recipient has not opened. */
   hasUnreadFrom(conversationId: number, senderId: number): Promise<boolean>;
   /** When the member sent their newest `count` messages after `since`, newest first. */
@@ -49,6 +73,20 @@ export interface ConversationMessageStore {
   markRead(conversationId: number, member: number, at: string, upTo: number): Promise<number>;
 }
 
+const MESSAGE_COLUMNS = [
+  'id',
+  'sender_id as senderId',
+  'body',
+  'sent_at as sentAt',
+  'scam_warnings as scamWarnings',
+] as const;
+
+/** A message as read, its warnings parsed. */
+const messageOf = <Row extends { scamWarnings: string | null }>(row: Row) => ({
+  ...row,
+  scamWarnings: row.scamWarnings === null ? [] : (JSON.parse(row.scamWarnings) as string[]),
+});
+
 export function conversationMessageStore({ db }: StoreContext): ConversationMessageStore {
   /** Messages of the conversation before message id `before` (all of them without it). */
   const countBefore = async (conversationId: number, before?: number) =>
@@ -62,10 +100,18 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
     ).n;
 
   return {
-    async addMessage(conversationId, senderId, body, at) {
+    async addMessage(conversationId, senderId, body, at, screening = {}) {
+      const warnings = screening.scamWarnings ?? [];
       const { id } = await db
         .insertInto('messages')
-        .values({ conversation_id: conversationId, sender_id: senderId, body, sent_at: at })
+        .values({
+          conversation_id: conversationId,
+          sender_id: senderId,
+          body,
+          sent_at: at,
+          scam_warnings: warnings.length > 0 ? JSON.stringify(warnings) : null,
+          print: screening.print ?? null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await db
@@ -74,6 +120,24 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
         .where('id', '=', conversationId)
         .execute();
       return id;
+    },
+
+    async answered(conversationId, senderId) {
+      const row = await db
+        .selectFrom('messages as answer')
+        .select('answer.id')
+        .where('answer.conversation_id', '=', conversationId)
+        .where('answer.sender_id', '!=', senderId)
+        .where('answer.id', '>', (eb) =>
+          eb
+            .selectFrom('messages as first')
+            .select((inner) => inner.fn.min('first.id').as('id'))
+            .where('first.conversation_id', '=', conversationId)
+            .where('first.sender_id', '=', senderId),
+        )
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     async hasUnreadFrom(conversationId, senderId) {
@@ -101,12 +165,13 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
     },
 
     async messages(conversationId) {
-      return db
+      const rows = await db
         .selectFrom('messages')
-        .select(['id', 'sender_id as senderId', 'body', 'sent_at as sentAt'])
+        .select(MESSAGE_COLUMNS)
         .where('conversation_id', '=', conversationId)
         .orderBy('id')
         .execute();
+      return rows.map(messageOf);
     },
 
     async page(conversationId, size, before) {
@@ -116,7 +181,7 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
       // messages_by_conversation (conversation_id, id).
       const rows = await db
         .selectFrom('messages')
-        .select(['id', 'sender_id as senderId', 'body', 'sent_at as sentAt'])
+        .select(MESSAGE_COLUMNS)
         .select((eb) =>
           eb
             .selectFrom('messages as all')
@@ -129,7 +194,7 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
         .orderBy('id', 'desc')
         .limit(size)
         .execute();
-      const messages = rows.reverse().map(({ total: _total, ...message }) => message);
+      const messages = rows.reverse().map(({ total: _total, ...message }) => messageOf(message));
       const first = messages[0];
       const last = messages.at(-1);
       if (!first || !last)

@@ -306,4 +306,44 @@ export const MIGRATIONS: readonly string[] = [
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX fraud_notices_by_member ON fraud_notices(member_id);
    CREATE INDEX fraud_notices_unmailed ON fraud_notices(banned_account_id) WHERE mailed_at IS NULL;`,
+  // The scam shield on messages (docs/product.md section 7, issue 29 items 2 and 3).
+  // - messages.scam_warnings: the scam families (src/policy/scam-signals.ts) the message was
+  //   delivered with a warning for (JSON array; NULL: none): its recipient reads them beside it.
+  // - messages.print: the SHA-256 (hex) of the normalised text (messagePrint) of a message sent
+  //   while unanswered (a "first" message; NULL otherwise): the same message to many members is
+  //   counted by it. A digest, not the text: an index entry has a size limit (PostgreSQL's).
+  // - scam_outcomes: every refusal and warning of the scan, counted for the sender (the refused
+  //   message itself is not stored): family ('repeated': the same message to many members),
+  //   outcome 'refused' or 'warned'. Moderators read it with the account.
+  // - repeated_message_flags: the same first message from several new accounts in a day, for the
+  //   moderators (`/moderate` announces it) until one dismisses it (one open flag a print), with
+  //   one of the messages as `sample`;
+  //   repeated_message_flag_accounts: the accounts that sent it.
+  `ALTER TABLE messages ADD COLUMN scam_warnings TEXT;
+   ALTER TABLE messages ADD COLUMN print TEXT;
+   CREATE INDEX messages_by_print ON messages(print, sent_at) WHERE print IS NOT NULL;
+   CREATE TABLE scam_outcomes (
+     id INTEGER PRIMARY KEY,
+     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     family TEXT NOT NULL,
+     outcome TEXT NOT NULL CHECK (outcome IN ('refused', 'warned')),
+     at TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX scam_outcomes_by_account ON scam_outcomes(account_id);
+   CREATE TABLE repeated_message_flags (
+     id INTEGER PRIMARY KEY,
+     print TEXT NOT NULL,
+     sample TEXT NOT NULL,
+     flagged_at TEXT NOT NULL,
+     dismissed_at TEXT,
+     dismissed_by INTEGER
+   ) STRICT;
+   CREATE UNIQUE INDEX repeated_message_flags_one_open ON repeated_message_flags(print)
+     WHERE dismissed_at IS NULL;
+   CREATE INDEX repeated_message_flags_by_print ON repeated_message_flags(print, dismissed_at);
+   CREATE TABLE repeated_message_flag_accounts (
+     flag_id INTEGER NOT NULL REFERENCES repeated_message_flags(id) ON DELETE CASCADE,
+     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     PRIMARY KEY (flag_id, account_id)
+   ) STRICT, WITHOUT ROWID;`,
 ];

@@ -23,6 +23,7 @@ import { moderationStore, type ModerationStore } from './moderation.ts';
 import { photoBlobStore, photoStore, type PhotoBlobStore, type PhotoStore } from './photos.ts';
 import { reportStore, type ReportStore } from './reports.ts';
 import { savedSearchStore, type SavedSearchStore } from './saved-searches.ts';
+import { scamShieldStore, type ScamShieldStore } from './scam-shield.ts';
 import { secretStore, type SecretStore } from './server-secrets.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import type { Tables } from './tables.ts';
@@ -57,6 +58,8 @@ export interface Store {
   readonly savedSearches: SavedSearchStore;
   /** Who answered an account banned for scam or fraud, and their mails (fraud-notices.ts). */
   readonly fraudNotices: FraudNoticeStore;
+  /** The scam shield's records of senders, and its flags of repeated messages (scam-shield.ts). */
+  readonly scamShield: ScamShieldStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -116,6 +119,7 @@ function partsOf(context: StoreContext) {
     photoBlobs: photoBlobStore(context),
     savedSearches: savedSearchStore(context),
     fraudNotices: fraudNoticeStore(context),
+    scamShield: scamShieldStore(context),
   };
 }
 

@@ -24,6 +24,9 @@ export interface Tables {
   blocked_photos: BlockedPhotosTable;
   saved_searches: SavedSearchesTable;
   fraud_notices: FraudNoticesTable;
+  scam_outcomes: ScamOutcomesTable;
+  repeated_message_flags: RepeatedMessageFlagsTable;
+  repeated_message_flag_accounts: { flag_id: number; account_id: number };
 }
 
 export interface AccountsTable {
@@ -129,6 +132,10 @@ export interface MessagesTable {
   body: string;
   sent_at: string;
   read_at: string | null;
+  /** JSON array of the scam families it was delivered with a warning for; null: none. */
+  scam_warnings: string | null;
+  /** SHA-256 (hex) of its normalised text, for a message sent while unanswered; else null. */
+  print: string | null;
 }
 
 export interface ReportsTable {
@@ -227,4 +234,24 @@ export interface FraudNoticesTable {
   created_at: string;
   /** When its mail was claimed to be sent; null: not yet (or its sending failed). */
   mailed_at: string | null;
+}
+
+export interface ScamOutcomesTable {
+  id: Generated<number>;
+  account_id: number;
+  /** A scam family (src/policy/scam-signals.ts), or `repeated` (the same message to many). */
+  family: string;
+  outcome: 'refused' | 'warned';
+  at: string;
+}
+
+export interface RepeatedMessageFlagsTable {
+  id: Generated<number>;
+  /** The messages' print (messages.print). */
+  print: string;
+  /** One of the messages, as the moderators read it. */
+  sample: string;
+  flagged_at: string;
+  dismissed_at: string | null;
+  dismissed_by: number | null;
 }

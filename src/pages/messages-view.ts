@@ -47,6 +47,11 @@ export interface ThreadMessage {
   body: string;
   /** ISO time. */
   sentAt: string;
+  /**
+   * What the scam shield warns the recipient of beside this message, in words, one a family;
+   * absent for none, and always for the member's own messages (the sender never sees them).
+   */
+  scamWarnings?: string[];
 }
 
 export interface ConversationView {

@@ -35,6 +35,43 @@ export interface PosterSummary {
   removed: number;
   /** Reports ever sent about this account's ads and messages. */
   reports: number;
+  /** The scam shield's refusals and warnings of their messages. */
+  scamRecord: ScamRecordView;
+}
+
+/** A count of one family on a sender's record: "off-site contact", 2. */
+export interface FamilyCount {
+  /** The family as moderators read it (SCAM_FAMILY_NAMES). */
+  name: string;
+  count: number;
+}
+
+/**
+ * The scam shield's record of an account (docs/product.md section 7): its messages refused and
+ * warned, most frequent family first.
+ */
+export interface ScamRecordView {
+  refused: FamilyCount[];
+  warned: FamilyCount[];
+}
+
+/** An account a repeated-message flag names. */
+export interface FlaggedAccount {
+  accountId: number;
+  email: string;
+  joinedAt: string;
+  daysSinceJoining: number;
+  banned: boolean;
+  scamRecord: ScamRecordView;
+}
+
+/** The same first message from several new accounts (`/moderate` announces it until dismissed). */
+export interface RepeatedMessageFlag {
+  id: number;
+  /** One of the messages, as sent. */
+  sample: string;
+  flaggedAt: string;
+  accounts: FlaggedAccount[];
 }
 
 export type EditedField = 'age' | 'seeks' | 'title' | 'description' | 'photos';
@@ -103,6 +140,8 @@ export interface ModerationQueueView {
   banTarget?: BanTarget;
   /** Open reports, and ads hidden by them waiting for a decision (/moderate/reports). */
   reports?: ReportsSummary;
+  /** The same first message from several new accounts, until banned or dismissed. */
+  repeatedMessages?: RepeatedMessageFlag[];
 }
 
 export interface LogEntry {

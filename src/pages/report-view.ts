@@ -4,7 +4,7 @@
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import type { ReportReason } from '../schemas/report-reasons.ts';
 import type { AdKind, HiddenWhy, ThreadLine } from '../schemas/report-records.ts';
-import type { BanTarget } from './moderation-view.ts';
+import type { BanTarget, ScamRecordView } from './moderation-view.ts';
 
 export type { AdKind, HiddenWhy, ThreadLine };
 
@@ -47,7 +47,13 @@ export interface ReportGroup {
   /** Reported as "May involve someone under 18" (hidden or not), or hidden by reports. */
   urgent: boolean;
   /** The member reported (the ad's poster, or the other side of a thread). */
-  reportedAccount?: { accountId: number; email: string; banned: boolean };
+  reportedAccount?: {
+    accountId: number;
+    email: string;
+    banned: boolean;
+    /** The scam shield's refusals and warnings of their messages. */
+    scamRecord: ScamRecordView;
+  };
   reports: ReportEntry[];
   /** The newest report's id: the actions post it, so a group that changed since is not acted on. */
   seen: number;

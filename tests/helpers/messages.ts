@@ -141,6 +141,15 @@ export async function insertMessage(
   return row!.id;
 }
 
+const GREETING_WORDS = ['alder', 'birch', 'cedar', 'daisy', 'elm', 'fern', 'gorse', 'hazel'];
+
+/**
+ * A first message of its own for each `n` (in words, not digits: the same first message to more
+ * than 3 members in a day is refused, and digits might not tell two apart).
+ */
+export const greeting = (n: number) =>
+  `Hello there, I liked your ad ${GREETING_WORDS[n % 8]} ${GREETING_WORDS[Math.floor(n / 8) % 8]} ${GREETING_WORDS[Math.floor(n / 64) % 8]}`;
+
 /** Starts a conversation about an ad (POST /api/messages), as a form unless told otherwise. */
 export const startConversation = (
   t: TestApp,

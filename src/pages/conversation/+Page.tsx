@@ -18,6 +18,7 @@ import {
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { FraudNotice } from './FraudNotice.tsx';
+import { ScamWarning } from './ScamWarning.tsx';
 
 export default function Page() {
   const data = useData<Data>();
@@ -73,6 +74,7 @@ export default function Page() {
         {c.messages.map((message, index) => (
           <Message
             key={message.id}
+            conversationId={c.conversationId}
             message={message}
             last={newest && index === c.messages.length - 1}
           />
@@ -149,7 +151,15 @@ const SENDER_LABELS: Record<ThreadMessage['from'], string> = {
   replier: 'The member who replied',
 };
 
-function Message({ message, last }: { message: ThreadMessage; last: boolean }) {
+function Message({
+  conversationId,
+  message,
+  last,
+}: {
+  conversationId: number;
+  message: ThreadMessage;
+  last: boolean;
+}) {
   return (
     <li
       className={message.from === 'you' ? 'message message--mine' : 'message'}
@@ -160,6 +170,13 @@ function Message({ message, last }: { message: ThreadMessage; last: boolean }) {
         <MessageTime className="message__time" at={message.sentAt} />
       </p>
       <p className="message__body">{message.body}</p>
+      {message.scamWarnings && (
+        <ScamWarning
+          conversationId={conversationId}
+          messageId={message.id}
+          warnings={message.scamWarnings}
+        />
+      )}
     </li>
   );
 }

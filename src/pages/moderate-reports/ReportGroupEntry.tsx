@@ -9,6 +9,7 @@ import {
   URGENT_REPORT_REASON,
 } from '../../schemas/report-reasons.ts';
 import { ReasonFields } from '../moderate/ReasonFields.tsx';
+import { ScamRecord } from '../moderate/ScamRecord.tsx';
 import type { ReportEntry, ReportGroup } from '../report-view.ts';
 
 const HIDDEN_LABELS = {
@@ -104,16 +105,19 @@ export function ReportGroupEntry({
             {group.kind === 'ad' ? 'Poster' : 'The member reported'}
           </h3>
           {group.reportedAccount ? (
-            <dl className="poster__facts">
-              <dt>Email</dt>
-              <dd>{group.reportedAccount.email}</dd>
-              {group.reportedAccount.banned && (
-                <>
-                  <dt>Account</dt>
-                  <dd>Banned</dd>
-                </>
-              )}
-            </dl>
+            <>
+              <dl className="poster__facts">
+                <dt>Email</dt>
+                <dd>{group.reportedAccount.email}</dd>
+                {group.reportedAccount.banned && (
+                  <>
+                    <dt>Account</dt>
+                    <dd>Banned</dd>
+                  </>
+                )}
+              </dl>
+              <ScamRecord record={group.reportedAccount.scamRecord} />
+            </>
           ) : (
             <p className="poster__facts">
               {group.adKind === 'editor' && group.kind === 'ad'

@@ -7,6 +7,7 @@ import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { BanConfirm } from './BanConfirm.tsx';
 import { QueueEntry } from './QueueEntry.tsx';
+import { RepeatedMessages } from './RepeatedMessages.tsx';
 
 export default function Page() {
   const { queue, error, typed, reasons } = useData<Data>();
@@ -34,6 +35,7 @@ export default function Page() {
           </a>
         </nav>
       </header>
+      {queue?.repeatedMessages && <RepeatedMessages flags={queue.repeatedMessages} />}
       {queue?.reports && (queue.reports.hiddenAds > 0 || queue.reports.urgentOnSite > 0) && (
         <UrgentReports {...queue.reports} />
       )}

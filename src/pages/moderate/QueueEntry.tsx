@@ -8,6 +8,7 @@ import type { EditedField, QueueItem } from '../moderation-view.ts';
 import { daysAgo } from './moments.ts';
 import { QueuePhotos } from './QueuePhotos.tsx';
 import { ReasonFields } from './ReasonFields.tsx';
+import { ScamRecord } from './ScamRecord.tsx';
 
 const FIELD_NAMES: Record<EditedField, string> = {
   title: 'title',
@@ -120,6 +121,7 @@ export function QueueEntry({
               against their ads and messages
             </dd>
           </dl>
+          <ScamRecord record={item.poster.scamRecord} />
           <a className="poster__ban" href={`${moderatePath()}?ban=${item.poster.accountId}#ban`}>
             Ban this account…
           </a>

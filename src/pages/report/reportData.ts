@@ -14,7 +14,8 @@ import type { ReportTarget } from '../report-view.ts';
 /**
  * `/report?ad={id}` (anyone) and `/report?conversation={id}` (the conversation's two members): the
  * report form, with the ad or conversation the server found for this visitor (request.read, from server-read.ts);
- * `?sent=1`: the thank-you page. A refused post comes back with its message and what was typed.
+ * `?sent=1`: the thank-you page. A refused post comes back with its message and what was typed;
+ * `&reason={value}` chooses a reason already (a scam warning's "or add a note first").
  */
 export function reportData({ request }: DataContext<ReportTarget>) {
   const { brand } = getSite();
@@ -50,6 +51,14 @@ export function reportData({ request }: DataContext<ReportTarget>) {
     reasons,
     noteMax: REPORT_NOTE_MAX,
     error: request?.form?.error,
-    typed: request?.form?.values ?? {},
+    typed: request?.form?.values ?? presetReason(query.reason, reasons),
   };
+}
+
+/** The reason `?reason=` chooses, when it is one of the form's. */
+function presetReason(
+  reason: string | undefined,
+  reasons: ReadonlyArray<readonly [ReportReason, string]>,
+): Record<string, string> {
+  return reasons.some(([value]) => value === reason) ? { reason: reason! } : {};
 }

@@ -7,6 +7,7 @@ import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import {
   ageAccount,
   conversationIdOf,
+  greeting,
   insertAccount,
   insertLiveAd,
   messagesTestApp,
@@ -59,8 +60,8 @@ describe('how many conversations a member may start', () => {
   test('an account younger than 24 hours: 5 in 24 hours, then a clear 429 saying when', async () => {
     const member = await makeMember(t);
     const ads = await adsOfOthers(6);
-    for (const id of ads.slice(0, 5))
-      expect((await startConversation(t, member, id, 'Hello there')).status).toBe(303);
+    for (const [n, id] of ads.slice(0, 5).entries())
+      expect((await startConversation(t, member, id, greeting(n))).status).toBe(303);
     const refused = await startConversation(t, member, ads[5]!, 'Hello there');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -77,15 +78,15 @@ describe('how many conversations a member may start', () => {
     expect((await replyIn(t, member, first.id, 'And another thing')).status).toBe(303);
     // Once the account is a day old, the limit is 30.
     await ageAccount(t, member.accountId, 25);
-    expect((await startConversation(t, member, ads[5]!, 'Hello there')).status).toBe(303);
+    expect((await startConversation(t, member, ads[5]!, greeting(5))).status).toBe(303);
   });
 
   test('anyone: 30 in 24 hours; older conversations do not count', async () => {
     const member = await makeMember(t);
     await ageAccount(t, member.accountId, 24 * 30);
     const ads = await adsOfOthers(32);
-    for (const id of ads.slice(0, 30))
-      expect((await startConversation(t, member, id, 'Hi')).status).toBe(303);
+    for (const [n, id] of ads.slice(0, 30).entries())
+      expect((await startConversation(t, member, id, greeting(n))).status).toBe(303);
     const refused = await startConversation(t, member, ads[30]!, 'Hi', 'json');
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { error: string }).error).toMatch(
@@ -126,10 +127,13 @@ describe('the policy scanner on the first message', () => {
     // Ambiguous words pass: there is no queue for messages, and they are innocent here.
     const ok = await startConversation(t, member, adId, 'I teach high school and have two teens.');
     expect(ok.status).toBe(303);
-    // The scan is of the first message; the conversation's later messages are the members' own.
-    expect((await replyIn(t, poster, conversationIdOf(ok), 'Call me: 555-123-4567')).status).toBe(
-      303,
-    );
+    // Contact details refuse every first message, the poster's first reply too, until the other
+    // side has written back; then the two swap numbers when they are ready.
+    const id = conversationIdOf(ok);
+    expect((await replyIn(t, poster, id, 'Call me: 555-123-4567')).status).toBe(400);
+    expect((await replyIn(t, poster, id, 'Hi! Glad you wrote.')).status).toBe(303);
+    expect((await replyIn(t, member, id, 'Hi again!')).status).toBe(303);
+    expect((await replyIn(t, poster, id, 'Call me: 555-123-4567')).status).toBe(303);
   });
 });
 

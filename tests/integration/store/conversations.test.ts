@@ -148,9 +148,27 @@ describe('conversations', () => {
   it('stores messages in id order, the latest as the conversation’s activity', async () => {
     const id = await conversationWith(3);
     expect(await t.store.conversations.messages(id)).toEqual([
-      { id: expect.any(Number), senderId: REPLIER, body: 'Message 1', sentAt: at(1) },
-      { id: expect.any(Number), senderId: POSTER, body: 'Message 2', sentAt: at(2) },
-      { id: expect.any(Number), senderId: REPLIER, body: 'Message 3', sentAt: at(3) },
+      {
+        id: expect.any(Number),
+        senderId: REPLIER,
+        body: 'Message 1',
+        sentAt: at(1),
+        scamWarnings: [],
+      },
+      {
+        id: expect.any(Number),
+        senderId: POSTER,
+        body: 'Message 2',
+        sentAt: at(2),
+        scamWarnings: [],
+      },
+      {
+        id: expect.any(Number),
+        senderId: REPLIER,
+        body: 'Message 3',
+        sentAt: at(3),
+        scamWarnings: [],
+      },
     ]);
     expect((await t.store.conversations.find(id, POSTER))?.lastMessageAt).toBe(at(3));
   });

@@ -1,0 +1,418 @@
+// The scam shield on messages (docs/product.md section 7, issue 29 items 2 and 3), in-process on
+// either engine, as members and moderators meet it: a first message with a scam signal is refused
+// and nothing is stored; the sender's messages stay "first" ones until the other side writes back
+// (both sides); after that, off-site contact passes and money is delivered with a warning that
+// only its recipient reads, with the safety guide and a one-step Report as scam (a plain form
+// post, and the report form with the reason chosen); the same first message to a 4th member in a
+// day is refused; the same one from 3 new accounts is announced on /moderate until dismissed; and
+// the sender's record is read beside the account on the queue and the reports.
+import { describe, expect, test } from 'vitest';
+import { REPEAT_RECIPIENTS, REPEATED_MESSAGE } from '../../../server/messages/scam-shield.ts';
+import { getScamSignals } from '../../../src/content/index.ts';
+import { conversationPath } from '../../../src/paths.ts';
+import { judgeMessage, SCAM_WARNINGS } from '../../../src/policy/index.ts';
+import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
+import { mailsTo } from '../../helpers/mail.ts';
+import {
+  ageAccount,
+  greeting,
+  insertAccount,
+  insertLiveAd,
+  messagesTestApp,
+  pageText,
+  replyIn,
+  startConversation,
+  storedConversations,
+  storedMessages,
+} from '../../helpers/messages.ts';
+import { insertAdInReview, postModerationForm, signUpModerator } from '../../helpers/moderation.ts';
+import { getPage, makeMember, submit, type TestMember } from '../../helpers/posting.ts';
+
+const t = messagesTestApp();
+
+const OFF_SITE = 'Hey! add me on kik, my name there is jess22';
+const MONEY = 'cashapp me $20 for gas and I will drive over tonight';
+
+/** What the scanner refuses a first message with (the test's own texts are unmistakable). */
+function refusalOf(text: string): string {
+  const verdict = judgeMessage(text, getScamSignals(), {
+    places: ['Los Angeles', 'California'],
+    answered: false,
+    brand: 'Localboard',
+  });
+  if (!verdict.refusal) throw new Error(`the scanner does not refuse “${text}”`);
+  return verdict.refusal.message;
+}
+
+const outcomesOf = (accountId: number) =>
+  t.sql.all<{ family: string; outcome: string }>(
+    'SELECT family, outcome FROM scam_outcomes WHERE account_id = ? ORDER BY id',
+    accountId,
+  );
+
+/** The fields of the Report as scam form on a conversation page, as the browser posts them. */
+function reportAsScamFields(html: string): Record<string, string> {
+  const form = /<form class="scam-warning__report"[^>]*>([\s\S]*?)<\/form>/.exec(html);
+  if (!form) throw new Error('no Report as scam form on the page');
+  expect(form[0]).toContain('action="/api/reports"');
+  expect(form[0]).toContain('method="post"');
+  const fields: Record<string, string> = {};
+  for (const input of form[1]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+    fields[input[1]!] = input[2]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return fields;
+}
+
+describe('a first message with a scam signal', () => {
+  test('is refused with what to change, the text kept, nothing stored, and counted for the sender', async () => {
+    const poster = await makeMember(t);
+    const replier = await makeMember(t);
+    const adId = await insertLiveAd(t, poster, 'Board games on Fridays');
+    const conversationsBefore = (await storedConversations(t)).length;
+    const messagesBefore = (await storedMessages(t)).length;
+
+    const refused = await startConversation(t, replier, adId, OFF_SITE);
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(pageText(html)).toContain(refusalOf(OFF_SITE));
+    expect(html).toContain(`>${OFF_SITE}</textarea>`);
+
+    const json = await startConversation(t, replier, adId, MONEY, 'json');
+    expect(json.status).toBe(400);
+    expect(await json.json()).toEqual({ error: refusalOf(MONEY) });
+
+    expect(await storedConversations(t)).toHaveLength(conversationsBefore);
+    expect(await storedMessages(t)).toHaveLength(messagesBefore);
+    expect(await outcomesOf(replier.accountId)).toEqual([
+      { family: 'off-site-contact', outcome: 'refused' },
+      { family: 'money', outcome: 'refused' },
+    ]);
+    await t.mailer.settled();
+    const newMessageMails = mailsTo(t.outboxDir, poster.email).filter((mail) =>
+      mail.subject.includes('new message'),
+    );
+    expect(newMessageMails).toHaveLength(0);
+  });
+
+  test('"hi" first, then "add me on kik": still a first message until the poster writes back', async () => {
+    const {
+      poster,
+      replier,
+      conversationId: id,
+    } = await conversationOnNewAd(t, {
+      opening: 'hi',
+    });
+    const refused = await replyIn(t, replier, id, OFF_SITE);
+    expect(refused.status).toBe(400);
+    expect(pageText(await refused.text())).toContain(refusalOf(OFF_SITE));
+    // The poster's first reply is a first message too: the replier has not answered it.
+    expect((await replyIn(t, poster, id, OFF_SITE)).status).toBe(400);
+    expect((await storedMessages(t, id)).map((row) => row.body)).toEqual(['hi']);
+  });
+});
+
+describe('once the other side has answered', () => {
+  test('off-site contact passes, and money is delivered with a warning only its recipient reads', async () => {
+    const {
+      poster,
+      replier,
+      conversationId: id,
+    } = await conversationOnNewAd(t, {
+      title: 'Dinner and a film',
+      opening: 'Hello! Which films do you like?',
+    });
+    expect((await replyIn(t, poster, id, 'Old westerns, mostly. You?')).status).toBe(303);
+
+    const offSite = await replyIn(t, replier, id, OFF_SITE, 'json');
+    expect(offSite.status).toBe(201);
+    expect(await offSite.json()).toMatchObject({ warned: [] });
+    const money = await replyIn(t, replier, id, MONEY, 'json');
+    expect(money.status).toBe(201);
+    const { warned } = (await money.json()) as { warned: string[] };
+    expect(warned).toContain('money');
+
+    const stored = await storedMessages(t, id);
+    expect(stored.map((row) => row.body)).toEqual([
+      'Hello! Which films do you like?',
+      'Old westerns, mostly. You?',
+      OFF_SITE,
+      MONEY,
+    ]);
+    const row = await t.sql.get<{ scam_warnings: string | null }>(
+      'SELECT scam_warnings FROM messages WHERE id = ?',
+      stored[3]!.id,
+    );
+    expect(JSON.parse(row!.scam_warnings!)).toEqual(warned);
+    expect(
+      (await outcomesOf(replier.accountId)).filter((outcome) => outcome.outcome === 'warned'),
+    ).toEqual(warned.map((family) => ({ family, outcome: 'warned' })));
+
+    // The poster reads the warning beside that message, in words, with the guide and the report.
+    const posterHtml = await (await getPage(t, conversationPath(id), poster.session)).text();
+    const posterText = pageText(posterHtml);
+    expect(posterText).toContain('Warning: this message may be a scam');
+    expect(posterText).toContain(SCAM_WARNINGS.money);
+    expect(posterText.indexOf(SCAM_WARNINGS.money)).toBeGreaterThan(posterText.indexOf(MONEY));
+    expect(posterHtml).toContain('href="/about/recognising-scams"');
+    expect(posterText).toContain('Report as scam');
+    // Once, beside the one warned message.
+    expect(posterHtml.match(/class="scam-warning"/g)).toHaveLength(1);
+
+    // The sender never sees it.
+    const replierText = pageText(
+      await (await getPage(t, conversationPath(id), replier.session)).text(),
+    );
+    expect(replierText).toContain(MONEY);
+    expect(replierText).not.toContain('Warning: this message may be a scam');
+    expect(replierText).not.toContain(SCAM_WARNINGS.money);
+    expect(replierText).not.toContain('Report as scam');
+
+    // The mail about a new message never quotes it.
+    await t.mailer.settled();
+    for (const mail of mailsTo(t.outboxDir, poster.email)) {
+      expect(mail.raw).not.toContain('cashapp');
+      expect(mail.raw).not.toContain('kik');
+    }
+  });
+
+  test('contact details too, on either side, only once the other side wrote back', async () => {
+    const { poster, replier, conversationId: id } = await conversationOnNewAd(t);
+    expect((await replyIn(t, poster, id, 'Text me on 555-123-4567')).status).toBe(400);
+    expect((await replyIn(t, poster, id, 'Hi! Nice to hear from you.')).status).toBe(303);
+    expect((await replyIn(t, replier, id, 'Text me on 555-987-6543')).status).toBe(303);
+    expect((await replyIn(t, poster, id, 'Text me on 555-123-4567')).status).toBe(303);
+  });
+});
+
+describe('Report as scam', () => {
+  test('one plain form post from the warning reports the conversation as "Scam or spam"', async () => {
+    const {
+      poster,
+      replier,
+      conversationId: id,
+    } = await conversationOnNewAd(t, {
+      opening: 'Hi, how was your weekend?',
+    });
+    await replyIn(t, poster, id, 'Lovely, thanks! Yours?');
+    await replyIn(t, replier, id, MONEY);
+    const html = await (await getPage(t, conversationPath(id), poster.session)).text();
+    const fields = reportAsScamFields(html);
+    expect(fields).toMatchObject({ conversation: String(id), reason: 'spam' });
+
+    const reported = await submit(t, '/api/reports', fields, poster.session);
+    expect(reported.status).toBe(303);
+    expect(reported.headers.get('location')).toBe('/report?sent=1');
+    const rows = await t.sql.all<{ reason: string; reported_account_id: number; thread: string }>(
+      'SELECT reason, reported_account_id, thread FROM reports WHERE conversation_id = ?',
+      id,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ reason: 'spam', reported_account_id: replier.accountId });
+    expect(rows[0]!.thread).toContain('cashapp');
+  });
+
+  test('"or add a note first": the report form with "Scam or spam" chosen', async () => {
+    const {
+      poster,
+      replier,
+      conversationId: id,
+    } = await conversationOnNewAd(t, {
+      opening: 'Hi, lovely ad!',
+    });
+    await replyIn(t, poster, id, 'Thank you!');
+    await replyIn(t, replier, id, MONEY);
+    const html = await (await getPage(t, conversationPath(id), poster.session)).text();
+    const link = `/report?conversation=${id}&amp;reason=spam`;
+    expect(html).toContain(`href="${link}"`);
+    const form = await (await getPage(t, link.replace('&amp;', '&'), poster.session)).text();
+    const radios = [...form.matchAll(/<input type="radio"[^>]*>/g)].map((match) => match[0]);
+    expect(radios.filter((radio) => radio.includes('checked'))).toEqual([
+      expect.stringContaining('value="spam"'),
+    ]);
+    // A reason the form does not offer chooses nothing.
+    const other = await (
+      await getPage(t, `/report?conversation=${id}&reason=wrong-place`, poster.session)
+    ).text();
+    expect(other).not.toMatch(/<input type="radio"[^>]*checked/);
+  });
+});
+
+describe('the same first message to many members', () => {
+  test(`to more than ${REPEAT_RECIPIENTS} different members in a day: the next is refused`, async () => {
+    const sender = await makeMember(t);
+    const ads: number[] = [];
+    for (let n = 0; n < REPEAT_RECIPIENTS + 2; n += 1)
+      ads.push(await insertLiveAd(t, { accountId: await insertAccount(t) }, `Ad ${n}`));
+    const text = 'Hello there! I really liked your ad, tell me more about yourself.';
+    for (const adId of ads.slice(0, REPEAT_RECIPIENTS))
+      expect((await startConversation(t, sender, adId, text)).status).toBe(303);
+    const before = (await storedMessages(t)).length;
+    const refused = await startConversation(t, sender, ads[REPEAT_RECIPIENTS]!, text.toUpperCase());
+    expect(refused.status).toBe(400);
+    expect(pageText(await refused.text())).toContain(REPEATED_MESSAGE);
+    expect(await storedMessages(t)).toHaveLength(before);
+    expect((await outcomesOf(sender.accountId)).at(-1)).toEqual({
+      family: 'repeated',
+      outcome: 'refused',
+    });
+    // A message written for that ad goes.
+    const own = await startConversation(t, sender, ads[REPEAT_RECIPIENTS]!, greeting(1));
+    expect(own.status).toBe(303);
+    // Writing it again to one of the three is not a new member.
+    const first = (await storedConversations(t)).find(
+      (row) => row.replier_id === sender.accountId && row.ad_id === ads[0],
+    )!;
+    expect((await replyIn(t, sender, first.id, text)).status).toBe(303);
+  });
+});
+
+/** `count` new accounts, each with a session, each sending `text` to an ad of its own. */
+async function newAccountsSending(count: number, text: string): Promise<TestMember[]> {
+  const senders: TestMember[] = [];
+  for (let n = 0; n < count; n += 1) {
+    const sender = await makeMember(t);
+    const adId = await insertLiveAd(t, { accountId: await insertAccount(t) }, `Ad of ${n}`);
+    expect((await startConversation(t, sender, adId, text)).status).toBe(303);
+    senders.push(sender);
+  }
+  return senders;
+}
+
+describe('the same first message from new accounts', () => {
+  test('3 of them in a day: /moderate announces them, with their records and the ban, until dismissed', async () => {
+    const moderator = await signUpModerator(t.app, t.store);
+    const text = 'Hi sweetie, I saw your profile and I think we could be great together';
+    // An account older than a week does not count.
+    const [old] = await newAccountsSending(1, text);
+    await ageAccount(t, old!.accountId, 24 * 8);
+    const senders = await newAccountsSending(2, text);
+    let queue = pageText(await (await getPage(t, '/moderate', moderator.session)).text());
+    expect(queue).not.toContain('sent the same first message');
+
+    senders.push(...(await newAccountsSending(1, text)));
+    // One of them was refused once: its record says so.
+    expect(
+      (
+        await startConversation(
+          t,
+          senders[0]!,
+          await insertLiveAd(t, { accountId: await insertAccount(t) }),
+          OFF_SITE,
+        )
+      ).status,
+    ).toBe(400);
+    const html = await (await getPage(t, '/moderate', moderator.session)).text();
+    queue = pageText(html);
+    expect(queue).toContain(`3 new accounts sent the same first message: “${text}”`);
+    for (const sender of senders) {
+      expect(queue).toContain(sender.email);
+      expect(html).toContain(`href="/moderate?ban=${sender.accountId}#ban"`);
+    }
+    expect(queue).not.toContain(old!.email);
+    expect(queue).toContain('Scam signals: 1 message refused (off-site contact 1)');
+
+    // Dismissed (a plain form post): no longer announced.
+    const flagId = /action="\/api\/moderate\/repeated-messages\/(\d+)\/dismiss"/.exec(html)![1]!;
+    const dismissed = await postModerationForm(
+      t.app,
+      `/api/moderate/repeated-messages/${flagId}/dismiss`,
+      {},
+      moderator.session,
+    );
+    expect(dismissed.status).toBe(303);
+    expect(dismissed.headers.get('location')).toBe('/moderate?done=repeated-dismissed');
+    queue = pageText(
+      await (await getPage(t, '/moderate?done=repeated-dismissed', moderator.session)).text(),
+    );
+    expect(queue).toContain('Announcement dismissed.');
+    expect(queue).not.toContain('sent the same first message');
+    // Twice: nothing left to dismiss.
+    const again = await postModerationForm(
+      t.app,
+      `/api/moderate/repeated-messages/${flagId}/dismiss`,
+      {},
+      moderator.session,
+    );
+    expect(again.status).toBe(404);
+    // A member cannot dismiss one: an unknown API path to them.
+    const member = await makeMember(t);
+    expect(
+      (
+        await postModerationForm(
+          t.app,
+          `/api/moderate/repeated-messages/${flagId}/dismiss`,
+          {},
+          member.session,
+        )
+      ).status,
+    ).toBe(404);
+  });
+});
+
+describe('the same first message from new accounts, at once', () => {
+  test('3 sending together (on any number of instances): announced all the same', async () => {
+    const moderator = await signUpModerator(t.app, t.store);
+    const text = 'Good evening handsome, I am new in town and looking for a kind man';
+    const senders: TestMember[] = [];
+    const ads: number[] = [];
+    for (let n = 0; n < 3; n += 1) {
+      senders.push(await makeMember(t));
+      ads.push(await insertLiveAd(t, { accountId: await insertAccount(t) }));
+    }
+    const sent = await Promise.all(
+      senders.map((sender, n) => startConversation(t, sender, ads[n]!, text)),
+    );
+    expect(sent.map((response) => response.status)).toEqual([303, 303, 303]);
+    const queue = pageText(await (await getPage(t, '/moderate', moderator.session)).text());
+    expect(queue).toContain(`3 new accounts sent the same first message: “${text}”`);
+  });
+});
+
+describe("the sender's record, for the moderators", () => {
+  test('beside the poster in the queue: messages refused and warned, by family', async () => {
+    const moderator = await signUpModerator(t.app, t.store);
+    const {
+      poster,
+      replier,
+      conversationId: id,
+    } = await conversationOnNewAd(t, {
+      opening: 'Hi! Are you still looking?',
+    });
+    const otherAd = await insertLiveAd(t, { accountId: await insertAccount(t) });
+    expect((await startConversation(t, replier, otherAd, OFF_SITE)).status).toBe(400);
+    expect((await replyIn(t, replier, id, 'add me on telegram, same name')).status).toBe(400);
+    expect((await replyIn(t, replier, id, MONEY)).status).toBe(400);
+    await replyIn(t, poster, id, 'Yes I am!');
+    expect((await replyIn(t, replier, id, MONEY)).status).toBe(303);
+    // The replier's own ad waits in the queue.
+    await insertAdInReview(t.sql, { accountId: replier.accountId, title: 'Looking for friends' });
+    const queue = pageText(await (await getPage(t, '/moderate', moderator.session)).text());
+    expect(queue).toContain(
+      'Scam signals: 3 messages refused (off-site contact 2, money request 1), 1 warned (money request 1)',
+    );
+  });
+
+  test('beside the member reported in a conversation report', async () => {
+    const moderator = await signUpModerator(t.app, t.store);
+    const {
+      poster,
+      replier,
+      conversationId: id,
+    } = await conversationOnNewAd(t, {
+      opening: 'Hello from across town',
+    });
+    expect((await replyIn(t, replier, id, OFF_SITE)).status).toBe(400);
+    const reported = await submit(
+      t,
+      '/api/reports',
+      { conversation: String(id), reason: 'spam' },
+      poster.session,
+    );
+    expect(reported.status).toBe(303);
+    const reports = pageText(
+      await (await getPage(t, '/moderate/reports', moderator.session)).text(),
+    );
+    expect(reports).toContain('Scam signals: 1 message refused (off-site contact 1)');
+    // The reporter is never named.
+    expect(reports).not.toContain(poster.email);
+  });
+});
