@@ -183,6 +183,7 @@ export async function startConversation(
     const screening: Screening = {
       senderId: replierId,
       recipientId: ad.accountId,
+      fromPoster: false,
       text: message.body,
       places: [ad.city, ad.state],
       now,
@@ -272,6 +273,7 @@ async function addMessage(
   const screening: Screening = {
     senderId,
     recipientId,
+    fromPoster: senderId === conversation.posterId,
     conversationId: conversation.id,
     text: body,
     places: [conversation.adCity, conversation.adState],

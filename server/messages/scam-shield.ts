@@ -8,8 +8,9 @@
 // - A first message with contact details is refused (the policy scanner's rule, as before); every
 //   message goes through judgeMessage: a refusal stores nothing, a warning is stored with the
 //   message, and its recipient reads it beside it.
-// - The same first message (its print) to more than REPEAT_RECIPIENTS different members in
-//   REPEAT_WINDOW_HOURS is refused; the same one from FLAG_AFTER_NEW_ACCOUNTS accounts created in
+// - The same first message (its print) from a member who replied to ads to more than
+//   REPEAT_RECIPIENTS different members in REPEAT_WINDOW_HOURS is refused (a poster answering
+//   every reply alike is not: `fromPoster`); the same one from FLAG_AFTER_NEW_ACCOUNTS accounts created in
 //   the last NEW_ACCOUNT_DAYS, within REPEAT_WINDOW_HOURS, flags them for the moderators. The flag
 //   is decided holding the print's lock (`message-print:{digest}`, after the account's and the
 //   conversation's), so that senders on several instances are counted together.
@@ -51,6 +52,12 @@ export interface Screening {
   recipientId: number | null;
   /** The conversation, when there is one already. */
   conversationId?: number;
+  /**
+   * The sender is the ad's poster, answering a reply: a popular ad's poster may well answer every
+   * reply alike ("Thanks for writing! Tell me about yourself"), so the same-message rule is not
+   * theirs (the scam signals are).
+   */
+  fromPoster: boolean;
   text: string;
   /** The ad's city and state, as far as they are known: they never count. */
   places: ReadonlyArray<string | null>;
@@ -89,7 +96,7 @@ export async function screen(tx: Store, message: Screening): Promise<Screened> {
     await tx.scamShield.recordOutcome(senderId, verdict.refusal.family, 'refused', at);
     return { refusal: new Refusal('invalid', verdict.refusal.message) };
   }
-  const print = answered ? undefined : printOf(text);
+  const print = answered || message.fromPoster ? undefined : printOf(text);
   if (print !== undefined && (await repeatedToOthers(tx, message, print))) {
     await tx.scamShield.recordOutcome(senderId, 'repeated', 'refused', at);
     return { refusal: new Refusal('invalid', REPEATED_MESSAGE) };

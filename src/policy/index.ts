@@ -14,8 +14,6 @@ export {
 export {
   contactDetailsInMessage,
   refusedTermInMessage,
-  scanMessage,
-  type MessageScan,
 } from './scan-message.ts';
 export {
   findFirstPolicyTerm,

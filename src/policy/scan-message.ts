@@ -1,16 +1,8 @@
-// The policy scan of the first message of a conversation (docs/product.md section 7): the same
-// normalising scanner as an ad's (scan-ad.ts). An unambiguous term or a contact detail refuses the
-// message, with a message naming what to change. Ambiguous terms let it through: messages have no
-// review queue, and the words are innocent in most messages ("my two teens", "a flower
-// arrangement"); the recipient can report a conversation, and moderators then read the thread.
-// The ad's own city and state never count, as in the ad itself.
-import { findContactDetails } from './contact-details.ts';
-import { findPolicyTerms, type PolicyTerms } from './terms.ts';
-
-export interface MessageScan {
-  /** Why the message is refused (it is not stored), if it is. */
-  refusal?: string;
-}
+// What a member reads when the policy scanner refuses a message (docs/product.md section 7): an
+// unambiguous term in the start of a conversation, or contact details in a message the other side
+// has not answered (server/messages/conversations.ts and scam-shield.ts apply the rules; ambiguous
+// terms let a message through: they are innocent in most messages, and a conversation can be
+// reported). The scam signals' texts are scam-message.ts's.
 
 /** Why a message with an unambiguous term is refused; `word` as the member typed it. */
 export const refusedTermInMessage = (word: string, brand = 'Localboard') =>
@@ -19,16 +11,3 @@ export const refusedTermInMessage = (word: string, brand = 'Localboard') =>
 /** Why a first message with a phone number, an email address or a link is refused. */
 export const contactDetailsInMessage = (brand = 'Localboard') =>
   `Contact details (phone numbers, email addresses, links) can't be in a first message: get to know each other on ${brand} first. Neither of you sees the other's email address here.`;
-
-export function scanMessage(
-  text: string,
-  terms: PolicyTerms,
-  places: readonly string[],
-  brand?: string,
-): MessageScan {
-  const refused = findPolicyTerms(text, terms, places).find((found) => found.kind === 'refuse');
-  if (refused)
-    return { refusal: refusedTermInMessage(text.slice(refused.start, refused.end), brand) };
-  if (findContactDetails(text)) return { refusal: contactDetailsInMessage(brand) };
-  return {};
-}

@@ -265,6 +265,23 @@ describe('the same first message to many members', () => {
   });
 });
 
+describe('a poster answering every reply alike', () => {
+  test('is not refused for it: the same-message rule is for members replying to ads', async () => {
+    const poster = await makeMember(t);
+    const adId = await insertLiveAd(t, poster, 'Hikes on Sunday mornings');
+    const answer = 'Thanks for writing! Tell me a bit about yourself and your favourite trail.';
+    for (let n = 0; n < REPEAT_RECIPIENTS + 2; n += 1) {
+      const replier = await makeMember(t);
+      expect((await startConversation(t, replier, adId, greeting(n))).status).toBe(303);
+      const conversation = (await storedConversations(t)).find(
+        (row) => row.replier_id === replier.accountId && row.ad_id === adId,
+      )!;
+      expect((await replyIn(t, poster, conversation.id, answer)).status).toBe(303);
+    }
+    expect(await outcomesOf(poster.accountId)).toEqual([]);
+  });
+});
+
 /** `count` new accounts, each with a session, each sending `text` to an ad of its own. */
 async function newAccountsSending(count: number, text: string): Promise<TestMember[]> {
   const senders: TestMember[] = [];
