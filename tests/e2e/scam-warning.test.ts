@@ -75,7 +75,7 @@ describe('a message asking for money, after the member answered', () => {
     });
     await warning.waitFor();
     expect(await warning.textContent()).toContain(SCAM_WARNINGS.money);
-    const guide = warning.getByRole('link', { name: 'How to recognise a scam' });
+    const guide = warning.getByRole('link', { name: 'How to recognize a scam' });
     expect(await guide.getAttribute('href')).toBe('/about/recognising-scams');
     // Only beside that message.
     expect(await poster.locator('.scam-warning').count()).toBe(1);

@@ -34,7 +34,7 @@ export function ScamWarning({
         </p>
       ))}
       <p className="scam-warning__guide">
-        <a href={guidePath(SCAM_GUIDE_SLUG)}>How to recognise a scam</a>
+        <a href={guidePath(SCAM_GUIDE_SLUG)}>How to recognize a scam</a>
       </p>
       <form className="scam-warning__report" action="/api/reports" method="post">
         <input type="hidden" name="conversation" value={conversationId} />
