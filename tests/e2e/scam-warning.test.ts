@@ -109,6 +109,7 @@ describe('a message asking for money, after the member answered', () => {
     expect(text).toContain(replierEmail);
     expect(text).toContain(MONEY);
     expect(text).toContain('Scam signals: 1 warned (money request 1)');
+    await lookAtWidths(page, SHOTS, 'moderate-reports-scam-record', true);
     await page.close();
   });
 });
