@@ -119,13 +119,16 @@ function runNode(
   peakTreeHeld: number;
 }> {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const sampler = sampleTreeRss(child.pid!);
+  // The step running: the build's last "• Step" line.
+  let phase = 'start';
+  const sampler = sampleTreeRss(child.pid!, undefined, undefined, () => phase);
   const log: string[] = [];
   const times: number[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
       log.push(line);
       times.push(performance.now());
+      if (line.startsWith('• ')) phase = line.slice(2);
       console.log(`    | ${line}`);
     });
   }
@@ -133,6 +136,10 @@ function runNode(
     child.once('error', reject);
     child.once('close', (code) => {
       const peakTreeRss = sampler.stop();
+      console.log(
+        `    all processes at once: at most ${(peakTreeRss / 1e6).toFixed(0)} MB (during ${sampler.peakPhase()}), ` +
+          `${(sampler.held() / 1e6).toFixed(0)} MB held (each file once)`,
+      );
       resolve({ code, log, times, peakTreeRss, peakTreeHeld: sampler.held() });
     });
   });

@@ -16,19 +16,27 @@ export interface TreeRssSampler {
   stop(): number;
   /** After stop(): the most the processes held together at once (files counted once), bytes. */
   held(): number;
+  /** After stop(): what `phase` said when the highest sum was seen (which step was running). */
+  peakPhase(): string;
 }
 
 export function sampleTreeRss(
   rootPid: number,
   intervalMs = 10,
   heldIntervalMs = 50,
+  phase: () => string = () => '',
 ): TreeRssSampler {
-  if (!existsSync(`/proc/${rootPid}`)) return { stop: () => 0, held: () => 0 };
+  if (!existsSync(`/proc/${rootPid}`)) return { stop: () => 0, held: () => 0, peakPhase: () => '' };
   let peak = 0;
   let peakHeld = 0;
+  let phaseAtPeak = '';
   const sample = () => {
-    const total = descendantsAndSelf(rootPid).reduce((sum, pid) => sum + residentBytes(pid), 0);
-    if (total > peak) peak = total;
+    const pids = descendantsAndSelf(rootPid);
+    const total = pids.reduce((sum, pid) => sum + residentBytes(pid), 0);
+    if (total > peak) {
+      peak = total;
+      phaseAtPeak = `${phase()} (${pids.length} process${pids.length === 1 ? '' : 'es'})`;
+    }
   };
   const sampleHeld = () => {
     const held = heldBytes(descendantsAndSelf(rootPid));
@@ -45,6 +53,7 @@ export function sampleTreeRss(
       return peak;
     },
     held: () => peakHeld,
+    peakPhase: () => phaseAtPeak,
   };
 }
 
