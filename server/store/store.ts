@@ -25,6 +25,7 @@ import { reportStore, type ReportStore } from './reports.ts';
 import { savedSearchStore, type SavedSearchStore } from './saved-searches.ts';
 import { secretStore, type SecretStore } from './server-secrets.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
+import { statementStore, type StatementStore } from './statements.ts';
 import type { Tables } from './tables.ts';
 
 /** What each part is built on: the engine's queries, or a unit of work's. */
@@ -57,6 +58,8 @@ export interface Store {
   readonly savedSearches: SavedSearchStore;
   /** Who answered an account banned for scam or fraud, and their mails (fraud-notices.ts). */
   readonly fraudNotices: FraudNoticeStore;
+  /** Statements of reasons of restrictions, and their appeals (statements.ts). */
+  readonly statements: StatementStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -116,6 +119,7 @@ function partsOf(context: StoreContext) {
     photoBlobs: photoBlobStore(context),
     savedSearches: savedSearchStore(context),
     fraudNotices: fraudNoticeStore(context),
+    statements: statementStore(context),
   };
 }
 
