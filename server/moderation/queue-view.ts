@@ -88,6 +88,7 @@ export async function queueView(
     items,
     waiting,
     reports: await reportsSummary(store),
+    openAppeals: await store.statements.openAppealCount(),
     ...noticeOf(query, banned),
     ...banTargetFrom(target),
   };

@@ -103,6 +103,8 @@ export interface ModerationQueueView {
   banTarget?: BanTarget;
   /** Open reports, and ads hidden by them waiting for a decision (/moderate/reports). */
   reports?: ReportsSummary;
+  /** Appeals waiting for a moderator (/moderate/appeals). */
+  openAppeals?: number;
 }
 
 export interface LogEntry {
