@@ -37,6 +37,8 @@ export default function Page() {
           and we email you the outcome.
         </Banner>
       )}
+      {/* A refused appeal of a decision no longer open to one (appealed already, too late). */}
+      {data.error && statement.appeal.state !== 'open' && <Banner>{data.error}</Banner>}
       <div className="form-card">
         <StatementOfReasons statement={statement} headingLevel={2} />
       </div>
