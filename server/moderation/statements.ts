@@ -7,13 +7,13 @@
 // it, and until when it can be appealed. The words the member reads are statement-view.ts's.
 import { REPORT_REASONS, type ReportReason } from '../../src/schemas/report-reasons.ts';
 import { REASON_CLAUSES, RULE_CLAUSES } from '../../src/schemas/terms-clauses.ts';
+import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
 import { SCAM_FAMILY_NAMES } from '../../src/policy/scam-signals.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { Moderator } from '../store/moderation-log.ts';
 import type { Why } from '../store/moderation.ts';
 import type { StatementFacts, StatementKind, StatementTrigger } from '../store/statements.ts';
 import type { Store } from '../store/store.ts';
-import { reasonKeyOf } from './photos.ts';
 import { parseMarks } from './review.ts';
 
 /** How long a member has to appeal a decision. */
@@ -58,8 +58,14 @@ interface Decided {
   source: DecisionSource;
 }
 
+/** The reason's key of the label a Why carries ('other' for a label the list does not have). */
+const reasonKeyOf = (label: string) =>
+  ((Object.keys(MODERATION_REASONS) as ModerationReason[]).find(
+    (key) => MODERATION_REASONS[key] === label,
+  ) ?? 'other') as ModerationReason;
+
 const clauseOfReason = (why: Why) => {
-  const key = reasonKeyOf(why.reason) ?? 'other';
+  const key = reasonKeyOf(why.reason);
   return { reasonKey: key, clause: REASON_CLAUSES[key].number };
 };
 
