@@ -9,13 +9,16 @@ export function StatementOfReasons({
   statement,
   headingLevel = 3,
   appealHref,
+  forModerators = false,
 }: {
   statement: StatementView;
-  headingLevel?: 2 | 3;
+  headingLevel?: 2 | 3 | 4;
+  /** Shown beside an appeal on /moderate/appeals: its state is told about the member. */
+  forModerators?: boolean;
   /** Where the member appeals (the decision's page); absent where the page is that. */
   appealHref?: string;
 }) {
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const Heading = (['h2', 'h3', 'h4'] as const)[headingLevel - 2]!;
   const id = `statement-${statement.id}`;
   return (
     <article className="statement" aria-labelledby={id}>
@@ -80,7 +83,14 @@ export function StatementOfReasons({
         <dd>{formatMoment(statement.decidedAt)}</dd>
         <dt>Appeal</dt>
         <dd>
-          <AppealStatus appeal={statement.appeal} appealHref={appealHref} />
+          {forModerators && statement.appeal.state === 'in-review' ? (
+            <>
+              <span className="ad-status ad-status--review">In review</span> The member appealed on{' '}
+              {formatDate(statement.appeal.filedAt.slice(0, 10))}.
+            </>
+          ) : (
+            <AppealStatus appeal={statement.appeal} appealHref={appealHref} />
+          )}
         </dd>
       </dl>
     </article>

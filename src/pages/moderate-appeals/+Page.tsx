@@ -71,8 +71,8 @@ function Appeal({
       <blockquote className="appeal__text">
         <p>{appeal.text}</p>
       </blockquote>
-      <h3>The decision and its statement</h3>
-      <StatementOfReasons statement={appeal.statement} />
+      <h3>The decision, and its statement as the member reads it</h3>
+      <StatementOfReasons statement={appeal.statement} headingLevel={4} forModerators />
       {appeal.yours ? (
         <p className="appeal__yours">
           You made this decision: another moderator must decide its appeal.
