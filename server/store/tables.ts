@@ -259,12 +259,7 @@ export interface DecisionStatementsTable {
 }
 
 export type StatementKind =
-  | 'ad-rejected'
-  | 'edit-rejected'
-  | 'ad-removed'
-  | 'ad-hidden'
-  | 'photo-removed'
-  | 'account-banned';
+  'ad-rejected' | 'edit-rejected' | 'ad-removed' | 'ad-hidden' | 'photo-removed' | 'account-banned';
 
 /** A member's appeal of one statement's decision (at most one). */
 export interface AppealsTable {
