@@ -242,6 +242,9 @@ describe('an appeal upheld, and two moderators at once', () => {
     expect(textOf((await pageOf('/account', poster.session)).html)).toContain(
       'Your ad “Call me” was not approved.',
     );
+    // The ad's own screen links to the statement too.
+    const edit = await pageOf(`/account/ads/${adId}/edit`, poster.session);
+    expect(edit.html).toContain(`href="/account/decisions/${statementId}"`);
     await appeal(statementId, 'There is no number in it.', poster.session);
     const appealId = await appealIdOf(statementId);
     const noReply = await decide(appealId, { outcome: 'upheld' }, moderatorB.session);
