@@ -3,6 +3,7 @@
 // prerenderer (src/build/prerender/), which calls the same renderPageHtml().
 import '../src/styles/site.css';
 import '../src/styles/photo-field-enhanced.css';
+import '../src/styles/statements.css';
 import type { ComponentType } from 'react';
 import { dangerouslySkipEscape, escapeInject } from 'vike/server';
 import type { PageContextServer } from 'vike/types';

@@ -54,6 +54,7 @@ import { unsubscribeHeaders, unsubscribeRoutes } from './routes/unsubscribe.ts';
 import { messagesRoutes } from './routes/messages.ts';
 import { memberDataRoutes } from './routes/member-data.ts';
 import { moderationRoutes } from './routes/moderation.ts';
+import { appealRoutes } from './routes/appeals.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { searchFeedRoute } from './routes/feeds.ts';
 import { searchIndex as openSearchIndex } from './db/search-index.ts';
@@ -206,6 +207,7 @@ export function createApp(options: AppOptions) {
   api.route('/', emailLinkRoutes({ ...forms, rateLimits, passwords, pages }, links));
   api.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   api.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite, photos }));
+  api.route('/', appealRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   api.route('/', messagesRoutes({ ...forms, mailer, mailSite }));
   api.route('/ads', postingRoutes({ ...forms, publisher, photos, rateLimits }));
   api.route('/photos', photoRoutes({ ...forms, photos }));

@@ -34,6 +34,10 @@ export const routes = {
   editAd: defineRoute<{ adId: string }>('/account/ads/@adId/edit'),
   moderate: defineRoute<Record<string, never>>('/moderate'),
   moderationLog: defineRoute<Record<string, never>>('/moderate/log'),
+  // Statements of reasons and appeals (docs/product.md section 6): one decision about the member
+  // (`?key=` from its mail, for a member who cannot sign in), and the moderators' open appeals.
+  decision: defineRoute<{ statementId: string }>('/account/decisions/@statementId(\\d+)'),
+  moderateAppeals: defineRoute<Record<string, never>>('/moderate/appeals'),
   // Replying to an ad (docs/product.md section 7): `?ad={id}`.
   newMessage: defineRoute<Record<string, never>>('/messages/new'),
   // Conversations (docs/product.md section 7): the inbox and one thread.
@@ -79,6 +83,10 @@ export const postInReviewPath = () => routes.postInReview.path({});
 export const editAdPath = (adId: number) => routes.editAd.path({ adId: String(adId) });
 export const moderatePath = () => routes.moderate.path({});
 export const moderationLogPath = () => routes.moderationLog.path({});
+export const moderateAppealsPath = () => routes.moderateAppeals.path({});
+/** A decision's page; `key`: its mail's key, for a member who cannot sign in. */
+export const decisionPagePath = (statementId: number, key?: string) =>
+  `${routes.decision.path({ statementId: String(statementId) })}${key ? `?key=${encodeURIComponent(key)}` : ''}`;
 export const searchPath = () => routes.search.path({});
 export const searchFeedPath = () => routes.searchFeed.path({});
 /** Where Reply and Send Message lead for an ad. */

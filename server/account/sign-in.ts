@@ -13,7 +13,7 @@ import { signinClient, tryPassword, type Requester } from './password-check.ts';
 export const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 /** Told only to whoever gives a banned account's right password. */
 export const ACCOUNT_CLOSED =
-  'This account has been closed by our moderators for breaking the site rules. You cannot sign in.';
+  'This account has been closed by our moderators for breaking the site rules. You cannot sign in. The email we sent when it was closed says why, and how to appeal within 6 months.';
 
 export interface SignInOptions {
   store: Store;

@@ -1,5 +1,6 @@
 // The mails a moderator's decision sends the member (docs/product.md section 6): what was decided, the
-// reason and note the moderator gave, and a full link. Only the member's own ad is named.
+// reason and note the moderator gave (the statement of reasons, with its clause, facts, trigger and
+// how to appeal: server/moderation/statement-links.ts), and a full link. Only the member's own ad is named.
 import { formatDate } from '../../src/format.ts';
 import { accountPath, adPath } from '../../src/paths.ts';
 import type { MailMessage } from './mailer.ts';
@@ -37,6 +38,7 @@ export function adRejectedMail(
   ad: DecidedAd,
   why: { reason: string; note?: string },
   edit: boolean,
+  statement?: string[],
 ): MailMessage {
   return mail(site, to, edit ? 'Your changes were not approved' : 'Your ad was not approved', {
     intro: edit
@@ -45,8 +47,7 @@ export function adRejectedMail(
     action: 'Open your account',
     url: `${site.baseUrl}${accountPath()}`,
     after: [
-      `Reason: ${why.reason}.`,
-      ...(why.note ? [`Moderator's note: ${why.note}`] : []),
+      ...(statement ?? whyLines(why)),
       edit
         ? 'You can edit the ad again from your account page.'
         : 'You can write a new ad that follows the site rules from your account page.',
@@ -59,12 +60,13 @@ export function adRemovedMail(
   to: string,
   ad: DecidedAd,
   why: { reason: string; note?: string },
+  statement?: string[],
 ): MailMessage {
   return mail(site, to, 'Your ad was removed', {
     intro: `A moderator removed your ad “${ad.title}” in ${ad.city}, ${ad.state}. It leaves the site within a minute.`,
     action: 'Open your account',
     url: `${site.baseUrl}${accountPath()}`,
-    after: [`Reason: ${why.reason}.`, ...(why.note ? [`Moderator's note: ${why.note}`] : [])],
+    after: statement ?? whyLines(why),
   });
 }
 
@@ -74,11 +76,18 @@ export function photoRemovedMail(
   to: string,
   ad: DecidedAd & { status: string },
   why: { reason: string; note?: string },
+  statement?: string[],
 ): MailMessage {
   return mail(site, to, 'A photo was removed from your ad', {
     intro: `A moderator removed a photo from your ad “${ad.title}” in ${ad.city}, ${ad.state}.${ad.status === 'live' ? ' The ad stays on the site without it; the photo leaves the site within a minute.' : ''}`,
     action: 'Open your account',
     url: `${site.baseUrl}${accountPath()}`,
-    after: [`Reason: ${why.reason}.`, ...(why.note ? [`Moderator's note: ${why.note}`] : [])],
+    after: statement ?? whyLines(why),
   });
 }
+
+/** The reason and note, when no statement of reasons is at hand. */
+const whyLines = (why: { reason: string; note?: string }) => [
+  `Reason: ${why.reason}.`,
+  ...(why.note ? [`Moderator's note: ${why.note}`] : []),
+];

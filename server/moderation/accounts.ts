@@ -12,6 +12,7 @@ import { shownId } from './named-id.ts';
 import { alreadyBanned, OPERATOR } from './log.ts';
 import { isFraud, recordFraudNotices } from './fraud-notices.ts';
 import { blockPhotosOfAd, deletePendingOnlyPhotos } from './photos.ts';
+import { OWN_REVIEW, recordBanStatement, type DecisionSource } from './statements.ts';
 
 export type BanResult =
   | {
@@ -23,6 +24,8 @@ export type BanResult =
       unusedKeys: string[];
       /** Members newly to be told (banned for scam or fraud): their mails go after the unit of work. */
       fraudNotices: number;
+      /** The ban's statement of reasons. */
+      statementId: number;
     }
   | { kind: 'unknown' }
   | { kind: 'moderator'; email: string }
@@ -53,6 +56,7 @@ export function banAccount(
   accountId: number,
   why: Why,
   now = new Date(),
+  source: DecisionSource = OWN_REVIEW,
 ): Promise<BanResult> {
   return store.unitOfWork(async (tx): Promise<BanResult> => {
     await tx.lock(`account:${accountId}`);
@@ -78,7 +82,19 @@ export function banAccount(
     await tx.moderation.removeAllOf(accountId, why, at);
     const fraudNotices = isFraud(why) ? await recordFraudNotices(tx, accountId, 'banned', at) : 0;
     const base = { at, by: moderator, accountId, accountEmail: account.email };
-    await tx.moderationLog.append({ ...base, action: 'ban', reason: why.reason, note: why.note });
+    const logId = await tx.moderationLog.append({
+      ...base,
+      action: 'ban',
+      reason: why.reason,
+      note: why.note,
+    });
+    const statementId = await recordBanStatement(tx, account, ads, {
+      logId,
+      moderator,
+      why,
+      at,
+      source,
+    });
     for (const ad of ads)
       await tx.moderationLog.append({
         ...base,
@@ -94,6 +110,7 @@ export function banAccount(
       removedInReview: ads.filter((ad) => ad.status === 'review').map((ad) => ad.id),
       unusedKeys,
       fraudNotices,
+      statementId,
     };
   });
 }

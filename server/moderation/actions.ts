@@ -30,6 +30,8 @@ import {
 } from './ads.ts';
 import type { NamedId } from './named-id.ts';
 import { photoRemovalRefusal, reasonLabelOf, removePhoto } from './photos.ts';
+import { statementMail } from './statement-links.ts';
+import { accountBannedMail } from '../mail/appeal-messages.ts';
 
 /** What the moderators' actions work with, built once in `createApp`. */
 export interface ModerationDeps {
@@ -71,6 +73,13 @@ export async function mailNewFraudNotices(deps: ModerationDeps, accountId: numbe
   );
 }
 
+/** The banned member's mail: the statement of reasons, and the link to appeal it. */
+export async function mailBan(deps: ModerationDeps, email: string, statementId: number) {
+  const statement = await statementMail(deps, statementId);
+  if (statement)
+    deps.mailer.send(accountBannedMail(deps.mailSite(), email, statement.view, statement.link));
+}
+
 /** Approves an ad in review, or a live ad's pending edit, at the revision the moderator saw. */
 export async function approveAdAction(
   deps: ModerationDeps,
@@ -105,7 +114,10 @@ export async function rejectAdAction(
   if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
   await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
   const { edit } = result;
-  deps.mailer.send(adRejectedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why, edit));
+  const statement = await statementMail(deps, result.statementId);
+  deps.mailer.send(
+    adRejectedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why, edit, statement?.lines),
+  );
   return {
     done: edit ? 'rejected-edit' : 'rejected',
     outcome: { adId: ad.id, status: edit ? 'live' : 'rejected', edit },
@@ -123,7 +135,10 @@ export async function removeAdAction(
   const result = await removeAd(deps.store, moderator, ad.id, input.revision, why);
   if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
   await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
-  deps.mailer.send(adRemovedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why));
+  const statement = await statementMail(deps, result.statementId);
+  deps.mailer.send(
+    adRemovedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why, statement?.lines),
+  );
   await mailNewFraudNotices(deps, result.ad.accountId, result.fraudNotices);
   publishSoon(deps.publisher, `removed ad ${ad.id}`);
   return { done: 'removed', outcome: { adId: ad.id, status: 'removed' } };
@@ -139,6 +154,7 @@ export async function banAccountAction(
   const result = await banAccount(deps.store, moderator, account.id, whyGiven(input));
   if (result.kind !== 'done') throw banRefusal(result, account.raw);
   await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `banned account ${account.id}`);
+  await mailBan(deps, result.email, result.statementId);
   await mailNewFraudNotices(deps, account.id, result.fraudNotices);
   if (result.removedLive.length > 0)
     publishSoon(
@@ -161,12 +177,12 @@ export async function removePhotoAction(
   await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `photo ${photo.id}`);
   const { ad } = result;
   if (ad) {
-    deps.mailer.send(
-      photoRemovedMail(deps.mailSite(), ad.accountEmail, ad, {
-        reason: reasonLabelOf(input.reason),
-        ...(input.note ? { note: input.note } : {}),
-      }),
-    );
+    const statement = await statementMail(deps, result.statementId);
+    const why = {
+      reason: reasonLabelOf(input.reason),
+      ...(input.note ? { note: input.note } : {}),
+    };
+    deps.mailer.send(photoRemovedMail(deps.mailSite(), ad.accountEmail, ad, why, statement?.lines));
     if (ad.status === 'live')
       publishSoon(deps.publisher, `removed photo ${photo.id} of ad ${ad.id}`);
   }

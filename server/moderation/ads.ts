@@ -3,7 +3,7 @@
 // as it was), remove a live ad; and the refusals. Each is one unit of work holding the ad's lock
 // (`ad:{id}`), as the member's own changes do, at the revision the moderator saw: of two
 // moderators acting on one ad at once, on one instance or two, exactly one changes it and writes
-// its log row; the other is told who handled it.
+// its log row and statement of reasons (statements.ts); the other is told who handled it.
 import { utcDay } from '../../src/days.ts';
 import { Refusal } from '../refusal.ts';
 import { expiryFrom } from '../posting/lifetime.ts';
@@ -16,6 +16,7 @@ import { isFraud, recordFraudNotices } from './fraud-notices.ts';
 import { blockPhotosOfAd, deletePendingOnlyPhotos, photosLeaving } from './photos.ts';
 import { isAwaitingReview } from './review.ts';
 import { shownId } from './named-id.ts';
+import { OWN_REVIEW, recordAdStatement, type DecisionSource } from './statements.ts';
 
 export type { Moderator, Why };
 
@@ -144,7 +145,9 @@ export function rejectAd(
   revision: number,
   why: Why,
   now = new Date(),
-): Promise<AdDecision<{ ad: MemberAdRow; edit: boolean } & PhotoBytesToDelete>> {
+): Promise<
+  AdDecision<{ ad: MemberAdRow; edit: boolean; statementId: number } & PhotoBytesToDelete>
+> {
   return decideOn(store, moderator, adId, revision, isAwaitingReview, async (tx, ad) => {
     const at = now.toISOString();
     const edit = ad.status === 'live';
@@ -152,7 +155,7 @@ export function rejectAd(
       ? await tx.moderation.rejectEdit(adId, revision, why, at)
       : await tx.moderation.rejectNew(adId, revision, why, at);
     if (!changed) return undefined;
-    await tx.moderationLog.append({
+    const logId = await tx.moderationLog.append({
       at,
       by: moderator,
       action: edit ? 'reject-edit' : 'reject',
@@ -161,6 +164,13 @@ export function rejectAd(
       accountEmail: ad.accountEmail,
       reason: why.reason,
       note: why.note,
+    });
+    const statementId = await recordAdStatement(tx, edit ? 'edit-rejected' : 'ad-rejected', ad, {
+      logId,
+      moderator,
+      why,
+      at,
+      source: OWN_REVIEW,
     });
     // Rejected as "under 18" or "someone else's photos": the photos judged are blocked (an edit's:
     // the photos it would have shown). Then those only the edit had are gone.
@@ -173,7 +183,7 @@ export function rejectAd(
       judged.map((ref) => ref.id),
     );
     const unusedKeys = edit ? await deletePendingOnlyPhotos(tx, ad) : [];
-    return { edit, unusedKeys };
+    return { edit, unusedKeys, statementId };
   });
 }
 
@@ -185,7 +195,10 @@ export function removeAd(
   revision: number,
   why: Why,
   now = new Date(),
-): Promise<AdDecision<{ ad: MemberAdRow; fraudNotices: number } & PhotoBytesToDelete>> {
+  source: DecisionSource = OWN_REVIEW,
+): Promise<
+  AdDecision<{ ad: MemberAdRow; fraudNotices: number; statementId: number } & PhotoBytesToDelete>
+> {
   return decideOn(
     store,
     moderator,
@@ -195,7 +208,7 @@ export function removeAd(
     async (tx, ad) => {
       const at = now.toISOString();
       if (!(await tx.moderation.removeLive(adId, revision, why, at))) return undefined;
-      await tx.moderationLog.append({
+      const logId = await tx.moderationLog.append({
         at,
         by: moderator,
         action: 'remove',
@@ -205,6 +218,13 @@ export function removeAd(
         reason: why.reason,
         note: why.note,
       });
+      const statementId = await recordAdStatement(tx, 'ad-removed', ad, {
+        logId,
+        moderator,
+        why,
+        at,
+        source,
+      });
       // Removed as "under 18" or "someone else's photos": every photo of it is blocked. The
       // photos only its pending edit had are gone with the edit.
       await blockPhotosOfAd(tx, adId, why, at);
@@ -212,7 +232,7 @@ export function removeAd(
       const fraudNotices = isFraud(why)
         ? await recordFraudNotices(tx, ad.accountId, 'ad-removed', at)
         : 0;
-      return { unusedKeys: await deletePendingOnlyPhotos(tx, ad), fraudNotices };
+      return { unusedKeys: await deletePendingOnlyPhotos(tx, ad), fraudNotices, statementId };
     },
   );
 }

@@ -24,6 +24,8 @@ const ACTION_DONE: Record<LogAction, string> = {
   hide: 'hid it after reports',
   dismiss: 'dismissed its reports',
   'remove-photo': 'removed a photo of it',
+  'uphold-appeal': 'upheld the decision on appeal',
+  'reverse-appeal': 'reversed the decision on appeal',
 };
 
 /** `2026-11-24 01:15` of an ISO time. */

@@ -13,6 +13,7 @@ import type { Moderator } from '../store/moderation-log.ts';
 import type { Why } from '../store/moderation.ts';
 import type { Store } from '../store/store.ts';
 import { shownId } from './named-id.ts';
+import { OWN_REVIEW, recordPhotoStatement } from './statements.ts';
 
 /** The reason's key (what photos and blocked_photos store) of a label (what Why carries). */
 export function reasonKeyOf(label: string): ModerationReason | undefined {
@@ -71,6 +72,7 @@ export type PhotoRemovalResult =
       ad?: MemberAdRow;
       /** The storage's keys to delete. */
       unusedKeys: string[];
+      statementId: number;
     }
   | { kind: 'unknown' }
   | { kind: 'own' }
@@ -133,6 +135,9 @@ export function removePhoto(
       at,
     });
     let ad = photo.adId === null ? undefined : await tx.memberAds.find(photo.adId);
+    const alt = [...(ad?.photos ?? []), ...(ad?.pendingPhotos ?? [])].find(
+      (ref) => ref.id === photoId,
+    )?.alt;
     if (ad) {
       const without = (list: AdPhotoRef[]) => list.filter((ref) => ref.id !== photoId);
       const onLists =
@@ -154,7 +159,7 @@ export function removePhoto(
       blockedAt: at,
     });
     const account = ad ? { email: ad.accountEmail } : await tx.moderation.account(photo.accountId);
-    await tx.moderationLog.append({
+    const logId = await tx.moderationLog.append({
       at,
       by: moderator,
       action: 'remove-photo',
@@ -164,6 +169,17 @@ export function removePhoto(
       reason: reasonLabelOf(reason),
       note: [`Photo ${photoId}.`, note].filter(Boolean).join(' '),
     });
-    return { kind: 'done', ...(ad ? { ad } : {}), unusedKeys };
+    const statementId = await recordPhotoStatement(
+      tx,
+      { ...photo, alt: alt ?? '' },
+      {
+        logId,
+        moderator,
+        why: { reason: reasonLabelOf(reason), ...(note ? { note } : {}) },
+        at,
+        source: OWN_REVIEW,
+      },
+    );
+    return { kind: 'done', ...(ad ? { ad } : {}), unusedKeys, statementId };
   });
 }

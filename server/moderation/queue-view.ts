@@ -94,6 +94,7 @@ export async function queueView(
     waiting,
     reports: await reportsSummary(store),
     ...(repeatedMessages.length > 0 ? { repeatedMessages } : {}),
+    openAppeals: await store.statements.openAppealCount(),
     ...noticeOf(query, banned),
     ...banTargetFrom(target),
   };

@@ -29,6 +29,7 @@ import type { AdCopy, NewReportRow } from '../store/reports.ts';
 import type { Store } from '../store/store.ts';
 import { ALREADY_DECIDED, ALREADY_REPORTED, REPORTS_MODERATOR } from './texts.ts';
 import { DAY_MS } from '../../src/days.ts';
+import { recordHiddenStatement } from '../moderation/statements.ts';
 
 export type { AdCopy };
 
@@ -138,7 +139,7 @@ export function fileReport(store: Store, report: NewReport, now = new Date()): P
       report.reportedAccountId === null
         ? undefined
         : await tx.moderation.account(report.reportedAccountId);
-    await tx.moderationLog.append({
+    const logId = await tx.moderationLog.append({
       at,
       by: { name: REPORTS_MODERATOR },
       action: 'hide',
@@ -151,6 +152,12 @@ export function fileReport(store: Store, report: NewReport, now = new Date()): P
           ? 'Hidden at once: reported as possibly involving someone under 18.'
           : `Hidden at once: reported by ${reporters} different people.`,
     });
+    // A member's ad: its member reads the statement of reasons of the rule that hid it.
+    const ad = report.adCopy.kind === 'member' ? await tx.memberAds.find(report.adId) : undefined;
+    if (ad) {
+      const reports = await tx.reports.openInGroup({ kind: 'ad', adId: report.adId });
+      await recordHiddenStatement(tx, { logId, ad, why, reports, at });
+    }
     return { ...stored, hidden: why };
   });
 }

@@ -14,8 +14,15 @@ import type { ReportAction, ResolveReportsInput } from '../../src/schemas/report
 import { adRemovedMail } from '../mail/moderation-messages.ts';
 import { Refusal } from '../refusal.ts';
 import { banAccount, moderatorNotBanned } from '../moderation/accounts.ts';
-import { mailNewFraudNotices, whyGiven, type ModerationDeps } from '../moderation/actions.ts';
+import {
+  mailBan,
+  mailNewFraudNotices,
+  whyGiven,
+  type ModerationDeps,
+} from '../moderation/actions.ts';
+import { statementMail } from '../moderation/statement-links.ts';
 import { removeAd, type Moderator, type Why } from '../moderation/ads.ts';
+import { reportSource, type DecisionSource } from '../moderation/statements.ts';
 import { deleteBytesOf } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon } from '../publishing/publisher.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
@@ -51,6 +58,8 @@ export interface ResolveResult {
    * storage's bytes to delete after the unit of work.
    */
   unusedKeys?: string[];
+  /** The statement of reasons of the removal or ban, for its mail. */
+  statementId?: number;
 }
 
 const RESOLUTION: Record<ReportAction, Resolution> = {
@@ -89,10 +98,17 @@ export async function decideOnReports(
     result.unusedKeys ?? [],
     `the reports of ${input.group}`,
   );
-  if (result.removedAd)
+  if (result.removedAd) {
+    const statement = result.statementId
+      ? await statementMail(deps, result.statementId)
+      : undefined;
+    const { accountEmail } = result.removedAd;
     deps.mailer.send(
-      adRemovedMail(deps.mailSite(), result.removedAd.accountEmail, result.removedAd, why!),
+      adRemovedMail(deps.mailSite(), accountEmail, result.removedAd, why!, statement?.lines),
     );
+  }
+  if (result.banned && !result.banned.already && result.statementId)
+    await mailBan(deps, result.banned.email, result.statementId);
   if (result.fraudNotices)
     await mailNewFraudNotices(deps, result.fraudNotices.accountId, result.fraudNotices.count);
   if (result.publish) publishSoon(deps.publisher, result.publish);
@@ -134,6 +150,7 @@ export function resolveReports(
       adKind: first.adCopy.kind,
       reportedId: first.reportedAccountId,
       count: reports.length,
+      source: reportSource(reports),
       moderator,
       why,
       now,
@@ -161,6 +178,8 @@ interface Decision {
   adKind: 'member' | 'editor';
   reportedId: number | null;
   count: number;
+  /** The reports' reasons and counts, for the statement of reasons of a removal or ban. */
+  source: DecisionSource;
   moderator: Moderator;
   why: Why | undefined;
   now: Date;
@@ -244,10 +263,11 @@ async function remove(decision: Decision): Promise<void> {
   if (ad && ad.accountId === moderator.accountId) throw new Refusal('forbidden', OWN_AD_REPORTED);
   if (ad?.status === 'live') {
     // The moderators' own removal, in this unit of work (which holds the ad's lock already).
-    const removed = await removeAd(tx, moderator, adId, ad.revision, why, now);
+    const removed = await removeAd(tx, moderator, adId, ad.revision, why, now, decision.source);
     if (removed.kind !== 'done')
       throw new Refusal('conflict', removed.kind === 'conflict' ? removed.message : AD_CHANGED);
     result.removedAd = removed.ad;
+    result.statementId = removed.statementId;
     result.unusedKeys = removed.unusedKeys;
     result.fraudNotices = { accountId: removed.ad.accountId, count: removed.fraudNotices };
     if (!wasHidden) result.publish = `removed ad ${adId} after reports`;
@@ -273,7 +293,7 @@ async function ban(decision: Decision, target: number | undefined): Promise<void
   if (target === undefined) throw new Refusal('not-found', NOBODY_TO_BAN);
   if (target === moderator.accountId) throw new Refusal('forbidden', OWN_ACCOUNT_NOT_BANNED);
   // The moderators' own ban, in this unit of work (which holds the member's lock already).
-  const banned = await banAccount(tx, moderator, target, whyOf(decision), now);
+  const banned = await banAccount(tx, moderator, target, whyOf(decision), now, decision.source);
   if (banned.kind === 'unknown') throw new Refusal('not-found', NOBODY_TO_BAN);
   if (banned.kind === 'moderator') throw new Refusal('forbidden', moderatorNotBanned(banned.email));
   if (banned.kind === 'conflict') {
@@ -286,6 +306,7 @@ async function ban(decision: Decision, target: number | undefined): Promise<void
     };
   } else {
     result.unusedKeys = banned.unusedKeys;
+    result.statementId = banned.statementId;
     result.fraudNotices = { accountId: target, count: banned.fraudNotices };
     result.banned = {
       accountId: target,

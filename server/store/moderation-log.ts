@@ -46,7 +46,8 @@ export interface LogRow {
 }
 
 export interface ModerationLogStore {
-  append(entry: NewLogEntry): Promise<void>;
+  /** Appends a row; its id (a statement of reasons is keyed to it). */
+  append(entry: NewLogEntry): Promise<number>;
   count(): Promise<number>;
   /** Newest first: `limit` rows after skipping `offset`. */
   newest(limit: number, offset: number): Promise<LogRow[]>;
@@ -87,7 +88,7 @@ export function moderationLogStore({ db }: StoreContext): ModerationLogStore {
   return {
     async append(entry) {
       const moderator = 'accountId' in entry.by ? entry.by : undefined;
-      await db
+      return db
         .insertInto('moderation_log')
         .values({
           at: entry.at,
@@ -100,7 +101,9 @@ export function moderationLogStore({ db }: StoreContext): ModerationLogStore {
           reason: entry.reason ?? null,
           note: entry.note ?? null,
         })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((row) => Number(row.id));
     },
     async count() {
       const { n } = await db

@@ -71,6 +71,23 @@ export interface ModerationStore {
    */
   ban(accountId: number, email: string, at: string): Promise<boolean>;
   setRole(accountId: number, role: 'member' | 'moderator'): Promise<void>;
+  /**
+   * An appeal reversed (server/moderation/appeals.ts): a removed or rejected ad live again until
+   * `expiresOn`, or back in review; false when it is neither removed nor rejected now.
+   */
+  reinstateAd(
+    id: number,
+    to: { status: 'live'; postedOn: string; expiresOn: string } | { status: 'review' },
+    at: string,
+  ): Promise<boolean>;
+  /** An appeal of a rejected edit reversed: the edit's text on the live ad. */
+  applyEdit(
+    id: number,
+    edit: { title: string; description: string; age: number; seeks: string },
+    at: string,
+  ): Promise<boolean>;
+  /** An appeal of a ban reversed: the account signs in again, and its address is free again. */
+  unban(accountId: number, email: string): Promise<boolean>;
 }
 
 const NO_PENDING = {
@@ -289,6 +306,53 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
         .onConflict((oc) => oc.column('email').doNothing())
         .execute();
       return true;
+    },
+    async reinstateAd(id, to, at) {
+      const result = await db
+        .updateTable('member_ads')
+        .set({
+          ...(to.status === 'live'
+            ? {
+                status: 'live',
+                posted_on: to.postedOn,
+                expires_on: to.expiresOn,
+                approved_at: sql`COALESCE(approved_at, ${at})`,
+              }
+            : { status: 'review', submitted_at: at }),
+          rejected_reason: null,
+          rejected_note: null,
+          updated_at: at,
+          revision: sql`revision + 1`,
+        })
+        .where('id', '=', id)
+        .where('status', 'in', ['removed', 'rejected'])
+        .executeTakeFirst();
+      return changed(result);
+    },
+    async applyEdit(id, edit, at) {
+      const result = await db
+        .updateTable('member_ads')
+        .set({
+          ...edit,
+          rejected_reason: null,
+          rejected_note: null,
+          updated_at: at,
+          revision: sql`revision + 1`,
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'live')
+        .executeTakeFirst();
+      return changed(result);
+    },
+    async unban(accountId, email) {
+      const result = await db
+        .updateTable('accounts')
+        .set({ banned_at: null })
+        .where('id', '=', accountId)
+        .where('banned_at', 'is not', null)
+        .executeTakeFirst();
+      await db.deleteFrom('banned_emails').where('email', '=', email).execute();
+      return changed(result);
     },
     async setRole(accountId, role) {
       await db.updateTable('accounts').set({ role }).where('id', '=', accountId).execute();

@@ -121,6 +121,8 @@ export interface ReportStore {
   openInGroup(group: ReportGroupKey): Promise<ReportRow[]>;
   /** How the group's last decided report was decided; undefined when none was. */
   lastResolved(group: ReportGroupKey): Promise<GroupResolution | undefined>;
+  /** A reporter's own reports, newest first, with how each was decided (for their /account). */
+  ofReporter(reporterKey: string, limit: number): Promise<ReporterReportRow[]>;
   /** Closes the group's open reports up to id `upTo` (the newest the moderator saw); how many. */
   resolveGroup(
     group: ReportGroupKey,
@@ -129,6 +131,18 @@ export interface ReportStore {
     moderatorId: number,
     at: string,
   ): Promise<number>;
+}
+
+/** A report as its reporter sees it again: what, when, and how it was decided; never whose. */
+export interface ReporterReportRow {
+  id: number;
+  adTitle: string;
+  /** A conversation was reported (else the ad). */
+  aboutConversation: boolean;
+  reason: ReportReason;
+  createdAt: string;
+  resolution: Resolution | null;
+  resolvedAt: string | null;
 }
 
 type Eb = ExpressionBuilder<Tables, 'reports'>;
@@ -185,6 +199,33 @@ export function reportStore({ db }: StoreContext): ReportStore {
   });
 
   return {
+    async ofReporter(reporterKey, limit) {
+      const rows = await db
+        .selectFrom('reports')
+        .select([
+          'id',
+          'ad_copy',
+          'conversation_id',
+          'reason',
+          'created_at',
+          'resolution',
+          'resolved_at',
+        ])
+        .where('reporter_key', '=', reporterKey)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({
+        id: Number(row.id),
+        adTitle: (JSON.parse(row.ad_copy) as AdCopy).title,
+        aboutConversation: row.conversation_id !== null,
+        reason: row.reason as ReportReason,
+        createdAt: row.created_at,
+        resolution: row.resolution,
+        resolvedAt: row.resolved_at,
+      }));
+    },
     async insert(report) {
       const row = await db
         .insertInto('reports')

@@ -346,4 +346,52 @@ export const MIGRATIONS: readonly string[] = [
      account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
      PRIMARY KEY (flag_id, account_id)
    ) STRICT, WITHOUT ROWID;`,
+  // Statements of reasons and appeals (docs/product.md section 6, issue 30):
+  // - decision_statements: one per restriction a moderator or a rule made (an ad rejected,
+  //   removed or hidden by reports, an edit rejected, a photo removed, an account banned), keyed
+  //   to its moderation_log row (log_id). Ids are copied, not referenced, so the statement outlives
+  //   the account, as the log does. reason_key: the moderation reason's key
+  //   (src/schemas/moderation-reasons.ts), or 'reports' / 'under-18-report' for a hide by reports;
+  //   clause: the numbered clause of the terms page it applies (src/schemas/terms-clauses.ts).
+  //   facts: JSON of what was decided on (the words or photo concerned, the report reasons and
+  //   their count, never who reported; the scanner's flags; a ban's removed ads). trigger: 'report',
+  //   'moderator' (their own review) or 'automatic' (a rule decided); automated_detection and
+  //   automated_decision: 0 or 1. decided_by: the moderator, NULL for a rule. content_at: when the
+  //   content decided on was submitted (posting to decision). appeal_until: 6 months after.
+  // - appeals: at most one per statement (the unique index), by its member, 1–2,000 characters;
+  //   outcome NULL while in review, then 'upheld' (reply: the reason the member reads) or
+  //   'reversed', set once (UPDATE … WHERE outcome IS NULL) by a moderator other than decided_by.
+  `CREATE TABLE decision_statements (
+     id INTEGER PRIMARY KEY,
+     log_id INTEGER NOT NULL UNIQUE,
+     account_id INTEGER,
+     kind TEXT NOT NULL CHECK (kind IN ('ad-rejected', 'edit-rejected', 'ad-removed', 'ad-hidden',
+       'photo-removed', 'account-banned')),
+     ad_id INTEGER,
+     photo_id INTEGER,
+     reason_key TEXT NOT NULL,
+     clause TEXT NOT NULL,
+     facts TEXT NOT NULL,
+     trigger TEXT NOT NULL CHECK (trigger IN ('report', 'moderator', 'automatic')),
+     automated_detection INTEGER NOT NULL CHECK (automated_detection IN (0, 1)),
+     automated_decision INTEGER NOT NULL CHECK (automated_decision IN (0, 1)),
+     decided_by INTEGER,
+     decided_at TEXT NOT NULL,
+     content_at TEXT,
+     appeal_until TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX decision_statements_by_account ON decision_statements(account_id, decided_at);
+   CREATE INDEX decision_statements_by_at ON decision_statements(decided_at);
+   CREATE TABLE appeals (
+     id INTEGER PRIMARY KEY,
+     statement_id INTEGER NOT NULL UNIQUE REFERENCES decision_statements(id),
+     account_id INTEGER NOT NULL,
+     text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 2000),
+     filed_at TEXT NOT NULL,
+     outcome TEXT CHECK (outcome IN ('upheld', 'reversed')),
+     reply TEXT,
+     decided_by INTEGER,
+     decided_at TEXT
+   ) STRICT;
+   CREATE INDEX appeals_open ON appeals(filed_at) WHERE outcome IS NULL;`,
 ];

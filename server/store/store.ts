@@ -26,6 +26,7 @@ import { savedSearchStore, type SavedSearchStore } from './saved-searches.ts';
 import { scamShieldStore, type ScamShieldStore } from './scam-shield.ts';
 import { secretStore, type SecretStore } from './server-secrets.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
+import { statementStore, type StatementStore } from './statements.ts';
 import type { Tables } from './tables.ts';
 
 /** What each part is built on: the engine's queries, or a unit of work's. */
@@ -60,6 +61,8 @@ export interface Store {
   readonly fraudNotices: FraudNoticeStore;
   /** The scam shield's records of senders, and its flags of repeated messages (scam-shield.ts). */
   readonly scamShield: ScamShieldStore;
+  /** Statements of reasons of restrictions, and their appeals (statements.ts). */
+  readonly statements: StatementStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -120,6 +123,7 @@ function partsOf(context: StoreContext) {
     savedSearches: savedSearchStore(context),
     fraudNotices: fraudNoticeStore(context),
     scamShield: scamShieldStore(context),
+    statements: statementStore(context),
   };
 }
 

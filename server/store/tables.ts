@@ -27,6 +27,8 @@ export interface Tables {
   scam_outcomes: ScamOutcomesTable;
   repeated_message_flags: RepeatedMessageFlagsTable;
   repeated_message_flag_accounts: { flag_id: number; account_id: number };
+  decision_statements: DecisionStatementsTable;
+  appeals: AppealsTable;
 }
 
 export interface AccountsTable {
@@ -254,4 +256,50 @@ export interface RepeatedMessageFlagsTable {
   flagged_at: string;
   dismissed_at: string | null;
   dismissed_by: number | null;
+}
+
+/** A statement of reasons, one per restriction (sqlite-migrations.ts, migration 12). */
+export interface DecisionStatementsTable {
+  id: Generated<number>;
+  /** The moderation_log row of the decision. */
+  log_id: number;
+  /** The member concerned; copied, it outlives the account. */
+  account_id: number | null;
+  kind: StatementKind;
+  ad_id: number | null;
+  photo_id: number | null;
+  /** The moderation reason's key, or 'reports' / 'under-18-report' for a hide by reports. */
+  reason_key: string;
+  /** The numbered clause of the terms page (src/schemas/terms-clauses.ts): `4.1`. */
+  clause: string;
+  /** JSON: StatementFacts (server/store/statements.ts). */
+  facts: string;
+  trigger: 'report' | 'moderator' | 'automatic';
+  automated_detection: number;
+  automated_decision: number;
+  /** The moderator who decided; null when a rule did. */
+  decided_by: number | null;
+  decided_at: string;
+  /** When the content decided on was submitted (or the account made, for a ban). */
+  content_at: string | null;
+  appeal_until: string;
+}
+
+export type StatementKind =
+  'ad-rejected' | 'edit-rejected' | 'ad-removed' | 'ad-hidden' | 'photo-removed' | 'account-banned';
+
+/** A member's appeal of one statement's decision (at most one). */
+export interface AppealsTable {
+  id: Generated<number>;
+  statement_id: number;
+  account_id: number;
+  /** 1–2,000 characters. */
+  text: string;
+  filed_at: string;
+  /** Null while in review. */
+  outcome: 'upheld' | 'reversed' | null;
+  /** Why it was upheld, as the member reads it. */
+  reply: string | null;
+  decided_by: number | null;
+  decided_at: string | null;
 }

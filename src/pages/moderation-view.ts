@@ -142,6 +142,8 @@ export interface ModerationQueueView {
   reports?: ReportsSummary;
   /** The same first message from several new accounts, until banned or dismissed. */
   repeatedMessages?: RepeatedMessageFlag[];
+  /** Appeals waiting for a moderator (/moderate/appeals). */
+  openAppeals?: number;
 }
 
 export interface LogEntry {

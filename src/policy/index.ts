@@ -11,10 +11,7 @@ export {
   type ScannedAd,
   type ScannedField,
 } from './scan-ad.ts';
-export {
-  contactDetailsInMessage,
-  refusedTermInMessage,
-} from './scan-message.ts';
+export { contactDetailsInMessage, refusedTermInMessage } from './scan-message.ts';
 export {
   findFirstPolicyTerm,
   findPolicyTerms,

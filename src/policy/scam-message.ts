@@ -13,6 +13,12 @@ import {
   type ScamSignals,
 } from './scam-signals.ts';
 import { normaliseText } from './normalise.ts';
+import { REASON_CLAUSES } from '../schemas/terms-clauses.ts';
+import { clauseLine } from './scan-message.ts';
+
+/** The clause of the terms a refused family breaks: contact details, or scams. */
+const scamClause = (family: ScamFamily) =>
+  family === 'off-site-contact' ? REASON_CLAUSES.contact.number : REASON_CLAUSES.scam.number;
 
 export interface ScamVerdict {
   /** Why the message is refused (it is not stored), if it is. */
@@ -73,7 +79,12 @@ export function judgeMessage(
     const refusing = hits.find((hit) => hit.action === 'refuse');
     if (refusing)
       return {
-        refusal: { family: refusing.family, message: scamRefusalMessage(refusing.family, brand) },
+        refusal: {
+          family: refusing.family,
+          // The rule it applies, as a statement of reasons names it (a refused message has no
+          // stored decision): the clause of the terms and its link.
+          message: `${scamRefusalMessage(refusing.family, brand)} ${clauseLine({ number: scamClause(refusing.family) })}`,
+        },
         warnings: [],
         hits,
       };

@@ -36,6 +36,8 @@ export interface MemberAdView extends MemberAdText {
    */
   rejectedReason?: string;
   rejectedNote?: string;
+  /** The newest statement of reasons about it (/account/decisions/{id}), where a page reads one. */
+  statementId?: number;
   /**
    * Its photos as the member edits them (a live ad's waiting list when it has one, those not yet
    * published marked pending), then those a moderator removed, with the reason.

@@ -17,4 +17,7 @@ export type LogAction =
   | 'hide'
   | 'dismiss'
   // Photos (docs/product.md section 10): a moderator removed one photo of an ad.
-  | 'remove-photo';
+  | 'remove-photo'
+  // Appeals (docs/product.md section 6, issue 30): a moderator upheld or reversed a decision.
+  | 'uphold-appeal'
+  | 'reverse-appeal';

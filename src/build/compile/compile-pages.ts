@@ -1,11 +1,12 @@
 // The site's own pages (content/pages/{slug}.md: terms, privacy, about), compiled for compile.ts:
-// each must be there; terms and privacy say when they last changed.
+// each must be there; terms and privacy say when they last changed; the terms' clauses have anchors.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledPage } from '../../schemas/compiled-content.ts';
 import { PAGE_SLUGS, pageFrontMatterSchema, type PageSlug } from '../../schemas/page.ts';
 import type { ContentReader } from './content-reader.ts';
 import { readMarkdown } from './read-markdown.ts';
+import { withClauseAnchors } from './terms-clause-anchors.ts';
 import { problemsFromZod } from './report.ts';
 import { fillTokens, frontMatterTokenProblems, tokenProblems, type SiteTokens } from './tokens.ts';
 
@@ -41,11 +42,13 @@ export function compilePages(
     }
     problems.push(...frontMatterTokenProblems(markdown, file));
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, []));
+    const html = markdownToHtml(fillTokens(markdown.body, tokens));
     pages[slug] = {
       ...parsed.data,
       title: fillTokens(parsed.data.title, tokens),
       description: fillTokens(parsed.data.description, tokens),
-      html: markdownToHtml(fillTokens(markdown.body, tokens)),
+      // The terms' clauses are linked from statements of reasons: each gets its stable anchor.
+      html: slug === 'terms' ? withClauseAnchors(html) : html,
     };
   }
   return pages;

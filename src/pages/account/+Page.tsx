@@ -5,11 +5,14 @@ import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { MyAds } from './MyAds.tsx';
 import { MyData } from './MyData.tsx';
+import { MyDecisions } from './MyDecisions.tsx';
+import { MyReports } from './MyReports.tsx';
 import { MySavedSearches } from './MySavedSearches.tsx';
 
 export default function Page() {
+  const data = useData<Data>();
   const { member, linkSent, error, ads, done, adsError, savedSearches, savedError, savedDone } =
-    useData<Data>();
+    data;
   if (!member)
     return (
       <section className="container container--form form-page">
@@ -59,7 +62,15 @@ export default function Page() {
           Want a new password? <a href={forgotPath()}>Reset it by email</a>
         </p>
       </div>
-      <MyAds ads={ads} canPost={member.emailVerified} notice={done} error={adsError} />
+      <MyAds
+        ads={ads}
+        canPost={member.emailVerified}
+        notice={done}
+        error={adsError}
+        statements={data.adStatements}
+      />
+      <MyDecisions statements={data.statements} />
+      <MyReports reports={data.reports} />
       <MySavedSearches searches={savedSearches} notice={savedDone} error={savedError} />
       <MyData />
     </section>

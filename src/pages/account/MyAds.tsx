@@ -1,6 +1,6 @@
 import { Banner } from '../../components/Banner.tsx';
 import { formatDate } from '../../format.ts';
-import { adPath, editAdPath, postPath } from '../../paths.ts';
+import { adPath, decisionPagePath, editAdPath, postPath } from '../../paths.ts';
 import type { MemberAdShownStatus, MemberAdView } from '../../schemas/member-ad-view.ts';
 import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 
@@ -19,11 +19,14 @@ export function MyAds({
   canPost,
   notice,
   error,
+  statements = {},
 }: {
   ads: readonly MemberAdView[];
   canPost: boolean;
   notice?: string;
   error?: string;
+  /** The newest statement of reasons about each ad, by its id. */
+  statements?: Readonly<Record<number, number>>;
 }) {
   return (
     <section className="my-ads" aria-labelledby="my-ads-title">
@@ -43,7 +46,7 @@ export function MyAds({
       ) : (
         <ul className="my-ads__list">
           {ads.map((ad) => (
-            <MyAd key={ad.id} ad={ad} canPost={canPost} />
+            <MyAd key={ad.id} ad={ad} canPost={canPost} statementId={statements[ad.id]} />
           ))}
         </ul>
       )}
@@ -51,7 +54,15 @@ export function MyAds({
   );
 }
 
-function MyAd({ ad, canPost }: { ad: MemberAdView; canPost: boolean }) {
+function MyAd({
+  ad,
+  canPost,
+  statementId,
+}: {
+  ad: MemberAdView;
+  canPost: boolean;
+  statementId: number | undefined;
+}) {
   const titleId = `my-ad-${ad.id}-title`;
   return (
     <li className="my-ad" aria-labelledby={titleId}>
@@ -73,6 +84,14 @@ function MyAd({ ad, canPost }: { ad: MemberAdView; canPost: boolean }) {
         {formatDate(ad.createdAt.slice(0, 10))}
       </p>
       <StatusDetail ad={ad} />
+      {statementId !== undefined && explained(ad) && (
+        <p className="my-ad__detail">
+          <a href={decisionPagePath(statementId)}>
+            Why, the rule it applied, and how to appeal
+            <span className="visually-hidden"> (“{ad.title}”)</span>
+          </a>
+        </p>
+      )}
       <div className="my-ad__actions">
         {ad.editable && canPost && (
           <a className="button button--secondary button--small" href={editAdPath(ad.id)}>
@@ -99,6 +118,16 @@ function MyAd({ ad, canPost }: { ad: MemberAdView; canPost: boolean }) {
     </li>
   );
 }
+
+/** An ad whose status a decision explains: rejected, removed, hidden, or its edit rejected. */
+const explained = (ad: MemberAdView) =>
+  ad.status === 'rejected' ||
+  ad.status === 'removed' ||
+  ad.status === 'hidden' ||
+  (ad.status === 'live' &&
+    !ad.pending &&
+    ad.rejectedReason !== undefined &&
+    ad.rejectedReason !== null);
 
 function StatusDetail({ ad }: { ad: MemberAdView }) {
   switch (ad.status) {

@@ -1,12 +1,31 @@
 // What the server reads for /account (its server read, server-read.ts, from
-// server/account/account-view.ts): the member's own ads and saved searches. Types only: pages
-// never import the server.
+// server/account/account-view.ts): the member's own ads, saved searches, the decisions about them
+// (statements of reasons, with where their appeals stand) and the reports they sent. Types only:
+// pages never import the server.
 import type { MemberAdView } from '../../schemas/member-ad-view.ts';
+import type { StatementView } from '../statement-view.ts';
 import type { SavedSearchView } from './saved-searches-view.ts';
+
+/** A report the member sent, as they see it again: never who anyone is. */
+export interface MyReportView {
+  id: number;
+  /** "the ad “…”", or "a conversation about the ad “…”". */
+  about: string;
+  reason: string;
+  sentAt: string;
+  /** Open; a moderator acted on it (removed the ad, closed the account); or found nothing to do. */
+  state: 'open' | 'action-taken' | 'no-action';
+}
 
 export interface AccountView {
   /** The member's own ads, as the store lists them. */
   ads: readonly MemberAdView[];
   /** The member's saved searches, oldest first. */
   savedSearches: readonly SavedSearchView[];
+  /** Decisions that restricted the member's ads, photos or account, newest first. */
+  statements: readonly StatementView[];
+  /** The newest statement about each ad, by the ad's id: its status links to it. */
+  adStatements: Readonly<Record<number, number>>;
+  /** The reports the member sent, newest first. */
+  reports: readonly MyReportView[];
 }

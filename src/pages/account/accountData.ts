@@ -52,6 +52,9 @@ export function accountData({ request }: DataContext<AccountView>) {
         ? SAVED_SEARCH_DONE_NOTICES[done as keyof typeof SAVED_SEARCH_DONE_NOTICES]
         : undefined,
     ads: request?.read?.ads ?? [],
+    statements: request?.read?.statements ?? [],
+    adStatements: request?.read?.adStatements ?? {},
+    reports: request?.read?.reports ?? [],
     /** A refused action on one of the ads (not found, not renewable). */
     adsError: aboutAds ? request?.form?.error : undefined,
     done:

@@ -2,7 +2,7 @@
 import { AdForm } from '../../components/AdForm.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { formatDate } from '../../format.ts';
-import { accountPath, postPath } from '../../paths.ts';
+import { accountPath, decisionPagePath, postPath } from '../../paths.ts';
 import { renewBeforeEditing, type MemberAdView } from '../../schemas/member-ad-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
@@ -48,6 +48,13 @@ export default function Page() {
             ? 'Your changes go to a moderator. Until they are approved, your ad stays on the site as it is now.'
             : 'Your changes go to a moderator, who reviews the ad again before it goes live.'}
       </p>
+      {ad.statementId !== undefined && (ad.status !== 'live' || ad.rejectedReason) && (
+        <p className="form-page__lead">
+          <a href={decisionPagePath(ad.statementId)}>
+            Why a moderator decided as they did, the rule it applied, and how to appeal
+          </a>
+        </p>
+      )}
       {!ad.editable ? (
         <div className="form-card">
           <Banner>A moderator removed this ad, so it can no longer be edited.</Banner>

@@ -1,5 +1,5 @@
 // /account/ads/{id}/edit's server read (server/page-read.ts), for the signed-in member: their ad of
-// that id, with its photos; another member's id, or an unknown one, is the page's "not found", 404.
+// that id, with its photos and its newest statement of reasons; another member's id, or an unknown one, is the page's "not found", 404.
 import { pageRead } from '../../../server/page-read.ts';
 import { memberAdView } from '../../../server/posting/ad-view.ts';
 import { utcDay } from '../../days.ts';
@@ -13,6 +13,11 @@ export const read = pageRead<MemberAdView>({
     const ad = id === undefined ? undefined : await store.memberAds.findOwned(id, member.accountId);
     if (!ad) return { status: 404 };
     const photos = await store.photos.listForAd(ad.id);
-    return { view: memberAdView(ad, utcDay(now()), photos) };
+    // The newest decision about it: the page links to its statement of reasons.
+    const statement = (await store.statements.listForAccount(member.accountId)).find(
+      (row) => row.adId === ad.id && row.kind !== 'photo-removed',
+    );
+    const view = memberAdView(ad, utcDay(now()), photos);
+    return { view: statement ? { ...view, statementId: statement.id } : view };
   },
 });

@@ -1,7 +1,12 @@
 // https://vike.dev/Page
 import { Banner } from '../../components/Banner.tsx';
 import { plural } from '../../format.ts';
-import { moderatePath, moderateReportsPath, moderationLogPath } from '../../paths.ts';
+import {
+  moderateAppealsPath,
+  moderatePath,
+  moderateReportsPath,
+  moderationLogPath,
+} from '../../paths.ts';
 import type { ReportsSummary } from '../report-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
@@ -30,12 +35,21 @@ export default function Page() {
           <a className="button button--ghost button--small" href={moderateReportsPath()}>
             Reports{queue?.reports?.open ? ` (${queue.reports.open})` : ''}
           </a>
+          <a className="button button--ghost button--small" href={moderateAppealsPath()}>
+            Appeals{queue?.openAppeals ? ` (${queue.openAppeals})` : ''}
+          </a>
           <a className="button button--ghost button--small" href={moderationLogPath()}>
             Moderation log
           </a>
         </nav>
       </header>
       {queue?.repeatedMessages && <RepeatedMessages flags={queue.repeatedMessages} />}
+      {queue?.openAppeals ? (
+        <p className="moderation__appeals" role="region" aria-label="Appeals">
+          <strong>{`${plural(queue.openAppeals, 'appeal')} ${queue.openAppeals === 1 ? 'waits' : 'wait'} for a moderator`}</strong>{' '}
+          <a href={moderateAppealsPath()}>Review the appeals</a>
+        </p>
+      ) : null}
       {queue?.reports && (queue.reports.hiddenAds > 0 || queue.reports.urgentOnSite > 0) && (
         <UrgentReports {...queue.reports} />
       )}

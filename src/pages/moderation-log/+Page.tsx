@@ -18,6 +18,8 @@ const ACTION_LABELS: Record<LogAction, string> = {
   hide: 'Hid the ad (reports)',
   dismiss: 'Dismissed reports',
   'remove-photo': 'Removed a photo',
+  'uphold-appeal': 'Upheld a decision on appeal',
+  'reverse-appeal': 'Reversed a decision on appeal',
 };
 
 const pagePath = (page: number) =>

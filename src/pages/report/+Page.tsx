@@ -1,13 +1,13 @@
 // https://vike.dev/Page
 import { FormStatus } from '../../components/Banner.tsx';
 import { formatNumber } from '../../format.ts';
-import { homePath, messagesPath } from '../../paths.ts';
+import { accountPath, homePath, messagesPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {
   const data = useData<Data>();
-  if (data.sent) return <Sent />;
+  if (data.sent) return <Sent signedIn={data.signedIn} />;
   const { target } = data;
   if (!target) return <NotFound conversation={data.aboutConversation} error={data.error} />;
   const typed = data.typed;
@@ -89,7 +89,8 @@ export default function Page() {
   );
 }
 
-function Sent() {
+/** After a report: a member can follow it on /account; a visitor is told they will not hear. */
+function Sent({ signedIn }: { signedIn: boolean }) {
   return (
     <section className="container container--form form-page report-page">
       <h1>Thank you</h1>
@@ -97,6 +98,17 @@ function Sent() {
         <p className="banner banner--info" role="status">
           Thank you, a moderator will look at it.
         </p>
+        {signedIn ? (
+          <p className="report-sent__follow">
+            Your <a href={accountPath()}>account page</a> shows what becomes of it (open, action
+            taken or no action), without naming anyone.
+          </p>
+        ) : (
+          <p className="report-sent__follow">
+            You reported without signing in, so we cannot tell you what becomes of your report.
+            Signed-in members see the outcome of their reports on their account page.
+          </p>
+        )}
         <div className="button-row">
           <a className="button button--primary" href={homePath()}>
             Browse ads

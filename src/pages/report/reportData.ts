@@ -46,6 +46,8 @@ export function reportData({ request }: DataContext<ReportTarget>) {
       ? { access: 'members' as const }
       : {}),
     sent: query.sent !== undefined,
+    /** A member follows their report on /account; a visitor is told they will not hear back. */
+    signedIn: request?.member !== undefined,
     aboutConversation,
     target,
     reasons,

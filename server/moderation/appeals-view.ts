@@ -1,0 +1,55 @@
+// /moderate/appeals as moderators read it (src/pages/moderate-appeals/appeals-view.ts): the open
+// appeals, oldest first, each with the decision's statement (the ad's words or the photo as they
+// were), the member's text and record, and whether the moderator reading made the decision (then
+// they are not offered to decide it).
+import type {
+  AppealItem,
+  ModerateAppealsView,
+} from '../../src/pages/moderate-appeals/appeals-view.ts';
+import type { StatementKind, StatementRow } from '../store/statements.ts';
+import type { Store } from '../store/store.ts';
+import { statementView } from './statement-view.ts';
+
+/** How many open appeals the page shows at once. */
+const APPEALS_SHOWN = 50;
+
+const DECISIONS: Record<StatementKind, string> = {
+  'ad-rejected': 'an ad rejected',
+  'edit-rejected': "an ad's edit rejected",
+  'ad-removed': 'an ad removed',
+  'ad-hidden': 'an ad hidden by reports',
+  'photo-removed': 'a photo removed',
+  'account-banned': 'an account banned',
+};
+
+async function itemOf(
+  store: Store,
+  row: StatementRow,
+  moderatorId: number,
+  now: Date,
+): Promise<AppealItem> {
+  const poster = row.accountId === null ? undefined : await store.moderation.poster(row.accountId);
+  return {
+    appealId: row.appeal!.id,
+    filedAt: row.appeal!.filedAt,
+    text: row.appeal!.text,
+    decision: DECISIONS[row.kind],
+    statement: statementView(row, now),
+    member: poster && {
+      email: poster.email,
+      record: `Joined ${poster.createdAt.slice(0, 10)}${poster.bannedAt ? ', banned' : ''}; ads approved ${poster.approved}, rejected ${poster.rejected}, removed ${poster.removed}; reports about them ${poster.reports}.`,
+    },
+    yours: row.decidedBy === moderatorId,
+  };
+}
+
+export async function appealsView(
+  store: Store,
+  moderatorId: number,
+  now: Date,
+): Promise<ModerateAppealsView> {
+  const rows = await store.statements.openAppeals(APPEALS_SHOWN);
+  const appeals: AppealItem[] = [];
+  for (const row of rows) appeals.push(await itemOf(store, row, moderatorId, now));
+  return { appeals, open: await store.statements.openAppealCount() };
+}

@@ -1,0 +1,24 @@
+// /account's decisions about the member (docs/product.md section 6, issue 30): each restriction's
+// statement of reasons, newest first, with where its appeal stands and the link to appeal it.
+import { StatementOfReasons } from '../../components/StatementOfReasons.tsx';
+import { decisionPagePath } from '../../paths.ts';
+import type { StatementView } from '../statement-view.ts';
+
+export function MyDecisions({ statements }: { statements: readonly StatementView[] }) {
+  if (statements.length === 0) return null;
+  return (
+    <section className="my-decisions" aria-labelledby="my-decisions-title">
+      <h2 id="my-decisions-title">Moderation decisions</h2>
+      <p className="my-decisions__intro">
+        Why our moderators, or our rules, restricted your ads, photos or account, and how to appeal.
+      </p>
+      <ul className="my-decisions__list">
+        {statements.map((statement) => (
+          <li className="form-card" key={statement.id}>
+            <StatementOfReasons statement={statement} appealHref={decisionPagePath(statement.id)} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

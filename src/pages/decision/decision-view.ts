@@ -1,0 +1,9 @@
+// What the server reads for /account/decisions/{id} (server-read.ts): the decision's statement of
+// reasons, for its member only (signed in, or with its mail's key). Types only.
+import type { StatementView } from '../statement-view.ts';
+
+export interface DecisionView {
+  statement: StatementView;
+  /** The mail's key the page was opened with, carried by the appeal form. */
+  key?: string;
+}

@@ -1,0 +1,122 @@
+// https://vike.dev/Page
+import { Banner } from '../../components/Banner.tsx';
+import { StatementOfReasons } from '../../components/StatementOfReasons.tsx';
+import { formatMoment, plural } from '../../format.ts';
+import { moderatePath, moderationLogPath } from '../../paths.ts';
+import { APPEAL_REPLY_MAX } from '../../schemas/appeal.ts';
+import { useData } from '../../../renderer/useData.ts';
+import type { Data } from './+data.ts';
+import type { AppealItem } from './appeals-view.ts';
+
+export default function Page() {
+  const { view, notice, error, typed } = useData<Data>();
+  const appeals = view?.appeals ?? [];
+  return (
+    <section className="container moderation">
+      <header className="moderation__header">
+        <div>
+          <h1>Appeals</h1>
+          <p className="moderation__lead">
+            {appeals.length === 0
+              ? 'No appeal is waiting.'
+              : `${plural(view?.open ?? appeals.length, 'appeal')} waiting, oldest first. A decision's appeal is decided by a moderator other than the one who made it.`}
+          </p>
+        </div>
+        <nav className="moderation__nav" aria-label="Moderation">
+          <a className="button button--ghost button--small" href={moderatePath()}>
+            Queue
+          </a>
+          <a className="button button--ghost button--small" href={moderationLogPath()}>
+            Moderation log
+          </a>
+        </nav>
+      </header>
+      <div className="moderation__status" role="status">
+        {notice && <Banner tone="info">{notice}</Banner>}
+      </div>
+      {error && <Banner>{error}</Banner>}
+      <ol className="appeals__list">
+        {appeals.map((appeal) => (
+          <Appeal
+            key={appeal.appealId}
+            appeal={appeal}
+            typed={typed.appealId === String(appeal.appealId) ? typed : {}}
+          />
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Appeal({
+  appeal,
+  typed,
+}: {
+  appeal: AppealItem;
+  typed: Readonly<Record<string, string>>;
+}) {
+  const id = `appeal-${appeal.appealId}`;
+  return (
+    <li className="form-card appeal" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>
+        Appeal {appeal.appealId}: {appeal.decision}
+      </h2>
+      <p className="appeal__filed">Filed {formatMoment(appeal.filedAt)}</p>
+      {appeal.member && (
+        <p className="appeal__member">
+          <strong>Member:</strong> {appeal.member.email}. {appeal.member.record}
+        </p>
+      )}
+      <h3>The member&apos;s appeal</h3>
+      <blockquote className="appeal__text">
+        <p>{appeal.text}</p>
+      </blockquote>
+      <h3>The decision, and its statement as the member reads it</h3>
+      <StatementOfReasons statement={appeal.statement} headingLevel={4} forModerators />
+      {appeal.yours ? (
+        <p className="appeal__yours">
+          You made this decision: another moderator must decide its appeal.
+        </p>
+      ) : (
+        <form
+          className="form appeal__decide"
+          action={`/api/moderate/appeals/${appeal.appealId}/decide`}
+          method="post"
+        >
+          <div className="field">
+            <label htmlFor={`${id}-reply`}>Why the decision stands (to uphold it)</label>
+            <textarea
+              id={`${id}-reply`}
+              name="reply"
+              rows={3}
+              maxLength={APPEAL_REPLY_MAX}
+              defaultValue={typed.reply ?? ''}
+              aria-describedby={`${id}-reply-hint`}
+            />
+            <p className="field__hint" id={`${id}-reply-hint`}>
+              The member reads it. Not needed to reverse.
+            </p>
+          </div>
+          <div className="button-row">
+            <button
+              className="button button--secondary"
+              type="submit"
+              name="outcome"
+              value="upheld"
+            >
+              Uphold the decision
+            </button>
+            <button
+              className="button button--primary"
+              type="submit"
+              name="outcome"
+              value="reversed"
+            >
+              Reverse it
+            </button>
+          </div>
+        </form>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,155 @@
+// Appeals in Chromium (issue 30 item 2) on the production build, with the real publisher and a real
+// SQLite file: a moderator removes a member's live ad (its page 404 after the publish); the member
+// reads the statement of reasons on /account, follows "Appeal this decision", writes the appeal and
+// sends it (without JavaScript: a plain form post); the moderator who decided sees the appeal
+// without the buttons; another reverses it from /moderate/appeals, and after the publish the ad's
+// page answers 200 again. Then the decision page and /moderate/appeals at 390 and 1280 px, with
+// axe-core, as screenshots for a person to look at.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { adPath } from '../../src/paths.ts';
+import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
+import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
+import { launchChromium, textOf } from './support.ts';
+
+const today = new Date().toISOString().slice(0, 10);
+const daysFrom = (days: number) =>
+  new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+let browser: Browser;
+let site: PublishingSite;
+
+beforeAll(async () => {
+  site = await startPublishingSite({ label: 'appeals' });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const status = async (path: string) => (await fetch(`${site.url}${path}`)).status;
+
+/** A live ad of the member, published; its id and path. */
+async function liveAdOf(email: string, title: string) {
+  const now = new Date().toISOString();
+  const { id: accountId } = (await site.sql.get<{ id: number }>(
+    'SELECT id FROM accounts WHERE email = ?',
+    email,
+  ))!;
+  const { id } = (await site.sql.get<{ id: number }>(
+    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
+       created_at, submitted_at, approved_at, posted_on, expires_on, updated_at, revision)
+     VALUES (?, 'California', 'Fresno', 33, 'w4m', ?, 'Generous with my time: dinners, walks.',
+       'live', ?, ?, ?, ?, ?, ?, 2) RETURNING id`,
+    accountId,
+    title,
+    now,
+    now,
+    now,
+    today,
+    daysFrom(30),
+    now,
+  ))!;
+  expect(await site.publisher.publish(`approved ad ${id}`)).toEqual({ ok: true });
+  const path = adPath('California', 'Fresno', id);
+  expect(await status(path)).toBe(200);
+  return { id, path };
+}
+
+describe('an appeal in Chromium', () => {
+  test('the member appeals from /account; another moderator reverses; the ad is back', async () => {
+    const member = await browser.newContext({ javaScriptEnabled: false });
+    const email = await signUpAndVerify(member, site, 'appealing');
+    const ad = await liveAdOf(email, 'Dinner by the river');
+
+    const a = await moderatorContext(browser, site, true);
+    const removed = await a.context.request.post(`${site.url}/api/moderate/ads/${ad.id}/remove`, {
+      data: { revision: 2, reason: 'commercial', note: 'Reads as paid company.' },
+    });
+    expect(removed.status()).toBe(200);
+    await site.publisher.idle();
+    expect(await status(ad.path)).toBe(404);
+
+    const page = await member.newPage();
+    await page.goto(`${site.url}/account`);
+    const account = textOf(await page.content());
+    expect(account).toContain('Your ad “Dinner by the river” was removed.');
+    expect(account).toContain('Clause 4.1 of the terms: No commercial sexual services');
+    expect(account).toContain("A moderator's own review.");
+    await page.getByRole('link', { name: 'Appeal this decision' }).first().click();
+    await page.waitForURL(/\/account\/decisions\/\d+$/);
+    expect(await heading(page)).toBe('A moderation decision');
+    await page.getByLabel('Your appeal').fill('It is a dinner date; nothing is paid.');
+    await page.getByRole('button', { name: 'Send my appeal' }).click();
+    await page.waitForURL(/done=appealed$/);
+    expect(textOf(await page.content())).toContain('Your appeal is sent. It is in review');
+
+    // The moderator who decided: the appeal, without its buttons.
+    const aPage = await a.context.newPage();
+    await aPage.goto(`${site.url}/moderate/appeals`);
+    expect(textOf(await aPage.content())).toContain('You made this decision');
+    expect(await aPage.getByRole('button', { name: 'Reverse it' }).count()).toBe(0);
+
+    // Another moderator reverses it.
+    const b = await moderatorContext(browser, site, true);
+    const bPage = await b.context.newPage();
+    await bPage.goto(`${site.url}/moderate`);
+    await bPage.getByRole('link', { name: 'Review the appeals' }).click();
+    await bPage.waitForURL(`${site.url}/moderate/appeals`);
+    expect(textOf(await bPage.content())).toContain('It is a dinner date; nothing is paid.');
+    await bPage.getByRole('button', { name: 'Reverse it' }).click();
+    await bPage.waitForURL(/done=reversed$/);
+    expect(textOf(await bPage.content())).toContain('The decision is reversed and undone.');
+    await site.publisher.idle();
+    expect(await status(ad.path)).toBe(200);
+
+    await page.goto(`${site.url}/account`);
+    expect(textOf(await page.content())).toContain('Reversed');
+    await Promise.all([member.close(), a.context.close(), b.context.close()]);
+  });
+
+  for (const width of [390, 1280])
+    test(`the decision page and /moderate/appeals at ${width} px: no serious axe violation`, async () => {
+      const member = await browser.newContext({
+        viewport: { width, height: 900 },
+        bypassCSP: true,
+      });
+      const email = await signUpAndVerify(member, site, `look-${width}`);
+      const ad = await liveAdOf(email, `A walk in the park ${width}`);
+      const a = await moderatorContext(browser, site, true, { width, height: 900 });
+      await a.context.request.post(`${site.url}/api/moderate/ads/${ad.id}/remove`, {
+        data: { revision: 2, reason: 'spam', note: 'Posted in three cities.' },
+      });
+      const page = await member.newPage();
+      await page.goto(`${site.url}/account`);
+      await page.getByRole('link', { name: 'Appeal this decision' }).first().click();
+      await page.waitForURL(/\/account\/decisions\/\d+$/);
+      for (const [name, target] of [
+        ['decision', page],
+        ['account', page],
+      ] as const) {
+        if (name === 'account') {
+          await page.getByLabel('Your appeal').fill('I live near all three; they are one area.');
+          await page.getByRole('button', { name: 'Send my appeal' }).click();
+          await page.waitForURL(/done=appealed$/);
+          await page.goto(`${site.url}/account`);
+        }
+        await target.screenshot({
+          path: screenshotPath(`appeals-${name}-${width}`),
+          fullPage: true,
+        });
+        expect(await seriousAxeViolations(target), name).toEqual([]);
+        expect(await overflowWidth(target), name).toBeLessThanOrEqual(0);
+      }
+      const b = await moderatorContext(browser, site, true, { width, height: 900 });
+      const bPage = await b.context.newPage();
+      await bPage.goto(`${site.url}/moderate/appeals`);
+      await bPage.screenshot({ path: screenshotPath(`appeals-moderate-${width}`), fullPage: true });
+      expect(await seriousAxeViolations(bPage)).toEqual([]);
+      expect(await overflowWidth(bPage)).toBeLessThanOrEqual(0);
+      await Promise.all([member.close(), a.context.close(), b.context.close()]);
+    });
+});
