@@ -1,5 +1,6 @@
 // The scam signals (issue 29): the shipped list finds the lures as scammers write them, leaves the
 // same words alone in ordinary messages, and an editor's broken line is named with its line.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -110,6 +111,31 @@ describe('what a message gets', () => {
 
   it('names every family in words', () => {
     expect(Object.values(SCAM_FAMILY_NAMES)).toContain('money request');
+  });
+});
+
+describe('the larger corpus, first messages as judged', () => {
+  const lines = (name: string) =>
+    readFileSync(new URL(`../../fixtures/scam-corpus/${name}`, import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('#'));
+  const caught = (text: string) => {
+    const verdict = firstMessage(text);
+    return verdict.refusal !== undefined || verdict.warnings.length > 0;
+  };
+
+  it('catches at least 9 in 10 scam messages', () => {
+    const scams = lines('more-scam-messages.txt');
+    const missed = scams.filter((text) => !caught(text));
+    expect(missed.length, missed.join('\n')).toBeLessThanOrEqual(Math.floor(scams.length / 10));
+  });
+
+  it('flags at most 1 in 30 ordinary messages', () => {
+    const ordinary = lines('more-ordinary-messages.txt');
+    const flagged = ordinary.filter(caught);
+    expect(flagged.length, flagged.join('\n')).toBeLessThanOrEqual(
+      Math.floor(ordinary.length / 30),
+    );
   });
 });
 
