@@ -234,4 +234,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      unsubscribe_hash bytea NOT NULL UNIQUE
    );
    CREATE UNIQUE INDEX saved_searches_one_per_query ON saved_searches(account_id, query);`,
+  // Migration 5: photos' explicit-image score (SQLite's migration 10, whose comments say what each
+  // is); double precision, as SQLite's REAL, so both stores answer the same numbers.
+  `ALTER TABLE photos ADD COLUMN explicit_score double precision;
+   ALTER TABLE photos ADD COLUMN sexy_score double precision;`,
 ];

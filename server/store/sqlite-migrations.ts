@@ -288,4 +288,10 @@ export const MIGRATIONS: readonly string[] = [
      unsubscribe_hash BLOB NOT NULL UNIQUE
    ) STRICT;
    CREATE UNIQUE INDEX saved_searches_one_per_query ON saved_searches(account_id, query);`,
+  // The explicit-image score of each photo (docs/product.md section 10, issue 31): nsfwjs's
+  // porn + hentai (explicit_score) and sexy (sexy_score) probabilities, 0–1, written together when
+  // the photo is processed. NULL: not scored: every photo stored before this migration (their
+  // uploads are gone, so nothing scores them again here) and any whose scoring failed.
+  `ALTER TABLE photos ADD COLUMN explicit_score REAL;
+   ALTER TABLE photos ADD COLUMN sexy_score REAL;`,
 ];

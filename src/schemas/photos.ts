@@ -71,3 +71,32 @@ export const photoFilePath = (key: string) => `/photos/${key.slice(0, 2)}/${key}
 
 /** A variant's key as stored: 32 lowercase hex digits (nothing else ever names a file). */
 export const isPhotoKey = (key: string) => /^[0-9a-f]{32}$/.test(key);
+
+/**
+ * A photo's explicit-image score (issue 31), from nsfwjs's MobileNetV2 in the photo worker
+ * (server/photos/explicit-score.ts): the model's probabilities, 0–1, four decimals. Triage for the
+ * moderator, never a refusal. Stored with the photo; null on a photo never scored (stored before
+ * scoring existed, or its scoring failed).
+ */
+export interface PhotoScore {
+  /** Porn + hentai: explicit, photographed or drawn; what the site's policy forbids. */
+  explicit: number;
+  /** Sexy: suggestive (swimwear, underwear, poses) but not explicit; kept apart, decides nothing. */
+  sexy: number;
+}
+
+/**
+ * The explicit score from which a photo is likely explicit, when PHOTO_EXPLICIT_THRESHOLD does not
+ * say otherwise. Chosen from measurements (docs/benchmarks.md, ## Photos, "The explicit-image
+ * score"): ordinary photos and drawings made here score at most 0.05, and nsfwjs's author puts the
+ * model near 90 % accurate; 0.5 is where the model calls porn + hentai more likely than the rest.
+ */
+export const DEFAULT_EXPLICIT_THRESHOLD = 0.5;
+
+/**
+ * Whether a photo's explicit score (null: not scored) is at or over the threshold: the one test
+ * the moderation queue uses to blur a photo and put its ad first.
+ */
+export function isLikelyExplicit(score: number | null | undefined, threshold: number): boolean {
+  return score != null && score >= threshold;
+}
