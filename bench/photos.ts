@@ -19,15 +19,17 @@
 //   a success is counted by status. Before the load, one post as a form without JavaScript sends
 //   it must answer 303 and keep its photo.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPhotoPool } from '../server/photos/processing-pool.ts';
+import { bundledPhotoWorker, createPhotoPool } from '../server/photos/processing-pool.ts';
 import { openSqliteEngine } from '../server/store/sqlite-engine.ts';
 import { storeOn } from '../server/store/store.ts';
 import { freePort, stopServer } from './server-process.ts';
 import { smallJpeg } from '../tests/helpers/photo-fixtures.ts';
 import { benchPhotoBuilds } from './photos-build.ts';
+import { benchPhotoScore } from './photos-score.ts';
+import { childProcessIds, cpuMs } from './tree-rss.ts';
 import { photoLikeJpeg } from './photos-image.ts';
 import { writeDocSection } from './docs.ts';
 import { loadText, percentile } from './publish-rounds.ts';
@@ -47,6 +49,10 @@ const UPLOAD_MARKERS = {
   start: '<!-- bench-photos-uploads:start -->',
   end: '<!-- bench-photos-uploads:end -->',
 };
+const SCORE_MARKERS = {
+  start: '<!-- bench-photos-score:start -->',
+  end: '<!-- bench-photos-score:end -->',
+};
 const BUILD_MARKERS = {
   start: '<!-- bench-photos-build:start -->',
   end: '<!-- bench-photos-build:end -->',
@@ -64,12 +70,12 @@ export interface PhotoBenchOptions {
   ads: number;
   memberAds: number;
   rounds: number;
-  only?: 'processing' | 'uploads' | 'build';
+  only?: 'processing' | 'score' | 'uploads' | 'build';
   write: boolean;
 }
 
 const USAGE =
-  'usage: npm run bench:photos -- [--only processing|uploads|build] [--photos N] [--seconds S] [--clients N] [--ads N] [--member-ads N] [--rounds N] [--no-write]';
+  'usage: npm run bench:photos -- [--only processing|score|uploads|build] [--photos N] [--seconds S] [--clients N] [--ads N] [--member-ads N] [--rounds N] [--no-write]';
 
 export function parsePhotoBenchOptions(argv: readonly string[]): PhotoBenchOptions {
   const options: PhotoBenchOptions = {
@@ -97,8 +103,8 @@ export function parsePhotoBenchOptions(argv: readonly string[]): PhotoBenchOptio
     else if (flag === '--rounds') options.rounds = number();
     else if (flag === '--only') {
       const part = argv[++index];
-      if (part !== 'processing' && part !== 'uploads' && part !== 'build')
-        throw new Error(`--only processing, uploads or build\n${USAGE}`);
+      if (part !== 'processing' && part !== 'score' && part !== 'uploads' && part !== 'build')
+        throw new Error(`--only processing, score, uploads or build\n${USAGE}`);
       options.only = part;
     } else if (flag === '--no-write') options.write = false;
     else throw new Error(`unknown option ${flag}\n${USAGE}`);
@@ -110,13 +116,24 @@ export async function benchPhotos(argv: readonly string[]): Promise<void> {
   const options = parsePhotoBenchOptions(argv);
   const work = mkdtempSync(join(tmpdir(), 'localboard-bench-photos-'));
   try {
-    const photo = options.only === 'build' ? Buffer.alloc(0) : await photoLikeJpeg(1);
+    const photo =
+      options.only === 'build' || options.only === 'score'
+        ? Buffer.alloc(0)
+        : await photoLikeJpeg(1);
     const photoFile = join(work, 'twelve-megapixels.jpg');
     writeFileSync(photoFile, photo);
     if (!options.only || options.only === 'processing') {
       const figures = await benchProcessing(options, photoFile, work);
       console.log(`\n${figures}\n`);
       if (options.write) writeDocSection(DOC, PROCESSING_MARKERS, figures);
+    }
+    if (!options.only || options.only === 'score') {
+      // The worker as the server runs it: the build's bundled photo-worker.mjs (not under tsx).
+      buildIfNeeded();
+      const worker = bundledPhotoWorker(join(root, 'dist', 'server', 'photo-worker.mjs'));
+      const figures = await benchPhotoScore({ ...options, worker }, work);
+      console.log(`\n${figures}\n`);
+      if (options.write) writeDocSection(DOC, SCORE_MARKERS, figures);
     }
     if (!options.only || options.only === 'uploads') {
       const figures = await benchUploads(options, photo, work);
@@ -134,6 +151,15 @@ export async function benchPhotos(argv: readonly string[]): Promise<void> {
   }
 }
 
+/** The build (dist/), made when the sources changed since it was: the server and its worker. */
+function buildIfNeeded(): void {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) throw new Error('The build failed.');
+}
+
 // ---------------------------------------------------------------- processing
 
 /** The kB of a `/proc/{pid}/status` line (VmRSS, VmHWM). */
@@ -146,14 +172,7 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /** This process's child processes (the pool's workers are its only ones). */
-function childPids(): number[] {
-  const pids: number[] = [];
-  for (const thread of readdirSync(`/proc/${process.pid}/task`)) {
-    const text = readFileSync(`/proc/${process.pid}/task/${thread}/children`, 'utf8').trim();
-    if (text) pids.push(...text.split(' ').map(Number));
-  }
-  return pids;
-}
+const childPids = () => childProcessIds(process.pid);
 
 const mb = (kb: number) => kb / 1024;
 const fixed = (value: number, digits = 0) =>
@@ -179,6 +198,7 @@ async function benchProcessing(
     await new Promise((resolve) => setTimeout(resolve, 200));
     const idleKb = statusKb(worker, 'VmRSS');
     const durations: number[] = [];
+    const cpuBefore = cpuMs(worker);
     let variants = '';
     for (let index = 0; index < options.photos; index += 1) {
       const started = performance.now();
@@ -196,6 +216,7 @@ async function benchProcessing(
     process.stdout.write('\n');
     if (!childPids().includes(worker)) throw new Error('the worker was replaced during the run');
     const peakKb = statusKb(worker, 'VmHWM');
+    const cpuEach = (cpuMs(worker) - cpuBefore) / options.photos;
     const median = percentile(durations, 0.5);
     const p95 = percentile(durations, 0.95);
     const aboveIdle = mb(peakKb - idleKb);
@@ -209,6 +230,7 @@ async function benchProcessing(
       '| --- | ---: | --- |',
       `| time a photo, median | ${fixed(median)} ms | < ${TARGETS.medianMs} ms: ${met(median < TARGETS.medianMs)} |`,
       `| time a photo, p95 | ${fixed(p95)} ms | |`,
+      `| the worker's CPU time a photo (user + system) | ${fixed(cpuEach)} ms | |`,
       `| time a photo, min / max | ${fixed(Math.min(...durations))} / ${fixed(Math.max(...durations))} ms | |`,
       `| the worker's resident memory, idle | ${fixed(mb(idleKb))} MB | |`,
       `| its peak (VmHWM) | ${fixed(mb(peakKb))} MB | |`,
@@ -242,11 +264,7 @@ async function benchUploads(
   const photos = [photo];
   for (let index = 1; index < options.clients; index += 1)
     photos.push(await photoLikeJpeg(index + 1));
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) throw new Error('The build failed.');
+  buildIfNeeded();
   const databasePath = join(work, 'bench.sqlite');
   const server = await startServer(work, databasePath);
   // The same file, opened here too: members verified and their ads cleared as the bench goes.

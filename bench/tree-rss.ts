@@ -117,3 +117,33 @@ export function residentBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): 
     return 0;
   }
 }
+
+/** The child processes of `pid` (of all its threads), from /proc; none where it cannot be read. */
+export function childProcessIds(pid: number): number[] {
+  const pids: number[] = [];
+  try {
+    for (const thread of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').trim();
+      if (text) pids.push(...text.split(' ').map(Number));
+    }
+  } catch {
+    // Not Linux, or the process is gone.
+  }
+  return pids;
+}
+
+/**
+ * The CPU time a process has used so far (user + system, its own threads), in ms, from
+ * /proc/{pid}/stat (clock ticks of 10 ms); 0 when it cannot be read. Unlike wall time, other
+ * work on a shared machine barely changes it.
+ */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is the 3rd, utime the 14th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}

@@ -60,6 +60,7 @@ import { searchFeedRoute } from './routes/feeds.ts';
 import { searchIndex as openSearchIndex } from './db/search-index.ts';
 import type { SearchIndex } from './db/search-index.ts';
 import { staticSite } from './static-site.ts';
+import { DEFAULT_EXPLICIT_THRESHOLD } from '../src/schemas/photos.ts';
 
 export interface AppOptions {
   /** Folder of the prerendered site (dist/site). */
@@ -102,6 +103,11 @@ export interface AppOptions {
   photoProcessing?: PhotoPoolSettings | PhotoPool;
   /** Where photos' bytes are kept (PHOTOS_DIR's folder); default: the database. */
   photoStorage?: PhotoStorageLocation;
+  /**
+   * The explicit score from which a photo is likely explicit (PHOTO_EXPLICIT_THRESHOLD:
+   * server/photos/app-photos.ts). Default: DEFAULT_EXPLICIT_THRESHOLD (src/schemas/photos.ts).
+   */
+  photoExplicitThreshold?: number;
   /**
    * Publishes the site when an ad's state changes (server/publishing/). Default: none: nothing is
    * published (apps without a site to publish: the API's own tests).
@@ -169,6 +175,7 @@ export function createApp(options: AppOptions) {
   const photos: AppPhotos = {
     pool: photoPoolFor(options.photoProcessing),
     storage: openPhotoStorage(store, options.photoStorage),
+    explicitThreshold: options.photoExplicitThreshold ?? DEFAULT_EXPLICIT_THRESHOLD,
   };
   const metrics = options.metrics ?? createAppMetrics();
   metrics.observe({ hashing, store });

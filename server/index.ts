@@ -20,6 +20,7 @@ import { createAppMetrics } from './operations/metrics.ts';
 import { openPhotoStorage, photoStorageLocationFromEnv } from './photos/photo-storage.ts';
 import { describeSweep, SWEEP_EVERY_MS, sweepPhotos } from './photos/sweeps.ts';
 import { bundledPhotoWorker } from './photos/processing-pool.ts';
+import { explicitThresholdFromEnv } from './photos/app-photos.ts';
 import { bundledDigestCommand, scheduleDigests } from './alerts/digest-schedule.ts';
 import { getSite } from '../src/content/index.ts';
 import { isSupportedNode, unsupportedNodeLine } from '../scripts/node-runtime.mjs';
@@ -50,6 +51,12 @@ const hashing = {
   threads: optionalWholeNumber('PASSWORD_HASH_THREADS'),
   maxWaitMs: optionalWholeNumber('PASSWORD_HASH_MAX_WAIT_MS'),
 };
+
+const explicitThreshold = explicitThresholdFromEnv(process.env);
+if ('problem' in explicitThreshold) {
+  console.error(explicitThreshold.problem);
+  process.exit(1);
+}
 
 const digestSchedule = process.env.DIGEST_SCHEDULE || 'on';
 if (digestSchedule !== 'on' && digestSchedule !== 'off') {
@@ -127,6 +134,7 @@ const app = createApp({
     processes: optionalWholeNumber('PHOTO_PROCESSES'),
   },
   photoStorage: photoStorageLocationFromEnv(process.env),
+  photoExplicitThreshold: explicitThreshold.threshold,
   allowedOrigins: process.env.ALLOWED_ORIGINS?.split(',')
     .map((origin) => origin.trim())
     .filter(Boolean),

@@ -19,7 +19,7 @@ export type KeptPhoto =
  */
 export async function keepUploadedPhoto(
   store: Store,
-  photos: AppPhotos,
+  photos: Pick<AppPhotos, 'pool' | 'storage'>,
   accountId: number,
   file: UploadedFile,
   now: Date,
@@ -47,6 +47,7 @@ export async function keepUploadedPhoto(
     height: photo.height,
     phash: photo.phash,
     flag: known.flag ?? null,
+    score: photo.score,
     variants: photo.variants.map(({ width, height, key, bytes }) => ({
       width,
       height,

@@ -13,9 +13,13 @@
 //    no EXIF, GPS, XMP, IPTC, ICC or comment survives. The original bytes are dropped.
 // 4. A perceptual hash (DCT, 64 bits) of the oriented picture, to know it again re-encoded,
 //    resized or slightly cropped (known-photos.ts).
+// 5. An explicit-image score of the same pixels (explicit-score.ts), for the moderator's triage: a
+//    photo whose scoring fails is kept all the same, unscored (null); the score never refuses one.
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import phash from 'sharp-phash';
+import type { PhotoScore } from '../../src/schemas/photos.ts';
+import { scoreExplicitness, type PhotoScorer, type RawPixels } from './explicit-score.ts';
 import {
   MAX_PHOTO_BYTES,
   MAX_PHOTO_PIXELS,
@@ -39,6 +43,10 @@ export interface ProcessedPhoto {
   phash: string;
   /** Narrowest first. */
   variants: ProcessedVariant[];
+  /** The explicit-image score; null when scoring failed. */
+  score: PhotoScore | null;
+  /** How long scoring took in the worker, in ms (the photo benchmark reports it). */
+  scoreMs: number;
 }
 
 /** What became of a file: a photo, or why not, in words for the member. */
@@ -102,7 +110,11 @@ const FORMATS: Record<PhotoType, readonly string[]> = {
 /** WebP quality: the 1280 size of a 12-megapixel phone photo comes out at about 150–250 KB. */
 const WEBP_QUALITY = 78;
 
-export async function processPhoto(bytes: Buffer): Promise<PhotoOutcome> {
+/** Processes a file; `scorer` is the worker's model unless a test gives its own. */
+export async function processPhoto(
+  bytes: Buffer,
+  scorer: PhotoScorer = scoreExplicitness,
+): Promise<PhotoOutcome> {
   const refuse = (problem: string): PhotoOutcome => ({ ok: false, problem });
   if (bytes.length === 0) return refuse(PHOTO_PROBLEMS.empty);
   if (bytes.length > MAX_PHOTO_BYTES) return refuse(PHOTO_PROBLEMS.tooLarge);
@@ -155,6 +167,8 @@ export async function processPhoto(bytes: Buffer): Promise<PhotoOutcome> {
     });
   }
   const bits = await phash(base.data, raw);
+  const scoreStarted = performance.now();
+  const score = await scoreOrNull(scorer, { data: base.data, ...raw.raw });
   const largest = variants[variants.length - 1]!;
   return {
     ok: true,
@@ -163,6 +177,18 @@ export async function processPhoto(bytes: Buffer): Promise<PhotoOutcome> {
       height: largest.height,
       phash: BigInt(`0b${bits}`).toString(16).padStart(16, '0'),
       variants,
+      score,
+      scoreMs: performance.now() - scoreStarted,
     },
   };
+}
+
+/** The score, or null (said in the worker's log) when the model could not score the pixels. */
+async function scoreOrNull(scorer: PhotoScorer, pixels: RawPixels): Promise<PhotoScore | null> {
+  try {
+    return await scorer(pixels);
+  } catch (error) {
+    console.error(`Photo scoring failed, the photo is kept unscored: ${(error as Error).message}`);
+    return null;
+  }
 }

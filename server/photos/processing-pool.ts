@@ -65,6 +65,14 @@ export const defaultPhotoProcesses = () => Math.max(1, Math.min(2, availablePara
 const AVERAGE_WEIGHT = 0.2;
 /** Old space of a worker's JavaScript (the pictures themselves are libvips', outside it). */
 const WORKER_HEAP_MB = 128;
+/**
+ * glibc's malloc in a worker, unless the environment says otherwise: at most 2 arenas (not 8 a
+ * core: memory libvips freed on one thread is then found again by the next photo), and blocks
+ * over 128 KB always mapped apart, so a decoded photo's buffers go back to the system when freed.
+ * With the explicit-image model loaded (its WebAssembly memory never shrinks), this is what keeps
+ * a worker's peak under 250 MB (docs/benchmarks.md, ## Photos). Ignored by other C libraries.
+ */
+const WORKER_MALLOC = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
 
 interface Job {
   id: number;
@@ -107,6 +115,7 @@ export function createPhotoPool(settings: PhotoPoolSettings = {}) {
     const child = fork(worker.file, [], {
       execArgv: [...worker.execArgv, `--max-old-space-size=${WORKER_HEAP_MB}`],
       cwd: worker.cwd,
+      env: { ...WORKER_MALLOC, ...process.env },
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -4,7 +4,7 @@
 // the rules (who may attach what, what a removal blocks) are server/photos/'s. The bytes of each
 // size are the photo storage's (server/photos/photo-storage.ts), named by the keys here.
 import type { ExpressionBuilder } from 'kysely';
-import type { PhotoVariant } from '../../src/schemas/photos.ts';
+import type { PhotoScore, PhotoVariant } from '../../src/schemas/photos.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
@@ -20,6 +20,8 @@ export interface PhotoRow {
   phash: string;
   /** Why a moderator should look at it, if anything. */
   flag: string | null;
+  /** The explicit-image score; null: not scored (stored before scoring, or scoring failed). */
+  score: PhotoScore | null;
   createdAt: string;
   removedAt: string | null;
   removedReason: string | null;
@@ -34,6 +36,8 @@ export interface NewPhoto {
   height: number;
   phash: string;
   flag: string | null;
+  /** The explicit-image score; null or left out: not scored. */
+  score?: PhotoScore | null;
   /** With each size's bytes. */
   variants: (PhotoVariant & { size: number })[];
   at: string;
@@ -106,6 +110,8 @@ export function photoStore({ db }: StoreContext): PhotoStore {
         'height',
         'phash',
         'flag',
+        'explicit_score',
+        'sexy_score',
         'created_at as createdAt',
         'removed_at as removedAt',
         'removed_reason as removedReason',
@@ -133,7 +139,12 @@ export function photoStore({ db }: StoreContext): PhotoStore {
       list.push(variant);
       byPhoto.set(photo_id, list);
     }
-    return rows.map((row) => ({ ...row, variants: byPhoto.get(row.id) ?? [] }));
+    return rows.map(({ explicit_score: explicit, sexy_score: sexy, ...row }) => ({
+      ...row,
+      // Both or neither: written together.
+      score: explicit === null || sexy === null ? null : { explicit, sexy },
+      variants: byPhoto.get(row.id) ?? [],
+    }));
   }
 
   async function keysOf(photoIds: readonly number[]): Promise<string[]> {
@@ -158,6 +169,8 @@ export function photoStore({ db }: StoreContext): PhotoStore {
           height: photo.height,
           phash: photo.phash,
           flag: photo.flag,
+          explicit_score: photo.score?.explicit ?? null,
+          sexy_score: photo.score?.sexy ?? null,
           created_at: photo.at,
         })
         .returning('id')

@@ -309,4 +309,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      decided_at ${text}
    );
    CREATE INDEX appeals_open ON appeals(filed_at) WHERE outcome IS NULL;`,
+  // Migration 8: photos' explicit-image score (SQLite's migration 13, whose comments say what each
+  // is); double precision, as SQLite's REAL, so both stores answer the same numbers.
+  `ALTER TABLE photos ADD COLUMN explicit_score double precision;
+   ALTER TABLE photos ADD COLUMN sexy_score double precision;`,
 ];

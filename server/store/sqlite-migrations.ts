@@ -394,4 +394,10 @@ export const MIGRATIONS: readonly string[] = [
      decided_at TEXT
    ) STRICT;
    CREATE INDEX appeals_open ON appeals(filed_at) WHERE outcome IS NULL;`,
+  // The explicit-image score of each photo (docs/product.md section 10, issue 31): nsfwjs's
+  // porn + hentai (explicit_score) and sexy (sexy_score) probabilities, 0–1, written together when
+  // the photo is processed. NULL: not scored: every photo stored before this migration (their
+  // uploads are gone, so nothing scores them again here) and any whose scoring failed.
+  `ALTER TABLE photos ADD COLUMN explicit_score REAL;
+   ALTER TABLE photos ADD COLUMN sexy_score REAL;`,
 ];

@@ -180,6 +180,10 @@ export interface PhotosTable {
   phash: string;
   /** Why a moderator should look at it (it looks like a photo moderators removed). */
   flag: string | null;
+  /** nsfwjs's porn + hentai, 0–1 (src/schemas/photos.ts PhotoScore); null: not scored. */
+  explicit_score: number | null;
+  /** nsfwjs's sexy, 0–1; null: not scored. */
+  sexy_score: number | null;
   created_at: string;
   removed_at: string | null;
   removed_reason: string | null;

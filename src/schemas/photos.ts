@@ -71,3 +71,36 @@ export const photoFilePath = (key: string) => `/photos/${key.slice(0, 2)}/${key}
 
 /** A variant's key as stored: 32 lowercase hex digits (nothing else ever names a file). */
 export const isPhotoKey = (key: string) => /^[0-9a-f]{32}$/.test(key);
+
+/**
+ * A photo's explicit-image score (issue 31), from nsfwjs's MobileNetV2 in the photo worker
+ * (server/photos/explicit-score.ts): the model's probabilities, 0–1, four decimals. Triage for the
+ * moderator, never a refusal. Stored with the photo; null on a photo never scored (stored before
+ * scoring existed, or its scoring failed).
+ */
+export interface PhotoScore {
+  /** Porn + hentai: explicit, photographed or drawn; what the site's policy forbids. */
+  explicit: number;
+  /** Sexy: suggestive (swimwear, underwear, poses) but not explicit; kept apart, decides nothing. */
+  sexy: number;
+}
+
+/**
+ * The explicit score from which a photo is likely explicit, when PHOTO_EXPLICIT_THRESHOLD does not
+ * say otherwise: where the model finds porn + hentai more likely than everything else together.
+ * Measured (docs/benchmarks.md, ## Photos): the project's 60 ordinary pictures (landscape and
+ * portrait-shaped scenes, the phone photo, 12-MP photos and drawings, flat colours, noise) score
+ * at most 0.07; 1 of 20 abstract pictures in skin tones, made to be hard, scores 0.76 (4 are over 0.2).
+ * What it catches could not be measured here (no explicit photo is kept or fetched); nsfwjs's
+ * author puts the model near 90 % accurate. A miss shows a moderator an explicit photo unblurred,
+ * a false alarm costs a click: lower it rather than raise it.
+ */
+export const DEFAULT_EXPLICIT_THRESHOLD = 0.5;
+
+/**
+ * Whether a photo's explicit score (null: not scored) is at or over the threshold: the one test
+ * the moderation queue uses to blur a photo and put its ad first.
+ */
+export function isLikelyExplicit(score: number | null | undefined, threshold: number): boolean {
+  return score != null && score >= threshold;
+}

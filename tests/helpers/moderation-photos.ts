@@ -11,7 +11,7 @@ import { keepUploadedPhoto, type KeptPhoto } from '../../server/photos/keep-phot
 import { openPhotoStorage } from '../../server/photos/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
 import type { Store } from '../../server/store/store.ts';
-import type { AdPhotoRef } from '../../src/schemas/photos.ts';
+import { DEFAULT_EXPLICIT_THRESHOLD, type AdPhotoRef } from '../../src/schemas/photos.ts';
 import type { TestSql } from './test-store.ts';
 
 /** One worker process for the file's tests, closed after them (pass it as `photoProcessing`). */
@@ -21,10 +21,11 @@ export function testPhotoPool(): PhotoPool {
   return pool;
 }
 
-/** The pool and the app's storage (the database, as the app's default). */
+/** The pool and the app's storage (the database, as the app's default), its default threshold. */
 export const appPhotosOf = (store: Store, pool: PhotoPool): AppPhotos => ({
   pool,
   storage: openPhotoStorage(store),
+  explicitThreshold: DEFAULT_EXPLICIT_THRESHOLD,
 });
 
 /** `bytes` uploaded by the member as a file would be, through keepUploadedPhoto. */

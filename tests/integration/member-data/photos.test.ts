@@ -52,7 +52,7 @@ let uploadCount = 0;
 async function keepPhoto(app: TestApp, storage: PhotoStorage, accountId: number, seed: number) {
   const path = join(uploads, `upload-${++uploadCount}.jpg`);
   writeFileSync(path, await smallJpeg(seed));
-  const photos: AppPhotos = { pool, storage };
+  const photos: Pick<AppPhotos, 'pool' | 'storage'> = { pool, storage };
   const kept = await keepUploadedPhoto(
     app.store,
     photos,
