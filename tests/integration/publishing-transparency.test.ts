@@ -142,6 +142,16 @@ describe('the transparency report after a publish', () => {
     expect(file('/')).toContain(`href="${transparencyPath()}"`);
   });
 
+  test('the server sends the page and the CSV', async () => {
+    const page = await app.request(`http://localhost${transparencyPath()}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const csv = await app.request(`http://localhost${transparencyCsvPath()}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(await csv.text()).toMatch(/^period,decisions,kind_rejected,/);
+  });
+
   test('a removal, its appeal and its reversal: one removal, one appeal, one reversal', async () => {
     const poster = await signUpMember(app, t.store, 'transparency-poster');
     const adId = await insertLiveAd(t.sql, {
