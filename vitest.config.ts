@@ -18,6 +18,7 @@ export const POSTGRES_SUITE = [
   'tests/integration/saved-searches/**/*.test.ts',
   'tests/integration/publishing.test.ts',
   'tests/integration/publishing-photos*.test.ts',
+  'tests/integration/publishing-transparency.test.ts',
   'tests/integration/posting/**/*.test.ts',
   'tests/integration/reports/**/*.test.ts',
   'tests/integration/operations/**/*.test.ts',

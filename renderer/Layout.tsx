@@ -2,7 +2,7 @@ import { MemberAction } from '../src/components/MemberAction.tsx';
 import type { ReactNode } from 'react';
 import { Logo } from '../src/components/Logo.tsx';
 import type { PageChrome } from './page-shell.ts';
-import { aboutPath, homePath, legalPath } from '../src/paths.ts';
+import { aboutPath, homePath, legalPath, transparencyPath } from '../src/paths.ts';
 
 /** Header, main landmark and footer shared by every page. */
 export function Layout({ chrome, children }: { chrome: PageChrome; children: ReactNode }) {
@@ -64,6 +64,7 @@ function SiteFooter({ chrome }: { chrome: PageChrome }) {
           <a href={legalPath('terms')}>Terms</a>
           <a href={legalPath('privacy')}>Privacy</a>
           <a href={aboutPath()}>About</a>
+          <a href={transparencyPath()}>Transparency</a>
         </nav>
         {chrome.footerButton === 'post' ? (
           <MemberAction action="post" className="button button--primary">

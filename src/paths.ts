@@ -24,6 +24,9 @@ export const routes = {
   signup: defineRoute<Record<string, never>>('/signup'),
   signin: defineRoute<Record<string, never>>('/signin'),
   success: defineRoute<Record<string, never>>('/success'),
+  // The transparency report (docs/product.md section 6), prerendered, and its numbers as a file.
+  transparency: defineRoute<Record<string, never>>('/transparency'),
+  transparencyCsv: defineRoute<Record<string, never>>('/transparency.csv'),
   verify: defineRoute<Record<string, never>>('/verify'),
   account: defineRoute<Record<string, never>>('/account'),
   forgot: defineRoute<Record<string, never>>('/forgot'),
@@ -74,6 +77,8 @@ export const legalPath = (slug: 'terms' | 'privacy') => routes.legal.path({ slug
 export const signupPath = () => routes.signup.path({});
 export const signinPath = () => routes.signin.path({});
 export const successPath = () => routes.success.path({});
+export const transparencyPath = () => routes.transparency.path({});
+export const transparencyCsvPath = () => routes.transparencyCsv.path({});
 export const verifyPath = () => routes.verify.path({});
 export const accountPath = () => routes.account.path({});
 export const forgotPath = () => routes.forgot.path({});
@@ -118,11 +123,12 @@ export const ADS_PER_PAGE = 30;
  * Where a page's HTML is stored in the static output: decoded names, so that any static host
  * (which decodes the request path) finds `/city/South%20Dakota/De%20Smet` at
  * `city/South Dakota/De Smet/index.html`. A city feed is a file of its own name
- * (`city/South Dakota/De Smet/feed.xml`).
+ * (`city/South Dakota/De Smet/feed.xml`), and so is the transparency report's CSV.
  */
 export function outputFileForPath(urlPath: string): string {
   const parts = urlPath.split('/').filter(Boolean).map(decodeURIComponent);
-  return routes.cityFeed.match(urlPath) ? parts.join('/') : [...parts, 'index.html'].join('/');
+  const isFile = routes.cityFeed.match(urlPath) || routes.transparencyCsv.match(urlPath);
+  return isFile ? parts.join('/') : [...parts, 'index.html'].join('/');
 }
 
 /**

@@ -4,14 +4,16 @@
 //
 // Its pages link Vite's assets. The one file of a build it reads is the not-found screen, of a page a
 // visitor may not see ({site}/404.html): the dev server has no build, so it writes that file into
-// a folder of its own, rendered as the prerenderer renders it. A city's Atom feed, a file of a
-// build too, it makes on request from the same function the build writes it with.
+// a folder of its own, rendered as the prerenderer renders it. A city's Atom feed and the
+// transparency report's CSV, files of a build too, it makes on request from the same functions
+// the build writes them with.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PageAssets } from '../../renderer/assets.ts';
 import { renderPageHtml } from '../../renderer/renderPageHtml.tsx';
 import { getSite, hasCity } from '../../src/content/index.ts';
 import { cityFeedText } from '../../src/feeds/city-feed-text.ts';
+import { transparencyCsv } from '../../src/transparency/transparency-csv.ts';
 import { notFoundData } from '../../src/pages/_error/errorPageData.ts';
 import { ErrorPage } from '../../src/pages/registry.ts';
 import { NOT_FOUND_FILES, routes } from '../../src/paths.ts';
@@ -61,10 +63,15 @@ export function devApp(settings: DevAppSettings) {
   });
   return {
     fetch(request: Request, env?: unknown): Response | Promise<Response> {
-      const feed = routes.cityFeed.match(new URL(request.url).pathname);
+      const path = new URL(request.url).pathname;
+      const feed = routes.cityFeed.match(path);
       if (feed && request.method === 'GET' && hasCity(feed.stateName, feed.cityName))
         return new Response(cityFeedText(feed.stateName, feed.cityName), {
           headers: { 'Content-Type': ATOM_TYPE, 'Cache-Control': 'no-cache' },
+        });
+      if (routes.transparencyCsv.match(path) && request.method === 'GET')
+        return new Response(transparencyCsv(), {
+          headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Cache-Control': 'no-cache' },
         });
       return app.fetch(request, env);
     },

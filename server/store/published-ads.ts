@@ -20,6 +20,7 @@ import { sql, type Kysely } from 'kysely';
 import { parseAdPhotoList, type PhotoVariant } from '../../src/schemas/photos.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
+import { readTransparencyTallies, type TransparencyTallies } from './transparency.ts';
 
 /** What decides a member ad's published row: a change to any of these is a change to the ad. */
 export interface PublishedAdKey {
@@ -65,6 +66,8 @@ export interface PublishedAdsSnapshot {
   rows(fromId: number, toId: number): Promise<PublishedAdRow[]>;
   /** The editors' (CSV) ads that reports keep off the site, by id. */
   hiddenEditorAdIds(): Promise<number[]>;
+  /** What the transparency report counts, in the same snapshot (transparency.ts). */
+  transparency(): Promise<TransparencyTallies>;
 }
 
 export interface PublishedAdsStore {
@@ -164,6 +167,7 @@ async function readOn<T>(
         .execute();
       return rows.map((row) => row.ad_id);
     },
+    transparency: () => readTransparencyTallies(db, kind),
   });
 }
 

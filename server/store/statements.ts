@@ -84,6 +84,11 @@ export interface StatementStore {
     text: string;
     filedAt: string;
   }): Promise<number | undefined>;
+  /**
+   * Statements decided at or after `since` (an ISO date or time), by id, after `afterId`, at most
+   * `limit` (the export of statements, server/moderation/dsa-export.ts, pages through them).
+   */
+  decidedSince(since: string, afterId: number, limit: number): Promise<StatementRow[]>;
   /** Open appeals' statements, the oldest appeal first. */
   openAppeals(limit: number): Promise<StatementRow[]>;
   openAppealCount(): Promise<number>;
@@ -197,6 +202,15 @@ export function statementStore({ db }: StoreContext): StatementStore {
         .returning('id')
         .executeTakeFirst();
       return row && Number(row.id);
+    },
+    async decidedSince(since, afterId, limit) {
+      const found = await rows()
+        .where('s.decided_at', '>=', since)
+        .where('s.id', '>', afterId)
+        .orderBy('s.id')
+        .limit(limit)
+        .execute();
+      return found.map(rowOf);
     },
     async openAppeals(limit) {
       const found = await rows()

@@ -14,6 +14,7 @@ import type {
   CompiledState,
 } from '../schemas/compiled-content.ts';
 import type { PageSlug } from '../schemas/page.ts';
+import { NO_DATABASE_REPORT } from '../schemas/transparency.ts';
 import { compareForList } from './ad-order.ts';
 
 export type {
@@ -252,6 +253,9 @@ export const getPage = (slug: PageSlug) => contentIndex().content.pages[slug];
 export const getPolicyTerms = () => contentIndex().content.policyTerms;
 /** The scam signals the build compiled: pass them to judgeMessage() or findScamSignals(). */
 export const getScamSignals = () => contentIndex().content.scamSignals;
+
+/** The moderation counts /transparency shows (zeros when the build read no database). */
+export const getTransparency = () => contentIndex().content.transparency ?? NO_DATABASE_REPORT;
 
 /** Counts shown to visitors, computed from the published content. */
 export function getCounts() {

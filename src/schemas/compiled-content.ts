@@ -10,6 +10,7 @@ import type { PolicyTerms } from '../policy/terms.ts';
 import type { ScamSignals } from '../policy/scam-signals.ts';
 import type { SiteSettings } from './site.ts';
 import type { StateFrontMatter } from './state.ts';
+import type { TransparencyReport } from './transparency.ts';
 
 export interface CompiledCity {
   name: string;
@@ -60,6 +61,8 @@ export interface CompiledContent {
   policyTerms: PolicyTerms;
   /** The scam signals of content/policy/scam-signals.txt, for messages and members' ads. */
   scamSignals: ScamSignals;
+  /** The moderation counts /transparency shows, from the database (absent: none was read). */
+  transparency?: TransparencyReport;
 }
 
 /** Where one city's published ads are in its state's ads file, and a digest that changes with them. */

@@ -1,9 +1,10 @@
 // Validates content/ and writes the compiled content the site reads into the compiled-content
-// folder (.content/ by default): content.json, and the ads of each state with their index
-// (state-ad-files.ts). Never edit those by hand; they are rebuilt from content/. Incremental: an
-// ads file that has not changed is not read again, in one that has only the batches of rows that
-// changed are checked again (ad-batch-cache.ts), and a state's ads file is rewritten only when what
-// it is made of changes (`full` starts afresh). Nothing is written unless all content is valid.
+// folder (.content/ by default): content.json (with the transparency report's counts of the
+// database read before), and the ads of each state with their index (state-ad-files.ts). Never
+// edit those by hand; they are rebuilt from content/. Incremental: an ads file that has not
+// changed is not read again, in one that has only the batches of rows that changed are checked
+// again (ad-batch-cache.ts), and a state's ads file is rewritten only when what it is made of
+// changes (`full` starts afresh). Nothing is written unless all content is valid.
 // Then the search index (search.sqlite) is brought up to date with the ads written.
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,7 +54,7 @@ export function compileToDisk({
   const scans = csvScanCache(join(compiledDir, 'ads-files.json'));
   const memo = compileMemo(join(compiledDir, 'memo.json'));
   const {
-    content,
+    content: compiled,
     problems,
     warnings = [],
   } = compileContent(contentDir, buildDate, undefined, {
@@ -65,6 +66,8 @@ export function compileToDisk({
   });
   scans.save();
   const stateFiles = batches.stateFiles();
+  // The moderation counts of the database's snapshot, beside the ads (/transparency).
+  const content = compiled && { ...compiled, transparency: memberAds?.transparency };
   if (!content) {
     stateFiles?.discard();
     return { ok: false, problems, warnings };

@@ -27,6 +27,9 @@
 // Ads kept off the site by reports (hidden_ads) are left out: a member's by the store, with the
 // live ads (a hidden one leaves its range's digest, so that range is checked again); an editor's
 // by the compiler, from `hiddenEditorAdIds` (rare: a change checks every CSV batch again).
+//
+// The same snapshot counts the moderation data for /transparency (transparency-report.ts): counts
+// only, which the compiled content carries to the pages step.
 import { createHash, hash, type Hash } from 'node:crypto';
 import {
   existsSync,
@@ -51,6 +54,8 @@ import {
   type PhotoPublishing,
 } from './published-photos.ts';
 import type { ContentProblem } from './report.ts';
+import { transparencyReport } from './transparency-report.ts';
+import type { TransparencyReport } from '../../schemas/transparency.ts';
 
 /** How problems name the database, and each of its ads. */
 export const DATABASE_ORIGIN = 'database';
@@ -83,6 +88,8 @@ export interface MemberAds {
   problems: ContentProblem[];
   /** What was left out without stopping the build (a photo whose bytes are missing). */
   warnings?: string[];
+  /** The transparency report's numbers, counted in the same snapshot; absent: no database. */
+  transparency?: TransparencyReport;
 }
 
 export const NO_MEMBER_ADS: MemberAds = { ranges: [], hiddenEditorAdIds: [], problems: [] };
@@ -127,7 +134,11 @@ export async function readMemberAds(
       after = keys.at(-1)!.id;
     }
     await close();
-    return { found, hidden: await snapshot.hiddenEditorAdIds() };
+    return {
+      found,
+      hidden: await snapshot.hiddenEditorAdIds(),
+      transparency: transparencyReport(await snapshot.transparency()),
+    };
   });
   const warnings: string[] = [];
   if (dir && publishing) {
@@ -144,7 +155,14 @@ export async function readMemberAds(
     );
   }
   if (dir) removeOtherRanges(dir, new Set(ranges.found.map((range) => range.key)));
-  return { dir, ranges: ranges.found, hiddenEditorAdIds: ranges.hidden, problems: [], warnings };
+  return {
+    dir,
+    ranges: ranges.found,
+    hiddenEditorAdIds: ranges.hidden,
+    problems: [],
+    warnings,
+    transparency: ranges.transparency,
+  };
 }
 
 function readRows(file: string): PublishedAdRow[] {
@@ -212,12 +230,12 @@ export interface PhotosOfTheBuild extends Omit<PhotoPublishing, 'storage'> {
   openStorage(store: Store): Promise<PhotoPublishing['storage']>;
 }
 
-/** What the database publishes, as far as publishing goes: equal stamps, the same ads (`--if-needed`). */
+/** What the database publishes, as far as publishing goes: equal stamps, the same ads and counts (`--if-needed`). */
 export async function memberAdsStamp(location: StoreLocation): Promise<string> {
-  const { ranges, problems, hiddenEditorAdIds } = await readMemberAdsAt(location);
+  const { ranges, problems, hiddenEditorAdIds, transparency } = await readMemberAdsAt(location);
   return hash(
     'sha1',
-    JSON.stringify([ranges.map((range) => range.key), problems, hiddenEditorAdIds]),
+    JSON.stringify([ranges.map((range) => range.key), problems, hiddenEditorAdIds, transparency]),
     'base64url',
   );
 }

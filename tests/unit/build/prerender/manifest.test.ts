@@ -223,6 +223,7 @@ describe('render groups', () => {
       'signin /signin',
       'signup /signup',
       'success /success',
+      'transparency /transparency',
     ]);
   });
 });
