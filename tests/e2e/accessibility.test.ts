@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adPath, cityPath, guidePath, statePath } from '../../src/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
-import { seriousAxeViolations } from '../helpers/page-checks.ts';
+import { screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { baseUrl, builtAds, builtContent, launchChromium } from './support.ts';
 
 let browser: Browser;
@@ -27,6 +27,7 @@ function pagesToCheck(): Array<[string, string]> {
     ['about', '/about'],
     ['guide', guidePath(guide.slug)],
     ['terms', '/terms'],
+    ['transparency report', '/transparency'],
     ['sign-up', '/signup'],
     ['sign-in', '/signin'],
     ['page not found', '/no-such-page'],
@@ -63,6 +64,8 @@ describe('accessibility (axe-core)', () => {
         expect(page.url()).toBe(`${baseUrl()}${path}`);
         for (const violation of await seriousAxeViolations(page))
           found.push(`${name} (${path}): ${violation}`);
+        if (path === '/transparency')
+          await page.screenshot({ path: screenshotPath(`transparency-${width}`), fullPage: true });
       }
       await page.close();
       expect(found).toEqual([]);
