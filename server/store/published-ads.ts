@@ -21,6 +21,7 @@ import { parseAdPhotoList, type PhotoVariant } from '../../src/schemas/photos.ts
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
 import { readTransparencyTallies, type TransparencyTallies } from './transparency.ts';
+import { tablesPresent } from './tables-present.ts';
 
 /** What decides a member ad's published row: a change to any of these is a change to the ad. */
 export interface PublishedAdKey {
@@ -98,7 +99,7 @@ async function readOn<T>(
   read: (snapshot: PublishedAdsSnapshot) => Promise<T>,
 ): Promise<T> {
   // The first query of the transaction: from here on, the snapshot holds.
-  const tables = await tablesPresent(db, kind);
+  const tables = await tablesPresent(db, kind, ['member_ads', 'hidden_ads', 'photo_variants']);
   const memberAds = tables.has('member_ads');
   const hiddenAds = tables.has('hidden_ads');
   const photos = tables.has('photo_variants');
@@ -206,17 +207,4 @@ async function photoSizes(
     sizes.set(name, list);
   }
   return sizes;
-}
-
-/** Which of the tables this part reads the database has (in its own schema, on PostgreSQL). */
-async function tablesPresent(db: Kysely<Tables>, kind: StoreContext['kind']): Promise<Set<string>> {
-  const { rows } = await (
-    kind === 'postgres'
-      ? sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
-          WHERE table_schema = current_schema()
-            AND table_name IN ('member_ads', 'hidden_ads', 'photo_variants')`
-      : sql<{ name: string }>`SELECT name FROM sqlite_master
-          WHERE type = 'table' AND name IN ('member_ads', 'hidden_ads', 'photo_variants')`
-  ).execute(db);
-  return new Set(rows.map((row) => row.name));
 }

@@ -7,6 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
+import { tablesPresent } from './tables-present.ts';
 
 /** Decisions of one month with the same kind, reason, trigger and automation. */
 export interface DecisionTally {
@@ -52,7 +53,7 @@ export async function readTransparencyTallies(
   db: Kysely<Tables>,
   kind: StoreContext['kind'],
 ): Promise<TransparencyTallies> {
-  const tables = await presentTables(db, kind);
+  const tables = await tablesPresent(db, kind, ['reports', 'decision_statements', 'appeals']);
   const none: TransparencyTallies = {
     decisions: [],
     decisionHours: [],
@@ -143,16 +144,4 @@ function numbers<T extends { month: string }>(rows: T[]): T[] {
         Object.entries(row).map(([key, value]) => [key, key === 'month' ? value : Number(value)]),
       ) as T,
   );
-}
-
-async function presentTables(db: Kysely<Tables>, kind: StoreContext['kind']): Promise<Set<string>> {
-  const { rows } = await (
-    kind === 'postgres'
-      ? sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
-          WHERE table_schema = current_schema()
-            AND table_name IN ('reports', 'decision_statements', 'appeals')`
-      : sql<{ name: string }>`SELECT name FROM sqlite_master
-          WHERE type = 'table' AND name IN ('reports', 'decision_statements', 'appeals')`
-  ).execute(db);
-  return new Set(rows.map((row) => row.name));
 }
