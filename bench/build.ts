@@ -23,7 +23,12 @@ export interface BuildRun {
   wallSeconds: number;
   /** Seconds from each step's start to the next one's (by the build's "• …" lines), in order. */
   stepSeconds: Map<string, number>;
-  /** Peak RSS in bytes by step (short name), in the order the steps reported. */
+  /**
+   * Peak RSS in bytes by step (short name): for the build's own steps, the most its processes held
+   * (summed) while the step ran, sampled, since the build's process becomes each step in turn
+   * (src/build/hand-over.ts) and a process's own peak (ru_maxrss) carries over; for any other
+   * process, its own peak as it reported it.
+   */
   peakRss: Map<string, number>;
   /** The most resident memory of all the build's processes at one moment (sampled), in bytes. */
   peakTreeRss: number;
@@ -49,7 +54,7 @@ export const KNOWN_STEPS = [...Object.values(STEP_NAMES), ORCHESTRATOR];
 export async function runBuild(request: BuildRequest): Promise<BuildRun> {
   mkdirSync(dirname(request.rssFile), { recursive: true });
   const started = performance.now();
-  const { code, log, times, peakTreeRss, peakTreeHeld } = await runNode(
+  const { code, log, times, peakTreeRss, peakTreeHeld, peakByPhase } = await runNode(
     request.projectRoot,
     buildArguments(request),
     { ...process.env, BENCH_RSS_FILE: request.rssFile },
@@ -63,7 +68,7 @@ export async function runBuild(request: BuildRequest): Promise<BuildRun> {
   return {
     wallSeconds,
     stepSeconds: stepSeconds(log, times, ended),
-    peakRss: readPeakRss(request.rssFile),
+    peakRss: stepPeaks(peakByPhase, readPeakRss(request.rssFile)),
     peakTreeRss,
     peakTreeHeld,
     log,
@@ -117,6 +122,7 @@ function runNode(
   times: number[];
   peakTreeRss: number;
   peakTreeHeld: number;
+  peakByPhase: Map<string, number>;
 }> {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   // The step running: the build's last "• Step" line.
@@ -140,9 +146,28 @@ function runNode(
         `    all processes at once: at most ${(peakTreeRss / 1e6).toFixed(0)} MB (during ${sampler.peakPhase()}), ` +
           `${(sampler.held() / 1e6).toFixed(0)} MB held (each file once)`,
       );
-      resolve({ code, log, times, peakTreeRss, peakTreeHeld: sampler.held() });
+      resolve({
+        code,
+        log,
+        times,
+        peakTreeRss,
+        peakTreeHeld: sampler.held(),
+        peakByPhase: sampler.peakByPhase(),
+      });
     });
   });
+}
+
+/** The build's steps' sampled peaks, then what other processes reported of themselves. */
+function stepPeaks(sampled: Map<string, number>, reported: Map<string, number>) {
+  const steps = new Set(Object.values(STEP_NAMES));
+  const peaks = new Map<string, number>();
+  for (const [phase, bytes] of sampled) {
+    const name = stepName(phase);
+    if (steps.has(name)) peaks.set(name, Math.max(peaks.get(name) ?? 0, bytes));
+  }
+  for (const [name, bytes] of reported) if (!steps.has(name)) peaks.set(name, bytes);
+  return peaks;
 }
 
 function readPeakRss(rssFile: string): Map<string, number> {

@@ -18,6 +18,8 @@ export interface TreeRssSampler {
   held(): number;
   /** After stop(): what `phase` said when the highest sum was seen (which step was running). */
   peakPhase(): string;
+  /** After stop(): the highest sum seen while `phase` said each thing, in bytes. */
+  peakByPhase(): Map<string, number>;
 }
 
 export function sampleTreeRss(
@@ -26,16 +28,20 @@ export function sampleTreeRss(
   heldIntervalMs = 50,
   phase: () => string = () => '',
 ): TreeRssSampler {
-  if (!existsSync(`/proc/${rootPid}`)) return { stop: () => 0, held: () => 0, peakPhase: () => '' };
+  const byPhase = new Map<string, number>();
+  if (!existsSync(`/proc/${rootPid}`))
+    return { stop: () => 0, held: () => 0, peakPhase: () => '', peakByPhase: () => byPhase };
   let peak = 0;
   let peakHeld = 0;
   let phaseAtPeak = '';
   const sample = () => {
     const pids = descendantsAndSelf(rootPid);
     const total = pids.reduce((sum, pid) => sum + residentBytes(pid), 0);
+    const now = phase();
+    if (total > (byPhase.get(now) ?? 0)) byPhase.set(now, total);
     if (total > peak) {
       peak = total;
-      phaseAtPeak = `${phase()} (${pids.length} process${pids.length === 1 ? '' : 'es'})`;
+      phaseAtPeak = `${now} (${pids.length} process${pids.length === 1 ? '' : 'es'})`;
     }
   };
   const sampleHeld = () => {
@@ -54,6 +60,7 @@ export function sampleTreeRss(
     },
     held: () => peakHeld,
     peakPhase: () => phaseAtPeak,
+    peakByPhase: () => byPhase,
   };
 }
 

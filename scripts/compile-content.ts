@@ -22,6 +22,7 @@ import {
 import { photoPublishingIn } from '../src/build/compile/published-photos.ts';
 import { SITE_FOLDER } from '../src/build/prerender/output-layout.ts';
 import { formatProblem, unreadableFileProblem } from '../src/build/compile/report.ts';
+import { continueBuild } from '../src/build/hand-over.ts';
 
 const started = performance.now();
 const root = join(import.meta.dirname, '..');
@@ -76,3 +77,5 @@ console.log(
     `${searchIndex.citiesChanged} cities re-indexed for search in ${(searchIndex.milliseconds / 1000).toFixed(2)} s) ` +
     `in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
 );
+// In the build, this process becomes the pages step (src/build/hand-over.ts).
+continueBuild();

@@ -14,16 +14,17 @@
 //                       Either database is opened read-only and read in one snapshot (no migration).
 //                       Order: --database-url, --database, DATABASE_URL, DATABASE_PATH
 // It runs from Vite's server build ({out}/server/build.mjs), which scripts/build.mjs brings up to
-// date first. The steps run one after the other, each in a Node process of its own, so that their
-// memory never adds up and none inherits another's: the content (scripts/compile-content.ts), then
-// the pages (scripts/prerender-pages.ts). Builds into different output folders share nothing.
+// date first. The steps run one after the other, each a fresh Node, so that their memory never adds
+// up and none inherits another's: the content (scripts/compile-content.ts), then the pages
+// (scripts/prerender-pages.ts). This process becomes each in turn (hand-over.ts); where Node cannot
+// (before 22.15) it runs them as children and waits. Builds into different output folders share
+// nothing.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { StoreLocation } from '../../server/store/store-location.ts';
 import { buildDateFrom } from './build-date.ts';
-import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
+import { becomeSteps, buildStepCommand, canHandOver, type StepCommand } from './hand-over.ts';
 import { filesStamp } from './fingerprint.mjs';
 import { SITE_FOLDER } from './prerender/output-layout.ts';
 import { copyFilesInto } from './replace-file.ts';
@@ -108,21 +109,25 @@ if (database.url) stepEnvironment.DATABASE_URL = database.url;
 else stepEnvironment.DATABASE_PATH = database.path;
 
 const finish: BuildFinish = { outDir, siteStampFile, siteStamp, startedAt: Date.now() };
-exitIfFailed(await run('Compiling content', 'compile-content', full ? ['--full'] : []));
 // The client build's files go into the site, each replaced whole and only when it changed (the
 // server may be serving the site: a publish); old assets (their names carry a hash) leave once no
-// page links to them (finish-build.ts).
+// page links to them (finish-build.ts). They come first: no page of this build exists yet.
 mkdirSync(siteDir, { recursive: true });
 copyFilesInto(join(outDir, 'client'), siteDir, notForTheSite);
-const pagesArgs = [
-  ...['--cache', cacheDir, '--vite', outDir, '--out', outDir],
-  ...(full ? ['--full'] : []),
+const steps = [
+  stepCommand('Compiling content', 'compile-content', full ? ['--full'] : []),
+  stepCommand('Prerendering pages', 'prerender-pages', [
+    ...['--cache', cacheDir, '--vite', outDir, '--out', outDir],
+    ...(full ? ['--full'] : []),
+  ]),
 ];
-// The pages step is the build's largest: this process becomes it (execve) rather than wait beside
-// it, and it finishes the build; the budget counts every process at once (docs/benchmarks.md).
-if (typeof process.execve === 'function')
-  handOver('Prerendering pages', 'prerender-pages', pagesArgs);
-exitIfFailed(await run('Prerendering pages', 'prerender-pages', pagesArgs));
+// This process becomes the content step, which becomes the pages step, which finishes the build
+// (hand-over.ts): no step runs beside a waiting one, and the budget counts every process at once.
+if (canHandOver()) {
+  steps.at(-1)!.env[FINISH_VARIABLE] = JSON.stringify(finish);
+  becomeSteps(steps);
+}
+for (const step of steps) exitIfFailed(await run(step));
 await finishBuild(finish);
 
 /** The database whose member ads are published: the options, else the environment. */
@@ -139,52 +144,30 @@ function readIfExists(file: string): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
-/** A step's Node arguments (after the executable) and environment. */
-function stepCommand(title: string, step: keyof typeof NODE_OPTIONS_OF, args: string[]) {
-  const preload = process.env.BENCH_RSS_FILE
-    ? ['--import', join(root, 'bench/report-peak-rss.mjs')]
-    : [];
-  return {
-    args: [...preload, ...NODE_OPTIONS_OF[step], fileURLToPath(buildStepUrl(step)), ...args],
-    env: {
-      ...stepEnvironment,
-      [STEPS_DIR_VARIABLE]: process.env[STEPS_DIR_VARIABLE],
-      BUILD_STEP: title,
-    },
-  };
-}
-
-/** Runs one step in its own Node process; its exit code. */
-async function run(
+/** A step of the build, as hand-over.ts runs it. */
+function stepCommand(
   title: string,
   step: keyof typeof NODE_OPTIONS_OF,
   args: string[],
-): Promise<number> {
-  console.log(`• ${title}`);
-  const command = stepCommand(title, step, args);
-  const child = spawn(process.execPath, command.args, {
-    cwd: root,
+): StepCommand {
+  const preload = process.env.BENCH_RSS_FILE
+    ? ['--import', join(root, 'bench/report-peak-rss.mjs')]
+    : [];
+  const flags = [...preload, ...NODE_OPTIONS_OF[step]];
+  return buildStepCommand(title, step, flags, args, stepEnvironment, root);
+}
+
+/** Runs one step in its own Node process (where Node cannot hand over); its exit code. */
+async function run(step: StepCommand): Promise<number> {
+  console.log(`• ${step.title}`);
+  const child = spawn(process.execPath, step.args, {
+    cwd: step.cwd,
     stdio: 'inherit',
-    env: command.env,
+    env: step.env,
   });
   return new Promise<number>((resolvePromise) =>
     child.once('exit', (exitCode) => resolvePromise(exitCode ?? 1)),
   );
-}
-
-/**
- * This process becomes the last step, which finishes the build (finish-build.ts): it never
- * returns. Its exit code is the build's, as a child's would be.
- */
-function handOver(title: string, step: keyof typeof NODE_OPTIONS_OF, args: string[]): never {
-  console.log(`• ${title}`);
-  const command = stepCommand(title, step, args);
-  process.chdir(root);
-  process.execve!(process.execPath, [process.execPath, ...command.args], {
-    ...command.env,
-    [FINISH_VARIABLE]: JSON.stringify(finish),
-  } as NodeJS.ProcessEnv);
-  throw new Error('process.execve returned');
 }
 
 /** A step that failed ends the build, with its exit code (it has said what went wrong). */

@@ -1,10 +1,11 @@
 // Builds into different output folders share nothing (Vite's output, the steps they run, the site,
 // the manifest and the compiled content all live in their own folders) but a short lock around
 // Vite itself (src/build/file-lock.mjs says why), so two can run at once: both succeed and produce
-// the same site.
+// the same site. Each build is one process from start to end: it becomes each of its steps in turn
+// (src/build/hand-over.ts), so no step's memory ever adds to a waiting one's.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -17,6 +18,15 @@ let work: string;
 beforeAll(() => {
   fixture = makeContentFixture();
   work = mkdtempSync(join(tmpdir(), 'localboard-parallel-'));
+  // Loaded into every Node the first build starts or becomes (NODE_OPTIONS survives an execve):
+  // one line a program, its process id and the step it is.
+  writeFileSync(
+    join(work, 'record-process.mjs'),
+    `import { appendFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
+if (isMainThread) appendFileSync(process.env.PROCESS_RECORD, \`\${process.pid} \${process.env.BUILD_STEP ?? 'start'}\\n\`);
+`,
+  );
 });
 
 afterAll(() => {
@@ -24,10 +34,17 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function build(name: string): Promise<{ code: number | null; output: string }> {
+function build(
+  name: string,
+  recordProcesses = false,
+): Promise<{ code: number | null; output: string; pid?: number }> {
   const env = { ...process.env };
   for (const key of Object.keys(env))
     if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  if (recordProcesses) {
+    env.NODE_OPTIONS = `--import ${join(work, 'record-process.mjs')}`;
+    env.PROCESS_RECORD = join(work, `${name}-processes.txt`);
+  }
   const args = ['--date', '2026-11-22', '--content', fixture.dir, '--full'];
   const child = spawn(
     process.execPath,
@@ -47,7 +64,9 @@ function build(name: string): Promise<{ code: number | null; output: string }> {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
+  return new Promise((resolve) =>
+    child.once('exit', (code) => resolve({ code, output, pid: child.pid })),
+  );
 }
 
 function siteTree(out: string): Map<string, string> {
@@ -64,13 +83,31 @@ function siteTree(out: string): Map<string, string> {
   return files;
 }
 
+let first: Awaited<ReturnType<typeof build>>;
+
 test('two builds into two output folders at once both succeed, with the same site', async () => {
-  const [first, second] = await Promise.all([build('first'), build('second')]);
+  let second: typeof first;
+  [first, second] = await Promise.all([build('first', true), build('second')]);
   expect(first.code, first.output).toBe(0);
   expect(second.code, second.output).toBe(0);
   const firstSite = siteTree(join(work, 'first', 'site'));
   expect(firstSite.size).toBeGreaterThan(300);
   expect(siteTree(join(work, 'second', 'site'))).toEqual(firstSite);
+});
+
+test('a build is one process that becomes Vite, the content step and the pages step in turn', () => {
+  const record = join(work, 'first-processes.txt');
+  expect(existsSync(record), 'the first build recorded its processes').toBe(true);
+  const programs = readFileSync(record, 'utf8').trim().split('\n');
+  // The starter, Vite, the starter again (now finding Vite's output), the content step, the pages
+  // step; the Vite step starts no Node of its own; all in the process the build started as.
+  expect(programs).toEqual([
+    `${first.pid} start`,
+    `${first.pid} Building client assets (Vite + Vike)`,
+    `${first.pid} start`,
+    `${first.pid} Compiling content`,
+    `${first.pid} Prerendering pages`,
+  ]);
 });
 
 test("a build step's failure names the TypeScript file and line (source maps)", async () => {
