@@ -109,6 +109,12 @@ const FORMATS: Record<PhotoType, readonly string[]> = {
 
 /** WebP quality: the 1280 size of a 12-megapixel phone photo comes out at about 150–250 KB. */
 const WEBP_QUALITY = 78;
+/**
+ * libwebp's method (0 fastest … 6 smallest). 1 encodes the three sizes in about 40 % of the CPU
+ * time of 4 (sharp's default) for 4 % more bytes and 0.3 dB less PSNR (docs/benchmarks.md, Issue
+ * #31): the time the explicit-image score costs a photo, taken back.
+ */
+const WEBP_EFFORT = 1;
 
 /** Processes a file; `scorer` is the worker's model unless a test gives its own. */
 export async function processPhoto(
@@ -157,7 +163,7 @@ export async function processPhoto(
   for (const variantWidth of variantWidthsFor(info.width)) {
     const encoded = await sharp(base.data, raw)
       .resize({ width: variantWidth })
-      .webp({ quality: WEBP_QUALITY, effort: 4 })
+      .webp({ quality: WEBP_QUALITY, effort: WEBP_EFFORT })
       .toBuffer({ resolveWithObject: true });
     variants.push({
       width: encoded.info.width,
