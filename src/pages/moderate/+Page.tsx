@@ -26,7 +26,7 @@ export default function Page() {
           <p className="moderation__lead">
             {!queue || queue.waiting === 0
               ? 'Nothing is waiting for review.'
-              : `${plural(queue.waiting, 'ad')} waiting for review, oldest first. Ads with likely explicit photos are listed first.`}
+              : `${plural(queue.waiting, 'ad')} waiting for review. Ads with likely explicit photos are listed first, then the oldest first.`}
             {queue && queue.waiting > queue.items.length
               ? ` Showing the ${queue.items.length} first.`
               : ''}

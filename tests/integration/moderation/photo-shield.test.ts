@@ -106,7 +106,7 @@ describe('a photo over the threshold', () => {
     const html = await queueHtml();
     expect(html.indexOf(`id="ad-${newer}"`)).toBeGreaterThan(-1);
     expect(html.indexOf(`id="ad-${newer}"`)).toBeLessThan(html.indexOf(`id="ad-${older}"`));
-    expect(textOf(html)).toContain('Ads with likely explicit photos are listed first.');
+    expect(textOf(html)).toContain('Ads with likely explicit photos are listed first');
     const item = photoItem(html, explicit.id);
     expect(isBlurred(item, explicit.id)).toBe(true);
     const label = `Likely explicit (score ${explicit.score >= 0.01 ? explicit.score.toFixed(2) : String(explicit.score)})`;
