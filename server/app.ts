@@ -158,13 +158,14 @@ export function createApp(options: AppOptions) {
   const search = options.searchIndex ?? openSearchIndex();
   // Every page rendered on request; each reads what it needs beside its page folder
   // (src/pages/<id>/server-read.ts), from these (server/pages.ts).
+  const explicitThreshold = options.photoExplicitThreshold ?? DEFAULT_EXPLICIT_THRESHOLD;
   const pages = onRequestPages({
     pageAssets:
       options.pageAssets ??
       pageAssetsFromFile(
         options.pageAssetsFile ?? join(dirname(options.siteDir), 'server', 'page-assets.json'),
       ),
-    deps: { store, search, links, now: () => new Date() },
+    deps: { store, search, links, now: () => new Date(), explicitThreshold },
   });
   const refuse = refusals(pages);
   const form = formEndpoints({ refuse, allowedOrigins: options.allowedOrigins ?? [], trust });
@@ -175,7 +176,7 @@ export function createApp(options: AppOptions) {
   const photos: AppPhotos = {
     pool: photoPoolFor(options.photoProcessing),
     storage: openPhotoStorage(store, options.photoStorage),
-    explicitThreshold: options.photoExplicitThreshold ?? DEFAULT_EXPLICIT_THRESHOLD,
+    explicitThreshold,
   };
   const metrics = options.metrics ?? createAppMetrics();
   metrics.observe({ hashing, store });

@@ -28,6 +28,8 @@ export interface PageReadDeps {
   links: Pick<EmailLinks, 'stateOf'>;
   /** The clock. */
   now: () => Date;
+  /** A photo whose explicit score is at or over it is likely explicit (server/photos/app-photos.ts). */
+  explicitThreshold: number;
 }
 
 /** The request a page is read for. */

@@ -25,6 +25,12 @@ import { banTargetFrom } from './ban-target.ts';
 import { parseMarks } from './review.ts';
 import { FLAG_AFTER_NEW_ACCOUNTS } from '../messages/scam-shield.ts';
 import { repeatedMessagesView, scamRecordOf } from './scam-records.ts';
+import {
+  blurAllNotice,
+  blurredPhotoPath,
+  photoShieldOf,
+  type PhotoShield,
+} from './photo-shield.ts';
 
 /** What the queue is read for. */
 export interface QueueAsked {
@@ -36,6 +42,10 @@ export interface QueueAsked {
    */
   ban: string | undefined;
   now: Date;
+  /** The moderator reading it (their own photo shield: photo-shield.ts). */
+  moderatorId: number;
+  /** The app's explicit threshold: likely explicit photos are blurred, their ads first. */
+  explicitThreshold: number;
 }
 
 /**
@@ -45,10 +55,10 @@ export interface QueueAsked {
  */
 export async function queueView(
   store: Store,
-  { query, ban, now }: QueueAsked,
+  { query, ban, now, moderatorId, explicitThreshold }: QueueAsked,
 ): Promise<ModerationQueueView> {
   const today = utcDay(now);
-  const rows = await store.moderation.queue(QUEUE_SHOWN);
+  const rows = await store.moderation.queue(QUEUE_SHOWN, explicitThreshold);
   const posterOf = async (accountId: number): Promise<QueueItem['poster'] | undefined> => {
     // Gone since the queue was read (its member deleted the account, with the ads): no item.
     const row = await store.moderation.poster(accountId);
@@ -76,9 +86,12 @@ export async function queueView(
       (photo) => [photo.id, photo] as const,
     ),
   );
+  const shield = await photoShieldOf(store, moderatorId, explicitThreshold, [
+    ...photoRows.values(),
+  ]);
   const items = rows.flatMap((row) => {
     const poster = posters.get(row.accountId);
-    return poster ? [queueItem(row, poster, today, photoRows)] : [];
+    return poster ? [queueItem(row, poster, today, photoRows, shield)] : [];
   });
   const banId = idOf(ban);
   const account = idOf(query.account);
@@ -90,6 +103,7 @@ export async function queueView(
   ]);
   return {
     kind: 'queue',
+    blurAll: shield.blurAll,
     items,
     waiting,
     reports: await reportsSummary(store),
@@ -107,6 +121,7 @@ export async function queueView(
 function queuePhotos(
   refs: readonly AdPhotoRef[],
   photoRows: ReadonlyMap<number, PhotoRow>,
+  shield: PhotoShield,
   title: string,
   compared?: { with: readonly AdPhotoRef[]; mark: NonNullable<QueuePhoto['change']> },
 ): QueuePhoto[] {
@@ -116,20 +131,26 @@ function queuePhotos(
     return photo && photo.removedAt === null && largest ? [{ ref, photo, largest }] : [];
   });
   const others = new Set(compared?.with.map((ref) => ref.id));
-  return shown.map(({ ref, photo, largest }, index) => ({
-    id: photo.id,
-    position: index + 1,
-    alt: photoAlt(ref.alt, index + 1, shown.length, title),
-    ownAlt: ref.alt.trim() !== '',
-    width: largest.width,
-    height: largest.height,
-    src: photoPreviewPath(photo.id, largest.width),
-    srcSet: photo.variants
-      .map((variant) => `${photoPreviewPath(photo.id, variant.width)} ${variant.width}w`)
-      .join(', '),
-    flag: photo.flag,
-    ...(compared && !others.has(photo.id) ? { change: compared.mark } : {}),
-  }));
+  return shown.map(({ ref, photo, largest }, index) => {
+    const seen = shield.of(photo);
+    return {
+      ...seen,
+      id: photo.id,
+      position: index + 1,
+      alt: photoAlt(ref.alt, index + 1, shown.length, title),
+      ownAlt: ref.alt.trim() !== '',
+      width: largest.width,
+      height: largest.height,
+      src: photoPreviewPath(photo.id, largest.width),
+      srcSet: photo.variants
+        .map((variant) => `${photoPreviewPath(photo.id, variant.width)} ${variant.width}w`)
+        .join(', '),
+      flag: photo.flag,
+      ...(compared && !others.has(photo.id) ? { change: compared.mark } : {}),
+      // Blurred: the page holds the blurred rendering only (the reveal answers the sizes).
+      ...(seen.blurred ? { src: blurredPhotoPath(photo.id), srcSet: '' } : {}),
+    };
+  });
 }
 
 function queueItem(
@@ -137,6 +158,7 @@ function queueItem(
   poster: QueueItem['poster'],
   today: string,
   photoRows: ReadonlyMap<number, PhotoRow>,
+  shield: PhotoShield,
 ): QueueItem {
   const edit = row.status === 'live';
   const ad = memberAdAsCompiled(
@@ -164,6 +186,7 @@ function queueItem(
     photos: queuePhotos(
       edit ? (row.pendingPhotos ?? row.photos) : row.photos,
       photoRows,
+      shield,
       ad.title,
       edit && row.pendingPhotos !== null ? { with: row.photos, mark: 'added' } : undefined,
     ),
@@ -183,7 +206,7 @@ function queueItem(
   const photosChange =
     row.pendingPhotos !== null && JSON.stringify(row.pendingPhotos) !== JSON.stringify(row.photos);
   if (!photosChange) return { ...item, live, changed };
-  const livePhotos = queuePhotos(row.photos, photoRows, row.title, {
+  const livePhotos = queuePhotos(row.photos, photoRows, shield, row.title, {
     with: row.pendingPhotos ?? [],
     mark: 'taken-out',
   });
@@ -205,6 +228,8 @@ function noticeOf(
         removed: `Ad ${ad} removed: it leaves the site within a minute. The member has been emailed the reason.`,
       }
     : {};
+  notices['blur-all-on'] = blurAllNotice(true);
+  notices['blur-all-off'] = blurAllNotice(false);
   notices['repeated-dismissed'] =
     `Announcement dismissed. It comes back only if ${FLAG_AFTER_NEW_ACCOUNTS} new accounts send that message again from now on.`;
   const photo = idOf(query.photo);

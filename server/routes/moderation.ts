@@ -9,6 +9,9 @@
 //   POST /api/moderate/photos/{id}/remove {reason, note?}            one photo of an ad
 //   POST /api/moderate/repeated-messages/{id}/dismiss                the announcement of the same
 //                                                  first message from several new accounts goes
+//   POST /api/moderate/photos/{id}/reveal                            "Show photo": a blurred photo,
+//                                                  seen by this moderator from now on
+//   POST /api/moderate/photo-settings     {blurAll}                  "Show all photos blurred"
 //
 // To anyone but a moderator every one of them is an unknown API path (404, the API's own answer),
 // like the pages, which are the site's not-found screen to them. `revision` is the ad's revision
@@ -32,6 +35,7 @@ import { noSuchAd } from '../moderation/ads.ts';
 import { namedId } from '../moderation/named-id.ts';
 import { noSuchPhoto } from '../moderation/photos.ts';
 import { dismissRepeatedMessage, REPEATED_FLAG_GONE } from '../moderation/scam-records.ts';
+import { chooseBlurAll, revealPhoto } from '../moderation/photo-shield.ts';
 import { Refusal } from '../refusal.ts';
 import { type FormEndpoint } from '../forms/form-endpoint.ts';
 import { parseFields } from '../refusal.ts';
@@ -103,6 +107,26 @@ export function moderationRoutes(options: ModerationOptions) {
       const flag = namedId(c.req.param('id'), noSuchFlag);
       await dismissRepeatedMessage(options.store, member.accountId, flag.id, new Date());
       return { redirect: queueAfter('repeated-dismissed', {}), json: { dismissed: flag.id } };
+    }),
+  );
+
+  app.post(
+    '/moderate/photos/:id/reveal',
+    ...form.action(onQueue, async ({ c, member }) => {
+      const photo = namedId(c.req.param('id'), noSuchPhoto);
+      const revealed = await revealPhoto(options.store, member.accountId, photo, new Date());
+      return { redirect: `${moderatePath()}#photo-${photo.id}`, json: revealed };
+    }),
+  );
+
+  app.post(
+    '/moderate/photo-settings',
+    ...form.action(onQueue, async ({ member, fields }) => {
+      const blurAll = await chooseBlurAll(options.store, member.accountId, fields, new Date());
+      return {
+        redirect: queueAfter(blurAll ? 'blur-all-on' : 'blur-all-off', {}),
+        json: { blurAll },
+      };
     }),
   );
 

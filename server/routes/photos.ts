@@ -4,10 +4,13 @@
 //   large). Anyone else, and any photo a moderator removed, is the unknown endpoint's 404: an id
 //   says nothing about whether it exists. Published photos are static files of the site instead
 //   (/photos/…, cached forever).
+// - GET /api/photos/{id}/blurred: the blurred rendering of a photo the moderation queue keeps out
+//   of sight until the moderator chooses to see it (server/photos/blurred-photo.ts), to moderators.
 import { Hono } from 'hono';
-import type { AppEnv } from '../app-env.ts';
+import type { AppContext, AppEnv } from '../app-env.ts';
 import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
+import { blurredPhotoFor } from '../photos/blurred-photo.ts';
 import { photoBytesFor } from '../photos/photo-for-viewer.ts';
 import type { Store } from '../store/store.ts';
 
@@ -26,13 +29,22 @@ export function photoRoutes(options: PhotoRouteOptions) {
   app.get('/:id{[0-9]{1,15}}/:width{[0-9]{1,5}}', async (c) => {
     const [id, width] = [Number(c.req.param('id')), Number(c.req.param('width'))];
     const bytes = await photoBytesFor(store, photos, await c.var.member(), id, width);
-    if (!bytes) return unknownEndpoint(c);
-    return c.body(new Uint8Array(bytes), 200, {
-      'Content-Type': 'image/webp',
-      'Content-Length': String(bytes.length),
-      'X-Content-Type-Options': 'nosniff',
-    });
+    return bytes ? webp(c, bytes) : unknownEndpoint(c);
+  });
+
+  app.get('/:id{[0-9]{1,15}}/blurred', async (c) => {
+    const id = Number(c.req.param('id'));
+    const bytes = await blurredPhotoFor(store, photos, await c.var.member(), id);
+    return bytes ? webp(c, bytes) : unknownEndpoint(c);
   });
 
   return app;
 }
+
+/** A WebP picture, as it is. */
+const webp = (c: AppContext, bytes: Buffer) =>
+  c.body(new Uint8Array(bytes), 200, {
+    'Content-Type': 'image/webp',
+    'Content-Length': String(bytes.length),
+    'X-Content-Type-Options': 'nosniff',
+  });

@@ -40,8 +40,11 @@ export interface Why {
 }
 
 export interface ModerationStore {
-  /** Ads in review and pending edits of live ads, oldest submission first. */
-  queue(limit: number): Promise<MemberAdRow[]>;
+  /**
+   * Ads in review and pending edits of live ads, oldest submission first; with `explicitFrom`,
+   * those with a photo (not removed) whose explicit score is at or over it come before the rest.
+   */
+  queue(limit: number, explicitFrom?: number): Promise<MemberAdRow[]>;
   /** How many are waiting in all. */
   waitingCount(): Promise<number>;
   poster(accountId: number): Promise<PosterRow | undefined>;
@@ -132,9 +135,28 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
     db.selectFrom('accounts').select(['id as accountId', 'email', 'role', 'banned_at as bannedAt']);
 
   return {
-    async queue(limit) {
+    async queue(limit, explicitFrom) {
       const rows = await selectMemberAds(db)
         .where(awaitingReview)
+        .$if(explicitFrom !== undefined, (query) =>
+          query.orderBy((eb) =>
+            eb
+              .case()
+              .when(
+                eb.exists(
+                  eb
+                    .selectFrom('photos')
+                    .select('photos.id')
+                    .whereRef('photos.ad_id', '=', 'member_ads.id')
+                    .where('photos.removed_at', 'is', null)
+                    .where('photos.explicit_score', '>=', explicitFrom!),
+                ),
+              )
+              .then(0)
+              .else(1)
+              .end(),
+          ),
+        )
         .orderBy('member_ads.submitted_at')
         .orderBy('member_ads.id')
         .limit(limit)

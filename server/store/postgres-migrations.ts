@@ -313,4 +313,17 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // is); double precision, as SQLite's REAL, so both stores answer the same numbers.
   `ALTER TABLE photos ADD COLUMN explicit_score double precision;
    ALTER TABLE photos ADD COLUMN sexy_score double precision;`,
+  // Migration 9: the moderators' shield (SQLite's migration 14, whose comments say what each is).
+  `CREATE TABLE moderator_photo_settings (
+     account_id bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+     blur_all integer NOT NULL CHECK (blur_all IN (0, 1)),
+     updated_at ${text} NOT NULL
+   );
+   CREATE TABLE moderator_photo_reveals (
+     account_id bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     photo_id bigint NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+     revealed_at ${text} NOT NULL,
+     PRIMARY KEY (account_id, photo_id)
+   );
+   CREATE INDEX moderator_photo_reveals_by_photo ON moderator_photo_reveals(photo_id);`,
 ];

@@ -116,4 +116,22 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
   // uploads are gone, so nothing scores them again here) and any whose scoring failed.
   `ALTER TABLE photos ADD COLUMN explicit_score REAL;
    ALTER TABLE photos ADD COLUMN sexy_score REAL;`,
+  // The moderators' shield from what they review (docs/product.md section 6, issue 31):
+  // - moderator_photo_settings: a moderator's own "Show all photos blurred" (blur_all 0 or 1); no
+  //   row: off.
+  // - moderator_photo_reveals: the photos a moderator chose to see ("Show photo") while they were
+  //   blurred, so that the choice outlives the page (a form post, the queue's own actions). Gone
+  //   with the moderator's account or the photo.
+  `CREATE TABLE moderator_photo_settings (
+     account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+     blur_all INTEGER NOT NULL CHECK (blur_all IN (0, 1)),
+     updated_at TEXT NOT NULL
+   ) STRICT;
+   CREATE TABLE moderator_photo_reveals (
+     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+     revealed_at TEXT NOT NULL,
+     PRIMARY KEY (account_id, photo_id)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX moderator_photo_reveals_by_photo ON moderator_photo_reveals(photo_id);`,
 ];

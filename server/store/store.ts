@@ -20,6 +20,7 @@ import { memberDataStore, type MemberDataStore } from './member-data.ts';
 import { memberAdStore, type MemberAdStore } from './member-ads.ts';
 import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts';
 import { moderationStore, type ModerationStore } from './moderation.ts';
+import { moderatorPhotoStore, type ModeratorPhotoStore } from './moderator-photos.ts';
 import { photoBlobStore, photoStore, type PhotoBlobStore, type PhotoStore } from './photos.ts';
 import { reportStore, type ReportStore } from './reports.ts';
 import { savedSearchStore, type SavedSearchStore } from './saved-searches.ts';
@@ -63,6 +64,8 @@ export interface Store {
   readonly scamShield: ScamShieldStore;
   /** Statements of reasons of restrictions, and their appeals (statements.ts). */
   readonly statements: StatementStore;
+  /** Each moderator's blur setting and the photos they chose to see (moderator-photos.ts). */
+  readonly moderatorPhotos: ModeratorPhotoStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -124,6 +127,7 @@ function partsOf(context: StoreContext) {
     fraudNotices: fraudNoticeStore(context),
     scamShield: scamShieldStore(context),
     statements: statementStore(context),
+    moderatorPhotos: moderatorPhotoStore(context),
   };
 }
 

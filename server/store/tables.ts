@@ -29,6 +29,8 @@ export interface Tables {
   repeated_message_flag_accounts: { flag_id: number; account_id: number };
   decision_statements: DecisionStatementsTable;
   appeals: AppealsTable;
+  moderator_photo_settings: { account_id: number; blur_all: number; updated_at: string };
+  moderator_photo_reveals: { account_id: number; photo_id: number; revealed_at: string };
 }
 
 export interface AccountsTable {

@@ -52,7 +52,11 @@ async function enhancePage(): Promise<void> {
   const enhancingAdForm = document.querySelector('form[data-ad-form]')
     ? import('./ad-form.ts').then((form) => form.enhanceAdForm())
     : undefined;
-  await Promise.all([enhancingForms, enhancingAdForm, showSignedInMember()]);
+  // The moderation queue's "Show photo": the photo shown in place.
+  const enhancingReveals = document.querySelector('form[data-photo-reveal]')
+    ? import('./photo-reveal.ts').then((reveals) => reveals.enhancePhotoReveals())
+    : undefined;
+  await Promise.all([enhancingForms, enhancingAdForm, enhancingReveals, showSignedInMember()]);
   // Every enhancement this page needs has run: <html data-enhanced="true"> says so, and the
   // end-to-end tests wait for it before they use the page, as a person waits for it to be ready.
   document.documentElement.dataset.enhanced = 'true';

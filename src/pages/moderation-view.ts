@@ -95,6 +95,15 @@ export interface QueuePhoto {
   flag: string | null;
   /** In an edit's photos: not among the live ad's. In the live ad's: the edit takes it out. */
   change?: 'added' | 'taken-out';
+  /**
+   * Blurred until this moderator chooses to see it (likely explicit, or their "Show all photos
+   * blurred"): `src` is then the blurred rendering (`/api/photos/{id}/blurred`), `srcSet` empty.
+   */
+  blurred: boolean;
+  /** Its explicit score is at or over the app's threshold (isLikelyExplicit). */
+  likelyExplicit: boolean;
+  /** "Likely explicit (score 0.87)", "Not scored", or nothing to say. */
+  scoreLabel: string | null;
 }
 
 export interface QueueItem {
@@ -131,6 +140,8 @@ export interface BanTarget {
 
 export interface ModerationQueueView {
   kind: 'queue';
+  /** This moderator's own "Show all photos blurred". */
+  blurAll: boolean;
   /** The oldest first, at most QUEUE_SHOWN of them. */
   items: QueueItem[];
   /** How many are waiting in all. */

@@ -26,7 +26,11 @@ export interface ModerationServer {
   stop(): Promise<void>;
 }
 
-export async function startModerationServer(siteDir: string): Promise<ModerationServer> {
+export async function startModerationServer(
+  siteDir: string,
+  /** The app's explicit threshold, when a test sets it low (issue 31). */
+  { photoExplicitThreshold }: { photoExplicitThreshold?: number } = {},
+): Promise<ModerationServer> {
   process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-moderation-'));
   const { store, sql } = openSqliteTestStore(join(dataDir, 'test.sqlite'));
@@ -41,6 +45,7 @@ export async function startModerationServer(siteDir: string): Promise<Moderation
     rateLimits: GENEROUS_LIMITS,
     publisher,
     log: false,
+    ...(photoExplicitThreshold === undefined ? {} : { photoExplicitThreshold }),
   });
   const server: ServerType = await new Promise((resolve) => {
     const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>

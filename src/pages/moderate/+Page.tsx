@@ -11,6 +11,7 @@ import type { ReportsSummary } from '../report-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { BanConfirm } from './BanConfirm.tsx';
+import { PhotoSetting } from './PhotoSetting.tsx';
 import { QueueEntry } from './QueueEntry.tsx';
 import { RepeatedMessages } from './RepeatedMessages.tsx';
 
@@ -25,11 +26,12 @@ export default function Page() {
           <p className="moderation__lead">
             {!queue || queue.waiting === 0
               ? 'Nothing is waiting for review.'
-              : `${plural(queue.waiting, 'ad')} waiting for review, oldest first.`}
+              : `${plural(queue.waiting, 'ad')} waiting for review. Ads with likely explicit photos are listed first, then the oldest first.`}
             {queue && queue.waiting > queue.items.length
-              ? ` Showing the ${queue.items.length} oldest.`
+              ? ` Showing the ${queue.items.length} first.`
               : ''}
           </p>
+          {queue && <PhotoSetting blurAll={queue.blurAll} />}
         </div>
         <nav className="moderation__nav" aria-label="Moderation">
           <a className="button button--ghost button--small" href={moderateReportsPath()}>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
 import type { QueuePhoto } from '../moderation-view.ts';
 import { ReasonFields } from './ReasonFields.tsx';
@@ -9,8 +10,9 @@ const CHANGE_LABELS: Record<NonNullable<QueuePhoto['change']>, string> = {
 
 /**
  * An ad's photos in the queue, large enough to judge (the largest size, at most 1280 px wide), in
- * order, each with its number, its alt text, the flag a known photo left on it, and a form to
- * remove it (a <details>, so that it works without JavaScript).
+ * order, each with its number, its alt text, its explicit score's label, the flag a known photo
+ * left on it, and a form to remove it (a <details>, so that it works without JavaScript). A photo
+ * likely explicit (or every photo, by the moderator's setting) is blurred until they show it.
  */
 export function QueuePhotos({
   id,
@@ -41,7 +43,7 @@ export function QueuePhotos({
       ) : (
         <ol className="queue-photos__list">
           {photos.map((photo) => (
-            <li key={photo.id} className="queue-photo">
+            <li key={photo.id} className="queue-photo" id={`photo-${photo.id}`}>
               <PhotoFigure photo={photo} count={photos.length} />
               {removable(photo) && (
                 <RemovePhoto
@@ -59,19 +61,23 @@ export function QueuePhotos({
 }
 
 function PhotoFigure({ photo, count }: { photo: QueuePhoto; count: number }) {
+  const image = (
+    <img
+      className={`queue-photo__image${photo.blurred ? ' queue-photo__image--blurred' : ''}`}
+      src={photo.src}
+      srcSet={photo.srcSet || undefined}
+      sizes={photo.srcSet ? '(min-width: 1000px) 640px, 100vw' : undefined}
+      width={photo.width}
+      height={photo.height}
+      alt={photo.blurred ? `Photo ${photo.position}, blurred` : photo.alt}
+      loading="lazy"
+      decoding="async"
+      data-alt={photo.blurred ? photo.alt : undefined}
+    />
+  );
   return (
-    <figure className="queue-photo__figure">
-      <img
-        className="queue-photo__image"
-        src={photo.src}
-        srcSet={photo.srcSet}
-        sizes="(min-width: 1000px) 640px, 100vw"
-        width={photo.width}
-        height={photo.height}
-        alt={photo.alt}
-        loading="lazy"
-        decoding="async"
-      />
+    <figure className="queue-photo__figure" tabIndex={-1}>
+      {photo.blurred ? <BlurredPhoto photo={photo} image={image} /> : image}
       <figcaption className="queue-photo__caption">
         <span className="queue-photo__number">
           Photo {photo.position} of {count}
@@ -84,6 +90,13 @@ function PhotoFigure({ photo, count }: { photo: QueuePhoto; count: number }) {
         <span className="queue-photo__alt">
           Alt text{photo.ownAlt ? '' : ' (default)'}: {photo.alt}
         </span>
+        {photo.scoreLabel && (
+          <span
+            className={`queue-photo__score${photo.likelyExplicit ? ' queue-photo__score--explicit' : ''}`}
+          >
+            {photo.scoreLabel}
+          </span>
+        )}
         {photo.flag && (
           <strong className="queue-photo__flag">
             <span aria-hidden="true">⚠ </span>
@@ -92,6 +105,34 @@ function PhotoFigure({ photo, count }: { photo: QueuePhoto; count: number }) {
         )}
       </figcaption>
     </figure>
+  );
+}
+
+/**
+ * A photo kept out of sight: its blurred rendering, why it is blurred, and "Show photo", a plain
+ * form (the moderator's choice is kept by the server; with JavaScript the photo shows in place).
+ */
+function BlurredPhoto({ photo, image }: { photo: QueuePhoto; image: ReactNode }) {
+  const why = photo.likelyExplicit ? photo.scoreLabel : 'Blurred by your setting';
+  return (
+    <div className="queue-photo__shield" data-photo-shield="">
+      {image}
+      <form
+        className="queue-photo__reveal"
+        method="post"
+        action={`/api/moderate/photos/${photo.id}/reveal`}
+        data-photo-reveal=""
+      >
+        <p className="queue-photo__why">{why}</p>
+        <button
+          className="button button--small"
+          type="submit"
+          aria-label={`Show photo ${photo.position}`}
+        >
+          Show photo
+        </button>
+      </form>
+    </div>
   );
 }
 

@@ -9,11 +9,13 @@ const BAN_PATH = /^\/api\/moderate\/accounts\/(\d{1,15})\/ban\/?$/;
 
 export const read = pageRead<ModerationQueueView>({
   for: 'moderators',
-  read: async ({ c }, { store, now }) => ({
+  read: async ({ c, member }, { store, now, explicitThreshold }) => ({
     view: await queueView(store, {
       query: c.req.query(),
       ban: c.req.query('ban') ?? BAN_PATH.exec(c.req.path)?.[1],
       now: now(),
+      moderatorId: member.accountId,
+      explicitThreshold,
     }),
   }),
 });

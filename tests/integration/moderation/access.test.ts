@@ -41,6 +41,8 @@ const routes = () => [
   `/api/moderate/ads/${adId}/reject`,
   `/api/moderate/ads/${adId}/remove`,
   `/api/moderate/accounts/${poster.accountId}/ban`,
+  '/api/moderate/photos/1/reveal',
+  '/api/moderate/photo-settings',
 ];
 
 const BODIES = {

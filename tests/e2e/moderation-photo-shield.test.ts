@@ -1,0 +1,195 @@
+// The queue's shield on the production build (docs/product.md section 6, issue 31 item 2), with
+// the app's explicit threshold set low for the test: a photo over it is blurred (its blurred
+// rendering loaded, 24 pixels wide), labelled with its score, and its ad comes first; "Show photo"
+// shows that one photo in place in Chromium (no reload, the focus on the photo) and by a plain
+// form post without JavaScript; "Show all photos blurred" blurs a photo never scored. Screenshots
+// of the queue with a blurred photo at 390 and 1280 px.
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { gotoEnhanced } from '../helpers/browser-waits.ts';
+import { moderatorContext, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
+import { insertAdInReview } from '../helpers/moderation.ts';
+import { appPhotosOf, keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
+import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { lookAtWidths } from '../helpers/page-checks.ts';
+import { smallJpeg } from '../helpers/photo-fixtures.ts';
+import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
+import { launchChromium, siteDir } from './support.ts';
+
+const SHOTS =
+  process.env.MODERATION_SCREENSHOTS_DIR ?? join(tmpdir(), 'localboard-moderation-shield');
+/** Low enough that the tests' ordinary pictures are over it. */
+const THRESHOLD = 0.0001;
+
+let browser: Browser;
+let server: ModerationServer;
+let pool: PhotoPool;
+beforeAll(async () => {
+  pool = createPhotoPool({ processes: 1 });
+  [browser, server] = await Promise.all([
+    launchChromium(),
+    startModerationServer(siteDir(), { photoExplicitThreshold: THRESHOLD }),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await pool?.close();
+});
+
+let seed = 7400;
+
+/**
+ * An older ad with a photo never scored, and a newer one with two photos over the threshold: the
+ * newer's photos' ids and both ads' ids.
+ */
+async function adsWithPhotos() {
+  const context = await browser.newContext();
+  const email = uniqueEmail('shield');
+  await signUpWithApi(context, server.url, email);
+  await context.close();
+  const { id: accountId } = (await server.sql.get<{ id: number }>(
+    'SELECT id FROM accounts WHERE email = ?',
+    email,
+  ))!;
+  const photos = appPhotosOf(server.store, pool);
+  const keep = async () =>
+    keptPhotoId(server.store, photos, accountId, await smallJpeg(seed++, 1600, 1200));
+  const unscored = await keep();
+  await server.sql.run(
+    'UPDATE photos SET explicit_score = NULL, sexy_score = NULL WHERE id = ?',
+    unscored,
+  );
+  const older = await insertAdInReview(server.sql, {
+    accountId,
+    title: 'Board games on Thursdays',
+    submittedMinutesAgo: 600,
+  });
+  await putPhotosOnAd(server, older, accountId, [unscored]);
+  const ids = [await keep(), await keep()] as [number, number];
+  const newer = await insertAdInReview(server.sql, { accountId, title: 'Sunrise swim club' });
+  await putPhotosOnAd(server, newer, accountId, ids);
+  return { older, newer, ids, unscored };
+}
+
+/** Waits until the image has loaded; its natural width. */
+async function loaded(image: Locator): Promise<number> {
+  await image.scrollIntoViewIfNeeded();
+  await image.evaluate((element: HTMLImageElement) =>
+    element.complete && element.naturalWidth > 0
+      ? undefined
+      : new Promise((resolve, reject) => {
+          element.addEventListener('load', resolve, { once: true });
+          element.addEventListener('error', reject, { once: true });
+        }),
+  );
+  return image.evaluate((element: HTMLImageElement) => element.naturalWidth);
+}
+
+describe.each([
+  ['in Chromium', true],
+  ['without JavaScript', false],
+])('a likely explicit photo in the queue %s', (_label, javaScriptEnabled) => {
+  const run = javaScriptEnabled ? 'js' : 'nojs';
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    ({ context } = await moderatorContext(browser, server, javaScriptEnabled));
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  test('is blurred, labelled, its ad first; Show photo shows that one photo', async () => {
+    const { older, newer, ids, unscored } = await adsWithPhotos();
+    const [first, second] = ids;
+    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
+    expect(await page.locator('.moderation__lead').textContent()).toContain(
+      'Ads with likely explicit photos are listed first',
+    );
+    const order = await page
+      .locator('.queue-item')
+      .evaluateAll((items) => items.map((item) => item.id));
+    expect(order.indexOf(`ad-${newer}`)).toBeGreaterThan(-1);
+    expect(order.indexOf(`ad-${newer}`)).toBeLessThan(order.indexOf(`ad-${older}`));
+
+    const photo = (id: number) => page.locator(`#photo-${id}`);
+    for (const id of ids) {
+      const image = photo(id).locator('img');
+      expect(await image.getAttribute('src')).toBe(`/api/photos/${id}/blurred`);
+      expect(await loaded(image)).toBe(24);
+      expect(await photo(id).locator('.queue-photo__why').textContent()).toMatch(
+        /^Likely explicit \(score 0\.\d+\)$/,
+      );
+    }
+    const plain = photo(unscored);
+    expect(await plain.getByText('Not scored').count()).toBe(1);
+    expect(await plain.locator('img').getAttribute('src')).toMatch(
+      new RegExp(`^/api/photos/${unscored}/\\d+$`),
+    );
+    await photo(first).scrollIntoViewIfNeeded();
+    await lookAtWidths(page, SHOTS, `queue-blurred-${run}`, javaScriptEnabled);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Show the first photo, by keyboard: the focus on its button, Enter.
+    if (javaScriptEnabled) await page.evaluate(() => ((window as { kept?: number }).kept = 1));
+    await photo(first).getByRole('button', { name: 'Show photo 1' }).focus();
+    await page.keyboard.press('Enter');
+    const shown = photo(first).locator('img');
+    await expect
+      .poll(() => shown.getAttribute('src'))
+      .toMatch(new RegExp(`^/api/photos/${first}/\\d+$`));
+    expect(await loaded(shown)).toBeGreaterThan(24);
+    expect(await shown.getAttribute('alt')).toBe('Photo 1 of 2: Sunrise swim club');
+    expect(await photo(first).getByRole('button', { name: 'Show photo 1' }).count()).toBe(0);
+    if (javaScriptEnabled) {
+      // In place: the page was not loaded again, and the focus is on the photo shown.
+      expect(await page.evaluate(() => (window as { kept?: number }).kept)).toBe(1);
+      expect(await page.evaluate(() => document.activeElement?.closest('li')?.id ?? null)).toBe(
+        `photo-${first}`,
+      );
+    } else {
+      expect(page.url()).toBe(`${server.url}/moderate#photo-${first}`);
+    }
+    // The choice is per photo: the second is still blurred, and stays shown after a reload.
+    expect(await photo(second).locator('img').getAttribute('src')).toBe(
+      `/api/photos/${second}/blurred`,
+    );
+    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
+    expect(await photo(first).locator('img').getAttribute('src')).toMatch(
+      new RegExp(`^/api/photos/${first}/\\d+$`),
+    );
+    expect(await photo(second).locator('img').getAttribute('src')).toBe(
+      `/api/photos/${second}/blurred`,
+    );
+  });
+
+  test('Show all photos blurred blurs a photo never scored, until shown', async () => {
+    const { unscored } = await adsWithPhotos();
+    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
+    const setting = page.getByRole('form', { name: 'Photo setting' });
+    await setting.getByLabel('Show all photos blurred').check();
+    await setting.getByRole('button', { name: 'Save setting' }).click();
+    await page.waitForURL(`${server.url}/moderate?done=blur-all-on`);
+    expect(await page.locator('.banner').first().textContent()).toContain(
+      'Every photo is now shown blurred until you choose to see it.',
+    );
+    const photo = page.locator(`#photo-${unscored}`);
+    expect(await photo.locator('img').getAttribute('src')).toBe(`/api/photos/${unscored}/blurred`);
+    expect(await photo.locator('.queue-photo__why').textContent()).toBe('Blurred by your setting');
+    expect(await photo.getByText('Not scored').count()).toBe(1);
+    await photo.scrollIntoViewIfNeeded();
+    await lookAtWidths(page, SHOTS, `queue-blur-all-${run}`, javaScriptEnabled);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // Off again.
+    await setting.getByLabel('Show all photos blurred').uncheck();
+    await setting.getByRole('button', { name: 'Save setting' }).click();
+    await page.waitForURL(`${server.url}/moderate?done=blur-all-off`);
+    expect(await page.locator(`#photo-${unscored} img`).getAttribute('src')).not.toContain(
+      'blurred',
+    );
+  });
+});

@@ -1,0 +1,327 @@
+// What a photo's explicit score does in the moderation queue (docs/product.md section 6, issue 31
+// item 2), in-process on a real database (SQLite, and PostgreSQL in the postgres project): with the
+// app's threshold set low for the test, a photo over it is blurred (the page holds only its
+// server-made blurred rendering, a 24-pixel smudge), labelled "Likely explicit (score …)", and its
+// ad comes first; "Show photo" reveals that one photo for that moderator, as a plain form post and
+// as JSON; a photo never scored says "Not scored" and is not blurred; a moderator's own "Show all
+// photos blurred" blurs every photo; members and visitors find none of these endpoints (404).
+import sharp from 'sharp';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { AppPhotos } from '../../../server/photos/app-photos.ts';
+import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
+import {
+  appPhotosOf,
+  keptPhotoId,
+  putPhotosOnAd,
+  testPhotoPool,
+} from '../../helpers/moderation-photos.ts';
+import {
+  getPage,
+  insertAdInReview,
+  postModerationForm,
+  postModerationJson,
+  recordingPublisher,
+  signUpMember,
+  signUpModerator,
+  type TestMember,
+} from '../../helpers/moderation.ts';
+import { smallJpeg } from '../../helpers/photo-fixtures.ts';
+import { testAppOnFixtureContent } from '../../helpers/pages.ts';
+
+process.env.PASSWORD_HASH_COST = String(2 ** 14);
+
+/** Low enough that the tests' ordinary pictures (scored 0.001 to 0.07) are over it. */
+const THRESHOLD = 0.0001;
+
+const pool = testPhotoPool();
+const t = testAppOnFixtureContent({
+  publisher: recordingPublisher(),
+  photoProcessing: pool,
+  photoExplicitThreshold: THRESHOLD,
+});
+let moderator: TestMember;
+let otherModerator: TestMember;
+let poster: TestMember;
+let photos: AppPhotos;
+beforeAll(async () => {
+  moderator = await signUpModerator(t.app, t.store);
+  otherModerator = await signUpModerator(t.app, t.store);
+  poster = await signUpMember(t.app, t.store, 'shield');
+  photos = appPhotosOf(t.store, pool);
+});
+
+let nextSeed = 3100;
+/** A photo of the poster's, processed and scored by the worker. */
+async function scoredPhoto(): Promise<{ id: number; score: number }> {
+  const id = await keptPhotoId(t.store, photos, poster.accountId, await smallJpeg(nextSeed++));
+  const score = (await t.store.photos.find(id))!.score!.explicit;
+  expect(score).toBeGreaterThanOrEqual(THRESHOLD);
+  return { id, score };
+}
+/** A photo as stored before scoring existed (or whose scoring failed): its score NULL. */
+async function unscoredPhoto(): Promise<number> {
+  const id = await keptPhotoId(t.store, photos, poster.accountId, await smallJpeg(nextSeed++));
+  await t.sql.run('UPDATE photos SET explicit_score = NULL, sexy_score = NULL WHERE id = ?', id);
+  return id;
+}
+async function adWith(photoIds: number[], minutesAgo: number): Promise<number> {
+  const adId = await insertAdInReview(t.sql, {
+    accountId: poster.accountId,
+    submittedMinutesAgo: minutesAgo,
+  });
+  await putPhotosOnAd(t, adId, poster.accountId, photoIds);
+  return adId;
+}
+
+const textOf = (html: string) =>
+  html
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/\s+/g, ' ');
+
+async function queueHtml(session = moderator.session): Promise<string> {
+  const response = await getPage(t.app, '/moderate', session);
+  expect(response.status).toBe(200);
+  return response.text();
+}
+/** The queue's item of one photo (its <li>). */
+function photoItem(html: string, photoId: number): string {
+  const start = html.indexOf(`id="photo-${photoId}"`);
+  expect(start).toBeGreaterThan(-1);
+  return html.slice(start, html.indexOf('</li>', start));
+}
+const isBlurred = (item: string, photoId: number) => {
+  const blurred = item.includes(`src="/api/photos/${photoId}/blurred"`);
+  // Blurred, the page holds no size of the photo itself; shown, no blurred rendering.
+  expect(item.includes(`/api/photos/${photoId}/320`)).toBe(!blurred);
+  return blurred;
+};
+
+describe('a photo over the threshold', () => {
+  test('is blurred in the queue, labelled with its score, and its ad comes before older ads', async () => {
+    const older = await adWith([await unscoredPhoto()], 120);
+    const explicit = await scoredPhoto();
+    const newer = await adWith([explicit.id], 5);
+    const html = await queueHtml();
+    expect(html.indexOf(`id="ad-${newer}"`)).toBeGreaterThan(-1);
+    expect(html.indexOf(`id="ad-${newer}"`)).toBeLessThan(html.indexOf(`id="ad-${older}"`));
+    expect(textOf(html)).toContain('Ads with likely explicit photos are listed first');
+    const item = photoItem(html, explicit.id);
+    expect(isBlurred(item, explicit.id)).toBe(true);
+    const label = `Likely explicit (score ${explicit.score >= 0.01 ? explicit.score.toFixed(2) : String(explicit.score)})`;
+    expect(textOf(item)).toContain(label);
+    expect(textOf(item)).toContain('Show photo');
+    expect(item).toContain(`action="/api/moderate/photos/${explicit.id}/reveal"`);
+    // The store's order, not the page's: the queue's first ad is it even when only one is read.
+    const [first] = await t.store.moderation.queue(1, THRESHOLD);
+    expect(first!.id).toBe(newer);
+  });
+
+  test('a photo not scored says so and is not blurred', async () => {
+    const unscored = await unscoredPhoto();
+    await adWith([unscored], 60);
+    const item = photoItem(await queueHtml(), unscored);
+    expect(textOf(item)).toContain('Not scored');
+    expect(textOf(item)).not.toContain('Likely explicit');
+    expect(isBlurred(item, unscored)).toBe(false);
+  });
+
+  test('its blurred rendering is a 24-pixel-wide WebP, for moderators only', async () => {
+    const { id } = await scoredPhoto();
+    await adWith([id], 1);
+    const blurred = (session?: string) =>
+      t.app.request(`${ORIGIN}/api/photos/${id}/blurred`, {
+        headers: session ? cookieHeader(session) : {},
+      });
+    const response = await blurred(moderator.session);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/webp');
+    const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+    expect(meta.format).toBe('webp');
+    expect(meta.width).toBe(24);
+    // Its own member sees the photo itself elsewhere; nobody but a moderator gets this.
+    expect((await blurred(poster.session)).status).toBe(404);
+    expect((await blurred()).status).toBe(404);
+    expect((await blurred(moderator.session.replace(/.$/, 'x'))).status).toBe(404);
+  });
+});
+
+describe('Show photo', () => {
+  test('without JavaScript: the form reveals that one photo for that moderator, and it stays revealed', async () => {
+    const [a, b] = [await scoredPhoto(), await scoredPhoto()];
+    const adId = await adWith([a.id, b.id], 30);
+    const response = await postModerationForm(
+      t.app,
+      `/api/moderate/photos/${a.id}/reveal`,
+      {},
+      moderator.session,
+    );
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe(`/moderate#photo-${a.id}`);
+    const html = await queueHtml();
+    expect(isBlurred(photoItem(html, a.id), a.id)).toBe(false);
+    expect(textOf(photoItem(html, a.id))).toContain('Likely explicit');
+    expect(isBlurred(photoItem(html, b.id), b.id)).toBe(true);
+    // Another moderator chose nothing: still blurred for them.
+    const theirs = await queueHtml(otherModerator.session);
+    expect(isBlurred(photoItem(theirs, a.id), a.id)).toBe(true);
+    // The queue's own forms (a refused rejection here) leave the choice as it was.
+    const refused = await postModerationForm(
+      t.app,
+      `/api/moderate/ads/${adId}/reject`,
+      { revision: '0', reason: 'other', note: '' },
+      moderator.session,
+    );
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(isBlurred(photoItem(await queueHtml(), a.id), a.id)).toBe(false);
+  });
+
+  test('with a script: JSON with the photo sizes, and the reveal stored', async () => {
+    const { id } = await scoredPhoto();
+    await adWith([id], 20);
+    const response = await postModerationJson(
+      t.app,
+      `/api/moderate/photos/${id}/reveal`,
+      {},
+      moderator.session,
+    );
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { src: string; srcSet: string };
+    expect(answer.src).toMatch(new RegExp(`^/api/photos/${id}/\\d+$`));
+    expect(answer.srcSet).toContain(`/api/photos/${id}/320 320w`);
+    expect(
+      await t.sql.get(
+        'SELECT photo_id FROM moderator_photo_reveals WHERE account_id = ? AND photo_id = ?',
+        moderator.accountId,
+        id,
+      ),
+    ).toBeTruthy();
+  });
+
+  test('an unknown or removed photo is refused as unknown', async () => {
+    const unknown = await postModerationJson(
+      t.app,
+      '/api/moderate/photos/999999/reveal',
+      {},
+      moderator.session,
+    );
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: 'There is no photo 999999.' });
+    const { id } = await scoredPhoto();
+    await t.sql.run("UPDATE photos SET removed_at = '2026-11-01T00:00:00.000Z' WHERE id = ?", id);
+    const removed = await postModerationJson(
+      t.app,
+      `/api/moderate/photos/${id}/reveal`,
+      {},
+      moderator.session,
+    );
+    expect(removed.status).toBe(404);
+  });
+});
+
+describe('Show all photos blurred', () => {
+  test("is each moderator's own: on, every photo is blurred until shown; off again, as before", async () => {
+    const unscored = await unscoredPhoto();
+    await adWith([unscored], 10);
+    expect(isBlurred(photoItem(await queueHtml(), unscored), unscored)).toBe(false);
+    expect(textOf(await queueHtml())).toContain('Off: only photos likely explicit are blurred.');
+
+    const on = await postModerationForm(
+      t.app,
+      '/api/moderate/photo-settings',
+      { blurAll: 'on' },
+      moderator.session,
+    );
+    expect(on.status).toBe(303);
+    expect(on.headers.get('location')).toBe('/moderate?done=blur-all-on');
+    const after = await getPage(t.app, '/moderate?done=blur-all-on', moderator.session);
+    const html = await after.text();
+    expect(textOf(html)).toContain('Every photo is now shown blurred until you choose to see it.');
+    expect(textOf(html)).toContain('On: every photo is blurred until you show it.');
+    const setting = html.slice(html.indexOf('class="photo-setting"'), html.indexOf('</form>'));
+    expect(setting).toContain('name="blurAll" checked=""');
+    const item = photoItem(html, unscored);
+    expect(isBlurred(item, unscored)).toBe(true);
+    expect(textOf(item)).toContain('Blurred by your setting');
+    expect(textOf(item)).toContain('Not scored');
+    // Not the other moderator's.
+    expect(isBlurred(photoItem(await queueHtml(otherModerator.session), unscored), unscored)).toBe(
+      false,
+    );
+    expect(await t.store.moderatorPhotos.blurAll(moderator.accountId)).toBe(true);
+
+    // An unchecked box sends nothing: off.
+    const off = await postModerationForm(
+      t.app,
+      '/api/moderate/photo-settings',
+      {},
+      moderator.session,
+    );
+    expect(off.headers.get('location')).toBe('/moderate?done=blur-all-off');
+    expect(isBlurred(photoItem(await queueHtml(), unscored), unscored)).toBe(false);
+    expect(await t.store.moderatorPhotos.blurAll(moderator.accountId)).toBe(false);
+  });
+
+  test('as JSON, and a value that is neither on nor off is refused', async () => {
+    const response = await postModerationJson(
+      t.app,
+      '/api/moderate/photo-settings',
+      { blurAll: true },
+      otherModerator.session,
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ blurAll: true });
+    expect(await t.store.moderatorPhotos.blurAll(otherModerator.accountId)).toBe(true);
+    const refused = await postModerationJson(
+      t.app,
+      '/api/moderate/photo-settings',
+      { blurAll: 'maybe' },
+      otherModerator.session,
+    );
+    expect(refused.status).toBe(400);
+    expect(await t.store.moderatorPhotos.blurAll(otherModerator.accountId)).toBe(true);
+    await postModerationJson(
+      t.app,
+      '/api/moderate/photo-settings',
+      { blurAll: false },
+      otherModerator.session,
+    );
+    expect(await t.store.moderatorPhotos.blurAll(otherModerator.accountId)).toBe(false);
+  });
+});
+
+describe('not a moderator', () => {
+  test('members and visitors find neither the reveal nor the setting (404), and nothing is stored', async () => {
+    const { id } = await scoredPhoto();
+    await adWith([id], 3);
+    for (const session of [poster.session, undefined]) {
+      const reveal = await postModerationForm(
+        t.app,
+        `/api/moderate/photos/${id}/reveal`,
+        {},
+        session,
+      );
+      expect(reveal.status).toBe(404);
+      const setting = await postModerationJson(
+        t.app,
+        '/api/moderate/photo-settings',
+        { blurAll: true },
+        session,
+      );
+      expect(setting.status).toBe(404);
+    }
+    expect(
+      await t.sql.get(
+        'SELECT account_id FROM moderator_photo_reveals WHERE account_id = ?',
+        poster.accountId,
+      ),
+    ).toBeUndefined();
+    expect(
+      await t.sql.get(
+        'SELECT account_id FROM moderator_photo_settings WHERE account_id = ?',
+        poster.accountId,
+      ),
+    ).toBeUndefined();
+  });
+});
