@@ -4,7 +4,8 @@
 // (`appeal:{id}`, then what the decision was about), so of two moderators deciding at once
 // exactly one does; the other is told. A reversal undoes the decision at once: the ad live again
 // (or back in the queue when it expired meanwhile), an edit applied, an account unbanned with its
-// address free again; then the member is mailed and the site published.
+// address free again, a removed photo back on its ad (photos.ts); then the member is mailed and
+// the site published.
 import { utcDay } from '../../src/days.ts';
 import type { AppealInput, DecideAppealInput } from '../../src/schemas/appeal.ts';
 import { appealDecidedMail } from '../mail/appeal-messages.ts';
@@ -16,6 +17,7 @@ import type { StatementRow } from '../store/statements.ts';
 import type { Store } from '../store/store.ts';
 import type { ModerationDeps } from './actions.ts';
 import { mailLink, sameKey, statementKey } from './statement-links.ts';
+import { restoreRemovedPhoto } from './photos.ts';
 import { statementView } from './statement-view.ts';
 
 export const NO_SUCH_DECISION = 'There is no such decision.';
@@ -178,8 +180,13 @@ async function undo(tx: Store, row: StatementRow, now: Date): Promise<string | u
         ? `reversed on appeal: account ${row.accountId} unbanned, ads ${back.join(', ')} live again`
         : undefined;
     }
-    case 'photo-removed':
-      // The photo's sizes were deleted with the removal: the member adds it again.
-      return undefined;
+    case 'photo-removed': {
+      const photo = row.facts.photo;
+      if (!photo || row.photoId === null) return undefined;
+      const place = { ...photo, photoId: row.photoId, accountId: row.accountId! };
+      return (await restoreRemovedPhoto(tx, place, now))
+        ? `reversed on appeal: photo ${row.photoId} back on ad ${row.adId}`
+        : undefined;
+    }
   }
 }

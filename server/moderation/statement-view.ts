@@ -38,7 +38,7 @@ function restrictionOf(row: StatementRow): { headline: string; restriction: stri
       return {
         headline: `A photo was removed from your ad.`,
         restriction:
-          'The photo is off the site for good, and the same photo cannot be added again, unless an appeal reverses the decision.',
+          'The photo is off the site for good, and the same photo cannot be added again, unless an appeal reverses the decision. Until the appeal is decided or its time is over, we keep the photo where only moderators can see it, so a reversal puts it back; then it is deleted.',
       };
     case 'account-banned':
       return {

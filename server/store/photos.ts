@@ -75,8 +75,23 @@ export interface PhotoStore {
    * or on this one already. Answers how many are (now) on it.
    */
   attach(ids: readonly number[], adId: number, accountId: number): Promise<number>;
-  /** A moderator's removal: the photo stays (the member sees why), its sizes are to be deleted. */
+  /**
+   * A moderator's removal: the photo stays (the member sees why), its sizes kept while the removal
+   * can be appealed (shown to moderators only; removedPastKeeping says when they go).
+   */
   markRemoved(id: number, removal: PhotoRemoval): Promise<boolean>;
+  /** A removal reversed on appeal: the photo is the member's like any other again. */
+  unmarkRemoved(id: number): Promise<boolean>;
+  /**
+   * Removed photos whose sizes are kept no longer (the sweeps delete them): their removal's appeal
+   * was upheld, or its window closed (`now`) with no appeal; without a statement, removed before
+   * `removedBefore`. One removed as under 18 is kept until `preservedBefore` at least, upheld or not.
+   */
+  removedPastKeeping(
+    now: string,
+    removedBefore: string,
+    preservedBefore: string,
+  ): Promise<number[]>;
   /**
    * Deletes the photos and their sizes; answers the keys of those sizes no photo uses any more
    * (the storage's bytes to delete).
@@ -90,10 +105,13 @@ export interface PhotoStore {
   uploadsBefore(before: string): Promise<number[]>;
   /**
    * Photos to be deleted with their ads: of ads rejected or removed (last changed) before
-   * `before`, and of deleted ads whenever (their deletion deletes them; this is the backstop).
+   * `before` (but not a removed photo still kept for its appeal), and of deleted ads whenever
+   * (their deletion deletes them; this is the backstop).
    */
   ofAdsGoneBefore(before: string): Promise<number[]>;
   block(entry: BlockedPhoto): Promise<void>;
+  /** Forgets the hashes a photo's removal blocked (the removal reversed); how many. */
+  unblock(photo: { id: number; phash: string }): Promise<number>;
   /** Every blocked hash, oldest first. */
   blocked(): Promise<BlockedPhoto[]>;
 }
@@ -237,6 +255,52 @@ export function photoStore({ db }: StoreContext): PhotoStore {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+    async unmarkRemoved(id) {
+      if (!isStorableId(id)) return false;
+      const result = await db
+        .updateTable('photos')
+        .set({ removed_at: null, removed_reason: null, removed_note: null, removed_by: null })
+        .where('id', '=', id)
+        .where('removed_at', 'is not', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async removedPastKeeping(now, removedBefore, preservedBefore) {
+      const rows = await db
+        .selectFrom('photos as p')
+        .leftJoin('decision_statements as s', (join) =>
+          join.onRef('s.photo_id', '=', 'p.id').on('s.kind', '=', 'photo-removed'),
+        )
+        .leftJoin('appeals as a', 'a.statement_id', 's.id')
+        .select('p.id as id')
+        .distinct()
+        .where('p.removed_at', 'is not', null)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('photo_variants as v').select('v.key').whereRef('v.photo_id', '=', 'p.id'),
+          ),
+        )
+        .where((eb) =>
+          eb.or([
+            eb('a.outcome', '=', 'upheld'),
+            eb.and([
+              eb('s.id', 'is not', null),
+              eb('a.id', 'is', null),
+              eb('s.appeal_until', '<', now),
+            ]),
+            eb.and([eb('s.id', 'is', null), eb('p.removed_at', '<', removedBefore)]),
+          ]),
+        )
+        .where((eb) =>
+          eb.or([
+            eb('p.removed_reason', '<>', 'under-18'),
+            eb('p.removed_at', '<', preservedBefore),
+          ]),
+        )
+        .orderBy('p.id')
+        .execute();
+      return rows.map((row) => row.id);
+    },
     async delete(ids) {
       const wanted = storable(ids);
       if (wanted.length === 0) return [];
@@ -283,6 +347,19 @@ export function photoStore({ db }: StoreContext): PhotoStore {
             eb.and([
               eb('member_ads.status', 'in', ['rejected', 'removed']),
               eb('member_ads.updated_at', '<', before),
+              // A photo removed on its own is kept while its removal can be appealed: it goes
+              // once removedPastKeeping's sweep took its sizes.
+              eb.or([
+                eb('photos.removed_at', 'is', null),
+                eb.not(
+                  eb.exists(
+                    eb
+                      .selectFrom('photo_variants')
+                      .select('photo_variants.key')
+                      .whereRef('photo_variants.photo_id', '=', 'photos.id'),
+                  ),
+                ),
+              ]),
             ]),
           ]),
         )
@@ -301,6 +378,15 @@ export function photoStore({ db }: StoreContext): PhotoStore {
           blocked_at: entry.blockedAt,
         })
         .execute();
+    },
+    async unblock(photo) {
+      if (!isStorableId(photo.id)) return 0;
+      const result = await db
+        .deleteFrom('blocked_photos')
+        .where('photo_id', '=', photo.id)
+        .where('phash', '=', photo.phash)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async blocked() {
       return db
