@@ -6,6 +6,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { PhotoScore, PhotoVariant } from '../../src/schemas/photos.ts';
 import { isStorableId } from './ids.ts';
+import { removedPhotoStore, type RemovedPhotoStore } from './removed-photos.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
 
@@ -60,7 +61,7 @@ export interface PhotoRemoval {
   at: string;
 }
 
-export interface PhotoStore {
+export interface PhotoStore extends RemovedPhotoStore {
   /** A new photo, on no ad yet; its id. */
   insert(photo: NewPhoto): Promise<number>;
   find(id: number): Promise<PhotoRow | undefined>;
@@ -80,18 +81,6 @@ export interface PhotoStore {
    * can be appealed (shown to moderators only; removedPastKeeping says when they go).
    */
   markRemoved(id: number, removal: PhotoRemoval): Promise<boolean>;
-  /** A removal reversed on appeal: the photo is the member's like any other again. */
-  unmarkRemoved(id: number): Promise<boolean>;
-  /**
-   * Removed photos whose sizes are kept no longer (the sweeps delete them): their removal's appeal
-   * was upheld, or its window closed (`now`) with no appeal; without a statement, removed before
-   * `removedBefore`. One removed as under 18 is kept until `preservedBefore` at least, upheld or not.
-   */
-  removedPastKeeping(
-    now: string,
-    removedBefore: string,
-    preservedBefore: string,
-  ): Promise<number[]>;
   /**
    * Deletes the photos and their sizes; answers the keys of those sizes no photo uses any more
    * (the storage's bytes to delete).
@@ -110,8 +99,6 @@ export interface PhotoStore {
    */
   ofAdsGoneBefore(before: string): Promise<number[]>;
   block(entry: BlockedPhoto): Promise<void>;
-  /** Forgets the hashes a photo's removal blocked (the removal reversed); how many. */
-  unblock(photo: { id: number; phash: string }): Promise<number>;
   /** Every blocked hash, oldest first. */
   blocked(): Promise<BlockedPhoto[]>;
 }
@@ -178,6 +165,7 @@ export function photoStore({ db }: StoreContext): PhotoStore {
   const storable = (ids: readonly number[]) => ids.filter(isStorableId);
 
   const part: PhotoStore = {
+    ...removedPhotoStore(db),
     async insert(photo) {
       const { id } = await db
         .insertInto('photos')
@@ -254,52 +242,6 @@ export function photoStore({ db }: StoreContext): PhotoStore {
         .where('removed_at', 'is', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
-    },
-    async unmarkRemoved(id) {
-      if (!isStorableId(id)) return false;
-      const result = await db
-        .updateTable('photos')
-        .set({ removed_at: null, removed_reason: null, removed_note: null, removed_by: null })
-        .where('id', '=', id)
-        .where('removed_at', 'is not', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-    async removedPastKeeping(now, removedBefore, preservedBefore) {
-      const rows = await db
-        .selectFrom('photos as p')
-        .leftJoin('decision_statements as s', (join) =>
-          join.onRef('s.photo_id', '=', 'p.id').on('s.kind', '=', 'photo-removed'),
-        )
-        .leftJoin('appeals as a', 'a.statement_id', 's.id')
-        .select('p.id as id')
-        .distinct()
-        .where('p.removed_at', 'is not', null)
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('photo_variants as v').select('v.key').whereRef('v.photo_id', '=', 'p.id'),
-          ),
-        )
-        .where((eb) =>
-          eb.or([
-            eb('a.outcome', '=', 'upheld'),
-            eb.and([
-              eb('s.id', 'is not', null),
-              eb('a.id', 'is', null),
-              eb('s.appeal_until', '<', now),
-            ]),
-            eb.and([eb('s.id', 'is', null), eb('p.removed_at', '<', removedBefore)]),
-          ]),
-        )
-        .where((eb) =>
-          eb.or([
-            eb('p.removed_reason', '<>', 'under-18'),
-            eb('p.removed_at', '<', preservedBefore),
-          ]),
-        )
-        .orderBy('p.id')
-        .execute();
-      return rows.map((row) => row.id);
     },
     async delete(ids) {
       const wanted = storable(ids);
@@ -378,15 +320,6 @@ export function photoStore({ db }: StoreContext): PhotoStore {
           blocked_at: entry.blockedAt,
         })
         .execute();
-    },
-    async unblock(photo) {
-      if (!isStorableId(photo.id)) return 0;
-      const result = await db
-        .deleteFrom('blocked_photos')
-        .where('photo_id', '=', photo.id)
-        .where('phash', '=', photo.phash)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
     },
     async blocked() {
       return db
