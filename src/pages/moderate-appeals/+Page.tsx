@@ -82,8 +82,8 @@ function Appeal({
             alt={appeal.photo.alt}
           />
           <figcaption>
-            The removed photo as it was. Only moderators can see it; it is deleted once the appeal
-            is upheld or its time is over.
+            The removed photo as it was. Only moderators can see it; it is deleted once the removal
+            can no longer be reversed.
           </figcaption>
         </figure>
       )}

@@ -242,6 +242,12 @@ describe('a removed photo no appeal brings back', () => {
     await sweepPhotos(t.store, photos.storage, daysLater(300));
     expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
     expect((await sizeOf(photoId, member.session)).status).toBe(404);
+    const decision = await getPage(
+      t.app,
+      `/account/decisions/${await statementOfPhoto(photoId)}`,
+      member.session,
+    );
+    expect(await decision.text()).toContain('only moderators can see it for a year at least');
     await sweepPhotos(t.store, photos.storage, daysLater(366));
     expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
     expect(await blobsLeft(t.sql, keys)).toBe(0);
