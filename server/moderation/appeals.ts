@@ -131,7 +131,10 @@ export async function decideAppeal(
   return { appealId, outcome: input.outcome };
 }
 
-/** Puts a removed or rejected ad back: live until its expiry, or in review when it passed. */
+/**
+ * Puts a removed or rejected ad back: live until its expiry, or in review when it passed; its
+ * photos' hashes unblocked (a photo removed on its own keeps its block: its own decision).
+ */
 async function reinstate(tx: Store, adId: number, now: Date): Promise<boolean> {
   await tx.lock(`ad:${adId}`);
   const ad = await tx.memberAds.find(adId);
@@ -145,6 +148,9 @@ async function reinstate(tx: Store, adId: number, now: Date): Promise<boolean> {
         ? { status: 'live' as const, postedOn: ad.postedOn ?? today, expiresOn: ad.expiresOn }
         : { status: 'review' as const };
   await tx.hiddenAds.unhide(adId);
+  // Removed for someone else's photos or under 18, its photos were blocked with it: no longer.
+  for (const photo of await tx.photos.listForAd(adId))
+    if (photo.removedAt === null) await tx.photos.unblock(photo);
   return (await tx.moderation.reinstateAd(adId, to, at)) && to.status === 'live';
 }
 

@@ -5,7 +5,8 @@
 // another reverses it: the photo is back in its place on the ad, the ad published again, its hash
 // no longer refuses a re-upload, the same bytes served. Upheld, or its 6 months over without an
 // appeal, the sweep deletes its sizes (the store's clock moved, never real waiting); removed as
-// under 18, a year at least; an account deleted by its member erases its kept photos at once.
+// under 18, a year at least; an account deleted by its member erases its kept photos at once. An
+// ad removed as someone else's photos, reversed, no longer blocks its photos' hashes.
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
@@ -269,5 +270,45 @@ describe('a removed photo no appeal brings back', () => {
     expect(await t.sql.get('SELECT id FROM photos WHERE id = ?', photoId)).toBeUndefined();
     expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
     expect(await blobsLeft(t.sql, keys)).toBe(0);
+  });
+});
+
+describe('an ad removal reversed', () => {
+  test("an ad removed as someone else's photos, reversed: its photos' hashes refuse nothing any more", async () => {
+    const middle = await picture();
+    const { member, adId, ids } = await liveAdWithPhotos('ad-reversed', middle);
+    const { revision } = (await t.sql.get<{ revision: number }>(
+      'SELECT revision FROM member_ads WHERE id = ?',
+      adId,
+    ))!;
+    const removed = await postModerationForm(
+      t.app,
+      `/api/moderate/ads/${adId}/remove`,
+      { revision: String(revision), reason: 'identity' },
+      moderatorA.session,
+    );
+    expect(removed.status).toBe(303);
+    expect(await blockedRows(ids[1]!)).toHaveLength(1);
+    expect(await keepPhoto(t.store, photos, member.accountId, middle)).toEqual({
+      ok: false,
+      problem: KNOWN_PHOTO_REFUSED,
+    });
+    const statementId = (await t.sql.get<{ id: number }>(
+      "SELECT id FROM decision_statements WHERE kind = 'ad-removed' AND ad_id = ?",
+      adId,
+    ))!.id;
+    await postModerationForm(
+      t.app,
+      `/api/decisions/${statementId}/appeal`,
+      { text: 'These are my own photos.' },
+      member.session,
+    );
+    const appealId = (await t.sql.get<{ id: number }>(
+      'SELECT id FROM appeals WHERE statement_id = ?',
+      statementId,
+    ))!.id;
+    expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
+    for (const id of ids) expect(await blockedRows(id)).toEqual([]);
+    expect(await keepPhoto(t.store, photos, member.accountId, middle)).toMatchObject({ ok: true });
   });
 });
