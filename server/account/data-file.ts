@@ -4,7 +4,13 @@
 // their email or account id. Blocked members are named by the conversations shared with them.
 // Photos are in it by their addresses, one a size: the site's published file (cached forever,
 // anyone's to see) while the photo shows on the live ad, else the member's own
-// /api/photos/{id}/{width}, which answers them only when signed in.
+// /api/photos/{id}/{width}, which answers them only when signed in (a removed photo has none: its
+// sizes, while kept for an appeal, are shown to moderators only).
+// What moderation keeps about the member is in it too: every statement of reasons as the member
+// reads it (never who reported, never which moderator decided: decisions are the site's), with
+// its appeal (the text, its state, the outcome and reply); the scam shield's counts of their
+// messages refused and warned; the fraud notices they received (by conversation: never the other
+// account).
 import { isExpired, isLive } from '../posting/lifetime.ts';
 import type { MemberDataRows } from '../store/member-data.ts';
 import { reasonLabel } from '../posting/ad-view.ts';
@@ -14,6 +20,8 @@ import { photoPreviewPath } from '../routes/photos.ts';
 import { savedSearchPath } from '../alerts/saved-searches.ts';
 import type { Store } from '../store/store.ts';
 import { utcDay } from '../../src/days.ts';
+import { scamRecordFrom } from '../moderation/scam-records.ts';
+import { statementView } from '../moderation/statement-view.ts';
 
 /** The file's shape version. Raise it when a field changes meaning or goes. */
 export const DATA_FILE_FORMAT = 1;
@@ -74,8 +82,8 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
       removedAt: photo.removedAt,
       moderatorReason: photo.removedReason === null ? null : reasonLabel(photo.removedReason),
       moderatorNote: photo.removedNote,
-      // A removed photo's sizes are deleted: it has none left to show.
-      sizes: photo.variants.map((variant) => ({
+      // A removed photo shows to moderators only (its sizes kept for an appeal, then deleted).
+      sizes: (photo.removedAt === null ? photo.variants : []).map((variant) => ({
         width: variant.width,
         height: variant.height,
         url:
@@ -92,9 +100,12 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
     about:
       `Your data on ${brand}: your account, your ads, your photos (each size by its address: ` +
       'those not shown on the site open while you are signed in), your conversations with every ' +
-      'message, the members you blocked, the reports you made and your saved searches (with what each ' +
-      'was last mailed). In a conversation the other side is ' +
-      '"the other member": their email address and account are not in this file.',
+      'message, the members you blocked, the reports you made, your saved searches (with what each ' +
+      'was last mailed), the moderation decisions about you with their statements of reasons and ' +
+      'your appeals, how many of your messages our scam checks refused or marked with a warning, ' +
+      'and the safety warnings (fraud notices) you received. In a conversation the other side is ' +
+      '"the other member": their email address and account are not in this file, and neither is ' +
+      'who reported you or which moderator decided.',
     account: {
       email: account.email,
       dateOfBirth: account.dateOfBirth,
@@ -172,6 +183,57 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
       savedAt: saved.createdAt,
       lastMailedAt: saved.lastSentAt,
     })),
+    moderationDecisions: rows.statements.map((row) => decisionEntry(row, baseUrl, now)),
+    scamChecksOfYourMessages: scamRecordFrom(rows.scamRecord),
+    fraudNoticesReceived: rows.fraudNotices.map((notice) => ({
+      what: FRAUD_NOTICE_WHAT[notice.action],
+      receivedAt: notice.createdAt,
+      mailedAt: notice.mailedAt,
+      conversations: rows.conversations
+        .filter((conversation) => conversation.otherSideId === notice.accountId)
+        .map((conversation) => conversation.id),
+    })),
+  };
+}
+
+const FRAUD_NOTICE_WHAT = {
+  banned: 'A member you talked with was banned for scam or fraud.',
+  'ad-removed': 'A member you talked with had an ad removed for scam or fraud.',
+} as const;
+
+/** A decision about the member: its statement as they read it, and their appeal. */
+function decisionEntry(row: MemberDataRows['statements'][number], baseUrl: string, now: Date) {
+  const view = statementView(row, now);
+  const { appeal } = view;
+  return {
+    id: view.id,
+    decision: view.headline,
+    decidedAt: view.decidedAt,
+    restriction: view.restriction,
+    rule: `Clause ${view.clause.number} of the terms, ${view.clause.title}: ${baseUrl}${view.clause.href}`,
+    reason: view.reason,
+    moderatorNote: view.note ?? null,
+    words: view.words ?? null,
+    photo: view.photo ?? null,
+    reports: view.reports ?? null,
+    flaggedByAutomaticChecks: view.flags ?? null,
+    trigger: view.trigger,
+    automated: view.automated,
+    appeal:
+      appeal.state === 'open' || appeal.state === 'closed'
+        ? {
+            state: appeal.state === 'open' ? 'can be appealed' : 'not appealed',
+            until: appeal.until,
+          }
+        : {
+            state: { 'in-review': 'in review', upheld: 'upheld', reversed: 'reversed' }[
+              appeal.state
+            ],
+            text: appeal.text,
+            ...('filedAt' in appeal ? { filedAt: appeal.filedAt } : {}),
+            ...('decidedAt' in appeal ? { decidedAt: appeal.decidedAt } : {}),
+            ...('reply' in appeal ? { reply: appeal.reply } : {}),
+          },
   };
 }
 

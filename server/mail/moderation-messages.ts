@@ -91,3 +91,31 @@ const whyLines = (why: { reason: string; note?: string }) => [
   `Reason: ${why.reason}.`,
   ...(why.note ? [`Moderator's note: ${why.note}`] : []),
 ];
+
+/**
+ * Reports hid the member's ad (the automatic rule of section 8): the statement of reasons says the
+ * rule, the reports' reasons and their count, never who sent them.
+ */
+export function adHiddenMail(
+  site: MailSite,
+  to: string,
+  ad: DecidedAd,
+  statement: string[],
+): MailMessage {
+  return mail(site, to, 'Your ad was taken off the site after reports', {
+    intro: `Members reported your ad “${ad.title}” in ${ad.city}, ${ad.state}, and our rule took it off the site until a moderator has looked at the reports. It leaves the site within a minute.`,
+    action: 'Open your account',
+    url: `${site.baseUrl}${accountPath()}`,
+    after: statement,
+  });
+}
+
+/** A moderator dismissed the reports that hid the member's ad: it is back. */
+export function adBackAfterReportsMail(site: MailSite, to: string, ad: DecidedAd): MailMessage {
+  return mail(site, to, 'Your ad is back on the site', {
+    intro: `A moderator looked at the reports about your ad “${ad.title}” in ${ad.city}, ${ad.state} and found nothing against our rules. The ad is back on the site within a minute.`,
+    action: 'See your ad',
+    url: `${site.baseUrl}${adPath(ad.state, ad.city, ad.id)}`,
+    after: ['Nothing else changed: it expires on the day it did before.'],
+  });
+}

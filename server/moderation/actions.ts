@@ -174,7 +174,6 @@ export async function removePhotoAction(
 ) {
   const result = await removePhoto(deps.store, moderator, photo.id, input.reason, input.note);
   if (result.kind !== 'done') throw photoRemovalRefusal(result, photo.raw);
-  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `photo ${photo.id}`);
   const { ad } = result;
   if (ad) {
     const statement = await statementMail(deps, result.statementId);

@@ -1,13 +1,15 @@
 // /moderate/appeals as moderators read it (src/pages/moderate-appeals/appeals-view.ts): the open
 // appeals, oldest first, each with the decision's statement (the ad's words or the photo as they
-// were), the member's text and record, and whether the moderator reading made the decision (then
-// they are not offered to decide it).
+// were: a removed photo itself, through the moderators-only photo URL while its sizes are kept),
+// the member's text and record, and whether the moderator reading made the decision (then they
+// are not offered to decide it).
 import type {
   AppealItem,
   ModerateAppealsView,
 } from '../../src/pages/moderate-appeals/appeals-view.ts';
 import type { StatementKind, StatementRow } from '../store/statements.ts';
 import type { Store } from '../store/store.ts';
+import { photoPreviewPath } from '../routes/photos.ts';
 import { statementView } from './statement-view.ts';
 
 /** How many open appeals the page shows at once. */
@@ -29,18 +31,30 @@ async function itemOf(
   now: Date,
 ): Promise<AppealItem> {
   const poster = row.accountId === null ? undefined : await store.moderation.poster(row.accountId);
+  const photo = await removedPhotoOf(store, row);
   return {
     appealId: row.appeal!.id,
     filedAt: row.appeal!.filedAt,
     text: row.appeal!.text,
     decision: DECISIONS[row.kind],
     statement: statementView(row, now),
+    ...(photo ? { photo } : {}),
     member: poster && {
       email: poster.email,
       record: `Joined ${poster.createdAt.slice(0, 10)}${poster.bannedAt ? ', banned' : ''}; ads approved ${poster.approved}, rejected ${poster.rejected}, removed ${poster.removed}; reports about them ${poster.reports}.`,
     },
     yours: row.decidedBy === moderatorId,
   };
+}
+
+/** The removed photo of a photo's removal, its widest size kept, as moderators see it. */
+async function removedPhotoOf(store: Store, row: StatementRow): Promise<AppealItem['photo']> {
+  if (row.kind !== 'photo-removed' || row.photoId === null) return undefined;
+  const widest = (await store.photos.find(row.photoId))?.variants.at(-1);
+  if (!widest) return undefined;
+  const alt = row.facts.photo?.alt || `Photo ${row.photoId}`;
+  const { width, height } = widest;
+  return { src: photoPreviewPath(row.photoId, width), width, height, alt };
 }
 
 export async function appealsView(

@@ -4,7 +4,8 @@
 // (`appeal:{id}`, then what the decision was about), so of two moderators deciding at once
 // exactly one does; the other is told. A reversal undoes the decision at once: the ad live again
 // (or back in the queue when it expired meanwhile), an edit applied, an account unbanned with its
-// address free again; then the member is mailed and the site published.
+// address free again, a removed photo back on its ad (photos.ts); then the member is mailed and
+// the site published.
 import { utcDay } from '../../src/days.ts';
 import type { AppealInput, DecideAppealInput } from '../../src/schemas/appeal.ts';
 import { appealDecidedMail } from '../mail/appeal-messages.ts';
@@ -16,6 +17,7 @@ import type { StatementRow } from '../store/statements.ts';
 import type { Store } from '../store/store.ts';
 import type { ModerationDeps } from './actions.ts';
 import { mailLink, sameKey, statementKey } from './statement-links.ts';
+import { restoreRemovedPhoto } from './photos.ts';
 import { statementView } from './statement-view.ts';
 
 export const NO_SUCH_DECISION = 'There is no such decision.';
@@ -129,7 +131,10 @@ export async function decideAppeal(
   return { appealId, outcome: input.outcome };
 }
 
-/** Puts a removed or rejected ad back: live until its expiry, or in review when it passed. */
+/**
+ * Puts a removed or rejected ad back: live until its expiry, or in review when it passed; its
+ * photos' hashes unblocked (a photo removed on its own keeps its block: its own decision).
+ */
 async function reinstate(tx: Store, adId: number, now: Date): Promise<boolean> {
   await tx.lock(`ad:${adId}`);
   const ad = await tx.memberAds.find(adId);
@@ -143,6 +148,9 @@ async function reinstate(tx: Store, adId: number, now: Date): Promise<boolean> {
         ? { status: 'live' as const, postedOn: ad.postedOn ?? today, expiresOn: ad.expiresOn }
         : { status: 'review' as const };
   await tx.hiddenAds.unhide(adId);
+  // Removed for someone else's photos or under 18, its photos were blocked with it: no longer.
+  for (const photo of await tx.photos.listForAd(adId))
+    if (photo.removedAt === null) await tx.photos.unblock(photo);
   return (await tx.moderation.reinstateAd(adId, to, at)) && to.status === 'live';
 }
 
@@ -178,8 +186,13 @@ async function undo(tx: Store, row: StatementRow, now: Date): Promise<string | u
         ? `reversed on appeal: account ${row.accountId} unbanned, ads ${back.join(', ')} live again`
         : undefined;
     }
-    case 'photo-removed':
-      // The photo's sizes were deleted with the removal: the member adds it again.
-      return undefined;
+    case 'photo-removed': {
+      const photo = row.facts.photo;
+      if (!photo || row.photoId === null) return undefined;
+      const place = { ...photo, photoId: row.photoId, accountId: row.accountId! };
+      return (await restoreRemovedPhoto(tx, place, now))
+        ? `reversed on appeal: photo ${row.photoId} back on ad ${row.adId}`
+        : undefined;
+    }
   }
 }

@@ -1,11 +1,13 @@
 // Moderators and the photos of members' ads (docs/product.md section 10): one photo removed with a
-// reason the member sees (its sizes deleted, its perceptual hash blocked, the ad's lists without
-// it), the photos of an ad removed for a blocking reason blocked with it, and the photos a decision
-// leaves on no list deleted. A removal holds the member's lock, then the ad's (`account:{id}` →
-// `ad:{id}`), as the member's own changes do. The storage's bytes of deleted sizes are the caller's
-// to delete once the unit of work is over (`unusedKeys`): a key is only deleted after no row names it.
+// reason the member sees (its perceptual hash blocked, the ad's lists without it, its sizes kept
+// for moderators' eyes only while the removal can be appealed: the sweeps delete them after,
+// server/photos/sweeps.ts), and put back when an appeal reverses the removal; the photos of an ad
+// removed for a blocking reason blocked with it, and the photos a decision leaves on no list
+// deleted. A removal holds the member's lock, then the ad's (`account:{id}` → `ad:{id}`), as the
+// member's own changes do. The storage's bytes of deleted sizes are the caller's to delete once
+// the unit of work is over (`unusedKeys`): a key is only deleted after no row names it.
 import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
-import type { AdPhotoRef } from '../../src/schemas/photos.ts';
+import { MAX_PHOTOS, type AdPhotoRef } from '../../src/schemas/photos.ts';
 import { Refusal } from '../refusal.ts';
 import { BLOCKING_REASONS } from '../photos/known-photos.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
@@ -70,8 +72,6 @@ export type PhotoRemovalResult =
       kind: 'done';
       /** The ad it was on, as it is now (undefined: an upload on no ad). */
       ad?: MemberAdRow;
-      /** The storage's keys to delete. */
-      unusedKeys: string[];
       statementId: number;
     }
   | { kind: 'unknown' }
@@ -97,8 +97,9 @@ const minuteOf = (at: string) => at.slice(0, 16).replace('T', ' ');
 
 /**
  * A moderator removes one photo: marked removed with the reason (its key) and note the member is
- * shown, taken off the ad's photos and its pending edit's, its sizes deleted, its hash blocked,
- * and a row in the moderation log.
+ * shown, taken off the ad's photos and its pending edit's (its places in them kept in the
+ * statement, for a reversal), its hash blocked, and a row in the moderation log. Its sizes stay,
+ * out of public reach, while the removal can be appealed.
  */
 export function removePhoto(
   store: Store,
@@ -138,6 +139,7 @@ export function removePhoto(
     const alt = [...(ad?.photos ?? []), ...(ad?.pendingPhotos ?? [])].find(
       (ref) => ref.id === photoId,
     )?.alt;
+    const places = placesOf(ad, photoId);
     if (ad) {
       const without = (list: AdPhotoRef[]) => list.filter((ref) => ref.id !== photoId);
       const onLists =
@@ -150,7 +152,6 @@ export function removePhoto(
         ad = await tx.memberAds.find(ad.id);
       }
     }
-    const unusedKeys = await tx.photos.deleteVariants([photoId]);
     await tx.photos.block({
       phash: photo.phash,
       reason,
@@ -171,7 +172,7 @@ export function removePhoto(
     });
     const statementId = await recordPhotoStatement(
       tx,
-      { ...photo, alt: alt ?? '' },
+      { ...photo, alt: alt ?? '', ...places },
       {
         logId,
         moderator,
@@ -180,6 +181,53 @@ export function removePhoto(
         source: OWN_REVIEW,
       },
     );
-    return { kind: 'done', ...(ad ? { ad } : {}), unusedKeys, statementId };
+    return { kind: 'done', ...(ad ? { ad } : {}), statementId };
   });
+}
+
+/** Where a photo is in the ad's lists: its index in the live photos and in the pending edit's. */
+function placesOf(ad: MemberAdRow | undefined, photoId: number) {
+  const at = ad?.photos.findIndex((ref) => ref.id === photoId) ?? -1;
+  const pendingAt = ad?.pendingPhotos?.findIndex((ref) => ref.id === photoId) ?? -1;
+  return { ...(at >= 0 ? { at } : {}), ...(pendingAt >= 0 ? { pendingAt } : {}) };
+}
+
+/** `list` with `ref` at `index` (at the end when the list is shorter), unless it is there or full. */
+function putBack(list: readonly AdPhotoRef[], ref: AdPhotoRef, index: number): AdPhotoRef[] {
+  if (list.some((each) => each.id === ref.id) || list.length >= MAX_PHOTOS) return [...list];
+  const copy = [...list];
+  copy.splice(Math.min(index, copy.length), 0, ref);
+  return copy;
+}
+
+/**
+ * A removal reversed on appeal (appeals.ts, in its unit of work): the photo is the member's again,
+ * its hash no longer blocked, and back on its ad where it was (its place in the live photos, and
+ * in a pending edit's, which would otherwise drop it when approved). Answers whether the live ad
+ * shows it again (then the site is to be published). A photo whose sizes are gone, or an ad full
+ * meanwhile (6 photos), leaves the photo off the lists: the member can add it again.
+ */
+export async function restoreRemovedPhoto(
+  tx: Store,
+  place: { photoId: number; accountId: number; at?: number; pendingAt?: number; alt: string },
+  now: Date,
+): Promise<boolean> {
+  await tx.lock(`account:${place.accountId}`);
+  const seen = await tx.photos.find(place.photoId);
+  if (!seen || seen.removedAt === null) return false;
+  if (seen.adId !== null) await tx.lock(`ad:${seen.adId}`);
+  await tx.photos.unmarkRemoved(seen.id);
+  await tx.photos.unblock(seen);
+  const ad = seen.adId === null ? undefined : await tx.memberAds.find(seen.adId);
+  if (!ad || ad.status === 'deleted' || seen.variants.length === 0) return false;
+  const ref: AdPhotoRef = { id: seen.id, alt: place.alt };
+  const wasLive = place.at !== undefined;
+  const photos = wasLive ? putBack(ad.photos, ref, place.at!) : ad.photos;
+  const pending =
+    ad.pendingPhotos === null
+      ? null
+      : putBack(ad.pendingPhotos, ref, place.pendingAt ?? place.at ?? ad.pendingPhotos.length);
+  if (!(await tx.memberAds.setPhotos(ad.id, ad.revision, photos, pending, now.toISOString())))
+    throw new Error(`ad ${ad.id} changed under its lock`);
+  return ad.status === 'live' && photos.some((each) => each.id === seen.id);
 }

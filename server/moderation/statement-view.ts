@@ -37,8 +37,11 @@ function restrictionOf(row: StatementRow): { headline: string; restriction: stri
     case 'photo-removed':
       return {
         headline: `A photo was removed from your ad.`,
-        restriction:
-          'The photo is off the site for good, and the same photo cannot be added again, unless an appeal reverses the decision.',
+        restriction: `The photo is off the site for good, and the same photo cannot be added again, unless an appeal reverses the decision. ${
+          row.reasonKey === 'under-18'
+            ? 'We keep the photo where only moderators can see it for a year at least, as US law asks of photos that may show someone under 18; a reversal puts it back.'
+            : 'Until the appeal is decided or its time is over, we keep the photo where only moderators can see it, so a reversal puts it back; then it is deleted.'
+        }`,
       };
     case 'account-banned':
       return {

@@ -144,16 +144,28 @@ export async function recordBanStatement(
 /** The statement of a photo's removal. */
 export async function recordPhotoStatement(
   tx: Store,
-  photo: { id: number; accountId: number; adId: number | null; createdAt: string; alt: string },
+  photo: {
+    id: number;
+    accountId: number;
+    adId: number | null;
+    createdAt: string;
+    alt: string;
+    at?: number;
+    pendingAt?: number;
+  },
   decided: Decided,
 ): Promise<number> {
+  const place = {
+    ...(photo.at !== undefined ? { at: photo.at } : {}),
+    ...(photo.pendingAt !== undefined ? { pendingAt: photo.pendingAt } : {}),
+  };
   return tx.statements.insert({
     ...common(decided, []),
     accountId: photo.accountId,
     kind: 'photo-removed',
     adId: photo.adId,
     photoId: photo.id,
-    facts: { ...whyFacts(decided), photo: { id: photo.id, alt: photo.alt } },
+    facts: { ...whyFacts(decided), photo: { id: photo.id, alt: photo.alt, ...place } },
     contentAt: photo.createdAt,
   });
 }

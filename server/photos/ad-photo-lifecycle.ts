@@ -37,6 +37,30 @@ export async function deletePhotos(
 }
 
 /**
+ * The sizes (and then bytes) of removed photos whose keeping is over (sweeps.ts): the rows stay,
+ * so the member still reads what was removed and why. Only those still removed when read again in
+ * the unit of work (a reversal meanwhile put one back). Answers how many photos lost their sizes.
+ */
+export async function deleteRemovedPhotoSizes(
+  store: Store,
+  storage: PhotoStorage,
+  ids: readonly number[],
+): Promise<number> {
+  let deleted = 0;
+  for (let start = 0; start < ids.length; start += BATCH) {
+    const batch = ids.slice(start, start + BATCH);
+    const { found, keys } = await store.unitOfWork(async (tx) => {
+      const still = (await tx.photos.findMany(batch)).filter((photo) => photo.removedAt !== null);
+      const doomed = still.map((photo) => photo.id);
+      return { found: doomed.length, keys: await tx.photos.deleteVariants(doomed) };
+    });
+    deleted += found;
+    await storage.delete(keys);
+  }
+  return deleted;
+}
+
+/**
  * An ad deleted by its member: its photos (published or not, removed or not) and their bytes go.
  * Called after the ad's own change is stored; answers how many photos went.
  */

@@ -1,7 +1,9 @@
 // One size of a photo not yet published (docs/product.md section 10), for who may see it through
 // the server: its member (the posting form's previews, the edit page, Download my data) and the
-// moderators (the queue shows photos under review). Anyone else, a photo a moderator removed, and
-// a size it does not have, find nothing alike: an id says nothing about whether it exists.
+// moderators (the queue shows photos under review; /moderate/appeals shows a removed photo as it
+// was, while its sizes are kept for an appeal). Anyone else, a photo a moderator removed (to anyone
+// but moderators, its member included), and a size it does not have, find nothing alike: an id
+// says nothing about whether it exists.
 import type { Store } from '../store/store.ts';
 import type { AppPhotos } from './app-photos.ts';
 
@@ -23,8 +25,8 @@ export async function photoBytesFor(
   const photo = await store.photos.find(id);
   const maySee =
     photo &&
-    photo.removedAt === null &&
-    (photo.accountId === viewer.accountId || viewer.role === 'moderator');
+    (viewer.role === 'moderator' ||
+      (photo.removedAt === null && photo.accountId === viewer.accountId));
   if (!maySee) return undefined;
   const variant = photo.variants.find((each) => each.width === width);
   return variant ? photos.storage.get(variant.key) : undefined;

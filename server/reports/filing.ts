@@ -53,6 +53,8 @@ export type FileResult =
       id: number;
       /** Why the report hid its ad, when it did: the site must be published again. */
       hidden?: 'reports' | 'under-18';
+      /** A member's ad hidden: its statement of reasons, for the member's mail. */
+      statementId?: number;
       /** "Under 18" from a reporter with DOUBTED_AFTER_DISMISSED such reports dismissed lately. */
       doubted?: boolean;
     }
@@ -154,11 +156,10 @@ export function fileReport(store: Store, report: NewReport, now = new Date()): P
     });
     // A member's ad: its member reads the statement of reasons of the rule that hid it.
     const ad = report.adCopy.kind === 'member' ? await tx.memberAds.find(report.adId) : undefined;
-    if (ad) {
-      const reports = await tx.reports.openInGroup({ kind: 'ad', adId: report.adId });
-      await recordHiddenStatement(tx, { logId, ad, why, reports, at });
-    }
-    return { ...stored, hidden: why };
+    if (!ad) return { ...stored, hidden: why };
+    const reports = await tx.reports.openInGroup({ kind: 'ad', adId: report.adId });
+    const statementId = await recordHiddenStatement(tx, { logId, ad, why, reports, at });
+    return { ...stored, hidden: why, statementId };
   });
 }
 

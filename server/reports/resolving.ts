@@ -11,7 +11,7 @@
 // nothing, is rolled back). `decideOnReports` is the whole action: the decision, then the photo
 // bytes it freed deleted, the member of a removed ad mailed, the site published when it changed.
 import type { ReportAction, ResolveReportsInput } from '../../src/schemas/report.ts';
-import { adRemovedMail } from '../mail/moderation-messages.ts';
+import { adBackAfterReportsMail, adRemovedMail } from '../mail/moderation-messages.ts';
 import { Refusal } from '../refusal.ts';
 import { banAccount, moderatorNotBanned } from '../moderation/accounts.ts';
 import {
@@ -48,6 +48,8 @@ export interface ResolveResult {
   publish?: string;
   /** A member's ad the removal took off the site (its member is mailed). */
   removedAd?: MemberAdRow;
+  /** A member's ad reports had hidden, back on the site after a dismissal (its member is mailed). */
+  backAd?: MemberAdRow;
   /** An editor's ad removed: off the site for good, content/ads/ should lose it too. */
   editorAdRemoved?: boolean;
   banned?: { accountId: number; email: string; removedAds: number; already: boolean };
@@ -107,6 +109,10 @@ export async function decideOnReports(
       adRemovedMail(deps.mailSite(), accountEmail, result.removedAd, why!, statement?.lines),
     );
   }
+  if (result.backAd)
+    deps.mailer.send(
+      adBackAfterReportsMail(deps.mailSite(), result.backAd.accountEmail, result.backAd),
+    );
   if (result.banned && !result.banned.already && result.statementId)
     await mailBan(deps, result.banned.email, result.statementId);
   if (result.fraudNotices)
@@ -218,6 +224,8 @@ async function dismiss({
   const back =
     wasHidden !== undefined && wasHidden.why !== 'removed' && (await tx.hiddenAds.unhide(adId));
   if (back) result.publish = `dismissed the reports of ad ${adId}`;
+  const backAd = back && wasHidden.kind === 'member' ? await tx.memberAds.find(adId) : undefined;
+  if (backAd) result.backAd = backAd;
   await tx.moderationLog.append({
     at: now.toISOString(),
     by: moderator,

@@ -1,13 +1,18 @@
 // A report as its reporter sends it (docs/product.md section 8), from the report form or JSON:
 // the reporter's limit charged first (REPORTS_PER_HOUR, counted by all instances together, and
 // whether or not the ad exists: ids cannot be probed for free), what it is about found for this
-// reporter (targets.ts), its reason checked, then filed (filing.ts), and the site published when
-// it hid an ad. Every refusal is a thrown Refusal; the answers are the route's
+// reporter (targets.ts), its reason checked, then filed (filing.ts), and, when it hid a member's
+// ad, the member mailed its statement of reasons (once: one report hides it; never who reported)
+// and the site published. Every refusal is a thrown Refusal; the answers are the route's
 // (server/routes/reports.ts).
 import { utcDay } from '../../src/days.ts';
 import { CONVERSATION_REPORT_REASONS, REPORTS_PER_HOUR } from '../../src/schemas/report-reasons.ts';
 import type { ReportInput } from '../../src/schemas/report.ts';
 import { secondsToWait, type Limit } from '../auth/rate-limits.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { MailSite } from '../mail/messages.ts';
+import { adHiddenMail } from '../mail/moderation-messages.ts';
+import { statementMail } from '../moderation/statement-links.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { Refusal } from '../refusal.ts';
 import type { RateLimiter } from '../store/engine.ts';
@@ -30,6 +35,9 @@ export interface ReportSending {
   reporterOf: ReturnType<typeof reporterKeys>;
   /** Asked to publish when a report hides an ad. */
   publisher?: Publisher | undefined;
+  /** Mails the member whose ad reports hid. */
+  mailer: Mailer;
+  mailSite: () => MailSite;
   /** The clock (tests move it). */
   now: () => Date;
 }
@@ -37,6 +45,8 @@ export interface ReportSending {
 export function reportSending(options: {
   store: StoreHandle;
   publisher?: Publisher | undefined;
+  mailer: Mailer;
+  mailSite: () => MailSite;
   /** Reports per reporter; default REPORTS_PER_HOUR an hour. */
   limit?: Limit | undefined;
   now?: (() => Date) | undefined;
@@ -50,6 +60,8 @@ export function reportSending(options: {
     }),
     reporterOf: reporterKeys(store),
     publisher: options.publisher,
+    mailer: options.mailer,
+    mailSite: options.mailSite,
     now: options.now ?? (() => new Date()),
   };
 }
@@ -120,6 +132,16 @@ export async function sendReport(
     sending.now(),
   );
   if (filed.kind === 'duplicate') throw duplicateRefusal(filed);
+  if (filed.statementId !== undefined) await mailHidden(sending, filed.statementId);
   if (filed.hidden)
     publishSoon(sending.publisher, hiddenPublishReason(target.report.adId, filed.hidden));
+}
+
+/** The member of an ad reports hid reads why: its statement of reasons, by mail. */
+async function mailHidden(sending: ReportSending, statementId: number): Promise<void> {
+  const statement = await statementMail(sending, statementId, sending.now());
+  const row = statement && (await sending.store.statements.find(statementId));
+  const ad = row?.adId == null ? undefined : await sending.store.memberAds.find(row.adId);
+  if (!statement || !ad) return;
+  sending.mailer.send(adHiddenMail(sending.mailSite(), ad.accountEmail, ad, statement.lines));
 }

@@ -1,8 +1,9 @@
 // Members' photos through the server (docs/product.md section 10), before they are published:
 // - GET /api/photos/{id}/{width}: one size of a photo, to its member (the posting form's previews,
 //   the edit page, Download my data) and to moderators (the queue shows photos under review
-//   large). Anyone else, and any photo a moderator removed, is the unknown endpoint's 404: an id
-//   says nothing about whether it exists. Published photos are static files of the site instead
+//   large, and a removed photo kept for its appeal). Anyone else, and any photo a moderator
+//   removed (to anyone but moderators), is the unknown endpoint's 404: an id says nothing about
+//   whether it exists. Published photos are static files of the site instead
 //   (/photos/…, cached forever).
 // - GET /api/photos/{id}/blurred: the blurred rendering of a photo the moderation queue keeps out
 //   of sight until the moderator chooses to see it (server/photos/blurred-photo.ts), to moderators.

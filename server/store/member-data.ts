@@ -11,6 +11,8 @@
 import { parseAdPhotoList, type AdPhotoRef } from '../../src/schemas/photos.ts';
 import { photoStore, type PhotoRow } from './photos.ts';
 import { savedSearchStore, type SavedSearch } from './saved-searches.ts';
+import { scamShieldStore, type ScamRecordRow } from './scam-shield.ts';
+import { statementStore, type StatementRow } from './statements.ts';
 import type { StoreContext } from './store.ts';
 
 export interface DataAccountRow {
@@ -91,6 +93,15 @@ export interface DataReportRow {
   resolvedAt: string | null;
 }
 
+/** A fraud notice the member received: an account they talked with was banned, or lost an ad. */
+export interface DataFraudNoticeRow {
+  /** That account, to tell which conversations it names; never put in the file. */
+  accountId: number;
+  action: 'banned' | 'ad-removed';
+  createdAt: string;
+  mailedAt: string | null;
+}
+
 export interface MemberDataRows {
   account: DataAccountRow;
   ads: DataAdRow[];
@@ -102,6 +113,12 @@ export interface MemberDataRows {
   reports: DataReportRow[];
   /** The member's saved searches, oldest first. */
   savedSearches: SavedSearch[];
+  /** The statements of reasons of decisions about the member, with their appeals, newest first. */
+  statements: StatementRow[];
+  /** The scam shield's record of the member's messages: refused and warned, by family. */
+  scamRecord: ScamRecordRow[];
+  /** The fraud notices the member received, oldest first. */
+  fraudNotices: DataFraudNoticeRow[];
 }
 
 export interface MemberDataStore {
@@ -279,6 +296,20 @@ async function readRows(
           )
           .execute();
   const hiddenIds = new Set(hidden.map((row) => row.ad_id));
+  const statements = await statementStore(context).listForAccount(accountId);
+  const scamRecord = await scamShieldStore(context).record(accountId);
+  const fraudNotices = await db
+    .selectFrom('fraud_notices')
+    .select([
+      'banned_account_id as accountId',
+      'action',
+      'created_at as createdAt',
+      'mailed_at as mailedAt',
+    ])
+    .where('member_id', '=', accountId)
+    .orderBy('created_at')
+    .orderBy('banned_account_id')
+    .execute();
   return {
     account,
     ads: ads.map((ad) => ({
@@ -300,5 +331,8 @@ async function readRows(
     blocks,
     reports,
     savedSearches,
+    statements,
+    scamRecord,
+    fraudNotices,
   };
 }

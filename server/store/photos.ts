@@ -6,6 +6,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { PhotoScore, PhotoVariant } from '../../src/schemas/photos.ts';
 import { isStorableId } from './ids.ts';
+import { removedPhotoStore, type RemovedPhotoStore } from './removed-photos.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
 
@@ -60,7 +61,7 @@ export interface PhotoRemoval {
   at: string;
 }
 
-export interface PhotoStore {
+export interface PhotoStore extends RemovedPhotoStore {
   /** A new photo, on no ad yet; its id. */
   insert(photo: NewPhoto): Promise<number>;
   find(id: number): Promise<PhotoRow | undefined>;
@@ -75,7 +76,10 @@ export interface PhotoStore {
    * or on this one already. Answers how many are (now) on it.
    */
   attach(ids: readonly number[], adId: number, accountId: number): Promise<number>;
-  /** A moderator's removal: the photo stays (the member sees why), its sizes are to be deleted. */
+  /**
+   * A moderator's removal: the photo stays (the member sees why), its sizes kept while the removal
+   * can be appealed (shown to moderators only; removedPastKeeping says when they go).
+   */
   markRemoved(id: number, removal: PhotoRemoval): Promise<boolean>;
   /**
    * Deletes the photos and their sizes; answers the keys of those sizes no photo uses any more
@@ -90,7 +94,8 @@ export interface PhotoStore {
   uploadsBefore(before: string): Promise<number[]>;
   /**
    * Photos to be deleted with their ads: of ads rejected or removed (last changed) before
-   * `before`, and of deleted ads whenever (their deletion deletes them; this is the backstop).
+   * `before` (but not a removed photo still kept for its appeal), and of deleted ads whenever
+   * (their deletion deletes them; this is the backstop).
    */
   ofAdsGoneBefore(before: string): Promise<number[]>;
   block(entry: BlockedPhoto): Promise<void>;
@@ -160,6 +165,7 @@ export function photoStore({ db }: StoreContext): PhotoStore {
   const storable = (ids: readonly number[]) => ids.filter(isStorableId);
 
   const part: PhotoStore = {
+    ...removedPhotoStore(db),
     async insert(photo) {
       const { id } = await db
         .insertInto('photos')
@@ -283,6 +289,19 @@ export function photoStore({ db }: StoreContext): PhotoStore {
             eb.and([
               eb('member_ads.status', 'in', ['rejected', 'removed']),
               eb('member_ads.updated_at', '<', before),
+              // A photo removed on its own is kept while its removal can be appealed: it goes
+              // once removedPastKeeping's sweep took its sizes.
+              eb.or([
+                eb('photos.removed_at', 'is', null),
+                eb.not(
+                  eb.exists(
+                    eb
+                      .selectFrom('photo_variants')
+                      .select('photo_variants.key')
+                      .whereRef('photo_variants.photo_id', '=', 'photos.id'),
+                  ),
+                ),
+              ]),
             ]),
           ]),
         )

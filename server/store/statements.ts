@@ -23,8 +23,11 @@ export interface StatementFacts {
   description?: string;
   /** A rejected edit's other fields, so a reversal can apply it. */
   edit?: { title: string; description: string; age: number; seeks: string };
-  /** The photo removed. */
-  photo?: { id: number; alt: string };
+  /**
+   * The photo removed, and where it was on its ad (indexes in the live photos and a pending edit's;
+   * absent: not there), so a reversal puts it back in its place.
+   */
+  photo?: { id: number; alt: string; at?: number; pendingAt?: number };
   /** The reports that led to it: each reason and how many. */
   reports?: { reason: string; count: number }[];
   /** What automatic means flagged (the policy scanner's words, scam signal families). */

@@ -3,7 +3,9 @@
 // go through the real build (`npm run build`, reading the test's database read-only) into a
 // temporary site: every size is a file of the site, the pages show them (srcset, sizes, width and
 // height, alt), the server sends them cached for a year, and a photo no ad shows any more leaves
-// at the next publish. With both storages: the database (photo_blobs) and a folder (PHOTOS_DIR).
+// at the next publish. A photo a moderator removes leaves the site at the next publish, and once an
+// appeal reverses the removal its file is served again with the same bytes (issue 30). With both
+// storages: the database (photo_blobs) and a folder (PHOTOS_DIR).
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,
@@ -18,6 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
+import { decideAppeal, fileAppeal } from '../../server/moderation/appeals.ts';
+import { removePhoto } from '../../server/moderation/photos.ts';
 import { keepUploadedPhoto } from '../../server/photos/keep-photo.ts';
 import { openPhotoStorage, type PhotoStorage } from '../../server/photos/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
@@ -306,6 +310,65 @@ describe('publishing photos (photos kept in the database)', () => {
     expect(existsSync(siteFile(site, photoFilePath(kept[0]!.key)))).toBe(true);
     await setMemberAdStatus(site.t, id, 'deleted');
   }, 120_000);
+
+  test('a photo a moderator removes leaves the site; reversed on appeal, its file answers 200 again with the same bytes', async () => {
+    const title = 'Lighthouse walk at dawn';
+    const { id, photoIds } = await adWithPhotos(site, title, [
+      { bytes: await smallJpeg(31), alt: 'The lighthouse' },
+      { bytes: await smallJpeg(32), alt: 'The path' },
+    ]);
+    build(site);
+    const removedId = photoIds[0]!;
+    const [variant] = await variantsOf(site, removedId);
+    const url = `http://localhost${photoFilePath(variant!.key)}`;
+    const app = createApp({
+      siteDir: join(site.outDir, 'site'),
+      store: site.t.store,
+      mailer: testMailer(join(work, 'outbox')),
+      log: false,
+    });
+    const before = await app.request(url);
+    expect(before.status).toBe(200);
+    const bytes = Buffer.from(await before.arrayBuffer());
+
+    // Two moderators: one removes, the other decides the appeal.
+    const moderator = async (n: number) => {
+      const email = `appeal-moderator-${n}@example.com`;
+      const row = await site.t.sql.get<{ id: number }>(
+        `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at,
+           role) VALUES (?, 'hash', '1980-01-01', ?, ?, 'moderator') RETURNING id`,
+        email,
+        new Date().toISOString(),
+        new Date().toISOString(),
+      );
+      return { accountId: row!.id, email };
+    };
+    const [remover, decider] = [await moderator(1), await moderator(2)];
+    const removal = await removePhoto(site.t.store, remover, removedId, 'spam', undefined);
+    expect(removal.kind).toBe('done');
+    build(site);
+    expect((await app.request(url)).status).toBe(404);
+    expect(page(site, adPath('California', 'San Jose', id))).toContain(`alt="The path"`);
+
+    const { statementId } = removal as { statementId: number };
+    const accountId = (await site.t.store.photos.find(removedId))!.accountId;
+    await fileAppeal(site.t.store, { accountId }, statementId, { text: 'It is my own photo.' });
+    const appealId = (await site.t.store.statements.find(statementId))!.appeal!.id;
+    const deps = {
+      store: site.t.store,
+      mailer: testMailer(join(work, 'outbox')),
+      mailSite: () => ({ brand: 'Localboard', baseUrl: 'http://localhost' }),
+    };
+    await decideAppeal(deps, decider, appealId, { outcome: 'reversed', reply: '' });
+    build(site);
+    const after = await app.request(url);
+    expect(after.status).toBe(200);
+    expect(Buffer.from(await after.arrayBuffer()).equals(bytes)).toBe(true);
+    const adHtml = page(site, adPath('California', 'San Jose', id));
+    // Back first, as it was.
+    expect(imgs(adHtml)[0]).toMatchObject({ alt: 'The lighthouse' });
+    await setMemberAdStatus(site.t, id, 'deleted');
+  }, 240_000);
 
   test("an editor's CSV images still show: on the card, on the page, and in View Photos", async () => {
     const adHtml = page(site, adPath('Nevada', 'Las Vegas', EDITOR_AD));

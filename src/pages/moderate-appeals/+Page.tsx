@@ -73,6 +73,20 @@ function Appeal({
       </blockquote>
       <h3>The decision, and its statement as the member reads it</h3>
       <StatementOfReasons statement={appeal.statement} headingLevel={4} forModerators />
+      {appeal.photo && (
+        <figure className="appeal__photo">
+          <img
+            src={appeal.photo.src}
+            width={appeal.photo.width}
+            height={appeal.photo.height}
+            alt={appeal.photo.alt}
+          />
+          <figcaption>
+            The removed photo as it was. Only moderators can see it; it is deleted once the removal
+            can no longer be reversed.
+          </figcaption>
+        </figure>
+      )}
       {appeal.yours ? (
         <p className="appeal__yours">
           You made this decision: another moderator must decide its appeal.

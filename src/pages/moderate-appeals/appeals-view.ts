@@ -12,6 +12,8 @@ export interface AppealItem {
   /** The decision appealed: its kind in words, and its statement. */
   decision: string;
   statement: StatementView;
+  /** A removed photo as it was, for moderators only (absent: its sizes are gone). */
+  photo?: { src: string; width: number; height: number; alt: string };
   /** The member, as the queue shows a poster: their email and record in words. */
   member: { email: string; record: string } | undefined;
   /** This moderator made the decision: another must decide the appeal. */

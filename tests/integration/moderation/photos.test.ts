@@ -2,7 +2,7 @@
 // queue shows an ad's photos large with their numbers, alt texts and flags, and an edit's photos
 // before and after; approving and rejecting move the photo lists and delete the photos no list
 // keeps (rows and bytes); a moderator removes one photo (the member is told the reason, its bytes
-// go, its hash is blocked, the log says so), as a form post and as JSON, and only a moderator can;
+// kept for moderators only while it can be appealed, its hash is blocked, the log says so), as a form post and as JSON, and only a moderator can;
 // an ad removed, rejected or banned away as "under 18" or "someone else's photos" blocks every
 // photo of it. Photos are real uploads processed by the worker pool (keepUploadedPhoto).
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -295,7 +295,7 @@ describe('approve and reject', () => {
 });
 
 describe('removing one photo', () => {
-  test('as a form post: the member sees the reason, the bytes are gone, the hash is blocked, the log and a mail say so', async () => {
+  test('as a form post: the member sees the reason, the bytes are kept for moderators only, the hash is blocked, the log and a mail say so', async () => {
     const [removed, stays] = [await keep(), await keep()];
     const keys = await keysOfPhoto(t.sql, removed);
     const adId = await insertAdInReview(t.sql, {
@@ -323,10 +323,15 @@ describe('removing one photo', () => {
     expect(row.removed_reason).toBe('explicit');
     expect(MODERATION_REASONS[row.removed_reason as 'explicit']).toBe('Explicit content');
     expect(row.removed_note).toBe('Nudity is not allowed.');
-    // Its sizes and bytes are gone; nobody is shown it any more.
-    expect(await keysOfPhoto(t.sql, removed)).toEqual([]);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
-    expect((await preview(removed, 1280)).status).toBe(404);
+    // Its sizes and bytes are kept for an appeal (photo-appeals.test.ts): its member is not shown
+    // it any more, a moderator is.
+    expect(await keysOfPhoto(t.sql, removed)).toEqual(keys);
+    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    const asMember = await t.app.request(`${ORIGIN}/api/photos/${removed}/1280`, {
+      headers: cookieHeader(poster.session),
+    });
+    expect(asMember.status).toBe(404);
+    expect((await preview(removed, 1280)).status).toBe(200);
     // Known from now on, for the reason given.
     expect(await blockedOf(removed)).toEqual([
       expect.objectContaining({ reason: 'explicit', ad_id: adId }),

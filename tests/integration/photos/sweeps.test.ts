@@ -100,6 +100,7 @@ describe('uploads on no ad', () => {
     expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
       uploads: 1,
       ofRejectedAds: 0,
+      removedKept: 0,
       orphanBlobs: 0,
     });
     expect(await photoIds()).toEqual([young.id, oldOnAd.id]);
@@ -150,6 +151,7 @@ describe('photos of rejected ads', () => {
     expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
       uploads: 0,
       ofRejectedAds: 2,
+      removedKept: 0,
       orphanBlobs: 0,
     });
     expect(await photoIds()).toEqual([lately.id, live.id]);
@@ -158,6 +160,41 @@ describe('photos of rejected ads', () => {
     const later = new Date(NOW.getTime() + 2 * 24 * 3_600_000);
     expect((await sweepPhotos(t.store, storage, later)).ofRejectedAds).toBe(1);
     expect(await photoIds()).toEqual([live.id]);
+  });
+});
+
+describe('removed photos kept for their appeal', () => {
+  it('on an ad rejected long ago, a photo removed 40 days ago stays with its sizes; without a statement, they go after 6 months', async () => {
+    const removed = await photo(daysAgo(50));
+    const other = await photo(daysAgo(50));
+    await ad('rejected', daysAgo(31), [removed.id, other.id]);
+    expect(
+      await t.store.photos.markRemoved(removed.id, {
+        reason: 'spam',
+        note: null,
+        moderatorId: MEMBER,
+        at: daysAgo(40),
+      }),
+    ).toBe(true);
+
+    expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
+      uploads: 0,
+      ofRejectedAds: 1,
+      removedKept: 0,
+      orphanBlobs: 0,
+    });
+    expect(await photoIds()).toEqual([removed.id]);
+    expect(await storedBytes([removed.key])).toEqual([removed.key]);
+    // Past 6 months from the removal: its sizes go, then the row with its ad's.
+    const later = new Date(NOW.getTime() + 150 * 24 * 3_600_000);
+    expect(await sweepPhotos(t.store, storage, later)).toEqual({
+      uploads: 0,
+      ofRejectedAds: 1,
+      removedKept: 1,
+      orphanBlobs: 0,
+    });
+    expect(await photoIds()).toEqual([]);
+    expect(await storedBytes([removed.key])).toEqual([]);
   });
 });
 
@@ -178,6 +215,7 @@ describe('bytes no photo names (orphans)', () => {
     expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
       uploads: 0,
       ofRejectedAds: 0,
+      removedKept: 0,
       orphanBlobs: 1,
     });
     expect(await storedBytes([old, young, used.key])).toEqual([young, used.key]);
@@ -203,6 +241,7 @@ describe('several instances', () => {
     expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
       uploads: 0,
       ofRejectedAds: 0,
+      removedKept: 0,
       orphanBlobs: 0,
     });
   });

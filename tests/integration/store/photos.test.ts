@@ -106,6 +106,112 @@ describe('photos', () => {
     expect((await t.store.photos.listForAd(adId)).map((row) => row.id)).toEqual([mine]);
   });
 
+  it('a removal reversed: the photo unmarked once, its blocked hash forgotten, no other', async () => {
+    const id = await t.store.photos.insert(photo(7, [41, 42]));
+    const other = await t.store.photos.insert(photo(7, [43]));
+    const removal = { reason: 'identity', note: null, moderatorId: 8, at: AT };
+    await t.store.photos.markRemoved(id, removal);
+    const blocked = { reason: 'identity', adId: null, blockedAt: AT };
+    await t.store.photos.block({ ...blocked, phash: '0123456789abcdef', photoId: id });
+    await t.store.photos.block({ ...blocked, phash: '0123456789abcdef', photoId: other });
+    // The same id with another hash (SQLite gives a deleted photo's id again): not this photo's.
+    await t.store.photos.block({ ...blocked, phash: 'fedcba9876543210', photoId: id });
+
+    expect(await t.store.photos.unmarkRemoved(id)).toBe(true);
+    expect(await t.store.photos.unmarkRemoved(id)).toBe(false);
+    expect(await t.store.photos.find(id)).toMatchObject({
+      removedAt: null,
+      removedReason: null,
+      removedNote: null,
+      variants: [
+        expect.objectContaining({ key: key(41) }),
+        expect.objectContaining({ key: key(42) }),
+      ],
+    });
+    expect(await t.store.photos.unblock({ id, phash: '0123456789abcdef' })).toBe(1);
+    expect((await t.store.photos.blocked()).map((row) => [row.photoId, row.phash])).toEqual([
+      [other, '0123456789abcdef'],
+      [id, 'fedcba9876543210'],
+    ]);
+  });
+
+  it('removed photos past keeping: unappealed past the deadline, or without a statement; under 18 a year', async () => {
+    const removedAt = '2026-01-10T00:00:00.000Z';
+    const removed = async (reason: string, n: number) => {
+      const id = await t.store.photos.insert(photo(7, [n]));
+      await t.store.photos.markRemoved(id, { reason, note: null, moderatorId: 8, at: removedAt });
+      return id;
+    };
+    const [noStatement, spam, under18] = [
+      await removed('spam', 51),
+      await removed('spam', 52),
+      await removed('under-18', 53),
+    ];
+    await t.store.photos.insert(photo(7, [54]));
+    const logRow = () =>
+      t.store.moderationLog.append({
+        at: removedAt,
+        by: { name: 'test' },
+        action: 'remove-photo',
+        adId: null,
+        accountId: 7,
+        accountEmail: null,
+        reason: 'Spam',
+        note: null,
+      });
+    for (const photoId of [spam, under18])
+      await t.store.statements.insert({
+        logId: await logRow(),
+        accountId: 7,
+        kind: 'photo-removed',
+        photoId,
+        reasonKey: 'spam',
+        clause: '4.5',
+        facts: { reason: 'Spam' },
+        trigger: 'moderator',
+        automatedDetection: false,
+        automatedDecision: false,
+        decidedBy: 8,
+        decidedAt: removedAt,
+        contentAt: removedAt,
+        appealUntil: '2026-07-10T00:00:00.000Z',
+      });
+    const past = (now: string, removedBefore: string, preservedBefore: string) =>
+      t.store.photos.removedPastKeeping(now, removedBefore, preservedBefore);
+    // Within the window: nothing.
+    expect(
+      await past(
+        '2026-07-01T00:00:00.000Z',
+        '2026-01-01T00:00:00.000Z',
+        '2025-07-01T00:00:00.000Z',
+      ),
+    ).toEqual([]);
+    // Past it: the unappealed spam, and the one without a statement; under 18 waits its year.
+    expect(
+      await past(
+        '2026-07-11T00:00:00.000Z',
+        '2026-01-11T00:00:00.000Z',
+        '2025-07-11T00:00:00.000Z',
+      ),
+    ).toEqual([noStatement, spam]);
+    expect(
+      await past(
+        '2027-01-11T00:00:00.000Z',
+        '2026-07-11T00:00:00.000Z',
+        '2026-01-11T00:00:00.000Z',
+      ),
+    ).toEqual([noStatement, spam, under18]);
+    // Sizes gone: nothing more to keep or delete.
+    await t.store.photos.deleteVariants([noStatement, spam, under18]);
+    expect(
+      await past(
+        '2027-01-11T00:00:00.000Z',
+        '2026-07-11T00:00:00.000Z',
+        '2026-01-11T00:00:00.000Z',
+      ),
+    ).toEqual([]);
+  });
+
   it('keeps a removed photo with its reason, once', async () => {
     const id = await t.store.photos.insert(photo(7, [1]));
     const removal = { reason: 'identity', note: 'Not theirs', moderatorId: 8, at: AT };
