@@ -4,6 +4,7 @@ import type { MemberAdView } from '../../src/schemas/member-ad-view.ts';
 import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
 import type { Seeks } from '../../src/schemas/seeks.ts';
 import type { FormPhoto } from '../../src/schemas/ad-form.ts';
+import { adTextOf, type MemberAdText } from '../store/ad-text.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { PhotoRow } from '../store/photos.ts';
 import { formPhotoOf } from './ad-photos.ts';
@@ -55,13 +56,7 @@ export function memberAdView(
     ad.pendingAge !== null &&
     ad.pendingSeeks !== null;
   return {
-    id: ad.id,
-    state: ad.state,
-    city: ad.city,
-    age: ad.age,
-    seeks: ad.seeks,
-    title: ad.title,
-    description: ad.description,
+    ...adTextOf(ad),
     status,
     createdAt: ad.createdAt,
     ...(ad.status === 'live' && ad.expiresOn ? { expiresOn: ad.expiresOn } : {}),
@@ -86,23 +81,12 @@ export function memberAdView(
   };
 }
 
-/** A member ad's text and place, as rows and report copies hold them (seeks as stored). */
-export interface MemberAdFields {
-  id: number;
-  state: string;
-  city: string;
-  age: number;
-  seeks: string;
-  title: string;
-  description: string;
-}
-
 /**
  * A member's ad in the shape the site's ad components show (src/components/AdDetail.tsx): for the
  * moderation queue, the reports page and the reply screen. No images, never featured or a sample.
  */
 export function memberAdAsCompiled(
-  ad: MemberAdFields,
+  ad: MemberAdText,
   days: { postedAt: string; expiresAt: string },
 ): CompiledAd {
   return {

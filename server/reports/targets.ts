@@ -7,6 +7,7 @@ import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import type { ReportTarget, ThreadLine } from '../../src/pages/report-view.ts';
 import { idOf } from '../../src/ids.ts';
 import { adPath } from '../../src/paths.ts';
+import { adTextOf } from '../store/ad-text.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { Store } from '../store/store.ts';
 import type { AdCopy, NewReport } from './filing.ts';
@@ -26,13 +27,7 @@ export interface TargetNamed {
 /** The copy of a member's ad a report keeps (and the moderators' page compares). */
 export const memberAdCopy = (ad: MemberAdRow): AdCopy => ({
   kind: 'member',
-  id: ad.id,
-  state: ad.state,
-  city: ad.city,
-  age: ad.age,
-  seeks: ad.seeks,
-  title: ad.title,
-  description: ad.description,
+  ...adTextOf(ad),
   postedAt: ad.postedOn ?? ad.expiresOn ?? '',
   sample: false,
 });

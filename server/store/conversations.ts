@@ -15,6 +15,7 @@ import {
 } from './conversation-messages.ts';
 import { inboxStore, type InboxStore } from './conversation-inbox.ts';
 import type { StoreContext } from './store.ts';
+import type { MemberAdText } from './ad-text.ts';
 import type { MemberAdStatus } from './tables.ts';
 
 export type { MessageRow, ThreadPage } from './conversation-messages.ts';
@@ -38,15 +39,8 @@ export interface ConversationRow {
 }
 
 /** A member ad as a reply needs it. */
-export interface AdForReply {
-  id: number;
+export interface AdForReply extends MemberAdText {
   accountId: number;
-  state: string;
-  city: string;
-  age: number;
-  seeks: string;
-  title: string;
-  description: string;
   status: MemberAdStatus;
   postedOn: string | null;
   expiresOn: string | null;

@@ -14,6 +14,8 @@ import { savedSearchStore, type SavedSearch } from './saved-searches.ts';
 import { scamShieldStore, type ScamRecordRow } from './scam-shield.ts';
 import { statementStore, type StatementRow } from './statements.ts';
 import type { StoreContext } from './store.ts';
+import type { MemberAdStatus } from './tables.ts';
+import type { MemberAdText } from './ad-text.ts';
 
 export interface DataAccountRow {
   id: number;
@@ -25,15 +27,8 @@ export interface DataAccountRow {
   role: 'member' | 'moderator';
 }
 
-export interface DataAdRow {
-  id: number;
-  state: string;
-  city: string;
-  age: number;
-  seeks: string;
-  title: string;
-  description: string;
-  status: 'review' | 'live' | 'rejected' | 'removed' | 'deleted';
+export interface DataAdRow extends MemberAdText {
+  status: MemberAdStatus;
   pendingAge: number | null;
   pendingSeeks: string | null;
   pendingTitle: string | null;

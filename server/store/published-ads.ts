@@ -19,6 +19,7 @@
 import { sql, type Kysely } from 'kysely';
 import { parseAdPhotoList, type PhotoVariant } from '../../src/schemas/photos.ts';
 import type { StoreContext } from './store.ts';
+import type { MemberAdText } from './ad-text.ts';
 import type { Tables } from './tables.ts';
 import { readTransparencyTallies, type TransparencyTallies } from './transparency.ts';
 import { tablesPresent } from './tables-present.ts';
@@ -45,14 +46,7 @@ export interface PublishedAdPhoto {
 }
 
 /** A member ad's published columns. */
-export interface PublishedAdRow {
-  id: number;
-  state: string;
-  city: string;
-  age: number;
-  seeks: string;
-  title: string;
-  description: string;
+export interface PublishedAdRow extends MemberAdText {
   posted_on: string | null;
   expires_on: string | null;
   /** Its photos in order (none when it has none). */

@@ -18,18 +18,12 @@ import type { AdKind, ThreadLine } from '../../src/schemas/report-records.ts';
 import type { ReportReason } from '../../src/schemas/report-reasons.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
+import type { MemberAdText } from './ad-text.ts';
 import type { Tables } from './tables.ts';
 
 /** The ad as the reporter saw it (reports.ad_copy). */
-export interface AdCopy {
+export interface AdCopy extends MemberAdText {
   kind: AdKind;
-  id: number;
-  state: string;
-  city: string;
-  age: number;
-  seeks: string;
-  title: string;
-  description: string;
   postedAt: string;
   sample: boolean;
 }
