@@ -6,6 +6,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { PhotoScore, PhotoVariant } from '../../src/schemas/photos.ts';
 import { isStorableId } from './ids.ts';
+import { indexPhotoHashes } from './photo-hashes.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
 
@@ -22,6 +23,8 @@ export interface PhotoRow {
   flag: string | null;
   /** The explicit-image score; null: not scored (stored before scoring, or scoring failed). */
   score: PhotoScore | null;
+  /** Another member's photo this one looked like when uploaded (photo_hashes.ts); null: none. */
+  duplicateOf: number | null;
   createdAt: string;
   removedAt: string | null;
   removedReason: string | null;
@@ -38,6 +41,8 @@ export interface NewPhoto {
   flag: string | null;
   /** The explicit-image score; null or left out: not scored. */
   score?: PhotoScore | null;
+  /** Another member's photo like it (server/photos/photo-duplicates.ts); left out: none. */
+  duplicateOf?: number | null;
   /** With each size's bytes. */
   variants: (PhotoVariant & { size: number })[];
   at: string;
@@ -112,6 +117,7 @@ export function photoStore({ db }: StoreContext): PhotoStore {
         'flag',
         'explicit_score',
         'sexy_score',
+        'duplicate_of as duplicateOf',
         'created_at as createdAt',
         'removed_at as removedAt',
         'removed_reason as removedReason',
@@ -171,10 +177,12 @@ export function photoStore({ db }: StoreContext): PhotoStore {
           flag: photo.flag,
           explicit_score: photo.score?.explicit ?? null,
           sexy_score: photo.score?.sexy ?? null,
+          duplicate_of: photo.duplicateOf ?? null,
           created_at: photo.at,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await indexPhotoHashes(db, [{ id, accountId: photo.accountId, phash: photo.phash }]);
       if (photo.variants.length > 0)
         await db
           .insertInto('photo_variants')

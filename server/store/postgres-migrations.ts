@@ -313,4 +313,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // is); double precision, as SQLite's REAL, so both stores answer the same numbers.
   `ALTER TABLE photos ADD COLUMN explicit_score double precision;
    ALTER TABLE photos ADD COLUMN sexy_score double precision;`,
+  // Migration 9: the duplicate-photo index (SQLite's migration 14, whose comments say what each
+  // is).
+  `CREATE TABLE photo_hash_chunks (
+     chunk integer NOT NULL CHECK (chunk BETWEEN 0 AND 2),
+     value integer NOT NULL,
+     photo_id bigint NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+     account_id bigint NOT NULL,
+     phash ${text} NOT NULL,
+     PRIMARY KEY (chunk, value, photo_id)
+   );
+   CREATE INDEX photo_hash_chunks_by_photo ON photo_hash_chunks(photo_id);
+   ALTER TABLE photos ADD COLUMN duplicate_of bigint;`,
 ];

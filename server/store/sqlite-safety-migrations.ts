@@ -116,4 +116,22 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
   // uploads are gone, so nothing scores them again here) and any whose scoring failed.
   `ALTER TABLE photos ADD COLUMN explicit_score REAL;
    ALTER TABLE photos ADD COLUMN sexy_score REAL;`,
+  // The duplicate-photo index (docs/product.md section 10, issue 31; server/store/photo-hash-index.ts):
+  // each photo's perceptual hash cut into 3 pieces (chunk 0, 1, 2: 22, 21 and 21 bits), one row a
+  // piece, found by (chunk, value); account_id and phash are copied so that a look-up reads the
+  // index alone. Rows go with their photo (ON DELETE CASCADE: an ad's, an account's deletion), and
+  // the photo sweep takes those of photos removed long ago; photos stored before this migration
+  // are indexed by the sweep too (server/photos/photo-duplicates.ts). photos.duplicate_of: the
+  // photo of another member's this one looked like when it was uploaded (no foreign key: the queue
+  // reads it again and shows nothing when that photo is gone or no longer alike).
+  `CREATE TABLE photo_hash_chunks (
+     chunk INTEGER NOT NULL CHECK (chunk BETWEEN 0 AND 2),
+     value INTEGER NOT NULL,
+     photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+     account_id INTEGER NOT NULL,
+     phash TEXT NOT NULL,
+     PRIMARY KEY (chunk, value, photo_id)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX photo_hash_chunks_by_photo ON photo_hash_chunks(photo_id);
+   ALTER TABLE photos ADD COLUMN duplicate_of INTEGER;`,
 ];

@@ -101,6 +101,7 @@ describe('uploads on no ad', () => {
       uploads: 1,
       ofRejectedAds: 0,
       orphanBlobs: 0,
+      unindexed: 0,
     });
     expect(await photoIds()).toEqual([young.id, oldOnAd.id]);
     expect(await storedBytes([old.key, young.key, oldOnAd.key])).toEqual([young.key, oldOnAd.key]);
@@ -151,6 +152,7 @@ describe('photos of rejected ads', () => {
       uploads: 0,
       ofRejectedAds: 2,
       orphanBlobs: 0,
+      unindexed: 0,
     });
     expect(await photoIds()).toEqual([lately.id, live.id]);
     expect(await storedBytes(longAgo.map((each) => each.key))).toEqual([]);
@@ -179,6 +181,7 @@ describe('bytes no photo names (orphans)', () => {
       uploads: 0,
       ofRejectedAds: 0,
       orphanBlobs: 1,
+      unindexed: 0,
     });
     expect(await storedBytes([old, young, used.key])).toEqual([young, used.key]);
   });
@@ -204,6 +207,7 @@ describe('several instances', () => {
       uploads: 0,
       ofRejectedAds: 0,
       orphanBlobs: 0,
+      unindexed: 0,
     });
   });
 });
