@@ -23,9 +23,15 @@ async function crop(bytes: Buffer, fraction: number): Promise<Buffer> {
 }
 async function resize(bytes: Buffer, fraction: number): Promise<Buffer> {
   const { width = 0 } = await sharp(bytes).metadata();
-  return sharp(bytes).resize(Math.round(width * fraction)).jpeg({ quality: 95 }).toBuffer();
+  return sharp(bytes)
+    .resize(Math.round(width * fraction))
+    .jpeg({ quality: 95 })
+    .toBuffer();
 }
-const jpeg = (quality: number): Copy => (bytes) => sharp(bytes).jpeg({ quality }).toBuffer();
+const jpeg =
+  (quality: number): Copy =>
+  (bytes) =>
+    sharp(bytes).jpeg({ quality }).toBuffer();
 
 /** The ways a photo comes back, by name. */
 export const COPIES: Record<string, Copy> = {
@@ -37,7 +43,9 @@ export const COPIES: Record<string, Copy> = {
   'cropped 5 %': (bytes) => crop(bytes, 0.05),
   'cropped 3 % + 80 % + JPEG q70': nearCopy,
   'cropped 3 % + 80 % + WebP q60': async (bytes) =>
-    sharp(await resize(await crop(bytes, 0.03), 0.8)).webp({ quality: 60 }).toBuffer(),
+    sharp(await resize(await crop(bytes, 0.03), 0.8))
+      .webp({ quality: 60 })
+      .toBuffer(),
   'cropped 5 % + 50 % + JPEG q50': async (bytes) =>
     jpeg(50)(await resize(await crop(bytes, 0.05), 0.5)),
   'brighter 10 % + JPEG q70': async (bytes) =>

@@ -23,6 +23,7 @@ import type { PhotoRow } from '../store/photos.ts';
 import type { Store } from '../store/store.ts';
 import { banTargetFrom } from './ban-target.ts';
 import { parseMarks } from './review.ts';
+import { withPhotosElsewhere } from './photos-elsewhere.ts';
 import { FLAG_AFTER_NEW_ACCOUNTS } from '../messages/scam-shield.ts';
 import { repeatedMessagesView, scamRecordOf } from './scam-records.ts';
 
@@ -76,10 +77,15 @@ export async function queueView(
       (photo) => [photo.id, photo] as const,
     ),
   );
-  const items = rows.flatMap((row) => {
-    const poster = posters.get(row.accountId);
-    return poster ? [queueItem(row, poster, today, photoRows)] : [];
-  });
+  const items = await withPhotosElsewhere(
+    store,
+    rows.flatMap((row) => {
+      const poster = posters.get(row.accountId);
+      return poster ? [queueItem(row, poster, today, photoRows)] : [];
+    }),
+    photoRows,
+    now,
+  );
   const banId = idOf(ban);
   const account = idOf(query.account);
   const [waiting, banned, target, repeatedMessages] = await Promise.all([
