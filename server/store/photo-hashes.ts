@@ -3,7 +3,7 @@
 // when a photo is uploaded (server/photos/photo-duplicates.ts), filled for photos stored before it
 // existed, and emptied of photos removed long ago. The layout and the pigeonhole reasoning are
 // photo-hash-index.ts's; rows go with their photo through the foreign key.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { chunkProbes, hammingDistance, hashChunks } from './photo-hash-index.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
@@ -60,7 +60,14 @@ export async function indexPhotoHashes(
       .execute();
 }
 
-export function photoHashStore({ db }: StoreContext): PhotoHashStore {
+export function photoHashStore({ db, kind }: StoreContext): PhotoHashStore {
+  // A piece's few thousand values as ONE parameter (a JSON array on SQLite, an array on
+  // PostgreSQL): as thousands of parameters, building and binding the statement took longer than
+  // running it.
+  const valueIn = (values: number[]) =>
+    kind === 'sqlite'
+      ? sql<boolean>`value IN (SELECT value FROM json_each(${JSON.stringify(values)}))`
+      : sql<boolean>`value = ANY(${values}::integer[])`;
   return {
     index: (photos) => indexPhotoHashes(db, photos),
     async near(phash, maxBits, exceptAccount) {
@@ -70,7 +77,7 @@ export function photoHashStore({ db }: StoreContext): PhotoHashStore {
           .selectFrom('photo_hash_chunks')
           .select(['photo_id', 'account_id', 'phash'])
           .where('chunk', '=', chunk)
-          .where('value', 'in', values)
+          .where(valueIn(values))
           .where('account_id', '!=', exceptAccount)
           .execute();
         for (const row of rows) {
