@@ -5,6 +5,7 @@
 // index's reach (photo-duplicates.ts, DUPLICATE_BITS and HASH_CHUNKS) is chosen from these figures.
 import sharp from 'sharp';
 import { hammingDistance } from '../server/photos/known-photos.ts';
+import { DUPLICATE_BITS } from '../server/photos/photo-duplicates.ts';
 import { processPhoto } from '../server/photos/process-photo.ts';
 import { nearCopy, smallJpeg, smallPng } from '../tests/helpers/photo-fixtures.ts';
 import { photoLikeJpeg } from './photos-image.ts';
@@ -63,9 +64,9 @@ async function hashOf(bytes: Buffer): Promise<string> {
 export interface DistanceFigures {
   photos: number;
   /** By copy: distances from the original, max and p95 and the spread. */
-  copies: { name: string; max: number; p95: number; median: number }[];
+  copies: { name: string; max: number; p95: number; median: number; within: string }[];
   /** Between unrelated photos: the least, the 1st percentile and the median. */
-  unrelated: { pairs: number; min: number; p1: number; median: number };
+  unrelated: { pairs: number; min: number; p1: number; median: number; within: number };
 }
 
 /** `scenes` drawn scenes (800×600 and 1600×1200) and `textured` 12-MP photo-like JPEGs. */
@@ -86,6 +87,7 @@ export async function measureHashDistances(scenes = 40, textured = 3): Promise<D
       max: distances.at(-1)!,
       p95: percentile(distances, 0.95),
       median: percentile(distances, 0.5),
+      within: `${distances.filter((d) => d <= DUPLICATE_BITS).length} of ${distances.length} within ${DUPLICATE_BITS}`,
     });
   }
   const unrelated: number[] = [];
@@ -101,6 +103,7 @@ export async function measureHashDistances(scenes = 40, textured = 3): Promise<D
       min: unrelated[0]!,
       p1: percentile(unrelated, 0.01),
       median: percentile(unrelated, 0.5),
+      within: unrelated.filter((d) => d <= DUPLICATE_BITS).length,
     },
   };
 }

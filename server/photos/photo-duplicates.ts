@@ -14,12 +14,13 @@ import type { Store } from '../store/store.ts';
  * Of the hash's 64 bits, at most this many differ between a photo and another member's copy of
  * it. Measured (docs/benchmarks.md, ## Issue #31; bench/photo-hash-distances.ts): re-encoding and
  * resizing move a hash by 0–2 bits, brightening by up to 4, cropping 3 % by 6 (median) to 11
- * (95th percentile) and 15 at most; unrelated photos were 17 bits apart at the least (1st
- * percentile 20). 11 catches 95 % of 3 %-crops and stays 6 bits under the nearest unrelated pair;
- * with the index's 3 pieces (floor(11 / 3) = 3 bits a piece) it is the most the look-up covers
- * with 3 bits flipped a piece.
+ * (95th percentile); unrelated photos were 17 bits apart at the least. 11 would catch 95 % of
+ * 3 %-crops, but among 3,000,000 photos 14 % of new hashes found a stranger within 11 bits
+ * (bench/photo-duplicates.ts): a flag on one ad in seven says nothing. At 8, strangers are rare
+ * (about 1 in 1,000 at 3,000,000) and most 3 %-crops are still caught; the index's 3 pieces then
+ * need 2 bits flipped a piece (floor(8 / 3)), 718 probes a look-up.
  */
-export const DUPLICATE_BITS = 11;
+export const DUPLICATE_BITS = 8;
 
 /**
  * How long a rejected or removed ad's photos, and a photo a moderator removed, still count:

@@ -3,7 +3,7 @@
 // stored as a row (chunk number, chunk value, photo) under an index. Two hashes within d bits
 // differ in at least one piece by at most floor(d / HASH_CHUNKS) bits (pigeonhole), so every
 // photo within d bits of a hash is among those sharing a piece with one of the hash's pieces
-// flipped in at most that many bits: a few thousand index look-ups, whatever the number of
+// flipped in at most that many bits: some hundreds of index look-ups, whatever the number of
 // photos, then the exact distance of the few found. Kept apart from the store's SQL so that the
 // layout is read in one place (the store writes and probes, the backfill fills, the tests check).
 

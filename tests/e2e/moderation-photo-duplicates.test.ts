@@ -76,7 +76,7 @@ async function loaded(image: Locator): Promise<number> {
 }
 
 describe.each([
-  ['in Chromium', true, 3103],
+  ['in Chromium', true, 3109],
   ['without JavaScript', false, 3101],
 ])('a photo also on another member’s ad, %s', (_label, javaScriptEnabled, seed) => {
   const run = javaScriptEnabled ? 'js' : 'nojs';

@@ -48,9 +48,9 @@ beforeAll(async () => {
   photos = appPhotosOf(t.store, pool);
 });
 
-// Scenes whose 3 %-cropped, 80 % copy is measured 10 and 3 bits away from them (the index's reach
-// is 11: DUPLICATE_BITS), and scenes unlike any other here.
-const COPIED = [3103, 3101];
+// Scenes whose 3 %-cropped, 80 % copy is measured 8 and 3 bits away from them (8 is the most
+// counted: DUPLICATE_BITS); the other seeds draw scenes unlike any other here.
+const COPIED = [3105, 3101];
 const photo = (seed: number) => smallJpeg(seed, 1600, 1200);
 
 const textOf = (html: string) =>
@@ -162,7 +162,7 @@ describe('a photo on two accounts', () => {
   test('the reject from the flag works as a plain form post, for moderators only', async () => {
     const first = await signUpMember(t.app, t.store, 'dupes-reject-first');
     const second = await signUpMember(t.app, t.store, 'dupes-reject-second');
-    const original = await photo(3130);
+    const original = await photo(3108);
     const earlier = await adWith(first, [original]);
     const later = await adWith(second, [await nearCopy(original)]);
     expect(Number(await duplicateOf(later.photoIds[0]!))).toBe(earlier.photoIds[0]);
@@ -188,7 +188,7 @@ describe('a photo on two accounts', () => {
     });
     // The first member's ad is untouched, and the copy is blocked from now on (the blocked list).
     expect((await storedAd(t.sql, earlier.adId)).status).toBe('review');
-    const again = await keepPhoto(t.store, photos, second.accountId, await photo(3130));
+    const again = await keepPhoto(t.store, photos, second.accountId, await photo(3108));
     expect(again).toMatchObject({ ok: false });
   });
 });

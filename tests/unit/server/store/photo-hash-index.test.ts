@@ -1,5 +1,5 @@
 // The duplicate index's layout (server/store/photo-hash-index.ts): the pigeonhole promise the
-// look-up rests on (a hash within 11 bits of another shares a piece within 3 bits, so the probes of
+// look-up rests on (a hash within 8 bits of another shares a piece within 2 bits, so the probes of
 // one reach the other), the pieces as bits, and the fast distance against a bit-by-bit count.
 import { describe, expect, test } from 'vitest';
 import {
@@ -41,21 +41,30 @@ describe('the duplicate index layout', () => {
     expect(values.every((value) => slowDistance(hex(BigInt(value)), hex(12345n)) <= 3)).toBe(true);
   });
 
-  test('every hash within 11 bits of another is reached by its probes; one 12 bits away may not be', () => {
-    for (let round = 0; round < 2000; round++) {
-      const a = randomHash();
-      const b = flipped(a, 1 + (round % 11));
-      const probes = chunkProbes(a, 11);
-      const reached = hashChunks(b).some((value, chunk) => probes[chunk]!.values.includes(value));
-      expect(reached, `${a} and ${b}`).toBe(true);
-    }
-    // 4 bits flipped in each piece: 12 bits apart, and no piece within 3 bits.
-    const a = '0000000000000000';
-    const b = hex((0xfn << 60n) | (0xfn << 30n) | 0xfn);
-    expect(hammingDistance(a, b)).toBe(12);
-    const probes = chunkProbes(a, 11);
-    expect(hashChunks(b).some((value, chunk) => probes[chunk]!.values.includes(value))).toBe(false);
-  });
+  test.each([
+    [8, 2],
+    [11, 3],
+  ])(
+    'every hash within %i bits of another is reached by its probes (%i bits a piece); one a bit further may not be',
+    (maxBits, perPiece) => {
+      for (let round = 0; round < 2000; round++) {
+        const a = randomHash();
+        const b = flipped(a, 1 + (round % maxBits));
+        const probes = chunkProbes(a, maxBits);
+        const reached = hashChunks(b).some((value, chunk) => probes[chunk]!.values.includes(value));
+        expect(reached, `${a} and ${b}`).toBe(true);
+      }
+      // perPiece + 1 bits flipped in each piece: no piece within perPiece bits.
+      const a = '0000000000000000';
+      const ones = (1n << BigInt(perPiece + 1)) - 1n;
+      const b = hex((ones << 60n) | (ones << 30n) | ones);
+      expect(hammingDistance(a, b)).toBe(maxBits + 1);
+      const probes = chunkProbes(a, maxBits);
+      expect(hashChunks(b).some((value, chunk) => probes[chunk]!.values.includes(value))).toBe(
+        false,
+      );
+    },
+  );
 
   test('the distance counts the differing bits', () => {
     for (let round = 0; round < 500; round++) {
