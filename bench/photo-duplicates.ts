@@ -159,10 +159,11 @@ async function filledPostgres(photos: number): Promise<FilledStore> {
   const run = (text: string, ...values: unknown[]) => rawQuery(postgres.url, text, values);
   const at = '2026-11-01T10:00:00.000Z';
   const started = performance.now();
-  const account = `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at,
-    created_at) VALUES ($1, 'x', '1990-01-01', $2, $2) RETURNING id`;
-  const owner = Number((await run(account, 'owner@bench.example', at))[0]!.id);
-  const asker = Number((await run(account, 'asker@bench.example', at))[0]!.id);
+  // Accounts' ids are given (as the store's sign-up gives them, random), not generated.
+  const account = `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
+    created_at) VALUES ($1, $2, 'x', '1990-01-01', $3, $3) RETURNING id`;
+  const owner = Number((await run(account, 7001, 'owner@bench.example', at))[0]!.id);
+  const asker = Number((await run(account, 7002, 'asker@bench.example', at))[0]!.id);
   const adId = Number(
     (
       await run(
