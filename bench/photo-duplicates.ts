@@ -155,6 +155,19 @@ async function filledPostgres(photos: number): Promise<FilledStore> {
   const found = ensurePostgres() as { binDir?: string; problem?: string };
   if (!found.binDir) throw new Error(found.problem);
   const postgres = (await startThrowawayPostgres(found.binDir)) as { url: string; stop(): void };
+  // A filling that fails stops the cluster too (nothing else would).
+  try {
+    return await fillPostgres(postgres, photos);
+  } catch (error) {
+    postgres.stop();
+    throw error;
+  }
+}
+
+async function fillPostgres(
+  postgres: { url: string; stop(): void },
+  photos: number,
+): Promise<FilledStore> {
   const store = await openStore({ url: postgres.url });
   const run = (text: string, ...values: unknown[]) => rawQuery(postgres.url, text, values);
   const at = '2026-11-01T10:00:00.000Z';
