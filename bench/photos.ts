@@ -29,6 +29,7 @@ import { freePort, stopServer } from './server-process.ts';
 import { smallJpeg } from '../tests/helpers/photo-fixtures.ts';
 import { benchPhotoBuilds } from './photos-build.ts';
 import { benchPhotoScore } from './photos-score.ts';
+import { benchPhotoDuplicates } from './photo-duplicates.ts';
 import { childProcessIds, cpuMs } from './tree-rss.ts';
 import { photoLikeJpeg } from './photos-image.ts';
 import { writeDocSection } from './docs.ts';
@@ -70,12 +71,12 @@ export interface PhotoBenchOptions {
   ads: number;
   memberAds: number;
   rounds: number;
-  only?: 'processing' | 'score' | 'uploads' | 'build';
+  only?: 'processing' | 'score' | 'uploads' | 'build' | 'duplicates';
   write: boolean;
 }
 
 const USAGE =
-  'usage: npm run bench:photos -- [--only processing|score|uploads|build] [--photos N] [--seconds S] [--clients N] [--ads N] [--member-ads N] [--rounds N] [--no-write]';
+  'usage: npm run bench:photos -- [--only processing|score|uploads|build|duplicates] [--photos N] [--seconds S] [--clients N] [--ads N] [--member-ads N] [--rounds N] [--no-write]';
 
 export function parsePhotoBenchOptions(argv: readonly string[]): PhotoBenchOptions {
   const options: PhotoBenchOptions = {
@@ -103,9 +104,9 @@ export function parsePhotoBenchOptions(argv: readonly string[]): PhotoBenchOptio
     else if (flag === '--rounds') options.rounds = number();
     else if (flag === '--only') {
       const part = argv[++index];
-      if (part !== 'processing' && part !== 'score' && part !== 'uploads' && part !== 'build')
-        throw new Error(`--only processing, score, uploads or build\n${USAGE}`);
-      options.only = part;
+      if (!['processing', 'score', 'uploads', 'build', 'duplicates'].includes(part ?? ''))
+        throw new Error(`--only processing, score, uploads, build or duplicates\n${USAGE}`);
+      options.only = part as PhotoBenchOptions['only'];
     } else if (flag === '--no-write') options.write = false;
     else throw new Error(`unknown option ${flag}\n${USAGE}`);
   }
@@ -117,7 +118,7 @@ export async function benchPhotos(argv: readonly string[]): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'localboard-bench-photos-'));
   try {
     const photo =
-      options.only === 'build' || options.only === 'score'
+      options.only === 'build' || options.only === 'score' || options.only === 'duplicates'
         ? Buffer.alloc(0)
         : await photoLikeJpeg(1);
     const photoFile = join(work, 'twelve-megapixels.jpg');
@@ -145,6 +146,15 @@ export async function benchPhotos(argv: readonly string[]): Promise<void> {
       const figures = await benchPhotoBuilds(options);
       console.log(`\n${figures}\n`);
       if (options.write) writeDocSection(DOC, BUILD_MARKERS, figures);
+    }
+    // The duplicate look-up against 3,000,000 stored hashes (bench/photo-duplicates.ts, issue 31).
+    if (!options.only || options.only === 'duplicates') {
+      const figures = await benchPhotoDuplicates({
+        photos: 3_000_000,
+        lookups: 1000,
+        write: options.write,
+      });
+      console.log(`\n${figures}\n`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

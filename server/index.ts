@@ -19,6 +19,7 @@ import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { createAppMetrics } from './operations/metrics.ts';
 import { openPhotoStorage, photoStorageLocationFromEnv } from './photos/photo-storage.ts';
 import { describeSweep, SWEEP_EVERY_MS, sweepPhotos } from './photos/sweeps.ts';
+import { indexPhotosStoredBefore } from './photos/photo-duplicates.ts';
 import { bundledPhotoWorker } from './photos/processing-pool.ts';
 import { explicitThresholdFromEnv } from './photos/app-photos.ts';
 import { bundledDigestCommand, scheduleDigests } from './alerts/digest-schedule.ts';
@@ -153,6 +154,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   remindOfExpiry();
   mailFraudNotices();
   sweepOldPhotos();
+  indexOldPhotos();
 });
 // Saved searches' digests: a child process a few minutes after start, then every hour; each saved
 // search is looked at once a day, by one run of one instance (server/alerts/digest-schedule.ts).
@@ -202,6 +204,16 @@ function sweepOldPhotos(): void {
   );
 }
 setInterval(sweepOldPhotos, SWEEP_EVERY_MS).unref();
+// Photos stored before the duplicate index existed, put in it once at start (idempotent: several
+// instances starting at once end as one would; server/photos/photo-duplicates.ts).
+function indexOldPhotos(): void {
+  indexPhotosStoredBefore(store).then(
+    (indexed) => {
+      if (indexed > 0) console.log(`Put ${indexed} photos in the duplicate index.`);
+    },
+    (error: unknown) => console.error(`Indexing photos failed: ${(error as Error).message}`),
+  );
+}
 // An operator's `kill -USR2 <pid>`: publish now (after changing member ads by hand, say).
 process.on('SIGUSR2', () => void everyInstance.publish('asked by SIGUSR2'));
 

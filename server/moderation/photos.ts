@@ -218,6 +218,9 @@ export async function restoreRemovedPhoto(
   if (seen.adId !== null) await tx.lock(`ad:${seen.adId}`);
   await tx.photos.unmarkRemoved(seen.id);
   await tx.photos.unblock(seen);
+  // Back among the photos other members' uploads are compared with (the sweep may have taken it
+  // out of the duplicate index 30 days after its removal).
+  await tx.photoHashes.index([{ id: seen.id, accountId: place.accountId, phash: seen.phash }]);
   const ad = seen.adId === null ? undefined : await tx.memberAds.find(seen.adId);
   if (!ad || ad.status === 'deleted' || seen.variants.length === 0) return false;
   const ref: AdPhotoRef = { id: seen.id, alt: place.alt };

@@ -23,6 +23,7 @@ import type { PhotoRow } from '../store/photos.ts';
 import type { Store } from '../store/store.ts';
 import { banTargetFrom } from './ban-target.ts';
 import { parseMarks } from './review.ts';
+import { withPhotosElsewhere } from './photos-elsewhere.ts';
 import { FLAG_AFTER_NEW_ACCOUNTS } from '../messages/scam-shield.ts';
 import { repeatedMessagesView, scamRecordOf } from './scam-records.ts';
 import {
@@ -89,10 +90,15 @@ export async function queueView(
   const shield = await photoShieldOf(store, moderatorId, explicitThreshold, [
     ...photoRows.values(),
   ]);
-  const items = rows.flatMap((row) => {
-    const poster = posters.get(row.accountId);
-    return poster ? [queueItem(row, poster, today, photoRows, shield)] : [];
-  });
+  const items = await withPhotosElsewhere(
+    store,
+    rows.flatMap((row) => {
+      const poster = posters.get(row.accountId);
+      return poster ? [queueItem(row, poster, today, photoRows, shield)] : [];
+    }),
+    photoRows,
+    now,
+  );
   const banId = idOf(ban);
   const account = idOf(query.account);
   const [waiting, banned, target, repeatedMessages] = await Promise.all([

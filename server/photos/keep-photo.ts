@@ -1,11 +1,13 @@
 // One uploaded file kept as a member's photo (docs/product.md section 10): processed in the pool
 // (never in the server's process), checked against the photos moderators removed, its sizes' bytes
-// put in the photo storage, and its row stored as an upload of the member's, on no ad yet (the
+// put in the photo storage, looked up among other members' photos (photo-duplicates.ts: a match is
+// kept for the moderator), and its row stored as an upload of the member's, on no ad yet (the
 // posting and edit routes attach it to the ad). The uploaded file itself is the caller's to
 // delete (read-upload.ts dispose()); nothing of it is kept but what was re-encoded.
 import type { Store } from '../store/store.ts';
 import type { AppPhotos } from './app-photos.ts';
 import { checkKnownPhoto } from './known-photos.ts';
+import { photoElsewhere } from './photo-duplicates.ts';
 import { PHOTO_PROBLEMS } from './process-photo.ts';
 import { PhotoProcessingBusy, PROCESSING_FAILED } from './processing-pool.ts';
 import type { UploadedFile } from './read-upload.ts';
@@ -38,6 +40,7 @@ export async function keepUploadedPhoto(
   const { photo } = outcome;
   const known = await checkKnownPhoto(store, photo.phash);
   if (known.refused) return { ok: false, problem: known.refused };
+  const duplicateOf = await photoElsewhere(store, photo.phash, accountId, now);
   // The bytes first: a row never names bytes that are not there. Bytes whose row never came
   // (the database went away between) are swept as orphans.
   for (const variant of photo.variants) await photos.storage.put(variant.key, variant.bytes);
@@ -48,6 +51,7 @@ export async function keepUploadedPhoto(
     phash: photo.phash,
     flag: known.flag ?? null,
     score: photo.score,
+    duplicateOf: duplicateOf ?? null,
     variants: photo.variants.map(({ width, height, key, bytes }) => ({
       width,
       height,

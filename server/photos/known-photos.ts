@@ -6,7 +6,10 @@
 // moderator who reviews the ad (`flag`), who decides.
 import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
 import type { BlockedPhoto } from '../store/photos.ts';
+import { hammingDistance } from '../store/photo-hash-index.ts';
 import type { Store } from '../store/store.ts';
+
+export { hammingDistance };
 
 /** Of the hash's 64 bits, at most this many differ between a photo and a copy of it. */
 export const SIMILAR_BITS = 10;
@@ -16,17 +19,6 @@ export const BLOCKING_REASONS: readonly ModerationReason[] = ['under-18', 'ident
 
 export const KNOWN_PHOTO_REFUSED =
   "This photo can't be used: a moderator removed a photo like it from Localboard. Choose another photo.";
-
-/** Bits that differ between two 16-hex-digit hashes. */
-export function hammingDistance(a: string, b: string): number {
-  let x = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
-  let bits = 0;
-  while (x > 0n) {
-    bits += Number(x & 1n);
-    x >>= 1n;
-  }
-  return bits;
-}
 
 export interface KnownPhotoCheck {
   /** Refused: the message beside the field. */

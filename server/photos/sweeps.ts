@@ -8,12 +8,14 @@
 //   or not). Until then they are kept out of public reach, for moderators only, so a reversal
 //   brings the photo back as it was;
 // - bytes no photo's size names, kept more than a day ago: left by an upload whose row never came
-//   (the database went away between), or by a deletion whose bytes could not be deleted then.
+//   (the database went away between), or by a deletion whose bytes could not be deleted then;
+// - from the duplicate index, photos a moderator removed more than 30 days ago (photo-duplicates.ts).
 // Safe with several instances at once: each deletion is of what is still there, and a key's bytes
 // go only when no photo's size uses it, so two sweeps end as one would.
 import type { Store } from '../store/store.ts';
 import { APPEAL_MONTHS } from '../moderation/statements.ts';
 import { deletePhotos, deleteRemovedPhotoSizes } from './ad-photo-lifecycle.ts';
+import { forgetOldRemovals } from './photo-duplicates.ts';
 import type { PhotoStorage } from './photo-storage.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -41,6 +43,8 @@ export interface PhotoSweep {
   removedKept: number;
   /** Keys whose bytes no photo named, deleted. */
   orphanBlobs: number;
+  /** Photos removed long ago taken out of the duplicate index. */
+  unindexed: number;
 }
 
 const before = (now: Date, ms: number) => new Date(now.getTime() - ms).toISOString();
@@ -77,7 +81,8 @@ export async function sweepPhotos(
   );
   // Bytes no photo names (in the database, or files of the PHOTOS_DIR folder).
   const orphanBlobs = await storage.deleteOrphans(new Date(now.getTime() - ORPHAN_KEPT_MS));
-  return { uploads, ofRejectedAds, removedKept, orphanBlobs };
+  const unindexed = await forgetOldRemovals(store, now);
+  return { uploads, ofRejectedAds, removedKept, orphanBlobs, unindexed };
 }
 
 /** One line for the server's log, or undefined when there was nothing to delete. */
@@ -92,6 +97,9 @@ export function describeSweep(sweep: PhotoSweep): string | undefined {
       : '',
     sweep.orphanBlobs > 0
       ? `${sweep.orphanBlobs} unused photo file${sweep.orphanBlobs === 1 ? '' : 's'}`
+      : '',
+    sweep.unindexed > 0
+      ? `${sweep.unindexed} long-removed photo${sweep.unindexed === 1 ? '' : 's'} from the duplicate index`
       : '',
   ].filter(Boolean);
   return parts.length > 0 ? `Deleted ${parts.join(', ')}.` : undefined;

@@ -2,13 +2,12 @@
 // processed photos (never an uploaded file), their WebP sizes by key, and the perceptual hashes of
 // photos moderators removed. Which photos an ad shows, in which order, is the ad's (member_ads.photos);
 // the rules (who may attach what, what a removal blocks) are server/photos/'s. The bytes of each
-// size are the photo storage's (server/photos/photo-storage.ts), named by the keys here.
-import type { ExpressionBuilder } from 'kysely';
+// size are the photo storage's (server/photos/photo-storage.ts, photo-blobs.ts), named by the keys here.
 import type { PhotoScore, PhotoVariant } from '../../src/schemas/photos.ts';
 import { isStorableId } from './ids.ts';
 import { removedPhotoStore, type RemovedPhotoStore } from './removed-photos.ts';
+import { indexPhotoHashes } from './photo-hashes.ts';
 import type { StoreContext } from './store.ts';
-import type { Tables } from './tables.ts';
 
 export interface PhotoRow {
   id: number;
@@ -23,6 +22,8 @@ export interface PhotoRow {
   flag: string | null;
   /** The explicit-image score; null: not scored (stored before scoring, or scoring failed). */
   score: PhotoScore | null;
+  /** Another member's photo this one looked like when uploaded (photo_hashes.ts); null: none. */
+  duplicateOf: number | null;
   createdAt: string;
   removedAt: string | null;
   removedReason: string | null;
@@ -39,6 +40,8 @@ export interface NewPhoto {
   flag: string | null;
   /** The explicit-image score; null or left out: not scored. */
   score?: PhotoScore | null;
+  /** Another member's photo like it (server/photos/photo-duplicates.ts); left out: none. */
+  duplicateOf?: number | null;
   /** With each size's bytes. */
   variants: (PhotoVariant & { size: number })[];
   at: string;
@@ -117,6 +120,7 @@ export function photoStore({ db }: StoreContext): PhotoStore {
         'flag',
         'explicit_score',
         'sexy_score',
+        'duplicate_of as duplicateOf',
         'created_at as createdAt',
         'removed_at as removedAt',
         'removed_reason as removedReason',
@@ -177,10 +181,12 @@ export function photoStore({ db }: StoreContext): PhotoStore {
           flag: photo.flag,
           explicit_score: photo.score?.explicit ?? null,
           sexy_score: photo.score?.sexy ?? null,
+          duplicate_of: photo.duplicateOf ?? null,
           created_at: photo.at,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await indexPhotoHashes(db, [{ id, accountId: photo.accountId, phash: photo.phash }]);
       if (photo.variants.length > 0)
         await db
           .insertInto('photo_variants')
@@ -336,63 +342,4 @@ export function photoStore({ db }: StoreContext): PhotoStore {
     },
   };
   return part;
-}
-
-/** The bytes of photos' sizes, when they are stored in the database (photo_blobs). */
-export interface PhotoBlobStore {
-  /** Keeps `bytes` under `key`; a key already there is left as it is (same key, same bytes). */
-  put(key: string, bytes: Buffer, at: string): Promise<void>;
-  get(key: string): Promise<Buffer | undefined>;
-  /** Deletes the bytes of those keys no photo's size uses (a key used again meanwhile stays). */
-  delete(keys: readonly string[]): Promise<void>;
-  /** Keys no photo's size uses, kept before `before`: left by an upload that failed half-way. */
-  orphansBefore(before: string): Promise<string[]>;
-}
-
-/** A blob no photo's size names. */
-const usedByNoPhoto = (eb: ExpressionBuilder<Tables, 'photo_blobs'>) =>
-  eb.not(
-    eb.exists(
-      eb
-        .selectFrom('photo_variants')
-        .select('photo_variants.key')
-        .whereRef('photo_variants.key', '=', 'photo_blobs.key'),
-    ),
-  );
-
-export function photoBlobStore({ db }: StoreContext): PhotoBlobStore {
-  return {
-    async put(key, bytes, at) {
-      await db
-        .insertInto('photo_blobs')
-        .values({ key, bytes, created_at: at })
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
-    },
-    async get(key) {
-      const row = await db
-        .selectFrom('photo_blobs')
-        .select('bytes')
-        .where('key', '=', key)
-        .executeTakeFirst();
-      return row ? Buffer.from(row.bytes) : undefined;
-    },
-    async delete(keys) {
-      if (keys.length === 0) return;
-      await db
-        .deleteFrom('photo_blobs')
-        .where('key', 'in', [...keys])
-        .where(usedByNoPhoto)
-        .execute();
-    },
-    async orphansBefore(before) {
-      const rows = await db
-        .selectFrom('photo_blobs')
-        .select('key')
-        .where('created_at', '<', before)
-        .where(usedByNoPhoto)
-        .execute();
-      return rows.map((row) => row.key);
-    },
-  };
 }

@@ -326,4 +326,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (account_id, photo_id)
    );
    CREATE INDEX moderator_photo_reveals_by_photo ON moderator_photo_reveals(photo_id);`,
+  // Migration 10: the duplicate-photo index (SQLite's migration 15, whose comments say what each
+  // is).
+  `CREATE TABLE photo_hash_chunks (
+     chunk integer NOT NULL CHECK (chunk BETWEEN 0 AND 2),
+     value integer NOT NULL,
+     photo_id bigint NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+     account_id bigint NOT NULL,
+     phash ${text} NOT NULL,
+     PRIMARY KEY (chunk, value, photo_id)
+   );
+   CREATE INDEX photo_hash_chunks_by_photo ON photo_hash_chunks(photo_id);
+   ALTER TABLE photos ADD COLUMN duplicate_of bigint;`,
 ];

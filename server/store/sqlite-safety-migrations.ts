@@ -1,7 +1,8 @@
-// The SQLite schema's migrations 10 to 13 (sqlite-migrations.ts says how migrations run; these are
+// The SQLite schema's migrations 10 to 15 (sqlite-migrations.ts says how migrations run; these are
 // appended to its list, in this order): the tables of the trust and safety features, fraud notices
-// and the scam shield on messages (issue 29), statements of reasons and appeals (issue 30), and the
-// photos' explicit-image score (issue 31). Append new ones in sqlite-migrations.ts's list after
+// and the scam shield on messages (issue 29), statements of reasons and appeals (issue 30), the
+// photos' explicit-image score, the moderators' photo settings and the duplicate-photo index
+// (issue 31). Append new ones in sqlite-migrations.ts's list after
 // these; never edit one that has shipped. Each has its twin in postgres-migrations.ts.
 export const SAFETY_MIGRATIONS: readonly string[] = [
   // Fraud bans tell the people who talked with the account (docs/product.md section 7, issue 29):
@@ -134,4 +135,22 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (account_id, photo_id)
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX moderator_photo_reveals_by_photo ON moderator_photo_reveals(photo_id);`,
+  // The duplicate-photo index (docs/product.md section 10, issue 31; server/store/photo-hash-index.ts):
+  // each photo's perceptual hash cut into 3 pieces (chunk 0, 1, 2: 22, 21 and 21 bits), one row a
+  // piece, found by (chunk, value); account_id and phash are copied so that a look-up reads the
+  // index alone. Rows go with their photo (ON DELETE CASCADE: an ad's, an account's deletion), and
+  // the photo sweep takes those of photos removed long ago; photos stored before this migration
+  // are indexed by the sweep too (server/photos/photo-duplicates.ts). photos.duplicate_of: the
+  // photo of another member's this one looked like when it was uploaded (no foreign key: the queue
+  // reads it again and shows nothing when that photo is gone or no longer alike).
+  `CREATE TABLE photo_hash_chunks (
+     chunk INTEGER NOT NULL CHECK (chunk BETWEEN 0 AND 2),
+     value INTEGER NOT NULL,
+     photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+     account_id INTEGER NOT NULL,
+     phash TEXT NOT NULL,
+     PRIMARY KEY (chunk, value, photo_id)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX photo_hash_chunks_by_photo ON photo_hash_chunks(photo_id);
+   ALTER TABLE photos ADD COLUMN duplicate_of INTEGER;`,
 ];

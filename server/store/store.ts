@@ -21,7 +21,9 @@ import { memberAdStore, type MemberAdStore } from './member-ads.ts';
 import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts';
 import { moderationStore, type ModerationStore } from './moderation.ts';
 import { moderatorPhotoStore, type ModeratorPhotoStore } from './moderator-photos.ts';
-import { photoBlobStore, photoStore, type PhotoBlobStore, type PhotoStore } from './photos.ts';
+import { photoBlobStore, type PhotoBlobStore } from './photo-blobs.ts';
+import { photoStore, type PhotoStore } from './photos.ts';
+import { photoHashStore, type PhotoHashStore } from './photo-hashes.ts';
 import { reportStore, type ReportStore } from './reports.ts';
 import { savedSearchStore, type SavedSearchStore } from './saved-searches.ts';
 import { scamShieldStore, type ScamShieldStore } from './scam-shield.ts';
@@ -56,6 +58,8 @@ export interface Store {
   readonly photos: PhotoStore;
   /** Photos' bytes, when stored in the database (server/photos/photo-storage.ts chooses). */
   readonly photoBlobs: PhotoBlobStore;
+  /** The duplicate-photo index: photos by pieces of their hash (photo-hashes.ts). */
+  readonly photoHashes: PhotoHashStore;
   /** Members' saved searches and their digests' claims (saved-searches.ts). */
   readonly savedSearches: SavedSearchStore;
   /** Who answered an account banned for scam or fraud, and their mails (fraud-notices.ts). */
@@ -123,6 +127,7 @@ function partsOf(context: StoreContext) {
     secrets: secretStore(context),
     photos: photoStore(context),
     photoBlobs: photoBlobStore(context),
+    photoHashes: photoHashStore(context),
     savedSearches: savedSearchStore(context),
     fraudNotices: fraudNoticeStore(context),
     scamShield: scamShieldStore(context),

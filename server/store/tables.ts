@@ -22,6 +22,7 @@ export interface Tables {
   photo_variants: PhotoVariantsTable;
   photo_blobs: { key: string; bytes: Buffer; created_at: string };
   blocked_photos: BlockedPhotosTable;
+  photo_hash_chunks: PhotoHashChunksTable;
   saved_searches: SavedSearchesTable;
   fraud_notices: FraudNoticesTable;
   scam_outcomes: ScamOutcomesTable;
@@ -186,6 +187,8 @@ export interface PhotosTable {
   explicit_score: number | null;
   /** nsfwjs's sexy, 0–1; null: not scored. */
   sexy_score: number | null;
+  /** Another member's photo this one looked like when uploaded (server/photos/photo-duplicates.ts). */
+  duplicate_of: number | null;
   created_at: string;
   removed_at: string | null;
   removed_reason: string | null;
@@ -308,4 +311,17 @@ export interface AppealsTable {
   reply: string | null;
   decided_by: number | null;
   decided_at: string | null;
+}
+
+/** One piece of a photo's perceptual hash (server/store/photo-hash-index.ts): the duplicate index. */
+export interface PhotoHashChunksTable {
+  /** Which piece: 0, 1 or 2 (HASH_CHUNKS). */
+  chunk: number;
+  /** The piece's bits as an unsigned integer. */
+  value: number;
+  photo_id: number;
+  /** The photo's member (copied: a look-up reads the index alone). */
+  account_id: number;
+  /** The whole hash, 16 hex digits (copied, to measure the distance). */
+  phash: string;
 }

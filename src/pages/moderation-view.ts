@@ -126,6 +126,24 @@ export interface QueueItem {
   /** For an edit that changes the photos: the live ad's photos now. */
   livePhotos?: QueuePhoto[];
   poster: PosterSummary;
+  /** Its photos that are also on another member's ad (docs/product.md section 10); none: left out. */
+  photosElsewhere?: PhotoElsewhereView[];
+}
+
+/** A photo of an ad in the queue that another member's ad has too, with that ad's. */
+export interface PhotoElsewhereView {
+  /** This ad's photo: its number among the ad's photos, and how it is shown. */
+  photo: Pick<QueuePhoto, 'id' | 'position' | 'alt' | 'width' | 'height' | 'src' | 'srcSet'>;
+  /** The other member's ad. */
+  otherAdId: number;
+  /** When that ad was posted (or submitted, if never live): a date. */
+  otherPostedOn: string;
+  /** Where that ad stands, in words ("live", "in review", "removed on 2 Nov 2026"). */
+  otherStanding: string;
+  /** Its page on the site (live), its entry in the queue, or the moderation log. */
+  otherLink: { href: string; text: string };
+  /** The other photo as the queue shows photos; null when a moderator removed it (no sizes). */
+  otherPhoto: Pick<QueuePhoto, 'id' | 'width' | 'height' | 'src' | 'srcSet'> | null;
 }
 
 /** The account a moderator is about to ban (`/moderate?ban={accountId}`). */

@@ -6,6 +6,7 @@ import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
 import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 import type { EditedField, QueueItem } from '../moderation-view.ts';
 import { daysAgo } from './moments.ts';
+import { PhotosElsewhere } from './PhotosElsewhere.tsx';
 import { QueuePhotos } from './QueuePhotos.tsx';
 import { ReasonFields } from './ReasonFields.tsx';
 import { ScamRecord } from './ScamRecord.tsx';
@@ -149,6 +150,7 @@ export function QueueEntry({
           )}
         </div>
       )}
+      <PhotosElsewhere item={item} />
       <div className="queue-item__actions">
         <form className="queue-item__approve" method="post" action={actionPath('approve')}>
           <input type="hidden" name="revision" value={item.revision} />

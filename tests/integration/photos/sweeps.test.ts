@@ -102,6 +102,7 @@ describe('uploads on no ad', () => {
       ofRejectedAds: 0,
       removedKept: 0,
       orphanBlobs: 0,
+      unindexed: 0,
     });
     expect(await photoIds()).toEqual([young.id, oldOnAd.id]);
     expect(await storedBytes([old.key, young.key, oldOnAd.key])).toEqual([young.key, oldOnAd.key]);
@@ -153,6 +154,7 @@ describe('photos of rejected ads', () => {
       ofRejectedAds: 2,
       removedKept: 0,
       orphanBlobs: 0,
+      unindexed: 0,
     });
     expect(await photoIds()).toEqual([lately.id, live.id]);
     expect(await storedBytes(longAgo.map((each) => each.key))).toEqual([]);
@@ -217,6 +219,7 @@ describe('bytes no photo names (orphans)', () => {
       ofRejectedAds: 0,
       removedKept: 0,
       orphanBlobs: 1,
+      unindexed: 0,
     });
     expect(await storedBytes([old, young, used.key])).toEqual([young, used.key]);
   });
@@ -243,6 +246,7 @@ describe('several instances', () => {
       ofRejectedAds: 0,
       removedKept: 0,
       orphanBlobs: 0,
+      unindexed: 0,
     });
   });
 });

@@ -1,0 +1,88 @@
+import { formatDate } from '../../format.ts';
+import { MODERATION_REASONS } from '../../schemas/moderation-reasons.ts';
+import type { PhotoElsewhereView, QueueItem } from '../moderation-view.ts';
+
+/**
+ * An ad's photos that are also on another member's ad (docs/product.md section 10): a warning in
+ * words, both photos side by side, a link to the other ad, and a reject for "someone else's photos
+ * or identity" that posts without JavaScript. Only moderators see it; the member is never told.
+ */
+export function PhotosElsewhere({ item }: { item: QueueItem }) {
+  const found = item.photosElsewhere ?? [];
+  if (found.length === 0) return null;
+  const headingId = `queue-${item.adId}-elsewhere`;
+  const edit = item.kind === 'edit';
+  return (
+    <section className="photos-elsewhere" aria-labelledby={headingId}>
+      <h3 className="photos-elsewhere__heading" id={headingId}>
+        <span aria-hidden="true">⚠ </span>
+        {found.length === 1
+          ? "A photo of this ad is on another member's ad"
+          : `${found.length} photos of this ad are on other members' ads`}
+      </h3>
+      <ul className="photos-elsewhere__list">
+        {found.map((match) => (
+          <Match key={match.photo.id} match={match} />
+        ))}
+      </ul>
+      <form
+        className="photos-elsewhere__reject"
+        method="post"
+        action={`/api/moderate/ads/${item.adId}/reject`}
+      >
+        <input type="hidden" name="revision" value={item.revision} />
+        <input type="hidden" name="reason" value="identity" />
+        <button className="button button--secondary" type="submit">
+          {edit ? 'Reject the edit' : 'Reject'}: {MODERATION_REASONS.identity}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function Match({ match }: { match: PhotoElsewhereView }) {
+  const { photo, otherPhoto } = match;
+  return (
+    <li className="photos-elsewhere__match">
+      <p className="photos-elsewhere__text">
+        Photo {photo.position}: this photo is also on ad {match.otherAdId} of another member (posted{' '}
+        {formatDate(match.otherPostedOn)}), {match.otherStanding}.{' '}
+        <a href={match.otherLink.href}>{match.otherLink.text}</a>
+      </p>
+      <div className="photos-elsewhere__pair">
+        <figure className="photos-elsewhere__figure">
+          <img
+            src={photo.src}
+            srcSet={photo.srcSet}
+            sizes="(min-width: 1000px) 320px, 45vw"
+            width={photo.width}
+            height={photo.height}
+            alt={`This ad's photo ${photo.position}`}
+            loading="lazy"
+            decoding="async"
+          />
+          <figcaption>This ad, photo {photo.position}</figcaption>
+        </figure>
+        <figure className="photos-elsewhere__figure">
+          {otherPhoto ? (
+            <img
+              src={otherPhoto.src}
+              srcSet={otherPhoto.srcSet}
+              sizes="(min-width: 1000px) 320px, 45vw"
+              width={otherPhoto.width}
+              height={otherPhoto.height}
+              alt={`The photo on ad ${match.otherAdId}`}
+              loading="lazy"
+              decoding="async"
+            />
+          ) : (
+            <p className="photos-elsewhere__gone">
+              That photo was removed by a moderator: it is no longer shown.
+            </p>
+          )}
+          <figcaption>Ad {match.otherAdId} of another member</figcaption>
+        </figure>
+      </div>
+    </li>
+  );
+}
