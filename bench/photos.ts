@@ -153,6 +153,7 @@ export async function benchPhotos(argv: readonly string[]): Promise<void> {
         photos: 3_000_000,
         lookups: 1000,
         write: options.write,
+        sharedBuffers: '1GB',
       });
       console.log(`\n${figures}\n`);
     }

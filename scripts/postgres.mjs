@@ -70,7 +70,10 @@ export function freePort() {
  * keeping its data, and startServer() starts it again on the same port (the outage tests).
  * As root, the cluster runs as the `postgres` user (PostgreSQL refuses root).
  */
-export async function startThrowawayPostgres(binDir, { maxConnections = 300 } = {}) {
+export async function startThrowawayPostgres(
+  binDir,
+  { maxConnections = 300, settings: more = [] } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'localboard-pg-'));
   const data = join(dir, 'data');
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -115,6 +118,7 @@ export async function startThrowawayPostgres(binDir, { maxConnections = 300 } = 
       `-c synchronous_commit=off`,
       `-c full_page_writes=off`,
       `-c max_connections=${maxConnections}`,
+      ...more.map((setting) => `-c ${setting}`),
     ].join(' ');
     const startServer = () =>
       run('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', 'start']);
