@@ -335,8 +335,12 @@ describe('publishing photos (photos kept in the database)', () => {
     const moderator = async (n: number) => {
       const email = `appeal-moderator-${n}@example.com`;
       const row = await site.t.sql.get<{ id: number }>(
-        `INSERT INTO accounts (email, password_hash, date_of_birth, terms_accepted_at, created_at,
-           role) VALUES (?, 'hash', '1980-01-01', ?, ?, 'moderator') RETURNING id`,
+        // Its id the next above every id used, as sign-up takes it (PostgreSQL has no rowid).
+        `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
+           created_at, role)
+         SELECT COALESCE(MAX(id), 0) + 1, ?, 'hash', '1980-01-01', ?, ?, 'moderator'
+         FROM (SELECT id FROM accounts UNION ALL SELECT id FROM deleted_accounts) AS used
+         RETURNING id`,
         email,
         new Date().toISOString(),
         new Date().toISOString(),
