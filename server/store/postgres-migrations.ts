@@ -326,4 +326,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (account_id, photo_id)
    );
    CREATE INDEX moderator_photo_reveals_by_photo ON moderator_photo_reveals(photo_id);`,
+  // Migration 10: a restriction lifted before an appeal decided it, and statements by ad (SQLite's
+  // migration 15, whose comments say what each is).
+  `ALTER TABLE decision_statements ADD COLUMN lifted_at ${text};
+   CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
 ];

@@ -134,4 +134,11 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (account_id, photo_id)
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX moderator_photo_reveals_by_photo ON moderator_photo_reveals(photo_id);`,
+  // A restriction lifted before an appeal decided it (docs/product.md section 6, issue 30):
+  // decision_statements.lifted_at: when a moderator ended it on their own (a hide by reports
+  // dismissed), NULL otherwise; such a statement offers no appeal, and its open appeal is closed.
+  // The index by ad: the hourly photo sweep asks, of each rejected or removed ad, whether its
+  // decision can still be appealed (its photos are kept meanwhile).
+  `ALTER TABLE decision_statements ADD COLUMN lifted_at TEXT;
+   CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
 ];

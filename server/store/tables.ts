@@ -289,6 +289,11 @@ export interface DecisionStatementsTable {
   /** When the content decided on was submitted (or the account made, for a ban). */
   content_at: string | null;
   appeal_until: string;
+  /**
+   * When the restriction ended before any appeal decided it (a hide by reports lifted by a
+   * moderator's dismissal): it offers no appeal since, and an appeal still open was closed by it.
+   */
+  lifted_at: string | null;
 }
 
 export type StatementKind =

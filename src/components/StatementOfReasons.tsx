@@ -81,6 +81,14 @@ export function StatementOfReasons({
         <dd>{statement.automated}</dd>
         <dt>Decided</dt>
         <dd>{formatMoment(statement.decidedAt)}</dd>
+        {statement.lifted && (
+          <>
+            <dt>Lifted</dt>
+            <dd>
+              <span className="ad-status ad-status--live">Lifted</span> {statement.lifted}
+            </dd>
+          </>
+        )}
         <dt>Appeal</dt>
         <dd>
           {forModerators && statement.appeal.state === 'in-review' ? (
@@ -121,6 +129,16 @@ function AppealStatus({ appeal, appealHref }: { appeal: AppealState; appealHref?
           <span className="ad-status ad-status--rejected">Upheld</span> A moderator read your appeal
           on {formatDate(appeal.decidedAt.slice(0, 10))} and the decision stands: {appeal.reply}
         </>
+      );
+    case 'lifted':
+      return appeal.text !== undefined ? (
+        <>
+          <span className="ad-status ad-status--live">Closed</span> The restriction was lifted on{' '}
+          {formatDate(appeal.liftedAt.slice(0, 10))} before a moderator decided your appeal, so
+          there is nothing left to appeal. Your appeal is closed.
+        </>
+      ) : (
+        <>The restriction was lifted, so there is nothing to appeal.</>
       );
     case 'reversed':
       return (

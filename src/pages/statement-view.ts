@@ -9,7 +9,9 @@ export type AppealState =
   | { state: 'closed'; until: string }
   | { state: 'in-review'; filedAt: string; text: string }
   | { state: 'upheld'; decidedAt: string; text: string; reply: string }
-  | { state: 'reversed'; decidedAt: string; text: string };
+  | { state: 'reversed'; decidedAt: string; text: string }
+  /** The restriction was lifted before any appeal decided it: none to make; `text`: one closed. */
+  | { state: 'lifted'; liftedAt: string; text?: string };
 
 export interface StatementView {
   id: number;
@@ -34,5 +36,7 @@ export interface StatementView {
   trigger: string;
   automated: string;
   decidedAt: string;
+  /** "Lifted on 26 November 2026: a moderator found no breach." when a moderator ended it. */
+  lifted?: string;
   appeal: AppealState;
 }
