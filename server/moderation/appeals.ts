@@ -28,7 +28,7 @@ export const APPEAL_TOO_LATE =
 export const OWN_DECISION = 'You made this decision: another moderator must decide its appeal.';
 export const NO_SUCH_APPEAL = 'There is no such appeal.';
 export const LIFTED_NOTHING_TO_APPEAL =
-  'This restriction was lifted: a moderator found no breach, so there is nothing to appeal.';
+  'This restriction was lifted or replaced by another decision, so there is nothing to appeal here.';
 export const LIFTED_APPEAL_CLOSED =
   'The restriction was lifted before this appeal was decided: the appeal is closed. Nothing was changed.';
 const DECIDED_ALREADY = 'This appeal was already decided. Nothing was changed.';
@@ -94,8 +94,12 @@ export async function decideAppeal(
     await tx.lock(`appeal:${appealId}`);
     const found = await tx.statements.findByAppeal(appealId);
     if (!found?.appeal) throw new Refusal('not-found', NO_SUCH_APPEAL);
-    // A hide is lifted under its ad's lock (a dismissal of its reports): read it again under it.
-    if (found.kind === 'ad-hidden') await tx.lock(`ad:${found.adId}`);
+    // A hide is lifted under its ad's lock (its reports dismissed, the ad removed) or its
+    // member's (a ban): read it again under both, the member's first as everywhere.
+    if (found.kind === 'ad-hidden') {
+      await tx.lock(`account:${found.accountId}`);
+      await tx.lock(`ad:${found.adId}`);
+    }
     const row = found.kind === 'ad-hidden' ? (await tx.statements.findByAppeal(appealId))! : found;
     if (row.decidedBy === moderator.accountId) throw new Refusal('forbidden', OWN_DECISION);
     if (row.appeal!.outcome !== null || row.accountId === null)

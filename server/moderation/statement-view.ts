@@ -33,9 +33,11 @@ function restrictionOf(row: StatementRow): { headline: string; restriction: stri
       return {
         headline: `Your ad ${title} was taken off the site after reports.`,
         restriction:
-          row.liftedAt !== null
-            ? 'The ad was off the site until a moderator looked at the reports. They found nothing wrong, and the ad is back.'
-            : 'The ad is off the site until a moderator has looked at the reports: it comes back if they find nothing wrong.',
+          row.liftedAt === null
+            ? 'The ad is off the site until a moderator has looked at the reports: it comes back if they find nothing wrong.'
+            : row.liftedFor === null
+              ? 'The ad was off the site until a moderator looked at the reports. They found nothing wrong, and the ad is back.'
+              : 'The ad was off the site until a moderator decided on it: they removed it (or closed the account), a decision with its own statement and its own appeal.',
       };
     case 'photo-removed':
       return {
@@ -79,14 +81,21 @@ function triggerOf(row: StatementRow): { trigger: string; automated: string } {
 }
 
 /** What the member reads of a restriction a moderator lifted before any appeal decided it. */
-export const liftedWords = (liftedAt: string) =>
-  `Lifted on ${formatDate(liftedAt.slice(0, 10))}: a moderator found no breach.`;
+export const liftedWords = (row: StatementRow & { liftedAt: string }) =>
+  row.liftedFor === null
+    ? `Lifted on ${formatDate(row.liftedAt.slice(0, 10))}: a moderator found no breach.`
+    : `Replaced on ${formatDate(row.liftedAt.slice(0, 10))} by a moderator's decision, which you can read and appeal on its own.`;
 
 function appealOf(row: StatementRow, now: Date): StatementView['appeal'] {
   const appeal = row.appeal;
   // Lifted with no appeal, or with one still open (closed by it): nothing is left to decide.
   if (row.liftedAt !== null && (!appeal || appeal.outcome === null))
-    return { state: 'lifted', liftedAt: row.liftedAt, ...(appeal ? { text: appeal.text } : {}) };
+    return {
+      state: 'lifted',
+      liftedAt: row.liftedAt,
+      ...(appeal ? { text: appeal.text } : {}),
+      ...(row.liftedFor !== null ? { replacedBy: row.liftedFor } : {}),
+    };
   if (!appeal)
     return now.toISOString() < row.appealUntil
       ? { state: 'open', until: row.appealUntil }
@@ -123,7 +132,8 @@ export function statementView(row: StatementRow, now: Date): StatementView {
     ...(facts.flags ? { flags: facts.flags } : {}),
     ...triggerOf(row),
     decidedAt: row.decidedAt,
-    ...(row.liftedAt !== null ? { lifted: liftedWords(row.liftedAt) } : {}),
+    ...(row.liftedAt !== null ? { lifted: liftedWords({ ...row, liftedAt: row.liftedAt }) } : {}),
+    ...(row.liftedFor !== null ? { replacedBy: row.liftedFor } : {}),
     appeal: appealOf(row, now),
   };
 }

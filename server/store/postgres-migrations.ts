@@ -329,5 +329,6 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // Migration 10: a restriction lifted before an appeal decided it, and statements by ad (SQLite's
   // migration 15, whose comments say what each is).
   `ALTER TABLE decision_statements ADD COLUMN lifted_at ${text};
+   ALTER TABLE decision_statements ADD COLUMN lifted_for bigint;
    CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
 ];

@@ -135,10 +135,13 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX moderator_photo_reveals_by_photo ON moderator_photo_reveals(photo_id);`,
   // A restriction lifted before an appeal decided it (docs/product.md section 6, issue 30):
-  // decision_statements.lifted_at: when a moderator ended it on their own (a hide by reports
-  // dismissed), NULL otherwise; such a statement offers no appeal, and its open appeal is closed.
+  // decision_statements.lifted_at: when a moderator ended it before any appeal decided it (a hide
+  // by reports: its reports dismissed, or the ad removed or its account banned instead), NULL
+  // otherwise; such a statement offers no appeal, and its open appeal is closed. lifted_for: the
+  // statement of the decision that replaced it (the removal, the ban); NULL: no breach found.
   // The index by ad: the hourly photo sweep asks, of each rejected or removed ad, whether its
   // decision can still be appealed (its photos are kept meanwhile).
   `ALTER TABLE decision_statements ADD COLUMN lifted_at TEXT;
+   ALTER TABLE decision_statements ADD COLUMN lifted_for INTEGER;
    CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
 ];

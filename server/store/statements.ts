@@ -72,6 +72,8 @@ export interface StatementRow extends Omit<NewStatement, 'adId' | 'photoId'> {
   photoId: number | null;
   /** When a moderator lifted the restriction before any appeal decided it; null: not lifted. */
   liftedAt: string | null;
+  /** The statement of the decision that replaced it (a removal, a ban); null: no breach found. */
+  liftedFor: number | null;
   /** Its appeal, once filed. */
   appeal: AppealRow | null;
 }
@@ -95,11 +97,12 @@ export interface StatementStore {
    */
   decidedSince(since: string, afterId: number, limit: number): Promise<StatementRow[]>;
   /**
-   * Marks the ad's hides by reports lifted at `at` (a moderator dismissed the reports and the ad is
-   * back): all not lifted yet and not reversed on appeal. An appeal of one still open is closed by
-   * it (no longer listed, no longer decided). Their ids.
+   * Marks the ad's hides by reports lifted at `at`: a moderator dismissed the reports and the ad is
+   * back, or (`replacedBy`, that decision's statement) removed the ad or banned its account
+   * instead. All not lifted yet and not reversed on appeal. An appeal of one still open is closed
+   * by it (no longer listed, no longer decided). Their ids.
    */
-  liftHides(adId: number, at: string): Promise<number[]>;
+  liftHides(adId: number, at: string, replacedBy?: number): Promise<number[]>;
   /** Open appeals' statements (of restrictions not lifted), the oldest appeal first. */
   openAppeals(limit: number): Promise<StatementRow[]>;
   openAppealCount(): Promise<number>;
@@ -147,6 +150,7 @@ export function statementStore({ db }: StoreContext): StatementStore {
     contentAt: row.content_at,
     appealUntil: row.appeal_until,
     liftedAt: row.lifted_at,
+    liftedFor: row.lifted_for === null ? null : Number(row.lifted_for),
     appeal:
       row.appeal_id === null
         ? null
@@ -224,11 +228,11 @@ export function statementStore({ db }: StoreContext): StatementStore {
         .execute();
       return found.map(rowOf);
     },
-    async liftHides(adId, at) {
+    async liftHides(adId, at, replacedBy) {
       if (!isStorableId(adId)) return [];
       const lifted = await db
         .updateTable('decision_statements')
-        .set({ lifted_at: at })
+        .set({ lifted_at: at, lifted_for: replacedBy ?? null })
         .where('ad_id', '=', adId)
         .where('kind', '=', 'ad-hidden')
         .where('lifted_at', 'is', null)

@@ -290,10 +290,13 @@ export interface DecisionStatementsTable {
   content_at: string | null;
   appeal_until: string;
   /**
-   * When the restriction ended before any appeal decided it (a hide by reports lifted by a
-   * moderator's dismissal): it offers no appeal since, and an appeal still open was closed by it.
+   * When the restriction ended before any appeal decided it (a hide by reports: its reports
+   * dismissed, or the ad removed or banned instead): it offers no appeal since, and an appeal
+   * still open was closed by it.
    */
   lifted_at: string | null;
+  /** The statement of the decision that replaced it; null: lifted, no breach found. */
+  lifted_for: number | null;
 }
 
 export type StatementKind =

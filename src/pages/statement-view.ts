@@ -10,8 +10,11 @@ export type AppealState =
   | { state: 'in-review'; filedAt: string; text: string }
   | { state: 'upheld'; decidedAt: string; text: string; reply: string }
   | { state: 'reversed'; decidedAt: string; text: string }
-  /** The restriction was lifted before any appeal decided it: none to make; `text`: one closed. */
-  | { state: 'lifted'; liftedAt: string; text?: string };
+  /**
+   * The restriction was lifted before any appeal decided it: none to make; `text`: one closed;
+   * `replacedBy`: the decision that replaced it (its own statement, its own appeal).
+   */
+  | { state: 'lifted'; liftedAt: string; text?: string; replacedBy?: number };
 
 export interface StatementView {
   id: number;
@@ -38,5 +41,7 @@ export interface StatementView {
   decidedAt: string;
   /** "Lifted on 26 November 2026: a moderator found no breach." when a moderator ended it. */
   lifted?: string;
+  /** The decision that replaced it (a removal, a ban), when one did. */
+  replacedBy?: number;
   appeal: AppealState;
 }

@@ -52,17 +52,19 @@ async function hiddenAd(label: string) {
   return { poster, adId, statementId: statement!.id };
 }
 
-async function dismissReports(adId: number) {
+/** A moderator's decision on the ad's reports: dismissed (the default), the ad removed, or banned. */
+async function decideOnReports(adId: number, action: 'dismiss' | 'remove' | 'ban' = 'dismiss') {
   const page = await (await getPage(t.app, '/moderate/reports', moderatorA.session)).text();
   const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
-  const dismissed = await postModerationForm(
+  const decided = await postModerationForm(
     t.app,
     '/api/moderate/reports',
-    { group: `ad:${adId}`, seen, action: 'dismiss' },
+    { group: `ad:${adId}`, seen, action, ...(action === 'dismiss' ? {} : { reason: 'spam' }) },
     moderatorA.session,
   );
-  expect(dismissed.status).toBe(303);
+  expect(decided.status).toBe(303);
 }
+const dismissReports = (adId: number) => decideOnReports(adId);
 
 const appealOf = (statementId: number, text: string, session: string) =>
   postModerationForm(t.app, `/api/decisions/${statementId}/appeal`, { text }, session);
@@ -164,5 +166,50 @@ describe('a hide by reports lifted by a dismissal', () => {
     expect(await pageText(`/account/decisions/${hides[1]!.id}`, poster.session)).toContain(
       'Appeal this decision',
     );
+  });
+});
+
+describe('a hide by reports replaced by a removal or a ban', () => {
+  test('removed instead: the hide says it was replaced, its open appeal is closed, the removal is open to appeal', async () => {
+    const { poster, adId, statementId } = await hiddenAd('replaced-hide');
+    await appealOf(statementId, 'Nothing here breaks a rule.', poster.session);
+    const appealId = (await t.sql.get<{ id: number }>(
+      'SELECT id FROM appeals WHERE statement_id = ?',
+      statementId,
+    ))!.id;
+    await decideOnReports(adId, 'remove');
+    const removal = (await t.sql.get<{ id: number }>(
+      "SELECT id FROM decision_statements WHERE kind = 'ad-removed' AND ad_id = ?",
+      adId,
+    ))!.id;
+
+    const hide = await pageText(`/account/decisions/${statementId}`, poster.session);
+    expect(hide).toContain(
+      `Replaced on ${formatDate(utcDay(new Date()))} by a moderator's decision, which you can read and appeal on its own.`,
+    );
+    expect(hide).toContain('Your appeal is closed. You can appeal the decision that replaced it.');
+    expect(
+      await (await getPage(t.app, `/account/decisions/${statementId}`, poster.session)).text(),
+    ).toContain(`href="/account/decisions/${removal}"`);
+    const after = await (await getPage(t.app, '/moderate/appeals', moderatorB.session)).text();
+    expect(after).not.toContain(`id="appeal-${appealId}-title"`);
+    expect(await pageText(`/account/decisions/${removal}`, poster.session)).toContain(
+      'Appeal this decision',
+    );
+  });
+
+  test('banned instead: the hide of its ad is replaced by the ban', async () => {
+    const { adId, statementId } = await hiddenAd('banned-hide');
+    await decideOnReports(adId, 'ban');
+    const ban = await t.sql.get<{ id: number }>(
+      "SELECT id FROM decision_statements WHERE kind = 'account-banned' AND account_id = (SELECT account_id FROM member_ads WHERE id = ?)",
+      adId,
+    );
+    const hide = await t.sql.get<{ lifted_at: string | null; lifted_for: number | null }>(
+      'SELECT lifted_at, lifted_for FROM decision_statements WHERE id = ?',
+      statementId,
+    );
+    expect(hide!.lifted_at).not.toBeNull();
+    expect(Number(hide!.lifted_for)).toBe(ban!.id);
   });
 });
