@@ -86,9 +86,6 @@ export function StatementOfReasons({
           <>
             <dt>{statement.replacedBy ? 'Replaced' : 'Lifted'}</dt>
             <dd>
-              <span className="ad-status ad-status--live">
-                {statement.replacedBy ? 'Replaced' : 'Lifted'}
-              </span>{' '}
               {statement.lifted}{' '}
               {statement.replacedBy && !forModerators && (
                 <a href={decisionPagePath(statement.replacedBy)}>Read that decision</a>
