@@ -67,7 +67,10 @@ function triggerOf(row: StatementRow): { trigger: string; automated: string } {
   if (row.automatedDecision)
     return {
       trigger: 'An automatic rule, after reports from members.',
-      automated: 'Automatic: no person decided. A moderator reviews the reports next.',
+      automated:
+        row.liftedAt === null
+          ? 'Automatic: no person decided. A moderator reviews the reports next.'
+          : 'Automatic: no person decided. A moderator then reviewed the reports.',
     };
   if (row.trigger === 'report')
     return {

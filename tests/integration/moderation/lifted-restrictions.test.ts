@@ -90,6 +90,7 @@ describe('a hide by reports lifted by a dismissal', () => {
     const decision = await pageText(`/account/decisions/${statementId}`, poster.session);
     expect(decision).toContain(lifted);
     expect(decision).toContain('They found nothing wrong, and the ad is back.');
+    expect(decision).toContain('A moderator then reviewed the reports.');
     expect(decision).toContain('before a moderator decided your appeal');
     expect(decision).toContain('Your appeal is closed.');
     expect(decision).not.toContain('In review');
