@@ -5,6 +5,8 @@
 // member had filed is closed, never left waiting on /moderate/appeals, and no moderator can decide
 // it; the mail saying the ad is back says the appeal is closed.
 import { beforeAll, describe, expect, test } from 'vitest';
+import { exportStatements } from '../../../server/moderation/dsa-export.ts';
+import { dsaStatementSchema } from '../../../src/schemas/dsa-statement.ts';
 import { utcDay } from '../../../src/days.ts';
 import { formatDate } from '../../../src/format.ts';
 import { mailsTo } from '../../helpers/mail.ts';
@@ -114,6 +116,15 @@ describe('a hide by reports lifted by a dismissal', () => {
       await t.sql.get('SELECT outcome, decided_at FROM appeals WHERE id = ?', appealId),
     ).toEqual({ outcome: null, decided_at: null });
     expect(await t.store.statements.openAppealCount()).toBe(0);
+    // The export of statements gives the hide its end: the day it was lifted.
+    const lines: string[] = [];
+    await exportStatements(t.store, '2000-01-01', 'https://localboard.example', (line) => {
+      lines.push(line);
+    });
+    const exported = lines.map((line) => dsaStatementSchema.parse(JSON.parse(line)));
+    expect(exported.map((line) => line.end_date_visibility_restriction)).toContain(
+      utcDay(new Date()),
+    );
 
     await t.mailer.settled();
     const back = mailsTo(t.outboxDir, poster.email).find(
