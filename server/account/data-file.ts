@@ -219,6 +219,7 @@ function decisionEntry(row: MemberDataRows['statements'][number], baseUrl: strin
     flaggedByAutomaticChecks: view.flags ?? null,
     trigger: view.trigger,
     automated: view.automated,
+    lifted: view.lifted ?? null,
     appeal:
       appeal.state === 'open' || appeal.state === 'closed'
         ? {
@@ -226,10 +227,14 @@ function decisionEntry(row: MemberDataRows['statements'][number], baseUrl: strin
             until: appeal.until,
           }
         : {
-            state: { 'in-review': 'in review', upheld: 'upheld', reversed: 'reversed' }[
-              appeal.state
-            ],
-            text: appeal.text,
+            state: {
+              'in-review': 'in review',
+              upheld: 'upheld',
+              reversed: 'reversed',
+              lifted: 'closed: the restriction was lifted',
+            }[appeal.state],
+            text: appeal.text ?? null,
+            ...('liftedAt' in appeal ? { liftedAt: appeal.liftedAt } : {}),
             ...('filedAt' in appeal ? { filedAt: appeal.filedAt } : {}),
             ...('decidedAt' in appeal ? { decidedAt: appeal.decidedAt } : {}),
             ...('reply' in appeal ? { reply: appeal.reply } : {}),

@@ -111,11 +111,23 @@ export function adHiddenMail(
 }
 
 /** A moderator dismissed the reports that hid the member's ad: it is back. */
-export function adBackAfterReportsMail(site: MailSite, to: string, ad: DecidedAd): MailMessage {
+export function adBackAfterReportsMail(
+  site: MailSite,
+  to: string,
+  ad: DecidedAd,
+  { appealClosed = false } = {},
+): MailMessage {
   return mail(site, to, 'Your ad is back on the site', {
     intro: `A moderator looked at the reports about your ad “${ad.title}” in ${ad.city}, ${ad.state} and found nothing against our rules. The ad is back on the site within a minute.`,
     action: 'See your ad',
     url: `${site.baseUrl}${adPath(ad.state, ad.city, ad.id)}`,
-    after: ['Nothing else changed: it expires on the day it did before.'],
+    after: [
+      'Nothing else changed: it expires on the day it did before.',
+      ...(appealClosed
+        ? [
+            'Your appeal of the ad being taken off the site is closed: there is nothing left to decide.',
+          ]
+        : []),
+    ],
   });
 }

@@ -95,6 +95,8 @@ export function banAccount(
       at,
       source,
     });
+    // Its ads hidden by reports: those hides are replaced by the ban (statements.ts).
+    for (const ad of ads) await tx.statements.liftHides(ad.id, at, statementId);
     for (const ad of ads)
       await tx.moderationLog.append({
         ...base,

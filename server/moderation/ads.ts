@@ -225,6 +225,8 @@ export function removeAd(
         at,
         source,
       });
+      // Hidden by reports meanwhile: that hide is replaced by this decision (statements.ts).
+      await tx.statements.liftHides(adId, at, statementId);
       // Removed as "under 18" or "someone else's photos": every photo of it is blocked. The
       // photos only its pending edit had are gone with the edit.
       await blockPhotosOfAd(tx, adId, why, at);

@@ -27,6 +27,10 @@ export const APPEAL_TOO_LATE =
   'This decision can no longer be appealed: appeals are open for 6 months.';
 export const OWN_DECISION = 'You made this decision: another moderator must decide its appeal.';
 export const NO_SUCH_APPEAL = 'There is no such appeal.';
+export const LIFTED_NOTHING_TO_APPEAL =
+  'This restriction was lifted or replaced by another decision, so there is nothing to appeal here.';
+export const LIFTED_APPEAL_CLOSED =
+  'The restriction was lifted before this appeal was decided: the appeal is closed. Nothing was changed.';
 const DECIDED_ALREADY = 'This appeal was already decided. Nothing was changed.';
 
 /** Who asks for a statement: the signed-in member, and the key their mail's link carries. */
@@ -59,6 +63,7 @@ export async function fileAppeal(
   const row = await statementFor(store, statementId, reader);
   if (!row) throw new Refusal('not-found', NO_SUCH_DECISION);
   if (row.appeal) throw new Refusal('conflict', APPEALED_ALREADY);
+  if (row.liftedAt !== null) throw new Refusal('conflict', LIFTED_NOTHING_TO_APPEAL);
   if (now.toISOString() >= row.appealUntil) throw new Refusal('conflict', APPEAL_TOO_LATE);
   const id = await store.statements.fileAppeal({
     statementId: row.id,
@@ -87,11 +92,19 @@ export async function decideAppeal(
 ): Promise<{ appealId: number; outcome: DecideAppealInput['outcome'] }> {
   const decided = await deps.store.unitOfWork(async (tx): Promise<AppealDecided> => {
     await tx.lock(`appeal:${appealId}`);
-    const row = await tx.statements.findByAppeal(appealId);
-    if (!row?.appeal) throw new Refusal('not-found', NO_SUCH_APPEAL);
+    const found = await tx.statements.findByAppeal(appealId);
+    if (!found?.appeal) throw new Refusal('not-found', NO_SUCH_APPEAL);
+    // A hide is lifted under its ad's lock (its reports dismissed, the ad removed) or its
+    // member's (a ban): read it again under both, the member's first as everywhere.
+    if (found.kind === 'ad-hidden') {
+      await tx.lock(`account:${found.accountId}`);
+      await tx.lock(`ad:${found.adId}`);
+    }
+    const row = found.kind === 'ad-hidden' ? (await tx.statements.findByAppeal(appealId))! : found;
     if (row.decidedBy === moderator.accountId) throw new Refusal('forbidden', OWN_DECISION);
-    if (row.appeal.outcome !== null || row.accountId === null)
+    if (row.appeal!.outcome !== null || row.accountId === null)
       throw new Refusal('conflict', DECIDED_ALREADY);
+    if (row.liftedAt !== null) throw new Refusal('conflict', LIFTED_APPEAL_CLOSED);
     const at = now.toISOString();
     const reply = input.outcome === 'upheld' ? input.reply : null;
     if (

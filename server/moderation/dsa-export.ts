@@ -108,10 +108,10 @@ export function dsaStatementOf(row: StatementRow, site: DsaExportSite): DsaState
     category: CATEGORIES[reasonKey] ?? 'STATEMENT_CATEGORY_OTHER_VIOLATION_TC',
     content_date: (row.contentAt ?? row.decidedAt).slice(0, 10),
     application_date: row.decidedAt.slice(0, 10),
-    // Until an appeal reverses it: no end date is known.
+    // Until an appeal reverses it: no end date is known; a hide lifted or replaced ended then.
     ...(row.kind === 'account-banned'
       ? { end_date_account_restriction: null }
-      : { end_date_visibility_restriction: null }),
+      : { end_date_visibility_restriction: row.liftedAt?.slice(0, 10) ?? null }),
     decision_facts: [
       facts,
       `Reason: ${reason}.`,

@@ -2,6 +2,7 @@
 // (server/store/statements.ts): what was restricted and for how long, the clause, the facts, the
 // trigger, whether it was automatic, and where its appeal stands. The page, the moderators' appeal
 // list and the decision mail (statementLines) all say the same, from here.
+import { formatDate } from '../../src/format.ts';
 import { clauseOf, clausePath } from '../../src/schemas/terms-clauses.ts';
 import type { StatementView } from '../../src/pages/statement-view.ts';
 import type { StatementRow } from '../store/statements.ts';
@@ -32,7 +33,11 @@ function restrictionOf(row: StatementRow): { headline: string; restriction: stri
       return {
         headline: `Your ad ${title} was taken off the site after reports.`,
         restriction:
-          'The ad is off the site until a moderator has looked at the reports: it comes back if they find nothing wrong.',
+          row.liftedAt === null
+            ? 'The ad is off the site until a moderator has looked at the reports: it comes back if they find nothing wrong.'
+            : row.liftedFor === null
+              ? 'The ad was off the site until a moderator looked at the reports. They found nothing wrong, and the ad is back.'
+              : 'The ad was off the site until a moderator decided on it: they removed it (or closed the account), a decision with its own statement and its own appeal.',
       };
     case 'photo-removed':
       return {
@@ -62,7 +67,10 @@ function triggerOf(row: StatementRow): { trigger: string; automated: string } {
   if (row.automatedDecision)
     return {
       trigger: 'An automatic rule, after reports from members.',
-      automated: 'Automatic: no person decided. A moderator reviews the reports next.',
+      automated:
+        row.liftedAt === null
+          ? 'Automatic: no person decided. A moderator reviews the reports next.'
+          : 'Automatic: no person decided. A moderator then reviewed the reports.',
     };
   if (row.trigger === 'report')
     return {
@@ -75,8 +83,22 @@ function triggerOf(row: StatementRow): { trigger: string; automated: string } {
   };
 }
 
+/** What the member reads of a restriction a moderator lifted before any appeal decided it. */
+export const liftedWords = (row: StatementRow & { liftedAt: string }) =>
+  row.liftedFor === null
+    ? `Lifted on ${formatDate(row.liftedAt.slice(0, 10))}: a moderator found no breach.`
+    : `Replaced on ${formatDate(row.liftedAt.slice(0, 10))} by a moderator's decision, which you can read and appeal on its own.`;
+
 function appealOf(row: StatementRow, now: Date): StatementView['appeal'] {
   const appeal = row.appeal;
+  // Lifted with no appeal, or with one still open (closed by it): nothing is left to decide.
+  if (row.liftedAt !== null && (!appeal || appeal.outcome === null))
+    return {
+      state: 'lifted',
+      liftedAt: row.liftedAt,
+      ...(appeal ? { text: appeal.text } : {}),
+      ...(row.liftedFor !== null ? { replacedBy: row.liftedFor } : {}),
+    };
   if (!appeal)
     return now.toISOString() < row.appealUntil
       ? { state: 'open', until: row.appealUntil }
@@ -113,6 +135,8 @@ export function statementView(row: StatementRow, now: Date): StatementView {
     ...(facts.flags ? { flags: facts.flags } : {}),
     ...triggerOf(row),
     decidedAt: row.decidedAt,
+    ...(row.liftedAt !== null ? { lifted: liftedWords({ ...row, liftedAt: row.liftedAt }) } : {}),
+    ...(row.liftedFor !== null ? { replacedBy: row.liftedFor } : {}),
     appeal: appealOf(row, now),
   };
 }
@@ -129,6 +153,7 @@ export function statementLines(view: StatementView, baseUrl: string, appealUrl: 
     ...(view.reports ? [`Reports received: ${view.reports.join(', ')}.`] : []),
     ...(view.flags ? [`Flagged by automatic checks: ${view.flags.join(', ')}.`] : []),
     `What prompted it: ${view.trigger} ${view.automated}`,
+    ...(view.lifted ? [view.lifted] : []),
     view.appeal.state === 'open'
       ? `You can appeal until ${day(view.appeal.until)}: a moderator other than the one who decided reads it. Appeal here: ${appealUrl}`
       : `Read the whole statement: ${appealUrl}`,

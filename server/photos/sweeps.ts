@@ -2,7 +2,9 @@
 // server/index.ts, and by the tests with a moved clock):
 // - uploads on no ad made more than a day ago: kept for a post that was refused or abandoned;
 // - the photos of ads rejected or removed more than 30 days ago (the member had that long to see
-//   why), and of deleted ads (a backstop: deleting an ad deletes its photos);
+//   why) once that decision can no longer be reversed: its appeal upheld, or its 6 months over
+//   without one (as under 18: a year at least, upheld or not), so that a reversal brings the ad
+//   back with its photos; and of deleted ads (a backstop: deleting an ad deletes its photos);
 // - the sizes of photos a moderator removed, once the removal can no longer be reversed: its appeal
 //   upheld, or its 6 months over without one (a photo removed as under 18: a year at least, upheld
 //   or not). Until then they are kept out of public reach, for moderators only, so a reversal
@@ -21,7 +23,10 @@ import type { PhotoStorage } from './photo-storage.ts';
 const HOUR_MS = 60 * 60 * 1000;
 /** An upload on no ad is kept this long (a refused post's form keeps offering it meanwhile). */
 export const UPLOAD_KEPT_MS = 24 * HOUR_MS;
-/** A rejected ad's photos are kept this long after the rejection. */
+/**
+ * A rejected or removed ad's photos are kept this long after the decision at least, and longer
+ * while it can still be reversed (ofAdsGoneBefore).
+ */
 export const REJECTED_KEPT_MS = 30 * 24 * HOUR_MS;
 /** Bytes no photo names are kept this long (an upload may be between its bytes and its row). */
 export const ORPHAN_KEPT_MS = 24 * HOUR_MS;
@@ -77,7 +82,10 @@ export async function sweepPhotos(
   const ofRejectedAds = await deletePhotos(
     store,
     storage,
-    await store.photos.ofAdsGoneBefore(before(now, REJECTED_KEPT_MS)),
+    await store.photos.ofAdsGoneBefore(before(now, REJECTED_KEPT_MS), {
+      now: now.toISOString(),
+      preservedBefore: before(now, UNDER_18_PRESERVED_MS),
+    }),
   );
   // Bytes no photo names (in the database, or files of the PHOTOS_DIR folder).
   const orphanBlobs = await storage.deleteOrphans(new Date(now.getTime() - ORPHAN_KEPT_MS));

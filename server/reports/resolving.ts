@@ -50,6 +50,8 @@ export interface ResolveResult {
   removedAd?: MemberAdRow;
   /** A member's ad reports had hidden, back on the site after a dismissal (its member is mailed). */
   backAd?: MemberAdRow;
+  /** The member's appeal of that hide, open until the dismissal lifted it (the mail says so). */
+  backAppealClosed?: boolean;
   /** An editor's ad removed: off the site for good, content/ads/ should lose it too. */
   editorAdRemoved?: boolean;
   banned?: { accountId: number; email: string; removedAds: number; already: boolean };
@@ -111,7 +113,9 @@ export async function decideOnReports(
   }
   if (result.backAd)
     deps.mailer.send(
-      adBackAfterReportsMail(deps.mailSite(), result.backAd.accountEmail, result.backAd),
+      adBackAfterReportsMail(deps.mailSite(), result.backAd.accountEmail, result.backAd, {
+        appealClosed: result.backAppealClosed === true,
+      }),
     );
   if (result.banned && !result.banned.already && result.statementId)
     await mailBan(deps, result.banned.email, result.statementId);
@@ -225,7 +229,12 @@ async function dismiss({
     wasHidden !== undefined && wasHidden.why !== 'removed' && (await tx.hiddenAds.unhide(adId));
   if (back) result.publish = `dismissed the reports of ad ${adId}`;
   const backAd = back && wasHidden.kind === 'member' ? await tx.memberAds.find(adId) : undefined;
-  if (backAd) result.backAd = backAd;
+  if (backAd) {
+    result.backAd = backAd;
+    // Its hide's statement says it was lifted; an appeal of it still open is closed.
+    for (const id of await tx.statements.liftHides(adId, now.toISOString()))
+      if ((await tx.statements.find(id))?.appeal?.outcome === null) result.backAppealClosed = true;
+  }
   await tx.moderationLog.append({
     at: now.toISOString(),
     by: moderator,

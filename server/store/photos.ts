@@ -95,12 +95,6 @@ export interface PhotoStore extends RemovedPhotoStore {
   unreferencedKeys(keys: readonly string[]): Promise<string[]>;
   /** Uploads on no ad made before `before` (ISO time): abandoned, to be deleted. */
   uploadsBefore(before: string): Promise<number[]>;
-  /**
-   * Photos to be deleted with their ads: of ads rejected or removed (last changed) before
-   * `before` (but not a removed photo still kept for its appeal), and of deleted ads whenever
-   * (their deletion deletes them; this is the backstop).
-   */
-  ofAdsGoneBefore(before: string): Promise<number[]>;
   block(entry: BlockedPhoto): Promise<void>;
   /** Every blocked hash, oldest first. */
   blocked(): Promise<BlockedPhoto[]>;
@@ -281,37 +275,6 @@ export function photoStore({ db }: StoreContext): PhotoStore {
         .where('ad_id', 'is', null)
         .where('created_at', '<', before)
         .orderBy('id')
-        .execute();
-      return rows.map((row) => row.id);
-    },
-    async ofAdsGoneBefore(before) {
-      const rows = await db
-        .selectFrom('photos')
-        .innerJoin('member_ads', 'member_ads.id', 'photos.ad_id')
-        .select('photos.id as id')
-        .where((eb) =>
-          eb.or([
-            eb('member_ads.status', '=', 'deleted'),
-            eb.and([
-              eb('member_ads.status', 'in', ['rejected', 'removed']),
-              eb('member_ads.updated_at', '<', before),
-              // A photo removed on its own is kept while its removal can be appealed: it goes
-              // once removedPastKeeping's sweep took its sizes.
-              eb.or([
-                eb('photos.removed_at', 'is', null),
-                eb.not(
-                  eb.exists(
-                    eb
-                      .selectFrom('photo_variants')
-                      .select('photo_variants.key')
-                      .whereRef('photo_variants.photo_id', '=', 'photos.id'),
-                  ),
-                ),
-              ]),
-            ]),
-          ]),
-        )
-        .orderBy('photos.id')
         .execute();
       return rows.map((row) => row.id);
     },

@@ -338,4 +338,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX photo_hash_chunks_by_photo ON photo_hash_chunks(photo_id);
    ALTER TABLE photos ADD COLUMN duplicate_of bigint;`,
+  // Migration 11: a restriction lifted before an appeal decided it, and statements by ad (SQLite's
+  // migration 16, whose comments say what each is).
+  `ALTER TABLE decision_statements ADD COLUMN lifted_at ${text};
+   ALTER TABLE decision_statements ADD COLUMN lifted_for bigint;
+   CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
 ];

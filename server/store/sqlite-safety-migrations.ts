@@ -1,9 +1,9 @@
-// The SQLite schema's migrations 10 to 15 (sqlite-migrations.ts says how migrations run; these are
+// The SQLite schema's migrations 10 to 16 (sqlite-migrations.ts says how migrations run; these are
 // appended to its list, in this order): the tables of the trust and safety features, fraud notices
 // and the scam shield on messages (issue 29), statements of reasons and appeals (issue 30), the
 // photos' explicit-image score, the moderators' photo settings and the duplicate-photo index
-// (issue 31). Append new ones in sqlite-migrations.ts's list after
-// these; never edit one that has shipped. Each has its twin in postgres-migrations.ts.
+// (issue 31), restrictions lifted before an appeal (issue 30). Append new ones in
+// sqlite-migrations.ts's list after these; never edit one that has shipped. Each has its twin in postgres-migrations.ts.
 export const SAFETY_MIGRATIONS: readonly string[] = [
   // Fraud bans tell the people who talked with the account (docs/product.md section 7, issue 29):
   // one row per banned account and member who answered it, written in the ban's (or the removal's)
@@ -153,4 +153,14 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX photo_hash_chunks_by_photo ON photo_hash_chunks(photo_id);
    ALTER TABLE photos ADD COLUMN duplicate_of INTEGER;`,
+  // A restriction lifted before an appeal decided it (docs/product.md section 6, issue 30):
+  // decision_statements.lifted_at: when a moderator ended it before any appeal decided it (a hide
+  // by reports: its reports dismissed, or the ad removed or its account banned instead), NULL
+  // otherwise; such a statement offers no appeal, and its open appeal is closed. lifted_for: the
+  // statement of the decision that replaced it (the removal, the ban); NULL: no breach found.
+  // The index by ad: the hourly photo sweep asks, of each rejected or removed ad, whether its
+  // decision can still be appealed (its photos are kept meanwhile).
+  `ALTER TABLE decision_statements ADD COLUMN lifted_at TEXT;
+   ALTER TABLE decision_statements ADD COLUMN lifted_for INTEGER;
+   CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
 ];

@@ -70,6 +70,10 @@ export interface StatementRow extends Omit<NewStatement, 'adId' | 'photoId'> {
   id: number;
   adId: number | null;
   photoId: number | null;
+  /** When a moderator lifted the restriction before any appeal decided it; null: not lifted. */
+  liftedAt: string | null;
+  /** The statement of the decision that replaced it (a removal, a ban); null: no breach found. */
+  liftedFor: number | null;
   /** Its appeal, once filed. */
   appeal: AppealRow | null;
 }
@@ -92,12 +96,19 @@ export interface StatementStore {
    * `limit` (the export of statements, server/moderation/dsa-export.ts, pages through them).
    */
   decidedSince(since: string, afterId: number, limit: number): Promise<StatementRow[]>;
-  /** Open appeals' statements, the oldest appeal first. */
+  /**
+   * Marks the ad's hides by reports lifted at `at`: a moderator dismissed the reports and the ad is
+   * back, or (`replacedBy`, that decision's statement) removed the ad or banned its account
+   * instead. All not lifted yet and not reversed on appeal. An appeal of one still open is closed
+   * by it (no longer listed, no longer decided). Their ids.
+   */
+  liftHides(adId: number, at: string, replacedBy?: number): Promise<number[]>;
+  /** Open appeals' statements (of restrictions not lifted), the oldest appeal first. */
   openAppeals(limit: number): Promise<StatementRow[]>;
   openAppealCount(): Promise<number>;
   /** The statement of an appeal. */
   findByAppeal(appealId: number): Promise<StatementRow | undefined>;
-  /** Decides an open appeal; false when it was decided already. */
+  /** Decides an open appeal; false when it was decided already, or its restriction lifted. */
   decideAppeal(
     appealId: number,
     decision: { outcome: 'upheld' | 'reversed'; reply: string | null; by: number; at: string },
@@ -138,6 +149,8 @@ export function statementStore({ db }: StoreContext): StatementStore {
     decidedAt: row.decided_at,
     contentAt: row.content_at,
     appealUntil: row.appeal_until,
+    liftedAt: row.lifted_at,
+    liftedFor: row.lifted_for === null ? null : Number(row.lifted_for),
     appeal:
       row.appeal_id === null
         ? null
@@ -215,10 +228,33 @@ export function statementStore({ db }: StoreContext): StatementStore {
         .execute();
       return found.map(rowOf);
     },
+    async liftHides(adId, at, replacedBy) {
+      if (!isStorableId(adId)) return [];
+      const lifted = await db
+        .updateTable('decision_statements')
+        .set({ lifted_at: at, lifted_for: replacedBy ?? null })
+        .where('ad_id', '=', adId)
+        .where('kind', '=', 'ad-hidden')
+        .where('lifted_at', 'is', null)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('appeals')
+                .select('appeals.id')
+                .whereRef('appeals.statement_id', '=', 'decision_statements.id')
+                .where('appeals.outcome', '=', 'reversed'),
+            ),
+          ),
+        )
+        .returning('id')
+        .execute();
+      return lifted.map((row) => Number(row.id)).sort((a, b) => a - b);
+    },
     async openAppeals(limit) {
       const found = await rows()
         .where('a.id', 'is not', null)
         .where('a.outcome', 'is', null)
+        .where('s.lifted_at', 'is', null)
         .orderBy('a.filed_at')
         .orderBy('a.id')
         .limit(limit)
@@ -228,8 +264,10 @@ export function statementStore({ db }: StoreContext): StatementStore {
     async openAppealCount() {
       const { n } = await db
         .selectFrom('appeals')
+        .innerJoin('decision_statements as s', 's.id', 'appeals.statement_id')
         .select(sql<number>`cast(count(*) as integer)`.as('n'))
-        .where('outcome', 'is', null)
+        .where('appeals.outcome', 'is', null)
+        .where('s.lifted_at', 'is', null)
         .executeTakeFirstOrThrow();
       return Number(n);
     },
@@ -249,6 +287,16 @@ export function statementStore({ db }: StoreContext): StatementStore {
         })
         .where('id', '=', appealId)
         .where('outcome', 'is', null)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('decision_statements')
+                .select('decision_statements.id')
+                .whereRef('decision_statements.id', '=', 'appeals.statement_id')
+                .where('decision_statements.lifted_at', 'is not', null),
+            ),
+          ),
+        )
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -292,6 +292,14 @@ export interface DecisionStatementsTable {
   /** When the content decided on was submitted (or the account made, for a ban). */
   content_at: string | null;
   appeal_until: string;
+  /**
+   * When the restriction ended before any appeal decided it (a hide by reports: its reports
+   * dismissed, or the ad removed or banned instead): it offers no appeal since, and an appeal
+   * still open was closed by it.
+   */
+  lifted_at: string | null;
+  /** The statement of the decision that replaced it; null: lifted, no breach found. */
+  lifted_for: number | null;
 }
 
 export type StatementKind =

@@ -3,6 +3,7 @@
 // it was automatic, and where its appeal stands. On /account, the decision's page and, for
 // moderators, beside an appeal (src/pages/statement-view.ts).
 import { formatDate, formatMoment } from '../format.ts';
+import { decisionPagePath } from '../paths.ts';
 import type { AppealState, StatementView } from '../pages/statement-view.ts';
 
 export function StatementOfReasons({
@@ -81,6 +82,17 @@ export function StatementOfReasons({
         <dd>{statement.automated}</dd>
         <dt>Decided</dt>
         <dd>{formatMoment(statement.decidedAt)}</dd>
+        {statement.lifted && (
+          <>
+            <dt>{statement.replacedBy ? 'Replaced' : 'Lifted'}</dt>
+            <dd>
+              {statement.lifted}{' '}
+              {statement.replacedBy && !forModerators && (
+                <a href={decisionPagePath(statement.replacedBy)}>Read that decision</a>
+              )}
+            </dd>
+          </>
+        )}
         <dt>Appeal</dt>
         <dd>
           {forModerators && statement.appeal.state === 'in-review' ? (
@@ -121,6 +133,23 @@ function AppealStatus({ appeal, appealHref }: { appeal: AppealState; appealHref?
           <span className="ad-status ad-status--rejected">Upheld</span> A moderator read your appeal
           on {formatDate(appeal.decidedAt.slice(0, 10))} and the decision stands: {appeal.reply}
         </>
+      );
+    case 'lifted':
+      return appeal.text !== undefined ? (
+        <>
+          <span className="ad-status ad-status--live">Closed</span> The restriction{' '}
+          {appeal.replacedBy ? 'was replaced by another decision' : 'was lifted'} on{' '}
+          {formatDate(appeal.liftedAt.slice(0, 10))} before a moderator decided your appeal, so
+          there is nothing left to appeal here. Your appeal is closed.
+          {appeal.replacedBy && ' You can appeal the decision that replaced it.'}
+        </>
+      ) : appeal.replacedBy ? (
+        <>
+          The restriction was replaced by another decision, so there is nothing to appeal here: you
+          can appeal that decision.
+        </>
+      ) : (
+        <>The restriction was lifted, so there is nothing to appeal.</>
       );
     case 'reversed':
       return (

@@ -9,7 +9,12 @@ export type AppealState =
   | { state: 'closed'; until: string }
   | { state: 'in-review'; filedAt: string; text: string }
   | { state: 'upheld'; decidedAt: string; text: string; reply: string }
-  | { state: 'reversed'; decidedAt: string; text: string };
+  | { state: 'reversed'; decidedAt: string; text: string }
+  /**
+   * The restriction was lifted before any appeal decided it: none to make; `text`: one closed;
+   * `replacedBy`: the decision that replaced it (its own statement, its own appeal).
+   */
+  | { state: 'lifted'; liftedAt: string; text?: string; replacedBy?: number };
 
 export interface StatementView {
   id: number;
@@ -34,5 +39,9 @@ export interface StatementView {
   trigger: string;
   automated: string;
   decidedAt: string;
+  /** "Lifted on 26 November 2026: a moderator found no breach." when a moderator ended it. */
+  lifted?: string;
+  /** The decision that replaced it (a removal, a ban), when one did. */
+  replacedBy?: number;
   appeal: AppealState;
 }

@@ -18,6 +18,8 @@ let dir: string;
 let t: TestStore;
 
 const AT = '2026-11-20T10:00:00.000Z';
+/** No decision holds the photos of an ad without one: any clock will do. */
+const KEEP = { now: AT, preservedBefore: '2025-11-20T10:00:00.000Z' };
 const key = (n: number) => n.toString(16).padStart(32, '0');
 
 const photo = (accountId: number, keys: number[]): NewPhoto => ({
@@ -251,17 +253,157 @@ describe('photos', () => {
       '2026-10-01T00:00:00.000Z',
       adId,
     );
-    expect(await t.store.photos.ofAdsGoneBefore('2026-10-31T00:00:00.000Z')).toEqual([onAd]);
-    expect(await t.store.photos.ofAdsGoneBefore('2026-09-30T00:00:00.000Z')).toEqual([]);
+    expect(await t.store.photos.ofAdsGoneBefore('2026-10-31T00:00:00.000Z', KEEP)).toEqual([onAd]);
+    expect(await t.store.photos.ofAdsGoneBefore('2026-09-30T00:00:00.000Z', KEEP)).toEqual([]);
     await t.sql.run("UPDATE member_ads SET status = 'removed' WHERE id = ?", adId);
-    expect(await t.store.photos.ofAdsGoneBefore('2026-10-31T00:00:00.000Z')).toEqual([onAd]);
+    expect(await t.store.photos.ofAdsGoneBefore('2026-10-31T00:00:00.000Z', KEEP)).toEqual([onAd]);
     // A deleted ad's photos, whenever: a backstop for a deletion that stopped half-way.
     await t.sql.run(
       "UPDATE member_ads SET status = 'deleted', updated_at = ? WHERE id = ?",
       '2026-11-20T00:00:00.000Z',
       adId,
     );
-    expect(await t.store.photos.ofAdsGoneBefore('2026-09-30T00:00:00.000Z')).toEqual([onAd]);
+    expect(await t.store.photos.ofAdsGoneBefore('2026-09-30T00:00:00.000Z', KEEP)).toEqual([onAd]);
+  });
+
+  it("keeps a rejected or removed ad's photos while its decision can be reversed; under 18 a year", async () => {
+    const decidedAt = '2026-01-10T00:00:00.000Z';
+    const goneAd = async (n: number, status: 'rejected' | 'removed', at = decidedAt) => {
+      const adId = await ad(7);
+      const photoId = await t.store.photos.insert(photo(7, [n]));
+      await t.store.photos.attach([photoId], adId, 7);
+      await t.sql.run(
+        'UPDATE member_ads SET status = ?, updated_at = ? WHERE id = ?',
+        status,
+        at,
+        adId,
+      );
+      return { adId, photoId };
+    };
+    const decide = async (
+      kind: 'ad-rejected' | 'ad-removed' | 'account-banned',
+      adId: number | null,
+      reasonKey = 'spam',
+    ) =>
+      t.store.statements.insert({
+        logId: await t.store.moderationLog.append({
+          at: decidedAt,
+          by: { name: 'test' },
+          action: kind === 'account-banned' ? 'ban' : 'remove',
+          adId,
+          accountId: 7,
+          accountEmail: null,
+          reason: 'Spam',
+          note: null,
+        }),
+        accountId: 7,
+        kind,
+        adId,
+        reasonKey,
+        clause: '4.5',
+        facts: { reason: 'Spam' },
+        trigger: 'moderator',
+        automatedDetection: false,
+        automatedDecision: false,
+        decidedBy: 8,
+        decidedAt,
+        contentAt: decidedAt,
+        appealUntil: '2026-07-10T00:00:00.000Z',
+      });
+    // Removed before the ban, without a statement (before statements were kept): 30 days only.
+    const before = await goneAd(61, 'removed', '2026-01-01T00:00:00.000Z');
+    const rejected = await goneAd(62, 'rejected');
+    await decide('ad-rejected', rejected.adId);
+    const appealed = await goneAd(63, 'removed');
+    const appealedStatement = await decide('ad-removed', appealed.adId);
+    const under18 = await goneAd(64, 'removed');
+    const under18Statement = await decide('ad-removed', under18.adId, 'under-18');
+    const banned = await goneAd(65, 'removed');
+    await decide('account-banned', null);
+    const gone = (now: string, preservedBefore: string) =>
+      t.store.photos.ofAdsGoneBefore('2026-02-10T00:00:00.000Z', { now, preservedBefore });
+
+    // Within the 6 months: only the ad no decision holds.
+    expect(await gone('2026-03-01T00:00:00.000Z', '2025-03-01T00:00:00.000Z')).toEqual([
+      before.photoId,
+    ]);
+    // Appealed, in review: held past the deadline; upheld, it goes.
+    await t.store.statements.fileAppeal({
+      statementId: appealedStatement,
+      accountId: 7,
+      text: 'Mine.',
+      filedAt: '2026-06-01T00:00:00.000Z',
+    });
+    const late = () => gone('2026-08-01T00:00:00.000Z', '2025-08-01T00:00:00.000Z');
+    expect(await late()).toEqual([before.photoId, rejected.photoId, banned.photoId]);
+    const appealId = (await t.store.statements.find(appealedStatement))!.appeal!.id;
+    await t.store.statements.decideAppeal(appealId, {
+      outcome: 'upheld',
+      reply: 'No.',
+      by: 9,
+      at: '2026-07-20T00:00:00.000Z',
+    });
+    expect(await late()).toEqual([
+      before.photoId,
+      rejected.photoId,
+      appealed.photoId,
+      banned.photoId,
+    ]);
+    // Under 18: a year from the decision, appealed or not.
+    expect(await gone('2027-01-11T00:00:00.000Z', '2026-01-11T00:00:00.000Z')).toContain(
+      under18.photoId,
+    );
+    expect(await t.store.statements.find(under18Statement)).toMatchObject({
+      reasonKey: 'under-18',
+    });
+  });
+
+  it('a ban holds the photos of the ads it removed, not of those removed before it', async () => {
+    const at = '2026-01-10T00:00:00.000Z';
+    const adOf = async (n: number, updatedAt: string) => {
+      const adId = await ad(7);
+      const photoId = await t.store.photos.insert(photo(7, [n]));
+      await t.store.photos.attach([photoId], adId, 7);
+      await t.sql.run(
+        "UPDATE member_ads SET status = 'removed', updated_at = ? WHERE id = ?",
+        updatedAt,
+        adId,
+      );
+      return photoId;
+    };
+    const earlier = await adOf(71, '2025-12-01T00:00:00.000Z');
+    const withBan = await adOf(72, at);
+    await t.store.statements.insert({
+      logId: await t.store.moderationLog.append({
+        at,
+        by: { name: 'test' },
+        action: 'ban',
+        adId: null,
+        accountId: 7,
+        accountEmail: null,
+        reason: 'Spam',
+        note: null,
+      }),
+      accountId: 7,
+      kind: 'account-banned',
+      reasonKey: 'spam',
+      clause: '4.5',
+      facts: { reason: 'Spam' },
+      trigger: 'moderator',
+      automatedDetection: false,
+      automatedDecision: false,
+      decidedBy: 8,
+      decidedAt: at,
+      contentAt: at,
+      appealUntil: '2026-07-10T00:00:00.000Z',
+    });
+    const gone = (now: string) =>
+      t.store.photos.ofAdsGoneBefore('2026-02-10T00:00:00.000Z', {
+        now,
+        preservedBefore: '2025-01-01T00:00:00.000Z',
+      });
+    expect(await gone('2026-03-01T00:00:00.000Z')).toEqual([earlier]);
+    expect(await gone('2026-07-11T00:00:00.000Z')).toEqual([earlier, withBan]);
   });
 
   it('remembers blocked hashes in order', async () => {
