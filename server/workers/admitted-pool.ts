@@ -35,7 +35,7 @@ export type StartWorker<Message, Answer> = (events: WorkerEvents<Answer>) => Poo
 export interface AdmittedPoolSettings<Input, Message, Answer extends { id: number }, Output> {
   /** Workers running at most. */
   workers: number;
-  /** The longest a job may be expected to wait for a worker; one that would wait longer is refused. */
+  /** The longest a job may be expected to wait for a worker; longer, refused. */
   maxWaitMs: number;
   /** Milliseconds one unit of a job's cost is taken to last until some have been measured. */
   expectedMsPerCost: number;
@@ -232,7 +232,10 @@ export function createAdmittedPool<Input, Message, Answer extends { id: number }
         dispatch();
       });
     },
-    /** Jobs running and waiting, workers started, the measured time of a unit of cost and the wait a new job would have. */
+    /**
+     * Jobs running and waiting, workers started, the measured time of a unit of cost and the wait
+     * a new job would have.
+     */
     load: () => ({
       running: slots.filter((slot) => slot.job).length,
       queued: queue.length,

@@ -56,13 +56,14 @@ function doublingPool(settings: Settings) {
 /** Workers that answer only when the test releases the oldest job they hold. */
 function heldWorkers() {
   const held: (() => void)[] = [];
+  const stopped = { count: 0 };
   const start: StartWorker<Doubling, Doubling> = (events) => ({
     send: ({ id, n }) => void held.push(() => events.answer({ id, n: n * 2 })),
     keepAlive: () => {},
     kill: () => {},
-    stop: async () => {},
+    stop: async () => void stopped.count++,
   });
-  return { start, held, release: () => held.shift()!() };
+  return { start, held, stopped, release: () => held.shift()!() };
 }
 
 /** Runs a job whose end the test does not wait for (the pool's closing fails it). */
@@ -126,6 +127,15 @@ describe('admission by the expected wait', () => {
     expect(refusal(() => pool.admit()).retryAfterSeconds).toBe(2);
   });
 
+  it('counts the jobs waiting by their cost', () => {
+    const pool = doublingPool({ start: heldWorkers().start });
+    leave(pool.run(1));
+    // About 1 s ahead: admitted, though it costs 3.
+    leave(pool.run(2, 3));
+    // About 1 + 3 s ahead: refused by 2.5 s → 3.
+    expect(refusal(() => pool.admit()).retryAfterSeconds).toBe(3);
+  });
+
   it('with spread turns, tells the refused turns one job apart, up to the bound beyond the room', () => {
     const workers = heldWorkers();
     const pool = doublingPool({
@@ -165,6 +175,18 @@ describe('admission by the expected wait', () => {
 });
 
 describe('workers', () => {
+  it('stops a worker idle for idleMs and forgets it', async () => {
+    const workers = heldWorkers();
+    const pool = doublingPool({ start: workers.start, idleMs: 30 });
+    const job = pool.run(1);
+    workers.release();
+    expect(await job).toBe(2);
+    expect(pool.load().workers).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(workers.stopped.count).toBe(1);
+    expect(pool.load().workers).toBe(0);
+  });
+
   it('a thread that dies fails its job only: the next job gets a new thread', async () => {
     const pool = doublingPool({
       start: threadWorker(DOUBLING_THREAD, threadTexts),
