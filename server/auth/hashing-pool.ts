@@ -7,9 +7,10 @@
 // its length: a burst of sign-ups is taken as long as the wait stays under a few seconds, and past
 // that refused at once (503 with Retry-After: when its turn is expected) instead of piling up.
 // The time of a hash is measured per MiB of scrypt memory (its cost), so hashes of an older, lower
-// cost count for what they take.
+// cost count for what they take. The queue, its admission and the threads' lives are the one
+// admitted worker pool (server/workers/admitted-pool.ts); what is hashing's own is here.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { createAdmittedPool, threadWorker } from '../workers/admitted-pool.ts';
 
 export interface HashingPoolSettings {
   /**
@@ -50,9 +51,6 @@ export class HashingBusy extends Error {
 /** Niceness of hashing threads: 10 gives them about a tenth of a core that pages also want. */
 const HASHING_NICENESS = 10;
 
-/** Weight of the latest hash in the running average of their durations. */
-const AVERAGE_WEIGHT = 0.2;
-
 /** The memory of a scrypt hash in MiB: what its time is measured in. */
 const mibOf = ({ N, r }: Pick<ScryptJob, 'N' | 'r'>) => (128 * N * r) / 2 ** 20;
 
@@ -66,29 +64,21 @@ try {
   const threadId = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
   require('node:os').setPriority(threadId, ${HASHING_NICENESS});
 } catch {}
-parentPort.on('message', ({ password, salt, keyLength, N, r, p }) => {
+parentPort.on('message', ({ id, password, salt, keyLength, N, r, p }) => {
   try {
     const key = scryptSync(password, salt, keyLength, { N, r, p, maxmem: 256 * N * r });
-    parentPort.postMessage({ key });
+    parentPort.postMessage({ id, key });
   } catch (error) {
-    parentPort.postMessage({ error: String(error && error.message) });
+    parentPort.postMessage({ id, error: String(error && error.message) });
   }
 });
 `;
 
-interface Job {
-  input: ScryptJob;
-  mib: number;
-  resolve: (key: Buffer) => void;
-  reject: (error: Error) => void;
-}
-
-interface Slot {
-  worker: Worker;
-  job?: Job;
-  /** When the job it runs was handed to it (performance.now()). */
-  startedAt: number;
-  idleTimer?: NodeJS.Timeout;
+/** What a hashing thread answers: the key, or why not. */
+interface HashAnswer {
+  id: number;
+  key?: Uint8Array;
+  error?: string;
 }
 
 // One thread on 2 cores cannot keep up with a burst: a hash costs about 140 ms of a core, so 200
@@ -97,113 +87,24 @@ export const defaultHashingThreads = () => Math.max(1, Math.min(2, availablePara
 
 export function createHashingPool(settings: HashingPoolSettings = {}) {
   const threads = Math.max(1, settings.threads ?? defaultHashingThreads());
-  const maxWaitMs = Math.max(0, settings.maxWaitMs ?? 10_000);
-  const idleMs = settings.idleMs ?? 60_000;
-  const slots: Slot[] = [];
-  const queue: Job[] = [];
-  // A running average of a hash's duration per MiB (from handing it to a thread to its key): what
-  // the expected wait is counted in. It follows the machine: slower while pages take the cores.
-  let msPerMiB = Math.max(0.001, settings.expectedMsPerMiB ?? 3);
-  // The MiB of the hashes waiting in the queue.
-  let queuedMiB = 0;
-  // The turn the last refused request was told to come back at (performance.now()).
-  let lastTurn = -Infinity;
-
-  /** How long a hash asked for now would wait for a thread, by the hashes ahead of it. */
-  function expectedWaitMs(now: number): number {
-    const running = slots.filter((slot) => slot.job);
-    if (running.length < threads && queue.length === 0) return 0;
-    const leftOfRunning = running.reduce(
-      (sum, slot) => sum + Math.max(0, slot.job!.mib * msPerMiB - (now - slot.startedAt)),
-      0,
-    );
-    return (leftOfRunning + queuedMiB * msPerMiB) / threads;
-  }
-
-  /**
-   * When a refused request should come back. Room is expected once the wait has fallen to the
-   * bound; the refused are told turns one hash apart from there, so that they come back about as
-   * fast as the threads take them, not all in the same second. The turns reach at most the bound
-   * beyond the room (the queue holds that much work, so the threads never run dry meanwhile):
-   * clients that never come back (an attack) could otherwise push every later turn out without
-   * end. Past that, a turn is drawn anywhere in that span, so the overflow does not come back at
-   * one instant either, and whoever still finds no room is given a new turn.
-   */
-  function turnFor(now: number, waitMs: number, mib: number): number {
-    const room = now + waitMs - maxWaitMs;
-    const next = Math.max(room, lastTurn + (mib * msPerMiB) / threads);
-    if (next <= room + maxWaitMs) return (lastTurn = next);
-    return room + Math.random() * maxWaitMs;
-  }
-
-  function startSlot(): Slot {
-    const slot: Slot = { worker: new Worker(WORKER_SOURCE, { eval: true }), startedAt: 0 };
-    slot.worker.on('message', (answer: { key?: Uint8Array; error?: string }) => {
-      const job = slot.job;
-      slot.job = undefined;
-      if (job) {
-        if (answer.key) job.resolve(Buffer.from(answer.key));
-        else job.reject(new Error(answer.error ?? 'scrypt failed'));
-      }
-      next(slot);
-    });
-    const lose = (error: Error) => {
-      if (slots.includes(slot)) slots.splice(slots.indexOf(slot), 1);
-      clearTimeout(slot.idleTimer);
-      slot.job?.reject(error);
-      slot.job = undefined;
-      dispatch();
-    };
-    slot.worker.on('error', lose);
-    slot.worker.on('exit', (code) => {
-      if (slots.includes(slot)) lose(new Error(`The hashing thread stopped (exit code ${code}).`));
-    });
-    slots.push(slot);
-    return slot;
-  }
-
-  function run(slot: Slot, job: Job) {
-    clearTimeout(slot.idleTimer);
-    const started = performance.now();
-    slot.startedAt = started;
-    slot.job = {
-      ...job,
-      resolve: (key) => {
-        const tookMsPerMiB = (performance.now() - started) / job.mib;
-        msPerMiB = msPerMiB * (1 - AVERAGE_WEIGHT) + tookMsPerMiB * AVERAGE_WEIGHT;
-        job.resolve(key);
-      },
-    };
-    // Only a thread with work keeps the process alive.
-    slot.worker.ref();
-    slot.worker.postMessage(job.input);
-  }
-
-  function takeQueued(): Job | undefined {
-    const job = queue.shift();
-    // Summed afresh when the queue empties, so rounding never adds up.
-    queuedMiB = queue.length === 0 ? 0 : queuedMiB - (job?.mib ?? 0);
-    return job;
-  }
-
-  function next(slot: Slot) {
-    const job = takeQueued();
-    if (job) return run(slot, job);
-    slot.worker.unref();
-    slot.idleTimer = setTimeout(() => {
-      slots.splice(slots.indexOf(slot), 1);
-      void slot.worker.terminate();
-    }, idleMs);
-    slot.idleTimer.unref();
-  }
-
-  function dispatch() {
-    while (queue.length > 0) {
-      const slot = slots.find((each) => !each.job) ?? (slots.length < threads ? startSlot() : null);
-      if (!slot) return;
-      run(slot, takeQueued()!);
-    }
-  }
+  const pool = createAdmittedPool({
+    workers: threads,
+    maxWaitMs: Math.max(0, settings.maxWaitMs ?? 10_000),
+    // Counted per MiB: the hashes ahead weigh what they take.
+    expectedMsPerCost: Math.max(0.001, settings.expectedMsPerMiB ?? 3),
+    idleMs: settings.idleMs ?? 60_000,
+    start: threadWorker<ScryptJob & { id: number }, HashAnswer>(WORKER_SOURCE, {
+      stopped: (how) => `The hashing thread stopped (${how}).`,
+    }),
+    message: (input: ScryptJob, id) => ({ ...input, id }),
+    settle(answer) {
+      if (answer.key) return Buffer.from(answer.key);
+      throw new Error(answer.error ?? 'scrypt failed');
+    },
+    busy: (retryAfterSeconds) => new HashingBusy(retryAfterSeconds),
+    spreadTurns: true,
+    closedMessage: 'The hashing pool was closed.',
+  });
 
   return {
     threads,
@@ -211,40 +112,16 @@ export function createHashingPool(settings: HashingPoolSettings = {}) {
      * Derives a scrypt key on a pool thread; rejects with HashingBusy when it would wait longer
      * than `maxWaitMs` for one.
      */
-    scrypt(input: ScryptJob): Promise<Buffer> {
-      const now = performance.now();
-      const mib = mibOf(input);
-      const waitMs = expectedWaitMs(now);
-      if (waitMs > maxWaitMs) {
-        const turnInMs = turnFor(now, waitMs, mib) - now;
-        return Promise.reject(new HashingBusy(Math.max(1, Math.ceil(turnInMs / 1000))));
-      }
-      return new Promise<Buffer>((resolve, reject) => {
-        queue.push({ input, mib, resolve, reject });
-        queuedMiB += mib;
-        dispatch();
-      });
-    },
+    scrypt: (input: ScryptJob): Promise<Buffer> => pool.run(input, mibOf(input)),
     /**
      * Hashes running and waiting, the measured time of a hash per MiB and the wait a new one would
      * have, for tests and the benchmark.
      */
-    load: () => ({
-      running: slots.filter((slot) => slot.job).length,
-      queued: queue.length,
-      msPerMiB,
-      waitMs: expectedWaitMs(performance.now()),
-    }),
-    async close(): Promise<void> {
-      queuedMiB = 0;
-      for (const job of queue.splice(0)) job.reject(new Error('The hashing pool was closed.'));
-      await Promise.all(
-        slots.splice(0).map((slot) => {
-          clearTimeout(slot.idleTimer);
-          return slot.worker.terminate();
-        }),
-      );
+    load() {
+      const { running, queued, msPerCost, waitMs } = pool.load();
+      return { running, queued, msPerMiB: msPerCost, waitMs };
     },
+    close: () => pool.close(),
   };
 }
 
