@@ -334,7 +334,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      photo_id bigint NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
      account_id bigint NOT NULL,
      phash ${text} NOT NULL,
-     PRIMARY KEY (chunk, value, photo_id)
+     PRIMARY KEY (chunk, value, photo_id) INCLUDE (account_id, phash)
    );
    CREATE INDEX photo_hash_chunks_by_photo ON photo_hash_chunks(photo_id);
    ALTER TABLE photos ADD COLUMN duplicate_of bigint;`,
