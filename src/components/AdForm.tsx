@@ -1,7 +1,7 @@
 import { createElement, type ReactNode } from 'react';
 import { FormStatus } from './Banner.tsx';
 import { PhotoField } from './PhotoField.tsx';
-import type { FormPhoto } from '../schemas/ad-form.ts';
+import type { AdFieldName, FormPhoto } from '../schemas/ad-form.ts';
 import {
   AD_AGE_MAX,
   AD_AGE_MIN,
@@ -11,10 +11,8 @@ import {
 } from '../schemas/ad-limits.ts';
 import { SEEKS_LABELS, type Seeks } from '../schemas/seeks.ts';
 
-export type AdFormValues = Record<
-  'state' | 'city' | 'age' | 'seeks' | 'title' | 'description',
-  string
->;
+/** What the member typed in each field, as text. */
+export type AdFormValues = Record<AdFieldName, string>;
 
 export interface AdFormProps {
   /** Where the form posts: /api/ads, or /api/ads/{id}/edit. */
