@@ -1,4 +1,6 @@
 // https://vike.dev/Page
+import { SubmitButton } from '../../components/Button.tsx';
+import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { MessageForm } from '../../components/MessageForm.tsx';
 import { MessageTime } from '../../components/MessageTime.tsx';
@@ -26,17 +28,12 @@ export default function Page() {
   if (data.pageMissing) return <PageMissing view={data.pageMissing} />;
   if (!conversation)
     return (
-      <section className="container container--form form-page">
-        <h1>Conversation not found</h1>
-        <div className="form-card">
-          <p>We couldn&apos;t find that conversation among yours.</p>
-          <p>
-            <a className="button button--primary" href={messagesPath()}>
-              Go to your messages
-            </a>
-          </p>
-        </div>
-      </section>
+      <FormCardPage
+        title="Conversation not found"
+        next={{ href: messagesPath(), label: 'Go to your messages' }}
+      >
+        <p>We couldn&apos;t find that conversation among yours.</p>
+      </FormCardPage>
     );
   const c = conversation;
   // The newest page: where the latest message, the reply form and reading (marking read) are.
@@ -225,9 +222,9 @@ function Safety({ conversation }: { conversation: ConversationView }) {
               You blocked this member. Unblocking lets you write to each other again, and lets them
               reply to your ads.
             </p>
-            <button className="button button--secondary button--small" type="submit">
+            <SubmitButton kind="secondary" size="small">
               Unblock this member
-            </button>
+            </SubmitButton>
           </form>
         ) : (
           <form
@@ -240,9 +237,9 @@ function Safety({ conversation }: { conversation: ConversationView }) {
               Blocking stops all messages between you, in this conversation and any other, and they
               can no longer reply to your ads. You can unblock them here at any time.
             </p>
-            <button className="button button--danger button--small" type="submit">
+            <SubmitButton kind="danger" size="small">
               Block this member
-            </button>
+            </SubmitButton>
           </form>
         ))}
       <p className="conversation__report">

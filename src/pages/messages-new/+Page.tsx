@@ -1,4 +1,6 @@
 // https://vike.dev/Page
+import { ButtonLink } from '../../components/Button.tsx';
+import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdBadges } from '../../components/AdBadges.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { MessageForm } from '../../components/MessageForm.tsx';
@@ -12,21 +14,12 @@ export default function Page() {
   const { target } = data;
   if (target.kind === 'not-found')
     return (
-      <section className="container container--form form-page">
-        <h1>Ad not found</h1>
-        <div className="form-card">
-          {data.error && <Banner>{data.error}</Banner>}
-          <p>
-            We couldn&apos;t find the ad you wanted to reply to. It may have expired or been
-            removed.
-          </p>
-          <p>
-            <a className="button button--primary" href={homePath()}>
-              Browse ads
-            </a>
-          </p>
-        </div>
-      </section>
+      <FormCardPage title="Ad not found" next={{ href: homePath(), label: 'Browse ads' }}>
+        {data.error && <Banner>{data.error}</Banner>}
+        <p>
+          We couldn&apos;t find the ad you wanted to reply to. It may have expired or been removed.
+        </p>
+      </FormCardPage>
     );
   if (target.kind === 'unavailable')
     return (
@@ -38,9 +31,9 @@ export default function Page() {
             {target.why}
           </p>
           <p className="button-row">
-            <a className="button button--primary" href={homePath()}>
+            <ButtonLink kind="primary" href={homePath()}>
               Browse ads
-            </a>
+            </ButtonLink>
           </p>
         </div>
       </section>
@@ -72,9 +65,9 @@ function AdSummary({ ad }: { ad: CompiledAd }) {
 function Body({ data, ad }: { data: Data; ad: CompiledAd }) {
   const backToAd = (
     <div className="button-row">
-      <a className="button button--secondary" href={adPath(ad.state, ad.city, ad.id)}>
+      <ButtonLink kind="secondary" href={adPath(ad.state, ad.city, ad.id)}>
         Back to the ad
-      </a>
+      </ButtonLink>
     </div>
   );
   switch (data.target.kind) {

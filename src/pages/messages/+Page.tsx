@@ -1,4 +1,5 @@
 // https://vike.dev/Page
+import { ButtonLink } from '../../components/Button.tsx';
 import { MessageTime } from '../../components/MessageTime.tsx';
 import { plural } from '../../format.ts';
 import { conversationPath, homePath } from '../../paths.ts';
@@ -35,9 +36,9 @@ export default function Page() {
             neither side ever sees the other&apos;s email address.
           </p>
           <p className="button-row">
-            <a className="button button--primary" href={homePath()}>
+            <ButtonLink kind="primary" href={homePath()}>
               Browse ads
-            </a>
+            </ButtonLink>
           </p>
         </div>
       ) : (

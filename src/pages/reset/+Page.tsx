@@ -1,4 +1,5 @@
 // https://vike.dev/Page
+import { ButtonLink } from '../../components/Button.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
 import { FormField } from '../../components/FormField.tsx';
@@ -46,9 +47,9 @@ export default function Page() {
             <h1>Your password has been changed</h1>
             <p>You have been signed out on every device. Sign in with your new password.</p>
             <div className="button-row">
-              <a className="button button--primary" href={signinPath()}>
+              <ButtonLink kind="primary" href={signinPath()}>
                 Sign In
-              </a>
+              </ButtonLink>
             </div>
           </>
         ) : (
@@ -69,9 +70,9 @@ export default function Page() {
               You can ask for a new link.
             </p>
             <div className="button-row">
-              <a className="button button--primary" href={forgotPath()}>
+              <ButtonLink kind="primary" href={forgotPath()}>
                 Get a new link
-              </a>
+              </ButtonLink>
             </div>
           </>
         )}
