@@ -1,4 +1,5 @@
 // https://vike.dev/Page
+import { BrowseAdsButton } from '../../components/BrowseAdsButton.tsx';
 import { ButtonLink } from '../../components/Button.tsx';
 import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdBadges } from '../../components/AdBadges.tsx';
@@ -30,11 +31,7 @@ export default function Page() {
           <p className="banner banner--info" role="status">
             {target.why}
           </p>
-          <p className="button-row">
-            <ButtonLink kind="primary" href={homePath()}>
-              Browse ads
-            </ButtonLink>
-          </p>
+          <BrowseAdsButton />
         </div>
       </section>
     );

@@ -1,4 +1,5 @@
 // https://vike.dev/Page
+import { NewLinkButton } from '../../components/NewLinkButton.tsx';
 import { ButtonLink } from '../../components/Button.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
@@ -69,11 +70,7 @@ export default function Page() {
                   : 'Check that you opened the whole link from the email.'}{' '}
               You can ask for a new link.
             </p>
-            <div className="button-row">
-              <ButtonLink kind="primary" href={forgotPath()}>
-                Get a new link
-              </ButtonLink>
-            </div>
+            <NewLinkButton href={forgotPath()} />
           </>
         )}
       </div>

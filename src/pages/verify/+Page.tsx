@@ -1,4 +1,5 @@
 // https://vike.dev/Page
+import { NewLinkButton } from '../../components/NewLinkButton.tsx';
 import { ButtonLink } from '../../components/Button.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
@@ -74,11 +75,7 @@ function LinkOutcome({ link, next }: Pick<Data, 'link' | 'next'>) {
           ? 'Verification links work for 24 hours. You can ask for a new one on your account page.'
           : 'Check that you opened the whole link from the email, or ask for a new one on your account page.'}
       </p>
-      <div className="button-row">
-        <ButtonLink kind="primary" href={accountPath()}>
-          Get a new link
-        </ButtonLink>
-      </div>
+      <NewLinkButton href={accountPath()} />
     </>
   );
 }
