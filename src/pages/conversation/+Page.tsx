@@ -1,4 +1,5 @@
 // https://vike.dev/Page
+import type { ReactNode } from 'react';
 import { SubmitButton } from '../../components/Button.tsx';
 import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { Banner } from '../../components/Banner.tsx';
@@ -217,35 +218,55 @@ function Safety({ conversation }: { conversation: ConversationView }) {
       <h2 id="safety-title">Safety</h2>
       {canBlock &&
         (conversation.youBlocked ? (
-          <form action={`/api/messages/${id}/unblock`} method="post" className="safety-action">
-            <p>
-              You blocked this member. Unblocking lets you write to each other again, and lets them
-              reply to your ads.
-            </p>
-            <SubmitButton kind="secondary" size="small">
-              Unblock this member
-            </SubmitButton>
-          </form>
-        ) : (
-          <form
-            action={`/api/messages/${id}/block`}
-            method="post"
-            className="safety-action"
-            data-confirm="Block this member? Neither of you will be able to write in this conversation, and they will not be able to reply to your ads."
+          <SafetyForm
+            action={`/api/messages/${id}/unblock`}
+            button={
+              <SubmitButton kind="secondary" size="small">
+                Unblock this member
+              </SubmitButton>
+            }
           >
-            <p>
-              Blocking stops all messages between you, in this conversation and any other, and they
-              can no longer reply to your ads. You can unblock them here at any time.
-            </p>
-            <SubmitButton kind="danger" size="small">
-              Block this member
-            </SubmitButton>
-          </form>
+            You blocked this member. Unblocking lets you write to each other again, and lets them
+            reply to your ads.
+          </SafetyForm>
+        ) : (
+          <SafetyForm
+            action={`/api/messages/${id}/block`}
+            confirm="Block this member? Neither of you will be able to write in this conversation, and they will not be able to reply to your ads."
+            button={
+              <SubmitButton kind="danger" size="small">
+                Block this member
+              </SubmitButton>
+            }
+          >
+            Blocking stops all messages between you, in this conversation and any other, and they
+            can no longer reply to your ads. You can unblock them here at any time.
+          </SafetyForm>
         ))}
       <p className="conversation__report">
         Something wrong? <a href={reportConversationPath(id)}>Report this conversation</a>: a
         moderator reads it and can close the account.
       </p>
     </section>
+  );
+}
+
+/** A block or unblock form: what it does, its button, and (blocking) the question asked first. */
+function SafetyForm({
+  action,
+  confirm,
+  button,
+  children,
+}: {
+  action: string;
+  confirm?: string;
+  button: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form action={action} method="post" className="safety-action" data-confirm={confirm}>
+      <p>{children}</p>
+      {button}
+    </form>
   );
 }
