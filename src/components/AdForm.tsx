@@ -1,7 +1,7 @@
-import type { ReactElement, ReactNode } from 'react';
+import { createElement, type ReactNode } from 'react';
 import { FormStatus } from './Banner.tsx';
 import { PhotoField } from './PhotoField.tsx';
-import type { FormPhoto } from '../schemas/ad-form.ts';
+import type { AdFieldName, FormPhoto } from '../schemas/ad-form.ts';
 import {
   AD_AGE_MAX,
   AD_AGE_MIN,
@@ -11,10 +11,8 @@ import {
 } from '../schemas/ad-limits.ts';
 import { SEEKS_LABELS, type Seeks } from '../schemas/seeks.ts';
 
-export type AdFormValues = Record<
-  'state' | 'city' | 'age' | 'seeks' | 'title' | 'description',
-  string
->;
+/** What the member typed in each field, as text. */
+export type AdFormValues = Record<AdFieldName, string>;
 
 export interface AdFormProps {
   /** Where the form posts: /api/ads, or /api/ads/{id}/edit. */
@@ -40,6 +38,7 @@ export interface AdFormProps {
  */
 export function AdForm(props: AdFormProps) {
   const { values, fieldErrors: errors } = props;
+  const field = (name: keyof AdFormValues) => ({ name, value: values[name], error: errors[name] });
   return (
     <form
       className="form ad-form"
@@ -61,45 +60,20 @@ export function AdForm(props: AdFormProps) {
         </div>
       ) : (
         <div className="ad-form__pair">
-          <Field name="state" label="State" error={errors.state}>
-            {(describedBy) => (
-              <select
-                id="ad-state"
-                name="state"
-                autoComplete="address-level1"
-                required
-                defaultValue={values.state}
-                {...describedBy}
-              >
-                <option value="">Choose a state</option>
-                {props.states.map((state) => (
-                  <option key={state} value={state}>
-                    {state}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field
-            name="city"
+          <AdField {...field('state')} label="State" control="select" attributes={STATE_SELECT}>
+            <option value="">Choose a state</option>
+            {props.states.map((state) => (
+              <option key={state} value={state}>
+                {state}
+              </option>
+            ))}
+          </AdField>
+          <AdField
+            {...field('city')}
             label="City"
             hint="Type a few letters to see the state's cities."
-            error={errors.city}
-          >
-            {(describedBy) => (
-              <input
-                id="ad-city"
-                name="city"
-                type="text"
-                list="ad-city-suggestions"
-                autoComplete="address-level2"
-                maxLength={AD_CITY_MAX}
-                required
-                defaultValue={values.city}
-                {...describedBy}
-              />
-            )}
-          </Field>
+            attributes={CITY_INPUT}
+          />
           <datalist id="ad-city-suggestions">
             {props.cities.map((city) => (
               <option key={city} value={city} />
@@ -108,85 +82,34 @@ export function AdForm(props: AdFormProps) {
         </div>
       )}
       <div className="ad-form__pair">
-        <Field
-          name="age"
+        <AdField
+          {...field('age')}
           label="Your age"
           hint={`${AD_AGE_MIN} to ${AD_AGE_MAX}.`}
-          error={errors.age}
-        >
-          {(describedBy) => (
-            <input
-              id="ad-age"
-              name="age"
-              type="text"
-              inputMode="numeric"
-              pattern="[0-9]*"
-              maxLength={3}
-              autoComplete="off"
-              required
-              defaultValue={values.age}
-              {...describedBy}
-            />
-          )}
-        </Field>
-        <Field name="seeks" label="Looking for" error={errors.seeks}>
-          {(describedBy) => (
-            <select
-              id="ad-seeks"
-              name="seeks"
-              autoComplete="off"
-              required
-              defaultValue={values.seeks}
-              {...describedBy}
-            >
-              <option value="">Choose one</option>
-              {(Object.entries(SEEKS_LABELS) as [Seeks, string][]).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label} ({value})
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+          attributes={AGE_INPUT}
+        />
+        <AdField {...field('seeks')} label="Looking for" control="select" attributes={NO_AUTOFILL}>
+          <option value="">Choose one</option>
+          {(Object.entries(SEEKS_LABELS) as [Seeks, string][]).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label} ({value})
+            </option>
+          ))}
+        </AdField>
       </div>
-      <Field
-        name="title"
+      <AdField
+        {...field('title')}
         label="Title"
         hint={`One line, up to ${AD_TITLE_MAX} characters.`}
-        error={errors.title}
-      >
-        {(describedBy) => (
-          <input
-            id="ad-title"
-            name="title"
-            type="text"
-            autoComplete="off"
-            maxLength={AD_TITLE_MAX}
-            required
-            defaultValue={values.title}
-            {...describedBy}
-          />
-        )}
-      </Field>
-      <Field
-        name="description"
+        attributes={TITLE_INPUT}
+      />
+      <AdField
+        {...field('description')}
         label="Description"
         hint={`Up to ${AD_DESCRIPTION_MAX.toLocaleString('en-US')} characters; line breaks are kept. No phone numbers, emails or links: members reply through the site.`}
-        error={errors.description}
-      >
-        {(describedBy) => (
-          <textarea
-            id="ad-description"
-            name="description"
-            rows={9}
-            autoComplete="off"
-            maxLength={AD_DESCRIPTION_MAX}
-            required
-            defaultValue={values.description}
-            {...describedBy}
-          />
-        )}
-      </Field>
+        control="textarea"
+        attributes={DESCRIPTION_TEXTAREA}
+      />
       <PhotoField
         photos={props.photos}
         title={values.title}
@@ -200,31 +123,66 @@ export function AdForm(props: AdFormProps) {
   );
 }
 
-type DescribedBy = { 'aria-describedby'?: string; 'aria-invalid'?: true };
+// Each control's own attributes; AdField adds its id, name, value, `required` and its messages.
+const STATE_SELECT = { autoComplete: 'address-level1' };
+const CITY_INPUT = {
+  type: 'text',
+  list: 'ad-city-suggestions',
+  autoComplete: 'address-level2',
+  maxLength: AD_CITY_MAX,
+};
+const AGE_INPUT = {
+  type: 'text',
+  inputMode: 'numeric',
+  pattern: '[0-9]*',
+  maxLength: 3,
+  autoComplete: 'off',
+} as const;
+const NO_AUTOFILL = { autoComplete: 'off' };
+const TITLE_INPUT = { type: 'text', autoComplete: 'off', maxLength: AD_TITLE_MAX };
+const DESCRIPTION_TEXTAREA = { rows: 9, autoComplete: 'off', maxLength: AD_DESCRIPTION_MAX };
 
-/** A label, its control, the hint and the field's error right below it. */
-function Field({
+/**
+ * A label, its control (required, named `name`, with the member's value), the hint and the
+ * field's error right below it.
+ */
+function AdField({
   name,
   label,
   hint,
   error,
+  value,
+  control = 'input',
+  attributes,
   children,
 }: {
   name: string;
   label: ReactNode;
   hint?: string;
   error?: string;
-  children: (describedBy: DescribedBy) => ReactElement;
+  value: string;
+  control?: 'input' | 'select' | 'textarea';
+  attributes: Readonly<Record<string, string | number>>;
+  children?: ReactNode;
 }) {
   const id = `ad-${name}`;
   const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div className={error ? 'field field--invalid' : 'field'} data-field={name}>
       <label htmlFor={id}>{label}</label>
-      {children({
-        ...(ids ? { 'aria-describedby': ids } : {}),
-        ...(error ? { 'aria-invalid': true as const } : {}),
-      })}
+      {createElement(
+        control,
+        {
+          id,
+          name,
+          ...attributes,
+          required: true,
+          defaultValue: value,
+          ...(ids ? { 'aria-describedby': ids } : {}),
+          ...(error ? { 'aria-invalid': true as const } : {}),
+        },
+        children,
+      )}
       {hint && (
         <p className="field__hint" id={`${id}-hint`}>
           {hint}

@@ -34,35 +34,34 @@ export function CityFilterForm({ state, city }: { state: string; city: string })
       </div>
       <fieldset className="city-filter__field city-filter__ages">
         <legend>Age</legend>
-        <label className="visually-hidden" htmlFor="city-filter-minAge">
-          Age from
-        </label>
-        <input
-          type="number"
-          id="city-filter-minAge"
-          name="minAge"
-          inputMode="numeric"
-          min={AD_AGE_MIN}
-          max={AD_AGE_MAX}
-          placeholder={String(AD_AGE_MIN)}
-        />
+        <AgeInput name="minAge" label="Age from" placeholder={AD_AGE_MIN} />
         <span aria-hidden="true">–</span>
-        <label className="visually-hidden" htmlFor="city-filter-maxAge">
-          Age to
-        </label>
-        <input
-          type="number"
-          id="city-filter-maxAge"
-          name="maxAge"
-          inputMode="numeric"
-          min={AD_AGE_MIN}
-          max={AD_AGE_MAX}
-          placeholder={String(AD_AGE_MAX)}
-        />
+        <AgeInput name="maxAge" label="Age to" placeholder={AD_AGE_MAX} />
       </fieldset>
       <button type="submit" className="button button--primary city-filter__submit">
         Search {city}
       </button>
     </form>
+  );
+}
+
+/** One end of the age range, labelled for screen readers (the fieldset's legend shows "Age"). */
+function AgeInput(props: { name: 'minAge' | 'maxAge'; label: string; placeholder: number }) {
+  const id = `city-filter-${props.name}`;
+  return (
+    <>
+      <label className="visually-hidden" htmlFor={id}>
+        {props.label}
+      </label>
+      <input
+        type="number"
+        id={id}
+        name={props.name}
+        inputMode="numeric"
+        min={AD_AGE_MIN}
+        max={AD_AGE_MAX}
+        placeholder={String(props.placeholder)}
+      />
+    </>
   );
 }

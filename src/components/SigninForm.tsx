@@ -1,6 +1,7 @@
-import type { ChangeEvent, FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { MemberAction } from './MemberAction.tsx';
-import { FormProgress, FormStatus } from './Banner.tsx';
+import { AccountForm, AccountSubmit, accountFormOf, EMAIL_FIELD } from './AccountForm.tsx';
+import type { AccountFormState } from './AccountForm.tsx';
 import { FormField } from './FormField.tsx';
 import { forgotPath, signupThenPath } from '../paths.ts';
 
@@ -9,14 +10,7 @@ export interface SigninValues {
   password: string;
 }
 
-export interface SigninFormState {
-  values: SigninValues;
-  fieldErrors: Partial<Record<keyof SigninValues, string>>;
-  banner?: string;
-  submitting: boolean;
-  /** While submitting takes longer (a busy server): what the form is doing, under the button. */
-  progress?: string;
-}
+export type SigninFormState = AccountFormState<SigninValues>;
 
 interface SigninFormProps {
   /**
@@ -32,38 +26,11 @@ interface SigninFormProps {
 
 /** The sign-in form: a plain form post without JavaScript, fetch with it. */
 export function SigninForm({ state, next, onChange, onSubmit }: SigninFormProps) {
-  const errors = state?.fieldErrors ?? {};
-  const controlled = state !== undefined && onChange !== undefined;
-  const bind = (name: keyof SigninValues) =>
-    controlled
-      ? {
-          value: state.values[name],
-          onChange: (event: ChangeEvent<HTMLInputElement>) =>
-            onChange({ ...state.values, [name]: event.target.value }),
-        }
-      : state?.values[name]
-        ? { defaultValue: state.values[name] }
-        : {};
+  const form = accountFormOf(state, onChange);
+  const { errors, bind } = form;
   return (
-    <form
-      className="form"
-      action="/api/signin"
-      method="post"
-      noValidate={controlled}
-      onSubmit={onSubmit}
-    >
-      <FormStatus error={state?.banner} />
-      {next && <input type="hidden" name="next" value={next} />}
-      <FormField
-        id="signin-email"
-        name="email"
-        type="email"
-        label="Email"
-        autoComplete="email"
-        required
-        error={errors.email}
-        {...bind('email')}
-      />
+    <AccountForm action="/api/signin" form={form} next={next} onSubmit={onSubmit}>
+      <FormField id="signin-email" {...EMAIL_FIELD} error={errors.email} {...bind('email')} />
       <FormField
         id="signin-password"
         name="password"
@@ -74,14 +41,7 @@ export function SigninForm({ state, next, onChange, onSubmit }: SigninFormProps)
         error={errors.password}
         {...bind('password')}
       />
-      <button
-        className="button button--primary button--block"
-        type="submit"
-        disabled={state?.submitting}
-      >
-        {state?.submitting ? 'Signing In...' : 'Sign In'}
-      </button>
-      {controlled && <FormProgress text={state.progress} />}
+      <AccountSubmit label="Sign In" busyLabel="Signing In..." form={form} />
       <p className="form__footnote">
         <a href={forgotPath()}>Forgot your password?</a>
       </p>
@@ -91,6 +51,6 @@ export function SigninForm({ state, next, onChange, onSubmit }: SigninFormProps)
           Create a free account
         </MemberAction>
       </p>
-    </form>
+    </AccountForm>
   );
 }

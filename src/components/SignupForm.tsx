@@ -1,7 +1,8 @@
 import type { ChangeEvent, FormEvent } from 'react';
 import { legalPath, signinThenPath } from '../paths.ts';
 import { PASSWORD_MIN } from '../schemas/password-length.ts';
-import { FormProgress, FormStatus } from './Banner.tsx';
+import { AccountForm, AccountSubmit, accountFormOf, EMAIL_FIELD } from './AccountForm.tsx';
+import type { AccountFormState } from './AccountForm.tsx';
 import { FormField } from './FormField.tsx';
 
 export interface SignupValues {
@@ -12,14 +13,7 @@ export interface SignupValues {
 }
 
 /** What the interactive form adds to the static one: values, messages, the in-flight state. */
-export interface SignupFormState {
-  values: SignupValues;
-  fieldErrors: Partial<Record<keyof SignupValues, string>>;
-  banner?: string;
-  submitting: boolean;
-  /** While submitting takes longer (a busy server): what the form is doing, under the button. */
-  progress?: string;
-}
+export type SignupFormState = AccountFormState<SignupValues>;
 
 interface SignupFormProps {
   /** Prefix of the element ids, unique on the page (the dialog and the /signup page differ). */
@@ -51,38 +45,11 @@ export function SignupForm({
   onSubmit,
 }: SignupFormProps) {
   const id = (name: string) => `${idPrefix}-${name}`;
-  const errors = state?.fieldErrors ?? {};
-  const controlled = state !== undefined && onChange !== undefined;
-  const bind = (name: 'email' | 'password' | 'dateOfBirth') =>
-    controlled
-      ? {
-          value: state.values[name],
-          onChange: (event: ChangeEvent<HTMLInputElement>) =>
-            onChange({ ...state.values, [name]: event.target.value }),
-        }
-      : state?.values[name]
-        ? { defaultValue: state.values[name] }
-        : {};
+  const form = accountFormOf(state, onChange);
+  const { errors, bind } = form;
   return (
-    <form
-      className="form"
-      action="/api/signup"
-      method="post"
-      noValidate={controlled}
-      onSubmit={onSubmit}
-    >
-      <FormStatus error={state?.banner} />
-      {next && <input type="hidden" name="next" value={next} />}
-      <FormField
-        id={id('email')}
-        name="email"
-        type="email"
-        label="Email"
-        autoComplete="email"
-        required
-        error={errors.email}
-        {...bind('email')}
-      />
+    <AccountForm action="/api/signup" form={form} next={next} onSubmit={onSubmit}>
+      <FormField id={id('email')} {...EMAIL_FIELD} error={errors.email} {...bind('email')} />
       <FormField
         id={id('password')}
         name="password"
@@ -117,7 +84,7 @@ export function SignupForm({
           required
           aria-invalid={errors.acceptTerms ? true : undefined}
           aria-describedby={errors.acceptTerms ? id('acceptTerms-error') : undefined}
-          {...(controlled
+          {...(state && onChange
             ? {
                 checked: state.values.acceptTerms,
                 onChange: (event: ChangeEvent<HTMLInputElement>) =>
@@ -134,17 +101,10 @@ export function SignupForm({
           </p>
         )}
       </div>
-      <button
-        className="button button--primary button--block"
-        type="submit"
-        disabled={state?.submitting}
-      >
-        {state?.submitting ? 'Creating Account...' : 'Continue'}
-      </button>
-      {controlled && <FormProgress text={state.progress} />}
+      <AccountSubmit label="Continue" busyLabel="Creating Account..." form={form} />
       <p className="form__footnote">
         Already a member? <a href={signinThenPath(next)}>Sign in</a>
       </p>
-    </form>
+    </AccountForm>
   );
 }

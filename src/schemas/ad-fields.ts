@@ -20,7 +20,10 @@ export { AD_AGE_MAX, AD_AGE_MIN, AD_CITY_MAX, AD_DESCRIPTION_MAX, AD_STATE_MAX, 
 /** The nine values of `seeks`, in the order forms list them. */
 export const SEEKS_VALUES = Object.keys(SEEKS_LABELS) as [Seeks, ...Seeks[]];
 
-export type AdFieldName = 'state' | 'city' | 'age' | 'seeks' | 'title' | 'description';
+/** An ad's own fields, in the order the posting form shows them and a CSV row has them. */
+export const AD_FIELD_NAMES = ['state', 'city', 'age', 'seeks', 'title', 'description'] as const;
+
+export type AdFieldName = (typeof AD_FIELD_NAMES)[number];
 
 /** How each rule's failure is told to the people who read it. */
 export interface AdFieldWording {

@@ -7,6 +7,7 @@ import {
   AD_AGE_MAX,
   AD_AGE_MIN,
   AD_DESCRIPTION_MAX,
+  AD_FIELD_NAMES,
   AD_TITLE_MAX,
   adFieldSchemas,
   type AdFieldName,
@@ -17,14 +18,7 @@ import { US_STATE_NAMES } from './us-states.ts';
 export { AD_AGE_MAX, AD_AGE_MIN, AD_DESCRIPTION_MAX, AD_TITLE_MAX, type AdFieldName };
 
 /** The form's fields, in the order they are shown. */
-export const AD_FORM_FIELDS = [
-  'state',
-  'city',
-  'age',
-  'seeks',
-  'title',
-  'description',
-] as const satisfies readonly AdFieldName[];
+export const AD_FORM_FIELDS = AD_FIELD_NAMES;
 /** What an edit may change: an ad's place is part of its address, so it stays. */
 export const AD_EDIT_FIELDS = ['age', 'seeks', 'title', 'description'] as const;
 

@@ -1,7 +1,7 @@
 // An ad row: content/ads/*.csv, one ad a row. Cross-file rules (state and city exist, id unique,
 // blocked terms, expiry) are checked by the content compiler, which has the whole picture.
 import { z } from 'zod';
-import { adFieldSchemas, SEEKS_VALUES, type AdFieldWording } from './ad-fields.ts';
+import { AD_FIELD_NAMES, adFieldSchemas, SEEKS_VALUES, type AdFieldWording } from './ad-fields.ts';
 import { csvBoolean, csvInteger, isoDate } from './fields.ts';
 
 export { SEEKS_LABELS, type Seeks } from './seeks.ts';
@@ -9,12 +9,7 @@ export { AD_DESCRIPTION_MAX, AD_TITLE_MAX } from './ad-fields.ts';
 
 export const AD_COLUMNS = [
   'id',
-  'state',
-  'city',
-  'age',
-  'seeks',
-  'title',
-  'description',
+  ...AD_FIELD_NAMES,
   'images',
   'featured',
   'postedAt',

@@ -8,17 +8,10 @@
 // - {key}.ids: its ids and their lines, as numbers (the duplicate-id check reads them every build).
 // Batches with a CSV syntax error are not kept: the error names lines of the whole file.
 import { createHash, hash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BufferedFileWriter } from '../buffered-file-writer.ts';
+import { replaceFile } from '../replace-file.ts';
 import type { AdCounts, CompiledAd } from '../../schemas/compiled-content.ts';
 import { US_STATE_NAMES } from '../../schemas/us-states.ts';
 import type { AdBatch } from './ad-source.ts';
@@ -142,9 +135,8 @@ export function adBatchCache(compiledDir: string): AdBatchStore & {
       ]),
       runs,
     };
-    // Written last, under another name first: a batch is kept once its summary is there.
-    writeFileSync(`${path(key, 'json')}.next`, JSON.stringify(stored));
-    renameSync(`${path(key, 'json')}.next`, path(key, 'json'));
+    // Written last, and whole (replaceFile): a batch is kept once its summary is there.
+    replaceFile(path(key, 'json'), JSON.stringify(stored));
     return { summary, runs };
   };
 

@@ -1,14 +1,12 @@
 // The guides (content/guides/{slug}.md), compiled for compile.ts: each named after its file, in
 // their `order` (each order once); besides {{brand}}, a guide may list the ten cities with the
 // most published ads ({{topCities}}), so guides are compiled after the ads are counted.
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AdCounts, CompiledGuide, CompiledState } from '../../schemas/compiled-content.ts';
 import { guideFrontMatterSchema } from '../../schemas/guide.ts';
 import { cityPath } from '../../paths.ts';
 import type { ContentReader } from './content-reader.ts';
-import { readMarkdown } from './read-markdown.ts';
-import { problemsFromZod } from './report.ts';
+import { readFrontMatterFile } from './read-markdown.ts';
 import { fillTokens, frontMatterTokenProblems, tokenProblems, type SiteTokens } from './tokens.ts';
 
 /** The guides in their order. */
@@ -24,15 +22,10 @@ export function compileGuides(
   const orders = new Map<number, string>();
   for (const path of listFiles('guides', '.md')) {
     const file = rel(path);
-    const { markdown, problems: readProblems } = readMarkdown(readFileSync(path, 'utf8'), file);
-    problems.push(...readProblems);
-    if (!markdown) continue;
-    const parsed = guideFrontMatterSchema.safeParse(markdown.data);
-    if (!parsed.success) {
-      problems.push(...problemsFromZod(parsed.error, file, markdown.lineOf));
-      continue;
-    }
-    const guide = parsed.data;
+    const read = readFrontMatterFile(path, file, guideFrontMatterSchema, problems);
+    if (!read) continue;
+    const { markdown, data } = read;
+    const guide = data;
     if (guide.slug !== basename(path, '.md')) {
       problems.push({
         file,

@@ -1,13 +1,12 @@
 // The site's own pages (content/pages/{slug}.md: terms, privacy, about), compiled for compile.ts:
 // each must be there; terms and privacy say when they last changed; the terms' clauses have anchors.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledPage } from '../../schemas/compiled-content.ts';
 import { PAGE_SLUGS, pageFrontMatterSchema, type PageSlug } from '../../schemas/page.ts';
 import type { ContentReader } from './content-reader.ts';
-import { readMarkdown } from './read-markdown.ts';
+import { readFrontMatterFile } from './read-markdown.ts';
 import { withClauseAnchors } from './terms-clause-anchors.ts';
-import { problemsFromZod } from './report.ts';
 import { fillTokens, frontMatterTokenProblems, tokenProblems, type SiteTokens } from './tokens.ts';
 
 /** The pages found (a missing one is a problem). */
@@ -24,15 +23,10 @@ export function compilePages(
       problems.push({ file, line: 1, field: 'file', message: 'is missing' });
       continue;
     }
-    const { markdown, problems: readProblems } = readMarkdown(readFileSync(path, 'utf8'), file);
-    problems.push(...readProblems);
-    if (!markdown) continue;
-    const parsed = pageFrontMatterSchema.safeParse(markdown.data);
-    if (!parsed.success) {
-      problems.push(...problemsFromZod(parsed.error, file, markdown.lineOf));
-      continue;
-    }
-    if (slug !== 'about' && !parsed.data.lastUpdated) {
+    const read = readFrontMatterFile(path, file, pageFrontMatterSchema, problems);
+    if (!read) continue;
+    const { markdown, data } = read;
+    if (slug !== 'about' && !data.lastUpdated) {
       problems.push({
         file,
         line: 1,
@@ -44,9 +38,9 @@ export function compilePages(
     problems.push(...tokenProblems(markdown.body, file, markdown.bodyLine, []));
     const html = markdownToHtml(fillTokens(markdown.body, tokens));
     pages[slug] = {
-      ...parsed.data,
-      title: fillTokens(parsed.data.title, tokens),
-      description: fillTokens(parsed.data.description, tokens),
+      ...data,
+      title: fillTokens(data.title, tokens),
+      description: fillTokens(data.description, tokens),
       // The terms' clauses are linked from statements of reasons: each gets its stable anchor.
       html: slug === 'terms' ? withClauseAnchors(html) : html,
     };

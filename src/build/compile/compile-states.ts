@@ -9,7 +9,7 @@ import { stateFrontMatterSchema } from '../../schemas/state.ts';
 import { US_STATE_NAMES } from '../../schemas/us-states.ts';
 import type { ContentReader } from './content-reader.ts';
 import { readCsv } from './read-csv.ts';
-import { readMarkdown } from './read-markdown.ts';
+import { readFrontMatterFile } from './read-markdown.ts';
 import { problemsFromZod, type ContentProblem } from './report.ts';
 import { fillTokens, tokenProblems, type SiteTokens } from './tokens.ts';
 
@@ -45,20 +45,15 @@ export function compileStates(reader: ContentReader, tokens: SiteTokens): Compil
   for (const path of stateFiles) {
     const file = rel(path);
     const stem = basename(path, '.md');
-    const { markdown, problems: readProblems } = readMarkdown(readFileSync(path, 'utf8'), file);
-    problems.push(...readProblems);
-    if (!markdown) continue;
-    const parsed = stateFrontMatterSchema.safeParse(markdown.data);
-    if (!parsed.success) {
-      problems.push(...problemsFromZod(parsed.error, file, markdown.lineOf));
-      continue;
-    }
-    if (parsed.data.name !== stem) {
+    const read = readFrontMatterFile(path, file, stateFrontMatterSchema, problems);
+    if (!read) continue;
+    const { markdown, data } = read;
+    if (data.name !== stem) {
       problems.push({
         file,
         line: markdown.lineOf('name'),
         field: 'name',
-        message: `must match the file name ('${stem}'; got '${parsed.data.name}')`,
+        message: `must match the file name ('${stem}'; got '${data.name}')`,
       });
       continue;
     }
@@ -90,7 +85,7 @@ export function compileStates(reader: ContentReader, tokens: SiteTokens): Compil
       if (cityProblems.length === 0) memo.set('cities', `${cityFile}\0${cityText}`, cities);
     }
     states.push({
-      ...parsed.data,
+      ...data,
       guideHtml: markdownToHtml(fillTokens(markdown.body, tokens)),
       cities,
     });

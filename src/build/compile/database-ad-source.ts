@@ -31,20 +31,13 @@
 // The same snapshot counts the moderation data for /transparency (transparency-report.ts): counts
 // only, which the compiled content carries to the pages step.
 import { createHash, hash, type Hash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreLocation } from '../../../server/store/store-location.ts';
 import type { PublishedAdRow, PublishedAdsSnapshot } from '../../../server/store/published-ads.ts';
 import type { Store } from '../../../server/store/store.ts';
 import { photoAlt, type PublishedPhoto } from '../../schemas/photos.ts';
+import { replaceFile } from '../replace-file.ts';
 import type { AdBatch, AdSource } from './ad-source.ts';
 import { checkAdRow, type AdCheckContext } from './check-ad-row.ts';
 import {
@@ -173,9 +166,8 @@ function readRows(file: string): PublishedAdRow[] {
 }
 
 function writeRows(file: string, rows: readonly PublishedAdRow[]): void {
-  // Written whole under another name first: a file there is always a whole range.
-  writeFileSync(`${file}.next`, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
-  renameSync(`${file}.next`, file);
+  // Written whole (replaceFile): a file there is always a whole range.
+  replaceFile(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
 }
 
 /** The rows of a range into `file`, unless a build read them before (the name is their digest). */
@@ -184,10 +176,10 @@ async function keepRows(snapshot: PublishedAdsSnapshot, from: number, file: stri
   writeRows(file, await snapshot.rows(from, from + IDS_PER_BATCH));
 }
 
+/** Removes the other ranges' files, and any a write left half-done (replaceFile's temporary). */
 function removeOtherRanges(dir: string, keys: ReadonlySet<string>): void {
   for (const name of readdirSync(dir))
-    if (!keys.has(name.replace(/\.ndjson(\.next)?$/, '')) || name.endsWith('.next'))
-      rmSync(join(dir, name), { force: true });
+    if (!keys.has(name.replace(/\.ndjson$/, ''))) rmSync(join(dir, name), { force: true });
 }
 
 /**

@@ -1,9 +1,12 @@
-// Reads a Markdown file with front matter; renders Markdown to sanitised HTML.
+// Reads a Markdown file with front matter (and checks it against its schema); renders Markdown to
+// sanitised HTML.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import matter from 'gray-matter';
 import type { remark as Remark } from 'remark';
 import type remarkHtmlPlugin from 'remark-html';
-import type { ContentProblem } from './report.ts';
+import type { z } from 'zod';
+import { problemsFromZod, type ContentProblem } from './report.ts';
 
 export interface MarkdownFile {
   data: Record<string, unknown>;
@@ -61,6 +64,28 @@ export function readMarkdown(
     },
     problems: [],
   };
+}
+
+/**
+ * Reads the Markdown file at `path` (`file`: the name problems give) and checks its front matter
+ * with `schema`. Its problems (YAML, schema) go to `problems`; nothing comes back when there are
+ * any. The guides, the pages and the state files are read this way.
+ */
+export function readFrontMatterFile<Schema extends z.ZodType>(
+  path: string,
+  file: string,
+  schema: Schema,
+  problems: ContentProblem[],
+): { markdown: MarkdownFile; data: z.output<Schema> } | undefined {
+  const { markdown, problems: readProblems } = readMarkdown(readFileSync(path, 'utf8'), file);
+  problems.push(...readProblems);
+  if (!markdown) return undefined;
+  const parsed = schema.safeParse(markdown.data);
+  if (!parsed.success) {
+    problems.push(...problemsFromZod(parsed.error, file, markdown.lineOf));
+    return undefined;
+  }
+  return { markdown, data: parsed.data };
 }
 
 let markdownProcessor: ReturnType<typeof Remark> | undefined;

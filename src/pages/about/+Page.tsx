@@ -1,6 +1,7 @@
 // https://vike.dev/Page
 import { MemberAction } from '../../components/MemberAction.tsx';
 import { CardGrid } from '../../components/CardGrid.tsx';
+import { PageSection } from '../../components/PageSection.tsx';
 import { Prose } from '../../components/Prose.tsx';
 import { guidePath, homePath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
@@ -28,24 +29,21 @@ export default function Page() {
           <Prose html={page.html} />
         </div>
       </section>
-      <section className="section section--tinted" aria-labelledby="guides-heading">
-        <div className="container">
-          <h2 id="guides-heading">Guides</h2>
-          <CardGrid columns="cards">
-            {guides.map((guide) => (
-              <li key={guide.slug}>
-                <a className="card card--link" href={guidePath(guide.slug)}>
-                  <h3>{guide.title}</h3>
-                  <p>{guide.summary}</p>
-                  <span className="card__more" aria-hidden="true">
-                    Read the guide →
-                  </span>
-                </a>
-              </li>
-            ))}
-          </CardGrid>
-        </div>
-      </section>
+      <PageSection id="guides" heading="Guides" tone="tinted">
+        <CardGrid columns="cards">
+          {guides.map((guide) => (
+            <li key={guide.slug}>
+              <a className="card card--link" href={guidePath(guide.slug)}>
+                <h3>{guide.title}</h3>
+                <p>{guide.summary}</p>
+                <span className="card__more" aria-hidden="true">
+                  Read the guide →
+                </span>
+              </a>
+            </li>
+          ))}
+        </CardGrid>
+      </PageSection>
     </>
   );
 }

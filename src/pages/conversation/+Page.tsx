@@ -1,4 +1,7 @@
 // https://vike.dev/Page
+import type { ReactNode } from 'react';
+import { SubmitButton } from '../../components/Button.tsx';
+import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { MessageForm } from '../../components/MessageForm.tsx';
 import { MessageTime } from '../../components/MessageTime.tsx';
@@ -26,17 +29,12 @@ export default function Page() {
   if (data.pageMissing) return <PageMissing view={data.pageMissing} />;
   if (!conversation)
     return (
-      <section className="container container--form form-page">
-        <h1>Conversation not found</h1>
-        <div className="form-card">
-          <p>We couldn&apos;t find that conversation among yours.</p>
-          <p>
-            <a className="button button--primary" href={messagesPath()}>
-              Go to your messages
-            </a>
-          </p>
-        </div>
-      </section>
+      <FormCardPage
+        title="Conversation not found"
+        next={{ href: messagesPath(), label: 'Go to your messages' }}
+      >
+        <p>We couldn&apos;t find that conversation among yours.</p>
+      </FormCardPage>
     );
   const c = conversation;
   // The newest page: where the latest message, the reply form and reading (marking read) are.
@@ -220,35 +218,55 @@ function Safety({ conversation }: { conversation: ConversationView }) {
       <h2 id="safety-title">Safety</h2>
       {canBlock &&
         (conversation.youBlocked ? (
-          <form action={`/api/messages/${id}/unblock`} method="post" className="safety-action">
-            <p>
-              You blocked this member. Unblocking lets you write to each other again, and lets them
-              reply to your ads.
-            </p>
-            <button className="button button--secondary button--small" type="submit">
-              Unblock this member
-            </button>
-          </form>
-        ) : (
-          <form
-            action={`/api/messages/${id}/block`}
-            method="post"
-            className="safety-action"
-            data-confirm="Block this member? Neither of you will be able to write in this conversation, and they will not be able to reply to your ads."
+          <SafetyForm
+            action={`/api/messages/${id}/unblock`}
+            button={
+              <SubmitButton kind="secondary" size="small">
+                Unblock this member
+              </SubmitButton>
+            }
           >
-            <p>
-              Blocking stops all messages between you, in this conversation and any other, and they
-              can no longer reply to your ads. You can unblock them here at any time.
-            </p>
-            <button className="button button--danger button--small" type="submit">
-              Block this member
-            </button>
-          </form>
+            You blocked this member. Unblocking lets you write to each other again, and lets them
+            reply to your ads.
+          </SafetyForm>
+        ) : (
+          <SafetyForm
+            action={`/api/messages/${id}/block`}
+            confirm="Block this member? Neither of you will be able to write in this conversation, and they will not be able to reply to your ads."
+            button={
+              <SubmitButton kind="danger" size="small">
+                Block this member
+              </SubmitButton>
+            }
+          >
+            Blocking stops all messages between you, in this conversation and any other, and they
+            can no longer reply to your ads. You can unblock them here at any time.
+          </SafetyForm>
         ))}
       <p className="conversation__report">
         Something wrong? <a href={reportConversationPath(id)}>Report this conversation</a>: a
         moderator reads it and can close the account.
       </p>
     </section>
+  );
+}
+
+/** A block or unblock form: what it does, its button, and (blocking) the question asked first. */
+function SafetyForm({
+  action,
+  confirm,
+  button,
+  children,
+}: {
+  action: string;
+  confirm?: string;
+  button: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form action={action} method="post" className="safety-action" data-confirm={confirm}>
+      <p>{children}</p>
+      {button}
+    </form>
   );
 }

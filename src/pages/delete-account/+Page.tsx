@@ -1,4 +1,6 @@
 // https://vike.dev/Page
+import { ButtonLink, SubmitButton } from '../../components/Button.tsx';
+import { FormPage } from '../../components/FormPage.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormField } from '../../components/FormField.tsx';
@@ -21,20 +23,25 @@ export default function Page() {
           </p>
           <p>You can go on browsing {brand} without an account, or sign up again at any time.</p>
           <div className="button-row">
-            <a className="button button--primary" href={homePath()}>
+            <ButtonLink kind="primary" href={homePath()}>
               Return to home
-            </a>
+            </ButtonLink>
           </div>
         </div>
       </section>
     );
   return (
-    <section className="container container--form form-page delete-account">
-      <h1>Delete my account</h1>
-      <p className="form-page__lead">
-        This deletes your {brand} account{member ? ` (${member.email})` : ''} for good. It cannot be
-        undone. Want a copy first? <a href={DOWNLOAD_DATA_PATH}>Download my data</a>.
-      </p>
+    <FormPage
+      width="form"
+      className="delete-account"
+      title="Delete my account"
+      lead={
+        <>
+          This deletes your {brand} account{member ? ` (${member.email})` : ''} for good. It cannot
+          be undone. Want a copy first? <a href={DOWNLOAD_DATA_PATH}>Download my data</a>.
+        </>
+      }
+    >
       <div className="form-card delete-account__card">
         <h2 className="delete-account__heading">What is deleted</h2>
         <ul className="delete-account__list">
@@ -82,16 +89,14 @@ export default function Page() {
               required
             />
             <div className="delete-account__actions">
-              <button className="button button--danger" type="submit">
-                Delete my account
-              </button>
-              <a className="button button--ghost" href={accountPath()}>
+              <SubmitButton kind="danger">Delete my account</SubmitButton>
+              <ButtonLink kind="ghost" href={accountPath()}>
                 Keep my account
-              </a>
+              </ButtonLink>
             </div>
           </form>
         )}
       </div>
-    </section>
+    </FormPage>
   );
 }

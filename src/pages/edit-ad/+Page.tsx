@@ -1,4 +1,7 @@
 // https://vike.dev/Page
+import { BackLink } from '../../components/BackLink.tsx';
+import { ButtonLink, SubmitButton } from '../../components/Button.tsx';
+import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdForm } from '../../components/AdForm.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { formatDate } from '../../format.ts';
@@ -12,26 +15,16 @@ export default function Page() {
   const { ad, values } = data;
   if (!ad || !values)
     return (
-      <section className="container container--form form-page">
-        <h1>Ad not found</h1>
-        <div className="form-card">
-          {data.error && <Banner>{data.error}</Banner>}
-          <p>We couldn&apos;t find that ad among yours. It may have been deleted.</p>
-          <p>
-            <a className="button button--primary" href={accountPath()}>
-              Back to your ads
-            </a>
-          </p>
-        </div>
-      </section>
+      <FormCardPage title="Ad not found" next={{ href: accountPath(), label: 'Back to your ads' }}>
+        {data.error && <Banner>{data.error}</Banner>}
+        <p>We couldn&apos;t find that ad among yours. It may have been deleted.</p>
+      </FormCardPage>
     );
   if (ad.status === 'expired') return <RenewFirst ad={ad} />;
   const live = ad.status === 'live' || ad.status === 'hidden';
   return (
     <section className="container container--post form-page">
-      <a className="back-link" href={accountPath()}>
-        ← Back to your ads
-      </a>
+      <BackLink href={accountPath()}>← Back to your ads</BackLink>
       <h1>Edit your ad</h1>
       {data.renewed && (
         <div className="edit-ad__notice">
@@ -89,9 +82,7 @@ export default function Page() {
 function RenewFirst({ ad }: { ad: MemberAdView }) {
   return (
     <section className="container container--form form-page">
-      <a className="back-link" href={accountPath()}>
-        ← Back to your ads
-      </a>
+      <BackLink href={accountPath()}>← Back to your ads</BackLink>
       <h1>Renew your ad first</h1>
       <div className="form-card renew-first">
         <p className="renew-first__title">{ad.title}</p>
@@ -99,15 +90,15 @@ function RenewFirst({ ad }: { ad: MemberAdView }) {
         {ad.renewable ? (
           <form action={`/api/ads/${ad.id}/renew`} method="post">
             <input type="hidden" name="then" value="edit" />
-            <button className="button button--primary" type="submit">
+            <SubmitButton kind="primary">
               Renew<span className="visually-hidden"> “{ad.title}”</span>
-            </button>
+            </SubmitButton>
           </form>
         ) : (
           <p>
-            <a className="button button--primary" href={postPath()}>
+            <ButtonLink kind="primary" href={postPath()}>
               Post a new ad
-            </a>
+            </ButtonLink>
           </p>
         )}
       </div>

@@ -1,6 +1,7 @@
 // https://vike.dev/Page
 import { MemberAction } from '../../components/MemberAction.tsx';
 import { CardGrid } from '../../components/CardGrid.tsx';
+import { PageSection } from '../../components/PageSection.tsx';
 import { formatNumber, plural } from '../../format.ts';
 import { cityPath, statePath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
@@ -51,61 +52,52 @@ export default function Page() {
         tone="plain"
       />
 
-      <section className="section section--tinted" aria-labelledby="how-heading">
-        <div className="container">
-          <h2 id="how-heading">How it works</h2>
-          <ol className="steps">
-            {site.howItWorks.map((step, index) => (
-              <li key={step.title} className="step">
-                <span className="step__number" aria-hidden="true">
-                  {index + 1}
-                </span>
-                <h3>{step.title}</h3>
-                <p>{step.text}</p>
-              </li>
-            ))}
-          </ol>
-        </div>
-      </section>
+      <PageSection id="how" heading="How it works" tone="tinted">
+        <ol className="steps">
+          {site.howItWorks.map((step, index) => (
+            <li key={step.title} className="step">
+              <span className="step__number" aria-hidden="true">
+                {index + 1}
+              </span>
+              <h3>{step.title}</h3>
+              <p>{step.text}</p>
+            </li>
+          ))}
+        </ol>
+      </PageSection>
 
       <CardSection id="features" heading="What you will find" cards={site.features} tone="plain" />
 
-      <section className="section section--tinted" aria-labelledby="popular-heading">
-        <div className="container">
-          <h2 id="popular-heading">Popular cities</h2>
-          <CardGrid columns="quad">
-            {popularCities.map((city) => (
-              <li key={`${city.state}/${city.city}`}>
-                <a className="tile tile--large" href={cityPath(city.state, city.city)}>
-                  <span className="tile__title">{city.city}</span>
-                  <span className="tile__meta">
-                    {city.state} · {plural(city.ads, 'ad')}
-                  </span>
-                </a>
-              </li>
-            ))}
-          </CardGrid>
-        </div>
-      </section>
+      <PageSection id="popular" heading="Popular cities" tone="tinted">
+        <CardGrid columns="quad">
+          {popularCities.map((city) => (
+            <li key={`${city.state}/${city.city}`}>
+              <a className="tile tile--large" href={cityPath(city.state, city.city)}>
+                <span className="tile__title">{city.city}</span>
+                <span className="tile__meta">
+                  {city.state} · {plural(city.ads, 'ad')}
+                </span>
+              </a>
+            </li>
+          ))}
+        </CardGrid>
+      </PageSection>
 
-      <section className="section" aria-labelledby="faq-heading">
-        <div className="container container--narrow">
-          <h2 id="faq-heading">Frequently asked questions</h2>
-          <div className="faq">
-            {site.faq.map((item) => (
-              <details key={item.question} className="faq__item">
-                <summary>{item.question}</summary>
-                <p>{item.answer}</p>
-              </details>
-            ))}
-          </div>
-          <div className="button-row button-row--centred">
-            <MemberAction action="get-started" className="button button--primary button--large">
-              Get Started
-            </MemberAction>
-          </div>
+      <PageSection id="faq" heading="Frequently asked questions" width="narrow">
+        <div className="faq">
+          {site.faq.map((item) => (
+            <details key={item.question} className="faq__item">
+              <summary>{item.question}</summary>
+              <p>{item.answer}</p>
+            </details>
+          ))}
         </div>
-      </section>
+        <div className="button-row button-row--centred">
+          <MemberAction action="get-started" className="button button--primary button--large">
+            Get Started
+          </MemberAction>
+        </div>
+      </PageSection>
 
       <section className="closing" aria-labelledby="closing-heading">
         <div className="container closing__inner">
@@ -137,21 +129,15 @@ function CardSection({
   tone: 'plain' | 'tinted';
 }) {
   return (
-    <section
-      className={tone === 'tinted' ? 'section section--tinted' : 'section'}
-      aria-labelledby={`${id}-heading`}
-    >
-      <div className="container">
-        <h2 id={`${id}-heading`}>{heading}</h2>
-        <CardGrid columns="cards">
-          {cards.map((card) => (
-            <li key={card.title} className="card">
-              <h3>{card.title}</h3>
-              <p>{card.text}</p>
-            </li>
-          ))}
-        </CardGrid>
-      </div>
-    </section>
+    <PageSection id={id} heading={heading} tone={tone}>
+      <CardGrid columns="cards">
+        {cards.map((card) => (
+          <li key={card.title} className="card">
+            <h3>{card.title}</h3>
+            <p>{card.text}</p>
+          </li>
+        ))}
+      </CardGrid>
+    </PageSection>
   );
 }

@@ -1,4 +1,8 @@
 // https://vike.dev/Page
+import type { ReactNode } from 'react';
+import { BrowseAdsButton } from '../../components/BrowseAdsButton.tsx';
+import { ButtonLink } from '../../components/Button.tsx';
+import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdBadges } from '../../components/AdBadges.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { MessageForm } from '../../components/MessageForm.tsx';
@@ -12,21 +16,12 @@ export default function Page() {
   const { target } = data;
   if (target.kind === 'not-found')
     return (
-      <section className="container container--form form-page">
-        <h1>Ad not found</h1>
-        <div className="form-card">
-          {data.error && <Banner>{data.error}</Banner>}
-          <p>
-            We couldn&apos;t find the ad you wanted to reply to. It may have expired or been
-            removed.
-          </p>
-          <p>
-            <a className="button button--primary" href={homePath()}>
-              Browse ads
-            </a>
-          </p>
-        </div>
-      </section>
+      <FormCardPage title="Ad not found" next={{ href: homePath(), label: 'Browse ads' }}>
+        {data.error && <Banner>{data.error}</Banner>}
+        <p>
+          We couldn&apos;t find the ad you wanted to reply to. It may have expired or been removed.
+        </p>
+      </FormCardPage>
     );
   if (target.kind === 'unavailable')
     return (
@@ -37,11 +32,7 @@ export default function Page() {
           <p className="banner banner--info" role="status">
             {target.why}
           </p>
-          <p className="button-row">
-            <a className="button button--primary" href={homePath()}>
-              Browse ads
-            </a>
-          </p>
+          <BrowseAdsButton />
         </div>
       </section>
     );
@@ -70,77 +61,68 @@ function AdSummary({ ad }: { ad: CompiledAd }) {
 }
 
 function Body({ data, ad }: { data: Data; ad: CompiledAd }) {
-  const backToAd = (
-    <div className="button-row">
-      <a className="button button--secondary" href={adPath(ad.state, ad.city, ad.id)}>
-        Back to the ad
-      </a>
-    </div>
+  const whyNot = whyNoReply(data, ad);
+  if (whyNot)
+    return (
+      <>
+        <p className="banner banner--info" role="status">
+          {whyNot}
+        </p>
+        <div className="button-row">
+          <ButtonLink kind="secondary" href={adPath(ad.state, ad.city, ad.id)}>
+            Back to the ad
+          </ButtonLink>
+        </div>
+      </>
+    );
+  return (
+    <>
+      <p className="reply-card__lead">
+        Your message goes to the poster on {data.brand}, and they get a mail saying there is a
+        message for them. Neither of you sees the other&apos;s email address. Keep it friendly: no
+        phone numbers, email addresses or links in a first message.
+      </p>
+      <MessageForm
+        action="/api/messages"
+        label="Your message"
+        submitLabel="Send message"
+        maxChars={data.maxChars}
+        error={data.error}
+        body={data.body}
+        hidden={{ ad: String(ad.id) }}
+      />
+      <p className="form__footnote reply-card__back">
+        <a href={adPath(ad.state, ad.city, ad.id)}>Back to the ad</a>
+      </p>
+    </>
   );
+}
+
+/** Why this visitor cannot write to the poster here, if they cannot. */
+function whyNoReply(data: Data, ad: CompiledAd): ReactNode {
   switch (data.target.kind) {
     case 'not-member-ad':
-      return (
-        <>
-          <p className="banner banner--info" role="status">
-            {ad.sample
-              ? 'This is a sample ad: it shows what ads on the site look like, and no real person wrote it. There is nobody to reply to, and nothing you write here would be delivered.'
-              : "This is an editor's listing, not a member's ad: there is no member behind it to reply to, and nothing you write here would be delivered."}
-          </p>
-          {backToAd}
-        </>
-      );
+      return ad.sample
+        ? 'This is a sample ad: it shows what ads on the site look like, and no real person wrote it. There is nobody to reply to, and nothing you write here would be delivered.'
+        : "This is an editor's listing, not a member's ad: there is no member behind it to reply to, and nothing you write here would be delivered.";
     case 'own-ad':
       return (
         <>
-          <p className="banner banner--info" role="status">
-            This is your own ad. Members who reply to it appear in your{' '}
-            <a href={messagesPath()}>Messages</a>.
-          </p>
-          {backToAd}
+          This is your own ad. Members who reply to it appear in your{' '}
+          <a href={messagesPath()}>Messages</a>.
         </>
       );
     case 'blocked':
-      return (
-        <>
-          <p className="banner banner--info" role="status">
-            {data.target.by === 'you'
-              ? 'You blocked the poster of this ad. To write to them again, unblock them from your conversation with them in Messages.'
-              : 'The poster of this ad has blocked you: you cannot reply to their ads.'}
-          </p>
-          {backToAd}
-        </>
-      );
+      return data.target.by === 'you'
+        ? 'You blocked the poster of this ad. To write to them again, unblock them from your conversation with them in Messages.'
+        : 'The poster of this ad has blocked you: you cannot reply to their ads.';
     default:
-      if (!data.canWrite)
-        return (
-          <>
-            <p className="banner banner--info" role="status">
-              Verify your email address before writing to members: open the link we emailed to{' '}
-              <strong>{data.email}</strong>, or ask for a new one on{' '}
-              <a href={accountPath()}>your account page</a>.
-            </p>
-            {backToAd}
-          </>
-        );
+      if (data.canWrite) return undefined;
       return (
         <>
-          <p className="reply-card__lead">
-            Your message goes to the poster on {data.brand}, and they get a mail saying there is a
-            message for them. Neither of you sees the other&apos;s email address. Keep it friendly:
-            no phone numbers, email addresses or links in a first message.
-          </p>
-          <MessageForm
-            action="/api/messages"
-            label="Your message"
-            submitLabel="Send message"
-            maxChars={data.maxChars}
-            error={data.error}
-            body={data.body}
-            hidden={{ ad: String(ad.id) }}
-          />
-          <p className="form__footnote reply-card__back">
-            <a href={adPath(ad.state, ad.city, ad.id)}>Back to the ad</a>
-          </p>
+          Verify your email address before writing to members: open the link we emailed to{' '}
+          <strong>{data.email}</strong>, or ask for a new one on{' '}
+          <a href={accountPath()}>your account page</a>.
         </>
       );
   }

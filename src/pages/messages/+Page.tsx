@@ -1,7 +1,8 @@
 // https://vike.dev/Page
+import { BrowseAdsButton } from '../../components/BrowseAdsButton.tsx';
 import { MessageTime } from '../../components/MessageTime.tsx';
 import { plural } from '../../format.ts';
-import { conversationPath, homePath } from '../../paths.ts';
+import { conversationPath } from '../../paths.ts';
 import { FRAUD_NOTICE_TITLES } from '../fraud-notice.ts';
 import type { InboxEntry } from '../messages-view.ts';
 import { useData } from '../../../renderer/useData.ts';
@@ -34,11 +35,7 @@ export default function Page() {
             page), or when a member replies to one of yours. Each conversation is about one ad, and
             neither side ever sees the other&apos;s email address.
           </p>
-          <p className="button-row">
-            <a className="button button--primary" href={homePath()}>
-              Browse ads
-            </a>
-          </p>
+          <BrowseAdsButton />
         </div>
       ) : (
         <ul className="inbox__list">

@@ -2,9 +2,9 @@
 import { Banner } from '../../components/Banner.tsx';
 import { StatementOfReasons } from '../../components/StatementOfReasons.tsx';
 import { formatMoment, plural } from '../../format.ts';
-import { moderatePath, moderationLogPath } from '../../paths.ts';
 import { APPEAL_REPLY_MAX } from '../../schemas/appeal.ts';
 import { useData } from '../../../renderer/useData.ts';
+import { ModerationHeader, ActionNotice, QUEUE_AND_LOG } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';
 import type { AppealItem } from './appeals-view.ts';
 
@@ -13,27 +13,16 @@ export default function Page() {
   const appeals = view?.appeals ?? [];
   return (
     <section className="container moderation">
-      <header className="moderation__header">
-        <div>
-          <h1>Appeals</h1>
-          <p className="moderation__lead">
-            {appeals.length === 0
-              ? 'No appeal is waiting.'
-              : `${plural(view?.open ?? appeals.length, 'appeal')} waiting, oldest first. A decision's appeal is decided by a moderator other than the one who made it.`}
-          </p>
-        </div>
-        <nav className="moderation__nav" aria-label="Moderation">
-          <a className="button button--ghost button--small" href={moderatePath()}>
-            Queue
-          </a>
-          <a className="button button--ghost button--small" href={moderationLogPath()}>
-            Moderation log
-          </a>
-        </nav>
-      </header>
-      <div className="moderation__status" role="status">
-        {notice && <Banner tone="info">{notice}</Banner>}
-      </div>
+      <ModerationHeader
+        title="Appeals"
+        lead={
+          appeals.length === 0
+            ? 'No appeal is waiting.'
+            : `${plural(view?.open ?? appeals.length, 'appeal')} waiting, oldest first. A decision's appeal is decided by a moderator other than the one who made it.`
+        }
+        links={QUEUE_AND_LOG}
+      />
+      <ActionNotice notice={notice} />
       {error && <Banner>{error}</Banner>}
       <ol className="appeals__list">
         {appeals.map((appeal) => (

@@ -1,9 +1,10 @@
 // https://vike.dev/Page
 import { Banner } from '../../components/Banner.tsx';
 import { plural } from '../../format.ts';
-import { moderatePath, moderateReportsPath, moderationLogPath } from '../../paths.ts';
+import { moderateReportsPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import { BanConfirm } from '../moderate/BanConfirm.tsx';
+import { ModerationHeader, ActionNotice, QUEUE_AND_LOG } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';
 import { ReportGroupEntry } from './ReportGroupEntry.tsx';
 
@@ -13,27 +14,16 @@ export default function Page() {
   const confirm = reports?.banConfirm;
   return (
     <section className="container moderation">
-      <header className="moderation__header">
-        <div>
-          <h1>Reports</h1>
-          <p className="moderation__lead">
-            {groups.length === 0
-              ? 'No open reports.'
-              : `${plural(reports!.open, 'open report')} about ${plural(groups.length, 'ad or conversation', 'ads or conversations')}. Urgent ones first, then hidden ones.`}
-          </p>
-        </div>
-        <nav className="moderation__nav" aria-label="Moderation">
-          <a className="button button--ghost button--small" href={moderatePath()}>
-            Queue
-          </a>
-          <a className="button button--ghost button--small" href={moderationLogPath()}>
-            Moderation log
-          </a>
-        </nav>
-      </header>
-      <div className="moderation__status" role="status">
-        {reports?.notice && <Banner tone="info">{reports.notice}</Banner>}
-      </div>
+      <ModerationHeader
+        title="Reports"
+        lead={
+          groups.length === 0
+            ? 'No open reports.'
+            : `${plural(reports!.open, 'open report')} about ${plural(groups.length, 'ad or conversation', 'ads or conversations')}. Urgent ones first, then hidden ones.`
+        }
+        links={QUEUE_AND_LOG}
+      />
+      <ActionNotice notice={reports?.notice} />
       {error && !confirm && <Banner>{error}</Banner>}
       {confirm && (
         <BanConfirm

@@ -11,6 +11,7 @@ import type { ReportsSummary } from '../report-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { BanConfirm } from './BanConfirm.tsx';
+import { ModerationHeader, ActionNotice } from './ModerationHeader.tsx';
 import { PhotoSetting } from './PhotoSetting.tsx';
 import { QueueEntry } from './QueueEntry.tsx';
 import { RepeatedMessages } from './RepeatedMessages.tsx';
@@ -20,31 +21,31 @@ export default function Page() {
   const banShown = queue?.banTarget !== undefined;
   return (
     <section className="container moderation">
-      <header className="moderation__header">
-        <div>
-          <h1>Moderation queue</h1>
-          <p className="moderation__lead">
+      <ModerationHeader
+        title="Moderation queue"
+        lead={
+          <>
             {!queue || queue.waiting === 0
               ? 'Nothing is waiting for review.'
               : `${plural(queue.waiting, 'ad')} waiting for review. Ads with likely explicit photos are listed first, then the oldest first.`}
             {queue && queue.waiting > queue.items.length
               ? ` Showing the ${queue.items.length} first.`
               : ''}
-          </p>
-          {queue && <PhotoSetting blurAll={queue.blurAll} />}
-        </div>
-        <nav className="moderation__nav" aria-label="Moderation">
-          <a className="button button--ghost button--small" href={moderateReportsPath()}>
-            Reports{queue?.reports?.open ? ` (${queue.reports.open})` : ''}
-          </a>
-          <a className="button button--ghost button--small" href={moderateAppealsPath()}>
-            Appeals{queue?.openAppeals ? ` (${queue.openAppeals})` : ''}
-          </a>
-          <a className="button button--ghost button--small" href={moderationLogPath()}>
-            Moderation log
-          </a>
-        </nav>
-      </header>
+          </>
+        }
+        below={queue && <PhotoSetting blurAll={queue.blurAll} />}
+        links={[
+          {
+            href: moderateReportsPath(),
+            label: <>Reports{queue?.reports?.open ? ` (${queue.reports.open})` : ''}</>,
+          },
+          {
+            href: moderateAppealsPath(),
+            label: <>Appeals{queue?.openAppeals ? ` (${queue.openAppeals})` : ''}</>,
+          },
+          { href: moderationLogPath(), label: 'Moderation log' },
+        ]}
+      />
       {queue?.repeatedMessages && <RepeatedMessages flags={queue.repeatedMessages} />}
       {queue?.openAppeals ? (
         <p className="moderation__appeals" role="region" aria-label="Appeals">
@@ -55,9 +56,7 @@ export default function Page() {
       {queue?.reports && (queue.reports.hiddenAds > 0 || queue.reports.urgentOnSite > 0) && (
         <UrgentReports {...queue.reports} />
       )}
-      <div className="moderation__status" role="status">
-        {queue?.notice && <Banner tone="info">{queue.notice}</Banner>}
-      </div>
+      <ActionNotice notice={queue?.notice} />
       {error && !banShown && <Banner>{error}</Banner>}
       {queue?.banTarget && (
         <BanConfirm

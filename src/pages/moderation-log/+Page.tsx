@@ -4,6 +4,7 @@ import { moderatePath, moderationLogPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import { formatMoment } from '../../format.ts';
 import type { LogAction, LogEntry } from '../moderation-view.ts';
+import { ModerationHeader, ModerationLinkButton } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';
 
 const ACTION_LABELS: Record<LogAction, string> = {
@@ -29,17 +30,11 @@ export default function Page() {
   const { log } = useData<Data>();
   return (
     <section className="container moderation">
-      <header className="moderation__header">
-        <div>
-          <h1>Moderation log</h1>
-          <p className="moderation__lead">
-            Every moderation action, newest first. Entries cannot be changed or deleted.
-          </p>
-        </div>
-        <a className="button button--ghost button--small" href={moderatePath()}>
-          Moderation queue
-        </a>
-      </header>
+      <ModerationHeader
+        title="Moderation log"
+        lead="Every moderation action, newest first. Entries cannot be changed or deleted."
+        aside={<ModerationLinkButton href={moderatePath()} label="Moderation queue" />}
+      />
       {!log || log.entries.length === 0 ? (
         <p>No moderation action yet.</p>
       ) : (

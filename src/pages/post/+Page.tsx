@@ -1,4 +1,7 @@
 // https://vike.dev/Page
+import { FormPage } from '../../components/FormPage.tsx';
+import { SubmitButton } from '../../components/Button.tsx';
+import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdForm } from '../../components/AdForm.tsx';
 import { accountPath, guidePath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
@@ -8,36 +11,35 @@ export default function Page() {
   const data = useData<Data>();
   if (!data.canPost)
     return (
-      <section className="container container--form form-page">
-        <h1>Verify your email to post</h1>
-        <div className="form-card">
-          <p>
-            Before your first ad, we need to know your email address works: it is how we tell you
-            about your ads. Open the link we emailed to <strong>{data.member?.email}</strong>, then
-            come back to this page.
+      <FormCardPage title="Verify your email to post">
+        <p>
+          Before your first ad, we need to know your email address works: it is how we tell you
+          about your ads. Open the link we emailed to <strong>{data.member?.email}</strong>, then
+          come back to this page.
+        </p>
+        <form className="form" action="/api/verify/resend" method="post">
+          <p className="account-verify__text">
+            No mail? Check your spam folder, or ask for a new link.
           </p>
-          <form className="form" action="/api/verify/resend" method="post">
-            <p className="account-verify__text">
-              No mail? Check your spam folder, or ask for a new link.
-            </p>
-            <button className="button button--secondary" type="submit">
-              Resend the link
-            </button>
-          </form>
-          <p className="form__footnote account-footnote">
-            <a href={accountPath()}>Go to your account</a>
-          </p>
-        </div>
-      </section>
+          <SubmitButton kind="secondary">Resend the link</SubmitButton>
+        </form>
+        <p className="form__footnote account-footnote">
+          <a href={accountPath()}>Go to your account</a>
+        </p>
+      </FormCardPage>
     );
   return (
-    <section className="container container--post form-page">
-      <h1>Post an ad</h1>
-      <p className="form-page__lead">
-        A moderator reads every ad before it goes live. You can have up to {data.maxActiveAds} ads
-        in review or live at once. Not sure what to write? Read{' '}
-        <a href={guidePath('writing-a-good-ad')}>how to write a good ad</a>.
-      </p>
+    <FormPage
+      width="post"
+      title="Post an ad"
+      lead={
+        <>
+          A moderator reads every ad before it goes live. You can have up to {data.maxActiveAds} ads
+          in review or live at once. Not sure what to write? Read{' '}
+          <a href={guidePath('writing-a-good-ad')}>how to write a good ad</a>.
+        </>
+      }
+    >
       <div className="form-card">
         <AdForm
           action="/api/ads"
@@ -50,6 +52,6 @@ export default function Page() {
           submitLabel="Submit for review"
         />
       </div>
-    </section>
+    </FormPage>
   );
 }

@@ -1,4 +1,6 @@
 // https://vike.dev/Page
+import { NewLinkButton } from '../../components/NewLinkButton.tsx';
+import { ButtonLink } from '../../components/Button.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
 import { FormField } from '../../components/FormField.tsx';
@@ -46,9 +48,9 @@ export default function Page() {
             <h1>Your password has been changed</h1>
             <p>You have been signed out on every device. Sign in with your new password.</p>
             <div className="button-row">
-              <a className="button button--primary" href={signinPath()}>
+              <ButtonLink kind="primary" href={signinPath()}>
                 Sign In
-              </a>
+              </ButtonLink>
             </div>
           </>
         ) : (
@@ -68,11 +70,7 @@ export default function Page() {
                   : 'Check that you opened the whole link from the email.'}{' '}
               You can ask for a new link.
             </p>
-            <div className="button-row">
-              <a className="button button--primary" href={forgotPath()}>
-                Get a new link
-              </a>
-            </div>
+            <NewLinkButton href={forgotPath()} />
           </>
         )}
       </div>

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 import { searchPath } from '../../paths.ts';
 import { AD_AGE_MAX, AD_AGE_MIN } from '../../schemas/ad-limits.ts';
 import { QUERY_MAX, WITHIN_DAYS, type SearchField } from './searchQuery.ts';
@@ -12,113 +12,52 @@ interface SearchFormProps {
 
 /** /search's filters: a GET form, so the URL is the search (it can be bookmarked and shared). */
 export function SearchForm({ values, errors, states, seeksOptions }: SearchFormProps) {
+  const form = { values, errors };
   return (
     <form className="search-form" method="get" action={searchPath()} role="search" noValidate>
-      <Field name="q" label="Words" error={errors.q} wide>
-        <input
-          type="search"
-          name="q"
-          id="search-q"
-          defaultValue={values.q ?? ''}
-          maxLength={QUERY_MAX}
-          placeholder="e.g. hiking, coffee"
-          {...invalid('q', errors)}
-        />
-      </Field>
-      <Field name="state" label="State" error={errors.state}>
-        <select
-          name="state"
-          id="search-state"
-          defaultValue={values.state ?? ''}
-          {...invalid('state', errors)}
-        >
-          <option value="">Any state</option>
-          {states.map((state) => (
-            <option key={state} value={state}>
-              {state}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field name="city" label="City" error={errors.city}>
-        <input
-          type="text"
-          name="city"
-          id="search-city"
-          defaultValue={values.city ?? ''}
-          placeholder="Any city"
-          {...invalid('city', errors)}
-        />
-      </Field>
-      <Field name="seeks" label="Seeking" error={errors.seeks}>
-        <select
-          name="seeks"
-          id="search-seeks"
-          defaultValue={values.seeks ?? ''}
-          {...invalid('seeks', errors)}
-        >
-          <option value="">Anyone</option>
-          {seeksOptions.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label} ({option.value})
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field name="minAge" label="Age from" error={errors.minAge}>
-        <input
-          type="number"
-          name="minAge"
-          id="search-minAge"
-          inputMode="numeric"
-          min={AD_AGE_MIN}
-          max={AD_AGE_MAX}
-          defaultValue={values.minAge ?? ''}
-          placeholder={String(AD_AGE_MIN)}
-          {...invalid('minAge', errors)}
-        />
-      </Field>
-      <Field name="maxAge" label="Age to" error={errors.maxAge}>
-        <input
-          type="number"
-          name="maxAge"
-          id="search-maxAge"
-          inputMode="numeric"
-          min={AD_AGE_MIN}
-          max={AD_AGE_MAX}
-          defaultValue={values.maxAge ?? ''}
-          placeholder={String(AD_AGE_MAX)}
-          {...invalid('maxAge', errors)}
-        />
-      </Field>
-      <Field name="within" label="Posted" error={errors.within}>
-        <select
-          name="within"
-          id="search-within"
-          defaultValue={values.within ?? ''}
-          {...invalid('within', errors)}
-        >
-          <option value="">Any time</option>
-          {WITHIN_DAYS.map((days) => (
-            <option key={days} value={String(days)}>
-              {days === 1 ? 'Today' : `In the last ${days} days`}
-            </option>
-          ))}
-        </select>
-      </Field>
+      <SearchInput
+        form={form}
+        name="q"
+        label="Words"
+        wide
+        type="search"
+        maxLength={QUERY_MAX}
+        placeholder="e.g. hiking, coffee"
+      />
+      <SearchSelect form={form} name="state" label="State">
+        <option value="">Any state</option>
+        {states.map((state) => (
+          <option key={state} value={state}>
+            {state}
+          </option>
+        ))}
+      </SearchSelect>
+      <SearchInput form={form} name="city" label="City" type="text" placeholder="Any city" />
+      <SearchSelect form={form} name="seeks" label="Seeking">
+        <option value="">Anyone</option>
+        {seeksOptions.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label} ({option.value})
+          </option>
+        ))}
+      </SearchSelect>
+      {AGE_FIELDS.map((age) => (
+        <SearchInput key={age.name} form={form} {...AGE_INPUT} {...age} />
+      ))}
+      <SearchSelect form={form} name="within" label="Posted">
+        <option value="">Any time</option>
+        {WITHIN_DAYS.map((days) => (
+          <option key={days} value={String(days)}>
+            {days === 1 ? 'Today' : `In the last ${days} days`}
+          </option>
+        ))}
+      </SearchSelect>
       {/* Best match needs words: the choice is offered once there are some. */}
       {(values.q || errors.sort) && (
-        <Field name="sort" label="Order" error={errors.sort}>
-          <select
-            name="sort"
-            id="search-sort"
-            defaultValue={values.sort ?? 'match'}
-            {...invalid('sort', errors)}
-          >
-            <option value="match">Best match</option>
-            <option value="newest">Newest first</option>
-          </select>
-        </Field>
+        <SearchSelect form={form} name="sort" label="Order" unset="match">
+          <option value="match">Best match</option>
+          <option value="newest">Newest first</option>
+        </SearchSelect>
       )}
       <div className="search-form__submit">
         <button type="submit" className="button button--primary">
@@ -126,6 +65,75 @@ export function SearchForm({ values, errors, states, seeksOptions }: SearchFormP
         </button>
       </div>
     </form>
+  );
+}
+
+/** The two age fields, from and to. */
+const AGE_FIELDS = [
+  { name: 'minAge', label: 'Age from', placeholder: String(AD_AGE_MIN) },
+  { name: 'maxAge', label: 'Age to', placeholder: String(AD_AGE_MAX) },
+] as const;
+
+/** The age fields' input: a number within the ages an ad may have. */
+const AGE_INPUT = {
+  type: 'number',
+  inputMode: 'numeric',
+  min: AD_AGE_MIN,
+  max: AD_AGE_MAX,
+} as const;
+
+/** What every field of the form reads from: the values asked for and their messages. */
+type SearchFormState = Pick<SearchFormProps, 'values' | 'errors'>;
+
+interface SearchControlProps {
+  form: SearchFormState;
+  name: SearchField;
+  label: string;
+  wide?: boolean;
+}
+
+/** A text or number field: its input is named, labelled and marked invalid by its field's name. */
+function SearchInput({
+  form,
+  name,
+  label,
+  wide,
+  type,
+  ...input
+}: SearchControlProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'form'>) {
+  return (
+    <Field name={name} label={label} error={form.errors[name]} wide={wide}>
+      <input
+        type={type}
+        name={name}
+        id={`search-${name}`}
+        defaultValue={form.values[name] ?? ''}
+        {...input}
+        {...invalid(name, form.errors)}
+      />
+    </Field>
+  );
+}
+
+/** A choice: `unset` is chosen while the URL asks for none. */
+function SearchSelect({
+  form,
+  name,
+  label,
+  unset = '',
+  children,
+}: SearchControlProps & { unset?: string; children: ReactNode }) {
+  return (
+    <Field name={name} label={label} error={form.errors[name]}>
+      <select
+        name={name}
+        id={`search-${name}`}
+        defaultValue={form.values[name] ?? unset}
+        {...invalid(name, form.errors)}
+      >
+        {children}
+      </select>
+    </Field>
   );
 }
 

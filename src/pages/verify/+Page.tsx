@@ -1,4 +1,6 @@
 // https://vike.dev/Page
+import { NewLinkButton } from '../../components/NewLinkButton.tsx';
+import { ButtonLink } from '../../components/Button.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
 import { accountPath, homePath } from '../../paths.ts';
@@ -49,9 +51,9 @@ function LinkOutcome({ link, next }: Pick<Data, 'link' | 'next'>) {
         </p>
         <div className="button-row">
           {next && (
-            <a className="button button--primary" href={next}>
+            <ButtonLink kind="primary" href={next}>
               Continue where you left off
-            </a>
+            </ButtonLink>
           )}
           <a
             className={`button ${next ? 'button--ghost' : 'button--primary'}`}
@@ -73,11 +75,7 @@ function LinkOutcome({ link, next }: Pick<Data, 'link' | 'next'>) {
           ? 'Verification links work for 24 hours. You can ask for a new one on your account page.'
           : 'Check that you opened the whole link from the email, or ask for a new one on your account page.'}
       </p>
-      <div className="button-row">
-        <a className="button button--primary" href={accountPath()}>
-          Get a new link
-        </a>
-      </div>
+      <NewLinkButton href={accountPath()} />
     </>
   );
 }
