@@ -8,6 +8,7 @@ import type { PhotoElsewhereView, QueueItem, QueuePhoto } from '../../src/pages/
 import { adPath, moderatePath, moderationLogPath } from '../../src/paths.ts';
 import { countsAsElsewhere, DUPLICATE_BITS } from '../photos/photo-duplicates.ts';
 import { photoPreviewPath } from '../routes/photos.ts';
+import { blurredPhotoPath } from './photo-shield.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import { hammingDistance } from '../store/photo-hash-index.ts';
 import type { PhotoRow } from '../store/photos.ts';
@@ -55,20 +56,27 @@ function elsewhereView(shown: QueuePhoto, other: PhotoRow, ad: MemberAdRow): Pho
       height: shown.height,
       src: shown.src,
       srcSet: shown.srcSet,
+      blurred: shown.blurred,
     },
     otherAdId: ad.id,
     otherPostedOn: (ad.postedOn ?? ad.submittedAt).slice(0, 10),
     otherStanding: standingOf(ad, other),
     otherLink: linkTo(ad),
+    // The same picture: kept out of sight while this ad's photo is (likely explicit, or the
+    // moderator's "Show all photos blurred"), shown once the moderator shows that one.
     otherPhoto: largest
       ? {
           id: other.id,
           width: largest.width,
           height: largest.height,
-          src: photoPreviewPath(other.id, largest.width),
-          srcSet: other.variants
-            .map((variant) => `${photoPreviewPath(other.id, variant.width)} ${variant.width}w`)
-            .join(', '),
+          src: shown.blurred
+            ? blurredPhotoPath(other.id)
+            : photoPreviewPath(other.id, largest.width),
+          srcSet: shown.blurred
+            ? ''
+            : other.variants
+                .map((variant) => `${photoPreviewPath(other.id, variant.width)} ${variant.width}w`)
+                .join(', '),
         }
       : null,
   };

@@ -133,7 +133,10 @@ export interface QueueItem {
 /** A photo of an ad in the queue that another member's ad has too, with that ad's. */
 export interface PhotoElsewhereView {
   /** This ad's photo: its number among the ad's photos, and how it is shown. */
-  photo: Pick<QueuePhoto, 'id' | 'position' | 'alt' | 'width' | 'height' | 'src' | 'srcSet'>;
+  photo: Pick<
+    QueuePhoto,
+    'id' | 'position' | 'alt' | 'width' | 'height' | 'src' | 'srcSet' | 'blurred'
+  >;
   /** The other member's ad. */
   otherAdId: number;
   /** When that ad was posted (or submitted, if never live): a date. */
@@ -142,7 +145,10 @@ export interface PhotoElsewhereView {
   otherStanding: string;
   /** Its page on the site (live), its entry in the queue, or the moderation log. */
   otherLink: { href: string; text: string };
-  /** The other photo as the queue shows photos; null when a moderator removed it (no sizes). */
+  /**
+   * The other photo as the queue shows photos (blurred while this ad's photo is: the same
+   * picture); null when a moderator removed it (no sizes).
+   */
   otherPhoto: Pick<QueuePhoto, 'id' | 'width' | 'height' | 'src' | 'srcSet'> | null;
 }
 

@@ -52,8 +52,9 @@ function Match({ match }: { match: PhotoElsewhereView }) {
       <div className="photos-elsewhere__pair">
         <figure className="photos-elsewhere__figure">
           <img
+            className={photo.blurred ? 'photos-elsewhere__image--blurred' : undefined}
             src={photo.src}
-            srcSet={photo.srcSet}
+            srcSet={photo.srcSet || undefined}
             sizes="(min-width: 1000px) 320px, 45vw"
             width={photo.width}
             height={photo.height}
@@ -61,13 +62,17 @@ function Match({ match }: { match: PhotoElsewhereView }) {
             loading="lazy"
             decoding="async"
           />
-          <figcaption>This ad, photo {photo.position}</figcaption>
+          <figcaption>
+            This ad, photo {photo.position}
+            {photo.blurred ? ' (blurred: Show photo above shows both)' : ''}
+          </figcaption>
         </figure>
         <figure className="photos-elsewhere__figure">
           {otherPhoto ? (
             <img
+              className={photo.blurred ? 'photos-elsewhere__image--blurred' : undefined}
               src={otherPhoto.src}
-              srcSet={otherPhoto.srcSet}
+              srcSet={otherPhoto.srcSet || undefined}
               sizes="(min-width: 1000px) 320px, 45vw"
               width={otherPhoto.width}
               height={otherPhoto.height}

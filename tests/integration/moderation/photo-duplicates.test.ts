@@ -6,6 +6,7 @@
 // for "someone else's photos or identity" works from the flag as a form post, and only for a
 // moderator; the index leaves with the photos, the account, and the window's end; photos stored
 // before the index are put in it. Photos are real uploads processed by the worker pool.
+import sharp from 'sharp';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { deleteAccount } from '../../../server/account/delete-account.ts';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
@@ -144,6 +145,36 @@ describe('a photo on two accounts', () => {
     expect(html).toContain(`action="/api/moderate/ads/${flagged}/reject"`);
     expect(html).toContain('name="reason" value="identity"');
     expect(text).toContain("Reject: Uses someone else's photos or identity");
+  });
+
+  test('while this ad\'s photo is blurred (the moderator\'s "Show all photos blurred"), the other photo is too', async () => {
+    const first = await signUpMember(t.app, t.store, 'dupes-blur-first');
+    const second = await signUpMember(t.app, t.store, 'dupes-blur-second');
+    // A picture of its own here, and the same re-encoded (0 to 2 bits away).
+    const original = await photo(3130);
+    const live = await adWith(first, [original]);
+    await makeLive(live.adId);
+    const flagged = await adWith(second, [await sharp(original).jpeg({ quality: 70 }).toBuffer()]);
+    const [copyId] = flagged.photoIds;
+    const [otherId] = live.photoIds;
+
+    const setting = (fields: Record<string, string>) =>
+      postModerationForm(t.app, '/api/moderate/photo-settings', fields, moderator.session);
+    expect((await setting({ blurAll: 'on' })).status).toBe(303);
+    try {
+      const html = await queueItemHtml(flagged.adId);
+      expect(textOf(html)).toContain(`this photo is also on ad ${live.adId} of another member`);
+      // Neither picture is in the page, only their 24-pixel renderings.
+      expect(html).toContain(`src="/api/photos/${copyId}/blurred"`);
+      expect(html).toContain(`src="/api/photos/${otherId}/blurred"`);
+      expect(html).not.toMatch(new RegExp(`/api/photos/${otherId}/\\d+`));
+      expect(textOf(html)).toContain('blurred: Show photo above shows both');
+    } finally {
+      await setting({});
+    }
+    const shown = await queueItemHtml(flagged.adId);
+    expect(shown).toMatch(new RegExp(`src="/api/photos/${otherId}/\\d+"`));
+    expect(shown).not.toContain(`src="/api/photos/${otherId}/blurred"`);
   });
 
   test('two different photos are not flagged, nor is a member’s own photo on two of their ads', async () => {
