@@ -117,6 +117,21 @@ describe.each([
     await lookAtWidths(page, SHOTS, `queue-photo-elsewhere-${run}`, javaScriptEnabled);
     await page.setViewportSize({ width: 1280, height: 900 });
 
+    // With "Show all photos blurred", both are blurred: the same picture twice.
+    const setting = page.getByRole('form', { name: 'Photo setting' });
+    const saveBlurAll = async (on: boolean, done: string) => {
+      await setting.getByLabel('Show all photos blurred').setChecked(on);
+      await setting.getByRole('button', { name: 'Save setting' }).click();
+      await page.waitForURL(`${server.url}/moderate?done=${done}`);
+    };
+    await saveBlurAll(true, 'blur-all-on');
+    expect(await images.nth(0).getAttribute('src')).toBe(`/api/photos/${copyId}/blurred`);
+    expect(await images.nth(1).getAttribute('src')).toBe(`/api/photos/${originalId}/blurred`);
+    await warning.scrollIntoViewIfNeeded();
+    await lookAtWidths(page, SHOTS, `queue-photo-elsewhere-blurred-${run}`, javaScriptEnabled);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await saveBlurAll(false, 'blur-all-off');
+
     await warning
       .getByRole('button', { name: "Reject: Uses someone else's photos or identity" })
       .click();
