@@ -1,8 +1,10 @@
 // `npm run build` starts here. Plain JavaScript, since it runs before anything is built: when the
 // sources changed since Vite last built into the output folder (or with --full), Vite builds the
 // client assets and the server build, whose entries include the build's own steps
-// (src/build/build-steps.ts, source maps on); then the build runs from there ({out}/server/build.mjs, made from
-// src/build/build.ts), with source maps. Options: see src/build/build.ts.
+// (src/build/build-steps.ts, source maps on); then the build runs from there
+// ({out}/server/build.mjs, made from src/build/build.ts), with source maps. This process becomes
+// Vite (and then itself again) rather than wait beside it (src/build/hand-over.ts says why).
+// Options: see src/build/build.ts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
