@@ -31,7 +31,7 @@ export interface PhotoHashStore {
    * is read, then measured (the cost grows fast with it: 718 probes at 8, 4,918 at 11).
    */
   near(phash: string, maxBits: number, exceptAccount: number): Promise<NearPhoto[]>;
-  /** Up to `limit` photos not in the index, by id (stored before it existed). */
+  /** Up to `limit` photos not in the index and not removed, by id (stored before it existed). */
   unindexed(limit: number): Promise<HashedPhoto[]>;
   /** Takes out of the index the photos a moderator removed before `before` (ISO time). */
   forgetRemovedBefore(before: string): Promise<number>;
@@ -97,6 +97,9 @@ export function photoHashStore({ db, kind }: StoreContext): PhotoHashStore {
       const rows = await db
         .selectFrom('photos')
         .select(['id', 'account_id as accountId', 'phash'])
+        // A photo a moderator removed is left out: the sweep takes such photos out of the index,
+        // and a start must not put them back (a reversal puts its photo back itself).
+        .where('removed_at', 'is', null)
         .where(({ not, exists, selectFrom }) =>
           not(
             exists(
