@@ -1,5 +1,5 @@
 import { getSite } from '../../content/index.ts';
-import { decisionPagePath } from '../../paths.ts';
+import { appealApiPath, decisionPagePath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { DecisionView } from './decision-view.ts';
@@ -22,9 +22,7 @@ export function decisionData({ routeParams, request }: DataContext<DecisionView>
     }),
     statement: view?.statement,
     /** Where the appeal form posts: the mail's key goes with it. */
-    appealAction:
-      view &&
-      `/api/decisions/${view.statement.id}/appeal${view.key ? `?key=${encodeURIComponent(view.key)}` : ''}`,
+    appealAction: view && appealApiPath(view.statement.id, view.key),
     signedIn: request?.member !== undefined,
     appealed: request?.query.done === 'appealed',
     error: request?.form?.error,
