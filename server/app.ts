@@ -5,7 +5,7 @@ import { compress } from 'hono/compress';
 import { dirname, join } from 'node:path';
 import type { PageAssets } from '../renderer/assets.ts';
 import { getSite } from '../src/content/index.ts';
-import { apiRoutes } from '../src/paths.ts';
+import { apiRoutes, searchFeedPath } from '../src/paths.ts';
 import { memberLookup, type AppEnv } from './app-env.ts';
 import {
   createHashingPool,
@@ -229,7 +229,7 @@ export function createApp(options: AppOptions) {
   app.all(apiRoutes.any, unknownEndpoint);
 
   // A search's Atom feed (a city's feed is a file of the site); links as mails make them.
-  app.get('/search/feed.xml', searchFeedRoute(search, mailSite));
+  app.get(searchFeedPath(), searchFeedRoute(search, mailSite));
   // A digest's one-click unsubscribe: signed out, no JavaScript, no origin check (its GET is a
   // page rendered on request, below).
   app.route('/unsubscribe', unsubscribeRoutes({ store, pages }));

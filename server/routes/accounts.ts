@@ -5,7 +5,7 @@
 // server/account/sign-up.ts and sign-in.ts; the session and its cookies, server/auth/member-session.ts.
 import { Hono } from 'hono';
 import { localPath } from '../../src/local-path.ts';
-import { apiRoutes, routes, successPath } from '../../src/paths.ts';
+import { apiRoutes, homePath, routes, successPath } from '../../src/paths.ts';
 import type { EmailLinks } from '../account/email-links.ts';
 import { signIns } from '../account/sign-in.ts';
 import { signUps } from '../account/sign-up.ts';
@@ -65,7 +65,7 @@ export function accountsRoutes(options: AccountsOptions) {
         const signedIn = await signIn(credentials, sessions.requester(c));
         await sessions.start(c, signedIn.accountId);
         if (!signedIn.knownBrowser) await sessions.remember(c, signedIn.accountId);
-        return { redirect: localPath(next) ?? '/' };
+        return { redirect: localPath(next) ?? homePath() };
       },
     ),
   );
@@ -74,7 +74,7 @@ export function accountsRoutes(options: AccountsOptions) {
     apiRoutes.signout,
     ...form.action({ for: 'anyone', read: bodyUnread }, async ({ c }) => {
       await sessions.end(c);
-      return { redirect: '/' };
+      return { redirect: homePath() };
     }),
   );
 

@@ -1,6 +1,6 @@
 // Shows the signed-in member's email and a Sign out button in the header. Pages stay static and
 // cacheable: only visitors with the member hint cookie ask /api/me who they are.
-import { meApiPath, signoutApiPath } from '../paths.ts';
+import { accountPath, meApiPath, messagesPath, signoutApiPath } from '../paths.ts';
 
 /** The member hint cookie: set with the session, readable by scripts (the session is not). */
 export const isSignedIn = () => document.cookie.split('; ').includes('lb_member=1');
@@ -29,12 +29,12 @@ export async function showSignedInMember(): Promise<void> {
   // The email leads to the account page (verification status, a new link).
   const who = document.createElement('a');
   who.className = 'member-bar__email';
-  who.href = '/account';
+  who.href = accountPath();
   who.textContent = email;
   // Messages, with how many are unread when there are any (/messages).
   const messages = document.createElement('a');
   messages.className = 'member-bar__messages';
-  messages.href = '/messages';
+  messages.href = messagesPath();
   messages.textContent = 'Messages';
   if (unread > 0) {
     const count = document.createElement('span');

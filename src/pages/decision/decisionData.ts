@@ -1,5 +1,5 @@
 import { getSite } from '../../content/index.ts';
-import { appealApiPath, decisionPagePath } from '../../paths.ts';
+import { accountPath, appealApiPath, decisionPagePath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { DecisionView } from './decision-view.ts';
@@ -17,7 +17,7 @@ export function decisionData({ routeParams, request }: DataContext<DecisionView>
     ...pageShell({
       title: `A moderation decision - ${brand}`,
       description: `Why ${brand} restricted your content or account, and how to appeal.`,
-      path: Number.isSafeInteger(id) ? decisionPagePath(id) : '/account',
+      path: Number.isSafeInteger(id) ? decisionPagePath(id) : accountPath(),
       robots: 'noindex, nofollow',
     }),
     statement: view?.statement,
