@@ -5,6 +5,7 @@ import { compress } from 'hono/compress';
 import { dirname, join } from 'node:path';
 import type { PageAssets } from '../renderer/assets.ts';
 import { getSite } from '../src/content/index.ts';
+import { apiRoutes, searchFeedPath } from '../src/paths.ts';
 import { memberLookup, type AppEnv } from './app-env.ts';
 import {
   createHashingPool,
@@ -201,35 +202,34 @@ export function createApp(options: AppOptions) {
   app.use('/unsubscribe/*', unsubscribeHeaders);
   app.use(securityHeaders(trust));
   app.use(memberLookup(store.sessions));
-  app.use('/api/*', async (c, next) => {
+  app.use(apiRoutes.any, async (c, next) => {
     await next();
     // Every API answer is about this visitor (their session, what they typed): never cached.
     c.res.headers.set('Cache-Control', 'no-store');
   });
   // Only the form pages answered to refused form posts are worth compressing: the JSON answers
   // are a few dozen bytes, and gzip-streaming each one costs more than it saves.
-  app.use('/api/*', compress({ contentTypeFilter: /^text\/html/ }));
+  app.use(apiRoutes.any, compress({ contentTypeFilter: /^text\/html/ }));
 
-  const api = new Hono<AppEnv>();
-  api.route('/', accountsRoutes({ ...forms, links, rateLimits, passwords }));
-  api.route('/', emailLinkRoutes({ ...forms, rateLimits, passwords, pages }, links));
-  api.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite, photos }));
-  api.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite, photos }));
-  api.route('/', appealRoutes({ ...forms, mailer, publisher, mailSite, photos }));
-  api.route('/', messagesRoutes({ ...forms, mailer, mailSite }));
-  api.route('/ads', postingRoutes({ ...forms, publisher, photos, rateLimits }));
-  api.route('/photos', photoRoutes({ ...forms, photos }));
-  api.route('/saved-searches', savedSearchRoutes({ ...forms, search }));
-  api.route(
-    '/account',
+  // Each route file registers its endpoints by their patterns in src/paths.ts (`apiRoutes`).
+  app.route('/', accountsRoutes({ ...forms, links, rateLimits, passwords }));
+  app.route('/', emailLinkRoutes({ ...forms, rateLimits, passwords, pages }, links));
+  app.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite, photos }));
+  app.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite, photos }));
+  app.route('/', appealRoutes({ ...forms, mailer, publisher, mailSite, photos }));
+  app.route('/', messagesRoutes({ ...forms, mailer, mailSite }));
+  app.route('/', postingRoutes({ ...forms, publisher, photos, rateLimits }));
+  app.route('/', photoRoutes({ ...forms, photos }));
+  app.route('/', savedSearchRoutes({ ...forms, search }));
+  app.route(
+    '/',
     memberDataRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, publisher, photos }),
   );
-  // A mounted app's notFound handler is not used by Hono, so the catch-all is a route.
-  api.all('*', unknownEndpoint);
-  app.route('/api', api);
+  // Any other path under the API: the unknown endpoint's 404, never a page.
+  app.all(apiRoutes.any, unknownEndpoint);
 
   // A search's Atom feed (a city's feed is a file of the site); links as mails make them.
-  app.get('/search/feed.xml', searchFeedRoute(search, mailSite));
+  app.get(searchFeedPath(), searchFeedRoute(search, mailSite));
   // A digest's one-click unsubscribe: signed out, no JavaScript, no origin check (its GET is a
   // page rendered on request, below).
   app.route('/unsubscribe', unsubscribeRoutes({ store, pages }));

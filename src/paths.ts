@@ -116,6 +116,148 @@ export const signinThenPath = (next: string | undefined) =>
 export const signupThenPath = (next: string | undefined) =>
   next ? `${routes.signup.path({})}?next=${encodeURIComponent(next)}` : routes.signup.path({});
 
+/** Where the API lives (docs/architecture.md, "A form post"): its endpoints, and its cookies' path. */
+export const API_PREFIX = '/api';
+
+/** Whether a request path is the API's (`/api` or under it). */
+export const isApiPath = (pathname: string) =>
+  pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
+
+/**
+ * Every endpoint of the API, each declared once as the Hono route pattern server/routes/ registers
+ * (`:id{[0-9]+}`: digits only); the functions below build the URLs forms, scripts and pages use.
+ */
+export const apiRoutes = {
+  /** Everything under the API: its middleware and the unknown endpoint's 404. */
+  any: '/api/*',
+  // Accounts (server/routes/accounts.ts, email-links.ts, member-data.ts).
+  signup: '/api/signup',
+  signin: '/api/signin',
+  signout: '/api/signout',
+  /** Who is signed in, for the header's script. */
+  me: '/api/me',
+  verify: '/api/verify',
+  verifyResend: '/api/verify/resend',
+  forgot: '/api/forgot',
+  reset: '/api/reset',
+  accountData: '/api/account/data',
+  deleteAccount: '/api/account/delete',
+  // Posting and the member's ads (server/routes/posting.ts).
+  ads: '/api/ads',
+  /** A state's cities, for the posting form's script: `?state=`. */
+  adCities: '/api/ads/cities',
+  editAd: '/api/ads/:id/edit',
+  deleteAd: '/api/ads/:id/delete',
+  renewAd: '/api/ads/:id/renew',
+  // Photos through the server (server/routes/photos.ts): one size, and the blurred rendering.
+  photoSize: '/api/photos/:id{[0-9]{1,15}}/:width{[0-9]{1,5}}',
+  blurredPhoto: '/api/photos/:id{[0-9]{1,15}}/blurred',
+  // Saved searches (server/routes/saved-searches.ts): the search's query string travels along.
+  savedSearches: '/api/saved-searches',
+  deleteSavedSearch: '/api/saved-searches/:id/delete',
+  // Messages (server/routes/messages.ts).
+  messages: '/api/messages',
+  reply: '/api/messages/:id{[0-9]+}/reply',
+  block: '/api/messages/:id{[0-9]+}/:action{block|unblock}',
+  // Reports (server/routes/reports.ts): filing one, and a moderator resolving a group.
+  reports: '/api/reports',
+  moderateReports: '/api/moderate/reports',
+  // Appeals (server/routes/appeals.ts): the member's, and a moderator's decision on one.
+  appeal: '/api/decisions/:id/appeal',
+  decideAppeal: '/api/moderate/appeals/:id/decide',
+  // The moderation queue (server/routes/moderation.ts).
+  approveAd: '/api/moderate/ads/:id/approve',
+  rejectAd: '/api/moderate/ads/:id/reject',
+  removeAd: '/api/moderate/ads/:id/remove',
+  banAccount: '/api/moderate/accounts/:id/ban',
+  removePhoto: '/api/moderate/photos/:id/remove',
+  revealPhoto: '/api/moderate/photos/:id/reveal',
+  dismissRepeatedMessage: '/api/moderate/repeated-messages/:id/dismiss',
+  photoSettings: '/api/moderate/photo-settings',
+} as const;
+
+/** The names of a Hono pattern's parameters: `'id' | 'width'` of `/api/photos/:id{…}/:width{…}`. */
+type ApiParamNames<Pattern extends string> = Pattern extends `${string}:${infer Name}/${infer Rest}`
+  ? ParamName<Name> | ApiParamNames<`/${Rest}`>
+  : Pattern extends `${string}:${infer Name}`
+    ? ParamName<Name>
+    : never;
+type ParamName<Segment extends string> = Segment extends `${infer Name}{${string}` ? Name : Segment;
+
+/** The URL of an endpoint: its pattern with each parameter filled in, URL-encoded. */
+function apiPath<Pattern extends string>(
+  pattern: Pattern,
+  params: Record<ApiParamNames<Pattern>, string | number>,
+): string {
+  const values: Record<string, string | number> = params;
+  return pattern.replace(/:(\w+)(\{[^/]*\})?/g, (_, name: string) =>
+    encodeURIComponent(String(values[name])),
+  );
+}
+
+export const signupApiPath = () => apiRoutes.signup;
+export const signinApiPath = () => apiRoutes.signin;
+export const signoutApiPath = () => apiRoutes.signout;
+export const meApiPath = () => apiRoutes.me;
+export const verifyApiPath = () => apiRoutes.verify;
+export const verifyResendApiPath = () => apiRoutes.verifyResend;
+export const forgotApiPath = () => apiRoutes.forgot;
+export const resetApiPath = () => apiRoutes.reset;
+/** Download my data. */
+export const accountDataApiPath = () => apiRoutes.accountData;
+export const deleteAccountApiPath = () => apiRoutes.deleteAccount;
+/** Where the posting form posts a new ad. */
+export const adsApiPath = () => apiRoutes.ads;
+export const adCitiesApiPath = (state: string) =>
+  `${apiRoutes.adCities}?state=${encodeURIComponent(state)}`;
+export const editAdApiPath = (adId: number) => apiPath(apiRoutes.editAd, { id: adId });
+export const deleteAdApiPath = (adId: number) => apiPath(apiRoutes.deleteAd, { id: adId });
+export const renewAdApiPath = (adId: number) => apiPath(apiRoutes.renewAd, { id: adId });
+/** One size of a photo through the server (for its member and moderators). */
+export const photoSizeApiPath = (photoId: number, width: number) =>
+  apiPath(apiRoutes.photoSize, { id: photoId, width });
+/** The blurred rendering of a photo (server/photos/blurred-photo.ts). */
+export const blurredPhotoApiPath = (photoId: number) =>
+  apiPath(apiRoutes.blurredPhoto, { id: photoId });
+/** "Email me new ads like these": the search's query string goes with it. */
+export const saveSearchApiPath = (query: string) =>
+  query ? `${apiRoutes.savedSearches}?${query}` : apiRoutes.savedSearches;
+export const deleteSavedSearchApiPath = (id: number) =>
+  apiPath(apiRoutes.deleteSavedSearch, { id });
+/** Where the first message about an ad posts. */
+export const messagesApiPath = () => apiRoutes.messages;
+export const replyApiPath = (conversationId: number) =>
+  apiPath(apiRoutes.reply, { id: conversationId });
+/** Block the other side of a conversation, or (`blocked` false) undo it. */
+export const blockApiPath = (conversationId: number, blocked: boolean) =>
+  apiPath(apiRoutes.block, { id: conversationId, action: blocked ? 'block' : 'unblock' });
+export const reportsApiPath = () => apiRoutes.reports;
+export const moderateReportsApiPath = () => apiRoutes.moderateReports;
+/** The appeal of a decision; `key`: its mail's key, for a member who cannot sign in. */
+export const appealApiPath = (statementId: number, key?: string) =>
+  `${apiPath(apiRoutes.appeal, { id: statementId })}${key ? `?key=${encodeURIComponent(key)}` : ''}`;
+export const decideAppealApiPath = (appealId: number) =>
+  apiPath(apiRoutes.decideAppeal, { id: appealId });
+/** A moderator's action on an ad of the queue. */
+export const moderateAdApiPath = (adId: number, action: 'approve' | 'reject' | 'remove') =>
+  apiPath(
+    { approve: apiRoutes.approveAd, reject: apiRoutes.rejectAd, remove: apiRoutes.removeAd }[
+      action
+    ],
+    {
+      id: adId,
+    },
+  );
+export const banAccountApiPath = (accountId: number) =>
+  apiPath(apiRoutes.banAccount, { id: accountId });
+export const removePhotoApiPath = (photoId: number) =>
+  apiPath(apiRoutes.removePhoto, { id: photoId });
+export const revealPhotoApiPath = (photoId: number) =>
+  apiPath(apiRoutes.revealPhoto, { id: photoId });
+export const dismissRepeatedMessageApiPath = (flagId: number) =>
+  apiPath(apiRoutes.dismissRepeatedMessage, { id: flagId });
+export const photoSettingsApiPath = () => apiRoutes.photoSettings;
+
 /** Ads shown on one page of a city's list. */
 export const ADS_PER_PAGE = 30;
 

@@ -16,7 +16,7 @@ import type { MemberDataRows } from '../store/member-data.ts';
 import { reasonLabel } from '../posting/ad-view.ts';
 import { photoFilePath } from '../../src/schemas/photos.ts';
 import type { MailSite } from '../mail/messages.ts';
-import { photoPreviewPath } from '../routes/photos.ts';
+import { photoSizeApiPath } from '../../src/paths.ts';
 import { savedSearchPath } from '../alerts/saved-searches.ts';
 import type { Store } from '../store/store.ts';
 import { utcDay } from '../../src/days.ts';
@@ -88,7 +88,7 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
         height: variant.height,
         url:
           baseUrl +
-          (published ? photoFilePath(variant.key) : photoPreviewPath(photo.id, variant.width)),
+          (published ? photoFilePath(variant.key) : photoSizeApiPath(photo.id, variant.width)),
       })),
     };
   }

@@ -17,6 +17,7 @@ import {
 } from './session-cookie.ts';
 import { hashToken, newSessionToken } from './tokens.ts';
 import { DAY_MS } from '../../src/days.ts';
+import { API_PREFIX } from '../../src/paths.ts';
 
 export function memberSessions(store: Pick<Store, 'sessions' | 'knownDevices'>, trust: ProxyTrust) {
   const { sessions } = store;
@@ -58,7 +59,12 @@ export function memberSessions(store: Pick<Store, 'sessions' | 'knownDevices'>, 
     forget(c: AppContext): void {
       const secure = isHttps(c, trust);
       clearSessionCookies(c, secure);
-      deleteCookie(c, DEVICE_COOKIE, { path: '/api', secure, httpOnly: true, sameSite: 'Strict' });
+      deleteCookie(c, DEVICE_COOKIE, {
+        path: API_PREFIX,
+        secure,
+        httpOnly: true,
+        sameSite: 'Strict',
+      });
     },
     /**
      * Expired sessions and long-unused browsers no longer count; cleared out at start-up, in the

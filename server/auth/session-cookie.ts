@@ -4,6 +4,7 @@
 // member has signed up, signed in or reset the password from before (known-browser.ts).
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { API_PREFIX } from '../../src/paths.ts';
 
 export { hashToken, newSessionToken } from './tokens.ts';
 
@@ -43,7 +44,7 @@ export function setDeviceCookie(c: Context, token: string, secure: boolean): voi
     httpOnly: true,
     secure,
     sameSite: 'Strict',
-    path: '/api',
+    path: API_PREFIX,
     maxAge: DEVICE_DAYS * 24 * 60 * 60,
   });
 }

@@ -3,12 +3,12 @@
 // never stops Vike from rendering the prerendered pages.
 import { pages } from '../../src/pages/registry.ts';
 import { localPath } from '../../src/local-path.ts';
-import { routes, signinPath, signupPath } from '../../src/paths.ts';
+import { isApiPath, routes, signinPath, signupPath } from '../../src/paths.ts';
 
 const onRequest = pages.filter((page) => !page.prerenderUrls);
 
 export function answeredByApp(method: string, url: URL): boolean {
-  if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return true;
+  if (isApiPath(url.pathname)) return true;
   // Forms post to the API; Vike renders pages only.
   if (method !== 'GET' && method !== 'HEAD') return true;
   // The prerendered sign-in and sign-up pages, filled in to send the member on where they were

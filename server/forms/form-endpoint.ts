@@ -2,7 +2,7 @@
 // its page (a refused post answers with it), whom it is for, the fields a refused post shows again,
 // the schema its fields are checked with, and its body limit; and its handler only does the work:
 //
-//   app.post('/signup', ...form.action({ page: { route: routes.signup }, for: 'anyone',
+//   app.post(apiRoutes.signup, ...form.action({ page: { route: routes.signup }, for: 'anyone',
 //     keep: ['email'], schema }, async ({ input, c }) => ({ redirect: successPath(), status: 201 })));
 //
 // Before the handler: the moderators' gate (anyone else: the unknown endpoint's 404, before

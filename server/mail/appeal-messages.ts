@@ -6,9 +6,6 @@ import { statementLines } from '../moderation/statement-view.ts';
 import type { MailMessage } from './mailer.ts';
 import { mail, type MailSite } from './messages.ts';
 
-/** The page of one decision: its statement, and the appeal form or where the appeal stands. */
-export const decisionPath = (statementId: number) => `/account/decisions/${statementId}`;
-
 /** The statement's lines for a decision's mail: `link` is the decision's path with its key. */
 export const statementMailLines = (site: MailSite, view: StatementView, link: string) =>
   statementLines(view, site.baseUrl, `${site.baseUrl}${link}`);

@@ -1,6 +1,7 @@
 // The mails the site sends. Each has a plain-text part with full URLs and an HTML part, says what
 // happened and links to it, and holds nothing about any other member.
 import type { MailMessage } from './mailer.ts';
+import { resetPath, verifyPath } from '../../src/paths.ts';
 
 export interface MailSite {
   brand: string;
@@ -55,7 +56,7 @@ export function verificationMail(
   return mail(site, to, `Verify your email for ${site.brand}`, {
     intro: `Thanks for joining ${site.brand}. Please confirm that this is your email address.`,
     action: 'Verify my email',
-    url: `${site.baseUrl}/verify?${query}`,
+    url: `${site.baseUrl}${verifyPath()}?${query}`,
     after: [
       'The link works once and expires in 24 hours. You can ask for a new one on your account page.',
       'If you did not create an account, you can ignore this mail: nothing happens without the link.',
@@ -67,7 +68,7 @@ export function passwordResetMail(site: MailSite, to: string, token: string): Ma
   return mail(site, to, `Reset your ${site.brand} password`, {
     intro: `Someone (we hope you) asked to reset the password of your ${site.brand} account.`,
     action: 'Choose a new password',
-    url: `${site.baseUrl}/reset?token=${token}`,
+    url: `${site.baseUrl}${resetPath()}?token=${token}`,
     after: [
       'The link works once and expires in 1 hour. Choosing a new password signs you out everywhere.',
       'If you did not ask for this, ignore this mail: your password stays as it is.',

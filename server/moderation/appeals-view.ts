@@ -9,7 +9,7 @@ import type {
 } from '../../src/pages/moderate-appeals/appeals-view.ts';
 import type { StatementKind, StatementRow } from '../store/statements.ts';
 import type { Store } from '../store/store.ts';
-import { photoPreviewPath } from '../routes/photos.ts';
+import { photoSizeApiPath } from '../../src/paths.ts';
 import { statementView } from './statement-view.ts';
 
 /** How many open appeals the page shows at once. */
@@ -54,7 +54,7 @@ async function removedPhotoOf(store: Store, row: StatementRow): Promise<AppealIt
   if (!widest) return undefined;
   const alt = row.facts.photo?.alt || `Photo ${row.photoId}`;
   const { width, height } = widest;
-  return { src: photoPreviewPath(row.photoId, width), width, height, alt };
+  return { src: photoSizeApiPath(row.photoId, width), width, height, alt };
 }
 
 export async function appealsView(

@@ -8,7 +8,7 @@ import { isLikelyExplicit } from '../../src/schemas/photos.ts';
 import type { QueuePhoto } from '../../src/pages/moderation-view.ts';
 import type { PhotoRow } from '../store/photos.ts';
 import type { Store } from '../store/store.ts';
-import { photoPreviewPath } from '../routes/photos.ts';
+import { photoSizeApiPath } from '../../src/paths.ts';
 import { Refusal } from '../refusal.ts';
 import { noSuchPhoto } from './photos.ts';
 import type { NamedId } from './named-id.ts';
@@ -25,9 +25,6 @@ export function shownScore(score: number): string {
 /** The label of a photo likely explicit: "Likely explicit (score 0.87)". */
 export const likelyExplicitLabel = (score: number) =>
   `Likely explicit (score ${shownScore(score)})`;
-
-/** Where the blurred rendering of a photo is (server/photos/blurred-photo.ts). */
-export const blurredPhotoPath = (id: number) => `/api/photos/${id}/blurred`;
 
 /** What the queue needs to know of one moderator's shield. */
 export interface PhotoShield {
@@ -89,9 +86,9 @@ export async function revealPhoto(
   await store.moderatorPhotos.reveal(moderatorId, row.id, at.toISOString());
   return {
     photoId: row.id,
-    src: photoPreviewPath(row.id, largest.width),
+    src: photoSizeApiPath(row.id, largest.width),
     srcSet: row.variants
-      .map((variant) => `${photoPreviewPath(row.id, variant.width)} ${variant.width}w`)
+      .map((variant) => `${photoSizeApiPath(row.id, variant.width)} ${variant.width}w`)
       .join(', '),
   };
 }

@@ -5,10 +5,14 @@
 // ad still counts (live, in review, or rejected or removed within the window). Both photos are
 // shown side by side at the moderator-only URL of photos in review.
 import type { PhotoElsewhereView, QueueItem, QueuePhoto } from '../../src/pages/moderation-view.ts';
-import { adPath, moderatePath, moderationLogPath } from '../../src/paths.ts';
+import {
+  adPath,
+  blurredPhotoApiPath,
+  moderatePath,
+  moderationLogPath,
+  photoSizeApiPath,
+} from '../../src/paths.ts';
 import { countsAsElsewhere, DUPLICATE_BITS } from '../photos/photo-duplicates.ts';
-import { photoPreviewPath } from '../routes/photos.ts';
-import { blurredPhotoPath } from './photo-shield.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import { hammingDistance } from '../store/photo-hash-index.ts';
 import type { PhotoRow } from '../store/photos.ts';
@@ -70,12 +74,12 @@ function elsewhereView(shown: QueuePhoto, other: PhotoRow, ad: MemberAdRow): Pho
           width: largest.width,
           height: largest.height,
           src: shown.blurred
-            ? blurredPhotoPath(other.id)
-            : photoPreviewPath(other.id, largest.width),
+            ? blurredPhotoApiPath(other.id)
+            : photoSizeApiPath(other.id, largest.width),
           srcSet: shown.blurred
             ? ''
             : other.variants
-                .map((variant) => `${photoPreviewPath(other.id, variant.width)} ${variant.width}w`)
+                .map((variant) => `${photoSizeApiPath(other.id, variant.width)} ${variant.width}w`)
                 .join(', '),
         }
       : null,

@@ -16,7 +16,7 @@ import { photoAlt, type AdPhotoRef } from '../../src/schemas/photos.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import { expiryFrom } from '../posting/lifetime.ts';
 import { reportsSummary } from '../reports/views.ts';
-import { photoPreviewPath } from '../routes/photos.ts';
+import { blurredPhotoApiPath, photoSizeApiPath } from '../../src/paths.ts';
 import type { MemberAdRow } from '../store/member-ads.ts';
 import type { PosterRow } from '../store/moderation.ts';
 import type { PhotoRow } from '../store/photos.ts';
@@ -26,12 +26,7 @@ import { parseMarks } from './review.ts';
 import { withPhotosElsewhere } from './photos-elsewhere.ts';
 import { FLAG_AFTER_NEW_ACCOUNTS } from '../messages/scam-shield.ts';
 import { repeatedMessagesView, scamRecordOf } from './scam-records.ts';
-import {
-  blurAllNotice,
-  blurredPhotoPath,
-  photoShieldOf,
-  type PhotoShield,
-} from './photo-shield.ts';
+import { blurAllNotice, photoShieldOf, type PhotoShield } from './photo-shield.ts';
 
 /** What the queue is read for. */
 export interface QueueAsked {
@@ -147,14 +142,14 @@ function queuePhotos(
       ownAlt: ref.alt.trim() !== '',
       width: largest.width,
       height: largest.height,
-      src: photoPreviewPath(photo.id, largest.width),
+      src: photoSizeApiPath(photo.id, largest.width),
       srcSet: photo.variants
-        .map((variant) => `${photoPreviewPath(photo.id, variant.width)} ${variant.width}w`)
+        .map((variant) => `${photoSizeApiPath(photo.id, variant.width)} ${variant.width}w`)
         .join(', '),
       flag: photo.flag,
       ...(compared && !others.has(photo.id) ? { change: compared.mark } : {}),
       // Blurred: the page holds the blurred rendering only (the reveal answers the sizes).
-      ...(seen.blurred ? { src: blurredPhotoPath(photo.id), srcSet: '' } : {}),
+      ...(seen.blurred ? { src: blurredPhotoApiPath(photo.id), srcSet: '' } : {}),
     };
   });
 }

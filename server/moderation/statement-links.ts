@@ -3,7 +3,8 @@
 // database, so that a member who cannot sign in (a banned account) can read it and appeal; and the
 // statement's lines for that mail.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { decisionPath, statementMailLines } from '../mail/appeal-messages.ts';
+import { statementMailLines } from '../mail/appeal-messages.ts';
+import { decisionPagePath } from '../../src/paths.ts';
 import type { MailSite } from '../mail/messages.ts';
 import type { StatementRow } from '../store/statements.ts';
 import type { Store } from '../store/store.ts';
@@ -21,7 +22,7 @@ export const sameKey = (a: string, b: string) =>
 
 /** The path of a statement's page, with its key. */
 export async function mailLink(store: Store, row: StatementRow): Promise<string> {
-  return `${decisionPath(row.id)}?key=${await statementKey(store, row.id)}`;
+  return decisionPagePath(row.id, await statementKey(store, row.id));
 }
 
 /** The statement's lines for its decision's mail, and the link to it; none if it is gone. */

@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { HashingPool } from '../auth/hashing-pool.ts';
 import type { StoreHandle } from '../store/store.ts';
+import { isApiPath } from '../../src/paths.ts';
 
 /**
  * What a request asked for: the API; a page rendered on request (member pages, search, a
@@ -159,7 +160,7 @@ export const reachesSite: MiddlewareHandler = async (c, next) => {
 };
 
 function kindOf(c: Context): RequestKind {
-  if (c.req.path === '/api' || c.req.path.startsWith('/api/')) return 'api';
+  if (isApiPath(c.req.path)) return 'api';
   if (!reachedSite.has(c.req.raw)) {
     // Answered before the site: a page of the registry rendered on request (GET), or a request
     // nothing answered.

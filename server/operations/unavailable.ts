@@ -9,6 +9,7 @@ import { reasonOf } from '../store/engine.ts';
 import { Refusal } from '../refusal.ts';
 import { type AnswerRefusal } from '../forms/refusal.ts';
 import { isFormSubmission } from '../forms/submission.ts';
+import { isApiPath } from '../../src/paths.ts';
 
 export const DATABASE_UNAVAILABLE =
   'This part of the site is unavailable for a moment: our database does not answer. Please try again in a minute.';
@@ -42,7 +43,7 @@ export function databaseUnavailable(settings: UnavailableSettings) {
     const refusal = new Refusal('busy', DATABASE_UNAVAILABLE, {
       retryAfter: UNAVAILABLE_RETRY_AFTER,
     });
-    const isApi = c.req.path === '/api' || c.req.path.startsWith('/api/');
+    const isApi = isApiPath(c.req.path);
     const browser = isFormSubmission(c);
     if (isApi && browser && c.get('formPage')) {
       // The form's page with the message, as every refused form (server/forms/refusal.ts). It

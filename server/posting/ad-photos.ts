@@ -22,7 +22,7 @@ import type { AppPhotos } from '../photos/app-photos.ts';
 import { keepUploadedPhoto } from '../photos/keep-photo.ts';
 import { PhotoProcessingBusy } from '../photos/processing-pool.ts';
 import type { UploadedFile } from '../photos/read-upload.ts';
-import { photoPreviewPath } from '../routes/photos.ts';
+import { photoSizeApiPath } from '../../src/paths.ts';
 import type { PhotoRow } from '../store/photos.ts';
 import type { Store } from '../store/store.ts';
 
@@ -248,7 +248,7 @@ export function formPhotoOf(
   return {
     id: row.id,
     alt,
-    previewUrl: photoPreviewPath(row.id, thumbnail?.width ?? PHOTO_WIDTHS[0]),
+    previewUrl: photoSizeApiPath(row.id, thumbnail?.width ?? PHOTO_WIDTHS[0]),
     width: thumbnail?.width ?? row.width,
     height: thumbnail?.height ?? row.height,
     ...(extra.remove ? { remove: true } : {}),

@@ -5,7 +5,7 @@
 // server/account/sign-up.ts and sign-in.ts; the session and its cookies, server/auth/member-session.ts.
 import { Hono } from 'hono';
 import { localPath } from '../../src/local-path.ts';
-import { routes, successPath } from '../../src/paths.ts';
+import { apiRoutes, homePath, routes, successPath } from '../../src/paths.ts';
 import type { EmailLinks } from '../account/email-links.ts';
 import { signIns } from '../account/sign-in.ts';
 import { signUps } from '../account/sign-up.ts';
@@ -39,7 +39,7 @@ export function accountsRoutes(options: AccountsOptions) {
   const app = new Hono<AppEnv>();
 
   app.post(
-    '/signup',
+    apiRoutes.signup,
     ...form.action(
       { page: { route: routes.signup }, for: 'anyone', keep: nextKept('email', 'dateOfBirth') },
       async ({ c, body, fields }) => {
@@ -55,7 +55,7 @@ export function accountsRoutes(options: AccountsOptions) {
   );
 
   app.post(
-    '/signin',
+    apiRoutes.signin,
     ...form.action(
       { page: { route: routes.signin }, for: 'anyone', keep: nextKept('email') },
       async ({ c, fields }) => {
@@ -65,22 +65,26 @@ export function accountsRoutes(options: AccountsOptions) {
         const signedIn = await signIn(credentials, sessions.requester(c));
         await sessions.start(c, signedIn.accountId);
         if (!signedIn.knownBrowser) await sessions.remember(c, signedIn.accountId);
-        return { redirect: localPath(next) ?? '/' };
+        return { redirect: localPath(next) ?? homePath() };
       },
     ),
   );
 
   app.post(
-    '/signout',
+    apiRoutes.signout,
     ...form.action({ for: 'anyone', read: bodyUnread }, async ({ c }) => {
       await sessions.end(c);
-      return { redirect: '/' };
+      return { redirect: homePath() };
     }),
   );
 
-  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/signup', '/signin', '/signout'], usePost);
+  app.on(
+    ['GET', 'PUT', 'PATCH', 'DELETE'],
+    [apiRoutes.signup, apiRoutes.signin, apiRoutes.signout],
+    usePost,
+  );
 
-  app.get('/me', async (c) => {
+  app.get(apiRoutes.me, async (c) => {
     const member = await c.var.member();
     if (!member) return c.json({ error: NOT_SIGNED_IN }, 401);
     // unread: messages sent to the member and not yet opened (the header's Messages link).

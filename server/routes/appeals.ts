@@ -9,7 +9,7 @@
 // endpoint is an unknown API path to anyone else. What is checked is server/moderation/appeals.ts.
 import { Hono } from 'hono';
 import { appealSchema, decideAppealSchema } from '../../src/schemas/appeal.ts';
-import { decisionPagePath, moderateAppealsPath, routes } from '../../src/paths.ts';
+import { apiRoutes, decisionPagePath, moderateAppealsPath, routes } from '../../src/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import type { ModerationDeps } from '../moderation/actions.ts';
 import {
@@ -42,7 +42,7 @@ export function appealRoutes(options: AppealOptions) {
   const app = new Hono<AppEnv>();
 
   app.post(
-    '/decisions/:id/appeal',
+    apiRoutes.appeal,
     ...form.action(
       {
         page: decisionPage,
@@ -66,7 +66,7 @@ export function appealRoutes(options: AppealOptions) {
   );
 
   app.post(
-    '/moderate/appeals/:id/decide',
+    apiRoutes.decideAppeal,
     ...form.action(
       {
         page: { route: routes.moderateAppeals },

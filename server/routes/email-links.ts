@@ -11,7 +11,14 @@
 // What each does, and the links themselves, is server/account/email-links.ts.
 import { Hono } from 'hono';
 import { localPath } from '../../src/local-path.ts';
-import { accountPath, forgotPath, resetPath, routes, signinPath } from '../../src/paths.ts';
+import {
+  apiRoutes,
+  accountPath,
+  forgotPath,
+  resetPath,
+  routes,
+  signinPath,
+} from '../../src/paths.ts';
 import {
   emailLinkActions,
   FORGOT_ANSWER,
@@ -52,7 +59,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
   const app = new Hono<AppEnv>();
 
   app.post(
-    '/verify',
+    apiRoutes.verify,
     ...form.action(
       { page: verifyPage, for: 'anyone', keep: ['token', 'next'] },
       async ({ c, body, fields }) => {
@@ -67,7 +74,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
   );
 
   app.post(
-    '/verify/resend',
+    apiRoutes.verifyResend,
     ...form.action(
       { page: { route: routes.account }, for: 'members' },
       async ({ c, member, body }) => {
@@ -79,7 +86,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
   );
 
   app.post(
-    '/forgot',
+    apiRoutes.forgot,
     ...form.action(
       { page: { route: routes.forgot }, for: 'anyone', keep: ['email'] },
       async ({ c, fields }) => {
@@ -90,7 +97,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
   );
 
   app.post(
-    '/reset',
+    apiRoutes.reset,
     ...form.action(
       { page: { route: routes.reset }, for: 'anyone', keep: ['token'] },
       async ({ c, fields }) => {
@@ -103,7 +110,7 @@ export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
 
   app.on(
     ['GET', 'PUT', 'PATCH', 'DELETE'],
-    ['/verify', '/verify/resend', '/forgot', '/reset'],
+    [apiRoutes.verify, apiRoutes.verifyResend, apiRoutes.forgot, apiRoutes.reset],
     usePost,
   );
   return app;

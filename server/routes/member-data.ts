@@ -19,7 +19,13 @@
 // A refused form post gets the /account/delete page again with the message; JSON gets `{ error }`.
 // The workflow is server/account/delete-my-account.ts; the cookies, server/auth/member-session.ts.
 import { Hono } from 'hono';
-import { accountPath, deleteAccountPath, routes, signinThenPath } from '../../src/paths.ts';
+import {
+  apiRoutes,
+  accountPath,
+  deleteAccountPath,
+  routes,
+  signinThenPath,
+} from '../../src/paths.ts';
 import { memberDataDownload } from '../account/data-file.ts';
 import { deleteMyAccount } from '../account/delete-my-account.ts';
 import type { AppEnv } from '../app-env.ts';
@@ -61,7 +67,7 @@ export function memberDataRoutes(options: MemberDataOptions) {
   const deletion = { ...options, photoStorage: options.photos?.storage, now };
   const app = new Hono<AppEnv>();
 
-  app.get('/data', async (c) => {
+  app.get(apiRoutes.accountData, async (c) => {
     const member = await c.var.member();
     const download = member && (await memberDataDownload(store, member.accountId, mailSite, now));
     if (!download)
@@ -74,7 +80,7 @@ export function memberDataRoutes(options: MemberDataOptions) {
   });
 
   app.post(
-    '/delete',
+    apiRoutes.deleteAccount,
     ...form.action(
       { page: { route: routes.deleteAccount }, for: 'members' },
       async ({ c, member, body }) => {
@@ -86,10 +92,10 @@ export function memberDataRoutes(options: MemberDataOptions) {
     ),
   );
 
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/data', (c) =>
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], apiRoutes.accountData, (c) =>
     c.json({ error: 'Use GET for this endpoint.' }, 405),
   );
-  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/delete', usePost);
+  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], apiRoutes.deleteAccount, usePost);
 
   return app;
 }

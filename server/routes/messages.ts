@@ -22,11 +22,11 @@
 // Writing needs a verified email, as posting does; reading does not.
 import { Hono } from 'hono';
 import { idOf } from '../../src/ids.ts';
-import { conversationPath, newMessagePath, routes } from '../../src/paths.ts';
+import { apiRoutes, conversationPath, newMessagePath, routes } from '../../src/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { textOf } from '../forms/submission.ts';
-import { usePost } from '../forms/unknown-endpoint.ts';
+import { anyId, usePost } from '../forms/unknown-endpoint.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import type { MessageLimit } from '../messages/limits.ts';
@@ -59,7 +59,7 @@ export function messagesRoutes(options: MessagingOptions) {
   });
 
   app.post(
-    '/messages',
+    apiRoutes.messages,
     ...form.action(
       // Anyone: signed out is refused by `start`, once the ad's reply screen is the form's page.
       { page: { route: routes.newMessage }, for: 'anyone', keep: ['ad', 'body'], limit },
@@ -76,7 +76,7 @@ export function messagesRoutes(options: MessagingOptions) {
   );
 
   app.post(
-    '/messages/:id{[0-9]+}/reply',
+    apiRoutes.reply,
     ...form.action(
       { page: conversationPage, for: 'members', keep: ['body'], limit },
       async ({ c, member, fields }) => {
@@ -89,7 +89,7 @@ export function messagesRoutes(options: MessagingOptions) {
   );
 
   app.post(
-    '/messages/:id{[0-9]+}/:action{block|unblock}',
+    apiRoutes.block,
     ...form.action({ page: conversationPage, for: 'members', limit }, async ({ c, member }) => {
       const blocked = c.req.param('action') === 'block';
       const id = await messages.setBlock(member, idOf(c.req.param('id')), blocked);
@@ -100,7 +100,7 @@ export function messagesRoutes(options: MessagingOptions) {
 
   app.on(
     ['GET', 'PUT', 'PATCH', 'DELETE'],
-    ['/messages', '/messages/:id/reply', '/messages/:id/block', '/messages/:id/unblock'],
+    [apiRoutes.messages, apiRoutes.reply, apiRoutes.block].map(anyId),
     usePost,
   );
 

@@ -20,7 +20,7 @@
 // a notice; a refused one with the queue page and the message.
 import { Hono } from 'hono';
 import { approveAdSchema, banAccountSchema, rejectAdSchema } from '../../src/schemas/moderation.ts';
-import { moderatePath, routes } from '../../src/paths.ts';
+import { apiRoutes, moderatePath, routes } from '../../src/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { noSuchAccount } from '../moderation/accounts.ts';
 import {
@@ -51,7 +51,7 @@ export function moderationRoutes(options: ModerationOptions) {
   const onQueue = { page: { route: routes.moderate }, for: 'moderators' } as const;
 
   app.post(
-    '/moderate/ads/:id/approve',
+    apiRoutes.approveAd,
     ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
       const ad = namedId(c.req.param('id'), noSuchAd);
       const input = parseFields(approveAdSchema, fields);
@@ -61,7 +61,7 @@ export function moderationRoutes(options: ModerationOptions) {
   );
 
   app.post(
-    '/moderate/ads/:id/reject',
+    apiRoutes.rejectAd,
     ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
       const ad = namedId(c.req.param('id'), noSuchAd);
       const input = parseFields(rejectAdSchema, fields);
@@ -71,7 +71,7 @@ export function moderationRoutes(options: ModerationOptions) {
   );
 
   app.post(
-    '/moderate/ads/:id/remove',
+    apiRoutes.removeAd,
     ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
       const ad = namedId(c.req.param('id'), noSuchAd);
       const input = parseFields(rejectAdSchema, fields);
@@ -81,7 +81,7 @@ export function moderationRoutes(options: ModerationOptions) {
   );
 
   app.post(
-    '/moderate/accounts/:id/ban',
+    apiRoutes.banAccount,
     ...form.action({ ...onQueue, keep: kept('ban') }, async ({ c, member, fields }) => {
       const account = namedId(c.req.param('id'), noSuchAccount);
       const input = parseFields(banAccountSchema, fields);
@@ -92,7 +92,7 @@ export function moderationRoutes(options: ModerationOptions) {
   );
 
   app.post(
-    '/moderate/photos/:id/remove',
+    apiRoutes.removePhoto,
     ...form.action({ ...onQueue, keep: kept('photoId') }, async ({ c, member, fields }) => {
       const photo = namedId(c.req.param('id'), noSuchPhoto);
       const input = parseFields(removePhotoSchema, fields);
@@ -102,7 +102,7 @@ export function moderationRoutes(options: ModerationOptions) {
   );
 
   app.post(
-    '/moderate/repeated-messages/:id/dismiss',
+    apiRoutes.dismissRepeatedMessage,
     ...form.action(onQueue, async ({ c, member }) => {
       const flag = namedId(c.req.param('id'), noSuchFlag);
       await dismissRepeatedMessage(options.store, member.accountId, flag.id, new Date());
@@ -111,7 +111,7 @@ export function moderationRoutes(options: ModerationOptions) {
   );
 
   app.post(
-    '/moderate/photos/:id/reveal',
+    apiRoutes.revealPhoto,
     ...form.action(onQueue, async ({ c, member }) => {
       const photo = namedId(c.req.param('id'), noSuchPhoto);
       const revealed = await revealPhoto(options.store, member.accountId, photo, new Date());
@@ -120,7 +120,7 @@ export function moderationRoutes(options: ModerationOptions) {
   );
 
   app.post(
-    '/moderate/photo-settings',
+    apiRoutes.photoSettings,
     ...form.action(onQueue, async ({ member, fields }) => {
       const blurAll = await chooseBlurAll(options.store, member.accountId, fields, new Date());
       return {

@@ -8,6 +8,7 @@
 // - GET /api/photos/{id}/blurred: the blurred rendering of a photo the moderation queue keeps out
 //   of sight until the moderator chooses to see it (server/photos/blurred-photo.ts), to moderators.
 import { Hono } from 'hono';
+import { apiRoutes } from '../../src/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
@@ -20,20 +21,17 @@ export interface PhotoRouteOptions {
   photos: AppPhotos;
 }
 
-/** The path of a photo's size through the server (for its member and moderators). */
-export const photoPreviewPath = (id: number, width: number) => `/api/photos/${id}/${width}`;
-
 export function photoRoutes(options: PhotoRouteOptions) {
   const { store, photos } = options;
   const app = new Hono<AppEnv>();
 
-  app.get('/:id{[0-9]{1,15}}/:width{[0-9]{1,5}}', async (c) => {
+  app.get(apiRoutes.photoSize, async (c) => {
     const [id, width] = [Number(c.req.param('id')), Number(c.req.param('width'))];
     const bytes = await photoBytesFor(store, photos, await c.var.member(), id, width);
     return bytes ? webp(c, bytes) : unknownEndpoint(c);
   });
 
-  app.get('/:id{[0-9]{1,15}}/blurred', async (c) => {
+  app.get(apiRoutes.blurredPhoto, async (c) => {
     const id = Number(c.req.param('id'));
     const bytes = await blurredPhotoFor(store, photos, await c.var.member(), id);
     return bytes ? webp(c, bytes) : unknownEndpoint(c);

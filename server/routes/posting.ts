@@ -21,7 +21,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getState } from '../../src/content/index.ts';
 import { idOf } from '../../src/ids.ts';
-import { accountPath, editAdPath, postInReviewPath, routes } from '../../src/paths.ts';
+import { apiRoutes, accountPath, editAdPath, postInReviewPath, routes } from '../../src/paths.ts';
 import { AD_EDIT_FIELDS, AD_FORM_FIELDS } from '../../src/schemas/ad-form.ts';
 import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '../../src/schemas/photos.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
@@ -81,14 +81,14 @@ export function postingRoutes(options: PostingOptions) {
   } as const;
   const ownAd = { page: { route: routes.account }, for: 'members', keep: aboutAd } as const;
 
-  app.get('/cities', (c) => {
+  app.get(apiRoutes.adCities, (c) => {
     const state = getState(c.req.query('state') ?? '');
     if (!state) return c.json({ error: 'There is no such state.' }, 404);
     return c.json({ state: state.name, cities: state.cities.map((city) => city.name) }, 200);
   });
 
   app.post(
-    '/',
+    apiRoutes.ads,
     ...form.action(
       { ...adPost, page: { route: routes.post }, keep: AD_FORM_FIELDS },
       async ({ member, body }) => {
@@ -100,7 +100,7 @@ export function postingRoutes(options: PostingOptions) {
   );
 
   app.post(
-    '/:id/edit',
+    apiRoutes.editAd,
     ...form.action({ ...adPost, page: editPage }, async ({ c, member, body }) => {
       const ad = await ownAdToEdit(store, member, idOf(c.req.param('id')));
       // Refused as not found, nothing typed is shown again; about their own ad, it is.
@@ -112,7 +112,7 @@ export function postingRoutes(options: PostingOptions) {
   );
 
   app.post(
-    '/:id/delete',
+    apiRoutes.deleteAd,
     ...form.action({ ...ownAd, limit: POSTING_MAX_BODY_BYTES }, async ({ c, member }) => {
       const ad = await deleteOwnAd(posting, member.accountId, idOf(c.req.param('id')));
       return { redirect: `${accountPath()}?done=deleted`, json: { id: ad.id, status: 'deleted' } };
@@ -120,7 +120,7 @@ export function postingRoutes(options: PostingOptions) {
   );
 
   app.post(
-    '/:id/renew',
+    apiRoutes.renewAd,
     ...form.action({ ...ownAd, limit: POSTING_MAX_BODY_BYTES }, async ({ c, member, fields }) => {
       const ad = await renewOwnAd(posting, member.accountId, idOf(c.req.param('id')));
       // Renewed from the edit page of the expired ad: back there, where the form now is.
@@ -131,7 +131,7 @@ export function postingRoutes(options: PostingOptions) {
 
   app.on(
     ['GET', 'PUT', 'PATCH', 'DELETE'],
-    ['/', '/:id/edit', '/:id/delete', '/:id/renew'],
+    [apiRoutes.ads, apiRoutes.editAd, apiRoutes.deleteAd, apiRoutes.renewAd],
     usePost,
   );
 

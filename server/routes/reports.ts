@@ -19,7 +19,7 @@
 // Refused form posts get the form again with the message. The rules and texts are
 // server/reports/'s.
 import { Hono } from 'hono';
-import { moderateReportsPath, routes } from '../../src/paths.ts';
+import { apiRoutes, moderateReportsPath, routes } from '../../src/paths.ts';
 import { REPORT_NOTE_MAX } from '../../src/schemas/report-reasons.ts';
 import { reportSchema, resolveReportsSchema } from '../../src/schemas/report.ts';
 import type { Limit } from '../auth/rate-limits.ts';
@@ -60,7 +60,7 @@ export function reportRoutes(options: ReportOptions) {
   const app = new Hono<AppEnv>();
 
   app.post(
-    '/reports',
+    apiRoutes.reports,
     ...form.action(
       { page: { route: routes.report }, for: 'anyone', keep: reportKept },
       async ({ c, member, fields }) => {
@@ -77,7 +77,7 @@ export function reportRoutes(options: ReportOptions) {
   );
 
   app.post(
-    '/moderate/reports',
+    apiRoutes.moderateReports,
     ...form.action(
       {
         page: { route: routes.moderateReports },

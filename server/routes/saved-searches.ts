@@ -7,7 +7,7 @@
 //   /account?done=search-deleted, or 200 `{ id, deleted: true }`.
 import { Hono } from 'hono';
 import { idOf } from '../../src/ids.ts';
-import { routes, accountPath } from '../../src/paths.ts';
+import { accountPath, apiRoutes, routes, searchPath } from '../../src/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { deleteSavedSearch, saveSearch } from '../alerts/saved-searches.ts';
 import type { SearchIndex } from '../db/search-index.ts';
@@ -28,7 +28,7 @@ const queryOf = (c: AppContext) => new URL(c.req.url).search.slice(1);
 /** The search the form was on: a refusal shows it again. */
 const searchPage = (c: AppContext) => {
   const query = queryOf(c);
-  return { route: routes.search, url: query ? `/search?${query}` : '/search' };
+  return { route: routes.search, url: query ? `${searchPath()}?${query}` : searchPath() };
 };
 
 export function savedSearchRoutes(options: SavedSearchOptions) {
@@ -37,7 +37,7 @@ export function savedSearchRoutes(options: SavedSearchOptions) {
   const app = new Hono<AppEnv>();
 
   app.post(
-    '/',
+    apiRoutes.savedSearches,
     ...form.action({ page: searchPage, for: 'members' }, async ({ c, member, fields }) => {
       const query = textOf(fields.query) || queryOf(c);
       const { id } = await saveSearch(store, search, member, query, now());
@@ -46,7 +46,7 @@ export function savedSearchRoutes(options: SavedSearchOptions) {
   );
 
   app.post(
-    '/:id/delete',
+    apiRoutes.deleteSavedSearch,
     ...form.action(
       { page: { route: routes.account }, for: 'members', keep: savedSearchIdKept },
       async ({ c, member }) => {
@@ -56,7 +56,11 @@ export function savedSearchRoutes(options: SavedSearchOptions) {
     ),
   );
 
-  app.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/', '/:id/delete'], usePost);
+  app.on(
+    ['GET', 'PUT', 'PATCH', 'DELETE'],
+    [apiRoutes.savedSearches, apiRoutes.deleteSavedSearch],
+    usePost,
+  );
   return app;
 }
 

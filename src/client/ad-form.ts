@@ -2,6 +2,7 @@
 // checked on submit with the schema the server uses (src/schemas/ad-form.ts), each message shown
 // beside its field, then sent as JSON without reloading the page; the city suggestions follow the
 // chosen state. Without this script the same form posts as it is and the server answers the page.
+import { accountPath, adCitiesApiPath } from '../paths.ts';
 import { checkAdEdit, checkAdForm, type AdFormProblems } from '../schemas/ad-form.ts';
 import { enhancePhotoField } from './photo-field.ts';
 import { sendWithProgress } from './send-with-progress.ts';
@@ -60,11 +61,11 @@ export function enhanceAdForm(): void {
       showProblems(form, problems);
     };
     if (!photos || !progress) {
-      void submitJson(form.action, values, POST_FAILED, '/account').then(answered);
+      void submitJson(form.action, values, POST_FAILED, accountPath()).then(answered);
       return;
     }
     if (photos.hasNewFiles()) progress.start();
-    void sendWithProgress(form, POST_FAILED, '/account', (sent) => progress.show(sent)).then(
+    void sendWithProgress(form, POST_FAILED, accountPath(), (sent) => progress.show(sent)).then(
       (result) => {
         if (!result.ok && result.keptPhotos)
           photos.keepFromServer(result.keptPhotos, [
@@ -164,7 +165,7 @@ function citySuggestions(form: HTMLFormElement) {
   const load = async (state: string) => {
     if (!state || loaded.has(state)) return;
     try {
-      const response = await fetch(`/api/ads/cities?state=${encodeURIComponent(state)}`, {
+      const response = await fetch(adCitiesApiPath(state), {
         headers: { Accept: 'application/json' },
       });
       if (!response.ok) return;

@@ -2,6 +2,7 @@
 // with fetch, with the in-flight button text and the error banners of the dialog. The script
 // takes over the form as the server rendered it, whenever it arrives: what was typed, the focus,
 // a refused post's banner and field messages, and where to go afterwards (the hidden `next`).
+import { homePath, signinApiPath } from '../paths.ts';
 import { utcDay } from '../days.ts';
 import { useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
@@ -112,7 +113,7 @@ function InteractiveSignin({ rendered }: { rendered: RenderedForm }) {
     // site and answers with it as the redirect.
     const next = rendered.next;
     const body = next ? { ...parsed.data, next } : parsed.data;
-    const result = await submitJson('/api/signin', body, SIGNIN_FAILED, '/', {
+    const result = await submitJson(signinApiPath(), body, SIGNIN_FAILED, homePath(), {
       busyStatus: SIGNIN_WAITING,
       onBusy: (progress) => setState((current) => ({ ...current, progress })),
       signal: leaving.current?.signal,

@@ -1,5 +1,7 @@
 // Shows the signed-in member's email and a Sign out button in the header. Pages stay static and
 // cacheable: only visitors with the member hint cookie ask /api/me who they are.
+import { accountPath, meApiPath, messagesPath, signoutApiPath } from '../paths.ts';
+
 /** The member hint cookie: set with the session, readable by scripts (the session is not). */
 export const isSignedIn = () => document.cookie.split('; ').includes('lb_member=1');
 
@@ -8,7 +10,7 @@ export async function showSignedInMember(): Promise<void> {
   let email: string;
   let unread = 0;
   try {
-    const response = await fetch('/api/me', {
+    const response = await fetch(meApiPath(), {
       headers: { Accept: 'application/json' },
       credentials: 'same-origin',
     });
@@ -27,12 +29,12 @@ export async function showSignedInMember(): Promise<void> {
   // The email leads to the account page (verification status, a new link).
   const who = document.createElement('a');
   who.className = 'member-bar__email';
-  who.href = '/account';
+  who.href = accountPath();
   who.textContent = email;
   // Messages, with how many are unread when there are any (/messages).
   const messages = document.createElement('a');
   messages.className = 'member-bar__messages';
-  messages.href = '/messages';
+  messages.href = messagesPath();
   messages.textContent = 'Messages';
   if (unread > 0) {
     const count = document.createElement('span');
@@ -46,7 +48,7 @@ export async function showSignedInMember(): Promise<void> {
   }
   const form = document.createElement('form');
   form.method = 'post';
-  form.action = '/api/signout';
+  form.action = signoutApiPath();
   const signOut = document.createElement('button');
   signOut.type = 'submit';
   signOut.className = 'button button--ghost button--small';

@@ -2,6 +2,7 @@
 // number, its alt text field and its buttons (Move up, Move down, Remove). Made from a photo the
 // server rendered, a file just chosen here, or a photo the server kept from a refused post; what
 // the buttons do, and the numbers and labels, are photo-field.ts's.
+import { photoSizeApiPath } from '../paths.ts';
 import { PHOTO_ALT_MAX } from '../schemas/photos.ts';
 import type { KeptPhoto } from './send-with-progress.ts';
 import { sameSiteRedirect } from './submit-json.ts';
@@ -31,7 +32,7 @@ export function keptItem(id: number, from: HTMLElement, act: PhotoAction): KeptI
   const image = from.querySelector<HTMLImageElement>('img');
   const alt = from.querySelector<HTMLInputElement>(`[name="photo_alt_${id}"]`);
   const element = itemElement(
-    image ?? thumbnail(`/api/photos/${id}/320`),
+    image ?? thumbnail(photoSizeApiPath(id, 320)),
     alt ?? altInput(`photo_alt_${id}`, ''),
     act,
   );
@@ -69,7 +70,7 @@ export function newItem(file: File, act: PhotoAction): NewItem {
 export function keptFromAnswer(photo: KeptPhoto, act: PhotoAction, file?: NewItem): KeptItem {
   const typed = file?.element.querySelector<HTMLInputElement>('.photo-preview__alt input');
   const alt = altInput(`photo_alt_${photo.id}`, photo.alt || typed?.value || '');
-  const image = thumbnail(sameSiteRedirect(photo.previewUrl, `/api/photos/${photo.id}/320`));
+  const image = thumbnail(sameSiteRedirect(photo.previewUrl, photoSizeApiPath(photo.id, 320)));
   const element = itemElement(image, alt, act);
   element.dataset.photoId = String(photo.id);
   element.append(hiddenField('photo', String(photo.id)));

@@ -1,4 +1,5 @@
 // State and submission of the interactive sign-up form (the dialog and the /signup page).
+import { signupApiPath, successPath } from '../paths.ts';
 import { useState, type FormEvent } from 'react';
 import type { SignupFormState, SignupValues } from '../components/SignupForm.tsx';
 import { makeSignupSchema, problemsByField, TERMS_REQUIRED } from '../schemas/signup.ts';
@@ -53,7 +54,7 @@ export function useSignupForm(
     }
     setState((current) => ({ ...current, fieldErrors: {}, banner: undefined, submitting: true }));
     const body = next ? { ...parsed.data, next } : parsed.data;
-    const result = await submitJson('/api/signup', body, SIGNUP_FAILED, '/success', {
+    const result = await submitJson(signupApiPath(), body, SIGNUP_FAILED, successPath(), {
       busyStatus: SIGNUP_WAITING,
       onBusy: (progress) => setState((current) => ({ ...current, progress })),
       signal: leaving.current?.signal,

@@ -3,7 +3,7 @@ import { MemberAction } from './MemberAction.tsx';
 import { AccountForm, AccountSubmit, accountFormOf, EMAIL_FIELD } from './AccountForm.tsx';
 import type { AccountFormState } from './AccountForm.tsx';
 import { FormField } from './FormField.tsx';
-import { forgotPath, signupThenPath } from '../paths.ts';
+import { forgotPath, signinApiPath, signupThenPath } from '../paths.ts';
 
 export interface SigninValues {
   email: string;
@@ -29,7 +29,7 @@ export function SigninForm({ state, next, onChange, onSubmit }: SigninFormProps)
   const form = accountFormOf(state, onChange);
   const { errors, bind } = form;
   return (
-    <AccountForm action="/api/signin" form={form} next={next} onSubmit={onSubmit}>
+    <AccountForm action={signinApiPath()} form={form} next={next} onSubmit={onSubmit}>
       <FormField id="signin-email" {...EMAIL_FIELD} error={errors.email} {...bind('email')} />
       <FormField
         id="signin-password"

@@ -1,5 +1,5 @@
 import type { ChangeEvent, FormEvent } from 'react';
-import { legalPath, signinThenPath } from '../paths.ts';
+import { legalPath, signinThenPath, signupApiPath } from '../paths.ts';
 import { PASSWORD_MIN } from '../schemas/password-length.ts';
 import { AccountForm, AccountSubmit, accountFormOf, EMAIL_FIELD } from './AccountForm.tsx';
 import type { AccountFormState } from './AccountForm.tsx';
@@ -48,7 +48,7 @@ export function SignupForm({
   const form = accountFormOf(state, onChange);
   const { errors, bind } = form;
   return (
-    <AccountForm action="/api/signup" form={form} next={next} onSubmit={onSubmit}>
+    <AccountForm action={signupApiPath()} form={form} next={next} onSubmit={onSubmit}>
       <FormField id={id('email')} {...EMAIL_FIELD} error={errors.email} {...bind('email')} />
       <FormField
         id={id('password')}

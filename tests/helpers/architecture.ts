@@ -181,3 +181,34 @@ export function filesOverLines(files: readonly SourceFile[], max = MAX_FILE_LINE
     .filter((file) => file.lines > max)
     .map((file) => `${file.path}: ${file.lines} lines`);
 }
+
+/** The one file that writes the API's URLs; everything else builds them with its functions. */
+export const URL_SHAPES_FILE = 'src/paths.ts';
+
+/** A path of the API at the start of a string or template part, or after a space or quote. */
+const API_URL = /(?:^|[\s"'(=])\/api(?:[/?#]|$)/;
+
+/**
+ * Every URL of the API written as a literal outside src/paths.ts (`file:line text`): strings,
+ * template parts and JSX text, not comments, which may name the endpoints they describe.
+ */
+export function apiLiteralsOutsidePaths(files: readonly SourceFile[]): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    if (file.path === URL_SHAPES_FILE || !file.text.includes('/api')) continue;
+    const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      const literal =
+        ts.isStringLiteralLike(node) ||
+        ts.isTemplateLiteralToken(node) ||
+        node.kind === ts.SyntaxKind.JsxText;
+      if (literal && API_URL.test((node as ts.LiteralLikeNode).text)) {
+        const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+        found.push(`${file.path}:${line} ${node.getText(source).trim()}`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}

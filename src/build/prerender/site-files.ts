@@ -1,4 +1,6 @@
 // sitemap.xml and robots.txt, generated from the same page list as the pages themselves.
+import { API_PREFIX } from '../../paths.ts';
+
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -38,5 +40,5 @@ export function sitemapFiles(
 }
 
 export function robotsTxt(baseUrl: string): string {
-  return `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${baseUrl}/sitemap.xml\n`;
+  return `User-agent: *\nAllow: /\nDisallow: ${API_PREFIX}/\n\nSitemap: ${baseUrl}/sitemap.xml\n`;
 }

@@ -1,6 +1,12 @@
 // https://vike.dev/Page
 import { Banner, FormStatus } from '../../components/Banner.tsx';
-import { forgotPath, signinThenPath, accountPath, messagesPath } from '../../paths.ts';
+import {
+  accountPath,
+  forgotPath,
+  messagesPath,
+  signinThenPath,
+  verifyResendApiPath,
+} from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { MyAds } from './MyAds.tsx';
@@ -39,7 +45,7 @@ export default function Page() {
           </dd>
         </dl>
         {!member.emailVerified && (
-          <form className="form account-verify" action="/api/verify/resend" method="post">
+          <form className="form account-verify" action={verifyResendApiPath()} method="post">
             <FormStatus error={error} />
             {linkSent && (
               <Banner tone="info">

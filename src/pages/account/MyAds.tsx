@@ -1,6 +1,13 @@
 import { Banner } from '../../components/Banner.tsx';
 import { formatDate } from '../../format.ts';
-import { adPath, decisionPagePath, editAdPath, postPath } from '../../paths.ts';
+import {
+  adPath,
+  decisionPagePath,
+  deleteAdApiPath,
+  editAdPath,
+  postPath,
+  renewAdApiPath,
+} from '../../paths.ts';
 import type { MemberAdShownStatus, MemberAdView } from '../../schemas/member-ad-view.ts';
 import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 
@@ -99,14 +106,14 @@ function MyAd({
           </a>
         )}
         {ad.renewable && (
-          <form action={`/api/ads/${ad.id}/renew`} method="post">
+          <form action={renewAdApiPath(ad.id)} method="post">
             <button className="button button--secondary button--small" type="submit">
               Renew<span className="visually-hidden"> “{ad.title}”</span>
             </button>
           </form>
         )}
         <form
-          action={`/api/ads/${ad.id}/delete`}
+          action={deleteAdApiPath(ad.id)}
           method="post"
           data-confirm={`Delete “${ad.title}”? This cannot be undone.`}
         >

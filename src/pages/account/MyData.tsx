@@ -1,7 +1,4 @@
-import { deleteAccountPath } from '../../paths.ts';
-
-/** Where Download my data answers with the member's JSON file (server/routes/member-data.ts). */
-export const DOWNLOAD_DATA_PATH = '/api/account/data';
+import { accountDataApiPath, deleteAccountPath } from '../../paths.ts';
 
 /** On /account: the member's own data, a copy of it, and deleting the account. Plain links. */
 export function MyData() {
@@ -16,7 +13,7 @@ export function MyData() {
             their messages, the members you blocked, the reports you made and your saved searches.
           </p>
         </div>
-        <a className="button button--secondary button--small" href={DOWNLOAD_DATA_PATH}>
+        <a className="button button--secondary button--small" href={accountDataApiPath()}>
           Download my data
         </a>
       </div>

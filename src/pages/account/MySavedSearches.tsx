@@ -1,9 +1,6 @@
 import { Banner } from '../../components/Banner.tsx';
-import {
-  deleteSavedSearchPath,
-  SAVED_SEARCHES_ANCHOR,
-  type SavedSearchView,
-} from './saved-searches-view.ts';
+import { deleteSavedSearchApiPath } from '../../paths.ts';
+import { SAVED_SEARCHES_ANCHOR, type SavedSearchView } from './saved-searches-view.ts';
 
 /** On /account: the member's saved searches, each with a link to it and Delete (a plain form). */
 export function MySavedSearches({
@@ -31,7 +28,7 @@ export function MySavedSearches({
           {searches.map((search) => (
             <div className="my-data__item" key={search.id}>
               <a href={search.searchUrl}>{search.label}</a>
-              <form method="post" action={deleteSavedSearchPath(search.id)}>
+              <form method="post" action={deleteSavedSearchApiPath(search.id)}>
                 <input type="hidden" name="savedSearchId" value={search.id} />
                 <button className="button button--ghost button--small" type="submit">
                   Delete<span className="visually-hidden"> {search.label}</span>

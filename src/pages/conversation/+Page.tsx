@@ -7,8 +7,10 @@ import { MessageForm } from '../../components/MessageForm.tsx';
 import { MessageTime } from '../../components/MessageTime.tsx';
 import {
   accountPath,
+  blockApiPath,
   conversationPath,
   messagesPath,
+  replyApiPath,
   reportConversationPath,
 } from '../../paths.ts';
 import {
@@ -199,7 +201,7 @@ function Reply({ data, conversation }: { data: Data; conversation: ConversationV
   return (
     <div className="form-card conversation__reply" id="reply">
       <MessageForm
-        action={`/api/messages/${conversation.conversationId}/reply`}
+        action={replyApiPath(conversation.conversationId)}
         label={conversation.yourAd ? 'Reply to the member' : 'Reply to the poster'}
         submitLabel="Send"
         maxChars={data.maxChars}
@@ -219,7 +221,7 @@ function Safety({ conversation }: { conversation: ConversationView }) {
       {canBlock &&
         (conversation.youBlocked ? (
           <SafetyForm
-            action={`/api/messages/${id}/unblock`}
+            action={blockApiPath(id, false)}
             button={
               <SubmitButton kind="secondary" size="small">
                 Unblock this member
@@ -231,7 +233,7 @@ function Safety({ conversation }: { conversation: ConversationView }) {
           </SafetyForm>
         ) : (
           <SafetyForm
-            action={`/api/messages/${id}/block`}
+            action={blockApiPath(id, true)}
             confirm="Block this member? Neither of you will be able to write in this conversation, and they will not be able to reply to your ads."
             button={
               <SubmitButton kind="danger" size="small">

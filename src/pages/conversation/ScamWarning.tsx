@@ -1,4 +1,4 @@
-import { guidePath, reportConversationPath } from '../../paths.ts';
+import { guidePath, reportConversationPath, reportsApiPath } from '../../paths.ts';
 
 /** The guide a scam warning leads to. */
 export const SCAM_GUIDE_SLUG = 'recognising-scams';
@@ -36,7 +36,7 @@ export function ScamWarning({
       <p className="scam-warning__guide">
         <a href={guidePath(SCAM_GUIDE_SLUG)}>How to recognize a scam</a>
       </p>
-      <form className="scam-warning__report" action="/api/reports" method="post">
+      <form className="scam-warning__report" action={reportsApiPath()} method="post">
         <input type="hidden" name="conversation" value={conversationId} />
         <input type="hidden" name="reason" value="spam" />
         <input type="hidden" name="note" value={REPORT_AS_SCAM_NOTE} />

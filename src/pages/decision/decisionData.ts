@@ -1,5 +1,5 @@
 import { getSite } from '../../content/index.ts';
-import { decisionPagePath } from '../../paths.ts';
+import { accountPath, appealApiPath, decisionPagePath } from '../../paths.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { DecisionView } from './decision-view.ts';
@@ -17,14 +17,12 @@ export function decisionData({ routeParams, request }: DataContext<DecisionView>
     ...pageShell({
       title: `A moderation decision - ${brand}`,
       description: `Why ${brand} restricted your content or account, and how to appeal.`,
-      path: Number.isSafeInteger(id) ? decisionPagePath(id) : '/account',
+      path: Number.isSafeInteger(id) ? decisionPagePath(id) : accountPath(),
       robots: 'noindex, nofollow',
     }),
     statement: view?.statement,
     /** Where the appeal form posts: the mail's key goes with it. */
-    appealAction:
-      view &&
-      `/api/decisions/${view.statement.id}/appeal${view.key ? `?key=${encodeURIComponent(view.key)}` : ''}`,
+    appealAction: view && appealApiPath(view.statement.id, view.key),
     signedIn: request?.member !== undefined,
     appealed: request?.query.done === 'appealed',
     error: request?.form?.error,

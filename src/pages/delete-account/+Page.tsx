@@ -4,9 +4,14 @@ import { FormPage } from '../../components/FormPage.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormField } from '../../components/FormField.tsx';
-import { accountPath, homePath, legalPath } from '../../paths.ts';
+import {
+  accountDataApiPath,
+  accountPath,
+  deleteAccountApiPath,
+  homePath,
+  legalPath,
+} from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
-import { DOWNLOAD_DATA_PATH } from '../account/MyData.tsx';
 import type { Data } from './+data.ts';
 
 export default function Page() {
@@ -38,7 +43,7 @@ export default function Page() {
       lead={
         <>
           This deletes your {brand} account{member ? ` (${member.email})` : ''} for good. It cannot
-          be undone. Want a copy first? <a href={DOWNLOAD_DATA_PATH}>Download my data</a>.
+          be undone. Want a copy first? <a href={accountDataApiPath()}>Download my data</a>.
         </>
       }
     >
@@ -77,7 +82,7 @@ export default function Page() {
             logged), then you can delete the account here.
           </p>
         ) : (
-          <form className="form delete-account__form" action="/api/account/delete" method="post">
+          <form className="form delete-account__form" action={deleteAccountApiPath()} method="post">
             <FormStatus error={error} />
             <FormField
               id="delete-password"

@@ -5,7 +5,13 @@ import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdForm } from '../../components/AdForm.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { formatDate } from '../../format.ts';
-import { accountPath, decisionPagePath, postPath } from '../../paths.ts';
+import {
+  accountPath,
+  decisionPagePath,
+  editAdApiPath,
+  postPath,
+  renewAdApiPath,
+} from '../../paths.ts';
 import { renewBeforeEditing, type MemberAdView } from '../../schemas/member-ad-view.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
@@ -62,7 +68,7 @@ export default function Page() {
       ) : (
         <div className="form-card">
           <AdForm
-            action={`/api/ads/${ad.id}/edit`}
+            action={editAdApiPath(ad.id)}
             values={values}
             fieldErrors={data.fieldErrors}
             error={data.error}
@@ -88,7 +94,7 @@ function RenewFirst({ ad }: { ad: MemberAdView }) {
         <p className="renew-first__title">{ad.title}</p>
         <p>{renewBeforeEditing(ad)}</p>
         {ad.renewable ? (
-          <form action={`/api/ads/${ad.id}/renew`} method="post">
+          <form action={renewAdApiPath(ad.id)} method="post">
             <input type="hidden" name="then" value="edit" />
             <SubmitButton kind="primary">
               Renew<span className="visually-hidden"> “{ad.title}”</span>

@@ -1,5 +1,5 @@
 import { getSite, getStates } from '../../content/index.ts';
-import { editAdPath } from '../../paths.ts';
+import { accountPath, editAdPath } from '../../paths.ts';
 import type { AdFormValues } from '../../components/AdForm.tsx';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { MemberAdView } from '../../schemas/member-ad-view.ts';
@@ -31,7 +31,7 @@ export function editAdData({ routeParams, request }: DataContext<MemberAdView>) 
     ...pageShell({
       title: `Edit your ad - ${brand}`,
       description: `Edit your ad on ${brand}.`,
-      path: Number.isSafeInteger(adId) ? editAdPath(adId) : '/account',
+      path: Number.isSafeInteger(adId) ? editAdPath(adId) : accountPath(),
       robots: 'noindex, nofollow',
     }),
     access: 'members' as const,

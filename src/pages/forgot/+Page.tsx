@@ -1,7 +1,7 @@
 // https://vike.dev/Page
 import { Banner, FormStatus } from '../../components/Banner.tsx';
 import { FormField } from '../../components/FormField.tsx';
-import { signinPath } from '../../paths.ts';
+import { forgotApiPath, signinPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { FORGOT_SENT } from './forgotData.ts';
@@ -16,7 +16,7 @@ export default function Page() {
         password.
       </p>
       <div className="form-card">
-        <form className="form" action="/api/forgot" method="post">
+        <form className="form" action={forgotApiPath()} method="post">
           <FormStatus error={error} />
           {sent && <Banner tone="info">{FORGOT_SENT}</Banner>}
           <FormField

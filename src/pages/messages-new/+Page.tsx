@@ -6,7 +6,7 @@ import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdBadges } from '../../components/AdBadges.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { MessageForm } from '../../components/MessageForm.tsx';
-import { accountPath, adPath, homePath, messagesPath } from '../../paths.ts';
+import { accountPath, adPath, homePath, messagesApiPath, messagesPath } from '../../paths.ts';
 import type { CompiledAd } from '../../schemas/compiled-content.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
@@ -83,7 +83,7 @@ function Body({ data, ad }: { data: Data; ad: CompiledAd }) {
         phone numbers, email addresses or links in a first message.
       </p>
       <MessageForm
-        action="/api/messages"
+        action={messagesApiPath()}
         label="Your message"
         submitLabel="Send message"
         maxChars={data.maxChars}

@@ -1,4 +1,5 @@
 // https://vike.dev/Page
+import { decideAppealApiPath } from '../../paths.ts';
 import { Banner } from '../../components/Banner.tsx';
 import { StatementOfReasons } from '../../components/StatementOfReasons.tsx';
 import { formatMoment, plural } from '../../format.ts';
@@ -83,7 +84,7 @@ function Appeal({
       ) : (
         <form
           className="form appeal__decide"
-          action={`/api/moderate/appeals/${appeal.appealId}/decide`}
+          action={decideAppealApiPath(appeal.appealId)}
           method="post"
         >
           <div className="field">

@@ -1,7 +1,7 @@
 // https://vike.dev/Page
 import { Banner } from '../../components/Banner.tsx';
 import { plural } from '../../format.ts';
-import { moderateReportsPath } from '../../paths.ts';
+import { moderateReportsApiPath, moderateReportsPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import { BanConfirm } from '../moderate/BanConfirm.tsx';
 import { ModerationHeader, ActionNotice, QUEUE_AND_LOG } from '../moderate/ModerationHeader.tsx';
@@ -29,7 +29,7 @@ export default function Page() {
         <BanConfirm
           target={confirm.target}
           reasons={reasons}
-          action="/api/moderate/reports"
+          action={moderateReportsApiPath()}
           fields={{ group: confirm.group, seen: String(confirm.seen), action: 'ban' }}
           cancel={`${moderateReportsPath()}#${confirm.anchor}`}
           error={error}

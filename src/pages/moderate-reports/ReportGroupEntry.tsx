@@ -1,6 +1,6 @@
 import { AdDetail } from '../../components/AdDetail.tsx';
 import { formatDate, formatMoment, plural } from '../../format.ts';
-import { moderateReportsPath } from '../../paths.ts';
+import { moderateReportsApiPath, moderateReportsPath } from '../../paths.ts';
 import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
 import {
   DOUBTED_AFTER_DISMISSED,
@@ -130,7 +130,7 @@ export function ReportGroupEntry({
       <form
         className="form queue-item__reject report-group__actions"
         method="post"
-        action="/api/moderate/reports"
+        action={moderateReportsApiPath()}
       >
         <input type="hidden" name="group" value={group.key} />
         <input type="hidden" name="seen" value={group.seen} />

@@ -2,6 +2,7 @@
 import { Banner } from '../../components/Banner.tsx';
 import { plural } from '../../format.ts';
 import {
+  banAccountApiPath,
   moderateAppealsPath,
   moderatePath,
   moderateReportsPath,
@@ -62,7 +63,7 @@ export default function Page() {
         <BanConfirm
           target={queue.banTarget}
           reasons={reasons}
-          action={`/api/moderate/accounts/${queue.banTarget.accountId}/ban`}
+          action={banAccountApiPath(queue.banTarget.accountId)}
           cancel={moderatePath()}
           error={error}
           typed={typed}

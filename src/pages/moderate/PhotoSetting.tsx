@@ -1,6 +1,7 @@
 // The moderator's own "Show all photos blurred" on the queue (moderator wellbeing; docs/product.md
 // section 6, issue 31): a plain form, kept per moderator by the server, so it works without
 // JavaScript and on every instance.
+import { photoSettingsApiPath } from '../../paths.ts';
 
 /** The setting as it stands, and the form that changes it. */
 export function PhotoSetting({ blurAll }: { blurAll: boolean }) {
@@ -8,7 +9,7 @@ export function PhotoSetting({ blurAll }: { blurAll: boolean }) {
     <form
       className="photo-setting"
       method="post"
-      action="/api/moderate/photo-settings"
+      action={photoSettingsApiPath()}
       aria-label="Photo setting"
     >
       <label className="photo-setting__choice">

@@ -1,4 +1,5 @@
 import { formatDate } from '../../format.ts';
+import { moderateAdApiPath } from '../../paths.ts';
 import { MODERATION_REASONS } from '../../schemas/moderation-reasons.ts';
 import type { PhotoElsewhereView, QueueItem } from '../moderation-view.ts';
 
@@ -28,7 +29,7 @@ export function PhotosElsewhere({ item }: { item: QueueItem }) {
       <form
         className="photos-elsewhere__reject"
         method="post"
-        action={`/api/moderate/ads/${item.adId}/reject`}
+        action={moderateAdApiPath(item.adId, 'reject')}
       >
         <input type="hidden" name="revision" value={item.revision} />
         <input type="hidden" name="reason" value="identity" />

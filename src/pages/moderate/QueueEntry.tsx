@@ -1,7 +1,7 @@
 import { AdDetail } from '../../components/AdDetail.tsx';
 import { MarkedText } from '../../components/MarkedText.tsx';
 import { formatDate, formatMoment, plural } from '../../format.ts';
-import { moderatePath } from '../../paths.ts';
+import { moderateAdApiPath, moderatePath } from '../../paths.ts';
 import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
 import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 import type { EditedField, QueueItem } from '../moderation-view.ts';
@@ -41,7 +41,8 @@ export function QueueEntry({
   ];
   const [terms, signals] = [names(false), names(true)];
   const edit = item.kind === 'edit';
-  const actionPath = (action: string) => `/api/moderate/ads/${item.adId}/${action}`;
+  const actionPath = (action: 'approve' | 'reject' | 'remove') =>
+    moderateAdApiPath(item.adId, action);
   const headingId = `queue-${item.adId}-heading`;
   return (
     <li className="queue-item" id={`ad-${item.adId}`} aria-labelledby={headingId}>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { removePhotoApiPath, revealPhotoApiPath } from '../../paths.ts';
 import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
 import type { QueuePhoto } from '../moderation-view.ts';
 import { ReasonFields } from './ReasonFields.tsx';
@@ -120,7 +121,7 @@ function BlurredPhoto({ photo, image }: { photo: QueuePhoto; image: ReactNode })
       <form
         className="queue-photo__reveal"
         method="post"
-        action={`/api/moderate/photos/${photo.id}/reveal`}
+        action={revealPhotoApiPath(photo.id)}
         data-photo-reveal=""
       >
         <p className="queue-photo__why">{why}</p>
@@ -151,7 +152,7 @@ function RemovePhoto({
       <form
         className="form"
         method="post"
-        action={`/api/moderate/photos/${photo.id}/remove`}
+        action={removePhotoApiPath(photo.id)}
         aria-label={`Remove photo ${photo.position}`}
       >
         <ReasonFields

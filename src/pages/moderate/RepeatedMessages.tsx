@@ -1,5 +1,5 @@
 import { formatDate, formatMoment, plural } from '../../format.ts';
-import { moderatePath } from '../../paths.ts';
+import { dismissRepeatedMessageApiPath, moderatePath } from '../../paths.ts';
 import type { RepeatedMessageFlag } from '../moderation-view.ts';
 import { daysAgo } from './moments.ts';
 import { ScamRecord } from './ScamRecord.tsx';
@@ -43,7 +43,7 @@ export function RepeatedMessages({ flags }: { flags: readonly RepeatedMessageFla
           <form
             className="repeated-messages__dismiss"
             method="post"
-            action={`/api/moderate/repeated-messages/${flag.id}/dismiss`}
+            action={dismissRepeatedMessageApiPath(flag.id)}
           >
             <button className="button button--secondary button--small" type="submit">
               Dismiss this announcement

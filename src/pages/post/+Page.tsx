@@ -3,7 +3,7 @@ import { FormPage } from '../../components/FormPage.tsx';
 import { SubmitButton } from '../../components/Button.tsx';
 import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdForm } from '../../components/AdForm.tsx';
-import { accountPath, guidePath } from '../../paths.ts';
+import { accountPath, adsApiPath, guidePath, verifyResendApiPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
@@ -17,7 +17,7 @@ export default function Page() {
           about your ads. Open the link we emailed to <strong>{data.member?.email}</strong>, then
           come back to this page.
         </p>
-        <form className="form" action="/api/verify/resend" method="post">
+        <form className="form" action={verifyResendApiPath()} method="post">
           <p className="account-verify__text">
             No mail? Check your spam folder, or ask for a new link.
           </p>
@@ -42,7 +42,7 @@ export default function Page() {
     >
       <div className="form-card">
         <AdForm
-          action="/api/ads"
+          action={adsApiPath()}
           values={data.values}
           fieldErrors={data.fieldErrors}
           error={data.error}

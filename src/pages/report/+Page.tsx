@@ -1,7 +1,7 @@
 // https://vike.dev/Page
 import { FormStatus } from '../../components/Banner.tsx';
 import { formatNumber } from '../../format.ts';
-import { accountPath, homePath, messagesPath } from '../../paths.ts';
+import { accountPath, homePath, messagesPath, reportsApiPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
@@ -35,7 +35,7 @@ export default function Page() {
             </p>
           </div>
         )}
-        <form className="form report-form" action="/api/reports" method="post">
+        <form className="form report-form" action={reportsApiPath()} method="post">
           <FormStatus error={data.error} />
           {target.kind === 'ad' ? (
             <input type="hidden" name="ad" value={target.ad.id} />

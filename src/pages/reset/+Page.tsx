@@ -4,7 +4,7 @@ import { ButtonLink } from '../../components/Button.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
 import { FormField } from '../../components/FormField.tsx';
-import { forgotPath, signinPath } from '../../paths.ts';
+import { forgotPath, resetApiPath, signinPath } from '../../paths.ts';
 import { PASSWORD_MIN } from '../../schemas/password-length.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
@@ -19,7 +19,7 @@ export default function Page() {
           Your new password replaces the old one, and you will be signed out on every device.
         </p>
         <div className="form-card">
-          <form className="form" action="/api/reset" method="post">
+          <form className="form" action={resetApiPath()} method="post">
             <FormStatus error={error} />
             <input type="hidden" name="token" value={token} />
             <FormField

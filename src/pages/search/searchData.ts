@@ -1,10 +1,9 @@
 import { getSite, getStates } from '../../content/index.ts';
-import { searchPath } from '../../paths.ts';
+import { saveSearchApiPath, searchPath } from '../../paths.ts';
 import { SEEKS_LABELS } from '../../schemas/seeks.ts';
 import { pageShell } from '../../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { SearchView } from './search-view.ts';
-import { saveSearchAction } from '../account/saved-searches-view.ts';
 import { searchFeedUrl, searchFiltersQuery } from './searchQuery.ts';
 
 /**
@@ -30,7 +29,7 @@ export function searchData({ request }: DataContext<SearchView>) {
     save: view.results
       ? {
           query: searchFiltersQuery(view.values),
-          action: saveSearchAction(searchFiltersQuery(view.values)),
+          action: saveSearchApiPath(searchFiltersQuery(view.values)),
           error: request?.form?.error,
         }
       : undefined,

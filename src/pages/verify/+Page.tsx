@@ -3,7 +3,7 @@ import { NewLinkButton } from '../../components/NewLinkButton.tsx';
 import { ButtonLink } from '../../components/Button.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
-import { accountPath, homePath } from '../../paths.ts';
+import { accountPath, homePath, verifyApiPath } from '../../paths.ts';
 import { useData } from '../../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
@@ -19,7 +19,7 @@ export default function Page() {
             verified email.
           </p>
           <div className="form-card">
-            <form className="form" action="/api/verify" method="post">
+            <form className="form" action={verifyApiPath()} method="post">
               <FormStatus error={error} />
               <input type="hidden" name="token" value={token} />
               {next && <input type="hidden" name="next" value={next} />}

@@ -1,9 +1,11 @@
 // The architecture's rules (docs/conventions.md), checked on the product's source: no file loads
 // another that loads it back, only the store and the search index speak to a database, the store
-// never imports a page, no product file over 400 lines, and every route handler a few lines with
-// no try/catch. Each rule is shown failing first, on made-up files that break it.
+// never imports a page, no product file over 400 lines, every route handler a few lines with no
+// try/catch, and every URL of the API written once, in src/paths.ts. Each rule is shown failing
+// first, on made-up files that break it.
 import { describe, expect, it } from 'vitest';
 import {
+  apiLiteralsOutsidePaths,
   driverImportsOutside,
   filesOverLines,
   readProductFiles,
@@ -109,5 +111,33 @@ describe('a route handler', () => {
 
   it('of every route is 12 lines at most, with no try/catch', () => {
     expect(handlersBreakingTheRule(routeHandlers())).toEqual([]);
+  });
+});
+
+describe('a URL of the API', () => {
+  it('written outside src/paths.ts is found, in a string, a template or JSX, not in a comment', () => {
+    const files: SourceFile[] = [
+      { path: 'server/routes/x.ts', text: "// POST /api/ads\napp.post('/api/ads', handler);" },
+      {
+        path: 'src/pages/y/+Page.tsx',
+        text: 'export const Y = () => <form action="/api/reports" />;',
+      },
+      {
+        path: 'src/client/z.ts',
+        text: 'fetch(`/api/photos/${id}/320`);\nconst apiary = "/apiary";',
+      },
+      { path: 'server/auth/cookie.ts', text: "setCookie(c, 'a', 'b', { path: '/api' });" },
+      { path: 'src/paths.ts', text: "export const apiRoutes = { ads: '/api/ads' };" },
+    ];
+    expect(apiLiteralsOutsidePaths(files)).toEqual([
+      "server/routes/x.ts:2 '/api/ads'",
+      'src/pages/y/+Page.tsx:1 "/api/reports"',
+      'src/client/z.ts:1 `/api/photos/${',
+      "server/auth/cookie.ts:1 '/api'",
+    ]);
+  });
+
+  it('is written only in src/paths.ts: routes, forms and scripts build it from there', () => {
+    expect(apiLiteralsOutsidePaths(product)).toEqual([]);
   });
 });
