@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_PASSWORD_HASH_COST } from './tests/helpers/password-cost.ts';
 
 // One run, four suites: unit (fast, no I/O beyond temp files), integration (real files, the Hono
 // app in-process and over HTTP, on SQLite), postgres (the store's contract tests and the
@@ -35,6 +36,13 @@ export const POSTGRES_SUITE = [
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
+    // Two test files at a time: Vitest's default on 2 cores is one (cores − 1), and much of a
+    // test's time is spent waiting on a child process (a build, Chromium, PostgreSQL, a photo
+    // worker), which a second file fills.
+    maxWorkers: 2,
+    // Production hashes passwords at 2^16 (64 MiB, ~50 ms here); tests at 2^10: still scrypt, one
+    // sixteenth of the time. The hashing pool's own test sets its cost itself.
+    env: { PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST) },
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'] } },
       {
@@ -64,7 +72,6 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
         },
       },
     ],

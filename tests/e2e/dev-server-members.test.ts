@@ -21,6 +21,7 @@ import {
 import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { developerEnv, ROOT, startDevServer, TSX, type DevServer } from './dev-server-process.ts';
 import { launchChromium, textOf } from './support.ts';
+import { TEST_PASSWORD_HASH_COST } from '../helpers/password-cost.ts';
 
 let dev: DevServer;
 let compiledContentDir: string;
@@ -35,7 +36,7 @@ beforeAll(async () => {
     compiledContentDir,
     compile: true,
     // A cheaper password hash keeps the test quick, as for the test servers (servers.ts).
-    env: { PASSWORD_HASH_COST: String(2 ** 14) },
+    env: { PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST) },
   });
   browser = await launchChromium();
   member = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -9,6 +9,7 @@ import { createApp } from '../../server/app.ts';
 import { openSqliteStore } from '../../server/store/open-store.ts';
 import { getSite } from '../../src/content/index.ts';
 import { testMailer } from '../helpers/mail.ts';
+import { TEST_PASSWORD_HASH_COST } from '../helpers/password-cost.ts';
 import { GENEROUS_RATE_LIMITS } from './rate-limits.ts';
 
 export interface RunningServer {
@@ -22,7 +23,7 @@ export interface RunningServer {
 
 export async function startSiteServer(siteDir: string): Promise<RunningServer> {
   // A cheaper password hash keeps the many test sign-ups quick; production uses the default.
-  process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
+  process.env.PASSWORD_HASH_COST ??= String(TEST_PASSWORD_HASH_COST);
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-own-'));
   const databasePath = join(dataDir, 'test.sqlite');
   const store = openSqliteStore(databasePath);

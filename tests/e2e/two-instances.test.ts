@@ -14,6 +14,7 @@ import { ensurePostgres, freePort, startThrowawayPostgres } from '../../scripts/
 import { adPath } from '../../src/paths.ts';
 import { linkToken, mailsTo } from '../helpers/mail.ts';
 import { validAd } from '../helpers/posting.ts';
+import { TEST_PASSWORD_HASH_COST } from '../helpers/password-cost.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const postgres = ensurePostgres(() => {}) as { binDir?: string; problem?: string };
@@ -56,7 +57,7 @@ async function startInstance(name: string, databaseUrl: string): Promise<Instanc
         COMPILED_CONTENT_DIR: join(dir, '.content'),
         MAIL_OUTBOX_DIR: join(dir, 'outbox'),
         PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        PASSWORD_HASH_COST: String(2 ** 14),
+        PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
       },
     },
   );

@@ -31,7 +31,6 @@ export async function startModerationServer(
   /** The app's explicit threshold, when a test sets it low (issue 31). */
   { photoExplicitThreshold }: { photoExplicitThreshold?: number } = {},
 ): Promise<ModerationServer> {
-  process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-moderation-'));
   const { store, sql } = openSqliteTestStore(join(dataDir, 'test.sqlite'));
   const outboxDir = join(dataDir, 'outbox');

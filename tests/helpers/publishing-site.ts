@@ -41,8 +41,6 @@ export interface PublishingSiteOptions {
 
 /** Starts the site and publishes it once, as the daily publish does at start-up. */
 export async function startPublishingSite(options: PublishingSiteOptions): Promise<PublishingSite> {
-  // A cheaper password hash keeps the test sign-ups quick; production uses the default.
-  process.env.PASSWORD_HASH_COST ??= String(2 ** 14);
   const today = new Date().toISOString().slice(0, 10);
   const work = mkdtempSync(join(tmpdir(), `localboard-${options.label}-`));
   cpSync(join(root, 'dist'), join(work, 'out'), { recursive: true });

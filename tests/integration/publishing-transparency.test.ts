@@ -27,8 +27,6 @@ import {
 import { insertLiveAd, textOf } from '../helpers/reports.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const root = join(import.meta.dirname, '..', '..');
 const today = new Date().toISOString().slice(0, 10);
 let fixture: ReturnType<typeof makeContentFixture>;

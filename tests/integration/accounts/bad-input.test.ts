@@ -20,9 +20,6 @@ import { withFixtureContent } from '../../helpers/pages.ts';
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const SQL = "' OR 1=1; DROP TABLE accounts; --";
 const HTML = '<script>alert(1)</script>';
 const ONE_MB = 'x'.repeat(1024 * 1024);

@@ -16,9 +16,6 @@ import {
 } from '../../helpers/api.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const DUPLICATE = 'An account with this email already exists. Sign in instead.';
 
 let testApp: TestApp;

@@ -14,8 +14,6 @@ import {
 } from '../../helpers/api.ts';
 import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const NOT_JSON = 'The request body is not valid JSON.';
 const NOT_OBJECT = 'The request body must be a JSON object.';
 const UNSUPPORTED = 'Send the request as JSON (Content-Type: application/json) or as a form.';

@@ -19,8 +19,6 @@ import {
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = testAppOnFixtureContent();
 
 const get = (path: string, token?: string) =>

@@ -15,8 +15,6 @@ import {
 import { linkPath, linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = testAppOnFixtureContent();
 const REPLY = '/messages/new?ad=1001';
 

@@ -19,8 +19,6 @@ import {
 import { linkToken, parseMail, type ReadMail } from '../../helpers/mail.ts';
 import { headingOf, useFixtureContent } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 interface Received extends ReadMail {
   envelopeTo: string[];
 }

@@ -19,8 +19,6 @@ import { createHashingPool } from '../../../server/auth/hashing-pool.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const FORGOT_ANSWER =
   "If an account exists for that address, we've sent a link to choose a new password. It works once, for 1 hour.";
 const NEW_PASSWORD = 'a brand new passphrase';

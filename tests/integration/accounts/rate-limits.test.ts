@@ -23,9 +23,6 @@ import { onPostgres } from '../../helpers/test-store.ts';
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const SMALL = { points: 3, duration: 60 };
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 

@@ -19,9 +19,6 @@ import { withFixtureContent } from '../../helpers/pages.ts';
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const CROSS_SITE = 'This request came from another site and was refused.';
 const PARTNER = 'https://partner.example';
 

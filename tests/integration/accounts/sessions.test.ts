@@ -24,9 +24,6 @@ import { withFixtureContent } from '../../helpers/pages.ts';
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 const NOT_SIGNED_IN = 'You are not signed in.';
 

@@ -19,9 +19,6 @@ import {
   uniqueEmail,
 } from '../../helpers/api.ts';
 
-// Production hashes at 2^16; 2^14 keeps the test quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const PEOPLE = 200;
 /** Each client gives up after this many answers of 503 (the loop is bounded, not timed). */
 const MOST_TRIES = 40;

@@ -19,9 +19,6 @@ import { withFixtureContent } from '../../helpers/pages.ts';
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const TERMS_MESSAGE = 'Confirm that you are 18 or older and accept the Terms.';
 const UNDER_18_MESSAGE = 'You must be 18 or older to join.';
 const THIRTY_DAYS = String(30 * 24 * 60 * 60);

@@ -11,9 +11,6 @@ import {
   uniqueEmail,
 } from '../../helpers/api.ts';
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const NOT_WELL_FORMED =
   'Password contains characters that are not valid text (unpaired surrogates). Please type it again.';
 

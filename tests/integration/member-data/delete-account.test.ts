@@ -42,8 +42,6 @@ import {
   useFixtureContent,
 } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const publisher = recordingPublisher();
 const t = testAppOnFixtureContent({ publisher });
 

@@ -9,8 +9,6 @@ import { insertAdInReview, insertLiveAdWithEdit } from '../../helpers/moderation
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { dayFromToday, makeMember, setAd, type TestMember } from '../../helpers/posting.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = testAppOnFixtureContent();
 
 const download = (session?: string, headers: Record<string, string> = {}) =>

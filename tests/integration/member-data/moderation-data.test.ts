@@ -17,8 +17,6 @@ import {
 } from '../../helpers/moderation.ts';
 import { insertLiveAd, reportForm, reportsTestApp } from '../../helpers/reports.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = reportsTestApp();
 
 interface Decision {

@@ -27,8 +27,6 @@ import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { dayFromToday, makeMember, setAd, type TestMember } from '../../helpers/posting.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = testAppOnFixtureContent();
 let pool: PhotoPool;
 let uploads: string;

@@ -16,8 +16,6 @@ import {
 } from '../../helpers/messages.ts';
 import { getPage, makeMember, type TestMember } from '../../helpers/posting.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = messagesTestApp();
 
 let poster: TestMember;

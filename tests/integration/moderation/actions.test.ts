@@ -28,8 +28,6 @@ import {
 } from '../../helpers/moderation.ts';
 import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const publisher = recordingPublisher();
 const t = testAppOnFixtureContent({ publisher });
 let moderator: TestMember;

@@ -32,8 +32,6 @@ import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const pool = testPhotoPool();
 const publisher = recordingPublisher();
 const t = testAppOnFixtureContent({ publisher, photoProcessing: pool });

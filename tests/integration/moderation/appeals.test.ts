@@ -22,8 +22,6 @@ import {
 import { insertLiveAd, reportForm, reportsTestApp } from '../../helpers/reports.ts';
 import { bannerOf } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const publisher = recordingPublisher();
 const t = reportsTestApp({ publisher });
 let moderatorA: TestMember;

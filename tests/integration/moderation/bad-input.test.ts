@@ -16,8 +16,6 @@ import {
 import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = testAppOnFixtureContent();
 let moderator: TestMember;
 let otherModerator: TestMember;

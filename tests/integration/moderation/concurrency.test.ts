@@ -17,8 +17,6 @@ import {
 import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const publisher = recordingPublisher();
 const t = testAppOnFixtureContent({ publisher });
 let first: TestMember;

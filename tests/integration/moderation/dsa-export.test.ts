@@ -19,8 +19,6 @@ import {
 import { insertLiveAd, reportForm, reportsTestApp } from '../../helpers/reports.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = reportsTestApp({ publisher: recordingPublisher() });
 const root = join(import.meta.dirname, '..', '..', '..');
 const today = new Date().toISOString().slice(0, 10);

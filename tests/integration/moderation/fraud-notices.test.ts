@@ -30,8 +30,6 @@ import {
 import { getPage, makeMember } from '../../helpers/posting.ts';
 import { onPostgres, openTestStore } from '../../helpers/test-store.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = messagesTestApp({ publisher: recordingPublisher() });
 
 const FIRST = 'Hi! I saw your ad and would love to hear more about you.';

@@ -21,8 +21,6 @@ import {
 } from '../../helpers/moderation.ts';
 import { insertLiveAd, reportForm, reportsTestApp, textOf } from '../../helpers/reports.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = reportsTestApp({ publisher: recordingPublisher() });
 let moderatorA: TestMember;
 let moderatorB: TestMember;

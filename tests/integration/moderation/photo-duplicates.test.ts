@@ -38,8 +38,6 @@ import {
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const pool = testPhotoPool();
 const t = testAppOnFixtureContent({ publisher: recordingPublisher(), photoProcessing: pool });
 let moderator: TestMember;

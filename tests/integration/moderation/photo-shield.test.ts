@@ -28,8 +28,6 @@ import {
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 /** Low enough that the tests' ordinary pictures (scored 0.001 to 0.07) are over it. */
 const THRESHOLD = 0.0001;
 

@@ -25,9 +25,6 @@ import { onPostgres } from '../../helpers/test-store.ts';
 // The refused form comes back as its page, which reads the compiled content.
 withFixtureContent();
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 describe.skipIf(onPostgres())('SQLite locked by another process past its busy timeout', () => {
   let t: TestApp;
   let email: string;

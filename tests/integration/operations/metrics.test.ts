@@ -23,9 +23,6 @@ import { withFixtureContent } from '../../helpers/pages.ts';
 // Pages rendered on request read the compiled content.
 withFixtureContent();
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const TOKEN = 'a-long-random-metrics-token';
 
 const opened: TestApp[] = [];

@@ -16,8 +16,6 @@ import {
   type TestMember,
 } from '../../helpers/posting.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = testAppOnFixtureContent();
 
 async function adExpiringIn(

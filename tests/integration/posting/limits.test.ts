@@ -15,8 +15,6 @@ import {
   validAd,
 } from '../../helpers/posting.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const t = testAppOnFixtureContent();
 
 const CITIES: [string, string, string, string, string] = [

@@ -19,8 +19,6 @@ import {
   type TestMember,
 } from '../../helpers/posting.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 /** The reasons the app asked to publish for, in order. */
 const published: string[] = [];
 const publisher: Publisher = {

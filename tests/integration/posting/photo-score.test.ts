@@ -18,8 +18,6 @@ import {
   type PhotoScore,
 } from '../../../src/schemas/photos.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const pool = createPhotoPool({ processes: 1 });
 afterAll(() => pool.close());
 const scored = testAppOnFixtureContent({ photoProcessing: pool });

@@ -31,8 +31,6 @@ import {
 import { createPhotoPool } from '../../../server/photos/processing-pool.ts';
 import { parseAdPhotoList } from '../../../src/schemas/photos.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const pool = createPhotoPool({ processes: 2 });
 const t = testAppOnFixtureContent({ photoProcessing: pool });
 afterAll(() => pool.close());

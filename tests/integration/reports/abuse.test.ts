@@ -25,8 +25,6 @@ import {
   textOf,
 } from '../../helpers/reports.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 describe('behind a trusted proxy', () => {
   const t = reportsTestApp({ trustProxy: 1 });
 

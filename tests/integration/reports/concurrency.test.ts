@@ -25,8 +25,6 @@ import {
 } from '../../helpers/reports.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const REPORTERS = 50;
 const publisher = recordingPublisher();
 const t = reportsTestApp({ trustProxy: 1, publisher });

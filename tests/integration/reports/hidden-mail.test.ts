@@ -17,8 +17,6 @@ import {
 } from '../../helpers/moderation.ts';
 import { editorAdIds, insertLiveAd, reportForm, reportsTestApp } from '../../helpers/reports.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const publisher = recordingPublisher();
 const t = reportsTestApp({ publisher });
 let moderator: TestMember;

@@ -30,8 +30,6 @@ import {
 } from '../../helpers/reports.ts';
 import { beforeAll } from 'vitest';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const publisher = recordingPublisher();
 const t = reportsTestApp({ trustProxy: 1, publisher });
 let moderator: TestMember;

@@ -21,8 +21,6 @@ import {
   textOf,
 } from '../../helpers/reports.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const publisher = recordingPublisher();
 const t = reportsTestApp({ trustProxy: 1, publisher });
 let addressCounter = 0;

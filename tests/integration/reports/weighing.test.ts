@@ -27,8 +27,6 @@ import {
   type From,
 } from '../../helpers/reports.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const publisher = recordingPublisher();
 const t = reportsTestApp({ trustProxy: 1, publisher });
 let moderator: TestMember;

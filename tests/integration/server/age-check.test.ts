@@ -4,9 +4,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountIn, makeTestApp, postJson, signupBody, type TestApp } from '../../helpers/api.ts';
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const UNDER_18 = 'You must be 18 or older to join.';
 // Born on 10 March 2008: 18 on 10 March 2026.
 const DATE_OF_BIRTH = '2008-03-10';

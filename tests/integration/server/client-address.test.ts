@@ -22,9 +22,6 @@ import {
   type TestAppOptions,
 } from '../../helpers/api.ts';
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 // The production limit on sign-ups per client: 20 in 15 minutes.
 const SIGNUP_LIMIT: Limit = { points: 20, duration: 15 * 60 };
 const THREE: Limit = { points: 3, duration: 60 };

@@ -4,9 +4,6 @@ import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, postJson, signupBody, type TestApp } from '../../helpers/api.ts';
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 let testApp: TestApp;
 let umaskBefore: number;
 beforeAll(async () => {

@@ -16,9 +16,6 @@ import {
   type TestApp,
 } from '../../helpers/api.ts';
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 let direct: TestApp;
 let proxied: TestApp;
 beforeAll(async () => {

@@ -36,8 +36,6 @@ import {
 } from '../../helpers/api.ts';
 import { newPostgresSchemaUrl, onPostgres, testPostgresUrl } from '../../helpers/test-store.ts';
 
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const BEFORE_EMAIL_LINKS = 2;
 const BEFORE_POSTING = 3;
 const BEFORE_WEIGHING_REPORTERS = 6;

@@ -22,9 +22,6 @@ import {
 } from '../../helpers/api.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
-// Production hashes at 2^16; 2^14 keeps the suite quick and still exercises scrypt.
-process.env.PASSWORD_HASH_COST = String(2 ** 14);
-
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 const DEVICE_COOKIE = 'lb_device';
 
