@@ -20,6 +20,7 @@ import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 import type { MemberAdText } from './ad-text.ts';
 import type { Tables } from './tables.ts';
+import { rowsChanged } from './row-count.ts';
 
 /** The ad as the reporter saw it (reports.ad_copy). */
 export interface AdCopy extends MemberAdText {
@@ -375,14 +376,14 @@ export function reportStore({ db }: StoreContext): ReportStore {
 
     async resolveGroup(group, upTo, resolution, moderatorId, at) {
       if (!storable(group)) return 0;
-      const result = await db
-        .updateTable('reports')
-        .set({ resolved_at: at, resolution, resolved_by: moderatorId })
-        .where('reports.resolved_at', 'is', null)
-        .where('reports.id', '<=', upTo)
-        .where(inGroup(group))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      return rowsChanged(
+        db
+          .updateTable('reports')
+          .set({ resolved_at: at, resolution, resolved_by: moderatorId })
+          .where('reports.resolved_at', 'is', null)
+          .where('reports.id', '<=', upTo)
+          .where(inGroup(group)),
+      );
     },
   };
 }

@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
+import { changedOne } from './row-count.ts';
 
 export type ScamOutcome = 'refused' | 'warned';
 
@@ -186,13 +187,13 @@ export function scamShieldStore({ db }: StoreContext): ScamShieldStore {
 
     async dismissFlag(id, moderatorId, at) {
       if (!isStorableId(id)) return false;
-      const result = await db
-        .updateTable('repeated_message_flags')
-        .set({ dismissed_at: at, dismissed_by: moderatorId })
-        .where('id', '=', id)
-        .where('dismissed_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return changedOne(
+        db
+          .updateTable('repeated_message_flags')
+          .set({ dismissed_at: at, dismissed_by: moderatorId })
+          .where('id', '=', id)
+          .where('dismissed_at', 'is', null),
+      );
     },
   };
 }

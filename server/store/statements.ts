@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 import type { StatementKind } from './tables.ts';
+import { changedOne } from './row-count.ts';
 
 export type { StatementKind };
 
@@ -277,28 +278,28 @@ export function statementStore({ db }: StoreContext): StatementStore {
       return row && rowOf(row);
     },
     async decideAppeal(appealId, decision) {
-      const result = await db
-        .updateTable('appeals')
-        .set({
-          outcome: decision.outcome,
-          reply: decision.reply,
-          decided_by: decision.by,
-          decided_at: decision.at,
-        })
-        .where('id', '=', appealId)
-        .where('outcome', 'is', null)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('decision_statements')
-                .select('decision_statements.id')
-                .whereRef('decision_statements.id', '=', 'appeals.statement_id')
-                .where('decision_statements.lifted_at', 'is not', null),
+      return changedOne(
+        db
+          .updateTable('appeals')
+          .set({
+            outcome: decision.outcome,
+            reply: decision.reply,
+            decided_by: decision.by,
+            decided_at: decision.at,
+          })
+          .where('id', '=', appealId)
+          .where('outcome', 'is', null)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('decision_statements')
+                  .select('decision_statements.id')
+                  .whereRef('decision_statements.id', '=', 'appeals.statement_id')
+                  .where('decision_statements.lifted_at', 'is not', null),
+              ),
             ),
           ),
-        )
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      );
     },
   };
 }
