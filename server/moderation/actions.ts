@@ -25,7 +25,9 @@ import {
   approveAd,
   rejectAd,
   removeAd,
+  type AdDecision,
   type Moderator,
+  type PhotoBytesToDelete,
   type Why,
 } from './ads.ts';
 import type { NamedId } from './named-id.ts';
@@ -80,6 +82,32 @@ export async function mailBan(deps: ModerationDeps, email: string, statementId: 
     deps.mailer.send(accountBannedMail(deps.mailSite(), email, statement.view, statement.link));
 }
 
+/**
+ * An ad's decision as stored: refused when the ad is unknown, the moderator's own, or changed
+ * since they saw it; once done, the bytes of the photo sizes it left unused go.
+ */
+async function doneOnAd<Done extends PhotoBytesToDelete>(
+  deps: ModerationDeps,
+  ad: NamedId,
+  decision: Promise<AdDecision<Done>>,
+): Promise<Done> {
+  const result = await decision;
+  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
+  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
+  return result;
+}
+
+/** A rejection or a removal as stored, and the statement of reasons its member's mail carries. */
+async function noToAd<Done extends PhotoBytesToDelete & { statementId: number }>(
+  deps: ModerationDeps,
+  ad: NamedId,
+  decision: Promise<AdDecision<Done>>,
+) {
+  const result = await doneOnAd(deps, ad, decision);
+  const statement = await statementMail(deps, result.statementId);
+  return { ...result, statementLines: statement?.lines };
+}
+
 /** Approves an ad in review, or a live ad's pending edit, at the revision the moderator saw. */
 export async function approveAdAction(
   deps: ModerationDeps,
@@ -87,11 +115,11 @@ export async function approveAdAction(
   ad: NamedId,
   input: { revision: number },
 ): Promise<AdActionDone> {
-  const result = await approveAd(deps.store, moderator, ad.id, input.revision);
-  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
-  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
-  const { edit } = result;
-  const row = result.ad;
+  const { edit, ad: row } = await doneOnAd(
+    deps,
+    ad,
+    approveAd(deps.store, moderator, ad.id, input.revision),
+  );
   deps.mailer.send(
     adApprovedMail(deps.mailSite(), row.accountEmail, row, row.expiresOn ?? '', edit),
   );
@@ -110,13 +138,14 @@ export async function rejectAdAction(
   input: RejectAdInput,
 ): Promise<AdActionDone> {
   const why = whyGiven(input);
-  const result = await rejectAd(deps.store, moderator, ad.id, input.revision, why);
-  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
-  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
-  const { edit } = result;
-  const statement = await statementMail(deps, result.statementId);
+  const rejected = await noToAd(
+    deps,
+    ad,
+    rejectAd(deps.store, moderator, ad.id, input.revision, why),
+  );
+  const { edit, ad: row } = rejected;
   deps.mailer.send(
-    adRejectedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why, edit, statement?.lines),
+    adRejectedMail(deps.mailSite(), row.accountEmail, row, why, edit, rejected.statementLines),
   );
   return {
     done: edit ? 'rejected-edit' : 'rejected',
@@ -132,14 +161,16 @@ export async function removeAdAction(
   input: RejectAdInput,
 ): Promise<AdActionDone> {
   const why = whyGiven(input);
-  const result = await removeAd(deps.store, moderator, ad.id, input.revision, why);
-  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
-  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
-  const statement = await statementMail(deps, result.statementId);
-  deps.mailer.send(
-    adRemovedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why, statement?.lines),
+  const removed = await noToAd(
+    deps,
+    ad,
+    removeAd(deps.store, moderator, ad.id, input.revision, why),
   );
-  await mailNewFraudNotices(deps, result.ad.accountId, result.fraudNotices);
+  const row = removed.ad;
+  deps.mailer.send(
+    adRemovedMail(deps.mailSite(), row.accountEmail, row, why, removed.statementLines),
+  );
+  await mailNewFraudNotices(deps, row.accountId, removed.fraudNotices);
   publishSoon(deps.publisher, `removed ad ${ad.id}`);
   return { done: 'removed', outcome: { adId: ad.id, status: 'removed' } };
 }
