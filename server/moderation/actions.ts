@@ -97,29 +97,53 @@ async function doneOnAd<Done extends PhotoBytesToDelete>(
   return result;
 }
 
-/** A rejection or a removal as stored, and the statement of reasons its member's mail carries. */
-async function noToAd<Done extends PhotoBytesToDelete & { statementId: number }>(
-  deps: ModerationDeps,
-  ad: NamedId,
-  decision: Promise<AdDecision<Done>>,
-) {
-  const result = await doneOnAd(deps, ad, decision);
-  const statement = await statementMail(deps, result.statementId);
-  return { ...result, statementLines: statement?.lines };
-}
+/** A moderator's no to an ad (reject, remove), stored as they gave it, at the revision they saw. */
+type NoToAd<Done> = (
+  store: Store,
+  moderator: Moderator,
+  adId: number,
+  revision: number,
+  why: Why,
+) => Promise<AdDecision<Done>>;
 
-/** Approves an ad in review, or a live ad's pending edit, at the revision the moderator saw. */
-export async function approveAdAction(
+/**
+ * A rejection or a removal as stored, with why as its member is told it and the statement of
+ * reasons their mail carries.
+ */
+async function noToAd<Done extends PhotoBytesToDelete & { statementId: number }>(
   deps: ModerationDeps,
   moderator: Moderator,
   ad: NamedId,
-  input: { revision: number },
-): Promise<AdActionDone> {
-  const { edit, ad: row } = await doneOnAd(
+  input: RejectAdInput,
+  decide: NoToAd<Done>,
+) {
+  const why = whyGiven(input);
+  const result = await doneOnAd(
     deps,
     ad,
-    approveAd(deps.store, moderator, ad.id, input.revision),
+    decide(deps.store, moderator, ad.id, input.revision, why),
   );
+  const statement = await statementMail(deps, result.statementId);
+  return { ...result, why, statementLines: statement?.lines };
+}
+
+/** An action on an ad from the queue, as the routes call it. */
+type AdAction<Input> = (
+  deps: ModerationDeps,
+  moderator: Moderator,
+  ad: NamedId,
+  input: Input,
+) => Promise<AdActionDone>;
+
+/** Approves an ad in review, or a live ad's pending edit, at the revision the moderator saw. */
+export const approveAdAction: AdAction<{ revision: number }> = async (
+  deps,
+  moderator,
+  ad,
+  input,
+) => {
+  const approval = approveAd(deps.store, moderator, ad.id, input.revision);
+  const { edit, ad: row } = await doneOnAd(deps, ad, approval);
   deps.mailer.send(
     adApprovedMail(deps.mailSite(), row.accountEmail, row, row.expiresOn ?? '', edit),
   );
@@ -128,22 +152,12 @@ export async function approveAdAction(
     done: edit ? 'approved-edit' : 'approved',
     outcome: { adId: ad.id, status: 'live', edit },
   };
-}
+};
 
 /** Rejects an ad in review, or a live ad's pending edit (the live ad stays as it was). */
-export async function rejectAdAction(
-  deps: ModerationDeps,
-  moderator: Moderator,
-  ad: NamedId,
-  input: RejectAdInput,
-): Promise<AdActionDone> {
-  const why = whyGiven(input);
-  const rejected = await noToAd(
-    deps,
-    ad,
-    rejectAd(deps.store, moderator, ad.id, input.revision, why),
-  );
-  const { edit, ad: row } = rejected;
+export const rejectAdAction: AdAction<RejectAdInput> = async (deps, moderator, ad, input) => {
+  const rejected = await noToAd(deps, moderator, ad, input, rejectAd);
+  const { edit, ad: row, why } = rejected;
   deps.mailer.send(
     adRejectedMail(deps.mailSite(), row.accountEmail, row, why, edit, rejected.statementLines),
   );
@@ -151,29 +165,19 @@ export async function rejectAdAction(
     done: edit ? 'rejected-edit' : 'rejected',
     outcome: { adId: ad.id, status: edit ? 'live' : 'rejected', edit },
   };
-}
+};
 
 /** Takes a live ad off the site. */
-export async function removeAdAction(
-  deps: ModerationDeps,
-  moderator: Moderator,
-  ad: NamedId,
-  input: RejectAdInput,
-): Promise<AdActionDone> {
-  const why = whyGiven(input);
-  const removed = await noToAd(
-    deps,
-    ad,
-    removeAd(deps.store, moderator, ad.id, input.revision, why),
-  );
-  const row = removed.ad;
+export const removeAdAction: AdAction<RejectAdInput> = async (deps, moderator, ad, input) => {
+  const removed = await noToAd(deps, moderator, ad, input, removeAd);
+  const { ad: row, why } = removed;
   deps.mailer.send(
     adRemovedMail(deps.mailSite(), row.accountEmail, row, why, removed.statementLines),
   );
   await mailNewFraudNotices(deps, row.accountId, removed.fraudNotices);
   publishSoon(deps.publisher, `removed ad ${ad.id}`);
   return { done: 'removed', outcome: { adId: ad.id, status: 'removed' } };
-}
+};
 
 /** Bans an account: its ads in review or live removed (the live ones leave the site). */
 export async function banAccountAction(
