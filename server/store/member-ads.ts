@@ -9,7 +9,7 @@ import type { Seeks } from '../../src/schemas/seeks.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 import type { MemberAdStatus, Tables } from './tables.ts';
-import { changedOne } from './row-count.ts';
+import { changedOne, rowCount } from './row-count.ts';
 
 export type { MemberAdStatus };
 
@@ -249,7 +249,7 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
     async countInReviewOrLive(accountId, today) {
       const { n } = await db
         .selectFrom('member_ads')
-        .select(sql<number>`cast(count(*) as integer)`.as('n'))
+        .select(rowCount.as('n'))
         .where('account_id', '=', accountId)
         .where((eb) =>
           eb.or([

@@ -5,7 +5,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { memberAdRowOf, selectMemberAds, type MemberAdRow } from './member-ads.ts';
 import { isStorableId } from './ids.ts';
-import { changedOne, rowsChanged } from './row-count.ts';
+import { changedOne, rowsChanged, rowCount } from './row-count.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
 
@@ -180,7 +180,7 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
     async waitingCount() {
       const { n } = await db
         .selectFrom('member_ads')
-        .select(sql<number>`cast(count(*) as integer)`.as('n'))
+        .select(rowCount.as('n'))
         .where(awaitingReview)
         .executeTakeFirstOrThrow();
       return Number(n);
@@ -203,7 +203,7 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
           countWhere(`member_ads.status = 'live'`).as('adsLive'),
           eb
             .selectFrom('reports')
-            .select(sql<number>`cast(count(*) as integer)`.as('n'))
+            .select(rowCount.as('n'))
             .whereRef('reports.reported_account_id', '=', 'accounts.id')
             .as('reports'),
         ])
