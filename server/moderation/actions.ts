@@ -25,7 +25,9 @@ import {
   approveAd,
   rejectAd,
   removeAd,
+  type AdDecision,
   type Moderator,
+  type PhotoBytesToDelete,
   type Why,
 } from './ads.ts';
 import type { NamedId } from './named-id.ts';
@@ -80,18 +82,68 @@ export async function mailBan(deps: ModerationDeps, email: string, statementId: 
     deps.mailer.send(accountBannedMail(deps.mailSite(), email, statement.view, statement.link));
 }
 
-/** Approves an ad in review, or a live ad's pending edit, at the revision the moderator saw. */
-export async function approveAdAction(
+/**
+ * An ad's decision as stored: refused when the ad is unknown, the moderator's own, or changed
+ * since they saw it; once done, the bytes of the photo sizes it left unused go.
+ */
+async function doneOnAd<Done extends PhotoBytesToDelete>(
+  deps: ModerationDeps,
+  ad: NamedId,
+  decision: Promise<AdDecision<Done>>,
+): Promise<Done> {
+  const result = await decision;
+  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
+  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
+  return result;
+}
+
+/** A moderator's no to an ad (reject, remove), stored as they gave it, at the revision they saw. */
+type NoToAd<Done> = (
+  store: Store,
+  moderator: Moderator,
+  adId: number,
+  revision: number,
+  why: Why,
+) => Promise<AdDecision<Done>>;
+
+/**
+ * A rejection or a removal as stored, with why as its member is told it and the statement of
+ * reasons their mail carries.
+ */
+async function noToAd<Done extends PhotoBytesToDelete & { statementId: number }>(
   deps: ModerationDeps,
   moderator: Moderator,
   ad: NamedId,
-  input: { revision: number },
-): Promise<AdActionDone> {
-  const result = await approveAd(deps.store, moderator, ad.id, input.revision);
-  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
-  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
-  const { edit } = result;
-  const row = result.ad;
+  input: RejectAdInput,
+  decide: NoToAd<Done>,
+) {
+  const why = whyGiven(input);
+  const result = await doneOnAd(
+    deps,
+    ad,
+    decide(deps.store, moderator, ad.id, input.revision, why),
+  );
+  const statement = await statementMail(deps, result.statementId);
+  return { ...result, why, statementLines: statement?.lines };
+}
+
+/** An action on an ad from the queue, as the routes call it. */
+type AdAction<Input> = (
+  deps: ModerationDeps,
+  moderator: Moderator,
+  ad: NamedId,
+  input: Input,
+) => Promise<AdActionDone>;
+
+/** Approves an ad in review, or a live ad's pending edit, at the revision the moderator saw. */
+export const approveAdAction: AdAction<{ revision: number }> = async (
+  deps,
+  moderator,
+  ad,
+  input,
+) => {
+  const approval = approveAd(deps.store, moderator, ad.id, input.revision);
+  const { edit, ad: row } = await doneOnAd(deps, ad, approval);
   deps.mailer.send(
     adApprovedMail(deps.mailSite(), row.accountEmail, row, row.expiresOn ?? '', edit),
   );
@@ -100,49 +152,32 @@ export async function approveAdAction(
     done: edit ? 'approved-edit' : 'approved',
     outcome: { adId: ad.id, status: 'live', edit },
   };
-}
+};
 
 /** Rejects an ad in review, or a live ad's pending edit (the live ad stays as it was). */
-export async function rejectAdAction(
-  deps: ModerationDeps,
-  moderator: Moderator,
-  ad: NamedId,
-  input: RejectAdInput,
-): Promise<AdActionDone> {
-  const why = whyGiven(input);
-  const result = await rejectAd(deps.store, moderator, ad.id, input.revision, why);
-  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
-  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
-  const { edit } = result;
-  const statement = await statementMail(deps, result.statementId);
+export const rejectAdAction: AdAction<RejectAdInput> = async (deps, moderator, ad, input) => {
+  const rejected = await noToAd(deps, moderator, ad, input, rejectAd);
+  const { edit, ad: row, why } = rejected;
   deps.mailer.send(
-    adRejectedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why, edit, statement?.lines),
+    adRejectedMail(deps.mailSite(), row.accountEmail, row, why, edit, rejected.statementLines),
   );
   return {
     done: edit ? 'rejected-edit' : 'rejected',
     outcome: { adId: ad.id, status: edit ? 'live' : 'rejected', edit },
   };
-}
+};
 
 /** Takes a live ad off the site. */
-export async function removeAdAction(
-  deps: ModerationDeps,
-  moderator: Moderator,
-  ad: NamedId,
-  input: RejectAdInput,
-): Promise<AdActionDone> {
-  const why = whyGiven(input);
-  const result = await removeAd(deps.store, moderator, ad.id, input.revision, why);
-  if (result.kind !== 'done') throw adConflictRefusal(result, ad.raw);
-  await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `ad ${ad.id}`);
-  const statement = await statementMail(deps, result.statementId);
+export const removeAdAction: AdAction<RejectAdInput> = async (deps, moderator, ad, input) => {
+  const removed = await noToAd(deps, moderator, ad, input, removeAd);
+  const { ad: row, why } = removed;
   deps.mailer.send(
-    adRemovedMail(deps.mailSite(), result.ad.accountEmail, result.ad, why, statement?.lines),
+    adRemovedMail(deps.mailSite(), row.accountEmail, row, why, removed.statementLines),
   );
-  await mailNewFraudNotices(deps, result.ad.accountId, result.fraudNotices);
+  await mailNewFraudNotices(deps, row.accountId, removed.fraudNotices);
   publishSoon(deps.publisher, `removed ad ${ad.id}`);
   return { done: 'removed', outcome: { adId: ad.id, status: 'removed' } };
-}
+};
 
 /** Bans an account: its ads in review or live removed (the live ones leave the site). */
 export async function banAccountAction(

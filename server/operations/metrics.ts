@@ -70,6 +70,17 @@ export function createAppMetrics(): AppMetrics {
   publishes.inc({ outcome: 'failed' }, 0);
 
   let sources: { hashing?: HashingPool; store?: StoreHandle } = {};
+  /** A gauge of one value, read at each scrape: no sample while its source is absent. */
+  const valueGauge = (name: string, help: string, read: () => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const value = read();
+        if (value !== undefined) this.set(value);
+      },
+    });
   new Gauge({
     name: 'localboard_password_hashes',
     help: 'Password hashes on the hashing threads (running) and waiting for one (queued).',
@@ -82,23 +93,19 @@ export function createAppMetrics(): AppMetrics {
       this.set({ state: 'queued' }, load.queued);
     },
   });
-  new Gauge({
-    name: 'localboard_password_hash_wait_seconds',
-    help: 'How long a password hash asked for now is expected to wait for a thread.',
-    registers,
-    collect() {
+  valueGauge(
+    'localboard_password_hash_wait_seconds',
+    'How long a password hash asked for now is expected to wait for a thread.',
+    () => {
       const load = sources.hashing?.load();
-      if (load) this.set(load.waitMs / 1000);
+      return load && load.waitMs / 1000;
     },
-  });
-  new Gauge({
-    name: 'localboard_password_hash_threads',
-    help: 'Threads the password hashing pool runs at most.',
-    registers,
-    collect() {
-      if (sources.hashing) this.set(sources.hashing.threads);
-    },
-  });
+  );
+  valueGauge(
+    'localboard_password_hash_threads',
+    'Threads the password hashing pool runs at most.',
+    () => sources.hashing?.threads,
+  );
   // PostgreSQL only: SQLite has one connection and no pool, so these have no sample there.
   new Gauge({
     name: 'localboard_database_connections',
@@ -113,15 +120,11 @@ export function createAppMetrics(): AppMetrics {
       this.set({ state: 'max' }, stats.max);
     },
   });
-  new Gauge({
-    name: 'localboard_database_waiting_queries',
-    help: 'Queries waiting for a connection of the database pool (PostgreSQL).',
-    registers,
-    collect() {
-      const stats = sources.store?.poolStats?.();
-      if (stats) this.set(stats.waiting);
-    },
-  });
+  valueGauge(
+    'localboard_database_waiting_queries',
+    'Queries waiting for a connection of the database pool (PostgreSQL).',
+    () => sources.store?.poolStats?.()?.waiting,
+  );
 
   // The process' own (CPU, memory, event loop lag, GC…), started at the first scrape: an app
   // nobody scrapes (most tests) watches nothing.

@@ -4,7 +4,7 @@
 // photo's size uses (a key is the bytes' digest: two members' identical photos share it).
 // Every step is idempotent: a photo or a key already gone is nothing to do, so two instances
 // doing it at once, or a retry after a failure half-way, end the same.
-import type { PhotoRow } from '../store/photos.ts';
+import type { PhotoRow, PhotoStore } from '../store/photos.ts';
 import type { Store } from '../store/store.ts';
 import type { PhotoStorage } from './photo-storage.ts';
 
@@ -12,28 +12,43 @@ import type { PhotoStorage } from './photo-storage.ts';
 const BATCH = 500;
 
 /**
+ * In batches, each in one unit of work: the photos of `ids` that still answer to `still` when
+ * read again there lose what `drop` deletes (their rows, or only their sizes), and after the unit
+ * of work the bytes no photo uses any more go: bytes are never deleted while a row still names
+ * them. Answers how many photos it dropped.
+ */
+async function dropPhotos(
+  store: Store,
+  storage: PhotoStorage,
+  ids: readonly number[],
+  still: (photo: PhotoRow) => boolean,
+  drop: (photos: PhotoStore, ids: readonly number[]) => Promise<string[]>,
+): Promise<number> {
+  let dropped = 0;
+  for (let start = 0; start < ids.length; start += BATCH) {
+    const batch = ids.slice(start, start + BATCH);
+    const { found, keys } = await store.unitOfWork(async (tx) => {
+      const doomed = (await tx.photos.findMany(batch)).filter(still).map((photo) => photo.id);
+      return { found: doomed.length, keys: await drop(tx.photos, doomed) };
+    });
+    dropped += found;
+    await storage.delete(keys);
+  }
+  return dropped;
+}
+
+/**
  * Deletes the photos of `ids` (rows and sizes), then the bytes no photo uses any more; with
  * `still`, only those that still answer to it when read again in the deletion's unit of work (an
  * upload a post attached meanwhile is no longer abandoned). Answers how many were deleted.
  */
-export async function deletePhotos(
+export function deletePhotos(
   store: Store,
   storage: PhotoStorage,
   ids: readonly number[],
   still: (photo: PhotoRow) => boolean = () => true,
 ): Promise<number> {
-  let deleted = 0;
-  for (let start = 0; start < ids.length; start += BATCH) {
-    const batch = ids.slice(start, start + BATCH);
-    const { found, keys } = await store.unitOfWork(async (tx) => {
-      const doomed = (await tx.photos.findMany(batch)).filter(still).map((photo) => photo.id);
-      return { found: doomed.length, keys: await tx.photos.delete(doomed) };
-    });
-    deleted += found;
-    // After the unit of work: bytes are never deleted while a row still names them.
-    await storage.delete(keys);
-  }
-  return deleted;
+  return dropPhotos(store, storage, ids, still, (photos, doomed) => photos.delete(doomed));
 }
 
 /**
@@ -41,23 +56,15 @@ export async function deletePhotos(
  * so the member still reads what was removed and why. Only those still removed when read again in
  * the unit of work (a reversal meanwhile put one back). Answers how many photos lost their sizes.
  */
-export async function deleteRemovedPhotoSizes(
+export function deleteRemovedPhotoSizes(
   store: Store,
   storage: PhotoStorage,
   ids: readonly number[],
 ): Promise<number> {
-  let deleted = 0;
-  for (let start = 0; start < ids.length; start += BATCH) {
-    const batch = ids.slice(start, start + BATCH);
-    const { found, keys } = await store.unitOfWork(async (tx) => {
-      const still = (await tx.photos.findMany(batch)).filter((photo) => photo.removedAt !== null);
-      const doomed = still.map((photo) => photo.id);
-      return { found: doomed.length, keys: await tx.photos.deleteVariants(doomed) };
-    });
-    deleted += found;
-    await storage.delete(keys);
-  }
-  return deleted;
+  const stillRemoved = (photo: PhotoRow) => photo.removedAt !== null;
+  return dropPhotos(store, storage, ids, stillRemoved, (photos, doomed) =>
+    photos.deleteVariants(doomed),
+  );
 }
 
 /**

@@ -18,15 +18,26 @@ export interface OwnAdDeps {
   now: () => Date;
 }
 
+/** The change to the member's own ad, done now; "not found" when `adId` names none of theirs. */
+async function onOwnAd<Outcome>(
+  deps: OwnAdDeps,
+  accountId: number,
+  adId: number | undefined,
+  change: (store: Store, accountId: number, adId: number, now: Date) => Promise<Outcome | Refusal>,
+): Promise<Outcome> {
+  const outcome =
+    adId === undefined ? adNotFound() : await change(deps.store, accountId, adId, deps.now());
+  if (outcome instanceof Refusal) throw outcome;
+  return outcome;
+}
+
 /** Deletes the member's ad of `adId`: the ad as it was deleted. */
 export async function deleteOwnAd(
   deps: OwnAdDeps,
   accountId: number,
   adId: number | undefined,
 ): Promise<MemberAdRow> {
-  const outcome =
-    adId === undefined ? adNotFound() : await deleteAd(deps.store, accountId, adId, deps.now());
-  if (outcome instanceof Refusal) throw outcome;
+  const outcome = await onOwnAd(deps, accountId, adId, deleteAd);
   if (outcome.wasLive) publishSoon(deps.publisher, `deleted ad ${outcome.ad.id}`);
   // Its photos go with it: rows and bytes (published files at the next publish). The ad is
   // deleted already: a failure here is logged, and the hourly sweep takes a deleted ad's photos.
@@ -43,9 +54,7 @@ export async function renewOwnAd(
   accountId: number,
   adId: number | undefined,
 ): Promise<MemberAdRow> {
-  const outcome =
-    adId === undefined ? adNotFound() : await renewAd(deps.store, accountId, adId, deps.now());
-  if (outcome instanceof Refusal) throw outcome;
+  const outcome = await onOwnAd(deps, accountId, adId, renewAd);
   publishSoon(deps.publisher, `renewed ad ${outcome.ad.id}`);
   return outcome.ad;
 }

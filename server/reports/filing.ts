@@ -22,7 +22,6 @@ import {
   HIDE_AFTER_REPORTERS,
   REPORT_REASONS,
   URGENT_REPORT_REASON,
-  type ReportReason,
 } from '../../src/schemas/report-reasons.ts';
 import { Refusal } from '../refusal.ts';
 import type { AdCopy, NewReportRow } from '../store/reports.ts';
@@ -33,19 +32,19 @@ import { recordHiddenStatement } from '../moderation/statements.ts';
 
 export type { AdCopy };
 
-export interface NewReport {
-  adId: number;
+/**
+ * A report as its reporter files it: the row it becomes (the reporter's key from reporterOf), but
+ * for what filing adds (when, which round, the reporter's dismissed reports) and with a
+ * conversation and its thread optional.
+ */
+export type NewReport = Pick<
+  NewReportRow,
+  'adId' | 'reportedAccountId' | 'reporterKey' | 'reporterAccountId' | 'reason' | 'note' | 'adCopy'
+> & {
   /** Set for a conversation report. */
   conversationId?: number;
-  reportedAccountId: number | null;
-  /** `account:{id}` or `address:{keyed hash}` (reporterOf). */
-  reporterKey: string;
-  reporterAccountId: number | null;
-  reason: ReportReason;
-  note: string;
-  adCopy: AdCopy;
   thread?: NewReportRow['thread'];
-}
+};
 
 export type FileResult =
   | {

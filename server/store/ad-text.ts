@@ -4,10 +4,19 @@
 import type { Selectable } from 'kysely';
 import type { MemberAdsTable } from './tables.ts';
 
-const AD_TEXT_FIELDS = ['id', 'state', 'city', 'age', 'seeks', 'title', 'description'] as const;
+/** Its columns, as a query selects them (`.select([...AD_TEXT_COLUMNS, …])`). */
+export const AD_TEXT_COLUMNS = [
+  'id',
+  'state',
+  'city',
+  'age',
+  'seeks',
+  'title',
+  'description',
+] as const;
 
 /** A member ad's id, place and text, as stored (seeks as stored). */
-export type MemberAdText = Pick<Selectable<MemberAdsTable>, (typeof AD_TEXT_FIELDS)[number]>;
+export type MemberAdText = Pick<Selectable<MemberAdsTable>, (typeof AD_TEXT_COLUMNS)[number]>;
 
 /** The ad's text and place alone, out of any larger row (its types kept: seeks may be narrower). */
 export function adTextOf<Ad extends MemberAdText>(ad: Ad): Pick<Ad, keyof MemberAdText> {

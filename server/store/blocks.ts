@@ -2,6 +2,7 @@
 // when. What a block refuses (messages both ways, replies to the blocker's ads) is
 // server/messages/'s to decide.
 import type { StoreContext } from './store.ts';
+import { changedOne } from './row-count.ts';
 
 /** The blocks between two members, seen from the first. */
 export interface BlocksBetween {
@@ -22,20 +23,20 @@ export interface BlockStore {
 export function blockStore({ db }: StoreContext): BlockStore {
   return {
     async block(blockerId, blockedId, at) {
-      const result = await db
-        .insertInto('blocks')
-        .values({ blocker_id: blockerId, blocked_id: blockedId, created_at: at })
-        .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+      return changedOne(
+        db
+          .insertInto('blocks')
+          .values({ blocker_id: blockerId, blocked_id: blockedId, created_at: at })
+          .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing()),
+      );
     },
     async unblock(blockerId, blockedId) {
-      const result = await db
-        .deleteFrom('blocks')
-        .where('blocker_id', '=', blockerId)
-        .where('blocked_id', '=', blockedId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return changedOne(
+        db
+          .deleteFrom('blocks')
+          .where('blocker_id', '=', blockerId)
+          .where('blocked_id', '=', blockedId),
+      );
     },
     async between(member, other) {
       const rows = await db

@@ -5,7 +5,7 @@
 // print (the scam shield counts the same message to many members by it), and a message delivered
 // with scam warnings keeps their families (server/messages/scam-shield.ts decides both).
 import { MAX_ID } from './ids.ts';
-import { rowCount } from './row-count.ts';
+import { rowsChanged, rowCount } from './row-count.ts';
 import type { StoreContext } from './store.ts';
 
 export interface MessageRow {
@@ -220,15 +220,15 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
     },
 
     async markRead(conversationId, member, at, upTo) {
-      const result = await db
-        .updateTable('messages')
-        .set({ read_at: at })
-        .where('conversation_id', '=', conversationId)
-        .where('sender_id', '!=', member)
-        .where('read_at', 'is', null)
-        .where('id', '<=', upTo)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      return rowsChanged(
+        db
+          .updateTable('messages')
+          .set({ read_at: at })
+          .where('conversation_id', '=', conversationId)
+          .where('sender_id', '!=', member)
+          .where('read_at', 'is', null)
+          .where('id', '<=', upTo),
+      );
     },
   };
 }

@@ -1,6 +1,7 @@
 // The tokens of emailed links (verification, password reset): stored by their hash, so a leaked
 // database holds no usable link; single use (used_at) and valid until expires_at.
 import type { StoreContext } from './store.ts';
+import { changedOne, rowsChanged } from './row-count.ts';
 
 export type EmailTokenPurpose = 'verify' | 'reset';
 
@@ -58,14 +59,14 @@ export function emailTokenStore({ db }: StoreContext): EmailTokenStore {
     },
     async use(id, now) {
       // Only one request can use a token: the one whose UPDATE changes the row.
-      const result = await db
-        .updateTable('email_tokens')
-        .set({ used_at: now })
-        .where('id', '=', id)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return changedOne(
+        db
+          .updateTable('email_tokens')
+          .set({ used_at: now })
+          .where('id', '=', id)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now),
+      );
     },
     async useAll(accountId, purpose, now) {
       await db
@@ -77,11 +78,7 @@ export function emailTokenStore({ db }: StoreContext): EmailTokenStore {
         .execute();
     },
     async removeExpiredBefore(cutoff) {
-      const result = await db
-        .deleteFrom('email_tokens')
-        .where('expires_at', '<=', cutoff)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return rowsChanged(db.deleteFrom('email_tokens').where('expires_at', '<=', cutoff));
     },
   };
 }

@@ -9,6 +9,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { StoreContext } from './store.ts';
 import type { FraudNoticesTable } from './tables.ts';
+import { rowsChanged } from './row-count.ts';
 
 export type FraudNoticeAction = FraudNoticesTable['action'];
 
@@ -167,14 +168,16 @@ export function fraudNoticeStore({ db }: StoreContext): FraudNoticeStore {
     },
 
     async release(accountId, memberId, at) {
-      const result = await db
-        .updateTable('fraud_notices')
-        .set({ mailed_at: null })
-        .where('banned_account_id', '=', accountId)
-        .where('member_id', '=', memberId)
-        .where('mailed_at', '=', at)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return (
+        (await rowsChanged(
+          db
+            .updateTable('fraud_notices')
+            .set({ mailed_at: null })
+            .where('banned_account_id', '=', accountId)
+            .where('member_id', '=', memberId)
+            .where('mailed_at', '=', at),
+        )) > 0
+      );
     },
 
     async noticedConversations(memberId, conversationId) {

@@ -7,6 +7,7 @@
 import type { AdKind, HiddenWhy } from '../../src/schemas/report-records.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
+import { changedOne } from './row-count.ts';
 
 export interface HiddenAd {
   adId: number;
@@ -46,12 +47,12 @@ export function hiddenAdStore({ db }: StoreContext): HiddenAdStore {
         .executeTakeFirst();
     },
     async hideByReports(hide, at) {
-      const inserted = await db
-        .insertInto('hidden_ads')
-        .values({ ad_id: hide.adId, kind: hide.kind, why: hide.why, hidden_at: at })
-        .onConflict((oc) => oc.column('ad_id').doNothing())
-        .executeTakeFirst();
-      return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+      return changedOne(
+        db
+          .insertInto('hidden_ads')
+          .values({ ad_id: hide.adId, kind: hide.kind, why: hide.why, hidden_at: at })
+          .onConflict((oc) => oc.column('ad_id').doNothing()),
+      );
     },
     async removeForGood(adId, kind, at) {
       await db
@@ -62,8 +63,7 @@ export function hiddenAdStore({ db }: StoreContext): HiddenAdStore {
     },
     async unhide(adId) {
       if (!isStorableId(adId)) return false;
-      const result = await db.deleteFrom('hidden_ads').where('ad_id', '=', adId).executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return changedOne(db.deleteFrom('hidden_ads').where('ad_id', '=', adId));
     },
   };
 }

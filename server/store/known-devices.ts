@@ -1,6 +1,7 @@
 // Known devices: browsers a member has signed up, signed in or reset the password from, stored by
 // the hash of their cookie's token (server/auth/known-browser.ts says what they are for).
 import type { StoreContext } from './store.ts';
+import { rowsChanged } from './row-count.ts';
 
 export interface KnownDevice {
   id: number;
@@ -57,11 +58,7 @@ export function knownDeviceStore({ db }: StoreContext): KnownDeviceStore {
         .execute();
     },
     async removeUnusedSince(cutoff) {
-      const result = await db
-        .deleteFrom('known_devices')
-        .where('last_used_at', '<=', cutoff)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return rowsChanged(db.deleteFrom('known_devices').where('last_used_at', '<=', cutoff));
     },
   };
 }

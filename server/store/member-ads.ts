@@ -9,6 +9,7 @@ import type { Seeks } from '../../src/schemas/seeks.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 import type { MemberAdStatus, Tables } from './tables.ts';
+import { changedOne, rowCount } from './row-count.ts';
 
 export type { MemberAdStatus };
 
@@ -192,8 +193,27 @@ export function memberAdRowOf({
   };
 }
 
+/** The columns of member_ads that hold what the member wrote (its photos only when given). */
+const contentColumns = (content: AdContent, marks: string) => ({
+  age: content.age,
+  seeks: content.seeks,
+  title: content.title,
+  description: content.description,
+  marks,
+  ...(content.photos ? { photos: JSON.stringify(content.photos) } : {}),
+});
+
+type PendingColumns<Columns> = {
+  [Name in keyof Columns as `pending_${Name & string}`]: Columns[Name];
+};
+
+/** The same content as a live ad's edit awaiting review: pending_age, pending_title … */
+const pendingColumns = <Columns extends object>(columns: Columns) =>
+  Object.fromEntries(
+    Object.entries(columns).map(([name, value]) => [`pending_${name}`, value]),
+  ) as PendingColumns<Columns>;
+
 export function memberAdStore({ db }: StoreContext): MemberAdStore {
-  const changed = (result: { numUpdatedRows: bigint }) => Number(result.numUpdatedRows) === 1;
   /** One ad, at the revision its caller read. */
   const update = (id: number, revision: number) =>
     db
@@ -229,7 +249,7 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
     async countInReviewOrLive(accountId, today) {
       const { n } = await db
         .selectFrom('member_ads')
-        .select(sql<number>`cast(count(*) as integer)`.as('n'))
+        .select(rowCount.as('n'))
         .where('account_id', '=', accountId)
         .where((eb) =>
           eb.or([
@@ -260,13 +280,9 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
           account_id: accountId,
           state: ad.state,
           city: ad.city,
-          age: ad.age,
-          seeks: ad.seeks,
-          title: ad.title,
-          description: ad.description,
-          status: 'review',
-          marks,
+          ...contentColumns(ad, marks),
           photos: JSON.stringify(ad.photos ?? []),
+          status: 'review',
           created_at: at,
           submitted_at: at,
           updated_at: at,
@@ -276,62 +292,42 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
       return id;
     },
     async setPendingEdit(id, revision, content, marks, at) {
-      return changed(
-        await update(id, revision)
-          .set({
-            pending_age: content.age,
-            pending_seeks: content.seeks,
-            pending_title: content.title,
-            pending_description: content.description,
-            pending_marks: marks,
-            ...(content.photos ? { pending_photos: JSON.stringify(content.photos) } : {}),
-            submitted_at: at,
-            updated_at: at,
-          })
-          .executeTakeFirst(),
+      return changedOne(
+        update(id, revision).set({
+          ...pendingColumns(contentColumns(content, marks)),
+          submitted_at: at,
+          updated_at: at,
+        }),
       );
     },
     async resubmit(id, revision, content, marks, at) {
-      return changed(
-        await update(id, revision)
-          .set({
-            age: content.age,
-            seeks: content.seeks,
-            title: content.title,
-            description: content.description,
-            marks,
-            ...(content.photos ? { photos: JSON.stringify(content.photos) } : {}),
-            status: 'review',
-            rejected_reason: null,
-            rejected_note: null,
-            // A rejected ad goes to the back of the queue; one still in review keeps its place.
-            submitted_at: sql`CASE WHEN status = 'rejected' THEN ${at} ELSE submitted_at END`,
-            updated_at: at,
-          })
-          .executeTakeFirst(),
+      return changedOne(
+        update(id, revision).set({
+          ...contentColumns(content, marks),
+          status: 'review',
+          rejected_reason: null,
+          rejected_note: null,
+          // A rejected ad goes to the back of the queue; one still in review keeps its place.
+          submitted_at: sql`CASE WHEN status = 'rejected' THEN ${at} ELSE submitted_at END`,
+          updated_at: at,
+        }),
       );
     },
     async markDeleted(id, revision, at) {
-      return changed(
-        await update(id, revision).set({ status: 'deleted', updated_at: at }).executeTakeFirst(),
-      );
+      return changedOne(update(id, revision).set({ status: 'deleted', updated_at: at }));
     },
     async setPhotos(id, revision, photos, pendingPhotos, at) {
-      return changed(
-        await update(id, revision)
-          .set({
-            photos: JSON.stringify(photos),
-            pending_photos: pendingPhotos === null ? null : JSON.stringify(pendingPhotos),
-            updated_at: at,
-          })
-          .executeTakeFirst(),
+      return changedOne(
+        update(id, revision).set({
+          photos: JSON.stringify(photos),
+          pending_photos: pendingPhotos === null ? null : JSON.stringify(pendingPhotos),
+          updated_at: at,
+        }),
       );
     },
     async renew(id, revision, expiresOn, at) {
-      return changed(
-        await update(id, revision)
-          .set({ expires_on: expiresOn, reminded_at: null, updated_at: at })
-          .executeTakeFirst(),
+      return changedOne(
+        update(id, revision).set({ expires_on: expiresOn, reminded_at: null, updated_at: at }),
       );
     },
     async dueForReminder(after, until) {
@@ -358,13 +354,13 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
       // One statement: of any number of claims at once, the database lets exactly one change the
       // row. Not a change of the ad: neither revision nor updated_at move, so a moderator acting
       // on it at that moment is not told it changed under them.
-      const result = await db
-        .updateTable('member_ads')
-        .set({ reminded_at: at })
-        .where('id', '=', id)
-        .where('reminded_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return changedOne(
+        db
+          .updateTable('member_ads')
+          .set({ reminded_at: at })
+          .where('id', '=', id)
+          .where('reminded_at', 'is', null),
+      );
     },
   };
 }

@@ -15,7 +15,7 @@ import { scamShieldStore, type ScamRecordRow } from './scam-shield.ts';
 import { statementStore, type StatementRow } from './statements.ts';
 import type { StoreContext } from './store.ts';
 import type { MemberAdStatus } from './tables.ts';
-import type { MemberAdText } from './ad-text.ts';
+import { AD_TEXT_COLUMNS, type MemberAdText } from './ad-text.ts';
 
 export interface DataAccountRow {
   id: number;
@@ -189,13 +189,7 @@ async function readRows(
   const ads = await db
     .selectFrom('member_ads')
     .select([
-      'id',
-      'state',
-      'city',
-      'age',
-      'seeks',
-      'title',
-      'description',
+      ...AD_TEXT_COLUMNS,
       'status',
       'pending_age as pendingAge',
       'pending_seeks as pendingSeeks',

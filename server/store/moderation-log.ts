@@ -2,9 +2,9 @@
 // it, when, to which ad or account, and why. Append-only: this part is the one way to write a row
 // (the database refuses to change or delete one), and it copies the emails it names, so the log
 // still reads after an account is deleted. How the log is shown is server/moderation/log.ts's.
-import { sql } from 'kysely';
 import type { LogAction } from '../../src/schemas/moderation-log.ts';
 import type { StoreContext } from './store.ts';
+import { rowCount } from './row-count.ts';
 
 /** A moderator acting: their account, and their email as the log copies it. */
 export interface Moderator {
@@ -108,7 +108,7 @@ export function moderationLogStore({ db }: StoreContext): ModerationLogStore {
     async count() {
       const { n } = await db
         .selectFrom('moderation_log')
-        .select(sql<number>`cast(count(*) as integer)`.as('n'))
+        .select(rowCount.as('n'))
         .executeTakeFirstOrThrow();
       return Number(n);
     },

@@ -5,6 +5,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { memberAdRowOf, selectMemberAds, type MemberAdRow } from './member-ads.ts';
 import { isStorableId } from './ids.ts';
+import { changedOne, rowsChanged, rowCount } from './row-count.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
 
@@ -102,6 +103,20 @@ const NO_PENDING = {
   pending_photos: null,
 } as const;
 
+/** A moderator's no to an ad, and when: the reason and note its member reads. */
+const rejection = (why: Why, at: string) => ({
+  rejected_reason: why.reason,
+  rejected_note: why.note ?? null,
+  updated_at: at,
+});
+
+/** An ad put (back) on the site or in the queue: any earlier no is no longer its story. */
+const noRejection = (at: string) => ({
+  rejected_reason: null,
+  rejected_note: null,
+  updated_at: at,
+});
+
 /** In the queue: a new ad in review, or the pending edit of a live ad. */
 const awaitingReview = (eb: ExpressionBuilder<Tables, 'member_ads'>) =>
   eb.or([
@@ -122,7 +137,6 @@ const countWhere = (condition: string) =>
   sql<number>`cast(count(case when ${sql.raw(condition)} then 1 end) as integer)`;
 
 export function moderationStore({ db }: StoreContext): ModerationStore {
-  const changed = (result: { numUpdatedRows: bigint }) => Number(result.numUpdatedRows) === 1;
   /** One ad, at the revision the moderator saw, in the status they saw. */
   const update = (id: number, revision: number, status: 'review' | 'live') =>
     db
@@ -166,7 +180,7 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
     async waitingCount() {
       const { n } = await db
         .selectFrom('member_ads')
-        .select(sql<number>`cast(count(*) as integer)`.as('n'))
+        .select(rowCount.as('n'))
         .where(awaitingReview)
         .executeTakeFirstOrThrow();
       return Number(n);
@@ -189,7 +203,7 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
           countWhere(`member_ads.status = 'live'`).as('adsLive'),
           eb
             .selectFrom('reports')
-            .select(sql<number>`cast(count(*) as integer)`.as('n'))
+            .select(rowCount.as('n'))
             .whereRef('reports.reported_account_id', '=', 'accounts.id')
             .as('reports'),
         ])
@@ -219,73 +233,53 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
         : undefined,
     accountByEmail: (email) => standing().where('email', '=', email).executeTakeFirst(),
     async approveNew(id, revision, at, days) {
-      return changed(
-        await update(id, revision, 'review')
-          .set({
-            status: 'live',
-            approved_at: at,
-            posted_on: days.postedOn,
-            expires_on: days.expiresOn,
-            rejected_reason: null,
-            rejected_note: null,
-            updated_at: at,
-          })
-          .executeTakeFirst(),
+      return changedOne(
+        update(id, revision, 'review').set({
+          status: 'live',
+          approved_at: at,
+          posted_on: days.postedOn,
+          expires_on: days.expiresOn,
+          ...noRejection(at),
+        }),
       );
     },
     async approveEdit(id, revision, at) {
-      return changed(
-        await update(id, revision, 'live')
-          .set({
-            age: sql`COALESCE(pending_age, age)`,
-            seeks: sql`COALESCE(pending_seeks, seeks)`,
-            title: sql`COALESCE(pending_title, title)`,
-            description: sql`COALESCE(pending_description, description)`,
-            marks: sql`COALESCE(pending_marks, marks)`,
-            photos: sql`COALESCE(pending_photos, photos)`,
-            ...NO_PENDING,
-            rejected_reason: null,
-            rejected_note: null,
-            updated_at: at,
-          })
-          .executeTakeFirst(),
+      return changedOne(
+        update(id, revision, 'live').set({
+          age: sql`COALESCE(pending_age, age)`,
+          seeks: sql`COALESCE(pending_seeks, seeks)`,
+          title: sql`COALESCE(pending_title, title)`,
+          description: sql`COALESCE(pending_description, description)`,
+          marks: sql`COALESCE(pending_marks, marks)`,
+          photos: sql`COALESCE(pending_photos, photos)`,
+          ...NO_PENDING,
+          ...noRejection(at),
+        }),
       );
     },
     async rejectNew(id, revision, why, at) {
-      return changed(
-        await update(id, revision, 'review')
-          .set({
-            status: 'rejected',
-            rejected_reason: why.reason,
-            rejected_note: why.note ?? null,
-            updated_at: at,
-          })
-          .executeTakeFirst(),
+      return changedOne(
+        update(id, revision, 'review').set({
+          status: 'rejected',
+          ...rejection(why, at),
+        }),
       );
     },
     async rejectEdit(id, revision, why, at) {
-      return changed(
-        await update(id, revision, 'live')
-          .set({
-            ...NO_PENDING,
-            rejected_reason: why.reason,
-            rejected_note: why.note ?? null,
-            updated_at: at,
-          })
-          .executeTakeFirst(),
+      return changedOne(
+        update(id, revision, 'live').set({
+          ...NO_PENDING,
+          ...rejection(why, at),
+        }),
       );
     },
     async removeLive(id, revision, why, at) {
-      return changed(
-        await update(id, revision, 'live')
-          .set({
-            status: 'removed',
-            ...NO_PENDING,
-            rejected_reason: why.reason,
-            rejected_note: why.note ?? null,
-            updated_at: at,
-          })
-          .executeTakeFirst(),
+      return changedOne(
+        update(id, revision, 'live').set({
+          status: 'removed',
+          ...NO_PENDING,
+          ...rejection(why, at),
+        }),
       );
     },
     async adsInReviewOrLiveOf(accountId) {
@@ -299,29 +293,28 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
       return rows as { id: number; status: 'review' | 'live' }[];
     },
     async removeAllOf(accountId, why, at) {
-      const result = await db
-        .updateTable('member_ads')
-        .set({
-          status: 'removed',
-          ...NO_PENDING,
-          rejected_reason: why.reason,
-          rejected_note: why.note ?? null,
-          updated_at: at,
-          revision: sql`revision + 1`,
-        })
-        .where('account_id', '=', accountId)
-        .where('status', 'in', ['review', 'live'])
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      return rowsChanged(
+        db
+          .updateTable('member_ads')
+          .set({
+            status: 'removed',
+            ...NO_PENDING,
+            ...rejection(why, at),
+            revision: sql`revision + 1`,
+          })
+          .where('account_id', '=', accountId)
+          .where('status', 'in', ['review', 'live']),
+      );
     },
     async ban(accountId, email, at) {
-      const result = await db
-        .updateTable('accounts')
-        .set({ banned_at: at })
-        .where('id', '=', accountId)
-        .where('banned_at', 'is', null)
-        .executeTakeFirst();
-      if (!changed(result)) return false;
+      const banned = await changedOne(
+        db
+          .updateTable('accounts')
+          .set({ banned_at: at })
+          .where('id', '=', accountId)
+          .where('banned_at', 'is', null),
+      );
+      if (!banned) return false;
       await db
         .insertInto('banned_emails')
         .values({ email, banned_at: at })
@@ -330,51 +323,48 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
       return true;
     },
     async reinstateAd(id, to, at) {
-      const result = await db
-        .updateTable('member_ads')
-        .set({
-          ...(to.status === 'live'
-            ? {
-                status: 'live',
-                posted_on: to.postedOn,
-                expires_on: to.expiresOn,
-                approved_at: sql`COALESCE(approved_at, ${at})`,
-              }
-            : { status: 'review', submitted_at: at }),
-          rejected_reason: null,
-          rejected_note: null,
-          updated_at: at,
-          revision: sql`revision + 1`,
-        })
-        .where('id', '=', id)
-        .where('status', 'in', ['removed', 'rejected'])
-        .executeTakeFirst();
-      return changed(result);
+      return changedOne(
+        db
+          .updateTable('member_ads')
+          .set({
+            ...(to.status === 'live'
+              ? {
+                  status: 'live',
+                  posted_on: to.postedOn,
+                  expires_on: to.expiresOn,
+                  approved_at: sql`COALESCE(approved_at, ${at})`,
+                }
+              : { status: 'review', submitted_at: at }),
+            ...noRejection(at),
+            revision: sql`revision + 1`,
+          })
+          .where('id', '=', id)
+          .where('status', 'in', ['removed', 'rejected']),
+      );
     },
     async applyEdit(id, edit, at) {
-      const result = await db
-        .updateTable('member_ads')
-        .set({
-          ...edit,
-          rejected_reason: null,
-          rejected_note: null,
-          updated_at: at,
-          revision: sql`revision + 1`,
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'live')
-        .executeTakeFirst();
-      return changed(result);
+      return changedOne(
+        db
+          .updateTable('member_ads')
+          .set({
+            ...edit,
+            ...noRejection(at),
+            revision: sql`revision + 1`,
+          })
+          .where('id', '=', id)
+          .where('status', '=', 'live'),
+      );
     },
     async unban(accountId, email) {
-      const result = await db
-        .updateTable('accounts')
-        .set({ banned_at: null })
-        .where('id', '=', accountId)
-        .where('banned_at', 'is not', null)
-        .executeTakeFirst();
+      const unbanned = await changedOne(
+        db
+          .updateTable('accounts')
+          .set({ banned_at: null })
+          .where('id', '=', accountId)
+          .where('banned_at', 'is not', null),
+      );
       await db.deleteFrom('banned_emails').where('email', '=', email).execute();
-      return changed(result);
+      return unbanned;
     },
     async setRole(accountId, role) {
       await db.updateTable('accounts').set({ role }).where('id', '=', accountId).execute();

@@ -5,6 +5,7 @@
 // photo-hash-index.ts's; rows go with their photo through the foreign key.
 import { sql, type Kysely } from 'kysely';
 import { chunkProbes, hammingDistance, hashChunks } from './photo-hash-index.ts';
+import { rowsChanged } from './row-count.ts';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
 
@@ -115,13 +116,14 @@ export function photoHashStore({ db, kind }: StoreContext): PhotoHashStore {
       return rows.map((row) => ({ ...row, id: Number(row.id), accountId: Number(row.accountId) }));
     },
     async forgetRemovedBefore(before) {
-      const result = await db
-        .deleteFrom('photo_hash_chunks')
-        .where('photo_id', 'in', (eb) =>
-          eb.selectFrom('photos').select('id').where('removed_at', '<', before),
-        )
-        .executeTakeFirst();
-      return Math.ceil(Number(result.numDeletedRows) / 3);
+      const chunks = await rowsChanged(
+        db
+          .deleteFrom('photo_hash_chunks')
+          .where('photo_id', 'in', (eb) =>
+            eb.selectFrom('photos').select('id').where('removed_at', '<', before),
+          ),
+      );
+      return Math.ceil(chunks / 3);
     },
   };
 }

@@ -8,6 +8,7 @@ import { isStorableId } from './ids.ts';
 import { removedPhotoStore, type RemovedPhotoStore } from './removed-photos.ts';
 import { indexPhotoHashes } from './photo-hashes.ts';
 import type { StoreContext } from './store.ts';
+import { changedOne, rowsChanged } from './row-count.ts';
 
 export interface PhotoRow {
   id: number;
@@ -218,30 +219,30 @@ export function photoStore({ db }: StoreContext): PhotoStore {
     async attach(ids, adId, accountId) {
       const wanted = storable(ids);
       if (wanted.length === 0) return 0;
-      const result = await db
-        .updateTable('photos')
-        .set({ ad_id: adId })
-        .where('id', 'in', wanted)
-        .where('account_id', '=', accountId)
-        .where('removed_at', 'is', null)
-        .where((eb) => eb.or([eb('ad_id', 'is', null), eb('ad_id', '=', adId)]))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      return rowsChanged(
+        db
+          .updateTable('photos')
+          .set({ ad_id: adId })
+          .where('id', 'in', wanted)
+          .where('account_id', '=', accountId)
+          .where('removed_at', 'is', null)
+          .where((eb) => eb.or([eb('ad_id', 'is', null), eb('ad_id', '=', adId)])),
+      );
     },
     async markRemoved(id, removal) {
       if (!isStorableId(id)) return false;
-      const result = await db
-        .updateTable('photos')
-        .set({
-          removed_at: removal.at,
-          removed_reason: removal.reason,
-          removed_note: removal.note,
-          removed_by: removal.moderatorId,
-        })
-        .where('id', '=', id)
-        .where('removed_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return changedOne(
+        db
+          .updateTable('photos')
+          .set({
+            removed_at: removal.at,
+            removed_reason: removal.reason,
+            removed_note: removal.note,
+            removed_by: removal.moderatorId,
+          })
+          .where('id', '=', id)
+          .where('removed_at', 'is', null),
+      );
     },
     async delete(ids) {
       const wanted = storable(ids);

@@ -19,7 +19,7 @@
 import { sql, type Kysely } from 'kysely';
 import { parseAdPhotoList, type PhotoVariant } from '../../src/schemas/photos.ts';
 import type { StoreContext } from './store.ts';
-import type { MemberAdText } from './ad-text.ts';
+import { AD_TEXT_COLUMNS, type MemberAdText } from './ad-text.ts';
 import type { Tables } from './tables.ts';
 import { readTransparencyTallies, type TransparencyTallies } from './transparency.ts';
 import { tablesPresent } from './tables-present.ts';
@@ -121,13 +121,7 @@ async function readOn<T>(
       if (!memberAds) return [];
       const rows = await live()
         .select([
-          'id',
-          'state',
-          'city',
-          'age',
-          'seeks',
-          'title',
-          'description',
+          ...AD_TEXT_COLUMNS,
           'posted_on',
           'expires_on',
           ...(photos ? (['photos'] as const) : []),

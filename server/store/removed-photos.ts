@@ -8,6 +8,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { isStorableId } from './ids.ts';
 import type { Tables } from './tables.ts';
+import { changedOne, rowsChanged } from './row-count.ts';
 
 export interface RemovedPhotoStore {
   /** A removal reversed on appeal: the photo is the member's like any other again. */
@@ -83,13 +84,13 @@ export function removedPhotoStore(db: Kysely<Tables>): RemovedPhotoStore {
   return {
     async unmarkRemoved(id) {
       if (!isStorableId(id)) return false;
-      const result = await db
-        .updateTable('photos')
-        .set({ removed_at: null, removed_reason: null, removed_note: null, removed_by: null })
-        .where('id', '=', id)
-        .where('removed_at', 'is not', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return changedOne(
+        db
+          .updateTable('photos')
+          .set({ removed_at: null, removed_reason: null, removed_note: null, removed_by: null })
+          .where('id', '=', id)
+          .where('removed_at', 'is not', null),
+      );
     },
     async removedPastKeeping(now, removedBefore, preservedBefore) {
       const rows = await db
@@ -161,12 +162,12 @@ export function removedPhotoStore(db: Kysely<Tables>): RemovedPhotoStore {
     },
     async unblock(photo) {
       if (!isStorableId(photo.id)) return 0;
-      const result = await db
-        .deleteFrom('blocked_photos')
-        .where('photo_id', '=', photo.id)
-        .where('phash', '=', photo.phash)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return rowsChanged(
+        db
+          .deleteFrom('blocked_photos')
+          .where('photo_id', '=', photo.id)
+          .where('phash', '=', photo.phash),
+      );
     },
   };
 }

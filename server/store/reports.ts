@@ -20,6 +20,7 @@ import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 import type { MemberAdText } from './ad-text.ts';
 import type { Tables } from './tables.ts';
+import { rowsChanged, rowCount } from './row-count.ts';
 
 /** The ad as the reporter saw it (reports.ad_copy). */
 export interface AdCopy extends MemberAdText {
@@ -140,7 +141,6 @@ export interface ReporterReportRow {
 }
 
 type Eb = ExpressionBuilder<Tables, 'reports'>;
-const count = sql<number>`cast(count(*) as integer)`;
 
 const inGroup = (group: ReportGroupKey) => (eb: Eb) =>
   group.kind === 'ad'
@@ -161,7 +161,7 @@ export function reportStore({ db }: StoreContext): ReportStore {
   const openCount = async () => {
     const { n } = await db
       .selectFrom('reports')
-      .select(count.as('n'))
+      .select(rowCount.as('n'))
       .where('resolved_at', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(n);
@@ -266,7 +266,7 @@ export function reportStore({ db }: StoreContext): ReportStore {
     async dismissedOf(reporterKey, reason, since) {
       const { n } = await db
         .selectFrom('reports')
-        .select(count.as('n'))
+        .select(rowCount.as('n'))
         .where('reporter_key', '=', reporterKey)
         .where('reason', '=', reason)
         .where('resolution', '=', 'dismissed')
@@ -309,7 +309,7 @@ export function reportStore({ db }: StoreContext): ReportStore {
         db
           .selectFrom('hidden_ads')
           .select((eb) => [
-            count.as('hiddenAds'),
+            rowCount.as('hiddenAds'),
             sql<number>`cast(count(case when ${eb.or([
               eb('hidden_ads.why', '=', 'under-18'),
               eb.exists(openOfAd(eb).where('reports.reason', '=', urgentReason)),
@@ -375,14 +375,14 @@ export function reportStore({ db }: StoreContext): ReportStore {
 
     async resolveGroup(group, upTo, resolution, moderatorId, at) {
       if (!storable(group)) return 0;
-      const result = await db
-        .updateTable('reports')
-        .set({ resolved_at: at, resolution, resolved_by: moderatorId })
-        .where('reports.resolved_at', 'is', null)
-        .where('reports.id', '<=', upTo)
-        .where(inGroup(group))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      return rowsChanged(
+        db
+          .updateTable('reports')
+          .set({ resolved_at: at, resolution, resolved_by: moderatorId })
+          .where('reports.resolved_at', 'is', null)
+          .where('reports.id', '<=', upTo)
+          .where(inGroup(group)),
+      );
     },
   };
 }

@@ -5,6 +5,7 @@ import type { ExpressionBuilder } from 'kysely';
 import { isStorableId } from './ids.ts';
 import type { Tables } from './tables.ts';
 import type { StoreContext } from './store.ts';
+import { changedOne } from './row-count.ts';
 
 /**
  * What a saved search has already seen: the newest posting day among the ads that matched when it
@@ -94,16 +95,8 @@ const COLUMNS = [
   'saved_searches.seen_ids as seenIds',
 ] as const;
 
-interface Row {
-  id: number;
-  accountId: number;
-  query: string;
-  label: string;
-  createdAt: string;
-  lastSentAt: string | null;
-  seenDay: string | null;
-  seenIds: string | null;
-}
+/** A saved search as COLUMNS read it: what it has seen, still in its two columns. */
+type Row = Omit<SavedSearch, 'seen'> & { seenDay: string | null; seenIds: string | null };
 
 /** The stored ids: a JSON array of whole numbers (anything else reads as none). */
 function idsOf(json: string): number[] {
@@ -165,12 +158,9 @@ export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
     },
     async deleteOwned(accountId, id) {
       if (!isStorableId(id)) return false;
-      const result = await db
-        .deleteFrom('saved_searches')
-        .where('id', '=', id)
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return changedOne(
+        db.deleteFrom('saved_searches').where('id', '=', id).where('account_id', '=', accountId),
+      );
     },
     async findByUnsubscribeHash(hash) {
       const row = await db
@@ -181,11 +171,7 @@ export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
       return row && savedSearch(row);
     },
     async deleteByUnsubscribeHash(hash) {
-      const result = await db
-        .deleteFrom('saved_searches')
-        .where('unsubscribe_hash', '=', hash)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return changedOne(db.deleteFrom('saved_searches').where('unsubscribe_hash', '=', hash));
     },
     async claimDue(cutoff, afterId, limit, at) {
       const notSince = (eb: ExpressionBuilder<Tables, 'saved_searches'>) =>
@@ -235,17 +221,17 @@ export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
         .execute();
     },
     async releaseDigest(id, at, before) {
-      const result = await db
-        .updateTable('saved_searches')
-        .set({
-          checked_at: before.checkedAt,
-          last_sent_at: before.lastSentAt,
-          ...seenColumns(before.seen),
-        })
-        .where('id', '=', id)
-        .where('checked_at', '=', at)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return changedOne(
+        db
+          .updateTable('saved_searches')
+          .set({
+            checked_at: before.checkedAt,
+            last_sent_at: before.lastSentAt,
+            ...seenColumns(before.seen),
+          })
+          .where('id', '=', id)
+          .where('checked_at', '=', at),
+      );
     },
   };
 }

@@ -3,9 +3,9 @@
 // record of refusals and warnings, who received the same first message from one account, which
 // new accounts sent the same one, and the moderators' flags about those. What counts, the limits
 // and the texts are server/messages/scam-shield.ts's.
-import { sql } from 'kysely';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
+import { changedOne, rowCount } from './row-count.ts';
 
 export type ScamOutcome = 'refused' | 'warned';
 
@@ -84,7 +84,7 @@ export function scamShieldStore({ db }: StoreContext): ScamShieldStore {
       if (!isStorableId(accountId)) return [];
       const rows = await db
         .selectFrom('scam_outcomes')
-        .select(['family', 'outcome', sql<number>`cast(count(*) as integer)`.as('count')])
+        .select(['family', 'outcome', rowCount.as('count')])
         .where('account_id', '=', accountId)
         .groupBy(['family', 'outcome'])
         .orderBy('outcome')
@@ -186,13 +186,13 @@ export function scamShieldStore({ db }: StoreContext): ScamShieldStore {
 
     async dismissFlag(id, moderatorId, at) {
       if (!isStorableId(id)) return false;
-      const result = await db
-        .updateTable('repeated_message_flags')
-        .set({ dismissed_at: at, dismissed_by: moderatorId })
-        .where('id', '=', id)
-        .where('dismissed_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return changedOne(
+        db
+          .updateTable('repeated_message_flags')
+          .set({ dismissed_at: at, dismissed_by: moderatorId })
+          .where('id', '=', id)
+          .where('dismissed_at', 'is', null),
+      );
     },
   };
 }

@@ -1,5 +1,6 @@
 // Sessions: stored by the hash of their token, so a leaked database holds no usable token.
 import type { StoreContext } from './store.ts';
+import { rowsChanged } from './row-count.ts';
 
 export interface SessionAccount {
   accountId: number;
@@ -57,18 +58,10 @@ export function sessionStore({ db }: StoreContext): SessionStore {
       await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
     },
     async revokeAll(accountId) {
-      const result = await db
-        .deleteFrom('sessions')
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return rowsChanged(db.deleteFrom('sessions').where('account_id', '=', accountId));
     },
     async removeExpired(now) {
-      const result = await db
-        .deleteFrom('sessions')
-        .where('expires_at', '<=', now)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return rowsChanged(db.deleteFrom('sessions').where('expires_at', '<=', now));
     },
   };
 }

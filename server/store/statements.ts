@@ -4,10 +4,10 @@
 // appeal and who may decide are server/moderation/statements.ts's and appeals.ts's rules; this
 // part stores and reads. An appeal is decided once: `decide` changes it only while it is open, so
 // of two moderators deciding at once exactly one does.
-import { sql } from 'kysely';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store.ts';
 import type { StatementKind } from './tables.ts';
+import { changedOne, rowCount } from './row-count.ts';
 
 export type { StatementKind };
 
@@ -167,6 +167,13 @@ export function statementStore({ db }: StoreContext): StatementStore {
           },
   });
 
+  /** The statement whose id (`s.id`) or whose appeal's (`a.id`) is `id`; none for an id no row has. */
+  const findWhere = async (column: 's.id' | 'a.id', id: number) => {
+    if (!isStorableId(id)) return undefined;
+    const row = await rows().where(column, '=', id).executeTakeFirst();
+    return row && rowOf(row);
+  };
+
   return {
     async insert(statement) {
       const { id } = await db
@@ -192,11 +199,7 @@ export function statementStore({ db }: StoreContext): StatementStore {
         .executeTakeFirstOrThrow();
       return Number(id);
     },
-    async find(id) {
-      if (!isStorableId(id)) return undefined;
-      const row = await rows().where('s.id', '=', id).executeTakeFirst();
-      return row && rowOf(row);
-    },
+    find: (id) => findWhere('s.id', id),
     async listForAccount(accountId) {
       const found = await rows()
         .where('s.account_id', '=', accountId)
@@ -265,40 +268,36 @@ export function statementStore({ db }: StoreContext): StatementStore {
       const { n } = await db
         .selectFrom('appeals')
         .innerJoin('decision_statements as s', 's.id', 'appeals.statement_id')
-        .select(sql<number>`cast(count(*) as integer)`.as('n'))
+        .select(rowCount.as('n'))
         .where('appeals.outcome', 'is', null)
         .where('s.lifted_at', 'is', null)
         .executeTakeFirstOrThrow();
       return Number(n);
     },
-    async findByAppeal(appealId) {
-      if (!isStorableId(appealId)) return undefined;
-      const row = await rows().where('a.id', '=', appealId).executeTakeFirst();
-      return row && rowOf(row);
-    },
+    findByAppeal: (appealId) => findWhere('a.id', appealId),
     async decideAppeal(appealId, decision) {
-      const result = await db
-        .updateTable('appeals')
-        .set({
-          outcome: decision.outcome,
-          reply: decision.reply,
-          decided_by: decision.by,
-          decided_at: decision.at,
-        })
-        .where('id', '=', appealId)
-        .where('outcome', 'is', null)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('decision_statements')
-                .select('decision_statements.id')
-                .whereRef('decision_statements.id', '=', 'appeals.statement_id')
-                .where('decision_statements.lifted_at', 'is not', null),
+      return changedOne(
+        db
+          .updateTable('appeals')
+          .set({
+            outcome: decision.outcome,
+            reply: decision.reply,
+            decided_by: decision.by,
+            decided_at: decision.at,
+          })
+          .where('id', '=', appealId)
+          .where('outcome', 'is', null)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('decision_statements')
+                  .select('decision_statements.id')
+                  .whereRef('decision_statements.id', '=', 'appeals.statement_id')
+                  .where('decision_statements.lifted_at', 'is not', null),
+              ),
             ),
           ),
-        )
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      );
     },
   };
 }

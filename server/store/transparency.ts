@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type { StoreContext } from './store.ts';
 import type { Tables } from './tables.ts';
 import { tablesPresent } from './tables-present.ts';
+import { rowCount } from './row-count.ts';
 
 /** Decisions of one month with the same kind, reason, trigger and automation. */
 export interface DecisionTally {
@@ -39,7 +40,6 @@ export interface TransparencyTallies {
 }
 
 const month = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 7)`;
-const count = sql<number>`cast(count(*) as integer)`;
 
 /** Tenths of an hour from `from` to `to` (ISO 8601 texts), rounded. */
 function tenthsBetween(kind: StoreContext['kind'], from: string, to: string) {
@@ -67,7 +67,7 @@ export async function readTransparencyTallies(
         .selectFrom('reports')
         .select([
           month('created_at').as('month'),
-          count.as('received'),
+          rowCount.as('received'),
           sql<number>`cast(sum(case when resolution in ('removed', 'banned') then 1 else 0 end) as integer)`.as(
             'actedOn',
           ),
@@ -85,33 +85,33 @@ export async function readTransparencyTallies(
       'reason_key as reason',
       'trigger',
       'automated_decision as automated',
-      count.as('count'),
+      rowCount.as('count'),
     ])
     .groupBy([month('decided_at'), 'kind', 'reason_key', 'trigger', 'automated_decision'])
     .execute();
   const decisionTenths = tenthsBetween(kind, 'content_at', 'decided_at');
   const decisionHours = await db
     .selectFrom('decision_statements')
-    .select([month('decided_at').as('month'), decisionTenths.as('tenths'), count.as('count')])
+    .select([month('decided_at').as('month'), decisionTenths.as('tenths'), rowCount.as('count')])
     .where('content_at', 'is not', null)
     .where('kind', '!=', 'account-banned')
     .groupBy([month('decided_at'), decisionTenths])
     .execute();
   const appealsFiled = await db
     .selectFrom('appeals')
-    .select([month('filed_at').as('month'), count.as('count')])
+    .select([month('filed_at').as('month'), rowCount.as('count')])
     .groupBy(month('filed_at'))
     .execute();
   const appealOutcomes = await db
     .selectFrom('appeals')
-    .select([month('decided_at').as('month'), 'outcome', count.as('count')])
+    .select([month('decided_at').as('month'), 'outcome', rowCount.as('count')])
     .where('outcome', 'is not', null)
     .groupBy([month('decided_at'), 'outcome'])
     .execute();
   const appealTenths = tenthsBetween(kind, 'filed_at', 'decided_at');
   const appealHours = await db
     .selectFrom('appeals')
-    .select([month('decided_at').as('month'), appealTenths.as('tenths'), count.as('count')])
+    .select([month('decided_at').as('month'), appealTenths.as('tenths'), rowCount.as('count')])
     .where('outcome', 'is not', null)
     .groupBy([month('decided_at'), appealTenths])
     .execute();
