@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import vike from 'vike/plugin';
 import { defineConfig, type Plugin } from 'vite';
 import { devServerApp } from './server/dev/vite-plugin.ts';
-import { BUILD_STEPS } from './src/build/build-steps.ts';
+import { BUILD_STEPS } from './pipeline/build-steps.ts';
 
 /**
  * Vike reads the pages' + files through esbuild when Vite starts, and esbuild's service process
@@ -65,6 +65,6 @@ export default defineConfig({
       ? { port: Number(process.env.LOCALBOARD_DEV_PORT), strictPort: true }
       : {}),
   },
-  // Inside the build (src/build/build.ts) only warnings are worth printing.
+  // Inside the build (pipeline/build.ts) only warnings are worth printing.
   logLevel: process.env.BUILD_STEP ? 'warn' : 'info',
 });

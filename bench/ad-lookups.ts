@@ -164,7 +164,7 @@ async function measure(
   await openSqliteStore(databasePath).close();
   const port = await freePort(HOST);
   const child = startServer(port, { compiledDir, contentDir, databasePath, dataDir });
-  // The request log (server/middleware/request-log.ts): one line a request, with its duration.
+  // The request log (server/http/middleware/request-log.ts): one line a request, with its duration.
   const serverMs: number[] = [];
   let counting = false;
   let partial = '';

@@ -26,7 +26,7 @@ export interface BuildRun {
   /**
    * Peak RSS in bytes by step (short name): for the build's own steps, the most its processes held
    * (summed) while the step ran, sampled, since the build's process becomes each step in turn
-   * (src/build/hand-over.ts) and a process's own peak (ru_maxrss) carries over; for any other
+   * (pipeline/hand-over.ts) and a process's own peak (ru_maxrss) carries over; for any other
    * process, its own peak as it reported it.
    */
   peakRss: Map<string, number>;
@@ -75,7 +75,7 @@ export async function runBuild(request: BuildRequest): Promise<BuildRun> {
   };
 }
 
-/** The lines that start each step (src/build/build.ts), by the step's short name. */
+/** The lines that start each step (pipeline/build.ts), by the step's short name. */
 const STEP_STARTS: Array<[RegExp, string]> = [
   [/^• Compiling content/, 'content'],
   [/^• (Building client assets|Client assets are up to date)/, 'vite'],

@@ -20,7 +20,7 @@ import {
 import { join, relative, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { scanCsvBytes, SEGMENT_LIMITS } from '../src/build/compile/csv-segments.ts';
+import { scanCsvBytes, SEGMENT_LIMITS } from '../pipeline/compile/csv-segments.ts';
 import type { GeneratedAd } from './generate-ads.ts';
 import { AD_COLUMNS } from '../src/schemas/ad.ts';
 import type { AdsLayout } from './options.ts';

@@ -7,7 +7,7 @@
 // 2. Database (a SQLite file, the embedded default): --members N verified accounts (default
 //    10,000) with 10 saved searches each, written in one transaction through the store's Kysely
 //    (bench/bench-store.ts). The queries are normalized as the site saves them (parseSearchQuery,
-//    then searchFiltersQuery, as server/alerts/saved-searches.ts saveSearch does), in five kinds:
+//    then searchFiltersQuery, as server/saved-searches/saved-searches.ts saveSearch does), in five kinds:
 //    a city (with a "seeks" half the time), a state and a word, words only (from the index's
 //    vocabulary), filters only (seeks, an age range, sometimes a state), posted within 7 days.
 //    Each has seen the index's newest posting day with no ids (seen_day = that day, seen_ids =
@@ -20,7 +20,7 @@
 //    each pausing --pause-ms between pages (default 100: a busy site's traffic, not back-to-back
 //    readers that take every cycle there is): --seconds S (default 20) before the digest, then
 //    during it. p50 / p99 / max a phase, and during ÷ before, in the same run.
-// 5. The digest, started as the server starts it (server/alerts/digest-schedule.ts): `node
+// 5. The digest, started as the server starts it (server/saved-searches/digest-schedule.ts): `node
 //    {out}/server/alerts.mjs send`, the server's environment, at nice 10. Its wall time, saved
 //    searches a second, digests mailed (its own line and the sink's count), its CPU time and peak
 //    resident memory (bench/report-peak-rss.mjs preloaded), and the server's CPU meanwhile. Its
@@ -37,13 +37,13 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, setPriority, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { MAILS_IN_FLIGHT } from '../server/alerts/digest.ts';
-import { bundledDigestCommand } from '../server/alerts/digest-schedule.ts';
-import { savedSearchLabel } from '../server/alerts/saved-searches.ts';
-import { readSearchIndexVocabulary } from '../src/build/search/search-index-vocabulary.ts';
-import { searchIndex } from '../server/db/search-index.ts';
+import { MAILS_IN_FLIGHT } from '../server/saved-searches/digest.ts';
+import { bundledDigestCommand } from '../server/saved-searches/digest-schedule.ts';
+import { savedSearchLabel } from '../server/saved-searches/saved-searches.ts';
+import { readSearchIndexVocabulary } from '../search/search-index-vocabulary.ts';
+import { searchIndex } from '../search/search-index.ts';
 import { useCompiledContentDir } from '../src/content/index.ts';
-import { searchIndexFile } from '../src/content/search-index-file.ts';
+import { searchIndexFile } from '../search/search-index-file.ts';
 import { parseSearchQuery, searchFiltersQuery } from '../src/pages/search/searchQuery.ts';
 import { openBenchStore } from './bench-store.ts';
 import {
@@ -65,7 +65,7 @@ const START = '<!-- bench-digest:start -->';
 const END = '<!-- bench-digest:end -->';
 const HEADING = '## Saved-search digests';
 const SAVED_PER_MEMBER = 10;
-/** The server's priority for its digest child (server/alerts/digest-schedule.ts). */
+/** The server's priority for its digest child (server/saved-searches/digest-schedule.ts). */
 const DIGEST_NICE = 10;
 const PAGE_P99_TARGET_MS = 50;
 const WARM_UP_MS = 3000;
@@ -528,7 +528,7 @@ interface DigestOutcome {
 const LINGER_MS = 15_000;
 
 /**
- * The digest, as the server's schedule starts it (server/alerts/digest-schedule.ts): `node
+ * The digest, as the server's schedule starts it (server/saved-searches/digest-schedule.ts): `node
  * {out}/server/alerts.mjs send` with the server's environment, at nice 10; its output line read
  * back, and its peak memory and CPU time from bench/report-peak-rss.mjs.
  */

@@ -2,7 +2,7 @@
 // the site ({out}/site) sorted by page type, told apart by the shape of their path.
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { SITE_FOLDER } from '../src/build/prerender/output-layout.ts';
+import { SITE_FOLDER } from '../pipeline/prerender/output-layout.ts';
 
 export const PAGE_TYPES = ['landing', 'state', 'city', 'cityPage', 'ad', 'other'] as const;
 export type PageType = (typeof PAGE_TYPES)[number];

@@ -12,7 +12,7 @@
 //   photos: photo rows inserted with the store (`store.photos.insert`, three WebP-sized variants of
 //   distinct random bytes, 16 / 53 / 160 KB as a phone photo's sizes weigh, put in the database's
 //   photo storage with `store.photoBlobs.put`), attached to their ads, listed in the ads' `photos`.
-//   The build writes every size of every photo into {site}/photos/ (src/build/compile/
+//   The build writes every size of every photo into {site}/photos/ (pipeline/compile/
 //   published-photos.ts) during its content step: the files written are counted, with the seconds
 //   from the first file's mtime to the last one's (reading the ads' ranges goes on meanwhile), and
 //   the content step's time with photos less without.

@@ -7,7 +7,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
-import { makeModerator } from '../server/moderator-command.ts';
+import { makeModerator } from '../server/moderation/moderator-command.ts';
 import { adPath, cityPath } from '../src/paths.ts';
 import type { StoreHandle } from '../server/store/store.ts';
 import type { Tables } from '../server/store/tables.ts';
@@ -154,7 +154,7 @@ export interface PosterAndModerator {
 
 /**
  * A member who may post (signed up on `base`, verified as the emailed link does) and a moderator
- * (signed up there, the role given as the operator's command gives it: server/moderator-command.ts).
+ * (signed up there, the role given as the operator's command gives it: server/moderation/moderator-command.ts).
  */
 export async function posterAndModerator(
   base: string,

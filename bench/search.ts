@@ -13,10 +13,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { compileToDisk } from '../src/build/compile/compile-to-disk.ts';
-import { MEMBER_ADS_FOLDER, readMemberAds } from '../src/build/compile/database-ad-source.ts';
-import { readSearchIndexVocabulary } from '../src/build/search/search-index-vocabulary.ts';
-import { searchIndexFile } from '../src/content/search-index-file.ts';
+import { compileToDisk } from '../pipeline/compile/compile-to-disk.ts';
+import { MEMBER_ADS_FOLDER, readMemberAds } from '../pipeline/compile/database-ad-source.ts';
+import { readSearchIndexVocabulary } from '../search/search-index-vocabulary.ts';
+import { searchIndexFile } from '../search/search-index-file.ts';
 import {
   compileGeneratedContent,
   ensureServerBuild,

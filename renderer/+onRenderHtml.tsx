@@ -1,6 +1,6 @@
 // https://vike.dev/onRenderHtml
 // Development server rendering. The production build renders the same documents with the
-// prerenderer (src/build/prerender/), which calls the same renderPageHtml().
+// prerenderer (pipeline/prerender/), which calls the same renderPageHtml().
 import '../src/styles/site.css';
 import '../src/styles/photo-field-enhanced.css';
 import '../src/styles/statements.css';

@@ -27,7 +27,7 @@ export interface PageShell {
   chrome: PageChrome;
   /**
    * `members`: the server renders the page only for a signed-in member and sends anyone else to
-   * sign in first (server/pages.ts). Such a page is never prerendered.
+   * sign in first (server/http/pages.ts). Such a page is never prerendered.
    * `moderators`: rendered only for a signed-in moderator; anyone else gets the not-found screen,
    * as if the page did not exist.
    */

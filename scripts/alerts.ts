@@ -1,11 +1,11 @@
-// npm run alerts -- send: mails the saved searches' digests that are due now (server/alerts/digest.ts),
+// npm run alerts -- send: mails the saved searches' digests that are due now (server/saved-searches/digest.ts),
 // on the server's database (DATABASE_URL, else DATABASE_PATH) and search index (the compiled
 // content: COMPILED_CONTENT_DIR, default .content/), with the server's mail settings (SMTP_URL,
 // else the outbox MAIL_OUTBOX_DIR; PUBLIC_BASE_URL, MAIL_FROM). Safe beside running servers: each
 // digest is claimed in the database, so it is sent once. The server runs it every hour
-// (server/alerts/digest-schedule.ts), built beside it as {out}/server/alerts.mjs.
-import { MAILS_IN_FLIGHT, sendDigests } from '../server/alerts/digest.ts';
-import { searchIndex } from '../server/db/search-index.ts';
+// (server/saved-searches/digest-schedule.ts), built beside it as {out}/server/alerts.mjs.
+import { MAILS_IN_FLIGHT, sendDigests } from '../server/saved-searches/digest.ts';
+import { searchIndex } from '../search/search-index.ts';
 import { createMailer } from '../server/mail/mailer.ts';
 import { mailFromEnv } from '../server/mail/mail-env.ts';
 import { openStore, storeLocationFromEnv } from '../server/store/open-store.ts';

@@ -1,17 +1,17 @@
 // `npm run build` starts here. Plain JavaScript, since it runs before anything is built: when the
 // sources changed since Vite last built into the output folder (or with --full), Vite builds the
 // client assets and the server build, whose entries include the build's own steps
-// (src/build/build-steps.ts, source maps on); then the build runs from there
-// ({out}/server/build.mjs, made from src/build/build.ts), with source maps. This process becomes
-// Vite (and then itself again) rather than wait beside it (src/build/hand-over.ts says why).
-// Options: see src/build/build.ts.
+// (pipeline/build-steps.ts, source maps on); then the build runs from there
+// ({out}/server/build.mjs, made from pipeline/build.ts), with source maps. This process becomes
+// Vite (and then itself again) rather than wait beside it (pipeline/hand-over.ts says why).
+// Options: see pipeline/build.ts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
-import { withLock } from '../src/build/file-lock.mjs';
-import { filesStamp, PROJECT_SOURCES } from '../src/build/fingerprint.mjs';
+import { withLock } from '../pipeline/file-lock.mjs';
+import { filesStamp, PROJECT_SOURCES } from '../pipeline/fingerprint.mjs';
 import {
   isSupportedNode,
   memorySaverFlags,
@@ -69,7 +69,7 @@ const viteFlags = [
   '--max-semi-space-size=2',
   ...memorySaverFlags(),
 ];
-// One Vite at a time in this project (src/build/file-lock.mjs says why).
+// One Vite at a time in this project (pipeline/file-lock.mjs says why).
 const lockDir = join(root, 'node_modules', '.cache', 'localboard-vite.lock');
 
 if (process.env[VITE_STEP]) await runViteHere();
@@ -81,7 +81,7 @@ const viteIsCurrent =
   existsSync(join(stepsDir, 'build.mjs'));
 if (!viteJustBuilt && (process.argv.includes('--full') || !viteIsCurrent)) {
   // This process becomes Vite and then the build again (the build's steps never wait beside one
-  // another: src/build/hand-over.ts); where Node cannot (before 22.15), Vite runs as a child.
+  // another: pipeline/hand-over.ts); where Node cannot (before 22.15), Vite runs as a child.
   if (typeof process.execve === 'function') {
     becomeNode(viteFlags, {
       ...process.env,

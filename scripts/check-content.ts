@@ -1,9 +1,9 @@
 // `npm run check:content`: validates every content file; prints `file:line: field: reason` for
 // each problem and exits 1 when there is any.
 import { join } from 'node:path';
-import { buildDateFrom } from '../src/build/build-date.ts';
-import { compileContent, type CompileResult } from '../src/build/compile/compile.ts';
-import { formatProblem, unreadableFileProblem } from '../src/build/compile/report.ts';
+import { buildDateFrom } from '../pipeline/build-date.ts';
+import { compileContent, type CompileResult } from '../pipeline/compile/compile.ts';
+import { formatProblem, unreadableFileProblem } from '../pipeline/compile/report.ts';
 
 const contentDir = process.env.CONTENT_DIR ?? join(import.meta.dirname, '..', 'content');
 let result: CompileResult;

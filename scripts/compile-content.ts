@@ -1,28 +1,28 @@
 // `npm run compile:content`, and the build's first step: validates content/ (as check-content does)
-// and writes the compiled content the site reads (see src/build/compile/compile-to-disk.ts); `--full`
+// and writes the compiled content the site reads (see pipeline/compile/compile-to-disk.ts); `--full`
 // starts afresh. CONTENT_DIR and COMPILED_CONTENT_DIR choose other folders; `--date` (or
 // BUILD_DATE) the day whose live ads are published. The server's database, whose live member ads
 // are published beside the CSV ads: DATABASE_URL (PostgreSQL), else DATABASE_PATH (SQLite; default
 // data/localboard.sqlite; none if the file is absent), opened read-only and read in one snapshot
-// first (src/build/compile/database-ad-source.ts). In the build it runs bundled
-// (src/build/build-steps.ts), where it checks big sets of ads files on two threads
-// (src/build/compile/check-ads-in-parallel.ts). With BUILD_OUT_DIR (the build sets it), the member
+// first (pipeline/compile/database-ad-source.ts). In the build it runs bundled
+// (pipeline/build-steps.ts), where it checks big sets of ads files on two threads
+// (pipeline/compile/check-ads-in-parallel.ts). With BUILD_OUT_DIR (the build sets it), the member
 // ads' photos are written into that output's site, from the photo storage (PHOTOS_DIR's folder,
-// else the database: src/build/compile/published-photos.ts).
+// else the database: pipeline/compile/published-photos.ts).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { storeLocationFromEnv } from '../server/store/store-location.ts';
-import { buildDateFrom } from '../src/build/build-date.ts';
-import { compileToDisk, type CompileOutcome } from '../src/build/compile/compile-to-disk.ts';
+import { buildDateFrom } from '../pipeline/build-date.ts';
+import { compileToDisk, type CompileOutcome } from '../pipeline/compile/compile-to-disk.ts';
 import {
   MEMBER_ADS_FOLDER,
   readMemberAdsAt,
   type PhotosOfTheBuild,
-} from '../src/build/compile/database-ad-source.ts';
-import { photoPublishingIn } from '../src/build/compile/published-photos.ts';
-import { SITE_FOLDER } from '../src/build/prerender/output-layout.ts';
-import { formatProblem, unreadableFileProblem } from '../src/build/compile/report.ts';
-import { continueBuild } from '../src/build/hand-over.ts';
+} from '../pipeline/compile/database-ad-source.ts';
+import { photoPublishingIn } from '../pipeline/compile/published-photos.ts';
+import { SITE_FOLDER } from '../pipeline/prerender/output-layout.ts';
+import { formatProblem, unreadableFileProblem } from '../pipeline/compile/report.ts';
+import { continueBuild } from '../pipeline/hand-over.ts';
 
 const started = performance.now();
 const root = join(import.meta.dirname, '..');
@@ -77,5 +77,5 @@ console.log(
     `${searchIndex.citiesChanged} cities re-indexed for search in ${(searchIndex.milliseconds / 1000).toFixed(2)} s) ` +
     `in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
 );
-// In the build, this process becomes the pages step (src/build/hand-over.ts).
+// In the build, this process becomes the pages step (pipeline/hand-over.ts).
 continueBuild();

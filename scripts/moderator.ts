@@ -1,12 +1,12 @@
 // npm run moderator -- add EMAIL | remove EMAIL: gives or takes the moderator role, on the server's
 // database: PostgreSQL at DATABASE_URL, else the SQLite file at DATABASE_PATH (default
-// data/localboard.sqlite, as the server). See server/moderator-command.ts.
+// data/localboard.sqlite, as the server). See server/moderation/moderator-command.ts.
 import { relative, resolve } from 'node:path';
 import {
   MODERATOR_USAGE,
   moderatorCommand,
   parseModeratorArgs,
-} from '../server/moderator-command.ts';
+} from '../server/moderation/moderator-command.ts';
 import { openStore, storeLocationFromEnv } from '../server/store/open-store.ts';
 import type { StoreHandle } from '../server/store/store.ts';
 

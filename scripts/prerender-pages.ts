@@ -1,12 +1,12 @@
 // The build's last step: prerenders every page of the compiled content into {out}/site, once the
-// client assets are built (src/build/prerender/prerender.ts). Runs bundled (src/build/build-steps.ts).
+// client assets are built (pipeline/prerender/prerender.ts). Runs bundled (pipeline/build-steps.ts).
 //   --cache DIR --vite DIR --out DIR [--full]; LOCALBOARD_SOURCES: stamp of the source code
-// When the build handed itself over to this step (LOCALBOARD_BUILD_FINISH, src/build/build.ts), it
-// finishes the build too (src/build/finish-build.ts).
+// When the build handed itself over to this step (LOCALBOARD_BUILD_FINISH, pipeline/build.ts), it
+// finishes the build too (pipeline/finish-build.ts).
 import { join } from 'node:path';
-import { prerender } from '../src/build/prerender/prerender.ts';
-import { SITE_FOLDER } from '../src/build/prerender/output-layout.ts';
-import { finishBuild, handedFinish } from '../src/build/finish-build.ts';
+import { prerender } from '../pipeline/prerender/prerender.ts';
+import { SITE_FOLDER } from '../pipeline/prerender/output-layout.ts';
+import { finishBuild, handedFinish } from '../pipeline/finish-build.ts';
 
 const option = (flag: string) => {
   const index = process.argv.indexOf(flag);

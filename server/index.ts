@@ -7,7 +7,7 @@
 // when an ad's state changes on any instance, once a day, and on SIGUSR2 (server/publishing/).
 import { serve } from '@hono/node-server';
 import { dirname, join, resolve } from 'node:path';
-import { parseTrustProxy } from './client-address.ts';
+import { parseTrustProxy } from './http/client-address.ts';
 import { openStore, storeLocationFromEnv } from './store/open-store.ts';
 import type { StoreHandle } from './store/store.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -22,7 +22,7 @@ import { describeSweep, SWEEP_EVERY_MS, sweepPhotos } from './photos/sweeps.ts';
 import { indexPhotosStoredBefore } from './photos/photo-duplicates.ts';
 import { bundledPhotoWorker } from './photos/processing-pool.ts';
 import { explicitThresholdFromEnv } from './photos/app-photos.ts';
-import { bundledDigestCommand, scheduleDigests } from './alerts/digest-schedule.ts';
+import { bundledDigestCommand, scheduleDigests } from './saved-searches/digest-schedule.ts';
 import { getSite } from '../src/content/index.ts';
 import { isSupportedNode, unsupportedNodeLine } from '../scripts/node-runtime.mjs';
 import { utcDay } from '../src/days.ts';
@@ -94,7 +94,7 @@ const mail = mailFromEnv(process.env, site);
 const mailer = createMailer(mail.settings);
 
 // The settings are checked first; the app (and the page registry it renders from) comes after.
-const { createApp } = await import('./app.ts');
+const { createApp } = await import('./http/app.ts');
 // This instance's builds; every instance on the database publishes what any one asks for.
 const metrics = createAppMetrics();
 const publisher = buildPublisher({
@@ -157,7 +157,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   indexOldPhotos();
 });
 // Saved searches' digests: a child process a few minutes after start, then every hour; each saved
-// search is looked at once a day, by one run of one instance (server/alerts/digest-schedule.ts).
+// search is looked at once a day, by one run of one instance (server/saved-searches/digest-schedule.ts).
 // DIGEST_SCHEDULE=off leaves them to `npm run alerts -- send` (a cron job, say).
 const digests =
   digestSchedule === 'on'

@@ -2,7 +2,7 @@
 // returns when it will not do what was asked, in the domain's words: what kind of "no" it is, the
 // message the member reads, and the field it is about. It speaks no HTTP: the one table that maps
 // each kind to a status code, and the one answer (the form's page again, or JSON), are in
-// server/forms/refusal.ts. An Error, so Hono hands a thrown one to the app's error handler.
+// server/http/forms/refusal.ts. An Error, so Hono hands a thrown one to the app's error handler.
 import type { z } from 'zod';
 import type { FormPhoto } from '../src/schemas/ad-form.ts';
 import { firstProblem } from '../src/schemas/signup.ts';

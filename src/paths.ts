@@ -124,13 +124,13 @@ export const isApiPath = (pathname: string) =>
   pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
 
 /**
- * Every endpoint of the API, each declared once as the Hono route pattern server/routes/ registers
+ * Every endpoint of the API, each declared once as the Hono route pattern server/http/routes/ registers
  * (`:id{[0-9]+}`: digits only); the functions below build the URLs forms, scripts and pages use.
  */
 export const apiRoutes = {
   /** Everything under the API: its middleware and the unknown endpoint's 404. */
   any: '/api/*',
-  // Accounts (server/routes/accounts.ts, email-links.ts, member-data.ts).
+  // Accounts (server/http/routes/accounts.ts, email-links.ts, member-data.ts).
   signup: '/api/signup',
   signin: '/api/signin',
   signout: '/api/signout',
@@ -142,30 +142,30 @@ export const apiRoutes = {
   reset: '/api/reset',
   accountData: '/api/account/data',
   deleteAccount: '/api/account/delete',
-  // Posting and the member's ads (server/routes/posting.ts).
+  // Posting and the member's ads (server/http/routes/posting.ts).
   ads: '/api/ads',
   /** A state's cities, for the posting form's script: `?state=`. */
   adCities: '/api/ads/cities',
   editAd: '/api/ads/:id/edit',
   deleteAd: '/api/ads/:id/delete',
   renewAd: '/api/ads/:id/renew',
-  // Photos through the server (server/routes/photos.ts): one size, and the blurred rendering.
+  // Photos through the server (server/http/routes/photos.ts): one size, and the blurred rendering.
   photoSize: '/api/photos/:id{[0-9]{1,15}}/:width{[0-9]{1,5}}',
   blurredPhoto: '/api/photos/:id{[0-9]{1,15}}/blurred',
-  // Saved searches (server/routes/saved-searches.ts): the search's query string travels along.
+  // Saved searches (server/http/routes/saved-searches.ts): the search's query string travels along.
   savedSearches: '/api/saved-searches',
   deleteSavedSearch: '/api/saved-searches/:id/delete',
-  // Messages (server/routes/messages.ts).
+  // Messages (server/http/routes/messages.ts).
   messages: '/api/messages',
   reply: '/api/messages/:id{[0-9]+}/reply',
   block: '/api/messages/:id{[0-9]+}/:action{block|unblock}',
-  // Reports (server/routes/reports.ts): filing one, and a moderator resolving a group.
+  // Reports (server/http/routes/reports.ts): filing one, and a moderator resolving a group.
   reports: '/api/reports',
   moderateReports: '/api/moderate/reports',
-  // Appeals (server/routes/appeals.ts): the member's, and a moderator's decision on one.
+  // Appeals (server/http/routes/appeals.ts): the member's, and a moderator's decision on one.
   appeal: '/api/decisions/:id/appeal',
   decideAppeal: '/api/moderate/appeals/:id/decide',
-  // The moderation queue (server/routes/moderation.ts).
+  // The moderation queue (server/http/routes/moderation.ts).
   approveAd: '/api/moderate/ads/:id/approve',
   rejectAd: '/api/moderate/ads/:id/reject',
   removeAd: '/api/moderate/ads/:id/remove',

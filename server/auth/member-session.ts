@@ -1,10 +1,10 @@
-// The HTTP side of the account workflows (server/account/): the session a sign-up or sign-in
+// The HTTP side of the account workflows (server/accounts/): the session a sign-up or sign-in
 // starts (a row and its cookies, session-cookie.ts), sign-out, this browser remembered as one of the
 // account's known browsers (known-browser.ts), the cookies cleared when the account's sessions end,
 // and who sent the request as the workflows ask it (its address, its known browser).
-import type { Requester } from '../account/password-check.ts';
-import type { AppContext } from '../app-env.ts';
-import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../client-address.ts';
+import type { Requester } from '../accounts/password-check.ts';
+import type { AppContext } from '../http/app-env.ts';
+import { clientAddress, isHttps, rateLimitKey, type ProxyTrust } from '../http/client-address.ts';
 import type { Store } from '../store/store.ts';
 import { knownBrowsers } from './known-browser.ts';
 import { deleteCookie } from 'hono/cookie';

@@ -15,7 +15,7 @@ export function answeredByApp(method: string, url: URL): boolean {
   // going (their server-read.ts: src/pages/signin/, src/pages/signup/).
   const withNext = [signinPath(), signupPath()].includes(url.pathname);
   if (withNext && localPath(url.searchParams.get('next'))) return true;
-  // A search's Atom feed (server/routes/feeds.ts); a city's, which a build writes as a file, the
+  // A search's Atom feed (server/http/routes/feeds.ts); a city's, which a build writes as a file, the
   // dev app makes on request (dev-app.ts).
   if (routes.searchFeed.match(url.pathname) || routes.cityFeed.match(url.pathname)) return true;
   return onRequest.some((page) => page.route.match(url.pathname));

@@ -1,5 +1,5 @@
 // `npm run dev`: Vike renders the prerendered pages as it always has, and the Hono app
-// (server/app.ts, through server/dev/dev-app.ts) answers the rest as the server does: the API and
+// (server/http/app.ts, through server/dev/dev-app.ts) answers the rest as the server does: the API and
 // the pages rendered on request, with sessions, on a development database (DATABASE_PATH, default
 // data/dev.sqlite) and the mail outbox (MAIL_OUTBOX_DIR, default data/outbox/). An approved ad
 // compiles the content again (dev-publisher.ts).

@@ -1,5 +1,5 @@
 // What a member does in messaging (docs/product.md section 7), as the message endpoints ask it
-// (server/routes/messages.ts): start a conversation about an ad, write in one of theirs, block or
+// (server/http/routes/messages.ts): start a conversation about an ad, write in one of theirs, block or
 // unblock its other side. Each checks who writes and what they wrote, in the order a member
 // meets the refusals (signed in, a verified email, an ad that takes replies, the message itself),
 // does it in one unit of work (conversations.ts), and mails the recipient when the message is the

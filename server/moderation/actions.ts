@@ -3,7 +3,7 @@
 // photos.ts: one unit of work, refused with a thrown Refusal when it changed nothing), then what
 // follows it once that unit of work is over: the bytes of the photo sizes it deleted go from the
 // photo storage, the member is mailed, the site is published when it changed. The answers (the
-// queue's notice, the JSON) are the route's (server/routes/moderation.ts).
+// queue's notice, the JSON) are the route's (server/http/routes/moderation.ts).
 import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
 import type { BanAccountInput, RejectAdInput } from '../../src/schemas/moderation.ts';
 import type { Mailer } from '../mail/mailer.ts';

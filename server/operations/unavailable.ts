@@ -4,11 +4,11 @@
 // site needs no database and keeps serving. Nothing is kept in a broken state: the next request
 // tries the database again (PostgreSQL's pool opens new connections once it is back).
 import type { Context } from 'hono';
-import type { AppEnv } from '../app-env.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { reasonOf } from '../store/engine.ts';
 import { Refusal } from '../refusal.ts';
-import { type AnswerRefusal } from '../forms/refusal.ts';
-import { isFormSubmission } from '../forms/submission.ts';
+import { type AnswerRefusal } from '../http/forms/refusal.ts';
+import { isFormSubmission } from '../http/forms/submission.ts';
 import { isApiPath } from '../../src/paths.ts';
 
 export const DATABASE_UNAVAILABLE =
@@ -46,7 +46,7 @@ export function databaseUnavailable(settings: UnavailableSettings) {
     const isApi = isApiPath(c.req.path);
     const browser = isFormSubmission(c);
     if (isApi && browser && c.get('formPage')) {
-      // The form's page with the message, as every refused form (server/forms/refusal.ts). It
+      // The form's page with the message, as every refused form (server/http/forms/refusal.ts). It
       // reads the member, which may be what failed: rendered as for a visitor signed out, unless
       // that page is for members only (then it would send them to sign in: the plain page below).
       const lookup = c.var.member;

@@ -1,5 +1,5 @@
 // Photos leaving for good (docs/product.md section 10): with their ad when its member deletes it,
-// with the account (server/account/delete-account.ts), and by the sweeps (sweeps.ts). The rows go
+// with the account (server/accounts/delete-account.ts), and by the sweeps (sweeps.ts). The rows go
 // in the store; the bytes of their sizes go from the photo storage after, and only those no other
 // photo's size uses (a key is the bytes' digest: two members' identical photos share it).
 // Every step is idempotent: a photo or a key already gone is nothing to do, so two instances

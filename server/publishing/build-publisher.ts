@@ -1,5 +1,5 @@
 // The server's publisher (publisher.ts): runs the incremental build of the site it serves, the
-// build's own steps as `npm run build` runs them ({out}/server/build.mjs, src/build/build.ts),
+// build's own steps as `npm run build` runs them ({out}/server/build.mjs, pipeline/build.ts),
 // without Vite: a publish never rebuilds the client assets, it compiles the content with the live
 // member ads of the database and rewrites the pages that changed (each file replaced whole).
 // - One build at a time. Requests that arrive while a build runs wait for the next one, which

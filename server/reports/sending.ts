@@ -4,7 +4,7 @@
 // reporter (targets.ts), its reason checked, then filed (filing.ts), and, when it hid a member's
 // ad, the member mailed its statement of reasons (once: one report hides it; never who reported)
 // and the site published. Every refusal is a thrown Refusal; the answers are the route's
-// (server/routes/reports.ts).
+// (server/http/routes/reports.ts).
 import { utcDay } from '../../src/days.ts';
 import { CONVERSATION_REPORT_REASONS, REPORTS_PER_HOUR } from '../../src/schemas/report-reasons.ts';
 import type { ReportInput } from '../../src/schemas/report.ts';

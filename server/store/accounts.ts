@@ -22,7 +22,7 @@ export interface AccountRow {
   bannedAt: string | null;
 }
 
-/** The lock a new account's id is taken under (server/account/new-account.ts). */
+/** The lock a new account's id is taken under (server/accounts/new-account.ts). */
 export const NEW_ACCOUNT_ID_LOCK = 'accounts:new-id';
 
 export interface AccountStore {

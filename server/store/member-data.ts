@@ -1,5 +1,5 @@
 // The member's own data (docs/product.md section 8): everything Download my data puts in the file,
-// and what Delete my account removes (server/account/delete-account.ts decides whether it may).
+// and what Delete my account removes (server/accounts/delete-account.ts decides whether it may).
 //
 // What a deletion does follows the ON DELETE rules of migration 5: deleting the accounts row takes
 // its sessions, remembered browsers, emailed-link tokens, ads, photos (migration 8; their bytes are

@@ -4,7 +4,7 @@
 // - PostgreSQL: one REPEATABLE READ, READ ONLY transaction (every query sees the database as it
 //   was at the first one).
 // - SQLite: one read transaction (WAL: the reader keeps its snapshot while the server writes).
-// The build (src/build/compile/database-ad-source.ts) reads the keys of every ad, and the rows of
+// The build (pipeline/compile/database-ad-source.ts) reads the keys of every ad, and the rows of
 // only the ranges of ids whose keys changed since it last read them.
 //
 // It reads databases of any version, as `npm start` builds before the server migrates: without

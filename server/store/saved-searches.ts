@@ -1,6 +1,6 @@
 // Saved searches (table saved_searches; docs/product.md section 11): a member's search, mailed as
 // a digest of its new ads at most once a day. The rules (at most 10, who may save, what a digest
-// lists) are server/alerts/'s; this part stores, and lets exactly one instance claim each digest.
+// lists) are server/saved-searches/'s; this part stores, and lets exactly one instance claim each digest.
 import type { ExpressionBuilder } from 'kysely';
 import { isStorableId } from './ids.ts';
 import type { Tables } from './tables.ts';

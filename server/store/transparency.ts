@@ -2,7 +2,7 @@
 // decision_statements, appeals and reports: counts by month and by what the report breaks them
 // down by, never a row about a person or an ad. Durations come as counts by tenth of an hour, so
 // the build finds the medians without reading one row a decision
-// (src/build/compile/transparency-report.ts). Read within the build's snapshot
+// (pipeline/compile/transparency-report.ts). Read within the build's snapshot
 // (published-ads.ts), on a database of any version: a table not there yet counts nothing.
 import { sql, type Kysely } from 'kysely';
 import type { StoreContext } from './store.ts';

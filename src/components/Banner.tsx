@@ -30,7 +30,7 @@ export function FormProgress({ text }: { text?: string }) {
 
 /**
  * Where a form shows its request error. Prerendered empty; the server fills it when a form post
- * without JavaScript is refused (server/forms/refusal.ts), the interactive form renders into it.
+ * without JavaScript is refused (server/http/forms/refusal.ts), the interactive form renders into it.
  */
 export function FormStatus({ error }: { error?: string }) {
   return (

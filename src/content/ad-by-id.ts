@@ -5,7 +5,7 @@
 // grow with them.
 //
 // A publish replaces the state files and then the id index under a running server (renamed into
-// place a few renames apart: src/build/compile/state-ad-files.ts, commit). A line is taken only if
+// place a few renames apart: pipeline/compile/state-ad-files.ts, commit). A line is taken only if
 // it is whole and is this ad's: exactly one line where the index said, starting with this id.
 // Between those renames a reader may hold an index of one version and a state file of the other;
 // it then looks again, with the index as it is by then. Should it still not agree (a publish that

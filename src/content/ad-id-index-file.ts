@@ -1,7 +1,7 @@
 // The id index the content step writes beside the state files ({compiled}/ads/ids.idx): where each
 // published ad is, by id, so that a page that names only an ad's id (`/report?ad=…`,
 // `/messages/new?ad=…`) reads that one line of its state's file and nothing else. Written only by
-// src/build/compile/ad-id-index.ts, read by src/content/ad-by-id.ts; what both sides agree on is
+// pipeline/compile/ad-id-index.ts, read by src/content/ad-by-id.ts; what both sides agree on is
 // here.
 //
 // A binary file, little-endian, searched where it lies (a few positioned reads, nothing loaded):

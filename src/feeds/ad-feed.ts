@@ -1,8 +1,8 @@
 // What a feed of ads says (docs/product.md section 11): for each ad, what its page shows and
 // nothing more: its title, the start of its description as plain text, its permanent URL, its
 // posting day and its city (and "Sample ad" where the page shows that badge). City feeds are
-// written by the build (src/build/prerender/), search feeds by the server
-// (server/search/search-feeds.ts).
+// written by the build (pipeline/prerender/), search feeds by the server
+// (search/search-feeds.ts).
 import { ADS_PER_PAGE, adPath, cityFeedPath, cityPath } from '../paths.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import { EMPTY_FEED_UPDATED, type AtomEntry, type AtomFeed } from './atom.ts';

@@ -1,15 +1,15 @@
 // The page registry: every folder of src/pages/, read from the files Vike itself routes the dev
 // server with (+route.ts, +data.ts, +Page.tsx) and the pages it prerenders (+prerenderUrls.ts).
 // The prerenderer reads it, and so does the server for the pages it renders on request (a folder
-// without +prerenderUrls.ts: member pages, emailed links; docs/product.md sections 6–9; server/pages.ts);
+// without +prerenderUrls.ts: member pages, emailed links; docs/product.md sections 6–9; server/http/pages.ts);
 // adding a page means adding a folder. It lists the folders with Vite's import.meta.glob, so it
 // runs where Vite builds or serves the code: the build's steps and the server (entries of Vite's
-// server build, src/build/build-steps.ts), the dev server, Vitest.
+// server build, pipeline/build-steps.ts), the dev server, Vitest.
 //
 // Pages rendered on request get `request` in their data context (src/pages/request.ts): the
 // signed-in member, the query, a refused form's message and values, and what the server read for
 // the page (`request.read`: the folder's server-read.ts, which the server finds the same way,
-// by folder, in server/pages.ts; this registry never loads it, so pages never load the server).
+// by folder, in server/http/pages.ts; this registry never loads it, so pages never load the server).
 // A page whose data says `access: 'members'` (renderer/page-shell.ts) is only rendered for a
 // signed-in member; anyone else is sent to /signin?next=… and back. Its data hook still copes
 // without a request (prerendering).

@@ -1,7 +1,7 @@
 // What a page rendered on request learns from its request (docs/product.md section 3: member pages are
 // rendered by the server on each request): the query, the signed-in member, a refused form, and
 // what the server read for the page (`read`, typed by the page's own view type: the folder's
-// server-read.ts gives it). The server (server/pages.ts) builds it and hands it to the page's data
+// server-read.ts gives it). The server (server/http/pages.ts) builds it and hands it to the page's data
 // hook as `request`, beside `routeParams` (on the dev server too: server/dev/); prerendered pages
 // get none. Pages read only this: they never import the server (nor their own server-read.ts).
 import type { FormPhoto } from '../schemas/ad-form.ts';

@@ -5,7 +5,7 @@
 // told at sign-in. Then axe-core and screenshots of /moderate and /moderate/log at 390 and 1280 px.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ACCOUNT_CLOSED } from '../../server/account/sign-in.ts';
+import { ACCOUNT_CLOSED } from '../../server/accounts/sign-in.ts';
 import { gotoEnhanced, shownText, submitWithFetch } from '../helpers/browser-waits.ts';
 import {
   mailTo,

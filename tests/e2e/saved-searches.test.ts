@@ -5,7 +5,10 @@
 // SAVED_SEARCH_SCREENSHOTS_DIR (default /tmp/localboard-saved-search-screenshots).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { UNSUBSCRIBE_SECRET, unsubscribeToken } from '../../server/alerts/saved-searches.ts';
+import {
+  UNSUBSCRIBE_SECRET,
+  unsubscribeToken,
+} from '../../server/saved-searches/saved-searches.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpAndVerify, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';

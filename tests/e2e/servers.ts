@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../server/app.ts';
+import { createApp } from '../../server/http/app.ts';
 import { openSqliteStore } from '../../server/store/open-store.ts';
 import { getSite } from '../../src/content/index.ts';
 import { testMailer } from '../helpers/mail.ts';

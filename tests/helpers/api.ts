@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type AppOptions } from '../../server/app.ts';
+import { createApp, type AppOptions } from '../../server/http/app.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
 import type { StoreHandle } from '../../server/store/store.ts';
 import type { Mailer } from '../../server/mail/mailer.ts';

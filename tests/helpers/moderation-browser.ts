@@ -2,7 +2,7 @@
 // build, and a browser context signed in as a moderator (to approve what the members post).
 import type { Browser, BrowserContext } from 'playwright-core';
 import { expect } from 'vitest';
-import { makeModerator } from '../../server/moderator-command.ts';
+import { makeModerator } from '../../server/moderation/moderator-command.ts';
 import { launchChromium, siteDir } from '../e2e/support.ts';
 import { signUpAndVerify, signUpWithApi, uniqueEmail } from './e2e-members.ts';
 import { startModerationServer, type ModerationServer } from './moderation-server.ts';

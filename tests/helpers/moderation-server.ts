@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../server/app.ts';
+import { createApp } from '../../server/http/app.ts';
 import type { StoreHandle } from '../../server/store/store.ts';
 import { getSite } from '../../src/content/index.ts';
 import { GENEROUS_LIMITS } from './api.ts';

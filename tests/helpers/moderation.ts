@@ -1,12 +1,12 @@
 // Moderation tests: members made by signing up through the API, moderators by the operator's
-// command code (server/moderator-command.ts), member ads inserted as the posting code stores them
+// command code (server/moderation/moderator-command.ts), member ads inserted as the posting code stores them
 // (status 'review', the policy scanner's marks as JSON), and a publisher that records what it was
 // asked to publish (standing in for the build it would run).
 //
 // Rows are read and written through the test's store (`t.store`, `t.sql`: either engine).
 import { expect } from 'vitest';
 import type { Publisher } from '../../server/publishing/publisher.ts';
-import { makeModerator } from '../../server/moderator-command.ts';
+import { makeModerator } from '../../server/moderation/moderator-command.ts';
 import type { Store } from '../../server/store/store.ts';
 import type { PolicyMark } from '../../src/pages/moderation-view.ts';
 import {

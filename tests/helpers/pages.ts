@@ -1,6 +1,6 @@
 // For tests of the pages the server renders on request: their data hooks read the compiled
 // content (brand, chrome), so a small compiled copy of content/ is put in place first.
-import { compileContent } from '../../src/build/compile/compile.ts';
+import { compileContent } from '../../pipeline/compile/compile.ts';
 import { useContent } from '../../src/content/index.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { makeTestApp, type TestApp, type TestAppOptions } from './api.ts';

@@ -1,7 +1,7 @@
 // The test app of a file's tests on the compiled content fixture with its ads published in memory,
 // as the site's pages and the routes that look an ad up by id (reports, replies) find them.
 import { afterAll, beforeAll } from 'vitest';
-import { collectAds, compileContent } from '../../src/build/compile/compile.ts';
+import { collectAds, compileContent } from '../../pipeline/compile/compile.ts';
 import { useContent } from '../../src/content/index.ts';
 import { makeTestApp, type TestApp, type TestAppOptions } from './api.ts';
 import { makeContentFixture, writeFixtureFile } from './content-fixture.ts';

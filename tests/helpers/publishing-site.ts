@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { createApp } from '../../server/app.ts';
+import { createApp } from '../../server/http/app.ts';
 import type { StoreHandle } from '../../server/store/store.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { getSite, useCompiledContentDir } from '../../src/content/index.ts';

@@ -1,4 +1,4 @@
-// The route handlers of server/routes/, found in the source with the TypeScript compiler: the
+// The route handlers of server/http/routes/, found in the source with the TypeScript compiler: the
 // function given to `app.get/post/on/all(...)` (its last argument), or, for a form endpoint, the
 // handler given to `form.action(spec, handler)`. With each, its length in lines as written, and
 // what a handler should no longer hold (try/catch, a form-or-JSON branch). Read by the
@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 
 export interface RouteHandler {
-  /** `server/routes/posting.ts:218` */
+  /** `server/http/routes/posting.ts:218` */
   at: string;
   /** `POST /:id/edit` */
   name: string;
@@ -18,7 +18,7 @@ export interface RouteHandler {
 
 const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'all', 'on', 'use']);
 
-export function routeHandlers(folder = 'server/routes'): RouteHandler[] {
+export function routeHandlers(folder = 'server/http/routes'): RouteHandler[] {
   return readdirSync(folder)
     .filter((file) => file.endsWith('.ts'))
     .sort()

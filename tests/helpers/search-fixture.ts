@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { compileToDisk } from '../../src/build/compile/compile-to-disk.ts';
-import { MEMBER_ADS_FOLDER, readMemberAds } from '../../src/build/compile/database-ad-source.ts';
+import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
+import { MEMBER_ADS_FOLDER, readMemberAds } from '../../pipeline/compile/database-ad-source.ts';
 import { useCompiledContentDir, type CompiledAd } from '../../src/content/index.ts';
 import { AD_COLUMNS } from '../../src/schemas/ad.ts';
 import { makeTestApp, type TestApp } from './api.ts';

@@ -1,4 +1,4 @@
-// The id index the content step writes (.content/ads/ids.idx, src/build/compile/ad-id-index.ts),
+// The id index the content step writes (.content/ads/ids.idx, pipeline/compile/ad-id-index.ts),
 // as the server reads it (src/content/ad-by-id.ts): every published ad found by id, and nothing
 // else; kept right by the incremental compile as ads are added and removed and a state loses its
 // last ad; made from the state files of a compile that came before it; and, read while a publish
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { compileToDisk } from '../../src/build/compile/compile-to-disk.ts';
+import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import { adIdIndexFile, stateIdsFile } from '../../src/content/ad-id-index-file.ts';
 import {

@@ -5,7 +5,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { compileToDisk } from '../../src/build/compile/compile-to-disk.ts';
+import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
 import { findPublishedAd } from '../../src/content/ad-by-id.ts';
 import {
   adIdsForCity,

@@ -1,6 +1,6 @@
 // One ads file of 100,000 rows (50 MB), as an editor's bulk import gives it. The compiler used to
 // read an ads file whole and died of heap exhaustion on this one under the build's heap cap
-// (src/build/build.ts runs the content step with --max-old-space-size=160 --max-semi-space-size=2);
+// (pipeline/build.ts runs the content step with --max-old-space-size=160 --max-semi-space-size=2);
 // it now reads files a few MB at a time. And however the same ads are split across files, one file,
 // one a state or many small ones, the compiled content is the same, byte for byte.
 import { execFile } from 'node:child_process';
@@ -12,7 +12,7 @@ import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateBenchAds, readWeightedCities } from '../../bench/ads.ts';
 import type { GeneratedAd } from '../../bench/generate-ads.ts';
-import { compileToDisk } from '../../src/build/compile/compile-to-disk.ts';
+import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
 import { AD_COLUMNS } from '../../src/schemas/ad.ts';
 import type { AdsIndex } from '../../src/schemas/compiled-content.ts';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
@@ -20,7 +20,7 @@ import { makeContentFixture } from '../helpers/content-fixture.ts';
 const root = join(import.meta.dirname, '..', '..');
 const BUILD_DATE = '2026-11-22';
 const ADS = 100_000;
-/** The content step's Node flags in src/build/build.ts. */
+/** The content step's Node flags in pipeline/build.ts. */
 const STEP_NODE_OPTIONS = ['--max-old-space-size=160', '--max-semi-space-size=2'];
 
 let work: string;

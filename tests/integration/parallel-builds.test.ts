@@ -1,8 +1,8 @@
 // Builds into different output folders share nothing (Vite's output, the steps they run, the site,
 // the manifest and the compiled content all live in their own folders) but a short lock around
-// Vite itself (src/build/file-lock.mjs says why), so two can run at once: both succeed and produce
+// Vite itself (pipeline/file-lock.mjs says why), so two can run at once: both succeed and produce
 // the same site. Each build is one process from start to end: it becomes each of its steps in turn
-// (src/build/hand-over.ts), so no step's memory ever adds to a waiting one's.
+// (pipeline/hand-over.ts), so no step's memory ever adds to a waiting one's.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { readMemberAds } from '../../src/build/compile/database-ad-source.ts';
+import { readMemberAds } from '../../pipeline/compile/database-ad-source.ts';
 import { insertMemberAd } from '../helpers/member-ads.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
 

@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../server/app.ts';
+import { createApp } from '../../server/http/app.ts';
 import { decideAppeal, fileAppeal } from '../../server/moderation/appeals.ts';
 import { removePhoto } from '../../server/moderation/photos.ts';
 import { keepUploadedPhoto } from '../../server/photos/keep-photo.ts';

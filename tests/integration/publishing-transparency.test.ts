@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../server/app.ts';
+import { createApp } from '../../server/http/app.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { useCompiledContentDir } from '../../src/content/index.ts';
 import { outputFileForPath, transparencyCsvPath, transparencyPath } from '../../src/paths.ts';

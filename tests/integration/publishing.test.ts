@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../server/app.ts';
+import { createApp } from '../../server/http/app.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, cityPath, outputFileForPath, statePath } from '../../src/paths.ts';
 import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../server/app.ts';
+import { createApp } from '../../server/http/app.ts';
 import { openSqliteStore } from '../../server/store/open-store.ts';
 import type { StoreHandle } from '../../server/store/store.ts';
 import { testMailer } from '../helpers/mail.ts';

@@ -1,5 +1,5 @@
 // What the server reads for /account (its server read, server-read.ts, from
-// server/account/account-view.ts): the member's own ads, saved searches, the decisions about them
+// server/accounts/account-view.ts): the member's own ads, saved searches, the decisions about them
 // (statements of reasons, with where their appeals stand) and the reports they sent. Types only:
 // pages never import the server.
 import type { MemberAdView } from '../../schemas/member-ad-view.ts';

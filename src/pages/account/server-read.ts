@@ -1,7 +1,7 @@
-// /account's server read (server/page-read.ts), for the signed-in member: their own ads and saved
-// searches, the decisions about them and the reports they sent (server/account/account-view.ts).
-import { accountView } from '../../../server/account/account-view.ts';
-import { pageRead } from '../../../server/page-read.ts';
+// /account's server read (server/http/page-read.ts), for the signed-in member: their own ads and saved
+// searches, the decisions about them and the reports they sent (server/accounts/account-view.ts).
+import { accountView } from '../../../server/accounts/account-view.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import { utcDay } from '../../days.ts';
 import type { AccountView } from './account-view.ts';
 

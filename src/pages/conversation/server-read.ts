@@ -1,9 +1,9 @@
-// /messages/{id}'s server read (server/page-read.ts), for the signed-in member: a page of their
+// /messages/{id}'s server read (server/http/page-read.ts), for the signed-in member: a page of their
 // conversation (`?before={message id}`: the page before that message; none: the newest), whose
 // opening marks the other side's messages read. A conversation that is not the member's is the
 // same 404 as one that does not exist.
 import { conversationView } from '../../../server/messages/views.ts';
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import { utcDay } from '../../days.ts';
 import { idOf } from '../../ids.ts';
 import { CONVERSATION_PAGE_SIZE, type ConversationPageView } from '../messages-view.ts';

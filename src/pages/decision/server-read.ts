@@ -1,9 +1,9 @@
-// /account/decisions/{id}'s server read (server/page-read.ts): the statement of reasons of one
+// /account/decisions/{id}'s server read (server/http/page-read.ts): the statement of reasons of one
 // decision, for its member, signed in or carrying the key of the decision's mail (a banned member
 // cannot sign in); to anyone else, as to an unknown id, the page's "not found", 404.
 import { statementFor } from '../../../server/moderation/appeals.ts';
 import { statementView } from '../../../server/moderation/statement-view.ts';
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import { idOf } from '../../ids.ts';
 import type { DecisionView } from './decision-view.ts';
 

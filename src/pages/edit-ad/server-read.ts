@@ -1,6 +1,6 @@
-// /account/ads/{id}/edit's server read (server/page-read.ts), for the signed-in member: their ad of
+// /account/ads/{id}/edit's server read (server/http/page-read.ts), for the signed-in member: their ad of
 // that id, with its photos and its newest statement of reasons; another member's id, or an unknown one, is the page's "not found", 404.
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import { memberAdView } from '../../../server/posting/ad-view.ts';
 import { utcDay } from '../../days.ts';
 import { idOf } from '../../ids.ts';

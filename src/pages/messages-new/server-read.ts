@@ -1,8 +1,8 @@
-// /messages/new?ad={id}'s server read (server/page-read.ts), for the signed-in member: the reply
+// /messages/new?ad={id}'s server read (server/http/page-read.ts), for the signed-in member: the reply
 // form of the ad (or why there is none, 404 for an unknown ad); the member's own conversation
 // about that ad instead, if they have one (a redirect to it; not for a refused form, shown again).
 import { newMessageTarget } from '../../../server/messages/views.ts';
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import { utcDay } from '../../days.ts';
 import { idOf } from '../../ids.ts';
 import { conversationPath } from '../../paths.ts';

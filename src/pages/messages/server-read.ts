@@ -1,6 +1,6 @@
-// /messages's server read (server/page-read.ts), for the signed-in member: their inbox.
+// /messages's server read (server/http/page-read.ts), for the signed-in member: their inbox.
 import { inboxView } from '../../../server/messages/views.ts';
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import type { InboxView } from '../messages-view.ts';
 
 export const read = pageRead<InboxView>({

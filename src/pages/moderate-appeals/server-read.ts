@@ -1,7 +1,7 @@
-// /moderate/appeals' server read (server/page-read.ts), for moderators only: the open appeals,
+// /moderate/appeals' server read (server/http/page-read.ts), for moderators only: the open appeals,
 // oldest first (server/moderation/appeals-view.ts).
 import { appealsView } from '../../../server/moderation/appeals-view.ts';
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import type { ModerateAppealsView } from './appeals-view.ts';
 
 export const read = pageRead<ModerateAppealsView>({

@@ -1,7 +1,7 @@
-// /moderate/reports's server read (server/page-read.ts), for moderators only: the open reports,
+// /moderate/reports's server read (server/http/page-read.ts), for moderators only: the open reports,
 // grouped (server/reports/views.ts), and the ban's confirmation when asked for or when its form
 // was refused (server/reports/ban-confirm.ts).
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import { banConfirmOf } from '../../../server/reports/ban-confirm.ts';
 import { reportsView } from '../../../server/reports/views.ts';
 import type { ModerationReportsView } from '../report-view.ts';

@@ -1,7 +1,7 @@
-// /moderate's server read (server/page-read.ts), for moderators only: the queue
+// /moderate's server read (server/http/page-read.ts), for moderators only: the queue
 // (server/moderation/queue-view.ts), and the ban's confirmation when asked for (`?ban={account
 // id}`) or when the ban's form was refused (a POST to /api/moderate/accounts/{id}/ban).
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import { queueView } from '../../../server/moderation/queue-view.ts';
 import type { ModerationQueueView } from '../moderation-view.ts';
 

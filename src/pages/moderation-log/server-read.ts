@@ -1,7 +1,7 @@
-// /moderate/log's server read (server/page-read.ts), for moderators only: a page of the log
+// /moderate/log's server read (server/http/page-read.ts), for moderators only: a page of the log
 // (`?page=`; server/moderation/log-view.ts).
 import { logView } from '../../../server/moderation/log-view.ts';
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import type { ModerationLogView } from '../moderation-view.ts';
 
 export const read = pageRead<ModerationLogView>({

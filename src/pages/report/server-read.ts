@@ -1,7 +1,7 @@
-// /report's server read (server/page-read.ts), for anyone: the ad or conversation reported, as
+// /report's server read (server/http/page-read.ts), for anyone: the ad or conversation reported, as
 // found for this visitor (server/reports/targets.ts), from the query or from the refused form;
 // 404 for one unknown to them. `?sent=1`, the thank-you page, reads nothing.
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import { findTarget } from '../../../server/reports/targets.ts';
 import { utcDay } from '../../days.ts';
 import type { ReportTarget } from '../report-view.ts';

@@ -1,6 +1,6 @@
-// /reset?token=…'s server read (server/page-read.ts): what the emailed link's token is now, from the
+// /reset?token=…'s server read (server/http/page-read.ts): what the emailed link's token is now, from the
 // link, or from the refused form that carried it.
-import { pageRead } from '../../../server/page-read.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import type { LinkState } from '../request.ts';
 
 export const read = pageRead<LinkState>({

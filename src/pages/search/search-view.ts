@@ -11,7 +11,7 @@ export interface SearchView {
   fieldErrors: Readonly<Partial<Record<SearchField, string>>>;
   /** Absent when the parameters were refused. */
   results?: {
-    /** How many ads match, counted up to a limit (server/db/search-index.ts). */
+    /** How many ads match, counted up to a limit (search/search-index.ts). */
     total: number;
     /** More ads than `total` match: the count stopped there. */
     more: boolean;
@@ -22,7 +22,7 @@ export interface SearchView {
     order: 'match' | 'newest';
     /**
      * Best match was asked for (the default with words) but too many ads match to rank them
-     * (server/db/search-index.ts countedMax): these are newest first.
+     * (search/search-index.ts countedMax): these are newest first.
      */
     matchUnavailable: boolean;
     /** The most results ranked by best match. */

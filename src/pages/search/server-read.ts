@@ -1,9 +1,9 @@
-// /search's server read (docs/product.md section 9; server/page-read.ts): the query string checked
-// (searchQuery.ts), the search run on the index the build wrote (server/db/search-index.ts), and
+// /search's server read (docs/product.md section 9; server/http/page-read.ts): the query string checked
+// (searchQuery.ts), the search run on the index the build wrote (search/search-index.ts), and
 // the page's view with both. Refused parameters, or a page past the last, are the form again with
 // the message beside the field, status 400; never an error page.
-import { UnsearchableWords } from '../../../server/db/search-index.ts';
-import { pageRead, type PageReading } from '../../../server/page-read.ts';
+import { UnsearchableWords } from '../../../search/search-index.ts';
+import { pageRead, type PageReading } from '../../../server/http/page-read.ts';
 import { ADS_PER_PAGE } from '../../paths.ts';
 import type { SearchView } from './search-view.ts';
 import { parseSearchQuery } from './searchQuery.ts';

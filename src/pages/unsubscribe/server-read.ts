@@ -1,12 +1,12 @@
-// /unsubscribe/{token}'s server read (server/page-read.ts): the saved search the digest's link is
+// /unsubscribe/{token}'s server read (server/http/page-read.ts): the saved search the digest's link is
 // for, or 404, the page saying the link no longer works. The POST's answer (the button) says
-// itself what it did (server/routes/unsubscribe.ts).
+// itself what it did (server/http/routes/unsubscribe.ts).
 import {
   savedSearchOfLink,
   UNSUBSCRIBE_GONE,
   unsubscribeView,
-} from '../../../server/alerts/unsubscribe-links.ts';
-import { pageRead } from '../../../server/page-read.ts';
+} from '../../../server/saved-searches/unsubscribe-links.ts';
+import { pageRead } from '../../../server/http/page-read.ts';
 import type { UnsubscribeView } from './unsubscribe-view.ts';
 
 export const read = pageRead<UnsubscribeView>({

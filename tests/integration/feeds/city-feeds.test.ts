@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { staticSite } from '../../../server/static-site.ts';
+import { staticSite } from '../../../server/http/static-site.ts';
 import { readAtom } from '../../helpers/atom-checks.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');

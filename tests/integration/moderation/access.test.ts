@@ -3,7 +3,7 @@
 // an unknown API path, byte for byte, to visitors and to members; nothing changes. A moderator sees
 // the pages; the role taken away, they are hidden again at once.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { makeModerator, moderatorCommand } from '../../../server/moderator-command.ts';
+import { makeModerator, moderatorCommand } from '../../../server/moderation/moderator-command.ts';
 import { FORM_TYPE, JSON_TYPE, ORIGIN } from '../../helpers/api.ts';
 import {
   getPage,

@@ -3,7 +3,7 @@
 // change in the rows, the log rows they write, the mails the member gets and the publishing they
 // ask for. The queue itself: oldest first, marks highlighted, the poster's history.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ACCOUNT_CLOSED } from '../../../server/account/sign-in.ts';
+import { ACCOUNT_CLOSED } from '../../../server/accounts/sign-in.ts';
 import {
   cookieHeader,
   ORIGIN,

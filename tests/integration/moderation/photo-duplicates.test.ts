@@ -8,7 +8,7 @@
 // before the index are put in it. Photos are real uploads processed by the worker pool.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { deleteAccount } from '../../../server/account/delete-account.ts';
+import { deleteAccount } from '../../../server/accounts/delete-account.ts';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import {
   DUPLICATE_WINDOW_MS,

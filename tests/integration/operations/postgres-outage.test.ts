@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../server/app.ts';
+import { createApp } from '../../../server/http/app.ts';
 import { hashToken, newSessionToken } from '../../../server/auth/session-cookie.ts';
 import {
   DATABASE_UNAVAILABLE,

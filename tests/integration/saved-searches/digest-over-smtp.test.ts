@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { MAILS_IN_FLIGHT } from '../../../server/alerts/digest.ts';
+import { MAILS_IN_FLIGHT } from '../../../server/saved-searches/digest.ts';
 import { parseMail, type ReadMail } from '../../helpers/mail.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';
 import { alertsEnv, saveSearchAs } from '../../helpers/saved-searches.ts';

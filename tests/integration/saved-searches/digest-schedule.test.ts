@@ -1,9 +1,12 @@
-// The server's digest schedule (server/alerts/digest-schedule.ts): `npm run alerts -- send` as a
+// The server's digest schedule (server/saved-searches/digest-schedule.ts): `npm run alerts -- send` as a
 // child process on the server's database, index and mail settings; one run at a time, however
 // often it is asked; the digest reaches the outbox.
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { scheduleDigests, sourceDigestCommand } from '../../../server/alerts/digest-schedule.ts';
+import {
+  scheduleDigests,
+  sourceDigestCommand,
+} from '../../../server/saved-searches/digest-schedule.ts';
 import { outboxMails } from '../../helpers/mail.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';
 import { alertsEnv, saveSearchAs } from '../../helpers/saved-searches.ts';

@@ -5,9 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { sendDigests } from '../../../server/alerts/digest.ts';
+import { sendDigests } from '../../../server/saved-searches/digest.ts';
 import { createMailer, type Mailer } from '../../../server/mail/mailer.ts';
-import { searchIndex } from '../../../server/db/search-index.ts';
+import { searchIndex } from '../../../search/search-index.ts';
 import type { MailSite } from '../../../server/mail/messages.ts';
 import { outboxMails } from '../../helpers/mail.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';

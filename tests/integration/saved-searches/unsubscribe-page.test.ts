@@ -3,7 +3,10 @@
 // one-click POST (RFC 8058), deletes it signed out; a used, unknown or malformed link is a 404 page
 // saying so. The token is in the path: no caching, no indexing, no Referer.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { UNSUBSCRIBE_SECRET, unsubscribeToken } from '../../../server/alerts/saved-searches.ts';
+import {
+  UNSUBSCRIBE_SECRET,
+  unsubscribeToken,
+} from '../../../server/saved-searches/saved-searches.ts';
 import { cookieHeader, FORM_TYPE, ORIGIN } from '../../helpers/api.ts';
 import { getPage } from '../../helpers/moderation.ts';
 import { makeMember, type TestMember } from '../../helpers/posting.ts';

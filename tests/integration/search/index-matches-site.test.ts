@@ -2,7 +2,7 @@
 // page of it) is exactly what a brute-force filter over the compiled ads finds, in the same order
 // when newest first (no words, or asked for).
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { searchIndex, type SearchIndex } from '../../../server/db/search-index.ts';
+import { searchIndex, type SearchIndex } from '../../../search/search-index.ts';
 import type { CompiledAd } from '../../../src/content/index.ts';
 import { parseSearchQuery, type SearchFilters } from '../../../src/pages/search/searchQuery.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';

@@ -1,7 +1,7 @@
 // /search (docs/product.md section 9) on compiled fixture content: the page the server renders from
 // the search index the compile step wrote, with filters, pagination, and refused parameters.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { searchIndex } from '../../../server/db/search-index.ts';
+import { searchIndex } from '../../../search/search-index.ts';
 import { openTestApp } from '../../helpers/api.ts';
 import { insertMemberAd, setMemberAdStatus } from '../../helpers/member-ads.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
-import { openAccount } from '../../../server/account/new-account.ts';
+import { openAccount } from '../../../server/accounts/new-account.ts';
 import { createHashingPool } from '../../../server/auth/hashing-pool.ts';
 import { passwordHasher } from '../../../server/auth/passwords.ts';
 import { hashToken } from '../../../server/auth/session-cookie.ts';

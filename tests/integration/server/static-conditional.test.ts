@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../server/app.ts';
+import { createApp } from '../../../server/http/app.ts';
 import { openSqliteStore } from '../../../server/store/open-store.ts';
 import type { StoreHandle } from '../../../server/store/store.ts';
 import { testMailer } from '../../helpers/mail.ts';

@@ -1,11 +1,11 @@
 // The member data part of the store, on SQLite and (in the postgres suite) on PostgreSQL: every row
-// the data file is made of, and Delete my account (server/account/delete-account.ts): what goes,
+// the data file is made of, and Delete my account (server/accounts/delete-account.ts): what goes,
 // what stays for the other side, and the id kept from reuse.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deleteAccount } from '../../../server/account/delete-account.ts';
+import { deleteAccount } from '../../../server/accounts/delete-account.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
 
 let dir: string;

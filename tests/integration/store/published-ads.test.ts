@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readMemberAds } from '../../../src/build/compile/database-ad-source.ts';
+import { readMemberAds } from '../../../pipeline/compile/database-ad-source.ts';
 import { makeContentFixture } from '../../helpers/content-fixture.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
 

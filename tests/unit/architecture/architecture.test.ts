@@ -103,9 +103,9 @@ describe('a route handler', () => {
       '}));',
       "app.get('/try', (c) => { try { return c.json({}); } catch { return c.json({}); } });",
     ].join('\n');
-    expect(handlersBreakingTheRule(handlersIn('server/routes/x.ts', text))).toEqual([
-      'server/routes/x.ts:1 POST /long: 14 lines',
-      'server/routes/x.ts:27 GET /try: 1 lines, try/catch',
+    expect(handlersBreakingTheRule(handlersIn('server/http/routes/x.ts', text))).toEqual([
+      'server/http/routes/x.ts:1 POST /long: 14 lines',
+      'server/http/routes/x.ts:27 GET /try: 1 lines, try/catch',
     ]);
   });
 
@@ -117,7 +117,7 @@ describe('a route handler', () => {
 describe('a URL of the API', () => {
   it('written outside src/paths.ts is found, in a string, a template or JSX, not in a comment', () => {
     const files: SourceFile[] = [
-      { path: 'server/routes/x.ts', text: "// POST /api/ads\napp.post('/api/ads', handler);" },
+      { path: 'server/http/routes/x.ts', text: "// POST /api/ads\napp.post('/api/ads', handler);" },
       {
         path: 'src/pages/y/+Page.tsx',
         text: 'export const Y = () => <form action="/api/reports" />;',
@@ -130,7 +130,7 @@ describe('a URL of the API', () => {
       { path: 'src/paths.ts', text: "export const apiRoutes = { ads: '/api/ads' };" },
     ];
     expect(apiLiteralsOutsidePaths(files)).toEqual([
-      "server/routes/x.ts:2 '/api/ads'",
+      "server/http/routes/x.ts:2 '/api/ads'",
       'src/pages/y/+Page.tsx:1 "/api/reports"',
       'src/client/z.ts:1 `/api/photos/${',
       "server/auth/cookie.ts:1 '/api'",

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectAds, compileContent } from '../../../src/build/compile/compile.ts';
-import { formatProblem } from '../../../src/build/compile/report.ts';
+import { collectAds, compileContent } from '../../../pipeline/compile/compile.ts';
+import { formatProblem } from '../../../pipeline/compile/report.ts';
 import {
   makeContentFixture,
   REAL_CONTENT_DIR,

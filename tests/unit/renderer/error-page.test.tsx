@@ -1,6 +1,6 @@
 // The error screens render with the real page component and data builder.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { compileContent } from '../../../src/build/compile/compile.ts';
+import { compileContent } from '../../../pipeline/compile/compile.ts';
 import { useContent } from '../../../src/content/index.ts';
 import ErrorPage from '../../../src/pages/_error/+Page.tsx';
 import { errorPageData } from '../../../src/pages/_error/errorPageData.ts';

@@ -1,4 +1,4 @@
-// The transparency report's numbers (src/build/compile/transparency-report.ts) from the store's
+// The transparency report's numbers (pipeline/compile/transparency-report.ts) from the store's
 // tallies, its CSV (src/transparency/transparency-csv.ts), the page a build without a database
 // shows (zeros, and it says so), and the DSA statement schema's refusals
 // (src/schemas/dsa-statement.ts): the rules the export is held to.
@@ -6,7 +6,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
 import { DataContext } from '../../../renderer/useData.ts';
-import { medianHours, transparencyReport } from '../../../src/build/compile/transparency-report.ts';
+import { medianHours, transparencyReport } from '../../../pipeline/compile/transparency-report.ts';
 import { dsaStatementSchema } from '../../../src/schemas/dsa-statement.ts';
 import { NO_DATABASE_REPORT } from '../../../src/schemas/transparency.ts';
 import { transparencyCsv } from '../../../src/transparency/transparency-csv.ts';

@@ -1,0 +1,59 @@
+// The build's steps run one after the other in one process (docs/benchmarks.md, Issue #32): the
+// starter becomes the content step and the content step becomes the pages step (`process.execve`,
+// Node 22.15 and 24), so no Node process ever waits beside another and the build's memory at any
+// moment is one step's. The steps still to run travel in the environment (NEXT_STEPS_VARIABLE);
+// each step ends with `continueBuild`, which becomes the next one if there is one. ru_maxrss and
+// the process id carry over an execve, so to whoever started the build it is one process whose
+// exit code is the last step's (or the first failing one's: a step that fails exits).
+import { fileURLToPath } from 'node:url';
+import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
+
+/** A step as Node runs it: what the "• Step" line says, its Node arguments, its environment. */
+export interface StepCommand {
+  title: string;
+  /** Node's arguments after the executable: flags, the step's script, the step's arguments. */
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export const NEXT_STEPS_VARIABLE = 'LOCALBOARD_BUILD_NEXT_STEPS';
+
+/** Whether this Node can replace its process by another (execve; not before 22.15). */
+export const canHandOver = (): boolean => typeof process.execve === 'function';
+
+/** The command of one of the build's own steps (pipeline/build-steps.ts). */
+export function buildStepCommand(
+  title: string,
+  step: 'compile-content' | 'prerender-pages',
+  nodeFlags: readonly string[],
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): StepCommand {
+  return {
+    title,
+    args: [...nodeFlags, fileURLToPath(buildStepUrl(step)), ...args],
+    env: { ...env, [STEPS_DIR_VARIABLE]: process.env[STEPS_DIR_VARIABLE], BUILD_STEP: title },
+    cwd,
+  };
+}
+
+/** This process becomes the first of `steps`, handing it the rest: it never returns. */
+export function becomeSteps([first, ...rest]: readonly StepCommand[]): never {
+  if (!first) throw new Error('becomeSteps needs a step');
+  console.log(`• ${first.title}`);
+  const env: NodeJS.ProcessEnv = { ...first.env };
+  delete env[NEXT_STEPS_VARIABLE];
+  if (rest.length > 0) env[NEXT_STEPS_VARIABLE] = JSON.stringify(rest);
+  process.chdir(first.cwd);
+  process.execve!(process.execPath, [process.execPath, ...first.args], env);
+  throw new Error('process.execve returned');
+}
+
+/** At the end of a step: becomes the next step the build handed over, if any; else returns. */
+export function continueBuild(env: NodeJS.ProcessEnv = process.env): void {
+  const json = env[NEXT_STEPS_VARIABLE];
+  if (!json) return;
+  becomeSteps(JSON.parse(json) as StepCommand[]);
+}

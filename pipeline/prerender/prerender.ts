@@ -1,0 +1,237 @@
+// Prerenders the site into `outDir` after the content is compiled and Vite has built the client
+// assets (pipeline/build.ts runs the steps). What to render comes from the page registry: each
+// page folder's groups of pages (render-groups.ts), one render task a group. The main thread and one
+// worker thread on a further core render tasks side by side, each writing a page as soon as it is
+// rendered. Incremental unless `full`: the build manifest says what each group was made from; tasks
+// whose inputs are unchanged are skipped, and only pages whose data changed are written.
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { getSite, useCompiledContentDir } from '../../src/content/index.ts';
+import { NOT_FOUND_FILES } from '../../src/paths.ts';
+import { ErrorPage } from '../../src/pages/registry.ts';
+import { notFoundData } from '../../src/pages/_error/errorPageData.ts';
+import { renderPageHtml } from '../../renderer/renderPageHtml.tsx';
+import {
+  hashOf,
+  pageHashFileOf,
+  readManifest,
+  writeManifest,
+  type BuildManifest,
+  type TaskRecord,
+} from './manifest.ts';
+import { pageAssets } from './page-assets.ts';
+import { joinPageHashes, pageHashes, readPageHashFile } from './page-hashes.ts';
+import { listRenderGroups, type RenderGroup } from './render-groups.ts';
+import { buildStepUrl } from '../build-steps.ts';
+import { replaceFile } from '../replace-file.ts';
+import { removePage } from './remove-page.ts';
+import {
+  partFile,
+  runSharedTasks,
+  type RenderSetting,
+  type TaskRequest,
+  type TaskResult,
+} from './render-task.ts';
+import { robotsTxt, SITEMAP_PARTS_FOLDER, sitemapFiles } from './site-files.ts';
+import type { WorkerInput } from './worker.ts';
+
+export interface PrerenderRequest {
+  /** Vite's build: dist/client and dist/server, or those of another output folder. */
+  viteDir: string;
+  /** Where the pages go (the site's root folder). */
+  outDir: string;
+  manifestFile: string;
+  compiledContentDir: string;
+  /** Fingerprint of the source code: a change means every page is rendered again. */
+  sources: string;
+  full: boolean;
+}
+
+export interface PrerenderSummary {
+  pages: number;
+  written: number;
+  removed: number;
+  /** Files beside the pages (city feeds) looked at, and written this time (their text changed). */
+  files: number;
+  filesWritten: number;
+  threads: number;
+  /** Pages looked at, by page folder. */
+  pagesByKind: Record<string, number>;
+}
+
+/** Below this many pages to look at, a second thread costs more than it saves. */
+const PAGES_WORTH_A_WORKER = 2_000;
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 6 };
+
+export async function prerender(request: PrerenderRequest): Promise<PrerenderSummary> {
+  // React picks its build when first imported: the build runs this process with NODE_ENV=production.
+  if (process.env.NODE_ENV !== 'production')
+    console.warn('Prerendering with NODE_ENV unset: React runs its slower development build.');
+  useCompiledContentDir(request.compiledContentDir);
+  const assets = await pageAssets(request.viteDir);
+  const renderer = hashOf({ assets, sources: request.sources });
+  const lastBuild = readManifest(request.manifestFile);
+  const hashFile = pageHashFileOf(request.manifestFile);
+  const lastHashes = lastBuild && readPageHashFile(hashFile);
+  // A full build renders every page, but still removes the pages the last build had and this one has
+  // not. So does a build whose site folder lost its pages (the landing page is in every build).
+  const reuse =
+    !request.full &&
+    lastBuild?.renderer === renderer &&
+    existsSync(join(request.outDir, 'index.html'));
+
+  const groups = listRenderGroups();
+  const records: TaskRecord[] = new Array(groups.length);
+  const requests: TaskRequest[] = [];
+  const skipped: string[] = [];
+  groups.forEach((group, index) => {
+    const before = lastBuild?.tasks[group.key];
+    if (reuse && before && lastHashes && group.inputs !== '' && before.signature === group.inputs) {
+      records[index] = before;
+      skipped.push(group.key);
+    } else {
+      requests.push({ index, key: group.key, reuse });
+    }
+  });
+  requests.sort((a, b) => groups[b.index]!.weight - groups[a.index]!.weight);
+  const work = requests.reduce((sum, entry) => sum + groups[entry.index]!.weight, 0);
+  const threads =
+    work < PAGES_WORTH_A_WORKER
+      ? 1
+      : Math.max(1, Math.min(availableParallelism(), Number(process.env.PRERENDER_THREADS ?? 2)));
+
+  mkdirSync(dirname(hashFile), { recursive: true });
+  const setting: RenderSetting = {
+    outDir: request.outDir,
+    assets,
+    partsPrefix: `${hashFile}.part-`,
+    // Each thread reads a task's lines of the last build when it runs the task: at a million
+    // pages, all of them at once would be hundreds of MB.
+    ...(lastHashes ? { lastHashFile: hashFile } : {}),
+  };
+  const { results, parts } = await renderAll(
+    setting,
+    requests,
+    groups,
+    threads,
+    request.compiledContentDir,
+  );
+  const failures = results.filter((result) => result.error);
+  if (failures.length > 0) {
+    // Threads stop taking tasks at the first failure; a few are enough to see what went wrong.
+    const shown = failures.slice(0, 3).map((failure) => failure.error);
+    if (failures.length > 3) shown.push(`… and ${failures.length - 3} more tasks failed`);
+    throw new Error(shown.join('\n'));
+  }
+  for (const result of results) {
+    records[result.index] = {
+      signature: groups[result.index]!.inputs,
+      count: result.count,
+      indexable: result.indexable,
+    };
+  }
+  const removed =
+    results.reduce((sum, result) => sum + result.removed, 0) +
+    removeGoneTasks(request.outDir, lastHashes, new Set(groups.map((group) => group.key)));
+  joinPageHashes(hashFile, lastHashes, skipped, parts);
+
+  // Each file replaced whole: the server may be serving the site while it is published.
+  const write = (file: string, text: string) => {
+    const path = join(request.outDir, file);
+    mkdirSync(dirname(path), { recursive: true });
+    replaceFile(path, text);
+  };
+  for (const [kind, file] of Object.entries(NOT_FOUND_FILES))
+    write(
+      file,
+      renderPageHtml(ErrorPage, notFoundData(kind as keyof typeof NOT_FOUND_FILES), assets),
+    );
+  const { baseUrl } = getSite();
+  const indexable = records.flatMap((record) => record.indexable);
+  const sitemap = sitemapFiles(baseUrl, indexable);
+  for (const [file, text] of sitemap) write(file, text);
+  // A sitemap split into more parts last time: the parts it no longer has go, once the index
+  // that named them is replaced.
+  removeOtherFiles(
+    join(request.outDir, SITEMAP_PARTS_FOLDER),
+    new Set(sitemap.map(([file]) => file)),
+  );
+  write('robots.txt', robotsTxt(baseUrl));
+  const manifest: BuildManifest = {
+    version: 5,
+    renderer,
+    tasks: Object.fromEntries(groups.map((group, index) => [group.key, records[index]!])),
+  };
+  writeManifest(request.manifestFile, manifest);
+
+  const pagesByKind: Record<string, number> = {};
+  for (const result of results) {
+    for (const [kind, count] of Object.entries(result.pagesByKind))
+      pagesByKind[kind] = (pagesByKind[kind] ?? 0) + count;
+  }
+  return {
+    pages: records.reduce((sum, record) => sum + record.count, 0),
+    written: results.reduce((sum, result) => sum + result.written, 0),
+    files: results.reduce((sum, result) => sum + result.files, 0),
+    filesWritten: results.reduce((sum, result) => sum + result.filesWritten, 0),
+    removed,
+    threads,
+    pagesByKind,
+  };
+}
+
+/** Renders the tasks, longest first, on this thread and `threads - 1` workers. */
+async function renderAll(
+  setting: RenderSetting,
+  requests: TaskRequest[],
+  groups: readonly RenderGroup[],
+  threads: number,
+  compiledContentDir: string,
+): Promise<{ results: TaskResult[]; parts: string[] }> {
+  const counter = new SharedArrayBuffer(4);
+  const input: WorkerInput = { ...setting, compiledContentDir, requests, counter };
+  const parts = [partFile(setting.partsPrefix)];
+  const workers = Array.from({ length: threads - 1 }, () => {
+    // Small heaps make V8 collect garbage early instead of growing: memory stays flat.
+    const worker = new Worker(buildStepUrl('prerender-worker'), {
+      workerData: input,
+      resourceLimits: WORKER_LIMITS,
+    });
+    parts.push(partFile(setting.partsPrefix, worker.threadId));
+    return new Promise<TaskResult[]>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) =>
+        reject(new Error(`A prerender worker stopped (exit code ${code}) before it finished`)),
+      );
+    });
+  });
+  const mine = runSharedTasks(requests, groups, new Int32Array(counter), setting);
+  return { results: [...mine, ...(await Promise.all(workers)).flat()], parts };
+}
+
+/** Removes the files of `folder` (under the site) that are not in `kept` (paths under the site), and the folder when empty. */
+function removeOtherFiles(folder: string, kept: ReadonlySet<string>): void {
+  if (!existsSync(folder)) return;
+  for (const name of readdirSync(folder)) {
+    if (!kept.has(`${basename(folder)}/${name}`)) rmSync(join(folder, name), { force: true });
+  }
+  if (readdirSync(folder).length === 0) rmSync(folder, { recursive: true, force: true });
+}
+
+/** Removes the pages of the last build's tasks that are gone (a city taken off its state's list). */
+function removeGoneTasks(
+  outDir: string,
+  last: ReturnType<typeof readPageHashFile>,
+  now: ReadonlySet<string>,
+): number {
+  let count = 0;
+  for (const id of last?.taskIds() ?? []) {
+    if (now.has(id)) continue;
+    for (const path of pageHashes(last!.lines(id)!).keys())
+      if (removePage(outDir, path)) count += 1;
+  }
+  return count;
+}

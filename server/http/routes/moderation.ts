@@ -1,0 +1,167 @@
+// Moderation (docs/product.md section 6), for moderators only: the actions, as API endpoints that
+// take JSON or a plain form post (the queue and the log are read beside their pages:
+// src/pages/moderate/server-read.ts, src/pages/moderation-log/server-read.ts):
+//
+//   POST /api/moderate/ads/{id}/approve   {revision}                 an ad in review, or an edit
+//   POST /api/moderate/ads/{id}/reject    {revision, reason, note?}  the same, refused
+//   POST /api/moderate/ads/{id}/remove    {revision, reason, note?}  a live ad off the site
+//   POST /api/moderate/accounts/{id}/ban  {reason, note?}            the account and all its ads
+//   POST /api/moderate/photos/{id}/remove {reason, note?}            one photo of an ad
+//   POST /api/moderate/repeated-messages/{id}/dismiss                the announcement of the same
+//                                                  first message from several new accounts goes
+//   POST /api/moderate/photos/{id}/reveal                            "Show photo": a blurred photo,
+//                                                  seen by this moderator from now on
+//   POST /api/moderate/photo-settings     {blurAll}                  "Show all photos blurred"
+//
+// To anyone but a moderator every one of them is an unknown API path (404, the API's own answer),
+// like the pages, which are the site's not-found screen to them. `revision` is the ad's revision
+// as the queue showed it: an ad that changed since, or that another moderator handled first, is
+// left alone and the moderator is told (409). A form post answers with a redirect to the queue and
+// a notice; a refused one with the queue page and the message.
+import { Hono } from 'hono';
+import {
+  approveAdSchema,
+  banAccountSchema,
+  rejectAdSchema,
+} from '../../../src/schemas/moderation.ts';
+import { apiRoutes, moderatePath, routes } from '../../../src/paths.ts';
+import type { AppContext, AppEnv } from '../app-env.ts';
+import { noSuchAccount } from '../../moderation/accounts.ts';
+import {
+  approveAdAction,
+  banAccountAction,
+  rejectAdAction,
+  removeAdAction,
+  removePhotoAction,
+  type ModerationDeps,
+} from '../../moderation/actions.ts';
+import { noSuchAd } from '../../moderation/ads.ts';
+import { namedId } from '../../moderation/named-id.ts';
+import { noSuchPhoto } from '../../moderation/photos.ts';
+import { dismissRepeatedMessage, REPEATED_FLAG_GONE } from '../../moderation/scam-records.ts';
+import { chooseBlurAll, revealPhoto } from '../../moderation/photo-shield.ts';
+import { Refusal } from '../../refusal.ts';
+import { type FormEndpoint } from '../forms/form-endpoint.ts';
+import { parseFields } from '../../refusal.ts';
+import { textOf } from '../forms/submission.ts';
+
+export interface ModerationOptions extends ModerationDeps {
+  form: FormEndpoint;
+}
+
+export function moderationRoutes(options: ModerationOptions) {
+  const { form } = options;
+  const app = new Hono<AppEnv>();
+  const onQueue = { page: { route: routes.moderate }, for: 'moderators' } as const;
+
+  app.post(
+    apiRoutes.approveAd,
+    ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
+      const ad = namedId(c.req.param('id'), noSuchAd);
+      const input = parseFields(approveAdSchema, fields);
+      const { done, outcome } = await approveAdAction(options, member, ad, input);
+      return { redirect: queueAfter(done, { ad: ad.id }), json: outcome };
+    }),
+  );
+
+  app.post(
+    apiRoutes.rejectAd,
+    ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
+      const ad = namedId(c.req.param('id'), noSuchAd);
+      const input = parseFields(rejectAdSchema, fields);
+      const { done, outcome } = await rejectAdAction(options, member, ad, input);
+      return { redirect: queueAfter(done, { ad: ad.id }), json: outcome };
+    }),
+  );
+
+  app.post(
+    apiRoutes.removeAd,
+    ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
+      const ad = namedId(c.req.param('id'), noSuchAd);
+      const input = parseFields(rejectAdSchema, fields);
+      const { done, outcome } = await removeAdAction(options, member, ad, input);
+      return { redirect: queueAfter(done, { ad: ad.id }), json: outcome };
+    }),
+  );
+
+  app.post(
+    apiRoutes.banAccount,
+    ...form.action({ ...onQueue, keep: kept('ban') }, async ({ c, member, fields }) => {
+      const account = namedId(c.req.param('id'), noSuchAccount);
+      const input = parseFields(banAccountSchema, fields);
+      const banned = await banAccountAction(options, member, account, input);
+      const removed = banned.removedAds.length;
+      return { redirect: queueAfter('banned', { account: account.id, removed }), json: banned };
+    }),
+  );
+
+  app.post(
+    apiRoutes.removePhoto,
+    ...form.action({ ...onQueue, keep: kept('photoId') }, async ({ c, member, fields }) => {
+      const photo = namedId(c.req.param('id'), noSuchPhoto);
+      const input = parseFields(removePhotoSchema, fields);
+      const removed = await removePhotoAction(options, member, photo, input);
+      return { redirect: queueAfterPhoto(photo.id, removed.adId), json: removed };
+    }),
+  );
+
+  app.post(
+    apiRoutes.dismissRepeatedMessage,
+    ...form.action(onQueue, async ({ c, member }) => {
+      const flag = namedId(c.req.param('id'), noSuchFlag);
+      await dismissRepeatedMessage(options.store, member.accountId, flag.id, new Date());
+      return { redirect: queueAfter('repeated-dismissed', {}), json: { dismissed: flag.id } };
+    }),
+  );
+
+  app.post(
+    apiRoutes.revealPhoto,
+    ...form.action(onQueue, async ({ c, member }) => {
+      const photo = namedId(c.req.param('id'), noSuchPhoto);
+      const revealed = await revealPhoto(options.store, member.accountId, photo, new Date());
+      return { redirect: `${moderatePath()}#photo-${photo.id}`, json: revealed };
+    }),
+  );
+
+  app.post(
+    apiRoutes.photoSettings,
+    ...form.action(onQueue, async ({ member, fields }) => {
+      const blurAll = await chooseBlurAll(options.store, member.accountId, fields, new Date());
+      return {
+        redirect: queueAfter(blurAll ? 'blur-all-on' : 'blur-all-off', {}),
+        json: { blurAll },
+      };
+    }),
+  );
+
+  return app;
+}
+
+const noSuchFlag = () => new Refusal('not-found', REPEATED_FLAG_GONE);
+
+/** Removing a photo takes what a ban takes: a reason from the list, and a note. */
+const removePhotoSchema = banAccountSchema;
+
+/** The queue after an action: the notice it shows (`?done=…&ad=…`: noticeOf), and where. */
+function queueAfter(done: string, about: Record<string, number>, anchor?: string) {
+  const query = Object.entries({ done, ...about }).map(([name, value]) => `${name}=${value}`);
+  return `${moderatePath()}?${query.join('&')}${anchor ? `#${anchor}` : ''}`;
+}
+
+/** The queue after a photo's removal: at its ad, when it was on one. */
+const queueAfterPhoto = (photoId: number, adId: number | null) =>
+  adId
+    ? queueAfter('photo-removed', { photo: photoId, ad: adId }, `ad-${adId}`)
+    : queueAfter('photo-removed', { photo: photoId });
+
+/**
+ * What the queue puts back into a refused form: which ad, account or photo (`target`, the id as
+ * the path named it), the reason and the note.
+ */
+const kept =
+  (target: string) =>
+  (fields: Record<string, unknown>, c: AppContext): Record<string, string> => ({
+    [target]: c.req.param('id') ?? '',
+    reason: textOf(fields.reason),
+    note: textOf(fields.note).slice(0, 2000),
+  });
