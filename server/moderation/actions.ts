@@ -128,7 +128,7 @@ async function noToAd<Done extends PhotoBytesToDelete & { statementId: number }>
 }
 
 /** An action on an ad from the queue, as the routes call it. */
-type AdAction<Input> = (
+export type AdAction<Input> = (
   deps: ModerationDeps,
   moderator: Moderator,
   ad: NamedId,

@@ -19,6 +19,7 @@
 // left alone and the moderator is told (409). A form post answers with a redirect to the queue and
 // a notice; a refused one with the queue page and the message.
 import { Hono } from 'hono';
+import type { z } from 'zod';
 import {
   approveAdSchema,
   banAccountSchema,
@@ -33,6 +34,7 @@ import {
   rejectAdAction,
   removeAdAction,
   removePhotoAction,
+  type AdAction,
   type ModerationDeps,
 } from '../../moderation/actions.ts';
 import { noSuchAd } from '../../moderation/ads.ts';
@@ -54,35 +56,20 @@ export function moderationRoutes(options: ModerationOptions) {
   const app = new Hono<AppEnv>();
   const onQueue = { page: { route: routes.moderate }, for: 'moderators' } as const;
 
-  app.post(
-    apiRoutes.approveAd,
-    ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
-      const ad = namedId(c.req.param('id'), noSuchAd);
-      const input = parseFields(approveAdSchema, fields);
-      const { done, outcome } = await approveAdAction(options, member, ad, input);
-      return { redirect: queueAfter(done, { ad: ad.id }), json: outcome };
-    }),
-  );
-
-  app.post(
-    apiRoutes.rejectAd,
-    ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
-      const ad = namedId(c.req.param('id'), noSuchAd);
-      const input = parseFields(rejectAdSchema, fields);
-      const { done, outcome } = await rejectAdAction(options, member, ad, input);
-      return { redirect: queueAfter(done, { ad: ad.id }), json: outcome };
-    }),
-  );
-
-  app.post(
-    apiRoutes.removeAd,
-    ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
-      const ad = namedId(c.req.param('id'), noSuchAd);
-      const input = parseFields(rejectAdSchema, fields);
-      const { done, outcome } = await removeAdAction(options, member, ad, input);
-      return { redirect: queueAfter(done, { ad: ad.id }), json: outcome };
-    }),
-  );
+  /** An ad of the queue approved, rejected or removed: the same shape, each its fields and action. */
+  const adDecision = <Input>(route: string, schema: z.ZodType<Input>, action: AdAction<Input>) =>
+    app.post(
+      route,
+      ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
+        const ad = namedId(c.req.param('id'), noSuchAd);
+        const input = parseFields(schema, fields);
+        const { done, outcome } = await action(options, member, ad, input);
+        return { redirect: queueAfter(done, { ad: ad.id }), json: outcome };
+      }),
+    );
+  adDecision(apiRoutes.approveAd, approveAdSchema, approveAdAction);
+  adDecision(apiRoutes.rejectAd, rejectAdSchema, rejectAdAction);
+  adDecision(apiRoutes.removeAd, rejectAdSchema, removeAdAction);
 
   app.post(
     apiRoutes.banAccount,

@@ -15,6 +15,7 @@ import {
   type TestApp,
 } from '../../helpers/api.ts';
 import { headingOf, withFixtureContent } from '../../helpers/pages.ts';
+import { TEST_PASSWORD_HASH_COST } from '../../helpers/password-cost.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -172,10 +173,14 @@ describe('a form post while password hashing is at capacity', () => {
   let pool: HashingPool;
   let busyApp: TestApp;
   beforeAll(async () => {
+    // Two requests at once must overlap in the pool's one thread: a hash of about 50 ms (2^14)
+    // rather than the suite's 3 ms (2^10), whose hash can end before the second one arrives.
+    process.env.PASSWORD_HASH_COST = String(2 ** 14);
     pool = createHashingPool({ threads: 1, maxWaitMs: 0 });
     busyApp = await makeTestApp({ hashing: pool });
   });
   afterAll(async () => {
+    process.env.PASSWORD_HASH_COST = String(TEST_PASSWORD_HASH_COST);
     await busyApp.remove();
     await pool.close();
   });
