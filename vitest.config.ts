@@ -33,6 +33,8 @@ export const POSTGRES_SUITE = [
   'tests/integration/server/sign-in-backoff.test.ts',
 ];
 
+const FILE_ISOLATION = 'tests/helpers/file-isolation.ts';
+
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
@@ -43,13 +45,27 @@ export default defineConfig({
     // Production hashes passwords at 2^16 (64 MiB, ~50 ms here); tests at 2^10: still scrypt, one
     // sixteenth of the time. The hashing pool's own test sets its cost itself.
     env: { PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST) },
+    // The unit, integration and PostgreSQL files share their worker's modules (the app's module
+    // graph imported once a worker rather than once a file: 0.75 s a file, most of an integration
+    // file's time); tests/helpers/file-isolation.ts puts back what a file changes in the process.
+    // The e2e files keep a process each.
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          isolate: false,
+          setupFiles: [FILE_ISOLATION],
+        },
+      },
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          isolate: false,
+          setupFiles: [FILE_ISOLATION],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },
@@ -59,6 +75,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: POSTGRES_SUITE,
+          isolate: false,
+          setupFiles: [FILE_ISOLATION],
           globalSetup: ['tests/helpers/postgres-global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -103,6 +103,11 @@ describe('one ads file of 100,000 rows', () => {
           CONTENT_DIR: contentDir,
           COMPILED_CONTENT_DIR: compiledDir,
           BUILD_DATE,
+          // No member ads: a developer's data/localboard.sqlite (the default database) or
+          // DATABASE_URL would add the site's transparency counts, which the in-process compiles
+          // below do not read.
+          DATABASE_PATH: join(work, 'no-database.sqlite'),
+          DATABASE_URL: undefined,
         },
       },
     ).catch((error: { stdout: string; stderr: string; code: number }) => error);
