@@ -139,8 +139,8 @@ function expandIpv6(address: string): string[] | undefined {
   const right = tail === undefined ? [] : parse(tail);
   // An embedded IPv4 tail (::ffff:1.2.3.4 forms that are not mapped) counts as two groups.
   const last = right.at(-1) ?? left.at(-1);
-  if (last?.includes('..')) {
-    const octets = last.split('..').map(Number);
+  if (last?.includes('.')) {
+    const octets = last.split('.').map(Number);
     const group = (a = 0, b = 0) => ((a << 8) | b).toString(16);
     const asGroups = [group(octets[0], octets[1]), group(octets[2], octets[3])];
     if (tail === undefined) left.splice(-1, 1, ...asGroups);

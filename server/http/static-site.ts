@@ -46,7 +46,7 @@ export function pathSegments(rawPath: string): string[] | undefined {
     } catch {
       return undefined;
     }
-    if (name === '..' || name === '../..' || /[/\\\0]/.test(name)) return undefined;
+    if (name === '.' || name === '..' || /[/\\\0]/.test(name)) return undefined;
     segments.push(name);
   }
   return segments;
