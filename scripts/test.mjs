@@ -6,13 +6,13 @@
 // which makes that a failure. Without Chromium or exiftool it stops with the command that fixes it.
 // Extra arguments go to Vitest (e.g. `--project unit`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './chromium.mjs';
 import { ensureExiftool } from './exiftool.mjs';
 import { isSupportedNode, unsupportedNodeLine } from './node-runtime.mjs';
 import { ensurePostgres } from './postgres.mjs';
+import { makeTestTemporaryFolder } from './test-temporary-folder.mjs';
 
 if (!isSupportedNode()) {
   console.error(unsupportedNodeLine());
@@ -48,9 +48,12 @@ if (postgres.problem) {
     args.push('--project', 'unit', '--project', 'integration', '--project', 'e2e');
 }
 
-const reportDir = mkdtempSync(join(tmpdir(), 'localboard-test-'));
-const reportFile = join(reportDir, 'report.json');
-const countsFile = join(reportDir, 'suites.json');
+const temporary = makeTestTemporaryFolder();
+console.log(`Temporary files ${temporary.where}.`);
+// Ctrl-C reaches Vitest too, which stops; this process then removes the folder and reports.
+process.on('SIGINT', () => {});
+const reportFile = join(temporary.dir, 'report.json');
+const countsFile = join(temporary.dir, 'suites.json');
 const vitest = spawnSync(
   process.execPath,
   [
@@ -69,6 +72,7 @@ const vitest = spawnSync(
       CHROMIUM_PATH: chromium,
       EXIFTOOL_PATH: exiftool.path,
       SUITE_COUNTS_FILE: countsFile,
+      TMPDIR: temporary.dir,
       ...(postgres.binDir ? { POSTGRES_BIN_DIR: postgres.binDir } : {}),
     },
   },
@@ -88,7 +92,7 @@ if (existsSync(reportFile)) {
 } else if (vitest.status !== 0) {
   failed = 1;
 }
-rmSync(reportDir, { recursive: true, force: true });
+rmSync(temporary.dir, { recursive: true, force: true });
 console.log(
   `${passed} passed, ${failed} failed (PostgreSQL suite: ${
     postgres.problem ? 'left out' : `${onPostgres.passed} passed, ${onPostgres.failed} failed`
