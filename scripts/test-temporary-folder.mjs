@@ -22,8 +22,8 @@ const TMPFS = '/dev/shm';
 const PREFIX = 'localboard-test-';
 /** Names the process a folder belongs to: a run stopped hard (SIGKILL) leaves its folder behind. */
 const OWNER_FILE = 'owner.pid';
-/** The most the suite has held at once is under 3 GiB (docs/benchmarks.md, issue #28): room to spare. */
-const TMPFS_ROOM_NEEDED = 6 * 2 ** 30;
+/** The most a whole run has held at once is about 0.9 GiB (docs/benchmarks.md, issue #28). */
+const TMPFS_ROOM_NEEDED = 4 * 2 ** 30;
 
 function tmpfsRoom() {
   if (!existsSync(TMPFS)) return 0;
