@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adPath } from '../../src/paths.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
+import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { launchChromium, textOf } from './support.ts';
@@ -34,25 +35,15 @@ const status = async (path: string) => (await fetch(`${site.url}${path}`)).statu
 
 /** A live ad of the member, published; its id and path. */
 async function liveAdOf(email: string, title: string) {
-  const now = new Date().toISOString();
-  const { id: accountId } = (await site.sql.get<{ id: number }>(
-    'SELECT id FROM accounts WHERE email = ?',
-    email,
-  ))!;
-  const { id } = (await site.sql.get<{ id: number }>(
-    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-       created_at, submitted_at, approved_at, posted_on, expires_on, updated_at, revision)
-     VALUES (?, 'California', 'Fresno', 33, 'w4m', ?, 'Generous with my time: dinners, walks.',
-       'live', ?, ?, ?, ?, ?, ?, 2) RETURNING id`,
+  const { id: accountId } = (await site.store.accounts.findByEmail(email))!;
+  const id = await insertAdInReview(site, {
     accountId,
+    city: 'Fresno',
+    age: 33,
     title,
-    now,
-    now,
-    now,
-    today,
-    daysFrom(30),
-    now,
-  ))!;
+    description: 'Generous with my time: dinners, walks.',
+  });
+  await approveInStore(site, id, { postedOn: today, expiresOn: daysFrom(30) });
   expect(await site.publisher.publish(`approved ad ${id}`)).toEqual({ ok: true });
   const path = adPath('California', 'Fresno', id);
   expect(await status(path)).toBe(200);

@@ -34,10 +34,7 @@ async function member(
   });
   const email = uniqueEmail(label);
   await signUpWithApi(context, server.url, email);
-  const { id } = (await server.sql.get<{ id: number }>(
-    'SELECT id FROM accounts WHERE email = ?',
-    email,
-  ))!;
+  const { id } = (await server.store.accounts.findByEmail(email))!;
   return { context, email, accountId: id };
 }
 

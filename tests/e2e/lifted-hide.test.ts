@@ -7,6 +7,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
+import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { launchChromium, textOf } from './support.ts';
@@ -29,23 +30,17 @@ afterAll(async () => {
   await site?.close();
 });
 
-/** A live ad of the member's; its id. */
+/** A live ad of the member's, posted and approved through the server's store; its id. */
 async function liveAdOf(email: string, title: string) {
-  const now = new Date().toISOString();
-  const { id } = (await site.sql.get<{ id: number }>(
-    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-       created_at, submitted_at, approved_at, posted_on, expires_on, updated_at, revision)
-     VALUES ((SELECT id FROM accounts WHERE email = ?), 'California', 'Fresno', 29, 'w4m', ?,
-       'Coffee and a long walk on Sundays.', 'live', ?, ?, ?, ?, ?, ?, 2) RETURNING id`,
-    email,
+  const { id: accountId } = (await site.store.accounts.findByEmail(email))!;
+  const id = await insertAdInReview(site, {
+    accountId,
+    city: 'Fresno',
+    age: 29,
     title,
-    now,
-    now,
-    now,
-    today,
-    in30Days,
-    now,
-  ))!;
+    description: 'Coffee and a long walk on Sundays.',
+  });
+  await approveInStore(site, id, { postedOn: today, expiresOn: in30Days });
   return id;
 }
 

@@ -25,8 +25,7 @@ afterAll(() => stopModerationBrowser({ browser, server, moderator }));
 /** A verified member in a new context; their account id. */
 async function member(context: BrowserContext, label: string): Promise<number> {
   const email = await signUpAndVerify(context, server, label);
-  return (await server.sql.get<{ id: number }>('SELECT id FROM accounts WHERE email = ?', email))!
-    .id;
+  return (await server.store.accounts.findByEmail(email))!.id;
 }
 
 /** Screenshots at both widths; with JavaScript, axe-core too. */

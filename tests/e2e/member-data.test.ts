@@ -105,7 +105,7 @@ describe.each([
     expect(await page.getByRole('alert').textContent()).toBe(
       'That password is not right. Your account was not deleted.',
     );
-    expect(await server.sql.get('SELECT id FROM accounts WHERE email = ?', email)).toBeDefined();
+    expect(await server.store.accounts.findByEmail(email)).toBeDefined();
   });
 
   test('the right password: the account is deleted, and says so', async () => {
@@ -113,7 +113,7 @@ describe.each([
     await page.getByRole('button', { name: 'Delete my account' }).click();
     await page.waitForURL(`${server.url}/account/delete?done=1`);
     expect(await heading(page)).toBe('Your account is deleted');
-    expect(await server.sql.get('SELECT id FROM accounts WHERE email = ?', email)).toBeUndefined();
+    expect(await server.store.accounts.findByEmail(email)).toBeUndefined();
     expect((await mailTo(server.outboxDir, email, 'has been deleted')).subject).toBe(
       'Your Localboard account has been deleted',
     );

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { moderatorContext, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
-import { insertAdInReview } from '../helpers/moderation.ts';
+import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
 import { appPhotosOf, keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
@@ -40,8 +40,7 @@ async function member(label: string): Promise<number> {
   const email = uniqueEmail(label);
   await signUpWithApi(context, server.url, email);
   await context.close();
-  return (await server.sql.get<{ id: number }>('SELECT id FROM accounts WHERE email = ?', email))!
-    .id;
+  return (await server.store.accounts.findByEmail(email))!.id;
 }
 
 /** A live ad of one member with a photo, and an ad in review of another with a copy of it. */
@@ -50,14 +49,11 @@ async function copiedPhoto(seed: number) {
   const [first, second] = [await member('original'), await member('copier')];
   const original = await smallJpeg(seed, 1600, 1200);
   const originalId = await keptPhotoId(server.store, photos, first, original);
-  const liveAd = await insertAdInReview(server.sql, { accountId: first, title: 'Trail runs' });
+  const liveAd = await insertAdInReview(server, { accountId: first, title: 'Trail runs' });
   await putPhotosOnAd(server, liveAd, first, [originalId]);
-  await server.sql.run(
-    "UPDATE member_ads SET status = 'live', posted_on = '2026-11-03', expires_on = '2026-12-03' WHERE id = ?",
-    liveAd,
-  );
+  await approveInStore(server, liveAd, { postedOn: '2026-11-03', expiresOn: '2026-12-03' });
   const copyId = await keptPhotoId(server.store, photos, second, await nearCopy(original));
-  const flagged = await insertAdInReview(server.sql, { accountId: second, title: 'Coffee walks' });
+  const flagged = await insertAdInReview(server, { accountId: second, title: 'Coffee walks' });
   await putPhotosOnAd(server, flagged, second, [copyId]);
   return { liveAd, originalId, flagged, copyId };
 }

@@ -50,26 +50,24 @@ async function adsWithPhotos() {
   const email = uniqueEmail('shield');
   await signUpWithApi(context, server.url, email);
   await context.close();
-  const { id: accountId } = (await server.sql.get<{ id: number }>(
-    'SELECT id FROM accounts WHERE email = ?',
-    email,
-  ))!;
+  const { id: accountId } = (await server.store.accounts.findByEmail(email))!;
   const photos = appPhotosOf(server.store, pool);
   const keep = async () =>
     keptPhotoId(server.store, photos, accountId, await smallJpeg(seed++, 1600, 1200));
   const unscored = await keep();
+  // As stored before scoring existed: no path stores a photo unscored on demand, hence the SQL.
   await server.sql.run(
     'UPDATE photos SET explicit_score = NULL, sexy_score = NULL WHERE id = ?',
     unscored,
   );
-  const older = await insertAdInReview(server.sql, {
+  const older = await insertAdInReview(server, {
     accountId,
     title: 'Board games on Thursdays',
     submittedMinutesAgo: 600,
   });
   await putPhotosOnAd(server, older, accountId, [unscored]);
   const ids = [await keep(), await keep()] as [number, number];
-  const newer = await insertAdInReview(server.sql, { accountId, title: 'Sunrise swim club' });
+  const newer = await insertAdInReview(server, { accountId, title: 'Sunrise swim club' });
   await putPhotosOnAd(server, newer, accountId, ids);
   return { older, newer, ids, unscored };
 }

@@ -41,10 +41,7 @@ async function adWithPhotos(title: string) {
   const email = uniqueEmail('photos');
   await signUpWithApi(context, server.url, email);
   await context.close();
-  const { id: accountId } = (await server.sql.get<{ id: number }>(
-    'SELECT id FROM accounts WHERE email = ?',
-    email,
-  ))!;
+  const { id: accountId } = (await server.store.accounts.findByEmail(email))!;
   const photos = appPhotosOf(server.store, pool);
   const keep = async (bytes: Buffer) => keptPhotoId(server.store, photos, accountId, bytes);
   const spam = await smallJpeg(seed++, 1600, 1200);
@@ -61,7 +58,7 @@ async function adWithPhotos(title: string) {
     await keep(await smallJpeg(seed++, 1200, 1600)),
     await keep(await nearCopy(spam)),
   ];
-  const adId = await insertAdInReview(server.sql, { accountId, title });
+  const adId = await insertAdInReview(server, { accountId, title });
   await putPhotosOnAd(server, adId, accountId, ids);
   return { adId, ids };
 }

@@ -39,10 +39,7 @@ afterAll(async () => {
 async function signUp(context: BrowserContext, label: string) {
   const email = uniqueEmail(label);
   await signUpWithApi(context, server.url, email);
-  const { id } = (await server.sql.get<{ id: number }>(
-    'SELECT id FROM accounts WHERE email = ?',
-    email,
-  ))!;
+  const { id } = (await server.store.accounts.findByEmail(email))!;
   return { email, accountId: id };
 }
 
@@ -56,7 +53,7 @@ async function posterWithAds(titles: string[]) {
   const ids: number[] = [];
   for (const [index, title] of titles.entries())
     ids.push(
-      await insertAdInReview(server.sql, {
+      await insertAdInReview(server, {
         accountId: poster.accountId,
         title,
         description: `${description}\nAd ${index + 1}.`,
@@ -211,7 +208,7 @@ describe('the moderation pages at 390 and 1280 px', () => {
     test(`no serious or critical axe violation, and screenshots, at ${width} px`, async () => {
       const { context } = await moderatorContext(browser, server, true, { width, height: 900 });
       const poster = await posterWithAds(['Looking for a hiking partner in the hills']);
-      await insertLiveAdWithEdit(server.sql, {
+      await insertLiveAdWithEdit(server, {
         accountId: poster.accountId,
         title: 'Bookish and kind',
         pendingTitle: 'Bookish, kind and new in town',

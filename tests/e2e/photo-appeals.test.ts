@@ -36,16 +36,13 @@ describe('a removed photo appealed and reversed', () => {
     const member = await browser.newContext({ javaScriptEnabled: false });
     const email = uniqueEmail('photo-appeal');
     await signUpWithApi(member, server.url, email);
-    const { id: accountId } = (await server.sql.get<{ id: number }>(
-      'SELECT id FROM accounts WHERE email = ?',
-      email,
-    ))!;
+    const { id: accountId } = (await server.store.accounts.findByEmail(email))!;
     const photos = appPhotosOf(server.store, pool);
     const ids = [
       await keptPhotoId(server.store, photos, accountId, await smallJpeg(8801, 1600, 1200)),
       await keptPhotoId(server.store, photos, accountId, await smallJpeg(8802, 1200, 1600)),
     ];
-    const adId = await insertLiveAd(server.sql, { accountId, title: 'Canyon hike on Sunday' });
+    const adId = await insertLiveAd(server, { accountId, title: 'Canyon hike on Sunday' });
     await putPhotosOnAd(server, adId, accountId, ids);
     const [removedId] = ids as [number, number];
 

@@ -35,6 +35,7 @@ afterAll(async () => {
 
 /** The srcset entries of the ad page's first photo, widest last. */
 function firstPhotoSizes(html: string): { path: string; width: number }[] {
+  // The class only finds the first photo (locating, not checking).
   const img = /<div class="ad-photos__first">[\s\S]*?<img\b([^>]*)>/.exec(html)?.[1] ?? '';
   const srcset = /srcSet="([^"]*)"/i.exec(img)?.[1] ?? '';
   return srcset

@@ -16,6 +16,8 @@ import {
 import { heading, mailTo, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkToken } from '../helpers/mail.ts';
 import { seriousAxeViolations } from '../helpers/page-checks.ts';
+import type { TestApp } from '../helpers/api.ts';
+import { editLiveAd, moveAd } from '../helpers/posting.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { baseUrl, builtAds, fetchPage, launchChromium } from './support.ts';
 
@@ -61,16 +63,11 @@ async function postAd(context: BrowserContext, city: string, title: string): Pro
   return ((await response.json()) as { id: number }).id;
 }
 
-/** Changes a member ad in the shared server's database, as a moderator or time would. */
-async function setAd(id: number, columns: Record<string, string | null>) {
-  const { store, sql } = openSqliteTestStore(inject('databasePath'));
+/** The shared server's store, for a moment: a moderator's decisions are made through it. */
+async function onServerStore(work: (t: Pick<TestApp, 'store'>) => Promise<void>) {
+  const { store } = openSqliteTestStore(inject('databasePath'));
   try {
-    const names = Object.keys(columns);
-    await sql.run(
-      `UPDATE member_ads SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`,
-      ...Object.values(columns),
-      id,
-    );
+    await work({ store });
   } finally {
     await store.close();
   }
@@ -261,11 +258,7 @@ describe.each([
     await verifiedMember(context);
     const live = await postAd(context, 'Los Angeles', 'Live and nearly expired');
     const inReview = await postAd(context, 'San Diego', 'Waiting for a moderator');
-    await setAd(live, {
-      status: 'live',
-      expires_on: dayFromToday(2),
-      approved_at: new Date().toISOString(),
-    });
+    await onServerStore((t) => moveAd(t, live, { status: 'live', expiresOn: dayFromToday(2) }));
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     await gotoEnhanced(page, `${baseUrl()}/account`, javaScriptEnabled);
@@ -371,24 +364,26 @@ describe('screenshots and accessibility of the account page with ads in several 
     const context = await browser.newContext({ bypassCSP: true });
     await verifiedMember(context);
     const titles = ['A live ad with an edit waiting', 'An ad in review', 'A rejected ad'];
-    const ids = [];
+    const ids: number[] = [];
     for (const [index, title] of titles.entries())
       ids.push(await postAd(context, ['Los Angeles', 'San Diego', 'San Jose'][index]!, title));
-    await setAd(ids[0]!, {
-      status: 'live',
-      expires_on: dayFromToday(12),
-      pending_title: 'A live ad, edited',
-      pending_description: 'New words',
-      pending_age: '36',
-      pending_seeks: 'm4w',
+    await onServerStore(async (t) => {
+      await moveAd(t, ids[0]!, { status: 'live', expiresOn: dayFromToday(12) });
+      await editLiveAd(t, ids[0]!, {
+        title: 'A live ad, edited',
+        description: 'New words',
+        age: 36,
+        seeks: 'm4w',
+      });
+      await moveAd(t, ids[2]!, {
+        status: 'rejected',
+        reason: 'contact',
+        note: 'Please remove the phone number and send it again.',
+      });
     });
-    await setAd(ids[2]!, {
-      status: 'rejected',
-      rejected_reason: 'contact',
-      rejected_note: 'Please remove the phone number and send it again.',
-    });
+    // Posted once the others left review (three may wait at once), then expired.
     const expired = await postAd(context, 'San Francisco', 'An expired ad');
-    await setAd(expired, { status: 'live', expires_on: dayFromToday(-3) });
+    await onServerStore((t) => moveAd(t, expired, { status: 'live', expiresOn: dayFromToday(-3) }));
     const page = await context.newPage();
     const found: string[] = [];
     for (const path of [

@@ -41,6 +41,8 @@ describe('landing page', () => {
     expect(text).toContain('Get Started');
     const stateLinks = new Set([...html.matchAll(/href="(\/state\/[^"]+)"/g)].map((m) => m[1]));
     expect(stateLinks.size).toBe(50);
+    // Raw HTML without JavaScript: the classes here are what is checked (FAQ items, the menu,
+    // featured cards).
     expect(html.match(/class="faq__item"/g)).toHaveLength(8);
     const content = builtContent();
     const cities = new Set(builtAds().map((ad) => `${ad.state}/${ad.city}`));

@@ -64,7 +64,7 @@ describe.each([
       { data: { revision: 1 } },
     );
     expect(approved.status()).toBe(200);
-    // Time passes: it expired five days ago.
+    // Time passes: it expired five days ago (no route but time's does that, hence the SQL).
     await server.sql.run(
       'UPDATE member_ads SET expires_on = ? WHERE id = ?',
       dayFromToday(-5),

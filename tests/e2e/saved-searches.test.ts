@@ -36,8 +36,7 @@ afterAll(async () => {
 const newContext = () =>
   browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
 
-const accountIdOf = async (email: string) =>
-  (await server.sql.get<{ id: number }>('SELECT id FROM accounts WHERE email = ?', email))!.id;
+const accountIdOf = async (email: string) => (await server.store.accounts.findByEmail(email))!.id;
 
 const savedQueriesOf = async (email: string) =>
   (await server.store.savedSearches.listOwned(await accountIdOf(email))).map((s) => s.query);

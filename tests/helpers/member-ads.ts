@@ -1,6 +1,9 @@
-// Member ads written straight into the test's store (member_ads), as the posting and moderation
-// routes write them: for the tests of publishing and search, on either engine.
+// Member ads put in the test's store through its parts, as the posting and moderation routes
+// write them: for the tests of publishing and search, on either engine.
+import { expect } from 'vitest';
 import type { StoreHandle } from '../../server/store/store.ts';
+import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
+import type { Seeks } from '../../src/schemas/seeks.ts';
 import type { TestSql } from './test-store.ts';
 
 export interface MemberAdFields {
@@ -22,10 +25,8 @@ export interface AdsDatabase {
 }
 
 /** The member who posts the test ads (made once per database). */
-async function posterId({ store, sql }: AdsDatabase): Promise<number> {
-  const found = await sql.get<{ id: number }>(
-    "SELECT id FROM accounts WHERE email = 'poster@example.org'",
-  );
+async function posterId({ store }: AdsDatabase): Promise<number> {
+  const found = await store.accounts.findByEmail('poster@example.org');
   if (found) return found.id;
   const now = new Date().toISOString();
   const id = await store.accounts.create({
@@ -39,43 +40,64 @@ async function posterId({ store, sql }: AdsDatabase): Promise<number> {
   return id!;
 }
 
-/** Inserts a member ad (live by default, approved now); its id. */
+/** A moderator's reason, as the moderation actions store it (server/moderation/actions.ts). */
+const WHY = { reason: MODERATION_REASONS.spam, note: 'A test ad taken off the site.' };
+
+/**
+ * Posts a member ad through the store and takes it to its status as the routes would (live by
+ * default: approved now, from `postedOn` to `expiresOn`); its id.
+ */
 export async function insertMemberAd(t: AdsDatabase, ad: MemberAdFields): Promise<number> {
+  const { store } = t;
   const now = new Date().toISOString();
   const status = ad.status ?? 'live';
-  const live = status === 'live';
-  const row = await t.sql.get<{ id: number }>(
-    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-       created_at, submitted_at, approved_at, posted_on, expires_on, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  const id = await store.memberAds.insert(
     await posterId(t),
-    ad.state,
-    ad.city,
-    ad.age ?? 30,
-    ad.seeks ?? 'm4w',
-    ad.title,
-    ad.description ?? 'A plain test ad: coffee, a walk, a chat.',
-    status,
-    now,
-    now,
-    live ? now : null,
-    live ? (ad.postedOn ?? '2026-11-20') : null,
-    live ? (ad.expiresOn ?? '2026-12-20') : null,
+    {
+      state: ad.state,
+      city: ad.city,
+      age: ad.age ?? 30,
+      seeks: (ad.seeks ?? 'm4w') as Seeks,
+      title: ad.title,
+      description: ad.description ?? 'A plain test ad: coffee, a walk, a chat.',
+    },
+    '[]',
     now,
   );
-  return row!.id;
+  if (status === 'rejected') await store.moderation.rejectNew(id, 1, WHY, now);
+  if (status === 'live' || status === 'removed')
+    await store.moderation.approveNew(id, 1, now, {
+      postedOn: ad.postedOn ?? '2026-11-20',
+      expiresOn: ad.expiresOn ?? '2026-12-20',
+    });
+  if (status === 'removed') await store.moderation.removeLive(id, 2, WHY, now);
+  if (status === 'deleted') await store.memberAds.markDeleted(id, 1, now);
+  return id;
 }
 
-/** Changes an ad's status, as a route would: a new revision. */
+/**
+ * Changes an ad's status as a route would (a new revision): the poster's deletion, a moderator's
+ * removal. A deleted ad live again (or back in review) is no route's doing: that one is written
+ * directly, for the tests that watch an ad's pages come and go.
+ */
 export async function setMemberAdStatus(
   t: AdsDatabase,
   id: number,
   status: NonNullable<MemberAdFields['status']>,
 ): Promise<void> {
-  await t.sql.run(
-    `UPDATE member_ads SET status = ?, updated_at = ?, revision = revision + 1 WHERE id = ?`,
-    status,
-    new Date().toISOString(),
-    id,
-  );
+  const now = new Date().toISOString();
+  const ad = (await t.store.memberAds.find(id))!;
+  if (status === 'deleted') {
+    expect(await t.store.memberAds.markDeleted(id, ad.revision, now)).toBe(true);
+  } else if (status === 'removed' && ad.status === 'live') {
+    expect(await t.store.moderation.removeLive(id, ad.revision, WHY, now)).toBe(true);
+  } else {
+    // No route brings a deleted ad back: the tests that flip an ad off and on again write it.
+    await t.sql.run(
+      `UPDATE member_ads SET status = ?, updated_at = ?, revision = revision + 1 WHERE id = ?`,
+      status,
+      now,
+      id,
+    );
+  }
 }

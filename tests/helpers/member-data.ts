@@ -1,9 +1,12 @@
-// The member's data tests: conversations, messages, blocks and reports written straight into the
-// store (migration 5), as the messages and reports code stores them, so the data file and the
-// account deletion can be tested apart from those routes. Written through the test's store (either
-// engine), or an end-to-end server's (its `sql`).
+// The member's data tests: conversations, messages, blocks and reports written through the
+// store's parts (migration 5), as the messages and reports code stores them, so the data file and
+// the account deletion can be tested apart from those routes. Written through the test's store
+// (either engine), or an end-to-end server's; rows counted with raw SQL (`countRows`).
+import type { ReportReason } from '../../src/schemas/report-reasons.ts';
+import type { ThreadLine } from '../../src/schemas/report-records.ts';
 import type { TestApp } from './api.ts';
 
+type Parts = Pick<TestApp, 'store'>;
 type Rows = Pick<TestApp, 'sql'>;
 
 const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
@@ -15,50 +18,29 @@ export interface NewConversation {
   replierId: number;
 }
 
-const CONVERSATION = `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
-  last_message_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`;
-const conversationValues = (thread: NewConversation) =>
-  [thread.adId, thread.adTitle, thread.posterId, thread.replierId, at(60), at(1)] as const;
-
-const MESSAGE =
-  'INSERT INTO messages (conversation_id, sender_id, body, sent_at) VALUES (?, ?, ?, ?) RETURNING id';
-
-/** A conversation about a member ad between its poster and a replier; its id. */
-export async function addConversation(t: Rows, thread: NewConversation): Promise<number> {
-  const row = await t.sql.get<{ id: number }>(CONVERSATION, ...conversationValues(thread));
-  return row!.id;
+/** A conversation about a member ad between its poster and a replier, an hour ago; its id. */
+export async function addConversation(t: Parts, thread: NewConversation): Promise<number> {
+  return (await t.store.conversations.create({ ...thread, at: at(60) }))!;
 }
 
 /** A message in a conversation, `minutesAgo` before now; its id. */
-export async function addMessage(
-  t: Rows,
+export function addMessage(
+  t: Parts,
   conversationId: number,
   senderId: number,
   body: string,
   minutesAgo = 30,
 ): Promise<number> {
-  const row = await t.sql.get<{ id: number }>(
-    MESSAGE,
-    conversationId,
-    senderId,
-    body,
-    at(minutesAgo),
-  );
-  return row!.id;
+  return t.store.conversations.addMessage(conversationId, senderId, body, at(minutesAgo));
 }
 
-export async function addBlock(t: Rows, blockerId: number, blockedId: number): Promise<void> {
-  await t.sql.run(
-    'INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)',
-    blockerId,
-    blockedId,
-    at(5),
-  );
+export async function addBlock(t: Parts, blockerId: number, blockedId: number): Promise<void> {
+  await t.store.blocks.block(blockerId, blockedId, at(5));
 }
 
-/** A member's report of an ad (or of a conversation about it); its id. */
+/** A member's report of an ad (or of a conversation about it), as the reports code stores it. */
 export async function addReport(
-  t: Rows,
+  t: Parts,
   report: {
     adId: number;
     reporterId: number;
@@ -66,25 +48,35 @@ export async function addReport(
     conversationId?: number;
     reason: string;
     note?: string;
-    thread?: string;
+    thread?: ThreadLine[];
   },
 ): Promise<number> {
-  const row = await t.sql.get<{ id: number }>(
-    `INSERT INTO reports (ad_id, conversation_id, reported_account_id, reporter_key,
-       reporter_account_id, reason, note, ad_copy, thread, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    report.adId,
-    report.conversationId ?? null,
-    report.reportedAccountId ?? null,
-    `account:${report.reporterId}`,
-    report.reporterId,
-    report.reason,
-    report.note ?? '',
-    JSON.stringify({ title: 'As reported', description: 'The ad as the reporter saw it.' }),
-    report.thread ?? null,
-    at(10),
-  );
-  return row!.id;
+  const id = await t.store.reports.insert({
+    adId: report.adId,
+    conversationId: report.conversationId ?? null,
+    reportedAccountId: report.reportedAccountId ?? null,
+    reporterKey: `account:${report.reporterId}`,
+    reporterAccountId: report.reporterId,
+    reason: report.reason as ReportReason,
+    note: report.note ?? '',
+    adCopy: {
+      id: report.adId,
+      state: 'California',
+      city: 'Los Angeles',
+      kind: 'member',
+      postedAt: at(120),
+      sample: false,
+      age: 30,
+      seeks: 'w4m',
+      title: 'As reported',
+      description: 'The ad as the reporter saw it.',
+    },
+    thread: report.thread ?? null,
+    createdAt: at(10),
+    round: 1,
+    reporterDismissed: 0,
+  });
+  return id!;
 }
 
 /** How many rows a table holds, optionally where a column has a value. */

@@ -1,6 +1,7 @@
-// Message tests: live member ads inserted for a given member (as approval leaves them), starting
-// conversations and replying as a browser without JavaScript would (or JSON), and the rows read
-// back from the store, on either engine (t.sql).
+// Message tests: live member ads of a given member posted and approved through the store,
+// starting conversations and replying as a browser without JavaScript would (or JSON), and the
+// rows read back from the store, on either engine (t.sql).
+import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
 import type { TestApp, TestAppOptions } from './api.ts';
 import { dayFromToday, submit, type TestMember } from './posting.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';
@@ -38,107 +39,107 @@ export interface StoredConversation {
   last_message_at: string;
 }
 
-/** A live member ad of `member` (approved now, 20 days left); its id. */
+/**
+ * A live member ad of `member`, posted and approved now through the store (on the site since
+ * yesterday, 20 days left unless told otherwise); its id.
+ */
 export async function insertLiveAd(
-  t: Pick<TestApp, 'sql'>,
+  { store }: Pick<TestApp, 'store'>,
   member: Pick<TestMember, 'accountId'>,
   title = 'Coffee and a long walk by the sea',
-  columns: { state?: string; city?: string; status?: string; expiresOn?: string } = {},
+  columns: { state?: string; city?: string; expiresOn?: string } = {},
 ): Promise<number> {
   const now = new Date().toISOString();
-  const row = await t.sql.get<{ id: number }>(
-    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-       created_at, submitted_at, approved_at, posted_on, expires_on, updated_at)
-     VALUES (?, ?, ?, 34, 'w4m', ?, 'Old films, early mornings and a good bookshop.', ?,
-       ?, ?, ?, ?, ?, ?)
-     RETURNING id`,
+  const id = await store.memberAds.insert(
     member.accountId,
-    columns.state ?? 'California',
-    columns.city ?? 'Los Angeles',
-    title,
-    columns.status ?? 'live',
-    now,
-    now,
-    now,
-    dayFromToday(-1),
-    columns.expiresOn ?? dayFromToday(20),
+    {
+      state: columns.state ?? 'California',
+      city: columns.city ?? 'Los Angeles',
+      age: 34,
+      seeks: 'w4m',
+      title,
+      description: 'Old films, early mornings and a good bookshop.',
+    },
+    '[]',
     now,
   );
-  return row!.id;
+  const approved = await store.moderation.approveNew(id, 1, now, {
+    postedOn: dayFromToday(-1),
+    expiresOn: columns.expiresOn ?? dayFromToday(20),
+  });
+  if (!approved) throw new Error(`Ad ${id} was not approved`);
+  return id;
 }
 
+/** A moderator's reason, as the moderation actions store it (server/moderation/actions.ts). */
+const BREAKS_THE_RULES = { reason: MODERATION_REASONS.spam };
+
 /**
- * Sets columns of a member ad directly, as a moderator's removal, the poster's deletion or the
- * passing of time would (those are other routes'; here only their outcome matters).
+ * An ad leaves the site as its routes take it off, through the store: its poster deletes it, or
+ * a moderator removes a live one (or rejects one in review).
  */
-export async function updateAd(
-  t: TestApp,
+export async function takeAdDown(
+  { store }: Pick<TestApp, 'store'>,
   id: number,
-  columns: Record<string, string | number | null>,
+  by: 'poster' | 'moderator',
 ): Promise<void> {
-  const names = Object.keys(columns);
-  await t.sql.run(
-    `UPDATE member_ads SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`,
-    ...Object.values(columns),
-    id,
-  );
+  const ad = (await store.memberAds.find(id))!;
+  const at = new Date().toISOString();
+  const done =
+    by === 'poster'
+      ? await store.memberAds.markDeleted(id, ad.revision, at)
+      : ad.status === 'review'
+        ? await store.moderation.rejectNew(id, ad.revision, BREAKS_THE_RULES, at)
+        : await store.moderation.removeLive(id, ad.revision, BREAKS_THE_RULES, at);
+  if (!done) throw new Error(`Ad ${id} (${ad.status}) was not taken down`);
 }
 
 /**
- * An account inserted directly (quicker than signing up, when a test needs many), verified, with
- * no session; its id, the next above every id used (deleted accounts' too), as sign-up takes it.
+ * An account made through the store (quicker than signing up, when a test needs many), verified,
+ * with no session; its id, the next above every id used (deleted accounts' too), as sign-up
+ * takes it.
  */
-export async function insertAccount(t: TestApp, createdAt = new Date().toISOString()) {
-  const email = `other-${Date.now()}-${Math.random()}@example.com`;
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at,
-       email_verified_at)
-     SELECT COALESCE(MAX(id), 0) + 1, ?, 'not a hash', '1990-01-01', ?, ?, ?
-     FROM (SELECT id FROM accounts UNION ALL SELECT id FROM deleted_accounts) AS used`,
-    email,
+export async function insertAccount(
+  { store }: Pick<TestApp, 'store'>,
+  createdAt = new Date().toISOString(),
+) {
+  const id = (await store.accounts.create({
+    email: `other-${Date.now()}-${Math.random()}@example.com`,
+    passwordHash: 'not a hash',
+    dateOfBirth: '1990-01-01',
+    termsAcceptedAt: createdAt,
     createdAt,
-    createdAt,
-    createdAt,
-  );
-  return (await t.sql.get<{ id: number }>('SELECT id FROM accounts WHERE email = ?', email))!.id;
+  }))!;
+  await store.accounts.markVerified(id, createdAt);
+  return id;
 }
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
-/** A conversation about a member ad between its poster and a replier, inserted directly; its id. */
+/**
+ * A conversation about a member ad between its poster and a replier, started through the store
+ * an hour ago (as the messages route starts it); its id.
+ */
 export async function insertConversation(
-  t: Pick<TestApp, 'sql'>,
+  { store }: Pick<TestApp, 'store'>,
   thread: { adId: number; adTitle: string; posterId: number; replierId: number },
 ): Promise<number> {
-  const row = await t.sql.get<{ id: number }>(
-    `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
-       last_message_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-    thread.adId,
-    thread.adTitle,
-    thread.posterId,
-    thread.replierId,
-    minutesAgo(60),
-    minutesAgo(1),
-  );
-  return row!.id;
+  const id = await store.conversations.create({ ...thread, at: minutesAgo(60) });
+  return id!;
 }
 
-/** A message in a conversation, `sentMinutesAgo` before now, inserted directly; its id. */
-export async function insertMessage(
-  t: Pick<TestApp, 'sql'>,
+/**
+ * A message in a conversation, `sentMinutesAgo` before now, written through the store (the
+ * conversation's latest activity then); its id.
+ */
+export function insertMessage(
+  { store }: Pick<TestApp, 'store'>,
   conversationId: number,
   senderId: number,
   body: string,
   sentMinutesAgo = 30,
 ): Promise<number> {
-  const row = await t.sql.get<{ id: number }>(
-    'INSERT INTO messages (conversation_id, sender_id, body, sent_at) VALUES (?, ?, ?, ?) RETURNING id',
-    conversationId,
-    senderId,
-    body,
-    minutesAgo(sentMinutesAgo),
-  );
-  return row!.id;
+  return store.conversations.addMessage(conversationId, senderId, body, minutesAgo(sentMinutesAgo));
 }
 
 const GREETING_WORDS = ['alder', 'birch', 'cedar', 'daisy', 'elm', 'fern', 'gorse', 'hazel'];
@@ -187,7 +188,10 @@ export const storedMessages = (t: TestApp, conversationId?: number) =>
 export const storedConversations = (t: TestApp) =>
   t.sql.all<StoredConversation>('SELECT * FROM conversations ORDER BY id');
 
-/** Moves an account's creation back in time (limits count an account's age). */
+/**
+ * Moves an account's creation back in time (limits count an account's age): no route makes an
+ * account that is already days old, so this one is written directly.
+ */
 export const ageAccount = (t: TestApp, accountId: number, hours: number) =>
   t.sql.run(
     'UPDATE accounts SET created_at = ? WHERE id = ?',

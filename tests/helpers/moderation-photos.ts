@@ -72,10 +72,12 @@ export async function keptPhotoId(
 
 /**
  * Puts the photos on the ad: attached, and its `photos` list (and `pending`, a live ad's edit of
- * them, when given) as the routes store them. The revision moves, as any change of an ad.
+ * them, when given) through the store's setPhotos, as the routes store them. The revision moves,
+ * as any change of an ad. (The product calls setPhotos only to take photos away, the reviewed
+ * edits going through setPendingEdit; here only the lists matter.)
  */
 export async function putPhotosOnAd(
-  t: { store: Store; sql: TestSql },
+  t: { store: Store },
   adId: number,
   accountId: number,
   photos: number[],
@@ -84,12 +86,16 @@ export async function putPhotosOnAd(
   const all = [...new Set([...photos, ...(pending ?? [])])];
   expect(await t.store.photos.attach(all, adId, accountId)).toBe(all.length);
   const refs = (ids: number[]): AdPhotoRef[] => ids.map((id) => ({ id, alt: '' }));
-  await t.sql.run(
-    'UPDATE member_ads SET photos = ?, pending_photos = ?, revision = revision + 1 WHERE id = ?',
-    JSON.stringify(refs(photos)),
-    pending ? JSON.stringify(refs(pending)) : null,
+  const { revision } = (await t.store.memberAds.find(adId))!;
+  const at = new Date().toISOString();
+  const set = await t.store.memberAds.setPhotos(
     adId,
+    revision,
+    refs(photos),
+    pending ? refs(pending) : null,
+    at,
   );
+  expect(set).toBe(true);
 }
 
 /** The keys of a photo's sizes, read before they are deleted. */

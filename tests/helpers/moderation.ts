@@ -1,7 +1,8 @@
 // Moderation tests: members made by signing up through the API, moderators by the operator's
-// command code (server/moderation/moderator-command.ts), member ads inserted as the posting code stores them
-// (status 'review', the policy scanner's marks as JSON), and a publisher that records what it was
-// asked to publish (standing in for the build it would run).
+// command code (server/moderation/moderator-command.ts), member ads put in review, approved and
+// edited through the store as the posting and moderation code do (the policy scanner's marks as
+// JSON), and a publisher that records what it was asked to publish (standing in for the build it
+// would run).
 //
 // Rows are read and written through the test's store (`t.store`, `t.sql`: either engine).
 import { expect } from 'vitest';
@@ -9,6 +10,8 @@ import type { Publisher } from '../../server/publishing/publisher.ts';
 import { makeModerator } from '../../server/moderation/moderator-command.ts';
 import type { Store } from '../../server/store/store.ts';
 import type { PolicyMark } from '../../src/pages/moderation-view.ts';
+import type { AdPhotoRef } from '../../src/schemas/photos.ts';
+import type { Seeks } from '../../src/schemas/seeks.ts';
 import {
   cookieHeader,
   FORM_TYPE,
@@ -54,57 +57,74 @@ export interface NewMemberAd {
   marks?: PolicyMark[];
   /** Minutes before now that it was submitted (the queue is oldest first). */
   submittedMinutesAgo?: number;
+  /** Its photos in order (attached to the ad apart: store.photos.attach). */
+  photos?: AdPhotoRef[];
 }
 
-const INSERT_IN_REVIEW = `INSERT INTO member_ads (account_id, state, city, age, seeks, title,
-    description, status, marks, created_at, submitted_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, 'review', ?, ?, ?, ?) RETURNING id`;
+/** Where the ads go: the test's store (a TestApp, a TestStore, an e2e server). */
+export interface WithStore {
+  store: Store;
+}
 
-/** Inserts an ad in review, in the shape the posting code stores it; returns its id. */
-export async function insertAdInReview(rows: TestSql, ad: NewMemberAd): Promise<number> {
+/** Posts an ad in review through the store, as the posting code stores it; returns its id. */
+export async function insertAdInReview({ store }: WithStore, ad: NewMemberAd): Promise<number> {
   const at = new Date(Date.now() - (ad.submittedMinutesAgo ?? 0) * 60_000).toISOString();
-  const row = await rows.get<{ id: number }>(
-    INSERT_IN_REVIEW,
+  return store.memberAds.insert(
     ad.accountId,
-    ad.state ?? 'California',
-    ad.city ?? 'Los Angeles',
-    ad.age ?? 34,
-    ad.seeks ?? 'w4m',
-    ad.title ?? 'Hiking partner for weekend trails',
-    ad.description ?? 'I like early starts, long trails and a coffee afterwards.',
+    {
+      state: ad.state ?? 'California',
+      city: ad.city ?? 'Los Angeles',
+      age: ad.age ?? 34,
+      seeks: (ad.seeks ?? 'w4m') as Seeks,
+      title: ad.title ?? 'Hiking partner for weekend trails',
+      description: ad.description ?? 'I like early starts, long trails and a coffee afterwards.',
+      ...(ad.photos ? { photos: ad.photos } : {}),
+    },
     JSON.stringify(ad.marks ?? []),
     at,
-    at,
-    at,
   );
-  return row!.id;
 }
 
-const WITH_EDIT = `UPDATE member_ads SET status = 'live', approved_at = ?, posted_on = '2026-11-01',
-    expires_on = '2026-12-01', pending_age = age, pending_seeks = seeks, pending_title = ?,
-    pending_description = COALESCE(?, description), pending_marks = ?, submitted_at = ?,
-    revision = revision + 2
-  WHERE id = ?`;
+/** Approves an ad in review through the store, as a moderator's approval does. */
+export async function approveInStore(
+  { store }: WithStore,
+  id: number,
+  days: { postedOn: string; expiresOn: string },
+  at = new Date().toISOString(),
+): Promise<void> {
+  const ad = (await store.memberAds.find(id))!;
+  expect(await store.moderation.approveNew(id, ad.revision, at, days)).toBe(true);
+}
 
 type LiveAdWithEdit = NewMemberAd & {
+  /** Live until this day (2026-12-01 unless told). */
+  expiresOn?: string;
   pendingTitle: string;
   pendingDescription?: string;
   pendingMarks?: PolicyMark[];
 };
 
-/** A live ad (approved earlier) with an edit waiting for review, as the posting code keeps it. */
-export async function insertLiveAdWithEdit(rows: TestSql, ad: LiveAdWithEdit): Promise<number> {
-  const id = await insertAdInReview(rows, ad);
-  const now = new Date().toISOString();
-  await rows.run(
-    WITH_EDIT,
-    now,
-    ad.pendingTitle,
-    ad.pendingDescription ?? null,
-    JSON.stringify(ad.pendingMarks ?? []),
-    now,
+/**
+ * A live ad (approved earlier) with an edit waiting for review: posted, approved and edited
+ * through the store, as the posting and moderation code do.
+ */
+export async function insertLiveAdWithEdit(t: WithStore, ad: LiveAdWithEdit): Promise<number> {
+  const id = await insertAdInReview(t, ad);
+  await approveInStore(t, id, { postedOn: '2026-11-01', expiresOn: ad.expiresOn ?? '2026-12-01' });
+  const live = (await t.store.memberAds.find(id))!;
+  const edited = await t.store.memberAds.setPendingEdit(
     id,
+    live.revision,
+    {
+      age: live.age,
+      seeks: live.seeks,
+      title: ad.pendingTitle,
+      description: ad.pendingDescription ?? live.description,
+    },
+    JSON.stringify(ad.pendingMarks ?? []),
+    new Date().toISOString(),
   );
+  expect(edited).toBe(true);
   return id;
 }
 

@@ -1,5 +1,7 @@
 // For tests of the pages the server renders on request: their data hooks read the compiled
-// content (brand, chrome), so a small compiled copy of content/ is put in place first.
+// content (brand, chrome), so a small compiled copy of content/ is put in place first; and the
+// small DOM reading the tests do (heading, banner, a form by its action, a link by its text),
+// so that they check what a person reads rather than the markup's class names.
 import { compileContent } from '../../pipeline/compile/compile.ts';
 import { useContent } from '../../src/content/index.ts';
 import { afterAll, beforeAll } from 'vitest';
@@ -42,6 +44,62 @@ const decodeEntities = (text: string) =>
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
+
+/** The visible text of a page or a part of it: tags gone, entities decoded, white space folded. */
+export const visibleTextOf = (fragment: string) =>
+  decodeEntities(
+    fragment
+      .replace(/<!-- -->/g, '')
+      .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, ' ')
+      .replace(/<[^>]+>/g, ' '),
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** The attributes of an opening tag's text (`a href="…" class="…"`), values decoded. */
+const attributesIn = (tag: string): Record<string, string> =>
+  Object.fromEntries(
+    [...tag.matchAll(/([\w:-]+)(?:="([^"]*)")?/g)].map((match) => [
+      match[1]!.toLowerCase(),
+      decodeEntities(match[2] ?? ''),
+    ]),
+  );
+
+/** A form on the page, read as a person (or a browser) reads it. */
+export interface PageForm {
+  /** Its attributes: action, method, enctype … (lower-case names). */
+  attributes: Record<string, string>;
+  /** The visible text inside it (labels, buttons). */
+  text: string;
+  /** Its markup inside, for the fields it sends (hidden ones too). */
+  html: string;
+}
+
+/** The first form that posts (or gets) to `action`, as written in the page; undefined if none. */
+export function formOf(html: string, action: string): PageForm | undefined {
+  for (const match of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
+    const attributes = attributesIn(match[1]!);
+    if (attributes.action === action)
+      return { attributes, text: visibleTextOf(match[2]!), html: match[2]! };
+  }
+  return undefined;
+}
+
+/** The attributes of the element whose id is `id` (a form control, a section), and its tag. */
+export function attributesOfId(html: string, id: string): Record<string, string> | undefined {
+  for (const match of html.matchAll(/<([a-z][\w-]*)\b([^>]*)>/g)) {
+    const attributes = attributesIn(match[2]!.replace(/\/$/, ''));
+    if (attributes.id === id) return { tag: match[1]!, ...attributes };
+  }
+  return undefined;
+}
+
+/** The address of the first link whose visible text is `text`; undefined if none. */
+export function linkByText(html: string, text: string): string | undefined {
+  for (const match of html.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/g))
+    if (visibleTextOf(match[2]!) === text) return attributesIn(match[1]!).href;
+  return undefined;
+}
 
 /**
  * The test app of a file's tests on the compiled content fixture: made before its tests, removed

@@ -1,7 +1,10 @@
 // Posting tests: verified members made through the API (sign up, then the row marked verified),
-// ads posted as forms or JSON, and the member_ads rows read back from the store (`t.sql`, on
-// either engine).
+// ads posted as forms or JSON, taken on through the store as moderators and members would
+// (moveAd), and the member_ads rows read back from the store (`t.sql`, on either engine).
 import { expect } from 'vitest';
+import { deleteAccount } from '../../server/accounts/delete-account.ts';
+import type { AdContent } from '../../server/store/member-ads.ts';
+import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
 import {
   cookieHeader,
   FORM_TYPE,
@@ -46,6 +49,11 @@ export async function makeMember(
   const accountId = (await accounts.findByEmail(email))!.id;
   if (verified) await accounts.markVerified(accountId, new Date().toISOString());
   return { email, session: sessionTokenOf(response), accountId };
+}
+
+/** Deletes the account as Delete my account does once the password is checked. */
+export async function deleteAccountOf(t: Pick<TestApp, 'store'>, accountId: number) {
+  expect((await deleteAccount(t.store, accountId, new Date())).kind).toBe('deleted');
 }
 
 /** Posts fields as a browser form without JavaScript would (or JSON), with the member's cookie. */
@@ -110,9 +118,62 @@ export function storedAds(t: TestApp, accountId?: number): Promise<StoredAd[]> {
     : t.sql.all<StoredAd>('SELECT * FROM member_ads WHERE account_id = ? ORDER BY id', accountId);
 }
 
+/** Where a member's ad in review goes next, and what its moderator or member said. */
+export interface AdOutcome {
+  status: 'review' | 'live' | 'rejected' | 'removed' | 'deleted';
+  /** Approved until this day (also for an ad removed or deleted once live). */
+  expiresOn?: string;
+  /** On the site from this day (today unless the expiry is earlier, then that day). */
+  postedOn?: string;
+  /** A moderator's reason for a rejection or removal, and their note. */
+  reason?: ModerationReason;
+  note?: string;
+  /** Its member already reminded of the expiry (the reminders' claim). */
+  reminded?: boolean;
+}
+
 /**
- * Sets columns of a member ad directly, as a moderator's approval or the passing of time would
- * (approval is the moderation helper's; here only its outcome matters).
+ * Takes a member's ad in review (as posted) where moderators, the reminders or its member would
+ * take it, through the store: approved until `expiresOn`, rejected, removed once live, deleted.
+ */
+export async function moveAd(t: Pick<TestApp, 'store'>, id: number, to: AdOutcome): Promise<void> {
+  const { memberAds, moderation } = t.store;
+  const at = new Date().toISOString();
+  const revision = async () => (await memberAds.find(id))!.revision;
+  const why = { reason: MODERATION_REASONS[to.reason ?? 'spam'], note: to.note };
+  const live =
+    to.status === 'live' || to.status === 'removed' || (to.status === 'deleted' && !!to.expiresOn);
+  let done = true;
+  if (live) {
+    const expiresOn = to.expiresOn ?? dayFromToday(30);
+    const today = dayFromToday(0);
+    const postedOn = to.postedOn ?? (expiresOn < today ? expiresOn : today);
+    done &&= await moderation.approveNew(id, await revision(), at, { postedOn, expiresOn });
+  }
+  if (to.status === 'rejected') done &&= await moderation.rejectNew(id, await revision(), why, at);
+  if (to.status === 'removed') done &&= await moderation.removeLive(id, await revision(), why, at);
+  if (to.status === 'deleted') done &&= await memberAds.markDeleted(id, await revision(), at);
+  if (to.reminded) done &&= await memberAds.claimReminder(id, at);
+  expect(done).toBe(true);
+}
+
+/** A live ad's edit waiting for review, as the edit route stores it: `edit` over its text. */
+export async function editLiveAd(
+  t: Pick<TestApp, 'store'>,
+  id: number,
+  edit: Partial<AdContent>,
+): Promise<void> {
+  const ad = (await t.store.memberAds.find(id))!;
+  const content = { age: ad.age, seeks: ad.seeks, title: ad.title, description: ad.description };
+  const at = new Date().toISOString();
+  expect(
+    await t.store.memberAds.setPendingEdit(id, ad.revision, { ...content, ...edit }, '[]', at),
+  ).toBe(true);
+}
+
+/**
+ * Sets columns of a member ad directly, for a time no route gives (an ad created a day ago, or
+ * expired since: the routes stamp the server's clock). Everything else goes through moveAd.
  */
 export async function setAd(
   t: Pick<TestApp, 'sql'>,

@@ -1,7 +1,8 @@
 // Reports tests (docs/product.md section 8): reports sent as a browser without JavaScript or a
 // script sends them, from a given client address (the test apps trust one proxy hop, so
-// X-Forwarded-For names the client), live member ads and conversations written as the other routes
-// store them, and the rows the reports wrote, through the test's store (`t.sql`: either engine).
+// X-Forwarded-For names the client), live member ads and conversations written through the store
+// as the other routes write them, and the rows the reports wrote, read back (`t.sql`: either
+// engine).
 import { adIdsForCity } from '../../src/content/index.ts';
 import {
   cookieHeader,
@@ -12,7 +13,12 @@ import {
   type TestApp,
   type TestAppOptions,
 } from './api.ts';
-import { insertAdInReview, type NewMemberAd } from './moderation.ts';
+import {
+  approveInStore,
+  insertAdInReview,
+  type NewMemberAd,
+  type WithStore,
+} from './moderation.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';
 import type { TestSql } from './test-store.ts';
 
@@ -65,48 +71,32 @@ export const editorAdIds = () => adIdsForCity('California', 'Los Angeles');
 const day = (offset: number) =>
   new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
-/** A live member ad, approved today for 30 days; its id. */
-export async function insertLiveAd(rows: TestSql, ad: NewMemberAd): Promise<number> {
-  const id = await insertAdInReview(rows, ad);
-  await rows.run(
-    `UPDATE member_ads SET status = 'live', approved_at = ?, posted_on = ?, expires_on = ?,
-       revision = revision + 1 WHERE id = ?`,
-    new Date().toISOString(),
-    day(0),
-    day(30),
-    id,
-  );
+/** A live member ad, posted and approved today for 30 days through the store; its id. */
+export async function insertLiveAd(t: WithStore, ad: NewMemberAd): Promise<number> {
+  const id = await insertAdInReview(t, ad);
+  await approveInStore(t, id, { postedOn: day(0), expiresOn: day(30) });
   return id;
 }
 
-/** A conversation about a member ad between its poster and a replier, with messages. */
+/**
+ * A conversation about a member ad between its poster and a replier, with messages, started and
+ * written through the store as the messages routes do.
+ */
 export async function insertConversation(
-  rows: TestSql,
+  { store }: WithStore,
   c: { adId: number; posterId: number; replierId: number; messages: [number, string][] },
 ): Promise<number> {
-  const now = new Date().toISOString();
-  const { title } = (await rows.get<{ title: string }>(
-    'SELECT title FROM member_ads WHERE id = ?',
-    c.adId,
-  ))!;
-  const { id } = (await rows.get<{ id: number }>(
-    `INSERT INTO conversations (ad_id, ad_title, poster_id, replier_id, started_at,
-       last_message_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-    c.adId,
-    title,
-    c.posterId,
-    c.replierId,
-    now,
-    now,
-  ))!;
+  const at = new Date().toISOString();
+  const { title } = (await store.memberAds.find(c.adId))!;
+  const id = (await store.conversations.create({
+    adId: c.adId,
+    adTitle: title,
+    posterId: c.posterId,
+    replierId: c.replierId,
+    at,
+  }))!;
   for (const [sender, body] of c.messages)
-    await rows.run(
-      'INSERT INTO messages (conversation_id, sender_id, body, sent_at) VALUES (?, ?, ?, ?)',
-      id,
-      sender,
-      body,
-      now,
-    );
+    await store.conversations.addMessage(id, sender, body, at);
   return id;
 }
 

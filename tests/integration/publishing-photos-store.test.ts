@@ -39,13 +39,15 @@ async function photoOn(adId: number | null, n: number, removed = false): Promise
     ],
     at: '2026-11-20T10:00:00.000Z',
   });
-  if (adId !== null)
-    await t.sql.run(
-      'UPDATE photos SET ad_id = ?, removed_at = ? WHERE id = ?',
-      adId,
-      removed ? '2026-11-21T00:00:00.000Z' : null,
-      id,
-    );
+  if (adId !== null) await t.store.photos.attach([id], adId, accountId);
+  // Removed by a moderator, as moderation stores it.
+  if (removed)
+    await t.store.photos.markRemoved(id, {
+      reason: 'other',
+      note: null,
+      moderatorId: accountId,
+      at: '2026-11-21T00:00:00.000Z',
+    });
   return id;
 }
 

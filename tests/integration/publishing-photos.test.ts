@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/http/app.ts';
 import { decideAppeal, fileAppeal } from '../../server/moderation/appeals.ts';
+import { makeModerator } from '../../server/moderation/moderator-command.ts';
 import { removePhoto } from '../../server/moderation/photos.ts';
 import { keepUploadedPhoto } from '../../server/photos/keep-photo.ts';
 import { openPhotoStorage, type PhotoStorage } from '../../server/photos/photo-storage.ts';
@@ -296,6 +297,7 @@ describe('publishing photos (photos kept in the database)', () => {
       { bytes: await smallJpeg(22), alt: '' },
     ]);
     const gone = await variantsOf(site, photoIds[0]!);
+    // Bytes lost outside the product (no path deletes a used photo's bytes), hence the SQL.
     await site.t.sql.run(
       `DELETE FROM photo_blobs WHERE key IN (${gone.map(() => '?').join(', ')})`,
       ...gone.map((variant) => variant.key),
@@ -334,18 +336,17 @@ describe('publishing photos (photos kept in the database)', () => {
     // Two moderators: one removes, the other decides the appeal.
     const moderator = async (n: number) => {
       const email = `appeal-moderator-${n}@example.com`;
-      const row = await site.t.sql.get<{ id: number }>(
-        // Its id the next above every id used, as sign-up takes it (PostgreSQL has no rowid).
-        `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-           created_at, role)
-         SELECT COALESCE(MAX(id), 0) + 1, ?, 'hash', '1980-01-01', ?, ?, 'moderator'
-         FROM (SELECT id FROM accounts UNION ALL SELECT id FROM deleted_accounts) AS used
-         RETURNING id`,
+      const now = new Date().toISOString();
+      const id = (await site.t.store.accounts.create({
         email,
-        new Date().toISOString(),
-        new Date().toISOString(),
-      );
-      return { accountId: row!.id, email };
+        passwordHash: 'hash',
+        dateOfBirth: '1980-01-01',
+        termsAcceptedAt: now,
+        createdAt: now,
+      }))!;
+      // Made a moderator by the operator's command (npm run moderator -- add).
+      expect((await makeModerator(site.t.store, email)).code).toBe(0);
+      return { accountId: id, email };
     };
     const [remover, decider] = [await moderator(1), await moderator(2)];
     const removal = await removePhoto(site.t.store, remover, removedId, 'spam', undefined);

@@ -152,7 +152,7 @@ describe('the transparency report after a publish', () => {
 
   test('a removal, its appeal and its reversal: one removal, one appeal, one reversal', async () => {
     const poster = await signUpMember(app, t.store, 'transparency-poster');
-    const adId = await insertLiveAd(t.sql, {
+    const adId = await insertLiveAd(t, {
       accountId: poster.accountId,
       state: 'California',
       city: 'San Jose',
@@ -203,7 +203,7 @@ describe('the transparency report after a publish', () => {
 
   test('a ban and its reversal: one ban, two appeals, two reversals', async () => {
     const poster = await signUpMember(app, t.store, 'transparency-banned');
-    await insertLiveAd(t.sql, {
+    await insertLiveAd(t, {
       accountId: poster.accountId,
       state: 'California',
       city: 'San Jose',

@@ -304,12 +304,13 @@ describe('publishing member ads', () => {
     }) as Array<{ id: string; state: string; city: string; title: string }>;
     const editorPath = adPath(editorAd!.state, editorAd!.city, Number(editorAd!.id));
     const memberPath = adPath('Washington', 'Seattle', memberAd);
+    // Hidden and shown again as the reports and a moderator's decision do, through the store.
     const hide = (id: number, kind: 'member' | 'editor') =>
-      t.sql.run(
-        `INSERT INTO hidden_ads (ad_id, kind, why, hidden_at) VALUES (?, ?, 'reports', '2026-11-22T10:00:00Z')`,
-        id,
-        kind,
-      );
+      t.store.hiddenAds.hideByReports({ adId: id, kind, why: 'reports' }, '2026-11-22T10:00:00Z');
+    const unhideBoth = async () => {
+      await t.store.hiddenAds.unhide(memberAd);
+      await t.store.hiddenAds.unhide(Number(editorAd!.id));
+    };
     try {
       await publish();
       expect(page(memberPath)).toContain('Ferry rides and chowder');
@@ -330,13 +331,13 @@ describe('publishing member ads', () => {
       // npm run build reads the same table: --if-needed sees the hiding end.
       expect(npmRunBuild('--if-needed', ...databaseArgs)).toContain('Build finished');
       expect(npmRunBuild('--if-needed', ...databaseArgs)).toContain('is up to date');
-      await t.sql.run('DELETE FROM hidden_ads');
+      await unhideBoth();
       expect(npmRunBuild('--if-needed', ...databaseArgs)).toContain('Build finished');
       expect(page(memberPath)).toContain('Ferry rides and chowder');
       expect(page(editorPath)).toContain(editorAd!.title.replaceAll("'", '&#x27;'));
       expect(page('/')).toContain(`${activeBefore} active ads`);
     } finally {
-      await t.sql.run('DELETE FROM hidden_ads');
+      await unhideBoth();
       await setMemberAdStatus(t, memberAd, 'deleted');
       await publish();
     }

@@ -14,7 +14,7 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../../helpers/api.ts';
-import { withFixtureContent } from '../../helpers/pages.ts';
+import { bannerOf, withFixtureContent } from '../../helpers/pages.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -22,8 +22,6 @@ withFixtureContent();
 const TERMS_MESSAGE = 'Confirm that you are 18 or older and accept the Terms.';
 const UNDER_18_MESSAGE = 'You must be 18 or older to join.';
 const THIRTY_DAYS = String(30 * 24 * 60 * 60);
-const banner = (message: string) =>
-  `<div class="form-status" data-form-status="true"><p class="banner banner--error" role="alert">${message}</p></div>`;
 
 let testApp: TestApp;
 beforeAll(async () => {
@@ -152,7 +150,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await response.text();
-    expect(html).toContain(banner(TERMS_MESSAGE));
+    expect(bannerOf(html)).toBe(TERMS_MESSAGE);
     expect(html).toContain(`name="email" value="${fields.email}"`);
     expect(html).toContain(`name="dateOfBirth" value="${fields.dateOfBirth}"`);
     expect(html).not.toContain('never-echo-this-1');
@@ -164,7 +162,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     const fields = formFields({ acceptTerms: 'yes' });
     const response = await postForm(testApp.app, '/api/signup', fields);
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain(banner(TERMS_MESSAGE));
+    expect(bannerOf(await response.text())).toBe(TERMS_MESSAGE);
     expect(await accountIn(testApp, fields.email)).toBeUndefined();
   });
 
@@ -173,7 +171,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     const response = await postForm(testApp.app, '/api/signup', fields);
     expect(response.status).toBe(400);
     const html = await response.text();
-    expect(html).toContain(banner(UNDER_18_MESSAGE));
+    expect(bannerOf(html)).toBe(UNDER_18_MESSAGE);
     expect(html).toContain(`name="email" value="${fields.email}"`);
     expect(html).not.toContain('never-echo-this-2');
     expect(await accountIn(testApp, fields.email)).toBeUndefined();

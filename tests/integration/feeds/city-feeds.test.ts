@@ -54,6 +54,7 @@ const decode = (html: string) =>
 
 /** The ad cards of a city page as a visitor sees them: title and absolute link, in order. */
 const cardsOf = (html: string) =>
+  // The card titles' class tells the ads' links from the page's others (locating, not checking).
   [...html.matchAll(/<h2 class="ad-card__title"[^>]*><a href="([^"]+)">([^<]*)<\/a>/g)].map(
     (match) => ({ link: `${BASE}${decode(match[1]!)}`, title: decode(match[2]!) }),
   );

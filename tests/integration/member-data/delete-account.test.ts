@@ -195,14 +195,14 @@ describe('the right password', () => {
     moderator = await signUpModerator(t.app, t.store);
     member = await signUpMember(t.app, t.store, 'leaving');
     other = await signUpMember(t.app, t.store, 'staying');
-    liveAd = await insertAdInReview(t.sql, { accountId: member.accountId, title: 'My live ad' });
+    liveAd = await insertAdInReview(t, { accountId: member.accountId, title: 'My live ad' });
     await approve(moderator, liveAd);
-    reviewAd = await insertAdInReview(t.sql, {
+    reviewAd = await insertAdInReview(t, {
       accountId: member.accountId,
       city: 'San Diego',
       title: 'My ad still in review',
     });
-    theirAd = await insertAdInReview(t.sql, { accountId: other.accountId, title: 'Their ad' });
+    theirAd = await insertAdInReview(t, { accountId: other.accountId, title: 'Their ad' });
     await approve(moderator, theirAd);
     aboutMyAd = await addConversation(t, {
       adId: liveAd,
@@ -234,7 +234,7 @@ describe('the right password', () => {
       reportedAccountId: member.accountId,
       conversationId: aboutMyAd,
       reason: 'harassment',
-      thread: JSON.stringify([{ from: 'poster', text: 'Hello back, from me.' }]),
+      thread: [{ from: 'reported', at: new Date().toISOString(), body: 'Hello back, from me.' }],
     });
     logBefore = await countRows(t, 'moderation_log');
     expect(
@@ -395,10 +395,7 @@ describe('the right password', () => {
   test('the address can sign up again, as a new account with a new id', async () => {
     const again = await postJson(t.app, '/api/signup', signupBody({ email: member.email }));
     expect(again.status).toBe(201);
-    const stored = await t.sql.get<{ id: number }>(
-      'SELECT id FROM accounts WHERE email = ?',
-      member.email,
-    );
+    const stored = await t.store.accounts.findByEmail(member.email);
     expect(stored!.id).not.toBe(member.accountId);
     const file = await t.app.request(`${ORIGIN}/api/account/data`, {
       headers: cookieHeader(setCookies(again).find((c) => c.name === 'lb_session')!.value),
@@ -419,7 +416,7 @@ describe('ids and bans', () => {
 
   test('an account with no live ad asks for no publish', async () => {
     const member = await signUpMember(t.app, t.store);
-    await insertAdInReview(t.sql, { accountId: member.accountId, city: 'San Jose' });
+    await insertAdInReview(t, { accountId: member.accountId, city: 'San Jose' });
     publisher.reasons.length = 0;
     expect((await deleteForm(member.session, PASSWORD)).status).toBe(303);
     expect(publisher.reasons).toEqual([]);

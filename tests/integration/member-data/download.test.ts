@@ -7,7 +7,7 @@ import { cookieHeader, ORIGIN, todayUtc } from '../../helpers/api.ts';
 import { addBlock, addConversation, addMessage, addReport } from '../../helpers/member-data.ts';
 import { insertAdInReview, insertLiveAdWithEdit } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
-import { dayFromToday, makeMember, setAd, type TestMember } from '../../helpers/posting.ts';
+import { dayFromToday, makeMember, moveAd, type TestMember } from '../../helpers/posting.ts';
 
 const t = testAppOnFixtureContent();
 
@@ -63,12 +63,13 @@ let aboutMyAd: number;
 beforeAll(async () => {
   me = await makeMember(t);
   other = await makeMember(t);
-  const mine = (title: string) => insertAdInReview(t.sql, { accountId: me.accountId, title });
+  const mine = (title: string) => insertAdInReview(t, { accountId: me.accountId, title });
   ids = {
     review: await mine('Still in review'),
-    live: await insertLiveAdWithEdit(t.sql, {
+    live: await insertLiveAdWithEdit(t, {
       accountId: me.accountId,
       title: 'Live and edited',
+      expiresOn: dayFromToday(20),
       pendingTitle: 'Live, with an edit waiting',
     }),
     rejected: await mine('Was rejected'),
@@ -76,20 +77,19 @@ beforeAll(async () => {
     deleted: await mine('I deleted this one'),
     expired: await mine('Expired last week'),
   };
-  await setAd(t, ids.live, { expires_on: dayFromToday(20), rejected_reason: null });
-  await setAd(t, ids.rejected, {
+  await moveAd(t, ids.rejected, {
     status: 'rejected',
-    rejected_reason: 'contact',
-    rejected_note: 'Take out the phone number.',
+    reason: 'contact',
+    note: 'Take out the phone number.',
   });
-  await setAd(t, ids.removed, { status: 'removed', rejected_reason: 'spam' });
-  await setAd(t, ids.deleted, { status: 'deleted' });
-  await setAd(t, ids.expired, {
+  await moveAd(t, ids.removed, { status: 'removed', reason: 'spam' });
+  await moveAd(t, ids.deleted, { status: 'deleted' });
+  await moveAd(t, ids.expired, {
     status: 'live',
-    posted_on: dayFromToday(-37),
-    expires_on: dayFromToday(-7),
+    postedOn: dayFromToday(-37),
+    expiresOn: dayFromToday(-7),
   });
-  theirAd = await insertLiveAdWithEdit(t.sql, {
+  theirAd = await insertLiveAdWithEdit(t, {
     accountId: other.accountId,
     title: 'Their hiking ad',
     pendingTitle: 'Their hiking ad, edited',

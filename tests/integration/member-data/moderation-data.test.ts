@@ -64,11 +64,11 @@ beforeAll(async () => {
   scammer = await signUpMember(t.app, t.store, 'data-scammer');
 
   // Reports hide one ad.
-  const hidden = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Kayak trips' });
+  const hidden = await insertLiveAd(t, { accountId: poster.accountId, title: 'Kayak trips' });
   for (const reporter of reporters)
     await reportForm(t.app, { ad: String(hidden), reason: 'spam' }, { session: reporter.session });
   // A moderator removes another; the member appeals; another moderator upholds it.
-  const removed = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Dinner plans' });
+  const removed = await insertLiveAd(t, { accountId: poster.accountId, title: 'Dinner plans' });
   const { revision } = await storedAd(t.sql, removed);
   await postModerationForm(
     t.app,

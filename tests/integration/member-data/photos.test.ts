@@ -22,7 +22,7 @@ import {
   postJson,
   type TestApp,
 } from '../../helpers/api.ts';
-import { insertAdInReview } from '../../helpers/moderation.ts';
+import { approveInStore, insertAdInReview } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { dayFromToday, makeMember, setAd, type TestMember } from '../../helpers/posting.ts';
@@ -85,20 +85,27 @@ async function liveAd(
   photos: { id: number; alt: string }[],
   { expiresInDays = 20, pending = null as { id: number; alt: string }[] | null } = {},
 ) {
-  const id = await insertAdInReview(app.sql, { accountId: member.accountId, title: 'Sea walks' });
+  const id = await insertAdInReview(app, {
+    accountId: member.accountId,
+    title: 'Sea walks',
+    photos,
+  });
   await app.store.photos.attach(
     [...photos, ...(pending ?? [])].map((photo) => photo.id),
     id,
     member.accountId,
   );
-  await setAd(app, id, {
-    status: 'live',
-    approved_at: new Date().toISOString(),
-    posted_on: dayFromToday(-5),
-    expires_on: dayFromToday(expiresInDays),
-    photos: JSON.stringify(photos),
-    pending_photos: pending && JSON.stringify(pending),
+  await approveInStore(app, id, {
+    postedOn: dayFromToday(-5),
+    expiresOn: dayFromToday(expiresInDays),
   });
+  // A live ad's edit of its photos only, kept as the edit route keeps it (setPhotos writes the
+  // pending list as it is).
+  if (pending) {
+    const { revision } = (await app.store.memberAds.find(id))!;
+    const at = new Date().toISOString();
+    await app.store.memberAds.setPhotos(id, revision, photos, pending, at);
+  }
   return id;
 }
 
@@ -254,14 +261,15 @@ describe('Download my data', () => {
         ],
       },
     );
-    review = await insertAdInReview(t.sql, { accountId: me.accountId, title: 'Board games' });
-    await t.store.photos.attach([ids.inReview.id, ids.removed.id], review, me.accountId);
-    await setAd(t, review, {
-      photos: JSON.stringify([
+    review = await insertAdInReview(t, {
+      accountId: me.accountId,
+      title: 'Board games',
+      photos: [
         { id: ids.inReview.id, alt: 'At the table' },
         { id: ids.removed.id, alt: '' },
-      ]),
+      ],
     });
+    await t.store.photos.attach([ids.inReview.id, ids.removed.id], review, me.accountId);
     // A moderator's removal, as moderation stores it: the photo stays, its sizes kept for an
     // appeal, for moderators' eyes only.
     await t.store.photos.markRemoved(ids.removed.id, {
@@ -347,19 +355,17 @@ describe('Download my data', () => {
   });
 
   test('while reports keep the ad off the site, its photos are the member’s addresses', async () => {
-    await t.sql.run(
-      "INSERT INTO hidden_ads (ad_id, kind, why, hidden_at) VALUES (?, 'member', 'reports', ?)",
-      live,
-      new Date().toISOString(),
-    );
+    const at = new Date().toISOString();
+    await t.store.hiddenAds.hideByReports({ adId: live, kind: 'member', why: 'reports' }, at);
     const hidden = await download(me);
-    await t.sql.run('DELETE FROM hidden_ads WHERE ad_id = ?', live);
+    await t.store.hiddenAds.unhide(live);
     const shown = hidden.photos.find((photo) => photo.id === ids.defaultAlt.id)!;
     expect(shown.place).toBe('on your ad (not shown on the site)');
     expect(shown.sizes.map((size) => size.url)).toEqual(previews(ids.defaultAlt));
   });
 
   test('once the ad has expired, its photos are the member’s addresses again', async () => {
+    // A day past its expiry: time passing is no route's, so the row is aged (and put back after).
     await setAd(t, live, { expires_on: dayFromToday(-1) });
     const expired = await download(me);
     const shown = expired.photos.find((photo) => photo.id === ids.defaultAlt.id)!;

@@ -13,8 +13,9 @@ import {
   startConversation,
   storedConversations,
   storedMessages,
-  updateAd,
+  takeAdDown,
 } from '../../helpers/messages.ts';
+import { insertAdInReview } from '../../helpers/moderation.ts';
 import {
   dayFromToday,
   getPage,
@@ -98,16 +99,34 @@ describe('refused messages, as plain form posts', () => {
   });
 
   test('to a removed, deleted, expired, rejected or unknown ad', async () => {
-    const cases: Array<[string, Record<string, string>, number, RegExp]> = [
-      ['removed', { status: 'removed' }, 410, /A moderator removed this ad/],
-      ['deleted', { status: 'deleted' }, 410, /The poster deleted this ad/],
-      ['expired', { expires_on: dayFromToday(0) }, 410, /This ad expired on/],
-      ['rejected', { status: 'rejected' }, 404, /couldn't find (that|the) ad/],
-      ['in review', { status: 'review' }, 404, /couldn't find (that|the) ad/],
+    const live = (title: string, expiresOn?: string) =>
+      insertLiveAd(t, poster, `An ad that is ${title}`, expiresOn ? { expiresOn } : {});
+    const inReview = (title: string) =>
+      insertAdInReview(t, { accountId: poster.accountId, title: `An ad that is ${title}` });
+    const takenDown = async (made: Promise<number>, by: 'poster' | 'moderator') => {
+      const id = await made;
+      await takeAdDown(t, id, by);
+      return id;
+    };
+    const cases: Array<[string, () => Promise<number>, number, RegExp]> = [
+      [
+        'removed',
+        () => takenDown(live('removed'), 'moderator'),
+        410,
+        /A moderator removed this ad/,
+      ],
+      ['deleted', () => takenDown(live('deleted'), 'poster'), 410, /The poster deleted this ad/],
+      ['expired', () => live('expired', dayFromToday(0)), 410, /This ad expired on/],
+      [
+        'rejected',
+        () => takenDown(inReview('rejected'), 'moderator'),
+        404,
+        /couldn't find (that|the) ad/,
+      ],
+      ['in review', () => inReview('in review'), 404, /couldn't find (that|the) ad/],
     ];
-    for (const [title, columns, status, message] of cases) {
-      const id = await insertLiveAd(t, poster, `An ad that is ${title}`);
-      await updateAd(t, id, columns);
+    for (const [, made, status, message] of cases) {
+      const id = await made();
       await refused(() => startConversation(t, stranger, id, 'Hello'), status, message);
       const page = await getPage(t, `/messages/new?ad=${id}`, stranger.session);
       expect(page.status).toBe(status === 404 ? 404 : 200);

@@ -16,13 +16,22 @@ import {
   startConversation,
   storedConversations,
   storedMessages,
-  updateAd,
+  takeAdDown,
 } from '../../helpers/messages.ts';
-import { getPage, makeMember, submit, type TestMember } from '../../helpers/posting.ts';
+import {
+  deleteAccountOf,
+  getPage,
+  makeMember,
+  submit,
+  type TestMember,
+} from '../../helpers/posting.ts';
 
 const t = messagesTestApp();
 
-/** `count` live ads, each of a poster of its own (accounts inserted directly: quicker than 30 sign-ups). */
+/**
+ * `count` live ads, each of a poster of its own (accounts made through the store: quicker than 30
+ * sign-ups).
+ */
 async function adsOfOthers(count: number): Promise<number[]> {
   const ids: number[] = [];
   for (let n = 0; n < count; n += 1)
@@ -93,7 +102,8 @@ describe('how many conversations a member may start', () => {
       /^You have started 30 conversations in the last 24 hours, the most anyone can\./,
     );
     expect(await startedBy(member)).toBe(30);
-    // A conversation started more than 24 hours ago leaves the count.
+    // A conversation started more than 24 hours ago leaves the count (the route starts it on the
+    // server's clock, so the row is aged).
     await t.sql.run(
       `UPDATE conversations SET started_at = ? WHERE id = (
          SELECT MIN(id) FROM conversations WHERE replier_id = ?)`,
@@ -203,7 +213,7 @@ describe('closed conversations', () => {
     const { poster, replier, adId, conversationId: id } = thread;
     const live = await (await getPage(t, conversationPath(id), replier.session)).text();
     expect(live).toContain(`href="/city/California/Los%20Angeles/ad/${adId}"`);
-    await updateAd(t, adId, { status: 'deleted' });
+    await takeAdDown(t, adId, 'poster');
     expect((await replyIn(t, replier, id, 'Still there?')).status).toBe(303);
     expect((await replyIn(t, poster, id, 'Yes')).status).toBe(303);
     const gone = await (await getPage(t, conversationPath(id), replier.session)).text();
@@ -214,7 +224,7 @@ describe('closed conversations', () => {
   test('a moderator removed the ad, or the other side was banned: closed, with why', async () => {
     const thread = await conversationOnNewAd(t, { title: 'Breaks the rules' });
     const { poster, replier, adId, conversationId: id } = thread;
-    await updateAd(t, adId, { status: 'removed' });
+    await takeAdDown(t, adId, 'moderator');
     const removed = await replyIn(t, replier, id, 'Hello?');
     expect(removed.status).toBe(409);
     expect(pageText(await removed.text())).toContain(
@@ -223,11 +233,9 @@ describe('closed conversations', () => {
 
     const other = await insertLiveAd(t, poster, 'Another ad', { city: 'San Jose' });
     const second = conversationIdOf(await startConversation(t, replier, other, 'Hi'));
-    await t.sql.run(
-      'UPDATE accounts SET banned_at = ? WHERE id = ?',
-      new Date().toISOString(),
-      poster.accountId,
-    );
+    expect(
+      await t.store.moderation.ban(poster.accountId, poster.email, new Date().toISOString()),
+    ).toBe(true);
     const banned = await replyIn(t, replier, second, 'Hello?');
     expect(banned.status).toBe(409);
     expect(pageText(await banned.text())).toContain(
@@ -243,7 +251,7 @@ describe('closed conversations', () => {
     const thread = await conversationOnNewAd(t, { title: 'Still mine' });
     const { poster, replier, conversationId: id } = thread;
     await replyIn(t, poster, id, 'Hi there');
-    await t.sql.run('DELETE FROM accounts WHERE id = ?', replier.accountId);
+    await deleteAccountOf(t, replier.accountId);
     const page = pageText(await (await getPage(t, conversationPath(id), poster.session)).text());
     expect(page).toContain('with a member who has deleted their account');
     expect(page).toContain(

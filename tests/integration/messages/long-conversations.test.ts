@@ -14,6 +14,7 @@ import {
   replyIn,
   storedMessages,
 } from '../../helpers/messages.ts';
+import { linkByText } from '../../helpers/pages.ts';
 import { getPage, makeMember, type TestMember } from '../../helpers/posting.ts';
 
 const t = messagesTestApp();
@@ -55,12 +56,7 @@ async function open(path: string, member = poster) {
   const html = await response.text();
   const text = pageText(html);
   const shown = [...text.matchAll(/Message (\d{3})\./g)].map((match) => Number(match[1]));
-  const link = (name: string) => {
-    const match = new RegExp(`<a(?: class="[^"]*")? href="([^"]*)">${name}</a>`).exec(
-      html.replace(/<!-- -->/g, ''),
-    );
-    return match?.[1]?.replace(/&amp;/g, '&');
-  };
+  const link = (name: string) => linkByText(html, name);
   return {
     status: response.status,
     html,
@@ -91,6 +87,7 @@ describe('a conversation of 120 messages', () => {
     expect(page.status).toBe(200);
     expect(page.shown).toEqual(range(71, 120));
     expect(page.text).toContain('Messages 71–120 of 120');
+    // The page opens at the newest message: its item carries the anchor #latest.
     expect(page.html).toMatch(
       /<li class="message[^"]*" id="latest">(?:(?!<\/li>).)*Message 120\./s,
     );

@@ -22,7 +22,7 @@ let adId: number;
 beforeAll(async () => {
   member = await signUpMember(t.app, t.store, 'plain');
   poster = await signUpMember(t.app, t.store, 'poster');
-  adId = await insertAdInReview(t.sql, { accountId: poster.accountId });
+  adId = await insertAdInReview(t, { accountId: poster.accountId });
 });
 
 const PAGES = [
@@ -119,11 +119,8 @@ describe.each(['a visitor', 'a member'])('to %s', (label) => {
     expect(crossSite).toEqual(crossSiteUnknown);
     expect(await storedAd(t.sql, adId)).toEqual(before);
     expect(await logRows(t.sql)).toHaveLength(logged);
-    const account = await t.sql.get<{ banned_at: string | null }>(
-      'SELECT banned_at FROM accounts WHERE id = ?',
-      poster.accountId,
-    );
-    expect(account!.banned_at).toBeNull();
+    const account = (await t.store.accounts.findById(poster.accountId))!;
+    expect(account.bannedAt).toBeNull();
   });
 });
 

@@ -27,6 +27,7 @@ import {
   type TestMember,
 } from '../../helpers/moderation.ts';
 import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { deleteAccountOf } from '../../helpers/posting.ts';
 
 const publisher = recordingPublisher();
 const t = testAppOnFixtureContent({ publisher });
@@ -65,12 +66,12 @@ async function mailsOf(email: string) {
 describe('the queue', () => {
   test('lists ads in review oldest first, as they will look, with the marks highlighted and the poster', async () => {
     const poster = await signUpMember(t.app, t.store, 'queue');
-    const newer = await insertAdInReview(t.sql, {
+    const newer = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Newer ad title',
       submittedMinutesAgo: 100_000,
     });
-    const older = await insertAdInReview(t.sql, {
+    const older = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Flower arrangement class partner',
       description: 'Generous with my time.\nLooking for a friend for the flower arrangement class.',
@@ -85,16 +86,17 @@ describe('the queue', () => {
     expect(html.indexOf(`id="ad-${older}"`)).toBeLessThan(html.indexOf(`id="ad-${newer}"`));
     const item = html.slice(html.indexOf(`id="ad-${older}"`), html.indexOf(`id="ad-${newer}"`));
     // The ad page's own markup (AdDetail), with the scanner's words in <mark>.
+    // The class is what is checked here: the queue shows the ad through the ad page's component.
     expect(item).toContain('class="ad-detail"');
-    expect(item).toMatch(/Flower <mark class="policy-mark"[^>]*>arrangement<\/mark> class partner/);
-    expect(item).toMatch(/<mark class="policy-mark"[^>]*>Generous<\/mark> with my time\./);
+    expect(item).toMatch(/Flower <mark\b[^>]*>arrangement<\/mark> class partner/);
+    expect(item).toMatch(/<mark\b[^>]*>Generous<\/mark> with my time\./);
     const flags = item.slice(
       item.indexOf('queue-item__flags'),
       item.indexOf('</p>', item.indexOf('queue-item__flags')),
     );
     expect(textOf(flags)).toContain('Flagged for a closer look:');
-    expect(flags).toContain('<mark class="policy-mark">arrangement</mark>');
-    expect(flags).toContain('<mark class="policy-mark">generous</mark>');
+    expect(flags).toMatch(/<mark\b[^>]*>arrangement<\/mark>/);
+    expect(flags).toMatch(/<mark\b[^>]*>generous<\/mark>/);
     expect(textOf(item)).toContain(`Posted in Los Angeles, California`);
     // The poster: email, when they joined, their history (nothing decided yet).
     expect(textOf(item)).toContain(poster.email);
@@ -110,7 +112,7 @@ describe('the queue', () => {
 
   test('names the scam signals in an ad by family, in words, beside the marked words', async () => {
     const poster = await signUpMember(t.app, t.store, 'scam-signals');
-    const id = await insertAdInReview(t.sql, {
+    const id = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Coffee and a walk',
       description: 'Add me on kik first.',
@@ -132,7 +134,7 @@ describe('the queue', () => {
       'Scam signals: off-site contact . Scammers use these to ask for money or move people off the site',
     );
     expect(item).toMatch(
-      /Add me on <mark class="policy-mark" title="Scam signal: off-site contact">kik<\/mark> first\./,
+      /Add me on <mark\b[^>]*title="Scam signal: off-site contact">kik<\/mark> first\./,
     );
   });
 
@@ -146,7 +148,7 @@ describe('the queue', () => {
 describe('approve', () => {
   test('a new ad: live, approved now, posted today, expires in 30 days; logged; mailed; published', async () => {
     const poster = await signUpMember(t.app, t.store, 'approve');
-    const id = await insertAdInReview(t.sql, {
+    const id = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Board games on Sunday',
     });
@@ -197,7 +199,7 @@ describe('approve', () => {
 
   test('a pending edit of a live ad: the edit becomes the ad, pending cleared, expiry kept', async () => {
     const poster = await signUpMember(t.app, t.store, 'edit');
-    const id = await insertLiveAdWithEdit(t.sql, {
+    const id = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       title: 'Old title',
       pendingTitle: 'New title with roses',
@@ -208,7 +210,7 @@ describe('approve', () => {
     const shown = item.slice(item.indexOf(`id="ad-${id}"`));
     expect(textOf(shown)).toContain('Edit of a live ad');
     expect(textOf(shown)).toContain('The edit changes the title.');
-    expect(shown).toMatch(/New title with <mark class="policy-mark"[^>]*>roses<\/mark>/);
+    expect(shown).toMatch(/New title with <mark\b[^>]*>roses<\/mark>/);
     expect(textOf(shown)).toContain('The live ad as it is now Old title');
 
     const response = await postModerationJson(
@@ -242,7 +244,7 @@ describe('approve', () => {
 describe('reject', () => {
   test('a new ad with a reason and a note: rejected, both stored, logged and mailed; nothing published', async () => {
     const poster = await signUpMember(t.app, t.store, 'reject');
-    const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
+    const id = await insertAdInReview(t, { accountId: poster.accountId });
     const published = publisher.reasons.length;
     const response = await postModerationForm(
       t.app,
@@ -274,7 +276,7 @@ describe('reject', () => {
 
   test('a pending edit: the edit is dropped, the live ad stays as it was, the reason stored', async () => {
     const poster = await signUpMember(t.app, t.store, 'reject-edit');
-    const id = await insertLiveAdWithEdit(t.sql, {
+    const id = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       title: 'Live title',
       pendingTitle: 'Edited title',
@@ -307,7 +309,7 @@ describe('reject', () => {
 describe('remove a live ad', () => {
   test('takes it off the site: removed, logged, mailed, published', async () => {
     const poster = await signUpMember(t.app, t.store, 'remove');
-    const id = await insertLiveAdWithEdit(t.sql, {
+    const id = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'x',
     });
@@ -333,7 +335,7 @@ describe('remove a live ad', () => {
 describe('ban', () => {
   test('asks to confirm first, with what the ban does', async () => {
     const poster = await signUpMember(t.app, t.store, 'confirm');
-    await insertAdInReview(t.sql, { accountId: poster.accountId });
+    await insertAdInReview(t, { accountId: poster.accountId });
     const html = await (
       await getPage(t.app, `/moderate?ban=${poster.accountId}`, moderator.session)
     ).text();
@@ -344,8 +346,8 @@ describe('ban', () => {
 
   test('removes all its ads, revokes its sessions, refuses its sign-in and its address at sign-up', async () => {
     const poster = await signUpMember(t.app, t.store, 'ban');
-    const inReview = await insertAdInReview(t.sql, { accountId: poster.accountId });
-    const live = await insertLiveAdWithEdit(t.sql, {
+    const inReview = await insertAdInReview(t, { accountId: poster.accountId });
+    const live = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'y',
     });
@@ -361,11 +363,8 @@ describe('ban', () => {
     );
     expect((await storedAd(t.sql, inReview)).status).toBe('removed');
     expect(await storedAd(t.sql, live)).toMatchObject({ status: 'removed', pending_title: null });
-    const banned = await t.sql.get<{ banned_at: string | null }>(
-      'SELECT banned_at FROM accounts WHERE id = ?',
-      poster.accountId,
-    );
-    expect(banned!.banned_at).not.toBeNull();
+    const banned = (await t.store.accounts.findById(poster.accountId))!;
+    expect(banned.bannedAt).not.toBeNull();
     expect(publisher.reasons).toContain(`banned account ${poster.accountId}: removed ads ${live}`);
     const log = (await logRows(t.sql)).filter((row) => row.account_id === poster.accountId);
     expect(log.map((row) => [row.action, row.ad_id])).toEqual([
@@ -418,7 +417,7 @@ describe('ban', () => {
       { reason: 'spam' },
       moderator.session,
     );
-    await t.sql.run('DELETE FROM accounts WHERE id = ?', poster.accountId);
+    await deleteAccountOf(t, poster.accountId);
     const again = await postJson(t.app, '/api/signup', signupBody({ email: poster.email }));
     expect(again.status).toBe(409);
   });
@@ -443,6 +442,7 @@ describe('the log', () => {
 
   test('refuses any change or deletion of its rows', async () => {
     expect((await logRows(t.sql)).length).toBeGreaterThan(0);
+    // Raw SQL on purpose: what is checked is that the database itself refuses the change.
     await expect(t.sql.run("UPDATE moderation_log SET reason = 'edited'")).rejects.toThrow(
       'the moderation log is append-only',
     );

@@ -62,8 +62,7 @@ async function adWithPhotos(label: string, status: 'live' | 'review' = 'live') {
     await keptPhotoId(t.store, photos, member.accountId, await picture()),
   ];
   const ad = { accountId: member.accountId, title: `${label} walks` };
-  const adId =
-    status === 'live' ? await insertLiveAd(t.sql, ad) : await insertAdInReview(t.sql, ad);
+  const adId = status === 'live' ? await insertLiveAd(t, ad) : await insertAdInReview(t, ad);
   await putPhotosOnAd(t, adId, member.accountId, ids);
   const keys = [...(await keysOfPhoto(t.sql, ids[0]!)), ...(await keysOfPhoto(t.sql, ids[1]!))];
   return { member, adId, ids, keys };

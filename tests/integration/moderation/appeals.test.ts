@@ -71,7 +71,7 @@ const appealIdOf = async (statementId: number) =>
 describe('an ad removed, appealed and reversed', () => {
   test('the member sees the clause, facts, trigger and appeal link; another moderator reverses', async () => {
     const poster = await signUpMember(t.app, t.store, 'removed-poster');
-    const adId = await insertLiveAd(t.sql, {
+    const adId = await insertLiveAd(t, {
       accountId: poster.accountId,
       title: 'Dinner and a walk by the river',
       description: 'Generous gentleman seeks company for dinners.',
@@ -164,7 +164,7 @@ describe('an ad removed, appealed and reversed', () => {
 describe('a ban, appealed through its mail and reversed', () => {
   test('the banned member reads and appeals by the link, another moderator unbans', async () => {
     const poster = await signUpMember(t.app, t.store, 'banned-poster');
-    const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Board games' });
+    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Board games' });
     const banned = await postModerationForm(
       t.app,
       `/api/moderate/accounts/${poster.accountId}/ban`,
@@ -197,11 +197,8 @@ describe('a ban, appealed through its mail and reversed', () => {
     publisher.reasons.length = 0;
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
 
-    const account = await t.sql.get<{ banned_at: string | null }>(
-      'SELECT banned_at FROM accounts WHERE id = ?',
-      poster.accountId,
-    );
-    expect(account!.banned_at).toBeNull();
+    const account = (await t.store.accounts.findById(poster.accountId))!;
+    expect(account.bannedAt).toBeNull();
     expect(
       await t.sql.get('SELECT email FROM banned_emails WHERE email = ?', poster.email),
     ).toBeUndefined();
@@ -224,7 +221,7 @@ describe('a ban, appealed through its mail and reversed', () => {
 describe('an appeal upheld, and two moderators at once', () => {
   test('upheld: the member reads the reason; a reply is required to uphold', async () => {
     const poster = await signUpMember(t.app, t.store, 'upheld-poster');
-    const adId = await insertAdInReview(t.sql, {
+    const adId = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Call me',
       description: 'Text me on five five five.',
@@ -263,7 +260,7 @@ describe('an appeal upheld, and two moderators at once', () => {
   test('two moderators deciding one appeal at once: exactly one succeeds', async () => {
     const moderatorC = await signUpModerator(t.app, t.store);
     const poster = await signUpMember(t.app, t.store, 'race-poster');
-    const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Race ad' });
+    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Race ad' });
     const { revision } = await storedAd(t.sql, adId);
     await postModerationForm(
       t.app,
@@ -289,7 +286,7 @@ describe('an appeal upheld, and two moderators at once', () => {
 describe('reports: the automatic hide explained, and reporters hearing back', () => {
   test('a hide by reports is an automatic rule; reporters see open, then action taken', async () => {
     const poster = await signUpMember(t.app, t.store, 'hidden-poster');
-    const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Reported ad' });
+    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Reported ad' });
     const reporters = await Promise.all(
       [1, 2, 3].map((n) => signUpMember(t.app, t.store, `reporter-${n}`)),
     );

@@ -4,6 +4,7 @@
 // (the queue page with the message, what was typed kept); never a 500; nothing changed.
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
+  approveInStore,
   insertAdInReview,
   logRows,
   postModerationForm,
@@ -25,14 +26,16 @@ beforeAll(async () => {
   moderator = await signUpModerator(t.app, t.store);
   otherModerator = await signUpModerator(t.app, t.store);
   poster = await signUpMember(t.app, t.store, 'poster');
-  ids.review = await insertAdInReview(t.sql, { accountId: poster.accountId });
-  ids.rejected = await insertAdInReview(t.sql, { accountId: poster.accountId });
-  await t.sql.run("UPDATE member_ads SET status = 'rejected' WHERE id = ?", ids.rejected);
-  ids.live = await insertAdInReview(t.sql, { accountId: poster.accountId });
-  await t.sql.run("UPDATE member_ads SET status = 'live' WHERE id = ?", ids.live);
-  ids.deleted = await insertAdInReview(t.sql, { accountId: poster.accountId });
-  await t.sql.run("UPDATE member_ads SET status = 'deleted' WHERE id = ?", ids.deleted);
-  ids.own = await insertAdInReview(t.sql, { accountId: moderator.accountId });
+  ids.review = await insertAdInReview(t, { accountId: poster.accountId });
+  // Rejected, approved and deleted as the moderation and posting code store them: revision 2.
+  const at = new Date().toISOString();
+  ids.rejected = await insertAdInReview(t, { accountId: poster.accountId });
+  await t.store.moderation.rejectNew(ids.rejected, 1, { reason: 'Spam or duplicate' }, at);
+  ids.live = await insertAdInReview(t, { accountId: poster.accountId });
+  await approveInStore(t, ids.live, { postedOn: '2026-11-01', expiresOn: '2026-12-01' });
+  ids.deleted = await insertAdInReview(t, { accountId: poster.accountId });
+  await t.store.memberAds.markDeleted(ids.deleted, 1, at);
+  ids.own = await insertAdInReview(t, { accountId: moderator.accountId });
 });
 
 const ad =
@@ -135,21 +138,21 @@ const CASES: Case[] = [
   [
     'an ad already rejected',
     ad('rejected', 'approve'),
-    { revision: 1 },
+    { revision: 2 },
     409,
     'Ad 100000002 is not waiting for review.',
   ],
   [
     'a live ad without an edit',
     ad('live', 'approve'),
-    { revision: 1 },
+    { revision: 2 },
     409,
     /is not waiting for review/,
   ],
   [
     'an ad its member deleted',
     ad('deleted', 'approve'),
-    { revision: 1 },
+    { revision: 2 },
     409,
     'The member deleted this ad: there is nothing to do.',
   ],

@@ -34,7 +34,7 @@ const decisionMails = async (email: string) => {
 describe('two moderators at once', () => {
   test('approve and reject the same ad: one wins, the other sees who handled it, nothing twice', async () => {
     const poster = await signUpMember(t.app, t.store, 'race');
-    const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
+    const id = await insertAdInReview(t, { accountId: poster.accountId });
     const [approve, reject] = await Promise.all([
       postModerationForm(
         t.app,
@@ -66,7 +66,7 @@ describe('two moderators at once', () => {
 
   test('over HTTP, ten approvals of one ad from two moderators: one approval, one log row, one publish', async () => {
     const poster = await signUpMember(t.app, t.store, 'race-http');
-    const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
+    const id = await insertAdInReview(t, { accountId: poster.accountId });
     const server = await listen(t.app);
     const published = publisher.reasons.length;
     try {
@@ -101,7 +101,7 @@ describe('two moderators at once', () => {
     const other = onPostgres() ? await openTestApp(t.dir, { publisher }) : t;
     try {
       const poster = await signUpMember(t.app, t.store, 'race-instances');
-      const id = await insertAdInReview(t.sql, { accountId: poster.accountId });
+      const id = await insertAdInReview(t, { accountId: poster.accountId });
       const responses = await Promise.all([
         postModerationJson(
           t.app,
@@ -133,7 +133,7 @@ describe('two moderators at once', () => {
 
   test('two bans of one account: one ban, the other told it was already banned', async () => {
     const poster = await signUpMember(t.app, t.store, 'race-ban');
-    await insertAdInReview(t.sql, { accountId: poster.accountId });
+    await insertAdInReview(t, { accountId: poster.accountId });
     const responses = await Promise.all(
       [first, second].map((moderator) =>
         postModerationForm(

@@ -36,7 +36,7 @@ beforeAll(async () => {
   poster = await signUpMember(t.app, t.store, 'dsa-poster');
   reporters = await Promise.all([1, 2, 3].map((n) => signUpMember(t.app, t.store, `dsa-r${n}`)));
   // A removal by a moderator's own review.
-  const removedId = await insertLiveAd(t.sql, {
+  const removedId = await insertLiveAd(t, {
     accountId: poster.accountId,
     title: PRIVATE[0],
     description: `${PRIVATE[1]} seeks company for dinners.`,
@@ -50,7 +50,7 @@ beforeAll(async () => {
   );
   expect(removed.status).toBe(303);
   // A hide by reports: an automatic rule.
-  const hiddenId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Reported' });
+  const hiddenId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Reported' });
   for (const reporter of reporters)
     expect(
       (await reportForm(t.app, { ad: String(hiddenId), reason: 'spam' }, reporter)).status,

@@ -400,7 +400,7 @@ describe('the reason in the forms', () => {
     const banForm = html.slice(html.indexOf('id="ban"'));
     expect(banForm).toContain('<option value="scam">Scam or fraud</option>');
 
-    const adId = await insertAdInReview(t.sql, { accountId: member.accountId });
+    const adId = await insertAdInReview(t, { accountId: member.accountId });
     const queue = await (await getPage(t, '/moderate', (await moderator()).session)).text();
     const entry = queue.slice(queue.indexOf(`id="ad-${adId}"`));
     const reject = entry.slice(entry.indexOf(`/api/moderate/ads/${adId}/reject`));

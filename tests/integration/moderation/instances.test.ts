@@ -38,19 +38,19 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A new account, made through the store (its role as the operator gives it); its id. */
 async function account(role: 'member' | 'moderator'): Promise<number> {
   accounts += 1;
   const now = new Date().toISOString();
-  const row = await one.sql.get<{ id: number }>(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at,
-       role) VALUES (?, ?, 'hash', '1990-01-01', ?, ?, ?) RETURNING id`,
-    accounts,
-    `${role}-${accounts}@example.com`,
-    now,
-    now,
-    role,
-  );
-  return row!.id;
+  const id = (await one.store.accounts.create({
+    email: `${role}-${accounts}@example.com`,
+    passwordHash: 'hash',
+    dateOfBirth: '1990-01-01',
+    termsAcceptedAt: now,
+    createdAt: now,
+  }))!;
+  if (role === 'moderator') await one.store.moderation.setRole(id, role);
+  return id;
 }
 
 async function moderator(): Promise<Moderator> {

@@ -35,7 +35,7 @@ const pageText = async (path: string, session: string) =>
 /** A member's live ad, hidden by three members' reports; the member, the ad and the statement. */
 async function hiddenAd(label: string) {
   const poster = await signUpMember(t.app, t.store, `${label}-poster`);
-  const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: `${label} walks` });
+  const adId = await insertLiveAd(t, { accountId: poster.accountId, title: `${label} walks` });
   for (const n of [1, 2, 3]) {
     const reporter = await signUpMember(t.app, t.store, `${label}-reporter-${n}`);
     const sent = await reportForm(

@@ -18,13 +18,14 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'localboard-moderator-'));
   t = await openTestStore(dir);
   const now = new Date().toISOString();
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-     VALUES (1, ?, 'hash', '1990-01-01', ?, ?)`,
-    member.email,
-    now,
-    now,
-  );
+  const id = await t.store.accounts.create({
+    email: member.email,
+    passwordHash: 'hash',
+    dateOfBirth: '1990-01-01',
+    termsAcceptedAt: now,
+    createdAt: now,
+  });
+  expect(id).toBe(1);
 });
 afterAll(async () => {
   await t.store.close();

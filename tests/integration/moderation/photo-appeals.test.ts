@@ -60,7 +60,7 @@ async function liveAdWithPhotos(label: string, middle: Buffer) {
     await keptPhotoId(t.store, photos, member.accountId, middle),
     await keptPhotoId(t.store, photos, member.accountId, await picture()),
   ];
-  const adId = await insertLiveAd(t.sql, { accountId: member.accountId, title: `${label} walk` });
+  const adId = await insertLiveAd(t, { accountId: member.accountId, title: `${label} walk` });
   await putPhotosOnAd(t, adId, member.accountId, ids);
   return { member, adId, ids };
 }

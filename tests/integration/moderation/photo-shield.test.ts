@@ -56,14 +56,17 @@ async function scoredPhoto(): Promise<{ id: number; score: number }> {
   expect(score).toBeGreaterThanOrEqual(THRESHOLD);
   return { id, score };
 }
-/** A photo as stored before scoring existed (or whose scoring failed): its score NULL. */
+/**
+ * A photo as stored before scoring existed (or whose scoring failed): its score NULL, written
+ * directly since no path stores a photo unscored on demand.
+ */
 async function unscoredPhoto(): Promise<number> {
   const id = await keptPhotoId(t.store, photos, poster.accountId, await smallJpeg(nextSeed++));
   await t.sql.run('UPDATE photos SET explicit_score = NULL, sexy_score = NULL WHERE id = ?', id);
   return id;
 }
 async function adWith(photoIds: number[], minutesAgo: number): Promise<number> {
-  const adId = await insertAdInReview(t.sql, {
+  const adId = await insertAdInReview(t, {
     accountId: poster.accountId,
     submittedMinutesAgo: minutesAgo,
   });
@@ -207,7 +210,12 @@ describe('Show photo', () => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: 'There is no photo 999999.' });
     const { id } = await scoredPhoto();
-    await t.sql.run("UPDATE photos SET removed_at = '2026-11-01T00:00:00.000Z' WHERE id = ?", id);
+    await t.store.photos.markRemoved(id, {
+      reason: 'other',
+      note: 'test',
+      moderatorId: moderator.accountId,
+      at: '2026-11-01T00:00:00.000Z',
+    });
     const removed = await postModerationJson(
       t.app,
       `/api/moderate/photos/${id}/reveal`,
@@ -237,6 +245,7 @@ describe('Show all photos blurred', () => {
     const html = await after.text();
     expect(textOf(html)).toContain('Every photo is now shown blurred until you choose to see it.');
     expect(textOf(html)).toContain('On: every photo is blurred until you show it.');
+    // The class only finds the setting's form (locating, not checking).
     const setting = html.slice(html.indexOf('class="photo-setting"'), html.indexOf('</form>'));
     expect(setting).toContain('name="blurAll" checked=""');
     const item = photoItem(html, unscored);

@@ -21,6 +21,7 @@ import {
   testPhotoPool,
 } from '../../helpers/moderation-photos.ts';
 import {
+  approveInStore,
   getPage,
   insertAdInReview,
   insertLiveAdWithEdit,
@@ -76,6 +77,7 @@ async function queueItemHtml(adId: number) {
   const html = await response.text();
   const start = html.indexOf(`id="ad-${adId}"`);
   expect(start).toBeGreaterThan(-1);
+  // The class only finds where the next queue item starts (locating, not checking).
   const end = html.indexOf('class="queue-item"', start + 10);
   return html.slice(start, end === -1 ? undefined : end);
 }
@@ -131,7 +133,7 @@ describe('the queue', () => {
     const first = await keep();
     const second = await keep(await nearCopy(removedBefore));
     expect((await t.store.photos.find(second))!.flag).not.toBeNull();
-    const adId = await insertAdInReview(t.sql, {
+    const adId = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Dinner and a film',
     });
@@ -173,7 +175,7 @@ describe('the queue', () => {
 
   test("shows a live ad's edit of its photos: after the edit (which are new) and the live ones now (which go)", async () => {
     const [kept, leaving, added] = [await keep(), await keep(), await keep()];
-    const adId = await insertLiveAdWithEdit(t.sql, {
+    const adId = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       title: 'Live title',
       pendingTitle: 'Live title',
@@ -209,11 +211,8 @@ describe('the queue', () => {
 
   test('an ad with an edit of its photos only waits in the queue', async () => {
     const [one, two] = [await keep(), await keep()];
-    const adId = await insertAdInReview(t.sql, { accountId: poster.accountId });
-    await t.sql.run(
-      "UPDATE member_ads SET status = 'live', approved_at = submitted_at, posted_on = '2026-11-01', expires_on = '2026-12-01' WHERE id = ?",
-      adId,
-    );
+    const adId = await insertAdInReview(t, { accountId: poster.accountId });
+    await approveInStore(t, adId, { postedOn: '2026-11-01', expiresOn: '2026-12-01' });
     await putPhotosOnAd(t, adId, poster.accountId, [one], [one, two]);
     const item = await queueItemHtml(adId);
     expect(textOf(item)).toContain('Edit of a live ad');
@@ -224,7 +223,7 @@ describe('the queue', () => {
 describe('approve and reject', () => {
   test('approving a new ad puts its photos live as they are', async () => {
     const [one, two] = [await keep(), await keep()];
-    const adId = await insertAdInReview(t.sql, { accountId: poster.accountId });
+    const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, adId, poster.accountId, [one, two]);
     const { revision } = await storedAd(t.sql, adId);
     const response = await postModerationJson(
@@ -242,7 +241,7 @@ describe('approve and reject', () => {
     const [kept, leaving, added] = [await keep(), await keep(), await keep()];
     const leavingKeys = await keysOfPhoto(t.sql, leaving);
     expect(await blobsLeft(t.sql, leavingKeys)).toBe(3);
-    const adId = await insertLiveAdWithEdit(t.sql, {
+    const adId = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'New title',
     });
@@ -270,7 +269,7 @@ describe('approve and reject', () => {
   test('rejecting an edit: the live photos stay, the photos only the edit had are deleted', async () => {
     const [live, added] = [await keep(), await keep()];
     const addedKeys = await keysOfPhoto(t.sql, added);
-    const adId = await insertLiveAdWithEdit(t.sql, {
+    const adId = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'Edited title',
     });
@@ -296,7 +295,7 @@ describe('removing one photo', () => {
   test('as a form post: the member sees the reason, the bytes are kept for moderators only, the hash is blocked, the log and a mail say so', async () => {
     const [removed, stays] = [await keep(), await keep()];
     const keys = await keysOfPhoto(t.sql, removed);
-    const adId = await insertAdInReview(t.sql, {
+    const adId = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Photo walk',
     });
@@ -356,7 +355,7 @@ describe('removing one photo', () => {
 
   test("as JSON, from a live ad's photos and its pending edit's at once; published; a second removal is told", async () => {
     const [removed, other] = [await keep(), await keep()];
-    const adId = await insertLiveAdWithEdit(t.sql, {
+    const adId = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'Edited',
     });
@@ -394,7 +393,7 @@ describe('removing one photo', () => {
 
   test('a refused form post shows the queue again with the message, the note kept and the form open', async () => {
     const photoId = await keep();
-    const adId = await insertAdInReview(t.sql, { accountId: poster.accountId });
+    const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, adId, poster.accountId, [photoId]);
     const response = await postModerationForm(
       t.app,
@@ -406,6 +405,7 @@ describe('removing one photo', () => {
     const html = await response.text();
     expect(textOf(html)).toContain('Choose a reason.');
     const item = html.slice(html.indexOf(`id="ad-${adId}"`));
+    // The remove disclosure left open, as the moderator sees it again: the class names which one.
     expect(item).toMatch(/<details class="queue-photo__remove" open="">/);
     expect(item).toContain('Typed note</textarea>');
     expect((await photoRow(photoId))!.removed_at).toBeNull();
@@ -464,7 +464,7 @@ describe('removing one photo', () => {
 describe('ads removed for "under 18" or "someone else\'s photos" block all their photos', () => {
   test("a live ad removed as under 18: every photo of it, its pending edit's too", async () => {
     const [one, two, pendingOnly] = [await keep(), await keep(), await keep()];
-    const adId = await insertLiveAdWithEdit(t.sql, {
+    const adId = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'Edited',
     });
@@ -490,7 +490,7 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
 
   test("a new ad rejected as someone else's photos, and a ban as under 18", async () => {
     const rejectedPhoto = await keep();
-    const rejected = await insertAdInReview(t.sql, { accountId: poster.accountId });
+    const rejected = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, rejected, poster.accountId, [rejectedPhoto]);
     const reject = await postModerationJson(
       t.app,
@@ -505,9 +505,9 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
 
     const banned = await signUpMember(t.app, t.store, 'banned');
     const [a, b] = [await keepFor(banned.accountId), await keepFor(banned.accountId)];
-    const inReview = await insertAdInReview(t.sql, { accountId: banned.accountId });
+    const inReview = await insertAdInReview(t, { accountId: banned.accountId });
     await putPhotosOnAd(t, inReview, banned.accountId, [a]);
-    const live = await insertLiveAdWithEdit(t.sql, {
+    const live = await insertLiveAdWithEdit(t, {
       accountId: banned.accountId,
       pendingTitle: 'x',
     });
@@ -529,7 +529,7 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
 
   test('a live ad removed as spam blocks none of its photos', async () => {
     const one = await keep();
-    const adId = await insertLiveAdWithEdit(t.sql, {
+    const adId = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'x',
     });
@@ -549,7 +549,7 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
   async function removedAs(reason: string) {
     const original = await photo(800, 600);
     const id = await keep(original);
-    const adId = await insertAdInReview(t.sql, { accountId: poster.accountId });
+    const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, adId, poster.accountId, [id]);
     const response = await postModerationJson(
       t.app,

@@ -57,18 +57,16 @@ async function inCopy<T>(file: string, read: (sql: ReturnType<typeof testSql>) =
   }
 }
 
+/** A member's account, made through the store as sign-up makes it; its id. */
 async function addAccount(t: TestApp): Promise<number> {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-    7,
-    'ana@example.com',
-    'hash',
-    '1990-01-01',
-    '2026-11-01T00:00:00.000Z',
-    '2026-11-01T00:00:00.000Z',
-  );
-  return 7;
+  const id = await t.store.accounts.create({
+    email: 'ana@example.com',
+    passwordHash: 'hash',
+    dateOfBirth: '1990-01-01',
+    termsAcceptedAt: '2026-11-01T00:00:00.000Z',
+    createdAt: '2026-11-01T00:00:00.000Z',
+  });
+  return id!;
 }
 
 const sessionCount = async (sql: ReturnType<typeof testSql>) =>
@@ -113,7 +111,10 @@ describe.skipIf(onPostgres())('npm run backup -- FILE', () => {
         .integrity_check,
       journal: (await sql.get<{ journal_mode: string }>('PRAGMA journal_mode'))!.journal_mode,
       sessions: await sessionCount(sql),
-      account: await sql.get<{ email: string }>('SELECT email FROM accounts WHERE id = ?', 7),
+      account: await sql.get<{ email: string }>(
+        'SELECT email FROM accounts WHERE id = ?',
+        accountId,
+      ),
     }));
     expect(copied.integrity).toBe('ok');
     expect(copied.account).toEqual({ email: 'ana@example.com' });
@@ -128,7 +129,7 @@ describe.skipIf(onPostgres())('npm run backup -- FILE', () => {
 
   it('keeps an existing file unless told to replace it (--force)', async () => {
     const t = await app();
-    await addAccount(t);
+    const accountId = await addAccount(t);
     const file = join(t.dir, 'existing.sqlite');
     writeFileSync(file, 'yesterday’s backup');
 
@@ -142,7 +143,7 @@ describe.skipIf(onPostgres())('npm run backup -- FILE', () => {
     const forced = await backup([file, '--force'], { DATABASE_PATH: t.dbPath });
     expect(forced.code).toBe(0);
     const email = await inCopy(file, (sql) =>
-      sql.get<{ email: string }>('SELECT email FROM accounts WHERE id = ?', 7),
+      sql.get<{ email: string }>('SELECT email FROM accounts WHERE id = ?', accountId),
     );
     expect(email).toEqual({ email: 'ana@example.com' });
   });

@@ -27,7 +27,7 @@ import {
 } from '../../helpers/api.ts';
 import { TEST_MAIL_SITE, testMailer } from '../../helpers/mail.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
-import { onPostgres, testSql } from '../../helpers/test-store.ts';
+import { onPostgres } from '../../helpers/test-store.ts';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types.
 import { ensurePostgres, startThrowawayPostgres } from '../../../scripts/postgres.mjs';
 
@@ -69,22 +69,16 @@ describe.runIf(onPostgres())('PostgreSQL stopped while the server runs, then sta
     // A member and their session, written as another instance would have.
     const admin = await openPostgresEngine(cluster.url, { readOnly: true, poolSize: 1 });
     try {
-      await testSql(admin.db).run(
-        `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-        7,
-        'outage@example.com',
-        'hash',
-        '1990-01-01',
-        new Date().toISOString(),
-        new Date().toISOString(),
-      );
-      await storeOn(admin).sessions.create(
-        hashToken(session),
-        7,
-        new Date().toISOString(),
-        '2099-01-01T00:00:00.000Z',
-      );
+      const other = storeOn(admin);
+      const now = new Date().toISOString();
+      const accountId = await other.accounts.create({
+        email: 'outage@example.com',
+        passwordHash: 'hash',
+        dateOfBirth: '1990-01-01',
+        termsAcceptedAt: now,
+        createdAt: now,
+      });
+      await other.sessions.create(hashToken(session), accountId!, now, '2099-01-01T00:00:00.000Z');
       // The throwaway cluster commits asynchronously (synchronous_commit=off: nothing in it is
       // meant to outlive a run), and an immediate stop is a crash: written to disk now, what was
       // committed outlives the stop, as it would on a PostgreSQL that commits durably.

@@ -21,20 +21,21 @@ let storage: PhotoStorage;
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 3_600_000).toISOString();
 const daysAgo = (days: number) => hoursAgo(days * 24);
-const MEMBER = 7;
+/** The member whose photos are swept (made in each test's store). */
+let member = 0;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'localboard-sweeps-'));
   t = await openTestStore(dir);
   storage = openPhotoStorage(t.store);
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at,
-       email_verified_at, role) VALUES (?, 'member@example.com', 'hash', '1990-01-01', ?, ?, ?, 'member')`,
-    MEMBER,
-    daysAgo(90),
-    daysAgo(90),
-    daysAgo(90),
-  );
+  member = (await t.store.accounts.create({
+    email: 'member@example.com',
+    passwordHash: 'hash',
+    dateOfBirth: '1990-01-01',
+    termsAcceptedAt: daysAgo(90),
+    createdAt: daysAgo(90),
+  }))!;
+  await t.store.accounts.markVerified(member, daysAgo(90));
 });
 
 afterEach(async () => {
@@ -53,7 +54,7 @@ function variantBytes(label = `photo ${++drawn}`) {
 async function photo(at: string, bytes = variantBytes()) {
   await storage.put(bytes.key, bytes.bytes);
   const id = await t.store.photos.insert({
-    accountId: MEMBER,
+    accountId: member,
     width: 800,
     height: 600,
     phash: '0123456789abcdef',
@@ -64,21 +65,29 @@ async function photo(at: string, bytes = variantBytes()) {
   return { id, key: bytes.key };
 }
 
+/** An ad of the member's with these photos, last changed (posted, decided) at `updatedAt`. */
 async function ad(status: 'review' | 'live' | 'rejected', updatedAt: string, photoIds: number[]) {
-  const row = await t.sql.get<{ id: number }>(
-    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-       created_at, submitted_at, updated_at, photos)
-     VALUES (?, 'California', 'Los Angeles', 34, 'w4m', 'Sea walks', 'Say hello.', ?, ?, ?, ?, ?)
-     RETURNING id`,
-    MEMBER,
-    status,
-    daysAgo(60),
-    daysAgo(60),
-    updatedAt,
-    JSON.stringify(photoIds.map((id) => ({ id, alt: '' }))),
-  );
-  expect(await t.store.photos.attach(photoIds, row!.id, MEMBER)).toBe(photoIds.length);
-  return row!.id;
+  const content = {
+    state: 'California',
+    city: 'Los Angeles',
+    age: 34,
+    seeks: 'w4m' as const,
+    title: 'Sea walks',
+    description: 'Say hello.',
+    photos: photoIds.map((id) => ({ id, alt: '' })),
+  };
+  const posted = status === 'review' ? updatedAt : daysAgo(60);
+  const id = await t.store.memberAds.insert(member, content, '[]', posted);
+  if (status === 'live') {
+    const days = { postedOn: updatedAt.slice(0, 10), expiresOn: '2026-12-20' };
+    expect(await t.store.moderation.approveNew(id, 1, updatedAt, days)).toBe(true);
+  }
+  if (status === 'rejected')
+    expect(
+      await t.store.moderation.rejectNew(id, 1, { reason: 'Spam or duplicate' }, updatedAt),
+    ).toBe(true);
+  expect(await t.store.photos.attach(photoIds, id, member)).toBe(photoIds.length);
+  return id;
 }
 
 const photoIds = async () =>
@@ -174,7 +183,7 @@ describe('removed photos kept for their appeal', () => {
       await t.store.photos.markRemoved(removed.id, {
         reason: 'spam',
         note: null,
-        moderatorId: MEMBER,
+        moderatorId: member,
         at: daysAgo(40),
       }),
     ).toBe(true);
@@ -213,9 +222,11 @@ describe('bytes no photo names (orphans)', () => {
   it('kept more than a day: deleted; younger, or named by a photo: kept', async () => {
     const old = await orphan(hoursAgo(25));
     const young = await orphan(hoursAgo(2));
-    const used = await photo(daysAgo(5));
+    // Its bytes stored five days ago, when it was uploaded (the sweep's clock is NOW).
+    const usedBytes = variantBytes();
+    await t.store.photoBlobs.put(usedBytes.key, usedBytes.bytes, daysAgo(5));
+    const used = await photo(daysAgo(5), usedBytes);
     await ad('live', daysAgo(5), [used.id]);
-    await t.sql.run('UPDATE photo_blobs SET created_at = ? WHERE key = ?', daysAgo(5), used.key);
 
     expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
       uploads: 0,

@@ -8,7 +8,8 @@ import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import {
   dayFromToday,
   makeMember,
-  setAd,
+  moveAd,
+  type AdOutcome,
   storedAds,
   submit,
   validAd,
@@ -20,7 +21,7 @@ const t = testAppOnFixtureContent();
 
 async function adExpiringIn(
   days: number | null,
-  status = 'live',
+  status: AdOutcome['status'] = 'live',
   city = 'Los Angeles',
 ): Promise<[TestMember, StoredAd]> {
   const member = await makeMember(t);
@@ -31,7 +32,14 @@ async function adExpiringIn(
     member.session,
   );
   const ad = (await storedAds(t, member.accountId)).at(-1)!;
-  await setAd(t, ad.id, { status, expires_on: days === null ? null : dayFromToday(days) });
+  const expiresOn = days === null ? {} : { expiresOn: dayFromToday(days) };
+  if (status !== 'review') await moveAd(t, ad.id, { status, ...expiresOn });
+  else {
+    // In review with an expiry: removed once live, and put back in review on appeal.
+    await moveAd(t, ad.id, { status: 'removed', ...expiresOn });
+    const at = new Date().toISOString();
+    expect(await t.store.moderation.reinstateAd(ad.id, { status: 'review' }, at)).toBe(true);
+  }
   return [member, ad];
 }
 

@@ -9,6 +9,7 @@ import { onPostgres } from '../../helpers/test-store.ts';
 import {
   dayFromToday,
   makeMember,
+  moveAd,
   setAd,
   storedAds,
   submit,
@@ -60,9 +61,9 @@ describe('3 ads in review or live', () => {
     for (const city of CITIES.slice(0, 3))
       await submit(t, '/api/ads', validAd({ city }), member.session);
     const [first, second, third] = await storedAds(t, member.accountId);
-    await setAd(t, first!.id, { status: 'rejected', rejected_reason: 'contact' });
-    await setAd(t, second!.id, { status: 'live', expires_on: dayFromToday(0) });
-    await setAd(t, third!.id, { status: 'live', expires_on: dayFromToday(5) });
+    await moveAd(t, first!.id, { status: 'rejected', reason: 'contact' });
+    await moveAd(t, second!.id, { status: 'live', expiresOn: dayFromToday(0) });
+    await moveAd(t, third!.id, { status: 'live', expiresOn: dayFromToday(5) });
     // One live (not expired) ad counts: two more fit.
     expect((await submit(t, '/api/ads', validAd({ city: CITIES[3] }), member.session)).status).toBe(
       303,
@@ -115,7 +116,7 @@ describe('1 new ad per city in 24 hours', () => {
     expect((await submit(t, '/api/ads', validAd(), member.session)).status).toBe(303);
     const [first] = await storedAds(t, member.accountId);
     // Deleting the first does not reopen the city.
-    await setAd(t, first!.id, { status: 'deleted' });
+    await moveAd(t, first!.id, { status: 'deleted' });
     const response = await submit(t, '/api/ads', validAd({ title: 'Another try' }), member.session);
     expect(response.status).toBe(429);
     const nextAt = new Date(Date.parse(first!.created_at) + 24 * 3_600_000).toISOString();
@@ -133,6 +134,7 @@ describe('1 new ad per city in 24 hours', () => {
     const member = await makeMember(t);
     await submit(t, '/api/ads', validAd(), member.session);
     const [first] = await storedAds(t, member.accountId);
+    // Posted a day ago: the posting route stamps the server's clock, so the row is aged.
     await setAd(t, first!.id, {
       created_at: new Date(Date.now() - 24 * 3_600_000 - 1000).toISOString(),
     });

@@ -5,13 +5,17 @@
 // ask the publisher.
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Publisher } from '../../../server/publishing/publisher.ts';
+import { MODERATION_REASONS } from '../../../src/schemas/moderation-reasons.ts';
 import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import {
   dayFromToday,
   fieldErrorOf,
   getPage,
   makeMember,
+  editLiveAd,
+  moveAd,
   setAd,
+  type AdOutcome,
   storedAds,
   submit,
   validAd,
@@ -58,27 +62,29 @@ describe('/account lists my ads', () => {
         303,
       );
       const ad = (await storedAds(t, member.accountId)).at(-1)!;
-      // Spread the creation times so that newest first is well defined.
+      // Spread the creation times so that newest first is well defined (the posting route stamps
+      // the server's clock, so the rows are aged).
       await setAd(t, ad.id, {
         created_at: new Date(Date.now() - (10 - index) * 60_000).toISOString(),
       });
       if (index >= 2) continue;
       // Only three may be in review at once: the first two leave review as a moderator would.
-      await setAd(t, ad.id, { status: index === 0 ? 'removed' : 'rejected' });
+      await moveAd(
+        t,
+        ad.id,
+        index === 0
+          ? { status: 'removed' }
+          : { status: 'rejected', reason: 'contact', note: 'Remove the phone number.' },
+      );
     }
     const [removed, rejected, expired, live] = await storedAds(t, member.accountId);
-    await setAd(t, rejected!.id, {
-      rejected_reason: 'contact',
-      rejected_note: 'Remove the phone number.',
-    });
-    await setAd(t, expired!.id, { status: 'live', expires_on: dayFromToday(-2) });
-    await setAd(t, live!.id, {
-      status: 'live',
-      expires_on: dayFromToday(12),
-      pending_title: 'Live one, edited',
-      pending_age: 35,
-      pending_seeks: 'w4m',
-      pending_description: 'New words',
+    await moveAd(t, expired!.id, { status: 'live', expiresOn: dayFromToday(-2) });
+    await moveAd(t, live!.id, { status: 'live', expiresOn: dayFromToday(12) });
+    await editLiveAd(t, live!.id, {
+      title: 'Live one, edited',
+      age: 35,
+      seeks: 'w4m',
+      description: 'New words',
     });
     void removed;
 
@@ -111,18 +117,16 @@ describe('/account lists my ads', () => {
 
   test("a live ad whose edit was not approved, and a removed ad, show the moderator's reason", async () => {
     const [member, live] = await memberWithAd(CITIES[0]);
-    await setAd(t, live.id, {
-      status: 'live',
-      expires_on: dayFromToday(9),
-      rejected_reason: 'spam',
-    });
+    // Live, and its edit not approved (spam).
+    await moveAd(t, live.id, { status: 'live', expiresOn: dayFromToday(9) });
+    await editLiveAd(t, live.id, { title: 'An edit a moderator turns down' });
+    const { revision } = (await t.store.memberAds.find(live.id))!;
+    const why = { reason: MODERATION_REASONS.spam };
+    const at = new Date().toISOString();
+    expect(await t.store.moderation.rejectEdit(live.id, revision, why, at)).toBe(true);
     await submit(t, '/api/ads', validAd({ city: CITIES[1], title: 'Taken down' }), member.session);
     const removed = (await storedAds(t, member.accountId)).at(-1)!;
-    await setAd(t, removed.id, {
-      status: 'removed',
-      rejected_reason: 'commercial',
-      rejected_note: 'Paid.',
-    });
+    await moveAd(t, removed.id, { status: 'removed', reason: 'commercial', note: 'Paid.' });
     const text = visibleText(await (await getPage(t, '/account', member.session)).text());
     expect(text).toContain('Your last changes were not approved: Spam or duplicate.');
     expect(text).toContain(
@@ -177,7 +181,7 @@ describe('edit', () => {
 
   test('a rejected ad goes back to review, its reason cleared', async () => {
     const [member, ad] = await memberWithAd();
-    await setAd(t, ad.id, { status: 'rejected', rejected_reason: 'contact', rejected_note: 'x' });
+    await moveAd(t, ad.id, { status: 'rejected', reason: 'contact', note: 'x' });
     await submit(
       t,
       `/api/ads/${ad.id}/edit`,
@@ -193,12 +197,9 @@ describe('edit', () => {
   });
 
   test('a live ad keeps its published text; the edit waits in pending_*', async () => {
-    const [member, ad] = await memberWithAd();
-    await setAd(t, ad.id, {
-      status: 'live',
-      expires_on: dayFromToday(20),
-      approved_at: new Date().toISOString(),
-    });
+    const [member, posted] = await memberWithAd();
+    await moveAd(t, posted.id, { status: 'live', expiresOn: dayFromToday(20) });
+    const ad = await rowOf(posted.id);
     const response = await submit(
       t,
       `/api/ads/${ad.id}/edit`,
@@ -258,7 +259,7 @@ describe('edit', () => {
 
   test('a removed ad cannot be edited: 409 with the reason', async () => {
     const [member, ad] = await memberWithAd();
-    await setAd(t, ad.id, { status: 'removed' });
+    await moveAd(t, ad.id, { status: 'removed' });
     const response = await submit(
       t,
       `/api/ads/${ad.id}/edit`,
@@ -275,7 +276,7 @@ describe('an expired ad is renewed before it is edited', () => {
 
   test('its edit page says so with Renew instead of the form; Renew leads back to the form', async () => {
     const [member, ad] = await memberWithAd();
-    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-2) });
+    await moveAd(t, ad.id, { status: 'live', expiresOn: dayFromToday(-2) });
     const response = await getPage(t, `/account/ads/${ad.id}/edit`, member.session);
     expect(response.status).toBe(200);
     const html = await response.text();
@@ -309,7 +310,7 @@ describe('an expired ad is renewed before it is edited', () => {
 
   test('its edit is refused (409) as a form post: the page says to renew, nothing changes', async () => {
     const [member, ad] = await memberWithAd();
-    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-5) });
+    await moveAd(t, ad.id, { status: 'live', expiresOn: dayFromToday(-5) });
     const before = await rowOf(ad.id);
     // Even with fields that would be refused: renewing comes first.
     const response = await submit(
@@ -328,7 +329,7 @@ describe('an expired ad is renewed before it is edited', () => {
 
   test('as JSON: 409 with the message; nothing changes', async () => {
     const [member, ad] = await memberWithAd();
-    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(0) });
+    await moveAd(t, ad.id, { status: 'live', expiresOn: dayFromToday(0) });
     const before = await rowOf(ad.id);
     const response = await submit(t, `/api/ads/${ad.id}/edit`, edit, member.session, 'json');
     expect(response.status).toBe(409);
@@ -340,7 +341,7 @@ describe('an expired ad is renewed before it is edited', () => {
 
   test('past the renewal window: neither Renew nor edit, post it again', async () => {
     const [member, ad] = await memberWithAd();
-    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(-31) });
+    await moveAd(t, ad.id, { status: 'live', expiresOn: dayFromToday(-31) });
     const html = await (await getPage(t, `/account/ads/${ad.id}/edit`, member.session)).text();
     expect(headingOf(html)).toBe('Renew your ad first');
     expect(html).not.toContain(`action="/api/ads/${ad.id}/renew"`);
@@ -356,8 +357,9 @@ describe('an expired ad is renewed before it is edited', () => {
 
 describe('delete', () => {
   test('marks the ad deleted, gone from the list; a live ad asks the publisher', async () => {
-    const [member, ad] = await memberWithAd();
-    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(20) });
+    const [member, posted] = await memberWithAd();
+    await moveAd(t, posted.id, { status: 'live', expiresOn: dayFromToday(20) });
+    const ad = await rowOf(posted.id);
     const before = published.length;
     const response = await submit(t, `/api/ads/${ad.id}/delete`, {}, member.session);
     expect(response.status).toBe(303);
@@ -381,20 +383,20 @@ describe('delete', () => {
 });
 
 describe('renew', () => {
-  const cases: [string, Record<string, string | null>, boolean][] = [
-    ['live, 2 days left', { status: 'live', expires_on: dayFromToday(2) }, true],
-    ['live, 3 days left', { status: 'live', expires_on: dayFromToday(3) }, true],
-    ['live, 4 days left', { status: 'live', expires_on: dayFromToday(4) }, false],
-    ['expired today', { status: 'live', expires_on: dayFromToday(0) }, true],
-    ['expired 30 days ago', { status: 'live', expires_on: dayFromToday(-30) }, true],
-    ['expired 31 days ago', { status: 'live', expires_on: dayFromToday(-31) }, false],
+  const cases: [string, AdOutcome, boolean][] = [
+    ['live, 2 days left', { status: 'live', expiresOn: dayFromToday(2) }, true],
+    ['live, 3 days left', { status: 'live', expiresOn: dayFromToday(3) }, true],
+    ['live, 4 days left', { status: 'live', expiresOn: dayFromToday(4) }, false],
+    ['expired today', { status: 'live', expiresOn: dayFromToday(0) }, true],
+    ['expired 30 days ago', { status: 'live', expiresOn: dayFromToday(-30) }, true],
+    ['expired 31 days ago', { status: 'live', expiresOn: dayFromToday(-31) }, false],
     ['in review', { status: 'review' }, false],
     ['rejected', { status: 'rejected' }, false],
-    ['removed', { status: 'removed', expires_on: dayFromToday(1) }, false],
+    ['removed', { status: 'removed', expiresOn: dayFromToday(1) }, false],
   ];
-  test.each(cases)('%s: renewed %s', async (_label, columns, renews) => {
+  test.each(cases)('%s: renewed %s', async (_label, outcome, renews) => {
     const [member, ad] = await memberWithAd();
-    await setAd(t, ad.id, { ...columns, reminded_at: new Date().toISOString() });
+    await moveAd(t, ad.id, { ...outcome, reminded: true });
     const before = await rowOf(ad.id);
     const count = published.length;
     const response = await submit(t, `/api/ads/${ad.id}/renew`, {}, member.session);
@@ -420,7 +422,7 @@ describe('renew', () => {
 
   test('says when a live ad can be renewed', async () => {
     const [member, ad] = await memberWithAd();
-    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(10) });
+    await moveAd(t, ad.id, { status: 'live', expiresOn: dayFromToday(10) });
     const response = await submit(t, `/api/ads/${ad.id}/renew`, {}, member.session, 'json');
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({
@@ -435,7 +437,7 @@ describe("someone else's ad, or an unknown one", () => {
   let stranger: TestMember;
   beforeAll(async () => {
     [owner, ad] = await memberWithAd(CITIES[1]);
-    await setAd(t, ad.id, { status: 'live', expires_on: dayFromToday(1) });
+    await moveAd(t, ad.id, { status: 'live', expiresOn: dayFromToday(1) });
     ad = await rowOf(ad.id);
     stranger = await makeMember(t);
   });

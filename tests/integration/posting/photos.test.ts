@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cookieHeader, ORIGIN, type TestApp } from '../../helpers/api.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { attributesOfId, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import {
   asUpload,
   BAD_FILES,
@@ -23,7 +23,7 @@ import {
   fieldErrorOf,
   getPage,
   makeMember,
-  setAd,
+  moveAd,
   storedAds,
   validAd,
   type TestMember,
@@ -120,9 +120,14 @@ describe('posting an ad with photos, without JavaScript', () => {
     expect(html.replace(/<!-- -->/g, '')).toContain(
       '<label for="ad-photos">Photos (up to 6)</label>',
     );
-    expect(html).toContain(
-      '<input id="ad-photos" class="photo-field__input" type="file" multiple="" accept="image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif" aria-describedby="ad-photos-hint" name="photos"/>',
-    );
+    expect(attributesOfId(html, 'ad-photos')).toMatchObject({
+      tag: 'input',
+      type: 'file',
+      multiple: '',
+      accept: 'image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif',
+      'aria-describedby': 'ad-photos-hint',
+      name: 'photos',
+    });
     expect(html).toContain('JPEG, PNG, WebP or HEIF, up to 15 MB and 40 megapixels each.');
   });
 
@@ -374,7 +379,7 @@ describe('editing the photos of a live ad', () => {
     const member = await makeMember(t);
     await postMultipart(t, '/api/ads', validAd(), [await jpeg(41), await jpeg(42)], member.session);
     const [ad] = await storedAds(t, member.accountId);
-    await setAd(t, ad!.id, { status: 'live', expires_on: dayFromToday(20) });
+    await moveAd(t, ad!.id, { status: 'live', expiresOn: dayFromToday(20) });
     // In the order the ad lists them (the files' order; ids come as processing ends).
     const [first, second] = parseAdPhotoList((ad as unknown as { photos: string }).photos);
     expect(await photoRows(t, member.accountId)).toHaveLength(2);

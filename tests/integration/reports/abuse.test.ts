@@ -73,11 +73,11 @@ describe('behind a trusted proxy', () => {
     test('its members report it, with the thread copied; a second report is 409', async () => {
       const poster = await signUpMember(t.app, t.store, 'conv-poster');
       const replier = await signUpMember(t.app, t.store, 'conv-replier');
-      const adId = await insertLiveAd(t.sql, {
+      const adId = await insertLiveAd(t, {
         accountId: poster.accountId,
         title: 'Sunday walks',
       });
-      const conversation = await insertConversation(t.sql, {
+      const conversation = await insertConversation(t, {
         adId,
         posterId: poster.accountId,
         replierId: replier.accountId,
@@ -139,8 +139,8 @@ describe('behind a trusted proxy', () => {
       const poster = await signUpMember(t.app, t.store, 'conv2-poster');
       const replier = await signUpMember(t.app, t.store, 'conv2-replier');
       const stranger = await signUpMember(t.app, t.store, 'conv2-stranger');
-      const adId = await insertLiveAd(t.sql, { accountId: poster.accountId });
-      const conversation = await insertConversation(t.sql, {
+      const adId = await insertLiveAd(t, { accountId: poster.accountId });
+      const conversation = await insertConversation(t, {
         adId,
         posterId: poster.accountId,
         replierId: replier.accountId,

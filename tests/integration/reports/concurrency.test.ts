@@ -70,7 +70,7 @@ async function withOtherInstance(run: (other: TestApp) => Promise<void>) {
 
 describe(`${REPORTERS} reports of one ad at once`, () => {
   test('in-process: 50 rows, one hidden row, one publish', async () => {
-    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+    const id = await insertLiveAd(t, { accountId: poster.accountId });
     const published = publisher.reasons.length;
     const responses = await Promise.all(
       Array.from({ length: REPORTERS }, () =>
@@ -82,7 +82,7 @@ describe(`${REPORTERS} reports of one ad at once`, () => {
   });
 
   test('over real HTTP, as plain form posts: 50 rows, one hidden row, one publish', async () => {
-    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+    const id = await insertLiveAd(t, { accountId: poster.accountId });
     const published = publisher.reasons.length;
     const server = await listen(t.app);
     try {
@@ -112,7 +112,7 @@ describe('through two instances on one database', () => {
   test('5 reporters at once, split across both, round after round: one hide, one publish each time', async () => {
     await withOtherInstance(async (other) => {
       for (let round = 0; round < 6; round += 1) {
-        const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+        const id = await insertLiveAd(t, { accountId: poster.accountId });
         const published = publisher.reasons.length;
         const responses = await Promise.all(
           [t, other, t, other, t].map((instance) =>
@@ -128,7 +128,7 @@ describe('through two instances on one database', () => {
   test('the second and third reporter at once, one on each instance: the ad is hidden once', async () => {
     await withOtherInstance(async (other) => {
       for (let round = 0; round < 10; round += 1) {
-        const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+        const id = await insertLiveAd(t, { accountId: poster.accountId });
         expect(
           (await reportJson(t.app, { ad: id, reason: 'spam' }, { address: newAddress() })).status,
         ).toBe(201);
@@ -148,7 +148,7 @@ describe('through two instances on one database', () => {
   test('one reporter reporting an ad twice at once, on each instance: one stored, one refused', async () => {
     await withOtherInstance(async (other) => {
       for (let round = 0; round < 6; round += 1) {
-        const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+        const id = await insertLiveAd(t, { accountId: poster.accountId });
         // A visitor in even rounds, a member (from two addresses) in odd ones.
         const member = round % 2 === 1 ? await signUpMember(t.app, t.store, 'twice') : undefined;
         const address = newAddress();
@@ -172,7 +172,7 @@ describe('through two instances on one database', () => {
     const second = await signUpModerator(t.app, t.store);
     await withOtherInstance(async (other) => {
       for (let round = 0; round < 4; round += 1) {
-        const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+        const id = await insertLiveAd(t, { accountId: poster.accountId });
         for (let reporter = 0; reporter < 3; reporter += 1)
           expect(
             (await reportJson(t.app, { ad: id, reason: 'spam' }, { address: newAddress() })).status,

@@ -43,7 +43,7 @@ async function reportAs(reporter: TestMember | undefined, adId: number, reason: 
 describe('reports hide a member ad', () => {
   test('three reporters: the member is mailed the statement once, with no reporter in it', async () => {
     const poster = await signUpMember(t.app, t.store, 'hid-poster');
-    const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Hiking pals' });
+    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Hiking pals' });
     const reporters = await Promise.all(
       [1, 2, 3, 4].map((n) => signUpMember(t.app, t.store, `hid-reporter-${n}`)),
     );
@@ -78,7 +78,7 @@ describe('reports hide a member ad', () => {
 
   test('reports arriving at once hide it once, and mail once', async () => {
     const poster = await signUpMember(t.app, t.store, 'hid-at-once');
-    const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Board games' });
+    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Board games' });
     const reporters = await Promise.all(
       [1, 2, 3, 4, 5].map((n) => signUpMember(t.app, t.store, `at-once-${n}`)),
     );
@@ -94,7 +94,7 @@ describe('reports hide a member ad', () => {
 
   test('one "under 18" report from a visitor hides it, and the mail says what it was', async () => {
     const poster = await signUpMember(t.app, t.store, 'hid-under-18');
-    const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Beach day' });
+    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Beach day' });
     await reportAs(undefined, adId, 'under-18', 60);
     const [mail] = await mailsOf(poster.email);
     expect(mail?.subject).toBe(HIDDEN_SUBJECT);
@@ -122,7 +122,7 @@ describe('reports hide a member ad', () => {
 describe('the reports dismissed', () => {
   test('the member is mailed that the ad is back; nothing names the reporters', async () => {
     const poster = await signUpMember(t.app, t.store, 'back-poster');
-    const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Jazz nights' });
+    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Jazz nights' });
     const reporter = await signUpMember(t.app, t.store, 'back-reporter');
     await reportAs(reporter, adId, 'under-18');
     const page = await (await getPage(t.app, '/moderate/reports', moderator.session)).text();
@@ -149,7 +149,7 @@ describe('the reports dismissed', () => {
 
   test('dismissing reports that did not hide the ad mails nobody', async () => {
     const poster = await signUpMember(t.app, t.store, 'not-hidden');
-    const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Chess club' });
+    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Chess club' });
     await reportAs(undefined, adId, 'spam', 80);
     const page = await (await getPage(t.app, '/moderate/reports', moderator.session)).text();
     const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;

@@ -94,12 +94,12 @@ describe('who sees it', () => {
 describe('the list', () => {
   test('grouped by ad, under 18 first, then hidden; reasons, notes and times, never the reporter', async () => {
     const poster = await signUpMember(t.app, t.store, 'listed');
-    const plain = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Plain report' });
-    const hidden = await insertLiveAd(t.sql, {
+    const plain = await insertLiveAd(t, { accountId: poster.accountId, title: 'Plain report' });
+    const hidden = await insertLiveAd(t, {
       accountId: poster.accountId,
       title: 'Hidden by three',
     });
-    const urgent = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Urgent one' });
+    const urgent = await insertLiveAd(t, { accountId: poster.accountId, title: 'Urgent one' });
     await reportFrom(plain, ['spam'], 'Seen it twice.');
     await reportFrom(hidden, ['spam', 'commercial', 'other']);
     const member = await signUpMember(t.app, t.store, 'member-reporter');
@@ -137,10 +137,10 @@ describe('the list', () => {
 
   test("the queue shows the poster's reports beside their history", async () => {
     const poster = await signUpMember(t.app, t.store, 'history');
-    const live = await insertLiveAd(t.sql, { accountId: poster.accountId });
+    const live = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(live, ['spam', 'other']);
     const { insertAdInReview } = await import('../../helpers/moderation.ts');
-    const waiting = await insertAdInReview(t.sql, {
+    const waiting = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Waiting',
     });
@@ -155,7 +155,7 @@ describe('the list', () => {
 describe('actions', () => {
   test('dismiss: reports resolved, a hidden ad unhidden and published back, logged', async () => {
     const poster = await signUpMember(t.app, t.store, 'dismissed');
-    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+    const id = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(id, ['under-18']);
     expect(await hiddenRows(t.sql, id)).toHaveLength(1);
     const published = publisher.reasons.length;
@@ -186,7 +186,7 @@ describe('actions', () => {
 
   test("remove a member's ad: removed as the queue removes, mailed, logged, published", async () => {
     const poster = await signUpMember(t.app, t.store, 'removed');
-    const id = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'To be removed' });
+    const id = await insertLiveAd(t, { accountId: poster.accountId, title: 'To be removed' });
     await reportFrom(id, ['commercial']);
     const published = publisher.reasons.length;
     const response = await resolve({
@@ -244,7 +244,7 @@ describe('actions', () => {
 
   test('ban: the account banned, its ads removed, reports closed, all logged', async () => {
     const poster = await signUpMember(t.app, t.store, 'banned');
-    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+    const id = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(id, ['harassment']);
     const response = await resolve({
       ...groupFields(await reportsPage(), `ad:${id}`),
@@ -252,11 +252,8 @@ describe('actions', () => {
       reason: 'spam',
     });
     expect(response.status).toBe(303);
-    const account = (await t.sql.get<{ banned_at: string | null }>(
-      'SELECT banned_at FROM accounts WHERE id = ?',
-      poster.accountId,
-    ))!;
-    expect(account.banned_at).not.toBeNull();
+    const account = (await t.store.accounts.findById(poster.accountId))!;
+    expect(account.bannedAt).not.toBeNull();
     expect((await storedAd(t.sql, id)).status).toBe('removed');
     expect((await reportRows(t.sql, id))[0]).toMatchObject({ resolution: 'banned' });
     const actions = (await logRows(t.sql))
@@ -268,8 +265,8 @@ describe('actions', () => {
   test('a reported conversation: the thread shown, the reported member banned', async () => {
     const poster = await signUpMember(t.app, t.store, 'thread-poster');
     const replier = await signUpMember(t.app, t.store, 'thread-replier');
-    const adId = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Book club' });
-    const conversation = await insertConversation(t.sql, {
+    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Book club' });
+    const conversation = await insertConversation(t, {
       adId,
       posterId: poster.accountId,
       replierId: replier.accountId,
@@ -301,17 +298,14 @@ describe('actions', () => {
     expect((await conversationReportRows(t.sql, conversation))[0]).toMatchObject({
       resolution: 'banned',
     });
-    const banned = (await t.sql.get<{ banned_at: string | null }>(
-      'SELECT banned_at FROM accounts WHERE id = ?',
-      replier.accountId,
-    ))!;
-    expect(banned.banned_at).not.toBeNull();
+    const banned = (await t.store.accounts.findById(replier.accountId))!;
+    expect(banned.bannedAt).not.toBeNull();
     expect((await storedAd(t.sql, adId)).status).toBe('live');
   });
 
   test('two moderators on one group: one wins, the other gets 409 "already handled"; nothing twice', async () => {
     const poster = await signUpMember(t.app, t.store, 'race');
-    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+    const id = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(id, ['spam', 'spam', 'spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
     const published = publisher.reasons.length;
@@ -342,7 +336,7 @@ describe('actions', () => {
 
   test('a report that arrived after the page was opened: 409, nothing changed', async () => {
     const poster = await signUpMember(t.app, t.store, 'stale');
-    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+    const id = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(id, ['spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
     await reportFrom(id, ['other']);
@@ -356,7 +350,7 @@ describe('actions', () => {
 
   test('bad input: no reason for remove, an unknown group: clear answers', async () => {
     const poster = await signUpMember(t.app, t.store, 'bad-input');
-    const id = await insertLiveAd(t.sql, { accountId: poster.accountId });
+    const id = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(id, ['spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
     const noReason = await resolve({ ...fields, action: 'remove' });

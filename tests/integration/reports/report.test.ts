@@ -59,7 +59,7 @@ describe('the report form', () => {
   test('an ad that does not exist, or is not live: 404 with a clear page', async () => {
     const poster = await signUpMember(t.app, t.store, 'not-live');
     const { insertAdInReview } = await import('../../helpers/moderation.ts');
-    const inReview = await insertAdInReview(t.sql, { accountId: poster.accountId });
+    const inReview = await insertAdInReview(t, { accountId: poster.accountId });
     for (const path of [
       '/report?ad=999999',
       '/report?ad=abc',
@@ -129,7 +129,7 @@ describe('sending a report', () => {
 
   test('a member is one reporter from any address; a visitor at the same address is another', async () => {
     const poster = await signUpMember(t.app, t.store, 'poster');
-    const id = await insertLiveAd(t.sql, {
+    const id = await insertLiveAd(t, {
       accountId: poster.accountId,
       title: 'Chess in the park',
     });
@@ -219,7 +219,7 @@ describe('sending a report', () => {
 describe('hiding', () => {
   test('3 different reporters hide an ad once: one hidden row, one log row, one publish', async () => {
     const poster = await signUpMember(t.app, t.store, 'hidden-poster');
-    const id = await insertLiveAd(t.sql, { accountId: poster.accountId, title: 'Three reports' });
+    const id = await insertLiveAd(t, { accountId: poster.accountId, title: 'Three reports' });
     const published = publisher.reasons.length;
     for (const reason of ['spam', 'commercial']) {
       expect(
@@ -254,7 +254,7 @@ describe('hiding', () => {
 
   test('the member whose ad reports hid sees it off the site on their account page, not as live', async () => {
     const poster = await signUpMember(t.app, t.store, 'hidden-owner');
-    const id = await insertLiveAd(t.sql, {
+    const id = await insertLiveAd(t, {
       accountId: poster.accountId,
       title: 'Hidden from view',
     });

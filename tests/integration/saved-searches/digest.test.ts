@@ -148,16 +148,13 @@ describe('the digest', () => {
     const mine = () => digestsTo(saver.email);
     expect(mine().map((mail) => mail.subject)).toEqual(['1 new ad: in Austin, Texas']);
 
-    // Approved now, that same day (as a moderator's approval sets it).
-    await fixture.sql.run(
-      `UPDATE member_ads SET status = 'live', approved_at = ?, posted_on = ?, expires_on = ?,
-         updated_at = ?, revision = revision + 1 WHERE id = ?`,
-      new Date().toISOString(),
-      '2026-11-22',
-      '2026-12-22',
-      new Date().toISOString(),
-      writtenFirst,
-    );
+    // Approved now, that same day, as a moderator's approval stores it.
+    expect(
+      await fixture.store.moderation.approveNew(writtenFirst, 1, new Date().toISOString(), {
+        postedOn: '2026-11-22',
+        expiresOn: '2026-12-22',
+      }),
+    ).toBe(true);
     await fixture.publish();
     // The mail server refuses the connection: the digest is given back, not lost.
     const refusing = createMailer({

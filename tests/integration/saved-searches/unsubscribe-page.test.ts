@@ -9,6 +9,7 @@ import {
 } from '../../../server/saved-searches/saved-searches.ts';
 import { cookieHeader, FORM_TYPE, ORIGIN } from '../../helpers/api.ts';
 import { getPage } from '../../helpers/moderation.ts';
+import { formOf, linkByText } from '../../helpers/pages.ts';
 import { makeMember, type TestMember } from '../../helpers/posting.ts';
 import { saveSearchAs } from '../../helpers/saved-searches.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
@@ -61,9 +62,10 @@ describe('the unsubscribe page', () => {
     expect(html).toContain('<title>Unsubscribe from a saved search - ');
     expect(html).toContain('<h1>Unsubscribe from a saved search</h1>');
     expect(html).toContain('<strong>“hiking”, in Miami, Florida</strong>');
-    expect(html).toContain(
-      `<form action="${path}" method="post"><button class="button button--primary button--block" type="submit">Unsubscribe</button></form>`,
-    );
+    expect(formOf(html, path)).toMatchObject({
+      attributes: { action: path, method: 'post' },
+      text: 'Unsubscribe',
+    });
     expect(html).toContain('<meta name="robots" content="noindex, nofollow"/>');
     // The token is in the page's own form only: not in its canonical link or og:url.
     expect(html.split(path.slice('/unsubscribe/'.length))).toHaveLength(2);
@@ -86,12 +88,8 @@ describe('the unsubscribe page', () => {
     expect(html).toContain('“jazz”, in Florida');
     expect(html).toContain('we will not email you about it again.');
     // To save it again, and the member's other saved searches.
-    expect(html).toContain(
-      '<a class="button button--primary" href="/search?q=jazz&amp;state=Florida">Open the search</a>',
-    );
-    expect(html).toContain(
-      '<a class="button button--ghost" href="/account#saved-searches">Saved searches</a>',
-    );
+    expect(linkByText(html, 'Open the search')).toBe('/search?q=jazz&state=Florida');
+    expect(linkByText(html, 'Saved searches')).toBe('/account#saved-searches');
     expect(await queriesOf(member)).toEqual(['q=chess']);
 
     const again = await post(path);

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { searchIndex } from '../../../search/search-index.ts';
 import { openTestApp } from '../../helpers/api.ts';
 import { insertMemberAd, setMemberAdStatus } from '../../helpers/member-ads.ts';
+import { formOf } from '../../helpers/pages.ts';
+import { editLiveAd } from '../../helpers/posting.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
 
 let fixture: SearchFixture;
@@ -31,7 +33,7 @@ describe('/search', () => {
     const { status, html, ids, count } = await search('');
     expect(status).toBe(200);
     expect(html).toContain('<meta name="robots" content="noindex, follow"');
-    expect(html).toMatch(/<form class="search-form"[^>]* action="\/search" method="get"/);
+    expect(formOf(html, '/search')?.attributes.method).toBe('get');
     const all = fixture.compiledAds();
     expect(count).toBe(all.length);
     expect(ids).toHaveLength(30);
@@ -110,13 +112,11 @@ describe('/search', () => {
     await fixture.publish();
     expect((await search('q=heliography')).ids).toEqual([id]);
     expect((await search('q=heliography&state=Florida&city=Miami')).ids).toEqual([id]);
-    // Edited: the old words leave with the old text.
-    await fixture.sql.run(
-      'UPDATE member_ads SET title = ?, revision = revision + 1, updated_at = ? WHERE id = ?',
-      'Zephyrology partner wanted on the bay',
-      new Date().toISOString(),
-      id,
-    );
+    // Edited, and the edit approved: the old words leave with the old text.
+    await editLiveAd(fixture, id, { title: 'Zephyrology partner wanted on the bay' });
+    const { revision } = (await fixture.store.memberAds.find(id))!;
+    const at = new Date().toISOString();
+    expect(await fixture.store.moderation.approveEdit(id, revision, at)).toBe(true);
     await fixture.publish();
     expect((await search('q=heliography')).ids).toEqual([]);
     expect((await search('q=zephyrology')).ids).toEqual([id]);
@@ -197,7 +197,7 @@ describe('/search refuses bad parameters with the form and a message beside the 
     expect(status).toBe(400);
     expect(html).toContain(message.replace(/“|”/g, (quote) => quote));
     if (field !== 'page') expect(html).toContain(`id="search-${field}-error"`);
-    expect(html).toContain('<form class="search-form"');
+    expect(formOf(html, '/search')).toBeDefined();
     expect(ids).toEqual([]);
   });
 
