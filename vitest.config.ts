@@ -59,8 +59,9 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           isolate: false,
           setupFiles: [FILE_ISOLATION],
-          sequence: { groupOrder: 1 },
-          maxWorkers: 3,
+          // With the e2e files (Vitest takes a group's projects by name: e2e, then unit), whose
+          // last one would otherwise run alone: the unit files fill the other worker meanwhile.
+          sequence: { groupOrder: 0 },
         },
       },
       {
