@@ -40,7 +40,9 @@ export default defineConfig({
   test: {
     // Two test files at a time: Vitest's default on 2 cores is one (cores − 1), and much of a
     // test's time is spent waiting on a child process (a build, Chromium, PostgreSQL, a photo
-    // worker), which a second file fills.
+    // worker), which a second file fills. The e2e files run first, two at a time (each drives a
+    // Chromium and often a server and a build of its own: a third crowds them); then the others,
+    // three at a time (they wait on PostgreSQL, SQLite and photo workers more than they compute).
     maxWorkers: 2,
     // Production hashes passwords at 2^16 (64 MiB, ~50 ms here); tests at 2^10: still scrypt, one
     // sixteenth of the time. The hashing pool's own test sets its cost itself.
@@ -57,6 +59,9 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           isolate: false,
           setupFiles: [FILE_ISOLATION],
+          // With the e2e files (Vitest takes a group's projects by name: e2e, then unit), whose
+          // last one would otherwise run alone: the unit files fill the other worker meanwhile.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -66,6 +71,8 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           isolate: false,
           setupFiles: [FILE_ISOLATION],
+          sequence: { groupOrder: 1 },
+          maxWorkers: 3,
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },
@@ -78,6 +85,8 @@ export default defineConfig({
           isolate: false,
           setupFiles: [FILE_ISOLATION],
           globalSetup: ['tests/helpers/postgres-global-setup.ts'],
+          sequence: { groupOrder: 1 },
+          maxWorkers: 3,
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },
@@ -88,6 +97,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
+          isolate: false,
+          setupFiles: [FILE_ISOLATION],
+          sequence: { groupOrder: 0 },
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },
