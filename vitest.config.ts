@@ -47,10 +47,9 @@ export default defineConfig({
     // Production hashes passwords at 2^16 (64 MiB, ~50 ms here); tests at 2^10: still scrypt, one
     // sixteenth of the time. The hashing pool's own test sets its cost itself.
     env: { PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST) },
-    // The unit, integration and PostgreSQL files share their worker's modules (the app's module
-    // graph imported once a worker rather than once a file: 0.75 s a file, most of an integration
-    // file's time); tests/helpers/file-isolation.ts puts back what a file changes in the process.
-    // The e2e files keep a process each.
+    // Every file shares its worker's modules (the app's module graph imported once a worker
+    // rather than once a file: 0.75 s a file, most of an integration file's time);
+    // tests/helpers/file-isolation.ts puts back what a file changes in the process.
     projects: [
       {
         extends: true,
