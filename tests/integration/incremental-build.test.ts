@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';
+import { withViteOutputOfDist } from '../helpers/vite-output.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 let fixture: ReturnType<typeof makeContentFixture>;
@@ -19,6 +20,7 @@ function build(out = join(work, 'incremental'), cache = join(work, 'incremental-
   const env = { ...process.env };
   for (const key of Object.keys(env))
     if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  withViteOutputOfDist(out);
   const result = spawnSync(
     process.execPath,
     [

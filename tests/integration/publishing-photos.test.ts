@@ -33,6 +33,7 @@ import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
+import { withViteOutputOfDist } from '../helpers/vite-output.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const BUILD_DATE = '2026-11-22';
@@ -66,6 +67,7 @@ function build(s: Site): string {
     'DATABASE_URL' in s.t.env
       ? ['--database-url', s.t.env.DATABASE_URL]
       : ['--database', s.t.env.DATABASE_PATH];
+  withViteOutputOfDist(s.outDir);
   const built = spawnSync(
     process.execPath,
     [

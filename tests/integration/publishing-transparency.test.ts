@@ -26,6 +26,7 @@ import {
 } from '../helpers/moderation.ts';
 import { insertLiveAd, textOf } from '../helpers/reports.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
+import { withViteOutputOfDist } from '../helpers/vite-output.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const today = new Date().toISOString().slice(0, 10);
@@ -89,6 +90,7 @@ beforeAll(async () => {
   const env = { ...process.env };
   for (const key of Object.keys(env))
     if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  withViteOutputOfDist(outDir);
   const built = spawnSync(
     process.execPath,
     [

@@ -26,6 +26,7 @@ import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture
 import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
+import { withViteOutputOfDist } from '../helpers/vite-output.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const BUILD_DATE = '2026-11-22';
@@ -77,6 +78,7 @@ function npmRunBuild(...options: string[]) {
   const env = { ...process.env };
   for (const key of Object.keys(env))
     if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  withViteOutputOfDist(outDir);
   const built = spawnSync(
     process.execPath,
     [

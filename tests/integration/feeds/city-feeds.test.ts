@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { staticSite } from '../../../server/http/static-site.ts';
 import { readAtom } from '../../helpers/atom-checks.ts';
+import { withViteOutputOfDist } from '../../helpers/vite-output.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 let work: string;
@@ -20,6 +21,7 @@ beforeAll(() => {
   const env = { ...process.env };
   for (const key of Object.keys(env))
     if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  withViteOutputOfDist(join(work, 'out'));
   const result = spawnSync(
     process.execPath,
     [
