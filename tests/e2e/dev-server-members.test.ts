@@ -4,12 +4,13 @@
 // `npm run moderator` on the dev database) approves it; and an edited member page reloads the
 // page open in the browser. The content is compiled for this file (as `npm run dev` compiles it
 // first), so that publishing changes nothing other tests read.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { filesStamp, PROJECT_SOURCES } from '../../pipeline/fingerprint.mjs';
 import { adPath, cityPath } from '../../src/paths.ts';
 import {
   heading,
@@ -118,7 +119,8 @@ describe('a member on the dev server', () => {
     await page.goto(`${dev.url}/account`);
     const file = join(ROOT, 'src', 'pages', 'account', '+Page.tsx');
     const original = readFileSync(file, 'utf8');
-    const { atime, mtime } = statSync(file);
+    const { mtimeNs } = statSync(file, { bigint: true });
+    const sourcesBefore = filesStamp(ROOT, PROJECT_SOURCES);
     const mark = `dev-reload-${Date.now()}`;
     // An attribute only this test looks for, so that anything else reading the page meanwhile
     // renders it alike.
@@ -132,9 +134,18 @@ describe('a member on the dev server', () => {
       await page.locator(`[data-test-mark="${mark}"]`).waitFor({ timeout: 20_000 });
     } finally {
       writeFileSync(file, original);
-      // The file as it was, to the build too: it tells a changed source by size and time.
-      utimesSync(file, atime, mtime);
+      // The file as it was, to the build too: it tells a changed source by size and modification
+      // time, to the nanosecond (its stamp reads mtimeMs, fraction included), which utimesSync's
+      // milliseconds cannot put back: GNU touch can.
+      const seconds = `${mtimeNs / 1_000_000_000n}.${String(mtimeNs % 1_000_000_000n).padStart(9, '0')}`;
+      try {
+        execFileSync('touch', ['-m', '-d', `@${seconds}`, file]);
+      } catch {
+        utimesSync(file, new Date(), new Date(Number(mtimeNs / 1_000_000n)));
+      }
     }
+    // Nothing for the next build's Vite step to do again.
+    expect(filesStamp(ROOT, PROJECT_SOURCES)).toBe(sourcesBefore);
     await page.locator('[data-test-mark]').waitFor({ state: 'detached', timeout: 20_000 });
     expect(await page.locator('.account-facts').textContent()).toContain(email);
   });
