@@ -20,6 +20,7 @@ import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/
 import { formOf } from '../helpers/pages.ts';
 import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { builtAds, launchChromium, textOf } from './support.ts';
+import { accountInStore } from '../helpers/store-accounts.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 const daysFrom = (days: number) =>
@@ -46,18 +47,7 @@ afterAll(async () => {
 });
 
 /** A verified account made through the store (the poster of reported ads); its id. */
-async function accountFor(email: string): Promise<number> {
-  const now = new Date().toISOString();
-  const id = (await site.store.accounts.create({
-    email,
-    passwordHash: 'x',
-    dateOfBirth: '1990-01-01',
-    termsAcceptedAt: now,
-    createdAt: now,
-  }))!;
-  await site.store.accounts.markVerified(id, now);
-  return id;
-}
+const accountFor = (email: string) => accountInStore(site.store, email);
 
 /** A live member ad, posted and approved through the store, published; its path. */
 async function liveMemberAd(

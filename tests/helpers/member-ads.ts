@@ -5,6 +5,7 @@ import type { StoreHandle } from '../../server/store/store.ts';
 import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
 import type { Seeks } from '../../src/schemas/seeks.ts';
 import type { TestSql } from './test-store.ts';
+import { accountInStore } from './store-accounts.ts';
 
 export interface MemberAdFields {
   state: string;
@@ -28,16 +29,7 @@ export interface AdsDatabase {
 async function posterId({ store }: AdsDatabase): Promise<number> {
   const found = await store.accounts.findByEmail('poster@example.org');
   if (found) return found.id;
-  const now = new Date().toISOString();
-  const id = await store.accounts.create({
-    email: 'poster@example.org',
-    passwordHash: 'not a hash',
-    dateOfBirth: '1990-01-01',
-    termsAcceptedAt: now,
-    createdAt: now,
-  });
-  await store.accounts.markVerified(id!, now);
-  return id!;
+  return accountInStore(store, 'poster@example.org');
 }
 
 /** A moderator's reason, as the moderation actions store it (server/moderation/actions.ts). */

@@ -5,6 +5,7 @@ import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
 import type { TestApp, TestAppOptions } from './api.ts';
 import { dayFromToday, submit, type TestMember } from './posting.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';
+import { accountInStore } from './store-accounts.ts';
 
 /** The id of the editor's (not sample) ad the message tests' content has. */
 export const EDITOR_AD_ID = 990_001;
@@ -103,15 +104,9 @@ export async function insertAccount(
   { store }: Pick<TestApp, 'store'>,
   createdAt = new Date().toISOString(),
 ) {
-  const id = (await store.accounts.create({
-    email: `other-${Date.now()}-${Math.random()}@example.com`,
-    passwordHash: 'not a hash',
-    dateOfBirth: '1990-01-01',
-    termsAcceptedAt: createdAt,
-    createdAt,
-  }))!;
-  await store.accounts.markVerified(id, createdAt);
-  return id;
+  return accountInStore(store, `other-${Date.now()}-${Math.random()}@example.com`, {
+    at: createdAt,
+  });
 }
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();

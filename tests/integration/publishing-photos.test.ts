@@ -34,6 +34,7 @@ import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
 import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+import { accountInStore } from '../helpers/store-accounts.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const BUILD_DATE = '2026-11-22';
@@ -338,14 +339,10 @@ describe('publishing photos (photos kept in the database)', () => {
     // Two moderators: one removes, the other decides the appeal.
     const moderator = async (n: number) => {
       const email = `appeal-moderator-${n}@example.com`;
-      const now = new Date().toISOString();
-      const id = (await site.t.store.accounts.create({
-        email,
-        passwordHash: 'hash',
+      const id = await accountInStore(site.t.store, email, {
+        verified: false,
         dateOfBirth: '1980-01-01',
-        termsAcceptedAt: now,
-        createdAt: now,
-      }))!;
+      });
       // Made a moderator by the operator's command (npm run moderator -- add).
       expect((await makeModerator(site.t.store, email)).code).toBe(0);
       return { accountId: id, email };

@@ -13,6 +13,7 @@ import { approveAd, rejectAd, type Moderator } from '../../../server/moderation/
 import { editAd } from '../../../server/posting/member-ads.ts';
 import type { StoreHandle } from '../../../server/store/store.ts';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { accountInStore } from '../../helpers/store-accounts.ts';
 
 let dir: string;
 let one: TestStore;
@@ -41,14 +42,9 @@ afterEach(async () => {
 /** A new account, made through the store (its role as the operator gives it); its id. */
 async function account(role: 'member' | 'moderator'): Promise<number> {
   accounts += 1;
-  const now = new Date().toISOString();
-  const id = (await one.store.accounts.create({
-    email: `${role}-${accounts}@example.com`,
-    passwordHash: 'hash',
-    dateOfBirth: '1990-01-01',
-    termsAcceptedAt: now,
-    createdAt: now,
-  }))!;
+  const id = await accountInStore(one.store, `${role}-${accounts}@example.com`, {
+    verified: false,
+  });
   if (role === 'moderator') await one.store.moderation.setRole(id, role);
   return id;
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { accountInStore } from '../../helpers/store-accounts.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const member = { email: 'cli-member@example.com' };
@@ -17,15 +18,7 @@ let t: TestStore;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'localboard-moderator-'));
   t = await openTestStore(dir);
-  const now = new Date().toISOString();
-  const id = await t.store.accounts.create({
-    email: member.email,
-    passwordHash: 'hash',
-    dateOfBirth: '1990-01-01',
-    termsAcceptedAt: now,
-    createdAt: now,
-  });
-  expect(id).toBe(1);
+  expect(await accountInStore(t.store, member.email, { verified: false })).toBe(1);
 });
 afterAll(async () => {
   await t.store.close();

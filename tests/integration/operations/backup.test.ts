@@ -10,6 +10,7 @@ import { USE_PG_DUMP } from '../../../server/operations/backup.ts';
 import { openSqliteEngine } from '../../../server/store/sqlite-engine.ts';
 import { makeTestApp, type TestApp } from '../../helpers/api.ts';
 import { onPostgres, testSql } from '../../helpers/test-store.ts';
+import { accountInStore } from '../../helpers/store-accounts.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -59,14 +60,10 @@ async function inCopy<T>(file: string, read: (sql: ReturnType<typeof testSql>) =
 
 /** A member's account, made through the store as sign-up makes it; its id. */
 async function addAccount(t: TestApp): Promise<number> {
-  const id = await t.store.accounts.create({
-    email: 'ana@example.com',
-    passwordHash: 'hash',
-    dateOfBirth: '1990-01-01',
-    termsAcceptedAt: '2026-11-01T00:00:00.000Z',
-    createdAt: '2026-11-01T00:00:00.000Z',
+  return accountInStore(t.store, 'ana@example.com', {
+    at: '2026-11-01T00:00:00.000Z',
+    verified: false,
   });
-  return id!;
 }
 
 const sessionCount = async (sql: ReturnType<typeof testSql>) =>

@@ -30,6 +30,7 @@ import { withFixtureContent } from '../../helpers/pages.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types.
 import { ensurePostgres, startThrowawayPostgres } from '../../../scripts/postgres.mjs';
+import { accountInStore } from '../../helpers/store-accounts.ts';
 
 interface Cluster {
   url: string;
@@ -71,14 +72,11 @@ describe.runIf(onPostgres())('PostgreSQL stopped while the server runs, then sta
     try {
       const other = storeOn(admin);
       const now = new Date().toISOString();
-      const accountId = await other.accounts.create({
-        email: 'outage@example.com',
-        passwordHash: 'hash',
-        dateOfBirth: '1990-01-01',
-        termsAcceptedAt: now,
-        createdAt: now,
+      const accountId = await accountInStore(other, 'outage@example.com', {
+        at: now,
+        verified: false,
       });
-      await other.sessions.create(hashToken(session), accountId!, now, '2099-01-01T00:00:00.000Z');
+      await other.sessions.create(hashToken(session), accountId, now, '2099-01-01T00:00:00.000Z');
       // The throwaway cluster commits asynchronously (synchronous_commit=off: nothing in it is
       // meant to outlive a run), and an immediate stop is a crash: written to disk now, what was
       // committed outlives the stop, as it would on a PostgreSQL that commits durably.

@@ -12,6 +12,7 @@ import { openPhotoStorage, type PhotoStorage } from '../../../server/photos/phot
 import { deletePhotos } from '../../../server/photos/ad-photo-lifecycle.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { accountInStore } from '../../helpers/store-accounts.ts';
 
 let dir: string;
 let t: TestStore;
@@ -28,14 +29,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'localboard-sweeps-'));
   t = await openTestStore(dir);
   storage = openPhotoStorage(t.store);
-  member = (await t.store.accounts.create({
-    email: 'member@example.com',
-    passwordHash: 'hash',
-    dateOfBirth: '1990-01-01',
-    termsAcceptedAt: daysAgo(90),
-    createdAt: daysAgo(90),
-  }))!;
-  await t.store.accounts.markVerified(member, daysAgo(90));
+  member = await accountInStore(t.store, 'member@example.com', { at: daysAgo(90) });
 });
 
 afterEach(async () => {

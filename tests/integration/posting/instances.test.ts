@@ -17,6 +17,7 @@ import type { StoreHandle } from '../../../server/store/store.ts';
 import { addDays, utcDay } from '../../../src/days.ts';
 import { mailsTo, TEST_MAIL_SITE, testMailer } from '../../helpers/mail.ts';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { accountInStore } from '../../helpers/store-accounts.ts';
 
 let dir: string;
 let one: TestStore;
@@ -39,15 +40,7 @@ afterEach(async () => {
 /** A new account, made and verified through the store (a role as the operator gives it); its id. */
 async function account(role: 'member' | 'moderator' = 'member'): Promise<number> {
   accounts += 1;
-  const now = new Date().toISOString();
-  const id = (await one.store.accounts.create({
-    email: `member-${accounts}@example.com`,
-    passwordHash: 'hash',
-    dateOfBirth: '1990-01-01',
-    termsAcceptedAt: now,
-    createdAt: now,
-  }))!;
-  await one.store.accounts.markVerified(id, now);
+  const id = await accountInStore(one.store, `member-${accounts}@example.com`);
   if (role === 'moderator') await one.store.moderation.setRole(id, role);
   return id;
 }
