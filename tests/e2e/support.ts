@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import type { CompiledAd, CompiledContent } from '../../src/schemas/compiled-content.ts';
+import { decodeEntities } from '../helpers/html-text.ts';
+export { decodeEntities, textOf } from '../helpers/html-text.ts';
 
 export const baseUrl = () => inject('baseUrl');
 export const siteDir = () => inject('siteDir');
@@ -52,23 +54,6 @@ export function titleOf(html: string): string | undefined {
 
 export function canonicalOf(html: string): string | undefined {
   return html.match(/<link rel="canonical" href="([^"]*)"/)?.[1];
-}
-
-export function decodeEntities(text: string): string {
-  return text
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
-/** Visible text of an HTML fragment, tags removed and white space folded. */
-export function textOf(html: string): string {
-  // React separates adjacent text with <!-- -->: remove those first, then turn tags into spaces.
-  return decodeEntities(html.replace(/<!--.*?-->/g, '').replace(/<[^>]+>/g, ' '))
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 export function launchChromium(): Promise<Browser> {

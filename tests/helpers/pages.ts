@@ -7,6 +7,9 @@ import { useContent } from '../../src/content/index.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { makeTestApp, type TestApp, type TestAppOptions } from './api.ts';
 import { makeContentFixture } from './content-fixture.ts';
+import { decodeEntities, textOf } from './html-text.ts';
+
+export { textOf };
 
 /** Compiles the content fixture and uses it; returns its cleanup. */
 export function useFixtureContent(): () => void {
@@ -37,25 +40,6 @@ export const bannerOf = (html: string) => {
   return text && decodeEntities(text);
 };
 
-const decodeEntities = (text: string) =>
-  text
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/** The visible text of a page or a part of it: tags gone, entities decoded, white space folded. */
-export const visibleTextOf = (fragment: string) =>
-  decodeEntities(
-    fragment
-      .replace(/<!-- -->/g, '')
-      .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, ' ')
-      .replace(/<[^>]+>/g, ' '),
-  )
-    .replace(/\s+/g, ' ')
-    .trim();
-
 /** The attributes of an opening tag's text (`a href="…" class="…"`), values decoded. */
 const attributesIn = (tag: string): Record<string, string> =>
   Object.fromEntries(
@@ -80,7 +64,7 @@ export function formOf(html: string, action: string): PageForm | undefined {
   for (const match of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
     const attributes = attributesIn(match[1]!);
     if (attributes.action === action)
-      return { attributes, text: visibleTextOf(match[2]!), html: match[2]! };
+      return { attributes, text: textOf(match[2]!), html: match[2]! };
   }
   return undefined;
 }
@@ -97,7 +81,7 @@ export function attributesOfId(html: string, id: string): Record<string, string>
 /** The address of the first link whose visible text is `text`; undefined if none. */
 export function linkByText(html: string, text: string): string | undefined {
   for (const match of html.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/g))
-    if (visibleTextOf(match[2]!) === text) return attributesIn(match[1]!).href;
+    if (textOf(match[2]!) === text) return attributesIn(match[1]!).href;
   return undefined;
 }
 
