@@ -163,7 +163,7 @@ export async function startConversation(
     await tx.lock(`account:${replierId}`);
     const now = message.now();
     const at = now.toISOString();
-    const ad = await tx.conversations.findAd(adId);
+    const ad = await tx.memberAds.find(adId);
     if (!ad) throw adNotFoundForReply();
     if (ad.accountId === replierId) throw new Refusal('forbidden', OWN_AD);
     const availability = adAvailability(ad, at.slice(0, 10));

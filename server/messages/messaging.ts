@@ -72,7 +72,7 @@ export function messaging({ store, mailer, mailSite, now, messageLimit }: Messag
     async start(writer: Writer | undefined, adId: number | undefined, body: unknown) {
       if (!writer) throw new Refusal('signed-out', NOT_SIGNED_IN);
       mayWrite(writer);
-      const ad = adId === undefined ? undefined : await store.conversations.findAd(adId);
+      const ad = adId === undefined ? undefined : await store.memberAds.find(adId);
       if (!ad) {
         if (adId !== undefined && findPublishedAd(adId))
           throw new Refusal('forbidden', NOT_A_MEMBER_AD);

@@ -110,7 +110,7 @@ export async function newMessageTarget(
   today: string,
 ): Promise<NewMessageTarget> {
   if (adId === undefined) return { kind: 'not-found' };
-  const ad = await store.conversations.findAd(adId);
+  const ad = await store.memberAds.find(adId);
   if (!ad) {
     const published = findPublishedAd(adId);
     return published ? { kind: 'not-member-ad', ad: published } : { kind: 'not-found' };

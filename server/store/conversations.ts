@@ -16,6 +16,7 @@ import {
 import { inboxStore, type InboxStore } from './conversation-inbox.ts';
 import type { StoreContext } from './store.ts';
 import type { MemberAdText } from './ad-text.ts';
+import type { MemberAdRow } from './member-ads.ts';
 import type { MemberAdStatus } from './tables.ts';
 
 export type { MessageRow, ThreadPage } from './conversation-messages.ts';
@@ -38,15 +39,11 @@ export interface ConversationRow {
   adHidden: boolean;
 }
 
-/** A member ad as a reply needs it. */
-export interface AdForReply extends MemberAdText {
-  accountId: number;
-  status: MemberAdStatus;
-  postedOn: string | null;
-  expiresOn: string | null;
-  /** Kept off the site by reports until a moderator decides (hidden_ads). */
-  hidden: boolean;
-}
+/** A member ad as a reply needs it (read with `memberAds.find`). */
+export type AdForReply = Pick<
+  MemberAdRow,
+  keyof MemberAdText | 'accountId' | 'status' | 'postedOn' | 'expiresOn' | 'hidden'
+>;
 
 /** A side of a conversation, as messaging needs their account (the address is for mail only). */
 export interface Correspondent {
@@ -67,8 +64,6 @@ export interface NewConversation {
 export interface ConversationStore extends ConversationMessageStore, InboxStore {
   /** The conversation, if the member is one of its two sides. */
   find(id: number, member: number): Promise<ConversationRow | undefined>;
-  /** A member ad by id, whatever its status (undefined: no member ad has this id). */
-  findAd(adId: number): Promise<AdForReply | undefined>;
   /** The account of a side of a conversation; undefined once it is deleted. */
   correspondent(accountId: number): Promise<Correspondent | undefined>;
   /** The member's conversation about this ad, as its replier. */
@@ -116,34 +111,6 @@ export function conversationStore(context: StoreContext): ConversationStore {
       if (!row) return undefined;
       const { hiddenId, ...conversation } = row;
       return { ...conversation, adHidden: hiddenId !== null };
-    },
-
-    async findAd(adId) {
-      if (!isStorableId(adId)) return undefined;
-      const row = await db
-        .selectFrom('member_ads as a')
-        .leftJoin('hidden_ads as h', (join) =>
-          join.onRef('h.ad_id', '=', 'a.id').on('h.kind', '=', 'member'),
-        )
-        .select([
-          'a.id',
-          'a.account_id as accountId',
-          'a.state',
-          'a.city',
-          'a.age',
-          'a.seeks',
-          'a.title',
-          'a.description',
-          'a.status',
-          'a.posted_on as postedOn',
-          'a.expires_on as expiresOn',
-          'h.ad_id as hiddenId',
-        ])
-        .where('a.id', '=', adId)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const { hiddenId, ...ad } = row;
-      return { ...ad, hidden: hiddenId !== null };
     },
 
     async correspondent(accountId) {

@@ -75,6 +75,18 @@ export interface DueReminder {
   email: string;
 }
 
+/**
+ * A member's edit of the ad at `revision` (false: the ad changed meanwhile), with the policy
+ * scanner's `marks` for it.
+ */
+type WriteAdEdit = (
+  id: number,
+  revision: number,
+  content: AdContent,
+  marks: string,
+  at: string,
+) => Promise<boolean>;
+
 export interface MemberAdStore {
   /** Any ad, whatever its status. */
   find(id: number): Promise<MemberAdRow | undefined>;
@@ -93,21 +105,9 @@ export interface MemberAdStore {
   /** A new ad in review; its id. */
   insert(accountId: number, ad: NewMemberAd, marks: string, at: string): Promise<number>;
   /** A live ad's edit, kept in pending_* (the live columns stay) until a moderator decides. */
-  setPendingEdit(
-    id: number,
-    revision: number,
-    content: AdContent,
-    marks: string,
-    at: string,
-  ): Promise<boolean>;
+  setPendingEdit: WriteAdEdit;
   /** An ad in review or rejected takes the edit and waits in review (again). */
-  resubmit(
-    id: number,
-    revision: number,
-    content: AdContent,
-    marks: string,
-    at: string,
-  ): Promise<boolean>;
+  resubmit: WriteAdEdit;
   markDeleted(id: number, revision: number, at: string): Promise<boolean>;
   /**
    * Sets the ad's photos and its pending edit of them (null: none) at once, neither reviewed:

@@ -109,7 +109,7 @@ describe('conversations', () => {
       at(5),
     );
     expect((await t.store.conversations.find(id, POSTER))?.adHidden).toBe(true);
-    expect((await t.store.conversations.findAd(adId))?.hidden).toBe(true);
+    expect((await t.store.memberAds.find(adId))?.hidden).toBe(true);
     await t.sql.run('DELETE FROM member_ads WHERE id = ?', adId);
     expect(await t.store.conversations.find(id, POSTER)).toMatchObject({
       adId: null,
@@ -118,11 +118,11 @@ describe('conversations', () => {
       adState: null,
       adHidden: false,
     });
-    expect(await t.store.conversations.findAd(adId)).toBeUndefined();
+    expect(await t.store.memberAds.find(adId)).toBeUndefined();
   });
 
   it('reads a member ad as a reply needs it, and the accounts of its sides', async () => {
-    expect(await t.store.conversations.findAd(adId)).toEqual({
+    expect(await t.store.memberAds.find(adId)).toMatchObject({
       id: adId,
       accountId: POSTER,
       state: 'California',
@@ -279,7 +279,7 @@ describe('conversations', () => {
     const id = await conversationWith(3);
     const beyond = 999_999_999_999;
     expect(await t.store.conversations.find(beyond, POSTER)).toBeUndefined();
-    expect(await t.store.conversations.findAd(beyond)).toBeUndefined();
+    expect(await t.store.memberAds.find(beyond)).toBeUndefined();
     expect(await t.store.conversations.existingFor(beyond, REPLIER)).toBeUndefined();
     expect(await t.store.conversations.page(id, 2, beyond)).toMatchObject({ older: 1, total: 3 });
   });
