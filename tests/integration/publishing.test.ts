@@ -25,10 +25,11 @@ import { adPath, cityPath, outputFileForPath, statePath } from '../../src/paths.
 import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';
 import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
-import { openTestStore, type TestStore } from '../helpers/test-store.ts';
+import { onPostgres, openTestStore, type TestStore } from '../helpers/test-store.ts';
 import { withViteOutputOfDist } from '../helpers/vite-output.ts';
 
 const root = join(import.meta.dirname, '..', '..');
+const publisherTest = test.skipIf(onPostgres());
 const BUILD_DATE = '2026-11-22';
 let fixture: ReturnType<typeof makeContentFixture>;
 let work: string;
@@ -366,99 +367,117 @@ describe('publishing member ads', () => {
     }
   }, 120_000);
 
-  test('at start-up the site is published again when it was built for another day', async () => {
-    const builds = publisher.builds;
-    publisher.startDaily();
-    publisher.stop();
-    await publisher.idle();
-    expect(publisher.builds).toBe(builds);
-    try {
-      buildDate = '2026-11-23';
+  // The publisher's own mechanics (its daily start, coalescing, pages renamed over) are the same
+  // whatever the store: they run once, on SQLite.
+  publisherTest(
+    'at start-up the site is published again when it was built for another day',
+    async () => {
+      const builds = publisher.builds;
       publisher.startDaily();
       publisher.stop();
       await publisher.idle();
-      expect(publisher.builds).toBe(builds + 1);
-      expect(log.at(-1)).toMatch(
-        /^Published the site for 2026-11-23 in [\d.]+ s \(the site was built for 2026-11-22; today is 2026-11-23\)\.$/,
-      );
-      expect(JSON.parse(readFileSync(join(outDir, 'build-stamp.json'), 'utf8'))).toMatchObject({
-        buildDate: '2026-11-23',
-      });
-    } finally {
-      buildDate = BUILD_DATE;
-      await publish();
-    }
-  }, 60_000);
-
-  test('requests during a build are coalesced into one more build, and all resolve', async () => {
-    const builds = publisher.builds;
-    const first = publisher.publish('starts a build');
-    const during = Array.from({ length: 5 }, (_, index) => publisher.publish(`request ${index}`));
-    const outcomes = await Promise.all([first, ...during]);
-    expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
-    expect(publisher.builds - builds).toBe(2);
-    expect(log.at(-1)).toMatch(/\(request 0 and 4 more\)\.$/);
-  }, 60_000);
-
-  test('a reader never gets a partial page while publishing rewrites it', async () => {
-    const id = await insertMemberAd(t, { state: 'New York', city: 'New York City', title: 'Jazz' });
-    await publish();
-    const paths = ['/', statePath('New York'), cityPath('New York', 'New York City')];
-    let reads = 0;
-    let served = 0;
-    const failures: string[] = [];
-    const versions = new Set<string>();
-    let publishing = true;
-    const reader = (async () => {
-      while (publishing) {
-        // In-process requests for pages may finish without the event loop turning: let it turn,
-        // so the build's process is heard from.
-        await new Promise((resolve) => setImmediate(resolve));
-        for (const path of paths) {
-          const html = page(path);
-          reads += 1;
-          if (!html.endsWith('</html>')) failures.push(`${path}: read ${html.length} bytes`);
-          versions.add(`${path}\n${html}`);
-          const answer = await app.request(`http://localhost${path}`);
-          const body = await answer.text();
-          served += 1;
-          if (answer.status !== 200 || !body.endsWith('</html>'))
-            failures.push(`${path}: answered ${answer.status} with ${body.length} bytes`);
-        }
-      }
-    })();
-    /** The whole of an open file, read again from its start. */
-    const readOpen = (fd: number) => {
-      const bytes = Buffer.alloc(fstatSync(fd).size);
-      readSync(fd, bytes, 0, bytes.length, 0);
-      return bytes.toString('utf8');
-    };
-    try {
-      for (const status of ['deleted', 'live', 'deleted', 'live'] as const) {
-        // A reader that opened a page before the publish keeps reading that page, whole: the new
-        // one is another file, renamed over it, never the old file rewritten.
-        const opened = paths.map((path) => {
-          const fd = openSync(pageFile(path), 'r');
-          return { path, fd, before: readOpen(fd) };
+      expect(publisher.builds).toBe(builds);
+      try {
+        buildDate = '2026-11-23';
+        publisher.startDaily();
+        publisher.stop();
+        await publisher.idle();
+        expect(publisher.builds).toBe(builds + 1);
+        expect(log.at(-1)).toMatch(
+          /^Published the site for 2026-11-23 in [\d.]+ s \(the site was built for 2026-11-22; today is 2026-11-23\)\.$/,
+        );
+        expect(JSON.parse(readFileSync(join(outDir, 'build-stamp.json'), 'utf8'))).toMatchObject({
+          buildDate: '2026-11-23',
         });
-        await setMemberAdStatus(t, id, status);
-        await publish(`ad ${id} ${status}`);
-        for (const { path, fd, before } of opened) {
-          if (readOpen(fd) !== before) failures.push(`${path}: rewritten in place`);
-          closeSync(fd);
-          if (page(path) === before) failures.push(`${path}: not published`);
-        }
+      } finally {
+        buildDate = BUILD_DATE;
+        await publish();
       }
-    } finally {
-      publishing = false;
-      await reader;
-    }
-    expect(reads).toBeGreaterThan(100);
-    expect(served).toBeGreaterThan(100);
-    expect(failures.slice(0, 5)).toEqual([]);
-    // The reader saw the pages change (with and without the ad), each version whole.
-    expect(versions.size).toBeGreaterThanOrEqual(6);
-    await setMemberAdStatus(t, id, 'deleted');
-    await publish();
-  }, 120_000);
+    },
+    60_000,
+  );
+
+  publisherTest(
+    'requests during a build are coalesced into one more build, and all resolve',
+    async () => {
+      const builds = publisher.builds;
+      const first = publisher.publish('starts a build');
+      const during = Array.from({ length: 5 }, (_, index) => publisher.publish(`request ${index}`));
+      const outcomes = await Promise.all([first, ...during]);
+      expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+      expect(publisher.builds - builds).toBe(2);
+      expect(log.at(-1)).toMatch(/\(request 0 and 4 more\)\.$/);
+    },
+    60_000,
+  );
+
+  publisherTest(
+    'a reader never gets a partial page while publishing rewrites it',
+    async () => {
+      const id = await insertMemberAd(t, {
+        state: 'New York',
+        city: 'New York City',
+        title: 'Jazz',
+      });
+      await publish();
+      const paths = ['/', statePath('New York'), cityPath('New York', 'New York City')];
+      let reads = 0;
+      let served = 0;
+      const failures: string[] = [];
+      const versions = new Set<string>();
+      let publishing = true;
+      const reader = (async () => {
+        while (publishing) {
+          // In-process requests for pages may finish without the event loop turning: let it turn,
+          // so the build's process is heard from.
+          await new Promise((resolve) => setImmediate(resolve));
+          for (const path of paths) {
+            const html = page(path);
+            reads += 1;
+            if (!html.endsWith('</html>')) failures.push(`${path}: read ${html.length} bytes`);
+            versions.add(`${path}\n${html}`);
+            const answer = await app.request(`http://localhost${path}`);
+            const body = await answer.text();
+            served += 1;
+            if (answer.status !== 200 || !body.endsWith('</html>'))
+              failures.push(`${path}: answered ${answer.status} with ${body.length} bytes`);
+          }
+        }
+      })();
+      /** The whole of an open file, read again from its start. */
+      const readOpen = (fd: number) => {
+        const bytes = Buffer.alloc(fstatSync(fd).size);
+        readSync(fd, bytes, 0, bytes.length, 0);
+        return bytes.toString('utf8');
+      };
+      try {
+        for (const status of ['deleted', 'live', 'deleted', 'live'] as const) {
+          // A reader that opened a page before the publish keeps reading that page, whole: the new
+          // one is another file, renamed over it, never the old file rewritten.
+          const opened = paths.map((path) => {
+            const fd = openSync(pageFile(path), 'r');
+            return { path, fd, before: readOpen(fd) };
+          });
+          await setMemberAdStatus(t, id, status);
+          await publish(`ad ${id} ${status}`);
+          for (const { path, fd, before } of opened) {
+            if (readOpen(fd) !== before) failures.push(`${path}: rewritten in place`);
+            closeSync(fd);
+            if (page(path) === before) failures.push(`${path}: not published`);
+          }
+        }
+      } finally {
+        publishing = false;
+        await reader;
+      }
+      expect(reads).toBeGreaterThan(100);
+      expect(served).toBeGreaterThan(100);
+      expect(failures.slice(0, 5)).toEqual([]);
+      // The reader saw the pages change (with and without the ad), each version whole.
+      expect(versions.size).toBeGreaterThanOrEqual(6);
+      await setMemberAdStatus(t, id, 'deleted');
+      await publish();
+    },
+    120_000,
+  );
 });
