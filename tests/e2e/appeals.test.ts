@@ -33,8 +33,8 @@ afterAll(async () => {
 
 const status = async (path: string) => (await fetch(`${site.url}${path}`)).status;
 
-/** A live ad of the member, published; its id and path. */
-async function liveAdOf(email: string, title: string) {
+/** An ad of the member, posted and approved through the store; its id and path. */
+async function approvedAdOf(email: string, title: string) {
   const { id: accountId } = (await site.store.accounts.findByEmail(email))!;
   const id = await insertAdInReview(site, {
     accountId,
@@ -44,10 +44,15 @@ async function liveAdOf(email: string, title: string) {
     description: 'Generous with my time: dinners, walks.',
   });
   await approveInStore(site, id, { postedOn: today, expiresOn: daysFrom(30) });
-  expect(await site.publisher.publish(`approved ad ${id}`)).toEqual({ ok: true });
-  const path = adPath('California', 'Fresno', id);
-  expect(await status(path)).toBe(200);
-  return { id, path };
+  return { id, path: adPath('California', 'Fresno', id) };
+}
+
+/** The same, published (a build of a few seconds): its page answers 200. */
+async function liveAdOf(email: string, title: string) {
+  const ad = await approvedAdOf(email, title);
+  expect(await site.publisher.publish(`approved ad ${ad.id}`)).toEqual({ ok: true });
+  expect(await status(ad.path)).toBe(200);
+  return ad;
 }
 
 describe('an appeal in Chromium', () => {
@@ -109,11 +114,13 @@ describe('an appeal in Chromium', () => {
         bypassCSP: true,
       });
       const email = await signUpAndVerify(member, site, `look-${width}`);
-      const ad = await liveAdOf(email, `A walk in the park ${width}`);
+      // The pages read the decision, not the ad's page: its approval is not published.
+      const ad = await approvedAdOf(email, `A walk in the park ${width}`);
       const a = await moderatorContext(browser, site, true, { width, height: 900 });
-      await a.context.request.post(`${site.url}/api/moderate/ads/${ad.id}/remove`, {
+      const removed = await a.context.request.post(`${site.url}/api/moderate/ads/${ad.id}/remove`, {
         data: { revision: 2, reason: 'spam', note: 'Posted in three cities.' },
       });
+      expect(removed.status()).toBe(200);
       const page = await member.newPage();
       await page.goto(`${site.url}/account`);
       await page.getByRole('link', { name: 'Appeal this decision' }).first().click();
