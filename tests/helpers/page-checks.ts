@@ -22,7 +22,8 @@ interface AxeViolation {
  * Content-Security-Policy forbids inline scripts: the page's context needs `bypassCSP: true`.
  */
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
+  // Once a document: a second look at another width finds it there.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = (await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown }> } }).axe;
     return (await axe.run()).violations;
