@@ -61,7 +61,7 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
     contentDir: join(root, 'content'),
     compiledContentDir: join(work, 'compiled'),
     buildDate: options.buildDate ?? (() => today),
-    log: process.env.LB_PUBLISH_LOG ? (line) => console.log(line) : () => {},
+    log: () => {},
   });
   const outboxDir = join(work, 'outbox');
   let url = '';
