@@ -44,8 +44,7 @@ beforeAll(async () => {
       for (const [key, title, city] of [
         ['reported-0', 'Reported three times (0)', 'Fresno'],
         ['reported-1', 'Reported three times (1)', 'Modesto'],
-        ['screenshot-390', 'Screenshot ad 390', 'Stockton'],
-        ['screenshot-1280', 'Screenshot ad 1280', 'Visalia'],
+        ['screenshot', 'Screenshot ad', 'Stockton'],
       ] as const)
         memberAds.set(key, {
           ...(await approvedMemberAd(started, title, city, posterId)),
@@ -360,22 +359,29 @@ describe('as plain form posts without a browser', () => {
 });
 
 describe('the report pages at 390 and 1280 px', () => {
+  // What the moderators' pages show at both widths: a member's ad reported once, from a browser
+  // without JavaScript (its hide published in the background).
+  let member: MemberAd;
+  let seen = 0;
+  beforeAll(async () => {
+    member = await liveMemberAd('screenshot');
+    const visitor = await visitorAt('192.0.2.31', false);
+    await report(
+      visitor,
+      false,
+      member.path,
+      'May involve someone under 18',
+      'The photo looks young.',
+    );
+    await visitor.close();
+    seen = (await sql.get<{ id: number }>(
+      'SELECT MAX(id) AS id FROM reports WHERE ad_id = ?',
+      member.id,
+    ))!.id;
+  });
+
   for (const width of [390, 1280]) {
     test(`no serious or critical axe violation, and screenshots, at ${width} px`, async () => {
-      const member = await liveMemberAd(`screenshot-${width}`);
-      const visitor = await visitorAt(`192.0.2.${width === 390 ? 31 : 32}`, false);
-      await report(
-        visitor,
-        false,
-        member.path,
-        'May involve someone under 18',
-        'The photo looks young.',
-      );
-      await visitor.close();
-      const seen = (await sql.get<{ id: number }>(
-        'SELECT MAX(id) AS id FROM reports WHERE ad_id = ?',
-        member.id,
-      ))!.id;
       const { context } = await moderatorContext(browser, site, true, { width, height: 900 });
       const page = await context.newPage();
       for (const [name, path] of [
