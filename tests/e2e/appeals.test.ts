@@ -5,7 +5,7 @@
 // without the buttons; another reverses it from /moderate/appeals, and after the publish the ad's
 // page answers 200 again. Then the decision page and /moderate/appeals at 390 and 1280 px, with
 // axe-core, as screenshots for a person to look at.
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adPath } from '../../src/paths.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
@@ -20,10 +20,20 @@ const daysFrom = (days: number) =>
 
 let browser: Browser;
 let site: PublishingSite;
+/** The member who appeals, signed in (without JavaScript), and their live ad. */
+let appealing: { member: BrowserContext; ad: { id: number; path: string } };
 
 beforeAll(async () => {
-  site = await startPublishingSite({ label: 'appeals' });
   browser = await launchChromium();
+  site = await startPublishingSite({
+    label: 'appeals',
+    // The appealing member's ad is live from the start-up publish: no publish of its own.
+    beforePublish: async (started) => {
+      const member = await browser.newContext({ javaScriptEnabled: false });
+      const email = await signUpAndVerify(member, started, 'appealing');
+      appealing = { member, ad: await approvedAdOf(started, email, 'Dinner by the river') };
+    },
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -34,32 +44,23 @@ afterAll(async () => {
 const status = async (path: string) => (await fetch(`${site.url}${path}`)).status;
 
 /** An ad of the member, posted and approved through the store; its id and path. */
-async function approvedAdOf(email: string, title: string) {
-  const { id: accountId } = (await site.store.accounts.findByEmail(email))!;
-  const id = await insertAdInReview(site, {
+async function approvedAdOf(on: PublishingSite, email: string, title: string) {
+  const { id: accountId } = (await on.store.accounts.findByEmail(email))!;
+  const id = await insertAdInReview(on, {
     accountId,
     city: 'Fresno',
     age: 33,
     title,
     description: 'Generous with my time: dinners, walks.',
   });
-  await approveInStore(site, id, { postedOn: today, expiresOn: daysFrom(30) });
+  await approveInStore(on, id, { postedOn: today, expiresOn: daysFrom(30) });
   return { id, path: adPath('California', 'Fresno', id) };
-}
-
-/** The same, published (a build of a few seconds): its page answers 200. */
-async function liveAdOf(email: string, title: string) {
-  const ad = await approvedAdOf(email, title);
-  expect(await site.publisher.publish(`approved ad ${ad.id}`)).toEqual({ ok: true });
-  expect(await status(ad.path)).toBe(200);
-  return ad;
 }
 
 describe('an appeal in Chromium', () => {
   test('the member appeals from /account; another moderator reverses; the ad is back', async () => {
-    const member = await browser.newContext({ javaScriptEnabled: false });
-    const email = await signUpAndVerify(member, site, 'appealing');
-    const ad = await liveAdOf(email, 'Dinner by the river');
+    const { member, ad } = appealing;
+    expect(await status(ad.path)).toBe(200);
 
     const a = await moderatorContext(browser, site, true);
     const removed = await a.context.request.post(`${site.url}/api/moderate/ads/${ad.id}/remove`, {
@@ -115,7 +116,7 @@ describe('an appeal in Chromium', () => {
       });
       const email = await signUpAndVerify(member, site, `look-${width}`);
       // The pages read the decision, not the ad's page: its approval is not published.
-      const ad = await approvedAdOf(email, `A walk in the park ${width}`);
+      const ad = await approvedAdOf(site, email, `A walk in the park ${width}`);
       const a = await moderatorContext(browser, site, true, { width, height: 900 });
       const removed = await a.context.request.post(`${site.url}/api/moderate/ads/${ad.id}/remove`, {
         data: { revision: 2, reason: 'spam', note: 'Posted in three cities.' },
