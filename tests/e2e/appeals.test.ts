@@ -5,7 +5,7 @@
 // without the buttons; another reverses it from /moderate/appeals, and after the publish the ad's
 // page answers 200 again. Then the decision page and /moderate/appeals at 390 and 1280 px, with
 // axe-core, as screenshots for a person to look at.
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adPath } from '../../src/paths.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
@@ -20,10 +20,20 @@ const daysFrom = (days: number) =>
 
 let browser: Browser;
 let site: PublishingSite;
+/** The member who appeals, signed in (without JavaScript), and their live ad. */
+let appealing: { member: BrowserContext; ad: { id: number; path: string } };
 
 beforeAll(async () => {
-  site = await startPublishingSite({ label: 'appeals' });
   browser = await launchChromium();
+  site = await startPublishingSite({
+    label: 'appeals',
+    // The appealing member's ad is live from the start-up publish: no publish of its own.
+    beforePublish: async (started) => {
+      const member = await browser.newContext({ javaScriptEnabled: false });
+      const email = await signUpAndVerify(member, started, 'appealing');
+      appealing = { member, ad: await approvedAdOf(started, email, 'Dinner by the river') };
+    },
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -33,28 +43,24 @@ afterAll(async () => {
 
 const status = async (path: string) => (await fetch(`${site.url}${path}`)).status;
 
-/** A live ad of the member, published; its id and path. */
-async function liveAdOf(email: string, title: string) {
-  const { id: accountId } = (await site.store.accounts.findByEmail(email))!;
-  const id = await insertAdInReview(site, {
+/** An ad of the member, posted and approved through the store; its id and path. */
+async function approvedAdOf(on: PublishingSite, email: string, title: string) {
+  const { id: accountId } = (await on.store.accounts.findByEmail(email))!;
+  const id = await insertAdInReview(on, {
     accountId,
     city: 'Fresno',
     age: 33,
     title,
     description: 'Generous with my time: dinners, walks.',
   });
-  await approveInStore(site, id, { postedOn: today, expiresOn: daysFrom(30) });
-  expect(await site.publisher.publish(`approved ad ${id}`)).toEqual({ ok: true });
-  const path = adPath('California', 'Fresno', id);
-  expect(await status(path)).toBe(200);
-  return { id, path };
+  await approveInStore(on, id, { postedOn: today, expiresOn: daysFrom(30) });
+  return { id, path: adPath('California', 'Fresno', id) };
 }
 
 describe('an appeal in Chromium', () => {
   test('the member appeals from /account; another moderator reverses; the ad is back', async () => {
-    const member = await browser.newContext({ javaScriptEnabled: false });
-    const email = await signUpAndVerify(member, site, 'appealing');
-    const ad = await liveAdOf(email, 'Dinner by the river');
+    const { member, ad } = appealing;
+    expect(await status(ad.path)).toBe(200);
 
     const a = await moderatorContext(browser, site, true);
     const removed = await a.context.request.post(`${site.url}/api/moderate/ads/${ad.id}/remove`, {
@@ -109,11 +115,13 @@ describe('an appeal in Chromium', () => {
         bypassCSP: true,
       });
       const email = await signUpAndVerify(member, site, `look-${width}`);
-      const ad = await liveAdOf(email, `A walk in the park ${width}`);
+      // The pages read the decision, not the ad's page: its approval is not published.
+      const ad = await approvedAdOf(site, email, `A walk in the park ${width}`);
       const a = await moderatorContext(browser, site, true, { width, height: 900 });
-      await a.context.request.post(`${site.url}/api/moderate/ads/${ad.id}/remove`, {
+      const removed = await a.context.request.post(`${site.url}/api/moderate/ads/${ad.id}/remove`, {
         data: { revision: 2, reason: 'spam', note: 'Posted in three cities.' },
       });
+      expect(removed.status()).toBe(200);
       const page = await member.newPage();
       await page.goto(`${site.url}/account`);
       await page.getByRole('link', { name: 'Appeal this decision' }).first().click();

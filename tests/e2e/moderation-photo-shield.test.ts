@@ -26,12 +26,19 @@ const THRESHOLD = 0.0001;
 let browser: Browser;
 let server: ModerationServer;
 let pool: PhotoPool;
+/**
+ * The ads every test looks at, made once (each photo is processed and scored: seconds): what a
+ * moderator shows, and their "Show all photos blurred", are theirs alone, and each describe below
+ * signs in a moderator of its own.
+ */
+let ads: Awaited<ReturnType<typeof adsWithPhotos>>;
 beforeAll(async () => {
   pool = createPhotoPool({ processes: 1 });
   [browser, server] = await Promise.all([
     launchChromium(),
     startModerationServer(siteDir(), { photoExplicitThreshold: THRESHOLD }),
   ]);
+  ads = await adsWithPhotos();
 });
 afterAll(async () => {
   await browser?.close();
@@ -102,7 +109,7 @@ describe.each([
   });
 
   test('is blurred, labelled, its ad first; Show photo shows that one photo', async () => {
-    const { older, newer, ids, unscored } = await adsWithPhotos();
+    const { older, newer, ids, unscored } = ads;
     const [first, second] = ids;
     await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
     expect(await page.locator('.moderation__lead').textContent()).toContain(
@@ -166,7 +173,7 @@ describe.each([
   });
 
   test('Show all photos blurred blurs a photo never scored, until shown', async () => {
-    const { unscored } = await adsWithPhotos();
+    const { unscored } = ads;
     await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
     const setting = page.getByRole('form', { name: 'Photo setting' });
     await setting.getByLabel('Show all photos blurred').check();

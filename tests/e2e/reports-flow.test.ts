@@ -31,13 +31,40 @@ let site: PublishingSite;
 let sql: PublishingSite['sql'];
 let publisher: BuildPublisher;
 let url = '';
-let posterId = 0;
 
 beforeAll(async () => {
-  site = await startPublishingSite({ label: 'reports-flow', trustProxy: 1 });
+  site = await startPublishingSite({
+    label: 'reports-flow',
+    trustProxy: 1,
+    // Every member ad the tests report, live from the start: one publish, not one per ad.
+    beforePublish: async (started) => {
+      // The poster of the member ads (as the posting code stores an approved ad).
+      const poster = 'reported-poster@example.org';
+      const posterId = await accountInStore(started.store, poster);
+      for (const [key, title, city] of [
+        ['reported-0', 'Reported three times (0)', 'Fresno'],
+        ['reported-1', 'Reported three times (1)', 'Modesto'],
+        ['screenshot', 'Screenshot ad', 'Stockton'],
+      ] as const)
+        memberAds.set(key, {
+          ...(await approvedMemberAd(started, title, city, posterId)),
+          email: poster,
+          accountId: posterId,
+        });
+      // The ban tests' members, an ad each.
+      for (const [label, city] of [
+        ['ban-js', 'Bakersfield'],
+        ['ban-nojs', 'Riverside'],
+        ['ban-http', 'Oxnard'],
+      ] as const) {
+        const email = `${label}@example.org`;
+        const accountId = await accountInStore(started.store, email);
+        const ad = await approvedMemberAd(started, `Reported member ${label}`, city, accountId);
+        memberAds.set(label, { ...ad, email, accountId });
+      }
+    },
+  });
   ({ url, sql, publisher } = site);
-  // The poster of the member ads (as the posting code stores an approved ad).
-  posterId = await accountFor('reported-poster@example.org');
   browser = await launchChromium();
 }, 180_000);
 
@@ -46,27 +73,38 @@ afterAll(async () => {
   await site?.close();
 });
 
-/** A verified account made through the store (the poster of reported ads); its id. */
-const accountFor = (email: string) => accountInStore(site.store, email);
+interface MemberAd {
+  id: number;
+  path: string;
+  email: string;
+  accountId: number;
+}
+const memberAds = new Map<string, MemberAd>();
 
-/** A live member ad, posted and approved through the store, published; its path. */
-async function liveMemberAd(
+/** A member ad posted and approved through the store (the start-up publish puts it live). */
+async function approvedMemberAd(
+  started: PublishingSite,
   title: string,
   city: string,
-  accountId = posterId,
+  accountId: number,
 ): Promise<{ id: number; path: string }> {
-  const id = await insertAdInReview(site, {
+  const id = await insertAdInReview(started, {
     accountId,
     city,
     age: 31,
     title,
     description: 'Coffee, a long walk and a good bookshop.',
   });
-  await approveInStore(site, id, { postedOn: today, expiresOn: daysFrom(30) });
-  expect(await publisher.publish(`approved ad ${id}`)).toEqual({ ok: true });
-  const path = adPath('California', city, id);
-  expect(await status(path)).toBe(200);
-  return { id, path };
+  await approveInStore(started, id, { postedOn: today, expiresOn: daysFrom(30) });
+  return { id, path: adPath('California', city, id) };
+}
+
+/** The live member ad made for `key` at start-up (its page answers 200). */
+async function liveMemberAd(key: string): Promise<MemberAd> {
+  const ad = memberAds.get(key);
+  if (!ad) throw new Error(`No member ad ${key}`);
+  expect(await status(ad.path)).toBe(200);
+  return ad;
 }
 
 const status = async (path: string) => (await fetch(`${url}${path}`)).status;
@@ -124,10 +162,7 @@ describe.each([
   const octet = run === 0 ? 10 : 20;
 
   test('three reporters from three addresses: the ad leaves the site; a dismissal brings it back', async () => {
-    const ad = await liveMemberAd(
-      `Reported three times (${run})`,
-      run === 0 ? 'Fresno' : 'Modesto',
-    );
+    const ad = await liveMemberAd(`reported-${run}`);
     for (const [index, reason] of ['Scam or spam', 'Something else', 'Scam or spam'].entries()) {
       const visitor = await visitorAt(`203.0.113.${octet + index}`, javaScriptEnabled);
       await report(
@@ -188,10 +223,8 @@ describe.each([
 });
 
 /** A member's live ad reported once (a plain post, as a visitor's browser sends it): its group. */
-async function reportedAccount(label: string, city: string) {
-  const email = `${label}@example.org`;
-  const accountId = await accountFor(email);
-  const ad = await liveMemberAd(`Reported member ${label}`, city, accountId);
+async function reportedAccount(label: string) {
+  const ad = await liveMemberAd(label);
   const posted = await fetch(`${url}/api/reports`, {
     method: 'POST',
     headers: {
@@ -207,7 +240,7 @@ async function reportedAccount(label: string, city: string) {
     'SELECT MAX(id) AS id FROM reports WHERE ad_id = ?',
     ad.id,
   ))!.id;
-  return { email, accountId, ad, seen };
+  return { email: ad.email, accountId: ad.accountId, ad, seen };
 }
 
 const bannedAt = async (accountId: number) =>
@@ -218,10 +251,7 @@ describe.each([
   ['without JavaScript', false],
 ])('Ban on /moderate/reports asks first, %s', (_, javaScriptEnabled) => {
   test('Ban the account… opens the confirmation; Cancel bans nobody; confirming bans', async () => {
-    const target = await reportedAccount(
-      `ban-${javaScriptEnabled ? 'js' : 'nojs'}-${Date.now()}`,
-      javaScriptEnabled ? 'Bakersfield' : 'Riverside',
-    );
+    const target = await reportedAccount(javaScriptEnabled ? 'ban-js' : 'ban-nojs');
     const { context } = await moderatorContext(browser, site, javaScriptEnabled);
     const page = await context.newPage();
     await gotoEnhanced(page, `${url}/moderate/reports`, javaScriptEnabled);
@@ -251,7 +281,7 @@ describe.each([
 
 describe('Ban on /moderate/reports as plain HTTP', () => {
   test('the confirmation page is whole HTML, and its form posted bans (303)', async () => {
-    const target = await reportedAccount(`ban-http-${Date.now()}`, 'Oxnard');
+    const target = await reportedAccount('ban-http');
     const { context } = await moderatorContext(browser, site, false);
     const session = (await context.cookies()).find((cookie) => cookie.name === 'lb_session')!;
     const cookie = `lb_session=${session.value}`;
@@ -329,25 +359,29 @@ describe('as plain form posts without a browser', () => {
 });
 
 describe('the report pages at 390 and 1280 px', () => {
+  // What the moderators' pages show at both widths: a member's ad reported once, from a browser
+  // without JavaScript (its hide published in the background).
+  let member: MemberAd;
+  let seen = 0;
+  beforeAll(async () => {
+    member = await liveMemberAd('screenshot');
+    const visitor = await visitorAt('192.0.2.31', false);
+    await report(
+      visitor,
+      false,
+      member.path,
+      'May involve someone under 18',
+      'The photo looks young.',
+    );
+    await visitor.close();
+    seen = (await sql.get<{ id: number }>(
+      'SELECT MAX(id) AS id FROM reports WHERE ad_id = ?',
+      member.id,
+    ))!.id;
+  });
+
   for (const width of [390, 1280]) {
     test(`no serious or critical axe violation, and screenshots, at ${width} px`, async () => {
-      const member = await liveMemberAd(
-        `Screenshot ad ${width}`,
-        width === 390 ? 'Stockton' : 'Visalia',
-      );
-      const visitor = await visitorAt(`192.0.2.${width === 390 ? 31 : 32}`, false);
-      await report(
-        visitor,
-        false,
-        member.path,
-        'May involve someone under 18',
-        'The photo looks young.',
-      );
-      await visitor.close();
-      const seen = (await sql.get<{ id: number }>(
-        'SELECT MAX(id) AS id FROM reports WHERE ad_id = ?',
-        member.id,
-      ))!.id;
       const { context } = await moderatorContext(browser, site, true, { width, height: 900 });
       const page = await context.newPage();
       for (const [name, path] of [
