@@ -1,3 +1,4 @@
+export const headlessShellPaths: string[];
 export const usualChromiumPaths: string[];
 export const installCommand: string;
 export type ChromiumLookup =

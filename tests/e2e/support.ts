@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { inject } from 'vitest';
+import { findChromium } from '../../scripts/chromium.mjs';
 import type { CompiledAd, CompiledContent } from '../../src/schemas/compiled-content.ts';
 import { decodeEntities } from '../helpers/html-text.ts';
 export { decodeEntities, textOf } from '../helpers/html-text.ts';
@@ -58,7 +59,8 @@ export function canonicalOf(html: string): string | undefined {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    // npm test sets CHROMIUM_PATH (scripts/chromium.mjs); a file run on its own finds one there too.
+    executablePath: process.env.CHROMIUM_PATH ?? findChromium().path ?? '/usr/bin/chromium',
     args: [
       '--headless',
       '--no-sandbox',

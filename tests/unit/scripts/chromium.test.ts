@@ -2,7 +2,11 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../../../scripts/chromium.mjs';
+import {
+  findChromium,
+  headlessShellPaths,
+  usualChromiumPaths,
+} from '../../../scripts/chromium.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'localboard-chromium-'));
 const browser = join(dir, 'chrome');
@@ -28,6 +32,13 @@ describe('finding Chromium for the end-to-end tests', () => {
     expect(findChromium({ CHROMIUM_PATH: browser }, [])).toEqual({ path: browser });
     expect(findChromium({ CHROMIUM_PATH: notExecutable }, [browser]).problem).toBe(
       `CHROMIUM_PATH is set to ${notExecutable}, which is not an executable.`,
+    );
+  });
+
+  it('looks for the headless shell before any whole browser', () => {
+    expect(usualChromiumPaths.slice(0, headlessShellPaths.length)).toEqual(headlessShellPaths);
+    expect(usualChromiumPaths.indexOf('/usr/bin/chromium')).toBeGreaterThan(
+      headlessShellPaths.length - 1,
     );
   });
 });
