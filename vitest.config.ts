@@ -38,11 +38,11 @@ const FILE_ISOLATION = 'tests/helpers/file-isolation.ts';
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
-    // Two test files at a time: Vitest's default on 2 cores is one (cores − 1), and much of a
-    // test's time is spent waiting on a child process (a build, Chromium, PostgreSQL, a photo
-    // worker), which a second file fills. The e2e files run first, two at a time (each drives a
-    // Chromium and often a server and a build of its own: a third crowds them); then the others,
-    // three at a time (they wait on PostgreSQL, SQLite and photo workers more than they compute).
+    // Two test files at a time: Vitest's default on 2 cores is one (cores − 1), and a test often
+    // waits on a child process (a build, Chromium, PostgreSQL, a photo worker), which a second file
+    // fills. The e2e files run first, two at a time (each drives a Chromium and often a server and
+    // a build of its own: a third crowds them); then the others, three at a time (0.94 of the time
+    // of two, measured). Either way the two cores are 97–98 % busy (docs/benchmarks.md).
     maxWorkers: 2,
     // Production hashes passwords at 2^16 (64 MiB, ~50 ms here); tests at 2^10: still scrypt, one
     // sixteenth of the time. The hashing pool's own test sets its cost itself.

@@ -58,9 +58,12 @@ export function canonicalOf(html: string): string | undefined {
 }
 
 export function launchChromium(): Promise<Browser> {
+  // CHROMIUM_PATH (npm test sets it: scripts/chromium.mjs), else the headless shell or a whole
+  // Chromium where they usually are, for a file run on its own.
+  const found = findChromium();
+  if (!found.path) throw new Error(found.problem);
   return chromium.launch({
-    // npm test sets CHROMIUM_PATH (scripts/chromium.mjs); a file run on its own finds one there too.
-    executablePath: process.env.CHROMIUM_PATH ?? findChromium().path ?? '/usr/bin/chromium',
+    executablePath: found.path,
     args: [
       '--headless',
       '--no-sandbox',
