@@ -10,10 +10,15 @@ export function decodeEntities(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** Visible text of an HTML fragment, tags removed and white space folded. */
+/** Visible text of a page or a fragment: scripts, styles and tags removed, white space folded. */
 export function textOf(html: string): string {
   // React separates adjacent text with <!-- -->: remove those first, then turn tags into spaces.
-  return decodeEntities(html.replace(/<!--.*?-->/g, '').replace(/<[^>]+>/g, ' '))
+  return decodeEntities(
+    html
+      .replace(/<!--.*?-->/g, '')
+      .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, ' ')
+      .replace(/<[^>]+>/g, ' '),
+  )
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -194,16 +194,4 @@ export const ageAccount = (t: TestApp, accountId: number, hours: number) =>
     accountId,
   );
 
-/** The visible text of a page, tags removed and white space folded. */
-export const pageText = (html: string) =>
-  html
-    .replace(/<!--.*?-->/g, '')
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
+export { textOf } from './html-text.ts';

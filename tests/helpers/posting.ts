@@ -15,6 +15,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from './api.ts';
+import { decodeEntities } from './html-text.ts';
 
 /** A valid ad in a city of the content fixture (its first five cities of each state). */
 export const validAd = (overrides: Record<string, string> = {}): Record<string, string> => ({
@@ -194,10 +195,5 @@ export function fieldErrorOf(html: string, field: string): string | undefined {
   const match = new RegExp(`<p class="field__error" id="ad-${field}-error">([^<]*)</p>`).exec(
     html.replace(/<!-- -->/g, ''),
   );
-  return match?.[1]
-    ?.replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+  return match?.[1] && decodeEntities(match[1]);
 }

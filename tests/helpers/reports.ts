@@ -131,12 +131,4 @@ export const hiddenRows = (rows: TestSql, adId: number) =>
     adId,
   );
 
-/** The text of a page without tags, white space folded. */
-export const textOf = (html: string) =>
-  html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
+export { textOf } from './html-text.ts';

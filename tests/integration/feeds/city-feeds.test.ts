@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { staticSite } from '../../../server/http/static-site.ts';
 import { readAtom } from '../../helpers/atom-checks.ts';
 import { withViteOutputOfDist } from '../../helpers/vite-output.ts';
+import { decodeEntities } from '../../helpers/html-text.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 let work: string;
@@ -46,19 +47,11 @@ function cityFolders(): string[] {
   );
 }
 
-const decode = (html: string) =>
-  html
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
 /** The ad cards of a city page as a visitor sees them: title and absolute link, in order. */
 const cardsOf = (html: string) =>
   // The card titles' class tells the ads' links from the page's others (locating, not checking).
   [...html.matchAll(/<h2 class="ad-card__title"[^>]*><a href="([^"]+)">([^<]*)<\/a>/g)].map(
-    (match) => ({ link: `${BASE}${decode(match[1]!)}`, title: decode(match[2]!) }),
+    (match) => ({ link: `${BASE}${decodeEntities(match[1]!)}`, title: decodeEntities(match[2]!) }),
   );
 
 describe('city feeds of the shipped content', () => {
@@ -81,8 +74,8 @@ describe('city feeds of the shipped content', () => {
         /<link rel="alternate" type="application\/atom\+xml" title="([^"]*)" href="([^"]*)"\/>/.exec(
           page,
         );
-      expect(announced && decode(announced[1]!)).toBe(`New ads in ${folder.split('/')[2]}`);
-      expect(announced && `${BASE}${decode(announced[2]!)}`).toBe(feed.self);
+      expect(announced && decodeEntities(announced[1]!)).toBe(`New ads in ${folder.split('/')[2]}`);
+      expect(announced && `${BASE}${decodeEntities(announced[2]!)}`).toBe(feed.self);
       expect(page).toContain(`<a class="feed-link" href="${announced?.[2]}"`);
       if (cards.length === 0) {
         // Empty (and noindex) cities: a valid feed, dated on a fixed day.

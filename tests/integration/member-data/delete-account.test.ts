@@ -41,20 +41,13 @@ import {
   testAppOnFixtureContent,
   useFixtureContent,
 } from '../../helpers/pages.ts';
+import { textOf } from '../../helpers/html-text.ts';
 
 const publisher = recordingPublisher();
 const t = testAppOnFixtureContent({ publisher });
 
 const deleteForm = (session: string | undefined, password: string) =>
   postModerationForm(t.app, '/api/account/delete', { password }, session);
-
-const textOf = (html: string) =>
-  html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/\s+/g, ' ');
 
 const accountRow = (id: number) => t.sql.get('SELECT id FROM accounts WHERE id = ?', id);
 

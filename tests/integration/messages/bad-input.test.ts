@@ -8,7 +8,7 @@ import { bannerOf } from '../../helpers/pages.ts';
 import {
   insertLiveAd,
   messagesTestApp,
-  pageText,
+  textOf,
   replyIn,
   startConversation,
   storedConversations,
@@ -54,7 +54,7 @@ async function refused(
   const response = await post();
   expect(response.status).toBe(status);
   const html = await response.text();
-  expect(pageText(html)).toMatch(message);
+  expect(textOf(html)).toMatch(message);
   expect(html).toMatch(/role="(alert|status)"/);
   if (typed !== undefined) expect(html).toContain(`>${typed}</textarea>`);
   expect(await rows()).toEqual(before);
@@ -91,7 +91,7 @@ describe('refused messages, as plain form posts', () => {
 
   test('to one’s own ad', async () => {
     await refused(() => startConversation(t, poster, adId, 'Me again'), 403, /This is your own ad/);
-    const page = pageText(
+    const page = textOf(
       await (await getPage(t, `/messages/new?ad=${adId}`, poster.session)).text(),
     );
     expect(page).toContain('This is your own ad');
@@ -130,7 +130,7 @@ describe('refused messages, as plain form posts', () => {
       await refused(() => startConversation(t, stranger, id, 'Hello'), status, message);
       const page = await getPage(t, `/messages/new?ad=${id}`, stranger.session);
       expect(page.status).toBe(status === 404 ? 404 : 200);
-      expect(pageText(await page.text())).toMatch(message);
+      expect(textOf(await page.text())).toMatch(message);
     }
     await refused(
       () => startConversation(t, stranger, 999_999_999, 'Hello'),
@@ -150,13 +150,13 @@ describe('refused messages, as plain form posts', () => {
     const unknown = await replyIn(t, stranger, 987_654, 'Let me in');
     expect(theirs.status).toBe(404);
     expect(unknown.status).toBe(404);
-    expect(pageText(await theirs.text())).toBe(pageText(await unknown.text()));
+    expect(textOf(await theirs.text())).toBe(textOf(await unknown.text()));
     const pageTheirs = await getPage(t, conversationPath(conversationId), stranger.session);
     const pageUnknown = await getPage(t, conversationPath(987_654), stranger.session);
     expect(pageTheirs.status).toBe(404);
     expect(pageUnknown.status).toBe(404);
-    const text = pageText(await pageTheirs.text());
-    expect(text).toBe(pageText(await pageUnknown.text()));
+    const text = textOf(await pageTheirs.text());
+    expect(text).toBe(textOf(await pageUnknown.text()));
     expect(text).toContain('Conversation not found');
     expect(text).not.toContain('Hello');
     for (const action of ['block', 'unblock']) {

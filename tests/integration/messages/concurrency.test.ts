@@ -18,7 +18,7 @@ import {
   insertLiveAd,
   insertMessage,
   messagesTestApp,
-  pageText,
+  textOf,
   replyIn,
   startConversation,
   storedConversations,
@@ -52,7 +52,7 @@ describe('100 messages at once into one conversation', () => {
     const answers = await Promise.all(sent.map((body) => replyIn(t, poster, id, body)));
     expect(answers.map((response) => response.status)).toEqual(sent.map(() => 303));
     const rows = await expectAllInOrder(id, sent, 'Opening line');
-    const page = pageText(await (await getPage(t, conversationPath(id), replier.session)).text());
+    const page = textOf(await (await getPage(t, conversationPath(id), replier.session)).text());
     // The newest page: the last CONVERSATION_PAGE_SIZE messages, oldest of them first.
     const newest = rows.slice(-CONVERSATION_PAGE_SIZE);
     expect(page.indexOf(rows.at(-CONVERSATION_PAGE_SIZE - 1)!.body)).toBe(-1);

@@ -14,7 +14,7 @@ import {
   messagesTestApp,
   conversationIdOf,
   insertLiveAd,
-  pageText,
+  textOf,
   replyIn,
   startConversation,
   storedConversations,
@@ -41,7 +41,7 @@ describe('a conversation about a member ad', () => {
 
     const form = await getPage(t, `/messages/new?ad=${adId}`, replier.session);
     expect(form.status).toBe(200);
-    const formText = pageText(await form.text());
+    const formText = textOf(await form.text());
     expect(formText).toContain('Reply to an ad');
     expect(formText).toContain('Sunday hikes and coffee');
     expect(formText).not.toContain(poster.email);
@@ -73,7 +73,7 @@ describe('a conversation about a member ad', () => {
 
     // The poster sees one unread message in the header's count and in the inbox.
     expect((await me(poster.session)).unread).toBe(1);
-    const inbox = pageText(await (await getPage(t, '/messages', poster.session)).text());
+    const inbox = textOf(await (await getPage(t, '/messages', poster.session)).text());
     expect(inbox).toContain('Sunday hikes and coffee');
     expect(inbox).toContain('A member replied to your ad');
     expect(inbox).toContain('1 conversation · 1 unread message');
@@ -82,14 +82,14 @@ describe('a conversation about a member ad', () => {
     // Opening the thread reads it.
     const thread = await getPage(t, conversationPath(id), poster.session);
     expect(thread.status).toBe(200);
-    const threadText = pageText(await thread.text());
+    const threadText = textOf(await thread.text());
     expect(threadText).toContain('The member who replied');
     expect(threadText).toContain('I like hikes too.');
     expect(threadText).toContain('Report this conversation');
     expect(threadText).not.toContain(replier.email);
     expect((await me(poster.session)).unread).toBe(0);
     expect((await storedMessages(t, id))[0]!.read_at).not.toBeNull();
-    expect(pageText(await (await getPage(t, '/messages', poster.session)).text())).toContain(
+    expect(textOf(await (await getPage(t, '/messages', poster.session)).text())).toContain(
       '1 conversation · all read',
     );
 
@@ -110,7 +110,7 @@ describe('a conversation about a member ad', () => {
     expect(toReplier[0]!.raw).not.toContain(poster.email);
     expect((await me(replier.session)).unread).toBe(2);
 
-    const replierView = pageText(
+    const replierView = textOf(
       await (await getPage(t, conversationPath(id), replier.session)).text(),
     );
     expect(replierView).toMatch(
@@ -167,7 +167,7 @@ describe('a conversation about a member ad', () => {
     await replyIn(t, a, first, 'from A 1');
     await replyIn(t, a, first, 'from A 2');
     const html = await (await getPage(t, '/messages', member.session)).text();
-    const text = pageText(html);
+    const text = textOf(html);
     expect(text.indexOf('Ad of A')).toBeLessThan(text.indexOf('Ad of B'));
     expect(text).toContain('2 conversations · 2 unread messages');
     expect(html).toContain(`href="${conversationPath(first)}"`);
@@ -177,7 +177,7 @@ describe('a conversation about a member ad', () => {
 
   test('an empty inbox says how conversations start', async () => {
     const member = await makeMember(t);
-    const text = pageText(await (await getPage(t, '/messages', member.session)).text());
+    const text = textOf(await (await getPage(t, '/messages', member.session)).text());
     expect(text).toContain('No conversations yet');
     expect(text).toContain('when you reply to a member');
   });
@@ -203,7 +203,7 @@ describe('a conversation about a member ad', () => {
     const poster = await makeMember(t);
     const unverified = await makeMember(t, { verified: false });
     const adId = await insertLiveAd(t, poster);
-    const page = pageText(
+    const page = textOf(
       await (await getPage(t, `/messages/new?ad=${adId}`, unverified.session)).text(),
     );
     expect(page).toContain('Verify your email address before writing to members');
@@ -211,7 +211,7 @@ describe('a conversation about a member ad', () => {
     const before = (await storedMessages(t)).length;
     const response = await startConversation(t, unverified, adId, 'Hello');
     expect(response.status).toBe(403);
-    expect(pageText(await response.text())).toContain('Verify your email address');
+    expect(textOf(await response.text())).toContain('Verify your email address');
     expect(await storedMessages(t)).toHaveLength(before);
   });
 
@@ -224,13 +224,13 @@ describe('a conversation about a member ad', () => {
     const response = await getPage(t, `/messages/new?ad=${sampleId}`, member.session);
     expect(response.status).toBe(200);
     const html = await response.text();
-    expect(pageText(html)).toContain('This is a sample ad');
-    expect(pageText(html)).toContain('nothing you write here would be delivered');
+    expect(textOf(html)).toContain('This is a sample ad');
+    expect(textOf(html)).toContain('nothing you write here would be delivered');
     expect(html).not.toContain('<textarea');
     const before = (await storedMessages(t)).length;
     const posted = await startConversation(t, member, sampleId, 'Hello');
     expect(posted.status).toBe(403);
-    expect(pageText(await posted.text())).toContain('nothing you write here would be delivered');
+    expect(textOf(await posted.text())).toContain('nothing you write here would be delivered');
     expect(await storedMessages(t)).toHaveLength(before);
   });
 
@@ -240,10 +240,10 @@ describe('a conversation about a member ad', () => {
     const html = await (
       await getPage(t, `/messages/new?ad=${EDITOR_AD_ID}`, member.session)
     ).text();
-    expect(pageText(html)).toContain("This is an editor's listing, not a member's ad");
+    expect(textOf(html)).toContain("This is an editor's listing, not a member's ad");
     expect(html).not.toContain('<textarea');
     const posted = await startConversation(t, member, EDITOR_AD_ID, 'Hello');
     expect(posted.status).toBe(403);
-    expect(pageText(await posted.text())).toContain('nothing you write here would be delivered');
+    expect(textOf(await posted.text())).toContain('nothing you write here would be delivered');
   });
 });

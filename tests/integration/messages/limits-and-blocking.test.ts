@@ -11,7 +11,7 @@ import {
   insertAccount,
   insertLiveAd,
   messagesTestApp,
-  pageText,
+  textOf,
   replyIn,
   startConversation,
   storedConversations,
@@ -54,7 +54,7 @@ describe('how many messages a member may send', () => {
     const refused = await replyIn(t, replier, id, 'One too many');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    const text = pageText(await refused.text());
+    const text = textOf(await refused.text());
     expect(text).toContain(
       `You have sent ${MESSAGES_PER_WINDOW} messages in the last ${MESSAGE_WINDOW_MINUTES} minutes, the most anyone can.`,
     );
@@ -74,7 +74,7 @@ describe('how many conversations a member may start', () => {
     const refused = await startConversation(t, member, ads[5]!, 'Hello there');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    const text = pageText(await refused.text());
+    const text = textOf(await refused.text());
     expect(text).toMatch(
       /New accounts can start 5 conversations a day, and you have started 5 in the last 24 hours\. You can start another from \d{4}-\d\d-\d\d \d\d:\d\d UTC\./,
     );
@@ -130,7 +130,7 @@ describe('the policy scanner on the first message', () => {
       const response = await startConversation(t, member, adId, body);
       expect(response.status).toBe(400);
       const html = await response.text();
-      expect(pageText(html)).toMatch(message);
+      expect(textOf(html)).toMatch(message);
       expect(html).toContain(`>${body}</textarea>`);
     }
     expect(await startedBy(member)).toBe(0);
@@ -155,14 +155,14 @@ describe('blocking', () => {
     const otherAd = await insertLiveAd(t, poster, 'Second ad', { city: 'San Diego' });
     const id = conversationIdOf(await startConversation(t, replier, adId, 'Hello'));
 
-    const page = pageText(await (await getPage(t, conversationPath(id), poster.session)).text());
+    const page = textOf(await (await getPage(t, conversationPath(id), poster.session)).text());
     expect(page).toContain('Block this member');
     expect(page).toContain('Blocking stops all messages between you');
 
     const blocked = await submit(t, `/api/messages/${id}/block`, {}, poster.session);
     expect(blocked.status).toBe(303);
     expect(blocked.headers.get('location')).toBe(`${conversationPath(id)}?done=blocked`);
-    const after = pageText(
+    const after = textOf(
       await (await getPage(t, `${conversationPath(id)}?done=blocked`, poster.session)).text(),
     );
     expect(after).toContain('You blocked this member.');
@@ -172,26 +172,26 @@ describe('blocking', () => {
     const before = (await storedMessages(t)).length;
     const fromBlocked = await replyIn(t, replier, id, 'Why?');
     expect(fromBlocked.status).toBe(403);
-    expect(pageText(await fromBlocked.text())).toContain(
+    expect(textOf(await fromBlocked.text())).toContain(
       'This member has blocked you: you can no longer write to them or reply to their ads.',
     );
     const fromBlocker = await replyIn(t, poster, id, 'Bye');
     expect(fromBlocker.status).toBe(403);
-    expect(pageText(await fromBlocker.text())).toContain('You blocked this member');
+    expect(textOf(await fromBlocker.text())).toContain('You blocked this member');
     const newConversation = await startConversation(t, replier, otherAd, 'Hello again');
     expect(newConversation.status).toBe(403);
-    expect(pageText(await newConversation.text())).toContain('has blocked you');
+    expect(textOf(await newConversation.text())).toContain('has blocked you');
     expect(
-      pageText(await (await getPage(t, `/messages/new?ad=${otherAd}`, replier.session)).text()),
+      textOf(await (await getPage(t, `/messages/new?ad=${otherAd}`, replier.session)).text()),
     ).toContain('The poster of this ad has blocked you');
     expect(await storedMessages(t)).toHaveLength(before);
     expect((await storedConversations(t)).filter((row) => row.ad_id === otherAd)).toHaveLength(0);
 
     // The blocker's inbox says so; the blocked member's thread is closed.
-    expect(pageText(await (await getPage(t, '/messages', poster.session)).text())).toContain(
+    expect(textOf(await (await getPage(t, '/messages', poster.session)).text())).toContain(
       'You blocked them',
     );
-    const blockedView = pageText(
+    const blockedView = textOf(
       await (await getPage(t, conversationPath(id), replier.session)).text(),
     );
     expect(blockedView).toContain('This member has blocked you');
@@ -218,7 +218,7 @@ describe('closed conversations', () => {
     expect((await replyIn(t, poster, id, 'Yes')).status).toBe(303);
     const gone = await (await getPage(t, conversationPath(id), replier.session)).text();
     expect(gone).not.toContain(`/ad/${adId}"`);
-    expect(pageText(gone)).toContain('the ad is no longer on the site');
+    expect(textOf(gone)).toContain('the ad is no longer on the site');
   });
 
   test('a moderator removed the ad, or the other side was banned: closed, with why', async () => {
@@ -227,7 +227,7 @@ describe('closed conversations', () => {
     await takeAdDown(t, adId, 'moderator');
     const removed = await replyIn(t, replier, id, 'Hello?');
     expect(removed.status).toBe(409);
-    expect(pageText(await removed.text())).toContain(
+    expect(textOf(await removed.text())).toContain(
       'A moderator removed the ad this conversation is about, so the conversation is closed.',
     );
 
@@ -238,7 +238,7 @@ describe('closed conversations', () => {
     ).toBe(true);
     const banned = await replyIn(t, replier, second, 'Hello?');
     expect(banned.status).toBe(409);
-    expect(pageText(await banned.text())).toContain(
+    expect(textOf(await banned.text())).toContain(
       "The other member's account was closed by our moderators",
     );
     // The banned member is signed out: their post leads to sign in.
@@ -252,7 +252,7 @@ describe('closed conversations', () => {
     const { poster, replier, conversationId: id } = thread;
     await replyIn(t, poster, id, 'Hi there');
     await deleteAccountOf(t, replier.accountId);
-    const page = pageText(await (await getPage(t, conversationPath(id), poster.session)).text());
+    const page = textOf(await (await getPage(t, conversationPath(id), poster.session)).text());
     expect(page).toContain('with a member who has deleted their account');
     expect(page).toContain(
       'The other member deleted their account, so this conversation is closed.',

@@ -10,7 +10,7 @@ import {
   insertLiveAd,
   insertMessage,
   messagesTestApp,
-  pageText,
+  textOf,
   replyIn,
   storedMessages,
 } from '../../helpers/messages.ts';
@@ -54,7 +54,7 @@ beforeAll(async () => {
 async function open(path: string, member = poster) {
   const response = await getPage(t, path, member.session);
   const html = await response.text();
-  const text = pageText(html);
+  const text = textOf(html);
   const shown = [...text.matchAll(/Message (\d{3})\./g)].map((match) => Number(match[1]));
   const link = (name: string) => linkByText(html, name);
   return {
@@ -151,7 +151,7 @@ describe('a conversation of 120 messages', () => {
     expect(refused.status).toBe(400);
     const html = await refused.text();
     expect(html).toContain(`action="/api/messages/${id}/reply"`);
-    expect(pageText(html)).toContain('The newest word');
+    expect(textOf(html)).toContain('The newest word');
   });
 
   test('a `before` that names no page: 404 past the beginning, 400 when malformed; never 500', async () => {

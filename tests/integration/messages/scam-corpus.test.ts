@@ -11,7 +11,7 @@ import {
   conversationIdOf,
   insertLiveAd,
   messagesTestApp,
-  pageText,
+  textOf,
   startConversation,
 } from '../../helpers/messages.ts';
 import { getPage, makeMember, type TestMember } from '../../helpers/posting.ts';
@@ -40,7 +40,7 @@ async function outcomeOf(text: string): Promise<Outcome> {
   expect(response.status).toBe(303);
   const page = await getPage(t, `/messages/${conversationIdOf(response)}`, poster.session);
   expect(page.status).toBe(200);
-  return pageText(await page.text()).includes('Warning: this message may be a scam')
+  return textOf(await page.text()).includes('Warning: this message may be a scam')
     ? 'warned'
     : 'delivered';
 }

@@ -19,7 +19,7 @@ import {
   insertAccount,
   insertLiveAd,
   messagesTestApp,
-  pageText,
+  textOf,
   replyIn,
   startConversation,
   storedConversations,
@@ -74,7 +74,7 @@ describe('a first message with a scam signal', () => {
     const refused = await startConversation(t, replier, adId, OFF_SITE);
     expect(refused.status).toBe(400);
     const html = await refused.text();
-    expect(pageText(html)).toContain(refusalOf(OFF_SITE));
+    expect(textOf(html)).toContain(refusalOf(OFF_SITE));
     expect(html).toContain(`>${OFF_SITE}</textarea>`);
 
     const json = await startConversation(t, replier, adId, MONEY, 'json');
@@ -104,7 +104,7 @@ describe('a first message with a scam signal', () => {
     });
     const refused = await replyIn(t, replier, id, OFF_SITE);
     expect(refused.status).toBe(400);
-    expect(pageText(await refused.text())).toContain(refusalOf(OFF_SITE));
+    expect(textOf(await refused.text())).toContain(refusalOf(OFF_SITE));
     // The poster's first reply is a first message too: the replier has not answered it.
     expect((await replyIn(t, poster, id, OFF_SITE)).status).toBe(400);
     expect((await storedMessages(t, id)).map((row) => row.body)).toEqual(['hi']);
@@ -149,7 +149,7 @@ describe('once the other side has answered', () => {
 
     // The poster reads the warning beside that message, in words, with the guide and the report.
     const posterHtml = await (await getPage(t, conversationPath(id), poster.session)).text();
-    const posterText = pageText(posterHtml);
+    const posterText = textOf(posterHtml);
     expect(posterText).toContain('Warning: this message may be a scam');
     expect(posterText).toContain(SCAM_WARNINGS.money);
     expect(posterText.indexOf(SCAM_WARNINGS.money)).toBeGreaterThan(posterText.indexOf(MONEY));
@@ -159,7 +159,7 @@ describe('once the other side has answered', () => {
     expect(posterText.match(/Warning: this message may be a scam/g)).toHaveLength(1);
 
     // The sender never sees it.
-    const replierText = pageText(
+    const replierText = textOf(
       await (await getPage(t, conversationPath(id), replier.session)).text(),
     );
     expect(replierText).toContain(MONEY);
@@ -249,7 +249,7 @@ describe('the same first message to many members', () => {
     const before = (await storedMessages(t)).length;
     const refused = await startConversation(t, sender, ads[REPEAT_RECIPIENTS]!, text.toUpperCase());
     expect(refused.status).toBe(400);
-    expect(pageText(await refused.text())).toContain(REPEATED_MESSAGE);
+    expect(textOf(await refused.text())).toContain(REPEATED_MESSAGE);
     expect(await storedMessages(t)).toHaveLength(before);
     expect((await outcomesOf(sender.accountId)).at(-1)).toEqual({
       family: 'repeated',
@@ -303,7 +303,7 @@ describe('the same first message from new accounts', () => {
     const [old] = await newAccountsSending(1, text);
     await ageAccount(t, old!.accountId, 24 * 8);
     const senders = await newAccountsSending(2, text);
-    let queue = pageText(await (await getPage(t, '/moderate', moderator.session)).text());
+    let queue = textOf(await (await getPage(t, '/moderate', moderator.session)).text());
     expect(queue).not.toContain('sent the same first message');
 
     senders.push(...(await newAccountsSending(1, text)));
@@ -319,7 +319,7 @@ describe('the same first message from new accounts', () => {
       ).status,
     ).toBe(400);
     const html = await (await getPage(t, '/moderate', moderator.session)).text();
-    queue = pageText(html);
+    queue = textOf(html);
     expect(queue).toContain(`3 new accounts sent the same first message: “${text}”`);
     for (const sender of senders) {
       expect(queue).toContain(sender.email);
@@ -338,7 +338,7 @@ describe('the same first message from new accounts', () => {
     );
     expect(dismissed.status).toBe(303);
     expect(dismissed.headers.get('location')).toBe('/moderate?done=repeated-dismissed');
-    queue = pageText(
+    queue = textOf(
       await (await getPage(t, '/moderate?done=repeated-dismissed', moderator.session)).text(),
     );
     expect(queue).toContain('Announcement dismissed.');
@@ -380,7 +380,7 @@ describe('the same first message from new accounts, at once', () => {
       senders.map((sender, n) => startConversation(t, sender, ads[n]!, text)),
     );
     expect(sent.map((response) => response.status)).toEqual([303, 303, 303]);
-    const queue = pageText(await (await getPage(t, '/moderate', moderator.session)).text());
+    const queue = textOf(await (await getPage(t, '/moderate', moderator.session)).text());
     expect(queue).toContain(`3 new accounts sent the same first message: “${text}”`);
   });
 });
@@ -403,7 +403,7 @@ describe("the sender's record, for the moderators", () => {
     expect((await replyIn(t, replier, id, MONEY)).status).toBe(303);
     // The replier's own ad waits in the queue.
     await insertAdInReview(t, { accountId: replier.accountId, title: 'Looking for friends' });
-    const queue = pageText(await (await getPage(t, '/moderate', moderator.session)).text());
+    const queue = textOf(await (await getPage(t, '/moderate', moderator.session)).text());
     expect(queue).toContain(
       'Scam signals: 3 messages refused (off-site contact 2, money request 1), 1 warned (money request 1)',
     );
@@ -426,9 +426,7 @@ describe("the sender's record, for the moderators", () => {
       poster.session,
     );
     expect(reported.status).toBe(303);
-    const reports = pageText(
-      await (await getPage(t, '/moderate/reports', moderator.session)).text(),
-    );
+    const reports = textOf(await (await getPage(t, '/moderate/reports', moderator.session)).text());
     expect(reports).toContain('Scam signals: 1 message refused (off-site contact 1)');
     // The reporter is never named.
     expect(reports).not.toContain(poster.email);

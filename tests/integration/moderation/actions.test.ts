@@ -28,6 +28,7 @@ import {
 } from '../../helpers/moderation.ts';
 import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { deleteAccountOf } from '../../helpers/posting.ts';
+import { textOf } from '../../helpers/html-text.ts';
 
 const publisher = recordingPublisher();
 const t = testAppOnFixtureContent({ publisher });
@@ -43,14 +44,6 @@ const plusDays = (day: string, days: number) => {
 };
 
 /** The text of the page without tags, white space folded. */
-const textOf = (html: string) =>
-  html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 
 async function queueHtml() {
   const response = await getPage(t.app, '/moderate', moderator.session);

@@ -21,6 +21,7 @@ import {
 } from '../../helpers/moderation.ts';
 import { insertLiveAd, reportForm, reportsTestApp } from '../../helpers/reports.ts';
 import { bannerOf } from '../../helpers/pages.ts';
+import { textOf } from '../../helpers/html-text.ts';
 
 const publisher = recordingPublisher();
 const t = reportsTestApp({ publisher });
@@ -32,14 +33,6 @@ beforeAll(async () => {
 });
 
 /** The text of a page without tags, white space folded. */
-const textOf = (html: string) =>
-  html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 
 async function pageOf(path: string, session?: string) {
   const response = await getPage(t.app, path, session);

@@ -16,7 +16,7 @@ import {
   conversationIdOf,
   insertLiveAd,
   messagesTestApp,
-  pageText,
+  textOf,
   replyIn,
   startConversation,
 } from '../../helpers/messages.ts';
@@ -49,7 +49,7 @@ async function noticesTo(member: TestMember): Promise<ReadMail[]> {
 async function pageOf(member: TestMember, path: string): Promise<string> {
   const response = await getPage(t, path, member.session);
   expect(response.status).toBe(200);
-  return pageText(await response.text());
+  return textOf(await response.text());
 }
 
 const noticeRows = (accountId: number) =>

@@ -38,6 +38,7 @@ import {
 } from '../../helpers/moderation.ts';
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { textOf } from '../../helpers/html-text.ts';
 
 const pool = testPhotoPool();
 const t = testAppOnFixtureContent({ publisher: recordingPublisher(), photoProcessing: pool });
@@ -52,15 +53,6 @@ beforeAll(async () => {
 // counted: DUPLICATE_BITS); the other seeds draw scenes unlike any other here.
 const COPIED = [3105, 3101];
 const photo = (seed: number) => smallJpeg(seed, 1600, 1200);
-
-const textOf = (html: string) =>
-  html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 
 async function queueItemHtml(adId: number) {
   const response = await getPage(t.app, '/moderate', moderator.session);

@@ -27,6 +27,7 @@ import {
 } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { textOf } from '../../helpers/html-text.ts';
 
 /** Low enough that the tests' ordinary pictures (scored 0.001 to 0.07) are over it. */
 const THRESHOLD = 0.0001;
@@ -73,13 +74,6 @@ async function adWith(photoIds: number[], minutesAgo: number): Promise<number> {
   await putPhotosOnAd(t, adId, poster.accountId, photoIds);
   return adId;
 }
-
-const textOf = (html: string) =>
-  html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&quot;/g, '"')
-    .replace(/\s+/g, ' ');
 
 async function queueHtml(session = moderator.session): Promise<string> {
   const response = await getPage(t.app, '/moderate', session);

@@ -36,6 +36,7 @@ import {
 } from '../../helpers/moderation.ts';
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { textOf } from '../../helpers/html-text.ts';
 
 const pool = testPhotoPool();
 const publisher = recordingPublisher();
@@ -62,14 +63,6 @@ async function keepFor(accountId: number, bytes?: Buffer) {
 const keep = (bytes?: Buffer) => keepFor(poster.accountId, bytes);
 
 /** The text of the page without tags, white space folded. */
-const textOf = (html: string) =>
-  html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 
 async function queueItemHtml(adId: number) {
   const response = await getPage(t.app, '/moderate', moderator.session);

@@ -22,6 +22,7 @@ import {
   type StoredAd,
   type TestMember,
 } from '../../helpers/posting.ts';
+import { textOf } from '../../helpers/html-text.ts';
 
 /** The reasons the app asked to publish for, in order. */
 const published: string[] = [];
@@ -44,13 +45,6 @@ async function memberWithAd(city: string = CITIES[0]): Promise<[TestMember, Stor
 }
 
 const rowOf = async (id: number) => (await storedAds(t)).find((ad) => ad.id === id)!;
-const visibleText = (html: string) =>
-  html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;/g, "'")
-    .replace(/\s+/g, ' ');
 
 describe('/account lists my ads', () => {
   test('newest first, each with its status and what it needs', async () => {
@@ -90,7 +84,7 @@ describe('/account lists my ads', () => {
 
     const response = await getPage(t, '/account', member.session);
     expect(response.status).toBe(200);
-    const text = visibleText(await response.text());
+    const text = textOf(await response.text());
     const order = titles
       .slice()
       .reverse()
@@ -127,7 +121,7 @@ describe('/account lists my ads', () => {
     await submit(t, '/api/ads', validAd({ city: CITIES[1], title: 'Taken down' }), member.session);
     const removed = (await storedAds(t, member.accountId)).at(-1)!;
     await moveAd(t, removed.id, { status: 'removed', reason: 'commercial', note: 'Paid.' });
-    const text = visibleText(await (await getPage(t, '/account', member.session)).text());
+    const text = textOf(await (await getPage(t, '/account', member.session)).text());
     expect(text).toContain('Your last changes were not approved: Spam or duplicate.');
     expect(text).toContain(
       'A moderator removed this ad; it is no longer on the site. Reason: Commercial or paid content. Paid.',
@@ -137,7 +131,7 @@ describe('/account lists my ads', () => {
   test('no ads yet: says so, with a way to post', async () => {
     const member = await makeMember(t);
     const html = await (await getPage(t, '/account', member.session)).text();
-    expect(visibleText(html)).toContain('You have no ads yet.');
+    expect(textOf(html)).toContain('You have no ads yet.');
     expect(html).toContain('href="/post"');
   });
 });
@@ -153,7 +147,7 @@ describe('edit', () => {
     expect(html).toContain('value="Coffee and a long walk by the sea"');
     expect(html).not.toContain('name="state"');
     expect(html).not.toContain('name="city"');
-    expect(visibleText(html)).toContain("The state and city of an ad can't be changed");
+    expect(textOf(html)).toContain("The state and city of an ad can't be changed");
   });
 
   test('an ad in review takes the edit and stays in review; revision and updated_at move', async () => {
@@ -222,7 +216,7 @@ describe('edit', () => {
     // The edit page shows the waiting edit, and the account page both statuses.
     const edit = await (await getPage(t, `/account/ads/${ad.id}/edit`, member.session)).text();
     expect(edit).toContain('value="Edited title"');
-    const account = visibleText(await (await getPage(t, '/account', member.session)).text());
+    const account = textOf(await (await getPage(t, '/account', member.session)).text());
     expect(account).toContain('Live Your changes are in review');
   });
 
@@ -284,7 +278,7 @@ describe('an expired ad is renewed before it is edited', () => {
     expect(html).not.toContain(`action="/api/ads/${ad.id}/edit"`);
     expect(html).toContain(`action="/api/ads/${ad.id}/renew"`);
     expect(html).toContain('name="then" value="edit"');
-    expect(visibleText(html)).toContain(
+    expect(textOf(html)).toContain(
       `This ad expired on ${formatLong(dayFromToday(-2))}. Renew it before editing it`,
     );
     // The account page offers Renew, not Edit.
@@ -323,7 +317,7 @@ describe('an expired ad is renewed before it is edited', () => {
     const html = await response.text();
     expect(headingOf(html)).toBe('Renew your ad first');
     expect(html).toContain(`action="/api/ads/${ad.id}/renew"`);
-    expect(visibleText(html)).toContain('Renew it before editing it');
+    expect(textOf(html)).toContain('Renew it before editing it');
     expect(await rowOf(ad.id)).toEqual(before);
   });
 
@@ -346,7 +340,7 @@ describe('an expired ad is renewed before it is edited', () => {
     expect(headingOf(html)).toBe('Renew your ad first');
     expect(html).not.toContain(`action="/api/ads/${ad.id}/renew"`);
     expect(html).toContain('href="/post"');
-    expect(visibleText(html)).toContain('more than 30 days ago, so it can no longer be renewed');
+    expect(textOf(html)).toContain('more than 30 days ago, so it can no longer be renewed');
     const response = await submit(t, `/api/ads/${ad.id}/edit`, edit, member.session, 'json');
     expect(response.status).toBe(409);
     expect(((await response.json()) as { error: string }).error).toContain(

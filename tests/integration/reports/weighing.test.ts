@@ -127,7 +127,7 @@ describe.each([
     // Whatever else is open, the page starts with an urgent ad that reports did not hide.
     // The class only finds where the queue starts (locating, not checking).
     expect(textOf(html.slice(html.indexOf('<ol class="queue">')))).toMatch(
-      /^ Urgent: may involve someone under 18, not hidden /,
+      /^Urgent: may involve someone under 18, not hidden /,
     );
     const text = groupText(html, doubted);
     expect(text).toContain('Urgent: may involve someone under 18, not hidden');
