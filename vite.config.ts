@@ -58,7 +58,7 @@ export default defineConfig({
   // refuses Vite's --port, as it does --outDir).
   server: {
     host: '127.0.0.1',
-    // The Node that `npm install` may fetch (scripts/node-runtime.mjs): thousands of headers, never
+    // The Node that `npm install` may fetch (core/node-runtime.mjs): thousands of headers, never
     // a source of the site.
     watch: { ignored: ['**/.node/**'] },
     ...(process.env.LOCALBOARD_DEV_PORT

@@ -1,6 +1,6 @@
 // Finding an ad by id on the real server (`npm run bench:server -- --lookups`, bench/server.ts):
 // `/report?ad=ID` and `/messages/new?ad=ID` for editors' ads (the generated CSV ads), which the
-// server finds in the compiled content by id alone (src/content/ad-by-id.ts). Generates N ads
+// server finds in the compiled content by id alone (core/content/ad-by-id.ts). Generates N ads
 // (default 1,000,000; bench/ads.ts, one CSV a state) on tmpfs and compiles them with the build's
 // content step (scripts/compile-content.ts under the build's heap cap), which writes the id index.
 // Then two servers of the worktree's build ({out}/server/serve.mjs) on that content, one after the
@@ -17,10 +17,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStore } from '../server/store/open-store.ts';
-import { findPublishedAd } from '../src/content/ad-by-id.ts';
-import { adIdIndexFile } from '../src/content/ad-id-index-file.ts';
-import { getSite, useCompiledContentDir } from '../src/content/index.ts';
+import { openSqliteStore } from '../store/open-store.ts';
+import { findPublishedAd } from '../core/content/ad-by-id.ts';
+import { adIdIndexFile } from '../core/content/ad-id-index-file.ts';
+import { getSite, useCompiledContentDir } from '../core/content/index.ts';
 import { FIRST_AD_ID } from './ads.ts';
 import {
   compileGeneratedContent,

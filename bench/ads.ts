@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { ADS_PER_PAGE } from '../src/paths.ts';
-import { readPolicyTerms } from '../src/policy/term-files.ts';
+import { ADS_PER_PAGE } from '../core/paths.ts';
+import { readPolicyTerms } from '../core/policy/term-files.ts';
 import { adStream, generateAds, type GeneratedAd } from './generate-ads.ts';
 
 export interface WeightedCity {

@@ -1,13 +1,13 @@
-// The benchmarks' database: the store the server opens (server/store/), and the few rows a benchmark
+// The benchmarks' database: the store the server opens (store/), and the few rows a benchmark
 // writes itself as the routes would (a member ad in a state of its choosing), with Kysely, so that
 // they run on either engine as the server does.
 import type { Kysely } from 'kysely';
-import type { StoreEngine } from '../server/store/engine.ts';
-import { openPostgresEngine } from '../server/store/postgres-engine.ts';
-import { openSqliteEngine } from '../server/store/sqlite-engine.ts';
-import type { StoreLocation } from '../server/store/store-location.ts';
-import { storeOn, type StoreHandle } from '../server/store/store.ts';
-import type { Tables } from '../server/store/tables.ts';
+import type { StoreEngine } from '../store/engine.ts';
+import { openPostgresEngine } from '../store/postgres-engine.ts';
+import { openSqliteEngine } from '../store/sqlite-engine.ts';
+import type { StoreLocation } from '../store/store-location.ts';
+import { storeOn, type StoreHandle } from '../store/store.ts';
+import type { Tables } from '../store/tables.ts';
 
 export interface BenchStore {
   store: StoreHandle;

@@ -22,7 +22,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { scanCsvBytes, SEGMENT_LIMITS } from '../pipeline/compile/csv-segments.ts';
 import type { GeneratedAd } from './generate-ads.ts';
-import { AD_COLUMNS } from '../src/schemas/ad.ts';
+import { AD_COLUMNS } from '../core/schemas/ad.ts';
 import type { AdsLayout } from './options.ts';
 
 /** About this many files in the many-files layout. */

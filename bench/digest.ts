@@ -42,9 +42,9 @@ import { bundledDigestCommand } from '../server/saved-searches/digest-schedule.t
 import { savedSearchLabel } from '../server/saved-searches/saved-searches.ts';
 import { readSearchIndexVocabulary } from '../search/search-index-vocabulary.ts';
 import { searchIndex } from '../search/search-index.ts';
-import { useCompiledContentDir } from '../src/content/index.ts';
+import { useCompiledContentDir } from '../core/content/index.ts';
 import { searchIndexFile } from '../search/search-index-file.ts';
-import { parseSearchQuery, searchFiltersQuery } from '../src/pages/search/searchQuery.ts';
+import { parseSearchQuery, searchFiltersQuery } from '../core/search-query.ts';
 import { openBenchStore } from './bench-store.ts';
 import {
   compileGeneratedContent,

@@ -5,8 +5,8 @@
 // no contact details, no brand names and no policy term (content/policy/*-terms.txt);
 // callers still check the output with findFirstPolicyTerm (see scripts/generate-sample-ads.ts).
 
-import type { Seeks } from '../src/schemas/ad.ts';
-import { findFirstPolicyTerm, type PolicyTerms } from '../src/policy/terms.ts';
+import type { Seeks } from '../core/schemas/ad.ts';
+import { findFirstPolicyTerm, type PolicyTerms } from '../core/policy/terms.ts';
 import { mulberry32 } from './seeded-random.ts';
 
 export type { Seeks };

@@ -4,7 +4,7 @@
 // ads are published beside them.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { StoreLocation } from '../server/store/store-location.ts';
+import type { StoreLocation } from '../store/store-location.ts';
 import { benchAdStream, readWeightedCities, type WeightedCity } from './ads.ts';
 import { writeContentSet } from './content.ts';
 import { DEFAULT_SEED } from './options.ts';

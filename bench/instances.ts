@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types.
 import { ensurePostgres, startThrowawayPostgres } from '../scripts/postgres.mjs';
-import { adPath, cityPath } from '../src/paths.ts';
+import { adPath, cityPath } from '../core/paths.ts';
 import { openBenchStore, type BenchStore } from './bench-store.ts';
 import { writeDocSection } from './docs.ts';
 import { buildSite, citiesOfEverySize, writeGeneratedContent } from './generated-site.ts';

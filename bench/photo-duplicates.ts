@@ -14,10 +14,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DUPLICATE_BITS, photoElsewhere } from '../server/photos/photo-duplicates.ts';
-import { hashChunks } from '../server/store/photo-hash-index.ts';
+import { hashChunks } from '../store/photo-hash-index.ts';
 import pg from 'pg';
-import { openSqliteStore, openStore } from '../server/store/open-store.ts';
-import type { Store } from '../server/store/store.ts';
+import { openSqliteStore, openStore } from '../store/open-store.ts';
+import type { Store } from '../store/store.ts';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types.
 import { ensurePostgres, startThrowawayPostgres } from '../scripts/postgres.mjs';
 import { writeDocSection } from './docs.ts';

@@ -21,7 +21,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { adPath } from '../src/paths.ts';
+import { adPath } from '../core/paths.ts';
 import { benchAdStream, readWeightedCities, type WeightedCity } from './ads.ts';
 import { insertBenchAccount, openBenchStore } from './bench-store.ts';
 import { CONTENT_STEPS, runBuild, summarizeLog, type BuildRun } from './build.ts';

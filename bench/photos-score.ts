@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { createPhotoPool, type PhotoWorkerCommand } from '../server/photos/processing-pool.ts';
 import type { ProcessedPhoto } from '../server/photos/process-photo.ts';
-import { DEFAULT_EXPLICIT_THRESHOLD } from '../src/schemas/photos.ts';
+import { DEFAULT_EXPLICIT_THRESHOLD } from '../core/schemas/photos.ts';
 import { phoneJpeg, smallJpeg, twelveMegapixelJpeg } from '../tests/helpers/photo-fixtures.ts';
 import { photoLikeJpeg } from './photos-image.ts';
 import { loadText, percentile } from './publish-rounds.ts';

@@ -4,8 +4,8 @@
 // measures the check alone. `npx tsx bench/policy-check.ts [content dir]`.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { findFirstPolicyTerm } from '../src/policy/terms.ts';
-import { readPolicyTerms } from '../src/policy/term-files.ts';
+import { findFirstPolicyTerm } from '../core/policy/terms.ts';
+import { readPolicyTerms } from '../core/policy/term-files.ts';
 import { benchAdStream, readWeightedCities } from './ads.ts';
 
 const contentDir = process.argv[2] ?? join(process.cwd(), 'content');

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import { makeModerator } from '../server/moderation/moderator-command.ts';
-import { adPath, cityPath } from '../src/paths.ts';
-import type { StoreHandle } from '../server/store/store.ts';
-import type { Tables } from '../server/store/tables.ts';
+import { adPath, cityPath } from '../core/paths.ts';
+import type { StoreHandle } from '../store/store.ts';
+import type { Tables } from '../store/tables.ts';
 
 const root = join(import.meta.dirname, '..');
 export const HOST = '127.0.0.1';

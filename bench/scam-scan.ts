@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { judgeMessage } from '../src/policy/scam-message.ts';
-import type { ScamSignals } from '../src/policy/scam-signals.ts';
-import { readScamSignals } from '../src/policy/term-files.ts';
+import { judgeMessage } from '../core/policy/scam-message.ts';
+import type { ScamSignals } from '../core/policy/scam-signals.ts';
+import { readScamSignals } from '../core/policy/term-files.ts';
 import { mulberry32 } from './seeded-random.ts';
 
 const root = process.cwd();

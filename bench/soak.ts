@@ -27,7 +27,7 @@ import { pathToFileURL } from 'node:url';
 import { readSearchIndexVocabulary } from '../search/search-index-vocabulary.ts';
 import { searchIndexFile } from '../search/search-index-file.ts';
 import { busyRetryMs } from '../src/client/submit-json.ts';
-import { adPath, cityPath, statePath } from '../src/paths.ts';
+import { adPath, cityPath, statePath } from '../core/paths.ts';
 import { openBenchStore } from './bench-store.ts';
 import { writeDocSection } from './docs.ts';
 import { buildSite, citiesOfEverySize, writeGeneratedContent } from './generated-site.ts';

@@ -1,5 +1,5 @@
 // The build date decides which ads are live. Today (UTC) unless `--date YYYY-MM-DD` or BUILD_DATE says otherwise.
-import { isRealIsoDate } from '../src/schemas/iso-date.ts';
+import { isRealIsoDate } from '../core/schemas/iso-date.ts';
 
 export function buildDateFrom(
   argv: readonly string[],

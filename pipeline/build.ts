@@ -22,14 +22,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { StoreLocation } from '../server/store/store-location.ts';
+import type { StoreLocation } from '../store/store-location.ts';
 import { buildDateFrom } from './build-date.ts';
 import { becomeSteps, buildStepCommand, canHandOver, type StepCommand } from './hand-over.ts';
 import { filesStamp } from './fingerprint.mjs';
 import { SITE_FOLDER } from './prerender/output-layout.ts';
 import { copyFilesInto } from './replace-file.ts';
 import { finishBuild, FINISH_VARIABLE, notForTheSite, type BuildFinish } from './finish-build.ts';
-import { memorySaverFlags } from '../scripts/node-runtime.mjs';
+import { memorySaverFlags } from '../core/node-runtime.mjs';
 
 // The project folder (scripts/build.mjs says where it is); relative options are relative to here.
 const root = process.env.LOCALBOARD_ROOT ?? process.cwd();
@@ -77,7 +77,7 @@ if (
 // pages there are. The pages step's main thread holds the content index, the render groups and one
 // city's ads (about 60 MB at a million ads): a lower cap keeps it, and the build, within its
 // memory budget. Source maps: a failure names the TypeScript line.
-// On Node 24, V8's memory saver mode too (scripts/node-runtime.mjs says why).
+// On Node 24, V8's memory saver mode too (core/node-runtime.mjs says why).
 const NODE_OPTIONS_OF: Record<'compile-content' | 'prerender-pages', string[]> = {
   'compile-content': [
     '--max-old-space-size=160',

@@ -9,10 +9,11 @@ import { join, relative } from 'node:path';
 
 /** The project's sources, relative to its folder: a change to any of them means Vite runs again. */
 export const PROJECT_SOURCES = [
+  'core',
+  'store',
   'src',
   'pipeline',
   'search',
-  'renderer',
   'server',
   'scripts',
   'public',

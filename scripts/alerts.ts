@@ -8,8 +8,8 @@ import { MAILS_IN_FLIGHT, sendDigests } from '../server/saved-searches/digest.ts
 import { searchIndex } from '../search/search-index.ts';
 import { createMailer } from '../server/mail/mailer.ts';
 import { mailFromEnv } from '../server/mail/mail-env.ts';
-import { openStore, storeLocationFromEnv } from '../server/store/open-store.ts';
-import { getSite } from '../src/content/index.ts';
+import { openStore, storeLocationFromEnv } from '../store/open-store.ts';
+import { getSite } from '../core/content/index.ts';
 
 const USAGE = 'Usage: npm run alerts -- send';
 if (process.argv.slice(2).join(' ') !== 'send') {

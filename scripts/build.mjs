@@ -17,7 +17,7 @@ import {
   memorySaverFlags,
   onFetchedNode,
   unsupportedNodeLine,
-} from './node-runtime.mjs';
+} from '../core/node-runtime.mjs';
 
 if (!isSupportedNode()) {
   console.error(unsupportedNodeLine());

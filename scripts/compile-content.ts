@@ -11,7 +11,7 @@
 // else the database: pipeline/compile/published-photos.ts).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { storeLocationFromEnv } from '../server/store/store-location.ts';
+import { storeLocationFromEnv } from '../store/store-location.ts';
 import { buildDateFrom } from '../pipeline/build-date.ts';
 import { compileToDisk, type CompileOutcome } from '../pipeline/compile/compile-to-disk.ts';
 import {

@@ -10,8 +10,8 @@ import {
   exportStatements,
   parseExportArgs,
 } from '../server/moderation/dsa-export.ts';
-import { openStore, storeLocationFromEnv } from '../server/store/open-store.ts';
-import { getSite } from '../src/content/index.ts';
+import { openStore, storeLocationFromEnv } from '../store/open-store.ts';
+import { getSite } from '../core/content/index.ts';
 
 const args = parseExportArgs(process.argv.slice(2));
 if (!args) {

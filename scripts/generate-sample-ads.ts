@@ -4,10 +4,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { findFirstPolicyTerm } from '../src/policy/terms.ts';
-import { readPolicyTerms } from '../src/policy/term-files.ts';
+import { findFirstPolicyTerm } from '../core/policy/terms.ts';
+import { readPolicyTerms } from '../core/policy/term-files.ts';
 import { generateAds, type AdGenerationOptions, type GeneratedAd } from '../bench/generate-ads.ts';
-import { AD_COLUMNS } from '../src/schemas/ad.ts';
+import { AD_COLUMNS } from '../core/schemas/ad.ts';
 
 const root = join(import.meta.dirname, '..');
 const SEED = 20261122;

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { US_STATES, type StateCode } from '../src/schemas/us-states.ts';
+import { US_STATES, type StateCode } from '../core/schemas/us-states.ts';
 
 interface GeoNamesCity {
   cityId: number;

@@ -7,8 +7,8 @@ import {
   moderatorCommand,
   parseModeratorArgs,
 } from '../server/moderation/moderator-command.ts';
-import { openStore, storeLocationFromEnv } from '../server/store/open-store.ts';
-import type { StoreHandle } from '../server/store/store.ts';
+import { openStore, storeLocationFromEnv } from '../store/open-store.ts';
+import type { StoreHandle } from '../store/store.ts';
 
 if (!parseModeratorArgs(process.argv.slice(2))) {
   // Nothing to do: the database is not even opened (nor created).

@@ -1,7 +1,7 @@
 // `node scripts/pinned-node.mjs`: the pinned Node.js of `.node-version` in .node/, fetched from the
-// npm registry when it is not there yet (scripts/node-runtime.mjs); prints its folder (bin/node,
+// npm registry when it is not there yet (core/node-runtime.mjs); prints its folder (bin/node,
 // include/node). CI (.ci/run) runs everything on it: PATH="$dir/bin:$PATH".
-import { ensurePinnedNode } from './node-runtime.mjs';
+import { ensurePinnedNode } from '../core/node-runtime.mjs';
 
 const pinned = ensurePinnedNode();
 if ('problem' in pinned) {

@@ -3,7 +3,7 @@
 // machines carry 20, past its end of life; or a 22 before 22.14), fetch the pinned Node 24 from the npm registry into
 // .node/ and link it as node_modules/.bin/node, so that `npm start`, `npm test` and every `npm run`
 // script run on it; say so in one line. Where it cannot be fetched, stop with one line saying
-// which Node to install (scripts/node-runtime.mjs).
+// which Node to install (core/node-runtime.mjs).
 import {
   compiledAddons,
   ensurePinnedNode,
@@ -13,7 +13,7 @@ import {
   rebuildForPinnedNode,
   SUPPORTED_NODE,
   unlinkPinnedNode,
-} from './node-runtime.mjs';
+} from '../core/node-runtime.mjs';
 
 const machine = process.versions.node;
 if (isSupportedNode(machine)) {

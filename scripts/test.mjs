@@ -10,7 +10,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './chromium.mjs';
 import { ensureExiftool } from './exiftool.mjs';
-import { isSupportedNode, unsupportedNodeLine } from './node-runtime.mjs';
+import { isSupportedNode, unsupportedNodeLine } from '../core/node-runtime.mjs';
 import { ensurePostgres } from './postgres.mjs';
 import { makeTestTemporaryFolder } from './test-temporary-folder.mjs';
 

@@ -2,7 +2,7 @@
 // lines a chunk at a time, the few fields the index needs found without parsing the whole line,
 // and a quick digest that tells a changed line from the one indexed (write-search-index.ts).
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import type { CompiledAd } from '../src/schemas/compiled-content.ts';
+import type { CompiledAd } from '../core/schemas/compiled-content.ts';
 
 /** Bytes of a state file read at a time. */
 const CHUNK_BYTES = 1 << 20;

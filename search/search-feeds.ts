@@ -1,23 +1,23 @@
 // A search's Atom feed (docs/product.md section 11) as the server makes it: the same query string
-// as /search (src/pages/search/searchQuery.ts checks it), its newest 30 ads from the search index
+// as /search (core/search-query.ts checks it), its newest 30 ads from the search index
 // (search/search-index.ts), with what says whether a reader has it already: an ETag (a digest
 // of its entries) and the newest entry's day. A feed made from an index that has not changed since
 // is kept (the most recently asked for last), so readers polling the same few searches cost no
 // query. How it is sent (headers, 304, compression) is the route's (server/http/routes/feeds.ts).
 import { hash } from 'node:crypto';
-import { adEntry, FEED_ENTRIES, searchFeed, type FeedSite } from '../src/feeds/ad-feed.ts';
-import { atomXml } from '../src/feeds/atom.ts';
+import { adEntry, FEED_ENTRIES, searchFeed, type FeedSite } from '../core/feeds/ad-feed.ts';
+import { atomXml } from '../core/feeds/atom.ts';
 import {
   parseSearchQuery,
   searchFeedTitle,
   searchFeedUrl,
   searchUrl,
   type SearchFilters,
-} from '../src/pages/search/searchQuery.ts';
-import type { CompiledAd } from '../src/schemas/compiled-content.ts';
+} from '../core/search-query.ts';
+import type { CompiledAd } from '../core/schemas/compiled-content.ts';
 import { UnsearchableWords, type SearchIndex } from './search-index.ts';
-import { Refusal } from '../server/refusal.ts';
-import type { Encoding } from '../server/http/static-compression.ts';
+import { Refusal } from '../core/refusal.ts';
+import type { Encoding } from '../core/encoding.ts';
 
 /** A search's feed as last made, and the index version it was made from. */
 export interface SearchFeed {

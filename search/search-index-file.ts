@@ -5,9 +5,9 @@
 // (CompiledAd, each stored as the compiled line), so the index never holds a second copy of the
 // schema. What both sides must agree on is here: the ads' keys and their filter tags.
 import { join } from 'node:path';
-import { AD_AGE_MAX, AD_AGE_MIN } from '../src/schemas/ad-limits.ts';
-import type { CompiledAd } from '../src/schemas/compiled-content.ts';
-import { DAY_MS } from '../src/days.ts';
+import { AD_AGE_MAX, AD_AGE_MIN } from '../core/schemas/ad-limits.ts';
+import type { CompiledAd } from '../core/schemas/compiled-content.ts';
+import { DAY_MS } from '../core/days.ts';
 
 export const searchIndexFile = (compiledDir: string) => join(compiledDir, 'search.sqlite');
 

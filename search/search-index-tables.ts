@@ -11,12 +11,12 @@
 //   rowid = the ad's key; contentless (the text is in ads) with deletes. Word positions are kept
 //   (detail=full) though no search looks for phrases: FTS5's bm25 scores nothing without them
 //   (detail=column would save about a tenth of the index, and best match with it). The tokenizer
-//   keeps marks inside words, as the query's words do (src/pages/search/searchQuery.ts).
+//   keeps marks inside words, as the query's words do (core/search-query.ts).
 // - states, places: the numbers of the states and cities in the tags, the pieces each state's ads
 //   file was made of and the digest of the lines each city was indexed at; meta: the build date.
 import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
-import type { CompiledAd } from '../src/schemas/compiled-content.ts';
+import type { CompiledAd } from '../core/schemas/compiled-content.ts';
 import { adTags, SEARCH_INDEX_VERSION, searchKey } from './search-index-file.ts';
 
 const TOKENIZER = `porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'`;

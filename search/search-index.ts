@@ -5,12 +5,12 @@
 // query, whole.
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
-import type { CompiledAd } from '../src/schemas/compiled-content.ts';
-import { compiledContentDir } from '../src/content/index.ts';
+import type { CompiledAd } from '../core/schemas/compiled-content.ts';
+import { compiledContentDir } from '../core/content/index.ts';
 import { newestKeyFrom, searchIndexFile, tagsMatch, type TagFilters } from './search-index-file.ts';
-import { ftsMatch, type SearchFilters } from '../src/pages/search/searchQuery.ts';
-import { ADS_PER_PAGE } from '../src/paths.ts';
-import { addDays, utcDay } from '../src/days.ts';
+import { ftsMatch, type SearchFilters } from '../core/search-query.ts';
+import { ADS_PER_PAGE } from '../core/paths.ts';
+import { addDays, utcDay } from '../core/days.ts';
 
 /**
  * Results are counted up to this many: counting every match of a word half the ads hold costs more

@@ -19,10 +19,9 @@
 // however many ads there are (a from-nothing build holds about 30 bytes an ad for the sort).
 import type Database from 'better-sqlite3';
 import { closeSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
-import type { AdsIndex } from '../src/schemas/compiled-content.ts';
+import type { AdsIndex } from '../core/schemas/compiled-content.ts';
 import { searchIndexFile, searchKey } from './search-index-file.ts';
-import { stateAdsFile } from '../src/content/index.ts';
-import { readAdsIndex } from '../pipeline/compile/state-ad-files.ts';
+import { stateAdsFile } from '../core/content/index.ts';
 import {
   forEachLine,
   idOfLine,
@@ -53,10 +52,9 @@ export interface SearchIndexUpdate {
 export function writeSearchIndex(
   compiledDir: string,
   buildDate: string,
-  { full = false, adsIndex }: { full?: boolean; adsIndex?: AdsIndex } = {},
+  { full = false, adsIndex }: { full?: boolean; adsIndex: AdsIndex },
 ): SearchIndexUpdate {
   const started = performance.now();
-  adsIndex ??= readAdsIndex(compiledDir);
   const file = searchIndexFile(compiledDir);
   const existing = full ? undefined : openExisting(file);
   if (existing) {

@@ -7,9 +7,9 @@
 // when an ad's state changes on any instance, once a day, and on SIGUSR2 (server/publishing/).
 import { serve } from '@hono/node-server';
 import { dirname, join, resolve } from 'node:path';
-import { parseTrustProxy } from './http/client-address.ts';
-import { openStore, storeLocationFromEnv } from './store/open-store.ts';
-import type { StoreHandle } from './store/store.ts';
+import { parseTrustProxy } from './auth/client-address.ts';
+import { openStore, storeLocationFromEnv } from '../store/open-store.ts';
+import type { StoreHandle } from '../store/store.ts';
 import { createMailer } from './mail/mailer.ts';
 import { mailFromEnv } from './mail/mail-env.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
@@ -23,9 +23,9 @@ import { indexPhotosStoredBefore } from './photos/photo-duplicates.ts';
 import { bundledPhotoWorker } from './photos/processing-pool.ts';
 import { explicitThresholdFromEnv } from './photos/app-photos.ts';
 import { bundledDigestCommand, scheduleDigests } from './saved-searches/digest-schedule.ts';
-import { getSite } from '../src/content/index.ts';
-import { isSupportedNode, unsupportedNodeLine } from '../scripts/node-runtime.mjs';
-import { utcDay } from '../src/days.ts';
+import { getSite } from '../core/content/index.ts';
+import { isSupportedNode, unsupportedNodeLine } from '../core/node-runtime.mjs';
+import { utcDay } from '../core/days.ts';
 
 // Before anything opens the SQLite driver, whose native code crashes on older Nodes.
 if (!isSupportedNode()) {

@@ -12,8 +12,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { BufferedFileWriter } from '../buffered-file-writer.ts';
 import { replaceFile } from '../replace-file.ts';
-import type { AdCounts, CompiledAd } from '../../src/schemas/compiled-content.ts';
-import { US_STATE_NAMES } from '../../src/schemas/us-states.ts';
+import type { AdCounts, CompiledAd } from '../../core/schemas/compiled-content.ts';
+import { US_STATE_NAMES } from '../../core/schemas/us-states.ts';
 import type { AdBatch } from './ad-source.ts';
 import { summariseBatch, type BatchSummary } from './batch-summary.ts';
 import type { AdCheckContext } from './check-ad-row.ts';

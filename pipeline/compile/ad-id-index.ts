@@ -1,4 +1,4 @@
-// Writes the id index of the published ads (layout: src/content/ad-id-index-file.ts), so that any
+// Writes the id index of the published ads (layout: core/content/ad-id-index-file.ts), so that any
 // published ad is found by id with a few positioned reads, whatever the number of ads.
 // - Each state's records ({State}.ids) are written with its state file, from the lines as they are
 //   written (state-ad-files.ts), so an unchanged state costs nothing; a state file written before
@@ -15,7 +15,7 @@ import {
   HEADER_BYTES,
   padded,
   RECORD_BYTES,
-} from '../../src/content/ad-id-index-file.ts';
+} from '../../core/content/ad-id-index-file.ts';
 
 /** The ids of a state's lines and where each line is, as they are written. */
 export class AdIdList {

@@ -4,12 +4,11 @@
 // not checked again. The CSV files of content/ads/ are one source (csv-ad-source.ts), cut into
 // batches of about a thousand rows however the ads are split across files; approved member ads
 // from the database are the other (database-ad-source.ts).
-import type { AdCheckContext, AdRowOutcome } from './check-ad-row.ts';
-import type { CsvSegmentJob } from './check-csv-segment.ts';
+import type { AdCheckContext } from './check-ad-row.ts';
+import type { CsvSegmentJob, VisitAdRow } from './check-csv-segment.ts';
 import type { ContentProblem } from './report.ts';
 
 /** Receives a checked row: its line in the batch's origin, and its outcome. */
-export type VisitAdRow = (line: number, outcome: AdRowOutcome) => void;
 
 export interface AdBatch {
   /** Where its rows come from, as problems name it: `content/ads/california.csv`. */

@@ -2,7 +2,7 @@
 // problems, ids (lines relative to the batch's first line, so that it stays true when rows are
 // added above it) and how many ads it publishes. The ads themselves go elsewhere (a sink, or the
 // batch's runs on disk, from which the state files and the counts per city are made).
-import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import type { AdBatch } from './ad-source.ts';
 import type { AdCheckContext } from './check-ad-row.ts';
 import type { ContentProblem } from './report.ts';

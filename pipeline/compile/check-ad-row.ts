@@ -1,9 +1,9 @@
 // Checks one ad on its own: against the schema, its state and city, the policy terms, and
 // whether it is live on the build date. Checks across ads (duplicate ids) come after.
-import { adRowSchema } from '../../src/schemas/ad.ts';
-import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
-import { findFirstPolicyTerm, type PolicyTerms } from '../../src/policy/terms.ts';
-import { TERM_FILES } from '../../src/policy/term-files.ts';
+import { adRowSchema } from '../../core/schemas/ad.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
+import { findFirstPolicyTerm, type PolicyTerms } from '../../core/policy/terms.ts';
+import { TERM_FILES } from '../../core/policy/term-files.ts';
 import { problemsFromZod, type ContentProblem } from './report.ts';
 
 /** What an ad is checked against; the same for every ad of a build. */

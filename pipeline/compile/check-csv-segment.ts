@@ -2,11 +2,13 @@
 // splits its rows (csv-segment-rows.ts) and checks each (check-ad-row.ts). Plain data in, so that
 // the worker thread of check-ads-in-parallel.ts runs it as the main thread does.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { AD_COLUMNS } from '../../src/schemas/ad.ts';
-import type { VisitAdRow } from './ad-source.ts';
+import { AD_COLUMNS } from '../../core/schemas/ad.ts';
+import type { AdRowOutcome } from './check-ad-row.ts';
 import { checkAdRow, type AdCheckContext } from './check-ad-row.ts';
 import { readSegmentRows } from './csv-segment-rows.ts';
 import type { ContentProblem } from './report.ts';
+
+export type VisitAdRow = (line: number, outcome: AdRowOutcome) => void;
 
 export interface CsvSegmentJob {
   /** Name in problems (`content/ads/x.csv`). */

@@ -2,9 +2,13 @@
 // their `order` (each order once); besides {{brand}}, a guide may list the ten cities with the
 // most published ads ({{topCities}}), so guides are compiled after the ads are counted.
 import { basename } from 'node:path';
-import type { AdCounts, CompiledGuide, CompiledState } from '../../src/schemas/compiled-content.ts';
-import { guideFrontMatterSchema } from '../../src/schemas/guide.ts';
-import { cityPath } from '../../src/paths.ts';
+import type {
+  AdCounts,
+  CompiledGuide,
+  CompiledState,
+} from '../../core/schemas/compiled-content.ts';
+import { guideFrontMatterSchema } from '../../core/schemas/guide.ts';
+import { cityPath } from '../../core/paths.ts';
 import type { ContentReader } from './content-reader.ts';
 import { readFrontMatterFile } from './read-markdown.ts';
 import { fillTokens, frontMatterTokenProblems, tokenProblems, type SiteTokens } from './tokens.ts';

@@ -2,8 +2,8 @@
 // each must be there; terms and privacy say when they last changed; the terms' clauses have anchors.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CompiledPage } from '../../src/schemas/compiled-content.ts';
-import { PAGE_SLUGS, pageFrontMatterSchema, type PageSlug } from '../../src/schemas/page.ts';
+import type { CompiledPage } from '../../core/schemas/compiled-content.ts';
+import { PAGE_SLUGS, pageFrontMatterSchema, type PageSlug } from '../../core/schemas/page.ts';
 import type { ContentReader } from './content-reader.ts';
 import { readFrontMatterFile } from './read-markdown.ts';
 import { withClauseAnchors } from './terms-clause-anchors.ts';

@@ -3,10 +3,10 @@
 // city list parsed is remembered in the memo.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CITY_COLUMNS, cityRowSchema } from '../../src/schemas/city.ts';
-import type { CompiledState } from '../../src/schemas/compiled-content.ts';
-import { stateFrontMatterSchema } from '../../src/schemas/state.ts';
-import { US_STATE_NAMES } from '../../src/schemas/us-states.ts';
+import { CITY_COLUMNS, cityRowSchema } from '../../core/schemas/city.ts';
+import type { CompiledState } from '../../core/schemas/compiled-content.ts';
+import { stateFrontMatterSchema } from '../../core/schemas/state.ts';
+import { US_STATE_NAMES } from '../../core/schemas/us-states.ts';
 import type { ContentReader } from './content-reader.ts';
 import { readCsv } from './read-csv.ts';
 import { readFrontMatterFile } from './read-markdown.ts';

@@ -9,7 +9,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CompiledContent } from '../../src/schemas/compiled-content.ts';
+import type { CompiledContent } from '../../core/schemas/compiled-content.ts';
 import { adBatchCache } from './ad-batch-cache.ts';
 import { compileContent } from './compile.ts';
 import { compileMemo } from './compile-memo.ts';

@@ -10,14 +10,14 @@ import type {
   CompiledAd,
   CompiledContent,
   CompiledPage,
-} from '../../src/schemas/compiled-content.ts';
-import type { PageSlug } from '../../src/schemas/page.ts';
-import { siteSchema, type SiteSettings } from '../../src/schemas/site.ts';
+} from '../../core/schemas/compiled-content.ts';
+import type { PageSlug } from '../../core/schemas/page.ts';
+import { siteSchema, type SiteSettings } from '../../core/schemas/site.ts';
 import {
   readPolicyTerms,
   readScamSignals,
   SCAM_SIGNALS_FILE,
-} from '../../src/policy/term-files.ts';
+} from '../../core/policy/term-files.ts';
 import type { AdCheckContext } from './check-ad-row.ts';
 import { NO_MEMO, type CompileMemo } from './compile-memo.ts';
 import { compileGuides } from './compile-guides.ts';

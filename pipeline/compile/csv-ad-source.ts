@@ -6,7 +6,7 @@
 // build is not read at all: its segments are those found then.
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileStamp } from '../fingerprint.mjs';
-import { AD_COLUMNS } from '../../src/schemas/ad.ts';
+import { AD_COLUMNS } from '../../core/schemas/ad.ts';
 import type { AdBatch, AdSource } from './ad-source.ts';
 import { checkAdRow } from './check-ad-row.ts';
 import { checkCsvSegment, type CsvSegmentJob } from './check-csv-segment.ts';

@@ -1,5 +1,5 @@
 // Member ads as a source of ads (ad-source.ts), beside the CSV files: the ads moderators approved,
-// read from the server's store (server/store/published-ads.ts) in one consistent snapshot while
+// read from the server's store (store/published-ads.ts) in one consistent snapshot while
 // the server keeps writing. Each is turned into the cells of a CSV row and checked by the same
 // checkAdRow() as an editor's ad, so it lands on the same pages and in the same counts.
 //
@@ -33,10 +33,10 @@
 import { createHash, hash, type Hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StoreLocation } from '../../server/store/store-location.ts';
-import type { PublishedAdRow, PublishedAdsSnapshot } from '../../server/store/published-ads.ts';
-import type { Store } from '../../server/store/store.ts';
-import { photoAlt, type PublishedPhoto } from '../../src/schemas/photos.ts';
+import type { StoreLocation } from '../../store/store-location.ts';
+import type { PublishedAdRow, PublishedAdsSnapshot } from '../../store/published-ads.ts';
+import type { Store } from '../../store/store.ts';
+import { photoAlt, type PublishedPhoto } from '../../core/schemas/photos.ts';
 import { replaceFile } from '../replace-file.ts';
 import type { AdBatch, AdSource } from './ad-source.ts';
 import { checkAdRow, type AdCheckContext } from './check-ad-row.ts';
@@ -48,7 +48,7 @@ import {
 } from './published-photos.ts';
 import type { ContentProblem } from './report.ts';
 import { transparencyReport } from './transparency-report.ts';
-import type { TransparencyReport } from '../../src/schemas/transparency.ts';
+import type { TransparencyReport } from '../../core/schemas/transparency.ts';
 
 /** How problems name the database, and each of its ads. */
 export const DATABASE_ORIGIN = 'database';
@@ -199,7 +199,7 @@ export async function readMemberAdsAt(
     return NO_MEMBER_ADS;
   }
   // Only the build loads the store's modules (and a driver) this way, when it reads a database.
-  const { openStore } = await import('../../server/store/open-store.ts');
+  const { openStore } = await import('../../store/open-store.ts');
   let store;
   try {
     store = await openStore(location, { readOnly: true, poolSize: 1 });
@@ -290,7 +290,7 @@ function publishedPhotosOf(row: PublishedAdRow): PublishedPhoto[] | undefined {
   }));
 }
 
-/** A member ad as the cells of a CSV row (src/schemas/ad.ts): no images, not featured, no sample. */
+/** A member ad as the cells of a CSV row (core/schemas/ad.ts): no images, not featured, no sample. */
 function cellsOf(row: PublishedAdRow): Record<string, string> {
   return {
     id: String(row.id),

@@ -1,11 +1,11 @@
 // The key a run line is sorted and merged by (`{listKey}<TAB>{json}`, ad-batch-cache.ts and
 // state-ad-files.ts): a city's name, then its ads in list order, as one string compared by code
 // unit, so merging the runs of a state needs no parsing of the ads.
-import type { ListOrderFields } from '../../src/content/ad-order.ts';
+import type { ListOrderFields } from '../../core/content/ad-order.ts';
 
 /**
  * A string whose order is the list order of a city's ads (featured first, newest first, highest id
- * first; src/content/ad-order.ts), after the city's name: the runs sort and merge by it alone.
+ * first; core/content/ad-order.ts), after the city's name: the runs sort and merge by it alone.
  */
 export function listKey(ad: ListOrderFields & { city: string }): string {
   const id = Number.isSafeInteger(ad.id) ? String(ad.id) : BigInt(ad.id).toString();

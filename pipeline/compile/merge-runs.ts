@@ -4,10 +4,10 @@
 // whatever the shape of the content. The stream ends in the state's file (state-file-writer.ts).
 import { closeSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CityAdsEntry } from '../../src/schemas/compiled-content.ts';
+import type { CityAdsEntry } from '../../core/schemas/compiled-content.ts';
 import type { AdIdList } from './ad-id-index.ts';
 import { ByteWriter } from './byte-writer.ts';
-import { StateFileWriter } from './state-file-writer.ts';
+import { StateFileWriter, type LineWriter } from './state-file-writer.ts';
 
 /** Where one batch's run of a state's ads is, in that batch's file of runs. */
 export interface StateRun {
@@ -59,13 +59,6 @@ export function mergeRuns(
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-export interface LineWriter {
-  /** A run line: `line[keyEnd]` is its tab. */
-  add(key: string, line: Buffer, start: number, keyEnd: number, end: number): void;
-  /** Bytes written. */
-  close(): number;
 }
 
 /** Merges sorted runs by their keys into `writer`, stable in the order of `runs`. */

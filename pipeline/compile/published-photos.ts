@@ -17,8 +17,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { replaceFile } from '../replace-file.ts';
-import type { PublishedAdRow } from '../../server/store/published-ads.ts';
-import { isPhotoKey, photoFilePath } from '../../src/schemas/photos.ts';
+import type { PublishedAdRow } from '../../store/published-ads.ts';
+import { isPhotoKey, photoFilePath } from '../../core/schemas/photos.ts';
 
 /** Beside the site in the build's output folder: what of members' photos the site holds. */
 export const PUBLISHED_PHOTOS_FOLDER = 'published-photos';

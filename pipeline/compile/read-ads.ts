@@ -3,7 +3,7 @@
 // keeps for the whole set is small and fixed per ad: ids in typed arrays (ad-ids.ts), counts per
 // city, and at most MAX_PROBLEMS_PER_FILE problems a file, so a million ads, or a million broken
 // rows, fit the compiler's memory as a thousand do.
-import type { AdCounts, CompiledAd } from '../../src/schemas/compiled-content.ts';
+import type { AdCounts, CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { AdIdTable } from './ad-ids.ts';
 import type { AdBatch, AdSource } from './ad-source.ts';
 import { summariseBatch, type BatchSummary } from './batch-summary.ts';

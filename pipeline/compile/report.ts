@@ -38,7 +38,7 @@ export function problemsFromZod(
         file,
         line: lineOf(key),
         field: key,
-        message: 'unknown field; check the spelling against the schema in src/schemas/',
+        message: 'unknown field; check the spelling against the schema in core/schemas/',
       }));
     }
     const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'file';

@@ -11,9 +11,9 @@
 // runs change.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { adIdIndexFile, stateIdsFile } from '../../src/content/ad-id-index-file.ts';
+import { adIdIndexFile, stateIdsFile } from '../../core/content/ad-id-index-file.ts';
 import { replaceFile } from '../replace-file.ts';
-import type { AdsIndex } from '../../src/schemas/compiled-content.ts';
+import type { AdsIndex } from '../../core/schemas/compiled-content.ts';
 import { scanStateIds, writeAdIdIndex } from './ad-id-index.ts';
 import { mergeRuns, type StateRun } from './merge-runs.ts';
 
@@ -110,7 +110,7 @@ export function mergeStateAdFiles(
       for (const state of newIds) renameSync(`${idsFile(state)}.next`, idsFile(state));
       // Right after the state files (a few renames apart), so a reader that finds a line where
       // the id index said, sees the index that goes with it; one that does not (between two
-      // renames) looks again (src/content/ad-by-id.ts).
+      // renames) looks again (core/content/ad-by-id.ts).
       if (staleIds) renameSync(`${idIndex}.next`, idIndex);
       for (const state of gone) {
         rmSync(stateFile(state), { force: true });

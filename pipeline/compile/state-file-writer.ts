@@ -2,11 +2,17 @@
 // written a line at a time with the keys dropped, and as it goes what the index and the id index
 // need of it: each city's offset, bytes, ads and digest, and each ad's id and line.
 import { createHash, type Hash } from 'node:crypto';
-import type { CityAdsEntry } from '../../src/schemas/compiled-content.ts';
+import type { CityAdsEntry } from '../../core/schemas/compiled-content.ts';
 import { AdIdList, idOfLine } from './ad-id-index.ts';
 import { ByteWriter } from './byte-writer.ts';
 import { cityOfKey } from './list-key.ts';
-import type { LineWriter } from './merge-runs.ts';
+
+export interface LineWriter {
+  /** A run line: `line[keyEnd]` is its tab. */
+  add(key: string, line: Buffer, start: number, keyEnd: number, end: number): void;
+  /** Bytes written. */
+  close(): number;
+}
 
 /**
  * The state's file: each line's JSON, and for each city its offset, bytes, ads and digest, and

@@ -1,9 +1,9 @@
 // Stable anchors for the clauses of the terms page (content/pages/terms.md), so a statement of
-// reasons links to the rule it applies (`/terms#clause-4-1`; src/schemas/terms-clauses.ts). The
+// reasons links to the rule it applies (`/terms#clause-4-1`; core/schemas/terms-clauses.ts). The
 // Markdown is rendered sanitised (no ids may come from it), so the anchors are added to the HTML
 // it gives: each `<h2>N. …</h2>` becomes `id="clause-N"`, and each item of an ordered list under
 // it `id="clause-N-K"`, numbered as the page shows them.
-import { clauseAnchor } from '../../src/schemas/terms-clauses.ts';
+import { clauseAnchor } from '../../core/schemas/terms-clauses.ts';
 
 /** The terms page's HTML with an id on every numbered section and on the items of its lists. */
 export function withClauseAnchors(html: string): string {

@@ -1,7 +1,7 @@
-// The transparency report's numbers (src/schemas/transparency.ts) from what the store counted in
-// the build's snapshot (server/store/transparency.ts): each month's, newest first, and the total.
+// The transparency report's numbers (core/schemas/transparency.ts) from what the store counted in
+// the build's snapshot (store/transparency.ts): each month's, newest first, and the total.
 // Medians come from the counts of durations by tenth of an hour, so they are exact to a tenth.
-import type { DurationTally, TransparencyTallies } from '../../server/store/transparency.ts';
+import type { DurationTally, TransparencyTallies } from '../../store/transparency.ts';
 import {
   DECISION_REASONS,
   DECISION_TRIGGERS,
@@ -9,9 +9,9 @@ import {
   type DecisionKind,
   type TransparencyPeriod,
   type TransparencyReport,
-} from '../../src/schemas/transparency.ts';
+} from '../../core/schemas/transparency.ts';
 
-/** A statement's kind (server/store/tables.ts StatementKind) as the report counts it. */
+/** A statement's kind (store/tables.ts StatementKind) as the report counts it. */
 const KIND_OF: Record<string, DecisionKind> = {
   'ad-rejected': 'rejected',
   'edit-rejected': 'rejected',

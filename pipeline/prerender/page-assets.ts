@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PageAssets } from '../../renderer/assets.ts';
+import type { PageAssets } from '../../src/renderer/assets.ts';
 import { buildStepUrl } from '../build-steps.ts';
 
 export async function pageAssets(viteDir: string): Promise<PageAssets> {

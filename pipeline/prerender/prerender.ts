@@ -8,11 +8,11 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { getSite, useCompiledContentDir } from '../../src/content/index.ts';
-import { NOT_FOUND_FILES } from '../../src/paths.ts';
+import { getSite, useCompiledContentDir } from '../../core/content/index.ts';
+import { NOT_FOUND_FILES } from '../../core/paths.ts';
 import { ErrorPage } from '../../src/pages/registry.ts';
 import { notFoundData } from '../../src/pages/_error/errorPageData.ts';
-import { renderPageHtml } from '../../renderer/renderPageHtml.tsx';
+import { renderPageHtml } from '../../src/renderer/renderPageHtml.tsx';
 import {
   hashOf,
   pageHashFileOf,

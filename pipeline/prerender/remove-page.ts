@@ -1,7 +1,7 @@
 // Removes a page the site no longer has, with the folders it leaves empty.
 import { existsSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { outputFileForPath } from '../../src/paths.ts';
+import { outputFileForPath } from '../../core/paths.ts';
 
 /** Removes the page's file; false when there was none. */
 export function removePage(outDir: string, path: string): boolean {

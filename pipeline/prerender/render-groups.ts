@@ -3,7 +3,7 @@
 // Every thread lists them the same way from the same compiled content.
 import { pages, type PageEntry } from '../../src/pages/registry.ts';
 import type { GroupFile, PrerenderGroup } from '../../src/pages/prerender-groups.ts';
-import type { RouteParams } from '../../src/route.ts';
+import type { RouteParams } from '../../core/route.ts';
 
 export interface RenderGroup {
   key: string;

@@ -6,9 +6,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { outputFileForPath } from '../../src/paths.ts';
-import type { PageAssets } from '../../renderer/assets.ts';
-import { renderPageHtml } from '../../renderer/renderPageHtml.tsx';
+import { outputFileForPath } from '../../core/paths.ts';
+import type { PageAssets } from '../../src/renderer/assets.ts';
+import { renderPageHtml } from '../../src/renderer/renderPageHtml.tsx';
 import { replaceFile } from '../replace-file.ts';
 import { hashOf } from './manifest.ts';
 import { pageHashes, PageHashWriter, readPageHashFile, type PageHashFile } from './page-hashes.ts';

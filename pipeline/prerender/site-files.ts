@@ -1,5 +1,5 @@
 // sitemap.xml and robots.txt, generated from the same page list as the pages themselves.
-import { API_PREFIX } from '../../src/paths.ts';
+import { API_PREFIX } from '../../core/paths.ts';
 
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -1,7 +1,7 @@
 // The prerender worker thread (bundled as the build step `prerender-worker`): renders tasks beside the main thread, taking them from the shared
 // counter, and hands back what it rendered when none is left.
 import { parentPort, workerData } from 'node:worker_threads';
-import { useCompiledContentDir } from '../../src/content/index.ts';
+import { useCompiledContentDir } from '../../core/content/index.ts';
 import { listRenderGroups } from './render-groups.ts';
 import { runSharedTasks, type RenderSetting, type TaskRequest } from './render-task.ts';
 

@@ -2,12 +2,12 @@
 // store: their ads, each with its photos and what they can do with it, their saved searches, the
 // statements of reasons of the decisions about them, and what became of the reports they sent.
 import type { AccountView, MyReportView } from '../../src/pages/account/account-view.ts';
-import { REPORT_REASONS } from '../../src/schemas/report-reasons.ts';
+import { REPORT_REASONS } from '../../core/schemas/report-reasons.ts';
 import { savedSearchView } from '../saved-searches/saved-searches.ts';
 import { statementView } from '../moderation/statement-view.ts';
 import { memberAdView } from '../posting/ad-view.ts';
-import type { ReporterReportRow } from '../store/reports.ts';
-import type { Store } from '../store/store.ts';
+import type { ReporterReportRow } from '../../store/reports.ts';
+import type { Store } from '../../store/store.ts';
 
 /** How many of their reports a member sees again. */
 const REPORTS_SHOWN = 50;

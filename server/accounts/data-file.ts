@@ -12,14 +12,14 @@
 // messages refused and warned; the fraud notices they received (by conversation: never the other
 // account).
 import { isExpired, isLive } from '../posting/lifetime.ts';
-import type { MemberDataRows } from '../store/member-data.ts';
+import type { MemberDataRows } from '../../store/member-data.ts';
 import { reasonLabel } from '../posting/ad-view.ts';
-import { photoFilePath } from '../../src/schemas/photos.ts';
+import { photoFilePath } from '../../core/schemas/photos.ts';
 import type { MailSite } from '../mail/messages.ts';
-import { photoSizeApiPath } from '../../src/paths.ts';
+import { photoSizeApiPath } from '../../core/paths.ts';
 import { savedSearchPath } from '../saved-searches/saved-searches.ts';
-import type { Store } from '../store/store.ts';
-import { utcDay } from '../../src/days.ts';
+import type { Store } from '../../store/store.ts';
+import { utcDay } from '../../core/days.ts';
 import { scamRecordFrom } from '../moderation/scam-records.ts';
 import { statementView } from '../moderation/statement-view.ts';
 

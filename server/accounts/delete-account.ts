@@ -1,10 +1,10 @@
 // Delete my account (docs/product.md section 8), once the password is checked: the account and
-// what goes with it, in one unit of work (server/store/member-data.ts says what goes and what
+// what goes with it, in one unit of work (store/member-data.ts says what goes and what
 // stays). Its photos' rows go with it through the foreign keys; their bytes, kept apart (the
 // photo storage: a table of blobs or a folder), are deleted once the unit is done.
 import { deleteBytesOf, photoKeysOfAccount } from '../photos/ad-photo-lifecycle.ts';
 import type { PhotoStorage } from '../photos/photo-storage.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../../store/store.ts';
 
 export type AccountDeletion =
   | { kind: 'deleted'; email: string; liveAdIds: number[] }

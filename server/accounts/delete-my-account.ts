@@ -7,18 +7,18 @@
 // mails to the address are removed (outbox mode) and the address gets one last mail. A moderator's
 // account is refused: the role is an operator's to take away first. No HTTP here: the routes clear
 // the browser's cookies and answer.
-import { PASSWORD_MAX } from '../../src/schemas/password-length.ts';
-import type { Member } from '../http/app-env.ts';
+import { PASSWORD_MAX } from '../../core/schemas/password-length.ts';
+import type { SessionAccount as Member } from '../../store/sessions.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
 import type { RateLimits } from '../auth/rate-limits.ts';
-import type { Submission } from '../http/forms/submission.ts';
+import type { Submission } from '../../core/submission.ts';
 import { accountDeletedMail } from '../mail/account-messages.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import type { PhotoStorage } from '../photos/photo-storage.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import { Refusal } from '../refusal.ts';
-import type { Store } from '../store/store.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { Store } from '../../store/store.ts';
 import { deleteAccount } from './delete-account.ts';
 import { signinClient, tryPassword, type Requester } from './password-check.ts';
 

@@ -9,12 +9,12 @@ import {
   type CountedAttempt,
   type RateLimits,
 } from '../auth/rate-limits.ts';
-import type { Refusal } from '../refusal.ts';
-import type { KnownDevice } from '../store/known-devices.ts';
+import type { Refusal } from '../../core/refusal.ts';
+import type { KnownDevice } from '../../store/known-devices.ts';
 
 /** Who sent a request, as the account workflows ask it (the routes make it from the request). */
 export interface Requester {
-  /** The client's address, as the rate limits count it (server/http/client-address.ts). */
+  /** The client's address, as the rate limits count it (server/auth/client-address.ts). */
   addressKey: string;
   /** This browser, when it is one of `accountId`'s known browsers (it counts as used now). */
   knownBrowser(accountId: number): Promise<KnownDevice | undefined>;

@@ -2,12 +2,12 @@
 // limits (password-check.ts), the same answer and about the same time whether or not the email has
 // an account, and a banned account told it is closed only once its right password is given. No
 // HTTP here: the routes start the session and remember the browser.
-import { signinSchema, type SigninInput } from '../../src/schemas/signup.ts';
+import { signinSchema, type SigninInput } from '../../core/schemas/signup.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
 import { throwIfWaiting, type RateLimits } from '../auth/rate-limits.ts';
-import type { Submission } from '../http/forms/submission.ts';
-import { parseFields, Refusal } from '../refusal.ts';
-import type { Store } from '../store/store.ts';
+import type { Submission } from '../../core/submission.ts';
+import { parseFields, Refusal } from '../../core/refusal.ts';
+import type { Store } from '../../store/store.ts';
 import { signinClient, tryPassword, type Requester } from './password-check.ts';
 
 export const WRONG_CREDENTIALS = 'Email or password is incorrect.';

@@ -2,13 +2,13 @@
 // older and accept the Terms" box ticked; the sign-up schema (an adult today, a new password); an
 // address free of accounts and bans; the password hashed on the hashing pool; the account opened
 // (new-account.ts) and its verification link mailed. No HTTP here: the routes start the session.
-import { makeSignupSchema, TERMS_REQUIRED } from '../../src/schemas/signup.ts';
+import { makeSignupSchema, TERMS_REQUIRED } from '../../core/schemas/signup.ts';
 import { ageCheckDay } from '../auth/age-check-day.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
 import { throwIfWaiting, type RateLimits } from '../auth/rate-limits.ts';
-import type { Submission } from '../http/forms/submission.ts';
-import { parseFields, Refusal } from '../refusal.ts';
-import type { Store } from '../store/store.ts';
+import type { Submission } from '../../core/submission.ts';
+import { parseFields, Refusal } from '../../core/refusal.ts';
+import type { Store } from '../../store/store.ts';
 import type { EmailLinks } from './email-links.ts';
 import { isEmailTaken, openAccount } from './new-account.ts';
 import type { Requester } from './password-check.ts';

@@ -4,12 +4,12 @@
 // never hold it back (server/accounts/password-check.ts). Sign-in, the password reset and Delete my
 // account ask the same question.
 import type { Context } from 'hono';
-import { isHttps, type ProxyTrust } from '../http/client-address.ts';
-import type { KnownDevice } from '../store/known-devices.ts';
-import type { Store } from '../store/store.ts';
+import { isHttps, type ProxyTrust } from './client-address.ts';
+import type { KnownDevice } from '../../store/known-devices.ts';
+import type { Store } from '../../store/store.ts';
 import { DEVICE_DAYS, deviceTokenOf, setDeviceCookie } from './session-cookie.ts';
 import { hashToken, newSessionToken } from './tokens.ts';
-import { DAY_MS } from '../../src/days.ts';
+import { DAY_MS } from '../../core/days.ts';
 
 /** A script signing in without keeping cookies would add a device each time: keep the latest. */
 export const MAX_DEVICES_PER_ACCOUNT = 20;

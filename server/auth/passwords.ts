@@ -2,7 +2,7 @@
 // hashing pool's threads. The stored string carries its parameters, so the cost can rise later
 // without breaking old hashes.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { Refusal } from '../refusal.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { HashingBusy, type HashingPool } from './hashing-pool.ts';
 import type { CountedAttempt } from './rate-limits.ts';
 

@@ -11,10 +11,10 @@
 // enough of them close the account to such browsers for a while, longer each time. A browser the
 // owner signed in from before (a known browser) is never refused for them; an owner on a new
 // browser has the emailed reset link, which makes that browser a known one.
-import { Refusal } from '../refusal.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimiter } from '../store/engine.ts';
-import type { StoreHandle } from '../store/store.ts';
+import type { RateLimiter } from '../../store/engine.ts';
+import type { StoreHandle } from '../../store/store.ts';
 
 export interface Limit {
   /** Attempts allowed in each window. */

@@ -4,7 +4,7 @@
 // member has signed up, signed in or reset the password from before (known-browser.ts).
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { API_PREFIX } from '../../src/paths.ts';
+import { API_PREFIX } from '../../core/paths.ts';
 
 export { hashToken, newSessionToken } from './tokens.ts';
 

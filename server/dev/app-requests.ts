@@ -2,8 +2,8 @@
 // answers and Vike does not. Apart from the app, so that a server module being edited into shape
 // never stops Vike from rendering the prerendered pages.
 import { pages } from '../../src/pages/registry.ts';
-import { localPath } from '../../src/local-path.ts';
-import { isApiPath, routes, signinPath, signupPath } from '../../src/paths.ts';
+import { localPath } from '../../core/local-path.ts';
+import { isApiPath, routes, signinPath, signupPath } from '../../core/paths.ts';
 
 const onRequest = pages.filter((page) => !page.prerenderUrls);
 

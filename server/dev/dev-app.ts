@@ -9,18 +9,18 @@
 // the build writes them with.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PageAssets } from '../../renderer/assets.ts';
-import { renderPageHtml } from '../../renderer/renderPageHtml.tsx';
-import { getSite, hasCity } from '../../src/content/index.ts';
-import { cityFeedText } from '../../src/feeds/city-feed-text.ts';
-import { transparencyCsv } from '../../src/transparency/transparency-csv.ts';
+import type { PageAssets } from '../../src/renderer/assets.ts';
+import { renderPageHtml } from '../../src/renderer/renderPageHtml.tsx';
+import { getSite, hasCity } from '../../core/content/index.ts';
+import { cityFeedText } from '../../core/feeds/city-feed-text.ts';
+import { transparencyCsv } from '../../core/transparency/transparency-csv.ts';
 import { notFoundData } from '../../src/pages/_error/errorPageData.ts';
 import { ErrorPage } from '../../src/pages/registry.ts';
-import { NOT_FOUND_FILES, routes } from '../../src/paths.ts';
+import { NOT_FOUND_FILES, routes } from '../../core/paths.ts';
 import { ATOM_TYPE } from '../http/static-site.ts';
 import { createApp } from '../http/app.ts';
-import { openSqliteStore } from '../store/open-store.ts';
-import type { StoreHandle } from '../store/store.ts';
+import { openSqliteStore } from '../../store/open-store.ts';
+import type { StoreHandle } from '../../store/store.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import type { Publisher } from '../publishing/publisher.ts';
 

@@ -2,15 +2,15 @@
 // looked up once, on first use, from the session cookie; and, on a form's endpoint, the page
 // that form is on (server/http/forms/form-endpoint.ts), which a refusal answers with.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { RouteParams } from '../../src/route.ts';
-import type { Route } from '../../src/route.ts';
+import type { RouteParams } from '../../core/route.ts';
+import type { Route } from '../../core/route.ts';
 import { hashToken, sessionTokenOf } from '../auth/session-cookie.ts';
-import type { SessionAccount, SessionStore } from '../store/sessions.ts';
+import type { SessionAccount, SessionStore } from '../../store/sessions.ts';
 
 /** The signed-in member: their account as the session found it. */
 export type Member = SessionAccount;
 
-/** A page of the registry, by its route (src/paths.ts), and where it is. */
+/** A page of the registry, by its route (core/paths.ts), and where it is. */
 export interface PageTarget {
   route: Route<any>;
   params?: RouteParams;

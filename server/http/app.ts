@@ -3,9 +3,9 @@
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { dirname, join } from 'node:path';
-import type { PageAssets } from '../../renderer/assets.ts';
-import { getSite } from '../../src/content/index.ts';
-import { apiRoutes, searchFeedPath } from '../../src/paths.ts';
+import type { PageAssets } from '../../src/renderer/assets.ts';
+import { getSite } from '../../core/content/index.ts';
+import { apiRoutes, searchFeedPath } from '../../core/paths.ts';
 import { memberLookup, type AppEnv } from './app-env.ts';
 import {
   createHashingPool,
@@ -18,8 +18,8 @@ import {
   DEFAULT_RATE_LIMITS,
   type RateLimitSettings,
 } from '../auth/rate-limits.ts';
-import { proxyTrust, type TrustProxySetting } from './client-address.ts';
-import type { StoreHandle } from '../store/store.ts';
+import { proxyTrust, type TrustProxySetting } from '../auth/client-address.ts';
+import type { StoreHandle } from '../../store/store.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
 import { openPhotoStorage, type PhotoStorageLocation } from '../photos/photo-storage.ts';
 import {
@@ -30,7 +30,7 @@ import {
 import { photoRoutes } from './routes/photos.ts';
 import { formEndpoints } from './forms/form-endpoint.ts';
 import { refusals } from './forms/refusal.ts';
-import { Refusal } from '../refusal.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { unknownEndpoint } from './forms/unknown-endpoint.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
@@ -42,7 +42,7 @@ import {
   requestMetrics,
   type AppMetrics,
 } from '../operations/metrics.ts';
-import { databaseUnavailable } from '../operations/unavailable.ts';
+import { databaseUnavailable } from './middleware/database-unavailable.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { onRequestPages, pageAssetsFromFile } from './pages.ts';
 import type { Publisher } from '../publishing/publisher.ts';
@@ -61,12 +61,12 @@ import { searchFeedRoute } from './routes/feeds.ts';
 import { searchIndex as openSearchIndex } from '../../search/search-index.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { staticSite } from './static-site.ts';
-import { DEFAULT_EXPLICIT_THRESHOLD } from '../../src/schemas/photos.ts';
+import { DEFAULT_EXPLICIT_THRESHOLD } from '../../core/schemas/photos.ts';
 
 export interface AppOptions {
   /** Folder of the prerendered site (dist/site). */
   siteDir: string;
-  /** The store (server/store/store.ts): every piece of data the server keeps. */
+  /** The store (store/store.ts): every piece of data the server keeps. */
   store: StoreHandle;
   /** Sends the verification and password-reset mails (server/mail/mailer.ts). */
   mailer: Mailer;
@@ -106,7 +106,7 @@ export interface AppOptions {
   photoStorage?: PhotoStorageLocation;
   /**
    * The explicit score from which a photo is likely explicit (PHOTO_EXPLICIT_THRESHOLD:
-   * server/photos/app-photos.ts). Default: DEFAULT_EXPLICIT_THRESHOLD (src/schemas/photos.ts).
+   * server/photos/app-photos.ts). Default: DEFAULT_EXPLICIT_THRESHOLD (core/schemas/photos.ts).
    */
   photoExplicitThreshold?: number;
   /**
@@ -211,7 +211,7 @@ export function createApp(options: AppOptions) {
   // are a few dozen bytes, and gzip-streaming each one costs more than it saves.
   app.use(apiRoutes.any, compress({ contentTypeFilter: /^text\/html/ }));
 
-  // Each route file registers its endpoints by their patterns in src/paths.ts (`apiRoutes`).
+  // Each route file registers its endpoints by their patterns in core/paths.ts (`apiRoutes`).
   app.route('/', accountsRoutes({ ...forms, links, rateLimits, passwords }));
   app.route('/', emailLinkRoutes({ ...forms, rateLimits, passwords, pages }, links));
   app.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite, photos }));
@@ -241,7 +241,7 @@ export function createApp(options: AppOptions) {
   app.onError((error, c) => {
     // A refusal thrown by any route or module: the one answer (server/http/forms/refusal.ts).
     if (error instanceof Refusal) return refuse(c, error);
-    // The database away: 503, try again (server/operations/unavailable.ts).
+    // The database away: 503, try again (server/http/middleware/database-unavailable.ts).
     if (store.isUnavailable(error)) return unavailable(c, error);
     console.error(error);
     return c.json({ error: 'Something went wrong on our side. Please try again.' }, 500);

@@ -2,8 +2,8 @@
 // +prerenderUrls.ts, rendered with the same components, layout and assets as the prerendered
 // pages, on each request, and never cached; and a prerendered page when its request needs more
 // than the file (/signin?next=…). What the server reads for a page (the member's ads, the queue)
-// is declared once, beside the page, in its folder's server-read.ts (server/http/page-read.ts), found
-// here by folder as the registry finds the page's other files; it is read once a request, only
+// is declared once, in server/http/page-reads/{page folder}.ts (server/http/page-read.ts), found
+// here by name as the registry finds the page's files; it is read once a request, only
 // for whom the page is, with what createApp lends every read (PageReadDeps), and handed to the
 // page as `request.read`. A members-only page sends anyone signed out to /signin?next=… and
 // back; a page for moderators is, to anyone else, the not-found screen of a page that does not
@@ -11,20 +11,20 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Next } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { NO_ASSETS, type PageAssets } from '../../renderer/assets.ts';
-import { renderPageHtml } from '../../renderer/renderPageHtml.tsx';
+import { NO_ASSETS, type PageAssets } from '../../src/renderer/assets.ts';
+import { renderPageHtml } from '../../src/renderer/renderPageHtml.tsx';
 import { pages, type PageEntry } from '../../src/pages/registry.ts';
 import type { FormFill, PageRequest } from '../../src/pages/request.ts';
-import { signinThenPath } from '../../src/paths.ts';
-import type { RouteParams } from '../../src/route.ts';
+import { signinThenPath } from '../../core/paths.ts';
+import type { RouteParams } from '../../core/route.ts';
 import type { AppContext, Member, PageTarget } from './app-env.ts';
 import type { Audience, PageRead, PageReadDeps, PageReading, PageStatus } from './page-read.ts';
 
 // Whom a read is for, and the statuses a page answers with (server/http/page-read.ts).
 export type { Audience, PageStatus } from './page-read.ts';
 
-/** Every page's server read (src/pages/<id>/server-read.ts), by its folder. */
-const readFiles = import.meta.glob<PageRead>('../../src/pages/*/server-read.ts', {
+/** Every page's server read (server/http/page-reads/<page folder>.ts), by its file's name. */
+const readFiles = import.meta.glob<PageRead>('./page-reads/*.ts', {
   eager: true,
   import: 'read',
 });
@@ -33,9 +33,9 @@ const readFiles = import.meta.glob<PageRead>('../../src/pages/*/server-read.ts',
 function readsByFolder(): ReadonlyMap<string, PageRead> {
   const reads = new Map<string, PageRead>();
   for (const [file, read] of Object.entries(readFiles)) {
-    const id = file.split('/').at(-2)!;
+    const id = file.split('/').at(-1)!.replace(/\.ts$/, '');
     if (!pages.some((page) => page.id === id))
-      throw new Error(`src/pages/${id}/server-read.ts is not beside a page (+route.ts)`);
+      throw new Error(`server/http/page-reads/${id}.ts names no page folder (src/pages/${id}/)`);
     reads.set(id, read);
   }
   return reads;

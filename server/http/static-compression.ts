@@ -8,7 +8,9 @@ import type { Stats } from 'node:fs';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
-export type Encoding = 'br' | 'gzip';
+import type { Encoding } from '../../core/encoding.ts';
+
+export type { Encoding };
 
 const compressors: Record<Encoding, (data: Buffer) => Promise<Buffer>> = {
   // Quality 5 compresses an HTML page better than gzip -9 in a fraction of quality 11's time.

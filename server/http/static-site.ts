@@ -22,7 +22,7 @@ import {
   outputFileForPath,
   routes,
   statePath,
-} from '../../src/paths.ts';
+} from '../../core/paths.ts';
 import { isNotModified, requestedRange } from './http-conditional.ts';
 import {
   chooseEncoding,
@@ -87,7 +87,7 @@ const READ_AT_ONCE_BYTES = 64 * 1024;
 /** Atom, as feed readers expect it; Hono's table knows .xml only as application/xml. */
 export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 
-/** A city's feed (src/paths.ts cityFeed) is Atom; other files go by their extension. */
+/** A city's feed (core/paths.ts cityFeed) is Atom; other files go by their extension. */
 const mimeTypeOf = (path: string) =>
   path.endsWith(`${sep}feed.xml`) ? ATOM_TYPE : (getMimeType(path) ?? 'application/octet-stream');
 
@@ -219,7 +219,7 @@ async function sendFile(
 
 /**
  * Which not-found screen a path gets: State, City or Ad not found where the path has the shape of
- * a state, city or ad page (the routes of src/paths.ts, as the pages' data hooks decide), Page Not
+ * a state, city or ad page (the routes of core/paths.ts, as the pages' data hooks decide), Page Not
  * Found otherwise.
  */
 export function notFoundKindFor(pathname: string, siteDir: string): NotFoundKind {

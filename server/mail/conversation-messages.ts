@@ -1,7 +1,7 @@
 // The mail that tells a member about a new message (docs/product.md section 7): which ad it is about
 // and a full link to the conversation. Never the message's text, never the other side's address:
 // a mail can be read by anyone who sees the inbox, and members meet through the site.
-import { conversationPath } from '../../src/paths.ts';
+import { conversationPath } from '../../core/paths.ts';
 import type { Notification } from '../messages/conversations.ts';
 import type { MailMessage } from './mailer.ts';
 import { mail, type MailSite } from './messages.ts';

@@ -11,7 +11,7 @@ import {
   type FraudNoticeAction,
   type NoticeConversation,
 } from '../../src/pages/fraud-notice.ts';
-import { conversationPath } from '../../src/paths.ts';
+import { conversationPath } from '../../core/paths.ts';
 import type { MailMessage } from './mailer.ts';
 import { mail, type MailSite } from './messages.ts';
 

@@ -1,7 +1,7 @@
 // The mails the site sends. Each has a plain-text part with full URLs and an HTML part, says what
 // happened and links to it, and holds nothing about any other member.
 import type { MailMessage } from './mailer.ts';
-import { resetPath, verifyPath } from '../../src/paths.ts';
+import { resetPath, verifyPath } from '../../core/paths.ts';
 
 export interface MailSite {
   brand: string;

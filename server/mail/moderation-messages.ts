@@ -1,8 +1,8 @@
 // The mails a moderator's decision sends the member (docs/product.md section 6): what was decided, the
 // reason and note the moderator gave (the statement of reasons, with its clause, facts, trigger and
 // how to appeal: server/moderation/statement-links.ts), and a full link. Only the member's own ad is named.
-import { formatDate } from '../../src/format.ts';
-import { accountPath, adPath } from '../../src/paths.ts';
+import { formatDate } from '../../core/format.ts';
+import { accountPath, adPath } from '../../core/paths.ts';
 import type { MailMessage } from './mailer.ts';
 import { mail, type MailSite } from './messages.ts';
 

@@ -25,13 +25,13 @@
 // of a burst of messages from one writer, exactly one mails. A message also holds its
 // conversation's lock (`conversation:{id}`, always taken after the account's), so that the two
 // sides' messages are stored one at a time and their times run in the order of their ids.
-import { getPolicyTerms, getSite } from '../../src/content/index.ts';
+import { getPolicyTerms, getSite } from '../../core/content/index.ts';
 import type { ClosedReason } from '../../src/pages/messages-view.ts';
-import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../src/policy/index.ts';
-import { checkMessageBody, type MessageBodyCheck } from '../../src/schemas/message.ts';
-import { Refusal } from '../refusal.ts';
-import type { AdForReply, ConversationRow } from '../store/conversations.ts';
-import type { Store } from '../store/store.ts';
+import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../core/policy/index.ts';
+import { checkMessageBody, type MessageBodyCheck } from '../../core/schemas/message.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { AdForReply, ConversationRow } from '../../store/conversations.ts';
+import type { Store } from '../../store/store.ts';
 import {
   conversationLimitReached,
   DEFAULT_MESSAGE_LIMIT,
@@ -42,16 +42,13 @@ import { screen, screened, type Screening } from './scam-shield.ts';
 import {
   adNotFoundForReply,
   adUnavailable,
+  type AdAvailability,
   conversationClosed,
   conversationNotFound,
   OWN_AD,
   tooManyConversations,
   tooManyMessages,
 } from './texts.ts';
-
-/** Whether a member ad takes new conversations today, and if not, why. */
-export type AdAvailability =
-  'live' | 'review' | 'rejected' | 'removed' | 'deleted' | 'expired' | 'hidden';
 
 export function adAvailability(
   ad: Pick<AdForReply, 'status' | 'expiresOn' | 'hidden'>,

@@ -14,8 +14,8 @@ import {
   MESSAGES_PER_WINDOW,
   NEW_ACCOUNT_CONVERSATIONS,
   NEW_ACCOUNT_HOURS,
-} from '../../src/schemas/message.ts';
-import type { Store } from '../store/store.ts';
+} from '../../core/schemas/message.ts';
+import type { Store } from '../../store/store.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 

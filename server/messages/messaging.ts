@@ -6,13 +6,13 @@
 // first they have not read (server/mail/conversation-messages.ts), never with its text. Whatever
 // refuses it is thrown as a Refusal (texts.ts has what the member reads); what the scam shield
 // warned its recipient of comes back (`warned`), never shown to the writer.
-import { findPublishedAd } from '../../src/content/ad-by-id.ts';
-import { checkMessageBody, type MessageBodyCheck } from '../../src/schemas/message.ts';
+import { findPublishedAd } from '../../core/content/ad-by-id.ts';
+import { checkMessageBody, type MessageBodyCheck } from '../../core/schemas/message.ts';
 import { newMessageMail } from '../mail/conversation-messages.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
-import { NOT_SIGNED_IN, Refusal } from '../refusal.ts';
-import type { Store } from '../store/store.ts';
+import { NOT_SIGNED_IN, Refusal } from '../../core/refusal.ts';
+import type { Store } from '../../store/store.ts';
 import {
   checkFirstMessage,
   reply,

@@ -1,5 +1,5 @@
 // The scam shield on messages (docs/product.md section 7, issue 29 items 2 and 3): what a message
-// gets from the scam scanner (src/policy/scam-message.ts), and what is counted for its sender.
+// gets from the scam scanner (core/policy/scam-message.ts), and what is counted for its sender.
 //
 // - A sender's messages in a conversation are "first" messages until the other side has written
 //   to them after the first of them (`answered`, read in the unit of work that stores the message,
@@ -18,18 +18,18 @@
 //   their message is not stored: the unit of work records it and answers the refusal, which is
 //   thrown once it has committed (screen's caller, conversations.ts).
 import { createHash } from 'node:crypto';
-import { getScamSignals, getSite } from '../../src/content/index.ts';
-import { DAY_MS } from '../../src/days.ts';
+import { getScamSignals, getSite } from '../../core/content/index.ts';
+import { DAY_MS } from '../../core/days.ts';
 import {
   contactDetailsInMessage,
   findContactDetails,
   judgeMessage,
   messagePrint,
   type ScamFamily,
-} from '../../src/policy/index.ts';
-import { Refusal } from '../refusal.ts';
-import type { MessageScreening } from '../store/conversation-messages.ts';
-import type { Store } from '../store/store.ts';
+} from '../../core/policy/index.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { MessageScreening } from '../../store/conversation-messages.ts';
+import type { Store } from '../../store/store.ts';
 
 /** Different members one account may send the same first message to in the window. */
 export const REPEAT_RECIPIENTS = 3;

@@ -1,13 +1,16 @@
 // What members read when messaging refuses them (docs/product.md section 7), and the kind of each
-// refusal (server/refusal.ts): the one place these sentences are written. The closed
+// refusal (core/refusal.ts): the one place these sentences are written. The closed
 // conversations' sentences are the pages' (src/pages/messages-view.ts CLOSED_TEXTS), shown on the
 // conversation and in refusals.
-import { formatDate } from '../../src/format.ts';
+import { formatDate } from '../../core/format.ts';
 import { CLOSED_TEXTS, type ClosedReason } from '../../src/pages/messages-view.ts';
-import { CONVERSATION_WINDOW_HOURS } from '../../src/schemas/message.ts';
-import { Refusal } from '../refusal.ts';
-import type { AdAvailability } from './conversations.ts';
+import { CONVERSATION_WINDOW_HOURS } from '../../core/schemas/message.ts';
+import { Refusal } from '../../core/refusal.ts';
 import type { ConversationLimitReached, MessageLimitReached } from './limits.ts';
+
+/** Whether a member ad takes new conversations today, and if not, why. */
+export type AdAvailability =
+  'live' | 'review' | 'rejected' | 'removed' | 'deleted' | 'expired' | 'hidden';
 
 export const NOT_VERIFIED_TO_WRITE =
   'Verify your email address before writing to members: open the link we emailed you, or ask for a new one on your account page.';

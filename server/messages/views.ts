@@ -2,7 +2,7 @@
 // inbox, a page of a conversation, and what `/messages/new?ad=…` is about. Never the other side's
 // address: they are "the poster" or "the member who replied" (docs/product.md section 7). The scam
 // shield's warnings beside a message are its recipient's only, in words (scam-shield.ts).
-import { findPublishedAd } from '../../src/content/ad-by-id.ts';
+import { findPublishedAd } from '../../core/content/ad-by-id.ts';
 import {
   CONVERSATION_NOTICES,
   INBOX_SHOWN,
@@ -11,12 +11,12 @@ import {
   type NewMessageTarget,
   type OtherSide,
 } from '../../src/pages/messages-view.ts';
-import { adPath } from '../../src/paths.ts';
-import { SCAM_WARNINGS, type ScamFamily } from '../../src/policy/index.ts';
-import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
+import { adPath } from '../../core/paths.ts';
+import { SCAM_WARNINGS, type ScamFamily } from '../../core/policy/index.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
-import type { AdForReply, ConversationRow, ThreadPage } from '../store/conversations.ts';
-import type { Store } from '../store/store.ts';
+import type { AdForReply, ConversationRow, ThreadPage } from '../../store/conversations.ts';
+import type { Store } from '../../store/store.ts';
 import { adAvailability, closedReason } from './conversations.ts';
 import { unavailableText } from './texts.ts';
 

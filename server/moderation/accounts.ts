@@ -4,10 +4,10 @@
 // operator); and their refusals. Each holds the account's lock (`account:{id}`), which the
 // member's own posting holds too, so a ban and a post racing on two instances never leave a new
 // ad in review on a banned account, and of two bans one bans and the other is told.
-import { Refusal } from '../refusal.ts';
-import type { Moderator } from '../store/moderation-log.ts';
-import type { Why } from '../store/moderation.ts';
-import type { Store } from '../store/store.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { Moderator } from '../../store/moderation-log.ts';
+import type { Why } from '../../store/moderation.ts';
+import type { Store } from '../../store/store.ts';
 import { shownId } from './named-id.ts';
 import { alreadyBanned, OPERATOR } from './log.ts';
 import { isFraud, recordFraudNotices } from './fraud-notices.ts';

@@ -4,8 +4,11 @@
 // follows it once that unit of work is over: the bytes of the photo sizes it deleted go from the
 // photo storage, the member is mailed, the site is published when it changed. The answers (the
 // queue's notice, the JSON) are the route's (server/http/routes/moderation.ts).
-import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
-import type { BanAccountInput, RejectAdInput } from '../../src/schemas/moderation.ts';
+import {
+  MODERATION_REASONS,
+  type ModerationReason,
+} from '../../core/schemas/moderation-reasons.ts';
+import type { BanAccountInput, RejectAdInput } from '../../core/schemas/moderation.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import {
@@ -17,7 +20,7 @@ import {
 import type { AppPhotos } from '../photos/app-photos.ts';
 import { deleteBytesOf } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../../store/store.ts';
 import { banAccount, banRefusal } from './accounts.ts';
 import { mailFraudNoticesOf } from './fraud-notices.ts';
 import {

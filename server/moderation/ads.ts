@@ -4,13 +4,13 @@
 // (`ad:{id}`), as the member's own changes do, at the revision the moderator saw: of two
 // moderators acting on one ad at once, on one instance or two, exactly one changes it and writes
 // its log row and statement of reasons (statements.ts); the other is told who handled it.
-import { utcDay } from '../../src/days.ts';
-import { Refusal } from '../refusal.ts';
+import { utcDay } from '../../core/days.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { expiryFrom } from '../posting/lifetime.ts';
-import type { MemberAdRow } from '../store/member-ads.ts';
-import type { Moderator } from '../store/moderation-log.ts';
-import type { Why } from '../store/moderation.ts';
-import type { Store } from '../store/store.ts';
+import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { Moderator } from '../../store/moderation-log.ts';
+import type { Why } from '../../store/moderation.ts';
+import type { Store } from '../../store/store.ts';
 import { alreadyHandled } from './log.ts';
 import { isFraud, recordFraudNotices } from './fraud-notices.ts';
 import { blockPhotosOfAd, deletePendingOnlyPhotos, photosLeaving } from './photos.ts';

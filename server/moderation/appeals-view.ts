@@ -7,9 +7,9 @@ import type {
   AppealItem,
   ModerateAppealsView,
 } from '../../src/pages/moderate-appeals/appeals-view.ts';
-import type { StatementKind, StatementRow } from '../store/statements.ts';
-import type { Store } from '../store/store.ts';
-import { photoSizeApiPath } from '../../src/paths.ts';
+import type { StatementKind, StatementRow } from '../../store/statements.ts';
+import type { Store } from '../../store/store.ts';
+import { photoSizeApiPath } from '../../core/paths.ts';
 import { statementView } from './statement-view.ts';
 
 /** How many open appeals the page shows at once. */

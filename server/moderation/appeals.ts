@@ -6,15 +6,15 @@
 // (or back in the queue when it expired meanwhile), an edit applied, an account unbanned with its
 // address free again, a removed photo back on its ad (photos.ts); then the member is mailed and
 // the site published.
-import { utcDay } from '../../src/days.ts';
-import type { AppealInput, DecideAppealInput } from '../../src/schemas/appeal.ts';
+import { utcDay } from '../../core/days.ts';
+import type { AppealInput, DecideAppealInput } from '../../core/schemas/appeal.ts';
 import { appealDecidedMail } from '../mail/appeal-messages.ts';
 import { expiryFrom } from '../posting/lifetime.ts';
 import { publishSoon } from '../publishing/publisher.ts';
-import { Refusal } from '../refusal.ts';
-import type { Moderator } from '../store/moderation-log.ts';
-import type { StatementRow } from '../store/statements.ts';
-import type { Store } from '../store/store.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { Moderator } from '../../store/moderation-log.ts';
+import type { StatementRow } from '../../store/statements.ts';
+import type { Store } from '../../store/store.ts';
 import type { ModerationDeps } from './actions.ts';
 import { mailLink, sameKey, statementKey } from './statement-links.ts';
 import { restoreRemovedPhoto } from './photos.ts';

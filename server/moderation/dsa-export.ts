@@ -1,18 +1,18 @@
 // The statements of reasons in the fields of the EU's DSA transparency database
-// (src/schemas/dsa-statement.ts; docs/product.md section 6): what `npm run export:statements`
+// (core/schemas/dsa-statement.ts; docs/product.md section 6): what `npm run export:statements`
 // writes, one JSON line a statement, so an operator who must file them can. No personal data: no
 // email, name, ad text, moderator's note or words the scanner flagged; the facts are the kind of
 // decision, its reason, the clause and the reports' reasons with their counts; `puid` is an HMAC
 // of the statement's id under a key of the database's own (never the key of the member's link).
 import { createHmac } from 'node:crypto';
-import { DECISION_REASONS, type DecisionReason } from '../../src/schemas/transparency.ts';
-import type { DsaStatement } from '../../src/schemas/dsa-statement.ts';
-import { REPORT_REASONS } from '../../src/schemas/report-reasons.ts';
-import { clauseOf, clausePath } from '../../src/schemas/terms-clauses.ts';
-import type { StatementRow } from '../store/statements.ts';
-import type { Store } from '../store/store.ts';
+import { DECISION_REASONS, type DecisionReason } from '../../core/schemas/transparency.ts';
+import type { DsaStatement } from '../../core/schemas/dsa-statement.ts';
+import { REPORT_REASONS } from '../../core/schemas/report-reasons.ts';
+import { clauseOf, clausePath } from '../../core/schemas/terms-clauses.ts';
+import type { StatementRow } from '../../store/statements.ts';
+import type { Store } from '../../store/store.ts';
 
-/** The server secret the export's ids are keyed with (server/store/server-secrets.ts). */
+/** The server secret the export's ids are keyed with (store/server-secrets.ts). */
 export const PUID_SECRET = 'dsa-puid';
 /** Statements read from the store at a time. */
 const PAGE = 500;

@@ -8,7 +8,7 @@
 // one sender mails it. A mail that fails is given back, and the server's hourly sweep sends what
 // is left (server/index.ts), well within the 24 hours the issue asks. An unban (there is none
 // today) would not unsend anything.
-import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
+import { MODERATION_REASONS } from '../../core/schemas/moderation-reasons.ts';
 import { fraudNoticeMail } from '../mail/fraud-notice-messages.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
@@ -16,9 +16,9 @@ import type {
   AnsweredConversation,
   ClaimedNotice,
   FraudNoticeAction,
-} from '../store/fraud-notices.ts';
-import type { Why } from '../store/moderation.ts';
-import type { Store } from '../store/store.ts';
+} from '../../store/fraud-notices.ts';
+import type { Why } from '../../store/moderation.ts';
+import type { Store } from '../../store/store.ts';
 
 /** Whether a moderator's reason (the label a Why carries) is scam or fraud. */
 export const isFraud = (why: Why) => why.reason === MODERATION_REASONS.scam;

@@ -1,8 +1,8 @@
 // The moderation log (/moderate/log, docs/product.md section 6) as a moderator sees it
 // (src/pages/moderation-view.ts): a page of every action, newest first (log.ts reads it).
 import { LOG_PAGE_SIZE, type ModerationLogView } from '../../src/pages/moderation-view.ts';
-import { idOf } from '../../src/ids.ts';
-import type { Store } from '../store/store.ts';
+import { idOf } from '../../core/ids.ts';
+import type { Store } from '../../store/store.ts';
 import { logPage } from './log.ts';
 
 /** The log's page `pageText` (`?page=`; anything not a page number is the first). */

@@ -3,7 +3,7 @@
 // scripts/moderator.ts only opens the store (SQLite or PostgreSQL) and prints; tests make
 // moderators with this too.
 import { setModeratorRole } from './accounts.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../../store/store.ts';
 
 export interface CommandAnswer {
   /** 0: done or nothing to do; 1: no such account (or banned); 2: usage. */

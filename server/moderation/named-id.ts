@@ -1,8 +1,8 @@
 // A row's id as a moderator's request named it (an ad, an account, a photo): the number, and the
 // text its refusals repeat ("There is no member ad 007."), cut short. Apart from the modules that
 // refuse with it, which all use it.
-import { idOf } from '../../src/ids.ts';
-import type { Refusal } from '../refusal.ts';
+import { idOf } from '../../core/ids.ts';
+import type { Refusal } from '../../core/refusal.ts';
 
 /** An id as a refusal may repeat it: what was typed, cut short. */
 export const shownId = (raw: string | undefined) => (raw ?? '').slice(0, 40);

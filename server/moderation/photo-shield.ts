@@ -4,12 +4,12 @@
 // score; a photo never scored says so; a moderator's own "Show all photos blurred" blurs every
 // photo until revealed one by one. The choices are the moderator's own, kept in the store
 // (store.moderatorPhotos), so they outlive the page, its forms and its redirects.
-import { isLikelyExplicit } from '../../src/schemas/photos.ts';
+import { isLikelyExplicit } from '../../core/schemas/photos.ts';
 import type { QueuePhoto } from '../../src/pages/moderation-view.ts';
-import type { PhotoRow } from '../store/photos.ts';
-import type { Store } from '../store/store.ts';
-import { photoSizeApiPath } from '../../src/paths.ts';
-import { Refusal } from '../refusal.ts';
+import type { PhotoRow } from '../../store/photos.ts';
+import type { Store } from '../../store/store.ts';
+import { photoSizeApiPath } from '../../core/paths.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { noSuchPhoto } from './photos.ts';
 import type { NamedId } from './named-id.ts';
 

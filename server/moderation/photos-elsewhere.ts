@@ -11,12 +11,12 @@ import {
   moderatePath,
   moderationLogPath,
   photoSizeApiPath,
-} from '../../src/paths.ts';
+} from '../../core/paths.ts';
 import { countsAsElsewhere, DUPLICATE_BITS } from '../photos/photo-duplicates.ts';
-import type { MemberAdRow } from '../store/member-ads.ts';
-import { hammingDistance } from '../store/photo-hash-index.ts';
-import type { PhotoRow } from '../store/photos.ts';
-import type { Store } from '../store/store.ts';
+import type { MemberAdRow } from '../../store/member-ads.ts';
+import { hammingDistance } from '../../store/photo-hash-index.ts';
+import type { PhotoRow } from '../../store/photos.ts';
+import type { Store } from '../../store/store.ts';
 
 /** The queue's items, each with its photos also on another member's ad (if any). */
 export async function withPhotosElsewhere(

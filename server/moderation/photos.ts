@@ -6,14 +6,17 @@
 // deleted. A removal holds the member's lock, then the ad's (`account:{id}` → `ad:{id}`), as the
 // member's own changes do. The storage's bytes of deleted sizes are the caller's to delete once
 // the unit of work is over (`unusedKeys`): a key is only deleted after no row names it.
-import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
-import { MAX_PHOTOS, type AdPhotoRef } from '../../src/schemas/photos.ts';
-import { Refusal } from '../refusal.ts';
+import {
+  MODERATION_REASONS,
+  type ModerationReason,
+} from '../../core/schemas/moderation-reasons.ts';
+import { MAX_PHOTOS, type AdPhotoRef } from '../../core/schemas/photos.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { BLOCKING_REASONS } from '../photos/known-photos.ts';
-import type { MemberAdRow } from '../store/member-ads.ts';
-import type { Moderator } from '../store/moderation-log.ts';
-import type { Why } from '../store/moderation.ts';
-import type { Store } from '../store/store.ts';
+import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { Moderator } from '../../store/moderation-log.ts';
+import type { Why } from '../../store/moderation.ts';
+import type { Store } from '../../store/store.ts';
 import { shownId } from './named-id.ts';
 import { OWN_REVIEW, recordPhotoStatement } from './statements.ts';
 

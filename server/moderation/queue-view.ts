@@ -10,17 +10,17 @@ import {
   type QueueItem,
   type QueuePhoto,
 } from '../../src/pages/moderation-view.ts';
-import { utcDay, wholeDaysBetween } from '../../src/days.ts';
-import { idOf } from '../../src/ids.ts';
-import { photoAlt, type AdPhotoRef } from '../../src/schemas/photos.ts';
+import { utcDay, wholeDaysBetween } from '../../core/days.ts';
+import { idOf } from '../../core/ids.ts';
+import { photoAlt, type AdPhotoRef } from '../../core/schemas/photos.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import { expiryFrom } from '../posting/lifetime.ts';
 import { reportsSummary } from '../reports/views.ts';
-import { blurredPhotoApiPath, photoSizeApiPath } from '../../src/paths.ts';
-import type { MemberAdRow } from '../store/member-ads.ts';
-import type { PosterRow } from '../store/moderation.ts';
-import type { PhotoRow } from '../store/photos.ts';
-import type { Store } from '../store/store.ts';
+import { blurredPhotoApiPath, photoSizeApiPath } from '../../core/paths.ts';
+import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { PosterRow } from '../../store/moderation.ts';
+import type { PhotoRow } from '../../store/photos.ts';
+import type { Store } from '../../store/store.ts';
 import { banTargetFrom } from './ban-target.ts';
 import { parseMarks } from './review.ts';
 import { withPhotosElsewhere } from './photos-elsewhere.ts';

@@ -2,16 +2,16 @@
 // record of messages refused and warned, beside the account wherever they judge it (the queue's
 // poster, the reported member), and the flags of the same first message from several new accounts,
 // announced on /moderate until a moderator bans those accounts or dismisses the flag.
-import { wholeDaysBetween } from '../../src/days.ts';
+import { wholeDaysBetween } from '../../core/days.ts';
 import type {
   FamilyCount,
   RepeatedMessageFlag,
   ScamRecordView,
 } from '../../src/pages/moderation-view.ts';
-import { SCAM_FAMILY_NAMES, type ScamFamily } from '../../src/policy/index.ts';
-import { Refusal } from '../refusal.ts';
-import type { ScamRecordRow } from '../store/scam-shield.ts';
-import type { Store } from '../store/store.ts';
+import { SCAM_FAMILY_NAMES, type ScamFamily } from '../../core/policy/index.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { ScamRecordRow } from '../../store/scam-shield.ts';
+import type { Store } from '../../store/store.ts';
 import type { RecordedFamily } from '../messages/scam-shield.ts';
 
 /** The families of the record as moderators read them, the scanner's and the shield's own. */

@@ -4,10 +4,10 @@
 // statement's lines for that mail.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { statementMailLines } from '../mail/appeal-messages.ts';
-import { decisionPagePath } from '../../src/paths.ts';
+import { decisionPagePath } from '../../core/paths.ts';
 import type { MailSite } from '../mail/messages.ts';
-import type { StatementRow } from '../store/statements.ts';
-import type { Store } from '../store/store.ts';
+import type { StatementRow } from '../../store/statements.ts';
+import type { Store } from '../../store/store.ts';
 import { statementView } from './statement-view.ts';
 
 const STATEMENT_SECRET = 'statement-key';

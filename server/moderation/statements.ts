@@ -2,18 +2,21 @@
 // rule makes — an ad rejected, removed or hidden by reports, an edit rejected, a photo removed, an
 // account banned — is written with its statement, in the decision's own unit of work, keyed to
 // its moderation log row: what was restricted, the clause of the terms it applies
-// (src/schemas/terms-clauses.ts), the facts (the words or photo, the report reasons and their
+// (core/schemas/terms-clauses.ts), the facts (the words or photo, the report reasons and their
 // count, never who reported), what triggered it and whether automatic means detected or decided
 // it, and until when it can be appealed. The words the member reads are statement-view.ts's.
-import { REPORT_REASONS, type ReportReason } from '../../src/schemas/report-reasons.ts';
-import { REASON_CLAUSES, RULE_CLAUSES } from '../../src/schemas/terms-clauses.ts';
-import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
-import { SCAM_FAMILY_NAMES } from '../../src/policy/scam-signals.ts';
-import type { MemberAdRow } from '../store/member-ads.ts';
-import type { Moderator } from '../store/moderation-log.ts';
-import type { Why } from '../store/moderation.ts';
-import type { StatementFacts, StatementKind, StatementTrigger } from '../store/statements.ts';
-import type { Store } from '../store/store.ts';
+import { REPORT_REASONS, type ReportReason } from '../../core/schemas/report-reasons.ts';
+import { REASON_CLAUSES, RULE_CLAUSES } from '../../core/schemas/terms-clauses.ts';
+import {
+  MODERATION_REASONS,
+  type ModerationReason,
+} from '../../core/schemas/moderation-reasons.ts';
+import { SCAM_FAMILY_NAMES } from '../../core/policy/scam-signals.ts';
+import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { Moderator } from '../../store/moderation-log.ts';
+import type { Why } from '../../store/moderation.ts';
+import type { StatementFacts, StatementKind, StatementTrigger } from '../../store/statements.ts';
+import type { Store } from '../../store/store.ts';
 import { parseMarks } from './review.ts';
 
 /** How long a member has to appeal a decision. */

@@ -5,7 +5,7 @@
 // kept unless --force. PostgreSQL is backed up with its own tool, pg_dump.
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { openStore, storeLocationFromEnv } from '../store/open-store.ts';
+import { openStore, storeLocationFromEnv } from '../../store/open-store.ts';
 
 export interface BackupAnswer {
   /** 0: copied; 1: not copied (why in `line`); 2: usage. */

@@ -15,8 +15,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isIP, BlockList } from 'node:net';
 import { join } from 'node:path';
-import { normaliseAddress, type ProxyTrust } from '../http/client-address.ts';
-import type { StoreHandle } from '../store/store.ts';
+import { normaliseAddress, type ProxyTrust } from '../auth/client-address.ts';
+import type { StoreHandle } from '../../store/store.ts';
 import type { AppMetrics } from './metrics.ts';
 
 export interface OperationsSettings {

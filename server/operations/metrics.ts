@@ -6,8 +6,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { HashingPool } from '../auth/hashing-pool.ts';
-import type { StoreHandle } from '../store/store.ts';
-import { isApiPath } from '../../src/paths.ts';
+import type { StoreHandle } from '../../store/store.ts';
+import { isApiPath } from '../../core/paths.ts';
 
 /**
  * What a request asked for: the API; a page rendered on request (member pages, search, a

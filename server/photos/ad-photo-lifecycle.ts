@@ -4,8 +4,8 @@
 // photo's size uses (a key is the bytes' digest: two members' identical photos share it).
 // Every step is idempotent: a photo or a key already gone is nothing to do, so two instances
 // doing it at once, or a retry after a failure half-way, end the same.
-import type { PhotoRow, PhotoStore } from '../store/photos.ts';
-import type { Store } from '../store/store.ts';
+import type { PhotoRow, PhotoStore } from '../../store/photos.ts';
+import type { Store } from '../../store/store.ts';
 import type { PhotoStorage } from './photo-storage.ts';
 
 /** Rows deleted in one statement at most (SQL parameter lists stay small on both engines). */

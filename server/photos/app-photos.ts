@@ -1,6 +1,6 @@
 // What the routes are given for photos: the processing pool, the storage of their bytes, and the
 // explicit-image threshold (issue 31) the moderation queue tests photos' scores against.
-import { DEFAULT_EXPLICIT_THRESHOLD } from '../../src/schemas/photos.ts';
+import { DEFAULT_EXPLICIT_THRESHOLD } from '../../core/schemas/photos.ts';
 import type { PhotoStorage } from './photo-storage.ts';
 import type { PhotoPool } from './processing-pool.ts';
 
@@ -13,7 +13,7 @@ export interface AppPhotos {
 
 /**
  * PHOTO_EXPLICIT_THRESHOLD, the one setting of it: a number from 0 to 1 (a score at or over it is
- * likely explicit); unset or empty, the default (src/schemas/photos.ts). Anything else is a
+ * likely explicit); unset or empty, the default (core/schemas/photos.ts). Anything else is a
  * problem, in one line, for the server to stop on at start-up.
  */
 export function explicitThresholdFromEnv(

@@ -5,7 +5,7 @@
 // For moderators only; anyone else, a removed photo and an unknown id find nothing alike.
 // sharp is loaded on the first such request: the server process does not otherwise decode images
 // (processing runs in the worker processes), and this input is a small WebP of our own making.
-import type { Store } from '../store/store.ts';
+import type { Store } from '../../store/store.ts';
 import type { AppPhotos } from './app-photos.ts';
 import type { PhotoViewer } from './photo-for-viewer.ts';
 

@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import type { PhotoScore } from '../../src/schemas/photos.ts';
+import type { PhotoScore } from '../../core/schemas/photos.ts';
 
 /** The model's input: a square this many pixels a side, RGB. */
 export const MODEL_INPUT_SIDE = 224;

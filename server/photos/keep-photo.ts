@@ -4,7 +4,7 @@
 // kept for the moderator), and its row stored as an upload of the member's, on no ad yet (the
 // posting and edit routes attach it to the ad). The uploaded file itself is the caller's to
 // delete (read-upload.ts dispose()); nothing of it is kept but what was re-encoded.
-import type { Store } from '../store/store.ts';
+import type { Store } from '../../store/store.ts';
 import type { AppPhotos } from './app-photos.ts';
 import { checkKnownPhoto } from './known-photos.ts';
 import { photoElsewhere } from './photo-duplicates.ts';

@@ -4,10 +4,13 @@
 // within SIMILAR_BITS of one is refused when that one went for one of those two reasons (the same
 // picture re-encoded, resized or slightly cropped still matches), and otherwise marked for the
 // moderator who reviews the ad (`flag`), who decides.
-import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
-import type { BlockedPhoto } from '../store/photos.ts';
-import { hammingDistance } from '../store/photo-hash-index.ts';
-import type { Store } from '../store/store.ts';
+import {
+  MODERATION_REASONS,
+  type ModerationReason,
+} from '../../core/schemas/moderation-reasons.ts';
+import type { BlockedPhoto } from '../../store/photos.ts';
+import { hammingDistance } from '../../store/photo-hash-index.ts';
+import type { Store } from '../../store/store.ts';
 
 export { hammingDistance };
 

@@ -4,7 +4,7 @@
 // was, while its sizes are kept for an appeal). Anyone else, a photo a moderator removed (to anyone
 // but moderators, its member included), and a size it does not have, find nothing alike: an id
 // says nothing about whether it exists.
-import type { Store } from '../store/store.ts';
+import type { Store } from '../../store/store.ts';
 import type { AppPhotos } from './app-photos.ts';
 
 /** Who asks: the signed-in member, if any. */

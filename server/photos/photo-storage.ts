@@ -7,12 +7,12 @@
 // - `folder` (PHOTOS_DIR): files `{dir}/{ab}/{key}.webp`. Several instances need the folder shared.
 // Bytes are put before the row that names them, and deleted after it: what a failure in between
 // leaves, no row names, and deleteOrphans() finds it (server/photos/sweeps.ts, hourly).
-// Keys are the bytes' digests (src/schemas/photos.ts), so a key never changes its bytes.
+// Keys are the bytes' digests (core/schemas/photos.ts), so a key never changes its bytes.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { isPhotoKey } from '../../src/schemas/photos.ts';
-import type { Store } from '../store/store.ts';
+import { isPhotoKey } from '../../core/schemas/photos.ts';
+import type { Store } from '../../store/store.ts';
 
 export interface PhotoStorage {
   readonly kind: 'database' | 'folder';

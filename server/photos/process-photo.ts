@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import phash from 'sharp-phash';
-import type { PhotoScore } from '../../src/schemas/photos.ts';
+import type { PhotoScore } from '../../core/schemas/photos.ts';
 import { scoreExplicitness, type PhotoScorer, type RawPixels } from './explicit-score.ts';
 import {
   MAX_PHOTO_BYTES,
@@ -26,7 +26,7 @@ import {
   MIN_PHOTO_SIDE,
   PHOTO_WIDTHS,
   variantWidthsFor,
-} from '../../src/schemas/photos.ts';
+} from '../../core/schemas/photos.ts';
 
 export interface ProcessedVariant {
   width: number;

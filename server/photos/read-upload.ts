@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { Refusal } from '../refusal.ts';
+import { Refusal } from '../../core/refusal.ts';
 
 export interface UploadedFile {
   /** The form field it came in. */

@@ -14,7 +14,7 @@
 // - from the duplicate index, photos a moderator removed more than 30 days ago (photo-duplicates.ts).
 // Safe with several instances at once: each deletion is of what is still there, and a key's bytes
 // go only when no photo's size uses it, so two sweeps end as one would.
-import type { Store } from '../store/store.ts';
+import type { Store } from '../../store/store.ts';
 import { APPEAL_MONTHS } from '../moderation/statements.ts';
 import { deletePhotos, deleteRemovedPhotoSizes } from './ad-photo-lifecycle.ts';
 import { forgetOldRemovals } from './photo-duplicates.ts';

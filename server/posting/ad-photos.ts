@@ -10,21 +10,21 @@ import {
   photoAltField,
   photoRemoveField,
   type FormPhoto,
-} from '../../src/schemas/ad-form.ts';
+} from '../../core/schemas/ad-form.ts';
 import {
   MAX_PHOTO_BYTES,
   MAX_PHOTOS,
   PHOTO_ALT_MAX,
   PHOTO_WIDTHS,
   type AdPhotoRef,
-} from '../../src/schemas/photos.ts';
+} from '../../core/schemas/photos.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
 import { keepUploadedPhoto } from '../photos/keep-photo.ts';
 import { PhotoProcessingBusy } from '../photos/processing-pool.ts';
 import type { UploadedFile } from '../photos/read-upload.ts';
-import { photoSizeApiPath } from '../../src/paths.ts';
-import type { PhotoRow } from '../store/photos.ts';
-import type { Store } from '../store/store.ts';
+import { photoSizeApiPath } from '../../core/paths.ts';
+import type { PhotoRow } from '../../store/photos.ts';
+import type { Store } from '../../store/store.ts';
 
 const MB = MAX_PHOTO_BYTES / 1024 / 1024;
 

@@ -1,12 +1,12 @@
-// A member_ads row as its member sees it on their account pages (src/schemas/member-ad-view.ts).
-import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
-import type { MemberAdView } from '../../src/schemas/member-ad-view.ts';
-import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
-import type { Seeks } from '../../src/schemas/seeks.ts';
-import type { FormPhoto } from '../../src/schemas/ad-form.ts';
-import { adTextOf, type MemberAdText } from '../store/ad-text.ts';
-import type { MemberAdRow } from '../store/member-ads.ts';
-import type { PhotoRow } from '../store/photos.ts';
+// A member_ads row as its member sees it on their account pages (core/schemas/member-ad-view.ts).
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
+import type { MemberAdView } from '../../core/schemas/member-ad-view.ts';
+import { MODERATION_REASONS } from '../../core/schemas/moderation-reasons.ts';
+import type { Seeks } from '../../core/schemas/seeks.ts';
+import type { FormPhoto } from '../../core/schemas/ad-form.ts';
+import { adTextOf, type MemberAdText } from '../../store/ad-text.ts';
+import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { PhotoRow } from '../../store/photos.ts';
 import { formPhotoOf } from './ad-photos.ts';
 import { canRenew, isExpired } from './lifetime.ts';
 

@@ -2,13 +2,13 @@
 // one mail (member_ads.reminded_at) naming the ad and linking, as full URLs, to the account page
 // where Renew is. Looked for every hour by every instance; however many run it at once, each ad's
 // reminder is sent once.
-import { addDays } from '../../src/days.ts';
-import { formatDate } from '../../src/format.ts';
-import { accountPath, adPath } from '../../src/paths.ts';
-import { REMIND_BEFORE_DAYS } from '../../src/schemas/ad-limits.ts';
+import { addDays } from '../../core/days.ts';
+import { formatDate } from '../../core/format.ts';
+import { accountPath, adPath } from '../../core/paths.ts';
+import { REMIND_BEFORE_DAYS } from '../../core/schemas/ad-limits.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { mail, type MailSite } from '../mail/messages.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../../store/store.ts';
 
 /**
  * Mails the member of each live ad that expires within 3 days of `today` (YYYY-MM-DD, UTC) and

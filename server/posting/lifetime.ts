@@ -1,9 +1,9 @@
 // A member ad's life on the site (docs/product.md section 6): live from its approval for
 // AD_LIVE_DAYS, shown until the day before `expires_on`, renewable from RENEW_BEFORE_DAYS before
-// its expiry until RENEW_AFTER_DAYS after. Days are UTC `YYYY-MM-DD` (src/days.ts).
-import { addDays } from '../../src/days.ts';
-import { AD_LIVE_DAYS, RENEW_AFTER_DAYS, RENEW_BEFORE_DAYS } from '../../src/schemas/ad-limits.ts';
-import type { MemberAdStatus } from '../store/member-ads.ts';
+// its expiry until RENEW_AFTER_DAYS after. Days are UTC `YYYY-MM-DD` (core/days.ts).
+import { addDays } from '../../core/days.ts';
+import { AD_LIVE_DAYS, RENEW_AFTER_DAYS, RENEW_BEFORE_DAYS } from '../../core/schemas/ad-limits.ts';
+import type { MemberAdStatus } from '../../store/member-ads.ts';
 
 /** What an ad's life depends on. */
 export interface AdDays {

@@ -7,19 +7,19 @@
 // instances are taken one after the other and the second counts the first. A change of an ad
 // holds the ad's lock (`ad:{id}`) next, as the moderators' actions do (server/moderation/ads.ts),
 // so the revision it read is the one it changes. Locks are taken account first, then ad.
-import { addDays, utcDay } from '../../src/days.ts';
+import { addDays, utcDay } from '../../core/days.ts';
 import {
   AD_LIVE_DAYS,
   CITY_WINDOW_HOURS,
   MAX_ACTIVE_ADS,
   RENEW_AFTER_DAYS,
   RENEW_BEFORE_DAYS,
-} from '../../src/schemas/ad-limits.ts';
-import { renewBeforeEditing } from '../../src/schemas/member-ad-view.ts';
-import type { AdPhotoRef } from '../../src/schemas/photos.ts';
-import { Refusal } from '../refusal.ts';
-import type { AdContent, MemberAdRow, NewMemberAd } from '../store/member-ads.ts';
-import type { Store } from '../store/store.ts';
+} from '../../core/schemas/ad-limits.ts';
+import { renewBeforeEditing } from '../../core/schemas/member-ad-view.ts';
+import type { AdPhotoRef } from '../../core/schemas/photos.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { AdContent, MemberAdRow, NewMemberAd } from '../../store/member-ads.ts';
+import type { Store } from '../../store/store.ts';
 import { canRenew, expiryFrom, isExpired, isLive } from './lifetime.ts';
 
 export const NOT_VERIFIED =

@@ -4,24 +4,24 @@
 // bytes of the photos it let go, and a publish when a live ad lost a published photo. Each step
 // that says no throws a Refusal carrying the photos to show again (new uploads are kept as the
 // member's, so nothing is uploaded twice). The route reads the post and answers; this is the rest.
-import { hasCity } from '../../src/content/index.ts';
-import { utcDay } from '../../src/days.ts';
+import { hasCity } from '../../core/content/index.ts';
+import { utcDay } from '../../core/days.ts';
 import {
   adTextFields,
   checkAdEdit,
   checkAdForm,
   type AdFormProblems,
   type FormPhoto,
-} from '../../src/schemas/ad-form.ts';
-import type { AdPhotoRef } from '../../src/schemas/photos.ts';
+} from '../../core/schemas/ad-form.ts';
+import type { AdPhotoRef } from '../../core/schemas/photos.ts';
 import type { RateLimits } from '../auth/rate-limits.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
 import { deleteBytesOf } from '../photos/ad-photo-lifecycle.ts';
 import type { UploadedFile } from '../photos/read-upload.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import { fieldsRefusal, Refusal, type RefusalKind } from '../refusal.ts';
-import type { MemberAdRow } from '../store/member-ads.ts';
-import type { Store } from '../store/store.ts';
+import { fieldsRefusal, Refusal, type RefusalKind } from '../../core/refusal.ts';
+import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { Store } from '../../store/store.ts';
 import {
   adPhotosFromPost,
   type AdPhotosOutcome,

@@ -12,10 +12,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useCompiledContentDir } from '../../src/content/index.ts';
-import type { StoreLocation } from '../store/store-location.ts';
+import { useCompiledContentDir } from '../../core/content/index.ts';
+import type { StoreLocation } from '../../store/store-location.ts';
 import { oneRunAtATime, reasonsText, type Publisher, type PublishOutcome } from './publisher.ts';
-import { utcDay } from '../../src/days.ts';
+import { utcDay } from '../../core/days.ts';
 
 export interface BuildPublisherSettings {
   /** The build's output folder: the site is {outDir}/site, the build's steps {outDir}/server. */

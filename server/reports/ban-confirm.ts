@@ -2,9 +2,9 @@
 // member of a group of reports, with what the ban is about and how many reports it closes.
 import type { FormFill } from '../../src/pages/request.ts';
 import type { ReportBanConfirm, ReportGroup } from '../../src/pages/report-view.ts';
-import { idOf } from '../../src/ids.ts';
+import { idOf } from '../../core/ids.ts';
 import { banTargetFrom } from '../moderation/ban-target.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../../store/store.ts';
 
 /**
  * The ban's confirmation: asked for by Ban the account… (`?ban={group}&seen={id}`, the newest

@@ -22,12 +22,12 @@ import {
   HIDE_AFTER_REPORTERS,
   REPORT_REASONS,
   URGENT_REPORT_REASON,
-} from '../../src/schemas/report-reasons.ts';
-import { Refusal } from '../refusal.ts';
-import type { AdCopy, NewReportRow } from '../store/reports.ts';
-import type { Store } from '../store/store.ts';
+} from '../../core/schemas/report-reasons.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { AdCopy, NewReportRow } from '../../store/reports.ts';
+import type { Store } from '../../store/store.ts';
 import { ALREADY_DECIDED, ALREADY_REPORTED, REPORTS_MODERATOR } from './texts.ts';
-import { DAY_MS } from '../../src/days.ts';
+import { DAY_MS } from '../../core/days.ts';
 import { recordHiddenStatement } from '../moderation/statements.ts';
 
 export type { AdCopy };

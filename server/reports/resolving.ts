@@ -10,9 +10,9 @@
 // decision that changes nothing is refused with a thrown Refusal (the unit of work, which wrote
 // nothing, is rolled back). `decideOnReports` is the whole action: the decision, then the photo
 // bytes it freed deleted, the member of a removed ad mailed, the site published when it changed.
-import type { ReportAction, ResolveReportsInput } from '../../src/schemas/report.ts';
+import type { ReportAction, ResolveReportsInput } from '../../core/schemas/report.ts';
 import { adBackAfterReportsMail, adRemovedMail } from '../mail/moderation-messages.ts';
-import { Refusal } from '../refusal.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { banAccount, moderatorNotBanned } from '../moderation/accounts.ts';
 import {
   mailBan,
@@ -25,9 +25,9 @@ import { removeAd, type Moderator, type Why } from '../moderation/ads.ts';
 import { reportSource, type DecisionSource } from '../moderation/statements.ts';
 import { deleteBytesOf } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon } from '../publishing/publisher.ts';
-import type { MemberAdRow } from '../store/member-ads.ts';
-import type { ReportGroupKey, Resolution } from '../store/reports.ts';
-import type { Store } from '../store/store.ts';
+import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { ReportGroupKey, Resolution } from '../../store/reports.ts';
+import type { Store } from '../../store/store.ts';
 import { lockOf, parseGroupKey } from './groups.ts';
 import {
   AD_CHANGED,

@@ -5,18 +5,21 @@
 // ad, the member mailed its statement of reasons (once: one report hides it; never who reported)
 // and the site published. Every refusal is a thrown Refusal; the answers are the route's
 // (server/http/routes/reports.ts).
-import { utcDay } from '../../src/days.ts';
-import { CONVERSATION_REPORT_REASONS, REPORTS_PER_HOUR } from '../../src/schemas/report-reasons.ts';
-import type { ReportInput } from '../../src/schemas/report.ts';
+import { utcDay } from '../../core/days.ts';
+import {
+  CONVERSATION_REPORT_REASONS,
+  REPORTS_PER_HOUR,
+} from '../../core/schemas/report-reasons.ts';
+import type { ReportInput } from '../../core/schemas/report.ts';
 import { secondsToWait, type Limit } from '../auth/rate-limits.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { adHiddenMail } from '../mail/moderation-messages.ts';
 import { statementMail } from '../moderation/statement-links.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import { Refusal } from '../refusal.ts';
-import type { RateLimiter } from '../store/engine.ts';
-import type { StoreHandle } from '../store/store.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { RateLimiter } from '../../store/engine.ts';
+import type { StoreHandle } from '../../store/store.ts';
 import { duplicateRefusal, fileReport, hiddenPublishReason, reporterKeys } from './filing.ts';
 import { findTarget, type FoundTarget, type TargetNamed } from './targets.ts';
 import {

@@ -3,13 +3,13 @@
 // conversation, for its two members only (to anyone else it does not exist). Found, it is both
 // what the report page shows and what the report stores: the ad as the reporter saw it and, for a
 // conversation, its thread as it is now.
-import { findPublishedAd } from '../../src/content/ad-by-id.ts';
+import { findPublishedAd } from '../../core/content/ad-by-id.ts';
 import type { ReportTarget, ThreadLine } from '../../src/pages/report-view.ts';
-import { idOf } from '../../src/ids.ts';
-import { adPath } from '../../src/paths.ts';
-import { adTextOf } from '../store/ad-text.ts';
-import type { MemberAdRow } from '../store/member-ads.ts';
-import type { Store } from '../store/store.ts';
+import { idOf } from '../../core/ids.ts';
+import { adPath } from '../../core/paths.ts';
+import { adTextOf } from '../../store/ad-text.ts';
+import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { Store } from '../../store/store.ts';
 import type { AdCopy, NewReport } from './filing.ts';
 
 /** What a report is about, found for this reporter: the page's view and what is stored. */

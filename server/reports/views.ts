@@ -2,16 +2,13 @@
 // reports grouped by ad and by conversation on /moderate/reports, urgent ones first, each with
 // the ad as its first reporter saw it and as it is now, and the member reported with the scam
 // shield's record of their messages; and the queue's line about them.
-import type {
-  ModerationReportsView,
-  ReportGroup,
-  ReportsSummary,
-} from '../../src/pages/report-view.ts';
-import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
-import { URGENT_REPORT_REASON } from '../../src/schemas/report-reasons.ts';
+import type { ModerationReportsView, ReportGroup } from '../../src/pages/report-view.ts';
+import type { ReportsSummary } from '../../src/pages/moderation-view.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
+import { URGENT_REPORT_REASON } from '../../core/schemas/report-reasons.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
-import type { AdCopy, ReportRow } from '../store/reports.ts';
-import type { Store } from '../store/store.ts';
+import type { AdCopy, ReportRow } from '../../store/reports.ts';
+import type { Store } from '../../store/store.ts';
 import { changedSince } from './filing.ts';
 import { groupKeyOf } from './groups.ts';
 import { memberAdCopy } from './targets.ts';

@@ -5,13 +5,13 @@
 // List-Unsubscribe-Post), the same link in the text. Saved searches are claimed in the database in
 // batches before they are looked at, so several instances (or runs) at once look at each once and
 // send its digest once; the index is asked once per saved search: no long hold of the database.
-import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
-import { adPath, unsubscribePath } from '../../src/paths.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
+import { adPath, unsubscribePath } from '../../core/paths.ts';
 import { UnsearchableWords, type SearchIndex } from '../../search/search-index.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { escapeHtml, type MailSite } from '../mail/messages.ts';
-import type { DueSavedSearch } from '../store/saved-searches.ts';
-import type { Store } from '../store/store.ts';
+import type { DueSavedSearch } from '../../store/saved-searches.ts';
+import type { Store } from '../../store/store.ts';
 import {
   savedFilters,
   savedSearchPath,

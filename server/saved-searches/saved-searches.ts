@@ -9,13 +9,13 @@ import {
   searchFiltersQuery,
   searchUrl,
   type SearchFilters,
-} from '../../src/pages/search/searchQuery.ts';
+} from '../../core/search-query.ts';
 import type { SavedSearchView } from '../../src/pages/account/saved-searches-view.ts';
 import { UnsearchableWords, type SearchIndex } from '../../search/search-index.ts';
-import { Refusal } from '../refusal.ts';
-import type { SavedSearch } from '../store/saved-searches.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { SavedSearch } from '../../store/saved-searches.ts';
 import { DIGEST_ADS_MAX, seenOf } from './seen-ads.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../../store/store.ts';
 
 /** Saved searches a member may keep. */
 export const MAX_SAVED_SEARCHES = 10;

@@ -2,8 +2,8 @@
 // for, and what /unsubscribe/{token} shows of it (src/pages/unsubscribe/): read by the page's
 // server read and by the POST that deletes it (server/http/routes/unsubscribe.ts).
 import type { UnsubscribeView } from '../../src/pages/unsubscribe/unsubscribe-view.ts';
-import type { SavedSearch } from '../store/saved-searches.ts';
-import type { Store } from '../store/store.ts';
+import type { SavedSearch } from '../../store/saved-searches.ts';
+import type { Store } from '../../store/store.ts';
 import { savedSearchView, unsubscribeHash } from './saved-searches.ts';
 
 /** The shape of every token the digest writes (saved-searches.ts): 32 bytes, base64url. */

@@ -1,10 +1,10 @@
 // The sign-up dialog: a modal <dialog> holding the sign-up form. Focus moves into it and stays
 // inside; X and Escape close it; focus returns to the button that opened it; the page behind
 // does not scroll.
-import { utcDay } from '../days.ts';
+import { utcDay } from '../../core/days.ts';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { SignupForm } from '../components/SignupForm.tsx';
-import { latestAdultBirthDate } from '../schemas/signup.ts';
+import { latestAdultBirthDate } from '../../core/schemas/signup.ts';
 import { useSignupForm } from './useSignupForm.ts';
 
 const FOCUSABLE =

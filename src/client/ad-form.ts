@@ -1,9 +1,9 @@
 // The posting form with JavaScript (/post, /account/ads/{id}/edit): the server-rendered form,
-// checked on submit with the schema the server uses (src/schemas/ad-form.ts), each message shown
+// checked on submit with the schema the server uses (core/schemas/ad-form.ts), each message shown
 // beside its field, then sent as JSON without reloading the page; the city suggestions follow the
 // chosen state. Without this script the same form posts as it is and the server answers the page.
-import { accountPath, adCitiesApiPath } from '../paths.ts';
-import { checkAdEdit, checkAdForm, type AdFormProblems } from '../schemas/ad-form.ts';
+import { accountPath, adCitiesApiPath } from '../../core/paths.ts';
+import { checkAdEdit, checkAdForm, type AdFormProblems } from '../../core/schemas/ad-form.ts';
 import { enhancePhotoField } from './photo-field.ts';
 import { sendWithProgress } from './send-with-progress.ts';
 import { uploadProgress } from './upload-progress.ts';

@@ -2,14 +2,14 @@
 // with fetch, with the in-flight button text and the error banners of the dialog. The script
 // takes over the form as the server rendered it, whenever it arrives: what was typed, the focus,
 // a refused post's banner and field messages, and where to go afterwards (the hidden `next`).
-import { homePath, signinApiPath } from '../paths.ts';
-import { utcDay } from '../days.ts';
+import { homePath, signinApiPath } from '../../core/paths.ts';
+import { utcDay } from '../../core/days.ts';
 import { useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { SigninForm, type SigninFormState } from '../components/SigninForm.tsx';
 import { SignupForm, type SignupValues } from '../components/SignupForm.tsx';
-import { latestAdultBirthDate, problemsByField, signinSchema } from '../schemas/signup.ts';
+import { latestAdultBirthDate, problemsByField, signinSchema } from '../../core/schemas/signup.ts';
 import { submitJson } from './submit-json.ts';
 import { useLeaving } from './useLeaving.ts';
 import { useSignupForm } from './useSignupForm.ts';

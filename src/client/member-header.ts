@@ -1,6 +1,6 @@
 // Shows the signed-in member's email and a Sign out button in the header. Pages stay static and
 // cacheable: only visitors with the member hint cookie ask /api/me who they are.
-import { accountPath, meApiPath, messagesPath, signoutApiPath } from '../paths.ts';
+import { accountPath, meApiPath, messagesPath, signoutApiPath } from '../../core/paths.ts';
 
 /** The member hint cookie: set with the session, readable by scripts (the session is not). */
 export const isSignedIn = () => document.cookie.split('; ').includes('lb_member=1');

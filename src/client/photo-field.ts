@@ -7,7 +7,7 @@
 // XMLHttpRequest for its upload progress (send-with-progress.ts). Limits are checked here as a
 // courtesy; the server checks every file again, and only it reads a file's type (from its bytes).
 // Here the list and what it posts; each photo's preview is made in photo-preview.ts.
-import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '../schemas/photos.ts';
+import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '../../core/schemas/photos.ts';
 import {
   hiddenField,
   keptFromAnswer,

@@ -2,8 +2,8 @@
 // number, its alt text field and its buttons (Move up, Move down, Remove). Made from a photo the
 // server rendered, a file just chosen here, or a photo the server kept from a refused post; what
 // the buttons do, and the numbers and labels, are photo-field.ts's.
-import { photoSizeApiPath } from '../paths.ts';
-import { PHOTO_ALT_MAX } from '../schemas/photos.ts';
+import { photoSizeApiPath } from '../../core/paths.ts';
+import { PHOTO_ALT_MAX } from '../../core/schemas/photos.ts';
 import type { KeptPhoto } from './send-with-progress.ts';
 import { sameSiteRedirect } from './submit-json.ts';
 

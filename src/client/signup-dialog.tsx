@@ -1,6 +1,6 @@
 // Opens the sign-up dialog over the current page (loaded on demand with React).
 import { createRoot, type Root } from 'react-dom/client';
-import { signupPath } from '../paths.ts';
+import { signupPath } from '../../core/paths.ts';
 import { SignupDialog } from './SignupDialog.tsx';
 
 let root: Root | undefined;

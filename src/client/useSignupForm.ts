@@ -1,8 +1,8 @@
 // State and submission of the interactive sign-up form (the dialog and the /signup page).
-import { signupApiPath, successPath } from '../paths.ts';
+import { signupApiPath, successPath } from '../../core/paths.ts';
 import { useState, type FormEvent } from 'react';
 import type { SignupFormState, SignupValues } from '../components/SignupForm.tsx';
-import { makeSignupSchema, problemsByField, TERMS_REQUIRED } from '../schemas/signup.ts';
+import { makeSignupSchema, problemsByField, TERMS_REQUIRED } from '../../core/schemas/signup.ts';
 import { submitJson } from './submit-json.ts';
 import { useLeaving } from './useLeaving.ts';
 

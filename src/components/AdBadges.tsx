@@ -1,5 +1,5 @@
-import { SEEKS_LABELS } from '../schemas/seeks.ts';
-import type { CompiledAd } from '../schemas/compiled-content.ts';
+import { SEEKS_LABELS } from '../../core/schemas/seeks.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { Badge } from './Badge.tsx';
 
 /** The Featured / Sample ad markers of an ad and, on cards (`withFacts`), its age and seeks. */

@@ -1,6 +1,6 @@
 import { MemberAction } from './MemberAction.tsx';
-import { adPath } from '../paths.ts';
-import type { CompiledAd } from '../schemas/compiled-content.ts';
+import { adPath } from '../../core/paths.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { AdBadges } from './AdBadges.tsx';
 import { AdCardPicture } from './AdPhotos.tsx';
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { formatDate } from '../format.ts';
-import type { CompiledAd } from '../schemas/compiled-content.ts';
-import { SEEKS_LABELS } from '../schemas/seeks.ts';
+import { formatDate } from '../../core/format.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
+import { SEEKS_LABELS } from '../../core/schemas/seeks.ts';
 import { AdBadges } from './AdBadges.tsx';
 import { AdPagePictures, adPictures, photoAnchor } from './AdPhotos.tsx';
 import { MemberAction, type MemberActionName } from './MemberAction.tsx';

@@ -1,15 +1,15 @@
 import { createElement, type ReactNode } from 'react';
 import { FormStatus } from './Banner.tsx';
 import { PhotoField } from './PhotoField.tsx';
-import type { AdFieldName, FormPhoto } from '../schemas/ad-form.ts';
+import type { AdFieldName, FormPhoto } from '../../core/schemas/ad-form.ts';
 import {
   AD_AGE_MAX,
   AD_AGE_MIN,
   AD_CITY_MAX,
   AD_DESCRIPTION_MAX,
   AD_TITLE_MAX,
-} from '../schemas/ad-limits.ts';
-import { SEEKS_LABELS, type Seeks } from '../schemas/seeks.ts';
+} from '../../core/schemas/ad-limits.ts';
+import { SEEKS_LABELS, type Seeks } from '../../core/schemas/seeks.ts';
 
 /** What the member typed in each field, as text. */
 export type AdFormValues = Record<AdFieldName, string>;

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { CompiledAd } from '../schemas/compiled-content.ts';
-import { photoAlt, photoFilePath, type PhotoVariant } from '../schemas/photos.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
+import { photoAlt, photoFilePath, type PhotoVariant } from '../../core/schemas/photos.ts';
 import { AdPlaceholder } from './AdPlaceholder.tsx';
 
 /**

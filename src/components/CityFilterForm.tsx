@@ -1,6 +1,6 @@
-import { searchPath } from '../paths.ts';
-import { AD_AGE_MAX, AD_AGE_MIN } from '../schemas/ad-limits.ts';
-import { SEEKS_LABELS } from '../schemas/seeks.ts';
+import { searchPath } from '../../core/paths.ts';
+import { AD_AGE_MAX, AD_AGE_MIN } from '../../core/schemas/ad-limits.ts';
+import { SEEKS_LABELS } from '../../core/schemas/seeks.ts';
 
 /**
  * A city page's small filter form (docs/product.md section 9): words, who is sought and an age range,

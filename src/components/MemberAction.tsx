@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { newMessagePath, postPath, signupPath } from '../paths.ts';
+import { newMessagePath, postPath, signupPath } from '../../core/paths.ts';
 
 export type MemberActionName =
   'join' | 'post' | 'get-started' | 'reply' | 'view-photos' | 'message';

@@ -1,4 +1,4 @@
-import { formatNumber } from '../format.ts';
+import { formatNumber } from '../../core/format.ts';
 import { FormStatus } from './Banner.tsx';
 
 /**

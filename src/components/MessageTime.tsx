@@ -1,5 +1,5 @@
 // When a message was sent, in a <time> element (UTC, as every time on the site).
-import { formatMoment } from '../format.ts';
+import { formatMoment } from '../../core/format.ts';
 
 export function MessageTime({ at, className }: { at: string; className?: string }) {
   return (

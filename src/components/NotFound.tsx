@@ -1,4 +1,4 @@
-import { homePath } from '../paths.ts';
+import { homePath } from '../../core/paths.ts';
 
 /** A not-found screen: the generic one, or the specific State / City / Ad not found. */
 export function NotFound({

@@ -5,14 +5,14 @@ import {
   photoAltField,
   photoRemoveField,
   type FormPhoto,
-} from '../schemas/ad-form.ts';
+} from '../../core/schemas/ad-form.ts';
 import {
   MAX_PHOTO_BYTES,
   MAX_PHOTO_PIXELS,
   MAX_PHOTOS,
   PHOTO_ALT_MAX,
   photoAlt,
-} from '../schemas/photos.ts';
+} from '../../core/schemas/photos.ts';
 
 export interface PhotoFieldProps {
   /** Photos kept (the ad's, or uploads kept from a refused post), in order. */

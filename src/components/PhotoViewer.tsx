@@ -1,4 +1,4 @@
-import type { CompiledAd } from '../schemas/compiled-content.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { adPictures, photoAnchor, PictureImg } from './AdPhotos.tsx';
 
 /**

@@ -3,7 +3,7 @@ import { MemberAction } from './MemberAction.tsx';
 import { AccountForm, AccountSubmit, accountFormOf, EMAIL_FIELD } from './AccountForm.tsx';
 import type { AccountFormState } from './AccountForm.tsx';
 import { FormField } from './FormField.tsx';
-import { forgotPath, signinApiPath, signupThenPath } from '../paths.ts';
+import { forgotPath, signinApiPath, signupThenPath } from '../../core/paths.ts';
 
 export interface SigninValues {
   email: string;

@@ -1,6 +1,6 @@
 import type { ChangeEvent, FormEvent } from 'react';
-import { legalPath, signinThenPath, signupApiPath } from '../paths.ts';
-import { PASSWORD_MIN } from '../schemas/password-length.ts';
+import { legalPath, signinThenPath, signupApiPath } from '../../core/paths.ts';
+import { PASSWORD_MIN } from '../../core/schemas/password-length.ts';
 import { AccountForm, AccountSubmit, accountFormOf, EMAIL_FIELD } from './AccountForm.tsx';
 import type { AccountFormState } from './AccountForm.tsx';
 import { FormField } from './FormField.tsx';

@@ -2,8 +2,8 @@
 // restricted and for how long, the rule with its clause link, the facts, what prompted it, whether
 // it was automatic, and where its appeal stands. On /account, the decision's page and, for
 // moderators, beside an appeal (src/pages/statement-view.ts).
-import { formatDate, formatMoment } from '../format.ts';
-import { decisionPagePath } from '../paths.ts';
+import { formatDate, formatMoment } from '../../core/format.ts';
+import { decisionPagePath } from '../../core/paths.ts';
 import type { AppealState, StatementView } from '../pages/statement-view.ts';
 
 export function StatementOfReasons({

@@ -4,9 +4,9 @@
 // never import the server.
 // Nothing here ever holds another member's email address (docs/product.md section 7): the other side
 // is named by their role in the conversation.
-import { conversationPath } from '../paths.ts';
+import { conversationPath } from '../../core/paths.ts';
 import type { FraudNoticeAction } from './fraud-notice.ts';
-import type { CompiledAd } from '../schemas/compiled-content.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 
 /** Who the other side of a conversation is, as the member sees them. */
 export type OtherSide = 'poster' | 'replier' | 'deleted';

@@ -2,10 +2,9 @@
 // from the database by server/moderation/queue-view.ts and log-view.ts (for each page's
 // server-read.ts), shown by src/pages/moderate/ and src/pages/moderation-log/. Types only: pages
 // never import the server.
-import type { CompiledAd } from '../schemas/compiled-content.ts';
-import type { LogAction } from '../schemas/moderation-log.ts';
-import type { ScamFamily } from '../policy/scam-signals.ts';
-import type { ReportsSummary } from './report-view.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
+import type { LogAction } from '../../core/schemas/moderation-log.ts';
+import type { ScamFamily } from '../../core/policy/scam-signals.ts';
 
 export type { LogAction };
 
@@ -210,3 +209,13 @@ export interface ModerationLogView {
 /** Ads shown in the queue at once, and log entries a page. */
 export const QUEUE_SHOWN = 20;
 export const LOG_PAGE_SIZE = 50;
+
+/** The /moderate queue's line about reports: open ones and ads hidden by them. */
+export interface ReportsSummary {
+  open: number;
+  hiddenAds: number;
+  /** Of the hidden ads, those reported as possibly involving someone under 18. */
+  urgentAds: number;
+  /** Ads reported so that were not hidden (their reporters' such reports were dismissed). */
+  urgentOnSite: number;
+}

@@ -12,8 +12,8 @@ import {
   getSite,
   getState,
   getStates,
-} from '../content/index.ts';
-import type { RouteParams } from '../route.ts';
+} from '../../core/content/index.ts';
+import type { RouteParams } from '../../core/route.ts';
 
 export interface PrerenderGroup {
   /** Identifies the group from build to build: `site`, `state:Vermont`, `city:Vermont|Burlington`. */
@@ -33,7 +33,7 @@ export interface PrerenderGroup {
   files?(): Iterable<GroupFile>;
 }
 
-/** A file of a group that is not a page: its URL path (src/paths.ts outputFileForPath) and text. */
+/** A file of a group that is not a page: its URL path (core/paths.ts outputFileForPath) and text. */
 export interface GroupFile {
   path: string;
   text(): string;

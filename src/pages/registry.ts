@@ -10,12 +10,12 @@
 // signed-in member, the query, a refused form's message and values, and what the server read for
 // the page (`request.read`: the folder's server-read.ts, which the server finds the same way,
 // by folder, in server/http/pages.ts; this registry never loads it, so pages never load the server).
-// A page whose data says `access: 'members'` (renderer/page-shell.ts) is only rendered for a
+// A page whose data says `access: 'members'` (src/renderer/page-shell.ts) is only rendered for a
 // signed-in member; anyone else is sent to /signin?next=… and back. Its data hook still copes
 // without a request (prerendering).
 import type { ComponentType } from 'react';
-import type { PageShell } from '../../renderer/page-shell.ts';
-import type { Route, RouteParams, VikeRouteFunction } from '../route.ts';
+import type { PageShell } from '../renderer/page-shell.ts';
+import type { Route, RouteParams, VikeRouteFunction } from '../../core/route.ts';
 import type { PrerenderUrls } from './prerender-groups.ts';
 import type { PageRequest } from './request.ts';
 

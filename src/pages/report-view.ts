@@ -1,9 +1,9 @@
 // What the server hands the report pages (/report, /moderate/reports) in their request: read from
 // the store and the published content by server/reports/, shown by src/pages/report/
 // and src/pages/moderate-reports/. Types only: pages never import the server.
-import type { CompiledAd } from '../schemas/compiled-content.ts';
-import type { ReportReason } from '../schemas/report-reasons.ts';
-import type { AdKind, HiddenWhy, ThreadLine } from '../schemas/report-records.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
+import type { ReportReason } from '../../core/schemas/report-reasons.ts';
+import type { AdKind, HiddenWhy, ThreadLine } from '../../core/schemas/report-records.ts';
 import type { BanTarget, ScamRecordView } from './moderation-view.ts';
 
 export type { AdKind, HiddenWhy, ThreadLine };
@@ -86,14 +86,4 @@ export interface ModerationReportsView {
   notice?: string;
   /** Asked for with Ban the account…, or shown again when the ban's form was refused. */
   banConfirm?: ReportBanConfirm;
-}
-
-/** The /moderate queue's line about reports: open ones and ads hidden by them. */
-export interface ReportsSummary {
-  open: number;
-  hiddenAds: number;
-  /** Of the hidden ads, those reported as possibly involving someone under 18. */
-  urgentAds: number;
-  /** Ads reported so that were not hidden (their reporters' such reports were dismissed). */
-  urgentOnSite: number;
 }

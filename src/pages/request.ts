@@ -4,7 +4,7 @@
 // server-read.ts gives it). The server (server/http/pages.ts) builds it and hands it to the page's data
 // hook as `request`, beside `routeParams` (on the dev server too: server/dev/); prerendered pages
 // get none. Pages read only this: they never import the server (nor their own server-read.ts).
-import type { FormPhoto } from '../schemas/ad-form.ts';
+import type { FormPhoto } from '../../core/schemas/ad-form.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {

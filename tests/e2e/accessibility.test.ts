@@ -3,7 +3,7 @@
 // landmarks, labels).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { adPath, cityPath, guidePath, statePath } from '../../src/paths.ts';
+import { adPath, cityPath, guidePath, statePath } from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { baseUrl, builtAds, builtContent, launchChromium } from './support.ts';

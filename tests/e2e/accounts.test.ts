@@ -2,7 +2,7 @@
 // messages, sign-up, sign-in, the header, sign-out, and /signup without JavaScript.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { adPath, cityPath } from '../../src/paths.ts';
+import { adPath, cityPath } from '../../core/paths.ts';
 import {
   gotoEnhanced,
   shownText,

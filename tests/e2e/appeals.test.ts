@@ -7,7 +7,7 @@
 // axe-core, as screenshots for a person to look at.
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { adPath } from '../../src/paths.ts';
+import { adPath } from '../../core/paths.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { filesStamp, PROJECT_SOURCES } from '../../pipeline/fingerprint.mjs';
-import { adPath, cityPath } from '../../src/paths.ts';
+import { adPath, cityPath } from '../../core/paths.ts';
 import {
   heading,
   signUpWithApi,

@@ -4,7 +4,7 @@
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
-import { adPath, cityFeedPath, cityPath, guidePath, statePath } from '../../src/paths.ts';
+import { adPath, cityFeedPath, cityPath, guidePath, statePath } from '../../core/paths.ts';
 import { startDevServer, type DevServer } from './dev-server-process.ts';
 import { builtAds, builtContent, canonicalOf, fetchPage, metaContent, titleOf } from './support.ts';
 

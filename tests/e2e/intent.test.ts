@@ -5,7 +5,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
-import { adPath, newMessagePath } from '../../src/paths.ts';
+import { adPath, newMessagePath } from '../../core/paths.ts';
 import { waitForEnhanced } from '../helpers/browser-waits.ts';
 import { mailTo, PASSWORD, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkPath } from '../helpers/mail.ts';

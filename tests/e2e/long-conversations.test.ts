@@ -4,7 +4,7 @@
 // message. Screenshots of the newest and an older page at 390 and 1280 px, and axe-core on them.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { conversationPath } from '../../src/paths.ts';
+import { conversationPath } from '../../core/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { signUpAndVerify } from '../helpers/e2e-members.ts';
 import { addMessage } from '../helpers/member-data.ts';

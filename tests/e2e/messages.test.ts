@@ -6,7 +6,7 @@
 // of the inbox and a conversation at 390 and 1280 px, and axe-core on both.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { conversationPath, messagesPath, newMessagePath } from '../../src/paths.ts';
+import { conversationPath, messagesPath, newMessagePath } from '../../core/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { heading, mailTo, signUpAndVerify as signUpAndVerifyOn } from '../helpers/e2e-members.ts';
 import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';

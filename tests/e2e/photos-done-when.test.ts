@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { adPath } from '../../src/paths.ts';
+import { adPath } from '../../core/paths.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { exifTagsOf, phoneJpeg, privateTagsIn, redCornerOf } from '../helpers/photo-fixtures.ts';
 import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';

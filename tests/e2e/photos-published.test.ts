@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { keepUploadedPhoto } from '../../server/photos/keep-photo.ts';
 import { openPhotoStorage } from '../../server/photos/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
-import { adPath, cityPath } from '../../src/paths.ts';
+import { adPath, cityPath } from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { insertMemberAd } from '../helpers/member-ads.ts';
 import { lookAtWidths, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { cityPath, newMessagePath } from '../../src/paths.ts';
+import { cityPath, newMessagePath } from '../../core/paths.ts';
 import {
   gotoEnhanced,
   shownText,

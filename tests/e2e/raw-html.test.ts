@@ -1,6 +1,6 @@
 // The production build fetched without JavaScript: prerendered texts, head metadata, statuses.
 import { describe, expect, test } from 'vitest';
-import { adPath, cityPath, statePath } from '../../src/paths.ts';
+import { adPath, cityPath, statePath } from '../../core/paths.ts';
 import {
   builtAds,
   baseUrl,

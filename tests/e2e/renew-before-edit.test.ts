@@ -4,7 +4,7 @@
 // review. Screenshots of the page at 390 and 1280 px, and axe-core on it.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { editAdPath } from '../../src/paths.ts';
+import { editAdPath } from '../../core/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpWithApi, uniqueEmail, verifyFromMail } from '../helpers/e2e-members.ts';
 import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';

@@ -11,8 +11,8 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
-import { adPath } from '../../src/paths.ts';
-import type { CompiledAd } from '../../src/schemas/compiled-content.ts';
+import { adPath } from '../../core/paths.ts';
+import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, moderatorContext } from '../helpers/e2e-members.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';

@@ -4,8 +4,8 @@
 // report with the sender's record. The sender never sees the warning. Then axe-core on the page.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { SCAM_WARNINGS } from '../../src/policy/index.ts';
-import { conversationPath } from '../../src/paths.ts';
+import { SCAM_WARNINGS } from '../../core/policy/index.ts';
+import { conversationPath } from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { CompiledAd } from '../../src/content/index.ts';
+import type { CompiledAd } from '../../core/content/index.ts';
 import { formOf } from '../helpers/pages.ts';
 import { baseUrl, builtAds, fetchPage, launchChromium, metaContent, textOf } from './support.ts';
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import { findChromium } from '../../scripts/chromium.mjs';
-import type { CompiledAd, CompiledContent } from '../../src/schemas/compiled-content.ts';
+import type { CompiledAd, CompiledContent } from '../../core/schemas/compiled-content.ts';
 import { decodeEntities } from '../helpers/html-text.ts';
 export { decodeEntities, textOf } from '../helpers/html-text.ts';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types.
 import { ensurePostgres, freePort, startThrowawayPostgres } from '../../scripts/postgres.mjs';
-import { adPath } from '../../src/paths.ts';
+import { adPath } from '../../core/paths.ts';
 import { linkToken, mailsTo } from '../helpers/mail.ts';
 import { validAd } from '../helpers/posting.ts';
 import { TEST_PASSWORD_HASH_COST } from '../helpers/password-cost.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type AppOptions } from '../../server/http/app.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
-import type { StoreHandle } from '../../server/store/store.ts';
+import type { StoreHandle } from '../../store/store.ts';
 import type { Mailer } from '../../server/mail/mailer.ts';
 import { TEST_MAIL_SITE, testMailer } from './mail.ts';
 import { openTestStore, type TestSql, type TestStore } from './test-store.ts';

@@ -7,7 +7,7 @@ import { dirname, join, normalize } from 'node:path';
 import ts from 'typescript';
 
 export interface SourceFile {
-  /** Relative to the project: `server/store/store.ts`. */
+  /** Relative to the project: `store/store.ts`. */
   path: string;
   text: string;
 }
@@ -24,11 +24,12 @@ export interface ImportEdge {
 
 /** The folders the product's code lives in (not tests, benchmarks or content). */
 export const PRODUCT_FOLDERS = [
-  'server',
-  'src',
-  'pipeline',
+  'core',
+  'store',
   'search',
-  'renderer',
+  'pipeline',
+  'src',
+  'server',
   'scripts',
 ] as const;
 const CODE = /\.(ts|tsx|mts|mjs)$/;
@@ -116,9 +117,18 @@ function resolveSpecifier(from: string, specifier: string, known: Set<string>): 
 
 /** Groups of files that import each other when they are loaded (static imports of values). */
 export function runtimeCycles(files: readonly SourceFile[]): string[][] {
+  return cyclesOf(files, (edge) => !edge.typeOnly && !edge.lazy);
+}
+
+/** Groups of files that import each other in any way: types and lazy imports too. */
+export function importCycles(files: readonly SourceFile[]): string[][] {
+  return cyclesOf(files, () => true);
+}
+
+function cyclesOf(files: readonly SourceFile[], counts: (edge: ImportEdge) => boolean): string[][] {
   const next = new Map<string, string[]>();
   for (const edge of importEdges(files)) {
-    if (edge.typeOnly || edge.lazy || !edge.to.includes('/')) continue;
+    if (!counts(edge) || !edge.to.includes('/')) continue;
     next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
   }
   // Tarjan's strongly connected components: each of more than one file is a cycle.
@@ -158,7 +168,7 @@ export function runtimeCycles(files: readonly SourceFile[]): string[][] {
 /** The database drivers: only the store and the search index speak to a database. */
 export const DRIVERS = ['better-sqlite3', 'pg', 'kysely'] as const;
 /** Where a driver may be imported: the store, and the search index (search/). */
-export const DRIVER_PLACES = ['server/store/', 'search/'];
+export const DRIVER_PLACES = ['store/', 'search/'];
 
 export function driverImportsOutside(
   files: readonly SourceFile[],
@@ -170,10 +180,48 @@ export function driverImportsOutside(
     .map((edge) => `${edge.from} imports ${edge.to}`);
 }
 
-/** The store returns rows: it never imports a page or a page's types. */
-export function storeImportsOfPages(files: readonly SourceFile[]): string[] {
+/**
+ * Which top-level folders each may import (types included): the kernel nothing of ours; the store
+ * and the web (src/) only the kernel; search the kernel; the build (pipeline/) all of those; the
+ * server everything below it. scripts/ (commands, run by hand or by npm) may import anything.
+ */
+export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  store: ['core'],
+  src: ['core'],
+  search: ['core'],
+  pipeline: ['core', 'store', 'search', 'src'],
+  server: ['core', 'store', 'search', 'pipeline', 'src'],
+};
+
+const topFolder = (path: string) => path.split('/')[0]!;
+/** A product file, as importEdges resolves one (a package is a bare name). */
+const PRODUCT_FILE = /\.(ts|tsx|mts|mjs)$/;
+
+/** Imports from one top-level folder into another that the table does not allow. */
+export function importsAgainstDirection(
+  files: readonly SourceFile[],
+  allowed: Readonly<Record<string, readonly string[]>> = ALLOWED_IMPORTS,
+): string[] {
   return importEdges(files)
-    .filter((edge) => edge.from.startsWith('server/store/') && edge.to.startsWith('src/pages/'))
+    .filter((edge) => PRODUCT_FILE.test(edge.to))
+    .filter((edge) => {
+      const from = topFolder(edge.from);
+      const to = topFolder(edge.to);
+      return from !== to && allowed[from] !== undefined && !allowed[from].includes(to);
+    })
+    .map((edge) => `${edge.from} imports ${edge.to}`);
+}
+
+/** The HTTP layer: routes, forms, middleware, the app; the server's other folders are its domain. */
+export const HTTP_LAYER = 'server/http/';
+
+/** Server modules outside the HTTP layer (its domain) that import it, types included. */
+export function domainImportsOfHttp(files: readonly SourceFile[]): string[] {
+  const outsideTheDomain = [HTTP_LAYER, 'server/dev/', 'server/index.ts'];
+  return importEdges(files)
+    .filter((edge) => edge.from.startsWith('server/') && edge.to.startsWith(HTTP_LAYER))
+    .filter((edge) => !outsideTheDomain.some((place) => edge.from.startsWith(place)))
     .map((edge) => `${edge.from} imports ${edge.to}`);
 }
 
@@ -190,13 +238,13 @@ export function filesOverLines(files: readonly SourceFile[], max = MAX_FILE_LINE
 }
 
 /** The one file that writes the API's URLs; everything else builds them with its functions. */
-export const URL_SHAPES_FILE = 'src/paths.ts';
+export const URL_SHAPES_FILE = 'core/paths.ts';
 
 /** A path of the API at the start of a string or template part, or after a space or quote. */
 const API_URL = /(?:^|[\s"'(=])\/api(?:[/?#]|$)/;
 
 /**
- * Every URL of the API written as a literal outside src/paths.ts (`file:line text`): strings,
+ * Every URL of the API written as a literal outside core/paths.ts (`file:line text`): strings,
  * template parts and JSX text, not comments, which may name the endpoints they describe.
  */
 export function apiLiteralsOutsidePaths(files: readonly SourceFile[]): string[] {

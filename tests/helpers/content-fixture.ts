@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { AD_COLUMNS } from '../../src/schemas/ad.ts';
+import { AD_COLUMNS } from '../../core/schemas/ad.ts';
 
 export const REAL_CONTENT_DIR = fileURLToPath(new URL('../../content', import.meta.url));
 

@@ -4,7 +4,7 @@
 import { mkdirSync, watch } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { Store } from '../../server/store/store.ts';
+import type { Store } from '../../store/store.ts';
 import { makeModerator } from '../../server/moderation/moderator-command.ts';
 import { gotoEnhanced } from './browser-waits.ts';
 import { linkToken, mailsTo, type ReadMail } from './mail.ts';

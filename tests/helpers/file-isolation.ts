@@ -6,7 +6,7 @@
 // timers.
 import { join } from 'node:path';
 import { afterAll, vi } from 'vitest';
-import { useCompiledContentDir } from '../../src/content/index.ts';
+import { useCompiledContentDir } from '../../core/content/index.ts';
 
 const environment = { ...process.env };
 

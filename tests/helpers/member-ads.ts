@@ -1,9 +1,9 @@
 // Member ads put in the test's store through its parts, as the posting and moderation routes
 // write them: for the tests of publishing and search, on either engine.
 import { expect } from 'vitest';
-import type { StoreHandle } from '../../server/store/store.ts';
-import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
-import type { Seeks } from '../../src/schemas/seeks.ts';
+import type { StoreHandle } from '../../store/store.ts';
+import { MODERATION_REASONS } from '../../core/schemas/moderation-reasons.ts';
+import type { Seeks } from '../../core/schemas/seeks.ts';
 import type { TestSql } from './test-store.ts';
 import { accountInStore } from './store-accounts.ts';
 

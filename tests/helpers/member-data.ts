@@ -2,8 +2,8 @@
 // store's parts (migration 5), as the messages and reports code stores them, so the data file and
 // the account deletion can be tested apart from those routes. Written through the test's store
 // (either engine), or an end-to-end server's; rows counted with raw SQL (`countRows`).
-import type { ReportReason } from '../../src/schemas/report-reasons.ts';
-import type { ThreadLine } from '../../src/schemas/report-records.ts';
+import type { ReportReason } from '../../core/schemas/report-reasons.ts';
+import type { ThreadLine } from '../../core/schemas/report-records.ts';
 import type { TestApp } from './api.ts';
 
 type Parts = Pick<TestApp, 'store'>;

@@ -1,7 +1,7 @@
 // Message tests: live member ads of a given member posted and approved through the store,
 // starting conversations and replying as a browser without JavaScript would (or JSON), and the
 // rows read back from the store, on either engine (t.sql).
-import { MODERATION_REASONS } from '../../src/schemas/moderation-reasons.ts';
+import { MODERATION_REASONS } from '../../core/schemas/moderation-reasons.ts';
 import type { TestApp, TestAppOptions } from './api.ts';
 import { dayFromToday, submit, type TestMember } from './posting.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';

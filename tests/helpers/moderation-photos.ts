@@ -10,8 +10,8 @@ import type { AppPhotos } from '../../server/photos/app-photos.ts';
 import { keepUploadedPhoto, type KeptPhoto } from '../../server/photos/keep-photo.ts';
 import { openPhotoStorage } from '../../server/photos/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
-import type { Store } from '../../server/store/store.ts';
-import { DEFAULT_EXPLICIT_THRESHOLD, type AdPhotoRef } from '../../src/schemas/photos.ts';
+import type { Store } from '../../store/store.ts';
+import { DEFAULT_EXPLICIT_THRESHOLD, type AdPhotoRef } from '../../core/schemas/photos.ts';
 import type { TestSql } from './test-store.ts';
 
 /** One worker process for the file's tests, closed after them (pass it as `photoProcessing`). */

@@ -3,7 +3,7 @@
 // small DOM reading the tests do (heading, banner, a form by its action, a link by its text),
 // so that they check what a person reads rather than the markup's class names.
 import { compileContent } from '../../pipeline/compile/compile.ts';
-import { useContent } from '../../src/content/index.ts';
+import { useContent } from '../../core/content/index.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { makeTestApp, type TestApp, type TestAppOptions } from './api.ts';
 import { makeContentFixture } from './content-fixture.ts';

@@ -3,8 +3,11 @@
 // (moveAd), and the member_ads rows read back from the store (`t.sql`, on either engine).
 import { expect } from 'vitest';
 import { deleteAccount } from '../../server/accounts/delete-account.ts';
-import type { AdContent } from '../../server/store/member-ads.ts';
-import { MODERATION_REASONS, type ModerationReason } from '../../src/schemas/moderation-reasons.ts';
+import type { AdContent } from '../../store/member-ads.ts';
+import {
+  MODERATION_REASONS,
+  type ModerationReason,
+} from '../../core/schemas/moderation-reasons.ts';
 import {
   cookieHeader,
   FORM_TYPE,

@@ -2,7 +2,7 @@
 // as the site's pages and the routes that look an ad up by id (reports, replies) find them.
 import { afterAll, beforeAll } from 'vitest';
 import { collectAds, compileContent } from '../../pipeline/compile/compile.ts';
-import { useContent } from '../../src/content/index.ts';
+import { useContent } from '../../core/content/index.ts';
 import { makeTestApp, type TestApp, type TestAppOptions } from './api.ts';
 import { makeContentFixture, writeFixtureFile } from './content-fixture.ts';
 

@@ -3,7 +3,7 @@
 // X-Forwarded-For names the client), live member ads and conversations written through the store
 // as the other routes write them, and the rows the reports wrote, read back (`t.sql`: either
 // engine).
-import { adIdsForCity } from '../../src/content/index.ts';
+import { adIdsForCity } from '../../core/content/index.ts';
 import {
   cookieHeader,
   FORM_TYPE,

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
 import { MEMBER_ADS_FOLDER, readMemberAds } from '../../pipeline/compile/database-ad-source.ts';
-import { useCompiledContentDir, type CompiledAd } from '../../src/content/index.ts';
-import { AD_COLUMNS } from '../../src/schemas/ad.ts';
+import { useCompiledContentDir, type CompiledAd } from '../../core/content/index.ts';
+import { AD_COLUMNS } from '../../core/schemas/ad.ts';
 import { makeTestApp, type TestApp } from './api.ts';
 import { makeContentFixture, writeFixtureFile } from './content-fixture.ts';
 

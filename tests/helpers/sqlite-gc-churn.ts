@@ -10,7 +10,7 @@
 // Prints `{thread}: churned N queries` from each thread.
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
-import { openSqliteStore } from '../../server/store/open-store.ts';
+import { openSqliteStore } from '../../store/open-store.ts';
 
 const ACCOUNTS = 300;
 const READS = 10;

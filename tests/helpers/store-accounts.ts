@@ -1,7 +1,7 @@
 // A member's account made straight through the store's accounts part, for the tests that need an
 // account and not its sign-up (sign-up has tests of its own): a placeholder for the password hash
 // (nobody signs in with it), an adult's date of birth, verified unless told otherwise.
-import type { Store } from '../../server/store/store.ts';
+import type { Store } from '../../store/store.ts';
 
 export interface StoreAccountOptions {
   /** When it was made (and verified); now unless told. */

@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import type { StoreEngine } from '../../server/store/engine.ts';
-import { openPostgresEngine } from '../../server/store/postgres-engine.ts';
-import { openSqliteEngine } from '../../server/store/sqlite-engine.ts';
-import { storeOn, type StoreHandle } from '../../server/store/store.ts';
-import type { Tables } from '../../server/store/tables.ts';
+import type { StoreEngine } from '../../store/engine.ts';
+import { openPostgresEngine } from '../../store/postgres-engine.ts';
+import { openSqliteEngine } from '../../store/sqlite-engine.ts';
+import { storeOn, type StoreHandle } from '../../store/store.ts';
+import type { Tables } from '../../store/tables.ts';
 
 export interface TestSql {
   all<T = Record<string, unknown>>(text: string, ...params: unknown[]): Promise<T[]>;

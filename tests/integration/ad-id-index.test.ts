@@ -1,5 +1,5 @@
 // The id index the content step writes (.content/ads/ids.idx, pipeline/compile/ad-id-index.ts),
-// as the server reads it (src/content/ad-by-id.ts): every published ad found by id, and nothing
+// as the server reads it (core/content/ad-by-id.ts): every published ad found by id, and nothing
 // else; kept right by the incremental compile as ads are added and removed and a state loses its
 // last ad; made from the state files of a compile that came before it; and, read while a publish
 // replaces the files, never another ad's line.
@@ -9,15 +9,15 @@ import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
-import { findPublishedAd } from '../../src/content/ad-by-id.ts';
-import { adIdIndexFile, stateIdsFile } from '../../src/content/ad-id-index-file.ts';
+import { findPublishedAd } from '../../core/content/ad-by-id.ts';
+import { adIdIndexFile, stateIdsFile } from '../../core/content/ad-id-index-file.ts';
 import {
   adIdsForCity,
   getAd,
   getAdCounts,
   useCompiledContentDir,
   type CompiledAd,
-} from '../../src/content/index.ts';
+} from '../../core/content/index.ts';
 import {
   makeContentFixture,
   removeFixtureFile,

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
-import { findPublishedAd } from '../../src/content/ad-by-id.ts';
+import { findPublishedAd } from '../../core/content/ad-by-id.ts';
 import {
   adIdsForCity,
   getAd,
   getAdCounts,
   useCompiledContentDir,
-} from '../../src/content/index.ts';
+} from '../../core/content/index.ts';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
 
 const BUILD_DATE = '2026-11-22';

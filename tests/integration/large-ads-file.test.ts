@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateBenchAds, readWeightedCities } from '../../bench/ads.ts';
 import type { GeneratedAd } from '../../bench/generate-ads.ts';
 import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
-import { AD_COLUMNS } from '../../src/schemas/ad.ts';
-import type { AdsIndex } from '../../src/schemas/compiled-content.ts';
+import { AD_COLUMNS } from '../../core/schemas/ad.ts';
+import type { AdsIndex } from '../../core/schemas/compiled-content.ts';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
 
 const root = join(import.meta.dirname, '..', '..');

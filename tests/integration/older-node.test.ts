@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isSupportedNode, pinnedNodeVersion } from '../../scripts/node-runtime.mjs';
+import { isSupportedNode, pinnedNodeVersion } from '../../core/node-runtime.mjs';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -39,7 +39,7 @@ describe.skipIf(!older)(`on an older Node (${older?.path ?? 'none on this machin
   it("npm install's postinstall fetches the pinned Node from the npm registry and links it for npm's scripts", () => {
     // A project of its own: the pinned version and the two scripts, nothing fetched yet.
     const project = join(dir, 'project');
-    for (const file of ['.node-version', 'scripts/node-runtime.mjs', 'scripts/postinstall.mjs'])
+    for (const file of ['.node-version', 'core/node-runtime.mjs', 'scripts/postinstall.mjs'])
       cpSync(join(root, file), join(project, file));
     const install = run(['scripts/postinstall.mjs'], project);
     const pinned = pinnedNodeVersion();

@@ -21,7 +21,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/http/app.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
-import { adPath, cityPath, outputFileForPath, statePath } from '../../src/paths.ts';
+import { adPath, cityPath, outputFileForPath, statePath } from '../../core/paths.ts';
 import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';
 import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';

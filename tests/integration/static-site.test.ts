@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/http/app.ts';
-import { openSqliteStore } from '../../server/store/open-store.ts';
-import type { StoreHandle } from '../../server/store/store.ts';
+import { openSqliteStore } from '../../store/open-store.ts';
+import type { StoreHandle } from '../../store/store.ts';
 import { testMailer } from '../helpers/mail.ts';
 
 let root: string;

@@ -1,6 +1,6 @@
 // Where sign-in may send the browser afterwards: a path of this site, never another site.
 import { describe, expect, test } from 'vitest';
-import { localPath } from '../../src/local-path.ts';
+import { localPath } from '../../core/local-path.ts';
 
 describe('localPath', () => {
   test.each([

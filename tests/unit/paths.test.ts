@@ -6,7 +6,7 @@ import {
   outputFileForPath,
   routes,
   statePath,
-} from '../../src/paths.ts';
+} from '../../core/paths.ts';
 
 describe('paths', () => {
   test('use the full names, URL-encoded, as docs/product.md shows them', () => {

@@ -5,15 +5,14 @@
 // Which page that is, and which fields are shown again, the endpoint declared
 // (server/http/forms/form-endpoint.ts). The one refusal path: a refusal thrown anywhere in a request
 // reaches it through the app's error handler (server/http/app.ts), and this file's table is the only
-// place a refusal's kind (server/refusal.ts) becomes an HTTP status.
+// place a refusal's kind (core/refusal.ts) becomes an HTTP status.
 import type { Context } from 'hono';
 import type { FormFill } from '../../../src/pages/request.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { OnRequestPages } from '../pages.ts';
-import { FIX_FIELDS, type Refusal, type RefusalKind } from '../../refusal.ts';
+import type { RefusalStatus } from '../page-read.ts';
+import { FIX_FIELDS, type Refusal, type RefusalKind } from '../../../core/refusal.ts';
 import { isFormSubmission } from './submission.ts';
-
-export type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 503;
 
 /** Each kind of refusal's HTTP status: the one table. */
 export const REFUSAL_STATUS = {

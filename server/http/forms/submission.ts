@@ -1,9 +1,11 @@
 // Reading what a form or a script sent: a form post (pages without JavaScript) or JSON (the
 // page scripts), into one shape every route reads.
 import type { Context } from 'hono';
-import { Refusal } from '../../refusal.ts';
+import { Refusal } from '../../../core/refusal.ts';
 
-export type Submission = { kind: 'json' | 'form'; fields: Record<string, unknown> };
+import type { Submission } from '../../../core/submission.ts';
+
+export type { Submission };
 
 export const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 

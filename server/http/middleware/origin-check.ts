@@ -2,8 +2,8 @@
 // origin on a cross-site POST. Scripts that send no Origin and no Sec-Fetch-Site are let through.
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { forwardedProto, type ProxyTrust } from '../client-address.ts';
-import { Refusal } from '../../refusal.ts';
+import { forwardedProto, type ProxyTrust } from '../../auth/client-address.ts';
+import { Refusal } from '../../../core/refusal.ts';
 import { type AnswerRefusal } from '../forms/refusal.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -3,7 +3,7 @@
 // anything that sets a cookie.
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { isHttps, type ProxyTrust } from '../client-address.ts';
+import { isHttps, type ProxyTrust } from '../../auth/client-address.ts';
 
 /** One year. Sent only over HTTPS (browsers ignore it over http anyway). */
 export const HSTS = 'max-age=31536000';

@@ -2,23 +2,23 @@
 // (scripts, the sign-up dialog) or a form post (pages without JavaScript); every JSON failure is
 // `{ error }` with a 4xx status (or 503 while password hashing is at capacity), and every refused
 // form post gets its form page back with the message. What signing up and signing in check is
-// server/accounts/sign-up.ts and sign-in.ts; the session and its cookies, server/auth/member-session.ts.
+// server/accounts/sign-up.ts and sign-in.ts; the session and its cookies, server/http/middleware/member-session.ts.
 import { Hono } from 'hono';
-import { localPath } from '../../../src/local-path.ts';
-import { apiRoutes, homePath, routes, successPath } from '../../../src/paths.ts';
+import { localPath } from '../../../core/local-path.ts';
+import { apiRoutes, homePath, routes, successPath } from '../../../core/paths.ts';
 import type { EmailLinks } from '../../accounts/email-links.ts';
 import { signIns } from '../../accounts/sign-in.ts';
 import { signUps } from '../../accounts/sign-up.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
-import { memberSessions } from '../../auth/member-session.ts';
+import { memberSessions } from '../middleware/member-session.ts';
 import type { PasswordHasher } from '../../auth/passwords.ts';
 import type { RateLimits } from '../../auth/rate-limits.ts';
-import type { ProxyTrust } from '../client-address.ts';
+import type { ProxyTrust } from '../../auth/client-address.ts';
 import type { FormBody, FormEndpoint } from '../forms/form-endpoint.ts';
 import { FORM_TYPES, mediaTypeOf, textOf, type Submission } from '../forms/submission.ts';
 import { usePost } from '../forms/unknown-endpoint.ts';
-import { NOT_SIGNED_IN } from '../../refusal.ts';
-import type { Store } from '../../store/store.ts';
+import { NOT_SIGNED_IN } from '../../../core/refusal.ts';
+import type { Store } from '../../../store/store.ts';
 
 export interface AccountsOptions {
   store: Store;

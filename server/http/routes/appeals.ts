@@ -8,8 +8,8 @@
 // banned member cannot sign in); to anyone else the decision does not exist (404). The moderators'
 // endpoint is an unknown API path to anyone else. What is checked is server/moderation/appeals.ts.
 import { Hono } from 'hono';
-import { appealSchema, decideAppealSchema } from '../../../src/schemas/appeal.ts';
-import { apiRoutes, decisionPagePath, moderateAppealsPath, routes } from '../../../src/paths.ts';
+import { appealSchema, decideAppealSchema } from '../../../core/schemas/appeal.ts';
+import { apiRoutes, decisionPagePath, moderateAppealsPath, routes } from '../../../core/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import type { ModerationDeps } from '../../moderation/actions.ts';
 import {
@@ -21,7 +21,7 @@ import {
 import { namedId } from '../../moderation/named-id.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { textOf } from '../forms/submission.ts';
-import { Refusal } from '../../refusal.ts';
+import { Refusal } from '../../../core/refusal.ts';
 
 export interface AppealOptions extends ModerationDeps {
   form: FormEndpoint;

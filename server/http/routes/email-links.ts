@@ -10,7 +10,7 @@
 //
 // What each does, and the links themselves, is server/accounts/email-links.ts.
 import { Hono } from 'hono';
-import { localPath } from '../../../src/local-path.ts';
+import { localPath } from '../../../core/local-path.ts';
 import {
   apiRoutes,
   accountPath,
@@ -18,7 +18,7 @@ import {
   resetPath,
   routes,
   signinPath,
-} from '../../../src/paths.ts';
+} from '../../../core/paths.ts';
 import {
   emailLinkActions,
   FORGOT_ANSWER,
@@ -28,16 +28,16 @@ import {
   type VerifyOutcome,
 } from '../../accounts/email-links.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
-import { memberSessions } from '../../auth/member-session.ts';
+import { memberSessions } from '../middleware/member-session.ts';
 import type { PasswordHasher } from '../../auth/passwords.ts';
 import type { RateLimits } from '../../auth/rate-limits.ts';
-import { clientAddress, rateLimitKey, type ProxyTrust } from '../client-address.ts';
+import { clientAddress, rateLimitKey, type ProxyTrust } from '../../auth/client-address.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { outcomePages, type OutcomePage } from '../forms/outcome-page.ts';
 import { statusOf } from '../forms/refusal.ts';
 import { textOf } from '../forms/submission.ts';
 import { usePost } from '../forms/unknown-endpoint.ts';
-import type { Store } from '../../store/store.ts';
+import type { Store } from '../../../store/store.ts';
 import type { OnRequestPages } from '../pages.ts';
 
 export interface EmailLinkOptions {

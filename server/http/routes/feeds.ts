@@ -9,11 +9,11 @@
 // (src/pages/city/+prerenderUrls.ts).
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
-import type { FeedSite } from '../../../src/feeds/ad-feed.ts';
+import type { FeedSite } from '../../../core/feeds/ad-feed.ts';
 import type { SearchIndex } from '../../../search/search-index.ts';
 import { statusOf } from '../forms/refusal.ts';
 import { isNotModified } from '../http-conditional.ts';
-import type { Refusal } from '../../refusal.ts';
+import type { Refusal } from '../../../core/refusal.ts';
 import { searchFeeds, type SearchFeed } from '../../../search/search-feeds.ts';
 import { ATOM_TYPE } from '../static-site.ts';
 import { chooseEncoding, MIN_COMPRESSED_SIZE, type Encoding } from '../static-compression.ts';

@@ -17,7 +17,7 @@
 //   /account/delete?done=1, which says the account is gone.
 //
 // A refused form post gets the /account/delete page again with the message; JSON gets `{ error }`.
-// The workflow is server/accounts/delete-my-account.ts; the cookies, server/auth/member-session.ts.
+// The workflow is server/accounts/delete-my-account.ts; the cookies, server/http/middleware/member-session.ts.
 import { Hono } from 'hono';
 import {
   apiRoutes,
@@ -25,14 +25,14 @@ import {
   deleteAccountPath,
   routes,
   signinThenPath,
-} from '../../../src/paths.ts';
+} from '../../../core/paths.ts';
 import { memberDataDownload } from '../../accounts/data-file.ts';
 import { deleteMyAccount } from '../../accounts/delete-my-account.ts';
 import type { AppEnv } from '../app-env.ts';
-import { memberSessions } from '../../auth/member-session.ts';
+import { memberSessions } from '../middleware/member-session.ts';
 import type { PasswordHasher } from '../../auth/passwords.ts';
 import type { RateLimits } from '../../auth/rate-limits.ts';
-import type { ProxyTrust } from '../client-address.ts';
+import type { ProxyTrust } from '../../auth/client-address.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { isFormSubmission } from '../forms/submission.ts';
 import { usePost } from '../forms/unknown-endpoint.ts';
@@ -40,8 +40,8 @@ import type { Mailer } from '../../mail/mailer.ts';
 import type { MailSite } from '../../mail/messages.ts';
 import type { AppPhotos } from '../../photos/app-photos.ts';
 import type { Publisher } from '../../publishing/publisher.ts';
-import { NOT_SIGNED_IN } from '../../refusal.ts';
-import type { Store } from '../../store/store.ts';
+import { NOT_SIGNED_IN } from '../../../core/refusal.ts';
+import type { Store } from '../../../store/store.ts';
 
 export interface MemberDataOptions {
   store: Store;

@@ -21,8 +21,8 @@
 // what was typed; JSON gets `{ error }`. Nothing here ever shows or sends the other side's email.
 // Writing needs a verified email, as posting does; reading does not.
 import { Hono } from 'hono';
-import { idOf } from '../../../src/ids.ts';
-import { apiRoutes, conversationPath, newMessagePath, routes } from '../../../src/paths.ts';
+import { idOf } from '../../../core/ids.ts';
+import { apiRoutes, conversationPath, newMessagePath, routes } from '../../../core/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { textOf } from '../forms/submission.ts';
@@ -31,7 +31,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import type { MailSite } from '../../mail/messages.ts';
 import type { MessageLimit } from '../../messages/limits.ts';
 import { messaging } from '../../messages/messaging.ts';
-import type { Store } from '../../store/store.ts';
+import type { Store } from '../../../store/store.ts';
 
 /** Largest request body the message endpoints read: 2,000 characters of 4-byte UTF-8, form-encoded. */
 export const MESSAGES_MAX_BODY_BYTES = 32 * 1024;

@@ -1,6 +1,6 @@
 // Moderation (docs/product.md section 6), for moderators only: the actions, as API endpoints that
 // take JSON or a plain form post (the queue and the log are read beside their pages:
-// src/pages/moderate/server-read.ts, src/pages/moderation-log/server-read.ts):
+// server/http/page-reads/moderate.ts, server/http/page-reads/moderation-log.ts):
 //
 //   POST /api/moderate/ads/{id}/approve   {revision}                 an ad in review, or an edit
 //   POST /api/moderate/ads/{id}/reject    {revision, reason, note?}  the same, refused
@@ -24,8 +24,8 @@ import {
   approveAdSchema,
   banAccountSchema,
   rejectAdSchema,
-} from '../../../src/schemas/moderation.ts';
-import { apiRoutes, moderatePath, routes } from '../../../src/paths.ts';
+} from '../../../core/schemas/moderation.ts';
+import { apiRoutes, moderatePath, routes } from '../../../core/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { noSuchAccount } from '../../moderation/accounts.ts';
 import {
@@ -42,9 +42,9 @@ import { namedId } from '../../moderation/named-id.ts';
 import { noSuchPhoto } from '../../moderation/photos.ts';
 import { dismissRepeatedMessage, REPEATED_FLAG_GONE } from '../../moderation/scam-records.ts';
 import { chooseBlurAll, revealPhoto } from '../../moderation/photo-shield.ts';
-import { Refusal } from '../../refusal.ts';
+import { Refusal } from '../../../core/refusal.ts';
 import { type FormEndpoint } from '../forms/form-endpoint.ts';
-import { parseFields } from '../../refusal.ts';
+import { parseFields } from '../../../core/refusal.ts';
 import { textOf } from '../forms/submission.ts';
 
 export interface ModerationOptions extends ModerationDeps {

@@ -8,13 +8,13 @@
 // - GET /api/photos/{id}/blurred: the blurred rendering of a photo the moderation queue keeps out
 //   of sight until the moderator chooses to see it (server/photos/blurred-photo.ts), to moderators.
 import { Hono } from 'hono';
-import { apiRoutes } from '../../../src/paths.ts';
+import { apiRoutes } from '../../../core/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
 import type { AppPhotos } from '../../photos/app-photos.ts';
 import { blurredPhotoFor } from '../../photos/blurred-photo.ts';
 import { photoBytesFor } from '../../photos/photo-for-viewer.ts';
-import type { Store } from '../../store/store.ts';
+import type { Store } from '../../../store/store.ts';
 
 export interface PhotoRouteOptions {
   store: Store;

@@ -19,17 +19,17 @@
 // photos) is streamed to temporary files, up to six photos, and they are deleted after the answer.
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { getState } from '../../../src/content/index.ts';
-import { idOf } from '../../../src/ids.ts';
+import { getState } from '../../../core/content/index.ts';
+import { idOf } from '../../../core/ids.ts';
 import {
   apiRoutes,
   accountPath,
   editAdPath,
   postInReviewPath,
   routes,
-} from '../../../src/paths.ts';
-import { AD_EDIT_FIELDS, AD_FORM_FIELDS } from '../../../src/schemas/ad-form.ts';
-import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '../../../src/schemas/photos.ts';
+} from '../../../core/paths.ts';
+import { AD_EDIT_FIELDS, AD_FORM_FIELDS } from '../../../core/schemas/ad-form.ts';
+import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '../../../core/schemas/photos.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { readBody, type FormBody, type FormEndpoint } from '../forms/form-endpoint.ts';
 import { isFormSubmission, keptValues, mediaTypeOf } from '../forms/submission.ts';
@@ -46,7 +46,7 @@ import {
 } from '../../posting/post-ad.ts';
 import { scanAdForPosting, type AdScanner } from '../../posting/policy.ts';
 import type { Publisher } from '../../publishing/publisher.ts';
-import type { Store } from '../../store/store.ts';
+import type { Store } from '../../../store/store.ts';
 import type { RateLimits } from '../../auth/rate-limits.ts';
 import type { AppPhotos } from '../../photos/app-photos.ts';
 import { readUpload } from '../../photos/read-upload.ts';

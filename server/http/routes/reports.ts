@@ -19,14 +19,14 @@
 // Refused form posts get the form again with the message. The rules and texts are
 // server/reports/'s.
 import { Hono } from 'hono';
-import { apiRoutes, moderateReportsPath, routes } from '../../../src/paths.ts';
-import { REPORT_NOTE_MAX } from '../../../src/schemas/report-reasons.ts';
-import { reportSchema, resolveReportsSchema } from '../../../src/schemas/report.ts';
+import { apiRoutes, moderateReportsPath, routes } from '../../../core/paths.ts';
+import { REPORT_NOTE_MAX } from '../../../core/schemas/report-reasons.ts';
+import { reportSchema, resolveReportsSchema } from '../../../core/schemas/report.ts';
 import type { Limit } from '../../auth/rate-limits.ts';
 import type { AppEnv } from '../app-env.ts';
-import { clientAddress, rateLimitKey, type ProxyTrust } from '../client-address.ts';
+import { clientAddress, rateLimitKey, type ProxyTrust } from '../../auth/client-address.ts';
 import { type FormEndpoint } from '../forms/form-endpoint.ts';
-import { parseFields } from '../../refusal.ts';
+import { parseFields } from '../../../core/refusal.ts';
 import { textOf } from '../forms/submission.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { MailSite } from '../../mail/messages.ts';
@@ -34,7 +34,7 @@ import type { Publisher } from '../../publishing/publisher.ts';
 import { decideOnReports } from '../../reports/resolving.ts';
 import { reportSending, reportTarget, sendReport, targetNamed } from '../../reports/sending.ts';
 import type { AppPhotos } from '../../photos/app-photos.ts';
-import type { StoreHandle } from '../../store/store.ts';
+import type { StoreHandle } from '../../../store/store.ts';
 
 export interface ReportOptions {
   /** The store; its rate limiters count every instance's reports together. */

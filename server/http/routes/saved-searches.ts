@@ -6,15 +6,15 @@
 // - POST /api/saved-searches/{id}/delete: the member's own only (else 404). 303 to
 //   /account?done=search-deleted, or 200 `{ id, deleted: true }`.
 import { Hono } from 'hono';
-import { idOf } from '../../../src/ids.ts';
-import { accountPath, apiRoutes, routes, searchPath } from '../../../src/paths.ts';
+import { idOf } from '../../../core/ids.ts';
+import { accountPath, apiRoutes, routes, searchPath } from '../../../core/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { deleteSavedSearch, saveSearch } from '../../saved-searches/saved-searches.ts';
 import type { SearchIndex } from '../../../search/search-index.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { textOf } from '../forms/submission.ts';
 import { usePost } from '../forms/unknown-endpoint.ts';
-import type { Store } from '../../store/store.ts';
+import type { Store } from '../../../store/store.ts';
 
 export interface SavedSearchOptions {
   store: Store;

@@ -14,7 +14,7 @@
 // The token is in the path: these pages send no Referer (Referrer-Policy: no-referrer), are never
 // cached, and are noindex (X-Robots-Tag and meta robots).
 import { Hono, type MiddlewareHandler } from 'hono';
-import { routes } from '../../../src/paths.ts';
+import { routes } from '../../../core/paths.ts';
 import {
   UNSUBSCRIBE_GONE,
   unsubscribe,
@@ -22,7 +22,7 @@ import {
 } from '../../saved-searches/unsubscribe-links.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { OnRequestPages } from '../pages.ts';
-import type { Store } from '../../store/store.ts';
+import type { Store } from '../../../store/store.ts';
 
 /**
  * The headers of every answer under /unsubscribe/. Mounted before the security headers, which

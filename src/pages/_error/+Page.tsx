@@ -1,7 +1,7 @@
 // https://vike.dev/error-page
 import { NotFound } from '../../components/NotFound.tsx';
-import { homePath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { homePath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -1,6 +1,6 @@
 // The error page: the not-found screens (generic or State / City / Ad not found) and the
 // screen for an unexpected rendering failure.
-import { pageShell } from '../../../renderer/shell.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import { NOT_FOUND, notFoundKindOf, type NotFoundKind } from './not-found.ts';
 
 export interface ErrorPageInput {

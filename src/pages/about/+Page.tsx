@@ -3,8 +3,8 @@ import { MemberAction } from '../../components/MemberAction.tsx';
 import { CardGrid } from '../../components/CardGrid.tsx';
 import { PageSection } from '../../components/PageSection.tsx';
 import { Prose } from '../../components/Prose.tsx';
-import { guidePath, homePath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { guidePath, homePath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

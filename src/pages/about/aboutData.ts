@@ -1,6 +1,6 @@
-import { getGuides, getPage } from '../../content/index.ts';
-import { aboutPath } from '../../paths.ts';
-import { pageShell, withBrand } from '../../../renderer/shell.ts';
+import { getGuides, getPage } from '../../../core/content/index.ts';
+import { aboutPath } from '../../../core/paths.ts';
+import { pageShell, withBrand } from '../../renderer/shell.ts';
 
 export function aboutData() {
   const page = getPage('about');

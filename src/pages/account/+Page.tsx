@@ -6,8 +6,8 @@ import {
   messagesPath,
   signinThenPath,
   verifyResendApiPath,
-} from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+} from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { MyAds } from './MyAds.tsx';
 import { MyData } from './MyData.tsx';

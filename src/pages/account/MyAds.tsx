@@ -1,5 +1,5 @@
 import { Banner } from '../../components/Banner.tsx';
-import { formatDate } from '../../format.ts';
+import { formatDate } from '../../../core/format.ts';
 import {
   adPath,
   decisionPagePath,
@@ -7,9 +7,9 @@ import {
   editAdPath,
   postPath,
   renewAdApiPath,
-} from '../../paths.ts';
-import type { MemberAdShownStatus, MemberAdView } from '../../schemas/member-ad-view.ts';
-import { SEEKS_LABELS } from '../../schemas/seeks.ts';
+} from '../../../core/paths.ts';
+import type { MemberAdShownStatus, MemberAdView } from '../../../core/schemas/member-ad-view.ts';
+import { SEEKS_LABELS } from '../../../core/schemas/seeks.ts';
 
 const STATUS_LABELS: Record<MemberAdShownStatus, string> = {
   review: 'In review',

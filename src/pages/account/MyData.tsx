@@ -1,4 +1,4 @@
-import { accountDataApiPath, deleteAccountPath } from '../../paths.ts';
+import { accountDataApiPath, deleteAccountPath } from '../../../core/paths.ts';
 
 /** On /account: the member's own data, a copy of it, and deleting the account. Plain links. */
 export function MyData() {

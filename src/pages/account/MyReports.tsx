@@ -1,6 +1,6 @@
 // /account's reports the member sent (docs/product.md section 8, issue 30): what became of each
 // (open, action taken, no action), never who anyone is or what exactly was done.
-import { formatDate } from '../../format.ts';
+import { formatDate } from '../../../core/format.ts';
 import type { MyReportView } from './account-view.ts';
 
 const STATE_LABELS: Record<MyReportView['state'], string> = {

@@ -1,5 +1,5 @@
 import { Banner } from '../../components/Banner.tsx';
-import { deleteSavedSearchApiPath } from '../../paths.ts';
+import { deleteSavedSearchApiPath } from '../../../core/paths.ts';
 import { SAVED_SEARCHES_ANCHOR, type SavedSearchView } from './saved-searches-view.ts';
 
 /** On /account: the member's saved searches, each with a link to it and Delete (a plain form). */

@@ -2,7 +2,7 @@
 // server/accounts/account-view.ts): the member's own ads, saved searches, the decisions about them
 // (statements of reasons, with where their appeals stand) and the reports they sent. Types only:
 // pages never import the server.
-import type { MemberAdView } from '../../schemas/member-ad-view.ts';
+import type { MemberAdView } from '../../../core/schemas/member-ad-view.ts';
 import type { StatementView } from '../statement-view.ts';
 import type { SavedSearchView } from './saved-searches-view.ts';
 

@@ -1,5 +1,5 @@
 // What the server hands /account about the member's saved searches (src/pages/request.ts), and
-// the id of their list (their forms post to src/paths.ts's endpoints). Types only: pages never
+// the id of their list (their forms post to core/paths.ts's endpoints). Types only: pages never
 // import the server.
 
 /** The id of /account's list of saved searches (the unsubscribe pages link to it). */

@@ -2,8 +2,8 @@
 import { AdDetail } from '../../components/AdDetail.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { PhotoViewer } from '../../components/PhotoViewer.tsx';
-import { cityPath, homePath, reportAdPath, statePath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { cityPath, homePath, reportAdPath, statePath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -1,7 +1,7 @@
 import { render } from 'vike/abort';
-import { getAd, getCity, getSite, getState } from '../../content/index.ts';
-import { adPath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getAd, getCity, getSite, getState } from '../../../core/content/index.ts';
+import { adPath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import { NOT_FOUND } from '../_error/not-found.ts';
 
 /** The first 150 characters of the description, on one line (the ad page's meta description). */

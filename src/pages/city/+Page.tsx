@@ -4,9 +4,9 @@ import { AdCard } from '../../components/AdCard.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { CityFilterForm } from '../../components/CityFilterForm.tsx';
 import { FeedLink } from '../../components/FeedLink.tsx';
-import { plural } from '../../format.ts';
-import { cityPath, homePath, statePath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { plural } from '../../../core/format.ts';
+import { cityPath, homePath, statePath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

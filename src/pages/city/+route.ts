@@ -1,5 +1,5 @@
 // https://vike.dev/route
-import { routes } from '../../paths.ts';
-import { vikeRoute } from '../../route.ts';
+import { routes } from '../../../core/paths.ts';
+import { vikeRoute } from '../../../core/route.ts';
 
 export default vikeRoute(routes.city);

@@ -1,8 +1,8 @@
 import { render } from 'vike/abort';
-import { adCount, adsForCity, getCity, getState } from '../../content/index.ts';
-import { cityFeedTitle } from '../../feeds/ad-feed.ts';
-import { ADS_PER_PAGE, cityFeedPath, cityPath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { adCount, adsForCity, getCity, getState } from '../../../core/content/index.ts';
+import { cityFeedTitle } from '../../../core/feeds/ad-feed.ts';
+import { ADS_PER_PAGE, cityFeedPath, cityPath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import { NOT_FOUND } from '../_error/not-found.ts';
 
 /** Pages of a city's list: at least one, even when the city has no ads yet. */

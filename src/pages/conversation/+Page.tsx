@@ -12,7 +12,7 @@ import {
   messagesPath,
   replyApiPath,
   reportConversationPath,
-} from '../../paths.ts';
+} from '../../../core/paths.ts';
 import {
   CLOSED_TEXTS,
   conversationPagePath,
@@ -20,7 +20,7 @@ import {
   type ConversationView,
   type ThreadMessage,
 } from '../messages-view.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { FraudNotice } from './FraudNotice.tsx';
 import { ScamWarning } from './ScamWarning.tsx';

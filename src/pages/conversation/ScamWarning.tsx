@@ -1,4 +1,4 @@
-import { guidePath, reportConversationPath, reportsApiPath } from '../../paths.ts';
+import { guidePath, reportConversationPath, reportsApiPath } from '../../../core/paths.ts';
 
 /** The guide a scam warning leads to. */
 export const SCAM_GUIDE_SLUG = 'recognising-scams';

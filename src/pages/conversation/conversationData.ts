@@ -1,7 +1,7 @@
-import { getSite } from '../../content/index.ts';
-import { conversationPath } from '../../paths.ts';
-import { MESSAGE_MAX_CHARS } from '../../schemas/message.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { conversationPath } from '../../../core/paths.ts';
+import { MESSAGE_MAX_CHARS } from '../../../core/schemas/message.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { ConversationPageView } from '../messages-view.ts';
 import type { DataContext } from '../registry.ts';
 

@@ -1,9 +1,9 @@
 // https://vike.dev/Page
 import { Banner, FormStatus } from '../../components/Banner.tsx';
 import { StatementOfReasons } from '../../components/StatementOfReasons.tsx';
-import { accountPath } from '../../paths.ts';
-import { APPEAL_TEXT_MAX } from '../../schemas/appeal.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { accountPath } from '../../../core/paths.ts';
+import { APPEAL_TEXT_MAX } from '../../../core/schemas/appeal.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

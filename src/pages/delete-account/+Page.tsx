@@ -10,8 +10,8 @@ import {
   deleteAccountApiPath,
   homePath,
   legalPath,
-} from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+} from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -1,6 +1,6 @@
-import { getSite } from '../../content/index.ts';
-import { deleteAccountPath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { deleteAccountPath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 
 /**

@@ -4,16 +4,16 @@ import { ButtonLink, SubmitButton } from '../../components/Button.tsx';
 import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdForm } from '../../components/AdForm.tsx';
 import { Banner } from '../../components/Banner.tsx';
-import { formatDate } from '../../format.ts';
+import { formatDate } from '../../../core/format.ts';
 import {
   accountPath,
   decisionPagePath,
   editAdApiPath,
   postPath,
   renewAdApiPath,
-} from '../../paths.ts';
-import { renewBeforeEditing, type MemberAdView } from '../../schemas/member-ad-view.ts';
-import { useData } from '../../../renderer/useData.ts';
+} from '../../../core/paths.ts';
+import { renewBeforeEditing, type MemberAdView } from '../../../core/schemas/member-ad-view.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

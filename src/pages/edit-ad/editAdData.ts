@@ -1,8 +1,8 @@
-import { getSite, getStates } from '../../content/index.ts';
-import { accountPath, editAdPath } from '../../paths.ts';
+import { getSite, getStates } from '../../../core/content/index.ts';
+import { accountPath, editAdPath } from '../../../core/paths.ts';
 import type { AdFormValues } from '../../components/AdForm.tsx';
-import { pageShell } from '../../../renderer/shell.ts';
-import type { MemberAdView } from '../../schemas/member-ad-view.ts';
+import { pageShell } from '../../renderer/shell.ts';
+import type { MemberAdView } from '../../../core/schemas/member-ad-view.ts';
 import type { DataContext } from '../registry.ts';
 
 /**

@@ -1,8 +1,8 @@
 // https://vike.dev/Page
 import { Banner, FormStatus } from '../../components/Banner.tsx';
 import { FormField } from '../../components/FormField.tsx';
-import { forgotApiPath, signinPath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { forgotApiPath, signinPath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { FORGOT_SENT } from './forgotData.ts';
 

@@ -1,6 +1,6 @@
-import { getSite } from '../../content/index.ts';
-import { forgotPath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { forgotPath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 
 /** What /forgot says after every request, whether or not the address has an account. */

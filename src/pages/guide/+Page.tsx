@@ -1,8 +1,8 @@
 // https://vike.dev/Page
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { Prose } from '../../components/Prose.tsx';
-import { aboutPath, guidePath, homePath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { aboutPath, guidePath, homePath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -1,5 +1,5 @@
 // The pages this folder prerenders (src/pages/prerender-groups.ts): every guide of content/guides/.
-import { getGuides } from '../../content/index.ts';
+import { getGuides } from '../../../core/content/index.ts';
 import { siteGroup, type PrerenderUrls } from '../prerender-groups.ts';
 
 export const prerenderUrls: PrerenderUrls = () => [

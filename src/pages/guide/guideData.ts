@@ -1,7 +1,7 @@
 import { render } from 'vike/abort';
-import { getGuide, getGuides } from '../../content/index.ts';
-import { guidePath } from '../../paths.ts';
-import { pageShell, withBrand } from '../../../renderer/shell.ts';
+import { getGuide, getGuides } from '../../../core/content/index.ts';
+import { guidePath } from '../../../core/paths.ts';
+import { pageShell, withBrand } from '../../renderer/shell.ts';
 import { NOT_FOUND } from '../_error/not-found.ts';
 
 export function guideData(slug: string) {

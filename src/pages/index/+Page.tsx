@@ -2,9 +2,9 @@
 import { MemberAction } from '../../components/MemberAction.tsx';
 import { CardGrid } from '../../components/CardGrid.tsx';
 import { PageSection } from '../../components/PageSection.tsx';
-import { formatNumber, plural } from '../../format.ts';
-import { cityPath, statePath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { formatNumber, plural } from '../../../core/format.ts';
+import { cityPath, statePath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -1,6 +1,6 @@
-import { adCount, getCounts, getSite, getStates } from '../../content/index.ts';
-import { homePath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { adCount, getCounts, getSite, getStates } from '../../../core/content/index.ts';
+import { homePath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 
 export function landingData() {
   const site = getSite();

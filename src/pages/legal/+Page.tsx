@@ -1,7 +1,7 @@
 // https://vike.dev/Page
 import { Prose } from '../../components/Prose.tsx';
-import { formatDate } from '../../format.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { formatDate } from '../../../core/format.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -1,7 +1,7 @@
 import { render } from 'vike/abort';
-import { getPage } from '../../content/index.ts';
-import { legalPath } from '../../paths.ts';
-import { pageShell, withBrand } from '../../../renderer/shell.ts';
+import { getPage } from '../../../core/content/index.ts';
+import { legalPath } from '../../../core/paths.ts';
+import { pageShell, withBrand } from '../../renderer/shell.ts';
 import { NOT_FOUND } from '../_error/not-found.ts';
 
 export const LEGAL_SLUGS = ['terms', 'privacy'] as const;

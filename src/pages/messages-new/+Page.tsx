@@ -6,9 +6,15 @@ import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdBadges } from '../../components/AdBadges.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { MessageForm } from '../../components/MessageForm.tsx';
-import { accountPath, adPath, homePath, messagesApiPath, messagesPath } from '../../paths.ts';
-import type { CompiledAd } from '../../schemas/compiled-content.ts';
-import { useData } from '../../../renderer/useData.ts';
+import {
+  accountPath,
+  adPath,
+  homePath,
+  messagesApiPath,
+  messagesPath,
+} from '../../../core/paths.ts';
+import type { CompiledAd } from '../../../core/schemas/compiled-content.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

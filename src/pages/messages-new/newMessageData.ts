@@ -1,8 +1,8 @@
-import { findPublishedAd } from '../../content/ad-by-id.ts';
-import { getSite } from '../../content/index.ts';
-import { MESSAGE_MAX_CHARS } from '../../schemas/message.ts';
-import { routes } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { findPublishedAd } from '../../../core/content/ad-by-id.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { MESSAGE_MAX_CHARS } from '../../../core/schemas/message.ts';
+import { routes } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { NewMessageTarget, NewMessageView } from '../messages-view.ts';
 import type { DataContext } from '../registry.ts';
 

@@ -1,11 +1,11 @@
 // https://vike.dev/Page
 import { BrowseAdsButton } from '../../components/BrowseAdsButton.tsx';
 import { MessageTime } from '../../components/MessageTime.tsx';
-import { plural } from '../../format.ts';
-import { conversationPath } from '../../paths.ts';
+import { plural } from '../../../core/format.ts';
+import { conversationPath } from '../../../core/paths.ts';
 import { FRAUD_NOTICE_TITLES } from '../fraud-notice.ts';
 import type { InboxEntry } from '../messages-view.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 const OTHER_LABELS: Record<InboxEntry['other'], string> = {

@@ -1,6 +1,6 @@
-import { getSite } from '../../content/index.ts';
-import { messagesPath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { messagesPath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { InboxView } from '../messages-view.ts';
 import type { DataContext } from '../registry.ts';
 

@@ -1,10 +1,10 @@
 // https://vike.dev/Page
-import { decideAppealApiPath } from '../../paths.ts';
+import { decideAppealApiPath } from '../../../core/paths.ts';
 import { Banner } from '../../components/Banner.tsx';
 import { StatementOfReasons } from '../../components/StatementOfReasons.tsx';
-import { formatMoment, plural } from '../../format.ts';
-import { APPEAL_REPLY_MAX } from '../../schemas/appeal.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { formatMoment, plural } from '../../../core/format.ts';
+import { APPEAL_REPLY_MAX } from '../../../core/schemas/appeal.ts';
+import { useData } from '../../renderer/useData.ts';
 import { ModerationHeader, ActionNotice, QUEUE_AND_LOG } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';
 import type { AppealItem } from './appeals-view.ts';

@@ -1,8 +1,8 @@
 // https://vike.dev/Page
 import { Banner } from '../../components/Banner.tsx';
-import { plural } from '../../format.ts';
-import { moderateReportsApiPath, moderateReportsPath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { plural } from '../../../core/format.ts';
+import { moderateReportsApiPath, moderateReportsPath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import { BanConfirm } from '../moderate/BanConfirm.tsx';
 import { ModerationHeader, ActionNotice, QUEUE_AND_LOG } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';

@@ -1,13 +1,13 @@
 import { AdDetail } from '../../components/AdDetail.tsx';
-import { formatDate, formatMoment, plural } from '../../format.ts';
-import { moderateReportsApiPath, moderateReportsPath } from '../../paths.ts';
-import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
+import { formatDate, formatMoment, plural } from '../../../core/format.ts';
+import { moderateReportsApiPath, moderateReportsPath } from '../../../core/paths.ts';
+import type { ModerationReason } from '../../../core/schemas/moderation-reasons.ts';
 import {
   DOUBTED_AFTER_DISMISSED,
   DOUBTED_WITHIN_DAYS,
   REPORT_REASONS,
   URGENT_REPORT_REASON,
-} from '../../schemas/report-reasons.ts';
+} from '../../../core/schemas/report-reasons.ts';
 import { ReasonFields } from '../moderate/ReasonFields.tsx';
 import { ScamRecord } from '../moderate/ScamRecord.tsx';
 import type { ReportEntry, ReportGroup } from '../report-view.ts';

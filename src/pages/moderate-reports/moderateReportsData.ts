@@ -1,8 +1,11 @@
-import { getSite } from '../../content/index.ts';
-import { moderateReportsPath } from '../../paths.ts';
-import { MODERATION_REASONS, type ModerationReason } from '../../schemas/moderation-reasons.ts';
-import { REPORT_REASONS } from '../../schemas/report-reasons.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { moderateReportsPath } from '../../../core/paths.ts';
+import {
+  MODERATION_REASONS,
+  type ModerationReason,
+} from '../../../core/schemas/moderation-reasons.ts';
+import { REPORT_REASONS } from '../../../core/schemas/report-reasons.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { ModerationReportsView } from '../report-view.ts';
 

@@ -1,15 +1,15 @@
 // https://vike.dev/Page
 import { Banner } from '../../components/Banner.tsx';
-import { plural } from '../../format.ts';
+import { plural } from '../../../core/format.ts';
 import {
   banAccountApiPath,
   moderateAppealsPath,
   moderatePath,
   moderateReportsPath,
   moderationLogPath,
-} from '../../paths.ts';
-import type { ReportsSummary } from '../report-view.ts';
-import { useData } from '../../../renderer/useData.ts';
+} from '../../../core/paths.ts';
+import type { ReportsSummary } from '../moderation-view.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { BanConfirm } from './BanConfirm.tsx';
 import { ModerationHeader, ActionNotice } from './ModerationHeader.tsx';

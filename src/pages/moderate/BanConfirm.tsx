@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Banner } from '../../components/Banner.tsx';
-import { formatDate, plural } from '../../format.ts';
-import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
+import { formatDate, plural } from '../../../core/format.ts';
+import type { ModerationReason } from '../../../core/schemas/moderation-reasons.ts';
 import type { BanTarget } from '../moderation-view.ts';
 import { ReasonFields } from './ReasonFields.tsx';
 

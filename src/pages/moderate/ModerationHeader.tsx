@@ -3,7 +3,7 @@
 // so the moderation pages keep one look and one set of links.
 import type { ReactNode } from 'react';
 import { Banner } from '../../components/Banner.tsx';
-import { moderatePath, moderationLogPath } from '../../paths.ts';
+import { moderatePath, moderationLogPath } from '../../../core/paths.ts';
 
 interface ModerationHeaderProps {
   title: string;

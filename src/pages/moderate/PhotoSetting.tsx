@@ -1,7 +1,7 @@
 // The moderator's own "Show all photos blurred" on the queue (moderator wellbeing; docs/product.md
 // section 6, issue 31): a plain form, kept per moderator by the server, so it works without
 // JavaScript and on every instance.
-import { photoSettingsApiPath } from '../../paths.ts';
+import { photoSettingsApiPath } from '../../../core/paths.ts';
 
 /** The setting as it stands, and the form that changes it. */
 export function PhotoSetting({ blurAll }: { blurAll: boolean }) {

@@ -1,6 +1,6 @@
-import { formatDate } from '../../format.ts';
-import { moderateAdApiPath } from '../../paths.ts';
-import { MODERATION_REASONS } from '../../schemas/moderation-reasons.ts';
+import { formatDate } from '../../../core/format.ts';
+import { moderateAdApiPath } from '../../../core/paths.ts';
+import { MODERATION_REASONS } from '../../../core/schemas/moderation-reasons.ts';
 import type { PhotoElsewhereView, QueueItem } from '../moderation-view.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { AdDetail } from '../../components/AdDetail.tsx';
 import { MarkedText } from '../../components/MarkedText.tsx';
-import { formatDate, formatMoment, plural } from '../../format.ts';
-import { moderateAdApiPath, moderatePath } from '../../paths.ts';
-import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
-import { SEEKS_LABELS } from '../../schemas/seeks.ts';
+import { formatDate, formatMoment, plural } from '../../../core/format.ts';
+import { moderateAdApiPath, moderatePath } from '../../../core/paths.ts';
+import type { ModerationReason } from '../../../core/schemas/moderation-reasons.ts';
+import { SEEKS_LABELS } from '../../../core/schemas/seeks.ts';
 import type { EditedField, QueueItem } from '../moderation-view.ts';
 import { daysAgo } from './moments.ts';
 import { PhotosElsewhere } from './PhotosElsewhere.tsx';

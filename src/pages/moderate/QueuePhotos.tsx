@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { removePhotoApiPath, revealPhotoApiPath } from '../../paths.ts';
-import type { ModerationReason } from '../../schemas/moderation-reasons.ts';
+import { removePhotoApiPath, revealPhotoApiPath } from '../../../core/paths.ts';
+import type { ModerationReason } from '../../../core/schemas/moderation-reasons.ts';
 import type { QueuePhoto } from '../moderation-view.ts';
 import { ReasonFields } from './ReasonFields.tsx';
 

@@ -1,4 +1,7 @@
-import { MODERATION_NOTE_MAX, type ModerationReason } from '../../schemas/moderation-reasons.ts';
+import {
+  MODERATION_NOTE_MAX,
+  type ModerationReason,
+} from '../../../core/schemas/moderation-reasons.ts';
 
 /** The reason (from the fixed list) and the optional note the member is shown. */
 export function ReasonFields({

@@ -1,5 +1,5 @@
-import { formatDate, formatMoment, plural } from '../../format.ts';
-import { dismissRepeatedMessageApiPath, moderatePath } from '../../paths.ts';
+import { formatDate, formatMoment, plural } from '../../../core/format.ts';
+import { dismissRepeatedMessageApiPath, moderatePath } from '../../../core/paths.ts';
 import type { RepeatedMessageFlag } from '../moderation-view.ts';
 import { daysAgo } from './moments.ts';
 import { ScamRecord } from './ScamRecord.tsx';

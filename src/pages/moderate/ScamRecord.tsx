@@ -1,4 +1,4 @@
-import { plural } from '../../format.ts';
+import { plural } from '../../../core/format.ts';
 import type { FamilyCount, ScamRecordView } from '../moderation-view.ts';
 
 /** "off-site contact 2, money request 1" */

@@ -1,7 +1,10 @@
-import { getSite } from '../../content/index.ts';
-import { moderatePath } from '../../paths.ts';
-import { MODERATION_REASONS, type ModerationReason } from '../../schemas/moderation-reasons.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { moderatePath } from '../../../core/paths.ts';
+import {
+  MODERATION_REASONS,
+  type ModerationReason,
+} from '../../../core/schemas/moderation-reasons.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { ModerationQueueView } from '../moderation-view.ts';
 import type { DataContext } from '../registry.ts';
 

@@ -1,4 +1,4 @@
-// How long ago, on the moderation pages (times themselves: formatMoment in src/format.ts).
+// How long ago, on the moderation pages (times themselves: formatMoment in core/format.ts).
 
 /** "today", "1 day ago", "12 days ago" */
 export const daysAgo = (days: number) =>

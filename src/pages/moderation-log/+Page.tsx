@@ -1,8 +1,8 @@
 // https://vike.dev/Page
-import { plural } from '../../format.ts';
-import { moderatePath, moderationLogPath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
-import { formatMoment } from '../../format.ts';
+import { plural } from '../../../core/format.ts';
+import { moderatePath, moderationLogPath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
+import { formatMoment } from '../../../core/format.ts';
 import type { LogAction, LogEntry } from '../moderation-view.ts';
 import { ModerationHeader, ModerationLinkButton } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';

@@ -1,6 +1,6 @@
-import { getSite } from '../../content/index.ts';
-import { moderationLogPath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { moderationLogPath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { ModerationLogView } from '../moderation-view.ts';
 import type { DataContext } from '../registry.ts';
 

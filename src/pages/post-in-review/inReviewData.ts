@@ -1,7 +1,7 @@
-import { getSite } from '../../content/index.ts';
-import { postInReviewPath } from '../../paths.ts';
-import { AD_LIVE_DAYS, REMIND_BEFORE_DAYS } from '../../schemas/ad-limits.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { postInReviewPath } from '../../../core/paths.ts';
+import { AD_LIVE_DAYS, REMIND_BEFORE_DAYS } from '../../../core/schemas/ad-limits.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 
 /** `/post/in-review`: where posting an ad ends, saying what happens next. */

@@ -3,8 +3,8 @@ import { FormPage } from '../../components/FormPage.tsx';
 import { SubmitButton } from '../../components/Button.tsx';
 import { FormCardPage } from '../../components/FormCardPage.tsx';
 import { AdForm } from '../../components/AdForm.tsx';
-import { accountPath, adsApiPath, guidePath, verifyResendApiPath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { accountPath, adsApiPath, guidePath, verifyResendApiPath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

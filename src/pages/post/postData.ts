@@ -1,10 +1,10 @@
-import { utcDay } from '../../days.ts';
-import { getSite, getState, getStates } from '../../content/index.ts';
-import { postPath } from '../../paths.ts';
-import { ageOn } from '../../schemas/age.ts';
-import { AD_AGE_MAX, AD_AGE_MIN, MAX_ACTIVE_ADS } from '../../schemas/ad-limits.ts';
+import { utcDay } from '../../../core/days.ts';
+import { getSite, getState, getStates } from '../../../core/content/index.ts';
+import { postPath } from '../../../core/paths.ts';
+import { ageOn } from '../../../core/schemas/age.ts';
+import { AD_AGE_MAX, AD_AGE_MIN, MAX_ACTIVE_ADS } from '../../../core/schemas/ad-limits.ts';
 import type { AdFormValues } from '../../components/AdForm.tsx';
-import { pageShell } from '../../../renderer/shell.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 
 /** `/post`, for signed-in members: the posting form, or why they cannot post yet. */

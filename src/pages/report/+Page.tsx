@@ -1,8 +1,8 @@
 // https://vike.dev/Page
 import { FormStatus } from '../../components/Banner.tsx';
-import { formatNumber } from '../../format.ts';
-import { accountPath, homePath, messagesPath, reportsApiPath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { formatNumber } from '../../../core/format.ts';
+import { accountPath, homePath, messagesPath, reportsApiPath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

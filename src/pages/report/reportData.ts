@@ -1,13 +1,13 @@
-import { getSite } from '../../content/index.ts';
-import { routes } from '../../paths.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { routes } from '../../../core/paths.ts';
 import {
   AD_REPORT_REASONS,
   CONVERSATION_REPORT_REASONS,
   REPORT_NOTE_MAX,
   REPORT_REASONS,
   type ReportReason,
-} from '../../schemas/report-reasons.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+} from '../../../core/schemas/report-reasons.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { ReportTarget } from '../report-view.ts';
 

@@ -4,9 +4,9 @@ import { ButtonLink } from '../../components/Button.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
 import { FormField } from '../../components/FormField.tsx';
-import { forgotPath, resetApiPath, signinPath } from '../../paths.ts';
-import { PASSWORD_MIN } from '../../schemas/password-length.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { forgotPath, resetApiPath, signinPath } from '../../../core/paths.ts';
+import { PASSWORD_MIN } from '../../../core/schemas/password-length.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

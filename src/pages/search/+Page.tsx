@@ -3,12 +3,12 @@ import { AdCard } from '../../components/AdCard.tsx';
 import { Banner, FormStatus } from '../../components/Banner.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { FeedLink } from '../../components/FeedLink.tsx';
-import { formatNumber } from '../../format.ts';
-import { homePath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { formatNumber } from '../../../core/format.ts';
+import { homePath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { SearchForm } from './SearchForm.tsx';
-import { searchUrl } from './searchQuery.ts';
+import { searchUrl } from '../../../core/search-query.ts';
 
 export default function Page() {
   const { values, fieldErrors, results, states, seeksOptions, head, save } = useData<Data>();

@@ -1,7 +1,7 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
-import { searchPath } from '../../paths.ts';
-import { AD_AGE_MAX, AD_AGE_MIN } from '../../schemas/ad-limits.ts';
-import { QUERY_MAX, WITHIN_DAYS, type SearchField } from './searchQuery.ts';
+import { searchPath } from '../../../core/paths.ts';
+import { AD_AGE_MAX, AD_AGE_MIN } from '../../../core/schemas/ad-limits.ts';
+import { QUERY_MAX, WITHIN_DAYS, type SearchField } from '../../../core/search-query.ts';
 
 interface SearchFormProps {
   values: Readonly<Partial<Record<SearchField, string>>>;

@@ -1,8 +1,8 @@
 // What the server hands /search in its request (src/pages/request.ts): the filters as typed, what
 // was wrong with them, and the page of results read from the search index by its server read
 // (server-read.ts). Types only: pages never import the server.
-import type { CompiledAd } from '../../schemas/compiled-content.ts';
-import type { SearchField } from './searchQuery.ts';
+import type { CompiledAd } from '../../../core/schemas/compiled-content.ts';
+import type { SearchField } from '../../../core/search-query.ts';
 
 export interface SearchView {
   /** The form's values, as typed (trimmed), by field name. */

@@ -1,10 +1,10 @@
-import { getSite, getStates } from '../../content/index.ts';
-import { saveSearchApiPath, searchPath } from '../../paths.ts';
-import { SEEKS_LABELS } from '../../schemas/seeks.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite, getStates } from '../../../core/content/index.ts';
+import { saveSearchApiPath, searchPath } from '../../../core/paths.ts';
+import { SEEKS_LABELS } from '../../../core/schemas/seeks.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { SearchView } from './search-view.ts';
-import { searchFeedUrl, searchFiltersQuery } from './searchQuery.ts';
+import { searchFeedUrl, searchFiltersQuery } from '../../../core/search-query.ts';
 
 /**
  * `/search` (docs/product.md section 9): the filters as a form, then the results the server found

@@ -1,6 +1,6 @@
 // https://vike.dev/Page
 import { SigninForm } from '../../components/SigninForm.tsx';
-import { useData } from '../../../renderer/useData.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -1,8 +1,8 @@
-import { getSite } from '../../content/index.ts';
-import { localPath } from '../../local-path.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { localPath } from '../../../core/local-path.ts';
 import type { DataContext } from '../registry.ts';
-import { signinPath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { signinPath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 
 /**
  * Prerendered empty; rendered on request with where to go afterwards (`?next=`, a path of this

@@ -1,6 +1,6 @@
 // https://vike.dev/Page
 import { SignupForm } from '../../components/SignupForm.tsx';
-import { useData } from '../../../renderer/useData.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

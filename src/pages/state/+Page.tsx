@@ -2,9 +2,9 @@
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { CardGrid } from '../../components/CardGrid.tsx';
 import { Prose } from '../../components/Prose.tsx';
-import { formatNumber, plural } from '../../format.ts';
-import { cityPath, homePath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { formatNumber, plural } from '../../../core/format.ts';
+import { cityPath, homePath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -1,5 +1,5 @@
 // The pages this folder prerenders (src/pages/prerender-groups.ts): one page a state.
-import { getStates } from '../../content/index.ts';
+import { getStates } from '../../../core/content/index.ts';
 import { stateGroup, type PrerenderUrls } from '../prerender-groups.ts';
 
 export const prerenderUrls: PrerenderUrls = () =>

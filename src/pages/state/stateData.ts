@@ -1,7 +1,7 @@
 import { render } from 'vike/abort';
-import { adCount, getSite, getState } from '../../content/index.ts';
-import { statePath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { adCount, getSite, getState } from '../../../core/content/index.ts';
+import { statePath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import { NOT_FOUND } from '../_error/not-found.ts';
 
 export function stateData(stateName: string) {

@@ -1,7 +1,7 @@
 // https://vike.dev/Page
 import { DoneMark } from '../../components/DoneMark.tsx';
-import { accountPath, guidePath, homePath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { accountPath, guidePath, homePath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

@@ -1,6 +1,6 @@
-import { getSite } from '../../content/index.ts';
-import { successPath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { successPath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 
 export function successData() {
   const { brand } = getSite();

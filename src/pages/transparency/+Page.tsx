@@ -4,9 +4,9 @@ import {
   DECISION_REASONS,
   DECISION_TRIGGERS,
   type TransparencyPeriod,
-} from '../../schemas/transparency.ts';
-import { automatedShare } from '../../transparency/transparency-csv.ts';
-import { useData } from '../../../renderer/useData.ts';
+} from '../../../core/schemas/transparency.ts';
+import { automatedShare } from '../../../core/transparency/transparency-csv.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 const MONTH = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });

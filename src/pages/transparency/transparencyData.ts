@@ -1,8 +1,8 @@
 // What /transparency shows (docs/product.md section 6): the moderation counts the build read from
-// the database (src/content/index.ts getTransparency), counts only.
-import { getSite, getTransparency } from '../../content/index.ts';
-import { transparencyCsvPath, transparencyPath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+// the database (core/content/index.ts getTransparency), counts only.
+import { getSite, getTransparency } from '../../../core/content/index.ts';
+import { transparencyCsvPath, transparencyPath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 
 export function transparencyData() {
   const { brand } = getSite();

@@ -1,7 +1,7 @@
 // https://vike.dev/Page
 import { DoneMark } from '../../components/DoneMark.tsx';
-import { accountPath, searchPath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { accountPath, searchPath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import { SAVED_SEARCHES_ANCHOR } from '../account/saved-searches-view.ts';
 import type { Data } from './+data.ts';
 

@@ -1,6 +1,6 @@
-import { getSite } from '../../content/index.ts';
-import { unsubscribePath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { unsubscribePath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { UnsubscribeView } from './unsubscribe-view.ts';
 

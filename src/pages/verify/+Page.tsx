@@ -3,8 +3,8 @@ import { NewLinkButton } from '../../components/NewLinkButton.tsx';
 import { ButtonLink } from '../../components/Button.tsx';
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { FormStatus } from '../../components/Banner.tsx';
-import { accountPath, homePath, verifyApiPath } from '../../paths.ts';
-import { useData } from '../../../renderer/useData.ts';
+import { accountPath, homePath, verifyApiPath } from '../../../core/paths.ts';
+import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {

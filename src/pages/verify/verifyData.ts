@@ -1,7 +1,7 @@
-import { getSite } from '../../content/index.ts';
-import { localPath } from '../../local-path.ts';
-import { verifyPath } from '../../paths.ts';
-import { pageShell } from '../../../renderer/shell.ts';
+import { getSite } from '../../../core/content/index.ts';
+import { localPath } from '../../../core/local-path.ts';
+import { verifyPath } from '../../../core/paths.ts';
+import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { LinkState } from '../request.ts';
 

@@ -13,7 +13,7 @@ import { deletePhotosOfAd } from '../../../server/photos/ad-photo-lifecycle.ts';
 import { keepUploadedPhoto } from '../../../server/photos/keep-photo.ts';
 import { openPhotoStorage, type PhotoStorage } from '../../../server/photos/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../../server/photos/processing-pool.ts';
-import { photoFilePath } from '../../../src/schemas/photos.ts';
+import { photoFilePath } from '../../../core/schemas/photos.ts';
 import {
   cookieHeader,
   makeTestApp,

@@ -2,7 +2,7 @@
 // with the message and what was typed, or `{ error }` for JSON), never a 500, and nothing stored
 // that should not be. Someone else's conversation and an unknown one answer alike (404).
 import { beforeAll, describe, expect, test } from 'vitest';
-import { conversationPath } from '../../../src/paths.ts';
+import { conversationPath } from '../../../core/paths.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { bannerOf } from '../../helpers/pages.ts';
 import {

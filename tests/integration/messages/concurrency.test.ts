@@ -6,8 +6,8 @@
 // each be the last one allowed, one to each instance, and exactly one is refused.
 import { describe, expect, test } from 'vitest';
 import { CONVERSATION_PAGE_SIZE } from '../../../src/pages/messages-view.ts';
-import { conversationPath } from '../../../src/paths.ts';
-import { MESSAGES_PER_WINDOW, NEW_ACCOUNT_CONVERSATIONS } from '../../../src/schemas/message.ts';
+import { conversationPath } from '../../../core/paths.ts';
+import { MESSAGES_PER_WINDOW, NEW_ACCOUNT_CONVERSATIONS } from '../../../core/schemas/message.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { cookieHeader, FORM_TYPE, listen, openTestApp, type TestApp } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';

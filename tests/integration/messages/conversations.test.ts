@@ -3,9 +3,9 @@
 // inbox counts what is unread and opening the thread reads it; anyone else gets the not-found
 // answer; a sample ad says nothing is delivered. Every form as a plain post, and as JSON.
 import { describe, expect, test } from 'vitest';
-import { findPublishedAd } from '../../../src/content/ad-by-id.ts';
-import { adIdsForCity } from '../../../src/content/index.ts';
-import { conversationPath } from '../../../src/paths.ts';
+import { findPublishedAd } from '../../../core/content/ad-by-id.ts';
+import { adIdsForCity } from '../../../core/content/index.ts';
+import { conversationPath } from '../../../core/paths.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import { mailsTo, type ReadMail } from '../../helpers/mail.ts';

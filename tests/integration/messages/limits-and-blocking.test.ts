@@ -1,8 +1,8 @@
 // Limits, the policy scan of first messages, blocking and closed conversations (docs/product.md
 // section 7), in-process on either engine.
 import { describe, expect, test } from 'vitest';
-import { conversationPath } from '../../../src/paths.ts';
-import { MESSAGE_WINDOW_MINUTES, MESSAGES_PER_WINDOW } from '../../../src/schemas/message.ts';
+import { conversationPath } from '../../../core/paths.ts';
+import { MESSAGE_WINDOW_MINUTES, MESSAGES_PER_WINDOW } from '../../../core/schemas/message.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import {
   ageAccount,

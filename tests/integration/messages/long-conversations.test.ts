@@ -4,7 +4,7 @@
 // and #latest on the newest page, which alone marks messages read; a `before` that names no page
 // is a 400 or 404 page, never an error.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { conversationPath } from '../../../src/paths.ts';
+import { conversationPath } from '../../../core/paths.ts';
 import {
   insertConversation,
   insertLiveAd,

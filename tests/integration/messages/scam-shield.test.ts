@@ -8,9 +8,9 @@
 // the sender's record is read beside the account on the queue and the reports.
 import { describe, expect, test } from 'vitest';
 import { REPEAT_RECIPIENTS, REPEATED_MESSAGE } from '../../../server/messages/scam-shield.ts';
-import { getScamSignals } from '../../../src/content/index.ts';
-import { conversationPath } from '../../../src/paths.ts';
-import { judgeMessage, SCAM_WARNINGS } from '../../../src/policy/index.ts';
+import { getScamSignals } from '../../../core/content/index.ts';
+import { conversationPath } from '../../../core/paths.ts';
+import { judgeMessage, SCAM_WARNINGS } from '../../../core/policy/index.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {

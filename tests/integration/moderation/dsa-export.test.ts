@@ -1,13 +1,13 @@
 // The export of statements of reasons (issue 30 item 4, "Done when"): after a removal by a
 // moderator, a hide by reports and a ban, on a real store (either engine), every line
 // `exportStatements` writes, and `npm run export:statements` writes, validates against the DSA
-// transparency database's field rules (src/schemas/dsa-statement.ts), and none carries personal
+// transparency database's field rules (core/schemas/dsa-statement.ts), and none carries personal
 // data: no email, no ad text, no moderator's note, no reporter; the ids are opaque.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { exportStatements } from '../../../server/moderation/dsa-export.ts';
-import { dsaStatementSchema, type DsaStatement } from '../../../src/schemas/dsa-statement.ts';
+import { dsaStatementSchema, type DsaStatement } from '../../../core/schemas/dsa-statement.ts';
 import {
   postModerationForm,
   recordingPublisher,

@@ -9,7 +9,7 @@ import { createMailer } from '../../../server/mail/mailer.ts';
 import { banAccount } from '../../../server/moderation/accounts.ts';
 import { removeAd } from '../../../server/moderation/ads.ts';
 import { sweepFraudNotices } from '../../../server/moderation/fraud-notices.ts';
-import { conversationPath } from '../../../src/paths.ts';
+import { conversationPath } from '../../../core/paths.ts';
 import { cookieHeader, PASSWORD, postJson } from '../../helpers/api.ts';
 import { mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
 import {

@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Refusal } from '../../../server/refusal.ts';
+import { Refusal } from '../../../core/refusal.ts';
 import { banAccount } from '../../../server/moderation/accounts.ts';
 import { approveAd, rejectAd, type Moderator } from '../../../server/moderation/ads.ts';
 import { editAd } from '../../../server/posting/member-ads.ts';
-import type { StoreHandle } from '../../../server/store/store.ts';
+import type { StoreHandle } from '../../../store/store.ts';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
 

@@ -6,9 +6,9 @@
 // it; the mail saying the ad is back says the appeal is closed.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { exportStatements } from '../../../server/moderation/dsa-export.ts';
-import { dsaStatementSchema } from '../../../src/schemas/dsa-statement.ts';
-import { utcDay } from '../../../src/days.ts';
-import { formatDate } from '../../../src/format.ts';
+import { dsaStatementSchema } from '../../../core/schemas/dsa-statement.ts';
+import { utcDay } from '../../../core/days.ts';
+import { formatDate } from '../../../core/format.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {
   getPage,

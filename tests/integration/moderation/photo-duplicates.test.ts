@@ -16,7 +16,7 @@ import {
   photoElsewhere,
 } from '../../../server/photos/photo-duplicates.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
-import { adPath } from '../../../src/paths.ts';
+import { adPath } from '../../../core/paths.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import {
   appPhotosOf,

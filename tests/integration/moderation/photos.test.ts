@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
-import { MODERATION_REASONS } from '../../../src/schemas/moderation-reasons.ts';
+import { MODERATION_REASONS } from '../../../core/schemas/moderation-reasons.ts';
 import { cookieHeader, FORM_TYPE, JSON_TYPE, ORIGIN } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { USE_PG_DUMP } from '../../../server/operations/backup.ts';
-import { openSqliteEngine } from '../../../server/store/sqlite-engine.ts';
+import { openSqliteEngine } from '../../../store/sqlite-engine.ts';
 import { makeTestApp, type TestApp } from '../../helpers/api.ts';
 import { onPostgres, testSql } from '../../helpers/test-store.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';

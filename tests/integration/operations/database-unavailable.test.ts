@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DATABASE_UNAVAILABLE,
   UNAVAILABLE_RETRY_AFTER,
-} from '../../../server/operations/unavailable.ts';
+} from '../../../server/http/middleware/database-unavailable.ts';
 import {
   cookieHeader,
   FORM_TYPE,

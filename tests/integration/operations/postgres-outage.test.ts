@@ -14,10 +14,10 @@ import { hashToken, newSessionToken } from '../../../server/auth/session-cookie.
 import {
   DATABASE_UNAVAILABLE,
   UNAVAILABLE_RETRY_AFTER,
-} from '../../../server/operations/unavailable.ts';
-import { openStore } from '../../../server/store/open-store.ts';
-import { openPostgresEngine } from '../../../server/store/postgres-engine.ts';
-import { storeOn, type StoreHandle } from '../../../server/store/store.ts';
+} from '../../../server/http/middleware/database-unavailable.ts';
+import { openStore } from '../../../store/open-store.ts';
+import { openPostgresEngine } from '../../../store/postgres-engine.ts';
+import { storeOn, type StoreHandle } from '../../../store/store.ts';
 import {
   cookieHeader,
   FORM_TYPE,

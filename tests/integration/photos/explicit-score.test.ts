@@ -17,7 +17,7 @@ import {
   sourcePhotoWorker,
   type PhotoPool,
 } from '../../../server/photos/processing-pool.ts';
-import { DEFAULT_EXPLICIT_THRESHOLD, isLikelyExplicit } from '../../../src/schemas/photos.ts';
+import { DEFAULT_EXPLICIT_THRESHOLD, isLikelyExplicit } from '../../../core/schemas/photos.ts';
 import {
   phoneJpeg,
   smallJpeg,

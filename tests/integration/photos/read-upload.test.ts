@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readUpload, type Upload } from '../../../server/photos/read-upload.ts';
-import { Refusal } from '../../../server/refusal.ts';
+import { Refusal } from '../../../core/refusal.ts';
 
 function multipart(form: FormData): Request {
   return new Request('http://localhost/api/ads', { method: 'POST', body: form });

@@ -5,7 +5,7 @@
 // ask the publisher.
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Publisher } from '../../../server/publishing/publisher.ts';
-import { MODERATION_REASONS } from '../../../src/schemas/moderation-reasons.ts';
+import { MODERATION_REASONS } from '../../../core/schemas/moderation-reasons.ts';
 import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import {
   dayFromToday,

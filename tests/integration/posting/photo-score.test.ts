@@ -16,7 +16,7 @@ import {
   isLikelyExplicit,
   parseAdPhotoList,
   type PhotoScore,
-} from '../../../src/schemas/photos.ts';
+} from '../../../core/schemas/photos.ts';
 
 const pool = createPhotoPool({ processes: 1 });
 afterAll(() => pool.close());

@@ -29,7 +29,7 @@ import {
   type TestMember,
 } from '../../helpers/posting.ts';
 import { createPhotoPool } from '../../../server/photos/processing-pool.ts';
-import { parseAdPhotoList } from '../../../src/schemas/photos.ts';
+import { parseAdPhotoList } from '../../../core/schemas/photos.ts';
 
 const pool = createPhotoPool({ processes: 2 });
 const t = testAppOnFixtureContent({ photoProcessing: pool });

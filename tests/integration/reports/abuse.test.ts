@@ -8,7 +8,7 @@ import {
   CONVERSATION_NOT_FOUND,
   TOO_MANY_REPORTS,
 } from '../../../server/reports/texts.ts';
-import { REPORTS_PER_HOUR } from '../../../src/schemas/report-reasons.ts';
+import { REPORTS_PER_HOUR } from '../../../core/schemas/report-reasons.ts';
 import { signUpMember } from '../../helpers/moderation.ts';
 import { bannerOf, headingOf } from '../../helpers/pages.ts';
 import {

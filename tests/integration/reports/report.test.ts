@@ -5,8 +5,8 @@
 // test app trusts one proxy hop, so X-Forwarded-For names the client.
 import { describe, expect, test } from 'vitest';
 import { ALREADY_REPORTED, REPORT_NOT_FOUND } from '../../../server/reports/texts.ts';
-import { REPORT_REASONS } from '../../../src/schemas/report-reasons.ts';
-import { CHOOSE_A_REASON } from '../../../src/schemas/report.ts';
+import { REPORT_REASONS } from '../../../core/schemas/report-reasons.ts';
+import { CHOOSE_A_REASON } from '../../../core/schemas/report.ts';
 import { logRows, recordingPublisher, signUpMember } from '../../helpers/moderation.ts';
 import { bannerOf, headingOf } from '../../helpers/pages.ts';
 import {

@@ -3,8 +3,8 @@
 // when newest first (no words, or asked for).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { searchIndex, type SearchIndex } from '../../../search/search-index.ts';
-import type { CompiledAd } from '../../../src/content/index.ts';
-import { parseSearchQuery, type SearchFilters } from '../../../src/pages/search/searchQuery.ts';
+import type { CompiledAd } from '../../../core/content/index.ts';
+import { parseSearchQuery, type SearchFilters } from '../../../core/search-query.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
 

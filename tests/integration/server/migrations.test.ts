@@ -20,10 +20,10 @@ import { openAccount } from '../../../server/accounts/new-account.ts';
 import { createHashingPool } from '../../../server/auth/hashing-pool.ts';
 import { passwordHasher } from '../../../server/auth/passwords.ts';
 import { hashToken } from '../../../server/auth/session-cookie.ts';
-import { openStore } from '../../../server/store/open-store.ts';
-import { migratePostgres } from '../../../server/store/postgres-engine.ts';
-import { POSTGRES_MIGRATIONS } from '../../../server/store/postgres-migrations.ts';
-import { MIGRATIONS } from '../../../server/store/sqlite-migrations.ts';
+import { openStore } from '../../../store/open-store.ts';
+import { migratePostgres } from '../../../store/postgres-engine.ts';
+import { POSTGRES_MIGRATIONS } from '../../../store/postgres-migrations.ts';
+import { MIGRATIONS } from '../../../store/sqlite-migrations.ts';
 import {
   cookieHeader,
   openTestApp,

@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/http/app.ts';
-import { openSqliteStore } from '../../../server/store/open-store.ts';
-import type { StoreHandle } from '../../../server/store/store.ts';
+import { openSqliteStore } from '../../../store/open-store.ts';
+import type { StoreHandle } from '../../../store/store.ts';
 import { testMailer } from '../../helpers/mail.ts';
 
 let root: string;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEmailTaken, openAccount } from '../../../server/accounts/new-account.ts';
-import type { NewAccount } from '../../../server/store/accounts.ts';
+import type { NewAccount } from '../../../store/accounts.ts';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
 
 let dir: string;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EmailTokenPurpose } from '../../../server/store/email-tokens.ts';
+import type { EmailTokenPurpose } from '../../../store/email-tokens.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
 
 let dir: string;

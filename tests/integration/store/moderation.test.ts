@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewMemberAd } from '../../../server/store/member-ads.ts';
+import type { NewMemberAd } from '../../../store/member-ads.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
 
 let dir: string;

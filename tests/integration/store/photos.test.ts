@@ -11,7 +11,7 @@ import {
   folderPhotoStorage,
   type PhotoStorage,
 } from '../../../server/photos/photo-storage.ts';
-import type { NewPhoto } from '../../../server/store/photos.ts';
+import type { NewPhoto } from '../../../store/photos.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
 
 let dir: string;

@@ -13,8 +13,8 @@ import {
   secondsToWait,
   type RateLimitSettings,
 } from '../../../server/auth/rate-limits.ts';
-import { openPostgresEngine } from '../../../server/store/postgres-engine.ts';
-import { storeOn, type StoreHandle } from '../../../server/store/store.ts';
+import { openPostgresEngine } from '../../../store/postgres-engine.ts';
+import { storeOn, type StoreHandle } from '../../../store/store.ts';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AdCopy, NewReportRow, ReportGroupKey } from '../../../server/store/reports.ts';
+import type { AdCopy, NewReportRow, ReportGroupKey } from '../../../store/reports.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
 
 let dir: string;

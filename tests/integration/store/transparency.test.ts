@@ -1,4 +1,4 @@
-// What the transparency report counts (server/store/transparency.ts), on SQLite and (in the
+// What the transparency report counts (store/transparency.ts), on SQLite and (in the
 // postgres suite) on PostgreSQL, read in the build's snapshot: decisions by month, kind, reason,
 // trigger and automation; durations by tenth of an hour; reports received and acted on; appeals
 // filed and decided. Only counts come back.
@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewStatement } from '../../../server/store/statements.ts';
+import type { NewStatement } from '../../../store/statements.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
 
 let dir: string;

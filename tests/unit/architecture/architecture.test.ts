@@ -1,16 +1,19 @@
-// The architecture's rules (docs/conventions.md), checked on the product's source: no file loads
-// another that loads it back, only the store and the search index speak to a database, the store
-// never imports a page, no product file over 400 lines, every route handler a few lines with no
-// try/catch, and every URL of the API written once, in src/paths.ts. Each rule is shown failing
-// first, on made-up files that break it.
+// The architecture's rules (docs/conventions.md), checked on the product's source: imports between
+// top-level folders go one way (the table in tests/helpers/architecture.ts), the server's domain
+// never imports its HTTP layer, no file imports another that imports it back (types included),
+// only the store and the search index speak to a database, no product file over 400 lines, every
+// route handler a few lines with no try/catch, and every URL of the API written once, in
+// core/paths.ts. Each rule is shown failing first, on made-up files that break it.
 import { describe, expect, it } from 'vitest';
 import {
   apiLiteralsOutsidePaths,
   driverImportsOutside,
   filesOverLines,
   readProductFiles,
+  domainImportsOfHttp,
+  importCycles,
+  importsAgainstDirection,
   runtimeCycles,
-  storeImportsOfPages,
   type SourceFile,
 } from '../../helpers/architecture.ts';
 import {
@@ -40,11 +43,69 @@ describe('a runtime import cycle', () => {
   });
 });
 
+describe('an import cycle through types', () => {
+  it('is found among made-up files, though no value is imported', () => {
+    const files: SourceFile[] = [
+      { path: 'server/d.ts', text: "import type { E } from './e.ts';\nexport type D = E[];" },
+      { path: 'server/e.ts', text: "import type { D } from './d.ts';\nexport type E = D | 1;" },
+      { path: 'server/f.ts', text: "import type { D } from './d.ts';\nexport type F = D;" },
+    ];
+    expect(runtimeCycles(files)).toEqual([]);
+    expect(importCycles(files)).toEqual([['server/d.ts', 'server/e.ts']]);
+  });
+
+  it('is in no product file', () => {
+    expect(importCycles(product)).toEqual([]);
+  });
+});
+
+describe('an import between top-level folders', () => {
+  it('against the direction table is found, a type-only one too', () => {
+    const files: SourceFile[] = [
+      { path: 'core/days.ts', text: 'export const day = 1;' },
+      { path: 'core/x.ts', text: "import type { Row } from '../store/rows.ts';" },
+      {
+        path: 'store/rows.ts',
+        text: "import { day } from '../core/days.ts';\nexport type Row = {};",
+      },
+      { path: 'src/pages/ad/+data.ts', text: "import { read } from '../../../server/read.ts';" },
+      { path: 'server/read.ts', text: "import type { Row } from '../store/rows.ts';" },
+      { path: 'search/feeds.ts', text: "import type { Encoding } from '../server/read.ts';" },
+    ];
+    expect(importsAgainstDirection(files)).toEqual([
+      'core/x.ts imports store/rows.ts',
+      'src/pages/ad/+data.ts imports server/read.ts',
+      'search/feeds.ts imports server/read.ts',
+    ]);
+  });
+
+  it('follows the table in every product file: no two folders import each other', () => {
+    expect(importsAgainstDirection(product)).toEqual([]);
+  });
+});
+
+describe("the server's domain", () => {
+  it('importing the HTTP layer (or its types) is found', () => {
+    const files: SourceFile[] = [
+      { path: 'server/http/app-env.ts', text: 'export type Member = {};' },
+      { path: 'server/accounts/x.ts', text: "import type { Member } from '../http/app-env.ts';" },
+      { path: 'server/http/routes/y.ts', text: "import type { Member } from '../app-env.ts';" },
+    ];
+    expect(domainImportsOfHttp(files)).toEqual([
+      'server/accounts/x.ts imports server/http/app-env.ts',
+    ]);
+  });
+
+  it('never imports the HTTP layer: routes call the domain, not the other way', () => {
+    expect(domainImportsOfHttp(product)).toEqual([]);
+  });
+});
+
 describe('a database driver', () => {
   it('imported outside the store and the search index is found', () => {
     const files: SourceFile[] = [
       { path: 'server/posting/x.ts', text: "import pg from 'pg';" },
-      { path: 'server/store/y.ts', text: "import { Kysely } from 'kysely';" },
+      { path: 'store/y.ts', text: "import { Kysely } from 'kysely';" },
       { path: 'src/pages/z.ts', text: "import Database from 'better-sqlite3';" },
     ];
     expect(driverImportsOutside(files)).toEqual([
@@ -55,25 +116,6 @@ describe('a database driver', () => {
 
   it('is imported only by the store and the search index', () => {
     expect(driverImportsOutside(product)).toEqual([]);
-  });
-});
-
-describe('the store', () => {
-  it('importing a page (or its types) is found', () => {
-    const files: SourceFile[] = [
-      {
-        path: 'server/store/ads.ts',
-        text: "import type { View } from '../../src/pages/ad/view.ts';",
-      },
-      { path: 'src/pages/ad/view.ts', text: 'export interface View {}' },
-    ];
-    expect(storeImportsOfPages(files)).toEqual([
-      'server/store/ads.ts imports src/pages/ad/view.ts',
-    ]);
-  });
-
-  it('imports no page: it returns rows', () => {
-    expect(storeImportsOfPages(product)).toEqual([]);
   });
 });
 
@@ -115,7 +157,7 @@ describe('a route handler', () => {
 });
 
 describe('a URL of the API', () => {
-  it('written outside src/paths.ts is found, in a string, a template or JSX, not in a comment', () => {
+  it('written outside core/paths.ts is found, in a string, a template or JSX, not in a comment', () => {
     const files: SourceFile[] = [
       { path: 'server/http/routes/x.ts', text: "// POST /api/ads\napp.post('/api/ads', handler);" },
       {
@@ -127,7 +169,7 @@ describe('a URL of the API', () => {
         text: 'fetch(`/api/photos/${id}/320`);\nconst apiary = "/apiary";',
       },
       { path: 'server/auth/cookie.ts', text: "setCookie(c, 'a', 'b', { path: '/api' });" },
-      { path: 'src/paths.ts', text: "export const apiRoutes = { ads: '/api/ads' };" },
+      { path: 'core/paths.ts', text: "export const apiRoutes = { ads: '/api/ads' };" },
     ];
     expect(apiLiteralsOutsidePaths(files)).toEqual([
       "server/http/routes/x.ts:2 '/api/ads'",
@@ -137,7 +179,7 @@ describe('a URL of the API', () => {
     ]);
   });
 
-  it('is written only in src/paths.ts: routes, forms and scripts build it from there', () => {
+  it('is written only in core/paths.ts: routes, forms and scripts build it from there', () => {
     expect(apiLiteralsOutsidePaths(product)).toEqual([]);
   });
 });

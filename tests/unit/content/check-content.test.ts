@@ -242,7 +242,7 @@ describe('states and their city lists', () => {
     replaceVermont('unknown-flag.md');
     expect(problemLines()).toMatchInlineSnapshot(`
       [
-        "content/states/Vermont.md:5: footerButtons: unknown field; check the spelling against the schema in src/schemas/",
+        "content/states/Vermont.md:5: footerButtons: unknown field; check the spelling against the schema in core/schemas/",
       ]
     `);
   });
@@ -293,7 +293,7 @@ it('reports the problems of every broken file together, sorted by file and line'
     [
       "content/ads/age-17.csv:2: age: must be 18 or over (got 17)",
       "content/ads/duplicate-id.csv:3: id: duplicate id 9401 (first used at content/ads/duplicate-id.csv:2)",
-      "content/states/Vermont.md:5: footerButtons: unknown field; check the spelling against the schema in src/schemas/",
+      "content/states/Vermont.md:5: footerButtons: unknown field; check the spelling against the schema in core/schemas/",
     ]
   `);
 });

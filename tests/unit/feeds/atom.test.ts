@@ -1,10 +1,10 @@
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { adEntry, cityFeed, feedUpdated, summaryOf } from '../../../src/feeds/ad-feed.ts';
-import { atomXml, EMPTY_FEED_UPDATED, xmlText, type AtomFeed } from '../../../src/feeds/atom.ts';
+import { adEntry, cityFeed, feedUpdated, summaryOf } from '../../../core/feeds/ad-feed.ts';
+import { atomXml, EMPTY_FEED_UPDATED, xmlText, type AtomFeed } from '../../../core/feeds/atom.ts';
 import { readAtom } from '../../helpers/atom-checks.ts';
-import type { CompiledAd } from '../../../src/schemas/compiled-content.ts';
+import type { CompiledAd } from '../../../core/schemas/compiled-content.ts';
 
 const site = { brand: 'Localboard', baseUrl: 'https://localboard.example' };
 

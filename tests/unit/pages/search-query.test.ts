@@ -1,7 +1,7 @@
 // What typed text becomes in FTS5: words only, each quoted, so no input is FTS syntax.
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
-import { ftsMatch, queryWords } from '../../../src/pages/search/searchQuery.ts';
+import { ftsMatch, queryWords } from '../../../core/search-query.ts';
 
 describe('queryWords and ftsMatch', () => {
   test('FTS syntax drops out and the words are quoted', () => {

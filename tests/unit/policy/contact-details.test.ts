@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { findContactDetails } from '../../../src/policy/contact-details.ts';
+import { findContactDetails } from '../../../core/policy/contact-details.ts';
 
 describe('findContactDetails', () => {
   test.each([

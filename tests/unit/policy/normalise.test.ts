@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { normaliseText, originalRange } from '../../../src/policy/normalise.ts';
+import { normaliseText, originalRange } from '../../../core/policy/normalise.ts';
 
 describe('normaliseText', () => {
   test('leaves plain ASCII as it is, with no position map', () => {

@@ -10,8 +10,8 @@ import {
   parseScamSignals,
   SCAM_FAMILY_NAMES,
   type ScamFamily,
-} from '../../../src/policy/index.ts';
-import { readScamSignals } from '../../../src/policy/term-files.ts';
+} from '../../../core/policy/index.ts';
+import { readScamSignals } from '../../../core/policy/term-files.ts';
 
 const CONTENT = fileURLToPath(new URL('../../../content', import.meta.url));
 const { signals, problems } = readScamSignals(CONTENT);

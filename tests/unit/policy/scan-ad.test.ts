@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { scanAd, type PolicyTerms } from '../../../src/policy/index.ts';
-import { readPolicyTerms } from '../../../src/policy/term-files.ts';
+import { scanAd, type PolicyTerms } from '../../../core/policy/index.ts';
+import { readPolicyTerms } from '../../../core/policy/term-files.ts';
 import { REAL_CONTENT_DIR } from '../../helpers/content-fixture.ts';
 
 // The shipped terms: the tests also pin which kind each example word is in.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { findFirstPolicyTerm, findPolicyTerms, parseTermList } from '../../../src/policy/terms.ts';
+import { findFirstPolicyTerm, findPolicyTerms, parseTermList } from '../../../core/policy/terms.ts';
 
 const terms = {
   refuse: parseTermList('# comment\nescort\nsugar daddy\nincall\nbarely legal\n'),

@@ -1,11 +1,11 @@
 // The error screens render with the real page component and data builder.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compileContent } from '../../../pipeline/compile/compile.ts';
-import { useContent } from '../../../src/content/index.ts';
+import { useContent } from '../../../core/content/index.ts';
 import ErrorPage from '../../../src/pages/_error/+Page.tsx';
 import { errorPageData } from '../../../src/pages/_error/errorPageData.ts';
-import { NO_ASSETS } from '../../../renderer/assets.ts';
-import { renderPageHtml } from '../../../renderer/renderPageHtml.tsx';
+import { NO_ASSETS } from '../../../src/renderer/assets.ts';
+import { renderPageHtml } from '../../../src/renderer/renderPageHtml.tsx';
 import { makeContentFixture } from '../../helpers/content-fixture.ts';
 
 let fixture: ReturnType<typeof makeContentFixture>;

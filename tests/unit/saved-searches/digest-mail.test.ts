@@ -2,8 +2,8 @@
 // be one, markup in a title escaped in the HTML part, both unsubscribe headers (RFC 8058).
 import { describe, expect, it } from 'vitest';
 import { digestMail } from '../../../server/saved-searches/digest.ts';
-import type { DueSavedSearch } from '../../../server/store/saved-searches.ts';
-import type { CompiledAd } from '../../../src/schemas/compiled-content.ts';
+import type { DueSavedSearch } from '../../../store/saved-searches.ts';
+import type { CompiledAd } from '../../../core/schemas/compiled-content.ts';
 
 const site = { brand: 'Localboard', baseUrl: 'https://localboard.example' };
 const saved: DueSavedSearch = {

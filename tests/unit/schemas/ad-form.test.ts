@@ -1,9 +1,9 @@
-// One ad schema: the posting form (src/schemas/ad-form.ts) and editors' CSV rows (ad.ts) are built
+// One ad schema: the posting form (core/schemas/ad-form.ts) and editors' CSV rows (ad.ts) are built
 // from the same field rules (ad-fields.ts), so they accept and refuse the same values; only the
 // wording differs (a sentence beside the field for members, `field: reason` for editors).
 import { describe, expect, test } from 'vitest';
-import { adRowSchema } from '../../../src/schemas/ad.ts';
-import { checkAdForm } from '../../../src/schemas/ad-form.ts';
+import { adRowSchema } from '../../../core/schemas/ad.ts';
+import { checkAdForm } from '../../../core/schemas/ad-form.ts';
 
 const FORM = {
   state: 'California',

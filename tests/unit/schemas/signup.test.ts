@@ -4,7 +4,7 @@ import {
   firstProblem,
   latestAdultBirthDate,
   makeSignupSchema,
-} from '../../../src/schemas/signup.ts';
+} from '../../../core/schemas/signup.ts';
 
 const today = '2026-11-22';
 const schema = makeSignupSchema(today);

@@ -20,7 +20,7 @@ import {
   pinnedNodeVersion,
   unlinkPinnedNode,
   unsupportedNodeLine,
-} from '../../../scripts/node-runtime.mjs';
+} from '../../../core/node-runtime.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'localboard-node-runtime-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import {
   tagsMatch,
   type TagFilters,
 } from '../../../search/search-index-file.ts';
-import { AD_AGE_MAX, AD_AGE_MIN } from '../../../src/schemas/ad-limits.ts';
+import { AD_AGE_MAX, AD_AGE_MIN } from '../../../core/schemas/ad-limits.ts';
 
 describe('searchKey', () => {
   test('ascending keys are newest first, then highest id first', () => {

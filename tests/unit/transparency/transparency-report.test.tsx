@@ -1,15 +1,15 @@
 // The transparency report's numbers (pipeline/compile/transparency-report.ts) from the store's
-// tallies, its CSV (src/transparency/transparency-csv.ts), the page a build without a database
+// tallies, its CSV (core/transparency/transparency-csv.ts), the page a build without a database
 // shows (zeros, and it says so), and the DSA statement schema's refusals
-// (src/schemas/dsa-statement.ts): the rules the export is held to.
+// (core/schemas/dsa-statement.ts): the rules the export is held to.
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
-import { DataContext } from '../../../renderer/useData.ts';
+import { DataContext } from '../../../src/renderer/useData.ts';
 import { medianHours, transparencyReport } from '../../../pipeline/compile/transparency-report.ts';
-import { dsaStatementSchema } from '../../../src/schemas/dsa-statement.ts';
-import { NO_DATABASE_REPORT } from '../../../src/schemas/transparency.ts';
-import { transparencyCsv } from '../../../src/transparency/transparency-csv.ts';
+import { dsaStatementSchema } from '../../../core/schemas/dsa-statement.ts';
+import { NO_DATABASE_REPORT } from '../../../core/schemas/transparency.ts';
+import { transparencyCsv } from '../../../core/transparency/transparency-csv.ts';
 import Page from '../../../src/pages/transparency/+Page.tsx';
 
 const TALLIES = {

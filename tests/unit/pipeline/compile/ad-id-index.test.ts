@@ -1,4 +1,4 @@
-// The id index's file (pipeline/compile/ad-id-index.ts writes it, src/content/ad-id-index-file.ts
+// The id index's file (pipeline/compile/ad-id-index.ts writes it, core/content/ad-id-index-file.ts
 // searches it): every id found with its state, offset and length, whichever state's records it
 // came from; ids that are not there (below, between, above) found as missing; an empty index; a
 // missing or foreign file says so, for the fallback; a state file read for its records.
@@ -11,7 +11,7 @@ import {
   scanStateIds,
   writeAdIdIndex,
 } from '../../../../pipeline/compile/ad-id-index.ts';
-import { findAdPlace, RECORD_BYTES } from '../../../../src/content/ad-id-index-file.ts';
+import { findAdPlace, RECORD_BYTES } from '../../../../core/content/ad-id-index-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'localboard-ad-ids-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 // The terms page's clause anchors (pipeline/compile/terms-clause-anchors.ts): every numbered
 // section and every item of its lists gets a stable id, and every clause a statement of reasons
-// names (src/schemas/terms-clauses.ts) is on the project's own terms page, so no statement links
+// names (core/schemas/terms-clauses.ts) is on the project's own terms page, so no statement links
 // to an anchor that does not exist.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,8 +12,8 @@ import {
   clausePath,
   NAMED_CLAUSES,
   REASON_CLAUSES,
-} from '../../../../src/schemas/terms-clauses.ts';
-import { MODERATION_REASONS } from '../../../../src/schemas/moderation-reasons.ts';
+} from '../../../../core/schemas/terms-clauses.ts';
+import { MODERATION_REASONS } from '../../../../core/schemas/moderation-reasons.ts';
 
 const termsFile = join(import.meta.dirname, '..', '..', '..', '..', 'content', 'pages', 'terms.md');
 

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { useContent } from '../../../../src/content/index.ts';
-import type { CompiledAd, CompiledContent, CompiledState } from '../../../../src/content/index.ts';
+import { useContent } from '../../../../core/content/index.ts';
+import type { CompiledAd, CompiledContent, CompiledState } from '../../../../core/content/index.ts';
 import {
   pageHashFileOf,
   readManifest,

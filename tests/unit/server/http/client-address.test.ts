@@ -1,7 +1,7 @@
 // The key the rate limits count a client under: an IPv6 client by its /64, however the address is
 // written, an embedded IPv4 tail counted as the two groups it stands for.
 import { describe, expect, it } from 'vitest';
-import { rateLimitKey } from '../../../../server/http/client-address.ts';
+import { rateLimitKey } from '../../../../server/auth/client-address.ts';
 
 describe('rateLimitKey', () => {
   it('counts an IPv4 client by its address', () => {

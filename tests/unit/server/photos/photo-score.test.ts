@@ -1,11 +1,11 @@
 // The explicit-image score's rules without the model (issue 31): what is stored of the model's five
 // probabilities (server/photos/explicit-score.ts scoreOf), the one test the queue will use
-// (src/schemas/photos.ts isLikelyExplicit), and the threshold's one setting
+// (core/schemas/photos.ts isLikelyExplicit), and the threshold's one setting
 // (server/photos/app-photos.ts explicitThresholdFromEnv, PHOTO_EXPLICIT_THRESHOLD).
 import { describe, expect, test } from 'vitest';
 import { explicitThresholdFromEnv } from '../../../../server/photos/app-photos.ts';
 import { scoreOf } from '../../../../server/photos/explicit-score.ts';
-import { DEFAULT_EXPLICIT_THRESHOLD, isLikelyExplicit } from '../../../../src/schemas/photos.ts';
+import { DEFAULT_EXPLICIT_THRESHOLD, isLikelyExplicit } from '../../../../core/schemas/photos.ts';
 
 describe('the stored score', () => {
   test('explicit is porn + hentai, sexy apart, four decimals; drawing and neutral are not kept', () => {

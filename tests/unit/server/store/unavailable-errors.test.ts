@@ -2,8 +2,8 @@
 // the engines' isUnavailable, on the shapes node-postgres and better-sqlite3 throw. The real thing
 // is in tests/integration/operations (PostgreSQL stopped, SQLite locked).
 import { describe, expect, it } from 'vitest';
-import { isPostgresUnavailable } from '../../../../server/store/postgres-engine.ts';
-import { isSqliteUnavailable } from '../../../../server/store/sqlite-engine.ts';
+import { isPostgresUnavailable } from '../../../../store/postgres-engine.ts';
+import { isSqliteUnavailable } from '../../../../store/sqlite-engine.ts';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 

@@ -1,0 +1,2 @@
+/** The compressions the site serves and stores precompressed copies in: brotli or gzip. */
+export type Encoding = 'br' | 'gzip';

@@ -1,0 +1,23 @@
+// What the moderation log records (docs/product.md section 6): the actions, by the value the
+// database stores (moderation_log.action). Shared by the store (store/moderation-log.ts),
+// which keeps the rows, and the log's page (src/pages/moderation-view.ts), which labels them.
+
+/** A moderation log row's action. */
+export type LogAction =
+  | 'approve'
+  | 'approve-edit'
+  | 'reject'
+  | 'reject-edit'
+  | 'remove'
+  | 'ban'
+  | 'grant-role'
+  | 'revoke-role'
+  // Reports (docs/product.md section 8): hidden by reports (logged as `reports (automatic)`), and a
+  // moderator dismissing a group of reports.
+  | 'hide'
+  | 'dismiss'
+  // Photos (docs/product.md section 10): a moderator removed one photo of an ad.
+  | 'remove-photo'
+  // Appeals (docs/product.md section 6, issue 30): a moderator upheld or reversed a decision.
+  | 'uphold-appeal'
+  | 'reverse-appeal';

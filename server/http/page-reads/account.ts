@@ -1,0 +1,13 @@
+// /account's server read (server/http/page-read.ts), for the signed-in member: their own ads and saved
+// searches, the decisions about them and the reports they sent (server/accounts/account-view.ts).
+import { accountView } from '../../accounts/account-view.ts';
+import { pageRead } from '../page-read.ts';
+import { utcDay } from '../../../core/days.ts';
+import type { AccountView } from '../../../src/pages/account/account-view.ts';
+
+export const read = pageRead<AccountView>({
+  for: 'members',
+  read: async ({ member }, { store, now }) => ({
+    view: await accountView(store, member.accountId, utcDay(now()), now()),
+  }),
+});
