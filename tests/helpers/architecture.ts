@@ -267,3 +267,21 @@ export function apiLiteralsOutsidePaths(files: readonly SourceFile[]): string[] 
   }
   return found;
 }
+
+/** The docs that describe the code: every path they name must exist. */
+export const CODE_DOCS = ['docs/architecture.md', 'docs/conventions.md'];
+
+const TOP_FOLDERS = /^(core|store|src|search|pipeline|server|scripts|bench|tests|docs|content)\//;
+
+/** Paths named in backquotes in `text` (`server/http/app.ts`) that are not in the project. */
+export function missingPathsIn(
+  doc: string,
+  text: string,
+  exists: (path: string) => boolean = existsSync,
+): string[] {
+  const named = [...text.matchAll(/`([^`\s]+)`/g)].map((match) => match[1]!);
+  return named
+    .filter((path) => TOP_FOLDERS.test(path) && !/[{<*…]/.test(path))
+    .filter((path) => !exists(path.replace(/[.,:;]$/, '')))
+    .map((path) => `${doc} names ${path}`);
+}

@@ -5,8 +5,11 @@
 // route handler a few lines with no try/catch, and every URL of the API written once, in
 // core/paths.ts. Each rule is shown failing first, on made-up files that break it.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import {
   apiLiteralsOutsidePaths,
+  CODE_DOCS,
+  missingPathsIn,
   driverImportsOutside,
   filesOverLines,
   readProductFiles,
@@ -181,5 +184,18 @@ describe('a URL of the API', () => {
 
   it('is written only in core/paths.ts: routes, forms and scripts build it from there', () => {
     expect(apiLiteralsOutsidePaths(product)).toEqual([]);
+  });
+});
+
+describe('a path named in the docs about the code', () => {
+  it('that does not exist is found; a pattern with {…} or <…> is not a path', () => {
+    const text =
+      'See `server/http/app.ts`, `server/safety/rules.ts`, `server/http/page-reads/<page>.ts`, `{out}/site`.';
+    expect(missingPathsIn('docs/x.md', text)).toEqual(['docs/x.md names server/safety/rules.ts']);
+  });
+
+  it('exists, in docs/architecture.md and docs/conventions.md', () => {
+    const missing = CODE_DOCS.flatMap((doc) => missingPathsIn(doc, readFileSync(doc, 'utf8')));
+    expect(missing).toEqual([]);
   });
 });
