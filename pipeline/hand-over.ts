@@ -1,4 +1,4 @@
-// The build's steps run one after the other in one process (docs/benchmarks.md, Issue #32): the
+// The build's steps run one after the other in one process (docs/benchmarks.md): the
 // starter becomes the content step and the content step becomes the pages step (`process.execve`,
 // Node 22.15 and 24), so no Node process ever waits beside another and the build's memory at any
 // moment is one step's. The steps still to run travel in the environment (NEXT_STEPS_VARIABLE);

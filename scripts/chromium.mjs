@@ -8,7 +8,7 @@ import { accessSync, constants } from 'node:fs';
  * Debian's `chromium-headless-shell`: the same Chromium (its Blink and V8, its version) built
  * without the browser's own windows, tabs and services, the build Playwright's headless mode runs
  * too. The e2e files take 0.65 of the time on it that they take on the whole browser, with the
- * same screenshots to the byte (docs/benchmarks.md, issue #28). Taken first.
+ * same screenshots to the byte (docs/benchmarks.md). Taken first.
  */
 export const headlessShellPaths = [
   '/usr/bin/chromium-headless-shell',

@@ -22,7 +22,7 @@ const TMPFS = '/dev/shm';
 const PREFIX = 'localboard-test-';
 /** Names the process a folder belongs to: a run stopped hard (SIGKILL) leaves its folder behind. */
 const OWNER_FILE = 'owner.pid';
-/** The most a whole run has held at once is about 0.9 GiB (docs/benchmarks.md, issue #28). */
+/** The most a whole run has held at once is about 0.9 GiB (docs/benchmarks.md). */
 const TMPFS_ROOM_NEEDED = 4 * 2 ** 30;
 
 function tmpfsRoom() {

@@ -1,4 +1,4 @@
-// Fraud notices (table fraud_notices; docs/product.md section 7, issue 29): which members answered
+// Fraud notices (table fraud_notices; docs/product.md section 7): which members answered
 // an account that moderators banned (or whose live ad they removed) for scam or fraud, and whether
 // each member's one mail went. Who counts, the texts and when to mail are
 // server/moderation/fraud-notices.ts's; this stores and reads.

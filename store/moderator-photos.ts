@@ -1,5 +1,5 @@
 // What each moderator chose about the photos they review (moderator_photo_settings,
-// moderator_photo_reveals; docs/product.md section 6, issue 31): their own "Show all photos
+// moderator_photo_reveals; docs/product.md section 6): their own "Show all photos
 // blurred", and the photos they chose to see while blurred. Which photos are blurred, and the
 // texts, are server/moderation/photo-shield.ts's; this part keeps the choices.
 import { isStorableId } from './ids.ts';

@@ -1,4 +1,4 @@
-// The layout of the duplicate-photo index (photo_hash_chunks; docs/product.md section 10, issue 31):
+// The layout of the duplicate-photo index (photo_hash_chunks; docs/product.md section 10):
 // multi-index hashing. A photo's 64-bit perceptual hash is cut into HASH_CHUNKS pieces, each
 // stored as a row (chunk number, chunk value, photo) under an index. Two hashes within d bits
 // differ in at least one piece by at most floor(d / HASH_CHUNKS) bits (pigeonhole), so every

@@ -1,4 +1,4 @@
-// The duplicate-photo index in the store (photo_hash_chunks; docs/product.md section 10, issue 31):
+// The duplicate-photo index in the store (photo_hash_chunks; docs/product.md section 10):
 // shared by every instance on the database, written with each photo (photos.ts insert), probed
 // when a photo is uploaded (server/photos/photo-duplicates.ts), filled for photos stored before it
 // existed, and emptied of photos removed long ago. The layout and the pigeonhole reasoning are

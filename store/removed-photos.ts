@@ -1,5 +1,5 @@
 // Photos a moderator removed, kept while the removal can be appealed (docs/product.md sections 6
-// and 10, issue 30): their rows and sizes stay, out of public reach (the build publishes no removed
+// and 10): their rows and sizes stay, out of public reach (the build publishes no removed
 // photo; the server shows one to moderators only), until the sweeps (server/photos/sweeps.ts) take
 // the sizes of those whose removal can no longer be reversed; and a reversal makes one the
 // member's again, its hash no longer blocked. Likewise the photos of an ad rejected or removed

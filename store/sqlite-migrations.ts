@@ -203,7 +203,7 @@ export const MIGRATIONS: readonly string[] = [
      id INTEGER PRIMARY KEY,
      deleted_at TEXT NOT NULL
    ) STRICT;`,
-  // Reports weigh their reporters (docs/product.md section 8, issue 21).
+  // Reports weigh their reporters (docs/product.md section 8).
   // - reporter_round: the reporter's how-many-th report of this ad. One report per reporter per
   //   ad and round, by the unique index that replaces reports_one_per_reporter_and_ad: a reporter
   //   whose report a moderator decided may report the ad again once it has been changed (its text
@@ -216,7 +216,7 @@ export const MIGRATIONS: readonly string[] = [
    DROP INDEX reports_one_per_reporter_and_ad;
    CREATE UNIQUE INDEX reports_one_per_reporter_ad_and_round
      ON reports(ad_id, reporter_key, reporter_round) WHERE conversation_id IS NULL;`,
-  // Photos on members' ads (docs/product.md section 10, issue 20).
+  // Photos on members' ads (docs/product.md section 10).
   // - photos: one processed photo (never the uploaded file): whose, on which ad (none yet: an
   //   upload the member has not posted, swept after a day), its largest size, its perceptual hash
   //   (16 hex digits), why a moderator should look at it (`flag`), and a moderator's removal.
@@ -268,7 +268,7 @@ export const MIGRATIONS: readonly string[] = [
    ) STRICT;
    ALTER TABLE member_ads ADD COLUMN photos TEXT NOT NULL DEFAULT '[]';
    ALTER TABLE member_ads ADD COLUMN pending_photos TEXT;`,
-  // Saved searches (docs/product.md section 11, issue 22): a member's search, as its normalized
+  // Saved searches (docs/product.md section 11): a member's search, as its normalized
   // query string (core/search-query.ts `searchUrl`'s query), and the daily digest of
   // the ads new since the last one. seen_day/seen_ids: the newest posting day among the ads that
   // matched when it was last mailed (or saved), and the ids (a JSON array) of that day's that

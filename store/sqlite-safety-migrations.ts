@@ -1,11 +1,11 @@
 // The SQLite schema's migrations 10 to 16 (sqlite-migrations.ts says how migrations run; these are
 // appended to its list, in this order): the tables of the trust and safety features, fraud notices
-// and the scam shield on messages (issue 29), statements of reasons and appeals (issue 30), the
+// and the scam shield on messages (docs/product.md section 7), statements of reasons and appeals (section 6), the
 // photos' explicit-image score, the moderators' photo settings and the duplicate-photo index
-// (issue 31), restrictions lifted before an appeal (issue 30). Append new ones in
+// (docs/product.md section 10), restrictions lifted before an appeal (section 6). Append new ones in
 // sqlite-migrations.ts's list after these; never edit one that has shipped. Each has its twin in postgres-migrations.ts.
 export const SAFETY_MIGRATIONS: readonly string[] = [
-  // Fraud bans tell the people who talked with the account (docs/product.md section 7, issue 29):
+  // Fraud bans tell the people who talked with the account (docs/product.md section 7):
   // one row per banned account and member who answered it, written in the ban's (or the removal's)
   // unit of work, so that it is made once however many moderators or instances act at once.
   // banned_account_id references nothing: account ids are never given again (deleted_accounts),
@@ -23,7 +23,7 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX fraud_notices_by_member ON fraud_notices(member_id);
    CREATE INDEX fraud_notices_unmailed ON fraud_notices(banned_account_id) WHERE mailed_at IS NULL;`,
-  // The scam shield on messages (docs/product.md section 7, issue 29 items 2 and 3).
+  // The scam shield on messages (docs/product.md section 7).
   // - messages.scam_warnings: the scam families (core/policy/scam-signals.ts) the message was
   //   delivered with a warning for (JSON array; NULL: none): its recipient reads them beside it.
   // - messages.print: the SHA-256 (hex) of the normalised text (messagePrint) of a message sent
@@ -63,7 +63,7 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
      account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
      PRIMARY KEY (flag_id, account_id)
    ) STRICT, WITHOUT ROWID;`,
-  // Statements of reasons and appeals (docs/product.md section 6, issue 30):
+  // Statements of reasons and appeals (docs/product.md section 6):
   // - decision_statements: one per restriction a moderator or a rule made (an ad rejected,
   //   removed or hidden by reports, an edit rejected, a photo removed, an account banned), keyed
   //   to its moderation_log row (log_id). Ids are copied, not referenced, so the statement outlives
@@ -111,13 +111,13 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
      decided_at TEXT
    ) STRICT;
    CREATE INDEX appeals_open ON appeals(filed_at) WHERE outcome IS NULL;`,
-  // The explicit-image score of each photo (docs/product.md section 10, issue 31): nsfwjs's
+  // The explicit-image score of each photo (docs/product.md section 10): nsfwjs's
   // porn + hentai (explicit_score) and sexy (sexy_score) probabilities, 0–1, written together when
   // the photo is processed. NULL: not scored: every photo stored before this migration (their
   // uploads are gone, so nothing scores them again here) and any whose scoring failed.
   `ALTER TABLE photos ADD COLUMN explicit_score REAL;
    ALTER TABLE photos ADD COLUMN sexy_score REAL;`,
-  // The moderators' shield from what they review (docs/product.md section 6, issue 31):
+  // The moderators' shield from what they review (docs/product.md section 6):
   // - moderator_photo_settings: a moderator's own "Show all photos blurred" (blur_all 0 or 1); no
   //   row: off.
   // - moderator_photo_reveals: the photos a moderator chose to see ("Show photo") while they were
@@ -135,7 +135,7 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (account_id, photo_id)
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX moderator_photo_reveals_by_photo ON moderator_photo_reveals(photo_id);`,
-  // The duplicate-photo index (docs/product.md section 10, issue 31; store/photo-hash-index.ts):
+  // The duplicate-photo index (docs/product.md section 10; store/photo-hash-index.ts):
   // each photo's perceptual hash cut into 3 pieces (chunk 0, 1, 2: 22, 21 and 21 bits), one row a
   // piece, found by (chunk, value); account_id and phash are copied so that a look-up reads the
   // index alone. Rows go with their photo (ON DELETE CASCADE: an ad's, an account's deletion), and
@@ -153,7 +153,7 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX photo_hash_chunks_by_photo ON photo_hash_chunks(photo_id);
    ALTER TABLE photos ADD COLUMN duplicate_of INTEGER;`,
-  // A restriction lifted before an appeal decided it (docs/product.md section 6, issue 30):
+  // A restriction lifted before an appeal decided it (docs/product.md section 6):
   // decision_statements.lifted_at: when a moderator ended it before any appeal decided it (a hide
   // by reports: its reports dismissed, or the ad removed or its account banned instead), NULL
   // otherwise; such a statement offers no appeal, and its open appeal is closed. lifted_for: the

@@ -1,5 +1,5 @@
 // Statements of reasons and their appeals (tables decision_statements and appeals; docs/product.md
-// section 6, issue 30): one statement per restriction, written in the decision's own unit of work
+// section 6): one statement per restriction, written in the decision's own unit of work
 // beside its moderation log row, and at most one appeal of it. What a statement says, who may
 // appeal and who may decide are server/moderation/statements.ts's and appeals.ts's rules; this
 // part stores and reads. An appeal is decided once: `decide` changes it only while it is open, so

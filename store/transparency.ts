@@ -1,4 +1,4 @@
-// What the transparency report counts (docs/product.md section 6, issue 30), as SQL aggregates over
+// What the transparency report counts (docs/product.md section 6), as SQL aggregates over
 // decision_statements, appeals and reports: counts by month and by what the report breaks them
 // down by, never a row about a person or an ad. Durations come as counts by tenth of an hour, so
 // the build finds the medians without reading one row a decision

@@ -1,4 +1,4 @@
-// What a message's scam signals do (docs/product.md section 7, issue 29), and the words members read
+// What a message's scam signals do (docs/product.md section 7), and the words members read
 // about them. A message its recipient has not answered yet is held to the strict rule: a `refuse`
 // signal refuses it (nothing is stored, and the sender reads what to change); a `warn` signal lets
 // it through with a warning for the recipient. Once the recipient has written back, the two are

@@ -1,4 +1,4 @@
-// Scam signals (docs/product.md section 7, issue 29): the words and shapes of the lures that victims
+// Scam signals (docs/product.md section 7): the words and shapes of the lures that victims
 // of personals and romance scams report — moves to a messaging app, asking for money, gift cards or
 // codes, crypto "mentors", fake verification sites, selling content, sob stories that end in a fee.
 // Editors keep them in content/policy/scam-signals.txt; this module reads that file (with a

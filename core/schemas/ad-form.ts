@@ -136,7 +136,7 @@ function problemsOf(error: z.ZodError): AdFormProblems {
   return problems;
 }
 
-// The photo fields of the posting and edit forms (the contract of issue 20): the forms are
+// The photo fields of the posting and edit forms (docs/product.md section 10): the forms are
 // multipart; new files come in `photos`; photos already kept (the ad's, or uploads kept from a
 // refused post) come back as repeated `photo` ids in display order, each with `photo_alt_{id}`
 // and, on the edit page, `photo_remove_{id}` = "1". With JavaScript, `new_photo_alt` (one a new

@@ -1,4 +1,4 @@
-// An appeal and its decision (docs/product.md section 6, issue 30), for their JSON and form posts:
+// An appeal and its decision (docs/product.md section 6), for their JSON and form posts:
 // the member's text (up to APPEAL_TEXT_MAX characters) about one decision (its statement's id, and
 // the key of the mail's link, in the query, for a member who cannot sign in), and the moderator's outcome, with
 // the reason the member reads when the decision is upheld.

@@ -18,6 +18,6 @@ export type LogAction =
   | 'dismiss'
   // Photos (docs/product.md section 10): a moderator removed one photo of an ad.
   | 'remove-photo'
-  // Appeals (docs/product.md section 6, issue 30): a moderator upheld or reversed a decision.
+  // Appeals (docs/product.md section 6): a moderator upheld or reversed a decision.
   | 'uphold-appeal'
   | 'reverse-appeal';

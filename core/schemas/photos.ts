@@ -73,7 +73,7 @@ export const photoFilePath = (key: string) => `/photos/${key.slice(0, 2)}/${key}
 export const isPhotoKey = (key: string) => /^[0-9a-f]{32}$/.test(key);
 
 /**
- * A photo's explicit-image score (issue 31), from nsfwjs's MobileNetV2 in the photo worker
+ * A photo's explicit-image score (docs/product.md section 10), from nsfwjs's MobileNetV2 in the photo worker
  * (server/photos/explicit-score.ts): the model's probabilities, 0–1, four decimals. Triage for the
  * moderator, never a refusal. Stored with the photo; null on a photo never scored (stored before
  * scoring existed, or its scoring failed).

@@ -1,5 +1,5 @@
 // The rules a restriction applies, as numbered clauses of the terms page (content/pages/terms.md;
-// docs/product.md section 6, issue 30): every moderation reason, and every rule that restricts on
+// docs/product.md section 6): every moderation reason, and every rule that restricts on
 // its own, mapped to its clause in this one table, so a statement of reasons, a refusal and the
 // transparency report name the same clause. The build gives the terms page the anchors these link
 // to (`/terms#clause-4-1`: pipeline/compile/terms-clause-anchors.ts); a unit test checks that

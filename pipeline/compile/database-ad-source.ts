@@ -1,35 +1,10 @@
 // Member ads as a source of ads (ad-source.ts), beside the CSV files: the ads moderators approved,
-// read from the server's store (store/published-ads.ts) in one consistent snapshot while
-// the server keeps writing. Each is turned into the cells of a CSV row and checked by the same
-// checkAdRow() as an editor's ad, so it lands on the same pages and in the same counts.
-//
-// What differs from the CSV ads, on purpose:
-// - A member ad's problem (its city taken off the list since it was approved, say) must not stop
-//   the site from publishing: the ad is left out with one warning naming it (`lenient`).
-// - Its text is held to the refused terms (content/policy/refused-terms.txt) but not to the terms
-//   for review (review-terms.txt, ambiguous: "arrangement", "teens"): the policy scanner marked
-//   those when the ad was posted, and a moderator saw them and approved it (docs/product.md §6).
-//
-// The store answers asynchronously and the compiler is synchronous, so the snapshot is read first
-// (readMemberAds), into files of the compiled-content folder, and the compiler reads those.
-// Batches are ranges of ids of a thousand; a batch's key is a digest of what decides its rows
-// (id, revision, updated_at, posted_on, expires_on), so an unchanged range is not checked again.
-// Each range's rows are kept in {compiledDir}/member-ads/{key}.ndjson: a range whose file is there
-// is not read from the database again, so after one approval a build reads the keys of the live
-// ads and the rows of one range; and memory holds one range at a time, however many ads there are.
-//
-// Photos: each row carries its ad's photos (published-ads.ts). With `publishing` (the build: the
-// site's folder and the photo storage), a range read is also a range whose photo files are written
-// into the site (published-photos.ts), outside the snapshot (the storage may be the same database);
-// a photo whose bytes are missing is left out of the range's rows. The compiled ad gets them with
-// their alt texts as shown ("Photo 2 of 3: {title}" when the member wrote none).
-//
-// Ads kept off the site by reports (hidden_ads) are left out: a member's by the store, with the
-// live ads (a hidden one leaves its range's digest, so that range is checked again); an editor's
-// by the compiler, from `hiddenEditorAdIds` (rare: a change checks every CSV batch again).
-//
-// The same snapshot counts the moderation data for /transparency (transparency-report.ts): counts
-// only, which the compiled content carries to the pages step.
+// read from the store (store/published-ads.ts) in one consistent snapshot, written into the
+// compiled-content folder by ranges of a thousand ids (a range whose digest is unchanged is not
+// read again), then checked by the same checkAdRow() as an editor's ad. A member ad's problem
+// leaves it out with a warning rather than stopping the publish. The same snapshot writes the
+// ranges' photos into the site and counts /transparency's figures. The details, and why:
+// docs/architecture.md, "Member ads in the build".
 import { createHash, hash, type Hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,30 +1,10 @@
 // The rules of conversations (docs/product.md section 7), on the store's conversations and blocks:
-//
-// - Starting one is the conversation and its first message in one unit of work, with everything
-//   that may refuse it checked inside: the ad is a live member ad, not the writer's own; no block
-//   either way; the writer's limits (limits.ts). A member has one conversation per ad: a start that
-//   finds one already there adds its message to it instead.
-// - Who may write in a conversation: only its two members; to anyone else it does not exist.
-//   It goes on after its ad expires, or after the poster deletes the ad: the two have met, and
-//   the thread is theirs. It closes when a moderator removed the ad (it broke the rules, and the
-//   thread is about it), when either side blocked the other, or when the other side's account
-//   is gone (deleted: their id is null) or banned.
-// - The recipient is mailed for a message only when it is the first one they have not read in
-//   that conversation: one mail says there is something to read, a burst of messages does not
-//   become a burst of mails, and once they have read the thread the next message mails again.
-// - Whatever refuses a write is thrown as a Refusal (texts.ts has what the member reads), and its
-//   unit of work stores nothing; but for the scam shield's refusals (scam-shield.ts), which its
-//   unit of work answers rather than throws, so that the sender's record of them is kept: they
-//   are thrown once it has committed.
-// - Every message is screened by the scam shield inside its unit of work (whether it is a "first"
-//   message is read there); what it is delivered with a warning for is stored with it.
-//
-// Every write holds the writer's lock (`account:{id}`) for its unit of work, so that what it read
-// still holds when it writes, on any number of instances: of two messages that would each be the
-// last one allowed, one is refused; of two first replies to one ad, one makes the conversation;
-// of a burst of messages from one writer, exactly one mails. A message also holds its
-// conversation's lock (`conversation:{id}`, always taken after the account's), so that the two
-// sides' messages are stored one at a time and their times run in the order of their ids.
+// who may start one and write in it, when it closes, when the recipient is mailed. Every write is
+// one unit of work holding the writer's lock (`account:{id}`), then the conversation's, so that
+// the limits, one conversation per ad and one mail per burst hold on any number of instances.
+// Refusals are thrown (texts.ts); the scam shield's are answered by its unit of work and thrown
+// once it has committed, so that the sender's record is kept. The whole order of a message:
+// docs/architecture.md, "A message, step by step".
 import { getPolicyTerms, getSite } from '../../core/content/index.ts';
 import type { ClosedReason } from '../../src/pages/messages-view.ts';
 import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../core/policy/index.ts';

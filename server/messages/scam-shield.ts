@@ -1,4 +1,4 @@
-// The scam shield on messages (docs/product.md section 7, issue 29 items 2 and 3): what a message
+// The scam shield on messages (docs/product.md section 7): what a message
 // gets from the scam scanner (core/policy/scam-message.ts), and what is counted for its sender.
 //
 // - A sender's messages in a conversation are "first" messages until the other side has written

@@ -1,4 +1,4 @@
-// Appeals (docs/product.md section 6, issue 30): one per decision, within 6 months of it, by the
+// Appeals (docs/product.md section 6): one per decision, within 6 months of it, by the
 // member concerned (anyone else is answered as if it did not exist), decided by a moderator other
 // than the one who made the decision. An appeal is decided in one unit of work holding its lock
 // (`appeal:{id}`, then what the decision was about), so of two moderators deciding at once

@@ -1,4 +1,4 @@
-// Fraud bans tell the people who talked with the account (docs/product.md section 7, issue 29).
+// Fraud bans tell the people who talked with the account (docs/product.md section 7).
 // When moderators ban an account for "Scam or fraud", or remove a live ad of it for that reason,
 // every member who answered it (wrote in a conversation after the account's first message there;
 // neither deleted nor banned) gets, once per member and account, a notice on those conversations

@@ -1,5 +1,5 @@
 // What a photo's explicit score does in the moderation queue, and the moderator's shield from what
-// they review (docs/product.md section 6, issue 31): a photo likely explicit (isLikelyExplicit at
+// they review (docs/product.md section 6): a photo likely explicit (isLikelyExplicit at
 // the app's threshold) is blurred until this moderator chooses to see it, and labelled with its
 // score; a photo never scored says so; a moderator's own "Show all photos blurred" blurs every
 // photo until revealed one by one. The choices are the moderator's own, kept in the store

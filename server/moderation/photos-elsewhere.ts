@@ -1,4 +1,4 @@
-// The queue's flag of a photo also on another member's ad (docs/product.md section 10, issue 31):
+// The queue's flag of a photo also on another member's ad (docs/product.md section 10):
 // for each photo of an ad in the queue that matched another member's photo when it was uploaded
 // (photos.duplicate_of, server/photos/photo-duplicates.ts), that photo and its ad as they are now:
 // shown only while the other photo is still there, still another member's, still alike, and its

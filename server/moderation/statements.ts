@@ -1,4 +1,4 @@
-// Statements of reasons (docs/product.md section 6, issue 30): every restriction a moderator or a
+// Statements of reasons (docs/product.md section 6): every restriction a moderator or a
 // rule makes — an ad rejected, removed or hidden by reports, an edit rejected, a photo removed, an
 // account banned — is written with its statement, in the decision's own unit of work, keyed to
 // its moderation log row: what was restricted, the clause of the terms it applies

@@ -1,5 +1,5 @@
 // The blurred rendering of a photo the moderation queue keeps out of sight (docs/product.md
-// section 6, issue 31): made on the server from the photo's smallest size, so the page holds
+// section 6): made on the server from the photo's smallest size, so the page holds
 // nothing a moderator could see by accident (opening the image, zooming, a slow network showing
 // it before a stylesheet): the bytes themselves are a 24-pixel-wide smudge, scaled up in the page.
 // For moderators only; anyone else, a removed photo and an unknown id find nothing alike.

@@ -1,4 +1,4 @@
-// The explicit-image score of a photo (docs/product.md section 10, issue 31): nsfwjs's MobileNetV2
+// The explicit-image score of a photo (docs/product.md section 10): nsfwjs's MobileNetV2
 // (its model ships inside the npm package), run by TensorFlow.js on its WebAssembly backend (the
 // `.wasm` files ship in @tensorflow/tfjs-backend-wasm), in the photo worker process, on the pixels
 // sharp already decoded. Nothing is fetched: the model comes from nsfwjs's own modules and the

@@ -1,4 +1,4 @@
-// The same photo on two accounts (docs/product.md section 10, issue 31): a stolen identity or a
+// The same photo on two accounts (docs/product.md section 10): a stolen identity or a
 // catfish usually shows itself by a photo already on another member's ad. Every uploaded photo's
 // perceptual hash is looked up in the store's duplicate index (store/photo-hashes.ts, shared
 // by every instance) among the photos of every OTHER account: on an ad live or in review, or on
@@ -12,7 +12,7 @@ import type { Store } from '../../store/store.ts';
 
 /**
  * Of the hash's 64 bits, at most this many differ between a photo and another member's copy of
- * it. Measured (docs/benchmarks.md, ## Issue #31; bench/photo-hash-distances.ts): re-encoding and
+ * it. Measured (docs/benchmarks.md; bench/photo-hash-distances.ts): re-encoding and
  * resizing move a hash by 0–2 bits, brightening by up to 4, cropping 3 % by 6 (median) to 11
  * (95th percentile); unrelated photos were 17 bits apart at the least. 11 would catch 95 % of
  * 3 %-crops, but among 3,000,000 photos 14 % of new hashes found a stranger within 11 bits

@@ -1,4 +1,4 @@
-// The photos of a posted ad (docs/product.md section 10; the posting form's contract in issue 20):
+// The photos of a posted ad (docs/product.md section 10, the posting form):
 // what the member asked for (the photos kept, their alt texts, removals, the order) read from the
 // form, the new files processed and kept as uploads, and the ad's photo list that results, or why
 // not, in words beside the photo field. Whatever is refused, the files that were processed stay

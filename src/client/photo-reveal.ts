@@ -1,4 +1,4 @@
-// "Show photo" in the moderation queue with JavaScript (docs/product.md section 6, issue 31): the
+// "Show photo" in the moderation queue with JavaScript (docs/product.md section 6): the
 // same post as the plain form, sent with fetch, and the photo shown in place, without a reload.
 // The server keeps the choice, as for the form; if the post fails, the form is sent as it is.
 

@@ -1,4 +1,4 @@
-// A statement of reasons as a member reads it (docs/product.md section 6, issue 30): what was
+// A statement of reasons as a member reads it (docs/product.md section 6): what was
 // restricted and for how long, the rule with its clause link, the facts, what prompted it, whether
 // it was automatic, and where its appeal stands. On /account, the decision's page and, for
 // moderators, beside an appeal (src/pages/statement-view.ts).

@@ -1,5 +1,5 @@
 // What a member reads when moderators banned an account they talked with for scam or fraud, or
-// removed its live ad for it (docs/product.md section 7, issue 29): on the conversation's page
+// removed its live ad for it (docs/product.md section 7): on the conversation's page
 // (src/pages/conversation/FraudNotice.tsx), marked in the inbox, and in the one mail
 // (server/mail/fraud-notice-messages.ts). The sentences are written here once, for all three.
 // Never the other member's address or any message's text: who it was is said by the

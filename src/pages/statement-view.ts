@@ -1,4 +1,4 @@
-// A statement of reasons as a member reads it (docs/product.md section 6, issue 30), on /account,
+// A statement of reasons as a member reads it (docs/product.md section 6), on /account,
 // on the decision's own page (/account/decisions/{id}) and, for moderators, beside an appeal
 // (/moderate/appeals); built by server/moderation/statement-view.ts. Types only: pages never
 // import the server.

@@ -1,4 +1,4 @@
-// Appeals (docs/product.md section 6, issue 30), as API endpoints that take JSON or a plain form
+// Appeals (docs/product.md section 6), as API endpoints that take JSON or a plain form
 // post:
 //
 //   POST /api/decisions/{id}/appeal[?key=…]     {text}               the member appeals a decision

@@ -1,4 +1,4 @@
-// /account's decisions about the member (docs/product.md section 6, issue 30): each restriction's
+// /account's decisions about the member (docs/product.md section 6): each restriction's
 // statement of reasons, newest first, with where its appeal stands and the link to appeal it.
 import { StatementOfReasons } from '../../components/StatementOfReasons.tsx';
 import { decisionPagePath } from '../../../core/paths.ts';

@@ -1,4 +1,4 @@
-// /account's reports the member sent (docs/product.md section 8, issue 30): what became of each
+// /account's reports the member sent (docs/product.md section 8): what became of each
 // (open, action taken, no action), never who anyone is or what exactly was done.
 import { formatDate } from '../../../core/format.ts';
 import type { MyReportView } from './account-view.ts';

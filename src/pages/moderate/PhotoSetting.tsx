@@ -1,5 +1,5 @@
 // The moderator's own "Show all photos blurred" on the queue (moderator wellbeing; docs/product.md
-// section 6, issue 31): a plain form, kept per moderator by the server, so it works without
+// section 6): a plain form, kept per moderator by the server, so it works without
 // JavaScript and on every instance.
 import { photoSettingsApiPath } from '../../../core/paths.ts';
 
