@@ -12,7 +12,7 @@ export function answeredByApp(method: string, url: URL): boolean {
   // Forms post to the API; Vike renders pages only.
   if (method !== 'GET' && method !== 'HEAD') return true;
   // The prerendered sign-in and sign-up pages, filled in to send the member on where they were
-  // going (their server-read.ts: src/pages/signin/, src/pages/signup/).
+  // going (their server reads: server/http/page-reads/signin.ts, signup.ts).
   const withNext = [signinPath(), signupPath()].includes(url.pathname);
   if (withNext && localPath(url.searchParams.get('next'))) return true;
   // A search's Atom feed (server/http/routes/feeds.ts); a city's, which a build writes as a file, the

@@ -21,7 +21,7 @@ import { devPublisher } from './dev-publisher.ts';
 
 const DEV_APP = '/server/dev/dev-app.ts';
 const APP_REQUESTS = '/server/dev/app-requests.ts';
-const CONTENT = '/src/content/index.ts';
+const CONTENT = '/core/content/index.ts';
 
 export function devServerApp(): Plugin {
   return {

@@ -157,8 +157,8 @@ export function createApp(options: AppOptions) {
   const links = emailLinks({ store, mailer, mailSite });
   // One connection to the search index for /search and its feeds.
   const search = options.searchIndex ?? openSearchIndex();
-  // Every page rendered on request; each reads what it needs beside its page folder
-  // (src/pages/<id>/server-read.ts), from these (server/http/pages.ts).
+  // Every page rendered on request; each reads what it needs in server/http/page-reads/, from
+  // these (server/http/pages.ts).
   const explicitThreshold = options.photoExplicitThreshold ?? DEFAULT_EXPLICIT_THRESHOLD;
   const pages = onRequestPages({
     pageAssets:

@@ -1,9 +1,8 @@
-// What the server reads for a page rendered on request, declared beside the page: a folder of
-// src/pages/ may hold a `server-read.ts` exporting `read = pageRead<View>({ for, onRequestWhen?,
-// read })`, typed by the folder's own view type (the type its +data.ts reads from
-// `request.read`). server/http/pages.ts finds them the page registry's way (import.meta.glob, keyed by
-// folder), so a read belongs to exactly one page, and adding a page rendered on request touches
-// its folder and its route only. What a read needs from the server comes through one object,
+// What the server reads for a page rendered on request: server/http/page-reads/{page folder}.ts
+// exports `read = pageRead<View>({ for, onRequestWhen?, read })`, typed by the page folder's own
+// view type (the type its +data.ts reads from `request.read`). server/http/pages.ts finds them by
+// file name (import.meta.glob), so a read belongs to exactly one page folder, and the page folder
+// stays web only. What a read needs from the server comes through one object,
 // PageReadDeps, given to the page server once by createApp. Apart from server/http/pages.ts so that the
 // reads, which it loads, never import it back.
 import type { SearchIndex } from '../../search/search-index.ts';

@@ -1,5 +1,5 @@
 // What the server hands the message pages (/messages, /messages/{id}, /messages/new?ad=…) in their
-// request: read from the store by server/messages/views.ts (for each page's server-read.ts), shown
+// request: read from the store by server/messages/views.ts (for the pages. server reads, server/http/page-reads/), shown
 // by src/pages/messages/, src/pages/conversation/ and src/pages/messages-new/. Types only: pages
 // never import the server.
 // Nothing here ever holds another member's email address (docs/product.md section 7): the other side

@@ -1,6 +1,6 @@
 // What the server hands the moderation pages (/moderate, /moderate/log) in their request: read
 // from the database by server/moderation/queue-view.ts and log-view.ts (for each page's
-// server-read.ts), shown by src/pages/moderate/ and src/pages/moderation-log/. Types only: pages
+// server/http/page-reads/), shown by src/pages/moderate/ and src/pages/moderation-log/. Types only: pages
 // never import the server.
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import type { LogAction } from '../../core/schemas/moderation-log.ts';

@@ -8,8 +8,8 @@
 //
 // Pages rendered on request get `request` in their data context (src/pages/request.ts): the
 // signed-in member, the query, a refused form's message and values, and what the server read for
-// the page (`request.read`: the folder's server-read.ts, which the server finds the same way,
-// by folder, in server/http/pages.ts; this registry never loads it, so pages never load the server).
+// the page (`request.read`: server/http/page-reads/{folder}.ts, which server/http/pages.ts finds
+// by the folder's name; this registry never loads it, so pages never load the server).
 // A page whose data says `access: 'members'` (src/renderer/page-shell.ts) is only rendered for a
 // signed-in member; anyone else is sent to /signin?next=… and back. Its data hook still copes
 // without a request (prerendering).

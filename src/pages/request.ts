@@ -1,9 +1,9 @@
 // What a page rendered on request learns from its request (docs/product.md section 3: member pages are
 // rendered by the server on each request): the query, the signed-in member, a refused form, and
-// what the server read for the page (`read`, typed by the page's own view type: the folder's
-// server-read.ts gives it). The server (server/http/pages.ts) builds it and hands it to the page's data
+// what the server read for the page (`read`, typed by the page's own view type:
+// server/http/page-reads/{folder}.ts gives it). The server (server/http/pages.ts) builds it and hands it to the page's data
 // hook as `request`, beside `routeParams` (on the dev server too: server/dev/); prerendered pages
-// get none. Pages read only this: they never import the server (nor their own server-read.ts).
+// get none. Pages read only this: they never import the server.
 import type { FormPhoto } from '../../core/schemas/ad-form.ts';
 
 /** The signed-in member, from the session cookie. */
@@ -35,7 +35,7 @@ export interface FormFill {
 export type LinkState = 'valid' | 'expired' | 'used' | 'unknown' | 'done';
 
 /**
- * `Read`: the page's own view type, what its server read gives (src/pages/<id>/server-read.ts,
+ * `Read`: the page's own view type, what its server read gives (server/http/page-reads/<folder>.ts,
  * declared with that type); each +data.ts names it (`DataContext<AccountView>`).
  */
 export interface PageRequest<Read = unknown> {

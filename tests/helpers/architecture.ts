@@ -48,8 +48,19 @@ export function readProductFiles(root = '.'): SourceFile[] {
   return files;
 }
 
-/** Every import of every file: product files resolved to their paths, packages by name. */
+const edgesOf = new WeakMap<readonly SourceFile[], ImportEdge[]>();
+
+/**
+ * Every import of every file: product files resolved to their paths, packages by name. Parsed
+ * once a list of files: the rules all read the same list.
+ */
 export function importEdges(files: readonly SourceFile[]): ImportEdge[] {
+  let edges = edgesOf.get(files);
+  if (!edges) edgesOf.set(files, (edges = parseImportEdges(files)));
+  return edges;
+}
+
+function parseImportEdges(files: readonly SourceFile[]): ImportEdge[] {
   const known = new Set(files.map((file) => file.path));
   const edges: ImportEdge[] = [];
   for (const file of files) {

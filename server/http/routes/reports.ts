@@ -9,7 +9,7 @@
 //                                      /report?sent=1, or 201 {received: true}; 400, 404, 409, 429
 //   POST /api/moderate/reports         {group, seen, action, reason?, note?}: dismiss, remove or ban,
 //                                      for moderators (anyone else: an unknown API path)
-//   GET  /moderate/reports             the open reports grouped by ad (its server-read.ts);
+//   GET  /moderate/reports             the open reports grouped by ad (its server read, server/http/page-reads/);
 //                                      ?ban={group}&seen={id}: the ban's confirmation step first
 //
 // The reporter is `account:{id}` for a signed-in member and, for a visitor, the keyed hash of their

@@ -1,4 +1,4 @@
-// What the server reads for /account (its server read, server-read.ts, from
+// What the server reads for /account (its server read, server/http/page-reads/account.ts, from
 // server/accounts/account-view.ts): the member's own ads, saved searches, the decisions about them
 // (statements of reasons, with where their appeals stand) and the reports they sent. Types only:
 // pages never import the server.

@@ -10,7 +10,7 @@ import type { DataContext } from '../registry.ts';
  * not-found answer as for an id that does not exist): the ad, the messages in order, 50 a page
  * with the newest page first and links to older and newer ones (`?before={message id}`), the
  * reply form on the newest page, Block or Unblock, and Report this conversation. The server reads
- * it and, for the newest page, marks the other side's messages read (server-read.ts).
+ * it and, for the newest page, marks the other side's messages read (its server read, server/http/page-reads/).
  */
 export function conversationData({ request, routeParams }: DataContext<ConversationPageView>) {
   const { brand } = getSite();

@@ -1,4 +1,4 @@
-// What the server reads for /account/decisions/{id} (server-read.ts): the decision's statement of
+// What the server reads for /account/decisions/{id} (its server read, server/http/page-reads/): the decision's statement of
 // reasons, for its member only (signed in, or with its mail's key). Types only.
 import type { StatementView } from '../statement-view.ts';
 

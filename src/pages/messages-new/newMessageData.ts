@@ -10,7 +10,7 @@ import type { DataContext } from '../registry.ts';
  * `/messages/new?ad={id}`: where Reply and Send Message lead (docs/product.md section 7). For a live
  * member ad, the form that starts a conversation with its poster; for a sample or editor's ad, a
  * plain word that nothing is delivered; otherwise why the ad takes no reply. The server works out
- * which (server-read.ts); the dev server, without a database, sees published ads only.
+ * which (its server read, server/http/page-reads/); the dev server, without a database, sees published ads only.
  */
 export function newMessageData({ request }: DataContext<NewMessageView>) {
   const { brand } = getSite();

@@ -7,7 +7,7 @@ import type { DataContext } from '../registry.ts';
 /**
  * `/messages`, for signed-in members: their conversations, newest activity first, each with its
  * ad, the other side (never their address), the last message's time and the unread count, read
- * from the database by the server (server-read.ts).
+ * from the database by the server (its server read, server/http/page-reads/).
  */
 export function inboxData({ request }: DataContext<InboxView>) {
   const { brand } = getSite();

@@ -12,7 +12,7 @@ import type { ModerationReportsView } from '../report-view.ts';
 /**
  * `/moderate/reports`, for moderators only (anyone else gets the not-found screen): the open
  * reports grouped by ad (and by reported conversation), hidden and urgent ones first, from the
- * request (server-read.ts); what the last action did; a refused action's message.
+ * request (its server read, server/http/page-reads/); what the last action did; a refused action's message.
  */
 export function moderateReportsData({ request }: DataContext<ModerationReportsView>) {
   const { brand } = getSite();

@@ -10,7 +10,7 @@ import type { DataContext } from '../registry.ts';
 
 /**
  * `/moderate`, for moderators only (anyone else gets the not-found screen): the ads waiting for
- * review, oldest first, from the request (server-read.ts); what the last action did;
+ * review, oldest first, from the request (its server read, server/http/page-reads/); what the last action did;
  * a refused action's message and what was typed; the ban's confirmation.
  */
 export function moderateData({ request }: DataContext<ModerationQueueView>) {

@@ -13,7 +13,7 @@ import type { ReportTarget } from '../report-view.ts';
 
 /**
  * `/report?ad={id}` (anyone) and `/report?conversation={id}` (the conversation's two members): the
- * report form, with the ad or conversation the server found for this visitor (request.read, from server-read.ts);
+ * report form, with the ad or conversation the server found for this visitor (request.read, from its server read in server/http/page-reads/);
  * `?sent=1`: the thank-you page. A refused post comes back with its message and what was typed;
  * `&reason={value}` chooses a reason already (a scam warning's "or add a note first").
  */

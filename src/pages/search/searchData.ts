@@ -8,7 +8,7 @@ import { searchFeedUrl, searchFiltersQuery } from '../../../core/search-query.ts
 
 /**
  * `/search` (docs/product.md section 9): the filters as a form, then the results the server found
- * (request.read, from server-read.ts). Without a request (the dev server) it is the empty form.
+ * (request.read, from its server read in server/http/page-reads/). Without a request (the dev server) it is the empty form.
  */
 export function searchData({ request }: DataContext<SearchView>) {
   const { brand } = getSite();
