@@ -30,7 +30,12 @@ const state = (
   brandPrefix: true,
   robots: 'index, follow',
   guideHtml: `<p>About ${name}.</p>`,
-  cities: cities.map(([city, population]) => ({ name: city, population })),
+  cities: cities.map(([city, population], index) => ({
+    name: city,
+    population,
+    latitude: 44 + index / 10,
+    longitude: -73,
+  })),
 });
 
 const AD: CompiledAd = {
