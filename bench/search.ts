@@ -3,9 +3,10 @@
 // on them (scripts/compile-content.ts, with the build's heap cap), which compiles the ads and
 // writes the search index from nothing: its time and size. Then starts the real server
 // ({out}/server/serve.mjs of the worktree's build, reading that compiled content) and asks it
-// 1,000 searches over HTTP, one at a time, in five kinds (text only, filters only, text and
-// filters, a rare word, a common word; words taken from the index's own vocabulary): latency
-// p50/p99 a kind and overall. Last, the index update when one member ad is approved, then removed
+// 1,000 searches over HTTP, one at a time, in seven kinds (text only, filters only, text and
+// filters, a rare word, a common word; words taken from the index's own vocabulary; and by
+// distance: within 10 to 100 miles of one of the 300 cities with the most ads, alone or with
+// words and filters): latency p50/p99 a kind and overall. Last, the index update when one member ad is approved, then removed
 // (compileToDisk with the database, as a publish runs it): the index's own milliseconds, and that
 // the server finds the ad, then not.
 // Prints the figures and writes them to docs/benchmarks.md (## Search).
@@ -35,7 +36,16 @@ const HOST = '127.0.0.1';
 const START = '<!-- bench-search:start -->';
 const END = '<!-- bench-search:end -->';
 const HEADING = '## Search';
-const KINDS = ['text only', 'filters only', 'text + filters', 'rare word', 'common word'] as const;
+const KINDS = [
+  'text only',
+  'filters only',
+  'text + filters',
+  'rare word',
+  'common word',
+  'near a city',
+  'near + filters',
+] as const;
+const MILES = ['10', '25', '50', '100'];
 type Kind = (typeof KINDS)[number];
 const SEEKS = ['w4m', 'm4w', 'm4m', 'w4w', 't4m', 'm4t', 't4w', 'w4t', 't4t'];
 
@@ -260,7 +270,20 @@ export function makeQueries(indexFile: string, count: number): BenchQuery[] {
       params = filters();
       params.set('q', r.pick(middling));
     } else if (kind === 'rare word') params.set('q', r.pick(rare));
-    else params.set('q', r.pick(common));
+    else if (kind === 'common word') params.set('q', r.pick(common));
+    else {
+      // Search by distance (docs/product.md section 9): near one of the cities with most ads.
+      if (kind === 'near + filters') {
+        params = filters();
+        params.delete('state');
+        params.delete('city');
+        if (params.has('within')) params.set('posted', params.get('within')!);
+        if (r.next() < 0.5) params.set('q', r.pick(middling));
+      }
+      const place = r.pick(places);
+      params.set('near', `${place.state}/${place.city}`);
+      params.set('within', r.pick(MILES));
+    }
     if (r.next() < 0.1) params.set('page', '2');
     queries.push({ kind, path: `/search?${params}` });
   }

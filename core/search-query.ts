@@ -1,5 +1,6 @@
-// /search's query string is its form (docs/product.md section 9): q, state, city, seeks, minAge,
-// maxAge, within (1, 7 or 30 days), page. Checked here, once, for the server (which runs the search)
+// /search's query string is its form (docs/product.md section 9): q, state, city, near (a city:
+// State/City) and within (10, 25, 50 or 100 miles of it), seeks, minAge, maxAge, posted (1, 7 or
+// 30 days; `within` means days in a search that is not near a city, as it did before), page. Checked here, once, for the server (which runs the search)
 // and the page (which shows the form again with a message beside each field that was wrong).
 // The text is never handed to FTS5 as syntax: it is cut into words (letters and digits), and each
 // word is quoted, so `"unbalanced`, `NEAR(`, `*` or `AND OR` are plain words.
@@ -7,14 +8,24 @@ import { getState } from './content/index.ts';
 import { searchFeedPath, searchPath } from './paths.ts';
 import { AD_AGE_MAX, AD_AGE_MIN } from './schemas/ad-limits.ts';
 import { SEEKS_LABELS, type Seeks } from './schemas/seeks.ts';
+import {
+  DEFAULT_WITHIN_MILES,
+  findNearCity,
+  nearValue,
+  WITHIN_MILES,
+  type NearChoice,
+  type NearFilter,
+} from './near-query.ts';
 
 export const SEARCH_FIELDS = [
   'q',
   'state',
   'city',
+  'near',
   'seeks',
   'minAge',
   'maxAge',
+  'posted',
   'within',
   'sort',
   'page',
@@ -40,6 +51,8 @@ export interface SearchFilters {
   maxAge?: number;
   /** Posted within this many days of the publication day (1: that day only). */
   within?: (typeof WITHIN_DAYS)[number];
+  /** Only ads in cities within this many miles of this one, nearest first (then newest). */
+  near?: NearFilter;
   /** Asked for; best match needs words. Default: best match with words, else newest first. */
   sort?: SearchSort;
   page: number;
@@ -51,6 +64,8 @@ export type SearchQuery =
       ok: false;
       values: Partial<Record<SearchField, string>>;
       fieldErrors: Partial<Record<SearchField, string>>;
+      /** The cities a `near` that named several, or none, may have meant. */
+      nearChoices?: NearChoice[];
     };
 
 /** Words of a text: runs of letters, marks and digits (punctuation and FTS syntax drop out). */
@@ -118,10 +133,37 @@ export function parseSearchQuery(query: Readonly<Record<string, string | undefin
   )
     errors.maxAge = `The highest age must be at least the lowest (${filters.minAge}).`;
 
-  if (values.within !== undefined) {
-    const days = WITHIN_DAYS.find((option) => String(option) === values.within);
-    if (days === undefined) errors.within = 'Choose 1, 7 or 30 days, or any time.';
-    else filters.within = days;
+  // Days: `posted`, or `within` in a search that is not near a city (the URLs made before).
+  const daysField = values.posted !== undefined || values.near !== undefined ? 'posted' : 'within';
+  const daysText = values[daysField];
+  if (daysText !== undefined) {
+    const days = WITHIN_DAYS.find((option) => String(option) === daysText);
+    if (days !== undefined) filters.within = days;
+    // The form's distance, sent with no city to search near: not a filter.
+    else if (daysField === 'within' && WITHIN_MILES.some((miles) => String(miles) === daysText))
+      delete values.within;
+    else errors[daysField] = 'Choose 1, 7 or 30 days, or any time.';
+  }
+
+  let nearChoices: NearChoice[] | undefined;
+  if (values.near !== undefined) {
+    const miles =
+      values.within === undefined
+        ? DEFAULT_WITHIN_MILES
+        : WITHIN_MILES.find((option) => String(option) === values.within);
+    if (miles === undefined) errors.within = 'Choose 10, 25, 50 or 100 miles.';
+    const found = values.near.length > 200 ? undefined : findNearCity(values.near);
+    if (values.state !== undefined || values.city !== undefined)
+      errors.near = 'Search near a city or in a state and city, not both: clear one of them.';
+    else if (!found) errors.near = 'A city name is at most 200 characters.';
+    else if (!found.ok) {
+      errors.near = found.message;
+      nearChoices = found.choices;
+    } else if (miles !== undefined) {
+      filters.near = { state: found.state, city: found.city, ...found.at, miles };
+      values.near = nearValue(found);
+      values.within = String(miles);
+    }
   }
 
   if (values.sort !== undefined) {
@@ -137,7 +179,7 @@ export function parseSearchQuery(query: Readonly<Record<string, string | undefin
   }
 
   return Object.keys(errors).length > 0
-    ? { ok: false, values, fieldErrors: errors }
+    ? { ok: false, values, fieldErrors: errors, ...(nearChoices ? { nearChoices } : {}) }
     : { ok: true, values, filters };
 }
 
@@ -191,6 +233,8 @@ export function searchFeedTitle(filters: SearchFilters): string {
   else if (maxAge !== undefined) parts.push(`aged up to ${maxAge}`);
   if (filters.city) parts.push(`in ${filters.city}, ${filters.state}`);
   else if (filters.state) parts.push(`in ${filters.state}`);
+  if (filters.near)
+    parts.push(`within ${filters.near.miles} miles of ${filters.near.city}, ${filters.near.state}`);
   if (filters.within)
     parts.push(`posted within ${filters.within === 1 ? '1 day' : `${filters.within} days`}`);
   return parts.length > 0 ? `New ads: ${parts.join(', ')}` : 'New ads';

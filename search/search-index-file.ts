@@ -12,7 +12,7 @@ import { DAY_MS } from '../core/days.ts';
 export const searchIndexFile = (compiledDir: string) => join(compiledDir, 'search.sqlite');
 
 /** Bumped when the tables change: an index of another version is rebuilt from scratch. */
-export const SEARCH_INDEX_VERSION = 4;
+export const SEARCH_INDEX_VERSION = 5;
 
 /** Days after 1970 the keys count down from (the year 4840). */
 const LAST_DAY = 2 ** 20;

@@ -13,9 +13,12 @@
 //   (detail=column would save about a tenth of the index, and best match with it). The tokenizer
 //   keeps marks inside words, as the query's words do (core/search-query.ts).
 // - states, places: the numbers of the states and cities in the tags, the pieces each state's ads
-//   file was made of and the digest of the lines each city was indexed at; meta: the build date.
+//   file was made of and the digest of the lines each city was indexed at; each place's
+//   coordinates (a search by distance finds the places near a city by latitude, then by the exact
+//   distance: search-index-near.ts); meta: the build date.
 import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
+import type { Coordinates } from '../core/geo/great-circle.ts';
 import type { CompiledAd } from '../core/schemas/compiled-content.ts';
 import { adTags, SEARCH_INDEX_VERSION, searchKey } from './search-index-file.ts';
 
@@ -29,8 +32,11 @@ const SCHEMA = `
     state TEXT NOT NULL,
     city TEXT NOT NULL,
     digest TEXT NOT NULL,
+    latitude REAL NOT NULL,
+    longitude REAL NOT NULL,
     UNIQUE (state, city)
   );
+  CREATE INDEX places_by_latitude ON places (latitude, longitude, code);
   CREATE TABLE ads (
     key INTEGER PRIMARY KEY,
     id INTEGER NOT NULL,
@@ -52,8 +58,8 @@ export function indexWriter(db: Database.Database) {
   const statements = {
     stateCode: db.prepare<[string], { code: number }>('SELECT code FROM states WHERE state = ?'),
     insertState: db.prepare<[string]>('INSERT INTO states (state) VALUES (?)'),
-    insertPlace: db.prepare<[string, string, string]>(
-      'INSERT INTO places (state, city, digest) VALUES (?, ?, ?)',
+    insertPlace: db.prepare<[string, string, string, number, number]>(
+      'INSERT INTO places (state, city, digest, latitude, longitude) VALUES (?, ?, ?, ?, ?)',
     ),
     placeOfKey: db.prepare<[number], { place: number }>('SELECT place FROM ads WHERE key = ?'),
     insertAd: db.prepare<[number, number, number, number, string]>(
@@ -74,8 +80,10 @@ export function indexWriter(db: Database.Database) {
       const row = statements.stateCode.get(name);
       return row ? row.code : Number(statements.insertState.run(name).lastInsertRowid);
     },
-    newPlace: (state: string, city: string, digest: string) =>
-      Number(statements.insertPlace.run(state, city, digest).lastInsertRowid),
+    newPlace: (state: string, city: string, digest: string, at: Coordinates) =>
+      Number(
+        statements.insertPlace.run(state, city, digest, at.latitude, at.longitude).lastInsertRowid,
+      ),
     /**
      * Writes the ad of `line`. An ad that moved from another city leaves that one first (not in
      * an index made from nothing: each ad comes once).

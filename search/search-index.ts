@@ -11,6 +11,7 @@ import { newestKeyFrom, searchIndexFile, tagsMatch, type TagFilters } from './se
 import { ftsMatch, type SearchFilters } from '../core/search-query.ts';
 import { ADS_PER_PAGE } from '../core/paths.ts';
 import { addDays, utcDay } from '../core/days.ts';
+import { newestOfPlaces, pageByDistance, PLACES_IN_BOX, placesNear } from './search-index-near.ts';
 
 /**
  * Results are counted up to this many: counting every match of a word half the ads hold costs more
@@ -25,8 +26,10 @@ export interface SearchResults {
   more: boolean;
   /** The requested page's ads, in order. */
   ads: CompiledAd[];
-  /** The order of `ads`. */
-  order: 'match' | 'newest';
+  /** The order of `ads`: by distance (then newest) in a search near a city. */
+  order: 'match' | 'newest' | 'distance';
+  /** In a search near a city: each ad's city's distance from it, in miles, as `ads`. */
+  miles?: number[];
   /** Best match was asked for and could not be given (too many matches): newest first instead. */
   matchUnavailable: boolean;
 }
@@ -100,7 +103,10 @@ export function searchIndex(
    * words or tags; else, everything or only a date, the ads), its key column, the WHERE clause and
    * its parameters. `none` when the filters name a place the index has no ads in.
    */
-  function plan(filters: SearchFilters):
+  function plan(
+    filters: SearchFilters,
+    near?: { place: number },
+  ):
     | { none: SearchResults }
     | {
         table: string;
@@ -125,7 +131,9 @@ export function searchIndex(
       minAge: filters.minAge,
       maxAge: filters.maxAge,
     };
-    if (filters.city) {
+    if (near) {
+      tagFilters.place = near.place;
+    } else if (filters.city) {
       tagFilters.place = code(
         'SELECT code FROM places WHERE state = ? AND city = ?',
         filters.state ?? '',
@@ -163,6 +171,92 @@ export function searchIndex(
     return row?.value;
   }
 
+  /** The index's places within the search's distance, nearest first. */
+  const nearPlaces = ({ near }: SearchFilters) =>
+    near
+      ? placesNear(
+          (...box) =>
+            prepared(PLACES_IN_BOX).all(...box) as Array<{
+              code: number;
+              latitude: number;
+              longitude: number;
+            }>,
+          near,
+          near.miles,
+        )
+      : [];
+
+  /** A place's part of a search: its matches counted up to `cap`, or some of their keys. */
+  function placeQueries(filters: SearchFilters) {
+    const of = (place: number) => {
+      const found = plan(filters, { place });
+      if ('none' in found) throw new Error('A search near a city found no index');
+      return found;
+    };
+    return {
+      count(place: number, cap: number): number {
+        const { table, condition, params } = of(place);
+        return (
+          prepared(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} ${condition} LIMIT ?)`).get(
+            ...params,
+            cap,
+          ) as { n: number }
+        ).n;
+      },
+      keys(place: number, limit: number, offset = 0): number[] {
+        const { table, key, condition, params } = of(place);
+        return (
+          prepared(
+            `SELECT ${key} AS key FROM ${table} ${condition} ORDER BY ${key} LIMIT ? OFFSET ?`,
+          ).all(...params, limit, offset) as { key: number }[]
+        ).map((row) => row.key);
+      },
+    };
+  }
+
+  /** Ads in cities near one, nearest city first, each city's newest first. */
+  function searchNear(filters: SearchFilters): SearchResults {
+    const empty: SearchResults = {
+      total: 0,
+      more: false,
+      ads: [],
+      order: 'distance',
+      miles: [],
+      matchUnavailable: false,
+    };
+    if (!db()) return empty;
+    const { count, keys } = placeQueries(filters);
+    try {
+      return db()!.transaction(() => {
+        const { counted, found } = pageByDistance(nearPlaces(filters), count, keys, {
+          offset: (filters.page - 1) * ADS_PER_PAGE,
+          limit: ADS_PER_PAGE,
+          countedMax,
+        });
+        return {
+          ...empty,
+          total: Math.min(counted, countedMax),
+          more: counted > countedMax,
+          ads: adsOfKeys(found.map((ad) => ad.key)),
+          miles: found.map((ad) => ad.miles),
+        };
+      })();
+    } catch (error) {
+      throw unsearchable(error);
+    }
+  }
+
+  /** The newest ads in cities near one, whatever their distance: a feed, a digest. */
+  function newestNear(filters: SearchFilters, limit: number): CompiledAd[] {
+    if (!db()) return [];
+    const { keys } = placeQueries(filters);
+    try {
+      return db()!.transaction(() => adsOfKeys(newestOfPlaces(nearPlaces(filters), keys, limit)))();
+    } catch (error) {
+      throw unsearchable(error);
+    }
+  }
+
   const unsearchable = (error: unknown) =>
     error instanceof Database.SqliteError && error.message.startsWith('fts5:')
       ? new UnsearchableWords(error.message)
@@ -193,6 +287,7 @@ export function searchIndex(
      * UnsearchableWords when FTS5 refuses the words.
      */
     search(filters: SearchFilters): SearchResults {
+      if (filters.near) return searchNear(filters);
       const found = plan(filters);
       if ('none' in found) return found.none;
       const { table, key, condition, params, wantsMatch } = found;
@@ -233,6 +328,7 @@ export function searchIndex(
      * them: a search's feed. Throws UnsearchableWords when FTS5 refuses the words.
      */
     newest(filters: SearchFilters, limit: number): CompiledAd[] {
+      if (filters.near) return newestNear(filters, limit);
       const found = plan(filters);
       if ('none' in found) return [];
       const { table, key, condition, params } = found;

@@ -19,7 +19,7 @@
 // however many ads there are (a from-nothing build holds about 30 bytes an ad for the sort).
 import type Database from 'better-sqlite3';
 import { closeSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
-import type { AdsIndex } from '../core/schemas/compiled-content.ts';
+import type { AdsIndex, CompiledState } from '../core/schemas/compiled-content.ts';
 import { searchIndexFile, searchKey } from './search-index-file.ts';
 import { stateAdsFile } from '../core/content/index.ts';
 import {
@@ -36,6 +36,12 @@ import {
   openExisting,
   removeIndex,
 } from './search-index-tables.ts';
+import {
+  moveChangedPlaces,
+  placeCoordinates,
+  readCompiledStates,
+  type PlaceCoordinates,
+} from './place-coordinates.ts';
 
 export interface SearchIndexUpdate {
   /** Cities whose ads were (re)indexed or removed. */
@@ -52,15 +58,20 @@ export interface SearchIndexUpdate {
 export function writeSearchIndex(
   compiledDir: string,
   buildDate: string,
-  { full = false, adsIndex }: { full?: boolean; adsIndex: AdsIndex },
+  {
+    full = false,
+    adsIndex,
+    states,
+  }: { full?: boolean; adsIndex: AdsIndex; states?: readonly CompiledState[] },
 ): SearchIndexUpdate {
   const started = performance.now();
+  const at = placeCoordinates(states ?? readCompiledStates(compiledDir));
   const file = searchIndexFile(compiledDir);
   const existing = full ? undefined : openExisting(file);
   if (existing) {
     try {
       return {
-        ...updateIndex(existing, adsIndex, compiledDir, buildDate),
+        ...updateIndex(existing, adsIndex, compiledDir, buildDate, at),
         milliseconds: since(started),
       };
     } finally {
@@ -72,7 +83,7 @@ export function writeSearchIndex(
   let done = false;
   let counts: Omit<SearchIndexUpdate, 'milliseconds'>;
   try {
-    counts = buildIndex(db, adsIndex, compiledDir, buildDate);
+    counts = buildIndex(db, adsIndex, compiledDir, buildDate, at);
     done = true;
   } finally {
     db.close();
@@ -91,6 +102,7 @@ function buildIndex(
   adsIndex: AdsIndex,
   compiledDir: string,
   buildDate: string,
+  at: PlaceCoordinates,
 ) {
   const write = indexWriter(db);
   const setPieces = db.prepare<[string, number]>('UPDATE states SET pieces = ? WHERE code = ?');
@@ -114,7 +126,7 @@ function buildIndex(
       setPieces.run(pieces, stateCode);
       for (const [city, entry] of Object.entries(cities)) {
         citiesChanged += 1;
-        const place = write.newPlace(state, city, entry.digest);
+        const place = write.newPlace(state, city, entry.digest, at(state, city));
         stateOfPlace[place] = stateCode;
         forEachLine(fileNames[fileNumber]!, entry.offset, entry.bytes, (buffer, start, end, at) => {
           // Latin-1: the id and the day are ASCII, and quicker to find without decoding UTF-8.
@@ -171,6 +183,7 @@ function updateIndex(
   adsIndex: AdsIndex,
   compiledDir: string,
   buildDate: string,
+  at: PlaceCoordinates,
 ) {
   const write = indexWriter(db);
   const indexedStates = new Map(
@@ -208,7 +221,7 @@ function updateIndex(
         indexed.delete(city);
         if (before?.digest === entry.digest) continue;
         citiesChanged += 1;
-        const place = before?.code ?? write.newPlace(state, city, entry.digest);
+        const place = before?.code ?? write.newPlace(state, city, entry.digest, at(state, city));
         // Ad by ad: an ad whose line is the one stored stays as it is (one approval in a city of
         // 15,000 ads writes one ad); a changed one is replaced; the city's others are deleted.
         const stored = new Map(storedOfPlace.all(place).map((row) => [row.id, row]));
@@ -240,6 +253,8 @@ function updateIndex(
       for (const { code: place } of placesOfState.all(state)) removePlace(place);
       setPieces.run('', code);
     }
+    // An editor may move a city (its coordinates) without touching its ads.
+    moveChangedPlaces(db, at);
     write.meta('buildDate', buildDate);
   })();
   return { citiesChanged, adsWritten };

@@ -15,6 +15,9 @@ import type { TransparencyReport } from './transparency.ts';
 export interface CompiledCity {
   name: string;
   population: number;
+  /** Degrees north and east (core/schemas/city.ts): nearby cities and distances. */
+  latitude: number;
+  longitude: number;
 }
 
 export interface CompiledState extends StateFrontMatter {

@@ -3,7 +3,7 @@
 // city list parsed is remembered in the memo.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CITY_COLUMNS, cityRowSchema } from '../../core/schemas/city.ts';
+import { CITY_COLUMNS, CITY_OPTIONAL_COLUMNS, cityRowSchema } from '../../core/schemas/city.ts';
 import type { CompiledState } from '../../core/schemas/compiled-content.ts';
 import { stateFrontMatterSchema } from '../../core/schemas/state.ts';
 import { US_STATE_NAMES } from '../../core/schemas/us-states.ts';
@@ -98,7 +98,7 @@ export function compileStates(reader: ContentReader, tokens: SiteTokens): Compil
 function readCities(text: string, file: string, sink: ContentProblem[]) {
   const { rows, problems: csvProblems } = readCsv(text, file, {
     required: CITY_COLUMNS,
-    optional: ['geonamesId'],
+    optional: CITY_OPTIONAL_COLUMNS,
   });
   sink.push(...csvProblems);
   const seen = new Map<string, number>();
@@ -120,7 +120,8 @@ function readCities(text: string, file: string, sink: ContentProblem[]) {
       continue;
     }
     seen.set(parsed.data.name, row.line);
-    cities.push({ name: parsed.data.name, population: parsed.data.population });
+    const { name, population, latitude, longitude } = parsed.data;
+    cities.push({ name, population, latitude, longitude });
   }
   return cities.sort((a, b) => b.population - a.population || a.name.localeCompare(b.name, 'en'));
 }

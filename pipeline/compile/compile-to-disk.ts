@@ -84,6 +84,7 @@ export function compileToDisk({
   const searchIndex = writeSearchIndex(compiledDir, buildDate, {
     full,
     adsIndex: stateFiles.index,
+    states: content.states,
   });
   return { ok: true, content, stateFilesWritten: stateFiles.written, warnings, searchIndex };
 }

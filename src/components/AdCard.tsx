@@ -4,8 +4,11 @@ import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { AdBadges } from './AdBadges.tsx';
 import { AdCardPicture } from './AdPhotos.tsx';
 
-/** One ad in a city's list: picture, title link, badges, a three-line excerpt and Reply. */
-export function AdCard({ ad }: { ad: CompiledAd }) {
+/**
+ * One ad in a city's list: picture, title link, badges, a three-line excerpt and Reply; in a
+ * search by distance, how far away its city is ("12 mi away, in Vancouver, WA").
+ */
+export function AdCard({ ad, away }: { ad: CompiledAd; away?: string }) {
   const titleId = `ad-${ad.id}-title`;
   return (
     <article
@@ -20,6 +23,7 @@ export function AdCard({ ad }: { ad: CompiledAd }) {
           <a href={adPath(ad.state, ad.city, ad.id)}>{ad.title}</a>
         </h2>
         <AdBadges ad={ad} withFacts />
+        {away && <p className="ad-card__away">{away}</p>}
         <p className="ad-card__excerpt">{ad.description}</p>
       </div>
       <div className="ad-card__actions">

@@ -13,6 +13,7 @@ import {
   getState,
   getStates,
 } from '../../core/content/index.ts';
+import { nearbyCitiesKey } from '../../core/content/nearby-cities.ts';
 import type { RouteParams } from '../../core/route.ts';
 
 export interface PrerenderGroup {
@@ -100,13 +101,15 @@ function stateInputs(stateName: string): string {
 /**
  * A city's pages (its list and its ads): the site settings, the state's own fields (its flags
  * shape the header and footer; its guide and city list are not shown there), the city and its
- * ads (their digest, from the compiled ads index). Plain text, not a hash: there is one city group
- * for every city of the country.
+ * ads (their digest, from the compiled ads index), and its nearby cities as shown (names,
+ * distances, counts: a neighbour gaining its first ad or losing its last changes them). Plain
+ * text but for the nearby list's hash: there is one city group for every city of the country.
  */
 function cityInputs(stateName: string, cityName: string): string {
   const entry = cityAdsEntry(stateName, cityName);
   const population = getCity(stateName, cityName)?.population;
-  return `${stateShellKey(stateName)} ${population} ${entry?.ads ?? 0} ${entry?.digest ?? ''}`;
+  const nearby = hash('sha1', nearbyCitiesKey(stateName, cityName), 'base64url');
+  return `${stateShellKey(stateName)} ${population} ${entry?.ads ?? 0} ${entry?.digest ?? ''} ${nearby}`;
 }
 
 let shellKeys: { site: unknown; byState: Map<string, string> } | undefined;

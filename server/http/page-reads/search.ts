@@ -17,7 +17,10 @@ export const read = pageRead<SearchView>({
     });
 
     const query = parseSearchQuery(c.req.query());
-    if (!query.ok) return answer({ values: query.values, fieldErrors: query.fieldErrors }, 400);
+    if (!query.ok) {
+      const { values, fieldErrors, nearChoices } = query;
+      return answer({ values, fieldErrors, ...(nearChoices ? { nearChoices } : {}) }, 400);
+    }
     const { values, filters } = query;
     if (!index.available())
       return answer(
@@ -37,7 +40,7 @@ export const read = pageRead<SearchView>({
         400,
       );
     }
-    const { total, more, ads, order, matchUnavailable } = results;
+    const { total, more, ads, order, miles, matchUnavailable } = results;
     const pageCount = Math.max(1, Math.ceil(total / ADS_PER_PAGE));
     if (filters.page > pageCount)
       return answer(
@@ -60,6 +63,7 @@ export const read = pageRead<SearchView>({
           pages: pageCount,
           ads,
           order,
+          ...(miles ? { miles } : {}),
           matchUnavailable,
           bestMatchMax: index.countedMax,
         },

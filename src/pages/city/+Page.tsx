@@ -4,13 +4,14 @@ import { AdCard } from '../../components/AdCard.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { CityFilterForm } from '../../components/CityFilterForm.tsx';
 import { FeedLink } from '../../components/FeedLink.tsx';
+import { NearbyCities, NearestAds } from '../../components/NearbyCities.tsx';
 import { plural } from '../../../core/format.ts';
 import { cityPath, homePath, statePath } from '../../../core/paths.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {
-  const { state, city, page, pages, totalAds, ads, head } = useData<Data>();
+  const { state, city, page, pages, totalAds, ads, nearby, head } = useData<Data>();
   return (
     <>
       <section className="page-header">
@@ -44,7 +45,14 @@ export default function Page() {
         <div className="container container--medium">
           {ads.length === 0 ? (
             <div className="empty-state">
-              <h2>No ads available yet</h2>
+              {nearby.length > 0 ? (
+                <>
+                  <h2>No ads in {city} yet.</h2>
+                  <NearestAds cities={nearby} />
+                </>
+              ) : (
+                <h2>No ads available yet</h2>
+              )}
               <p>Be the first to post in {city}!</p>
               <MemberAction action="post" className="button button--primary">
                 Post Your Ad
@@ -58,6 +66,7 @@ export default function Page() {
             </div>
           )}
           <Pagination state={state.name} city={city} page={page} pages={pages} />
+          <NearbyCities cities={nearby} />
         </div>
       </section>
     </>

@@ -1,5 +1,8 @@
 import { render } from 'vike/abort';
 import { adCount, adsForCity, getCity, getState } from '../../../core/content/index.ts';
+import { nearbyCities } from '../../../core/content/nearby-cities.ts';
+import type { NearbyCityLink } from '../../components/NearbyCities.tsx';
+import { formatMiles } from '../../../core/geo/great-circle.ts';
 import { cityFeedTitle } from '../../../core/feeds/ad-feed.ts';
 import { ADS_PER_PAGE, cityFeedPath, cityPath } from '../../../core/paths.ts';
 import { pageShell } from '../../renderer/shell.ts';
@@ -37,5 +40,16 @@ export function cityData(stateName: string, cityName: string, page: number) {
     pages,
     totalAds: total,
     ads: adsForCity(state.name, city.name, (page - 1) * ADS_PER_PAGE, page * ADS_PER_PAGE),
+    nearby: nearbyLinks(state.name, city.name),
   };
+}
+
+/** The nearest cities with ads, as the page links them (another state's with its code). */
+function nearbyLinks(stateName: string, cityName: string): NearbyCityLink[] {
+  return nearbyCities(stateName, cityName).map(({ state, city, miles, ads }) => ({
+    label: state === stateName ? city : `${city}, ${getState(state)?.code ?? state}`,
+    href: cityPath(state, city),
+    distance: formatMiles(miles),
+    ads,
+  }));
 }

@@ -4,14 +4,17 @@ import { Banner, FormStatus } from '../../components/Banner.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { FeedLink } from '../../components/FeedLink.tsx';
 import { formatNumber } from '../../../core/format.ts';
+import { formatMiles } from '../../../core/geo/great-circle.ts';
 import { homePath } from '../../../core/paths.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { SearchForm } from './SearchForm.tsx';
+import { nearValue } from '../../../core/near-query.ts';
 import { searchUrl } from '../../../core/search-query.ts';
 
 export default function Page() {
-  const { values, fieldErrors, results, states, seeksOptions, head, save } = useData<Data>();
+  const { values, fieldErrors, nearChoices, results, states, seeksOptions, head, save } =
+    useData<Data>();
   return (
     <>
       <section className="page-header">
@@ -24,6 +27,9 @@ export default function Page() {
             states={states}
             seeksOptions={seeksOptions}
           />
+          {nearChoices && nearChoices.length > 0 && (
+            <NearChoices values={values} choices={nearChoices} />
+          )}
         </div>
       </section>
       <section className="section section--compact" aria-label="Results">
@@ -34,6 +40,29 @@ export default function Page() {
         </div>
       </section>
     </>
+  );
+}
+
+/** The cities a `near` may have meant, each the same search near it. */
+function NearChoices({
+  values,
+  choices,
+}: {
+  values: Data['values'];
+  choices: NonNullable<Data['nearChoices']>;
+}) {
+  return (
+    <nav className="near-choices" aria-label="Cities to search near">
+      <ul>
+        {choices.map((choice) => (
+          <li key={nearValue(choice)}>
+            <a href={searchUrl({ ...values, near: nearValue(choice) })}>
+              {choice.city}, {choice.state}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -79,7 +108,11 @@ function Results({
         </strong>
         {pages > 1 && ` · Page ${page} of ${pages}`}
         {' · '}
-        {order === 'match' ? 'Best match first' : 'Newest first'}
+        {order === 'match'
+          ? 'Best match first'
+          : order === 'distance'
+            ? 'Nearest first'
+            : 'Newest first'}
         {feedLink}
       </p>
       {matchUnavailable && (
@@ -90,9 +123,18 @@ function Results({
         </p>
       )}
       <div className="ad-list">
-        {ads.map((ad) => (
-          <AdCard key={ad.id} ad={ad} />
-        ))}
+        {ads.map((ad, index) => {
+          const miles = results.miles?.[index];
+          return (
+            <AdCard
+              key={ad.id}
+              ad={ad}
+              {...(miles === undefined
+                ? {}
+                : { away: `${formatMiles(miles)} away, in ${ad.city}, ${ad.state}` })}
+            />
+          );
+        })}
       </div>
       {pages > 1 && (
         <nav className="pagination" aria-label="Pages of results">

@@ -1,6 +1,7 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { searchPath } from '../../../core/paths.ts';
 import { AD_AGE_MAX, AD_AGE_MIN } from '../../../core/schemas/ad-limits.ts';
+import { DEFAULT_WITHIN_MILES, WITHIN_MILES } from '../../../core/near-query.ts';
 import { QUERY_MAX, WITHIN_DAYS, type SearchField } from '../../../core/search-query.ts';
 
 interface SearchFormProps {
@@ -12,7 +13,17 @@ interface SearchFormProps {
 
 /** /search's filters: a GET form, so the URL is the search (it can be bookmarked and shared). */
 export function SearchForm({ values, errors, states, seeksOptions }: SearchFormProps) {
-  const form = { values, errors };
+  // `within` is miles near a city; in a search that is not, an older URL's days (as `posted`).
+  const form = {
+    values: values.near
+      ? values
+      : {
+          ...values,
+          posted: values.posted ?? values.within,
+          within: String(DEFAULT_WITHIN_MILES),
+        },
+    errors,
+  };
   return (
     <form className="search-form" method="get" action={searchPath()} role="search" noValidate>
       <SearchInput
@@ -44,7 +55,22 @@ export function SearchForm({ values, errors, states, seeksOptions }: SearchFormP
       {AGE_FIELDS.map((age) => (
         <SearchInput key={age.name} form={form} {...AGE_INPUT} {...age} />
       ))}
-      <SearchSelect form={form} name="within" label="Posted">
+      <SearchSelect form={form} name="within" label="Within">
+        {WITHIN_MILES.map((miles) => (
+          <option key={miles} value={String(miles)}>
+            {miles} miles of
+          </option>
+        ))}
+      </SearchSelect>
+      <SearchInput
+        form={form}
+        name="near"
+        label="Near city"
+        type="text"
+        maxLength={200}
+        placeholder="e.g. Portland, OR"
+      />
+      <SearchSelect form={form} name="posted" label="Posted">
         <option value="">Any time</option>
         {WITHIN_DAYS.map((days) => (
           <option key={days} value={String(days)}>

@@ -120,7 +120,7 @@ describe('ads', () => {
     writeFixtureFile(
       fixture.dir,
       'cities/Alabama.csv',
-      `${readFileSync(`${fixture.dir}/cities/Alabama.csv`, 'utf8').trimEnd()}\nMinor,1094,4076468\n`,
+      `${readFileSync(`${fixture.dir}/cities/Alabama.csv`, 'utf8').trimEnd()}\nMinor,1094,33.53372,-86.94054,4076468\n`,
     );
     const minorAd = (id: number, city: string) =>
       `${id},Alabama,${city},52,m4w,Minor born and raised,"Living in Minor, AL. Minor is small and quiet.",,false,2026-10-01,2027-04-01,true`;
@@ -274,6 +274,48 @@ describe('states and their city lists', () => {
     `);
   });
 
+  const addVermontCity = (row: string) =>
+    writeFixtureFile(
+      fixture.dir,
+      'cities/Vermont.csv',
+      `${readFileSync(`${fixture.dir}/cities/Vermont.csv`, 'utf8').trimEnd()}\n${row}\n`,
+    );
+
+  it('takes a city an editor added by hand with its coordinates and no GeoNames id', () => {
+    addVermontCity('Lake Bomoseen,1200,43.6495,-73.2137,');
+    expect(problemLines()).toEqual([]);
+    const vermont = compileContent(fixture.dir, BUILD_DATE).content?.states.find(
+      (state) => state.name === 'Vermont',
+    );
+    expect(vermont?.cities.find((city) => city.name === 'Lake Bomoseen')).toEqual({
+      name: 'Lake Bomoseen',
+      population: 1200,
+      latitude: 43.6495,
+      longitude: -73.2137,
+    });
+  });
+
+  it('reports a latitude of 95 at its file, line and field', () => {
+    addVermontCity('Nowhere,1200,95,-73.2,');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/cities/Vermont.csv:7: latitude: must be from -90 to 90 (got 95)",
+      ]
+    `);
+  });
+
+  it('reports a city without coordinates, and one outside the United States', () => {
+    addVermontCity('Blank,1200,,,');
+    addVermontCity('Swapped,1200,-73.2137,43.6495,');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/cities/Vermont.csv:7: latitude: must be a number of degrees such as 45.5 (got '')",
+        "content/cities/Vermont.csv:7: longitude: must be a number of degrees such as 45.5 (got '')",
+        "content/cities/Vermont.csv:8: latitude: -73.2137, 43.6495 is outside the United States; check the latitude and longitude (not swapped, west is negative)",
+      ]
+    `);
+  });
+
   it('reports a city list without its state file', () => {
     removeFixtureFile(fixture.dir, 'states/Vermont.md');
     expect(problemLines()).toMatchInlineSnapshot(`
@@ -335,6 +377,22 @@ describe('npm run check:content', () => {
       'content/ads/age-17.csv:2: age: must be 18 or over (got 17)\n\n1 content problem found.\n',
     );
     expect(stderr).not.toMatch(/ZodError|\n\s+at /);
+  });
+
+  it('names the file, line and field of a latitude of 95', () => {
+    writeFixtureFile(
+      fixture.dir,
+      'cities/Vermont.csv',
+      `${readFileSync(`${fixture.dir}/cities/Vermont.csv`, 'utf8').trimEnd()}\nNowhere,1200,95,-73.2,\n`,
+    );
+    const { status, stderr } = checkContent(fixture.dir);
+    expect(status).toBe(1);
+    expect(stderr).toMatchInlineSnapshot(`
+      "content/cities/Vermont.csv:7: latitude: must be from -90 to 90 (got 95)
+
+      1 content problem found.
+      "
+    `);
   });
 
   it('prints an unknown placeholder in site.md as one line, without a stack', () => {

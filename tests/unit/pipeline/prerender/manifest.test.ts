@@ -18,6 +18,14 @@ const card = (title: string) => ({ title, text: `${title} text.` });
 const cards = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, index) => card(`${prefix} ${index + 1}`));
 
+/** GeoNames' coordinates of the fixture's cities. */
+const COORDINATES: Record<string, { latitude: number; longitude: number }> = {
+  Manchester: { latitude: 42.99564, longitude: -71.45479 },
+  Nashua: { latitude: 42.76537, longitude: -71.46757 },
+  Burlington: { latitude: 44.47588, longitude: -73.21207 },
+  'South Burlington': { latitude: 44.46699, longitude: -73.17096 },
+};
+
 const state = (
   name: CompiledState['name'],
   code: string,
@@ -30,7 +38,7 @@ const state = (
   brandPrefix: true,
   robots: 'index, follow',
   guideHtml: `<p>About ${name}.</p>`,
-  cities: cities.map(([city, population]) => ({ name: city, population })),
+  cities: cities.map(([city, population]) => ({ name: city, population, ...COORDINATES[city]! })),
 });
 
 const AD: CompiledAd = {
@@ -166,6 +174,34 @@ describe('render group inputs', () => {
     );
   });
 
+  // Every city page lists its nearest cities with ads, with their distances and counts.
+  test("a neighbour's first ad changes the pages of the cities that now list it", () => {
+    expect(changedBy((content) => (content.adCounts['New Hampshire'] = { Nashua: 1 }))).toEqual([
+      'state:New Hampshire',
+      'city:New Hampshire|Manchester',
+      'city:Vermont|Burlington',
+      'city:Vermont|South Burlington',
+    ]);
+  });
+
+  test("a city's last ad leaving changes every city that listed it", () => {
+    expect(changedBy((content) => (content.adCounts = {}))).toEqual([
+      'city:New Hampshire|Manchester',
+      'city:New Hampshire|Nashua',
+      'state:Vermont',
+      'city:Vermont|South Burlington',
+    ]);
+  });
+
+  test("a neighbour's count changes the cities that show it, and nothing else", () => {
+    expect(changedBy((content) => (content.adCounts = { Vermont: { Burlington: 2 } }))).toEqual([
+      'city:New Hampshire|Manchester',
+      'city:New Hampshire|Nashua',
+      'state:Vermont',
+      'city:Vermont|South Burlington',
+    ]);
+  });
+
   test("a city's population changes that city's task and no other city's", () => {
     // The state page is signed with its whole state, cities (listed most populous first) included.
     expect(
@@ -180,12 +216,16 @@ describe('render group inputs', () => {
     expect(changed).toEqual(['state:Vermont']);
   });
 
-  test("a city's ad count changes its state page, and nothing of the other state", () => {
+  test("a city's ad count changes its state page, and of the other state only the cities that list it nearby", () => {
     const changed = changedBy((content) => {
       content.adCounts = { Vermont: { Burlington: 1, 'South Burlington': 3 } };
     });
     expect(changed).toContain('state:Vermont');
-    expect(changed.filter((id) => id.includes('New Hampshire'))).toEqual([]);
+    // Manchester and Nashua list South Burlington among their nearby cities, with its count.
+    expect(changed.filter((id) => id.includes('New Hampshire'))).toEqual([
+      'city:New Hampshire|Manchester',
+      'city:New Hampshire|Nashua',
+    ]);
   });
 
   test('the site settings change every task but the site task', () => {
