@@ -1,6 +1,6 @@
 // What the server hands /search in its request (src/pages/request.ts): the filters as typed, what
 // was wrong with them, and the page of results read from the search index by its server read
-// (server-read.ts). Types only: pages never import the server.
+// (its server read, server/http/page-reads/). Types only: pages never import the server.
 import type { CompiledAd } from '../../../core/schemas/compiled-content.ts';
 import type { NearChoice } from '../../../core/near-query.ts';
 import type { SearchField } from '../../../core/search-query.ts';
