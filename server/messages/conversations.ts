@@ -18,6 +18,9 @@
 //   are thrown once it has committed.
 // - Every message is screened by the scam shield inside its unit of work (whether it is a "first"
 //   message is read there); what it is delivered with a warning for is stored with it.
+// - The poster's own settings (reach.ts) apply to the message that starts a conversation: a
+//   replier outside their age range is refused; one with a hidden word goes to their Filtered
+//   folder, and they are not mailed (nor for the next messages there) until they answer it.
 //
 // Every write holds the writer's lock (`account:{id}`) for its unit of work, so that what it read
 // still holds when it writes, on any number of instances: of two messages that would each be the
@@ -38,6 +41,7 @@ import {
   messageLimitReached,
   type MessageLimit,
 } from './limits.ts';
+import { checkAgeRange, isFiltered } from './reach.ts';
 import { screen, screened, type Screening } from './scam-shield.ts';
 import {
   adNotFoundForReply,
@@ -175,6 +179,8 @@ export async function startConversation(
     if (existing !== undefined) return addToExisting(tx, existing);
     const replier = await tx.conversations.correspondent(replierId);
     if (!replier || replier.bannedAt) throw adNotFoundForReply();
+    const reach = await tx.reachSettings.of(ad.accountId);
+    checkAgeRange(reach, replier.dateOfBirth, now);
     const tooManyStarted = await conversationLimitReached(tx, replierId, replier.createdAt, now);
     if (tooManyStarted) throw tooManyConversations(tooManyStarted, now);
     const limit = message.messageLimit ?? DEFAULT_MESSAGE_LIMIT;
@@ -190,12 +196,14 @@ export async function startConversation(
     };
     const passed = await screen(tx, screening);
     if (passed.refusal) return { refused: passed.refusal };
+    const filtered = isFiltered(reach, message.body);
     const conversationId = await tx.conversations.create({
       adId,
       adTitle: ad.title,
       posterId: ad.accountId,
       replierId,
       at,
+      filtered,
     });
     // Only a start that did not hold the replier's lock could have made it meanwhile; the unique
     // index had the last word, and the message goes into that one.
@@ -212,7 +220,8 @@ export async function startConversation(
       passed.screening,
     );
     await screened(tx, screening, passed);
-    const poster = await tx.conversations.correspondent(ad.accountId);
+    // Filtered: the poster finds it in their Filtered folder, unannounced.
+    const poster = filtered ? undefined : await tx.conversations.correspondent(ad.accountId);
     return {
       conversationId,
       created: true,
@@ -281,7 +290,13 @@ async function addMessage(
   };
   const passed = await screen(tx, screening);
   if (passed.refusal) return { refused: passed.refusal };
-  const firstUnread = !(await tx.conversations.hasUnreadFrom(conversation.id, senderId));
+  // Answering a filtered conversation moves it to the poster's inbox; until then, no mail.
+  const filtered = conversation.filteredAt !== null;
+  if (filtered && senderId === conversation.posterId)
+    await tx.conversations.unfilter(conversation.id);
+  const firstUnread =
+    !(filtered && recipientId === conversation.posterId) &&
+    !(await tx.conversations.hasUnreadFrom(conversation.id, senderId));
   const messageId = await tx.conversations.addMessage(
     conversation.id,
     senderId,
