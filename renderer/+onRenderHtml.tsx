@@ -4,6 +4,7 @@
 import '../src/styles/site.css';
 import '../src/styles/photo-field-enhanced.css';
 import '../src/styles/statements.css';
+import '../src/styles/reach.css';
 import type { ComponentType } from 'react';
 import { dangerouslySkipEscape, escapeInject } from 'vike/server';
 import type { PageContextServer } from 'vike/types';
