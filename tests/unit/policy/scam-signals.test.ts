@@ -167,6 +167,13 @@ describe('the larger corpus, first messages as judged', () => {
     expect(missed.length, missed.join('\n')).toBeLessThanOrEqual(Math.floor(scams.length / 10));
   });
 
+  it('catches every message of the tuning set, and flags none of its ordinary ones', () => {
+    const missed = lines('tuning-scam-messages.txt').filter((text) => !caught(text));
+    expect(missed, missed.join('\n')).toEqual([]);
+    const flagged = lines('tuning-ordinary-messages.txt').filter(caught);
+    expect(flagged, flagged.join('\n')).toEqual([]);
+  });
+
   it('flags at most 1 in 30 ordinary messages', () => {
     const ordinary = lines('more-ordinary-messages.txt');
     const flagged = ordinary.filter(caught);
