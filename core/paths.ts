@@ -97,6 +97,11 @@ export const searchFeedPath = () => routes.searchFeed.path({});
 /** Where Reply and Send Message lead for an ad. */
 export const newMessagePath = (adId: number) => `${routes.newMessage.path({})}?ad=${adId}`;
 export const messagesPath = () => routes.messages.path({});
+/** The account page's "Who may reach me" form (docs/product.md section 7), and its anchor. */
+export const REACH_ANCHOR = 'who-may-reach-me';
+export const whoMayReachMePath = () => `${accountPath()}#${REACH_ANCHOR}`;
+/** The member's Filtered folder (docs/product.md section 7, "Who may reach me"). */
+export const filteredMessagesPath = () => `${messagesPath()}?folder=filtered`;
 export const conversationPath = (conversationId: number) =>
   routes.conversation.path({ conversationId: String(conversationId) });
 /** Where Report this ad leads. */
@@ -141,6 +146,7 @@ export const apiRoutes = {
   forgot: '/api/forgot',
   reset: '/api/reset',
   accountData: '/api/account/data',
+  reachSettings: '/api/account/reach',
   deleteAccount: '/api/account/delete',
   // Posting and the member's ads (server/http/routes/posting.ts).
   ads: '/api/ads',
@@ -205,6 +211,7 @@ export const forgotApiPath = () => apiRoutes.forgot;
 export const resetApiPath = () => apiRoutes.reset;
 /** Download my data. */
 export const accountDataApiPath = () => apiRoutes.accountData;
+export const reachSettingsApiPath = () => apiRoutes.reachSettings;
 export const deleteAccountApiPath = () => apiRoutes.deleteAccount;
 /** Where the posting form posts a new ad. */
 export const adsApiPath = () => apiRoutes.ads;

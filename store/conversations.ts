@@ -37,6 +37,8 @@ export interface ConversationRow {
   adExpiresOn: string | null;
   /** Kept off the site by reports until a moderator decides (hidden_ads). */
   adHidden: boolean;
+  /** When it went to the poster's Filtered folder (a hidden word); null: in their inbox. */
+  filteredAt: string | null;
 }
 
 /** A member ad as a reply needs it (read with `memberAds.find`). */
@@ -50,6 +52,8 @@ export interface Correspondent {
   email: string;
   createdAt: string;
   bannedAt: string | null;
+  /** YYYY-MM-DD, as they signed up with it: a member's age range is checked against it. */
+  dateOfBirth: string;
 }
 
 export interface NewConversation {
@@ -59,6 +63,8 @@ export interface NewConversation {
   posterId: number;
   replierId: number;
   at: string;
+  /** Its first message had a hidden word of the poster's: it goes to their Filtered folder. */
+  filtered?: boolean;
 }
 
 export interface ConversationStore extends ConversationMessageStore, InboxStore {
@@ -70,6 +76,8 @@ export interface ConversationStore extends ConversationMessageStore, InboxStore 
   existingFor(adId: number, replierId: number): Promise<number | undefined>;
   /** A new conversation (without messages yet); undefined when the replier has one about the ad. */
   create(conversation: NewConversation): Promise<number | undefined>;
+  /** Out of the poster's Filtered folder, into their inbox. */
+  unfilter(id: number): Promise<void>;
   /**
    * When the member started their newest `count` conversations (as the replier) after `since`,
    * newest first.
@@ -99,6 +107,7 @@ export function conversationStore(context: StoreContext): ConversationStore {
           'c.replier_id as replierId',
           'c.started_at as startedAt',
           'c.last_message_at as lastMessageAt',
+          'c.filtered_at as filteredAt',
           'a.status as adStatus',
           'a.state as adState',
           'a.city as adCity',
@@ -116,7 +125,12 @@ export function conversationStore(context: StoreContext): ConversationStore {
     async correspondent(accountId) {
       return db
         .selectFrom('accounts')
-        .select(['email', 'created_at as createdAt', 'banned_at as bannedAt'])
+        .select([
+          'email',
+          'created_at as createdAt',
+          'banned_at as bannedAt',
+          'date_of_birth as dateOfBirth',
+        ])
         .where('id', '=', accountId)
         .executeTakeFirst();
     },
@@ -132,7 +146,7 @@ export function conversationStore(context: StoreContext): ConversationStore {
       return row?.id;
     },
 
-    async create({ adId, adTitle, posterId, replierId, at }) {
+    async create({ adId, adTitle, posterId, replierId, at, filtered }) {
       const row = await db
         .insertInto('conversations')
         .values({
@@ -142,11 +156,20 @@ export function conversationStore(context: StoreContext): ConversationStore {
           replier_id: replierId,
           started_at: at,
           last_message_at: at,
+          filtered_at: filtered ? at : null,
         })
         .onConflict((oc) => oc.columns(['ad_id', 'replier_id']).doNothing())
         .returning('id')
         .executeTakeFirst();
       return row?.id;
+    },
+
+    async unfilter(id) {
+      await db
+        .updateTable('conversations')
+        .set({ filtered_at: null })
+        .where('id', '=', id)
+        .execute();
     },
 
     async recentStarts(replierId, since, limit) {

@@ -10,6 +10,7 @@
 // and is append-only: its rows stay as they are (the log page shows the account as deleted).
 import { parseAdPhotoList, type AdPhotoRef } from '../core/schemas/photos.ts';
 import { photoStore, type PhotoRow } from './photos.ts';
+import { reachSettingsStore, type ReachSettings } from './reach-settings.ts';
 import { savedSearchStore, type SavedSearch } from './saved-searches.ts';
 import { scamShieldStore, type ScamRecordRow } from './scam-shield.ts';
 import { statementStore, type StatementRow } from './statements.ts';
@@ -61,6 +62,8 @@ export interface DataConversationRow {
   otherSideId: number | null;
   startedAt: string;
   lastMessageAt: string;
+  /** In the member's Filtered folder (their ad's, started with one of their hidden words). */
+  filtered: boolean;
 }
 
 export interface DataMessageRow {
@@ -114,6 +117,8 @@ export interface MemberDataRows {
   scamRecord: ScamRecordRow[];
   /** The fraud notices the member received, oldest first. */
   fraudNotices: DataFraudNoticeRow[];
+  /** Who may reach the member: their own settings. */
+  reach: ReachSettings;
 }
 
 export interface MemberDataStore {
@@ -222,6 +227,7 @@ async function readRows(
       'replier_id as replierId',
       'started_at as startedAt',
       'last_message_at as lastMessageAt',
+      'filtered_at as filteredAt',
     ])
     .where((eb) => eb.or([eb('poster_id', '=', accountId), eb('replier_id', '=', accountId)]))
     .orderBy('started_at')
@@ -308,10 +314,12 @@ async function readRows(
       hidden: hiddenIds.has(ad.id),
     })),
     photos,
-    conversations: threads.map(({ posterId, replierId, ...thread }) => {
+    conversations: threads.map(({ posterId, replierId, filteredAt, ...thread }) => {
       const side = posterId === accountId ? 'poster' : 'replier';
       const otherSideId = side === 'poster' ? replierId : posterId;
-      return { ...thread, side, otherSideId, otherSideExists: otherSideId !== null };
+      // Filtered is the poster's alone: the member who wrote is never told.
+      const filtered = side === 'poster' && filteredAt !== null;
+      return { ...thread, side, otherSideId, otherSideExists: otherSideId !== null, filtered };
     }),
     messages: messages.map(({ senderId, ...message }) => ({
       ...message,
@@ -323,5 +331,6 @@ async function readRows(
     statements,
     scamRecord,
     fraudNotices,
+    reach: await reachSettingsStore(context).of(accountId),
   };
 }

@@ -343,4 +343,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `ALTER TABLE decision_statements ADD COLUMN lifted_at ${text};
    ALTER TABLE decision_statements ADD COLUMN lifted_for bigint;
    CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
+  // Migration 12: who may reach a member (SQLite's migration 17, whose comments say what each is).
+  `CREATE TABLE reach_settings (
+     account_id bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+     min_age integer CHECK (min_age BETWEEN 18 AND 99),
+     max_age integer CHECK (max_age BETWEEN 18 AND 99),
+     hidden_words ${text} NOT NULL,
+     updated_at ${text} NOT NULL
+   );
+   ALTER TABLE conversations ADD COLUMN filtered_at ${text};`,
 ];

@@ -23,6 +23,7 @@ import { moderatorPhotoStore, type ModeratorPhotoStore } from './moderator-photo
 import { photoBlobStore, type PhotoBlobStore } from './photo-blobs.ts';
 import { photoStore, type PhotoStore } from './photos.ts';
 import { photoHashStore, type PhotoHashStore } from './photo-hashes.ts';
+import { reachSettingsStore, type ReachSettingsStore } from './reach-settings.ts';
 import { reportStore, type ReportStore } from './reports.ts';
 import { savedSearchStore, type SavedSearchStore } from './saved-searches.ts';
 import { scamShieldStore, type ScamShieldStore } from './scam-shield.ts';
@@ -66,6 +67,8 @@ export interface Store {
   readonly statements: StatementStore;
   /** Each moderator's blur setting and the photos they chose to see (moderator-photos.ts). */
   readonly moderatorPhotos: ModeratorPhotoStore;
+  /** Who may reach each member: ages, hidden words (reach-settings.ts). */
+  readonly reachSettings: ReachSettingsStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -120,6 +123,7 @@ function partsOf(context: StoreContext) {
     moderation: moderationStore(context),
     moderationLog: moderationLogStore(context),
     reports: reportStore(context),
+    reachSettings: reachSettingsStore(context),
     secrets: secretStore(context),
     photos: photoStore(context),
     photoBlobs: photoBlobStore(context),

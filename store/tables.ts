@@ -1,7 +1,7 @@
 // The tables of the store, as both implementations define them (sqlite-migrations.ts,
 // postgres-migrations.ts): what Kysely checks every query against. Times are ISO 8601 strings
 // (`2026-11-24T01:15:03.123Z`), days `YYYY-MM-DD`, in both engines, so that they compare as text.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface Tables {
   accounts: AccountsTable;
@@ -24,6 +24,7 @@ export interface Tables {
   blocked_photos: BlockedPhotosTable;
   photo_hash_chunks: PhotoHashChunksTable;
   saved_searches: SavedSearchesTable;
+  reach_settings: ReachSettingsTable;
   fraud_notices: FraudNoticesTable;
   scam_outcomes: ScamOutcomesTable;
   repeated_message_flags: RepeatedMessageFlagsTable;
@@ -128,6 +129,17 @@ export interface ConversationsTable {
   replier_id: number | null;
   started_at: string;
   last_message_at: string;
+  /** Set when its first message had a hidden word of the poster's: in their Filtered folder. */
+  filtered_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface ReachSettingsTable {
+  account_id: number;
+  min_age: number | null;
+  max_age: number | null;
+  /** A JSON array of the member's hidden words. */
+  hidden_words: string;
+  updated_at: string;
 }
 
 export interface MessagesTable {

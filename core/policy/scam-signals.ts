@@ -7,6 +7,9 @@
 // The file, one entry a line (`#` starts a comment):
 //   list NAME: word, two words, …          a list of alternatives, used in signals as @NAME
 //   FAMILY ACTION: pattern                 a signal: FAMILY one of SCAM_FAMILIES, ACTION refuse|warn
+//   FAMILY pass: pattern                   an exception: the family's signals starting inside its
+//                                          match, within one clause, do not count ("I'm not on
+//                                          WhatsApp", "before moving to an app": a member declining)
 // A pattern is words separated by spaces, each one of:
 //   a word ("gift", "card")      matched whole, in any case, with look-alike letters and digits
 //                                ("c@$happ") and, in words of five letters or more, one stray
@@ -45,10 +48,14 @@ export const SCAM_ACTIONS = ['refuse', 'warn'] as const;
 /** refuse: high confidence (a first message is refused); warn: lower (the recipient is warned). */
 export type ScamAction = (typeof SCAM_ACTIONS)[number];
 
-/** One signal as the file has it. */
+/** What a line of the file does: a signal's action, or `pass`, an exception to its family. */
+export const SIGNAL_ACTIONS = [...SCAM_ACTIONS, 'pass'] as const;
+export type SignalAction = (typeof SIGNAL_ACTIONS)[number];
+
+/** One signal (or exception) as the file has it. */
 export interface ScamSignalEntry {
   family: ScamFamily;
-  action: ScamAction;
+  action: SignalAction;
   pattern: string;
   /** Its line in the file. */
   line: number;
@@ -113,13 +120,13 @@ export function parseScamSignals(text: string): {
     const [, family, action, pattern] = signalLine as unknown as [string, string, string, string];
     if (!(SCAM_FAMILIES as readonly string[]).includes(family))
       return problem('family', `'${family}' is not one of ${SCAM_FAMILIES.join(', ')}`);
-    if (!(SCAM_ACTIONS as readonly string[]).includes(action))
-      return problem('action', `'${action}' is not one of ${SCAM_ACTIONS.join(', ')}`);
+    if (!(SIGNAL_ACTIONS as readonly string[]).includes(action))
+      return problem('action', `'${action}' is not one of ${SIGNAL_ACTIONS.join(', ')}`);
     const compiled = signalBody(pattern, lists);
     if ('problem' in compiled) return problem('pattern', compiled.problem);
     signals.push({
       family: family as ScamFamily,
-      action: action as ScamAction,
+      action: action as SignalAction,
       pattern: pattern.trim(),
       line,
     });
@@ -129,7 +136,7 @@ export function parseScamSignals(text: string): {
 
 interface CompiledSignal {
   family: ScamFamily;
-  action: ScamAction;
+  action: SignalAction;
   /** Sticky: tried at the start of a word the signal can start with. */
   pattern: RegExp;
   /** Words it cannot do without, after the first: one of each set must be in the text. */
@@ -229,7 +236,7 @@ export function findScamSignals(
     }
     return is;
   };
-  const hits: ScamHit[] = [];
+  const hits: Array<Omit<ScamHit, 'action'> & { action: SignalAction }> = [];
   const seen = new Set<string>();
   words.forEach(({ at }, index) => {
     for (const key of keysAt[index]!)
@@ -242,9 +249,30 @@ export function findScamSignals(
         const id = `${signal.family} ${signal.action} ${at} ${end}`;
         if (seen.has(id)) continue;
         seen.add(id);
+        // An exception holds within one clause: "I'm not on WhatsApp, add me on Telegram".
+        if (signal.action === 'pass' && CLAUSE_END.test(match[0])) continue;
         const range = originalRange(normalised, at, end);
         hits.push({ family: signal.family, action: signal.action, ...range });
       }
   });
-  return hits.sort((a, b) => a.start - b.start || a.end - b.end);
+  return withoutExceptions(hits).sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+// A sign that ends a clause or a sentence, followed by a space or the end.
+const CLAUSE_END = /[,.;:!?](?:\s|$)/;
+
+/** The signals, less those that start inside an exception of their family (and the exceptions). */
+function withoutExceptions(
+  hits: ReadonlyArray<Omit<ScamHit, 'action'> & { action: SignalAction }>,
+): ScamHit[] {
+  const passes = hits.filter((hit) => hit.action === 'pass');
+  const signals: ScamHit[] = [];
+  for (const { action, ...hit } of hits) {
+    if (action === 'pass') continue;
+    const excepted = passes.some(
+      (pass) => pass.family === hit.family && hit.start >= pass.start && hit.start < pass.end,
+    );
+    if (!excepted) signals.push({ ...hit, action });
+  }
+  return signals;
 }

@@ -3,6 +3,7 @@
 // statements of reasons of the decisions about them, and what became of the reports they sent.
 import type { AccountView, MyReportView } from '../../src/pages/account/account-view.ts';
 import { REPORT_REASONS } from '../../core/schemas/report-reasons.ts';
+import { reachSettingsView } from '../messages/reach.ts';
 import { savedSearchView } from '../saved-searches/saved-searches.ts';
 import { statementView } from '../moderation/statement-view.ts';
 import { memberAdView } from '../posting/ad-view.ts';
@@ -39,6 +40,7 @@ export async function accountView(
     statements: statements.map((row) => statementView(row, now)),
     adStatements,
     reports: reports.map(myReportView),
+    reach: reachSettingsView(await store.reachSettings.of(accountId)),
   };
 }
 

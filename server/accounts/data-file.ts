@@ -103,7 +103,8 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
       'message, the members you blocked, the reports you made, your saved searches (with what each ' +
       'was last mailed), the moderation decisions about you with their statements of reasons and ' +
       'your appeals, how many of your messages our scam checks refused or marked with a warning, ' +
-      'and the safety warnings (fraud notices) you received. In a conversation the other side is ' +
+      'the safety warnings (fraud notices) you received, and who may reach you (the ages that may ' +
+      'write to you first, and your hidden words). In a conversation the other side is ' +
       '"the other member": their email address and account are not in this file, and neither is ' +
       'who reported you or which moderator decided.',
     account: {
@@ -153,6 +154,7 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
         : 'a member who deleted their account',
       startedAt: conversation.startedAt,
       lastMessageAt: conversation.lastMessageAt,
+      ...(conversation.filtered ? { folder: 'Filtered (one of your hidden words)' } : {}),
       messages: rows.messages
         .filter((message) => message.conversationId === conversation.id)
         .map((message) => ({
@@ -193,6 +195,11 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
         .filter((conversation) => conversation.otherSideId === notice.accountId)
         .map((conversation) => conversation.id),
     })),
+    whoMayReachMe: {
+      youngestWhoMayWriteFirst: rows.reach.minAge,
+      oldestWhoMayWriteFirst: rows.reach.maxAge,
+      hiddenWords: rows.reach.hiddenWords,
+    },
   };
 }
 

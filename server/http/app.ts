@@ -50,6 +50,7 @@ import { accountsRoutes } from './routes/accounts.ts';
 import { emailLinks } from '../accounts/email-links.ts';
 import { emailLinkRoutes } from './routes/email-links.ts';
 import { postingRoutes } from './routes/posting.ts';
+import { reachSettingsRoutes } from './routes/reach-settings.ts';
 import { savedSearchRoutes } from './routes/saved-searches.ts';
 import { unsubscribeHeaders, unsubscribeRoutes } from './routes/unsubscribe.ts';
 import { messagesRoutes } from './routes/messages.ts';
@@ -221,6 +222,7 @@ export function createApp(options: AppOptions) {
   app.route('/', postingRoutes({ ...forms, publisher, photos, rateLimits }));
   app.route('/', photoRoutes({ ...forms, photos }));
   app.route('/', savedSearchRoutes({ ...forms, search }));
+  app.route('/', reachSettingsRoutes(forms));
   app.route(
     '/',
     memberDataRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, publisher, photos }),

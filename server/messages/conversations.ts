@@ -4,7 +4,8 @@
 // the limits, one conversation per ad and one mail per burst hold on any number of instances.
 // Refusals are thrown (texts.ts); the scam shield's are answered by its unit of work and thrown
 // once it has committed, so that the sender's record is kept. The whole order of a message:
-// docs/architecture.md, "A message, step by step".
+// docs/architecture.md, "A message, step by step". The poster's own settings (reach.ts) apply
+// to the message that starts a conversation: an age range, and hidden words (Filtered folder).
 import { getPolicyTerms, getSite } from '../../core/content/index.ts';
 import type { ClosedReason } from '../../src/pages/messages-view.ts';
 import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../core/policy/index.ts';
@@ -18,6 +19,7 @@ import {
   messageLimitReached,
   type MessageLimit,
 } from './limits.ts';
+import { checkAgeRange, isFiltered } from './reach.ts';
 import { screen, screened, type Screening } from './scam-shield.ts';
 import {
   adNotFoundForReply,
@@ -152,6 +154,8 @@ export async function startConversation(
     if (existing !== undefined) return addToExisting(tx, existing);
     const replier = await tx.conversations.correspondent(replierId);
     if (!replier || replier.bannedAt) throw adNotFoundForReply();
+    const reach = await tx.reachSettings.of(ad.accountId);
+    checkAgeRange(reach, replier.dateOfBirth, now);
     const tooManyStarted = await conversationLimitReached(tx, replierId, replier.createdAt, now);
     if (tooManyStarted) throw tooManyConversations(tooManyStarted, now);
     const limit = message.messageLimit ?? DEFAULT_MESSAGE_LIMIT;
@@ -167,12 +171,14 @@ export async function startConversation(
     };
     const passed = await screen(tx, screening);
     if (passed.refusal) return { refused: passed.refusal };
+    const filtered = isFiltered(reach, message.body);
     const conversationId = await tx.conversations.create({
       adId,
       adTitle: ad.title,
       posterId: ad.accountId,
       replierId,
       at,
+      filtered,
     });
     // Only a start that did not hold the replier's lock could have made it meanwhile; the unique
     // index had the last word, and the message goes into that one.
@@ -189,7 +195,8 @@ export async function startConversation(
       passed.screening,
     );
     await screened(tx, screening, passed);
-    const poster = await tx.conversations.correspondent(ad.accountId);
+    // Filtered: the poster finds it in their Filtered folder, unannounced.
+    const poster = filtered ? undefined : await tx.conversations.correspondent(ad.accountId);
     return {
       conversationId,
       created: true,
@@ -258,7 +265,13 @@ async function addMessage(
   };
   const passed = await screen(tx, screening);
   if (passed.refusal) return { refused: passed.refusal };
-  const firstUnread = !(await tx.conversations.hasUnreadFrom(conversation.id, senderId));
+  // Answering a filtered conversation moves it to the poster's inbox; until then, no mail.
+  const filtered = conversation.filteredAt !== null;
+  if (filtered && senderId === conversation.posterId)
+    await tx.conversations.unfilter(conversation.id);
+  const firstUnread =
+    !(filtered && recipientId === conversation.posterId) &&
+    !(await tx.conversations.hasUnreadFrom(conversation.id, senderId));
   const messageId = await tx.conversations.addMessage(
     conversation.id,
     senderId,

@@ -7,6 +7,7 @@ import {
   CONVERSATION_NOTICES,
   INBOX_SHOWN,
   type ConversationView,
+  type InboxFolder,
   type InboxView,
   type NewMessageTarget,
   type OtherSide,
@@ -20,8 +21,12 @@ import type { Store } from '../../store/store.ts';
 import { adAvailability, closedReason } from './conversations.ts';
 import { unavailableText } from './texts.ts';
 
-export async function inboxView(store: Store, member: number): Promise<InboxView> {
-  const rows = await store.conversations.inbox(member, INBOX_SHOWN);
+export async function inboxView(
+  store: Store,
+  member: number,
+  folder: InboxFolder = 'inbox',
+): Promise<InboxView> {
+  const rows = await store.conversations.inbox(member, INBOX_SHOWN, folder);
   const noticed = new Map(
     (await store.fraudNotices.noticedConversations(member)).map((row) => [
       row.conversationId,
@@ -39,10 +44,14 @@ export async function inboxView(store: Store, member: number): Promise<InboxView
   }));
   return {
     kind: 'inbox',
+    folder,
+    filteredCount: await store.conversations.inboxCount(member, 'filtered'),
     entries,
     total:
-      entries.length < INBOX_SHOWN ? entries.length : await store.conversations.inboxCount(member),
-    unread: await store.conversations.unreadTotal(member),
+      entries.length < INBOX_SHOWN
+        ? entries.length
+        : await store.conversations.inboxCount(member, folder),
+    unread: await store.conversations.unreadTotal(member, folder),
   };
 }
 
@@ -95,6 +104,9 @@ export async function conversationView(
     },
     ...(closed ? { closed } : {}),
     youBlocked,
+    ...(conversation.filteredAt !== null && conversation.posterId === member
+      ? { filtered: true }
+      : {}),
     ...(fraudNotice ? { fraudNotice: fraudNotice.action } : {}),
     ...(done && done in CONVERSATION_NOTICES
       ? { notice: CONVERSATION_NOTICES[done as keyof typeof CONVERSATION_NOTICES] }

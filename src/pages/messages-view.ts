@@ -30,8 +30,17 @@ export interface InboxEntry {
   fraudNotice?: FraudNoticeAction;
 }
 
+/**
+ * Which of the member's folders: the inbox, or Filtered (conversations about their ads started
+ * with one of their hidden words: docs/product.md section 7, "Who may reach me").
+ */
+export type InboxFolder = 'inbox' | 'filtered';
+
 export interface InboxView {
   kind: 'inbox';
+  folder: InboxFolder;
+  /** How many conversations are in the member's Filtered folder (the link to it says). */
+  filteredCount: number;
   /** Newest activity first, at most INBOX_SHOWN. */
   entries: InboxEntry[];
   /** All the conversations the member is in (more than shown when over INBOX_SHOWN). */
@@ -71,6 +80,8 @@ export interface ConversationView {
   closed?: ClosedReason;
   /** The member blocked the other side (Unblock is offered). */
   youBlocked: boolean;
+  /** The poster's: it is in their Filtered folder (a hidden word) until they answer it. */
+  filtered?: boolean;
   /**
    * The other side was banned (or had an ad removed) for scam or fraud, and the member had answered
    * them here: the notice (src/pages/fraud-notice.ts).

@@ -4,7 +4,7 @@
 import '../styles/site.css';
 import '../styles/photo-field-enhanced.css';
 import '../styles/statements.css';
-import '../styles/nearby.css';
+import '../styles/reach.css';
 import type { ComponentType } from 'react';
 import { dangerouslySkipEscape, escapeInject } from 'vike/server';
 import type { PageContextServer } from 'vike/types';

@@ -14,6 +14,7 @@ import { MyData } from './MyData.tsx';
 import { MyDecisions } from './MyDecisions.tsx';
 import { MyReports } from './MyReports.tsx';
 import { MySavedSearches } from './MySavedSearches.tsx';
+import { WhoMayReachMe } from './WhoMayReachMe.tsx';
 
 export default function Page() {
   const data = useData<Data>();
@@ -78,6 +79,12 @@ export default function Page() {
       <MyDecisions statements={data.statements} />
       <MyReports reports={data.reports} />
       <MySavedSearches searches={savedSearches} notice={savedDone} error={savedError} />
+      <WhoMayReachMe
+        settings={data.reach}
+        notice={data.reachDone}
+        error={data.reachError}
+        errorField={data.reachErrorField}
+      />
       <MyData />
     </section>
   );

@@ -4,6 +4,7 @@
 // pages never import the server.
 import type { MemberAdView } from '../../../core/schemas/member-ad-view.ts';
 import type { StatementView } from '../statement-view.ts';
+import type { ReachSettingsView } from './reach-settings-view.ts';
 import type { SavedSearchView } from './saved-searches-view.ts';
 
 /** A report the member sent, as they see it again: never who anyone is. */
@@ -28,4 +29,6 @@ export interface AccountView {
   adStatements: Readonly<Record<number, number>>;
   /** The reports the member sent, newest first. */
   reports: readonly MyReportView[];
+  /** Who may reach the member: their "Who may reach me" form. */
+  reach: ReachSettingsView;
 }

@@ -19,6 +19,9 @@ export const SAVED_SEARCH_DONE_NOTICES = {
   'search-deleted': 'Your saved search is deleted. We will not email you about it again.',
 } as const;
 
+/** What the account page says after the "Who may reach me" form is saved (`?done=…`). */
+export const REACH_DONE_NOTICE = 'Your settings are saved. They apply to the next first message.';
+
 /**
  * `/account`, for the signed-in member only: their email, whether it is verified, a new link, and
  * their ads (handed over by the server) with what they can do with each.
@@ -30,6 +33,9 @@ export function accountData({ request }: DataContext<AccountView>) {
   const aboutAds = request?.form?.values.adId !== undefined;
   // Delete of a saved search: its refusal is shown beside the saved searches.
   const aboutSaved = request?.form?.values.savedSearchId !== undefined;
+  // The "Who may reach me" form: its refusal is shown in it, with what was typed.
+  const aboutReach = request?.form?.values.reachForm !== undefined;
+  const reachTyped = aboutReach ? request?.form?.values : undefined;
   return {
     ...pageShell({
       title: `Your account - ${brand}`,
@@ -44,7 +50,15 @@ export function accountData({ request }: DataContext<AccountView>) {
     /** A new verification link was just sent (the resend form answers with ?sent=1). */
     linkSent: request?.query.sent === '1',
     // A refused action on one of the ads is shown beside the ads, not across the page.
-    error: aboutAds || aboutSaved ? undefined : request?.form?.error,
+    error: aboutAds || aboutSaved || aboutReach ? undefined : request?.form?.error,
+    reach: {
+      minAge: reachTyped?.minAge ?? request?.read?.reach.minAge ?? '',
+      maxAge: reachTyped?.maxAge ?? request?.read?.reach.maxAge ?? '',
+      hiddenWords: reachTyped?.hiddenWords ?? request?.read?.reach.hiddenWords ?? '',
+    },
+    reachError: aboutReach ? request?.form?.error : undefined,
+    reachErrorField: aboutReach ? request?.form?.field : undefined,
+    reachDone: done === 'reach-saved' ? REACH_DONE_NOTICE : undefined,
     savedSearches: request?.read?.savedSearches ?? [],
     savedError: aboutSaved ? request?.form?.error : undefined,
     savedDone:

@@ -9,9 +9,11 @@ import {
   accountPath,
   blockApiPath,
   conversationPath,
+  filteredMessagesPath,
   messagesPath,
   replyApiPath,
   reportConversationPath,
+  whoMayReachMePath,
 } from '../../../core/paths.ts';
 import {
   CLOSED_TEXTS,
@@ -69,6 +71,13 @@ export default function Page() {
         <FraudNotice action={c.fraudNotice} adTitle={c.adTitle} yourAd={c.yourAd} />
       )}
       {c.notice && <Banner tone="info">{c.notice}</Banner>}
+      {c.filtered && (
+        <Banner tone="info">
+          This conversation is in your <a href={filteredMessagesPath()}>Filtered folder</a>: its
+          first message has one of your <a href={whoMayReachMePath()}>hidden words</a>. Answering
+          moves it to your inbox.
+        </Banner>
+      )}
       <ThreadPages conversation={c} label="Pages of this conversation" />
       <ol className="thread" aria-label="Messages">
         {c.messages.map((message, index) => (

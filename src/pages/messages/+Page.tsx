@@ -2,7 +2,12 @@
 import { BrowseAdsButton } from '../../components/BrowseAdsButton.tsx';
 import { MessageTime } from '../../components/MessageTime.tsx';
 import { plural } from '../../../core/format.ts';
-import { conversationPath } from '../../../core/paths.ts';
+import {
+  conversationPath,
+  filteredMessagesPath,
+  messagesPath,
+  whoMayReachMePath,
+} from '../../../core/paths.ts';
 import { FRAUD_NOTICE_TITLES } from '../fraud-notice.ts';
 import type { InboxEntry } from '../messages-view.ts';
 import { useData } from '../../renderer/useData.ts';
@@ -15,11 +20,12 @@ const OTHER_LABELS: Record<InboxEntry['other'], string> = {
 };
 
 export default function Page() {
-  const { entries, total, unread } = useData<Data>();
+  const { entries, total, unread, folder, filteredCount } = useData<Data>();
+  const filtered = folder === 'filtered';
   return (
     <section className="container container--post form-page inbox">
       <div className="inbox__header">
-        <h1>Messages</h1>
+        <h1>{filtered ? 'Filtered messages' : 'Messages'}</h1>
         {entries.length > 0 && (
           <p className="inbox__summary">
             {plural(total, 'conversation')}
@@ -27,7 +33,17 @@ export default function Page() {
           </p>
         )}
       </div>
-      {entries.length === 0 ? (
+      <Folders filtered={filtered} filteredCount={filteredCount} />
+      {filtered ? (
+        <p className="inbox__folder-text">
+          First messages about your ads with one of your{' '}
+          <a href={whoMayReachMePath()}>hidden words</a>. They never reach your inbox and you were
+          not mailed about them; their senders were not told. Answering one moves it to your inbox.
+        </p>
+      ) : null}
+      {filtered && entries.length === 0 ? (
+        <p className="inbox__folder-text">Nothing here.</p>
+      ) : entries.length === 0 ? (
         <div className="form-card inbox__empty">
           <h2>No conversations yet</h2>
           <p>
@@ -50,6 +66,20 @@ export default function Page() {
         </p>
       )}
     </section>
+  );
+}
+
+/** The inbox and the Filtered folder, as two plain links; the current one marked. */
+function Folders({ filtered, filteredCount }: { filtered: boolean; filteredCount: number }) {
+  return (
+    <nav className="inbox__folders" aria-label="Folders">
+      <a href={messagesPath()} aria-current={filtered ? undefined : 'page'}>
+        Inbox
+      </a>
+      <a href={filteredMessagesPath()} aria-current={filtered ? 'page' : undefined}>
+        Filtered ({filteredCount})
+      </a>
+    </nav>
   );
 }
 

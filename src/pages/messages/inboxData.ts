@@ -7,7 +7,8 @@ import type { DataContext } from '../registry.ts';
 /**
  * `/messages`, for signed-in members: their conversations, newest activity first, each with its
  * ad, the other side (never their address), the last message's time and the unread count, read
- * from the database by the server (its server read, server/http/page-reads/).
+ * from the database by the server (its server read, server/http/page-reads/); with `?folder=filtered`, their Filtered folder
+ * (conversations about their ads started with one of their hidden words).
  */
 export function inboxData({ request }: DataContext<InboxView>) {
   const { brand } = getSite();
@@ -22,6 +23,8 @@ export function inboxData({ request }: DataContext<InboxView>) {
     access: 'members' as const,
     brand,
     /** Absent on the dev server, which has no database: shown as an empty inbox. */
+    folder: inbox?.folder ?? 'inbox',
+    filteredCount: inbox?.filteredCount ?? 0,
     entries: inbox?.entries ?? [],
     total: inbox?.total ?? 0,
     unread: inbox?.unread ?? 0,

@@ -114,6 +114,43 @@ describe('what a message gets', () => {
   });
 });
 
+describe('a member declining to move off the site', () => {
+  it.each([
+    'Could we chat here a bit first, before moving to an app?',
+    "I'm not on WhatsApp or Telegram, so here is best for me.",
+    "I don't have Snapchat or Instagram, so this site it is.",
+    'Can we chat on here for a while?',
+  ])('is not refused: %s', (text) => {
+    expect(firstMessage(text)).toEqual({ warnings: [], hits: [] });
+  });
+
+  it.each([
+    "I'm not on WhatsApp, add me on telegram",
+    "I don't use Kik. Add me on whatsapp",
+    'add me on wechat',
+  ])('does not excuse an invitation beside it: %s', (text) => {
+    expect(firstMessage(text).refusal?.family).toBe('off-site-contact');
+  });
+});
+
+describe('an exception (pass) in an editor’s list', () => {
+  const parsed = parseScamSignals(
+    [
+      'list apps: kik, telegram',
+      'off-site-contact refuse: @apps',
+      'off-site-contact pass: not on @apps',
+    ].join('\n'),
+  );
+  it('takes its family’s signals inside it out, within one clause', () => {
+    expect(parsed.problems).toEqual([]);
+    expect(findScamSignals('I am not on kik', parsed.signals)).toEqual([]);
+    expect(findScamSignals('not on, kik me', parsed.signals)).toHaveLength(1);
+    expect(findScamSignals('not on kik, telegram me', parsed.signals)).toMatchObject([
+      { family: 'off-site-contact', action: 'refuse', start: 12, end: 20 },
+    ]);
+  });
+});
+
 describe('the larger corpus, first messages as judged', () => {
   const lines = (name: string) =>
     readFileSync(new URL(`../../fixtures/scam-corpus/${name}`, import.meta.url), 'utf8')
@@ -128,6 +165,13 @@ describe('the larger corpus, first messages as judged', () => {
     const scams = lines('more-scam-messages.txt');
     const missed = scams.filter((text) => !caught(text));
     expect(missed.length, missed.join('\n')).toBeLessThanOrEqual(Math.floor(scams.length / 10));
+  });
+
+  it('catches every message of the tuning set, and flags none of its ordinary ones', () => {
+    const missed = lines('tuning-scam-messages.txt').filter((text) => !caught(text));
+    expect(missed, missed.join('\n')).toEqual([]);
+    const flagged = lines('tuning-ordinary-messages.txt').filter(caught);
+    expect(flagged, flagged.join('\n')).toEqual([]);
   });
 
   it('flags at most 1 in 30 ordinary messages', () => {
@@ -171,7 +215,7 @@ describe('an editor’s broken line', () => {
         message:
           "'mony' is not one of off-site-contact, money, crypto, codes, content-sales, scam-story",
       },
-      { line: 5, field: 'action', message: "'block' is not one of refuse, warn" },
+      { line: 5, field: 'action', message: "'block' is not one of refuse, warn, pass" },
       { line: 6, field: 'pattern', message: "no list 'nolist' above this line" },
       { line: 7, field: 'pattern', message: "'…' cannot start a pattern" },
       {

@@ -1,0 +1,58 @@
+// Who may reach a member (docs/product.md section 7, "Who may reach me"): the member's own settings,
+// enforced on the first message of a conversation about their ad, in the unit of work that
+// stores it (conversations.ts):
+// - an age range: a member writing first whose age (from the date of birth they signed up with)
+//   is outside it is told, in words, the ages this member accepts first messages from, and
+//   nothing is stored; nothing else of the member's settings is ever said;
+// - hidden words: a first message with one (found as core/policy/hidden-words.ts finds them) is
+//   stored, but its conversation goes to the member's Filtered folder, never the inbox, and no
+//   mail goes out; the sender sees it as sent. Answering it moves it to the inbox.
+import { ageOn } from '../../core/schemas/age.ts';
+import { findHiddenWord } from '../../core/policy/hidden-words.ts';
+import {
+  REACH_AGE_MAX,
+  REACH_AGE_MIN,
+  type ReachSettingsInput,
+} from '../../core/schemas/reach-settings.ts';
+import type { ReachSettingsView } from '../../src/pages/account/reach-settings-view.ts';
+import { Refusal } from '../../core/refusal.ts';
+import type { ReachSettings } from '../../store/reach-settings.ts';
+import type { Store } from '../../store/store.ts';
+
+/** What a member writing first, outside the ages the poster accepts, reads. */
+export const outsideAgeRange = ({ minAge, maxAge }: Pick<ReachSettings, 'minAge' | 'maxAge'>) =>
+  `This member accepts first messages from ages ${minAge ?? REACH_AGE_MIN}–${maxAge ?? REACH_AGE_MAX}, so your message was not sent. You can reply to other members' ads.`;
+
+/** Refuses a first message from a member outside the recipient's age range (nothing is stored). */
+export function checkAgeRange(settings: ReachSettings, dateOfBirth: string, now: Date): void {
+  const { minAge, maxAge } = settings;
+  if (minAge === null && maxAge === null) return;
+  const age = ageOn(dateOfBirth, now.toISOString().slice(0, 10));
+  if ((minAge !== null && age < minAge) || (maxAge !== null && age > maxAge))
+    throw new Refusal('forbidden', outsideAgeRange(settings));
+}
+
+/** Whether a first message goes to the recipient's Filtered folder: it has a hidden word. */
+export const isFiltered = (settings: ReachSettings, text: string): boolean =>
+  findHiddenWord(text, settings.hiddenWords) !== undefined;
+
+/** Saves the member's settings, as the account page's form (or JSON) gave them. */
+export async function saveReachSettings(
+  store: Store,
+  accountId: number,
+  settings: ReachSettingsInput,
+  now: Date,
+): Promise<void> {
+  await store.reachSettings.save(accountId, settings, now.toISOString());
+}
+
+/** The settings as the account page's form shows them. */
+export const reachSettingsView = ({
+  minAge,
+  maxAge,
+  hiddenWords,
+}: ReachSettings): ReachSettingsView => ({
+  minAge: minAge === null ? '' : String(minAge),
+  maxAge: maxAge === null ? '' : String(maxAge),
+  hiddenWords: hiddenWords.join('\n'),
+});

@@ -1,0 +1,100 @@
+import { Banner } from '../../components/Banner.tsx';
+import { FormField } from '../../components/FormField.tsx';
+import { filteredMessagesPath, REACH_ANCHOR, reachSettingsApiPath } from '../../../core/paths.ts';
+import {
+  HIDDEN_WORDS_MAX,
+  REACH_AGE_MAX,
+  REACH_AGE_MIN,
+} from '../../../core/schemas/reach-settings.ts';
+import type { ReachSettingsView } from './reach-settings-view.ts';
+
+/**
+ * On /account: "Who may reach me" (docs/product.md section 7), one plain form of the member's own
+ * settings for first messages about their ads. Each setting is a fieldset of its own, so that
+ * others (only verified members, planned) sit beside these in the same form.
+ */
+export function WhoMayReachMe({
+  settings,
+  notice,
+  error,
+  errorField,
+}: {
+  settings: ReachSettingsView;
+  notice?: string;
+  error?: string;
+  errorField?: string;
+}) {
+  const fieldError = (field: string) => (errorField === field ? error : undefined);
+  const wordsError = fieldError('hiddenWords');
+  return (
+    <section className="my-data reach" id={REACH_ANCHOR} aria-labelledby="reach-title">
+      <h2 id="reach-title">Who may reach me</h2>
+      <p className="my-data__text">
+        These apply to the first message of a conversation about one of your ads. Nobody is told
+        your settings, except that a member outside your ages reads which ages you accept.
+      </p>
+      {notice && <Banner tone="info">{notice}</Banner>}
+      {error && <Banner>{error}</Banner>}
+      <form className="form reach__form" method="post" action={reachSettingsApiPath()}>
+        <input type="hidden" name="reachForm" value="1" />
+        <fieldset className="reach__fieldset">
+          <legend>Ages that may write to me first</legend>
+          <p className="field__hint">
+            From their date of birth. Leave a box empty for no limit ({REACH_AGE_MIN} and over).
+          </p>
+          <div className="reach__ages">
+            <FormField
+              id="reach-min-age"
+              name="minAge"
+              label="Youngest"
+              type="number"
+              inputMode="numeric"
+              min={REACH_AGE_MIN}
+              max={REACH_AGE_MAX}
+              defaultValue={settings.minAge}
+              error={fieldError('minAge')}
+            />
+            <FormField
+              id="reach-max-age"
+              name="maxAge"
+              label="Oldest"
+              type="number"
+              inputMode="numeric"
+              min={REACH_AGE_MIN}
+              max={REACH_AGE_MAX}
+              defaultValue={settings.maxAge}
+              error={fieldError('maxAge')}
+            />
+          </div>
+        </fieldset>
+        <fieldset className="reach__fieldset">
+          <legend>Hidden words</legend>
+          <div className={wordsError ? 'field field--invalid' : 'field'}>
+            <label htmlFor="reach-hidden-words">Words I don’t want to read first</label>
+            <textarea
+              id="reach-hidden-words"
+              name="hiddenWords"
+              rows={4}
+              defaultValue={settings.hiddenWords}
+              aria-describedby={`reach-hidden-words-hint${wordsError ? ' reach-hidden-words-error' : ''}`}
+              aria-invalid={wordsError ? true : undefined}
+            />
+            <p className="field__hint" id="reach-hidden-words-hint">
+              One a line, up to {HIDDEN_WORDS_MAX}. A first message with one goes to your{' '}
+              <a href={filteredMessagesPath()}>Filtered folder</a> instead of your inbox, without a
+              mail; its sender is not told. Whole words only, in any case or spelling trick.
+            </p>
+            {wordsError && (
+              <p className="field__error" id="reach-hidden-words-error">
+                {wordsError}
+              </p>
+            )}
+          </div>
+        </fieldset>
+        <button className="button button--primary" type="submit">
+          Save who may reach me
+        </button>
+      </form>
+    </section>
+  );
+}
