@@ -18,9 +18,9 @@
 //   are thrown once it has committed.
 // - Every message is screened by the scam shield inside its unit of work (whether it is a "first"
 //   message is read there); what it is delivered with a warning for is stored with it.
-// - The poster's own settings (reach.ts) apply to the message that starts a conversation: a
-//   replier outside their age range is refused; one with a hidden word goes to their Filtered
-//   folder, and they are not mailed (nor for the next messages there) until they answer it.
+// - The poster's own settings (reach.ts) apply to the replier: one outside their age range cannot
+//   start a conversation; a first message (before the poster answers) with a hidden word sends
+//   it to their Filtered folder, and they are not mailed for it until they answer it.
 //
 // Every write holds the writer's lock (`account:{id}`) for its unit of work, so that what it read
 // still holds when it writes, on any number of instances: of two messages that would each be the
@@ -41,7 +41,7 @@ import {
   messageLimitReached,
   type MessageLimit,
 } from './limits.ts';
-import { checkAgeRange, isFiltered } from './reach.ts';
+import { checkAgeRange, filtersNow, isFiltered } from './reach.ts';
 import { screen, screened, type Screening } from './scam-shield.ts';
 import {
   adNotFoundForReply,
@@ -290,8 +290,11 @@ async function addMessage(
   };
   const passed = await screen(tx, screening);
   if (passed.refusal) return { refused: passed.refusal };
-  // Answering a filtered conversation moves it to the poster's inbox; until then, no mail.
-  const filtered = conversation.filteredAt !== null;
+  // A replier's first message with a hidden word sends it to the poster's Filtered folder;
+  // answering moves it to their inbox. Until then, no mail.
+  const filteredNow = await filtersNow(tx, conversation, senderId, body);
+  if (filteredNow) await tx.conversations.filter(conversation.id, now.toISOString());
+  const filtered = filteredNow || conversation.filteredAt !== null;
   if (filtered && senderId === conversation.posterId)
     await tx.conversations.unfilter(conversation.id);
   const firstUnread =
