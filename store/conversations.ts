@@ -76,6 +76,8 @@ export interface ConversationStore extends ConversationMessageStore, InboxStore 
   existingFor(adId: number, replierId: number): Promise<number | undefined>;
   /** A new conversation (without messages yet); undefined when the replier has one about the ad. */
   create(conversation: NewConversation): Promise<number | undefined>;
+  /** Into the poster's Filtered folder (from `at`), out of their inbox. */
+  filter(id: number, at: string): Promise<void>;
   /** Out of the poster's Filtered folder, into their inbox. */
   unfilter(id: number): Promise<void>;
   /**
@@ -162,6 +164,15 @@ export function conversationStore(context: StoreContext): ConversationStore {
         .returning('id')
         .executeTakeFirst();
       return row?.id;
+    },
+
+    async filter(id, at) {
+      await db
+        .updateTable('conversations')
+        .set({ filtered_at: at })
+        .where('id', '=', id)
+        .where('filtered_at', 'is', null)
+        .execute();
     },
 
     async unfilter(id) {

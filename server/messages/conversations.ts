@@ -5,7 +5,7 @@
 // Refusals are thrown (texts.ts); the scam shield's are answered by its unit of work and thrown
 // once it has committed, so that the sender's record is kept. The whole order of a message:
 // docs/architecture.md, "A message, step by step". The poster's own settings (reach.ts) apply
-// to the message that starts a conversation: an age range, and hidden words (Filtered folder).
+// to the replier: an age range, and hidden words (the Filtered folder, until the poster answers).
 import { getPolicyTerms, getSite } from '../../core/content/index.ts';
 import type { ClosedReason } from '../../src/pages/messages-view.ts';
 import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../core/policy/index.ts';
@@ -19,7 +19,7 @@ import {
   messageLimitReached,
   type MessageLimit,
 } from './limits.ts';
-import { checkAgeRange, isFiltered } from './reach.ts';
+import { checkAgeRange, filtersNow, isFiltered } from './reach.ts';
 import { screen, screened, type Screening } from './scam-shield.ts';
 import {
   adNotFoundForReply,
@@ -265,8 +265,11 @@ async function addMessage(
   };
   const passed = await screen(tx, screening);
   if (passed.refusal) return { refused: passed.refusal };
-  // Answering a filtered conversation moves it to the poster's inbox; until then, no mail.
-  const filtered = conversation.filteredAt !== null;
+  // A replier's first message with a hidden word sends it to the poster's Filtered folder;
+  // answering moves it to their inbox. Until then, no mail.
+  const filteredNow = await filtersNow(tx, conversation, senderId, body);
+  if (filteredNow) await tx.conversations.filter(conversation.id, now.toISOString());
+  const filtered = filteredNow || conversation.filteredAt !== null;
   if (filtered && senderId === conversation.posterId)
     await tx.conversations.unfilter(conversation.id);
   const firstUnread =

@@ -6,7 +6,9 @@
 //   nothing is stored; nothing else of the member's settings is ever said;
 // - hidden words: a first message with one (found as core/policy/hidden-words.ts finds them) is
 //   stored, but its conversation goes to the member's Filtered folder, never the inbox, and no
-//   mail goes out; the sender sees it as sent. Answering it moves it to the inbox.
+//   mail goes out; the sender sees it as sent. The replier's messages are first messages until
+//   the member answers (as the scam shield counts them): one with a hidden word sends the
+//   conversation there too. Answering it moves it to the inbox.
 import { ageOn } from '../../core/schemas/age.ts';
 import { findHiddenWord } from '../../core/policy/hidden-words.ts';
 import {
@@ -16,6 +18,7 @@ import {
 } from '../../core/schemas/reach-settings.ts';
 import type { ReachSettingsView } from '../../src/pages/account/reach-settings-view.ts';
 import { Refusal } from '../../core/refusal.ts';
+import type { ConversationRow } from '../../store/conversations.ts';
 import type { ReachSettings } from '../../store/reach-settings.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -35,6 +38,23 @@ export function checkAgeRange(settings: ReachSettings, dateOfBirth: string, now:
 /** Whether a first message goes to the recipient's Filtered folder: it has a hidden word. */
 export const isFiltered = (settings: ReachSettings, text: string): boolean =>
   findHiddenWord(text, settings.hiddenWords) !== undefined;
+
+/**
+ * Whether a replier's message sends their conversation to the poster's Filtered folder now: it is
+ * not there yet, the poster has not answered (it is still a first message), and it has one of the
+ * poster's hidden words. In the message's unit of work.
+ */
+export async function filtersNow(
+  tx: Store,
+  conversation: ConversationRow,
+  senderId: number,
+  text: string,
+): Promise<boolean> {
+  const { filteredAt, posterId, replierId } = conversation;
+  if (filteredAt !== null || senderId !== replierId || posterId === null) return false;
+  if (!isFiltered(await tx.reachSettings.of(posterId), text)) return false;
+  return !(await tx.conversations.answered(conversation.id, senderId));
+}
 
 /** Saves the member's settings, as the account page's form (or JSON) gave them. */
 export async function saveReachSettings(

@@ -216,6 +216,31 @@ describe('hidden words', () => {
     expect((await storedMessages(t, id)).length).toBe(3);
   });
 
+  test('a later first message with one sends the conversation there; once answered, none does', async () => {
+    const { poster, adId } = await posterWith({ hiddenWords: 'crypto' });
+    const sender = await makeMember(t);
+    const id = conversationIdOf(await startConversation(t, sender, adId, 'Hi! Tacos on Sunday?'));
+    expect(await pageText('/messages', poster)).toContain('Tacos and a museum on Sunday');
+    await t.mailer.settled();
+    expect(newMessageMails(poster)).toHaveLength(1);
+
+    // Still unanswered: a first message. The poster reads the first one, then it moves.
+    await getPage(t, `/messages/${id}`, poster.session);
+    expect((await replyIn(t, sender, id, 'Also: crypto, are you in?')).status).toBe(303);
+    expect(await pageText('/messages', poster)).toContain('Filtered (1)');
+    expect(await pageText('/messages?folder=filtered', poster)).toContain(
+      'Tacos and a museum on Sunday',
+    );
+    await t.mailer.settled();
+    expect(newMessageMails(poster)).toHaveLength(1);
+
+    // Answered: back in the inbox, and a hidden word no longer moves it.
+    expect((await replyIn(t, poster, id, 'Tacos yes.')).status).toBe(303);
+    expect((await replyIn(t, sender, id, 'Great. Crypto later then.')).status).toBe(303);
+    expect(await pageText('/messages', poster)).toContain('Tacos and a museum on Sunday');
+    expect(await pageText('/messages', poster)).toContain('Filtered (0)');
+  });
+
   test('whole words, through spelling tricks, never inside an ordinary word', async () => {
     const { poster, adId } = await posterWith({ hiddenWords: 'ass\ntelegram' });
     const outcomes: Array<[string, boolean]> = [];

@@ -5,8 +5,10 @@
 // counts as caught when the form refuses it or the poster reads the scam warning beside it.
 // Before the rules were tuned: 14 of 36 scams caught (12 refused, 2 warned: 39 %), 3 of 36
 // ordinary messages refused (8 %, all declining an app), none warned. After tuning on
-// tuning-*.txt: 36 of 36 caught (29 refused, 7 warned), no ordinary message refused or warned. The
-// floor kept: at most 1 scam delivered plainly, no ordinary message refused or warned.
+// tuning-*.txt: 36 of 36 caught (29 refused, 7 warned); after the lures' everyday lookalikes were
+// made warnings (tuning-ordinary-lookalike-messages.txt): 36 of 36 (21 refused, 15 warned). No
+// ordinary message refused or warned either time. The floor kept: at most 1 scam delivered
+// plainly, no ordinary message refused or warned.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import {

@@ -94,6 +94,7 @@ describe('conversations', () => {
       adCity: 'Los Angeles',
       adExpiresOn: '2026-12-23',
       adHidden: false,
+      filteredAt: null,
     };
     expect(await t.store.conversations.find(id, POSTER)).toEqual(expected);
     expect(await t.store.conversations.find(id, REPLIER)).toEqual(expected);
@@ -141,6 +142,7 @@ describe('conversations', () => {
       email: 'member-3@example.com',
       createdAt: '2026-11-01T00:00:00.000Z',
       bannedAt: at(9),
+      dateOfBirth: '1990-01-01',
     });
     expect(await t.store.conversations.correspondent(99)).toBeUndefined();
   });
@@ -301,5 +303,59 @@ describe('conversations', () => {
     ).rejects.toThrow('changed my mind');
     expect(await t.store.conversations.existingFor(adId, REPLIER)).toBeUndefined();
     expect(await t.sql.all('SELECT * FROM messages')).toEqual([]);
+  });
+});
+
+describe('the Filtered folder and who may reach a member', () => {
+  it('keeps a poster’s filtered conversation out of their inbox and unread count until unfiltered', async () => {
+    const conversations = t.store.conversations;
+    const id = (await conversations.create({
+      adId,
+      adTitle: 'Sunday hikes',
+      posterId: POSTER,
+      replierId: REPLIER,
+      at: at(1),
+      filtered: true,
+    }))!;
+    await conversations.addMessage(id, REPLIER, 'Hello', at(2));
+    expect((await conversations.find(id, POSTER))?.filteredAt).toBe(at(1));
+    expect(await conversations.inbox(POSTER, 10)).toEqual([]);
+    expect(await conversations.unreadTotal(POSTER)).toBe(0);
+    expect(
+      (await conversations.inbox(POSTER, 10, 'filtered')).map((row) => row.conversationId),
+    ).toEqual([id]);
+    expect(await conversations.inboxCount(POSTER, 'filtered')).toBe(1);
+    expect(await conversations.unreadTotal(POSTER, 'filtered')).toBe(1);
+    // The replier's side is their inbox, as any conversation.
+    expect((await conversations.inbox(REPLIER, 10)).map((row) => row.conversationId)).toEqual([id]);
+    expect(await conversations.inbox(REPLIER, 10, 'filtered')).toEqual([]);
+
+    await conversations.unfilter(id);
+    expect((await conversations.inbox(POSTER, 10)).map((row) => row.conversationId)).toEqual([id]);
+    expect(await conversations.inboxCount(POSTER, 'filtered')).toBe(0);
+    await conversations.filter(id, at(5));
+    expect((await conversations.find(id, REPLIER))?.filteredAt).toBe(at(5));
+  });
+
+  it('stores a member’s settings, none until saved, and saves them again', async () => {
+    const { reachSettings } = t.store;
+    expect(await reachSettings.of(POSTER)).toEqual({ minAge: null, maxAge: null, hiddenWords: [] });
+    await reachSettings.save(
+      POSTER,
+      { minAge: 25, maxAge: null, hiddenWords: ['crypto', 'café'] },
+      at(1),
+    );
+    expect(await reachSettings.of(POSTER)).toEqual({
+      minAge: 25,
+      maxAge: null,
+      hiddenWords: ['crypto', 'café'],
+    });
+    await reachSettings.save(POSTER, { minAge: null, maxAge: 60, hiddenWords: [] }, at(2));
+    expect(await reachSettings.of(POSTER)).toEqual({ minAge: null, maxAge: 60, hiddenWords: [] });
+    expect(await reachSettings.of(REPLIER)).toEqual({
+      minAge: null,
+      maxAge: null,
+      hiddenWords: [],
+    });
   });
 });

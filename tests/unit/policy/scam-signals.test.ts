@@ -174,6 +174,13 @@ describe('the larger corpus, first messages as judged', () => {
     expect(flagged, flagged.join('\n')).toEqual([]);
   });
 
+  it('refuses none of the ordinary messages that use a lure’s words', () => {
+    const refused = lines('tuning-ordinary-lookalike-messages.txt').filter(
+      (text) => firstMessage(text).refusal !== undefined,
+    );
+    expect(refused, refused.join('\n')).toEqual([]);
+  });
+
   it('flags at most 1 in 30 ordinary messages', () => {
     const ordinary = lines('more-ordinary-messages.txt');
     const flagged = ordinary.filter(caught);
