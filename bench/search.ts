@@ -106,7 +106,11 @@ export async function benchSearch(argv: readonly string[]): Promise<void> {
     const latencies = new Map<Kind, number[]>(KINDS.map((kind) => [kind, []]));
     const totals = new Map<Kind, number[]>(KINDS.map((kind) => [kind, []]));
     for (const query of queries) {
-      const { ms, status, total } = await timedGet(base, query.path);
+      const { ms, status, total } = await timedGet(base, query.path).catch((error: unknown) => {
+        // Say which query, and how the server ended if it did (a signal leaves no message).
+        const ended = server?.exitCode ?? server?.signalCode ?? 'still running';
+        throw new Error(`${query.path} failed (${String(error)}); the server: ${ended}`);
+      });
       if (status !== 200) throw new Error(`${query.path} answered ${status}`);
       latencies.get(query.kind)!.push(ms);
       totals.get(query.kind)!.push(total);

@@ -1,6 +1,7 @@
 // Each city's nearest cities with published ads (docs/product.md section 3, City page): from one
 // k-d tree of the cities that have ads (core/geo/kd-tree.ts), built once per compiled content and
 // asked once per city, never by comparing every city with every other. Across state lines.
+import { hash } from 'node:crypto';
 import { formatMiles } from '../geo/great-circle.ts';
 import { SphereKdTree } from '../geo/kd-tree.ts';
 import { getAdCounts, getCity, getStates } from './index.ts';
@@ -26,7 +27,15 @@ interface CityWithAds {
 }
 
 let built:
-  { states: unknown; counts: unknown; tree: SphereKdTree; cities: CityWithAds[] } | undefined;
+  | {
+      states: unknown;
+      counts: unknown;
+      tree: SphereKdTree;
+      cities: CityWithAds[];
+      /** Each city's key once asked for: a city's list pages and its ads' pages share it. */
+      keys: Map<string, string>;
+    }
+  | undefined;
 
 /** The tree of the cities with ads, made again when the compiled content is another. */
 function citiesWithAds() {
@@ -43,7 +52,7 @@ function citiesWithAds() {
       points.push(city);
     }
   }
-  built = { states, counts, tree: new SphereKdTree(points), cities };
+  built = { states, counts, tree: new SphereKdTree(points), cities, keys: new Map() };
   return built;
 }
 
@@ -61,11 +70,20 @@ export function nearbyCities(stateName: string, cityName: string): NearbyCity[] 
 }
 
 /**
- * What a city page shows of its nearby cities, as text: a prerender group's inputs
+ * What a city page shows of its nearby cities, hashed: a prerender group's inputs
  * (src/pages/prerender-groups.ts) change exactly when the list, a distance as shown or a count
  * does.
  */
-export const nearbyCitiesKey = (stateName: string, cityName: string): string =>
-  nearbyCities(stateName, cityName)
-    .map(({ state, city, miles, ads }) => `${state}|${city}|${formatMiles(miles)}|${ads}`)
-    .join('\n');
+export function nearbyCitiesKey(stateName: string, cityName: string): string {
+  const { keys } = citiesWithAds();
+  const id = `${stateName}\u0000${cityName}`;
+  let key = keys.get(id);
+  if (key === undefined) {
+    const shown = nearbyCities(stateName, cityName)
+      .map(({ state, city, miles, ads }) => `${state}|${city}|${formatMiles(miles)}|${ads}`)
+      .join('\n');
+    key = hash('sha1', shown, 'base64url');
+    keys.set(id, key);
+  }
+  return key;
+}

@@ -108,7 +108,7 @@ function stateInputs(stateName: string): string {
 function cityInputs(stateName: string, cityName: string): string {
   const entry = cityAdsEntry(stateName, cityName);
   const population = getCity(stateName, cityName)?.population;
-  const nearby = hash('sha1', nearbyCitiesKey(stateName, cityName), 'base64url');
+  const nearby = nearbyCitiesKey(stateName, cityName);
   return `${stateShellKey(stateName)} ${population} ${entry?.ads ?? 0} ${entry?.digest ?? ''} ${nearby}`;
 }
 

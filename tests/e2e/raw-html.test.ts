@@ -156,7 +156,8 @@ describe('city pages', () => {
     const { status, html } = await fetchPage(cityPath(content.states[0]!.name, empty.name));
     expect(status).toBe(200);
     const text = textOf(html);
-    expect(text).toContain('No ads available yet');
+    // It leads with the nearest cities that have ads (docs/product.md section 3; tests/e2e/nearby.test.ts).
+    expect(text).toContain(`No ads in ${empty.name} yet. Nearest ads:`);
     expect(text).toContain(`Be the first to post in ${empty.name}!`);
     expect(text).toContain('Post Your Ad');
     expect(text).not.toContain('Next Page');

@@ -142,13 +142,41 @@ describe('incremental build', () => {
     const after = tree(join(work, 'incremental'));
     expect(changes(before, after)).toEqual([
       'about/top-cities/index.html',
+      // The cities whose nearby list shows Las Vegas with its count (docs/product.md section 3).
+      'city/California/Los Angeles/index.html',
+      'city/Nevada/Henderson/index.html',
       'city/Nevada/Las Vegas/ad/9999/index.html',
       'city/Nevada/Las Vegas/feed.xml',
       'city/Nevada/Las Vegas/index.html',
+      'city/Nevada/North Las Vegas/index.html',
+      'city/Nevada/Paradise/index.html',
       'index.html',
       'state/Nevada/index.html',
     ]);
     expect(after).toEqual(fullBuildTree());
+  });
+
+  test("a city's first ad puts it in its neighbours' nearby lists, and matches a full build", () => {
+    const before = tree(join(work, 'incremental'));
+    editFixture(
+      'ads/sample.csv',
+      (text) =>
+        `${text}9998,Nevada,Henderson,41,w4m,Hiking near the lake?,A plain new ad for the test.,,false,2026-11-01,2027-05-01,true\n`,
+    );
+    build();
+    const after = tree(join(work, 'incremental'));
+    const changed = changes(before, after);
+    expect(changed).toContain('city/Nevada/Henderson/ad/9998/index.html');
+    // Las Vegas's page now lists Henderson among its nearby cities; Reno's list, too far, does not.
+    expect(changed).toContain('city/Nevada/Las Vegas/index.html');
+    expect(
+      readFileSync(join(work, 'incremental/site/city/Nevada/Las Vegas/index.html'), 'utf8'),
+    ).toContain('href="/city/Nevada/Henderson"');
+    expect(changed).not.toContain('city/Nevada/Reno/index.html');
+    expect(after).toEqual(fullBuildTree());
+    editFixture('ads/sample.csv', (text) => text.replace(/^9998,.*\n/m, ''));
+    build();
+    expect(tree(join(work, 'incremental'))).toEqual(fullBuildTree());
   });
 
   test('removing an ad removes its page and matches a full build', () => {
