@@ -4,9 +4,9 @@
 // and the site holds no photo files; an ad taken down has them hidden again (private, kept for its
 // appeal) at the next publish; the ad's deletion deletes every object. Bytes read back raw.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   openObjectStorage,
@@ -119,7 +119,17 @@ describe('publishing photos kept in a bucket (PHOTOS_BUCKET)', () => {
       expect(await raw.head(publicKeyOf(key))).toBeUndefined();
     }
 
+    // The site as a build with the photos elsewhere left it: their files, and its record of them.
+    const stale = join(outDir(), 'site', photoFilePath('ab'.padEnd(32, '0')));
+    mkdirSync(dirname(stale), { recursive: true });
+    writeFileSync(stale, 'a photo published before the move');
+    mkdirSync(join(outDir(), 'published-photos'), { recursive: true });
+    writeFileSync(join(outDir(), 'published-photos', 'current.json'), '[]');
+
     build();
+    // Gone: with the photos in the bucket, the site serves none, not even stale ones.
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(join(outDir(), 'published-photos'))).toBe(false);
     const adHtml = readFileSync(
       join(outDir(), 'site', outputFileForPath(adPath('California', 'San Jose', id))),
       'utf8',
