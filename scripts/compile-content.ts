@@ -37,7 +37,7 @@ const photos: PhotosOfTheBuild | undefined = outDir
       ...photoPublishingIn(outDir, SITE_FOLDER),
       async openStorage(store) {
         const { openPhotoStorage, photoStorageLocationFromEnv } =
-          await import('../server/photos/photo-storage.ts');
+          await import('../store/photo-storage/photo-storage.ts');
         return openPhotoStorage(store, photoStorageLocationFromEnv(process.env));
       },
     }

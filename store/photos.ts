@@ -2,7 +2,7 @@
 // processed photos (never an uploaded file), their WebP sizes by key, and the perceptual hashes of
 // photos moderators removed. Which photos an ad shows, in which order, is the ad's (member_ads.photos);
 // the rules (who may attach what, what a removal blocks) are server/photos/'s. The bytes of each
-// size are the photo storage's (server/photos/photo-storage.ts, photo-blobs.ts), named by the keys here.
+// size are the photo storage's (store/photo-storage/photo-storage.ts, photo-blobs.ts), named by the keys here.
 import type { PhotoScore, PhotoVariant } from '../core/schemas/photos.ts';
 import { isStorableId } from './ids.ts';
 import { removedPhotoStore, type RemovedPhotoStore } from './removed-photos.ts';

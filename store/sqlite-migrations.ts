@@ -223,7 +223,7 @@ export const MIGRATIONS: readonly string[] = [
   //   AUTOINCREMENT, as for blocked_photos: a deleted photo's id is never given to another one
   //   (blocked hashes, links and logs name photos by id).
   // - photo_variants: its WebP sizes, each named by its bytes' digest (`key`); photo_blobs: those
-  //   bytes when photos are stored in the database (server/photos/photo-storage.ts).
+  //   bytes when photos are stored in the database (store/photo-storage/photo-storage.ts).
   // - blocked_photos: the perceptual hashes of photos moderators removed, and why; a new upload
   //   close to one is refused or flagged (server/photos/known-photos.ts).
   // - member_ads.photos: the ad's photos in order with their alt texts (JSON `[{id, alt}]`), as

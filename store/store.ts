@@ -53,7 +53,7 @@ export interface Store {
   readonly secrets: SecretStore;
   /** Members' photos and the hashes of removed ones (photos.ts). */
   readonly photos: PhotoStore;
-  /** Photos' bytes, when stored in the database (server/photos/photo-storage.ts chooses). */
+  /** Photos' bytes, when stored in the database (store/photo-storage/photo-storage.ts chooses). */
   readonly photoBlobs: PhotoBlobStore;
   /** The duplicate-photo index: photos by pieces of their hash (photo-hashes.ts). */
   readonly photoHashes: PhotoHashStore;

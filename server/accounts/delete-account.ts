@@ -3,7 +3,7 @@
 // stays). Its photos' rows go with it through the foreign keys; their bytes, kept apart (the
 // photo storage: a table of blobs or a folder), are deleted once the unit is done.
 import { deleteBytesOf, photoKeysOfAccount } from '../photos/ad-photo-lifecycle.ts';
-import type { PhotoStorage } from '../photos/photo-storage.ts';
+import type { PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
 import type { Store } from '../../store/store.ts';
 
 export type AccountDeletion =

@@ -15,7 +15,7 @@ import type { Submission } from '../../core/submission.ts';
 import { accountDeletedMail } from '../mail/account-messages.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
-import type { PhotoStorage } from '../photos/photo-storage.ts';
+import type { PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { Refusal } from '../../core/refusal.ts';
 import type { Store } from '../../store/store.ts';

@@ -21,13 +21,14 @@ import {
 import { proxyTrust, type TrustProxySetting } from '../auth/client-address.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
-import { openPhotoStorage, type PhotoStorageLocation } from '../photos/photo-storage.ts';
+import { openPhotoStorage, type PhotoStorageLocation } from '../../store/photo-storage/photo-storage.ts';
 import {
   createPhotoPool,
   type PhotoPool,
   type PhotoPoolSettings,
 } from '../photos/processing-pool.ts';
 import { photoRoutes } from './routes/photos.ts';
+import { publishedPhotoRoutes } from './routes/published-photos.ts';
 import { formEndpoints } from './forms/form-endpoint.ts';
 import { refusals } from './forms/refusal.ts';
 import { Refusal } from '../../core/refusal.ts';
@@ -236,6 +237,9 @@ export function createApp(options: AppOptions) {
   // page rendered on request, below).
   app.route('/unsubscribe', unsubscribeRoutes({ store, pages }));
 
+  // Published photos, when a bucket keeps them rather than the site's files.
+  if (photos.storage.publicPhotos)
+    app.route('/', publishedPhotoRoutes(photos.storage.publicPhotos));
   // Pages rendered on request; then the prerendered site.
   app.get('*', (c, next) => pages.serve(c, next));
   app.use(reachesSite);

@@ -28,7 +28,7 @@ export type AdDecision<T> = ({ kind: 'done' } & T) | AdConflict;
 
 /**
  * What a decision leaves for after its unit of work: the keys of photo sizes it deleted, whose
- * bytes the photo storage is to delete (server/photos/photo-storage.ts).
+ * bytes the photo storage is to delete (store/photo-storage/photo-storage.ts).
  */
 export interface PhotoBytesToDelete {
   unusedKeys: string[];

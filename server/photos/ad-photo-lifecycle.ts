@@ -6,7 +6,7 @@
 // doing it at once, or a retry after a failure half-way, end the same.
 import type { PhotoRow, PhotoStore } from '../../store/photos.ts';
 import type { Store } from '../../store/store.ts';
-import type { PhotoStorage } from './photo-storage.ts';
+import type { PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
 
 /** Rows deleted in one statement at most (SQL parameter lists stay small on both engines). */
 const BATCH = 500;

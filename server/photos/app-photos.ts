@@ -1,7 +1,7 @@
 // What the routes are given for photos: the processing pool, the storage of their bytes, and the
 // explicit-image threshold (docs/product.md section 10) the moderation queue tests photos' scores against.
 import { DEFAULT_EXPLICIT_THRESHOLD } from '../../core/schemas/photos.ts';
-import type { PhotoStorage } from './photo-storage.ts';
+import type { PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
 import type { PhotoPool } from './processing-pool.ts';
 
 export interface AppPhotos {

@@ -18,7 +18,7 @@ import type { Store } from '../../store/store.ts';
 import { APPEAL_MONTHS } from '../moderation/statements.ts';
 import { deletePhotos, deleteRemovedPhotoSizes } from './ad-photo-lifecycle.ts';
 import { forgetOldRemovals } from './photo-duplicates.ts';
-import type { PhotoStorage } from './photo-storage.ts';
+import type { PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** An upload on no ad is kept this long (a refused post's form keeps offering it meanwhile). */

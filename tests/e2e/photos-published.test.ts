@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { keepUploadedPhoto } from '../../server/photos/keep-photo.ts';
-import { openPhotoStorage } from '../../server/photos/photo-storage.ts';
+import { openPhotoStorage } from '../../store/photo-storage/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
 import { adPath, cityPath } from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';

@@ -191,6 +191,17 @@ export function driverImportsOutside(
     .map((edge) => `${edge.from} imports ${edge.to}`);
 }
 
+/** The S3 client: only the object storage module speaks to an S3 server. */
+export const S3_SDK = ['@aws-sdk/client-s3', '@aws-sdk/lib-storage'] as const;
+export const S3_SDK_PLACES = ['store/object-storage/'];
+
+export function s3SdkImportsOutside(files: readonly SourceFile[]): string[] {
+  return importEdges(files)
+    .filter((edge) => (S3_SDK as readonly string[]).includes(edge.to))
+    .filter((edge) => !S3_SDK_PLACES.some((place) => edge.from.startsWith(place)))
+    .map((edge) => `${edge.from} imports ${edge.to}`);
+}
+
 /**
  * Which top-level folders each may import (types included): the kernel nothing of ours; the store
  * and the web (src/) only the kernel; search the kernel; the build (pipeline/) all of those; the

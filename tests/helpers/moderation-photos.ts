@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import type { AppPhotos } from '../../server/photos/app-photos.ts';
 import { keepUploadedPhoto, type KeptPhoto } from '../../server/photos/keep-photo.ts';
-import { openPhotoStorage } from '../../server/photos/photo-storage.ts';
+import { openPhotoStorage } from '../../store/photo-storage/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
 import type { Store } from '../../store/store.ts';
 import { DEFAULT_EXPLICIT_THRESHOLD, type AdPhotoRef } from '../../core/schemas/photos.ts';

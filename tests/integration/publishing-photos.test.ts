@@ -24,7 +24,7 @@ import { decideAppeal, fileAppeal } from '../../server/moderation/appeals.ts';
 import { makeModerator } from '../../server/moderation/moderator-command.ts';
 import { removePhoto } from '../../server/moderation/photos.ts';
 import { keepUploadedPhoto } from '../../server/photos/keep-photo.ts';
-import { openPhotoStorage, type PhotoStorage } from '../../server/photos/photo-storage.ts';
+import { openPhotoStorage, type PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
 import { adPath, cityPath, outputFileForPath } from '../../core/paths.ts';
 import { photoFilePath, type AdPhotoRef, type PhotoVariant } from '../../core/schemas/photos.ts';

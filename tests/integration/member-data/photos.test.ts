@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { deletePhotosOfAd } from '../../../server/photos/ad-photo-lifecycle.ts';
 import { keepUploadedPhoto } from '../../../server/photos/keep-photo.ts';
-import { openPhotoStorage, type PhotoStorage } from '../../../server/photos/photo-storage.ts';
+import { openPhotoStorage, type PhotoStorage } from '../../../store/photo-storage/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../../server/photos/processing-pool.ts';
 import { photoFilePath } from '../../../core/schemas/photos.ts';
 import {

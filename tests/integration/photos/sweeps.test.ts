@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPhotoStorage, type PhotoStorage } from '../../../server/photos/photo-storage.ts';
+import { openPhotoStorage, type PhotoStorage } from '../../../store/photo-storage/photo-storage.ts';
 import { deletePhotos } from '../../../server/photos/ad-photo-lifecycle.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';

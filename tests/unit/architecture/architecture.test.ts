@@ -1,7 +1,8 @@
 // The architecture's rules (docs/conventions.md), checked on the product's source: imports between
 // top-level folders go one way (the table in tests/helpers/architecture.ts), the server's domain
 // never imports its HTTP layer, no file imports another that imports it back (types included),
-// only the store and the search index speak to a database, no product file over 400 lines, every
+// only the store and the search index speak to a database, only
+// store/object-storage/ to an S3 server, no product file over 400 lines, every
 // route handler a few lines with no try/catch, and every URL of the API written once, in
 // core/paths.ts. Each rule is shown failing first, on made-up files that break it.
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import {
   importEdges,
   importsAgainstDirection,
   runtimeCycles,
+  s3SdkImportsOutside,
   type SourceFile,
 } from '../../helpers/architecture.ts';
 import {
@@ -104,6 +106,27 @@ describe("the server's domain", () => {
 
   it('never imports the HTTP layer: routes call the domain, not the other way', () => {
     expect(domainImportsOfHttp(product)).toEqual([]);
+  });
+});
+
+describe('the S3 client (@aws-sdk/client-s3)', () => {
+  it('imported outside store/object-storage/ is found', () => {
+    const files: SourceFile[] = [
+      { path: 'server/photos/x.ts', text: "import { S3Client } from '@aws-sdk/client-s3';" },
+      {
+        path: 'store/object-storage/y.ts',
+        text: "import { S3Client } from '@aws-sdk/client-s3';",
+      },
+      { path: 'pipeline/z.ts', text: "import { Upload } from '@aws-sdk/lib-storage';" },
+    ];
+    expect(s3SdkImportsOutside(files)).toEqual([
+      'server/photos/x.ts imports @aws-sdk/client-s3',
+      'pipeline/z.ts imports @aws-sdk/lib-storage',
+    ]);
+  });
+
+  it('is imported only by store/object-storage/', () => {
+    expect(s3SdkImportsOutside(product)).toEqual([]);
   });
 });
 
