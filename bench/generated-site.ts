@@ -44,9 +44,9 @@ export interface BuiltSite {
 }
 
 /**
- * `node scripts/build.mjs` from the project folder, for `buildDate`, reading the member ads of
- * `database` (`--database FILE`, or `--database-url URL`). Throws with the build's output when it
- * fails.
+ * `node scripts/build.mjs` from the project folder (or `projectDir`: another checkout, for a
+ * comparison), for `buildDate`, reading the member ads of `database` (`--database FILE`, or
+ * `--database-url URL`). Throws with the build's output when it fails.
  */
 export function buildSite(settings: {
   contentDir: string;
@@ -54,8 +54,9 @@ export function buildSite(settings: {
   cacheDir: string;
   buildDate: string;
   database: StoreLocation;
+  projectDir?: string;
 }): BuiltSite {
-  const { contentDir, outDir, cacheDir, buildDate, database } = settings;
+  const { contentDir, outDir, cacheDir, buildDate, database, projectDir = root } = settings;
   const started = performance.now();
   const env = { ...process.env };
   // The option says which database; none of the calling shell's.
@@ -68,7 +69,7 @@ export function buildSite(settings: {
       ...['--date', buildDate, '--content', contentDir, '--out', outDir, '--cache', cacheDir],
       ...(database.url ? ['--database-url', database.url] : ['--database', database.path!]),
     ],
-    { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
+    { cwd: projectDir, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
   );
   if (build.status !== 0) throw new Error(`The build failed:\n${build.stdout}`);
   const pages = /Prerendered (\d+) pages/.exec(build.stdout)?.[1] ?? '?';

@@ -35,6 +35,8 @@ export interface ServerSettings {
   databaseUrl?: string;
   /** More of its environment (NODE_OPTIONS, TRUST_PROXY…), over the benchmark's own. */
   env?: NodeJS.ProcessEnv;
+  /** Its working folder: this project's (default), or the checkout whose build it runs. */
+  cwd?: string;
 }
 
 /** The SQLite file of a server started without a database URL. */
@@ -60,7 +62,7 @@ export function startServer(settings: ServerSettings): ChildProcess {
   return spawn(
     process.execPath,
     ['--enable-source-maps', join(settings.outDir, 'server', 'serve.mjs')],
-    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: settings.cwd ?? root, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
 }
 

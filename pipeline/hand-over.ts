@@ -7,6 +7,7 @@
 // exit code is the last step's (or the first failing one's: a step that fails exits).
 import { fileURLToPath } from 'node:url';
 import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
+import { HANDED_OVER_AT_VARIABLE, handedOverNow } from './step-timings.ts';
 
 /** A step as Node runs it: what the "• Step" line says, its Node arguments, its environment. */
 export interface StepCommand {
@@ -46,6 +47,8 @@ export function becomeSteps([first, ...rest]: readonly StepCommand[]): never {
   const env: NodeJS.ProcessEnv = { ...first.env };
   delete env[NEXT_STEPS_VARIABLE];
   if (rest.length > 0) env[NEXT_STEPS_VARIABLE] = JSON.stringify(rest);
+  // The next step counts its start-up from here (step-timings.ts).
+  env[HANDED_OVER_AT_VARIABLE] = handedOverNow();
   process.chdir(first.cwd);
   process.execve!(process.execPath, [process.execPath, ...first.args], env);
   throw new Error('process.execve returned');

@@ -23,8 +23,10 @@ import { photoPublishingIn } from '../pipeline/compile/published-photos.ts';
 import { SITE_FOLDER } from '../pipeline/prerender/output-layout.ts';
 import { formatProblem, unreadableFileProblem } from '../pipeline/compile/report.ts';
 import { continueBuild } from '../pipeline/hand-over.ts';
+import { stepTimer } from '../pipeline/step-timings.ts';
 
 const started = performance.now();
+const timer = stepTimer('Compiling content');
 const root = join(import.meta.dirname, '..');
 const contentDir = process.env.CONTENT_DIR ?? join(root, 'content');
 const compiledDir = process.env.COMPILED_CONTENT_DIR ?? join(root, '.content');
@@ -47,6 +49,7 @@ const memberAds = await readMemberAdsAt(
   memberAdsDir,
   photos,
 );
+timer.mark('member ads');
 for (const warning of memberAds.warnings ?? []) console.warn(`Warning: ${warning}`);
 let outcome: CompileOutcome;
 try {
@@ -56,6 +59,7 @@ try {
     buildDate: buildDateFrom(process.argv, process.env),
     full,
     memberAds,
+    mark: timer.mark,
   });
 } catch (error) {
   const problem = unreadableFileProblem(error, join(contentDir, '..'));
@@ -77,5 +81,6 @@ console.log(
     `${searchIndex.citiesChanged} cities re-indexed for search in ${(searchIndex.milliseconds / 1000).toFixed(2)} s) ` +
     `in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
 );
+console.log(timer.line());
 // In the build, this process becomes the pages step (pipeline/hand-over.ts).
 continueBuild();

@@ -5,8 +5,9 @@
 // finishes the build too (pipeline/finish-build.ts).
 import { join } from 'node:path';
 import { prerender } from '../pipeline/prerender/prerender.ts';
-import { SITE_FOLDER } from '../pipeline/prerender/output-layout.ts';
+import { MANIFEST_FILE, SITE_FOLDER } from '../pipeline/prerender/output-layout.ts';
 import { finishBuild, handedFinish } from '../pipeline/finish-build.ts';
+import { stepTimer } from '../pipeline/step-timings.ts';
 
 const option = (flag: string) => {
   const index = process.argv.indexOf(flag);
@@ -16,13 +17,15 @@ const option = (flag: string) => {
 };
 const outDir = option('--out');
 const started = performance.now();
+const timer = stepTimer('Prerendering pages');
 const summary = await prerender({
   viteDir: option('--vite'),
   outDir: join(outDir, SITE_FOLDER),
-  manifestFile: join(outDir, 'build-manifest.json'),
+  manifestFile: join(outDir, MANIFEST_FILE),
   compiledContentDir: option('--cache'),
   sources: process.env.LOCALBOARD_SOURCES ?? '',
   full: process.argv.includes('--full'),
+  mark: timer.mark,
 }).catch((error: unknown) => {
   // What failed says so itself (the pages that failed, and a stack only for a bug of ours).
   console.error(error instanceof Error ? error.message : String(error));
@@ -38,4 +41,8 @@ console.log(
       .join(', ') || 'nothing'),
 );
 const finish = handedFinish(process.env);
-if (finish) await finishBuild(finish);
+if (finish) {
+  await finishBuild(finish);
+  timer.mark('build finished');
+}
+console.log(timer.line());

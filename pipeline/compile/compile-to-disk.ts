@@ -26,6 +26,8 @@ export interface CompileRequest {
   full?: boolean;
   /** The server's live member ads, published too (readMemberAds(), database-ad-source.ts). */
   memberAds?: MemberAds;
+  /** Told as each part ends: the step's timings (step-timings.ts). */
+  mark?: (part: string) => void;
 }
 
 export type CompileOutcome =
@@ -45,6 +47,7 @@ export function compileToDisk({
   buildDate,
   full,
   memberAds,
+  mark = () => {},
 }: CompileRequest): CompileOutcome {
   if (full && existsSync(compiledDir))
     for (const name of readdirSync(compiledDir))
@@ -65,6 +68,7 @@ export function compileToDisk({
     hiddenAdIds: memberAds?.hiddenEditorAdIds ?? [],
   });
   scans.save();
+  mark('content checked');
   const stateFiles = batches.stateFiles();
   // The moderation counts of the database's snapshot, beside the ads (/transparency).
   const content = compiled && { ...compiled, transparency: memberAds?.transparency };
@@ -80,11 +84,13 @@ export function compileToDisk({
   writeFileSync(join(compiledDir, 'content.json.next'), JSON.stringify(content));
   renameSync(join(compiledDir, 'content.json.next'), join(compiledDir, 'content.json'));
   batches.prune();
+  mark('compiled content written');
   // The search index follows the ads just written: an ad that left the site leaves it now.
   const searchIndex = writeSearchIndex(compiledDir, buildDate, {
     full,
     adsIndex: stateFiles.index,
     states: content.states,
   });
+  mark('search index');
   return { ok: true, content, stateFilesWritten: stateFiles.written, warnings, searchIndex };
 }

@@ -4,3 +4,12 @@
 
 /** The folder of the site inside the output folder. */
 export const SITE_FOLDER = 'site';
+
+/** What each render group was made from (manifest.ts), beside the site. */
+export const MANIFEST_FILE = 'build-manifest.json';
+
+/**
+ * Node's cache of the build steps' compiled code (NODE_COMPILE_CACHE), inside the output folder:
+ * made by the first build, it spares every later one (each publish) compiling the same modules.
+ */
+export const COMPILE_CACHE_FOLDER = 'node-compile-cache';

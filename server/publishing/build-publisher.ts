@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useCompiledContentDir } from '../../core/content/index.ts';
+import { COMPILE_CACHE_FOLDER } from '../../pipeline/prerender/output-layout.ts';
 import type { StoreLocation } from '../../store/store-location.ts';
 import { oneRunAtATime, reasonsText, type Publisher, type PublishOutcome } from './publisher.ts';
 import { utcDay } from '../../core/days.ts';
@@ -132,6 +133,8 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
           LOCALBOARD_ROOT: process.env.LOCALBOARD_ROOT ?? process.cwd(),
           LOCALBOARD_STEPS_DIR: stepsDir,
           LOCALBOARD_SOURCES: sources,
+          // The build's compiled modules, as its steps keep them (pipeline/build.ts).
+          NODE_COMPILE_CACHE: join(settings.outDir, COMPILE_CACHE_FOLDER),
         },
       });
       const lines: string[] = [];
