@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { TEST_PASSWORD_HASH_COST } from './tests/helpers/password-cost.ts';
 
-// One run, four suites: unit (fast, no I/O beyond temp files), integration (real files, the Hono
+// One run, five suites: unit (fast, no I/O beyond temp files), integration (real files, the Hono
 // app in-process and over HTTP, on SQLite), postgres (the store's contract tests and the
 // integration tests of everything that stores, again on a throwaway PostgreSQL: scripts/postgres.mjs),
+// s3 (object storage, on a throwaway S3 server: scripts/s3-server.mjs),
 // e2e (the production build, fetched raw and driven in Chromium).
 /**
  * The integration tests that run on PostgreSQL too: everything the store keeps. The few about the
@@ -32,6 +33,12 @@ export const POSTGRES_SUITE = [
   'tests/integration/server/migrations.test.ts',
   'tests/integration/server/sign-in-backoff.test.ts',
 ];
+
+/**
+ * The S3 suite: its own tests (tests/s3/) and the photo storage tests, which run there on the
+ * bucket kind of storage; all against one throwaway S3 server (scripts/s3-server.mjs).
+ */
+export const S3_SUITE = ['tests/s3/**/*.test.ts'];
 
 const FILE_ISOLATION = 'tests/helpers/file-isolation.ts';
 
@@ -84,6 +91,20 @@ export default defineConfig({
           isolate: false,
           setupFiles: [FILE_ISOLATION],
           globalSetup: ['tests/helpers/postgres-global-setup.ts'],
+          sequence: { groupOrder: 1 },
+          maxWorkers: 3,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 's3',
+          include: S3_SUITE,
+          isolate: false,
+          setupFiles: [FILE_ISOLATION],
+          globalSetup: ['tests/helpers/s3-global-setup.ts'],
           sequence: { groupOrder: 1 },
           maxWorkers: 3,
           testTimeout: 120_000,

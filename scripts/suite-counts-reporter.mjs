@@ -1,6 +1,6 @@
 // A Vitest reporter for `npm test` (scripts/test.mjs): passed and failed tests per suite (project),
 // written as JSON to SUITE_COUNTS_FILE when the run ends, so that the summary line can give the
-// PostgreSQL suite's count apart.
+// PostgreSQL and S3 suites' counts apart.
 import { writeFileSync } from 'node:fs';
 
 export default class SuiteCountsReporter {

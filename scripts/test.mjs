@@ -1,9 +1,11 @@
 // `npm test`: finds Chromium (or installs it where it can: scripts/chromium.mjs), exiftool (the
-// photo tests read tags with it: scripts/exiftool.mjs) and PostgreSQL (scripts/postgres.mjs),
-// runs every suite (unit, integration, postgres, e2e) in one Vitest run and ends with one line
-// `N passed, N failed (PostgreSQL suite: N passed, N failed; Node.js {version})`. Without a PostgreSQL it can start,
-// the postgres suite is left out and one line says why, unless LOCALBOARD_REQUIRE_POSTGRES=1 (CI),
-// which makes that a failure. Without Chromium or exiftool it stops with the command that fixes it.
+// photo tests read tags with it: scripts/exiftool.mjs), PostgreSQL (scripts/postgres.mjs) and an
+// S3 server (Ceph's radosgw: scripts/s3-server.mjs), runs every suite (unit, integration,
+// postgres, s3, e2e) in one Vitest run and ends with one line `N passed, N failed (PostgreSQL
+// suite: N passed, N failed; S3 suite: N passed, N failed; Node.js {version})`. Without a
+// PostgreSQL it can start, the postgres suite is left out and one line says why, unless
+// LOCALBOARD_REQUIRE_POSTGRES=1 (CI), which makes that a failure; the same for the s3 suite and
+// LOCALBOARD_REQUIRE_S3=1. Without Chromium or exiftool it stops with the command that fixes it.
 // Extra arguments go to Vitest (e.g. `--project unit`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { ensureChromium } from './chromium.mjs';
 import { ensureExiftool } from './exiftool.mjs';
 import { isSupportedNode, unsupportedNodeLine } from './node-runtime.mjs';
 import { ensurePostgres } from './postgres.mjs';
+import { ensureS3Server } from './s3-server.mjs';
 import { makeTestTemporaryFolder } from './test-temporary-folder.mjs';
 
 if (!isSupportedNode()) {
@@ -36,17 +39,30 @@ if (!exiftool.path) {
 }
 
 const args = process.argv.slice(2);
-const postgres = ensurePostgres();
-if (postgres.problem) {
-  if (process.env.LOCALBOARD_REQUIRE_POSTGRES === '1') {
-    console.error(postgres.problem);
+const leftOut = [];
+/** A suite whose server is missing: left out with one line, or a failure where it is required. */
+function leaveOut(project, name, problem, required) {
+  if (required) {
+    console.error(problem);
     console.log('0 passed, 1 failed');
     process.exit(1);
   }
-  console.log(`The PostgreSQL suite is left out: ${postgres.problem}`);
-  if (!args.some((arg) => arg.startsWith('--project')))
-    args.push('--project', 'unit', '--project', 'integration', '--project', 'e2e');
+  console.log(`The ${name} suite is left out: ${problem}`);
+  leftOut.push(project);
 }
+const postgres = ensurePostgres();
+if (postgres.problem)
+  leaveOut(
+    'postgres',
+    'PostgreSQL',
+    postgres.problem,
+    process.env.LOCALBOARD_REQUIRE_POSTGRES === '1',
+  );
+const s3 = ensureS3Server();
+if (s3.problem) leaveOut('s3', 'S3', s3.problem, process.env.LOCALBOARD_REQUIRE_S3 === '1');
+if (leftOut.length > 0 && !args.some((arg) => arg.startsWith('--project')))
+  for (const project of ['unit', 'integration', 'postgres', 's3', 'e2e'])
+    if (!leftOut.includes(project)) args.push('--project', project);
 
 const temporary = makeTestTemporaryFolder();
 console.log(`Temporary files ${temporary.where}.`);
@@ -74,6 +90,7 @@ const vitest = spawnSync(
       SUITE_COUNTS_FILE: countsFile,
       TMPDIR: temporary.dir,
       ...(postgres.binDir ? { POSTGRES_BIN_DIR: postgres.binDir } : {}),
+      ...(s3.binDir ? { S3_SERVER_BIN_DIR: s3.binDir } : {}),
     },
   },
 );
@@ -81,8 +98,12 @@ const vitest = spawnSync(
 let passed = 0;
 let failed = 0;
 let onPostgres = { passed: 0, failed: 0 };
-if (existsSync(countsFile))
-  onPostgres = JSON.parse(readFileSync(countsFile, 'utf8')).postgres ?? onPostgres;
+let onS3 = { passed: 0, failed: 0 };
+if (existsSync(countsFile)) {
+  const counts = JSON.parse(readFileSync(countsFile, 'utf8'));
+  onPostgres = counts.postgres ?? onPostgres;
+  onS3 = counts.s3 ?? onS3;
+}
 if (existsSync(reportFile)) {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   passed = report.numPassedTests;
@@ -96,6 +117,6 @@ rmSync(temporary.dir, { recursive: true, force: true });
 console.log(
   `${passed} passed, ${failed} failed (PostgreSQL suite: ${
     postgres.problem ? 'left out' : `${onPostgres.passed} passed, ${onPostgres.failed} failed`
-  }; Node.js ${process.versions.node})`,
+  }; S3 suite: ${s3.problem ? 'left out' : `${onS3.passed} passed, ${onS3.failed} failed`}; Node.js ${process.versions.node})`,
 );
 process.exit(vitest.status ?? 1);
