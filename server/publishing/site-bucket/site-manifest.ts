@@ -6,9 +6,8 @@
 // Written as a journal, so that one approval does not rewrite a line for every page of the site:
 // a base (every object, gzip'd) and after it small deltas, one a publish (`+` a line put, `-` a
 // path deleted); when the deltas since the base reach a tenth of it, a new base replaces them.
-import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { SiteBucket } from './site-bucket.ts';
+import type { ObjectStorage } from '../../object-storage/object-storage.ts';
 import type { SiteObject } from './site-objects.ts';
 
 /** Under the site's prefix: the manifest's folder, left alone by reconcile. */
@@ -23,10 +22,10 @@ export interface ManifestState {
 }
 
 const SEQUENCE_DIGITS = 12;
-const baseKey = (prefix: string, sequence: number) =>
-  `${prefix}${MANIFEST_FOLDER}base-${String(sequence).padStart(SEQUENCE_DIGITS, '0')}.tsv.gz`;
-const deltaKey = (prefix: string, sequence: number) =>
-  `${prefix}${MANIFEST_FOLDER}delta-${String(sequence).padStart(SEQUENCE_DIGITS, '0')}.tsv`;
+const baseKey = (sequence: number) =>
+  `${MANIFEST_FOLDER}base-${String(sequence).padStart(SEQUENCE_DIGITS, '0')}.tsv.gz`;
+const deltaKey = (sequence: number) =>
+  `${MANIFEST_FOLDER}delta-${String(sequence).padStart(SEQUENCE_DIGITS, '0')}.tsv`;
 const JOURNAL_KEY = /(base|delta)-(\d+)\.tsv(\.gz)?$/;
 
 const lineOf = (object: SiteObject) =>
@@ -39,9 +38,9 @@ function objectOf(fields: readonly string[]): SiteObject | undefined {
 }
 
 /** The manifest as the bucket holds it; empty when it has none (the first publish). */
-export async function readSiteManifest(bucket: SiteBucket): Promise<ManifestState> {
+export async function readSiteManifest(bucket: ObjectStorage): Promise<ManifestState> {
   const journal: Array<{ key: string; kind: string; sequence: number }> = [];
-  for await (const { key } of bucket.list(`${bucket.prefix}${MANIFEST_FOLDER}`)) {
+  for await (const { key } of bucket.list(MANIFEST_FOLDER)) {
     const match = JOURNAL_KEY.exec(key);
     if (match) journal.push({ key, kind: match[1]!, sequence: Number(match[2]) });
   }
@@ -61,7 +60,7 @@ export async function readSiteManifest(bucket: SiteBucket): Promise<ManifestStat
     if (delta.kind !== 'delta' || delta.sequence <= state.sequence) continue;
     const bytes = await bucket.get(delta.key);
     if (!bytes) throw new Error(`The manifest's delta ${delta.key} went away while it was read`);
-    for (const line of Buffer.from(bytes).toString('utf8').split('\n')) {
+    for (const line of bytes.toString('utf8').split('\n')) {
       const [sign, ...fields] = line.split('\t');
       if (sign === '-' && fields[0]) state.objects.delete(fields[0]);
       const object = sign === '+' ? objectOf(fields) : undefined;
@@ -78,7 +77,7 @@ export async function readSiteManifest(bucket: SiteBucket): Promise<ManifestStat
  * `state`: a delta, or a new base when the deltas have grown to a tenth of the site.
  */
 export async function writeSiteManifest(
-  bucket: SiteBucket,
+  bucket: ObjectStorage,
   state: ManifestState,
   put: readonly SiteObject[],
   deleted: readonly string[],
@@ -90,8 +89,8 @@ export async function writeSiteManifest(
   const changes = put.length + deleted.length;
   if (state.deltaLines + changes > Math.max(1_000, state.objects.size / 10)) {
     const bytes = gzipSync([...state.objects.values()].map(lineOf).join('\n'));
-    await bucket.put(baseKey(bucket.prefix, sequence), bytes, {
-      ...manifestHeaders(bytes),
+    await bucket.put(baseKey(sequence), bytes, {
+      ...MANIFEST_HEADERS,
       contentType: 'application/gzip',
     });
     const previous = state.sequence;
@@ -99,10 +98,12 @@ export async function writeSiteManifest(
     state.deltaLines = 0;
     // The older journal goes once the new base is there; a publisher stopped meanwhile leaves
     // entries that the next reading skips (they come before the newest base).
-    for await (const { key } of bucket.list(`${bucket.prefix}${MANIFEST_FOLDER}`)) {
+    const older: string[] = [];
+    for await (const { key } of bucket.list(MANIFEST_FOLDER)) {
       const match = JOURNAL_KEY.exec(key);
-      if (match && Number(match[2]) <= previous) await bucket.delete(key);
+      if (match && Number(match[2]) <= previous) older.push(key);
     }
+    await bucket.deleteMany(older);
     return;
   }
   const text =
@@ -110,15 +111,12 @@ export async function writeSiteManifest(
     (put.length > 0 && deleted.length > 0 ? '\n' : '') +
     deleted.map((path) => `-\t${path}`).join('\n');
   const bytes = Buffer.from(text, 'utf8');
-  await bucket.put(deltaKey(bucket.prefix, sequence), bytes, manifestHeaders(bytes));
+  await bucket.put(deltaKey(sequence), bytes, MANIFEST_HEADERS);
   state.sequence = sequence;
   state.deltaLines += changes;
 }
 
-function manifestHeaders(bytes: Uint8Array) {
-  return {
-    contentType: 'text/tab-separated-values; charset=utf-8',
-    cacheControl: 'no-store',
-    contentMd5: createHash('md5').update(bytes).digest('base64'),
-  };
-}
+const MANIFEST_HEADERS = {
+  contentType: 'text/tab-separated-values; charset=utf-8',
+  cacheControl: 'no-store',
+};

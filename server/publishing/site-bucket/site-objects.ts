@@ -54,6 +54,3 @@ export function contentTypeOf(path: string): string {
 export function cacheControlOf(path: string): string {
   return path.startsWith('assets/') || path.startsWith('photos/') ? IMMUTABLE : SHORT_LIVED;
 }
-
-/** The bucket's key of a file: its decoded path under the prefix (`site/` + `index.html`). */
-export const keyOf = (prefix: string, path: string) => `${prefix}${path}`;

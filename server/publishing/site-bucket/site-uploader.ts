@@ -4,20 +4,19 @@
 // after the other, deletes last, and only then writes the manifest (site-manifest.ts) and the
 // local record of the upload. A failure leaves both as they were: the next publish puts again
 // what this one may have put already (the same bytes under the same key).
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SITE_FOLDER } from '../../../pipeline/prerender/output-layout.ts';
 import { changedSinceLastUpload, recordUpload } from './built-files.ts';
-import type { SiteBucket } from './site-bucket.ts';
+import type { ObjectStorage } from '../../object-storage/object-storage.ts';
 import { readSiteManifest, writeSiteManifest, type ManifestState } from './site-manifest.ts';
-import { cacheControlOf, keyOf, type SiteObject } from './site-objects.ts';
+import { cacheControlOf, type SiteObject } from './site-objects.ts';
 import { deleteLimit, planUpload, type DeleteLimit } from './upload-plan.ts';
 
 export interface SiteUploaderSettings {
   /** The build's output folder: the site is {outDir}/site. */
   outDir: string;
-  bucket: SiteBucket;
+  bucket: ObjectStorage;
   /** SITE_MAX_DELETES. */
   deleteLimit: DeleteLimit;
   /** Requests to the bucket at once (SITE_UPLOAD_CONCURRENCY, default 8). */
@@ -72,18 +71,15 @@ export function siteUploader(settings: SiteUploaderSettings): SiteUploader {
     for (const group of plan.puts) {
       await eachAtMost(concurrency, group.objects, async (object) => {
         const bytes = readFileSync(join(siteDir, object.path));
-        await bucket.put(keyOf(bucket.prefix, object.path), bytes, {
+        await bucket.put(object.path, bytes, {
           contentType: object.contentType,
           cacheControl: cacheControlOf(object.path),
-          contentMd5: createHash('md5').update(bytes).digest('base64'),
         });
         putBytes += bytes.length;
       });
       put.push(...group.objects);
     }
-    await eachAtMost(concurrency, plan.deletes, (path) =>
-      bucket.delete(keyOf(bucket.prefix, path)),
-    );
+    await bucket.deleteMany(plan.deletes);
     await writeSiteManifest(bucket, state, put, plan.deletes);
     recordUpload(outDir, state.objects);
     return {
