@@ -21,6 +21,11 @@ export interface SiteUploaderSettings {
   deleteLimit: DeleteLimit;
   /** Requests to the bucket at once (SITE_UPLOAD_CONCURRENCY, default 8). */
   concurrency?: number;
+  /**
+   * Asked before the manifest is written: false when this instance stopped being the publisher
+   * meanwhile (bucket-publishing.ts), and another may be writing it.
+   */
+  mayWrite?: () => boolean;
 }
 
 export type SiteUpload =
@@ -80,6 +85,8 @@ export function siteUploader(settings: SiteUploaderSettings): SiteUploader {
       put.push(...group.objects);
     }
     await bucket.deleteMany(plan.deletes);
+    if (settings.mayWrite && !settings.mayWrite())
+      throw new Error('this instance stopped being the publisher during the upload');
     await writeSiteManifest(bucket, state, put, plan.deletes);
     recordUpload(outDir, state.objects);
     return {

@@ -1,0 +1,61 @@
+// The settings of the site in a bucket (README "The site in a bucket"): SITE_BUCKET (s3://bucket/prefix,
+// with the S3 settings of server/object-storage/), SITE_MAX_DELETES, SITE_UPLOAD_CONCURRENCY and
+// the CDN purge hook's (purge-hook.ts). Unset SITE_BUCKET: nothing changes. A bad value is one
+// line, for the server to stop on at start-up.
+import { parseBucketUrl } from '../../object-storage/bucket-url.ts';
+import { openObjectStorage } from '../../object-storage/object-storage.ts';
+import { s3SettingsFromEnv } from '../../object-storage/s3-settings.ts';
+import type { StoreHandle } from '../../store/store.ts';
+import {
+  bucketPublishing,
+  SITE_PUBLISHER_LOCK,
+  type BucketPublishing,
+} from './bucket-publishing.ts';
+import { purgeHookFromEnv } from './purge-hook.ts';
+import { parseDeleteLimit } from './upload-plan.ts';
+
+export interface SiteBucketContext {
+  outDir: string;
+  store: Pick<StoreHandle, 'sessionLock'>;
+  baseUrl: () => string;
+  log?: (line: string) => void;
+}
+
+export function bucketPublishingFromEnv(
+  env: NodeJS.ProcessEnv,
+  context: SiteBucketContext,
+): { publishing?: BucketPublishing } | { problem: string } {
+  if (!env.SITE_BUCKET?.trim()) return {};
+  const location = parseBucketUrl('SITE_BUCKET', env.SITE_BUCKET);
+  if ('problem' in location) return location;
+  const s3 = s3SettingsFromEnv(env);
+  if ('problem' in s3) return s3;
+  const deleteLimit = parseDeleteLimit(env.SITE_MAX_DELETES);
+  if (!deleteLimit)
+    return {
+      problem: `SITE_MAX_DELETES: expected a number of objects or a share of the site (10%), got ${JSON.stringify(env.SITE_MAX_DELETES)}`,
+    };
+  const concurrency = Number(env.SITE_UPLOAD_CONCURRENCY || 8);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    return {
+      problem: `SITE_UPLOAD_CONCURRENCY: expected a whole number of 1 or more, got ${JSON.stringify(env.SITE_UPLOAD_CONCURRENCY)}`,
+    };
+  let purge;
+  try {
+    purge = purgeHookFromEnv(env, context.log);
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
+  return {
+    publishing: bucketPublishing({
+      outDir: context.outDir,
+      storage: openObjectStorage(location.location, s3.settings),
+      deleteLimit,
+      concurrency,
+      lock: context.store.sessionLock(SITE_PUBLISHER_LOCK),
+      ...(purge ? { purge } : {}),
+      baseUrl: context.baseUrl,
+      ...(context.log ? { log: context.log } : {}),
+    }),
+  };
+}
