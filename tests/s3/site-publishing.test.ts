@@ -109,7 +109,6 @@ afterAll(async () => {
   await publishing.stop();
   await new Promise<void>((resolve) => purgeServer.close(() => resolve()));
   await removeTestBucket(bucketName);
-  storage.close();
   await store.close();
   fixture?.cleanup();
   rmSync(work, { recursive: true, force: true });
@@ -177,7 +176,7 @@ test('an approval uploads its page and the pages that list or count it, and purg
   expect(await storage.get(adPage(adId))).toEqual(
     readFileSync(join(work, 'out', 'site', adPage(adId))),
   );
-  await publishing.stop();
+  await publishing.idle();
   const urls = purged.flat();
   expect(urls).toContain(`${BASE_URL}/city/Idaho/Coeur%20d'Alene/ad/${adId}`);
   expect(urls).toContain(`${BASE_URL}/city/Idaho/Coeur%20d'Alene`);
@@ -198,6 +197,6 @@ test('a removal deletes the page from the bucket and purges it first', async () 
   expect(await publisher.publish(`removed ad ${adId}`)).toEqual({ ok: true });
   expect(lastUpload().deletes).toBe(1);
   expect(await storage.get(adPage(adId))).toBeUndefined();
-  await publishing.stop();
+  await publishing.idle();
   expect(purged[0]![0]).toBe(`${BASE_URL}/city/Idaho/Coeur%20d'Alene/ad/${adId}`);
 });
