@@ -14,6 +14,9 @@
 //   there are.
 // A photo whose bytes the storage no longer has (deleted meanwhile) is left out of its ad with a
 // warning, never a failure.
+// With the photos in a bucket (PHOTOS_BUCKET), the site holds no photo files: the same steps make
+// a key public in the bucket instead of writing its file, and hide it there instead of removing
+// its file (server/photos/photo-bucket.ts); the CDN serves /photos/ from the bucket.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { replaceFile } from '../replace-file.ts';
@@ -22,6 +25,15 @@ import { isPhotoKey, photoFilePath } from '../../src/schemas/photos.ts';
 
 /** Beside the site in the build's output folder: what of members' photos the site holds. */
 export const PUBLISHED_PHOTOS_FOLDER = 'published-photos';
+/**
+ * The same, for photos made public in a bucket (PHOTOS_BUCKET): a folder of its own, so that the
+ * first build after a move into a bucket publishes every range's photos there.
+ */
+export const PUBLISHED_IN_BUCKET_FOLDER = 'published-photos-in-bucket';
+
+/** The state folder for the photo storage `env` sets. */
+export const publishedPhotosFolder = (env: NodeJS.ProcessEnv) =>
+  env.PHOTOS_BUCKET?.trim() ? PUBLISHED_IN_BUCKET_FOLDER : PUBLISHED_PHOTOS_FOLDER;
 const CURRENT_FILE = 'current.json';
 
 /** Where the photos go, and where their bytes come from. */
@@ -30,16 +42,21 @@ export interface PhotoPublishing {
   siteDir: string;
   /** {out}/published-photos. */
   stateDir: string;
-  /** The photo storage (only read). */
-  storage: { describe: string; get(key: string): Promise<Buffer | undefined> };
+  /** The photo storage (only read, or, a bucket, asked to make keys public). */
+  storage: {
+    describe: string;
+    get(key: string): Promise<Buffer | undefined>;
+    publicPhotos?: { publish(key: string): Promise<boolean> };
+  };
 }
 
 /** Where the build whose output folder is `outDir` publishes photos (its storage comes later). */
 export function photoPublishingIn(
   outDir: string,
   siteFolder: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): Omit<PhotoPublishing, 'storage'> {
-  return { siteDir: join(outDir, siteFolder), stateDir: join(outDir, PUBLISHED_PHOTOS_FOLDER) };
+  return { siteDir: join(outDir, siteFolder), stateDir: join(outDir, publishedPhotosFolder(env)) };
 }
 
 const keysFileOf = (publishing: Pick<PhotoPublishing, 'stateDir'>, rangeKey: string) =>
@@ -88,6 +105,7 @@ export async function publishRangePhotos(
 /** The site has the file of `key` (written now, or before); false when its bytes are missing. */
 async function publishFile(publishing: PhotoPublishing, key: string): Promise<boolean> {
   if (!isPhotoKey(key)) return false;
+  if (publishing.storage.publicPhotos) return publishing.storage.publicPhotos.publish(key);
   const file = join(publishing.siteDir, photoFilePath(key));
   if (existsSync(file)) return true;
   const bytes = await publishing.storage.get(key);
@@ -108,10 +126,21 @@ export function recordCurrentRanges(
 
 /**
  * Removes from the site of `outDir` the photo files only ranges no longer current used, once the
- * pages that showed them are rewritten. Answers how many files it removed.
+ * pages that showed them are rewritten; with `hide` (photos in a bucket), has the bucket take
+ * those keys out of public reach instead. Answers how many files it removed (keys it hid).
  */
-export function removeUnpublishedPhotos(outDir: string, siteFolder: string): number {
-  const stateDir = join(outDir, PUBLISHED_PHOTOS_FOLDER);
+export async function removeUnpublishedPhotos(
+  outDir: string,
+  siteFolder: string,
+  hide?: (keys: readonly string[]) => Promise<number>,
+): Promise<number> {
+  if (hide) {
+    // Photos in a bucket: the files of the site, and their record, written when they were kept
+    // elsewhere, go (a photo taken down must not stay reachable there).
+    rmSync(join(outDir, siteFolder, 'photos'), { recursive: true, force: true });
+    rmSync(join(outDir, PUBLISHED_PHOTOS_FOLDER), { recursive: true, force: true });
+  }
+  const stateDir = join(outDir, hide ? PUBLISHED_IN_BUCKET_FOLDER : PUBLISHED_PHOTOS_FOLDER);
   const currentFile = join(stateDir, CURRENT_FILE);
   if (!existsSync(currentFile)) return 0;
   const current = new Set((JSON.parse(readFileSync(currentFile, 'utf8')) as string[]).map(String));
@@ -127,14 +156,16 @@ export function removeUnpublishedPhotos(outDir: string, siteFolder: string): num
     for (const key of keysIn(join(stateDir, `${rangeKey}.keys`))) candidates.delete(key);
   }
   let removed = 0;
-  for (const key of candidates) {
-    if (!isPhotoKey(key)) continue;
-    const file = join(outDir, siteFolder, photoFilePath(key));
-    if (existsSync(file)) {
-      rmSync(file, { force: true });
-      removed += 1;
+  if (hide) removed = await hide([...candidates].filter(isPhotoKey));
+  else
+    for (const key of candidates) {
+      if (!isPhotoKey(key)) continue;
+      const file = join(outDir, siteFolder, photoFilePath(key));
+      if (existsSync(file)) {
+        rmSync(file, { force: true });
+        removed += 1;
+      }
     }
-  }
   for (const name of stale) rmSync(join(stateDir, name), { force: true });
   return removed;
 }
