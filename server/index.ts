@@ -16,8 +16,13 @@ import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { sweepFraudNotices } from './moderation/fraud-notices.ts';
 import { buildPublisher } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
+import { publishSoon } from './publishing/publisher.ts';
+import { bucketPublishingFromEnv } from './publishing/site-bucket/site-bucket-settings.ts';
 import { createAppMetrics } from './operations/metrics.ts';
-import { openPhotoStorage, readPhotoStorageLocation } from '../store/photo-storage/photo-storage.ts';
+import {
+  openPhotoStorage,
+  readPhotoStorageLocation,
+} from '../store/photo-storage/photo-storage.ts';
 import { describeSweep, SWEEP_EVERY_MS, sweepPhotos } from './photos/sweeps.ts';
 import { indexPhotosStoredBefore } from './photos/photo-duplicates.ts';
 import { bundledPhotoWorker } from './photos/processing-pool.ts';
@@ -103,10 +108,22 @@ const mailer = createMailer(mail.settings);
 const { createApp } = await import('./http/app.ts');
 // This instance's builds; every instance on the database publishes what any one asks for.
 const metrics = createAppMetrics();
+// SITE_BUCKET: the instance holding the publisher's lock uploads each build (server/publishing/site-bucket/).
+const siteBucket = bucketPublishingFromEnv(process.env, {
+  outDir: dirname(siteDir),
+  store,
+  baseUrl: () => process.env.PUBLIC_BASE_URL || getSite().baseUrl,
+});
+if ('problem' in siteBucket) {
+  console.error(siteBucket.problem);
+  process.exit(1);
+}
+const bucketPublishing = siteBucket.publishing;
 const publisher = buildPublisher({
   outDir: dirname(siteDir),
   database: databaseLocation,
   onPublished: metrics.recordPublish,
+  ...(bucketPublishing ? { afterBuild: bucketPublishing.afterBuild } : {}),
 });
 const everyInstance = clusterPublisher(store.publishing, publisher);
 /**
@@ -157,6 +174,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
       : `Mail is written to ${mail.settings.outboxDir} (set SMTP_URL to send it).`,
   );
   publisher.startDaily();
+  bucketPublishing?.onTakeOver((reason) => publishSoon(publisher, reason));
   remindOfExpiry();
   mailFraudNotices();
   sweepOldPhotos();
@@ -236,7 +254,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       everyInstance.stop();
       publisher.stop();
       digests?.stop();
-      void Promise.all([publisher.idle(), mailer.settled()]).then(() => {
+      void Promise.all([publisher.idle(), mailer.settled()]).then(async () => {
+        await bucketPublishing?.stop();
         void store.close();
         process.exit(0);
       });

@@ -54,6 +54,22 @@ export interface StoreEngine {
   isUnavailable(error: unknown): boolean;
   /** Messages between the processes on this database ("publish needed": publish-announcements.ts). */
   announcements: EngineAnnouncements;
+  /**
+   * A lock one process at a time holds for as long as it lives (PostgreSQL's session-level
+   * advisory lock, on a connection of its own: postgres-session-lock.ts). Absent on SQLite: one
+   * process, which holds it always.
+   */
+  sessionLock?(key: string): SessionLock;
+}
+
+/** A lock held by one process of those on a database, until it ends or its connection does. */
+export interface SessionLock {
+  /** Whether this process holds it now. */
+  readonly held: boolean;
+  /** Calls `listener` each time it is taken or lost; returns the function that stops it. */
+  onChange(listener: (held: boolean) => void): () => void;
+  /** Gives it up (and stops trying to take it). */
+  release(): Promise<void>;
 }
 
 export interface PoolStats {

@@ -12,6 +12,7 @@ import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import pg from 'pg';
 import { errorChain, reasonOf, type StoreEngine } from './engine.ts';
 import { channelOf, postgresAnnouncements } from './postgres-announcements.ts';
+import { postgresSessionLock } from './postgres-session-lock.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import type { Tables } from './tables.ts';
 
@@ -124,6 +125,8 @@ export async function openPostgresEngine(
     }),
     isUnavailable: isPostgresUnavailable,
     announcements,
+    // Instances on other schemas of the same database are other sites: their own lock.
+    sessionLock: (key) => postgresSessionLock({ url, key: `${key}:${schema}`, log }),
   };
 }
 

@@ -10,7 +10,7 @@ import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
 import { emailTokenStore, type EmailTokenStore } from './email-tokens.ts';
 import { fraudNoticeStore, type FraudNoticeStore } from './fraud-notices.ts';
-import type { PoolStats, StoreEngine } from './engine.ts';
+import type { PoolStats, SessionLock, StoreEngine } from './engine.ts';
 import { publishAnnouncements, type PublishAnnouncements } from './publish-announcements.ts';
 import { publishedAdsStore, type PublishedAdsStore } from './published-ads.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
@@ -105,8 +105,20 @@ export interface StoreHandle extends Store {
   poolStats?(): PoolStats;
   /** Whether `error` says the database cannot be reached for now: 503, try again (engine.ts). */
   isUnavailable(error: unknown): boolean;
+  /**
+   * A lock one instance on this database holds while it lives (engine.ts): on SQLite, one
+   * instance, which holds it at once.
+   */
+  sessionLock(key: string): SessionLock;
   close(): Promise<void>;
 }
+
+/** SQLite's session lock: one process a database, which holds it. */
+const heldByTheOnlyInstance = (): SessionLock => ({
+  held: true,
+  onChange: () => () => {},
+  release: async () => {},
+});
 
 function partsOf(context: StoreContext) {
   return {
@@ -159,6 +171,7 @@ export function storeOn(engine: StoreEngine): StoreHandle {
     publishing: publishAnnouncements(engine.announcements),
     poolStats: engine.poolStats && (() => engine.poolStats!()),
     isUnavailable: (error) => engine.isUnavailable(error),
+    sessionLock: (key) => engine.sessionLock?.(key) ?? heldByTheOnlyInstance(),
     close: () => engine.close(),
   };
   return store;

@@ -33,6 +33,8 @@ export interface BuildPublisherSettings {
   log?: (line: string) => void;
   /** Told of every build's length and outcome (the server's metrics: server/operations/metrics.ts). */
   onPublished?: (seconds: number, ok: boolean) => void;
+  /** Runs after each build that succeeded, as part of the publish (the upload to SITE_BUCKET). */
+  afterBuild?: () => Promise<PublishOutcome>;
 }
 
 export interface BuildPublisher extends Publisher {
@@ -79,6 +81,11 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
     let outcome: PublishOutcome;
     try {
       outcome = await runBuild(date);
+      if (outcome.ok) {
+        // The server's member pages read the compiled content: the new one from now on.
+        useCompiledContentDir(compiledDir);
+        if (settings.afterBuild) outcome = await settings.afterBuild();
+      }
     } catch (error) {
       outcome = { ok: false, message: (error as Error).message };
     }
@@ -88,8 +95,6 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
     lastOutcome = outcome;
     if (outcome.ok) {
       published += 1;
-      // The server's member pages read the compiled content: the new one from now on.
-      useCompiledContentDir(compiledDir);
       info(`Published the site for ${date} in ${took} s (${why}).`);
     } else {
       problem(`Publishing for ${date} failed after ${took} s (${why}): ${outcome.message}`);
