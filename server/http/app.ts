@@ -21,7 +21,10 @@ import {
 import { proxyTrust, type TrustProxySetting } from '../auth/client-address.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
-import { openPhotoStorage, type PhotoStorageLocation } from '../../store/photo-storage/photo-storage.ts';
+import {
+  openPhotoStorage,
+  type PhotoStorageLocation,
+} from '../../store/photo-storage/photo-storage.ts';
 import {
   createPhotoPool,
   type PhotoPool,

@@ -7,7 +7,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { databasePhotoStorage, folderPhotoStorage } from '../../../store/photo-storage/photo-storage.ts';
+import {
+  databasePhotoStorage,
+  folderPhotoStorage,
+} from '../../../store/photo-storage/photo-storage.ts';
 import type { NewPhoto } from '../../../store/photos.ts';
 import { photoStorageContract } from '../../helpers/photo-storage-contract.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
