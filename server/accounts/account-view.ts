@@ -39,6 +39,10 @@ export async function accountView(
     statements: statements.map((row) => statementView(row, now)),
     adStatements,
     reports: reports.map(myReportView),
+    verification: {
+      level: (await store.verifications.currentFor([accountId])).get(accountId)?.level,
+      verifiedFirstOnly: await store.verifications.verifiedFirstOnly(accountId),
+    },
   };
 }
 

@@ -18,6 +18,7 @@ import { photoFilePath } from '../../src/schemas/photos.ts';
 import type { MailSite } from '../mail/messages.ts';
 import { photoSizeApiPath } from '../../src/paths.ts';
 import { savedSearchPath } from '../saved-searches/saved-searches.ts';
+import { verificationEntries } from '../verification/data-entries.ts';
 import type { Store } from '../store/store.ts';
 import { utcDay } from '../../src/days.ts';
 import { scamRecordFrom } from '../moderation/scam-records.ts';
@@ -262,7 +263,7 @@ export interface DataDownload {
 
 /** The member's data file, or undefined when the account is gone. */
 export async function memberDataDownload(
-  store: Pick<Store, 'memberData'>,
+  store: Pick<Store, 'memberData' | 'verifications'>,
   accountId: number,
   mailSite: () => MailSite,
   now: () => Date,
@@ -271,6 +272,9 @@ export async function memberDataDownload(
   if (!rows) return undefined;
   const at = now();
   const site = mailSite();
-  const file = memberDataFile(rows, site, at);
+  const file = {
+    ...memberDataFile(rows, site, at),
+    verifications: verificationEntries(await store.verifications.listForAccount(accountId)),
+  };
   return { fileName: dataFileName(site.brand, at), text: `${JSON.stringify(file, null, 2)}\n` };
 }

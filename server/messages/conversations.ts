@@ -29,6 +29,7 @@ import { getPolicyTerms, getSite } from '../../src/content/index.ts';
 import type { ClosedReason } from '../../src/pages/messages-view.ts';
 import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../src/policy/index.ts';
 import { checkMessageBody, type MessageBodyCheck } from '../../src/schemas/message.ts';
+import { checkFirstMessageSender } from '../verification/first-messages.ts';
 import { Refusal } from '../refusal.ts';
 import type { AdForReply, ConversationRow } from '../store/conversations.ts';
 import type { Store } from '../store/store.ts';
@@ -175,6 +176,8 @@ export async function startConversation(
     if (existing !== undefined) return addToExisting(tx, existing);
     const replier = await tx.conversations.correspondent(replierId);
     if (!replier || replier.bannedAt) throw adNotFoundForReply();
+    // "Only verified members can start a conversation with me" (docs/product.md section 7).
+    await checkFirstMessageSender(tx, replierId, ad.accountId, 'poster');
     const tooManyStarted = await conversationLimitReached(tx, replierId, replier.createdAt, now);
     if (tooManyStarted) throw tooManyConversations(tooManyStarted, now);
     const limit = message.messageLimit ?? DEFAULT_MESSAGE_LIMIT;

@@ -8,6 +8,8 @@
 // overflows the column type before it fails to name a row. Text is
 // compared byte by byte (COLLATE "C") whatever the database's locale: times and days are ISO
 // strings that must sort as text, as they do in SQLite.
+import { POSTGRES_VERIFICATION_MIGRATIONS } from './postgres-verification-migrations.ts';
+
 const text = 'text COLLATE "C"';
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -343,4 +345,6 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `ALTER TABLE decision_statements ADD COLUMN lifted_at ${text};
    ALTER TABLE decision_statements ADD COLUMN lifted_for bigint;
    CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
+  // Migration 12: verified members (postgres-verification-migrations.ts).
+  ...POSTGRES_VERIFICATION_MIGRATIONS,
 ];

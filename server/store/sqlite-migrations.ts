@@ -2,6 +2,7 @@
 // once, in order, in its own transaction. Append new ones; never edit one that has shipped. The
 // PostgreSQL schema (postgres-migrations.ts) is the same tables; a migration added here has its twin there.
 import { SAFETY_MIGRATIONS } from './sqlite-safety-migrations.ts';
+import { VERIFICATION_MIGRATIONS } from './sqlite-verification-migrations.ts';
 
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE accounts (
@@ -293,4 +294,6 @@ export const MIGRATIONS: readonly string[] = [
   // 10 to 13: the tables of the scam shield, the statements of reasons and appeals, and photo
   // triage (sqlite-safety-migrations.ts).
   ...SAFETY_MIGRATIONS,
+  // 17: verified members (sqlite-verification-migrations.ts).
+  ...VERIFICATION_MIGRATIONS,
 ];

@@ -31,6 +31,7 @@ import { secretStore, type SecretStore } from './server-secrets.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import { statementStore, type StatementStore } from './statements.ts';
 import type { Tables } from './tables.ts';
+import { verificationStore, type VerificationStore } from './verifications.ts';
 
 /** What each part is built on: the engine's queries, or a unit of work's. */
 export interface StoreContext {
@@ -70,6 +71,8 @@ export interface Store {
   readonly statements: StatementStore;
   /** Each moderator's blur setting and the photos they chose to see (moderator-photos.ts). */
   readonly moderatorPhotos: ModeratorPhotoStore;
+  /** Verified members' challenges, selfies and decisions (verifications.ts). */
+  readonly verifications: VerificationStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -133,6 +136,7 @@ function partsOf(context: StoreContext) {
     scamShield: scamShieldStore(context),
     statements: statementStore(context),
     moderatorPhotos: moderatorPhotoStore(context),
+    verifications: verificationStore(context),
   };
 }
 

@@ -3,6 +3,7 @@
 // (statements of reasons, with where their appeals stand) and the reports they sent. Types only:
 // pages never import the server.
 import type { MemberAdView } from '../../schemas/member-ad-view.ts';
+import type { VerificationLevel } from '../../schemas/verification.ts';
 import type { StatementView } from '../statement-view.ts';
 import type { SavedSearchView } from './saved-searches-view.ts';
 
@@ -28,4 +29,6 @@ export interface AccountView {
   adStatements: Readonly<Record<number, number>>;
   /** The reports the member sent, newest first. */
   reports: readonly MyReportView[];
+  /** The member's verification level, if verified, and their first-message setting. */
+  verification?: { level: VerificationLevel | undefined; verifiedFirstOnly: boolean };
 }
