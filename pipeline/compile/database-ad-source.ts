@@ -37,6 +37,7 @@ import type { StoreLocation } from '../../server/store/store-location.ts';
 import type { PublishedAdRow, PublishedAdsSnapshot } from '../../server/store/published-ads.ts';
 import type { Store } from '../../server/store/store.ts';
 import { photoAlt, type PublishedPhoto } from '../../src/schemas/photos.ts';
+import type { AdVerification } from '../../src/schemas/verification.ts';
 import { replaceFile } from '../replace-file.ts';
 import type { AdBatch, AdSource } from './ad-source.ts';
 import { checkAdRow, type AdCheckContext } from './check-ad-row.ts';
@@ -120,7 +121,7 @@ export async function readMemberAds(
           digest = createHash('sha1').update('member-ads\0');
         }
         digest!.update(
-          `${row.id},${row.revision},${row.updated_at},${row.posted_on},${row.expires_on};`,
+          `${row.id},${row.revision},${row.updated_at},${row.posted_on},${row.expires_on}${row.verified_id ? `,v${row.verified_id}` : ''};`,
         );
       }
       if (keys.length < KEYS_PER_READ) break;
@@ -255,7 +256,20 @@ export function databaseAdSource(memberAds: MemberAds): AdSource {
               visit(row.id, { problems: outcome.problems });
             else {
               const photos = publishedPhotosOf(row);
-              visit(row.id, photos ? { ...outcome, ad: { ...outcome.ad, photos } } : outcome);
+              const verification = verificationOf(row);
+              visit(
+                row.id,
+                photos || verification
+                  ? {
+                      ...outcome,
+                      ad: {
+                        ...outcome.ad,
+                        ...(photos ? { photos } : {}),
+                        ...(verification ? { verification } : {}),
+                      },
+                    }
+                  : outcome,
+              );
             }
           }
           return [];
@@ -288,6 +302,17 @@ function publishedPhotosOf(row: PublishedAdRow): PublishedPhoto[] | undefined {
     height,
     variants,
   }));
+}
+
+/**
+ * The badge of a verified member's ad (docs/product.md section 6, "Verified members"): how many of
+ * its photos the moderator saw were the member; a photo added or replaced since is not covered.
+ */
+function verificationOf(row: PublishedAdRow): AdVerification | undefined {
+  if (!row.verifiedPhotoIds) return undefined;
+  const seen = new Set(row.verifiedPhotoIds);
+  const photos = row.photos ?? [];
+  return { covered: photos.filter((photo) => seen.has(photo.id)).length, photos: photos.length };
 }
 
 /** A member ad as the cells of a CSV row (src/schemas/ad.ts): no images, not featured, no sample. */

@@ -36,5 +36,5 @@ export async function checkFirstMessageSender(
 ): Promise<void> {
   if (!(await store.verifications.verifiedFirstOnly(recipientId))) return;
   if (await isVerified(store, senderId)) return;
-  throw new Refusal('forbidden', verifiedOnlyRefusal(recipient), { field: 'text' });
+  throw new Refusal('forbidden', verifiedOnlyRefusal(recipient), { field: 'body' });
 }

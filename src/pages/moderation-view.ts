@@ -4,6 +4,7 @@
 // never import the server.
 import type { CompiledAd } from '../schemas/compiled-content.ts';
 import type { LogAction } from '../schemas/moderation-log.ts';
+import type { VerificationLevel } from '../schemas/verification.ts';
 import type { ScamFamily } from '../policy/scam-signals.ts';
 import type { ReportsSummary } from './report-view.ts';
 
@@ -37,6 +38,8 @@ export interface PosterSummary {
   reports: number;
   /** The scam shield's refusals and warnings of their messages. */
   scamRecord: ScamRecordView;
+  /** Their verification: Real person or Photos verified (how many photos); absent: none. */
+  verified?: { level: VerificationLevel; photos: number };
 }
 
 /** A count of one family on a sender's record: "off-site contact", 2. */
@@ -179,6 +182,8 @@ export interface ModerationQueueView {
   repeatedMessages?: RepeatedMessageFlag[];
   /** Appeals waiting for a moderator (/moderate/appeals). */
   openAppeals?: number;
+  /** Verification selfies waiting for a moderator (/moderate/verifications). */
+  openVerifications?: number;
 }
 
 export interface LogEntry {
