@@ -7,7 +7,13 @@ import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import type { CompiledAd } from '../src/schemas/compiled-content.ts';
 import { compiledContentDir } from '../src/content/index.ts';
-import { newestKeyFrom, searchIndexFile, tagsMatch, type TagFilters } from './search-index-file.ts';
+import {
+  newestKeyFrom,
+  searchIndexFile,
+  tagsMatch,
+  VERIFIED_TAG,
+  type TagFilters,
+} from './search-index-file.ts';
 import { ftsMatch, type SearchFilters } from '../src/pages/search/searchQuery.ts';
 import { ADS_PER_PAGE } from '../src/paths.ts';
 import { addDays, utcDay } from '../src/days.ts';
@@ -140,6 +146,7 @@ export function searchIndex(
     if (text) terms.push(`{title description} : (${ftsMatch(filters.words)})`);
     const tags = tagsMatch(tagFilters);
     if (tags) terms.push(tags);
+    if (filters.verified) terms.push(`tags : "${VERIFIED_TAG}"`);
     const params: (string | bigint)[] = [];
     const where: string[] = [];
     const table = terms.length > 0 ? 'ad_text' : 'ads';

@@ -16,6 +16,7 @@ export const SEARCH_FIELDS = [
   'minAge',
   'maxAge',
   'within',
+  'verified',
   'sort',
   'page',
 ] as const;
@@ -40,6 +41,8 @@ export interface SearchFilters {
   maxAge?: number;
   /** Posted within this many days of the publication day (1: that day only). */
   within?: (typeof WITHIN_DAYS)[number];
+  /** Only the ads of verified members (docs/product.md section 6, "Verified members"): `verified=1`. */
+  verified?: true;
   /** Asked for; best match needs words. Default: best match with words, else newest first. */
   sort?: SearchSort;
   page: number;
@@ -124,6 +127,11 @@ export function parseSearchQuery(query: Readonly<Record<string, string | undefin
     else filters.within = days;
   }
 
+  if (values.verified !== undefined) {
+    if (values.verified === '1') filters.verified = true;
+    else errors.verified = 'Choose anyone or verified members only.';
+  }
+
   if (values.sort !== undefined) {
     const sort = SEARCH_SORTS.find((option) => option === values.sort);
     if (sort === undefined) errors.sort = 'Choose best match or newest first.';
@@ -193,5 +201,6 @@ export function searchFeedTitle(filters: SearchFilters): string {
   else if (filters.state) parts.push(`in ${filters.state}`);
   if (filters.within)
     parts.push(`posted within ${filters.within === 1 ? '1 day' : `${filters.within} days`}`);
+  if (filters.verified) parts.push('verified members only');
   return parts.length > 0 ? `New ads: ${parts.join(', ')}` : 'New ads';
 }
