@@ -129,7 +129,7 @@ async function readOn<T>(
         .orderBy('id')
         .limit(limit);
       if (!verifications) return query.execute();
-      return query
+      const rows = await query
         .select((eb) =>
           eb
             .selectFrom('verifications')
@@ -139,6 +139,12 @@ async function readOn<T>(
             .as('verified_id'),
         )
         .execute();
+      // Only a verified member's ad names its verification: the others' keys stay as they were.
+      return rows.map(({ verified_id, ...key }) =>
+        verified_id === null || verified_id === undefined
+          ? key
+          : { ...key, verified_id: Number(verified_id) },
+      );
     },
     async rows(fromId, toId) {
       if (!memberAds) return [];
