@@ -8,7 +8,9 @@
 //   refused at upload; a moderator refuses a selfie with a reason, and approves another; the poster
 //   sets "Only verified members can start a conversation with me": an unverified member's first
 //   message is refused with the explanation, a verified member's arrives; a member withdraws.
-// Screenshots of the pages at 390 and 1280 px go to $VERIFY_SCREENSHOTS when it is set.
+// axe-core finds no serious or critical violation on the verification page (with a refusal), the
+// moderators' review and the account's setting. Screenshots of the pages at 390 and 1280 px go to
+// $VERIFY_SCREENSHOTS when it is set.
 import sharp from 'sharp';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +19,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { adPath, cityPath } from '../../src/paths.ts';
 import { SELFIE_SEEN_BEFORE } from '../../server/verification/selfie.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
+import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { launchChromium } from './support.ts';
@@ -162,8 +165,9 @@ test('without JavaScript: challenge, selfie, approval with a photo, the badge af
 }, 240_000);
 
 test('in Chromium: a reused selfie refused, a refusal with its reason, verified-only first messages', async () => {
-  const unverified = await browser.newContext({ javaScriptEnabled: true });
-  const verified = await browser.newContext({ javaScriptEnabled: true });
+  // bypassCSP: axe-core is injected into the pages (the site's CSP forbids inline scripts).
+  const unverified = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true });
+  const verified = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true });
   const unverifiedEmail = await signUpAndVerify(unverified, site, 'unverified');
   const verifiedEmail = await signUpAndVerify(verified, site, 'verified-writer');
 
@@ -185,6 +189,7 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
   const mod = await moderatorScript.newPage();
   await mod.goto(`${site.url}/moderate/verifications`);
   const review = mod.locator(`#verification-${toRefuse.id}`);
+  expect(await seriousAxeViolations(mod)).toEqual([]);
   await review.getByLabel('Reason to refuse').selectOption('code');
   await review.getByRole('button', { name: 'Refuse' }).click();
   await mod.waitForURL(/done=refused/);
@@ -236,6 +241,7 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
   expect(
     await own.getByLabel('Only verified members can start a conversation with me').isChecked(),
   ).toBe(true);
+  expect(await seriousAxeViolations(own)).toEqual([]);
   await screenshot(own, 'account-verification-setting');
   await own.goto(`${site.url}/account/verification`);
   await own.getByRole('button', { name: 'Withdraw my verification' }).click();

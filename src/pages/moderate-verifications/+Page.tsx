@@ -49,47 +49,49 @@ function Review({ item, note }: { item: VerificationReviewItem; note: string }) 
         Expected code: <strong className="verification-review__code">{item.code}</strong>. Expected
         pose: <strong>{item.pose}</strong>.
       </p>
-      <div className="verification-review__pictures">
-        <figure>
-          <img
-            src={item.selfie.src}
-            width={item.selfie.width}
-            height={item.selfie.height}
-            alt={`Verification selfie of ${item.member.email}`}
-          />
-          <figcaption>The selfie (never public; deleted once approved)</figcaption>
-        </figure>
-      </div>
-      <form className="form" action={approveVerificationApiPath(item.id)} method="post">
-        <fieldset>
-          <legend>Checklist (all must hold to approve)</legend>
-          {Object.entries(CHECKLIST).map(([key, label]) => (
-            <label key={key} className="checkbox">
-              <input type="checkbox" name={`check-${key}`} value="on" /> {label}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset>
-          <legend>
-            Which of the member&apos;s photos show the same person? (none: Real person only)
-          </legend>
-          {item.photos.length === 0 && <p>The member has no photo on an ad live or in review.</p>}
-          <ul className="verification-review__photos">
-            {item.photos.map((photo) => (
-              <li key={photo.id}>
-                <label className="checkbox">
-                  <input type="checkbox" name={`photo-${photo.id}`} value="on" /> Same person: photo{' '}
-                  {photo.id} of {photo.ad}
-                </label>
-                <img src={photo.src} width={photo.width} height={photo.height} alt={photo.alt} />
-              </li>
+      <div className="verification-review__compare">
+        <div className="verification-review__pictures">
+          <figure>
+            <img
+              src={item.selfie.src}
+              width={item.selfie.width}
+              height={item.selfie.height}
+              alt={`Verification selfie of ${item.member.email}`}
+            />
+            <figcaption>The selfie (never public; deleted once approved)</figcaption>
+          </figure>
+        </div>
+        <form className="form" action={approveVerificationApiPath(item.id)} method="post">
+          <fieldset>
+            <legend>Checklist (all must hold to approve)</legend>
+            {Object.entries(CHECKLIST).map(([key, label]) => (
+              <label key={key} className="checkbox">
+                <input type="checkbox" name={`check-${key}`} value="on" /> {label}
+              </label>
             ))}
-          </ul>
-        </fieldset>
-        <button className="button button--primary" type="submit">
-          Approve
-        </button>
-      </form>
+          </fieldset>
+          <fieldset>
+            <legend>
+              Which of the member&apos;s photos show the same person? (none: Real person only)
+            </legend>
+            {item.photos.length === 0 && <p>The member has no photo on an ad live or in review.</p>}
+            <ul className="verification-review__photos">
+              {item.photos.map((photo) => (
+                <li key={photo.id}>
+                  <label className="checkbox">
+                    <input type="checkbox" name={`photo-${photo.id}`} value="on" /> Same person:
+                    photo {photo.id} of {photo.ad}
+                  </label>
+                  <img src={photo.src} width={photo.width} height={photo.height} alt={photo.alt} />
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+          <button className="button button--primary" type="submit">
+            Approve
+          </button>
+        </form>
+      </div>
       <form className="form" action={refuseVerificationApiPath(item.id)} method="post">
         <div className="field">
           <label htmlFor={`${id}-reason`}>Reason to refuse</label>
