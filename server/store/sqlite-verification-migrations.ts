@@ -14,9 +14,11 @@
 //   level: 'person' or 'photos' once approved; photo_ids: the member's photos the moderator saw
 //   were the same person (JSON array). decided_by: the moderator (copied, no reference);
 //   statement_id: a refusal's statement of reasons (decision_statements).
-// - decision_statements.kind gains 'verification-refused'. SQLite cannot change a CHECK in place:
-//   the table is made again with its rows (appeals reference it; their check waits for the
-//   commit, defer_foreign_keys, by which the new table has the same ids).
+// - decision_statements.kind gains 'verification-refused'. SQLite cannot change a CHECK in place,
+//   and foreign keys cannot be turned off inside a migration's transaction: the table is made again
+//   with its rows, and appeals (its one child) with it: appeals' rows wait in a table without a
+//   foreign key while their parent is replaced, then come back, checked against the new one, ids
+//   kept.
 // - accounts.verified_first_only: 1 when the member accepts first messages only from verified
 //   members (section 7).
 export const VERIFICATION_MIGRATIONS: readonly string[] = [
@@ -50,7 +52,6 @@ export const VERIFICATION_MIGRATIONS: readonly string[] = [
    CREATE INDEX verifications_by_selfie ON verifications(selfie_key) WHERE selfie_key IS NOT NULL;
    ALTER TABLE accounts ADD COLUMN verified_first_only INTEGER NOT NULL DEFAULT 0
      CHECK (verified_first_only IN (0, 1));
-   PRAGMA defer_foreign_keys = ON;
    CREATE TABLE decision_statements_new (
      id INTEGER PRIMARY KEY,
      log_id INTEGER NOT NULL UNIQUE,
@@ -78,8 +79,27 @@ export const VERIFICATION_MIGRATIONS: readonly string[] = [
    SELECT id, log_id, account_id, kind, ad_id, photo_id, reason_key, clause, facts, trigger,
      automated_detection, automated_decision, decided_by, decided_at, content_at, appeal_until,
      lifted_at, lifted_for FROM decision_statements;
+   CREATE TEMP TABLE appeals_kept AS SELECT * FROM appeals;
+   DROP TABLE appeals;
    DROP TABLE decision_statements;
    ALTER TABLE decision_statements_new RENAME TO decision_statements;
+   CREATE TABLE appeals (
+     id INTEGER PRIMARY KEY,
+     statement_id INTEGER NOT NULL UNIQUE REFERENCES decision_statements(id),
+     account_id INTEGER NOT NULL,
+     text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 2000),
+     filed_at TEXT NOT NULL,
+     outcome TEXT CHECK (outcome IN ('upheld', 'reversed')),
+     reply TEXT,
+     decided_by INTEGER,
+     decided_at TEXT
+   ) STRICT;
+   INSERT INTO appeals (id, statement_id, account_id, text, filed_at, outcome, reply, decided_by,
+     decided_at)
+   SELECT id, statement_id, account_id, text, filed_at, outcome, reply, decided_by, decided_at
+     FROM appeals_kept;
+   DROP TABLE appeals_kept;
+   CREATE INDEX appeals_open ON appeals(filed_at) WHERE outcome IS NULL;
    CREATE INDEX decision_statements_by_account ON decision_statements(account_id, decided_at);
    CREATE INDEX decision_statements_by_at ON decision_statements(decided_at);
    CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
