@@ -25,6 +25,7 @@ export const POSTGRES_SUITE = [
   'tests/integration/reports/**/*.test.ts',
   'tests/integration/operations/**/*.test.ts',
   'tests/integration/photos/sweeps.test.ts',
+  'tests/integration/verification/**/*.test.ts',
   'tests/integration/server/age-check.test.ts',
   'tests/integration/server/client-address.test.ts',
   'tests/integration/server/form-refusals.test.ts',

@@ -57,6 +57,10 @@ export const routes = {
   searchFeed: defineRoute<Record<string, never>>('/search/feed.xml'),
   // A saved search's digest links here to unsubscribe (docs/product.md section 11), signed out.
   unsubscribe: defineRoute<{ token: string }>('/unsubscribe/@token'),
+  // Verified members (docs/product.md section 6): the member's challenge and selfie, and the
+  // moderators' queue of selfies.
+  verification: defineRoute<Record<string, never>>('/account/verification'),
+  moderateVerifications: defineRoute<Record<string, never>>('/moderate/verifications'),
 };
 
 export const homePath = () => routes.home.path({});
@@ -112,6 +116,8 @@ export const reportConversationPath = (conversationId: number, reason?: string) 
   `${routes.report.path({})}?conversation=${conversationId}${reason ? `&reason=${reason}` : ''}`;
 export const moderateReportsPath = () => routes.moderateReports.path({});
 export const deleteAccountPath = () => routes.deleteAccount.path({});
+export const verificationPath = () => routes.verification.path({});
+export const moderateVerificationsPath = () => routes.moderateVerifications.path({});
 /** A saved search's unsubscribe page: its confirm button posts here too. */
 export const unsubscribePath = (token: string) => routes.unsubscribe.path({ token });
 /** The sign-in page, coming back to `next` (a path of this site) after signing in. */
@@ -180,6 +186,15 @@ export const apiRoutes = {
   revealPhoto: '/api/moderate/photos/:id/reveal',
   dismissRepeatedMessage: '/api/moderate/repeated-messages/:id/dismiss',
   photoSettings: '/api/moderate/photo-settings',
+  // Verified members (server/http/routes/verification.ts): a challenge, its selfie and the
+  // selfie's bytes, withdrawing, the first-message setting; a moderator's decision.
+  verificationChallenge: '/api/verification/challenge',
+  verificationSelfie: '/api/verification/selfie',
+  verificationWithdraw: '/api/verification/withdraw',
+  selfie: '/api/verification/:id{[0-9]{1,15}}/selfie',
+  firstMessages: '/api/account/first-messages',
+  approveVerification: '/api/moderate/verifications/:id/approve',
+  refuseVerification: '/api/moderate/verifications/:id/refuse',
 } as const;
 
 /** The names of a Hono pattern's parameters: `'id' | 'width'` of `/api/photos/:id{…}/:width{…}`. */
@@ -296,3 +311,14 @@ export const NOT_FOUND_FILES = {
   city: '_not-found/city.html',
   ad: '_not-found/ad.html',
 } as const;
+export const verificationChallengeApiPath = () => apiRoutes.verificationChallenge;
+export const verificationSelfieApiPath = () => apiRoutes.verificationSelfie;
+export const verificationWithdrawApiPath = () => apiRoutes.verificationWithdraw;
+export const firstMessagesApiPath = () => apiRoutes.firstMessages;
+/** A verification selfie's bytes: to its member and to moderators only (no-store). */
+export const selfieApiPath = (verificationId: number) =>
+  apiPath(apiRoutes.selfie, { id: verificationId });
+export const approveVerificationApiPath = (verificationId: number) =>
+  apiPath(apiRoutes.approveVerification, { id: verificationId });
+export const refuseVerificationApiPath = (verificationId: number) =>
+  apiPath(apiRoutes.refuseVerification, { id: verificationId });

@@ -27,6 +27,7 @@ export const SEARCH_FIELDS = [
   'maxAge',
   'posted',
   'within',
+  'verified',
   'sort',
   'page',
 ] as const;
@@ -53,6 +54,8 @@ export interface SearchFilters {
   within?: (typeof WITHIN_DAYS)[number];
   /** Only ads in cities within this many miles of this one, nearest first (then newest). */
   near?: NearFilter;
+  /** Only the ads of verified members (docs/product.md section 6, "Verified members"): `verified=1`. */
+  verified?: true;
   /** Asked for; best match needs words. Default: best match with words, else newest first. */
   sort?: SearchSort;
   page: number;
@@ -166,6 +169,11 @@ export function parseSearchQuery(query: Readonly<Record<string, string | undefin
     }
   }
 
+  if (values.verified !== undefined) {
+    if (values.verified === '1') filters.verified = true;
+    else errors.verified = 'Choose anyone or verified members only.';
+  }
+
   if (values.sort !== undefined) {
     const sort = SEARCH_SORTS.find((option) => option === values.sort);
     if (sort === undefined) errors.sort = 'Choose best match or newest first.';
@@ -237,5 +245,6 @@ export function searchFeedTitle(filters: SearchFilters): string {
     parts.push(`within ${filters.near.miles} miles of ${filters.near.city}, ${filters.near.state}`);
   if (filters.within)
     parts.push(`posted within ${filters.within === 1 ? '1 day' : `${filters.within} days`}`);
+  if (filters.verified) parts.push('verified members only');
   return parts.length > 0 ? `New ads: ${parts.join(', ')}` : 'New ads';
 }

@@ -48,12 +48,23 @@ const placeParts = (state: number, place: number) => ['', `s${state}`, `c${place
 const ageParts = (age: number) => ['', `a${age}`, `b${Math.floor(age / FIVE)}`];
 const FIVE = 5;
 
+/**
+ * The word of an ad whose member is verified (docs/product.md section 6): one more word of its
+ * tags, searched beside the others ("verified members only").
+ */
+export const VERIFIED_TAG = 'v1';
+
 /** The tags column of an ad. */
-export function adTags(ad: Pick<CompiledAd, 'seeks' | 'age'>, state: number, place: number) {
+export function adTags(
+  ad: Pick<CompiledAd, 'seeks' | 'age' | 'verification'>,
+  state: number,
+  place: number,
+) {
   const tags: string[] = [];
   for (const where of placeParts(state, place))
     for (const seeks of ['', `k${ad.seeks}`])
       for (const age of ageParts(ad.age)) if (where || seeks || age) tags.push(seeks + age + where);
+  if (ad.verification) tags.push(VERIFIED_TAG);
   return tags.join(' ');
 }
 

@@ -7,7 +7,13 @@ import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import type { CompiledAd } from '../core/schemas/compiled-content.ts';
 import { compiledContentDir } from '../core/content/index.ts';
-import { newestKeyFrom, searchIndexFile, tagsMatch, type TagFilters } from './search-index-file.ts';
+import {
+  newestKeyFrom,
+  searchIndexFile,
+  tagsMatch,
+  type TagFilters,
+  VERIFIED_TAG,
+} from './search-index-file.ts';
 import { ftsMatch, type SearchFilters } from '../core/search-query.ts';
 import { ADS_PER_PAGE } from '../core/paths.ts';
 import { addDays, utcDay } from '../core/days.ts';
@@ -148,6 +154,7 @@ export function searchIndex(
     if (text) terms.push(`{title description} : (${ftsMatch(filters.words)})`);
     const tags = tagsMatch(tagFilters);
     if (tags) terms.push(tags);
+    if (filters.verified) terms.push(`tags : "${VERIFIED_TAG}"`);
     const params: (string | bigint)[] = [];
     const where: string[] = [];
     const table = terms.length > 0 ? 'ad_text' : 'ads';

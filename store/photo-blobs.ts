@@ -20,16 +20,26 @@ export interface PhotoBlobStore {
   deleteMoved(key: string): Promise<void>;
 }
 
-/** A blob no photo's size names. */
+/** A blob no photo's size names, nor a kept verification selfie (server/verification/). */
 const usedByNoPhoto = (eb: ExpressionBuilder<Tables, 'photo_blobs'>) =>
-  eb.not(
-    eb.exists(
-      eb
-        .selectFrom('photo_variants')
-        .select('photo_variants.key')
-        .whereRef('photo_variants.key', '=', 'photo_blobs.key'),
+  eb.and([
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('photo_variants')
+          .select('photo_variants.key')
+          .whereRef('photo_variants.key', '=', 'photo_blobs.key'),
+      ),
     ),
-  );
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('verifications')
+          .select('verifications.selfie_key')
+          .whereRef('verifications.selfie_key', '=', 'photo_blobs.key'),
+      ),
+    ),
+  ]);
 
 export function photoBlobStore({ db }: StoreContext): PhotoBlobStore {
   return {

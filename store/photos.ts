@@ -92,7 +92,7 @@ export interface PhotoStore extends RemovedPhotoStore {
   delete(ids: readonly number[]): Promise<string[]>;
   /** The sizes of these photos no other photo uses: deleted from the table, their keys answered. */
   deleteVariants(photoIds: readonly number[]): Promise<string[]>;
-  /** Of `keys`, those no photo's size uses. */
+  /** Of `keys`, those no photo's size (nor a kept verification selfie) uses. */
   unreferencedKeys(keys: readonly string[]): Promise<string[]>;
   /** Uploads on no ad made before `before` (ISO time): abandoned, to be deleted. */
   uploadsBefore(before: string): Promise<number[]>;
@@ -266,7 +266,13 @@ export function photoStore({ db }: StoreContext): PhotoStore {
         .select('key')
         .where('key', 'in', [...keys])
         .execute();
-      const usedKeys = new Set(used.map((row) => row.key));
+      // A verification selfie's bytes are kept under a key of the same storage (never published).
+      const selfies = await db
+        .selectFrom('verifications')
+        .select('selfie_key as key')
+        .where('selfie_key', 'in', [...keys])
+        .execute();
+      const usedKeys = new Set([...used, ...selfies].map((row) => row.key));
       return keys.filter((key) => !usedKeys.has(key));
     },
     async uploadsBefore(before) {

@@ -8,6 +8,8 @@
 // overflows the column type before it fails to name a row. Text is
 // compared byte by byte (COLLATE "C") whatever the database's locale: times and days are ISO
 // strings that must sort as text, as they do in SQLite.
+import { POSTGRES_VERIFICATION_MIGRATIONS } from './postgres-verification-migrations.ts';
+
 const text = 'text COLLATE "C"';
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -352,4 +354,6 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      updated_at ${text} NOT NULL
    );
    ALTER TABLE conversations ADD COLUMN filtered_at ${text};`,
+  // Migration 13: verified members (postgres-verification-migrations.ts).
+  ...POSTGRES_VERIFICATION_MIGRATIONS,
 ];

@@ -31,6 +31,8 @@ export interface PublishedAdKey {
   updated_at: string;
   posted_on: string | null;
   expires_on: string | null;
+  /** Its member's current verification (null: none), so approving or withdrawing one republishes. */
+  verified_id?: number | null;
 }
 
 /** A photo of a published ad: the member's own alt text ('' for the default), its sizes. */
@@ -51,6 +53,11 @@ export interface PublishedAdRow extends MemberAdText {
   expires_on: string | null;
   /** Its photos in order (none when it has none). */
   photos: PublishedAdPhoto[];
+  /**
+   * Its member's verification (docs/product.md section 6, "Verified members"): the ids of the
+   * photos a moderator saw were the member (none: Real person only); absent when not verified.
+   */
+  verifiedPhotoIds?: number[];
 }
 
 /** One consistent view of what is published; valid only while the snapshot's `read` runs. */
@@ -93,8 +100,14 @@ async function readOn<T>(
   read: (snapshot: PublishedAdsSnapshot) => Promise<T>,
 ): Promise<T> {
   // The first query of the transaction: from here on, the snapshot holds.
-  const tables = await tablesPresent(db, kind, ['member_ads', 'hidden_ads', 'photo_variants']);
+  const tables = await tablesPresent(db, kind, [
+    'member_ads',
+    'hidden_ads',
+    'photo_variants',
+    'verifications',
+  ]);
   const memberAds = tables.has('member_ads');
+  const verifications = tables.has('verifications');
   const hiddenAds = tables.has('hidden_ads');
   const photos = tables.has('photo_variants');
   const live = () => {
@@ -110,12 +123,28 @@ async function readOn<T>(
   return read({
     async keys(afterId, limit) {
       if (!memberAds) return [];
-      return live()
+      const query = live()
         .select(['id', 'revision', 'updated_at', 'posted_on', 'expires_on'])
         .where('id', '>', afterId)
         .orderBy('id')
-        .limit(limit)
+        .limit(limit);
+      if (!verifications) return query.execute();
+      const rows = await query
+        .select((eb) =>
+          eb
+            .selectFrom('verifications')
+            .select((inner) => inner.fn.max('verifications.id').as('verified_id'))
+            .whereRef('verifications.account_id', '=', 'member_ads.account_id')
+            .where('verifications.status', '=', 'approved')
+            .as('verified_id'),
+        )
         .execute();
+      // Only a verified member's ad names its verification: the others' keys stay as they were.
+      return rows.map(({ verified_id, ...key }) =>
+        verified_id === null || verified_id === undefined
+          ? key
+          : { ...key, verified_id: Number(verified_id) },
+      );
     },
     async rows(fromId, toId) {
       if (!memberAds) return [];
@@ -124,6 +153,7 @@ async function readOn<T>(
           ...AD_TEXT_COLUMNS,
           'posted_on',
           'expires_on',
+          'account_id',
           ...(photos ? (['photos'] as const) : []),
         ])
         .where('id', '>=', fromId)
@@ -135,16 +165,26 @@ async function readOn<T>(
       );
       const shown = photos && [...lists.values()].some((list) => list.length > 0);
       const sizes = shown ? await photoSizes(db, fromId, toId) : new Map<string, PhotoSizes>();
-      return rows.map(({ photos: _list, ...row }: (typeof rows)[number] & { photos?: string }) => ({
-        ...row,
-        photos: (lists.get(row.id) ?? []).flatMap(({ id, alt }) => {
-          const variants = sizes.get(`${row.id}:${id}`);
-          const largest = variants?.at(-1);
-          return variants && largest
-            ? [{ id, alt, width: largest.width, height: largest.height, variants }]
-            : [];
+      const verified = verifications
+        ? await verifiedPhotos(db, [...new Set(rows.map((row) => row.account_id))])
+        : new Map<number, number[]>();
+      return rows.map(
+        ({
+          photos: _list,
+          account_id: accountId,
+          ...row
+        }: (typeof rows)[number] & { photos?: string }) => ({
+          ...row,
+          ...(verified.has(accountId) ? { verifiedPhotoIds: verified.get(accountId)! } : {}),
+          photos: (lists.get(row.id) ?? []).flatMap(({ id, alt }) => {
+            const variants = sizes.get(`${row.id}:${id}`);
+            const largest = variants?.at(-1);
+            return variants && largest
+              ? [{ id, alt, width: largest.width, height: largest.height, variants }]
+              : [];
+          }),
         }),
-      }));
+      );
     },
     async hiddenEditorAdIds() {
       if (!hiddenAds) return [];
@@ -161,6 +201,30 @@ async function readOn<T>(
 }
 
 type PhotoSizes = PhotoVariant[];
+
+/** The current verification's photos of each verified member among `accountIds` (newest wins). */
+async function verifiedPhotos(
+  db: Kysely<Tables>,
+  accountIds: readonly number[],
+): Promise<Map<number, number[]>> {
+  const verified = new Map<number, number[]>();
+  if (accountIds.length === 0) return verified;
+  const rows = await db
+    .selectFrom('verifications')
+    .select(['account_id', 'photo_ids'])
+    .where('account_id', 'in', [...accountIds])
+    .where('status', '=', 'approved')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    const ids: unknown = JSON.parse(row.photo_ids);
+    verified.set(
+      Number(row.account_id),
+      Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [],
+    );
+  }
+  return verified;
+}
 
 /**
  * The sizes of the photos of the ads with ids from `fromId` up to `toId` that are not removed, by

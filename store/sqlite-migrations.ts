@@ -2,6 +2,7 @@
 // once, in order, in its own transaction. Append new ones; never edit one that has shipped. The
 // PostgreSQL schema (postgres-migrations.ts) is the same tables; a migration added here has its twin there.
 import { SAFETY_MIGRATIONS } from './sqlite-safety-migrations.ts';
+import { VERIFICATION_MIGRATIONS } from './sqlite-verification-migrations.ts';
 
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE accounts (
@@ -307,4 +308,6 @@ export const MIGRATIONS: readonly string[] = [
      updated_at TEXT NOT NULL
    ) STRICT;
    ALTER TABLE conversations ADD COLUMN filtered_at TEXT;`,
+  // 18: verified members (sqlite-verification-migrations.ts).
+  ...VERIFICATION_MIGRATIONS,
 ];

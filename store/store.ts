@@ -30,6 +30,7 @@ import { scamShieldStore, type ScamShieldStore } from './scam-shield.ts';
 import { secretStore, type SecretStore } from './server-secrets.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import { statementStore, type StatementStore } from './statements.ts';
+import { verificationStore, type VerificationStore } from './verifications.ts';
 
 import type { StoreContext } from './store-context.ts';
 
@@ -69,6 +70,8 @@ export interface Store {
   readonly moderatorPhotos: ModeratorPhotoStore;
   /** Who may reach each member: ages, hidden words (reach-settings.ts). */
   readonly reachSettings: ReachSettingsStore;
+  /** Verified members' challenges, selfies and decisions (verifications.ts). */
+  readonly verifications: VerificationStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -145,6 +148,7 @@ function partsOf(context: StoreContext) {
     scamShield: scamShieldStore(context),
     statements: statementStore(context),
     moderatorPhotos: moderatorPhotoStore(context),
+    verifications: verificationStore(context),
   };
 }
 

@@ -33,6 +33,7 @@ export interface Tables {
   appeals: AppealsTable;
   moderator_photo_settings: { account_id: number; blur_all: number; updated_at: string };
   moderator_photo_reveals: { account_id: number; photo_id: number; revealed_at: string };
+  verifications: VerificationsTable;
 }
 
 export interface AccountsTable {
@@ -45,6 +46,8 @@ export interface AccountsTable {
   email_verified_at: string | null;
   role: Generated<'member' | 'moderator'>;
   banned_at: string | null;
+  /** 1: first messages only from verified members (sqlite-verification-migrations.ts). */
+  verified_first_only: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -315,7 +318,13 @@ export interface DecisionStatementsTable {
 }
 
 export type StatementKind =
-  'ad-rejected' | 'edit-rejected' | 'ad-removed' | 'ad-hidden' | 'photo-removed' | 'account-banned';
+  | 'ad-rejected'
+  | 'edit-rejected'
+  | 'ad-removed'
+  | 'ad-hidden'
+  | 'photo-removed'
+  | 'account-banned'
+  | 'verification-refused';
 
 /** A member's appeal of one statement's decision (at most one). */
 export interface AppealsTable {
@@ -344,4 +353,32 @@ export interface PhotoHashChunksTable {
   account_id: number;
   /** The whole hash, 16 hex digits (copied, to measure the distance). */
   phash: string;
+}
+
+/** A member's verification challenge and what became of it (sqlite-verification-migrations.ts). */
+export interface VerificationsTable {
+  id: Generated<number>;
+  account_id: number;
+  status: 'open' | 'submitted' | 'approved' | 'refused' | 'expired' | 'withdrawn';
+  /** In clear until decided; NULL after. */
+  code: string | null;
+  code_hash: string;
+  pose: string;
+  created_at: string;
+  expires_at: string;
+  uploads: Generated<number>;
+  submitted_at: string | null;
+  selfie_key: string | null;
+  selfie_width: number | null;
+  selfie_height: number | null;
+  selfie_phash: string | null;
+  selfie_deleted_at: string | null;
+  level: 'person' | 'photos' | null;
+  /** JSON array of photo ids. */
+  photo_ids: Generated<string>;
+  decided_at: string | null;
+  decided_by: number | null;
+  refusal_reason: string | null;
+  statement_id: number | null;
+  withdrawn_at: string | null;
 }

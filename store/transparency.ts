@@ -87,6 +87,9 @@ export async function readTransparencyTallies(
       'automated_decision as automated',
       rowCount.as('count'),
     ])
+    // A refused verification selfie restricts no content or account (docs/product.md section 6,
+    // "Verified members"): not a decision the report counts (its appeals are counted).
+    .where('kind', '!=', 'verification-refused')
     .groupBy([month('decided_at'), 'kind', 'reason_key', 'trigger', 'automated_decision'])
     .execute();
   const decisionTenths = tenthsBetween(kind, 'content_at', 'decided_at');

@@ -6,6 +6,7 @@ import type { AdRow } from './ad.ts';
 import type { GuideFrontMatter } from './guide.ts';
 import type { PageFrontMatter, PageSlug } from './page.ts';
 import type { PublishedPhoto } from './photos.ts';
+import type { AdVerification } from './verification.ts';
 import type { PolicyTerms } from '../policy/terms.ts';
 import type { ScamSignals } from '../policy/scam-signals.ts';
 import type { SiteSettings } from './site.ts';
@@ -35,6 +36,8 @@ export interface CompiledState extends StateFrontMatter {
 export type CompiledAd = AdRow & {
   /** A member ad's approved photos, in order, their alt texts as shown (core/schemas/photos.ts). */
   photos?: PublishedPhoto[];
+  /** A verified member's ad: how many of its photos the verification covers (verification.ts). */
+  verification?: AdVerification;
 };
 
 /** Published ads per city: state name → city name → count (cities without ads are absent). */

@@ -20,4 +20,9 @@ export type LogAction =
   | 'remove-photo'
   // Appeals (docs/product.md section 6): a moderator upheld or reversed a decision.
   | 'uphold-appeal'
-  | 'reverse-appeal';
+  | 'reverse-appeal'
+  // Verified members (docs/product.md section 6): a verification approved or refused, a
+  // moderator shown a verification selfie, a member withdrawing theirs.
+  | 'approve-verification'
+  | 'refuse-verification'
+  | 'view-selfie';

@@ -36,6 +36,8 @@ export const RULE_CLAUSES = {
   refusedTerm: REASON_CLAUSES.commercial,
   /** A message refused for contact details. */
   contactDetails: REASON_CLAUSES.contact,
+  /** A verification selfie refused (docs/product.md section 6): the account's information. */
+  verificationRefused: { number: '2', title: 'Your account' },
 } as const satisfies Record<string, TermsClause>;
 
 /** The anchor of a clause on the terms page: `clause-4-1`. */

@@ -12,6 +12,7 @@ import type { StoreLocation } from '../../store/store-location.ts';
 import type { PublishedAdRow, PublishedAdsSnapshot } from '../../store/published-ads.ts';
 import type { Store } from '../../store/store.ts';
 import { photoAlt, type PublishedPhoto } from '../../core/schemas/photos.ts';
+import type { AdVerification } from '../../core/schemas/verification.ts';
 import { replaceFile } from '../replace-file.ts';
 import type { AdBatch, AdSource } from './ad-source.ts';
 import { checkAdRow, type AdCheckContext } from './check-ad-row.ts';
@@ -95,7 +96,7 @@ export async function readMemberAds(
           digest = createHash('sha1').update('member-ads\0');
         }
         digest!.update(
-          `${row.id},${row.revision},${row.updated_at},${row.posted_on},${row.expires_on};`,
+          `${row.id},${row.revision},${row.updated_at},${row.posted_on},${row.expires_on}${row.verified_id ? `,v${row.verified_id}` : ''};`,
         );
       }
       if (keys.length < KEYS_PER_READ) break;
@@ -230,7 +231,20 @@ export function databaseAdSource(memberAds: MemberAds): AdSource {
               visit(row.id, { problems: outcome.problems });
             else {
               const photos = publishedPhotosOf(row);
-              visit(row.id, photos ? { ...outcome, ad: { ...outcome.ad, photos } } : outcome);
+              const verification = verificationOf(row);
+              visit(
+                row.id,
+                photos || verification
+                  ? {
+                      ...outcome,
+                      ad: {
+                        ...outcome.ad,
+                        ...(photos ? { photos } : {}),
+                        ...(verification ? { verification } : {}),
+                      },
+                    }
+                  : outcome,
+              );
             }
           }
           return [];
@@ -263,6 +277,18 @@ function publishedPhotosOf(row: PublishedAdRow): PublishedPhoto[] | undefined {
     height,
     variants,
   }));
+}
+
+/** A member ad as the cells of a CSV row (core/schemas/ad.ts): no images, not featured, no sample. */
+/**
+ * The badge of a verified member's ad (docs/product.md section 6, "Verified members"): how many of
+ * its photos the moderator saw were the member; a photo added or replaced since is not covered.
+ */
+function verificationOf(row: PublishedAdRow): AdVerification | undefined {
+  if (!row.verifiedPhotoIds) return undefined;
+  const seen = new Set(row.verifiedPhotoIds);
+  const photos = row.photos ?? [];
+  return { covered: photos.filter((photo) => seen.has(photo.id)).length, photos: photos.length };
 }
 
 /** A member ad as the cells of a CSV row (core/schemas/ad.ts): no images, not featured, no sample. */

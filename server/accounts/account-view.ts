@@ -41,6 +41,10 @@ export async function accountView(
     adStatements,
     reports: reports.map(myReportView),
     reach: reachSettingsView(await store.reachSettings.of(accountId)),
+    verification: {
+      level: (await store.verifications.currentFor([accountId])).get(accountId)?.level,
+      verifiedFirstOnly: await store.verifications.verifiedFirstOnly(accountId),
+    },
   };
 }
 

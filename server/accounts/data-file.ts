@@ -20,6 +20,7 @@ import { photoSizeApiPath } from '../../core/paths.ts';
 import { savedSearchPath } from '../saved-searches/saved-searches.ts';
 import type { Store } from '../../store/store.ts';
 import { utcDay } from '../../core/days.ts';
+import { verificationEntries } from '../verification/data-entries.ts';
 import { scamRecordFrom } from '../moderation/scam-records.ts';
 import { statementView } from '../moderation/statement-view.ts';
 
@@ -269,7 +270,7 @@ export interface DataDownload {
 
 /** The member's data file, or undefined when the account is gone. */
 export async function memberDataDownload(
-  store: Pick<Store, 'memberData'>,
+  store: Pick<Store, 'memberData' | 'verifications'>,
   accountId: number,
   mailSite: () => MailSite,
   now: () => Date,
@@ -278,6 +279,9 @@ export async function memberDataDownload(
   if (!rows) return undefined;
   const at = now();
   const site = mailSite();
-  const file = memberDataFile(rows, site, at);
+  const file = {
+    ...memberDataFile(rows, site, at),
+    verifications: verificationEntries(await store.verifications.listForAccount(accountId)),
+  };
   return { fileName: dataFileName(site.brand, at), text: `${JSON.stringify(file, null, 2)}\n` };
 }

@@ -1,6 +1,8 @@
 // Delete my account (docs/product.md section 8), once the password is checked: the account and
 // what goes with it, in one unit of work (store/member-data.ts says what goes and what
 // stays). Its photos' rows go with it through the foreign keys; their bytes, kept apart (the
+// what goes with it, in one unit of work (store/member-data.ts says what goes and what
+// stays). Its photos' and verification selfies' rows go with it through the foreign keys; their bytes, kept apart (the
 // photo storage: a table of blobs or a folder), are deleted once the unit is done.
 import { deleteBytesOf, photoKeysOfAccount } from '../photos/ad-photo-lifecycle.ts';
 import type { PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
@@ -31,7 +33,11 @@ export async function deleteAccount(
     if (!account) return { kind: 'gone' };
     if (account.role === 'moderator') return { kind: 'moderator' };
     // Read before the rows go: afterwards nothing says which bytes were the account's.
-    photoKeys = await photoKeysOfAccount(tx, accountId);
+    // Its verification selfies' bytes go too (docs/product.md section 6, "Verified members").
+    photoKeys = [
+      ...(await photoKeysOfAccount(tx, accountId)),
+      ...(await tx.verifications.selfiesOf(accountId)).map((selfie) => selfie.key),
+    ];
     const liveAdIds = await tx.memberData.removeAccount(accountId, now.toISOString());
     return { kind: 'deleted', email: account.email, liveAdIds };
   });

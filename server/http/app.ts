@@ -63,6 +63,7 @@ import { moderationRoutes } from './routes/moderation.ts';
 import { appealRoutes } from './routes/appeals.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { searchFeedRoute } from './routes/feeds.ts';
+import { verificationRoutes } from './routes/verification.ts';
 import { searchIndex as openSearchIndex } from '../../search/search-index.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { staticSite } from './static-site.ts';
@@ -227,6 +228,7 @@ export function createApp(options: AppOptions) {
   app.route('/', photoRoutes({ ...forms, photos }));
   app.route('/', savedSearchRoutes({ ...forms, search }));
   app.route('/', reachSettingsRoutes(forms));
+  app.route('/', verificationRoutes({ ...forms, photos, publisher }));
   app.route(
     '/',
     memberDataRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, publisher, photos }),

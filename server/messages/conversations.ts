@@ -13,6 +13,7 @@ import { checkMessageBody, type MessageBodyCheck } from '../../core/schemas/mess
 import { Refusal } from '../../core/refusal.ts';
 import type { AdForReply, ConversationRow } from '../../store/conversations.ts';
 import type { Store } from '../../store/store.ts';
+import { checkFirstMessageSender } from '../verification/first-messages.ts';
 import {
   conversationLimitReached,
   DEFAULT_MESSAGE_LIMIT,
@@ -156,6 +157,8 @@ export async function startConversation(
     if (!replier || replier.bannedAt) throw adNotFoundForReply();
     const reach = await tx.reachSettings.of(ad.accountId);
     checkAgeRange(reach, replier.dateOfBirth, now);
+    // "Only verified members can start a conversation with me" (docs/product.md section 7).
+    await checkFirstMessageSender(tx, replierId, ad.accountId, 'poster');
     const tooManyStarted = await conversationLimitReached(tx, replierId, replier.createdAt, now);
     if (tooManyStarted) throw tooManyConversations(tooManyStarted, now);
     const limit = message.messageLimit ?? DEFAULT_MESSAGE_LIMIT;

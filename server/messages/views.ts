@@ -83,6 +83,7 @@ export async function conversationView(
       : {}),
     yourAd: conversation.posterId === member,
     other: otherSide(conversation, member),
+    ...(other !== null && (await otherVerification(store, other))),
     messages: thread.messages.map((message) => ({
       id: message.id,
       from:
@@ -158,4 +159,10 @@ function otherSide(
 ): OtherSide {
   if (row.posterId === member) return row.replierId === null ? 'deleted' : 'replier';
   return row.posterId === null ? 'deleted' : 'poster';
+}
+
+/** The other side's verification level, as the conversation names it (docs/product.md section 6). */
+async function otherVerification(store: Store, accountId: number) {
+  const level = (await store.verifications.currentFor([accountId])).get(accountId)?.level;
+  return level ? { otherVerified: level } : {};
 }

@@ -22,6 +22,7 @@ const DECISIONS: Record<StatementKind, string> = {
   'ad-hidden': 'an ad hidden by reports',
   'photo-removed': 'a photo removed',
   'account-banned': 'an account banned',
+  'verification-refused': 'a verification refused',
 };
 
 async function itemOf(

@@ -199,6 +199,11 @@ async function undo(tx: Store, row: StatementRow, now: Date): Promise<string | u
         ? `reversed on appeal: account ${row.accountId} unbanned, ads ${back.join(', ')} live again`
         : undefined;
     }
+    case 'verification-refused': {
+      // Reversed: verified as a real person (the photo sweep deletes the selfie's bytes).
+      const id = await tx.verifications.approveOnAppeal(row.id, at);
+      return id === undefined ? undefined : `reversed on appeal: verification ${id} approved`;
+    }
     case 'photo-removed': {
       const photo = row.facts.photo;
       if (!photo || row.photoId === null) return undefined;

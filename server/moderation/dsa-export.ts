@@ -40,9 +40,12 @@ const KEYWORDS: Partial<
   identity: ['KEYWORD_IMPERSONATION_ACCOUNT_HIJACKING'],
 };
 
+/** The kinds of decision the export writes: a verification refused restricts no content. */
+type ExportedKind = Exclude<StatementRow['kind'], 'verification-refused'>;
+
 /** What each kind of decision restricted, in the database's terms. */
 const RESTRICTIONS: Record<
-  StatementRow['kind'],
+  ExportedKind,
   Pick<DsaStatement, 'decision_visibility' | 'decision_account' | 'content_type'> & {
     content_type_other?: string;
     facts: string;
@@ -88,7 +91,10 @@ const TRIGGER_FACTS: Record<StatementRow['trigger'], string> = {
 };
 
 /** One statement in the database's fields. */
-export function dsaStatementOf(row: StatementRow, site: DsaExportSite): DsaStatement {
+export function dsaStatementOf(
+  row: StatementRow & { kind: ExportedKind },
+  site: DsaExportSite,
+): DsaStatement {
   const reasonKey = (row.reasonKey in DECISION_REASONS ? row.reasonKey : 'other') as DecisionReason;
   const reason = DECISION_REASONS[reasonKey];
   const clause = clauseOf(row.clause);
@@ -141,8 +147,13 @@ export async function exportStatements(
   let written = 0;
   for (let after = 0; ;) {
     const rows = await store.statements.decidedSince(since, after, PAGE);
-    for (const row of rows) await write(`${JSON.stringify(dsaStatementOf(row, site))}\n`);
-    written += rows.length;
+    // A refused verification (docs/product.md section 6, "Verified members") takes down no
+    // content and closes no account: it is no statement the DSA database collects.
+    const exported = rows.filter(
+      (row): row is StatementRow & { kind: ExportedKind } => row.kind !== 'verification-refused',
+    );
+    for (const row of exported) await write(`${JSON.stringify(dsaStatementOf(row, site))}\n`);
+    written += exported.length;
     if (rows.length < PAGE) return written;
     after = rows.at(-1)!.id;
   }

@@ -26,6 +26,9 @@ const ACTION_DONE: Record<LogAction, string> = {
   'remove-photo': 'removed a photo of it',
   'uphold-appeal': 'upheld the decision on appeal',
   'reverse-appeal': 'reversed the decision on appeal',
+  'approve-verification': 'approved its verification',
+  'refuse-verification': 'refused its verification',
+  'view-selfie': 'looked at its verification selfie',
 };
 
 /** `2026-11-24 01:15` of an ISO time. */

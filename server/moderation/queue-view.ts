@@ -21,6 +21,7 @@ import type { MemberAdRow } from '../../store/member-ads.ts';
 import type { PosterRow } from '../../store/moderation.ts';
 import type { PhotoRow } from '../../store/photos.ts';
 import type { Store } from '../../store/store.ts';
+import type { CurrentVerification } from '../../store/verifications.ts';
 import { banTargetFrom } from './ban-target.ts';
 import { parseMarks } from './review.ts';
 import { withPhotosElsewhere } from './photos-elsewhere.ts';
@@ -69,6 +70,7 @@ export async function queueView(
       removed: row.removed,
       reports: row.reports,
       scamRecord: await scamRecordOf(store, accountId),
+      ...verifiedOf((await store.verifications.currentFor([accountId])).get(accountId)),
     };
   };
   const accountIds = [...new Set(rows.map((row) => row.accountId))];
@@ -110,6 +112,7 @@ export async function queueView(
     reports: await reportsSummary(store),
     ...(repeatedMessages.length > 0 ? { repeatedMessages } : {}),
     openAppeals: await store.statements.openAppealCount(),
+    openVerifications: await store.verifications.countInReview(),
     ...noticeOf(query, banned),
     ...banTargetFrom(target),
   };
@@ -244,3 +247,7 @@ function noticeOf(
   const notice = query.done ? notices[query.done] : undefined;
   return notice ? { notice } : {};
 }
+
+/** The poster's verification as the queue shows it (docs/product.md section 6). */
+const verifiedOf = (current: CurrentVerification | undefined) =>
+  current ? { verified: { level: current.level, photos: current.photoIds.length } } : {};

@@ -57,6 +57,12 @@ function restrictionOf(row: StatementRow): { headline: string; restriction: stri
             : `its ${(row.facts.removedAds ?? []).length} ads in review or live were`
         } removed. This is for good, unless an appeal reverses it.`,
       };
+    case 'verification-refused':
+      return {
+        headline: 'Your verification selfie was not approved.',
+        restriction:
+          'Your profile shows no verified badge for it. You can ask for a new code and send a new selfie, or appeal. We keep the selfie for 30 days, or until an appeal of this decision is decided, then delete it.',
+      };
   }
 }
 

@@ -11,7 +11,9 @@
 //   brings the photo back as it was;
 // - bytes no photo's size names, kept more than a day ago: left by an upload whose row never came
 //   (the database went away between), or by a deletion whose bytes could not be deleted then;
-// - from the duplicate index, photos a moderator removed more than 30 days ago (photo-duplicates.ts).
+// - from the duplicate index, photos a moderator removed more than 30 days ago (photo-duplicates.ts);
+// - verification selfies refused more than 30 days ago without an open appeal, and any a reversal
+//   left (server/verification/retention.ts).
 // Safe with several instances at once: each deletion is of what is still there, and a key's bytes
 // go only when no photo's size uses it, so two sweeps end as one would.
 import type { Store } from '../../store/store.ts';
@@ -19,6 +21,7 @@ import { APPEAL_MONTHS } from '../moderation/statements.ts';
 import { deletePhotos, deleteRemovedPhotoSizes } from './ad-photo-lifecycle.ts';
 import { forgetOldRemovals } from './photo-duplicates.ts';
 import type { PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
+import { sweepRefusedSelfies } from '../verification/retention.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** An upload on no ad is kept this long (a refused post's form keeps offering it meanwhile). */
@@ -50,6 +53,8 @@ export interface PhotoSweep {
   orphanBlobs: number;
   /** Photos removed long ago taken out of the duplicate index. */
   unindexed: number;
+  /** Verification selfies whose keeping ended, deleted. */
+  selfies: number;
 }
 
 const before = (now: Date, ms: number) => new Date(now.getTime() - ms).toISOString();
@@ -87,10 +92,12 @@ export async function sweepPhotos(
       preservedBefore: before(now, UNDER_18_PRESERVED_MS),
     }),
   );
+  // Before the orphans: a selfie's row forgets its key, then its bytes go.
+  const selfies = await sweepRefusedSelfies(store, { storage }, now);
   // Bytes no photo names (in the database, or files of the PHOTOS_DIR folder).
   const orphanBlobs = await storage.deleteOrphans(new Date(now.getTime() - ORPHAN_KEPT_MS));
   const unindexed = await forgetOldRemovals(store, now);
-  return { uploads, ofRejectedAds, removedKept, orphanBlobs, unindexed };
+  return { uploads, ofRejectedAds, removedKept, orphanBlobs, unindexed, selfies };
 }
 
 /** One line for the server's log, or undefined when there was nothing to delete. */
@@ -108,6 +115,9 @@ export function describeSweep(sweep: PhotoSweep): string | undefined {
       : '',
     sweep.unindexed > 0
       ? `${sweep.unindexed} long-removed photo${sweep.unindexed === 1 ? '' : 's'} from the duplicate index`
+      : '',
+    sweep.selfies > 0
+      ? `${sweep.selfies} verification selfie${sweep.selfies === 1 ? '' : 's'} past keeping`
       : '',
   ].filter(Boolean);
   return parts.length > 0 ? `Deleted ${parts.join(', ')}.` : undefined;

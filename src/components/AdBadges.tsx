@@ -1,8 +1,12 @@
 import { SEEKS_LABELS } from '../../core/schemas/seeks.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { Badge } from './Badge.tsx';
+import { VerifiedBadge } from './VerifiedBadge.tsx';
 
-/** The Featured / Sample ad markers of an ad and, on cards (`withFacts`), its age and seeks. */
+/**
+ * The Verified / Featured / Sample ad markers of an ad and, on cards (`withFacts`), its age and
+ * seeks.
+ */
 export function AdBadges({ ad, withFacts = false }: { ad: CompiledAd; withFacts?: boolean }) {
   return (
     <div className="badges">
@@ -17,6 +21,7 @@ export function AdBadges({ ad, withFacts = false }: { ad: CompiledAd; withFacts?
           <span className="visually-hidden">: {SEEKS_LABELS[ad.seeks]}</span>
         </Badge>
       )}
+      {ad.verification && <VerifiedBadge verification={ad.verification} />}
       {ad.featured && <Badge tone="featured">Featured</Badge>}
       {ad.sample && (
         <Badge tone="sample" title="Sample content, shown while the site is new">

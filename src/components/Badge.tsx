@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 
-type Tone = 'neutral' | 'accent' | 'sample' | 'featured';
+type Tone = 'neutral' | 'accent' | 'sample' | 'featured' | 'verified';
 
-/** A small label on an ad: age, what the poster seeks, Featured, Sample ad. */
+/** A small label on an ad: age, what the poster seeks, Verified, Featured, Sample ad. */
 export function Badge({
   tone = 'neutral',
   title,

@@ -7,6 +7,7 @@
 import { conversationPath } from '../../core/paths.ts';
 import type { FraudNoticeAction } from './fraud-notice.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
+import type { VerificationLevel } from '../../core/schemas/verification.ts';
 
 /** Who the other side of a conversation is, as the member sees them. */
 export type OtherSide = 'poster' | 'replier' | 'deleted';
@@ -72,6 +73,8 @@ export interface ConversationView {
   /** The member's own ad (they are the poster). */
   yourAd: boolean;
   other: OtherSide;
+  /** The other side's verification level (docs/product.md section 6); absent: not verified. */
+  otherVerified?: VerificationLevel;
   /** The page's messages, in id order, oldest first. */
   messages: ThreadMessage[];
   /** Which page of the conversation this is (CONVERSATION_PAGE_SIZE messages a page). */

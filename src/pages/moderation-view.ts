@@ -5,6 +5,7 @@
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import type { LogAction } from '../../core/schemas/moderation-log.ts';
 import type { ScamFamily } from '../../core/policy/scam-signals.ts';
+import type { VerificationLevel } from '../../core/schemas/verification.ts';
 
 export type { LogAction };
 
@@ -36,6 +37,8 @@ export interface PosterSummary {
   reports: number;
   /** The scam shield's refusals and warnings of their messages. */
   scamRecord: ScamRecordView;
+  /** Their verification: Real person or Photos verified (how many photos); absent: none. */
+  verified?: { level: VerificationLevel; photos: number };
 }
 
 /** A count of one family on a sender's record: "off-site contact", 2. */
@@ -178,6 +181,8 @@ export interface ModerationQueueView {
   repeatedMessages?: RepeatedMessageFlag[];
   /** Appeals waiting for a moderator (/moderate/appeals). */
   openAppeals?: number;
+  /** Verification selfies waiting for a moderator (/moderate/verifications). */
+  openVerifications?: number;
 }
 
 export interface LogEntry {

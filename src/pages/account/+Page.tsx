@@ -11,6 +11,7 @@ import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { MyAds } from './MyAds.tsx';
 import { MyData } from './MyData.tsx';
+import { MyVerification } from './MyVerification.tsx';
 import { MyDecisions } from './MyDecisions.tsx';
 import { MyReports } from './MyReports.tsx';
 import { MySavedSearches } from './MySavedSearches.tsx';
@@ -76,6 +77,7 @@ export default function Page() {
         error={adsError}
         statements={data.adStatements}
       />
+      <MyVerification verification={data.verification} saved={data.firstMessagesSaved} />
       <MyDecisions statements={data.statements} />
       <MyReports reports={data.reports} />
       <MySavedSearches searches={savedSearches} notice={savedDone} error={savedError} />

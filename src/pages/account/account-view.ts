@@ -3,6 +3,7 @@
 // (statements of reasons, with where their appeals stand) and the reports they sent. Types only:
 // pages never import the server.
 import type { MemberAdView } from '../../../core/schemas/member-ad-view.ts';
+import type { VerificationLevel } from '../../../core/schemas/verification.ts';
 import type { StatementView } from '../statement-view.ts';
 import type { ReachSettingsView } from './reach-settings-view.ts';
 import type { SavedSearchView } from './saved-searches-view.ts';
@@ -31,4 +32,6 @@ export interface AccountView {
   reports: readonly MyReportView[];
   /** Who may reach the member: their "Who may reach me" form. */
   reach: ReachSettingsView;
+  /** The member's verification level, if verified, and their first-message setting. */
+  verification?: { level: VerificationLevel | undefined; verifiedFirstOnly: boolean };
 }

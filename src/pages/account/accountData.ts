@@ -69,6 +69,8 @@ export function accountData({ request }: DataContext<AccountView>) {
     statements: request?.read?.statements ?? [],
     adStatements: request?.read?.adStatements ?? {},
     reports: request?.read?.reports ?? [],
+    verification: request?.read?.verification,
+    firstMessagesSaved: done === 'first-messages',
     /** A refused action on one of the ads (not found, not renewable). */
     adsError: aboutAds ? request?.form?.error : undefined,
     done:

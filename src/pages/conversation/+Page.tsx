@@ -1,4 +1,5 @@
 // https://vike.dev/Page
+import { LEVEL_NAMES } from '../../../core/schemas/verification.ts';
 import type { ReactNode } from 'react';
 import { SubmitButton } from '../../components/Button.tsx';
 import { FormCardPage } from '../../components/FormCardPage.tsx';
@@ -57,6 +58,15 @@ export default function Page() {
             : c.yourAd
               ? 'with a member who replied to it'
               : 'with its poster'}
+          {c.otherVerified && (
+            <>
+              {' · '}
+              <span className="badge badge--verified">
+                {c.yourAd ? 'They are verified' : 'The poster is verified'}:{' '}
+                {LEVEL_NAMES[c.otherVerified]}
+              </span>
+            </>
+          )}
           {c.adHref ? (
             <>
               {' · '}

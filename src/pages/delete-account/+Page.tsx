@@ -60,6 +60,7 @@ export default function Page() {
             see you as a deleted member; they never had your email address.
           </li>
           <li>The members you blocked, and anyone who blocked you: those blocks end.</li>
+          <li>Your verification, and your verification selfie if we still keep it.</li>
         </ul>
         <h2 className="delete-account__heading">What stays</h2>
         <ul className="delete-account__list">

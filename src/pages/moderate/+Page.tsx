@@ -6,6 +6,7 @@ import {
   moderateAppealsPath,
   moderatePath,
   moderateReportsPath,
+  moderateVerificationsPath,
   moderationLogPath,
 } from '../../../core/paths.ts';
 import type { ReportsSummary } from '../moderation-view.ts';
@@ -43,6 +44,12 @@ export default function Page() {
           {
             href: moderateAppealsPath(),
             label: <>Appeals{queue?.openAppeals ? ` (${queue.openAppeals})` : ''}</>,
+          },
+          {
+            href: moderateVerificationsPath(),
+            label: (
+              <>Verifications{queue?.openVerifications ? ` (${queue.openVerifications})` : ''}</>
+            ),
           },
           { href: moderationLogPath(), label: 'Moderation log' },
         ]}

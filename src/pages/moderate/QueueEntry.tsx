@@ -1,3 +1,4 @@
+import { LEVEL_NAMES } from '../../../core/schemas/verification.ts';
 import { AdDetail } from '../../components/AdDetail.tsx';
 import { MarkedText } from '../../components/MarkedText.tsx';
 import { formatDate, formatMoment, plural } from '../../../core/format.ts';
@@ -114,6 +115,19 @@ export function QueueEntry({
             <dd>
               {formatDate(item.poster.joinedAt.slice(0, 10))} (
               {daysAgo(item.poster.daysSinceJoining)})
+            </dd>
+            <dt>Verified</dt>
+            <dd>
+              {item.poster.verified ? (
+                <span className="badge badge--verified">
+                  {LEVEL_NAMES[item.poster.verified.level]}
+                  {item.poster.verified.level === 'photos'
+                    ? ` (${plural(item.poster.verified.photos, 'photo')} checked)`
+                    : ''}
+                </span>
+              ) : (
+                'Not verified'
+              )}
             </dd>
             <dt>History</dt>
             <dd>

@@ -21,6 +21,9 @@ const ACTION_LABELS: Record<LogAction, string> = {
   'remove-photo': 'Removed a photo',
   'uphold-appeal': 'Upheld a decision on appeal',
   'reverse-appeal': 'Reversed a decision on appeal',
+  'approve-verification': 'Approved a verification',
+  'refuse-verification': 'Refused a verification',
+  'view-selfie': 'Looked at a verification selfie',
 };
 
 const pagePath = (page: number) =>

@@ -78,6 +78,10 @@ export function SearchForm({ values, errors, states, seeksOptions }: SearchFormP
           </option>
         ))}
       </SearchSelect>
+      <SearchSelect form={form} name="verified" label="Members">
+        <option value="">Anyone</option>
+        <option value="1">Verified members only</option>
+      </SearchSelect>
       {/* Best match needs words: the choice is offered once there are some. */}
       {(values.q || errors.sort) && (
         <SearchSelect form={form} name="sort" label="Order" unset="match">

@@ -106,6 +106,7 @@ describe('uploads on no ad', () => {
       removedKept: 0,
       orphanBlobs: 0,
       unindexed: 0,
+      selfies: 0,
     });
     expect(await photoIds()).toEqual([young.id, oldOnAd.id]);
     expect(await storedBytes([old.key, young.key, oldOnAd.key])).toEqual([young.key, oldOnAd.key]);
@@ -158,6 +159,7 @@ describe('photos of rejected ads', () => {
       removedKept: 0,
       orphanBlobs: 0,
       unindexed: 0,
+      selfies: 0,
     });
     expect(await photoIds()).toEqual([lately.id, live.id]);
     expect(await storedBytes(longAgo.map((each) => each.key))).toEqual([]);
@@ -189,6 +191,7 @@ describe('removed photos kept for their appeal', () => {
       orphanBlobs: 0,
       // Removed more than 30 days ago: out of the duplicate index (photo-duplicates.ts).
       unindexed: 1,
+      selfies: 0,
     });
     expect(await photoIds()).toEqual([removed.id]);
     expect(await storedBytes([removed.key])).toEqual([removed.key]);
@@ -200,6 +203,7 @@ describe('removed photos kept for their appeal', () => {
       removedKept: 1,
       orphanBlobs: 0,
       unindexed: 0,
+      selfies: 0,
     });
     expect(await photoIds()).toEqual([]);
     expect(await storedBytes([removed.key])).toEqual([]);
@@ -228,6 +232,7 @@ describe('bytes no photo names (orphans)', () => {
       removedKept: 0,
       orphanBlobs: 1,
       unindexed: 0,
+      selfies: 0,
     });
     expect(await storedBytes([old, young, used.key])).toEqual([young, used.key]);
   });
@@ -255,6 +260,7 @@ describe('several instances', () => {
       removedKept: 0,
       orphanBlobs: 0,
       unindexed: 0,
+      selfies: 0,
     });
   });
 });

@@ -1,0 +1,181 @@
+// Verified members (docs/product.md section 6, "Verified members"), as endpoints that take a plain
+// form post (the pages work without JavaScript) or JSON:
+//
+//   POST /api/verification/challenge          a code and a pose to answer (or the open one)
+//   POST /api/verification/selfie             multipart: `selfie`, the photo showing the code
+//   GET  /api/verification/{id}/selfie        its bytes: to its member and moderators (no-store)
+//   POST /api/verification/withdraw           the member's verification withdrawn
+//   POST /api/account/first-messages          {verifiedOnly}: first messages from verified only
+//   POST /api/moderate/verifications/{id}/approve  {check-{item}, photo-{id}}  moderators only
+//   POST /api/moderate/verifications/{id}/refuse   {reason, note?}      moderators only
+//
+// The work is server/verification/'s; here the posts are read and answered.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import {
+  accountPath,
+  apiRoutes,
+  moderateVerificationsPath,
+  routes,
+  verificationPath,
+} from '../../../core/paths.ts';
+import { MAX_PHOTO_BYTES } from '../../../core/schemas/photos.ts';
+import type { AppContext, AppEnv } from '../app-env.ts';
+import { readBody, type FormBody, type FormEndpoint } from '../forms/form-endpoint.ts';
+import { isFormSubmission, mediaTypeOf } from '../forms/submission.ts';
+import { unknownEndpoint, usePost } from '../forms/unknown-endpoint.ts';
+import type { AppPhotos } from '../../photos/app-photos.ts';
+import { readUpload, type UploadedFile } from '../../photos/read-upload.ts';
+import type { Publisher } from '../../publishing/publisher.ts';
+import { Refusal } from '../../../core/refusal.ts';
+import type { Store } from '../../../store/store.ts';
+import { askForChallenge } from '../../verification/challenge.ts';
+import {
+  approveVerification,
+  refusalSchema,
+  refuseVerification,
+  withdrawVerification,
+} from '../../verification/decisions.ts';
+import { setVerifiedFirstOnly } from '../../verification/first-messages.ts';
+import { SELFIE_FIELD, sendSelfie } from '../../verification/selfie.ts';
+import { selfieFor } from '../../verification/selfie-access.ts';
+import { idOf } from '../../../core/ids.ts';
+
+export interface VerificationRouteOptions {
+  store: Store;
+  form: FormEndpoint;
+  photos: AppPhotos;
+  publisher?: Publisher;
+}
+
+/** One selfie and the form's few fields. */
+const SELFIE_MAX_BODY_BYTES = MAX_PHOTO_BYTES + 64 * 1024;
+
+const TOO_LARGE = `The selfie is too large: at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB.`;
+
+export function verificationRoutes(options: VerificationRouteOptions) {
+  const { store, form, photos } = options;
+  const deps = { store, photos, publisher: options.publisher, now: () => new Date() };
+  const app = new Hono<AppEnv>();
+  const onPage = { page: { route: routes.verification }, for: 'members' } as const;
+  const onQueue = { page: { route: routes.moderateVerifications }, for: 'moderators' } as const;
+  const done = (what: string) => `${verificationPath()}?done=${what}`;
+
+  app.post(
+    apiRoutes.verificationChallenge,
+    ...form.action(onPage, async ({ member }) => {
+      await askForChallenge(store, member.accountId, new Date());
+      return { redirect: done('challenge') };
+    }),
+  );
+
+  app.post(
+    apiRoutes.verificationSelfie,
+    ...form.action(
+      {
+        ...onPage,
+        limit: bodyLimit({
+          maxSize: SELFIE_MAX_BODY_BYTES,
+          onError: () => {
+            throw new Refusal('too-large', TOO_LARGE, { field: SELFIE_FIELD });
+          },
+        }),
+        read: readSelfiePost,
+      },
+      async ({ member, body }) => {
+        const id = await sendSelfie(store, photos, member.accountId, body.selfie, new Date());
+        return { redirect: done('sent'), json: { id, redirectUrl: done('sent') }, status: 201 };
+      },
+    ),
+  );
+
+  app.get(apiRoutes.selfie, async (c) => {
+    const id = Number(c.req.param('id'));
+    const bytes = await selfieFor(store, photos, await c.var.member(), id, new Date());
+    if (!bytes) return unknownEndpoint(c);
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': 'image/webp',
+      'Content-Length': String(bytes.length),
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  app.post(
+    apiRoutes.verificationWithdraw,
+    ...form.action(onPage, async ({ member }) => {
+      await withdrawVerification(deps, member);
+      return { redirect: done('withdrawn') };
+    }),
+  );
+
+  app.post(
+    apiRoutes.firstMessages,
+    ...form.action(
+      { page: { route: routes.account }, for: 'members', schema: firstMessagesSchema },
+      async ({ member, input }) => {
+        const on = await setVerifiedFirstOnly(store, member.accountId, input.verifiedOnly);
+        return { redirect: `${accountPath()}?done=first-messages`, json: { verifiedOnly: on } };
+      },
+    ),
+  );
+
+  app.post(
+    apiRoutes.approveVerification,
+    ...form.action(onQueue, async ({ c, member, fields }) => {
+      await approveVerification(deps, member, idOf(c.req.param('id')) ?? 0, fields);
+      return { redirect: `${moderateVerificationsPath()}?done=approved` };
+    }),
+  );
+
+  app.post(
+    apiRoutes.refuseVerification,
+    ...form.action(
+      { ...onQueue, schema: refusalSchema, keep: keepDecision },
+      async ({ c, member, input }) => {
+        await refuseVerification(deps, member, idOf(c.req.param('id')) ?? 0, input);
+        return { redirect: `${moderateVerificationsPath()}?done=refused` };
+      },
+    ),
+  );
+
+  app.on(
+    ['PUT', 'PATCH', 'DELETE'],
+    [
+      apiRoutes.verificationChallenge,
+      apiRoutes.verificationSelfie,
+      apiRoutes.verificationWithdraw,
+      apiRoutes.firstMessages,
+    ],
+    usePost,
+  );
+  return app;
+}
+
+/** The checkbox: present ("on", "true", "1") for yes; JSON may send a boolean. */
+const firstMessagesSchema = z.object({
+  verifiedOnly: z
+    .union([z.boolean(), z.string()])
+    .optional()
+    .transform((value) => value === true || ['on', 'true', '1'].includes(String(value))),
+});
+
+/** The refusal's verification and note come back on the queue beside it. */
+const keepDecision = (fields: FormBody['fields'], c: AppContext) => ({
+  verificationId: (c.req.param('id') ?? '').slice(0, 20),
+  note: typeof fields.note === 'string' ? fields.note.slice(0, 500) : '',
+});
+
+/** A selfie post as read: multipart streamed to a temporary file; anything else has no selfie. */
+type SelfieBody = FormBody & { selfie?: UploadedFile };
+
+async function readSelfiePost(c: AppContext): Promise<SelfieBody> {
+  if (mediaTypeOf(c) !== 'multipart/form-data') return readBody(c);
+  const upload = await readUpload(c.req.raw, { maxFiles: 1, maxFileBytes: MAX_PHOTO_BYTES });
+  return {
+    kind: isFormSubmission(c) ? 'form' : 'json',
+    fields: upload.fields,
+    selfie: upload.files.find((file) => file.field === SELFIE_FIELD && !file.tooMany),
+    dispose: upload.dispose,
+  };
+}

@@ -1,0 +1,9 @@
+// https://vike.dev/data
+import type { DataContext } from '../registry.ts';
+import type { ModerateVerificationsView } from './verifications-view.ts';
+import { moderateVerificationsData } from './moderateVerificationsData.ts';
+
+export type Data = ReturnType<typeof moderateVerificationsData>;
+
+export const data = (pageContext: DataContext<ModerateVerificationsView>) =>
+  moderateVerificationsData(pageContext);

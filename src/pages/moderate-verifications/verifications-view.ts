@@ -1,0 +1,30 @@
+// What the server reads for /moderate/verifications (server/verification/views.ts): the selfies
+// waiting for a moderator, oldest first, each beside the member's ad photos, with the code and
+// pose expected. Types only: pages never import the server.
+
+export interface ReviewPhoto {
+  id: number;
+  src: string;
+  width: number;
+  height: number;
+  alt: string;
+  /** The ad it is on, in words ("“Title”, live"). */
+  ad: string;
+}
+
+export interface VerificationReviewItem {
+  id: number;
+  submittedAt: string;
+  /** The member, as the queue shows a poster. */
+  member: { email: string };
+  selfie: { src: string; width: number; height: number };
+  code: string;
+  pose: string;
+  photos: ReviewPhoto[];
+}
+
+export interface ModerateVerificationsView {
+  items: VerificationReviewItem[];
+  /** How many wait in all. */
+  open: number;
+}

@@ -1,0 +1,252 @@
+// Verified members' "done when" (docs/product.md section 6, "Verified members"; issue 43), end to
+// end on the production build with the server's own publisher and real photo workers:
+// - WITHOUT JavaScript: a member posts an ad with a photo, asks for a challenge and uploads a
+//   selfie; a moderator approves it ticking that photo; after the publish the ad's card and page
+//   say "Photos verified"; the selfie's URL answers 404 to anyone but its member and moderators,
+//   and after approval its bytes are gone.
+// - In Chromium with JavaScript: another member's reused selfie (the same picture re-encoded) is
+//   refused at upload; a moderator refuses a selfie with a reason, and approves another; the poster
+//   sets "Only verified members can start a conversation with me": an unverified member's first
+//   message is refused with the explanation, a verified member's arrives; a member withdraws.
+// axe-core finds no serious or critical violation on the verification page (with a refusal), the
+// moderators' review and the account's setting. Screenshots of the pages at 390 and 1280 px go to
+// $VERIFY_SCREENSHOTS when it is set.
+import sharp from 'sharp';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { adPath, cityPath } from '../../core/paths.ts';
+import { SELFIE_SEEN_BEFORE } from '../../server/verification/selfie.ts';
+import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
+import { seriousAxeViolations } from '../helpers/page-checks.ts';
+import { smallJpeg } from '../helpers/photo-fixtures.ts';
+import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
+import { launchChromium } from './support.ts';
+
+const TITLE = 'Verified and looking for a hiking partner';
+let browser: Browser;
+let site: PublishingSite;
+let noScript: BrowserContext;
+let moderatorNoScript: BrowserContext;
+let moderatorScript: BrowserContext;
+let adId: number;
+let posterSelfie: Buffer;
+
+beforeAll(async () => {
+  site = await startPublishingSite({ label: 'verification-done-when' });
+  browser = await launchChromium();
+  noScript = await browser.newContext({ javaScriptEnabled: false });
+  ({ context: moderatorNoScript } = await moderatorContext(browser, site, false));
+  ({ context: moderatorScript } = await moderatorContext(browser, site, true));
+  posterSelfie = await smallJpeg(4301, 600, 800);
+}, 240_000);
+
+afterAll(async () => {
+  for (const context of [noScript, moderatorNoScript, moderatorScript]) await context?.close();
+  await browser?.close();
+  await site?.close();
+});
+
+const verificationRow = (email: string) =>
+  site.sql.get<{ id: number; status: string; selfie_key: string | null; level: string | null }>(
+    `SELECT v.id, v.status, v.selfie_key, v.level FROM verifications v
+       JOIN accounts a ON a.id = v.account_id WHERE a.email = ? ORDER BY v.id DESC`,
+    email,
+  );
+
+async function screenshot(page: Page, name: string) {
+  const dir = process.env.VERIFY_SCREENSHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+}
+
+/** Asks for a code and sends `selfie` on /account/verification; the page after. */
+async function askAndSend(context: BrowserContext, selfie: Buffer, name = 'selfie.jpg') {
+  const page = await context.newPage();
+  await page.goto(`${site.url}/account/verification`);
+  expect(await heading(page)).toBe('Get verified');
+  await page.getByRole('button', { name: 'Give me a code' }).click();
+  await page.waitForURL(/done=challenge/);
+  await expect.poll(() => page.locator('.verification__code').textContent()).toMatch(/^\w{5}$/);
+  await screenshot(page, 'verification-challenge');
+  await page.setInputFiles('input[type="file"][name="selfie"]', {
+    name,
+    mimeType: name.endsWith('.png') ? 'image/png' : 'image/jpeg',
+    buffer: selfie,
+  });
+  await page.getByRole('button', { name: 'Send my selfie' }).click();
+  await page.waitForLoadState('load');
+  return page;
+}
+
+/** The moderator's checklist, every box ticked, on the review of `id`; photos too when given. */
+async function approve(context: BrowserContext, id: number, photoIds: number[] = []) {
+  const page = await context.newPage();
+  await page.goto(`${site.url}/moderate/verifications`);
+  const review = page.locator(`#verification-${id}`);
+  for (const box of await review.locator('input[name^="check-"]').all()) await box.check();
+  for (const photoId of photoIds) await review.locator(`input[name="photo-${photoId}"]`).check();
+  await screenshot(page, 'moderate-verifications');
+  await review.getByRole('button', { name: 'Approve' }).click();
+  await page.waitForURL(/done=approved/);
+  return page;
+}
+
+test('without JavaScript: challenge, selfie, approval with a photo, the badge after the publish', async () => {
+  const email = await signUpAndVerify(noScript, site, 'verified-poster');
+  const post = await noScript.newPage();
+  await post.goto(`${site.url}/post`);
+  await post.selectOption('#ad-state', 'California');
+  await post.fill('#ad-city', 'Oakland');
+  await post.selectOption('#ad-seeks', 'w4m');
+  await post.fill('#ad-title', TITLE);
+  await post.fill('#ad-description', 'Trails on Saturdays, coffee afterwards.');
+  await post.setInputFiles('input[type="file"][name="photos"]', {
+    name: 'trail.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await smallJpeg(4302),
+  });
+  await post.getByRole('button', { name: 'Submit for review' }).click();
+  await post.waitForURL(`${site.url}/post/in-review`);
+  ({ id: adId } = (await site.sql.get<{ id: number }>(
+    'SELECT id FROM member_ads WHERE title = ?',
+    TITLE,
+  ))!);
+  const photoId = (await site.sql.get<{ id: number }>(
+    'SELECT id FROM photos WHERE ad_id = ?',
+    adId,
+  ))!.id;
+  const queue = await moderatorNoScript.newPage();
+  await queue.goto(`${site.url}/moderate`);
+  await queue.locator(`#ad-${adId}`).getByRole('button', { name: 'Approve', exact: true }).click();
+  await queue.waitForURL(/\/moderate\?done=/);
+  await site.publisher.idle();
+
+  const sent = await askAndSend(noScript, posterSelfie);
+  expect(await sent.locator('.banner--info').textContent()).toContain('Your selfie is sent');
+  const row = (await verificationRow(email))!;
+  expect(row.status).toBe('submitted');
+  const selfieUrl = `${site.url}/api/verification/${row.id}/selfie`;
+  // Its member sees it, without caching; anyone else is told there is no such thing.
+  const own = await noScript.request.get(selfieUrl);
+  expect(own.status()).toBe(200);
+  expect(own.headers()['cache-control']).toBe('no-store');
+  expect((await fetch(selfieUrl)).status).toBe(404);
+  const stranger = await browser.newContext({ javaScriptEnabled: false });
+  await signUpAndVerify(stranger, site, 'stranger');
+  expect((await stranger.request.get(selfieUrl)).status()).toBe(404);
+  await stranger.close();
+
+  await approve(moderatorNoScript, row.id, [photoId]);
+  await site.publisher.idle();
+  expect(site.publisher.lastOutcome).toEqual({ ok: true });
+  const after = (await verificationRow(email))!;
+  expect(after).toMatchObject({ status: 'approved', level: 'photos', selfie_key: null });
+  expect(
+    await site.sql.get('SELECT key FROM photo_blobs WHERE key = ?', row.selfie_key),
+  ).toBeUndefined();
+  expect((await noScript.request.get(selfieUrl)).status()).toBe(404);
+  expect((await moderatorNoScript.request.get(selfieUrl)).status()).toBe(404);
+
+  const adPage = await noScript.newPage();
+  await adPage.goto(`${site.url}${adPath('California', 'Oakland', adId)}`);
+  await expect
+    .poll(() => adPage.locator('.badge--verified').first().textContent())
+    .toContain('Photos verified');
+  await screenshot(adPage, 'ad-page-verified');
+  const city = await (await fetch(`${site.url}${cityPath('California', 'Oakland')}`)).text();
+  const card = city.slice(city.indexOf(`id="ad-${adId}-title"`) - 400);
+  expect(card.slice(0, 3000)).toContain('Photos verified');
+}, 240_000);
+
+test('in Chromium: a reused selfie refused, a refusal with its reason, verified-only first messages', async () => {
+  // bypassCSP: axe-core is injected into the pages (the site's CSP forbids inline scripts).
+  const unverified = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true });
+  const verified = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true });
+  const unverifiedEmail = await signUpAndVerify(unverified, site, 'unverified');
+  const verifiedEmail = await signUpAndVerify(verified, site, 'verified-writer');
+
+  // The poster's selfie, re-encoded, is refused.
+  const reused = await sharp(posterSelfie).png().toBuffer();
+  const refusedPage = await askAndSend(unverified, reused, 'mine.png');
+  await expect
+    .poll(() => refusedPage.locator('.field__error').textContent())
+    .toBe(SELFIE_SEEN_BEFORE);
+  // A fresh one is sent; a moderator refuses it with a reason from the list.
+  await refusedPage.setInputFiles('input[type="file"][name="selfie"]', {
+    name: 'fresh.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await smallJpeg(4303, 600, 800),
+  });
+  await refusedPage.getByRole('button', { name: 'Send my selfie' }).click();
+  await refusedPage.waitForURL(/done=sent/);
+  const toRefuse = (await verificationRow(unverifiedEmail))!;
+  const mod = await moderatorScript.newPage();
+  await mod.goto(`${site.url}/moderate/verifications`);
+  const review = mod.locator(`#verification-${toRefuse.id}`);
+  expect(await seriousAxeViolations(mod)).toEqual([]);
+  await review.getByLabel('Reason to refuse').selectOption('code');
+  await review.getByRole('button', { name: 'Refuse' }).click();
+  await mod.waitForURL(/done=refused/);
+  await refusedPage.goto(`${site.url}/account/verification`);
+  expect(await refusedPage.locator('.verification__refused').textContent()).toContain(
+    'The code is missing, cannot be read, or is not the one we gave you.',
+  );
+
+  // Another member is approved (Real person: no photo to tick), with JavaScript.
+  await askAndSend(verified, await smallJpeg(4304, 600, 800));
+  await approve(moderatorScript, (await verificationRow(verifiedEmail))!.id);
+  expect((await verificationRow(verifiedEmail))!).toMatchObject({ level: 'person' });
+
+  // The poster (no JavaScript) accepts first messages from verified members only.
+  const account = await noScript.newPage();
+  await account.goto(`${site.url}/account`);
+  await account.getByLabel('Only verified members can start a conversation with me').check();
+  await account.getByRole('button', { name: 'Save', exact: true }).click();
+  await account.waitForURL(/done=first-messages/);
+  expect(await account.locator('.my-verification').textContent()).toContain('Your choice is saved');
+
+  const messagesBefore = (await site.sql.all('SELECT id FROM messages')).length;
+  const write = async (context: BrowserContext, text: string) => {
+    const page = await context.newPage();
+    await page.goto(`${site.url}/messages/new?ad=${adId}`);
+    await page.locator('textarea[name="body"]').fill(text);
+    await page.getByRole('button', { name: /Send/ }).click();
+    await page.waitForLoadState('load');
+    return page;
+  };
+  const refused = await write(unverified, 'Hello! Which trails do you like?');
+  await expect
+    .poll(() => refused.locator('main').textContent())
+    .toContain('accepts first messages only from verified members');
+  expect((await site.sql.all('SELECT id FROM messages')).length).toBe(messagesBefore);
+  const arrived = await write(verified, 'Hello! I hike most Saturdays too.');
+  await arrived.waitForURL(/\/messages\/\d+/);
+  expect((await site.sql.all('SELECT id FROM messages')).length).toBe(messagesBefore + 1);
+  await expect
+    .poll(() => arrived.locator('.conversation__about').textContent())
+    .toContain('The poster is verified: Photos verified');
+
+  // The setting with JavaScript, and withdrawing.
+  const own = await verified.newPage();
+  await own.goto(`${site.url}/account`);
+  await own.getByLabel('Only verified members can start a conversation with me').check();
+  await own.getByRole('button', { name: 'Save', exact: true }).click();
+  await own.waitForURL(/done=first-messages/);
+  expect(
+    await own.getByLabel('Only verified members can start a conversation with me').isChecked(),
+  ).toBe(true);
+  expect(await seriousAxeViolations(own)).toEqual([]);
+  await screenshot(own, 'account-verification-setting');
+  await own.goto(`${site.url}/account/verification`);
+  await own.getByRole('button', { name: 'Withdraw my verification' }).click();
+  await own.waitForURL(/done=withdrawn/);
+  expect((await verificationRow(verifiedEmail))!.status).toBe('withdrawn');
+  await unverified.close();
+  await verified.close();
+}, 240_000);
