@@ -2,7 +2,6 @@
 // k-d tree of the cities that have ads (core/geo/kd-tree.ts), built once per compiled content and
 // asked once per city, never by comparing every city with every other. Across state lines.
 import { hash } from 'node:crypto';
-import { formatMiles } from '../geo/great-circle.ts';
 import { SphereKdTree } from '../geo/kd-tree.ts';
 import { getAdCounts, getCity, getStates } from './index.ts';
 
@@ -80,7 +79,8 @@ export function nearbyCitiesKey(stateName: string, cityName: string): string {
   let key = keys.get(id);
   if (key === undefined) {
     const shown = nearbyCities(stateName, cityName)
-      .map(({ state, city, miles, ads }) => `${state}|${city}|${formatMiles(miles)}|${ads}`)
+      // Whole miles decide what formatMiles shows ("under 1 mi" below half a mile).
+      .map(({ state, city, miles, ads }) => `${state}|${city}|${Math.round(miles)}|${ads}`)
       .join('\n');
     key = hash('sha1', shown, 'base64url');
     keys.set(id, key);
