@@ -35,8 +35,8 @@ export const POSTGRES_SUITE = [
 ];
 
 /**
- * The S3 suite: its own tests (tests/s3/) and the photo storage tests, which run there on the
- * bucket kind of storage; all against one throwaway S3 server (scripts/s3-server.mjs).
+ * The S3 suite: object storage and photos in a bucket (tests/s3/; the photo storage's contract
+ * tests run there on the bucket kind), against one throwaway S3 server (scripts/s3-server.mjs).
  */
 export const S3_SUITE = ['tests/s3/**/*.test.ts'];
 

@@ -31,9 +31,32 @@ export async function finishBuild({
   removeFilesNotIn(join(outDir, 'client'), join(outDir, SITE_FOLDER), 'assets', notForTheSite);
   // Imported only now: it brings the content schemas (zod, some 20 MB).
   const { removeUnpublishedPhotos } = await import('./compile/published-photos.ts');
-  removeUnpublishedPhotos(outDir, SITE_FOLDER);
+  await removeUnpublishedPhotos(outDir, SITE_FOLDER, await bucketHiding(process.env));
   replaceFile(siteStampFile, siteStamp);
   console.log(`Build finished in ${((Date.now() - startedAt) / 1000).toFixed(1)} s.`);
+}
+
+/**
+ * With the photos in a bucket (PHOTOS_BUCKET), how the build takes keys out of public reach there
+ * (server/photos/photo-bucket.ts); undefined when the site holds the photos' files.
+ */
+async function bucketHiding(
+  env: NodeJS.ProcessEnv,
+): Promise<((keys: readonly string[]) => Promise<number>) | undefined> {
+  if (!env.PHOTOS_BUCKET?.trim()) return undefined;
+  const { photoStorageLocationFromEnv } = await import('../server/photos/photo-storage.ts');
+  const { openObjectStorage } = await import('../server/object-storage/object-storage.ts');
+  const { photoBucket } = await import('../server/photos/photo-bucket.ts');
+  const { bucket } = photoStorageLocationFromEnv(env);
+  if (!bucket) return undefined;
+  return async (keys) => {
+    const objects = openObjectStorage(bucket.location, bucket.settings);
+    try {
+      return await photoBucket(objects).hide(keys);
+    } finally {
+      objects.close();
+    }
+  };
 }
 
 /** The hand-over the pages step was given, if the starter gave it one. */

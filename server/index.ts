@@ -19,7 +19,7 @@ import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { publishSoon } from './publishing/publisher.ts';
 import { bucketPublishingFromEnv } from './publishing/site-bucket/site-bucket-settings.ts';
 import { createAppMetrics } from './operations/metrics.ts';
-import { openPhotoStorage, photoStorageLocationFromEnv } from './photos/photo-storage.ts';
+import { openPhotoStorage, readPhotoStorageLocation } from './photos/photo-storage.ts';
 import { describeSweep, SWEEP_EVERY_MS, sweepPhotos } from './photos/sweeps.ts';
 import { indexPhotosStoredBefore } from './photos/photo-duplicates.ts';
 import { bundledPhotoWorker } from './photos/processing-pool.ts';
@@ -55,6 +55,12 @@ const hashing = {
   maxWaitMs: optionalWholeNumber('PASSWORD_HASH_MAX_WAIT_MS'),
 };
 
+const photoStorageSetting = readPhotoStorageLocation(process.env);
+if ('problem' in photoStorageSetting) {
+  console.error(photoStorageSetting.problem);
+  process.exit(1);
+}
+const photoStorageLocation = photoStorageSetting.location;
 const explicitThreshold = explicitThresholdFromEnv(process.env);
 if ('problem' in explicitThreshold) {
   console.error(explicitThreshold.problem);
@@ -148,7 +154,7 @@ const app = createApp({
     worker: bundledPhotoWorker(join(dirname(siteDir), 'server', 'photo-worker.mjs')),
     processes: optionalWholeNumber('PHOTO_PROCESSES'),
   },
-  photoStorage: photoStorageLocationFromEnv(process.env),
+  photoStorage: photoStorageLocation,
   photoExplicitThreshold: explicitThreshold.threshold,
   allowedOrigins: process.env.ALLOWED_ORIGINS?.split(',')
     .map((origin) => origin.trim())
@@ -208,7 +214,7 @@ function mailFraudNotices(): void {
 setInterval(mailFraudNotices, 60 * 60 * 1000).unref();
 // Photos nobody will see again (abandoned uploads, rejected ads', unused bytes): looked for every
 // hour. Every instance sweeps; the deletions are idempotent (server/photos/sweeps.ts).
-const sweptPhotoStorage = openPhotoStorage(store, photoStorageLocationFromEnv(process.env));
+const sweptPhotoStorage = openPhotoStorage(store, photoStorageLocation);
 function sweepOldPhotos(): void {
   sweepPhotos(store, sweptPhotoStorage, new Date()).then(
     (sweep) => {

@@ -14,6 +14,9 @@
 //   there are.
 // A photo whose bytes the storage no longer has (deleted meanwhile) is left out of its ad with a
 // warning, never a failure.
+// With the photos in a bucket (PHOTOS_BUCKET), the site holds no photo files: the same steps make
+// a key public in the bucket instead of writing its file, and hide it there instead of removing
+// its file (server/photos/photo-bucket.ts); the CDN serves /photos/ from the bucket.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { replaceFile } from '../replace-file.ts';
@@ -30,8 +33,12 @@ export interface PhotoPublishing {
   siteDir: string;
   /** {out}/published-photos. */
   stateDir: string;
-  /** The photo storage (only read). */
-  storage: { describe: string; get(key: string): Promise<Buffer | undefined> };
+  /** The photo storage (only read, or, a bucket, asked to make keys public). */
+  storage: {
+    describe: string;
+    get(key: string): Promise<Buffer | undefined>;
+    publicPhotos?: { publish(key: string): Promise<boolean> };
+  };
 }
 
 /** Where the build whose output folder is `outDir` publishes photos (its storage comes later). */
@@ -88,6 +95,7 @@ export async function publishRangePhotos(
 /** The site has the file of `key` (written now, or before); false when its bytes are missing. */
 async function publishFile(publishing: PhotoPublishing, key: string): Promise<boolean> {
   if (!isPhotoKey(key)) return false;
+  if (publishing.storage.publicPhotos) return publishing.storage.publicPhotos.publish(key);
   const file = join(publishing.siteDir, photoFilePath(key));
   if (existsSync(file)) return true;
   const bytes = await publishing.storage.get(key);
@@ -108,9 +116,14 @@ export function recordCurrentRanges(
 
 /**
  * Removes from the site of `outDir` the photo files only ranges no longer current used, once the
- * pages that showed them are rewritten. Answers how many files it removed.
+ * pages that showed them are rewritten; with `hide` (photos in a bucket), has the bucket take
+ * those keys out of public reach instead. Answers how many files it removed (keys it hid).
  */
-export function removeUnpublishedPhotos(outDir: string, siteFolder: string): number {
+export async function removeUnpublishedPhotos(
+  outDir: string,
+  siteFolder: string,
+  hide?: (keys: readonly string[]) => Promise<number>,
+): Promise<number> {
   const stateDir = join(outDir, PUBLISHED_PHOTOS_FOLDER);
   const currentFile = join(stateDir, CURRENT_FILE);
   if (!existsSync(currentFile)) return 0;
@@ -127,14 +140,16 @@ export function removeUnpublishedPhotos(outDir: string, siteFolder: string): num
     for (const key of keysIn(join(stateDir, `${rangeKey}.keys`))) candidates.delete(key);
   }
   let removed = 0;
-  for (const key of candidates) {
-    if (!isPhotoKey(key)) continue;
-    const file = join(outDir, siteFolder, photoFilePath(key));
-    if (existsSync(file)) {
-      rmSync(file, { force: true });
-      removed += 1;
+  if (hide) removed = await hide([...candidates].filter(isPhotoKey));
+  else
+    for (const key of candidates) {
+      if (!isPhotoKey(key)) continue;
+      const file = join(outDir, siteFolder, photoFilePath(key));
+      if (existsSync(file)) {
+        rmSync(file, { force: true });
+        removed += 1;
+      }
     }
-  }
   for (const name of stale) rmSync(join(stateDir, name), { force: true });
   return removed;
 }

@@ -1,10 +1,13 @@
 // Where the bytes of photos' sizes are kept (docs/product.md section 10): one interface for the
 // server, which stores what it processed and shows members and moderators photos not yet
-// published, and for the build, which publishes the live ads' photos as files of the site. Two
-// kinds, chosen by configuration:
+// published, and for the build, which publishes the live ads' photos. Three kinds, chosen by
+// configuration:
 // - `database` (the default): the photo_blobs table of the store. Every instance on one
-//   PostgreSQL database reads the same photos, so each publishes them.
+//   PostgreSQL database reads the same photos, so each publishes them as files of the site.
 // - `folder` (PHOTOS_DIR): files `{dir}/{ab}/{key}.webp`. Several instances need the folder shared.
+// - `bucket` (PHOTOS_BUCKET=s3://bucket/prefix): objects through the S3 API, private until the
+//   build makes them public in the bucket itself (publicPhotos; bucket-photo-storage.ts), never
+//   written into the site.
 // Bytes are put before the row that names them, and deleted after it: what a failure in between
 // leaves, no row names, and deleteOrphans() finds it (server/photos/sweeps.ts, hourly).
 // Keys are the bytes' digests (src/schemas/photos.ts), so a key never changes its bytes.
@@ -12,10 +15,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isPhotoKey } from '../../src/schemas/photos.ts';
+import { parseBucketUrl, type BucketLocation } from '../object-storage/bucket-url.ts';
+import { openObjectStorage } from '../object-storage/object-storage.ts';
+import { s3SettingsFromEnv, type S3Settings } from '../object-storage/s3-settings.ts';
 import type { Store } from '../store/store.ts';
+import { bucketPhotoStorage } from './bucket-photo-storage.ts';
+import { photoBucket } from './photo-bucket.ts';
 
 export interface PhotoStorage {
-  readonly kind: 'database' | 'folder';
+  readonly kind: 'database' | 'folder' | 'bucket';
   /** For logs. */
   readonly describe: string;
   /** Keeps the bytes of `key` (a key already kept stays as it is). */
@@ -29,16 +37,51 @@ export interface PhotoStorage {
    * never came, or a deletion that stopped half-way); answers how many.
    */
   deleteOrphans(before: Date): Promise<number>;
+  /**
+   * Only a storage that serves published photos itself (a bucket): the build makes the sizes of
+   * published photos public there rather than files of the site, and hides them again when no
+   * published ad shows them (pipeline/compile/published-photos.ts).
+   */
+  readonly publicPhotos?: PublicPhotos;
 }
 
-/** The configuration: PHOTOS_DIR chooses a folder; else the database. */
+export interface PublicPhotos {
+  /** Makes `key` public; false when the storage has no bytes for it. */
+  publish(key: string): Promise<boolean>;
+  /** Takes `keys` out of public reach; answers how many were public. */
+  hide(keys: readonly string[]): Promise<number>;
+}
+
+/** The configuration: PHOTOS_BUCKET chooses a bucket, PHOTOS_DIR a folder; else the database. */
 export interface PhotoStorageLocation {
   folder?: string;
+  bucket?: { location: BucketLocation; settings: S3Settings };
 }
 
-export function photoStorageLocationFromEnv(env: NodeJS.ProcessEnv): PhotoStorageLocation {
+/** The location `env` sets, or what is wrong with its settings, in one line. */
+export function readPhotoStorageLocation(
+  env: NodeJS.ProcessEnv,
+): { location: PhotoStorageLocation } | { problem: string } {
   const folder = env.PHOTOS_DIR?.trim();
-  return folder ? { folder: resolve(folder) } : {};
+  const bucketUrl = env.PHOTOS_BUCKET?.trim();
+  if (!bucketUrl) return { location: folder ? { folder: resolve(folder) } : {} };
+  if (folder)
+    return {
+      problem:
+        "PHOTOS_BUCKET and PHOTOS_DIR are both set: photos are kept in one place. Move the folder's photos into the bucket (npm run photos:to-bucket), then unset PHOTOS_DIR.",
+    };
+  const bucket = parseBucketUrl('PHOTOS_BUCKET', bucketUrl);
+  if ('problem' in bucket) return bucket;
+  const s3 = s3SettingsFromEnv(env);
+  if ('problem' in s3) return s3;
+  return { location: { bucket: { location: bucket.location, settings: s3.settings } } };
+}
+
+/** The location `env` sets; throws on a wrong setting (the server checks them at start). */
+export function photoStorageLocationFromEnv(env: NodeJS.ProcessEnv): PhotoStorageLocation {
+  const read = readPhotoStorageLocation(env);
+  if ('problem' in read) throw new Error(read.problem);
+  return read.location;
 }
 
 /** The storage at `location`, on `store` (whose photo_variants say which keys are in use). */
@@ -46,6 +89,11 @@ export function openPhotoStorage(
   store: Pick<Store, 'photoBlobs' | 'photos'>,
   location: PhotoStorageLocation = {},
 ): PhotoStorage {
+  if (location.bucket)
+    return bucketPhotoStorage(
+      photoBucket(openObjectStorage(location.bucket.location, location.bucket.settings)),
+      store,
+    );
   return location.folder ? folderPhotoStorage(location.folder, store) : databasePhotoStorage(store);
 }
 

@@ -1,17 +1,15 @@
 // The photos part of the store and the photo storage, on SQLite and (in the postgres suite) on
 // PostgreSQL: photos with their sizes, attached only to their member's ad, a moderator's removal,
 // deletion answering the keys nobody uses any more, the blocked hashes, and the bytes kept in the
-// database or a folder, deleted only when no photo uses them.
+// database or a folder (a bucket: tests/s3/photo-storage.test.ts), deleted only when no photo uses
+// them (tests/helpers/photo-storage-contract.ts).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  databasePhotoStorage,
-  folderPhotoStorage,
-  type PhotoStorage,
-} from '../../../server/photos/photo-storage.ts';
+import { databasePhotoStorage, folderPhotoStorage } from '../../../server/photos/photo-storage.ts';
 import type { NewPhoto } from '../../../server/store/photos.ts';
+import { photoStorageContract } from '../../helpers/photo-storage-contract.ts';
 import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
 
 let dir: string;
@@ -464,43 +462,19 @@ describe('photos', () => {
 });
 
 describe('photo storage', () => {
-  const kinds: Array<[string, () => PhotoStorage]> = [
-    ['the database', () => databasePhotoStorage(t.store)],
-    ['a folder', () => folderPhotoStorage(join(dir, 'photos'), t.store)],
-  ];
-  for (const [where, open] of kinds) {
-    it(`in ${where}: keeps bytes by key, and deletes them only when no photo uses them`, async () => {
-      const storage = open();
-      await storage.put(key(1), Buffer.from('one'));
-      await storage.put(key(1), Buffer.from('one'));
-      await storage.put(key(2), Buffer.from('two'));
-      expect((await storage.get(key(1)))!.toString()).toBe('one');
-      expect(await storage.get(key(9))).toBeUndefined();
-      expect(await storage.get('../../etc/passwd')).toBeUndefined();
-      await expect(storage.put('../x', Buffer.from('x'))).rejects.toThrow(/not a photo key/);
-      // key(2) is a size of a photo: it stays.
-      await t.store.photos.insert(photo(7, [2]));
-      await storage.delete([key(1), key(2)]);
-      expect(await storage.get(key(1))).toBeUndefined();
-      expect((await storage.get(key(2)))!.toString()).toBe('two');
-      if (storage.kind === 'folder')
-        expect(existsSync(join(dir, 'photos', key(1).slice(0, 2), `${key(1)}.webp`))).toBe(false);
-    });
-  }
-
-  for (const [where, open] of kinds) {
-    it(`in ${where}: deletes orphan bytes (kept long enough ago, named by no photo)`, async () => {
-      const storage = open();
-      await storage.put(key(1), Buffer.from('orphan'));
-      await storage.put(key(2), Buffer.from('used'));
-      await t.store.photos.insert(photo(7, [2]));
-      // Nothing is old enough yet: an upload may be between its bytes and its row.
-      expect(await storage.deleteOrphans(new Date(Date.now() - 60_000))).toBe(0);
-      expect(await storage.deleteOrphans(new Date(Date.now() + 60_000))).toBe(1);
-      expect(await storage.get(key(1))).toBeUndefined();
-      expect((await storage.get(key(2)))!.toString()).toBe('used');
-    });
-  }
+  photoStorageContract([
+    {
+      where: 'the database',
+      open: () => databasePhotoStorage(t.store),
+      usePhoto: async (n) => void (await t.store.photos.insert(photo(7, [n]))),
+    },
+    {
+      where: 'a folder',
+      open: () => folderPhotoStorage(join(dir, 'photos'), t.store),
+      usePhoto: async (n) => void (await t.store.photos.insert(photo(7, [n]))),
+      leftBehind: async (key) => existsSync(join(dir, 'photos', key.slice(0, 2), `${key}.webp`)),
+    },
+  ]);
 
   it('finds orphan bytes in the database: kept, but no photo came to use them', async () => {
     await t.store.photoBlobs.put(key(1), Buffer.from('one'), '2026-11-01T00:00:00.000Z');

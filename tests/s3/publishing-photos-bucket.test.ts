@@ -1,0 +1,166 @@
+// Publishing members' photos kept in a bucket (PHOTOS_BUCKET; docs/product.md section 10), through
+// the real build (`npm run build`, as the publisher runs it) against the real S3 server: the sizes
+// of an approved ad's photos become public objects at the paths its page names, cached for a year,
+// and the site holds no photo files; an ad taken down has them hidden again (private, kept for its
+// appeal) at the next publish; the ad's deletion deletes every object. Bytes read back raw.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  openObjectStorage,
+  type ObjectStorage,
+} from '../../server/object-storage/object-storage.ts';
+import type { AppPhotos } from '../../server/photos/app-photos.ts';
+import { deletePhotosOfAd } from '../../server/photos/ad-photo-lifecycle.ts';
+import {
+  PUBLISHED_CACHE_CONTROL,
+  privateKeyOf,
+  publicKeyOf,
+} from '../../server/photos/photo-bucket.ts';
+import {
+  openPhotoStorage,
+  readPhotoStorageLocation,
+  type PhotoStorageLocation,
+} from '../../server/photos/photo-storage.ts';
+import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
+import { adPath, outputFileForPath } from '../../src/paths.ts';
+import { DEFAULT_EXPLICIT_THRESHOLD, photoFilePath } from '../../src/schemas/photos.ts';
+import { makeContentFixture } from '../helpers/content-fixture.ts';
+import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
+import { keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
+import { smallJpeg } from '../helpers/photo-fixtures.ts';
+import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
+import { openTestStore, type TestStore } from '../helpers/test-store.ts';
+import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const BUILD_DATE = '2026-11-22';
+let fixture: ReturnType<typeof makeContentFixture>;
+let work: string;
+let pool: PhotoPool;
+let t: TestStore;
+let bucket: string;
+let env: Record<string, string>;
+let location: PhotoStorageLocation;
+let photos: AppPhotos;
+let raw: ObjectStorage;
+const outDir = () => join(work, 'out');
+
+/** `npm run build`, as the publisher runs it, with the photos in the bucket; its output. */
+function build(): string {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const key of Object.keys(childEnv))
+    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete childEnv[key];
+  delete childEnv.PHOTOS_DIR;
+  delete childEnv.DATABASE_URL;
+  const database =
+    'DATABASE_URL' in t.env
+      ? ['--database-url', t.env.DATABASE_URL]
+      : ['--database', t.env.DATABASE_PATH];
+  withViteOutputOfDist(outDir());
+  const built = spawnSync(
+    process.execPath,
+    [
+      'scripts/build.mjs',
+      ...['--date', BUILD_DATE, '--content', fixture.dir, '--out', outDir()],
+      ...['--cache', join(work, 'cache'), ...database],
+    ],
+    { cwd: root, encoding: 'utf8', env: childEnv },
+  );
+  if (built.status !== 0) throw new Error(`build failed:\n${built.stdout}\n${built.stderr}`);
+  return `${built.stdout}\n${built.stderr}`;
+}
+
+beforeAll(async () => {
+  fixture = makeContentFixture();
+  work = mkdtempSync(join(tmpdir(), 'localboard-bucket-publishing-'));
+  pool = createPhotoPool({ processes: 1 });
+  t = await openTestStore(join(work));
+  bucket = await newTestBucket('published-photos');
+  env = { ...s3Env(), PHOTOS_BUCKET: `s3://${bucket}/media` };
+  const read = readPhotoStorageLocation(env);
+  if ('problem' in read) throw new Error(read.problem);
+  location = read.location;
+  photos = {
+    pool,
+    storage: openPhotoStorage(t.store, location),
+    explicitThreshold: DEFAULT_EXPLICIT_THRESHOLD,
+  };
+  raw = openObjectStorage(location.bucket!.location, location.bucket!.settings);
+}, 120_000);
+
+afterAll(async () => {
+  raw?.close();
+  await pool?.close();
+  await t?.store.close();
+  fixture?.cleanup();
+  if (bucket) await removeTestBucket(bucket);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('publishing photos kept in a bucket (PHOTOS_BUCKET)', () => {
+  test('published sizes are public objects cached for a year; a takedown hides them; a deletion deletes them', async () => {
+    const id = await insertMemberAd(t, { state: 'California', city: 'San Jose', title: 'Kayaks' });
+    const { account_id: accountId } = (await t.sql.get<{ account_id: number }>(
+      'SELECT account_id FROM member_ads WHERE id = ?',
+      id,
+    ))!;
+    const photoId = await keptPhotoId(t.store, photos, accountId, await smallJpeg(41, 1600, 1200));
+    await putPhotosOnAd(t, id, accountId, [photoId]);
+    const variants = (await t.store.photos.find(photoId))!.variants;
+    expect(variants.map((variant) => variant.width)).toEqual([320, 640, 1280]);
+    // Kept private while the ad is not published yet.
+    const bytes = new Map<string, Buffer>();
+    for (const { key } of variants) {
+      bytes.set(key, (await raw.get(privateKeyOf(key)))!);
+      expect(bytes.get(key)!.length).toBeGreaterThan(100);
+      expect(await raw.head(publicKeyOf(key))).toBeUndefined();
+    }
+
+    build();
+    const adHtml = readFileSync(
+      join(outDir(), 'site', outputFileForPath(adPath('California', 'San Jose', id))),
+      'utf8',
+    );
+    for (const { key } of variants) {
+      // The page names /photos/ab/key.webp; the bucket has it there, under its prefix.
+      expect(adHtml).toContain(photoFilePath(key));
+      expect(`media/${publicKeyOf(key)}`).toBe(`media${photoFilePath(key)}`);
+      expect((await raw.get(publicKeyOf(key)))?.equals(bytes.get(key)!)).toBe(true);
+      expect(await raw.head(publicKeyOf(key))).toMatchObject({
+        contentType: 'image/webp',
+        cacheControl: PUBLISHED_CACHE_CONTROL,
+      });
+      expect(await raw.head(privateKeyOf(key))).toBeUndefined();
+      // The site holds no photo files: the CDN serves /photos/ from the bucket.
+      expect(existsSync(join(outDir(), 'site', photoFilePath(key)))).toBe(false);
+    }
+
+    // A moderator takes the ad down: at the next publish its photos are out of public reach,
+    // kept private while the decision can be appealed.
+    await setMemberAdStatus(t, id, 'removed');
+    build();
+    for (const { key } of variants) {
+      expect(await raw.head(publicKeyOf(key))).toBeUndefined();
+      expect((await raw.get(privateKeyOf(key)))?.equals(bytes.get(key)!)).toBe(true);
+      expect((await photos.storage.get(key))?.equals(bytes.get(key)!)).toBe(true);
+    }
+
+    // Back live (a reversal), public again with the same bytes; then the member deletes it.
+    await setMemberAdStatus(t, id, 'live');
+    build();
+    for (const { key } of variants)
+      expect((await raw.get(publicKeyOf(key)))?.equals(bytes.get(key)!)).toBe(true);
+    await setMemberAdStatus(t, id, 'deleted');
+    expect(await deletePhotosOfAd(t.store, photos.storage, id)).toBe(1);
+    for (const { key } of variants) {
+      expect(await raw.head(publicKeyOf(key))).toBeUndefined();
+      expect(await raw.head(privateKeyOf(key))).toBeUndefined();
+    }
+    const left = [];
+    for await (const object of raw.list('')) left.push(object.key);
+    expect(left).toEqual([]);
+  }, 300_000);
+});
