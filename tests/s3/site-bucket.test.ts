@@ -271,4 +271,36 @@ describe('the site in a bucket', () => {
         createHash('md5').update(siteFile(path)).digest('hex'),
       );
   });
+  test('reconcile finds the drift, says it in a dry run, and repairs it', async () => {
+    const files = listSite(join(out, 'site'));
+    const [gone, tampered] = files.filter((path) => path.startsWith('city/Idaho/'));
+    // Drift made behind the publisher's back: an object deleted, one replaced, one added.
+    await storage.deleteMany([gone!]);
+    await storage.put(tampered!, Buffer.from('<p>not ours</p>'), { contentType: 'text/html' });
+    await storage.put('city/Idaho/stray.html', Buffer.from('stray'), { contentType: 'text/html' });
+    const env = { ...process.env, ...s3Env(), SITE_BUCKET: `s3://${bucketName}/${PREFIX}` };
+    const script = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/reconcile-site.ts', ...args], {
+        cwd: root,
+        encoding: 'utf8',
+        env,
+      });
+    const dryRun = script('--dry-run', '--out', out);
+    expect(dryRun.status, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toBe(
+      '1 missing, 1 changed, 1 extra objects.\n' +
+        `would put ${gone} (missing)\n` +
+        `would put ${tampered} (changed)\n` +
+        'would delete city/Idaho/stray.html (extra)\n',
+    );
+    expect(await bytesOf(gone!)).toBeUndefined();
+    const repaired = script('--out', out);
+    expect(repaired.status, repaired.stderr).toBe(0);
+    expect(repaired.stdout).toContain(`put ${gone} (missing)`);
+    for (const path of [gone!, tampered!]) expect(await bytesOf(path)).toEqual(siteFile(path));
+    expect(await bytesOf('city/Idaho/stray.html')).toBeUndefined();
+    expect(script('--dry-run', '--out', out).stdout).toBe(
+      '0 missing, 0 changed, 0 extra objects.\n',
+    );
+  });
 });

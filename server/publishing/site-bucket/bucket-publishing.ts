@@ -36,6 +36,9 @@ export interface BucketPublishing {
   afterBuild(): Promise<PublishOutcome>;
   /** Calls `publish` each time this instance becomes the publisher. */
   onTakeOver(publish: (reason: string) => void): void;
+  /** Resolves once the purges asked for so far are sent. */
+  idle(): Promise<void>;
+  /** Sends the purges asked for, gives up the lock and ends the bucket's connections. */
   stop(): Promise<void>;
 }
 
@@ -81,9 +84,13 @@ export function bucketPublishing(settings: BucketPublishingSettings): BucketPubl
       lock.onChange(hear);
       if (lock.held) hear(true);
     },
+    async idle() {
+      await settings.purge?.idle();
+    },
     async stop() {
       await settings.purge?.idle();
       await lock.release();
+      storage.close();
     },
   };
 }

@@ -3,7 +3,7 @@
 // the CDN purge hook's (purge-hook.ts). Unset SITE_BUCKET: nothing changes. A bad value is one
 // line, for the server to stop on at start-up.
 import { parseBucketUrl } from '../../object-storage/bucket-url.ts';
-import { openObjectStorage } from '../../object-storage/object-storage.ts';
+import { openObjectStorage, type ObjectStorage } from '../../object-storage/object-storage.ts';
 import { s3SettingsFromEnv } from '../../object-storage/s3-settings.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import {
@@ -12,7 +12,7 @@ import {
   type BucketPublishing,
 } from './bucket-publishing.ts';
 import { purgeHookFromEnv } from './purge-hook.ts';
-import { parseDeleteLimit } from './upload-plan.ts';
+import { parseDeleteLimit, type DeleteLimit } from './upload-plan.ts';
 
 export interface SiteBucketContext {
   outDir: string;
@@ -21,12 +21,11 @@ export interface SiteBucketContext {
   log?: (line: string) => void;
 }
 
-export function bucketPublishingFromEnv(
+/** The site's bucket and its brake (SITE_BUCKET must be set), or what is wrong, in one line. */
+export function siteStorageFromEnv(
   env: NodeJS.ProcessEnv,
-  context: SiteBucketContext,
-): { publishing?: BucketPublishing } | { problem: string } {
-  if (!env.SITE_BUCKET?.trim()) return {};
-  const location = parseBucketUrl('SITE_BUCKET', env.SITE_BUCKET);
+): { storage: ObjectStorage; deleteLimit: DeleteLimit } | { problem: string } {
+  const location = parseBucketUrl('SITE_BUCKET', env.SITE_BUCKET ?? '');
   if ('problem' in location) return location;
   const s3 = s3SettingsFromEnv(env);
   if ('problem' in s3) return s3;
@@ -35,6 +34,16 @@ export function bucketPublishingFromEnv(
     return {
       problem: `SITE_MAX_DELETES: expected a number of objects or a share of the site (10%), got ${JSON.stringify(env.SITE_MAX_DELETES)}`,
     };
+  return { storage: openObjectStorage(location.location, s3.settings), deleteLimit };
+}
+
+export function bucketPublishingFromEnv(
+  env: NodeJS.ProcessEnv,
+  context: SiteBucketContext,
+): { publishing?: BucketPublishing } | { problem: string } {
+  if (!env.SITE_BUCKET?.trim()) return {};
+  const site = siteStorageFromEnv(env);
+  if ('problem' in site) return site;
   const concurrency = Number(env.SITE_UPLOAD_CONCURRENCY || 8);
   if (!Number.isInteger(concurrency) || concurrency < 1)
     return {
@@ -49,8 +58,8 @@ export function bucketPublishingFromEnv(
   return {
     publishing: bucketPublishing({
       outDir: context.outDir,
-      storage: openObjectStorage(location.location, s3.settings),
-      deleteLimit,
+      storage: site.storage,
+      deleteLimit: site.deleteLimit,
       concurrency,
       lock: context.store.sessionLock(SITE_PUBLISHER_LOCK),
       ...(purge ? { purge } : {}),

@@ -1,0 +1,202 @@
+// Publishing the shipped site to a bucket, as the server does with SITE_BUCKET set: the build
+// publisher's builds followed by the upload (server/publishing/site-bucket/bucket-publishing.ts),
+// with the CDN purge hook posting to a real HTTP server on 127.0.0.1. The first publish uploads
+// the whole site; an approval uploads its ad's page and the pages that list or count it and
+// purges their URLs; a removal deletes the page from the bucket and purges it first. The objects
+// and bytes of each are printed. The suite runs it on the content fixture (some 600 files); with
+// SITE_FIGURES=shipped, on the shipped content built in dist/ (32,954 files, some 5 minutes on
+// radosgw here): docs/benchmarks.md's figures.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  openObjectStorage,
+  type ObjectStorage,
+} from '../../server/object-storage/object-storage.ts';
+import { s3SettingsFromEnv, type S3Settings } from '../../server/object-storage/s3-settings.ts';
+import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
+import {
+  bucketPublishing,
+  SITE_PUBLISHER_LOCK,
+  type BucketPublishing,
+} from '../../server/publishing/site-bucket/bucket-publishing.ts';
+import { listSite } from '../../server/publishing/site-bucket/built-files.ts';
+import { purgeHook } from '../../server/publishing/site-bucket/purge-hook.ts';
+import { readSiteManifest } from '../../server/publishing/site-bucket/site-manifest.ts';
+import { DEFAULT_DELETE_LIMIT } from '../../server/publishing/site-bucket/upload-plan.ts';
+import type { StoreHandle } from '../../server/store/store.ts';
+import { useCompiledContentDir } from '../../src/content/index.ts';
+import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
+import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
+import { accountInStore } from '../helpers/store-accounts.ts';
+import { openSqliteTestStore } from '../helpers/test-store.ts';
+import { makeContentFixture } from '../helpers/content-fixture.ts';
+import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const BASE_URL = 'https://localboard.example';
+const today = new Date().toISOString().slice(0, 10);
+const shipped = process.env.SITE_FIGURES === 'shipped';
+let fixture: ReturnType<typeof makeContentFixture> | undefined;
+let contentDir = join(root, 'content');
+let work: string;
+let store: StoreHandle;
+let bucketName: string;
+let storage: ObjectStorage;
+let publishing: BucketPublishing;
+let publisher: BuildPublisher;
+let purgeServer: Server;
+const purged: string[][] = [];
+const lines: string[] = [];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'localboard-site-publishing-'));
+  if (shipped) {
+    cpSync(join(root, 'dist'), join(work, 'out'), { recursive: true });
+    cpSync(join(root, '.content'), join(work, 'compiled'), { recursive: true });
+  } else {
+    fixture = makeContentFixture();
+    contentDir = fixture.dir;
+    appendFileSync(join(fixture.dir, 'cities/Idaho.csv'), "Coeur d'Alene,49122,5589173\n");
+    appendFileSync(join(fixture.dir, 'cities/New Mexico.csv'), 'Española,10224,5467024\n');
+    buildFixture();
+  }
+  symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
+  useCompiledContentDir(join(work, 'compiled'));
+  ({ store } = openSqliteTestStore(join(work, 'localboard.sqlite')));
+  purgeServer = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      purged.push((JSON.parse(body) as { files: string[] }).files);
+      response.end('{"success":true}');
+    });
+  });
+  await new Promise<void>((resolve) => purgeServer.listen(0, '127.0.0.1', resolve));
+  const purgeUrl = `http://127.0.0.1:${(purgeServer.address() as AddressInfo).port}/purge`;
+  bucketName = await newTestBucket('published-site');
+  const found = s3SettingsFromEnv(s3Env()) as { settings: S3Settings };
+  storage = openObjectStorage({ bucket: bucketName, prefix: '' }, found.settings);
+  publishing = bucketPublishing({
+    outDir: join(work, 'out'),
+    storage,
+    deleteLimit: DEFAULT_DELETE_LIMIT,
+    lock: store.sessionLock(SITE_PUBLISHER_LOCK),
+    purge: purgeHook({
+      target: { kind: 'http', url: purgeUrl, body: '{"files":{urls}}' },
+      perMinute: 1_000,
+    }),
+    baseUrl: () => BASE_URL,
+    log: (line) => lines.push(line),
+  });
+  publisher = buildPublisher({
+    outDir: join(work, 'out'),
+    database: { path: join(work, 'localboard.sqlite') },
+    contentDir,
+    compiledContentDir: join(work, 'compiled'),
+    buildDate: () => today,
+    log: (line) => lines.push(line),
+    afterBuild: publishing.afterBuild,
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await publisher.idle();
+  await publishing.stop();
+  await new Promise<void>((resolve) => purgeServer.close(() => resolve()));
+  await removeTestBucket(bucketName);
+  await store.close();
+  fixture?.cleanup();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The fixture's first build, as `npm run build` makes one (the publisher's steps included). */
+function buildFixture(): void {
+  const env = { ...process.env };
+  for (const key of Object.keys(env))
+    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  const out = join(work, 'out');
+  withViteOutputOfDist(out);
+  const result = spawnSync(
+    process.execPath,
+    [
+      'scripts/build.mjs',
+      ...['--date', today, '--content', contentDir, '--out', out],
+      ...['--cache', join(work, 'compiled'), '--database', join(work, 'no-database.sqlite')],
+    ],
+    { cwd: root, encoding: 'utf8', env },
+  );
+  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** The upload's line of the last publish: objects put, MB, deleted. */
+function lastUpload() {
+  const line = lines.findLast((each) => each.startsWith('Uploaded '))!;
+  console.log(line);
+  const [, puts, mb, deletes] = /^Uploaded (\d+) objects \(([\d.]+) MB\) and deleted (\d+)/.exec(
+    line,
+  )!;
+  return { puts: Number(puts), mb: Number(mb), deletes: Number(deletes) };
+}
+
+const adPage = (id: number) => `city/Idaho/Coeur d'Alene/ad/${id}/index.html`;
+let adId: number;
+
+test('the first publish uploads the whole site', { timeout: 900_000 }, async () => {
+  expect(await publisher.publish('start-up')).toEqual({ ok: true });
+  const files = listSite(join(work, 'out', 'site'));
+  expect(lastUpload()).toMatchObject({ puts: files.length, deletes: 0 });
+  // Every object in the bucket is in the manifest with its ETag; a few read back.
+  const manifest = await readSiteManifest(storage);
+  let listed = 0;
+  for await (const object of storage.list('')) {
+    if (object.key.startsWith('.localboard/')) continue;
+    listed += 1;
+    expect(manifest.objects.get(object.key)?.digest, object.key).toBe(object.etag);
+  }
+  expect(listed).toBe(files.length);
+  for (const path of ['index.html', 'city/New Mexico/Española/index.html', 'sitemap.xml'])
+    expect(await storage.get(path)).toEqual(readFileSync(join(work, 'out', 'site', path)));
+});
+
+test('an approval uploads its page and the pages that list or count it, and purges them', async () => {
+  const accountId = await accountInStore(store, 'poster@example.test');
+  adId = await insertAdInReview({ store }, { accountId, state: 'Idaho', city: "Coeur d'Alene" });
+  const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  await approveInStore({ store }, adId, { postedOn: today, expiresOn });
+  purged.length = 0;
+  expect(await publisher.publish(`approved ad ${adId}`)).toEqual({ ok: true });
+  const upload = lastUpload();
+  expect(upload.deletes).toBe(0);
+  expect(upload.puts).toBeLessThan(20);
+  expect(await storage.get(adPage(adId))).toEqual(
+    readFileSync(join(work, 'out', 'site', adPage(adId))),
+  );
+  await publishing.idle();
+  const urls = purged.flat();
+  expect(urls).toContain(`${BASE_URL}/city/Idaho/Coeur%20d'Alene/ad/${adId}`);
+  expect(urls).toContain(`${BASE_URL}/city/Idaho/Coeur%20d'Alene`);
+  expect(urls.every((url) => !url.includes('/assets/'))).toBe(true);
+});
+
+test('a removal deletes the page from the bucket and purges it first', async () => {
+  const ad = (await store.memberAds.find(adId))!;
+  expect(
+    await store.moderation.removeLive(
+      adId,
+      ad.revision,
+      { reason: 'scam' },
+      new Date().toISOString(),
+    ),
+  ).toBe(true);
+  purged.length = 0;
+  expect(await publisher.publish(`removed ad ${adId}`)).toEqual({ ok: true });
+  expect(lastUpload().deletes).toBe(1);
+  expect(await storage.get(adPage(adId))).toBeUndefined();
+  await publishing.idle();
+  expect(purged[0]![0]).toBe(`${BASE_URL}/city/Idaho/Coeur%20d'Alene/ad/${adId}`);
+});
