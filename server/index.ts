@@ -5,6 +5,8 @@
 // ({out}/server/serve.mjs: `npm start`, `npm run serve`), since the page registry it renders from
 // is read with import.meta.glob. It publishes the site it serves ({out}, the parent of SITE_DIR)
 // when an ad's state changes on any instance, once a day, and on SIGUSR2 (server/publishing/).
+// With SITE_BUCKET, only the instance holding the publisher's lock builds and uploads; the others
+// serve from its releases of the content and search index (server/publishing/site-bucket/).
 import { serve } from '@hono/node-server';
 import { dirname, join, resolve } from 'node:path';
 import { parseTrustProxy } from './http/client-address.ts';
