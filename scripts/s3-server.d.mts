@@ -2,7 +2,9 @@ export const packages: string[];
 export const installCommand: string;
 export type S3ServerLookup =
   { binDir: string; problem?: undefined } | { binDir?: undefined; problem: string };
-export function findS3ServerBinDir(env?: NodeJS.ProcessEnv): string | undefined;
+export const usualS3ServerBinDirs: string[];
+export const s3ServerPrograms: string[];
+export function findS3ServerBinDir(env?: NodeJS.ProcessEnv, usual?: string[]): string | undefined;
 export function ensureS3Server(log?: (line: string) => void): S3ServerLookup;
 export interface ThrowawayS3Server {
   /** http://127.0.0.1:PORT; buckets are addressed path-style. */

@@ -24,9 +24,18 @@ export const packages = ['ceph-mon', 'ceph-osd', 'radosgw'];
 export const installCommand = `apt-get update && apt-get install -y --no-install-recommends ${packages.join(' ')}`;
 const programs = ['ceph-mon', 'ceph-osd', 'radosgw', 'radosgw-admin', 'monmaptool', 'ceph'];
 
-/** The folder of radosgw and Ceph's programs: S3_SERVER_BIN_DIR, else /usr/bin, else none. */
-export function findS3ServerBinDir(env = process.env) {
-  const candidates = [env.S3_SERVER_BIN_DIR, '/usr/bin', '/usr/local/bin'].filter(Boolean);
+/** Where Debian (and a build from source) put Ceph's programs. */
+export const usualS3ServerBinDirs = ['/usr/bin', '/usr/local/bin'];
+
+/** The programs a throwaway server runs (startThrowawayS3Server). */
+export const s3ServerPrograms = programs;
+
+/**
+ * The folder of radosgw and Ceph's programs: S3_SERVER_BIN_DIR when set (and then only it), else
+ * the first usual folder that has them all; undefined when none has.
+ */
+export function findS3ServerBinDir(env = process.env, usual = usualS3ServerBinDirs) {
+  const candidates = env.S3_SERVER_BIN_DIR ? [env.S3_SERVER_BIN_DIR] : usual;
   return candidates.find((dir) => programs.every((name) => isExecutable(join(dir, name))));
 }
 
@@ -34,6 +43,10 @@ export function findS3ServerBinDir(env = process.env) {
 export function ensureS3Server(log = console.log) {
   const found = findS3ServerBinDir();
   if (found) return { binDir: found };
+  if (process.env.S3_SERVER_BIN_DIR)
+    return {
+      problem: `S3_SERVER_BIN_DIR is set to ${process.env.S3_SERVER_BIN_DIR}, which does not hold all of ${programs.join(', ')}.`,
+    };
   const reason = whyNoInstall();
   if (reason)
     return {

@@ -274,6 +274,12 @@ export function outputFileForPath(urlPath: string): string {
 }
 
 /**
+ * A published size of a member's photo (src/schemas/photos.ts photoFilePath), as the server's
+ * route for it when the photos are in a bucket (server/http/routes/published-photos.ts).
+ */
+export const publishedPhotoRoute = '/photos/:shelf{[0-9a-f]{2}}/:file{[0-9a-f]{32}\\.webp}';
+
+/**
  * The not-found screens in the static output. The server answers 404 with the specific one;
  * a static host serves 404.html (see the README for mapping the others on nginx).
  */

@@ -25,6 +25,15 @@ import { isPhotoKey, photoFilePath } from '../../src/schemas/photos.ts';
 
 /** Beside the site in the build's output folder: what of members' photos the site holds. */
 export const PUBLISHED_PHOTOS_FOLDER = 'published-photos';
+/**
+ * The same, for photos made public in a bucket (PHOTOS_BUCKET): a folder of its own, so that the
+ * first build after a move into a bucket publishes every range's photos there.
+ */
+export const PUBLISHED_IN_BUCKET_FOLDER = 'published-photos-in-bucket';
+
+/** The state folder for the photo storage `env` sets. */
+export const publishedPhotosFolder = (env: NodeJS.ProcessEnv) =>
+  env.PHOTOS_BUCKET?.trim() ? PUBLISHED_IN_BUCKET_FOLDER : PUBLISHED_PHOTOS_FOLDER;
 const CURRENT_FILE = 'current.json';
 
 /** Where the photos go, and where their bytes come from. */
@@ -45,8 +54,9 @@ export interface PhotoPublishing {
 export function photoPublishingIn(
   outDir: string,
   siteFolder: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): Omit<PhotoPublishing, 'storage'> {
-  return { siteDir: join(outDir, siteFolder), stateDir: join(outDir, PUBLISHED_PHOTOS_FOLDER) };
+  return { siteDir: join(outDir, siteFolder), stateDir: join(outDir, publishedPhotosFolder(env)) };
 }
 
 const keysFileOf = (publishing: Pick<PhotoPublishing, 'stateDir'>, rangeKey: string) =>
@@ -124,7 +134,13 @@ export async function removeUnpublishedPhotos(
   siteFolder: string,
   hide?: (keys: readonly string[]) => Promise<number>,
 ): Promise<number> {
-  const stateDir = join(outDir, PUBLISHED_PHOTOS_FOLDER);
+  if (hide) {
+    // Photos in a bucket: the files of the site, and their record, written when they were kept
+    // elsewhere, go (a photo taken down must not stay reachable there).
+    rmSync(join(outDir, siteFolder, 'photos'), { recursive: true, force: true });
+    rmSync(join(outDir, PUBLISHED_PHOTOS_FOLDER), { recursive: true, force: true });
+  }
+  const stateDir = join(outDir, hide ? PUBLISHED_IN_BUCKET_FOLDER : PUBLISHED_PHOTOS_FOLDER);
   const currentFile = join(stateDir, CURRENT_FILE);
   if (!existsSync(currentFile)) return 0;
   const current = new Set((JSON.parse(readFileSync(currentFile, 'utf8')) as string[]).map(String));

@@ -28,6 +28,7 @@ import {
   type PhotoPoolSettings,
 } from '../photos/processing-pool.ts';
 import { photoRoutes } from './routes/photos.ts';
+import { publishedPhotoRoutes } from './routes/published-photos.ts';
 import { formEndpoints } from './forms/form-endpoint.ts';
 import { refusals } from './forms/refusal.ts';
 import { Refusal } from '../refusal.ts';
@@ -234,6 +235,9 @@ export function createApp(options: AppOptions) {
   // page rendered on request, below).
   app.route('/unsubscribe', unsubscribeRoutes({ store, pages }));
 
+  // Published photos, when a bucket keeps them rather than the site's files.
+  if (photos.storage.publicPhotos)
+    app.route('/', publishedPhotoRoutes(photos.storage.publicPhotos));
   // Pages rendered on request; then the prerendered site.
   app.get('*', (c, next) => pages.serve(c, next));
   app.use(reachesSite);

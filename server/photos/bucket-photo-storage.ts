@@ -5,7 +5,7 @@
 // thousand objects, and the store asked about 500 keys at a time).
 import { isPhotoKey } from '../../src/schemas/photos.ts';
 import type { Store } from '../store/store.ts';
-import { PARTS, photoKeyOfObject, type PhotoBucket } from './photo-bucket.ts';
+import { PARTS, photoKeyOfObject, publicKeyOf, type PhotoBucket } from './photo-bucket.ts';
 import type { PhotoStorage } from './photo-storage.ts';
 
 export function bucketPhotoStorage(
@@ -45,6 +45,11 @@ export function bucketPhotoStorage(
       }
       return deleted;
     },
-    publicPhotos: { publish: (key) => bucket.publish(key), hide: (keys) => bucket.hide(keys) },
+    publicPhotos: {
+      publish: (key) => bucket.publish(key),
+      hide: (keys) => bucket.hide(keys),
+      readPublic: (key) =>
+        isPhotoKey(key) ? bucket.objects.get(publicKeyOf(key)) : Promise.resolve(undefined),
+    },
   };
 }

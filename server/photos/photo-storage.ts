@@ -50,6 +50,8 @@ export interface PublicPhotos {
   publish(key: string): Promise<boolean>;
   /** Takes `keys` out of public reach; answers how many were public. */
   hide(keys: readonly string[]): Promise<number>;
+  /** The bytes of `key` if it is public, else undefined (pending, hidden, deleted). */
+  readPublic(key: string): Promise<Buffer | undefined>;
 }
 
 /** The configuration: PHOTOS_BUCKET chooses a bucket, PHOTOS_DIR a folder; else the database. */

@@ -14,6 +14,10 @@ export interface PhotoBlobStore {
   delete(keys: readonly string[]): Promise<void>;
   /** Keys no photo's size uses, kept before `before`: left by an upload that failed half-way. */
   orphansBefore(before: string): Promise<string[]>;
+  /** Up to `limit` keys after `after`, in order: every key, used or not (a move of them all). */
+  keysAfter(after: string, limit: number): Promise<string[]>;
+  /** Deletes the bytes of `key` whatever uses it: they are kept elsewhere now (a move). */
+  deleteMoved(key: string): Promise<void>;
 }
 
 /** A blob no photo's size names. */
@@ -60,6 +64,19 @@ export function photoBlobStore({ db }: StoreContext): PhotoBlobStore {
         .where(usedByNoPhoto)
         .execute();
       return rows.map((row) => row.key);
+    },
+    async keysAfter(after, limit) {
+      const rows = await db
+        .selectFrom('photo_blobs')
+        .select('key')
+        .where('key', '>', after)
+        .orderBy('key')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.key);
+    },
+    async deleteMoved(key) {
+      await db.deleteFrom('photo_blobs').where('key', '=', key).execute();
     },
   };
 }

@@ -170,6 +170,17 @@ export function driverImportsOutside(
     .map((edge) => `${edge.from} imports ${edge.to}`);
 }
 
+/** The S3 client: only the object storage module speaks to an S3 server. */
+export const S3_SDK = ['@aws-sdk/client-s3', '@aws-sdk/lib-storage'] as const;
+export const S3_SDK_PLACES = ['server/object-storage/'];
+
+export function s3SdkImportsOutside(files: readonly SourceFile[]): string[] {
+  return importEdges(files)
+    .filter((edge) => (S3_SDK as readonly string[]).includes(edge.to))
+    .filter((edge) => !S3_SDK_PLACES.some((place) => edge.from.startsWith(place)))
+    .map((edge) => `${edge.from} imports ${edge.to}`);
+}
+
 /** The store returns rows: it never imports a page or a page's types. */
 export function storeImportsOfPages(files: readonly SourceFile[]): string[] {
   return importEdges(files)

@@ -2,12 +2,14 @@
 // the real build (`npm run build`, as the publisher runs it) against the real S3 server: the sizes
 // of an approved ad's photos become public objects at the paths its page names, cached for a year,
 // and the site holds no photo files; an ad taken down has them hidden again (private, kept for its
-// appeal) at the next publish; the ad's deletion deletes every object. Bytes read back raw.
+// appeal) at the next publish; the ad's deletion deletes every object. Bytes read back raw, and
+// through the server's /photos/ route (for a server with nothing in front of it).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../server/http/app.ts';
 import {
   openObjectStorage,
   type ObjectStorage,
@@ -28,6 +30,7 @@ import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-
 import { adPath, outputFileForPath } from '../../src/paths.ts';
 import { DEFAULT_EXPLICIT_THRESHOLD, photoFilePath } from '../../src/schemas/photos.ts';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
+import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
 import { keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
@@ -47,6 +50,16 @@ let location: PhotoStorageLocation;
 let photos: AppPhotos;
 let raw: ObjectStorage;
 const outDir = () => join(work, 'out');
+/** The server on the built site, with the photos in the bucket. */
+const app = () =>
+  createApp({
+    siteDir: join(outDir(), 'site'),
+    store: t.store,
+    mailer: testMailer(join(work, 'outbox')),
+    photoProcessing: pool,
+    photoStorage: location,
+    log: false,
+  });
 
 /** `npm run build`, as the publisher runs it, with the photos in the bucket; its output. */
 function build(): string {
@@ -119,7 +132,17 @@ describe('publishing photos kept in a bucket (PHOTOS_BUCKET)', () => {
       expect(await raw.head(publicKeyOf(key))).toBeUndefined();
     }
 
+    // The site as a build with the photos elsewhere left it: their files, and its record of them.
+    const stale = join(outDir(), 'site', photoFilePath('ab'.padEnd(32, '0')));
+    mkdirSync(dirname(stale), { recursive: true });
+    writeFileSync(stale, 'a photo published before the move');
+    mkdirSync(join(outDir(), 'published-photos'), { recursive: true });
+    writeFileSync(join(outDir(), 'published-photos', 'current.json'), '[]');
+
     build();
+    // Gone: with the photos in the bucket, the site serves none, not even stale ones.
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(join(outDir(), 'published-photos'))).toBe(false);
     const adHtml = readFileSync(
       join(outDir(), 'site', outputFileForPath(adPath('California', 'San Jose', id))),
       'utf8',
@@ -134,9 +157,19 @@ describe('publishing photos kept in a bucket (PHOTOS_BUCKET)', () => {
         cacheControl: PUBLISHED_CACHE_CONTROL,
       });
       expect(await raw.head(privateKeyOf(key))).toBeUndefined();
-      // The site holds no photo files: the CDN serves /photos/ from the bucket.
+      // The site holds no photo files: the CDN serves /photos/ from the bucket, and so does the
+      // server when nothing in front of it does.
       expect(existsSync(join(outDir(), 'site', photoFilePath(key)))).toBe(false);
+      const served = await app().request(`http://localhost${photoFilePath(key)}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('cache-control')).toBe(PUBLISHED_CACHE_CONTROL);
+      expect(served.headers.get('content-type')).toBe('image/webp');
+      expect(Buffer.from(await served.arrayBuffer()).equals(bytes.get(key)!)).toBe(true);
     }
+    // Only a size's own path: another shelf finds nothing.
+    const [first] = variants;
+    const elsewhere = `/photos/${first!.key.startsWith('00') ? '11' : '00'}/${first!.key}.webp`;
+    expect((await app().request(`http://localhost${elsewhere}`)).status).toBe(404);
 
     // A moderator takes the ad down: at the next publish its photos are out of public reach,
     // kept private while the decision can be appealed.
@@ -146,6 +179,8 @@ describe('publishing photos kept in a bucket (PHOTOS_BUCKET)', () => {
       expect(await raw.head(publicKeyOf(key))).toBeUndefined();
       expect((await raw.get(privateKeyOf(key)))?.equals(bytes.get(key)!)).toBe(true);
       expect((await photos.storage.get(key))?.equals(bytes.get(key)!)).toBe(true);
+      // Private: the server never serves it at a public path.
+      expect((await app().request(`http://localhost${photoFilePath(key)}`)).status).toBe(404);
     }
 
     // Back live (a reversal), public again with the same bytes; then the member deletes it.

@@ -278,7 +278,15 @@ describe('the site in a bucket', () => {
     await storage.deleteMany([gone!]);
     await storage.put(tampered!, Buffer.from('<p>not ours</p>'), { contentType: 'text/html' });
     await storage.put('city/Idaho/stray.html', Buffer.from('stray'), { contentType: 'text/html' });
-    const env = { ...process.env, ...s3Env(), SITE_BUCKET: `s3://${bucketName}/${PREFIX}` };
+    // A photo of PHOTOS_BUCKET, which shares the bucket and prefix: not the site's to delete.
+    const photo = `photos/ab/ab${'0'.repeat(30)}.webp`;
+    await storage.put(photo, Buffer.from('webp'), { contentType: 'image/webp' });
+    const env = {
+      ...process.env,
+      ...s3Env(),
+      SITE_BUCKET: `s3://${bucketName}/${PREFIX}`,
+      PHOTOS_BUCKET: `s3://${bucketName}/${PREFIX}`,
+    };
     const script = (...args: string[]) =>
       spawnSync(process.execPath, ['--import', 'tsx', 'scripts/reconcile-site.ts', ...args], {
         cwd: root,
@@ -299,6 +307,7 @@ describe('the site in a bucket', () => {
     expect(repaired.stdout).toContain(`put ${gone} (missing)`);
     for (const path of [gone!, tampered!]) expect(await bytesOf(path)).toEqual(siteFile(path));
     expect(await bytesOf('city/Idaho/stray.html')).toBeUndefined();
+    expect(await bytesOf(photo)).toEqual(Buffer.from('webp'));
     expect(script('--dry-run', '--out', out).stdout).toBe(
       '0 missing, 0 changed, 0 extra objects.\n',
     );

@@ -28,11 +28,17 @@ export interface Reconciled extends Drift {
   dryRun: boolean;
 }
 
-export async function findDrift(storage: ObjectStorage, objects: ReadonlyMap<string, SiteObject>) {
+export async function findDrift(
+  storage: ObjectStorage,
+  objects: ReadonlyMap<string, SiteObject>,
+  leaveAlone: readonly string[] = [],
+) {
   const drift: Drift = { missing: [], changed: [], extra: [] };
   const seen = new Set<string>();
   for await (const listed of storage.list('')) {
     if (listed.key.startsWith(MANIFEST_FOLDER)) continue;
+    if (leaveAlone.some((prefix) => listed.key.startsWith(prefix)) && !objects.has(listed.key))
+      continue;
     seen.add(listed.key);
     const object = objects.get(listed.key);
     if (!object) drift.extra.push(listed.key);
@@ -48,10 +54,15 @@ export async function reconcile(options: {
   outDir: string;
   deleteLimit: DeleteLimit;
   dryRun: boolean;
+  /**
+   * Key prefixes of objects that are not the site's (the photos' parts when PHOTOS_BUCKET is the
+   * same bucket and prefix: server/photos/photo-bucket.ts), never taken as extra.
+   */
+  leaveAlone?: readonly string[];
 }): Promise<Reconciled> {
   const { storage } = options;
   const state = await readSiteManifest(storage);
-  const drift = await findDrift(storage, state.objects);
+  const drift = await findDrift(storage, state.objects, options.leaveAlone);
   const siteDir = join(options.outDir, SITE_FOLDER);
   const repairs = [...drift.missing, ...drift.changed];
   const unrepairable = repairs.filter((path) => !existsSync(join(siteDir, path)));

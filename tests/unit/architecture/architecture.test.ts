@@ -1,5 +1,6 @@
 // The architecture's rules (docs/conventions.md), checked on the product's source: no file loads
-// another that loads it back, only the store and the search index speak to a database, the store
+// another that loads it back, only the store and the search index speak to a database, only
+// server/object-storage/ to an S3 server, the store
 // never imports a page, no product file over 400 lines, every route handler a few lines with no
 // try/catch, and every URL of the API written once, in src/paths.ts. Each rule is shown failing
 // first, on made-up files that break it.
@@ -10,6 +11,7 @@ import {
   filesOverLines,
   readProductFiles,
   runtimeCycles,
+  s3SdkImportsOutside,
   storeImportsOfPages,
   type SourceFile,
 } from '../../helpers/architecture.ts';
@@ -37,6 +39,27 @@ describe('a runtime import cycle', () => {
 
   it('is in no product file', () => {
     expect(runtimeCycles(product)).toEqual([]);
+  });
+});
+
+describe('the S3 client (@aws-sdk/client-s3)', () => {
+  it('imported outside server/object-storage/ is found', () => {
+    const files: SourceFile[] = [
+      { path: 'server/photos/x.ts', text: "import { S3Client } from '@aws-sdk/client-s3';" },
+      {
+        path: 'server/object-storage/y.ts',
+        text: "import { S3Client } from '@aws-sdk/client-s3';",
+      },
+      { path: 'pipeline/z.ts', text: "import { Upload } from '@aws-sdk/lib-storage';" },
+    ];
+    expect(s3SdkImportsOutside(files)).toEqual([
+      'server/photos/x.ts imports @aws-sdk/client-s3',
+      'pipeline/z.ts imports @aws-sdk/lib-storage',
+    ]);
+  });
+
+  it('is imported only by server/object-storage/', () => {
+    expect(s3SdkImportsOutside(product)).toEqual([]);
   });
 });
 
