@@ -12,13 +12,18 @@ import {
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
+  S3Client,
   UploadPartCommand,
-  type S3Client,
 } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTestBucket, removeTestBucket, testS3Client } from '../helpers/s3-server.ts';
+import {
+  newTestBucket,
+  removeTestBucket,
+  suiteS3Server,
+  testS3Client,
+} from '../helpers/s3-server.ts';
 
 const ESPANOLA = 'city/New Mexico/Española/index.html';
 const KEYS = [
@@ -147,6 +152,40 @@ describe('the test S3 server', () => {
     expect((await bytesOf('stream/Española')).equals(bytes)).toBe(true);
   });
 
+  it("refuses a stream body sent with the SDK's default checksums: why the product sets WHEN_REQUIRED", async () => {
+    const server = suiteS3Server();
+    const byDefault = new S3Client({
+      endpoint: server.endpoint,
+      region: server.region,
+      credentials: server,
+      forcePathStyle: true,
+    });
+    const bytes = randomBytes(100_000);
+    try {
+      // A buffer goes through (its CRC32 in a header) …
+      await byDefault.send(
+        new PutObjectCommand({ Bucket: bucket, Key: 'default/buffer', Body: bytes }),
+      );
+      expect((await bytesOf('default/buffer')).equals(bytes)).toBe(true);
+      // … a stream (the CRC32 as a trailer of a chunked body) is refused, and nothing is kept.
+      await expect(
+        byDefault.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: 'default/stream',
+            Body: Readable.from([bytes]),
+            ContentLength: bytes.length,
+          }),
+        ),
+      ).rejects.toMatchObject({ $metadata: { httpStatusCode: 411 } });
+      await expect(
+        client.send(new HeadObjectCommand({ Bucket: bucket, Key: 'default/stream' })),
+      ).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
+    } finally {
+      byDefault.destroy();
+    }
+  });
+
   it('puts an object in parts (multipart) and gives back the whole', async () => {
     const key = "multipart/Coeur d'Alene/Española+big.bin";
     const parts = [randomBytes(5 * 1024 * 1024), randomBytes(5 * 1024 * 1024), randomBytes(1234)];
@@ -170,7 +209,7 @@ describe('the test S3 server', () => {
       );
       done.push({ ETag: part.ETag, PartNumber: at + 1 });
     }
-    await client.send(
+    const completed = await client.send(
       new CompleteMultipartUploadCommand({
         Bucket: bucket,
         Key: key,
@@ -180,8 +219,9 @@ describe('the test S3 server', () => {
     );
     const whole = Buffer.concat(parts);
     expect((await bytesOf(key)).equals(whole)).toBe(true);
-    // radosgw answers CompleteMultipartUpload with an empty ETag; HEAD has the multipart one
-    // (the digest of the parts' digests, a dash, the number of parts).
+    // radosgw answers CompleteMultipartUpload with an empty ETag (AWS gives the multipart one);
+    // HEAD has it: the digest of the parts' digests, a dash, the number of parts.
+    expect(completed.ETag ?? '').toBe('');
     const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     expect(head.ContentLength).toBe(whole.length);
     expect(head.ETag).toMatch(/^"[0-9a-f]{32}-3"$/);

@@ -21,7 +21,9 @@ import { s3SettingsFromEnv, type S3Settings } from '../../server/object-storage/
 import {
   MANIFEST_FOLDER,
   readSiteManifest,
+  writeSiteManifest,
 } from '../../server/publishing/site-bucket/site-manifest.ts';
+import type { SiteObject } from '../../server/publishing/site-bucket/site-objects.ts';
 import {
   eachAtMost,
   siteUploader,
@@ -271,6 +273,27 @@ describe('the site in a bucket', () => {
         createHash('md5').update(siteFile(path)).digest('hex'),
       );
   });
+  test('a publisher that takes over looks at every file, and deletes what another left', async () => {
+    // Another publisher put a page that the build has removed since (an ad approved, then
+    // removed while this instance was not the publisher).
+    const ghost: SiteObject = {
+      path: 'city/Idaho/Ghost Town/index.html',
+      digest: createHash('md5').update('ghost').digest('hex'),
+      size: 5,
+      contentType: 'text/html; charset=utf-8',
+      encoding: 'identity',
+    };
+    await storage.put(ghost.path, Buffer.from('ghost'), { contentType: ghost.contentType });
+    await writeSiteManifest(storage, await readSiteManifest(storage), [ghost], []);
+    const publisher = uploader(1_000);
+    publisher.forget();
+    deletes = [];
+    const result = await publisher.upload();
+    expect(result).toMatchObject({ ok: true, full: true, puts: 0, deletes: 1 });
+    expect(deletes).toEqual([ghost.path]);
+    expect(await bytesOf(ghost.path)).toBeUndefined();
+  });
+
   test('reconcile finds the drift, says it in a dry run, and repairs it', async () => {
     const files = listSite(join(out, 'site'));
     const [gone, tampered] = files.filter((path) => path.startsWith('city/Idaho/'));

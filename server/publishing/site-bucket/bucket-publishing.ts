@@ -52,7 +52,8 @@ export function bucketPublishing(settings: BucketPublishingSettings): BucketPubl
     mayWrite: () => lock.held,
     ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
   });
-  // Whoever held the lock meanwhile may have written the manifest: read it again.
+  // Whoever held the lock meanwhile may have written the bucket: read the manifest again and look
+  // at every file (a page another publisher put and the build has removed since is deleted).
   lock.onChange(() => uploader.forget());
   const urlOf = (path: string) => `${settings.baseUrl().replace(/\/$/, '')}${urlPathOf(path)}`;
 

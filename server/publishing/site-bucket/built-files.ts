@@ -160,6 +160,14 @@ export function recordUpload(outDir: string, objects: ReadonlyMap<string, SiteOb
   copyReplacing(join(outDir, BUILD_MANIFEST), join(recordDir, BUILD_MANIFEST));
 }
 
+/**
+ * Drops the record of the last upload: the next one lists every file of the site. For an instance
+ * that becomes the publisher, whose record may be older than what another one uploaded since.
+ */
+export function forgetUploadRecord(outDir: string): void {
+  rmSync(join(outDir, UPLOAD_RECORD_FOLDER, BUILD_MANIFEST), { force: true });
+}
+
 function copyReplacing(from: string, to: string): void {
   copyFileSync(from, `${to}.next`);
   renameSync(`${to}.next`, to);

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SITE_FOLDER } from '../../../pipeline/prerender/output-layout.ts';
-import { changedSinceLastUpload, recordUpload } from './built-files.ts';
+import { changedSinceLastUpload, forgetUploadRecord, recordUpload } from './built-files.ts';
 import type { ObjectStorage } from '../../object-storage/object-storage.ts';
 import { readSiteManifest, writeSiteManifest, type ManifestState } from './site-manifest.ts';
 import { cacheControlOf, type SiteObject } from './site-objects.ts';
@@ -49,7 +49,10 @@ export type SiteUpload =
 
 export interface SiteUploader {
   upload(): Promise<SiteUpload>;
-  /** Reads the manifest from the bucket again at the next upload (another publisher wrote it). */
+  /**
+   * Reads the manifest from the bucket again at the next upload, and looks at every file of the
+   * site: another publisher may have written the bucket since this one's last upload.
+   */
   forget(): void;
 }
 
@@ -114,6 +117,7 @@ export function siteUploader(settings: SiteUploaderSettings): SiteUploader {
     },
     forget() {
       manifest = undefined;
+      forgetUploadRecord(outDir);
     },
   };
 }

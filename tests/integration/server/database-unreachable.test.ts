@@ -1,5 +1,6 @@
 // An unreachable database at start-up (docs/product.md section 12): the server says so in one line
-// and exits with code 1, before anything else, never with a stack. The server's own start
+// and exits with code 1, before anything else, never with a stack; so does a wrong photo storage
+// setting. The server's own start
 // (server/index.ts) in a process of its own, as `npm start` runs it.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -36,5 +37,16 @@ describe('the server at start-up', () => {
     const { code, stderr } = start({ DATABASE_URL: 'mysql://127.0.0.1/localboard' });
     expect(code).toBe(1);
     expect(stderr).toBe('DATABASE_URL must start with postgres:// (got mysql:)\n');
+  });
+
+  it('exits with one line when a photo storage setting is wrong (PHOTOS_BUCKET)', () => {
+    const wrong = start({ PHOTOS_BUCKET: 'localboard-photos' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe(
+      'PHOTOS_BUCKET: not an s3:// address, got "localboard-photos" (expected s3://bucket or s3://bucket/prefix)\n',
+    );
+    const both = start({ PHOTOS_BUCKET: 's3://localboard-photos', PHOTOS_DIR: '/srv/photos' });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('PHOTOS_BUCKET and PHOTOS_DIR are both set');
   });
 });
