@@ -5,7 +5,9 @@ import { TEST_PASSWORD_HASH_COST } from './tests/helpers/password-cost.ts';
 // app in-process and over HTTP, on SQLite), postgres (the store's contract tests and the
 // integration tests of everything that stores, again on a throwaway PostgreSQL: scripts/postgres.mjs),
 // s3 (object storage, on a throwaway S3 server: scripts/s3-server.mjs),
-// e2e (the production build, fetched raw and driven in Chromium).
+// e2e (the production build, fetched raw and driven in Chromium; with it the several-instance
+// test, tests/e2e/bucket-instances.test.ts, which starts PostgreSQL, the S3 server and haproxy of
+// its own).
 /**
  * The integration tests that run on PostgreSQL too: everything the store keeps. The few about the
  * SQLite file itself (its backup, its lock, its mode) skip themselves there or are not listed.

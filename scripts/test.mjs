@@ -1,6 +1,7 @@
 // `npm test`: finds Chromium (or installs it where it can: scripts/chromium.mjs), exiftool (the
 // photo tests read tags with it: scripts/exiftool.mjs), PostgreSQL (scripts/postgres.mjs) and an
-// S3 server (Ceph's radosgw: scripts/s3-server.mjs), runs every suite (unit, integration,
+// S3 server (Ceph's radosgw: scripts/s3-server.mjs) and haproxy (for the several-instance test,
+// tests/e2e/bucket-instances.test.ts: scripts/haproxy.mjs), runs every suite (unit, integration,
 // postgres, s3, e2e) in one Vitest run and ends with one line `N passed, N failed (PostgreSQL
 // suite: N passed, N failed; S3 suite: N passed, N failed; Node.js {version})`. Without a
 // PostgreSQL it can start, the postgres suite is left out and one line says why, unless
@@ -12,6 +13,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './chromium.mjs';
 import { ensureExiftool } from './exiftool.mjs';
+import { ensureHaproxy } from './haproxy.mjs';
 import { isSupportedNode, unsupportedNodeLine } from '../core/node-runtime.mjs';
 import { ensurePostgres } from './postgres.mjs';
 import { ensureS3Server } from './s3-server.mjs';
@@ -64,6 +66,10 @@ if (leftOut.length > 0 && !args.some((arg) => arg.startsWith('--project')))
   for (const project of ['unit', 'integration', 'postgres', 's3', 'e2e'])
     if (!leftOut.includes(project)) args.push('--project', project);
 
+// The several-instance test (in the e2e suite) skips itself without haproxy; one line says why.
+const haproxy = ensureHaproxy();
+if (haproxy.problem) console.log(`The several-instance test is left out: ${haproxy.problem}`);
+
 const temporary = makeTestTemporaryFolder();
 console.log(`Temporary files ${temporary.where}.`);
 // Ctrl-C reaches Vitest too, which stops; this process then removes the folder and reports.
@@ -91,6 +97,7 @@ const vitest = spawnSync(
       TMPDIR: temporary.dir,
       ...(postgres.binDir ? { POSTGRES_BIN_DIR: postgres.binDir } : {}),
       ...(s3.binDir ? { S3_SERVER_BIN_DIR: s3.binDir } : {}),
+      ...(haproxy.path ? { HAPROXY_PATH: haproxy.path } : {}),
     },
   },
 );

@@ -5,6 +5,8 @@
 // ({out}/server/serve.mjs: `npm start`, `npm run serve`), since the page registry it renders from
 // is read with import.meta.glob. It publishes the site it serves ({out}, the parent of SITE_DIR)
 // when an ad's state changes on any instance, once a day, and on SIGUSR2 (server/publishing/).
+// With SITE_BUCKET, only the instance holding the publisher's lock builds and uploads; the others
+// serve from its releases of the content and search index (server/publishing/site-bucket/).
 import { serve } from '@hono/node-server';
 import { dirname, join, resolve } from 'node:path';
 import { parseTrustProxy } from './auth/client-address.ts';
@@ -17,6 +19,11 @@ import { sweepFraudNotices } from './moderation/fraud-notices.ts';
 import { buildPublisher } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { publishSoon } from './publishing/publisher.ts';
+import {
+  bucketInstances,
+  type BucketInstances,
+} from './publishing/site-bucket/bucket-instances.ts';
+import { runtimeFollower } from './publishing/site-bucket/runtime-follower.ts';
 import { bucketPublishingFromEnv } from './publishing/site-bucket/site-bucket-settings.ts';
 import { createAppMetrics } from './operations/metrics.ts';
 import {
@@ -119,13 +126,30 @@ if ('problem' in siteBucket) {
   process.exit(1);
 }
 const bucketPublishing = siteBucket.publishing;
+const compiledDir = process.env.COMPILED_CONTENT_DIR || join(process.cwd(), '.content');
+// With SITE_BUCKET only the publisher builds; the others read its releases (bucket-instances.ts).
+let instances: BucketInstances | undefined;
 const publisher = buildPublisher({
   outDir: dirname(siteDir),
   database: databaseLocation,
+  compiledContentDir: compiledDir,
   onPublished: metrics.recordPublish,
-  ...(bucketPublishing ? { afterBuild: bucketPublishing.afterBuild } : {}),
+  ...(bucketPublishing ? { afterBuild: () => instances!.afterBuild() } : {}),
 });
-const everyInstance = clusterPublisher(store.publishing, publisher);
+if (bucketPublishing)
+  instances = bucketInstances({
+    announcements: store.publishing,
+    local: () => publisher,
+    publishing: bucketPublishing,
+    storage: bucketPublishing.storage,
+    compiledDir,
+    follower: runtimeFollower({
+      storage: bucketPublishing.storage,
+      dir: join(dirname(siteDir), 'released-content'),
+      following: () => !bucketPublishing.publishing,
+    }),
+  });
+const everyInstance = instances ?? clusterPublisher(store.publishing, publisher);
 /**
  * Undefined once the instance serves what it should, else why not, in one line (/readyz). On
  * PostgreSQL, other instances may have published since this site was built: a new instance is
@@ -133,6 +157,7 @@ const everyInstance = clusterPublisher(store.publishing, publisher);
  * the others: cluster-publisher.ts). On SQLite, `npm start` built it just before.
  */
 function ready(): string | undefined {
+  if (instances) return instances.notReadyBecause();
   if (store.kind === 'sqlite' || publisher.published > 0) return undefined;
   const last = publisher.lastOutcome;
   return last && !last.ok
@@ -173,8 +198,14 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
       ? 'Mail is sent over SMTP_URL.'
       : `Mail is written to ${mail.settings.outboxDir} (set SMTP_URL to send it).`,
   );
-  publisher.startDaily();
-  bucketPublishing?.onTakeOver((reason) => publishSoon(publisher, reason));
+  if (instances) {
+    // Only the publisher builds, from the moment it is one; the others read its releases.
+    void instances.follow('start-up');
+    bucketPublishing?.onTakeOver((reason) => {
+      publishSoon(publisher, reason);
+      publisher.startDaily();
+    });
+  } else publisher.startDaily();
   remindOfExpiry();
   mailFraudNotices();
   sweepOldPhotos();

@@ -28,6 +28,10 @@ export interface BucketPublishingSettings {
 }
 
 export interface BucketPublishing {
+  /** The site's bucket. */
+  readonly storage: ObjectStorage;
+  /** Whether this instance is the publisher now (holds the lock). */
+  readonly publishing: boolean;
   /** After each build that succeeded: uploads, when this instance is the publisher. */
   afterBuild(): Promise<PublishOutcome>;
   /** Calls `publish` each time this instance becomes the publisher. */
@@ -54,6 +58,10 @@ export function bucketPublishing(settings: BucketPublishingSettings): BucketPubl
   const urlOf = (path: string) => `${settings.baseUrl().replace(/\/$/, '')}${urlPathOf(path)}`;
 
   return {
+    storage,
+    get publishing() {
+      return lock.held;
+    },
     async afterBuild() {
       if (!lock.held) return { ok: true };
       const started = performance.now();

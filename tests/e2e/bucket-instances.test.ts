@@ -1,0 +1,462 @@
+// Several instances with the site in a bucket (docs/product.md section 12), all real and on
+// loopback: a throwaway PostgreSQL, the S3 server (Ceph's radosgw), haproxy in front
+// (server/operations/haproxy-config.ts: the API and the pages rendered on request to the
+// instances, the rest to the bucket, read anonymously) and three server processes of the
+// production build, each with PHOTOS_BUCKET and SITE_BUCKET set. One of them publishes (it holds
+// the lock); the others never build, and read the content and search index it releases. An
+// approval on any instance is in the bucket (page and photos, byte for byte) within 5 s and
+// served through haproxy; a removal takes both out within 5 s; the publisher killed under load
+// hands over with no approved ad lost; a fourth instance is ready within 15 s without building
+// and finds the published ads by search. The site is a small fixture (every state, five cities
+// each), built once for the file and copied for each instance, as a deploy would.
+import { CreateBucketCommand, PutBucketPolicyCommand } from '@aws-sdk/client-s3';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain JavaScript module of the scripts, without types.
+import { ensurePostgres, freePort, startThrowawayPostgres } from '../../scripts/postgres.mjs';
+import { ensureS3Server } from '../../scripts/s3-server.mjs';
+import { ensureHaproxy, startHaproxy, type RunningHaproxy } from '../../scripts/haproxy.mjs';
+import { haproxyConfig } from '../../server/operations/haproxy-config.ts';
+import { publicReadPolicies } from '../../server/operations/public-read.ts';
+import {
+  openObjectStorage,
+  type ObjectStorage,
+} from '../../store/object-storage/object-storage.ts';
+import { privateKeyOf, publicKeyOf } from '../../store/photo-storage/photo-bucket.ts';
+import {
+  openPhotoStorage,
+  readPhotoStorageLocation,
+} from '../../store/photo-storage/photo-storage.ts';
+import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
+import { openPostgresEngine } from '../../store/postgres-engine.ts';
+import { SITE_PUBLISHER_LOCK } from '../../server/publishing/site-bucket/bucket-publishing.ts';
+import { storeOn, type StoreHandle } from '../../store/store.ts';
+import { adPath, moderateAdApiPath, outputFileForPath } from '../../core/paths.ts';
+import { DEFAULT_EXPLICIT_THRESHOLD } from '../../core/schemas/photos.ts';
+import { makeContentFixture } from '../helpers/content-fixture.ts';
+import { insertMemberAd } from '../helpers/member-ads.ts';
+import { keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
+import { TEST_PASSWORD_HASH_COST } from '../helpers/password-cost.ts';
+import { smallJpeg } from '../helpers/photo-fixtures.ts';
+import { startS3ServerForFile, testS3Client, type S3ServerAddress } from '../helpers/s3-server.ts';
+import { testSql, type TestSql } from '../helpers/test-store.ts';
+import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const postgres = ensurePostgres(() => {}) as { binDir?: string; problem?: string };
+const s3Found = ensureS3Server(() => {});
+const haproxyFound = ensureHaproxy(() => {});
+const missing = [postgres.problem, s3Found.problem, haproxyFound.problem].filter(Boolean);
+const BUCKET = 'localboard';
+const SITE = { bucket: BUCKET, prefix: 'site/' };
+const PHOTOS = { bucket: BUCKET, prefix: 'media/' };
+const PASSWORD = 'a long enough password';
+const TODAY = new Date().toISOString().slice(0, 10);
+
+interface Instance {
+  name: string;
+  url: string;
+  dir: string;
+  process: ChildProcess;
+  output: string[];
+  startedAt: number;
+}
+
+let work: string;
+let fixture: ReturnType<typeof makeContentFixture>;
+let cluster: { url: string; stop(): void } | undefined;
+let s3: (S3ServerAddress & { stop(): Promise<void> }) | undefined;
+let proxy: RunningHaproxy | undefined;
+let front: string;
+/** The site's objects (SITE_BUCKET) and the photos' (PHOTOS_BUCKET). */
+let bucket: ObjectStorage;
+let media: ObjectStorage;
+let store: StoreHandle;
+let sql: TestSql;
+let closeStore: () => Promise<void>;
+let pool: PhotoPool;
+let moderatorCookie: string;
+const instances: Instance[] = [];
+
+/** The environment of every instance: the same settings, as one deploy has. */
+function instanceEnv(): NodeJS.ProcessEnv {
+  return {
+    ...withoutTestMarkers(process.env),
+    HOST: '127.0.0.1',
+    DATABASE_URL: cluster!.url,
+    CONTENT_DIR: fixture.dir,
+    SITE_BUCKET: `s3://${BUCKET}/${SITE.prefix}`,
+    PHOTOS_BUCKET: `s3://${BUCKET}/${PHOTOS.prefix}`,
+    AWS_ENDPOINT_URL_S3: s3!.endpoint,
+    AWS_REGION: s3!.region,
+    AWS_ACCESS_KEY_ID: s3!.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: s3!.secretAccessKey,
+    S3_FORCE_PATH_STYLE: '1',
+    PUBLIC_BASE_URL: front,
+    TRUST_PROXY: '1',
+    DIGEST_SCHEDULE: 'off',
+    PHOTO_PROCESSES: '1',
+    PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
+  };
+}
+
+/** The environment without Vitest's markers (Vike stands aside when it sees them). */
+function withoutTestMarkers(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept = { ...env };
+  for (const key of Object.keys(kept))
+    if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete kept[key];
+  return kept;
+}
+
+/** A copy of the deploy (the build's output and compiled content) and a server process on it. */
+async function startInstance(name: string, port: number): Promise<Instance> {
+  const dir = join(work, name);
+  cpSync(join(work, 'deploy'), dir, { recursive: true, verbatimSymlinks: true });
+  const output: string[] = [];
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', join(dir, 'out', 'server', 'serve.mjs')],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...instanceEnv(),
+        PORT: String(port),
+        SITE_DIR: join(dir, 'out', 'site'),
+        COMPILED_CONTENT_DIR: join(dir, 'compiled'),
+        MAIL_OUTBOX_DIR: join(dir, 'outbox'),
+      },
+    },
+  );
+  for (const stream of [child.stdout!, child.stderr!])
+    stream.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const instance = {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    dir,
+    process: child,
+    output,
+    startedAt: Date.now(),
+  };
+  instances.push(instance);
+  return instance;
+}
+
+const said = (instance: Instance) => instance.output.join('');
+/** What the instances said, but for their request lines. */
+const everyOutput = () =>
+  instances
+    .map((one) => {
+      const lines = said(one)
+        .split('\n')
+        .filter((line) => !/^\S+Z (GET|POST|HEAD) /.test(line));
+      return `--- ${one.name}\n${lines.slice(-40).join('\n')}`;
+    })
+    .join('\n');
+
+/** Resolves once `check` passes, polling every 50 ms; fails with the instances' output after `ms`. */
+async function within(ms: number, what: string, check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      if (await check()) return Date.now() - started;
+    } catch {
+      // Not answering yet.
+    }
+    if (Date.now() - started > ms)
+      throw new Error(`${what}: not within ${ms / 1000} s\n${everyOutput()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const status = async (url: string) => (await fetch(url)).status;
+const ready = async (instance: Instance) => (await status(`${instance.url}/readyz`)) === 200;
+/** The instance that publishes now: the one that has said it uploaded. */
+const publisherNow = () =>
+  instances.find(
+    (one) =>
+      one.process.exitCode === null &&
+      one.process.signalCode === null &&
+      /Uploaded \d+ objects/.test(said(one)),
+  );
+
+function post(path: string, body: unknown, cookie?: string) {
+  return fetch(`${front}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: front, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+/** An ad waiting for review with one photo, as a member leaves it; its id and the photo's sizes. */
+async function adInReviewWithPhoto(city: string, title: string, seed: number) {
+  const id = await insertMemberAd(
+    { store, sql },
+    { state: 'California', city, title, status: 'review' },
+  );
+  const { account_id: accountId } = (await sql.get<{ account_id: number }>(
+    'SELECT account_id FROM member_ads WHERE id = ?',
+    id,
+  ))!;
+  const location = readPhotoStorageLocation(instanceEnv());
+  if ('problem' in location) throw new Error(location.problem);
+  const photos = {
+    pool,
+    storage: openPhotoStorage(store, location.location),
+    explicitThreshold: DEFAULT_EXPLICIT_THRESHOLD,
+  };
+  const photoId = await keptPhotoId(store, photos, accountId, await smallJpeg(seed, 1200, 900));
+  await putPhotosOnAd({ store }, id, accountId, [photoId]);
+  const keys = (await store.photos.find(photoId))!.variants.map((variant) => variant.key);
+  const bytes = new Map<string, Buffer>();
+  for (const key of keys) bytes.set(key, (await media.get(privateKeyOf(key)))!);
+  const { revision } = (await store.memberAds.find(id))!;
+  return { id, revision, keys, bytes, path: adPath('California', city, id) };
+}
+
+describe.skipIf(missing.length > 0)('instances with the site in a bucket, behind haproxy', () => {
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'localboard-bucket-instances-'));
+    fixture = makeContentFixture();
+    const frontPort = (await freePort()) as number;
+    front = `http://127.0.0.1:${frontPort}`;
+    // The deploy: the production build of the fixture for today, without member ads.
+    const deploy = join(work, 'deploy');
+    withViteOutputOfDist(join(deploy, 'out'));
+    const env = withoutTestMarkers(process.env);
+    const [, started, s3Server] = await Promise.all([
+      Promise.resolve(
+        spawnSync(
+          process.execPath,
+          [
+            'scripts/build.mjs',
+            ...['--date', TODAY, '--content', fixture.dir, '--out', join(deploy, 'out')],
+            ...['--cache', join(deploy, 'compiled'), '--database', join(work, 'none.sqlite')],
+          ],
+          { cwd: root, encoding: 'utf8', env },
+        ),
+      ).then((built) => {
+        if (built.status !== 0) throw new Error(`build failed:\n${built.stdout}${built.stderr}`);
+      }),
+      startThrowawayPostgres(postgres.binDir),
+      startS3ServerForFile(),
+    ]);
+    cluster = started;
+    s3 = s3Server;
+    await createPublicBucket(s3!);
+    const settings = {
+      endpoint: s3!.endpoint,
+      region: s3!.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3!.accessKeyId, secretAccessKey: s3!.secretAccessKey },
+    };
+    bucket = openObjectStorage(SITE, settings);
+    media = openObjectStorage(PHOTOS, settings);
+    const ports = [(await freePort()) as number, (await freePort()) as number];
+    ports.push((await freePort()) as number);
+    proxy = await startHaproxy(
+      haproxyFound.path!,
+      haproxyConfig({
+        listen: `127.0.0.1:${frontPort}`,
+        instances: ports.map((port) => `127.0.0.1:${port}`),
+        bucketServer: new URL(s3!.endpoint).host,
+        site: SITE,
+        photos: PHOTOS,
+      }),
+      frontPort,
+    );
+    await Promise.all(ports.map((port, index) => startInstance(`instance-${index + 1}`, port)));
+    for (const instance of instances)
+      await within(90_000, `${instance.name} ready`, () => ready(instance));
+    // haproxy sends traffic to an instance once its /readyz answers 200 (checked every second).
+    await within(5_000, 'haproxy sending to the instances', async () =>
+      (await Promise.all([0, 1, 2].map(() => status(`${front}/readyz`)))).every((s) => s === 200),
+    );
+    const engine = await openPostgresEngine(cluster!.url, { poolSize: 2 });
+    store = storeOn(engine);
+    sql = testSql(engine.db);
+    closeStore = () => store.close();
+    pool = createPhotoPool({ processes: 1 });
+    // A moderator, signed up through haproxy and given the role as the operator's command does.
+    const signedUp = await post('/api/signup', {
+      email: 'moderator@example.com',
+      password: PASSWORD,
+      dateOfBirth: '1990-05-17',
+    });
+    expect(signedUp.status).toBe(201);
+    moderatorCookie = signedUp.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .join('; ');
+    const moderator = await store.accounts.findByEmail('moderator@example.com');
+    await store.moderation.setRole(moderator!.id, 'moderator');
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const instance of instances) instance.process.kill('SIGKILL');
+    await proxy?.stop();
+    await pool?.close();
+    await closeStore?.();
+    bucket?.close();
+    media?.close();
+    cluster?.stop();
+    await s3?.stop();
+    fixture?.cleanup();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('an approval is in the bucket within 5 s (page and photo, byte for byte), served through haproxy; one instance publishes', async () => {
+    const ad = await adInReviewWithPhoto('Los Angeles', 'Kayaking at dawn', 41);
+    const approved = await post(
+      moderateAdApiPath(ad.id, 'approve'),
+      { revision: ad.revision },
+      moderatorCookie,
+    );
+    expect(approved.status).toBe(200);
+    const page = outputFileForPath(ad.path);
+    const ms = await within(5_000, 'the page and its photos in the bucket', async () => {
+      if (!(await bucket.head(page))) return false;
+      for (const key of ad.keys) if (!(await media.head(publicKeyOf(key)))) return false;
+      return true;
+    });
+    console.log(`Approval → page and photos in the bucket: ${ms} ms.`);
+    const publisher = publisherNow()!;
+    expect(instances.filter((one) => /Uploaded \d+ objects/.test(said(one)))).toEqual([publisher]);
+    // The bucket's page is the publisher's, byte for byte, and haproxy serves it from there.
+    const inBucket = (await bucket.get(page))!;
+    expect(inBucket.equals(readFileSync(join(publisher.dir, 'out', 'site', page)))).toBe(true);
+    const served = await fetch(`${front}${ad.path}`);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(inBucket)).toBe(true);
+    expect(inBucket.toString('utf8')).toContain('Kayaking at dawn');
+    for (const key of ad.keys) {
+      expect((await media.get(publicKeyOf(key)))!.equals(ad.bytes.get(key)!)).toBe(true);
+      const photo = await fetch(`${front}/${publicKeyOf(key)}`);
+      expect(photo.status).toBe(200);
+      expect(Buffer.from(await photo.arrayBuffer()).equals(ad.bytes.get(key)!)).toBe(true);
+      // The private part is never served.
+      expect((await fetch(`${front}/${privateKeyOf(key)}`)).status).toBe(404);
+    }
+    // The others did not build: they read the release the publisher announced.
+    for (const other of instances.filter((one) => one !== publisher)) {
+      expect(said(other)).not.toMatch(/Published the site/);
+      await within(5_000, `${other.name} reading the release`, async () =>
+        /Reading release \d+ of the site's content/.test(said(other)),
+      );
+    }
+  });
+
+  it('a removal takes the page and the photos out of the bucket within 5 s', async () => {
+    const ad = await adInReviewWithPhoto('San Diego', 'Sailing on Sundays', 42);
+    await post(moderateAdApiPath(ad.id, 'approve'), { revision: ad.revision }, moderatorCookie);
+    const page = outputFileForPath(ad.path);
+    await within(5_000, 'the approved page in the bucket', async () => !!(await bucket.head(page)));
+    // Its publish done: released, so that every instance's search finds it.
+    await within(5_000, 'the approved ad found by search', async () =>
+      (await (await fetch(`${front}/search?q=sailing`)).text()).includes('Sailing on Sundays'),
+    );
+    const removed = await post(
+      moderateAdApiPath(ad.id, 'remove'),
+      { revision: ad.revision + 1, reason: 'spam' },
+      moderatorCookie,
+    );
+    expect(removed.status).toBe(200);
+    const ms = await within(5_000, 'the page and photos out of the bucket', async () => {
+      if (await bucket.head(page)) return false;
+      for (const key of ad.keys) if (await media.head(publicKeyOf(key))) return false;
+      return true;
+    });
+    console.log(`Removal → page and photos out of the bucket: ${ms} ms.`);
+    expect((await fetch(`${front}${ad.path}`)).status).toBe(404);
+    for (const key of ad.keys)
+      expect((await fetch(`${front}/${publicKeyOf(key)}`)).status).toBe(404);
+  });
+
+  it('a second publisher waits: one instance holds the lock, the others never upload', async () => {
+    // Three instances try the lock every 2 s; PostgreSQL grants it to one.
+    const holders = await sql.all(
+      `SELECT pid FROM pg_locks
+        WHERE locktype = 'advisory' AND granted
+          AND objid = (hashtextextended(? || current_schema(), 0) & 4294967295)::oid`,
+      `${SITE_PUBLISHER_LOCK}:`,
+    );
+    expect(holders).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const uploaders = instances.filter((one) => /Uploaded \d+ objects/.test(said(one)));
+    expect(uploaders).toHaveLength(1);
+  });
+
+  it('the publisher killed under load hands publishing over, no approved ad lost (live within 30 s)', async () => {
+    const ads: Array<Awaited<ReturnType<typeof adInReviewWithPhoto>>> = [];
+    for (const [index, city] of ['San Jose', 'Fresno', 'San Francisco'].entries())
+      ads.push(await adInReviewWithPhoto(city, `Handed over ${index}`, 50 + index));
+    // Load: pages rendered on request and the API, through haproxy, all along.
+    let stopLoad = false;
+    const answers: number[] = [];
+    const load = (async () => {
+      while (!stopLoad) {
+        const statuses = await Promise.all([
+          status(`${front}/search?q=handed`).catch(() => 0),
+          status(`${front}/api/me`).catch(() => 0),
+        ]);
+        answers.push(...statuses);
+      }
+    })();
+    const publisher = publisherNow()!;
+    for (const ad of ads)
+      expect(
+        (
+          await post(
+            moderateAdApiPath(ad.id, 'approve'),
+            { revision: ad.revision },
+            moderatorCookie,
+          )
+        ).status,
+      ).toBe(200);
+    // Mid-publish: the approvals' build has begun.
+    publisher.process.kill('SIGKILL');
+    await new Promise((resolve) => publisher.process.once('exit', resolve));
+    const ms = await within(30_000, 'every approved ad in the bucket and served', async () => {
+      for (const ad of ads) {
+        if (!(await bucket.head(outputFileForPath(ad.path)))) return false;
+        if ((await status(`${front}${ad.path}`)) !== 200) return false;
+      }
+      return true;
+    });
+    stopLoad = true;
+    await load;
+    console.log(`Publisher killed → every approved ad live again: ${ms} ms.`);
+    // The objects are there before the new publisher says so.
+    await within(5_000, 'another instance publishing', async () => publisherNow() !== undefined);
+    expect(publisherNow()).not.toBe(publisher);
+    // The load's answers: 200, or 401 for /api/me without a session; never an error of ours.
+    expect(answers.filter((answer) => answer !== 200 && answer !== 401)).toEqual([]);
+  });
+
+  it('a fourth instance is ready within 15 s without building, and finds the published ads by search', async () => {
+    const fourth = await startInstance('instance-4', (await freePort()) as number);
+    const ms = await within(15_000, 'the fourth instance ready', () => ready(fourth));
+    console.log(`A new instance with SITE_BUCKET: ready in ${ms} ms.`);
+    expect(said(fourth)).not.toMatch(/Published the site/);
+    expect(said(fourth)).toMatch(/Reading release \d+ of the site's content/);
+    const search = await fetch(`${fourth.url}/search?q=kayaking`);
+    expect(search.status).toBe(200);
+    expect(await search.text()).toContain('Kayaking at dawn');
+    expect(existsSync(join(fourth.dir, 'out', 'released-content'))).toBe(true);
+  });
+});
+
+/** The bucket of the site and the photos, readable by anyone where public-read.ts says. */
+async function createPublicBucket(server: S3ServerAddress): Promise<void> {
+  const client = testS3Client(server);
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+    for (const [name, policy] of publicReadPolicies(SITE, PHOTOS))
+      await client.send(new PutBucketPolicyCommand({ Bucket: name, Policy: policy }));
+  } finally {
+    client.destroy();
+  }
+}
