@@ -12,7 +12,7 @@ import {
   signupBody,
   todayUtc,
 } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
+import { mailsOf } from '../../helpers/mail.ts';
 import {
   getPage,
   insertAdInReview,
@@ -49,11 +49,6 @@ async function queueHtml() {
   const response = await getPage(t.app, '/moderate', moderator.session);
   expect(response.status).toBe(200);
   return response.text();
-}
-
-async function mailsOf(email: string) {
-  await t.mailer.settled();
-  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
 }
 
 describe('the queue', () => {
@@ -174,7 +169,7 @@ describe('approve', () => {
     ]);
     expect(publisher.reasons).toContain(`approved ad ${id}`);
 
-    const [mail, ...more] = await mailsOf(poster.email);
+    const [mail, ...more] = await mailsOf(t, poster.email);
     expect(more).toHaveLength(0);
     expect(mail!.subject).toBe('Your ad is approved');
     expect(mail!.text).toContain('“Board games on Sunday”');
@@ -228,7 +223,7 @@ describe('approve', () => {
       (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
     ).toEqual(['approve-edit']);
     expect(publisher.reasons).toContain(`approved the edit of ad ${id}`);
-    expect((await mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([
+    expect((await mailsOf(t, poster.email)).map((mail) => mail.subject)).toEqual([
       'Your changes are live',
     ]);
   });
@@ -260,7 +255,7 @@ describe('reject', () => {
       }),
     ]);
     expect(publisher.reasons).toHaveLength(published);
-    const [mail] = await mailsOf(poster.email);
+    const [mail] = await mailsOf(t, poster.email);
     expect(mail!.subject).toBe('Your ad was not approved');
     expect(mail!.text).toContain('Reason: Contact details in the ad.');
     expect(mail!.text).toContain("Moderator's note: Please remove the phone number.");
@@ -293,7 +288,7 @@ describe('reject', () => {
     expect(
       (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
     ).toEqual(['reject-edit']);
-    const [mail] = await mailsOf(poster.email);
+    const [mail] = await mailsOf(t, poster.email);
     expect(mail!.subject).toBe('Your changes were not approved');
     expect(mail!.text).toContain('stays live as it was');
   });
@@ -319,7 +314,7 @@ describe('remove a live ad', () => {
       rejected_reason: 'Commercial or paid content',
     });
     expect(publisher.reasons).toContain(`removed ad ${id}`);
-    expect((await mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([
+    expect((await mailsOf(t, poster.email)).map((mail) => mail.subject)).toEqual([
       'Your ad was removed',
     ]);
   });

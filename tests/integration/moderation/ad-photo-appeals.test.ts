@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
+import { mailsOf } from '../../helpers/mail.ts';
 import {
   appPhotosOf,
   blobsLeft,
@@ -212,8 +212,7 @@ describe("a removed ad's photos through its appeal window", () => {
     await sweepOn(100);
     expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
     // Appealed through the mail's link (a banned member cannot sign in), reversed after day 30.
-    await t.mailer.settled();
-    const mail = mailsTo(t.outboxDir, member.email).find((m) => m.subject.endsWith('was closed'));
+    const mail = (await mailsOf(t, member.email)).find((m) => m.subject.endsWith('was closed'));
     const [, id, key] = /\/account\/decisions\/(\d+)\?key=(\w+)/.exec(mail!.text)!;
     const filed = await postModerationForm(t.app, `/api/decisions/${id}/appeal?key=${key}`, {
       text: 'I posted once.',

@@ -7,7 +7,7 @@
 // at once; a hide by reports explained as automatic; reporters hearing back on /account.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { cookieHeader, ORIGIN, PASSWORD, postJson } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
+import { mailsOf } from '../../helpers/mail.ts';
 import {
   getPage,
   insertAdInReview,
@@ -37,11 +37,6 @@ beforeAll(async () => {
 async function pageOf(path: string, session?: string) {
   const response = await getPage(t.app, path, session);
   return { status: response.status, html: await response.text() };
-}
-
-async function mailsOf(email: string) {
-  await t.mailer.settled();
-  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
 }
 
 const statementIdOf = (html: string) => Number(/\/account\/decisions\/(\d+)/.exec(html)?.[1]);
@@ -94,7 +89,9 @@ describe('an ad removed, appealed and reversed', () => {
     expect(statementId).toBeGreaterThan(0);
 
     // The mail: the clause's link and the appeal's.
-    const [mail] = (await mailsOf(poster.email)).filter((m) => m.subject === 'Your ad was removed');
+    const [mail] = (await mailsOf(t, poster.email)).filter(
+      (m) => m.subject === 'Your ad was removed',
+    );
     expect(mail!.text).toContain('http://localhost/terms#clause-4-1');
     expect(mail!.text).toContain(`http://localhost/account/decisions/${statementId}?key=`);
     expect(mail!.text).toContain("What prompted it: A moderator's own review.");
@@ -139,7 +136,7 @@ describe('an ad removed, appealed and reversed', () => {
     expect(reversed.status).toBe(303);
     expect((await storedAd(t.sql, adId)).status).toBe('live');
     expect(publisher.reasons).toEqual([`reversed on appeal: ad ${adId} live again`]);
-    const outcome = (await mailsOf(poster.email)).find(
+    const outcome = (await mailsOf(t, poster.email)).find(
       (m) => m.subject === 'Your appeal succeeded',
     );
     expect(outcome?.text).toContain('The decision is undone.');
@@ -165,7 +162,7 @@ describe('a ban, appealed through its mail and reversed', () => {
       moderatorA.session,
     );
     expect(banned.status).toBe(303);
-    const [mail] = (await mailsOf(poster.email)).filter((m) => m.subject.endsWith('was closed'));
+    const [mail] = (await mailsOf(t, poster.email)).filter((m) => m.subject.endsWith('was closed'));
     expect(mail!.text).toContain('http://localhost/terms#clause-4-5');
     const link = /http:\/\/localhost(\/account\/decisions\/(\d+)\?key=(\w+))/.exec(mail!.text)!;
     const [, path, id, key] = link;
@@ -197,9 +194,9 @@ describe('a ban, appealed through its mail and reversed', () => {
     ).toBeUndefined();
     expect((await storedAd(t.sql, adId)).status).toBe('live');
     expect(publisher.reasons[0]).toContain(`account ${poster.accountId} unbanned`);
-    expect((await mailsOf(poster.email)).some((m) => m.subject === 'Your appeal succeeded')).toBe(
-      true,
-    );
+    expect(
+      (await mailsOf(t, poster.email)).some((m) => m.subject === 'Your appeal succeeded'),
+    ).toBe(true);
     const signedIn = await postJson(t.app, '/api/signin', {
       email: poster.email,
       password: PASSWORD,

@@ -2,7 +2,7 @@
 // (409, the queue page with the message for a form); the ad changes once, one log row, one mail.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { cookieHeader, FORM_TYPE, listen, openTestApp } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
+import { mailsOf } from '../../helpers/mail.ts';
 import {
   insertAdInReview,
   logRows,
@@ -25,11 +25,6 @@ beforeAll(async () => {
   first = await signUpModerator(t.app, t.store);
   second = await signUpModerator(t.app, t.store);
 });
-
-const decisionMails = async (email: string) => {
-  await t.mailer.settled();
-  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
-};
 
 describe('two moderators at once', () => {
   test('approve and reject the same ad: one wins, the other sees who handled it, nothing twice', async () => {
@@ -61,7 +56,7 @@ describe('two moderators at once', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.moderator_email).toBe(winner.email);
     expect((await storedAd(t.sql, id)).revision).toBe(2);
-    expect(await decisionMails(poster.email)).toHaveLength(1);
+    expect(await mailsOf(t, poster.email)).toHaveLength(1);
   });
 
   test('over HTTP, ten approvals of one ad from two moderators: one approval, one log row, one publish', async () => {
@@ -92,7 +87,7 @@ describe('two moderators at once', () => {
     expect(await storedAd(t.sql, id)).toMatchObject({ status: 'live', revision: 2 });
     expect((await logRows(t.sql)).filter((row) => row.ad_id === id)).toHaveLength(1);
     expect(publisher.reasons.slice(published)).toEqual([`approved ad ${id}`]);
-    expect(await decisionMails(poster.email)).toHaveLength(1);
+    expect(await mailsOf(t, poster.email)).toHaveLength(1);
   });
 
   test('two moderators approving one revision through two instances: one approves, the other is told who did', async () => {

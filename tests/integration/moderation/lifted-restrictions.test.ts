@@ -9,7 +9,7 @@ import { exportStatements } from '../../../server/moderation/dsa-export.ts';
 import { dsaStatementSchema } from '../../../core/schemas/dsa-statement.ts';
 import { utcDay } from '../../../core/days.ts';
 import { formatDate } from '../../../core/format.ts';
-import { mailsTo } from '../../helpers/mail.ts';
+import { mailsOf } from '../../helpers/mail.ts';
 import {
   getPage,
   postModerationForm,
@@ -124,8 +124,7 @@ describe('a hide by reports lifted by a dismissal', () => {
       utcDay(new Date()),
     );
 
-    await t.mailer.settled();
-    const back = mailsTo(t.outboxDir, poster.email).find(
+    const back = (await mailsOf(t, poster.email)).find(
       (mail) => mail.subject === 'Your ad is back on the site',
     );
     expect(back?.text).toContain(
@@ -151,8 +150,7 @@ describe('a hide by reports lifted by a dismissal', () => {
       await t.sql.get('SELECT id FROM appeals WHERE statement_id = ?', statementId),
     ).toBeUndefined();
 
-    await t.mailer.settled();
-    const back = mailsTo(t.outboxDir, poster.email).find(
+    const back = (await mailsOf(t, poster.email)).find(
       (mail) => mail.subject === 'Your ad is back on the site',
     );
     expect(back?.text).not.toContain('Your appeal');

@@ -10,7 +10,7 @@ import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { MODERATION_REASONS } from '../../../core/schemas/moderation-reasons.ts';
 import { cookieHeader, FORM_TYPE, JSON_TYPE, ORIGIN } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
+import { mailsOf } from '../../helpers/mail.ts';
 import {
   appPhotosOf,
   blobsLeft,
@@ -104,11 +104,6 @@ const preview = (id: number, width: number) =>
   t.app.request(`${ORIGIN}/api/photos/${id}/${width}`, {
     headers: cookieHeader(moderator.session),
   });
-
-async function mailsOf(email: string) {
-  await t.mailer.settled();
-  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
-}
 
 describe('the queue', () => {
   test("shows a new ad's photos large, numbered, with their alt texts, and the flag of one that looks like a removed photo", async () => {
@@ -336,7 +331,7 @@ describe('removing one photo', () => {
       reason: 'Explicit content',
       note: `Photo ${removed}. Nudity is not allowed.`,
     });
-    const mail = (await mailsOf(poster.email)).at(-1)!;
+    const mail = (await mailsOf(t, poster.email)).at(-1)!;
     expect(mail.subject).toBe('A photo was removed from your ad');
     expect(mail.text).toContain('Reason: Explicit content.');
     expect(mail.text).toContain("Moderator's note: Nudity is not allowed.");

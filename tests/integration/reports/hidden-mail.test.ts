@@ -5,7 +5,7 @@
 // dismisses the reports, the member is mailed that the ad is back. Plain form posts, in-process on
 // a real store; the mails received through the test mailer's outbox.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { mailsTo } from '../../helpers/mail.ts';
+import { mailsOf } from '../../helpers/mail.ts';
 import {
   getPage,
   postModerationForm,
@@ -23,11 +23,6 @@ let moderator: TestMember;
 beforeAll(async () => {
   moderator = await signUpModerator(t.app, t.store);
 });
-
-async function mailsOf(email: string) {
-  await t.mailer.settled();
-  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
-}
 
 const HIDDEN_SUBJECT = 'Your ad was taken off the site after reports';
 
@@ -49,12 +44,12 @@ describe('reports hide a member ad', () => {
     );
     await reportAs(reporters[0], adId, 'spam');
     await reportAs(reporters[1], adId, 'spam');
-    expect((await mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([]);
+    expect((await mailsOf(t, poster.email)).map((mail) => mail.subject)).toEqual([]);
     await reportAs(reporters[2], adId, 'commercial');
     // A fourth report of an ad hidden already mails nothing more.
     await reportAs(reporters[3], adId, 'spam');
 
-    const mails = await mailsOf(poster.email);
+    const mails = await mailsOf(t, poster.email);
     expect(mails.map((mail) => mail.subject)).toEqual([HIDDEN_SUBJECT]);
     const text = mails[0]!.text;
     expect(text).toContain('Members reported your ad “Hiking pals”');
@@ -89,14 +84,14 @@ describe('reports hide a member ad', () => {
         adId,
       ),
     ).toHaveLength(1);
-    expect((await mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([HIDDEN_SUBJECT]);
+    expect((await mailsOf(t, poster.email)).map((mail) => mail.subject)).toEqual([HIDDEN_SUBJECT]);
   });
 
   test('one "under 18" report from a visitor hides it, and the mail says what it was', async () => {
     const poster = await signUpMember(t.app, t.store, 'hid-under-18');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Beach day' });
     await reportAs(undefined, adId, 'under-18', 60);
-    const [mail] = await mailsOf(poster.email);
+    const [mail] = await mailsOf(t, poster.email);
     expect(mail?.subject).toBe(HIDDEN_SUBJECT);
     expect(mail!.text).toContain('Reason: Reported as possibly involving someone under 18.');
     expect(mail!.text).not.toContain('203.0.113.60');
@@ -135,7 +130,7 @@ describe('the reports dismissed', () => {
     );
     expect(dismissed.status).toBe(303);
     expect((await storedAd(t.sql, adId)).status).toBe('live');
-    const mails = await mailsOf(poster.email);
+    const mails = await mailsOf(t, poster.email);
     expect(mails.map((mail) => mail.subject).sort()).toEqual([
       'Your ad is back on the site',
       HIDDEN_SUBJECT,
@@ -159,6 +154,6 @@ describe('the reports dismissed', () => {
       { group: `ad:${adId}`, seen, action: 'dismiss' },
       moderator.session,
     );
-    expect(await mailsOf(poster.email)).toEqual([]);
+    expect(await mailsOf(t, poster.email)).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import {
   storedAd,
   type TestMember,
 } from '../../helpers/moderation.ts';
-import { mailsTo } from '../../helpers/mail.ts';
+import { mailsOf } from '../../helpers/mail.ts';
 import { bannerOf, headingOf } from '../../helpers/pages.ts';
 import {
   editorAdIds,
@@ -205,8 +205,7 @@ describe('actions', () => {
     expect(
       (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
     ).toEqual(['remove']);
-    await t.mailer.settled();
-    const mails = mailsTo(t.outboxDir, poster.email).filter(
+    const mails = (await mailsOf(t, poster.email)).filter(
       (mail) => mail.subject === 'Your ad was removed',
     );
     expect(mails).toHaveLength(1);
