@@ -17,6 +17,7 @@ import {
   setCookies,
   signupBody,
 } from '../../helpers/api.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { mailsTo, outboxMails } from '../../helpers/mail.ts';
 import {
   addBlock,
@@ -26,37 +27,26 @@ import {
   countRows,
 } from '../../helpers/member-data.ts';
 import {
-  getPage,
   insertAdInReview,
   postModerationForm,
-  recordingPublisher,
   signUpMember,
-  signUpModerator,
-  storedAd,
   type TestMember,
 } from '../../helpers/moderation.ts';
-import {
-  bannerOf,
-  headingOf,
-  testAppOnFixtureContent,
-  useFixtureContent,
-} from '../../helpers/pages.ts';
+import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
 
-const publisher = recordingPublisher();
-const t = testAppOnFixtureContent({ publisher });
+const t = moderationWorld();
 
 const deleteForm = (session: string | undefined, password: string) =>
-  postModerationForm(t.app, '/api/account/delete', { password }, session);
+  t.postForm('/api/account/delete', { password }, session);
 
 const accountRow = (id: number) => t.sql.get('SELECT id FROM accounts WHERE id = ?', id);
 
 /** Approves an ad as a moderator does, through the queue's form. */
 async function approve(moderator: TestMember, adId: number) {
-  const response = await postModerationForm(
-    t.app,
+  const response = await t.postForm(
     `/api/moderate/ads/${adId}/approve`,
-    { revision: String((await storedAd(t.sql, adId)).revision) },
+    { revision: String((await t.storedAd(adId)).revision) },
     moderator.session,
   );
   expect(response.status).toBe(303);
@@ -64,14 +54,14 @@ async function approve(moderator: TestMember, adId: number) {
 
 describe('/account/delete, the page', () => {
   test('members only: signed out, to sign in and back', async () => {
-    const response = await getPage(t.app, '/account/delete');
+    const response = await t.getPage('/account/delete');
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/signin?next=%2Faccount%2Fdelete');
   });
 
   test('says what goes and what stays, and asks for the password', async () => {
-    const member = await signUpMember(t.app, t.store);
-    const response = await getPage(t.app, '/account/delete', member.session);
+    const member = await t.signUpMember();
+    const response = await t.getPage('/account/delete', member.session);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const html = await response.text();
@@ -86,8 +76,8 @@ describe('/account/delete, the page', () => {
   });
 
   test('/account offers Download my data and Delete my account as plain links', async () => {
-    const member = await signUpMember(t.app, t.store);
-    const html = await (await getPage(t.app, '/account', member.session)).text();
+    const member = await t.signUpMember();
+    const html = await (await t.getPage('/account', member.session)).text();
     expect(html).toContain('href="/api/account/data"');
     expect(html).toContain('href="/account/delete"');
     expect(textOf(html)).toContain('Download my data');
@@ -96,7 +86,7 @@ describe('/account/delete, the page', () => {
 
 describe('the wrong password', () => {
   test('the form again with the message; nothing deleted, still signed in', async () => {
-    const member = await signUpMember(t.app, t.store);
+    const member = await t.signUpMember();
     const response = await deleteForm(member.session, 'not my password at all');
     expect(response.status).toBe(403);
     const html = await response.text();
@@ -104,12 +94,12 @@ describe('the wrong password', () => {
     expect(bannerOf(html)).toBe('That password is not right. Your account was not deleted.');
     expect(html).toContain('role="alert"');
     expect(await accountRow(member.accountId)).toBeDefined();
-    expect((await getPage(t.app, '/api/me', member.session)).status).toBe(200);
+    expect((await t.getPage('/api/me', member.session)).status).toBe(200);
     expect(setCookies(response)).toEqual([]);
   });
 
   test('as JSON: 403 { error, field }; an empty password 400', async () => {
-    const member = await signUpMember(t.app, t.store);
+    const member = await t.signUpMember();
     const wrong = await postJson(
       t.app,
       '/api/account/delete',
@@ -136,7 +126,7 @@ describe('the wrong password', () => {
   });
 
   test('from another site: refused, nothing deleted', async () => {
-    const member = await signUpMember(t.app, t.store);
+    const member = await t.signUpMember();
     const response = await t.app.request(`${ORIGIN}/api/account/delete`, {
       method: 'POST',
       headers: {
@@ -154,7 +144,7 @@ describe('the wrong password', () => {
   });
 
   test('a moderator’s account is refused, even with the right password', async () => {
-    const moderator = await signUpModerator(t.app, t.store);
+    const moderator = await t.signUpModerator();
     const response = await postJson(
       t.app,
       '/api/account/delete',
@@ -185,9 +175,9 @@ describe('the right password', () => {
   const toMember = (mail: { to: string }) => mail.to.toLowerCase() === member.email;
 
   beforeAll(async () => {
-    moderator = await signUpModerator(t.app, t.store);
-    member = await signUpMember(t.app, t.store, 'leaving');
-    other = await signUpMember(t.app, t.store, 'staying');
+    moderator = await t.signUpModerator();
+    member = await t.signUpMember('leaving');
+    other = await t.signUpMember('staying');
     liveAd = await insertAdInReview(t, { accountId: member.accountId, title: 'My live ad' });
     await approve(moderator, liveAd);
     reviewAd = await insertAdInReview(t, {
@@ -233,7 +223,7 @@ describe('the right password', () => {
     expect(
       await countRows(t, 'moderation_log', { column: 'account_id', value: member.accountId }),
     ).toBe(1);
-    publisher.reasons.length = 0;
+    t.publisher.reasons.length = 0;
     // The outbox (no SMTP_URL): files that are not a mail to the member alone must stay.
     await t.mailer.settled();
     mkdirSync(t.outboxDir, { recursive: true });
@@ -262,7 +252,7 @@ describe('the right password', () => {
       expect(cleared.get(name)?.value).toBe('');
       expect(cleared.get(name)?.attributes.get('max-age')).toBe('0');
     }
-    const page = await getPage(t.app, '/account/delete?done=1');
+    const page = await t.getPage('/account/delete?done=1');
     expect(page.status).toBe(200);
     expect(headingOf(await page.text())).toBe('Your account is deleted');
   });
@@ -272,8 +262,8 @@ describe('the right password', () => {
     expect(await countRows(t, 'sessions', { column: 'account_id', value: member.accountId })).toBe(
       0,
     );
-    expect((await getPage(t.app, '/api/me', member.session)).status).toBe(401);
-    const account = await getPage(t.app, '/account', member.session);
+    expect((await t.getPage('/api/me', member.session)).status).toBe(401);
+    const account = await t.getPage('/account', member.session);
     expect(account.status).toBe(303);
     expect(account.headers.get('location')).toBe('/signin?next=%2Faccount');
   });
@@ -283,7 +273,7 @@ describe('the right password', () => {
       await countRows(t, 'member_ads', { column: 'account_id', value: member.accountId }),
     ).toBe(0);
     expect(await countRows(t, 'member_ads', { column: 'id', value: reviewAd })).toBe(0);
-    expect(publisher.reasons).toEqual([`deleted account ${member.accountId}: ads ${liveAd}`]);
+    expect(t.publisher.reasons).toEqual([`deleted account ${member.accountId}: ads ${liveAd}`]);
   });
 
   test('its messages are gone; the other side keeps theirs, with this side NULL', async () => {
@@ -338,7 +328,7 @@ describe('the right password', () => {
     expect(
       await countRows(t, 'moderation_log', { column: 'account_id', value: member.accountId }),
     ).toBe(1);
-    const html = await (await getPage(t.app, '/moderate/log', moderator.session)).text();
+    const html = await (await t.getPage('/moderate/log', moderator.session)).text();
     expect(html).not.toContain(member.email);
     expect(html).toContain(other.email);
     const row = /<tr>(?:(?!<\/tr>).)*<\/tr>/gs;
@@ -347,7 +337,7 @@ describe('the right password', () => {
     expect(mine).toHaveLength(1);
     expect(textOf(mine[0]!)).toContain('deleted account');
     // The queue does not break on it either.
-    const queue = await getPage(t.app, '/moderate', moderator.session);
+    const queue = await t.getPage('/moderate', moderator.session);
     expect(queue.status).toBe(200);
     expect(await queue.text()).not.toContain('My ad still in review');
   });
@@ -399,27 +389,26 @@ describe('the right password', () => {
 
 describe('ids and bans', () => {
   test('the newest account deleted: the next sign-up does not get its id', async () => {
-    const newest = await signUpMember(t.app, t.store, 'newest');
+    const newest = await t.signUpMember('newest');
     const highest = await t.sql.get<{ max: number }>('SELECT MAX(id) AS max FROM accounts');
     expect(newest.accountId).toBe(highest!.max);
     expect((await deleteForm(newest.session, PASSWORD)).status).toBe(303);
-    const next = await signUpMember(t.app, t.store, 'next');
+    const next = await t.signUpMember('next');
     expect(next.accountId).toBe(newest.accountId + 1);
   });
 
   test('an account with no live ad asks for no publish', async () => {
-    const member = await signUpMember(t.app, t.store);
+    const member = await t.signUpMember();
     await insertAdInReview(t, { accountId: member.accountId, city: 'San Jose' });
-    publisher.reasons.length = 0;
+    t.publisher.reasons.length = 0;
     expect((await deleteForm(member.session, PASSWORD)).status).toBe(303);
-    expect(publisher.reasons).toEqual([]);
+    expect(t.publisher.reasons).toEqual([]);
   });
 
   test('a banned address is still refused at sign-up', async () => {
-    const moderator = await signUpModerator(t.app, t.store);
-    const banned = await signUpMember(t.app, t.store, 'banned');
-    const ban = await postModerationForm(
-      t.app,
+    const moderator = await t.signUpModerator();
+    const banned = await t.signUpMember('banned');
+    const ban = await t.postForm(
       `/api/moderate/accounts/${banned.accountId}/ban`,
       { reason: 'spam' },
       moderator.session,

@@ -9,8 +9,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
-import { mailsOf } from '../../helpers/mail.ts';
 import {
   appPhotosOf,
   blobsLeft,
@@ -19,30 +19,17 @@ import {
   putPhotosOnAd,
   testPhotoPool,
 } from '../../helpers/moderation-photos.ts';
-import {
-  insertAdInReview,
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
+import { insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 
 const pool = testPhotoPool();
-const publisher = recordingPublisher();
-const t = testAppOnFixtureContent({ publisher, photoProcessing: pool });
-let moderatorA: TestMember;
-let moderatorB: TestMember;
+const t = moderationWorld({ moderators: 2, photoProcessing: pool });
+const [moderatorA, moderatorB] = t.moderators;
 let stranger: TestMember;
 let photos: AppPhotos;
 beforeAll(async () => {
-  moderatorA = await signUpModerator(t.app, t.store);
-  moderatorB = await signUpModerator(t.app, t.store);
-  stranger = await signUpMember(t.app, t.store, 'stranger');
+  stranger = await t.signUpMember('stranger');
   photos = appPhotosOf(t.store, pool);
 });
 
@@ -56,7 +43,7 @@ const picture = () => smallJpeg(nextSeed++, 1600, 1200);
 
 /** A new member's ad (live, or in review) with two photos; the member, the ad, photo ids, keys. */
 async function adWithPhotos(label: string, status: 'live' | 'review' = 'live') {
-  const member = await signUpMember(t.app, t.store, label);
+  const member = await t.signUpMember(label);
   const ids = [
     await keptPhotoId(t.store, photos, member.accountId, await picture()),
     await keptPhotoId(t.store, photos, member.accountId, await picture()),
@@ -74,8 +61,7 @@ async function decideOnAd(adId: number, action: 'remove' | 'reject', reason: str
     'SELECT revision FROM member_ads WHERE id = ?',
     adId,
   ))!;
-  const response = await postModerationForm(
-    t.app,
+  const response = await t.postForm(
     `/api/moderate/ads/${adId}/${action}`,
     { revision: String(revision), reason },
     moderatorA.session,
@@ -88,8 +74,7 @@ async function decideOnAd(adId: number, action: 'remove' | 'reject', reason: str
 }
 
 async function appealOf(statementId: number, member: TestMember) {
-  const filed = await postModerationForm(
-    t.app,
+  const filed = await t.postForm(
     `/api/decisions/${statementId}/appeal`,
     { text: 'Nothing in this ad breaks a rule.' },
     member.session,
@@ -102,7 +87,7 @@ async function appealOf(statementId: number, member: TestMember) {
 }
 
 const decideAppeal = (appealId: number, fields: Record<string, string>) =>
-  postModerationForm(t.app, `/api/moderate/appeals/${appealId}/decide`, fields, moderatorB.session);
+  t.postForm(`/api/moderate/appeals/${appealId}/decide`, fields, moderatorB.session);
 
 /** The status of the photo's 1280 size through the server, as `session` asks (none: a visitor). */
 const statusOf = async (photoId: number, session?: string) =>
@@ -149,7 +134,7 @@ describe("a removed ad's photos through its appeal window", () => {
     expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
     expect((await decideAppeal(appealId, { outcome: 'reversed' })).status).toBe(303);
 
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
+    expect((await t.storedAd(adId)).status).toBe('live');
     expect(await publishedPhotoIds(adId)).toEqual(ids);
     for (const id of ids) expect(await statusOf(id, member.session)).toBe(200);
     // Live again, no sweep takes them however late.
@@ -177,7 +162,7 @@ describe("a removed ad's photos through its appeal window", () => {
   test('a rejected ad not appealed: kept to the end of its 6 months, deleted after', async () => {
     const { ids, keys, adId } = await adWithPhotos('rejected-ad', 'review');
     await decideOnAd(adId, 'reject', 'contact');
-    expect((await storedAd(t.sql, adId)).status).toBe('rejected');
+    expect((await t.storedAd(adId)).status).toBe('rejected');
     await sweepOn(180);
     expect(await photoRows(ids)).toBe(2);
     await sweepOn(185);
@@ -201,20 +186,19 @@ describe("a removed ad's photos through its appeal window", () => {
 
   test('a ban holds the photos of the ads it removed while it can be appealed', async () => {
     const { member, adId, ids, keys } = await adWithPhotos('banned-ad');
-    const banned = await postModerationForm(
-      t.app,
+    const banned = await t.postForm(
       `/api/moderate/accounts/${member.accountId}/ban`,
       { reason: 'spam' },
       moderatorA.session,
     );
     expect(banned.status).toBe(303);
-    expect((await storedAd(t.sql, adId)).status).toBe('removed');
+    expect((await t.storedAd(adId)).status).toBe('removed');
     await sweepOn(100);
     expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
     // Appealed through the mail's link (a banned member cannot sign in), reversed after day 30.
-    const mail = (await mailsOf(t, member.email)).find((m) => m.subject.endsWith('was closed'));
+    const mail = (await t.mailsOf(member.email)).find((m) => m.subject.endsWith('was closed'));
     const [, id, key] = /\/account\/decisions\/(\d+)\?key=(\w+)/.exec(mail!.text)!;
-    const filed = await postModerationForm(t.app, `/api/decisions/${id}/appeal?key=${key}`, {
+    const filed = await t.postForm(`/api/decisions/${id}/appeal?key=${key}`, {
       text: 'I posted once.',
     });
     expect(filed.status).toBe(303);
@@ -223,14 +207,14 @@ describe("a removed ad's photos through its appeal window", () => {
       Number(id),
     ))!.id;
     expect((await decideAppeal(appealId, { outcome: 'reversed' })).status).toBe(303);
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
+    expect((await t.storedAd(adId)).status).toBe('live');
     expect(await publishedPhotoIds(adId)).toEqual(ids);
   });
 
   test('the member deleting the removed ad erases its photos at once', async () => {
     const { member, adId, ids, keys } = await adWithPhotos('deleted-ad');
     await decideOnAd(adId, 'remove', 'spam');
-    const deleted = await postModerationForm(t.app, `/api/ads/${adId}/delete`, {}, member.session);
+    const deleted = await t.postForm(`/api/ads/${adId}/delete`, {}, member.session);
     expect(deleted.status).toBe(303);
     expect(await photoRows(ids)).toBe(0);
     expect(await blobsLeft(t.sql, keys)).toBe(0);

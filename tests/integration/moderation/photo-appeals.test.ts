@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN, PASSWORD } from '../../helpers/api.ts';
 import {
   appPhotosOf,
@@ -21,27 +22,15 @@ import {
   putPhotosOnAd,
   testPhotoPool,
 } from '../../helpers/moderation-photos.ts';
-import {
-  getPage,
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  type TestMember,
-} from '../../helpers/moderation.ts';
+import { type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 
 const pool = testPhotoPool();
-const publisher = recordingPublisher();
-const t = testAppOnFixtureContent({ publisher, photoProcessing: pool });
-let moderatorA: TestMember;
-let moderatorB: TestMember;
+const t = moderationWorld({ moderators: 2, photoProcessing: pool });
+const [moderatorA, moderatorB] = t.moderators;
 let photos: AppPhotos;
 beforeAll(async () => {
-  moderatorA = await signUpModerator(t.app, t.store);
-  moderatorB = await signUpModerator(t.app, t.store);
   photos = appPhotosOf(t.store, pool);
 });
 
@@ -54,7 +43,7 @@ const picture = () => smallJpeg(nextSeed++, 1600, 1200);
 
 /** A live ad of a new member's with three photos; the member, the ad and the photos' ids. */
 async function liveAdWithPhotos(label: string, middle: Buffer) {
-  const member = await signUpMember(t.app, t.store, label);
+  const member = await t.signUpMember(label);
   const ids = [
     await keptPhotoId(t.store, photos, member.accountId, await picture()),
     await keptPhotoId(t.store, photos, member.accountId, middle),
@@ -66,7 +55,7 @@ async function liveAdWithPhotos(label: string, middle: Buffer) {
 }
 
 const removePhoto = (photoId: number, reason: string, session: string) =>
-  postModerationForm(t.app, `/api/moderate/photos/${photoId}/remove`, { reason }, session);
+  t.postForm(`/api/moderate/photos/${photoId}/remove`, { reason }, session);
 
 /** The photo's 1280 size through the server, as `session` asks for it (none: a visitor). */
 async function sizeOf(photoId: number, session?: string) {
@@ -98,8 +87,7 @@ const statementOfPhoto = async (photoId: number) =>
 
 async function appealPhoto(photoId: number, member: TestMember) {
   const statementId = await statementOfPhoto(photoId);
-  const filed = await postModerationForm(
-    t.app,
+  const filed = await t.postForm(
     `/api/decisions/${statementId}/appeal`,
     { text: 'This is my own photo, taken by a friend on a hike.' },
     member.session,
@@ -112,7 +100,7 @@ async function appealPhoto(photoId: number, member: TestMember) {
 }
 
 const decide = (appealId: number, fields: Record<string, string>, session: string) =>
-  postModerationForm(t.app, `/api/moderate/appeals/${appealId}/decide`, fields, session);
+  t.postForm(`/api/moderate/appeals/${appealId}/decide`, fields, session);
 
 const blockedRows = (photoId: number) =>
   t.sql.all('SELECT id FROM blocked_photos WHERE photo_id = ?', photoId);
@@ -143,27 +131,27 @@ describe('a removed photo reversed on appeal', () => {
     });
     // The member reads that it is kept for the appeal.
     const statementId = await statementOfPhoto(photoId);
-    const decision = await getPage(t.app, `/account/decisions/${statementId}`, member.session);
+    const decision = await t.getPage(`/account/decisions/${statementId}`, member.session);
     expect(await decision.text()).toContain('we keep the photo where only moderators can see it');
     // Hourly sweeps before the deadline leave it.
     await sweepPhotos(t.store, photos.storage, daysLater(150));
     expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
 
     const appealId = await appealPhoto(photoId, member);
-    const page = await (await getPage(t.app, '/moderate/appeals', moderatorB.session)).text();
+    const page = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
     const item = page.slice(page.indexOf(`id="appeal-${appealId}-title"`));
     expect(item).toContain(`src="/api/photos/${photoId}/1280"`);
     expect(item).toContain('The removed photo as it was.');
 
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorA.session)).status).toBe(403);
     expect(await photoIdsOf(adId)).toEqual([ids[0], ids[2]]);
-    const published = publisher.reasons.length;
+    const published = t.publisher.reasons.length;
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
 
     // Back in its place, published, served to its member with the same bytes.
     expect(await photoIdsOf(adId)).toEqual(ids);
     expect(await publishedPhotoIds(adId)).toEqual(ids);
-    expect(publisher.reasons.slice(published)).toEqual([
+    expect(t.publisher.reasons.slice(published)).toEqual([
       `reversed on appeal: photo ${photoId} back on ad ${adId}`,
     ]);
     const after = await sizeOf(photoId, member.session);
@@ -241,8 +229,7 @@ describe('a removed photo no appeal brings back', () => {
     await sweepPhotos(t.store, photos.storage, daysLater(300));
     expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
     expect((await sizeOf(photoId, member.session)).status).toBe(404);
-    const decision = await getPage(
-      t.app,
+    const decision = await t.getPage(
       `/account/decisions/${await statementOfPhoto(photoId)}`,
       member.session,
     );
@@ -258,12 +245,7 @@ describe('a removed photo no appeal brings back', () => {
     const keys = await keysOfPhoto(t.sql, photoId);
     await removePhoto(photoId, 'under-18', moderatorA.session);
     expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
-    const deleted = await postModerationForm(
-      t.app,
-      '/api/account/delete',
-      { password: PASSWORD },
-      member.session,
-    );
+    const deleted = await t.postForm('/api/account/delete', { password: PASSWORD }, member.session);
     expect(deleted.status).toBe(303);
     expect(await t.sql.get('SELECT id FROM photos WHERE id = ?', photoId)).toBeUndefined();
     expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
@@ -279,8 +261,7 @@ describe('an ad removal reversed', () => {
       'SELECT revision FROM member_ads WHERE id = ?',
       adId,
     ))!;
-    const removed = await postModerationForm(
-      t.app,
+    const removed = await t.postForm(
       `/api/moderate/ads/${adId}/remove`,
       { revision: String(revision), reason: 'identity' },
       moderatorA.session,
@@ -295,8 +276,7 @@ describe('an ad removal reversed', () => {
       "SELECT id FROM decision_statements WHERE kind = 'ad-removed' AND ad_id = ?",
       adId,
     ))!.id;
-    await postModerationForm(
-      t.app,
+    await t.postForm(
       `/api/decisions/${statementId}/appeal`,
       { text: 'These are my own photos.' },
       member.session,

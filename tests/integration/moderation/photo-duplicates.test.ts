@@ -17,6 +17,7 @@ import {
 } from '../../../server/photos/photo-duplicates.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { adPath } from '../../../core/paths.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import {
   appPhotosOf,
@@ -25,27 +26,15 @@ import {
   putPhotosOnAd,
   testPhotoPool,
 } from '../../helpers/moderation-photos.ts';
-import {
-  approveInStore,
-  getPage,
-  insertAdInReview,
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
+import { approveInStore, insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
 
 const pool = testPhotoPool();
-const t = testAppOnFixtureContent({ publisher: recordingPublisher(), photoProcessing: pool });
-let moderator: TestMember;
+const t = moderationWorld({ moderators: 1, photoProcessing: pool });
+const [moderator] = t.moderators;
 let photos: AppPhotos;
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
   photos = appPhotosOf(t.store, pool);
 });
 
@@ -55,7 +44,7 @@ const COPIED = [3105, 3101];
 const photo = (seed: number) => smallJpeg(seed, 1600, 1200);
 
 async function queueItemHtml(adId: number) {
-  const response = await getPage(t.app, '/moderate', moderator.session);
+  const response = await t.getPage('/moderate', moderator.session);
   expect(response.status).toBe(200);
   const html = await response.text();
   const start = html.indexOf(`id="ad-${adId}"`);
@@ -93,8 +82,8 @@ const chunkRows = async (photoId: number) =>
 
 describe('a photo on two accounts', () => {
   test("the second member's ad is flagged in the queue, both photos side by side, with a link to the first; the poster is told nothing", async () => {
-    const first = await signUpMember(t.app, t.store, 'dupes-first');
-    const second = await signUpMember(t.app, t.store, 'dupes-second');
+    const first = await t.signUpMember('dupes-first');
+    const second = await t.signUpMember('dupes-second');
     const original = await photo(COPIED[0]!);
     const live = await adWith(first, [await photo(3120), original]);
     await makeLive(live.adId);
@@ -128,7 +117,7 @@ describe('a photo on two accounts', () => {
       headers: cookieHeader(second.session),
     });
     expect(asPoster.status).toBe(404);
-    const own = await getPage(t.app, `/account`, second.session);
+    const own = await t.getPage(`/account`, second.session);
     expect(textOf(await own.text())).not.toMatch(/another member|someone else/i);
     // A reject for the reason, ready in the flag.
     expect(html).toContain(`action="/api/moderate/ads/${flagged}/reject"`);
@@ -137,8 +126,8 @@ describe('a photo on two accounts', () => {
   });
 
   test('while this ad\'s photo is blurred (the moderator\'s "Show all photos blurred"), the other photo is too', async () => {
-    const first = await signUpMember(t.app, t.store, 'dupes-blur-first');
-    const second = await signUpMember(t.app, t.store, 'dupes-blur-second');
+    const first = await t.signUpMember('dupes-blur-first');
+    const second = await t.signUpMember('dupes-blur-second');
     // A picture of its own here, and the same re-encoded (0 to 2 bits away).
     const original = await photo(3130);
     const live = await adWith(first, [original]);
@@ -148,7 +137,7 @@ describe('a photo on two accounts', () => {
     const [otherId] = live.photoIds;
 
     const setting = (fields: Record<string, string>) =>
-      postModerationForm(t.app, '/api/moderate/photo-settings', fields, moderator.session);
+      t.postForm('/api/moderate/photo-settings', fields, moderator.session);
     expect((await setting({ blurAll: 'on' })).status).toBe(303);
     try {
       const html = await queueItemHtml(flagged.adId);
@@ -167,8 +156,8 @@ describe('a photo on two accounts', () => {
   });
 
   test('two different photos are not flagged, nor is a member’s own photo on two of their ads', async () => {
-    const one = await signUpMember(t.app, t.store, 'dupes-one');
-    const other = await signUpMember(t.app, t.store, 'dupes-other');
+    const one = await t.signUpMember('dupes-one');
+    const other = await t.signUpMember('dupes-other');
     const original = await photo(COPIED[1]!);
     const firstAd = await adWith(one, [original]);
     const unrelated = await adWith(other, [await photo(3121)]);
@@ -180,8 +169,8 @@ describe('a photo on two accounts', () => {
   });
 
   test('the reject from the flag works as a plain form post, for moderators only', async () => {
-    const first = await signUpMember(t.app, t.store, 'dupes-reject-first');
-    const second = await signUpMember(t.app, t.store, 'dupes-reject-second');
+    const first = await t.signUpMember('dupes-reject-first');
+    const second = await t.signUpMember('dupes-reject-second');
     const original = await photo(3108);
     const earlier = await adWith(first, [original]);
     const later = await adWith(second, [await nearCopy(original)]);
@@ -190,24 +179,24 @@ describe('a photo on two accounts', () => {
     const html = await queueItemHtml(later.adId);
     expect(textOf(html)).toContain(`also on ad ${earlier.adId} of another member`);
     expect(html).toContain(`href="/moderate#ad-${earlier.adId}"`);
-    const { revision } = await storedAd(t.sql, later.adId);
+    const { revision } = await t.storedAd(later.adId);
     const fields = { revision: String(revision), reason: 'identity' };
     const path = `/api/moderate/ads/${later.adId}/reject`;
 
-    const byMember = await postModerationForm(t.app, path, fields, second.session);
+    const byMember = await t.postForm(path, fields, second.session);
     expect(byMember.status).toBeGreaterThanOrEqual(400);
-    expect((await storedAd(t.sql, later.adId)).status).toBe('review');
+    expect((await t.storedAd(later.adId)).status).toBe('review');
 
-    const response = await postModerationForm(t.app, path, fields, moderator.session);
+    const response = await t.postForm(path, fields, moderator.session);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toContain('done=rejected');
-    const stored = await storedAd(t.sql, later.adId);
+    const stored = await t.storedAd(later.adId);
     expect(stored).toMatchObject({
       status: 'rejected',
       rejected_reason: "Uses someone else's photos or identity",
     });
     // The first member's ad is untouched, and the copy is blocked from now on (the blocked list).
-    expect((await storedAd(t.sql, earlier.adId)).status).toBe('review');
+    expect((await t.storedAd(earlier.adId)).status).toBe('review');
     const again = await keepPhoto(t.store, photos, second.accountId, await photo(3108));
     expect(again).toMatchObject({ ok: false });
   });
@@ -215,7 +204,7 @@ describe('a photo on two accounts', () => {
 
 describe('the index', () => {
   test('every photo is in it, its rows go with the photo and with the account, and old photos are put in it', async () => {
-    const member = await signUpMember(t.app, t.store, 'dupes-index');
+    const member = await t.signUpMember('dupes-index');
     const { photoIds } = await adWith(member, [await photo(3140), await photo(3141)]);
     expect(await chunkRows(photoIds[0]!)).toBe(3);
     // As if stored before the index (no path leaves a photo out of it now, hence the SQL): put
@@ -226,7 +215,7 @@ describe('the index', () => {
     expect(await chunkRows(photoIds[0]!)).toBe(3);
     expect(await indexPhotosStoredBefore(t.store)).toBe(0);
     // The account deleted: its photos leave the index, and no one's upload finds them.
-    const copier = await signUpMember(t.app, t.store, 'dupes-index-copier');
+    const copier = await t.signUpMember('dupes-index-copier');
     expect((await deleteAccount(t.store, member.accountId, new Date())).kind).toBe('deleted');
     expect(await chunkRows(photoIds[0]!)).toBe(0);
     expect(await chunkRows(photoIds[1]!)).toBe(0);
@@ -235,8 +224,8 @@ describe('the index', () => {
   });
 
   test("a rejected ad's photos count for 30 days; a photo a moderator removed leaves the index after them", async () => {
-    const first = await signUpMember(t.app, t.store, 'dupes-window-first');
-    const second = await signUpMember(t.app, t.store, 'dupes-window-second');
+    const first = await t.signUpMember('dupes-window-first');
+    const second = await t.signUpMember('dupes-window-second');
     const original = await photo(3150);
     const { adId, photoIds } = await adWith(first, [original]);
     const phash = (await t.store.photos.find(photoIds[0]!))!.phash;

@@ -8,6 +8,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import {
   appPhotosOf,
@@ -15,37 +16,24 @@ import {
   putPhotosOnAd,
   testPhotoPool,
 } from '../../helpers/moderation-photos.ts';
-import {
-  getPage,
-  insertAdInReview,
-  postModerationForm,
-  postModerationJson,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  type TestMember,
-} from '../../helpers/moderation.ts';
+import { insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
 
 /** Low enough that the tests' ordinary pictures (scored 0.001 to 0.07) are over it. */
 const THRESHOLD = 0.0001;
 
 const pool = testPhotoPool();
-const t = testAppOnFixtureContent({
-  publisher: recordingPublisher(),
+const t = moderationWorld({
+  moderators: 2,
   photoProcessing: pool,
   photoExplicitThreshold: THRESHOLD,
 });
-let moderator: TestMember;
-let otherModerator: TestMember;
+const [moderator, otherModerator] = t.moderators;
 let poster: TestMember;
 let photos: AppPhotos;
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
-  otherModerator = await signUpModerator(t.app, t.store);
-  poster = await signUpMember(t.app, t.store, 'shield');
+  poster = await t.signUpMember('shield');
   photos = appPhotosOf(t.store, pool);
 });
 
@@ -76,7 +64,7 @@ async function adWith(photoIds: number[], minutesAgo: number): Promise<number> {
 }
 
 async function queueHtml(session = moderator.session): Promise<string> {
-  const response = await getPage(t.app, '/moderate', session);
+  const response = await t.getPage('/moderate', session);
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -146,12 +134,7 @@ describe('Show photo', () => {
   test('without JavaScript: the form reveals that one photo for that moderator, and it stays revealed', async () => {
     const [a, b] = [await scoredPhoto(), await scoredPhoto()];
     const adId = await adWith([a.id, b.id], 30);
-    const response = await postModerationForm(
-      t.app,
-      `/api/moderate/photos/${a.id}/reveal`,
-      {},
-      moderator.session,
-    );
+    const response = await t.postForm(`/api/moderate/photos/${a.id}/reveal`, {}, moderator.session);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`/moderate#photo-${a.id}`);
     const html = await queueHtml();
@@ -162,8 +145,7 @@ describe('Show photo', () => {
     const theirs = await queueHtml(otherModerator.session);
     expect(isBlurred(photoItem(theirs, a.id), a.id)).toBe(true);
     // The queue's own forms (a refused rejection here) leave the choice as it was.
-    const refused = await postModerationForm(
-      t.app,
+    const refused = await t.postForm(
       `/api/moderate/ads/${adId}/reject`,
       { revision: '0', reason: 'other', note: '' },
       moderator.session,
@@ -175,12 +157,7 @@ describe('Show photo', () => {
   test('with a script: JSON with the photo sizes, and the reveal stored', async () => {
     const { id } = await scoredPhoto();
     await adWith([id], 20);
-    const response = await postModerationJson(
-      t.app,
-      `/api/moderate/photos/${id}/reveal`,
-      {},
-      moderator.session,
-    );
+    const response = await t.postJson(`/api/moderate/photos/${id}/reveal`, {}, moderator.session);
     expect(response.status).toBe(200);
     const answer = (await response.json()) as { src: string; srcSet: string };
     expect(answer.src).toMatch(new RegExp(`^/api/photos/${id}/\\d+$`));
@@ -195,12 +172,7 @@ describe('Show photo', () => {
   });
 
   test('an unknown or removed photo is refused as unknown', async () => {
-    const unknown = await postModerationJson(
-      t.app,
-      '/api/moderate/photos/999999/reveal',
-      {},
-      moderator.session,
-    );
+    const unknown = await t.postJson('/api/moderate/photos/999999/reveal', {}, moderator.session);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: 'There is no photo 999999.' });
     const { id } = await scoredPhoto();
@@ -210,12 +182,7 @@ describe('Show photo', () => {
       moderatorId: moderator.accountId,
       at: '2026-11-01T00:00:00.000Z',
     });
-    const removed = await postModerationJson(
-      t.app,
-      `/api/moderate/photos/${id}/reveal`,
-      {},
-      moderator.session,
-    );
+    const removed = await t.postJson(`/api/moderate/photos/${id}/reveal`, {}, moderator.session);
     expect(removed.status).toBe(404);
   });
 });
@@ -227,15 +194,14 @@ describe('Show all photos blurred', () => {
     expect(isBlurred(photoItem(await queueHtml(), unscored), unscored)).toBe(false);
     expect(textOf(await queueHtml())).toContain('Off: only photos likely explicit are blurred.');
 
-    const on = await postModerationForm(
-      t.app,
+    const on = await t.postForm(
       '/api/moderate/photo-settings',
       { blurAll: 'on' },
       moderator.session,
     );
     expect(on.status).toBe(303);
     expect(on.headers.get('location')).toBe('/moderate?done=blur-all-on');
-    const after = await getPage(t.app, '/moderate?done=blur-all-on', moderator.session);
+    const after = await t.getPage('/moderate?done=blur-all-on', moderator.session);
     const html = await after.text();
     expect(textOf(html)).toContain('Every photo is now shown blurred until you choose to see it.');
     expect(textOf(html)).toContain('On: every photo is blurred until you show it.');
@@ -253,20 +219,14 @@ describe('Show all photos blurred', () => {
     expect(await t.store.moderatorPhotos.blurAll(moderator.accountId)).toBe(true);
 
     // An unchecked box sends nothing: off.
-    const off = await postModerationForm(
-      t.app,
-      '/api/moderate/photo-settings',
-      {},
-      moderator.session,
-    );
+    const off = await t.postForm('/api/moderate/photo-settings', {}, moderator.session);
     expect(off.headers.get('location')).toBe('/moderate?done=blur-all-off');
     expect(isBlurred(photoItem(await queueHtml(), unscored), unscored)).toBe(false);
     expect(await t.store.moderatorPhotos.blurAll(moderator.accountId)).toBe(false);
   });
 
   test('as JSON, and a value that is neither on nor off is refused', async () => {
-    const response = await postModerationJson(
-      t.app,
+    const response = await t.postJson(
       '/api/moderate/photo-settings',
       { blurAll: true },
       otherModerator.session,
@@ -274,20 +234,14 @@ describe('Show all photos blurred', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ blurAll: true });
     expect(await t.store.moderatorPhotos.blurAll(otherModerator.accountId)).toBe(true);
-    const refused = await postModerationJson(
-      t.app,
+    const refused = await t.postJson(
       '/api/moderate/photo-settings',
       { blurAll: 'maybe' },
       otherModerator.session,
     );
     expect(refused.status).toBe(400);
     expect(await t.store.moderatorPhotos.blurAll(otherModerator.accountId)).toBe(true);
-    await postModerationJson(
-      t.app,
-      '/api/moderate/photo-settings',
-      { blurAll: false },
-      otherModerator.session,
-    );
+    await t.postJson('/api/moderate/photo-settings', { blurAll: false }, otherModerator.session);
     expect(await t.store.moderatorPhotos.blurAll(otherModerator.accountId)).toBe(false);
   });
 });
@@ -297,19 +251,9 @@ describe('not a moderator', () => {
     const { id } = await scoredPhoto();
     await adWith([id], 3);
     for (const session of [poster.session, undefined]) {
-      const reveal = await postModerationForm(
-        t.app,
-        `/api/moderate/photos/${id}/reveal`,
-        {},
-        session,
-      );
+      const reveal = await t.postForm(`/api/moderate/photos/${id}/reveal`, {}, session);
       expect(reveal.status).toBe(404);
-      const setting = await postModerationJson(
-        t.app,
-        '/api/moderate/photo-settings',
-        { blurAll: true },
-        session,
-      );
+      const setting = await t.postJson('/api/moderate/photo-settings', { blurAll: true }, session);
       expect(setting.status).toBe(404);
     }
     expect(

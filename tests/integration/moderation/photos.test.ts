@@ -9,8 +9,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
 import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { MODERATION_REASONS } from '../../../core/schemas/moderation-reasons.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, FORM_TYPE, JSON_TYPE, ORIGIN } from '../../helpers/api.ts';
-import { mailsOf } from '../../helpers/mail.ts';
 import {
   appPhotosOf,
   blobsLeft,
@@ -22,31 +22,20 @@ import {
 } from '../../helpers/moderation-photos.ts';
 import {
   approveInStore,
-  getPage,
   insertAdInReview,
   insertLiveAdWithEdit,
-  logRows,
-  postModerationForm,
-  postModerationJson,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
   type TestMember,
 } from '../../helpers/moderation.ts';
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
 
 const pool = testPhotoPool();
-const publisher = recordingPublisher();
-const t = testAppOnFixtureContent({ publisher, photoProcessing: pool });
-let moderator: TestMember;
+const t = moderationWorld({ moderators: 1, photoProcessing: pool });
+const [moderator] = t.moderators;
 let poster: TestMember;
 let photos: AppPhotos;
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
-  poster = await signUpMember(t.app, t.store, 'photos');
+  poster = await t.signUpMember('photos');
   photos = appPhotosOf(t.store, pool);
 });
 
@@ -65,7 +54,7 @@ const keep = (bytes?: Buffer) => keepFor(poster.accountId, bytes);
 /** The text of the page without tags, white space folded. */
 
 async function queueItemHtml(adId: number) {
-  const response = await getPage(t.app, '/moderate', moderator.session);
+  const response = await t.getPage('/moderate', moderator.session);
   expect(response.status).toBe(200);
   const html = await response.text();
   const start = html.indexOf(`id="ad-${adId}"`);
@@ -213,15 +202,14 @@ describe('approve and reject', () => {
     const [one, two] = [await keep(), await keep()];
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, adId, poster.accountId, [one, two]);
-    const { revision } = await storedAd(t.sql, adId);
-    const response = await postModerationJson(
-      t.app,
+    const { revision } = await t.storedAd(adId);
+    const response = await t.postJson(
       `/api/moderate/ads/${adId}/approve`,
       { revision },
       moderator.session,
     );
     expect(response.status).toBe(200);
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
+    expect((await t.storedAd(adId)).status).toBe('live');
     expect(await photoList(adId)).toEqual({ photos: [one, two], pending: null });
   });
 
@@ -234,24 +222,23 @@ describe('approve and reject', () => {
       pendingTitle: 'New title',
     });
     await putPhotosOnAd(t, adId, poster.accountId, [kept, leaving], [added, kept]);
-    const { revision } = await storedAd(t.sql, adId);
-    const response = await postModerationForm(
-      t.app,
+    const { revision } = await t.storedAd(adId);
+    const response = await t.postForm(
       `/api/moderate/ads/${adId}/approve`,
       { revision: String(revision) },
       moderator.session,
     );
     expect(response.status).toBe(303);
     expect(await photoList(adId)).toEqual({ photos: [added, kept], pending: null });
-    expect((await storedAd(t.sql, adId)).title).toBe('New title');
+    expect((await t.storedAd(adId)).title).toBe('New title');
     expect(await t.store.photos.find(leaving)).toBeUndefined();
     expect(await blobsLeft(t.sql, leavingKeys)).toBe(0);
     expect(await t.store.photos.find(kept)).toBeDefined();
     expect(await t.store.photos.find(added)).toBeDefined();
     // Off the queue.
-    expect(
-      await getPage(t.app, '/moderate', moderator.session).then((r) => r.text()),
-    ).not.toContain(`id="ad-${adId}"`);
+    expect(await t.getPage('/moderate', moderator.session).then((r) => r.text())).not.toContain(
+      `id="ad-${adId}"`,
+    );
   });
 
   test('rejecting an edit: the live photos stay, the photos only the edit had are deleted', async () => {
@@ -262,9 +249,8 @@ describe('approve and reject', () => {
       pendingTitle: 'Edited title',
     });
     await putPhotosOnAd(t, adId, poster.accountId, [live], [live, added]);
-    const { revision } = await storedAd(t.sql, adId);
-    const response = await postModerationJson(
-      t.app,
+    const { revision } = await t.storedAd(adId);
+    const response = await t.postJson(
       `/api/moderate/ads/${adId}/reject`,
       { revision, reason: 'explicit' },
       moderator.session,
@@ -288,8 +274,7 @@ describe('removing one photo', () => {
       title: 'Photo walk',
     });
     await putPhotosOnAd(t, adId, poster.accountId, [removed, stays]);
-    const response = await postModerationForm(
-      t.app,
+    const response = await t.postForm(
       `/api/moderate/photos/${removed}/remove`,
       { reason: 'explicit', note: 'Nudity is not allowed.' },
       moderator.session,
@@ -297,12 +282,12 @@ describe('removing one photo', () => {
     expect(response.status).toBe(303);
     const location = response.headers.get('location')!;
     expect(location).toBe(`/moderate?done=photo-removed&photo=${removed}&ad=${adId}#ad-${adId}`);
-    const after = await getPage(t.app, location.split('#')[0]!, moderator.session);
+    const after = await t.getPage(location.split('#')[0]!, moderator.session);
     expect(textOf(await after.text())).toContain(`Photo ${removed} removed from ad ${adId}`);
 
     // The ad keeps the other photo, and is still waiting for review.
     expect(await photoList(adId)).toEqual({ photos: [stays], pending: null });
-    expect((await storedAd(t.sql, adId)).status).toBe('review');
+    expect((await t.storedAd(adId)).status).toBe('review');
     // The member's pages read the reason: its key, whose label is the reason's.
     const row = (await photoRow(removed))!;
     expect(row.removed_reason).toBe('explicit');
@@ -321,7 +306,7 @@ describe('removing one photo', () => {
     expect(await blockedOf(removed)).toEqual([
       expect.objectContaining({ reason: 'explicit', ad_id: adId }),
     ]);
-    const log = (await logRows(t.sql)).at(-1)!;
+    const log = (await t.logRows()).at(-1)!;
     expect(log).toMatchObject({
       action: 'remove-photo',
       ad_id: adId,
@@ -331,7 +316,7 @@ describe('removing one photo', () => {
       reason: 'Explicit content',
       note: `Photo ${removed}. Nudity is not allowed.`,
     });
-    const mail = (await mailsOf(t, poster.email)).at(-1)!;
+    const mail = (await t.mailsOf(poster.email)).at(-1)!;
     expect(mail.subject).toBe('A photo was removed from your ad');
     expect(mail.text).toContain('Reason: Explicit content.');
     expect(mail.text).toContain("Moderator's note: Nudity is not allowed.");
@@ -348,9 +333,8 @@ describe('removing one photo', () => {
       pendingTitle: 'Edited',
     });
     await putPhotosOnAd(t, adId, poster.accountId, [removed], [other, removed]);
-    const published = publisher.reasons.length;
-    const response = await postModerationJson(
-      t.app,
+    const published = t.publisher.reasons.length;
+    const response = await t.postJson(
       `/api/moderate/photos/${removed}/remove`,
       { reason: 'spam' },
       moderator.session,
@@ -363,11 +347,12 @@ describe('removing one photo', () => {
       reason: 'spam',
     });
     expect(await photoList(adId)).toEqual({ photos: [], pending: [other] });
-    expect(publisher.reasons.slice(published)).toEqual([`removed photo ${removed} of ad ${adId}`]);
+    expect(t.publisher.reasons.slice(published)).toEqual([
+      `removed photo ${removed} of ad ${adId}`,
+    ]);
     expect((await photoRow(removed))!.removed_note).toBeNull();
 
-    const again = await postModerationJson(
-      t.app,
+    const again = await t.postJson(
       `/api/moderate/photos/${removed}/remove`,
       { reason: 'explicit' },
       moderator.session,
@@ -383,8 +368,7 @@ describe('removing one photo', () => {
     const photoId = await keep();
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, adId, poster.accountId, [photoId]);
-    const response = await postModerationForm(
-      t.app,
+    const response = await t.postForm(
       `/api/moderate/photos/${photoId}/remove`,
       { reason: '', note: 'Typed note' },
       moderator.session,
@@ -400,8 +384,7 @@ describe('removing one photo', () => {
   });
 
   test('unknown photos and bad input are 4xx with a message', async () => {
-    const missing = await postModerationJson(
-      t.app,
+    const missing = await t.postJson(
       '/api/moderate/photos/999999999/remove',
       { reason: 'spam' },
       moderator.session,
@@ -409,8 +392,7 @@ describe('removing one photo', () => {
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'There is no photo 999999999.' });
     const photoId = await keep();
-    const bad = await postModerationJson(
-      t.app,
+    const bad = await t.postJson(
       `/api/moderate/photos/${photoId}/remove`,
       { reason: 'nope', extra: 1 },
       moderator.session,
@@ -421,7 +403,7 @@ describe('removing one photo', () => {
 
   test('is an unknown API path to visitors and members, JSON or form, and changes nothing', async () => {
     const photoId = await keep();
-    const member = await signUpMember(t.app, t.store, 'not-moderator');
+    const member = await t.signUpMember('not-moderator');
     const answer = async (path: string, init: RequestInit) => {
       const response = await t.app.request(`${ORIGIN}${path}`, init);
       return { status: response.status, body: await response.text() };
@@ -458,9 +440,8 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     });
     await putPhotosOnAd(t, adId, poster.accountId, [one, two], [one, two, pendingOnly]);
     const pendingKeys = await keysOfPhoto(t.sql, pendingOnly);
-    const { revision } = await storedAd(t.sql, adId);
-    const response = await postModerationForm(
-      t.app,
+    const { revision } = await t.storedAd(adId);
+    const response = await t.postForm(
       `/api/moderate/ads/${adId}/remove`,
       { revision: String(revision), reason: 'under-18' },
       moderator.session,
@@ -480,10 +461,9 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     const rejectedPhoto = await keep();
     const rejected = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, rejected, poster.accountId, [rejectedPhoto]);
-    const reject = await postModerationJson(
-      t.app,
+    const reject = await t.postJson(
       `/api/moderate/ads/${rejected}/reject`,
-      { revision: (await storedAd(t.sql, rejected)).revision, reason: 'identity' },
+      { revision: (await t.storedAd(rejected)).revision, reason: 'identity' },
       moderator.session,
     );
     expect(reject.status).toBe(200);
@@ -491,7 +471,7 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
       expect.objectContaining({ reason: 'identity', ad_id: rejected }),
     ]);
 
-    const banned = await signUpMember(t.app, t.store, 'banned');
+    const banned = await t.signUpMember('banned');
     const [a, b] = [await keepFor(banned.accountId), await keepFor(banned.accountId)];
     const inReview = await insertAdInReview(t, { accountId: banned.accountId });
     await putPhotosOnAd(t, inReview, banned.accountId, [a]);
@@ -500,8 +480,7 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
       pendingTitle: 'x',
     });
     await putPhotosOnAd(t, live, banned.accountId, [b]);
-    const ban = await postModerationJson(
-      t.app,
+    const ban = await t.postJson(
       `/api/moderate/accounts/${banned.accountId}/ban`,
       { reason: 'under-18' },
       moderator.session,
@@ -522,10 +501,9 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
       pendingTitle: 'x',
     });
     await putPhotosOnAd(t, adId, poster.accountId, [one]);
-    const response = await postModerationJson(
-      t.app,
+    const response = await t.postJson(
       `/api/moderate/ads/${adId}/remove`,
-      { revision: (await storedAd(t.sql, adId)).revision, reason: 'spam' },
+      { revision: (await t.storedAd(adId)).revision, reason: 'spam' },
       moderator.session,
     );
     expect(response.status).toBe(200);
@@ -539,8 +517,7 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
     const id = await keep(original);
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, adId, poster.accountId, [id]);
-    const response = await postModerationJson(
-      t.app,
+    const response = await t.postJson(
       `/api/moderate/photos/${id}/remove`,
       { reason },
       moderator.session,
