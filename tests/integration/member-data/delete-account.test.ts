@@ -34,18 +34,27 @@ import {
 } from '../../helpers/moderation.ts';
 import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import {
+  accountDataApiPath,
+  banAccountApiPath,
+  deleteAccountApiPath,
+  meApiPath,
+  moderateAdApiPath,
+  signinApiPath,
+  signupApiPath,
+} from '../../../core/paths.ts';
 
 const t = moderationWorld();
 
 const deleteForm = (session: string | undefined, password: string) =>
-  t.postForm('/api/account/delete', { password }, session);
+  t.postForm(deleteAccountApiPath(), { password }, session);
 
 const accountRow = (id: number) => t.sql.get('SELECT id FROM accounts WHERE id = ?', id);
 
 /** Approves an ad as a moderator does, through the queue's form. */
 async function approve(moderator: TestMember, adId: number) {
   const response = await t.postForm(
-    `/api/moderate/ads/${adId}/approve`,
+    moderateAdApiPath(adId, 'approve'),
     { revision: String((await t.storedAd(adId)).revision) },
     moderator.session,
   );
@@ -71,14 +80,14 @@ describe('/account/delete, the page', () => {
     expect(text).toContain('What stays');
     expect(text).toContain('moderators see the account as a deleted account');
     expect(text).toContain('An address banned by a moderator stays banned');
-    expect(html).toContain('action="/api/account/delete"');
+    expect(html).toContain(`action="${deleteAccountApiPath()}"`);
     expect(html).toMatch(/<input id="delete-password"[^>]*type="password"/);
   });
 
   test('/account offers Download my data and Delete my account as plain links', async () => {
     const member = await t.signUpMember();
     const html = await (await t.getPage('/account', member.session)).text();
-    expect(html).toContain('href="/api/account/data"');
+    expect(html).toContain(`href="${accountDataApiPath()}"`);
     expect(html).toContain('href="/account/delete"');
     expect(textOf(html)).toContain('Download my data');
   });
@@ -94,7 +103,7 @@ describe('the wrong password', () => {
     expect(bannerOf(html)).toBe('That password is not right. Your account was not deleted.');
     expect(html).toContain('role="alert"');
     expect(await accountRow(member.accountId)).toBeDefined();
-    expect((await t.getPage('/api/me', member.session)).status).toBe(200);
+    expect((await t.getPage(meApiPath(), member.session)).status).toBe(200);
     expect(setCookies(response)).toEqual([]);
   });
 
@@ -102,7 +111,7 @@ describe('the wrong password', () => {
     const member = await t.signUpMember();
     const wrong = await postJson(
       t.app,
-      '/api/account/delete',
+      deleteAccountApiPath(),
       { password: 'nope nope nope' },
       cookieHeader(member.session),
     );
@@ -121,13 +130,13 @@ describe('the wrong password', () => {
     const form = await deleteForm(undefined, PASSWORD);
     expect(form.status).toBe(303);
     expect(form.headers.get('location')).toBe('/signin?next=%2Faccount%2Fdelete');
-    const json = await postJson(t.app, '/api/account/delete', { password: PASSWORD });
+    const json = await postJson(t.app, deleteAccountApiPath(), { password: PASSWORD });
     expect(json.status).toBe(401);
   });
 
   test('from another site: refused, nothing deleted', async () => {
     const member = await t.signUpMember();
-    const response = await t.app.request(`${ORIGIN}/api/account/delete`, {
+    const response = await t.app.request(`${ORIGIN}${deleteAccountApiPath()}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -147,7 +156,7 @@ describe('the wrong password', () => {
     const moderator = await t.signUpModerator();
     const response = await postJson(
       t.app,
-      '/api/account/delete',
+      deleteAccountApiPath(),
       { password: PASSWORD },
       cookieHeader(moderator.session),
     );
@@ -262,7 +271,7 @@ describe('the right password', () => {
     expect(await countRows(t, 'sessions', { column: 'account_id', value: member.accountId })).toBe(
       0,
     );
-    expect((await t.getPage('/api/me', member.session)).status).toBe(401);
+    expect((await t.getPage(meApiPath(), member.session)).status).toBe(401);
     const account = await t.getPage('/account', member.session);
     expect(account.status).toBe(303);
     expect(account.headers.get('location')).toBe('/signin?next=%2Faccount');
@@ -367,7 +376,7 @@ describe('the right password', () => {
   });
 
   test('sign-in then fails as for any wrong email or password', async () => {
-    const signin = await postJson(t.app, '/api/signin', {
+    const signin = await postJson(t.app, signinApiPath(), {
       email: member.email,
       password: PASSWORD,
     });
@@ -376,11 +385,11 @@ describe('the right password', () => {
   });
 
   test('the address can sign up again, as a new account with a new id', async () => {
-    const again = await postJson(t.app, '/api/signup', signupBody({ email: member.email }));
+    const again = await postJson(t.app, signupApiPath(), signupBody({ email: member.email }));
     expect(again.status).toBe(201);
     const stored = await t.store.accounts.findByEmail(member.email);
     expect(stored!.id).not.toBe(member.accountId);
-    const file = await t.app.request(`${ORIGIN}/api/account/data`, {
+    const file = await t.app.request(`${ORIGIN}${accountDataApiPath()}`, {
       headers: cookieHeader(setCookies(again).find((c) => c.name === 'lb_session')!.value),
     });
     expect(((await file.json()) as { ads: unknown[] }).ads).toEqual([]);
@@ -409,7 +418,7 @@ describe('ids and bans', () => {
     const moderator = await t.signUpModerator();
     const banned = await t.signUpMember('banned');
     const ban = await t.postForm(
-      `/api/moderate/accounts/${banned.accountId}/ban`,
+      banAccountApiPath(banned.accountId),
       { reason: 'spam' },
       moderator.session,
     );
@@ -417,7 +426,7 @@ describe('ids and bans', () => {
     // Its session ended with the ban: it cannot reach the deletion at all.
     expect((await deleteForm(banned.session, PASSWORD)).status).toBe(303);
     expect(await accountRow(banned.accountId)).toBeDefined();
-    const again = await postJson(t.app, '/api/signup', signupBody({ email: banned.email }));
+    const again = await postJson(t.app, signupApiPath(), signupBody({ email: banned.email }));
     expect(again.status).toBe(409);
   });
 });
@@ -431,7 +440,7 @@ describe('guessing the password is slowed as sign-in is', () => {
     try {
       const member = await signUpMember(limited.app, limited.store);
       const attempt = (password: string) =>
-        postModerationForm(limited.app, '/api/account/delete', { password }, member.session);
+        postModerationForm(limited.app, deleteAccountApiPath(), { password }, member.session);
       for (const _ of [1, 2, 3]) expect((await attempt('a wrong guess')).status).toBe(403);
       const waiting = await attempt(PASSWORD);
       expect(waiting.status).toBe(429);

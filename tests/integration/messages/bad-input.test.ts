@@ -2,7 +2,7 @@
 // with the message and what was typed, or `{ error }` for JSON), never a 500, and nothing stored
 // that should not be. Someone else's conversation and an unknown one answer alike (404).
 import { beforeAll, describe, expect, test } from 'vitest';
-import { conversationPath } from '../../../core/paths.ts';
+import { conversationPath, replyApiPath } from '../../../core/paths.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { bannerOf } from '../../helpers/pages.ts';
 import {
@@ -201,17 +201,17 @@ describe('refused messages, as plain form posts', () => {
   test('a body over the size limit, a GET on a post endpoint, a post from another site', async () => {
     const huge = await submit(
       t,
-      `/api/messages/${conversationId}/reply`,
+      replyApiPath(conversationId),
       { body: 'x'.repeat(40_000) },
       poster.session,
     );
     expect(huge.status).toBe(413);
     expect(bannerOf(await huge.text())).toMatch(/too large/);
-    const get = await t.app.request(`http://localhost/api/messages/${conversationId}/reply`);
+    const get = await t.app.request(`http://localhost${replyApiPath(conversationId)}`);
     expect(get.status).toBe(405);
     const crossSite = await submit(
       t,
-      `/api/messages/${conversationId}/reply`,
+      replyApiPath(conversationId),
       { body: 'hi' },
       poster.session,
       'form',

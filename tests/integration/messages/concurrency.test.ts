@@ -6,7 +6,7 @@
 // each be the last one allowed, one to each instance, and exactly one is refused.
 import { describe, expect, test } from 'vitest';
 import { CONVERSATION_PAGE_SIZE } from '../../../src/pages/messages-view.ts';
-import { conversationPath } from '../../../core/paths.ts';
+import { conversationPath, messagesApiPath, replyApiPath } from '../../../core/paths.ts';
 import { MESSAGES_PER_WINDOW, NEW_ACCOUNT_CONVERSATIONS } from '../../../core/schemas/message.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { cookieHeader, FORM_TYPE, listen, openTestApp, type TestApp } from '../../helpers/api.ts';
@@ -71,7 +71,7 @@ describe('100 messages at once into one conversation', () => {
       const sent = Array.from({ length: 100 }, (_, n) => `Over HTTP ${n + 1}`);
       const statuses = await Promise.all(
         sent.map(async (body, n) => {
-          const response = await fetch(`${server.url}/api/messages/${id}/reply`, {
+          const response = await fetch(`${server.url}${replyApiPath(id)}`, {
             method: 'POST',
             redirect: 'manual',
             headers: {
@@ -119,7 +119,7 @@ describe('two starts racing for one ad by one member', () => {
     try {
       const locations = await Promise.all(
         Array.from({ length: 10 }, async (_, n) => {
-          const response = await fetch(`${server.url}/api/messages`, {
+          const response = await fetch(`${server.url}${messagesApiPath()}`, {
             method: 'POST',
             redirect: 'manual',
             headers: { 'content-type': FORM_TYPE, ...cookieHeader(replier.session) },

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { findPublishedAd } from '../../../core/content/ad-by-id.ts';
 import { adIdsForCity } from '../../../core/content/index.ts';
-import { conversationPath } from '../../../core/paths.ts';
+import { conversationPath, meApiPath, messagesApiPath } from '../../../core/paths.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import { mailsTo, type ReadMail } from '../../helpers/mail.ts';
@@ -29,9 +29,9 @@ const subjectOf = (mail: ReadMail) =>
   mail.subject.replace(/\s*([“”])\s*/g, (_, quote: string) => (quote === '“' ? ' “' : '”'));
 
 const me = (session: string) =>
-  Promise.resolve(t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(session) })).then(
-    (response) => response.json() as Promise<{ email: string; unread: number }>,
-  );
+  Promise.resolve(
+    t.app.request(`${ORIGIN}${meApiPath()}`, { headers: cookieHeader(session) }),
+  ).then((response) => response.json() as Promise<{ email: string; unread: number }>);
 
 describe('a conversation about a member ad', () => {
   test('reply → the poster is mailed without the text or the address → both write → reads count down', async () => {
@@ -188,7 +188,7 @@ describe('a conversation about a member ad', () => {
       expect(response.status).toBe(303);
       expect(response.headers.get('location')).toBe(`/signin?next=${encodeURIComponent(path)}`);
     }
-    const posted = await t.app.request(`${ORIGIN}/api/messages`, {
+    const posted = await t.app.request(`${ORIGIN}${messagesApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'ad=100000001&body=hi',

@@ -1,7 +1,7 @@
 // Limits, the policy scan of first messages, blocking and closed conversations (docs/product.md
 // section 7), in-process on either engine.
 import { describe, expect, test } from 'vitest';
-import { conversationPath } from '../../../core/paths.ts';
+import { blockApiPath, conversationPath } from '../../../core/paths.ts';
 import { MESSAGE_WINDOW_MINUTES, MESSAGES_PER_WINDOW } from '../../../core/schemas/message.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import {
@@ -159,7 +159,7 @@ describe('blocking', () => {
     expect(page).toContain('Block this member');
     expect(page).toContain('Blocking stops all messages between you');
 
-    const blocked = await submit(t, `/api/messages/${id}/block`, {}, poster.session);
+    const blocked = await submit(t, blockApiPath(id, true), {}, poster.session);
     expect(blocked.status).toBe(303);
     expect(blocked.headers.get('location')).toBe(`${conversationPath(id)}?done=blocked`);
     const after = textOf(
@@ -198,9 +198,9 @@ describe('blocking', () => {
     expect(blockedView).not.toContain('Reply to the poster');
 
     // Only the blocker can unblock.
-    await submit(t, `/api/messages/${id}/unblock`, {}, replier.session);
+    await submit(t, blockApiPath(id, false), {}, replier.session);
     expect((await replyIn(t, replier, id, 'Still?')).status).toBe(403);
-    const unblocked = await submit(t, `/api/messages/${id}/unblock`, {}, poster.session);
+    const unblocked = await submit(t, blockApiPath(id, false), {}, poster.session);
     expect(unblocked.headers.get('location')).toBe(`${conversationPath(id)}?done=unblocked`);
     expect((await replyIn(t, replier, id, 'Thanks')).status).toBe(303);
     expect((await startConversation(t, replier, otherAd, 'Hello again')).status).toBe(303);

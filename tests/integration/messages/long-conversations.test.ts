@@ -4,7 +4,7 @@
 // and #latest on the newest page, which alone marks messages read; a `before` that names no page
 // is a 400 or 404 page, never an error.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { conversationPath } from '../../../core/paths.ts';
+import { conversationPath, replyApiPath } from '../../../core/paths.ts';
 import {
   insertConversation,
   insertLiveAd,
@@ -91,7 +91,7 @@ describe('a conversation of 120 messages', () => {
     expect(page.html).toMatch(
       /<li class="message[^"]*" id="latest">(?:(?!<\/li>).)*Message 120\./s,
     );
-    expect(page.html).toContain(`action="/api/messages/${id}/reply"`);
+    expect(page.html).toContain(`action="${replyApiPath(id)}"`);
     expect(page.older).toBe(`${conversationPath(id)}?before=${ids[70]}`);
     expect(page.newer).toBeUndefined();
     // Opening the newest page read the other side's messages, as a one-page conversation does.
@@ -103,7 +103,7 @@ describe('a conversation of 120 messages', () => {
     expect(second.shown).toEqual(range(21, 70));
     expect(second.text).toContain('Messages 21–70 of 120');
     expect(second.html).not.toContain('id="latest"');
-    expect(second.html).not.toContain(`action="/api/messages/${id}/reply"`);
+    expect(second.html).not.toContain(`action="${replyApiPath(id)}"`);
     expect(second.text).toContain('These are older messages. Go to the newest messages to reply');
     expect(second.html).toContain(`href="${conversationPath(id)}#latest"`);
     // The page after it is the newest one, whose address has no `before`.
@@ -150,7 +150,7 @@ describe('a conversation of 120 messages', () => {
     const refused = await replyIn(t, poster, id, '   ');
     expect(refused.status).toBe(400);
     const html = await refused.text();
-    expect(html).toContain(`action="/api/messages/${id}/reply"`);
+    expect(html).toContain(`action="${replyApiPath(id)}"`);
     expect(textOf(html)).toContain('The newest word');
   });
 

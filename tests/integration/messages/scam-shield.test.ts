@@ -9,7 +9,11 @@
 import { describe, expect, test } from 'vitest';
 import { REPEAT_RECIPIENTS, REPEATED_MESSAGE } from '../../../server/messages/scam-shield.ts';
 import { getScamSignals } from '../../../core/content/index.ts';
-import { conversationPath } from '../../../core/paths.ts';
+import {
+  conversationPath,
+  dismissRepeatedMessageApiPath,
+  reportsApiPath,
+} from '../../../core/paths.ts';
 import { judgeMessage, SCAM_WARNINGS } from '../../../core/policy/index.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { mailsTo } from '../../helpers/mail.ts';
@@ -53,7 +57,7 @@ const outcomesOf = (accountId: number) =>
 
 /** The fields of the Report as scam form on a conversation page, as the browser posts them. */
 function reportAsScamFields(html: string): Record<string, string> {
-  const form = formOf(html, '/api/reports');
+  const form = formOf(html, reportsApiPath());
   if (!form) throw new Error('no Report as scam form on the page');
   expect(form.attributes.method).toBe('post');
   expect(form.text).toContain('Report as scam');
@@ -199,7 +203,7 @@ describe('Report as scam', () => {
     const fields = reportAsScamFields(html);
     expect(fields).toMatchObject({ conversation: String(id), reason: 'spam' });
 
-    const reported = await submit(t, '/api/reports', fields, poster.session);
+    const reported = await submit(t, reportsApiPath(), fields, poster.session);
     expect(reported.status).toBe(303);
     expect(reported.headers.get('location')).toBe('/report?sent=1');
     const rows = await t.sql.all<{ reason: string; reported_account_id: number; thread: string }>(
@@ -332,7 +336,7 @@ describe('the same first message from new accounts', () => {
     const flagId = /action="\/api\/moderate\/repeated-messages\/(\d+)\/dismiss"/.exec(html)![1]!;
     const dismissed = await postModerationForm(
       t.app,
-      `/api/moderate/repeated-messages/${flagId}/dismiss`,
+      dismissRepeatedMessageApiPath(Number(flagId)),
       {},
       moderator.session,
     );
@@ -346,7 +350,7 @@ describe('the same first message from new accounts', () => {
     // Twice: nothing left to dismiss.
     const again = await postModerationForm(
       t.app,
-      `/api/moderate/repeated-messages/${flagId}/dismiss`,
+      dismissRepeatedMessageApiPath(Number(flagId)),
       {},
       moderator.session,
     );
@@ -357,7 +361,7 @@ describe('the same first message from new accounts', () => {
       (
         await postModerationForm(
           t.app,
-          `/api/moderate/repeated-messages/${flagId}/dismiss`,
+          dismissRepeatedMessageApiPath(Number(flagId)),
           {},
           member.session,
         )
@@ -421,7 +425,7 @@ describe("the sender's record, for the moderators", () => {
     expect((await replyIn(t, replier, id, OFF_SITE)).status).toBe(400);
     const reported = await submit(
       t,
-      '/api/reports',
+      reportsApiPath(),
       { conversation: String(id), reason: 'spam' },
       poster.session,
     );

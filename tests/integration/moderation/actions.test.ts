@@ -17,6 +17,13 @@ import { insertAdInReview, insertLiveAdWithEdit } from '../../helpers/moderation
 import { bannerOf } from '../../helpers/pages.ts';
 import { deleteAccountOf } from '../../helpers/posting.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import {
+  banAccountApiPath,
+  meApiPath,
+  moderateAdApiPath,
+  signinApiPath,
+  signupApiPath,
+} from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 1 });
 const [moderator] = t.moderators;
@@ -75,8 +82,8 @@ describe('the queue', () => {
     expect(textOf(item)).toContain('(today)');
     expect(textOf(item)).toContain('0 ads approved, 0 rejected, 0 removed');
     // Plain forms that work without JavaScript, each carrying the revision shown.
-    expect(item).toContain(`action="/api/moderate/ads/${older}/approve"`);
-    expect(item).toContain(`action="/api/moderate/ads/${older}/reject"`);
+    expect(item).toContain(`action="${moderateAdApiPath(older, 'approve')}"`);
+    expect(item).toContain(`action="${moderateAdApiPath(older, 'reject')}"`);
     expect(item).toContain('name="revision" value="1"');
     expect(item).toContain('<option value="under-18">Appears to involve someone under 18</option>');
     expect(item).toContain(`href="/moderate?ban=${poster.accountId}#ban"`);
@@ -125,7 +132,7 @@ describe('approve', () => {
       title: 'Board games on Sunday',
     });
     const response = await t.postForm(
-      `/api/moderate/ads/${id}/approve`,
+      moderateAdApiPath(id, 'approve'),
       { revision: '1' },
       moderator.session,
     );
@@ -185,7 +192,7 @@ describe('approve', () => {
     expect(textOf(shown)).toContain('The live ad as it is now Old title');
 
     const response = await t.postJson(
-      `/api/moderate/ads/${id}/approve`,
+      moderateAdApiPath(id, 'approve'),
       { revision: before.revision },
       moderator.session,
     );
@@ -217,7 +224,7 @@ describe('reject', () => {
     const id = await insertAdInReview(t, { accountId: poster.accountId });
     const published = t.publisher.reasons.length;
     const response = await t.postForm(
-      `/api/moderate/ads/${id}/reject`,
+      moderateAdApiPath(id, 'reject'),
       { revision: '1', reason: 'contact', note: 'Please remove the phone number.' },
       moderator.session,
     );
@@ -252,7 +259,7 @@ describe('reject', () => {
     });
     const before = await t.storedAd(id);
     const response = await t.postJson(
-      `/api/moderate/ads/${id}/reject`,
+      moderateAdApiPath(id, 'reject'),
       { revision: before.revision, reason: 'spam' },
       moderator.session,
     );
@@ -282,7 +289,7 @@ describe('remove a live ad', () => {
       pendingTitle: 'x',
     });
     const response = await t.postForm(
-      `/api/moderate/ads/${id}/remove`,
+      moderateAdApiPath(id, 'remove'),
       { revision: String((await t.storedAd(id)).revision), reason: 'commercial' },
       moderator.session,
     );
@@ -308,7 +315,7 @@ describe('ban', () => {
     ).text();
     expect(textOf(html)).toContain(`Ban ${poster.email}?`);
     expect(textOf(html)).toContain('removes its 1 ad in review and 0 live ads');
-    expect(html).toContain(`action="/api/moderate/accounts/${poster.accountId}/ban"`);
+    expect(html).toContain(`action="${banAccountApiPath(poster.accountId)}"`);
   });
 
   test('removes all its ads, revokes its sessions, refuses its sign-in and its address at sign-up', async () => {
@@ -319,7 +326,7 @@ describe('ban', () => {
       pendingTitle: 'y',
     });
     const response = await t.postForm(
-      `/api/moderate/accounts/${poster.accountId}/ban`,
+      banAccountApiPath(poster.accountId),
       { reason: 'commercial', note: 'Offers paid meetings.' },
       moderator.session,
     );
@@ -347,10 +354,12 @@ describe('ban', () => {
     });
 
     // Signed out everywhere: the old session is no longer anyone.
-    const me = await t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(poster.session) });
+    const me = await t.app.request(`${ORIGIN}${meApiPath()}`, {
+      headers: cookieHeader(poster.session),
+    });
     expect(me.status).toBe(401);
     // Sign-in with the right password: told the account is closed, no session.
-    const signin = await postJson(t.app, '/api/signin', {
+    const signin = await postJson(t.app, signinApiPath(), {
       email: poster.email,
       password: PASSWORD,
     });
@@ -358,13 +367,13 @@ describe('ban', () => {
     expect(await signin.json()).toEqual({ error: ACCOUNT_CLOSED });
     expect(signin.headers.getSetCookie().join()).not.toContain('lb_session=');
     // With a wrong password: the same answer as for anyone.
-    const wrong = await postJson(t.app, '/api/signin', {
+    const wrong = await postJson(t.app, signinApiPath(), {
       email: poster.email,
       password: 'nope nope',
     });
     expect(wrong.status).toBe(401);
     // The address cannot sign up again (answered as any taken address).
-    const again = await postJson(t.app, '/api/signup', signupBody({ email: poster.email }));
+    const again = await postJson(t.app, signupApiPath(), signupBody({ email: poster.email }));
     expect(again.status).toBe(409);
 
     const notice = await t.getPage(
@@ -378,13 +387,9 @@ describe('ban', () => {
 
   test('a banned address stays refused at sign-up even once its account is gone', async () => {
     const poster = await t.signUpMember('gone');
-    await t.postJson(
-      `/api/moderate/accounts/${poster.accountId}/ban`,
-      { reason: 'spam' },
-      moderator.session,
-    );
+    await t.postJson(banAccountApiPath(poster.accountId), { reason: 'spam' }, moderator.session);
     await deleteAccountOf(t, poster.accountId);
-    const again = await postJson(t.app, '/api/signup', signupBody({ email: poster.email }));
+    const again = await postJson(t.app, signupApiPath(), signupBody({ email: poster.email }));
     expect(again.status).toBe(409);
   });
 });

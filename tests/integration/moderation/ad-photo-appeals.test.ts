@@ -22,6 +22,14 @@ import {
 import { insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
+import {
+  appealApiPath,
+  banAccountApiPath,
+  decideAppealApiPath,
+  deleteAdApiPath,
+  moderateAdApiPath,
+  photoSizeApiPath,
+} from '../../../core/paths.ts';
 
 const pool = testPhotoPool();
 const t = moderationWorld({ moderators: 2, photoProcessing: pool });
@@ -62,7 +70,7 @@ async function decideOnAd(adId: number, action: 'remove' | 'reject', reason: str
     adId,
   ))!;
   const response = await t.postForm(
-    `/api/moderate/ads/${adId}/${action}`,
+    moderateAdApiPath(adId, action),
     { revision: String(revision), reason },
     moderatorA.session,
   );
@@ -75,7 +83,7 @@ async function decideOnAd(adId: number, action: 'remove' | 'reject', reason: str
 
 async function appealOf(statementId: number, member: TestMember) {
   const filed = await t.postForm(
-    `/api/decisions/${statementId}/appeal`,
+    appealApiPath(statementId),
     { text: 'Nothing in this ad breaks a rule.' },
     member.session,
   );
@@ -87,12 +95,12 @@ async function appealOf(statementId: number, member: TestMember) {
 }
 
 const decideAppeal = (appealId: number, fields: Record<string, string>) =>
-  t.postForm(`/api/moderate/appeals/${appealId}/decide`, fields, moderatorB.session);
+  t.postForm(decideAppealApiPath(appealId), fields, moderatorB.session);
 
 /** The status of the photo's 1280 size through the server, as `session` asks (none: a visitor). */
 const statusOf = async (photoId: number, session?: string) =>
   (
-    await t.app.request(`${ORIGIN}/api/photos/${photoId}/1280`, {
+    await t.app.request(`${ORIGIN}${photoSizeApiPath(photoId, 1280)}`, {
       headers: session ? cookieHeader(session) : {},
     })
   ).status;
@@ -187,7 +195,7 @@ describe("a removed ad's photos through its appeal window", () => {
   test('a ban holds the photos of the ads it removed while it can be appealed', async () => {
     const { member, adId, ids, keys } = await adWithPhotos('banned-ad');
     const banned = await t.postForm(
-      `/api/moderate/accounts/${member.accountId}/ban`,
+      banAccountApiPath(member.accountId),
       { reason: 'spam' },
       moderatorA.session,
     );
@@ -198,7 +206,7 @@ describe("a removed ad's photos through its appeal window", () => {
     // Appealed through the mail's link (a banned member cannot sign in), reversed after day 30.
     const mail = (await t.mailsOf(member.email)).find((m) => m.subject.endsWith('was closed'));
     const [, id, key] = /\/account\/decisions\/(\d+)\?key=(\w+)/.exec(mail!.text)!;
-    const filed = await t.postForm(`/api/decisions/${id}/appeal?key=${key}`, {
+    const filed = await t.postForm(appealApiPath(Number(id), key), {
       text: 'I posted once.',
     });
     expect(filed.status).toBe(303);
@@ -214,7 +222,7 @@ describe("a removed ad's photos through its appeal window", () => {
   test('the member deleting the removed ad erases its photos at once', async () => {
     const { member, adId, ids, keys } = await adWithPhotos('deleted-ad');
     await decideOnAd(adId, 'remove', 'spam');
-    const deleted = await t.postForm(`/api/ads/${adId}/delete`, {}, member.session);
+    const deleted = await t.postForm(deleteAdApiPath(adId), {}, member.session);
     expect(deleted.status).toBe(303);
     expect(await photoRows(ids)).toBe(0);
     expect(await blobsLeft(t.sql, keys)).toBe(0);

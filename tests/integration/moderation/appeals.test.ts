@@ -12,6 +12,14 @@ import { insertAdInReview, signUpModerator } from '../../helpers/moderation.ts';
 import { insertLiveAd, reportForm } from '../../helpers/reports.ts';
 import { bannerOf } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import {
+  appealApiPath,
+  banAccountApiPath,
+  decideAppealApiPath,
+  moderateAdApiPath,
+  moderateReportsApiPath,
+  signinApiPath,
+} from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 2, publishedAds: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -26,10 +34,10 @@ async function pageOf(path: string, session?: string) {
 const statementIdOf = (html: string) => Number(/\/account\/decisions\/(\d+)/.exec(html)?.[1]);
 
 const appeal = (statementId: number, text: string, session?: string, key?: string) =>
-  t.postForm(`/api/decisions/${statementId}/appeal${key ? `?key=${key}` : ''}`, { text }, session);
+  t.postForm(appealApiPath(statementId, key), { text }, session);
 
 const decide = (appealId: number, fields: Record<string, string>, session: string) =>
-  t.postForm(`/api/moderate/appeals/${appealId}/decide`, fields, session);
+  t.postForm(decideAppealApiPath(appealId), fields, session);
 
 const appealIdOf = async (statementId: number) =>
   (await t.sql.get<{ id: number }>('SELECT id FROM appeals WHERE statement_id = ?', statementId))!
@@ -45,7 +53,7 @@ describe('an ad removed, appealed and reversed', () => {
     });
     const { revision } = await t.storedAd(adId);
     const removed = await t.postForm(
-      `/api/moderate/ads/${adId}/remove`,
+      moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'commercial', note: 'Reads as paid company.' },
       moderatorA.session,
     );
@@ -83,7 +91,7 @@ describe('an ad removed, appealed and reversed', () => {
     );
     const own = await pageOf(`/account/decisions/${statementId}`, poster.session);
     expect(own.status).toBe(200);
-    expect(own.html).toContain(`action="/api/decisions/${statementId}/appeal"`);
+    expect(own.html).toContain(`action="${appealApiPath(statementId)}"`);
 
     // Appeals, once; a second is refused on the form page.
     const filed = await appeal(statementId, 'It is a dinner date, nothing paid.', poster.session);
@@ -99,7 +107,7 @@ describe('an ad removed, appealed and reversed', () => {
     const listA = await pageOf('/moderate/appeals', moderatorA.session);
     expect(textOf(listA.html)).toContain('It is a dinner date, nothing paid.');
     expect(textOf(listA.html)).toContain('You made this decision');
-    expect(listA.html).not.toContain(`/api/moderate/appeals/${appealId}/decide`);
+    expect(listA.html).not.toContain(decideAppealApiPath(appealId));
     const refused = await decide(appealId, { outcome: 'reversed' }, moderatorA.session);
     expect(refused.status).toBe(403);
     expect(textOf((await pageOf('/moderate', moderatorB.session)).html)).toMatch(
@@ -108,7 +116,7 @@ describe('an ad removed, appealed and reversed', () => {
 
     // Another reverses: live again at once, published, mailed, logged.
     const listB = await pageOf('/moderate/appeals', moderatorB.session);
-    expect(listB.html).toContain(`/api/moderate/appeals/${appealId}/decide`);
+    expect(listB.html).toContain(decideAppealApiPath(appealId));
     t.publisher.reasons.length = 0;
     const reversed = await decide(appealId, { outcome: 'reversed' }, moderatorB.session);
     expect(reversed.status).toBe(303);
@@ -134,7 +142,7 @@ describe('a ban, appealed through its mail and reversed', () => {
     const poster = await t.signUpMember('banned-poster');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Board games' });
     const banned = await t.postForm(
-      `/api/moderate/accounts/${poster.accountId}/ban`,
+      banAccountApiPath(poster.accountId),
       { reason: 'spam', note: 'Mass posting.' },
       moderatorA.session,
     );
@@ -174,7 +182,7 @@ describe('a ban, appealed through its mail and reversed', () => {
     expect((await t.mailsOf(poster.email)).some((m) => m.subject === 'Your appeal succeeded')).toBe(
       true,
     );
-    const signedIn = await postJson(t.app, '/api/signin', {
+    const signedIn = await postJson(t.app, signinApiPath(), {
       email: poster.email,
       password: PASSWORD,
     });
@@ -195,7 +203,7 @@ describe('an appeal upheld, and two moderators at once', () => {
     });
     const { revision } = await t.storedAd(adId);
     await t.postForm(
-      `/api/moderate/ads/${adId}/reject`,
+      moderateAdApiPath(adId, 'reject'),
       { revision: String(revision), reason: 'contact' },
       moderatorA.session,
     );
@@ -229,7 +237,7 @@ describe('an appeal upheld, and two moderators at once', () => {
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Race ad' });
     const { revision } = await t.storedAd(adId);
     await t.postForm(
-      `/api/moderate/ads/${adId}/remove`,
+      moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'spam' },
       moderatorA.session,
     );
@@ -281,7 +289,7 @@ describe('reports: the automatic hide explained, and reporters hearing back', ()
       reportsPage.html.slice(reportsPage.html.indexOf(`id="ad-${adId}"`)),
     )![1]!;
     const removed = await t.postForm(
-      '/api/moderate/reports',
+      moderateReportsApiPath(),
       { group: `ad:${adId}`, seen, action: 'remove', reason: 'spam' },
       moderatorA.session,
     );

@@ -6,6 +6,7 @@ import { cookieHeader, FORM_TYPE, listen, openTestApp } from '../../helpers/api.
 import { insertAdInReview, postModerationJson } from '../../helpers/moderation.ts';
 import { bannerOf } from '../../helpers/pages.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { banAccountApiPath, moderateAdApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 2 });
 const [first, second] = t.moderators;
@@ -15,9 +16,9 @@ describe('two moderators at once', () => {
     const poster = await t.signUpMember('race');
     const id = await insertAdInReview(t, { accountId: poster.accountId });
     const [approve, reject] = await Promise.all([
-      t.postForm(`/api/moderate/ads/${id}/approve`, { revision: '1' }, first.session),
+      t.postForm(moderateAdApiPath(id, 'approve'), { revision: '1' }, first.session),
       t.postForm(
-        `/api/moderate/ads/${id}/reject`,
+        moderateAdApiPath(id, 'reject'),
         { revision: '1', reason: 'spam' },
         second.session,
       ),
@@ -45,7 +46,7 @@ describe('two moderators at once', () => {
     try {
       const responses = await Promise.all(
         Array.from({ length: 10 }, (_, index) =>
-          fetch(`${server.url}/api/moderate/ads/${id}/approve`, {
+          fetch(`${server.url}${moderateAdApiPath(id, 'approve')}`, {
             method: 'POST',
             headers: {
               'content-type': FORM_TYPE,
@@ -76,10 +77,10 @@ describe('two moderators at once', () => {
       const poster = await t.signUpMember('race-instances');
       const id = await insertAdInReview(t, { accountId: poster.accountId });
       const responses = await Promise.all([
-        t.postJson(`/api/moderate/ads/${id}/approve`, { revision: 1 }, first.session),
+        t.postJson(moderateAdApiPath(id, 'approve'), { revision: 1 }, first.session),
         postModerationJson(
           other.app,
-          `/api/moderate/ads/${id}/approve`,
+          moderateAdApiPath(id, 'approve'),
           { revision: 1 },
           second.session,
         ),
@@ -104,11 +105,7 @@ describe('two moderators at once', () => {
     await insertAdInReview(t, { accountId: poster.accountId });
     const responses = await Promise.all(
       [first, second].map((moderator) =>
-        t.postForm(
-          `/api/moderate/accounts/${poster.accountId}/ban`,
-          { reason: 'spam' },
-          moderator.session,
-        ),
+        t.postForm(banAccountApiPath(poster.accountId), { reason: 'spam' }, moderator.session),
       ),
     );
     expect(responses.map((response) => response.status).sort()).toEqual([303, 409]);

@@ -12,6 +12,7 @@ import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { type TestMember } from '../../helpers/moderation.ts';
 import { insertLiveAd, reportForm } from '../../helpers/reports.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { banAccountApiPath, moderateAdApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 1, publishedAds: true });
 const [moderator] = t.moderators;
@@ -36,7 +37,7 @@ beforeAll(async () => {
   });
   const { revision } = await t.storedAd(removedId);
   const removed = await t.postForm(
-    `/api/moderate/ads/${removedId}/remove`,
+    moderateAdApiPath(removedId, 'remove'),
     { revision: String(revision), reason: 'commercial', note: PRIVATE[2] },
     moderator.session,
   );
@@ -49,7 +50,7 @@ beforeAll(async () => {
     ).toBe(303);
   // A ban.
   const banned = await t.postForm(
-    `/api/moderate/accounts/${poster.accountId}/ban`,
+    banAccountApiPath(poster.accountId),
     { reason: 'scam', note: 'Asked for gift cards.' },
     moderator.session,
   );

@@ -11,6 +11,7 @@ import { utcDay } from '../../../core/days.ts';
 import { formatDate } from '../../../core/format.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { insertLiveAd, reportForm, textOf } from '../../helpers/reports.ts';
+import { appealApiPath, decideAppealApiPath, moderateReportsApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 2, publishedAds: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -43,7 +44,7 @@ async function decideOnReports(adId: number, action: 'dismiss' | 'remove' | 'ban
   const page = await (await t.getPage('/moderate/reports', moderatorA.session)).text();
   const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
   const decided = await t.postForm(
-    '/api/moderate/reports',
+    moderateReportsApiPath(),
     { group: `ad:${adId}`, seen, action, ...(action === 'dismiss' ? {} : { reason: 'spam' }) },
     moderatorA.session,
   );
@@ -52,7 +53,7 @@ async function decideOnReports(adId: number, action: 'dismiss' | 'remove' | 'ban
 const dismissReports = (adId: number) => decideOnReports(adId);
 
 const appealOf = (statementId: number, text: string, session: string) =>
-  t.postForm(`/api/decisions/${statementId}/appeal`, { text }, session);
+  t.postForm(appealApiPath(statementId), { text }, session);
 
 const lifted = `Lifted on ${formatDate(utcDay(new Date()))}: a moderator found no breach.`;
 
@@ -86,7 +87,7 @@ describe('a hide by reports lifted by a dismissal', () => {
     const after = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
     expect(after).not.toContain(`id="appeal-${appealId}-title"`);
     const decided = await t.postForm(
-      `/api/moderate/appeals/${appealId}/decide`,
+      decideAppealApiPath(appealId),
       { outcome: 'upheld', reply: 'The reports were right.' },
       moderatorB.session,
     );

@@ -25,6 +25,14 @@ import {
 import { type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
+import {
+  appealApiPath,
+  decideAppealApiPath,
+  deleteAccountApiPath,
+  moderateAdApiPath,
+  photoSizeApiPath,
+  removePhotoApiPath,
+} from '../../../core/paths.ts';
 
 const pool = testPhotoPool();
 const t = moderationWorld({ moderators: 2, photoProcessing: pool });
@@ -55,11 +63,11 @@ async function liveAdWithPhotos(label: string, middle: Buffer) {
 }
 
 const removePhoto = (photoId: number, reason: string, session: string) =>
-  t.postForm(`/api/moderate/photos/${photoId}/remove`, { reason }, session);
+  t.postForm(removePhotoApiPath(photoId), { reason }, session);
 
 /** The photo's 1280 size through the server, as `session` asks for it (none: a visitor). */
 async function sizeOf(photoId: number, session?: string) {
-  const response = await t.app.request(`${ORIGIN}/api/photos/${photoId}/1280`, {
+  const response = await t.app.request(`${ORIGIN}${photoSizeApiPath(photoId, 1280)}`, {
     headers: session ? cookieHeader(session) : {},
   });
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
@@ -88,7 +96,7 @@ const statementOfPhoto = async (photoId: number) =>
 async function appealPhoto(photoId: number, member: TestMember) {
   const statementId = await statementOfPhoto(photoId);
   const filed = await t.postForm(
-    `/api/decisions/${statementId}/appeal`,
+    appealApiPath(statementId),
     { text: 'This is my own photo, taken by a friend on a hike.' },
     member.session,
   );
@@ -100,7 +108,7 @@ async function appealPhoto(photoId: number, member: TestMember) {
 }
 
 const decide = (appealId: number, fields: Record<string, string>, session: string) =>
-  t.postForm(`/api/moderate/appeals/${appealId}/decide`, fields, session);
+  t.postForm(decideAppealApiPath(appealId), fields, session);
 
 const blockedRows = (photoId: number) =>
   t.sql.all('SELECT id FROM blocked_photos WHERE photo_id = ?', photoId);
@@ -140,7 +148,7 @@ describe('a removed photo reversed on appeal', () => {
     const appealId = await appealPhoto(photoId, member);
     const page = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
     const item = page.slice(page.indexOf(`id="appeal-${appealId}-title"`));
-    expect(item).toContain(`src="/api/photos/${photoId}/1280"`);
+    expect(item).toContain(`src="${photoSizeApiPath(photoId, 1280)}"`);
     expect(item).toContain('The removed photo as it was.');
 
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorA.session)).status).toBe(403);
@@ -245,7 +253,11 @@ describe('a removed photo no appeal brings back', () => {
     const keys = await keysOfPhoto(t.sql, photoId);
     await removePhoto(photoId, 'under-18', moderatorA.session);
     expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
-    const deleted = await t.postForm('/api/account/delete', { password: PASSWORD }, member.session);
+    const deleted = await t.postForm(
+      deleteAccountApiPath(),
+      { password: PASSWORD },
+      member.session,
+    );
     expect(deleted.status).toBe(303);
     expect(await t.sql.get('SELECT id FROM photos WHERE id = ?', photoId)).toBeUndefined();
     expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
@@ -262,7 +274,7 @@ describe('an ad removal reversed', () => {
       adId,
     ))!;
     const removed = await t.postForm(
-      `/api/moderate/ads/${adId}/remove`,
+      moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'identity' },
       moderatorA.session,
     );
@@ -277,7 +289,7 @@ describe('an ad removal reversed', () => {
       adId,
     ))!.id;
     await t.postForm(
-      `/api/decisions/${statementId}/appeal`,
+      appealApiPath(statementId),
       { text: 'These are my own photos.' },
       member.session,
     );

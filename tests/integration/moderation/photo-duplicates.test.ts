@@ -16,7 +16,12 @@ import {
   photoElsewhere,
 } from '../../../server/photos/photo-duplicates.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
-import { adPath } from '../../../core/paths.ts';
+import {
+  adPath,
+  blurredPhotoApiPath,
+  moderateAdApiPath,
+  photoSettingsApiPath,
+} from '../../../core/paths.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import {
@@ -120,7 +125,7 @@ describe('a photo on two accounts', () => {
     const own = await t.getPage(`/account`, second.session);
     expect(textOf(await own.text())).not.toMatch(/another member|someone else/i);
     // A reject for the reason, ready in the flag.
-    expect(html).toContain(`action="/api/moderate/ads/${flagged}/reject"`);
+    expect(html).toContain(`action="${moderateAdApiPath(flagged, 'reject')}"`);
     expect(html).toContain('name="reason" value="identity"');
     expect(text).toContain("Reject: Uses someone else's photos or identity");
   });
@@ -137,14 +142,14 @@ describe('a photo on two accounts', () => {
     const [otherId] = live.photoIds;
 
     const setting = (fields: Record<string, string>) =>
-      t.postForm('/api/moderate/photo-settings', fields, moderator.session);
+      t.postForm(photoSettingsApiPath(), fields, moderator.session);
     expect((await setting({ blurAll: 'on' })).status).toBe(303);
     try {
       const html = await queueItemHtml(flagged.adId);
       expect(textOf(html)).toContain(`this photo is also on ad ${live.adId} of another member`);
       // Neither picture is in the page, only their 24-pixel renderings.
-      expect(html).toContain(`src="/api/photos/${copyId}/blurred"`);
-      expect(html).toContain(`src="/api/photos/${otherId}/blurred"`);
+      expect(html).toContain(`src="${blurredPhotoApiPath(copyId!)}"`);
+      expect(html).toContain(`src="${blurredPhotoApiPath(otherId!)}"`);
       expect(html).not.toMatch(new RegExp(`/api/photos/${otherId}/\\d+`));
       expect(textOf(html)).toContain('blurred: Show photo above shows both');
     } finally {
@@ -152,7 +157,7 @@ describe('a photo on two accounts', () => {
     }
     const shown = await queueItemHtml(flagged.adId);
     expect(shown).toMatch(new RegExp(`src="/api/photos/${otherId}/\\d+"`));
-    expect(shown).not.toContain(`src="/api/photos/${otherId}/blurred"`);
+    expect(shown).not.toContain(`src="${blurredPhotoApiPath(otherId!)}"`);
   });
 
   test('two different photos are not flagged, nor is a member’s own photo on two of their ads', async () => {
@@ -181,7 +186,7 @@ describe('a photo on two accounts', () => {
     expect(html).toContain(`href="/moderate#ad-${earlier.adId}"`);
     const { revision } = await t.storedAd(later.adId);
     const fields = { revision: String(revision), reason: 'identity' };
-    const path = `/api/moderate/ads/${later.adId}/reject`;
+    const path = moderateAdApiPath(later.adId, 'reject');
 
     const byMember = await t.postForm(path, fields, second.session);
     expect(byMember.status).toBeGreaterThanOrEqual(400);

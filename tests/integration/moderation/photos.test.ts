@@ -28,6 +28,12 @@ import {
 } from '../../helpers/moderation.ts';
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import {
+  banAccountApiPath,
+  moderateAdApiPath,
+  photoSizeApiPath,
+  removePhotoApiPath,
+} from '../../../core/paths.ts';
 
 const pool = testPhotoPool();
 const t = moderationWorld({ moderators: 1, photoProcessing: pool });
@@ -90,7 +96,7 @@ const blockedOf = (photoId: number) =>
   );
 
 const preview = (id: number, width: number) =>
-  t.app.request(`${ORIGIN}/api/photos/${id}/${width}`, {
+  t.app.request(`${ORIGIN}${photoSizeApiPath(id, width)}`, {
     headers: cookieHeader(moderator.session),
   });
 
@@ -119,10 +125,10 @@ describe('the queue', () => {
     const item = await queueItemHtml(adId);
     expect(textOf(item)).toContain('Photos (2)');
     // Large enough to judge: the 1280 size through the server, 640 in srcset, its size set.
-    expect(item).toContain(`src="/api/photos/${first}/1280"`);
-    expect(item).toContain(`/api/photos/${first}/640 640w`);
+    expect(item).toContain(`src="${photoSizeApiPath(first, 1280)}"`);
+    expect(item).toContain(`${photoSizeApiPath(first, 640)} 640w`);
     expect(item).toMatch(
-      new RegExp(`src="/api/photos/${first}/1280"[^>]*width="1280" height="960"`),
+      new RegExp(`src="${photoSizeApiPath(first, 1280)}"[^>]*width="1280" height="960"`),
     );
     expect(item).toContain('alt="Photo 1 of 2: Dinner and a film"');
     expect(textOf(item)).toContain(
@@ -132,18 +138,18 @@ describe('the queue', () => {
     // The flag, on the second photo only.
     const flags = item.match(/queue-photo__flag/g) ?? [];
     expect(flags).toHaveLength(1);
-    const secondFigure = item.slice(item.indexOf(`/api/photos/${second}/1280`));
+    const secondFigure = item.slice(item.indexOf(photoSizeApiPath(second, 1280)));
     expect(textOf(secondFigure)).toContain(
       'Looks like a photo removed on 2026-10-02 (Spam or duplicate).',
     );
     const firstFigure = item.slice(
-      item.indexOf(`/api/photos/${first}/1280`),
-      item.indexOf(`/api/photos/${second}/1280`),
+      item.indexOf(photoSizeApiPath(first, 1280)),
+      item.indexOf(photoSizeApiPath(second, 1280)),
     );
     expect(firstFigure).not.toContain('Looks like a photo removed');
     // A remove form for each, posting without JavaScript.
-    expect(item).toContain(`action="/api/moderate/photos/${first}/remove"`);
-    expect(item).toContain(`action="/api/moderate/photos/${second}/remove"`);
+    expect(item).toContain(`action="${removePhotoApiPath(first)}"`);
+    expect(item).toContain(`action="${removePhotoApiPath(second)}"`);
     // The moderator can open the size shown.
     const shown = await preview(first, 1280);
     expect(shown.status).toBe(200);
@@ -168,22 +174,22 @@ describe('the queue', () => {
       item.indexOf('Photos of the live ad now'),
     );
     const before = item.slice(item.indexOf('Photos of the live ad now'));
-    expect(after).toContain(`/api/photos/${kept}/1280`);
-    expect(after).toContain(`/api/photos/${added}/1280`);
-    expect(after).not.toContain(`/api/photos/${leaving}/1280`);
-    expect(textOf(after.slice(after.indexOf(`/api/photos/${added}/1280`)))).toContain(
+    expect(after).toContain(photoSizeApiPath(kept, 1280));
+    expect(after).toContain(photoSizeApiPath(added, 1280));
+    expect(after).not.toContain(photoSizeApiPath(leaving, 1280));
+    expect(textOf(after.slice(after.indexOf(photoSizeApiPath(added, 1280))))).toContain(
       'New in this edit',
     );
-    expect(textOf(after.slice(0, after.indexOf(`/api/photos/${added}/1280`)))).not.toContain(
+    expect(textOf(after.slice(0, after.indexOf(photoSizeApiPath(added, 1280))))).not.toContain(
       'New in this edit',
     );
-    expect(before).toContain(`/api/photos/${leaving}/1280`);
-    expect(textOf(before.slice(before.indexOf(`/api/photos/${leaving}/1280`)))).toContain(
+    expect(before).toContain(photoSizeApiPath(leaving, 1280));
+    expect(textOf(before.slice(before.indexOf(photoSizeApiPath(leaving, 1280))))).toContain(
       'Taken out by this edit',
     );
     // One remove form a photo: the kept one's is on the list after the edit only.
-    expect(item.match(new RegExp(`/api/moderate/photos/${kept}/remove`, 'g'))).toHaveLength(1);
-    expect(before).toContain(`/api/moderate/photos/${leaving}/remove`);
+    expect(item.match(new RegExp(removePhotoApiPath(kept), 'g'))).toHaveLength(1);
+    expect(before).toContain(removePhotoApiPath(leaving));
   });
 
   test('an ad with an edit of its photos only waits in the queue', async () => {
@@ -204,7 +210,7 @@ describe('approve and reject', () => {
     await putPhotosOnAd(t, adId, poster.accountId, [one, two]);
     const { revision } = await t.storedAd(adId);
     const response = await t.postJson(
-      `/api/moderate/ads/${adId}/approve`,
+      moderateAdApiPath(adId, 'approve'),
       { revision },
       moderator.session,
     );
@@ -224,7 +230,7 @@ describe('approve and reject', () => {
     await putPhotosOnAd(t, adId, poster.accountId, [kept, leaving], [added, kept]);
     const { revision } = await t.storedAd(adId);
     const response = await t.postForm(
-      `/api/moderate/ads/${adId}/approve`,
+      moderateAdApiPath(adId, 'approve'),
       { revision: String(revision) },
       moderator.session,
     );
@@ -251,7 +257,7 @@ describe('approve and reject', () => {
     await putPhotosOnAd(t, adId, poster.accountId, [live], [live, added]);
     const { revision } = await t.storedAd(adId);
     const response = await t.postJson(
-      `/api/moderate/ads/${adId}/reject`,
+      moderateAdApiPath(adId, 'reject'),
       { revision, reason: 'explicit' },
       moderator.session,
     );
@@ -275,7 +281,7 @@ describe('removing one photo', () => {
     });
     await putPhotosOnAd(t, adId, poster.accountId, [removed, stays]);
     const response = await t.postForm(
-      `/api/moderate/photos/${removed}/remove`,
+      removePhotoApiPath(removed),
       { reason: 'explicit', note: 'Nudity is not allowed.' },
       moderator.session,
     );
@@ -297,7 +303,7 @@ describe('removing one photo', () => {
     // it any more, a moderator is.
     expect(await keysOfPhoto(t.sql, removed)).toEqual(keys);
     expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
-    const asMember = await t.app.request(`${ORIGIN}/api/photos/${removed}/1280`, {
+    const asMember = await t.app.request(`${ORIGIN}${photoSizeApiPath(removed, 1280)}`, {
       headers: cookieHeader(poster.session),
     });
     expect(asMember.status).toBe(404);
@@ -335,7 +341,7 @@ describe('removing one photo', () => {
     await putPhotosOnAd(t, adId, poster.accountId, [removed], [other, removed]);
     const published = t.publisher.reasons.length;
     const response = await t.postJson(
-      `/api/moderate/photos/${removed}/remove`,
+      removePhotoApiPath(removed),
       { reason: 'spam' },
       moderator.session,
     );
@@ -353,7 +359,7 @@ describe('removing one photo', () => {
     expect((await photoRow(removed))!.removed_note).toBeNull();
 
     const again = await t.postJson(
-      `/api/moderate/photos/${removed}/remove`,
+      removePhotoApiPath(removed),
       { reason: 'explicit' },
       moderator.session,
     );
@@ -369,7 +375,7 @@ describe('removing one photo', () => {
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, adId, poster.accountId, [photoId]);
     const response = await t.postForm(
-      `/api/moderate/photos/${photoId}/remove`,
+      removePhotoApiPath(photoId),
       { reason: '', note: 'Typed note' },
       moderator.session,
     );
@@ -385,7 +391,7 @@ describe('removing one photo', () => {
 
   test('unknown photos and bad input are 4xx with a message', async () => {
     const missing = await t.postJson(
-      '/api/moderate/photos/999999999/remove',
+      removePhotoApiPath(999_999_999),
       { reason: 'spam' },
       moderator.session,
     );
@@ -393,7 +399,7 @@ describe('removing one photo', () => {
     expect(await missing.json()).toEqual({ error: 'There is no photo 999999999.' });
     const photoId = await keep();
     const bad = await t.postJson(
-      `/api/moderate/photos/${photoId}/remove`,
+      removePhotoApiPath(photoId),
       { reason: 'nope', extra: 1 },
       moderator.session,
     );
@@ -424,7 +430,7 @@ describe('removing one photo', () => {
         };
         const unknown = await answer('/api/moderate/photos/1/no-such-action', init);
         expect(unknown.status).toBe(404);
-        expect(await answer(`/api/moderate/photos/${photoId}/remove`, init)).toEqual(unknown);
+        expect(await answer(removePhotoApiPath(photoId), init)).toEqual(unknown);
       }
     expect((await photoRow(photoId))!.removed_at).toBeNull();
     expect(await blockedOf(photoId)).toEqual([]);
@@ -442,7 +448,7 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     const pendingKeys = await keysOfPhoto(t.sql, pendingOnly);
     const { revision } = await t.storedAd(adId);
     const response = await t.postForm(
-      `/api/moderate/ads/${adId}/remove`,
+      moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'under-18' },
       moderator.session,
     );
@@ -462,7 +468,7 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     const rejected = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, rejected, poster.accountId, [rejectedPhoto]);
     const reject = await t.postJson(
-      `/api/moderate/ads/${rejected}/reject`,
+      moderateAdApiPath(rejected, 'reject'),
       { revision: (await t.storedAd(rejected)).revision, reason: 'identity' },
       moderator.session,
     );
@@ -481,7 +487,7 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     });
     await putPhotosOnAd(t, live, banned.accountId, [b]);
     const ban = await t.postJson(
-      `/api/moderate/accounts/${banned.accountId}/ban`,
+      banAccountApiPath(banned.accountId),
       { reason: 'under-18' },
       moderator.session,
     );
@@ -502,7 +508,7 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     });
     await putPhotosOnAd(t, adId, poster.accountId, [one]);
     const response = await t.postJson(
-      `/api/moderate/ads/${adId}/remove`,
+      moderateAdApiPath(adId, 'remove'),
       { revision: (await t.storedAd(adId)).revision, reason: 'spam' },
       moderator.session,
     );
@@ -517,11 +523,7 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
     const id = await keep(original);
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await putPhotosOnAd(t, adId, poster.accountId, [id]);
-    const response = await t.postJson(
-      `/api/moderate/photos/${id}/remove`,
-      { reason },
-      moderator.session,
-    );
+    const response = await t.postJson(removePhotoApiPath(id), { reason }, moderator.session);
     expect(response.status).toBe(200);
     return original;
   }

@@ -17,6 +17,7 @@ import {
   type From,
 } from '../../helpers/reports.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { moderateReportsApiPath, reportsApiPath } from '../../../core/paths.ts';
 
 const REPORTERS = 50;
 const t = moderationWorld({ publishedAds: true, trustProxy: 1 });
@@ -80,7 +81,7 @@ describe(`${REPORTERS} reports of one ad at once`, () => {
     try {
       const responses = await Promise.all(
         Array.from({ length: REPORTERS }, () =>
-          fetch(`${server.url}/api/reports`, {
+          fetch(`${server.url}${reportsApiPath()}`, {
             method: 'POST',
             headers: {
               'content-type': FORM_TYPE,
@@ -178,7 +179,7 @@ describe('through two instances on one database', () => {
           ].map(([instance, moderator]) =>
             postModerationJson(
               (instance as TestApp).app,
-              '/api/moderate/reports',
+              moderateReportsApiPath(),
               { group: `ad:${id}`, seen, action: 'dismiss' },
               (moderator as TestMember).session,
             ),

@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { type TestMember } from '../../helpers/moderation.ts';
 import { editorAdIds, insertLiveAd, reportForm } from '../../helpers/reports.ts';
+import { moderateReportsApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 1, publishedAds: true });
 const [moderator] = t.moderators;
@@ -109,7 +110,7 @@ describe('the reports dismissed', () => {
     const page = await (await t.getPage('/moderate/reports', moderator.session)).text();
     const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
     const dismissed = await t.postForm(
-      '/api/moderate/reports',
+      moderateReportsApiPath(),
       { group: `ad:${adId}`, seen, action: 'dismiss', note: `Spoke with ${reporter.email}.` },
       moderator.session,
     );
@@ -134,7 +135,7 @@ describe('the reports dismissed', () => {
     const page = await (await t.getPage('/moderate/reports', moderator.session)).text();
     const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
     await t.postForm(
-      '/api/moderate/reports',
+      moderateReportsApiPath(),
       { group: `ad:${adId}`, seen, action: 'dismiss' },
       moderator.session,
     );

@@ -16,6 +16,7 @@ import {
   textOf,
   conversationReportRows,
 } from '../../helpers/reports.ts';
+import { moderateReportsApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 2, publishedAds: true, trustProxy: 1 });
 const [moderator, second] = t.moderators;
@@ -51,7 +52,7 @@ function groupFields(html: string, key: string) {
 }
 
 const resolve = (fields: Record<string, string>, session = moderator.session) =>
-  t.postForm('/api/moderate/reports', fields, session);
+  t.postForm(moderateReportsApiPath(), fields, session);
 
 describe('who sees it', () => {
   test("anyone but a moderator: the site's not-found page, and the action is an unknown API path", async () => {
@@ -61,7 +62,7 @@ describe('who sees it', () => {
       expect(page.status).toBe(404);
       expect(headingOf(await page.text())).toBe('Page Not Found');
       const action = await t.postJson(
-        '/api/moderate/reports',
+        moderateReportsApiPath(),
         { group: 'ad:1', seen: 1, action: 'dismiss' },
         session,
       );
@@ -214,7 +215,7 @@ describe('actions', () => {
     expect(log.at(-1)!.note).toContain('content/ads/');
     // Ban is not offered for an editor's ad, and refused if asked.
     const ban = await t.postJson(
-      '/api/moderate/reports',
+      moderateReportsApiPath(),
       { group: `ad:${editorAdIds()[1]!}`, seen: 1, action: 'ban', reason: 'spam' },
       moderator.session,
     );
@@ -336,7 +337,7 @@ describe('actions', () => {
     expect(noReason.status).toBe(400);
     expect(bannerOf(await noReason.text())).toBe('Choose a reason: the member is told why.');
     const unknown = await t.postJson(
-      '/api/moderate/reports',
+      moderateReportsApiPath(),
       { group: 'ad:123456789', seen: 5, action: 'dismiss' },
       moderator.session,
     );

@@ -18,6 +18,7 @@ import {
   textOf,
   type From,
 } from '../../helpers/reports.ts';
+import { editAdApiPath, moderateAdApiPath, moderateReportsApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 1, publishedAds: true, trustProxy: 1 });
 const [moderator] = t.moderators;
@@ -57,7 +58,7 @@ function groupText(html: string, adId: number) {
 }
 
 const resolve = (fields: Record<string, string>) =>
-  t.postForm('/api/moderate/reports', fields, moderator.session);
+  t.postForm(moderateReportsApiPath(), fields, moderator.session);
 
 async function dismiss(adId: number) {
   const response = await resolve({ ...groupFields(await reportsPage(), adId), action: 'dismiss' });
@@ -165,13 +166,13 @@ describe('reporting an ad again', () => {
   async function editAndApprove(adId: number, title: string) {
     await t.store.accounts.markVerified(poster.accountId, new Date().toISOString());
     const edit = await t.postForm(
-      `/api/ads/${adId}/edit`,
+      editAdApiPath(adId),
       { age: '34', seeks: 'w4m', title, description: 'A new text for the same walks.' },
       poster.session,
     );
     expect(edit.status).toBe(303);
     const approve = await t.postForm(
-      `/api/moderate/ads/${adId}/approve`,
+      moderateAdApiPath(adId, 'approve'),
       { revision: String((await t.storedAd(adId)).revision) },
       moderator.session,
     );
@@ -256,7 +257,7 @@ describe('Ban on /moderate/reports asks first', () => {
     expect(text).toContain(
       `The 1 open report about ad ${id} in Los Angeles, California is closed with it.`,
     );
-    expect(section).toContain('action="/api/moderate/reports"');
+    expect(section).toContain(`action="${moderateReportsApiPath()}"`);
     expect(section).toContain(`<input type="hidden" name="group" value="ad:${id}"/>`);
     expect(section).toContain(`<input type="hidden" name="seen" value="${seen}"/>`);
     expect(section).toContain('<input type="hidden" name="action" value="ban"/>');
