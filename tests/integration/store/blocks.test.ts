@@ -1,16 +1,10 @@
 // The blocks part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForEachTest } from '../../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   for (const id of [1, 2, 3])
     await t.sql.run(
       `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
@@ -20,11 +14,6 @@ beforeEach(async () => {
       '2026-11-01T00:00:00.000Z',
       '2026-11-01T00:00:00.000Z',
     );
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('blocks', () => {

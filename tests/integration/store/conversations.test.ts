@@ -1,12 +1,8 @@
 // The conversations part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForEachTest } from '../../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 let adId: number;
 
 const POSTER = 1;
@@ -15,8 +11,6 @@ const STRANGER = 3;
 const at = (minute: number) => `2026-11-24T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   for (const id of [POSTER, REPLIER, STRANGER])
     await t.sql.run(
       `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
@@ -27,11 +21,6 @@ beforeEach(async () => {
       '2026-11-01T00:00:00.000Z',
     );
   adId = await insertAd('Sunday hikes');
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function insertAd(title: string, status = 'live'): Promise<number> {

@@ -1,15 +1,11 @@
 // The memberAds part of the store, on SQLite and (in the postgres suite) on PostgreSQL: reading a
 // member's ads (with their member's email and whether reports hide them), the counts the posting
 // limits read, each change made only at the revision read, and the expiry reminders' claims.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { NewMemberAd } from '../../../store/member-ads.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const AT = '2026-11-20T10:00:00.000Z';
 const LATER = '2026-11-21T10:00:00.000Z';
@@ -45,15 +41,8 @@ const setAd = (id: number, columns: Record<string, string | number | null>) =>
   );
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   await account(7, 'ana@example.com');
   await account(8, 'ben@example.com');
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('memberAds', () => {

@@ -1,15 +1,11 @@
 // The member data part of the store, on SQLite and (in the postgres suite) on PostgreSQL: every row
 // the data file is made of, and Delete my account (server/accounts/delete-account.ts): what goes,
 // what stays for the other side, and the id kept from reuse.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../server/accounts/delete-account.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const ME = 7;
 const OTHER = 8;
@@ -90,8 +86,6 @@ let aboutMyAd: number;
 let aboutTheirAd: number;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   await insertAccount(ME);
   await insertAccount(OTHER);
   await insertAccount(MODERATOR, 'moderator');
@@ -127,11 +121,6 @@ beforeEach(async () => {
     T(0),
     '2026-12-01T00:00:00.000Z',
   );
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the rows of the data file', () => {

@@ -1,15 +1,11 @@
 // The moderation part of the store, on SQLite and (in the postgres suite) on PostgreSQL: the queue,
 // the poster's history, the moderators' changes of an ad (each only at the revision and in the
 // status they saw), bans and the moderator role.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { NewMemberAd } from '../../../store/member-ads.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const AT = '2026-11-20T10:00:00.000Z';
 const LATER = '2026-11-21T10:00:00.000Z';
@@ -48,15 +44,8 @@ const setAd = (id: number, columns: Record<string, string | number | null>) =>
   );
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   await account(7, 'ana@example.com');
   await account(8, 'ben@example.com', LATER);
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('moderation', () => {

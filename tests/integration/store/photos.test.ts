@@ -2,20 +2,18 @@
 // PostgreSQL: photos with their sizes, attached only to their member's ad, a moderator's removal,
 // deletion answering the keys nobody uses any more, the blocked hashes, and the bytes kept in the
 // database or a folder, deleted only when no photo uses them.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   databasePhotoStorage,
   folderPhotoStorage,
   type PhotoStorage,
 } from '../../../server/photos/photo-storage.ts';
 import type { NewPhoto } from '../../../store/photos.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const AT = '2026-11-20T10:00:00.000Z';
 /** No decision holds the photos of an ad without one: any clock will do. */
@@ -65,15 +63,8 @@ async function ad(accountId: number): Promise<number> {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   await account(7, 'ana@example.com');
   await account(8, 'ben@example.com');
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('photos', () => {
@@ -466,7 +457,7 @@ describe('photos', () => {
 describe('photo storage', () => {
   const kinds: Array<[string, () => PhotoStorage]> = [
     ['the database', () => databasePhotoStorage(t.store)],
-    ['a folder', () => folderPhotoStorage(join(dir, 'photos'), t.store)],
+    ['a folder', () => folderPhotoStorage(join(t.dir, 'photos'), t.store)],
   ];
   for (const [where, open] of kinds) {
     it(`in ${where}: keeps bytes by key, and deletes them only when no photo uses them`, async () => {
@@ -484,7 +475,7 @@ describe('photo storage', () => {
       expect(await storage.get(key(1))).toBeUndefined();
       expect((await storage.get(key(2)))!.toString()).toBe('two');
       if (storage.kind === 'folder')
-        expect(existsSync(join(dir, 'photos', key(1).slice(0, 2), `${key(1)}.webp`))).toBe(false);
+        expect(existsSync(join(t.dir, 'photos', key(1).slice(0, 2), `${key(1)}.webp`))).toBe(false);
     });
   }
 

@@ -1,13 +1,9 @@
 // The reports part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AdCopy, NewReportRow, ReportGroupKey } from '../../../store/reports.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const POSTER = 1;
 const MODERATOR = 2;
@@ -49,8 +45,6 @@ const report = (overrides: Partial<NewReportRow> = {}): NewReportRow => ({
 const adGroup: ReportGroupKey = { kind: 'ad', adId: AD };
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   for (const [id, email] of [
     [POSTER, 'poster@example.com'],
     [MODERATOR, 'moderator@example.com'],
@@ -75,11 +69,6 @@ beforeEach(async () => {
     at(0),
     at(0),
   );
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A conversation between POSTER and REPLIER about AD; its id. */
