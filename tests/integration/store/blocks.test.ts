@@ -1,19 +1,12 @@
 // The blocks part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 
 beforeEach(async () => {
-  for (const id of [1, 2, 3])
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      '2026-11-01T00:00:00.000Z',
-      '2026-11-01T00:00:00.000Z',
-    );
+  for (const id of [1, 2, 3]) await accountRow(t.sql, id);
 });
 
 describe('blocks', () => {

@@ -1,6 +1,7 @@
 // The conversations part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 let adId: number;
@@ -11,15 +12,7 @@ const STRANGER = 3;
 const at = (minute: number) => `2026-11-24T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 beforeEach(async () => {
-  for (const id of [POSTER, REPLIER, STRANGER])
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      '2026-11-01T00:00:00.000Z',
-      '2026-11-01T00:00:00.000Z',
-    );
+  for (const id of [POSTER, REPLIER, STRANGER]) await accountRow(t.sql, id);
   adId = await insertAd('Sunday hikes');
 });
 

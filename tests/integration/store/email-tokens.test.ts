@@ -3,21 +3,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { EmailTokenPurpose } from '../../../store/email-tokens.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 
 beforeEach(async () => {
-  for (const id of [7, 8])
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      'hash',
-      '1990-01-01',
-      '2026-11-01T00:00:00.000Z',
-      '2026-11-01T00:00:00.000Z',
-    );
+  for (const id of [7, 8]) await accountRow(t.sql, id);
 });
 
 const token = (n: number) => Buffer.alloc(32, n);

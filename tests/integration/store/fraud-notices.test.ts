@@ -4,6 +4,7 @@
 // a claim given back, the conversations that show a notice, and a member's deletion.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 const AT = '2026-11-24T10:00:00.000Z';
@@ -35,15 +36,7 @@ async function message(conversationId: number, senderId: number) {
 }
 
 beforeEach(async () => {
-  for (const id of [1, 2, 3, 4])
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      AT,
-      AT,
-    );
+  for (const id of [1, 2, 3, 4]) await accountRow(t.sql, id, { at: AT });
   threads = [
     await conversation(2, SCAMMER, 'Ad one of 2'),
     await conversation(SCAMMER, 2, "The scammer's ad"),

@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { NewMemberAd } from '../../../store/member-ads.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 
@@ -20,15 +21,7 @@ const AD: NewMemberAd = {
 const EDIT = { age: 35, seeks: 'm4w' as const, title: 'Tea instead', description: 'Late nights.' };
 
 async function account(id: number, email: string, bannedAt: string | null = null) {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at,
-       banned_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?, ?)`,
-    id,
-    email,
-    AT,
-    AT,
-    bannedAt,
-  );
+  await accountRow(t.sql, id, { email, at: AT, bannedAt });
 }
 
 const setAd = (id: number, columns: Record<string, string | number | null>) =>

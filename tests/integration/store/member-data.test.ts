@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../server/accounts/delete-account.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 
@@ -12,19 +13,8 @@ const OTHER = 8;
 const MODERATOR = 9;
 const T = (minute: number) => `2026-11-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
-async function insertAccount(id: number, role = 'member') {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at,
-       email_verified_at, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    id,
-    `member-${id}@example.com`,
-    'hash',
-    '1990-01-01',
-    T(0),
-    T(0),
-    T(1),
-    role,
-  );
+async function insertAccount(id: number, role: 'member' | 'moderator' = 'member') {
+  await accountRow(t.sql, id, { at: T(0), verifiedAt: T(1), role });
 }
 
 async function insertAd(accountId: number, title: string, status: string, minute: number) {

@@ -3,6 +3,7 @@
 // naming accounts deleted since, and the database refusing any change of a row.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 
@@ -10,14 +11,7 @@ const at = (minute: number) => `2026-11-20T10:${String(minute).padStart(2, '0')}
 const MODERATOR = { accountId: 7, email: 'mod@example.com' };
 
 async function account(id: number, email: string) {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-     VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-    id,
-    email,
-    at(0),
-    at(0),
-  );
+  await accountRow(t.sql, id, { email, at: at(0) });
 }
 
 beforeEach(async () => {

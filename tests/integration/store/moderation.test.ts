@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { NewMemberAd } from '../../../store/member-ads.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 
@@ -20,14 +21,7 @@ const AD: NewMemberAd = {
 const WHY = { reason: 'Spam or duplicate', note: 'Posted twice.' };
 
 async function account(id: number, email: string, createdAt = AT) {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-     VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-    id,
-    email,
-    createdAt,
-    createdAt,
-  );
+  await accountRow(t.sql, id, { email, at: createdAt });
 }
 
 /** An ad of account 7 in review, submitted at `at`. */

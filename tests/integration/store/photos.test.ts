@@ -12,6 +12,7 @@ import {
 } from '../../../server/photos/photo-storage.ts';
 import type { NewPhoto } from '../../../store/photos.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 
@@ -36,14 +37,7 @@ const photo = (accountId: number, keys: number[]): NewPhoto => ({
 });
 
 async function account(id: number, email: string) {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-       VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-    id,
-    email,
-    AT,
-    AT,
-  );
+  await accountRow(t.sql, id, { email, at: AT });
 }
 
 async function ad(accountId: number): Promise<number> {

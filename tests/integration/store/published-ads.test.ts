@@ -9,17 +9,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { readMemberAds } from '../../../pipeline/compile/database-ad-source.ts';
 import { makeContentFixture } from '../../helpers/content-fixture.ts';
 import { openTestStore, storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const t = storeForEachTest();
 
 beforeEach(async () => {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-     VALUES (7, 'ana@example.com', 'hash', '1990-01-01', ?, ?)`,
-    '2026-11-01T00:00:00.000Z',
-    '2026-11-01T00:00:00.000Z',
-  );
+  await accountRow(t.sql, 7, { email: 'ana@example.com' });
 });
 
 /** A member ad with its id, live unless told; its title names it. */

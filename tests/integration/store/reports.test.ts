@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AdCopy, NewReportRow, ReportGroupKey } from '../../../store/reports.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 
@@ -50,14 +51,7 @@ beforeEach(async () => {
     [MODERATOR, 'moderator@example.com'],
     [REPLIER, 'replier@example.com'],
   ] as const)
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-      id,
-      email,
-      at(0),
-      at(0),
-    );
+    await accountRow(t.sql, id, { email, at: at(0) });
   await t.sql.run(
     `INSERT INTO member_ads (id, account_id, state, city, age, seeks, title, description, status,
        created_at, submitted_at, posted_on, expires_on, updated_at)

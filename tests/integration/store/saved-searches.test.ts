@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 
@@ -10,15 +11,7 @@ const AT = '2026-11-24T10:00:00.000Z';
 
 beforeEach(async () => {
   for (const id of [1, 2, 3])
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at, email_verified_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      '2026-11-01T00:00:00.000Z',
-      '2026-11-01T00:00:00.000Z',
-      id === 3 ? null : '2026-11-01T00:05:00.000Z',
-    );
+    await accountRow(t.sql, id, { verifiedAt: id === 3 ? null : '2026-11-01T00:05:00.000Z' });
 });
 
 function search(accountId: number, query: string, token = `${accountId}:${query}`) {

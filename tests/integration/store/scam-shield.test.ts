@@ -5,6 +5,7 @@
 // units flag it at once), accounts added to it, dismissed once; an account's rows go with it.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const t = storeForEachTest();
 
@@ -22,14 +23,7 @@ beforeEach(async () => {
     [OTHER_POSTER, '2026-10-01T00:00:00.000Z'],
     [NEWCOMER, '2026-11-23T00:00:00.000Z'],
   ] as const)
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      createdAt,
-      createdAt,
-    );
+    await accountRow(t.sql, id, { at: createdAt });
 });
 
 /** A conversation about a new ad of `poster` with `replier`; its id. */
