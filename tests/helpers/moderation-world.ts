@@ -5,7 +5,17 @@
 // moderation log and a member's mails.
 import { beforeAll } from 'vitest';
 import type { TestApp, TestAppOptions } from './api.ts';
+import type { AppPhotos } from '../../server/photos/app-photos.ts';
 import { mailsOf, type ReadMail } from './mail.ts';
+import {
+  appPhotosOf,
+  blobsLeft,
+  keepPhoto,
+  keptPhotoId,
+  keysOfPhoto,
+  putPhotosOnAd,
+  testPhotoPool,
+} from './moderation-photos.ts';
 import {
   getPage,
   logRows,
@@ -30,6 +40,8 @@ export interface ModerationWorldOptions<Moderators extends number> extends Omit<
   moderators?: Moderators;
   /** The fixture's editors' ads published, as reports and replies find them. */
   publishedAds?: boolean;
+  /** Real uploads: a photo worker pool of the file's, and the moves that keep photos. */
+  photos?: boolean;
 }
 
 /** `Length` of `T`: the moderators a file asked for, each one there. */
@@ -53,6 +65,23 @@ export interface ModerationWorld<Moderators extends number = 0> extends TestApp 
   logRows(): Promise<LogRow[]>;
   /** The member's mails but the sign-up's "Verify" (helpers/mail.ts mailsOf). */
   mailsOf(email: string): Promise<ReadMail[]>;
+  /** With `photos`: the app's photos (its pool, its storage), filled in before the tests. */
+  photos: AppPhotos;
+  /** A photo uploaded by the member and kept as keepUploadedPhoto keeps it (the answer). */
+  keepPhoto(accountId: number, bytes: Buffer): ReturnType<typeof keepPhoto>;
+  /** The same; the kept photo's id. */
+  keptPhotoId(accountId: number, bytes: Buffer): Promise<number>;
+  /** The photos on the ad, and (`pending`) on its edit waiting for review. */
+  putPhotosOnAd(
+    adId: number,
+    accountId: number,
+    photoIds: number[],
+    pending?: number[],
+  ): Promise<void>;
+  /** The storage keys of a photo's sizes. */
+  keysOfPhoto(photoId: number): Promise<string[]>;
+  /** How many of these keys still have their bytes stored. */
+  blobsLeft(keys: string[]): Promise<number>;
 }
 
 /**
@@ -62,10 +91,15 @@ export interface ModerationWorld<Moderators extends number = 0> extends TestApp 
 export function moderationWorld<Moderators extends number = 0>(
   options: ModerationWorldOptions<Moderators> = {},
 ): ModerationWorld<Moderators> {
-  const { moderators: count = 0, publishedAds = false, ...appOptions } = options;
+  const { moderators: count = 0, publishedAds = false, photos = false, ...appOptions } = options;
   const publisher = recordingPublisher();
+  const pool = photos ? testPhotoPool() : undefined;
   const appOf = publishedAds ? testAppOnPublishedFixture : testAppOnFixtureContent;
-  const world = appOf({ ...appOptions, publisher }) as ModerationWorld<Moderators>;
+  const world = appOf({
+    ...appOptions,
+    publisher,
+    ...(pool ? { photoProcessing: pool } : {}),
+  }) as ModerationWorld<Moderators>;
   const moderators = Array.from({ length: count }, () => ({}) as TestMember);
   Object.assign(world, { publisher, moderators });
   Object.assign(world, {
@@ -79,8 +113,17 @@ export function moderationWorld<Moderators extends number = 0>(
     storedAd: (id: number) => storedAd(world.sql, id),
     logRows: () => logRows(world.sql),
     mailsOf: (email: string) => mailsOf(world, email),
-  } satisfies Omit<ModerationWorld, keyof TestApp | 'publisher' | 'moderators'>);
+    keepPhoto: (accountId: number, bytes: Buffer) =>
+      keepPhoto(world.store, world.photos, accountId, bytes),
+    keptPhotoId: (accountId: number, bytes: Buffer) =>
+      keptPhotoId(world.store, world.photos, accountId, bytes),
+    putPhotosOnAd: (adId: number, accountId: number, photoIds: number[], pending?: number[]) =>
+      putPhotosOnAd(world, adId, accountId, photoIds, pending),
+    keysOfPhoto: (photoId: number) => keysOfPhoto(world.sql, photoId),
+    blobsLeft: (keys: string[]) => blobsLeft(world.sql, keys),
+  } satisfies Omit<ModerationWorld, keyof TestApp | 'publisher' | 'moderators' | 'photos'>);
   beforeAll(async () => {
+    if (pool) world.photos = appPhotosOf(world.store, pool);
     for (const moderator of moderators)
       Object.assign(moderator, await signUpModerator(world.app, world.store));
   });

@@ -7,18 +7,9 @@
 // them; decided as under 18, a year at least. A ban holds the photos of the ads it removed alike.
 // The member deleting the ad erases them at once.
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
-import {
-  appPhotosOf,
-  blobsLeft,
-  keptPhotoId,
-  keysOfPhoto,
-  putPhotosOnAd,
-  testPhotoPool,
-} from '../../helpers/moderation-photos.ts';
 import { insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
@@ -31,19 +22,16 @@ import {
   photoSizeApiPath,
 } from '../../../core/paths.ts';
 
-const pool = testPhotoPool();
-const t = moderationWorld({ moderators: 2, photoProcessing: pool });
+const t = moderationWorld({ moderators: 2, photos: true });
 const [moderatorA, moderatorB] = t.moderators;
 let stranger: TestMember;
-let photos: AppPhotos;
 beforeAll(async () => {
   stranger = await t.signUpMember('stranger');
-  photos = appPhotosOf(t.store, pool);
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const daysLater = (days: number) => new Date(Date.now() + days * DAY_MS);
-const sweepOn = (days: number) => sweepPhotos(t.store, photos.storage, daysLater(days));
+const sweepOn = (days: number) => sweepPhotos(t.store, t.photos.storage, daysLater(days));
 
 // Every test draws its own pictures, so that no two tests' photos look alike.
 let nextSeed = 8300;
@@ -53,13 +41,13 @@ const picture = () => smallJpeg(nextSeed++, 1600, 1200);
 async function adWithPhotos(label: string, status: 'live' | 'review' = 'live') {
   const member = await t.signUpMember(label);
   const ids = [
-    await keptPhotoId(t.store, photos, member.accountId, await picture()),
-    await keptPhotoId(t.store, photos, member.accountId, await picture()),
+    await t.keptPhotoId(member.accountId, await picture()),
+    await t.keptPhotoId(member.accountId, await picture()),
   ];
   const ad = { accountId: member.accountId, title: `${label} walks` };
   const adId = status === 'live' ? await insertLiveAd(t, ad) : await insertAdInReview(t, ad);
-  await putPhotosOnAd(t, adId, member.accountId, ids);
-  const keys = [...(await keysOfPhoto(t.sql, ids[0]!)), ...(await keysOfPhoto(t.sql, ids[1]!))];
+  await t.putPhotosOnAd(adId, member.accountId, ids);
+  const keys = [...(await t.keysOfPhoto(ids[0]!)), ...(await t.keysOfPhoto(ids[1]!))];
   return { member, adId, ids, keys };
 }
 
@@ -134,12 +122,12 @@ describe("a removed ad's photos through its appeal window", () => {
     expect((await sweepOn(45)).ofRejectedAds).toBe(0);
     await sweepOn(170);
     expect(await photoRows(ids)).toBe(2);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
 
     const appealId = await appealOf(statementId, member);
     // Appealed and in review: past the 6 months still kept.
     await sweepOn(200);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
     expect((await decideAppeal(appealId, { outcome: 'reversed' })).status).toBe(303);
 
     expect((await t.storedAd(adId)).status).toBe('live');
@@ -147,7 +135,7 @@ describe("a removed ad's photos through its appeal window", () => {
     for (const id of ids) expect(await statusOf(id, member.session)).toBe(200);
     // Live again, no sweep takes them however late.
     await sweepOn(400);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
   });
 
   test('upheld: deleted by the first sweep past day 30', async () => {
@@ -164,7 +152,7 @@ describe("a removed ad's photos through its appeal window", () => {
     expect(await photoRows(ids)).toBe(2);
     expect((await sweepOn(31)).ofRejectedAds).toBe(2);
     expect(await photoRows(ids)).toBe(0);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 
   test('a rejected ad not appealed: kept to the end of its 6 months, deleted after', async () => {
@@ -175,7 +163,7 @@ describe("a removed ad's photos through its appeal window", () => {
     expect(await photoRows(ids)).toBe(2);
     await sweepOn(185);
     expect(await photoRows(ids)).toBe(0);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 
   test('removed as under 18: kept a year even upheld, never to anyone but its member and moderators', async () => {
@@ -189,7 +177,7 @@ describe("a removed ad's photos through its appeal window", () => {
     expect(await statusOf(ids[0]!, stranger.session)).toBe(404);
     await sweepOn(366);
     expect(await photoRows(ids)).toBe(0);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 
   test('a ban holds the photos of the ads it removed while it can be appealed', async () => {
@@ -202,7 +190,7 @@ describe("a removed ad's photos through its appeal window", () => {
     expect(banned.status).toBe(303);
     expect((await t.storedAd(adId)).status).toBe('removed');
     await sweepOn(100);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
     // Appealed through the mail's link (a banned member cannot sign in), reversed after day 30.
     const mail = (await t.mailsOf(member.email)).find((m) => m.subject.endsWith('was closed'));
     const [, id, key] = /\/account\/decisions\/(\d+)\?key=(\w+)/.exec(mail!.text)!;
@@ -225,6 +213,6 @@ describe("a removed ad's photos through its appeal window", () => {
     const deleted = await t.postForm(deleteAdApiPath(adId), {}, member.session);
     expect(deleted.status).toBe(303);
     expect(await photoRows(ids)).toBe(0);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 });

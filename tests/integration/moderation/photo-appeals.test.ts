@@ -7,21 +7,11 @@
 // appeal, the sweep deletes its sizes (the store's clock moved, never real waiting); removed as
 // under 18, a year at least; an account deleted by its member erases its kept photos at once. An
 // ad removed as someone else's photos, reversed, no longer blocks its photos' hashes.
-import { beforeAll, describe, expect, test } from 'vitest';
-import type { AppPhotos } from '../../../server/photos/app-photos.ts';
+import { describe, expect, test } from 'vitest';
 import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN, PASSWORD } from '../../helpers/api.ts';
-import {
-  appPhotosOf,
-  blobsLeft,
-  keepPhoto,
-  keptPhotoId,
-  keysOfPhoto,
-  putPhotosOnAd,
-  testPhotoPool,
-} from '../../helpers/moderation-photos.ts';
 import { type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
@@ -34,13 +24,8 @@ import {
   removePhotoApiPath,
 } from '../../../core/paths.ts';
 
-const pool = testPhotoPool();
-const t = moderationWorld({ moderators: 2, photoProcessing: pool });
+const t = moderationWorld({ moderators: 2, photos: true });
 const [moderatorA, moderatorB] = t.moderators;
-let photos: AppPhotos;
-beforeAll(async () => {
-  photos = appPhotosOf(t.store, pool);
-});
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const daysLater = (days: number) => new Date(Date.now() + days * DAY_MS);
@@ -53,12 +38,12 @@ const picture = () => smallJpeg(nextSeed++, 1600, 1200);
 async function liveAdWithPhotos(label: string, middle: Buffer) {
   const member = await t.signUpMember(label);
   const ids = [
-    await keptPhotoId(t.store, photos, member.accountId, await picture()),
-    await keptPhotoId(t.store, photos, member.accountId, middle),
-    await keptPhotoId(t.store, photos, member.accountId, await picture()),
+    await t.keptPhotoId(member.accountId, await picture()),
+    await t.keptPhotoId(member.accountId, middle),
+    await t.keptPhotoId(member.accountId, await picture()),
   ];
   const adId = await insertLiveAd(t, { accountId: member.accountId, title: `${label} walk` });
-  await putPhotosOnAd(t, adId, member.accountId, ids);
+  await t.putPhotosOnAd(adId, member.accountId, ids);
   return { member, adId, ids };
 }
 
@@ -120,7 +105,7 @@ describe('a removed photo reversed on appeal', () => {
     const photoId = ids[1]!;
     const before = await sizeOf(photoId, member.session);
     expect(before.status).toBe(200);
-    const keys = await keysOfPhoto(t.sql, photoId);
+    const keys = await t.keysOfPhoto(photoId);
 
     expect((await removePhoto(photoId, 'identity', moderatorA.session)).status).toBe(303);
     expect(await photoIdsOf(adId)).toEqual([ids[0], ids[2]]);
@@ -131,9 +116,9 @@ describe('a removed photo reversed on appeal', () => {
     const kept = await sizeOf(photoId, moderatorB.session);
     expect(kept.status).toBe(200);
     expect(kept.bytes.equals(before.bytes)).toBe(true);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
     // Its hash refuses the same picture meanwhile (someone else's photos).
-    expect(await keepPhoto(t.store, photos, member.accountId, middle)).toEqual({
+    expect(await t.keepPhoto(member.accountId, middle)).toEqual({
       ok: false,
       problem: KNOWN_PHOTO_REFUSED,
     });
@@ -142,8 +127,8 @@ describe('a removed photo reversed on appeal', () => {
     const decision = await t.getPage(`/account/decisions/${statementId}`, member.session);
     expect(await decision.text()).toContain('we keep the photo where only moderators can see it');
     // Hourly sweeps before the deadline leave it.
-    await sweepPhotos(t.store, photos.storage, daysLater(150));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(150));
+    expect(await t.keysOfPhoto(photoId)).toEqual(keys);
 
     const appealId = await appealPhoto(photoId, member);
     const page = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
@@ -170,13 +155,13 @@ describe('a removed photo reversed on appeal', () => {
     });
     // Its hash refuses nothing any more.
     expect(await blockedRows(photoId)).toEqual([]);
-    expect(await keepPhoto(t.store, photos, member.accountId, middle)).toMatchObject({
+    expect(await t.keepPhoto(member.accountId, middle)).toMatchObject({
       ok: true,
       flag: null,
     });
     // And the sweeps leave a photo that is no longer removed, however late.
-    await sweepPhotos(t.store, photos.storage, daysLater(400));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(400));
+    expect(await t.keysOfPhoto(photoId)).toEqual(keys);
   });
 });
 
@@ -184,12 +169,12 @@ describe('a removed photo no appeal brings back', () => {
   test('upheld: the next sweep deletes its sizes and bytes; the member still reads why', async () => {
     const { member, adId, ids } = await liveAdWithPhotos('upheld', await picture());
     const photoId = ids[0]!;
-    const keys = await keysOfPhoto(t.sql, photoId);
+    const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'spam', moderatorA.session);
     const appealId = await appealPhoto(photoId, member);
     // An open appeal keeps it past the 6 months.
-    await sweepPhotos(t.store, photos.storage, daysLater(200));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(200));
+    expect(await t.keysOfPhoto(photoId)).toEqual(keys);
 
     const upheld = await decide(
       appealId,
@@ -198,10 +183,10 @@ describe('a removed photo no appeal brings back', () => {
     );
     expect(upheld.status).toBe(303);
     expect(await photoIdsOf(adId)).toEqual([ids[1], ids[2]]);
-    const sweep = await sweepPhotos(t.store, photos.storage, new Date());
+    const sweep = await sweepPhotos(t.store, t.photos.storage, new Date());
     expect(sweep.removedKept).toBeGreaterThanOrEqual(1);
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.keysOfPhoto(photoId)).toEqual([]);
+    expect(await t.blobsLeft(keys)).toBe(0);
     expect((await sizeOf(photoId, moderatorB.session)).status).toBe(404);
     // The row stays: the member's decision still names it and why.
     expect(
@@ -214,19 +199,19 @@ describe('a removed photo no appeal brings back', () => {
   test('not appealed: kept to the end of its 6 months, deleted by the sweep after', async () => {
     const { ids } = await liveAdWithPhotos('unappealed', await picture());
     const photoId = ids[2]!;
-    const keys = await keysOfPhoto(t.sql, photoId);
+    const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'explicit', moderatorA.session);
-    await sweepPhotos(t.store, photos.storage, daysLater(180));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
-    await sweepPhotos(t.store, photos.storage, daysLater(185));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(180));
+    expect(await t.keysOfPhoto(photoId)).toEqual(keys);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(185));
+    expect(await t.keysOfPhoto(photoId)).toEqual([]);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 
   test('removed as under 18: kept a year, upheld or not, never shown to its member', async () => {
     const { member, ids } = await liveAdWithPhotos('preserved', await picture());
     const photoId = ids[1]!;
-    const keys = await keysOfPhoto(t.sql, photoId);
+    const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'under-18', moderatorA.session);
     const appealId = await appealPhoto(photoId, member);
     await decide(
@@ -234,25 +219,25 @@ describe('a removed photo no appeal brings back', () => {
       { outcome: 'upheld', reply: 'The person looks under 18.' },
       moderatorB.session,
     );
-    await sweepPhotos(t.store, photos.storage, daysLater(300));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(300));
+    expect(await t.keysOfPhoto(photoId)).toEqual(keys);
     expect((await sizeOf(photoId, member.session)).status).toBe(404);
     const decision = await t.getPage(
       `/account/decisions/${await statementOfPhoto(photoId)}`,
       member.session,
     );
     expect(await decision.text()).toContain('only moderators can see it for a year at least');
-    await sweepPhotos(t.store, photos.storage, daysLater(366));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(366));
+    expect(await t.keysOfPhoto(photoId)).toEqual([]);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 
   test('an account deleted by its member erases its kept photos at once', async () => {
     const { member, ids } = await liveAdWithPhotos('leaving', await picture());
     const photoId = ids[0]!;
-    const keys = await keysOfPhoto(t.sql, photoId);
+    const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'under-18', moderatorA.session);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
     const deleted = await t.postForm(
       deleteAccountApiPath(),
       { password: PASSWORD },
@@ -260,8 +245,8 @@ describe('a removed photo no appeal brings back', () => {
     );
     expect(deleted.status).toBe(303);
     expect(await t.sql.get('SELECT id FROM photos WHERE id = ?', photoId)).toBeUndefined();
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.keysOfPhoto(photoId)).toEqual([]);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 });
 
@@ -280,7 +265,7 @@ describe('an ad removal reversed', () => {
     );
     expect(removed.status).toBe(303);
     expect(await blockedRows(ids[1]!)).toHaveLength(1);
-    expect(await keepPhoto(t.store, photos, member.accountId, middle)).toEqual({
+    expect(await t.keepPhoto(member.accountId, middle)).toEqual({
       ok: false,
       problem: KNOWN_PHOTO_REFUSED,
     });
@@ -299,6 +284,6 @@ describe('an ad removal reversed', () => {
     ))!.id;
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
     for (const id of ids) expect(await blockedRows(id)).toEqual([]);
-    expect(await keepPhoto(t.store, photos, member.accountId, middle)).toMatchObject({ ok: true });
+    expect(await t.keepPhoto(member.accountId, middle)).toMatchObject({ ok: true });
   });
 });

@@ -7,9 +7,8 @@
 // moderator; the index leaves with the photos, the account, and the window's end; photos stored
 // before the index are put in it. Photos are real uploads processed by the worker pool.
 import sharp from 'sharp';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { deleteAccount } from '../../../server/accounts/delete-account.ts';
-import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import {
   DUPLICATE_WINDOW_MS,
   indexPhotosStoredBefore,
@@ -24,24 +23,12 @@ import {
 } from '../../../core/paths.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
-import {
-  appPhotosOf,
-  keepPhoto,
-  keptPhotoId,
-  putPhotosOnAd,
-  testPhotoPool,
-} from '../../helpers/moderation-photos.ts';
 import { approveInStore, insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { textOf } from '../../helpers/html-text.ts';
 
-const pool = testPhotoPool();
-const t = moderationWorld({ moderators: 1, photoProcessing: pool });
+const t = moderationWorld({ moderators: 1, photos: true });
 const [moderator] = t.moderators;
-let photos: AppPhotos;
-beforeAll(async () => {
-  photos = appPhotosOf(t.store, pool);
-});
 
 // Scenes whose 3 %-cropped, 80 % copy is measured 8 and 3 bits away from them (8 is the most
 // counted: DUPLICATE_BITS); the other seeds draw scenes unlike any other here.
@@ -62,9 +49,9 @@ async function queueItemHtml(adId: number) {
 /** An ad in review of the member's with these photos (uploaded through keepUploadedPhoto). */
 async function adWith(member: TestMember, files: Buffer[]) {
   const ids: number[] = [];
-  for (const file of files) ids.push(await keptPhotoId(t.store, photos, member.accountId, file));
+  for (const file of files) ids.push(await t.keptPhotoId(member.accountId, file));
   const adId = await insertAdInReview(t, { accountId: member.accountId });
-  await putPhotosOnAd(t, adId, member.accountId, ids);
+  await t.putPhotosOnAd(adId, member.accountId, ids);
   return { adId, photoIds: ids };
 }
 
@@ -94,12 +81,12 @@ describe('a photo on two accounts', () => {
     await makeLive(live.adId);
 
     // The copy is kept as any photo: no refusal, no flag the member could see.
-    const kept = await keepPhoto(t.store, photos, second.accountId, await nearCopy(original));
+    const kept = await t.keepPhoto(second.accountId, await nearCopy(original));
     expect(kept).toMatchObject({ ok: true, flag: null });
     const copyId = (kept as { id: number }).id;
     expect(Number(await duplicateOf(copyId))).toBe(live.photoIds[1]);
     const flagged = await insertAdInReview(t, { accountId: second.accountId });
-    await putPhotosOnAd(t, flagged, second.accountId, [copyId]);
+    await t.putPhotosOnAd(flagged, second.accountId, [copyId]);
 
     const html = await queueItemHtml(flagged);
     const text = textOf(html);
@@ -202,7 +189,7 @@ describe('a photo on two accounts', () => {
     });
     // The first member's ad is untouched, and the copy is blocked from now on (the blocked list).
     expect((await t.storedAd(earlier.adId)).status).toBe('review');
-    const again = await keepPhoto(t.store, photos, second.accountId, await photo(3108));
+    const again = await t.keepPhoto(second.accountId, await photo(3108));
     expect(again).toMatchObject({ ok: false });
   });
 });
@@ -224,7 +211,7 @@ describe('the index', () => {
     expect((await deleteAccount(t.store, member.accountId, new Date())).kind).toBe('deleted');
     expect(await chunkRows(photoIds[0]!)).toBe(0);
     expect(await chunkRows(photoIds[1]!)).toBe(0);
-    const copy = await keptPhotoId(t.store, photos, copier.accountId, await photo(3140));
+    const copy = await t.keptPhotoId(copier.accountId, await photo(3140));
     expect(await duplicateOf(copy)).toBeNull();
   });
 
@@ -262,7 +249,7 @@ describe('the index', () => {
     });
     expect(await photoElsewhere(t.store, removedHash, second.accountId, now)).toBe(removed);
     const later = new Date(now.getTime() + DUPLICATE_WINDOW_MS - 19 * 86_400_000);
-    const sweep = await sweepPhotos(t.store, photos.storage, later);
+    const sweep = await sweepPhotos(t.store, t.photos.storage, later);
     expect(sweep.unindexed).toBeGreaterThanOrEqual(1);
     expect(await chunkRows(removed)).toBe(0);
     expect(await photoElsewhere(t.store, removedHash, second.accountId, later)).toBeUndefined();

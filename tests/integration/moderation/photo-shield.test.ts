@@ -7,15 +7,8 @@
 // photos blurred" blurs every photo; members and visitors find none of these endpoints (404).
 import sharp from 'sharp';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
-import {
-  appPhotosOf,
-  keptPhotoId,
-  putPhotosOnAd,
-  testPhotoPool,
-} from '../../helpers/moderation-photos.ts';
 import { insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { textOf } from '../../helpers/html-text.ts';
@@ -30,24 +23,21 @@ import {
 /** Low enough that the tests' ordinary pictures (scored 0.001 to 0.07) are over it. */
 const THRESHOLD = 0.0001;
 
-const pool = testPhotoPool();
 const t = moderationWorld({
   moderators: 2,
-  photoProcessing: pool,
+  photos: true,
   photoExplicitThreshold: THRESHOLD,
 });
 const [moderator, otherModerator] = t.moderators;
 let poster: TestMember;
-let photos: AppPhotos;
 beforeAll(async () => {
   poster = await t.signUpMember('shield');
-  photos = appPhotosOf(t.store, pool);
 });
 
 let nextSeed = 3100;
 /** A photo of the poster's, processed and scored by the worker. */
 async function scoredPhoto(): Promise<{ id: number; score: number }> {
-  const id = await keptPhotoId(t.store, photos, poster.accountId, await smallJpeg(nextSeed++));
+  const id = await t.keptPhotoId(poster.accountId, await smallJpeg(nextSeed++));
   const score = (await t.store.photos.find(id))!.score!.explicit;
   expect(score).toBeGreaterThanOrEqual(THRESHOLD);
   return { id, score };
@@ -57,7 +47,7 @@ async function scoredPhoto(): Promise<{ id: number; score: number }> {
  * directly since no path stores a photo unscored on demand.
  */
 async function unscoredPhoto(): Promise<number> {
-  const id = await keptPhotoId(t.store, photos, poster.accountId, await smallJpeg(nextSeed++));
+  const id = await t.keptPhotoId(poster.accountId, await smallJpeg(nextSeed++));
   await t.sql.run('UPDATE photos SET explicit_score = NULL, sexy_score = NULL WHERE id = ?', id);
   return id;
 }
@@ -66,7 +56,7 @@ async function adWith(photoIds: number[], minutesAgo: number): Promise<number> {
     accountId: poster.accountId,
     submittedMinutesAgo: minutesAgo,
   });
-  await putPhotosOnAd(t, adId, poster.accountId, photoIds);
+  await t.putPhotosOnAd(adId, poster.accountId, photoIds);
   return adId;
 }
 

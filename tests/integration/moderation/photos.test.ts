@@ -7,19 +7,9 @@
 // photo of it. Photos are real uploads processed by the worker pool (keepUploadedPhoto).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
-import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { MODERATION_REASONS } from '../../../core/schemas/moderation-reasons.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, FORM_TYPE, JSON_TYPE, ORIGIN } from '../../helpers/api.ts';
-import {
-  appPhotosOf,
-  blobsLeft,
-  keepPhoto,
-  keptPhotoId,
-  keysOfPhoto,
-  putPhotosOnAd,
-  testPhotoPool,
-} from '../../helpers/moderation-photos.ts';
 import {
   approveInStore,
   insertAdInReview,
@@ -35,14 +25,11 @@ import {
   removePhotoApiPath,
 } from '../../../core/paths.ts';
 
-const pool = testPhotoPool();
-const t = moderationWorld({ moderators: 1, photoProcessing: pool });
+const t = moderationWorld({ moderators: 1, photos: true });
 const [moderator] = t.moderators;
 let poster: TestMember;
-let photos: AppPhotos;
 beforeAll(async () => {
   poster = await t.signUpMember('photos');
-  photos = appPhotosOf(t.store, pool);
 });
 
 // Every test draws its own pictures (seeds), so that no two tests' photos look alike.
@@ -51,7 +38,7 @@ const photo = (width = 1600, height = 1200) => smallJpeg(nextSeed++, width, heig
 // SQLite gives a deleted photo's id to the next one: blocked rows are told apart by their hash too.
 const phashes = new Map<number, string>();
 async function keepFor(accountId: number, bytes?: Buffer) {
-  const id = await keptPhotoId(t.store, photos, accountId, bytes ?? (await photo()));
+  const id = await t.keptPhotoId(accountId, bytes ?? (await photo()));
   phashes.set(id, (await t.store.photos.find(id))!.phash);
   return id;
 }
@@ -120,7 +107,7 @@ describe('the queue', () => {
       accountId: poster.accountId,
       title: 'Dinner and a film',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [first, second]);
+    await t.putPhotosOnAd(adId, poster.accountId, [first, second]);
 
     const item = await queueItemHtml(adId);
     expect(textOf(item)).toContain('Photos (2)');
@@ -163,7 +150,7 @@ describe('the queue', () => {
       title: 'Live title',
       pendingTitle: 'Live title',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [kept, leaving], [kept, added]);
+    await t.putPhotosOnAd(adId, poster.accountId, [kept, leaving], [kept, added]);
     const item = await queueItemHtml(adId);
     const text = textOf(item);
     expect(text).toContain('The edit changes the photos.');
@@ -196,7 +183,7 @@ describe('the queue', () => {
     const [one, two] = [await keep(), await keep()];
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await approveInStore(t, adId, { postedOn: '2026-11-01', expiresOn: '2026-12-01' });
-    await putPhotosOnAd(t, adId, poster.accountId, [one], [one, two]);
+    await t.putPhotosOnAd(adId, poster.accountId, [one], [one, two]);
     const item = await queueItemHtml(adId);
     expect(textOf(item)).toContain('Edit of a live ad');
     expect(textOf(item)).toContain('The edit changes the photos.');
@@ -207,7 +194,7 @@ describe('approve and reject', () => {
   test('approving a new ad puts its photos live as they are', async () => {
     const [one, two] = [await keep(), await keep()];
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
-    await putPhotosOnAd(t, adId, poster.accountId, [one, two]);
+    await t.putPhotosOnAd(adId, poster.accountId, [one, two]);
     const { revision } = await t.storedAd(adId);
     const response = await t.postJson(
       moderateAdApiPath(adId, 'approve'),
@@ -221,13 +208,13 @@ describe('approve and reject', () => {
 
   test('approving an edit: its photos go live, and the live photos it left out are deleted, rows and bytes', async () => {
     const [kept, leaving, added] = [await keep(), await keep(), await keep()];
-    const leavingKeys = await keysOfPhoto(t.sql, leaving);
-    expect(await blobsLeft(t.sql, leavingKeys)).toBe(3);
+    const leavingKeys = await t.keysOfPhoto(leaving);
+    expect(await t.blobsLeft(leavingKeys)).toBe(3);
     const adId = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'New title',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [kept, leaving], [added, kept]);
+    await t.putPhotosOnAd(adId, poster.accountId, [kept, leaving], [added, kept]);
     const { revision } = await t.storedAd(adId);
     const response = await t.postForm(
       moderateAdApiPath(adId, 'approve'),
@@ -238,7 +225,7 @@ describe('approve and reject', () => {
     expect(await photoList(adId)).toEqual({ photos: [added, kept], pending: null });
     expect((await t.storedAd(adId)).title).toBe('New title');
     expect(await t.store.photos.find(leaving)).toBeUndefined();
-    expect(await blobsLeft(t.sql, leavingKeys)).toBe(0);
+    expect(await t.blobsLeft(leavingKeys)).toBe(0);
     expect(await t.store.photos.find(kept)).toBeDefined();
     expect(await t.store.photos.find(added)).toBeDefined();
     // Off the queue.
@@ -249,12 +236,12 @@ describe('approve and reject', () => {
 
   test('rejecting an edit: the live photos stay, the photos only the edit had are deleted', async () => {
     const [live, added] = [await keep(), await keep()];
-    const addedKeys = await keysOfPhoto(t.sql, added);
+    const addedKeys = await t.keysOfPhoto(added);
     const adId = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'Edited title',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [live], [live, added]);
+    await t.putPhotosOnAd(adId, poster.accountId, [live], [live, added]);
     const { revision } = await t.storedAd(adId);
     const response = await t.postJson(
       moderateAdApiPath(adId, 'reject'),
@@ -264,8 +251,8 @@ describe('approve and reject', () => {
     expect(response.status).toBe(200);
     expect(await photoList(adId)).toEqual({ photos: [live], pending: null });
     expect(await t.store.photos.find(added)).toBeUndefined();
-    expect(await blobsLeft(t.sql, addedKeys)).toBe(0);
-    expect(await blobsLeft(t.sql, await keysOfPhoto(t.sql, live))).toBe(3);
+    expect(await t.blobsLeft(addedKeys)).toBe(0);
+    expect(await t.blobsLeft(await t.keysOfPhoto(live))).toBe(3);
     // Explicit is not a reason that blocks photos like them.
     expect(await blockedOf(live)).toEqual([]);
   });
@@ -274,12 +261,12 @@ describe('approve and reject', () => {
 describe('removing one photo', () => {
   test('as a form post: the member sees the reason, the bytes are kept for moderators only, the hash is blocked, the log and a mail say so', async () => {
     const [removed, stays] = [await keep(), await keep()];
-    const keys = await keysOfPhoto(t.sql, removed);
+    const keys = await t.keysOfPhoto(removed);
     const adId = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Photo walk',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [removed, stays]);
+    await t.putPhotosOnAd(adId, poster.accountId, [removed, stays]);
     const response = await t.postForm(
       removePhotoApiPath(removed),
       { reason: 'explicit', note: 'Nudity is not allowed.' },
@@ -301,8 +288,8 @@ describe('removing one photo', () => {
     expect(row.removed_note).toBe('Nudity is not allowed.');
     // Its sizes and bytes are kept for an appeal (photo-appeals.test.ts): its member is not shown
     // it any more, a moderator is.
-    expect(await keysOfPhoto(t.sql, removed)).toEqual(keys);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.keysOfPhoto(removed)).toEqual(keys);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
     const asMember = await t.app.request(`${ORIGIN}${photoSizeApiPath(removed, 1280)}`, {
       headers: cookieHeader(poster.session),
     });
@@ -338,7 +325,7 @@ describe('removing one photo', () => {
       accountId: poster.accountId,
       pendingTitle: 'Edited',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [removed], [other, removed]);
+    await t.putPhotosOnAd(adId, poster.accountId, [removed], [other, removed]);
     const published = t.publisher.reasons.length;
     const response = await t.postJson(
       removePhotoApiPath(removed),
@@ -373,7 +360,7 @@ describe('removing one photo', () => {
   test('a refused form post shows the queue again with the message, the note kept and the form open', async () => {
     const photoId = await keep();
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
-    await putPhotosOnAd(t, adId, poster.accountId, [photoId]);
+    await t.putPhotosOnAd(adId, poster.accountId, [photoId]);
     const response = await t.postForm(
       removePhotoApiPath(photoId),
       { reason: '', note: 'Typed note' },
@@ -444,8 +431,8 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
       accountId: poster.accountId,
       pendingTitle: 'Edited',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [one, two], [one, two, pendingOnly]);
-    const pendingKeys = await keysOfPhoto(t.sql, pendingOnly);
+    await t.putPhotosOnAd(adId, poster.accountId, [one, two], [one, two, pendingOnly]);
+    const pendingKeys = await t.keysOfPhoto(pendingOnly);
     const { revision } = await t.storedAd(adId);
     const response = await t.postForm(
       moderateAdApiPath(adId, 'remove'),
@@ -460,13 +447,13 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     // The pending edit went with the ad; its own photo is deleted.
     expect(await photoList(adId)).toEqual({ photos: [one, two], pending: null });
     expect(await t.store.photos.find(pendingOnly)).toBeUndefined();
-    expect(await blobsLeft(t.sql, pendingKeys)).toBe(0);
+    expect(await t.blobsLeft(pendingKeys)).toBe(0);
   });
 
   test("a new ad rejected as someone else's photos, and a ban as under 18", async () => {
     const rejectedPhoto = await keep();
     const rejected = await insertAdInReview(t, { accountId: poster.accountId });
-    await putPhotosOnAd(t, rejected, poster.accountId, [rejectedPhoto]);
+    await t.putPhotosOnAd(rejected, poster.accountId, [rejectedPhoto]);
     const reject = await t.postJson(
       moderateAdApiPath(rejected, 'reject'),
       { revision: (await t.storedAd(rejected)).revision, reason: 'identity' },
@@ -480,12 +467,12 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     const banned = await t.signUpMember('banned');
     const [a, b] = [await keepFor(banned.accountId), await keepFor(banned.accountId)];
     const inReview = await insertAdInReview(t, { accountId: banned.accountId });
-    await putPhotosOnAd(t, inReview, banned.accountId, [a]);
+    await t.putPhotosOnAd(inReview, banned.accountId, [a]);
     const live = await insertLiveAdWithEdit(t, {
       accountId: banned.accountId,
       pendingTitle: 'x',
     });
-    await putPhotosOnAd(t, live, banned.accountId, [b]);
+    await t.putPhotosOnAd(live, banned.accountId, [b]);
     const ban = await t.postJson(
       banAccountApiPath(banned.accountId),
       { reason: 'under-18' },
@@ -506,7 +493,7 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
       accountId: poster.accountId,
       pendingTitle: 'x',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [one]);
+    await t.putPhotosOnAd(adId, poster.accountId, [one]);
     const response = await t.postJson(
       moderateAdApiPath(adId, 'remove'),
       { revision: (await t.storedAd(adId)).revision, reason: 'spam' },
@@ -522,7 +509,7 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
     const original = await photo(800, 600);
     const id = await keep(original);
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
-    await putPhotosOnAd(t, adId, poster.accountId, [id]);
+    await t.putPhotosOnAd(adId, poster.accountId, [id]);
     const response = await t.postJson(removePhotoApiPath(id), { reason }, moderator.session);
     expect(response.status).toBe(200);
     return original;
@@ -531,7 +518,7 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
   test('a copy of a photo removed as identity is refused, and nothing is stored', async () => {
     const original = await removedAs('identity');
     const photosBefore = await t.sql.get<{ n: number }>('SELECT count(*) AS n FROM photos');
-    const again = await keepPhoto(t.store, photos, poster.accountId, await nearCopy(original));
+    const again = await t.keepPhoto(poster.accountId, await nearCopy(original));
     expect(again).toEqual({ ok: false, problem: KNOWN_PHOTO_REFUSED });
     expect(await t.sql.get<{ n: number }>('SELECT count(*) AS n FROM photos')).toEqual(
       photosBefore,
@@ -540,7 +527,7 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
 
   test('a copy of a photo removed as spam is accepted, flagged for the moderator', async () => {
     const original = await removedAs('spam');
-    const again = await keepPhoto(t.store, photos, poster.accountId, await nearCopy(original));
+    const again = await t.keepPhoto(poster.accountId, await nearCopy(original));
     const today = new Date().toISOString().slice(0, 10);
     expect(again).toEqual({
       ok: true,
@@ -551,7 +538,7 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
 
   test('an unrelated photo passes clean', async () => {
     await removedAs('identity');
-    const unrelated = await keepPhoto(t.store, photos, poster.accountId, await photo(800, 600));
+    const unrelated = await t.keepPhoto(poster.accountId, await photo(800, 600));
     expect(unrelated).toEqual({ ok: true, id: expect.any(Number), flag: null });
   });
 });
