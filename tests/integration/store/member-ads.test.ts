@@ -2,7 +2,7 @@
 // member's ads (with their member's email and whether reports hide them), the counts the posting
 // limits read, each change made only at the revision read, and the expiry reminders' claims.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { NewMemberAd } from '../../../store/member-ads.ts';
+import { SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
 
@@ -10,14 +10,7 @@ const t = storeForEachTest();
 
 const AT = '2026-11-20T10:00:00.000Z';
 const LATER = '2026-11-21T10:00:00.000Z';
-const AD: NewMemberAd = {
-  state: 'California',
-  city: 'Los Angeles',
-  age: 34,
-  seeks: 'w4m',
-  title: 'Coffee and a walk',
-  description: 'Early mornings and old films.',
-};
+const AD = SAMPLE_MEMBER_AD;
 const EDIT = { age: 35, seeks: 'm4w' as const, title: 'Tea instead', description: 'Late nights.' };
 
 async function account(id: number, email: string, bannedAt: string | null = null) {

@@ -2,7 +2,7 @@
 // the poster's history, the moderators' changes of an ad (each only at the revision and in the
 // status they saw), bans and the moderator role.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { NewMemberAd } from '../../../store/member-ads.ts';
+import { SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
 
@@ -10,14 +10,7 @@ const t = storeForEachTest();
 
 const AT = '2026-11-20T10:00:00.000Z';
 const LATER = '2026-11-21T10:00:00.000Z';
-const AD: NewMemberAd = {
-  state: 'California',
-  city: 'Los Angeles',
-  age: 34,
-  seeks: 'w4m',
-  title: 'Coffee and a walk',
-  description: 'Early mornings and old films.',
-};
+const AD = SAMPLE_MEMBER_AD;
 const WHY = { reason: 'Spam or duplicate', note: 'Posted twice.' };
 
 async function account(id: number, email: string, createdAt = AT) {
