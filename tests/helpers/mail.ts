@@ -36,6 +36,18 @@ export function outboxMails(outboxDir: string): ReadMail[] {
 export const mailsTo = (outboxDir: string, to: string) =>
   outboxMails(outboxDir).filter((mail) => mail.to === to);
 
+/**
+ * The mails a member received from the app, oldest first, once its mailer has sent what it was
+ * given: everything but the sign-up's "Verify" mail (the decisions, the notices, the outcomes).
+ */
+export async function mailsOf(
+  t: { mailer: Pick<Mailer, 'settled'>; outboxDir: string },
+  email: string,
+): Promise<ReadMail[]> {
+  await t.mailer.settled();
+  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
+}
+
 /** The token of the last `/verify` or `/reset` link in a mail's plain text. */
 export function linkToken(mail: ReadMail, path: '/verify' | '/reset'): string {
   const found = [...mail.text.matchAll(new RegExp(`https?://\\S+${path}\\?token=([\\w-]+)`, 'g'))];

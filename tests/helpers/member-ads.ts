@@ -1,11 +1,22 @@
 // Member ads put in the test's store through its parts, as the posting and moderation routes
 // write them: for the tests of publishing and search, on either engine.
 import { expect } from 'vitest';
+import type { NewMemberAd } from '../../store/member-ads.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import { MODERATION_REASONS } from '../../core/schemas/moderation-reasons.ts';
 import type { Seeks } from '../../core/schemas/seeks.ts';
 import type { TestSql } from './test-store.ts';
 import { accountInStore } from './store-accounts.ts';
+
+/** The ad the store's contract tests post (store.memberAds.insert): an adult's, in Los Angeles. */
+export const SAMPLE_MEMBER_AD: NewMemberAd = {
+  state: 'California',
+  city: 'Los Angeles',
+  age: 34,
+  seeks: 'w4m',
+  title: 'Coffee and a walk',
+  description: 'Early mornings and old films.',
+};
 
 export interface MemberAdFields {
   state: string;

@@ -6,6 +6,7 @@ import type { TestApp, TestAppOptions } from './api.ts';
 import { dayFromToday, submit, type TestMember } from './posting.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';
 import { accountInStore } from './store-accounts.ts';
+import { messagesApiPath, replyApiPath } from '../../core/paths.ts';
 
 /** The id of the editor's (not sample) ad the message tests' content has. */
 export const EDITOR_AD_ID = 990_001;
@@ -153,7 +154,7 @@ export const startConversation = (
   adId: number | string,
   body: string,
   kind: 'form' | 'json' = 'form',
-) => submit(t, '/api/messages', { ad: String(adId), body }, member.session, kind);
+) => submit(t, messagesApiPath(), { ad: String(adId), body }, member.session, kind);
 
 /** A message in a conversation (POST /api/messages/{id}/reply). */
 export const replyIn = (
@@ -162,7 +163,7 @@ export const replyIn = (
   conversationId: number,
   body: string,
   kind: 'form' | 'json' = 'form',
-) => submit(t, `/api/messages/${conversationId}/reply`, { body }, member.session, kind);
+) => submit(t, replyApiPath(conversationId), { body }, member.session, kind);
 
 /** The conversation id of a redirect to /messages/{id}. */
 export function conversationIdOf(response: Response): number {

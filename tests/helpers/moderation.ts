@@ -23,6 +23,7 @@ import {
   type App,
 } from './api.ts';
 import type { TestSql } from './test-store.ts';
+import { signupApiPath } from '../../core/paths.ts';
 
 export interface TestMember {
   email: string;
@@ -33,7 +34,7 @@ export interface TestMember {
 /** Signs up through the API; the account's id is read back from the store. */
 export async function signUpMember(app: App, store: Store, label = 'member'): Promise<TestMember> {
   const email = uniqueEmail(label);
-  const response = await postJson(app, '/api/signup', signupBody({ email }));
+  const response = await postJson(app, signupApiPath(), signupBody({ email }));
   expect(response.status).toBe(201);
   const id = (await store.moderation.accountByEmail(email))!.accountId;
   return { email, session: sessionTokenOf(response), accountId: id };

@@ -19,6 +19,7 @@ import {
   type TestApp,
 } from './api.ts';
 import { decodeEntities } from './html-text.ts';
+import { signupApiPath } from '../../core/paths.ts';
 
 /** A valid ad in a city of the content fixture (its first five cities of each state). */
 export const validAd = (overrides: Record<string, string> = {}): Record<string, string> => ({
@@ -45,7 +46,7 @@ export async function makeMember(
   const email = uniqueEmail('poster');
   const response = await postJson(
     t.app,
-    '/api/signup',
+    signupApiPath(),
     signupBody({ email, ...(dateOfBirth ? { dateOfBirth } : {}) }),
   );
   expect(response.status).toBe(201);

@@ -21,6 +21,7 @@ import {
 } from './moderation.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';
 import type { TestSql } from './test-store.ts';
+import { reportsApiPath } from '../../core/paths.ts';
 
 /**
  * The test app of a file's tests on the compiled content fixture with its editors' ads published
@@ -45,7 +46,7 @@ const headersOf = (from: From) => ({
 /** A plain form post to /api/reports, as a browser without JavaScript sends it. */
 export const reportForm = (app: App, fields: Record<string, string>, from: From = {}) =>
   Promise.resolve(
-    app.request(`${ORIGIN}/api/reports`, {
+    app.request(`${ORIGIN}${reportsApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': FORM_TYPE, ...headersOf(from) },
       body: new URLSearchParams(fields).toString(),
@@ -55,7 +56,7 @@ export const reportForm = (app: App, fields: Record<string, string>, from: From 
 /** The same as JSON. */
 export const reportJson = (app: App, body: unknown, from: From = {}) =>
   Promise.resolve(
-    app.request(`${ORIGIN}/api/reports`, {
+    app.request(`${ORIGIN}${reportsApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': JSON_TYPE, ...headersOf(from) },
       body: JSON.stringify(body),

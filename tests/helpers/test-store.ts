@@ -4,9 +4,10 @@
 // `?` placeholders, portable SQL (no `x IS NULL AS flag`: SQLite answers 0/1, PostgreSQL true/false).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { afterEach, beforeEach, inject } from 'vitest';
 import type { StoreEngine } from '../../store/engine.ts';
 import { openPostgresEngine } from '../../store/postgres-engine.ts';
 import { openSqliteEngine } from '../../store/sqlite-engine.ts';
@@ -108,4 +109,22 @@ export function testSql(db: Kysely<Tables>): TestSql {
       return Number(result.numAffectedRows ?? 0);
     },
   };
+}
+
+/**
+ * A store of its own for each test of the file (a new folder, a new SQLite file or PostgreSQL
+ * schema), closed and removed after the test. The object is filled in by `beforeEach`: read it
+ * inside tests (and later hooks) only.
+ */
+export function storeForEachTest(): TestStore & { dir: string } {
+  const t = {} as TestStore & { dir: string };
+  beforeEach(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
+    Object.assign(t, await openTestStore(dir), { dir });
+  });
+  afterEach(async () => {
+    await t.store.close();
+    rmSync(t.dir, { recursive: true, force: true });
+  });
+  return t;
 }

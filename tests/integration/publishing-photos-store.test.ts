@@ -1,26 +1,12 @@
 // The published ads' snapshot (store/published-ads.ts) with photos, on either engine: each
 // live ad's row lists its photos as member_ads.photos orders them, with their sizes, leaving out
 // photos removed, missing or another ad's; and a change of the list changes its range's key.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { readMemberAds } from '../../pipeline/compile/database-ad-source.ts';
 import { insertMemberAd } from '../helpers/member-ads.ts';
-import { openTestStore, type TestStore } from '../helpers/test-store.ts';
+import { storeForEachTest } from '../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-published-photos-'));
-  t = await openTestStore(dir);
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = storeForEachTest();
 
 const key = (n: number) => n.toString(16).padStart(32, '0');
 

@@ -13,7 +13,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/http/app.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { useCompiledContentDir } from '../../core/content/index.ts';
-import { outputFileForPath, transparencyCsvPath, transparencyPath } from '../../core/paths.ts';
+import {
+  appealApiPath,
+  banAccountApiPath,
+  decideAppealApiPath,
+  moderateAdApiPath,
+  outputFileForPath,
+  transparencyCsvPath,
+  transparencyPath,
+} from '../../core/paths.ts';
 import { GENEROUS_RATE_LIMITS } from '../e2e/rate-limits.ts';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
 import { mailsTo, testMailer } from '../helpers/mail.ts';
@@ -62,15 +70,15 @@ const form = (path: string, fields: Record<string, string>, session?: string) =>
 async function appealAndReverse(member: TestMember | { key: string }, statementId: number) {
   const filed =
     'key' in member
-      ? await form(`/api/decisions/${statementId}/appeal?key=${member.key}`, { text: 'Please.' })
-      : await form(`/api/decisions/${statementId}/appeal`, { text: 'Please.' }, member.session);
+      ? await form(appealApiPath(statementId, member.key), { text: 'Please.' })
+      : await form(appealApiPath(statementId), { text: 'Please.' }, member.session);
   expect(filed.status).toBe(303);
   const { id } = (await t.sql.get<{ id: number }>(
     'SELECT id FROM appeals WHERE statement_id = ?',
     statementId,
   ))!;
   const decide = (session: string) =>
-    form(`/api/moderate/appeals/${id}/decide`, { outcome: 'reversed' }, session);
+    form(decideAppealApiPath(id), { outcome: 'reversed' }, session);
   expect((await decide(moderatorA.session)).status).toBe(403);
   expect((await decide(moderatorB.session)).status).toBe(303);
 }
@@ -163,7 +171,7 @@ describe('the transparency report after a publish', () => {
     await publish();
     const { revision } = await storedAd(t.sql, adId);
     const removed = await form(
-      `/api/moderate/ads/${adId}/remove`,
+      moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'commercial', note: 'Reads as paid company.' },
       moderatorA.session,
     );
@@ -212,7 +220,7 @@ describe('the transparency report after a publish', () => {
       title: 'Board games on Sundays',
     });
     const banned = await form(
-      `/api/moderate/accounts/${poster.accountId}/ban`,
+      banAccountApiPath(poster.accountId),
       { reason: 'spam', note: 'Mass posting.' },
       moderatorA.session,
     );

@@ -16,6 +16,7 @@ import {
   uniqueEmail,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
+import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -329,23 +330,23 @@ async function expectRefusal(response: Response, input: BadInput) {
   expect(response.headers.getSetCookie()).toEqual([]);
 }
 
-describe('POST /api/signup refuses bad input', () => {
+describe(`POST ${signupApiPath()} refuses bad input`, () => {
   test.each([...bothEndpoints(valid), ...signupOnly])('$name → $status', async (input) => {
     const before = await rowsIn(testApp, 'accounts');
-    await expectRefusal(await send('/api/signup', input), input);
+    await expectRefusal(await send(signupApiPath(), input), input);
     expect(await rowsIn(testApp, 'accounts')).toBe(before);
   });
 });
 
-describe('POST /api/signin refuses bad input', () => {
+describe(`POST ${signinApiPath()} refuses bad input`, () => {
   test.each([...bothEndpoints(validSignin), ...signinOnly])('$name → $status', async (input) => {
     const before = await rowsIn(testApp, 'sessions');
-    await expectRefusal(await send('/api/signin', input), input);
+    await expectRefusal(await send(signinApiPath(), input), input);
     expect(await rowsIn(testApp, 'sessions')).toBe(before);
   });
 
   it('answers an unknown email with SQL in the password as wrong credentials (401)', async () => {
-    const response = await postJson(testApp.app, '/api/signin', {
+    const response = await postJson(testApp.app, signinApiPath(), {
       email: uniqueEmail('nobody'),
       password: SQL,
     });
@@ -357,7 +358,7 @@ describe('POST /api/signin refuses bad input', () => {
   // password field, where every other wrong password is a 401 with no field. Not enumeration
   // (it does not depend on the account), but inconsistent; asserted loosely on purpose.
   it('answers an over-long password with the wrong-credentials message, never 500', async () => {
-    const response = await postJson(testApp.app, '/api/signin', {
+    const response = await postJson(testApp.app, signinApiPath(), {
       email: valid.email,
       password: 'p'.repeat(201),
     });
@@ -371,14 +372,14 @@ describe('an email taken in another case', () => {
     const local = uniqueEmail('taken').replace('@example.com', '');
     const first = await postJson(
       testApp.app,
-      '/api/signup',
+      signupApiPath(),
       signupBody({ email: `${local}@example.com` }),
     );
     expect(first.status).toBe(201);
 
     const second = await postJson(
       testApp.app,
-      '/api/signup',
+      signupApiPath(),
       signupBody({ email: `  ${local.toUpperCase()}@EXAMPLE.com ` }),
     );
     expect(second.status).toBe(409);
@@ -403,13 +404,16 @@ describe('hostile text where any text is allowed', () => {
     'stores a password of %s as is: it signs in with it, and only with it',
     async (_, password) => {
       const email = `o'brien+${uniqueEmail('hostile')}`;
-      const signup = await postJson(testApp.app, '/api/signup', signupBody({ email, password }));
+      const signup = await postJson(testApp.app, signupApiPath(), signupBody({ email, password }));
       expect(signup.status).toBe(201);
       expect((await accountIn(testApp, email))?.password_hash).toMatch(/^scrypt\$/);
 
-      const right = await postJson(testApp.app, '/api/signin', { email, password });
+      const right = await postJson(testApp.app, signinApiPath(), { email, password });
       expect(right.status).toBe(200);
-      const wrong = await postJson(testApp.app, '/api/signin', { email, password: `${password} ` });
+      const wrong = await postJson(testApp.app, signinApiPath(), {
+        email,
+        password: `${password} `,
+      });
       expect(wrong.status).toBe(401);
     },
   );

@@ -15,6 +15,7 @@ import {
   uniqueEmail,
 } from '../../helpers/api.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { signupApiPath } from '../../../core/paths.ts';
 
 const DUPLICATE = 'An account with this email already exists. Sign in instead.';
 
@@ -31,7 +32,7 @@ describe('parallel sign-ups', () => {
   it('answers 201 to 200 distinct sign-ups sent at once and stores each email once', async () => {
     const emails = Array.from({ length: 200 }, () => uniqueEmail('crowd'));
     const responses = await Promise.all(
-      emails.map((email) => postJson(testApp.app, '/api/signup', signupBody({ email }))),
+      emails.map((email) => postJson(testApp.app, signupApiPath(), signupBody({ email }))),
     );
     expect(responses.map((response) => response.status)).toEqual(emails.map(() => 201));
 
@@ -49,7 +50,7 @@ describe('parallel sign-ups', () => {
       const typed = (index: number) => (index % 2 === 0 ? email : `  ${email.toUpperCase()} `);
       const responses = await Promise.all(
         Array.from({ length: copies }, (_, index) =>
-          postJson(testApp.app, '/api/signup', signupBody({ email: typed(index) })),
+          postJson(testApp.app, signupApiPath(), signupBody({ email: typed(index) })),
         ),
       );
 
@@ -79,7 +80,7 @@ describe.runIf(onPostgres())('sign-ups at once on two instances of one database'
       const email = uniqueEmail('two-instances');
       const responses = await Promise.all(
         [testApp, second].map((instance) =>
-          postJson(instance.app, '/api/signup', signupBody({ email })),
+          postJson(instance.app, signupApiPath(), signupBody({ email })),
         ),
       );
       expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
@@ -92,7 +93,7 @@ describe.runIf(onPostgres())('sign-ups at once on two instances of one database'
     const emails = Array.from({ length: 40 }, () => uniqueEmail('two-instances'));
     const responses = await Promise.all(
       emails.map((email, index) =>
-        postJson((index % 2 === 0 ? testApp : second).app, '/api/signup', signupBody({ email })),
+        postJson((index % 2 === 0 ? testApp : second).app, signupApiPath(), signupBody({ email })),
       ),
     );
     expect(responses.map((response) => response.status)).toEqual(emails.map(() => 201));

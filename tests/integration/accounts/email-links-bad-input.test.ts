@@ -13,6 +13,13 @@ import {
   type TestApp,
 } from '../../helpers/api.ts';
 import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
+import {
+  forgotApiPath,
+  resetApiPath,
+  signupApiPath,
+  verifyApiPath,
+  verifyResendApiPath,
+} from '../../../core/paths.ts';
 
 const NOT_JSON = 'The request body is not valid JSON.';
 const NOT_OBJECT = 'The request body must be a JSON object.';
@@ -28,7 +35,7 @@ beforeAll(async () => {
   cleanupContent = useFixtureContent();
   t = await makeTestApp();
   // A real account, so a reset with a made-up token cannot land on it by accident.
-  expect((await postJson(t.app, '/api/signup', signupBody())).status).toBe(201);
+  expect((await postJson(t.app, signupApiPath(), signupBody())).status).toBe(201);
 });
 afterAll(() => {
   t.remove();
@@ -44,100 +51,105 @@ interface BadInput {
 }
 
 const table: BadInput[] = [
-  { path: '/api/forgot', body: {}, status: 400, error: 'Enter your email address.' },
-  { path: '/api/forgot', body: { email: 42 }, status: 400, error: 'Email must be text.' },
+  { path: forgotApiPath(), body: {}, status: 400, error: 'Enter your email address.' },
+  { path: forgotApiPath(), body: { email: 42 }, status: 400, error: 'Email must be text.' },
   {
-    path: '/api/forgot',
+    path: forgotApiPath(),
     body: { email: ['a@example.com'] },
     status: 400,
     error: 'Email must be text.',
   },
-  { path: '/api/forgot', body: { email: null }, status: 400, error: 'Enter your email address.' },
-  { path: '/api/forgot', body: { email: '   ' }, status: 400, error: 'Enter your email address.' },
+  { path: forgotApiPath(), body: { email: null }, status: 400, error: 'Enter your email address.' },
   {
-    path: '/api/forgot',
+    path: forgotApiPath(),
+    body: { email: '   ' },
+    status: 400,
+    error: 'Enter your email address.',
+  },
+  {
+    path: forgotApiPath(),
     body: { email: 'not-an-address' },
     status: 400,
     error: 'Enter a valid email address, like name@example.com.',
   },
   {
-    path: '/api/forgot',
+    path: forgotApiPath(),
     body: { email: `${'a'.repeat(250)}@example.com` },
     status: 400,
     error: 'Email address is too long (254 characters at most).',
   },
   {
-    path: '/api/forgot',
+    path: forgotApiPath(),
     body: { email: 'a@example.com', admin: true },
     status: 400,
     error: 'Unexpected field: admin.',
   },
-  { path: '/api/forgot', body: '{"email":', status: 400, error: NOT_JSON },
-  { path: '/api/forgot', body: ['a@example.com'], status: 400, error: NOT_OBJECT },
+  { path: forgotApiPath(), body: '{"email":', status: 400, error: NOT_JSON },
+  { path: forgotApiPath(), body: ['a@example.com'], status: 400, error: NOT_OBJECT },
   {
-    path: '/api/forgot',
+    path: forgotApiPath(),
     body: 'email=a@example.com',
     contentType: 'text/plain',
     status: 415,
     error: UNSUPPORTED,
   },
-  { path: '/api/forgot', body: { email: 'x'.repeat(20_000) }, status: 413, error: TOO_LARGE },
+  { path: forgotApiPath(), body: { email: 'x'.repeat(20_000) }, status: 413, error: TOO_LARGE },
   {
-    path: '/api/verify',
+    path: verifyApiPath(),
     body: {},
     status: 400,
     error: 'This link is not valid. Open the link from your email again.',
   },
-  { path: '/api/verify', body: { token: 12345 }, status: 400, error: 'Token must be text.' },
+  { path: verifyApiPath(), body: { token: 12345 }, status: 400, error: 'Token must be text.' },
   {
-    path: '/api/verify',
+    path: verifyApiPath(),
     body: { token: 'short' },
     status: 400,
     error: 'This link is not valid. Check that you copied all of it.',
   },
-  { path: '/api/verify', body: { token: MADE_UP_TOKEN }, status: 400, error: LINK_NOT_VALID },
+  { path: verifyApiPath(), body: { token: MADE_UP_TOKEN }, status: 400, error: LINK_NOT_VALID },
   {
-    path: '/api/verify',
+    path: verifyApiPath(),
     body: { token: MADE_UP_TOKEN, extra: 1 },
     status: 400,
     error: 'Unexpected field: extra.',
   },
-  { path: '/api/verify', body: { token: 'x'.repeat(20_000) }, status: 413, error: TOO_LARGE },
-  { path: '/api/verify', body: 'nonsense', status: 400, error: NOT_JSON },
-  { path: '/api/reset', body: {}, status: 400, error: LINK_NOT_VALID },
+  { path: verifyApiPath(), body: { token: 'x'.repeat(20_000) }, status: 413, error: TOO_LARGE },
+  { path: verifyApiPath(), body: 'nonsense', status: 400, error: NOT_JSON },
+  { path: resetApiPath(), body: {}, status: 400, error: LINK_NOT_VALID },
   {
-    path: '/api/reset',
+    path: resetApiPath(),
     body: { token: ['x'], password: 'long enough password' },
     status: 400,
     error: LINK_NOT_VALID,
   },
   {
-    path: '/api/reset',
+    path: resetApiPath(),
     body: { token: MADE_UP_TOKEN, password: 'long enough password' },
     status: 400,
     error: LINK_NOT_VALID,
   },
   {
-    path: '/api/reset',
+    path: resetApiPath(),
     body: { token: "' OR 1=1; --", password: 'long enough password' },
     status: 400,
     error: LINK_NOT_VALID,
   },
   {
-    path: '/api/reset',
+    path: resetApiPath(),
     body: { token: MADE_UP_TOKEN, password: 'p'.repeat(20_000) },
     status: 413,
     error: TOO_LARGE,
   },
   {
-    path: '/api/reset',
+    path: resetApiPath(),
     body: 'token=abc',
     contentType: 'application/xml',
     status: 415,
     error: UNSUPPORTED,
   },
-  { path: '/api/verify/resend', body: {}, status: 401, error: 'You are not signed in.' },
-  { path: '/api/verify/resend', body: '[', status: 400, error: NOT_JSON },
+  { path: verifyResendApiPath(), body: {}, status: 401, error: 'You are not signed in.' },
+  { path: verifyResendApiPath(), body: '[', status: 400, error: NOT_JSON },
 ];
 
 describe.each(table)('$path with $body', ({ path, body, contentType, status, error }) => {
@@ -164,19 +176,19 @@ describe('the same endpoints posted as forms without JavaScript', () => {
     );
 
   test.each([
-    ['/api/forgot', '', 400, 'Reset your password', 'Enter your email address.'],
-    ['/api/forgot', `email=${'x'.repeat(20_000)}`, 413, 'Reset your password', TOO_LARGE],
+    [forgotApiPath(), '', 400, 'Reset your password', 'Enter your email address.'],
+    [forgotApiPath(), `email=${'x'.repeat(20_000)}`, 413, 'Reset your password', TOO_LARGE],
     [
-      '/api/reset',
+      resetApiPath(),
       `token=${MADE_UP_TOKEN}&password=long+enough+password`,
       400,
       'This link is not valid',
       undefined,
     ],
-    ['/api/reset', 'password=long+enough+password', 400, 'This link is not valid', undefined],
+    [resetApiPath(), 'password=long+enough+password', 400, 'This link is not valid', undefined],
     // Refused for its shape, shown as what the link is: not one of ours.
-    ['/api/verify', 'token=%00%01', 400, 'This link is not valid', undefined],
-    ['/api/verify', `token=${MADE_UP_TOKEN}`, 400, 'This link is not valid', undefined],
+    [verifyApiPath(), 'token=%00%01', 400, 'This link is not valid', undefined],
+    [verifyApiPath(), `token=${MADE_UP_TOKEN}`, 400, 'This link is not valid', undefined],
   ])('%s → %i, the page "%s" with its message', async (path, body, status, heading, banner) => {
     const response = await post(path, body);
     expect(response.status).toBe(status);
@@ -187,7 +199,7 @@ describe('the same endpoints posted as forms without JavaScript', () => {
   });
 
   test('a form from another site is refused with the form page (403)', async () => {
-    const response = await t.app.request(`${ORIGIN}/api/forgot`, {
+    const response = await t.app.request(`${ORIGIN}${forgotApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': FORM_TYPE, origin: 'https://elsewhere.example' },
       body: 'email=a%40example.com',
@@ -196,7 +208,7 @@ describe('the same endpoints posted as forms without JavaScript', () => {
     expect(headingOf(await response.text())).toBe('Reset your password');
   });
 
-  test.each(['/api/forgot', '/api/reset', '/api/verify', '/api/verify/resend'])(
+  test.each([forgotApiPath(), resetApiPath(), verifyApiPath(), verifyResendApiPath()])(
     'GET %s is 405',
     async (path) => {
       const response = await t.app.request(`${ORIGIN}${path}`);

@@ -25,6 +25,13 @@ import {
   testAppOnFixtureContent,
   textOf,
 } from '../../helpers/pages.ts';
+import {
+  meApiPath,
+  signinApiPath,
+  signupApiPath,
+  verifyApiPath,
+  verifyResendApiPath,
+} from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 // A test that moves the clock on (a link's expiry) puts it back after.
@@ -37,7 +44,7 @@ const get = (path: string, token?: string) =>
 
 /** Signs up and returns the session and the verification link's token from the mail. */
 async function signUp(email = uniqueEmail()) {
-  const response = await postJson(t.app, '/api/signup', signupBody({ email }));
+  const response = await postJson(t.app, signupApiPath(), signupBody({ email }));
   expect(response.status).toBe(201);
   await t.mailer.settled();
   const mails = mailsTo(t.outboxDir, email);
@@ -81,7 +88,7 @@ describe('the verification mail', () => {
 
   test('is sent after the no-JavaScript sign-up form too', async () => {
     const email = uniqueEmail('form');
-    const response = await postForm(t.app, '/api/signup', {
+    const response = await postForm(t.app, signupApiPath(), {
       ...(signupBody({ email }) as Record<string, string>),
       acceptTerms: 'on',
     });
@@ -99,29 +106,29 @@ describe('/verify', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
     const html = await page.text();
     expect(headingOf(html)).toBe('Verify your email');
-    expect(formOf(html, '/api/verify')?.attributes.method).toBe('post');
+    expect(formOf(html, verifyApiPath())?.attributes.method).toBe('post');
     expect(html).toContain(`<input type="hidden" name="token" value="${link}"/>`);
     expect(html).toContain('>Verify my email</button>');
     // Opening the page (as a mail scanner would) verifies nothing.
     expect(await (await get('/account', session)).text()).toContain('Not verified yet');
 
-    const verified = await postForm(t.app, '/api/verify', { token: link });
+    const verified = await postForm(t.app, verifyApiPath(), { token: link });
     expect(verified.status).toBe(200);
     expect(headingOf(await verified.text())).toBe('Your email is verified');
     const account = await (await get('/account', session)).text();
     expect(textOf(account)).toContain('Email status Verified');
     expect(account).not.toContain('Resend the link');
-    const me = await get('/api/me', session);
+    const me = await get(meApiPath(), session);
     expect((await me.json()) as unknown).toMatchObject({ emailVerified: true });
   });
 
   test('works once: the link used again says so (410), on the page and from the API', async () => {
     const { link } = await signUp();
-    expect((await postJson(t.app, '/api/verify', { token: link })).status).toBe(200);
-    const again = await postForm(t.app, '/api/verify', { token: link });
+    expect((await postJson(t.app, verifyApiPath(), { token: link })).status).toBe(200);
+    const again = await postForm(t.app, verifyApiPath(), { token: link });
     expect(again.status).toBe(410);
     expect(headingOf(await again.text())).toBe('This link was already used');
-    const json = await postJson(t.app, '/api/verify', { token: link });
+    const json = await postJson(t.app, verifyApiPath(), { token: link });
     expect(json.status).toBe(410);
     expect(await json.json()).toEqual({
       error: 'This link was already used. Each link works once.',
@@ -136,7 +143,7 @@ describe('/verify', () => {
     expireTokens();
     const page = await get(`/verify?token=${link}`);
     expect(headingOf(await page.text())).toBe('This link has expired');
-    const posted = await postForm(t.app, '/api/verify', { token: link });
+    const posted = await postForm(t.app, verifyApiPath(), { token: link });
     expect(posted.status).toBe(410);
     expect(headingOf(await posted.text())).toBe('This link has expired');
     expect(await (await get('/account', session)).text()).toContain('Not verified yet');
@@ -167,14 +174,14 @@ describe('/account', () => {
     );
 
     const { email } = await signUp();
-    const signedIn = await postForm(t.app, '/api/signin', {
+    const signedIn = await postForm(t.app, signinApiPath(), {
       email,
       password: PASSWORD,
       next: '/account',
     });
     expect(signedIn.status).toBe(303);
     expect(signedIn.headers.get('location')).toBe('/account');
-    const json = await postJson(t.app, '/api/signin', {
+    const json = await postJson(t.app, signinApiPath(), {
       email,
       password: PASSWORD,
       next: '/account',
@@ -189,14 +196,14 @@ describe('/account', () => {
     'account',
   ])('never sends the browser to another site after signing in (next=%s)', async (next) => {
     const { email } = await signUp();
-    const signedIn = await postForm(t.app, '/api/signin', { email, password: PASSWORD, next });
+    const signedIn = await postForm(t.app, signinApiPath(), { email, password: PASSWORD, next });
     expect(signedIn.headers.get('location')).toBe('/');
     const page = await get(`/signin?next=${encodeURIComponent(next)}`);
     expect(await page.text()).not.toContain('name="next"');
   });
 
   test('a refused sign-in keeps where to go back to', async () => {
-    const refused = await postForm(t.app, '/api/signin', {
+    const refused = await postForm(t.app, signinApiPath(), {
       email: uniqueEmail(),
       password: 'not the password',
       next: '/account',
@@ -212,9 +219,9 @@ describe('/account', () => {
     const html = await page.text();
     expect(html).toContain(`<dd>${email}</dd>`);
     expect(html).toContain('Not verified yet');
-    expect(formOf(html, '/api/verify/resend')?.attributes.method).toBe('post');
+    expect(formOf(html, verifyResendApiPath())?.attributes.method).toBe('post');
 
-    const resent = await t.app.request(`${ORIGIN}/api/verify/resend`, {
+    const resent = await t.app.request(`${ORIGIN}${verifyResendApiPath()}`, {
       method: 'POST',
       headers: { ...cookieHeader(session), 'content-type': FORM_TYPE },
       body: '',
@@ -229,18 +236,18 @@ describe('/account', () => {
     expect(mails).toHaveLength(2);
     const second = linkToken(mails[1]!, '/verify');
     expect(second).not.toBe(link);
-    expect((await postJson(t.app, '/api/verify', { token: second })).status).toBe(200);
+    expect((await postJson(t.app, verifyApiPath(), { token: second })).status).toBe(200);
     // Verified: nothing more to resend.
-    const json = await postJson(t.app, '/api/verify/resend', {}, cookieHeader(session));
+    const json = await postJson(t.app, verifyResendApiPath(), {}, cookieHeader(session));
     expect(json.status).toBe(409);
     expect(await json.json()).toEqual({ error: 'Your email address is already verified.' });
   });
 
   test('Resend the link signed out: sign in first (form), 401 (JSON)', async () => {
-    const form = await postForm(t.app, '/api/verify/resend', {});
+    const form = await postForm(t.app, verifyResendApiPath(), {});
     expect(form.status).toBe(303);
     expect(form.headers.get('location')).toBe('/signin?next=%2Faccount');
-    const json = await postJson(t.app, '/api/verify/resend', {});
+    const json = await postJson(t.app, verifyResendApiPath(), {});
     expect(json.status).toBe(401);
     expect(await json.json()).toEqual({ error: 'You are not signed in.' });
   });
@@ -250,10 +257,10 @@ describe('/account', () => {
       rateLimits: limitsWith({ linkPerEmail: { points: 2, duration: 3600 } }),
     });
     try {
-      const response = await postJson(limited.app, '/api/signup', signupBody());
+      const response = await postJson(limited.app, signupApiPath(), signupBody());
       const session = sessionTokenOf(response);
       const resend = () =>
-        limited.app.request(`${ORIGIN}/api/verify/resend`, {
+        limited.app.request(`${ORIGIN}${verifyResendApiPath()}`, {
           method: 'POST',
           headers: { ...cookieHeader(session), 'content-type': FORM_TYPE },
           body: '',

@@ -26,6 +26,13 @@ import {
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, withFixtureContent } from '../../helpers/pages.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import {
+  deleteAccountApiPath,
+  forgotApiPath,
+  resetApiPath,
+  signinApiPath,
+  signupApiPath,
+} from '../../../core/paths.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -63,14 +70,14 @@ async function appWithOwner(rateLimits = PRODUCTION_SIGNIN) {
   const email = uniqueEmail('owner');
   const signup = await postJson(
     testApp.app,
-    '/api/signup',
+    signupApiPath(),
     signupBody({ email }),
     from('198.51.100.1'),
   );
   expect(signup.status).toBe(201);
   const device = setCookies(signup).find((cookie) => cookie.name === DEVICE_COOKIE)!.value;
   const signin = (who: string, password: string, address: string, cookie?: string) =>
-    postJson(testApp.app, '/api/signin', { email: who, password }, from(address, cookie));
+    postJson(testApp.app, signinApiPath(), { email: who, password }, from(address, cookie));
   return { ...testApp, email, session: sessionTokenOf(signup), device, signin };
 }
 
@@ -79,7 +86,7 @@ async function secondInstance(first: TestApp, rateLimits = PRODUCTION_SIGNIN) {
   const testApp = await openTestApp(first.dir, { trustProxy: 1, rateLimits });
   opened.push({ ...testApp, remove: testApp.close });
   return (who: string, password: string, address: string, cookie?: string) =>
-    postJson(testApp.app, '/api/signin', { email: who, password }, from(address, cookie));
+    postJson(testApp.app, signinApiPath(), { email: who, password }, from(address, cookie));
 }
 
 const accountCount = async (testApp: TestApp, email: string) =>
@@ -159,7 +166,7 @@ describe('twenty wrong passwords for one account from twenty addresses', () => {
     await guessFromTwentyAddresses(signin, email);
     const response = await postForm(
       app,
-      '/api/signin',
+      signinApiPath(),
       { email, password: 'typed-password-1' },
       from('192.0.2.21'),
     );
@@ -187,11 +194,16 @@ describe('twenty wrong passwords for one account from twenty addresses', () => {
     await guessFromTwentyAddresses(signin, email);
     const laptop = '192.0.2.40';
     await expectClosed(await signin(email, PASSWORD, laptop));
-    expect((await postForm(app, '/api/forgot', { email }, from(laptop))).status).toBe(303);
+    expect((await postForm(app, forgotApiPath(), { email }, from(laptop))).status).toBe(303);
     await mailer.settled();
     const token = linkToken(mailsTo(outboxDir, email).at(-1)!, '/reset');
     const newPassword = 'a fresh and long passphrase';
-    const reset = await postJson(app, '/api/reset', { token, password: newPassword }, from(laptop));
+    const reset = await postJson(
+      app,
+      resetApiPath(),
+      { token, password: newPassword },
+      from(laptop),
+    );
     expect(reset.status).toBe(200);
     const device = setCookies(reset).find((cookie) => cookie.name === DEVICE_COOKIE);
     expect(device?.attributes.get('path')).toBe('/api');
@@ -307,7 +319,7 @@ describe('Delete my account, which asks for the password again', () => {
   ) =>
     postJson(
       app,
-      '/api/account/delete',
+      deleteAccountApiPath(),
       { password },
       from(
         address,

@@ -14,6 +14,7 @@ import {
 } from '../../helpers/api.ts';
 import { linkPath, linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { meApiPath, signupApiPath, verifyApiPath } from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 const REPLY = '/messages/new?ad=1001';
@@ -69,7 +70,7 @@ describe('/signin and /signup with next', () => {
 describe('signing up with next', () => {
   test('a form post goes on to next, and the verification link carries it', async () => {
     const email = uniqueEmail('intent');
-    const response = await postForm(t.app, '/api/signup', signupFields(email, REPLY));
+    const response = await postForm(t.app, signupApiPath(), signupFields(email, REPLY));
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(REPLY);
     const link = linkPath(await verificationMail(email), '/verify');
@@ -78,7 +79,7 @@ describe('signing up with next', () => {
 
   test('JSON (the dialog) is answered with next as the redirect', async () => {
     const email = uniqueEmail('intent-json');
-    const response = await postJson(t.app, '/api/signup', {
+    const response = await postJson(t.app, signupApiPath(), {
       ...signupBody({ email }),
       next: REPLY,
     });
@@ -88,7 +89,7 @@ describe('signing up with next', () => {
 
   test('a next of another site is dropped: /success, and a link without it', async () => {
     const email = uniqueEmail('intent-evil');
-    const response = await postForm(t.app, '/api/signup', signupFields(email, '//evil.example'));
+    const response = await postForm(t.app, signupApiPath(), signupFields(email, '//evil.example'));
     expect(response.headers.get('location')).toBe('/success');
     const mail = await verificationMail(email);
     expect(mail.text).not.toContain('evil.example');
@@ -100,7 +101,7 @@ describe('signing up with next', () => {
       ...signupFields(uniqueEmail('intent-young'), REPLY),
       dateOfBirth: '2015-01-01',
     };
-    const response = await postForm(t.app, '/api/signup', fields);
+    const response = await postForm(t.app, signupApiPath(), fields);
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(bannerOf(html)).toBe('You must be 18 or older to join.');
@@ -111,7 +112,7 @@ describe('signing up with next', () => {
 describe('verifying with next', () => {
   test('/verify keeps next in its form; the button leads there, verified', async () => {
     const email = uniqueEmail('intent-verify');
-    const signup = await postForm(t.app, '/api/signup', signupFields(email, REPLY));
+    const signup = await postForm(t.app, signupApiPath(), signupFields(email, REPLY));
     const session = sessionTokenOf(signup);
     const mail = await verificationMail(email);
     const page = await get(linkPath(mail, '/verify'), session);
@@ -121,13 +122,13 @@ describe('verifying with next', () => {
 
     const verified = await postForm(
       t.app,
-      '/api/verify',
+      verifyApiPath(),
       { token: linkToken(mail, '/verify'), next: REPLY },
       cookieHeader(session),
     );
     expect(verified.status).toBe(303);
     expect(verified.headers.get('location')).toBe(REPLY);
-    const me = await (await get('/api/me', session)).json();
+    const me = await (await get(meApiPath(), session)).json();
     expect(me.emailVerified).toBe(true);
 
     // The link again: already used, with the way on to where the member was going.
@@ -142,9 +143,9 @@ describe('verifying with next', () => {
       ['https://evil.example/', undefined],
     ] as const) {
       const email = uniqueEmail('intent-verify-json');
-      await postJson(t.app, '/api/signup', signupBody({ email }));
+      await postJson(t.app, signupApiPath(), signupBody({ email }));
       const token = linkToken(await verificationMail(email), '/verify');
-      const response = await postJson(t.app, '/api/verify', { token, next });
+      const response = await postJson(t.app, verifyApiPath(), { token, next });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({
         verified: true,

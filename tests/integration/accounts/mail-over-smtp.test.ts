@@ -18,6 +18,14 @@ import {
 } from '../../helpers/api.ts';
 import { linkToken, parseMail, type ReadMail } from '../../helpers/mail.ts';
 import { headingOf, useFixtureContent, textOf } from '../../helpers/pages.ts';
+import {
+  forgotApiPath,
+  meApiPath,
+  resetApiPath,
+  signinApiPath,
+  signupApiPath,
+  verifyApiPath,
+} from '../../../core/paths.ts';
 
 interface Received extends ReadMail {
   envelopeTo: string[];
@@ -114,7 +122,7 @@ describe('mail over SMTP', () => {
     const email = `smtp-${process.pid}@example.com`;
     const before = received.length;
     const signup = await fetch(
-      `${server.url}/api/signup`,
+      `${server.url}${signupApiPath()}`,
       form({ email, password: PASSWORD, dateOfBirth: dobYearsAgo(30), acceptTerms: 'on' }),
     );
     expect(signup.status).toBe(303);
@@ -131,26 +139,26 @@ describe('mail over SMTP', () => {
 
     const page = await fetch(`${server.url}/verify?token=${token}`);
     expect(headingOf(await page.text())).toBe('Verify your email');
-    const verified = await fetch(`${server.url}/api/verify`, form({ token }));
+    const verified = await fetch(`${server.url}${verifyApiPath()}`, form({ token }));
     expect(verified.status).toBe(200);
     expect(headingOf(await verified.text())).toBe('Your email is verified');
     const account = await fetch(`${server.url}/account`, { headers: { cookie } });
     expect(textOf(await account.text())).toContain('Email status Verified');
 
     const beforeReset = received.length;
-    const forgot = await fetch(`${server.url}/api/forgot`, form({ email }));
+    const forgot = await fetch(`${server.url}${forgotApiPath()}`, form({ email }));
     expect(forgot.status).toBe(303);
     const resetMail = await mailAfter(beforeReset, email);
     expect(resetMail.subject).toBe('Reset your Localboard password');
     const resetToken = linkToken(resetMail, '/reset');
     const reset = await fetch(
-      `${server.url}/api/reset`,
+      `${server.url}${resetApiPath()}`,
       form({ token: resetToken, password: 'the new password here' }),
     );
     expect(reset.status).toBe(303);
-    expect((await fetch(`${server.url}/api/me`, { headers: { cookie } })).status).toBe(401);
+    expect((await fetch(`${server.url}${meApiPath()}`, { headers: { cookie } })).status).toBe(401);
     const signin = await fetch(
-      `${server.url}/api/signin`,
+      `${server.url}${signinApiPath()}`,
       form({ email, password: 'the new password here' }),
     );
     expect(signin.status).toBe(303);

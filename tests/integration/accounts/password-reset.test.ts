@@ -20,6 +20,13 @@ import { createHashingPool } from '../../../server/auth/hashing-pool.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, formOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { TEST_PASSWORD_HASH_COST } from '../../helpers/password-cost.ts';
+import {
+  forgotApiPath,
+  meApiPath,
+  resetApiPath,
+  signinApiPath,
+  signupApiPath,
+} from '../../../core/paths.ts';
 
 const FORGOT_ANSWER =
   "If an account exists for that address, we've sent a link to choose a new password. It works once, for 1 hour.";
@@ -35,7 +42,7 @@ const get = (path: string) => Promise.resolve(t.app.request(`${ORIGIN}${path}`))
 
 async function member() {
   const email = uniqueEmail();
-  const response = await postJson(t.app, '/api/signup', signupBody({ email }));
+  const response = await postJson(t.app, signupApiPath(), signupBody({ email }));
   expect(response.status).toBe(201);
   return { email, session: sessionTokenOf(response) };
 }
@@ -45,7 +52,7 @@ async function resetLinkFor(email: string): Promise<string> {
   const resetMails = () =>
     mailsTo(t.outboxDir, email).filter((mail) => mail.subject.includes('password'));
   const before = resetMails().length;
-  expect((await postForm(t.app, '/api/forgot', { email })).status).toBe(303);
+  expect((await postForm(t.app, forgotApiPath(), { email })).status).toBe(303);
   await t.mailer.settled();
   const mails = resetMails();
   expect(mails).toHaveLength(before + 1);
@@ -58,7 +65,7 @@ describe('/forgot', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
     const html = await page.text();
     expect(headingOf(html)).toBe('Reset your password');
-    expect(formOf(html, '/api/forgot')?.attributes.method).toBe('post');
+    expect(formOf(html, forgotApiPath())?.attributes.method).toBe('post');
     const input = /<label for="forgot-email">Email<\/label>(<input id="forgot-email"[^>]*>)/.exec(
       html,
     )?.[1];
@@ -69,15 +76,15 @@ describe('/forgot', () => {
   test('answers the same for an address with an account and one without', async () => {
     const { email } = await member();
     const unknown = uniqueEmail('nobody');
-    const known = await postForm(t.app, '/api/forgot', { email });
-    const notKnown = await postForm(t.app, '/api/forgot', { email: unknown });
+    const known = await postForm(t.app, forgotApiPath(), { email });
+    const notKnown = await postForm(t.app, forgotApiPath(), { email: unknown });
     for (const response of [known, notKnown]) {
       expect(response.status).toBe(303);
       expect(response.headers.get('location')).toBe('/forgot?sent=1');
       expect(response.headers.getSetCookie()).toEqual([]);
     }
-    const jsonKnown = await postJson(t.app, '/api/forgot', { email });
-    const jsonUnknown = await postJson(t.app, '/api/forgot', { email: unknown });
+    const jsonKnown = await postJson(t.app, forgotApiPath(), { email });
+    const jsonUnknown = await postJson(t.app, forgotApiPath(), { email: unknown });
     expect(jsonKnown.status).toBe(200);
     expect(jsonUnknown.status).toBe(200);
     expect(await jsonKnown.json()).toEqual({ message: FORGOT_ANSWER });
@@ -96,7 +103,7 @@ describe('/forgot', () => {
   });
 
   test('a bad address is shown again on the form with its message, what was typed kept', async () => {
-    const response = await postForm(t.app, '/api/forgot', { email: 'not-an-address' });
+    const response = await postForm(t.app, forgotApiPath(), { email: 'not-an-address' });
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(bannerOf(html)).toBe('Enter a valid email address, like name@example.com.');
@@ -111,7 +118,7 @@ describe('/forgot', () => {
       }),
     });
     try {
-      const ask = (email: string) => postForm(limited.app, '/api/forgot', { email });
+      const ask = (email: string) => postForm(limited.app, forgotApiPath(), { email });
       const someone = uniqueEmail('nobody');
       expect((await ask(someone)).status).toBe(303);
       expect((await ask(someone)).status).toBe(303);
@@ -135,7 +142,7 @@ describe('/reset', () => {
   test('sets the new password: it signs in, the old one fails, every session is gone', async () => {
     const { email, session } = await member();
     const second = sessionTokenOf(
-      await postJson(t.app, '/api/signin', { email, password: PASSWORD }),
+      await postJson(t.app, signinApiPath(), { email, password: PASSWORD }),
     );
     expect(await sessionsOf(t, email)).toBe(2);
     const token = await resetLinkFor(email);
@@ -153,7 +160,7 @@ describe('/reset', () => {
 
     const reset = await postForm(
       t.app,
-      '/api/reset',
+      resetApiPath(),
       { token, password: NEW_PASSWORD },
       cookieHeader(session),
     );
@@ -166,11 +173,13 @@ describe('/reset', () => {
 
     expect(await sessionsOf(t, email)).toBe(0);
     for (const old of [session, second])
-      expect((await t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(old) })).status).toBe(
-        401,
-      );
-    expect((await postJson(t.app, '/api/signin', { email, password: PASSWORD })).status).toBe(401);
-    expect((await postJson(t.app, '/api/signin', { email, password: NEW_PASSWORD })).status).toBe(
+      expect(
+        (await t.app.request(`${ORIGIN}${meApiPath()}`, { headers: cookieHeader(old) })).status,
+      ).toBe(401);
+    expect((await postJson(t.app, signinApiPath(), { email, password: PASSWORD })).status).toBe(
+      401,
+    );
+    expect((await postJson(t.app, signinApiPath(), { email, password: NEW_PASSWORD })).status).toBe(
       200,
     );
   });
@@ -180,10 +189,10 @@ describe('/reset', () => {
     const first = await resetLinkFor(email);
     const second = await resetLinkFor(email);
     expect(
-      (await postJson(t.app, '/api/reset', { token: second, password: NEW_PASSWORD })).status,
+      (await postJson(t.app, resetApiPath(), { token: second, password: NEW_PASSWORD })).status,
     ).toBe(200);
     for (const token of [first, second]) {
-      const again = await postForm(t.app, '/api/reset', {
+      const again = await postForm(t.app, resetApiPath(), {
         token,
         password: 'yet another password',
       });
@@ -193,7 +202,7 @@ describe('/reset', () => {
         'This link was already used',
       );
     }
-    expect((await postJson(t.app, '/api/signin', { email, password: NEW_PASSWORD })).status).toBe(
+    expect((await postJson(t.app, signinApiPath(), { email, password: NEW_PASSWORD })).status).toBe(
       200,
     );
   });
@@ -211,26 +220,28 @@ describe('/reset', () => {
     expect(headingOf(await (await get(`/reset?token=${token}`)).text())).toBe(
       'This link has expired',
     );
-    const json = await postJson(t.app, '/api/reset', { token, password: NEW_PASSWORD });
+    const json = await postJson(t.app, resetApiPath(), { token, password: NEW_PASSWORD });
     expect(json.status).toBe(410);
     expect(await json.json()).toEqual({
       error: 'This link has expired. Ask for a new one.',
       field: 'token',
     });
-    expect((await postJson(t.app, '/api/signin', { email, password: PASSWORD })).status).toBe(200);
+    expect((await postJson(t.app, signinApiPath(), { email, password: PASSWORD })).status).toBe(
+      200,
+    );
   });
 
   test('a password that breaks the sign-up rules: the form again with the message, never the password', async () => {
     const { email } = await member();
     const token = await resetLinkFor(email);
-    const response = await postForm(t.app, '/api/reset', { token, password: 'short' });
+    const response = await postForm(t.app, resetApiPath(), { token, password: 'short' });
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(bannerOf(html)).toBe('Password must be at least 8 characters.');
     expect(html).toContain(`<input type="hidden" name="token" value="${token}"/>`);
     expect(html).not.toContain('short"');
     // The link still works.
-    expect((await postJson(t.app, '/api/reset', { token, password: NEW_PASSWORD })).status).toBe(
+    expect((await postJson(t.app, resetApiPath(), { token, password: NEW_PASSWORD })).status).toBe(
       200,
     );
   });
@@ -246,14 +257,16 @@ describe('/reset while password hashing is at capacity', () => {
     try {
       const tokens: string[] = [];
       for (const email of [uniqueEmail('busy'), uniqueEmail('busy')]) {
-        expect((await postJson(busy.app, '/api/signup', signupBody({ email }))).status).toBe(201);
-        expect((await postForm(busy.app, '/api/forgot', { email })).status).toBe(303);
+        expect((await postJson(busy.app, signupApiPath(), signupBody({ email }))).status).toBe(201);
+        expect((await postForm(busy.app, forgotApiPath(), { email })).status).toBe(303);
         await busy.mailer.settled();
         const mail = mailsTo(busy.outboxDir, email).find((m) => m.subject.includes('password'))!;
         tokens.push(linkToken(mail, '/reset'));
       }
       const responses = await Promise.all(
-        tokens.map((token) => postForm(busy.app, '/api/reset', { token, password: NEW_PASSWORD })),
+        tokens.map((token) =>
+          postForm(busy.app, resetApiPath(), { token, password: NEW_PASSWORD }),
+        ),
       );
       expect(responses.map((response) => response.status).sort()).toEqual([303, 503]);
       const refused = responses.find((response) => response.status === 503)!;
@@ -265,7 +278,7 @@ describe('/reset while password hashing is at capacity', () => {
       expect(html).toContain(`<input type="hidden" name="token" value="${token}"/>`);
       expect(html).not.toContain(NEW_PASSWORD);
       expect(
-        (await postJson(busy.app, '/api/reset', { token, password: NEW_PASSWORD })).status,
+        (await postJson(busy.app, resetApiPath(), { token, password: NEW_PASSWORD })).status,
       ).toBe(200);
     } finally {
       process.env.PASSWORD_HASH_COST = String(TEST_PASSWORD_HASH_COST);

@@ -19,6 +19,7 @@ import {
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -72,10 +73,10 @@ describe('sign-up per IP', () => {
   it('answers the 4th attempt inside the window with 429 and Retry-After', async () => {
     const testApp = await appWith({ signupPerIp: SMALL });
     for (let attempt = 1; attempt <= 3; attempt++) {
-      expect((await postJson(testApp.app, '/api/signup', signupBody())).status).toBe(201);
+      expect((await postJson(testApp.app, signupApiPath(), signupBody())).status).toBe(201);
     }
     const fourth = signupBody();
-    await expectTooMany(await postJson(testApp.app, '/api/signup', fourth));
+    await expectTooMany(await postJson(testApp.app, signupApiPath(), fourth));
     expect(await accountOf(testApp, fourth.email)).toBeUndefined();
   });
 
@@ -85,11 +86,11 @@ describe('sign-up per IP', () => {
       const first = await appWith({ signupPerIp: SMALL });
       const second = await secondInstance(first, { signupPerIp: SMALL });
       for (const { app } of [first, second, first]) {
-        expect((await postJson(app, '/api/signup', signupBody())).status).toBe(201);
+        expect((await postJson(app, signupApiPath(), signupBody())).status).toBe(201);
       }
       const fourth = signupBody();
-      await expectTooMany(await postJson(second.app, '/api/signup', fourth));
-      await expectTooMany(await postJson(first.app, '/api/signup', signupBody()));
+      await expectTooMany(await postJson(second.app, signupApiPath(), fourth));
+      await expectTooMany(await postJson(first.app, signupApiPath(), signupBody()));
       expect(await accountOf(first, fourth.email)).toBeUndefined();
     },
   );
@@ -97,10 +98,10 @@ describe('sign-up per IP', () => {
   it('counts refused attempts too (a bad body still spends one)', async () => {
     const { app } = await appWith({ signupPerIp: SMALL });
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const response = await postJson(app, '/api/signup', signupBody({ password: 'short' }));
+      const response = await postJson(app, signupApiPath(), signupBody({ password: 'short' }));
       expect(response.status).toBe(400);
     }
-    await expectTooMany(await postJson(app, '/api/signup', signupBody()));
+    await expectTooMany(await postJson(app, signupApiPath(), signupBody()));
   });
 
   it('over real HTTP, takes the IP from the socket and ignores X-Forwarded-For by default', async () => {
@@ -108,7 +109,7 @@ describe('sign-up per IP', () => {
     const server = await listen(testApp.app);
     servers.push(server);
     const signup = (body: Record<string, unknown>, forwardedFor: string) =>
-      fetch(`${server.url}/api/signup`, {
+      fetch(`${server.url}${signupApiPath()}`, {
         method: 'POST',
         headers: { 'content-type': JSON_TYPE, 'x-forwarded-for': forwardedFor },
         body: JSON.stringify(body),
@@ -128,12 +129,12 @@ describe('sign-up per IP', () => {
     const { app } = await appWith({ signupPerIp: SMALL }, { trustProxy: 2 });
     const from = (ip: string) => ({ 'x-forwarded-for': `${ip}, 10.0.0.1` });
     for (let attempt = 1; attempt <= 3; attempt++) {
-      expect((await postJson(app, '/api/signup', signupBody(), from('198.51.100.7'))).status).toBe(
-        201,
-      );
+      expect(
+        (await postJson(app, signupApiPath(), signupBody(), from('198.51.100.7'))).status,
+      ).toBe(201);
     }
-    await expectTooMany(await postJson(app, '/api/signup', signupBody(), from('198.51.100.7')));
-    expect((await postJson(app, '/api/signup', signupBody(), from('198.51.100.8'))).status).toBe(
+    await expectTooMany(await postJson(app, signupApiPath(), signupBody(), from('198.51.100.7')));
+    expect((await postJson(app, signupApiPath(), signupBody(), from('198.51.100.8'))).status).toBe(
       201,
     );
   });
@@ -147,24 +148,24 @@ describe('sign-in per account', () => {
     const email = uniqueEmail('target');
     const other = uniqueEmail('bystander');
     for (const address of [email, other]) {
-      const response = await postJson(app, '/api/signup', signupBody({ email: address }));
+      const response = await postJson(app, signupApiPath(), signupBody({ email: address }));
       expect(response.status).toBe(201);
     }
 
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const wrong = await postJson(app, '/api/signin', { email, password: `guess-${attempt}-x` });
+      const wrong = await postJson(app, signinApiPath(), { email, password: `guess-${attempt}-x` });
       expect(wrong.status).toBe(401);
       expect(await wrong.json()).toEqual({ error: WRONG_CREDENTIALS });
     }
     // The account is under attack: this client must wait, even with the right password typed in
     // another case...
     await expectTooMany(
-      await postJson(app, '/api/signin', { email: email.toUpperCase(), password: PASSWORD }),
+      await postJson(app, signinApiPath(), { email: email.toUpperCase(), password: PASSWORD }),
     );
     // ...while another account from the same client still signs in.
-    expect((await postJson(app, '/api/signin', { email: other, password: PASSWORD })).status).toBe(
-      200,
-    );
+    expect(
+      (await postJson(app, signinApiPath(), { email: other, password: PASSWORD })).status,
+    ).toBe(200);
   });
 });
 
@@ -172,21 +173,21 @@ describe('sign-in per IP', () => {
   it('answers 429 on the 4th attempt from one IP, whatever the email', async () => {
     const { app } = await appWith({ signinPerIp: SMALL });
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const response = await postJson(app, '/api/signin', {
+      const response = await postJson(app, signinApiPath(), {
         email: uniqueEmail('spray'),
         password: PASSWORD,
       });
       expect(response.status).toBe(401);
     }
     await expectTooMany(
-      await postJson(app, '/api/signin', { email: uniqueEmail('spray'), password: PASSWORD }),
+      await postJson(app, signinApiPath(), { email: uniqueEmail('spray'), password: PASSWORD }),
     );
   });
 
   it('answers a form post over the limit with the sign-in page and the message', async () => {
     const { app } = await appWith({ signinPerIp: SMALL });
     const form = (email: string) =>
-      app.request('http://localhost/api/signin', {
+      app.request(`http://localhost${signinApiPath()}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ email, password: 'typed-password-1' }).toString(),

@@ -15,6 +15,7 @@ import {
   type TestApp,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
+import { meApiPath, signinApiPath, signoutApiPath, signupApiPath } from '../../../core/paths.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -31,7 +32,7 @@ afterAll(() => testApp.remove());
 describe('origin check on state-changing requests', () => {
   async function expectRefusedCrossSite(headers: Record<string, string>) {
     const body = signupBody();
-    const response = await postJson(testApp.app, '/api/signup', body, headers);
+    const response = await postJson(testApp.app, signupApiPath(), body, headers);
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ error: CROSS_SITE });
     expect(response.headers.getSetCookie()).toEqual([]);
@@ -40,7 +41,7 @@ describe('origin check on state-changing requests', () => {
 
   async function expectAllowed(headers: Record<string, string>) {
     const body = signupBody();
-    const response = await postJson(testApp.app, '/api/signup', body, headers);
+    const response = await postJson(testApp.app, signupApiPath(), body, headers);
     expect(response.status).toBe(201);
     expect(await accountIn(testApp, body.email as string)).toBeDefined();
   }
@@ -70,15 +71,17 @@ describe('origin check on state-changing requests', () => {
   it('allows an origin listed in allowedOrigins', () => expectAllowed({ origin: PARTNER }));
 
   it('refuses a cross-site sign-out, so the session survives it', async () => {
-    const signup = await postJson(testApp.app, '/api/signup', signupBody());
+    const signup = await postJson(testApp.app, signupApiPath(), signupBody());
     const token = sessionTokenOf(signup);
-    const response = await testApp.app.request(`${ORIGIN}/api/signout`, {
+    const response = await testApp.app.request(`${ORIGIN}${signoutApiPath()}`, {
       method: 'POST',
       headers: { ...cookieHeader(token), origin: 'https://evil.example' },
     });
     expect(response.status).toBe(403);
     expect(response.headers.getSetCookie()).toEqual([]);
-    const me = await testApp.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(token) });
+    const me = await testApp.app.request(`${ORIGIN}${meApiPath()}`, {
+      headers: cookieHeader(token),
+    });
     expect(me.status).toBe(200);
   });
 
@@ -86,13 +89,13 @@ describe('origin check on state-changing requests', () => {
     const server = await listen(testApp.app);
     try {
       const body = signupBody();
-      const response = await fetch(`${server.url}/api/signup`, {
+      const response = await fetch(`${server.url}${signupApiPath()}`, {
         method: 'POST',
         headers: { 'content-type': JSON_TYPE, origin: server.url },
         body: JSON.stringify(body),
       });
       expect(response.status).toBe(201);
-      const evil = await fetch(`${server.url}/api/signup`, {
+      const evil = await fetch(`${server.url}${signupApiPath()}`, {
         method: 'POST',
         headers: { 'content-type': JSON_TYPE, origin: 'https://evil.example' },
         body: JSON.stringify(signupBody()),
@@ -108,7 +111,7 @@ describe('origin check on state-changing requests', () => {
   it('behind a TLS proxy (trustProxy), allows the site’s own https origin', async () => {
     const proxied = await makeTestApp({ trustProxy: true });
     try {
-      const response = await postJson(proxied.app, '/api/signup', signupBody(), {
+      const response = await postJson(proxied.app, signupApiPath(), signupBody(), {
         'x-forwarded-proto': 'https',
         origin: 'https://localhost',
       });
@@ -140,11 +143,11 @@ describe('security headers', () => {
   }
 
   it('are on an API response', async () => {
-    expectSecurityHeaders(await testApp.app.request(`${ORIGIN}/api/me`));
+    expectSecurityHeaders(await testApp.app.request(`${ORIGIN}${meApiPath()}`));
   });
 
   it('are on an API refusal', async () => {
-    const response = await postJson(testApp.app, '/api/signup', '{');
+    const response = await postJson(testApp.app, signupApiPath(), '{');
     expect(response.status).toBe(400);
     expectSecurityHeaders(response);
   });
@@ -157,7 +160,7 @@ describe('security headers', () => {
   });
 
   it('are on a form page answered after a refused form post', async () => {
-    const response = await testApp.app.request(`${ORIGIN}/api/signup`, {
+    const response = await testApp.app.request(`${ORIGIN}${signupApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'email=x',
@@ -192,11 +195,11 @@ describe('paths the API does not have', () => {
   });
 
   it.each([
-    ['GET', '/api/signup'],
-    ['GET', '/api/signin'],
-    ['GET', '/api/signout'],
-    ['PUT', '/api/signup'],
-    ['DELETE', '/api/me'],
+    ['GET', signupApiPath()],
+    ['GET', signinApiPath()],
+    ['GET', signoutApiPath()],
+    ['PUT', signupApiPath()],
+    ['DELETE', meApiPath()],
   ])('answers %s %s with a 4xx, not a 500', async (method, path) => {
     const response = await testApp.app.request(`${ORIGIN}${path}`, { method });
     expect(response.status).toBeGreaterThanOrEqual(400);
@@ -212,31 +215,31 @@ describe('the request log', () => {
     try {
       const email = 'Log.Watcher+secret@Example.com';
       const password = 'log-must-never-see-this';
-      const signup = await postJson(logged.app, '/api/signup', signupBody({ email, password }));
+      const signup = await postJson(logged.app, signupApiPath(), signupBody({ email, password }));
       expect(signup.status).toBe(201);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z POST \/api\/signup 201 \d+ms$/);
 
       const signupToken = sessionTokenOf(signup);
-      const signin = await postJson(logged.app, '/api/signin', { email, password });
+      const signin = await postJson(logged.app, signinApiPath(), { email, password });
       const signinToken = sessionTokenOf(signin);
       await logged.app.request(`${ORIGIN}/api/me?token=${signinToken}`, {
         headers: cookieHeader(signinToken),
       });
-      await postJson(logged.app, '/api/signin', { email, password: `${password}!` });
-      await postJson(logged.app, '/api/signup', signupBody({ email, password }));
-      await logged.app.request(`${ORIGIN}/api/signout`, {
+      await postJson(logged.app, signinApiPath(), { email, password: `${password}!` });
+      await postJson(logged.app, signupApiPath(), signupBody({ email, password }));
+      await logged.app.request(`${ORIGIN}${signoutApiPath()}`, {
         method: 'POST',
         headers: cookieHeader(signupToken),
       });
 
       expect(lines.map((line) => line.split(' ').slice(1, 4).join(' '))).toEqual([
-        'POST /api/signup 201',
-        'POST /api/signin 200',
-        'GET /api/me 200',
-        'POST /api/signin 401',
-        'POST /api/signup 409',
-        'POST /api/signout 200',
+        `POST ${signupApiPath()} 201`,
+        `POST ${signinApiPath()} 200`,
+        `GET ${meApiPath()} 200`,
+        `POST ${signinApiPath()} 401`,
+        `POST ${signupApiPath()} 409`,
+        `POST ${signoutApiPath()} 200`,
       ]);
       const everything = lines.join('\n').toLowerCase();
       for (const secret of [email, password, PASSWORD, signupToken, signinToken, 'token=']) {

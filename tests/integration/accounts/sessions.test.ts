@@ -20,6 +20,7 @@ import {
   uniqueEmail,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
+import { meApiPath, signinApiPath, signoutApiPath, signupApiPath } from '../../../core/paths.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -33,24 +34,26 @@ const member = uniqueEmail('member');
 beforeAll(async () => {
   testApp = await makeTestApp();
   app = testApp.app;
-  const signup = await postJson(app, '/api/signup', signupBody({ email: member }));
+  const signup = await postJson(app, signupApiPath(), signupBody({ email: member }));
   expect(signup.status).toBe(201);
 });
 afterAll(() => testApp.remove());
 
 const me = (token?: string) =>
-  Promise.resolve(app.request(`${ORIGIN}/api/me`, { headers: token ? cookieHeader(token) : {} }));
+  Promise.resolve(
+    app.request(`${ORIGIN}${meApiPath()}`, { headers: token ? cookieHeader(token) : {} }),
+  );
 
 async function signIn(email = member, password = PASSWORD): Promise<string> {
-  const response = await postJson(app, '/api/signin', { email, password });
+  const response = await postJson(app, signinApiPath(), { email, password });
   expect(response.status).toBe(200);
   return sessionTokenOf(response);
 }
 
-describe('POST /api/signin', () => {
+describe(`POST ${signinApiPath()}`, () => {
   it('answers 200 with the redirect to / and sets the session cookie', async () => {
     const before = await sessionsOf(testApp, member);
-    const response = await postJson(app, '/api/signin', { email: member, password: PASSWORD });
+    const response = await postJson(app, signinApiPath(), { email: member, password: PASSWORD });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ redirectUrl: '/' });
     const cookie = sessionCookieOf(response);
@@ -68,11 +71,11 @@ describe('POST /api/signin', () => {
   });
 
   it('answers a wrong password and an unknown email exactly alike (401, same message)', async () => {
-    const wrongPassword = await postJson(app, '/api/signin', {
+    const wrongPassword = await postJson(app, signinApiPath(), {
       email: member,
       password: 'not the password',
     });
-    const unknownEmail = await postJson(app, '/api/signin', {
+    const unknownEmail = await postJson(app, signinApiPath(), {
       email: uniqueEmail('nobody'),
       password: PASSWORD,
     });
@@ -86,12 +89,12 @@ describe('POST /api/signin', () => {
   });
 
   it('as a form: 303 to / on success; on failure the page with the message, email kept', async () => {
-    const success = await postForm(app, '/api/signin', { email: member, password: PASSWORD });
+    const success = await postForm(app, signinApiPath(), { email: member, password: PASSWORD });
     expect(success.status).toBe(303);
     expect(success.headers.get('location')).toBe('/');
     expect(sessionCookieOf(success)?.value).toBeTruthy();
 
-    const failure = await postForm(app, '/api/signin', {
+    const failure = await postForm(app, signinApiPath(), {
       email: member,
       password: 'wrong-form-password',
     });
@@ -103,7 +106,7 @@ describe('POST /api/signin', () => {
   });
 });
 
-describe('GET /api/me', () => {
+describe(`GET ${meApiPath()}`, () => {
   it('answers 200 with the email for a session cookie, never cached', async () => {
     const response = await me(await signIn());
     expect(response.status).toBe(200);
@@ -123,7 +126,7 @@ describe('GET /api/me', () => {
     ['a malformed cookie value', '%E0%A4%A'],
     ['an empty cookie value', ''],
   ])('answers 401 for %s', async (_, token) => {
-    const response = await app.request(`${ORIGIN}/api/me`, {
+    const response = await app.request(`${ORIGIN}${meApiPath()}`, {
       headers: { cookie: `lb_session=${token}` },
     });
     expect(response.status).toBe(401);
@@ -131,13 +134,13 @@ describe('GET /api/me', () => {
   });
 });
 
-describe('POST /api/signout', () => {
+describe(`POST ${signoutApiPath()}`, () => {
   it('clears the cookie and revokes the session server-side', async () => {
     const token = await signIn();
     const other = await signIn();
     expect((await me(token)).status).toBe(200);
 
-    const response = await app.request(`${ORIGIN}/api/signout`, {
+    const response = await app.request(`${ORIGIN}${signoutApiPath()}`, {
       method: 'POST',
       headers: { ...cookieHeader(token), 'content-type': JSON_TYPE },
     });
@@ -158,7 +161,7 @@ describe('POST /api/signout', () => {
 
   it('as a form post: 303 to / and the cookie cleared', async () => {
     const token = await signIn();
-    const response = await app.request(`${ORIGIN}/api/signout`, {
+    const response = await app.request(`${ORIGIN}${signoutApiPath()}`, {
       method: 'POST',
       headers: { ...cookieHeader(token), 'content-type': 'application/x-www-form-urlencoded' },
       body: '',
@@ -170,7 +173,7 @@ describe('POST /api/signout', () => {
   });
 
   it('answers 200 and clears the cookie even when not signed in', async () => {
-    const response = await app.request(`${ORIGIN}/api/signout`, { method: 'POST' });
+    const response = await app.request(`${ORIGIN}${signoutApiPath()}`, { method: 'POST' });
     expect(response.status).toBe(200);
     expect(sessionCookieOf(response)?.attributes.get('max-age')).toBe('0');
   });
@@ -184,7 +187,7 @@ describe('a restart', () => {
       const email = uniqueEmail('durable');
       const password = 'survives a restart 1';
       const firstServer = await listen(first.app);
-      const signup = await fetch(`${firstServer.url}/api/signup`, {
+      const signup = await fetch(`${firstServer.url}${signupApiPath()}`, {
         method: 'POST',
         headers: { 'content-type': JSON_TYPE },
         body: JSON.stringify(signupBody({ email, password })),
@@ -197,11 +200,13 @@ describe('a restart', () => {
       second = await openTestApp(first.dir);
       const secondServer = await listen(second.app);
       try {
-        const current = await fetch(`${secondServer.url}/api/me`, { headers: cookieHeader(token) });
+        const current = await fetch(`${secondServer.url}${meApiPath()}`, {
+          headers: cookieHeader(token),
+        });
         expect(current.status).toBe(200);
         expect(await current.json()).toEqual({ email, emailVerified: false, unread: 0 });
 
-        const signin = await fetch(`${secondServer.url}/api/signin`, {
+        const signin = await fetch(`${secondServer.url}${signinApiPath()}`, {
           method: 'POST',
           headers: { 'content-type': JSON_TYPE },
           body: JSON.stringify({ email, password }),

@@ -18,6 +18,7 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../../helpers/api.ts';
+import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
 
 // This file is about hashing at capacity: what matters is the burst against the bound, 200 hashes
 // on the pool's threads against the hashes the bound admits (about 80 on 2 threads), and that
@@ -81,7 +82,7 @@ describe(`${PEOPLE} sign-ups at once from ${PEOPLE} addresses`, () => {
   it('all end 201: the burst is taken in turns, none refused for good', async () => {
     const outcomes = await Promise.all(
       people.map(({ email, address }) =>
-        postAsTheBrowser('/api/signup', signupBody({ email }), address),
+        postAsTheBrowser(signupApiPath(), signupBody({ email }), address),
       ),
     );
     expect(outcomes.map((outcome) => outcome.status)).toEqual(people.map(() => 201));
@@ -94,7 +95,7 @@ describe(`${PEOPLE} sign-ups at once from ${PEOPLE} addresses`, () => {
   it('and every account then signs in, all at once too', async () => {
     const outcomes = await Promise.all(
       people.map(({ email, address }) =>
-        postAsTheBrowser('/api/signin', { email, password: PASSWORD }, address),
+        postAsTheBrowser(signinApiPath(), { email, password: PASSWORD }, address),
       ),
     );
     expect(outcomes.map((outcome) => outcome.status)).toEqual(people.map(() => 200));

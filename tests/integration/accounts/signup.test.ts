@@ -15,6 +15,7 @@ import {
   uniqueEmail,
 } from '../../helpers/api.ts';
 import { bannerOf, withFixtureContent } from '../../helpers/pages.ts';
+import { signupApiPath } from '../../../core/paths.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -29,9 +30,9 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.remove());
 
-describe('POST /api/signup as JSON', () => {
+describe(`POST ${signupApiPath()} as JSON`, () => {
   it('answers 201 with the redirect to /success', async () => {
-    const response = await postJson(testApp.app, '/api/signup', signupBody());
+    const response = await postJson(testApp.app, signupApiPath(), signupBody());
     expect(response.status).toBe(201);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({ redirectUrl: '/success' });
@@ -39,7 +40,7 @@ describe('POST /api/signup as JSON', () => {
 
   it('sets an HttpOnly, SameSite=Lax session cookie for the whole site, not Secure over http', async () => {
     const body = signupBody();
-    const response = await postJson(testApp.app, '/api/signup', body);
+    const response = await postJson(testApp.app, signupApiPath(), body);
     expect(response.status).toBe(201);
     const cookie = sessionCookieOf(response);
     expect(cookie?.value).toMatch(/^[\w-]{40,}$/);
@@ -64,7 +65,7 @@ describe('POST /api/signup as JSON', () => {
   ])('marks the cookie Secure when the request is https (%s)', async (_, headers) => {
     const response = await postJson(
       testApp.app,
-      '/api/signup',
+      signupApiPath(),
       signupBody(),
       headers,
       'https://localhost',
@@ -80,11 +81,11 @@ describe('POST /api/signup as JSON', () => {
     const proxied = await makeTestApp({ trustProxy: true });
     try {
       const headers = { 'x-forwarded-proto': 'https' };
-      const behindProxy = await postJson(proxied.app, '/api/signup', signupBody(), headers);
+      const behindProxy = await postJson(proxied.app, signupApiPath(), signupBody(), headers);
       expect(behindProxy.status).toBe(201);
       expect(sessionCookieOf(behindProxy)?.attributes.get('secure')).toBe(true);
 
-      const direct = await postJson(testApp.app, '/api/signup', signupBody(), headers);
+      const direct = await postJson(testApp.app, signupApiPath(), signupBody(), headers);
       expect(direct.status).toBe(201);
       expect(sessionCookieOf(direct)?.attributes.has('secure')).toBe(false);
     } finally {
@@ -99,7 +100,7 @@ describe('POST /api/signup as JSON', () => {
     const dateOfBirth = dobYearsAgo(40, 17);
     const response = await postJson(
       testApp.app,
-      '/api/signup',
+      signupApiPath(),
       signupBody({ email: typed, password, dateOfBirth }),
     );
     expect(response.status).toBe(201);
@@ -120,13 +121,13 @@ describe('POST /api/signup as JSON', () => {
   it('accepts someone who turns 18 today where the day began last', async () => {
     const dateOfBirth = dobYearsAgo(18, 0, new Date(Date.now() - 12 * 60 * 60 * 1000));
     const body = signupBody({ dateOfBirth });
-    const response = await postJson(testApp.app, '/api/signup', body);
+    const response = await postJson(testApp.app, signupApiPath(), body);
     expect(response.status).toBe(201);
     expect((await accountIn(testApp, body.email as string))?.date_of_birth).toBe(dateOfBirth);
   });
 });
 
-describe('POST /api/signup as a form (no JavaScript)', () => {
+describe(`POST ${signupApiPath()} as a form (no JavaScript)`, () => {
   const formFields = (overrides: Record<string, string> = {}) => ({
     email: uniqueEmail('form'),
     password: 'form-password-123',
@@ -137,7 +138,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
 
   it('answers 303 to /success, with the session cookie, and stores the account', async () => {
     const fields = formFields();
-    const response = await postForm(testApp.app, '/api/signup', fields);
+    const response = await postForm(testApp.app, signupApiPath(), fields);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/success');
     expect(sessionCookieOf(response)?.attributes.get('httponly')).toBe(true);
@@ -146,7 +147,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
 
   it('refuses a form without the terms box ticked: 400 page with the message, email kept, password never', async () => {
     const { acceptTerms: _, ...fields } = formFields({ password: 'never-echo-this-1' });
-    const response = await postForm(testApp.app, '/api/signup', fields);
+    const response = await postForm(testApp.app, signupApiPath(), fields);
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await response.text();
@@ -160,7 +161,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
 
   it('refuses a terms box with any other value than "on"', async () => {
     const fields = formFields({ acceptTerms: 'yes' });
-    const response = await postForm(testApp.app, '/api/signup', fields);
+    const response = await postForm(testApp.app, signupApiPath(), fields);
     expect(response.status).toBe(400);
     expect(bannerOf(await response.text())).toBe(TERMS_MESSAGE);
     expect(await accountIn(testApp, fields.email)).toBeUndefined();
@@ -168,7 +169,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
 
   it('refuses someone under 18 with the age message in the banner', async () => {
     const fields = formFields({ dateOfBirth: dobYearsAgo(17, 364), password: 'never-echo-this-2' });
-    const response = await postForm(testApp.app, '/api/signup', fields);
+    const response = await postForm(testApp.app, signupApiPath(), fields);
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(bannerOf(html)).toBe(UNDER_18_MESSAGE);
@@ -179,7 +180,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
 
   it('escapes what was typed when it puts it back into the page', async () => {
     const email = '"><script>alert(1)</script>';
-    const response = await postForm(testApp.app, '/api/signup', formFields({ email }));
+    const response = await postForm(testApp.app, signupApiPath(), formFields({ email }));
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).not.toContain('<script>alert(1)</script>');
@@ -190,7 +191,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
   it.each(['x$`y', 'x$&y', "x$'y"])(
     'puts the typed email back verbatim, even with a $ pattern (%s)',
     async (email) => {
-      const response = await postForm(testApp.app, '/api/signup', formFields({ email }));
+      const response = await postForm(testApp.app, signupApiPath(), formFields({ email }));
       expect(response.status).toBe(400);
       const html = await response.text();
       const escaped = email.replace(/&/g, '&amp;').replace(/'/g, '&#x27;');

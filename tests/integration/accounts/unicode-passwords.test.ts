@@ -10,6 +10,7 @@ import {
   type TestApp,
   uniqueEmail,
 } from '../../helpers/api.ts';
+import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
 
 const NOT_WELL_FORMED =
   'Password contains characters that are not valid text (unpaired surrogates). Please type it again.';
@@ -27,7 +28,7 @@ describe('a password with a lone surrogate', () => {
     ['a pair written backwards', 'abcdefgh\ude00\ud83d'],
   ])('is refused at sign-up (%s) and nothing is stored', async (_, password) => {
     const before = await rowsIn(testApp, 'accounts');
-    const response = await postJson(testApp.app, '/api/signup', signupBody({ password }));
+    const response = await postJson(testApp.app, signupApiPath(), signupBody({ password }));
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: NOT_WELL_FORMED, field: 'password' });
     expect(await rowsIn(testApp, 'accounts')).toBe(before);
@@ -37,11 +38,11 @@ describe('a password with a lone surrogate', () => {
     const email = uniqueEmail('surrogate');
     const signup = await postJson(
       testApp.app,
-      '/api/signup',
+      signupApiPath(),
       signupBody({ email, password: '\ud800abcdefgh' }),
     );
     expect(signup.status).toBe(400);
-    const signin = await postJson(testApp.app, '/api/signin', {
+    const signin = await postJson(testApp.app, signinApiPath(), {
       email,
       password: '\udfffabcdefgh',
     });
@@ -55,12 +56,12 @@ describe('a password with real Unicode', () => {
     const email = uniqueEmail('unicode');
     const password = '🔑 clé secrète 😀';
     expect(
-      (await postJson(testApp.app, '/api/signup', signupBody({ email, password }))).status,
+      (await postJson(testApp.app, signupApiPath(), signupBody({ email, password }))).status,
     ).toBe(201);
-    expect((await postJson(testApp.app, '/api/signin', { email, password })).status).toBe(200);
+    expect((await postJson(testApp.app, signinApiPath(), { email, password })).status).toBe(200);
     const replaced = password.replace('🔑', '\ufffd');
-    expect((await postJson(testApp.app, '/api/signin', { email, password: replaced })).status).toBe(
-      401,
-    );
+    expect(
+      (await postJson(testApp.app, signinApiPath(), { email, password: replaced })).status,
+    ).toBe(401);
   });
 });

@@ -17,6 +17,7 @@ import {
   setCookies,
   signupBody,
 } from '../../helpers/api.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { mailsTo, outboxMails } from '../../helpers/mail.ts';
 import {
   addBlock,
@@ -26,37 +27,35 @@ import {
   countRows,
 } from '../../helpers/member-data.ts';
 import {
-  getPage,
   insertAdInReview,
   postModerationForm,
-  recordingPublisher,
   signUpMember,
-  signUpModerator,
-  storedAd,
   type TestMember,
 } from '../../helpers/moderation.ts';
-import {
-  bannerOf,
-  headingOf,
-  testAppOnFixtureContent,
-  useFixtureContent,
-} from '../../helpers/pages.ts';
+import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import {
+  accountDataApiPath,
+  banAccountApiPath,
+  deleteAccountApiPath,
+  meApiPath,
+  moderateAdApiPath,
+  signinApiPath,
+  signupApiPath,
+} from '../../../core/paths.ts';
 
-const publisher = recordingPublisher();
-const t = testAppOnFixtureContent({ publisher });
+const t = moderationWorld();
 
 const deleteForm = (session: string | undefined, password: string) =>
-  postModerationForm(t.app, '/api/account/delete', { password }, session);
+  t.postForm(deleteAccountApiPath(), { password }, session);
 
 const accountRow = (id: number) => t.sql.get('SELECT id FROM accounts WHERE id = ?', id);
 
 /** Approves an ad as a moderator does, through the queue's form. */
 async function approve(moderator: TestMember, adId: number) {
-  const response = await postModerationForm(
-    t.app,
-    `/api/moderate/ads/${adId}/approve`,
-    { revision: String((await storedAd(t.sql, adId)).revision) },
+  const response = await t.postForm(
+    moderateAdApiPath(adId, 'approve'),
+    { revision: String((await t.storedAd(adId)).revision) },
     moderator.session,
   );
   expect(response.status).toBe(303);
@@ -64,14 +63,14 @@ async function approve(moderator: TestMember, adId: number) {
 
 describe('/account/delete, the page', () => {
   test('members only: signed out, to sign in and back', async () => {
-    const response = await getPage(t.app, '/account/delete');
+    const response = await t.getPage('/account/delete');
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/signin?next=%2Faccount%2Fdelete');
   });
 
   test('says what goes and what stays, and asks for the password', async () => {
-    const member = await signUpMember(t.app, t.store);
-    const response = await getPage(t.app, '/account/delete', member.session);
+    const member = await t.signUpMember();
+    const response = await t.getPage('/account/delete', member.session);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const html = await response.text();
@@ -81,14 +80,14 @@ describe('/account/delete, the page', () => {
     expect(text).toContain('What stays');
     expect(text).toContain('moderators see the account as a deleted account');
     expect(text).toContain('An address banned by a moderator stays banned');
-    expect(html).toContain('action="/api/account/delete"');
+    expect(html).toContain(`action="${deleteAccountApiPath()}"`);
     expect(html).toMatch(/<input id="delete-password"[^>]*type="password"/);
   });
 
   test('/account offers Download my data and Delete my account as plain links', async () => {
-    const member = await signUpMember(t.app, t.store);
-    const html = await (await getPage(t.app, '/account', member.session)).text();
-    expect(html).toContain('href="/api/account/data"');
+    const member = await t.signUpMember();
+    const html = await (await t.getPage('/account', member.session)).text();
+    expect(html).toContain(`href="${accountDataApiPath()}"`);
     expect(html).toContain('href="/account/delete"');
     expect(textOf(html)).toContain('Download my data');
   });
@@ -96,7 +95,7 @@ describe('/account/delete, the page', () => {
 
 describe('the wrong password', () => {
   test('the form again with the message; nothing deleted, still signed in', async () => {
-    const member = await signUpMember(t.app, t.store);
+    const member = await t.signUpMember();
     const response = await deleteForm(member.session, 'not my password at all');
     expect(response.status).toBe(403);
     const html = await response.text();
@@ -104,15 +103,15 @@ describe('the wrong password', () => {
     expect(bannerOf(html)).toBe('That password is not right. Your account was not deleted.');
     expect(html).toContain('role="alert"');
     expect(await accountRow(member.accountId)).toBeDefined();
-    expect((await getPage(t.app, '/api/me', member.session)).status).toBe(200);
+    expect((await t.getPage(meApiPath(), member.session)).status).toBe(200);
     expect(setCookies(response)).toEqual([]);
   });
 
   test('as JSON: 403 { error, field }; an empty password 400', async () => {
-    const member = await signUpMember(t.app, t.store);
+    const member = await t.signUpMember();
     const wrong = await postJson(
       t.app,
-      '/api/account/delete',
+      deleteAccountApiPath(),
       { password: 'nope nope nope' },
       cookieHeader(member.session),
     );
@@ -131,13 +130,13 @@ describe('the wrong password', () => {
     const form = await deleteForm(undefined, PASSWORD);
     expect(form.status).toBe(303);
     expect(form.headers.get('location')).toBe('/signin?next=%2Faccount%2Fdelete');
-    const json = await postJson(t.app, '/api/account/delete', { password: PASSWORD });
+    const json = await postJson(t.app, deleteAccountApiPath(), { password: PASSWORD });
     expect(json.status).toBe(401);
   });
 
   test('from another site: refused, nothing deleted', async () => {
-    const member = await signUpMember(t.app, t.store);
-    const response = await t.app.request(`${ORIGIN}/api/account/delete`, {
+    const member = await t.signUpMember();
+    const response = await t.app.request(`${ORIGIN}${deleteAccountApiPath()}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -154,10 +153,10 @@ describe('the wrong password', () => {
   });
 
   test('a moderator’s account is refused, even with the right password', async () => {
-    const moderator = await signUpModerator(t.app, t.store);
+    const moderator = await t.signUpModerator();
     const response = await postJson(
       t.app,
-      '/api/account/delete',
+      deleteAccountApiPath(),
       { password: PASSWORD },
       cookieHeader(moderator.session),
     );
@@ -185,9 +184,9 @@ describe('the right password', () => {
   const toMember = (mail: { to: string }) => mail.to.toLowerCase() === member.email;
 
   beforeAll(async () => {
-    moderator = await signUpModerator(t.app, t.store);
-    member = await signUpMember(t.app, t.store, 'leaving');
-    other = await signUpMember(t.app, t.store, 'staying');
+    moderator = await t.signUpModerator();
+    member = await t.signUpMember('leaving');
+    other = await t.signUpMember('staying');
     liveAd = await insertAdInReview(t, { accountId: member.accountId, title: 'My live ad' });
     await approve(moderator, liveAd);
     reviewAd = await insertAdInReview(t, {
@@ -233,7 +232,7 @@ describe('the right password', () => {
     expect(
       await countRows(t, 'moderation_log', { column: 'account_id', value: member.accountId }),
     ).toBe(1);
-    publisher.reasons.length = 0;
+    t.publisher.reasons.length = 0;
     // The outbox (no SMTP_URL): files that are not a mail to the member alone must stay.
     await t.mailer.settled();
     mkdirSync(t.outboxDir, { recursive: true });
@@ -262,7 +261,7 @@ describe('the right password', () => {
       expect(cleared.get(name)?.value).toBe('');
       expect(cleared.get(name)?.attributes.get('max-age')).toBe('0');
     }
-    const page = await getPage(t.app, '/account/delete?done=1');
+    const page = await t.getPage('/account/delete?done=1');
     expect(page.status).toBe(200);
     expect(headingOf(await page.text())).toBe('Your account is deleted');
   });
@@ -272,8 +271,8 @@ describe('the right password', () => {
     expect(await countRows(t, 'sessions', { column: 'account_id', value: member.accountId })).toBe(
       0,
     );
-    expect((await getPage(t.app, '/api/me', member.session)).status).toBe(401);
-    const account = await getPage(t.app, '/account', member.session);
+    expect((await t.getPage(meApiPath(), member.session)).status).toBe(401);
+    const account = await t.getPage('/account', member.session);
     expect(account.status).toBe(303);
     expect(account.headers.get('location')).toBe('/signin?next=%2Faccount');
   });
@@ -283,7 +282,7 @@ describe('the right password', () => {
       await countRows(t, 'member_ads', { column: 'account_id', value: member.accountId }),
     ).toBe(0);
     expect(await countRows(t, 'member_ads', { column: 'id', value: reviewAd })).toBe(0);
-    expect(publisher.reasons).toEqual([`deleted account ${member.accountId}: ads ${liveAd}`]);
+    expect(t.publisher.reasons).toEqual([`deleted account ${member.accountId}: ads ${liveAd}`]);
   });
 
   test('its messages are gone; the other side keeps theirs, with this side NULL', async () => {
@@ -338,7 +337,7 @@ describe('the right password', () => {
     expect(
       await countRows(t, 'moderation_log', { column: 'account_id', value: member.accountId }),
     ).toBe(1);
-    const html = await (await getPage(t.app, '/moderate/log', moderator.session)).text();
+    const html = await (await t.getPage('/moderate/log', moderator.session)).text();
     expect(html).not.toContain(member.email);
     expect(html).toContain(other.email);
     const row = /<tr>(?:(?!<\/tr>).)*<\/tr>/gs;
@@ -347,7 +346,7 @@ describe('the right password', () => {
     expect(mine).toHaveLength(1);
     expect(textOf(mine[0]!)).toContain('deleted account');
     // The queue does not break on it either.
-    const queue = await getPage(t.app, '/moderate', moderator.session);
+    const queue = await t.getPage('/moderate', moderator.session);
     expect(queue.status).toBe(200);
     expect(await queue.text()).not.toContain('My ad still in review');
   });
@@ -377,7 +376,7 @@ describe('the right password', () => {
   });
 
   test('sign-in then fails as for any wrong email or password', async () => {
-    const signin = await postJson(t.app, '/api/signin', {
+    const signin = await postJson(t.app, signinApiPath(), {
       email: member.email,
       password: PASSWORD,
     });
@@ -386,11 +385,11 @@ describe('the right password', () => {
   });
 
   test('the address can sign up again, as a new account with a new id', async () => {
-    const again = await postJson(t.app, '/api/signup', signupBody({ email: member.email }));
+    const again = await postJson(t.app, signupApiPath(), signupBody({ email: member.email }));
     expect(again.status).toBe(201);
     const stored = await t.store.accounts.findByEmail(member.email);
     expect(stored!.id).not.toBe(member.accountId);
-    const file = await t.app.request(`${ORIGIN}/api/account/data`, {
+    const file = await t.app.request(`${ORIGIN}${accountDataApiPath()}`, {
       headers: cookieHeader(setCookies(again).find((c) => c.name === 'lb_session')!.value),
     });
     expect(((await file.json()) as { ads: unknown[] }).ads).toEqual([]);
@@ -399,28 +398,27 @@ describe('the right password', () => {
 
 describe('ids and bans', () => {
   test('the newest account deleted: the next sign-up does not get its id', async () => {
-    const newest = await signUpMember(t.app, t.store, 'newest');
+    const newest = await t.signUpMember('newest');
     const highest = await t.sql.get<{ max: number }>('SELECT MAX(id) AS max FROM accounts');
     expect(newest.accountId).toBe(highest!.max);
     expect((await deleteForm(newest.session, PASSWORD)).status).toBe(303);
-    const next = await signUpMember(t.app, t.store, 'next');
+    const next = await t.signUpMember('next');
     expect(next.accountId).toBe(newest.accountId + 1);
   });
 
   test('an account with no live ad asks for no publish', async () => {
-    const member = await signUpMember(t.app, t.store);
+    const member = await t.signUpMember();
     await insertAdInReview(t, { accountId: member.accountId, city: 'San Jose' });
-    publisher.reasons.length = 0;
+    t.publisher.reasons.length = 0;
     expect((await deleteForm(member.session, PASSWORD)).status).toBe(303);
-    expect(publisher.reasons).toEqual([]);
+    expect(t.publisher.reasons).toEqual([]);
   });
 
   test('a banned address is still refused at sign-up', async () => {
-    const moderator = await signUpModerator(t.app, t.store);
-    const banned = await signUpMember(t.app, t.store, 'banned');
-    const ban = await postModerationForm(
-      t.app,
-      `/api/moderate/accounts/${banned.accountId}/ban`,
+    const moderator = await t.signUpModerator();
+    const banned = await t.signUpMember('banned');
+    const ban = await t.postForm(
+      banAccountApiPath(banned.accountId),
       { reason: 'spam' },
       moderator.session,
     );
@@ -428,7 +426,7 @@ describe('ids and bans', () => {
     // Its session ended with the ban: it cannot reach the deletion at all.
     expect((await deleteForm(banned.session, PASSWORD)).status).toBe(303);
     expect(await accountRow(banned.accountId)).toBeDefined();
-    const again = await postJson(t.app, '/api/signup', signupBody({ email: banned.email }));
+    const again = await postJson(t.app, signupApiPath(), signupBody({ email: banned.email }));
     expect(again.status).toBe(409);
   });
 });
@@ -442,7 +440,7 @@ describe('guessing the password is slowed as sign-in is', () => {
     try {
       const member = await signUpMember(limited.app, limited.store);
       const attempt = (password: string) =>
-        postModerationForm(limited.app, '/api/account/delete', { password }, member.session);
+        postModerationForm(limited.app, deleteAccountApiPath(), { password }, member.session);
       for (const _ of [1, 2, 3]) expect((await attempt('a wrong guess')).status).toBe(403);
       const waiting = await attempt(PASSWORD);
       expect(waiting.status).toBe(429);

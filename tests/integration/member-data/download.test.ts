@@ -8,12 +8,13 @@ import { addBlock, addConversation, addMessage, addReport } from '../../helpers/
 import { insertAdInReview, insertLiveAdWithEdit } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { dayFromToday, makeMember, moveAd, type TestMember } from '../../helpers/posting.ts';
+import { accountDataApiPath } from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 
 const download = (session?: string, headers: Record<string, string> = {}) =>
   Promise.resolve(
-    t.app.request(`${ORIGIN}/api/account/data`, {
+    t.app.request(`${ORIGIN}${accountDataApiPath()}`, {
       headers: { ...(session ? cookieHeader(session) : {}), ...headers },
     }),
   );
@@ -131,7 +132,7 @@ beforeAll(async () => {
   });
 });
 
-describe('GET /api/account/data', () => {
+describe(`GET ${accountDataApiPath()}`, () => {
   test('a JSON attachment named for the day, never cached, indented', async () => {
     const response = await download(me.session);
     expect(response.status).toBe(200);
@@ -296,7 +297,7 @@ describe('GET /api/account/data', () => {
   });
 
   test('POST is not how it is asked for', async () => {
-    const response = await t.app.request(`${ORIGIN}/api/account/data`, {
+    const response = await t.app.request(`${ORIGIN}${accountDataApiPath()}`, {
       method: 'POST',
       headers: cookieHeader(me.session),
     });

@@ -12,14 +12,15 @@ import {
   type TestMember,
 } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { banAccountApiPath, deleteAccountApiPath, forgotApiPath } from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 const FORGOT_ANSWER =
   "If an account exists for that address, we've sent a link to choose a new password. It works once, for 1 hour.";
 
 async function forgot(email: string) {
-  const json = await postJson(t.app, '/api/forgot', { email });
-  const form = await postForm(t.app, '/api/forgot', { email });
+  const json = await postJson(t.app, forgotApiPath(), { email });
+  const form = await postForm(t.app, forgotApiPath(), { email });
   await t.mailer.settled();
   return { json: { status: json.status, body: await json.json() }, form };
 }
@@ -27,7 +28,7 @@ async function forgot(email: string) {
 const resetMails = (member: TestMember) =>
   mailsTo(t.outboxDir, member.email).filter((mail) => mail.subject.includes('Reset'));
 
-describe('POST /api/forgot', () => {
+describe(`POST ${forgotApiPath()}`, () => {
   test('an ordinary account is mailed a link', async () => {
     const member = await signUpMember(t.app, t.store);
     const { json, form } = await forgot(member.email);
@@ -42,7 +43,7 @@ describe('POST /api/forgot', () => {
     const banned = await signUpMember(t.app, t.store, 'banned');
     const ban = await postModerationForm(
       t.app,
-      `/api/moderate/accounts/${banned.accountId}/ban`,
+      banAccountApiPath(banned.accountId),
       { reason: 'commercial' },
       moderator.session,
     );
@@ -63,7 +64,7 @@ describe('POST /api/forgot', () => {
     const member = await signUpMember(t.app, t.store, 'deleted');
     const deleted = await postModerationForm(
       t.app,
-      '/api/account/delete',
+      deleteAccountApiPath(),
       { password: PASSWORD },
       member.session,
     );

@@ -16,6 +16,12 @@ import {
   type TestMember,
 } from '../../helpers/moderation.ts';
 import { insertLiveAd, reportForm, reportsTestApp } from '../../helpers/reports.ts';
+import {
+  accountDataApiPath,
+  appealApiPath,
+  decideAppealApiPath,
+  moderateAdApiPath,
+} from '../../../core/paths.ts';
 
 const t = reportsTestApp();
 
@@ -39,7 +45,7 @@ interface ModerationData {
 }
 
 async function download(member: TestMember) {
-  const response = await t.app.request(`${ORIGIN}/api/account/data`, {
+  const response = await t.app.request(`${ORIGIN}${accountDataApiPath()}`, {
     headers: cookieHeader(member.session),
   });
   expect(response.status).toBe(200);
@@ -72,7 +78,7 @@ beforeAll(async () => {
   const { revision } = await storedAd(t.sql, removed);
   await postModerationForm(
     t.app,
-    `/api/moderate/ads/${removed}/remove`,
+    moderateAdApiPath(removed, 'remove'),
     { revision: String(revision), reason: 'commercial', note: 'Reads as paid company.' },
     moderatorA.session,
   );
@@ -82,7 +88,7 @@ beforeAll(async () => {
   ))!.id;
   await postModerationForm(
     t.app,
-    `/api/decisions/${statement}/appeal`,
+    appealApiPath(statement),
     { text: 'I only meant to share the bill.' },
     poster.session,
   );
@@ -92,7 +98,7 @@ beforeAll(async () => {
   ))!.id;
   const upheld = await postModerationForm(
     t.app,
-    `/api/moderate/appeals/${appeal}/decide`,
+    decideAppealApiPath(appeal),
     { outcome: 'upheld', reply: 'The ad offers money for company.' },
     moderatorB.session,
   );

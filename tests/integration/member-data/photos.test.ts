@@ -26,6 +26,7 @@ import { approveInStore, insertAdInReview } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { dayFromToday, makeMember, setAd, type TestMember } from '../../helpers/posting.ts';
+import { accountDataApiPath, deleteAccountApiPath, photoSizeApiPath } from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 let pool: PhotoPool;
@@ -110,7 +111,7 @@ async function liveAd(
 }
 
 const deleteAccountAsJson = (app: TestApp, member: TestMember) =>
-  postJson(app.app, '/api/account/delete', { password: PASSWORD }, cookieHeader(member.session));
+  postJson(app.app, deleteAccountApiPath(), { password: PASSWORD }, cookieHeader(member.session));
 
 describe('Delete my account', () => {
   test("its photos' rows and bytes go; bytes another member's photo uses stay", async () => {
@@ -140,7 +141,7 @@ describe('Delete my account', () => {
     ).toEqual([]);
     expect(await blobsOf(t, upload.keys)).toEqual([]);
     expect(await blobsOf(t, onAd.keys)).toEqual([...onAd.keys].sort());
-    const stillTheirs = await preview(t, `/api/photos/${theirs.id}/320`, other.session);
+    const stillTheirs = await preview(t, photoSizeApiPath(theirs.id, 320), other.session);
     expect(stillTheirs.status).toBe(200);
     expect(stillTheirs.headers.get('content-type')).toBe('image/webp');
   });
@@ -190,8 +191,8 @@ describe('Deleting an ad: deletePhotosOfAd', () => {
     expect(await deletePhotosOfAd(t.store, storage, deleted)).toBe(2);
     expect(await t.store.photos.listForAd(deleted)).toEqual([]);
     expect(await blobsOf(t, [...first.keys, ...second.keys])).toEqual([]);
-    expect((await preview(t, `/api/photos/${first.id}/320`, me.session)).status).toBe(404);
-    expect((await preview(t, `/api/photos/${elsewhere.id}/320`, me.session)).status).toBe(200);
+    expect((await preview(t, photoSizeApiPath(first.id, 320), me.session)).status).toBe(404);
+    expect((await preview(t, photoSizeApiPath(elsewhere.id, 320), me.session)).status).toBe(200);
     // Twice (a retry, another instance): nothing left to do, no error.
     expect(await deletePhotosOfAd(t.store, storage, deleted)).toBe(0);
   });
@@ -217,7 +218,7 @@ interface DataFile {
 }
 
 async function download(member: TestMember): Promise<DataFile> {
-  const response = await preview(t, '/api/account/data', member.session);
+  const response = await preview(t, accountDataApiPath(), member.session);
   expect(response.status).toBe(200);
   return (await response.json()) as DataFile;
 }
@@ -285,7 +286,7 @@ describe('Download my data', () => {
   const published = (photo: KeptPhoto) =>
     photo.keys.map((key) => `http://localhost${photoFilePath(key)}`);
   const previews = (photo: KeptPhoto, widths = [320, 640, 800]) =>
-    widths.map((width) => `http://localhost/api/photos/${photo.id}/${width}`);
+    widths.map((width) => `http://localhost${photoSizeApiPath(photo.id, width)}`);
 
   test('lists every photo of theirs, and no one else’s', () => {
     expect(file.photos.map((photo) => photo.id)).toEqual(

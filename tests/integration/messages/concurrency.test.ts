@@ -6,35 +6,29 @@
 // each be the last one allowed, one to each instance, and exactly one is refused.
 import { describe, expect, test } from 'vitest';
 import { CONVERSATION_PAGE_SIZE } from '../../../src/pages/messages-view.ts';
-import { conversationPath } from '../../../core/paths.ts';
+import { conversationPath, messagesApiPath, replyApiPath } from '../../../core/paths.ts';
 import { MESSAGES_PER_WINDOW, NEW_ACCOUNT_CONVERSATIONS } from '../../../core/schemas/message.ts';
+import { messagesWorld } from '../../helpers/messages-world.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { cookieHeader, FORM_TYPE, listen, openTestApp, type TestApp } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import {
   conversationIdOf,
   greeting,
-  insertAccount,
-  insertLiveAd,
-  insertMessage,
-  messagesTestApp,
   textOf,
   replyIn,
   startConversation,
-  storedConversations,
-  storedMessages,
 } from '../../helpers/messages.ts';
-import { getPage, makeMember } from '../../helpers/posting.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
-const t = messagesTestApp();
+const t = messagesWorld();
 
 const newMessageMails = (email: string) =>
   mailsTo(t.outboxDir, email).filter((mail) => mail.subject.includes('new message'));
 
 /** The bodies as stored, and that ids and times run in the same order. */
 async function expectAllInOrder(conversationId: number, sent: string[], first: string) {
-  const rows = await storedMessages(t, conversationId);
+  const rows = await t.storedMessages(conversationId);
   expect(rows).toHaveLength(sent.length + 1);
   expect(rows[0]!.body).toBe(first);
   expect(new Set(rows.slice(1).map((row) => row.body))).toEqual(new Set(sent));
@@ -49,10 +43,10 @@ describe('100 messages at once into one conversation', () => {
     const { poster, replier, conversationId: id } = thread;
     await t.mailer.settled();
     const sent = Array.from({ length: 100 }, (_, n) => `Message number ${n + 1}.`);
-    const answers = await Promise.all(sent.map((body) => replyIn(t, poster, id, body)));
+    const answers = await Promise.all(sent.map((body) => t.replyIn(poster, id, body)));
     expect(answers.map((response) => response.status)).toEqual(sent.map(() => 303));
     const rows = await expectAllInOrder(id, sent, 'Opening line');
-    const page = textOf(await (await getPage(t, conversationPath(id), replier.session)).text());
+    const page = textOf(await (await t.getPage(conversationPath(id), replier.session)).text());
     // The newest page: the last CONVERSATION_PAGE_SIZE messages, oldest of them first.
     const newest = rows.slice(-CONVERSATION_PAGE_SIZE);
     expect(page.indexOf(rows.at(-CONVERSATION_PAGE_SIZE - 1)!.body)).toBe(-1);
@@ -71,7 +65,7 @@ describe('100 messages at once into one conversation', () => {
       const sent = Array.from({ length: 100 }, (_, n) => `Over HTTP ${n + 1}`);
       const statuses = await Promise.all(
         sent.map(async (body, n) => {
-          const response = await fetch(`${server.url}/api/messages/${id}/reply`, {
+          const response = await fetch(`${server.url}${replyApiPath(id)}`, {
             method: 'POST',
             redirect: 'manual',
             headers: {
@@ -94,17 +88,17 @@ describe('100 messages at once into one conversation', () => {
 
 describe('two starts racing for one ad by one member', () => {
   test('in-process: one conversation, both messages in it, one mail to the poster', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const adId = await insertLiveAd(t, poster);
+    const poster = await t.makeMember();
+    const replier = await t.makeMember();
+    const adId = await t.insertLiveAd(poster);
     const [a, b] = await Promise.all([
-      startConversation(t, replier, adId, 'First try'),
-      startConversation(t, replier, adId, 'Second try'),
+      t.startConversation(replier, adId, 'First try'),
+      t.startConversation(replier, adId, 'Second try'),
     ]);
     expect(conversationIdOf(a)).toBe(conversationIdOf(b));
-    const conversations = (await storedConversations(t)).filter((row) => row.ad_id === adId);
+    const conversations = (await t.storedConversations()).filter((row) => row.ad_id === adId);
     expect(conversations).toHaveLength(1);
-    expect(new Set((await storedMessages(t, conversations[0]!.id)).map((row) => row.body))).toEqual(
+    expect(new Set((await t.storedMessages(conversations[0]!.id)).map((row) => row.body))).toEqual(
       new Set(['First try', 'Second try']),
     );
     await t.mailer.settled();
@@ -112,14 +106,14 @@ describe('two starts racing for one ad by one member', () => {
   });
 
   test('over real HTTP, ten at once: one conversation with ten messages', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const adId = await insertLiveAd(t, poster);
+    const poster = await t.makeMember();
+    const replier = await t.makeMember();
+    const adId = await t.insertLiveAd(poster);
     const server = await listen(t.app);
     try {
       const locations = await Promise.all(
         Array.from({ length: 10 }, async (_, n) => {
-          const response = await fetch(`${server.url}/api/messages`, {
+          const response = await fetch(`${server.url}${messagesApiPath()}`, {
             method: 'POST',
             redirect: 'manual',
             headers: { 'content-type': FORM_TYPE, ...cookieHeader(replier.session) },
@@ -131,9 +125,9 @@ describe('two starts racing for one ad by one member', () => {
         }),
       );
       expect(new Set(locations).size).toBe(1);
-      const conversations = (await storedConversations(t)).filter((row) => row.ad_id === adId);
+      const conversations = (await t.storedConversations()).filter((row) => row.ad_id === adId);
       expect(conversations).toHaveLength(1);
-      expect(await storedMessages(t, conversations[0]!.id)).toHaveLength(10);
+      expect(await t.storedMessages(conversations[0]!.id)).toHaveLength(10);
     } finally {
       await server.close();
     }
@@ -165,49 +159,49 @@ describe.runIf(onPostgres())('two instances on one PostgreSQL', () => {
     const { poster, replier, conversationId: id } = await conversationOnNewAd(t);
     // The replier has sent all but one of the messages the window allows (the opening one too).
     for (let n = 1; n < MESSAGES_PER_WINDOW - 1; n += 1)
-      await insertMessage(t, id, replier.accountId, `Earlier ${n}`, 1);
+      await t.insertMessage(id, replier.accountId, `Earlier ${n}`, 1);
     const answers = await atOnceOnTwoInstances(10, (app, n) =>
       replyIn(app, replier, id, `The last one? ${n}`),
     );
     expect(statuses(answers)).toEqual([303, ...Array(9).fill(429)]);
-    const sent = (await storedMessages(t, id)).filter((row) => row.sender_id === replier.accountId);
+    const sent = (await t.storedMessages(id)).filter((row) => row.sender_id === replier.accountId);
     expect(sent).toHaveLength(MESSAGES_PER_WINDOW);
     // The other side is not held back by it.
-    expect((await replyIn(t, poster, id, 'Slow down, please.')).status).toBe(303);
+    expect((await t.replyIn(poster, id, 'Slow down, please.')).status).toBe(303);
   });
 
   test('first replies to one ad by one member, half to each: one conversation, one mail', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const adId = await insertLiveAd(t, poster);
+    const poster = await t.makeMember();
+    const replier = await t.makeMember();
+    const adId = await t.insertLiveAd(poster);
     const answers = await atOnceOnTwoInstances(10, (app, n) =>
       startConversation(app, replier, adId, `Hello ${n}`),
     );
     expect(new Set(answers.map(conversationIdOf)).size).toBe(1);
-    const conversations = (await storedConversations(t)).filter((row) => row.ad_id === adId);
+    const conversations = (await t.storedConversations()).filter((row) => row.ad_id === adId);
     expect(conversations).toHaveLength(1);
-    expect(await storedMessages(t, conversations[0]!.id)).toHaveLength(10);
+    expect(await t.storedMessages(conversations[0]!.id)).toHaveLength(10);
     await t.mailer.settled();
     expect(newMessageMails(poster.email)).toHaveLength(1);
   });
 
   test('new conversations that would each be the last a new account may start: one started', async () => {
-    const member = await makeMember(t);
+    const member = await t.makeMember();
     const ads: number[] = [];
     for (let n = 0; n < NEW_ACCOUNT_CONVERSATIONS + 9; n += 1)
-      ads.push(await insertLiveAd(t, { accountId: await insertAccount(t) }, `Ad ${n}`));
+      ads.push(await t.insertLiveAd({ accountId: await t.insertAccount() }, `Ad ${n}`));
     const [earlier, racing] = [
       ads.slice(0, NEW_ACCOUNT_CONVERSATIONS - 1),
       ads.slice(NEW_ACCOUNT_CONVERSATIONS - 1),
     ];
     // A different message to each ad: the same one to more than 3 members is refused for itself.
     for (const [n, adId] of earlier.entries())
-      expect((await startConversation(t, member, adId, greeting(n))).status).toBe(303);
+      expect((await t.startConversation(member, adId, greeting(n))).status).toBe(303);
     const answers = await atOnceOnTwoInstances(racing.length, (app, n) =>
       startConversation(app, member, racing[n]!, greeting(earlier.length + n)),
     );
     expect(statuses(answers)).toEqual([303, ...Array(9).fill(429)]);
-    const started = (await storedConversations(t)).filter(
+    const started = (await t.storedConversations()).filter(
       (row) => row.replier_id === member.accountId,
     );
     expect(started).toHaveLength(NEW_ACCOUNT_CONVERSATIONS);

@@ -5,58 +5,48 @@
 import { describe, expect, test } from 'vitest';
 import { findPublishedAd } from '../../../core/content/ad-by-id.ts';
 import { adIdsForCity } from '../../../core/content/index.ts';
-import { conversationPath } from '../../../core/paths.ts';
+import { conversationPath, meApiPath, messagesApiPath } from '../../../core/paths.ts';
+import { messagesWorld } from '../../helpers/messages-world.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import { mailsTo, type ReadMail } from '../../helpers/mail.ts';
-import {
-  EDITOR_AD_ID,
-  messagesTestApp,
-  conversationIdOf,
-  insertLiveAd,
-  textOf,
-  replyIn,
-  startConversation,
-  storedConversations,
-  storedMessages,
-} from '../../helpers/messages.ts';
-import { getPage, makeMember } from '../../helpers/posting.ts';
+import { EDITOR_AD_ID, conversationIdOf, textOf } from '../../helpers/messages.ts';
 
-const t = messagesTestApp();
+const t = messagesWorld();
 
 // The test's mail reader joins encoded words with a space; the subject as the member reads it.
 const subjectOf = (mail: ReadMail) =>
   mail.subject.replace(/\s*([“”])\s*/g, (_, quote: string) => (quote === '“' ? ' “' : '”'));
 
 const me = (session: string) =>
-  Promise.resolve(t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(session) })).then(
-    (response) => response.json() as Promise<{ email: string; unread: number }>,
-  );
+  Promise.resolve(
+    t.app.request(`${ORIGIN}${meApiPath()}`, { headers: cookieHeader(session) }),
+  ).then((response) => response.json() as Promise<{ email: string; unread: number }>);
 
 describe('a conversation about a member ad', () => {
   test('reply → the poster is mailed without the text or the address → both write → reads count down', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const adId = await insertLiveAd(t, poster, 'Sunday hikes and coffee');
+    const poster = await t.makeMember();
+    const replier = await t.makeMember();
+    const adId = await t.insertLiveAd(poster, 'Sunday hikes and coffee');
 
-    const form = await getPage(t, `/messages/new?ad=${adId}`, replier.session);
+    const form = await t.getPage(`/messages/new?ad=${adId}`, replier.session);
     expect(form.status).toBe(200);
     const formText = textOf(await form.text());
     expect(formText).toContain('Reply to an ad');
     expect(formText).toContain('Sunday hikes and coffee');
     expect(formText).not.toContain(poster.email);
 
-    const started = await startConversation(t, replier, adId, 'Hello!\r\nI like hikes too.');
+    const started = await t.startConversation(replier, adId, 'Hello!\r\nI like hikes too.');
     expect(started.status).toBe(303);
     const id = conversationIdOf(started);
     expect(started.headers.get('location')).toBe(`${conversationPath(id)}?done=started`);
-    expect((await storedConversations(t)).find((row) => row.id === id)).toMatchObject({
+    expect((await t.storedConversations()).find((row) => row.id === id)).toMatchObject({
       ad_id: adId,
       ad_title: 'Sunday hikes and coffee',
       poster_id: poster.accountId,
       replier_id: replier.accountId,
     });
-    expect((await storedMessages(t, id)).map((row) => [row.sender_id, row.body])).toEqual([
+    expect((await t.storedMessages(id)).map((row) => [row.sender_id, row.body])).toEqual([
       [replier.accountId, 'Hello!\nI like hikes too.'],
     ]);
 
@@ -73,14 +63,14 @@ describe('a conversation about a member ad', () => {
 
     // The poster sees one unread message in the header's count and in the inbox.
     expect((await me(poster.session)).unread).toBe(1);
-    const inbox = textOf(await (await getPage(t, '/messages', poster.session)).text());
+    const inbox = textOf(await (await t.getPage('/messages', poster.session)).text());
     expect(inbox).toContain('Sunday hikes and coffee');
     expect(inbox).toContain('A member replied to your ad');
     expect(inbox).toContain('1 conversation · 1 unread message');
     expect(inbox).not.toContain(replier.email);
 
     // Opening the thread reads it.
-    const thread = await getPage(t, conversationPath(id), poster.session);
+    const thread = await t.getPage(conversationPath(id), poster.session);
     expect(thread.status).toBe(200);
     const threadText = textOf(await thread.text());
     expect(threadText).toContain('The member who replied');
@@ -88,16 +78,16 @@ describe('a conversation about a member ad', () => {
     expect(threadText).toContain('Report this conversation');
     expect(threadText).not.toContain(replier.email);
     expect((await me(poster.session)).unread).toBe(0);
-    expect((await storedMessages(t, id))[0]!.read_at).not.toBeNull();
-    expect(textOf(await (await getPage(t, '/messages', poster.session)).text())).toContain(
+    expect((await t.storedMessages(id))[0]!.read_at).not.toBeNull();
+    expect(textOf(await (await t.getPage('/messages', poster.session)).text())).toContain(
       '1 conversation · all read',
     );
 
     // The poster answers; the replier is mailed once, then not again while it is unread.
-    const answered = await replyIn(t, poster, id, 'Hi! Which trail?');
+    const answered = await t.replyIn(poster, id, 'Hi! Which trail?');
     expect(answered.status).toBe(303);
     expect(answered.headers.get('location')).toBe(`${conversationPath(id)}#latest`);
-    expect((await replyIn(t, poster, id, 'Griffith Park maybe?')).status).toBe(303);
+    expect((await t.replyIn(poster, id, 'Griffith Park maybe?')).status).toBe(303);
     await t.mailer.settled();
     const toReplier = mailsTo(t.outboxDir, replier.email).filter((m) =>
       m.subject.includes('new message'),
@@ -111,7 +101,7 @@ describe('a conversation about a member ad', () => {
     expect((await me(replier.session)).unread).toBe(2);
 
     const replierView = textOf(
-      await (await getPage(t, conversationPath(id), replier.session)).text(),
+      await (await t.getPage(conversationPath(id), replier.session)).text(),
     );
     expect(replierView).toMatch(
       /You .*Hello! I like hikes too\. .*The poster .*Hi! Which trail\? .*The poster .*Griffith Park maybe\?/,
@@ -119,7 +109,7 @@ describe('a conversation about a member ad', () => {
     expect((await me(replier.session)).unread).toBe(0);
 
     // Once read, the next message mails again.
-    expect((await replyIn(t, poster, id, 'Or the beach.')).status).toBe(303);
+    expect((await t.replyIn(poster, id, 'Or the beach.')).status).toBe(303);
     await t.mailer.settled();
     expect(
       mailsTo(t.outboxDir, replier.email).filter((m) => m.subject.includes('new message')),
@@ -127,19 +117,19 @@ describe('a conversation about a member ad', () => {
   });
 
   test('as JSON: ids and redirects, errors as { error }', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const adId = await insertLiveAd(t, poster);
-    const started = await startConversation(t, replier, adId, 'Hello there', 'json');
+    const poster = await t.makeMember();
+    const replier = await t.makeMember();
+    const adId = await t.insertLiveAd(poster);
+    const started = await t.startConversation(replier, adId, 'Hello there', 'json');
     expect(started.status).toBe(201);
     const { conversationId, redirectUrl } = (await started.json()) as {
       conversationId: number;
       redirectUrl: string;
     };
     expect(redirectUrl).toBe(`${conversationPath(conversationId)}?done=started`);
-    const reply = await replyIn(t, poster, conversationId, 'Hi', 'json');
+    const reply = await t.replyIn(poster, conversationId, 'Hi', 'json');
     expect(reply.status).toBe(201);
-    const empty = await replyIn(t, poster, conversationId, '   ', 'json');
+    const empty = await t.replyIn(poster, conversationId, '   ', 'json');
     expect(empty.status).toBe(400);
     expect(await empty.json()).toEqual({ error: 'Write a message before sending it.' });
   });
@@ -147,26 +137,26 @@ describe('a conversation about a member ad', () => {
   test('a second reply to the same ad goes into the same conversation; the reply page leads there', async () => {
     const thread = await conversationOnNewAd(t, { opening: 'First' });
     const { replier, adId, conversationId: id } = thread;
-    const again = await getPage(t, `/messages/new?ad=${adId}`, replier.session);
+    const again = await t.getPage(`/messages/new?ad=${adId}`, replier.session);
     expect(again.status).toBe(303);
     expect(again.headers.get('location')).toBe(conversationPath(id));
-    const second = await startConversation(t, replier, adId, 'Second');
+    const second = await t.startConversation(replier, adId, 'Second');
     expect(conversationIdOf(second)).toBe(id);
-    expect((await storedMessages(t, id)).map((row) => row.body)).toEqual(['First', 'Second']);
+    expect((await t.storedMessages(id)).map((row) => row.body)).toEqual(['First', 'Second']);
   });
 
   test('the inbox lists the newest activity first, with the unread count of each', async () => {
-    const member = await makeMember(t);
-    const a = await makeMember(t);
-    const b = await makeMember(t);
-    const adA = await insertLiveAd(t, a, 'Ad of A');
-    const adB = await insertLiveAd(t, b, 'Ad of B');
-    const first = conversationIdOf(await startConversation(t, member, adA, 'to A'));
-    const second = conversationIdOf(await startConversation(t, member, adB, 'to B'));
+    const member = await t.makeMember();
+    const a = await t.makeMember();
+    const b = await t.makeMember();
+    const adA = await t.insertLiveAd(a, 'Ad of A');
+    const adB = await t.insertLiveAd(b, 'Ad of B');
+    const first = conversationIdOf(await t.startConversation(member, adA, 'to A'));
+    const second = conversationIdOf(await t.startConversation(member, adB, 'to B'));
     // A answers later than B's conversation started: A's thread comes first.
-    await replyIn(t, a, first, 'from A 1');
-    await replyIn(t, a, first, 'from A 2');
-    const html = await (await getPage(t, '/messages', member.session)).text();
+    await t.replyIn(a, first, 'from A 1');
+    await t.replyIn(a, first, 'from A 2');
+    const html = await (await t.getPage('/messages', member.session)).text();
     const text = textOf(html);
     expect(text.indexOf('Ad of A')).toBeLessThan(text.indexOf('Ad of B'));
     expect(text).toContain('2 conversations · 2 unread messages');
@@ -176,19 +166,19 @@ describe('a conversation about a member ad', () => {
   });
 
   test('an empty inbox says how conversations start', async () => {
-    const member = await makeMember(t);
-    const text = textOf(await (await getPage(t, '/messages', member.session)).text());
+    const member = await t.makeMember();
+    const text = textOf(await (await t.getPage('/messages', member.session)).text());
     expect(text).toContain('No conversations yet');
     expect(text).toContain('when you reply to a member');
   });
 
   test('signed out: the pages and the posts send to sign in and back', async () => {
     for (const path of ['/messages', '/messages/1', '/messages/new?ad=100000001']) {
-      const response = await getPage(t, path);
+      const response = await t.getPage(path);
       expect(response.status).toBe(303);
       expect(response.headers.get('location')).toBe(`/signin?next=${encodeURIComponent(path)}`);
     }
-    const posted = await t.app.request(`${ORIGIN}/api/messages`, {
+    const posted = await t.app.request(`${ORIGIN}${messagesApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'ad=100000001&body=hi',
@@ -200,49 +190,47 @@ describe('a conversation about a member ad', () => {
   });
 
   test('an unverified member is asked to verify first, and nothing is stored', async () => {
-    const poster = await makeMember(t);
-    const unverified = await makeMember(t, { verified: false });
-    const adId = await insertLiveAd(t, poster);
+    const poster = await t.makeMember();
+    const unverified = await t.makeMember({ verified: false });
+    const adId = await t.insertLiveAd(poster);
     const page = textOf(
-      await (await getPage(t, `/messages/new?ad=${adId}`, unverified.session)).text(),
+      await (await t.getPage(`/messages/new?ad=${adId}`, unverified.session)).text(),
     );
     expect(page).toContain('Verify your email address before writing to members');
     expect(page).not.toContain('Send message');
-    const before = (await storedMessages(t)).length;
-    const response = await startConversation(t, unverified, adId, 'Hello');
+    const before = (await t.storedMessages()).length;
+    const response = await t.startConversation(unverified, adId, 'Hello');
     expect(response.status).toBe(403);
     expect(textOf(await response.text())).toContain('Verify your email address');
-    expect(await storedMessages(t)).toHaveLength(before);
+    expect(await t.storedMessages()).toHaveLength(before);
   });
 
   test('a sample ad: plainly a sample, no form, nothing delivered', async () => {
-    const member = await makeMember(t);
+    const member = await t.makeMember();
     const sampleId = adIdsForCity('California', 'Los Angeles').find(
       (id) => findPublishedAd(id)?.sample,
     )!;
     expect(findPublishedAd(sampleId)?.sample).toBe(true);
-    const response = await getPage(t, `/messages/new?ad=${sampleId}`, member.session);
+    const response = await t.getPage(`/messages/new?ad=${sampleId}`, member.session);
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(textOf(html)).toContain('This is a sample ad');
     expect(textOf(html)).toContain('nothing you write here would be delivered');
     expect(html).not.toContain('<textarea');
-    const before = (await storedMessages(t)).length;
-    const posted = await startConversation(t, member, sampleId, 'Hello');
+    const before = (await t.storedMessages()).length;
+    const posted = await t.startConversation(member, sampleId, 'Hello');
     expect(posted.status).toBe(403);
     expect(textOf(await posted.text())).toContain('nothing you write here would be delivered');
-    expect(await storedMessages(t)).toHaveLength(before);
+    expect(await t.storedMessages()).toHaveLength(before);
   });
 
   test("an editor's ad: plainly not a member's, no form, nothing delivered", async () => {
-    const member = await makeMember(t);
+    const member = await t.makeMember();
     expect(findPublishedAd(EDITOR_AD_ID)?.sample).toBe(false);
-    const html = await (
-      await getPage(t, `/messages/new?ad=${EDITOR_AD_ID}`, member.session)
-    ).text();
+    const html = await (await t.getPage(`/messages/new?ad=${EDITOR_AD_ID}`, member.session)).text();
     expect(textOf(html)).toContain("This is an editor's listing, not a member's ad");
     expect(html).not.toContain('<textarea');
-    const posted = await startConversation(t, member, EDITOR_AD_ID, 'Hello');
+    const posted = await t.startConversation(member, EDITOR_AD_ID, 'Hello');
     expect(posted.status).toBe(403);
     expect(textOf(await posted.text())).toContain('nothing you write here would be delivered');
   });

@@ -4,20 +4,13 @@
 // and #latest on the newest page, which alone marks messages read; a `before` that names no page
 // is a 400 or 404 page, never an error.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { conversationPath } from '../../../core/paths.ts';
-import {
-  insertConversation,
-  insertLiveAd,
-  insertMessage,
-  messagesTestApp,
-  textOf,
-  replyIn,
-  storedMessages,
-} from '../../helpers/messages.ts';
+import { conversationPath, replyApiPath } from '../../../core/paths.ts';
+import { messagesWorld } from '../../helpers/messages-world.ts';
+import { textOf } from '../../helpers/messages.ts';
 import { linkByText } from '../../helpers/pages.ts';
-import { getPage, makeMember, type TestMember } from '../../helpers/posting.ts';
+import { type TestMember } from '../../helpers/posting.ts';
 
-const t = messagesTestApp();
+const t = messagesWorld();
 
 let poster: TestMember;
 let replier: TestMember;
@@ -28,10 +21,10 @@ const ids: number[] = [];
 const label = (n: number) => `Message ${String(n).padStart(3, '0')}.`;
 
 beforeAll(async () => {
-  poster = await makeMember(t);
-  replier = await makeMember(t);
-  const adId = await insertLiveAd(t, poster, 'A long talk about hiking');
-  id = await insertConversation(t, {
+  poster = await t.makeMember();
+  replier = await t.makeMember();
+  const adId = await t.insertLiveAd(poster, 'A long talk about hiking');
+  id = await t.insertConversation({
     adId,
     adTitle: 'A long talk about hiking',
     posterId: poster.accountId,
@@ -40,8 +33,7 @@ beforeAll(async () => {
   // 120 messages, the replier and the poster in turn, a minute apart, none read yet.
   for (let n = 1; n <= 120; n += 1)
     ids.push(
-      await insertMessage(
-        t,
+      await t.insertMessage(
         id,
         n % 2 === 1 ? replier.accountId : poster.accountId,
         label(n),
@@ -52,7 +44,7 @@ beforeAll(async () => {
 
 /** The messages a page shows (their numbers, in order), its links and its text. */
 async function open(path: string, member = poster) {
-  const response = await getPage(t, path, member.session);
+  const response = await t.getPage(path, member.session);
   const html = await response.text();
   const text = textOf(html);
   const shown = [...text.matchAll(/Message (\d{3})\./g)].map((match) => Number(match[1]));
@@ -71,7 +63,7 @@ const range = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
 const unreadFor = async (member: TestMember) =>
-  (await storedMessages(t, id)).filter((row) => row.sender_id !== member.accountId && !row.read_at)
+  (await t.storedMessages(id)).filter((row) => row.sender_id !== member.accountId && !row.read_at)
     .length;
 
 describe('a conversation of 120 messages', () => {
@@ -91,7 +83,7 @@ describe('a conversation of 120 messages', () => {
     expect(page.html).toMatch(
       /<li class="message[^"]*" id="latest">(?:(?!<\/li>).)*Message 120\./s,
     );
-    expect(page.html).toContain(`action="/api/messages/${id}/reply"`);
+    expect(page.html).toContain(`action="${replyApiPath(id)}"`);
     expect(page.older).toBe(`${conversationPath(id)}?before=${ids[70]}`);
     expect(page.newer).toBeUndefined();
     // Opening the newest page read the other side's messages, as a one-page conversation does.
@@ -103,7 +95,7 @@ describe('a conversation of 120 messages', () => {
     expect(second.shown).toEqual(range(21, 70));
     expect(second.text).toContain('Messages 21–70 of 120');
     expect(second.html).not.toContain('id="latest"');
-    expect(second.html).not.toContain(`action="/api/messages/${id}/reply"`);
+    expect(second.html).not.toContain(`action="${replyApiPath(id)}"`);
     expect(second.text).toContain('These are older messages. Go to the newest messages to reply');
     expect(second.html).toContain(`href="${conversationPath(id)}#latest"`);
     // The page after it is the newest one, whose address has no `before`.
@@ -125,7 +117,7 @@ describe('a conversation of 120 messages', () => {
     const path = `${conversationPath(id)}?before=${ids[70]}`;
     const before = await open(path, replier);
     for (let n = 0; n < 5; n += 1)
-      expect((await replyIn(t, replier, id, `A newer word ${n}`)).status).toBe(303);
+      expect((await t.replyIn(replier, id, `A newer word ${n}`)).status).toBe(303);
     const after = await open(path, replier);
     expect(after.shown).toEqual(before.shown);
     expect(after.text).toContain('Messages 21–70 of 125');
@@ -141,16 +133,16 @@ describe('a conversation of 120 messages', () => {
   });
 
   test('a reply from the newest page lands on #latest; a refused one comes back on the newest page', async () => {
-    const sent = await replyIn(t, poster, id, 'The newest word');
+    const sent = await t.replyIn(poster, id, 'The newest word');
     expect(sent.status).toBe(303);
     expect(sent.headers.get('location')).toBe(`${conversationPath(id)}#latest`);
     const page = await open(conversationPath(id));
     expect(page.html).toMatch(/id="latest">(?:(?!<\/li>).)*The newest word/s);
 
-    const refused = await replyIn(t, poster, id, '   ');
+    const refused = await t.replyIn(poster, id, '   ');
     expect(refused.status).toBe(400);
     const html = await refused.text();
-    expect(html).toContain(`action="/api/messages/${id}/reply"`);
+    expect(html).toContain(`action="${replyApiPath(id)}"`);
     expect(textOf(html)).toContain('The newest word');
   });
 
@@ -174,7 +166,7 @@ describe('a conversation of 120 messages', () => {
   });
 
   test('someone else asking for a page gets the same 404 as for any conversation not theirs', async () => {
-    const stranger = await makeMember(t);
+    const stranger = await t.makeMember();
     const page = await open(`${conversationPath(id)}?before=${ids[70]}`, stranger);
     expect(page.status).toBe(404);
     expect(page.text).toContain('Conversation not found');

@@ -7,16 +7,11 @@
 // caught, and at most 1 of 30 ordinary replies.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
-import {
-  conversationIdOf,
-  insertLiveAd,
-  messagesTestApp,
-  textOf,
-  startConversation,
-} from '../../helpers/messages.ts';
-import { getPage, makeMember, type TestMember } from '../../helpers/posting.ts';
+import { messagesWorld } from '../../helpers/messages-world.ts';
+import { conversationIdOf, textOf } from '../../helpers/messages.ts';
+import { type TestMember } from '../../helpers/posting.ts';
 
-const t = messagesTestApp();
+const t = messagesWorld();
 
 const corpus = (name: string) =>
   readFileSync(new URL(`../../fixtures/scam-corpus/${name}`, import.meta.url), 'utf8')
@@ -28,17 +23,17 @@ type Outcome = 'refused' | 'warned' | 'delivered';
 let poster: TestMember;
 let adId: number;
 beforeAll(async () => {
-  poster = await makeMember(t);
-  adId = await insertLiveAd(t, poster, 'Coffee, tacos and a walk in Griffith Park');
+  poster = await t.makeMember();
+  adId = await t.insertLiveAd(poster, 'Coffee, tacos and a walk in Griffith Park');
 });
 
 /** What happens to `text` as a first message from a new member, as both sides see it. */
 async function outcomeOf(text: string): Promise<Outcome> {
-  const sender = await makeMember(t);
-  const response = await startConversation(t, sender, adId, text);
+  const sender = await t.makeMember();
+  const response = await t.startConversation(sender, adId, text);
   if (response.status === 400) return 'refused';
   expect(response.status).toBe(303);
-  const page = await getPage(t, `/messages/${conversationIdOf(response)}`, poster.session);
+  const page = await t.getPage(`/messages/${conversationIdOf(response)}`, poster.session);
   expect(page.status).toBe(200);
   return textOf(await page.text()).includes('Warning: this message may be a scam')
     ? 'warned'

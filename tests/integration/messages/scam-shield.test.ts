@@ -9,27 +9,21 @@
 import { describe, expect, test } from 'vitest';
 import { REPEAT_RECIPIENTS, REPEATED_MESSAGE } from '../../../server/messages/scam-shield.ts';
 import { getScamSignals } from '../../../core/content/index.ts';
-import { conversationPath } from '../../../core/paths.ts';
+import {
+  conversationPath,
+  dismissRepeatedMessageApiPath,
+  reportsApiPath,
+} from '../../../core/paths.ts';
 import { judgeMessage, SCAM_WARNINGS } from '../../../core/policy/index.ts';
+import { messagesWorld } from '../../helpers/messages-world.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { mailsTo } from '../../helpers/mail.ts';
-import {
-  ageAccount,
-  greeting,
-  insertAccount,
-  insertLiveAd,
-  messagesTestApp,
-  textOf,
-  replyIn,
-  startConversation,
-  storedConversations,
-  storedMessages,
-} from '../../helpers/messages.ts';
+import { greeting, textOf } from '../../helpers/messages.ts';
 import { insertAdInReview, postModerationForm, signUpModerator } from '../../helpers/moderation.ts';
 import { formOf } from '../../helpers/pages.ts';
-import { getPage, makeMember, submit, type TestMember } from '../../helpers/posting.ts';
+import { type TestMember } from '../../helpers/posting.ts';
 
-const t = messagesTestApp();
+const t = messagesWorld();
 
 const OFF_SITE = 'Hey! add me on kik, my name there is jess22';
 const MONEY = 'cashapp me $20 for gas and I will drive over tonight';
@@ -53,7 +47,7 @@ const outcomesOf = (accountId: number) =>
 
 /** The fields of the Report as scam form on a conversation page, as the browser posts them. */
 function reportAsScamFields(html: string): Record<string, string> {
-  const form = formOf(html, '/api/reports');
+  const form = formOf(html, reportsApiPath());
   if (!form) throw new Error('no Report as scam form on the page');
   expect(form.attributes.method).toBe('post');
   expect(form.text).toContain('Report as scam');
@@ -65,24 +59,24 @@ function reportAsScamFields(html: string): Record<string, string> {
 
 describe('a first message with a scam signal', () => {
   test('is refused with what to change, the text kept, nothing stored, and counted for the sender', async () => {
-    const poster = await makeMember(t);
-    const replier = await makeMember(t);
-    const adId = await insertLiveAd(t, poster, 'Board games on Fridays');
-    const conversationsBefore = (await storedConversations(t)).length;
-    const messagesBefore = (await storedMessages(t)).length;
+    const poster = await t.makeMember();
+    const replier = await t.makeMember();
+    const adId = await t.insertLiveAd(poster, 'Board games on Fridays');
+    const conversationsBefore = (await t.storedConversations()).length;
+    const messagesBefore = (await t.storedMessages()).length;
 
-    const refused = await startConversation(t, replier, adId, OFF_SITE);
+    const refused = await t.startConversation(replier, adId, OFF_SITE);
     expect(refused.status).toBe(400);
     const html = await refused.text();
     expect(textOf(html)).toContain(refusalOf(OFF_SITE));
     expect(html).toContain(`>${OFF_SITE}</textarea>`);
 
-    const json = await startConversation(t, replier, adId, MONEY, 'json');
+    const json = await t.startConversation(replier, adId, MONEY, 'json');
     expect(json.status).toBe(400);
     expect(await json.json()).toEqual({ error: refusalOf(MONEY) });
 
-    expect(await storedConversations(t)).toHaveLength(conversationsBefore);
-    expect(await storedMessages(t)).toHaveLength(messagesBefore);
+    expect(await t.storedConversations()).toHaveLength(conversationsBefore);
+    expect(await t.storedMessages()).toHaveLength(messagesBefore);
     expect(await outcomesOf(replier.accountId)).toEqual([
       { family: 'off-site-contact', outcome: 'refused' },
       { family: 'money', outcome: 'refused' },
@@ -102,12 +96,12 @@ describe('a first message with a scam signal', () => {
     } = await conversationOnNewAd(t, {
       opening: 'hi',
     });
-    const refused = await replyIn(t, replier, id, OFF_SITE);
+    const refused = await t.replyIn(replier, id, OFF_SITE);
     expect(refused.status).toBe(400);
     expect(textOf(await refused.text())).toContain(refusalOf(OFF_SITE));
     // The poster's first reply is a first message too: the replier has not answered it.
-    expect((await replyIn(t, poster, id, OFF_SITE)).status).toBe(400);
-    expect((await storedMessages(t, id)).map((row) => row.body)).toEqual(['hi']);
+    expect((await t.replyIn(poster, id, OFF_SITE)).status).toBe(400);
+    expect((await t.storedMessages(id)).map((row) => row.body)).toEqual(['hi']);
   });
 });
 
@@ -121,17 +115,17 @@ describe('once the other side has answered', () => {
       title: 'Dinner and a film',
       opening: 'Hello! Which films do you like?',
     });
-    expect((await replyIn(t, poster, id, 'Old westerns, mostly. You?')).status).toBe(303);
+    expect((await t.replyIn(poster, id, 'Old westerns, mostly. You?')).status).toBe(303);
 
-    const offSite = await replyIn(t, replier, id, OFF_SITE, 'json');
+    const offSite = await t.replyIn(replier, id, OFF_SITE, 'json');
     expect(offSite.status).toBe(201);
     expect(await offSite.json()).toMatchObject({ warned: [] });
-    const money = await replyIn(t, replier, id, MONEY, 'json');
+    const money = await t.replyIn(replier, id, MONEY, 'json');
     expect(money.status).toBe(201);
     const { warned } = (await money.json()) as { warned: string[] };
     expect(warned).toContain('money');
 
-    const stored = await storedMessages(t, id);
+    const stored = await t.storedMessages(id);
     expect(stored.map((row) => row.body)).toEqual([
       'Hello! Which films do you like?',
       'Old westerns, mostly. You?',
@@ -148,7 +142,7 @@ describe('once the other side has answered', () => {
     ).toEqual(warned.map((family) => ({ family, outcome: 'warned' })));
 
     // The poster reads the warning beside that message, in words, with the guide and the report.
-    const posterHtml = await (await getPage(t, conversationPath(id), poster.session)).text();
+    const posterHtml = await (await t.getPage(conversationPath(id), poster.session)).text();
     const posterText = textOf(posterHtml);
     expect(posterText).toContain('Warning: this message may be a scam');
     expect(posterText).toContain(SCAM_WARNINGS.money);
@@ -160,7 +154,7 @@ describe('once the other side has answered', () => {
 
     // The sender never sees it.
     const replierText = textOf(
-      await (await getPage(t, conversationPath(id), replier.session)).text(),
+      await (await t.getPage(conversationPath(id), replier.session)).text(),
     );
     expect(replierText).toContain(MONEY);
     expect(replierText).not.toContain('Warning: this message may be a scam');
@@ -177,10 +171,10 @@ describe('once the other side has answered', () => {
 
   test('contact details too, on either side, only once the other side wrote back', async () => {
     const { poster, replier, conversationId: id } = await conversationOnNewAd(t);
-    expect((await replyIn(t, poster, id, 'Text me on 555-123-4567')).status).toBe(400);
-    expect((await replyIn(t, poster, id, 'Hi! Nice to hear from you.')).status).toBe(303);
-    expect((await replyIn(t, replier, id, 'Text me on 555-987-6543')).status).toBe(303);
-    expect((await replyIn(t, poster, id, 'Text me on 555-123-4567')).status).toBe(303);
+    expect((await t.replyIn(poster, id, 'Text me on 555-123-4567')).status).toBe(400);
+    expect((await t.replyIn(poster, id, 'Hi! Nice to hear from you.')).status).toBe(303);
+    expect((await t.replyIn(replier, id, 'Text me on 555-987-6543')).status).toBe(303);
+    expect((await t.replyIn(poster, id, 'Text me on 555-123-4567')).status).toBe(303);
   });
 });
 
@@ -193,13 +187,13 @@ describe('Report as scam', () => {
     } = await conversationOnNewAd(t, {
       opening: 'Hi, how was your weekend?',
     });
-    await replyIn(t, poster, id, 'Lovely, thanks! Yours?');
-    await replyIn(t, replier, id, MONEY);
-    const html = await (await getPage(t, conversationPath(id), poster.session)).text();
+    await t.replyIn(poster, id, 'Lovely, thanks! Yours?');
+    await t.replyIn(replier, id, MONEY);
+    const html = await (await t.getPage(conversationPath(id), poster.session)).text();
     const fields = reportAsScamFields(html);
     expect(fields).toMatchObject({ conversation: String(id), reason: 'spam' });
 
-    const reported = await submit(t, '/api/reports', fields, poster.session);
+    const reported = await t.submit(reportsApiPath(), fields, poster.session);
     expect(reported.status).toBe(303);
     expect(reported.headers.get('location')).toBe('/report?sent=1');
     const rows = await t.sql.all<{ reason: string; reported_account_id: number; thread: string }>(
@@ -219,19 +213,19 @@ describe('Report as scam', () => {
     } = await conversationOnNewAd(t, {
       opening: 'Hi, lovely ad!',
     });
-    await replyIn(t, poster, id, 'Thank you!');
-    await replyIn(t, replier, id, MONEY);
-    const html = await (await getPage(t, conversationPath(id), poster.session)).text();
+    await t.replyIn(poster, id, 'Thank you!');
+    await t.replyIn(replier, id, MONEY);
+    const html = await (await t.getPage(conversationPath(id), poster.session)).text();
     const link = `/report?conversation=${id}&amp;reason=spam`;
     expect(html).toContain(`href="${link}"`);
-    const form = await (await getPage(t, link.replace('&amp;', '&'), poster.session)).text();
+    const form = await (await t.getPage(link.replace('&amp;', '&'), poster.session)).text();
     const radios = [...form.matchAll(/<input type="radio"[^>]*>/g)].map((match) => match[0]);
     expect(radios.filter((radio) => radio.includes('checked'))).toEqual([
       expect.stringContaining('value="spam"'),
     ]);
     // A reason the form does not offer chooses nothing.
     const other = await (
-      await getPage(t, `/report?conversation=${id}&reason=wrong-place`, poster.session)
+      await t.getPage(`/report?conversation=${id}&reason=wrong-place`, poster.session)
     ).text();
     expect(other).not.toMatch(/<input type="radio"[^>]*checked/);
   });
@@ -239,45 +233,45 @@ describe('Report as scam', () => {
 
 describe('the same first message to many members', () => {
   test(`to more than ${REPEAT_RECIPIENTS} different members in a day: the next is refused`, async () => {
-    const sender = await makeMember(t);
+    const sender = await t.makeMember();
     const ads: number[] = [];
     for (let n = 0; n < REPEAT_RECIPIENTS + 2; n += 1)
-      ads.push(await insertLiveAd(t, { accountId: await insertAccount(t) }, `Ad ${n}`));
+      ads.push(await t.insertLiveAd({ accountId: await t.insertAccount() }, `Ad ${n}`));
     const text = 'Hello there! I really liked your ad, tell me more about yourself.';
     for (const adId of ads.slice(0, REPEAT_RECIPIENTS))
-      expect((await startConversation(t, sender, adId, text)).status).toBe(303);
-    const before = (await storedMessages(t)).length;
-    const refused = await startConversation(t, sender, ads[REPEAT_RECIPIENTS]!, text.toUpperCase());
+      expect((await t.startConversation(sender, adId, text)).status).toBe(303);
+    const before = (await t.storedMessages()).length;
+    const refused = await t.startConversation(sender, ads[REPEAT_RECIPIENTS]!, text.toUpperCase());
     expect(refused.status).toBe(400);
     expect(textOf(await refused.text())).toContain(REPEATED_MESSAGE);
-    expect(await storedMessages(t)).toHaveLength(before);
+    expect(await t.storedMessages()).toHaveLength(before);
     expect((await outcomesOf(sender.accountId)).at(-1)).toEqual({
       family: 'repeated',
       outcome: 'refused',
     });
     // A message written for that ad goes.
-    const own = await startConversation(t, sender, ads[REPEAT_RECIPIENTS]!, greeting(1));
+    const own = await t.startConversation(sender, ads[REPEAT_RECIPIENTS]!, greeting(1));
     expect(own.status).toBe(303);
     // Writing it again to one of the three is not a new member.
-    const first = (await storedConversations(t)).find(
+    const first = (await t.storedConversations()).find(
       (row) => row.replier_id === sender.accountId && row.ad_id === ads[0],
     )!;
-    expect((await replyIn(t, sender, first.id, text)).status).toBe(303);
+    expect((await t.replyIn(sender, first.id, text)).status).toBe(303);
   });
 });
 
 describe('a poster answering every reply alike', () => {
   test('is not refused for it: the same-message rule is for members replying to ads', async () => {
-    const poster = await makeMember(t);
-    const adId = await insertLiveAd(t, poster, 'Hikes on Sunday mornings');
+    const poster = await t.makeMember();
+    const adId = await t.insertLiveAd(poster, 'Hikes on Sunday mornings');
     const answer = 'Thanks for writing! Tell me a bit about yourself and your favourite trail.';
     for (let n = 0; n < REPEAT_RECIPIENTS + 2; n += 1) {
-      const replier = await makeMember(t);
-      expect((await startConversation(t, replier, adId, greeting(n))).status).toBe(303);
-      const conversation = (await storedConversations(t)).find(
+      const replier = await t.makeMember();
+      expect((await t.startConversation(replier, adId, greeting(n))).status).toBe(303);
+      const conversation = (await t.storedConversations()).find(
         (row) => row.replier_id === replier.accountId && row.ad_id === adId,
       )!;
-      expect((await replyIn(t, poster, conversation.id, answer)).status).toBe(303);
+      expect((await t.replyIn(poster, conversation.id, answer)).status).toBe(303);
     }
     expect(await outcomesOf(poster.accountId)).toEqual([]);
   });
@@ -287,9 +281,9 @@ describe('a poster answering every reply alike', () => {
 async function newAccountsSending(count: number, text: string): Promise<TestMember[]> {
   const senders: TestMember[] = [];
   for (let n = 0; n < count; n += 1) {
-    const sender = await makeMember(t);
-    const adId = await insertLiveAd(t, { accountId: await insertAccount(t) }, `Ad of ${n}`);
-    expect((await startConversation(t, sender, adId, text)).status).toBe(303);
+    const sender = await t.makeMember();
+    const adId = await t.insertLiveAd({ accountId: await t.insertAccount() }, `Ad of ${n}`);
+    expect((await t.startConversation(sender, adId, text)).status).toBe(303);
     senders.push(sender);
   }
   return senders;
@@ -301,24 +295,23 @@ describe('the same first message from new accounts', () => {
     const text = 'Hi sweetie, I saw your profile and I think we could be great together';
     // An account older than a week does not count.
     const [old] = await newAccountsSending(1, text);
-    await ageAccount(t, old!.accountId, 24 * 8);
+    await t.ageAccount(old!.accountId, 24 * 8);
     const senders = await newAccountsSending(2, text);
-    let queue = textOf(await (await getPage(t, '/moderate', moderator.session)).text());
+    let queue = textOf(await (await t.getPage('/moderate', moderator.session)).text());
     expect(queue).not.toContain('sent the same first message');
 
     senders.push(...(await newAccountsSending(1, text)));
     // One of them was refused once: its record says so.
     expect(
       (
-        await startConversation(
-          t,
+        await t.startConversation(
           senders[0]!,
-          await insertLiveAd(t, { accountId: await insertAccount(t) }),
+          await t.insertLiveAd({ accountId: await t.insertAccount() }),
           OFF_SITE,
         )
       ).status,
     ).toBe(400);
-    const html = await (await getPage(t, '/moderate', moderator.session)).text();
+    const html = await (await t.getPage('/moderate', moderator.session)).text();
     queue = textOf(html);
     expect(queue).toContain(`3 new accounts sent the same first message: “${text}”`);
     for (const sender of senders) {
@@ -332,32 +325,32 @@ describe('the same first message from new accounts', () => {
     const flagId = /action="\/api\/moderate\/repeated-messages\/(\d+)\/dismiss"/.exec(html)![1]!;
     const dismissed = await postModerationForm(
       t.app,
-      `/api/moderate/repeated-messages/${flagId}/dismiss`,
+      dismissRepeatedMessageApiPath(Number(flagId)),
       {},
       moderator.session,
     );
     expect(dismissed.status).toBe(303);
     expect(dismissed.headers.get('location')).toBe('/moderate?done=repeated-dismissed');
     queue = textOf(
-      await (await getPage(t, '/moderate?done=repeated-dismissed', moderator.session)).text(),
+      await (await t.getPage('/moderate?done=repeated-dismissed', moderator.session)).text(),
     );
     expect(queue).toContain('Announcement dismissed.');
     expect(queue).not.toContain('sent the same first message');
     // Twice: nothing left to dismiss.
     const again = await postModerationForm(
       t.app,
-      `/api/moderate/repeated-messages/${flagId}/dismiss`,
+      dismissRepeatedMessageApiPath(Number(flagId)),
       {},
       moderator.session,
     );
     expect(again.status).toBe(404);
     // A member cannot dismiss one: an unknown API path to them.
-    const member = await makeMember(t);
+    const member = await t.makeMember();
     expect(
       (
         await postModerationForm(
           t.app,
-          `/api/moderate/repeated-messages/${flagId}/dismiss`,
+          dismissRepeatedMessageApiPath(Number(flagId)),
           {},
           member.session,
         )
@@ -373,14 +366,14 @@ describe('the same first message from new accounts, at once', () => {
     const senders: TestMember[] = [];
     const ads: number[] = [];
     for (let n = 0; n < 3; n += 1) {
-      senders.push(await makeMember(t));
-      ads.push(await insertLiveAd(t, { accountId: await insertAccount(t) }));
+      senders.push(await t.makeMember());
+      ads.push(await t.insertLiveAd({ accountId: await t.insertAccount() }));
     }
     const sent = await Promise.all(
-      senders.map((sender, n) => startConversation(t, sender, ads[n]!, text)),
+      senders.map((sender, n) => t.startConversation(sender, ads[n]!, text)),
     );
     expect(sent.map((response) => response.status)).toEqual([303, 303, 303]);
-    const queue = textOf(await (await getPage(t, '/moderate', moderator.session)).text());
+    const queue = textOf(await (await t.getPage('/moderate', moderator.session)).text());
     expect(queue).toContain(`3 new accounts sent the same first message: “${text}”`);
   });
 });
@@ -395,15 +388,15 @@ describe("the sender's record, for the moderators", () => {
     } = await conversationOnNewAd(t, {
       opening: 'Hi! Are you still looking?',
     });
-    const otherAd = await insertLiveAd(t, { accountId: await insertAccount(t) });
-    expect((await startConversation(t, replier, otherAd, OFF_SITE)).status).toBe(400);
-    expect((await replyIn(t, replier, id, 'add me on telegram, same name')).status).toBe(400);
-    expect((await replyIn(t, replier, id, MONEY)).status).toBe(400);
-    await replyIn(t, poster, id, 'Yes I am!');
-    expect((await replyIn(t, replier, id, MONEY)).status).toBe(303);
+    const otherAd = await t.insertLiveAd({ accountId: await t.insertAccount() });
+    expect((await t.startConversation(replier, otherAd, OFF_SITE)).status).toBe(400);
+    expect((await t.replyIn(replier, id, 'add me on telegram, same name')).status).toBe(400);
+    expect((await t.replyIn(replier, id, MONEY)).status).toBe(400);
+    await t.replyIn(poster, id, 'Yes I am!');
+    expect((await t.replyIn(replier, id, MONEY)).status).toBe(303);
     // The replier's own ad waits in the queue.
     await insertAdInReview(t, { accountId: replier.accountId, title: 'Looking for friends' });
-    const queue = textOf(await (await getPage(t, '/moderate', moderator.session)).text());
+    const queue = textOf(await (await t.getPage('/moderate', moderator.session)).text());
     expect(queue).toContain(
       'Scam signals: 3 messages refused (off-site contact 2, money request 1), 1 warned (money request 1)',
     );
@@ -418,15 +411,14 @@ describe("the sender's record, for the moderators", () => {
     } = await conversationOnNewAd(t, {
       opening: 'Hello from across town',
     });
-    expect((await replyIn(t, replier, id, OFF_SITE)).status).toBe(400);
-    const reported = await submit(
-      t,
-      '/api/reports',
+    expect((await t.replyIn(replier, id, OFF_SITE)).status).toBe(400);
+    const reported = await t.submit(
+      reportsApiPath(),
       { conversation: String(id), reason: 'spam' },
       poster.session,
     );
     expect(reported.status).toBe(303);
-    const reports = textOf(await (await getPage(t, '/moderate/reports', moderator.session)).text());
+    const reports = textOf(await (await t.getPage('/moderate/reports', moderator.session)).text());
     expect(reports).toContain('Scam signals: 1 message refused (off-site contact 1)');
     // The reporter is never named.
     expect(reports).not.toContain(poster.email);

@@ -14,6 +14,7 @@ import {
   type TestMember,
 } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { banAccountApiPath, moderateAdApiPath, photoSettingsApiPath } from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 let member: TestMember;
@@ -35,12 +36,12 @@ const PAGES = [
 ];
 
 const routes = () => [
-  `/api/moderate/ads/${adId}/approve`,
-  `/api/moderate/ads/${adId}/reject`,
-  `/api/moderate/ads/${adId}/remove`,
-  `/api/moderate/accounts/${poster.accountId}/ban`,
+  moderateAdApiPath(adId, 'approve'),
+  moderateAdApiPath(adId, 'reject'),
+  moderateAdApiPath(adId, 'remove'),
+  banAccountApiPath(poster.accountId),
   '/api/moderate/photos/1/reveal',
-  '/api/moderate/photo-settings',
+  photoSettingsApiPath(),
 ];
 
 const BODIES = {

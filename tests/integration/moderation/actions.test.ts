@@ -2,7 +2,7 @@
 // ban, each as a plain form post (303 back to the queue with a notice) and as JSON; what they
 // change in the rows, the log rows they write, the mails the member gets and the publishing they
 // ask for. The queue itself: oldest first, marks highlighted, the poster's history.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ACCOUNT_CLOSED } from '../../../server/accounts/sign-in.ts';
 import {
   cookieHeader,
@@ -12,30 +12,21 @@ import {
   signupBody,
   todayUtc,
 } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
-import {
-  getPage,
-  insertAdInReview,
-  insertLiveAdWithEdit,
-  logRows,
-  postModerationForm,
-  postModerationJson,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
-import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
+import { insertAdInReview, insertLiveAdWithEdit } from '../../helpers/moderation.ts';
+import { bannerOf } from '../../helpers/pages.ts';
 import { deleteAccountOf } from '../../helpers/posting.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import {
+  banAccountApiPath,
+  meApiPath,
+  moderateAdApiPath,
+  signinApiPath,
+  signupApiPath,
+} from '../../../core/paths.ts';
 
-const publisher = recordingPublisher();
-const t = testAppOnFixtureContent({ publisher });
-let moderator: TestMember;
-beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
-});
+const t = moderationWorld({ moderators: 1 });
+const [moderator] = t.moderators;
 
 const plusDays = (day: string, days: number) => {
   const date = new Date(`${day}T00:00:00Z`);
@@ -46,19 +37,14 @@ const plusDays = (day: string, days: number) => {
 /** The text of the page without tags, white space folded. */
 
 async function queueHtml() {
-  const response = await getPage(t.app, '/moderate', moderator.session);
+  const response = await t.getPage('/moderate', moderator.session);
   expect(response.status).toBe(200);
   return response.text();
 }
 
-async function mailsOf(email: string) {
-  await t.mailer.settled();
-  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
-}
-
 describe('the queue', () => {
   test('lists ads in review oldest first, as they will look, with the marks highlighted and the poster', async () => {
-    const poster = await signUpMember(t.app, t.store, 'queue');
+    const poster = await t.signUpMember('queue');
     const newer = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Newer ad title',
@@ -96,15 +82,15 @@ describe('the queue', () => {
     expect(textOf(item)).toContain('(today)');
     expect(textOf(item)).toContain('0 ads approved, 0 rejected, 0 removed');
     // Plain forms that work without JavaScript, each carrying the revision shown.
-    expect(item).toContain(`action="/api/moderate/ads/${older}/approve"`);
-    expect(item).toContain(`action="/api/moderate/ads/${older}/reject"`);
+    expect(item).toContain(`action="${moderateAdApiPath(older, 'approve')}"`);
+    expect(item).toContain(`action="${moderateAdApiPath(older, 'reject')}"`);
     expect(item).toContain('name="revision" value="1"');
     expect(item).toContain('<option value="under-18">Appears to involve someone under 18</option>');
     expect(item).toContain(`href="/moderate?ban=${poster.accountId}#ban"`);
   });
 
   test('names the scam signals in an ad by family, in words, beside the marked words', async () => {
-    const poster = await signUpMember(t.app, t.store, 'scam-signals');
+    const poster = await t.signUpMember('scam-signals');
     const id = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Coffee and a walk',
@@ -132,36 +118,35 @@ describe('the queue', () => {
   });
 
   test('is answered with no-store, never cached', async () => {
-    const response = await getPage(t.app, '/moderate', moderator.session);
+    const response = await t.getPage('/moderate', moderator.session);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await getPage(t.app, '/moderate/log', moderator.session)).toHaveProperty('status', 200);
+    expect(await t.getPage('/moderate/log', moderator.session)).toHaveProperty('status', 200);
   });
 });
 
 describe('approve', () => {
   test('a new ad: live, approved now, posted today, expires in 30 days; logged; mailed; published', async () => {
-    const poster = await signUpMember(t.app, t.store, 'approve');
+    const poster = await t.signUpMember('approve');
     const id = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Board games on Sunday',
     });
-    const response = await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${id}/approve`,
+    const response = await t.postForm(
+      moderateAdApiPath(id, 'approve'),
       { revision: '1' },
       moderator.session,
     );
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`/moderate?done=approved&ad=${id}`);
 
-    const ad = await storedAd(t.sql, id);
+    const ad = await t.storedAd(id);
     expect(ad.status).toBe('live');
     expect(ad.posted_on).toBe(todayUtc());
     expect(ad.expires_on).toBe(plusDays(todayUtc(), 30));
     expect(Date.now() - Date.parse(ad.approved_at!)).toBeLessThan(60_000);
     expect(ad.revision).toBe(2);
 
-    const log = (await logRows(t.sql)).filter((row) => row.ad_id === id);
+    const log = (await t.logRows()).filter((row) => row.ad_id === id);
     expect(log).toEqual([
       expect.objectContaining({
         action: 'approve',
@@ -172,9 +157,9 @@ describe('approve', () => {
         reason: null,
       }),
     ]);
-    expect(publisher.reasons).toContain(`approved ad ${id}`);
+    expect(t.publisher.reasons).toContain(`approved ad ${id}`);
 
-    const [mail, ...more] = await mailsOf(poster.email);
+    const [mail, ...more] = await t.mailsOf(poster.email);
     expect(more).toHaveLength(0);
     expect(mail!.subject).toBe('Your ad is approved');
     expect(mail!.text).toContain('“Board games on Sunday”');
@@ -182,7 +167,7 @@ describe('approve', () => {
     expect(mail!.raw).not.toContain(moderator.email);
 
     // The queue after the redirect: the notice, and the ad gone from it.
-    const after = await getPage(t.app, `/moderate?done=approved&ad=${id}`, moderator.session);
+    const after = await t.getPage(`/moderate?done=approved&ad=${id}`, moderator.session);
     const html = await after.text();
     expect(bannerOf(html)).toBe(
       `Ad ${id} approved. The member has been emailed, and the site shows it within a minute.`,
@@ -191,14 +176,14 @@ describe('approve', () => {
   });
 
   test('a pending edit of a live ad: the edit becomes the ad, pending cleared, expiry kept', async () => {
-    const poster = await signUpMember(t.app, t.store, 'edit');
+    const poster = await t.signUpMember('edit');
     const id = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       title: 'Old title',
       pendingTitle: 'New title with roses',
       pendingMarks: [{ field: 'title', term: 'roses', start: 15, end: 20 }],
     });
-    const before = await storedAd(t.sql, id);
+    const before = await t.storedAd(id);
     const item = await queueHtml();
     const shown = item.slice(item.indexOf(`id="ad-${id}"`));
     expect(textOf(shown)).toContain('Edit of a live ad');
@@ -206,15 +191,14 @@ describe('approve', () => {
     expect(shown).toMatch(/New title with <mark\b[^>]*>roses<\/mark>/);
     expect(textOf(shown)).toContain('The live ad as it is now Old title');
 
-    const response = await postModerationJson(
-      t.app,
-      `/api/moderate/ads/${id}/approve`,
+    const response = await t.postJson(
+      moderateAdApiPath(id, 'approve'),
       { revision: before.revision },
       moderator.session,
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ adId: id, status: 'live', edit: true });
-    const ad = await storedAd(t.sql, id);
+    const ad = await t.storedAd(id);
     expect(ad).toMatchObject({
       status: 'live',
       title: 'New title with roses',
@@ -224,11 +208,11 @@ describe('approve', () => {
       posted_on: before.posted_on,
       marks: JSON.stringify([{ field: 'title', term: 'roses', start: 15, end: 20 }]),
     });
-    expect(
-      (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
-    ).toEqual(['approve-edit']);
-    expect(publisher.reasons).toContain(`approved the edit of ad ${id}`);
-    expect((await mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([
+    expect((await t.logRows()).filter((row) => row.ad_id === id).map((row) => row.action)).toEqual([
+      'approve-edit',
+    ]);
+    expect(t.publisher.reasons).toContain(`approved the edit of ad ${id}`);
+    expect((await t.mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([
       'Your changes are live',
     ]);
   });
@@ -236,31 +220,30 @@ describe('approve', () => {
 
 describe('reject', () => {
   test('a new ad with a reason and a note: rejected, both stored, logged and mailed; nothing published', async () => {
-    const poster = await signUpMember(t.app, t.store, 'reject');
+    const poster = await t.signUpMember('reject');
     const id = await insertAdInReview(t, { accountId: poster.accountId });
-    const published = publisher.reasons.length;
-    const response = await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${id}/reject`,
+    const published = t.publisher.reasons.length;
+    const response = await t.postForm(
+      moderateAdApiPath(id, 'reject'),
       { revision: '1', reason: 'contact', note: 'Please remove the phone number.' },
       moderator.session,
     );
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`/moderate?done=rejected&ad=${id}`);
-    expect(await storedAd(t.sql, id)).toMatchObject({
+    expect(await t.storedAd(id)).toMatchObject({
       status: 'rejected',
       rejected_reason: 'Contact details in the ad',
       rejected_note: 'Please remove the phone number.',
     });
-    expect((await logRows(t.sql)).filter((row) => row.ad_id === id)).toEqual([
+    expect((await t.logRows()).filter((row) => row.ad_id === id)).toEqual([
       expect.objectContaining({
         action: 'reject',
         reason: 'Contact details in the ad',
         note: 'Please remove the phone number.',
       }),
     ]);
-    expect(publisher.reasons).toHaveLength(published);
-    const [mail] = await mailsOf(poster.email);
+    expect(t.publisher.reasons).toHaveLength(published);
+    const [mail] = await t.mailsOf(poster.email);
     expect(mail!.subject).toBe('Your ad was not approved');
     expect(mail!.text).toContain('Reason: Contact details in the ad.');
     expect(mail!.text).toContain("Moderator's note: Please remove the phone number.");
@@ -268,21 +251,20 @@ describe('reject', () => {
   });
 
   test('a pending edit: the edit is dropped, the live ad stays as it was, the reason stored', async () => {
-    const poster = await signUpMember(t.app, t.store, 'reject-edit');
+    const poster = await t.signUpMember('reject-edit');
     const id = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       title: 'Live title',
       pendingTitle: 'Edited title',
     });
-    const before = await storedAd(t.sql, id);
-    const response = await postModerationJson(
-      t.app,
-      `/api/moderate/ads/${id}/reject`,
+    const before = await t.storedAd(id);
+    const response = await t.postJson(
+      moderateAdApiPath(id, 'reject'),
       { revision: before.revision, reason: 'spam' },
       moderator.session,
     );
     expect(response.status).toBe(200);
-    expect(await storedAd(t.sql, id)).toMatchObject({
+    expect(await t.storedAd(id)).toMatchObject({
       status: 'live',
       title: 'Live title',
       pending_title: null,
@@ -290,10 +272,10 @@ describe('reject', () => {
       rejected_reason: 'Spam or duplicate',
       rejected_note: null,
     });
-    expect(
-      (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
-    ).toEqual(['reject-edit']);
-    const [mail] = await mailsOf(poster.email);
+    expect((await t.logRows()).filter((row) => row.ad_id === id).map((row) => row.action)).toEqual([
+      'reject-edit',
+    ]);
+    const [mail] = await t.mailsOf(poster.email);
     expect(mail!.subject).toBe('Your changes were not approved');
     expect(mail!.text).toContain('stays live as it was');
   });
@@ -301,25 +283,24 @@ describe('reject', () => {
 
 describe('remove a live ad', () => {
   test('takes it off the site: removed, logged, mailed, published', async () => {
-    const poster = await signUpMember(t.app, t.store, 'remove');
+    const poster = await t.signUpMember('remove');
     const id = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'x',
     });
-    const response = await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${id}/remove`,
-      { revision: String((await storedAd(t.sql, id)).revision), reason: 'commercial' },
+    const response = await t.postForm(
+      moderateAdApiPath(id, 'remove'),
+      { revision: String((await t.storedAd(id)).revision), reason: 'commercial' },
       moderator.session,
     );
     expect(response.status).toBe(303);
-    expect(await storedAd(t.sql, id)).toMatchObject({
+    expect(await t.storedAd(id)).toMatchObject({
       status: 'removed',
       pending_title: null,
       rejected_reason: 'Commercial or paid content',
     });
-    expect(publisher.reasons).toContain(`removed ad ${id}`);
-    expect((await mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([
+    expect(t.publisher.reasons).toContain(`removed ad ${id}`);
+    expect((await t.mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([
       'Your ad was removed',
     ]);
   });
@@ -327,26 +308,25 @@ describe('remove a live ad', () => {
 
 describe('ban', () => {
   test('asks to confirm first, with what the ban does', async () => {
-    const poster = await signUpMember(t.app, t.store, 'confirm');
+    const poster = await t.signUpMember('confirm');
     await insertAdInReview(t, { accountId: poster.accountId });
     const html = await (
-      await getPage(t.app, `/moderate?ban=${poster.accountId}`, moderator.session)
+      await t.getPage(`/moderate?ban=${poster.accountId}`, moderator.session)
     ).text();
     expect(textOf(html)).toContain(`Ban ${poster.email}?`);
     expect(textOf(html)).toContain('removes its 1 ad in review and 0 live ads');
-    expect(html).toContain(`action="/api/moderate/accounts/${poster.accountId}/ban"`);
+    expect(html).toContain(`action="${banAccountApiPath(poster.accountId)}"`);
   });
 
   test('removes all its ads, revokes its sessions, refuses its sign-in and its address at sign-up', async () => {
-    const poster = await signUpMember(t.app, t.store, 'ban');
+    const poster = await t.signUpMember('ban');
     const inReview = await insertAdInReview(t, { accountId: poster.accountId });
     const live = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'y',
     });
-    const response = await postModerationForm(
-      t.app,
-      `/api/moderate/accounts/${poster.accountId}/ban`,
+    const response = await t.postForm(
+      banAccountApiPath(poster.accountId),
       { reason: 'commercial', note: 'Offers paid meetings.' },
       moderator.session,
     );
@@ -354,12 +334,14 @@ describe('ban', () => {
     expect(response.headers.get('location')).toBe(
       `/moderate?done=banned&account=${poster.accountId}&removed=2`,
     );
-    expect((await storedAd(t.sql, inReview)).status).toBe('removed');
-    expect(await storedAd(t.sql, live)).toMatchObject({ status: 'removed', pending_title: null });
+    expect((await t.storedAd(inReview)).status).toBe('removed');
+    expect(await t.storedAd(live)).toMatchObject({ status: 'removed', pending_title: null });
     const banned = (await t.store.accounts.findById(poster.accountId))!;
     expect(banned.bannedAt).not.toBeNull();
-    expect(publisher.reasons).toContain(`banned account ${poster.accountId}: removed ads ${live}`);
-    const log = (await logRows(t.sql)).filter((row) => row.account_id === poster.accountId);
+    expect(t.publisher.reasons).toContain(
+      `banned account ${poster.accountId}: removed ads ${live}`,
+    );
+    const log = (await t.logRows()).filter((row) => row.account_id === poster.accountId);
     expect(log.map((row) => [row.action, row.ad_id])).toEqual([
       ['ban', null],
       ['remove', inReview],
@@ -372,10 +354,12 @@ describe('ban', () => {
     });
 
     // Signed out everywhere: the old session is no longer anyone.
-    const me = await t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(poster.session) });
+    const me = await t.app.request(`${ORIGIN}${meApiPath()}`, {
+      headers: cookieHeader(poster.session),
+    });
     expect(me.status).toBe(401);
     // Sign-in with the right password: told the account is closed, no session.
-    const signin = await postJson(t.app, '/api/signin', {
+    const signin = await postJson(t.app, signinApiPath(), {
       email: poster.email,
       password: PASSWORD,
     });
@@ -383,17 +367,16 @@ describe('ban', () => {
     expect(await signin.json()).toEqual({ error: ACCOUNT_CLOSED });
     expect(signin.headers.getSetCookie().join()).not.toContain('lb_session=');
     // With a wrong password: the same answer as for anyone.
-    const wrong = await postJson(t.app, '/api/signin', {
+    const wrong = await postJson(t.app, signinApiPath(), {
       email: poster.email,
       password: 'nope nope',
     });
     expect(wrong.status).toBe(401);
     // The address cannot sign up again (answered as any taken address).
-    const again = await postJson(t.app, '/api/signup', signupBody({ email: poster.email }));
+    const again = await postJson(t.app, signupApiPath(), signupBody({ email: poster.email }));
     expect(again.status).toBe(409);
 
-    const notice = await getPage(
-      t.app,
+    const notice = await t.getPage(
       `/moderate?done=banned&account=${poster.accountId}&removed=2`,
       moderator.session,
     );
@@ -403,23 +386,18 @@ describe('ban', () => {
   });
 
   test('a banned address stays refused at sign-up even once its account is gone', async () => {
-    const poster = await signUpMember(t.app, t.store, 'gone');
-    await postModerationJson(
-      t.app,
-      `/api/moderate/accounts/${poster.accountId}/ban`,
-      { reason: 'spam' },
-      moderator.session,
-    );
+    const poster = await t.signUpMember('gone');
+    await t.postJson(banAccountApiPath(poster.accountId), { reason: 'spam' }, moderator.session);
     await deleteAccountOf(t, poster.accountId);
-    const again = await postJson(t.app, '/api/signup', signupBody({ email: poster.email }));
+    const again = await postJson(t.app, signupApiPath(), signupBody({ email: poster.email }));
     expect(again.status).toBe(409);
   });
 });
 
 describe('the log', () => {
   test('lists every action newest first, with who, what, which ad and account, and why', async () => {
-    const html = await (await getPage(t.app, '/moderate/log', moderator.session)).text();
-    const rows = await logRows(t.sql);
+    const html = await (await t.getPage('/moderate/log', moderator.session)).text();
+    const rows = await t.logRows();
     const newest = rows.at(-1)!;
     const firstRow = html.slice(
       html.indexOf('<tbody>'),
@@ -434,7 +412,7 @@ describe('the log', () => {
   });
 
   test('refuses any change or deletion of its rows', async () => {
-    expect((await logRows(t.sql)).length).toBeGreaterThan(0);
+    expect((await t.logRows()).length).toBeGreaterThan(0);
     // Raw SQL on purpose: what is checked is that the database itself refuses the change.
     await expect(t.sql.run("UPDATE moderation_log SET reason = 'edited'")).rejects.toThrow(
       'the moderation log is append-only',
@@ -442,6 +420,6 @@ describe('the log', () => {
     await expect(t.sql.run('DELETE FROM moderation_log')).rejects.toThrow(
       'the moderation log is append-only',
     );
-    expect((await logRows(t.sql)).some((row) => row.reason === 'edited')).toBe(false);
+    expect((await t.logRows()).some((row) => row.reason === 'edited')).toBe(false);
   });
 });

@@ -7,48 +7,31 @@
 // them; decided as under 18, a year at least. A ban holds the photos of the ads it removed alike.
 // The member deleting the ad erases them at once.
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
-import {
-  appPhotosOf,
-  blobsLeft,
-  keptPhotoId,
-  keysOfPhoto,
-  putPhotosOnAd,
-  testPhotoPool,
-} from '../../helpers/moderation-photos.ts';
-import {
-  insertAdInReview,
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
+import { insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
+import {
+  appealApiPath,
+  banAccountApiPath,
+  decideAppealApiPath,
+  deleteAdApiPath,
+  moderateAdApiPath,
+  photoSizeApiPath,
+} from '../../../core/paths.ts';
 
-const pool = testPhotoPool();
-const publisher = recordingPublisher();
-const t = testAppOnFixtureContent({ publisher, photoProcessing: pool });
-let moderatorA: TestMember;
-let moderatorB: TestMember;
+const t = moderationWorld({ moderators: 2, photos: true });
+const [moderatorA, moderatorB] = t.moderators;
 let stranger: TestMember;
-let photos: AppPhotos;
 beforeAll(async () => {
-  moderatorA = await signUpModerator(t.app, t.store);
-  moderatorB = await signUpModerator(t.app, t.store);
-  stranger = await signUpMember(t.app, t.store, 'stranger');
-  photos = appPhotosOf(t.store, pool);
+  stranger = await t.signUpMember('stranger');
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const daysLater = (days: number) => new Date(Date.now() + days * DAY_MS);
-const sweepOn = (days: number) => sweepPhotos(t.store, photos.storage, daysLater(days));
+const sweepOn = (days: number) => sweepPhotos(t.store, t.photos.storage, daysLater(days));
 
 // Every test draws its own pictures, so that no two tests' photos look alike.
 let nextSeed = 8300;
@@ -56,15 +39,15 @@ const picture = () => smallJpeg(nextSeed++, 1600, 1200);
 
 /** A new member's ad (live, or in review) with two photos; the member, the ad, photo ids, keys. */
 async function adWithPhotos(label: string, status: 'live' | 'review' = 'live') {
-  const member = await signUpMember(t.app, t.store, label);
+  const member = await t.signUpMember(label);
   const ids = [
-    await keptPhotoId(t.store, photos, member.accountId, await picture()),
-    await keptPhotoId(t.store, photos, member.accountId, await picture()),
+    await t.keptPhotoId(member.accountId, await picture()),
+    await t.keptPhotoId(member.accountId, await picture()),
   ];
   const ad = { accountId: member.accountId, title: `${label} walks` };
   const adId = status === 'live' ? await insertLiveAd(t, ad) : await insertAdInReview(t, ad);
-  await putPhotosOnAd(t, adId, member.accountId, ids);
-  const keys = [...(await keysOfPhoto(t.sql, ids[0]!)), ...(await keysOfPhoto(t.sql, ids[1]!))];
+  await t.putPhotosOnAd(adId, member.accountId, ids);
+  const keys = [...(await t.keysOfPhoto(ids[0]!)), ...(await t.keysOfPhoto(ids[1]!))];
   return { member, adId, ids, keys };
 }
 
@@ -74,9 +57,8 @@ async function decideOnAd(adId: number, action: 'remove' | 'reject', reason: str
     'SELECT revision FROM member_ads WHERE id = ?',
     adId,
   ))!;
-  const response = await postModerationForm(
-    t.app,
-    `/api/moderate/ads/${adId}/${action}`,
+  const response = await t.postForm(
+    moderateAdApiPath(adId, action),
     { revision: String(revision), reason },
     moderatorA.session,
   );
@@ -88,9 +70,8 @@ async function decideOnAd(adId: number, action: 'remove' | 'reject', reason: str
 }
 
 async function appealOf(statementId: number, member: TestMember) {
-  const filed = await postModerationForm(
-    t.app,
-    `/api/decisions/${statementId}/appeal`,
+  const filed = await t.postForm(
+    appealApiPath(statementId),
     { text: 'Nothing in this ad breaks a rule.' },
     member.session,
   );
@@ -102,12 +83,12 @@ async function appealOf(statementId: number, member: TestMember) {
 }
 
 const decideAppeal = (appealId: number, fields: Record<string, string>) =>
-  postModerationForm(t.app, `/api/moderate/appeals/${appealId}/decide`, fields, moderatorB.session);
+  t.postForm(decideAppealApiPath(appealId), fields, moderatorB.session);
 
 /** The status of the photo's 1280 size through the server, as `session` asks (none: a visitor). */
 const statusOf = async (photoId: number, session?: string) =>
   (
-    await t.app.request(`${ORIGIN}/api/photos/${photoId}/1280`, {
+    await t.app.request(`${ORIGIN}${photoSizeApiPath(photoId, 1280)}`, {
       headers: session ? cookieHeader(session) : {},
     })
   ).status;
@@ -141,20 +122,20 @@ describe("a removed ad's photos through its appeal window", () => {
     expect((await sweepOn(45)).ofRejectedAds).toBe(0);
     await sweepOn(170);
     expect(await photoRows(ids)).toBe(2);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
 
     const appealId = await appealOf(statementId, member);
     // Appealed and in review: past the 6 months still kept.
     await sweepOn(200);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
     expect((await decideAppeal(appealId, { outcome: 'reversed' })).status).toBe(303);
 
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
+    expect((await t.storedAd(adId)).status).toBe('live');
     expect(await publishedPhotoIds(adId)).toEqual(ids);
     for (const id of ids) expect(await statusOf(id, member.session)).toBe(200);
     // Live again, no sweep takes them however late.
     await sweepOn(400);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
   });
 
   test('upheld: deleted by the first sweep past day 30', async () => {
@@ -171,18 +152,18 @@ describe("a removed ad's photos through its appeal window", () => {
     expect(await photoRows(ids)).toBe(2);
     expect((await sweepOn(31)).ofRejectedAds).toBe(2);
     expect(await photoRows(ids)).toBe(0);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 
   test('a rejected ad not appealed: kept to the end of its 6 months, deleted after', async () => {
     const { ids, keys, adId } = await adWithPhotos('rejected-ad', 'review');
     await decideOnAd(adId, 'reject', 'contact');
-    expect((await storedAd(t.sql, adId)).status).toBe('rejected');
+    expect((await t.storedAd(adId)).status).toBe('rejected');
     await sweepOn(180);
     expect(await photoRows(ids)).toBe(2);
     await sweepOn(185);
     expect(await photoRows(ids)).toBe(0);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 
   test('removed as under 18: kept a year even upheld, never to anyone but its member and moderators', async () => {
@@ -196,26 +177,24 @@ describe("a removed ad's photos through its appeal window", () => {
     expect(await statusOf(ids[0]!, stranger.session)).toBe(404);
     await sweepOn(366);
     expect(await photoRows(ids)).toBe(0);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 
   test('a ban holds the photos of the ads it removed while it can be appealed', async () => {
     const { member, adId, ids, keys } = await adWithPhotos('banned-ad');
-    const banned = await postModerationForm(
-      t.app,
-      `/api/moderate/accounts/${member.accountId}/ban`,
+    const banned = await t.postForm(
+      banAccountApiPath(member.accountId),
       { reason: 'spam' },
       moderatorA.session,
     );
     expect(banned.status).toBe(303);
-    expect((await storedAd(t.sql, adId)).status).toBe('removed');
+    expect((await t.storedAd(adId)).status).toBe('removed');
     await sweepOn(100);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
     // Appealed through the mail's link (a banned member cannot sign in), reversed after day 30.
-    await t.mailer.settled();
-    const mail = mailsTo(t.outboxDir, member.email).find((m) => m.subject.endsWith('was closed'));
+    const mail = (await t.mailsOf(member.email)).find((m) => m.subject.endsWith('was closed'));
     const [, id, key] = /\/account\/decisions\/(\d+)\?key=(\w+)/.exec(mail!.text)!;
-    const filed = await postModerationForm(t.app, `/api/decisions/${id}/appeal?key=${key}`, {
+    const filed = await t.postForm(appealApiPath(Number(id), key), {
       text: 'I posted once.',
     });
     expect(filed.status).toBe(303);
@@ -224,16 +203,16 @@ describe("a removed ad's photos through its appeal window", () => {
       Number(id),
     ))!.id;
     expect((await decideAppeal(appealId, { outcome: 'reversed' })).status).toBe(303);
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
+    expect((await t.storedAd(adId)).status).toBe('live');
     expect(await publishedPhotoIds(adId)).toEqual(ids);
   });
 
   test('the member deleting the removed ad erases its photos at once', async () => {
     const { member, adId, ids, keys } = await adWithPhotos('deleted-ad');
     await decideOnAd(adId, 'remove', 'spam');
-    const deleted = await postModerationForm(t.app, `/api/ads/${adId}/delete`, {}, member.session);
+    const deleted = await t.postForm(deleteAdApiPath(adId), {}, member.session);
     expect(deleted.status).toBe(303);
     expect(await photoRows(ids)).toBe(0);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 });

@@ -5,57 +5,39 @@
 // member is mailed. The same for a ban (the banned member reads and appeals through the mail's
 // link, then signs in again). An appeal upheld with a reason; two moderators deciding one appeal
 // at once; a hide by reports explained as automatic; reporters hearing back on /account.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN, PASSWORD, postJson } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
-import {
-  getPage,
-  insertAdInReview,
-  logRows,
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
-import { insertLiveAd, reportForm, reportsTestApp } from '../../helpers/reports.ts';
+import { insertAdInReview, signUpModerator } from '../../helpers/moderation.ts';
+import { insertLiveAd, reportForm } from '../../helpers/reports.ts';
 import { bannerOf } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import {
+  appealApiPath,
+  banAccountApiPath,
+  decideAppealApiPath,
+  moderateAdApiPath,
+  moderateReportsApiPath,
+  signinApiPath,
+} from '../../../core/paths.ts';
 
-const publisher = recordingPublisher();
-const t = reportsTestApp({ publisher });
-let moderatorA: TestMember;
-let moderatorB: TestMember;
-beforeAll(async () => {
-  moderatorA = await signUpModerator(t.app, t.store);
-  moderatorB = await signUpModerator(t.app, t.store);
-});
+const t = moderationWorld({ moderators: 2, publishedAds: true });
+const [moderatorA, moderatorB] = t.moderators;
 
 /** The text of a page without tags, white space folded. */
 
 async function pageOf(path: string, session?: string) {
-  const response = await getPage(t.app, path, session);
+  const response = await t.getPage(path, session);
   return { status: response.status, html: await response.text() };
-}
-
-async function mailsOf(email: string) {
-  await t.mailer.settled();
-  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
 }
 
 const statementIdOf = (html: string) => Number(/\/account\/decisions\/(\d+)/.exec(html)?.[1]);
 
 const appeal = (statementId: number, text: string, session?: string, key?: string) =>
-  postModerationForm(
-    t.app,
-    `/api/decisions/${statementId}/appeal${key ? `?key=${key}` : ''}`,
-    { text },
-    session,
-  );
+  t.postForm(appealApiPath(statementId, key), { text }, session);
 
 const decide = (appealId: number, fields: Record<string, string>, session: string) =>
-  postModerationForm(t.app, `/api/moderate/appeals/${appealId}/decide`, fields, session);
+  t.postForm(decideAppealApiPath(appealId), fields, session);
 
 const appealIdOf = async (statementId: number) =>
   (await t.sql.get<{ id: number }>('SELECT id FROM appeals WHERE statement_id = ?', statementId))!
@@ -63,16 +45,15 @@ const appealIdOf = async (statementId: number) =>
 
 describe('an ad removed, appealed and reversed', () => {
   test('the member sees the clause, facts, trigger and appeal link; another moderator reverses', async () => {
-    const poster = await signUpMember(t.app, t.store, 'removed-poster');
+    const poster = await t.signUpMember('removed-poster');
     const adId = await insertLiveAd(t, {
       accountId: poster.accountId,
       title: 'Dinner and a walk by the river',
       description: 'Generous gentleman seeks company for dinners.',
     });
-    const { revision } = await storedAd(t.sql, adId);
-    const removed = await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${adId}/remove`,
+    const { revision } = await t.storedAd(adId);
+    const removed = await t.postForm(
+      moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'commercial', note: 'Reads as paid company.' },
       moderatorA.session,
     );
@@ -94,13 +75,15 @@ describe('an ad removed, appealed and reversed', () => {
     expect(statementId).toBeGreaterThan(0);
 
     // The mail: the clause's link and the appeal's.
-    const [mail] = (await mailsOf(poster.email)).filter((m) => m.subject === 'Your ad was removed');
+    const [mail] = (await t.mailsOf(poster.email)).filter(
+      (m) => m.subject === 'Your ad was removed',
+    );
     expect(mail!.text).toContain('http://localhost/terms#clause-4-1');
     expect(mail!.text).toContain(`http://localhost/account/decisions/${statementId}?key=`);
     expect(mail!.text).toContain("What prompted it: A moderator's own review.");
 
     // Only the member: anyone else finds nothing.
-    const stranger = await signUpMember(t.app, t.store, 'stranger');
+    const stranger = await t.signUpMember('stranger');
     expect((await pageOf(`/account/decisions/${statementId}`, stranger.session)).status).toBe(404);
     expect((await pageOf(`/account/decisions/${statementId}`)).status).toBe(404);
     expect((await appeal(statementId, 'Not mine but let me try', stranger.session)).status).toBe(
@@ -108,7 +91,7 @@ describe('an ad removed, appealed and reversed', () => {
     );
     const own = await pageOf(`/account/decisions/${statementId}`, poster.session);
     expect(own.status).toBe(200);
-    expect(own.html).toContain(`action="/api/decisions/${statementId}/appeal"`);
+    expect(own.html).toContain(`action="${appealApiPath(statementId)}"`);
 
     // Appeals, once; a second is refused on the form page.
     const filed = await appeal(statementId, 'It is a dinner date, nothing paid.', poster.session);
@@ -124,7 +107,7 @@ describe('an ad removed, appealed and reversed', () => {
     const listA = await pageOf('/moderate/appeals', moderatorA.session);
     expect(textOf(listA.html)).toContain('It is a dinner date, nothing paid.');
     expect(textOf(listA.html)).toContain('You made this decision');
-    expect(listA.html).not.toContain(`/api/moderate/appeals/${appealId}/decide`);
+    expect(listA.html).not.toContain(decideAppealApiPath(appealId));
     const refused = await decide(appealId, { outcome: 'reversed' }, moderatorA.session);
     expect(refused.status).toBe(403);
     expect(textOf((await pageOf('/moderate', moderatorB.session)).html)).toMatch(
@@ -133,17 +116,17 @@ describe('an ad removed, appealed and reversed', () => {
 
     // Another reverses: live again at once, published, mailed, logged.
     const listB = await pageOf('/moderate/appeals', moderatorB.session);
-    expect(listB.html).toContain(`/api/moderate/appeals/${appealId}/decide`);
-    publisher.reasons.length = 0;
+    expect(listB.html).toContain(decideAppealApiPath(appealId));
+    t.publisher.reasons.length = 0;
     const reversed = await decide(appealId, { outcome: 'reversed' }, moderatorB.session);
     expect(reversed.status).toBe(303);
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
-    expect(publisher.reasons).toEqual([`reversed on appeal: ad ${adId} live again`]);
-    const outcome = (await mailsOf(poster.email)).find(
+    expect((await t.storedAd(adId)).status).toBe('live');
+    expect(t.publisher.reasons).toEqual([`reversed on appeal: ad ${adId} live again`]);
+    const outcome = (await t.mailsOf(poster.email)).find(
       (m) => m.subject === 'Your appeal succeeded',
     );
     expect(outcome?.text).toContain('The decision is undone.');
-    const last = (await logRows(t.sql)).at(-1)!;
+    const last = (await t.logRows()).at(-1)!;
     expect(last).toMatchObject({ action: 'reverse-appeal', ad_id: adId });
     expect(last.moderator_email).toBe(moderatorB.email);
     expect(textOf((await pageOf('/account', poster.session)).html)).toContain('Reversed');
@@ -156,16 +139,15 @@ describe('an ad removed, appealed and reversed', () => {
 
 describe('a ban, appealed through its mail and reversed', () => {
   test('the banned member reads and appeals by the link, another moderator unbans', async () => {
-    const poster = await signUpMember(t.app, t.store, 'banned-poster');
+    const poster = await t.signUpMember('banned-poster');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Board games' });
-    const banned = await postModerationForm(
-      t.app,
-      `/api/moderate/accounts/${poster.accountId}/ban`,
+    const banned = await t.postForm(
+      banAccountApiPath(poster.accountId),
       { reason: 'spam', note: 'Mass posting.' },
       moderatorA.session,
     );
     expect(banned.status).toBe(303);
-    const [mail] = (await mailsOf(poster.email)).filter((m) => m.subject.endsWith('was closed'));
+    const [mail] = (await t.mailsOf(poster.email)).filter((m) => m.subject.endsWith('was closed'));
     expect(mail!.text).toContain('http://localhost/terms#clause-4-5');
     const link = /http:\/\/localhost(\/account\/decisions\/(\d+)\?key=(\w+))/.exec(mail!.text)!;
     const [, path, id, key] = link;
@@ -187,7 +169,7 @@ describe('a ban, appealed through its mail and reversed', () => {
 
     const appealId = await appealIdOf(statementId);
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorA.session)).status).toBe(403);
-    publisher.reasons.length = 0;
+    t.publisher.reasons.length = 0;
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
 
     const account = (await t.store.accounts.findById(poster.accountId))!;
@@ -195,12 +177,12 @@ describe('a ban, appealed through its mail and reversed', () => {
     expect(
       await t.sql.get('SELECT email FROM banned_emails WHERE email = ?', poster.email),
     ).toBeUndefined();
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
-    expect(publisher.reasons[0]).toContain(`account ${poster.accountId} unbanned`);
-    expect((await mailsOf(poster.email)).some((m) => m.subject === 'Your appeal succeeded')).toBe(
+    expect((await t.storedAd(adId)).status).toBe('live');
+    expect(t.publisher.reasons[0]).toContain(`account ${poster.accountId} unbanned`);
+    expect((await t.mailsOf(poster.email)).some((m) => m.subject === 'Your appeal succeeded')).toBe(
       true,
     );
-    const signedIn = await postJson(t.app, '/api/signin', {
+    const signedIn = await postJson(t.app, signinApiPath(), {
       email: poster.email,
       password: PASSWORD,
     });
@@ -213,16 +195,15 @@ describe('a ban, appealed through its mail and reversed', () => {
 
 describe('an appeal upheld, and two moderators at once', () => {
   test('upheld: the member reads the reason; a reply is required to uphold', async () => {
-    const poster = await signUpMember(t.app, t.store, 'upheld-poster');
+    const poster = await t.signUpMember('upheld-poster');
     const adId = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Call me',
       description: 'Text me on five five five.',
     });
-    const { revision } = await storedAd(t.sql, adId);
-    await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${adId}/reject`,
+    const { revision } = await t.storedAd(adId);
+    await t.postForm(
+      moderateAdApiPath(adId, 'reject'),
       { revision: String(revision), reason: 'contact' },
       moderatorA.session,
     );
@@ -244,7 +225,7 @@ describe('an appeal upheld, and two moderators at once', () => {
       moderatorB.session,
     );
     expect(upheld.status).toBe(303);
-    expect((await storedAd(t.sql, adId)).status).toBe('rejected');
+    expect((await t.storedAd(adId)).status).toBe('rejected');
     const text = textOf((await pageOf('/account', poster.session)).html);
     expect(text).toContain('Upheld');
     expect(text).toContain('A number spelled out is still a number.');
@@ -252,12 +233,11 @@ describe('an appeal upheld, and two moderators at once', () => {
 
   test('two moderators deciding one appeal at once: exactly one succeeds', async () => {
     const moderatorC = await signUpModerator(t.app, t.store);
-    const poster = await signUpMember(t.app, t.store, 'race-poster');
+    const poster = await t.signUpMember('race-poster');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Race ad' });
-    const { revision } = await storedAd(t.sql, adId);
-    await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${adId}/remove`,
+    const { revision } = await t.storedAd(adId);
+    await t.postForm(
+      moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'spam' },
       moderatorA.session,
     );
@@ -269,7 +249,7 @@ describe('an appeal upheld, and two moderators at once', () => {
       decide(appealId, { outcome: 'upheld', reply: 'It stands.' }, moderatorC.session),
     ]).then((answers) => answers.map((answer) => answer.status).sort());
     expect(statuses).toEqual([303, 409]);
-    const decisions = (await logRows(t.sql)).filter(
+    const decisions = (await t.logRows()).filter(
       (row) => row.action.endsWith('-appeal') && row.note?.startsWith(`Appeal ${appealId} `),
     );
     expect(decisions).toHaveLength(1);
@@ -278,11 +258,9 @@ describe('an appeal upheld, and two moderators at once', () => {
 
 describe('reports: the automatic hide explained, and reporters hearing back', () => {
   test('a hide by reports is an automatic rule; reporters see open, then action taken', async () => {
-    const poster = await signUpMember(t.app, t.store, 'hidden-poster');
+    const poster = await t.signUpMember('hidden-poster');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Reported ad' });
-    const reporters = await Promise.all(
-      [1, 2, 3].map((n) => signUpMember(t.app, t.store, `reporter-${n}`)),
-    );
+    const reporters = await Promise.all([1, 2, 3].map((n) => t.signUpMember(`reporter-${n}`)));
     for (const reporter of reporters)
       expect(
         (
@@ -310,9 +288,8 @@ describe('reports: the automatic hide explained, and reporters hearing back', ()
     const seen = /name="seen" value="(\d+)"/.exec(
       reportsPage.html.slice(reportsPage.html.indexOf(`id="ad-${adId}"`)),
     )![1]!;
-    const removed = await postModerationForm(
-      t.app,
-      '/api/moderate/reports',
+    const removed = await t.postForm(
+      moderateReportsApiPath(),
       { group: `ad:${adId}`, seen, action: 'remove', reason: 'spam' },
       moderatorA.session,
     );
@@ -329,7 +306,7 @@ describe('reports: the automatic hide explained, and reporters hearing back', ()
   test("a visitor's report confirmation says they will not be told; a member's points to /account", async () => {
     const visitor = await pageOf('/report?sent=1');
     expect(textOf(visitor.html)).toContain('we cannot tell you what becomes of your report');
-    const member = await signUpMember(t.app, t.store, 'confirmed');
+    const member = await t.signUpMember('confirmed');
     const signedIn = await pageOf('/report?sent=1', member.session);
     expect(textOf(signedIn.html)).toContain('shows what becomes of it');
   });

@@ -16,6 +16,7 @@ import {
 } from '../../helpers/moderation.ts';
 import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
+import { banAccountApiPath, moderateAdApiPath } from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 let moderator: TestMember;
@@ -116,7 +117,7 @@ const CASES: Case[] = [
   ['approve with a reason field', ad('review', 'approve'), good, 400, 'Unexpected field: reason.'],
   [
     'an unknown ad id',
-    () => '/api/moderate/ads/999999999/approve',
+    () => moderateAdApiPath(999_999_999, 'approve'),
     { revision: 1 },
     404,
     'There is no member ad 999999999.',
@@ -193,21 +194,15 @@ const CASES: Case[] = [
   ],
   [
     'ban: a moderator',
-    () => `/api/moderate/accounts/${otherModerator.accountId}/ban`,
+    () => banAccountApiPath(otherModerator.accountId),
     { reason: 'spam' },
     403,
     /is a moderator\. An operator must take the role away first/,
   ],
-  [
-    'ban: without a reason',
-    () => `/api/moderate/accounts/${poster.accountId}/ban`,
-    {},
-    400,
-    'Choose a reason.',
-  ],
+  ['ban: without a reason', () => banAccountApiPath(poster.accountId), {}, 400, 'Choose a reason.'],
   [
     'ban: with a revision',
-    () => `/api/moderate/accounts/${poster.accountId}/ban`,
+    () => banAccountApiPath(poster.accountId),
     good,
     400,
     'Unexpected field: revision.',
@@ -298,7 +293,7 @@ describe('as a plain form post', () => {
   test('a refused ban shows its confirmation again with the message', async () => {
     const response = await postModerationForm(
       t.app,
-      `/api/moderate/accounts/${poster.accountId}/ban`,
+      banAccountApiPath(poster.accountId),
       { reason: 'other' },
       moderator.session,
     );

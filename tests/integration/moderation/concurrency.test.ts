@@ -1,50 +1,24 @@
 // Two moderators acting on one ad at once: exactly one wins, the other is told who handled it
 // (409, the queue page with the message for a form); the ad changes once, one log row, one mail.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, FORM_TYPE, listen, openTestApp } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
-import {
-  insertAdInReview,
-  logRows,
-  postModerationForm,
-  postModerationJson,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
-import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { insertAdInReview, postModerationJson } from '../../helpers/moderation.ts';
+import { bannerOf } from '../../helpers/pages.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { banAccountApiPath, moderateAdApiPath } from '../../../core/paths.ts';
 
-const publisher = recordingPublisher();
-const t = testAppOnFixtureContent({ publisher });
-let first: TestMember;
-let second: TestMember;
-beforeAll(async () => {
-  first = await signUpModerator(t.app, t.store);
-  second = await signUpModerator(t.app, t.store);
-});
-
-const decisionMails = async (email: string) => {
-  await t.mailer.settled();
-  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
-};
+const t = moderationWorld({ moderators: 2 });
+const [first, second] = t.moderators;
 
 describe('two moderators at once', () => {
   test('approve and reject the same ad: one wins, the other sees who handled it, nothing twice', async () => {
-    const poster = await signUpMember(t.app, t.store, 'race');
+    const poster = await t.signUpMember('race');
     const id = await insertAdInReview(t, { accountId: poster.accountId });
     const [approve, reject] = await Promise.all([
-      postModerationForm(
-        t.app,
-        `/api/moderate/ads/${id}/approve`,
-        { revision: '1' },
-        first.session,
-      ),
-      postModerationForm(
-        t.app,
-        `/api/moderate/ads/${id}/reject`,
+      t.postForm(moderateAdApiPath(id, 'approve'), { revision: '1' }, first.session),
+      t.postForm(
+        moderateAdApiPath(id, 'reject'),
         { revision: '1', reason: 'spam' },
         second.session,
       ),
@@ -57,22 +31,22 @@ describe('two moderators at once', () => {
     expect(bannerOf(html)).toMatch(
       new RegExp(`^This ad was already handled by ${winner.email.replace(/[.+]/g, '\\$&')}, who `),
     );
-    const rows = (await logRows(t.sql)).filter((row) => row.ad_id === id);
+    const rows = (await t.logRows()).filter((row) => row.ad_id === id);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.moderator_email).toBe(winner.email);
-    expect((await storedAd(t.sql, id)).revision).toBe(2);
-    expect(await decisionMails(poster.email)).toHaveLength(1);
+    expect((await t.storedAd(id)).revision).toBe(2);
+    expect(await t.mailsOf(poster.email)).toHaveLength(1);
   });
 
   test('over HTTP, ten approvals of one ad from two moderators: one approval, one log row, one publish', async () => {
-    const poster = await signUpMember(t.app, t.store, 'race-http');
+    const poster = await t.signUpMember('race-http');
     const id = await insertAdInReview(t, { accountId: poster.accountId });
     const server = await listen(t.app);
-    const published = publisher.reasons.length;
+    const published = t.publisher.reasons.length;
     try {
       const responses = await Promise.all(
         Array.from({ length: 10 }, (_, index) =>
-          fetch(`${server.url}/api/moderate/ads/${id}/approve`, {
+          fetch(`${server.url}${moderateAdApiPath(id, 'approve')}`, {
             method: 'POST',
             headers: {
               'content-type': FORM_TYPE,
@@ -89,29 +63,24 @@ describe('two moderators at once', () => {
     } finally {
       await server.close();
     }
-    expect(await storedAd(t.sql, id)).toMatchObject({ status: 'live', revision: 2 });
-    expect((await logRows(t.sql)).filter((row) => row.ad_id === id)).toHaveLength(1);
-    expect(publisher.reasons.slice(published)).toEqual([`approved ad ${id}`]);
-    expect(await decisionMails(poster.email)).toHaveLength(1);
+    expect(await t.storedAd(id)).toMatchObject({ status: 'live', revision: 2 });
+    expect((await t.logRows()).filter((row) => row.ad_id === id)).toHaveLength(1);
+    expect(t.publisher.reasons.slice(published)).toEqual([`approved ad ${id}`]);
+    expect(await t.mailsOf(poster.email)).toHaveLength(1);
   });
 
   test('two moderators approving one revision through two instances: one approves, the other is told who did', async () => {
     // On PostgreSQL a second app on the same schema, as a second server instance; on SQLite, the
     // embedded store of one instance, the same app twice.
-    const other = onPostgres() ? await openTestApp(t.dir, { publisher }) : t;
+    const other = onPostgres() ? await openTestApp(t.dir, { publisher: t.publisher }) : t;
     try {
-      const poster = await signUpMember(t.app, t.store, 'race-instances');
+      const poster = await t.signUpMember('race-instances');
       const id = await insertAdInReview(t, { accountId: poster.accountId });
       const responses = await Promise.all([
-        postModerationJson(
-          t.app,
-          `/api/moderate/ads/${id}/approve`,
-          { revision: 1 },
-          first.session,
-        ),
+        t.postJson(moderateAdApiPath(id, 'approve'), { revision: 1 }, first.session),
         postModerationJson(
           other.app,
-          `/api/moderate/ads/${id}/approve`,
+          moderateAdApiPath(id, 'approve'),
           { revision: 1 },
           second.session,
         ),
@@ -124,30 +93,25 @@ describe('two moderators at once', () => {
           `^This ad was already handled by ${winner.email.replace(/[.+]/g, '\\$&')}, who approved it`,
         ),
       );
-      expect(await storedAd(t.sql, id)).toMatchObject({ status: 'live', revision: 2 });
-      expect((await logRows(t.sql)).filter((row) => row.ad_id === id)).toHaveLength(1);
+      expect(await t.storedAd(id)).toMatchObject({ status: 'live', revision: 2 });
+      expect((await t.logRows()).filter((row) => row.ad_id === id)).toHaveLength(1);
     } finally {
       if (other !== t) await other.close();
     }
   });
 
   test('two bans of one account: one ban, the other told it was already banned', async () => {
-    const poster = await signUpMember(t.app, t.store, 'race-ban');
+    const poster = await t.signUpMember('race-ban');
     await insertAdInReview(t, { accountId: poster.accountId });
     const responses = await Promise.all(
       [first, second].map((moderator) =>
-        postModerationForm(
-          t.app,
-          `/api/moderate/accounts/${poster.accountId}/ban`,
-          { reason: 'spam' },
-          moderator.session,
-        ),
+        t.postForm(banAccountApiPath(poster.accountId), { reason: 'spam' }, moderator.session),
       ),
     );
     expect(responses.map((response) => response.status).sort()).toEqual([303, 409]);
     const refused = responses.find((response) => response.status === 409)!;
     expect(bannerOf(await refused.text())).toMatch(/^This account was already banned by /);
-    const bans = (await logRows(t.sql)).filter(
+    const bans = (await t.logRows()).filter(
       (row) => row.account_id === poster.accountId && row.action === 'ban',
     );
     expect(bans).toHaveLength(1);

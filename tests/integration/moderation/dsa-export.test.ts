@@ -8,21 +8,16 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { exportStatements } from '../../../server/moderation/dsa-export.ts';
 import { dsaStatementSchema, type DsaStatement } from '../../../core/schemas/dsa-statement.ts';
-import {
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
-import { insertLiveAd, reportForm, reportsTestApp } from '../../helpers/reports.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
+import { type TestMember } from '../../helpers/moderation.ts';
+import { insertLiveAd, reportForm } from '../../helpers/reports.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { banAccountApiPath, moderateAdApiPath } from '../../../core/paths.ts';
 
-const t = reportsTestApp({ publisher: recordingPublisher() });
+const t = moderationWorld({ moderators: 1, publishedAds: true });
+const [moderator] = t.moderators;
 const root = join(import.meta.dirname, '..', '..', '..');
 const today = new Date().toISOString().slice(0, 10);
-let moderator: TestMember;
 let poster: TestMember;
 let reporters: TestMember[];
 const PRIVATE = [
@@ -32,19 +27,17 @@ const PRIVATE = [
 ] as const;
 
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
-  poster = await signUpMember(t.app, t.store, 'dsa-poster');
-  reporters = await Promise.all([1, 2, 3].map((n) => signUpMember(t.app, t.store, `dsa-r${n}`)));
+  poster = await t.signUpMember('dsa-poster');
+  reporters = await Promise.all([1, 2, 3].map((n) => t.signUpMember(`dsa-r${n}`)));
   // A removal by a moderator's own review.
   const removedId = await insertLiveAd(t, {
     accountId: poster.accountId,
     title: PRIVATE[0],
     description: `${PRIVATE[1]} seeks company for dinners.`,
   });
-  const { revision } = await storedAd(t.sql, removedId);
-  const removed = await postModerationForm(
-    t.app,
-    `/api/moderate/ads/${removedId}/remove`,
+  const { revision } = await t.storedAd(removedId);
+  const removed = await t.postForm(
+    moderateAdApiPath(removedId, 'remove'),
     { revision: String(revision), reason: 'commercial', note: PRIVATE[2] },
     moderator.session,
   );
@@ -56,9 +49,8 @@ beforeAll(async () => {
       (await reportForm(t.app, { ad: String(hiddenId), reason: 'spam' }, reporter)).status,
     ).toBe(303);
   // A ban.
-  const banned = await postModerationForm(
-    t.app,
-    `/api/moderate/accounts/${poster.accountId}/ban`,
+  const banned = await t.postForm(
+    banAccountApiPath(poster.accountId),
     { reason: 'scam', note: 'Asked for gift cards.' },
     moderator.session,
   );

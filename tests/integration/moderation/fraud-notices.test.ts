@@ -9,7 +9,14 @@ import { createMailer } from '../../../server/mail/mailer.ts';
 import { banAccount } from '../../../server/moderation/accounts.ts';
 import { removeAd } from '../../../server/moderation/ads.ts';
 import { sweepFraudNotices } from '../../../server/moderation/fraud-notices.ts';
-import { conversationPath } from '../../../core/paths.ts';
+import {
+  banAccountApiPath,
+  conversationPath,
+  deleteAccountApiPath,
+  moderateAdApiPath,
+  moderateReportsApiPath,
+  reportsApiPath,
+} from '../../../core/paths.ts';
 import { cookieHeader, PASSWORD, postJson } from '../../helpers/api.ts';
 import { mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
 import {
@@ -85,7 +92,7 @@ async function scammerWritesTo(
 async function ban(account: TestMember, reason = 'scam') {
   return postModerationForm(
     t.app,
-    `/api/moderate/accounts/${account.accountId}/ban`,
+    banAccountApiPath(account.accountId),
     { reason, note: '' },
     (await moderator()).session,
   );
@@ -196,7 +203,7 @@ describe('a ban for scam or fraud', () => {
     expect((await ban(bannedMember, 'spam')).status).toBe(303);
     const deleted = await postJson(
       t.app,
-      '/api/account/delete',
+      deleteAccountApiPath(),
       { password: PASSWORD },
       cookieHeader(leaving.session),
     );
@@ -253,7 +260,7 @@ describe('a live ad removed for scam or fraud', () => {
     ))!;
     const removed = await postModerationForm(
       t.app,
-      `/api/moderate/ads/${adId}/remove`,
+      moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'scam', note: '' },
       (await moderator()).session,
     );
@@ -403,7 +410,7 @@ describe('the reason in the forms', () => {
     const adId = await insertAdInReview(t, { accountId: member.accountId });
     const queue = await (await getPage(t, '/moderate', (await moderator()).session)).text();
     const entry = queue.slice(queue.indexOf(`id="ad-${adId}"`));
-    const reject = entry.slice(entry.indexOf(`/api/moderate/ads/${adId}/reject`));
+    const reject = entry.slice(entry.indexOf(moderateAdApiPath(adId, 'reject')));
     expect(reject.slice(0, reject.indexOf('</form>'))).toContain(
       '<option value="scam">Scam or fraud</option>',
     );
@@ -415,7 +422,7 @@ describe('the reason in the forms', () => {
     const [thread] = await scammerWritesTo(scammer, [kim], [kim]);
     const reported = await postModerationForm(
       t.app,
-      '/api/reports',
+      reportsApiPath(),
       { conversation: String(thread), reason: 'spam' },
       kim.session,
     );
@@ -428,7 +435,7 @@ describe('the reason in the forms', () => {
     const seen = /name="seen" value="(\d+)"/.exec(group)![1]!;
     const banned = await postModerationForm(
       t.app,
-      '/api/moderate/reports',
+      moderateReportsApiPath(),
       { group: key, seen, action: 'ban', reason: 'scam' },
       session,
     );

@@ -13,6 +13,7 @@ import { approveAd, rejectAd, type Moderator } from '../../../server/moderation/
 import { editAd } from '../../../server/posting/member-ads.ts';
 import type { StoreHandle } from '../../../store/store.ts';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
 
 let dir: string;
@@ -55,19 +56,7 @@ async function moderator(): Promise<Moderator> {
 }
 
 const adInReview = () =>
-  one.store.memberAds.insert(
-    poster,
-    {
-      state: 'California',
-      city: 'Los Angeles',
-      age: 34,
-      seeks: 'w4m',
-      title: 'Coffee and a walk',
-      description: 'Early mornings and old films.',
-    },
-    '[]',
-    new Date().toISOString(),
-  );
+  one.store.memberAds.insert(poster, SAMPLE_MEMBER_AD, '[]', new Date().toISOString());
 
 const logOf = (adId: number) =>
   one.sql.all<{ action: string; moderator_email: string }>(

@@ -4,40 +4,27 @@
 // decision's page and on /account, and offers no appeal (a post of one is refused); an appeal the
 // member had filed is closed, never left waiting on /moderate/appeals, and no moderator can decide
 // it; the mail saying the ad is back says the appeal is closed.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { exportStatements } from '../../../server/moderation/dsa-export.ts';
 import { dsaStatementSchema } from '../../../core/schemas/dsa-statement.ts';
 import { utcDay } from '../../../core/days.ts';
 import { formatDate } from '../../../core/format.ts';
-import { mailsTo } from '../../helpers/mail.ts';
-import {
-  getPage,
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
-import { insertLiveAd, reportForm, reportsTestApp, textOf } from '../../helpers/reports.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
+import { insertLiveAd, reportForm, textOf } from '../../helpers/reports.ts';
+import { appealApiPath, decideAppealApiPath, moderateReportsApiPath } from '../../../core/paths.ts';
 
-const t = reportsTestApp({ publisher: recordingPublisher() });
-let moderatorA: TestMember;
-let moderatorB: TestMember;
-beforeAll(async () => {
-  moderatorA = await signUpModerator(t.app, t.store);
-  moderatorB = await signUpModerator(t.app, t.store);
-});
+const t = moderationWorld({ moderators: 2, publishedAds: true });
+const [moderatorA, moderatorB] = t.moderators;
 
 const pageText = async (path: string, session: string) =>
-  textOf(await (await getPage(t.app, path, session)).text());
+  textOf(await (await t.getPage(path, session)).text());
 
 /** A member's live ad, hidden by three members' reports; the member, the ad and the statement. */
 async function hiddenAd(label: string) {
-  const poster = await signUpMember(t.app, t.store, `${label}-poster`);
+  const poster = await t.signUpMember(`${label}-poster`);
   const adId = await insertLiveAd(t, { accountId: poster.accountId, title: `${label} walks` });
   for (const n of [1, 2, 3]) {
-    const reporter = await signUpMember(t.app, t.store, `${label}-reporter-${n}`);
+    const reporter = await t.signUpMember(`${label}-reporter-${n}`);
     const sent = await reportForm(
       t.app,
       { ad: String(adId), reason: 'spam' },
@@ -54,11 +41,10 @@ async function hiddenAd(label: string) {
 
 /** A moderator's decision on the ad's reports: dismissed (the default), the ad removed, or banned. */
 async function decideOnReports(adId: number, action: 'dismiss' | 'remove' | 'ban' = 'dismiss') {
-  const page = await (await getPage(t.app, '/moderate/reports', moderatorA.session)).text();
+  const page = await (await t.getPage('/moderate/reports', moderatorA.session)).text();
   const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
-  const decided = await postModerationForm(
-    t.app,
-    '/api/moderate/reports',
+  const decided = await t.postForm(
+    moderateReportsApiPath(),
     { group: `ad:${adId}`, seen, action, ...(action === 'dismiss' ? {} : { reason: 'spam' }) },
     moderatorA.session,
   );
@@ -67,7 +53,7 @@ async function decideOnReports(adId: number, action: 'dismiss' | 'remove' | 'ban
 const dismissReports = (adId: number) => decideOnReports(adId);
 
 const appealOf = (statementId: number, text: string, session: string) =>
-  postModerationForm(t.app, `/api/decisions/${statementId}/appeal`, { text }, session);
+  t.postForm(appealApiPath(statementId), { text }, session);
 
 const lifted = `Lifted on ${formatDate(utcDay(new Date()))}: a moderator found no breach.`;
 
@@ -81,11 +67,11 @@ describe('a hide by reports lifted by a dismissal', () => {
       'SELECT id FROM appeals WHERE statement_id = ?',
       statementId,
     ))!.id;
-    const waiting = await (await getPage(t.app, '/moderate/appeals', moderatorB.session)).text();
+    const waiting = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
     expect(waiting).toContain(`id="appeal-${appealId}-title"`);
 
     await dismissReports(adId);
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
+    expect((await t.storedAd(adId)).status).toBe('live');
 
     const decision = await pageText(`/account/decisions/${statementId}`, poster.session);
     expect(decision).toContain(lifted);
@@ -98,11 +84,10 @@ describe('a hide by reports lifted by a dismissal', () => {
     expect(await pageText('/account', poster.session)).toContain(lifted);
 
     // Off the moderators' list, and refused to a moderator who posts a decision anyway.
-    const after = await (await getPage(t.app, '/moderate/appeals', moderatorB.session)).text();
+    const after = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
     expect(after).not.toContain(`id="appeal-${appealId}-title"`);
-    const decided = await postModerationForm(
-      t.app,
-      `/api/moderate/appeals/${appealId}/decide`,
+    const decided = await t.postForm(
+      decideAppealApiPath(appealId),
       { outcome: 'upheld', reply: 'The reports were right.' },
       moderatorB.session,
     );
@@ -124,8 +109,7 @@ describe('a hide by reports lifted by a dismissal', () => {
       utcDay(new Date()),
     );
 
-    await t.mailer.settled();
-    const back = mailsTo(t.outboxDir, poster.email).find(
+    const back = (await t.mailsOf(poster.email)).find(
       (mail) => mail.subject === 'Your ad is back on the site',
     );
     expect(back?.text).toContain(
@@ -151,8 +135,7 @@ describe('a hide by reports lifted by a dismissal', () => {
       await t.sql.get('SELECT id FROM appeals WHERE statement_id = ?', statementId),
     ).toBeUndefined();
 
-    await t.mailer.settled();
-    const back = mailsTo(t.outboxDir, poster.email).find(
+    const back = (await t.mailsOf(poster.email)).find(
       (mail) => mail.subject === 'Your ad is back on the site',
     );
     expect(back?.text).not.toContain('Your appeal');
@@ -162,7 +145,7 @@ describe('a hide by reports lifted by a dismissal', () => {
     const { poster, adId, statementId } = await hiddenAd('hidden-twice');
     await dismissReports(adId);
     for (const n of [4, 5, 6]) {
-      const reporter = await signUpMember(t.app, t.store, `hidden-twice-reporter-${n}`);
+      const reporter = await t.signUpMember(`hidden-twice-reporter-${n}`);
       await reportForm(t.app, { ad: String(adId), reason: 'spam' }, { session: reporter.session });
     }
     const hides = await t.sql.all<{ id: number; lifted_at: string | null }>(
@@ -199,9 +182,9 @@ describe('a hide by reports replaced by a removal or a ban', () => {
     );
     expect(hide).toContain('Your appeal is closed. You can appeal the decision that replaced it.');
     expect(
-      await (await getPage(t.app, `/account/decisions/${statementId}`, poster.session)).text(),
+      await (await t.getPage(`/account/decisions/${statementId}`, poster.session)).text(),
     ).toContain(`href="/account/decisions/${removal}"`);
-    const after = await (await getPage(t.app, '/moderate/appeals', moderatorB.session)).text();
+    const after = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
     expect(after).not.toContain(`id="appeal-${appealId}-title"`);
     expect(await pageText(`/account/decisions/${removal}`, poster.session)).toContain(
       'Appeal this decision',

@@ -7,43 +7,25 @@
 // appeal, the sweep deletes its sizes (the store's clock moved, never real waiting); removed as
 // under 18, a year at least; an account deleted by its member erases its kept photos at once. An
 // ad removed as someone else's photos, reversed, no longer blocks its photos' hashes.
-import { beforeAll, describe, expect, test } from 'vitest';
-import type { AppPhotos } from '../../../server/photos/app-photos.ts';
+import { describe, expect, test } from 'vitest';
 import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN, PASSWORD } from '../../helpers/api.ts';
-import {
-  appPhotosOf,
-  blobsLeft,
-  keepPhoto,
-  keptPhotoId,
-  keysOfPhoto,
-  putPhotosOnAd,
-  testPhotoPool,
-} from '../../helpers/moderation-photos.ts';
-import {
-  getPage,
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  type TestMember,
-} from '../../helpers/moderation.ts';
+import { type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
+import {
+  appealApiPath,
+  decideAppealApiPath,
+  deleteAccountApiPath,
+  moderateAdApiPath,
+  photoSizeApiPath,
+  removePhotoApiPath,
+} from '../../../core/paths.ts';
 
-const pool = testPhotoPool();
-const publisher = recordingPublisher();
-const t = testAppOnFixtureContent({ publisher, photoProcessing: pool });
-let moderatorA: TestMember;
-let moderatorB: TestMember;
-let photos: AppPhotos;
-beforeAll(async () => {
-  moderatorA = await signUpModerator(t.app, t.store);
-  moderatorB = await signUpModerator(t.app, t.store);
-  photos = appPhotosOf(t.store, pool);
-});
+const t = moderationWorld({ moderators: 2, photos: true });
+const [moderatorA, moderatorB] = t.moderators;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const daysLater = (days: number) => new Date(Date.now() + days * DAY_MS);
@@ -54,23 +36,23 @@ const picture = () => smallJpeg(nextSeed++, 1600, 1200);
 
 /** A live ad of a new member's with three photos; the member, the ad and the photos' ids. */
 async function liveAdWithPhotos(label: string, middle: Buffer) {
-  const member = await signUpMember(t.app, t.store, label);
+  const member = await t.signUpMember(label);
   const ids = [
-    await keptPhotoId(t.store, photos, member.accountId, await picture()),
-    await keptPhotoId(t.store, photos, member.accountId, middle),
-    await keptPhotoId(t.store, photos, member.accountId, await picture()),
+    await t.keptPhotoId(member.accountId, await picture()),
+    await t.keptPhotoId(member.accountId, middle),
+    await t.keptPhotoId(member.accountId, await picture()),
   ];
   const adId = await insertLiveAd(t, { accountId: member.accountId, title: `${label} walk` });
-  await putPhotosOnAd(t, adId, member.accountId, ids);
+  await t.putPhotosOnAd(adId, member.accountId, ids);
   return { member, adId, ids };
 }
 
 const removePhoto = (photoId: number, reason: string, session: string) =>
-  postModerationForm(t.app, `/api/moderate/photos/${photoId}/remove`, { reason }, session);
+  t.postForm(removePhotoApiPath(photoId), { reason }, session);
 
 /** The photo's 1280 size through the server, as `session` asks for it (none: a visitor). */
 async function sizeOf(photoId: number, session?: string) {
-  const response = await t.app.request(`${ORIGIN}/api/photos/${photoId}/1280`, {
+  const response = await t.app.request(`${ORIGIN}${photoSizeApiPath(photoId, 1280)}`, {
     headers: session ? cookieHeader(session) : {},
   });
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
@@ -98,9 +80,8 @@ const statementOfPhoto = async (photoId: number) =>
 
 async function appealPhoto(photoId: number, member: TestMember) {
   const statementId = await statementOfPhoto(photoId);
-  const filed = await postModerationForm(
-    t.app,
-    `/api/decisions/${statementId}/appeal`,
+  const filed = await t.postForm(
+    appealApiPath(statementId),
     { text: 'This is my own photo, taken by a friend on a hike.' },
     member.session,
   );
@@ -112,7 +93,7 @@ async function appealPhoto(photoId: number, member: TestMember) {
 }
 
 const decide = (appealId: number, fields: Record<string, string>, session: string) =>
-  postModerationForm(t.app, `/api/moderate/appeals/${appealId}/decide`, fields, session);
+  t.postForm(decideAppealApiPath(appealId), fields, session);
 
 const blockedRows = (photoId: number) =>
   t.sql.all('SELECT id FROM blocked_photos WHERE photo_id = ?', photoId);
@@ -124,7 +105,7 @@ describe('a removed photo reversed on appeal', () => {
     const photoId = ids[1]!;
     const before = await sizeOf(photoId, member.session);
     expect(before.status).toBe(200);
-    const keys = await keysOfPhoto(t.sql, photoId);
+    const keys = await t.keysOfPhoto(photoId);
 
     expect((await removePhoto(photoId, 'identity', moderatorA.session)).status).toBe(303);
     expect(await photoIdsOf(adId)).toEqual([ids[0], ids[2]]);
@@ -135,35 +116,35 @@ describe('a removed photo reversed on appeal', () => {
     const kept = await sizeOf(photoId, moderatorB.session);
     expect(kept.status).toBe(200);
     expect(kept.bytes.equals(before.bytes)).toBe(true);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
     // Its hash refuses the same picture meanwhile (someone else's photos).
-    expect(await keepPhoto(t.store, photos, member.accountId, middle)).toEqual({
+    expect(await t.keepPhoto(member.accountId, middle)).toEqual({
       ok: false,
       problem: KNOWN_PHOTO_REFUSED,
     });
     // The member reads that it is kept for the appeal.
     const statementId = await statementOfPhoto(photoId);
-    const decision = await getPage(t.app, `/account/decisions/${statementId}`, member.session);
+    const decision = await t.getPage(`/account/decisions/${statementId}`, member.session);
     expect(await decision.text()).toContain('we keep the photo where only moderators can see it');
     // Hourly sweeps before the deadline leave it.
-    await sweepPhotos(t.store, photos.storage, daysLater(150));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(150));
+    expect(await t.keysOfPhoto(photoId)).toEqual(keys);
 
     const appealId = await appealPhoto(photoId, member);
-    const page = await (await getPage(t.app, '/moderate/appeals', moderatorB.session)).text();
+    const page = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
     const item = page.slice(page.indexOf(`id="appeal-${appealId}-title"`));
-    expect(item).toContain(`src="/api/photos/${photoId}/1280"`);
+    expect(item).toContain(`src="${photoSizeApiPath(photoId, 1280)}"`);
     expect(item).toContain('The removed photo as it was.');
 
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorA.session)).status).toBe(403);
     expect(await photoIdsOf(adId)).toEqual([ids[0], ids[2]]);
-    const published = publisher.reasons.length;
+    const published = t.publisher.reasons.length;
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
 
     // Back in its place, published, served to its member with the same bytes.
     expect(await photoIdsOf(adId)).toEqual(ids);
     expect(await publishedPhotoIds(adId)).toEqual(ids);
-    expect(publisher.reasons.slice(published)).toEqual([
+    expect(t.publisher.reasons.slice(published)).toEqual([
       `reversed on appeal: photo ${photoId} back on ad ${adId}`,
     ]);
     const after = await sizeOf(photoId, member.session);
@@ -174,13 +155,13 @@ describe('a removed photo reversed on appeal', () => {
     });
     // Its hash refuses nothing any more.
     expect(await blockedRows(photoId)).toEqual([]);
-    expect(await keepPhoto(t.store, photos, member.accountId, middle)).toMatchObject({
+    expect(await t.keepPhoto(member.accountId, middle)).toMatchObject({
       ok: true,
       flag: null,
     });
     // And the sweeps leave a photo that is no longer removed, however late.
-    await sweepPhotos(t.store, photos.storage, daysLater(400));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(400));
+    expect(await t.keysOfPhoto(photoId)).toEqual(keys);
   });
 });
 
@@ -188,12 +169,12 @@ describe('a removed photo no appeal brings back', () => {
   test('upheld: the next sweep deletes its sizes and bytes; the member still reads why', async () => {
     const { member, adId, ids } = await liveAdWithPhotos('upheld', await picture());
     const photoId = ids[0]!;
-    const keys = await keysOfPhoto(t.sql, photoId);
+    const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'spam', moderatorA.session);
     const appealId = await appealPhoto(photoId, member);
     // An open appeal keeps it past the 6 months.
-    await sweepPhotos(t.store, photos.storage, daysLater(200));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(200));
+    expect(await t.keysOfPhoto(photoId)).toEqual(keys);
 
     const upheld = await decide(
       appealId,
@@ -202,10 +183,10 @@ describe('a removed photo no appeal brings back', () => {
     );
     expect(upheld.status).toBe(303);
     expect(await photoIdsOf(adId)).toEqual([ids[1], ids[2]]);
-    const sweep = await sweepPhotos(t.store, photos.storage, new Date());
+    const sweep = await sweepPhotos(t.store, t.photos.storage, new Date());
     expect(sweep.removedKept).toBeGreaterThanOrEqual(1);
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.keysOfPhoto(photoId)).toEqual([]);
+    expect(await t.blobsLeft(keys)).toBe(0);
     expect((await sizeOf(photoId, moderatorB.session)).status).toBe(404);
     // The row stays: the member's decision still names it and why.
     expect(
@@ -218,19 +199,19 @@ describe('a removed photo no appeal brings back', () => {
   test('not appealed: kept to the end of its 6 months, deleted by the sweep after', async () => {
     const { ids } = await liveAdWithPhotos('unappealed', await picture());
     const photoId = ids[2]!;
-    const keys = await keysOfPhoto(t.sql, photoId);
+    const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'explicit', moderatorA.session);
-    await sweepPhotos(t.store, photos.storage, daysLater(180));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
-    await sweepPhotos(t.store, photos.storage, daysLater(185));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(180));
+    expect(await t.keysOfPhoto(photoId)).toEqual(keys);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(185));
+    expect(await t.keysOfPhoto(photoId)).toEqual([]);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 
   test('removed as under 18: kept a year, upheld or not, never shown to its member', async () => {
     const { member, ids } = await liveAdWithPhotos('preserved', await picture());
     const photoId = ids[1]!;
-    const keys = await keysOfPhoto(t.sql, photoId);
+    const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'under-18', moderatorA.session);
     const appealId = await appealPhoto(photoId, member);
     await decide(
@@ -238,36 +219,34 @@ describe('a removed photo no appeal brings back', () => {
       { outcome: 'upheld', reply: 'The person looks under 18.' },
       moderatorB.session,
     );
-    await sweepPhotos(t.store, photos.storage, daysLater(300));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual(keys);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(300));
+    expect(await t.keysOfPhoto(photoId)).toEqual(keys);
     expect((await sizeOf(photoId, member.session)).status).toBe(404);
-    const decision = await getPage(
-      t.app,
+    const decision = await t.getPage(
       `/account/decisions/${await statementOfPhoto(photoId)}`,
       member.session,
     );
     expect(await decision.text()).toContain('only moderators can see it for a year at least');
-    await sweepPhotos(t.store, photos.storage, daysLater(366));
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    await sweepPhotos(t.store, t.photos.storage, daysLater(366));
+    expect(await t.keysOfPhoto(photoId)).toEqual([]);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 
   test('an account deleted by its member erases its kept photos at once', async () => {
     const { member, ids } = await liveAdWithPhotos('leaving', await picture());
     const photoId = ids[0]!;
-    const keys = await keysOfPhoto(t.sql, photoId);
+    const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'under-18', moderatorA.session);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
-    const deleted = await postModerationForm(
-      t.app,
-      '/api/account/delete',
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
+    const deleted = await t.postForm(
+      deleteAccountApiPath(),
       { password: PASSWORD },
       member.session,
     );
     expect(deleted.status).toBe(303);
     expect(await t.sql.get('SELECT id FROM photos WHERE id = ?', photoId)).toBeUndefined();
-    expect(await keysOfPhoto(t.sql, photoId)).toEqual([]);
-    expect(await blobsLeft(t.sql, keys)).toBe(0);
+    expect(await t.keysOfPhoto(photoId)).toEqual([]);
+    expect(await t.blobsLeft(keys)).toBe(0);
   });
 });
 
@@ -279,15 +258,14 @@ describe('an ad removal reversed', () => {
       'SELECT revision FROM member_ads WHERE id = ?',
       adId,
     ))!;
-    const removed = await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${adId}/remove`,
+    const removed = await t.postForm(
+      moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'identity' },
       moderatorA.session,
     );
     expect(removed.status).toBe(303);
     expect(await blockedRows(ids[1]!)).toHaveLength(1);
-    expect(await keepPhoto(t.store, photos, member.accountId, middle)).toEqual({
+    expect(await t.keepPhoto(member.accountId, middle)).toEqual({
       ok: false,
       problem: KNOWN_PHOTO_REFUSED,
     });
@@ -295,9 +273,8 @@ describe('an ad removal reversed', () => {
       "SELECT id FROM decision_statements WHERE kind = 'ad-removed' AND ad_id = ?",
       adId,
     ))!.id;
-    await postModerationForm(
-      t.app,
-      `/api/decisions/${statementId}/appeal`,
+    await t.postForm(
+      appealApiPath(statementId),
       { text: 'These are my own photos.' },
       member.session,
     );
@@ -307,6 +284,6 @@ describe('an ad removal reversed', () => {
     ))!.id;
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
     for (const id of ids) expect(await blockedRows(id)).toEqual([]);
-    expect(await keepPhoto(t.store, photos, member.accountId, middle)).toMatchObject({ ok: true });
+    expect(await t.keepPhoto(member.accountId, middle)).toMatchObject({ ok: true });
   });
 });

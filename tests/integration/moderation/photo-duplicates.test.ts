@@ -7,47 +7,28 @@
 // moderator; the index leaves with the photos, the account, and the window's end; photos stored
 // before the index are put in it. Photos are real uploads processed by the worker pool.
 import sharp from 'sharp';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { deleteAccount } from '../../../server/accounts/delete-account.ts';
-import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import {
   DUPLICATE_WINDOW_MS,
   indexPhotosStoredBefore,
   photoElsewhere,
 } from '../../../server/photos/photo-duplicates.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
-import { adPath } from '../../../core/paths.ts';
+import {
+  adPath,
+  blurredPhotoApiPath,
+  moderateAdApiPath,
+  photoSettingsApiPath,
+} from '../../../core/paths.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
-import {
-  appPhotosOf,
-  keepPhoto,
-  keptPhotoId,
-  putPhotosOnAd,
-  testPhotoPool,
-} from '../../helpers/moderation-photos.ts';
-import {
-  approveInStore,
-  getPage,
-  insertAdInReview,
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
+import { approveInStore, insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
 
-const pool = testPhotoPool();
-const t = testAppOnFixtureContent({ publisher: recordingPublisher(), photoProcessing: pool });
-let moderator: TestMember;
-let photos: AppPhotos;
-beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
-  photos = appPhotosOf(t.store, pool);
-});
+const t = moderationWorld({ moderators: 1, photos: true });
+const [moderator] = t.moderators;
 
 // Scenes whose 3 %-cropped, 80 % copy is measured 8 and 3 bits away from them (8 is the most
 // counted: DUPLICATE_BITS); the other seeds draw scenes unlike any other here.
@@ -55,7 +36,7 @@ const COPIED = [3105, 3101];
 const photo = (seed: number) => smallJpeg(seed, 1600, 1200);
 
 async function queueItemHtml(adId: number) {
-  const response = await getPage(t.app, '/moderate', moderator.session);
+  const response = await t.getPage('/moderate', moderator.session);
   expect(response.status).toBe(200);
   const html = await response.text();
   const start = html.indexOf(`id="ad-${adId}"`);
@@ -68,9 +49,9 @@ async function queueItemHtml(adId: number) {
 /** An ad in review of the member's with these photos (uploaded through keepUploadedPhoto). */
 async function adWith(member: TestMember, files: Buffer[]) {
   const ids: number[] = [];
-  for (const file of files) ids.push(await keptPhotoId(t.store, photos, member.accountId, file));
+  for (const file of files) ids.push(await t.keptPhotoId(member.accountId, file));
   const adId = await insertAdInReview(t, { accountId: member.accountId });
-  await putPhotosOnAd(t, adId, member.accountId, ids);
+  await t.putPhotosOnAd(adId, member.accountId, ids);
   return { adId, photoIds: ids };
 }
 
@@ -93,19 +74,19 @@ const chunkRows = async (photoId: number) =>
 
 describe('a photo on two accounts', () => {
   test("the second member's ad is flagged in the queue, both photos side by side, with a link to the first; the poster is told nothing", async () => {
-    const first = await signUpMember(t.app, t.store, 'dupes-first');
-    const second = await signUpMember(t.app, t.store, 'dupes-second');
+    const first = await t.signUpMember('dupes-first');
+    const second = await t.signUpMember('dupes-second');
     const original = await photo(COPIED[0]!);
     const live = await adWith(first, [await photo(3120), original]);
     await makeLive(live.adId);
 
     // The copy is kept as any photo: no refusal, no flag the member could see.
-    const kept = await keepPhoto(t.store, photos, second.accountId, await nearCopy(original));
+    const kept = await t.keepPhoto(second.accountId, await nearCopy(original));
     expect(kept).toMatchObject({ ok: true, flag: null });
     const copyId = (kept as { id: number }).id;
     expect(Number(await duplicateOf(copyId))).toBe(live.photoIds[1]);
     const flagged = await insertAdInReview(t, { accountId: second.accountId });
-    await putPhotosOnAd(t, flagged, second.accountId, [copyId]);
+    await t.putPhotosOnAd(flagged, second.accountId, [copyId]);
 
     const html = await queueItemHtml(flagged);
     const text = textOf(html);
@@ -128,17 +109,17 @@ describe('a photo on two accounts', () => {
       headers: cookieHeader(second.session),
     });
     expect(asPoster.status).toBe(404);
-    const own = await getPage(t.app, `/account`, second.session);
+    const own = await t.getPage(`/account`, second.session);
     expect(textOf(await own.text())).not.toMatch(/another member|someone else/i);
     // A reject for the reason, ready in the flag.
-    expect(html).toContain(`action="/api/moderate/ads/${flagged}/reject"`);
+    expect(html).toContain(`action="${moderateAdApiPath(flagged, 'reject')}"`);
     expect(html).toContain('name="reason" value="identity"');
     expect(text).toContain("Reject: Uses someone else's photos or identity");
   });
 
   test('while this ad\'s photo is blurred (the moderator\'s "Show all photos blurred"), the other photo is too', async () => {
-    const first = await signUpMember(t.app, t.store, 'dupes-blur-first');
-    const second = await signUpMember(t.app, t.store, 'dupes-blur-second');
+    const first = await t.signUpMember('dupes-blur-first');
+    const second = await t.signUpMember('dupes-blur-second');
     // A picture of its own here, and the same re-encoded (0 to 2 bits away).
     const original = await photo(3130);
     const live = await adWith(first, [original]);
@@ -148,14 +129,14 @@ describe('a photo on two accounts', () => {
     const [otherId] = live.photoIds;
 
     const setting = (fields: Record<string, string>) =>
-      postModerationForm(t.app, '/api/moderate/photo-settings', fields, moderator.session);
+      t.postForm(photoSettingsApiPath(), fields, moderator.session);
     expect((await setting({ blurAll: 'on' })).status).toBe(303);
     try {
       const html = await queueItemHtml(flagged.adId);
       expect(textOf(html)).toContain(`this photo is also on ad ${live.adId} of another member`);
       // Neither picture is in the page, only their 24-pixel renderings.
-      expect(html).toContain(`src="/api/photos/${copyId}/blurred"`);
-      expect(html).toContain(`src="/api/photos/${otherId}/blurred"`);
+      expect(html).toContain(`src="${blurredPhotoApiPath(copyId!)}"`);
+      expect(html).toContain(`src="${blurredPhotoApiPath(otherId!)}"`);
       expect(html).not.toMatch(new RegExp(`/api/photos/${otherId}/\\d+`));
       expect(textOf(html)).toContain('blurred: Show photo above shows both');
     } finally {
@@ -163,12 +144,12 @@ describe('a photo on two accounts', () => {
     }
     const shown = await queueItemHtml(flagged.adId);
     expect(shown).toMatch(new RegExp(`src="/api/photos/${otherId}/\\d+"`));
-    expect(shown).not.toContain(`src="/api/photos/${otherId}/blurred"`);
+    expect(shown).not.toContain(`src="${blurredPhotoApiPath(otherId!)}"`);
   });
 
   test('two different photos are not flagged, nor is a member’s own photo on two of their ads', async () => {
-    const one = await signUpMember(t.app, t.store, 'dupes-one');
-    const other = await signUpMember(t.app, t.store, 'dupes-other');
+    const one = await t.signUpMember('dupes-one');
+    const other = await t.signUpMember('dupes-other');
     const original = await photo(COPIED[1]!);
     const firstAd = await adWith(one, [original]);
     const unrelated = await adWith(other, [await photo(3121)]);
@@ -180,8 +161,8 @@ describe('a photo on two accounts', () => {
   });
 
   test('the reject from the flag works as a plain form post, for moderators only', async () => {
-    const first = await signUpMember(t.app, t.store, 'dupes-reject-first');
-    const second = await signUpMember(t.app, t.store, 'dupes-reject-second');
+    const first = await t.signUpMember('dupes-reject-first');
+    const second = await t.signUpMember('dupes-reject-second');
     const original = await photo(3108);
     const earlier = await adWith(first, [original]);
     const later = await adWith(second, [await nearCopy(original)]);
@@ -190,32 +171,32 @@ describe('a photo on two accounts', () => {
     const html = await queueItemHtml(later.adId);
     expect(textOf(html)).toContain(`also on ad ${earlier.adId} of another member`);
     expect(html).toContain(`href="/moderate#ad-${earlier.adId}"`);
-    const { revision } = await storedAd(t.sql, later.adId);
+    const { revision } = await t.storedAd(later.adId);
     const fields = { revision: String(revision), reason: 'identity' };
-    const path = `/api/moderate/ads/${later.adId}/reject`;
+    const path = moderateAdApiPath(later.adId, 'reject');
 
-    const byMember = await postModerationForm(t.app, path, fields, second.session);
+    const byMember = await t.postForm(path, fields, second.session);
     expect(byMember.status).toBeGreaterThanOrEqual(400);
-    expect((await storedAd(t.sql, later.adId)).status).toBe('review');
+    expect((await t.storedAd(later.adId)).status).toBe('review');
 
-    const response = await postModerationForm(t.app, path, fields, moderator.session);
+    const response = await t.postForm(path, fields, moderator.session);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toContain('done=rejected');
-    const stored = await storedAd(t.sql, later.adId);
+    const stored = await t.storedAd(later.adId);
     expect(stored).toMatchObject({
       status: 'rejected',
       rejected_reason: "Uses someone else's photos or identity",
     });
     // The first member's ad is untouched, and the copy is blocked from now on (the blocked list).
-    expect((await storedAd(t.sql, earlier.adId)).status).toBe('review');
-    const again = await keepPhoto(t.store, photos, second.accountId, await photo(3108));
+    expect((await t.storedAd(earlier.adId)).status).toBe('review');
+    const again = await t.keepPhoto(second.accountId, await photo(3108));
     expect(again).toMatchObject({ ok: false });
   });
 });
 
 describe('the index', () => {
   test('every photo is in it, its rows go with the photo and with the account, and old photos are put in it', async () => {
-    const member = await signUpMember(t.app, t.store, 'dupes-index');
+    const member = await t.signUpMember('dupes-index');
     const { photoIds } = await adWith(member, [await photo(3140), await photo(3141)]);
     expect(await chunkRows(photoIds[0]!)).toBe(3);
     // As if stored before the index (no path leaves a photo out of it now, hence the SQL): put
@@ -226,17 +207,17 @@ describe('the index', () => {
     expect(await chunkRows(photoIds[0]!)).toBe(3);
     expect(await indexPhotosStoredBefore(t.store)).toBe(0);
     // The account deleted: its photos leave the index, and no one's upload finds them.
-    const copier = await signUpMember(t.app, t.store, 'dupes-index-copier');
+    const copier = await t.signUpMember('dupes-index-copier');
     expect((await deleteAccount(t.store, member.accountId, new Date())).kind).toBe('deleted');
     expect(await chunkRows(photoIds[0]!)).toBe(0);
     expect(await chunkRows(photoIds[1]!)).toBe(0);
-    const copy = await keptPhotoId(t.store, photos, copier.accountId, await photo(3140));
+    const copy = await t.keptPhotoId(copier.accountId, await photo(3140));
     expect(await duplicateOf(copy)).toBeNull();
   });
 
   test("a rejected ad's photos count for 30 days; a photo a moderator removed leaves the index after them", async () => {
-    const first = await signUpMember(t.app, t.store, 'dupes-window-first');
-    const second = await signUpMember(t.app, t.store, 'dupes-window-second');
+    const first = await t.signUpMember('dupes-window-first');
+    const second = await t.signUpMember('dupes-window-second');
     const original = await photo(3150);
     const { adId, photoIds } = await adWith(first, [original]);
     const phash = (await t.store.photos.find(photoIds[0]!))!.phash;
@@ -268,7 +249,7 @@ describe('the index', () => {
     });
     expect(await photoElsewhere(t.store, removedHash, second.accountId, now)).toBe(removed);
     const later = new Date(now.getTime() + DUPLICATE_WINDOW_MS - 19 * 86_400_000);
-    const sweep = await sweepPhotos(t.store, photos.storage, later);
+    const sweep = await sweepPhotos(t.store, t.photos.storage, later);
     expect(sweep.unindexed).toBeGreaterThanOrEqual(1);
     expect(await chunkRows(removed)).toBe(0);
     expect(await photoElsewhere(t.store, removedHash, second.accountId, later)).toBeUndefined();

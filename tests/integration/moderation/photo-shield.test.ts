@@ -7,52 +7,37 @@
 // photos blurred" blurs every photo; members and visitors find none of these endpoints (404).
 import sharp from 'sharp';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { AppPhotos } from '../../../server/photos/app-photos.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
-import {
-  appPhotosOf,
-  keptPhotoId,
-  putPhotosOnAd,
-  testPhotoPool,
-} from '../../helpers/moderation-photos.ts';
-import {
-  getPage,
-  insertAdInReview,
-  postModerationForm,
-  postModerationJson,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  type TestMember,
-} from '../../helpers/moderation.ts';
+import { insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import {
+  blurredPhotoApiPath,
+  moderateAdApiPath,
+  photoSettingsApiPath,
+  photoSizeApiPath,
+  revealPhotoApiPath,
+} from '../../../core/paths.ts';
 
 /** Low enough that the tests' ordinary pictures (scored 0.001 to 0.07) are over it. */
 const THRESHOLD = 0.0001;
 
-const pool = testPhotoPool();
-const t = testAppOnFixtureContent({
-  publisher: recordingPublisher(),
-  photoProcessing: pool,
+const t = moderationWorld({
+  moderators: 2,
+  photos: true,
   photoExplicitThreshold: THRESHOLD,
 });
-let moderator: TestMember;
-let otherModerator: TestMember;
+const [moderator, otherModerator] = t.moderators;
 let poster: TestMember;
-let photos: AppPhotos;
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
-  otherModerator = await signUpModerator(t.app, t.store);
-  poster = await signUpMember(t.app, t.store, 'shield');
-  photos = appPhotosOf(t.store, pool);
+  poster = await t.signUpMember('shield');
 });
 
 let nextSeed = 3100;
 /** A photo of the poster's, processed and scored by the worker. */
 async function scoredPhoto(): Promise<{ id: number; score: number }> {
-  const id = await keptPhotoId(t.store, photos, poster.accountId, await smallJpeg(nextSeed++));
+  const id = await t.keptPhotoId(poster.accountId, await smallJpeg(nextSeed++));
   const score = (await t.store.photos.find(id))!.score!.explicit;
   expect(score).toBeGreaterThanOrEqual(THRESHOLD);
   return { id, score };
@@ -62,7 +47,7 @@ async function scoredPhoto(): Promise<{ id: number; score: number }> {
  * directly since no path stores a photo unscored on demand.
  */
 async function unscoredPhoto(): Promise<number> {
-  const id = await keptPhotoId(t.store, photos, poster.accountId, await smallJpeg(nextSeed++));
+  const id = await t.keptPhotoId(poster.accountId, await smallJpeg(nextSeed++));
   await t.sql.run('UPDATE photos SET explicit_score = NULL, sexy_score = NULL WHERE id = ?', id);
   return id;
 }
@@ -71,12 +56,12 @@ async function adWith(photoIds: number[], minutesAgo: number): Promise<number> {
     accountId: poster.accountId,
     submittedMinutesAgo: minutesAgo,
   });
-  await putPhotosOnAd(t, adId, poster.accountId, photoIds);
+  await t.putPhotosOnAd(adId, poster.accountId, photoIds);
   return adId;
 }
 
 async function queueHtml(session = moderator.session): Promise<string> {
-  const response = await getPage(t.app, '/moderate', session);
+  const response = await t.getPage('/moderate', session);
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -87,9 +72,9 @@ function photoItem(html: string, photoId: number): string {
   return html.slice(start, html.indexOf('</li>', start));
 }
 const isBlurred = (item: string, photoId: number) => {
-  const blurred = item.includes(`src="/api/photos/${photoId}/blurred"`);
+  const blurred = item.includes(`src="${blurredPhotoApiPath(photoId)}"`);
   // Blurred, the page holds no size of the photo itself; shown, no blurred rendering.
-  expect(item.includes(`/api/photos/${photoId}/320`)).toBe(!blurred);
+  expect(item.includes(photoSizeApiPath(photoId, 320))).toBe(!blurred);
   return blurred;
 };
 
@@ -107,7 +92,7 @@ describe('a photo over the threshold', () => {
     const label = `Likely explicit (score ${explicit.score >= 0.01 ? explicit.score.toFixed(2) : String(explicit.score)})`;
     expect(textOf(item)).toContain(label);
     expect(textOf(item)).toContain('Show photo');
-    expect(item).toContain(`action="/api/moderate/photos/${explicit.id}/reveal"`);
+    expect(item).toContain(`action="${revealPhotoApiPath(explicit.id)}"`);
     // The store's order, not the page's: the queue's first ad is it even when only one is read.
     const [first] = await t.store.moderation.queue(1, THRESHOLD);
     expect(first!.id).toBe(newer);
@@ -126,7 +111,7 @@ describe('a photo over the threshold', () => {
     const { id } = await scoredPhoto();
     await adWith([id], 1);
     const blurred = (session?: string) =>
-      t.app.request(`${ORIGIN}/api/photos/${id}/blurred`, {
+      t.app.request(`${ORIGIN}${blurredPhotoApiPath(id)}`, {
         headers: session ? cookieHeader(session) : {},
       });
     const response = await blurred(moderator.session);
@@ -146,12 +131,7 @@ describe('Show photo', () => {
   test('without JavaScript: the form reveals that one photo for that moderator, and it stays revealed', async () => {
     const [a, b] = [await scoredPhoto(), await scoredPhoto()];
     const adId = await adWith([a.id, b.id], 30);
-    const response = await postModerationForm(
-      t.app,
-      `/api/moderate/photos/${a.id}/reveal`,
-      {},
-      moderator.session,
-    );
+    const response = await t.postForm(revealPhotoApiPath(a.id), {}, moderator.session);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`/moderate#photo-${a.id}`);
     const html = await queueHtml();
@@ -162,9 +142,8 @@ describe('Show photo', () => {
     const theirs = await queueHtml(otherModerator.session);
     expect(isBlurred(photoItem(theirs, a.id), a.id)).toBe(true);
     // The queue's own forms (a refused rejection here) leave the choice as it was.
-    const refused = await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${adId}/reject`,
+    const refused = await t.postForm(
+      moderateAdApiPath(adId, 'reject'),
       { revision: '0', reason: 'other', note: '' },
       moderator.session,
     );
@@ -175,16 +154,11 @@ describe('Show photo', () => {
   test('with a script: JSON with the photo sizes, and the reveal stored', async () => {
     const { id } = await scoredPhoto();
     await adWith([id], 20);
-    const response = await postModerationJson(
-      t.app,
-      `/api/moderate/photos/${id}/reveal`,
-      {},
-      moderator.session,
-    );
+    const response = await t.postJson(revealPhotoApiPath(id), {}, moderator.session);
     expect(response.status).toBe(200);
     const answer = (await response.json()) as { src: string; srcSet: string };
     expect(answer.src).toMatch(new RegExp(`^/api/photos/${id}/\\d+$`));
-    expect(answer.srcSet).toContain(`/api/photos/${id}/320 320w`);
+    expect(answer.srcSet).toContain(`${photoSizeApiPath(id, 320)} 320w`);
     expect(
       await t.sql.get(
         'SELECT photo_id FROM moderator_photo_reveals WHERE account_id = ? AND photo_id = ?',
@@ -195,12 +169,7 @@ describe('Show photo', () => {
   });
 
   test('an unknown or removed photo is refused as unknown', async () => {
-    const unknown = await postModerationJson(
-      t.app,
-      '/api/moderate/photos/999999/reveal',
-      {},
-      moderator.session,
-    );
+    const unknown = await t.postJson(revealPhotoApiPath(999_999), {}, moderator.session);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: 'There is no photo 999999.' });
     const { id } = await scoredPhoto();
@@ -210,12 +179,7 @@ describe('Show photo', () => {
       moderatorId: moderator.accountId,
       at: '2026-11-01T00:00:00.000Z',
     });
-    const removed = await postModerationJson(
-      t.app,
-      `/api/moderate/photos/${id}/reveal`,
-      {},
-      moderator.session,
-    );
+    const removed = await t.postJson(revealPhotoApiPath(id), {}, moderator.session);
     expect(removed.status).toBe(404);
   });
 });
@@ -227,15 +191,10 @@ describe('Show all photos blurred', () => {
     expect(isBlurred(photoItem(await queueHtml(), unscored), unscored)).toBe(false);
     expect(textOf(await queueHtml())).toContain('Off: only photos likely explicit are blurred.');
 
-    const on = await postModerationForm(
-      t.app,
-      '/api/moderate/photo-settings',
-      { blurAll: 'on' },
-      moderator.session,
-    );
+    const on = await t.postForm(photoSettingsApiPath(), { blurAll: 'on' }, moderator.session);
     expect(on.status).toBe(303);
     expect(on.headers.get('location')).toBe('/moderate?done=blur-all-on');
-    const after = await getPage(t.app, '/moderate?done=blur-all-on', moderator.session);
+    const after = await t.getPage('/moderate?done=blur-all-on', moderator.session);
     const html = await after.text();
     expect(textOf(html)).toContain('Every photo is now shown blurred until you choose to see it.');
     expect(textOf(html)).toContain('On: every photo is blurred until you show it.');
@@ -253,41 +212,29 @@ describe('Show all photos blurred', () => {
     expect(await t.store.moderatorPhotos.blurAll(moderator.accountId)).toBe(true);
 
     // An unchecked box sends nothing: off.
-    const off = await postModerationForm(
-      t.app,
-      '/api/moderate/photo-settings',
-      {},
-      moderator.session,
-    );
+    const off = await t.postForm(photoSettingsApiPath(), {}, moderator.session);
     expect(off.headers.get('location')).toBe('/moderate?done=blur-all-off');
     expect(isBlurred(photoItem(await queueHtml(), unscored), unscored)).toBe(false);
     expect(await t.store.moderatorPhotos.blurAll(moderator.accountId)).toBe(false);
   });
 
   test('as JSON, and a value that is neither on nor off is refused', async () => {
-    const response = await postModerationJson(
-      t.app,
-      '/api/moderate/photo-settings',
+    const response = await t.postJson(
+      photoSettingsApiPath(),
       { blurAll: true },
       otherModerator.session,
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ blurAll: true });
     expect(await t.store.moderatorPhotos.blurAll(otherModerator.accountId)).toBe(true);
-    const refused = await postModerationJson(
-      t.app,
-      '/api/moderate/photo-settings',
+    const refused = await t.postJson(
+      photoSettingsApiPath(),
       { blurAll: 'maybe' },
       otherModerator.session,
     );
     expect(refused.status).toBe(400);
     expect(await t.store.moderatorPhotos.blurAll(otherModerator.accountId)).toBe(true);
-    await postModerationJson(
-      t.app,
-      '/api/moderate/photo-settings',
-      { blurAll: false },
-      otherModerator.session,
-    );
+    await t.postJson(photoSettingsApiPath(), { blurAll: false }, otherModerator.session);
     expect(await t.store.moderatorPhotos.blurAll(otherModerator.accountId)).toBe(false);
   });
 });
@@ -297,19 +244,9 @@ describe('not a moderator', () => {
     const { id } = await scoredPhoto();
     await adWith([id], 3);
     for (const session of [poster.session, undefined]) {
-      const reveal = await postModerationForm(
-        t.app,
-        `/api/moderate/photos/${id}/reveal`,
-        {},
-        session,
-      );
+      const reveal = await t.postForm(revealPhotoApiPath(id), {}, session);
       expect(reveal.status).toBe(404);
-      const setting = await postModerationJson(
-        t.app,
-        '/api/moderate/photo-settings',
-        { blurAll: true },
-        session,
-      );
+      const setting = await t.postJson(photoSettingsApiPath(), { blurAll: true }, session);
       expect(setting.status).toBe(404);
     }
     expect(

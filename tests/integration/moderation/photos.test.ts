@@ -7,47 +7,29 @@
 // photo of it. Photos are real uploads processed by the worker pool (keepUploadedPhoto).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
-import type { AppPhotos } from '../../../server/photos/app-photos.ts';
 import { MODERATION_REASONS } from '../../../core/schemas/moderation-reasons.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, FORM_TYPE, JSON_TYPE, ORIGIN } from '../../helpers/api.ts';
-import { mailsTo } from '../../helpers/mail.ts';
-import {
-  appPhotosOf,
-  blobsLeft,
-  keepPhoto,
-  keptPhotoId,
-  keysOfPhoto,
-  putPhotosOnAd,
-  testPhotoPool,
-} from '../../helpers/moderation-photos.ts';
 import {
   approveInStore,
-  getPage,
   insertAdInReview,
   insertLiveAdWithEdit,
-  logRows,
-  postModerationForm,
-  postModerationJson,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
   type TestMember,
 } from '../../helpers/moderation.ts';
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import {
+  banAccountApiPath,
+  moderateAdApiPath,
+  photoSizeApiPath,
+  removePhotoApiPath,
+} from '../../../core/paths.ts';
 
-const pool = testPhotoPool();
-const publisher = recordingPublisher();
-const t = testAppOnFixtureContent({ publisher, photoProcessing: pool });
-let moderator: TestMember;
+const t = moderationWorld({ moderators: 1, photos: true });
+const [moderator] = t.moderators;
 let poster: TestMember;
-let photos: AppPhotos;
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
-  poster = await signUpMember(t.app, t.store, 'photos');
-  photos = appPhotosOf(t.store, pool);
+  poster = await t.signUpMember('photos');
 });
 
 // Every test draws its own pictures (seeds), so that no two tests' photos look alike.
@@ -56,7 +38,7 @@ const photo = (width = 1600, height = 1200) => smallJpeg(nextSeed++, width, heig
 // SQLite gives a deleted photo's id to the next one: blocked rows are told apart by their hash too.
 const phashes = new Map<number, string>();
 async function keepFor(accountId: number, bytes?: Buffer) {
-  const id = await keptPhotoId(t.store, photos, accountId, bytes ?? (await photo()));
+  const id = await t.keptPhotoId(accountId, bytes ?? (await photo()));
   phashes.set(id, (await t.store.photos.find(id))!.phash);
   return id;
 }
@@ -65,7 +47,7 @@ const keep = (bytes?: Buffer) => keepFor(poster.accountId, bytes);
 /** The text of the page without tags, white space folded. */
 
 async function queueItemHtml(adId: number) {
-  const response = await getPage(t.app, '/moderate', moderator.session);
+  const response = await t.getPage('/moderate', moderator.session);
   expect(response.status).toBe(200);
   const html = await response.text();
   const start = html.indexOf(`id="ad-${adId}"`);
@@ -101,14 +83,9 @@ const blockedOf = (photoId: number) =>
   );
 
 const preview = (id: number, width: number) =>
-  t.app.request(`${ORIGIN}/api/photos/${id}/${width}`, {
+  t.app.request(`${ORIGIN}${photoSizeApiPath(id, width)}`, {
     headers: cookieHeader(moderator.session),
   });
-
-async function mailsOf(email: string) {
-  await t.mailer.settled();
-  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
-}
 
 describe('the queue', () => {
   test("shows a new ad's photos large, numbered, with their alt texts, and the flag of one that looks like a removed photo", async () => {
@@ -130,15 +107,15 @@ describe('the queue', () => {
       accountId: poster.accountId,
       title: 'Dinner and a film',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [first, second]);
+    await t.putPhotosOnAd(adId, poster.accountId, [first, second]);
 
     const item = await queueItemHtml(adId);
     expect(textOf(item)).toContain('Photos (2)');
     // Large enough to judge: the 1280 size through the server, 640 in srcset, its size set.
-    expect(item).toContain(`src="/api/photos/${first}/1280"`);
-    expect(item).toContain(`/api/photos/${first}/640 640w`);
+    expect(item).toContain(`src="${photoSizeApiPath(first, 1280)}"`);
+    expect(item).toContain(`${photoSizeApiPath(first, 640)} 640w`);
     expect(item).toMatch(
-      new RegExp(`src="/api/photos/${first}/1280"[^>]*width="1280" height="960"`),
+      new RegExp(`src="${photoSizeApiPath(first, 1280)}"[^>]*width="1280" height="960"`),
     );
     expect(item).toContain('alt="Photo 1 of 2: Dinner and a film"');
     expect(textOf(item)).toContain(
@@ -148,18 +125,18 @@ describe('the queue', () => {
     // The flag, on the second photo only.
     const flags = item.match(/queue-photo__flag/g) ?? [];
     expect(flags).toHaveLength(1);
-    const secondFigure = item.slice(item.indexOf(`/api/photos/${second}/1280`));
+    const secondFigure = item.slice(item.indexOf(photoSizeApiPath(second, 1280)));
     expect(textOf(secondFigure)).toContain(
       'Looks like a photo removed on 2026-10-02 (Spam or duplicate).',
     );
     const firstFigure = item.slice(
-      item.indexOf(`/api/photos/${first}/1280`),
-      item.indexOf(`/api/photos/${second}/1280`),
+      item.indexOf(photoSizeApiPath(first, 1280)),
+      item.indexOf(photoSizeApiPath(second, 1280)),
     );
     expect(firstFigure).not.toContain('Looks like a photo removed');
     // A remove form for each, posting without JavaScript.
-    expect(item).toContain(`action="/api/moderate/photos/${first}/remove"`);
-    expect(item).toContain(`action="/api/moderate/photos/${second}/remove"`);
+    expect(item).toContain(`action="${removePhotoApiPath(first)}"`);
+    expect(item).toContain(`action="${removePhotoApiPath(second)}"`);
     // The moderator can open the size shown.
     const shown = await preview(first, 1280);
     expect(shown.status).toBe(200);
@@ -173,7 +150,7 @@ describe('the queue', () => {
       title: 'Live title',
       pendingTitle: 'Live title',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [kept, leaving], [kept, added]);
+    await t.putPhotosOnAd(adId, poster.accountId, [kept, leaving], [kept, added]);
     const item = await queueItemHtml(adId);
     const text = textOf(item);
     expect(text).toContain('The edit changes the photos.');
@@ -184,29 +161,29 @@ describe('the queue', () => {
       item.indexOf('Photos of the live ad now'),
     );
     const before = item.slice(item.indexOf('Photos of the live ad now'));
-    expect(after).toContain(`/api/photos/${kept}/1280`);
-    expect(after).toContain(`/api/photos/${added}/1280`);
-    expect(after).not.toContain(`/api/photos/${leaving}/1280`);
-    expect(textOf(after.slice(after.indexOf(`/api/photos/${added}/1280`)))).toContain(
+    expect(after).toContain(photoSizeApiPath(kept, 1280));
+    expect(after).toContain(photoSizeApiPath(added, 1280));
+    expect(after).not.toContain(photoSizeApiPath(leaving, 1280));
+    expect(textOf(after.slice(after.indexOf(photoSizeApiPath(added, 1280))))).toContain(
       'New in this edit',
     );
-    expect(textOf(after.slice(0, after.indexOf(`/api/photos/${added}/1280`)))).not.toContain(
+    expect(textOf(after.slice(0, after.indexOf(photoSizeApiPath(added, 1280))))).not.toContain(
       'New in this edit',
     );
-    expect(before).toContain(`/api/photos/${leaving}/1280`);
-    expect(textOf(before.slice(before.indexOf(`/api/photos/${leaving}/1280`)))).toContain(
+    expect(before).toContain(photoSizeApiPath(leaving, 1280));
+    expect(textOf(before.slice(before.indexOf(photoSizeApiPath(leaving, 1280))))).toContain(
       'Taken out by this edit',
     );
     // One remove form a photo: the kept one's is on the list after the edit only.
-    expect(item.match(new RegExp(`/api/moderate/photos/${kept}/remove`, 'g'))).toHaveLength(1);
-    expect(before).toContain(`/api/moderate/photos/${leaving}/remove`);
+    expect(item.match(new RegExp(removePhotoApiPath(kept), 'g'))).toHaveLength(1);
+    expect(before).toContain(removePhotoApiPath(leaving));
   });
 
   test('an ad with an edit of its photos only waits in the queue', async () => {
     const [one, two] = [await keep(), await keep()];
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await approveInStore(t, adId, { postedOn: '2026-11-01', expiresOn: '2026-12-01' });
-    await putPhotosOnAd(t, adId, poster.accountId, [one], [one, two]);
+    await t.putPhotosOnAd(adId, poster.accountId, [one], [one, two]);
     const item = await queueItemHtml(adId);
     expect(textOf(item)).toContain('Edit of a live ad');
     expect(textOf(item)).toContain('The edit changes the photos.');
@@ -217,68 +194,65 @@ describe('approve and reject', () => {
   test('approving a new ad puts its photos live as they are', async () => {
     const [one, two] = [await keep(), await keep()];
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
-    await putPhotosOnAd(t, adId, poster.accountId, [one, two]);
-    const { revision } = await storedAd(t.sql, adId);
-    const response = await postModerationJson(
-      t.app,
-      `/api/moderate/ads/${adId}/approve`,
+    await t.putPhotosOnAd(adId, poster.accountId, [one, two]);
+    const { revision } = await t.storedAd(adId);
+    const response = await t.postJson(
+      moderateAdApiPath(adId, 'approve'),
       { revision },
       moderator.session,
     );
     expect(response.status).toBe(200);
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
+    expect((await t.storedAd(adId)).status).toBe('live');
     expect(await photoList(adId)).toEqual({ photos: [one, two], pending: null });
   });
 
   test('approving an edit: its photos go live, and the live photos it left out are deleted, rows and bytes', async () => {
     const [kept, leaving, added] = [await keep(), await keep(), await keep()];
-    const leavingKeys = await keysOfPhoto(t.sql, leaving);
-    expect(await blobsLeft(t.sql, leavingKeys)).toBe(3);
+    const leavingKeys = await t.keysOfPhoto(leaving);
+    expect(await t.blobsLeft(leavingKeys)).toBe(3);
     const adId = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'New title',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [kept, leaving], [added, kept]);
-    const { revision } = await storedAd(t.sql, adId);
-    const response = await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${adId}/approve`,
+    await t.putPhotosOnAd(adId, poster.accountId, [kept, leaving], [added, kept]);
+    const { revision } = await t.storedAd(adId);
+    const response = await t.postForm(
+      moderateAdApiPath(adId, 'approve'),
       { revision: String(revision) },
       moderator.session,
     );
     expect(response.status).toBe(303);
     expect(await photoList(adId)).toEqual({ photos: [added, kept], pending: null });
-    expect((await storedAd(t.sql, adId)).title).toBe('New title');
+    expect((await t.storedAd(adId)).title).toBe('New title');
     expect(await t.store.photos.find(leaving)).toBeUndefined();
-    expect(await blobsLeft(t.sql, leavingKeys)).toBe(0);
+    expect(await t.blobsLeft(leavingKeys)).toBe(0);
     expect(await t.store.photos.find(kept)).toBeDefined();
     expect(await t.store.photos.find(added)).toBeDefined();
     // Off the queue.
-    expect(
-      await getPage(t.app, '/moderate', moderator.session).then((r) => r.text()),
-    ).not.toContain(`id="ad-${adId}"`);
+    expect(await t.getPage('/moderate', moderator.session).then((r) => r.text())).not.toContain(
+      `id="ad-${adId}"`,
+    );
   });
 
   test('rejecting an edit: the live photos stay, the photos only the edit had are deleted', async () => {
     const [live, added] = [await keep(), await keep()];
-    const addedKeys = await keysOfPhoto(t.sql, added);
+    const addedKeys = await t.keysOfPhoto(added);
     const adId = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'Edited title',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [live], [live, added]);
-    const { revision } = await storedAd(t.sql, adId);
-    const response = await postModerationJson(
-      t.app,
-      `/api/moderate/ads/${adId}/reject`,
+    await t.putPhotosOnAd(adId, poster.accountId, [live], [live, added]);
+    const { revision } = await t.storedAd(adId);
+    const response = await t.postJson(
+      moderateAdApiPath(adId, 'reject'),
       { revision, reason: 'explicit' },
       moderator.session,
     );
     expect(response.status).toBe(200);
     expect(await photoList(adId)).toEqual({ photos: [live], pending: null });
     expect(await t.store.photos.find(added)).toBeUndefined();
-    expect(await blobsLeft(t.sql, addedKeys)).toBe(0);
-    expect(await blobsLeft(t.sql, await keysOfPhoto(t.sql, live))).toBe(3);
+    expect(await t.blobsLeft(addedKeys)).toBe(0);
+    expect(await t.blobsLeft(await t.keysOfPhoto(live))).toBe(3);
     // Explicit is not a reason that blocks photos like them.
     expect(await blockedOf(live)).toEqual([]);
   });
@@ -287,27 +261,26 @@ describe('approve and reject', () => {
 describe('removing one photo', () => {
   test('as a form post: the member sees the reason, the bytes are kept for moderators only, the hash is blocked, the log and a mail say so', async () => {
     const [removed, stays] = [await keep(), await keep()];
-    const keys = await keysOfPhoto(t.sql, removed);
+    const keys = await t.keysOfPhoto(removed);
     const adId = await insertAdInReview(t, {
       accountId: poster.accountId,
       title: 'Photo walk',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [removed, stays]);
-    const response = await postModerationForm(
-      t.app,
-      `/api/moderate/photos/${removed}/remove`,
+    await t.putPhotosOnAd(adId, poster.accountId, [removed, stays]);
+    const response = await t.postForm(
+      removePhotoApiPath(removed),
       { reason: 'explicit', note: 'Nudity is not allowed.' },
       moderator.session,
     );
     expect(response.status).toBe(303);
     const location = response.headers.get('location')!;
     expect(location).toBe(`/moderate?done=photo-removed&photo=${removed}&ad=${adId}#ad-${adId}`);
-    const after = await getPage(t.app, location.split('#')[0]!, moderator.session);
+    const after = await t.getPage(location.split('#')[0]!, moderator.session);
     expect(textOf(await after.text())).toContain(`Photo ${removed} removed from ad ${adId}`);
 
     // The ad keeps the other photo, and is still waiting for review.
     expect(await photoList(adId)).toEqual({ photos: [stays], pending: null });
-    expect((await storedAd(t.sql, adId)).status).toBe('review');
+    expect((await t.storedAd(adId)).status).toBe('review');
     // The member's pages read the reason: its key, whose label is the reason's.
     const row = (await photoRow(removed))!;
     expect(row.removed_reason).toBe('explicit');
@@ -315,9 +288,9 @@ describe('removing one photo', () => {
     expect(row.removed_note).toBe('Nudity is not allowed.');
     // Its sizes and bytes are kept for an appeal (photo-appeals.test.ts): its member is not shown
     // it any more, a moderator is.
-    expect(await keysOfPhoto(t.sql, removed)).toEqual(keys);
-    expect(await blobsLeft(t.sql, keys)).toBe(keys.length);
-    const asMember = await t.app.request(`${ORIGIN}/api/photos/${removed}/1280`, {
+    expect(await t.keysOfPhoto(removed)).toEqual(keys);
+    expect(await t.blobsLeft(keys)).toBe(keys.length);
+    const asMember = await t.app.request(`${ORIGIN}${photoSizeApiPath(removed, 1280)}`, {
       headers: cookieHeader(poster.session),
     });
     expect(asMember.status).toBe(404);
@@ -326,7 +299,7 @@ describe('removing one photo', () => {
     expect(await blockedOf(removed)).toEqual([
       expect.objectContaining({ reason: 'explicit', ad_id: adId }),
     ]);
-    const log = (await logRows(t.sql)).at(-1)!;
+    const log = (await t.logRows()).at(-1)!;
     expect(log).toMatchObject({
       action: 'remove-photo',
       ad_id: adId,
@@ -336,7 +309,7 @@ describe('removing one photo', () => {
       reason: 'Explicit content',
       note: `Photo ${removed}. Nudity is not allowed.`,
     });
-    const mail = (await mailsOf(poster.email)).at(-1)!;
+    const mail = (await t.mailsOf(poster.email)).at(-1)!;
     expect(mail.subject).toBe('A photo was removed from your ad');
     expect(mail.text).toContain('Reason: Explicit content.');
     expect(mail.text).toContain("Moderator's note: Nudity is not allowed.");
@@ -352,11 +325,10 @@ describe('removing one photo', () => {
       accountId: poster.accountId,
       pendingTitle: 'Edited',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [removed], [other, removed]);
-    const published = publisher.reasons.length;
-    const response = await postModerationJson(
-      t.app,
-      `/api/moderate/photos/${removed}/remove`,
+    await t.putPhotosOnAd(adId, poster.accountId, [removed], [other, removed]);
+    const published = t.publisher.reasons.length;
+    const response = await t.postJson(
+      removePhotoApiPath(removed),
       { reason: 'spam' },
       moderator.session,
     );
@@ -368,12 +340,13 @@ describe('removing one photo', () => {
       reason: 'spam',
     });
     expect(await photoList(adId)).toEqual({ photos: [], pending: [other] });
-    expect(publisher.reasons.slice(published)).toEqual([`removed photo ${removed} of ad ${adId}`]);
+    expect(t.publisher.reasons.slice(published)).toEqual([
+      `removed photo ${removed} of ad ${adId}`,
+    ]);
     expect((await photoRow(removed))!.removed_note).toBeNull();
 
-    const again = await postModerationJson(
-      t.app,
-      `/api/moderate/photos/${removed}/remove`,
+    const again = await t.postJson(
+      removePhotoApiPath(removed),
       { reason: 'explicit' },
       moderator.session,
     );
@@ -387,10 +360,9 @@ describe('removing one photo', () => {
   test('a refused form post shows the queue again with the message, the note kept and the form open', async () => {
     const photoId = await keep();
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
-    await putPhotosOnAd(t, adId, poster.accountId, [photoId]);
-    const response = await postModerationForm(
-      t.app,
-      `/api/moderate/photos/${photoId}/remove`,
+    await t.putPhotosOnAd(adId, poster.accountId, [photoId]);
+    const response = await t.postForm(
+      removePhotoApiPath(photoId),
       { reason: '', note: 'Typed note' },
       moderator.session,
     );
@@ -405,18 +377,16 @@ describe('removing one photo', () => {
   });
 
   test('unknown photos and bad input are 4xx with a message', async () => {
-    const missing = await postModerationJson(
-      t.app,
-      '/api/moderate/photos/999999999/remove',
+    const missing = await t.postJson(
+      removePhotoApiPath(999_999_999),
       { reason: 'spam' },
       moderator.session,
     );
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'There is no photo 999999999.' });
     const photoId = await keep();
-    const bad = await postModerationJson(
-      t.app,
-      `/api/moderate/photos/${photoId}/remove`,
+    const bad = await t.postJson(
+      removePhotoApiPath(photoId),
       { reason: 'nope', extra: 1 },
       moderator.session,
     );
@@ -426,7 +396,7 @@ describe('removing one photo', () => {
 
   test('is an unknown API path to visitors and members, JSON or form, and changes nothing', async () => {
     const photoId = await keep();
-    const member = await signUpMember(t.app, t.store, 'not-moderator');
+    const member = await t.signUpMember('not-moderator');
     const answer = async (path: string, init: RequestInit) => {
       const response = await t.app.request(`${ORIGIN}${path}`, init);
       return { status: response.status, body: await response.text() };
@@ -447,7 +417,7 @@ describe('removing one photo', () => {
         };
         const unknown = await answer('/api/moderate/photos/1/no-such-action', init);
         expect(unknown.status).toBe(404);
-        expect(await answer(`/api/moderate/photos/${photoId}/remove`, init)).toEqual(unknown);
+        expect(await answer(removePhotoApiPath(photoId), init)).toEqual(unknown);
       }
     expect((await photoRow(photoId))!.removed_at).toBeNull();
     expect(await blockedOf(photoId)).toEqual([]);
@@ -461,12 +431,11 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
       accountId: poster.accountId,
       pendingTitle: 'Edited',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [one, two], [one, two, pendingOnly]);
-    const pendingKeys = await keysOfPhoto(t.sql, pendingOnly);
-    const { revision } = await storedAd(t.sql, adId);
-    const response = await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${adId}/remove`,
+    await t.putPhotosOnAd(adId, poster.accountId, [one, two], [one, two, pendingOnly]);
+    const pendingKeys = await t.keysOfPhoto(pendingOnly);
+    const { revision } = await t.storedAd(adId);
+    const response = await t.postForm(
+      moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'under-18' },
       moderator.session,
     );
@@ -478,17 +447,16 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     // The pending edit went with the ad; its own photo is deleted.
     expect(await photoList(adId)).toEqual({ photos: [one, two], pending: null });
     expect(await t.store.photos.find(pendingOnly)).toBeUndefined();
-    expect(await blobsLeft(t.sql, pendingKeys)).toBe(0);
+    expect(await t.blobsLeft(pendingKeys)).toBe(0);
   });
 
   test("a new ad rejected as someone else's photos, and a ban as under 18", async () => {
     const rejectedPhoto = await keep();
     const rejected = await insertAdInReview(t, { accountId: poster.accountId });
-    await putPhotosOnAd(t, rejected, poster.accountId, [rejectedPhoto]);
-    const reject = await postModerationJson(
-      t.app,
-      `/api/moderate/ads/${rejected}/reject`,
-      { revision: (await storedAd(t.sql, rejected)).revision, reason: 'identity' },
+    await t.putPhotosOnAd(rejected, poster.accountId, [rejectedPhoto]);
+    const reject = await t.postJson(
+      moderateAdApiPath(rejected, 'reject'),
+      { revision: (await t.storedAd(rejected)).revision, reason: 'identity' },
       moderator.session,
     );
     expect(reject.status).toBe(200);
@@ -496,18 +464,17 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
       expect.objectContaining({ reason: 'identity', ad_id: rejected }),
     ]);
 
-    const banned = await signUpMember(t.app, t.store, 'banned');
+    const banned = await t.signUpMember('banned');
     const [a, b] = [await keepFor(banned.accountId), await keepFor(banned.accountId)];
     const inReview = await insertAdInReview(t, { accountId: banned.accountId });
-    await putPhotosOnAd(t, inReview, banned.accountId, [a]);
+    await t.putPhotosOnAd(inReview, banned.accountId, [a]);
     const live = await insertLiveAdWithEdit(t, {
       accountId: banned.accountId,
       pendingTitle: 'x',
     });
-    await putPhotosOnAd(t, live, banned.accountId, [b]);
-    const ban = await postModerationJson(
-      t.app,
-      `/api/moderate/accounts/${banned.accountId}/ban`,
+    await t.putPhotosOnAd(live, banned.accountId, [b]);
+    const ban = await t.postJson(
+      banAccountApiPath(banned.accountId),
       { reason: 'under-18' },
       moderator.session,
     );
@@ -526,11 +493,10 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
       accountId: poster.accountId,
       pendingTitle: 'x',
     });
-    await putPhotosOnAd(t, adId, poster.accountId, [one]);
-    const response = await postModerationJson(
-      t.app,
-      `/api/moderate/ads/${adId}/remove`,
-      { revision: (await storedAd(t.sql, adId)).revision, reason: 'spam' },
+    await t.putPhotosOnAd(adId, poster.accountId, [one]);
+    const response = await t.postJson(
+      moderateAdApiPath(adId, 'remove'),
+      { revision: (await t.storedAd(adId)).revision, reason: 'spam' },
       moderator.session,
     );
     expect(response.status).toBe(200);
@@ -543,13 +509,8 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
     const original = await photo(800, 600);
     const id = await keep(original);
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
-    await putPhotosOnAd(t, adId, poster.accountId, [id]);
-    const response = await postModerationJson(
-      t.app,
-      `/api/moderate/photos/${id}/remove`,
-      { reason },
-      moderator.session,
-    );
+    await t.putPhotosOnAd(adId, poster.accountId, [id]);
+    const response = await t.postJson(removePhotoApiPath(id), { reason }, moderator.session);
     expect(response.status).toBe(200);
     return original;
   }
@@ -557,7 +518,7 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
   test('a copy of a photo removed as identity is refused, and nothing is stored', async () => {
     const original = await removedAs('identity');
     const photosBefore = await t.sql.get<{ n: number }>('SELECT count(*) AS n FROM photos');
-    const again = await keepPhoto(t.store, photos, poster.accountId, await nearCopy(original));
+    const again = await t.keepPhoto(poster.accountId, await nearCopy(original));
     expect(again).toEqual({ ok: false, problem: KNOWN_PHOTO_REFUSED });
     expect(await t.sql.get<{ n: number }>('SELECT count(*) AS n FROM photos')).toEqual(
       photosBefore,
@@ -566,7 +527,7 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
 
   test('a copy of a photo removed as spam is accepted, flagged for the moderator', async () => {
     const original = await removedAs('spam');
-    const again = await keepPhoto(t.store, photos, poster.accountId, await nearCopy(original));
+    const again = await t.keepPhoto(poster.accountId, await nearCopy(original));
     const today = new Date().toISOString().slice(0, 10);
     expect(again).toEqual({
       ok: true,
@@ -577,7 +538,7 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
 
   test('an unrelated photo passes clean', async () => {
     await removedAs('identity');
-    const unrelated = await keepPhoto(t.store, photos, poster.accountId, await photo(800, 600));
+    const unrelated = await t.keepPhoto(poster.accountId, await photo(800, 600));
     expect(unrelated).toEqual({ ok: true, id: expect.any(Number), flag: null });
   });
 });

@@ -21,6 +21,7 @@ import {
 } from '../../helpers/api.ts';
 import { bannerOf, headingOf, withFixtureContent } from '../../helpers/pages.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { meApiPath, signinApiPath, signoutApiPath, signupApiPath } from '../../../core/paths.ts';
 
 // The refused form comes back as its page, which reads the compiled content.
 withFixtureContent();
@@ -34,7 +35,7 @@ describe.skipIf(onPostgres())('SQLite locked by another process past its busy ti
     t = await makeTestApp();
     const body = signupBody();
     email = body.email as string;
-    const signup = await postJson(t.app, '/api/signup', body);
+    const signup = await postJson(t.app, signupApiPath(), body);
     expect(signup.status).toBe(201);
     token = sessionTokenOf(signup);
     // Another process's connection holding the writer: readers go on (WAL), writers wait.
@@ -48,7 +49,7 @@ describe.skipIf(onPostgres())('SQLite locked by another process past its busy ti
   });
 
   it('a script: 503, JSON { error } saying so, Retry-After', async () => {
-    const response = await postJson(t.app, '/api/signout', {}, cookieHeader(token));
+    const response = await postJson(t.app, signoutApiPath(), {}, cookieHeader(token));
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe(String(UNAVAILABLE_RETRY_AFTER));
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -56,7 +57,7 @@ describe.skipIf(onPostgres())('SQLite locked by another process past its busy ti
   });
 
   it('a browser posting a form: its page again, with the message in the banner', async () => {
-    const response = await t.app.request(`${ORIGIN}/api/signin`, {
+    const response = await t.app.request(`${ORIGIN}${signinApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': FORM_TYPE },
       body: new URLSearchParams({ email, password: PASSWORD }).toString(),
@@ -75,9 +76,9 @@ describe.skipIf(onPostgres())('SQLite locked by another process past its busy ti
 
   it('once the file is free again: answered as usual, nothing to restart', async () => {
     locker.exec('ROLLBACK');
-    const response = await postJson(t.app, '/api/signout', {}, cookieHeader(token));
+    const response = await postJson(t.app, signoutApiPath(), {}, cookieHeader(token));
     expect(response.status).toBe(200);
-    const me = await t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(token) });
+    const me = await t.app.request(`${ORIGIN}${meApiPath()}`, { headers: cookieHeader(token) });
     expect(me.status).toBe(401);
   });
 });

@@ -19,6 +19,7 @@ import {
   type TestAppOptions,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
+import { meApiPath, signupApiPath } from '../../../core/paths.ts';
 
 // Pages rendered on request read the compiled content.
 withFixtureContent();
@@ -125,11 +126,11 @@ describe('what /metrics counts', () => {
     expect((await get('/assets/app-1234.js')).status).toBe(200);
     // A members' page rendered on request, for someone signed out: on to sign in.
     expect((await get('/account')).status).toBe(303);
-    const signup = await postJson(t.app, '/api/signup', signupBody());
+    const signup = await postJson(t.app, signupApiPath(), signupBody());
     expect(signup.status).toBe(201);
-    const me = await get('/api/me', cookieHeader(sessionTokenOf(signup)));
+    const me = await get(meApiPath(), cookieHeader(sessionTokenOf(signup)));
     expect(me.status).toBe(200);
-    expect((await get('/api/me')).status).toBe(401);
+    expect((await get(meApiPath())).status).toBe(401);
     // The operations endpoints are not counted.
     await get('/healthz');
     await get('/readyz');
@@ -152,7 +153,7 @@ describe('what /metrics counts', () => {
       3,
     );
     expect(text).not.toContain('/assets/');
-    expect(text).not.toContain('/api/me');
+    expect(text).not.toContain(meApiPath());
   });
 
   it('publishes and their duration, as the publisher reports them', async () => {

@@ -31,6 +31,7 @@ import { onPostgres } from '../../helpers/test-store.ts';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types.
 import { ensurePostgres, startThrowawayPostgres } from '../../../scripts/postgres.mjs';
 import { accountInStore } from '../../helpers/store-accounts.ts';
+import { meApiPath, signoutApiPath } from '../../../core/paths.ts';
 
 interface Cluster {
   url: string;
@@ -94,7 +95,7 @@ describe.runIf(onPostgres())('PostgreSQL stopped while the server runs, then sta
 
   const get = (path: string, headers: Record<string, string> = {}) =>
     Promise.resolve(app.request(`${ORIGIN}${path}`, { headers }));
-  const me = () => get('/api/me', cookieHeader(session));
+  const me = () => get(meApiPath(), cookieHeader(session));
   const scrape = async () => (await get('/metrics', { authorization: `Bearer ${TOKEN}` })).text();
 
   it('before: the member is signed in, the instance ready, the pool in the metrics', async () => {
@@ -120,7 +121,7 @@ describe.runIf(onPostgres())('PostgreSQL stopped while the server runs, then sta
   });
 
   it('while PostgreSQL is down: a browser posting a form gets a page saying so', async () => {
-    const answer = await app.request(`${ORIGIN}/api/signout`, {
+    const answer = await app.request(`${ORIGIN}${signoutApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': FORM_TYPE, ...cookieHeader(session) },
       body: '',

@@ -5,9 +5,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readUpload, type Upload } from '../../../server/photos/read-upload.ts';
 import { Refusal } from '../../../core/refusal.ts';
+import { adsApiPath } from '../../../core/paths.ts';
 
 function multipart(form: FormData): Request {
-  return new Request('http://localhost/api/ads', { method: 'POST', body: form });
+  return new Request(`http://localhost${adsApiPath()}`, { method: 'POST', body: form });
 }
 
 const file = (bytes: number, name: string) =>
@@ -68,7 +69,7 @@ describe('readUpload', () => {
   });
 
   it('refuses a body that is not multipart as it says', async () => {
-    const request = new Request('http://localhost/api/ads', {
+    const request = new Request(`http://localhost${adsApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': 'multipart/form-data; boundary=x' },
       body: 'this is not a multipart body',

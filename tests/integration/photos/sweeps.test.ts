@@ -4,18 +4,16 @@
 // after a day, never bytes a photo still uses. Two sweeps at once end as one. On SQLite and (in the
 // postgres suite) PostgreSQL; bytes in the database and in a folder.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPhotoStorage, type PhotoStorage } from '../../../store/photo-storage/photo-storage.ts';
 import { deletePhotos } from '../../../server/photos/ad-photo-lifecycle.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 let storage: PhotoStorage;
 
 /** The sweep's clock: 2026-11-20 at noon, and times before it. */
@@ -26,15 +24,8 @@ const daysAgo = (days: number) => hoursAgo(days * 24);
 let member = 0;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-sweeps-'));
-  t = await openTestStore(dir);
   storage = openPhotoStorage(t.store);
   member = await accountInStore(t.store, 'member@example.com', { at: daysAgo(90) });
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 let drawn = 0;
@@ -267,7 +258,7 @@ describe('several instances', () => {
 
 describe('with the bytes in a folder (PHOTOS_DIR)', () => {
   it("an abandoned upload's files are deleted from the folder", async () => {
-    const folder = join(dir, 'photos');
+    const folder = join(t.dir, 'photos');
     storage = openPhotoStorage(t.store, { folder });
     const old = await photo(daysAgo(2));
     const young = await photo(hoursAgo(1));

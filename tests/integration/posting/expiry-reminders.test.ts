@@ -16,6 +16,7 @@ import {
   type StoredAd,
   type TestMember,
 } from '../../helpers/posting.ts';
+import { adsApiPath, renewAdApiPath } from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 
@@ -27,7 +28,7 @@ async function adExpiringIn(
   const member = await makeMember(t);
   await submit(
     t,
-    '/api/ads',
+    adsApiPath(),
     validAd({ city, title: `Ad expiring in ${days} days` }),
     member.session,
   );
@@ -94,7 +95,7 @@ describe('sendExpiryReminders', () => {
     expect(
       await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(0)),
     ).toBeGreaterThan(0);
-    expect((await submit(t, `/api/ads/${ad.id}/renew`, {}, member.session)).status).toBe(303);
+    expect((await submit(t, renewAdApiPath(ad.id), {}, member.session)).status).toBe(303);
     expect((await storedAds(t, member.accountId))[0]!.reminded_at).toBeNull();
     // 27 days on, the renewed ad (30 days from today) is 3 days from expiry.
     expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(27))).toBe(1);

@@ -17,6 +17,7 @@ import type { StoreHandle } from '../../../store/store.ts';
 import { addDays, utcDay } from '../../../core/days.ts';
 import { mailsTo, TEST_MAIL_SITE, testMailer } from '../../helpers/mail.ts';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
 
 let dir: string;
@@ -45,13 +46,10 @@ async function account(role: 'member' | 'moderator' = 'member'): Promise<number>
   return id;
 }
 
-const ad = (city: string, title = 'Coffee and a walk'): NewMemberAd => ({
-  state: 'California',
+const ad = (city: string, title = SAMPLE_MEMBER_AD.title): NewMemberAd => ({
+  ...SAMPLE_MEMBER_AD,
   city,
-  age: 34,
-  seeks: 'w4m',
   title,
-  description: 'Early mornings and old films.',
 });
 
 describe('two instances at the same moment', () => {

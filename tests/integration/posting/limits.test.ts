@@ -15,6 +15,7 @@ import {
   submit,
   validAd,
 } from '../../helpers/posting.ts';
+import { adsApiPath } from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 
@@ -32,8 +33,8 @@ describe('3 ads in review or live', () => {
   test('the fourth is refused with the form and a clear message; nothing stored', async () => {
     const member = await makeMember(t);
     for (const city of CITIES.slice(0, 3))
-      expect((await submit(t, '/api/ads', validAd({ city }), member.session)).status).toBe(303);
-    const response = await submit(t, '/api/ads', validAd({ city: CITIES[3] }), member.session);
+      expect((await submit(t, adsApiPath(), validAd({ city }), member.session)).status).toBe(303);
+    const response = await submit(t, adsApiPath(), validAd({ city: CITIES[3] }), member.session);
     expect(response.status).toBe(409);
     const html = await response.text();
     expect(bannerOf(html)).toBe(ACTIVE_LIMIT);
@@ -44,10 +45,10 @@ describe('3 ads in review or live', () => {
   test('as JSON: 409 with the message', async () => {
     const member = await makeMember(t);
     for (const city of CITIES.slice(0, 3))
-      await submit(t, '/api/ads', validAd({ city }), member.session, 'json');
+      await submit(t, adsApiPath(), validAd({ city }), member.session, 'json');
     const response = await submit(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd({ city: CITIES[3] }),
       member.session,
       'json',
@@ -59,23 +60,23 @@ describe('3 ads in review or live', () => {
   test('rejected, deleted, removed and expired ads do not count; live ones do', async () => {
     const member = await makeMember(t);
     for (const city of CITIES.slice(0, 3))
-      await submit(t, '/api/ads', validAd({ city }), member.session);
+      await submit(t, adsApiPath(), validAd({ city }), member.session);
     const [first, second, third] = await storedAds(t, member.accountId);
     await moveAd(t, first!.id, { status: 'rejected', reason: 'contact' });
     await moveAd(t, second!.id, { status: 'live', expiresOn: dayFromToday(0) });
     await moveAd(t, third!.id, { status: 'live', expiresOn: dayFromToday(5) });
     // One live (not expired) ad counts: two more fit.
-    expect((await submit(t, '/api/ads', validAd({ city: CITIES[3] }), member.session)).status).toBe(
-      303,
-    );
-    expect((await submit(t, '/api/ads', validAd({ city: CITIES[4] }), member.session)).status).toBe(
-      303,
-    );
+    expect(
+      (await submit(t, adsApiPath(), validAd({ city: CITIES[3] }), member.session)).status,
+    ).toBe(303);
+    expect(
+      (await submit(t, adsApiPath(), validAd({ city: CITIES[4] }), member.session)).status,
+    ).toBe(303);
     expect(
       (
         await submit(
           t,
-          '/api/ads',
+          adsApiPath(),
           validAd({ city: CITIES[0], state: 'California' }),
           member.session,
         )
@@ -91,10 +92,10 @@ describe('3 ads in review or live', () => {
       for (let round = 0; round < 8; round += 1) {
         const member = await makeMember(t);
         for (const city of CITIES.slice(0, 2))
-          await submit(t, '/api/ads', validAd({ city }), member.session, 'json');
+          await submit(t, adsApiPath(), validAd({ city }), member.session, 'json');
         const responses = await Promise.all([
-          submit(t, '/api/ads', validAd({ city: CITIES[2] }), member.session, 'json'),
-          submit(other, '/api/ads', validAd({ city: CITIES[3] }), member.session, 'json'),
+          submit(t, adsApiPath(), validAd({ city: CITIES[2] }), member.session, 'json'),
+          submit(other, adsApiPath(), validAd({ city: CITIES[3] }), member.session, 'json'),
         ]);
         expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
         const refused = responses.find((response) => response.status === 409)!;
@@ -113,11 +114,16 @@ const otherInstance = async (): Promise<TestApp> => (onPostgres() ? openTestApp(
 describe('1 new ad per city in 24 hours', () => {
   test('a second ad in the same city is refused, saying from when; another city is fine', async () => {
     const member = await makeMember(t);
-    expect((await submit(t, '/api/ads', validAd(), member.session)).status).toBe(303);
+    expect((await submit(t, adsApiPath(), validAd(), member.session)).status).toBe(303);
     const [first] = await storedAds(t, member.accountId);
     // Deleting the first does not reopen the city.
     await moveAd(t, first!.id, { status: 'deleted' });
-    const response = await submit(t, '/api/ads', validAd({ title: 'Another try' }), member.session);
+    const response = await submit(
+      t,
+      adsApiPath(),
+      validAd({ title: 'Another try' }),
+      member.session,
+    );
     expect(response.status).toBe(429);
     const nextAt = new Date(Date.parse(first!.created_at) + 24 * 3_600_000).toISOString();
     expect(bannerOf(await response.text())).toBe(
@@ -125,20 +131,20 @@ describe('1 new ad per city in 24 hours', () => {
     );
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(23 * 3600);
     expect(
-      (await submit(t, '/api/ads', validAd({ city: 'San Diego' }), member.session)).status,
+      (await submit(t, adsApiPath(), validAd({ city: 'San Diego' }), member.session)).status,
     ).toBe(303);
     expect(await storedAds(t, member.accountId)).toHaveLength(2);
   });
 
   test('after 24 hours the city is open again', async () => {
     const member = await makeMember(t);
-    await submit(t, '/api/ads', validAd(), member.session);
+    await submit(t, adsApiPath(), validAd(), member.session);
     const [first] = await storedAds(t, member.accountId);
     // Posted a day ago: the posting route stamps the server's clock, so the row is aged.
     await setAd(t, first!.id, {
       created_at: new Date(Date.now() - 24 * 3_600_000 - 1000).toISOString(),
     });
-    expect((await submit(t, '/api/ads', validAd(), member.session)).status).toBe(303);
+    expect((await submit(t, adsApiPath(), validAd(), member.session)).status).toBe(303);
   });
 
   test('two ads in one city at the same moment, through two instances: one stored, one refused', async () => {
@@ -147,7 +153,7 @@ describe('1 new ad per city in 24 hours', () => {
       const member = await makeMember(t);
       const responses = await Promise.all(
         [t, other].map((app, index) =>
-          submit(app, '/api/ads', validAd({ title: `At once ${index}` }), member.session, 'json'),
+          submit(app, adsApiPath(), validAd({ title: `At once ${index}` }), member.session, 'json'),
         ),
       );
       expect(responses.map((response) => response.status).sort()).toEqual([201, 429]);
@@ -160,7 +166,7 @@ describe('1 new ad per city in 24 hours', () => {
   test('another member may post in the same city at once', async () => {
     const one = await makeMember(t);
     const two = await makeMember(t);
-    expect((await submit(t, '/api/ads', validAd(), one.session)).status).toBe(303);
-    expect((await submit(t, '/api/ads', validAd(), two.session)).status).toBe(303);
+    expect((await submit(t, adsApiPath(), validAd(), one.session)).status).toBe(303);
+    expect((await submit(t, adsApiPath(), validAd(), two.session)).status).toBe(303);
   });
 });

@@ -23,6 +23,7 @@ import {
   type TestMember,
 } from '../../helpers/posting.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import { adsApiPath, deleteAdApiPath, editAdApiPath, renewAdApiPath } from '../../../core/paths.ts';
 
 /** The reasons the app asked to publish for, in order. */
 const published: string[] = [];
@@ -40,7 +41,7 @@ const CITIES = ['Los Angeles', 'San Diego', 'San Jose'] as const;
 /** A member with one ad in review (in the given city), and that ad's row. */
 async function memberWithAd(city: string = CITIES[0]): Promise<[TestMember, StoredAd]> {
   const member = await makeMember(t);
-  expect((await submit(t, '/api/ads', validAd({ city }), member.session)).status).toBe(303);
+  expect((await submit(t, adsApiPath(), validAd({ city }), member.session)).status).toBe(303);
   return [member, (await storedAds(t, member.accountId)).at(-1)!];
 }
 
@@ -52,7 +53,7 @@ describe('/account lists my ads', () => {
     const titles = ['Removed one', 'Rejected one', 'Expired one', 'Live one', 'In review one'];
     for (const [index, title] of titles.entries()) {
       const city = ['Los Angeles', 'San Diego', 'San Jose', 'San Francisco', 'Fresno'][index]!;
-      expect((await submit(t, '/api/ads', validAd({ city, title }), member.session)).status).toBe(
+      expect((await submit(t, adsApiPath(), validAd({ city, title }), member.session)).status).toBe(
         303,
       );
       const ad = (await storedAds(t, member.accountId)).at(-1)!;
@@ -103,8 +104,8 @@ describe('/account lists my ads', () => {
     expect(text).toMatch(/Removed one Removed/);
     const html = await (await getPage(t, '/account', member.session)).text();
     expect(html).toContain(`href="/city/California/San%20Francisco/ad/${live!.id}"`);
-    expect(html).toContain(`action="/api/ads/${expired!.id}/renew"`);
-    expect(html).not.toContain(`action="/api/ads/${live!.id}/renew"`);
+    expect(html).toContain(`action="${renewAdApiPath(expired!.id)}"`);
+    expect(html).not.toContain(`action="${renewAdApiPath(live!.id)}"`);
     expect(html).toContain(`href="/account/ads/${rejected!.id}/edit"`);
     expect(html).not.toContain(`href="/account/ads/${removed!.id}/edit"`);
   });
@@ -118,7 +119,12 @@ describe('/account lists my ads', () => {
     const why = { reason: MODERATION_REASONS.spam };
     const at = new Date().toISOString();
     expect(await t.store.moderation.rejectEdit(live.id, revision, why, at)).toBe(true);
-    await submit(t, '/api/ads', validAd({ city: CITIES[1], title: 'Taken down' }), member.session);
+    await submit(
+      t,
+      adsApiPath(),
+      validAd({ city: CITIES[1], title: 'Taken down' }),
+      member.session,
+    );
     const removed = (await storedAds(t, member.accountId)).at(-1)!;
     await moveAd(t, removed.id, { status: 'removed', reason: 'commercial', note: 'Paid.' });
     const text = textOf(await (await getPage(t, '/account', member.session)).text());
@@ -143,7 +149,7 @@ describe('edit', () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(headingOf(html)).toBe('Edit your ad');
-    expect(html).toContain(`action="/api/ads/${ad.id}/edit"`);
+    expect(html).toContain(`action="${editAdApiPath(ad.id)}"`);
     expect(html).toContain('value="Coffee and a long walk by the sea"');
     expect(html).not.toContain('name="state"');
     expect(html).not.toContain('name="city"');
@@ -154,7 +160,7 @@ describe('edit', () => {
     const [member, ad] = await memberWithAd();
     const response = await submit(
       t,
-      `/api/ads/${ad.id}/edit`,
+      editAdApiPath(ad.id),
       { age: '36', seeks: 'w4w', title: 'A new title', description: 'New text' },
       member.session,
     );
@@ -178,7 +184,7 @@ describe('edit', () => {
     await moveAd(t, ad.id, { status: 'rejected', reason: 'contact', note: 'x' });
     await submit(
       t,
-      `/api/ads/${ad.id}/edit`,
+      editAdApiPath(ad.id),
       { age: '34', seeks: 'w4m', title: 'Fixed', description: 'Fixed text' },
       member.session,
     );
@@ -196,7 +202,7 @@ describe('edit', () => {
     const ad = await rowOf(posted.id);
     const response = await submit(
       t,
-      `/api/ads/${ad.id}/edit`,
+      editAdApiPath(ad.id),
       { age: '35', seeks: 'w4m', title: 'Edited title', description: 'Edited text' },
       member.session,
     );
@@ -224,7 +230,7 @@ describe('edit', () => {
     const [member, ad] = await memberWithAd();
     const response = await submit(
       t,
-      `/api/ads/${ad.id}/edit`,
+      editAdApiPath(ad.id),
       { age: '17', seeks: 'w4m', title: 'Kept title', description: '' },
       member.session,
     );
@@ -241,7 +247,7 @@ describe('edit', () => {
     const [member, ad] = await memberWithAd();
     const response = await submit(
       t,
-      `/api/ads/${ad.id}/edit`,
+      editAdApiPath(ad.id),
       { age: '34', seeks: 'w4m', title: 'T', description: 'D', city: 'San Diego' },
       member.session,
       'json',
@@ -256,7 +262,7 @@ describe('edit', () => {
     await moveAd(t, ad.id, { status: 'removed' });
     const response = await submit(
       t,
-      `/api/ads/${ad.id}/edit`,
+      editAdApiPath(ad.id),
       { age: '34', seeks: 'w4m', title: 'T', description: 'D' },
       member.session,
     );
@@ -275,19 +281,19 @@ describe('an expired ad is renewed before it is edited', () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(headingOf(html)).toBe('Renew your ad first');
-    expect(html).not.toContain(`action="/api/ads/${ad.id}/edit"`);
-    expect(html).toContain(`action="/api/ads/${ad.id}/renew"`);
+    expect(html).not.toContain(`action="${editAdApiPath(ad.id)}"`);
+    expect(html).toContain(`action="${renewAdApiPath(ad.id)}"`);
     expect(html).toContain('name="then" value="edit"');
     expect(textOf(html)).toContain(
       `This ad expired on ${formatLong(dayFromToday(-2))}. Renew it before editing it`,
     );
     // The account page offers Renew, not Edit.
     const account = await (await getPage(t, '/account', member.session)).text();
-    expect(account).toContain(`action="/api/ads/${ad.id}/renew"`);
+    expect(account).toContain(`action="${renewAdApiPath(ad.id)}"`);
     expect(account).not.toContain(`href="/account/ads/${ad.id}/edit"`);
 
     // Renew from the edit page: back to it, with the form.
-    const renewed = await submit(t, `/api/ads/${ad.id}/renew`, { then: 'edit' }, member.session);
+    const renewed = await submit(t, renewAdApiPath(ad.id), { then: 'edit' }, member.session);
     expect(renewed.status).toBe(303);
     expect(renewed.headers.get('location')).toBe(`/account/ads/${ad.id}/edit?done=renewed`);
     const back = await (
@@ -297,8 +303,8 @@ describe('an expired ad is renewed before it is edited', () => {
     expect(bannerOf(back)).toBe(
       `Your ad is renewed and live until ${formatLong(dayFromToday(30))}. You can edit it now.`,
     );
-    expect(back).toContain(`action="/api/ads/${ad.id}/edit"`);
-    expect((await submit(t, `/api/ads/${ad.id}/edit`, edit, member.session)).status).toBe(303);
+    expect(back).toContain(`action="${editAdApiPath(ad.id)}"`);
+    expect((await submit(t, editAdApiPath(ad.id), edit, member.session)).status).toBe(303);
     expect((await rowOf(ad.id)).pending_title).toBe('Edited title');
   });
 
@@ -309,14 +315,14 @@ describe('an expired ad is renewed before it is edited', () => {
     // Even with fields that would be refused: renewing comes first.
     const response = await submit(
       t,
-      `/api/ads/${ad.id}/edit`,
+      editAdApiPath(ad.id),
       { ...edit, description: '' },
       member.session,
     );
     expect(response.status).toBe(409);
     const html = await response.text();
     expect(headingOf(html)).toBe('Renew your ad first');
-    expect(html).toContain(`action="/api/ads/${ad.id}/renew"`);
+    expect(html).toContain(`action="${renewAdApiPath(ad.id)}"`);
     expect(textOf(html)).toContain('Renew it before editing it');
     expect(await rowOf(ad.id)).toEqual(before);
   });
@@ -325,7 +331,7 @@ describe('an expired ad is renewed before it is edited', () => {
     const [member, ad] = await memberWithAd();
     await moveAd(t, ad.id, { status: 'live', expiresOn: dayFromToday(0) });
     const before = await rowOf(ad.id);
-    const response = await submit(t, `/api/ads/${ad.id}/edit`, edit, member.session, 'json');
+    const response = await submit(t, editAdApiPath(ad.id), edit, member.session, 'json');
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({
       error: `This ad expired on ${formatLong(dayFromToday(0))}. Renew it before editing it: Renew puts it back on the site for 30 days, without a new review (the button is here and beside the ad on your account page). Then you can edit it.`,
@@ -338,10 +344,10 @@ describe('an expired ad is renewed before it is edited', () => {
     await moveAd(t, ad.id, { status: 'live', expiresOn: dayFromToday(-31) });
     const html = await (await getPage(t, `/account/ads/${ad.id}/edit`, member.session)).text();
     expect(headingOf(html)).toBe('Renew your ad first');
-    expect(html).not.toContain(`action="/api/ads/${ad.id}/renew"`);
+    expect(html).not.toContain(`action="${renewAdApiPath(ad.id)}"`);
     expect(html).toContain('href="/post"');
     expect(textOf(html)).toContain('more than 30 days ago, so it can no longer be renewed');
-    const response = await submit(t, `/api/ads/${ad.id}/edit`, edit, member.session, 'json');
+    const response = await submit(t, editAdApiPath(ad.id), edit, member.session, 'json');
     expect(response.status).toBe(409);
     expect(((await response.json()) as { error: string }).error).toContain(
       'Post it again as a new ad',
@@ -355,7 +361,7 @@ describe('delete', () => {
     await moveAd(t, posted.id, { status: 'live', expiresOn: dayFromToday(20) });
     const ad = await rowOf(posted.id);
     const before = published.length;
-    const response = await submit(t, `/api/ads/${ad.id}/delete`, {}, member.session);
+    const response = await submit(t, deleteAdApiPath(ad.id), {}, member.session);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/account?done=deleted');
     expect(await rowOf(ad.id)).toMatchObject({ status: 'deleted', revision: ad.revision + 1 });
@@ -370,7 +376,7 @@ describe('delete', () => {
   test('an ad in review is deleted without publishing', async () => {
     const [member, ad] = await memberWithAd();
     const before = published.length;
-    await submit(t, `/api/ads/${ad.id}/delete`, {}, member.session);
+    await submit(t, deleteAdApiPath(ad.id), {}, member.session);
     expect((await rowOf(ad.id)).status).toBe('deleted');
     expect(published.length).toBe(before);
   });
@@ -393,7 +399,7 @@ describe('renew', () => {
     await moveAd(t, ad.id, { ...outcome, reminded: true });
     const before = await rowOf(ad.id);
     const count = published.length;
-    const response = await submit(t, `/api/ads/${ad.id}/renew`, {}, member.session);
+    const response = await submit(t, renewAdApiPath(ad.id), {}, member.session);
     if (renews) {
       expect(response.status).toBe(303);
       expect(response.headers.get('location')).toBe('/account?done=renewed');
@@ -417,7 +423,7 @@ describe('renew', () => {
   test('says when a live ad can be renewed', async () => {
     const [member, ad] = await memberWithAd();
     await moveAd(t, ad.id, { status: 'live', expiresOn: dayFromToday(10) });
-    const response = await submit(t, `/api/ads/${ad.id}/renew`, {}, member.session, 'json');
+    const response = await submit(t, renewAdApiPath(ad.id), {}, member.session, 'json');
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({
       error: `This ad can be renewed from ${dayFromToday(7)}, 3 days before it expires.`,
@@ -474,7 +480,7 @@ describe("someone else's ad, or an unknown one", () => {
   });
 
   test('signed out: sent to sign in, nothing changed', async () => {
-    const response = await submit(t, `/api/ads/${ad.id}/delete`, {});
+    const response = await submit(t, deleteAdApiPath(ad.id), {});
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/signin?next=%2Faccount');
     expect(await rowOf(ad.id)).toEqual(ad);

@@ -17,6 +17,7 @@ import {
   parseAdPhotoList,
   type PhotoScore,
 } from '../../../core/schemas/photos.ts';
+import { adsApiPath } from '../../../core/paths.ts';
 
 const pool = createPhotoPool({ processes: 1 });
 afterAll(() => pool.close());
@@ -37,7 +38,7 @@ async function postWithPhoto(t: TestApp, member: TestMember, photo: Buffer, name
   const body = new FormData();
   for (const [field, value] of Object.entries(validAd())) body.append(field, value);
   body.append('photos', asFile(asUpload(photo, name)));
-  const response = await t.app.request(`${ORIGIN}/api/ads`, {
+  const response = await t.app.request(`${ORIGIN}${adsApiPath()}`, {
     method: 'POST',
     headers: { ...cookieHeader(member.session), accept: 'text/html' },
     body,

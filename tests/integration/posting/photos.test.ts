@@ -30,6 +30,7 @@ import {
 } from '../../helpers/posting.ts';
 import { createPhotoPool } from '../../../server/photos/processing-pool.ts';
 import { parseAdPhotoList } from '../../../core/schemas/photos.ts';
+import { adsApiPath, editAdApiPath, photoSizeApiPath } from '../../../core/paths.ts';
 
 const pool = createPhotoPool({ processes: 2 });
 const t = testAppOnFixtureContent({ photoProcessing: pool });
@@ -134,7 +135,7 @@ describe('posting an ad with photos, without JavaScript', () => {
   test('a phone photo is kept upright in three widths, stored, and on the ad', async () => {
     const response = await postMultipart(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd(),
       [asUpload(await phoneJpeg(), 'IMG_0001.jpg')],
       member.session,
@@ -174,7 +175,7 @@ describe('files that are not usable photos', () => {
       const blobsBefore = await blobCount(t);
       const response = await postMultipart(
         t,
-        '/api/ads',
+        adsApiPath(),
         validAd({ title: 'My title stays' }),
         [file],
         member.session,
@@ -204,7 +205,7 @@ describe('files that are not usable photos', () => {
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
     try {
       for (const body of bodies) {
-        const response = await postBody(t, '/api/ads', body, member.session);
+        const response = await postBody(t, adsApiPath(), body, member.session);
         expect(response.status).toBe(400);
       }
     } finally {
@@ -223,7 +224,7 @@ describe('a refused post keeps the photos that were fine', () => {
     const bad = asUpload(Buffer.from('<?php system($_GET["c"]); ?>'), 'shell.jpg');
     const refused = await postMultipart(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd({ description: '' }),
       [good, bad],
       member.session,
@@ -237,18 +238,18 @@ describe('a refused post keeps the photos that were fine', () => {
     const [upload] = await photoRows(t, member.accountId);
     expect(upload).toMatchObject({ ad_id: null });
     expect(keptIdsIn(html)).toEqual([upload!.id]);
-    expect(html).toContain(`src="/api/photos/${upload!.id}/320" width="320" height="240"`);
+    expect(html).toContain(`src="${photoSizeApiPath(upload!.id, 320)}" width="320" height="240"`);
     expect(html).toContain('alt="Photo 1 of 1: Coffee and a long walk by the sea"');
     expect(html).toContain('Describe this photo (optional)');
     expect(html).not.toContain('Remove this photo');
     // Its thumbnail is the member's to see.
-    const preview = await getPage(t, `/api/photos/${upload!.id}/320`, member.session);
+    const preview = await getPage(t, photoSizeApiPath(upload!.id, 320), member.session);
     expect(preview.status).toBe(200);
     expect(preview.headers.get('content-type')).toBe('image/webp');
 
     const posted = await postMultipart(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd({ photo: String(upload!.id), [`photo_alt_${upload!.id}`]: 'At the beach' }),
       [],
       member.session,
@@ -267,7 +268,7 @@ describe('a refused post keeps the photos that were fine', () => {
     const member = await makeMember(t);
     const response = await postMultipart(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd(),
       [await jpeg(8), await BAD_FILES['a truncated JPEG']()],
       member.session,
@@ -284,7 +285,7 @@ describe('a refused post keeps the photos that were fine', () => {
     expect(body.field).toBe('photos');
     expect(body.fieldErrors.photos).toMatch(/^truncated\.jpg: This photo couldn't be read/);
     expect(body.keptPhotos).toEqual([
-      { id: upload!.id, alt: '', previewUrl: `/api/photos/${upload!.id}/320` },
+      { id: upload!.id, alt: '', previewUrl: photoSizeApiPath(upload!.id, 320) },
     ]);
   });
 
@@ -292,7 +293,7 @@ describe('a refused post keeps the photos that were fine', () => {
     const member = await makeMember(t);
     const response = await postMultipart(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd(),
       [await jpeg(9), await jpeg(10)],
       member.session,
@@ -314,7 +315,7 @@ describe('the limits', () => {
   test('a seventh photo is refused by name; the six are kept', async () => {
     const member = await makeMember(t);
     const files = await Promise.all([1, 2, 3, 4, 5, 6, 7].map((seed) => jpeg(20 + seed)));
-    const response = await postMultipart(t, '/api/ads', validAd(), files, member.session);
+    const response = await postMultipart(t, adsApiPath(), validAd(), files, member.session);
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(fieldErrorOf(html, 'photos')).toBe(
@@ -331,7 +332,7 @@ describe('the limits', () => {
     const owner = await makeMember(t);
     await postMultipart(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd({ description: '' }),
       [await jpeg(31)],
       owner.session,
@@ -340,7 +341,7 @@ describe('the limits', () => {
     const other = await makeMember(t);
     const response = await postMultipart(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd({ photo: String(theirs!.id) }),
       [],
       other.session,
@@ -357,7 +358,7 @@ describe('the limits', () => {
 
   test('a body over six full photos is 413 with the message beside the photo field', async () => {
     const member = await makeMember(t);
-    const response = await t.app.request(`${ORIGIN}/api/ads`, {
+    const response = await t.app.request(`${ORIGIN}${adsApiPath()}`, {
       method: 'POST',
       headers: {
         ...cookieHeader(member.session),
@@ -377,7 +378,13 @@ describe('the limits', () => {
 describe('editing the photos of a live ad', () => {
   test('a photo removed goes at once; one added waits for review', async () => {
     const member = await makeMember(t);
-    await postMultipart(t, '/api/ads', validAd(), [await jpeg(41), await jpeg(42)], member.session);
+    await postMultipart(
+      t,
+      adsApiPath(),
+      validAd(),
+      [await jpeg(41), await jpeg(42)],
+      member.session,
+    );
     const [ad] = await storedAds(t, member.accountId);
     await moveAd(t, ad!.id, { status: 'live', expiresOn: dayFromToday(20) });
     // In the order the ad lists them (the files' order; ids come as processing ends).
@@ -398,7 +405,7 @@ describe('editing the photos of a live ad', () => {
     };
     const removed = await postMultipart(
       t,
-      `/api/ads/${ad!.id}/edit`,
+      editAdApiPath(ad!.id),
       {
         ...text,
         photo: [String(first!.id), String(second!.id)],
@@ -418,7 +425,7 @@ describe('editing the photos of a live ad', () => {
 
     const added = await postMultipart(
       t,
-      `/api/ads/${ad!.id}/edit`,
+      editAdApiPath(ad!.id),
       { ...text, photo: String(second!.id) },
       [await jpeg(43)],
       member.session,
@@ -466,7 +473,7 @@ describe('a full pool', () => {
       running.catch(() => {});
       const json = await postMultipart(
         busy,
-        '/api/ads',
+        adsApiPath(),
         validAd(),
         [first],
         member.session,
@@ -481,7 +488,7 @@ describe('a full pool', () => {
       });
       const form = await postMultipart(
         busy,
-        '/api/ads',
+        adsApiPath(),
         validAd({ title: 'Typed while it was busy' }),
         [second],
         member.session,
@@ -491,7 +498,7 @@ describe('a full pool', () => {
       expect(fieldErrorOf(html, 'photos')).toMatch(/^We are processing a lot of photos/);
       expect(html).toContain('value="Typed while it was busy"');
       // Without a file to process, a busy pool is no reason to refuse.
-      const textOnly = await postMultipart(busy, '/api/ads', validAd(), [], member.session);
+      const textOnly = await postMultipart(busy, adsApiPath(), validAd(), [], member.session);
       expect(textOnly.status).toBe(303);
       expect(await photoRows(busy, member.accountId)).toEqual([]);
       const ads = await busy.sql.all<{ photos: string }>(
@@ -517,11 +524,11 @@ describe("a member's photos an hour", () => {
     try {
       const member = await makeMember(limited);
       const [a, b, c] = [await jpeg(61), await jpeg(62), await jpeg(63)];
-      const first = await postMultipart(limited, '/api/ads', validAd(), [a, b], member.session);
+      const first = await postMultipart(limited, adsApiPath(), validAd(), [a, b], member.session);
       expect(first.status).toBe(303);
       const second = await postMultipart(
         limited,
-        '/api/ads',
+        adsApiPath(),
         validAd({ city: 'San Diego', title: 'One photo too many' }),
         [c],
         member.session,
@@ -535,7 +542,7 @@ describe("a member's photos an hour", () => {
       // Without new files, the limit is no reason to refuse.
       const textOnly = await postMultipart(
         limited,
-        '/api/ads',
+        adsApiPath(),
         validAd({ city: 'San Diego' }),
         [],
         member.session,

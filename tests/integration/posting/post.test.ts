@@ -13,6 +13,7 @@ import {
   validAd,
   type TestMember,
 } from '../../helpers/posting.ts';
+import { adsApiPath, editAdApiPath, verifyResendApiPath } from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 
@@ -30,7 +31,7 @@ describe('the /post page', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     const html = await response.text();
     expect(headingOf(html)).toBe('Post an ad');
-    expect(formOf(html, '/api/ads')?.attributes).toMatchObject({
+    expect(formOf(html, adsApiPath())?.attributes).toMatchObject({
       'data-ad-form': 'new',
       enctype: 'multipart/form-data',
       method: 'post',
@@ -58,7 +59,7 @@ describe('the /post page', () => {
 
   test('suggests the chosen state’s cities when the form comes back', async () => {
     const member = await makeMember(t);
-    const response = await submit(t, '/api/ads', validAd({ title: '' }), member.session);
+    const response = await submit(t, adsApiPath(), validAd({ title: '' }), member.session);
     const html = await response.text();
     expect(html).toContain(
       '<datalist id="ad-city-suggestions"><option value="Los Angeles"></option>',
@@ -69,12 +70,12 @@ describe('the /post page', () => {
     const member = await makeMember(t, { verified: false });
     const html = await (await getPage(t, '/post', member.session)).text();
     expect(headingOf(html)).toBe('Verify your email to post');
-    expect(html).toContain('action="/api/verify/resend"');
-    expect(html).not.toContain('action="/api/ads"');
+    expect(html).toContain(`action="${verifyResendApiPath()}"`);
+    expect(html).not.toContain(`action="${adsApiPath()}"`);
   });
 });
 
-describe('POST /api/ads as a form', () => {
+describe(`POST ${adsApiPath()} as a form`, () => {
   let member: TestMember;
   beforeAll(async () => {
     member = await makeMember(t);
@@ -82,7 +83,7 @@ describe('POST /api/ads as a form', () => {
 
   test('stores the ad in review and answers 303 to /post/in-review', async () => {
     const poster = await makeMember(t);
-    const response = await submit(t, '/api/ads', validAd(), poster.session);
+    const response = await submit(t, adsApiPath(), validAd(), poster.session);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/post/in-review');
     const [ad, ...others] = await storedAds(t, poster.accountId);
@@ -106,7 +107,7 @@ describe('POST /api/ads as a form', () => {
   test('keeps line breaks sent as CRLF as one character each', async () => {
     const poster = await makeMember(t);
     const description = `${'x'.repeat(2499)}\r\n${'y'.repeat(2500)}`;
-    const response = await submit(t, '/api/ads', validAd({ description }), poster.session);
+    const response = await submit(t, adsApiPath(), validAd({ description }), poster.session);
     expect(response.status).toBe(303);
     expect((await storedAds(t, poster.accountId))[0]!.description).toBe(
       `${'x'.repeat(2499)}\n${'y'.repeat(2500)}`,
@@ -116,7 +117,7 @@ describe('POST /api/ads as a form', () => {
   test('takes a 5,000-character description of three-byte characters (45 KB encoded)', async () => {
     const poster = await makeMember(t);
     const description = '語'.repeat(5000);
-    const response = await submit(t, '/api/ads', validAd({ description }), poster.session);
+    const response = await submit(t, adsApiPath(), validAd({ description }), poster.session);
     expect(response.status).toBe(303);
     expect((await storedAds(t, poster.accountId))[0]!.description).toBe(description);
   });
@@ -151,7 +152,7 @@ describe('POST /api/ads as a form', () => {
     async (field, change, message) => {
       const typed = validAd(change);
       const before = (await storedAds(t)).length;
-      const response = await submit(t, '/api/ads', typed, member.session);
+      const response = await submit(t, adsApiPath(), typed, member.session);
       expect(response.status).toBe(400);
       const html = await response.text();
       expect(headingOf(html)).toBe('Post an ad');
@@ -174,7 +175,7 @@ describe('POST /api/ads as a form', () => {
   test('shows every field’s message at once, each beside its own field', async () => {
     const response = await submit(
       t,
-      '/api/ads',
+      adsApiPath(),
       {
         state: 'California',
         city: 'Los Angeles',
@@ -196,7 +197,7 @@ describe('POST /api/ads as a form', () => {
   test('keeps typed markup as text, never as HTML', async () => {
     const response = await submit(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd({ age: '17', title: '<script>alert(1)</script>' }),
       member.session,
     );
@@ -206,7 +207,7 @@ describe('POST /api/ads as a form', () => {
   });
 
   test('missing fields are each named beside their field', async () => {
-    const response = await submit(t, '/api/ads', { title: 'Only a title' }, member.session);
+    const response = await submit(t, adsApiPath(), { title: 'Only a title' }, member.session);
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(fieldErrorOf(html, 'state')).toBe('Choose your state.');
@@ -216,7 +217,7 @@ describe('POST /api/ads as a form', () => {
 
   test('an unverified member gets 403 and the page says why', async () => {
     const unverified = await makeMember(t, { verified: false });
-    const response = await submit(t, '/api/ads', validAd(), unverified.session);
+    const response = await submit(t, adsApiPath(), validAd(), unverified.session);
     expect(response.status).toBe(403);
     expect(headingOf(await response.text())).toBe('Verify your email to post');
     expect(await storedAds(t, unverified.accountId)).toEqual([]);
@@ -224,7 +225,7 @@ describe('POST /api/ads as a form', () => {
 
   test('a signed-out form post goes to sign in and back to /post; nothing is stored', async () => {
     const before = (await storedAds(t)).length;
-    const response = await submit(t, '/api/ads', validAd());
+    const response = await submit(t, adsApiPath(), validAd());
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/signin?next=%2Fpost');
     expect((await storedAds(t)).length).toBe(before);
@@ -233,7 +234,7 @@ describe('POST /api/ads as a form', () => {
   test('a body over the limit is 413 with the form page and its message', async () => {
     const response = await submit(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd({ description: 'x'.repeat(70 * 1024) }),
       member.session,
     );
@@ -244,7 +245,7 @@ describe('POST /api/ads as a form', () => {
   });
 
   test('a form from another site is 403 with the form page', async () => {
-    const response = await submit(t, '/api/ads', validAd(), member.session, 'form', {
+    const response = await submit(t, adsApiPath(), validAd(), member.session, 'form', {
       origin: 'https://elsewhere.example',
     });
     expect(response.status).toBe(403);
@@ -254,7 +255,7 @@ describe('POST /api/ads as a form', () => {
   });
 
   test('a body that is neither JSON nor a form is 415', async () => {
-    const response = await t.app.request('http://localhost/api/ads', {
+    const response = await t.app.request(`http://localhost${adsApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain', accept: 'application/json' },
       body: 'hello',
@@ -263,15 +264,21 @@ describe('POST /api/ads as a form', () => {
   });
 
   test('GET is 405', async () => {
-    const response = await t.app.request('http://localhost/api/ads');
+    const response = await t.app.request(`http://localhost${adsApiPath()}`);
     expect(response.status).toBe(405);
   });
 });
 
-describe('POST /api/ads as JSON', () => {
+describe(`POST ${adsApiPath()} as JSON`, () => {
   test('201 with the id and where to go', async () => {
     const poster = await makeMember(t);
-    const response = await submit(t, '/api/ads', { ...validAd(), age: 29 }, poster.session, 'json');
+    const response = await submit(
+      t,
+      adsApiPath(),
+      { ...validAd(), age: 29 },
+      poster.session,
+      'json',
+    );
     expect(response.status).toBe(201);
     const body = (await response.json()) as { id: number; redirectUrl: string };
     expect(body.redirectUrl).toBe('/post/in-review');
@@ -287,7 +294,7 @@ describe('POST /api/ads as JSON', () => {
     [{ ...validAd(), admin: true }, undefined, 'Unexpected field: admin.'],
   ])('%j → 400 with the field and its message', async (body, field, error) => {
     const member = await makeMember(t);
-    const response = await submit(t, '/api/ads', body, member.session, 'json');
+    const response = await submit(t, adsApiPath(), body, member.session, 'json');
     expect(response.status).toBe(400);
     const answer = (await response.json()) as { error: string; field?: string };
     expect(answer.error).toBe(error);
@@ -298,7 +305,7 @@ describe('POST /api/ads as JSON', () => {
   test('not JSON, or not an object: 400', async () => {
     const member = await makeMember(t);
     for (const body of ['{oops', '[1,2]', '"text"']) {
-      const response = await t.app.request('http://localhost/api/ads', {
+      const response = await t.app.request(`http://localhost${adsApiPath()}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', cookie: `lb_session=${member.session}` },
         body,
@@ -308,7 +315,7 @@ describe('POST /api/ads as JSON', () => {
   });
 
   test('signed out: 401', async () => {
-    const response = await submit(t, '/api/ads', validAd(), undefined, 'json');
+    const response = await submit(t, adsApiPath(), validAd(), undefined, 'json');
     expect(response.status).toBe(401);
   });
 });
@@ -318,7 +325,7 @@ describe('the policy scanner on submit', () => {
     const member = await makeMember(t);
     const response = await submit(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd({ title: 'Friendly ESC0RT in town' }),
       member.session,
     );
@@ -335,7 +342,7 @@ describe('the policy scanner on submit', () => {
     const member = await makeMember(t);
     const response = await submit(
       t,
-      '/api/ads',
+      adsApiPath(),
       validAd({ description: 'Text me on 555 123 4567 any time.' }),
       member.session,
       'json',
@@ -352,7 +359,7 @@ describe('the policy scanner on submit', () => {
   test('ambiguous terms let the ad through, marked for the moderator', async () => {
     const member = await makeMember(t);
     const description = 'I grow roses and I am generous with my time.';
-    const response = await submit(t, '/api/ads', validAd({ description }), member.session);
+    const response = await submit(t, adsApiPath(), validAd({ description }), member.session);
     expect(response.status).toBe(303);
     const [ad] = await storedAds(t, member.accountId);
     const marks = JSON.parse(ad!.marks) as {
@@ -372,7 +379,7 @@ describe('the policy scanner on submit', () => {
   test('scam signals let the ad through, marked for the moderator by family', async () => {
     const member = await makeMember(t);
     const description = 'Add me on kik, and cashapp me for gas money.';
-    const response = await submit(t, '/api/ads', validAd({ description }), member.session);
+    const response = await submit(t, adsApiPath(), validAd({ description }), member.session);
     expect(response.status).toBe(303);
     const [ad] = await storedAds(t, member.accountId);
     const marks = JSON.parse(ad!.marks) as {
@@ -393,7 +400,7 @@ describe('the policy scanner on submit', () => {
 
   test('an edit of a live ad is scanned too: marks go to pending_marks, refusals store nothing', async () => {
     const member = await makeMember(t);
-    await submit(t, '/api/ads', validAd({ city: 'San Diego' }), member.session);
+    await submit(t, adsApiPath(), validAd({ city: 'San Diego' }), member.session);
     const [ad] = await storedAds(t, member.accountId);
     const at = new Date().toISOString();
     const approved = await t.store.moderation.approveNew(ad!.id, ad!.revision, at, {
@@ -409,14 +416,14 @@ describe('the policy scanner on submit', () => {
     };
     const refused = await submit(
       t,
-      `/api/ads/${ad!.id}/edit`,
+      editAdApiPath(ad!.id),
       { ...edit, title: 'Incall only' },
       member.session,
     );
     expect(refused.status).toBe(400);
     expect(fieldErrorOf(await refused.text(), 'title')).toContain('“Incall”');
     expect((await storedAds(t, member.accountId))[0]!.pending_title).toBeNull();
-    expect((await submit(t, `/api/ads/${ad!.id}/edit`, edit, member.session)).status).toBe(303);
+    expect((await submit(t, editAdApiPath(ad!.id), edit, member.session)).status).toBe(303);
     const after = (await storedAds(t, member.accountId))[0]!;
     expect(after.marks).toBe('[]');
     expect(JSON.parse(after.pending_marks!)).toMatchObject([

@@ -6,31 +6,24 @@
 // group.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ALREADY_REPORTED } from '../../../server/reports/texts.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { FORM_TYPE, listen, openTestApp, type TestApp } from '../../helpers/api.ts';
-import {
-  logRows,
-  postModerationJson,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  type TestMember,
-} from '../../helpers/moderation.ts';
+import { postModerationJson, signUpModerator, type TestMember } from '../../helpers/moderation.ts';
 import {
   hiddenRows,
   insertLiveAd,
   reportJson,
   reportRows,
-  reportsTestApp,
   type From,
 } from '../../helpers/reports.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { moderateReportsApiPath, reportsApiPath } from '../../../core/paths.ts';
 
 const REPORTERS = 50;
-const publisher = recordingPublisher();
-const t = reportsTestApp({ trustProxy: 1, publisher });
+const t = moderationWorld({ publishedAds: true, trustProxy: 1 });
 let poster: TestMember;
 beforeAll(async () => {
-  poster = await signUpMember(t.app, t.store, 'reported');
+  poster = await t.signUpMember('reported');
 });
 
 let addressCounter = 0;
@@ -41,7 +34,7 @@ const newAddress = () => {
 };
 
 const hideRows = async (id: number) =>
-  (await logRows(t.sql)).filter((row) => row.ad_id === id && row.action === 'hide');
+  (await t.logRows()).filter((row) => row.ad_id === id && row.action === 'hide');
 
 async function expectHiddenOnce(id: number, reports: number, published: number) {
   const rows = await reportRows(t.sql, id);
@@ -49,7 +42,7 @@ async function expectHiddenOnce(id: number, reports: number, published: number) 
   expect(new Set(rows.map((row) => row.reporter_key)).size).toBe(reports);
   expect(await hiddenRows(t.sql, id)).toHaveLength(1);
   expect(await hideRows(id)).toHaveLength(1);
-  expect(publisher.reasons.slice(published)).toEqual([`hid ad ${id} (reported by 3 people)`]);
+  expect(t.publisher.reasons.slice(published)).toEqual([`hid ad ${id} (reported by 3 people)`]);
 }
 
 /**
@@ -57,7 +50,7 @@ async function expectHiddenOnce(id: number, reports: number, published: number) 
  * SQLite, the embedded store of one instance, this one.
  */
 const otherInstance = async (): Promise<TestApp> =>
-  onPostgres() ? openTestApp(t.dir, { trustProxy: 1, publisher }) : t;
+  onPostgres() ? openTestApp(t.dir, { trustProxy: 1, publisher: t.publisher }) : t;
 
 async function withOtherInstance(run: (other: TestApp) => Promise<void>) {
   const other = await otherInstance();
@@ -71,7 +64,7 @@ async function withOtherInstance(run: (other: TestApp) => Promise<void>) {
 describe(`${REPORTERS} reports of one ad at once`, () => {
   test('in-process: 50 rows, one hidden row, one publish', async () => {
     const id = await insertLiveAd(t, { accountId: poster.accountId });
-    const published = publisher.reasons.length;
+    const published = t.publisher.reasons.length;
     const responses = await Promise.all(
       Array.from({ length: REPORTERS }, () =>
         reportJson(t.app, { ad: id, reason: 'spam' }, { address: newAddress() }),
@@ -83,12 +76,12 @@ describe(`${REPORTERS} reports of one ad at once`, () => {
 
   test('over real HTTP, as plain form posts: 50 rows, one hidden row, one publish', async () => {
     const id = await insertLiveAd(t, { accountId: poster.accountId });
-    const published = publisher.reasons.length;
+    const published = t.publisher.reasons.length;
     const server = await listen(t.app);
     try {
       const responses = await Promise.all(
         Array.from({ length: REPORTERS }, () =>
-          fetch(`${server.url}/api/reports`, {
+          fetch(`${server.url}${reportsApiPath()}`, {
             method: 'POST',
             headers: {
               'content-type': FORM_TYPE,
@@ -113,7 +106,7 @@ describe('through two instances on one database', () => {
     await withOtherInstance(async (other) => {
       for (let round = 0; round < 6; round += 1) {
         const id = await insertLiveAd(t, { accountId: poster.accountId });
-        const published = publisher.reasons.length;
+        const published = t.publisher.reasons.length;
         const responses = await Promise.all(
           [t, other, t, other, t].map((instance) =>
             reportJson(instance.app, { ad: id, reason: 'spam' }, { address: newAddress() }),
@@ -132,7 +125,7 @@ describe('through two instances on one database', () => {
         expect(
           (await reportJson(t.app, { ad: id, reason: 'spam' }, { address: newAddress() })).status,
         ).toBe(201);
-        const published = publisher.reasons.length;
+        const published = t.publisher.reasons.length;
         // Each could count the other's report or not: under the ad's lock, the later one does.
         const responses = await Promise.all(
           [t, other].map((instance) =>
@@ -150,7 +143,7 @@ describe('through two instances on one database', () => {
       for (let round = 0; round < 6; round += 1) {
         const id = await insertLiveAd(t, { accountId: poster.accountId });
         // A visitor in even rounds, a member (from two addresses) in odd ones.
-        const member = round % 2 === 1 ? await signUpMember(t.app, t.store, 'twice') : undefined;
+        const member = round % 2 === 1 ? await t.signUpMember('twice') : undefined;
         const address = newAddress();
         const from = (): From =>
           member ? { session: member.session, address: newAddress() } : { address };
@@ -178,7 +171,7 @@ describe('through two instances on one database', () => {
             (await reportJson(t.app, { ad: id, reason: 'spam' }, { address: newAddress() })).status,
           ).toBe(201);
         const seen = (await reportRows(t.sql, id)).at(-1)!.id;
-        const published = publisher.reasons.length;
+        const published = t.publisher.reasons.length;
         const responses = await Promise.all(
           [
             [t, first],
@@ -186,7 +179,7 @@ describe('through two instances on one database', () => {
           ].map(([instance, moderator]) =>
             postModerationJson(
               (instance as TestApp).app,
-              '/api/moderate/reports',
+              moderateReportsApiPath(),
               { group: `ad:${id}`, seen, action: 'dismiss' },
               (moderator as TestMember).session,
             ),
@@ -200,12 +193,12 @@ describe('through two instances on one database', () => {
             `^These reports were already handled by ${winner.email.replace(/[.+]/g, '\\$&')}, who dismissed them`,
           ),
         );
-        const dismissals = (await logRows(t.sql)).filter(
+        const dismissals = (await t.logRows()).filter(
           (row) => row.ad_id === id && row.action === 'dismiss',
         );
         expect(dismissals).toHaveLength(1);
         expect(await hiddenRows(t.sql, id)).toEqual([]);
-        expect(publisher.reasons.slice(published)).toEqual([`dismissed the reports of ad ${id}`]);
+        expect(t.publisher.reasons.slice(published)).toEqual([`dismissed the reports of ad ${id}`]);
       }
     });
   });

@@ -4,30 +4,14 @@
 // reports arrive at once or keep coming after; an editor's ad mails nobody. When a moderator
 // dismisses the reports, the member is mailed that the ad is back. Plain form posts, in-process on
 // a real store; the mails received through the test mailer's outbox.
-import { beforeAll, describe, expect, test } from 'vitest';
-import { mailsTo } from '../../helpers/mail.ts';
-import {
-  getPage,
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
-import { editorAdIds, insertLiveAd, reportForm, reportsTestApp } from '../../helpers/reports.ts';
+import { describe, expect, test } from 'vitest';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
+import { type TestMember } from '../../helpers/moderation.ts';
+import { editorAdIds, insertLiveAd, reportForm } from '../../helpers/reports.ts';
+import { moderateReportsApiPath } from '../../../core/paths.ts';
 
-const publisher = recordingPublisher();
-const t = reportsTestApp({ publisher });
-let moderator: TestMember;
-beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
-});
-
-async function mailsOf(email: string) {
-  await t.mailer.settled();
-  return mailsTo(t.outboxDir, email).filter((mail) => !mail.subject.startsWith('Verify'));
-}
+const t = moderationWorld({ moderators: 1, publishedAds: true });
+const [moderator] = t.moderators;
 
 const HIDDEN_SUBJECT = 'Your ad was taken off the site after reports';
 
@@ -42,19 +26,19 @@ async function reportAs(reporter: TestMember | undefined, adId: number, reason: 
 
 describe('reports hide a member ad', () => {
   test('three reporters: the member is mailed the statement once, with no reporter in it', async () => {
-    const poster = await signUpMember(t.app, t.store, 'hid-poster');
+    const poster = await t.signUpMember('hid-poster');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Hiking pals' });
     const reporters = await Promise.all(
-      [1, 2, 3, 4].map((n) => signUpMember(t.app, t.store, `hid-reporter-${n}`)),
+      [1, 2, 3, 4].map((n) => t.signUpMember(`hid-reporter-${n}`)),
     );
     await reportAs(reporters[0], adId, 'spam');
     await reportAs(reporters[1], adId, 'spam');
-    expect((await mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([]);
+    expect((await t.mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([]);
     await reportAs(reporters[2], adId, 'commercial');
     // A fourth report of an ad hidden already mails nothing more.
     await reportAs(reporters[3], adId, 'spam');
 
-    const mails = await mailsOf(poster.email);
+    const mails = await t.mailsOf(poster.email);
     expect(mails.map((mail) => mail.subject)).toEqual([HIDDEN_SUBJECT]);
     const text = mails[0]!.text;
     expect(text).toContain('Members reported your ad “Hiking pals”');
@@ -71,17 +55,15 @@ describe('reports hide a member ad', () => {
     }
     // The mail's link opens the statement without signing in.
     const link = /(\/account\/decisions\/\d+\?key=[0-9a-f]{32})/.exec(text)![1]!;
-    const page = await getPage(t.app, link);
+    const page = await t.getPage(link);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('was taken off the site after reports.');
   });
 
   test('reports arriving at once hide it once, and mail once', async () => {
-    const poster = await signUpMember(t.app, t.store, 'hid-at-once');
+    const poster = await t.signUpMember('hid-at-once');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Board games' });
-    const reporters = await Promise.all(
-      [1, 2, 3, 4, 5].map((n) => signUpMember(t.app, t.store, `at-once-${n}`)),
-    );
+    const reporters = await Promise.all([1, 2, 3, 4, 5].map((n) => t.signUpMember(`at-once-${n}`)));
     await Promise.all(reporters.map((reporter) => reportAs(reporter, adId, 'spam')));
     expect(
       await t.sql.all(
@@ -89,24 +71,24 @@ describe('reports hide a member ad', () => {
         adId,
       ),
     ).toHaveLength(1);
-    expect((await mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([HIDDEN_SUBJECT]);
+    expect((await t.mailsOf(poster.email)).map((mail) => mail.subject)).toEqual([HIDDEN_SUBJECT]);
   });
 
   test('one "under 18" report from a visitor hides it, and the mail says what it was', async () => {
-    const poster = await signUpMember(t.app, t.store, 'hid-under-18');
+    const poster = await t.signUpMember('hid-under-18');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Beach day' });
     await reportAs(undefined, adId, 'under-18', 60);
-    const [mail] = await mailsOf(poster.email);
+    const [mail] = await t.mailsOf(poster.email);
     expect(mail?.subject).toBe(HIDDEN_SUBJECT);
     expect(mail!.text).toContain('Reason: Reported as possibly involving someone under 18.');
     expect(mail!.text).not.toContain('203.0.113.60');
   });
 
   test("an editor's ad hidden by reports mails nobody", async () => {
-    const before = publisher.reasons.length;
+    const before = t.publisher.reasons.length;
     const adId = editorAdIds()[0]!;
     await reportAs(undefined, adId, 'under-18', 70);
-    expect(publisher.reasons.slice(before)).toEqual([
+    expect(t.publisher.reasons.slice(before)).toEqual([
       `hid ad ${adId} (reported as possibly under 18)`,
     ]);
     await t.mailer.settled();
@@ -121,21 +103,20 @@ describe('reports hide a member ad', () => {
 
 describe('the reports dismissed', () => {
   test('the member is mailed that the ad is back; nothing names the reporters', async () => {
-    const poster = await signUpMember(t.app, t.store, 'back-poster');
+    const poster = await t.signUpMember('back-poster');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Jazz nights' });
-    const reporter = await signUpMember(t.app, t.store, 'back-reporter');
+    const reporter = await t.signUpMember('back-reporter');
     await reportAs(reporter, adId, 'under-18');
-    const page = await (await getPage(t.app, '/moderate/reports', moderator.session)).text();
+    const page = await (await t.getPage('/moderate/reports', moderator.session)).text();
     const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
-    const dismissed = await postModerationForm(
-      t.app,
-      '/api/moderate/reports',
+    const dismissed = await t.postForm(
+      moderateReportsApiPath(),
       { group: `ad:${adId}`, seen, action: 'dismiss', note: `Spoke with ${reporter.email}.` },
       moderator.session,
     );
     expect(dismissed.status).toBe(303);
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
-    const mails = await mailsOf(poster.email);
+    expect((await t.storedAd(adId)).status).toBe('live');
+    const mails = await t.mailsOf(poster.email);
     expect(mails.map((mail) => mail.subject).sort()).toEqual([
       'Your ad is back on the site',
       HIDDEN_SUBJECT,
@@ -148,17 +129,16 @@ describe('the reports dismissed', () => {
   });
 
   test('dismissing reports that did not hide the ad mails nobody', async () => {
-    const poster = await signUpMember(t.app, t.store, 'not-hidden');
+    const poster = await t.signUpMember('not-hidden');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Chess club' });
     await reportAs(undefined, adId, 'spam', 80);
-    const page = await (await getPage(t.app, '/moderate/reports', moderator.session)).text();
+    const page = await (await t.getPage('/moderate/reports', moderator.session)).text();
     const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
-    await postModerationForm(
-      t.app,
-      '/api/moderate/reports',
+    await t.postForm(
+      moderateReportsApiPath(),
       { group: `ad:${adId}`, seen, action: 'dismiss' },
       moderator.session,
     );
-    expect(await mailsOf(poster.email)).toEqual([]);
+    expect(await t.mailsOf(poster.email)).toEqual([]);
   });
 });

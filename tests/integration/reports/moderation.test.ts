@@ -4,18 +4,7 @@
 // editor's), ban; each logged; of two moderators one wins and the other gets 409. The /moderate
 // queue's block of hidden ads and the poster's reports count.
 import { describe, expect, test } from 'vitest';
-import {
-  getPage,
-  logRows,
-  postModerationForm,
-  postModerationJson,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
-import { mailsTo } from '../../helpers/mail.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { bannerOf, headingOf } from '../../helpers/pages.ts';
 import {
   editorAdIds,
@@ -24,20 +13,13 @@ import {
   insertLiveAd,
   reportForm,
   reportRows,
-  reportsTestApp,
   textOf,
   conversationReportRows,
 } from '../../helpers/reports.ts';
-import { beforeAll } from 'vitest';
+import { moderateReportsApiPath } from '../../../core/paths.ts';
 
-const publisher = recordingPublisher();
-const t = reportsTestApp({ trustProxy: 1, publisher });
-let moderator: TestMember;
-let second: TestMember;
-beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
-  second = await signUpModerator(t.app, t.store);
-});
+const t = moderationWorld({ moderators: 2, publishedAds: true, trustProxy: 1 });
+const [moderator, second] = t.moderators;
 
 let addressCounter = 0;
 const newAddress = () => `192.0.2.${++addressCounter}`;
@@ -55,7 +37,7 @@ async function reportFrom(adId: number, reasons: string[], note = '') {
 }
 
 async function reportsPage(session = moderator.session) {
-  const response = await getPage(t.app, '/moderate/reports', session);
+  const response = await t.getPage('/moderate/reports', session);
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -70,18 +52,17 @@ function groupFields(html: string, key: string) {
 }
 
 const resolve = (fields: Record<string, string>, session = moderator.session) =>
-  postModerationForm(t.app, '/api/moderate/reports', fields, session);
+  t.postForm(moderateReportsApiPath(), fields, session);
 
 describe('who sees it', () => {
   test("anyone but a moderator: the site's not-found page, and the action is an unknown API path", async () => {
-    const member = await signUpMember(t.app, t.store, 'curious');
+    const member = await t.signUpMember('curious');
     for (const session of [undefined, member.session]) {
-      const page = await getPage(t.app, '/moderate/reports', session);
+      const page = await t.getPage('/moderate/reports', session);
       expect(page.status).toBe(404);
       expect(headingOf(await page.text())).toBe('Page Not Found');
-      const action = await postModerationJson(
-        t.app,
-        '/api/moderate/reports',
+      const action = await t.postJson(
+        moderateReportsApiPath(),
         { group: 'ad:1', seen: 1, action: 'dismiss' },
         session,
       );
@@ -93,7 +74,7 @@ describe('who sees it', () => {
 
 describe('the list', () => {
   test('grouped by ad, under 18 first, then hidden; reasons, notes and times, never the reporter', async () => {
-    const poster = await signUpMember(t.app, t.store, 'listed');
+    const poster = await t.signUpMember('listed');
     const plain = await insertLiveAd(t, { accountId: poster.accountId, title: 'Plain report' });
     const hidden = await insertLiveAd(t, {
       accountId: poster.accountId,
@@ -102,7 +83,7 @@ describe('the list', () => {
     const urgent = await insertLiveAd(t, { accountId: poster.accountId, title: 'Urgent one' });
     await reportFrom(plain, ['spam'], 'Seen it twice.');
     await reportFrom(hidden, ['spam', 'commercial', 'other']);
-    const member = await signUpMember(t.app, t.store, 'member-reporter');
+    const member = await t.signUpMember('member-reporter');
     expect(
       (
         await reportForm(
@@ -128,7 +109,7 @@ describe('the list', () => {
     expect(text).not.toContain(member.email);
     expect(text).toContain(poster.email);
     // The /moderate queue: the block of hidden ads, the Reports link, the poster's reports.
-    const queue = textOf(await (await getPage(t.app, '/moderate', moderator.session)).text());
+    const queue = textOf(await (await t.getPage('/moderate', moderator.session)).text());
     expect(queue).toMatch(
       /\d+ ads? hidden by reports waits? for a decision ?, (\d+ of them |all )?reported as possibly involving someone under 18/,
     );
@@ -136,7 +117,7 @@ describe('the list', () => {
   });
 
   test("the queue shows the poster's reports beside their history", async () => {
-    const poster = await signUpMember(t.app, t.store, 'history');
+    const poster = await t.signUpMember('history');
     const live = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(live, ['spam', 'other']);
     const { insertAdInReview } = await import('../../helpers/moderation.ts');
@@ -144,7 +125,7 @@ describe('the list', () => {
       accountId: poster.accountId,
       title: 'Waiting',
     });
-    const html = await (await getPage(t.app, '/moderate', moderator.session)).text();
+    const html = await (await t.getPage('/moderate', moderator.session)).text();
     const start = html.indexOf(`id="ad-${waiting}"`);
     expect(textOf(html.slice(start, html.indexOf('</li>', start)))).toContain(
       '1 ad approved, 0 rejected, 0 removed; 2 reports against their ads and messages',
@@ -154,11 +135,11 @@ describe('the list', () => {
 
 describe('actions', () => {
   test('dismiss: reports resolved, a hidden ad unhidden and published back, logged', async () => {
-    const poster = await signUpMember(t.app, t.store, 'dismissed');
+    const poster = await t.signUpMember('dismissed');
     const id = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(id, ['under-18']);
     expect(await hiddenRows(t.sql, id)).toHaveLength(1);
-    const published = publisher.reasons.length;
+    const published = t.publisher.reasons.length;
     const response = await resolve({
       ...groupFields(await reportsPage(), `ad:${id}`),
       action: 'dismiss',
@@ -167,7 +148,7 @@ describe('actions', () => {
     expect(response.headers.get('location')).toBe(
       `/moderate/reports?done=dismissed&count=1&ad=${id}&back=1`,
     );
-    const after = await getPage(t.app, response.headers.get('location')!, moderator.session);
+    const after = await t.getPage(response.headers.get('location')!, moderator.session);
     const html = await after.text();
     expect(bannerOf(html)).toBe(
       `1 report about ad ${id} dismissed. The ad goes back on the site within a minute.`,
@@ -177,18 +158,19 @@ describe('actions', () => {
     expect(await reportRows(t.sql, id)).toEqual([
       expect.objectContaining({ resolution: 'dismissed', resolved_by: moderator.accountId }),
     ]);
-    expect(publisher.reasons.slice(published)).toEqual([`dismissed the reports of ad ${id}`]);
-    expect((await storedAd(t.sql, id)).status).toBe('live');
-    expect(
-      (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
-    ).toEqual(['hide', 'dismiss']);
+    expect(t.publisher.reasons.slice(published)).toEqual([`dismissed the reports of ad ${id}`]);
+    expect((await t.storedAd(id)).status).toBe('live');
+    expect((await t.logRows()).filter((row) => row.ad_id === id).map((row) => row.action)).toEqual([
+      'hide',
+      'dismiss',
+    ]);
   });
 
   test("remove a member's ad: removed as the queue removes, mailed, logged, published", async () => {
-    const poster = await signUpMember(t.app, t.store, 'removed');
+    const poster = await t.signUpMember('removed');
     const id = await insertLiveAd(t, { accountId: poster.accountId, title: 'To be removed' });
     await reportFrom(id, ['commercial']);
-    const published = publisher.reasons.length;
+    const published = t.publisher.reasons.length;
     const response = await resolve({
       ...groupFields(await reportsPage(), `ad:${id}`),
       action: 'remove',
@@ -196,17 +178,16 @@ describe('actions', () => {
       note: 'Asks for gifts.',
     });
     expect(response.status).toBe(303);
-    expect(await storedAd(t.sql, id)).toMatchObject({
+    expect(await t.storedAd(id)).toMatchObject({
       status: 'removed',
       rejected_reason: 'Commercial or paid content',
     });
     expect((await reportRows(t.sql, id))[0]).toMatchObject({ resolution: 'removed' });
-    expect(publisher.reasons.slice(published)).toEqual([`removed ad ${id} after reports`]);
-    expect(
-      (await logRows(t.sql)).filter((row) => row.ad_id === id).map((row) => row.action),
-    ).toEqual(['remove']);
-    await t.mailer.settled();
-    const mails = mailsTo(t.outboxDir, poster.email).filter(
+    expect(t.publisher.reasons.slice(published)).toEqual([`removed ad ${id} after reports`]);
+    expect((await t.logRows()).filter((row) => row.ad_id === id).map((row) => row.action)).toEqual([
+      'remove',
+    ]);
+    const mails = (await t.mailsOf(poster.email)).filter(
       (mail) => mail.subject === 'Your ad was removed',
     );
     expect(mails).toHaveLength(1);
@@ -226,16 +207,15 @@ describe('actions', () => {
       expect.objectContaining({ kind: 'editor', why: 'removed' }),
     ]);
     const html = await (
-      await getPage(t.app, response.headers.get('location')!, moderator.session)
+      await t.getPage(response.headers.get('location')!, moderator.session)
     ).text();
     expect(bannerOf(html)).toContain('delete its row from content/ads/ too');
-    const log = (await logRows(t.sql)).filter((row) => row.ad_id === id);
+    const log = (await t.logRows()).filter((row) => row.ad_id === id);
     expect(log.at(-1)).toMatchObject({ action: 'remove', account_id: null });
     expect(log.at(-1)!.note).toContain('content/ads/');
     // Ban is not offered for an editor's ad, and refused if asked.
-    const ban = await postModerationJson(
-      t.app,
-      '/api/moderate/reports',
+    const ban = await t.postJson(
+      moderateReportsApiPath(),
       { group: `ad:${editorAdIds()[1]!}`, seen: 1, action: 'ban', reason: 'spam' },
       moderator.session,
     );
@@ -243,7 +223,7 @@ describe('actions', () => {
   });
 
   test('ban: the account banned, its ads removed, reports closed, all logged', async () => {
-    const poster = await signUpMember(t.app, t.store, 'banned');
+    const poster = await t.signUpMember('banned');
     const id = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(id, ['harassment']);
     const response = await resolve({
@@ -254,17 +234,17 @@ describe('actions', () => {
     expect(response.status).toBe(303);
     const account = (await t.store.accounts.findById(poster.accountId))!;
     expect(account.bannedAt).not.toBeNull();
-    expect((await storedAd(t.sql, id)).status).toBe('removed');
+    expect((await t.storedAd(id)).status).toBe('removed');
     expect((await reportRows(t.sql, id))[0]).toMatchObject({ resolution: 'banned' });
-    const actions = (await logRows(t.sql))
+    const actions = (await t.logRows())
       .filter((row) => row.account_id === poster.accountId)
       .map((row) => row.action);
     expect(actions).toEqual(['ban', 'remove']);
   });
 
   test('a reported conversation: the thread shown, the reported member banned', async () => {
-    const poster = await signUpMember(t.app, t.store, 'thread-poster');
-    const replier = await signUpMember(t.app, t.store, 'thread-replier');
+    const poster = await t.signUpMember('thread-poster');
+    const replier = await t.signUpMember('thread-replier');
     const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Book club' });
     const conversation = await insertConversation(t, {
       adId,
@@ -300,15 +280,15 @@ describe('actions', () => {
     });
     const banned = (await t.store.accounts.findById(replier.accountId))!;
     expect(banned.bannedAt).not.toBeNull();
-    expect((await storedAd(t.sql, adId)).status).toBe('live');
+    expect((await t.storedAd(adId)).status).toBe('live');
   });
 
   test('two moderators on one group: one wins, the other gets 409 "already handled"; nothing twice', async () => {
-    const poster = await signUpMember(t.app, t.store, 'race');
+    const poster = await t.signUpMember('race');
     const id = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(id, ['spam', 'spam', 'spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
-    const published = publisher.reasons.length;
+    const published = t.publisher.reasons.length;
     const [dismiss, remove] = await Promise.all([
       resolve({ ...fields, action: 'dismiss' }, moderator.session),
       resolve({ ...fields, action: 'remove', reason: 'spam' }, second.session),
@@ -322,20 +302,20 @@ describe('actions', () => {
         `^These reports were already handled by ${winner.email.replace(/[.+]/g, '\\$&')}, who `,
       ),
     );
-    const decisions = (await logRows(t.sql)).filter(
+    const decisions = (await t.logRows()).filter(
       (row) => row.ad_id === id && row.action !== 'hide',
     );
     expect(decisions).toHaveLength(1);
     // Dismissing brings the hidden ad back: one publish. Removing it keeps it off the site, where
     // it already is: none. Which of the two wins is the race's (on PostgreSQL either may).
-    expect(publisher.reasons.slice(published)).toEqual(
+    expect(t.publisher.reasons.slice(published)).toEqual(
       dismiss.status === 303 ? [`dismissed the reports of ad ${id}`] : [],
     );
     expect(new Set((await reportRows(t.sql, id)).map((row) => row.resolution)).size).toBe(1);
   });
 
   test('a report that arrived after the page was opened: 409, nothing changed', async () => {
-    const poster = await signUpMember(t.app, t.store, 'stale');
+    const poster = await t.signUpMember('stale');
     const id = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(id, ['spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
@@ -349,20 +329,19 @@ describe('actions', () => {
   });
 
   test('bad input: no reason for remove, an unknown group: clear answers', async () => {
-    const poster = await signUpMember(t.app, t.store, 'bad-input');
+    const poster = await t.signUpMember('bad-input');
     const id = await insertLiveAd(t, { accountId: poster.accountId });
     await reportFrom(id, ['spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
     const noReason = await resolve({ ...fields, action: 'remove' });
     expect(noReason.status).toBe(400);
     expect(bannerOf(await noReason.text())).toBe('Choose a reason: the member is told why.');
-    const unknown = await postModerationJson(
-      t.app,
-      '/api/moderate/reports',
+    const unknown = await t.postJson(
+      moderateReportsApiPath(),
       { group: 'ad:123456789', seen: 5, action: 'dismiss' },
       moderator.session,
     );
     expect(unknown.status).toBe(404);
-    expect((await storedAd(t.sql, id)).status).toBe('live');
+    expect((await t.storedAd(id)).status).toBe('live');
   });
 });

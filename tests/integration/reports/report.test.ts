@@ -20,6 +20,7 @@ import {
   reportsTestApp,
   textOf,
 } from '../../helpers/reports.ts';
+import { reportsApiPath } from '../../../core/paths.ts';
 
 const publisher = recordingPublisher();
 const t = reportsTestApp({ trustProxy: 1, publisher });
@@ -53,7 +54,7 @@ describe('the report form', () => {
     expect(radios).toHaveLength(7);
     for (const radio of radios) expect(radio).toMatch(/ required="" name="reason" /);
     expect(html).toContain('maxLength="1000"');
-    expect(html).toContain('action="/api/reports"');
+    expect(html).toContain(`action="${reportsApiPath()}"`);
   });
 
   test('an ad that does not exist, or is not live: 404 with a clear page', async () => {

@@ -6,15 +6,8 @@
 // /moderate/reports asks first, as the queue does: a confirmation step that is part of the page.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ALREADY_DECIDED, ALREADY_REPORTED } from '../../../server/reports/texts.ts';
-import {
-  getPage,
-  postModerationForm,
-  recordingPublisher,
-  signUpMember,
-  signUpModerator,
-  storedAd,
-  type TestMember,
-} from '../../helpers/moderation.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
+import { type TestMember } from '../../helpers/moderation.ts';
 import { bannerOf, linkByText } from '../../helpers/pages.ts';
 import {
   editorAdIds,
@@ -22,18 +15,16 @@ import {
   insertLiveAd,
   reportForm,
   reportRows,
-  reportsTestApp,
   textOf,
   type From,
 } from '../../helpers/reports.ts';
+import { editAdApiPath, moderateAdApiPath, moderateReportsApiPath } from '../../../core/paths.ts';
 
-const publisher = recordingPublisher();
-const t = reportsTestApp({ trustProxy: 1, publisher });
-let moderator: TestMember;
+const t = moderationWorld({ moderators: 1, publishedAds: true, trustProxy: 1 });
+const [moderator] = t.moderators;
 let poster: TestMember;
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
-  poster = await signUpMember(t.app, t.store, 'poster');
+  poster = await t.signUpMember('poster');
 });
 
 let addressCounter = 0;
@@ -45,7 +36,7 @@ async function report(adId: number, reason: string, from: From) {
 }
 
 async function reportsPage(path = '/moderate/reports') {
-  const response = await getPage(t.app, path, moderator.session);
+  const response = await t.getPage(path, moderator.session);
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -67,7 +58,7 @@ function groupText(html: string, adId: number) {
 }
 
 const resolve = (fields: Record<string, string>) =>
-  postModerationForm(t.app, '/api/moderate/reports', fields, moderator.session);
+  t.postForm(moderateReportsApiPath(), fields, moderator.session);
 
 async function dismiss(adId: number) {
   const response = await resolve({ ...groupFields(await reportsPage(), adId), action: 'dismiss' });
@@ -91,7 +82,7 @@ describe.each([
   ['a visitor (their address)', () => Promise.resolve({ address: newAddress() })],
   [
     'a member (their account, from any address)',
-    async () => ({ session: (await signUpMember(t.app, t.store, 'reporter')).session }),
+    async () => ({ session: (await t.signUpMember('reporter')).session }),
   ],
 ])('"under 18" reports from %s', (_, reporter) => {
   test('one dismissed: the next one still hides the ad at once', async () => {
@@ -108,11 +99,11 @@ describe.each([
     const from = await reporter();
     await twiceDismissed(from);
     const doubted = await liveAd('Reported by a doubted reporter');
-    const published = publisher.reasons.length;
+    const published = t.publisher.reasons.length;
     await report(doubted, 'under-18', from);
     expect(await hiddenRows(t.sql, doubted)).toEqual([]);
-    expect(publisher.reasons.slice(published)).toEqual([]);
-    expect((await storedAd(t.sql, doubted)).status).toBe('live');
+    expect(t.publisher.reasons.slice(published)).toEqual([]);
+    expect((await t.storedAd(doubted)).status).toBe('live');
     expect(await reportRows(t.sql, doubted)).toEqual([
       expect.objectContaining({ reason: 'under-18', resolved_at: null }),
     ]);
@@ -135,7 +126,7 @@ describe.each([
       'This reporter had 2 “May involve someone under 18” reports dismissed in the 90 days before, so this one did not hide the ad.',
     );
     // The queue announces it beside the hidden ones.
-    const queue = textOf(await (await getPage(t.app, '/moderate', moderator.session)).text());
+    const queue = textOf(await (await t.getPage('/moderate', moderator.session)).text());
     expect(queue).toMatch(
       /\d+ ads? reported as possibly involving someone under 18 (was|were) not hidden ?: (its reporter has|their reporters have) had such reports dismissed before\./,
     );
@@ -174,21 +165,19 @@ describe('reporting an ad again', () => {
   /** The member edits their live ad and a moderator approves the edit, as on the site. */
   async function editAndApprove(adId: number, title: string) {
     await t.store.accounts.markVerified(poster.accountId, new Date().toISOString());
-    const edit = await postModerationForm(
-      t.app,
-      `/api/ads/${adId}/edit`,
+    const edit = await t.postForm(
+      editAdApiPath(adId),
       { age: '34', seeks: 'w4m', title, description: 'A new text for the same walks.' },
       poster.session,
     );
     expect(edit.status).toBe(303);
-    const approve = await postModerationForm(
-      t.app,
-      `/api/moderate/ads/${adId}/approve`,
-      { revision: String((await storedAd(t.sql, adId)).revision) },
+    const approve = await t.postForm(
+      moderateAdApiPath(adId, 'approve'),
+      { revision: String((await t.storedAd(adId)).revision) },
       moderator.session,
     );
     expect(approve.status).toBe(303);
-    expect((await storedAd(t.sql, adId)).title).toBe(title);
+    expect((await t.storedAd(adId)).title).toBe(title);
   }
 
   test('after a moderator decided: refused until the ad is edited, then a new report', async () => {
@@ -231,7 +220,7 @@ describe('reporting an ad again', () => {
 
 describe('Ban on /moderate/reports asks first', () => {
   async function reportedMember() {
-    const member = await signUpMember(t.app, t.store, 'to-ban');
+    const member = await t.signUpMember('to-ban');
     const id = await insertLiveAd(t, {
       accountId: member.accountId,
       title: 'Reported for threats',
@@ -268,7 +257,7 @@ describe('Ban on /moderate/reports asks first', () => {
     expect(text).toContain(
       `The 1 open report about ad ${id} in Los Angeles, California is closed with it.`,
     );
-    expect(section).toContain('action="/api/moderate/reports"');
+    expect(section).toContain(`action="${moderateReportsApiPath()}"`);
     expect(section).toContain(`<input type="hidden" name="group" value="ad:${id}"/>`);
     expect(section).toContain(`<input type="hidden" name="seen" value="${seen}"/>`);
     expect(section).toContain('<input type="hidden" name="action" value="ban"/>');

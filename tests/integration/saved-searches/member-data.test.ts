@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { cookieHeader, ORIGIN, PASSWORD, postForm } from '../../helpers/api.ts';
 import { makeMember, type TestMember } from '../../helpers/posting.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { accountDataApiPath, deleteAccountApiPath } from '../../../core/paths.ts';
 
 let fixture: SearchFixture;
 let member: TestMember;
@@ -25,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => fixture.cleanup());
 
 test('Download my data lists each saved search with its link and when it was last mailed', async () => {
-  const response = await fixture.app.request(`${ORIGIN}/api/account/data`, {
+  const response = await fixture.app.request(`${ORIGIN}${accountDataApiPath()}`, {
     headers: cookieHeader(member.session),
   });
   expect(response.status).toBe(200);
@@ -55,7 +56,7 @@ test('Delete my account deletes its saved searches', async () => {
   expect(Number(before!.n)).toBe(2);
   const deleted = await postForm(
     fixture.app,
-    '/api/account/delete',
+    deleteAccountApiPath(),
     { password: PASSWORD },
     cookieHeader(member.session),
   );

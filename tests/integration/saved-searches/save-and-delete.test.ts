@@ -7,6 +7,7 @@ import { getPage } from '../../helpers/moderation.ts';
 import { formOf } from '../../helpers/pages.ts';
 import { deleteAccountOf, makeMember, type TestMember } from '../../helpers/posting.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { deleteSavedSearchApiPath } from '../../../core/paths.ts';
 
 let fixture: SearchFixture;
 beforeAll(async () => {
@@ -153,7 +154,7 @@ describe('deleting a saved search', () => {
 
     const notTheirs = await postForm(
       fixture.app,
-      `/api/saved-searches/${id}/delete`,
+      deleteSavedSearchApiPath(id),
       { savedSearchId: String(id) },
       cookieHeader(other.session),
     );
@@ -163,7 +164,7 @@ describe('deleting a saved search', () => {
 
     const deleted = await postForm(
       fixture.app,
-      `/api/saved-searches/${id}/delete`,
+      deleteSavedSearchApiPath(id),
       { savedSearchId: String(id) },
       cookieHeader(member.session),
     );
@@ -180,12 +181,12 @@ describe('deleting a saved search', () => {
 
     const again = await postJson(
       fixture.app,
-      `/api/saved-searches/${id}/delete`,
+      deleteSavedSearchApiPath(id),
       {},
       cookieHeader(member.session),
     );
     expect(again.status).toBe(404);
-    const signedOut = await postJson(fixture.app, `/api/saved-searches/${id}/delete`, {});
+    const signedOut = await postJson(fixture.app, deleteSavedSearchApiPath(id), {});
     expect(signedOut.status).toBe(401);
   });
 

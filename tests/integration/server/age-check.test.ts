@@ -3,6 +3,7 @@
 // where the day begins last. The clock is set with Vitest's fake Date; nothing else is faked.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountIn, makeTestApp, postJson, signupBody, type TestApp } from '../../helpers/api.ts';
+import { signupApiPath } from '../../../core/paths.ts';
 
 const UNDER_18 = 'You must be 18 or older to join.';
 // Born on 10 March 2008: 18 on 10 March 2026.
@@ -21,7 +22,7 @@ async function signUpAt(instant: string) {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date(instant));
   const body = signupBody({ dateOfBirth: DATE_OF_BIRTH });
-  const response = await postJson(testApp.app, '/api/signup', body);
+  const response = await postJson(testApp.app, signupApiPath(), body);
   return { response, email: body.email as string };
 }
 

@@ -21,6 +21,7 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '../../helpers/api.ts';
+import { signupApiPath } from '../../../core/paths.ts';
 
 // The production limit on sign-ups per client: 20 in 15 minutes.
 const SIGNUP_LIMIT: Limit = { points: 20, duration: 15 * 60 };
@@ -44,7 +45,7 @@ async function serverWith(signupPerIp: Limit, options: TestAppOptions) {
   const server = await listen(testApp.app);
   servers.push(server);
   const signup = (headers: Record<string, string>, body = signupBody()) =>
-    fetch(`${server.url}/api/signup`, {
+    fetch(`${server.url}${signupApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': JSON_TYPE, ...headers },
       body: JSON.stringify(body),
@@ -61,26 +62,30 @@ describe('one proxy in front (TRUST_PROXY=1)', () => {
     const testApp = await appWith(SIGNUP_LIMIT, { trustProxy: 1 });
     const { app } = testApp;
     for (let attempt = 1; attempt <= 20; attempt++) {
-      const response = await postJson(app, '/api/signup', signupBody(), from('192.0.2.9'));
+      const response = await postJson(app, signupApiPath(), signupBody(), from('192.0.2.9'));
       expect(response.status).toBe(201);
     }
-    expect((await postJson(app, '/api/signup', signupBody(), from('192.0.2.9'))).status).toBe(429);
+    expect((await postJson(app, signupApiPath(), signupBody(), from('192.0.2.9'))).status).toBe(
+      429,
+    );
 
     const spoofed = signupBody();
-    const response = await postJson(app, '/api/signup', spoofed, from('203.0.113.5, 192.0.2.9'));
+    const response = await postJson(app, signupApiPath(), spoofed, from('203.0.113.5, 192.0.2.9'));
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     expect(await accountIn(testApp, spoofed.email as string)).toBeUndefined();
     // However long the made-up chain.
     const longer = await postJson(
       app,
-      '/api/signup',
+      signupApiPath(),
       signupBody(),
       from('198.51.100.1, 198.51.100.2, 10.0.0.1, 192.0.2.9'),
     );
     expect(longer.status).toBe(429);
     // A different client behind the same proxy has its own limit.
-    expect((await postJson(app, '/api/signup', signupBody(), from('192.0.2.10'))).status).toBe(201);
+    expect((await postJson(app, signupApiPath(), signupBody(), from('192.0.2.10'))).status).toBe(
+      201,
+    );
   });
 
   it('over real HTTP, takes the client from the header the proxy on 127.0.0.1 wrote', async () => {
@@ -97,14 +102,14 @@ describe('one proxy in front (TRUST_PROXY=1)', () => {
   it('counts IPv6 clients by their /64 (one subscriber), in any spelling', async () => {
     const { app } = await appWith(THREE, { trustProxy: 1 });
     for (const address of ['2001:db8:1:2::a', '2001:db8:1:2:0:0:0:b', '[2001:DB8:1:2::c]:443']) {
-      expect((await postJson(app, '/api/signup', signupBody(), from(address))).status).toBe(201);
+      expect((await postJson(app, signupApiPath(), signupBody(), from(address))).status).toBe(201);
     }
     expect(
-      (await postJson(app, '/api/signup', signupBody(), from('2001:db8:1:2:ffff::1'))).status,
+      (await postJson(app, signupApiPath(), signupBody(), from('2001:db8:1:2:ffff::1'))).status,
     ).toBe(429);
-    expect((await postJson(app, '/api/signup', signupBody(), from('2001:db8:1:3::a'))).status).toBe(
-      201,
-    );
+    expect(
+      (await postJson(app, signupApiPath(), signupBody(), from('2001:db8:1:3::a'))).status,
+    ).toBe(201);
   });
 });
 
@@ -114,13 +119,14 @@ describe('two proxies in front (TRUST_PROXY=2: a CDN, then ours)', () => {
     // client 192.0.2.9 → CDN (appends 192.0.2.9) → our proxy (appends the CDN's 198.51.100.50).
     const chain = (prefix: string) => from(`${prefix}192.0.2.9, 198.51.100.50`);
     for (const prefix of ['', '203.0.113.5, ', '203.0.113.6, 203.0.113.7, ']) {
-      expect((await postJson(app, '/api/signup', signupBody(), chain(prefix))).status).toBe(201);
+      expect((await postJson(app, signupApiPath(), signupBody(), chain(prefix))).status).toBe(201);
     }
-    expect((await postJson(app, '/api/signup', signupBody(), chain('203.0.113.8, '))).status).toBe(
-      429,
-    );
     expect(
-      (await postJson(app, '/api/signup', signupBody(), from('192.0.2.10, 198.51.100.50'))).status,
+      (await postJson(app, signupApiPath(), signupBody(), chain('203.0.113.8, '))).status,
+    ).toBe(429);
+    expect(
+      (await postJson(app, signupApiPath(), signupBody(), from('192.0.2.10, 198.51.100.50')))
+        .status,
     ).toBe(201);
   });
 });

@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, postJson, signupBody, type TestApp } from '../../helpers/api.ts';
+import { signupApiPath } from '../../../core/paths.ts';
 
 let testApp: TestApp;
 let umaskBefore: number;
@@ -20,7 +21,7 @@ const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
 describe('a new database file', () => {
   it('is created with mode 600, and so are its -wal and -shm files', async () => {
-    expect((await postJson(testApp.app, '/api/signup', signupBody())).status).toBe(201);
+    expect((await postJson(testApp.app, signupApiPath(), signupBody())).status).toBe(201);
     expect(modeOf(testApp.dbPath)).toBe('600');
     expect(modeOf(`${testApp.dbPath}-wal`)).toBe('600');
     expect(modeOf(`${testApp.dbPath}-shm`)).toBe('600');

@@ -16,6 +16,7 @@ import {
 } from '../../helpers/api.ts';
 import { headingOf, withFixtureContent } from '../../helpers/pages.ts';
 import { TEST_PASSWORD_HASH_COST } from '../../helpers/password-cost.ts';
+import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -68,7 +69,7 @@ describe('a malformed multipart form', () => {
   ])('with %s gets the sign-up page and the message (400)', async (_, contentType) => {
     const body =
       '--other\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--other--\r\n';
-    const response = await post(testApp.app, '/api/signup', {
+    const response = await post(testApp.app, signupApiPath(), {
       headers: { 'content-type': contentType },
       body,
     });
@@ -76,7 +77,7 @@ describe('a malformed multipart form', () => {
   });
 
   it('to sign-in gets the sign-in page', async () => {
-    const response = await post(testApp.app, '/api/signin', {
+    const response = await post(testApp.app, signinApiPath(), {
       headers: { 'content-type': 'multipart/form-data; boundary=declared' },
       body: '--other--\r\n',
     });
@@ -87,7 +88,7 @@ describe('a malformed multipart form', () => {
 describe('a form post from another site', () => {
   it('gets the form page with the message (403) and creates nothing', async () => {
     const email = uniqueEmail('csrf');
-    const response = await post(testApp.app, '/api/signup', {
+    const response = await post(testApp.app, signupApiPath(), {
       headers: { 'content-type': FORM_TYPE, origin: 'https://evil.example' },
       body: signupFields(email),
     });
@@ -95,7 +96,7 @@ describe('a form post from another site', () => {
   });
 
   it('answers a script sending JSON with JSON, as before', async () => {
-    const response = await post(testApp.app, '/api/signup', {
+    const response = await post(testApp.app, signupApiPath(), {
       headers: { 'content-type': JSON_TYPE, origin: 'https://evil.example' },
       body: JSON.stringify(signupBody()),
     });
@@ -106,8 +107,8 @@ describe('a form post from another site', () => {
 
 describe('a form body over 16 KB', () => {
   it.each([
-    ['/api/signup', 'Join'],
-    ['/api/signin', 'Sign in'],
+    [signupApiPath(), 'Join'],
+    [signinApiPath(), 'Sign in'],
   ] as const)('posted to %s gets its form page with the message (413)', async (path, heading) => {
     const response = await post(testApp.app, path, {
       headers: { 'content-type': FORM_TYPE },
@@ -119,7 +120,7 @@ describe('a form body over 16 KB', () => {
 
 describe('a form sent as text/plain (enctype="text/plain")', () => {
   it('gets the form page with the message (415) when a browser navigates', async () => {
-    const response = await post(testApp.app, '/api/signup', {
+    const response = await post(testApp.app, signupApiPath(), {
       headers: {
         'content-type': 'text/plain',
         'sec-fetch-mode': 'navigate',
@@ -131,7 +132,7 @@ describe('a form sent as text/plain (enctype="text/plain")', () => {
   });
 
   it('answers a script with JSON (415)', async () => {
-    const response = await post(testApp.app, '/api/signup', {
+    const response = await post(testApp.app, signupApiPath(), {
       headers: { 'content-type': 'text/plain' },
       body: 'hello',
     });
@@ -147,7 +148,7 @@ describe('a form post over the rate limit', () => {
     });
     try {
       const form = (email: string) =>
-        post(limited.app, '/api/signup', {
+        post(limited.app, signupApiPath(), {
           headers: { 'content-type': FORM_TYPE },
           body: signupFields(email),
         });
@@ -187,13 +188,13 @@ describe('a form post while password hashing is at capacity', () => {
 
   it('gets the sign-in page with the message and Retry-After (503)', async () => {
     const email = uniqueEmail('busy');
-    const signup = await post(busyApp.app, '/api/signup', {
+    const signup = await post(busyApp.app, signupApiPath(), {
       headers: { 'content-type': FORM_TYPE },
       body: signupFields(email),
     });
     expect(signup.status).toBe(303);
     const signin = () =>
-      post(busyApp.app, '/api/signin', {
+      post(busyApp.app, signinApiPath(), {
         headers: { 'content-type': FORM_TYPE },
         body: new URLSearchParams({ email, password: 'form-password-123' }).toString(),
       });

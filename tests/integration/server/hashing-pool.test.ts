@@ -27,6 +27,7 @@ import {
   type TestApp,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
+import { meApiPath, signinApiPath, signupApiPath } from '../../../core/paths.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -64,14 +65,14 @@ function tracked<T>(order: string[], name: string, request: Promise<T>): Promise
 }
 
 describe('while sign-ups keep the hashing pool busy', () => {
-  it('pages, /api/me and file reads are answered before the queued hashes finish', async () => {
+  it(`pages, ${meApiPath()} and file reads are answered before the queued hashes finish`, async () => {
     const { app, pool } = await appWithPool({ threads: 1 });
-    const member = await postJson(app, '/api/signup', signupBody());
+    const member = await postJson(app, signupApiPath(), signupBody());
     const token = sessionTokenOf(member);
 
     const order: string[] = [];
     const signups = Array.from({ length: 8 }, (_, index) =>
-      tracked(order, `signup ${index}`, postJson(app, '/api/signup', signupBody())),
+      tracked(order, `signup ${index}`, postJson(app, signupApiPath(), signupBody())),
     );
     // Wait until the pool has taken them all: one hashing, seven waiting.
     while (pool.load().running + pool.load().queued < 8) await new Promise((r) => setImmediate(r));
@@ -82,8 +83,8 @@ describe('while sign-ups keep the hashing pool busy', () => {
     expect(await page.text()).toContain('<h1>Localboard</h1>');
     const me = await tracked(
       order,
-      'GET /api/me',
-      Promise.resolve(app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(token) })),
+      `GET ${meApiPath()}`,
+      Promise.resolve(app.request(`${ORIGIN}${meApiPath()}`, { headers: cookieHeader(token) })),
     );
     expect(me.status).toBe(200);
     await tracked(order, 'readFile', readFile(join(import.meta.dirname, 'hashing-pool.test.ts')));
@@ -109,7 +110,7 @@ describe('when a hash would wait longer than the bound', () => {
     const testApp = await appWithPool(settings);
     const { app } = testApp;
     const bodies = Array.from({ length: 10 }, () => signupBody());
-    const responses = await Promise.all(bodies.map((body) => postJson(app, '/api/signup', body)));
+    const responses = await Promise.all(bodies.map((body) => postJson(app, signupApiPath(), body)));
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(5);
     expect(statuses.filter((status) => status === 503)).toHaveLength(5);
@@ -143,27 +144,27 @@ describe('when a hash would wait longer than the bound', () => {
     const job = { password: 'x', salt: Buffer.alloc(16), keyLength: 32, N: 2 ** 16, r: 8, p: 1 };
     const held = Array.from({ length: 5 }, () => pool.scrypt(job));
     const body = signupBody();
-    const refused = await postJson(app, '/api/signup', body);
+    const refused = await postJson(app, signupApiPath(), body);
     expect(refused.status).toBe(503);
     await Promise.all(held);
     // The same client and email again, with a limit of one each: the 503 counted for nothing.
-    expect((await postJson(app, '/api/signup', body)).status).toBe(201);
-    expect((await postJson(app, '/api/signup', signupBody())).status).toBe(429);
+    expect((await postJson(app, signupApiPath(), body)).status).toBe(201);
+    expect((await postJson(app, signupApiPath(), signupBody())).status).toBe(429);
   });
 
   it('answers a sign-in too with 503, and it counts as no failed attempt', async () => {
     const { app } = await appWithPool({ threads: 1, maxWaitMs: 0 });
     const email = uniqueEmail('busy');
-    expect((await postJson(app, '/api/signup', signupBody({ email }))).status).toBe(201);
+    expect((await postJson(app, signupApiPath(), signupBody({ email }))).status).toBe(201);
     const attempts = await Promise.all(
       Array.from({ length: 4 }, () =>
-        postJson(app, '/api/signin', { email, password: 'correct horse battery staple' }),
+        postJson(app, signinApiPath(), { email, password: 'correct horse battery staple' }),
       ),
     );
     expect(attempts.map((response) => response.status).sort()).toEqual([200, 503, 503, 503]);
     // Nothing was held against the account: the member signs in again at once.
     expect(
-      (await postJson(app, '/api/signin', { email, password: 'correct horse battery staple' }))
+      (await postJson(app, signinApiPath(), { email, password: 'correct horse battery staple' }))
         .status,
     ).toBe(200);
   });
@@ -175,9 +176,9 @@ describe('when a hash would wait longer than the bound', () => {
     });
     const { app } = await appWithPool({ threads: 1, maxWaitMs: 0 }, { rateLimits });
     const email = uniqueEmail('busy-new-browser');
-    expect((await postJson(app, '/api/signup', signupBody({ email }))).status).toBe(201);
+    expect((await postJson(app, signupApiPath(), signupBody({ email }))).status).toBe(201);
     const signin = () =>
-      postJson(app, '/api/signin', { email, password: 'correct horse battery staple' });
+      postJson(app, signinApiPath(), { email, password: 'correct horse battery staple' });
     // Each round: two at once, one hashed and one turned away. Were the 503s counted, the second
     // round would already find the account closed (429).
     for (let round = 0; round < 3; round += 1) {
@@ -198,7 +199,7 @@ describe('when a hash would wait longer than the bound', () => {
     });
     const emails = [uniqueEmail('form-busy'), uniqueEmail('form-busy')];
     const responses = await Promise.all(
-      emails.map((email) => postForm(app, '/api/signup', fields(email))),
+      emails.map((email) => postForm(app, signupApiPath(), fields(email))),
     );
     expect(responses.map((response) => response.status).sort()).toEqual([303, 503]);
     const refused = responses.findIndex((response) => response.status === 503);
@@ -259,7 +260,7 @@ describe('the default pool', () => {
 
   it('queues a burst of 8 sign-ups rather than refusing any', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 8 }, () => postJson(testApp.app, '/api/signup', signupBody())),
+      Array.from({ length: 8 }, () => postJson(testApp.app, signupApiPath(), signupBody())),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(8).fill(201));
   });

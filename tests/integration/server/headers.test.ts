@@ -15,6 +15,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../helpers/api.ts';
+import { meApiPath, signinApiPath, signoutApiPath, signupApiPath } from '../../../core/paths.ts';
 
 let direct: TestApp;
 let proxied: TestApp;
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('Permissions-Policy', () => {
-  it.each(['/', '/signup', '/nowhere', '/api/me'])(
+  it.each(['/', '/signup', '/nowhere', meApiPath()])(
     'turns off camera, microphone, … on %s',
     async (path) => {
       const response = await direct.app.request(`${ORIGIN}${path}`);
@@ -69,9 +70,9 @@ describe('Strict-Transport-Security', () => {
 describe('Cache-Control: no-store', () => {
   it('is on every answer that sets a cookie: sign-up, sign-in, sign-out', async () => {
     const email = uniqueEmail('cache');
-    const signup = await postJson(direct.app, '/api/signup', signupBody({ email }));
-    const signin = await postJson(direct.app, '/api/signin', { email, password: PASSWORD });
-    const signout = await direct.app.request(`${ORIGIN}/api/signout`, {
+    const signup = await postJson(direct.app, signupApiPath(), signupBody({ email }));
+    const signin = await postJson(direct.app, signinApiPath(), { email, password: PASSWORD });
+    const signout = await direct.app.request(`${ORIGIN}${signoutApiPath()}`, {
       method: 'POST',
       headers: cookieHeader(sessionTokenOf(signin)),
     });
@@ -82,7 +83,7 @@ describe('Cache-Control: no-store', () => {
   });
 
   it('is on the redirect a form sign-up answers with', async () => {
-    const response = await direct.app.request(`${ORIGIN}/api/signup`, {
+    const response = await direct.app.request(`${ORIGIN}${signupApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': FORM_TYPE },
       body: new URLSearchParams({
@@ -97,13 +98,13 @@ describe('Cache-Control: no-store', () => {
   });
 
   it('is on account data (/api/me) and on refusals that show what was typed', async () => {
-    const signup = await postJson(direct.app, '/api/signup', signupBody());
-    const me = await direct.app.request(`${ORIGIN}/api/me`, {
+    const signup = await postJson(direct.app, signupApiPath(), signupBody());
+    const me = await direct.app.request(`${ORIGIN}${meApiPath()}`, {
       headers: cookieHeader(sessionTokenOf(signup)),
     });
     expect(me.status).toBe(200);
     expect(me.headers.get('cache-control')).toBe('no-store');
-    const refused = await postJson(direct.app, '/api/signup', signupBody({ password: 'short' }));
+    const refused = await postJson(direct.app, signupApiPath(), signupBody({ password: 'short' }));
     expect(refused.status).toBe(400);
     expect(refused.headers.get('cache-control')).toBe('no-store');
   });

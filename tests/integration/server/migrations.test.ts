@@ -35,6 +35,7 @@ import {
   type TestApp,
 } from '../../helpers/api.ts';
 import { newPostgresSchemaUrl, onPostgres, testPostgresUrl } from '../../helpers/test-store.ts';
+import { forgotApiPath, meApiPath, reportsApiPath, signinApiPath } from '../../../core/paths.ts';
 
 const BEFORE_EMAIL_LINKS = 2;
 const BEFORE_POSTING = 3;
@@ -78,12 +79,12 @@ describe.skipIf(onPostgres())('SQLite', () => {
       { email: 'early@example.com', date_of_birth: '1990-05-04', email_verified_at: null },
     ]);
 
-    const signedIn = await postJson(t.app, '/api/signin', {
+    const signedIn = await postJson(t.app, signinApiPath(), {
       email: 'early@example.com',
       password: PASSWORD,
     });
     expect(signedIn.status).toBe(200);
-    const me = await t.app.request(`${ORIGIN}/api/me`, {
+    const me = await t.app.request(`${ORIGIN}${meApiPath()}`, {
       headers: cookieHeader(sessionTokenOf(signedIn)),
     });
     expect(await me.json()).toEqual({
@@ -92,7 +93,9 @@ describe.skipIf(onPostgres())('SQLite', () => {
       unread: 0,
     });
     // The new table works for the old account: a reset link can be asked for.
-    expect((await postJson(t.app, '/api/forgot', { email: 'early@example.com' })).status).toBe(200);
+    expect((await postJson(t.app, forgotApiPath(), { email: 'early@example.com' })).status).toBe(
+      200,
+    );
     expect(await t.sql.all('SELECT account_id FROM email_tokens')).toEqual([{ account_id: 1 }]);
   });
 
@@ -131,18 +134,18 @@ describe.skipIf(onPostgres())('SQLite', () => {
         email_verified_at: '2026-10-01T00:05:00.000Z',
       },
     ]);
-    const kept = await t.app.request(`${ORIGIN}/api/me`, { headers: cookieHeader(token) });
+    const kept = await t.app.request(`${ORIGIN}${meApiPath()}`, { headers: cookieHeader(token) });
     expect(await kept.json()).toEqual({
       email: 'member@example.com',
       emailVerified: true,
       unread: 0,
     });
-    const signedIn = await postJson(t.app, '/api/signin', {
+    const signedIn = await postJson(t.app, signinApiPath(), {
       email: 'member@example.com',
       password: PASSWORD,
     });
     expect(signedIn.status).toBe(200);
-    const me = await t.app.request(`${ORIGIN}/api/me`, {
+    const me = await t.app.request(`${ORIGIN}${meApiPath()}`, {
       headers: cookieHeader(sessionTokenOf(signedIn)),
     });
     expect(await me.json()).toEqual({
@@ -251,13 +254,13 @@ describe.skipIf(onPostgres())('SQLite', () => {
     expect(indexes).toContain('reports_one_per_reporter_ad_and_round');
     expect(indexes).not.toContain('reports_one_per_reporter_and_ad');
 
-    const signedIn = await postJson(t.app, '/api/signin', {
+    const signedIn = await postJson(t.app, signinApiPath(), {
       email: 'reporter@example.com',
       password: PASSWORD,
     });
     const session = cookieHeader(sessionTokenOf(signedIn));
     const reportAgain = (id: number) =>
-      postJson(upgraded.app, '/api/reports', { ad: id, reason: 'spam' }, session);
+      postJson(upgraded.app, reportsApiPath(), { ad: id, reason: 'spam' }, session);
     // Still one report per reporter and ad: the open one, and the decided one of an unchanged ad.
     expect((await reportAgain(open)).status).toBe(409);
     expect((await reportAgain(decided)).status).toBe(409);

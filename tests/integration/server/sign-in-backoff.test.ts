@@ -21,6 +21,7 @@ import {
   type TestApp,
 } from '../../helpers/api.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
 
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 const DEVICE_COOKIE = 'lb_device';
@@ -50,14 +51,14 @@ async function appWithMember(rateLimits = SIGNIN_LIMITS) {
   const testApp = await makeTestApp({ trustProxy: 1, rateLimits });
   opened.push(testApp);
   const email = uniqueEmail('owner');
-  const signup = await postJson(testApp.app, '/api/signup', signupBody({ email }), {
+  const signup = await postJson(testApp.app, signupApiPath(), signupBody({ email }), {
     'x-forwarded-for': '198.51.100.1',
   });
   expect(signup.status).toBe(201);
   const signin = (password: string, address: string, headers: Record<string, string> = {}) =>
     postJson(
       testApp.app,
-      '/api/signin',
+      signinApiPath(),
       { email, password },
       { 'x-forwarded-for': address, ...headers },
     );
@@ -68,7 +69,7 @@ async function appWithMember(rateLimits = SIGNIN_LIMITS) {
     return (password: string, address: string, headers: Record<string, string> = {}) =>
       postJson(
         other.app,
-        '/api/signin',
+        signinApiPath(),
         { email, password },
         { 'x-forwarded-for': address, ...headers },
       );
@@ -192,12 +193,12 @@ describe('a browser the owner signed in from before', () => {
     const first = await appWithMember(UNDER_ATTACK_SOON);
     const device = deviceCookieOf(first.signup)!;
     const otherEmail = uniqueEmail('other');
-    const other = await postJson(first.app, '/api/signup', signupBody({ email: otherEmail }));
+    const other = await postJson(first.app, signupApiPath(), signupBody({ email: otherEmail }));
     expect(other.status).toBe(201);
     const signinOther = (password: string) =>
       postJson(
         first.app,
-        '/api/signin',
+        signinApiPath(),
         { email: otherEmail, password },
         { 'x-forwarded-for': ATTACKER, cookie: `${DEVICE_COOKIE}=${device.value}` },
       );
@@ -241,7 +242,7 @@ describe('an email with no account', () => {
     for (let attempt = 1; attempt <= 7; attempt++) {
       const response = await postJson(
         app,
-        '/api/signin',
+        signinApiPath(),
         { email: nobody, password: `guess-${attempt}-x` },
         { 'x-forwarded-for': ATTACKER },
       );

@@ -1,25 +1,16 @@
 // The accounts part of the store, on SQLite and (in the postgres suite) on PostgreSQL: ids above
 // every deleted account's, one account an address, and two instances signing up at once.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEmailTaken, openAccount } from '../../../server/accounts/new-account.ts';
 import type { NewAccount } from '../../../store/accounts.ts';
-import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import {
+  onPostgres,
+  openTestStore,
+  storeForEachTest,
+  type TestStore,
+} from '../../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = storeForEachTest();
 
 const NOW = '2026-11-01T00:00:00.000Z';
 const account = (email: string): NewAccount => ({
@@ -98,7 +89,7 @@ describe('accounts', () => {
 describe.runIf(onPostgres())('accounts opened at once on two instances of one database', () => {
   let other: TestStore;
   beforeEach(async () => {
-    other = await openTestStore(dir);
+    other = await openTestStore(t.dir);
   });
   afterEach(() => other.store.close());
 

@@ -1,30 +1,12 @@
 // The blocks part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
-  for (const id of [1, 2, 3])
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      '2026-11-01T00:00:00.000Z',
-      '2026-11-01T00:00:00.000Z',
-    );
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
+  for (const id of [1, 2, 3]) await accountRow(t.sql, id);
 });
 
 describe('blocks', () => {

@@ -1,12 +1,9 @@
 // The conversations part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 let adId: number;
 
 const POSTER = 1;
@@ -15,23 +12,8 @@ const STRANGER = 3;
 const at = (minute: number) => `2026-11-24T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
-  for (const id of [POSTER, REPLIER, STRANGER])
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      '2026-11-01T00:00:00.000Z',
-      '2026-11-01T00:00:00.000Z',
-    );
+  for (const id of [POSTER, REPLIER, STRANGER]) await accountRow(t.sql, id);
   adId = await insertAd('Sunday hikes');
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function insertAd(title: string, status = 'live'): Promise<number> {

@@ -2,14 +2,11 @@
 // suite) on PostgreSQL: who answered an account (wrote after its first message in a conversation),
 // a notice recorded once per account and member, claims that hand each notice to one caller,
 // a claim given back, the conversations that show a notice, and a member's deletion.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 const AT = '2026-11-24T10:00:00.000Z';
 /** 1 the scammer; 2 answered in two conversations; 3 wrote first and never again; 4 never wrote. */
 const SCAMMER = 1;
@@ -39,17 +36,7 @@ async function message(conversationId: number, senderId: number) {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
-  for (const id of [1, 2, 3, 4])
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      AT,
-      AT,
-    );
+  for (const id of [1, 2, 3, 4]) await accountRow(t.sql, id, { at: AT });
   threads = [
     await conversation(2, SCAMMER, 'Ad one of 2'),
     await conversation(SCAMMER, 2, "The scammer's ad"),
@@ -64,11 +51,6 @@ beforeEach(async () => {
   await message(threads[2]!, 3);
   await message(threads[2]!, SCAMMER);
   await message(threads[3]!, SCAMMER);
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('fraud notices', () => {

@@ -1,33 +1,13 @@
 // The known devices part of the store, on SQLite and (in the postgres suite) on PostgreSQL: a
 // browser found by its token's hash while in use, the latest few kept, the unused forgotten.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
-  for (const id of [7, 8])
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      'hash',
-      '1990-01-01',
-      '2026-11-01T00:00:00.000Z',
-      '2026-11-01T00:00:00.000Z',
-    );
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
+  for (const id of [7, 8]) await accountRow(t.sql, id);
 });
 
 const token = (n: number) => Buffer.alloc(32, n);

@@ -1,38 +1,20 @@
 // The memberAds part of the store, on SQLite and (in the postgres suite) on PostgreSQL: reading a
 // member's ads (with their member's email and whether reports hide them), the counts the posting
 // limits read, each change made only at the revision read, and the expiry reminders' claims.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewMemberAd } from '../../../store/member-ads.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const AT = '2026-11-20T10:00:00.000Z';
 const LATER = '2026-11-21T10:00:00.000Z';
-const AD: NewMemberAd = {
-  state: 'California',
-  city: 'Los Angeles',
-  age: 34,
-  seeks: 'w4m',
-  title: 'Coffee and a walk',
-  description: 'Early mornings and old films.',
-};
+const AD = SAMPLE_MEMBER_AD;
 const EDIT = { age: 35, seeks: 'm4w' as const, title: 'Tea instead', description: 'Late nights.' };
 
 async function account(id: number, email: string, bannedAt: string | null = null) {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at,
-       banned_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?, ?)`,
-    id,
-    email,
-    AT,
-    AT,
-    bannedAt,
-  );
+  await accountRow(t.sql, id, { email, at: AT, bannedAt });
 }
 
 const setAd = (id: number, columns: Record<string, string | number | null>) =>
@@ -45,15 +27,8 @@ const setAd = (id: number, columns: Record<string, string | number | null>) =>
   );
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   await account(7, 'ana@example.com');
   await account(8, 'ben@example.com');
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('memberAds', () => {

@@ -1,34 +1,20 @@
 // The member data part of the store, on SQLite and (in the postgres suite) on PostgreSQL: every row
 // the data file is made of, and Delete my account (server/accounts/delete-account.ts): what goes,
 // what stays for the other side, and the id kept from reuse.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../server/accounts/delete-account.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const ME = 7;
 const OTHER = 8;
 const MODERATOR = 9;
 const T = (minute: number) => `2026-11-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
-async function insertAccount(id: number, role = 'member') {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at,
-       email_verified_at, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    id,
-    `member-${id}@example.com`,
-    'hash',
-    '1990-01-01',
-    T(0),
-    T(0),
-    T(1),
-    role,
-  );
+async function insertAccount(id: number, role: 'member' | 'moderator' = 'member') {
+  await accountRow(t.sql, id, { at: T(0), verifiedAt: T(1), role });
 }
 
 async function insertAd(accountId: number, title: string, status: string, minute: number) {
@@ -90,8 +76,6 @@ let aboutMyAd: number;
 let aboutTheirAd: number;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   await insertAccount(ME);
   await insertAccount(OTHER);
   await insertAccount(MODERATOR, 'moderator');
@@ -127,11 +111,6 @@ beforeEach(async () => {
     T(0),
     '2026-12-01T00:00:00.000Z',
   );
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the rows of the data file', () => {

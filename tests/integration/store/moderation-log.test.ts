@@ -1,39 +1,22 @@
 // The moderationLog part of the store, on SQLite and (in the postgres suite) on PostgreSQL: the one
 // way to append to the log, reading it newest first, the last row about an ad or an account, rows
 // naming accounts deleted since, and the database refusing any change of a row.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const at = (minute: number) => `2026-11-20T10:${String(minute).padStart(2, '0')}:00.000Z`;
 const MODERATOR = { accountId: 7, email: 'mod@example.com' };
 
 async function account(id: number, email: string) {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-     VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-    id,
-    email,
-    at(0),
-    at(0),
-  );
+  await accountRow(t.sql, id, { email, at: at(0) });
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   await account(7, 'mod@example.com');
   await account(8, 'ana@example.com');
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('moderationLog', () => {

@@ -1,37 +1,20 @@
 // The moderation part of the store, on SQLite and (in the postgres suite) on PostgreSQL: the queue,
 // the poster's history, the moderators' changes of an ad (each only at the revision and in the
 // status they saw), bans and the moderator role.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewMemberAd } from '../../../store/member-ads.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const AT = '2026-11-20T10:00:00.000Z';
 const LATER = '2026-11-21T10:00:00.000Z';
-const AD: NewMemberAd = {
-  state: 'California',
-  city: 'Los Angeles',
-  age: 34,
-  seeks: 'w4m',
-  title: 'Coffee and a walk',
-  description: 'Early mornings and old films.',
-};
+const AD = SAMPLE_MEMBER_AD;
 const WHY = { reason: 'Spam or duplicate', note: 'Posted twice.' };
 
 async function account(id: number, email: string, createdAt = AT) {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-     VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-    id,
-    email,
-    createdAt,
-    createdAt,
-  );
+  await accountRow(t.sql, id, { email, at: createdAt });
 }
 
 /** An ad of account 7 in review, submitted at `at`. */
@@ -48,15 +31,8 @@ const setAd = (id: number, columns: Record<string, string | number | null>) =>
   );
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   await account(7, 'ana@example.com');
   await account(8, 'ben@example.com', LATER);
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('moderation', () => {

@@ -3,20 +3,19 @@
 // deletion answering the keys nobody uses any more, the blocked hashes, and the bytes kept in the
 // database or a folder (a bucket: tests/s3/photo-storage.test.ts), deleted only when no photo uses
 // them (tests/helpers/photo-storage-contract.ts).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   databasePhotoStorage,
   folderPhotoStorage,
 } from '../../../store/photo-storage/photo-storage.ts';
 import type { NewPhoto } from '../../../store/photos.ts';
 import { photoStorageContract } from '../../helpers/photo-storage-contract.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const AT = '2026-11-20T10:00:00.000Z';
 /** No decision holds the photos of an ad without one: any clock will do. */
@@ -39,14 +38,7 @@ const photo = (accountId: number, keys: number[]): NewPhoto => ({
 });
 
 async function account(id: number, email: string) {
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-       VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-    id,
-    email,
-    AT,
-    AT,
-  );
+  await accountRow(t.sql, id, { email, at: AT });
 }
 
 async function ad(accountId: number): Promise<number> {
@@ -66,15 +58,8 @@ async function ad(accountId: number): Promise<number> {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   await account(7, 'ana@example.com');
   await account(8, 'ben@example.com');
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('photos', () => {
@@ -473,9 +458,9 @@ describe('photo storage', () => {
     },
     {
       where: 'a folder',
-      open: () => folderPhotoStorage(join(dir, 'photos'), t.store),
+      open: () => folderPhotoStorage(join(t.dir, 'photos'), t.store),
       usePhoto: async (n) => void (await t.store.photos.insert(photo(7, [n]))),
-      leftBehind: async (key) => existsSync(join(dir, 'photos', key.slice(0, 2), `${key}.webp`)),
+      leftBehind: async (key) => existsSync(join(t.dir, 'photos', key.slice(0, 2), `${key}.webp`)),
     },
   ]);
 

@@ -2,33 +2,20 @@
 // postgres suite) on PostgreSQL: the live, not hidden member ads in one snapshot, and the build's
 // content step reading them from the database a server names (DATABASE_URL or DATABASE_PATH).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { readMemberAds } from '../../../pipeline/compile/database-ad-source.ts';
 import { makeContentFixture } from '../../helpers/content-fixture.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { openTestStore, storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-published-'));
-  t = await openTestStore(dir);
-  await t.sql.run(
-    `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)
-     VALUES (7, 'ana@example.com', 'hash', '1990-01-01', ?, ?)`,
-    '2026-11-01T00:00:00.000Z',
-    '2026-11-01T00:00:00.000Z',
-  );
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await accountRow(t.sql, 7, { email: 'ana@example.com' });
 });
 
 /** A member ad with its id, live unless told; its title names it. */
@@ -101,7 +88,7 @@ describe('published ads', () => {
   it('reads one snapshot: what another connection commits meanwhile is not seen', async () => {
     await insertAd(100_000_001);
     // The server, writing on a connection of its own while the build reads.
-    const server = await openTestStore(dir);
+    const server = await openTestStore(t.dir);
     try {
       const seen = await t.store.publishedAds.snapshot(async (snapshot) => {
         const before = await snapshot.keys(0, 100);
@@ -137,7 +124,7 @@ describe('published ads', () => {
 
   it("the build keeps each range's rows and reads again only the ranges that changed", async () => {
     for (const id of [100_000_001, 100_000_002, 100_001_001]) await insertAd(id);
-    const rangesDir = join(dir, 'member-ads');
+    const rangesDir = join(t.dir, 'member-ads');
     const first = await readMemberAds(t.store, rangesDir);
     expect(first.ranges.map((range) => range.from)).toEqual([100_000_000, 100_001_000]);
     const filesBefore = readdirSync(rangesDir).sort();
@@ -172,14 +159,14 @@ describe('published ads', () => {
         env: {
           ...env,
           CONTENT_DIR: fixture.dir,
-          COMPILED_CONTENT_DIR: join(dir, 'compiled'),
+          COMPILED_CONTENT_DIR: join(t.dir, 'compiled'),
           BUILD_DATE: '2026-11-22',
         },
       });
       expect(compile.stderr).toBe('');
       expect(compile.status).toBe(0);
       // The live member ad is published; the one reports hide is not.
-      const published = readFileSync(join(dir, 'compiled', 'ads', 'California.ndjson'), 'utf8');
+      const published = readFileSync(join(t.dir, 'compiled', 'ads', 'California.ndjson'), 'utf8');
       expect(published).toContain('"id":100000001,');
       expect(published).not.toContain('"id":100000002,');
     } finally {

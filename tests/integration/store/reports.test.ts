@@ -1,13 +1,10 @@
 // The reports part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AdCopy, NewReportRow, ReportGroupKey } from '../../../store/reports.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const POSTER = 1;
 const MODERATOR = 2;
@@ -49,21 +46,12 @@ const report = (overrides: Partial<NewReportRow> = {}): NewReportRow => ({
 const adGroup: ReportGroupKey = { kind: 'ad', adId: AD };
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   for (const [id, email] of [
     [POSTER, 'poster@example.com'],
     [MODERATOR, 'moderator@example.com'],
     [REPLIER, 'replier@example.com'],
   ] as const)
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-      id,
-      email,
-      at(0),
-      at(0),
-    );
+    await accountRow(t.sql, id, { email, at: at(0) });
   await t.sql.run(
     `INSERT INTO member_ads (id, account_id, state, city, age, seeks, title, description, status,
        created_at, submitted_at, posted_on, expires_on, updated_at)
@@ -75,11 +63,6 @@ beforeEach(async () => {
     at(0),
     at(0),
   );
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A conversation between POSTER and REPLIER about AD; its id. */

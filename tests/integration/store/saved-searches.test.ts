@@ -1,35 +1,17 @@
 // The savedSearches part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest();
 const AT = '2026-11-24T10:00:00.000Z';
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   for (const id of [1, 2, 3])
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at, email_verified_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      '2026-11-01T00:00:00.000Z',
-      '2026-11-01T00:00:00.000Z',
-      id === 3 ? null : '2026-11-01T00:05:00.000Z',
-    );
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
+    await accountRow(t.sql, id, { verifiedAt: id === 3 ? null : '2026-11-01T00:05:00.000Z' });
 });
 
 function search(accountId: number, query: string, token = `${accountId}:${query}`) {

@@ -3,14 +3,11 @@
 // warnings and print as stored, who received one print from a sender, which new accounts sent
 // one, the sender's record by family and outcome, and the flags: one open a print (also when two
 // units flag it at once), accounts added to it, dismissed once; an account's rows go with it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { storeForEachTest } from '../../helpers/test-store.ts';
+import { accountRow } from '../../helpers/store-accounts.ts';
 
-let dir: string;
-let t: TestStore;
+const t = storeForEachTest();
 
 const POSTER = 1;
 const REPLIER = 2;
@@ -20,27 +17,13 @@ const at = (minute: number) => `2026-11-24T10:${String(minute).padStart(2, '0')}
 const PRINT = 'a'.repeat(64);
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
   for (const [id, createdAt] of [
     [POSTER, '2026-10-01T00:00:00.000Z'],
     [REPLIER, '2026-10-01T00:00:00.000Z'],
     [OTHER_POSTER, '2026-10-01T00:00:00.000Z'],
     [NEWCOMER, '2026-11-23T00:00:00.000Z'],
   ] as const)
-    await t.sql.run(
-      `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
-         created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
-      id,
-      `member-${id}@example.com`,
-      createdAt,
-      createdAt,
-    );
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
+    await accountRow(t.sql, id, { at: createdAt });
 });
 
 /** A conversation about a new ad of `poster` with `replier`; its id. */

@@ -1,23 +1,9 @@
 // The secrets part of the store, on SQLite and (in the postgres suite) on PostgreSQL: a random key
 // made once per database, the same for every instance on it, however many make it at once.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { describe, expect, it } from 'vitest';
+import { openTestStore, storeForEachTest } from '../../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-store-'));
-  t = await openTestStore(dir);
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = storeForEachTest();
 
 describe('server secrets', () => {
   it('makes 32 random bytes once per name, and answers them again after a restart', async () => {
@@ -27,12 +13,12 @@ describe('server secrets', () => {
     expect(await t.store.secrets.get('reporter-key')).toEqual(key);
     expect(await t.store.secrets.get('another')).not.toEqual(key);
     await t.store.close();
-    t = await openTestStore(dir);
+    Object.assign(t, await openTestStore(t.dir));
     expect(await t.store.secrets.get('reporter-key')).toEqual(key);
   });
 
   it('two instances making it at the same moment end with the same key', async () => {
-    const other = await openTestStore(dir);
+    const other = await openTestStore(t.dir);
     try {
       for (let round = 0; round < 10; round += 1) {
         const name = `race-${round}`;

@@ -2,25 +2,11 @@
 // postgres suite) on PostgreSQL, read in the build's snapshot: decisions by month, kind, reason,
 // trigger and automation; durations by tenth of an hour; reports received and acted on; appeals
 // filed and decided. Only counts come back.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NewStatement } from '../../../store/statements.ts';
-import { openTestStore, type TestStore } from '../../helpers/test-store.ts';
+import { storeForEachTest } from '../../helpers/test-store.ts';
 
-let dir: string;
-let t: TestStore;
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-transparency-store-'));
-  t = await openTestStore(dir);
-});
-
-afterEach(async () => {
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = storeForEachTest();
 
 async function decide(statement: Partial<NewStatement> & Pick<NewStatement, 'kind' | 'decidedAt'>) {
   const logId = await t.store.moderationLog.append({

@@ -1,0 +1,131 @@
+// The world of a moderation test file: the test app on the content fixture (its editors' ads
+// published, for the files about reports), a publisher that records what it was asked, and the
+// moderators signed up before the file's tests; with the moves the tests make in it bound to its
+// app: sign a member up, read a page, post a form or JSON as a member, read an ad's row, the
+// moderation log and a member's mails.
+import { beforeAll } from 'vitest';
+import type { TestApp, TestAppOptions } from './api.ts';
+import type { AppPhotos } from '../../server/photos/app-photos.ts';
+import { mailsOf, type ReadMail } from './mail.ts';
+import {
+  appPhotosOf,
+  blobsLeft,
+  keepPhoto,
+  keptPhotoId,
+  keysOfPhoto,
+  putPhotosOnAd,
+  testPhotoPool,
+} from './moderation-photos.ts';
+import {
+  getPage,
+  logRows,
+  postModerationForm,
+  postModerationJson,
+  recordingPublisher,
+  signUpMember,
+  signUpModerator,
+  storedAd,
+  type LogRow,
+  type StoredAd,
+  type TestMember,
+} from './moderation.ts';
+import { testAppOnFixtureContent } from './pages.ts';
+import { testAppOnPublishedFixture } from './published-fixture.ts';
+
+export interface ModerationWorldOptions<Moderators extends number> extends Omit<
+  TestAppOptions,
+  'publisher'
+> {
+  /** How many moderators sign up before the tests (none unless told). */
+  moderators?: Moderators;
+  /** The fixture's editors' ads published, as reports and replies find them. */
+  publishedAds?: boolean;
+  /** Real uploads: a photo worker pool of the file's, and the moves that keep photos. */
+  photos?: boolean;
+}
+
+/** `Length` of `T`: the moderators a file asked for, each one there. */
+type Several<T, Length extends number, Made extends T[] = []> = Made['length'] extends Length
+  ? Made
+  : Several<T, Length, [...Made, T]>;
+
+export interface ModerationWorld<Moderators extends number = 0> extends TestApp {
+  publisher: ReturnType<typeof recordingPublisher>;
+  /** The moderators, in the order they signed up; filled in before the tests. */
+  moderators: Several<TestMember, Moderators>;
+  signUpMember(label?: string): Promise<TestMember>;
+  /** One more moderator, for a test of its own. */
+  signUpModerator(): Promise<TestMember>;
+  getPage(path: string, session?: string): Promise<Response>;
+  /** A plain form post, as a browser without JavaScript sends it. */
+  postForm(path: string, fields: Record<string, string>, session?: string): Promise<Response>;
+  /** The same as JSON, as a script sends it. */
+  postJson(path: string, body: unknown, session?: string): Promise<Response>;
+  storedAd(id: number): Promise<StoredAd>;
+  logRows(): Promise<LogRow[]>;
+  /** The member's mails but the sign-up's "Verify" (helpers/mail.ts mailsOf). */
+  mailsOf(email: string): Promise<ReadMail[]>;
+  /** With `photos`: the app's photos (its pool, its storage), filled in before the tests. */
+  photos: AppPhotos;
+  /** A photo uploaded by the member and kept as keepUploadedPhoto keeps it (the answer). */
+  keepPhoto(accountId: number, bytes: Buffer): ReturnType<typeof keepPhoto>;
+  /** The same; the kept photo's id. */
+  keptPhotoId(accountId: number, bytes: Buffer): Promise<number>;
+  /** The photos on the ad, and (`pending`) on its edit waiting for review. */
+  putPhotosOnAd(
+    adId: number,
+    accountId: number,
+    photoIds: number[],
+    pending?: number[],
+  ): Promise<void>;
+  /** The storage keys of a photo's sizes. */
+  keysOfPhoto(photoId: number): Promise<string[]>;
+  /** How many of these keys still have their bytes stored. */
+  blobsLeft(keys: string[]): Promise<number>;
+}
+
+/**
+ * Made before the file's tests, removed after them (as testAppOnFixtureContent); the object is
+ * filled in by `beforeAll`: read its app, store and moderators inside tests only.
+ */
+export function moderationWorld<Moderators extends number = 0>(
+  options: ModerationWorldOptions<Moderators> = {},
+): ModerationWorld<Moderators> {
+  const { moderators: count = 0, publishedAds = false, photos = false, ...appOptions } = options;
+  const publisher = recordingPublisher();
+  const pool = photos ? testPhotoPool() : undefined;
+  const appOf = publishedAds ? testAppOnPublishedFixture : testAppOnFixtureContent;
+  const world = appOf({
+    ...appOptions,
+    publisher,
+    ...(pool ? { photoProcessing: pool } : {}),
+  }) as ModerationWorld<Moderators>;
+  const moderators = Array.from({ length: count }, () => ({}) as TestMember);
+  Object.assign(world, { publisher, moderators });
+  Object.assign(world, {
+    signUpMember: (label?: string) => signUpMember(world.app, world.store, label),
+    signUpModerator: () => signUpModerator(world.app, world.store),
+    getPage: (path: string, session?: string) => getPage(world.app, path, session),
+    postForm: (path: string, fields: Record<string, string>, session?: string) =>
+      postModerationForm(world.app, path, fields, session),
+    postJson: (path: string, body: unknown, session?: string) =>
+      postModerationJson(world.app, path, body, session),
+    storedAd: (id: number) => storedAd(world.sql, id),
+    logRows: () => logRows(world.sql),
+    mailsOf: (email: string) => mailsOf(world, email),
+    keepPhoto: (accountId: number, bytes: Buffer) =>
+      keepPhoto(world.store, world.photos, accountId, bytes),
+    keptPhotoId: (accountId: number, bytes: Buffer) =>
+      keptPhotoId(world.store, world.photos, accountId, bytes),
+    putPhotosOnAd: (adId: number, accountId: number, photoIds: number[], pending?: number[]) =>
+      putPhotosOnAd(world, adId, accountId, photoIds, pending),
+    keysOfPhoto: (photoId: number) => keysOfPhoto(world.sql, photoId),
+    blobsLeft: (keys: string[]) => blobsLeft(world.sql, keys),
+  } satisfies Omit<ModerationWorld, keyof TestApp | 'publisher' | 'moderators' | 'photos'>);
+  beforeAll(async () => {
+    if (pool) world.photos = appPhotosOf(world.store, pool);
+    for (const moderator of moderators)
+      Object.assign(moderator, await signUpModerator(world.app, world.store));
+  });
+  return world;
+}
