@@ -147,13 +147,17 @@ describe('publishing member ads', () => {
     expect(page(cityPath('California', 'San Jose'))).toContain('Board games on Sunday afternoons');
     expect(page('/')).toContain('9 active ads');
     expect(page(statePath('California'))).toMatch(/San Jose[\s\S]*?1 ad</);
-    // Only its city's pages, its own page and the pages that count ads are rewritten.
+    // Only its city's pages, its own page, the pages that count ads and the cities whose nearest
+    // ads now include San Jose (docs/product.md section 3, City page) are rewritten.
     expect(changes(before, tree())).toEqual([
       'about/top-cities/index.html',
+      'city/California/Fresno/index.html',
+      'city/California/San Francisco/index.html',
       `city/California/San Jose/ad/${id}/index.html`,
       // Its city's feed has it.
       'city/California/San Jose/feed.xml',
       'city/California/San Jose/index.html',
+      'city/Nevada/Reno/index.html',
       'index.html',
       // San Jose had no ads, so its page was not indexable: now it is.
       'sitemap.xml',

@@ -1,4 +1,4 @@
-// The scam shield on messages (docs/product.md section 7, issue 29 items 2 and 3), in-process on
+// The scam shield on messages (docs/product.md section 7), in-process on
 // either engine, as members and moderators meet it: a first message with a scam signal is refused
 // and nothing is stored; the sender's messages stay "first" ones until the other side writes back
 // (both sides); after that, off-site contact passes and money is delivered with a warning that

@@ -1,4 +1,4 @@
-// Fraud bans tell the people who talked with the account (docs/product.md section 7, issue 29), on
+// Fraud bans tell the people who talked with the account (docs/product.md section 7), on
 // either store (this folder runs on SQLite and again on PostgreSQL): a ban or a live ad's removal
 // with the reason "Scam or fraud", as a moderator posts it without JavaScript, gives every member
 // who answered the account (and only them) a notice on those conversations, a mark in their inbox

@@ -1,4 +1,4 @@
-// The same photo on two accounts (docs/product.md section 10, issue 31 item 3), in-process on a
+// The same photo on two accounts (docs/product.md section 10), in-process on a
 // real database (SQLite here, PostgreSQL in the postgres project): a photo on one member's ad and
 // the same photo cropped by 3 %, resized to 80 % and re-encoded, uploaded by another member, flag
 // the second ad in the queue with both photos and a link to the first; different photos, and a

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openPhotoStorage, type PhotoStorage } from '../../../store/photo-storage/photo-storage.ts';
 import { deletePhotos } from '../../../server/photos/ad-photo-lifecycle.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';

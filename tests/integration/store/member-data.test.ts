@@ -140,6 +140,7 @@ describe('the rows of the data file', () => {
         otherSideExists: true,
         startedAt: T(10),
         lastMessageAt: T(20),
+        filtered: false,
       },
       {
         id: aboutTheirAd,
@@ -150,6 +151,8 @@ describe('the rows of the data file', () => {
         otherSideExists: true,
         startedAt: T(10),
         lastMessageAt: T(20),
+        // A replier is never told that the poster filtered their conversation.
+        filtered: false,
       },
     ]);
     expect(rows.messages).toEqual([
