@@ -92,9 +92,15 @@ const LA_AD = /^(\d+),California,Los Angeles,.*$/m;
 beforeAll(async () => {
   fixture = makeContentFixture();
   // Cities whose names need encoding in a URL: a space, an apostrophe, an ñ, a +.
-  appendFileSync(join(fixture.dir, 'cities/Idaho.csv'), "Coeur d'Alene,49122,5589173\n");
-  appendFileSync(join(fixture.dir, 'cities/New Mexico.csv'), 'Española,10224,5467024\n');
-  appendFileSync(join(fixture.dir, 'cities/Vermont.csv'), 'Plus+Town,1000,9999999\n');
+  appendFileSync(
+    join(fixture.dir, 'cities/Idaho.csv'),
+    "Coeur d'Alene,49122,47.67768,-116.78047,5589173\n",
+  );
+  appendFileSync(
+    join(fixture.dir, 'cities/New Mexico.csv'),
+    'Española,10224,35.99113,-106.08058,5467024\n',
+  );
+  appendFileSync(join(fixture.dir, 'cities/Vermont.csv'), 'Plus+Town,1000,44.26,-72.58,9999999\n');
   work = mkdtempSync(join(tmpdir(), 'localboard-site-bucket-'));
   out = join(work, 'out');
   build();
@@ -250,7 +256,11 @@ describe('the site in a bucket', () => {
   test('a publish that would delete more than SITE_MAX_DELETES does nothing and says why', async () => {
     const before = (await readSiteManifest(bucket)).objects.size;
     // A state's cities gone at once (its city pages and feeds).
-    writeFixtureFile(fixture.dir, 'cities/Vermont.csv', 'name,population,geonamesId\n');
+    writeFixtureFile(
+      fixture.dir,
+      'cities/Vermont.csv',
+      'name,population,latitude,longitude,geonamesId\n',
+    );
     build();
     puts = [];
     deletes = [];

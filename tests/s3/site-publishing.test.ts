@@ -61,8 +61,14 @@ beforeAll(async () => {
   } else {
     fixture = makeContentFixture();
     contentDir = fixture.dir;
-    appendFileSync(join(fixture.dir, 'cities/Idaho.csv'), "Coeur d'Alene,49122,5589173\n");
-    appendFileSync(join(fixture.dir, 'cities/New Mexico.csv'), 'Española,10224,5467024\n');
+    appendFileSync(
+      join(fixture.dir, 'cities/Idaho.csv'),
+      "Coeur d'Alene,49122,47.67768,-116.78047,5589173\n",
+    );
+    appendFileSync(
+      join(fixture.dir, 'cities/New Mexico.csv'),
+      'Española,10224,35.99113,-106.08058,5467024\n',
+    );
     buildFixture();
   }
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
