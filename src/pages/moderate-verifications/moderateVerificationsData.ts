@@ -1,6 +1,6 @@
 import { getSite } from '../../../core/content/index.ts';
 import { moderateVerificationsPath } from '../../../core/paths.ts';
-import { pageShell } from '../../renderer/shell.ts';
+import { moderatorPageData } from '../moderator-page-data.ts';
 import type { DataContext } from '../registry.ts';
 import type { ModerateVerificationsView } from './verifications-view.ts';
 
@@ -14,19 +14,10 @@ const DONE_NOTICES: Record<string, string> = {
 /** `/moderate/verifications`, for moderators only: selfies to check, oldest first. */
 export function moderateVerificationsData({ request }: DataContext<ModerateVerificationsView>) {
   const { brand } = getSite();
-  const done = request?.query.done;
-  return {
-    ...pageShell({
-      title: `Verifications - ${brand}`,
-      description: `Members' verification selfies on ${brand}.`,
-      path: moderateVerificationsPath(),
-      robots: 'noindex, nofollow',
-    }),
-    access: 'moderators' as const,
-    /** Absent on the dev server, which has no database. */
-    view: request?.read,
-    notice: done ? DONE_NOTICES[done] : undefined,
-    error: request?.form?.error,
-    typed: request?.form?.values ?? {},
-  };
+  return moderatorPageData(request, {
+    title: `Verifications - ${brand}`,
+    description: `Members' verification selfies on ${brand}.`,
+    path: moderateVerificationsPath(),
+    doneNotices: DONE_NOTICES,
+  });
 }
