@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { AD_AGE_MAX, AD_AGE_MIN } from '../core/schemas/ad-limits.ts';
 import type { CompiledAd } from '../core/schemas/compiled-content.ts';
 import { DAY_MS } from '../core/days.ts';
+import type { Coordinates } from '../core/geo/great-circle.ts';
 
 export const searchIndexFile = (compiledDir: string) => join(compiledDir, 'search.sqlite');
 
 /** Bumped when the tables change: an index of another version is rebuilt from scratch. */
-export const SEARCH_INDEX_VERSION = 5;
+export const SEARCH_INDEX_VERSION = 6;
 
 /** Days after 1970 the keys count down from (the year 4840). */
 const LAST_DAY = 2 ** 20;
@@ -42,11 +43,27 @@ function dayNumber(day: string): number {
 // one lookup in the text index, and a search's filters are one word (or a few, for an age range)
 // rather than one a filter: FTS5 would otherwise walk the long lists of every ad of a state, of a
 // seeks, of an age, and rank them too. Each ad has a word for each combination of its place
-// (none, its state, its city), what it seeks (or not) and its age (none, the age, its five years):
-// 17 words. States and cities are numbered by the index (its states and places tables).
-const placeParts = (state: number, place: number) => ['', `s${state}`, `c${place}`];
+// (none, its state, its city, its cell), what it seeks (or not) and its age (none, the age, its
+// five years): 23 words. States and cities are numbered by the index (its states and places
+// tables).
+const placeParts = (state: number, place: number, cell: number) => [
+  '',
+  `s${state}`,
+  `c${place}`,
+  `g${cell}`,
+];
 const ageParts = (age: number) => ['', `a${age}`, `b${Math.floor(age / FIVE)}`];
 const FIVE = 5;
+
+/**
+ * The cell of a place's ads: a square of whole degrees of latitude and longitude (about 69 by 53
+ * miles in the middle of the country). A search by distance with filters asks for the cells of the
+ * places near a city in one lookup (search-index.ts) instead of one a place. A place keeps the
+ * cell it was first indexed with (the places table): it names a group of places, and a city an
+ * editor moves stays in its group.
+ */
+export const cellOf = ({ latitude, longitude }: Coordinates): number =>
+  Math.floor(latitude + 90) * 360 + Math.floor(longitude + 180);
 
 /**
  * The word of an ad whose member is verified (docs/product.md section 6): one more word of its
@@ -59,9 +76,10 @@ export function adTags(
   ad: Pick<CompiledAd, 'seeks' | 'age' | 'verification'>,
   state: number,
   place: number,
+  cell: number,
 ) {
   const tags: string[] = [];
-  for (const where of placeParts(state, place))
+  for (const where of placeParts(state, place, cell))
     for (const seeks of ['', `k${ad.seeks}`])
       for (const age of ageParts(ad.age)) if (where || seeks || age) tags.push(seeks + age + where);
   if (ad.verification) tags.push(VERIFIED_TAG);
@@ -73,17 +91,33 @@ export interface TagFilters {
   state?: number;
   /** The city's number in the index. */
   place?: number;
+  /** Cells (cellOf, at least one), any of them, when no city or state is given: near a city. */
+  cells?: readonly number[];
   seeks?: string;
   minAge?: number;
   maxAge?: number;
 }
 
 /** The FTS5 expression over the tags column for these filters; undefined when there are none. */
-export function tagsMatch({ state, place, seeks, minAge, maxAge }: TagFilters): string | undefined {
-  const where = place !== undefined ? `c${place}` : state !== undefined ? `s${state}` : '';
+export function tagsMatch({
+  state,
+  place,
+  cells,
+  seeks,
+  minAge,
+  maxAge,
+}: TagFilters): string | undefined {
+  const wheres =
+    place !== undefined
+      ? [`c${place}`]
+      : cells
+        ? cells.map((cell) => `g${cell}`)
+        : [state !== undefined ? `s${state}` : ''];
   const who = seeks ? `k${seeks}` : '';
   const ages = ageRangeParts(minAge, maxAge);
-  const tags = ages.length > 0 ? ages.map((age) => who + age + where) : [who + where];
+  const tags = wheres.flatMap((where) =>
+    ages.length > 0 ? ages.map((age) => who + age + where) : [who + where],
+  );
   if (tags[0] === '') return undefined;
   return `tags : (${tags.map((tag) => `"${tag}"`).join(' OR ')})`;
 }

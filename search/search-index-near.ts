@@ -1,8 +1,10 @@
 // Search by distance in the search index (docs/product.md section 9): the places (cities with
 // ads) near a city, found by a range of latitudes and longitudes on the places table
 // (places_by_latitude) and then by their exact great-circle distance, and one page of their ads
-// in order of distance, then newest first, taken place by place from the nearest: a page reads
-// the ads of the places it shows and counts those of the others (up to the counted limit).
+// in order of distance, then newest first. Two ways to the same page: place by place from the
+// nearest (a page reads the ads of the places it shows and counts those of the others, up to the
+// counted limit), or, when filters leave few matches, all the matches of the places' cells in one
+// lookup, sorted here (search-index.ts chooses).
 // Longitudes are not wrapped at the 180th meridian: a search near the western Aleutians misses
 // places across it.
 import { boundingBox, milesBetween, type Coordinates } from '../core/geo/great-circle.ts';
@@ -10,15 +12,18 @@ import { boundingBox, milesBetween, type Coordinates } from '../core/geo/great-c
 export interface PlaceNear {
   /** The place's number in the index. */
   code: number;
+  /** The cell its ads are tagged with (search-index-file.ts). */
+  cell: number;
   miles: number;
 }
 
 interface PlaceRow extends Coordinates {
   code: number;
+  cell: number;
 }
 
 export const PLACES_IN_BOX =
-  'SELECT code, latitude, longitude FROM places ' +
+  'SELECT code, cell, latitude, longitude FROM places ' +
   'WHERE latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?';
 
 /** The places within `miles` of `center` (rows of PLACES_IN_BOX), nearest first. */
@@ -29,7 +34,7 @@ export function placesNear(
 ): PlaceNear[] {
   const box = boundingBox(center, miles);
   return inBox(box.south, box.north, box.west, box.east)
-    .map((row) => ({ code: row.code, miles: milesBetween(center, row) }))
+    .map((row) => ({ code: row.code, cell: row.cell, miles: milesBetween(center, row) }))
     .filter((place) => place.miles <= miles)
     .sort((a, b) => a.miles - b.miles || a.code - b.code);
 }
@@ -64,6 +69,27 @@ export function pageByDistance(
     counted += matches;
   }
   return { counted, found };
+}
+
+/** An ad matching a search, and its place. */
+export interface PlacedMatch {
+  key: number;
+  place: number;
+}
+
+/**
+ * The matches of some places' cells that lie in the places, in the order of pageByDistance
+ * (nearest place first, its newest first): what one lookup by cells found, to be paged or cut.
+ */
+export function byDistance(
+  places: readonly PlaceNear[],
+  matches: readonly PlacedMatch[],
+): Array<{ key: number; miles: number }> {
+  const rank = new Map(places.map((place, index) => [place.code, index]));
+  return matches
+    .filter((match) => rank.has(match.place))
+    .sort((a, b) => rank.get(a.place)! - rank.get(b.place)! || a.key - b.key)
+    .map((match) => ({ key: match.key, miles: places[rank.get(match.place)!]!.miles }));
 }
 
 /** The newest `limit` keys of the places together (a feed, a digest), merged from each one's. */

@@ -15,12 +15,13 @@
 // - states, places: the numbers of the states and cities in the tags, the pieces each state's ads
 //   file was made of and the digest of the lines each city was indexed at; each place's
 //   coordinates (a search by distance finds the places near a city by latitude, then by the exact
-//   distance: search-index-near.ts); meta: the build date.
+//   distance: search-index-near.ts) and the cell its ads are tagged with (cellOf, kept when an
+//   editor moves the city); meta: the build date.
 import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
 import type { Coordinates } from '../core/geo/great-circle.ts';
 import type { CompiledAd } from '../core/schemas/compiled-content.ts';
-import { adTags, SEARCH_INDEX_VERSION, searchKey } from './search-index-file.ts';
+import { adTags, cellOf, SEARCH_INDEX_VERSION, searchKey } from './search-index-file.ts';
 
 const TOKENIZER = `porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'`;
 
@@ -34,6 +35,7 @@ const SCHEMA = `
     digest TEXT NOT NULL,
     latitude REAL NOT NULL,
     longitude REAL NOT NULL,
+    cell INTEGER NOT NULL,
     UNIQUE (state, city)
   );
   CREATE INDEX places_by_latitude ON places (latitude, longitude, code);
@@ -58,9 +60,10 @@ export function indexWriter(db: Database.Database) {
   const statements = {
     stateCode: db.prepare<[string], { code: number }>('SELECT code FROM states WHERE state = ?'),
     insertState: db.prepare<[string]>('INSERT INTO states (state) VALUES (?)'),
-    insertPlace: db.prepare<[string, string, string, number, number]>(
-      'INSERT INTO places (state, city, digest, latitude, longitude) VALUES (?, ?, ?, ?, ?)',
+    insertPlace: db.prepare<[string, string, string, number, number, number]>(
+      'INSERT INTO places (state, city, digest, latitude, longitude, cell) VALUES (?, ?, ?, ?, ?, ?)',
     ),
+    cellOfPlace: db.prepare<[number], { cell: number }>('SELECT cell FROM places WHERE code = ?'),
     placeOfKey: db.prepare<[number], { place: number }>('SELECT place FROM ads WHERE key = ?'),
     insertAd: db.prepare<[number, number, number, number, string]>(
       'INSERT INTO ads (key, id, place, digest, ad) VALUES (?, ?, ?, ?, ?)',
@@ -72,6 +75,15 @@ export function indexWriter(db: Database.Database) {
     deleteText: db.prepare<[number]>('DELETE FROM ad_text WHERE rowid = ?'),
     setMeta: db.prepare<[string, string]>('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
   };
+  const cells = new Map<number, number>();
+  const cellOfPlace = (place: number) => {
+    let cell = cells.get(place);
+    if (cell === undefined) {
+      cell = statements.cellOfPlace.get(place)!.cell;
+      cells.set(place, cell);
+    }
+    return cell;
+  };
   const remove = (key: number, place: number) => {
     if (statements.deleteAd.run(key, place).changes > 0) statements.deleteText.run(key);
   };
@@ -80,10 +92,20 @@ export function indexWriter(db: Database.Database) {
       const row = statements.stateCode.get(name);
       return row ? row.code : Number(statements.insertState.run(name).lastInsertRowid);
     },
-    newPlace: (state: string, city: string, digest: string, at: Coordinates) =>
-      Number(
-        statements.insertPlace.run(state, city, digest, at.latitude, at.longitude).lastInsertRowid,
-      ),
+    newPlace(state: string, city: string, digest: string, at: Coordinates): number {
+      const cell = cellOf(at);
+      const { lastInsertRowid } = statements.insertPlace.run(
+        state,
+        city,
+        digest,
+        at.latitude,
+        at.longitude,
+        cell,
+      );
+      // A code SQLite gives again (the largest one removed earlier in this update) gets its cell.
+      cells.set(Number(lastInsertRowid), cell);
+      return Number(lastInsertRowid);
+    },
     /**
      * Writes the ad of `line`. An ad that moved from another city leaves that one first (not in
      * an index made from nothing: each ad comes once).
@@ -94,7 +116,8 @@ export function indexWriter(db: Database.Database) {
       const elsewhere = fresh ? undefined : statements.placeOfKey.get(key);
       if (elsewhere) remove(key, elsewhere.place);
       statements.insertAd.run(key, ad.id, place, digest, line);
-      statements.insertText.run(key, ad.title, ad.description, adTags(ad, state, place));
+      const tags = adTags(ad, state, place, cellOfPlace(place));
+      statements.insertText.run(key, ad.title, ad.description, tags);
     },
     /** Removes the ad of `key` if it is in `place` (it may have moved on already). */
     remove,

@@ -17,13 +17,28 @@ import {
 import { ftsMatch, type SearchFilters } from '../core/search-query.ts';
 import { ADS_PER_PAGE } from '../core/paths.ts';
 import { addDays, utcDay } from '../core/days.ts';
-import { newestOfPlaces, pageByDistance, PLACES_IN_BOX, placesNear } from './search-index-near.ts';
+import {
+  byDistance,
+  newestOfPlaces,
+  pageByDistance,
+  type PlacedMatch,
+  type PlaceNear,
+  PLACES_IN_BOX,
+  placesNear,
+} from './search-index-near.ts';
 
 /**
  * Results are counted up to this many: counting every match of a word half the ads hold costs more
  * than the page itself, and nobody pages through more than this.
  */
 export const COUNTED_RESULTS_MAX = 10_000;
+
+/**
+ * A search by distance with filters reads all the matches of the near places' cells in one lookup
+ * when there are at most this many, and sorts them by distance itself; with more, it goes place
+ * by place from the nearest (docs/benchmarks.md, Issue #44: "near + filters").
+ */
+export const CELL_MATCHES_MAX = 5_000;
 
 export interface SearchResults {
   /** How many ads match, up to the index's countedMax. */
@@ -54,11 +69,13 @@ export interface SearchIndexOptions {
    * stops after the page.
    */
   countedMax?: number;
+  /** CELL_MATCHES_MAX unless given (0: always place by place, as the tests compare). */
+  cellMatchesMax?: number;
 }
 
 export function searchIndex(
   fileOf: () => string = () => searchIndexFile(compiledContentDir()),
-  { countedMax = COUNTED_RESULTS_MAX }: SearchIndexOptions = {},
+  { countedMax = COUNTED_RESULTS_MAX, cellMatchesMax = CELL_MATCHES_MAX }: SearchIndexOptions = {},
 ) {
   let open: { file: string; ino: number; db: Database.Database } | undefined;
   const statements = new Map<string, Database.Statement>();
@@ -111,7 +128,7 @@ export function searchIndex(
    */
   function plan(
     filters: SearchFilters,
-    near?: { place: number },
+    near?: { place: number } | { cells: readonly number[] },
   ):
     | { none: SearchResults }
     | {
@@ -137,8 +154,10 @@ export function searchIndex(
       minAge: filters.minAge,
       maxAge: filters.maxAge,
     };
-    if (near) {
+    if (near && 'place' in near) {
       tagFilters.place = near.place;
+    } else if (near) {
+      tagFilters.cells = near.cells;
     } else if (filters.city) {
       tagFilters.place = code(
         'SELECT code FROM places WHERE state = ? AND city = ?',
@@ -185,6 +204,7 @@ export function searchIndex(
           (...box) =>
             prepared(PLACES_IN_BOX).all(...box) as Array<{
               code: number;
+              cell: number;
               latitude: number;
               longitude: number;
             }>,
@@ -221,6 +241,31 @@ export function searchIndex(
     };
   }
 
+  /**
+   * The matches of the places' cells, each with its place, when the filters leave at most
+   * cellMatchesMax of them (in any order; some lie outside the places); undefined when there are
+   * more, or no filters to narrow them.
+   */
+  function matchesOfCells(
+    filters: SearchFilters,
+    places: readonly PlaceNear[],
+  ): PlacedMatch[] | undefined {
+    const narrowed =
+      filters.words.length > 0 ||
+      filters.verified ||
+      tagsMatch({ seeks: filters.seeks, minAge: filters.minAge, maxAge: filters.maxAge });
+    if (!narrowed || places.length === 0 || cellMatchesMax === 0) return undefined;
+    const found = plan(filters, { cells: [...new Set(places.map((place) => place.cell))] });
+    if ('none' in found) return undefined;
+    const { table, key, condition, params } = found;
+    const matches = prepared(
+      `SELECT m.key AS key, ads.place AS place FROM ` +
+        `(SELECT ${key} AS key FROM ${table} ${condition} LIMIT ?) AS m ` +
+        `JOIN ads ON ads.key = m.key`,
+    ).all(...params, cellMatchesMax + 1) as PlacedMatch[];
+    return matches.length > cellMatchesMax ? undefined : matches;
+  }
+
   /** Ads in cities near one, nearest city first, each city's newest first. */
   function searchNear(filters: SearchFilters): SearchResults {
     const empty: SearchResults = {
@@ -233,13 +278,18 @@ export function searchIndex(
     };
     if (!db()) return empty;
     const { count, keys } = placeQueries(filters);
+    const offset = (filters.page - 1) * ADS_PER_PAGE;
     try {
       return db()!.transaction(() => {
-        const { counted, found } = pageByDistance(nearPlaces(filters), count, keys, {
-          offset: (filters.page - 1) * ADS_PER_PAGE,
-          limit: ADS_PER_PAGE,
-          countedMax,
-        });
+        const places = nearPlaces(filters);
+        const inCells = matchesOfCells(filters, places);
+        // The whole list when it is within the counted limit; else place by place, which stops
+        // counting (and paging) past it.
+        const all = inCells && byDistance(places, inCells);
+        const { counted, found } =
+          all && all.length <= countedMax
+            ? { counted: all.length, found: all.slice(offset, offset + ADS_PER_PAGE) }
+            : pageByDistance(places, count, keys, { offset, limit: ADS_PER_PAGE, countedMax });
         return {
           ...empty,
           total: Math.min(counted, countedMax),
@@ -258,7 +308,17 @@ export function searchIndex(
     if (!db()) return [];
     const { keys } = placeQueries(filters);
     try {
-      return db()!.transaction(() => adsOfKeys(newestOfPlaces(nearPlaces(filters), keys, limit)))();
+      return db()!.transaction(() => {
+        const places = nearPlaces(filters);
+        const inCells = matchesOfCells(filters, places);
+        const newest = inCells
+          ? byDistance(places, inCells)
+              .map((match) => match.key)
+              .sort((a, b) => a - b)
+              .slice(0, limit)
+          : newestOfPlaces(places, keys, limit);
+        return adsOfKeys(newest);
+      })();
     } catch (error) {
       throw unsearchable(error);
     }

@@ -293,4 +293,48 @@ describe('/search near a city', () => {
     }
     expect(SEARCH_BUILD_DATE).toBe('2026-11-22');
   });
+
+  test('one lookup of the places’ cells finds the same pages, counts and feeds as place by place', () => {
+    const file = () => searchIndexFile(fixture.compiledDir);
+    // The first two by cells (their filters leave few matches), the last two place by place.
+    const [byCells, byCellsCounting12, byPlace, byPlaceCounting12] = [
+      searchIndex(file),
+      searchIndex(file, { countedMax: 12 }),
+      searchIndex(file, { cellMatchesMax: 0 }),
+      searchIndex(file, { countedMax: 12, cellMatchesMax: 0 }),
+    ];
+    try {
+      const queries = [
+        { within: '25', seeks: 'w4m' },
+        { within: '50', minAge: '26', maxAge: '31' },
+        { within: '100', q: 'coffee' },
+        { within: '100', q: 'kayaking', seeks: 'm4w', posted: '7' },
+        { within: '10', q: 'river' },
+      ];
+      let compared = 0;
+      for (const query of queries)
+        for (const page of ['1', '2']) {
+          const parsed = parseSearchQuery({ near: 'Oregon/Portland', ...query, page });
+          if (!parsed.ok) throw new Error(`refused ${JSON.stringify(query)}`);
+          for (const [one, other] of [
+            [byCells, byPlace],
+            [byCellsCounting12, byPlaceCounting12],
+          ] as const) {
+            const [cells, places] = [one, other].map((index) => index.search(parsed.filters));
+            expect(cells!.ads.map((ad) => ad.id)).toEqual(places!.ads.map((ad) => ad.id));
+            expect(cells!.miles).toEqual(places!.miles);
+            expect([cells!.total, cells!.more]).toEqual([places!.total, places!.more]);
+            expect(one.newest(parsed.filters, 5)).toEqual(other.newest(parsed.filters, 5));
+            compared += cells!.ads.length;
+          }
+        }
+      // Not vacuous: pages with ads, and a count past the counted limit among them.
+      expect(compared).toBeGreaterThan(40);
+      const wide = parseSearchQuery({ near: 'Oregon/Portland', within: '100', q: 'coffee' });
+      if (!wide.ok) throw new Error('refused');
+      expect(byCellsCounting12.search(wide.filters).more).toBe(true);
+    } finally {
+      for (const index of [byCells, byCellsCounting12, byPlace, byPlaceCounting12]) index.close();
+    }
+  });
 });

@@ -5,6 +5,7 @@ import {
   adTags,
   newestKeyFrom,
   searchKey,
+  cellOf,
   tagsMatch,
   type TagFilters,
 } from '../../../search/search-index-file.ts';
@@ -47,7 +48,7 @@ describe('tags', () => {
 
   test('an ad is found by an age range exactly when its age is in it (every range)', () => {
     for (let age = AD_AGE_MIN; age <= AD_AGE_MAX; age += 1) {
-      const tags = adTags({ seeks: 'w4m', age }, 3, 41);
+      const tags = adTags({ seeks: 'w4m', age }, 3, 41, 47_000);
       for (let min = AD_AGE_MIN; min <= AD_AGE_MAX; min += 1)
         for (let max = min; max <= AD_AGE_MAX; max += 1)
           if (found(tags, { minAge: min, maxAge: max }) !== (age >= min && age <= max))
@@ -56,7 +57,7 @@ describe('tags', () => {
   });
 
   test('place, seeks and age together: found exactly when each matches', () => {
-    const tags = adTags({ seeks: 'w4m', age: 34 }, 3, 41);
+    const tags = adTags({ seeks: 'w4m', age: 34 }, 3, 41, 47_000);
     expect(found(tags, { state: 3 })).toBe(true);
     expect(found(tags, { state: 4 })).toBe(false);
     expect(found(tags, { place: 41, seeks: 'w4m', minAge: 30, maxAge: 40 })).toBe(true);
@@ -64,8 +65,23 @@ describe('tags', () => {
     expect(found(tags, { place: 42, seeks: 'w4m' })).toBe(false);
     expect(found(tags, { state: 3, seeks: 'w4m', minAge: 35 })).toBe(false);
     expect(found(tags, { seeks: 'w4m', maxAge: 34 })).toBe(true);
+    expect(found(tags, { cells: [46_999, 47_000], seeks: 'w4m', minAge: 34 })).toBe(true);
+    expect(found(tags, { cells: [46_999], seeks: 'w4m' })).toBe(false);
+    expect(found(tags, { cells: [47_000], seeks: 'm4w' })).toBe(false);
+    expect(found(tags, { cells: [47_000] })).toBe(true);
     // No filter, or every age: no expression (all ads).
     expect(tagsMatch({})).toBeUndefined();
     expect(tagsMatch({ minAge: AD_AGE_MIN, maxAge: AD_AGE_MAX })).toBeUndefined();
   });
+});
+
+test('cellOf: whole degrees, so neighbours within a degree share a cell and others do not', () => {
+  const portland = { latitude: 45.52, longitude: -122.68 };
+  const vancouver = { latitude: 45.64, longitude: -122.66 };
+  const seattle = { latitude: 47.61, longitude: -122.33 };
+  expect(cellOf(portland)).toBe(cellOf(vancouver));
+  expect(cellOf(portland)).not.toBe(cellOf(seattle));
+  // One degree north is 360 cells on; one east, the next cell.
+  expect(cellOf({ latitude: 46.52, longitude: -122.68 }) - cellOf(portland)).toBe(360);
+  expect(cellOf({ latitude: 45.52, longitude: -121.68 }) - cellOf(portland)).toBe(1);
 });
