@@ -88,7 +88,7 @@ export async function benchSearch(argv: readonly string[]): Promise<void> {
     const compileStarted = performance.now();
     const compileLine = compileGeneratedContent({ contentDir, compiledDir, databasePath });
     const compileSeconds = (performance.now() - compileStarted) / 1000;
-    const indexSeconds = Number(/re-indexed for search in ([\d.]+) s/.exec(compileLine)?.[1]);
+    const indexSeconds = Number(/search index ([\d.]+) s/.exec(compileLine)?.[1]);
     const indexFile = searchIndexFile(compiledDir);
     const indexBytes = fileBytes(indexFile) + fileBytes(`${indexFile}-wal`);
     console.log(`  ${compileLine}`);

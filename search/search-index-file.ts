@@ -13,7 +13,7 @@ import type { Coordinates } from '../core/geo/great-circle.ts';
 export const searchIndexFile = (compiledDir: string) => join(compiledDir, 'search.sqlite');
 
 /** Bumped when the tables change: an index of another version is rebuilt from scratch. */
-export const SEARCH_INDEX_VERSION = 6;
+export const SEARCH_INDEX_VERSION = 7;
 
 /** Days after 1970 the keys count down from (the year 4840). */
 const LAST_DAY = 2 ** 20;

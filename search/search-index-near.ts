@@ -17,7 +17,7 @@ export interface PlaceNear {
   miles: number;
 }
 
-interface PlaceRow extends Coordinates {
+export interface PlaceRow extends Coordinates {
   code: number;
   cell: number;
 }

@@ -54,6 +54,11 @@ const SCHEMA = `
 `;
 /** Made after the ads are in (one sort instead of a million inserts in the middle). */
 export const ADS_BY_PLACE = 'CREATE INDEX ads_by_place ON ads (place, id, digest)';
+/**
+ * The place of each key, without reading the ads' lines: a search by distance reads thousands
+ * (search-index.ts, matchesOfCells), five times faster here than from the table's own rows.
+ */
+export const ADS_BY_KEY = 'CREATE INDEX ads_by_key ON ads (key, place)';
 
 /** The statements that write ads, states, places and meta. */
 export function indexWriter(db: Database.Database) {

@@ -17,15 +17,7 @@ import {
 import { ftsMatch, type SearchFilters } from '../core/search-query.ts';
 import { ADS_PER_PAGE } from '../core/paths.ts';
 import { addDays, utcDay } from '../core/days.ts';
-import {
-  byDistance,
-  newestOfPlaces,
-  pageByDistance,
-  type PlacedMatch,
-  type PlaceNear,
-  PLACES_IN_BOX,
-  placesNear,
-} from './search-index-near.ts';
+import { nearCityReader, type NearPlan, type SearchPlan } from './near-city-reader.ts';
 
 /**
  * Results are counted up to this many: counting every match of a word half the ads hold costs more
@@ -122,22 +114,10 @@ export function searchIndex(
     );
 
   /**
-   * How to find the ads matching the filters: the table to read (the text index when there are
-   * words or tags; else, everything or only a date, the ads), its key column, the WHERE clause and
-   * its parameters. `none` when the filters name a place the index has no ads in.
+   * How to find the ads matching the filters (SearchPlan); `none` when the filters name a place
+   * the index has no ads in.
    */
-  function plan(
-    filters: SearchFilters,
-    near?: { place: number } | { cells: readonly number[] },
-  ):
-    | { none: SearchResults }
-    | {
-        table: string;
-        key: string;
-        condition: string;
-        params: (string | bigint)[];
-        wantsMatch: boolean;
-      } {
+  function plan(filters: SearchFilters, near?: NearPlan): { none: SearchResults } | SearchPlan {
     const text = filters.words.length > 0;
     const wantsMatch = text && filters.sort !== 'newest';
     const none = {
@@ -197,74 +177,7 @@ export function searchIndex(
     return row?.value;
   }
 
-  /** The index's places within the search's distance, nearest first. */
-  const nearPlaces = ({ near }: SearchFilters) =>
-    near
-      ? placesNear(
-          (...box) =>
-            prepared(PLACES_IN_BOX).all(...box) as Array<{
-              code: number;
-              cell: number;
-              latitude: number;
-              longitude: number;
-            }>,
-          near,
-          near.miles,
-        )
-      : [];
-
-  /** A place's part of a search: its matches counted up to `cap`, or some of their keys. */
-  function placeQueries(filters: SearchFilters) {
-    const of = (place: number) => {
-      const found = plan(filters, { place });
-      if ('none' in found) throw new Error('A search near a city found no index');
-      return found;
-    };
-    return {
-      count(place: number, cap: number): number {
-        const { table, condition, params } = of(place);
-        return (
-          prepared(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} ${condition} LIMIT ?)`).get(
-            ...params,
-            cap,
-          ) as { n: number }
-        ).n;
-      },
-      keys(place: number, limit: number, offset = 0): number[] {
-        const { table, key, condition, params } = of(place);
-        return (
-          prepared(
-            `SELECT ${key} AS key FROM ${table} ${condition} ORDER BY ${key} LIMIT ? OFFSET ?`,
-          ).all(...params, limit, offset) as { key: number }[]
-        ).map((row) => row.key);
-      },
-    };
-  }
-
-  /**
-   * The matches of the places' cells, each with its place, when the filters leave at most
-   * cellMatchesMax of them (in any order; some lie outside the places); undefined when there are
-   * more, or no filters to narrow them.
-   */
-  function matchesOfCells(
-    filters: SearchFilters,
-    places: readonly PlaceNear[],
-  ): PlacedMatch[] | undefined {
-    const narrowed =
-      filters.words.length > 0 ||
-      filters.verified ||
-      tagsMatch({ seeks: filters.seeks, minAge: filters.minAge, maxAge: filters.maxAge });
-    if (!narrowed || places.length === 0 || cellMatchesMax === 0) return undefined;
-    const found = plan(filters, { cells: [...new Set(places.map((place) => place.cell))] });
-    if ('none' in found) return undefined;
-    const { table, key, condition, params } = found;
-    const matches = prepared(
-      `SELECT m.key AS key, ads.place AS place FROM ` +
-        `(SELECT ${key} AS key FROM ${table} ${condition} LIMIT ?) AS m ` +
-        `JOIN ads ON ads.key = m.key`,
-    ).all(...params, cellMatchesMax + 1) as PlacedMatch[];
-    return matches.length > cellMatchesMax ? undefined : matches;
-  }
+  const near = nearCityReader({ prepared, plan }, { countedMax, cellMatchesMax });
 
   /** Ads in cities near one, nearest city first, each city's newest first. */
   function searchNear(filters: SearchFilters): SearchResults {
@@ -277,19 +190,9 @@ export function searchIndex(
       matchUnavailable: false,
     };
     if (!db()) return empty;
-    const { count, keys } = placeQueries(filters);
-    const offset = (filters.page - 1) * ADS_PER_PAGE;
     try {
       return db()!.transaction(() => {
-        const places = nearPlaces(filters);
-        const inCells = matchesOfCells(filters, places);
-        // The whole list when it is within the counted limit; else place by place, which stops
-        // counting (and paging) past it.
-        const all = inCells && byDistance(places, inCells);
-        const { counted, found } =
-          all && all.length <= countedMax
-            ? { counted: all.length, found: all.slice(offset, offset + ADS_PER_PAGE) }
-            : pageByDistance(places, count, keys, { offset, limit: ADS_PER_PAGE, countedMax });
+        const { counted, found } = near.page(filters, (filters.page - 1) * ADS_PER_PAGE);
         return {
           ...empty,
           total: Math.min(counted, countedMax),
@@ -306,19 +209,8 @@ export function searchIndex(
   /** The newest ads in cities near one, whatever their distance: a feed, a digest. */
   function newestNear(filters: SearchFilters, limit: number): CompiledAd[] {
     if (!db()) return [];
-    const { keys } = placeQueries(filters);
     try {
-      return db()!.transaction(() => {
-        const places = nearPlaces(filters);
-        const inCells = matchesOfCells(filters, places);
-        const newest = inCells
-          ? byDistance(places, inCells)
-              .map((match) => match.key)
-              .sort((a, b) => a - b)
-              .slice(0, limit)
-          : newestOfPlaces(places, keys, limit);
-        return adsOfKeys(newest);
-      })();
+      return db()!.transaction(() => adsOfKeys(near.newest(filters, limit)))();
     } catch (error) {
       throw unsearchable(error);
     }

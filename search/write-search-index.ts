@@ -30,6 +30,7 @@ import {
   postedAtOfLine,
 } from './compiled-ad-lines.ts';
 import {
+  ADS_BY_KEY,
   ADS_BY_PLACE,
   createIndex,
   indexWriter,
@@ -170,6 +171,7 @@ function buildIndex(
   db.exec("INSERT INTO ad_text (ad_text) VALUES ('optimize')");
   db.exec("INSERT INTO ad_text (ad_text, rank) VALUES ('automerge', 4)");
   db.exec(ADS_BY_PLACE);
+  db.exec(ADS_BY_KEY);
   db.pragma('journal_mode = DELETE');
   return { citiesChanged, adsWritten: count };
 }
