@@ -24,7 +24,13 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { StoreLocation } from '../store/store-location.ts';
 import { buildDateFrom } from './build-date.ts';
-import { becomeSteps, buildStepCommand, canHandOver, type StepCommand } from './hand-over.ts';
+import {
+  becomeSteps,
+  buildStepCommand,
+  canHandOver,
+  runStepHere,
+  type StepCommand,
+} from './hand-over.ts';
 import { filesStamp } from './fingerprint.mjs';
 import { COMPILE_CACHE_FOLDER, MANIFEST_FILE, SITE_FOLDER } from './prerender/output-layout.ts';
 import { pageHashFileOf } from './prerender/manifest.ts';
@@ -140,8 +146,16 @@ const steps = [
     ...(full ? ['--full'] : []),
   ]),
 ];
-// This process becomes the content step, which becomes the pages step, which finishes the build
-// (hand-over.ts): no step runs beside a waiting one, and the budget counts every process at once.
+// A small site's publish runs both steps in this process: two Node start-ups and their modules
+// were most of its time (docs/benchmarks.md, "Publishing speed"), and its memory is far from the
+// budget. Otherwise this process becomes the content step, which becomes the pages step, which
+// finishes the build (hand-over.ts): no step runs beside a waiting one, and the budget counts
+// every process at once.
+if (small && !full && process.env.LOCALBOARD_BUILD_STEPS_APART !== '1') {
+  for (const step of steps) await runStepHere(step);
+  await finishBuild(finish);
+  process.exit(0);
+}
 if (canHandOver()) {
   steps.at(-1)!.env[FINISH_VARIABLE] = JSON.stringify(finish);
   becomeSteps(steps);

@@ -5,7 +5,7 @@
 // each step ends with `continueBuild`, which becomes the next one if there is one. ru_maxrss and
 // the process id carry over an execve, so to whoever started the build it is one process whose
 // exit code is the last step's (or the first failing one's: a step that fails exits).
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
 import { HANDED_OVER_AT_VARIABLE, handedOverNow } from './step-timings.ts';
 
@@ -14,6 +14,8 @@ export interface StepCommand {
   title: string;
   /** Node's arguments after the executable: flags, the step's script, the step's arguments. */
   args: string[];
+  /** The step's script and its own arguments (the end of `args`). */
+  script: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
 }
@@ -32,9 +34,11 @@ export function buildStepCommand(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): StepCommand {
+  const script = [fileURLToPath(buildStepUrl(step)), ...args];
   return {
     title,
-    args: [...nodeFlags, fileURLToPath(buildStepUrl(step)), ...args],
+    args: [...nodeFlags, ...script],
+    script,
     env: { ...env, [STEPS_DIR_VARIABLE]: process.env[STEPS_DIR_VARIABLE], BUILD_STEP: title },
     cwd,
   };
@@ -52,6 +56,22 @@ export function becomeSteps([first, ...rest]: readonly StepCommand[]): never {
   process.chdir(first.cwd);
   process.execve!(process.execPath, [process.execPath, ...first.args], env);
   throw new Error('process.execve returned');
+}
+
+/**
+ * Runs `step` in this process (a small site's publish: no Node to start, no modules to load
+ * twice): its script is imported with the step's arguments and environment, as its own Node would
+ * see them, and resolves once the script's top level has run. A failing step exits the process.
+ * Node's flags of the step (its memory caps) do not apply: for sites far from the budget only.
+ */
+export async function runStepHere(step: StepCommand): Promise<void> {
+  console.log(`• ${step.title}`);
+  for (const key of Object.keys(process.env)) if (!(key in step.env)) delete process.env[key];
+  Object.assign(process.env, step.env, { [HANDED_OVER_AT_VARIABLE]: handedOverNow() });
+  delete process.env[NEXT_STEPS_VARIABLE];
+  process.argv = [process.execPath, ...step.script];
+  process.chdir(step.cwd);
+  await import(pathToFileURL(step.script[0]!).href);
 }
 
 /** At the end of a step: becomes the next step the build handed over, if any; else returns. */
