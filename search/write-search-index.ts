@@ -63,11 +63,21 @@ export function writeSearchIndex(
     full = false,
     adsIndex,
     states,
-  }: { full?: boolean; adsIndex: AdsIndex; states?: readonly CompiledState[] },
+    indexFile,
+  }: {
+    full?: boolean;
+    adsIndex: AdsIndex;
+    states?: readonly CompiledState[];
+    /**
+     * The index to bring up to date, when not the compiled content's own (an instance that
+     * follows the publisher keeps one of its own: server/publishing/site-bucket/).
+     */
+    indexFile?: string;
+  },
 ): SearchIndexUpdate {
   const started = performance.now();
   const at = placeCoordinates(states ?? readCompiledStates(compiledDir));
-  const file = searchIndexFile(compiledDir);
+  const file = indexFile ?? searchIndexFile(compiledDir);
   const existing = full ? undefined : openExisting(file);
   if (existing) {
     try {

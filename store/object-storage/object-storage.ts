@@ -7,6 +7,8 @@
 //   copy(from, to, headers) → false when `from` is missing (then nothing is written)
 //   deleteMany(keys)  1,000 a request; a key already gone is no error
 //   list(prefix)  every object under it, a page (1,000) at a time, as an async iterable
+//   putFile(key, file, headers) and getFile(key, file): the same for a file too large to hold
+//       (a search index of a million ads: 1.3 GB), streamed, its MD5 checked as it goes
 // Keys are relative to the location's prefix (bucket-url.ts) and are our decoded paths, spaces,
 // apostrophes, ñ and + included: the SDK encodes them. Checksums are computed and validated only
 // when an operation requires them (WHEN_REQUIRED): the SDK's default (CRC32 on every request,
@@ -22,6 +24,9 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { bucketUrl, type BucketLocation } from './bucket-url.ts';
 import type { S3Settings } from './s3-settings.ts';
 
@@ -46,6 +51,13 @@ export interface ObjectStorage {
   readonly describe: string;
   put(key: string, bytes: Buffer, headers: ObjectHeaders): Promise<{ etag: string }>;
   get(key: string): Promise<Buffer | undefined>;
+  /** Puts the file's bytes, streamed (one request: up to 5 GB). */
+  putFile(key: string, file: string, headers: ObjectHeaders): Promise<{ etag: string }>;
+  /**
+   * Writes the object's bytes to `file` (through `{file}.part`, renamed once whole) when their MD5
+   * is `md5`; false when there is no such object. Other bytes: an error, and no file.
+   */
+  getFile(key: string, file: string, md5: string): Promise<boolean>;
   head(key: string): Promise<(ObjectInfo & Partial<ObjectHeaders>) | undefined>;
   copy(from: string, to: string, headers: ObjectHeaders): Promise<boolean>;
   deleteMany(keys: readonly string[]): Promise<void>;
@@ -56,6 +68,13 @@ export interface ObjectStorage {
 
 /** The MD5 of `bytes` in hex: a single-part object's ETag. */
 export const md5Hex = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
+
+/** The MD5 of a file's bytes in hex, read a piece at a time. */
+export async function fileMd5Hex(file: string): Promise<string> {
+  const hash = createHash('md5');
+  for await (const piece of createReadStream(file)) hash.update(piece as Buffer);
+  return hash.digest('hex');
+}
 
 const unquoted = (etag: string | undefined) => (etag ?? '').replace(/^"|"$/g, '');
 
@@ -113,6 +132,46 @@ export function openObjectStorage(location: BucketLocation, settings: S3Settings
         if (isMissing(error)) return undefined;
         throw error;
       }
+    },
+    async putFile(key, file, headers) {
+      const ContentMD5 = Buffer.from(await fileMd5Hex(file), 'hex').toString('base64');
+      const answer = await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: full(key),
+          Body: createReadStream(file),
+          ContentLength: statSync(file).size,
+          ContentMD5,
+          ...headerFields(headers),
+        }),
+      );
+      return { etag: unquoted(answer.ETag) };
+    },
+    async getFile(key, file, md5) {
+      let body: Readable;
+      try {
+        const answer = await client.send(new GetObjectCommand({ Bucket, Key: full(key) }));
+        body = answer.Body as Readable;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+      const hash = createHash('md5');
+      const hashing = new Transform({
+        transform(piece: Buffer, _encoding, done) {
+          hash.update(piece);
+          done(null, piece);
+        },
+      });
+      const part = `${file}.part`;
+      try {
+        await pipeline(body, hashing, createWriteStream(part));
+        if (hash.digest('hex') !== md5) throw new Error(`${key} came with other bytes`);
+        renameSync(part, file);
+      } finally {
+        rmSync(part, { force: true });
+      }
+      return true;
     },
     async head(key) {
       try {

@@ -4,21 +4,36 @@
 // and every FOLLOW_EVERY_MS in case an announcement was missed, it reads the release, fetches the
 // files it does not have yet (named by their digest, checked against it) into {dir}/files/, links
 // them into a folder of the release's own ({dir}/release-{version}/) and only then moves the
-// server's readers to it (useCompiledContentDir): a page or a search reads one release whole,
-// the one before or the new one. The release before stays on disk for readers still in it.
+// server's readers to it (useCompiledContentDir): a page reads one release whole, the one before
+// or the new one. The release before stays on disk for readers still in it.
+// The search index is this instance's own ({dir}/index/search.sqlite, linked into each release):
+// brought up to date from the release's ads files as the publisher's build does
+// (search/write-search-index.ts: a changed city's ads, in one transaction), started from the
+// release's copy of the publisher's when there is none yet (or from nothing, when the copy is of
+// another version of the index).
 import {
   existsSync,
   linkSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { md5Hex, type ObjectStorage } from '../../../store/object-storage/object-storage.ts';
-import { useCompiledContentDir } from '../../../core/content/index.ts';
-import { readRuntimeRelease, runtimeFileKey, type RuntimeRelease } from './runtime-content.ts';
+import { compiledContentFile, useCompiledContentDir } from '../../../core/content/index.ts';
+import type { CompiledContent } from '../../../core/schemas/compiled-content.ts';
+import { readAdsIndex } from '../../../pipeline/compile/state-ad-files.ts';
+import { writeSearchIndex } from '../../../search/write-search-index.ts';
+import {
+  namedDigests,
+  readRuntimeRelease,
+  runtimeFileKey,
+  type RuntimeRelease,
+} from './runtime-content.ts';
 import { eachAtMost } from './site-uploader.ts';
 
 /** A look at the bucket this often, whatever was heard. */
@@ -50,6 +65,7 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
   const log = settings.log ?? ((line: string) => console.log(line));
   const following = settings.following ?? (() => true);
   const filesDir = join(dir, 'files');
+  const indexFile = join(dir, 'index', 'search.sqlite');
   let version: number | undefined;
   /** The release read now, when it was fetched here. */
   let current: RuntimeRelease | undefined;
@@ -84,6 +100,9 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
       mkdirSync(dirname(target), { recursive: true });
       linkSync(join(filesDir, file.digest), target);
     }
+    const index = await bringSearchIndexUp(release, `${releaseDir}.part`);
+    fetched += index.fetched;
+    fetchedBytes += index.fetchedBytes;
     rmSync(releaseDir, { recursive: true, force: true });
     renameSync(`${releaseDir}.part`, releaseDir);
     // This instance became the publisher meanwhile: it reads its own builds.
@@ -97,16 +116,52 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
     const ms = Math.round(performance.now() - started);
     log(
       `Reading release ${release.version} of the site's content (${why}): ${fetched} files ` +
-        `fetched (${(fetchedBytes / 1e6).toFixed(2)} MB) in ${ms} ms.`,
+        `fetched (${(fetchedBytes / 1e6).toFixed(2)} MB), search index: ${index.said}, in ${ms} ms.`,
     );
+  }
+
+  /**
+   * Brings this instance's search index up to the release's ads (in `releaseDir`, which gets a
+   * link to it): from the release's copy of the publisher's when there is no index here yet.
+   */
+  async function bringSearchIndexUp(release: RuntimeRelease, releaseDir: string) {
+    let fetched = 0;
+    let fetchedBytes = 0;
+    const copy = release.searchIndex;
+    if (!existsSync(indexFile) && copy) {
+      mkdirSync(dirname(indexFile), { recursive: true });
+      if (!(await storage.getFile(runtimeFileKey(copy.digest), indexFile, copy.digest)))
+        throw new Error(`the search index of release ${release.version} is not in the bucket`);
+      fetched += 1;
+      fetchedBytes += copy.size;
+    }
+    mkdirSync(dirname(indexFile), { recursive: true });
+    const content = JSON.parse(
+      readFileSync(compiledContentFile(releaseDir), 'utf8'),
+    ) as CompiledContent;
+    const update = writeSearchIndex(releaseDir, content.buildDate, {
+      adsIndex: content.activeAds > 0 ? readAdsIndex(releaseDir) : {},
+      states: content.states,
+      indexFile,
+    });
+    symlinkSync(indexFile, join(releaseDir, 'search.sqlite'));
+    const said =
+      `${update.citiesChanged} ${update.citiesChanged === 1 ? 'city' : 'cities'} ` +
+      `brought up to date in ${Math.round(update.milliseconds)} ms`;
+    return { fetched, fetchedBytes, said };
   }
 
   /** Keeps this release and the one before; files neither names go. */
   function removeOlder(release: RuntimeRelease, before: RuntimeRelease | undefined): void {
-    const kept = new Set([`release-${release.version}`, `release-${before?.version}`, 'files']);
+    const kept = new Set([
+      `release-${release.version}`,
+      `release-${before?.version}`,
+      'files',
+      'index',
+    ]);
     for (const name of readdirSync(dir))
       if (!kept.has(name)) rmSync(join(dir, name), { recursive: true, force: true });
-    const named = new Set([...release.files, ...(before?.files ?? [])].map((file) => file.digest));
+    const named = new Set([release, ...(before ? [before] : [])].flatMap(namedDigests));
     for (const name of readdirSync(filesDir))
       if (!named.has(name)) rmSync(join(filesDir, name), { force: true });
   }
