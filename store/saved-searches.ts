@@ -2,7 +2,7 @@
 // a digest of its new ads at most once a day. The rules (at most 10, who may save, what a digest
 // lists) are server/saved-searches/'s; this part stores, and lets exactly one instance claim each digest.
 import type { ExpressionBuilder } from 'kysely';
-import { isStorableId } from './ids.ts';
+import { idsFromJson, isStorableId } from './ids.ts';
 import type { Tables } from './tables.ts';
 import type { StoreContext } from './store-context.ts';
 import { changedOne } from './row-count.ts';
@@ -98,20 +98,10 @@ const COLUMNS = [
 /** A saved search as COLUMNS read it: what it has seen, still in its two columns. */
 type Row = Omit<SavedSearch, 'seen'> & { seenDay: string | null; seenIds: string | null };
 
-/** The stored ids: a JSON array of whole numbers (anything else reads as none). */
-function idsOf(json: string): number[] {
-  try {
-    const ids: unknown = JSON.parse(json);
-    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
-  } catch {
-    return [];
-  }
-}
-
 function savedSearch({ seenDay, seenIds, ...row }: Row): SavedSearch {
   return {
     ...row,
-    seen: seenDay !== null && seenIds !== null ? { day: seenDay, ids: idsOf(seenIds) } : null,
+    seen: seenDay !== null && seenIds !== null ? { day: seenDay, ids: idsFromJson(seenIds) } : null,
   };
 }
 
