@@ -2,7 +2,7 @@
 // it, when, to which ad or account, and why. Append-only: this part is the one way to write a row
 // (the database refuses to change or delete one), and it copies the emails it names, so the log
 // still reads after an account is deleted. How the log is shown is server/moderation/log.ts's.
-import type { LogAction } from '../core/schemas/moderation-log.ts';
+import type { LogAction, LogRecord } from '../core/schemas/moderation-log.ts';
 import type { StoreContext } from './store-context.ts';
 import { rowCount } from './row-count.ts';
 
@@ -27,18 +27,8 @@ export interface NewLogEntry {
 }
 
 /** A row as stored, and whether the accounts it names still exist. */
-export interface LogRow {
-  id: number;
-  at: string;
+export interface LogRow extends LogRecord {
   moderatorId: number | null;
-  /** The moderator's email as copied, or the actor's name. */
-  moderator: string;
-  action: LogAction;
-  adId: number | null;
-  accountId: number | null;
-  accountEmail: string | null;
-  reason: string | null;
-  note: string | null;
   /** The moderator's account was deleted since. */
   moderatorGone: boolean;
   /** The account the row is about was deleted since. */
