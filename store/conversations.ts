@@ -9,6 +9,7 @@
 // - A conversation keeps its ad's title; the ad's row as it is now comes with it (absent once the
 //   row is gone), and its poster's or replier's id is null once that account is deleted.
 import { isStorableId } from './ids.ts';
+import { timesSince } from './recent-times.ts';
 import {
   conversationMessageStore,
   type ConversationMessageStore,
@@ -183,16 +184,9 @@ export function conversationStore(context: StoreContext): ConversationStore {
         .execute();
     },
 
-    async recentStarts(replierId, since, limit) {
-      const rows = await db
-        .selectFrom('conversations')
-        .select('started_at as at')
-        .where('replier_id', '=', replierId)
-        .where('started_at', '>', since)
-        .orderBy('started_at', 'desc')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => row.at);
-    },
+    recentStarts: timesSince(
+      (id) => db.selectFrom('conversations').where('replier_id', '=', id),
+      'started_at',
+    ),
   };
 }
