@@ -19,6 +19,7 @@ import type { StoreContext } from './store-context.ts';
 import type { MemberAdText } from './ad-text.ts';
 import type { MemberAdRow } from './member-ads.ts';
 import type { MemberAdStatus } from './tables.ts';
+import { stampOnce } from './stamp-once.ts';
 
 export type { MessageRow, ThreadPage } from './conversation-messages.ts';
 export type { InboxRow } from './conversation-inbox.ts';
@@ -168,12 +169,7 @@ export function conversationStore(context: StoreContext): ConversationStore {
     },
 
     async filter(id, at) {
-      await db
-        .updateTable('conversations')
-        .set({ filtered_at: at })
-        .where('id', '=', id)
-        .where('filtered_at', 'is', null)
-        .execute();
+      await stampOnce(db.updateTable('conversations'), 'filtered_at', id, at).execute();
     },
 
     async unfilter(id) {
