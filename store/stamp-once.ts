@@ -12,11 +12,9 @@ export function stampOnce<T extends keyof Tables>(
   id: number,
   at: string,
 ) {
-  return (
-    update
-      // A computed key is typed as any string's: the assertion says it is `column`'s.
-      .set({ [column]: at } as UpdateObject<Tables, T>)
-      .where(sql.ref('id'), '=', id)
-      .where(sql.ref(column), 'is', null)
-  );
+  // A computed key is typed as any string's: the assertion says it is `column`'s.
+  return update
+    .set({ [column]: at } as UpdateObject<Tables, T>)
+    .where(sql.ref('id'), '=', id)
+    .where(sql.ref(column), 'is', null);
 }
