@@ -47,26 +47,29 @@ export interface ModerationLogStore {
   lastForAccount(accountId: number, action: LogAction): Promise<LogRow | undefined>;
 }
 
+/** A LogRow's columns, and whether its moderator's and subject's accounts were found. */
+const LOG_COLUMNS = [
+  'moderation_log.id as id',
+  'moderation_log.at as at',
+  'moderation_log.moderator_id as moderatorId',
+  'moderation_log.moderator_email as moderator',
+  'moderation_log.action as action',
+  'moderation_log.ad_id as adId',
+  'moderation_log.account_id as accountId',
+  'moderation_log.account_email as accountEmail',
+  'moderation_log.reason as reason',
+  'moderation_log.note as note',
+  'moderators.id as moderatorFound',
+  'subjects.id as accountFound',
+] as const;
+
 export function moderationLogStore({ db }: StoreContext): ModerationLogStore {
   const rows = () =>
     db
       .selectFrom('moderation_log')
       .leftJoin('accounts as moderators', 'moderators.id', 'moderation_log.moderator_id')
       .leftJoin('accounts as subjects', 'subjects.id', 'moderation_log.account_id')
-      .select([
-        'moderation_log.id as id',
-        'moderation_log.at as at',
-        'moderation_log.moderator_id as moderatorId',
-        'moderation_log.moderator_email as moderator',
-        'moderation_log.action as action',
-        'moderation_log.ad_id as adId',
-        'moderation_log.account_id as accountId',
-        'moderation_log.account_email as accountEmail',
-        'moderation_log.reason as reason',
-        'moderation_log.note as note',
-        'moderators.id as moderatorFound',
-        'subjects.id as accountFound',
-      ]);
+      .select(LOG_COLUMNS);
   type Selected = Awaited<ReturnType<ReturnType<typeof rows>['executeTakeFirstOrThrow']>>;
   const rowOf = ({ moderatorFound, accountFound, ...row }: Selected): LogRow => ({
     ...row,
