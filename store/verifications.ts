@@ -5,6 +5,7 @@
 // server/verification/'s; this part stores and reads. A decision changes a row only from the
 // status it expects, so of two moderators deciding at once exactly one does.
 import { sql } from 'kysely';
+import { accountFlag } from './account-flag.ts';
 import { idsFromJson, isStorableId } from './ids.ts';
 import { changedOne, rowCount, rowsChanged } from './row-count.ts';
 import type { StoreContext } from './store-context.ts';
@@ -349,15 +350,10 @@ export function verificationStore({ db }: StoreContext): VerificationStore {
         });
       return current;
     },
-    async verifiedFirstOnly(accountId) {
-      if (!isStorableId(accountId)) return false;
-      const row = await db
-        .selectFrom('accounts')
-        .select('verified_first_only')
-        .where('id', '=', accountId)
-        .executeTakeFirst();
-      return Number(row?.verified_first_only ?? 0) === 1;
-    },
+    verifiedFirstOnly: accountFlag(
+      (id) => db.selectFrom('accounts').where('id', '=', id),
+      'verified_first_only',
+    ),
     async setVerifiedFirstOnly(accountId, on) {
       await db
         .updateTable('accounts')
