@@ -111,6 +111,8 @@ const seenColumns = (seen: SeenAds | null) => ({
 });
 
 export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
+  /** Saved searches as COLUMNS read them. */
+  const searches = () => db.selectFrom('saved_searches').select(COLUMNS);
   return {
     async add(search, at) {
       const row = await db
@@ -130,12 +132,7 @@ export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
       return row?.id;
     },
     async listOwned(accountId) {
-      const rows = await db
-        .selectFrom('saved_searches')
-        .select(COLUMNS)
-        .where('account_id', '=', accountId)
-        .orderBy('id')
-        .execute();
+      const rows = await searches().where('account_id', '=', accountId).orderBy('id').execute();
       return rows.map(savedSearch);
     },
     async countOwned(accountId) {
@@ -153,11 +150,7 @@ export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
       );
     },
     async findByUnsubscribeHash(hash) {
-      const row = await db
-        .selectFrom('saved_searches')
-        .select(COLUMNS)
-        .where('unsubscribe_hash', '=', hash)
-        .executeTakeFirst();
+      const row = await searches().where('unsubscribe_hash', '=', hash).executeTakeFirst();
       return row && savedSearch(row);
     },
     async deleteByUnsubscribeHash(hash) {
