@@ -2,6 +2,7 @@
 // address is verified or the account banned; and the addresses of banned accounts.
 import { sql } from 'kysely';
 import type { StoreContext } from './store-context.ts';
+import { stampOnce } from './stamp-once.ts';
 
 export interface NewAccount {
   email: string;
@@ -90,12 +91,7 @@ export function accountStore({ db }: StoreContext): AccountStore {
       return row !== undefined;
     },
     async markVerified(id, now) {
-      await db
-        .updateTable('accounts')
-        .set({ email_verified_at: now })
-        .where('id', '=', id)
-        .where('email_verified_at', 'is', null)
-        .execute();
+      await stampOnce(db.updateTable('accounts'), 'email_verified_at', id, now).execute();
     },
     async setPasswordHash(id, passwordHash) {
       await db

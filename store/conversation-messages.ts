@@ -6,6 +6,7 @@
 // with scam warnings keeps their families (server/messages/scam-shield.ts decides both).
 import { MAX_ID } from './ids.ts';
 import { rowsChanged, rowCount } from './row-count.ts';
+import { timesSince } from './recent-times.ts';
 import type { StoreContext } from './store-context.ts';
 
 export interface MessageRow {
@@ -152,17 +153,10 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
       return row !== undefined;
     },
 
-    async recentMessages(senderId, since, limit) {
-      const rows = await db
-        .selectFrom('messages')
-        .select('sent_at as at')
-        .where('sender_id', '=', senderId)
-        .where('sent_at', '>', since)
-        .orderBy('sent_at', 'desc')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => row.at);
-    },
+    recentMessages: timesSince(
+      (id) => db.selectFrom('messages').where('sender_id', '=', id),
+      'sent_at',
+    ),
 
     async messages(conversationId) {
       const rows = await db

@@ -9,6 +9,7 @@
 // - A conversation keeps its ad's title; the ad's row as it is now comes with it (absent once the
 //   row is gone), and its poster's or replier's id is null once that account is deleted.
 import { isStorableId } from './ids.ts';
+import { timesSince } from './recent-times.ts';
 import {
   conversationMessageStore,
   type ConversationMessageStore,
@@ -18,6 +19,7 @@ import type { StoreContext } from './store-context.ts';
 import type { MemberAdText } from './ad-text.ts';
 import type { MemberAdRow } from './member-ads.ts';
 import type { MemberAdStatus } from './tables.ts';
+import { stampOnce } from './stamp-once.ts';
 
 export type { MessageRow, ThreadPage } from './conversation-messages.ts';
 export type { InboxRow } from './conversation-inbox.ts';
@@ -167,12 +169,7 @@ export function conversationStore(context: StoreContext): ConversationStore {
     },
 
     async filter(id, at) {
-      await db
-        .updateTable('conversations')
-        .set({ filtered_at: at })
-        .where('id', '=', id)
-        .where('filtered_at', 'is', null)
-        .execute();
+      await stampOnce(db.updateTable('conversations'), 'filtered_at', id, at).execute();
     },
 
     async unfilter(id) {
@@ -183,16 +180,9 @@ export function conversationStore(context: StoreContext): ConversationStore {
         .execute();
     },
 
-    async recentStarts(replierId, since, limit) {
-      const rows = await db
-        .selectFrom('conversations')
-        .select('started_at as at')
-        .where('replier_id', '=', replierId)
-        .where('started_at', '>', since)
-        .orderBy('started_at', 'desc')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => row.at);
-    },
+    recentStarts: timesSince(
+      (id) => db.selectFrom('conversations').where('replier_id', '=', id),
+      'started_at',
+    ),
   };
 }

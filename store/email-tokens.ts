@@ -2,6 +2,7 @@
 // database holds no usable link; single use (used_at) and valid until expires_at.
 import type { StoreContext } from './store-context.ts';
 import { changedOne, rowsChanged } from './row-count.ts';
+import { stampOnce } from './stamp-once.ts';
 
 export type EmailTokenPurpose = 'verify' | 'reset';
 
@@ -60,12 +61,7 @@ export function emailTokenStore({ db }: StoreContext): EmailTokenStore {
     async use(id, now) {
       // Only one request can use a token: the one whose UPDATE changes the row.
       return changedOne(
-        db
-          .updateTable('email_tokens')
-          .set({ used_at: now })
-          .where('id', '=', id)
-          .where('used_at', 'is', null)
-          .where('expires_at', '>', now),
+        stampOnce(db.updateTable('email_tokens'), 'used_at', id, now).where('expires_at', '>', now),
       );
     },
     async useAll(accountId, purpose, now) {

@@ -5,3 +5,13 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER;
 
 /** Whether `id` could be a row's id. */
 export const isStorableId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= MAX_ID;
+
+/** Ids stored as a JSON array of whole numbers; anything else in the column reads as none. */
+export function idsFromJson(json: string): number[] {
+  try {
+    const ids: unknown = JSON.parse(json);
+    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
+  } catch {
+    return [];
+  }
+}

@@ -10,6 +10,7 @@ import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store-context.ts';
 import type { MemberAdStatus, Tables } from './tables.ts';
 import { changedOne, rowCount } from './row-count.ts';
+import { stampOnce } from './stamp-once.ts';
 
 export type { MemberAdStatus };
 
@@ -354,13 +355,7 @@ export function memberAdStore({ db }: StoreContext): MemberAdStore {
       // One statement: of any number of claims at once, the database lets exactly one change the
       // row. Not a change of the ad: neither revision nor updated_at move, so a moderator acting
       // on it at that moment is not told it changed under them.
-      return changedOne(
-        db
-          .updateTable('member_ads')
-          .set({ reminded_at: at })
-          .where('id', '=', id)
-          .where('reminded_at', 'is', null),
-      );
+      return changedOne(stampOnce(db.updateTable('member_ads'), 'reminded_at', id, at));
     },
   };
 }

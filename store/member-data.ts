@@ -172,6 +172,15 @@ export function memberDataStore(context: StoreContext): MemberDataStore {
   };
 }
 
+/** A message of the member's conversations as the copy holds it (either side's). */
+const MESSAGE_COLUMNS = [
+  'messages.conversation_id as conversationId',
+  'messages.sender_id as senderId',
+  'messages.body as body',
+  'messages.sent_at as sentAt',
+  'messages.read_at as readAt',
+] as const;
+
 async function readRows(
   context: StoreContext,
   accountId: number,
@@ -236,13 +245,7 @@ async function readRows(
   const messages = await db
     .selectFrom('messages')
     .innerJoin('conversations', 'conversations.id', 'messages.conversation_id')
-    .select([
-      'messages.conversation_id as conversationId',
-      'messages.sender_id as senderId',
-      'messages.body as body',
-      'messages.sent_at as sentAt',
-      'messages.read_at as readAt',
-    ])
+    .select(MESSAGE_COLUMNS)
     .where((eb) =>
       eb.or([
         eb('conversations.poster_id', '=', accountId),

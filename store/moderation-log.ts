@@ -2,7 +2,7 @@
 // it, when, to which ad or account, and why. Append-only: this part is the one way to write a row
 // (the database refuses to change or delete one), and it copies the emails it names, so the log
 // still reads after an account is deleted. How the log is shown is server/moderation/log.ts's.
-import type { LogAction } from '../core/schemas/moderation-log.ts';
+import type { LogAction, LogRecord } from '../core/schemas/moderation-log.ts';
 import type { StoreContext } from './store-context.ts';
 import { rowCount } from './row-count.ts';
 
@@ -27,18 +27,8 @@ export interface NewLogEntry {
 }
 
 /** A row as stored, and whether the accounts it names still exist. */
-export interface LogRow {
-  id: number;
-  at: string;
+export interface LogRow extends LogRecord {
   moderatorId: number | null;
-  /** The moderator's email as copied, or the actor's name. */
-  moderator: string;
-  action: LogAction;
-  adId: number | null;
-  accountId: number | null;
-  accountEmail: string | null;
-  reason: string | null;
-  note: string | null;
   /** The moderator's account was deleted since. */
   moderatorGone: boolean;
   /** The account the row is about was deleted since. */
@@ -57,26 +47,29 @@ export interface ModerationLogStore {
   lastForAccount(accountId: number, action: LogAction): Promise<LogRow | undefined>;
 }
 
+/** A LogRow's columns, and whether its moderator's and subject's accounts were found. */
+const LOG_COLUMNS = [
+  'moderation_log.id as id',
+  'moderation_log.at as at',
+  'moderation_log.moderator_id as moderatorId',
+  'moderation_log.moderator_email as moderator',
+  'moderation_log.action as action',
+  'moderation_log.ad_id as adId',
+  'moderation_log.account_id as accountId',
+  'moderation_log.account_email as accountEmail',
+  'moderation_log.reason as reason',
+  'moderation_log.note as note',
+  'moderators.id as moderatorFound',
+  'subjects.id as accountFound',
+] as const;
+
 export function moderationLogStore({ db }: StoreContext): ModerationLogStore {
   const rows = () =>
     db
       .selectFrom('moderation_log')
       .leftJoin('accounts as moderators', 'moderators.id', 'moderation_log.moderator_id')
       .leftJoin('accounts as subjects', 'subjects.id', 'moderation_log.account_id')
-      .select([
-        'moderation_log.id as id',
-        'moderation_log.at as at',
-        'moderation_log.moderator_id as moderatorId',
-        'moderation_log.moderator_email as moderator',
-        'moderation_log.action as action',
-        'moderation_log.ad_id as adId',
-        'moderation_log.account_id as accountId',
-        'moderation_log.account_email as accountEmail',
-        'moderation_log.reason as reason',
-        'moderation_log.note as note',
-        'moderators.id as moderatorFound',
-        'subjects.id as accountFound',
-      ]);
+      .select(LOG_COLUMNS);
   type Selected = Awaited<ReturnType<ReturnType<typeof rows>['executeTakeFirstOrThrow']>>;
   const rowOf = ({ moderatorFound, accountFound, ...row }: Selected): LogRow => ({
     ...row,

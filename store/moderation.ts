@@ -8,6 +8,7 @@ import { isStorableId } from './ids.ts';
 import { changedOne, rowsChanged, rowCount } from './row-count.ts';
 import type { StoreContext } from './store-context.ts';
 import type { Tables } from './tables.ts';
+import { stampOnce } from './stamp-once.ts';
 
 /** The poster, as the moderator judges them: the account and its history. */
 export interface PosterRow {
@@ -308,11 +309,7 @@ export function moderationStore({ db }: StoreContext): ModerationStore {
     },
     async ban(accountId, email, at) {
       const banned = await changedOne(
-        db
-          .updateTable('accounts')
-          .set({ banned_at: at })
-          .where('id', '=', accountId)
-          .where('banned_at', 'is', null),
+        stampOnce(db.updateTable('accounts'), 'banned_at', accountId, at),
       );
       if (!banned) return false;
       await db

@@ -2,6 +2,7 @@
 // moderator_photo_reveals; docs/product.md section 6): their own "Show all photos
 // blurred", and the photos they chose to see while blurred. Which photos are blurred, and the
 // texts, are server/moderation/photo-shield.ts's; this part keeps the choices.
+import { accountFlag } from './account-flag.ts';
 import { isStorableId } from './ids.ts';
 import type { StoreContext } from './store-context.ts';
 
@@ -17,15 +18,10 @@ export interface ModeratorPhotoStore {
 
 export function moderatorPhotoStore({ db }: StoreContext): ModeratorPhotoStore {
   return {
-    async blurAll(accountId) {
-      if (!isStorableId(accountId)) return false;
-      const row = await db
-        .selectFrom('moderator_photo_settings')
-        .select('blur_all')
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      return Number(row?.blur_all ?? 0) === 1;
-    },
+    blurAll: accountFlag(
+      (id) => db.selectFrom('moderator_photo_settings').where('account_id', '=', id),
+      'blur_all',
+    ),
     async setBlurAll(accountId, on, at) {
       const blur_all = on ? 1 : 0;
       await db

@@ -42,6 +42,10 @@ const usedByNoPhoto = (eb: ExpressionBuilder<Tables, 'photo_blobs'>) =>
   ]);
 
 export function photoBlobStore({ db }: StoreContext): PhotoBlobStore {
+  const blobs = () => db.selectFrom('photo_blobs');
+  /** The keys of the blobs `found` finds. */
+  const keysOf = async (found: ReturnType<typeof blobs>) =>
+    (await found.select('key').execute()).map((row) => row.key);
   return {
     async put(key, bytes, at) {
       await db
@@ -51,11 +55,7 @@ export function photoBlobStore({ db }: StoreContext): PhotoBlobStore {
         .execute();
     },
     async get(key) {
-      const row = await db
-        .selectFrom('photo_blobs')
-        .select('bytes')
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const row = await blobs().select('bytes').where('key', '=', key).executeTakeFirst();
       return row ? Buffer.from(row.bytes) : undefined;
     },
     async delete(keys) {
@@ -66,25 +66,10 @@ export function photoBlobStore({ db }: StoreContext): PhotoBlobStore {
         .where(usedByNoPhoto)
         .execute();
     },
-    async orphansBefore(before) {
-      const rows = await db
-        .selectFrom('photo_blobs')
-        .select('key')
-        .where('created_at', '<', before)
-        .where(usedByNoPhoto)
-        .execute();
-      return rows.map((row) => row.key);
-    },
-    async keysAfter(after, limit) {
-      const rows = await db
-        .selectFrom('photo_blobs')
-        .select('key')
-        .where('key', '>', after)
-        .orderBy('key')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => row.key);
-    },
+    orphansBefore: (before) =>
+      keysOf(blobs().where('created_at', '<', before).where(usedByNoPhoto)),
+    keysAfter: (after, limit) =>
+      keysOf(blobs().where('key', '>', after).orderBy('key').limit(limit)),
     async deleteMoved(key) {
       await db.deleteFrom('photo_blobs').where('key', '=', key).execute();
     },

@@ -88,6 +88,13 @@ export interface GroupResolution {
   moderator: string | null;
 }
 
+/** A GroupResolution's columns (the moderator from the accounts joined by resolved_by). */
+const RESOLUTION_COLUMNS = [
+  'reports.resolution as resolution',
+  'reports.resolved_at as resolvedAt',
+  'accounts.email as moderator',
+] as const;
+
 /** Counts of the open reports, for the moderation queue's line about them. */
 export interface OpenReportCounts {
   open: number;
@@ -359,11 +366,7 @@ export function reportStore({ db }: StoreContext): ReportStore {
       const row = await db
         .selectFrom('reports')
         .leftJoin('accounts', 'accounts.id', 'reports.resolved_by')
-        .select([
-          'reports.resolution as resolution',
-          'reports.resolved_at as resolvedAt',
-          'accounts.email as moderator',
-        ])
+        .select(RESOLUTION_COLUMNS)
         .where('reports.resolved_at', 'is not', null)
         .where(inGroup(group))
         .orderBy('reports.resolved_at', 'desc')

@@ -2,7 +2,7 @@
 // a digest of its new ads at most once a day. The rules (at most 10, who may save, what a digest
 // lists) are server/saved-searches/'s; this part stores, and lets exactly one instance claim each digest.
 import type { ExpressionBuilder } from 'kysely';
-import { isStorableId } from './ids.ts';
+import { idsFromJson, isStorableId } from './ids.ts';
 import type { Tables } from './tables.ts';
 import type { StoreContext } from './store-context.ts';
 import { changedOne } from './row-count.ts';
@@ -98,20 +98,10 @@ const COLUMNS = [
 /** A saved search as COLUMNS read it: what it has seen, still in its two columns. */
 type Row = Omit<SavedSearch, 'seen'> & { seenDay: string | null; seenIds: string | null };
 
-/** The stored ids: a JSON array of whole numbers (anything else reads as none). */
-function idsOf(json: string): number[] {
-  try {
-    const ids: unknown = JSON.parse(json);
-    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
-  } catch {
-    return [];
-  }
-}
-
 function savedSearch({ seenDay, seenIds, ...row }: Row): SavedSearch {
   return {
     ...row,
-    seen: seenDay !== null && seenIds !== null ? { day: seenDay, ids: idsOf(seenIds) } : null,
+    seen: seenDay !== null && seenIds !== null ? { day: seenDay, ids: idsFromJson(seenIds) } : null,
   };
 }
 
@@ -121,6 +111,8 @@ const seenColumns = (seen: SeenAds | null) => ({
 });
 
 export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
+  /** Saved searches as COLUMNS read them. */
+  const searches = () => db.selectFrom('saved_searches').select(COLUMNS);
   return {
     async add(search, at) {
       const row = await db
@@ -140,12 +132,7 @@ export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
       return row?.id;
     },
     async listOwned(accountId) {
-      const rows = await db
-        .selectFrom('saved_searches')
-        .select(COLUMNS)
-        .where('account_id', '=', accountId)
-        .orderBy('id')
-        .execute();
+      const rows = await searches().where('account_id', '=', accountId).orderBy('id').execute();
       return rows.map(savedSearch);
     },
     async countOwned(accountId) {
@@ -163,11 +150,7 @@ export function savedSearchStore({ db }: StoreContext): SavedSearchStore {
       );
     },
     async findByUnsubscribeHash(hash) {
-      const row = await db
-        .selectFrom('saved_searches')
-        .select(COLUMNS)
-        .where('unsubscribe_hash', '=', hash)
-        .executeTakeFirst();
+      const row = await searches().where('unsubscribe_hash', '=', hash).executeTakeFirst();
       return row && savedSearch(row);
     },
     async deleteByUnsubscribeHash(hash) {

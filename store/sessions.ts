@@ -11,6 +11,15 @@ export interface SessionAccount {
   dateOfBirth: string;
 }
 
+/** A SessionAccount's columns, as read (the verification still a time). */
+const ACCOUNT_COLUMNS = [
+  'accounts.id as accountId',
+  'accounts.email as email',
+  'accounts.email_verified_at as emailVerifiedAt',
+  'accounts.role as role',
+  'accounts.date_of_birth as dateOfBirth',
+] as const;
+
 export interface SessionStore {
   create(tokenHash: Buffer, accountId: number, createdAt: string, expiresAt: string): Promise<void>;
   /** The signed-in account of an unexpired session, unless the account is banned. */
@@ -39,13 +48,7 @@ export function sessionStore({ db }: StoreContext): SessionStore {
       const row = await db
         .selectFrom('sessions')
         .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
-        .select([
-          'accounts.id as accountId',
-          'accounts.email as email',
-          'accounts.email_verified_at as emailVerifiedAt',
-          'accounts.role as role',
-          'accounts.date_of_birth as dateOfBirth',
-        ])
+        .select(ACCOUNT_COLUMNS)
         .where('sessions.token_hash', '=', tokenHash)
         .where('sessions.expires_at', '>', now)
         .where('accounts.banned_at', 'is', null)

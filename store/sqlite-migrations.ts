@@ -1,6 +1,15 @@
 // The SQLite schema's versioned migrations. SQLite's user_version holds how many have run; each runs
 // once, in order, in its own transaction. Append new ones; never edit one that has shipped. The
 // PostgreSQL schema (postgres-migrations.ts) is the same tables; a migration added here has its twin there.
+import {
+  blocksTable,
+  emailTokensTable,
+  hiddenAdsTable,
+  knownDevicesTable,
+  REPORTS_INDEXES,
+  sessionsTable,
+  SQLITE_TYPES,
+} from './schema-sql.ts';
 import { SAFETY_MIGRATIONS } from './sqlite-safety-migrations.ts';
 import { VERIFICATION_MIGRATIONS } from './sqlite-verification-migrations.ts';
 
@@ -13,37 +22,14 @@ export const MIGRATIONS: readonly string[] = [
      terms_accepted_at TEXT NOT NULL,
      created_at TEXT NOT NULL
    ) STRICT;
-   CREATE TABLE sessions (
-     id INTEGER PRIMARY KEY,
-     token_hash BLOB NOT NULL UNIQUE,
-     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-     created_at TEXT NOT NULL,
-     expires_at TEXT NOT NULL
-   ) STRICT;
-   CREATE INDEX sessions_by_account ON sessions(account_id);`,
+   ${sessionsTable(SQLITE_TYPES)}`,
   // Browsers a member has signed in from: their failed sign-ins are counted apart from anyone
   // else's, so strangers failing on an account never hold its owner back there.
-  `CREATE TABLE known_devices (
-     id INTEGER PRIMARY KEY,
-     token_hash BLOB NOT NULL UNIQUE,
-     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-     created_at TEXT NOT NULL,
-     last_used_at TEXT NOT NULL
-   ) STRICT;
-   CREATE INDEX known_devices_by_account ON known_devices(account_id);`,
+  knownDevicesTable(SQLITE_TYPES),
   // Email verification and password reset (docs/product.md section 6): when the address was verified,
   // and the emailed links' tokens, stored hashed, single use (used_at), each with its expiry.
   `ALTER TABLE accounts ADD COLUMN email_verified_at TEXT;
-   CREATE TABLE email_tokens (
-     id INTEGER PRIMARY KEY,
-     token_hash BLOB NOT NULL UNIQUE,
-     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-     purpose TEXT NOT NULL CHECK (purpose IN ('verify', 'reset')),
-     created_at TEXT NOT NULL,
-     expires_at TEXT NOT NULL,
-     used_at TEXT
-   ) STRICT;
-   CREATE INDEX email_tokens_by_account ON email_tokens(account_id, purpose);`,
+   ${emailTokensTable(SQLITE_TYPES)}`,
   // Posting, moderation and publishing (docs/product.md section 6).
   // - accounts.role: 'moderator' only through `npm run moderator -- add EMAIL`; banned_at: sign-in
   //   refused. banned_emails: addresses that cannot sign up again (kept when an account goes).
@@ -157,13 +143,7 @@ export const MIGRATIONS: readonly string[] = [
    ) STRICT;
    CREATE INDEX messages_by_conversation ON messages(conversation_id, id);
    CREATE INDEX messages_by_sender ON messages(sender_id);
-   CREATE TABLE blocks (
-     blocker_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-     blocked_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-     created_at TEXT NOT NULL,
-     PRIMARY KEY (blocker_id, blocked_id)
-   ) STRICT, WITHOUT ROWID;
-   CREATE INDEX blocks_by_blocked ON blocks(blocked_id);
+   ${blocksTable(SQLITE_TYPES)}
    CREATE TABLE reports (
      id INTEGER PRIMARY KEY,
      ad_id INTEGER NOT NULL,
@@ -182,16 +162,8 @@ export const MIGRATIONS: readonly string[] = [
    ) STRICT;
    CREATE UNIQUE INDEX reports_one_per_reporter_and_ad ON reports(ad_id, reporter_key)
      WHERE conversation_id IS NULL;
-   CREATE UNIQUE INDEX reports_one_per_reporter_and_conversation
-     ON reports(conversation_id, reporter_key) WHERE conversation_id IS NOT NULL;
-   CREATE INDEX reports_open_by_ad ON reports(resolved_at, ad_id);
-   CREATE INDEX reports_by_reporter ON reports(reporter_key, created_at);
-   CREATE TABLE hidden_ads (
-     ad_id INTEGER PRIMARY KEY,
-     kind TEXT NOT NULL CHECK (kind IN ('member', 'editor')),
-     why TEXT NOT NULL CHECK (why IN ('reports', 'under-18', 'removed')),
-     hidden_at TEXT NOT NULL
-   ) STRICT;
+   ${REPORTS_INDEXES}
+   ${hiddenAdsTable(SQLITE_TYPES)}
    CREATE TABLE server_secrets (
      name TEXT PRIMARY KEY,
      value BLOB NOT NULL

@@ -4,6 +4,50 @@
 // photos' explicit-image score, the moderators' photo settings and the duplicate-photo index
 // (docs/product.md section 10), restrictions lifted before an appeal (section 6). Append new ones in
 // sqlite-migrations.ts's list after these; never edit one that has shipped. Each has its twin in postgres-migrations.ts.
+import { moderatorPhotoRevealsTable, photoHashChunksTable, SQLITE_TYPES } from './schema-sql.ts';
+
+/**
+ * decision_statements as migration 12 makes it. Migration 18 makes it again, as `name` until the
+ * old table goes, with `moreKinds` in its CHECK and `moreColumns` after appeal_until. Both have
+ * shipped: never change what this writes.
+ */
+export const decisionStatementsTable = (
+  name = 'decision_statements',
+  moreKinds = '',
+  moreColumns = '',
+) => `CREATE TABLE ${name} (
+     id INTEGER PRIMARY KEY,
+     log_id INTEGER NOT NULL UNIQUE,
+     account_id INTEGER,
+     kind TEXT NOT NULL CHECK (kind IN ('ad-rejected', 'edit-rejected', 'ad-removed', 'ad-hidden',
+       'photo-removed', 'account-banned'${moreKinds})),
+     ad_id INTEGER,
+     photo_id INTEGER,
+     reason_key TEXT NOT NULL,
+     clause TEXT NOT NULL,
+     facts TEXT NOT NULL,
+     trigger TEXT NOT NULL CHECK (trigger IN ('report', 'moderator', 'automatic')),
+     automated_detection INTEGER NOT NULL CHECK (automated_detection IN (0, 1)),
+     automated_decision INTEGER NOT NULL CHECK (automated_decision IN (0, 1)),
+     decided_by INTEGER,
+     decided_at TEXT NOT NULL,
+     content_at TEXT,
+     appeal_until TEXT NOT NULL${moreColumns}
+   ) STRICT;`;
+
+/** appeals as migration 12 makes it, and migration 18 again (shipped: never change it). */
+export const APPEALS_TABLE = `CREATE TABLE appeals (
+     id INTEGER PRIMARY KEY,
+     statement_id INTEGER NOT NULL UNIQUE REFERENCES decision_statements(id),
+     account_id INTEGER NOT NULL,
+     text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 2000),
+     filed_at TEXT NOT NULL,
+     outcome TEXT CHECK (outcome IN ('upheld', 'reversed')),
+     reply TEXT,
+     decided_by INTEGER,
+     decided_at TEXT
+   ) STRICT;`;
+
 export const SAFETY_MIGRATIONS: readonly string[] = [
   // Fraud bans tell the people who talked with the account (docs/product.md section 7):
   // one row per banned account and member who answered it, written in the ban's (or the removal's)
@@ -78,38 +122,10 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
   // - appeals: at most one per statement (the unique index), by its member, 1–2,000 characters;
   //   outcome NULL while in review, then 'upheld' (reply: the reason the member reads) or
   //   'reversed', set once (UPDATE … WHERE outcome IS NULL) by a moderator other than decided_by.
-  `CREATE TABLE decision_statements (
-     id INTEGER PRIMARY KEY,
-     log_id INTEGER NOT NULL UNIQUE,
-     account_id INTEGER,
-     kind TEXT NOT NULL CHECK (kind IN ('ad-rejected', 'edit-rejected', 'ad-removed', 'ad-hidden',
-       'photo-removed', 'account-banned')),
-     ad_id INTEGER,
-     photo_id INTEGER,
-     reason_key TEXT NOT NULL,
-     clause TEXT NOT NULL,
-     facts TEXT NOT NULL,
-     trigger TEXT NOT NULL CHECK (trigger IN ('report', 'moderator', 'automatic')),
-     automated_detection INTEGER NOT NULL CHECK (automated_detection IN (0, 1)),
-     automated_decision INTEGER NOT NULL CHECK (automated_decision IN (0, 1)),
-     decided_by INTEGER,
-     decided_at TEXT NOT NULL,
-     content_at TEXT,
-     appeal_until TEXT NOT NULL
-   ) STRICT;
+  `${decisionStatementsTable()}
    CREATE INDEX decision_statements_by_account ON decision_statements(account_id, decided_at);
    CREATE INDEX decision_statements_by_at ON decision_statements(decided_at);
-   CREATE TABLE appeals (
-     id INTEGER PRIMARY KEY,
-     statement_id INTEGER NOT NULL UNIQUE REFERENCES decision_statements(id),
-     account_id INTEGER NOT NULL,
-     text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 2000),
-     filed_at TEXT NOT NULL,
-     outcome TEXT CHECK (outcome IN ('upheld', 'reversed')),
-     reply TEXT,
-     decided_by INTEGER,
-     decided_at TEXT
-   ) STRICT;
+   ${APPEALS_TABLE}
    CREATE INDEX appeals_open ON appeals(filed_at) WHERE outcome IS NULL;`,
   // The explicit-image score of each photo (docs/product.md section 10): nsfwjs's
   // porn + hentai (explicit_score) and sexy (sexy_score) probabilities, 0–1, written together when
@@ -128,13 +144,7 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
      blur_all INTEGER NOT NULL CHECK (blur_all IN (0, 1)),
      updated_at TEXT NOT NULL
    ) STRICT;
-   CREATE TABLE moderator_photo_reveals (
-     account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-     photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
-     revealed_at TEXT NOT NULL,
-     PRIMARY KEY (account_id, photo_id)
-   ) STRICT, WITHOUT ROWID;
-   CREATE INDEX moderator_photo_reveals_by_photo ON moderator_photo_reveals(photo_id);`,
+   ${moderatorPhotoRevealsTable(SQLITE_TYPES)}`,
   // The duplicate-photo index (docs/product.md section 10; store/photo-hash-index.ts):
   // each photo's perceptual hash cut into 3 pieces (chunk 0, 1, 2: 22, 21 and 21 bits), one row a
   // piece, found by (chunk, value); account_id and phash are copied so that a look-up reads the
@@ -143,15 +153,7 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
   // are indexed by the sweep too (server/photos/photo-duplicates.ts). photos.duplicate_of: the
   // photo of another member's this one looked like when it was uploaded (no foreign key: the queue
   // reads it again and shows nothing when that photo is gone or no longer alike).
-  `CREATE TABLE photo_hash_chunks (
-     chunk INTEGER NOT NULL CHECK (chunk BETWEEN 0 AND 2),
-     value INTEGER NOT NULL,
-     photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
-     account_id INTEGER NOT NULL,
-     phash TEXT NOT NULL,
-     PRIMARY KEY (chunk, value, photo_id)
-   ) STRICT, WITHOUT ROWID;
-   CREATE INDEX photo_hash_chunks_by_photo ON photo_hash_chunks(photo_id);
+  `${photoHashChunksTable(SQLITE_TYPES)}
    ALTER TABLE photos ADD COLUMN duplicate_of INTEGER;`,
   // A restriction lifted before an appeal decided it (docs/product.md section 6):
   // decision_statements.lifted_at: when a moderator ended it before any appeal decided it (a hide

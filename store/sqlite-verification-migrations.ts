@@ -21,6 +21,8 @@
 //   kept.
 // - accounts.verified_first_only: 1 when the member accepts first messages only from verified
 //   members (section 7).
+import { APPEALS_TABLE, decisionStatementsTable } from './sqlite-safety-migrations.ts';
+
 export const VERIFICATION_MIGRATIONS: readonly string[] = [
   `CREATE TABLE verifications (
      id INTEGER PRIMARY KEY,
@@ -52,27 +54,11 @@ export const VERIFICATION_MIGRATIONS: readonly string[] = [
    CREATE INDEX verifications_by_selfie ON verifications(selfie_key) WHERE selfie_key IS NOT NULL;
    ALTER TABLE accounts ADD COLUMN verified_first_only INTEGER NOT NULL DEFAULT 0
      CHECK (verified_first_only IN (0, 1));
-   CREATE TABLE decision_statements_new (
-     id INTEGER PRIMARY KEY,
-     log_id INTEGER NOT NULL UNIQUE,
-     account_id INTEGER,
-     kind TEXT NOT NULL CHECK (kind IN ('ad-rejected', 'edit-rejected', 'ad-removed', 'ad-hidden',
-       'photo-removed', 'account-banned', 'verification-refused')),
-     ad_id INTEGER,
-     photo_id INTEGER,
-     reason_key TEXT NOT NULL,
-     clause TEXT NOT NULL,
-     facts TEXT NOT NULL,
-     trigger TEXT NOT NULL CHECK (trigger IN ('report', 'moderator', 'automatic')),
-     automated_detection INTEGER NOT NULL CHECK (automated_detection IN (0, 1)),
-     automated_decision INTEGER NOT NULL CHECK (automated_decision IN (0, 1)),
-     decided_by INTEGER,
-     decided_at TEXT NOT NULL,
-     content_at TEXT,
-     appeal_until TEXT NOT NULL,
-     lifted_at TEXT,
-     lifted_for INTEGER
-   ) STRICT;
+   ${decisionStatementsTable(
+     'decision_statements_new',
+     ", 'verification-refused'",
+     ',\n     lifted_at TEXT,\n     lifted_for INTEGER',
+   )}
    INSERT INTO decision_statements_new (id, log_id, account_id, kind, ad_id, photo_id, reason_key,
      clause, facts, trigger, automated_detection, automated_decision, decided_by, decided_at,
      content_at, appeal_until, lifted_at, lifted_for)
@@ -83,17 +69,7 @@ export const VERIFICATION_MIGRATIONS: readonly string[] = [
    DROP TABLE appeals;
    DROP TABLE decision_statements;
    ALTER TABLE decision_statements_new RENAME TO decision_statements;
-   CREATE TABLE appeals (
-     id INTEGER PRIMARY KEY,
-     statement_id INTEGER NOT NULL UNIQUE REFERENCES decision_statements(id),
-     account_id INTEGER NOT NULL,
-     text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 2000),
-     filed_at TEXT NOT NULL,
-     outcome TEXT CHECK (outcome IN ('upheld', 'reversed')),
-     reply TEXT,
-     decided_by INTEGER,
-     decided_at TEXT
-   ) STRICT;
+   ${APPEALS_TABLE}
    INSERT INTO appeals (id, statement_id, account_id, text, filed_at, outcome, reply, decided_by,
      decided_at)
    SELECT id, statement_id, account_id, text, filed_at, outcome, reply, decided_by, decided_at

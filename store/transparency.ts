@@ -4,7 +4,7 @@
 // the build finds the medians without reading one row a decision
 // (pipeline/compile/transparency-report.ts). Read within the build's snapshot
 // (published-ads.ts), on a database of any version: a table not there yet counts nothing.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { StoreContext } from './store-context.ts';
 import type { Tables } from './tables.ts';
 import { tablesPresent } from './tables-present.ts';
@@ -46,6 +46,20 @@ function tenthsBetween(kind: StoreContext['kind'], from: string, to: string) {
   return kind === 'postgres'
     ? sql<number>`cast(round(extract(epoch from (cast(${sql.ref(to)} as timestamptz) - cast(${sql.ref(from)} as timestamptz))) / 360) as integer)`
     : sql<number>`cast(round((julianday(${sql.ref(to)}) - julianday(${sql.ref(from)})) * 240) as integer)`;
+}
+
+/** The DurationTallies of `rows`: from their `from` to their decided_at, by the month decided. */
+async function hoursToDecision<TB extends keyof Tables>(
+  kind: StoreContext['kind'],
+  from: string,
+  rows: SelectQueryBuilder<Tables, TB, object>,
+): Promise<DurationTally[]> {
+  const tenths = tenthsBetween(kind, from, 'decided_at');
+  const found = await rows
+    .select([month('decided_at').as('month'), tenths.as('tenths'), rowCount.as('count')])
+    .groupBy([month('decided_at'), tenths])
+    .execute();
+  return numbers(found);
 }
 
 /** The tallies of the database `db` is on (a snapshot's transaction, in the build). */
@@ -92,14 +106,14 @@ export async function readTransparencyTallies(
     .where('kind', '!=', 'verification-refused')
     .groupBy([month('decided_at'), 'kind', 'reason_key', 'trigger', 'automated_decision'])
     .execute();
-  const decisionTenths = tenthsBetween(kind, 'content_at', 'decided_at');
-  const decisionHours = await db
-    .selectFrom('decision_statements')
-    .select([month('decided_at').as('month'), decisionTenths.as('tenths'), rowCount.as('count')])
-    .where('content_at', 'is not', null)
-    .where('kind', '!=', 'account-banned')
-    .groupBy([month('decided_at'), decisionTenths])
-    .execute();
+  const decisionHours = await hoursToDecision(
+    kind,
+    'content_at',
+    db
+      .selectFrom('decision_statements')
+      .where('content_at', 'is not', null)
+      .where('kind', '!=', 'account-banned'),
+  );
   const appealsFiled = await db
     .selectFrom('appeals')
     .select([month('filed_at').as('month'), rowCount.as('count')])
@@ -111,13 +125,11 @@ export async function readTransparencyTallies(
     .where('outcome', 'is not', null)
     .groupBy([month('decided_at'), 'outcome'])
     .execute();
-  const appealTenths = tenthsBetween(kind, 'filed_at', 'decided_at');
-  const appealHours = await db
-    .selectFrom('appeals')
-    .select([month('decided_at').as('month'), appealTenths.as('tenths'), rowCount.as('count')])
-    .where('outcome', 'is not', null)
-    .groupBy([month('decided_at'), appealTenths])
-    .execute();
+  const appealHours = await hoursToDecision(
+    kind,
+    'filed_at',
+    db.selectFrom('appeals').where('outcome', 'is not', null),
+  );
   return {
     decisions: decisions.map((row) => ({
       month: row.month,
@@ -127,7 +139,7 @@ export async function readTransparencyTallies(
       automated: Number(row.automated) === 1,
       count: Number(row.count),
     })),
-    decisionHours: numbers(decisionHours),
+    decisionHours,
     reports: numbers(reports),
     appealsFiled: numbers(appealsFiled),
     appealOutcomes: appealOutcomes.map((row) => ({
@@ -135,7 +147,7 @@ export async function readTransparencyTallies(
       outcome: row.outcome!,
       count: Number(row.count),
     })),
-    appealHours: numbers(appealHours),
+    appealHours,
   };
 }
 

@@ -5,10 +5,11 @@
 // server/verification/'s; this part stores and reads. A decision changes a row only from the
 // status it expects, so of two moderators deciding at once exactly one does.
 import { sql } from 'kysely';
-import { isStorableId } from './ids.ts';
+import { accountFlag } from './account-flag.ts';
+import { idsFromJson, isStorableId } from './ids.ts';
 import { changedOne, rowCount, rowsChanged } from './row-count.ts';
 import type { StoreContext } from './store-context.ts';
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { VerificationsTable } from './tables.ts';
 
 export type VerificationStatus = VerificationsTable['status'];
@@ -114,6 +115,14 @@ export interface VerificationStore {
 
 export function verificationStore({ db }: StoreContext): VerificationStore {
   const select = () => db.selectFrom('verifications').selectAll();
+  /**
+   * Moves verification `id` on from status `from`, as `change` says; whether it did: the row was
+   * there, still in that status (of two moderators deciding at once, exactly one does).
+   */
+  const moveOn = (id: number, from: VerificationStatus, change: Updateable<VerificationsTable>) =>
+    changedOne(
+      db.updateTable('verifications').set(change).where('id', '=', id).where('status', '=', from),
+    );
   const rowOf = (row: Selectable<VerificationsTable>) =>
     ({
       id: Number(row.id),
@@ -132,7 +141,7 @@ export function verificationStore({ db }: StoreContext): VerificationStore {
       selfiePhash: row.selfie_phash,
       selfieDeletedAt: row.selfie_deleted_at,
       level: row.level,
-      photoIds: parseIds(row.photo_ids),
+      photoIds: idsFromJson(row.photo_ids),
       decidedAt: row.decided_at,
       decidedBy: row.decided_by === null ? null : Number(row.decided_by),
       refusalReason: row.refusal_reason,
@@ -194,22 +203,15 @@ export function verificationStore({ db }: StoreContext): VerificationStore {
         .where('id', '=', id)
         .execute();
     },
-    async submit(id, selfie) {
-      return changedOne(
-        db
-          .updateTable('verifications')
-          .set({
-            status: 'submitted',
-            submitted_at: selfie.at,
-            selfie_key: selfie.key,
-            selfie_width: selfie.width,
-            selfie_height: selfie.height,
-            selfie_phash: selfie.phash,
-          })
-          .where('id', '=', id)
-          .where('status', '=', 'open'),
-      );
-    },
+    submit: (id, selfie) =>
+      moveOn(id, 'open', {
+        status: 'submitted',
+        submitted_at: selfie.at,
+        selfie_key: selfie.key,
+        selfie_width: selfie.width,
+        selfie_height: selfie.height,
+        selfie_phash: selfie.phash,
+      }),
     async inReview(limit) {
       const rows = await select()
         .where('status', '=', 'submitted')
@@ -227,38 +229,24 @@ export function verificationStore({ db }: StoreContext): VerificationStore {
         .executeTakeFirst();
       return Number(row?.count ?? 0);
     },
-    async approve(id, decision) {
-      return changedOne(
-        db
-          .updateTable('verifications')
-          .set({
-            status: 'approved',
-            code: null,
-            level: decision.level,
-            photo_ids: JSON.stringify(decision.photoIds),
-            decided_at: decision.at,
-            decided_by: decision.moderatorId,
-          })
-          .where('id', '=', id)
-          .where('status', '=', 'submitted'),
-      );
-    },
-    async refuse(id, decision) {
-      return changedOne(
-        db
-          .updateTable('verifications')
-          .set({
-            status: 'refused',
-            code: null,
-            refusal_reason: decision.reason,
-            decided_at: decision.at,
-            decided_by: decision.moderatorId,
-            statement_id: decision.statementId,
-          })
-          .where('id', '=', id)
-          .where('status', '=', 'submitted'),
-      );
-    },
+    approve: (id, decision) =>
+      moveOn(id, 'submitted', {
+        status: 'approved',
+        code: null,
+        level: decision.level,
+        photo_ids: JSON.stringify(decision.photoIds),
+        decided_at: decision.at,
+        decided_by: decision.moderatorId,
+      }),
+    refuse: (id, decision) =>
+      moveOn(id, 'submitted', {
+        status: 'refused',
+        code: null,
+        refusal_reason: decision.reason,
+        decided_at: decision.at,
+        decided_by: decision.moderatorId,
+        statement_id: decision.statementId,
+      }),
     async approveOnAppeal(statementId, at) {
       const row = await db
         .updateTable('verifications')
@@ -362,15 +350,10 @@ export function verificationStore({ db }: StoreContext): VerificationStore {
         });
       return current;
     },
-    async verifiedFirstOnly(accountId) {
-      if (!isStorableId(accountId)) return false;
-      const row = await db
-        .selectFrom('accounts')
-        .select('verified_first_only')
-        .where('id', '=', accountId)
-        .executeTakeFirst();
-      return Number(row?.verified_first_only ?? 0) === 1;
-    },
+    verifiedFirstOnly: accountFlag(
+      (id) => db.selectFrom('accounts').where('id', '=', id),
+      'verified_first_only',
+    ),
     async setVerifiedFirstOnly(accountId, on) {
       await db
         .updateTable('accounts')
@@ -379,13 +362,4 @@ export function verificationStore({ db }: StoreContext): VerificationStore {
         .execute();
     },
   };
-}
-
-function parseIds(json: string): number[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((id): id is number => Number.isInteger(id)) : [];
-  } catch {
-    return [];
-  }
 }

@@ -14,14 +14,19 @@ export function readAt(fd: number, position: number, length: number): Buffer | u
   return buffer;
 }
 
-/** `length` bytes at `position` of a file, or undefined when it is gone or ends before. */
-export function readFileRange(file: string, position: number, length: number): Buffer | undefined {
-  let fd: number;
+/** A file opened for reading (its descriptor), or undefined when it is not there. */
+export function openIfThere(file: string): number | undefined {
   try {
-    fd = openSync(file, 'r');
+    return openSync(file, 'r');
   } catch {
     return undefined;
   }
+}
+
+/** `length` bytes at `position` of a file, or undefined when it is gone or ends before. */
+export function readFileRange(file: string, position: number, length: number): Buffer | undefined {
+  const fd = openIfThere(file);
+  if (fd === undefined) return undefined;
   try {
     return readAt(fd, position, length);
   } finally {

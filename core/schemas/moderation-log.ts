@@ -1,6 +1,7 @@
 // What the moderation log records (docs/product.md section 6): the actions, by the value the
-// database stores (moderation_log.action). Shared by the store (store/moderation-log.ts),
-// which keeps the rows, and the log's page (src/pages/moderation-view.ts), which labels them.
+// database stores (moderation_log.action), and what a row says. Shared by the store
+// (store/moderation-log.ts), which keeps the rows, and the log's page
+// (src/pages/moderation-view.ts), which labels them.
 
 /** A moderation log row's action. */
 export type LogAction =
@@ -26,3 +27,17 @@ export type LogAction =
   | 'approve-verification'
   | 'refuse-verification'
   | 'view-selfie';
+
+/** What a log row says, as the store reads it and the log's page shows it. */
+export interface LogRecord {
+  id: number;
+  at: string;
+  /** The moderator's email as copied, or the actor's name (`operator`: the command line). */
+  moderator: string;
+  action: LogAction;
+  adId: number | null;
+  accountId: number | null;
+  accountEmail: string | null;
+  reason: string | null;
+  note: string | null;
+}

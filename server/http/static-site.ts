@@ -6,7 +6,6 @@ import {
   createReadStream,
   existsSync,
   fstatSync,
-  openSync,
   readFile,
   readSync,
   type Stats,
@@ -23,6 +22,7 @@ import {
   routes,
   statePath,
 } from '../../core/paths.ts';
+import { openIfThere } from '../../core/content/read-range.ts';
 import { isNotModified, requestedRange } from './http-conditional.ts';
 import {
   chooseEncoding,
@@ -65,12 +65,8 @@ interface OpenFile {
 }
 
 function openFile(path: string): OpenFile | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
+  const fd = openIfThere(path);
+  if (fd === undefined) return undefined;
   try {
     const stats = fstatSync(fd);
     if (stats.isFile()) return { fd, stats };

@@ -3,6 +3,7 @@
 // does not scroll.
 import { utcDay } from '../../core/days.ts';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { LineIcon } from '../components/LineIcon.tsx';
 import { SignupForm } from '../components/SignupForm.tsx';
 import { latestAdultBirthDate } from '../../core/schemas/signup.ts';
 import { useSignupForm } from './useSignupForm.ts';
@@ -68,14 +69,7 @@ export function SignupDialog({
       <div className="dialog__header">
         <h2 id="signup-dialog-title">Join {brand} free</h2>
         <button type="button" className="dialog__close" aria-label="Close" onClick={close}>
-          <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20">
-            <path
-              d="m5 5 10 10M15 5 5 15"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-            />
-          </svg>
+          <LineIcon d="m5 5 10 10M15 5 5 15" />
         </button>
       </div>
       <p className="dialog__lead">

@@ -3,7 +3,7 @@
 // server/http/page-reads/), shown by src/pages/moderate/ and src/pages/moderation-log/. Types only: pages
 // never import the server.
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
-import type { LogAction } from '../../core/schemas/moderation-log.ts';
+import type { LogAction, LogRecord } from '../../core/schemas/moderation-log.ts';
 import type { ScamFamily } from '../../core/policy/scam-signals.ts';
 import type { VerificationLevel } from '../../core/schemas/verification.ts';
 
@@ -185,17 +185,7 @@ export interface ModerationQueueView {
   openVerifications?: number;
 }
 
-export interface LogEntry {
-  id: number;
-  at: string;
-  /** The moderator's email, or `operator` for role changes from the command line. */
-  moderator: string;
-  action: LogAction;
-  adId: number | null;
-  accountId: number | null;
-  accountEmail: string | null;
-  reason: string | null;
-  note: string | null;
+export interface LogEntry extends LogRecord {
   /** The account no longer exists (its member deleted it): shown as a deleted account. */
   accountDeleted?: boolean;
   /** The moderator's account no longer exists. */

@@ -1,5 +1,6 @@
 import { MemberAction } from '../components/MemberAction.tsx';
 import type { ReactNode } from 'react';
+import { LineIcon } from '../components/LineIcon.tsx';
 import { Logo } from '../components/Logo.tsx';
 import type { PageChrome } from './page-shell.ts';
 import { aboutPath, homePath, legalPath, transparencyPath } from '../../core/paths.ts';
@@ -33,14 +34,7 @@ function SiteHeader({ chrome }: { chrome: PageChrome }) {
           <details className="menu">
             <summary className="menu__toggle">
               <span>Menu</span>
-              <svg aria-hidden="true" viewBox="0 0 20 20" width="16" height="16">
-                <path
-                  d="M3 5h14M3 10h14M3 15h14"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  strokeLinecap="round"
-                />
-              </svg>
+              <LineIcon d="M3 5h14M3 10h14M3 15h14" size={16} />
             </summary>
             <nav className="menu__panel" aria-label="Main">
               <a href={homePath()}>Home</a>

@@ -26,7 +26,7 @@ import {
   rejectAdSchema,
 } from '../../../core/schemas/moderation.ts';
 import { apiRoutes, moderatePath, routes } from '../../../core/paths.ts';
-import type { AppContext, AppEnv } from '../app-env.ts';
+import type { AppContext, AppEnv, Member } from '../app-env.ts';
 import { noSuchAccount } from '../../moderation/accounts.ts';
 import {
   approveAdAction,
@@ -38,12 +38,12 @@ import {
   type ModerationDeps,
 } from '../../moderation/actions.ts';
 import { noSuchAd } from '../../moderation/ads.ts';
-import { namedId } from '../../moderation/named-id.ts';
+import { namedId, type NamedId } from '../../moderation/named-id.ts';
 import { noSuchPhoto } from '../../moderation/photos.ts';
 import { dismissRepeatedMessage, REPEATED_FLAG_GONE } from '../../moderation/scam-records.ts';
 import { chooseBlurAll, revealPhoto } from '../../moderation/photo-shield.ts';
 import { Refusal } from '../../../core/refusal.ts';
-import { type FormEndpoint } from '../forms/form-endpoint.ts';
+import { type FormDone, type FormEndpoint } from '../forms/form-endpoint.ts';
 import { parseFields } from '../../../core/refusal.ts';
 import { textOf } from '../forms/submission.ts';
 
@@ -56,41 +56,48 @@ export function moderationRoutes(options: ModerationOptions) {
   const app = new Hono<AppEnv>();
   const onQueue = { page: { route: routes.moderate }, for: 'moderators' } as const;
 
-  /** An ad of the queue approved, rejected or removed: the same shape, each its fields and action. */
-  const adDecision = <Input>(route: string, schema: z.ZodType<Input>, action: AdAction<Input>) =>
+  /**
+   * A queue form about the row its route's id names (an ad, an account, a photo): the id is
+   * checked first (`unknown` refuses one that names nothing), then the fields, then `act` runs.
+   */
+  const onNamed = <Input>(
+    route: string,
+    named: {
+      keep: string;
+      unknown: (raw: string | undefined) => Refusal;
+      schema: z.ZodType<Input>;
+    },
+    act: (member: Member, id: NamedId, input: Input) => Promise<FormDone>,
+  ) =>
     app.post(
       route,
-      ...form.action({ ...onQueue, keep: kept('adId') }, async ({ c, member, fields }) => {
-        const ad = namedId(c.req.param('id'), noSuchAd);
-        const input = parseFields(schema, fields);
-        const { done, outcome } = await action(options, member, ad, input);
-        return { redirect: queueAfter(done, { ad: ad.id }), json: outcome };
-      }),
+      ...form.action({ ...onQueue, keep: kept(named.keep) }, async ({ c, member, fields }) =>
+        act(member, namedId(c.req.param('id'), named.unknown), parseFields(named.schema, fields)),
+      ),
     );
+
+  /** An ad of the queue approved, rejected or removed: the same shape, each its fields and action. */
+  const adDecision = <Input>(route: string, schema: z.ZodType<Input>, action: AdAction<Input>) =>
+    onNamed(route, { keep: 'adId', unknown: noSuchAd, schema }, async (member, ad, input) => {
+      const { done, outcome } = await action(options, member, ad, input);
+      return { redirect: queueAfter(done, { ad: ad.id }), json: outcome };
+    });
   adDecision(apiRoutes.approveAd, approveAdSchema, approveAdAction);
   adDecision(apiRoutes.rejectAd, rejectAdSchema, rejectAdAction);
   adDecision(apiRoutes.removeAd, rejectAdSchema, removeAdAction);
 
-  app.post(
-    apiRoutes.banAccount,
-    ...form.action({ ...onQueue, keep: kept('ban') }, async ({ c, member, fields }) => {
-      const account = namedId(c.req.param('id'), noSuchAccount);
-      const input = parseFields(banAccountSchema, fields);
-      const banned = await banAccountAction(options, member, account, input);
-      const removed = banned.removedAds.length;
-      return { redirect: queueAfter('banned', { account: account.id, removed }), json: banned };
-    }),
-  );
+  const banForm = { keep: 'ban', unknown: noSuchAccount, schema: banAccountSchema };
+  onNamed(apiRoutes.banAccount, banForm, async (member, account, input) => {
+    const banned = await banAccountAction(options, member, account, input);
+    const removed = banned.removedAds.length;
+    return { redirect: queueAfter('banned', { account: account.id, removed }), json: banned };
+  });
 
-  app.post(
-    apiRoutes.removePhoto,
-    ...form.action({ ...onQueue, keep: kept('photoId') }, async ({ c, member, fields }) => {
-      const photo = namedId(c.req.param('id'), noSuchPhoto);
-      const input = parseFields(removePhotoSchema, fields);
-      const removed = await removePhotoAction(options, member, photo, input);
-      return { redirect: queueAfterPhoto(photo.id, removed.adId), json: removed };
-    }),
-  );
+  const photoForm = { keep: 'photoId', unknown: noSuchPhoto, schema: removePhotoSchema };
+  onNamed(apiRoutes.removePhoto, photoForm, async (member, photo, input) => {
+    const removed = await removePhotoAction(options, member, photo, input);
+    return { redirect: queueAfterPhoto(photo.id, removed.adId), json: removed };
+  });
 
   app.post(
     apiRoutes.dismissRepeatedMessage,

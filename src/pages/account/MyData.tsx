@@ -1,10 +1,10 @@
+import { AccountSection } from './AccountSection.tsx';
 import { accountDataApiPath, deleteAccountPath } from '../../../core/paths.ts';
 
 /** On /account: the member's own data, a copy of it, and deleting the account. Plain links. */
 export function MyData() {
   return (
-    <section className="my-data" aria-labelledby="my-data-title">
-      <h2 id="my-data-title">Your data</h2>
+    <AccountSection name="my-data" title="Your data">
       <div className="my-data__item">
         <div>
           <h3 className="my-data__title">Download my data</h3>
@@ -33,6 +33,6 @@ export function MyData() {
           Delete my account
         </a>
       </div>
-    </section>
+    </AccountSection>
   );
 }

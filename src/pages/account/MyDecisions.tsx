@@ -1,5 +1,6 @@
 // /account's decisions about the member (docs/product.md section 6): each restriction's
 // statement of reasons, newest first, with where its appeal stands and the link to appeal it.
+import { AccountSection } from './AccountSection.tsx';
 import { StatementOfReasons } from '../../components/StatementOfReasons.tsx';
 import { decisionPagePath } from '../../../core/paths.ts';
 import type { StatementView } from '../statement-view.ts';
@@ -7,8 +8,7 @@ import type { StatementView } from '../statement-view.ts';
 export function MyDecisions({ statements }: { statements: readonly StatementView[] }) {
   if (statements.length === 0) return null;
   return (
-    <section className="my-decisions" aria-labelledby="my-decisions-title">
-      <h2 id="my-decisions-title">Moderation decisions</h2>
+    <AccountSection name="my-decisions" title="Moderation decisions">
       <p className="my-decisions__intro">
         Why our moderators, or our rules, restricted your ads, photos or account, and how to appeal.
       </p>
@@ -19,6 +19,6 @@ export function MyDecisions({ statements }: { statements: readonly StatementView
           </li>
         ))}
       </ul>
-    </section>
+    </AccountSection>
   );
 }

@@ -1,5 +1,6 @@
 // /account's reports the member sent (docs/product.md section 8): what became of each
 // (open, action taken, no action), never who anyone is or what exactly was done.
+import { AccountSection } from './AccountSection.tsx';
 import { formatDate } from '../../../core/format.ts';
 import type { MyReportView } from './account-view.ts';
 
@@ -12,8 +13,7 @@ const STATE_LABELS: Record<MyReportView['state'], string> = {
 export function MyReports({ reports }: { reports: readonly MyReportView[] }) {
   if (reports.length === 0) return null;
   return (
-    <section className="my-reports" aria-labelledby="my-reports-title">
-      <h2 id="my-reports-title">My reports</h2>
+    <AccountSection name="my-reports" title="My reports">
       <ul className="my-reports__list">
         {reports.map((report) => (
           <li className="my-report" key={report.id}>
@@ -28,6 +28,6 @@ export function MyReports({ reports }: { reports: readonly MyReportView[] }) {
           </li>
         ))}
       </ul>
-    </section>
+    </AccountSection>
   );
 }

@@ -1,3 +1,4 @@
+import { AccountSection } from './AccountSection.tsx';
 import { SubmitButton } from '../../components/Button.tsx';
 import { Banner } from '../../components/Banner.tsx';
 import { firstMessagesApiPath, verificationPath } from '../../../core/paths.ts';
@@ -17,8 +18,7 @@ export function MyVerification({
 }) {
   const level = verification?.level;
   return (
-    <section className="my-verification" aria-labelledby="my-verification-title">
-      <h2 id="my-verification-title">Verification</h2>
+    <AccountSection name="my-verification" title="Verification">
       <p>
         {level ? (
           <>
@@ -49,6 +49,6 @@ export function MyVerification({
         </p>
         <SubmitButton kind="secondary">Save</SubmitButton>
       </form>
-    </section>
+    </AccountSection>
   );
 }

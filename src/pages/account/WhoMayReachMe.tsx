@@ -8,6 +8,12 @@ import {
 } from '../../../core/schemas/reach-settings.ts';
 import type { ReachSettingsView } from './reach-settings-view.ts';
 
+/** The two age boxes, in this order. */
+const AGE_BOUNDS = [
+  { name: 'minAge', id: 'reach-min-age', label: 'Youngest' },
+  { name: 'maxAge', id: 'reach-max-age', label: 'Oldest' },
+] as const;
+
 /**
  * On /account: "Who may reach me" (docs/product.md section 7), one plain form of the member's own
  * settings for first messages about their ads. Each setting is a fieldset of its own, so that
@@ -43,28 +49,20 @@ export function WhoMayReachMe({
             From their date of birth. Leave a box empty for no limit ({REACH_AGE_MIN} and over).
           </p>
           <div className="reach__ages">
-            <FormField
-              id="reach-min-age"
-              name="minAge"
-              label="Youngest"
-              type="number"
-              inputMode="numeric"
-              min={REACH_AGE_MIN}
-              max={REACH_AGE_MAX}
-              defaultValue={settings.minAge}
-              error={fieldError('minAge')}
-            />
-            <FormField
-              id="reach-max-age"
-              name="maxAge"
-              label="Oldest"
-              type="number"
-              inputMode="numeric"
-              min={REACH_AGE_MIN}
-              max={REACH_AGE_MAX}
-              defaultValue={settings.maxAge}
-              error={fieldError('maxAge')}
-            />
+            {AGE_BOUNDS.map(({ name, id, label }) => (
+              <FormField
+                key={name}
+                id={id}
+                name={name}
+                label={label}
+                type="number"
+                inputMode="numeric"
+                min={REACH_AGE_MIN}
+                max={REACH_AGE_MAX}
+                defaultValue={settings[name]}
+                error={fieldError(name)}
+              />
+            ))}
           </div>
         </fieldset>
         <fieldset className="reach__fieldset">

@@ -1,14 +1,13 @@
 import { AdDetail } from '../../components/AdDetail.tsx';
 import { formatDate, formatMoment, plural } from '../../../core/format.ts';
 import { moderateReportsApiPath, moderateReportsPath } from '../../../core/paths.ts';
-import type { ModerationReason } from '../../../core/schemas/moderation-reasons.ts';
 import {
   DOUBTED_AFTER_DISMISSED,
   DOUBTED_WITHIN_DAYS,
   REPORT_REASONS,
   URGENT_REPORT_REASON,
 } from '../../../core/schemas/report-reasons.ts';
-import { ReasonFields } from '../moderate/ReasonFields.tsx';
+import { ReasonFields, type ReasonFormProps } from '../moderate/ReasonFields.tsx';
 import { ScamRecord } from '../moderate/ScamRecord.tsx';
 import type { ReportEntry, ReportGroup } from '../report-view.ts';
 
@@ -31,11 +30,7 @@ export function ReportGroupEntry({
   group,
   reasons,
   typed,
-}: {
-  group: ReportGroup;
-  reasons: ReadonlyArray<readonly [ModerationReason, string]>;
-  typed?: Readonly<Record<string, string>>;
-}) {
+}: { group: ReportGroup } & ReasonFormProps) {
   const id = group.key.replace(/:/g, '-');
   const headingId = `${id}-heading`;
   const badge = group.hidden

@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import { Banner } from '../../components/Banner.tsx';
 import { formatDate, plural } from '../../../core/format.ts';
-import type { ModerationReason } from '../../../core/schemas/moderation-reasons.ts';
 import type { BanTarget } from '../moderation-view.ts';
-import { ReasonFields } from './ReasonFields.tsx';
+import { ReasonFields, type ReasonChoices } from './ReasonFields.tsx';
 
 /**
  * The ban's confirmation step: what a ban does to this account, then the form that does it. The
@@ -21,7 +20,7 @@ export function BanConfirm({
   children,
 }: {
   target: BanTarget;
-  reasons: ReadonlyArray<readonly [ModerationReason, string]>;
+  reasons: ReasonChoices;
   /** Where the ban posts. */
   action: string;
   /** Hidden fields it posts too. */

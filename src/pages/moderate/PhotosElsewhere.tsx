@@ -1,7 +1,7 @@
 import { formatDate } from '../../../core/format.ts';
 import { moderateAdApiPath } from '../../../core/paths.ts';
 import { MODERATION_REASONS } from '../../../core/schemas/moderation-reasons.ts';
-import type { PhotoElsewhereView, QueueItem } from '../moderation-view.ts';
+import type { PhotoElsewhereView, QueueItem, QueuePhoto } from '../moderation-view.ts';
 
 /**
  * An ad's photos that are also on another member's ad (docs/product.md section 10): a warning in
@@ -52,16 +52,10 @@ function Match({ match }: { match: PhotoElsewhereView }) {
       </p>
       <div className="photos-elsewhere__pair">
         <figure className="photos-elsewhere__figure">
-          <img
-            className={photo.blurred ? 'photos-elsewhere__image--blurred' : undefined}
-            src={photo.src}
-            srcSet={photo.srcSet || undefined}
-            sizes="(min-width: 1000px) 320px, 45vw"
-            width={photo.width}
-            height={photo.height}
+          <PairImage
+            image={photo}
+            blurred={photo.blurred}
             alt={`This ad's photo ${photo.position}`}
-            loading="lazy"
-            decoding="async"
           />
           <figcaption>
             This ad, photo {photo.position}
@@ -70,16 +64,10 @@ function Match({ match }: { match: PhotoElsewhereView }) {
         </figure>
         <figure className="photos-elsewhere__figure">
           {otherPhoto ? (
-            <img
-              className={photo.blurred ? 'photos-elsewhere__image--blurred' : undefined}
-              src={otherPhoto.src}
-              srcSet={otherPhoto.srcSet || undefined}
-              sizes="(min-width: 1000px) 320px, 45vw"
-              width={otherPhoto.width}
-              height={otherPhoto.height}
+            <PairImage
+              image={otherPhoto}
+              blurred={photo.blurred}
               alt={`The photo on ad ${match.otherAdId}`}
-              loading="lazy"
-              decoding="async"
             />
           ) : (
             <p className="photos-elsewhere__gone">
@@ -90,5 +78,30 @@ function Match({ match }: { match: PhotoElsewhereView }) {
         </figure>
       </div>
     </li>
+  );
+}
+
+/** One photo of the pair, side by side with the other (both blurred while this ad's one is). */
+function PairImage({
+  image,
+  blurred,
+  alt,
+}: {
+  image: Pick<QueuePhoto, 'width' | 'height' | 'src' | 'srcSet'>;
+  blurred: boolean;
+  alt: string;
+}) {
+  return (
+    <img
+      className={blurred ? 'photos-elsewhere__image--blurred' : undefined}
+      src={image.src}
+      srcSet={image.srcSet || undefined}
+      sizes="(min-width: 1000px) 320px, 45vw"
+      width={image.width}
+      height={image.height}
+      alt={alt}
+      loading="lazy"
+      decoding="async"
+    />
   );
 }

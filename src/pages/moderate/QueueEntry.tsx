@@ -3,13 +3,12 @@ import { AdDetail } from '../../components/AdDetail.tsx';
 import { MarkedText } from '../../components/MarkedText.tsx';
 import { formatDate, formatMoment, plural } from '../../../core/format.ts';
 import { moderateAdApiPath, moderatePath } from '../../../core/paths.ts';
-import type { ModerationReason } from '../../../core/schemas/moderation-reasons.ts';
 import { SEEKS_LABELS } from '../../../core/schemas/seeks.ts';
 import type { EditedField, QueueItem } from '../moderation-view.ts';
 import { daysAgo } from './moments.ts';
 import { PhotosElsewhere } from './PhotosElsewhere.tsx';
 import { QueuePhotos } from './QueuePhotos.tsx';
-import { ReasonFields } from './ReasonFields.tsx';
+import { ReasonFields, type ReasonFormProps } from './ReasonFields.tsx';
 import { ScamRecord } from './ScamRecord.tsx';
 
 const FIELD_NAMES: Record<EditedField, string> = {
@@ -24,17 +23,11 @@ const FIELD_NAMES: Record<EditedField, string> = {
 const listed = (names: string[]) =>
   names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
 
-/** One ad waiting for review: what it is, the ad as it will look, the poster, and the actions. */
-export function QueueEntry({
-  item,
-  reasons,
-  typed,
-}: {
-  item: QueueItem;
-  reasons: ReadonlyArray<readonly [ModerationReason, string]>;
-  /** A refused action on this ad or one of its photos: the reason and note typed, put back. */
-  typed?: Readonly<Record<string, string>>;
-}) {
+/**
+ * One ad waiting for review: what it is, the ad as it will look, the poster, and the actions
+ * (`typed`: a refused action on this ad or one of its photos).
+ */
+export function QueueEntry({ item, reasons, typed }: { item: QueueItem } & ReasonFormProps) {
   const adTyped = typed?.adId === String(item.adId) ? typed : undefined;
   const { ad, marks } = item;
   const names = (scam: boolean) => [

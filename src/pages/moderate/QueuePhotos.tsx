@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { removePhotoApiPath, revealPhotoApiPath } from '../../../core/paths.ts';
-import type { ModerationReason } from '../../../core/schemas/moderation-reasons.ts';
 import type { QueuePhoto } from '../moderation-view.ts';
-import { ReasonFields } from './ReasonFields.tsx';
+import { ReasonFields, type ReasonChoices, type ReasonFormProps } from './ReasonFields.tsx';
 
 const CHANGE_LABELS: Record<NonNullable<QueuePhoto['change']>, string> = {
   added: 'New in this edit',
@@ -27,7 +26,7 @@ export function QueuePhotos({
   id: string;
   heading: string;
   photos: readonly QueuePhoto[];
-  reasons: ReadonlyArray<readonly [ModerationReason, string]>;
+  reasons: ReasonChoices;
   /** Which photos get a remove form here (a photo on both lists of an edit gets one form only). */
   removable: (photo: QueuePhoto) => boolean;
   /** A refused removal: which photo, and the reason and note typed. */
@@ -137,15 +136,7 @@ function BlurredPhoto({ photo, image }: { photo: QueuePhoto; image: ReactNode })
   );
 }
 
-function RemovePhoto({
-  photo,
-  reasons,
-  typed,
-}: {
-  photo: QueuePhoto;
-  reasons: ReadonlyArray<readonly [ModerationReason, string]>;
-  typed?: Readonly<Record<string, string>>;
-}) {
+function RemovePhoto({ photo, reasons, typed }: { photo: QueuePhoto } & ReasonFormProps) {
   return (
     <details className="queue-photo__remove" open={typed !== undefined}>
       <summary>Remove photo {photo.position}…</summary>

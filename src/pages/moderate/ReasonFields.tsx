@@ -3,6 +3,16 @@ import {
   type ModerationReason,
 } from '../../../core/schemas/moderation-reasons.ts';
 
+/** The moderation reasons a form offers, each with its label. */
+export type ReasonChoices = ReadonlyArray<readonly [ModerationReason, string]>;
+
+/** A moderator's form with a reason: the reasons, and what was typed when the server refused it. */
+export interface ReasonFormProps {
+  reasons: ReasonChoices;
+  /** The refused action's fields (the reason and note typed, the ids it named), put back. */
+  typed?: Readonly<Record<string, string>>;
+}
+
 /** The reason (from the fixed list) and the optional note the member is shown. */
 export function ReasonFields({
   idPrefix,
@@ -12,7 +22,7 @@ export function ReasonFields({
 }: {
   /** Unique on the page: the inputs' ids. */
   idPrefix: string;
-  reasons: ReadonlyArray<readonly [ModerationReason, string]>;
+  reasons: ReasonChoices;
   reason?: string;
   note?: string;
 }) {
