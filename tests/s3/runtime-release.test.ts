@@ -6,6 +6,7 @@
 // byte, and keeps its own search index up to date from the released ads; the release before
 // stays for readers still in it, older ones go; bytes that are not the release's are refused and
 // the instance stays on the release it had.
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
@@ -217,4 +218,31 @@ test('the copy of the index is put again once it is a day old, or of another ver
   });
   expect(otherVersion.release.searchIndex!.indexVersion).toBe(SEARCH_INDEX_VERSION);
   expect(otherVersion.putBytes).toBe(otherVersion.release.searchIndex!.size);
+});
+
+test('a release of an earlier publisher that names its search index: the instance makes its own', async () => {
+  const latest = (await releaseRuntimeContent(storage, fixture.compiledDir)).release;
+  const oldIndex = Buffer.from('an earlier publisher’s index');
+  const digest = createHash('md5').update(oldIndex).digest('hex');
+  await storage.put(runtimeFileKey(digest), oldIndex, {
+    contentType: 'application/octet-stream',
+  });
+  const earlier: RuntimeRelease = {
+    ...latest,
+    version: latest.version + 1,
+    files: [...latest.files, { path: 'search.sqlite', digest, size: oldIndex.length }],
+  };
+  await storage.put('.localboard/runtime/current.json', Buffer.from(JSON.stringify(earlier)), {
+    contentType: 'application/json',
+  });
+  const follower = runtimeFollower({ storage, dir: instanceDir('upgraded'), log: () => {} });
+  try {
+    await follower.refresh('start-up');
+    expect(follower.version).toBe(earlier.version);
+    const link = join(instanceDir('upgraded'), `release-${earlier.version}`, 'search.sqlite');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(found('heliography', 'upgraded', follower.version)).toBe(1);
+  } finally {
+    follower.stop();
+  }
 });

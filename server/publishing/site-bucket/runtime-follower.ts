@@ -80,7 +80,9 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
     mkdirSync(filesDir, { recursive: true });
     let fetched = 0;
     let fetchedBytes = 0;
-    await eachAtMost(8, release.files, async (file) => {
+    // A release of an earlier publisher may name its search index: this instance makes its own.
+    const files = release.files.filter((file) => file.path !== 'search.sqlite');
+    await eachAtMost(8, files, async (file) => {
       const local = join(filesDir, file.digest);
       if (existsSync(local)) return;
       const bytes = await storage.get(runtimeFileKey(file.digest));
@@ -95,7 +97,7 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
     });
     const releaseDir = join(dir, `release-${release.version}`);
     rmSync(`${releaseDir}.part`, { recursive: true, force: true });
-    for (const file of release.files) {
+    for (const file of files) {
       const target = join(`${releaseDir}.part`, file.path);
       mkdirSync(dirname(target), { recursive: true });
       linkSync(join(filesDir, file.digest), target);
