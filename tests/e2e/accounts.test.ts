@@ -2,7 +2,14 @@
 // messages, sign-up, sign-in, the header, sign-out, and /signup without JavaScript.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { adPath, cityPath } from '../../core/paths.ts';
+import {
+  adPath,
+  cityPath,
+  meApiPath,
+  signinApiPath,
+  signoutApiPath,
+  signupApiPath,
+} from '../../core/paths.ts';
 import {
   gotoEnhanced,
   shownText,
@@ -120,7 +127,7 @@ describe('the sign-up dialog', () => {
     const page = await openPage('/');
     const requests: string[] = [];
     page.on('request', (request) => {
-      if (request.url().includes('/api/signup')) requests.push(request.url());
+      if (request.url().includes(signupApiPath())) requests.push(request.url());
     });
     await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
     await dialog(page).waitFor();
@@ -222,7 +229,7 @@ describe('the sign-up dialog', () => {
     await again.getByRole('link', { name: 'Post Your Ad' }).first().click();
     await dialog(again).waitFor();
     await fillSignup(again, { email: email.toUpperCase(), dateOfBirth: yearsAgo(25) });
-    await submitWithFetch(again.getByRole('button', { name: 'Continue' }), '/api/signup');
+    await submitWithFetch(again.getByRole('button', { name: 'Continue' }), signupApiPath());
     const banner = dialog(again).locator('.banner--error');
     expect(await shownText(banner)).toBe(
       'An account with this email already exists. Sign in instead.',
@@ -246,7 +253,7 @@ describe('the sign-up dialog', () => {
       await server.stop();
       // No answer comes: the request fails, and the dialog says so.
       await Promise.all([
-        page.waitForEvent('requestfailed', (request) => request.url().endsWith('/api/signup')),
+        page.waitForEvent('requestfailed', (request) => request.url().endsWith(signupApiPath())),
         page.getByRole('button', { name: 'Continue' }).click(),
       ]);
       expect(await shownText(dialog(page).locator('.banner--error'))).toBe(
@@ -280,7 +287,7 @@ describe('signing in and out', () => {
     await gotoEnhanced(page, `${baseUrl()}/signin`);
     await page.fill('#signin-email', email);
     await page.fill('#signin-password', 'not the password');
-    await submitWithFetch(page.getByRole('button', { name: 'Sign In' }), '/api/signin');
+    await submitWithFetch(page.getByRole('button', { name: 'Sign In' }), signinApiPath());
     expect(await shownText(page.locator('.banner--error'))).toBe('Email or password is incorrect.');
 
     await page.fill('#signin-password', 'a long enough password');
@@ -291,7 +298,7 @@ describe('signing in and out', () => {
     expect(await page.getByRole('link', { name: 'Join Free' }).first().isVisible()).toBe(false);
 
     await Promise.all([
-      page.waitForResponse((response) => response.url().endsWith('/api/signout')),
+      page.waitForResponse((response) => response.url().endsWith(signoutApiPath())),
       page.getByRole('button', { name: 'Sign out' }).click(),
     ]);
     await page.waitForLoadState('load');
@@ -300,7 +307,7 @@ describe('signing in and out', () => {
     expect(await page.locator('footer').getByRole('link', { name: 'Join Free' }).isVisible()).toBe(
       true,
     );
-    const me = await page.evaluate(async () => (await fetch('/api/me')).status);
+    const me = await page.evaluate(async (url) => (await fetch(url)).status, meApiPath());
     expect(me).toBe(401);
     await context.close();
   });

@@ -14,6 +14,7 @@ import { heading, mailTo as mailInOutbox, uniqueEmail } from '../helpers/e2e-mem
 import { linkToken, type ReadMail } from '../helpers/mail.ts';
 import { FORGOT_SENT } from '../../src/pages/forgot/forgotData.ts';
 import { baseUrl, fetchPage, launchChromium } from './support.ts';
+import { signinApiPath } from '../../core/paths.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -52,7 +53,7 @@ async function signIn(page: Page, email: string, password: string, javaScriptEna
   await page.fill('#signin-email', email);
   await page.fill('#signin-password', password);
   const button = page.getByRole('button', { name: 'Sign In' });
-  if (javaScriptEnabled) await submitWithFetch(button, '/api/signin');
+  if (javaScriptEnabled) await submitWithFetch(button, signinApiPath());
   else await button.click();
 }
 

@@ -5,7 +5,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
-import { adPath, newMessagePath } from '../../core/paths.ts';
+import { adPath, newMessagePath, signinApiPath } from '../../core/paths.ts';
 import { waitForEnhanced } from '../helpers/browser-waits.ts';
 import { mailTo, PASSWORD, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkPath } from '../helpers/mail.ts';
@@ -148,7 +148,7 @@ describe('a refused sign-in answered before the script arrives', () => {
       await page.fill('#signin-email', 'nobody-here@example.com');
       await page.fill('#signin-password', 'not the password');
       await Promise.all([
-        page.waitForResponse((response) => response.url().endsWith('/api/signin')),
+        page.waitForResponse((response) => response.url().endsWith(signinApiPath())),
         page.getByRole('button', { name: 'Sign In' }).click(),
       ]);
       await page.waitForLoadState('domcontentloaded');

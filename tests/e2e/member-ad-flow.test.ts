@@ -9,7 +9,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
-import { adPath, cityPath } from '../../core/paths.ts';
+import { adPath, adsApiPath, cityPath } from '../../core/paths.ts';
 import { gotoEnhanced, submitWithFetch, waitForEnhanced } from '../helpers/browser-waits.ts';
 import {
   heading,
@@ -78,7 +78,7 @@ async function postAd(
     'Weekend hikes, old films and a good bookshop.\nCoffee first, then we see.',
   );
   const submit = page.getByRole('button', { name: 'Submit for review' });
-  if (javaScriptEnabled) await submitWithFetch(submit, '/api/ads');
+  if (javaScriptEnabled) await submitWithFetch(submit, adsApiPath());
   else await submit.click();
   await page.waitForURL(`${url}/post/in-review`);
   expect(await heading(page)).toBe('Your ad is in review');

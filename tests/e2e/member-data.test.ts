@@ -18,6 +18,7 @@ import { gotoEnhanced, shownText, submitWithFetch } from '../helpers/browser-wai
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { launchChromium, siteDir, textOf } from './support.ts';
+import { adsApiPath, signinApiPath } from '../../core/paths.ts';
 
 let browser: Browser;
 let server: ModerationServer;
@@ -43,7 +44,7 @@ async function postAd(page: Page, city: string, title: string, javaScriptEnabled
   await page.fill('#ad-title', title);
   await page.fill('#ad-description', 'Early walks, old films and a good bookshop. Coffee first.');
   const submit = page.getByRole('button', { name: 'Submit for review' });
-  if (javaScriptEnabled) await submitWithFetch(submit, '/api/ads');
+  if (javaScriptEnabled) await submitWithFetch(submit, adsApiPath());
   else await submit.click();
   await page.waitForURL(`${server.url}/post/in-review`);
 }
@@ -128,7 +129,7 @@ describe.each([
     await page.fill('#signin-email', email);
     await page.fill('#signin-password', PASSWORD);
     const button = page.getByRole('button', { name: 'Sign In' });
-    if (javaScriptEnabled) await submitWithFetch(button, '/api/signin');
+    if (javaScriptEnabled) await submitWithFetch(button, signinApiPath());
     else await button.click();
     expect(await shownText(page.getByRole('alert'))).toBe('Email or password is incorrect.');
     expect(page.url()).not.toMatch(/\/account/);

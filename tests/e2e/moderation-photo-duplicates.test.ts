@@ -17,6 +17,7 @@ import { lookAtWidths } from '../helpers/page-checks.ts';
 import { nearCopy, smallJpeg } from '../helpers/photo-fixtures.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
 import { launchChromium, siteDir } from './support.ts';
+import { blurredPhotoApiPath } from '../../core/paths.ts';
 
 const SHOTS =
   process.env.MODERATION_SCREENSHOTS_DIR ?? join(tmpdir(), 'localboard-moderation-photos');
@@ -121,8 +122,8 @@ describe.each([
       await page.waitForURL(`${server.url}/moderate?done=${done}`);
     };
     await saveBlurAll(true, 'blur-all-on');
-    expect(await images.nth(0).getAttribute('src')).toBe(`/api/photos/${copyId}/blurred`);
-    expect(await images.nth(1).getAttribute('src')).toBe(`/api/photos/${originalId}/blurred`);
+    expect(await images.nth(0).getAttribute('src')).toBe(blurredPhotoApiPath(copyId));
+    expect(await images.nth(1).getAttribute('src')).toBe(blurredPhotoApiPath(originalId));
     await warning.scrollIntoViewIfNeeded();
     await lookAtWidths(page, SHOTS, `queue-photo-elsewhere-blurred-${run}`, javaScriptEnabled);
     await page.setViewportSize({ width: 1280, height: 900 });

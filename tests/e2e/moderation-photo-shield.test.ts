@@ -17,6 +17,7 @@ import { lookAtWidths } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
 import { launchChromium, siteDir } from './support.ts';
+import { blurredPhotoApiPath } from '../../core/paths.ts';
 
 const SHOTS =
   process.env.MODERATION_SCREENSHOTS_DIR ?? join(tmpdir(), 'localboard-moderation-shield');
@@ -124,7 +125,7 @@ describe.each([
     const photo = (id: number) => page.locator(`#photo-${id}`);
     for (const id of ids) {
       const image = photo(id).locator('img');
-      expect(await image.getAttribute('src')).toBe(`/api/photos/${id}/blurred`);
+      expect(await image.getAttribute('src')).toBe(blurredPhotoApiPath(id));
       expect(await loaded(image)).toBe(24);
       expect(await photo(id).locator('.queue-photo__why').textContent()).toMatch(
         /^Likely explicit \(score 0\.\d+\)$/,
@@ -161,14 +162,14 @@ describe.each([
     }
     // The choice is per photo: the second is still blurred, and stays shown after a reload.
     expect(await photo(second).locator('img').getAttribute('src')).toBe(
-      `/api/photos/${second}/blurred`,
+      blurredPhotoApiPath(second),
     );
     await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
     expect(await photo(first).locator('img').getAttribute('src')).toMatch(
       new RegExp(`^/api/photos/${first}/\\d+$`),
     );
     expect(await photo(second).locator('img').getAttribute('src')).toBe(
-      `/api/photos/${second}/blurred`,
+      blurredPhotoApiPath(second),
     );
   });
 
@@ -183,7 +184,7 @@ describe.each([
       'Every photo is now shown blurred until you choose to see it.',
     );
     const photo = page.locator(`#photo-${unscored}`);
-    expect(await photo.locator('img').getAttribute('src')).toBe(`/api/photos/${unscored}/blurred`);
+    expect(await photo.locator('img').getAttribute('src')).toBe(blurredPhotoApiPath(unscored));
     expect(await photo.locator('.queue-photo__why').textContent()).toBe('Blurred by your setting');
     expect(await photo.getByText('Not scored').count()).toBe(1);
     await photo.scrollIntoViewIfNeeded();

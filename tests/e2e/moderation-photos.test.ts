@@ -16,6 +16,7 @@ import { lookAtWidths } from '../helpers/page-checks.ts';
 import { nearCopy, smallJpeg } from '../helpers/photo-fixtures.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
 import { launchChromium, siteDir } from './support.ts';
+import { photoSizeApiPath } from '../../core/paths.ts';
 
 const SHOTS =
   process.env.MODERATION_SCREENSHOTS_DIR ?? join(tmpdir(), 'localboard-moderation-photos');
@@ -102,8 +103,8 @@ describe.each([
     expect(await entry.getByRole('heading', { name: 'Photos (3)' }).count()).toBe(1);
     // Each at its largest size through the server, loaded, its alt text the default one.
     const images = entry.locator('img.queue-photo__image');
-    expect(await images.nth(0).getAttribute('src')).toBe(`/api/photos/${first}/1280`);
-    expect(await images.nth(1).getAttribute('src')).toBe(`/api/photos/${second}/1200`);
+    expect(await images.nth(0).getAttribute('src')).toBe(photoSizeApiPath(first, 1280));
+    expect(await images.nth(1).getAttribute('src')).toBe(photoSizeApiPath(second, 1200));
     for (let index = 0; index < 3; index++) {
       expect(await loaded(images.nth(index))).toBeGreaterThan(0);
       expect(await images.nth(index).getAttribute('alt')).toBe(
@@ -136,7 +137,7 @@ describe.each([
     );
     const after = page.locator(`#ad-${adId} img.queue-photo__image`);
     expect(await after.count()).toBe(2);
-    expect(await after.nth(1).getAttribute('src')).toBe(`/api/photos/${flagged}/1280`);
+    expect(await after.nth(1).getAttribute('src')).toBe(photoSizeApiPath(flagged, 1280));
     expect(await after.nth(1).getAttribute('alt')).toBe('Photo 2 of 2: Sunday market and coffee');
     expect(
       await server.sql.get('SELECT removed_reason, removed_note FROM photos WHERE id = ?', second),

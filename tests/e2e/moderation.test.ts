@@ -24,6 +24,7 @@ import {
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { launchChromium, siteDir } from './support.ts';
+import { signinApiPath } from '../../core/paths.ts';
 
 let browser: Browser;
 let server: ModerationServer;
@@ -179,7 +180,7 @@ describe.each([
     await signin.fill('#signin-email', poster.email);
     await signin.fill('#signin-password', PASSWORD);
     const button = signin.getByRole('button', { name: 'Sign In' });
-    if (javaScriptEnabled) await submitWithFetch(button, '/api/signin');
+    if (javaScriptEnabled) await submitWithFetch(button, signinApiPath());
     else await button.click();
     expect(await shownText(signin.locator('.banner--error'))).toBe(ACCOUNT_CLOSED);
     await visitor.close();

@@ -13,6 +13,7 @@ import { lookAtWidths } from '../helpers/page-checks.ts';
 import { phpAsJpg, smallJpeg, smallPng, smallWebp } from '../helpers/photo-fixtures.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { baseUrl, launchChromium } from './support.ts';
+import { adsApiPath } from '../../core/paths.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 const NOT_A_PHOTO =
@@ -90,7 +91,7 @@ const field = (page: Page) => page.locator('[data-photo-field]');
 async function submitAndWatch(page: Page): Promise<Request> {
   const [request] = await Promise.all([
     page.waitForRequest(
-      (sent) => sent.method() === 'POST' && new URL(sent.url()).pathname === '/api/ads',
+      (sent) => sent.method() === 'POST' && new URL(sent.url()).pathname === adsApiPath(),
     ),
     page.getByRole('button', { name: 'Submit for review' }).click(),
   ]);

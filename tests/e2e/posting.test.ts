@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { cityPath, newMessagePath } from '../../core/paths.ts';
+import { adsApiPath, cityPath, newMessagePath } from '../../core/paths.ts';
 import {
   gotoEnhanced,
   shownText,
@@ -103,7 +103,7 @@ describe('/post in Chromium with JavaScript', () => {
     const page = await context.newPage();
     const sent: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/api/ads'))
+      if (request.method() === 'POST' && request.url().endsWith(adsApiPath()))
         sent.push(request.url());
     });
     await gotoEnhanced(page, `${baseUrl()}/post`);
@@ -169,7 +169,7 @@ describe('/post in Chromium with JavaScript', () => {
       title: 'Escort for the evening',
       description: 'Hello.',
     });
-    await submitWithFetch(page.getByRole('button', { name: 'Submit for review' }), '/api/ads');
+    await submitWithFetch(page.getByRole('button', { name: 'Submit for review' }), adsApiPath());
     expect(await shownText(page.locator('#ad-title-error'))).toContain(
       "“Escort” can't be used in an ad",
     );

@@ -11,7 +11,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
-import { adPath } from '../../core/paths.ts';
+import { adPath, moderateReportsApiPath, reportsApiPath } from '../../core/paths.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, moderatorContext } from '../helpers/e2e-members.ts';
@@ -299,7 +299,7 @@ describe('Ban on /moderate/reports as plain HTTP', () => {
     const html = await step.text();
     const start = html.search(/<section [^>]*id="ban" aria-labelledby="ban-title">/);
     expect(start).toBeGreaterThan(-1);
-    expect(formOf(html.slice(start), '/api/moderate/reports')?.attributes.method).toBe('post');
+    expect(formOf(html.slice(start), moderateReportsApiPath())?.attributes.method).toBe('post');
     expect(textOf(html)).toContain(`Ban ${target.email}?`);
     const form = { group: `ad:${target.ad.id}`, seen: String(target.seen), action: 'ban' };
     const post = (fields: Record<string, string>) =>
@@ -334,7 +334,7 @@ describe('as plain form posts without a browser', () => {
     });
     expect(form.status).toBe(200);
     const html = await form.text();
-    expect(formOf(html, '/api/reports')?.attributes.method).toBe('post');
+    expect(formOf(html, reportsApiPath())?.attributes.method).toBe('post');
     expect(textOf(html)).toContain(ad.title);
     const posted = await fetch(`${url}/api/reports`, {
       method: 'POST',
