@@ -37,7 +37,7 @@ import {
   suiteS3Server,
   testS3Client,
 } from '../helpers/s3-server.ts';
-import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+import { buildSite } from '../helpers/vite-output.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const PREFIX = 'site/';
@@ -53,20 +53,13 @@ let bucket: ObjectStorage;
 let storage: ObjectStorage;
 
 function build(): void {
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
-  withViteOutputOfDist(out);
-  const result = spawnSync(
-    process.execPath,
-    [
-      'scripts/build.mjs',
-      ...['--date', '2026-11-22', '--content', fixture.dir, '--out', out],
-      ...['--cache', join(work, 'cache'), '--database', join(work, 'no-database.sqlite')],
-    ],
-    { cwd: root, encoding: 'utf8', env },
-  );
-  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  buildSite({
+    date: '2026-11-22',
+    content: fixture.dir,
+    out,
+    cache: join(work, 'cache'),
+    database: ['--database', join(work, 'no-database.sqlite')],
+  });
 }
 
 const uploader = (maxDeletes = 50) =>
