@@ -5,7 +5,7 @@
 import { dirname } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { milesBetween } from '../../core/geo/great-circle.ts';
+import { nearestFirst } from '../helpers/search-fixture.ts';
 import { lookAtWidths, overflowWidth, screenshotPath } from '../helpers/page-checks.ts';
 import { baseUrl, builtAds, builtContent, fetchPage, launchChromium, textOf } from './support.ts';
 
@@ -16,19 +16,7 @@ const cityOf = (state: string, city: string) =>
 
 /** The built ads within `miles` of a city: nearest city first, then newest. */
 function adsWithin(state: string, city: string, miles: number) {
-  const center = cityOf(state, city);
-  return builtAds()
-    .map((ad) => ({ ad, miles: milesBetween(center, cityOf(ad.state, ad.city)) }))
-    .filter((found) => found.miles <= miles)
-    .sort(
-      (a, b) =>
-        a.miles - b.miles ||
-        (a.ad.postedAt < b.ad.postedAt
-          ? 1
-          : a.ad.postedAt > b.ad.postedAt
-            ? -1
-            : b.ad.id - a.ad.id),
-    );
+  return nearestFirst(builtAds(), cityOf(state, city), miles, cityOf);
 }
 
 const cardIds = (html: string) =>

@@ -9,10 +9,35 @@ import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
 import { MEMBER_ADS_FOLDER, readMemberAds } from '../../pipeline/compile/database-ad-source.ts';
 import { useCompiledContentDir, type CompiledAd } from '../../core/content/index.ts';
 import { AD_COLUMNS } from '../../core/schemas/ad.ts';
+import { milesBetween, type Coordinates } from '../../core/geo/great-circle.ts';
 import { makeTestApp, type TestApp } from './api.ts';
 import { makeContentFixture, writeFixtureFile } from './content-fixture.ts';
 
 export const SEARCH_BUILD_DATE = '2026-11-22';
+
+/**
+ * The ads within `miles` of `center`, each with its distance (`cityOf` places an ad's city), in
+ * the order /search near a city lists them: nearest city first, then newest, then highest id.
+ */
+export function nearestFirst<Ad extends Pick<CompiledAd, 'state' | 'city' | 'postedAt' | 'id'>>(
+  ads: Ad[],
+  center: Coordinates,
+  miles: number,
+  cityOf: (state: string, city: string) => Coordinates,
+): Array<{ ad: Ad; miles: number }> {
+  return ads
+    .map((ad) => ({ ad, miles: milesBetween(center, cityOf(ad.state, ad.city)) }))
+    .filter((found) => found.miles <= miles)
+    .sort(
+      (a, b) =>
+        a.miles - b.miles ||
+        (a.ad.postedAt < b.ad.postedAt
+          ? 1
+          : a.ad.postedAt > b.ad.postedAt
+            ? -1
+            : b.ad.id - a.ad.id),
+    );
+}
 const PLACES = [
   ['California', 'Los Angeles'],
   ['California', 'San Diego'],

@@ -5,7 +5,6 @@
 // answered with the cities to choose from; the feed and a saved search of the same radius.
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { milesBetween } from '../../../core/geo/great-circle.ts';
 import { getCity, type CompiledAd } from '../../../core/content/index.ts';
 import { AD_COLUMNS } from '../../../core/schemas/ad.ts';
 import { cookieHeader, postForm, postJson } from '../../helpers/api.ts';
@@ -16,6 +15,7 @@ import { writeFixtureFile } from '../../helpers/content-fixture.ts';
 import { textOf } from '../../helpers/pages.ts';
 import {
   makeSearchFixture,
+  nearestFirst,
   SEARCH_BUILD_DATE,
   type SearchFixture,
 } from '../../helpers/search-fixture.ts';
@@ -86,21 +86,13 @@ async function search(query: string) {
 
 /** The published ads within `miles` of Portland, Oregon: nearest city first, then newest. */
 function expectedNearPortland(miles: number, keep: (ad: CompiledAd) => boolean = () => true) {
-  const portland = getCity('Oregon', 'Portland')!;
-  return fixture
-    .compiledAds()
-    .filter(keep)
-    .map((ad) => ({ ad, miles: milesBetween(portland, getCity(ad.state, ad.city)!) }))
-    .filter((found) => found.miles <= miles)
-    .sort(
-      (a, b) =>
-        a.miles - b.miles ||
-        (a.ad.postedAt < b.ad.postedAt
-          ? 1
-          : a.ad.postedAt > b.ad.postedAt
-            ? -1
-            : b.ad.id - a.ad.id),
-    );
+  const inCity = (state: string, city: string) => getCity(state, city)!;
+  return nearestFirst(
+    fixture.compiledAds().filter(keep),
+    inCity('Oregon', 'Portland'),
+    miles,
+    inCity,
+  );
 }
 
 describe('/search near a city', () => {
@@ -149,23 +141,17 @@ describe('/search near a city', () => {
     const query = 'q=kayaking&seeks=w4m&posted=7&near=Washington/Vancouver&within=25';
     const { status, ids } = await search(query);
     expect(status).toBe(200);
-    const vancouver = getCity('Washington', 'Vancouver')!;
-    const expected = fixture
-      .compiledAds()
-      .filter(
-        (ad) => /kayaking/i.test(ad.title) && ad.seeks === 'w4m' && ad.postedAt >= '2026-11-16',
-      )
-      .map((ad) => ({ ad, miles: milesBetween(vancouver, getCity(ad.state, ad.city)!) }))
-      .filter(({ miles }) => miles <= 25)
-      .sort(
-        (a, b) =>
-          a.miles - b.miles ||
-          (a.ad.postedAt < b.ad.postedAt
-            ? 1
-            : a.ad.postedAt > b.ad.postedAt
-              ? -1
-              : b.ad.id - a.ad.id),
-      );
+    const inCity = (state: string, city: string) => getCity(state, city)!;
+    const expected = nearestFirst(
+      fixture
+        .compiledAds()
+        .filter(
+          (ad) => /kayaking/i.test(ad.title) && ad.seeks === 'w4m' && ad.postedAt >= '2026-11-16',
+        ),
+      inCity('Washington', 'Vancouver'),
+      25,
+      inCity,
+    );
     expect(expected.length).toBeGreaterThan(2);
     expect(ids).toEqual(expected.map(({ ad }) => ad.id));
   });
