@@ -52,7 +52,7 @@ describe('a hide lifted while its appeal waited', () => {
 
       const page = await member.newPage();
       await page.goto(`${world.site.url}/account`);
-      expect(textOf(await page.content())).toContain('was taken off the world.site after reports.');
+      expect(textOf(await page.content())).toContain('was taken off the site after reports.');
       await page.getByRole('link', { name: 'Appeal this decision' }).first().click();
       await page.waitForURL(/\/account\/decisions\/\d+$/);
       const decisionUrl = page.url();

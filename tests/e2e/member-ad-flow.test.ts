@@ -97,7 +97,7 @@ async function moderate(
 describe.each([
   ['in Chromium with JavaScript', true],
   ['without JavaScript', false],
-])('a member ad from sign-up to the world.site and away, %s', (_, javaScriptEnabled) => {
+])('a member ad from sign-up to the site and away, %s', (_, javaScriptEnabled) => {
   let member: BrowserContext;
   let moderator: BrowserContext;
   let page: Page;
@@ -169,7 +169,7 @@ describe.each([
     expect((await fetched(adPath('California', cities[1]!, id))).status).toBe(404);
   });
 
-  test('edit the live ad → back in review; the world.site keeps the live text until approved', async () => {
+  test('edit the live ad → back in review; the site keeps the live text until approved', async () => {
     await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
     await page.getByRole('link', { name: `Edit “${titles.live}”` }).click();
     await page.waitForURL(/\/edit$/);
@@ -197,7 +197,7 @@ describe.each([
     expect((await fetched(cityPath('California', cities[0]!))).text).not.toContain(titles.edited);
   });
 
-  test('expiry by the build date: gone when the world.site is published 30 days on', async () => {
+  test('expiry by the build date: gone when the site is published 30 days on', async () => {
     const id = await postAd(page, cities[2]!, titles.expiring, javaScriptEnabled);
     await moderate(mod, id, 'Approve', javaScriptEnabled);
     await publisher.idle();

@@ -142,7 +142,7 @@ async function dismiss(context: BrowserContext, javaScriptEnabled: boolean, adId
   await group.getByRole('button', { name: 'Dismiss' }).click();
   await page.waitForURL(/\/moderate\/reports\?done=dismissed/);
   expect(await page.getByRole('status').first().textContent()).toContain(
-    'The ad goes back on the world.site within a minute.',
+    'The ad goes back on the site within a minute.',
   );
   await page.close();
 }
@@ -153,7 +153,7 @@ describe.each([
 ])('reports, %s', (_, javaScriptEnabled, run) => {
   const octet = run === 0 ? 10 : 20;
 
-  test('three reporters from three addresses: the ad leaves the world.site; a dismissal brings it back', async () => {
+  test('three reporters from three addresses: the ad leaves the site; a dismissal brings it back', async () => {
     const ad = await liveMemberAd(`reported-${run}`);
     for (const [index, reason] of ['Scam or spam', 'Something else', 'Scam or spam'].entries()) {
       const visitor = await visitorAt(`203.0.113.${octet + index}`, javaScriptEnabled);
