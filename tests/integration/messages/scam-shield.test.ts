@@ -179,17 +179,20 @@ describe('once the other side has answered', () => {
 });
 
 describe('Report as scam', () => {
-  test('one plain form post from the warning reports the conversation as "Scam or spam"', async () => {
-    const {
-      poster,
-      replier,
-      conversationId: id,
-    } = await conversationOnNewAd(t, {
-      opening: 'Hi, how was your weekend?',
-    });
-    await t.replyIn(poster, id, 'Lovely, thanks! Yours?');
+  /** A conversation on a new ad in which the replier asks for money once the poster answered. */
+  async function moneyAskedFor(opening: string, answer: string) {
+    const { poster, replier, conversationId: id } = await conversationOnNewAd(t, { opening });
+    await t.replyIn(poster, id, answer);
     await t.replyIn(replier, id, MONEY);
     const html = await (await t.getPage(conversationPath(id), poster.session)).text();
+    return { poster, replier, id, html };
+  }
+
+  test('one plain form post from the warning reports the conversation as "Scam or spam"', async () => {
+    const { poster, replier, id, html } = await moneyAskedFor(
+      'Hi, how was your weekend?',
+      'Lovely, thanks! Yours?',
+    );
     const fields = reportAsScamFields(html);
     expect(fields).toMatchObject({ conversation: String(id), reason: 'spam' });
 
@@ -206,16 +209,7 @@ describe('Report as scam', () => {
   });
 
   test('"or add a note first": the report form with "Scam or spam" chosen', async () => {
-    const {
-      poster,
-      replier,
-      conversationId: id,
-    } = await conversationOnNewAd(t, {
-      opening: 'Hi, lovely ad!',
-    });
-    await t.replyIn(poster, id, 'Thank you!');
-    await t.replyIn(replier, id, MONEY);
-    const html = await (await t.getPage(conversationPath(id), poster.session)).text();
+    const { poster, id, html } = await moneyAskedFor('Hi, lovely ad!', 'Thank you!');
     const link = `/report?conversation=${id}&amp;reason=spam`;
     expect(html).toContain(`href="${link}"`);
     const form = await (await t.getPage(link.replace('&amp;', '&'), poster.session)).text();
