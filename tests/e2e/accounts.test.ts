@@ -1,7 +1,7 @@
 // Membership in Chromium: the sign-up dialog from every kind of member action, its focus and
 // messages, sign-up, sign-in, the header, sign-out, and /signup without JavaScript.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import {
   adPath,
   cityPath,
@@ -17,15 +17,9 @@ import {
   waitForEnhanced,
 } from '../helpers/browser-waits.ts';
 import { startSiteServer } from './servers.ts';
-import { builtAds, baseUrl, builtContent, launchChromium, siteDir } from './support.ts';
+import { builtAds, baseUrl, builtContent, chromiumForTests, siteDir } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = chromiumForTests();
 
 let emailCount = 0;
 const uniqueEmail = () => `member${Date.now()}-${(emailCount += 1)}@example.com`;
@@ -38,7 +32,7 @@ const yearsAgo = (years: number, days = 0) => {
 
 /** A new page at `path`, once its script has enhanced it (member actions open the dialog). */
 async function openPage(path: string, origin = baseUrl()): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await chromium.browser.newPage();
   await gotoEnhanced(page, `${origin}${path}`);
   return page;
 }
@@ -215,7 +209,7 @@ describe('the sign-up dialog', () => {
 
   test("shows the server's error text in a red banner and stays on the page", async () => {
     const email = uniqueEmail();
-    const first = await browser.newContext();
+    const first = await chromium.browser.newContext();
     const page = await first.newPage();
     await gotoEnhanced(page, `${baseUrl()}/`);
     await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
@@ -270,7 +264,7 @@ describe('the sign-up dialog', () => {
 describe('signing in and out', () => {
   test('sign in shows the member in the header; sign out brings back Join Free', async () => {
     const email = uniqueEmail();
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     const signup = await fetch(`${baseUrl()}/api/signup`, {
@@ -315,7 +309,7 @@ describe('signing in and out', () => {
 
 describe('/signup without JavaScript', () => {
   test('refuses an under-18 date with the message on the page, then creates the account', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const email = uniqueEmail();
     await page.goto(`${baseUrl()}/`);

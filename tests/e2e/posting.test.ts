@@ -4,8 +4,8 @@
 // Delete; member actions that lead where they say for a signed-in member; screenshots of the new
 // pages at a phone's width and a desktop's, and axe-core on them.
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, inject, test } from 'vitest';
 import { adsApiPath, cityPath, newMessagePath } from '../../core/paths.ts';
 import {
   gotoEnhanced,
@@ -19,17 +19,11 @@ import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import type { TestApp } from '../helpers/api.ts';
 import { editLiveAd, moveAd } from '../helpers/posting.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
-import { baseUrl, builtAds, fetchPage, launchChromium } from './support.ts';
+import { baseUrl, builtAds, fetchPage, chromiumForTests } from './support.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = chromiumForTests();
 
 const dayFromToday = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -98,7 +92,7 @@ async function fillAd(page: Page, values: Record<string, string>) {
 
 describe('/post in Chromium with JavaScript', () => {
   test('messages beside each field before anything is sent, then in review', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     await verifiedMember(context);
     const page = await context.newPage();
     const sent: string[] = [];
@@ -158,7 +152,7 @@ describe('/post in Chromium with JavaScript', () => {
   });
 
   test("the server's refusals (a refused word) show beside their field, the page stays", async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     await verifiedMember(context);
     const page = await context.newPage();
     await gotoEnhanced(page, `${baseUrl()}/post`);
@@ -181,7 +175,7 @@ describe('/post in Chromium with JavaScript', () => {
 
 describe('/post without JavaScript', () => {
   test('a plain form post: messages beside their fields, typed text kept, then in review', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
     await verifiedMember(context);
     const page = await context.newPage();
     await page.goto(`${baseUrl()}/post`);
@@ -216,7 +210,7 @@ describe('/post without JavaScript', () => {
   });
 
   test('a signed-out visitor reaching /post signs in and comes back', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
     const email = await verifiedMember(context);
     await context.clearCookies();
     const page = await context.newPage();
@@ -231,7 +225,7 @@ describe('/post without JavaScript', () => {
   });
 
   test('an unverified member is told why, with the resend form', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
     const signup = await context.request.post(`${baseUrl()}/api/signup`, {
       data: {
         email: uniqueEmail('unverified'),
@@ -254,7 +248,7 @@ describe.each([
   ['without JavaScript', false],
 ])('the account page’s ads %s', (_label, javaScriptEnabled) => {
   test('renew a live ad near its expiry, edit one in review, delete it', async () => {
-    const context = await browser.newContext({ javaScriptEnabled });
+    const context = await chromium.browser.newContext({ javaScriptEnabled });
     await verifiedMember(context);
     const live = await postAd(context, 'Los Angeles', 'Live and nearly expired');
     const inReview = await postAd(context, 'San Diego', 'Waiting for a moderator');
@@ -303,7 +297,7 @@ describe.each([
 
 describe('member actions for a signed-in member', () => {
   test('Reply and Send Message open the reply screen, Post Your Ad opens /post, Join Free is hidden', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     await verifiedMember(context);
     const page = await context.newPage();
     const ad = builtAds().find((entry) => entry.city === 'Los Angeles')!;
@@ -337,7 +331,7 @@ describe('member actions for a signed-in member', () => {
   });
 
   test('an unknown ad on the reply screen: 404 with a clear message', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     await verifiedMember(context);
     const page = await context.newPage();
     const response = await page.goto(`${baseUrl()}/messages/new?ad=1`);
@@ -361,7 +355,7 @@ describe('member actions for a signed-in member', () => {
 
 describe('screenshots and accessibility of the account page with ads in several statuses', () => {
   test('at 390 and 1280 px, no serious or critical axe violation on the new pages', async () => {
-    const context = await browser.newContext({ bypassCSP: true });
+    const context = await chromium.browser.newContext({ bypassCSP: true });
     await verifiedMember(context);
     const titles = ['A live ad with an edit waiting', 'An ad in review', 'A rejected ad'];
     const ids: number[] = [];

@@ -3,11 +3,10 @@
 // JavaScript on and off, through the choice of a city two states share; screenshots at 390 and
 // 1280 px in {tmp}/localboard-screenshots/search-near-*.png, to open and look at.
 import { dirname } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { nearestFirst } from '../helpers/search-fixture.ts';
 import { lookAtWidths, overflowWidth, screenshotPath } from '../helpers/page-checks.ts';
-import { baseUrl, builtAds, builtContent, fetchPage, launchChromium, textOf } from './support.ts';
+import { baseUrl, builtAds, builtContent, fetchPage, chromiumForTests, textOf } from './support.ts';
 
 const cityOf = (state: string, city: string) =>
   builtContent()
@@ -42,17 +41,11 @@ describe('/search near a city, raw HTML', () => {
 });
 
 describe('/search near a city, in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = chromiumForTests();
 
   for (const javaScriptEnabled of [true, false]) {
     test(`the form: a city two states share, then the one chosen, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, async () => {
-      const context = await browser.newContext({ javaScriptEnabled, bypassCSP: true });
+      const context = await chromium.browser.newContext({ javaScriptEnabled, bypassCSP: true });
       const page = await context.newPage();
       const dir = dirname(screenshotPath('search-near'));
       const suffix = javaScriptEnabled ? '' : '-nojs';
