@@ -11,6 +11,8 @@ import {
   folderPhotoStorage,
 } from '../../../store/photo-storage/photo-storage.ts';
 import type { NewPhoto } from '../../../store/photos.ts';
+import type { NewStatement } from '../../../store/statements.ts';
+import type { AdPhotoRef } from '../../../core/schemas/photos.ts';
 import { photoStorageContract } from '../../helpers/photo-storage-contract.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
@@ -41,7 +43,8 @@ async function account(id: number, email: string) {
   await accountRow(t.sql, id, { email, at: AT });
 }
 
-async function ad(accountId: number): Promise<number> {
+/** An ad of the member's in review (with a list of photos when given); its id. */
+async function ad(accountId: number, photos?: AdPhotoRef[]): Promise<number> {
   return t.store.memberAds.insert(
     accountId,
     {
@@ -51,15 +54,46 @@ async function ad(accountId: number): Promise<number> {
       seeks: 'w4m',
       title: 'Walks',
       description: 'Long ones.',
+      ...(photos ? { photos } : {}),
     },
     '[]',
     AT,
   );
 }
 
+/** Member 7's ad with photo `n` on it, rejected or removed at `at` (its status and time set). */
+async function goneAdWithPhoto(n: number, status: 'rejected' | 'removed', at: string) {
+  const adId = await ad(7);
+  const photoId = await t.store.photos.insert(photo(7, [n]));
+  await t.store.photos.attach([photoId], adId, 7);
+  await t.sql.run(
+    'UPDATE member_ads SET status = ?, updated_at = ? WHERE id = ?',
+    status,
+    at,
+    adId,
+  );
+  return { adId, photoId };
+}
+
 beforeEach(async () => {
   await account(7, 'ana@example.com');
   await account(8, 'ben@example.com');
+});
+
+/** Moderator 8's statement of reasons about member 7, for spam, made at `at`; its kind is the test's. */
+const spamStatement = (logId: number, at: string): Omit<NewStatement, 'kind'> => ({
+  logId,
+  accountId: 7,
+  reasonKey: 'spam',
+  clause: '4.5',
+  facts: { reason: 'Spam' },
+  trigger: 'moderator',
+  automatedDetection: false,
+  automatedDecision: false,
+  decidedBy: 8,
+  decidedAt: at,
+  contentAt: at,
+  appealUntil: '2026-07-10T00:00:00.000Z',
 });
 
 describe('photos', () => {
@@ -149,20 +183,9 @@ describe('photos', () => {
       });
     for (const photoId of [spam, under18])
       await t.store.statements.insert({
-        logId: await logRow(),
-        accountId: 7,
+        ...spamStatement(await logRow(), removedAt),
         kind: 'photo-removed',
         photoId,
-        reasonKey: 'spam',
-        clause: '4.5',
-        facts: { reason: 'Spam' },
-        trigger: 'moderator',
-        automatedDetection: false,
-        automatedDecision: false,
-        decidedBy: 8,
-        decidedAt: removedAt,
-        contentAt: removedAt,
-        appealUntil: '2026-07-10T00:00:00.000Z',
       });
     const past = (now: string, removedBefore: string, preservedBefore: string) =>
       t.store.photos.removedPastKeeping(now, removedBefore, preservedBefore);
@@ -254,18 +277,8 @@ describe('photos', () => {
 
   it("keeps a rejected or removed ad's photos while its decision can be reversed; under 18 a year", async () => {
     const decidedAt = '2026-01-10T00:00:00.000Z';
-    const goneAd = async (n: number, status: 'rejected' | 'removed', at = decidedAt) => {
-      const adId = await ad(7);
-      const photoId = await t.store.photos.insert(photo(7, [n]));
-      await t.store.photos.attach([photoId], adId, 7);
-      await t.sql.run(
-        'UPDATE member_ads SET status = ?, updated_at = ? WHERE id = ?',
-        status,
-        at,
-        adId,
-      );
-      return { adId, photoId };
-    };
+    const goneAd = (n: number, status: 'rejected' | 'removed', at = decidedAt) =>
+      goneAdWithPhoto(n, status, at);
     const decide = async (
       kind: 'ad-rejected' | 'ad-removed' | 'account-banned',
       adId: number | null,
@@ -346,43 +359,21 @@ describe('photos', () => {
 
   it('a ban holds the photos of the ads it removed, not of those removed before it', async () => {
     const at = '2026-01-10T00:00:00.000Z';
-    const adOf = async (n: number, updatedAt: string) => {
-      const adId = await ad(7);
-      const photoId = await t.store.photos.insert(photo(7, [n]));
-      await t.store.photos.attach([photoId], adId, 7);
-      await t.sql.run(
-        "UPDATE member_ads SET status = 'removed', updated_at = ? WHERE id = ?",
-        updatedAt,
-        adId,
-      );
-      return photoId;
-    };
+    const adOf = async (n: number, updatedAt: string) =>
+      (await goneAdWithPhoto(n, 'removed', updatedAt)).photoId;
     const earlier = await adOf(71, '2025-12-01T00:00:00.000Z');
     const withBan = await adOf(72, at);
-    await t.store.statements.insert({
-      logId: await t.store.moderationLog.append({
-        at,
-        by: { name: 'test' },
-        action: 'ban',
-        adId: null,
-        accountId: 7,
-        accountEmail: null,
-        reason: 'Spam',
-        note: null,
-      }),
+    const banLog = await t.store.moderationLog.append({
+      at,
+      by: { name: 'test' },
+      action: 'ban',
+      adId: null,
       accountId: 7,
-      kind: 'account-banned',
-      reasonKey: 'spam',
-      clause: '4.5',
-      facts: { reason: 'Spam' },
-      trigger: 'moderator',
-      automatedDetection: false,
-      automatedDecision: false,
-      decidedBy: 8,
-      decidedAt: at,
-      contentAt: at,
-      appealUntil: '2026-07-10T00:00:00.000Z',
+      accountEmail: null,
+      reason: 'Spam',
+      note: null,
     });
+    await t.store.statements.insert({ ...spamStatement(banLog, at), kind: 'account-banned' });
     const gone = (now: string) =>
       t.store.photos.ofAdsGoneBefore('2026-02-10T00:00:00.000Z', {
         now,
@@ -414,23 +405,10 @@ describe('photos', () => {
   });
 
   it("an ad's photo list is stored with it and changed only at the revision read", async () => {
-    const adId = await t.store.memberAds.insert(
-      7,
-      {
-        state: 'California',
-        city: 'Los Angeles',
-        age: 30,
-        seeks: 'w4m',
-        title: 'Walks',
-        description: 'Long ones.',
-        photos: [
-          { id: 5, alt: '' },
-          { id: 6, alt: 'At the beach' },
-        ],
-      },
-      '[]',
-      AT,
-    );
+    const adId = await ad(7, [
+      { id: 5, alt: '' },
+      { id: 6, alt: 'At the beach' },
+    ]);
     const row = (await t.store.memberAds.find(adId))!;
     expect(row.photos).toEqual([
       { id: 5, alt: '' },
