@@ -12,6 +12,7 @@ import {
 } from '../../../store/photo-storage/photo-storage.ts';
 import type { NewPhoto } from '../../../store/photos.ts';
 import type { NewStatement } from '../../../store/statements.ts';
+import type { LogAction } from '../../../core/schemas/moderation-log.ts';
 import type { AdPhotoRef } from '../../../core/schemas/photos.ts';
 import { photoStorageContract } from '../../helpers/photo-storage-contract.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
@@ -79,6 +80,19 @@ beforeEach(async () => {
   await account(7, 'ana@example.com');
   await account(8, 'ben@example.com');
 });
+
+/** A moderation log row about member 7, for spam; its id. */
+const spamLogged = (at: string, action: LogAction, adId: number | null = null) =>
+  t.store.moderationLog.append({
+    at,
+    by: { name: 'test' },
+    action,
+    adId,
+    accountId: 7,
+    accountEmail: null,
+    reason: 'Spam',
+    note: null,
+  });
 
 /** Moderator 8's statement of reasons about member 7, for spam, made at `at`; its kind is the test's. */
 const spamStatement = (logId: number, at: string): Omit<NewStatement, 'kind'> => ({
@@ -170,17 +184,7 @@ describe('photos', () => {
       await removed('under-18', 53),
     ];
     await t.store.photos.insert(photo(7, [54]));
-    const logRow = () =>
-      t.store.moderationLog.append({
-        at: removedAt,
-        by: { name: 'test' },
-        action: 'remove-photo',
-        adId: null,
-        accountId: 7,
-        accountEmail: null,
-        reason: 'Spam',
-        note: null,
-      });
+    const logRow = () => spamLogged(removedAt, 'remove-photo');
     for (const photoId of [spam, under18])
       await t.store.statements.insert({
         ...spamStatement(await logRow(), removedAt),
@@ -285,29 +289,13 @@ describe('photos', () => {
       reasonKey = 'spam',
     ) =>
       t.store.statements.insert({
-        logId: await t.store.moderationLog.append({
-          at: decidedAt,
-          by: { name: 'test' },
-          action: kind === 'account-banned' ? 'ban' : 'remove',
-          adId,
-          accountId: 7,
-          accountEmail: null,
-          reason: 'Spam',
-          note: null,
-        }),
-        accountId: 7,
+        ...spamStatement(
+          await spamLogged(decidedAt, kind === 'account-banned' ? 'ban' : 'remove', adId),
+          decidedAt,
+        ),
         kind,
         adId,
         reasonKey,
-        clause: '4.5',
-        facts: { reason: 'Spam' },
-        trigger: 'moderator',
-        automatedDetection: false,
-        automatedDecision: false,
-        decidedBy: 8,
-        decidedAt,
-        contentAt: decidedAt,
-        appealUntil: '2026-07-10T00:00:00.000Z',
       });
     // Removed before the ban, without a statement (before statements were kept): 30 days only.
     const before = await goneAd(61, 'removed', '2026-01-01T00:00:00.000Z');
@@ -363,16 +351,7 @@ describe('photos', () => {
       (await goneAdWithPhoto(n, 'removed', updatedAt)).photoId;
     const earlier = await adOf(71, '2025-12-01T00:00:00.000Z');
     const withBan = await adOf(72, at);
-    const banLog = await t.store.moderationLog.append({
-      at,
-      by: { name: 'test' },
-      action: 'ban',
-      adId: null,
-      accountId: 7,
-      accountEmail: null,
-      reason: 'Spam',
-      note: null,
-    });
+    const banLog = await spamLogged(at, 'ban');
     await t.store.statements.insert({ ...spamStatement(banLog, at), kind: 'account-banned' });
     const gone = (now: string) =>
       t.store.photos.ofAdsGoneBefore('2026-02-10T00:00:00.000Z', {
