@@ -21,7 +21,11 @@ import {
   type PhotoStorageLocation,
 } from '../../store/photo-storage/photo-storage.ts';
 import { sweepPhotos } from '../../server/photos/sweeps.ts';
-import { photoStorageContract, testPhotoKey } from '../helpers/photo-storage-contract.ts';
+import {
+  photoStorageContract,
+  testPhotoKey,
+  insertPhotoWithOneSize,
+} from '../helpers/photo-storage-contract.ts';
 import { s3Env, testBucketForFile } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 import { storeForEachTest } from '../helpers/test-store.ts';
@@ -48,15 +52,7 @@ beforeEach(async () => {
 afterEach(() => raw.close());
 
 const usePhoto = async (n: number) =>
-  void (await t.store.photos.insert({
-    accountId: member,
-    width: 800,
-    height: 600,
-    phash: '0123456789abcdef',
-    flag: null,
-    variants: [{ width: 320, height: 240, key: testPhotoKey(n), size: 10 }],
-    at: new Date().toISOString(),
-  }));
+  void (await insertPhotoWithOneSize(t.store, member, testPhotoKey(n), 10));
 
 describe('photo storage', () => {
   photoStorageContract([
@@ -144,15 +140,7 @@ describe('photos in a bucket', () => {
     const [orphan, published, used] = [webp('orphan'), webp('orphan public'), webp('used')];
     for (const each of [orphan, published, used]) await storage.put(each.key, each.bytes);
     await storage.publicPhotos!.publish(published.key);
-    await t.store.photos.insert({
-      accountId: member,
-      width: 800,
-      height: 600,
-      phash: '0123456789abcdef',
-      flag: null,
-      variants: [{ width: 320, height: 240, key: used.key, size: used.bytes.length }],
-      at: new Date().toISOString(),
-    });
+    await insertPhotoWithOneSize(t.store, member, used.key, used.bytes.length);
     await raw.put('photos/README.txt', Buffer.from('not a photo'), { contentType: 'text/plain' });
     expect(await storage.deleteOrphans(new Date(Date.now() + 60_000))).toBe(2);
     expect(await raw.head(privateKeyOf(orphan.key))).toBeUndefined();
@@ -167,15 +155,13 @@ describe('photos in a bucket', () => {
     const upload = async (label: string, hoursAgo: number) => {
       const { bytes, key } = webp(label);
       await storage.put(key, bytes);
-      await t.store.photos.insert({
-        accountId: member,
-        width: 800,
-        height: 600,
-        phash: '0123456789abcdef',
-        flag: null,
-        variants: [{ width: 320, height: 240, key, size: bytes.length }],
-        at: new Date(now.getTime() - hoursAgo * 3_600_000).toISOString(),
-      });
+      await insertPhotoWithOneSize(
+        t.store,
+        member,
+        key,
+        bytes.length,
+        new Date(now.getTime() - hoursAgo * 3_600_000).toISOString(),
+      );
       return { bytes, key };
     };
     const old = await upload('abandoned', 48);

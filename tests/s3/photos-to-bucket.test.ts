@@ -24,6 +24,7 @@ import {
 import { s3Env, testBucketForFile } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 import { storeForEachTest } from '../helpers/test-store.ts';
+import { insertPhotoWithOneSize } from '../helpers/photo-storage-contract.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const tsx = createRequire(join(root, 'package.json')).resolve('tsx/cli');
@@ -52,15 +53,7 @@ async function keptPhotos(storage: PhotoStorage, count: number): Promise<Map<str
     const bytes = Buffer.concat([Buffer.from(`RIFF photo ${n} `), randomBytes(2000 + n)]);
     const key = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
     await storage.put(key, bytes);
-    await t.store.photos.insert({
-      accountId: member,
-      width: 800,
-      height: 600,
-      phash: '0123456789abcdef',
-      flag: null,
-      variants: [{ width: 320, height: 240, key, size: bytes.length }],
-      at: new Date().toISOString(),
-    });
+    await insertPhotoWithOneSize(t.store, member, key, bytes.length);
     kept.set(key, bytes);
   }
   return kept;

@@ -12,6 +12,7 @@ import { deletePhotos } from '../../../server/photos/ad-photo-lifecycle.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
+import { insertPhotoWithOneSize } from '../../helpers/photo-storage-contract.ts';
 
 const t = storeForEachTest();
 let storage: PhotoStorage;
@@ -38,15 +39,7 @@ function variantBytes(label = `photo ${++drawn}`) {
 /** A processed photo of the member's, uploaded at `at`, with one size whose bytes are stored. */
 async function photo(at: string, bytes = variantBytes()) {
   await storage.put(bytes.key, bytes.bytes);
-  const id = await t.store.photos.insert({
-    accountId: member,
-    width: 800,
-    height: 600,
-    phash: '0123456789abcdef',
-    flag: null,
-    variants: [{ width: 320, height: 240, key: bytes.key, size: bytes.bytes.length }],
-    at,
-  });
+  const id = await insertPhotoWithOneSize(t.store, member, bytes.key, bytes.bytes.length, at);
   return { id, key: bytes.key };
 }
 
