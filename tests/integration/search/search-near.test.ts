@@ -4,7 +4,7 @@
 // first and each city's newest first, each with "N mi away"; ambiguous and unknown city names
 // answered with the cities to choose from; the feed and a saved search of the same radius.
 import { stringify } from 'csv-stringify/sync';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { getCity, type CompiledAd } from '../../../core/content/index.ts';
 import { AD_COLUMNS } from '../../../core/schemas/ad.ts';
 import { cookieHeader, postForm, postJson } from '../../helpers/api.ts';
@@ -14,10 +14,10 @@ import { makeMember } from '../../helpers/posting.ts';
 import { writeFixtureFile } from '../../helpers/content-fixture.ts';
 import { textOf } from '../../helpers/pages.ts';
 import {
-  makeSearchFixture,
   nearestFirst,
   SEARCH_BUILD_DATE,
-  type SearchFixture,
+  searchFixtureForFile,
+  searchResults,
 } from '../../helpers/search-fixture.ts';
 import { parseSearchQuery } from '../../../core/search-query.ts';
 import { searchIndex } from '../../../search/search-index.ts';
@@ -56,9 +56,8 @@ function aroundPortland(): Record<string, string>[] {
   );
 }
 
-let fixture: SearchFixture;
+const fixture = searchFixtureForFile();
 beforeAll(async () => {
-  fixture = await makeSearchFixture();
   writeFixtureFile(
     fixture.contentDir,
     'ads/portland.csv',
@@ -66,22 +65,13 @@ beforeAll(async () => {
   );
   await fixture.publish();
 });
-afterAll(() => fixture.cleanup());
 
 async function search(query: string) {
-  const response = await fixture.app.request(`http://localhost/search?${query}`);
-  const html = await response.text();
-  const ids = [...html.matchAll(/id="ad-(\d+)-title"/g)].map((match) => Number(match[1]));
-  const away = [...html.matchAll(/class="ad-card__away">([^<]*)</g)].map((match) => match[1]);
-  const count = /<strong>([\d,]+) ads?<\/strong>/.exec(html)?.[1];
-  return {
-    status: response.status,
-    html,
-    text: textOf(html),
-    ids,
-    away,
-    count: count === undefined ? undefined : Number(count.replace(/,/g, '')),
-  };
+  const results = await searchResults(fixture, query);
+  const away = [...results.html.matchAll(/class="ad-card__away">([^<]*)</g)].map(
+    (match) => match[1],
+  );
+  return { ...results, text: textOf(results.html), away };
 }
 
 /** The published ads within `miles` of Portland, Oregon: nearest city first, then newest. */
