@@ -10,6 +10,7 @@ import { AD_COLUMNS } from '../../../core/schemas/ad.ts';
 import { cookieHeader, postForm, postJson } from '../../helpers/api.ts';
 import { readAtom } from '../../helpers/atom-checks.ts';
 import { getPage } from '../../helpers/moderation.ts';
+import { saveSearchApiPath } from '../../../core/paths.ts';
 import { makeMember } from '../../helpers/posting.ts';
 import { writeFixtureFile } from '../../helpers/content-fixture.ts';
 import { textOf } from '../../helpers/pages.ts';
@@ -226,19 +227,17 @@ describe('/search near a city', () => {
     expect(page).toContain(
       '<input type="hidden" name="query" value="near=Oregon%2FPortland&amp;within=10"/>',
     );
+    const cookie = cookieHeader(member.session);
+    const portland = 'near=Oregon%2FPortland&within=10';
     const posted = await postForm(
       fixture.app,
-      '/api/saved-searches?near=Oregon%2FPortland&within=10',
-      { query: 'near=Oregon%2FPortland&within=10' },
-      cookieHeader(member.session),
+      saveSearchApiPath(portland),
+      { query: portland },
+      cookie,
     );
     expect(posted.status).toBe(303);
-    const json = await postJson(
-      fixture.app,
-      '/api/saved-searches',
-      { query: 'near=Washington%2FVancouver&within=50' },
-      cookieHeader(member.session),
-    );
+    const vancouver = 'near=Washington%2FVancouver&within=50';
+    const json = await postJson(fixture.app, saveSearchApiPath(''), { query: vancouver }, cookie);
     expect(json.status).toBeLessThan(300);
     expect(
       await fixture.sql.all<{ query: string; label: string }>(
