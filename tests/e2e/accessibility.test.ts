@@ -2,7 +2,7 @@
 // Chromium, at a phone's width and a desktop's: no serious or critical violation (contrast, names,
 // landmarks, labels).
 import { describe, expect, test } from 'vitest';
-import { adPath, cityPath, guidePath, statePath } from '../../core/paths.ts';
+import { adPath, cityPath, guidePath, signupApiPath, statePath } from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { baseUrl, builtAds, builtContent, chromiumForTests } from './support.ts';
@@ -46,7 +46,7 @@ describe('accessibility (axe-core)', () => {
       const found: string[] = [];
       for (const [name, path] of pagesToCheck()) {
         if (path === '/account') {
-          const signup = await page.request.post(`${baseUrl()}/api/signup`, {
+          const signup = await page.request.post(`${baseUrl()}${signupApiPath()}`, {
             data: {
               email: `axe-${width}-${Date.now()}@example.com`,
               password: 'a long enough password',

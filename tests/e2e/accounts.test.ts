@@ -148,7 +148,7 @@ describe('the sign-up dialog', () => {
     const page = await openPage(cityPath('California', 'Los Angeles'));
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/signup', async (route) => {
+    await page.route(`**${signupApiPath()}`, async (route) => {
       await held;
       await route.continue();
     });
@@ -176,7 +176,7 @@ describe('the sign-up dialog', () => {
     const page = await openPage('/about');
     // The first try finds password hashing at capacity (503, try again in 1 s); the next goes on.
     let tries = 0;
-    await page.route('**/api/signup', async (route) => {
+    await page.route(`**${signupApiPath()}`, async (route) => {
       tries += 1;
       if (tries > 1) return route.continue();
       await route.fulfill({
@@ -267,7 +267,7 @@ describe('signing in and out', () => {
     const context = await chromium.browser.newContext();
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    const signup = await fetch(`${baseUrl()}/api/signup`, {
+    const signup = await fetch(`${baseUrl()}${signupApiPath()}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({

@@ -7,7 +7,7 @@
 // axe-core, as screenshots for a person to look at.
 import type { BrowserContext } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { adPath } from '../../core/paths.ts';
+import { adPath, moderateAdApiPath } from '../../core/paths.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
@@ -54,7 +54,7 @@ describe('an appeal in Chromium', () => {
 
     const a = await moderatorContext(world.browser, world.site, true);
     const removed = await a.context.request.post(
-      `${world.site.url}/api/moderate/ads/${ad.id}/remove`,
+      `${world.site.url}${moderateAdApiPath(ad.id, 'remove')}`,
       {
         data: { revision: 2, reason: 'commercial', note: 'Reads as paid company.' },
       },
@@ -112,7 +112,7 @@ describe('an appeal in Chromium', () => {
       const ad = await approvedAdOf(world.site, email, `A walk in the park ${width}`);
       const a = await moderatorContext(world.browser, world.site, true, { width, height: 900 });
       const removed = await a.context.request.post(
-        `${world.site.url}/api/moderate/ads/${ad.id}/remove`,
+        `${world.site.url}${moderateAdApiPath(ad.id, 'remove')}`,
         {
           data: { revision: 2, reason: 'spam', note: 'Posted in three cities.' },
         },

@@ -5,7 +5,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
-import { adPath, newMessagePath, signinApiPath } from '../../core/paths.ts';
+import { adPath, newMessagePath, signinApiPath, signupApiPath } from '../../core/paths.ts';
 import { waitForEnhanced } from '../helpers/browser-waits.ts';
 import { mailTo, PASSWORD, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkPath } from '../helpers/mail.ts';
@@ -93,7 +93,7 @@ describe('Reply on an ad, signed out', () => {
   test('an existing member signs in from the sign-in page and lands on the reply screen', async () => {
     context = await chromium.browser.newContext();
     const email = uniqueEmail('intent-signin');
-    const signup = await context.request.post(`${baseUrl()}/api/signup`, {
+    const signup = await context.request.post(`${baseUrl()}${signupApiPath()}`, {
       data: { email, password: PASSWORD, dateOfBirth: '1990-04-12' },
     });
     expect(signup.status()).toBe(201);
@@ -146,7 +146,7 @@ describe('a refused sign-in answered before the script arrives', () => {
         page.getByRole('button', { name: 'Sign In' }).click(),
       ]);
       await page.waitForLoadState('domcontentloaded');
-      expect(page.url()).toBe(`${baseUrl()}/api/signin`);
+      expect(page.url()).toBe(`${baseUrl()}${signinApiPath()}`);
       expect(await page.locator('[data-enhanced="true"]').count()).toBe(0);
       expect(await page.locator('.banner--error').textContent()).toBe(
         'Email or password is incorrect.',

@@ -10,6 +10,7 @@ import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 import { textOf } from './support.ts';
+import { moderateReportsApiPath, reportsApiPath } from '../../core/paths.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 const in30Days = new Date(Date.parse(`${today}T00:00:00Z`) + 30 * 86_400_000)
@@ -43,7 +44,7 @@ describe('a hide lifted while its appeal waited', () => {
       const email = await signUpAndVerify(member, world.site, `lifted-${width}`);
       const adId = await liveAdOf(email, `Sunday coffee ${width}`);
       // A visitor reports it as possibly under 18: one such report hides it.
-      const reported = await fetch(`${world.site.url}/api/reports`, {
+      const reported = await fetch(`${world.site.url}${reportsApiPath()}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: world.site.url },
         body: JSON.stringify({ ad: String(adId), reason: 'under-18' }),
@@ -69,7 +70,7 @@ describe('a hide lifted while its appeal waited', () => {
         adId,
       ))!;
       const dismissed = await moderator.context.request.post(
-        `${world.site.url}/api/moderate/reports`,
+        `${world.site.url}${moderateReportsApiPath()}`,
         {
           data: { group: `ad:${adId}`, seen, action: 'dismiss' },
         },

@@ -18,7 +18,7 @@ import { gotoEnhanced, shownText, submitWithFetch } from '../helpers/browser-wai
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { textOf } from './support.ts';
-import { adsApiPath, signinApiPath } from '../../core/paths.ts';
+import { accountDataApiPath, adsApiPath, signinApiPath } from '../../core/paths.ts';
 
 const world = chromiumAndServerForFile();
 
@@ -130,7 +130,7 @@ describe.each([
 
 describe('without a browser: the raw answers', () => {
   test('signed out, the data is 401 and the deletion page sends to sign in', async () => {
-    const data = await fetch(`${world.server.url}/api/account/data`);
+    const data = await fetch(`${world.server.url}${accountDataApiPath()}`);
     expect(data.status).toBe(401);
     const page = await fetch(`${world.server.url}/account/delete`, { redirect: 'manual' });
     expect(page.status).toBe(303);
@@ -147,7 +147,7 @@ describe('/account and /account/delete at 390 and 1280 px', () => {
     context = await world.browser.newContext({ bypassCSP: true });
     // Arranged through the API: the forms are the describes' above.
     await signUpAndVerifyOn(context, world.server, 'screens');
-    const posted = await context.request.post(`${world.server.url}/api/ads`, {
+    const posted = await context.request.post(`${world.server.url}${adsApiPath()}`, {
       data: {
         state: 'California',
         city: 'Bakersfield',

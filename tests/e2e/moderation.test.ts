@@ -23,7 +23,7 @@ import {
 } from '../helpers/moderation.ts';
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
-import { signinApiPath } from '../../core/paths.ts';
+import { moderateAdApiPath, signinApiPath } from '../../core/paths.ts';
 
 const world = chromiumAndServerForFile();
 
@@ -136,7 +136,7 @@ describe.each([
     // not ask would send it, is refused by the server.
     if (!javaScriptEnabled) {
       const response = await context.request.post(
-        `${world.server.url}/api/moderate/ads/${id}/reject`,
+        `${world.server.url}${moderateAdApiPath(id, 'reject')}`,
         {
           form: { revision: '1', reason: '' },
           headers: { origin: world.server.url },

@@ -7,8 +7,7 @@
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
-import { heading, mailTo, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
-import { linkToken } from '../helpers/mail.ts';
+import { heading, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { phpAsJpg, smallJpeg, smallPng, smallWebp } from '../helpers/photo-fixtures.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
@@ -28,11 +27,9 @@ async function memberContext(javaScriptEnabled: boolean): Promise<BrowserContext
     bypassCSP: true,
     viewport: { width: 1280, height: 900 },
   });
-  const email = uniqueEmail('photos');
-  await signUpWithApi(context, baseUrl(), email);
-  const token = linkToken(await mailTo(inject('outboxDir'), email, 'Verify'), '/verify');
-  const verified = await context.request.post(`${baseUrl()}/api/verify`, { data: { token } });
-  expect(verified.status()).toBe(200);
+  await signUpAndVerify(context, { url: baseUrl(), outboxDir: inject('outboxDir') }, 'photos', {
+    throughApi: true,
+  });
   return context;
 }
 

@@ -6,15 +6,14 @@
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
-import { adsApiPath, cityPath, newMessagePath } from '../../core/paths.ts';
+import { adsApiPath, cityPath, newMessagePath, signupApiPath } from '../../core/paths.ts';
 import {
   gotoEnhanced,
   shownText,
   submitWithFetch,
   waitForEnhanced,
 } from '../helpers/browser-waits.ts';
-import { heading, mailTo, uniqueEmail } from '../helpers/e2e-members.ts';
-import { linkToken } from '../helpers/mail.ts';
+import { heading, signUpAndVerify, uniqueEmail } from '../helpers/e2e-members.ts';
 import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import type { TestApp } from '../helpers/api.ts';
 import { editLiveAd, moveAd } from '../helpers/posting.ts';
@@ -28,22 +27,15 @@ const chromium = chromiumForTests();
 const dayFromToday = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-/** Signs up in the context (its cookies), opens the mailed link, verifies: a member who can post. */
-async function verifiedMember(context: BrowserContext): Promise<string> {
-  const email = uniqueEmail('poster');
-  const signup = await context.request.post(`${baseUrl()}/api/signup`, {
-    data: { email, password: 'a long enough password', dateOfBirth: '1990-04-12' },
+/** Signs up in the context (its cookies), verifies with the mailed link: a member who can post. */
+const verifiedMember = (context: BrowserContext) =>
+  signUpAndVerify(context, { url: baseUrl(), outboxDir: inject('outboxDir') }, 'poster', {
+    throughApi: true,
   });
-  expect(signup.status()).toBe(201);
-  const token = linkToken(await mailTo(inject('outboxDir'), email, 'Verify'), '/verify');
-  const verified = await context.request.post(`${baseUrl()}/api/verify`, { data: { token } });
-  expect(verified.status()).toBe(200);
-  return email;
-}
 
 /** Posts an ad through the API as the context's member; its id. */
 async function postAd(context: BrowserContext, city: string, title: string): Promise<number> {
-  const response = await context.request.post(`${baseUrl()}/api/ads`, {
+  const response = await context.request.post(`${baseUrl()}${adsApiPath()}`, {
     data: {
       state: 'California',
       city,
@@ -189,7 +181,7 @@ describe('/post without JavaScript', () => {
     });
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.waitForLoadState('load');
-    expect(page.url()).toBe(`${baseUrl()}/api/ads`);
+    expect(page.url()).toBe(`${baseUrl()}${adsApiPath()}`);
     expect(await page.locator('.banner--error').textContent()).toBe(
       'Please correct the fields marked below.',
     );
@@ -226,7 +218,7 @@ describe('/post without JavaScript', () => {
 
   test('an unverified member is told why, with the resend form', async () => {
     const context = await chromium.browser.newContext({ javaScriptEnabled: false });
-    const signup = await context.request.post(`${baseUrl()}/api/signup`, {
+    const signup = await context.request.post(`${baseUrl()}${signupApiPath()}`, {
       data: {
         email: uniqueEmail('unverified'),
         password: 'a long enough password',

@@ -225,7 +225,7 @@ describe.each([
 /** A member's live ad reported once (a plain post, as a visitor's browser sends it): its group. */
 async function reportedAccount(label: string) {
   const ad = await liveMemberAd(label);
-  const posted = await fetch(`${url}/api/reports`, {
+  const posted = await fetch(`${url}${reportsApiPath()}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
@@ -303,7 +303,7 @@ describe('Ban on /moderate/reports as plain HTTP', () => {
     expect(textOf(html)).toContain(`Ban ${target.email}?`);
     const form = { group: `ad:${target.ad.id}`, seen: String(target.seen), action: 'ban' };
     const post = (fields: Record<string, string>) =>
-      fetch(`${url}/api/moderate/reports`, {
+      fetch(`${url}${moderateReportsApiPath()}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url, cookie },
         body: new URLSearchParams(fields).toString(),
@@ -336,7 +336,7 @@ describe('as plain form posts without a browser', () => {
     const html = await form.text();
     expect(formOf(html, reportsApiPath())?.attributes.method).toBe('post');
     expect(textOf(html)).toContain(ad.title);
-    const posted = await fetch(`${url}/api/reports`, {
+    const posted = await fetch(`${url}${reportsApiPath()}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -348,7 +348,7 @@ describe('as plain form posts without a browser', () => {
     });
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe('/report?sent=1');
-    const missing = await fetch(`${url}/api/reports`, {
+    const missing = await fetch(`${url}${reportsApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
       body: new URLSearchParams({ ad: '999999999', reason: 'spam' }).toString(),

@@ -14,6 +14,7 @@ import { ensurePostgres, freePort, startThrowawayPostgres } from '../../scripts/
 import {
   adPath,
   adsApiPath,
+  meApiPath,
   moderateAdApiPath,
   signinApiPath,
   signupApiPath,
@@ -169,7 +170,7 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
 
   it('a session made on one is valid on the other', async () => {
     const cookie = await signUp(a, 'shared-session@example.com');
-    const me = await fetch(`${b.url}/api/me`, { headers: { cookie } });
+    const me = await fetch(`${b.url}${meApiPath()}`, { headers: { cookie } });
     expect(me.status).toBe(200);
     expect((await me.json()).email).toBe('shared-session@example.com');
   });
@@ -235,7 +236,7 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
     const cookie = await signUp(a, 'survivor@example.com');
     a.process.kill('SIGKILL');
     await new Promise((resolve) => a.process.once('exit', resolve));
-    const me = await fetch(`${b.url}/api/me`, { headers: { cookie } });
+    const me = await fetch(`${b.url}${meApiPath()}`, { headers: { cookie } });
     expect(me.status).toBe(200);
     expect(await status(`${b.url}/`)).toBe(200);
     expect(await status(`${b.url}/readyz`)).toBe(200);

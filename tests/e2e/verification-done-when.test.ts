@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { adPath, cityPath } from '../../core/paths.ts';
+import { adPath, cityPath, selfieApiPath } from '../../core/paths.ts';
 import { SELFIE_SEEN_BEFORE } from '../../server/verification/selfie.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { seriousAxeViolations } from '../helpers/page-checks.ts';
@@ -130,7 +130,7 @@ test('without JavaScript: challenge, selfie, approval with a photo, the badge af
   expect(await sent.locator('.banner--info').textContent()).toContain('Your selfie is sent');
   const row = (await verificationRow(email))!;
   expect(row.status).toBe('submitted');
-  const selfieUrl = `${world.site.url}/api/verification/${row.id}/selfie`;
+  const selfieUrl = `${world.site.url}${selfieApiPath(row.id)}`;
   // Its member sees it, without caching; anyone else is told there is no such thing.
   const own = await noScript.request.get(selfieUrl);
   expect(own.status()).toBe(200);
