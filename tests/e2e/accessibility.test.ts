@@ -1,20 +1,13 @@
 // axe-core, the accessibility checker, on one page of every type and on every not-found screen, in
 // Chromium, at a phone's width and a desktop's: no serious or critical violation (contrast, names,
 // landmarks, labels).
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { adPath, cityPath, guidePath, statePath } from '../../core/paths.ts';
+import { describe, expect, test } from 'vitest';
+import { adPath, cityPath, guidePath, signupApiPath, statePath } from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
-import { baseUrl, builtAds, builtContent, launchChromium } from './support.ts';
+import { baseUrl, builtAds, builtContent, chromiumForTests } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = chromiumForTests();
 
 function pagesToCheck(): Array<[string, string]> {
   const ad = builtAds()[0]!;
@@ -46,11 +39,14 @@ describe('accessibility (axe-core)', () => {
   for (const width of [390, 1280]) {
     test(`no serious or critical violation on any page type at ${width} px`, async () => {
       // The site's Content-Security-Policy forbids inline scripts; axe is injected by the test itself.
-      const page = await browser.newPage({ viewport: { width, height: 900 }, bypassCSP: true });
+      const page = await chromium.browser.newPage({
+        viewport: { width, height: 900 },
+        bypassCSP: true,
+      });
       const found: string[] = [];
       for (const [name, path] of pagesToCheck()) {
         if (path === '/account') {
-          const signup = await page.request.post(`${baseUrl()}/api/signup`, {
+          const signup = await page.request.post(`${baseUrl()}${signupApiPath()}`, {
             data: {
               email: `axe-${width}-${Date.now()}@example.com`,
               password: 'a long enough password',

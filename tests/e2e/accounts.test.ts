@@ -1,8 +1,15 @@
 // Membership in Chromium: the sign-up dialog from every kind of member action, its focus and
 // messages, sign-up, sign-in, the header, sign-out, and /signup without JavaScript.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { adPath, cityPath } from '../../core/paths.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import {
+  adPath,
+  cityPath,
+  meApiPath,
+  signinApiPath,
+  signoutApiPath,
+  signupApiPath,
+} from '../../core/paths.ts';
 import {
   gotoEnhanced,
   shownText,
@@ -10,15 +17,9 @@ import {
   waitForEnhanced,
 } from '../helpers/browser-waits.ts';
 import { startSiteServer } from './servers.ts';
-import { builtAds, baseUrl, builtContent, launchChromium, siteDir } from './support.ts';
+import { builtAds, baseUrl, builtContent, chromiumForTests, siteDir } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = chromiumForTests();
 
 let emailCount = 0;
 const uniqueEmail = () => `member${Date.now()}-${(emailCount += 1)}@example.com`;
@@ -31,7 +32,7 @@ const yearsAgo = (years: number, days = 0) => {
 
 /** A new page at `path`, once its script has enhanced it (member actions open the dialog). */
 async function openPage(path: string, origin = baseUrl()): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await chromium.browser.newPage();
   await gotoEnhanced(page, `${origin}${path}`);
   return page;
 }
@@ -120,7 +121,7 @@ describe('the sign-up dialog', () => {
     const page = await openPage('/');
     const requests: string[] = [];
     page.on('request', (request) => {
-      if (request.url().includes('/api/signup')) requests.push(request.url());
+      if (request.url().includes(signupApiPath())) requests.push(request.url());
     });
     await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
     await dialog(page).waitFor();
@@ -147,7 +148,7 @@ describe('the sign-up dialog', () => {
     const page = await openPage(cityPath('California', 'Los Angeles'));
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/signup', async (route) => {
+    await page.route(`**${signupApiPath()}`, async (route) => {
       await held;
       await route.continue();
     });
@@ -175,7 +176,7 @@ describe('the sign-up dialog', () => {
     const page = await openPage('/about');
     // The first try finds password hashing at capacity (503, try again in 1 s); the next goes on.
     let tries = 0;
-    await page.route('**/api/signup', async (route) => {
+    await page.route(`**${signupApiPath()}`, async (route) => {
       tries += 1;
       if (tries > 1) return route.continue();
       await route.fulfill({
@@ -208,7 +209,7 @@ describe('the sign-up dialog', () => {
 
   test("shows the server's error text in a red banner and stays on the page", async () => {
     const email = uniqueEmail();
-    const first = await browser.newContext();
+    const first = await chromium.browser.newContext();
     const page = await first.newPage();
     await gotoEnhanced(page, `${baseUrl()}/`);
     await page.getByRole('link', { name: 'Post Your Ad' }).first().click();
@@ -222,7 +223,7 @@ describe('the sign-up dialog', () => {
     await again.getByRole('link', { name: 'Post Your Ad' }).first().click();
     await dialog(again).waitFor();
     await fillSignup(again, { email: email.toUpperCase(), dateOfBirth: yearsAgo(25) });
-    await submitWithFetch(again.getByRole('button', { name: 'Continue' }), '/api/signup');
+    await submitWithFetch(again.getByRole('button', { name: 'Continue' }), signupApiPath());
     const banner = dialog(again).locator('.banner--error');
     expect(await shownText(banner)).toBe(
       'An account with this email already exists. Sign in instead.',
@@ -246,7 +247,7 @@ describe('the sign-up dialog', () => {
       await server.stop();
       // No answer comes: the request fails, and the dialog says so.
       await Promise.all([
-        page.waitForEvent('requestfailed', (request) => request.url().endsWith('/api/signup')),
+        page.waitForEvent('requestfailed', (request) => request.url().endsWith(signupApiPath())),
         page.getByRole('button', { name: 'Continue' }).click(),
       ]);
       expect(await shownText(dialog(page).locator('.banner--error'))).toBe(
@@ -263,10 +264,10 @@ describe('the sign-up dialog', () => {
 describe('signing in and out', () => {
   test('sign in shows the member in the header; sign out brings back Join Free', async () => {
     const email = uniqueEmail();
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    const signup = await fetch(`${baseUrl()}/api/signup`, {
+    const signup = await fetch(`${baseUrl()}${signupApiPath()}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({
@@ -280,7 +281,7 @@ describe('signing in and out', () => {
     await gotoEnhanced(page, `${baseUrl()}/signin`);
     await page.fill('#signin-email', email);
     await page.fill('#signin-password', 'not the password');
-    await submitWithFetch(page.getByRole('button', { name: 'Sign In' }), '/api/signin');
+    await submitWithFetch(page.getByRole('button', { name: 'Sign In' }), signinApiPath());
     expect(await shownText(page.locator('.banner--error'))).toBe('Email or password is incorrect.');
 
     await page.fill('#signin-password', 'a long enough password');
@@ -291,7 +292,7 @@ describe('signing in and out', () => {
     expect(await page.getByRole('link', { name: 'Join Free' }).first().isVisible()).toBe(false);
 
     await Promise.all([
-      page.waitForResponse((response) => response.url().endsWith('/api/signout')),
+      page.waitForResponse((response) => response.url().endsWith(signoutApiPath())),
       page.getByRole('button', { name: 'Sign out' }).click(),
     ]);
     await page.waitForLoadState('load');
@@ -300,7 +301,7 @@ describe('signing in and out', () => {
     expect(await page.locator('footer').getByRole('link', { name: 'Join Free' }).isVisible()).toBe(
       true,
     );
-    const me = await page.evaluate(async () => (await fetch('/api/me')).status);
+    const me = await page.evaluate(async (url) => (await fetch(url)).status, meApiPath());
     expect(me).toBe(401);
     await context.close();
   });
@@ -308,7 +309,7 @@ describe('signing in and out', () => {
 
 describe('/signup without JavaScript', () => {
   test('refuses an under-18 date with the message on the page, then creates the account', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const email = uniqueEmail();
     await page.goto(`${baseUrl()}/`);

@@ -1,15 +1,9 @@
 // Browsing the production build in Chromium, with JavaScript on and off.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { baseUrl, builtAds, launchChromium } from './support.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { baseUrl, builtAds, chromiumForTests } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = chromiumForTests();
 
 async function walkHomeToAdAndBack(page: Page) {
   const adsInLosAngeles = builtAds().filter(
@@ -56,19 +50,19 @@ async function walkHomeToAdAndBack(page: Page) {
 
 describe('browsing', () => {
   test('home → state → city → next page → ad → back, with JavaScript', async () => {
-    const page = await browser.newPage();
+    const page = await chromium.browser.newPage();
     await walkHomeToAdAndBack(page);
     await page.close();
   });
 
   test('the same path with JavaScript disabled', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
     await walkHomeToAdAndBack(await context.newPage());
     await context.close();
   });
 
   test('Browse Ads scrolls to the states grid; the header menu opens without JavaScript', async () => {
-    const context = await browser.newContext({
+    const context = await chromium.browser.newContext({
       javaScriptEnabled: false,
       viewport: { width: 390, height: 800 },
     });
@@ -96,7 +90,7 @@ describe('browsing', () => {
       [390, 2],
       [1280, 5],
     ] as const) {
-      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      const page = await chromium.browser.newPage({ viewport: { width, height: 900 } });
       await page.goto(`${baseUrl()}/`);
       const tops = await page
         .locator('#states li')
@@ -112,7 +106,7 @@ describe('browsing', () => {
     ['/city/California/Los%20Angeles/ad/424242', 'Ad not found', 'Return to home'],
     ['/nothing-here', 'Page Not Found', 'Return Home'],
   ])('%s shows %s with HTTP 404 and a way home', async (path, heading, linkText) => {
-    const page = await browser.newPage();
+    const page = await chromium.browser.newPage();
     const response = await page.goto(`${baseUrl()}${path}`);
     expect(response?.status()).toBe(404);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(heading);

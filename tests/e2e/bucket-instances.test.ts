@@ -34,7 +34,13 @@ import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-
 import { openPostgresEngine } from '../../store/postgres-engine.ts';
 import { SITE_PUBLISHER_LOCK } from '../../server/publishing/site-bucket/bucket-publishing.ts';
 import { storeOn, type StoreHandle } from '../../store/store.ts';
-import { adPath, moderateAdApiPath, outputFileForPath } from '../../core/paths.ts';
+import {
+  adPath,
+  meApiPath,
+  moderateAdApiPath,
+  outputFileForPath,
+  signupApiPath,
+} from '../../core/paths.ts';
 import { DEFAULT_EXPLICIT_THRESHOLD } from '../../core/schemas/photos.ts';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
 import { insertMemberAd } from '../helpers/member-ads.ts';
@@ -281,7 +287,7 @@ describe.skipIf(missing.length > 0)('instances with the site in a bucket, behind
     closeStore = () => store.close();
     pool = createPhotoPool({ processes: 1 });
     // A moderator, signed up through haproxy and given the role as the operator's command does.
-    const signedUp = await post('/api/signup', {
+    const signedUp = await post(signupApiPath(), {
       email: 'moderator@example.com',
       password: PASSWORD,
       dateOfBirth: '1990-05-17',
@@ -400,7 +406,7 @@ describe.skipIf(missing.length > 0)('instances with the site in a bucket, behind
       while (!stopLoad) {
         const statuses = await Promise.all([
           status(`${front}/search?q=handed`).catch(() => 0),
-          status(`${front}/api/me`).catch(() => 0),
+          status(`${front}${meApiPath()}`).catch(() => 0),
         ]);
         answers.push(...statuses);
       }

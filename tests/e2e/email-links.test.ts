@@ -2,7 +2,7 @@
 // again without it (every form as a plain POST): sign up, open the mailed link, verify, see it on
 // the account page, resend the link, sign in and back, forgot → reset → the new password works and
 // the old one and the old sessions do not. The mail is read from the test server's outbox.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import {
   gotoEnhanced,
@@ -13,15 +13,10 @@ import {
 import { heading, mailTo as mailInOutbox, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkToken, type ReadMail } from '../helpers/mail.ts';
 import { FORGOT_SENT } from '../../src/pages/forgot/forgotData.ts';
-import { baseUrl, fetchPage, launchChromium } from './support.ts';
+import { baseUrl, fetchPage, chromiumForTests } from './support.ts';
+import { signinApiPath } from '../../core/paths.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = chromiumForTests();
 
 const PASSWORD = 'a long enough password';
 const NEW_PASSWORD = 'an even longer new password';
@@ -52,7 +47,7 @@ async function signIn(page: Page, email: string, password: string, javaScriptEna
   await page.fill('#signin-email', email);
   await page.fill('#signin-password', password);
   const button = page.getByRole('button', { name: 'Sign In' });
-  if (javaScriptEnabled) await submitWithFetch(button, '/api/signin');
+  if (javaScriptEnabled) await submitWithFetch(button, signinApiPath());
   else await button.click();
 }
 
@@ -63,7 +58,7 @@ describe.each([
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await browser.newContext({ javaScriptEnabled });
+    context = await chromium.browser.newContext({ javaScriptEnabled });
   });
   afterAll(async () => {
     await context?.close();
@@ -132,7 +127,7 @@ describe.each([
 
   test('forgot → reset mail → the new password works, the old one and old sessions do not', async () => {
     const email = uniqueEmail('reset');
-    const other = await browser.newContext({ javaScriptEnabled });
+    const other = await chromium.browser.newContext({ javaScriptEnabled });
     const elsewhere = await other.newPage();
     await signUp(elsewhere, email, javaScriptEnabled);
     await context.clearCookies();

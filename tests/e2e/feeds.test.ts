@@ -2,21 +2,14 @@
 // build, in Chromium: announced in the head, linked visibly near the list, the link leads to an
 // Atom feed; screenshots at 390 and 1280 px into FEEDS_SCREENSHOTS_DIR (default
 // /tmp/localboard-feeds-screenshots), with axe at both widths.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { readAtom } from '../helpers/atom-checks.ts';
-import { baseUrl, launchChromium } from './support.ts';
+import { baseUrl, chromiumForTests } from './support.ts';
 
 const SHOTS = process.env.FEEDS_SCREENSHOTS_DIR ?? '/tmp/localboard-feeds-screenshots';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = chromiumForTests();
 
 describe('feed links', () => {
   test.each([
@@ -40,7 +33,7 @@ describe('feed links', () => {
     },
   ])('$name announces its feed and links it visibly', async ({ name, path, title, feed }) => {
     // axe-core is injected as a script: the site's CSP forbids that, so the test context bypasses it.
-    const context = await browser.newContext({ bypassCSP: true });
+    const context = await chromium.browser.newContext({ bypassCSP: true });
     try {
       const page = await context.newPage();
       const response = await page.goto(`${baseUrl()}${path}`);

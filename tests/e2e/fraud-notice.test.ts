@@ -4,37 +4,28 @@
 // (in words, with the guide, no serious axe-core violation, nothing wider than a phone), and has
 // one mail; the member who never answered sees nothing. The same ban as a plain post, and the
 // rules of who is told, are the integration tests' (tests/integration/moderation/fraud-notices.test.ts).
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { expect, test } from 'vitest';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { moderatorContext, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
 import { mailsTo } from '../helpers/mail.ts';
 import { insertConversation, insertLiveAd, insertMessage } from '../helpers/messages.ts';
-import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
-import { launchChromium, siteDir } from './support.ts';
 
-let browser: Browser;
-let server: ModerationServer;
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const world = chromiumAndServerForFile();
 
 /** A member signed up in their own browser context; their id and address. */
 async function member(
   label: string,
 ): Promise<{ context: BrowserContext; email: string; accountId: number }> {
-  const context = await browser.newContext({
+  const context = await world.browser.newContext({
     viewport: { width: 390, height: 844 },
     bypassCSP: true,
   });
   const email = uniqueEmail(label);
-  await signUpWithApi(context, server.url, email);
-  const { id } = (await server.store.accounts.findByEmail(email))!;
+  await signUpWithApi(context, world.server.url, email);
+  const { id } = (await world.server.store.accounts.findByEmail(email))!;
   return { context, email, accountId: id };
 }
 
@@ -47,21 +38,27 @@ test('banned for scam or fraud in Chromium: the member who answered reads the wa
     [answered, 'Jazz nights downtown'],
     [silent, 'Sunday market mornings'],
   ] as const) {
-    const adId = await insertLiveAd(server, victim, title);
-    const thread = await insertConversation(server, {
+    const adId = await insertLiveAd(world.server, victim, title);
+    const thread = await insertConversation(world.server, {
       adId,
       adTitle: title,
       posterId: victim.accountId,
       replierId: scammer.accountId,
     });
-    await insertMessage(server, thread, scammer.accountId, 'Hi! Your ad caught my eye.', 30);
+    await insertMessage(world.server, thread, scammer.accountId, 'Hi! Your ad caught my eye.', 30);
     threads.push(thread);
   }
-  await insertMessage(server, threads[0]!, answered.accountId, 'Hi, thanks! Tell me more.', 20);
+  await insertMessage(
+    world.server,
+    threads[0]!,
+    answered.accountId,
+    'Hi, thanks! Tell me more.',
+    20,
+  );
 
-  const { context: moderation } = await moderatorContext(browser, server, true);
+  const { context: moderation } = await moderatorContext(world.browser, world.server, true);
   const page = await moderation.newPage();
-  await gotoEnhanced(page, `${server.url}/moderate?ban=${scammer.accountId}#ban`, true);
+  await gotoEnhanced(page, `${world.server.url}/moderate?ban=${scammer.accountId}#ban`, true);
   const confirm = page.locator('#ban');
   await confirm.getByLabel('Reason').selectOption({ label: 'Scam or fraud' });
   await confirm.getByRole('button', { name: 'Ban the account' }).click();
@@ -69,12 +66,12 @@ test('banned for scam or fraud in Chromium: the member who answered reads the wa
   await moderation.close();
 
   const inbox = await answered.context.newPage();
-  await gotoEnhanced(inbox, `${server.url}/messages`, true);
+  await gotoEnhanced(inbox, `${world.server.url}/messages`, true);
   expect(await inbox.locator('.inbox-item__fraud').textContent()).toBe(
     'Warning: this member was banned for scam or fraud. Open the conversation to read what to do.',
   );
   await inbox.getByRole('link', { name: 'Jazz nights downtown' }).click();
-  await inbox.waitForURL(`${server.url}/messages/${threads[0]}`);
+  await inbox.waitForURL(`${world.server.url}/messages/${threads[0]}`);
   const notice = inbox.getByRole('alert');
   expect(await notice.getByRole('heading').textContent()).toBe(
     'Warning: this member was banned for scam or fraud',
@@ -86,24 +83,24 @@ test('banned for scam or fraud in Chromium: the member who answered reads the wa
   expect(await overflowWidth(inbox)).toBeLessThanOrEqual(0);
   await inbox.screenshot({ path: screenshotPath('fraud-notice-390'), fullPage: true });
   await notice.getByRole('link', { name: 'Read our guide to recognizing scams' }).click();
-  await inbox.waitForURL(`${server.url}/about/recognising-scams`);
+  await inbox.waitForURL(`${world.server.url}/about/recognising-scams`);
   expect(await inbox.getByRole('heading', { level: 1 }).textContent()).toBe('Recognizing Scams');
 
   const elsewhere = await silent.context.newPage();
-  await gotoEnhanced(elsewhere, `${server.url}/messages/${threads[1]}`, true);
+  await gotoEnhanced(elsewhere, `${world.server.url}/messages/${threads[1]}`, true);
   expect(await elsewhere.getByRole('alert').count()).toBe(0);
   expect(await elsewhere.locator('.fraud-notice').count()).toBe(0);
 
   await expect
     .poll(
       () =>
-        mailsTo(server.outboxDir, answered.email).filter((mail) =>
+        mailsTo(world.server.outboxDir, answered.email).filter((mail) =>
           mail.subject.startsWith('Safety warning'),
         ).length,
     )
     .toBe(1);
   expect(
-    mailsTo(server.outboxDir, silent.email).filter((mail) =>
+    mailsTo(world.server.outboxDir, silent.email).filter((mail) =>
       mail.subject.startsWith('Safety warning'),
     ),
   ).toEqual([]);

@@ -2,22 +2,16 @@
 // sign-in or sign-up and the verification mail back to that ad's reply screen, not to /success;
 // with JavaScript through the dialog, without it through /signin and /signup. And a refused
 // sign-in answered before the page's script arrived keeps its message once the script takes over.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
-import { adPath, newMessagePath } from '../../core/paths.ts';
+import { adPath, newMessagePath, signinApiPath, signupApiPath } from '../../core/paths.ts';
 import { waitForEnhanced } from '../helpers/browser-waits.ts';
 import { mailTo, PASSWORD, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkPath } from '../helpers/mail.ts';
-import { baseUrl, builtAds, launchChromium } from './support.ts';
+import { baseUrl, builtAds, chromiumForTests } from './support.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = chromiumForTests();
 
 const ad = () => builtAds().find((entry) => entry.city === 'Los Angeles')!;
 const replyScreen = () => `${baseUrl()}${newMessagePath(ad().id)}`;
@@ -52,7 +46,7 @@ describe('Reply on an ad, signed out', () => {
   });
 
   test('without JavaScript: sign-in page, one click to sign-up, the mail, back to the reply screen', async () => {
-    context = await browser.newContext({ javaScriptEnabled: false });
+    context = await chromium.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${baseUrl()}${adPath(ad().state, ad().city, ad().id)}`);
     await Promise.all([
@@ -75,7 +69,7 @@ describe('Reply on an ad, signed out', () => {
   });
 
   test('with JavaScript: the dialog from Reply, the mail, back to the reply screen', async () => {
-    context = await browser.newContext();
+    context = await chromium.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${baseUrl()}${adPath(ad().state, ad().city, ad().id)}`);
     await page.getByRole('link', { name: 'Send Message' }).click();
@@ -97,9 +91,9 @@ describe('Reply on an ad, signed out', () => {
   });
 
   test('an existing member signs in from the sign-in page and lands on the reply screen', async () => {
-    context = await browser.newContext();
+    context = await chromium.browser.newContext();
     const email = uniqueEmail('intent-signin');
-    const signup = await context.request.post(`${baseUrl()}/api/signup`, {
+    const signup = await context.request.post(`${baseUrl()}${signupApiPath()}`, {
       data: { email, password: PASSWORD, dateOfBirth: '1990-04-12' },
     });
     expect(signup.status()).toBe(201);
@@ -129,7 +123,7 @@ describe('Reply on an ad, signed out', () => {
 
 describe('a refused sign-in answered before the script arrives', () => {
   test('keeps its message, the email and where to go once the script has taken over', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     try {
       const page = await context.newPage();
       // The page's scripts (the chunk that enhances the forms among them) are held back until
@@ -148,11 +142,11 @@ describe('a refused sign-in answered before the script arrives', () => {
       await page.fill('#signin-email', 'nobody-here@example.com');
       await page.fill('#signin-password', 'not the password');
       await Promise.all([
-        page.waitForResponse((response) => response.url().endsWith('/api/signin')),
+        page.waitForResponse((response) => response.url().endsWith(signinApiPath())),
         page.getByRole('button', { name: 'Sign In' }).click(),
       ]);
       await page.waitForLoadState('domcontentloaded');
-      expect(page.url()).toBe(`${baseUrl()}/api/signin`);
+      expect(page.url()).toBe(`${baseUrl()}${signinApiPath()}`);
       expect(await page.locator('[data-enhanced="true"]').count()).toBe(0);
       expect(await page.locator('.banner--error').textContent()).toBe(
         'Email or password is incorrect.',

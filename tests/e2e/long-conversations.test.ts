@@ -2,30 +2,23 @@
 // JavaScript and again without it: 120 messages, the newest 50 first with the reply form; Older
 // and Newer are plain links through the pages; a reply from the newest page lands on the latest
 // message. Screenshots of the newest and an older page at 390 and 1280 px, and axe-core on them.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { conversationPath } from '../../core/paths.ts';
+import { conversationPath, messagesApiPath } from '../../core/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { signUpAndVerify } from '../helpers/e2e-members.ts';
 import { addMessage } from '../helpers/member-data.ts';
-import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';
-import type { ModerationServer } from '../helpers/moderation-server.ts';
+import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 
 const SHOTS = process.env.MESSAGES_SCREENSHOTS_DIR ?? '/tmp/localboard-messages-screenshots';
 
-let browser: Browser;
-let server: ModerationServer;
-let moderator: BrowserContext;
-beforeAll(async () => {
-  ({ browser, server, moderator } = await startModerationBrowser());
-});
-afterAll(() => stopModerationBrowser({ browser, server, moderator }));
+const world = moderationBrowserForFile();
 
 /** A verified member in a new context; their account id. */
 async function member(context: BrowserContext, label: string): Promise<number> {
-  const email = await signUpAndVerify(context, server, label);
-  return (await server.store.accounts.findByEmail(email))!.id;
+  const email = await signUpAndVerify(context, world.server, label);
+  return (await world.server.store.accounts.findByEmail(email))!.id;
 }
 
 /** Screenshots at both widths; with JavaScript, axe-core too. */
@@ -51,28 +44,16 @@ describe.each([
 
   beforeAll(async () => {
     const options = { javaScriptEnabled, bypassCSP: true, viewport: { width: 1280, height: 900 } };
-    posterContext = await browser.newContext(options);
-    replierContext = await browser.newContext(options);
+    posterContext = await world.browser.newContext(options);
+    replierContext = await world.browser.newContext(options);
     const posterId = await member(posterContext, `long-poster-${run}`);
     const replierId = await member(replierContext, `long-replier-${run}`);
-    const posted = await posterContext.request.post(`${server.url}/api/ads`, {
-      data: {
-        state: 'California',
-        city: javaScriptEnabled ? 'Fresno' : 'Modesto',
-        age: '36',
-        seeks: 'w4m',
-        title: `Long talks about old films (${run})`,
-        description: 'Old films, long walks and a good bookshop.',
-      },
+    const adId = await liveAdThroughApi(world, posterContext, {
+      city: javaScriptEnabled ? 'Fresno' : 'Modesto',
+      title: `Long talks about old films (${run})`,
+      description: 'Old films, long walks and a good bookshop.',
     });
-    expect(posted.status()).toBe(201);
-    const { id: adId } = (await posted.json()) as { id: number };
-    const approved = await moderator.request.post(
-      `${server.url}/api/moderate/ads/${adId}/approve`,
-      { data: { revision: 1 } },
-    );
-    expect(approved.status()).toBe(200);
-    const started = await replierContext.request.post(`${server.url}/api/messages`, {
+    const started = await replierContext.request.post(`${world.server.url}${messagesApiPath()}`, {
       data: { ad: String(adId), body: 'Message 1: hello, I love old films too.' },
     });
     expect(started.status()).toBe(201);
@@ -80,7 +61,7 @@ describe.each([
     // The rest of a long talk, as the two would have written it (too many for the send limit).
     for (let n = 2; n <= 120; n += 1)
       await addMessage(
-        server,
+        world.server,
         conversationId,
         n % 2 === 1 ? replierId : posterId,
         n % 10 === 0
@@ -96,7 +77,11 @@ describe.each([
   });
 
   test('the newest 50 first, with the reply form; Older and Newer lead through the pages', async () => {
-    await gotoEnhanced(page, `${server.url}${conversationPath(conversationId)}`, javaScriptEnabled);
+    await gotoEnhanced(
+      page,
+      `${world.server.url}${conversationPath(conversationId)}`,
+      javaScriptEnabled,
+    );
     expect(await shown(page)).toEqual(range(71, 120));
     expect(await page.locator('.thread-pages__where').first().textContent()).toBe(
       'Messages 71–120 of 120',
@@ -121,15 +106,19 @@ describe.each([
     await page.waitForURL(/\?before=\d+$/);
     expect(await shown(page)).toEqual(range(21, 70));
     await page.getByRole('link', { name: 'Newer messages →' }).last().click();
-    await page.waitForURL(`${server.url}${conversationPath(conversationId)}`);
+    await page.waitForURL(`${world.server.url}${conversationPath(conversationId)}`);
     expect(await shown(page)).toEqual(range(71, 120));
   });
 
   test('a reply from the newest page lands on it, at the latest message', async () => {
-    await gotoEnhanced(page, `${server.url}${conversationPath(conversationId)}`, javaScriptEnabled);
+    await gotoEnhanced(
+      page,
+      `${world.server.url}${conversationPath(conversationId)}`,
+      javaScriptEnabled,
+    );
     await page.getByLabel('Reply to the member').fill('Message 121: see you at the matinee.');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.waitForURL(`${server.url}${conversationPath(conversationId)}#latest`);
+    await page.waitForURL(`${world.server.url}${conversationPath(conversationId)}#latest`);
     await waitForEnhanced(page, javaScriptEnabled);
     expect(await page.locator('#latest .message__body').textContent()).toContain('Message 121');
     expect(await page.locator('.thread-pages__where').first().textContent()).toBe(

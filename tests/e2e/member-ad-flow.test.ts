@@ -6,10 +6,10 @@
 // it: every screen on the way is a plain form.
 // The site is a copy of the shared build (dist/ and .content/) in a temporary folder, so that
 // publishing changes nothing other tests read.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
-import { adPath, cityPath } from '../../core/paths.ts';
+import { adPath, adsApiPath, cityPath } from '../../core/paths.ts';
 import { gotoEnhanced, submitWithFetch, waitForEnhanced } from '../helpers/browser-waits.ts';
 import {
   heading,
@@ -18,29 +18,24 @@ import {
   signUpWithForm,
   verifyFromMail,
 } from '../helpers/e2e-members.ts';
-import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
-import { launchChromium, textOf } from './support.ts';
+import { chromiumAndPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
+import { textOf } from './support.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 const daysFrom = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-let browser: Browser;
-let site: PublishingSite;
 let sql: PublishingSite['sql'];
 let publisher: BuildPublisher;
 let url = '';
 let buildDate = today;
 
-beforeAll(async () => {
-  site = await startPublishingSite({ label: 'member-ad-flow', buildDate: () => buildDate });
-  ({ url, sql, publisher } = site);
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+const world = chromiumAndPublishingSite({
+  label: 'member-ad-flow',
+  buildDate: () => buildDate,
+});
+beforeAll(() => {
+  ({ url, sql, publisher } = world.site);
 });
 
 /** What the server answers for a path now: status and visible text. */
@@ -78,7 +73,7 @@ async function postAd(
     'Weekend hikes, old films and a good bookshop.\nCoffee first, then we see.',
   );
   const submit = page.getByRole('button', { name: 'Submit for review' });
-  if (javaScriptEnabled) await submitWithFetch(submit, '/api/ads');
+  if (javaScriptEnabled) await submitWithFetch(submit, adsApiPath());
   else await submit.click();
   await page.waitForURL(`${url}/post/in-review`);
   expect(await heading(page)).toBe('Your ad is in review');
@@ -122,9 +117,9 @@ describe.each([
   let liveId = 0;
 
   beforeAll(async () => {
-    member = await browser.newContext({ javaScriptEnabled });
+    member = await world.browser.newContext({ javaScriptEnabled });
     // The moderator: a member given the role by the operator's command.
-    ({ context: moderator } = await moderatorContext(browser, site, javaScriptEnabled));
+    ({ context: moderator } = await moderatorContext(world.browser, world.site, javaScriptEnabled));
     page = await member.newPage();
     mod = await moderator.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
@@ -136,7 +131,7 @@ describe.each([
 
   test('sign up, open the verification mail, verify', async () => {
     await signUpWithForm(page, url, email, '1990-04-12', javaScriptEnabled);
-    await verifyFromMail(page, site, email);
+    await verifyFromMail(page, world.site, email);
   });
 
   test('post → a moderator approves → its page, its city page and the counts', async () => {
@@ -155,7 +150,7 @@ describe.each([
     expect(adPage.text).not.toContain('Sample ad');
     expect((await fetched(cityPath('California', cities[0]!))).text).toContain(titles.live);
     expect(await activeAds()).toBe(before + 1);
-    expect((await mailTo(site.outboxDir, email, 'Your ad is approved')).text).toContain(
+    expect((await mailTo(world.site.outboxDir, email, 'Your ad is approved')).text).toContain(
       titles.live,
     );
 

@@ -4,7 +4,7 @@
 // deletes the account with the right one, and can then no longer sign in. Then axe-core and
 // screenshots of /account and /account/delete at 390 and 1280 px.
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   heading,
@@ -15,37 +15,30 @@ import {
   verifyFromMail,
 } from '../helpers/e2e-members.ts';
 import { gotoEnhanced, shownText, submitWithFetch } from '../helpers/browser-waits.ts';
-import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
-import { launchChromium, siteDir, textOf } from './support.ts';
+import { textOf } from './support.ts';
+import { accountDataApiPath, adsApiPath, signinApiPath } from '../../core/paths.ts';
 
-let browser: Browser;
-let server: ModerationServer;
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const world = chromiumAndServerForFile();
 
 /** Signs up with the form, opens the mailed link and verifies, as a person would. */
 async function signUpAndVerify(page: Page, email: string, javaScriptEnabled: boolean) {
-  await signUpWithForm(page, server.url, email, '1988-06-30', javaScriptEnabled);
-  await verifyFromMail(page, server, email);
+  await signUpWithForm(page, world.server.url, email, '1988-06-30', javaScriptEnabled);
+  await verifyFromMail(page, world.server, email);
 }
 
 async function postAd(page: Page, city: string, title: string, javaScriptEnabled: boolean) {
-  await gotoEnhanced(page, `${server.url}/post`, javaScriptEnabled);
+  await gotoEnhanced(page, `${world.server.url}/post`, javaScriptEnabled);
   await page.selectOption('#ad-state', 'California');
   await page.fill('#ad-city', city);
   await page.selectOption('#ad-seeks', 'w4m');
   await page.fill('#ad-title', title);
   await page.fill('#ad-description', 'Early walks, old films and a good bookshop. Coffee first.');
   const submit = page.getByRole('button', { name: 'Submit for review' });
-  if (javaScriptEnabled) await submitWithFetch(submit, '/api/ads');
+  if (javaScriptEnabled) await submitWithFetch(submit, adsApiPath());
   else await submit.click();
-  await page.waitForURL(`${server.url}/post/in-review`);
+  await page.waitForURL(`${world.server.url}/post/in-review`);
 }
 
 describe.each([
@@ -59,7 +52,7 @@ describe.each([
   let page: Page;
 
   beforeAll(async () => {
-    context = await browser.newContext({ javaScriptEnabled, acceptDownloads: true });
+    context = await world.browser.newContext({ javaScriptEnabled, acceptDownloads: true });
     page = await context.newPage();
     await signUpAndVerify(page, email, javaScriptEnabled);
     await postAd(page, javaScriptEnabled ? 'Fresno' : 'Modesto', title, javaScriptEnabled);
@@ -69,7 +62,7 @@ describe.each([
   });
 
   test('Download my data on /account gives a JSON file with the ad', async () => {
-    await gotoEnhanced(page, `${server.url}/account`, javaScriptEnabled);
+    await gotoEnhanced(page, `${world.server.url}/account`, javaScriptEnabled);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Download my data' }).click(),
@@ -96,9 +89,9 @@ describe.each([
   });
 
   test('a wrong password: the form again with the message, nothing deleted', async () => {
-    await gotoEnhanced(page, `${server.url}/account`, javaScriptEnabled);
+    await gotoEnhanced(page, `${world.server.url}/account`, javaScriptEnabled);
     await page.getByRole('link', { name: 'Delete my account' }).click();
-    await page.waitForURL(`${server.url}/account/delete`);
+    await page.waitForURL(`${world.server.url}/account/delete`);
     expect(await heading(page)).toBe('Delete my account');
     await page.getByLabel('Your password').fill('not the password');
     await page.getByRole('button', { name: 'Delete my account' }).click();
@@ -106,29 +99,29 @@ describe.each([
     expect(await page.getByRole('alert').textContent()).toBe(
       'That password is not right. Your account was not deleted.',
     );
-    expect(await server.store.accounts.findByEmail(email)).toBeDefined();
+    expect(await world.server.store.accounts.findByEmail(email)).toBeDefined();
   });
 
   test('the right password: the account is deleted, and says so', async () => {
     await page.getByLabel('Your password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Delete my account' }).click();
-    await page.waitForURL(`${server.url}/account/delete?done=1`);
+    await page.waitForURL(`${world.server.url}/account/delete?done=1`);
     expect(await heading(page)).toBe('Your account is deleted');
-    expect(await server.store.accounts.findByEmail(email)).toBeUndefined();
-    expect((await mailTo(server.outboxDir, email, 'has been deleted')).subject).toBe(
+    expect(await world.server.store.accounts.findByEmail(email)).toBeUndefined();
+    expect((await mailTo(world.server.outboxDir, email, 'has been deleted')).subject).toBe(
       'Your Localboard account has been deleted',
     );
     // Signed out: the account page asks to sign in.
-    await page.goto(`${server.url}/account`);
+    await page.goto(`${world.server.url}/account`);
     await page.waitForURL(/\/signin\?next=%2Faccount$/);
   });
 
   test('signing in again fails with the ordinary message', async () => {
-    await gotoEnhanced(page, `${server.url}/signin`, javaScriptEnabled);
+    await gotoEnhanced(page, `${world.server.url}/signin`, javaScriptEnabled);
     await page.fill('#signin-email', email);
     await page.fill('#signin-password', PASSWORD);
     const button = page.getByRole('button', { name: 'Sign In' });
-    if (javaScriptEnabled) await submitWithFetch(button, '/api/signin');
+    if (javaScriptEnabled) await submitWithFetch(button, signinApiPath());
     else await button.click();
     expect(await shownText(page.getByRole('alert'))).toBe('Email or password is incorrect.');
     expect(page.url()).not.toMatch(/\/account/);
@@ -137,12 +130,12 @@ describe.each([
 
 describe('without a browser: the raw answers', () => {
   test('signed out, the data is 401 and the deletion page sends to sign in', async () => {
-    const data = await fetch(`${server.url}/api/account/data`);
+    const data = await fetch(`${world.server.url}${accountDataApiPath()}`);
     expect(data.status).toBe(401);
-    const page = await fetch(`${server.url}/account/delete`, { redirect: 'manual' });
+    const page = await fetch(`${world.server.url}/account/delete`, { redirect: 'manual' });
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe('/signin?next=%2Faccount%2Fdelete');
-    const done = await fetch(`${server.url}/account/delete?done=1`);
+    const done = await fetch(`${world.server.url}/account/delete?done=1`);
     expect(textOf(await done.text())).toContain('Your account is deleted');
   });
 });
@@ -151,10 +144,10 @@ describe('/account and /account/delete at 390 and 1280 px', () => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await browser.newContext({ bypassCSP: true });
+    context = await world.browser.newContext({ bypassCSP: true });
     // Arranged through the API: the forms are the describes' above.
-    await signUpAndVerifyOn(context, server, 'screens');
-    const posted = await context.request.post(`${server.url}/api/ads`, {
+    await signUpAndVerifyOn(context, world.server, 'screens');
+    const posted = await context.request.post(`${world.server.url}${adsApiPath()}`, {
       data: {
         state: 'California',
         city: 'Bakersfield',
@@ -178,7 +171,7 @@ describe('/account and /account/delete at 390 and 1280 px', () => {
         ['account', '/account'],
         ['delete-account', '/account/delete'],
       ] as const) {
-        await gotoEnhanced(page, `${server.url}${path}`);
+        await gotoEnhanced(page, `${world.server.url}${path}`);
         await page.screenshot({ path: screenshotPath(`${name}-${width}`), fullPage: true });
         expect(await seriousAxeViolations(page), name).toEqual([]);
         expect(await overflowWidth(page), name).toBeLessThanOrEqual(0);

@@ -4,49 +4,34 @@
 // (header and inbox), reads it and the count goes down, answers; the poster blocks the replier,
 // whose reply and whose new conversation on the poster's other ad are refused. Then screenshots
 // of the inbox and a conversation at 390 and 1280 px, and axe-core on both.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { conversationPath, messagesPath, newMessagePath } from '../../core/paths.ts';
+import {
+  conversationPath,
+  messagesApiPath,
+  messagesPath,
+  newMessagePath,
+} from '../../core/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { heading, mailTo, signUpAndVerify as signUpAndVerifyOn } from '../helpers/e2e-members.ts';
-import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';
-import type { ModerationServer } from '../helpers/moderation-server.ts';
+import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 
 const SHOTS = process.env.MESSAGES_SCREENSHOTS_DIR ?? '/tmp/localboard-messages-screenshots';
 
-let browser: Browser;
-let server: ModerationServer;
-let moderator: BrowserContext;
-beforeAll(async () => {
-  ({ browser, server, moderator } = await startModerationBrowser({ verifiedModerator: true }));
-});
-afterAll(() => stopModerationBrowser({ browser, server, moderator }));
+const world = moderationBrowserForFile({ verifiedModerator: true });
 
 /** Signs up in the context, opens the mailed verification link and verifies; the email. */
 const signUpAndVerify = (context: BrowserContext, label: string) =>
-  signUpAndVerifyOn(context, server, label);
+  signUpAndVerifyOn(context, world.server, label);
 
-/** Posts an ad through the API as the context's member, and the moderator approves it. */
-async function liveAd(context: BrowserContext, city: string, title: string): Promise<number> {
-  const posted = await context.request.post(`${server.url}/api/ads`, {
-    data: {
-      state: 'California',
-      city,
-      age: '36',
-      seeks: 'w4m',
-      title,
-      description: 'Long walks, old films and a good bookshop.',
-    },
+/** A live ad of the context's member. */
+const liveAd = (context: BrowserContext, city: string, title: string) =>
+  liveAdThroughApi(world, context, {
+    city,
+    title,
+    description: 'Long walks, old films and a good bookshop.',
   });
-  expect(posted.status()).toBe(201);
-  const { id } = (await posted.json()) as { id: number };
-  const approved = await moderator.request.post(`${server.url}/api/moderate/ads/${id}/approve`, {
-    data: { revision: 1 },
-  });
-  expect(approved.status()).toBe(200);
-  return id;
-}
 
 /** Screenshots at both widths; with JavaScript, axe-core too. */
 const lookAt = (page: Page, name: string, javaScriptEnabled: boolean) =>
@@ -70,8 +55,8 @@ describe.each([
 
   beforeAll(async () => {
     const options = { javaScriptEnabled, bypassCSP: true, viewport: { width: 1280, height: 900 } };
-    posterContext = await browser.newContext(options);
-    replierContext = await browser.newContext(options);
+    posterContext = await world.browser.newContext(options);
+    replierContext = await world.browser.newContext(options);
     posterEmail = await signUpAndVerify(posterContext, `poster-${run}`);
     replierEmail = await signUpAndVerify(replierContext, `replier-${run}`);
     const cities = javaScriptEnabled ? ['Fresno', 'Bakersfield'] : ['Modesto', 'Visalia'];
@@ -87,7 +72,7 @@ describe.each([
   });
 
   test('the replier writes from the reply screen; the poster is mailed without the text', async () => {
-    await gotoEnhanced(replier, `${server.url}${newMessagePath(adId)}`, javaScriptEnabled);
+    await gotoEnhanced(replier, `${world.server.url}${newMessagePath(adId)}`, javaScriptEnabled);
     expect(await heading(replier)).toBe('Reply to an ad');
     expect(await replier.locator('.reply-card__ad h2').textContent()).toBe(title);
     // Refused first: contact details in a first message; what was typed is kept.
@@ -109,19 +94,19 @@ describe.each([
     );
     expect(await replier.content()).not.toContain(posterEmail);
 
-    const mail = await mailTo(server.outboxDir, posterEmail, 'new message');
-    expect(mail.text).toContain(`${server.url}${conversationPath(conversationId)}`);
+    const mail = await mailTo(world.server.outboxDir, posterEmail, 'new message');
+    expect(mail.text).toContain(`${world.server.url}${conversationPath(conversationId)}`);
     expect(mail.raw).not.toContain('Which market');
     expect(mail.raw).not.toContain(replierEmail);
   });
 
   test('the poster sees the unread count, reads, and the count goes down; then answers', async () => {
-    await gotoEnhanced(poster, `${server.url}/`, javaScriptEnabled);
+    await gotoEnhanced(poster, `${world.server.url}/`, javaScriptEnabled);
     if (javaScriptEnabled) {
       const link = poster.locator('.member-bar__messages');
       expect(await link.textContent()).toBe('Messages 1 unread');
     }
-    await gotoEnhanced(poster, `${server.url}${messagesPath()}`, javaScriptEnabled);
+    await gotoEnhanced(poster, `${world.server.url}${messagesPath()}`, javaScriptEnabled);
     expect(await heading(poster)).toBe('Messages');
     const item = poster.locator('.inbox-item', { hasText: title });
     expect(await item.locator('.unread-count').textContent()).toBe('1 unread');
@@ -130,13 +115,13 @@ describe.each([
     );
     await lookAt(poster, `inbox-${run}`, javaScriptEnabled);
     await item.getByRole('link', { name: title }).click();
-    await poster.waitForURL(`${server.url}${conversationPath(conversationId)}`);
+    await poster.waitForURL(`${world.server.url}${conversationPath(conversationId)}`);
     expect(await poster.locator('.message__from').first().textContent()).toBe(
       'The member who replied',
     );
     expect(await poster.content()).not.toContain(replierEmail);
 
-    await gotoEnhanced(poster, `${server.url}${messagesPath()}`, javaScriptEnabled);
+    await gotoEnhanced(poster, `${world.server.url}${messagesPath()}`, javaScriptEnabled);
     expect(await poster.locator('.inbox__summary').textContent()).toBe('1 conversation · all read');
     expect(await poster.locator('.inbox-item .unread-count').count()).toBe(0);
     if (javaScriptEnabled)
@@ -144,19 +129,19 @@ describe.each([
 
     await gotoEnhanced(
       poster,
-      `${server.url}${conversationPath(conversationId)}`,
+      `${world.server.url}${conversationPath(conversationId)}`,
       javaScriptEnabled,
     );
     await poster.getByLabel('Reply to the member').fill('The one on Main Street, Saturdays.');
     await poster.getByRole('button', { name: 'Send', exact: true }).click();
-    await poster.waitForURL(`${server.url}${conversationPath(conversationId)}#latest`);
+    await poster.waitForURL(`${world.server.url}${conversationPath(conversationId)}#latest`);
     await waitForEnhanced(poster, javaScriptEnabled);
     expect(await poster.locator('.message').last().textContent()).toContain('Main Street');
     await lookAt(poster, `conversation-${run}`, javaScriptEnabled);
 
     await gotoEnhanced(
       replier,
-      `${server.url}${conversationPath(conversationId)}`,
+      `${world.server.url}${conversationPath(conversationId)}`,
       javaScriptEnabled,
     );
     const froms = await replier.locator('.message__from').allTextContents();
@@ -166,7 +151,7 @@ describe.each([
   test('the poster blocks the replier: the reply and a new conversation on the other ad are refused', async () => {
     await gotoEnhanced(
       poster,
-      `${server.url}${conversationPath(conversationId)}`,
+      `${world.server.url}${conversationPath(conversationId)}`,
       javaScriptEnabled,
     );
     await poster.getByRole('button', { name: 'Block this member' }).click();
@@ -185,19 +170,23 @@ describe.each([
     );
     expect(await replier.getByLabel('Reply to the poster').count()).toBe(0);
 
-    await gotoEnhanced(replier, `${server.url}${newMessagePath(otherAdId)}`, javaScriptEnabled);
+    await gotoEnhanced(
+      replier,
+      `${world.server.url}${newMessagePath(otherAdId)}`,
+      javaScriptEnabled,
+    );
     expect(await replier.locator('.reply-card').textContent()).toContain(
       'The poster of this ad has blocked you',
     );
     expect(await replier.getByLabel('Your message').count()).toBe(0);
     // The same as a plain form post, as a page without the form would send it.
-    const posted = await replierContext.request.post(`${server.url}/api/messages`, {
+    const posted = await replierContext.request.post(`${world.server.url}${messagesApiPath()}`, {
       form: { ad: String(otherAdId), body: 'Hello about your second ad' },
       maxRedirects: 0,
     });
     expect(posted.status()).toBe(403);
     expect(await posted.text()).toContain('The poster of this ad has blocked you');
-    const stored = await server.sql.get<{ n: number }>(
+    const stored = await world.server.sql.get<{ n: number }>(
       'SELECT COUNT(*) AS n FROM conversations WHERE ad_id = ?',
       otherAdId,
     );

@@ -6,69 +6,34 @@
 // the ad. axe-core and screenshots at 390 and 1280 px.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { gotoEnhanced } from '../helpers/browser-waits.ts';
-import { moderatorContext, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
+import { describe, expect, test } from 'vitest';
+import { gotoEnhanced, loadedWidth } from '../helpers/browser-waits.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
-import { appPhotosOf, keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
-import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { moderatorPageForTests, photoQueueForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { nearCopy, smallJpeg } from '../helpers/photo-fixtures.ts';
-import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
-import { launchChromium, siteDir } from './support.ts';
+import { blurredPhotoApiPath } from '../../core/paths.ts';
 
 const SHOTS =
   process.env.MODERATION_SCREENSHOTS_DIR ?? join(tmpdir(), 'localboard-moderation-photos');
 
-let browser: Browser;
-let server: ModerationServer;
-let pool: PhotoPool;
-beforeAll(async () => {
-  pool = createPhotoPool({ processes: 1 });
-  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await pool?.close();
-});
-
-/** A new member's account id. */
-async function member(label: string): Promise<number> {
-  const context = await browser.newContext();
-  const email = uniqueEmail(label);
-  await signUpWithApi(context, server.url, email);
-  await context.close();
-  return (await server.store.accounts.findByEmail(email))!.id;
-}
+const world = photoQueueForFile();
 
 /** A live ad of one member with a photo, and an ad in review of another with a copy of it. */
 async function copiedPhoto(seed: number) {
-  const photos = appPhotosOf(server.store, pool);
-  const [first, second] = [await member('original'), await member('copier')];
+  const [first, second] = [await world.memberId('original'), await world.memberId('copier')];
   const original = await smallJpeg(seed, 1600, 1200);
-  const originalId = await keptPhotoId(server.store, photos, first, original);
-  const liveAd = await insertAdInReview(server, { accountId: first, title: 'Trail runs' });
-  await putPhotosOnAd(server, liveAd, first, [originalId]);
-  await approveInStore(server, liveAd, { postedOn: '2026-11-03', expiresOn: '2026-12-03' });
-  const copyId = await keptPhotoId(server.store, photos, second, await nearCopy(original));
-  const flagged = await insertAdInReview(server, { accountId: second, title: 'Coffee walks' });
-  await putPhotosOnAd(server, flagged, second, [copyId]);
+  const originalId = await world.keptPhotoId(first, original);
+  const liveAd = await insertAdInReview(world.server, { accountId: first, title: 'Trail runs' });
+  await world.putPhotosOnAd(liveAd, first, [originalId]);
+  await approveInStore(world.server, liveAd, { postedOn: '2026-11-03', expiresOn: '2026-12-03' });
+  const copyId = await world.keptPhotoId(second, await nearCopy(original));
+  const flagged = await insertAdInReview(world.server, {
+    accountId: second,
+    title: 'Coffee walks',
+  });
+  await world.putPhotosOnAd(flagged, second, [copyId]);
   return { liveAd, originalId, flagged, copyId };
-}
-
-async function loaded(image: Locator): Promise<number> {
-  await image.scrollIntoViewIfNeeded();
-  await image.evaluate((element: HTMLImageElement) =>
-    element.complete && element.naturalWidth > 0
-      ? undefined
-      : new Promise((resolve, reject) => {
-          element.addEventListener('load', resolve, { once: true });
-          element.addEventListener('error', reject, { once: true });
-        }),
-  );
-  return image.evaluate((element: HTMLImageElement) => element.naturalWidth);
 }
 
 describe.each([
@@ -76,20 +41,12 @@ describe.each([
   ['without JavaScript', false, 3101],
 ])('a photo also on another member’s ad, %s', (_label, javaScriptEnabled, seed) => {
   const run = javaScriptEnabled ? 'js' : 'nojs';
-  let context: BrowserContext;
-  let page: Page;
-  beforeAll(async () => {
-    ({ context } = await moderatorContext(browser, server, javaScriptEnabled));
-    page = await context.newPage();
-  });
-  afterAll(async () => {
-    await context?.close();
-  });
+  const moderator = moderatorPageForTests(world, javaScriptEnabled);
 
   test('shows both photos and a link to the other ad; the reject in the warning rejects the ad', async () => {
     const { liveAd, originalId, flagged, copyId } = await copiedPhoto(seed);
-    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
-    const warning = page.locator(`#ad-${flagged} .photos-elsewhere`);
+    await gotoEnhanced(moderator.page, `${world.server.url}/moderate`, javaScriptEnabled);
+    const warning = moderator.page.locator(`#ad-${flagged} .photos-elsewhere`);
     expect(await warning.getByRole('heading').textContent()).toContain(
       "A photo of this ad is on another member's ad",
     );
@@ -105,41 +62,49 @@ describe.each([
       new RegExp(`^/api/photos/${originalId}/`),
     );
     for (let index = 0; index < 2; index++)
-      expect(await loaded(images.nth(index))).toBeGreaterThan(0);
+      expect(await loadedWidth(images.nth(index))).toBeGreaterThan(0);
     // Side by side: the two at one height, the second to the right of the first.
     const [left, right] = [await images.nth(0).boundingBox(), await images.nth(1).boundingBox()];
     expect(right!.x).toBeGreaterThan(left!.x + left!.width - 1);
     expect(Math.abs(right!.y - left!.y)).toBeLessThan(2);
-    await lookAtWidths(page, SHOTS, `queue-photo-elsewhere-${run}`, javaScriptEnabled);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await lookAtWidths(moderator.page, SHOTS, `queue-photo-elsewhere-${run}`, javaScriptEnabled);
+    await moderator.page.setViewportSize({ width: 1280, height: 900 });
 
     // With "Show all photos blurred", both are blurred: the same picture twice.
-    const setting = page.getByRole('form', { name: 'Photo setting' });
+    const setting = moderator.page.getByRole('form', { name: 'Photo setting' });
     const saveBlurAll = async (on: boolean, done: string) => {
       await setting.getByLabel('Show all photos blurred').setChecked(on);
       await setting.getByRole('button', { name: 'Save setting' }).click();
-      await page.waitForURL(`${server.url}/moderate?done=${done}`);
+      await moderator.page.waitForURL(`${world.server.url}/moderate?done=${done}`);
     };
     await saveBlurAll(true, 'blur-all-on');
-    expect(await images.nth(0).getAttribute('src')).toBe(`/api/photos/${copyId}/blurred`);
-    expect(await images.nth(1).getAttribute('src')).toBe(`/api/photos/${originalId}/blurred`);
+    expect(await images.nth(0).getAttribute('src')).toBe(blurredPhotoApiPath(copyId));
+    expect(await images.nth(1).getAttribute('src')).toBe(blurredPhotoApiPath(originalId));
     await warning.scrollIntoViewIfNeeded();
-    await lookAtWidths(page, SHOTS, `queue-photo-elsewhere-blurred-${run}`, javaScriptEnabled);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await lookAtWidths(
+      moderator.page,
+      SHOTS,
+      `queue-photo-elsewhere-blurred-${run}`,
+      javaScriptEnabled,
+    );
+    await moderator.page.setViewportSize({ width: 1280, height: 900 });
     await saveBlurAll(false, 'blur-all-off');
 
     await warning
       .getByRole('button', { name: "Reject: Uses someone else's photos or identity" })
       .click();
-    await page.waitForURL(`${server.url}/moderate?done=rejected&ad=${flagged}**`);
-    expect(await page.locator('.banner').first().textContent()).toContain(
+    await moderator.page.waitForURL(`${world.server.url}/moderate?done=rejected&ad=${flagged}**`);
+    expect(await moderator.page.locator('.banner').first().textContent()).toContain(
       `Ad ${flagged} rejected.`,
     );
     expect(
-      await server.sql.get('SELECT status, rejected_reason FROM member_ads WHERE id = ?', flagged),
+      await world.server.sql.get(
+        'SELECT status, rejected_reason FROM member_ads WHERE id = ?',
+        flagged,
+      ),
     ).toEqual({ status: 'rejected', rejected_reason: "Uses someone else's photos or identity" });
     expect(
-      (await server.sql.get<{ status: string }>(
+      (await world.server.sql.get<{ status: string }>(
         'SELECT status FROM member_ads WHERE id = ?',
         liveAd,
       ))!.status,

@@ -6,26 +6,20 @@
 // of the queue with a blurred photo at 390 and 1280 px.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { gotoEnhanced } from '../helpers/browser-waits.ts';
-import { moderatorContext, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { gotoEnhanced, loadedWidth } from '../helpers/browser-waits.ts';
 import { insertAdInReview } from '../helpers/moderation.ts';
-import { appPhotosOf, keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
-import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { moderatorPageForTests, photoQueueForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
-import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
-import { launchChromium, siteDir } from './support.ts';
+import { blurredPhotoApiPath } from '../../core/paths.ts';
 
 const SHOTS =
   process.env.MODERATION_SCREENSHOTS_DIR ?? join(tmpdir(), 'localboard-moderation-shield');
 /** Low enough that the tests' ordinary pictures are over it. */
 const THRESHOLD = 0.0001;
 
-let browser: Browser;
-let server: ModerationServer;
-let pool: PhotoPool;
+const world = photoQueueForFile({ photoExplicitThreshold: THRESHOLD });
 /**
  * The ads every test looks at, made once (each photo is processed and scored: seconds): what a
  * moderator shows, and their "Show all photos blurred", are theirs alone, and each describe below
@@ -33,17 +27,7 @@ let pool: PhotoPool;
  */
 let ads: Awaited<ReturnType<typeof adsWithPhotos>>;
 beforeAll(async () => {
-  pool = createPhotoPool({ processes: 1 });
-  [browser, server] = await Promise.all([
-    launchChromium(),
-    startModerationServer(siteDir(), { photoExplicitThreshold: THRESHOLD }),
-  ]);
   ads = await adsWithPhotos();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await pool?.close();
 });
 
 let seed = 7400;
@@ -53,44 +37,24 @@ let seed = 7400;
  * newer's photos' ids and both ads' ids.
  */
 async function adsWithPhotos() {
-  const context = await browser.newContext();
-  const email = uniqueEmail('shield');
-  await signUpWithApi(context, server.url, email);
-  await context.close();
-  const { id: accountId } = (await server.store.accounts.findByEmail(email))!;
-  const photos = appPhotosOf(server.store, pool);
-  const keep = async () =>
-    keptPhotoId(server.store, photos, accountId, await smallJpeg(seed++, 1600, 1200));
+  const accountId = await world.memberId('shield');
+  const keep = async () => world.keptPhotoId(accountId, await smallJpeg(seed++, 1600, 1200));
   const unscored = await keep();
   // As stored before scoring existed: no path stores a photo unscored on demand, hence the SQL.
-  await server.sql.run(
+  await world.server.sql.run(
     'UPDATE photos SET explicit_score = NULL, sexy_score = NULL WHERE id = ?',
     unscored,
   );
-  const older = await insertAdInReview(server, {
+  const older = await insertAdInReview(world.server, {
     accountId,
     title: 'Board games on Thursdays',
     submittedMinutesAgo: 600,
   });
-  await putPhotosOnAd(server, older, accountId, [unscored]);
+  await world.putPhotosOnAd(older, accountId, [unscored]);
   const ids = [await keep(), await keep()] as [number, number];
-  const newer = await insertAdInReview(server, { accountId, title: 'Sunrise swim club' });
-  await putPhotosOnAd(server, newer, accountId, ids);
+  const newer = await insertAdInReview(world.server, { accountId, title: 'Sunrise swim club' });
+  await world.putPhotosOnAd(newer, accountId, ids);
   return { older, newer, ids, unscored };
-}
-
-/** Waits until the image has loaded; its natural width. */
-async function loaded(image: Locator): Promise<number> {
-  await image.scrollIntoViewIfNeeded();
-  await image.evaluate((element: HTMLImageElement) =>
-    element.complete && element.naturalWidth > 0
-      ? undefined
-      : new Promise((resolve, reject) => {
-          element.addEventListener('load', resolve, { once: true });
-          element.addEventListener('error', reject, { once: true });
-        }),
-  );
-  return image.evaluate((element: HTMLImageElement) => element.naturalWidth);
 }
 
 describe.each([
@@ -98,34 +62,26 @@ describe.each([
   ['without JavaScript', false],
 ])('a likely explicit photo in the queue %s', (_label, javaScriptEnabled) => {
   const run = javaScriptEnabled ? 'js' : 'nojs';
-  let context: BrowserContext;
-  let page: Page;
-  beforeAll(async () => {
-    ({ context } = await moderatorContext(browser, server, javaScriptEnabled));
-    page = await context.newPage();
-  });
-  afterAll(async () => {
-    await context?.close();
-  });
+  const moderator = moderatorPageForTests(world, javaScriptEnabled);
 
   test('is blurred, labelled, its ad first; Show photo shows that one photo', async () => {
     const { older, newer, ids, unscored } = ads;
     const [first, second] = ids;
-    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
-    expect(await page.locator('.moderation__lead').textContent()).toContain(
+    await gotoEnhanced(moderator.page, `${world.server.url}/moderate`, javaScriptEnabled);
+    expect(await moderator.page.locator('.moderation__lead').textContent()).toContain(
       'Ads with likely explicit photos are listed first',
     );
-    const order = await page
+    const order = await moderator.page
       .locator('.queue-item')
       .evaluateAll((items) => items.map((item) => item.id));
     expect(order.indexOf(`ad-${newer}`)).toBeGreaterThan(-1);
     expect(order.indexOf(`ad-${newer}`)).toBeLessThan(order.indexOf(`ad-${older}`));
 
-    const photo = (id: number) => page.locator(`#photo-${id}`);
+    const photo = (id: number) => moderator.page.locator(`#photo-${id}`);
     for (const id of ids) {
       const image = photo(id).locator('img');
-      expect(await image.getAttribute('src')).toBe(`/api/photos/${id}/blurred`);
-      expect(await loaded(image)).toBe(24);
+      expect(await image.getAttribute('src')).toBe(blurredPhotoApiPath(id));
+      expect(await loadedWidth(image)).toBe(24);
       expect(await photo(id).locator('.queue-photo__why').textContent()).toMatch(
         /^Likely explicit \(score 0\.\d+\)$/,
       );
@@ -136,65 +92,66 @@ describe.each([
       new RegExp(`^/api/photos/${unscored}/\\d+$`),
     );
     await photo(first).scrollIntoViewIfNeeded();
-    await lookAtWidths(page, SHOTS, `queue-blurred-${run}`, javaScriptEnabled);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await lookAtWidths(moderator.page, SHOTS, `queue-blurred-${run}`, javaScriptEnabled);
+    await moderator.page.setViewportSize({ width: 1280, height: 900 });
 
     // Show the first photo, by keyboard: the focus on its button, Enter.
-    if (javaScriptEnabled) await page.evaluate(() => ((window as { kept?: number }).kept = 1));
+    if (javaScriptEnabled)
+      await moderator.page.evaluate(() => ((window as { kept?: number }).kept = 1));
     await photo(first).getByRole('button', { name: 'Show photo 1' }).focus();
-    await page.keyboard.press('Enter');
+    await moderator.page.keyboard.press('Enter');
     const shown = photo(first).locator('img');
     await expect
       .poll(() => shown.getAttribute('src'))
       .toMatch(new RegExp(`^/api/photos/${first}/\\d+$`));
-    expect(await loaded(shown)).toBeGreaterThan(24);
+    expect(await loadedWidth(shown)).toBeGreaterThan(24);
     expect(await shown.getAttribute('alt')).toBe('Photo 1 of 2: Sunrise swim club');
     expect(await photo(first).getByRole('button', { name: 'Show photo 1' }).count()).toBe(0);
     if (javaScriptEnabled) {
       // In place: the page was not loaded again, and the focus is on the photo shown.
-      expect(await page.evaluate(() => (window as { kept?: number }).kept)).toBe(1);
-      expect(await page.evaluate(() => document.activeElement?.closest('li')?.id ?? null)).toBe(
-        `photo-${first}`,
-      );
+      expect(await moderator.page.evaluate(() => (window as { kept?: number }).kept)).toBe(1);
+      expect(
+        await moderator.page.evaluate(() => document.activeElement?.closest('li')?.id ?? null),
+      ).toBe(`photo-${first}`);
     } else {
-      expect(page.url()).toBe(`${server.url}/moderate#photo-${first}`);
+      expect(moderator.page.url()).toBe(`${world.server.url}/moderate#photo-${first}`);
     }
     // The choice is per photo: the second is still blurred, and stays shown after a reload.
     expect(await photo(second).locator('img').getAttribute('src')).toBe(
-      `/api/photos/${second}/blurred`,
+      blurredPhotoApiPath(second),
     );
-    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
+    await gotoEnhanced(moderator.page, `${world.server.url}/moderate`, javaScriptEnabled);
     expect(await photo(first).locator('img').getAttribute('src')).toMatch(
       new RegExp(`^/api/photos/${first}/\\d+$`),
     );
     expect(await photo(second).locator('img').getAttribute('src')).toBe(
-      `/api/photos/${second}/blurred`,
+      blurredPhotoApiPath(second),
     );
   });
 
   test('Show all photos blurred blurs a photo never scored, until shown', async () => {
     const { unscored } = ads;
-    await gotoEnhanced(page, `${server.url}/moderate`, javaScriptEnabled);
-    const setting = page.getByRole('form', { name: 'Photo setting' });
+    await gotoEnhanced(moderator.page, `${world.server.url}/moderate`, javaScriptEnabled);
+    const setting = moderator.page.getByRole('form', { name: 'Photo setting' });
     await setting.getByLabel('Show all photos blurred').check();
     await setting.getByRole('button', { name: 'Save setting' }).click();
-    await page.waitForURL(`${server.url}/moderate?done=blur-all-on`);
-    expect(await page.locator('.banner').first().textContent()).toContain(
+    await moderator.page.waitForURL(`${world.server.url}/moderate?done=blur-all-on`);
+    expect(await moderator.page.locator('.banner').first().textContent()).toContain(
       'Every photo is now shown blurred until you choose to see it.',
     );
-    const photo = page.locator(`#photo-${unscored}`);
-    expect(await photo.locator('img').getAttribute('src')).toBe(`/api/photos/${unscored}/blurred`);
+    const photo = moderator.page.locator(`#photo-${unscored}`);
+    expect(await photo.locator('img').getAttribute('src')).toBe(blurredPhotoApiPath(unscored));
     expect(await photo.locator('.queue-photo__why').textContent()).toBe('Blurred by your setting');
     expect(await photo.getByText('Not scored').count()).toBe(1);
     await photo.scrollIntoViewIfNeeded();
-    await lookAtWidths(page, SHOTS, `queue-blur-all-${run}`, javaScriptEnabled);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await lookAtWidths(moderator.page, SHOTS, `queue-blur-all-${run}`, javaScriptEnabled);
+    await moderator.page.setViewportSize({ width: 1280, height: 900 });
     // Off again.
     await setting.getByLabel('Show all photos blurred').uncheck();
     await setting.getByRole('button', { name: 'Save setting' }).click();
-    await page.waitForURL(`${server.url}/moderate?done=blur-all-off`);
-    expect(await page.locator(`#photo-${unscored} img`).getAttribute('src')).not.toContain(
-      'blurred',
-    );
+    await moderator.page.waitForURL(`${world.server.url}/moderate?done=blur-all-off`);
+    expect(
+      await moderator.page.locator(`#photo-${unscored} img`).getAttribute('src'),
+    ).not.toContain('blurred');
   });
 });

@@ -1,15 +1,14 @@
 // Nearby cities on city pages (docs/product.md section 3, City page), on the production build of
 // the shipped content: raw HTML without JavaScript, then Chromium at 390 and 1280 px (screenshots
 // in {tmp}/localboard-screenshots/nearby-*.png, to open and look at).
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { milesBetween } from '../../core/geo/great-circle.ts';
 import { lookAtWidths, overflowWidth, screenshotPath } from '../helpers/page-checks.ts';
 import {
   baseUrl,
   builtContent,
   fetchPage,
-  launchChromium,
+  chromiumForTests,
   metaContent,
   textOf,
 } from './support.ts';
@@ -117,17 +116,11 @@ describe('a city page with ads (raw HTML)', () => {
 });
 
 describe('in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = chromiumForTests();
 
   for (const javaScriptEnabled of [true, false]) {
     test(`an empty city page and one with ads, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, async () => {
-      const context = await browser.newContext({ javaScriptEnabled, bypassCSP: true });
+      const context = await chromium.browser.newContext({ javaScriptEnabled, bypassCSP: true });
       const page = await context.newPage();
       const dir = dirname(screenshotPath('nearby'));
       const suffix = javaScriptEnabled ? '' : '-nojs';

@@ -5,60 +5,46 @@
 // photo is the member's again and the site is asked to publish it.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { moderatorContext, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
-import { appPhotosOf, keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
-import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { photoQueueForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../helpers/reports.ts';
-import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
-import { launchChromium, siteDir, textOf } from './support.ts';
+import { photoSizeApiPath, removePhotoApiPath } from '../../core/paths.ts';
+import { textOf } from './support.ts';
 
 const SHOTS = process.env.MODERATION_SCREENSHOTS_DIR ?? join(tmpdir(), 'localboard-photo-appeals');
 
-let browser: Browser;
-let server: ModerationServer;
-let pool: PhotoPool;
-beforeAll(async () => {
-  pool = createPhotoPool({ processes: 1 });
-  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await pool?.close();
-});
+const world = photoQueueForFile();
 
 describe('a removed photo appealed and reversed', () => {
   test('the appeal shows the photo as it was to another moderator, who puts it back', async () => {
-    const member = await browser.newContext({ javaScriptEnabled: false });
+    const member = await world.browser.newContext({ javaScriptEnabled: false });
     const email = uniqueEmail('photo-appeal');
-    await signUpWithApi(member, server.url, email);
-    const { id: accountId } = (await server.store.accounts.findByEmail(email))!;
-    const photos = appPhotosOf(server.store, pool);
+    await signUpWithApi(member, world.server.url, email);
+    const { id: accountId } = (await world.server.store.accounts.findByEmail(email))!;
     const ids = [
-      await keptPhotoId(server.store, photos, accountId, await smallJpeg(8801, 1600, 1200)),
-      await keptPhotoId(server.store, photos, accountId, await smallJpeg(8802, 1200, 1600)),
+      await world.keptPhotoId(accountId, await smallJpeg(8801, 1600, 1200)),
+      await world.keptPhotoId(accountId, await smallJpeg(8802, 1200, 1600)),
     ];
-    const adId = await insertLiveAd(server, { accountId, title: 'Canyon hike on Sunday' });
-    await putPhotosOnAd(server, adId, accountId, ids);
+    const adId = await insertLiveAd(world.server, { accountId, title: 'Canyon hike on Sunday' });
+    await world.putPhotosOnAd(adId, accountId, ids);
     const [removedId] = ids as [number, number];
 
-    const a = await moderatorContext(browser, server, true);
+    const a = await moderatorContext(world.browser, world.server, true);
     const removed = await a.context.request.post(
-      `${server.url}/api/moderate/photos/${removedId}/remove`,
+      `${world.server.url}${removePhotoApiPath(removedId)}`,
       { data: { reason: 'identity', note: 'Looks like a stock photo.' } },
     );
     expect(removed.status()).toBe(200);
-    expect((await member.request.get(`${server.url}/api/photos/${removedId}/320`)).status()).toBe(
-      404,
-    );
+    expect(
+      (await member.request.get(`${world.server.url}${photoSizeApiPath(removedId, 320)}`)).status(),
+    ).toBe(404);
 
     // The member appeals, without JavaScript.
     const page = await member.newPage();
-    await page.goto(`${server.url}/account`);
+    await page.goto(`${world.server.url}/account`);
     expect(textOf(await page.content())).toContain('A photo was removed from your ad.');
     await page.getByRole('link', { name: 'Appeal this decision' }).first().click();
     await page.waitForURL(/\/account\/decisions\/\d+$/);
@@ -70,9 +56,9 @@ describe('a removed photo appealed and reversed', () => {
     await page.waitForURL(/done=appealed$/);
 
     // Another moderator sees the photo itself, and reverses the removal.
-    const b = await moderatorContext(browser, server, true);
+    const b = await moderatorContext(world.browser, world.server, true);
     const bPage = await b.context.newPage();
-    await bPage.goto(`${server.url}/moderate/appeals`);
+    await bPage.goto(`${world.server.url}/moderate/appeals`);
     const image = bPage.locator(`.appeal__photo img[src^="/api/photos/${removedId}/"]`);
     await image.first().scrollIntoViewIfNeeded();
     const width = await image.first().evaluate((element: HTMLImageElement) =>
@@ -88,16 +74,16 @@ describe('a removed photo appealed and reversed', () => {
     await lookAtWidths(bPage, SHOTS, 'photo-appeal', true);
     await bPage.setViewportSize({ width: 1280, height: 900 });
 
-    const published = server.published.length;
+    const published = world.server.published.length;
     await bPage.getByRole('button', { name: 'Reverse it' }).click();
     await bPage.waitForURL(/done=reversed$/);
-    expect(server.published.slice(published)).toEqual([
+    expect(world.server.published.slice(published)).toEqual([
       `reversed on appeal: photo ${removedId} back on ad ${adId}`,
     ]);
-    expect((await member.request.get(`${server.url}/api/photos/${removedId}/320`)).status()).toBe(
-      200,
-    );
-    await page.goto(`${server.url}/account`);
+    expect(
+      (await member.request.get(`${world.server.url}${photoSizeApiPath(removedId, 320)}`)).status(),
+    ).toBe(200);
+    await page.goto(`${world.server.url}/account`);
     expect(textOf(await page.content())).toContain('Reversed');
     await Promise.all([member.close(), a.context.close(), b.context.close()]);
   });

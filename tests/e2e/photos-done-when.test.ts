@@ -5,32 +5,26 @@
 // corner top-right in the published 1280 file) and no published file of it carries any of those
 // tags (read with exiftool).
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { adPath } from '../../core/paths.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { exifTagsOf, phoneJpeg, privateTagsIn, redCornerOf } from '../helpers/photo-fixtures.ts';
-import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
-import { launchChromium } from './support.ts';
+import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 
 const TITLE = 'Sunday farmers market, then coffee';
-let browser: Browser;
-let site: PublishingSite;
 let member: BrowserContext;
 let moderator: BrowserContext;
 
+const world = chromiumAndPublishingSite({ label: 'photos-done-when' }, 240_000);
 beforeAll(async () => {
-  site = await startPublishingSite({ label: 'photos-done-when' });
-  browser = await launchChromium();
-  member = await browser.newContext({ javaScriptEnabled: false });
-  ({ context: moderator } = await moderatorContext(browser, site, false));
-}, 240_000);
+  member = await world.browser.newContext({ javaScriptEnabled: false });
+  ({ context: moderator } = await moderatorContext(world.browser, world.site, false));
+});
 
 afterAll(async () => {
   await member?.close();
   await moderator?.close();
-  await browser?.close();
-  await site?.close();
 });
 
 /** The srcset entries of the ad page's first photo, widest last. */
@@ -46,9 +40,9 @@ function firstPhotoSizes(html: string): { path: string; width: number }[] {
 }
 
 test('a phone photo posted without JavaScript is published upright and without its private tags', async () => {
-  await signUpAndVerify(member, site, 'photos-done-when');
+  await signUpAndVerify(member, world.site, 'photos-done-when');
   const page: Page = await member.newPage();
-  await page.goto(`${site.url}/post`);
+  await page.goto(`${world.site.url}/post`);
   expect(await heading(page)).toBe('Post an ad');
   await page.selectOption('#ad-state', 'California');
   await page.fill('#ad-city', 'Oakland');
@@ -61,26 +55,26 @@ test('a phone photo posted without JavaScript is published upright and without i
     buffer: await phoneJpeg(),
   });
   await page.getByRole('button', { name: 'Submit for review' }).click();
-  await page.waitForURL(`${site.url}/post/in-review`);
-  const { id } = (await site.sql.get<{ id: number }>(
+  await page.waitForURL(`${world.site.url}/post/in-review`);
+  const { id } = (await world.site.sql.get<{ id: number }>(
     'SELECT id FROM member_ads WHERE title = ?',
     TITLE,
   ))!;
 
   const mod = await moderator.newPage();
-  await mod.goto(`${site.url}/moderate`);
+  await mod.goto(`${world.site.url}/moderate`);
   await mod.locator(`#ad-${id}`).getByRole('button', { name: 'Approve', exact: true }).click();
   await mod.waitForURL(/\/moderate\?done=/);
   // The approval asked for a publish before it answered: done once the publisher is idle.
-  await site.publisher.idle();
-  expect(site.publisher.lastOutcome).toEqual({ ok: true });
+  await world.site.publisher.idle();
+  expect(world.site.publisher.lastOutcome).toEqual({ ok: true });
 
-  const response = await fetch(`${site.url}${adPath('California', 'Oakland', id)}`);
+  const response = await fetch(`${world.site.url}${adPath('California', 'Oakland', id)}`);
   expect(response.status).toBe(200);
   const sizes = firstPhotoSizes(await response.text());
   expect(sizes.map((size) => size.width)).toEqual([320, 640, 1280]);
   for (const { path, width } of sizes) {
-    const file = await fetch(`${site.url}${path}`);
+    const file = await fetch(`${world.site.url}${path}`);
     expect(file.status).toBe(200);
     const bytes = Buffer.from(await file.arrayBuffer());
     const meta = await sharp(bytes).metadata();

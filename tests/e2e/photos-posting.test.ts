@@ -4,40 +4,32 @@
 // file that is not a photo named beside the field with everything typed kept, and the good file
 // sent with it kept by the server (not uploaded again); without JavaScript, the plain multipart
 // form. Screenshots at 390 and 1280 px and axe-core on the form with previews.
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { describe, expect, inject, test } from 'vitest';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
-import { heading, mailTo, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
-import { linkToken } from '../helpers/mail.ts';
+import { heading, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { phpAsJpg, smallJpeg, smallPng, smallWebp } from '../helpers/photo-fixtures.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
-import { baseUrl, launchChromium } from './support.ts';
+import { baseUrl, chromiumForTests } from './support.ts';
+import { adsApiPath } from '../../core/paths.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 const NOT_A_PHOTO =
   "shell.jpg: This file isn't a photo we can use. Choose a JPEG, PNG, WebP or HEIF photo (SVG and other files can't be used).";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = chromiumForTests();
 
 /** A signed-up, verified member in the context (its cookies); `bypassCSP` lets axe-core in. */
 async function memberContext(javaScriptEnabled: boolean): Promise<BrowserContext> {
-  const context = await browser.newContext({
+  const context = await chromium.browser.newContext({
     javaScriptEnabled,
     bypassCSP: true,
     viewport: { width: 1280, height: 900 },
   });
-  const email = uniqueEmail('photos');
-  await signUpWithApi(context, baseUrl(), email);
-  const token = linkToken(await mailTo(inject('outboxDir'), email, 'Verify'), '/verify');
-  const verified = await context.request.post(`${baseUrl()}/api/verify`, { data: { token } });
-  expect(verified.status()).toBe(200);
+  await signUpAndVerify(context, { url: baseUrl(), outboxDir: inject('outboxDir') }, 'photos', {
+    throughApi: true,
+  });
   return context;
 }
 
@@ -90,7 +82,7 @@ const field = (page: Page) => page.locator('[data-photo-field]');
 async function submitAndWatch(page: Page): Promise<Request> {
   const [request] = await Promise.all([
     page.waitForRequest(
-      (sent) => sent.method() === 'POST' && new URL(sent.url()).pathname === '/api/ads',
+      (sent) => sent.method() === 'POST' && new URL(sent.url()).pathname === adsApiPath(),
     ),
     page.getByRole('button', { name: 'Submit for review' }).click(),
   ]);

@@ -3,39 +3,30 @@
 // shows them on its page and its card, decoded, without moving the page as they load; View Photos
 // opens them large without JavaScript, by keyboard; axe finds nothing serious; screenshots at 390
 // and 1280 px of the city list, the ad page and the viewer, to look at.
-import { rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { keepUploadedPhoto } from '../../server/photos/keep-photo.ts';
-import { openPhotoStorage } from '../../store/photo-storage/photo-storage.ts';
-import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { adPath, cityPath } from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { insertMemberAd } from '../helpers/member-ads.ts';
 import { lookAtWidths, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
-import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
-import { launchChromium } from './support.ts';
+import { chromiumAndPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
+import { appPhotosOf, keptPhotoId, testPhotoPool } from '../helpers/moderation-photos.ts';
 
 const TITLE = 'Tide pools and a thermos of coffee';
-let browser: Browser;
-let site: PublishingSite;
-let pool: PhotoPool;
+const pool = testPhotoPool();
 let adId = 0;
 const shots = join(screenshotPath('photos-published'), '..', 'photos-published');
 
-beforeAll(async () => {
-  pool = createPhotoPool({ processes: 1 });
-  // The ad and its photos are written before the start-up publish, which publishes them.
-  site = await startPublishingSite({ label: 'photos-published', beforePublish: adWithPhotos });
-  browser = await launchChromium();
-}, 240_000);
+// The ad and its photos are written before the start-up publish, which publishes them.
+const world = chromiumAndPublishingSite(
+  { label: 'photos-published', beforePublish: adWithPhotos },
+  240_000,
+);
 
 /** The member's live ad and its photos, kept as the posting route keeps them. */
 async function adWithPhotos(started: PublishingSite): Promise<void> {
-  const storage = openPhotoStorage(started.store);
   adId = await insertMemberAd(started, { state: 'California', city: 'San Jose', title: TITLE });
   const { account_id: accountId } = (await started.sql.get<{ account_id: number }>(
     'SELECT account_id FROM member_ads WHERE id = ?',
@@ -48,26 +39,9 @@ async function adWithPhotos(started: PublishingSite): Promise<void> {
     [42, 900, 1350],
     [43, 1000, 1000],
   ] as const) {
-    const path = join(tmpdir(), `localboard-photos-published-${seed}-${process.pid}.jpg`);
     const bytes = await smallJpeg(seed, width, height);
-    writeFileSync(path, bytes);
-    const kept = await keepUploadedPhoto(
-      started.store,
-      { pool, storage },
-      accountId,
-      {
-        field: 'photos',
-        name: 'photo.jpg',
-        path,
-        size: bytes.length,
-        tooLarge: false,
-        tooMany: false,
-      },
-      new Date(),
-    );
-    rmSync(path);
-    if (!kept.ok) throw new Error(kept.problem);
-    photos.push({ id: kept.id, alt: seed === 42 ? 'Rocks and sea anemones' : '' });
+    const id = await keptPhotoId(started.store, appPhotosOf(started.store, pool), accountId, bytes);
+    photos.push({ id, alt: seed === 42 ? 'Rocks and sea anemones' : '' });
   }
   await started.store.photos.attach(
     photos.map((photo) => photo.id),
@@ -80,12 +54,6 @@ async function adWithPhotos(started: PublishingSite): Promise<void> {
   ))!;
   await started.store.memberAds.setPhotos(adId, revision, photos, null, new Date().toISOString());
 }
-
-afterAll(async () => {
-  await browser?.close();
-  await pool?.close();
-  await site?.close();
-});
 
 /** The page's photos as the browser has them: decoded sizes, and how far the page moved. */
 function photosOf(page: Page, selector: string) {
@@ -114,13 +82,13 @@ const layoutShift = (page: Page) =>
 
 describe('published photos in Chromium', () => {
   test('the ad page shows every photo, decoded, without layout shift; the card shows the first', async () => {
-    const context = await browser.newContext({
+    const context = await world.browser.newContext({
       bypassCSP: true,
       viewport: { width: 1280, height: 900 },
     });
     try {
       const page = await context.newPage();
-      await gotoEnhanced(page, `${site.url}${adPath('California', 'San Jose', adId)}`, true);
+      await gotoEnhanced(page, `${world.site.url}${adPath('California', 'San Jose', adId)}`, true);
       await page.waitForFunction(() =>
         [...document.querySelectorAll<HTMLImageElement>('.ad-photos img')].every(
           (image) => image.complete && image.naturalWidth > 0,
@@ -139,7 +107,7 @@ describe('published photos in Chromium', () => {
       expect(await layoutShift(page)).toBeLessThan(0.01);
       await lookAtWidths(page, shots, 'ad-page', true);
 
-      await gotoEnhanced(page, `${site.url}${cityPath('California', 'San Jose')}`, true);
+      await gotoEnhanced(page, `${world.site.url}${cityPath('California', 'San Jose')}`, true);
       const card = page.locator('article.ad-card', { hasText: TITLE });
       await card.scrollIntoViewIfNeeded();
       await expect
@@ -151,7 +119,7 @@ describe('published photos in Chromium', () => {
       // The viewer as JavaScript leaves it: axe on the large photo.
       await gotoEnhanced(
         page,
-        `${site.url}${adPath('California', 'San Jose', adId)}#photo-2`,
+        `${world.site.url}${adPath('California', 'San Jose', adId)}#photo-2`,
         true,
       );
       await expect.poll(() => page.locator('#photo-2').isVisible()).toBe(true);
@@ -162,13 +130,13 @@ describe('published photos in Chromium', () => {
   }, 90_000);
 
   test('View Photos opens the photos large without JavaScript, by keyboard', async () => {
-    const context = await browser.newContext({
+    const context = await world.browser.newContext({
       javaScriptEnabled: false,
       viewport: { width: 390, height: 844 },
     });
     try {
       const page = await context.newPage();
-      await page.goto(`${site.url}${adPath('California', 'San Jose', adId)}`);
+      await page.goto(`${world.site.url}${adPath('California', 'San Jose', adId)}`);
       expect(await page.locator('#photo-1').isVisible()).toBe(false);
       await page.getByRole('link', { name: 'View Photos' }).focus();
       await page.keyboard.press('Enter');

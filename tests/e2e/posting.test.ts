@@ -4,52 +4,38 @@
 // Delete; member actions that lead where they say for a signed-in member; screenshots of the new
 // pages at a phone's width and a desktop's, and axe-core on them.
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { cityPath, newMessagePath } from '../../core/paths.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, inject, test } from 'vitest';
+import { adsApiPath, cityPath, newMessagePath, signupApiPath } from '../../core/paths.ts';
 import {
   gotoEnhanced,
   shownText,
   submitWithFetch,
   waitForEnhanced,
 } from '../helpers/browser-waits.ts';
-import { heading, mailTo, uniqueEmail } from '../helpers/e2e-members.ts';
-import { linkToken } from '../helpers/mail.ts';
+import { heading, signUpAndVerify, uniqueEmail } from '../helpers/e2e-members.ts';
 import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import type { TestApp } from '../helpers/api.ts';
 import { editLiveAd, moveAd } from '../helpers/posting.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
-import { baseUrl, builtAds, fetchPage, launchChromium } from './support.ts';
+import { baseUrl, builtAds, fetchPage, chromiumForTests } from './support.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = chromiumForTests();
 
 const dayFromToday = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-/** Signs up in the context (its cookies), opens the mailed link, verifies: a member who can post. */
-async function verifiedMember(context: BrowserContext): Promise<string> {
-  const email = uniqueEmail('poster');
-  const signup = await context.request.post(`${baseUrl()}/api/signup`, {
-    data: { email, password: 'a long enough password', dateOfBirth: '1990-04-12' },
+/** Signs up in the context (its cookies), verifies with the mailed link: a member who can post. */
+const verifiedMember = (context: BrowserContext) =>
+  signUpAndVerify(context, { url: baseUrl(), outboxDir: inject('outboxDir') }, 'poster', {
+    throughApi: true,
   });
-  expect(signup.status()).toBe(201);
-  const token = linkToken(await mailTo(inject('outboxDir'), email, 'Verify'), '/verify');
-  const verified = await context.request.post(`${baseUrl()}/api/verify`, { data: { token } });
-  expect(verified.status()).toBe(200);
-  return email;
-}
 
 /** Posts an ad through the API as the context's member; its id. */
 async function postAd(context: BrowserContext, city: string, title: string): Promise<number> {
-  const response = await context.request.post(`${baseUrl()}/api/ads`, {
+  const response = await context.request.post(`${baseUrl()}${adsApiPath()}`, {
     data: {
       state: 'California',
       city,
@@ -98,12 +84,12 @@ async function fillAd(page: Page, values: Record<string, string>) {
 
 describe('/post in Chromium with JavaScript', () => {
   test('messages beside each field before anything is sent, then in review', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     await verifiedMember(context);
     const page = await context.newPage();
     const sent: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/api/ads'))
+      if (request.method() === 'POST' && request.url().endsWith(adsApiPath()))
         sent.push(request.url());
     });
     await gotoEnhanced(page, `${baseUrl()}/post`);
@@ -158,7 +144,7 @@ describe('/post in Chromium with JavaScript', () => {
   });
 
   test("the server's refusals (a refused word) show beside their field, the page stays", async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     await verifiedMember(context);
     const page = await context.newPage();
     await gotoEnhanced(page, `${baseUrl()}/post`);
@@ -169,7 +155,7 @@ describe('/post in Chromium with JavaScript', () => {
       title: 'Escort for the evening',
       description: 'Hello.',
     });
-    await submitWithFetch(page.getByRole('button', { name: 'Submit for review' }), '/api/ads');
+    await submitWithFetch(page.getByRole('button', { name: 'Submit for review' }), adsApiPath());
     expect(await shownText(page.locator('#ad-title-error'))).toContain(
       "“Escort” can't be used in an ad",
     );
@@ -181,7 +167,7 @@ describe('/post in Chromium with JavaScript', () => {
 
 describe('/post without JavaScript', () => {
   test('a plain form post: messages beside their fields, typed text kept, then in review', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
     await verifiedMember(context);
     const page = await context.newPage();
     await page.goto(`${baseUrl()}/post`);
@@ -195,7 +181,7 @@ describe('/post without JavaScript', () => {
     });
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.waitForLoadState('load');
-    expect(page.url()).toBe(`${baseUrl()}/api/ads`);
+    expect(page.url()).toBe(`${baseUrl()}${adsApiPath()}`);
     expect(await page.locator('.banner--error').textContent()).toBe(
       'Please correct the fields marked below.',
     );
@@ -216,7 +202,7 @@ describe('/post without JavaScript', () => {
   });
 
   test('a signed-out visitor reaching /post signs in and comes back', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
     const email = await verifiedMember(context);
     await context.clearCookies();
     const page = await context.newPage();
@@ -231,8 +217,8 @@ describe('/post without JavaScript', () => {
   });
 
   test('an unverified member is told why, with the resend form', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
-    const signup = await context.request.post(`${baseUrl()}/api/signup`, {
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
+    const signup = await context.request.post(`${baseUrl()}${signupApiPath()}`, {
       data: {
         email: uniqueEmail('unverified'),
         password: 'a long enough password',
@@ -254,7 +240,7 @@ describe.each([
   ['without JavaScript', false],
 ])('the account page’s ads %s', (_label, javaScriptEnabled) => {
   test('renew a live ad near its expiry, edit one in review, delete it', async () => {
-    const context = await browser.newContext({ javaScriptEnabled });
+    const context = await chromium.browser.newContext({ javaScriptEnabled });
     await verifiedMember(context);
     const live = await postAd(context, 'Los Angeles', 'Live and nearly expired');
     const inReview = await postAd(context, 'San Diego', 'Waiting for a moderator');
@@ -303,7 +289,7 @@ describe.each([
 
 describe('member actions for a signed-in member', () => {
   test('Reply and Send Message open the reply screen, Post Your Ad opens /post, Join Free is hidden', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     await verifiedMember(context);
     const page = await context.newPage();
     const ad = builtAds().find((entry) => entry.city === 'Los Angeles')!;
@@ -337,7 +323,7 @@ describe('member actions for a signed-in member', () => {
   });
 
   test('an unknown ad on the reply screen: 404 with a clear message', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     await verifiedMember(context);
     const page = await context.newPage();
     const response = await page.goto(`${baseUrl()}/messages/new?ad=1`);
@@ -361,7 +347,7 @@ describe('member actions for a signed-in member', () => {
 
 describe('screenshots and accessibility of the account page with ads in several statuses', () => {
   test('at 390 and 1280 px, no serious or critical axe violation on the new pages', async () => {
-    const context = await browser.newContext({ bypassCSP: true });
+    const context = await chromium.browser.newContext({ bypassCSP: true });
     await verifiedMember(context);
     const titles = ['A live ad with an edit waiting', 'An ad in review', 'A rejected ad'];
     const ids: number[] = [];

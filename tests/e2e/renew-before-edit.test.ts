@@ -2,24 +2,17 @@
 // build, in Chromium with JavaScript and again without it: its edit page says so with Renew
 // instead of the form; Renew leads back to the edit page, now with the form, and the edit goes to
 // review. Screenshots of the page at 390 and 1280 px, and axe-core on it.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { editAdPath } from '../../core/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpWithApi, uniqueEmail, verifyFromMail } from '../helpers/e2e-members.ts';
-import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';
-import type { ModerationServer } from '../helpers/moderation-server.ts';
+import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 
-let browser: Browser;
-let server: ModerationServer;
-let moderator: BrowserContext;
-beforeAll(async () => {
-  ({ browser, server, moderator } = await startModerationBrowser());
-});
-afterAll(() => stopModerationBrowser({ browser, server, moderator }));
+const world = moderationBrowserForFile();
 
 const dayFromToday = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -38,34 +31,22 @@ describe.each([
   let adId = 0;
 
   beforeAll(async () => {
-    context = await browser.newContext({
+    context = await world.browser.newContext({
       javaScriptEnabled,
       bypassCSP: true,
       viewport: { width: 1280, height: 900 },
     });
     const email = uniqueEmail(`expired-${run}`);
-    await signUpWithApi(context, server.url, email);
+    await signUpWithApi(context, world.server.url, email);
     page = await context.newPage();
-    await verifyFromMail(page, server, email);
-    const posted = await context.request.post(`${server.url}/api/ads`, {
-      data: {
-        state: 'California',
-        city: javaScriptEnabled ? 'Fresno' : 'Modesto',
-        age: '36',
-        seeks: 'w4m',
-        title: `Sunday markets and long walks (${run})`,
-        description: 'Farmers markets on Sundays, then a long walk.',
-      },
+    await verifyFromMail(page, world.server, email);
+    adId = await liveAdThroughApi(world, context, {
+      city: javaScriptEnabled ? 'Fresno' : 'Modesto',
+      title: `Sunday markets and long walks (${run})`,
+      description: 'Farmers markets on Sundays, then a long walk.',
     });
-    expect(posted.status()).toBe(201);
-    adId = ((await posted.json()) as { id: number }).id;
-    const approved = await moderator.request.post(
-      `${server.url}/api/moderate/ads/${adId}/approve`,
-      { data: { revision: 1 } },
-    );
-    expect(approved.status()).toBe(200);
     // Time passes: it expired five days ago (no route but time's does that, hence the SQL).
-    await server.sql.run(
+    await world.server.sql.run(
       'UPDATE member_ads SET expires_on = ? WHERE id = ?',
       dayFromToday(-5),
       adId,
@@ -76,7 +57,7 @@ describe.each([
   });
 
   test('says to renew first, with Renew instead of the form; Renew leads back to the form', async () => {
-    await gotoEnhanced(page, `${server.url}${editAdPath(adId)}`, javaScriptEnabled);
+    await gotoEnhanced(page, `${world.server.url}${editAdPath(adId)}`, javaScriptEnabled);
     expect(await heading(page)).toBe('Renew your ad first');
     expect(await page.locator('.renew-first').textContent()).toContain(
       'Renew it before editing it',
@@ -85,7 +66,7 @@ describe.each([
     await lookAt(page, `edit-expired-${run}`, javaScriptEnabled);
 
     await page.getByRole('button', { name: /^Renew/ }).click();
-    await page.waitForURL(`${server.url}${editAdPath(adId)}?done=renewed`);
+    await page.waitForURL(`${world.server.url}${editAdPath(adId)}?done=renewed`);
     await waitForEnhanced(page, javaScriptEnabled);
     expect(await heading(page)).toBe('Edit your ad');
     expect(await page.getByRole('status').first().textContent()).toContain(
@@ -94,8 +75,8 @@ describe.each([
     await lookAt(page, `edit-renewed-${run}`, javaScriptEnabled);
     await page.getByLabel('Title').fill(`Sunday markets, edited (${run})`);
     await page.getByRole('button', { name: 'Send changes for review' }).click();
-    await page.waitForURL(`${server.url}/account?done=edit-in-review`);
-    const row = await server.sql.get<{ expiresOn: string; pendingTitle: string }>(
+    await page.waitForURL(`${world.server.url}/account?done=edit-in-review`);
+    const row = await world.server.sql.get<{ expiresOn: string; pendingTitle: string }>(
       'SELECT expires_on AS "expiresOn", pending_title AS "pendingTitle" FROM member_ads WHERE id = ?',
       adId,
     );

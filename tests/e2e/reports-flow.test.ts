@@ -8,69 +8,61 @@
 // The server trusts one proxy hop, so each browser context's X-Forwarded-For is its address.
 // Then screenshots of /report, /moderate/reports and its ban confirmation at 390 and 1280 px,
 // with axe-core.
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
-import { adPath } from '../../core/paths.ts';
+import { adPath, moderateReportsApiPath, reportsApiPath } from '../../core/paths.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, moderatorContext } from '../helpers/e2e-members.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { formOf } from '../helpers/pages.ts';
-import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
-import { builtAds, launchChromium, textOf } from './support.ts';
+import { chromiumAndPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
+import { builtAds, textOf } from './support.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 const daysFrom = (days: number) =>
   new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-let browser: Browser;
-let site: PublishingSite;
 let sql: PublishingSite['sql'];
 let publisher: BuildPublisher;
 let url = '';
 
-beforeAll(async () => {
-  site = await startPublishingSite({
-    label: 'reports-flow',
-    trustProxy: 1,
-    // Every member ad the tests report, live from the start: one publish, not one per ad.
-    beforePublish: async (started) => {
-      // The poster of the member ads (as the posting code stores an approved ad).
-      const poster = 'reported-poster@example.org';
-      const posterId = await accountInStore(started.store, poster);
-      for (const [key, title, city] of [
-        ['reported-0', 'Reported three times (0)', 'Fresno'],
-        ['reported-1', 'Reported three times (1)', 'Modesto'],
-        ['screenshot', 'Screenshot ad', 'Stockton'],
-      ] as const)
-        memberAds.set(key, {
-          ...(await approvedMemberAd(started, title, city, posterId)),
-          email: poster,
-          accountId: posterId,
-        });
-      // The ban tests' members, an ad each.
-      for (const [label, city] of [
-        ['ban-js', 'Bakersfield'],
-        ['ban-nojs', 'Riverside'],
-        ['ban-http', 'Oxnard'],
-      ] as const) {
-        const email = `${label}@example.org`;
-        const accountId = await accountInStore(started.store, email);
-        const ad = await approvedMemberAd(started, `Reported member ${label}`, city, accountId);
-        memberAds.set(label, { ...ad, email, accountId });
-      }
-    },
-  });
-  ({ url, sql, publisher } = site);
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+const world = chromiumAndPublishingSite({
+  label: 'reports-flow',
+  trustProxy: 1,
+  // Every member ad the tests report, live from the start: one publish, not one per ad.
+  beforePublish: async (started) => {
+    // The poster of the member ads (as the posting code stores an approved ad).
+    const poster = 'reported-poster@example.org';
+    const posterId = await accountInStore(started.store, poster);
+    for (const [key, title, city] of [
+      ['reported-0', 'Reported three times (0)', 'Fresno'],
+      ['reported-1', 'Reported three times (1)', 'Modesto'],
+      ['screenshot', 'Screenshot ad', 'Stockton'],
+    ] as const)
+      memberAds.set(key, {
+        ...(await approvedMemberAd(started, title, city, posterId)),
+        email: poster,
+        accountId: posterId,
+      });
+    // The ban tests' members, an ad each.
+    for (const [label, city] of [
+      ['ban-js', 'Bakersfield'],
+      ['ban-nojs', 'Riverside'],
+      ['ban-http', 'Oxnard'],
+    ] as const) {
+      const email = `${label}@example.org`;
+      const accountId = await accountInStore(started.store, email);
+      const ad = await approvedMemberAd(started, `Reported member ${label}`, city, accountId);
+      memberAds.set(label, { ...ad, email, accountId });
+    }
+  },
+});
+beforeAll(() => {
+  ({ url, sql, publisher } = world.site);
 });
 
 interface MemberAd {
@@ -121,7 +113,7 @@ function editorAd(index: number): CompiledAd {
 
 /** A browser context of a visitor at `address` (behind the trusted proxy). */
 const visitorAt = (address: string, javaScriptEnabled: boolean) =>
-  browser.newContext({ javaScriptEnabled, extraHTTPHeaders: { 'x-forwarded-for': address } });
+  world.browser.newContext({ javaScriptEnabled, extraHTTPHeaders: { 'x-forwarded-for': address } });
 
 async function report(
   context: BrowserContext,
@@ -193,7 +185,11 @@ describe.each([
       n: 3,
     });
 
-    const { context: moderator } = await moderatorContext(browser, site, javaScriptEnabled);
+    const { context: moderator } = await moderatorContext(
+      world.browser,
+      world.site,
+      javaScriptEnabled,
+    );
     await dismiss(moderator, javaScriptEnabled, ad.id);
     await moderator.close();
     await publisher.idle();
@@ -210,7 +206,11 @@ describe.each([
     await publisher.idle();
     expect(await status(path)).toBe(404);
 
-    const { context: moderator } = await moderatorContext(browser, site, javaScriptEnabled);
+    const { context: moderator } = await moderatorContext(
+      world.browser,
+      world.site,
+      javaScriptEnabled,
+    );
     const page = await moderator.newPage();
     await gotoEnhanced(page, `${url}/moderate`, javaScriptEnabled);
     expect(await page.locator('.urgent-reports').textContent()).toContain('hidden by reports');
@@ -225,7 +225,7 @@ describe.each([
 /** A member's live ad reported once (a plain post, as a visitor's browser sends it): its group. */
 async function reportedAccount(label: string) {
   const ad = await liveMemberAd(label);
-  const posted = await fetch(`${url}/api/reports`, {
+  const posted = await fetch(`${url}${reportsApiPath()}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
@@ -244,7 +244,7 @@ async function reportedAccount(label: string) {
 }
 
 const bannedAt = async (accountId: number) =>
-  (await site.store.accounts.findById(accountId))!.bannedAt;
+  (await world.site.store.accounts.findById(accountId))!.bannedAt;
 
 describe.each([
   ['in Chromium with JavaScript', true],
@@ -252,7 +252,7 @@ describe.each([
 ])('Ban on /moderate/reports asks first, %s', (_, javaScriptEnabled) => {
   test('Ban the account… opens the confirmation; Cancel bans nobody; confirming bans', async () => {
     const target = await reportedAccount(javaScriptEnabled ? 'ban-js' : 'ban-nojs');
-    const { context } = await moderatorContext(browser, site, javaScriptEnabled);
+    const { context } = await moderatorContext(world.browser, world.site, javaScriptEnabled);
     const page = await context.newPage();
     await gotoEnhanced(page, `${url}/moderate/reports`, javaScriptEnabled);
     const group = page.locator(`#ad-${target.ad.id}`);
@@ -282,7 +282,7 @@ describe.each([
 describe('Ban on /moderate/reports as plain HTTP', () => {
   test('the confirmation page is whole HTML, and its form posted bans (303)', async () => {
     const target = await reportedAccount('ban-http');
-    const { context } = await moderatorContext(browser, site, false);
+    const { context } = await moderatorContext(world.browser, world.site, false);
     const session = (await context.cookies()).find((cookie) => cookie.name === 'lb_session')!;
     const cookie = `lb_session=${session.value}`;
     await context.close();
@@ -299,11 +299,11 @@ describe('Ban on /moderate/reports as plain HTTP', () => {
     const html = await step.text();
     const start = html.search(/<section [^>]*id="ban" aria-labelledby="ban-title">/);
     expect(start).toBeGreaterThan(-1);
-    expect(formOf(html.slice(start), '/api/moderate/reports')?.attributes.method).toBe('post');
+    expect(formOf(html.slice(start), moderateReportsApiPath())?.attributes.method).toBe('post');
     expect(textOf(html)).toContain(`Ban ${target.email}?`);
     const form = { group: `ad:${target.ad.id}`, seen: String(target.seen), action: 'ban' };
     const post = (fields: Record<string, string>) =>
-      fetch(`${url}/api/moderate/reports`, {
+      fetch(`${url}${moderateReportsApiPath()}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url, cookie },
         body: new URLSearchParams(fields).toString(),
@@ -334,9 +334,9 @@ describe('as plain form posts without a browser', () => {
     });
     expect(form.status).toBe(200);
     const html = await form.text();
-    expect(formOf(html, '/api/reports')?.attributes.method).toBe('post');
+    expect(formOf(html, reportsApiPath())?.attributes.method).toBe('post');
     expect(textOf(html)).toContain(ad.title);
-    const posted = await fetch(`${url}/api/reports`, {
+    const posted = await fetch(`${url}${reportsApiPath()}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -348,7 +348,7 @@ describe('as plain form posts without a browser', () => {
     });
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe('/report?sent=1');
-    const missing = await fetch(`${url}/api/reports`, {
+    const missing = await fetch(`${url}${reportsApiPath()}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
       body: new URLSearchParams({ ad: '999999999', reason: 'spam' }).toString(),
@@ -382,7 +382,10 @@ describe('the report pages at 390 and 1280 px', () => {
 
   for (const width of [390, 1280]) {
     test(`no serious or critical axe violation, and screenshots, at ${width} px`, async () => {
-      const { context } = await moderatorContext(browser, site, true, { width, height: 900 });
+      const { context } = await moderatorContext(world.browser, world.site, true, {
+        width,
+        height: 900,
+      });
       const page = await context.newPage();
       for (const [name, path] of [
         ['report', `/report?ad=${editorAd(3).id}`],

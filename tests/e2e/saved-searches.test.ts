@@ -3,7 +3,7 @@
 // opens it, deletes it; an unverified member is told to verify first; a digest's unsubscribe link
 // works signed out. Screenshots at 390 and 1280 px (axe-core clean) into
 // SAVED_SEARCH_SCREENSHOTS_DIR (default /tmp/localboard-saved-search-screenshots).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   UNSUBSCRIBE_SECRET,
@@ -11,9 +11,8 @@ import {
 } from '../../server/saved-searches/saved-searches.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpAndVerify, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
-import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
+import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths, overflowWidth } from '../helpers/page-checks.ts';
-import { launchChromium, siteDir } from './support.ts';
 
 const SHOTS =
   process.env.SAVED_SEARCH_SCREENSHOTS_DIR ?? '/tmp/localboard-saved-search-screenshots';
@@ -22,28 +21,21 @@ const DELETED = 'Your saved search is deleted. We will not email you about it ag
 const NOT_VERIFIED =
   'Please verify your email address before saving a search: open the link we emailed you.';
 
-let browser: Browser;
-let server: ModerationServer;
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const world = chromiumAndServerForFile();
 
 /** A context for a person looking at pages: axe-core may be injected (bypassCSP). */
 const newContext = () =>
-  browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  world.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
 
-const accountIdOf = async (email: string) => (await server.store.accounts.findByEmail(email))!.id;
+const accountIdOf = async (email: string) =>
+  (await world.server.store.accounts.findByEmail(email))!.id;
 
 const savedQueriesOf = async (email: string) =>
-  (await server.store.savedSearches.listOwned(await accountIdOf(email))).map((s) => s.query);
+  (await world.server.store.savedSearches.listOwned(await accountIdOf(email))).map((s) => s.query);
 
 /** On a search's results, "Email me new ads like these", as the member presses it. */
 async function saveSearch(page: Page, query: string) {
-  await gotoEnhanced(page, `${server.url}/search?${query}`);
+  await gotoEnhanced(page, `${world.server.url}/search?${query}`);
   await page.getByRole('button', { name: 'Email me new ads like these' }).click();
   await page.waitForLoadState('load');
 }
@@ -57,7 +49,7 @@ describe('saved searches in Chromium', () => {
   let email: string;
   beforeAll(async () => {
     context = await newContext();
-    email = await signUpAndVerify(context, server, 'saver');
+    email = await signUpAndVerify(context, world.server, 'saver');
     page = await context.newPage();
   });
   afterAll(async () => {
@@ -65,16 +57,16 @@ describe('saved searches in Chromium', () => {
   });
 
   test('a verified member saves the search they look at and finds it on /account', async () => {
-    await gotoEnhanced(page, `${server.url}/search?q=coffee`);
+    await gotoEnhanced(page, `${world.server.url}/search?q=coffee`);
     await lookAtWidths(page, SHOTS, 'search-save', true);
     await saveSearch(page, 'q=coffee');
-    expect(page.url()).toBe(`${server.url}/account?done=search-saved`);
+    expect(page.url()).toBe(`${world.server.url}/account?done=search-saved`);
     expect(await heading(page)).toBe('Your account');
     expect(await page.locator('#saved-searches .banner').textContent()).toBe(SAVED);
     expect(await listed(page)).toEqual(['“coffee”']);
 
     await saveSearch(page, 'state=California&city=Los+Angeles&seeks=w4m&sort=match');
-    expect(page.url()).toBe(`${server.url}/account?done=search-saved`);
+    expect(page.url()).toBe(`${world.server.url}/account?done=search-saved`);
     expect(await listed(page)).toEqual([
       '“coffee”',
       'Woman seeking man, in Los Angeles, California',
@@ -88,17 +80,17 @@ describe('saved searches in Chromium', () => {
   });
 
   test('a saved search’s link opens the search', async () => {
-    await gotoEnhanced(page, `${server.url}/account`);
+    await gotoEnhanced(page, `${world.server.url}/account`);
     await page.getByRole('link', { name: '“coffee”' }).click();
-    await page.waitForURL(`${server.url}/search?q=coffee`);
+    await page.waitForURL(`${world.server.url}/search?q=coffee`);
     expect(await heading(page)).toBe('Search ads');
     expect(await page.getByLabel('Words', { exact: true }).inputValue()).toBe('coffee');
   });
 
   test('Delete removes it, and says so', async () => {
-    await gotoEnhanced(page, `${server.url}/account`);
+    await gotoEnhanced(page, `${world.server.url}/account`);
     await page.getByRole('button', { name: 'Delete “coffee”' }).click();
-    await page.waitForURL(`${server.url}/account?done=search-deleted`);
+    await page.waitForURL(`${world.server.url}/account?done=search-deleted`);
     expect(await page.locator('#saved-searches .banner').textContent()).toBe(DELETED);
     expect(await listed(page)).toEqual(['Woman seeking man, in Los Angeles, California']);
     expect(await savedQueriesOf(email)).toEqual(['state=California&city=Los+Angeles&seeks=w4m']);
@@ -107,7 +99,7 @@ describe('saved searches in Chromium', () => {
   test('an unverified member is told to verify first, on the search page', async () => {
     const unverified = await newContext();
     const address = uniqueEmail('unverified-saver');
-    await signUpWithApi(unverified, server.url, address);
+    await signUpWithApi(unverified, world.server.url, address);
     const search = await unverified.newPage();
     await saveSearch(search, 'q=coffee');
     expect(await heading(search)).toBe('Search ads');
@@ -124,15 +116,15 @@ describe('saved searches in Chromium', () => {
 describe('a digest’s unsubscribe link, signed out', () => {
   test('confirm, unsubscribe, then the link no longer works', async () => {
     const member = await newContext();
-    const email = await signUpAndVerify(member, server, 'unsubscriber');
+    const email = await signUpAndVerify(member, world.server, 'unsubscriber');
     const saving = await member.newPage();
     await saveSearch(saving, 'q=hiking&state=Texas&city=Austin');
-    expect(saving.url()).toBe(`${server.url}/account?done=search-saved`);
+    expect(saving.url()).toBe(`${world.server.url}/account?done=search-saved`);
     await member.close();
     // The link the digest mails: keyed with the server's secret from the saved search's row.
-    const [saved] = await server.store.savedSearches.listOwned(await accountIdOf(email));
-    const secret = await server.store.secrets.get(UNSUBSCRIBE_SECRET);
-    const link = `${server.url}/unsubscribe/${unsubscribeToken(secret, saved!)}`;
+    const [saved] = await world.server.store.savedSearches.listOwned(await accountIdOf(email));
+    const secret = await world.server.store.secrets.get(UNSUBSCRIBE_SECRET);
+    const link = `${world.server.url}/unsubscribe/${unsubscribeToken(secret, saved!)}`;
 
     const visitor = await newContext();
     const page = await visitor.newPage();
@@ -159,7 +151,7 @@ describe('a digest’s unsubscribe link, signed out', () => {
     ]);
     expect(request.headers().referer).toBeUndefined();
     await page.waitForLoadState('load');
-    expect(page.url()).toBe(`${server.url}/search?q=hiking&state=Texas&city=Austin`);
+    expect(page.url()).toBe(`${world.server.url}/search?q=hiking&state=Texas&city=Austin`);
     expect(await page.getByRole('button', { name: 'Email me new ads like these' }).count()).toBe(1);
 
     const again = await page.goto(link);

@@ -5,7 +5,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SCAM_WARNINGS } from '../../core/policy/index.ts';
-import { conversationPath } from '../../core/paths.ts';
+import {
+  adsApiPath,
+  conversationPath,
+  messagesApiPath,
+  moderateAdApiPath,
+  replyApiPath,
+} from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { startModerationBrowser, stopModerationBrowser } from '../helpers/moderation-browser.ts';
@@ -38,7 +44,7 @@ beforeAll(async () => {
   replierContext = await browser.newContext(options);
   await signUpAndVerify(posterContext, server, 'scam-poster');
   replierEmail = await signUpAndVerify(replierContext, server, 'scam-replier');
-  const { id: adId } = await post(posterContext, '/api/ads', {
+  const { id: adId } = await post(posterContext, adsApiPath(), {
     state: 'California',
     city: 'Sacramento',
     age: '38',
@@ -46,14 +52,14 @@ beforeAll(async () => {
     title: 'Riverside walks and coffee',
     description: 'Early mornings by the river, then a good coffee.',
   });
-  await post(moderator, `/api/moderate/ads/${String(adId)}/approve`, { revision: 1 }, 200);
-  const started = await post(replierContext, '/api/messages', {
+  await post(moderator, moderateAdApiPath(Number(adId), 'approve'), { revision: 1 }, 200);
+  const started = await post(replierContext, messagesApiPath(), {
     ad: String(adId),
     body: 'Hi! I walk there too. Which bridge do you start from?',
   });
   conversationId = Number(started.conversationId);
-  await post(posterContext, `/api/messages/${conversationId}/reply`, { body: 'Tower Bridge!' });
-  const warned = await post(replierContext, `/api/messages/${conversationId}/reply`, {
+  await post(posterContext, replyApiPath(conversationId), { body: 'Tower Bridge!' });
+  const warned = await post(replierContext, replyApiPath(conversationId), {
     body: MONEY,
   });
   expect(warned.warned).toEqual(['money']);

@@ -3,11 +3,10 @@
 // JavaScript on and off, through the choice of a city two states share; screenshots at 390 and
 // 1280 px in {tmp}/localboard-screenshots/search-near-*.png, to open and look at.
 import { dirname } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { milesBetween } from '../../core/geo/great-circle.ts';
+import { describe, expect, test } from 'vitest';
+import { nearestFirst } from '../helpers/search-fixture.ts';
 import { lookAtWidths, overflowWidth, screenshotPath } from '../helpers/page-checks.ts';
-import { baseUrl, builtAds, builtContent, fetchPage, launchChromium, textOf } from './support.ts';
+import { baseUrl, builtAds, builtContent, fetchPage, chromiumForTests, textOf } from './support.ts';
 
 const cityOf = (state: string, city: string) =>
   builtContent()
@@ -16,19 +15,7 @@ const cityOf = (state: string, city: string) =>
 
 /** The built ads within `miles` of a city: nearest city first, then newest. */
 function adsWithin(state: string, city: string, miles: number) {
-  const center = cityOf(state, city);
-  return builtAds()
-    .map((ad) => ({ ad, miles: milesBetween(center, cityOf(ad.state, ad.city)) }))
-    .filter((found) => found.miles <= miles)
-    .sort(
-      (a, b) =>
-        a.miles - b.miles ||
-        (a.ad.postedAt < b.ad.postedAt
-          ? 1
-          : a.ad.postedAt > b.ad.postedAt
-            ? -1
-            : b.ad.id - a.ad.id),
-    );
+  return nearestFirst(builtAds(), cityOf(state, city), miles, cityOf);
 }
 
 const cardIds = (html: string) =>
@@ -54,17 +41,11 @@ describe('/search near a city, raw HTML', () => {
 });
 
 describe('/search near a city, in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = chromiumForTests();
 
   for (const javaScriptEnabled of [true, false]) {
     test(`the form: a city two states share, then the one chosen, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, async () => {
-      const context = await browser.newContext({ javaScriptEnabled, bypassCSP: true });
+      const context = await chromium.browser.newContext({ javaScriptEnabled, bypassCSP: true });
       const page = await context.newPage();
       const dir = dirname(screenshotPath('search-near'));
       const suffix = javaScriptEnabled ? '' : '-nojs';

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { findChromium } from '../../scripts/chromium.mjs';
 import type { CompiledAd, CompiledContent } from '../../core/schemas/compiled-content.ts';
 import { decodeEntities } from '../helpers/html-text.ts';
@@ -55,6 +55,21 @@ export function titleOf(html: string): string | undefined {
 
 export function canonicalOf(html: string): string | undefined {
   return html.match(/<link rel="canonical" href="([^"]*)"/)?.[1];
+}
+
+/**
+ * Chromium for the tests of the file (or of the describe it is called in): launched before them,
+ * closed after. Its `browser` is filled in by `beforeAll`: read it inside hooks and tests only.
+ */
+export function chromiumForTests(): { browser: Browser } {
+  const launched = {} as { browser: Browser };
+  beforeAll(async () => {
+    launched.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await launched.browser?.close();
+  });
+  return launched;
 }
 
 export function launchChromium(): Promise<Browser> {

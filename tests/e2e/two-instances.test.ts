@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types.
 import { ensurePostgres, freePort, startThrowawayPostgres } from '../../scripts/postgres.mjs';
-import { adPath } from '../../core/paths.ts';
+import {
+  adPath,
+  adsApiPath,
+  meApiPath,
+  moderateAdApiPath,
+  signinApiPath,
+  signupApiPath,
+  verifyApiPath,
+} from '../../core/paths.ts';
 import { linkToken, mailsTo } from '../helpers/mail.ts';
 import { validAd } from '../helpers/posting.ts';
 import { TEST_PASSWORD_HASH_COST } from '../helpers/password-cost.ts';
@@ -117,7 +125,7 @@ const cookieOf = (response: Response) =>
     .join('; ');
 
 async function signUp(instance: Instance, email: string) {
-  const response = await post(instance, '/api/signup', {
+  const response = await post(instance, signupApiPath(), {
     email,
     password: PASSWORD,
     dateOfBirth: '1990-05-17',
@@ -162,7 +170,7 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
 
   it('a session made on one is valid on the other', async () => {
     const cookie = await signUp(a, 'shared-session@example.com');
-    const me = await fetch(`${b.url}/api/me`, { headers: { cookie } });
+    const me = await fetch(`${b.url}${meApiPath()}`, { headers: { cookie } });
     expect(me.status).toBe(200);
     expect((await me.json()).email).toBe('shared-session@example.com');
   });
@@ -173,7 +181,7 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
     for (let attempt = 0; attempt < 8; attempt += 1)
       statuses.push(
         (
-          await post(attempt % 2 === 0 ? a : b, '/api/signin', {
+          await post(attempt % 2 === 0 ? a : b, signinApiPath(), {
             email: 'guessed@example.com',
             password: `wrong password ${attempt}`,
           })
@@ -192,8 +200,8 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
     const cookie = await signUp(a, email);
     await eventually('the verification mail', async () => mailsTo(a.outboxDir, email).length > 0);
     const token = linkToken(mailsTo(a.outboxDir, email)[0]!, '/verify');
-    expect((await post(a, '/api/verify', { token })).status).toBe(200);
-    const posted = await post(a, '/api/ads', validAd({ city: 'San Diego' }), cookie);
+    expect((await post(a, verifyApiPath(), { token })).status).toBe(200);
+    const posted = await post(a, adsApiPath(), validAd({ city: 'San Diego' }), cookie);
     expect(posted.status).toBe(201);
     const { id } = (await posted.json()) as { id: number };
 
@@ -207,7 +215,7 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
     expect(made.status, made.stderr).toBe(0);
     const approved = await post(
       a,
-      `/api/moderate/ads/${id}/approve`,
+      moderateAdApiPath(id, 'approve'),
       { revision: 1 },
       moderatorCookie,
     );
@@ -228,7 +236,7 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
     const cookie = await signUp(a, 'survivor@example.com');
     a.process.kill('SIGKILL');
     await new Promise((resolve) => a.process.once('exit', resolve));
-    const me = await fetch(`${b.url}/api/me`, { headers: { cookie } });
+    const me = await fetch(`${b.url}${meApiPath()}`, { headers: { cookie } });
     expect(me.status).toBe(200);
     expect(await status(`${b.url}/`)).toBe(200);
     expect(await status(`${b.url}/readyz`)).toBe(200);

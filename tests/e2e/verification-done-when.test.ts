@@ -14,42 +14,41 @@
 import sharp from 'sharp';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { adPath, cityPath } from '../../core/paths.ts';
+import { adPath, cityPath, selfieApiPath } from '../../core/paths.ts';
 import { SELFIE_SEEN_BEFORE } from '../../server/verification/selfie.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
-import { startPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
-import { launchChromium } from './support.ts';
+import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 
 const TITLE = 'Verified and looking for a hiking partner';
-let browser: Browser;
-let site: PublishingSite;
 let noScript: BrowserContext;
 let moderatorNoScript: BrowserContext;
 let moderatorScript: BrowserContext;
 let adId: number;
 let posterSelfie: Buffer;
 
+const world = chromiumAndPublishingSite({ label: 'verification-done-when' }, 240_000);
 beforeAll(async () => {
-  site = await startPublishingSite({ label: 'verification-done-when' });
-  browser = await launchChromium();
-  noScript = await browser.newContext({ javaScriptEnabled: false });
-  ({ context: moderatorNoScript } = await moderatorContext(browser, site, false));
-  ({ context: moderatorScript } = await moderatorContext(browser, site, true));
+  noScript = await world.browser.newContext({ javaScriptEnabled: false });
+  ({ context: moderatorNoScript } = await moderatorContext(world.browser, world.site, false));
+  ({ context: moderatorScript } = await moderatorContext(world.browser, world.site, true));
   posterSelfie = await smallJpeg(4301, 600, 800);
-}, 240_000);
+});
 
 afterAll(async () => {
   for (const context of [noScript, moderatorNoScript, moderatorScript]) await context?.close();
-  await browser?.close();
-  await site?.close();
 });
 
 const verificationRow = (email: string) =>
-  site.sql.get<{ id: number; status: string; selfie_key: string | null; level: string | null }>(
+  world.site.sql.get<{
+    id: number;
+    status: string;
+    selfie_key: string | null;
+    level: string | null;
+  }>(
     `SELECT v.id, v.status, v.selfie_key, v.level FROM verifications v
        JOIN accounts a ON a.id = v.account_id WHERE a.email = ? ORDER BY v.id DESC`,
     email,
@@ -68,7 +67,7 @@ async function screenshot(page: Page, name: string) {
 /** Asks for a code and sends `selfie` on /account/verification; the page after. */
 async function askAndSend(context: BrowserContext, selfie: Buffer, name = 'selfie.jpg') {
   const page = await context.newPage();
-  await page.goto(`${site.url}/account/verification`);
+  await page.goto(`${world.site.url}/account/verification`);
   expect(await heading(page)).toBe('Get verified');
   await page.getByRole('button', { name: 'Give me a code' }).click();
   await page.waitForURL(/done=challenge/);
@@ -87,7 +86,7 @@ async function askAndSend(context: BrowserContext, selfie: Buffer, name = 'selfi
 /** The moderator's checklist, every box ticked, on the review of `id`; photos too when given. */
 async function approve(context: BrowserContext, id: number, photoIds: number[] = []) {
   const page = await context.newPage();
-  await page.goto(`${site.url}/moderate/verifications`);
+  await page.goto(`${world.site.url}/moderate/verifications`);
   const review = page.locator(`#verification-${id}`);
   for (const box of await review.locator('input[name^="check-"]').all()) await box.check();
   for (const photoId of photoIds) await review.locator(`input[name="photo-${photoId}"]`).check();
@@ -98,9 +97,9 @@ async function approve(context: BrowserContext, id: number, photoIds: number[] =
 }
 
 test('without JavaScript: challenge, selfie, approval with a photo, the badge after the publish', async () => {
-  const email = await signUpAndVerify(noScript, site, 'verified-poster');
+  const email = await signUpAndVerify(noScript, world.site, 'verified-poster');
   const post = await noScript.newPage();
-  await post.goto(`${site.url}/post`);
+  await post.goto(`${world.site.url}/post`);
   await post.selectOption('#ad-state', 'California');
   await post.fill('#ad-city', 'Oakland');
   await post.selectOption('#ad-seeks', 'w4m');
@@ -112,64 +111,64 @@ test('without JavaScript: challenge, selfie, approval with a photo, the badge af
     buffer: await smallJpeg(4302),
   });
   await post.getByRole('button', { name: 'Submit for review' }).click();
-  await post.waitForURL(`${site.url}/post/in-review`);
-  ({ id: adId } = (await site.sql.get<{ id: number }>(
+  await post.waitForURL(`${world.site.url}/post/in-review`);
+  ({ id: adId } = (await world.site.sql.get<{ id: number }>(
     'SELECT id FROM member_ads WHERE title = ?',
     TITLE,
   ))!);
-  const photoId = (await site.sql.get<{ id: number }>(
+  const photoId = (await world.site.sql.get<{ id: number }>(
     'SELECT id FROM photos WHERE ad_id = ?',
     adId,
   ))!.id;
   const queue = await moderatorNoScript.newPage();
-  await queue.goto(`${site.url}/moderate`);
+  await queue.goto(`${world.site.url}/moderate`);
   await queue.locator(`#ad-${adId}`).getByRole('button', { name: 'Approve', exact: true }).click();
   await queue.waitForURL(/\/moderate\?done=/);
-  await site.publisher.idle();
+  await world.site.publisher.idle();
 
   const sent = await askAndSend(noScript, posterSelfie);
   expect(await sent.locator('.banner--info').textContent()).toContain('Your selfie is sent');
   const row = (await verificationRow(email))!;
   expect(row.status).toBe('submitted');
-  const selfieUrl = `${site.url}/api/verification/${row.id}/selfie`;
+  const selfieUrl = `${world.site.url}${selfieApiPath(row.id)}`;
   // Its member sees it, without caching; anyone else is told there is no such thing.
   const own = await noScript.request.get(selfieUrl);
   expect(own.status()).toBe(200);
   expect(own.headers()['cache-control']).toBe('no-store');
   expect((await fetch(selfieUrl)).status).toBe(404);
-  const stranger = await browser.newContext({ javaScriptEnabled: false });
-  await signUpAndVerify(stranger, site, 'stranger');
+  const stranger = await world.browser.newContext({ javaScriptEnabled: false });
+  await signUpAndVerify(stranger, world.site, 'stranger');
   expect((await stranger.request.get(selfieUrl)).status()).toBe(404);
   await stranger.close();
 
   await approve(moderatorNoScript, row.id, [photoId]);
-  await site.publisher.idle();
-  expect(site.publisher.lastOutcome).toEqual({ ok: true });
+  await world.site.publisher.idle();
+  expect(world.site.publisher.lastOutcome).toEqual({ ok: true });
   const after = (await verificationRow(email))!;
   expect(after).toMatchObject({ status: 'approved', level: 'photos', selfie_key: null });
   expect(
-    await site.sql.get('SELECT key FROM photo_blobs WHERE key = ?', row.selfie_key),
+    await world.site.sql.get('SELECT key FROM photo_blobs WHERE key = ?', row.selfie_key),
   ).toBeUndefined();
   expect((await noScript.request.get(selfieUrl)).status()).toBe(404);
   expect((await moderatorNoScript.request.get(selfieUrl)).status()).toBe(404);
 
   const adPage = await noScript.newPage();
-  await adPage.goto(`${site.url}${adPath('California', 'Oakland', adId)}`);
+  await adPage.goto(`${world.site.url}${adPath('California', 'Oakland', adId)}`);
   await expect
     .poll(() => adPage.locator('.badge--verified').first().textContent())
     .toContain('Photos verified');
   await screenshot(adPage, 'ad-page-verified');
-  const city = await (await fetch(`${site.url}${cityPath('California', 'Oakland')}`)).text();
+  const city = await (await fetch(`${world.site.url}${cityPath('California', 'Oakland')}`)).text();
   const card = city.slice(city.indexOf(`id="ad-${adId}-title"`) - 400);
   expect(card.slice(0, 3000)).toContain('Photos verified');
 }, 240_000);
 
 test('in Chromium: a reused selfie refused, a refusal with its reason, verified-only first messages', async () => {
   // bypassCSP: axe-core is injected into the pages (the site's CSP forbids inline scripts).
-  const unverified = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true });
-  const verified = await browser.newContext({ javaScriptEnabled: true, bypassCSP: true });
-  const unverifiedEmail = await signUpAndVerify(unverified, site, 'unverified');
-  const verifiedEmail = await signUpAndVerify(verified, site, 'verified-writer');
+  const unverified = await world.browser.newContext({ javaScriptEnabled: true, bypassCSP: true });
+  const verified = await world.browser.newContext({ javaScriptEnabled: true, bypassCSP: true });
+  const unverifiedEmail = await signUpAndVerify(unverified, world.site, 'unverified');
+  const verifiedEmail = await signUpAndVerify(verified, world.site, 'verified-writer');
 
   // The poster's selfie, re-encoded, is refused.
   const reused = await sharp(posterSelfie).png().toBuffer();
@@ -187,13 +186,13 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
   await refusedPage.waitForURL(/done=sent/);
   const toRefuse = (await verificationRow(unverifiedEmail))!;
   const mod = await moderatorScript.newPage();
-  await mod.goto(`${site.url}/moderate/verifications`);
+  await mod.goto(`${world.site.url}/moderate/verifications`);
   const review = mod.locator(`#verification-${toRefuse.id}`);
   expect(await seriousAxeViolations(mod)).toEqual([]);
   await review.getByLabel('Reason to refuse').selectOption('code');
   await review.getByRole('button', { name: 'Refuse' }).click();
   await mod.waitForURL(/done=refused/);
-  await refusedPage.goto(`${site.url}/account/verification`);
+  await refusedPage.goto(`${world.site.url}/account/verification`);
   expect(await refusedPage.locator('.verification__refused').textContent()).toContain(
     'The code is missing, cannot be read, or is not the one we gave you.',
   );
@@ -205,16 +204,16 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
 
   // The poster (no JavaScript) accepts first messages from verified members only.
   const account = await noScript.newPage();
-  await account.goto(`${site.url}/account`);
+  await account.goto(`${world.site.url}/account`);
   await account.getByLabel('Only verified members can start a conversation with me').check();
   await account.getByRole('button', { name: 'Save', exact: true }).click();
   await account.waitForURL(/done=first-messages/);
   expect(await account.locator('.my-verification').textContent()).toContain('Your choice is saved');
 
-  const messagesBefore = (await site.sql.all('SELECT id FROM messages')).length;
+  const messagesBefore = (await world.site.sql.all('SELECT id FROM messages')).length;
   const write = async (context: BrowserContext, text: string) => {
     const page = await context.newPage();
-    await page.goto(`${site.url}/messages/new?ad=${adId}`);
+    await page.goto(`${world.site.url}/messages/new?ad=${adId}`);
     await page.locator('textarea[name="body"]').fill(text);
     await page.getByRole('button', { name: /Send/ }).click();
     await page.waitForLoadState('load');
@@ -224,17 +223,17 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
   await expect
     .poll(() => refused.locator('main').textContent())
     .toContain('accepts first messages only from verified members');
-  expect((await site.sql.all('SELECT id FROM messages')).length).toBe(messagesBefore);
+  expect((await world.site.sql.all('SELECT id FROM messages')).length).toBe(messagesBefore);
   const arrived = await write(verified, 'Hello! I hike most Saturdays too.');
   await arrived.waitForURL(/\/messages\/\d+/);
-  expect((await site.sql.all('SELECT id FROM messages')).length).toBe(messagesBefore + 1);
+  expect((await world.site.sql.all('SELECT id FROM messages')).length).toBe(messagesBefore + 1);
   await expect
     .poll(() => arrived.locator('.conversation__about').textContent())
     .toContain('The poster is verified: Photos verified');
 
   // The setting with JavaScript, and withdrawing.
   const own = await verified.newPage();
-  await own.goto(`${site.url}/account`);
+  await own.goto(`${world.site.url}/account`);
   await own.getByLabel('Only verified members can start a conversation with me').check();
   await own.getByRole('button', { name: 'Save', exact: true }).click();
   await own.waitForURL(/done=first-messages/);
@@ -243,7 +242,7 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
   ).toBe(true);
   expect(await seriousAxeViolations(own)).toEqual([]);
   await screenshot(own, 'account-verification-setting');
-  await own.goto(`${site.url}/account/verification`);
+  await own.goto(`${world.site.url}/account/verification`);
   await own.getByRole('button', { name: 'Withdraw my verification' }).click();
   await own.waitForURL(/done=withdrawn/);
   expect((await verificationRow(verifiedEmail))!.status).toBe('withdrawn');

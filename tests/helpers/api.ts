@@ -5,7 +5,8 @@ import { serve } from '@hono/node-server';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, type AppOptions } from '../../server/http/app.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
 import type { StoreHandle } from '../../store/store.ts';
@@ -114,6 +115,30 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The app of a file's tests over a site folder of its own: `files` (paths in the site) written,
+ * then `prepare(dir)` run, before its tests; the folder removed after them. The object is filled
+ * in by `beforeAll`: read it inside tests only.
+ */
+export function testAppOnSiteFiles(
+  files: Record<string, string | Buffer>,
+  prepare?: (dir: string) => void,
+): TestApp {
+  const testApp = {} as TestApp;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'localboard-site-'));
+    for (const [file, content] of Object.entries(files)) {
+      const path = join(dir, 'site', file);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    }
+    prepare?.(dir);
+    Object.assign(testApp, await openTestApp(dir));
+  });
+  afterAll(() => testApp.remove?.());
+  return testApp;
 }
 
 export interface RunningServer {

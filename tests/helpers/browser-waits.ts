@@ -24,6 +24,20 @@ export async function gotoEnhanced(
   return response;
 }
 
+/** Waits until the image has loaded (scrolled to first: lazy images load near the view); its natural width. */
+export async function loadedWidth(image: Locator): Promise<number> {
+  await image.scrollIntoViewIfNeeded();
+  await image.evaluate((element: HTMLImageElement) =>
+    element.complete && element.naturalWidth > 0
+      ? undefined
+      : new Promise((resolve, reject) => {
+          element.addEventListener('load', resolve, { once: true });
+          element.addEventListener('error', reject, { once: true });
+        }),
+  );
+  return image.evaluate((element: HTMLImageElement) => element.naturalWidth);
+}
+
 /** The text of an element once it is shown. */
 export async function shownText(locator: Locator): Promise<string | null> {
   await locator.waitFor();

@@ -1,6 +1,7 @@
 // A small valid copy of content/ for content tests: every state, the first five cities of each,
 // and a few real sample ads. Tests then add or replace files to show one failure at a time.
 import {
+  appendFileSync,
   cpSync,
   mkdirSync,
   mkdtempSync,
@@ -59,4 +60,21 @@ export function writeFixtureFile(dir: string, relativePath: string, text: string
 
 export function removeFixtureFile(dir: string, relativePath: string): void {
   rmSync(join(dir, relativePath));
+}
+
+/**
+ * Cities whose names need encoding in a URL, added to the fixture: a space and an apostrophe
+ * (Coeur d'Alene, Idaho), an ñ (Española, New Mexico) and, with `plus`, a + (Plus+Town, Vermont).
+ */
+export function addAwkwardCities(dir: string, { plus = false } = {}): void {
+  appendFileSync(
+    join(dir, 'cities/Idaho.csv'),
+    "Coeur d'Alene,49122,47.67768,-116.78047,5589173\n",
+  );
+  appendFileSync(
+    join(dir, 'cities/New Mexico.csv'),
+    'Española,10224,35.99113,-106.08058,5467024\n',
+  );
+  if (plus)
+    appendFileSync(join(dir, 'cities/Vermont.csv'), 'Plus+Town,1000,44.26,-72.58,9999999\n');
 }

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Store } from '../../store/store.ts';
 import { makeModerator } from '../../server/moderation/moderator-command.ts';
+import { signupApiPath, verifyApiPath } from '../../core/paths.ts';
 import { gotoEnhanced } from './browser-waits.ts';
 import { linkToken, mailsTo, type ReadMail } from './mail.ts';
 
@@ -69,7 +70,7 @@ export async function mailTo(
 
 /** Signs up through the API in this browser context (its cookie jar keeps the session). */
 export async function signUpWithApi(context: BrowserContext, url: string, email: string) {
-  const response = await context.request.post(`${url}/api/signup`, {
+  const response = await context.request.post(`${url}${signupApiPath()}`, {
     data: { email, password: PASSWORD, dateOfBirth: '1990-04-12' },
   });
   expect(response.status()).toBe(201);
@@ -125,16 +126,28 @@ export async function moderatorContext(
   return { context, email };
 }
 
-/** Signs up in the context, opens the mailed verification link in a new page and verifies; the email. */
+/**
+ * Signs up in the context and verifies with the mailed link: opened in a new page and its button
+ * pressed, as a person would, or (`throughApi`) its token posted to the API; the email.
+ */
 export async function signUpAndVerify(
   context: BrowserContext,
   site: Pick<MemberSite, 'url' | 'outboxDir'>,
   label: string,
+  { throughApi = false } = {},
 ): Promise<string> {
   const email = uniqueEmail(label);
   await signUpWithApi(context, site.url, email);
-  const page = await context.newPage();
-  await verifyFromMail(page, site, email);
-  await page.close();
+  if (throughApi) {
+    const token = linkToken(await mailTo(site.outboxDir, email, 'Verify'), '/verify');
+    const verified = await context.request.post(`${site.url}${verifyApiPath()}`, {
+      data: { token },
+    });
+    expect(verified.status()).toBe(200);
+  } else {
+    const page = await context.newPage();
+    await verifyFromMail(page, site, email);
+    await page.close();
+  }
   return email;
 }

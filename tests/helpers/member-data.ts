@@ -4,7 +4,8 @@
 // (either engine), or an end-to-end server's; rows counted with raw SQL (`countRows`).
 import type { ReportReason } from '../../core/schemas/report-reasons.ts';
 import type { ThreadLine } from '../../core/schemas/report-records.ts';
-import type { TestApp } from './api.ts';
+import { deleteAccountApiPath } from '../../core/paths.ts';
+import { cookieHeader, PASSWORD, postForm, postJson, type App, type TestApp } from './api.ts';
 
 type Parts = Pick<TestApp, 'store'>;
 type Rows = Pick<TestApp, 'sql'>;
@@ -21,6 +22,28 @@ export interface NewConversation {
 /** A conversation about a member ad between its poster and a replier, an hour ago; its id. */
 export async function addConversation(t: Parts, thread: NewConversation): Promise<number> {
   return (await t.store.conversations.create({ ...thread, at: at(60) }))!;
+}
+
+/**
+ * A conversation about the ad between its poster and a replier, with its messages in order (each
+ * by the poster or the replier, so many minutes ago); its id.
+ */
+export async function addThread(
+  t: Parts,
+  ad: Pick<NewConversation, 'adId' | 'adTitle'>,
+  people: Pick<NewConversation, 'posterId' | 'replierId'>,
+  messages: Array<['poster' | 'replier', string, number]>,
+): Promise<number> {
+  const id = await addConversation(t, { ...ad, ...people });
+  for (const [sender, body, minutesAgo] of messages)
+    await addMessage(
+      t,
+      id,
+      sender === 'poster' ? people.posterId : people.replierId,
+      body,
+      minutesAgo,
+    );
+  return id;
 }
 
 /** A message in a conversation, `minutesAgo` before now; its id. */
@@ -88,4 +111,17 @@ export async function countRows(
   const text = `SELECT COUNT(*) AS n FROM ${table}${where ? ` WHERE ${where.column} = ?` : ''}`;
   const row = await t.sql.get<{ n: number }>(text, ...(where ? [where.value] : []));
   return Number(row!.n);
+}
+
+/**
+ * Delete my account, confirmed with `password` (the member's own unless told): posted as the
+ * page's script posts it (JSON), or as a plain form post; the answer.
+ */
+export function deleteAccountOf(
+  t: { app: App },
+  member: { session: string },
+  { password = PASSWORD, form = false }: { password?: string; form?: boolean } = {},
+): Promise<Response> {
+  const post = form ? postForm : postJson;
+  return post(t.app, deleteAccountApiPath(), { password }, cookieHeader(member.session));
 }

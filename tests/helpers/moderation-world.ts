@@ -3,7 +3,8 @@
 // moderators signed up before the file's tests; with the moves the tests make in it bound to its
 // app: sign a member up, read a page, post a form or JSON as a member, read an ad's row, the
 // moderation log and a member's mails.
-import { beforeAll } from 'vitest';
+import { beforeAll, expect } from 'vitest';
+import { appealApiPath } from '../../core/paths.ts';
 import type { TestApp, TestAppOptions } from './api.ts';
 import type { AppPhotos } from '../../server/photos/app-photos.ts';
 import { mailsOf, type ReadMail } from './mail.ts';
@@ -65,6 +66,8 @@ export interface ModerationWorld<Moderators extends number = 0> extends TestApp 
   logRows(): Promise<LogRow[]>;
   /** The member's mails but the sign-up's "Verify" (helpers/mail.ts mailsOf). */
   mailsOf(email: string): Promise<ReadMail[]>;
+  /** The member appeals the decision with `text` (a plain form post, answered 303); its id. */
+  appealFiled(statementId: number, member: TestMember, text: string): Promise<number>;
   /** With `photos`: the app's photos (its pool, its storage), filled in before the tests. */
   photos: AppPhotos;
   /** A photo uploaded by the member and kept as keepUploadedPhoto keeps it (the answer). */
@@ -113,6 +116,14 @@ export function moderationWorld<Moderators extends number = 0>(
     storedAd: (id: number) => storedAd(world.sql, id),
     logRows: () => logRows(world.sql),
     mailsOf: (email: string) => mailsOf(world, email),
+    appealFiled: async (statementId: number, member: TestMember, text: string) => {
+      const filed = await world.postForm(appealApiPath(statementId), { text }, member.session);
+      expect(filed.status).toBe(303);
+      return (await world.sql.get<{ id: number }>(
+        'SELECT id FROM appeals WHERE statement_id = ?',
+        statementId,
+      ))!.id;
+    },
     keepPhoto: (accountId: number, bytes: Buffer) =>
       keepPhoto(world.store, world.photos, accountId, bytes),
     keptPhotoId: (accountId: number, bytes: Buffer) =>

@@ -3,9 +3,31 @@
 // real S3 server (tests/s3/photo-storage.test.ts).
 import { expect, it } from 'vitest';
 import type { PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
+import type { Store } from '../../store/store.ts';
 
 /** The n-th test key: 32 hex digits. */
 export const testPhotoKey = (n: number) => n.toString(16).padStart(32, '0');
+
+/**
+ * A stored photo of the member (800 × 600) whose one size, 320 px wide, is `key` of `size` bytes,
+ * uploaded at `at` (now unless told): those bytes are in use. Its id.
+ */
+export const insertPhotoWithOneSize = (
+  store: Pick<Store, 'photos'>,
+  accountId: number,
+  key: string,
+  size: number,
+  at = new Date().toISOString(),
+) =>
+  store.photos.insert({
+    accountId,
+    width: 800,
+    height: 600,
+    phash: '0123456789abcdef',
+    flag: null,
+    variants: [{ width: 320, height: 240, key, size }],
+    at,
+  });
 
 export interface PhotoStorageKind {
   /** "the database", "a folder", "a bucket". */

@@ -6,12 +6,14 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp } from '../../server/http/app.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { getSite, useCompiledContentDir } from '../../core/content/index.ts';
 import { GENEROUS_RATE_LIMITS } from '../e2e/rate-limits.ts';
+import { launchChromium } from '../e2e/support.ts';
 import { testMailer } from './mail.ts';
 import { openSqliteTestStore, type TestSql } from './test-store.ts';
 
@@ -43,6 +45,27 @@ export interface PublishingSiteOptions {
    * publish of its own each (a publish is a build of a few seconds).
    */
   beforePublish?: (site: PublishingSite) => Promise<void>;
+}
+
+/**
+ * Chromium, then the site (its `beforePublish` may use the browser), for the file's tests: started
+ * before them (within `timeout` ms), closed after. The object is filled in by `beforeAll`: read it
+ * inside hooks and tests only.
+ */
+export function chromiumAndPublishingSite(
+  options: PublishingSiteOptions,
+  timeout = 180_000,
+): { browser: Browser; site: PublishingSite } {
+  const started = {} as { browser: Browser; site: PublishingSite };
+  beforeAll(async () => {
+    started.browser = await launchChromium();
+    started.site = await startPublishingSite(options);
+  }, timeout);
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.site?.close();
+  });
+  return started;
 }
 
 /** Starts the site and publishes it once, as the daily publish does at start-up. */

@@ -11,7 +11,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { ensureS3Server, startThrowawayS3Server } from '../../scripts/s3-server.mjs';
 
 export interface S3ServerAddress {
@@ -93,6 +93,19 @@ export async function removeTestBucket(
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * A bucket of the file's own (newTestBucket), made before its tests and removed after them. Its
+ * `name` is filled in by `beforeAll`: read it inside hooks and tests only.
+ */
+export function testBucketForFile(label: string): { name: string } {
+  const bucket = { name: '' };
+  beforeAll(async () => {
+    bucket.name = await newTestBucket(label);
+  });
+  afterAll(() => removeTestBucket(bucket.name));
+  return bucket;
 }
 
 /** The environment a server process of ours reads to reach `server` (the SDK's own names). */

@@ -9,10 +9,36 @@ import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
 import { MEMBER_ADS_FOLDER, readMemberAds } from '../../pipeline/compile/database-ad-source.ts';
 import { useCompiledContentDir, type CompiledAd } from '../../core/content/index.ts';
 import { AD_COLUMNS } from '../../core/schemas/ad.ts';
+import { milesBetween, type Coordinates } from '../../core/geo/great-circle.ts';
+import { afterAll, beforeAll } from 'vitest';
 import { makeTestApp, type TestApp } from './api.ts';
 import { makeContentFixture, writeFixtureFile } from './content-fixture.ts';
 
 export const SEARCH_BUILD_DATE = '2026-11-22';
+
+/**
+ * The ads within `miles` of `center`, each with its distance (`cityOf` places an ad's city), in
+ * the order /search near a city lists them: nearest city first, then newest, then highest id.
+ */
+export function nearestFirst<Ad extends Pick<CompiledAd, 'state' | 'city' | 'postedAt' | 'id'>>(
+  ads: Ad[],
+  center: Coordinates,
+  miles: number,
+  cityOf: (state: string, city: string) => Coordinates,
+): Array<{ ad: Ad; miles: number }> {
+  return ads
+    .map((ad) => ({ ad, miles: milesBetween(center, cityOf(ad.state, ad.city)) }))
+    .filter((found) => found.miles <= miles)
+    .sort(
+      (a, b) =>
+        a.miles - b.miles ||
+        (a.ad.postedAt < b.ad.postedAt
+          ? 1
+          : a.ad.postedAt > b.ad.postedAt
+            ? -1
+            : b.ad.id - a.ad.id),
+    );
+}
 const PLACES = [
   ['California', 'Los Angeles'],
   ['California', 'San Diego'],
@@ -106,5 +132,32 @@ export async function makeSearchFixture(): Promise<SearchFixture> {
       testApp.remove();
       content.cleanup();
     },
+  };
+}
+
+/**
+ * makeSearchFixture for the file's tests: made before them, removed after. The object is filled
+ * in by `beforeAll`: read it inside hooks and tests only.
+ */
+export function searchFixtureForFile(): SearchFixture {
+  const fixture = {} as SearchFixture;
+  beforeAll(async () => {
+    Object.assign(fixture, await makeSearchFixture());
+  });
+  afterAll(() => fixture.cleanup?.());
+  return fixture;
+}
+
+/** /search with `query`: the answer's status, its HTML, the ids of its cards in order, its count. */
+export async function searchResults(fixture: Pick<TestApp, 'app'>, query: string) {
+  const response = await fixture.app.request(`http://localhost/search?${query}`);
+  const html = await response.text();
+  const ids = [...html.matchAll(/id="ad-(\d+)-title"/g)].map((match) => Number(match[1]));
+  const count = /<strong>([\d,]+) ads?<\/strong>/.exec(html)?.[1];
+  return {
+    status: response.status,
+    html,
+    ids,
+    count: count === undefined ? undefined : Number(count.replace(/,/g, '')),
   };
 }

@@ -1,15 +1,12 @@
 // Incremental builds: after one change to the content, the build rewrites only the pages that
 // change and its output is byte for byte the output of a full build of the same content.
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';
-import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+import { buildSite, changedFiles, filesWithHashes } from '../helpers/vite-output.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 let fixture: ReturnType<typeof makeContentFixture>;
 let work: string;
 let builds = 0;
@@ -17,29 +14,14 @@ let builds = 0;
 // No `--full` here: it also rebuilds the client assets in dist/, which the e2e tests' site copies.
 // A build into empty folders renders and compiles everything, which is what a full build does.
 function build(out = join(work, 'incremental'), cache = join(work, 'incremental-cache')) {
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
-  withViteOutputOfDist(out);
-  const result = spawnSync(
-    process.execPath,
-    [
-      'scripts/build.mjs',
-      '--date',
-      '2026-11-22',
-      '--content',
-      fixture.dir,
-      '--out',
-      out,
-      '--cache',
-      cache,
-      // No member ads: a developer's data/localboard.sqlite must not change what is built here.
-      '--database',
-      join(work, 'no-database.sqlite'),
-    ],
-    { cwd: root, encoding: 'utf8', env },
-  );
-  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  const result = buildSite({
+    date: '2026-11-22',
+    content: fixture.dir,
+    out,
+    cache,
+    // No member ads: a developer's data/localboard.sqlite must not change what is built here.
+    database: ['--database', join(work, 'no-database.sqlite')],
+  });
   const summary = /(\d+) written, (\d+) unchanged, (\d+) removed; feeds: (\d+) written/.exec(
     result.stdout,
   );
@@ -52,28 +34,7 @@ function build(out = join(work, 'incremental'), cache = join(work, 'incremental-
 }
 
 /** Every file of a built site, by path, with a hash of its bytes. */
-function tree(out: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else
-        files.set(
-          relative(join(out, 'site'), path),
-          createHash('sha1').update(readFileSync(path)).digest('hex'),
-        );
-    }
-  };
-  walk(join(out, 'site'));
-  return files;
-}
-
-/** Files added, removed or changed between two trees. */
-function changes(before: Map<string, string>, after: Map<string, string>): string[] {
-  const paths = new Set([...before.keys(), ...after.keys()]);
-  return [...paths].filter((path) => before.get(path) !== after.get(path)).sort();
-}
+const tree = (out: string) => filesWithHashes(join(out, 'site'));
 
 /** The output of a full build of the fixture as it is now, in fresh folders. */
 function fullBuildTree(): Map<string, string> {
@@ -104,7 +65,7 @@ describe('incremental build', () => {
   test('with nothing changed writes no page', () => {
     const before = tree(join(work, 'incremental'));
     expect(build()).toMatchObject({ written: 0, removed: 0, feedsWritten: 0 });
-    expect(changes(before, tree(join(work, 'incremental')))).toEqual([]);
+    expect(changedFiles(before, tree(join(work, 'incremental')))).toEqual([]);
   });
 
   test("changing an ad rewrites its page, its city's list and feed, and matches a full build", () => {
@@ -118,7 +79,7 @@ describe('incremental build', () => {
     );
     const result = build();
     const after = tree(join(work, 'incremental'));
-    expect(changes(before, after)).toEqual([
+    expect(changedFiles(before, after)).toEqual([
       `city/California/Los Angeles/ad/${id}/index.html`,
       'city/California/Los Angeles/feed.xml',
       'city/California/Los Angeles/index.html',
@@ -140,7 +101,7 @@ describe('incremental build', () => {
     );
     build();
     const after = tree(join(work, 'incremental'));
-    expect(changes(before, after)).toEqual([
+    expect(changedFiles(before, after)).toEqual([
       'about/top-cities/index.html',
       // The cities whose nearby list shows Las Vegas with its count (docs/product.md section 3).
       'city/California/Los Angeles/index.html',
@@ -165,7 +126,7 @@ describe('incremental build', () => {
     );
     build();
     const after = tree(join(work, 'incremental'));
-    const changed = changes(before, after);
+    const changed = changedFiles(before, after);
     expect(changed).toContain('city/Nevada/Henderson/ad/9998/index.html');
     // Las Vegas's page now lists Henderson among its nearby cities; Reno's list, too far, does not.
     expect(changed).toContain('city/Nevada/Las Vegas/index.html');
@@ -198,7 +159,7 @@ describe('incremental build', () => {
     );
     build();
     const after = tree(join(work, 'incremental'));
-    const changed = changes(before, after);
+    const changed = changedFiles(before, after);
     expect(changed.length).toBeGreaterThan(0);
     expect(
       changed.every(

@@ -4,12 +4,12 @@
 // the same site. Each build is one process from start to end: it becomes each of its steps in turn
 // (pipeline/hand-over.ts), so no step's memory ever adds to a waiting one's.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
+import { childBuildEnv, filesWithHashes } from '../helpers/vite-output.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 let fixture: ReturnType<typeof makeContentFixture>;
@@ -38,9 +38,7 @@ function build(
   name: string,
   recordProcesses = false,
 ): Promise<{ code: number | null; output: string; pid?: number }> {
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  const env = childBuildEnv();
   if (recordProcesses) {
     env.NODE_OPTIONS = `--import ${join(work, 'record-process.mjs')}`;
     env.PROCESS_RECORD = join(work, `${name}-processes.txt`);
@@ -69,20 +67,6 @@ function build(
   );
 }
 
-function siteTree(out: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else
-        files.set(relative(out, path), createHash('sha1').update(readFileSync(path)).digest('hex'));
-    }
-  };
-  walk(out);
-  return files;
-}
-
 let first: Awaited<ReturnType<typeof build>>;
 
 test('two builds into two output folders at once both succeed, with the same site', async () => {
@@ -90,9 +74,9 @@ test('two builds into two output folders at once both succeed, with the same sit
   [first, second] = await Promise.all([build('first', true), build('second')]);
   expect(first.code, first.output).toBe(0);
   expect(second.code, second.output).toBe(0);
-  const firstSite = siteTree(join(work, 'first', 'site'));
+  const firstSite = filesWithHashes(join(work, 'first', 'site'));
   expect(firstSite.size).toBeGreaterThan(300);
-  expect(siteTree(join(work, 'second', 'site'))).toEqual(firstSite);
+  expect(filesWithHashes(join(work, 'second', 'site'))).toEqual(firstSite);
 });
 
 test('a build is one process that becomes Vite, the content step and the pages step in turn', () => {

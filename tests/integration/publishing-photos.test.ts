@@ -6,7 +6,6 @@
 // at the next publish. A photo a moderator removes leaves the site at the next publish, and once an
 // appeal reverses the removal its file is served again with the same bytes (issue 30). With both
 // storages: the database (photo_blobs) and a folder (PHOTOS_DIR).
-import { spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -33,10 +32,9 @@ import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
-import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+import { buildSite, childBuildEnv, databaseArgs } from '../helpers/vite-output.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const BUILD_DATE = '2026-11-22';
 const EDITOR_AD = 9001;
 let fixture: ReturnType<typeof makeContentFixture>;
@@ -58,27 +56,18 @@ const page = (s: Site, path: string) => readFileSync(siteFile(s, outputFileForPa
 
 /** `npm run build` of `s`, as the publisher runs it; its output (warnings included). */
 function build(s: Site): string {
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
+  const env = childBuildEnv();
   delete env.PHOTOS_DIR;
   delete env.DATABASE_URL;
   if (s.photosDir) env.PHOTOS_DIR = s.photosDir;
-  const database =
-    'DATABASE_URL' in s.t.env
-      ? ['--database-url', s.t.env.DATABASE_URL]
-      : ['--database', s.t.env.DATABASE_PATH];
-  withViteOutputOfDist(s.outDir);
-  const built = spawnSync(
-    process.execPath,
-    [
-      'scripts/build.mjs',
-      ...['--date', BUILD_DATE, '--content', fixture.dir, '--out', s.outDir],
-      ...['--cache', join(s.outDir, '..', 'cache'), ...database],
-    ],
-    { cwd: root, encoding: 'utf8', env },
-  );
-  if (built.status !== 0) throw new Error(`build failed:\n${built.stdout}\n${built.stderr}`);
+  const built = buildSite({
+    date: BUILD_DATE,
+    content: fixture.dir,
+    out: s.outDir,
+    cache: join(s.outDir, '..', 'cache'),
+    database: databaseArgs(s.t.env),
+    env,
+  });
   return `${built.stdout}\n${built.stderr}`;
 }
 

@@ -4,7 +4,6 @@
 // for a ban and its reversal. The site is built by `npm run build` from the test's database (a
 // real SQLite file, or PostgreSQL in the postgres suite) and published by the real publisher; the
 // forms are posted as a browser without JavaScript posts them.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,9 +33,8 @@ import {
 } from '../helpers/moderation.ts';
 import { insertLiveAd, textOf } from '../helpers/reports.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
-import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+import { buildSite, databaseArgs } from '../helpers/vite-output.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const today = new Date().toISOString().slice(0, 10);
 let fixture: ReturnType<typeof makeContentFixture>;
 let work: string;
@@ -95,21 +93,13 @@ beforeAll(async () => {
   mailer = testMailer(join(work, 'outbox'));
   const database =
     'DATABASE_URL' in t.env ? { url: t.env.DATABASE_URL } : { path: t.env.DATABASE_PATH };
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
-  withViteOutputOfDist(outDir);
-  const built = spawnSync(
-    process.execPath,
-    [
-      'scripts/build.mjs',
-      ...['--date', today, '--content', fixture.dir, '--out', outDir],
-      ...['--cache', join(work, 'cache')],
-      ...(database.url ? ['--database-url', database.url] : ['--database', database.path!]),
-    ],
-    { cwd: root, encoding: 'utf8', env },
-  );
-  if (built.status !== 0) throw new Error(`build failed:\n${built.stdout}\n${built.stderr}`);
+  buildSite({
+    date: today,
+    content: fixture.dir,
+    out: outDir,
+    cache: join(work, 'cache'),
+    database: databaseArgs(t.env),
+  });
   // The app's pages and mails read the compiled content the build wrote.
   useCompiledContentDir(join(work, 'cache'));
   publisher = buildPublisher({

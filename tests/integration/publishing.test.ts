@@ -2,21 +2,18 @@
 // PostgreSQL in the postgres suite) go through the real incremental build (the build's own steps,
 // as the server runs them, reading the database read-only) into a temporary site, and the app
 // serves the result. Rows are written with SQL, as the moderation routes write them.
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   closeSync,
   existsSync,
   fstatSync,
   mkdtempSync,
   openSync,
-  readdirSync,
   readFileSync,
   readSync,
   rmSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/http/app.ts';
@@ -26,9 +23,13 @@ import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture
 import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
 import { onPostgres, openTestStore, type TestStore } from '../helpers/test-store.ts';
-import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+import {
+  buildSite,
+  changedFiles,
+  databaseArgs as buildDatabaseArgs,
+  filesWithHashes,
+} from '../helpers/vite-output.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const publisherTest = test.skipIf(onPostgres());
 const BUILD_DATE = '2026-11-22';
 let fixture: ReturnType<typeof makeContentFixture>;
@@ -47,27 +48,7 @@ const pageFile = (path: string) => join(siteDir, outputFileForPath(path));
 const page = (path: string) => readFileSync(pageFile(path), 'utf8');
 
 /** Every file of the site, by path, with a hash of its bytes. */
-function tree(): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else
-        files.set(
-          relative(siteDir, path),
-          createHash('sha1').update(readFileSync(path)).digest('hex'),
-        );
-    }
-  };
-  walk(siteDir);
-  return files;
-}
-
-function changes(before: Map<string, string>, after: Map<string, string>): string[] {
-  const paths = new Set([...before.keys(), ...after.keys()]);
-  return [...paths].filter((path) => before.get(path) !== after.get(path)).sort();
-}
+const tree = () => filesWithHashes(siteDir);
 
 async function publish(reason = 'test') {
   const outcome = await publisher.publish(reason);
@@ -76,21 +57,14 @@ async function publish(reason = 'test') {
 
 /** `npm run build` into the test's site, as an operator would run it. */
 function npmRunBuild(...options: string[]) {
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
-  withViteOutputOfDist(outDir);
-  const built = spawnSync(
-    process.execPath,
-    [
-      'scripts/build.mjs',
-      ...['--date', buildDate, '--content', fixture.dir, '--out', outDir],
-      ...['--cache', join(work, 'cache'), ...options],
-    ],
-    { cwd: root, encoding: 'utf8', env },
-  );
-  if (built.status !== 0) throw new Error(`build failed:\n${built.stdout}\n${built.stderr}`);
-  return built.stdout;
+  return buildSite({
+    date: buildDate,
+    content: fixture.dir,
+    out: outDir,
+    cache: join(work, 'cache'),
+    database: [],
+    options,
+  }).stdout;
 }
 
 beforeAll(async () => {
@@ -101,7 +75,7 @@ beforeAll(async () => {
   t = await openTestStore(work);
   const database =
     'DATABASE_URL' in t.env ? { url: t.env.DATABASE_URL } : { path: t.env.DATABASE_PATH };
-  databaseArgs = database.url ? ['--database-url', database.url] : ['--database', database.path!];
+  databaseArgs = buildDatabaseArgs(t.env);
   // The site as `npm run build` makes it (Vite's output and the build's steps included).
   npmRunBuild(...databaseArgs);
   publisher = buildPublisher({
@@ -149,7 +123,7 @@ describe('publishing member ads', () => {
     expect(page(statePath('California'))).toMatch(/San Jose[\s\S]*?1 ad</);
     // Only its city's pages, its own page, the pages that count ads and the cities whose nearest
     // ads now include San Jose (docs/product.md section 3, City page) are rewritten.
-    expect(changes(before, tree())).toEqual([
+    expect(changedFiles(before, tree())).toEqual([
       'about/top-cities/index.html',
       'city/California/Fresno/index.html',
       'city/California/San Francisco/index.html',

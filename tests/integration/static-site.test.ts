@@ -1,24 +1,15 @@
 // The server's static side against a small site folder: files, cache headers, revalidation,
 // compression, the specific not-found screens, and paths that try to leave the folder.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../server/http/app.ts';
-import { openSqliteStore } from '../../store/open-store.ts';
-import type { StoreHandle } from '../../store/store.ts';
-import { testMailer } from '../helpers/mail.ts';
-
-let root: string;
-let store: StoreHandle;
-let app: ReturnType<typeof createApp>;
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { testAppOnSiteFiles } from '../helpers/api.ts';
 
 const page = (heading: string) =>
   `<!DOCTYPE html><html><body><h1>${heading}</h1>${'<p>filler text for compression</p>'.repeat(40)}</body></html>`;
 
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'localboard-site-'));
-  const files: Record<string, string> = {
+const t = testAppOnSiteFiles(
+  {
     'index.html': page('Home'),
     'state/New Hampshire/index.html': page('Find Personals in New Hampshire'),
     'city/New Hampshire/Manchester/index.html': page('Manchester, New Hampshire'),
@@ -28,28 +19,12 @@ beforeAll(() => {
     '_not-found/state.html': page('State not found'),
     '_not-found/city.html': page('City not found'),
     '_not-found/ad.html': page('Ad not found'),
-  };
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, 'site', file)), { recursive: true });
-    writeFileSync(join(root, 'site', file), text);
-  }
-  writeFileSync(join(root, 'secret.txt'), 'outside the site');
-  store = openSqliteStore(join(root, 'test.sqlite'));
-  app = createApp({
-    siteDir: join(root, 'site'),
-    store,
-    log: false,
-    mailer: testMailer(join(root, 'outbox')),
-  });
-});
-
-afterAll(async () => {
-  await store.close();
-  rmSync(root, { recursive: true, force: true });
-});
+  },
+  (dir) => writeFileSync(join(dir, 'secret.txt'), 'outside the site'),
+);
 
 const get = (path: string, headers: Record<string, string> = {}) =>
-  app.request(`http://localhost${path}`, { headers });
+  t.app.request(`http://localhost${path}`, { headers });
 
 describe('static site', () => {
   test('serves pages by their encoded URL from decoded folder names', async () => {

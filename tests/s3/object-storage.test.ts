@@ -8,22 +8,20 @@ import {
   type ObjectStorage,
 } from '../../store/object-storage/object-storage.ts';
 import { s3SettingsFromEnv } from '../../store/object-storage/s3-settings.ts';
-import { newTestBucket, removeTestBucket, s3Env, testS3Client } from '../helpers/s3-server.ts';
+import { s3Env, testBucketForFile, testS3Client } from '../helpers/s3-server.ts';
 
-let bucket: string;
+const bucket = testBucketForFile('object-storage');
 let storage: ObjectStorage;
 let outside: ObjectStorage;
-beforeAll(async () => {
-  bucket = await newTestBucket('object-storage');
+beforeAll(() => {
   const found = s3SettingsFromEnv(s3Env());
   if (!('settings' in found)) throw new Error(found.problem);
-  storage = openObjectStorage({ bucket, prefix: 'site/' }, found.settings);
-  outside = openObjectStorage({ bucket, prefix: '' }, found.settings);
+  storage = openObjectStorage({ bucket: bucket.name, prefix: 'site/' }, found.settings);
+  outside = openObjectStorage({ bucket: bucket.name, prefix: '' }, found.settings);
 });
-afterAll(async () => {
+afterAll(() => {
   storage.close();
   outside.close();
-  await removeTestBucket(bucket);
 });
 
 const PAGES = [
@@ -115,7 +113,7 @@ describe('object storage through the S3 API', () => {
     await expect(
       client.send(
         new PutObjectCommand({
-          Bucket: bucket,
+          Bucket: bucket.name,
           Key: 'site/bad',
           Body: Buffer.from('the bytes'),
           ContentMD5: Buffer.alloc(16).toString('base64'),

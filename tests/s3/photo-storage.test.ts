@@ -4,10 +4,7 @@
 // published ones public and cached for a year, moved back when hidden, every object read back raw
 // and compared; the sweeps delete a bucket's objects as they do a folder's files.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   openObjectStorage,
   type ObjectStorage,
@@ -24,56 +21,38 @@ import {
   type PhotoStorageLocation,
 } from '../../store/photo-storage/photo-storage.ts';
 import { sweepPhotos } from '../../server/photos/sweeps.ts';
-import { photoStorageContract, testPhotoKey } from '../helpers/photo-storage-contract.ts';
-import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
+import {
+  photoStorageContract,
+  testPhotoKey,
+  insertPhotoWithOneSize,
+} from '../helpers/photo-storage-contract.ts';
+import { s3Env, testBucketForFile } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
-import { openTestStore, type TestStore } from '../helpers/test-store.ts';
+import { storeForEachTest } from '../helpers/test-store.ts';
 
-let bucket: string;
+const bucket = testBucketForFile('photos');
+const t = storeForEachTest();
 /** The bucket as it is, below the photos' prefix: what a test reads raw. */
 let raw: ObjectStorage;
 let location: PhotoStorageLocation;
-let dir: string;
-let t: TestStore;
 let member: number;
 let prefixes = 0;
-
-beforeAll(async () => {
-  bucket = await newTestBucket('photos');
-});
-afterAll(async () => {
-  await removeTestBucket(bucket);
-});
 
 beforeEach(async () => {
   // A prefix of its own for each test: its objects are all it sees.
   const read = readPhotoStorageLocation({
     ...s3Env(),
-    PHOTOS_BUCKET: `s3://${bucket}/test-${(prefixes += 1)}`,
+    PHOTOS_BUCKET: `s3://${bucket.name}/test-${(prefixes += 1)}`,
   });
   if ('problem' in read) throw new Error(read.problem);
   location = read.location;
   raw = openObjectStorage(location.bucket!.location, location.bucket!.settings);
-  dir = mkdtempSync(join(tmpdir(), 'localboard-bucket-photos-'));
-  t = await openTestStore(dir);
   member = await accountInStore(t.store, 'member@example.com');
 });
-afterEach(async () => {
-  raw.close();
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => raw.close());
 
 const usePhoto = async (n: number) =>
-  void (await t.store.photos.insert({
-    accountId: member,
-    width: 800,
-    height: 600,
-    phash: '0123456789abcdef',
-    flag: null,
-    variants: [{ width: 320, height: 240, key: testPhotoKey(n), size: 10 }],
-    at: new Date().toISOString(),
-  }));
+  void (await insertPhotoWithOneSize(t.store, member, testPhotoKey(n), 10));
 
 describe('photo storage', () => {
   photoStorageContract([
@@ -97,7 +76,7 @@ describe('photos in a bucket', () => {
   it('keeps new bytes private, under the prefix, never at the public path', async () => {
     const storage = openPhotoStorage(t.store, location);
     expect(storage.kind).toBe('bucket');
-    expect(storage.describe).toBe(`s3://${bucket}/test-${prefixes}/`);
+    expect(storage.describe).toBe(`s3://${bucket.name}/test-${prefixes}/`);
     const { bytes, key } = webp('pending');
     await storage.put(key, bytes);
     expect((await raw.get(`private/${key.slice(0, 2)}/${key}.webp`))?.equals(bytes)).toBe(true);
@@ -161,15 +140,7 @@ describe('photos in a bucket', () => {
     const [orphan, published, used] = [webp('orphan'), webp('orphan public'), webp('used')];
     for (const each of [orphan, published, used]) await storage.put(each.key, each.bytes);
     await storage.publicPhotos!.publish(published.key);
-    await t.store.photos.insert({
-      accountId: member,
-      width: 800,
-      height: 600,
-      phash: '0123456789abcdef',
-      flag: null,
-      variants: [{ width: 320, height: 240, key: used.key, size: used.bytes.length }],
-      at: new Date().toISOString(),
-    });
+    await insertPhotoWithOneSize(t.store, member, used.key, used.bytes.length);
     await raw.put('photos/README.txt', Buffer.from('not a photo'), { contentType: 'text/plain' });
     expect(await storage.deleteOrphans(new Date(Date.now() + 60_000))).toBe(2);
     expect(await raw.head(privateKeyOf(orphan.key))).toBeUndefined();
@@ -184,15 +155,13 @@ describe('photos in a bucket', () => {
     const upload = async (label: string, hoursAgo: number) => {
       const { bytes, key } = webp(label);
       await storage.put(key, bytes);
-      await t.store.photos.insert({
-        accountId: member,
-        width: 800,
-        height: 600,
-        phash: '0123456789abcdef',
-        flag: null,
-        variants: [{ width: 320, height: 240, key, size: bytes.length }],
-        at: new Date(now.getTime() - hoursAgo * 3_600_000).toISOString(),
-      });
+      await insertPhotoWithOneSize(
+        t.store,
+        member,
+        key,
+        bytes.length,
+        new Date(now.getTime() - hoursAgo * 3_600_000).toISOString(),
+      );
       return { bytes, key };
     };
     const old = await upload('abandoned', 48);

@@ -4,11 +4,10 @@
 // finishes it (what the first put but did not delete included), counting what it did.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   openObjectStorage,
   type ObjectStorage,
@@ -22,38 +21,26 @@ import {
   openPhotoStorage,
   type PhotoStorage,
 } from '../../store/photo-storage/photo-storage.ts';
-import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
+import { s3Env, testBucketForFile } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
-import { openTestStore, type TestStore } from '../helpers/test-store.ts';
+import { storeForEachTest } from '../helpers/test-store.ts';
+import { insertPhotoWithOneSize } from '../helpers/photo-storage-contract.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const tsx = createRequire(join(root, 'package.json')).resolve('tsx/cli');
-let bucket: string;
-let dir: string;
-let t: TestStore;
+const bucket = testBucketForFile('photos-move');
+const t = storeForEachTest();
 let raw: ObjectStorage;
 let prefix: string;
 let runs = 0;
 
-beforeAll(async () => {
-  bucket = await newTestBucket('photos-move');
-});
-afterAll(async () => {
-  await removeTestBucket(bucket);
-});
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'localboard-photos-move-'));
-  t = await openTestStore(dir);
+beforeEach(() => {
   prefix = `run-${(runs += 1)}/`;
   const found = s3SettingsFromEnv(s3Env());
   if (!('settings' in found)) throw new Error(found.problem);
-  raw = openObjectStorage({ bucket, prefix }, found.settings);
+  raw = openObjectStorage({ bucket: bucket.name, prefix }, found.settings);
 });
-afterEach(async () => {
-  raw.close();
-  await t.store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => raw.close());
 
 /** `count` photos' bytes kept in `storage`, each a size of a stored photo; key → bytes. */
 async function keptPhotos(storage: PhotoStorage, count: number): Promise<Map<string, Buffer>> {
@@ -66,15 +53,7 @@ async function keptPhotos(storage: PhotoStorage, count: number): Promise<Map<str
     const bytes = Buffer.concat([Buffer.from(`RIFF photo ${n} `), randomBytes(2000 + n)]);
     const key = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
     await storage.put(key, bytes);
-    await t.store.photos.insert({
-      accountId: member,
-      width: 800,
-      height: 600,
-      phash: '0123456789abcdef',
-      flag: null,
-      variants: [{ width: 320, height: 240, key, size: bytes.length }],
-      at: new Date().toISOString(),
-    });
+    await insertPhotoWithOneSize(t.store, member, key, bytes.length);
     kept.set(key, bytes);
   }
   return kept;
@@ -129,17 +108,17 @@ describe('npm run photos:to-bucket', () => {
     for (const key of kept.keys()) if (!half && (await database.get(key))) half = key;
     await bucketPhotos.putPrivate(half!, kept.get(half!)!);
 
-    const second = command({ PHOTOS_BUCKET: `s3://${bucket}/${prefix}` });
+    const second = command({ PHOTOS_BUCKET: `s3://${bucket.name}/${prefix}` });
     expect(second.status).toBe(0);
     expect(second.output).toContain(
-      `Moved 7 photo files from the database (photo_blobs) to s3://${bucket}/${prefix} (6 copied, 1 already there).`,
+      `Moved 7 photo files from the database (photo_blobs) to s3://${bucket.name}/${prefix} (6 copied, 1 already there).`,
     );
     for (const [key, bytes] of await bucketBytes(kept.keys()))
       expect(bytes?.equals(kept.get(key)!)).toBe(true);
     expect(await t.sql.get('SELECT COUNT(*) AS n FROM photo_blobs')).toEqual({ n: 0 });
 
     // Run again: nothing left to move.
-    const third = command({ PHOTOS_BUCKET: `s3://${bucket}/${prefix}` });
+    const third = command({ PHOTOS_BUCKET: `s3://${bucket.name}/${prefix}` });
     expect(third.output).toContain('Moved 0 photo files');
     // The server on the bucket reads every photo.
     const inTheBucket = openPhotoStorage(t.store, {
@@ -158,7 +137,7 @@ describe('npm run photos:to-bucket', () => {
       ...process.env,
       ...s3Env(),
       ...t.env,
-      PHOTOS_BUCKET: `s3://${bucket}/${prefix}`,
+      PHOTOS_BUCKET: `s3://${bucket.name}/${prefix}`,
     };
     for (const key of Object.keys(childEnv)) if (key.startsWith('VITEST')) delete childEnv[key];
     delete childEnv.PHOTOS_DIR;
@@ -188,7 +167,7 @@ describe('npm run photos:to-bucket', () => {
     }
     expect(before).toBeLessThan(80);
 
-    const again = command({ PHOTOS_BUCKET: `s3://${bucket}/${prefix}` });
+    const again = command({ PHOTOS_BUCKET: `s3://${bucket.name}/${prefix}` });
     expect(again.status).toBe(0);
     expect(again.output).toContain(`Moved ${80 - before} photo files`);
     for (const [key, bytes] of await bucketBytes(kept.keys()))
@@ -197,12 +176,12 @@ describe('npm run photos:to-bucket', () => {
   });
 
   it("moves a folder's photos (PHOTOS_DIR), each file deleted once it is in the bucket", async () => {
-    const folder = join(dir, 'photos');
+    const folder = join(t.dir, 'photos');
     const kept = await keptPhotos(folderPhotoStorage(folder, t.store), 4);
-    const run = command({ PHOTOS_BUCKET: `s3://${bucket}/${prefix}`, PHOTOS_DIR: folder });
+    const run = command({ PHOTOS_BUCKET: `s3://${bucket.name}/${prefix}`, PHOTOS_DIR: folder });
     expect(run.status).toBe(0);
     expect(run.output).toContain(
-      `Moved 4 photo files from ${folder} to s3://${bucket}/${prefix} (4 copied, 0 already there).`,
+      `Moved 4 photo files from ${folder} to s3://${bucket.name}/${prefix} (4 copied, 0 already there).`,
     );
     for (const [key, bytes] of await bucketBytes(kept.keys()))
       expect(bytes?.equals(kept.get(key)!)).toBe(true);
@@ -219,7 +198,7 @@ describe('npm run photos:to-bucket', () => {
     const wrong = command({ PHOTOS_BUCKET: 'photos' });
     expect(wrong.output).toContain('PHOTOS_BUCKET: not an s3:// address');
     const unreachable = command({
-      PHOTOS_BUCKET: `s3://${bucket}/${prefix}`,
+      PHOTOS_BUCKET: `s3://${bucket.name}/${prefix}`,
       AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9',
     });
     expect(unreachable.status).toBe(1);

@@ -4,7 +4,6 @@
 // and the site holds no photo files; an ad taken down has them hidden again (private, kept for its
 // appeal) at the next publish; the ad's deletion deletes every object. Bytes read back raw, and
 // through the server's /photos/ route (for a server with nothing in front of it).
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,9 +35,8 @@ import { keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
-import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+import { buildSite, childBuildEnv, databaseArgs } from '../helpers/vite-output.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const BUILD_DATE = '2026-11-22';
 let fixture: ReturnType<typeof makeContentFixture>;
 let work: string;
@@ -63,26 +61,17 @@ const app = () =>
 
 /** `npm run build`, as the publisher runs it, with the photos in the bucket; its output. */
 function build(): string {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-  for (const key of Object.keys(childEnv))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete childEnv[key];
+  const childEnv = childBuildEnv(env);
   delete childEnv.PHOTOS_DIR;
   delete childEnv.DATABASE_URL;
-  const database =
-    'DATABASE_URL' in t.env
-      ? ['--database-url', t.env.DATABASE_URL]
-      : ['--database', t.env.DATABASE_PATH];
-  withViteOutputOfDist(outDir());
-  const built = spawnSync(
-    process.execPath,
-    [
-      'scripts/build.mjs',
-      ...['--date', BUILD_DATE, '--content', fixture.dir, '--out', outDir()],
-      ...['--cache', join(work, 'cache'), ...database],
-    ],
-    { cwd: root, encoding: 'utf8', env: childEnv },
-  );
-  if (built.status !== 0) throw new Error(`build failed:\n${built.stdout}\n${built.stderr}`);
+  const built = buildSite({
+    date: BUILD_DATE,
+    content: fixture.dir,
+    out: outDir(),
+    cache: join(work, 'cache'),
+    database: databaseArgs(t.env),
+    env: childEnv,
+  });
   return `${built.stdout}\n${built.stderr}`;
 }
 

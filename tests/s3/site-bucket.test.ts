@@ -8,7 +8,7 @@ import { GetObjectCommand, HeadObjectCommand, PutBucketPolicyCommand } from '@aw
 import type { S3Client } from '@aws-sdk/client-s3';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -29,7 +29,11 @@ import {
   siteUploader,
   type SiteUpload,
 } from '../../server/publishing/site-bucket/site-uploader.ts';
-import { makeContentFixture, writeFixtureFile } from '../helpers/content-fixture.ts';
+import {
+  addAwkwardCities,
+  makeContentFixture,
+  writeFixtureFile,
+} from '../helpers/content-fixture.ts';
 import {
   newTestBucket,
   removeTestBucket,
@@ -37,7 +41,7 @@ import {
   suiteS3Server,
   testS3Client,
 } from '../helpers/s3-server.ts';
-import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+import { buildSite } from '../helpers/vite-output.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const PREFIX = 'site/';
@@ -53,20 +57,13 @@ let bucket: ObjectStorage;
 let storage: ObjectStorage;
 
 function build(): void {
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
-  withViteOutputOfDist(out);
-  const result = spawnSync(
-    process.execPath,
-    [
-      'scripts/build.mjs',
-      ...['--date', '2026-11-22', '--content', fixture.dir, '--out', out],
-      ...['--cache', join(work, 'cache'), '--database', join(work, 'no-database.sqlite')],
-    ],
-    { cwd: root, encoding: 'utf8', env },
-  );
-  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  buildSite({
+    date: '2026-11-22',
+    content: fixture.dir,
+    out,
+    cache: join(work, 'cache'),
+    database: ['--database', join(work, 'no-database.sqlite')],
+  });
 }
 
 const uploader = (maxDeletes = 50) =>
@@ -92,15 +89,7 @@ const LA_AD = /^(\d+),California,Los Angeles,.*$/m;
 beforeAll(async () => {
   fixture = makeContentFixture();
   // Cities whose names need encoding in a URL: a space, an apostrophe, an ñ, a +.
-  appendFileSync(
-    join(fixture.dir, 'cities/Idaho.csv'),
-    "Coeur d'Alene,49122,47.67768,-116.78047,5589173\n",
-  );
-  appendFileSync(
-    join(fixture.dir, 'cities/New Mexico.csv'),
-    'Española,10224,35.99113,-106.08058,5467024\n',
-  );
-  appendFileSync(join(fixture.dir, 'cities/Vermont.csv'), 'Plus+Town,1000,44.26,-72.58,9999999\n');
+  addAwkwardCities(fixture.dir, { plus: true });
   work = mkdtempSync(join(tmpdir(), 'localboard-site-bucket-'));
   out = join(work, 'out');
   build();

@@ -13,21 +13,17 @@ import {
   writeSiteManifest,
 } from '../../server/publishing/site-bucket/site-manifest.ts';
 import type { SiteObject } from '../../server/publishing/site-bucket/site-objects.ts';
-import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
+import { s3Env, testBucketForFile } from '../helpers/s3-server.ts';
 
-let bucketName: string;
+const bucket = testBucketForFile('site-manifest');
 let storage: ObjectStorage;
 
-beforeAll(async () => {
-  bucketName = await newTestBucket('site-manifest');
+beforeAll(() => {
   const found = s3SettingsFromEnv(s3Env()) as { settings: S3Settings };
-  storage = openObjectStorage({ bucket: bucketName, prefix: 'site/' }, found.settings);
+  storage = openObjectStorage({ bucket: bucket.name, prefix: 'site/' }, found.settings);
 });
 
-afterAll(async () => {
-  storage.close();
-  await removeTestBucket(bucketName);
-});
+afterAll(() => storage.close());
 
 const page = (index: number, digest = 'a'.repeat(32)): SiteObject => ({
   path: `city/New Mexico/Española ${index}/index.html`,

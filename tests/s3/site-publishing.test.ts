@@ -6,8 +6,7 @@
 // and bytes of each are printed. The suite runs it on the content fixture (some 600 files); with
 // SITE_FIGURES=shipped, on the shipped content built in dist/ (32,954 files, some 5 minutes on
 // radosgw here): docs/benchmarks.md's figures.
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -34,8 +33,8 @@ import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
 import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
-import { makeContentFixture } from '../helpers/content-fixture.ts';
-import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+import { addAwkwardCities, makeContentFixture } from '../helpers/content-fixture.ts';
+import { buildSite } from '../helpers/vite-output.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const BASE_URL = 'https://localboard.example';
@@ -61,14 +60,7 @@ beforeAll(async () => {
   } else {
     fixture = makeContentFixture();
     contentDir = fixture.dir;
-    appendFileSync(
-      join(fixture.dir, 'cities/Idaho.csv'),
-      "Coeur d'Alene,49122,47.67768,-116.78047,5589173\n",
-    );
-    appendFileSync(
-      join(fixture.dir, 'cities/New Mexico.csv'),
-      'Española,10224,35.99113,-106.08058,5467024\n',
-    );
+    addAwkwardCities(fixture.dir);
     buildFixture();
   }
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
@@ -122,21 +114,13 @@ afterAll(async () => {
 
 /** The fixture's first build, as `npm run build` makes one (the publisher's steps included). */
 function buildFixture(): void {
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
-  const out = join(work, 'out');
-  withViteOutputOfDist(out);
-  const result = spawnSync(
-    process.execPath,
-    [
-      'scripts/build.mjs',
-      ...['--date', today, '--content', contentDir, '--out', out],
-      ...['--cache', join(work, 'compiled'), '--database', join(work, 'no-database.sqlite')],
-    ],
-    { cwd: root, encoding: 'utf8', env },
-  );
-  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  buildSite({
+    date: today,
+    content: contentDir,
+    out: join(work, 'out'),
+    cache: join(work, 'compiled'),
+    database: ['--database', join(work, 'no-database.sqlite')],
+  });
 }
 
 /** The upload's line of the last publish: objects put, MB, deleted. */

@@ -1,7 +1,6 @@
 // City feeds (docs/product.md section 11) of the shipped content's build: every city has one, a
 // feed reader reads each (empty and noindex cities too), its entries are the city page's first 30
 // ads in the page's order, and the site serves them as Atom with conditional GET.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,31 +8,22 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { staticSite } from '../../../server/http/static-site.ts';
 import { readAtom } from '../../helpers/atom-checks.ts';
-import { withViteOutputOfDist } from '../../helpers/vite-output.ts';
+import { buildSite } from '../../helpers/vite-output.ts';
 import { decodeEntities } from '../../helpers/html-text.ts';
 
-const root = join(import.meta.dirname, '..', '..', '..');
 let work: string;
 let siteDir: string;
 const BASE = 'https://localboard.example';
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'localboard-feeds-'));
-  const env = { ...process.env };
-  for (const key of Object.keys(env))
-    if (key.startsWith('VITEST') || key === 'NODE_ENV') delete env[key];
-  withViteOutputOfDist(join(work, 'out'));
-  const result = spawnSync(
-    process.execPath,
-    [
-      'scripts/build.mjs',
-      ...['--date', '2026-11-22', '--out', join(work, 'out'), '--cache', join(work, 'cache')],
-      // The shipped content only, no member ads.
-      ...['--database', join(work, 'no-database.sqlite')],
-    ],
-    { cwd: root, encoding: 'utf8', env },
-  );
-  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  buildSite({
+    date: '2026-11-22',
+    out: join(work, 'out'),
+    cache: join(work, 'cache'),
+    // The shipped content only, no member ads.
+    database: ['--database', join(work, 'no-database.sqlite')],
+  });
   siteDir = join(work, 'out', 'site');
 }, 180_000);
 

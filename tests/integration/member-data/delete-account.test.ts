@@ -21,10 +21,10 @@ import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { mailsTo, outboxMails } from '../../helpers/mail.ts';
 import {
   addBlock,
-  addConversation,
-  addMessage,
+  addThread,
   addReport,
   countRows,
+  deleteAccountOf,
 } from '../../helpers/member-data.ts';
 import {
   insertAdInReview,
@@ -109,12 +109,7 @@ describe('the wrong password', () => {
 
   test('as JSON: 403 { error, field }; an empty password 400', async () => {
     const member = await t.signUpMember();
-    const wrong = await postJson(
-      t.app,
-      deleteAccountApiPath(),
-      { password: 'nope nope nope' },
-      cookieHeader(member.session),
-    );
+    const wrong = await deleteAccountOf(t, member, { password: 'nope nope nope' });
     expect(wrong.status).toBe(403);
     expect(await wrong.json()).toEqual({
       error: 'That password is not right. Your account was not deleted.',
@@ -154,12 +149,7 @@ describe('the wrong password', () => {
 
   test('a moderator’s account is refused, even with the right password', async () => {
     const moderator = await t.signUpModerator();
-    const response = await postJson(
-      t.app,
-      deleteAccountApiPath(),
-      { password: PASSWORD },
-      cookieHeader(moderator.session),
-    );
+    const response = await deleteAccountOf(t, moderator);
     expect(response.status).toBe(403);
     expect(((await response.json()) as { error: string }).error).toContain(
       'Ask an operator to take the moderator role away first',
@@ -196,22 +186,24 @@ describe('the right password', () => {
     });
     theirAd = await insertAdInReview(t, { accountId: other.accountId, title: 'Their ad' });
     await approve(moderator, theirAd);
-    aboutMyAd = await addConversation(t, {
-      adId: liveAd,
-      adTitle: 'My live ad',
-      posterId: member.accountId,
-      replierId: other.accountId,
-    });
-    await addMessage(t, aboutMyAd, other.accountId, 'Hello from the other side.', 20);
-    await addMessage(t, aboutMyAd, member.accountId, 'Hello back, from me.', 10);
-    aboutTheirAd = await addConversation(t, {
-      adId: theirAd,
-      adTitle: 'Their ad',
-      posterId: other.accountId,
-      replierId: member.accountId,
-    });
-    await addMessage(t, aboutTheirAd, member.accountId, 'I replied to their ad.', 9);
-    await addMessage(t, aboutTheirAd, other.accountId, 'They answered me.', 8);
+    aboutMyAd = await addThread(
+      t,
+      { adId: liveAd, adTitle: 'My live ad' },
+      { posterId: member.accountId, replierId: other.accountId },
+      [
+        ['replier', 'Hello from the other side.', 20],
+        ['poster', 'Hello back, from me.', 10],
+      ],
+    );
+    aboutTheirAd = await addThread(
+      t,
+      { adId: theirAd, adTitle: 'Their ad' },
+      { posterId: other.accountId, replierId: member.accountId },
+      [
+        ['replier', 'I replied to their ad.', 9],
+        ['poster', 'They answered me.', 8],
+      ],
+    );
     theirMessages = await countRows(t, 'messages', { column: 'sender_id', value: other.accountId });
     await addBlock(t, member.accountId, other.accountId);
     await addReport(t, {

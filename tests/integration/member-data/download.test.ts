@@ -4,7 +4,7 @@
 // made — and never the other side's email or account id, nor anyone else's data.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { cookieHeader, ORIGIN, todayUtc } from '../../helpers/api.ts';
-import { addBlock, addConversation, addMessage, addReport } from '../../helpers/member-data.ts';
+import { addBlock, addThread, addReport } from '../../helpers/member-data.ts';
 import { insertAdInReview, insertLiveAdWithEdit } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { dayFromToday, makeMember, moveAd, type TestMember } from '../../helpers/posting.ts';
@@ -96,23 +96,25 @@ beforeAll(async () => {
     pendingTitle: 'Their hiking ad, edited',
   });
   // I replied to their ad; they replied to mine. Messages both ways in both.
-  aboutTheirAd = await addConversation(t, {
-    adId: theirAd,
-    adTitle: 'Their hiking ad',
-    posterId: other.accountId,
-    replierId: me.accountId,
-  });
-  await addMessage(t, aboutTheirAd, me.accountId, 'Hello, I would like to join a hike.', 50);
-  await addMessage(t, aboutTheirAd, other.accountId, 'Great, Saturday at nine?', 40);
-  await addMessage(t, aboutTheirAd, me.accountId, 'Saturday works.', 30);
-  aboutMyAd = await addConversation(t, {
-    adId: ids.live,
-    adTitle: 'Live and edited',
-    posterId: me.accountId,
-    replierId: other.accountId,
-  });
-  await addMessage(t, aboutMyAd, other.accountId, 'Your ad sounds fun.', 20);
-  await addMessage(t, aboutMyAd, me.accountId, 'Thank you!', 10);
+  aboutTheirAd = await addThread(
+    t,
+    { adId: theirAd, adTitle: 'Their hiking ad' },
+    { posterId: other.accountId, replierId: me.accountId },
+    [
+      ['replier', 'Hello, I would like to join a hike.', 50],
+      ['poster', 'Great, Saturday at nine?', 40],
+      ['replier', 'Saturday works.', 30],
+    ],
+  );
+  aboutMyAd = await addThread(
+    t,
+    { adId: ids.live, adTitle: 'Live and edited' },
+    { posterId: me.accountId, replierId: other.accountId },
+    [
+      ['replier', 'Your ad sounds fun.', 20],
+      ['poster', 'Thank you!', 10],
+    ],
+  );
   await addBlock(t, me.accountId, other.accountId);
   await addReport(t, {
     adId: theirAd,

@@ -7,7 +7,7 @@
 // posts), in-process on a real store.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
-import { addConversation, addMessage } from '../../helpers/member-data.ts';
+import { addThread } from '../../helpers/member-data.ts';
 import {
   postModerationForm,
   signUpMember,
@@ -110,14 +110,15 @@ beforeAll(async () => {
   await t.store.scamShield.recordOutcome(poster.accountId, 'money', 'refused', at);
   await t.store.scamShield.recordOutcome(poster.accountId, 'off-site-contact', 'warned', at);
   // A scammer wrote to the member about the hidden ad, the member answered; the scammer is banned.
-  conversationId = await addConversation(t, {
-    adId: hidden,
-    adTitle: 'Kayak trips',
-    posterId: poster.accountId,
-    replierId: scammer.accountId,
-  });
-  await addMessage(t, conversationId, scammer.accountId, 'Pay the deposit first.', 5);
-  await addMessage(t, conversationId, poster.accountId, 'No thanks.', 4);
+  conversationId = await addThread(
+    t,
+    { adId: hidden, adTitle: 'Kayak trips' },
+    { posterId: poster.accountId, replierId: scammer.accountId },
+    [
+      ['replier', 'Pay the deposit first.', 5],
+      ['poster', 'No thanks.', 4],
+    ],
+  );
   expect(
     await t.store.fraudNotices.record(scammer.accountId, [poster.accountId], 'banned', at),
   ).toBe(1);

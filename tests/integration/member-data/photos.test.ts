@@ -14,19 +14,13 @@ import { keepUploadedPhoto } from '../../../server/photos/keep-photo.ts';
 import { openPhotoStorage, type PhotoStorage } from '../../../store/photo-storage/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../../server/photos/processing-pool.ts';
 import { photoFilePath } from '../../../core/schemas/photos.ts';
-import {
-  cookieHeader,
-  makeTestApp,
-  ORIGIN,
-  PASSWORD,
-  postJson,
-  type TestApp,
-} from '../../helpers/api.ts';
+import { cookieHeader, makeTestApp, ORIGIN, type TestApp } from '../../helpers/api.ts';
 import { approveInStore, insertAdInReview } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { dayFromToday, makeMember, setAd, type TestMember } from '../../helpers/posting.ts';
-import { accountDataApiPath, deleteAccountApiPath, photoSizeApiPath } from '../../../core/paths.ts';
+import { accountDataApiPath, photoSizeApiPath } from '../../../core/paths.ts';
+import { deleteAccountOf } from '../../helpers/member-data.ts';
 
 const t = testAppOnFixtureContent();
 let pool: PhotoPool;
@@ -110,9 +104,6 @@ async function liveAd(
   return id;
 }
 
-const deleteAccountAsJson = (app: TestApp, member: TestMember) =>
-  postJson(app.app, deleteAccountApiPath(), { password: PASSWORD }, cookieHeader(member.session));
-
 describe('Delete my account', () => {
   test("its photos' rows and bytes go; bytes another member's photo uses stay", async () => {
     const storage = openPhotoStorage(t.store);
@@ -127,7 +118,7 @@ describe('Delete my account', () => {
     const mine = [...onAd.keys, ...upload.keys];
     expect(await blobsOf(t, mine)).toEqual([...mine].sort());
 
-    const response = await deleteAccountAsJson(t, me);
+    const response = await deleteAccountOf(t, me);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ deleted: true });
 
@@ -168,7 +159,7 @@ describe('Delete my account', () => {
       const files = [...onAd.keys, ...upload.keys].map(fileOf);
       expect(files.filter((file) => existsSync(file))).toEqual(files);
 
-      expect((await deleteAccountAsJson(f, me)).status).toBe(200);
+      expect((await deleteAccountOf(f, me)).status).toBe(200);
       expect(files.filter((file) => existsSync(file))).toEqual([]);
       expect(await photoRows(f, me.accountId)).toEqual([]);
     });

@@ -9,50 +9,25 @@
 // made warnings (tuning-ordinary-lookalike-messages.txt): 36 of 36 (21 refused, 15 warned). No
 // ordinary message refused or warned either time. The floor kept: at most 1 scam delivered
 // plainly, no ordinary message refused or warned.
-import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
-  conversationIdOf,
-  insertLiveAd,
-  messagesTestApp,
-  textOf,
-  startConversation,
-} from '../../helpers/messages.ts';
-import { getPage, makeMember, type TestMember } from '../../helpers/posting.ts';
+  firstMessageOutcomes,
+  messagesWorld,
+  scamCorpus,
+  type FirstMessageOutcome,
+} from '../../helpers/messages-world.ts';
 
-const t = messagesTestApp();
+const t = messagesWorld();
 
-const heldOut = (name: string) =>
-  readFileSync(new URL(`../../fixtures/scam-corpus/held-out-${name}.txt`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '' && !line.startsWith('#'));
+const heldOut = (name: string) => scamCorpus(`held-out-${name}.txt`);
+const outcomesIn = firstMessageOutcomes(t);
 
-type Outcome = 'refused' | 'warned' | 'delivered';
-
-let poster: TestMember;
-let adId: number;
-beforeAll(async () => {
-  poster = await makeMember(t);
-  adId = await insertLiveAd(t, poster, 'Coffee, tacos and a walk in Griffith Park');
-});
-
-/** What happens to `text` as a first message from a new member, as both sides see it. */
-async function outcomeOf(text: string): Promise<Outcome> {
-  const sender = await makeMember(t);
-  const response = await startConversation(t, sender, adId, text);
-  if (response.status === 400) return 'refused';
-  expect(response.status).toBe(303);
-  const page = await getPage(t, `/messages/${conversationIdOf(response)}`, poster.session);
-  return textOf(await page.text()).includes('Warning: this message may be a scam')
-    ? 'warned'
-    : 'delivered';
-}
-
+/** The outcomes of the messages, counted and listed by outcome. */
 async function outcomesOf(messages: readonly string[]) {
-  const outcomes: Array<[Outcome, string]> = [];
-  for (const text of messages) outcomes.push([await outcomeOf(text), text]);
-  const count = (outcome: Outcome) => outcomes.filter(([found]) => found === outcome).length;
-  const list = (outcome: Outcome) =>
+  const outcomes = await outcomesIn(messages);
+  const count = (outcome: FirstMessageOutcome) =>
+    outcomes.filter(([found]) => found === outcome).length;
+  const list = (outcome: FirstMessageOutcome) =>
     outcomes.filter(([found]) => found === outcome).map(([, text]) => `${outcome}: ${text}`);
   return { count, list, total: outcomes.length };
 }

@@ -57,6 +57,12 @@ function reportAsScamFields(html: string): Record<string, string> {
   return fields;
 }
 
+/** A conversation on a new ad, opened by a new member with `opening`: both sides and its id. */
+async function threadOpenedWith(opening: string, title?: string) {
+  const thread = await conversationOnNewAd(t, { opening, ...(title ? { title } : {}) });
+  return { poster: thread.poster, replier: thread.replier, id: thread.conversationId };
+}
+
 describe('a first message with a scam signal', () => {
   test('is refused with what to change, the text kept, nothing stored, and counted for the sender', async () => {
     const poster = await t.makeMember();
@@ -89,13 +95,7 @@ describe('a first message with a scam signal', () => {
   });
 
   test('"hi" first, then "add me on kik": still a first message until the poster writes back', async () => {
-    const {
-      poster,
-      replier,
-      conversationId: id,
-    } = await conversationOnNewAd(t, {
-      opening: 'hi',
-    });
+    const { poster, replier, id } = await threadOpenedWith('hi');
     const refused = await t.replyIn(replier, id, OFF_SITE);
     expect(refused.status).toBe(400);
     expect(textOf(await refused.text())).toContain(refusalOf(OFF_SITE));
@@ -107,14 +107,10 @@ describe('a first message with a scam signal', () => {
 
 describe('once the other side has answered', () => {
   test('off-site contact passes, and money is delivered with a warning only its recipient reads', async () => {
-    const {
-      poster,
-      replier,
-      conversationId: id,
-    } = await conversationOnNewAd(t, {
-      title: 'Dinner and a film',
-      opening: 'Hello! Which films do you like?',
-    });
+    const { poster, replier, id } = await threadOpenedWith(
+      'Hello! Which films do you like?',
+      'Dinner and a film',
+    );
     expect((await t.replyIn(poster, id, 'Old westerns, mostly. You?')).status).toBe(303);
 
     const offSite = await t.replyIn(replier, id, OFF_SITE, 'json');
@@ -179,17 +175,20 @@ describe('once the other side has answered', () => {
 });
 
 describe('Report as scam', () => {
-  test('one plain form post from the warning reports the conversation as "Scam or spam"', async () => {
-    const {
-      poster,
-      replier,
-      conversationId: id,
-    } = await conversationOnNewAd(t, {
-      opening: 'Hi, how was your weekend?',
-    });
-    await t.replyIn(poster, id, 'Lovely, thanks! Yours?');
+  /** A conversation on a new ad in which the replier asks for money once the poster answered. */
+  async function moneyAskedFor(opening: string, answer: string) {
+    const { poster, replier, id } = await threadOpenedWith(opening);
+    await t.replyIn(poster, id, answer);
     await t.replyIn(replier, id, MONEY);
     const html = await (await t.getPage(conversationPath(id), poster.session)).text();
+    return { poster, replier, id, html };
+  }
+
+  test('one plain form post from the warning reports the conversation as "Scam or spam"', async () => {
+    const { poster, replier, id, html } = await moneyAskedFor(
+      'Hi, how was your weekend?',
+      'Lovely, thanks! Yours?',
+    );
     const fields = reportAsScamFields(html);
     expect(fields).toMatchObject({ conversation: String(id), reason: 'spam' });
 
@@ -206,16 +205,7 @@ describe('Report as scam', () => {
   });
 
   test('"or add a note first": the report form with "Scam or spam" chosen', async () => {
-    const {
-      poster,
-      replier,
-      conversationId: id,
-    } = await conversationOnNewAd(t, {
-      opening: 'Hi, lovely ad!',
-    });
-    await t.replyIn(poster, id, 'Thank you!');
-    await t.replyIn(replier, id, MONEY);
-    const html = await (await t.getPage(conversationPath(id), poster.session)).text();
+    const { poster, id, html } = await moneyAskedFor('Hi, lovely ad!', 'Thank you!');
     const link = `/report?conversation=${id}&amp;reason=spam`;
     expect(html).toContain(`href="${link}"`);
     const form = await (await t.getPage(link.replace('&amp;', '&'), poster.session)).text();
@@ -381,13 +371,7 @@ describe('the same first message from new accounts, at once', () => {
 describe("the sender's record, for the moderators", () => {
   test('beside the poster in the queue: messages refused and warned, by family', async () => {
     const moderator = await signUpModerator(t.app, t.store);
-    const {
-      poster,
-      replier,
-      conversationId: id,
-    } = await conversationOnNewAd(t, {
-      opening: 'Hi! Are you still looking?',
-    });
+    const { poster, replier, id } = await threadOpenedWith('Hi! Are you still looking?');
     const otherAd = await t.insertLiveAd({ accountId: await t.insertAccount() });
     expect((await t.startConversation(replier, otherAd, OFF_SITE)).status).toBe(400);
     expect((await t.replyIn(replier, id, 'add me on telegram, same name')).status).toBe(400);
@@ -404,13 +388,7 @@ describe("the sender's record, for the moderators", () => {
 
   test('beside the member reported in a conversation report', async () => {
     const moderator = await signUpModerator(t.app, t.store);
-    const {
-      poster,
-      replier,
-      conversationId: id,
-    } = await conversationOnNewAd(t, {
-      opening: 'Hello from across town',
-    });
+    const { poster, replier, id } = await threadOpenedWith('Hello from across town');
     expect((await t.replyIn(replier, id, OFF_SITE)).status).toBe(400);
     const reported = await t.submit(
       reportsApiPath(),

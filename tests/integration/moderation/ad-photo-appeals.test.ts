@@ -69,18 +69,8 @@ async function decideOnAd(adId: number, action: 'remove' | 'reject', reason: str
   ))!.id;
 }
 
-async function appealOf(statementId: number, member: TestMember) {
-  const filed = await t.postForm(
-    appealApiPath(statementId),
-    { text: 'Nothing in this ad breaks a rule.' },
-    member.session,
-  );
-  expect(filed.status).toBe(303);
-  return (await t.sql.get<{ id: number }>(
-    'SELECT id FROM appeals WHERE statement_id = ?',
-    statementId,
-  ))!.id;
-}
+const appealOf = (statementId: number, member: TestMember) =>
+  t.appealFiled(statementId, member, 'Nothing in this ad breaks a rule.');
 
 const decideAppeal = (appealId: number, fields: Record<string, string>) =>
   t.postForm(decideAppealApiPath(appealId), fields, moderatorB.session);

@@ -12,12 +12,10 @@ import { sweepFraudNotices } from '../../../server/moderation/fraud-notices.ts';
 import {
   banAccountApiPath,
   conversationPath,
-  deleteAccountApiPath,
   moderateAdApiPath,
   moderateReportsApiPath,
   reportsApiPath,
 } from '../../../core/paths.ts';
-import { cookieHeader, PASSWORD, postJson } from '../../helpers/api.ts';
 import { mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
 import {
   conversationIdOf,
@@ -36,6 +34,7 @@ import {
 } from '../../helpers/moderation.ts';
 import { getPage, makeMember } from '../../helpers/posting.ts';
 import { onPostgres, openTestStore } from '../../helpers/test-store.ts';
+import { deleteAccountOf } from '../../helpers/member-data.ts';
 
 const t = messagesTestApp({ publisher: recordingPublisher() });
 
@@ -201,12 +200,7 @@ describe('a ban for scam or fraud', () => {
     const leaving = await makeMember(t);
     await scammerWritesTo(scammer, [bannedMember, leaving], [bannedMember, leaving]);
     expect((await ban(bannedMember, 'spam')).status).toBe(303);
-    const deleted = await postJson(
-      t.app,
-      deleteAccountApiPath(),
-      { password: PASSWORD },
-      cookieHeader(leaving.session),
-    );
+    const deleted = await deleteAccountOf(t, leaving);
     expect(deleted.status).toBe(200);
 
     expect((await ban(scammer)).status).toBe(303);

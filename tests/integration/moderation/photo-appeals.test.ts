@@ -16,7 +16,6 @@ import { type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
 import {
-  appealApiPath,
   decideAppealApiPath,
   deleteAccountApiPath,
   moderateAdApiPath,
@@ -78,19 +77,12 @@ const statementOfPhoto = async (photoId: number) =>
     photoId,
   ))!.id;
 
-async function appealPhoto(photoId: number, member: TestMember) {
-  const statementId = await statementOfPhoto(photoId);
-  const filed = await t.postForm(
-    appealApiPath(statementId),
-    { text: 'This is my own photo, taken by a friend on a hike.' },
-    member.session,
+const appealPhoto = async (photoId: number, member: TestMember) =>
+  t.appealFiled(
+    await statementOfPhoto(photoId),
+    member,
+    'This is my own photo, taken by a friend on a hike.',
   );
-  expect(filed.status).toBe(303);
-  return (await t.sql.get<{ id: number }>(
-    'SELECT id FROM appeals WHERE statement_id = ?',
-    statementId,
-  ))!.id;
-}
 
 const decide = (appealId: number, fields: Record<string, string>, session: string) =>
   t.postForm(decideAppealApiPath(appealId), fields, session);
@@ -273,15 +265,7 @@ describe('an ad removal reversed', () => {
       "SELECT id FROM decision_statements WHERE kind = 'ad-removed' AND ad_id = ?",
       adId,
     ))!.id;
-    await t.postForm(
-      appealApiPath(statementId),
-      { text: 'These are my own photos.' },
-      member.session,
-    );
-    const appealId = (await t.sql.get<{ id: number }>(
-      'SELECT id FROM appeals WHERE statement_id = ?',
-      statementId,
-    ))!.id;
+    const appealId = await t.appealFiled(statementId, member, 'These are my own photos.');
     expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
     for (const id of ids) expect(await blockedRows(id)).toEqual([]);
     expect(await t.keepPhoto(member.accountId, middle)).toMatchObject({ ok: true });

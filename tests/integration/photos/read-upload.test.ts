@@ -14,6 +14,9 @@ function multipart(form: FormData): Request {
 const file = (bytes: number, name: string) =>
   new File([new Uint8Array(bytes).fill(7)], name, { type: 'image/jpeg' });
 
+/** Six files of at most 5,000 bytes each. */
+const LIMITS = { maxFiles: 6, maxFileBytes: 5000 };
+
 describe('readUpload', () => {
   it('answers the fields (a repeated name as a list) and each file in its own temporary file', async () => {
     const form = new FormData();
@@ -22,10 +25,7 @@ describe('readUpload', () => {
     form.append('photo', '13');
     form.append('photos', file(1000, 'a.jpg'));
     form.append('photos', file(2000, 'b.jpg'));
-    const upload = (await readUpload(multipart(form), {
-      maxFiles: 6,
-      maxFileBytes: 5000,
-    })) as Upload;
+    const upload = (await readUpload(multipart(form), LIMITS)) as Upload;
     expect(upload).not.toBeInstanceOf(Refusal);
     expect(upload.fields).toEqual({ title: 'Walks', photo: ['12', '13'] });
     expect(upload.files.map((each) => [each.field, each.name, each.size])).toEqual([
@@ -42,10 +42,7 @@ describe('readUpload', () => {
     const form = new FormData();
     form.append('photos', file(6000, 'big.jpg'));
     form.append('photos', file(10, 'small.jpg'));
-    const upload = (await readUpload(multipart(form), {
-      maxFiles: 6,
-      maxFileBytes: 5000,
-    })) as Upload;
+    const upload = (await readUpload(multipart(form), LIMITS)) as Upload;
     expect(upload.files.map((each) => [each.name, each.tooLarge, each.path !== undefined])).toEqual(
       [
         ['big.jpg', true, false],
@@ -59,10 +56,7 @@ describe('readUpload', () => {
     const form = new FormData();
     for (let n = 1; n <= 4; n += 1) form.append('photos', file(10, `${n}.jpg`));
     form.append('photos', new File([], '', { type: 'application/octet-stream' }));
-    const upload = (await readUpload(multipart(form), {
-      maxFiles: 2,
-      maxFileBytes: 5000,
-    })) as Upload;
+    const upload = (await readUpload(multipart(form), { ...LIMITS, maxFiles: 2 })) as Upload;
     expect(upload.files.filter((each) => !each.tooMany)).toHaveLength(2);
     expect(upload.files.some((each) => each.tooMany)).toBe(true);
     await upload.dispose();
@@ -74,8 +68,6 @@ describe('readUpload', () => {
       headers: { 'content-type': 'multipart/form-data; boundary=x' },
       body: 'this is not a multipart body',
     });
-    await expect(readUpload(request, { maxFiles: 6, maxFileBytes: 5000 })).rejects.toBeInstanceOf(
-      Refusal,
-    );
+    await expect(readUpload(request, LIMITS)).rejects.toBeInstanceOf(Refusal);
   });
 });

@@ -12,6 +12,7 @@ import { deletePhotos } from '../../../server/photos/ad-photo-lifecycle.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
+import { insertPhotoWithOneSize } from '../../helpers/photo-storage-contract.ts';
 
 const t = storeForEachTest();
 let storage: PhotoStorage;
@@ -38,15 +39,7 @@ function variantBytes(label = `photo ${++drawn}`) {
 /** A processed photo of the member's, uploaded at `at`, with one size whose bytes are stored. */
 async function photo(at: string, bytes = variantBytes()) {
   await storage.put(bytes.key, bytes.bytes);
-  const id = await t.store.photos.insert({
-    accountId: member,
-    width: 800,
-    height: 600,
-    phash: '0123456789abcdef',
-    flag: null,
-    variants: [{ width: 320, height: 240, key: bytes.key, size: bytes.bytes.length }],
-    at,
-  });
+  const id = await insertPhotoWithOneSize(t.store, member, bytes.key, bytes.bytes.length, at);
   return { id, key: bytes.key };
 }
 
@@ -84,6 +77,16 @@ const storedBytes = async (keys: string[]) =>
     (key) => key !== null,
   );
 
+/** What a sweep that finds nothing answers; each test adds what it expects swept. */
+const NOTHING_SWEPT = {
+  uploads: 0,
+  ofRejectedAds: 0,
+  removedKept: 0,
+  orphanBlobs: 0,
+  unindexed: 0,
+  selfies: 0,
+};
+
 describe('uploads on no ad', () => {
   it('older than a day: deleted with their bytes; younger, or on an ad: kept', async () => {
     const old = await photo(hoursAgo(25));
@@ -91,14 +94,7 @@ describe('uploads on no ad', () => {
     const oldOnAd = await photo(daysAgo(10));
     await ad('review', daysAgo(10), [oldOnAd.id]);
 
-    expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
-      uploads: 1,
-      ofRejectedAds: 0,
-      removedKept: 0,
-      orphanBlobs: 0,
-      unindexed: 0,
-      selfies: 0,
-    });
+    expect(await sweepPhotos(t.store, storage, NOW)).toEqual({ ...NOTHING_SWEPT, uploads: 1 });
     expect(await photoIds()).toEqual([young.id, oldOnAd.id]);
     expect(await storedBytes([old.key, young.key, oldOnAd.key])).toEqual([young.key, oldOnAd.key]);
     expect(
@@ -145,12 +141,8 @@ describe('photos of rejected ads', () => {
     await ad('live', daysAgo(31), [live.id]);
 
     expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
-      uploads: 0,
+      ...NOTHING_SWEPT,
       ofRejectedAds: 2,
-      removedKept: 0,
-      orphanBlobs: 0,
-      unindexed: 0,
-      selfies: 0,
     });
     expect(await photoIds()).toEqual([lately.id, live.id]);
     expect(await storedBytes(longAgo.map((each) => each.key))).toEqual([]);
@@ -176,25 +168,19 @@ describe('removed photos kept for their appeal', () => {
     ).toBe(true);
 
     expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
-      uploads: 0,
+      ...NOTHING_SWEPT,
       ofRejectedAds: 1,
-      removedKept: 0,
-      orphanBlobs: 0,
       // Removed more than 30 days ago: out of the duplicate index (photo-duplicates.ts).
       unindexed: 1,
-      selfies: 0,
     });
     expect(await photoIds()).toEqual([removed.id]);
     expect(await storedBytes([removed.key])).toEqual([removed.key]);
     // Past 6 months from the removal: its sizes go, then the row with its ad's.
     const later = new Date(NOW.getTime() + 150 * 24 * 3_600_000);
     expect(await sweepPhotos(t.store, storage, later)).toEqual({
-      uploads: 0,
+      ...NOTHING_SWEPT,
       ofRejectedAds: 1,
       removedKept: 1,
-      orphanBlobs: 0,
-      unindexed: 0,
-      selfies: 0,
     });
     expect(await photoIds()).toEqual([]);
     expect(await storedBytes([removed.key])).toEqual([]);
@@ -217,14 +203,7 @@ describe('bytes no photo names (orphans)', () => {
     const used = await photo(daysAgo(5), usedBytes);
     await ad('live', daysAgo(5), [used.id]);
 
-    expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
-      uploads: 0,
-      ofRejectedAds: 0,
-      removedKept: 0,
-      orphanBlobs: 1,
-      unindexed: 0,
-      selfies: 0,
-    });
+    expect(await sweepPhotos(t.store, storage, NOW)).toEqual({ ...NOTHING_SWEPT, orphanBlobs: 1 });
     expect(await storedBytes([old, young, used.key])).toEqual([young, used.key]);
   });
 });
@@ -245,14 +224,7 @@ describe('several instances', () => {
     expect(await photoIds()).toEqual([]);
     expect(await t.sql.all('SELECT key FROM photo_blobs')).toEqual([]);
     expect(await storedBytes([...uploads, rejected].map((each) => each.key))).toEqual([]);
-    expect(await sweepPhotos(t.store, storage, NOW)).toEqual({
-      uploads: 0,
-      ofRejectedAds: 0,
-      removedKept: 0,
-      orphanBlobs: 0,
-      unindexed: 0,
-      selfies: 0,
-    });
+    expect(await sweepPhotos(t.store, storage, NOW)).toEqual(NOTHING_SWEPT);
   });
 });
 

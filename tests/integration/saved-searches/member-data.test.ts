@@ -1,10 +1,11 @@
 // A member's saved searches in Download my data, and gone with Delete my account (docs/product.md
 // sections 8 and 11).
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { cookieHeader, ORIGIN, PASSWORD, postForm } from '../../helpers/api.ts';
+import { cookieHeader, ORIGIN, postForm } from '../../helpers/api.ts';
 import { makeMember, type TestMember } from '../../helpers/posting.ts';
 import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
-import { accountDataApiPath, deleteAccountApiPath } from '../../../core/paths.ts';
+import { accountDataApiPath } from '../../../core/paths.ts';
+import { deleteAccountOf } from '../../helpers/member-data.ts';
 
 let fixture: SearchFixture;
 let member: TestMember;
@@ -54,12 +55,7 @@ test('Delete my account deletes its saved searches', async () => {
     member.accountId,
   );
   expect(Number(before!.n)).toBe(2);
-  const deleted = await postForm(
-    fixture.app,
-    deleteAccountApiPath(),
-    { password: PASSWORD },
-    cookieHeader(member.session),
-  );
+  const deleted = await deleteAccountOf(fixture, member, { form: true });
   expect(deleted.status).toBe(303);
   const after = await fixture.sql.get<{ n: number }>(
     'SELECT count(*) AS n FROM saved_searches WHERE account_id = ?',

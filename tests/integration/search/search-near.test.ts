@@ -4,20 +4,21 @@
 // first and each city's newest first, each with "N mi away"; ambiguous and unknown city names
 // answered with the cities to choose from; the feed and a saved search of the same radius.
 import { stringify } from 'csv-stringify/sync';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { milesBetween } from '../../../core/geo/great-circle.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { getCity, type CompiledAd } from '../../../core/content/index.ts';
 import { AD_COLUMNS } from '../../../core/schemas/ad.ts';
 import { cookieHeader, postForm, postJson } from '../../helpers/api.ts';
 import { readAtom } from '../../helpers/atom-checks.ts';
 import { getPage } from '../../helpers/moderation.ts';
+import { saveSearchApiPath } from '../../../core/paths.ts';
 import { makeMember } from '../../helpers/posting.ts';
 import { writeFixtureFile } from '../../helpers/content-fixture.ts';
 import { textOf } from '../../helpers/pages.ts';
 import {
-  makeSearchFixture,
+  nearestFirst,
   SEARCH_BUILD_DATE,
-  type SearchFixture,
+  searchFixtureForFile,
+  searchResults,
 } from '../../helpers/search-fixture.ts';
 import { parseSearchQuery } from '../../../core/search-query.ts';
 import { searchIndex } from '../../../search/search-index.ts';
@@ -56,9 +57,8 @@ function aroundPortland(): Record<string, string>[] {
   );
 }
 
-let fixture: SearchFixture;
+const fixture = searchFixtureForFile();
 beforeAll(async () => {
-  fixture = await makeSearchFixture();
   writeFixtureFile(
     fixture.contentDir,
     'ads/portland.csv',
@@ -66,41 +66,24 @@ beforeAll(async () => {
   );
   await fixture.publish();
 });
-afterAll(() => fixture.cleanup());
 
 async function search(query: string) {
-  const response = await fixture.app.request(`http://localhost/search?${query}`);
-  const html = await response.text();
-  const ids = [...html.matchAll(/id="ad-(\d+)-title"/g)].map((match) => Number(match[1]));
-  const away = [...html.matchAll(/class="ad-card__away">([^<]*)</g)].map((match) => match[1]);
-  const count = /<strong>([\d,]+) ads?<\/strong>/.exec(html)?.[1];
-  return {
-    status: response.status,
-    html,
-    text: textOf(html),
-    ids,
-    away,
-    count: count === undefined ? undefined : Number(count.replace(/,/g, '')),
-  };
+  const results = await searchResults(fixture, query);
+  const away = [...results.html.matchAll(/class="ad-card__away">([^<]*)</g)].map(
+    (match) => match[1],
+  );
+  return { ...results, text: textOf(results.html), away };
 }
 
 /** The published ads within `miles` of Portland, Oregon: nearest city first, then newest. */
 function expectedNearPortland(miles: number, keep: (ad: CompiledAd) => boolean = () => true) {
-  const portland = getCity('Oregon', 'Portland')!;
-  return fixture
-    .compiledAds()
-    .filter(keep)
-    .map((ad) => ({ ad, miles: milesBetween(portland, getCity(ad.state, ad.city)!) }))
-    .filter((found) => found.miles <= miles)
-    .sort(
-      (a, b) =>
-        a.miles - b.miles ||
-        (a.ad.postedAt < b.ad.postedAt
-          ? 1
-          : a.ad.postedAt > b.ad.postedAt
-            ? -1
-            : b.ad.id - a.ad.id),
-    );
+  const inCity = (state: string, city: string) => getCity(state, city)!;
+  return nearestFirst(
+    fixture.compiledAds().filter(keep),
+    inCity('Oregon', 'Portland'),
+    miles,
+    inCity,
+  );
 }
 
 describe('/search near a city', () => {
@@ -149,23 +132,17 @@ describe('/search near a city', () => {
     const query = 'q=kayaking&seeks=w4m&posted=7&near=Washington/Vancouver&within=25';
     const { status, ids } = await search(query);
     expect(status).toBe(200);
-    const vancouver = getCity('Washington', 'Vancouver')!;
-    const expected = fixture
-      .compiledAds()
-      .filter(
-        (ad) => /kayaking/i.test(ad.title) && ad.seeks === 'w4m' && ad.postedAt >= '2026-11-16',
-      )
-      .map((ad) => ({ ad, miles: milesBetween(vancouver, getCity(ad.state, ad.city)!) }))
-      .filter(({ miles }) => miles <= 25)
-      .sort(
-        (a, b) =>
-          a.miles - b.miles ||
-          (a.ad.postedAt < b.ad.postedAt
-            ? 1
-            : a.ad.postedAt > b.ad.postedAt
-              ? -1
-              : b.ad.id - a.ad.id),
-      );
+    const inCity = (state: string, city: string) => getCity(state, city)!;
+    const expected = nearestFirst(
+      fixture
+        .compiledAds()
+        .filter(
+          (ad) => /kayaking/i.test(ad.title) && ad.seeks === 'w4m' && ad.postedAt >= '2026-11-16',
+        ),
+      inCity('Washington', 'Vancouver'),
+      25,
+      inCity,
+    );
     expect(expected.length).toBeGreaterThan(2);
     expect(ids).toEqual(expected.map(({ ad }) => ad.id));
   });
@@ -250,19 +227,17 @@ describe('/search near a city', () => {
     expect(page).toContain(
       '<input type="hidden" name="query" value="near=Oregon%2FPortland&amp;within=10"/>',
     );
+    const cookie = cookieHeader(member.session);
+    const portland = 'near=Oregon%2FPortland&within=10';
     const posted = await postForm(
       fixture.app,
-      '/api/saved-searches?near=Oregon%2FPortland&within=10',
-      { query: 'near=Oregon%2FPortland&within=10' },
-      cookieHeader(member.session),
+      saveSearchApiPath(portland),
+      { query: portland },
+      cookie,
     );
     expect(posted.status).toBe(303);
-    const json = await postJson(
-      fixture.app,
-      '/api/saved-searches',
-      { query: 'near=Washington%2FVancouver&within=50' },
-      cookieHeader(member.session),
-    );
+    const vancouver = 'near=Washington%2FVancouver&within=50';
+    const json = await postJson(fixture.app, saveSearchApiPath(''), { query: vancouver }, cookie);
     expect(json.status).toBeLessThan(300);
     expect(
       await fixture.sql.all<{ query: string; label: string }>(

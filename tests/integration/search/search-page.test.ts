@@ -1,32 +1,16 @@
 // /search (docs/product.md section 9) on compiled fixture content: the page the server renders from
 // the search index the compile step wrote, with filters, pagination, and refused parameters.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { searchIndex } from '../../../search/search-index.ts';
 import { openTestApp } from '../../helpers/api.ts';
 import { insertMemberAd, setMemberAdStatus } from '../../helpers/member-ads.ts';
 import { formOf } from '../../helpers/pages.ts';
 import { editLiveAd } from '../../helpers/posting.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { searchFixtureForFile, searchResults } from '../../helpers/search-fixture.ts';
 
-let fixture: SearchFixture;
+const fixture = searchFixtureForFile();
 
-beforeAll(async () => {
-  fixture = await makeSearchFixture();
-});
-afterAll(() => fixture.cleanup());
-
-async function search(query: string) {
-  const response = await fixture.app.request(`http://localhost/search?${query}`);
-  const html = await response.text();
-  return { status: response.status, html, ...resultsOf(html) };
-}
-
-/** The ad ids of the cards shown, in order, and the count line. */
-function resultsOf(html: string) {
-  const ids = [...html.matchAll(/id="ad-(\d+)-title"/g)].map((match) => Number(match[1]));
-  const count = /<strong>([\d,]+) ads?<\/strong>/.exec(html)?.[1];
-  return { ids, count: count === undefined ? undefined : Number(count.replace(/,/g, '')) };
-}
+const search = (query: string) => searchResults(fixture, query);
 
 describe('/search', () => {
   test('is rendered on request, noindex, with the form and the newest ads first', async () => {

@@ -1,28 +1,19 @@
 // Static files as browsers, caches and download tools ask for them: If-None-Match with lists,
 // `*` and weak comparison, If-Modified-Since, single byte ranges (with If-Range), and brotli or
 // gzip as the client accepts, from a `.br` file beside the page when the build left one.
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readdirSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../server/http/app.ts';
-import { openSqliteStore } from '../../../store/open-store.ts';
-import type { StoreHandle } from '../../../store/store.ts';
-import { testMailer } from '../../helpers/mail.ts';
-
-let root: string;
-let store: StoreHandle;
-let app: ReturnType<typeof createApp>;
+import { describe, expect, it } from 'vitest';
+import { testAppOnSiteFiles } from '../../helpers/api.ts';
 
 const HOME = `<!DOCTYPE html><html><body><h1>Home</h1>${'<p>Personal ads in your city.</p>'.repeat(200)}</body></html>`;
 const CITY = `<!DOCTYPE html><html><body><h1>Manchester</h1>${'<p>An ad.</p>'.repeat(300)}</body></html>`;
 const BYTES = Buffer.from(Array.from({ length: 256 }, (_, index) => index));
 const MODIFIED = new Date('2026-01-15T10:00:00Z');
 
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'localboard-conditional-'));
-  const files: Record<string, string | Buffer> = {
+const t = testAppOnSiteFiles(
+  {
     'index.html': HOME,
     'city/New Hampshire/Manchester/index.html': CITY,
     // A sibling the build compressed: different words, so the test can tell it was used.
@@ -34,32 +25,18 @@ beforeAll(() => {
     'favicon.bin': BYTES,
     'tiny.txt': 'small',
     '404.html': '<!DOCTYPE html><h1>Page Not Found</h1>',
-  };
-  for (const [file, content] of Object.entries(files)) {
-    const path = join(root, 'site', file);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, content);
-    utimesSync(path, MODIFIED, MODIFIED);
-  }
-  // This sibling is older than its page: the page was rebuilt and the sibling was not.
-  const stale = join(root, 'site', 'about/index.html.br');
-  utimesSync(stale, new Date('2025-01-01T00:00:00Z'), new Date('2025-01-01T00:00:00Z'));
-  store = openSqliteStore(join(root, 'test.sqlite'));
-  app = createApp({
-    siteDir: join(root, 'site'),
-    store,
-    log: false,
-    mailer: testMailer(join(root, 'outbox')),
-  });
-});
-
-afterAll(async () => {
-  await store.close();
-  rmSync(root, { recursive: true, force: true });
-});
+  },
+  (dir) => {
+    for (const entry of readdirSync(join(dir, 'site'), { recursive: true, withFileTypes: true }))
+      if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), MODIFIED, MODIFIED);
+    // This sibling is older than its page: the page was rebuilt and the sibling was not.
+    const stale = join(dir, 'site', 'about/index.html.br');
+    utimesSync(stale, new Date('2025-01-01T00:00:00Z'), new Date('2025-01-01T00:00:00Z'));
+  },
+);
 
 const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-  Promise.resolve(app.request(`http://localhost${path}`, { method, headers }));
+  Promise.resolve(t.app.request(`http://localhost${path}`, { method, headers }));
 
 async function etagOf(path: string): Promise<string> {
   const etag = (await get(path)).headers.get('etag');

@@ -2,58 +2,28 @@
 // page, never a compressed copy of the old one kept in its cache, even when the new file has the
 // old one's size and modification time; and a file replaced while it is being sent is sent whole,
 // as the version that was opened.
-import {
-  mkdirSync,
-  mkdtempSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createApp } from '../../../server/http/app.ts';
-import { openSqliteStore } from '../../../store/open-store.ts';
-import type { StoreHandle } from '../../../store/store.ts';
-import { testMailer } from '../../helpers/mail.ts';
-
-let root: string;
-let store: StoreHandle;
-let app: ReturnType<typeof createApp>;
+import { expect, test } from 'vitest';
+import { testAppOnSiteFiles } from '../../helpers/api.ts';
 
 // Same length whatever the (one-letter) heading, and big enough to be compressed.
 const page = (heading: string) =>
   `<!DOCTYPE html><html><body><h1>${heading}</h1>${'<p>filler text</p>'.repeat(200)}</body></html>`;
 
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'localboard-replaced-'));
-  mkdirSync(join(root, 'site'));
-  writeFileSync(join(root, 'site', 'index.html'), page('A'));
-  store = openSqliteStore(join(root, 'test.sqlite'));
-  app = createApp({
-    siteDir: join(root, 'site'),
-    store,
-    log: false,
-    mailer: testMailer(join(root, 'outbox')),
-  });
-});
-
-afterAll(async () => {
-  await store.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const t = testAppOnSiteFiles({ 'index.html': page('A') });
 
 const gzipped = async () => {
-  const answer = await app.request('http://localhost/', { headers: { 'Accept-Encoding': 'gzip' } });
+  const answer = await t.app.request('http://localhost/', {
+    headers: { 'Accept-Encoding': 'gzip' },
+  });
   expect(answer.headers.get('Content-Encoding')).toBe('gzip');
   return gunzipSync(Buffer.from(await answer.arrayBuffer())).toString('utf8');
 };
 
 test('a page replaced by a file of the same size and time is served new, not from the cache', async () => {
-  const file = join(root, 'site', 'index.html');
+  const file = join(t.siteDir, 'index.html');
   const time = new Date('2026-11-22T10:00:00Z');
   utimesSync(file, time, time);
   expect(await gzipped()).toContain('<h1>A</h1>');
@@ -66,11 +36,11 @@ test('a page replaced by a file of the same size and time is served new, not fro
 });
 
 test('a page replaced while its answer is on the way is sent whole, as it was opened', async () => {
-  const file = join(root, 'site', 'index.html');
+  const file = join(t.siteDir, 'index.html');
   writeFileSync(file, page('C'));
   const answers = [];
   for (let round = 0; round < 200; round += 1) {
-    answers.push(app.request('http://localhost/'));
+    answers.push(t.app.request('http://localhost/'));
     // The request runs as far as it goes without waiting on the disk; the file is then replaced.
     await new Promise((resolve) => setImmediate(resolve));
     writeFileSync(`${file}.tmp`, round % 2 ? page('C') : `${page('D')}<!-- longer -->`);

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
+import { setAd as setAdColumns } from '../../helpers/posting.ts';
 
 const t = storeForEachTest();
 
@@ -18,13 +19,7 @@ async function account(id: number, email: string, bannedAt: string | null = null
 }
 
 const setAd = (id: number, columns: Record<string, string | number | null>) =>
-  t.sql.run(
-    `UPDATE member_ads SET ${Object.keys(columns)
-      .map((name) => `${name} = ?`)
-      .join(', ')} WHERE id = ?`,
-    ...Object.values(columns),
-    id,
-  );
+  setAdColumns(t, id, columns);
 
 beforeEach(async () => {
   await account(7, 'ana@example.com');

@@ -29,16 +29,15 @@ describe('moderationLog', () => {
       accountId: 7,
       accountEmail: 'mod@example.com',
     });
-    await log.append({
-      at: at(2),
-      by: MODERATOR,
-      action: 'reject',
+    // What the row copies of the ad and its member.
+    const rejected = {
       adId: 100000001,
       accountId: 8,
       accountEmail: 'ana@example.com',
       reason: 'Spam or duplicate',
       note: 'Twice.',
-    });
+    };
+    await log.append({ at: at(2), by: MODERATOR, action: 'reject', ...rejected });
     await log.append({ at: at(3), by: MODERATOR, action: 'ban', accountId: 8, reason: 'Spam' });
     expect(await log.count()).toBe(3);
     const newest = await log.newest(2, 0);
@@ -49,11 +48,7 @@ describe('moderationLog', () => {
       moderatorId: 7,
       moderator: 'mod@example.com',
       action: 'reject',
-      adId: 100000001,
-      accountId: 8,
-      accountEmail: 'ana@example.com',
-      reason: 'Spam or duplicate',
-      note: 'Twice.',
+      ...rejected,
       moderatorGone: false,
       accountGone: false,
     });

@@ -11,6 +11,9 @@ import {
   folderPhotoStorage,
 } from '../../../store/photo-storage/photo-storage.ts';
 import type { NewPhoto } from '../../../store/photos.ts';
+import type { NewStatement } from '../../../store/statements.ts';
+import type { LogAction } from '../../../core/schemas/moderation-log.ts';
+import type { AdPhotoRef } from '../../../core/schemas/photos.ts';
 import { photoStorageContract } from '../../helpers/photo-storage-contract.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
@@ -41,7 +44,8 @@ async function account(id: number, email: string) {
   await accountRow(t.sql, id, { email, at: AT });
 }
 
-async function ad(accountId: number): Promise<number> {
+/** An ad of the member's in review (with a list of photos when given); its id. */
+async function ad(accountId: number, photos?: AdPhotoRef[]): Promise<number> {
   return t.store.memberAds.insert(
     accountId,
     {
@@ -51,15 +55,59 @@ async function ad(accountId: number): Promise<number> {
       seeks: 'w4m',
       title: 'Walks',
       description: 'Long ones.',
+      ...(photos ? { photos } : {}),
     },
     '[]',
     AT,
   );
 }
 
+/** Member 7's ad with photo `n` on it, rejected or removed at `at` (its status and time set). */
+async function goneAdWithPhoto(n: number, status: 'rejected' | 'removed', at: string) {
+  const adId = await ad(7);
+  const photoId = await t.store.photos.insert(photo(7, [n]));
+  await t.store.photos.attach([photoId], adId, 7);
+  await t.sql.run(
+    'UPDATE member_ads SET status = ?, updated_at = ? WHERE id = ?',
+    status,
+    at,
+    adId,
+  );
+  return { adId, photoId };
+}
+
 beforeEach(async () => {
   await account(7, 'ana@example.com');
   await account(8, 'ben@example.com');
+});
+
+/** A moderation log row about member 7, for spam; its id. */
+const spamLogged = (at: string, action: LogAction, adId: number | null = null) =>
+  t.store.moderationLog.append({
+    at,
+    by: { name: 'test' },
+    action,
+    adId,
+    accountId: 7,
+    accountEmail: null,
+    reason: 'Spam',
+    note: null,
+  });
+
+/** Moderator 8's statement of reasons about member 7, for spam, made at `at`; its kind is the test's. */
+const spamStatement = (logId: number, at: string): Omit<NewStatement, 'kind'> => ({
+  logId,
+  accountId: 7,
+  reasonKey: 'spam',
+  clause: '4.5',
+  facts: { reason: 'Spam' },
+  trigger: 'moderator',
+  automatedDetection: false,
+  automatedDecision: false,
+  decidedBy: 8,
+  decidedAt: at,
+  contentAt: at,
+  appealUntil: '2026-07-10T00:00:00.000Z',
 });
 
 describe('photos', () => {
@@ -136,33 +184,12 @@ describe('photos', () => {
       await removed('under-18', 53),
     ];
     await t.store.photos.insert(photo(7, [54]));
-    const logRow = () =>
-      t.store.moderationLog.append({
-        at: removedAt,
-        by: { name: 'test' },
-        action: 'remove-photo',
-        adId: null,
-        accountId: 7,
-        accountEmail: null,
-        reason: 'Spam',
-        note: null,
-      });
+    const logRow = () => spamLogged(removedAt, 'remove-photo');
     for (const photoId of [spam, under18])
       await t.store.statements.insert({
-        logId: await logRow(),
-        accountId: 7,
+        ...spamStatement(await logRow(), removedAt),
         kind: 'photo-removed',
         photoId,
-        reasonKey: 'spam',
-        clause: '4.5',
-        facts: { reason: 'Spam' },
-        trigger: 'moderator',
-        automatedDetection: false,
-        automatedDecision: false,
-        decidedBy: 8,
-        decidedAt: removedAt,
-        contentAt: removedAt,
-        appealUntil: '2026-07-10T00:00:00.000Z',
       });
     const past = (now: string, removedBefore: string, preservedBefore: string) =>
       t.store.photos.removedPastKeeping(now, removedBefore, preservedBefore);
@@ -254,47 +281,21 @@ describe('photos', () => {
 
   it("keeps a rejected or removed ad's photos while its decision can be reversed; under 18 a year", async () => {
     const decidedAt = '2026-01-10T00:00:00.000Z';
-    const goneAd = async (n: number, status: 'rejected' | 'removed', at = decidedAt) => {
-      const adId = await ad(7);
-      const photoId = await t.store.photos.insert(photo(7, [n]));
-      await t.store.photos.attach([photoId], adId, 7);
-      await t.sql.run(
-        'UPDATE member_ads SET status = ?, updated_at = ? WHERE id = ?',
-        status,
-        at,
-        adId,
-      );
-      return { adId, photoId };
-    };
+    const goneAd = (n: number, status: 'rejected' | 'removed', at = decidedAt) =>
+      goneAdWithPhoto(n, status, at);
     const decide = async (
       kind: 'ad-rejected' | 'ad-removed' | 'account-banned',
       adId: number | null,
       reasonKey = 'spam',
     ) =>
       t.store.statements.insert({
-        logId: await t.store.moderationLog.append({
-          at: decidedAt,
-          by: { name: 'test' },
-          action: kind === 'account-banned' ? 'ban' : 'remove',
-          adId,
-          accountId: 7,
-          accountEmail: null,
-          reason: 'Spam',
-          note: null,
-        }),
-        accountId: 7,
+        ...spamStatement(
+          await spamLogged(decidedAt, kind === 'account-banned' ? 'ban' : 'remove', adId),
+          decidedAt,
+        ),
         kind,
         adId,
         reasonKey,
-        clause: '4.5',
-        facts: { reason: 'Spam' },
-        trigger: 'moderator',
-        automatedDetection: false,
-        automatedDecision: false,
-        decidedBy: 8,
-        decidedAt,
-        contentAt: decidedAt,
-        appealUntil: '2026-07-10T00:00:00.000Z',
       });
     // Removed before the ban, without a statement (before statements were kept): 30 days only.
     const before = await goneAd(61, 'removed', '2026-01-01T00:00:00.000Z');
@@ -346,43 +347,12 @@ describe('photos', () => {
 
   it('a ban holds the photos of the ads it removed, not of those removed before it', async () => {
     const at = '2026-01-10T00:00:00.000Z';
-    const adOf = async (n: number, updatedAt: string) => {
-      const adId = await ad(7);
-      const photoId = await t.store.photos.insert(photo(7, [n]));
-      await t.store.photos.attach([photoId], adId, 7);
-      await t.sql.run(
-        "UPDATE member_ads SET status = 'removed', updated_at = ? WHERE id = ?",
-        updatedAt,
-        adId,
-      );
-      return photoId;
-    };
+    const adOf = async (n: number, updatedAt: string) =>
+      (await goneAdWithPhoto(n, 'removed', updatedAt)).photoId;
     const earlier = await adOf(71, '2025-12-01T00:00:00.000Z');
     const withBan = await adOf(72, at);
-    await t.store.statements.insert({
-      logId: await t.store.moderationLog.append({
-        at,
-        by: { name: 'test' },
-        action: 'ban',
-        adId: null,
-        accountId: 7,
-        accountEmail: null,
-        reason: 'Spam',
-        note: null,
-      }),
-      accountId: 7,
-      kind: 'account-banned',
-      reasonKey: 'spam',
-      clause: '4.5',
-      facts: { reason: 'Spam' },
-      trigger: 'moderator',
-      automatedDetection: false,
-      automatedDecision: false,
-      decidedBy: 8,
-      decidedAt: at,
-      contentAt: at,
-      appealUntil: '2026-07-10T00:00:00.000Z',
-    });
+    const banLog = await spamLogged(at, 'ban');
+    await t.store.statements.insert({ ...spamStatement(banLog, at), kind: 'account-banned' });
     const gone = (now: string) =>
       t.store.photos.ofAdsGoneBefore('2026-02-10T00:00:00.000Z', {
         now,
@@ -414,23 +384,10 @@ describe('photos', () => {
   });
 
   it("an ad's photo list is stored with it and changed only at the revision read", async () => {
-    const adId = await t.store.memberAds.insert(
-      7,
-      {
-        state: 'California',
-        city: 'Los Angeles',
-        age: 30,
-        seeks: 'w4m',
-        title: 'Walks',
-        description: 'Long ones.',
-        photos: [
-          { id: 5, alt: '' },
-          { id: 6, alt: 'At the beach' },
-        ],
-      },
-      '[]',
-      AT,
-    );
+    const adId = await ad(7, [
+      { id: 5, alt: '' },
+      { id: 6, alt: 'At the beach' },
+    ]);
     const row = (await t.store.memberAds.find(adId))!;
     expect(row.photos).toEqual([
       { id: 5, alt: '' },

@@ -2,23 +2,14 @@
 // ad carries its verification in the compiled content (the badge's words) and in the search index,
 // so `/search?verified=1` (the "Members: Verified members only" filter), its feed and a saved
 // search's label find only such ads; withdrawing, published again, takes it out.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { searchFeedTitle, parseSearchQuery } from '../../../core/search-query.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { searchFixtureForFile, searchResults } from '../../helpers/search-fixture.ts';
 
-let fixture: SearchFixture;
-beforeAll(async () => {
-  fixture = await makeSearchFixture();
-});
-afterAll(() => fixture.cleanup());
+const fixture = searchFixtureForFile();
 
-async function search(query: string) {
-  const response = await fixture.app.request(`http://localhost/search?${query}`);
-  const html = await response.text();
-  const ids = [...html.matchAll(/id="ad-(\d+)-title"/g)].map((match) => Number(match[1]));
-  return { status: response.status, html, ids };
-}
+const search = (query: string) => searchResults(fixture, query);
 
 /** The account verified as a moderator's approval leaves it (Real person: no photo ticked). */
 async function verify(accountId: number) {

@@ -127,6 +127,16 @@ function signatures(content: CompiledContent): Map<string, string> {
   return new Map(listRenderGroups().map((group) => [group.key, group.inputs]));
 }
 
+/** The fixture's state and city tasks, in sitemap order. */
+const PLACE_TASKS = [
+  'state:New Hampshire',
+  'city:New Hampshire|Manchester',
+  'city:New Hampshire|Nashua',
+  'state:Vermont',
+  'city:Vermont|Burlington',
+  'city:Vermont|South Burlington',
+];
+
 /** The ids of the tasks whose signature differs once `change` is made to the content. */
 function changedBy(change: (content: CompiledContent) => void): string[] {
   const before = signatures(makeContent());
@@ -140,15 +150,7 @@ function changedBy(change: (content: CompiledContent) => void): string[] {
 describe('render group inputs', () => {
   test('sign the site-wide group, each state page and each city, in sitemap order', () => {
     const signed = signatures(makeContent());
-    expect([...signed.keys()]).toEqual([
-      'site',
-      'state:New Hampshire',
-      'city:New Hampshire|Manchester',
-      'city:New Hampshire|Nashua',
-      'state:Vermont',
-      'city:Vermont|Burlington',
-      'city:Vermont|South Burlington',
-    ]);
+    expect([...signed.keys()]).toEqual(['site', ...PLACE_TASKS]);
     // The site-wide pages are always looked at.
     expect(signed.get('site')).toBe('');
     const others = [...signed].filter(([id]) => id !== 'site').map(([, signature]) => signature);
@@ -229,14 +231,7 @@ describe('render group inputs', () => {
   });
 
   test('the site settings change every task but the site task', () => {
-    expect(changedBy((content) => (content.site.brand = 'Otherboard'))).toEqual([
-      'state:New Hampshire',
-      'city:New Hampshire|Manchester',
-      'city:New Hampshire|Nashua',
-      'state:Vermont',
-      'city:Vermont|Burlington',
-      'city:Vermont|South Burlington',
-    ]);
+    expect(changedBy((content) => (content.site.brand = 'Otherboard'))).toEqual(PLACE_TASKS);
   });
 });
 
