@@ -28,7 +28,7 @@ export const COUNTED_RESULTS_MAX = 10_000;
 /**
  * A search by distance with filters reads all the matches of the near places' cells in one lookup
  * when there are at most this many, and sorts them by distance itself; with more, it goes place
- * by place from the nearest (docs/benchmarks.md, Issue #44: "near + filters").
+ * by place from the nearest (docs/benchmarks.md, "Near + filters in one lookup").
  */
 export const CELL_MATCHES_MAX = 5_000;
 
