@@ -88,38 +88,9 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
 
   const groups = listRenderGroups();
   const records: TaskRecord[] = new Array(groups.length);
-  mkdirSync(dirname(hashFile), { recursive: true });
-  const setting: RenderSetting = {
-    outDir: request.outDir,
-    assets,
-    partsPrefix: `${hashFile}.part-`,
-    // Each thread reads a task's lines of the last build when it runs the task: at a million
-    // pages, all of them at once would be hundreds of MB.
-    ...(lastHashes ? { lastHashFile: hashFile } : {}),
-  };
-  // A publish's own groups first, on this thread: those whose inputs surely changed, known
-  // without making every group's (the approved ad's city), so the ad's page is live before the
-  // other groups' inputs are made and compared. Not when they are many (the site's settings
-  // changed): those are rendered on every thread with the rest.
-  let first: TaskRequest[] = [];
-  if (reuse && lastHashes)
-    groups.forEach((group, index) => {
-      const before = lastBuild?.tasks[group.key];
-      if (before && group.changedSince?.(before.signature))
-        first.push({ index, key: group.key, reuse });
-    });
-  if (first.reduce((sum, task) => sum + groups[task.index]!.weight, 0) >= PAGES_WORTH_A_WORKER)
-    first = [];
-  const firstSetting = { ...setting, partsPrefix: `${hashFile}.part-first-` };
-  const firstResults =
-    first.length > 0 ? runSharedTasks(first, groups, new Int32Array(1), firstSetting) : [];
-  const renderedFirst = new Set(first.map((task) => task.index));
-  mark('render groups');
-
   const requests: TaskRequest[] = [];
   const skipped: string[] = [];
   groups.forEach((group, index) => {
-    if (renderedFirst.has(index)) return;
     const before = lastBuild?.tasks[group.key];
     if (reuse && before && lastHashes && group.inputs !== '' && before.signature === group.inputs) {
       records[index] = before;
@@ -128,7 +99,7 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
       requests.push({ index, key: group.key, reuse });
     }
   });
-  mark('render groups compared');
+  mark('render groups');
   // The groups whose inputs changed (a publish's: the approved ad's city, its state) before those
   // looked at every time (the site-wide pages), so the ad's page is live as early as can be; each
   // kind longest first.
@@ -145,12 +116,22 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
       ? 1
       : Math.max(1, Math.min(availableParallelism(), Number(process.env.PRERENDER_THREADS ?? 2)));
 
-  const rendered = await renderAll(setting, requests, groups, threads, request.compiledContentDir);
-  const results = [...firstResults, ...rendered.results];
-  const parts = [
-    ...(first.length > 0 ? [partFile(firstSetting.partsPrefix)] : []),
-    ...rendered.parts,
-  ];
+  mkdirSync(dirname(hashFile), { recursive: true });
+  const setting: RenderSetting = {
+    outDir: request.outDir,
+    assets,
+    partsPrefix: `${hashFile}.part-`,
+    // Each thread reads a task's lines of the last build when it runs the task: at a million
+    // pages, all of them at once would be hundreds of MB.
+    ...(lastHashes ? { lastHashFile: hashFile } : {}),
+  };
+  const { results, parts } = await renderAll(
+    setting,
+    requests,
+    groups,
+    threads,
+    request.compiledContentDir,
+  );
   mark('pages rendered');
   const failures = results.filter((result) => result.error);
   if (failures.length > 0) {

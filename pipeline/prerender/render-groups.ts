@@ -8,12 +8,10 @@ import type { RouteParams } from '../../core/route.ts';
 export interface RenderGroup {
   key: string;
   order: readonly string[];
-  /** The parts' inputs (made when first read), which must agree. */
   inputs: string;
-  changedSince?(signature: string): boolean;
   weight: number;
   /** Each folder's part of the group, in folder order. */
-  parts: Array<{ page: PageEntry; pages: PrerenderGroup['pages']; inputs: () => string }>;
+  parts: Array<{ page: PageEntry; pages: PrerenderGroup['pages'] }>;
   /** Each folder's files that are not pages (a city's feed). */
   files: Array<() => Iterable<GroupFile>>;
 }
@@ -31,40 +29,29 @@ export function listRenderGroups(): RenderGroup[] {
     for (const group of page.prerenderUrls?.() ?? []) {
       const merged = byKey.get(group.key);
       if (!merged) {
-        byKey.set(group.key, mergedGroup(page, group));
+        const { key, order, inputs, weight } = group;
+        byKey.set(key, {
+          key,
+          order,
+          inputs,
+          weight,
+          parts: [{ page, pages: group.pages }],
+          files: group.files ? [group.files] : [],
+        });
         continue;
       }
+      if (merged.inputs !== group.inputs) {
+        throw new Error(
+          `src/pages/${page.id}/+prerenderUrls.ts: group ${group.key} has other inputs than ` +
+            `${merged.parts.map((part) => `src/pages/${part.page.id}`).join(', ')} gives it`,
+        );
+      }
       merged.weight += group.weight;
-      merged.parts.push({ page, pages: group.pages, inputs: () => group.inputs });
+      merged.parts.push({ page, pages: group.pages });
       if (group.files) merged.files.push(group.files);
     }
   }
   return [...byKey.values()].sort((a, b) => compareOrder(a.order, b.order));
-}
-
-/** A group of one folder's, to which other folders' parts are added; its inputs made when read. */
-function mergedGroup(page: PageEntry, group: PrerenderGroup): RenderGroup {
-  let inputs: string | undefined;
-  const merged: RenderGroup = {
-    key: group.key,
-    order: group.order,
-    get inputs() {
-      if (inputs !== undefined) return inputs;
-      inputs = group.inputs;
-      const other = merged.parts.find((part) => part.inputs() !== inputs);
-      if (other)
-        throw new Error(
-          `src/pages/${other.page.id}/+prerenderUrls.ts: group ${group.key} has other inputs ` +
-            `than src/pages/${page.id} gives it`,
-        );
-      return inputs;
-    },
-    ...(group.changedSince ? { changedSince: group.changedSince } : {}),
-    weight: group.weight,
-    parts: [{ page, pages: group.pages, inputs: () => group.inputs }],
-    files: group.files ? [group.files] : [],
-  };
-  return merged;
 }
 
 /** The pages of a group, URLs built from each folder's route. */

@@ -23,11 +23,6 @@ export interface PrerenderGroup {
   order: readonly string[];
   /** What the pages are made from; empty means "always look again" (their data is still compared). */
   inputs: string;
-  /**
-   * Whether `inputs` surely differ from a last build's, known without making them (a city's
-   * nearby list is the costly part): a publish renders such groups first. False: not known.
-   */
-  changedSince?(signature: string): boolean;
   /** Roughly how many pages, so that the longest groups are handed out first. */
   weight: number;
   /** The route parameters of each page, read only when the group is rendered. */
@@ -68,28 +63,20 @@ export const stateGroup = (
   pages,
 });
 
-export function cityGroup(
+export const cityGroup = (
   stateName: string,
   cityName: string,
   weight: number,
   pages: () => Iterable<RouteParams>,
   files?: () => Iterable<GroupFile>,
-): PrerenderGroup {
-  const own = cityOwnInputs(stateName, cityName);
-  let inputs: string | undefined;
-  return {
-    key: `city:${stateName}|${cityName}`,
-    order: [stateName, cityName],
-    // Made when first read: the nearby list's hash last.
-    get inputs() {
-      return (inputs ??= `${own} ${nearbyCitiesKey(stateName, cityName)}`);
-    },
-    changedSince: (signature) => !signature.startsWith(`${own} `),
-    weight,
-    pages,
-    ...(files ? { files } : {}),
-  };
-}
+): PrerenderGroup => ({
+  key: `city:${stateName}|${cityName}`,
+  order: [stateName, cityName],
+  inputs: cityInputs(stateName, cityName),
+  weight,
+  pages,
+  ...(files ? { files } : {}),
+});
 
 /** Every city of every state, A to Z by state, most populous first within it. */
 export function* allCities(): Iterable<{ stateName: string; cityName: string; ads: number }> {
@@ -114,15 +101,15 @@ function stateInputs(stateName: string): string {
 /**
  * A city's pages (its list and its ads): the site settings, the state's own fields (its flags
  * shape the header and footer; its guide and city list are not shown there), the city and its
- * ads (their digest, from the compiled ads index), then (cityGroup) its nearby cities as shown
- * (names, distances, counts: a neighbour gaining its first ad or losing its last changes them).
- * Plain text but for the nearby list's hash: there is one city group for every city of the
- * country.
+ * ads (their digest, from the compiled ads index), and its nearby cities as shown (names,
+ * distances, counts: a neighbour gaining its first ad or losing its last changes them). Plain
+ * text but for the nearby list's hash: there is one city group for every city of the country.
  */
-function cityOwnInputs(stateName: string, cityName: string): string {
+function cityInputs(stateName: string, cityName: string): string {
   const entry = cityAdsEntry(stateName, cityName);
   const population = getCity(stateName, cityName)?.population;
-  return `${stateShellKey(stateName)} ${population} ${entry?.ads ?? 0} ${entry?.digest ?? ''}`;
+  const nearby = nearbyCitiesKey(stateName, cityName);
+  return `${stateShellKey(stateName)} ${population} ${entry?.ads ?? 0} ${entry?.digest ?? ''} ${nearby}`;
 }
 
 let shellKeys: { site: unknown; byState: Map<string, string> } | undefined;
