@@ -17,8 +17,9 @@
 // date first. The steps run one after the other, each a fresh Node, so that their memory never adds
 // up and none inherits another's: the content (scripts/compile-content.ts), then the pages
 // (scripts/prerender-pages.ts). This process becomes each in turn (hand-over.ts); where Node cannot
-// (before 22.15) it runs them as children and waits. Builds into different output folders share
-// nothing.
+// (before 22.15) it runs them as children and waits. A small site (smallSite) runs both in this
+// process instead, unless LOCALBOARD_BUILD_STEPS_APART=1 (bench/publish-latency.ts compares the
+// two). Builds into different output folders share nothing.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
