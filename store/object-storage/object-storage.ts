@@ -51,8 +51,16 @@ export interface ObjectStorage {
   readonly describe: string;
   put(key: string, bytes: Buffer, headers: ObjectHeaders): Promise<{ etag: string }>;
   get(key: string): Promise<Buffer | undefined>;
-  /** Puts the file's bytes, streamed (one request: up to 5 GB). */
-  putFile(key: string, file: string, headers: ObjectHeaders): Promise<{ etag: string }>;
+  /**
+   * Puts the file's bytes, streamed (one request: up to 5 GB); `md5` (hex) when the caller has
+   * it already, else the file is read once more for it.
+   */
+  putFile(
+    key: string,
+    file: string,
+    headers: ObjectHeaders,
+    md5?: string,
+  ): Promise<{ etag: string }>;
   /**
    * Writes the object's bytes to `file` (through `{file}.part`, renamed once whole) when their MD5
    * is `md5`; false when there is no such object. Other bytes: an error, and no file.
@@ -133,8 +141,8 @@ export function openObjectStorage(location: BucketLocation, settings: S3Settings
         throw error;
       }
     },
-    async putFile(key, file, headers) {
-      const ContentMD5 = Buffer.from(await fileMd5Hex(file), 'hex').toString('base64');
+    async putFile(key, file, headers, md5) {
+      const ContentMD5 = Buffer.from(md5 ?? (await fileMd5Hex(file)), 'hex').toString('base64');
       const answer = await client.send(
         new PutObjectCommand({
           Bucket,

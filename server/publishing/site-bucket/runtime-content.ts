@@ -119,7 +119,7 @@ async function searchIndexCopy(
   const file = join(compiledDir, SEARCH_INDEX_FILE);
   if (!existsSync(file)) return { putBytes: 0 };
   const { digest, size } = await digestOf(file);
-  await storage.putFile(runtimeFileKey(digest), file, RUNTIME_HEADERS);
+  await storage.putFile(runtimeFileKey(digest), file, RUNTIME_HEADERS, digest);
   const put = new Date().toISOString();
   return { copy: { digest, size, indexVersion: SEARCH_INDEX_VERSION, put }, putBytes: size };
 }
@@ -157,6 +157,7 @@ export async function releaseRuntimeContent(
       runtimeFileKey(file.digest),
       join(compiledDir, file.path),
       RUNTIME_HEADERS,
+      file.digest,
     );
   });
   const index = await searchIndexCopy(storage, compiledDir, before?.searchIndex);

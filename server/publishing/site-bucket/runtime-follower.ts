@@ -130,14 +130,13 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
     let fetched = 0;
     let fetchedBytes = 0;
     const copy = release.searchIndex;
+    mkdirSync(dirname(indexFile), { recursive: true });
     if (!existsSync(indexFile) && copy) {
-      mkdirSync(dirname(indexFile), { recursive: true });
       if (!(await storage.getFile(runtimeFileKey(copy.digest), indexFile, copy.digest)))
         throw new Error(`the search index of release ${release.version} is not in the bucket`);
       fetched += 1;
       fetchedBytes += copy.size;
     }
-    mkdirSync(dirname(indexFile), { recursive: true });
     const content = JSON.parse(
       readFileSync(compiledContentFile(releaseDir), 'utf8'),
     ) as CompiledContent;
