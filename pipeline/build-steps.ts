@@ -12,6 +12,8 @@ export const BUILD_STEPS = {
   'prerender-pages': 'scripts/prerender-pages.ts',
   'prerender-worker': 'pipeline/prerender/worker.ts',
   'vike-assets': 'pipeline/prerender/vike-assets.mjs',
+  /** The server's warm publisher: runs a small site's builds in one long-lived process. */
+  'publish-worker': 'pipeline/publish-worker.ts',
   /**
    * Not a build step: the server (`npm start`, `npm run serve`), built here because the pages it
    * renders on request come from the page registry, which only runs where Vite builds the code.

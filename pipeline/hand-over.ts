@@ -5,13 +5,16 @@
 // each step ends with `continueBuild`, which becomes the next one if there is one. ru_maxrss and
 // the process id carry over an execve, so to whoever started the build it is one process whose
 // exit code is the last step's (or the first failing one's: a step that fails exits).
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { buildStepUrl, STEPS_DIR_VARIABLE } from './build-steps.ts';
 import { HANDED_OVER_AT_VARIABLE, handedOverNow } from './step-timings.ts';
+import { finishBuild, type BuildFinish } from './finish-build.ts';
 
 /** A step as Node runs it: what the "• Step" line says, its Node arguments, its environment. */
 export interface StepCommand {
   title: string;
+  /** Which of the build's steps. */
+  step: StepName;
   /** Node's arguments after the executable: flags, the step's script, the step's arguments. */
   args: string[];
   /** The step's script and its own arguments (the end of `args`). */
@@ -19,6 +22,16 @@ export interface StepCommand {
   env: NodeJS.ProcessEnv;
   cwd: string;
 }
+
+export type StepName = 'compile-content' | 'prerender-pages';
+
+/** Each step's own code, to run in this process (runStepHere), loaded when first asked for. */
+const STEP_RUNS: Record<StepName, (root: string) => Promise<void>> = {
+  'compile-content': async (root) =>
+    (await import('./compile/compile-content-step.ts')).compileContentStep(root),
+  'prerender-pages': async () =>
+    (await import('./prerender/prerender-pages-step.ts')).prerenderPagesStep(),
+};
 
 export const NEXT_STEPS_VARIABLE = 'LOCALBOARD_BUILD_NEXT_STEPS';
 
@@ -28,7 +41,7 @@ export const canHandOver = (): boolean => typeof process.execve === 'function';
 /** The command of one of the build's own steps (pipeline/build-steps.ts). */
 export function buildStepCommand(
   title: string,
-  step: 'compile-content' | 'prerender-pages',
+  step: StepName,
   nodeFlags: readonly string[],
   args: readonly string[],
   env: NodeJS.ProcessEnv,
@@ -37,6 +50,7 @@ export function buildStepCommand(
   const script = [fileURLToPath(buildStepUrl(step)), ...args];
   return {
     title,
+    step,
     args: [...nodeFlags, ...script],
     script,
     env: { ...env, [STEPS_DIR_VARIABLE]: process.env[STEPS_DIR_VARIABLE], BUILD_STEP: title },
@@ -60,9 +74,9 @@ export function becomeSteps([first, ...rest]: readonly StepCommand[]): never {
 
 /**
  * Runs `step` in this process (a small site's publish: no Node to start, no modules to load
- * twice): its script is imported with the step's arguments and environment, as its own Node would
- * see them, and resolves once the script's top level has run. A failing step exits the process.
- * Node's flags of the step (its memory caps) do not apply: for sites far from the budget only.
+ * twice): its code runs with the step's arguments and environment, as its own Node would see
+ * them. A failing step exits the process. Node's flags of the step (its memory caps) do not
+ * apply: for sites far from the budget only.
  */
 export async function runStepHere(step: StepCommand): Promise<void> {
   console.log(`• ${step.title}`);
@@ -71,7 +85,13 @@ export async function runStepHere(step: StepCommand): Promise<void> {
   delete process.env[NEXT_STEPS_VARIABLE];
   process.argv = [process.execPath, ...step.script];
   process.chdir(step.cwd);
-  await import(pathToFileURL(step.script[0]!).href);
+  await STEP_RUNS[step.step](step.cwd);
+}
+
+/** Runs every step of a build in this process, then finishes it (pipeline/finish-build.ts). */
+export async function runBuildHere(steps: readonly StepCommand[], finish: BuildFinish) {
+  for (const step of steps) await runStepHere(step);
+  await finishBuild(finish);
 }
 
 /** At the end of a step: becomes the next step the build handed over, if any; else returns. */

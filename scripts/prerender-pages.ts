@@ -1,48 +1,6 @@
 // The build's last step: prerenders every page of the compiled content into {out}/site, once the
-// client assets are built (pipeline/prerender/prerender.ts). Runs bundled (pipeline/build-steps.ts).
-//   --cache DIR --vite DIR --out DIR [--full]; LOCALBOARD_SOURCES: stamp of the source code
-// When the build handed itself over to this step (LOCALBOARD_BUILD_FINISH, pipeline/build.ts), it
-// finishes the build too (pipeline/finish-build.ts).
-import { join } from 'node:path';
-import { prerender } from '../pipeline/prerender/prerender.ts';
-import { MANIFEST_FILE, SITE_FOLDER } from '../pipeline/prerender/output-layout.ts';
-import { finishBuild, handedFinish } from '../pipeline/finish-build.ts';
-import { stepTimer } from '../pipeline/step-timings.ts';
+// client assets are built (pipeline/prerender/prerender-pages-step.ts says how, and its options).
+// Runs bundled (pipeline/build-steps.ts).
+import { prerenderPagesStep } from '../pipeline/prerender/prerender-pages-step.ts';
 
-const option = (flag: string) => {
-  const index = process.argv.indexOf(flag);
-  const value = index === -1 ? undefined : process.argv[index + 1];
-  if (!value) throw new Error(`prerender-pages needs ${flag}`);
-  return value;
-};
-const outDir = option('--out');
-const started = performance.now();
-const timer = stepTimer('Prerendering pages');
-const summary = await prerender({
-  viteDir: option('--vite'),
-  outDir: join(outDir, SITE_FOLDER),
-  manifestFile: join(outDir, MANIFEST_FILE),
-  compiledContentDir: option('--cache'),
-  sources: process.env.LOCALBOARD_SOURCES ?? '',
-  full: process.argv.includes('--full'),
-  mark: timer.mark,
-}).catch((error: unknown) => {
-  // What failed says so itself (the pages that failed, and a stack only for a bug of ours).
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
-});
-const took = (performance.now() - started) / 1000;
-console.log(
-  `Prerendered ${summary.pages} pages in ${took.toFixed(1)} s (${Math.round(summary.pages / took)} pages/s, ${summary.threads} ` +
-    `${summary.threads === 1 ? 'thread' : 'threads'}): ${summary.written} written, ${summary.pages - summary.written} unchanged, ` +
-    `${summary.removed} removed; feeds: ${summary.filesWritten} written of ${summary.files} looked at; looked at ` +
-    (Object.entries(summary.pagesByKind)
-      .map(([kind, count]) => `${kind} ${count}`)
-      .join(', ') || 'nothing'),
-);
-const finish = handedFinish(process.env);
-if (finish) {
-  await finishBuild(finish);
-  timer.mark('build finished');
-}
-console.log(timer.line());
+await prerenderPagesStep();

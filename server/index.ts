@@ -16,7 +16,7 @@ import { createMailer } from './mail/mailer.ts';
 import { mailFromEnv } from './mail/mail-env.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { sweepFraudNotices } from './moderation/fraud-notices.ts';
-import { buildPublisher } from './publishing/build-publisher.ts';
+import { buildPublisher, warmIdleFromEnv } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { publishSoon } from './publishing/publisher.ts';
 import {
@@ -76,6 +76,11 @@ if ('problem' in explicitThreshold) {
   console.error(explicitThreshold.problem);
   process.exit(1);
 }
+const warmIdle = warmIdleFromEnv(process.env);
+if ('problem' in warmIdle) {
+  console.error(warmIdle.problem);
+  process.exit(1);
+}
 
 const digestSchedule = process.env.DIGEST_SCHEDULE || 'on';
 if (digestSchedule !== 'on' && digestSchedule !== 'off') {
@@ -131,6 +136,7 @@ const compiledDir = process.env.COMPILED_CONTENT_DIR || join(process.cwd(), '.co
 let instances: BucketInstances | undefined;
 const publisher = buildPublisher({
   outDir: dirname(siteDir),
+  warmIdleMs: warmIdle.ms,
   database: databaseLocation,
   compiledContentDir: compiledDir,
   onPublished: metrics.recordPublish,

@@ -54,7 +54,11 @@ export interface RenderSetting {
 /** The part file of the page hashes that this thread writes. */
 export const partFile = (partsPrefix: string, thread = threadId) => `${partsPrefix}${thread}`;
 
-/** Folders known to exist, so that most pages need a single mkdir (their own folder). */
+/**
+ * Folders known to exist, so that most pages need a single mkdir (their own folder). Known for one
+ * render pass only (runSharedTasks): between two, a build removes the folders of pages gone, and a
+ * process may render many passes (the warm publisher, pipeline/publish-worker.ts).
+ */
 const madeDirs = new Set<string>();
 
 export function runTask(
@@ -160,6 +164,7 @@ export function runSharedTasks(
   setting: RenderSetting,
 ): TaskResult[] {
   const results: TaskResult[] = [];
+  madeDirs.clear();
   const hashes = new PageHashWriter(partFile(setting.partsPrefix));
   const last = setting.lastHashFile ? readPageHashFile(setting.lastHashFile) : undefined;
   try {

@@ -10,6 +10,7 @@
 // - Daily: after midnight UTC, and at start-up when the site was built for another day, the site
 //   is published for the new date, so expired ads leave (`startDaily()`).
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useCompiledContentDir } from '../../core/content/index.ts';
@@ -17,6 +18,7 @@ import { COMPILE_CACHE_FOLDER } from '../../pipeline/prerender/output-layout.ts'
 import type { StoreLocation } from '../../store/store-location.ts';
 import { oneRunAtATime, reasonsText, type Publisher, type PublishOutcome } from './publisher.ts';
 import { utcDay } from '../../core/days.ts';
+import { warmBuilds, type WarmBuildEnd } from './warm-builds.ts';
 
 export interface BuildPublisherSettings {
   /** The build's output folder: the site is {outDir}/site, the build's steps {outDir}/server. */
@@ -35,6 +37,12 @@ export interface BuildPublisherSettings {
   onPublished?: (seconds: number, ok: boolean) => void;
   /** Runs after each build that succeeded, as part of the publish (the upload to SITE_BUCKET). */
   afterBuild?: () => Promise<PublishOutcome>;
+  /**
+   * A small site's builds run in a Node kept between publishes (warm-builds.ts), ended after this
+   * many ms without a publish; 0: each build in a Node of its own, as `npm run build` runs it.
+   * Default: 15 minutes (the server reads PUBLISHER_WARM_IDLE_SECONDS: warmIdleFromEnv).
+   */
+  warmIdleMs?: number;
 }
 
 export interface BuildPublisher extends Publisher {
@@ -48,6 +56,8 @@ export interface BuildPublisher extends Publisher {
   readonly builds: number;
   /** Builds that succeeded so far. */
   readonly published: number;
+  /** Builds run in the warm publisher (warm-builds.ts), so far. */
+  readonly warmBuilds: number;
   /** The last build's outcome, once one has run. */
   readonly lastOutcome: PublishOutcome | undefined;
 }
@@ -56,6 +66,20 @@ export interface BuildPublisher extends Publisher {
 const KEPT_LINES = 20;
 /** After midnight, a little later: the clock of the machine and the date agree. */
 const AFTER_MIDNIGHT_MS = 5_000;
+/** How long the warm publisher waits for the next publish before it ends. */
+const WARM_IDLE_MS = 15 * 60_000;
+
+/** The warm publisher's idle time from PUBLISHER_WARM_IDLE_SECONDS (0: none), else the default. */
+export function warmIdleFromEnv(env: NodeJS.ProcessEnv): { ms: number } | { problem: string } {
+  const text = env.PUBLISHER_WARM_IDLE_SECONDS?.trim();
+  if (!text) return { ms: WARM_IDLE_MS };
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds < 0)
+    return {
+      problem: `PUBLISHER_WARM_IDLE_SECONDS must be a number of seconds, 0 or more (got "${text}")`,
+    };
+  return { ms: seconds * 1000 };
+}
 
 export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher {
   const contentDir =
@@ -102,13 +126,32 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
     return outcome;
   }
 
-  function runBuild(date: string): Promise<PublishOutcome> {
+  // The build's last lines, to say why one failed; its warnings reach the operator at once.
+  const lines: string[] = [];
+  const keep = (line: string) => {
+    if (line.trim() === '') return;
+    // A member ad left out for a problem of its own: the operator should hear of it.
+    if (line.startsWith('Warning: ')) problem(line);
+    lines.push(line);
+    if (lines.length > KEPT_LINES) lines.shift();
+  };
+  const warmIdleMs = settings.warmIdleMs ?? WARM_IDLE_MS;
+  const warm =
+    warmIdleMs > 0
+      ? warmBuilds({
+          entry: join(stepsDir, 'publish-worker.mjs'),
+          onLine: keep,
+          idleMs: warmIdleMs,
+        })
+      : undefined;
+
+  async function runBuild(date: string): Promise<PublishOutcome> {
     const entry = join(stepsDir, 'build.mjs');
     if (!existsSync(entry))
-      return Promise.resolve({
+      return {
         ok: false,
         message: `the build's steps are not in ${stepsDir}; run npm run build first`,
-      });
+      };
     // The stamp of the sources Vite built from: the same as the last build's, so the pages are
     // rendered again only where their data changed.
     const stampFile = join(stepsDir, 'sources-stamp.txt');
@@ -120,45 +163,44 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
     // PostgreSQL's URL goes in the environment, where its password is not in the process list.
     delete env.DATABASE_URL;
     if (settings.database.url) env.DATABASE_URL = settings.database.url;
+    Object.assign(env, {
+      LOCALBOARD_ROOT: process.env.LOCALBOARD_ROOT ?? process.cwd(),
+      LOCALBOARD_STEPS_DIR: stepsDir,
+      LOCALBOARD_SOURCES: sources,
+      // The build's compiled modules, as its steps keep them (pipeline/build-plan.ts).
+      NODE_COMPILE_CACHE: join(settings.outDir, COMPILE_CACHE_FOLDER),
+    });
     const args = [
-      '--enable-source-maps',
-      entry,
       ...['--date', date, '--content', contentDir, '--out', settings.outDir],
       ...['--cache', compiledDir],
       ...(settings.database.path && !settings.database.url
         ? ['--database', settings.database.path]
         : []),
     ];
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, args, {
+    lines.length = 0;
+    // A build whose steps predate the warm publisher runs as before.
+    const end =
+      warm && existsSync(join(stepsDir, 'publish-worker.mjs')) ? await warm.run(args, env) : 'cold';
+    const { code, signal } = end === 'cold' ? await spawnBuild(entry, args, env) : end;
+    if (code === 0) return { ok: true };
+    return { ok: false, message: failureOf(lines, code, signal) };
+  }
+
+  /** The build in a Node of its own, as `npm run build` runs it; how it ended. */
+  function spawnBuild(entry: string, args: string[], env: NodeJS.ProcessEnv) {
+    return new Promise<WarmBuildEnd>((resolve) => {
+      const child = spawn(process.execPath, ['--enable-source-maps', entry, ...args], {
         cwd: process.cwd(),
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: {
-          ...env,
-          LOCALBOARD_ROOT: process.env.LOCALBOARD_ROOT ?? process.cwd(),
-          LOCALBOARD_STEPS_DIR: stepsDir,
-          LOCALBOARD_SOURCES: sources,
-          // The build's compiled modules, as its steps keep them (pipeline/build.ts).
-          NODE_COMPILE_CACHE: join(settings.outDir, COMPILE_CACHE_FOLDER),
-        },
+        env,
       });
-      const lines: string[] = [];
-      const keep = (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split('\n')) {
-          if (line.trim() === '') continue;
-          // A member ad left out for a problem of its own: the operator should hear of it.
-          if (line.startsWith('Warning: ')) problem(line);
-          lines.push(line);
-          if (lines.length > KEPT_LINES) lines.shift();
-        }
-      };
-      child.stdout.on('data', keep);
-      child.stderr.on('data', keep);
-      child.once('error', (error) => resolve({ ok: false, message: error.message }));
-      child.once('close', (code, signal) => {
-        if (code === 0) return resolve({ ok: true });
-        resolve({ ok: false, message: failureOf(lines, code, signal) });
+      for (const stream of [child.stdout, child.stderr])
+        createInterface({ input: stream, crlfDelay: Infinity }).on('line', keep);
+      child.once('error', (error) => {
+        keep(error.message);
+        resolve({ code: 1, signal: null });
       });
+      child.once('close', (code, signal) => resolve({ code, signal }));
     });
   }
 
@@ -188,6 +230,7 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
     stop() {
       if (timer) clearTimeout(timer);
       timer = undefined;
+      warm?.stop();
     },
     idle: runs.idle,
     get builds() {
@@ -195,6 +238,9 @@ export function buildPublisher(settings: BuildPublisherSettings): BuildPublisher
     },
     get published() {
       return published;
+    },
+    get warmBuilds() {
+      return warm?.built ?? 0;
     },
     get lastOutcome() {
       return lastOutcome;

@@ -1,0 +1,187 @@
+// What a build will do, from its options and environment (pipeline/build.ts lists the options):
+// the stamp that says whether anything changed, whether the site is small, and the steps with
+// their Node flags and environment. Read by the build's starter (pipeline/build.ts) and by the
+// warm publisher (pipeline/publish-worker.ts), which plans each publish as a fresh build would.
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { StoreLocation } from '../store/store-location.ts';
+import { buildDateFrom } from './build-date.ts';
+import { buildStepCommand, type StepCommand } from './hand-over.ts';
+import { filesStamp } from './fingerprint.mjs';
+import { COMPILE_CACHE_FOLDER, MANIFEST_FILE, SITE_FOLDER } from './prerender/output-layout.ts';
+import { pageHashFileOf } from './prerender/manifest.ts';
+import { notForTheSite, type BuildFinish } from './finish-build.ts';
+import { copyFilesInto } from './replace-file.ts';
+import { memorySaverFlags } from '../core/node-runtime.mjs';
+import { HANDED_OVER_AT_VARIABLE } from './step-timings.ts';
+
+export interface BuildPlan {
+  outDir: string;
+  siteDir: string;
+  buildDate: string;
+  full: boolean;
+  /** --if-needed, and nothing the build reads changed since the last build: nothing to do. */
+  upToDate: boolean;
+  /** The last build into outDir was of a small site (smallSite): its steps may run in one Node. */
+  small: boolean;
+  /**
+   * The steps run in one Node, the starter's: a small site's build that is not --full, unless
+   * LOCALBOARD_BUILD_STEPS_APART=1 (bench/publish-latency.ts compares the two).
+   */
+  inOneNode: boolean;
+  /** The content step, then the pages step. */
+  steps: StepCommand[];
+  /** What the pages step, or whoever runs the steps, does at the end. */
+  finish: BuildFinish;
+}
+
+/** About 55,000 pages: the shipped content (16,600) is small, the 100,000-ad benchmark (117,000) not. */
+const SMALL_SITE_PAGE_HASH_BYTES = 8_000_000;
+
+/** Plans a build from its command-line arguments and environment. */
+export async function planBuild(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<BuildPlan> {
+  // The project folder (scripts/build.mjs says where it is); relative options are relative to here.
+  const root = env.LOCALBOARD_ROOT ?? process.cwd();
+  const option = (flag: string) => {
+    const index = argv.indexOf(flag);
+    return index === -1 ? undefined : argv[index + 1];
+  };
+  const full = argv.includes('--full');
+  const buildDate = buildDateFrom(argv, env);
+  const contentDir = resolve(option('--content') ?? env.CONTENT_DIR ?? join(root, 'content'));
+  const outDir = resolve(option('--out') ?? join(root, 'dist'));
+  const siteDir = join(outDir, SITE_FOLDER);
+  const cacheDir = resolve(option('--cache') ?? env.COMPILED_CONTENT_DIR ?? join(root, '.content'));
+  const database = databaseOption(option, env, root);
+  const sources = env.LOCALBOARD_SOURCES ?? '';
+
+  const siteStampFile = join(outDir, 'build-stamp.json');
+  const ifNeeded = argv.includes('--if-needed') && !full;
+  // The member ads' stamp is asked of the database only where it decides something (--if-needed):
+  // the store's drivers (SQLite's native module) would otherwise stay loaded in this process, which
+  // waits beside the steps (about 8 MB more at the build's peak). A build without it records 'not
+  // checked', so the next --if-needed build runs (cheaply: unchanged batches and pages are reused).
+  const memberAds = ifNeeded
+    ? await (await import('./compile/database-ad-source.ts')).memberAdsStamp(database)
+    : 'not checked';
+  const siteStamp = JSON.stringify({
+    buildDate,
+    content: filesStamp(contentDir, ['.']),
+    memberAds,
+    sources,
+  });
+  const upToDate =
+    ifNeeded &&
+    readIfExists(siteStampFile) === siteStamp &&
+    existsSync(join(siteDir, 'index.html'));
+
+  // The content and page steps work one batch of ads, one city at a time: a small young generation
+  // and a capped old one make V8 collect early instead of growing, so memory stays flat however
+  // many pages there are. The pages step's main thread holds the content index, the render groups
+  // and one city's ads (about 60 MB at a million ads): a lower cap keeps it, and the build, within
+  // its memory budget. Source maps: a failure names the TypeScript line.
+  // On Node 24, V8's memory saver mode too (core/node-runtime.mjs says why).
+  // A small site (smallSite()) is far from the budget: there the young generation is V8's usual
+  // size and memory saver mode is off, which spares a publish most of its garbage collections (a
+  // fifth of its CPU at 16,600 pages) for some 25 MB more at its peak.
+  const small = smallSite(outDir);
+  const youngGeneration = small ? '--max-semi-space-size=16' : '--max-semi-space-size=2';
+  const saver = small ? [] : memorySaverFlags();
+  const nodeOptionsOf: Record<'compile-content' | 'prerender-pages', string[]> = {
+    'compile-content': [
+      '--max-old-space-size=160',
+      youngGeneration,
+      ...saver,
+      '--enable-source-maps',
+    ],
+    'prerender-pages': [
+      '--max-old-space-size=112',
+      youngGeneration,
+      ...saver,
+      '--enable-source-maps',
+    ],
+  };
+  // React's production build; glibc's malloc keeps fewer per-thread arenas (less memory held back).
+  const stepEnv = {
+    NODE_ENV: 'production',
+    MALLOC_ARENA_MAX: '2',
+    BUILD_DATE: buildDate,
+    CONTENT_DIR: contentDir,
+    COMPILED_CONTENT_DIR: cacheDir,
+    // The content step writes the member ads' photos into this output's site (published-photos.ts).
+    BUILD_OUT_DIR: outDir,
+    // Node keeps the steps' compiled modules here: each step starts without compiling its code and
+    // its dependencies again (a publish starts three Nodes). A cache: stale entries are never used.
+    NODE_COMPILE_CACHE: join(outDir, COMPILE_CACHE_FOLDER),
+  };
+  // The content step finds the database where a server would: DATABASE_URL, else DATABASE_PATH.
+  const stepEnvironment: NodeJS.ProcessEnv = { ...env, ...stepEnv };
+  delete stepEnvironment.DATABASE_URL;
+  delete stepEnvironment[HANDED_OVER_AT_VARIABLE];
+  if (database.url) stepEnvironment.DATABASE_URL = database.url;
+  else stepEnvironment.DATABASE_PATH = database.path;
+
+  const stepCommand = (
+    title: string,
+    step: keyof typeof nodeOptionsOf,
+    args: string[],
+  ): StepCommand => {
+    const preload = env.BENCH_RSS_FILE ? ['--import', join(root, 'bench/report-peak-rss.mjs')] : [];
+    const flags = [...preload, ...nodeOptionsOf[step]];
+    return buildStepCommand(title, step, flags, args, stepEnvironment, root);
+  };
+  const steps = [
+    stepCommand('Compiling content', 'compile-content', full ? ['--full'] : []),
+    stepCommand('Prerendering pages', 'prerender-pages', [
+      ...['--cache', cacheDir, '--vite', outDir, '--out', outDir],
+      ...(full ? ['--full'] : []),
+    ]),
+  ];
+  const finish: BuildFinish = { outDir, siteStampFile, siteStamp, startedAt: Date.now() };
+  const inOneNode = small && !full && env.LOCALBOARD_BUILD_STEPS_APART !== '1';
+  return { outDir, siteDir, buildDate, full, upToDate, small, inOneNode, steps, finish };
+}
+
+/**
+ * The client build's files go into the site, each replaced whole and only when it changed (the
+ * server may be serving the site: a publish); old assets (their names carry a hash) leave once no
+ * page links to them (finish-build.ts). They come first: no page of this build exists yet.
+ */
+export function placeClientAssets({ outDir, siteDir }: BuildPlan): void {
+  mkdirSync(siteDir, { recursive: true });
+  copyFilesInto(join(outDir, 'client'), siteDir, notForTheSite);
+}
+
+/** The database whose member ads are published: the options, else the environment. */
+function databaseOption(
+  option: (flag: string) => string | undefined,
+  env: NodeJS.ProcessEnv,
+  root: string,
+): StoreLocation {
+  const url = option('--database-url');
+  if (url) return { url };
+  const path = option('--database');
+  if (path) return { path: resolve(path) };
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL };
+  return { path: resolve(env.DATABASE_PATH ?? join(root, 'data', 'localboard.sqlite')) };
+}
+
+/**
+ * Whether the last build into `outDir` was of a small site: its page hashes (some 140 bytes a
+ * page) under SMALL_SITE_PAGE_HASH_BYTES. No last build (the first, or --full after a wipe): not
+ * known to be small.
+ */
+function smallSite(outDir: string): boolean {
+  try {
+    return statSync(pageHashFileOf(join(outDir, MANIFEST_FILE))).size < SMALL_SITE_PAGE_HASH_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+function readIfExists(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
