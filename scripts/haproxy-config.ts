@@ -1,9 +1,12 @@
-// npm run haproxy:config -- --listen :80 --instance 10.0.0.1:3000 --instance 10.0.0.2:3000 [--policy]
+// npm run haproxy:config -- --listen :80 --instance 10.0.0.1:3000 --instance 10.0.0.2:3000
+//   [--not-found-script PATH] [--policy]
 // Prints haproxy's configuration for the site in a bucket (server/operations/haproxy-config.ts):
 // the instances for the API and the pages rendered on request, the buckets of SITE_BUCKET and
-// PHOTOS_BUCKET (on the S3 server of AWS_ENDPOINT_URL_S3, path-style) for everything else. With
-// --policy, the bucket policies that let the world read what haproxy or a CDN serves from them
-// (server/operations/public-read.ts), one JSON document a bucket. README "Serving it".
+// PHOTOS_BUCKET (on the S3 server of AWS_ENDPOINT_URL_S3, path-style) for everything else, and the
+// site's not-found screens (--not-found-script: where haproxy finds haproxy-not-found.lua; default
+// this checkout's copy). With --policy, the bucket policies that let the world read what haproxy
+// or a CDN serves from them (server/operations/public-read.ts), one JSON document a bucket.
+// README "Serving it".
 import { parseArgs } from 'node:util';
 import { parseBucketUrl } from '../store/object-storage/bucket-url.ts';
 import { haproxyConfig } from '../server/operations/haproxy-config.ts';
@@ -14,6 +17,7 @@ const { values } = parseArgs({
     listen: { type: 'string', default: ':80' },
     instance: { type: 'string', multiple: true, default: [] },
     policy: { type: 'boolean', default: false },
+    'not-found-script': { type: 'string' },
   },
 });
 
@@ -52,5 +56,6 @@ console.log(
     bucketServer: `${url.hostname}:${url.port || 80}`,
     site,
     photos,
+    ...(values['not-found-script'] ? { notFoundScript: values['not-found-script'] } : {}),
   }),
 );

@@ -11,6 +11,7 @@
 // `npm run haproxy:config` prints it for the settings of this machine (scripts/haproxy-config.ts);
 // tests/e2e/bucket-instances.test.ts runs it.
 import type { BucketLocation } from '../../store/object-storage/bucket-url.ts';
+import { join } from 'node:path';
 import { SITE_FILE_ENDINGS } from './public-read.ts';
 
 export interface HaproxySettings {
@@ -23,7 +24,12 @@ export interface HaproxySettings {
   /** SITE_BUCKET and PHOTOS_BUCKET. */
   site: BucketLocation;
   photos: BucketLocation;
+  /** Where haproxy reads haproxy-not-found.lua (default: this checkout's, NOT_FOUND_SCRIPT). */
+  notFoundScript?: string;
 }
+
+/** The site's not-found screens for haproxy (a Lua action: haproxy-not-found.lua says how). */
+export const NOT_FOUND_SCRIPT = join(import.meta.dirname, 'haproxy-not-found.lua');
 
 /**
  * The first segments of the paths the instances answer (the API, and every page of src/pages/
@@ -55,6 +61,7 @@ export function haproxyConfig(settings: HaproxySettings): string {
 # Made by npm run haproxy:config (server/operations/haproxy-config.ts).
 global
   maxconn 4096
+  lua-load ${settings.notFoundScript ?? NOT_FOUND_SCRIPT}
 
 defaults
   mode http
@@ -85,6 +92,8 @@ ${servers.join('\n')}
 backend bucket
   # Only reads; no cookie or credential goes to the bucket.
   http-request deny deny_status 405 unless METH_GET || METH_HEAD
+  # The path as asked, for the not-found screens.
+  http-request set-var(txn.asked) path
   http-request del-header Cookie
   http-request del-header Authorization
   # The published photos (/photos/…) from the photos' prefix; the rest is the site's.
@@ -97,7 +106,9 @@ backend bucket
   # No query string: S3 reads some (?acl, ?list-type) as other requests.
   http-request set-uri %[path]
   http-request set-header Host ${settings.bucketServer}
-  # A key the bucket does not have (anonymous readers may not list it: 403) is a page not found.
+  # A key the bucket does not have (anonymous readers may not list it: 403) is a page not found:
+  # a page's answer is the site's not-found screen for its path (haproxy-not-found.lua).
+  http-response lua.localboard_not_found http://${settings.bucketServer}/${site.bucket}/${site.prefix} if !photo { status 403 404 }
   http-response set-status 404 if { status 403 }
   server bucket ${settings.bucketServer}
 `;

@@ -36,10 +36,12 @@ import { SITE_PUBLISHER_LOCK } from '../../server/publishing/site-bucket/bucket-
 import { storeOn, type StoreHandle } from '../../store/store.ts';
 import {
   adPath,
+  cityPath,
   meApiPath,
   moderateAdApiPath,
   outputFileForPath,
   signupApiPath,
+  statePath,
 } from '../../core/paths.ts';
 import { DEFAULT_EXPLICIT_THRESHOLD } from '../../core/schemas/photos.ts';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
@@ -376,9 +378,33 @@ describe.skipIf(missing.length > 0)('instances with the site in a bucket, behind
       return true;
     });
     console.log(`Removal → page and photos out of the bucket: ${ms} ms.`);
-    expect((await fetch(`${front}${ad.path}`)).status).toBe(404);
+    const gone = await fetch(`${front}${ad.path}`);
+    expect(gone.status).toBe(404);
+    // The site's own screen for an ad that is gone, not the S3 server's XML.
+    expect(await gone.text()).toContain('<h1>Ad not found</h1>');
     for (const key of ad.keys)
       expect((await fetch(`${front}/${publicKeyOf(key)}`)).status).toBe(404);
+  });
+
+  it("a page the bucket does not have answers the site's not-found screen for its path", async () => {
+    const screens: Array<[path: string, heading: string]> = [
+      [statePath('Atlantis'), 'State not found'],
+      [cityPath('Atlantis', 'Poseidonia'), 'State not found'],
+      [cityPath('California', 'Nowhere Springs'), 'City not found'],
+      [adPath('California', 'Los Angeles', 999_999_999), 'Ad not found'],
+      [adPath('California', 'Nowhere Springs', 999_999_999), 'City not found'],
+      ['/no-such-page', 'Page Not Found'],
+    ];
+    for (const [path, heading] of screens) {
+      const answer = await fetch(`${front}${path}`);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(await answer.text(), path).toContain(`<h1>${heading}</h1>`);
+    }
+    // A photo that is not there stays a plain 404.
+    const photo = await fetch(`${front}/photos/aa/none.webp`);
+    expect(photo.status).toBe(404);
+    expect(await photo.text()).not.toContain('<h1>');
   });
 
   it('a second publisher waits: one instance holds the lock, the others never upload', async () => {

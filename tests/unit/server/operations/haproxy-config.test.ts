@@ -5,7 +5,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { haproxyConfig, INSTANCE_PATHS } from '../../../../server/operations/haproxy-config.ts';
+import {
+  haproxyConfig,
+  INSTANCE_PATHS,
+  NOT_FOUND_SCRIPT,
+} from '../../../../server/operations/haproxy-config.ts';
 import { publicReadPolicies } from '../../../../server/operations/public-read.ts';
 import { routes } from '../../../../core/paths.ts';
 
@@ -38,6 +42,12 @@ it('names every instance and both buckets, path-style', () => {
   expect(config).toContain('server instance-2 10.0.0.2:3000 check');
   expect(config).toContain('/board/site/%[path,regsub(^/,)] unless photo');
   expect(config).toContain('/board-media/%[path,regsub(^/,)] if photo');
+  // A page not found is the site's own screen, read from the site's prefix (not for photos).
+  expect(config).toContain(`lua-load ${NOT_FOUND_SCRIPT}`);
+  expect(existsSync(NOT_FOUND_SCRIPT)).toBe(true);
+  expect(config).toContain(
+    'http-response lua.localboard_not_found http://s3.example.net:80/board/site/ if !photo { status 403 404 }',
+  );
 });
 
 it('lets the world read the site files and published photos, not the private parts', () => {
