@@ -189,6 +189,8 @@ const app = createApp({
     processes: optionalWholeNumber('PHOTO_PROCESSES'),
   },
   photoStorage: photoStorageLocation,
+  // A photo deleted while public stays in the CDN's cache (a year) unless purged at once.
+  ...(bucketPublishing ? { onPhotosTakenDown: bucketPublishing.purgePhotos } : {}),
   photoExplicitThreshold: explicitThreshold.threshold,
   allowedOrigins: process.env.ALLOWED_ORIGINS?.split(',')
     .map((origin) => origin.trim())

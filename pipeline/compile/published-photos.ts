@@ -17,7 +17,7 @@
 // With the photos in a bucket (PHOTOS_BUCKET), the site holds no photo files: the same steps make
 // a key public in the bucket instead of writing its file, and hide it there instead of removing
 // its file (store/photo-storage/photo-bucket.ts); the CDN serves /photos/ from the bucket.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { replaceFile } from '../replace-file.ts';
 import type { PublishedAdRow } from '../../store/published-ads.ts';
@@ -35,6 +35,12 @@ export const PUBLISHED_IN_BUCKET_FOLDER = 'published-photos-in-bucket';
 export const publishedPhotosFolder = (env: NodeJS.ProcessEnv) =>
   env.PHOTOS_BUCKET?.trim() ? PUBLISHED_IN_BUCKET_FOLDER : PUBLISHED_PHOTOS_FOLDER;
 const CURRENT_FILE = 'current.json';
+
+/**
+ * Beside the site: the keys of photos a build took out of public reach in a bucket, one a line,
+ * until the publisher has asked the CDN to forget them (server/publishing/site-bucket/).
+ */
+export const photosTakenDownFile = (outDir: string) => join(outDir, 'photos-taken-down.txt');
 
 /** Where the photos go, and where their bytes come from. */
 export interface PhotoPublishing {
@@ -156,8 +162,14 @@ export async function removeUnpublishedPhotos(
     for (const key of keysIn(join(stateDir, `${rangeKey}.keys`))) candidates.delete(key);
   }
   let removed = 0;
-  if (hide) removed = await hide([...candidates].filter(isPhotoKey));
-  else
+  if (hide) {
+    const keys = [...candidates].filter(isPhotoKey);
+    // Said to the publisher, which purges their URLs from the CDN (the objects were public and
+    // are cached for a year): appended, so that a publish that fails to upload leaves them for
+    // the next one.
+    if (keys.length > 0) appendFileSync(photosTakenDownFile(outDir), `${keys.join('\n')}\n`);
+    removed = await hide(keys);
+  } else
     for (const key of candidates) {
       if (!isPhotoKey(key)) continue;
       const file = join(outDir, siteFolder, photoFilePath(key));

@@ -111,6 +111,11 @@ export interface AppOptions {
   /** Where photos' bytes are kept (PHOTOS_DIR's folder); default: the database. */
   photoStorage?: PhotoStorageLocation;
   /**
+   * Told the keys of photos whose bytes were deleted from a bucket (PHOTOS_BUCKET), public ones
+   * included: the server purges their URLs from the CDN (site-bucket/bucket-publishing.ts).
+   */
+  onPhotosTakenDown?: (keys: readonly string[]) => void;
+  /**
    * The explicit score from which a photo is likely explicit (PHOTO_EXPLICIT_THRESHOLD:
    * server/photos/app-photos.ts). Default: DEFAULT_EXPLICIT_THRESHOLD (core/schemas/photos.ts).
    */
@@ -182,7 +187,7 @@ export function createApp(options: AppOptions) {
   const forms = { store, refuse, form, trust };
   const photos: AppPhotos = {
     pool: photoPoolFor(options.photoProcessing),
-    storage: openPhotoStorage(store, options.photoStorage),
+    storage: openPhotoStorage(store, options.photoStorage, options.onPhotosTakenDown),
     explicitThreshold,
   };
   const metrics = options.metrics ?? createAppMetrics();

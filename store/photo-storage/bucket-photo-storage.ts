@@ -11,11 +11,13 @@ import type { PhotoStorage } from './photo-storage-kind.ts';
 export function bucketPhotoStorage(
   bucket: PhotoBucket,
   store: Pick<Store, 'photos'>,
+  /** Told the keys `delete` took out (the CDN forgets their public URLs: photo-storage.ts). */
+  onTakenDown?: (keys: readonly string[]) => void,
 ): PhotoStorage {
   const deleteUnused = async (keys: readonly string[]) => {
     const unused = await store.photos.unreferencedKeys(keys.filter(isPhotoKey));
     await bucket.deleteBoth(unused);
-    return unused.length;
+    return unused;
   };
   return {
     kind: 'bucket',
@@ -26,14 +28,17 @@ export function bucketPhotoStorage(
     },
     get: (key) => (isPhotoKey(key) ? bucket.get(key) : Promise.resolve(undefined)),
     async delete(keys) {
-      await deleteUnused(keys);
+      const deleted = await deleteUnused(keys);
+      if (deleted.length > 0) onTakenDown?.(deleted);
     },
     async deleteOrphans(before) {
       let deleted = 0;
       for (const part of PARTS) {
         let old: string[] = [];
         const flush = async () => {
-          deleted += await deleteUnused([...new Set(old)]);
+          // Orphans: bytes no photo names, never public since (the sweep's age is far longer
+          // than a publish), so nothing to purge.
+          deleted += (await deleteUnused([...new Set(old)])).length;
           old = [];
         };
         for await (const object of bucket.objects.list(part)) {

@@ -61,11 +61,17 @@ export function photoStorageLocationFromEnv(env: NodeJS.ProcessEnv): PhotoStorag
 export function openPhotoStorage(
   store: Pick<Store, 'photoBlobs' | 'photos'>,
   location: PhotoStorageLocation = {},
+  /**
+   * Told the keys whose objects a deletion took from a bucket, public ones included (the server
+   * purges their URLs from the CDN in front of it: server/publishing/site-bucket/).
+   */
+  onTakenDown?: (keys: readonly string[]) => void,
 ): PhotoStorage {
   if (location.bucket)
     return bucketPhotoStorage(
       photoBucket(openObjectStorage(location.bucket.location, location.bucket.settings)),
       store,
+      onTakenDown,
     );
   return location.folder ? folderPhotoStorage(location.folder, store) : databasePhotoStorage(store);
 }

@@ -28,6 +28,7 @@ import {
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
 import { adPath, outputFileForPath } from '../../core/paths.ts';
 import { DEFAULT_EXPLICIT_THRESHOLD, photoFilePath } from '../../core/schemas/photos.ts';
+import { photosTakenDownFile } from '../../pipeline/compile/published-photos.ts';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
 import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
@@ -47,6 +48,8 @@ let env: Record<string, string>;
 let location: PhotoStorageLocation;
 let photos: AppPhotos;
 let raw: ObjectStorage;
+/** The keys the photo storage said it took out of the bucket (the server purges their URLs). */
+const takenDown: string[] = [];
 const outDir = () => join(work, 'out');
 /** The server on the built site, with the photos in the bucket. */
 const app = () =>
@@ -87,7 +90,7 @@ beforeAll(async () => {
   location = read.location;
   photos = {
     pool,
-    storage: openPhotoStorage(t.store, location),
+    storage: openPhotoStorage(t.store, location, (keys) => takenDown.push(...keys)),
     explicitThreshold: DEFAULT_EXPLICIT_THRESHOLD,
   };
   raw = openObjectStorage(location.bucket!.location, location.bucket!.settings);
@@ -164,6 +167,10 @@ describe('publishing photos kept in a bucket (PHOTOS_BUCKET)', () => {
     // kept private while the decision can be appealed.
     await setMemberAdStatus(t, id, 'removed');
     build();
+    // Said to the publisher, which purges their public URLs from the CDN at its upload.
+    const listed = readFileSync(photosTakenDownFile(outDir()), 'utf8').trim().split('\n');
+    expect(listed.sort()).toEqual(variants.map(({ key }) => key).sort());
+    rmSync(photosTakenDownFile(outDir()));
     for (const { key } of variants) {
       expect(await raw.head(publicKeyOf(key))).toBeUndefined();
       expect((await raw.get(privateKeyOf(key)))?.equals(bytes.get(key)!)).toBe(true);
@@ -178,7 +185,12 @@ describe('publishing photos kept in a bucket (PHOTOS_BUCKET)', () => {
     for (const { key } of variants)
       expect((await raw.get(publicKeyOf(key)))?.equals(bytes.get(key)!)).toBe(true);
     await setMemberAdStatus(t, id, 'deleted');
+    expect(takenDown).toEqual([]);
     expect(await deletePhotosOfAd(t.store, photos.storage, id)).toBe(1);
+    // Every size deleted while public is told, for the CDN to forget.
+    expect(takenDown.sort()).toEqual(variants.map(({ key }) => key).sort());
+    // A publish that hides nothing says nothing.
+    expect(existsSync(photosTakenDownFile(outDir()))).toBe(false);
     for (const { key } of variants) {
       expect(await raw.head(publicKeyOf(key))).toBeUndefined();
       expect(await raw.head(privateKeyOf(key))).toBeUndefined();

@@ -6,7 +6,15 @@
 // and bytes of each are printed. The suite runs it on the content fixture (some 600 files); with
 // SITE_FIGURES=shipped, on the shipped content built in dist/ (32,954 files, some 5 minutes on
 // radosgw here): docs/benchmarks.md's figures.
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,6 +37,8 @@ import { readSiteManifest } from '../../server/publishing/site-bucket/site-manif
 import { DEFAULT_DELETE_LIMIT } from '../../server/publishing/site-bucket/upload-plan.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import { useCompiledContentDir } from '../../core/content/index.ts';
+import { photoFilePath } from '../../core/schemas/photos.ts';
+import { photosTakenDownFile } from '../../pipeline/compile/published-photos.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
 import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
@@ -171,6 +181,25 @@ test('an approval uploads its page and the pages that list or count it, and purg
   expect(urls).toContain(`${BASE_URL}/city/Idaho/Coeur%20d'Alene/ad/${adId}`);
   expect(urls).toContain(`${BASE_URL}/city/Idaho/Coeur%20d'Alene`);
   expect(urls.every((url) => !url.includes('/assets/'))).toBe(true);
+});
+
+test('photos taken down in PHOTOS_BUCKET are purged before anything else', async () => {
+  const [hidden, deleted] = ['ab'.padEnd(32, '1'), 'cd'.padEnd(32, '2')];
+  // A build hid one (published-photos.ts says so beside the site); the server deleted another.
+  writeFileSync(photosTakenDownFile(join(work, 'out')), `${hidden}\n${hidden}\n`);
+  purged.length = 0;
+  publishing.purgePhotos([deleted]);
+  expect(await publisher.publish('photos taken down')).toEqual({ ok: true });
+  await publishing.idle();
+  expect(purged.flat().slice(0, 2).sort()).toEqual(
+    [`${BASE_URL}${photoFilePath(hidden)}`, `${BASE_URL}${photoFilePath(deleted)}`].sort(),
+  );
+  // Said once: the list is gone, and the next publish purges nothing of it.
+  expect(existsSync(photosTakenDownFile(join(work, 'out')))).toBe(false);
+  purged.length = 0;
+  expect(await publisher.publish('nothing new')).toEqual({ ok: true });
+  await publishing.idle();
+  expect(purged.flat().filter((url) => url.includes('/photos/'))).toEqual([]);
 });
 
 test('a removal deletes the page from the bucket and purges it first', async () => {

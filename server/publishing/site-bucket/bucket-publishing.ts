@@ -4,10 +4,13 @@
 // each build changed (site-uploader.ts) and purges it from the CDN (purge-hook.ts). The others
 // wait for the lock; when its holder dies, PostgreSQL lets it go, the next instance takes it and
 // publishes at once, which uploads whatever the one before left undone.
+import { readFileSync, rmSync } from 'node:fs';
 import type { ObjectStorage } from '../../../store/object-storage/object-storage.ts';
 import type { SessionLock } from '../../../store/engine.ts';
 import type { PublishOutcome } from '../publisher.ts';
 import type { PurgeHook } from './purge-hook.ts';
+import { photoFilePath } from '../../../core/schemas/photos.ts';
+import { photosTakenDownFile } from '../../../pipeline/compile/published-photos.ts';
 import { kindOf, urlPathOf } from './site-objects.ts';
 import { siteUploader } from './site-uploader.ts';
 import type { DeleteLimit } from './upload-plan.ts';
@@ -36,6 +39,11 @@ export interface BucketPublishing {
   afterBuild(): Promise<PublishOutcome>;
   /** Calls `publish` each time this instance becomes the publisher. */
   onTakeOver(publish: (reason: string) => void): void;
+  /**
+   * Purges, before anything waiting, the public URLs of photos taken down in PHOTOS_BUCKET (a
+   * member's deletion, a moderator's removal): cached for a year, they must not outlive it.
+   */
+  purgePhotos(keys: readonly string[]): void;
   /** Resolves once the purges asked for so far are sent. */
   idle(): Promise<void>;
   /** Sends the purges asked for, gives up the lock and ends the bucket's connections. */
@@ -56,6 +64,13 @@ export function bucketPublishing(settings: BucketPublishingSettings): BucketPubl
   // at every file (a page another publisher put and the build has removed since is deleted).
   lock.onChange(() => uploader.forget());
   const urlOf = (path: string) => `${settings.baseUrl().replace(/\/$/, '')}${urlPathOf(path)}`;
+  const purgePhotos = (keys: readonly string[]) => {
+    if (keys.length > 0)
+      settings.purge?.purge(
+        keys.map((key) => `${settings.baseUrl().replace(/\/$/, '')}${photoFilePath(key)}`),
+        { urgent: true },
+      );
+  };
 
   return {
     storage,
@@ -64,6 +79,8 @@ export function bucketPublishing(settings: BucketPublishingSettings): BucketPubl
     },
     async afterBuild() {
       if (!lock.held) return { ok: true };
+      // The photos the build hid in PHOTOS_BUCKET, first: they were public, cached for a year.
+      purgePhotos(takenDownPhotos(settings.outDir));
       const started = performance.now();
       const upload = await uploader.upload();
       if (!upload.ok) return { ok: false, message: upload.message };
@@ -78,6 +95,7 @@ export function bucketPublishing(settings: BucketPublishingSettings): BucketPubl
       settings.purge?.purge(upload.written.filter((path) => kindOf(path) !== 'asset').map(urlOf));
       return { ok: true };
     },
+    purgePhotos,
     onTakeOver(publish) {
       const hear = (held: boolean) => {
         if (held) publish(`this instance publishes to ${storage.describe} now`);
@@ -94,4 +112,17 @@ export function bucketPublishing(settings: BucketPublishingSettings): BucketPubl
       storage.close();
     },
   };
+}
+
+/** The photos the builds took down since the last upload (published-photos.ts), read once. */
+function takenDownPhotos(outDir: string): string[] {
+  const file = photosTakenDownFile(outDir);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  rmSync(file, { force: true });
+  return [...new Set(text.split('\n').filter((key) => key !== ''))];
 }

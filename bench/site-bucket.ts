@@ -1,0 +1,182 @@
+// The site in a bucket at scale (docs/benchmarks.md, "The site in a bucket"; issue 42's figures):
+// on a generated site of `--ads N` (default 100,000), built by the real build, uploaded by the
+// real uploader (server/publishing/site-bucket/site-uploader.ts) to a throwaway radosgw on
+// 127.0.0.1 (scripts/s3-server.mjs), it measures
+// - the first upload (every object), one approval (one ad added, the incremental build, its
+//   upload) and one day's expiry (the same site built for the next day, its upload): objects put,
+//   bytes, objects deleted, and the upload's time;
+// - a new instance's time to ready with SITE_BUCKET: the publisher's release of the compiled
+//   content (runtime-content.ts) fetched by a follower on an empty folder (runtime-follower.ts),
+//   against the full build that an instance without SITE_BUCKET runs instead;
+// then scales the counts to 1,000,000 and 10,000,000 ads (per ad, as the build's own figures do)
+// and prices the PUTs of a day (S3 Standard: $0.005 per 1,000 PUTs; DELETEs are free).
+//   npm run bench:bucket -- [--ads N] [--keep]
+// Prints the figures; writes nothing into docs/.
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { AD_COLUMNS } from '../core/schemas/ad.ts';
+import { ensureS3Server, startThrowawayS3Server } from '../scripts/s3-server.mjs';
+import { releaseRuntimeContent } from '../server/publishing/site-bucket/runtime-content.ts';
+import { runtimeFollower } from '../server/publishing/site-bucket/runtime-follower.ts';
+import { siteUploader, type SiteUpload } from '../server/publishing/site-bucket/site-uploader.ts';
+import { openObjectStorage } from '../store/object-storage/object-storage.ts';
+import { buildSite, citiesOfEverySize, writeGeneratedContent } from './generated-site.ts';
+import { DEFAULT_BUILD_DATE } from './options.ts';
+import { createWorkspace } from './workspace.ts';
+
+const option = (flag: string) => {
+  const index = process.argv.indexOf(flag);
+  return index === -1 ? undefined : process.argv[index + 1];
+};
+const ads = Number(option('--ads') ?? 100_000);
+const keep = process.argv.includes('--keep');
+/** S3 Standard's price of PUT, COPY, POST and LIST requests, per 1,000 (us-east-1, 2026). */
+const DOLLARS_PER_THOUSAND_PUTS = 0.005;
+const BUCKET = 'localboard-bench';
+
+const nextDay = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+interface Measured {
+  what: string;
+  puts: number;
+  megabytes: number;
+  deletes: number;
+  seconds: number;
+}
+
+const workspace = createWorkspace();
+const found = ensureS3Server((line: string) => console.log(line));
+if (!('binDir' in found) || !found.binDir) throw new Error(`No S3 server: ${found.problem}`);
+const server = await startThrowawayS3Server(found.binDir);
+try {
+  console.log(`Working in ${workspace.dir}; the S3 server at ${server.endpoint}.`);
+  const settings = {
+    endpoint: server.endpoint,
+    region: server.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
+  };
+  const client = new S3Client(settings);
+  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  client.destroy();
+  const bucket = openObjectStorage({ bucket: BUCKET, prefix: 'site/' }, settings);
+  const outDir = join(workspace.dir, 'out');
+  const cacheDir = join(workspace.dir, 'compiled');
+  const database = { path: join(workspace.dir, 'none.sqlite') };
+  const { contentDir, cities } = writeGeneratedContent(workspace.dir, ads, DEFAULT_BUILD_DATE);
+  const build = (buildDate: string) =>
+    buildSite({ contentDir, outDir, cacheDir, buildDate, database });
+  const uploader = siteUploader({
+    outDir,
+    bucket,
+    deleteLimit: { percent: 100 },
+  });
+  const measured: Measured[] = [];
+  const upload = async (what: string) => {
+    const started = performance.now();
+    const done: SiteUpload = await uploader.upload();
+    if (!done.ok) throw new Error(`${what}: ${done.message}`);
+    const seconds = (performance.now() - started) / 1000;
+    measured.push({
+      what,
+      puts: done.puts,
+      megabytes: done.putBytes / 1e6,
+      deletes: done.deletes,
+      seconds,
+    });
+    console.log(`  ${what}: ${done.puts} put, ${done.deletes} deleted, in ${seconds.toFixed(1)} s`);
+  };
+
+  console.log(`Building ${ads.toLocaleString('en-US')} generated ads...`);
+  const first = build(DEFAULT_BUILD_DATE);
+  console.log(`  ${first.pages} pages in ${first.seconds.toFixed(1)} s.`);
+  await upload('the first upload (every object)');
+
+  // One approval: an ad in a city of middling size, as the publisher builds and uploads it.
+  const { state, city } = citiesOfEverySize(cities, 3)[1]!;
+  mkdirSync(join(contentDir, 'ads'), { recursive: true });
+  writeFileSync(
+    join(contentDir, 'ads', 'approved.csv'),
+    stringify(
+      [
+        {
+          ...{ id: '990000001', state, city, age: '33', seeks: 'w4m' },
+          title: 'Walks by the water at dawn',
+          description: 'Looking for company on early walks by the water. Say hello.',
+          ...{ images: '', featured: 'false', postedAt: DEFAULT_BUILD_DATE },
+          ...{ expiresAt: '2027-12-31', sample: 'false' },
+        },
+      ],
+      { header: true, columns: [...AD_COLUMNS] },
+    ),
+  );
+  const approved = build(DEFAULT_BUILD_DATE);
+  console.log(`  one approval (${city}, ${state}): built in ${approved.seconds.toFixed(1)} s.`);
+  await upload(`one approval (an ad in ${city}, ${state})`);
+
+  const tomorrow = nextDay(DEFAULT_BUILD_DATE);
+  const expired = build(tomorrow);
+  console.log(`  the next day (${tomorrow}): built in ${expired.seconds.toFixed(1)} s.`);
+  await upload(`a day's expiry (the site built for ${tomorrow})`);
+
+  // A new instance with SITE_BUCKET: the publisher's release, fetched into an empty folder.
+  const released = await releaseRuntimeContent(bucket, cacheDir);
+  const follower = runtimeFollower({
+    storage: bucket,
+    dir: join(workspace.dir, 'new-instance'),
+    log: (line) => console.log(`  ${line}`),
+  });
+  const readyStarted = performance.now();
+  await follower.refresh('a new instance');
+  const readySeconds = (performance.now() - readyStarted) / 1000;
+  if (follower.version === undefined) throw new Error(follower.waitingFor);
+  follower.stop();
+  bucket.close();
+
+  const load = loadavg().map((value) => value.toFixed(1));
+  const perAd = (value: number, at: number) => (value / ads) * at;
+  const whole = (value: number) => Math.round(value).toLocaleString('en-US');
+  const [full, approval, expiry] = measured as [Measured, Measured, Measured];
+  console.log(
+    `\n- Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ` +
+      `${ads.toLocaleString('en-US')} generated ads, ${first.pages} pages; radosgw on 127.0.0.1, ` +
+      `8 requests at a time; load average ${load.join(', ')} at the end.`,
+  );
+  console.log(
+    '\n| publish | objects put | MB put | deleted | upload s |\n| --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const row of measured)
+    console.log(
+      `| ${row.what} | ${whole(row.puts)} | ${row.megabytes.toFixed(1)} | ${whole(row.deletes)} | ${row.seconds.toFixed(1)} |`,
+    );
+  console.log(
+    `\nA new instance with SITE_BUCKET: release ${released.release.version} ` +
+      `(${released.puts} files, ${(released.putBytes / 1e6).toFixed(1)} MB), fetched and read in ${readySeconds.toFixed(1)} s, against ` +
+      `${first.seconds.toFixed(1)} s for the full build an instance without it runs.`,
+  );
+  console.log(
+    '\nScaled per ad (the pages, the expiry and their bytes grow with the ads; one approval does ' +
+      'not):\n\n| ads | first upload: objects | GB | its PUTs cost | a day: objects put | deleted | PUTs a day cost |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const at of [ads, 1_000_000, 10_000_000]) {
+    const firstPuts = perAd(full.puts, at);
+    const dayPuts = perAd(expiry.puts, at);
+    console.log(
+      `| ${whole(at)} | ${whole(firstPuts)} | ${(perAd(full.megabytes, at) / 1000).toFixed(1)} | ` +
+        `$${((firstPuts / 1000) * DOLLARS_PER_THOUSAND_PUTS).toFixed(2)} | ${whole(dayPuts)} | ` +
+        `${whole(perAd(expiry.deletes, at))} | $${((dayPuts / 1000) * DOLLARS_PER_THOUSAND_PUTS).toFixed(2)} |`,
+    );
+  }
+  console.log(
+    `\nOne approval: ${approval.puts} objects, ${(approval.megabytes * 1000).toFixed(0)} kB, ` +
+      `${approval.seconds.toFixed(2)} s to upload.`,
+  );
+} finally {
+  await server.stop();
+  if (keep) console.log(`Kept ${workspace.dir}.`);
+  else workspace.remove();
+}
