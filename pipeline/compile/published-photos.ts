@@ -165,8 +165,8 @@ export async function removeUnpublishedPhotos(
   if (hide) {
     const keys = [...candidates].filter(isPhotoKey);
     // Said to the publisher, which purges their URLs from the CDN (the objects were public and
-    // are cached for a year): appended, so that a publish that fails to upload leaves them for
-    // the next one.
+    // are cached for a year) and then removes the list: appended, so that the keys of a build
+    // whose publish never reached the upload wait for the next one.
     if (keys.length > 0) appendFileSync(photosTakenDownFile(outDir), `${keys.join('\n')}\n`);
     removed = await hide(keys);
   } else

@@ -40,8 +40,9 @@ export interface BucketPublishing {
   /** Calls `publish` each time this instance becomes the publisher. */
   onTakeOver(publish: (reason: string) => void): void;
   /**
-   * Purges, before anything waiting, the public URLs of photos taken down in PHOTOS_BUCKET (a
-   * member's deletion, a moderator's removal): cached for a year, they must not outlive it.
+   * Purges, before anything waiting, the public URLs of photos whose bytes were deleted from
+   * PHOTOS_BUCKET (a member deletes an ad or the account, an edit drops a photo): cached for a
+   * year, they must not outlive it. Those a build hid (a removal, an expiry) `afterBuild` purges.
    */
   purgePhotos(keys: readonly string[]): void;
   /** Resolves once the purges asked for so far are sent. */
