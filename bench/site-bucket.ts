@@ -189,8 +189,7 @@ try {
       `(${released.puts} files, ${(released.putBytes / 1e6).toFixed(1)} MB), fetched and read in ${readySeconds.toFixed(1)} s, against ` +
       `${first.seconds.toFixed(1)} s for the full build an instance without it runs.`,
   );
-  const expiredAds = Number(/(\d+) ads expired/.exec(expiry.what)?.[1] ?? 0);
-  const perExpired = (value: number) => (expiredAds > 0 ? value / expiredAds : 0);
+  const perExpired = (value: number) => (expiring > 0 ? value / expiring : 0);
   console.log(
     `\nPer expired ad: ${perExpired(expiry.puts).toFixed(2)} objects put, ` +
       `${perExpired(expiry.deletes).toFixed(2)} deleted. One approval: ${approval.puts} objects, ` +

@@ -80,12 +80,21 @@ export function becomeSteps([first, ...rest]: readonly StepCommand[]): never {
  */
 export async function runStepHere(step: StepCommand): Promise<void> {
   console.log(`• ${step.title}`);
-  for (const key of Object.keys(process.env)) if (!(key in step.env)) delete process.env[key];
-  Object.assign(process.env, step.env, { [HANDED_OVER_AT_VARIABLE]: handedOverNow() });
+  takeOverHere(step.script, step.env, step.cwd);
   delete process.env[NEXT_STEPS_VARIABLE];
-  process.argv = [process.execPath, ...step.script];
-  process.chdir(step.cwd);
   await STEP_RUNS[step.step](step.cwd);
+}
+
+/**
+ * This process now runs `script` (its file and arguments) with `env` as its whole environment, in
+ * `cwd`, as a Node started for it would (the hand-over's time included): for code that reads its
+ * settings from the process, run here rather than in a Node of its own.
+ */
+export function takeOverHere(script: readonly string[], env: NodeJS.ProcessEnv, cwd: string) {
+  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
+  Object.assign(process.env, env, { [HANDED_OVER_AT_VARIABLE]: handedOverNow() });
+  process.argv = [process.execPath, ...script];
+  process.chdir(cwd);
 }
 
 /** Runs every step of a build in this process, then finishes it (pipeline/finish-build.ts). */

@@ -10,8 +10,8 @@
 // own: the server reads the failure from the exit and starts a new process for the next publish.
 // The process ends when the server closes the channel (disconnect), or when the server does.
 import { placeClientAssets, planBuild } from './build-plan.ts';
-import { runBuildHere } from './hand-over.ts';
-import { handedOverNow, HANDED_OVER_AT_VARIABLE, stepTimer } from './step-timings.ts';
+import { runBuildHere, takeOverHere } from './hand-over.ts';
+import { stepTimer } from './step-timings.ts';
 
 /** A publish asked for: the build command's arguments (after the script) and environment. */
 export interface PublishRequest {
@@ -33,10 +33,7 @@ const send = (answer: PublishAnswer) =>
   );
 
 async function publish({ id, args, env, cwd }: PublishRequest): Promise<void> {
-  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
-  Object.assign(process.env, env, { [HANDED_OVER_AT_VARIABLE]: handedOverNow() });
-  process.argv = [process.execPath, 'build.mjs', ...args];
-  process.chdir(cwd);
+  takeOverHere(['build.mjs', ...args], env, cwd);
   const timer = stepTimer('the start');
   const plan = await planBuild(process.argv, process.env);
   if (plan.upToDate) return send({ id, done: 'up to date' });

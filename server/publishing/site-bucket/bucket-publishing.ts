@@ -64,11 +64,13 @@ export function bucketPublishing(settings: BucketPublishingSettings): BucketPubl
   // Whoever held the lock meanwhile may have written the bucket: read the manifest again and look
   // at every file (a page another publisher put and the build has removed since is deleted).
   lock.onChange(() => uploader.forget());
-  const urlOf = (path: string) => `${settings.baseUrl().replace(/\/$/, '')}${urlPathOf(path)}`;
+  /** The public URL of a URL path of the site. */
+  const siteUrl = (urlPath: string) => `${settings.baseUrl().replace(/\/$/, '')}${urlPath}`;
+  const urlOf = (path: string) => siteUrl(urlPathOf(path));
   const purgePhotos = (keys: readonly string[]) => {
     if (keys.length > 0)
       settings.purge?.purge(
-        keys.map((key) => `${settings.baseUrl().replace(/\/$/, '')}${photoFilePath(key)}`),
+        keys.map((key) => siteUrl(photoFilePath(key))),
         { urgent: true },
       );
   };
