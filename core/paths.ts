@@ -192,7 +192,6 @@ export const apiRoutes = {
   verificationSelfie: '/api/verification/selfie',
   verificationWithdraw: '/api/verification/withdraw',
   selfie: '/api/verification/:id{[0-9]{1,15}}/selfie',
-  firstMessages: '/api/account/first-messages',
   approveVerification: '/api/moderate/verifications/:id/approve',
   refuseVerification: '/api/moderate/verifications/:id/refuse',
 } as const;
@@ -314,7 +313,6 @@ export const NOT_FOUND_FILES = {
 export const verificationChallengeApiPath = () => apiRoutes.verificationChallenge;
 export const verificationSelfieApiPath = () => apiRoutes.verificationSelfie;
 export const verificationWithdrawApiPath = () => apiRoutes.verificationWithdraw;
-export const firstMessagesApiPath = () => apiRoutes.firstMessages;
 /** A verification selfie's bytes: to its member and to moderators only (no-store). */
 export const selfieApiPath = (verificationId: number) =>
   apiPath(apiRoutes.selfie, { id: verificationId });

@@ -119,6 +119,8 @@ export interface MemberDataRows {
   fraudNotices: DataFraudNoticeRow[];
   /** Who may reach the member: their own settings. */
   reach: ReachSettings;
+  /** Only verified members may write to them first (accounts.verified_first_only). */
+  verifiedFirstOnly: boolean;
 }
 
 export interface MemberDataStore {
@@ -196,6 +198,7 @@ async function readRows(
       'email_verified_at as emailVerifiedAt',
       'terms_accepted_at as termsAcceptedAt',
       'role',
+      'verified_first_only as verifiedFirstOnly',
     ])
     .where('id', '=', accountId)
     .executeTakeFirst();
@@ -335,5 +338,6 @@ async function readRows(
     scamRecord,
     fraudNotices,
     reach: await reachSettingsStore(context).of(accountId),
+    verifiedFirstOnly: Boolean(account.verifiedFirstOnly),
   };
 }

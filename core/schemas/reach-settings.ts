@@ -1,7 +1,8 @@
 // The "Who may reach me" form of the account page (docs/product.md section 7): the ages a member
-// writing first may have, and the member's hidden words. One schema for the form post, JSON and
-// the tests. Each bound may be left empty (no bound); the words are one a line or separated by
-// commas, kept in the member's order, lower-cased, once each.
+// writing first may have, the member's hidden words, and whether only verified members may write
+// first. One schema for the form post, JSON and the tests. Each bound may be left empty (no
+// bound); the words are one a line or separated by commas, kept in the member's order, lower-cased,
+// once each. The form saves all of them at once: a box left unticked (absent) is off.
 import { z } from 'zod';
 
 /** The youngest and oldest ages a member may have (docs/product.md section 1: 18 and over). */
@@ -33,8 +34,15 @@ export function hiddenWordsOf(typed: string): string[] {
   return [...new Set(words)];
 }
 
+/** A checkbox: present ("on", "true", "1") for yes, absent for no; JSON may send a boolean. */
+const checkbox = z
+  .union([z.boolean(), z.string()], { error: 'A checkbox is on or off.' })
+  .optional()
+  .transform((value) => value === true || ['on', 'true', '1'].includes(String(value)));
+
 export const reachSettingsSchema = z
   .object({
+    verifiedOnly: checkbox,
     minAge: ageBound('youngest'),
     maxAge: ageBound('oldest'),
     hiddenWords: z

@@ -40,10 +40,12 @@ export async function accountView(
     statements: statements.map((row) => statementView(row, now)),
     adStatements,
     reports: reports.map(myReportView),
-    reach: reachSettingsView(await store.reachSettings.of(accountId)),
+    reach: reachSettingsView(
+      await store.reachSettings.of(accountId),
+      await store.verifications.verifiedFirstOnly(accountId),
+    ),
     verification: {
       level: (await store.verifications.currentFor([accountId])).get(accountId)?.level,
-      verifiedFirstOnly: await store.verifications.verifiedFirstOnly(accountId),
     },
   };
 }

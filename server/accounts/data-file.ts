@@ -104,8 +104,8 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
       'message, the members you blocked, the reports you made, your saved searches (with what each ' +
       'was last mailed), the moderation decisions about you with their statements of reasons and ' +
       'your appeals, how many of your messages our scam checks refused or marked with a warning, ' +
-      'the safety warnings (fraud notices) you received, and who may reach you (the ages that may ' +
-      'write to you first, and your hidden words). In a conversation the other side is ' +
+      'the safety warnings (fraud notices) you received, and who may reach you (whether only ' +
+      'verified members may write to you first, the ages that may, and your hidden words). In a conversation the other side is ' +
       '"the other member": their email address and account are not in this file, and neither is ' +
       'who reported you or which moderator decided.',
     account: {
@@ -197,6 +197,7 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
         .map((conversation) => conversation.id),
     })),
     whoMayReachMe: {
+      onlyVerifiedMembersMayWriteFirst: rows.verifiedFirstOnly,
       youngestWhoMayWriteFirst: rows.reach.minAge,
       oldestWhoMayWriteFirst: rows.reach.maxAge,
       hiddenWords: rows.reach.hiddenWords,

@@ -233,7 +233,7 @@ export function createApp(options: AppOptions) {
   app.route('/', photoRoutes({ ...forms, photos }));
   app.route('/', savedSearchRoutes({ ...forms, search }));
   app.route('/', reachSettingsRoutes(forms));
-  app.route('/', verificationRoutes({ ...forms, photos, publisher }));
+  app.route('/', verificationRoutes({ ...forms, photos, publisher, mailer, mailSite }));
   app.route(
     '/',
     memberDataRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, publisher, photos }),

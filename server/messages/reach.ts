@@ -8,7 +8,9 @@
 //   stored, but its conversation goes to the member's Filtered folder, never the inbox, and no
 //   mail goes out; the sender sees it as sent. The replier's messages are first messages until
 //   the member answers (as the scam shield counts them): one with a hidden word sends the
-//   conversation there too. Answering it moves it to the inbox.
+//   conversation there too. Answering it moves it to the inbox;
+// - only verified members: a member who is not verified writing first is refused
+//   (server/verification/first-messages.ts holds that rule; the setting is saved with these).
 import { ageOn } from '../../core/schemas/age.ts';
 import { findHiddenWord } from '../../core/policy/hidden-words.ts';
 import {
@@ -56,23 +58,26 @@ export async function filtersNow(
   return !(await tx.conversations.answered(conversation.id, senderId));
 }
 
-/** Saves the member's settings, as the account page's form (or JSON) gave them. */
+/** Saves the member's settings, as the account page's form (or JSON) gave them, all at once. */
 export async function saveReachSettings(
   store: Store,
   accountId: number,
-  settings: ReachSettingsInput,
+  { verifiedOnly, ...settings }: ReachSettingsInput,
   now: Date,
 ): Promise<void> {
-  await store.reachSettings.save(accountId, settings, now.toISOString());
+  await store.unitOfWork(async (tx) => {
+    await tx.reachSettings.save(accountId, settings, now.toISOString());
+    await tx.verifications.setVerifiedFirstOnly(accountId, verifiedOnly);
+  });
 }
 
 /** The settings as the account page's form shows them. */
-export const reachSettingsView = ({
-  minAge,
-  maxAge,
-  hiddenWords,
-}: ReachSettings): ReachSettingsView => ({
+export const reachSettingsView = (
+  { minAge, maxAge, hiddenWords }: ReachSettings,
+  verifiedOnly: boolean,
+): ReachSettingsView => ({
   minAge: minAge === null ? '' : String(minAge),
   maxAge: maxAge === null ? '' : String(maxAge),
   hiddenWords: hiddenWords.join('\n'),
+  verifiedOnly,
 });

@@ -4,7 +4,8 @@
 // Photos verified on those. Refusing takes one reason of a fixed list and writes a statement of
 // reasons the member can appeal (decided by another moderator, server/moderation/appeals.ts).
 // A moderator never decides their own verification. The selfie's bytes go as soon as it is
-// approved; a refused one is kept for its appeal (retention.ts).
+// approved; a refused one is kept for its appeal (retention.ts). Either way the member is mailed
+// the decision (server/mail/verification-messages.ts), once its unit of work is over.
 import { z } from 'zod';
 import {
   CHECKLIST,
@@ -13,6 +14,13 @@ import {
   type ChecklistKey,
 } from '../../core/schemas/verification.ts';
 import { RULE_CLAUSES } from '../../core/schemas/terms-clauses.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { MailSite } from '../mail/messages.ts';
+import {
+  verificationApprovedMail,
+  verificationRefusedMail,
+} from '../mail/verification-messages.ts';
+import { statementMail } from '../moderation/statement-links.ts';
 import type { SessionAccount as Member } from '../../store/sessions.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
 import { appealDeadline } from '../moderation/statements.ts';
@@ -35,6 +43,8 @@ export interface VerificationDeps {
   store: Store;
   photos: Pick<AppPhotos, 'storage'>;
   publisher?: Publisher;
+  mailer: Mailer;
+  mailSite: () => MailSite;
   now: () => Date;
 }
 
@@ -96,24 +106,27 @@ export async function approveVerification(
   );
   const now = deps.now();
   const at = now.toISOString();
-  const row = await deps.store.unitOfWork(async (tx) => {
+  const { row, level, photoIds, email } = await deps.store.unitOfWork(async (tx) => {
     const row = await submittedFor(tx, moderator, id);
     const photoIds = (await photosToCompare(tx, row.accountId, now))
       .map(({ photo }) => photo.id)
       .filter((photoId) => sameFace.has(photoId));
-    const level = photoIds.length > 0 ? 'photos' : 'person';
+    const level = photoIds.length > 0 ? ('photos' as const) : ('person' as const);
+    const email = (await tx.moderation.account(row.accountId))?.email ?? null;
     await tx.verifications.approve(id, { level, photoIds, moderatorId: moderator.accountId, at });
     await tx.moderationLog.append({
       at,
       by: { accountId: moderator.accountId, email: moderator.email },
       action: 'approve-verification',
       accountId: row.accountId,
-      accountEmail: (await tx.moderation.account(row.accountId))?.email ?? null,
+      accountEmail: email,
       note: `${level === 'photos' ? `Photos verified (${photoIds.length})` : 'Real person'}, verification ${id}`,
     });
-    return row;
+    return { row, level, photoIds, email };
   });
   await forgetSelfie(deps.store, deps.photos, row, now);
+  if (email)
+    deps.mailer.send(verificationApprovedMail(deps.mailSite(), email, level, photoIds.length));
   publishSoon(deps.publisher, `verification ${id} approved`);
 }
 
@@ -128,15 +141,17 @@ export async function refuseVerification(
   if (!isVerificationRefusal(reason))
     throw new Refusal('invalid', CHOOSE_A_REASON, { field: 'reason' });
   const note = input.note?.trim() || undefined;
-  const at = deps.now().toISOString();
-  await deps.store.unitOfWork(async (tx) => {
+  const now = deps.now();
+  const at = now.toISOString();
+  const { statementId, email } = await deps.store.unitOfWork(async (tx) => {
     const row = await submittedFor(tx, moderator, id);
+    const email = (await tx.moderation.account(row.accountId))?.email ?? null;
     const logId = await tx.moderationLog.append({
       at,
       by: { accountId: moderator.accountId, email: moderator.email },
       action: 'refuse-verification',
       accountId: row.accountId,
-      accountEmail: (await tx.moderation.account(row.accountId))?.email ?? null,
+      accountEmail: email,
       reason: VERIFICATION_REFUSALS[reason],
       note: note ?? null,
     });
@@ -161,7 +176,11 @@ export async function refuseVerification(
       at,
       statementId,
     });
+    return { statementId, email };
   });
+  const statement = email ? await statementMail(deps, statementId, now) : undefined;
+  if (email && statement)
+    deps.mailer.send(verificationRefusedMail(deps.mailSite(), email, statement.lines));
 }
 
 /** The member withdraws their verification: no badge from now on (the next publish). */

@@ -1,5 +1,6 @@
-// "Only verified members can start a conversation with me" (docs/product.md section 7): the
-// member's setting, and the rule the server holds a first message to. A sender who is not
+// "Only verified members can start a conversation with me" (docs/product.md section 7): the rule
+// the server holds a first message to (the member's setting is saved with "Who may reach me",
+// server/messages/reach.ts). A sender who is not
 // verified is told, in words, that this member accepts first messages only from verified members
 // and how to get verified; nothing is stored. A verified sender's message goes on as any other.
 import { verificationPath } from '../../core/paths.ts';
@@ -8,16 +9,6 @@ import type { Store } from '../../store/store.ts';
 
 export const verifiedOnlyRefusal = (recipient: 'poster' | 'member') =>
   `This ${recipient === 'poster' ? 'poster' : 'member'} accepts first messages only from verified members. To write to them, get verified: ask for a code on ${verificationPath()}, send a selfie holding it, and a moderator checks it (usually within a day). Your message was not sent.`;
-
-/** Sets the member's choice; answers it. */
-export async function setVerifiedFirstOnly(
-  store: Store,
-  accountId: number,
-  on: boolean,
-): Promise<boolean> {
-  await store.verifications.setVerifiedFirstOnly(accountId, on);
-  return on;
-}
 
 /** Whether the account is verified now (an approved verification not withdrawn). */
 export async function isVerified(store: Store, accountId: number): Promise<boolean> {

@@ -1,7 +1,12 @@
 // What the verification pages show (docs/product.md section 6, "Verified members"): the member's
 // own page (/account/verification) and the moderators' queue of selfies (/moderate/verifications),
 // each read from the store in the page's own view type.
-import { decisionPagePath, photoSizeApiPath, selfieApiPath } from '../../core/paths.ts';
+import {
+  blurredPhotoApiPath,
+  decisionPagePath,
+  photoSizeApiPath,
+  selfieApiPath,
+} from '../../core/paths.ts';
 import type { ModerateVerificationsView } from '../../src/pages/moderate-verifications/verifications-view.ts';
 import type { VerificationView } from '../../src/pages/verification/verification-view.ts';
 import {
@@ -12,6 +17,7 @@ import {
   VERIFICATION_REFUSALS,
 } from '../../core/schemas/verification.ts';
 import type { Store } from '../../store/store.ts';
+import { photoShieldOf } from '../moderation/photo-shield.ts';
 import { openChallenge } from './challenge.ts';
 import { photosToCompare } from './decisions.ts';
 
@@ -79,16 +85,35 @@ export async function verificationView(
   };
 }
 
-/** The moderators' queue: selfies waiting, oldest first, each beside the member's ad photos. */
+/** Who reads the queue: the moderator (their photo shield), at the app's explicit threshold. */
+export interface VerificationQueueAsked {
+  now: Date;
+  moderatorId: number;
+  explicitThreshold: number;
+}
+
+/**
+ * The moderators' queue: selfies waiting, oldest first, each beside the member's ad photos. The
+ * photos are behind the moderator's shield as in the ads' queue (server/moderation/photo-shield.ts):
+ * one likely explicit, or every one by their setting, is blurred until they show it.
+ */
 export async function verificationQueueView(
   store: Store,
-  now: Date,
+  { now, moderatorId, explicitThreshold }: VerificationQueueAsked,
 ): Promise<ModerateVerificationsView> {
   const rows = await store.verifications.inReview(QUEUE_LENGTH);
+  const compared = [];
+  for (const row of rows) compared.push(await photosToCompare(store, row.accountId, now));
+  const shield = await photoShieldOf(
+    store,
+    moderatorId,
+    explicitThreshold,
+    compared.flat().map(({ photo }) => photo),
+  );
   const items = [];
-  for (const row of rows) {
+  for (const [at, row] of rows.entries()) {
     const account = await store.moderation.account(row.accountId);
-    const photos = await photosToCompare(store, row.accountId, now);
+    const photos = compared[at]!;
     items.push({
       id: row.id,
       submittedAt: row.submittedAt ?? row.createdAt,
@@ -103,9 +128,20 @@ export async function verificationQueueView(
       photos: photos.map(({ photo, ad }, index) => {
         const shown =
           photo.variants.find((variant) => variant.width >= 640) ?? photo.variants.at(-1);
+        const seen = shield.of(photo);
         return {
+          ...seen,
           id: photo.id,
-          src: photoSizeApiPath(photo.id, shown?.width ?? photo.width),
+          position: index + 1,
+          // Blurred: the page holds the blurred rendering only (the reveal answers the sizes).
+          src: seen.blurred
+            ? blurredPhotoApiPath(photo.id)
+            : photoSizeApiPath(photo.id, shown?.width ?? photo.width),
+          srcSet: seen.blurred
+            ? ''
+            : photo.variants
+                .map((variant) => `${photoSizeApiPath(photo.id, variant.width)} ${variant.width}w`)
+                .join(', '),
           width: shown?.width ?? photo.width,
           height: shown?.height ?? photo.height,
           alt: `Photo ${index + 1} of the member's ad “${ad.title}”`,

@@ -1,6 +1,7 @@
 // Who may reach me on the production build, in Chromium (docs/product.md section 7): a poster saves
-// hidden words and an age range on /account (with JavaScript, and again without: the form is a
-// plain post either way; a wrong age comes back beside its box); a first message with a hidden
+// hidden words and an age range on /account (with JavaScript, and again without, with "Only verified
+// members": the form is a plain post either way; a wrong age comes back beside its box, the rest as
+// it was filled in); a first message with a hidden
 // word reads as sent to its writer and waits in the poster's Filtered folder, not the inbox; a
 // writer outside the ages reads which ages the poster accepts. Screenshots at 390 and 1280 px
 // (axe-core clean) into REACH_SCREENSHOTS_DIR (default /tmp/localboard-reach-screenshots).
@@ -47,7 +48,10 @@ afterAll(async () => {
 const form = (page: Page) => page.locator('#who-may-reach-me form');
 
 /** Fills the poster's form and saves it, as a person does. */
-async function saveSettings(page: Page, { min = '', max = '', words = '' }) {
+async function saveSettings(page: Page, { min = '', max = '', words = '', verifiedOnly = false }) {
+  await form(page)
+    .getByLabel('Only verified members can start a conversation with me')
+    .setChecked(verifiedOnly);
   await form(page).getByLabel('Youngest').fill(min);
   await form(page).getByLabel('Oldest').fill(max);
   await form(page).getByLabel('Words I don’t want to read first').fill(words);
@@ -136,14 +140,28 @@ describe('who may reach me, in Chromium', () => {
     const email = await signUpAndVerify(context, server, 'reach-nojs');
     const page = await context.newPage();
     await page.goto(`${server.url}/account`);
-    await saveSettings(page, { min: '30', words: 'telegram' });
-    expect(await page.locator('#who-may-reach-me .banner').textContent()).toBe(SAVED);
+    const verifiedOnly = form(page).getByLabel(
+      'Only verified members can start a conversation with me',
+    );
+    // Refused, the form comes back as it was filled in, the box still ticked; nothing is saved.
+    await saveSettings(page, { min: '45', max: '40', words: 'telegram', verifiedOnly: true });
+    expect(await page.locator('#who-may-reach-me').textContent()).toContain(
+      'The youngest age must not be over the oldest.',
+    );
+    expect(await verifiedOnly.isChecked()).toBe(true);
+    expect(await form(page).getByLabel('Youngest').inputValue()).toBe('45');
     const accountId = (await server.store.accounts.findByEmail(email))!.id;
+    expect(await server.store.verifications.verifiedFirstOnly(accountId)).toBe(false);
+
+    await saveSettings(page, { min: '30', words: 'telegram', verifiedOnly: true });
+    expect(await page.locator('#who-may-reach-me .banner').textContent()).toBe(SAVED);
+    expect(await verifiedOnly.isChecked()).toBe(true);
     expect(await server.store.reachSettings.of(accountId)).toEqual({
       minAge: 30,
       maxAge: null,
       hiddenWords: ['telegram'],
     });
+    expect(await server.store.verifications.verifiedFirstOnly(accountId)).toBe(true);
     await lookAtWidths(page, SHOTS, 'account-reach-no-js', false);
     await context.close();
   });

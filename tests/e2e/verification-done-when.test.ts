@@ -202,13 +202,19 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
   await approve(moderatorScript, (await verificationRow(verifiedEmail))!.id);
   expect((await verificationRow(verifiedEmail))!).toMatchObject({ level: 'person' });
 
-  // The poster (no JavaScript) accepts first messages from verified members only.
+  // The poster (no JavaScript) accepts first messages from verified members only: a box of the
+  // "Who may reach me" form, saved with its other settings.
   const account = await noScript.newPage();
   await account.goto(`${world.site.url}/account`);
   await account.getByLabel('Only verified members can start a conversation with me').check();
-  await account.getByRole('button', { name: 'Save', exact: true }).click();
-  await account.waitForURL(/done=first-messages/);
-  expect(await account.locator('.my-verification').textContent()).toContain('Your choice is saved');
+  await account.getByRole('button', { name: 'Save who may reach me' }).click();
+  await account.waitForURL(/done=reach-saved/);
+  expect(await account.locator('#who-may-reach-me').textContent()).toContain(
+    'Your settings are saved',
+  );
+  expect(
+    await account.getByLabel('Only verified members can start a conversation with me').isChecked(),
+  ).toBe(true);
 
   const messagesBefore = (await world.site.sql.all('SELECT id FROM messages')).length;
   const write = async (context: BrowserContext, text: string) => {
@@ -235,8 +241,8 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
   const own = await verified.newPage();
   await own.goto(`${world.site.url}/account`);
   await own.getByLabel('Only verified members can start a conversation with me').check();
-  await own.getByRole('button', { name: 'Save', exact: true }).click();
-  await own.waitForURL(/done=first-messages/);
+  await own.getByRole('button', { name: 'Save who may reach me' }).click();
+  await own.waitForURL(/done=reach-saved/);
   expect(
     await own.getByLabel('Only verified members can start a conversation with me').isChecked(),
   ).toBe(true);

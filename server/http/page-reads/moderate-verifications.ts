@@ -1,12 +1,17 @@
 // /moderate/verifications' server read (server/http/page-read.ts), for moderators only: the
-// selfies waiting, oldest first (server/verification/views.ts).
+// selfies waiting, oldest first, their photos behind the moderator's shield
+// (server/verification/views.ts).
 import { pageRead } from '../../../server/http/page-read.ts';
 import { verificationQueueView } from '../../../server/verification/views.ts';
 import type { ModerateVerificationsView } from '../../../src/pages/moderate-verifications/verifications-view.ts';
 
 export const read = pageRead<ModerateVerificationsView>({
   for: 'moderators',
-  read: async (_request, { store, now }) => ({
-    view: await verificationQueueView(store, now()),
+  read: async ({ member }, { store, now, explicitThreshold }) => ({
+    view: await verificationQueueView(store, {
+      now: now(),
+      moderatorId: member.accountId,
+      explicitThreshold,
+    }),
   }),
 });

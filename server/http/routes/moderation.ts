@@ -25,7 +25,7 @@ import {
   banAccountSchema,
   rejectAdSchema,
 } from '../../../core/schemas/moderation.ts';
-import { apiRoutes, moderatePath, routes } from '../../../core/paths.ts';
+import { apiRoutes, moderatePath, moderateVerificationsPath, routes } from '../../../core/paths.ts';
 import type { AppContext, AppEnv, Member } from '../app-env.ts';
 import { noSuchAccount } from '../../moderation/accounts.ts';
 import {
@@ -110,10 +110,12 @@ export function moderationRoutes(options: ModerationOptions) {
 
   app.post(
     apiRoutes.revealPhoto,
-    ...form.action(onQueue, async ({ c, member }) => {
+    ...form.action(onQueue, async ({ c, member, fields }) => {
       const photo = namedId(c.req.param('id'), noSuchPhoto);
       const revealed = await revealPhoto(options.store, member.accountId, photo, new Date());
-      return { redirect: `${moderatePath()}#photo-${photo.id}`, json: revealed };
+      // Back to the page the photo was shown on: the verifications' review, or the ads' queue.
+      const page = fields.from === 'verifications' ? moderateVerificationsPath() : moderatePath();
+      return { redirect: `${page}#photo-${photo.id}`, json: revealed };
     }),
   );
 

@@ -1,7 +1,8 @@
 // /api/account/reach (docs/product.md section 7, "Who may reach me"): the account page's form of
-// the member's own settings, the ages a member writing first may have and their hidden words.
-// POST (a form or JSON) saves them: 303 to /account?done=reach-saved#who-may-reach-me, or 200
-// `{ minAge, maxAge, hiddenWords }`; signed out 401; a wrong field 400, the form back with the
+// the member's own settings, the ages a member writing first may have, their hidden words, and
+// whether only verified members may write first. POST (a form or JSON) saves them all: 303 to
+// /account?done=reach-saved#who-may-reach-me, or 200 `{ minAge, maxAge, hiddenWords,
+// verifiedOnly }`; signed out 401; a wrong field 400, the form back with the
 // message beside it and what was typed.
 import { Hono } from 'hono';
 import { accountPath, apiRoutes, REACH_ANCHOR, routes } from '../../../core/paths.ts';
@@ -26,7 +27,7 @@ export function reachSettingsRoutes({ store, form, now = () => new Date() }: Rea
       {
         page: { route: routes.account },
         for: 'members',
-        keep: ['minAge', 'maxAge', 'hiddenWords', 'reachForm'],
+        keep: ['minAge', 'maxAge', 'hiddenWords', 'verifiedOnly', 'reachForm'],
         schema: reachSettingsSchema,
       },
       async ({ member, input }) => {

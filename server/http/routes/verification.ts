@@ -5,16 +5,13 @@
 //   POST /api/verification/selfie             multipart: `selfie`, the photo showing the code
 //   GET  /api/verification/{id}/selfie        its bytes: to its member and moderators (no-store)
 //   POST /api/verification/withdraw           the member's verification withdrawn
-//   POST /api/account/first-messages          {verifiedOnly}: first messages from verified only
 //   POST /api/moderate/verifications/{id}/approve  {check-{item}, photo-{id}}  moderators only
 //   POST /api/moderate/verifications/{id}/refuse   {reason, note?}      moderators only
 //
 // The work is server/verification/'s; here the posts are read and answered.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { z } from 'zod';
 import {
-  accountPath,
   apiRoutes,
   moderateVerificationsPath,
   routes,
@@ -28,6 +25,8 @@ import { unknownEndpoint, usePost } from '../forms/unknown-endpoint.ts';
 import type { AppPhotos } from '../../photos/app-photos.ts';
 import { readUpload, type UploadedFile } from '../../photos/read-upload.ts';
 import type { Publisher } from '../../publishing/publisher.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { MailSite } from '../../mail/messages.ts';
 import { Refusal } from '../../../core/refusal.ts';
 import type { Store } from '../../../store/store.ts';
 import { askForChallenge } from '../../verification/challenge.ts';
@@ -37,7 +36,6 @@ import {
   refuseVerification,
   withdrawVerification,
 } from '../../verification/decisions.ts';
-import { setVerifiedFirstOnly } from '../../verification/first-messages.ts';
 import { SELFIE_FIELD, sendSelfie } from '../../verification/selfie.ts';
 import { selfieFor } from '../../verification/selfie-access.ts';
 import { idOf } from '../../../core/ids.ts';
@@ -47,6 +45,8 @@ export interface VerificationRouteOptions {
   form: FormEndpoint;
   photos: AppPhotos;
   publisher?: Publisher;
+  mailer: Mailer;
+  mailSite: () => MailSite;
 }
 
 /** One selfie and the form's few fields. */
@@ -55,8 +55,15 @@ const SELFIE_MAX_BODY_BYTES = MAX_PHOTO_BYTES + 64 * 1024;
 const TOO_LARGE = `The selfie is too large: at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB.`;
 
 export function verificationRoutes(options: VerificationRouteOptions) {
-  const { store, form, photos } = options;
-  const deps = { store, photos, publisher: options.publisher, now: () => new Date() };
+  const { store, form, photos, mailer, mailSite } = options;
+  const deps = {
+    store,
+    photos,
+    publisher: options.publisher,
+    mailer,
+    mailSite,
+    now: () => new Date(),
+  };
   const app = new Hono<AppEnv>();
   const onPage = { page: { route: routes.verification }, for: 'members' } as const;
   const onQueue = { page: { route: routes.moderateVerifications }, for: 'moderators' } as const;
@@ -110,17 +117,6 @@ export function verificationRoutes(options: VerificationRouteOptions) {
   );
 
   app.post(
-    apiRoutes.firstMessages,
-    ...form.action(
-      { page: { route: routes.account }, for: 'members', schema: firstMessagesSchema },
-      async ({ member, input }) => {
-        const on = await setVerifiedFirstOnly(store, member.accountId, input.verifiedOnly);
-        return { redirect: `${accountPath()}?done=first-messages`, json: { verifiedOnly: on } };
-      },
-    ),
-  );
-
-  app.post(
     apiRoutes.approveVerification,
     ...form.action(onQueue, async ({ c, member, fields }) => {
       await approveVerification(deps, member, idOf(c.req.param('id')) ?? 0, fields);
@@ -141,24 +137,11 @@ export function verificationRoutes(options: VerificationRouteOptions) {
 
   app.on(
     ['PUT', 'PATCH', 'DELETE'],
-    [
-      apiRoutes.verificationChallenge,
-      apiRoutes.verificationSelfie,
-      apiRoutes.verificationWithdraw,
-      apiRoutes.firstMessages,
-    ],
+    [apiRoutes.verificationChallenge, apiRoutes.verificationSelfie, apiRoutes.verificationWithdraw],
     usePost,
   );
   return app;
 }
-
-/** The checkbox: present ("on", "true", "1") for yes; JSON may send a boolean. */
-const firstMessagesSchema = z.object({
-  verifiedOnly: z
-    .union([z.boolean(), z.string()])
-    .optional()
-    .transform((value) => value === true || ['on', 'true', '1'].includes(String(value))),
-});
 
 /** The refusal's verification and note come back on the queue beside it. */
 const keepDecision = (fields: FormBody['fields'], c: AppContext) => ({

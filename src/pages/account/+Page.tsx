@@ -77,7 +77,7 @@ export default function Page() {
         error={adsError}
         statements={data.adStatements}
       />
-      <MyVerification verification={data.verification} saved={data.firstMessagesSaved} />
+      <MyVerification verification={data.verification} />
       <MyDecisions statements={data.statements} />
       <MyReports reports={data.reports} />
       <MySavedSearches searches={savedSearches} notice={savedDone} error={savedError} />

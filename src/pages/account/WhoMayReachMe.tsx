@@ -1,6 +1,11 @@
 import { Banner } from '../../components/Banner.tsx';
 import { FormField } from '../../components/FormField.tsx';
-import { filteredMessagesPath, REACH_ANCHOR, reachSettingsApiPath } from '../../../core/paths.ts';
+import {
+  filteredMessagesPath,
+  REACH_ANCHOR,
+  reachSettingsApiPath,
+  verificationPath,
+} from '../../../core/paths.ts';
 import {
   HIDDEN_WORDS_MAX,
   REACH_AGE_MAX,
@@ -16,8 +21,8 @@ const AGE_BOUNDS = [
 
 /**
  * On /account: "Who may reach me" (docs/product.md section 7), one plain form of the member's own
- * settings for first messages about their ads. Each setting is a fieldset of its own, so that
- * others (only verified members, planned) sit beside these in the same form.
+ * settings for first messages about their ads, each a fieldset of its own: only verified members,
+ * the ages that may write first, and hidden words. The form saves them all at once.
  */
 export function WhoMayReachMe({
   settings,
@@ -37,12 +42,31 @@ export function WhoMayReachMe({
       <h2 id="reach-title">Who may reach me</h2>
       <p className="my-data__text">
         These apply to the first message of a conversation about one of your ads. Nobody is told
-        your settings, except that a member outside your ages reads which ages you accept.
+        your settings, except that a member refused reads why: that you accept only verified
+        members, or which ages you accept.
       </p>
       {notice && <Banner tone="info">{notice}</Banner>}
       {error && <Banner>{error}</Banner>}
       <form className="form reach__form" method="post" action={reachSettingsApiPath()}>
         <input type="hidden" name="reachForm" value="1" />
+        <fieldset className="reach__fieldset">
+          <legend>Verified members</legend>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="verifiedOnly"
+              value="on"
+              defaultChecked={settings.verifiedOnly}
+              aria-describedby="reach-verified-only-hint"
+            />{' '}
+            Only verified members can start a conversation with me
+          </label>
+          <p className="field__hint" id="reach-verified-only-hint">
+            Others are told that you accept first messages only from verified members, and how to
+            get verified (<a href={verificationPath()}>what verification is</a>). Conversations
+            already started go on.
+          </p>
+        </fieldset>
         <fieldset className="reach__fieldset">
           <legend>Ages that may write to me first</legend>
           <p className="field__hint">

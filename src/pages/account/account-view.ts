@@ -32,6 +32,6 @@ export interface AccountView {
   reports: readonly MyReportView[];
   /** Who may reach the member: their "Who may reach me" form. */
   reach: ReachSettingsView;
-  /** The member's verification level, if verified, and their first-message setting. */
-  verification?: { level: VerificationLevel | undefined; verifiedFirstOnly: boolean };
+  /** The member's verification level, if verified. */
+  verification?: { level: VerificationLevel | undefined };
 }

@@ -55,6 +55,10 @@ export function accountData({ request }: DataContext<AccountView>) {
       minAge: reachTyped?.minAge ?? request?.read?.reach.minAge ?? '',
       maxAge: reachTyped?.maxAge ?? request?.read?.reach.maxAge ?? '',
       hiddenWords: reachTyped?.hiddenWords ?? request?.read?.reach.hiddenWords ?? '',
+      // A refused form comes back as it was ticked (an unticked box is absent from the post).
+      verifiedOnly: reachTyped
+        ? reachTyped.verifiedOnly !== undefined
+        : (request?.read?.reach.verifiedOnly ?? false),
     },
     reachError: aboutReach ? request?.form?.error : undefined,
     reachErrorField: aboutReach ? request?.form?.field : undefined,
@@ -70,7 +74,6 @@ export function accountData({ request }: DataContext<AccountView>) {
     adStatements: request?.read?.adStatements ?? {},
     reports: request?.read?.reports ?? [],
     verification: request?.read?.verification,
-    firstMessagesSaved: done === 'first-messages',
     /** A refused action on one of the ads (not found, not renewable). */
     adsError: aboutAds ? request?.form?.error : undefined,
     done:

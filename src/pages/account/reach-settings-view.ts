@@ -8,4 +8,6 @@ export interface ReachSettingsView {
   maxAge: string;
   /** One a line. */
   hiddenWords: string;
+  /** Only verified members may write first. */
+  verifiedOnly: boolean;
 }

@@ -6,7 +6,8 @@ import { CHECKLIST, VERIFICATION_REFUSALS } from '../../../core/schemas/verifica
 import { useData } from '../../renderer/useData.ts';
 import { ActionNotice, ModerationHeader, QUEUE_AND_LOG } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';
-import type { VerificationReviewItem } from './verifications-view.ts';
+import { BlurredPhoto } from '../moderate/QueuePhotos.tsx';
+import type { ReviewPhoto, VerificationReviewItem } from './verifications-view.ts';
 
 export default function Page() {
   const { view, notice, error, typed } = useData<Data>();
@@ -77,12 +78,12 @@ function Review({ item, note }: { item: VerificationReviewItem; note: string }) 
             {item.photos.length === 0 && <p>The member has no photo on an ad live or in review.</p>}
             <ul className="verification-review__photos">
               {item.photos.map((photo) => (
-                <li key={photo.id}>
+                <li key={photo.id} id={`photo-${photo.id}`}>
                   <label className="checkbox">
                     <input type="checkbox" name={`photo-${photo.id}`} value="on" /> Same person:
                     photo {photo.id} of {photo.ad}
                   </label>
-                  <img src={photo.src} width={photo.width} height={photo.height} alt={photo.alt} />
+                  <ReviewPhotoFigure photo={photo} />
                 </li>
               ))}
             </ul>
@@ -115,5 +116,30 @@ function Review({ item, note }: { item: VerificationReviewItem; note: string }) 
         </button>
       </form>
     </li>
+  );
+}
+
+/**
+ * One of the member's photos, behind the moderator's shield as in the ads' queue: one likely
+ * explicit (or every one, by their setting) is blurred, with why, until they choose to see it.
+ */
+function ReviewPhotoFigure({ photo }: { photo: ReviewPhoto }) {
+  const image = (
+    <img
+      className={photo.blurred ? 'queue-photo__image queue-photo__image--blurred' : undefined}
+      src={photo.src}
+      srcSet={photo.srcSet || undefined}
+      sizes={photo.srcSet ? '(min-width: 1000px) 640px, 100vw' : undefined}
+      width={photo.width}
+      height={photo.height}
+      alt={photo.blurred ? `Photo ${photo.position}, blurred` : photo.alt}
+      data-alt={photo.blurred ? photo.alt : undefined}
+    />
+  );
+  return (
+    <figure className="verification-review__photo" tabIndex={-1}>
+      {photo.blurred ? <BlurredPhoto photo={photo} image={image} from="verifications" /> : image}
+      {photo.scoreLabel && <figcaption>{photo.scoreLabel}</figcaption>}
+    </figure>
   );
 }

@@ -4,12 +4,21 @@
 
 export interface ReviewPhoto {
   id: number;
+  /** 1-based, among the member's photos shown. */
+  position: number;
+  /** The size shown; when blurred, the blurred rendering (the reveal answers the sizes). */
   src: string;
+  /** Every size (`/api/photos/{id}/{width} {width}w`); empty when blurred. */
+  srcSet: string;
   width: number;
   height: number;
   alt: string;
   /** The ad it is on, in words ("“Title”, live"). */
   ad: string;
+  /** Behind the moderator's shield, as in the ads' queue (moderation-view.ts QueuePhoto). */
+  blurred: boolean;
+  likelyExplicit: boolean;
+  scoreLabel: string | null;
 }
 
 export interface VerificationReviewItem {

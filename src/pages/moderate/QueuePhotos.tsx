@@ -111,8 +111,17 @@ function PhotoFigure({ photo, count }: { photo: QueuePhoto; count: number }) {
 /**
  * A photo kept out of sight: its blurred rendering, why it is blurred, and "Show photo", a plain
  * form (the moderator's choice is kept by the server; with JavaScript the photo shows in place).
+ * `from`: the page the form comes back to without JavaScript, when not the ads' queue.
  */
-function BlurredPhoto({ photo, image }: { photo: QueuePhoto; image: ReactNode }) {
+export function BlurredPhoto({
+  photo,
+  image,
+  from,
+}: {
+  photo: Pick<QueuePhoto, 'id' | 'position' | 'likelyExplicit' | 'scoreLabel'>;
+  image: ReactNode;
+  from?: 'verifications';
+}) {
   const why = photo.likelyExplicit ? photo.scoreLabel : 'Blurred by your setting';
   return (
     <div className="queue-photo__shield" data-photo-shield="">
@@ -123,6 +132,7 @@ function BlurredPhoto({ photo, image }: { photo: QueuePhoto; image: ReactNode })
         action={revealPhotoApiPath(photo.id)}
         data-photo-reveal=""
       >
+        {from && <input type="hidden" name="from" value={from} />}
         <p className="queue-photo__why">{why}</p>
         <button
           className="button button--small"

@@ -1,5 +1,6 @@
-// Who may reach me (docs/product.md section 7): a member's age range and hidden words, saved by the
-// account page's form (a plain post, and JSON) and enforced by the server on the message that
+// Who may reach me (docs/product.md section 7): a member's age range and hidden words (and "only
+// verified members", tested in tests/integration/verification/), saved by the account page's form
+// (a plain post, and JSON) and enforced by the server on the message that
 // starts a conversation about their ad: a writer outside the ages is told which ages are accepted
 // and nothing is stored; a first message with a hidden word goes to the poster's Filtered folder,
 // unmailed, while its sender sees it sent. On SQLite and PostgreSQL (the postgres suite).
@@ -82,7 +83,12 @@ describe('the “Who may reach me” form', () => {
     const member = await makeMember(t);
     const response = await saveReach(member, { minAge: '', maxAge: '30', hiddenWords: '' }, 'json');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ minAge: null, maxAge: 30, hiddenWords: [] });
+    expect(await response.json()).toEqual({
+      minAge: null,
+      maxAge: 30,
+      hiddenWords: [],
+      verifiedOnly: false,
+    });
   });
 
   test.each([
@@ -283,6 +289,7 @@ describe('hidden words', () => {
     };
     const posters = await read(poster);
     expect(posters.whoMayReachMe).toEqual({
+      onlyVerifiedMembersMayWriteFirst: false,
       youngestWhoMayWriteFirst: 21,
       oldestWhoMayWriteFirst: null,
       hiddenWords: ['crypto'],

@@ -4,7 +4,8 @@
 // server-made blurred rendering, a 24-pixel smudge), labelled "Likely explicit (score …)", and its
 // ad comes first; "Show photo" reveals that one photo for that moderator, as a plain form post and
 // as JSON; a photo never scored says "Not scored" and is not blurred; a moderator's own "Show all
-// photos blurred" blurs every photo; members and visitors find none of these endpoints (404).
+// photos blurred" blurs every photo; the verifications' review shows a member's photos behind the
+// same shield; members and visitors find none of these endpoints (404).
 import sharp from 'sharp';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
@@ -15,9 +16,12 @@ import { textOf } from '../../helpers/html-text.ts';
 import {
   blurredPhotoApiPath,
   moderateAdApiPath,
+  moderateVerificationsPath,
   photoSettingsApiPath,
   photoSizeApiPath,
   revealPhotoApiPath,
+  verificationChallengeApiPath,
+  verificationSelfieApiPath,
 } from '../../../core/paths.ts';
 
 /** Low enough that the tests' ordinary pictures (scored 0.001 to 0.07) are over it. */
@@ -181,6 +185,48 @@ describe('Show photo', () => {
     });
     const removed = await t.postJson(revealPhotoApiPath(id), {}, moderator.session);
     expect(removed.status).toBe(404);
+  });
+});
+
+describe("the verifications' review", () => {
+  test("shows the member's photos behind the same shield, and Show photo comes back to it", async () => {
+    const member = await t.signUpMember('shield-verify');
+    const explicit = await t.keptPhotoId(member.accountId, await smallJpeg(nextSeed++));
+    const adId = await insertAdInReview(t, { accountId: member.accountId, submittedMinutesAgo: 3 });
+    await t.putPhotosOnAd(adId, member.accountId, [explicit]);
+    expect((await t.postForm(verificationChallengeApiPath(), {}, member.session)).status).toBe(303);
+    const selfie = new FormData();
+    const bytes = new Uint8Array(await smallJpeg(4900, 600, 800));
+    selfie.append('selfie', new File([bytes], 'selfie.jpg', { type: 'image/jpeg' }));
+    const sent = await t.app.request(`${ORIGIN}${verificationSelfieApiPath()}`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, accept: 'text/html', ...cookieHeader(member.session) },
+      body: selfie,
+    });
+    expect(sent.status).toBe(303);
+
+    const review = async (session = moderator.session) => {
+      const response = await t.getPage(moderateVerificationsPath(), session);
+      expect(response.status).toBe(200);
+      return photoItem(await response.text(), explicit);
+    };
+    const item = await review();
+    expect(isBlurred(item, explicit)).toBe(true);
+    expect(textOf(item)).toContain('Likely explicit (score');
+    expect(item).toContain(`action="${revealPhotoApiPath(explicit)}"`);
+    expect(item).toContain('name="from" value="verifications"');
+
+    // Without JavaScript, the reveal comes back to the review, where the photo is shown.
+    const shown = await t.postForm(
+      revealPhotoApiPath(explicit),
+      { from: 'verifications' },
+      moderator.session,
+    );
+    expect(shown.status).toBe(303);
+    expect(shown.headers.get('location')).toBe(`/moderate/verifications#photo-${explicit}`);
+    expect(isBlurred(await review(), explicit)).toBe(false);
+    // The other moderator chose nothing: still blurred for them.
+    expect(isBlurred(await review(otherModerator.session), explicit)).toBe(true);
   });
 });
 

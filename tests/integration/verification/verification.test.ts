@@ -6,8 +6,9 @@
 // (Photos verified), and the selfie's bytes are gone; a refusal has its statement of reasons, an
 // appeal decided by another moderator reverses it; a refused selfie goes 30 days later unless an
 // appeal is open, and at once with the account; a member withdraws; Download my data says what is
-// kept; and "only verified members" refuses an unverified sender's first message with words,
-// storing nothing, while a verified sender's arrives.
+// kept; each decision is mailed to its member; and "only verified members" (saved with "Who may
+// reach me") refuses an unverified sender's first message with words, storing nothing, while a
+// verified sender's arrives.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { deleteAccount } from '../../../server/accounts/delete-account.ts';
@@ -17,6 +18,7 @@ import { CHECKLIST_INCOMPLETE } from '../../../server/verification/decisions.ts'
 import { SELFIE_SEEN_BEFORE } from '../../../server/verification/selfie.ts';
 import { CODE_ALPHABET, CODE_LENGTH, POSES } from '../../../core/schemas/verification.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
+import { mailsOf } from '../../helpers/mail.ts';
 import { textOf } from '../../helpers/html-text.ts';
 import { insertLiveAd, startConversation, storedMessages } from '../../helpers/messages.ts';
 import {
@@ -271,6 +273,14 @@ describe('the moderators’ review', () => {
 
     const account = textOf(await (await getPage(t.app, '/account', member.session)).text());
     expect(account).toContain('You are verified: Photos verified');
+    // The member is mailed the decision, the level and what it covers; no moderator is named.
+    const [mail, ...more] = await mailsOf(t, member.email);
+    expect(more).toEqual([]);
+    expect(mail!.subject).toBe('You are verified: Photos verified');
+    expect(mail!.text).toContain('“Photos verified” on 1 photo of your ads');
+    expect(mail!.text).toContain('A photo you add or replace later is not covered');
+    expect(mail!.text).toContain('/account/verification');
+    expect(mail!.text).not.toContain(moderator.email);
 
     const data = await (
       await t.app.request(`${ORIGIN}/api/account/data`, { headers: cookieHeader(member.session) })
@@ -313,6 +323,15 @@ describe('the moderators’ review', () => {
     );
     expect(decision).toContain('Your verification selfie was not approved.');
     expect(decision).toContain('Please look up and to your left.');
+    // The member is mailed the statement: the reason, the note, and how to appeal.
+    const [mail, ...more] = await mailsOf(t, member.email);
+    expect(more).toEqual([]);
+    expect(mail!.subject).toBe('Your verification was not approved');
+    expect(mail!.text).toContain('The pose or expression is not the one we asked for.');
+    expect(mail!.text).toContain('Please look up and to your left.');
+    expect(mail!.text).toMatch(/appeal/i);
+    expect(mail!.text).toContain(`/account/decisions/${after.statement_id}?key=`);
+    expect(mail!.text).not.toContain(moderator.email);
 
     const appealed = await submit(
       t,
@@ -414,14 +433,23 @@ describe('only verified members can start a conversation with me', () => {
   test('an unverified sender is told why and nothing is stored; a verified sender’s arrives', async () => {
     const poster = await makeMember(t);
     const adId = await insertLiveAd(t, poster, 'Museum mornings and long lunches');
+    // "Who may reach me" saves it with the member's other settings, which stay as typed.
     const saved = await submit(
       t,
-      '/api/account/first-messages',
-      { verifiedOnly: 'on' },
+      '/api/account/reach',
+      { reachForm: '1', verifiedOnly: 'on', hiddenWords: 'crypto' },
       poster.session,
     );
     expect(saved.status).toBe(303);
-    expect(saved.headers.get('location')).toBe('/account?done=first-messages');
+    expect(saved.headers.get('location')).toBe('/account?done=reach-saved#who-may-reach-me');
+    expect(await t.store.reachSettings.of(poster.accountId)).toMatchObject({
+      hiddenWords: ['crypto'],
+    });
+    expect(await t.store.verifications.verifiedFirstOnly(poster.accountId)).toBe(true);
+    const data = await (
+      await t.app.request(`${ORIGIN}/api/account/data`, { headers: cookieHeader(poster.session) })
+    ).json();
+    expect(data.whoMayReachMe).toMatchObject({ onlyVerifiedMembersMayWriteFirst: true });
 
     const stranger = await makeMember(t);
     const before = (await storedMessages(t)).length;
@@ -449,7 +477,7 @@ describe('only verified members can start a conversation with me', () => {
     expect((await storedMessages(t)).length).toBe(before + 1);
 
     // Unticked, the setting is off again.
-    await submit(t, '/api/account/first-messages', {}, poster.session);
+    await submit(t, '/api/account/reach', { reachForm: '1' }, poster.session);
     expect(
       (await startConversation(t, stranger, adId, 'Hello again, a museum fan here.')).status,
     ).toBe(303);
