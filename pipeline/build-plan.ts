@@ -22,7 +22,10 @@ export interface BuildPlan {
   full: boolean;
   /** --if-needed, and nothing the build reads changed since the last build: nothing to do. */
   upToDate: boolean;
-  /** The last build into outDir was of a small site (smallSite): its steps may run in one Node. */
+  /**
+   * The last build into outDir was of a small site (SMALL_SITE_PAGE_HASH_BYTES): its steps may run
+   * in one Node.
+   */
   small: boolean;
   /**
    * The steps run in one Node, the starter's: a small site's build that is not --full, unless
@@ -35,8 +38,13 @@ export interface BuildPlan {
   finish: BuildFinish;
 }
 
-/** About 55,000 pages: the shipped content (16,600) is small, the 100,000-ad benchmark (117,000) not. */
+/**
+ * About 105,000 pages (76 bytes a page): the shipped content (16,600) is small, the 100,000-ad
+ * benchmark (117,700 pages, 8.9 MB) not.
+ */
 const SMALL_SITE_PAGE_HASH_BYTES = 8_000_000;
+/** About 210,000 pages: larger sites keep V8's memory saver mode (the million-ad budget). */
+const MEMORY_SAVER_PAGE_HASH_BYTES = 16_000_000;
 
 /** Plans a build from its command-line arguments and environment. */
 export async function planBuild(
@@ -83,13 +91,19 @@ export async function planBuild(
   // many pages there are. The pages step's main thread holds the content index, the render groups
   // and one city's ads (about 60 MB at a million ads): a lower cap keeps it, and the build, within
   // its memory budget. Source maps: a failure names the TypeScript line.
-  // On Node 24, V8's memory saver mode too (core/node-runtime.mjs says why).
-  // A small site (smallSite()) is far from the budget: there the young generation is V8's usual
-  // size and memory saver mode is off, which spares a publish most of its garbage collections (a
-  // fifth of its CPU at 16,600 pages) for some 25 MB more at its peak.
-  const small = smallSite(outDir);
+  // On Node 24, V8's memory saver mode too (core/node-runtime.mjs says why), for a large site or
+  // one of unknown size (a first build): it keeps the million-ad build within the budget, at up to
+  // twice the pages step's CPU (compacting collections several times a second). A site known to be
+  // smaller (lastPageHashBytes() under MEMORY_SAVER_PAGE_HASH_BYTES) stays within the budget
+  // without it: 261-276 MB at 118,000 pages (docs/benchmarks.md).
+  // A small site (SMALL_SITE_PAGE_HASH_BYTES) is far from the budget: there the young generation
+  // is V8's usual size too, which spares a publish most of its garbage collections (a fifth of its
+  // CPU at 16,600 pages) for some 25 MB more at its peak.
+  const lastSize = lastPageHashBytes(outDir);
+  const small = lastSize !== undefined && lastSize < SMALL_SITE_PAGE_HASH_BYTES;
   const youngGeneration = small ? '--max-semi-space-size=16' : '--max-semi-space-size=2';
-  const saver = small ? [] : memorySaverFlags();
+  const saver =
+    lastSize !== undefined && lastSize < MEMORY_SAVER_PAGE_HASH_BYTES ? [] : memorySaverFlags();
   const nodeOptionsOf: Record<'compile-content' | 'prerender-pages', string[]> = {
     'compile-content': [
       '--max-old-space-size=160',
@@ -170,15 +184,15 @@ function databaseOption(
 }
 
 /**
- * Whether the last build into `outDir` was of a small site: its page hashes (some 140 bytes a
- * page) under SMALL_SITE_PAGE_HASH_BYTES. No last build (the first, or --full after a wipe): not
- * known to be small.
+ * The size of the last build's page hashes in `outDir` (some 76 bytes a page), the measure of a
+ * site's size before its content is read; undefined when there was none (the first build, or
+ * --full after a wipe): its size is not known.
  */
-function smallSite(outDir: string): boolean {
+function lastPageHashBytes(outDir: string): number | undefined {
   try {
-    return statSync(pageHashFileOf(join(outDir, MANIFEST_FILE))).size < SMALL_SITE_PAGE_HASH_BYTES;
+    return statSync(pageHashFileOf(join(outDir, MANIFEST_FILE))).size;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
