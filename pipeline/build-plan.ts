@@ -43,8 +43,12 @@ export interface BuildPlan {
  * benchmark (117,700 pages, 8.9 MB) not.
  */
 const SMALL_SITE_PAGE_HASH_BYTES = 8_000_000;
-/** About 210,000 pages: larger sites keep V8's memory saver mode (the million-ad budget). */
-const MEMORY_SAVER_PAGE_HASH_BYTES = 16_000_000;
+/**
+ * Live ads from which the pages step keeps V8's memory saver mode (the million-ad budget): at
+ * 100,000 without it, the build's peak is 262-271 MB; the margin to 300 MB is for sites a little
+ * larger.
+ */
+const MEMORY_SAVER_ADS = 130_000;
 
 /** Plans a build from its command-line arguments and environment. */
 export async function planBuild(
@@ -91,19 +95,19 @@ export async function planBuild(
   // many pages there are. The pages step's main thread holds the content index, the render groups
   // and one city's ads (about 60 MB at a million ads): a lower cap keeps it, and the build, within
   // its memory budget. Source maps: a failure names the TypeScript line.
-  // On Node 24, V8's memory saver mode too (core/node-runtime.mjs says why), for a large site or
-  // one of unknown size (a first build): it keeps the million-ad build within the budget, at up to
-  // twice the pages step's CPU (compacting collections several times a second). A site known to be
-  // smaller (lastPageHashBytes() under MEMORY_SAVER_PAGE_HASH_BYTES) stays within the budget
-  // without it: 261-276 MB at 118,000 pages (docs/benchmarks.md).
+  // On Node 24, V8's memory saver mode too (core/node-runtime.mjs says why): it keeps the
+  // million-ad build within the budget, at up to twice the pages step's CPU (compacting
+  // collections several times a second). A site under MEMORY_SAVER_ADS live ads, as the content
+  // step counts them (hand-over.ts continueBuild), has its pages step without it and with a lower
+  // cap on the main thread instead: the build's peak 262-271 MB at 100,000 ads, against 206-250
+  // with it, and no slower than before the nearby lists (docs/benchmarks.md, issue 44).
   // A small site (SMALL_SITE_PAGE_HASH_BYTES) is far from the budget: there the young generation
-  // is V8's usual size too, which spares a publish most of its garbage collections (a fifth of its
-  // CPU at 16,600 pages) for some 25 MB more at its peak.
+  // is V8's usual size and memory saver mode is off, which spares a publish most of its garbage
+  // collections (a fifth of its CPU at 16,600 pages) for some 25 MB more at its peak.
   const lastSize = lastPageHashBytes(outDir);
   const small = lastSize !== undefined && lastSize < SMALL_SITE_PAGE_HASH_BYTES;
   const youngGeneration = small ? '--max-semi-space-size=16' : '--max-semi-space-size=2';
-  const saver =
-    lastSize !== undefined && lastSize < MEMORY_SAVER_PAGE_HASH_BYTES ? [] : memorySaverFlags();
+  const saver = small ? [] : memorySaverFlags();
   const nodeOptionsOf: Record<'compile-content' | 'prerender-pages', string[]> = {
     'compile-content': [
       '--max-old-space-size=160',
@@ -118,6 +122,10 @@ export async function planBuild(
       '--enable-source-maps',
     ],
   };
+  const pagesOfASmallerSite =
+    saver.length === 0
+      ? undefined
+      : ['--max-old-space-size=96', youngGeneration, '--enable-source-maps'];
   // React's production build; glibc's malloc keeps fewer per-thread arenas (less memory held back).
   const stepEnv = {
     NODE_ENV: 'production',
@@ -138,21 +146,34 @@ export async function planBuild(
   if (database.url) stepEnvironment.DATABASE_URL = database.url;
   else stepEnvironment.DATABASE_PATH = database.path;
 
+  const preload = env.BENCH_RSS_FILE ? ['--import', join(root, 'bench/report-peak-rss.mjs')] : [];
   const stepCommand = (
     title: string,
     step: keyof typeof nodeOptionsOf,
     args: string[],
-  ): StepCommand => {
-    const preload = env.BENCH_RSS_FILE ? ['--import', join(root, 'bench/report-peak-rss.mjs')] : [];
-    const flags = [...preload, ...nodeOptionsOf[step]];
-    return buildStepCommand(title, step, flags, args, stepEnvironment, root);
-  };
+    smallerSite?: string[],
+  ): StepCommand =>
+    buildStepCommand(
+      title,
+      step,
+      [...preload, ...nodeOptionsOf[step]],
+      args,
+      stepEnvironment,
+      root,
+      {
+        ...(smallerSite
+          ? { smallerSite: { belowAds: MEMORY_SAVER_ADS, flags: [...preload, ...smallerSite] } }
+          : {}),
+      },
+    );
   const steps = [
     stepCommand('Compiling content', 'compile-content', full ? ['--full'] : []),
-    stepCommand('Prerendering pages', 'prerender-pages', [
-      ...['--cache', cacheDir, '--vite', outDir, '--out', outDir],
-      ...(full ? ['--full'] : []),
-    ]),
+    stepCommand(
+      'Prerendering pages',
+      'prerender-pages',
+      [...['--cache', cacheDir, '--vite', outDir, '--out', outDir], ...(full ? ['--full'] : [])],
+      pagesOfASmallerSite,
+    ),
   ];
   const finish: BuildFinish = { outDir, siteStampFile, siteStamp, startedAt: Date.now() };
   const inOneNode = small && !full && env.LOCALBOARD_BUILD_STEPS_APART !== '1';

@@ -21,14 +21,20 @@ export interface StepCommand {
   script: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Node's flags for a site under `belowAds` live ads, as the content step before it counted
+   * them (continueBuild): a smaller site needs less of the memory budget's care.
+   */
+  smallerSite?: { belowAds: number; flags: string[] };
 }
 
 export type StepName = 'compile-content' | 'prerender-pages';
 
 /** Each step's own code, to run in this process (runStepHere), loaded when first asked for. */
 const STEP_RUNS: Record<StepName, (root: string) => Promise<void>> = {
-  'compile-content': async (root) =>
-    (await import('./compile/compile-content-step.ts')).compileContentStep(root),
+  'compile-content': async (root) => {
+    await (await import('./compile/compile-content-step.ts')).compileContentStep(root);
+  },
   'prerender-pages': async () =>
     (await import('./prerender/prerender-pages-step.ts')).prerenderPagesStep(),
 };
@@ -46,6 +52,7 @@ export function buildStepCommand(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   cwd: string,
+  options: Pick<StepCommand, 'smallerSite'> = {},
 ): StepCommand {
   const script = [fileURLToPath(buildStepUrl(step)), ...args];
   return {
@@ -55,6 +62,7 @@ export function buildStepCommand(
     script,
     env: { ...env, [STEPS_DIR_VARIABLE]: process.env[STEPS_DIR_VARIABLE], BUILD_STEP: title },
     cwd,
+    ...options,
   };
 }
 
@@ -103,9 +111,25 @@ export async function runBuildHere(steps: readonly StepCommand[], finish: BuildF
   await finishBuild(finish);
 }
 
-/** At the end of a step: becomes the next step the build handed over, if any; else returns. */
-export function continueBuild(env: NodeJS.ProcessEnv = process.env): void {
+/**
+ * At the end of a step: becomes the next step the build handed over, if any; else returns.
+ * `compiled`: the live ads the content step compiled, which choose the next step's flags
+ * (StepCommand.smallerSite).
+ */
+export function continueBuild(
+  env: NodeJS.ProcessEnv = process.env,
+  compiled?: { activeAds: number },
+): void {
   const json = env[NEXT_STEPS_VARIABLE];
   if (!json) return;
-  becomeSteps(JSON.parse(json) as StepCommand[]);
+  const [next, ...rest] = JSON.parse(json) as StepCommand[];
+  if (!next) return;
+  becomeSteps([forSiteOf(next, compiled), ...rest]);
+}
+
+/** The step with its Node flags for the site compiled: a smaller site's when it is one. */
+export function forSiteOf(step: StepCommand, compiled?: { activeAds: number }): StepCommand {
+  const smaller = step.smallerSite;
+  if (!smaller || !compiled || compiled.activeAds >= smaller.belowAds) return step;
+  return { ...step, args: [...smaller.flags, ...step.script] };
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
 import { childBuildEnv, filesWithHashes } from '../helpers/vite-output.ts';
+import { memorySaverFlags } from '../../core/node-runtime.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 let fixture: ReturnType<typeof makeContentFixture>;
@@ -19,12 +20,16 @@ beforeAll(() => {
   fixture = makeContentFixture();
   work = mkdtempSync(join(tmpdir(), 'localboard-parallel-'));
   // Loaded into every Node the first build starts or becomes (NODE_OPTIONS survives an execve):
-  // one line a program, its process id and the step it is.
+  // one line a program, its process id and the step it is; and in another file, each step's
+  // Node flags.
   writeFileSync(
     join(work, 'record-process.mjs'),
     `import { appendFileSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
-if (isMainThread) appendFileSync(process.env.PROCESS_RECORD, \`\${process.pid} \${process.env.BUILD_STEP ?? 'start'}\\n\`);
+if (isMainThread) {
+  appendFileSync(process.env.PROCESS_RECORD, \`\${process.pid} \${process.env.BUILD_STEP ?? 'start'}\\n\`);
+  if (process.env.BUILD_STEP) appendFileSync(process.env.PROCESS_RECORD + '.flags', \`\${process.env.BUILD_STEP}\\t\${process.execArgv.join(' ')}\\n\`);
+}
 `,
   );
 });
@@ -92,6 +97,23 @@ test('a build is one process that becomes Vite, the content step and the pages s
     `${first.pid} Compiling content`,
     `${first.pid} Prerendering pages`,
   ]);
+});
+
+test('under 130,000 live ads the pages step runs without memory saver mode, capped at 96 MB', () => {
+  // A first build: the site's size is not known until the content step has counted its ads
+  // (pipeline/build-plan.ts, MEMORY_SAVER_ADS); the content step keeps the budget's flags.
+  const flags = Object.fromEntries(
+    readFileSync(join(work, 'first-processes.txt.flags'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t') as [string, string]),
+  );
+  const saver = memorySaverFlags();
+  expect(flags['Compiling content']).toContain('--max-old-space-size=160');
+  for (const flag of saver) expect(flags['Compiling content']).toContain(flag);
+  expect(flags['Prerendering pages']).toContain('--max-old-space-size=96');
+  expect(flags['Prerendering pages']).toContain('--enable-source-maps');
+  expect(flags['Prerendering pages']).not.toContain('--memory-saver-mode');
 });
 
 test("a build step's failure names the TypeScript file and line (source maps)", async () => {
