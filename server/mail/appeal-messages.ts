@@ -24,11 +24,13 @@ export function accountBannedMail(
   });
 }
 
+/** `verification`: the decision was a verification selfie refused (a reversal verifies). */
 export function appealDecidedMail(
   site: MailSite,
   to: string,
   view: StatementView,
   link: string,
+  { verification = false } = {},
 ): MailMessage {
   const reversed = view.appeal.state === 'reversed';
   return mail(site, to, reversed ? 'Your appeal succeeded' : 'Your appeal was not upheld', {
@@ -40,8 +42,10 @@ export function appealDecidedMail(
     after:
       view.appeal.state === 'upheld'
         ? [`Why it stands: ${view.appeal.reply}`]
-        : [
-            'An ad that was removed is back on the site within a minute (or back in review if it expired meanwhile).',
-          ],
+        : verification
+          ? ['You are verified: “Real person”. Your ads and conversations show it within a minute.']
+          : [
+              'An ad that was removed is back on the site within a minute (or back in review if it expired meanwhile).',
+            ],
   });
 }

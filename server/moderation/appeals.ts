@@ -137,7 +137,9 @@ export async function decideAppeal(
     const site = deps.mailSite();
     const view = statementView(decided.row, now);
     deps.mailer.send(
-      appealDecidedMail(site, decided.email, view, await mailLink(deps.store, decided.row)),
+      appealDecidedMail(site, decided.email, view, await mailLink(deps.store, decided.row), {
+        verification: decided.row.kind === 'verification-refused',
+      }),
     );
   }
   if (decided.publish) publishSoon(deps.publisher, decided.publish);

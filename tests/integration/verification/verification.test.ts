@@ -363,6 +363,11 @@ describe('the moderators’ review', () => {
       status: 'approved',
       level: 'person',
     });
+    // The appeal's outcome says what the reversal did: the member is verified, no ad is back.
+    const outcome = (await mailsOf(t, member.email)).at(-1)!;
+    expect(outcome.subject).toBe('Your appeal succeeded');
+    expect(outcome.text).toContain('You are verified: “Real person”.');
+    expect(outcome.text).not.toContain('An ad that was removed');
   });
 });
 
