@@ -6,7 +6,7 @@ import { CHECKLIST, VERIFICATION_REFUSALS } from '../../../core/schemas/verifica
 import { useData } from '../../renderer/useData.ts';
 import { ActionNotice, ModerationHeader, QUEUE_AND_LOG } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';
-import { BlurredPhoto } from '../moderate/QueuePhotos.tsx';
+import { BlurredPhoto, ShieldedImage } from '../moderate/QueuePhotos.tsx';
 import type { ReviewPhoto, VerificationReviewItem } from './verifications-view.ts';
 
 export default function Page() {
@@ -124,18 +124,7 @@ function Review({ item, note }: { item: VerificationReviewItem; note: string }) 
  * explicit (or every one, by their setting) is blurred, with why, until they choose to see it.
  */
 function ReviewPhotoFigure({ photo }: { photo: ReviewPhoto }) {
-  const image = (
-    <img
-      className={photo.blurred ? 'queue-photo__image queue-photo__image--blurred' : undefined}
-      src={photo.src}
-      srcSet={photo.srcSet || undefined}
-      sizes={photo.srcSet ? '(min-width: 1000px) 640px, 100vw' : undefined}
-      width={photo.width}
-      height={photo.height}
-      alt={photo.blurred ? `Photo ${photo.position}, blurred` : photo.alt}
-      data-alt={photo.blurred ? photo.alt : undefined}
-    />
-  );
+  const image = <ShieldedImage photo={photo} />;
   return (
     <figure className="verification-review__photo" tabIndex={-1}>
       {photo.blurred ? <BlurredPhoto photo={photo} image={image} from="verifications" /> : image}

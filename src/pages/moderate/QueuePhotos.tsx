@@ -60,8 +60,16 @@ export function QueuePhotos({
   );
 }
 
-function PhotoFigure({ photo, count }: { photo: QueuePhoto; count: number }) {
-  const image = (
+/**
+ * A photo's image as the moderator's shield shows it: its sizes, or only its blurred rendering
+ * (the alt text says so; the photo's own waits in data-alt for the reveal's script).
+ */
+export function ShieldedImage({
+  photo,
+}: {
+  photo: Pick<QueuePhoto, 'position' | 'alt' | 'src' | 'srcSet' | 'width' | 'height' | 'blurred'>;
+}) {
+  return (
     <img
       className={`queue-photo__image${photo.blurred ? ' queue-photo__image--blurred' : ''}`}
       src={photo.src}
@@ -75,6 +83,10 @@ function PhotoFigure({ photo, count }: { photo: QueuePhoto; count: number }) {
       data-alt={photo.blurred ? photo.alt : undefined}
     />
   );
+}
+
+function PhotoFigure({ photo, count }: { photo: QueuePhoto; count: number }) {
+  const image = <ShieldedImage photo={photo} />;
   return (
     <figure className="queue-photo__figure" tabIndex={-1}>
       {photo.blurred ? <BlurredPhoto photo={photo} image={image} /> : image}
