@@ -188,7 +188,7 @@ async function readRows(
   accountId: number,
 ): Promise<MemberDataRows | undefined> {
   const { db } = context;
-  const account = await db
+  const row = await db
     .selectFrom('accounts')
     .select([
       'id',
@@ -202,7 +202,8 @@ async function readRows(
     ])
     .where('id', '=', accountId)
     .executeTakeFirst();
-  if (!account) return undefined;
+  if (!row) return undefined;
+  const { verifiedFirstOnly, ...account } = row;
   const ads = await db
     .selectFrom('member_ads')
     .select([
@@ -338,6 +339,6 @@ async function readRows(
     scamRecord,
     fraudNotices,
     reach: await reachSettingsStore(context).of(accountId),
-    verifiedFirstOnly: Boolean(account.verifiedFirstOnly),
+    verifiedFirstOnly: Boolean(verifiedFirstOnly),
   };
 }

@@ -125,6 +125,7 @@ describe('the rows of the data file', () => {
       termsAcceptedAt: T(0),
       role: 'member',
     });
+    expect(rows.verifiedFirstOnly).toBe(false);
     expect(rows.ads.map((ad) => [ad.id, ad.title, ad.status, ad.postedOn])).toEqual([
       [myLiveAd, 'My live ad', 'live', '2026-11-01'],
       [myReviewAd, 'My ad in review', 'review', null],
