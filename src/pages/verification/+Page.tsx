@@ -139,7 +139,8 @@ function InReview({ inReview }: { inReview: NonNullable<VerificationView['inRevi
       <h2>Your selfie is waiting for a moderator</h2>
       <p>
         Sent {formatMoment(inReview.submittedAt)}, with the code <strong>{inReview.code}</strong>{' '}
-        and the pose “{inReview.pose}”. Only you and our moderators can see it.
+        and the pose “{inReview.pose}”. Only you and our moderators can see it. We mail you when a
+        moderator has decided.
       </p>
       <img
         className="verification__selfie"

@@ -144,6 +144,11 @@ describe('the challenge and the selfie, without JavaScript', () => {
     expect(row.status).toBe('submitted');
     expect(row.selfie_key).not.toBeNull();
     expect(await blobCount(row.selfie_key!)).toBe(1);
+    const waiting = textOf(
+      await (await getPage(t.app, '/account/verification', member.session)).text(),
+    );
+    expect(waiting).toContain('Your selfie is waiting for a moderator');
+    expect(waiting).toContain('We mail you when a moderator has decided.');
 
     const own = await selfieAs(row.id, member.session);
     expect(own.status).toBe(200);
