@@ -26,15 +26,11 @@ import { runtimeFollower } from '../server/publishing/site-bucket/runtime-follow
 import { siteUploader, type SiteUpload } from '../server/publishing/site-bucket/site-uploader.ts';
 import { openObjectStorage } from '../store/object-storage/object-storage.ts';
 import { buildSite, citiesOfEverySize, writeGeneratedContent } from './generated-site.ts';
-import { DEFAULT_BUILD_DATE } from './options.ts';
+import { DEFAULT_BUILD_DATE, parseBenchOptions } from './options.ts';
 import { createWorkspace } from './workspace.ts';
 
-const option = (flag: string) => {
-  const index = process.argv.indexOf(flag);
-  return index === -1 ? undefined : process.argv[index + 1];
-};
-const ads = Number(option('--ads') ?? 100_000);
-const keep = process.argv.includes('--keep');
+// --ads and --keep as `npm run bench` reads them (the generated content is the default seed's).
+const { ads, keep } = parseBenchOptions(process.argv.slice(2));
 /** S3 Standard's price of PUT, COPY, POST and LIST requests, per 1,000 (us-east-1, 2026). */
 const DOLLARS_PER_THOUSAND_PUTS = 0.005;
 const BUCKET = 'localboard-bench';
@@ -197,7 +193,7 @@ try {
   );
   console.log(
     `\nScaled: the first upload per ad; a day at N live ads of ${AD_LIFE_DAYS} days' life, N/${AD_LIFE_DAYS} ` +
-      'approved (each published alone: no coalescing, an upper bound) and N/30 expiring:\n\n' +
+      `approved (each published alone: no coalescing, an upper bound) and N/${AD_LIFE_DAYS} expiring:\n\n` +
       '| ads | first upload: objects | GB | its PUTs cost | a day: approvals | expiries | objects put | deleted | PUTs a day cost |\n' +
       '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );

@@ -19,6 +19,7 @@
 // its file (store/photo-storage/photo-bucket.ts); the CDN serves /photos/ from the bucket.
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { photosTakenDownFile } from '../prerender/output-layout.ts';
 import { replaceFile } from '../replace-file.ts';
 import type { PublishedAdRow } from '../../store/published-ads.ts';
 import { isPhotoKey, photoFilePath } from '../../core/schemas/photos.ts';
@@ -35,12 +36,6 @@ export const PUBLISHED_IN_BUCKET_FOLDER = 'published-photos-in-bucket';
 export const publishedPhotosFolder = (env: NodeJS.ProcessEnv) =>
   env.PHOTOS_BUCKET?.trim() ? PUBLISHED_IN_BUCKET_FOLDER : PUBLISHED_PHOTOS_FOLDER;
 const CURRENT_FILE = 'current.json';
-
-/**
- * Beside the site: the keys of photos a build took out of public reach in a bucket, one a line,
- * until the publisher has asked the CDN to forget them (server/publishing/site-bucket/).
- */
-export const photosTakenDownFile = (outDir: string) => join(outDir, 'photos-taken-down.txt');
 
 /** Where the photos go, and where their bytes come from. */
 export interface PhotoPublishing {

@@ -28,7 +28,7 @@ import {
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
 import { adPath, outputFileForPath } from '../../core/paths.ts';
 import { DEFAULT_EXPLICIT_THRESHOLD, photoFilePath } from '../../core/schemas/photos.ts';
-import { photosTakenDownFile } from '../../pipeline/compile/published-photos.ts';
+import { photosTakenDownFile } from '../../pipeline/prerender/output-layout.ts';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
 import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';

@@ -38,7 +38,7 @@ import { DEFAULT_DELETE_LIMIT } from '../../server/publishing/site-bucket/upload
 import type { StoreHandle } from '../../store/store.ts';
 import { useCompiledContentDir } from '../../core/content/index.ts';
 import { photoFilePath } from '../../core/schemas/photos.ts';
-import { photosTakenDownFile } from '../../pipeline/compile/published-photos.ts';
+import { photosTakenDownFile } from '../../pipeline/prerender/output-layout.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
 import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';

@@ -10,7 +10,7 @@ import type { SessionLock } from '../../../store/engine.ts';
 import type { PublishOutcome } from '../publisher.ts';
 import type { PurgeHook } from './purge-hook.ts';
 import { photoFilePath } from '../../../core/schemas/photos.ts';
-import { photosTakenDownFile } from '../../../pipeline/compile/published-photos.ts';
+import { photosTakenDownFile } from '../../../pipeline/prerender/output-layout.ts';
 import { kindOf, urlPathOf } from './site-objects.ts';
 import { siteUploader } from './site-uploader.ts';
 import type { DeleteLimit } from './upload-plan.ts';
