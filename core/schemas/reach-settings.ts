@@ -34,11 +34,17 @@ export function hiddenWordsOf(typed: string): string[] {
   return [...new Set(words)];
 }
 
-/** A checkbox: present ("on", "true", "1") for yes, absent for no; JSON may send a boolean. */
+/**
+ * A checkbox as sent: "on" (or "true", "1") is ticked; absent or anything else is not. JSON may
+ * send a boolean.
+ */
+export const isTicked = (value: unknown): boolean =>
+  value === true || ['on', 'true', '1'].includes(String(value));
+
 const checkbox = z
   .union([z.boolean(), z.string()], { error: 'A checkbox is on or off.' })
   .optional()
-  .transform((value) => value === true || ['on', 'true', '1'].includes(String(value)));
+  .transform(isTicked);
 
 export const reachSettingsSchema = z
   .object({

@@ -115,6 +115,12 @@ describe('who may reach me, in Chromium', () => {
       'The youngest age must not be over the oldest.',
     );
     expect(await form(poster).getByLabel('Youngest').inputValue()).toBe('45');
+    // A box left unticked comes back unticked.
+    expect(
+      await form(poster)
+        .getByLabel('Only verified members can start a conversation with me')
+        .isChecked(),
+    ).toBe(false);
     await poster.locator('#who-may-reach-me').scrollIntoViewIfNeeded();
     await lookAtWidths(poster, SHOTS, 'account-reach-refused', true);
     await saveSettings(poster, { min: '40', max: '60', words: 'crypto' });

@@ -1,5 +1,6 @@
 import { getSite } from '../../../core/content/index.ts';
 import { accountPath } from '../../../core/paths.ts';
+import { isTicked } from '../../../core/schemas/reach-settings.ts';
 import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { AccountView } from './account-view.ts';
@@ -55,9 +56,10 @@ export function accountData({ request }: DataContext<AccountView>) {
       minAge: reachTyped?.minAge ?? request?.read?.reach.minAge ?? '',
       maxAge: reachTyped?.maxAge ?? request?.read?.reach.maxAge ?? '',
       hiddenWords: reachTyped?.hiddenWords ?? request?.read?.reach.hiddenWords ?? '',
-      // A refused form comes back as it was ticked (an unticked box is absent from the post).
+      // A refused form comes back as it was ticked (an unticked box is absent from the post, and
+      // kept as '').
       verifiedOnly: reachTyped
-        ? reachTyped.verifiedOnly !== undefined
+        ? isTicked(reachTyped.verifiedOnly)
         : (request?.read?.reach.verifiedOnly ?? false),
     },
     reachError: aboutReach ? request?.form?.error : undefined,
