@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import { buildDateFrom } from '../pipeline/build-date.ts';
 import { compileContent, type CompileResult } from '../pipeline/compile/compile.ts';
-import { formatProblem, unreadableFileProblem } from '../pipeline/compile/report.ts';
+import { formatProblem, sortProblems, unreadableFileProblem } from '../pipeline/compile/report.ts';
+import { shieldCorpusProblems } from '../pipeline/shield/corpus.ts';
 
 const contentDir = process.env.CONTENT_DIR ?? join(import.meta.dirname, '..', 'content');
 let result: CompileResult;
@@ -14,8 +15,10 @@ try {
   if (!problem) throw error;
   result = { problems: [problem], unpublishedAds: 0 };
 }
-const { content, problems, unpublishedAds } = result;
-if (!content) {
+const { content, unpublishedAds } = result;
+// The scam shield's corpora (content/shield/) are checked here too: the build does not read them.
+const problems = sortProblems([...result.problems, ...shieldCorpusProblems(contentDir)]);
+if (!content || problems.length > 0) {
   for (const problem of problems) console.error(formatProblem(problem));
   console.error(
     `\n${problems.length} content ${problems.length === 1 ? 'problem' : 'problems'} found.`,

@@ -21,6 +21,7 @@ export {
   type TermMatch,
 } from './terms.ts';
 export {
+  firstMessageRefusal,
   judgeMessage,
   messagePrint,
   SCAM_WARNINGS,

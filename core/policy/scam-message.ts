@@ -48,6 +48,31 @@ export const scamRefusalMessage = (family: ScamFamily, brand = 'Localboard'): st
     'scam-story': `This message reads like a request for money. Take that part out and write about the ad.`,
   })[family];
 
+/** What a refused part of a first message reads as, by family: "The part “…” reads as …". */
+export const SCAM_PART_READS_AS: Readonly<Record<ScamFamily, string>> = {
+  'off-site-contact': 'a move to another app or contact details',
+  money: 'a request for money',
+  crypto: 'a crypto or investment offer',
+  codes: 'a request to verify elsewhere or pass on a code',
+  'content-sales': 'selling content',
+  'scam-story': 'a story that ends in a request for money',
+};
+
+/**
+ * What the sender of a refused first message reads (core/shield/decision.ts decides): the part
+ * refused, in their own words, what to change, that they may say it otherwise, and the clause.
+ */
+export function firstMessageRefusal(
+  text: string,
+  family: ScamFamily,
+  part: { start: number; end: number },
+  brand = 'Localboard',
+): string {
+  const quoted = text.slice(part.start, part.end).trim();
+  const shown = quoted.length > 160 ? `${quoted.slice(0, 159)}…` : quoted;
+  return `Your message was not sent. The part “${shown}” reads as ${SCAM_PART_READS_AS[family]}. ${scamRefusalMessage(family, brand)} If we got this wrong, say it in other words: your message is kept below. ${clauseLine({ number: scamClause(family) })}`;
+}
+
 /** What the recipient reads beside a message with signals of `family`, in words. */
 export const SCAM_WARNINGS: Readonly<Record<ScamFamily, string>> = {
   'off-site-contact':

@@ -5,9 +5,13 @@
 //   to them after the first of them (`answered`, read in the unit of work that stores the message,
 //   which holds the sender's and the conversation's locks). It holds for both sides: the poster's
 //   first reply is unanswered too until the member who wrote back answers.
-// - A first message with contact details is refused (the policy scanner's rule, as before); every
-//   message goes through judgeMessage: a refusal stores nothing, a warning is stored with the
-//   message, and its recipient reads it beside it.
+// - A first message with contact details is refused (the policy scanner's rule, as before). Every
+//   other first message gets the shield's decision (core/shield/decision.ts): the learned model's
+//   probability, the editors' signals and the sender's behaviour (account age, verified or not,
+//   first messages in the last hour, the same text to others, earlier refusals and warnings) make
+//   it refused (the sender reads the part refused and can rephrase), warned or delivered. A message
+//   the recipient has answered goes through the signals alone (judgeMessage): warnings only. A
+//   refusal stores nothing; a warning is stored with the message, and its recipient reads it.
 // - The same first message (its print) from a member who replied to ads to more than
 //   REPEAT_RECIPIENTS different members in REPEAT_WINDOW_HOURS is refused (a poster answering
 //   every reply alike is not: `fromPoster`); the same one from FLAG_AFTER_NEW_ACCOUNTS accounts created in
@@ -25,9 +29,14 @@ import {
   findContactDetails,
   judgeMessage,
   messagePrint,
+  firstMessageRefusal,
   type ScamFamily,
 } from '../../core/policy/index.ts';
 import { Refusal } from '../../core/refusal.ts';
+import type { SenderBehaviour } from '../../core/shield/decision.ts';
+import { judgeFirstMessage } from '../../core/shield/first-message.ts';
+import { isVerified } from '../verification/first-messages.ts';
+import { shieldModel } from './shield-model.ts';
 import type { MessageScreening } from '../../store/conversation-messages.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -91,31 +100,75 @@ export async function screen(tx: Store, message: Screening): Promise<Screened> {
   if (!answered && findContactDetails(text))
     return { refusal: new Refusal('invalid', contactDetailsInMessage(brand)) };
   const places = message.places.filter((place): place is string => place !== null);
-  const verdict = judgeMessage(text, getScamSignals(), { places, answered, brand });
-  if (verdict.refusal) {
-    await tx.scamShield.recordOutcome(senderId, verdict.refusal.family, 'refused', at);
-    return { refusal: new Refusal('invalid', verdict.refusal.message) };
-  }
   const print = answered || message.fromPoster ? undefined : printOf(text);
-  if (print !== undefined && (await repeatedToOthers(tx, message, print))) {
+  const recipients = print === undefined ? [] : await printRecipientsOf(tx, message, print);
+  const warnings = answered
+    ? judgeMessage(text, getScamSignals(), { places, answered, brand }).warnings
+    : await decideFirst(tx, message, places, recipients.length);
+  if ('refusal' in warnings) return warnings;
+  if (recipients.length >= REPEAT_RECIPIENTS) {
     await tx.scamShield.recordOutcome(senderId, 'repeated', 'refused', at);
     return { refusal: new Refusal('invalid', REPEATED_MESSAGE) };
   }
   return {
     screening: {
-      ...(verdict.warnings.length > 0 ? { scamWarnings: verdict.warnings } : {}),
+      ...(warnings.length > 0 ? { scamWarnings: warnings } : {}),
       ...(print !== undefined ? { print } : {}),
     },
-    warnings: verdict.warnings,
+    warnings,
   };
 }
 
-/** Whether the sender sent this first message to REPEAT_RECIPIENTS other members already. */
-async function repeatedToOthers(tx: Store, message: Screening, print: string): Promise<boolean> {
+/**
+ * The shield's decision on a first message (core/shield/decision.ts): the model's probability,
+ * the signals and what the sender did; a refusal is recorded for the sender here.
+ */
+async function decideFirst(
+  tx: Store,
+  message: Screening,
+  places: readonly string[],
+  sameTextRecipients: number,
+): Promise<ScamFamily[] | { refusal: Refusal }> {
+  const { senderId, text, now } = message;
+  const decision = judgeFirstMessage(shieldModel('messages'), getScamSignals(), text, {
+    places,
+    behaviour: await behaviourOf(tx, senderId, now, sameTextRecipients),
+  });
+  if (decision.outcome !== 'refused') return decision.families;
+  const family = decision.families[0]!;
+  await tx.scamShield.recordOutcome(senderId, family, 'refused', now.toISOString());
+  const { brand } = getSite();
+  return {
+    refusal: new Refusal('invalid', firstMessageRefusal(text, family, decision.part!, brand)),
+  };
+}
+
+/** What the shield weighs of the sender (core/shield/decision.ts). */
+async function behaviourOf(
+  tx: Store,
+  senderId: number,
+  now: Date,
+  sameTextRecipients: number,
+): Promise<SenderBehaviour> {
+  const account = await tx.conversations.correspondent(senderId);
+  const hourAgo = hoursBefore(now, 1);
+  const verified = await isVerified(tx, senderId);
+  const starts = await tx.conversations.recentStarts(senderId, hourAgo, 20);
+  const record = await tx.scamShield.record(senderId);
+  return {
+    accountAgeHours: account ? (now.getTime() - Date.parse(account.createdAt)) / 3_600_000 : 0,
+    verified,
+    firstMessagesLastHour: starts.length,
+    sameTextRecipients,
+    earlierFlags: record.reduce((sum, row) => sum + row.count, 0),
+  };
+}
+
+/** The other members the sender sent this first message to (its print) in the window. */
+async function printRecipientsOf(tx: Store, message: Screening, print: string): Promise<number[]> {
   const since = hoursBefore(message.now, REPEAT_WINDOW_HOURS);
   const recipients = await tx.scamShield.printRecipients(message.senderId, print, since);
-  const others = new Set(recipients.filter((id) => id !== message.recipientId));
-  return others.size >= REPEAT_RECIPIENTS;
+  return [...new Set(recipients.filter((id) => id !== message.recipientId))];
 }
 
 /**

@@ -1,13 +1,21 @@
 // The policy scanner as posting uses it (docs/product.md section 6): a refusal sends the form back with
 // the message beside its field and stores nothing; marks (ambiguous terms, scam signals) are stored with the ad
-// for the moderator. The scanner is core/policy/; its terms come from the compiled content.
+// for the moderator, and so is the ad model's mark of an ad it finds likely a scam. The scanner is
+// core/policy/; its terms come from the compiled content.
 import { getPolicyTerms, getScamSignals, getSite } from '../../core/content/index.ts';
 import { scanAd, type PolicyScan, type ScannedAd } from '../../core/policy/index.ts';
+import { adModelMark } from '../../core/shield/ad-mark.ts';
+import { shieldModel } from '../messages/shield-model.ts';
 
 export type AdScanner = (ad: ScannedAd) => PolicyScan;
 
-export const scanAdForPosting: AdScanner = (ad) =>
-  scanAd(ad, getPolicyTerms(), getSite().brand, getScamSignals());
+export const scanAdForPosting: AdScanner = (ad) => {
+  const scan = scanAd(ad, getPolicyTerms(), getSite().brand, getScamSignals());
+  if (scan.refusal) return scan;
+  // The ad model's mark (core/shield/ad-mark.ts): for the moderator, never a refusal.
+  const modelMark = adModelMark(shieldModel('ads'), ad);
+  return modelMark ? { ...scan, marks: [...scan.marks, modelMark] } : scan;
+};
 
 /**
  * The ad and its photos' descriptions (alt texts, shown on the site as the ad's text is): a

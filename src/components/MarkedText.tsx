@@ -9,7 +9,8 @@ export function MarkedText({ text, marks }: { text: string; marks: readonly Poli
   const parts: Array<string | PolicyMark> = [];
   let at = 0;
   for (const mark of [...marks].sort((a, b) => a.start - b.start)) {
-    if (mark.start < at || mark.end > text.length) continue;
+    // A mark of the whole ad (the learned model's) has no range: it is named beside the ad.
+    if (mark.start < at || mark.end > text.length || mark.end === mark.start) continue;
     if (mark.start > at) parts.push(text.slice(at, mark.start));
     parts.push(mark);
     at = mark.end;

@@ -14,7 +14,10 @@ import {
   dismissRepeatedMessageApiPath,
   reportsApiPath,
 } from '../../../core/paths.ts';
-import { judgeMessage, SCAM_WARNINGS } from '../../../core/policy/index.ts';
+import { firstMessageRefusal, SCAM_WARNINGS } from '../../../core/policy/index.ts';
+import { UNREMARKABLE } from '../../../core/shield/decision.ts';
+import { judgeFirstMessage } from '../../../core/shield/first-message.ts';
+import { shieldModel } from '../../../server/messages/shield-model.ts';
 import { messagesWorld } from '../../helpers/messages-world.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { mailsTo } from '../../helpers/mail.ts';
@@ -28,15 +31,14 @@ const t = messagesWorld();
 const OFF_SITE = 'Hey! add me on kik, my name there is jess22';
 const MONEY = 'cashapp me $20 for gas and I will drive over tonight';
 
-/** What the scanner refuses a first message with (the test's own texts are unmistakable). */
+/** What the shield refuses a first message with (the test's own texts are unmistakable). */
 function refusalOf(text: string): string {
-  const verdict = judgeMessage(text, getScamSignals(), {
+  const decision = judgeFirstMessage(shieldModel('messages'), getScamSignals(), text, {
     places: ['Los Angeles', 'California'],
-    answered: false,
-    brand: 'Localboard',
+    behaviour: UNREMARKABLE,
   });
-  if (!verdict.refusal) throw new Error(`the scanner does not refuse “${text}”`);
-  return verdict.refusal.message;
+  if (decision.outcome !== 'refused') throw new Error(`the shield does not refuse “${text}”`);
+  return firstMessageRefusal(text, decision.families[0]!, decision.part!, 'Localboard');
 }
 
 const outcomesOf = (accountId: number) =>
