@@ -26,3 +26,4 @@ import './queue-shield.css';
 import './photo-field-enhanced.css';
 import './statements.css';
 import './reach.css';
+import './nearby.css';
