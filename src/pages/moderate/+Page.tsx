@@ -9,7 +9,7 @@ import {
   moderateVerificationsPath,
   moderationLogPath,
 } from '../../../core/paths.ts';
-import type { ReportsSummary } from '../moderation-view.ts';
+import type { ReportsSummary } from '../../../core/views/moderation.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { BanConfirm } from './BanConfirm.tsx';
