@@ -4,12 +4,13 @@
 // that everything listed exists). The build bundles them in this order into one file, which every
 // page links (vite.config.ts). Plain CSS, mobile first; breakpoints 640 / 900 / 1200 px.
 //
-// The first three come before the base, where site.css's @import put them until it was split
+// The first four come before the base, where site.css's @import put them until it was split
 // (verification.css counts on coming before tiles-and-ads.css's .badge). A sheet added later goes
 // where its rules should win a tie: usually last.
 import './photo-field.css';
 import './photos-elsewhere.css';
 import './verification.css';
+import './shield-review.css';
 import './base.css';
 import './layout.css';
 import './tiles-and-ads.css';

@@ -6,6 +6,7 @@ import {
   moderateAppealsPath,
   moderatePath,
   moderateReportsPath,
+  moderateShieldPath,
   moderateVerificationsPath,
   moderationLogPath,
 } from '../../../core/paths.ts';
@@ -51,6 +52,7 @@ export default function Page() {
               <>Verifications{queue?.openVerifications ? ` (${queue.openVerifications})` : ''}</>
             ),
           },
+          { href: moderateShieldPath(), label: 'Scam shield' },
           { href: moderationLogPath(), label: 'Moderation log' },
         ]}
       />
