@@ -22,6 +22,9 @@ function stopEsbuildService(): Plugin {
   };
 }
 
+/** A sheet of src/styles/ (src/styles/index.ts lists them). */
+const STYLESHEET = /\/src\/styles\/[^/]+\.css$/;
+
 // `vite build` writes the browser's assets to OUT/client and the server build to OUT/server: Vike's
 // server entry and, beside it, the build's own steps, with source maps for their stacks (OUT is
 // dist/, or the build's --out, which scripts/build.mjs passes as LOCALBOARD_VITE_OUT_DIR).
@@ -35,6 +38,12 @@ export default defineConfig({
     outDir: process.env.LOCALBOARD_VITE_OUT_DIR ?? 'dist',
     // OUT may be outside the project (tests, the benchmark): Vike empties OUT/client and OUT/server.
     emptyOutDir: true,
+    // Every sheet of src/styles/ in one file, in index.ts's order, which every page links. Vike
+    // otherwise makes a file of each CSS module (its workaround for CSS duplicated between pages'
+    // chunks, vikejs/vike#1815, which sheets loaded only by the renderer never meet): twenty links.
+    rolldownOptions: {
+      output: { manualChunks: (id) => (STYLESHEET.test(id) ? 'styles' : undefined) },
+    },
   },
   // A native module: loaded from node_modules at run time, never bundled. Kysely, bundled: its
   // few hundred ES modules take Node about 150 ms to load one by one, on every publish's content

@@ -61,6 +61,9 @@ export const routes = {
   // moderators' queue of selfies.
   verification: defineRoute<Record<string, never>>('/account/verification'),
   moderateVerifications: defineRoute<Record<string, never>>('/moderate/verifications'),
+  // The scam shield's recent refusals and warnings, for moderators to mark mistaken (section 7):
+  // `?before={decision id}` for older ones.
+  moderateShield: defineRoute<Record<string, never>>('/moderate/shield'),
 };
 
 export const homePath = () => routes.home.path({});
@@ -118,6 +121,9 @@ export const moderateReportsPath = () => routes.moderateReports.path({});
 export const deleteAccountPath = () => routes.deleteAccount.path({});
 export const verificationPath = () => routes.verification.path({});
 export const moderateVerificationsPath = () => routes.moderateVerifications.path({});
+/** /moderate/shield, or its page of the decisions before `before`. */
+export const moderateShieldPath = (before?: number) =>
+  `${routes.moderateShield.path({})}${before === undefined ? '' : `?before=${before}`}`;
 /** A saved search's unsubscribe page: its confirm button posts here too. */
 export const unsubscribePath = (token: string) => routes.unsubscribe.path({ token });
 /** The sign-in page, coming back to `next` (a path of this site) after signing in. */
@@ -185,6 +191,7 @@ export const apiRoutes = {
   removePhoto: '/api/moderate/photos/:id/remove',
   revealPhoto: '/api/moderate/photos/:id/reveal',
   dismissRepeatedMessage: '/api/moderate/repeated-messages/:id/dismiss',
+  markShieldDecisionMistaken: '/api/moderate/shield-decisions/:id/mistaken',
   photoSettings: '/api/moderate/photo-settings',
   // Verified members (server/http/routes/verification.ts): a challenge, its selfie and the
   // selfie's bytes, withdrawing, the first-message setting; a moderator's decision.
@@ -278,6 +285,8 @@ export const revealPhotoApiPath = (photoId: number) =>
 export const dismissRepeatedMessageApiPath = (flagId: number) =>
   apiPath(apiRoutes.dismissRepeatedMessage, { id: flagId });
 export const photoSettingsApiPath = () => apiRoutes.photoSettings;
+export const markShieldDecisionMistakenApiPath = (decisionId: number) =>
+  apiPath(apiRoutes.markShieldDecisionMistaken, { id: decisionId });
 
 /** Ads shown on one page of a city's list. */
 export const ADS_PER_PAGE = 30;

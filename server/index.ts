@@ -16,6 +16,7 @@ import { createMailer } from './mail/mailer.ts';
 import { mailFromEnv } from './mail/mail-env.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { sweepFraudNotices } from './moderation/fraud-notices.ts';
+import { forgetOldShieldDecisions } from './moderation/shield-review.ts';
 import { buildPublisher, warmIdleFromEnv } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { publishSoon } from './publishing/publisher.ts';
@@ -217,6 +218,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   remindOfExpiry();
   mailFraudNotices();
   sweepOldPhotos();
+  forgetShieldDecisions();
   indexOldPhotos();
 });
 // Saved searches' digests: a child process a few minutes after start, then every hour; each saved
@@ -267,6 +269,22 @@ function sweepOldPhotos(): void {
   );
 }
 setInterval(sweepOldPhotos, SWEEP_EVERY_MS).unref();
+// The scam shield's refusals and warnings kept for the moderators, 30 days after each, and the
+// texts an editor exported as long ago: deleted on the same hourly sweep, by every instance
+// (deleting what is past its days twice deletes nothing more; server/moderation/shield-review.ts).
+function forgetShieldDecisions(): void {
+  forgetOldShieldDecisions(store, new Date()).then(
+    ({ decisions, exported }) => {
+      if (decisions + exported > 0)
+        console.log(
+          `Deleted ${decisions} scam shield decision${decisions === 1 ? '' : 's'} and ${exported} exported text${exported === 1 ? '' : 's'} past 30 days.`,
+        );
+    },
+    (error: unknown) =>
+      console.error(`Deleting old scam shield decisions failed: ${(error as Error).message}`),
+  );
+}
+setInterval(forgetShieldDecisions, SWEEP_EVERY_MS).unref();
 // Photos stored before the duplicate index existed, put in it once at start (idempotent: several
 // instances starting at once end as one would; server/photos/photo-duplicates.ts).
 function indexOldPhotos(): void {

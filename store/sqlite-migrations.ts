@@ -282,4 +282,46 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE conversations ADD COLUMN filtered_at TEXT;`,
   // 18: verified members (sqlite-verification-migrations.ts).
   ...VERIFICATION_MIGRATIONS,
+  // 19: moderators' review of the scam shield (docs/product.md section 7; store/shield-decisions.ts).
+  // - shield_decisions: each first message the shield refused or delivered with a warning, as it
+  //   was sent (`text`), for the moderators' list (/moderate/shield), deleted 30 days after
+  //   created_at. sender_id, recipient_id: NULL once that account is deleted. decided_by:
+  //   'signal' (the editable scam signals) or 'model' (the learned model); families: the shield's
+  //   families, comma-separated; probability: the model's, 0–1; adjusted: after the sender's
+  //   behaviour; behaviour: its reasons, joined with '; '. marked_mistaken_at, marked_by: when and
+  //   by which moderator (copied, no reference) it was marked a mistake, once.
+  // - shield_label_candidates: texts waiting for an editor to label them into the shield's corpus
+  //   (`npm run shield:labels`): a decision marked mistaken ('ordinary') or a first message of an
+  //   account banned for fraud ('scam'). The text and the label only: no account, no message id.
+  //   exported_at: when the export wrote it (NULL: waiting).
+  `CREATE TABLE shield_decisions (
+     id INTEGER PRIMARY KEY,
+     sender_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+     recipient_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+     text TEXT NOT NULL,
+     outcome TEXT NOT NULL CHECK (outcome IN ('refused', 'warned')),
+     decided_by TEXT NOT NULL CHECK (decided_by IN ('signal', 'model')),
+     families TEXT NOT NULL,
+     probability REAL NOT NULL,
+     adjusted REAL NOT NULL,
+     behaviour TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     marked_mistaken_at TEXT,
+     marked_by INTEGER
+   ) STRICT;
+   CREATE INDEX shield_decisions_by_at ON shield_decisions(created_at);
+   CREATE INDEX shield_decisions_by_sender ON shield_decisions(sender_id);
+   CREATE INDEX shield_decisions_by_recipient ON shield_decisions(recipient_id);
+   CREATE TABLE shield_label_candidates (
+     id INTEGER PRIMARY KEY,
+     label TEXT NOT NULL CHECK (label IN ('scam', 'ordinary')),
+     text TEXT NOT NULL,
+     reason TEXT NOT NULL CHECK (reason IN ('marked-mistaken', 'banned-for-fraud')),
+     created_at TEXT NOT NULL,
+     exported_at TEXT
+   ) STRICT;
+   CREATE INDEX shield_label_candidates_waiting ON shield_label_candidates(id)
+     WHERE exported_at IS NULL;
+   CREATE INDEX shield_label_candidates_by_export ON shield_label_candidates(exported_at)
+     WHERE exported_at IS NOT NULL;`,
 ];

@@ -28,6 +28,7 @@ import { reportStore, type ReportStore } from './reports.ts';
 import { savedSearchStore, type SavedSearchStore } from './saved-searches.ts';
 import { scamShieldStore, type ScamShieldStore } from './scam-shield.ts';
 import { secretStore, type SecretStore } from './server-secrets.ts';
+import { shieldDecisionStore, type ShieldDecisionStore } from './shield-decisions.ts';
 import { sessionStore, type SessionStore } from './sessions.ts';
 import { statementStore, type StatementStore } from './statements.ts';
 import { verificationStore, type VerificationStore } from './verifications.ts';
@@ -72,6 +73,8 @@ export interface Store {
   readonly reachSettings: ReachSettingsStore;
   /** Verified members' challenges, selfies and decisions (verifications.ts). */
   readonly verifications: VerificationStore;
+  /** The scam shield's refusals and warnings for the moderators, and texts to label (shield-decisions.ts). */
+  readonly shieldDecisions: ShieldDecisionStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -149,6 +152,7 @@ function partsOf(context: StoreContext) {
     statements: statementStore(context),
     moderatorPhotos: moderatorPhotoStore(context),
     verifications: verificationStore(context),
+    shieldDecisions: shieldDecisionStore(context),
   };
 }
 

@@ -2,6 +2,7 @@
 // postgres-migrations.ts): what Kysely checks every query against. Times are ISO 8601 strings
 // (`2026-11-24T01:15:03.123Z`), days `YYYY-MM-DD`, in both engines, so that they compare as text.
 import type { ColumnType, Generated } from 'kysely';
+import type { ShieldDecisionsTable, ShieldLabelCandidatesTable } from './shield-tables.ts';
 
 export interface Tables {
   accounts: AccountsTable;
@@ -34,6 +35,8 @@ export interface Tables {
   moderator_photo_settings: { account_id: number; blur_all: number; updated_at: string };
   moderator_photo_reveals: { account_id: number; photo_id: number; revealed_at: string };
   verifications: VerificationsTable;
+  shield_decisions: ShieldDecisionsTable;
+  shield_label_candidates: ShieldLabelCandidatesTable;
 }
 
 export interface AccountsTable {

@@ -1,7 +1,7 @@
 // What the store keeps about reports and the ads they hide (docs/product.md section 8) in the words
 // the moderators' pages show them: shared by the store (store/reports.ts,
 // store/hidden-ads.ts), which keeps the rows, and the report pages
-// (src/pages/report-view.ts).
+// (core/views/reports.ts).
 
 /** Which source an ad's id is from: a member's (the database) or an editor's (content/ads/). */
 export type AdKind = 'member' | 'editor';

@@ -1,7 +1,7 @@
-// What /account shows a member of their own (src/pages/account/account-view.ts), read from the
+// What /account shows a member of their own (core/views/account.ts), read from the
 // store: their ads, each with its photos and what they can do with it, their saved searches, the
 // statements of reasons of the decisions about them, and what became of the reports they sent.
-import type { AccountView, MyReportView } from '../../src/pages/account/account-view.ts';
+import type { AccountView, MyReportView } from '../../core/views/account.ts';
 import { REPORT_REASONS } from '../../core/schemas/report-reasons.ts';
 import { reachSettingsView } from '../messages/reach.ts';
 import { savedSearchView } from '../saved-searches/saved-searches.ts';

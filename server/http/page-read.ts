@@ -9,7 +9,7 @@ import type { SearchIndex } from '../../search/search-index.ts';
 import type { AppContext, Member } from './app-env.ts';
 import type { EmailLinks } from '../accounts/email-links.ts';
 import type { Store } from '../../store/store.ts';
-import type { FormFill } from '../../src/pages/request.ts';
+import type { FormFill } from '../../core/views/form-fill.ts';
 import type { RouteParams } from '../../core/route.ts';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 503;

@@ -1,7 +1,7 @@
 // The mails of statements of reasons and appeals (docs/product.md section 6): a ban's
 // (the member cannot sign in, so the link carries the statement's key), and an appeal's outcome.
 // Each says what was decided and links to the decision's page; only the member's own ad is named.
-import type { StatementView } from '../../src/pages/statement-view.ts';
+import type { StatementView } from '../../core/views/statement.ts';
 import { statementLines } from '../moderation/statement-view.ts';
 import type { MailMessage } from './mailer.ts';
 import { mail, type MailSite } from './messages.ts';

@@ -10,7 +10,7 @@ import {
   SCAM_GUIDE_PATH,
   type FraudNoticeAction,
   type NoticeConversation,
-} from '../../src/pages/fraud-notice.ts';
+} from '../../core/views/fraud-notice.ts';
 import { conversationPath } from '../../core/paths.ts';
 import type { MailMessage } from './mailer.ts';
 import { mail, type MailSite } from './messages.ts';

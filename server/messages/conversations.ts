@@ -7,7 +7,7 @@
 // docs/architecture.md, "A message, step by step". The poster's own settings (reach.ts) apply
 // to the replier: an age range, and hidden words (the Filtered folder, until the poster answers).
 import { getPolicyTerms, getSite } from '../../core/content/index.ts';
-import type { ClosedReason } from '../../src/pages/messages-view.ts';
+import type { ClosedReason } from '../../core/views/messages.ts';
 import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../core/policy/index.ts';
 import { checkMessageBody, type MessageBodyCheck } from '../../core/schemas/message.ts';
 import { Refusal } from '../../core/refusal.ts';

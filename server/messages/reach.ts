@@ -18,7 +18,7 @@ import {
   REACH_AGE_MIN,
   type ReachSettingsInput,
 } from '../../core/schemas/reach-settings.ts';
-import type { ReachSettingsView } from '../../src/pages/account/reach-settings-view.ts';
+import type { ReachSettingsView } from '../../core/views/reach-settings.ts';
 import { Refusal } from '../../core/refusal.ts';
 import type { ConversationRow } from '../../store/conversations.ts';
 import type { ReachSettings } from '../../store/reach-settings.ts';

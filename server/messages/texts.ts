@@ -1,9 +1,9 @@
 // What members read when messaging refuses them (docs/product.md section 7), and the kind of each
 // refusal (core/refusal.ts): the one place these sentences are written. The closed
-// conversations' sentences are the pages' (src/pages/messages-view.ts CLOSED_TEXTS), shown on the
+// conversations' sentences are the pages' (core/views/messages.ts CLOSED_TEXTS), shown on the
 // conversation and in refusals.
 import { formatDate } from '../../core/format.ts';
-import { CLOSED_TEXTS, type ClosedReason } from '../../src/pages/messages-view.ts';
+import { CLOSED_TEXTS, type ClosedReason } from '../../core/views/messages.ts';
 import { CONVERSATION_WINDOW_HOURS } from '../../core/schemas/message.ts';
 import { Refusal } from '../../core/refusal.ts';
 import type { ConversationLimitReached, MessageLimitReached } from './limits.ts';

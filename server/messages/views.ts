@@ -1,4 +1,4 @@
-// What the message pages show one member (src/pages/messages-view.ts), read from the store: the
+// What the message pages show one member (core/views/messages.ts), read from the store: the
 // inbox, a page of a conversation, and what `/messages/new?ad=…` is about. Never the other side's
 // address: they are "the poster" or "the member who replied" (docs/product.md section 7). The scam
 // shield's warnings beside a message are its recipient's only, in words (scam-shield.ts).
@@ -11,7 +11,7 @@ import {
   type InboxView,
   type NewMessageTarget,
   type OtherSide,
-} from '../../src/pages/messages-view.ts';
+} from '../../core/views/messages.ts';
 import { adPath } from '../../core/paths.ts';
 import { SCAM_WARNINGS, type ScamFamily } from '../../core/policy/index.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';

@@ -3,7 +3,9 @@
 // ad in review or live removed) and the moderator role (`npm run moderator`, logged as the
 // operator); and their refusals. Each holds the account's lock (`account:{id}`), which the
 // member's own posting holds too, so a ban and a post racing on two instances never leave a new
-// ad in review on a banned account, and of two bans one bans and the other is told.
+// ad in review on a banned account, and of two bans one bans and the other is told. A ban for scam
+// or fraud also tells who answered the account (fraud-notices.ts) and keeps its first messages'
+// texts for the scam shield's corpus (shield-review.ts).
 import { Refusal } from '../../core/refusal.ts';
 import type { Moderator } from '../../store/moderation-log.ts';
 import type { Why } from '../../store/moderation.ts';
@@ -12,6 +14,7 @@ import { shownId } from './named-id.ts';
 import { alreadyBanned, OPERATOR } from './log.ts';
 import { isFraud, recordFraudNotices } from './fraud-notices.ts';
 import { blockPhotosOfAd, deletePendingOnlyPhotos } from './photos.ts';
+import { labelFirstMessagesOfFraud } from './shield-review.ts';
 import { OWN_REVIEW, recordBanStatement, type DecisionSource } from './statements.ts';
 
 export type BanResult =
@@ -81,6 +84,8 @@ export function banAccount(
     }
     await tx.moderation.removeAllOf(accountId, why, at);
     const fraudNotices = isFraud(why) ? await recordFraudNotices(tx, accountId, 'banned', at) : 0;
+    // Its first messages, for the scam shield's corpus: taken now, before anything deletes them.
+    if (isFraud(why)) await labelFirstMessagesOfFraud(tx, accountId, at);
     const base = { at, by: moderator, accountId, accountEmail: account.email };
     const logId = await tx.moderationLog.append({
       ...base,

@@ -1,12 +1,9 @@
-// /moderate/appeals as moderators read it (src/pages/moderate-appeals/appeals-view.ts): the open
+// /moderate/appeals as moderators read it (core/views/moderate-appeals.ts): the open
 // appeals, oldest first, each with the decision's statement (the ad's words or the photo as they
 // were: a removed photo itself, through the moderators-only photo URL while its sizes are kept),
 // the member's text and record, and whether the moderator reading made the decision (then they
 // are not offered to decide it).
-import type {
-  AppealItem,
-  ModerateAppealsView,
-} from '../../src/pages/moderate-appeals/appeals-view.ts';
+import type { AppealItem, ModerateAppealsView } from '../../core/views/moderate-appeals.ts';
 import type { StatementKind, StatementRow } from '../../store/statements.ts';
 import type { Store } from '../../store/store.ts';
 import { photoSizeApiPath } from '../../core/paths.ts';

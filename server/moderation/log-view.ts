@@ -1,6 +1,6 @@
 // The moderation log (/moderate/log, docs/product.md section 6) as a moderator sees it
-// (src/pages/moderation-view.ts): a page of every action, newest first (log.ts reads it).
-import { LOG_PAGE_SIZE, type ModerationLogView } from '../../src/pages/moderation-view.ts';
+// (core/views/moderation.ts): a page of every action, newest first (log.ts reads it).
+import { LOG_PAGE_SIZE, type ModerationLogView } from '../../core/views/moderation.ts';
 import { idOf } from '../../core/ids.ts';
 import type { Store } from '../../store/store.ts';
 import { logPage } from './log.ts';

@@ -1,7 +1,8 @@
 // The moderation log as moderators read it (/moderate/log; docs/product.md section 6), and how an
 // earlier decision is told to a moderator who came second. Rows are written by the moderationLog
 // part of the store (store/moderation-log.ts), the one way to append to it.
-import type { LogAction, LogEntry } from '../../src/pages/moderation-view.ts';
+import type { LogAction } from '../../core/schemas/moderation-log.ts';
+import type { LogEntry } from '../../core/views/moderation.ts';
 import type { LogRow } from '../../store/moderation-log.ts';
 import type { Store } from '../../store/store.ts';
 

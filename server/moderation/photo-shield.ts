@@ -5,7 +5,7 @@
 // photo until revealed one by one. The choices are the moderator's own, kept in the store
 // (store.moderatorPhotos), so they outlive the page, its forms and its redirects.
 import { isLikelyExplicit } from '../../core/schemas/photos.ts';
-import type { QueuePhoto } from '../../src/pages/moderation-view.ts';
+import type { QueuePhoto } from '../../core/views/moderation.ts';
 import type { PhotoRow } from '../../store/photos.ts';
 import type { Store } from '../../store/store.ts';
 import { photoSizeApiPath } from '../../core/paths.ts';

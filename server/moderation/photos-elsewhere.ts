@@ -4,7 +4,7 @@
 // shown only while the other photo is still there, still another member's, still alike, and its
 // ad still counts (live, in review, or rejected or removed within the window). Both photos are
 // shown side by side at the moderator-only URL of photos in review.
-import type { PhotoElsewhereView, QueueItem, QueuePhoto } from '../../src/pages/moderation-view.ts';
+import type { PhotoElsewhereView, QueueItem, QueuePhoto } from '../../core/views/moderation.ts';
 import {
   adPath,
   blurredPhotoApiPath,

@@ -1,5 +1,5 @@
 // The moderation queue (/moderate, docs/product.md section 6) as a moderator sees it
-// (src/pages/moderation-view.ts), read from the store: the ads in review and the edits of live
+// (core/views/moderation.ts), read from the store: the ads in review and the edits of live
 // ads, oldest first, each with its photos, policy marks and poster (with the scam shield's record
 // of their messages); the same first message from several new accounts (scam-records.ts); the
 // notice after an action; and the ban's confirmation (ban-target.ts).
@@ -9,7 +9,7 @@ import {
   type ModerationQueueView,
   type QueueItem,
   type QueuePhoto,
-} from '../../src/pages/moderation-view.ts';
+} from '../../core/views/moderation.ts';
 import { utcDay, wholeDaysBetween } from '../../core/days.ts';
 import { idOf } from '../../core/ids.ts';
 import { photoAlt, type AdPhotoRef } from '../../core/schemas/photos.ts';

@@ -1,6 +1,6 @@
 // What waits for a moderator's review (docs/product.md section 6): a new ad in review, or the
 // pending edit of a live ad; and the policy scanner's marks the queue highlights.
-import type { PolicyMark } from '../../src/pages/moderation-view.ts';
+import type { PolicyMark } from '../../core/views/moderation.ts';
 import { SCAM_FAMILIES } from '../../core/policy/scam-signals.ts';
 import type { MemberAdRow } from '../../store/member-ads.ts';
 

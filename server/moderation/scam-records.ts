@@ -7,7 +7,7 @@ import type {
   FamilyCount,
   RepeatedMessageFlag,
   ScamRecordView,
-} from '../../src/pages/moderation-view.ts';
+} from '../../core/views/moderation.ts';
 import { SCAM_FAMILY_NAMES, type ScamFamily } from '../../core/policy/index.ts';
 import { Refusal } from '../../core/refusal.ts';
 import type { ScamRecordRow } from '../../store/scam-shield.ts';

@@ -1,7 +1,7 @@
-// The ban's confirmation on /moderate/reports (src/pages/report-view.ts ReportBanConfirm): the
+// The ban's confirmation on /moderate/reports (core/views/reports.ts ReportBanConfirm): the
 // member of a group of reports, with what the ban is about and how many reports it closes.
-import type { FormFill } from '../../src/pages/request.ts';
-import type { ReportBanConfirm, ReportGroup } from '../../src/pages/report-view.ts';
+import type { FormFill } from '../../core/views/form-fill.ts';
+import type { ReportBanConfirm, ReportGroup } from '../../core/views/reports.ts';
 import { idOf } from '../../core/ids.ts';
 import { banTargetFrom } from '../moderation/ban-target.ts';
 import type { Store } from '../../store/store.ts';

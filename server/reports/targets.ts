@@ -4,7 +4,8 @@
 // what the report page shows and what the report stores: the ad as the reporter saw it and, for a
 // conversation, its thread as it is now.
 import { findPublishedAd } from '../../core/content/ad-by-id.ts';
-import type { ReportTarget, ThreadLine } from '../../src/pages/report-view.ts';
+import type { ThreadLine } from '../../core/schemas/report-records.ts';
+import type { ReportTarget } from '../../core/views/reports.ts';
 import { idOf } from '../../core/ids.ts';
 import { adPath } from '../../core/paths.ts';
 import { adTextOf } from '../../store/ad-text.ts';

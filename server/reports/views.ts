@@ -1,9 +1,9 @@
-// What the moderators read about reports (src/pages/report-view.ts), from the store: the open
+// What the moderators read about reports (core/views/reports.ts), from the store: the open
 // reports grouped by ad and by conversation on /moderate/reports, urgent ones first, each with
 // the ad as its first reporter saw it and as it is now, and the member reported with the scam
 // shield's record of their messages; and the queue's line about them.
-import type { ModerationReportsView, ReportGroup } from '../../src/pages/report-view.ts';
-import type { ReportsSummary } from '../../src/pages/moderation-view.ts';
+import type { ModerationReportsView, ReportGroup } from '../../core/views/reports.ts';
+import type { ReportsSummary } from '../../core/views/moderation.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { URGENT_REPORT_REASON } from '../../core/schemas/report-reasons.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';

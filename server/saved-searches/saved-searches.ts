@@ -10,7 +10,7 @@ import {
   searchUrl,
   type SearchFilters,
 } from '../../core/search-query.ts';
-import type { SavedSearchView } from '../../src/pages/account/saved-searches-view.ts';
+import type { SavedSearchView } from '../../core/views/saved-searches.ts';
 import { UnsearchableWords, type SearchIndex } from '../../search/search-index.ts';
 import { Refusal } from '../../core/refusal.ts';
 import type { SavedSearch } from '../../store/saved-searches.ts';

@@ -1,7 +1,7 @@
 // A digest's one-click unsubscribe link (docs/product.md section 11): the saved search its token is
 // for, and what /unsubscribe/{token} shows of it (src/pages/unsubscribe/): read by the page's
 // server read and by the POST that deletes it (server/http/routes/unsubscribe.ts).
-import type { UnsubscribeView } from '../../src/pages/unsubscribe/unsubscribe-view.ts';
+import type { UnsubscribeView } from '../../core/views/unsubscribe.ts';
 import type { SavedSearch } from '../../store/saved-searches.ts';
 import type { Store } from '../../store/store.ts';
 import { savedSearchView, unsubscribeHash } from './saved-searches.ts';

@@ -7,8 +7,8 @@ import {
   photoSizeApiPath,
   selfieApiPath,
 } from '../../core/paths.ts';
-import type { ModerateVerificationsView } from '../../src/pages/moderate-verifications/verifications-view.ts';
-import type { VerificationView } from '../../src/pages/verification/verification-view.ts';
+import type { ModerateVerificationsView } from '../../core/views/moderate-verifications.ts';
+import type { VerificationView } from '../../core/views/verification.ts';
 import {
   isPoseKey,
   isVerificationRefusal,

@@ -76,7 +76,7 @@ export function PictureImg({
 export function AdCardPicture({ ad }: { ad: CompiledAd }) {
   const first = adPictures(ad)[0];
   if (!first) return <AdPlaceholder adId={ad.id} />;
-  // The card's box: 88px wide on phones, 120px from 640px up (site.css).
+  // The card's box: 88px wide on phones, 120px from 640px up (tiles-and-ads.css).
   return (
     <PictureImg
       picture={first}

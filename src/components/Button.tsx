@@ -1,5 +1,5 @@
 // The site's buttons as markup: a link that looks like a button and a form's submit button, with
-// the `button` classes (site.css) built in one place rather than written out on every page.
+// the `button` classes (base.css) built in one place rather than written out on every page.
 import type { ReactNode } from 'react';
 
 interface ButtonLook {

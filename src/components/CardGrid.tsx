@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-/** A responsive grid of cards; `columns` names the grid's breakpoint set in site.css. */
+/** A responsive grid of cards; `columns` names the grid's breakpoint set in tiles-and-ads.css. */
 export function CardGrid({
   columns,
   children,

@@ -1,4 +1,4 @@
-import type { PolicyMark } from '../pages/moderation-view.ts';
+import type { PolicyMark } from '../../core/views/moderation.ts';
 
 /**
  * Text with the policy scanner's words highlighted for the moderator: each mark's range in

@@ -1,10 +1,10 @@
 // A statement of reasons as a member reads it (docs/product.md section 6): what was
 // restricted and for how long, the rule with its clause link, the facts, what prompted it, whether
 // it was automatic, and where its appeal stands. On /account, the decision's page and, for
-// moderators, beside an appeal (src/pages/statement-view.ts).
+// moderators, beside an appeal (core/views/statement.ts).
 import { formatDate, formatMoment } from '../../core/format.ts';
 import { decisionPagePath } from '../../core/paths.ts';
-import type { AppealState, StatementView } from '../pages/statement-view.ts';
+import type { AppealState, StatementView } from '../../core/views/statement.ts';
 
 export function StatementOfReasons({
   statement,

@@ -4,7 +4,7 @@
 // server/http/page-reads/{folder}.ts gives it). The server (server/http/pages.ts) builds it and hands it to the page's data
 // hook as `request`, beside `routeParams` (on the dev server too: server/dev/); prerendered pages
 // get none. Pages read only this: they never import the server.
-import type { FormPhoto } from '../../core/schemas/ad-form.ts';
+import type { FormFill } from '../../core/views/form-fill.ts';
 
 /** The signed-in member, from the session cookie. */
 export interface SignedInMember {
@@ -14,18 +14,6 @@ export interface SignedInMember {
   dateOfBirth?: string;
   /** `moderator`: given by an operator (`npm run moderator -- add EMAIL`). */
   role?: 'member' | 'moderator';
-}
-
-/** A form answered again: the banner message and what was typed (never a password). */
-export interface FormFill {
-  error?: string;
-  /** The field the message is about, when it is about one. */
-  field?: string;
-  values: Readonly<Record<string, string>>;
-  /** Messages shown beside their fields, by field name. */
-  fieldErrors?: Readonly<Partial<Record<string, string>>>;
-  /** The posting forms: the photos kept from the refused post (uploads, the ad's), shown again. */
-  photos?: readonly FormPhoto[];
 }
 
 /**

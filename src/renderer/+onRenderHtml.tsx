@@ -1,10 +1,7 @@
 // https://vike.dev/onRenderHtml
 // Development server rendering. The production build renders the same documents with the
 // prerenderer (pipeline/prerender/), which calls the same renderPageHtml().
-import '../styles/site.css';
-import '../styles/photo-field-enhanced.css';
-import '../styles/statements.css';
-import '../styles/reach.css';
+import '../styles/index.ts';
 import type { ComponentType } from 'react';
 import { dangerouslySkipEscape, escapeInject } from 'vike/server';
 import type { PageContextServer } from 'vike/types';

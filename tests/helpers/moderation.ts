@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import type { Publisher } from '../../server/publishing/publisher.ts';
 import { makeModerator } from '../../server/moderation/moderator-command.ts';
 import type { Store } from '../../store/store.ts';
-import type { PolicyMark } from '../../src/pages/moderation-view.ts';
+import type { PolicyMark } from '../../core/views/moderation.ts';
 import type { AdPhotoRef } from '../../core/schemas/photos.ts';
 import type { Seeks } from '../../core/schemas/seeks.ts';
 import {

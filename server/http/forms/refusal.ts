@@ -7,7 +7,7 @@
 // reaches it through the app's error handler (server/http/app.ts), and this file's table is the only
 // place a refusal's kind (core/refusal.ts) becomes an HTTP status.
 import type { Context } from 'hono';
-import type { FormFill } from '../../../src/pages/request.ts';
+import type { FormFill } from '../../../core/views/form-fill.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { OnRequestPages } from '../pages.ts';
 import type { RefusalStatus } from '../page-read.ts';

@@ -3,7 +3,7 @@
 import { accountView } from '../../accounts/account-view.ts';
 import { pageRead } from '../page-read.ts';
 import { utcDay } from '../../../core/days.ts';
-import type { AccountView } from '../../../src/pages/account/account-view.ts';
+import type { AccountView } from '../../../core/views/account.ts';
 
 export const read = pageRead<AccountView>({
   for: 'members',

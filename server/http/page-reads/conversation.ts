@@ -6,10 +6,7 @@ import { conversationView } from '../../messages/views.ts';
 import { pageRead } from '../page-read.ts';
 import { utcDay } from '../../../core/days.ts';
 import { idOf } from '../../../core/ids.ts';
-import {
-  CONVERSATION_PAGE_SIZE,
-  type ConversationPageView,
-} from '../../../src/pages/messages-view.ts';
+import { CONVERSATION_PAGE_SIZE, type ConversationPageView } from '../../../core/views/messages.ts';
 
 export const read = pageRead<ConversationPageView>({
   for: 'members',

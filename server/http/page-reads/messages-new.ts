@@ -6,7 +6,7 @@ import { pageRead } from '../page-read.ts';
 import { utcDay } from '../../../core/days.ts';
 import { idOf } from '../../../core/ids.ts';
 import { conversationPath } from '../../../core/paths.ts';
-import type { NewMessageView } from '../../../src/pages/messages-view.ts';
+import type { NewMessageView } from '../../../core/views/messages.ts';
 
 export const read = pageRead<NewMessageView>({
   for: 'members',

@@ -2,7 +2,7 @@
 // with ?folder=filtered their Filtered folder (docs/product.md section 7).
 import { inboxView } from '../../../server/messages/views.ts';
 import { pageRead } from '../../../server/http/page-read.ts';
-import type { InboxView } from '../../../src/pages/messages-view.ts';
+import type { InboxView } from '../../../core/views/messages.ts';
 
 export const read = pageRead<InboxView>({
   for: 'members',

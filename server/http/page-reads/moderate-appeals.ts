@@ -2,7 +2,7 @@
 // oldest first (server/moderation/appeals-view.ts).
 import { appealsView } from '../../moderation/appeals-view.ts';
 import { pageRead } from '../page-read.ts';
-import type { ModerateAppealsView } from '../../../src/pages/moderate-appeals/appeals-view.ts';
+import type { ModerateAppealsView } from '../../../core/views/moderate-appeals.ts';
 
 export const read = pageRead<ModerateAppealsView>({
   for: 'moderators',

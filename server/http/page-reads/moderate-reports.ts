@@ -4,7 +4,7 @@
 import { pageRead } from '../page-read.ts';
 import { banConfirmOf } from '../../reports/ban-confirm.ts';
 import { reportsView } from '../../reports/views.ts';
-import type { ModerationReportsView } from '../../../src/pages/report-view.ts';
+import type { ModerationReportsView } from '../../../core/views/reports.ts';
 
 export const read = pageRead<ModerationReportsView>({
   for: 'moderators',

@@ -3,7 +3,7 @@
 // (server/verification/views.ts).
 import { pageRead } from '../../../server/http/page-read.ts';
 import { verificationQueueView } from '../../../server/verification/views.ts';
-import type { ModerateVerificationsView } from '../../../src/pages/moderate-verifications/verifications-view.ts';
+import type { ModerateVerificationsView } from '../../../core/views/moderate-verifications.ts';
 
 export const read = pageRead<ModerateVerificationsView>({
   for: 'moderators',

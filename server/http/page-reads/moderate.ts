@@ -3,7 +3,7 @@
 // id}`) or when the ban's form was refused (a POST to /api/moderate/accounts/{id}/ban).
 import { pageRead } from '../page-read.ts';
 import { queueView } from '../../moderation/queue-view.ts';
-import type { ModerationQueueView } from '../../../src/pages/moderation-view.ts';
+import type { ModerationQueueView } from '../../../core/views/moderation.ts';
 
 const BAN_PATH = /^\/api\/moderate\/accounts\/(\d{1,15})\/ban\/?$/;
 

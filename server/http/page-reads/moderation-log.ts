@@ -2,7 +2,7 @@
 // (`?page=`; server/moderation/log-view.ts).
 import { logView } from '../../moderation/log-view.ts';
 import { pageRead } from '../page-read.ts';
-import type { ModerationLogView } from '../../../src/pages/moderation-view.ts';
+import type { ModerationLogView } from '../../../core/views/moderation.ts';
 
 export const read = pageRead<ModerationLogView>({
   for: 'moderators',

@@ -4,7 +4,7 @@
 import { pageRead } from '../page-read.ts';
 import { findTarget } from '../../reports/targets.ts';
 import { utcDay } from '../../../core/days.ts';
-import type { ReportTarget } from '../../../src/pages/report-view.ts';
+import type { ReportTarget } from '../../../core/views/reports.ts';
 
 export const read = pageRead<ReportTarget>({
   for: 'anyone',

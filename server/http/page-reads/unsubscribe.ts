@@ -7,7 +7,7 @@ import {
   unsubscribeView,
 } from '../../saved-searches/unsubscribe-links.ts';
 import { pageRead } from '../page-read.ts';
-import type { UnsubscribeView } from '../../../src/pages/unsubscribe/unsubscribe-view.ts';
+import type { UnsubscribeView } from '../../../core/views/unsubscribe.ts';
 
 export const read = pageRead<UnsubscribeView>({
   for: 'anyone',

@@ -2,7 +2,7 @@
 // verification, challenge and selfie in review (server/verification/views.ts).
 import { pageRead } from '../../../server/http/page-read.ts';
 import { verificationView } from '../../../server/verification/views.ts';
-import type { VerificationView } from '../../../src/pages/verification/verification-view.ts';
+import type { VerificationView } from '../../../core/views/verification.ts';
 
 export const read = pageRead<VerificationView>({
   for: 'members',

@@ -7,7 +7,7 @@
 //   GET  /messages/{id}[?before={message id}]
 //                                     a conversation, 50 messages a page, the newest page first
 //                                     (`before`: the page of the messages before that one; why a
-//                                     message and not a page number: src/pages/messages-view.ts);
+//                                     message and not a page number: core/views/messages.ts);
 //                                     opening the newest page marks the other side's messages read
 //   POST /api/messages    {ad, body}  starts a conversation (server/messages/ has the rules):
 //                                     303, or 201 {conversationId, redirectUrl, warned}; `warned`:

@@ -12,6 +12,8 @@
 //   POST /api/moderate/photos/{id}/reveal                            "Show photo": a blurred photo,
 //                                                  seen by this moderator from now on
 //   POST /api/moderate/photo-settings     {blurAll}                  "Show all photos blurred"
+//   POST /api/moderate/shield-decisions/{id}/mistaken  {before?}     a refusal or warning of the
+//                                                  scam shield marked mistaken (/moderate/shield)
 //
 // To anyone but a moderator every one of them is an unknown API path (404, the API's own answer),
 // like the pages, which are the site's not-found screen to them. `revision` is the ad's revision
@@ -25,7 +27,14 @@ import {
   banAccountSchema,
   rejectAdSchema,
 } from '../../../core/schemas/moderation.ts';
-import { apiRoutes, moderatePath, moderateVerificationsPath, routes } from '../../../core/paths.ts';
+import {
+  apiRoutes,
+  moderatePath,
+  moderateShieldPath,
+  moderateVerificationsPath,
+  routes,
+} from '../../../core/paths.ts';
+import { idOf } from '../../../core/ids.ts';
 import type { AppContext, AppEnv, Member } from '../app-env.ts';
 import { noSuchAccount } from '../../moderation/accounts.ts';
 import {
@@ -42,6 +51,7 @@ import { namedId, type NamedId } from '../../moderation/named-id.ts';
 import { noSuchPhoto } from '../../moderation/photos.ts';
 import { dismissRepeatedMessage, REPEATED_FLAG_GONE } from '../../moderation/scam-records.ts';
 import { chooseBlurAll, revealPhoto } from '../../moderation/photo-shield.ts';
+import { markShieldDecisionMistaken, NO_SUCH_DECISION } from '../../moderation/shield-review.ts';
 import { Refusal } from '../../../core/refusal.ts';
 import { type FormDone, type FormEndpoint } from '../forms/form-endpoint.ts';
 import { parseFields } from '../../../core/refusal.ts';
@@ -130,10 +140,24 @@ export function moderationRoutes(options: ModerationOptions) {
     }),
   );
 
+  const onShieldPage = { page: { route: routes.moderateShield }, for: 'moderators' } as const;
+  app.post(
+    apiRoutes.markShieldDecisionMistaken,
+    ...form.action(onShieldPage, async ({ c, member, fields }) => {
+      const decision = namedId(c.req.param('id'), noSuchDecision);
+      await markShieldDecisionMistaken(options.store, member.accountId, decision.id, new Date());
+      // Back to the page the decision was on, at it.
+      const page = moderateShieldPath(idOf(fields.before));
+      const done = `${page}${page.includes('?') ? '&' : '?'}done=marked#decision-${decision.id}`;
+      return { redirect: done, json: { marked: decision.id } };
+    }),
+  );
+
   return app;
 }
 
 const noSuchFlag = () => new Refusal('not-found', REPEATED_FLAG_GONE);
+const noSuchDecision = () => new Refusal('not-found', NO_SUCH_DECISION);
 
 /** Removing a photo takes what a ban takes: a reason from the list, and a note. */
 const removePhotoSchema = banAccountSchema;

@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { AccountView } from './account-view.ts';
+import type { AccountView } from '../../../core/views/account.ts';
 import { accountData } from './accountData.ts';
 
 export type Data = ReturnType<typeof accountData>;

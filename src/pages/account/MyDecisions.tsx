@@ -3,7 +3,7 @@
 import { AccountSection } from './AccountSection.tsx';
 import { StatementOfReasons } from '../../components/StatementOfReasons.tsx';
 import { decisionPagePath } from '../../../core/paths.ts';
-import type { StatementView } from '../statement-view.ts';
+import type { StatementView } from '../../../core/views/statement.ts';
 
 export function MyDecisions({ statements }: { statements: readonly StatementView[] }) {
   if (statements.length === 0) return null;

@@ -2,7 +2,7 @@
 // (open, action taken, no action), never who anyone is or what exactly was done.
 import { AccountSection } from './AccountSection.tsx';
 import { formatDate } from '../../../core/format.ts';
-import type { MyReportView } from './account-view.ts';
+import type { MyReportView } from '../../../core/views/account.ts';
 
 const STATE_LABELS: Record<MyReportView['state'], string> = {
   open: 'Open: a moderator will look at it',

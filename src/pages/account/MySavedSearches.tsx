@@ -1,6 +1,6 @@
 import { Banner } from '../../components/Banner.tsx';
 import { deleteSavedSearchApiPath } from '../../../core/paths.ts';
-import { SAVED_SEARCHES_ANCHOR, type SavedSearchView } from './saved-searches-view.ts';
+import { SAVED_SEARCHES_ANCHOR, type SavedSearchView } from '../../../core/views/saved-searches.ts';
 
 /** On /account: the member's saved searches, each with a link to it and Delete (a plain form). */
 export function MySavedSearches({

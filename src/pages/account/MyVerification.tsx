@@ -1,7 +1,7 @@
 import { AccountSection } from './AccountSection.tsx';
 import { REACH_ANCHOR, verificationPath } from '../../../core/paths.ts';
 import { LEVEL_NAMES } from '../../../core/schemas/verification.ts';
-import type { AccountView } from './account-view.ts';
+import type { AccountView } from '../../../core/views/account.ts';
 
 /**
  * On /account: whether the member is verified (a link to get verified, or to see or withdraw it).

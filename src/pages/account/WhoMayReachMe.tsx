@@ -11,7 +11,7 @@ import {
   REACH_AGE_MAX,
   REACH_AGE_MIN,
 } from '../../../core/schemas/reach-settings.ts';
-import type { ReachSettingsView } from './reach-settings-view.ts';
+import type { ReachSettingsView } from '../../../core/views/reach-settings.ts';
 
 /** The two age boxes, in this order. */
 const AGE_BOUNDS = [

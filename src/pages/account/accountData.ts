@@ -3,7 +3,7 @@ import { accountPath } from '../../../core/paths.ts';
 import { isTicked } from '../../../core/schemas/reach-settings.ts';
 import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
-import type { AccountView } from './account-view.ts';
+import type { AccountView } from '../../../core/views/account.ts';
 
 /** What the account page says after an action on one of the member's ads (`?done=…`). */
 export const AD_DONE_NOTICES = {

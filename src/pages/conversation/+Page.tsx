@@ -22,7 +22,7 @@ import {
   type ConversationPageMissingView,
   type ConversationView,
   type ThreadMessage,
-} from '../messages-view.ts';
+} from '../../../core/views/messages.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { FraudNotice } from './FraudNotice.tsx';

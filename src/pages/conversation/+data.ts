@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { ConversationPageView } from '../messages-view.ts';
+import type { ConversationPageView } from '../../../core/views/messages.ts';
 import { conversationData } from './conversationData.ts';
 
 export type Data = ReturnType<typeof conversationData>;

@@ -7,7 +7,7 @@ import {
   SCAM_GUIDE_LINK,
   SCAM_GUIDE_PATH,
   type FraudNoticeAction,
-} from '../fraud-notice.ts';
+} from '../../../core/views/fraud-notice.ts';
 
 /**
  * The notice on a conversation whose other member moderators banned (or whose ad they removed)

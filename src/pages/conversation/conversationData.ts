@@ -2,7 +2,7 @@ import { getSite } from '../../../core/content/index.ts';
 import { conversationPath } from '../../../core/paths.ts';
 import { MESSAGE_MAX_CHARS } from '../../../core/schemas/message.ts';
 import { pageShell } from '../../renderer/shell.ts';
-import type { ConversationPageView } from '../messages-view.ts';
+import type { ConversationPageView } from '../../../core/views/messages.ts';
 import type { DataContext } from '../registry.ts';
 
 /**

@@ -1,6 +1,6 @@
 // What the server reads for /account/decisions/{id} (its server read, server/http/page-reads/): the decision's statement of
 // reasons, for its member only (signed in, or with its mail's key). Types only.
-import type { StatementView } from '../statement-view.ts';
+import type { StatementView } from '../../../core/views/statement.ts';
 
 export interface DecisionView {
   statement: StatementView;

@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { NewMessageView } from '../messages-view.ts';
+import type { NewMessageView } from '../../../core/views/messages.ts';
 import { newMessageData } from './newMessageData.ts';
 
 export type Data = ReturnType<typeof newMessageData>;

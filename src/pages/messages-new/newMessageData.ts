@@ -3,7 +3,7 @@ import { getSite } from '../../../core/content/index.ts';
 import { MESSAGE_MAX_CHARS } from '../../../core/schemas/message.ts';
 import { routes } from '../../../core/paths.ts';
 import { pageShell } from '../../renderer/shell.ts';
-import type { NewMessageTarget, NewMessageView } from '../messages-view.ts';
+import type { NewMessageTarget, NewMessageView } from '../../../core/views/messages.ts';
 import type { DataContext } from '../registry.ts';
 
 /**

@@ -8,8 +8,8 @@ import {
   messagesPath,
   whoMayReachMePath,
 } from '../../../core/paths.ts';
-import { FRAUD_NOTICE_TITLES } from '../fraud-notice.ts';
-import type { InboxEntry } from '../messages-view.ts';
+import { FRAUD_NOTICE_TITLES } from '../../../core/views/fraud-notice.ts';
+import type { InboxEntry } from '../../../core/views/messages.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 

@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { InboxView } from '../messages-view.ts';
+import type { InboxView } from '../../../core/views/messages.ts';
 import { inboxData } from './inboxData.ts';
 
 export type Data = ReturnType<typeof inboxData>;

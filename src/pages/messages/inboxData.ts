@@ -1,7 +1,7 @@
 import { getSite } from '../../../core/content/index.ts';
 import { messagesPath } from '../../../core/paths.ts';
 import { pageShell } from '../../renderer/shell.ts';
-import type { InboxView } from '../messages-view.ts';
+import type { InboxView } from '../../../core/views/messages.ts';
 import type { DataContext } from '../registry.ts';
 
 /**

@@ -7,7 +7,7 @@ import { APPEAL_REPLY_MAX } from '../../../core/schemas/appeal.ts';
 import { useData } from '../../renderer/useData.ts';
 import { ModerationHeader, ActionNotice, QUEUE_AND_LOG } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';
-import type { AppealItem } from './appeals-view.ts';
+import type { AppealItem } from '../../../core/views/moderate-appeals.ts';
 
 export default function Page() {
   const { view, notice, error, typed } = useData<Data>();

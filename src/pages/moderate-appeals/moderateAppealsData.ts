@@ -2,7 +2,7 @@ import { getSite } from '../../../core/content/index.ts';
 import { moderateAppealsPath } from '../../../core/paths.ts';
 import { moderatorPageData } from '../moderator-page-data.ts';
 import type { DataContext } from '../registry.ts';
-import type { ModerateAppealsView } from './appeals-view.ts';
+import type { ModerateAppealsView } from '../../../core/views/moderate-appeals.ts';
 
 /** What the page says after a decision (`?done=…`). */
 const DONE_NOTICES: Record<string, string> = {

@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { ModerationReportsView } from '../report-view.ts';
+import type { ModerationReportsView } from '../../../core/views/reports.ts';
 import { moderateReportsData } from './moderateReportsData.ts';
 
 export type Data = ReturnType<typeof moderateReportsData>;

@@ -9,7 +9,7 @@ import {
 } from '../../../core/schemas/report-reasons.ts';
 import { ReasonFields, type ReasonFormProps } from '../moderate/ReasonFields.tsx';
 import { ScamRecord } from '../moderate/ScamRecord.tsx';
-import type { ReportEntry, ReportGroup } from '../report-view.ts';
+import type { ReportEntry, ReportGroup } from '../../../core/views/reports.ts';
 
 const HIDDEN_LABELS = {
   'under-18': 'Hidden: may involve someone under 18',

@@ -7,7 +7,7 @@ import {
 import { REPORT_REASONS } from '../../../core/schemas/report-reasons.ts';
 import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
-import type { ModerationReportsView } from '../report-view.ts';
+import type { ModerationReportsView } from '../../../core/views/reports.ts';
 
 /**
  * `/moderate/reports`, for moderators only (anyone else gets the not-found screen): the open

@@ -7,7 +7,10 @@ import { useData } from '../../renderer/useData.ts';
 import { ActionNotice, ModerationHeader, QUEUE_AND_LOG } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';
 import { BlurredPhoto, ShieldedImage } from '../moderate/QueuePhotos.tsx';
-import type { ReviewPhoto, VerificationReviewItem } from './verifications-view.ts';
+import type {
+  ReviewPhoto,
+  VerificationReviewItem,
+} from '../../../core/views/moderate-verifications.ts';
 
 export default function Page() {
   const { view, notice, error, typed } = useData<Data>();

@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { ModerateVerificationsView } from './verifications-view.ts';
+import type { ModerateVerificationsView } from '../../../core/views/moderate-verifications.ts';
 import { moderateVerificationsData } from './moderateVerificationsData.ts';
 
 export type Data = ReturnType<typeof moderateVerificationsData>;

@@ -2,7 +2,7 @@ import { getSite } from '../../../core/content/index.ts';
 import { moderateVerificationsPath } from '../../../core/paths.ts';
 import { moderatorPageData } from '../moderator-page-data.ts';
 import type { DataContext } from '../registry.ts';
-import type { ModerateVerificationsView } from './verifications-view.ts';
+import type { ModerateVerificationsView } from '../../../core/views/moderate-verifications.ts';
 
 /** What the page says after a decision (`?done=…`). */
 const DONE_NOTICES: Record<string, string> = {

@@ -6,10 +6,11 @@ import {
   moderateAppealsPath,
   moderatePath,
   moderateReportsPath,
+  moderateShieldPath,
   moderateVerificationsPath,
   moderationLogPath,
 } from '../../../core/paths.ts';
-import type { ReportsSummary } from '../moderation-view.ts';
+import type { ReportsSummary } from '../../../core/views/moderation.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 import { BanConfirm } from './BanConfirm.tsx';
@@ -51,6 +52,7 @@ export default function Page() {
               <>Verifications{queue?.openVerifications ? ` (${queue.openVerifications})` : ''}</>
             ),
           },
+          { href: moderateShieldPath(), label: 'Scam shield' },
           { href: moderationLogPath(), label: 'Moderation log' },
         ]}
       />

@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { ModerationQueueView } from '../moderation-view.ts';
+import type { ModerationQueueView } from '../../../core/views/moderation.ts';
 import { moderateData } from './moderateData.ts';
 
 export type Data = ReturnType<typeof moderateData>;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Banner } from '../../components/Banner.tsx';
 import { formatDate, plural } from '../../../core/format.ts';
-import type { BanTarget } from '../moderation-view.ts';
+import type { BanTarget } from '../../../core/views/moderation.ts';
 import { ReasonFields, type ReasonChoices } from './ReasonFields.tsx';
 
 /**

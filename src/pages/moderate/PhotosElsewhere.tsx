@@ -1,7 +1,7 @@
 import { formatDate } from '../../../core/format.ts';
 import { moderateAdApiPath } from '../../../core/paths.ts';
 import { MODERATION_REASONS } from '../../../core/schemas/moderation-reasons.ts';
-import type { PhotoElsewhereView, QueueItem, QueuePhoto } from '../moderation-view.ts';
+import type { PhotoElsewhereView, QueueItem, QueuePhoto } from '../../../core/views/moderation.ts';
 
 /**
  * An ad's photos that are also on another member's ad (docs/product.md section 10): a warning in

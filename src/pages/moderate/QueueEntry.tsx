@@ -4,7 +4,7 @@ import { MarkedText } from '../../components/MarkedText.tsx';
 import { formatDate, formatMoment, plural } from '../../../core/format.ts';
 import { moderateAdApiPath, moderatePath } from '../../../core/paths.ts';
 import { SEEKS_LABELS } from '../../../core/schemas/seeks.ts';
-import type { EditedField, QueueItem } from '../moderation-view.ts';
+import type { EditedField, QueueItem } from '../../../core/views/moderation.ts';
 import { daysAgo } from './moments.ts';
 import { PhotosElsewhere } from './PhotosElsewhere.tsx';
 import { QueuePhotos } from './QueuePhotos.tsx';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { removePhotoApiPath, revealPhotoApiPath } from '../../../core/paths.ts';
-import type { QueuePhoto } from '../moderation-view.ts';
+import type { QueuePhoto } from '../../../core/views/moderation.ts';
 import { ReasonFields, type ReasonChoices, type ReasonFormProps } from './ReasonFields.tsx';
 
 const CHANGE_LABELS: Record<NonNullable<QueuePhoto['change']>, string> = {

@@ -1,6 +1,6 @@
 import { formatDate, formatMoment, plural } from '../../../core/format.ts';
 import { dismissRepeatedMessageApiPath, moderatePath } from '../../../core/paths.ts';
-import type { RepeatedMessageFlag } from '../moderation-view.ts';
+import type { RepeatedMessageFlag } from '../../../core/views/moderation.ts';
 import { daysAgo } from './moments.ts';
 import { ScamRecord } from './ScamRecord.tsx';
 

@@ -1,5 +1,5 @@
 import { plural } from '../../../core/format.ts';
-import type { FamilyCount, ScamRecordView } from '../moderation-view.ts';
+import type { FamilyCount, ScamRecordView } from '../../../core/views/moderation.ts';
 
 /** "off-site contact 2, money request 1" */
 const byFamily = (counts: readonly FamilyCount[]) =>

@@ -5,7 +5,7 @@ import {
   type ModerationReason,
 } from '../../../core/schemas/moderation-reasons.ts';
 import { pageShell } from '../../renderer/shell.ts';
-import type { ModerationQueueView } from '../moderation-view.ts';
+import type { ModerationQueueView } from '../../../core/views/moderation.ts';
 import type { DataContext } from '../registry.ts';
 
 /**

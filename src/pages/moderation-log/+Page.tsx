@@ -3,7 +3,8 @@ import { plural } from '../../../core/format.ts';
 import { moderatePath, moderationLogPath } from '../../../core/paths.ts';
 import { useData } from '../../renderer/useData.ts';
 import { formatMoment } from '../../../core/format.ts';
-import type { LogAction, LogEntry } from '../moderation-view.ts';
+import type { LogAction } from '../../../core/schemas/moderation-log.ts';
+import type { LogEntry } from '../../../core/views/moderation.ts';
 import { ModerationHeader, ModerationLinkButton } from '../moderate/ModerationHeader.tsx';
 import type { Data } from './+data.ts';
 

@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { ModerationLogView } from '../moderation-view.ts';
+import type { ModerationLogView } from '../../../core/views/moderation.ts';
 import { moderationLogData } from './moderationLogData.ts';
 
 export type Data = ReturnType<typeof moderationLogData>;

@@ -1,7 +1,7 @@
 import { getSite } from '../../../core/content/index.ts';
 import { moderationLogPath } from '../../../core/paths.ts';
 import { pageShell } from '../../renderer/shell.ts';
-import type { ModerationLogView } from '../moderation-view.ts';
+import type { ModerationLogView } from '../../../core/views/moderation.ts';
 import type { DataContext } from '../registry.ts';
 
 /** `/moderate/log`, for moderators only: every moderation action, newest first, a page at a time. */

@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { ReportTarget } from '../report-view.ts';
+import type { ReportTarget } from '../../../core/views/reports.ts';
 import { reportData } from './reportData.ts';
 
 export type Data = ReturnType<typeof reportData>;

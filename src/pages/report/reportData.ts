@@ -9,7 +9,7 @@ import {
 } from '../../../core/schemas/report-reasons.ts';
 import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
-import type { ReportTarget } from '../report-view.ts';
+import type { ReportTarget } from '../../../core/views/reports.ts';
 
 /**
  * `/report?ad={id}` (anyone) and `/report?conversation={id}` (the conversation's two members): the

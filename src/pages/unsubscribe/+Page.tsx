@@ -2,7 +2,7 @@
 import { DoneMark } from '../../components/DoneMark.tsx';
 import { accountPath, searchPath } from '../../../core/paths.ts';
 import { useData } from '../../renderer/useData.ts';
-import { SAVED_SEARCHES_ANCHOR } from '../account/saved-searches-view.ts';
+import { SAVED_SEARCHES_ANCHOR } from '../../../core/views/saved-searches.ts';
 import type { Data } from './+data.ts';
 
 /** Where the member's saved searches are listed (signed out: sign in first, then there). */

@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { UnsubscribeView } from './unsubscribe-view.ts';
+import type { UnsubscribeView } from '../../../core/views/unsubscribe.ts';
 import { unsubscribeData } from './unsubscribeData.ts';
 
 export type Data = ReturnType<typeof unsubscribeData>;

@@ -2,7 +2,7 @@ import { getSite } from '../../../core/content/index.ts';
 import { unsubscribePath } from '../../../core/paths.ts';
 import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
-import type { UnsubscribeView } from './unsubscribe-view.ts';
+import type { UnsubscribeView } from '../../../core/views/unsubscribe.ts';
 
 const TITLES: Record<UnsubscribeView['state'], string> = {
   confirm: 'Unsubscribe from a saved search',

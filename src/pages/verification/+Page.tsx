@@ -13,7 +13,7 @@ import {
 import { LEVEL_NAMES } from '../../../core/schemas/verification.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
-import type { VerificationView } from './verification-view.ts';
+import type { VerificationView } from '../../../core/views/verification.ts';
 
 export default function Page() {
   const { view, notice, error, field } = useData<Data>();

@@ -1,6 +1,6 @@
 // https://vike.dev/data
 import type { DataContext } from '../registry.ts';
-import type { VerificationView } from './verification-view.ts';
+import type { VerificationView } from '../../../core/views/verification.ts';
 import { verificationData } from './verificationData.ts';
 
 export type Data = ReturnType<typeof verificationData>;

@@ -2,7 +2,7 @@ import { getSite } from '../../../core/content/index.ts';
 import { verificationPath } from '../../../core/paths.ts';
 import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
-import type { VerificationView } from './verification-view.ts';
+import type { VerificationView } from '../../../core/views/verification.ts';
 
 /** What the page says after a step (`?done=…`). */
 const DONE_NOTICES: Record<string, string> = {

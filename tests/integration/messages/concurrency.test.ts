@@ -5,7 +5,7 @@
 // the limits hold across two server instances on one database (issue 19): two requests that would
 // each be the last one allowed, one to each instance, and exactly one is refused.
 import { describe, expect, test } from 'vitest';
-import { CONVERSATION_PAGE_SIZE } from '../../../src/pages/messages-view.ts';
+import { CONVERSATION_PAGE_SIZE } from '../../../core/views/messages.ts';
 import { conversationPath, messagesApiPath, replyApiPath } from '../../../core/paths.ts';
 import { MESSAGES_PER_WINDOW, NEW_ACCOUNT_CONVERSATIONS } from '../../../core/schemas/message.ts';
 import { messagesWorld } from '../../helpers/messages-world.ts';

@@ -14,7 +14,12 @@ import {
   type TestMember,
 } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
-import { banAccountApiPath, moderateAdApiPath, photoSettingsApiPath } from '../../../core/paths.ts';
+import {
+  banAccountApiPath,
+  markShieldDecisionMistakenApiPath,
+  moderateAdApiPath,
+  photoSettingsApiPath,
+} from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 let member: TestMember;
@@ -33,6 +38,8 @@ const PAGES = [
   '/moderate/log?page=2',
   '/moderate?ban=1',
   '/moderate?done=approved&ad=100000001',
+  '/moderate/shield',
+  '/moderate/shield?before=10',
 ];
 
 const routes = () => [
@@ -42,6 +49,7 @@ const routes = () => [
   banAccountApiPath(poster.accountId),
   '/api/moderate/photos/1/reveal',
   photoSettingsApiPath(),
+  markShieldDecisionMistakenApiPath(1),
 ];
 
 const BODIES = {

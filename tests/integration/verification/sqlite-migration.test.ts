@@ -8,6 +8,9 @@ import { migrateSqlite } from '../../../store/sqlite-engine.ts';
 import { MIGRATIONS } from '../../../store/sqlite-migrations.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
+/** The version before migration 18, this file's (later migrations come after it). */
+const BEFORE_VERIFICATION = 17;
+
 const statement = (id: number, logId: number, kind: string) =>
   `INSERT INTO decision_statements (id, log_id, account_id, kind, reason_key, clause, facts,
      trigger, automated_detection, automated_decision, decided_at, appeal_until)
@@ -18,7 +21,7 @@ describe.skipIf(onPostgres())('SQLite migration 18', () => {
   test('keeps statements and their appeals, ids and foreign key, and takes the new kind', () => {
     const db = new Database(':memory:');
     db.pragma('foreign_keys = ON');
-    migrateSqlite(db, MIGRATIONS.length - 1);
+    migrateSqlite(db, BEFORE_VERIFICATION);
     db.exec(`${statement(5, 1, 'ad-rejected')}; ${statement(9, 2, 'photo-removed')};
       INSERT INTO appeals (id, statement_id, account_id, text, filed_at, outcome)
       VALUES (3, 5, 7, 'Please look again.', '2026-01-02', 'upheld');`);

@@ -1,6 +1,7 @@
 // The architecture's rules (docs/conventions.md), checked on the product's source: imports between
-// top-level folders go one way (the table in tests/helpers/architecture.ts), the server's domain
-// never imports its HTTP layer, no file imports another that imports it back (types included),
+// top-level folders go one way (the table in tests/helpers/architecture.ts; the server's domain
+// never imports the web, scripts/ never the web or the tests), the server's domain never imports
+// its HTTP layer, no file imports another that imports it back (types included),
 // only the store and the search index speak to a database, only
 // store/object-storage/ to an S3 server, no product file over 400 lines, every
 // route handler a few lines with no try/catch, and every URL of the API written once, in
@@ -84,6 +85,51 @@ describe('an import between top-level folders', () => {
       'core/x.ts imports store/rows.ts',
       'src/pages/ad/+data.ts imports server/read.ts',
       'search/feeds.ts imports server/read.ts',
+    ]);
+  });
+
+  it("from the server's domain into the web (src/) is found; from server/http/ and server/dev/ it is not", () => {
+    const files: SourceFile[] = [
+      { path: 'src/pages/x/x-view.ts', text: 'export type XView = {};' },
+      { path: 'core/views/y.ts', text: 'export type YView = {};' },
+      {
+        path: 'server/moderation/x.ts',
+        text: "import type { XView } from '../../src/pages/x/x-view.ts';",
+      },
+      {
+        path: 'server/moderation/y.ts',
+        text: "import type { YView } from '../../core/views/y.ts';",
+      },
+      { path: 'server/index.ts', text: "import { XView } from '../src/pages/x/x-view.ts';" },
+      {
+        path: 'server/http/page-reads/x.ts',
+        text: "import type { XView } from '../../../src/pages/x/x-view.ts';",
+      },
+      {
+        path: 'server/dev/dev-app.ts',
+        text: "import { XView } from '../../src/pages/x/x-view.ts';",
+      },
+    ];
+    expect(importsAgainstDirection(files)).toEqual([
+      'server/moderation/x.ts imports src/pages/x/x-view.ts',
+      'server/index.ts imports src/pages/x/x-view.ts',
+    ]);
+  });
+
+  it('from scripts/ into the web or the tests is found; into the server or bench/ it is not', () => {
+    const files: SourceFile[] = [
+      { path: 'server/http/app.ts', text: 'export const createApp = () => {};' },
+      { path: 'src/pages/registry.ts', text: 'export const pages = [];' },
+      { path: 'scripts/a.ts', text: "import { createApp } from '../server/http/app.ts';" },
+      { path: 'scripts/b.ts', text: "import { benchServer } from '../bench/server.ts';" },
+      { path: 'scripts/c.ts', text: "import { pages } from '../src/pages/registry.ts';" },
+      { path: 'scripts/d.mjs', text: "import { world } from '../tests/helpers/world.ts';" },
+      { path: 'server/e.ts', text: "import { benchServer } from '../bench/server.ts';" },
+    ];
+    expect(importsAgainstDirection(files)).toEqual([
+      'scripts/c.ts imports src/pages/registry.ts',
+      'scripts/d.mjs imports tests/helpers/world.ts',
+      'server/e.ts imports bench/server.ts',
     ]);
   });
 

@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
 import { parseMarks } from '../../../server/moderation/review.ts';
 import { MarkedText } from '../../../src/components/MarkedText.tsx';
-import type { PolicyMark } from '../../../src/pages/moderation-view.ts';
+import type { PolicyMark } from '../../../core/views/moderation.ts';
 
 const mark = (start: number, end: number, term = 'x'): PolicyMark => ({
   field: 'description',

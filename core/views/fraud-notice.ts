@@ -4,7 +4,7 @@
 // (server/mail/fraud-notice-messages.ts). The sentences are written here once, for all three.
 // Never the other member's address or any message's text: who it was is said by the
 // conversation's ad.
-import { guidePath } from '../../core/paths.ts';
+import { guidePath } from '../paths.ts';
 
 /** What the moderators did: banned the account, or removed a live ad of it. */
 export type FraudNoticeAction = 'banned' | 'ad-removed';

@@ -1,7 +1,7 @@
 // A statement of reasons as a member reads it (docs/product.md section 6), on /account,
 // on the decision's own page (/account/decisions/{id}) and, for moderators, beside an appeal
-// (/moderate/appeals); built by server/moderation/statement-view.ts. Types only: pages never
-// import the server.
+// (/moderate/appeals); built by server/moderation/statement-view.ts. Types only, in the kernel:
+// the server builds it, the pages show it.
 
 /** Where an appeal of the decision stands. */
 export type AppealState =

@@ -1,13 +1,14 @@
 // What the server hands the message pages (/messages, /messages/{id}, /messages/new?ad=…) in their
-// request: read from the store by server/messages/views.ts (for the pages. server reads, server/http/page-reads/), shown
-// by src/pages/messages/, src/pages/conversation/ and src/pages/messages-new/. Types only: pages
-// never import the server.
+// request: read from the store by server/messages/views.ts (for the pages' server reads,
+// server/http/page-reads/), shown by src/pages/messages/, src/pages/conversation/ and
+// src/pages/messages-new/, with the sentences both say (CLOSED_TEXTS). In the kernel: the server
+// builds it, the pages show it, neither imports the other.
 // Nothing here ever holds another member's email address (docs/product.md section 7): the other side
 // is named by their role in the conversation.
-import { conversationPath } from '../../core/paths.ts';
+import { conversationPath } from '../paths.ts';
 import type { FraudNoticeAction } from './fraud-notice.ts';
-import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
-import type { VerificationLevel } from '../../core/schemas/verification.ts';
+import type { CompiledAd } from '../schemas/compiled-content.ts';
+import type { VerificationLevel } from '../schemas/verification.ts';
 
 /** Who the other side of a conversation is, as the member sees them. */
 export type OtherSide = 'poster' | 'replier' | 'deleted';
@@ -87,7 +88,7 @@ export interface ConversationView {
   filtered?: boolean;
   /**
    * The other side was banned (or had an ad removed) for scam or fraud, and the member had answered
-   * them here: the notice (src/pages/fraud-notice.ts).
+   * them here: the notice (core/views/fraud-notice.ts).
    */
   fraudNotice?: FraudNoticeAction;
   /** What the last action did, after its redirect (`?done=…`). */

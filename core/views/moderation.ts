@@ -1,13 +1,11 @@
 // What the server hands the moderation pages (/moderate, /moderate/log) in their request: read
 // from the database by server/moderation/queue-view.ts and log-view.ts (for each page's
-// server/http/page-reads/), shown by src/pages/moderate/ and src/pages/moderation-log/. Types only: pages
-// never import the server.
-import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
-import type { LogAction, LogRecord } from '../../core/schemas/moderation-log.ts';
-import type { ScamFamily } from '../../core/policy/scam-signals.ts';
-import type { VerificationLevel } from '../../core/schemas/verification.ts';
-
-export type { LogAction };
+// server/http/page-reads/), shown by src/pages/moderate/ and src/pages/moderation-log/, with the
+// page sizes both count by. In the kernel: the server builds it, the pages show it.
+import type { CompiledAd } from '../schemas/compiled-content.ts';
+import type { LogRecord } from '../schemas/moderation-log.ts';
+import type { ScamFamily } from '../policy/scam-signals.ts';
+import type { VerificationLevel } from '../schemas/verification.ts';
 
 /**
  * A word the policy scanner found ambiguous, or a scam signal (`family`; `term` is then the

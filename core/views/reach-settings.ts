@@ -1,6 +1,6 @@
 // What the account page's "Who may reach me" form shows (docs/product.md section 7): the member's
-// settings as the form's fields hold them (server/messages/reach.ts reads them). Types and names
-// only: pages never import the server.
+// settings as the form's fields hold them (server/messages/reach.ts reads them). Types only, in
+// the kernel: the server builds it, the page shows it.
 
 export interface ReachSettingsView {
   /** The youngest age accepted, or '' for none. */

@@ -1,5 +1,5 @@
 // What the server hands /unsubscribe/{token} about the saved search its link is for
-// (src/pages/request.ts). Types only: pages never import the server.
+// (src/pages/request.ts). Types only, in the kernel: the server builds it, the page shows it.
 
 export type UnsubscribeView =
   /** `confirm`: the link works, and its button deletes the saved search; `done`: it just did. */

@@ -1,7 +1,8 @@
 // What the server reads for /account/verification (server/verification/views.ts): the member's
 // verification as it stands, the challenge to answer, the selfie waiting for a moderator, the last
-// refusal, and the first-message setting. Types only: pages never import the server.
-import type { VerificationLevel } from '../../../core/schemas/verification.ts';
+// refusal, and the first-message setting. Types only, in the kernel: the server builds it, the
+// page shows it.
+import type { VerificationLevel } from '../schemas/verification.ts';
 
 export interface VerificationView {
   /** The member's current verification, if any. */

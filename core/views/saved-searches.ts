@@ -1,6 +1,6 @@
 // What the server hands /account about the member's saved searches (src/pages/request.ts), and
-// the id of their list (their forms post to core/paths.ts's endpoints). Types only: pages never
-// import the server.
+// the id of their list (their forms post to core/paths.ts's endpoints). In the kernel: the server
+// builds it, the pages show it.
 
 /** The id of /account's list of saved searches (the unsubscribe pages link to it). */
 export const SAVED_SEARCHES_ANCHOR = 'saved-searches';

@@ -1,12 +1,12 @@
 // What the server reads for /account (its server read, server/http/page-reads/account.ts, from
 // server/accounts/account-view.ts): the member's own ads, saved searches, the decisions about them
-// (statements of reasons, with where their appeals stand) and the reports they sent. Types only:
-// pages never import the server.
-import type { MemberAdView } from '../../../core/schemas/member-ad-view.ts';
-import type { VerificationLevel } from '../../../core/schemas/verification.ts';
-import type { StatementView } from '../statement-view.ts';
-import type { ReachSettingsView } from './reach-settings-view.ts';
-import type { SavedSearchView } from './saved-searches-view.ts';
+// (statements of reasons, with where their appeals stand) and the reports they sent. Types only,
+// in the kernel: the server builds it, the page shows it, neither imports the other.
+import type { MemberAdView } from '../schemas/member-ad-view.ts';
+import type { VerificationLevel } from '../schemas/verification.ts';
+import type { StatementView } from './statement.ts';
+import type { ReachSettingsView } from './reach-settings.ts';
+import type { SavedSearchView } from './saved-searches.ts';
 
 /** A report the member sent, as they see it again: never who anyone is. */
 export interface MyReportView {

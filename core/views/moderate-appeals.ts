@@ -1,8 +1,8 @@
 // What the server reads for /moderate/appeals (server/moderation/appeals-view.ts): the open
 // appeals, oldest first, each with its decision's statement of reasons, the ad or photo as it was,
 // the member's text and record, and whether the moderator reading may decide it (not their own
-// decision). Types only: pages never import the server.
-import type { StatementView } from '../statement-view.ts';
+// decision). Types only, in the kernel: the server builds it, the page shows it.
+import type { StatementView } from './statement.ts';
 
 export interface AppealItem {
   appealId: number;

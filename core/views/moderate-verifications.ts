@@ -1,6 +1,6 @@
 // What the server reads for /moderate/verifications (server/verification/views.ts): the selfies
 // waiting for a moderator, oldest first, each beside the member's ad photos, with the code and
-// pose expected. Types only: pages never import the server.
+// pose expected. Types only, in the kernel: the server builds it, the page shows it.
 
 export interface ReviewPhoto {
   id: number;
@@ -15,7 +15,7 @@ export interface ReviewPhoto {
   alt: string;
   /** The ad it is on, in words ("“Title”, live"). */
   ad: string;
-  /** Behind the moderator's shield, as in the ads' queue (moderation-view.ts QueuePhoto). */
+  /** Behind the moderator's shield, as in the ads' queue (moderation.ts QueuePhoto). */
   blurred: boolean;
   likelyExplicit: boolean;
   scoreLabel: string | null;

@@ -1,12 +1,11 @@
 // What the server hands the report pages (/report, /moderate/reports) in their request: read from
 // the store and the published content by server/reports/, shown by src/pages/report/
-// and src/pages/moderate-reports/. Types only: pages never import the server.
-import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
-import type { ReportReason } from '../../core/schemas/report-reasons.ts';
-import type { AdKind, HiddenWhy, ThreadLine } from '../../core/schemas/report-records.ts';
-import type { BanTarget, ScamRecordView } from './moderation-view.ts';
-
-export type { AdKind, HiddenWhy, ThreadLine };
+// and src/pages/moderate-reports/. Types only, in the kernel: the server builds it, the pages
+// show it.
+import type { CompiledAd } from '../schemas/compiled-content.ts';
+import type { ReportReason } from '../schemas/report-reasons.ts';
+import type { AdKind, HiddenWhy, ThreadLine } from '../schemas/report-records.ts';
+import type { BanTarget, ScamRecordView } from './moderation.ts';
 
 /** What `/report` is about; absent when the ad or conversation is unknown to this visitor. */
 export type ReportTarget =
