@@ -39,7 +39,9 @@ function report(title: string, decided: readonly Decided[], listMistakes: boolea
   const count = (label: string, outcome: ShieldOutcome, family?: string) =>
     decided.filter(
       (row) =>
-        row.label === label && row.outcome === outcome && (family === undefined || row.family === family),
+        row.label === label &&
+        row.outcome === outcome &&
+        (family === undefined || row.family === family),
     ).length;
   const total = (label: string, family?: string) =>
     decided.filter((row) => row.label === label && (family === undefined || row.family === family))
@@ -60,7 +62,9 @@ function report(title: string, decided: readonly Decided[], listMistakes: boolea
   );
   console.log('\n| family | messages | refused | warned | delivered |\n|---|---|---|---|---|');
   for (const label of ['scam', 'ordinary'] as const)
-    for (const family of [...new Set(decided.filter((row) => row.label === label).map((row) => row.family))].sort())
+    for (const family of [
+      ...new Set(decided.filter((row) => row.label === label).map((row) => row.family)),
+    ].sort())
       console.log(
         `| ${label}: ${family} | ${total(label, family)} | ${count(label, 'refused', family)} | ` +
           `${count(label, 'warned', family)} | ${count(label, 'delivered', family)} |`,
@@ -69,7 +73,8 @@ function report(title: string, decided: readonly Decided[], listMistakes: boolea
   const mistakes = decided.filter(
     (row) => (row.label === 'scam') === (row.outcome === 'delivered'),
   );
-  for (const row of mistakes) console.log(`- ${row.label} ${row.outcome} (${row.family}): ${row.text}`);
+  for (const row of mistakes)
+    console.log(`- ${row.label} ${row.outcome} (${row.family}): ${row.text}`);
 }
 
 // 1. k-fold.
@@ -80,8 +85,11 @@ const platt = fitPlatt(scores, labels);
 const kFold = training.map((row, at) => {
   const probability = 1 / (1 + Math.exp(-(platt.scale * scores[at]! + platt.shift)));
   const judgement = { ...judgeText(model, row.text), probability };
-  const decision = decideFirstMessage(judgement, findScamSignals(row.text, signals), UNREMARKABLE, () =>
-    weightiestSentence(model, row.text),
+  const decision = decideFirstMessage(
+    judgement,
+    findScamSignals(row.text, signals),
+    UNREMARKABLE,
+    () => weightiestSentence(model, row.text),
   );
   return { ...row, outcome: decision.outcome };
 });
@@ -100,7 +108,8 @@ const adModel = shieldModel('ads');
 const heldOutAds = readAdCorpus(contentDir, 'heldOutAds').rows;
 const marked = (label: string) =>
   heldOutAds.filter(
-    (ad) => ad.label === label && judgeText(adModel, adShieldText(ad)).probability >= AD_MARK_PROBABILITY,
+    (ad) =>
+      ad.label === label && judgeText(adModel, adShieldText(ad)).probability >= AD_MARK_PROBABILITY,
   ).length;
 const adsOf = (label: string) => heldOutAds.filter((ad) => ad.label === label).length;
 console.log(

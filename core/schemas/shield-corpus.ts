@@ -35,11 +35,7 @@ export type CorpusScamFamily = (typeof CORPUS_SCAM_FAMILIES)[number];
 export type CorpusOrdinaryFamily = (typeof CORPUS_ORDINARY_FAMILIES)[number];
 
 const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'is empty')
-    .max(max, `is longer than ${max} characters`);
+  z.string().trim().min(1, 'is empty').max(max, `is longer than ${max} characters`);
 
 const labelled = z.discriminatedUnion('label', [
   z.object({

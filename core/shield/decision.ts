@@ -20,17 +20,17 @@ import type { ShieldJudgement } from './model.ts';
 
 export const THRESHOLDS = {
   /** The model's probability (after behaviour) from which the recipient is warned. */
-  warn: 0.65,
+  warn: 0.75,
   /** …from which the message is refused, … */
   refuse: 0.97,
   /** …provided the text alone gives at least this. */
   refuseUnadjusted: 0.9,
   /** A hard signal refuses from this probability (below, it warns). */
-  hardSignalRefuses: 0.3,
+  hardSignalRefuses: 0.5,
   /** Below this, the model contradicts a hard signal: it does not count. */
-  signalDoubted: 0.08,
+  signalDoubted: 0.15,
   /** A warning signal counts from this probability. */
-  softSignalCounts: 0.25,
+  softSignalCounts: 0.4,
 } as const;
 
 /** How far the sender's behaviour may move the model's log-odds, up. */
@@ -61,9 +61,9 @@ export const UNREMARKABLE: SenderBehaviour = {
 /** The log-odds the behaviour adds, and why, in words a moderator reads. */
 export function behaviourShift(behaviour: SenderBehaviour): { shift: number; reasons: string[] } {
   const parts: Array<[number, string]> = [];
-  if (behaviour.accountAgeHours < 24) parts.push([0.4, 'account under a day old']);
-  else if (behaviour.accountAgeHours < 24 * 7) parts.push([0.2, 'account under a week old']);
-  if (behaviour.verified) parts.push([-0.4, 'verified']);
+  if (behaviour.accountAgeHours < 24) parts.push([0.3, 'account under a day old']);
+  else if (behaviour.accountAgeHours < 24 * 7) parts.push([0.15, 'account under a week old']);
+  if (behaviour.verified) parts.push([-0.3, 'verified']);
   if (behaviour.firstMessagesLastHour >= 6)
     parts.push([0.8, `${behaviour.firstMessagesLastHour} first messages in the last hour`]);
   else if (behaviour.firstMessagesLastHour >= 3)
@@ -147,7 +147,8 @@ export function decideFirstMessage(
       families: [familiesOf(counted)[0]!],
       part: part(),
     };
-  if (counted.length > 0) return { ...base, outcome: 'warned', by: 'signal', families: familiesOf(counted) };
+  if (counted.length > 0)
+    return { ...base, outcome: 'warned', by: 'signal', families: familiesOf(counted) };
   if (adjusted >= THRESHOLDS.warn)
     return { ...base, outcome: 'warned', by: 'model', families: [judgement.family] };
   return { ...base, outcome: 'delivered', families: [] };

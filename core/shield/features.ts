@@ -23,6 +23,9 @@ export type FeatureVector = Map<string, number>;
 /** Features a text is scaled as if it had this many more of: a typical message has 300 to 600. */
 export const SHORT_TEXT_PRIOR = 60;
 
+/** The lengths of the letter runs read: 3 to 5. */
+const CHAR_SIZES = [3, 4, 5];
+
 const WORDS = /[\p{L}\p{N}$@'’_.]+/gu;
 const DIGIT_WORD =
   /^(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d+|won|to|too|for|ate)$/;
@@ -42,16 +45,23 @@ const HAS_LETTER = /\p{L}/u;
 const EVERYDAY_WORDS = new Set(
   (
     'a about after again all also am an and any are as at be been before being but by can could ' +
-    'did do does doing for from had has have having he her here hers him his how i i\'m i\'d i\'ll ' +
-    'i\'ve if in into is it it\'s its just let let\'s me more most my no not now of on one only or ' +
+    "did do does doing for from had has have having he her here hers him his how i i'm i'd i'll " +
+    "i've if in into is it it's its just let let's me more most my no not now of on one only or " +
     'our out over so some than that the their them then there these they this those to too up us ' +
-    'very was we were what when where which while who why will with would you you\'re your yours ' +
+    "very was we were what when where which while who why will with would you you're your yours " +
     'hi hey hello hiya dear yes yeah ok okay oh lol haha really well get got go going know like ' +
     'love make want see think time day week good great nice'
   ).split(' '),
 );
+/** The same, as letters alone ("i'm" is "im"): what the letter runs read. */
+const EVERYDAY_LETTERS = new Set(
+  [...EVERYDAY_WORDS, "don't", "can't", "won't", "isn't", "didn't", "that's", "what's"].map(
+    (word) => word.replace(/'/g, ''),
+  ),
+);
 const LETTER = /^\p{L}$/u;
-const LINK = /\b(?:https?:\/\/|www\.)|\b[a-z0-9-]+\.(?:com|net|org|io|xyz|co|me|ly|app|site|link)\b/;
+const LINK =
+  /\b(?:https?:\/\/|www\.)|\b[a-z0-9-]+\.(?:com|net|org|io|xyz|co|me|ly|app|site|link)\b/;
 const AMOUNT = /\$\s?\d|\b\d+\s?(?:dollars|bucks|usd|k)\b/;
 const AT_HANDLE = /(?:^|\s)@[a-z][\w.]{2,}/;
 const HANDLE = /\b[a-z][a-z._]*(?:\d{2,}|_[a-z0-9]+)\b/;
@@ -101,7 +111,7 @@ function letterWords(text: string, one: 'i' | 'l'): string[] {
     if (token.length >= 3) words.push(token);
     const next = tokens[at + 1];
     if (next !== undefined && token.length >= 2 && next.length >= 2)
-      if (!EVERYDAY_WORDS.has(token) && !EVERYDAY_WORDS.has(next)) words.push(token + next);
+      if (!EVERYDAY_LETTERS.has(token) && !EVERYDAY_LETTERS.has(next)) words.push(token + next);
   });
   if (singles.length >= 3) words.push(singles);
   return words;
@@ -126,15 +136,15 @@ export function shieldFeatures(text: string): FeatureVector {
   const words = shieldWords(text);
   for (let index = 0; index < words.length; index += 1) {
     // An everyday word alone says nothing of a scam: only beside another ("send me", "add me").
-    if (!EVERYDAY_WORDS.has(words[index]!)) keys.add(`w:${words[index]}`);
+    if (!EVERYDAY_LETTERS.has(words[index]!.replace(/'/g, ''))) keys.add(`w:${words[index]}`);
     if (index > 0) keys.add(`b:${words[index - 1]} ${words[index]}`);
   }
   const readings = /\p{L}1|1\p{L}/u.test(text) ? (['i', 'l'] as const) : (['i'] as const);
   for (const one of readings)
     for (const word of letterWords(text, one)) {
-      if (EVERYDAY_WORDS.has(word)) continue;
+      if (EVERYDAY_WORDS.has(word) || EVERYDAY_LETTERS.has(word)) continue;
       const marked = `<${word}>`;
-      for (let size = 3; size <= 5; size += 1)
+      for (const size of CHAR_SIZES)
         for (let start = 0; start + size <= marked.length; start += 1)
           keys.add(`c:${marked.slice(start, start + size)}`);
     }

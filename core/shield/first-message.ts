@@ -3,7 +3,12 @@
 // known of the sender. The server (server/messages/scam-shield.ts), the benchmark and the tests
 // all judge through this one function. Pure and browser-safe.
 import { findScamSignals, type ScamSignals } from '../policy/scam-signals.ts';
-import { decideFirstMessage, sentencesOf, type SenderBehaviour, type ShieldDecision } from './decision.ts';
+import {
+  decideFirstMessage,
+  sentencesOf,
+  type SenderBehaviour,
+  type ShieldDecision,
+} from './decision.ts';
 import { judgeText, type ShieldModelFile } from './model.ts';
 
 export interface FirstMessageContext {

@@ -93,7 +93,8 @@ export function judgeText(model: ShieldModelFile, text: string): ShieldJudgement
       if (weight > 0) leaning.push([key, weight * value]);
     }
     const perFamily = familyWeights.get(key);
-    if (perFamily) for (let at = 0; at < names.length; at += 1) familyScores[at]! += perFamily[at]! * value;
+    if (perFamily)
+      for (let at = 0; at < names.length; at += 1) familyScores[at]! += perFamily[at]! * value;
   }
   let best = 0;
   for (let at = 1; at < names.length; at += 1)

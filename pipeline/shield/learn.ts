@@ -88,7 +88,10 @@ export function minimise(size: number, objective: Objective, iterations = 400): 
     point = next;
     gradient = nextGradient;
     value = nextValue;
-    if (improvement < 1e-10 * Math.max(1, Math.abs(value)) || Math.sqrt(dot(gradient, gradient)) < 1e-7)
+    if (
+      improvement < 1e-10 * Math.max(1, Math.abs(value)) ||
+      Math.sqrt(dot(gradient, gradient)) < 1e-7
+    )
       break;
   }
   return point;

@@ -9,7 +9,8 @@
 //   other first message gets the shield's decision (core/shield/decision.ts): the learned model's
 //   probability, the editors' signals and the sender's behaviour (account age, verified or not,
 //   first messages in the last hour, the same text to others, earlier refusals and warnings) make
-//   it refused (the sender reads the part refused and can rephrase), warned or delivered. A message
+//   it refused (the sender reads the part refused and can rephrase), warned or delivered; each
+//   refusal and warning is kept 30 days for the moderators' review (store.shieldDecisions). A message
 //   the recipient has answered goes through the signals alone (judgeMessage): warnings only. A
 //   refusal stores nothing; a warning is stored with the message, and its recipient reads it.
 // - The same first message (its print) from a member who replied to ads to more than
@@ -134,7 +135,22 @@ async function decideFirst(
     places,
     behaviour: await behaviourOf(tx, senderId, now, sameTextRecipients),
   });
-  if (decision.outcome !== 'refused') return decision.families;
+  if (decision.outcome === 'delivered') return [];
+  // For the moderators' list (/moderate/shield), kept 30 days: a refusal they mark mistaken
+  // becomes an ordinary text for the corpus.
+  await tx.shieldDecisions.record({
+    senderId,
+    recipientId: message.recipientId,
+    text,
+    outcome: decision.outcome,
+    by: decision.by!,
+    families: decision.families,
+    probability: decision.probability,
+    adjusted: decision.adjusted,
+    behaviour: decision.behaviour,
+    at: now.toISOString(),
+  });
+  if (decision.outcome === 'warned') return decision.families;
   const family = decision.families[0]!;
   await tx.scamShield.recordOutcome(senderId, family, 'refused', now.toISOString());
   const { brand } = getSite();

@@ -52,7 +52,9 @@ describe('a scam', () => {
     const refused = await t.startConversation(sender, adId, text);
     expect(refused.status).toBe(400);
     const html = await refused.text();
-    expect(textOf(html)).toMatch(/Your message was not sent\. The part “[^”]*telegram[^”]*” reads as/);
+    expect(textOf(html)).toMatch(
+      /Your message was not sent\. The part “[^”]*telegram[^”]*” reads as/,
+    );
     expect(textOf(html)).toContain('say it in other words');
     expect(html).toContain(`>${text}</textarea>`);
     expect((await t.storedMessages()).length).toBe(before);

@@ -388,13 +388,35 @@ describe('the policy scanner on submit', () => {
       start: number;
       end: number;
     }[];
+    // The ad model's mark, if it reads the ad as a scam too, is of the whole ad: no range.
+    const words = marks.filter((mark) => mark.start < mark.end);
     expect(
-      marks.map((mark) => [mark.family, mark.term, description.slice(mark.start, mark.end)]),
+      words.map((mark) => [mark.family, mark.term, description.slice(mark.start, mark.end)]),
     ).toEqual([
       // "cashapp" is a review term too (content/policy/review-terms.txt)
       [undefined, 'cashapp', 'cashapp'],
       ['off-site-contact', 'off-site contact', 'kik'],
       ['money', 'money request', 'cashapp me'],
+    ]);
+  });
+
+  test('the ad model marks an ad no signal names, in words, for the moderator', async () => {
+    const member = await makeMember(t);
+    const description =
+      'Widowed engineer working on an offshore platform, home next month. Looking for a loyal ' +
+      'and understanding woman. My contract pays at the end, so I need someone I can trust to ' +
+      'help me with a few things until then.';
+    const response = await submit(t, adsApiPath(), validAd({ description }), member.session);
+    expect(response.status).toBe(303);
+    const [ad] = await storedAds(t, member.accountId);
+    const marks = JSON.parse(ad!.marks) as { term: string; family?: string }[];
+    expect(marks).toEqual([
+      expect.objectContaining({
+        field: 'description',
+        term: expect.stringMatching(/^reads like a scam to the learned model \(\d+ %, /),
+        start: 0,
+        end: 0,
+      }),
     ]);
   });
 

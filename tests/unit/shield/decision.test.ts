@@ -25,7 +25,7 @@ const decide = (
 
 describe('the decision on a first message', () => {
   it('refuses on a hard signal the model does not read as ordinary, quoting the signal', () => {
-    expect(decide(0.6, [hard])).toMatchObject({
+    expect(decide(THRESHOLDS.hardSignalRefuses, [hard])).toMatchObject({
       outcome: 'refused',
       by: 'signal',
       families: ['off-site-contact'],
@@ -52,7 +52,11 @@ describe('the decision on a first message', () => {
     });
     expect(decide(0.999)).toMatchObject({ outcome: 'warned', by: 'model', families: ['crypto'] });
     expect(decide(0.96, [soft]).outcome).toBe('warned');
-    expect(decide(0.7)).toMatchObject({ outcome: 'warned', by: 'model', families: ['crypto'] });
+    expect(decide(THRESHOLDS.warn + 0.001)).toMatchObject({
+      outcome: 'warned',
+      by: 'model',
+      families: ['crypto'],
+    });
     expect(decide(THRESHOLDS.warn - 0.01).outcome).toBe('delivered');
   });
 
@@ -71,13 +75,13 @@ describe('the decision on a first message', () => {
       'the same text to 2 other members today',
       '4 earlier messages refused or warned',
     ]);
-    expect(decide(0.35, [], suspicious).outcome).toBe('warned');
-    expect(decide(0.35).outcome).toBe('delivered');
+    expect(decide(0.5, [], suspicious).outcome).toBe('warned');
+    expect(decide(0.5).outcome).toBe('delivered');
     // However suspicious the sender, the text alone must give REFUSE_UNADJUSTED.
     expect(decide(THRESHOLDS.refuseUnadjusted - 0.01, [soft], suspicious).outcome).toBe('warned');
     expect(decide(THRESHOLDS.refuseUnadjusted, [soft], suspicious).outcome).toBe('refused');
     const verified = { ...UNREMARKABLE, verified: true };
-    expect(behaviourShift(verified)).toEqual({ shift: -0.4, reasons: ['verified'] });
+    expect(behaviourShift(verified)).toEqual({ shift: -0.3, reasons: ['verified'] });
   });
 });
 

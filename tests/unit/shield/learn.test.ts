@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { judgeText } from '../../../core/shield/model.ts';
 import { fitLogistic, fitPlatt } from '../../../pipeline/shield/learn.ts';
-import { modelFileText, trainShieldModel, type TrainingText } from '../../../pipeline/shield/train.ts';
+import {
+  modelFileText,
+  trainShieldModel,
+  type TrainingText,
+} from '../../../pipeline/shield/train.ts';
 import { trainShieldModels } from '../../../pipeline/shield/train-models.ts';
 
 const scams = [
