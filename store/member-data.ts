@@ -13,6 +13,7 @@ import { photoStore, type PhotoRow } from './photos.ts';
 import { reachSettingsStore, type ReachSettings } from './reach-settings.ts';
 import { savedSearchStore, type SavedSearch } from './saved-searches.ts';
 import { scamShieldStore, type ScamRecordRow } from './scam-shield.ts';
+import { shieldDecisionStore, type ShieldDecisionRow } from './shield-decisions.ts';
 import { statementStore, type StatementRow } from './statements.ts';
 import type { StoreContext } from './store-context.ts';
 import type { MemberAdStatus } from './tables.ts';
@@ -115,6 +116,8 @@ export interface MemberDataRows {
   statements: StatementRow[];
   /** The scam shield's record of the member's messages: refused and warned, by family. */
   scamRecord: ScamRecordRow[];
+  /** The shield's refusals and warnings of the member's first messages still kept (30 days). */
+  shieldDecisions: ShieldDecisionRow[];
   /** The fraud notices the member received, oldest first. */
   fraudNotices: DataFraudNoticeRow[];
   /** Who may reach the member: their own settings. */
@@ -300,6 +303,7 @@ async function readRows(
   const hiddenIds = new Set(hidden.map((row) => row.ad_id));
   const statements = await statementStore(context).listForAccount(accountId);
   const scamRecord = await scamShieldStore(context).record(accountId);
+  const shieldDecisions = await shieldDecisionStore(context).ofSender(accountId);
   const fraudNotices = await db
     .selectFrom('fraud_notices')
     .select([
@@ -337,6 +341,7 @@ async function readRows(
     savedSearches,
     statements,
     scamRecord,
+    shieldDecisions,
     fraudNotices,
     reach: await reachSettingsStore(context).of(accountId),
     verifiedFirstOnly: Boolean(verifiedFirstOnly),

@@ -71,6 +71,8 @@ export interface PhotoStore extends RemovedPhotoStore {
   find(id: number): Promise<PhotoRow | undefined>;
   /** The photos of these ids that exist, by id. */
   findMany(ids: readonly number[]): Promise<PhotoRow[]>;
+  /** How many of the account's photos not removed matched another member's when uploaded. */
+  countDuplicatesOf(accountId: number): Promise<number>;
   /** An ad's photos (removed ones too), by id. */
   listForAd(adId: number): Promise<PhotoRow[]>;
   /** Every photo of the member's (Download my data), by id. */
@@ -196,6 +198,16 @@ export function photoStore({ db }: StoreContext): PhotoStore {
           )
           .execute();
       return id;
+    },
+    async countDuplicatesOf(accountId) {
+      const row = await db
+        .selectFrom('photos')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('account_id', '=', accountId)
+        .where('duplicate_of', 'is not', null)
+        .where('removed_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
     },
     async find(id) {
       if (!isStorableId(id)) return undefined;

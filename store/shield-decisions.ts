@@ -54,6 +54,8 @@ export interface ShieldDecisionStore {
   find(id: number): Promise<ShieldDecisionRow | undefined>;
   /** Up to `limit` decisions, newest first; those before the decision `before` (an id) if given. */
   recent(limit: number, before?: number): Promise<ShieldDecisionRow[]>;
+  /** The decisions on the member's own messages still kept, oldest first (Download my data). */
+  ofSender(accountId: number): Promise<ShieldDecisionRow[]>;
   /** Marks a decision mistaken; false when there is none with this id, or it is marked already. */
   markMistaken(id: number, moderatorId: number, at: string): Promise<boolean>;
   /** Deletes the decisions made before `before`; how many. */
@@ -140,6 +142,11 @@ export function shieldDecisionStore({ db }: StoreContext): ShieldDecisionStore {
       if (before !== undefined)
         query = query.where('id', '<', Math.min(before, Number.MAX_SAFE_INTEGER));
       return (await query.execute()).map(rowOf);
+    },
+
+    async ofSender(accountId) {
+      const rows = await decisions().where('sender_id', '=', accountId).orderBy('id').execute();
+      return rows.map(rowOf);
     },
 
     async markMistaken(id, moderatorId, at) {

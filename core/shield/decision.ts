@@ -13,7 +13,8 @@
 //   before it) refuses where a warning signal agrees; at least WARN warns.
 // - The sender's behaviour moves the model's log-odds by at most MOST_SHIFT: a new account,
 //   many first messages in the last hour, the same text to others, an earlier refusal or
-//   warning; being verified moves it back. It cannot refuse on its own.
+//   warning, a photo also on another member's ad; being verified moves it back. It cannot refuse
+//   on its own.
 // Pure and browser-safe.
 import type { ScamFamily, ScamHit } from '../policy/scam-signals.ts';
 import type { ShieldJudgement } from './model.ts';
@@ -47,6 +48,8 @@ export interface SenderBehaviour {
   sameTextRecipients: number;
   /** Their messages refused or warned about before. */
   earlierFlags: number;
+  /** Their photos that matched another member's when uploaded (photos.duplicate_of). */
+  duplicatePhotos: number;
 }
 
 /** The behaviour of a sender the shield knows nothing against: the default of the bench. */
@@ -56,6 +59,7 @@ export const UNREMARKABLE: SenderBehaviour = {
   firstMessagesLastHour: 0,
   sameTextRecipients: 0,
   earlierFlags: 0,
+  duplicatePhotos: 0,
 };
 
 /** The log-odds the behaviour adds, and why, in words a moderator reads. */
@@ -78,6 +82,7 @@ export function behaviourShift(behaviour: SenderBehaviour): { shift: number; rea
       behaviour.earlierFlags >= 3 ? 0.7 : 0.3,
       `${behaviour.earlierFlags} earlier ${behaviour.earlierFlags === 1 ? 'message' : 'messages'} refused or warned`,
     ]);
+  if (behaviour.duplicatePhotos >= 1) parts.push([0.7, "a photo also on another member's ad"]);
   const total = parts.reduce((sum, [shift]) => sum + shift, 0);
   return { shift: Math.min(total, MOST_SHIFT), reasons: parts.map(([, reason]) => reason) };
 }

@@ -22,6 +22,7 @@ import type { Store } from '../../store/store.ts';
 import { utcDay } from '../../core/days.ts';
 import { verificationEntries } from '../verification/data-entries.ts';
 import { scamRecordFrom } from '../moderation/scam-records.ts';
+import { SCAM_FAMILY_NAMES, type ScamFamily } from '../../core/policy/index.ts';
 import { statementView } from '../moderation/statement-view.ts';
 
 /** The file's shape version. Raise it when a field changes meaning or goes. */
@@ -103,7 +104,8 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
       'those not shown on the site open while you are signed in), your conversations with every ' +
       'message, the members you blocked, the reports you made, your saved searches (with what each ' +
       'was last mailed), the moderation decisions about you with their statements of reasons and ' +
-      'your appeals, how many of your messages our scam checks refused or marked with a warning, ' +
+      'your appeals, how many of your messages our scam checks refused or marked with a warning ' +
+      '(and, for 30 days, the first messages themselves), ' +
       'the safety warnings (fraud notices) you received, and who may reach you (whether only ' +
       'verified members may write to you first, the ages that may, and your hidden words). In a conversation the other side is ' +
       '"the other member": their email address and account are not in this file, and neither is ' +
@@ -188,6 +190,14 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
     })),
     moderationDecisions: rows.statements.map((row) => decisionEntry(row, baseUrl, now)),
     scamChecksOfYourMessages: scamRecordFrom(rows.scamRecord),
+    // Kept 30 days for the moderators' review of the shield (docs/product.md section 7).
+    firstMessagesTheScamShieldStoppedOrWarnedAbout: rows.shieldDecisions.map((decision) => ({
+      message: decision.text,
+      outcome: decision.outcome === 'refused' ? 'not sent' : 'sent with a warning',
+      readAs: decision.families.map((family) => SCAM_FAMILY_NAMES[family as ScamFamily] ?? family),
+      at: decision.at,
+      markedMistakenByAModerator: decision.markedMistakenAt !== null,
+    })),
     fraudNoticesReceived: rows.fraudNotices.map((notice) => ({
       what: FRAUD_NOTICE_WHAT[notice.action],
       receivedAt: notice.createdAt,

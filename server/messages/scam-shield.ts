@@ -8,7 +8,8 @@
 // - A first message with contact details is refused (the policy scanner's rule, as before). Every
 //   other first message gets the shield's decision (core/shield/decision.ts): the learned model's
 //   probability, the editors' signals and the sender's behaviour (account age, verified or not,
-//   first messages in the last hour, the same text to others, earlier refusals and warnings) make
+//   first messages in the last hour, the same text to others, earlier refusals and warnings, a
+//   photo also on another member's ad) make
 //   it refused (the sender reads the part refused and can rephrase), warned or delivered; each
 //   refusal and warning is kept 30 days for the moderators' review (store.shieldDecisions). A message
 //   the recipient has answered goes through the signals alone (judgeMessage): warnings only. A
@@ -177,6 +178,7 @@ async function behaviourOf(
     firstMessagesLastHour: starts.length,
     sameTextRecipients,
     earlierFlags: record.reduce((sum, row) => sum + row.count, 0),
+    duplicatePhotos: await tx.photos.countDuplicatesOf(senderId),
   };
 }
 

@@ -81,6 +81,15 @@ describe.each([
     await replier.waitForLoadState('load');
     expect(await replier.getByRole('alert').textContent()).toContain('Contact details');
     expect(await replier.getByLabel('Your message').inputValue()).toBe('Call me on 555-123-4567');
+    // Refused by the scam shield: the part refused is quoted, the text kept to rephrase.
+    const lure = 'Love your ad! I rarely log in here, add me on kik, my name there is jess22';
+    await replier.getByLabel('Your message').fill(lure);
+    await replier.getByRole('button', { name: 'Send message' }).click();
+    await replier.waitForLoadState('load');
+    const refusal = await replier.getByRole('alert').textContent();
+    expect(refusal).toMatch(/Your message was not sent\. The part “[^”]+” reads as /);
+    expect(refusal).toContain('say it in other words');
+    expect(await replier.getByLabel('Your message').inputValue()).toBe(lure);
 
     await replier.getByLabel('Your message').fill('Hello! Which market do you go to?');
     await replier.getByRole('button', { name: 'Send message' }).click();

@@ -58,5 +58,25 @@ describe('a scam', () => {
     expect(textOf(html)).toContain('say it in other words');
     expect(html).toContain(`>${text}</textarea>`);
     expect((await t.storedMessages()).length).toBe(before);
+    // Kept for the moderators' review (/moderate/shield), with what decided it.
+    const decisions = await t.sql.all<{ outcome: string; decided_by: string; families: string }>(
+      'SELECT outcome, decided_by, families FROM shield_decisions WHERE sender_id = ?',
+      sender.accountId,
+    );
+    expect(decisions).toEqual([
+      { outcome: 'refused', decided_by: 'signal', families: 'off-site-contact' },
+    ]);
+    // And in the sender's own data download, as long as it is kept.
+    const data = (await (await t.getPage('/api/account/data', sender.session)).json()) as {
+      firstMessagesTheScamShieldStoppedOrWarnedAbout: unknown[];
+    };
+    expect(data.firstMessagesTheScamShieldStoppedOrWarnedAbout).toEqual([
+      expect.objectContaining({
+        message: text,
+        outcome: 'not sent',
+        readAs: ['off-site contact'],
+        markedMistakenByAModerator: false,
+      }),
+    ]);
   });
 });

@@ -67,6 +67,7 @@ describe('the decision on a first message', () => {
       firstMessagesLastHour: 8,
       sameTextRecipients: 2,
       earlierFlags: 4,
+      duplicatePhotos: 1,
     };
     expect(behaviourShift(suspicious).shift).toBe(MOST_SHIFT);
     expect(behaviourShift(suspicious).reasons).toEqual([
@@ -74,6 +75,7 @@ describe('the decision on a first message', () => {
       '8 first messages in the last hour',
       'the same text to 2 other members today',
       '4 earlier messages refused or warned',
+      "a photo also on another member's ad",
     ]);
     expect(decide(0.5, [], suspicious).outcome).toBe('warned');
     expect(decide(0.5).outcome).toBe('delivered');
