@@ -21,7 +21,7 @@ import type { ShieldJudgement } from './model.ts';
 
 export const THRESHOLDS = {
   /** The model's probability (after behaviour) from which the recipient is warned. */
-  warn: 0.75,
+  warn: 0.9,
   /** …from which the message is refused, … */
   refuse: 0.97,
   /** …provided the text alone gives at least this. */
@@ -65,8 +65,8 @@ export const UNREMARKABLE: SenderBehaviour = {
 /** The log-odds the behaviour adds, and why, in words a moderator reads. */
 export function behaviourShift(behaviour: SenderBehaviour): { shift: number; reasons: string[] } {
   const parts: Array<[number, string]> = [];
-  if (behaviour.accountAgeHours < 24) parts.push([0.3, 'account under a day old']);
-  else if (behaviour.accountAgeHours < 24 * 7) parts.push([0.15, 'account under a week old']);
+  if (behaviour.accountAgeHours < 24) parts.push([0.2, 'account under a day old']);
+  else if (behaviour.accountAgeHours < 24 * 7) parts.push([0.1, 'account under a week old']);
   if (behaviour.verified) parts.push([-0.3, 'verified']);
   if (behaviour.firstMessagesLastHour >= 6)
     parts.push([0.8, `${behaviour.firstMessagesLastHour} first messages in the last hour`]);
@@ -119,6 +119,7 @@ export function decideFirstMessage(
   hits: readonly ScamHit[],
   behaviour: SenderBehaviour,
   part: () => { start: number; end: number },
+  { fromPoster = false }: { fromPoster?: boolean } = {},
 ): ShieldDecision {
   const { probability } = judgement;
   const { shift, reasons } = behaviourShift(behaviour);
@@ -154,7 +155,10 @@ export function decideFirstMessage(
     };
   if (counted.length > 0)
     return { ...base, outcome: 'warned', by: 'signal', families: familiesOf(counted) };
-  if (adjusted >= THRESHOLDS.warn)
+  // A poster answering a reply to their ad is not what the model learned from (first messages to
+  // a poster: "Thanks for writing! Tell me about yourself" reads like an opener): the signals
+  // alone, or with the model, warn them.
+  if (adjusted >= THRESHOLDS.warn && !fromPoster)
     return { ...base, outcome: 'warned', by: 'model', families: [judgement.family] };
   return { ...base, outcome: 'delivered', families: [] };
 }

@@ -15,6 +15,8 @@ export interface FirstMessageContext {
   /** The ad's city and state: never a signal. */
   places: readonly string[];
   behaviour: SenderBehaviour;
+  /** The ad's poster answering a reply (decision.ts). */
+  fromPoster?: boolean;
 }
 
 /** The decision on a first message the recipient has not answered. */
@@ -22,13 +24,14 @@ export function judgeFirstMessage(
   model: ShieldModelFile,
   signals: ScamSignals,
   text: string,
-  { places, behaviour }: FirstMessageContext,
+  { places, behaviour, fromPoster = false }: FirstMessageContext,
 ): ShieldDecision {
   return decideFirstMessage(
     judgeText(model, text),
     findScamSignals(text, signals, places),
     behaviour,
     () => weightiestSentence(model, text),
+    { fromPoster },
   );
 }
 

@@ -135,6 +135,7 @@ async function decideFirst(
   const decision = judgeFirstMessage(shieldModel('messages'), getScamSignals(), text, {
     places,
     behaviour: await behaviourOf(tx, senderId, now, sameTextRecipients),
+    fromPoster: message.fromPoster,
   });
   if (decision.outcome === 'delivered') return [];
   // For the moderators' list (/moderate/shield), kept 30 days: a refusal they mark mistaken

@@ -395,7 +395,7 @@ describe('the policy scanner on submit', () => {
     ).toEqual([
       // "cashapp" is a review term too (content/policy/review-terms.txt)
       [undefined, 'cashapp', 'cashapp'],
-      ['off-site-contact', 'off-site contact', 'kik'],
+      ['off-site-contact', 'off-site contact', 'Add me on kik'],
       ['money', 'money request', 'cashapp me'],
     ]);
   });

@@ -60,6 +60,16 @@ describe('the decision on a first message', () => {
     expect(decide(THRESHOLDS.warn - 0.01).outcome).toBe('delivered');
   });
 
+  it("leaves a poster's answer to a reply to the signals: the model alone does not warn it", () => {
+    const asPoster = (probability: number, hits: ScamHit[] = []) =>
+      decideFirstMessage(judged(probability), hits, UNREMARKABLE, () => ({ start: 0, end: 4 }), {
+        fromPoster: true,
+      }).outcome;
+    expect(asPoster(0.95)).toBe('delivered');
+    expect(asPoster(0.95, [soft])).toBe('warned');
+    expect(asPoster(0.95, [hard])).toBe('refused');
+  });
+
   it('lets behaviour move a message from delivered to warned, never to refused alone', () => {
     const suspicious: SenderBehaviour = {
       accountAgeHours: 1,
@@ -77,8 +87,8 @@ describe('the decision on a first message', () => {
       '4 earlier messages refused or warned',
       "a photo also on another member's ad",
     ]);
-    expect(decide(0.5, [], suspicious).outcome).toBe('warned');
-    expect(decide(0.5).outcome).toBe('delivered');
+    expect(decide(0.7, [], suspicious).outcome).toBe('warned');
+    expect(decide(0.7).outcome).toBe('delivered');
     // However suspicious the sender, the text alone must give REFUSE_UNADJUSTED.
     expect(decide(THRESHOLDS.refuseUnadjusted - 0.01, [soft], suspicious).outcome).toBe('warned');
     expect(decide(THRESHOLDS.refuseUnadjusted, [soft], suspicious).outcome).toBe('refused');
