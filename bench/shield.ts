@@ -106,15 +106,19 @@ report(`held-out set: ${heldOut.length} messages, never trained on`, decidedHeld
 // 3. Ads.
 const adModel = shieldModel('ads');
 const heldOutAds = readAdCorpus(contentDir, 'heldOutAds').rows;
-const marked = (label: string) =>
-  heldOutAds.filter(
-    (ad) =>
-      ad.label === label && judgeText(adModel, adShieldText(ad)).probability >= AD_MARK_PROBABILITY,
-  ).length;
-const adsOf = (label: string) => heldOutAds.filter((ad) => ad.label === label).length;
+const byModel = (ad: (typeof heldOutAds)[number]) =>
+  judgeText(adModel, adShieldText(ad)).probability >= AD_MARK_PROBABILITY;
+const bySignals = (ad: (typeof heldOutAds)[number]) =>
+  findScamSignals(`${ad.title}\n${ad.description}`, signals).length > 0;
+const adsOf = (label: string) => heldOutAds.filter((ad) => ad.label === label);
+const count = (label: string, marks: (ad: (typeof heldOutAds)[number]) => boolean) =>
+  adsOf(label).filter(marks).length;
 console.log(
-  `\n## held-out ads: ${marked('scam')} of ${adsOf('scam')} scam ads marked for the moderator; ` +
-    `${marked('ordinary')} of ${adsOf('ordinary')} ordinary ads marked`,
+  `\n## held-out ads (${adsOf('scam').length} scam, ${adsOf('ordinary').length} ordinary): marked ` +
+    `by the ad model ${count('scam', byModel)} scam and ${count('ordinary', byModel)} ordinary; ` +
+    `by the signals ${count('scam', bySignals)} and ${count('ordinary', bySignals)}; by either ` +
+    `${count('scam', (ad) => byModel(ad) || bySignals(ad))} and ` +
+    `${count('ordinary', (ad) => byModel(ad) || bySignals(ad))}`,
 );
 
 // 4. Time per message, on this thread: every message of both sets, five rounds after a warm-up.

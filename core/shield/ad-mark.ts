@@ -5,8 +5,9 @@ import type { PolicyMark } from '../policy/scan-ad.ts';
 import { SCAM_FAMILY_NAMES } from '../policy/scam-signals.ts';
 import { adShieldText, judgeText, type ShieldModelFile } from './model.ts';
 
-/** The ad model's probability from which an ad is marked. */
-export const AD_MARK_PROBABILITY = 0.5;
+/** The ad model's probability from which an ad is marked: in its k-fold figures, 229 of 260 scam
+ * ads and 9 of 260 ordinary ones (0.5: 245 and 16). */
+export const AD_MARK_PROBABILITY = 0.7;
 
 /** The model's mark on an ad, if it finds it likely a scam: named in words, with its probability. */
 export function adModelMark(
