@@ -256,6 +256,35 @@ describe('states and their city lists', () => {
     `);
   });
 
+  it('reports an age assurance flag outside its choices', () => {
+    replaceVermont('age-assurance-unknown-value.md');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/states/Vermont.md:8: ageAssurance: must be one of: none, required (got 'yes')",
+      ]
+    `);
+  });
+
+  it("reports an age assurance flag without the law's name and reason", () => {
+    replaceVermont('age-assurance-without-law.md');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/states/Vermont.md:8: ageAssurance: required needs ageAssuranceLaw too (the law's name, shown on the state page)",
+        "content/states/Vermont.md:8: ageAssurance: required needs ageAssuranceReason too (one line on what the law asks, shown on the state page)",
+      ]
+    `);
+  });
+
+  it('compiles the law and its reason of a state that asks for age checks', () => {
+    const content = compileContent(fixture.dir, BUILD_DATE).content;
+    const mississippi = content?.states.find((state) => state.name === 'Mississippi');
+    expect(mississippi).toMatchObject({
+      ageAssurance: 'required',
+      ageAssuranceLaw: expect.stringContaining('HB 1126'),
+    });
+    expect(content?.states.find((state) => state.name === 'Vermont')?.ageAssurance).toBe('none');
+  });
+
   it('reports a state name that does not match the file name', () => {
     replaceVermont('state-name-mismatch.md');
     expect(problemLines()).toMatchInlineSnapshot(`
