@@ -30,6 +30,10 @@ import {
 export const AGE_FIXTURES = fileURLToPath(new URL('../fixtures/age-assurance/', import.meta.url));
 /** The trust list the tests use: the test IACA root alone. */
 export const TEST_ISSUERS_DIR = `${AGE_FIXTURES}issuers`;
+/** The test licence's other elements, which no table may ever hold. */
+export const LICENCE_FAMILY_NAME = 'Quillfeather';
+export const LICENCE_BIRTH_DATE = '1987-06-05';
+
 const fixture = (name: string) => readFileSync(`${AGE_FIXTURES}${name}`, 'utf8');
 
 const cbor = new Encoder(getCborEncodeDecodeOptions());
@@ -72,8 +76,9 @@ export async function testWallet(options: CredentialOptions = {}) {
   const document = await new Document(MDL_DOCTYPE)
     .addIssuerNameSpace(MDL_NAMESPACE, {
       [AGE_OVER_18]: options.ageOver18 ?? true,
-      family_name: 'Example',
-      birth_date: '1990-01-01',
+      // What a licence holds besides: never asked, never sent, never kept (a test looks for them).
+      family_name: LICENCE_FAMILY_NAME,
+      birth_date: LICENCE_BIRTH_DATE,
     })
     .useDigestAlgorithm('SHA-256')
     .addValidityInfo({

@@ -19,15 +19,31 @@ import { newMdocRequest } from '../../../server/age-assurance/mdoc.ts';
 import {
   ageCheckRequestApiPath,
   ageCheckResponseApiPath,
+  accountDataApiPath,
   adsApiPath,
   declaredStateApiPath,
   signupApiPath,
 } from '../../../core/paths.ts';
-import { ORIGIN, postJson, sessionTokenOf, signupBody, uniqueEmail } from '../../helpers/api.ts';
+import {
+  cookieHeader,
+  ORIGIN,
+  postJson,
+  sessionTokenOf,
+  signupBody,
+  uniqueEmail,
+} from '../../helpers/api.ts';
+import { signUpModerator } from '../../helpers/moderation.ts';
 import { insertLiveAd, startConversation, storedMessages } from '../../helpers/messages.ts';
 import { bannerOf, testAppOnFixtureContent, textOf } from '../../helpers/pages.ts';
 import { getPage, makeMember, submit, validAd, type TestMember } from '../../helpers/posting.ts';
-import { TEST_ISSUERS_DIR, testWallet, type AnswerOptions } from '../../helpers/test-wallet.ts';
+import {
+  LICENCE_BIRTH_DATE,
+  LICENCE_FAMILY_NAME,
+  TEST_ISSUERS_DIR,
+  testWallet,
+  type AnswerOptions,
+} from '../../helpers/test-wallet.ts';
+import { onPostgres } from '../../helpers/test-store.ts';
 
 const t = testAppOnFixtureContent();
 const previousIssuers = process.env.AGE_ISSUERS_DIR;
@@ -271,10 +287,44 @@ describe('what is kept', () => {
     expect(
       await t.sql.all('SELECT * FROM age_check_requests WHERE account_id = ?', member.accountId),
     ).toEqual([]);
-    const dump = JSON.stringify(
-      await t.sql.all('SELECT * FROM accounts WHERE id = ?', member.accountId),
-    );
-    expect(dump).not.toContain('Example');
+    const tables = onPostgres()
+      ? await t.sql.all<{ name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+        )
+      : await t.sql.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
+    expect(tables.map((table) => table.name)).toContain('age_checks');
+    for (const { name } of tables) {
+      const dump = JSON.stringify(await t.sql.all(`SELECT * FROM ${name}`));
+      expect([name, dump.includes(LICENCE_FAMILY_NAME)]).toEqual([name, false]);
+      expect([name, dump.includes(LICENCE_BIRTH_DATE)]).toEqual([name, false]);
+    }
+  });
+});
+
+describe('who sees it', () => {
+  test('the member in Download my data; a moderator, one line beside the poster', async () => {
+    const member = await makeMember(t);
+    expect((await declare(member, 'Mississippi')).status).toBe(303);
+    expect((await checkAge(member)).status).toBe(200);
+    const file = (await (
+      await t.app.request(`${ORIGIN}${accountDataApiPath()}`, {
+        headers: cookieHeader(member.session),
+      })
+    ).json()) as { ageAssurance: unknown };
+    expect(file.ageAssurance).toEqual({
+      declaredState: 'Mississippi',
+      ageCheck: {
+        method: 'digital licence',
+        result: '18 or over',
+        checkedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        issuingState: 'Mississippi',
+      },
+    });
+
+    expect((await postAd(member)).status).toBe(303);
+    const moderator = await signUpModerator(t.app, t.store);
+    const queue = textOf(await (await getPage(t, '/moderate', moderator.session)).text());
+    expect(queue).toMatch(/Age\s*age checked \(digital licence, Mississippi, \w+ \d+, \d{4}\)/);
   });
 });
 

@@ -285,6 +285,35 @@ describe('states and their city lists', () => {
     expect(content?.states.find((state) => state.name === 'Vermont')?.ageAssurance).toBe('none');
   });
 
+  it("reports a trust list file that is no certificate authority's root", () => {
+    for (const name of ['age-issuer-not-a-certificate.pem', 'age-issuer-document-signer.pem'])
+      writeFixtureFile(fixture.dir, `age-assurance/issuers/${name}`, invalid(name));
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/age-assurance/issuers/age-issuer-document-signer.pem:1: certificate: is not a certificate authority's; add the issuing authority's IACA root, not a document signer's certificate",
+        "content/age-assurance/issuers/age-issuer-not-a-certificate.pem:1: certificate: is not a readable X.509 certificate; save the authority's root in PEM form (error:0680009B:asn1 encoding routines::too long)",
+      ]
+    `);
+  });
+
+  it('reports an expired root of the trust list', () => {
+    writeFixtureFile(
+      fixture.dir,
+      'age-assurance/issuers/test-iaca.pem',
+      readFileSync(
+        new URL('../../fixtures/age-assurance/issuers/test-iaca-mississippi.pem', import.meta.url),
+        'utf8',
+      ),
+    );
+    expect(problemLines()).toEqual([]);
+    expect(compileContent(fixture.dir, '2045-06-01').problems.map(formatProblem))
+      .toMatchInlineSnapshot(`
+      [
+        "content/age-assurance/issuers/test-iaca.pem:1: validTo: expired on 2045-01-01; replace it with the authority's current root",
+      ]
+    `);
+  });
+
   it('reports a state name that does not match the file name', () => {
     replaceVermont('state-name-mismatch.md');
     expect(problemLines()).toMatchInlineSnapshot(`
