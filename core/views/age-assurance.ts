@@ -49,5 +49,14 @@ export function ageCheckSummary(check: AgeCheckView): string {
     : `age check failed: the licence says under 18 (${details})`;
 }
 
+/** The member's own check, as /account and /verify-age tell them. */
+export function ageCheckForMember(check: AgeCheckView): string {
+  const issuer = check.issuingState ? ` issued by ${check.issuingState}` : '';
+  const day = formatDate(check.checkedAt.slice(0, 10));
+  return check.outcome === 'passed'
+    ? `Your age was checked with a ${AGE_CHECK_METHODS[check.method]}${issuer} on ${day}: 18 or over.`
+    : `A ${AGE_CHECK_METHODS[check.method]}${issuer} said on ${day} that you are under 18.`;
+}
+
 /** What the account page says once the member's state is saved (`?done=state-saved`). */
 export const STATE_SAVED_NOTICE = 'Your state is saved.';

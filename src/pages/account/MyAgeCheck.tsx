@@ -1,7 +1,7 @@
 import { Banner } from '../../components/Banner.tsx';
 import { StateSelect } from '../../components/StateSelect.tsx';
 import { declaredStateApiPath, verifyAgePath } from '../../../core/paths.ts';
-import { ageCheckSummary, type AgeAssuranceView } from '../../../core/views/age-assurance.ts';
+import { ageCheckForMember, type AgeAssuranceView } from '../../../core/views/age-assurance.ts';
 import { AccountSection } from './AccountSection.tsx';
 
 /**
@@ -35,7 +35,7 @@ export function MyAgeCheck({
       </form>
       <p>
         {check ? (
-          <>Your {ageCheckSummary(check)}.</>
+          ageCheckForMember(check)
         ) : law ? (
           <>
             {law.law} asks members in {law.state} to check their age before posting or sending a

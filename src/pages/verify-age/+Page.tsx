@@ -1,7 +1,7 @@
 // https://vike.dev/Page
 import { Banner, FormStatus } from '../../components/Banner.tsx';
 import { accountPath, ageCheckRequestApiPath } from '../../../core/paths.ts';
-import { ageCheckSummary } from '../../../core/views/age-assurance.ts';
+import { ageCheckForMember } from '../../../core/views/age-assurance.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
@@ -27,15 +27,13 @@ export default function Page() {
       {view && view.laws.length > 0 && (
         <ul>
           {view.laws.map((law) => (
-            <li key={law.state}>
-              {law.state}: {law.law}
-            </li>
+            <li key={law.state}>{law.law}</li>
           ))}
         </ul>
       )}
       {check && (
         <p className="age-check__status" data-age-check-status>
-          Your {ageCheckSummary(check)}.
+          {ageCheckForMember(check)}
         </p>
       )}
       {view?.declaredStateLaw && !check && (
@@ -44,29 +42,7 @@ export default function Page() {
           {view.declaredStateLaw.law} asks for the check before you post or send a first message.
         </p>
       )}
-      <div className="form-card">
-        <h2>With a digital driver's licence</h2>
-        <p>
-          Your phone's wallet asks you to share one thing: whether you are over 18. It answers yes
-          or no, signed by the state that issued your licence. We keep only how you checked, the
-          result, when, and the issuing state: never your name, birth date, photo or the answer
-          itself.
-        </p>
-        <form className="form" action={ageCheckRequestApiPath()} method="post" data-age-check>
-          <FormStatus error={error} />
-          {withoutScript && (
-            <Banner tone="info">
-              The check asks your phone's wallet through your browser, which needs JavaScript. Turn
-              JavaScript on for this site and press the button again, or open this page in{' '}
-              {BROWSERS}.
-            </Banner>
-          )}
-          <p className="form__status" role="status" aria-live="polite" data-age-check-progress />
-          <button className="button button--primary" type="submit">
-            Check my age with a digital licence
-          </button>
-        </form>
-      </div>
+      {check?.outcome !== 'passed' && <CheckForm withoutScript={withoutScript} error={error} />}
       <div className="form-card" data-age-check-other-ways>
         <h2>No digital licence, or a browser that cannot ask for one?</h2>
         <p>
@@ -81,5 +57,32 @@ export default function Page() {
         </p>
       </div>
     </section>
+  );
+}
+
+/** The check's form: its script asks the wallet; its plain post says what to do instead. */
+function CheckForm({ withoutScript, error }: { withoutScript: boolean; error?: string }) {
+  return (
+    <div className="form-card">
+      <h2>With a digital driver's licence</h2>
+      <p>
+        Your phone's wallet asks you to share one thing: whether you are over 18. It answers yes or
+        no, signed by the state that issued your licence. We keep only how you checked, the result,
+        when, and the issuing state: never your name, birth date, photo or the answer itself.
+      </p>
+      <form className="form" action={ageCheckRequestApiPath()} method="post" data-age-check>
+        <FormStatus error={error} />
+        {withoutScript && (
+          <Banner tone="info">
+            The check asks your phone's wallet through your browser, which needs JavaScript. Turn
+            JavaScript on for this site and press the button again, or open this page in {BROWSERS}.
+          </Banner>
+        )}
+        <p className="form__status" role="status" aria-live="polite" data-age-check-progress />
+        <button className="button button--primary" type="submit">
+          Check my age with a digital licence
+        </button>
+      </form>
+    </div>
   );
 }
