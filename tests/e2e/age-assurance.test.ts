@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyAgePath } from '../../core/paths.ts';
 import { NO_DIGITAL_CREDENTIALS } from '../../src/client/verify-age.ts';
-import { gotoEnhanced, shownText } from '../helpers/browser-waits.ts';
+import { gotoEnhanced, shownText, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
@@ -102,8 +102,10 @@ describe('with a digital licence, in Chromium', () => {
     const refusal = await shownText(page.locator('.banner--error').first());
     expect(refusal).toContain('Mississippi HB 1126');
     expect(refusal).toContain(verifyAgePath());
-
-    await gotoEnhanced(page, `${server.url}${verifyAgePath()}`);
+    // The path in the refusal is a link to the check.
+    await page.locator(`.banner--error a[href="${verifyAgePath()}"]`).click();
+    await page.waitForURL(`${server.url}${verifyAgePath()}`);
+    await waitForEnhanced(page);
     expect(await heading(page)).toBe('Check your age');
     await lookAtWidths(page, SHOTS, 'verify-age', true);
     await page.getByRole('button', { name: 'Check my age with a digital licence' }).click();

@@ -101,9 +101,9 @@ describe('the gate', () => {
     const member = await makeMember(t);
     const refused = await postAd(member);
     expect(refused.status).toBe(403);
-    const banner = bannerOf(await refused.text());
-    expect(banner).toContain('Mississippi HB 1126');
-    expect(banner).toContain('/verify-age');
+    const html = await refused.text();
+    expect(bannerOf(html)).toContain('Mississippi HB 1126');
+    expect(html).toContain('<a href="/verify-age">/verify-age</a>');
     expect(
       await t.sql.all('SELECT id FROM member_ads WHERE account_id = ?', member.accountId),
     ).toEqual([]);
