@@ -4,14 +4,15 @@
 // protocol org-iso-mdoc, which an init script answers with the test wallet's real answer (the
 // test IACA root in the trust list through AGE_ISSUERS_DIR); the server verifies it and the member
 // posts. Without the Digital Credentials API the script says what to do instead, and so does the
-// same form posted without JavaScript. Screenshots at 390 and 1280 px (axe-core clean) into
+// same form posted without JavaScript. The member's state is chosen on the sign-up page and saved
+// on /account, with JavaScript and without. Screenshots at 390 and 1280 px (axe-core clean) into
 // AGE_SCREENSHOTS_DIR (default /tmp/localboard-age-screenshots).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyAgePath } from '../../core/paths.ts';
 import { NO_DIGITAL_CREDENTIALS } from '../../src/client/verify-age.ts';
 import { gotoEnhanced, shownText, waitForEnhanced } from '../helpers/browser-waits.ts';
-import { heading, signUpAndVerify } from '../helpers/e2e-members.ts';
+import { heading, PASSWORD, signUpAndVerify, uniqueEmail } from '../helpers/e2e-members.ts';
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { TEST_ISSUERS_DIR, testWallet } from '../helpers/test-wallet.ts';
@@ -154,4 +155,40 @@ describe('without JavaScript', () => {
     await lookAtWidths(page, SHOTS, 'verify-age-without-script', false);
     await context.close();
   });
+});
+
+describe("the member's state", () => {
+  test('chosen on the sign-up page, in Chromium', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const email = uniqueEmail('age-signup');
+    await gotoEnhanced(page, `${server.url}/signup`);
+    await page.fill('#signup-email', email);
+    await page.fill('#signup-password', PASSWORD);
+    await page.fill('#signup-dateOfBirth', '1990-04-12');
+    await page.getByLabel('Your state (optional)').selectOption('Tennessee');
+    await page.check('#signup-acceptTerms');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${server.url}/success`);
+    const accountId = (await server.store.accounts.findByEmail(email))!.id;
+    expect(await server.store.ageChecks.declaredState(accountId)).toBe('Tennessee');
+    await context.close();
+  });
+
+  for (const javaScriptEnabled of [true, false])
+    test(`saved on /account ${javaScriptEnabled ? 'in Chromium' : 'without JavaScript'}`, async () => {
+      const context = await member('age-state', javaScriptEnabled);
+      const page = await context.newPage();
+      await gotoEnhanced(page, `${server.url}/account`, javaScriptEnabled);
+      const section = page.locator('.my-state');
+      await section.getByLabel('Your state').selectOption('Mississippi');
+      await section.getByRole('button', { name: 'Save my state' }).click();
+      await page.waitForURL(`${server.url}/account?done=state-saved#my-state-title`);
+      expect(await section.locator('.banner--info').textContent()).toBe('Your state is saved.');
+      expect(await section.getByLabel('Your state').inputValue()).toBe('Mississippi');
+      expect(await section.textContent()).toContain(
+        'asks members in Mississippi to check their age before posting or sending a first message.',
+      );
+      await context.close();
+    });
 });

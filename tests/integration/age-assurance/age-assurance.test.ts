@@ -169,6 +169,31 @@ describe("the member's state", () => {
     expect(await t.store.ageChecks.declaredState(accountId)).toBeNull();
   });
 
+  test('comes with the sign-up form posted without JavaScript, and back with a refused one', async () => {
+    const email = uniqueEmail('state-form');
+    const fields = { ...signupBody({ email }), state: 'Tennessee', acceptTerms: 'on' };
+    const posted = await submit(t, signupApiPath(), fields as Record<string, string>);
+    expect(posted.status).toBe(303);
+    const accountId = (await t.store.accounts.findByEmail(email))!.id;
+    expect(await t.store.ageChecks.declaredState(accountId)).toBe('Tennessee');
+
+    const refused = await submit(t, signupApiPath(), {
+      ...(signupBody() as Record<string, string>),
+      state: 'Atlantis',
+      acceptTerms: 'on',
+    });
+    expect(refused.status).toBe(400);
+    expect(bannerOf(await refused.text())).toBe('Choose one of the 50 states, or leave it empty.');
+    // A post refused for another field comes back with the state as it was chosen.
+    const young = await submit(t, signupApiPath(), {
+      ...(signupBody({ dateOfBirth: '2020-01-01' }) as Record<string, string>),
+      state: 'Tennessee',
+      acceptTerms: 'on',
+    });
+    expect(young.status).toBe(400);
+    expect(await young.text()).toMatch(/<option value="Tennessee" selected="">/);
+  });
+
   test('a sign-up without it, or with an unknown one, is as before or refused', async () => {
     expect((await postJson(t.app, signupApiPath(), signupBody())).status).toBe(201);
     const unknown = await postJson(t.app, signupApiPath(), { ...signupBody(), state: 'Nowhere' });
@@ -266,6 +291,23 @@ describe('answers that are refused, each with its reason', () => {
     } finally {
       process.env.AGE_ISSUERS_DIR = TEST_ISSUERS_DIR;
     }
+  });
+});
+
+describe('the answer posted as a form', () => {
+  test('is refused on the check page with its reason', async () => {
+    const member = await makeMember(t);
+    const request = await askForRequest(member);
+    const refused = await submit(
+      t,
+      ageCheckResponseApiPath(),
+      { requestId: request.requestId, response: 'bm90IGNib3I' },
+      member.session,
+    );
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(bannerOf(html)).toBe(PROBLEM_TEXTS.unreadable.text);
+    expect(textOf(html)).toContain('Check your age');
   });
 });
 
