@@ -82,6 +82,14 @@ export const PROBLEM_TEXTS: Readonly<
   },
 };
 
+/**
+ * Deletes the requests whose 5 minutes are over (their key and nonce with them): at each new
+ * request, and every few minutes by every instance (server/index.ts); how many.
+ */
+export function sweepAgeCheckRequests(store: Store, now: Date): Promise<number> {
+  return store.ageChecks.sweepRequests(now.toISOString());
+}
+
 /** A new request for the member's wallet, sent from the page at `origin`. */
 export async function startAgeCheck(
   deps: AgeCheckDeps,
@@ -91,7 +99,7 @@ export async function startAgeCheck(
   if ((deps.roots ?? trustedRoots)().length === 0)
     throw new Refusal('conflict', NO_TRUSTED_ISSUERS);
   const now = deps.now();
-  await deps.store.ageChecks.sweepRequests(now.toISOString());
+  await sweepAgeCheckRequests(deps.store, now);
   const request = await newMdocRequest();
   const requestId = randomBytes(16).toString('base64url');
   const expiresAt = new Date(now.getTime() + REQUEST_MINUTES * 60_000).toISOString();

@@ -23,21 +23,27 @@ interface WalletRequest {
   data: Record<string, unknown>;
 }
 
-async function postJson(url: string, body: unknown): Promise<{ ok: boolean; answer: any }> {
+type Answer = Record<string, unknown>;
+
+async function postJson(url: string, body: unknown): Promise<{ ok: boolean; answer: Answer }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     credentials: 'same-origin',
     body: JSON.stringify(body),
   });
-  let answer: any = {};
+  let answer: Answer = {};
   try {
-    answer = await response.json();
+    answer = (await response.json()) as Answer;
   } catch {
     // Not JSON (a proxy's page): the fallback text below.
   }
   return { ok: response.ok, answer };
 }
+
+/** The server's words for a refusal, or the network's. */
+const errorOf = (answer: Answer) =>
+  typeof answer.error === 'string' ? answer.error : NETWORK_ERROR;
 
 export function enhanceAgeCheck(): void {
   const form = document.querySelector<HTMLFormElement>('form[data-age-check]');
@@ -61,8 +67,8 @@ export function enhanceAgeCheck(): void {
     try {
       say(CHECKING);
       const asked = await postJson(ageCheckRequestApiPath(), {});
-      if (!asked.ok) return say(String(asked.answer.error ?? NETWORK_ERROR));
-      const request = asked.answer as WalletRequest;
+      if (!asked.ok) return say(errorOf(asked.answer));
+      const request = asked.answer as unknown as WalletRequest;
       let credential: { data?: { response?: unknown } } | null;
       try {
         credential = (await navigator.credentials.get({
@@ -78,7 +84,7 @@ export function enhanceAgeCheck(): void {
         requestId: request.requestId,
         response,
       });
-      if (!answered.ok) return say(String(answered.answer.error ?? NETWORK_ERROR));
+      if (!answered.ok) return say(errorOf(answered.answer));
       window.location.assign(
         sameSiteRedirect(answered.answer.redirectUrl, `${verifyAgePath()}?done=checked`),
       );
