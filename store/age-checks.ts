@@ -36,6 +36,8 @@ export interface AgeCheckStore {
   declareStateIfUnset(accountId: number, state: string): Promise<void>;
   /** Keeps a request until it is taken or swept. */
   openRequest(request: AgeCheckRequestRow): Promise<void>;
+  /** How many of the member's requests wait for an answer at `at` (not expired). */
+  openRequestsOf(accountId: number, at: string): Promise<number>;
   /** The member's request of `id`, deleted as it is read: a request is answered once. */
   takeRequest(id: string, accountId: number): Promise<AgeCheckRequestRow | undefined>;
   /** Deletes the requests that expired before `at`; how many. */
@@ -87,6 +89,16 @@ export function ageCheckStore({ db }: StoreContext): AgeCheckStore {
           expires_at: request.expiresAt,
         })
         .execute();
+    },
+
+    async openRequestsOf(accountId, at) {
+      const row = await db
+        .selectFrom('age_check_requests')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('account_id', '=', accountId)
+        .where('expires_at', '>', at)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     async takeRequest(id, accountId) {

@@ -20,6 +20,8 @@ import { stateOfCertificateName, trustedRoots } from './trust-list.ts';
 
 /** How long a request waits for the wallet's answer. */
 export const REQUEST_MINUTES = 5;
+/** Requests a member may have waiting at once (each keeps a key and a row for its minutes). */
+export const OPEN_REQUESTS_MAX = 5;
 
 export interface AgeCheckDeps {
   store: Store;
@@ -38,6 +40,7 @@ export interface AgeCheckRequest {
 
 export const NO_TRUSTED_ISSUERS =
   'We cannot check digital licences yet: our list of issuing authorities is empty. You can still browse; please try again later.';
+export const TOO_MANY_REQUESTS = `You have ${OPEN_REQUESTS_MAX} checks waiting for your wallet. Finish one, or start again in ${REQUEST_MINUTES} minutes.`;
 export const REQUEST_USED =
   'This answer was used already, or its request is not yours. Each answer works once: start the check again.';
 export const REQUEST_EXPIRED = `The check took longer than ${REQUEST_MINUTES} minutes. Start it again.`;
@@ -100,6 +103,10 @@ export async function startAgeCheck(
     throw new Refusal('conflict', NO_TRUSTED_ISSUERS);
   const now = deps.now();
   await sweepAgeCheckRequests(deps.store, now);
+  if (
+    (await deps.store.ageChecks.openRequestsOf(accountId, now.toISOString())) >= OPEN_REQUESTS_MAX
+  )
+    throw new Refusal('too-many', TOO_MANY_REQUESTS, { retryAfter: REQUEST_MINUTES * 60 });
   const request = await newMdocRequest();
   const requestId = randomBytes(16).toString('base64url');
   const expiresAt = new Date(now.getTime() + REQUEST_MINUTES * 60_000).toISOString();

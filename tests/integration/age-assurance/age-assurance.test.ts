@@ -10,9 +10,11 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import {
   NO_TRUSTED_ISSUERS,
+  OPEN_REQUESTS_MAX,
   PROBLEM_TEXTS,
   REQUEST_EXPIRED,
   REQUEST_USED,
+  TOO_MANY_REQUESTS,
   UNDER_18,
 } from '../../../server/age-assurance/checks.ts';
 import { newMdocRequest } from '../../../server/age-assurance/mdoc.ts';
@@ -253,6 +255,16 @@ describe('answers that are refused, each with its reason', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  test('at most 5 requests wait at once for a member (429)', async () => {
+    const member = await makeMember(t);
+    for (let n = 0; n < OPEN_REQUESTS_MAX; n += 1) await askForRequest(member);
+    const sixth = await submit(t, ageCheckRequestApiPath(), {}, member.session, 'json', {
+      origin: ORIGIN,
+    });
+    expect([sixth.status, await errorOf(sixth)]).toEqual([429, TOO_MANY_REQUESTS]);
+    expect(sixth.headers.get('retry-after')).toBe('300');
   });
 
   test('another member cannot use my request', async () => {

@@ -51,6 +51,15 @@ describe('requests to a wallet', () => {
     expect(await ageChecks.takeRequest('req-1', MEMBER)).toBeUndefined();
   });
 
+  it('are counted while they wait', async () => {
+    const { ageChecks } = t.store;
+    await ageChecks.openRequest(request());
+    await ageChecks.openRequest(request({ id: 'req-2', expiresAt: '2026-11-24T10:09:00.000Z' }));
+    await ageChecks.openRequest(request({ id: 'req-3', accountId: OTHER }));
+    expect(await ageChecks.openRequestsOf(MEMBER, '2026-11-24T10:01:00.000Z')).toBe(2);
+    expect(await ageChecks.openRequestsOf(MEMBER, '2026-11-24T10:06:00.000Z')).toBe(1);
+  });
+
   it('are swept once expired', async () => {
     const { ageChecks } = t.store;
     await ageChecks.openRequest(request());
