@@ -28,6 +28,7 @@ export const POSTGRES_SUITE = [
   'tests/integration/operations/**/*.test.ts',
   'tests/integration/photos/sweeps.test.ts',
   'tests/integration/verification/**/*.test.ts',
+  'tests/integration/age-assurance/**/*.test.ts',
   'tests/integration/server/age-check.test.ts',
   'tests/integration/server/client-address.test.ts',
   'tests/integration/server/form-refusals.test.ts',

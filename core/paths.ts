@@ -64,6 +64,8 @@ export const routes = {
   // The scam shield's recent refusals and warnings, for moderators to mark mistaken (section 7):
   // `?before={decision id}` for older ones.
   moderateShield: defineRoute<Record<string, never>>('/moderate/shield'),
+  // Age assurance (docs/product.md section 6, "Age assurance"): the check by a digital licence.
+  verifyAge: defineRoute<Record<string, never>>('/verify-age'),
 };
 
 export const homePath = () => routes.home.path({});
@@ -201,6 +203,11 @@ export const apiRoutes = {
   selfie: '/api/verification/:id{[0-9]{1,15}}/selfie',
   approveVerification: '/api/moderate/verifications/:id/approve',
   refuseVerification: '/api/moderate/verifications/:id/refuse',
+  // Age assurance (server/http/routes/age-assurance.ts): the member's state, the licence request
+  // and the wallet's answer.
+  declaredState: '/api/account/state',
+  ageCheckRequest: '/api/age-check/request',
+  ageCheckResponse: '/api/age-check/response',
 } as const;
 
 /** The names of a Hono pattern's parameters: `'id' | 'width'` of `/api/photos/:id{…}/:width{…}`. */
@@ -329,3 +336,8 @@ export const approveVerificationApiPath = (verificationId: number) =>
   apiPath(apiRoutes.approveVerification, { id: verificationId });
 export const refuseVerificationApiPath = (verificationId: number) =>
   apiPath(apiRoutes.refuseVerification, { id: verificationId });
+/** The age check by a digital licence (docs/product.md section 6, "Age assurance"). */
+export const verifyAgePath = () => routes.verifyAge.path({});
+export const declaredStateApiPath = () => apiRoutes.declaredState;
+export const ageCheckRequestApiPath = () => apiRoutes.ageCheckRequest;
+export const ageCheckResponseApiPath = () => apiRoutes.ageCheckResponse;

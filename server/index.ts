@@ -16,6 +16,7 @@ import { createMailer } from './mail/mailer.ts';
 import { mailFromEnv } from './mail/mail-env.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { sweepFraudNotices } from './moderation/fraud-notices.ts';
+import { REQUEST_MINUTES, sweepAgeCheckRequests } from './age-assurance/checks.ts';
 import { forgetOldShieldDecisions } from './moderation/shield-review.ts';
 import { buildPublisher, warmIdleFromEnv } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
@@ -269,6 +270,13 @@ function sweepOldPhotos(): void {
   );
 }
 setInterval(sweepOldPhotos, SWEEP_EVERY_MS).unref();
+// The age check's requests left unanswered (docs/product.md section 6, "Age assurance"): their
+// ephemeral key and nonce deleted once their minutes are over, by every instance (idempotent).
+setInterval(() => {
+  sweepAgeCheckRequests(store, new Date()).catch((error: unknown) =>
+    console.error(`Age check sweep failed: ${(error as Error).message}`),
+  );
+}, REQUEST_MINUTES * 60_000).unref();
 // The scam shield's refusals and warnings kept for the moderators, 30 days after each, and the
 // texts an editor exported as long ago: deleted on the same hourly sweep, by every instance
 // (deleting what is past its days twice deletes nothing more; server/moderation/shield-review.ts).

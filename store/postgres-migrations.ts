@@ -9,6 +9,7 @@
 // compared byte by byte (COLLATE "C") whatever the database's locale: times and days are ISO
 // strings that must sort as text, as they do in SQLite.
 import { POSTGRES_VERIFICATION_MIGRATIONS } from './postgres-verification-migrations.ts';
+import { POSTGRES_AGE_ASSURANCE_MIGRATIONS } from './postgres-age-assurance-migrations.ts';
 import {
   blocksTable,
   emailTokensTable,
@@ -348,4 +349,5 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      WHERE exported_at IS NULL;
    CREATE INDEX shield_label_candidates_by_export ON shield_label_candidates(exported_at)
      WHERE exported_at IS NOT NULL;`,
+  ...POSTGRES_AGE_ASSURANCE_MIGRATIONS,
 ];

@@ -6,6 +6,7 @@
 // Every part is written once with Kysely (tables.ts) and runs on either engine: SQLite, the
 // embedded default, or PostgreSQL, for several instances on one database (engine.ts).
 import { accountStore, type AccountStore } from './accounts.ts';
+import { ageCheckStore, type AgeCheckStore } from './age-checks.ts';
 import { blockStore, type BlockStore } from './blocks.ts';
 import { conversationStore, type ConversationStore } from './conversations.ts';
 import { emailTokenStore, type EmailTokenStore } from './email-tokens.ts';
@@ -75,6 +76,8 @@ export interface Store {
   readonly verifications: VerificationStore;
   /** The scam shield's refusals and warnings for the moderators, and texts to label (shield-decisions.ts). */
   readonly shieldDecisions: ShieldDecisionStore;
+  /** Members' declared states, age checks and the requests sent to their wallets (age-checks.ts). */
+  readonly ageChecks: AgeCheckStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -153,6 +156,7 @@ function partsOf(context: StoreContext) {
     moderatorPhotos: moderatorPhotoStore(context),
     verifications: verificationStore(context),
     shieldDecisions: shieldDecisionStore(context),
+    ageChecks: ageCheckStore(context),
   };
 }
 

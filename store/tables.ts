@@ -2,6 +2,7 @@
 // postgres-migrations.ts): what Kysely checks every query against. Times are ISO 8601 strings
 // (`2026-11-24T01:15:03.123Z`), days `YYYY-MM-DD`, in both engines, so that they compare as text.
 import type { ColumnType, Generated } from 'kysely';
+import type { AgeCheckRequestsTable, AgeChecksTable } from './age-tables.ts';
 import type { ShieldDecisionsTable, ShieldLabelCandidatesTable } from './shield-tables.ts';
 
 export interface Tables {
@@ -37,6 +38,8 @@ export interface Tables {
   verifications: VerificationsTable;
   shield_decisions: ShieldDecisionsTable;
   shield_label_candidates: ShieldLabelCandidatesTable;
+  age_checks: AgeChecksTable;
+  age_check_requests: AgeCheckRequestsTable;
 }
 
 export interface AccountsTable {
@@ -51,6 +54,8 @@ export interface AccountsTable {
   banned_at: string | null;
   /** 1: first messages only from verified members (sqlite-verification-migrations.ts). */
   verified_first_only: Generated<number>;
+  /** The state the member says they live in; null: not said (sqlite-age-assurance-migrations.ts). */
+  declared_state: Generated<string | null>;
 }
 
 export interface SessionsTable {

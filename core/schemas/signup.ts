@@ -5,6 +5,7 @@ import { utcDay } from '../days.ts';
 import { ageOn } from './age.ts';
 import { isRealIsoDate } from './fields.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from './password-length.ts';
+import { declaredStateField } from './age-assurance.ts';
 
 export { ageOn, PASSWORD_MAX, PASSWORD_MIN };
 
@@ -65,6 +66,8 @@ export function makeSignupSchema(today = utcDay()) {
         .refine((date) => ageOn(date, today) >= MINIMUM_AGE, {
           error: `You must be ${MINIMUM_AGE} or older to join.`,
         }),
+      /** Optional: the state the member lives in (age assurance, docs/product.md section 6). */
+      state: declaredStateField,
     },
     {
       error: (issue) =>

@@ -4,6 +4,7 @@
 // in the kernel: the server builds it, the page shows it, neither imports the other.
 import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { VerificationLevel } from '../schemas/verification.ts';
+import type { AgeAssuranceView } from './age-assurance.ts';
 import type { StatementView } from './statement.ts';
 import type { ReachSettingsView } from './reach-settings.ts';
 import type { SavedSearchView } from './saved-searches.ts';
@@ -34,4 +35,6 @@ export interface AccountView {
   reach: ReachSettingsView;
   /** The member's verification level, if verified. */
   verification?: { level: VerificationLevel | undefined };
+  /** The member's state and age check (docs/product.md section 6, "Age assurance"). */
+  ageAssurance?: AgeAssuranceView;
 }

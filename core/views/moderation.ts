@@ -37,6 +37,8 @@ export interface PosterSummary {
   scamRecord: ScamRecordView;
   /** Their verification: Real person or Photos verified (how many photos); absent: none. */
   verified?: { level: VerificationLevel; photos: number };
+  /** Their age check, in the one sentence moderators see ("age checked (digital licence, …)"). */
+  ageCheck?: string;
 }
 
 /** A count of one family on a sender's record: "off-site contact", 2. */

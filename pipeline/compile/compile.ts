@@ -23,6 +23,7 @@ import { NO_MEMO, type CompileMemo } from './compile-memo.ts';
 import { compileGuides } from './compile-guides.ts';
 import { compilePages } from './compile-pages.ts';
 import { compileStates } from './compile-states.ts';
+import { checkAgeIssuers } from './compile-age-issuers.ts';
 import { contentReader, type ContentReader } from './content-reader.ts';
 import type { AdSource } from './ad-source.ts';
 import { csvAdSource, type CsvScanCache } from './csv-ad-source.ts';
@@ -83,6 +84,7 @@ export function compileContent(
   const tokens = { brand };
 
   const states = compileStates(reader, tokens);
+  checkAgeIssuers(reader, buildDate);
   const citiesByState = new Map(
     states.map((state) => [state.name, new Set(state.cities.map((city) => city.name))]),
   );

@@ -7,6 +7,7 @@ import { reachSettingsView } from '../messages/reach.ts';
 import { savedSearchView } from '../saved-searches/saved-searches.ts';
 import { statementView } from '../moderation/statement-view.ts';
 import { memberAdView } from '../posting/ad-view.ts';
+import { ageAssuranceView } from '../age-assurance/views.ts';
 import type { ReporterReportRow } from '../../store/reports.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -47,6 +48,7 @@ export async function accountView(
     verification: {
       level: (await store.verifications.currentFor([accountId])).get(accountId)?.level,
     },
+    ageAssurance: await ageAssuranceView(store, accountId),
   };
 }
 

@@ -21,6 +21,7 @@ import { savedSearchPath } from '../saved-searches/saved-searches.ts';
 import type { Store } from '../../store/store.ts';
 import { utcDay } from '../../core/days.ts';
 import { verificationEntries } from '../verification/data-entries.ts';
+import { ageAssuranceEntry } from '../age-assurance/data-entries.ts';
 import { scamRecordFrom } from '../moderation/scam-records.ts';
 import { SCAM_FAMILY_NAMES, type ScamFamily } from '../../core/policy/index.ts';
 import { statementView } from '../moderation/statement-view.ts';
@@ -281,7 +282,7 @@ export interface DataDownload {
 
 /** The member's data file, or undefined when the account is gone. */
 export async function memberDataDownload(
-  store: Pick<Store, 'memberData' | 'verifications'>,
+  store: Pick<Store, 'memberData' | 'verifications' | 'ageChecks'>,
   accountId: number,
   mailSite: () => MailSite,
   now: () => Date,
@@ -293,6 +294,7 @@ export async function memberDataDownload(
   const file = {
     ...memberDataFile(rows, site, at),
     verifications: verificationEntries(await store.verifications.listForAccount(accountId)),
+    ageAssurance: await ageAssuranceEntry(store, accountId),
   };
   return { fileName: dataFileName(site.brand, at), text: `${JSON.stringify(file, null, 2)}\n` };
 }

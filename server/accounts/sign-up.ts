@@ -58,6 +58,7 @@ export function signUps(options: SignUpOptions) {
         createdAt: now,
       });
       if (accountId === undefined) throw duplicateEmail();
+      if (input.state) await store.ageChecks.declareState(accountId, input.state);
       await options.links.sendVerification(accountId, input.email, next);
       return accountId;
     },

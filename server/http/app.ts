@@ -64,6 +64,7 @@ import { appealRoutes } from './routes/appeals.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { searchFeedRoute } from './routes/feeds.ts';
 import { verificationRoutes } from './routes/verification.ts';
+import { ageAssuranceRoutes } from './routes/age-assurance.ts';
 import { searchIndex as openSearchIndex } from '../../search/search-index.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { staticSite } from './static-site.ts';
@@ -143,6 +144,11 @@ export interface AppOptions {
    * server directly (not through a proxy).
    */
   metricsToken?: string;
+  /**
+   * The age check's trust list, as PEM roots (server/age-assurance/trust-list.ts). Default:
+   * AGE_ISSUERS_DIR's files (content/age-assurance/issuers/), read at each check.
+   */
+  ageIssuerRoots?: () => readonly string[];
 }
 
 let processHashingPool: HashingPool | undefined;
@@ -234,6 +240,7 @@ export function createApp(options: AppOptions) {
   app.route('/', savedSearchRoutes({ ...forms, search }));
   app.route('/', reachSettingsRoutes(forms));
   app.route('/', verificationRoutes({ ...forms, photos, publisher, mailer, mailSite }));
+  app.route('/', ageAssuranceRoutes({ ...forms, ageIssuerRoots: options.ageIssuerRoots }));
   app.route(
     '/',
     memberDataRoutes({ ...forms, mailer, mailSite, rateLimits, passwords, publisher, photos }),

@@ -14,6 +14,7 @@ import { Refusal } from '../../core/refusal.ts';
 import type { AdForReply, ConversationRow } from '../../store/conversations.ts';
 import type { Store } from '../../store/store.ts';
 import { checkFirstMessageSender } from '../verification/first-messages.ts';
+import { checkAgeAssurance } from '../age-assurance/gate.ts';
 import {
   conversationLimitReached,
   DEFAULT_MESSAGE_LIMIT,
@@ -159,6 +160,8 @@ export async function startConversation(
     checkAgeRange(reach, replier.dateOfBirth, now);
     // "Only verified members can start a conversation with me" (docs/product.md section 7).
     await checkFirstMessageSender(tx, replierId, ad.accountId, 'poster');
+    // Where a state's law asks for it (docs/product.md section 6, "Age assurance").
+    await checkAgeAssurance(tx, replierId, ad.state, 'first-message');
     const tooManyStarted = await conversationLimitReached(tx, replierId, replier.createdAt, now);
     if (tooManyStarted) throw tooManyConversations(tooManyStarted, now);
     const limit = message.messageLimit ?? DEFAULT_MESSAGE_LIMIT;

@@ -3,6 +3,7 @@
 // ads, oldest first, each with its photos, policy marks and poster (with the scam shield's record
 // of their messages); the same first message from several new accounts (scam-records.ts); the
 // notice after an action; and the ban's confirmation (ban-target.ts).
+import { ageCheckSummary } from '../../core/views/age-assurance.ts';
 import {
   QUEUE_SHOWN,
   type EditedField,
@@ -71,6 +72,7 @@ export async function queueView(
       reports: row.reports,
       scamRecord: await scamRecordOf(store, accountId),
       ...verifiedOf((await store.verifications.currentFor([accountId])).get(accountId)),
+      ...(await ageCheckOf(store, accountId)),
     };
   };
   const accountIds = [...new Set(rows.map((row) => row.accountId))];
@@ -249,5 +251,11 @@ function noticeOf(
 }
 
 /** The poster's verification as the queue shows it (docs/product.md section 6). */
+/** The poster's age check as moderators read it: one sentence, nothing of the licence. */
+async function ageCheckOf(store: Store, accountId: number) {
+  const check = (await store.ageChecks.of([accountId])).get(accountId);
+  return check ? { ageCheck: ageCheckSummary(check) } : {};
+}
+
 const verifiedOf = (current: CurrentVerification | undefined) =>
   current ? { verified: { level: current.level, photos: current.photoIds.length } } : {};

@@ -47,6 +47,7 @@ export const INSTANCE_PATHS = [
   'search',
   'unsubscribe',
   'verify',
+  'verify-age',
   'healthz',
   'readyz',
 ] as const;

@@ -32,6 +32,7 @@ import {
 } from './ad-photos.ts';
 import { adNotFound, editAd, expiredRefusal, NOT_VERIFIED, postAd } from './member-ads.ts';
 import { scanAdWithPhotos, type AdScanner } from './policy.ts';
+import { checkAgeAssurance, declareFirstAdState } from '../age-assurance/gate.ts';
 
 /** What posting and editing work with, given once by the routes. */
 export interface PostingDeps {
@@ -66,13 +67,18 @@ export async function postAdFromForm(
   post: PostedAd,
 ): Promise<{ id: number }> {
   if (!member.emailVerified) throw new Refusal('forbidden', NOT_VERIFIED);
+  const fields = adTextFields(post.fields);
+  // Where a state's law asks for it (docs/product.md section 6, "Age assurance").
+  const adState = typeof fields.state === 'string' ? fields.state : undefined;
+  await checkAgeAssurance(deps.store, member.accountId, adState, 'post');
   const { chosen, shown } = await photosOfPost(deps, member, post, undefined);
-  const checked = checkAdForm(adTextFields(post.fields), hasCity);
+  const checked = checkAdForm(fields, hasCity);
   if (!checked.ok || chosen.problem) throw textAndPhotoRefusal(checked, chosen).withPhotos(shown);
   const ad = { ...checked.ad, ...(chosen.list ? { photos: chosen.list } : {}) };
   const marks = scannedMarks(deps.scan, ad, chosen.list, shown);
   const outcome = await postAd(deps.store, member.accountId, ad, marks, deps.now());
   if (outcome instanceof Refusal) throw outcome.withPhotos(shown);
+  await declareFirstAdState(deps.store, member.accountId, checked.ad.state);
   return outcome;
 }
 

@@ -2,6 +2,7 @@
 // checked on submit with the schema the server uses (core/schemas/ad-form.ts), each message shown
 // beside its field, then sent as JSON without reloading the page; the city suggestions follow the
 // chosen state. Without this script the same form posts as it is and the server answers the page.
+import { piecesOfText } from '../../core/paths-in-text.ts';
 import { accountPath, adCitiesApiPath } from '../../core/paths.ts';
 import { checkAdEdit, checkAdForm, type AdFormProblems } from '../../core/schemas/ad-form.ts';
 import { enhancePhotoField } from './photo-field.ts';
@@ -100,7 +101,9 @@ function showProblems(form: HTMLFormElement, problems: Problems): void {
       const text = document.createElement('p');
       text.className = 'banner banner--error';
       text.setAttribute('role', 'alert');
-      text.textContent = banner;
+      // A site path in the words (the age check's page) is a link, as on the server's page.
+      for (const piece of piecesOfText(banner))
+        text.append('path' in piece ? link(piece.path) : piece.text);
       status.append(text);
     }
   }
@@ -192,4 +195,11 @@ function citySuggestions(form: HTMLFormElement) {
       return cities && ((_state, city) => cities.has(city.trim()));
     },
   };
+}
+
+function link(path: string): HTMLAnchorElement {
+  const anchor = document.createElement('a');
+  anchor.href = path;
+  anchor.textContent = path;
+  return anchor;
 }

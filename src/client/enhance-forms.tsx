@@ -66,6 +66,7 @@ export function renderedForm(form: HTMLFormElement): RenderedForm {
       email: text('email'),
       password: text('password'),
       dateOfBirth: text('dateOfBirth'),
+      state: text('state'),
       acceptTerms: data.get('acceptTerms') === 'on',
     },
     fieldErrors,

@@ -56,7 +56,17 @@ async function enhancePage(): Promise<void> {
   const enhancingReveals = document.querySelector('form[data-photo-reveal]')
     ? import('./photo-reveal.ts').then((reveals) => reveals.enhancePhotoReveals())
     : undefined;
-  await Promise.all([enhancingForms, enhancingAdForm, enhancingReveals, showSignedInMember()]);
+  // /verify-age: the check by a digital licence, through the Digital Credentials API.
+  const enhancingAgeCheck = document.querySelector('form[data-age-check]')
+    ? import('./verify-age.ts').then((ageCheck) => ageCheck.enhanceAgeCheck())
+    : undefined;
+  await Promise.all([
+    enhancingForms,
+    enhancingAdForm,
+    enhancingReveals,
+    enhancingAgeCheck,
+    showSignedInMember(),
+  ]);
   // Every enhancement this page needs has run: <html data-enhanced="true"> says so, and the
   // end-to-end tests wait for it before they use the page, as a person waits for it to be ready.
   document.documentElement.dataset.enhanced = 'true';

@@ -12,7 +12,13 @@ export const SIGNUP_WAITING = 'Lots of people are signing up right now: still wo
 
 type FieldErrors = SignupFormState['fieldErrors'];
 
-const EMPTY: SignupValues = { email: '', password: '', dateOfBirth: '', acceptTerms: false };
+const EMPTY: SignupValues = {
+  email: '',
+  password: '',
+  dateOfBirth: '',
+  state: '',
+  acceptTerms: false,
+};
 
 /**
  * `shown`: what the form shows when it starts (what the server rendered: the values typed, a

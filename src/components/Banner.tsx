@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { piecesOfText } from '../../core/paths-in-text.ts';
 
 /** A message across a form: red for errors (docs/product.md: the request's error in a red banner). */
 export function Banner({
@@ -35,7 +36,28 @@ export function FormProgress({ text }: { text?: string }) {
 export function FormStatus({ error }: { error?: string }) {
   return (
     <div className="form-status" data-form-status="true">
-      {error && <Banner>{error}</Banner>}
+      {error && (
+        <Banner>
+          <TextWithLinks text={error} />
+        </Banner>
+      )}
     </div>
+  );
+}
+
+/** A refusal's words, the site paths among them as links (core/paths-in-text.ts). */
+function TextWithLinks({ text }: { text: string }) {
+  return (
+    <>
+      {piecesOfText(text).map((piece, index) =>
+        'path' in piece ? (
+          <a key={index} href={piece.path}>
+            {piece.path}
+          </a>
+        ) : (
+          piece.text
+        ),
+      )}
+    </>
   );
 }

@@ -4,11 +4,14 @@ import { PASSWORD_MIN } from '../../core/schemas/password-length.ts';
 import { AccountForm, AccountSubmit, accountFormOf, EMAIL_FIELD } from './AccountForm.tsx';
 import type { AccountFormState } from './AccountForm.tsx';
 import { FormField } from './FormField.tsx';
+import { StateSelect } from './StateSelect.tsx';
 
 export interface SignupValues {
   email: string;
   password: string;
   dateOfBirth: string;
+  /** The state the member lives in, or '' (optional: age assurance). */
+  state: string;
   acceptTerms: boolean;
 }
 
@@ -73,6 +76,22 @@ export function SignupForm({
         hint="Only used to confirm that you are 18 or older."
         error={errors.dateOfBirth}
         {...bind('dateOfBirth')}
+      />
+      <StateSelect
+        id={id('state')}
+        name="state"
+        label="Your state (optional)"
+        hint="Where you live. Some states' laws ask members there to check their age before posting or writing; we ask only where one does."
+        error={errors.state}
+        {...(state && onChange
+          ? {
+              value: state.values.state,
+              onChange: (event: ChangeEvent<HTMLSelectElement>) =>
+                onChange({ ...state.values, state: event.target.value }),
+            }
+          : state?.values.state
+            ? { defaultValue: state.values.state }
+            : {})}
       />
       <div
         className={errors.acceptTerms ? 'field field--check field--invalid' : 'field field--check'}

@@ -34,10 +34,11 @@ export const headingOf = (html: string) => /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
 
 /** The banner's message (the error or the notice of a form). */
 export const bannerOf = (html: string) => {
-  const text = /<p class="banner banner--\w+" role="\w+">([^<]*)<\/p>/.exec(
+  // Its words, with any link in them (a site path in a refusal: core/paths-in-text.ts) as text.
+  const text = /<p class="banner banner--\w+" role="\w+">([\s\S]*?)<\/p>/.exec(
     html.replace(/<!-- -->/g, ''),
   )?.[1];
-  return text && decodeEntities(text);
+  return text && decodeEntities(text.replace(/<[^>]*>/g, ''));
 };
 
 /** The attributes of an opening tag's text (`a href="…" class="…"`), values decoded. */

@@ -41,7 +41,11 @@ export function accountsRoutes(options: AccountsOptions) {
   app.post(
     apiRoutes.signup,
     ...form.action(
-      { page: { route: routes.signup }, for: 'anyone', keep: nextKept('email', 'dateOfBirth') },
+      {
+        page: { route: routes.signup },
+        for: 'anyone',
+        keep: nextKept('email', 'dateOfBirth', 'state'),
+      },
       async ({ c, body, fields }) => {
         // Where the visitor was going (Reply on an ad, Post Your Ad): carried through the
         // verification mail and back, and only ever a path of this site.

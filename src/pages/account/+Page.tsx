@@ -12,6 +12,7 @@ import type { Data } from './+data.ts';
 import { MyAds } from './MyAds.tsx';
 import { MyData } from './MyData.tsx';
 import { MyVerification } from './MyVerification.tsx';
+import { MyAgeCheck } from './MyAgeCheck.tsx';
 import { MyDecisions } from './MyDecisions.tsx';
 import { MyReports } from './MyReports.tsx';
 import { MySavedSearches } from './MySavedSearches.tsx';
@@ -78,6 +79,7 @@ export default function Page() {
         statements={data.adStatements}
       />
       <MyVerification verification={data.verification} />
+      <MyAgeCheck ageAssurance={data.ageAssurance} notice={data.stateDone} />
       <MyDecisions statements={data.statements} />
       <MyReports reports={data.reports} />
       <MySavedSearches searches={savedSearches} notice={savedDone} error={savedError} />

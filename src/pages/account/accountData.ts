@@ -4,6 +4,7 @@ import { isTicked } from '../../../core/schemas/reach-settings.ts';
 import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { AccountView } from '../../../core/views/account.ts';
+import { STATE_SAVED_NOTICE } from '../../../core/views/age-assurance.ts';
 
 /** What the account page says after an action on one of the member's ads (`?done=…`). */
 export const AD_DONE_NOTICES = {
@@ -76,6 +77,8 @@ export function accountData({ request }: DataContext<AccountView>) {
     adStatements: request?.read?.adStatements ?? {},
     reports: request?.read?.reports ?? [],
     verification: request?.read?.verification,
+    ageAssurance: request?.read?.ageAssurance,
+    stateDone: done === 'state-saved' ? STATE_SAVED_NOTICE : undefined,
     /** A refused action on one of the ads (not found, not renewable). */
     adsError: aboutAds ? request?.form?.error : undefined,
     done:

@@ -122,6 +122,12 @@ export function QueueEntry({ item, reasons, typed }: { item: QueueItem } & Reaso
                 'Not verified'
               )}
             </dd>
+            {item.poster.ageCheck && (
+              <>
+                <dt>Age</dt>
+                <dd data-age-check>{item.poster.ageCheck}</dd>
+              </>
+            )}
             <dt>History</dt>
             <dd>
               {plural(item.poster.approved, 'ad')} approved, {item.poster.rejected} rejected,{' '}

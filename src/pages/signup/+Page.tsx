@@ -21,6 +21,7 @@ export default function Page() {
                 email: refused.values.email ?? '',
                 password: '',
                 dateOfBirth: refused.values.dateOfBirth ?? '',
+                state: refused.values.state ?? '',
                 acceptTerms: false,
               },
               fieldErrors: refused.fieldErrors ?? {},

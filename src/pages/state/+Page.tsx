@@ -3,12 +3,12 @@ import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { CardGrid } from '../../components/CardGrid.tsx';
 import { Prose } from '../../components/Prose.tsx';
 import { formatNumber, plural } from '../../../core/format.ts';
-import { cityPath, homePath } from '../../../core/paths.ts';
+import { cityPath, homePath, verifyAgePath } from '../../../core/paths.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
 
 export default function Page() {
-  const { brand, state, cities } = useData<Data>();
+  const { brand, state, cities, ageAssurance } = useData<Data>();
   return (
     <>
       <section className="page-header">
@@ -20,6 +20,7 @@ export default function Page() {
           </p>
         </div>
       </section>
+      {ageAssurance && <AgeAssuranceNotice state={state.name} {...ageAssurance} />}
       <section className="section section--compact" aria-labelledby="cities-heading">
         <div className="container">
           <h2 id="cities-heading" className="visually-hidden">
@@ -46,5 +47,33 @@ export default function Page() {
         </div>
       </section>
     </>
+  );
+}
+
+/** Why members here prove their age (docs/product.md section 6, "Age assurance"), in words. */
+function AgeAssuranceNotice({
+  state,
+  law,
+  reason,
+}: {
+  state: string;
+  law: string;
+  reason: string;
+}) {
+  return (
+    <section className="section section--compact" aria-labelledby="age-assurance-heading">
+      <div className="container container--narrow age-notice">
+        <h2 id="age-assurance-heading">Age checks in {state}</h2>
+        <p>
+          <strong>{law}</strong> {reason}
+        </p>
+        <p>
+          Browsing stays free. Members in {state}, and anyone posting or sending a first message
+          about an ad here, check their age once with a digital driver's licence before they do.
+          Only the answer "18 or over" is kept, never a name, a birth date or a photo.{' '}
+          <a href={verifyAgePath()}>How the age check works</a>
+        </p>
+      </div>
+    </section>
   );
 }

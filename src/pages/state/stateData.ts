@@ -21,6 +21,10 @@ export function stateData(stateName: string) {
     }),
     brand,
     state: { name: state.name, guideHtml: state.guideHtml },
+    ageAssurance:
+      state.ageAssurance === 'required'
+        ? { law: state.ageAssuranceLaw ?? '', reason: state.ageAssuranceReason ?? '' }
+        : undefined,
     cities: state.cities.map((city) => ({ name: city.name, ads: adCount(state.name, city.name) })),
   };
 }

@@ -256,6 +256,64 @@ describe('states and their city lists', () => {
     `);
   });
 
+  it('reports an age assurance flag outside its choices', () => {
+    replaceVermont('age-assurance-unknown-value.md');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/states/Vermont.md:8: ageAssurance: must be one of: none, required (got 'yes')",
+      ]
+    `);
+  });
+
+  it("reports an age assurance flag without the law's name and reason", () => {
+    replaceVermont('age-assurance-without-law.md');
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/states/Vermont.md:8: ageAssurance: required needs ageAssuranceLaw too (the law's name, shown on the state page)",
+        "content/states/Vermont.md:8: ageAssurance: required needs ageAssuranceReason too (one line on what the law asks, shown on the state page)",
+      ]
+    `);
+  });
+
+  it('compiles the law and its reason of a state that asks for age checks', () => {
+    const content = compileContent(fixture.dir, BUILD_DATE).content;
+    const mississippi = content?.states.find((state) => state.name === 'Mississippi');
+    expect(mississippi).toMatchObject({
+      ageAssurance: 'required',
+      ageAssuranceLaw: expect.stringContaining('HB 1126'),
+    });
+    expect(content?.states.find((state) => state.name === 'Vermont')?.ageAssurance).toBe('none');
+  });
+
+  it("reports a trust list file that is no certificate authority's root", () => {
+    for (const name of ['age-issuer-not-a-certificate.pem', 'age-issuer-document-signer.pem'])
+      writeFixtureFile(fixture.dir, `age-assurance/issuers/${name}`, invalid(name));
+    expect(problemLines()).toMatchInlineSnapshot(`
+      [
+        "content/age-assurance/issuers/age-issuer-document-signer.pem:1: certificate: is not a certificate authority's; add the issuing authority's IACA root, not a document signer's certificate",
+        "content/age-assurance/issuers/age-issuer-not-a-certificate.pem:1: certificate: is not a readable X.509 certificate; save the authority's root in PEM form (error:0680009B:asn1 encoding routines::too long)",
+      ]
+    `);
+  });
+
+  it('reports an expired root of the trust list', () => {
+    writeFixtureFile(
+      fixture.dir,
+      'age-assurance/issuers/test-iaca.pem',
+      readFileSync(
+        new URL('../../fixtures/age-assurance/issuers/test-iaca-mississippi.pem', import.meta.url),
+        'utf8',
+      ),
+    );
+    expect(problemLines()).toEqual([]);
+    expect(compileContent(fixture.dir, '2045-06-01').problems.map(formatProblem))
+      .toMatchInlineSnapshot(`
+      [
+        "content/age-assurance/issuers/test-iaca.pem:1: validTo: expired on 2045-01-01; replace it with the authority's current root",
+      ]
+    `);
+  });
+
   it('reports a state name that does not match the file name', () => {
     replaceVermont('state-name-mismatch.md');
     expect(problemLines()).toMatchInlineSnapshot(`

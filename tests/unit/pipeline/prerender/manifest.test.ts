@@ -37,6 +37,7 @@ const state = (
   footerButton: 'join',
   brandPrefix: true,
   robots: 'index, follow',
+  ageAssurance: 'none',
   guideHtml: `<p>About ${name}.</p>`,
   cities: cities.map(([city, population]) => ({ name: city, population, ...COORDINATES[city]! })),
 });
