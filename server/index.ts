@@ -17,6 +17,7 @@ import { mailFromEnv } from './mail/mail-env.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { sweepFraudNotices } from './moderation/fraud-notices.ts';
 import { forgetOldShieldDecisions } from './moderation/shield-review.ts';
+import { REQUEST_DIGEST_EVERY_MS, sendRequestDigests } from './messages/request-digest.ts';
 import { buildPublisher, warmIdleFromEnv } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { publishSoon } from './publishing/publisher.ts';
@@ -219,6 +220,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   mailFraudNotices();
   sweepOldPhotos();
   forgetShieldDecisions();
+  mailRequestDigests();
   indexOldPhotos();
 });
 // Saved searches' digests: a child process a few minutes after start, then every hour; each saved
@@ -285,6 +287,21 @@ function forgetShieldDecisions(): void {
   );
 }
 setInterval(forgetShieldDecisions, SWEEP_EVERY_MS).unref();
+// The daily digests of new message requests (docs/product.md section 7): looked for every hour by
+// every instance; each member is claimed in the database first, so mailed once a day at most
+// (server/messages/request-digest.ts).
+function mailRequestDigests(): void {
+  sendRequestDigests({ store, mailer, site: mailSite }, new Date()).then(
+    ({ mailed, failed }) => {
+      if (mailed + failed > 0)
+        console.log(
+          `Mailed ${mailed} request digest${mailed === 1 ? '' : 's'}${failed > 0 ? `; ${failed} could not be sent (tried again in an hour)` : ''}.`,
+        );
+    },
+    (error: unknown) => console.error(`Request digests failed: ${(error as Error).message}`),
+  );
+}
+setInterval(mailRequestDigests, REQUEST_DIGEST_EVERY_MS).unref();
 // Photos stored before the duplicate index existed, put in it once at start (idempotent: several
 // instances starting at once end as one would; server/photos/photo-duplicates.ts).
 function indexOldPhotos(): void {

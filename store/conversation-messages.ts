@@ -3,7 +3,10 @@
 // (sent_at can tie), a long conversation is read a page at a time, newest first (`page`), and
 // read_at is set when the recipient opens the thread. A message sent while unanswered keeps its
 // print (the scam shield counts the same message to many members by it), and a message delivered
-// with scam warnings keeps their families (server/messages/scam-shield.ts decides both).
+// with scam warnings keeps their families (server/messages/scam-shield.ts decides both). The
+// poster's first message answers the conversation (answered_at: out of their Requests, into their
+// Chats).
+import { sql } from 'kysely';
 import { MAX_ID } from './ids.ts';
 import { rowsChanged, rowCount } from './row-count.ts';
 import { timesSince } from './recent-times.ts';
@@ -41,7 +44,10 @@ export interface ThreadPage {
 }
 
 export interface ConversationMessageStore {
-  /** Stores a message and makes it the conversation's latest activity; its id. */
+  /**
+   * Stores a message and makes it the conversation's latest activity (the poster's first one
+   * answers it: answered_at); its id.
+   */
   addMessage(
     conversationId: number,
     senderId: number,
@@ -115,9 +121,15 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // answered_at: the poster's first message, in the same statement that reads who the poster is.
       await db
         .updateTable('conversations')
-        .set({ last_message_at: at })
+        .set({
+          last_message_at: at,
+          answered_at: sql<
+            string | null
+          >`COALESCE(answered_at, CASE WHEN poster_id = ${senderId} THEN ${at} END)`,
+        })
         .where('id', '=', conversationId)
         .execute();
       return id;

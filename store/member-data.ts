@@ -3,8 +3,8 @@
 //
 // What a deletion does follows the ON DELETE rules of migration 5: deleting the accounts row takes
 // its sessions, remembered browsers, emailed-link tokens, ads, photos (migration 8; their bytes are
-// the photo storage's, deleted by delete-account.ts), saved searches (migration 9), messages and
-// blocks with it; the
+// the photo storage's, deleted by delete-account.ts), saved searches (migration 9) and blocks with
+// it, and its messages are deleted here (since migration 20 they reference no account); the
 // conversations it was in stay for the other side (its side becomes NULL), and reports keep their
 // copies of the ad and thread with the account set NULL. The moderation log copies ids and emails
 // and is append-only: its rows stay as they are (the log page shows the account as deleted).
@@ -161,6 +161,7 @@ export function memberDataStore(context: StoreContext): MemberDataStore {
         .returning(['id', 'status'])
         .execute();
       await db.insertInto('deleted_accounts').values({ id: accountId, deleted_at: now }).execute();
+      await db.deleteFrom('messages').where('sender_id', '=', accountId).execute();
       await db.deleteFrom('accounts').where('id', '=', accountId).execute();
       // A thread both of whose members have deleted their accounts is nobody's: it goes too (a
       // report's copy of it stays with the report).

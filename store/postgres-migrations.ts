@@ -9,6 +9,7 @@
 // compared byte by byte (COLLATE "C") whatever the database's locale: times and days are ISO
 // strings that must sort as text, as they do in SQLite.
 import { POSTGRES_VERIFICATION_MIGRATIONS } from './postgres-verification-migrations.ts';
+import { POSTGRES_CONVERSATION_MIGRATIONS } from './postgres-conversation-migrations.ts';
 import {
   blocksTable,
   emailTokensTable,
@@ -348,4 +349,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      WHERE exported_at IS NULL;
    CREATE INDEX shield_label_candidates_by_export ON shield_label_candidates(exported_at)
      WHERE exported_at IS NOT NULL;`,
+  // Migration 15: Requests and Chats, message settings, a departed member's messages kept 30 days
+  // (postgres-conversation-migrations.ts).
+  ...POSTGRES_CONVERSATION_MIGRATIONS,
 ];

@@ -12,6 +12,7 @@ import {
 } from './schema-sql.ts';
 import { SAFETY_MIGRATIONS } from './sqlite-safety-migrations.ts';
 import { VERIFICATION_MIGRATIONS } from './sqlite-verification-migrations.ts';
+import { CONVERSATION_MIGRATIONS } from './sqlite-conversation-migrations.ts';
 
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE accounts (
@@ -324,4 +325,7 @@ export const MIGRATIONS: readonly string[] = [
      WHERE exported_at IS NULL;
    CREATE INDEX shield_label_candidates_by_export ON shield_label_candidates(exported_at)
      WHERE exported_at IS NOT NULL;`,
+  // 20: Requests and Chats, message settings, a departed member's messages kept 30 days
+  // (sqlite-conversation-migrations.ts).
+  ...CONVERSATION_MIGRATIONS,
 ];

@@ -17,6 +17,8 @@ import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
 import { knownDeviceStore, type KnownDeviceStore } from './known-devices.ts';
 import { memberDataStore, type MemberDataStore } from './member-data.ts';
 import { memberAdStore, type MemberAdStore } from './member-ads.ts';
+import { messageSettingsStore, type MessageSettingsStore } from './message-settings.ts';
+import { requestDigestStore, type RequestDigestStore } from './request-digests.ts';
 import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts';
 import { moderationStore, type ModerationStore } from './moderation.ts';
 import { moderatorPhotoStore, type ModeratorPhotoStore } from './moderator-photos.ts';
@@ -75,6 +77,10 @@ export interface Store {
   readonly verifications: VerificationStore;
   /** The scam shield's refusals and warnings for the moderators, and texts to label (shield-decisions.ts). */
   readonly shieldDecisions: ShieldDecisionStore;
+  /** Each member's settings for messages: requests mailed at once, read receipts (message-settings.ts). */
+  readonly messageSettings: MessageSettingsStore;
+  /** The daily digests of new requests and their claims (request-digests.ts). */
+  readonly requestDigests: RequestDigestStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -153,6 +159,8 @@ function partsOf(context: StoreContext) {
     moderatorPhotos: moderatorPhotoStore(context),
     verifications: verificationStore(context),
     shieldDecisions: shieldDecisionStore(context),
+    messageSettings: messageSettingsStore(context),
+    requestDigests: requestDigestStore(context),
   };
 }
 

@@ -3,6 +3,7 @@
 // (`2026-11-24T01:15:03.123Z`), days `YYYY-MM-DD`, in both engines, so that they compare as text.
 import type { ColumnType, Generated } from 'kysely';
 import type { ShieldDecisionsTable, ShieldLabelCandidatesTable } from './shield-tables.ts';
+import type { MessageSettingsTable, RequestDigestsTable } from './message-tables.ts';
 
 export interface Tables {
   accounts: AccountsTable;
@@ -37,6 +38,8 @@ export interface Tables {
   verifications: VerificationsTable;
   shield_decisions: ShieldDecisionsTable;
   shield_label_candidates: ShieldLabelCandidatesTable;
+  message_settings: MessageSettingsTable;
+  request_digests: RequestDigestsTable;
 }
 
 export interface AccountsTable {
@@ -137,6 +140,8 @@ export interface ConversationsTable {
   last_message_at: string;
   /** Set when its first message had a hidden word of the poster's: in their Filtered folder. */
   filtered_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the poster first wrote in it: out of their Requests, into their Chats (null: never). */
+  answered_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ReachSettingsTable {
@@ -159,6 +164,11 @@ export interface MessagesTable {
   scam_warnings: string | null;
   /** SHA-256 (hex) of its normalised text, for a message sent while unanswered; else null. */
   print: string | null;
+  /**
+   * Set when its sender deleted their account: kept for the other side to read and report until
+   * then, deleted by the hourly sweep after (null: the sender's account exists).
+   */
+  kept_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ReportsTable {

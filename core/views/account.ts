@@ -6,6 +6,7 @@ import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { VerificationLevel } from '../schemas/verification.ts';
 import type { StatementView } from './statement.ts';
 import type { ReachSettingsView } from './reach-settings.ts';
+import type { MessageSettingsView } from './message-settings.ts';
 import type { SavedSearchView } from './saved-searches.ts';
 
 /** A report the member sent, as they see it again: never who anyone is. */
@@ -32,6 +33,8 @@ export interface AccountView {
   reports: readonly MyReportView[];
   /** Who may reach the member: their "Who may reach me" form. */
   reach: ReachSettingsView;
+  /** How requests are mailed, and read receipts: their "Messages" form. */
+  messages: MessageSettingsView;
   /** The member's verification level, if verified. */
   verification?: { level: VerificationLevel | undefined };
 }

@@ -24,7 +24,7 @@ import { unavailableText } from './texts.ts';
 export async function inboxView(
   store: Store,
   member: number,
-  folder: InboxFolder = 'inbox',
+  folder: InboxFolder = 'chats',
 ): Promise<InboxView> {
   const rows = await store.conversations.inbox(member, INBOX_SHOWN, folder);
   const noticed = new Map(
@@ -45,7 +45,9 @@ export async function inboxView(
   return {
     kind: 'inbox',
     folder,
+    requestsCount: await store.conversations.inboxCount(member, 'requests'),
     filteredCount: await store.conversations.inboxCount(member, 'filtered'),
+    fresh: await store.conversations.newConversations(member),
     entries,
     total:
       entries.length < INBOX_SHOWN
@@ -111,6 +113,11 @@ export async function conversationView(
     ...(fraudNotice ? { fraudNotice: fraudNotice.action } : {}),
     ...(done && done in CONVERSATION_NOTICES
       ? { notice: CONVERSATION_NOTICES[done as keyof typeof CONVERSATION_NOTICES] }
+      : {}),
+    ...(conversation.posterId === member &&
+    conversation.answeredAt === null &&
+    conversation.filteredAt === null
+      ? { request: true }
       : {}),
   };
 }

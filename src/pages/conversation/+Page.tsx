@@ -14,6 +14,7 @@ import {
   messagesPath,
   replyApiPath,
   reportConversationPath,
+  requestMessagesPath,
   whoMayReachMePath,
 } from '../../../core/paths.ts';
 import {
@@ -47,7 +48,11 @@ export default function Page() {
   return (
     <section className="container container--post form-page conversation">
       <p className="conversation__back">
-        <a href={messagesPath()}>← All messages</a>
+        {c.request ? (
+          <a href={requestMessagesPath()}>← All requests</a>
+        ) : (
+          <a href={messagesPath()}>← All messages</a>
+        )}
       </p>
       <header className="conversation__header">
         <h1>{c.adTitle}</h1>
@@ -81,11 +86,18 @@ export default function Page() {
         <FraudNotice action={c.fraudNotice} adTitle={c.adTitle} yourAd={c.yourAd} />
       )}
       {c.notice && <Banner tone="info">{c.notice}</Banner>}
+      {c.request && (
+        <Banner tone="info">
+          This is a request: a member&apos;s first message about your ad, in your{' '}
+          <a href={requestMessagesPath()}>Requests</a>. Answering it moves the conversation to your
+          Chats. Until then, they are not told whether you read it.
+        </Banner>
+      )}
       {c.filtered && (
         <Banner tone="info">
           This conversation is in your <a href={filteredMessagesPath()}>Filtered folder</a>: its
           first message has one of your <a href={whoMayReachMePath()}>hidden words</a>. Answering
-          moves it to your inbox.
+          moves it to your Chats.
         </Banner>
       )}
       <ThreadPages conversation={c} label="Pages of this conversation" />

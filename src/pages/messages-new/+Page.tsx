@@ -84,9 +84,9 @@ function Body({ data, ad }: { data: Data; ad: CompiledAd }) {
   return (
     <>
       <p className="reply-card__lead">
-        Your message goes to the poster on {data.brand}, and they get a mail saying there is a
-        message for them. Neither of you sees the other&apos;s email address. Keep it friendly: no
-        phone numbers, email addresses or links in a first message.
+        Your message goes to the poster&apos;s Requests on {data.brand}, and they get a mail saying
+        there is a message for them. Neither of you sees the other&apos;s email address. Keep it
+        friendly: no phone numbers, email addresses or links in a first message.
       </p>
       <MessageForm
         action={messagesApiPath()}

@@ -169,10 +169,10 @@ describe('blocking', () => {
     expect(await t.storedMessages()).toHaveLength(before);
     expect((await t.storedConversations()).filter((row) => row.ad_id === otherAd)).toHaveLength(0);
 
-    // The blocker's inbox says so; the blocked member's thread is closed.
-    expect(textOf(await (await t.getPage('/messages', poster.session)).text())).toContain(
-      'You blocked them',
-    );
+    // The blocker's Requests say so (they never answered it); the blocked member's thread is closed.
+    expect(
+      textOf(await (await t.getPage('/messages?folder=requests', poster.session)).text()),
+    ).toContain('You blocked them');
     const blockedView = textOf(
       await (await t.getPage(conversationPath(id), replier.session)).text(),
     );
