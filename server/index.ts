@@ -18,6 +18,7 @@ import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { sweepFraudNotices } from './moderation/fraud-notices.ts';
 import { forgetOldShieldDecisions } from './moderation/shield-review.ts';
 import { REQUEST_DIGEST_EVERY_MS, sendRequestDigests } from './messages/request-digest.ts';
+import { forgetDepartedMessages } from './messages/departed-messages.ts';
 import { buildPublisher, warmIdleFromEnv } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { publishSoon } from './publishing/publisher.ts';
@@ -221,6 +222,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   sweepOldPhotos();
   forgetShieldDecisions();
   mailRequestDigests();
+  forgetDepartedSides();
   indexOldPhotos();
 });
 // Saved searches' digests: a child process a few minutes after start, then every hour; each saved
@@ -302,6 +304,21 @@ function mailRequestDigests(): void {
   );
 }
 setInterval(mailRequestDigests, REQUEST_DIGEST_EVERY_MS).unref();
+// The messages of deleted accounts, kept 30 days for the members they wrote to (to read and
+// report): deleted on the hourly sweep, by every instance (server/messages/departed-messages.ts).
+function forgetDepartedSides(): void {
+  forgetDepartedMessages(store, new Date()).then(
+    (deleted) => {
+      if (deleted > 0)
+        console.log(
+          `Deleted ${deleted} message${deleted === 1 ? '' : 's'} of deleted accounts past their 30 days.`,
+        );
+    },
+    (error: unknown) =>
+      console.error(`Deleting departed members' messages failed: ${(error as Error).message}`),
+  );
+}
+setInterval(forgetDepartedSides, SWEEP_EVERY_MS).unref();
 // Photos stored before the duplicate index existed, put in it once at start (idempotent: several
 // instances starting at once end as one would; server/photos/photo-duplicates.ts).
 function indexOldPhotos(): void {

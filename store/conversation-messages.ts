@@ -5,7 +5,8 @@
 // print (the scam shield counts the same message to many members by it), and a message delivered
 // with scam warnings keeps their families (server/messages/scam-shield.ts decides both). The
 // poster's first message answers the conversation (answered_at: out of their Requests, into their
-// Chats).
+// Chats). A deleted account's messages are kept for the other side until kept_until
+// (member-data.ts), then deleted (`deleteKeptBefore`).
 import { sql } from 'kysely';
 import { MAX_ID } from './ids.ts';
 import { rowsChanged, rowCount } from './row-count.ts';
@@ -78,6 +79,13 @@ export interface ConversationMessageStore {
    * meanwhile stays unread); how many were unread.
    */
   markRead(conversationId: number, member: number, at: string, upTo: number): Promise<number>;
+  /**
+   * Until when the other side's messages are kept in the conversation, once that member deleted
+   * their account (undefined: none are kept: the account exists, or nothing of theirs is left).
+   */
+  keptUntil(conversationId: number): Promise<string | undefined>;
+  /** Deletes the kept messages of deleted accounts whose time is up (kept_until <= `now`). */
+  deleteKeptBefore(now: string): Promise<number>;
 }
 
 const MESSAGE_COLUMNS = [
@@ -234,6 +242,25 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
           .where('sender_id', '!=', member)
           .where('read_at', 'is', null)
           .where('id', '<=', upTo),
+      );
+    },
+
+    async keptUntil(conversationId) {
+      const row = await db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.min('kept_until').as('until'))
+        .where('conversation_id', '=', conversationId)
+        .where('kept_until', 'is not', null)
+        .executeTakeFirst();
+      return row?.until ?? undefined;
+    },
+
+    async deleteKeptBefore(now) {
+      return rowsChanged(
+        db
+          .deleteFrom('messages')
+          .where('kept_until', 'is not', null)
+          .where('kept_until', '<=', now),
       );
     },
   };

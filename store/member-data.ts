@@ -4,10 +4,12 @@
 // What a deletion does follows the ON DELETE rules of migration 5: deleting the accounts row takes
 // its sessions, remembered browsers, emailed-link tokens, ads, photos (migration 8; their bytes are
 // the photo storage's, deleted by delete-account.ts), saved searches (migration 9) and blocks with
-// it, and its messages are deleted here (since migration 20 they reference no account); the
-// conversations it was in stay for the other side (its side becomes NULL), and reports keep their
-// copies of the ad and thread with the account set NULL. The moderation log copies ids and emails
-// and is append-only: its rows stay as they are (the log page shows the account as deleted).
+// it; the conversations it was in stay for the other side (its side becomes NULL), and so do its
+// messages there, until the day the domain gives (kept_until, migration 20: 30 days, for the other
+// side to read and report; the sweep deletes them then). A conversation left with neither side
+// goes, its messages with it. Reports keep their copies of the ad and thread with the account set
+// NULL. The moderation log copies ids and emails and is append-only: its rows stay as they are
+// (the log page shows the account as deleted).
 import { parseAdPhotoList, type AdPhotoRef } from '../core/schemas/photos.ts';
 import { photoStore, type PhotoRow } from './photos.ts';
 import { reachSettingsStore, type ReachSettings } from './reach-settings.ts';
@@ -134,10 +136,11 @@ export interface MemberDataStore {
   rowsOf(accountId: number): Promise<MemberDataRows | undefined>;
   /**
    * Within a unit of work: deletes the account and, through the foreign keys, what goes with it;
-   * remembers its id (deleted_accounts) so that no new account takes it. Answers the ids of its
-   * ads that were live when they were deleted (they leave the site at the next publish).
+   * remembers its id (deleted_accounts) so that no new account takes it. Its messages stay in the
+   * conversations whose other side is still there, until `keepMessagesUntil`. Answers the ids of
+   * its ads that were live when they were deleted (they leave the site at the next publish).
    */
-  removeAccount(accountId: number, now: string): Promise<number[]>;
+  removeAccount(accountId: number, now: string, keepMessagesUntil: string): Promise<number[]>;
 }
 
 export function memberDataStore(context: StoreContext): MemberDataStore {
@@ -152,7 +155,7 @@ export function memberDataStore(context: StoreContext): MemberDataStore {
             .execute((trx) => readRows({ ...context, db: trx }, accountId));
     },
 
-    async removeAccount(accountId, now) {
+    async removeAccount(accountId, now, keepMessagesUntil) {
       // The ads first, each with the status it had as it went: an ad a moderator approves at this
       // very moment is either still in review here or already live, never missed.
       const ads = await db
@@ -161,14 +164,19 @@ export function memberDataStore(context: StoreContext): MemberDataStore {
         .returning(['id', 'status'])
         .execute();
       await db.insertInto('deleted_accounts').values({ id: accountId, deleted_at: now }).execute();
-      await db.deleteFrom('messages').where('sender_id', '=', accountId).execute();
       await db.deleteFrom('accounts').where('id', '=', accountId).execute();
-      // A thread both of whose members have deleted their accounts is nobody's: it goes too (a
-      // report's copy of it stays with the report).
+      // A thread both of whose members have deleted their accounts is nobody's: it goes too, with
+      // its messages (a report's copy of it stays with the report).
       await db
         .deleteFrom('conversations')
         .where('poster_id', 'is', null)
         .where('replier_id', 'is', null)
+        .execute();
+      // What is left of its messages is in threads the other side is still in: kept for them.
+      await db
+        .updateTable('messages')
+        .set({ kept_until: keepMessagesUntil })
+        .where('sender_id', '=', accountId)
         .execute();
       return ads
         .filter((ad) => ad.status === 'live')

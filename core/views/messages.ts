@@ -117,6 +117,11 @@ export interface ConversationView {
   fraudNotice?: FraudNoticeAction;
   /** What the last action did, after its redirect (`?done=…`). */
   notice?: string;
+  /**
+   * The other side has left (docs/product.md section 7): deleted their account (their messages
+   * kept for the member until `keptUntil`, an ISO time; absent when none are left) or was banned.
+   */
+  departed?: { why: 'deleted' | 'banned'; keptUntil?: string };
   /** The conversation is in the member's Requests: they have not answered it yet. */
   request?: boolean;
 }

@@ -4,6 +4,7 @@
 // shield's warnings beside a message are its recipient's only, in words (scam-shield.ts).
 import { findPublishedAd } from '../../core/content/ad-by-id.ts';
 import {
+  type ClosedReason,
   CONVERSATION_NOTICES,
   INBOX_SHOWN,
   type ConversationView,
@@ -86,14 +87,15 @@ export async function conversationView(
     yourAd: conversation.posterId === member,
     other: otherSide(conversation, member),
     ...(other !== null && (await otherVerification(store, other))),
+    // The other side by the member's own (theirs may be gone: a deleted account's id is null).
     messages: thread.messages.map((message) => ({
       id: message.id,
       from:
         message.senderId === member
           ? 'you'
-          : message.senderId === conversation.posterId
-            ? 'poster'
-            : 'replier',
+          : conversation.posterId === member
+            ? 'replier'
+            : 'poster',
       body: message.body,
       sentAt: message.sentAt,
       ...(message.senderId !== member ? scamWarningsOf(message.scamWarnings) : {}),
@@ -114,12 +116,25 @@ export async function conversationView(
     ...(done && done in CONVERSATION_NOTICES
       ? { notice: CONVERSATION_NOTICES[done as keyof typeof CONVERSATION_NOTICES] }
       : {}),
+    ...(await departed(store, conversation, closed)),
     ...(conversation.posterId === member &&
     conversation.answeredAt === null &&
     conversation.filteredAt === null
       ? { request: true }
       : {}),
   };
+}
+
+/** Whether the other side has left, and until when their messages are kept for the member. */
+async function departed(
+  store: Store,
+  conversation: ConversationRow,
+  closed: ClosedReason | undefined,
+): Promise<Pick<ConversationView, 'departed'>> {
+  if (closed === 'other-banned') return { departed: { why: 'banned' } };
+  if (closed !== 'other-deleted') return {};
+  const keptUntil = await store.conversations.keptUntil(conversation.id);
+  return { departed: { why: 'deleted', ...(keptUntil ? { keptUntil } : {}) } };
 }
 
 /** What `/messages/new?ad=…` is about, for this member (`adId` undefined: not an id at all). */

@@ -26,6 +26,7 @@ import {
 } from '../../../core/views/messages.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
+import { Departed } from './Departed.tsx';
 import { FraudNotice } from './FraudNotice.tsx';
 import { ScamWarning } from './ScamWarning.tsx';
 
@@ -59,7 +60,7 @@ export default function Page() {
         <p className="conversation__about">
           {c.yourAd ? 'Your ad' : 'An ad you replied to'} ·{' '}
           {c.other === 'deleted'
-            ? 'with a member who has deleted their account'
+            ? 'with a member who has left'
             : c.yourAd
               ? 'with a member who replied to it'
               : 'with its poster'}
@@ -85,6 +86,7 @@ export default function Page() {
       {c.fraudNotice && (
         <FraudNotice action={c.fraudNotice} adTitle={c.adTitle} yourAd={c.yourAd} />
       )}
+      {c.departed && <Departed conversationId={c.conversationId} departed={c.departed} />}
       {c.notice && <Banner tone="info">{c.notice}</Banner>}
       {c.request && (
         <Banner tone="info">

@@ -295,7 +295,7 @@ describe.skipIf(onPostgres())('SQLite', () => {
     ).toEqual([{ round: 1 }, { round: 2 }]);
   });
 
-  test('conversations from before Requests: answered ones are chats; messages keep every column', async () => {
+  test('conversations from before Requests: answered ones are chats, and messages outlive an account', async () => {
     await t?.remove();
     const dir = mkdtempSync(join(tmpdir(), 'localboard-migrate-'));
     const old = databaseAtVersion(dir, BEFORE_REQUESTS);
@@ -364,6 +364,16 @@ describe.skipIf(onPostgres())('SQLite', () => {
       'messages_by_print',
       'messages_by_sender',
       'messages_kept_until',
+    ]);
+    // An account deleted now leaves its messages to the other side, until the day given.
+    await t.store.unitOfWork((tx) =>
+      tx.memberData.removeAccount(2, '2026-11-02T00:00:00.000Z', '2026-12-02T00:00:00.000Z'),
+    );
+    expect(
+      await t.sql.all('SELECT body, kept_until FROM messages WHERE conversation_id = 1'),
+    ).toEqual([
+      { body: 'Hello', kept_until: '2026-12-02T00:00:00.000Z' },
+      { body: 'Hi back', kept_until: null },
     ]);
   });
 });

@@ -385,6 +385,36 @@ describe('Requests and Chats', () => {
   });
 });
 
+describe('a member who deletes their account', () => {
+  it('leaves their messages to the other side until the day given, then the sweep takes them', async () => {
+    const id = await conversationWith(3);
+    const until = '2026-12-24T10:00:00.000Z';
+    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(REPLIER, at(10), until));
+    const kept = await t.store.conversations.messages(id);
+    expect(kept.map((message) => [message.senderId, message.body])).toEqual([
+      [REPLIER, 'Message 1'],
+      [POSTER, 'Message 2'],
+      [REPLIER, 'Message 3'],
+    ]);
+    expect(await t.store.conversations.keptUntil(id)).toBe(until);
+    expect(await t.store.conversations.find(id, POSTER)).toMatchObject({ replierId: null });
+    expect(await t.store.conversations.deleteKeptBefore('2026-12-24T09:59:59.999Z')).toBe(0);
+    expect(await t.store.conversations.deleteKeptBefore(until)).toBe(2);
+    expect((await t.store.conversations.messages(id)).map((message) => message.body)).toEqual([
+      'Message 2',
+    ]);
+    expect(await t.store.conversations.keptUntil(id)).toBeUndefined();
+  });
+
+  it('takes the whole conversation once the other side has left too', async () => {
+    const id = await conversationWith(2);
+    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(REPLIER, at(10), at(50)));
+    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(POSTER, at(11), at(51)));
+    expect(await t.sql.all('SELECT id FROM conversations WHERE id = ?', id)).toEqual([]);
+    expect(await t.sql.all('SELECT id FROM messages')).toEqual([]);
+  });
+});
+
 describe('message settings', () => {
   it('stores a member’s settings, both off until saved', async () => {
     const { messageSettings } = t.store;

@@ -217,18 +217,20 @@ describe('deleting an account', () => {
       ['member_ads', 'account_id'],
       ['sessions', 'account_id'],
       ['blocks', 'blocker_id'],
-      ['messages', 'sender_id'],
     ] as const)
       expect(await t.sql.all(`SELECT 1 AS one FROM ${table} WHERE ${column} = ?`, ME)).toEqual([]);
-    // The other side keeps its threads and messages, with this side NULL; reports stay.
+    // The other side keeps its threads and messages, with this side NULL, and this side's
+    // messages there until the day given (30 days on, from the domain); reports stay.
     expect(
       await t.sql.all('SELECT id, ad_id, poster_id, replier_id FROM conversations ORDER BY id'),
     ).toEqual([
       { id: aboutMyAd, ad_id: null, poster_id: null, replier_id: OTHER },
       { id: aboutTheirAd, ad_id: theirAd, poster_id: OTHER, replier_id: null },
     ]);
-    expect(await t.sql.all('SELECT body FROM messages')).toEqual([
-      { body: 'Hello from the other side.' },
+    expect(await t.sql.all('SELECT body, kept_until FROM messages ORDER BY id')).toEqual([
+      { body: 'Hello from the other side.', kept_until: null },
+      { body: 'Hello back.', kept_until: '2026-12-01T00:40:00.000Z' },
+      { body: 'I replied to your ad.', kept_until: '2026-12-01T00:40:00.000Z' },
     ]);
     expect(await t.sql.all('SELECT ad_id, reporter_account_id FROM reports')).toEqual([
       { ad_id: theirAd, reporter_account_id: null },
@@ -267,7 +269,7 @@ describe('deleting an account', () => {
   it('is undone whole when its unit of work fails', async () => {
     await expect(
       t.store.unitOfWork(async (tx) => {
-        await tx.memberData.removeAccount(ME, T(40));
+        await tx.memberData.removeAccount(ME, T(40), T(50));
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
