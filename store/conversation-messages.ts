@@ -79,6 +79,11 @@ export interface ConversationMessageStore {
    * meanwhile stays unread); how many were unread.
    */
   markRead(conversationId: number, member: number, at: string, upTo: number): Promise<number>;
+  /** The sender's newest message in the conversation, and when it was read (null: not yet). */
+  lastSentBy(
+    conversationId: number,
+    senderId: number,
+  ): Promise<{ id: number; readAt: string | null } | undefined>;
   /**
    * Until when the other side's messages are kept in the conversation, once that member deleted
    * their account (undefined: none are kept: the account exists, or nothing of theirs is left).
@@ -243,6 +248,17 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
           .where('read_at', 'is', null)
           .where('id', '<=', upTo),
       );
+    },
+
+    async lastSentBy(conversationId, senderId) {
+      return db
+        .selectFrom('messages')
+        .select(['id', 'read_at as readAt'])
+        .where('conversation_id', '=', conversationId)
+        .where('sender_id', '=', senderId)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
     },
 
     async keptUntil(conversationId) {

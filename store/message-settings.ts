@@ -17,6 +17,8 @@ export interface MessageSettingsStore {
   /** The member's settings (NO_MESSAGE_SETTINGS when they saved none). */
   of(accountId: number): Promise<MessageSettings>;
   save(accountId: number, settings: MessageSettings, at: string): Promise<void>;
+  /** Of these members, those who turned read receipts on. */
+  withReadReceipts(accountIds: readonly number[]): Promise<Set<number>>;
 }
 
 export function messageSettingsStore({ db }: StoreContext): MessageSettingsStore {
@@ -45,6 +47,17 @@ export function messageSettingsStore({ db }: StoreContext): MessageSettingsStore
         .values({ account_id: accountId, ...values })
         .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
         .execute();
+    },
+
+    async withReadReceipts(accountIds) {
+      if (accountIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('message_settings')
+        .select('account_id')
+        .where('account_id', 'in', accountIds)
+        .where('read_receipts', '=', 1)
+        .execute();
+      return new Set(rows.map((row) => Number(row.account_id)));
     },
   };
 }

@@ -122,6 +122,11 @@ export interface ConversationView {
    * kept for the member until `keptUntil`, an ISO time; absent when none are left) or was banned.
    */
   departed?: { why: 'deleted' | 'banned'; keptUntil?: string };
+  /**
+   * The member's newest message, once the other side read it, when both turned read receipts on:
+   * its id ("Read" is shown under it).
+   */
+  readReceiptFor?: number;
   /** The conversation is in the member's Requests: they have not answered it yet. */
   request?: boolean;
 }

@@ -20,6 +20,7 @@ import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import type { AdForReply, ConversationRow, ThreadPage } from '../../store/conversations.ts';
 import type { Store } from '../../store/store.ts';
 import { adAvailability, closedReason } from './conversations.ts';
+import { readReceipt } from './message-settings.ts';
 import { unavailableText } from './texts.ts';
 
 export async function inboxView(
@@ -77,6 +78,7 @@ export async function conversationView(
   const closed = await closedReason(store, conversation, member);
   const youBlocked = other !== null && (await store.blocks.between(member, other)).youBlocked;
   const [fraudNotice] = await store.fraudNotices.noticedConversations(member, conversation.id);
+  const readFor = await readReceipt(store, conversation, member, other);
   return {
     kind: 'conversation',
     conversationId: conversation.id,
@@ -117,6 +119,7 @@ export async function conversationView(
       ? { notice: CONVERSATION_NOTICES[done as keyof typeof CONVERSATION_NOTICES] }
       : {}),
     ...(await departed(store, conversation, closed)),
+    ...(readFor !== undefined ? { readReceiptFor: readFor } : {}),
     ...(conversation.posterId === member &&
     conversation.answeredAt === null &&
     conversation.filteredAt === null

@@ -110,6 +110,7 @@ export default function Page() {
             conversationId={c.conversationId}
             message={message}
             last={newest && index === c.messages.length - 1}
+            read={message.id === c.readReceiptFor}
           />
         ))}
       </ol>
@@ -188,10 +189,13 @@ function Message({
   conversationId,
   message,
   last,
+  read,
 }: {
   conversationId: number;
   message: ThreadMessage;
   last: boolean;
+  /** The other side has read it (read receipts: both members turned them on). */
+  read: boolean;
 }) {
   return (
     <li
@@ -203,6 +207,7 @@ function Message({
         <MessageTime className="message__time" at={message.sentAt} />
       </p>
       <p className="message__body">{message.body}</p>
+      {read && <p className="message__read">Read</p>}
       {message.scamWarnings && (
         <ScamWarning
           conversationId={conversationId}

@@ -383,6 +383,21 @@ describe('Requests and Chats', () => {
     await conversations.markRead(id, REPLIER, at(8), Number.MAX_SAFE_INTEGER);
     expect(await conversations.newConversations(REPLIER)).toEqual({ chats: 0, requests: 0 });
   });
+
+  it('tells a member’s newest message and when it was read', async () => {
+    const id = await conversationWith(3);
+    const ids = (await t.store.conversations.messages(id)).map((message) => message.id);
+    expect(await t.store.conversations.lastSentBy(id, REPLIER)).toEqual({
+      id: ids[2],
+      readAt: null,
+    });
+    await t.store.conversations.markRead(id, POSTER, at(9), ids[2]!);
+    expect(await t.store.conversations.lastSentBy(id, REPLIER)).toEqual({
+      id: ids[2],
+      readAt: at(9),
+    });
+    expect(await t.store.conversations.lastSentBy(id, STRANGER)).toBeUndefined();
+  });
 });
 
 describe('a member who deletes their account', () => {
@@ -427,5 +442,9 @@ describe('message settings', () => {
     expect(await messageSettings.of(POSTER)).toEqual({ requestsAtOnce: true, readReceipts: true });
     await messageSettings.save(POSTER, { requestsAtOnce: true, readReceipts: false }, at(2));
     expect(await messageSettings.of(POSTER)).toEqual({ requestsAtOnce: true, readReceipts: false });
+    expect([...(await messageSettings.withReadReceipts([POSTER, REPLIER, STRANGER]))]).toEqual([
+      REPLIER,
+    ]);
+    expect(await messageSettings.withReadReceipts([])).toEqual(new Set());
   });
 });
