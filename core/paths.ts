@@ -80,6 +80,12 @@ export const adPath = (state: string, city: string, adId: number) =>
   routes.ad.path({ stateName: state, cityName: city, adId: String(adId) });
 export const aboutPath = () => routes.about.path({});
 export const guidePath = (slug: string) => routes.guide.path({ slug });
+/**
+ * The safety notice (content/guides/dating-safety.md; Texas Business and Commerce Code section
+ * 106.006): linked from the footer, sign-up and the first-message form.
+ */
+export const SAFETY_NOTICE_SLUG = 'dating-safety';
+export const safetyNoticePath = () => guidePath(SAFETY_NOTICE_SLUG);
 export const legalPath = (slug: 'terms' | 'privacy') => routes.legal.path({ slug });
 export const signupPath = () => routes.signup.path({});
 export const signinPath = () => routes.signin.path({});

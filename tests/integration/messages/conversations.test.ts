@@ -51,6 +51,7 @@ describe('a conversation about a member ad', () => {
     const formText = textOf(await form.text());
     expect(formText).toContain('Reply to an ad');
     expect(formText).toContain('Sunday hikes and coffee');
+    expect(formText).toContain('online dating safety notice');
     expect(formText).not.toContain(poster.email);
 
     const started = await t.startConversation(replier, adId, 'Hello!\r\nI like hikes too.');
