@@ -11,6 +11,7 @@
 // NULL. The moderation log copies ids and emails and is append-only: its rows stay as they are
 // (the log page shows the account as deleted).
 import { parseAdPhotoList, type AdPhotoRef } from '../core/schemas/photos.ts';
+import { messageSettingsStore, type MessageSettings } from './message-settings.ts';
 import { photoStore, type PhotoRow } from './photos.ts';
 import { reachSettingsStore, type ReachSettings } from './reach-settings.ts';
 import { savedSearchStore, type SavedSearch } from './saved-searches.ts';
@@ -67,6 +68,8 @@ export interface DataConversationRow {
   lastMessageAt: string;
   /** In the member's Filtered folder (their ad's, started with one of their hidden words). */
   filtered: boolean;
+  /** In the member's Requests (their ad's, not answered yet). */
+  request: boolean;
 }
 
 export interface DataMessageRow {
@@ -126,6 +129,8 @@ export interface MemberDataRows {
   reach: ReachSettings;
   /** Only verified members may write to them first (accounts.verified_first_only). */
   verifiedFirstOnly: boolean;
+  /** How their new requests are mailed, and read receipts (message_settings). */
+  messageSettings: MessageSettings;
 }
 
 export interface MemberDataStore {
@@ -253,6 +258,7 @@ async function readRows(
       'started_at as startedAt',
       'last_message_at as lastMessageAt',
       'filtered_at as filteredAt',
+      'answered_at as answeredAt',
     ])
     .where((eb) => eb.or([eb('poster_id', '=', accountId), eb('replier_id', '=', accountId)]))
     .orderBy('started_at')
@@ -334,12 +340,14 @@ async function readRows(
       hidden: hiddenIds.has(ad.id),
     })),
     photos,
-    conversations: threads.map(({ posterId, replierId, filteredAt, ...thread }) => {
+    conversations: threads.map(({ posterId, replierId, filteredAt, answeredAt, ...thread }) => {
       const side = posterId === accountId ? 'poster' : 'replier';
       const otherSideId = side === 'poster' ? replierId : posterId;
-      // Filtered is the poster's alone: the member who wrote is never told.
+      // Filtered and Requests are the poster's alone: the member who wrote is never told.
       const filtered = side === 'poster' && filteredAt !== null;
-      return { ...thread, side, otherSideId, otherSideExists: otherSideId !== null, filtered };
+      const request = side === 'poster' && !filtered && answeredAt === null;
+      const otherSideExists = otherSideId !== null;
+      return { ...thread, side, otherSideId, otherSideExists, filtered, request };
     }),
     messages: messages.map(({ senderId, ...message }) => ({
       ...message,
@@ -354,5 +362,6 @@ async function readRows(
     fraudNotices,
     reach: await reachSettingsStore(context).of(accountId),
     verifiedFirstOnly: Boolean(verifiedFirstOnly),
+    messageSettings: await messageSettingsStore(context).of(accountId),
   };
 }

@@ -311,7 +311,7 @@ describe('hidden words', () => {
       'Filtered (one of your hidden words)',
     ]);
     const senders = await read(sender);
-    expect(senders.conversations.map((c) => c.folder)).toEqual([undefined]);
+    expect(senders.conversations.map((c) => c.folder)).toEqual(['Chats']);
     expect(JSON.stringify(senders)).not.toMatch(/filtered|hidden words: \[/i);
   });
 });

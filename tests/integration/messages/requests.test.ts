@@ -5,7 +5,7 @@
 // at once gets no digest; a digest whose mail fails is sent by the next run; runs at once, on any
 // number of instances, mail it once. The "Messages" settings form, as a plain post and as JSON.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { accountPath, messageSettingsApiPath } from '../../../core/paths.ts';
+import { accountDataApiPath, accountPath, messageSettingsApiPath } from '../../../core/paths.ts';
 import { createMailer } from '../../../server/mail/mailer.ts';
 import { sendRequestDigests } from '../../../server/messages/request-digest.ts';
 import { mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
@@ -122,6 +122,15 @@ describe('the daily digest of new requests', () => {
     at(1);
     await run();
     expect(digests(poster)).toEqual([]);
+    // Download my data says where the conversation is, for each side.
+    const folders = async (member: TestMember) =>
+      (
+        (await (await t.getPage(accountDataApiPath(), member.session)).json()) as {
+          conversations: Array<{ folder: string }>;
+        }
+      ).conversations.map((conversation) => conversation.folder);
+    expect(await folders(poster)).toEqual(['Requests (not answered yet)']);
+    expect(await folders(writer)).toEqual(['Chats']);
   });
 
   test('a digest whose mail fails is sent by the next run, once; runs at once mail it once', async () => {
@@ -175,6 +184,12 @@ describe('the message settings form', () => {
     expect(isChecked(page, 'requestMails', 'at-once')).toBe(true);
     expect(isChecked(page, 'requestMails', 'daily')).toBe(false);
     expect(isChecked(page, 'readReceipts', 'on')).toBe(true);
+    // Download my data has them, in words.
+    const data = await t.getPage(accountDataApiPath(), member.session);
+    expect(((await data.json()) as { messageSettings: unknown }).messageSettings).toEqual({
+      newRequestsMailed: 'each at once',
+      readReceipts: true,
+    });
     // A box left unticked is off; daily is the default choice.
     await t.submit(
       messageSettingsApiPath(),

@@ -86,6 +86,8 @@ beforeEach(async () => {
   aboutTheirAd = await insertConversation(theirAd, 'Their ad', OTHER, ME);
   await insertMessage(aboutMyAd, OTHER, 'Hello from the other side.', 11);
   await insertMessage(aboutMyAd, ME, 'Hello back.', 12);
+  // The poster's answer: a chat (as the store's addMessage marks it).
+  await t.sql.run('UPDATE conversations SET answered_at = ? WHERE id = ?', T(12), aboutMyAd);
   await insertMessage(aboutTheirAd, ME, 'I replied to your ad.', 13);
   await t.sql.run(
     'INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)',
@@ -126,6 +128,7 @@ describe('the rows of the data file', () => {
       role: 'member',
     });
     expect(rows.verifiedFirstOnly).toBe(false);
+    expect(rows.messageSettings).toEqual({ requestsAtOnce: false, readReceipts: false });
     expect(rows.ads.map((ad) => [ad.id, ad.title, ad.status, ad.postedOn])).toEqual([
       [myLiveAd, 'My live ad', 'live', '2026-11-01'],
       [myReviewAd, 'My ad in review', 'review', null],
@@ -142,6 +145,7 @@ describe('the rows of the data file', () => {
         startedAt: T(10),
         lastMessageAt: T(20),
         filtered: false,
+        request: false,
       },
       {
         id: aboutTheirAd,
@@ -152,8 +156,10 @@ describe('the rows of the data file', () => {
         otherSideExists: true,
         startedAt: T(10),
         lastMessageAt: T(20),
-        // A replier is never told that the poster filtered their conversation.
+        // A replier is never told that the poster filtered their conversation, nor whether it
+        // is in the poster's Requests.
         filtered: false,
+        request: false,
       },
     ]);
     expect(rows.messages).toEqual([
