@@ -120,9 +120,12 @@ export async function conversationView(
       : {}),
     ...(await departed(store, conversation, closed)),
     ...(readFor !== undefined ? { readReceiptFor: readFor } : {}),
+    // A request, while its writer is still a member (once they left, "This member has left" says it).
     ...(conversation.posterId === member &&
     conversation.answeredAt === null &&
-    conversation.filteredAt === null
+    conversation.filteredAt === null &&
+    closed !== 'other-deleted' &&
+    closed !== 'other-banned'
       ? { request: true }
       : {}),
   };

@@ -133,6 +133,10 @@ describe('the other member deletes their account', () => {
     const id = conversationIdOf(await startConversation(t, writer, adId, 'Run with me?'));
     await deleteAccountOf(t, writer.accountId);
     expect(await pageText('/messages?folder=requests', poster.session)).toContain('Morning runs');
+    // Left: no longer said to be a request whose writer waits for an answer.
+    const page = await pageText(conversationPath(id), poster.session);
+    expect(page).toContain('This member has left');
+    expect(page).not.toContain('This is a request');
     vi.setSystemTime(start + 31 * DAY);
     await forgetDepartedMessages(t.store, new Date());
     const session = await signInAgain(poster);
