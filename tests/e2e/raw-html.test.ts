@@ -223,7 +223,7 @@ describe('guides and legal pages', () => {
     }
     const signup = await fetchPage('/signup');
     expect(textOf(signup.html)).toContain(
-      'We do not run criminal background checks. Before you meet anyone, read our online dating safety notice.',
+      'We do not run criminal background checks. Before you meet anyone, read our online dating safety notice',
     );
     expect(signup.html).toContain(`href="${safetyNoticePath()}"`);
   });
