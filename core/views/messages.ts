@@ -5,7 +5,7 @@
 // builds it, the pages show it, neither imports the other.
 // Nothing here ever holds another member's email address (docs/product.md section 7): the other side
 // is named by their role in the conversation.
-import { plural } from '../format.ts';
+import { formatNumber, plural } from '../format.ts';
 import { conversationPath } from '../paths.ts';
 import type { FraudNoticeAction } from './fraud-notice.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
@@ -69,7 +69,7 @@ export interface InboxView {
  */
 export function newConversationsText({ chats, requests }: NewConversationCounts) {
   if (chats > 0 && requests > 0)
-    return `${chats + requests} new: ${plural(chats, 'chat')}, ${plural(requests, 'request')}`;
+    return `${formatNumber(chats + requests)} new: ${plural(chats, 'chat')}, ${plural(requests, 'request')}`;
   if (chats > 0) return `${plural(chats, 'new chat')}`;
   if (requests > 0) return `${plural(requests, 'new request')}`;
   return undefined;
