@@ -33,6 +33,8 @@ export type Folder = 'chats' | 'requests' | 'filtered';
 export interface NewConversations {
   chats: number;
   requests: number;
+  /** The unread messages in all of them. */
+  messages: number;
 }
 
 export interface InboxStore {
@@ -44,7 +46,10 @@ export interface InboxStore {
    * (none given: of Chats and Requests).
    */
   unreadTotal(member: number, folder?: Folder): Promise<number>;
-  /** The conversations of Chats and of Requests that hold a message the member has not opened. */
+  /**
+   * The conversations of Chats and of Requests that hold a message the member has not opened, and
+   * how many such messages there are in all.
+   */
   newConversations(member: number): Promise<NewConversations>;
 }
 
@@ -138,27 +143,33 @@ export function inboxStore({ db }: StoreContext): InboxStore {
     },
 
     async newConversations(member) {
-      const count = async (folder: Folder) =>
-        (
-          await db
-            .selectFrom('conversations as c')
-            .select(rowCount.as('n'))
-            .where((eb) =>
-              eb.and([
-                inFolder(eb, member, folder),
-                eb.exists(
-                  eb
-                    .selectFrom('messages as m')
-                    .select('m.id')
-                    .whereRef('m.conversation_id', '=', 'c.id')
-                    .where('m.sender_id', '!=', member)
-                    .where('m.read_at', 'is', null),
-                ),
-              ]),
-            )
-            .executeTakeFirstOrThrow()
-        ).n;
-      return { chats: await count('chats'), requests: await count('requests') };
+      // One statement (the header asks it on every page a member opens): the unread messages of
+      // Chats and Requests, and the conversations of each that hold one.
+      const row = await db
+        .selectFrom('messages as m')
+        .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
+        .select((eb) => {
+          const of = (folder: Folder) =>
+            eb.fn
+              .count(
+                eb
+                  .case()
+                  .when(inFolder(eb, member, folder))
+                  .then(eb.ref('c.id'))
+                  .end(),
+              )
+              .distinct();
+          return [rowCount.as('messages'), of('chats').as('chats'), of('requests').as('requests')];
+        })
+        .where((eb) => eb.or([inFolder(eb, member, 'chats'), inFolder(eb, member, 'requests')]))
+        .where('m.sender_id', '!=', member)
+        .where('m.read_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return {
+        chats: Number(row.chats),
+        requests: Number(row.requests),
+        messages: Number(row.messages),
+      };
     },
   };
 }

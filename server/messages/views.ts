@@ -49,7 +49,7 @@ export async function inboxView(
     folder,
     requestsCount: await store.conversations.inboxCount(member, 'requests'),
     filteredCount: await store.conversations.inboxCount(member, 'filtered'),
-    fresh: await store.conversations.newConversations(member),
+    fresh: await newIn(store, member),
     entries,
     total:
       entries.length < INBOX_SHOWN
@@ -57,6 +57,12 @@ export async function inboxView(
         : await store.conversations.inboxCount(member, folder),
     unread: await store.conversations.unreadTotal(member, folder),
   };
+}
+
+/** What is new in the member's Chats and Requests (the page says it in words). */
+async function newIn(store: Store, member: number) {
+  const { chats, requests } = await store.conversations.newConversations(member);
+  return { chats, requests };
 }
 
 /** A page of one of the member's conversations; `done` names the action just done (`?done=…`). */

@@ -89,11 +89,10 @@ export function accountsRoutes(options: AccountsOptions) {
     if (!member) return c.json({ error: NOT_SIGNED_IN }, 401);
     // unread: messages sent to the member and not yet opened, in Chats and Requests; newChats,
     // newRequests: the conversations of each with such a message (the header's Messages link).
-    const unread = await store.conversations.unreadTotal(member.accountId);
     const fresh = await store.conversations.newConversations(member.accountId);
     const { email, emailVerified } = member;
-    const news = { newChats: fresh.chats, newRequests: fresh.requests };
-    return c.json({ email, emailVerified, unread, ...news }, 200);
+    const news = { unread: fresh.messages, newChats: fresh.chats, newRequests: fresh.requests };
+    return c.json({ email, emailVerified, ...news }, 200);
   });
 
   return app;

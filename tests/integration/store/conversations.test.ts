@@ -366,7 +366,11 @@ describe('Requests and Chats', () => {
     };
     expect(await folderOf(POSTER)).toBe('requests');
     expect(await folderOf(REPLIER)).toBe('chats');
-    expect(await conversations.newConversations(POSTER)).toEqual({ chats: 0, requests: 1 });
+    expect(await conversations.newConversations(POSTER)).toEqual({
+      chats: 0,
+      requests: 1,
+      messages: 1,
+    });
     // The replier writing again: still a request.
     await conversations.addMessage(id, REPLIER, 'Again', at(5));
     expect(await folderOf(POSTER)).toBe('requests');
@@ -378,10 +382,22 @@ describe('Requests and Chats', () => {
     await conversations.addMessage(id, POSTER, 'Still here', at(7));
     expect((await conversations.find(id, POSTER))?.answeredAt).toBe(at(6));
     expect(await folderOf(POSTER)).toBe('chats');
-    expect(await conversations.newConversations(POSTER)).toEqual({ chats: 1, requests: 0 });
-    expect(await conversations.newConversations(REPLIER)).toEqual({ chats: 1, requests: 0 });
+    expect(await conversations.newConversations(POSTER)).toEqual({
+      chats: 1,
+      requests: 0,
+      messages: 2,
+    });
+    expect(await conversations.newConversations(REPLIER)).toEqual({
+      chats: 1,
+      requests: 0,
+      messages: 2,
+    });
     await conversations.markRead(id, REPLIER, at(8), Number.MAX_SAFE_INTEGER);
-    expect(await conversations.newConversations(REPLIER)).toEqual({ chats: 0, requests: 0 });
+    expect(await conversations.newConversations(REPLIER)).toEqual({
+      chats: 0,
+      requests: 0,
+      messages: 0,
+    });
   });
 
   it('tells a member’s newest message and when it was read', async () => {
