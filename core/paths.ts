@@ -82,6 +82,12 @@ export const adPath = (state: string, city: string, adId: number) =>
   routes.ad.path({ stateName: state, cityName: city, adId: String(adId) });
 export const aboutPath = () => routes.about.path({});
 export const guidePath = (slug: string) => routes.guide.path({ slug });
+/**
+ * The safety notice (content/guides/dating-safety.md; Texas Business and Commerce Code section
+ * 106.006): linked from the footer, sign-up and the first-message form.
+ */
+export const SAFETY_NOTICE_SLUG = 'dating-safety';
+export const safetyNoticePath = () => guidePath(SAFETY_NOTICE_SLUG);
 export const legalPath = (slug: 'terms' | 'privacy') => routes.legal.path({ slug });
 export const signupPath = () => routes.signup.path({});
 export const signinPath = () => routes.signin.path({});
@@ -109,8 +115,13 @@ export const messagesPath = () => routes.messages.path({});
 /** The account page's "Who may reach me" form (docs/product.md section 7), and its anchor. */
 export const REACH_ANCHOR = 'who-may-reach-me';
 export const whoMayReachMePath = () => `${accountPath()}#${REACH_ANCHOR}`;
+/** The account page's message settings (requests mailed at once, read receipts), and its anchor. */
+export const MESSAGE_SETTINGS_ANCHOR = 'message-settings';
+export const messageSettingsPath = () => `${accountPath()}#${MESSAGE_SETTINGS_ANCHOR}`;
 /** The member's Filtered folder (docs/product.md section 7, "Who may reach me"). */
 export const filteredMessagesPath = () => `${messagesPath()}?folder=filtered`;
+/** The member's Requests: first messages about their ads not answered yet (section 7). */
+export const requestMessagesPath = () => `${messagesPath()}?folder=requests`;
 export const conversationPath = (conversationId: number) =>
   routes.conversation.path({ conversationId: String(conversationId) });
 /** Where Report this ad leads. */
@@ -161,6 +172,7 @@ export const apiRoutes = {
   reset: '/api/reset',
   accountData: '/api/account/data',
   reachSettings: '/api/account/reach',
+  messageSettings: '/api/account/messages',
   deleteAccount: '/api/account/delete',
   // Posting and the member's ads (server/http/routes/posting.ts).
   ads: '/api/ads',
@@ -240,6 +252,7 @@ export const resetApiPath = () => apiRoutes.reset;
 /** Download my data. */
 export const accountDataApiPath = () => apiRoutes.accountData;
 export const reachSettingsApiPath = () => apiRoutes.reachSettings;
+export const messageSettingsApiPath = () => apiRoutes.messageSettings;
 export const deleteAccountApiPath = () => apiRoutes.deleteAccount;
 /** Where the posting form posts a new ad. */
 export const adsApiPath = () => apiRoutes.ads;

@@ -18,6 +18,8 @@ import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { sweepFraudNotices } from './moderation/fraud-notices.ts';
 import { REQUEST_MINUTES, sweepAgeCheckRequests } from './age-assurance/checks.ts';
 import { forgetOldShieldDecisions } from './moderation/shield-review.ts';
+import { REQUEST_DIGEST_EVERY_MS, sendRequestDigests } from './messages/request-digest.ts';
+import { forgetDepartedMessages } from './messages/departed-messages.ts';
 import { buildPublisher, warmIdleFromEnv } from './publishing/build-publisher.ts';
 import { clusterPublisher } from './publishing/cluster-publisher.ts';
 import { publishSoon } from './publishing/publisher.ts';
@@ -220,6 +222,8 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
   mailFraudNotices();
   sweepOldPhotos();
   forgetShieldDecisions();
+  mailRequestDigests();
+  forgetDepartedSides();
   indexOldPhotos();
 });
 // Saved searches' digests: a child process a few minutes after start, then every hour; each saved
@@ -293,6 +297,36 @@ function forgetShieldDecisions(): void {
   );
 }
 setInterval(forgetShieldDecisions, SWEEP_EVERY_MS).unref();
+// The daily digests of new message requests (docs/product.md section 7): looked for every hour by
+// every instance; each member is claimed in the database first, so mailed once a day at most
+// (server/messages/request-digest.ts).
+function mailRequestDigests(): void {
+  sendRequestDigests({ store, mailer, site: mailSite }, new Date()).then(
+    ({ mailed, failed }) => {
+      if (mailed + failed > 0)
+        console.log(
+          `Mailed ${mailed} request digest${mailed === 1 ? '' : 's'}${failed > 0 ? `; ${failed} could not be sent (tried again in an hour)` : ''}.`,
+        );
+    },
+    (error: unknown) => console.error(`Request digests failed: ${(error as Error).message}`),
+  );
+}
+setInterval(mailRequestDigests, REQUEST_DIGEST_EVERY_MS).unref();
+// The messages of deleted accounts, kept 30 days for the members they wrote to (to read and
+// report): deleted on the hourly sweep, by every instance (server/messages/departed-messages.ts).
+function forgetDepartedSides(): void {
+  forgetDepartedMessages(store, new Date()).then(
+    (deleted) => {
+      if (deleted > 0)
+        console.log(
+          `Deleted ${deleted} message${deleted === 1 ? '' : 's'} of deleted accounts past their 30 days.`,
+        );
+    },
+    (error: unknown) =>
+      console.error(`Deleting departed members' messages failed: ${(error as Error).message}`),
+  );
+}
+setInterval(forgetDepartedSides, SWEEP_EVERY_MS).unref();
 // Photos stored before the duplicate index existed, put in it once at start (idempotent: several
 // instances starting at once end as one would; server/photos/photo-duplicates.ts).
 function indexOldPhotos(): void {

@@ -3,7 +3,11 @@
 // (sent_at can tie), a long conversation is read a page at a time, newest first (`page`), and
 // read_at is set when the recipient opens the thread. A message sent while unanswered keeps its
 // print (the scam shield counts the same message to many members by it), and a message delivered
-// with scam warnings keeps their families (server/messages/scam-shield.ts decides both).
+// with scam warnings keeps their families (server/messages/scam-shield.ts decides both). The
+// poster's first message answers the conversation (answered_at: out of their Requests, into their
+// Chats). A deleted account's messages are kept for the other side until kept_until
+// (member-data.ts), then deleted (`deleteKeptBefore`).
+import { sql } from 'kysely';
 import { MAX_ID } from './ids.ts';
 import { rowsChanged, rowCount } from './row-count.ts';
 import { timesSince } from './recent-times.ts';
@@ -41,7 +45,10 @@ export interface ThreadPage {
 }
 
 export interface ConversationMessageStore {
-  /** Stores a message and makes it the conversation's latest activity; its id. */
+  /**
+   * Stores a message and makes it the conversation's latest activity (the poster's first one
+   * answers it: answered_at); its id.
+   */
   addMessage(
     conversationId: number,
     senderId: number,
@@ -72,6 +79,18 @@ export interface ConversationMessageStore {
    * meanwhile stays unread); how many were unread.
    */
   markRead(conversationId: number, member: number, at: string, upTo: number): Promise<number>;
+  /** The sender's newest message in the conversation, and when it was read (null: not yet). */
+  lastSentBy(
+    conversationId: number,
+    senderId: number,
+  ): Promise<{ id: number; readAt: string | null } | undefined>;
+  /**
+   * Until when the other side's messages are kept in the conversation, once that member deleted
+   * their account (undefined: none are kept: the account exists, or nothing of theirs is left).
+   */
+  keptUntil(conversationId: number): Promise<string | undefined>;
+  /** Deletes the kept messages of deleted accounts whose time is up (kept_until <= `now`). */
+  deleteKeptBefore(now: string): Promise<number>;
 }
 
 const MESSAGE_COLUMNS = [
@@ -115,9 +134,15 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // answered_at: the poster's first message, in the same statement that reads who the poster is.
       await db
         .updateTable('conversations')
-        .set({ last_message_at: at })
+        .set({
+          last_message_at: at,
+          answered_at: sql<
+            string | null
+          >`COALESCE(answered_at, CASE WHEN poster_id = ${senderId} THEN ${at} END)`,
+        })
         .where('id', '=', conversationId)
         .execute();
       return id;
@@ -222,6 +247,36 @@ export function conversationMessageStore({ db }: StoreContext): ConversationMess
           .where('sender_id', '!=', member)
           .where('read_at', 'is', null)
           .where('id', '<=', upTo),
+      );
+    },
+
+    async lastSentBy(conversationId, senderId) {
+      return db
+        .selectFrom('messages')
+        .select(['id', 'read_at as readAt'])
+        .where('conversation_id', '=', conversationId)
+        .where('sender_id', '=', senderId)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    async keptUntil(conversationId) {
+      const row = await db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.min('kept_until').as('until'))
+        .where('conversation_id', '=', conversationId)
+        .where('kept_until', 'is not', null)
+        .executeTakeFirst();
+      return row?.until ?? undefined;
+    },
+
+    async deleteKeptBefore(now) {
+      return rowsChanged(
+        db
+          .deleteFrom('messages')
+          .where('kept_until', 'is not', null)
+          .where('kept_until', '<=', now),
       );
     },
   };

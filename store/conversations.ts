@@ -39,8 +39,10 @@ export interface ConversationRow {
   adExpiresOn: string | null;
   /** Kept off the site by reports until a moderator decides (hidden_ads). */
   adHidden: boolean;
-  /** When it went to the poster's Filtered folder (a hidden word); null: in their inbox. */
+  /** When it went to the poster's Filtered folder (a hidden word); null: not there. */
   filteredAt: string | null;
+  /** When the poster first wrote in it: in their Chats since (null: their Requests or Filtered). */
+  answeredAt: string | null;
 }
 
 /** A member ad as a reply needs it (read with `memberAds.find`). */
@@ -78,9 +80,9 @@ export interface ConversationStore extends ConversationMessageStore, InboxStore 
   existingFor(adId: number, replierId: number): Promise<number | undefined>;
   /** A new conversation (without messages yet); undefined when the replier has one about the ad. */
   create(conversation: NewConversation): Promise<number | undefined>;
-  /** Into the poster's Filtered folder (from `at`), out of their inbox. */
+  /** Into the poster's Filtered folder (from `at`), out of their Requests. */
   filter(id: number, at: string): Promise<void>;
-  /** Out of the poster's Filtered folder, into their inbox. */
+  /** Out of the poster's Filtered folder (their answer moves it to their Chats: addMessage). */
   unfilter(id: number): Promise<void>;
   /**
    * When the member started their newest `count` conversations (as the replier) after `since`,
@@ -112,6 +114,7 @@ export function conversationStore(context: StoreContext): ConversationStore {
           'c.started_at as startedAt',
           'c.last_message_at as lastMessageAt',
           'c.filtered_at as filteredAt',
+          'c.answered_at as answeredAt',
           'a.status as adStatus',
           'a.state as adState',
           'a.city as adCity',

@@ -3,12 +3,15 @@
 //
 // What a deletion does follows the ON DELETE rules of migration 5: deleting the accounts row takes
 // its sessions, remembered browsers, emailed-link tokens, ads, photos (migration 8; their bytes are
-// the photo storage's, deleted by delete-account.ts), saved searches (migration 9), messages and
-// blocks with it; the
-// conversations it was in stay for the other side (its side becomes NULL), and reports keep their
-// copies of the ad and thread with the account set NULL. The moderation log copies ids and emails
-// and is append-only: its rows stay as they are (the log page shows the account as deleted).
+// the photo storage's, deleted by delete-account.ts), saved searches (migration 9) and blocks with
+// it; the conversations it was in stay for the other side (its side becomes NULL), and so do its
+// messages there, until the day the domain gives (kept_until, migration 20: 30 days, for the other
+// side to read and report; the sweep deletes them then). A conversation left with neither side
+// goes, its messages with it. Reports keep their copies of the ad and thread with the account set
+// NULL. The moderation log copies ids and emails and is append-only: its rows stay as they are
+// (the log page shows the account as deleted).
 import { parseAdPhotoList, type AdPhotoRef } from '../core/schemas/photos.ts';
+import { messageSettingsStore, type MessageSettings } from './message-settings.ts';
 import { photoStore, type PhotoRow } from './photos.ts';
 import { reachSettingsStore, type ReachSettings } from './reach-settings.ts';
 import { savedSearchStore, type SavedSearch } from './saved-searches.ts';
@@ -65,6 +68,8 @@ export interface DataConversationRow {
   lastMessageAt: string;
   /** In the member's Filtered folder (their ad's, started with one of their hidden words). */
   filtered: boolean;
+  /** In the member's Requests (their ad's, not answered yet). */
+  request: boolean;
 }
 
 export interface DataMessageRow {
@@ -124,6 +129,8 @@ export interface MemberDataRows {
   reach: ReachSettings;
   /** Only verified members may write to them first (accounts.verified_first_only). */
   verifiedFirstOnly: boolean;
+  /** How their new requests are mailed, and read receipts (message_settings). */
+  messageSettings: MessageSettings;
 }
 
 export interface MemberDataStore {
@@ -134,10 +141,11 @@ export interface MemberDataStore {
   rowsOf(accountId: number): Promise<MemberDataRows | undefined>;
   /**
    * Within a unit of work: deletes the account and, through the foreign keys, what goes with it;
-   * remembers its id (deleted_accounts) so that no new account takes it. Answers the ids of its
-   * ads that were live when they were deleted (they leave the site at the next publish).
+   * remembers its id (deleted_accounts) so that no new account takes it. Its messages stay in the
+   * conversations whose other side is still there, until `keepMessagesUntil`. Answers the ids of
+   * its ads that were live when they were deleted (they leave the site at the next publish).
    */
-  removeAccount(accountId: number, now: string): Promise<number[]>;
+  removeAccount(accountId: number, now: string, keepMessagesUntil: string): Promise<number[]>;
 }
 
 export function memberDataStore(context: StoreContext): MemberDataStore {
@@ -152,7 +160,7 @@ export function memberDataStore(context: StoreContext): MemberDataStore {
             .execute((trx) => readRows({ ...context, db: trx }, accountId));
     },
 
-    async removeAccount(accountId, now) {
+    async removeAccount(accountId, now, keepMessagesUntil) {
       // The ads first, each with the status it had as it went: an ad a moderator approves at this
       // very moment is either still in review here or already live, never missed.
       const ads = await db
@@ -162,12 +170,18 @@ export function memberDataStore(context: StoreContext): MemberDataStore {
         .execute();
       await db.insertInto('deleted_accounts').values({ id: accountId, deleted_at: now }).execute();
       await db.deleteFrom('accounts').where('id', '=', accountId).execute();
-      // A thread both of whose members have deleted their accounts is nobody's: it goes too (a
-      // report's copy of it stays with the report).
+      // A thread both of whose members have deleted their accounts is nobody's: it goes too, with
+      // its messages (a report's copy of it stays with the report).
       await db
         .deleteFrom('conversations')
         .where('poster_id', 'is', null)
         .where('replier_id', 'is', null)
+        .execute();
+      // What is left of its messages is in threads the other side is still in: kept for them.
+      await db
+        .updateTable('messages')
+        .set({ kept_until: keepMessagesUntil })
+        .where('sender_id', '=', accountId)
         .execute();
       return ads
         .filter((ad) => ad.status === 'live')
@@ -244,6 +258,7 @@ async function readRows(
       'started_at as startedAt',
       'last_message_at as lastMessageAt',
       'filtered_at as filteredAt',
+      'answered_at as answeredAt',
     ])
     .where((eb) => eb.or([eb('poster_id', '=', accountId), eb('replier_id', '=', accountId)]))
     .orderBy('started_at')
@@ -325,12 +340,14 @@ async function readRows(
       hidden: hiddenIds.has(ad.id),
     })),
     photos,
-    conversations: threads.map(({ posterId, replierId, filteredAt, ...thread }) => {
+    conversations: threads.map(({ posterId, replierId, filteredAt, answeredAt, ...thread }) => {
       const side = posterId === accountId ? 'poster' : 'replier';
       const otherSideId = side === 'poster' ? replierId : posterId;
-      // Filtered is the poster's alone: the member who wrote is never told.
+      // Filtered and Requests are the poster's alone: the member who wrote is never told.
       const filtered = side === 'poster' && filteredAt !== null;
-      return { ...thread, side, otherSideId, otherSideExists: otherSideId !== null, filtered };
+      const request = side === 'poster' && !filtered && answeredAt === null;
+      const otherSideExists = otherSideId !== null;
+      return { ...thread, side, otherSideId, otherSideExists, filtered, request };
     }),
     messages: messages.map(({ senderId, ...message }) => ({
       ...message,
@@ -345,5 +362,6 @@ async function readRows(
     fraudNotices,
     reach: await reachSettingsStore(context).of(accountId),
     verifiedFirstOnly: Boolean(verifiedFirstOnly),
+    messageSettings: await messageSettingsStore(context).of(accountId),
   };
 }

@@ -10,6 +10,7 @@
 // strings that must sort as text, as they do in SQLite.
 import { POSTGRES_VERIFICATION_MIGRATIONS } from './postgres-verification-migrations.ts';
 import { POSTGRES_AGE_ASSURANCE_MIGRATIONS } from './postgres-age-assurance-migrations.ts';
+import { POSTGRES_CONVERSATION_MIGRATIONS } from './postgres-conversation-migrations.ts';
 import {
   blocksTable,
   emailTokensTable,
@@ -350,4 +351,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
    CREATE INDEX shield_label_candidates_by_export ON shield_label_candidates(exported_at)
      WHERE exported_at IS NOT NULL;`,
   ...POSTGRES_AGE_ASSURANCE_MIGRATIONS,
+  // Migration 16: Requests and Chats, message settings, a departed member's messages kept 30 days
+  // (postgres-conversation-migrations.ts).
+  ...POSTGRES_CONVERSATION_MIGRATIONS,
 ];

@@ -13,6 +13,7 @@ import {
 import { SAFETY_MIGRATIONS } from './sqlite-safety-migrations.ts';
 import { VERIFICATION_MIGRATIONS } from './sqlite-verification-migrations.ts';
 import { AGE_ASSURANCE_MIGRATIONS } from './sqlite-age-assurance-migrations.ts';
+import { CONVERSATION_MIGRATIONS } from './sqlite-conversation-migrations.ts';
 
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE accounts (
@@ -326,4 +327,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX shield_label_candidates_by_export ON shield_label_candidates(exported_at)
      WHERE exported_at IS NOT NULL;`,
   ...AGE_ASSURANCE_MIGRATIONS,
+  // 21: Requests and Chats, message settings, a departed member's messages kept 30 days
+  // (sqlite-conversation-migrations.ts).
+  ...CONVERSATION_MIGRATIONS,
 ];

@@ -18,6 +18,8 @@ import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
 import { knownDeviceStore, type KnownDeviceStore } from './known-devices.ts';
 import { memberDataStore, type MemberDataStore } from './member-data.ts';
 import { memberAdStore, type MemberAdStore } from './member-ads.ts';
+import { messageSettingsStore, type MessageSettingsStore } from './message-settings.ts';
+import { requestDigestStore, type RequestDigestStore } from './request-digests.ts';
 import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts';
 import { moderationStore, type ModerationStore } from './moderation.ts';
 import { moderatorPhotoStore, type ModeratorPhotoStore } from './moderator-photos.ts';
@@ -78,6 +80,10 @@ export interface Store {
   readonly shieldDecisions: ShieldDecisionStore;
   /** Members' declared states, age checks and the requests sent to their wallets (age-checks.ts). */
   readonly ageChecks: AgeCheckStore;
+  /** Each member's settings for messages: requests mailed at once, read receipts (message-settings.ts). */
+  readonly messageSettings: MessageSettingsStore;
+  /** The daily digests of new requests and their claims (request-digests.ts). */
+  readonly requestDigests: RequestDigestStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -157,6 +163,8 @@ function partsOf(context: StoreContext) {
     verifications: verificationStore(context),
     shieldDecisions: shieldDecisionStore(context),
     ageChecks: ageCheckStore(context),
+    messageSettings: messageSettingsStore(context),
+    requestDigests: requestDigestStore(context),
   };
 }
 

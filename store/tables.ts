@@ -4,6 +4,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AgeCheckRequestsTable, AgeChecksTable } from './age-tables.ts';
 import type { ShieldDecisionsTable, ShieldLabelCandidatesTable } from './shield-tables.ts';
+import type { MessageSettingsTable, RequestDigestsTable } from './message-tables.ts';
 
 export interface Tables {
   accounts: AccountsTable;
@@ -40,6 +41,8 @@ export interface Tables {
   shield_label_candidates: ShieldLabelCandidatesTable;
   age_checks: AgeChecksTable;
   age_check_requests: AgeCheckRequestsTable;
+  message_settings: MessageSettingsTable;
+  request_digests: RequestDigestsTable;
 }
 
 export interface AccountsTable {
@@ -142,6 +145,8 @@ export interface ConversationsTable {
   last_message_at: string;
   /** Set when its first message had a hidden word of the poster's: in their Filtered folder. */
   filtered_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the poster first wrote in it: out of their Requests, into their Chats (null: never). */
+  answered_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ReachSettingsTable {
@@ -164,6 +169,11 @@ export interface MessagesTable {
   scam_warnings: string | null;
   /** SHA-256 (hex) of its normalised text, for a message sent while unanswered; else null. */
   print: string | null;
+  /**
+   * Set when its sender deleted their account: kept for the other side to read and report until
+   * then, deleted by the hourly sweep after (null: the sender's account exists).
+   */
+  kept_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ReportsTable {

@@ -7,6 +7,7 @@ import type { VerificationLevel } from '../schemas/verification.ts';
 import type { AgeAssuranceView } from './age-assurance.ts';
 import type { StatementView } from './statement.ts';
 import type { ReachSettingsView } from './reach-settings.ts';
+import type { MessageSettingsView } from './message-settings.ts';
 import type { SavedSearchView } from './saved-searches.ts';
 
 /** A report the member sent, as they see it again: never who anyone is. */
@@ -33,6 +34,8 @@ export interface AccountView {
   reports: readonly MyReportView[];
   /** Who may reach the member: their "Who may reach me" form. */
   reach: ReachSettingsView;
+  /** How requests are mailed, and read receipts: their "Messages" form. */
+  messages: MessageSettingsView;
   /** The member's verification level, if verified. */
   verification?: { level: VerificationLevel | undefined };
   /** The member's state and age check (docs/product.md section 6, "Age assurance"). */

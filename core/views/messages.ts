@@ -5,6 +5,7 @@
 // builds it, the pages show it, neither imports the other.
 // Nothing here ever holds another member's email address (docs/product.md section 7): the other side
 // is named by their role in the conversation.
+import { formatNumber, plural } from '../format.ts';
 import { conversationPath } from '../paths.ts';
 import type { FraudNoticeAction } from './fraud-notice.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
@@ -33,22 +34,45 @@ export interface InboxEntry {
 }
 
 /**
- * Which of the member's folders: the inbox, or Filtered (conversations about their ads started
- * with one of their hidden words: docs/product.md section 7, "Who may reach me").
+ * Which of the member's folders (docs/product.md section 7): Chats (the conversations they
+ * started, and those about their ads they answered), Requests (first messages about their ads
+ * they have not answered), or Filtered (those started with one of their hidden words: "Who may
+ * reach me").
  */
-export type InboxFolder = 'inbox' | 'filtered';
+export type InboxFolder = 'chats' | 'requests' | 'filtered';
+
+/** Conversations with a message the member has not opened, in Chats and in Requests. */
+export interface NewConversationCounts {
+  chats: number;
+  requests: number;
+}
 
 export interface InboxView {
   kind: 'inbox';
   folder: InboxFolder;
-  /** How many conversations are in the member's Filtered folder (the link to it says). */
+  /** How many conversations are in the member's Requests and Filtered folders (their links say). */
+  requestsCount: number;
   filteredCount: number;
+  /** What is new in Chats and Requests (the page's first line, and the header's count). */
+  fresh: NewConversationCounts;
   /** Newest activity first, at most INBOX_SHOWN. */
   entries: InboxEntry[];
-  /** All the conversations the member is in (more than shown when over INBOX_SHOWN). */
+  /** All the conversations in the folder (more than shown when over INBOX_SHOWN). */
   total: number;
   /** Unread messages in all of them. */
   unread: number;
+}
+
+/**
+ * What is new, in words, as the header and /messages say it: "2 new: 1 chat, 1 request", "1 new
+ * chat", "3 new requests"; undefined when nothing is.
+ */
+export function newConversationsText({ chats, requests }: NewConversationCounts) {
+  if (chats > 0 && requests > 0)
+    return `${formatNumber(chats + requests)} new: ${plural(chats, 'chat')}, ${plural(requests, 'request')}`;
+  if (chats > 0) return `${plural(chats, 'new chat')}`;
+  if (requests > 0) return `${plural(requests, 'new request')}`;
+  return undefined;
 }
 
 export interface ThreadMessage {
@@ -93,6 +117,18 @@ export interface ConversationView {
   fraudNotice?: FraudNoticeAction;
   /** What the last action did, after its redirect (`?done=…`). */
   notice?: string;
+  /**
+   * The other side has left (docs/product.md section 7): deleted their account (their messages
+   * kept for the member until `keptUntil`, an ISO time; absent when none are left) or was banned.
+   */
+  departed?: { why: 'deleted' | 'banned'; keptUntil?: string };
+  /**
+   * The member's newest message, once the other side read it, when both turned read receipts on:
+   * its id ("Read" is shown under it).
+   */
+  readReceiptFor?: number;
+  /** The conversation is in the member's Requests: they have not answered it yet. */
+  request?: boolean;
 }
 
 /**
@@ -176,7 +212,7 @@ export const CLOSED_TEXTS: Record<ClosedReason, string> = {
 /** What a conversation's page says after an action (`?done=…`). */
 export const CONVERSATION_NOTICES = {
   started:
-    'Your message is sent. The poster gets a mail saying there is a message for them, without its text and without your email address.',
+    'Your message is sent. It waits in the poster’s Requests until they answer, and they get a mail saying there is a message for them, without its text and without your email address.',
   blocked:
     'You blocked this member. Neither of you can write in this conversation, and they cannot reply to your ads. You can unblock them here at any time.',
   unblocked: 'You unblocked this member. You can write to each other again.',

@@ -4,6 +4,7 @@
 import type { AccountView, MyReportView } from '../../core/views/account.ts';
 import { REPORT_REASONS } from '../../core/schemas/report-reasons.ts';
 import { reachSettingsView } from '../messages/reach.ts';
+import { messageSettingsView } from '../messages/message-settings.ts';
 import { savedSearchView } from '../saved-searches/saved-searches.ts';
 import { statementView } from '../moderation/statement-view.ts';
 import { memberAdView } from '../posting/ad-view.ts';
@@ -45,6 +46,7 @@ export async function accountView(
       await store.reachSettings.of(accountId),
       await store.verifications.verifiedFirstOnly(accountId),
     ),
+    messages: messageSettingsView(await store.messageSettings.of(accountId)),
     verification: {
       level: (await store.verifications.currentFor([accountId])).get(accountId)?.level,
     },

@@ -107,8 +107,9 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
       'was last mailed), the moderation decisions about you with their statements of reasons and ' +
       'your appeals, how many of your messages our scam checks refused or marked with a warning ' +
       '(and, for 30 days, the first messages themselves), ' +
-      'the safety warnings (fraud notices) you received, and who may reach you (whether only ' +
-      'verified members may write to you first, the ages that may, and your hidden words). In a conversation the other side is ' +
+      'the safety warnings (fraud notices) you received, who may reach you (whether only ' +
+      'verified members may write to you first, the ages that may, and your hidden words), and ' +
+      'your message settings (how new requests are mailed, read receipts). In a conversation the other side is ' +
       '"the other member": their email address and account are not in this file, and neither is ' +
       'who reported you or which moderator decided.',
     account: {
@@ -155,10 +156,14 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
       you: conversation.side === 'poster' ? 'posted the ad' : 'replied to the ad',
       otherMember: conversation.otherSideExists
         ? OTHER_MEMBER
-        : 'a member who deleted their account',
+        : 'a member who deleted their account (their messages are kept here 30 days)',
       startedAt: conversation.startedAt,
       lastMessageAt: conversation.lastMessageAt,
-      ...(conversation.filtered ? { folder: 'Filtered (one of your hidden words)' } : {}),
+      folder: conversation.filtered
+        ? 'Filtered (one of your hidden words)'
+        : conversation.request
+          ? 'Requests (not answered yet)'
+          : 'Chats',
       messages: rows.messages
         .filter((message) => message.conversationId === conversation.id)
         .map((message) => ({
@@ -212,6 +217,10 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
       youngestWhoMayWriteFirst: rows.reach.minAge,
       oldestWhoMayWriteFirst: rows.reach.maxAge,
       hiddenWords: rows.reach.hiddenWords,
+    },
+    messageSettings: {
+      newRequestsMailed: rows.messageSettings.requestsAtOnce ? 'each at once' : 'once a day',
+      readReceipts: rows.messageSettings.readReceipts,
     },
   };
 }

@@ -1,9 +1,10 @@
 // Delete my account (docs/product.md section 8), once the password is checked: the account and
 // what goes with it, in one unit of work (store/member-data.ts says what goes and what
-// stays). Its photos' rows go with it through the foreign keys; their bytes, kept apart (the
-// what goes with it, in one unit of work (store/member-data.ts says what goes and what
 // stays). Its photos' and verification selfies' rows go with it through the foreign keys; their bytes, kept apart (the
-// photo storage: a table of blobs or a folder), are deleted once the unit is done.
+// photo storage: a table of blobs or a folder), are deleted once the unit is done. Its messages
+// stay 30 days for the members it wrote to, to read and report (a legitimate interest, limited
+// in time: server/messages/departed-messages.ts), then go.
+import { keptUntil } from '../messages/departed-messages.ts';
 import { deleteBytesOf, photoKeysOfAccount } from '../photos/ad-photo-lifecycle.ts';
 import type { PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
 import type { Store } from '../../store/store.ts';
@@ -38,7 +39,11 @@ export async function deleteAccount(
       ...(await photoKeysOfAccount(tx, accountId)),
       ...(await tx.verifications.selfiesOf(accountId)).map((selfie) => selfie.key),
     ];
-    const liveAdIds = await tx.memberData.removeAccount(accountId, now.toISOString());
+    const liveAdIds = await tx.memberData.removeAccount(
+      accountId,
+      now.toISOString(),
+      keptUntil(now),
+    );
     return { kind: 'deleted', email: account.email, liveAdIds };
   });
   if (outcome.kind === 'deleted' && photoStorage)

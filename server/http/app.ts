@@ -55,6 +55,7 @@ import { emailLinks } from '../accounts/email-links.ts';
 import { emailLinkRoutes } from './routes/email-links.ts';
 import { postingRoutes } from './routes/posting.ts';
 import { reachSettingsRoutes } from './routes/reach-settings.ts';
+import { messageSettingsRoutes } from './routes/message-settings.ts';
 import { savedSearchRoutes } from './routes/saved-searches.ts';
 import { unsubscribeHeaders, unsubscribeRoutes } from './routes/unsubscribe.ts';
 import { messagesRoutes } from './routes/messages.ts';
@@ -239,6 +240,7 @@ export function createApp(options: AppOptions) {
   app.route('/', photoRoutes({ ...forms, photos }));
   app.route('/', savedSearchRoutes({ ...forms, search }));
   app.route('/', reachSettingsRoutes(forms));
+  app.route('/', messageSettingsRoutes(forms));
   app.route('/', verificationRoutes({ ...forms, photos, publisher, mailer, mailSite }));
   app.route('/', ageAssuranceRoutes({ ...forms, ageIssuerRoots: options.ageIssuerRoots }));
   app.route(

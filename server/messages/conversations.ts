@@ -6,6 +6,9 @@
 // once it has committed, so that the sender's record is kept. The whole order of a message:
 // docs/architecture.md, "A message, step by step". The poster's own settings (reach.ts) apply
 // to the replier: an age range, and hidden words (the Filtered folder, until the poster answers).
+// A conversation is in the poster's Requests until they answer it (then their Chats): its
+// messages to them are mailed in the daily digest (request-digest.ts) unless they chose each at
+// once (message_settings); a chat's are mailed as they come.
 import { getPolicyTerms, getSite } from '../../core/content/index.ts';
 import type { ClosedReason } from '../../core/views/messages.ts';
 import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../core/policy/index.ts';
@@ -50,6 +53,10 @@ export interface Notification {
   adTitle: string;
   /** The recipient's side: the ad's poster, or the member who replied. */
   recipient: 'poster' | 'replier';
+  /** Where the conversation is for the recipient: their Requests (not answered yet) or Chats. */
+  folder: 'chats' | 'requests';
+  /** Mail it now: a chat, or a request to a member who chose each at once (else: the digest). */
+  mailNow: boolean;
 }
 
 /** A message stored, and whom to tell about it (nobody: they have not read the one before). */
@@ -201,17 +208,21 @@ export async function startConversation(
       passed.screening,
     );
     await screened(tx, screening, passed);
-    // Filtered: the poster finds it in their Filtered folder, unannounced.
+    // Filtered: the poster finds it in their Filtered folder, unannounced. Else a request.
     const poster = filtered ? undefined : await tx.conversations.correspondent(ad.accountId);
+    const notify: Notification | undefined = poster && {
+      to: poster.email,
+      conversationId,
+      adTitle: ad.title,
+      recipient: 'poster',
+      folder: 'requests',
+      mailNow: (await tx.messageSettings.of(ad.accountId)).requestsAtOnce,
+    };
     return {
       conversationId,
       created: true,
       warned: passed.warnings,
-      ...(poster
-        ? {
-            notify: { to: poster.email, conversationId, adTitle: ad.title, recipient: 'poster' },
-          }
-        : {}),
+      ...(notify ? { notify } : {}),
     };
   });
   return unlessRefused(outcome);
@@ -290,11 +301,15 @@ async function addMessage(
   );
   await screened(tx, screening, passed);
   const recipient = firstUnread ? await tx.conversations.correspondent(recipientId) : undefined;
+  // Still the poster's request: they have not answered it (the replier writing again does not).
+  const request = recipientId === conversation.posterId && conversation.answeredAt === null;
   const notify: Notification | undefined = recipient && {
     to: recipient.email,
     conversationId: conversation.id,
     adTitle: conversation.adTitle,
     recipient: recipientId === conversation.posterId ? 'poster' : 'replier',
+    folder: request ? 'requests' : 'chats',
+    mailNow: !request || (await tx.messageSettings.of(recipientId)).requestsAtOnce,
   };
   return { messageId, warned: passed.warnings, ...(notify ? { notify } : {}) };
 }

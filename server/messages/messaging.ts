@@ -3,7 +3,8 @@
 // unblock its other side. Each checks who writes and what they wrote, in the order a member
 // meets the refusals (signed in, a verified email, an ad that takes replies, the message itself),
 // does it in one unit of work (conversations.ts), and mails the recipient when the message is the
-// first they have not read (server/mail/conversation-messages.ts), never with its text. Whatever
+// first they have not read (server/mail/conversation-messages.ts), never with its text: at once
+// for a chat, and for a request only when they chose so (else the daily digest, request-digest.ts). Whatever
 // refuses it is thrown as a Refusal (texts.ts has what the member reads); what the scam shield
 // warned its recipient of comes back (`warned`), never shown to the writer.
 import { findPublishedAd } from '../../core/content/ad-by-id.ts';
@@ -54,7 +55,7 @@ export function messaging({ store, mailer, mailSite, now, messageLimit }: Messag
     messageLimit,
   });
   const notify = (notification: Notification | undefined) => {
-    if (notification) mailer.send(newMessageMail(mailSite(), notification));
+    if (notification?.mailNow) mailer.send(newMessageMail(mailSite(), notification));
   };
   const mayWrite = (writer: Writer) => {
     if (!writer.emailVerified) throw new Refusal('forbidden', NOT_VERIFIED_TO_WRITE);

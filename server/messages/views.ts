@@ -4,6 +4,7 @@
 // shield's warnings beside a message are its recipient's only, in words (scam-shield.ts).
 import { findPublishedAd } from '../../core/content/ad-by-id.ts';
 import {
+  type ClosedReason,
   CONVERSATION_NOTICES,
   INBOX_SHOWN,
   type ConversationView,
@@ -19,12 +20,13 @@ import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import type { AdForReply, ConversationRow, ThreadPage } from '../../store/conversations.ts';
 import type { Store } from '../../store/store.ts';
 import { adAvailability, closedReason } from './conversations.ts';
+import { readReceipt } from './message-settings.ts';
 import { unavailableText } from './texts.ts';
 
 export async function inboxView(
   store: Store,
   member: number,
-  folder: InboxFolder = 'inbox',
+  folder: InboxFolder = 'chats',
 ): Promise<InboxView> {
   const rows = await store.conversations.inbox(member, INBOX_SHOWN, folder);
   const noticed = new Map(
@@ -45,7 +47,9 @@ export async function inboxView(
   return {
     kind: 'inbox',
     folder,
+    requestsCount: await store.conversations.inboxCount(member, 'requests'),
     filteredCount: await store.conversations.inboxCount(member, 'filtered'),
+    fresh: await newIn(store, member),
     entries,
     total:
       entries.length < INBOX_SHOWN
@@ -53,6 +57,12 @@ export async function inboxView(
         : await store.conversations.inboxCount(member, folder),
     unread: await store.conversations.unreadTotal(member, folder),
   };
+}
+
+/** What is new in the member's Chats and Requests (the page says it in words). */
+async function newIn(store: Store, member: number) {
+  const { chats, requests } = await store.conversations.newConversations(member);
+  return { chats, requests };
 }
 
 /** A page of one of the member's conversations; `done` names the action just done (`?done=…`). */
@@ -74,6 +84,7 @@ export async function conversationView(
   const closed = await closedReason(store, conversation, member);
   const youBlocked = other !== null && (await store.blocks.between(member, other)).youBlocked;
   const [fraudNotice] = await store.fraudNotices.noticedConversations(member, conversation.id);
+  const readFor = await readReceipt(store, conversation, member, other);
   return {
     kind: 'conversation',
     conversationId: conversation.id,
@@ -84,14 +95,15 @@ export async function conversationView(
     yourAd: conversation.posterId === member,
     other: otherSide(conversation, member),
     ...(other !== null && (await otherVerification(store, other))),
+    // The other side by the member's own (theirs may be gone: a deleted account's id is null).
     messages: thread.messages.map((message) => ({
       id: message.id,
       from:
         message.senderId === member
           ? 'you'
-          : message.senderId === conversation.posterId
-            ? 'poster'
-            : 'replier',
+          : conversation.posterId === member
+            ? 'replier'
+            : 'poster',
       body: message.body,
       sentAt: message.sentAt,
       ...(message.senderId !== member ? scamWarningsOf(message.scamWarnings) : {}),
@@ -112,7 +124,29 @@ export async function conversationView(
     ...(done && done in CONVERSATION_NOTICES
       ? { notice: CONVERSATION_NOTICES[done as keyof typeof CONVERSATION_NOTICES] }
       : {}),
+    ...(await departed(store, conversation, closed)),
+    ...(readFor !== undefined ? { readReceiptFor: readFor } : {}),
+    // A request, while its writer is still a member (once they left, "This member has left" says it).
+    ...(conversation.posterId === member &&
+    conversation.answeredAt === null &&
+    conversation.filteredAt === null &&
+    closed !== 'other-deleted' &&
+    closed !== 'other-banned'
+      ? { request: true }
+      : {}),
   };
+}
+
+/** Whether the other side has left, and until when their messages are kept for the member. */
+async function departed(
+  store: Store,
+  conversation: ConversationRow,
+  closed: ClosedReason | undefined,
+): Promise<Pick<ConversationView, 'departed'>> {
+  if (closed === 'other-banned') return { departed: { why: 'banned' } };
+  if (closed !== 'other-deleted') return {};
+  const keptUntil = await store.conversations.keptUntil(conversation.id);
+  return { departed: { why: 'deleted', ...(keptUntil ? { keptUntil } : {}) } };
 }
 
 /** What `/messages/new?ad=…` is about, for this member (`adId` undefined: not an id at all). */

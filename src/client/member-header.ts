@@ -1,6 +1,7 @@
 // Shows the signed-in member's email and a Sign out button in the header. Pages stay static and
 // cacheable: only visitors with the member hint cookie ask /api/me who they are.
 import { accountPath, meApiPath, messagesPath, signoutApiPath } from '../../core/paths.ts';
+import { newConversationsText } from '../../core/views/messages.ts';
 
 /** The member hint cookie: set with the session, readable by scripts (the session is not). */
 export const isSignedIn = () => document.cookie.split('; ').includes('lb_member=1');
@@ -8,16 +9,21 @@ export const isSignedIn = () => document.cookie.split('; ').includes('lb_member=
 export async function showSignedInMember(): Promise<void> {
   if (!isSignedIn()) return;
   let email: string;
-  let unread = 0;
+  const fresh = { chats: 0, requests: 0 };
   try {
     const response = await fetch(meApiPath(), {
       headers: { Accept: 'application/json' },
       credentials: 'same-origin',
     });
     if (!response.ok) return;
-    const me = (await response.json()) as { email?: unknown; unread?: unknown };
+    const me = (await response.json()) as {
+      email?: unknown;
+      newChats?: unknown;
+      newRequests?: unknown;
+    };
     email = String(me.email ?? '');
-    unread = typeof me.unread === 'number' && me.unread > 0 ? Math.floor(me.unread) : 0;
+    fresh.chats = countOf(me.newChats);
+    fresh.requests = countOf(me.newRequests);
   } catch {
     return;
   }
@@ -31,19 +37,16 @@ export async function showSignedInMember(): Promise<void> {
   who.className = 'member-bar__email';
   who.href = accountPath();
   who.textContent = email;
-  // Messages, with how many are unread when there are any (/messages).
+  // Messages, with what is new when anything is, in words: "2 new: 1 chat, 1 request" (/messages).
   const messages = document.createElement('a');
   messages.className = 'member-bar__messages';
   messages.href = messagesPath();
   messages.textContent = 'Messages';
-  if (unread > 0) {
+  const news = newConversationsText(fresh);
+  if (news) {
     const count = document.createElement('span');
     count.className = 'unread-count';
-    count.textContent = String(unread);
-    const label = document.createElement('span');
-    label.className = 'visually-hidden';
-    label.textContent = ' unread';
-    count.append(label);
+    count.textContent = news;
     messages.append(' ', count);
   }
   const form = document.createElement('form');
@@ -62,3 +65,7 @@ export async function showSignedInMember(): Promise<void> {
   for (const join of document.querySelectorAll<HTMLElement>('a[data-member-action="join"]'))
     join.hidden = true;
 }
+
+/** A count from /api/me: a whole number from 0 up (anything else: 0). */
+const countOf = (value: unknown) =>
+  typeof value === 'number' && value > 0 ? Math.floor(value) : 0;

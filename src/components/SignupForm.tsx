@@ -1,5 +1,5 @@
 import type { ChangeEvent, FormEvent } from 'react';
-import { legalPath, signinThenPath, signupApiPath } from '../../core/paths.ts';
+import { legalPath, safetyNoticePath, signinThenPath, signupApiPath } from '../../core/paths.ts';
 import { PASSWORD_MIN } from '../../core/schemas/password-length.ts';
 import { AccountForm, AccountSubmit, accountFormOf, EMAIL_FIELD } from './AccountForm.tsx';
 import type { AccountFormState } from './AccountForm.tsx';
@@ -123,6 +123,10 @@ export function SignupForm({
       <AccountSubmit label="Continue" busyLabel="Creating Account..." form={form} />
       <p className="form__footnote">
         Already a member? <a href={signinThenPath(next)}>Sign in</a>
+      </p>
+      <p className="form__footnote">
+        We do not run criminal background checks. Before you meet anyone, read our{' '}
+        <a href={safetyNoticePath()}>online dating safety notice</a>.
       </p>
     </AccountForm>
   );

@@ -3,7 +3,13 @@ import type { ReactNode } from 'react';
 import { LineIcon } from '../components/LineIcon.tsx';
 import { Logo } from '../components/Logo.tsx';
 import type { PageChrome } from './page-shell.ts';
-import { aboutPath, homePath, legalPath, transparencyPath } from '../../core/paths.ts';
+import {
+  aboutPath,
+  homePath,
+  legalPath,
+  safetyNoticePath,
+  transparencyPath,
+} from '../../core/paths.ts';
 
 /** Header, main landmark and footer shared by every page. */
 export function Layout({ chrome, children }: { chrome: PageChrome; children: ReactNode }) {
@@ -58,6 +64,7 @@ function SiteFooter({ chrome }: { chrome: PageChrome }) {
           <a href={legalPath('terms')}>Terms</a>
           <a href={legalPath('privacy')}>Privacy</a>
           <a href={aboutPath()}>About</a>
+          <a href={safetyNoticePath()}>Safety</a>
           <a href={transparencyPath()}>Transparency</a>
         </nav>
         {chrome.footerButton === 'post' ? (

@@ -29,3 +29,4 @@ import './statements.css';
 import './reach.css';
 import './nearby.css';
 import './age-assurance.css';
+import './chats.css';

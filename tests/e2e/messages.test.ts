@@ -1,16 +1,20 @@
-// Messages on the production build (issue 11), in Chromium with JavaScript and again without it
-// (every step a plain form post): two members sign up and verify through the mailed link, one
-// posts two ads that a moderator approves, the other replies; the poster sees the unread count
-// (header and inbox), reads it and the count goes down, answers; the poster blocks the replier,
-// whose reply and whose new conversation on the poster's other ad are refused. Then screenshots
-// of the inbox and a conversation at 390 and 1280 px, and axe-core on both.
+// Messages on the production build (issues 11 and 54), in Chromium with JavaScript and again
+// without it (every step a plain form post): two members sign up and verify through the mailed
+// link, one posts two ads that a moderator approves and chooses on /account to be mailed each
+// request at once, the other replies; the poster finds it in Requests, not Chats (header and
+// /messages say "1 new request"), reads it, and the replier writing again leaves it there; the
+// poster answers and it is a chat for both; the poster blocks the replier, whose reply and whose
+// new conversation on the poster's other ad are refused. Then screenshots of Requests, Chats and
+// a conversation at 390 and 1280 px, and axe-core on each.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
+  accountPath,
   conversationPath,
   messagesApiPath,
   messagesPath,
   newMessagePath,
+  requestMessagesPath,
 } from '../../core/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { heading, mailTo, signUpAndVerify as signUpAndVerifyOn } from '../helpers/e2e-members.ts';
@@ -71,8 +75,31 @@ describe.each([
     await replierContext?.close();
   });
 
+  test('the poster chooses each request mailed at once, on /account', async () => {
+    await gotoEnhanced(poster, `${world.server.url}${accountPath()}`, javaScriptEnabled);
+    const settings = poster.locator('#message-settings');
+    expect(await settings.getByLabel('Once a day, in one mail').isChecked()).toBe(true);
+    expect(await settings.getByRole('checkbox').isChecked()).toBe(false);
+    await settings.getByLabel('At once, for each new request').check();
+    await settings.getByRole('button', { name: 'Save message settings' }).click();
+    await poster.waitForURL(/\/account\?done=messages-saved#message-settings$/);
+    await waitForEnhanced(poster, javaScriptEnabled);
+    expect(await poster.locator('#message-settings').getByRole('status').textContent()).toBe(
+      'Your message settings are saved.',
+    );
+    expect(
+      await poster
+        .locator('#message-settings')
+        .getByLabel('At once, for each new request')
+        .isChecked(),
+    ).toBe(true);
+  });
+
   test('the replier writes from the reply screen; the poster is mailed without the text', async () => {
     await gotoEnhanced(replier, `${world.server.url}${newMessagePath(adId)}`, javaScriptEnabled);
+    expect(
+      await replier.getByRole('link', { name: 'online dating safety notice' }).getAttribute('href'),
+    ).toBe('/about/dating-safety');
     expect(await heading(replier)).toBe('Reply to an ad');
     expect(await replier.locator('.reply-card__ad h2').textContent()).toBe(title);
     // Refused first: contact details in a first message; what was typed is kept.
@@ -109,33 +136,62 @@ describe.each([
     expect(mail.raw).not.toContain(replierEmail);
   });
 
-  test('the poster sees the unread count, reads, and the count goes down; then answers', async () => {
+  test('the poster finds it in Requests, not Chats, reads it; the replier writing again leaves it there', async () => {
     await gotoEnhanced(poster, `${world.server.url}/`, javaScriptEnabled);
     if (javaScriptEnabled) {
       const link = poster.locator('.member-bar__messages');
-      expect(await link.textContent()).toBe('Messages 1 unread');
+      expect(await link.textContent()).toBe('Messages 1 new request');
     }
     await gotoEnhanced(poster, `${world.server.url}${messagesPath()}`, javaScriptEnabled);
     expect(await heading(poster)).toBe('Messages');
+    expect(await poster.locator('.inbox__new').textContent()).toBe('1 new request');
+    expect(await poster.locator('.inbox__folders').textContent()).toBe(
+      'ChatsRequests (1) · 1 newFiltered (0)',
+    );
+    expect(await poster.locator('.inbox-item', { hasText: title }).count()).toBe(0);
+    expect(await poster.locator('.inbox__empty h2').textContent()).toBe('No chats yet');
+    await lookAt(poster, `chats-empty-${run}`, javaScriptEnabled);
+    await poster.getByRole('link', { name: 'Requests (1) · 1 new' }).click();
+    await poster.waitForURL(`${world.server.url}${requestMessagesPath()}`);
+    await waitForEnhanced(poster, javaScriptEnabled);
+    expect(await heading(poster)).toBe('Message requests');
     const item = poster.locator('.inbox-item', { hasText: title });
     expect(await item.locator('.unread-count').textContent()).toBe('1 unread');
     expect(await poster.locator('.inbox__summary').textContent()).toBe(
       '1 conversation · 1 unread message',
     );
-    await lookAt(poster, `inbox-${run}`, javaScriptEnabled);
+    await lookAt(poster, `requests-${run}`, javaScriptEnabled);
     await item.getByRole('link', { name: title }).click();
     await poster.waitForURL(`${world.server.url}${conversationPath(conversationId)}`);
     expect(await poster.locator('.message__from').first().textContent()).toBe(
       'The member who replied',
     );
+    expect(await poster.getByText('This is a request').count()).toBe(1);
     expect(await poster.content()).not.toContain(replierEmail);
 
-    await gotoEnhanced(poster, `${world.server.url}${messagesPath()}`, javaScriptEnabled);
+    await gotoEnhanced(poster, `${world.server.url}${requestMessagesPath()}`, javaScriptEnabled);
     expect(await poster.locator('.inbox__summary').textContent()).toBe('1 conversation · all read');
     expect(await poster.locator('.inbox-item .unread-count').count()).toBe(0);
+    expect(await poster.locator('.inbox__new').count()).toBe(0);
     if (javaScriptEnabled)
       expect(await poster.locator('.member-bar__messages').textContent()).toBe('Messages');
 
+    // The replier writing again: still a request.
+    await gotoEnhanced(
+      replier,
+      `${world.server.url}${conversationPath(conversationId)}`,
+      javaScriptEnabled,
+    );
+    await replier.getByLabel('Reply to the poster').fill('Or the one by the station?');
+    await replier.getByRole('button', { name: 'Send', exact: true }).click();
+    await replier.waitForURL(`${world.server.url}${conversationPath(conversationId)}#latest`);
+    await gotoEnhanced(poster, `${world.server.url}${messagesPath()}`, javaScriptEnabled);
+    expect(await poster.locator('.inbox__folders').textContent()).toBe(
+      'ChatsRequests (1) · 1 newFiltered (0)',
+    );
+  });
+
+  test('the poster answers: a chat for both, the replier told in the header', async () => {
     await gotoEnhanced(
       poster,
       `${world.server.url}${conversationPath(conversationId)}`,
@@ -148,13 +204,29 @@ describe.each([
     expect(await poster.locator('.message').last().textContent()).toContain('Main Street');
     await lookAt(poster, `conversation-${run}`, javaScriptEnabled);
 
+    // The replier: a chat, mailed at once, and the header says so.
+    const mail = await mailTo(world.server.outboxDir, replierEmail, 'new message');
+    expect(mail.raw).not.toContain('Main Street');
+    if (javaScriptEnabled) {
+      await gotoEnhanced(replier, `${world.server.url}/`, javaScriptEnabled);
+      expect(await replier.locator('.member-bar__messages').textContent()).toBe(
+        'Messages 1 new chat',
+      );
+    }
     await gotoEnhanced(
       replier,
       `${world.server.url}${conversationPath(conversationId)}`,
       javaScriptEnabled,
     );
     const froms = await replier.locator('.message__from').allTextContents();
-    expect(froms).toEqual(['You', 'The poster']);
+    expect(froms).toEqual(['You', 'You', 'The poster']);
+
+    await gotoEnhanced(poster, `${world.server.url}${messagesPath()}`, javaScriptEnabled);
+    expect(await poster.locator('.inbox__folders').textContent()).toBe(
+      'ChatsRequests (0)Filtered (0)',
+    );
+    expect(await poster.locator('.inbox-item', { hasText: title }).count()).toBe(1);
+    await lookAt(poster, `chats-${run}`, javaScriptEnabled);
   });
 
   test('the poster blocks the replier: the reply and a new conversation on the other ad are refused', async () => {

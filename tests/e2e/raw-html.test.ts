@@ -1,6 +1,6 @@
 // The production build fetched without JavaScript: prerendered texts, head metadata, statuses.
 import { describe, expect, test } from 'vitest';
-import { adPath, cityPath, statePath } from '../../core/paths.ts';
+import { adPath, cityPath, safetyNoticePath, statePath } from '../../core/paths.ts';
 import {
   builtAds,
   baseUrl,
@@ -187,11 +187,11 @@ describe('ad pages', () => {
 });
 
 describe('guides and legal pages', () => {
-  test('about lists the ten guides with the browse and post buttons', async () => {
+  test('about lists the eleven guides with the browse and post buttons', async () => {
     const { status, html } = await fetchPage('/about');
     expect(status).toBe(200);
     expectCompleteHead(html, '/about');
-    expect([...html.matchAll(/href="\/about\/[^"]+"/g)].length).toBeGreaterThanOrEqual(10);
+    expect([...html.matchAll(/href="\/about\/[^"]+"/g)].length).toBeGreaterThanOrEqual(11);
     expect(textOf(html)).toContain('Browse Local Ads');
     expect(textOf(html)).toContain('GeoNames');
     for (const guide of builtContent().guides) {
@@ -199,6 +199,33 @@ describe('guides and legal pages', () => {
       expect(page.status).toBe(200);
       expect(textOf(page.html)).toContain(guide.title);
     }
+  });
+
+  test('the dating safety notice (Texas §106.006): its measures, linked from every footer and sign-up', async () => {
+    const { status, html } = await fetchPage(safetyNoticePath());
+    expect(status).toBe(200);
+    expectCompleteHead(html, safetyNoticePath());
+    const text = textOf(html);
+    expect(text).toContain('Online Dating Safety Notice');
+    expect(text).toContain('does not conduct criminal background checks');
+    expect(text).toContain(
+      'Anyone who is able to commit identity theft can also falsify a dating profile.',
+    );
+    expect(text).toContain('There is no substitute for acting with caution');
+    expect(text).toContain('Never put your last name, email address, home address, phone number');
+    expect(text).toContain('Never agree to be picked up at your home.');
+    expect(text).toContain('Always provide your own transportation');
+    for (const path of ['/', '/about', statePath('Texas'), '/privacy']) {
+      const page = await fetchPage(path);
+      expect(page.html, path).toMatch(
+        new RegExp(`<footer[\\s\\S]*href="${safetyNoticePath()}"[^>]*>Safety</a>`),
+      );
+    }
+    const signup = await fetchPage('/signup');
+    expect(textOf(signup.html)).toContain(
+      'We do not run criminal background checks. Before you meet anyone, read our online dating safety notice',
+    );
+    expect(signup.html).toContain(`href="${safetyNoticePath()}"`);
   });
 
   test('the top-cities guide ranks cities by their active ads', async () => {

@@ -1,8 +1,11 @@
-// /messages's server read (server/http/page-read.ts), for the signed-in member: their inbox, or
-// with ?folder=filtered their Filtered folder (docs/product.md section 7).
+// /messages's server read (server/http/page-read.ts), for the signed-in member: their Chats, or
+// with ?folder=requests their Requests, ?folder=filtered their Filtered folder (docs/product.md
+// section 7). Any other folder is Chats.
 import { inboxView } from '../../../server/messages/views.ts';
 import { pageRead } from '../../../server/http/page-read.ts';
-import type { InboxView } from '../../../core/views/messages.ts';
+import type { InboxFolder, InboxView } from '../../../core/views/messages.ts';
+
+const FOLDERS: readonly InboxFolder[] = ['chats', 'requests', 'filtered'];
 
 export const read = pageRead<InboxView>({
   for: 'members',
@@ -10,7 +13,7 @@ export const read = pageRead<InboxView>({
     view: await inboxView(
       store,
       member.accountId,
-      c.req.query('folder') === 'filtered' ? 'filtered' : 'inbox',
+      FOLDERS.find((folder) => folder === c.req.query('folder')) ?? 'chats',
     ),
   }),
 });

@@ -17,6 +17,7 @@ import { MyDecisions } from './MyDecisions.tsx';
 import { MyReports } from './MyReports.tsx';
 import { MySavedSearches } from './MySavedSearches.tsx';
 import { WhoMayReachMe } from './WhoMayReachMe.tsx';
+import { MessageSettings } from './MessageSettings.tsx';
 
 export default function Page() {
   const data = useData<Data>();
@@ -83,6 +84,11 @@ export default function Page() {
       <MyDecisions statements={data.statements} />
       <MyReports reports={data.reports} />
       <MySavedSearches searches={savedSearches} notice={savedDone} error={savedError} />
+      <MessageSettings
+        settings={data.messages}
+        notice={data.messagesDone}
+        error={data.messagesError}
+      />
       <WhoMayReachMe
         settings={data.reach}
         notice={data.reachDone}

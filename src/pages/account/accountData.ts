@@ -1,6 +1,7 @@
 import { getSite } from '../../../core/content/index.ts';
 import { accountPath } from '../../../core/paths.ts';
 import { isTicked } from '../../../core/schemas/reach-settings.ts';
+import { REQUEST_MAILS, type RequestMails } from '../../../core/schemas/message-settings.ts';
 import { pageShell } from '../../renderer/shell.ts';
 import type { DataContext } from '../registry.ts';
 import type { AccountView } from '../../../core/views/account.ts';
@@ -24,6 +25,13 @@ export const SAVED_SEARCH_DONE_NOTICES = {
 /** What the account page says after the "Who may reach me" form is saved (`?done=…`). */
 export const REACH_DONE_NOTICE = 'Your settings are saved. They apply to the next first message.';
 
+/** What the account page says after the "Messages" form is saved (`?done=…`). */
+export const MESSAGES_DONE_NOTICE = 'Your message settings are saved.';
+
+/** A radio button's value as posted, if it is one of the choices. */
+const requestMailsOf = (value: string | undefined): RequestMails | undefined =>
+  REQUEST_MAILS.find((choice) => choice === value);
+
 /**
  * `/account`, for the signed-in member only: their email, whether it is verified, a new link, and
  * their ads (handed over by the server) with what they can do with each.
@@ -38,6 +46,9 @@ export function accountData({ request }: DataContext<AccountView>) {
   // The "Who may reach me" form: its refusal is shown in it, with what was typed.
   const aboutReach = request?.form?.values.reachForm !== undefined;
   const reachTyped = aboutReach ? request?.form?.values : undefined;
+  // The "Messages" form: likewise.
+  const aboutMessages = request?.form?.values.messagesForm !== undefined;
+  const messagesTyped = aboutMessages ? request?.form?.values : undefined;
   return {
     ...pageShell({
       title: `Your account - ${brand}`,
@@ -52,7 +63,7 @@ export function accountData({ request }: DataContext<AccountView>) {
     /** A new verification link was just sent (the resend form answers with ?sent=1). */
     linkSent: request?.query.sent === '1',
     // A refused action on one of the ads is shown beside the ads, not across the page.
-    error: aboutAds || aboutSaved || aboutReach ? undefined : request?.form?.error,
+    error: aboutAds || aboutSaved || aboutReach || aboutMessages ? undefined : request?.form?.error,
     reach: {
       minAge: reachTyped?.minAge ?? request?.read?.reach.minAge ?? '',
       maxAge: reachTyped?.maxAge ?? request?.read?.reach.maxAge ?? '',
@@ -66,6 +77,17 @@ export function accountData({ request }: DataContext<AccountView>) {
     reachError: aboutReach ? request?.form?.error : undefined,
     reachErrorField: aboutReach ? request?.form?.field : undefined,
     reachDone: done === 'reach-saved' ? REACH_DONE_NOTICE : undefined,
+    messages: {
+      requestMails:
+        requestMailsOf(messagesTyped?.requestMails) ??
+        request?.read?.messages.requestMails ??
+        ('daily' as const),
+      readReceipts: messagesTyped
+        ? isTicked(messagesTyped.readReceipts)
+        : (request?.read?.messages.readReceipts ?? false),
+    },
+    messagesError: aboutMessages ? request?.form?.error : undefined,
+    messagesDone: done === 'messages-saved' ? MESSAGES_DONE_NOTICE : undefined,
     savedSearches: request?.read?.savedSearches ?? [],
     savedError: aboutSaved ? request?.form?.error : undefined,
     savedDone:

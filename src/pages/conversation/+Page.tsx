@@ -14,6 +14,7 @@ import {
   messagesPath,
   replyApiPath,
   reportConversationPath,
+  requestMessagesPath,
   whoMayReachMePath,
 } from '../../../core/paths.ts';
 import {
@@ -25,6 +26,7 @@ import {
 } from '../../../core/views/messages.ts';
 import { useData } from '../../renderer/useData.ts';
 import type { Data } from './+data.ts';
+import { Departed } from './Departed.tsx';
 import { FraudNotice } from './FraudNotice.tsx';
 import { ScamWarning } from './ScamWarning.tsx';
 
@@ -47,14 +49,18 @@ export default function Page() {
   return (
     <section className="container container--post form-page conversation">
       <p className="conversation__back">
-        <a href={messagesPath()}>← All messages</a>
+        {c.request ? (
+          <a href={requestMessagesPath()}>← All requests</a>
+        ) : (
+          <a href={messagesPath()}>← All messages</a>
+        )}
       </p>
       <header className="conversation__header">
         <h1>{c.adTitle}</h1>
         <p className="conversation__about">
           {c.yourAd ? 'Your ad' : 'An ad you replied to'} ·{' '}
           {c.other === 'deleted'
-            ? 'with a member who has deleted their account'
+            ? 'with a member who has left'
             : c.yourAd
               ? 'with a member who replied to it'
               : 'with its poster'}
@@ -80,12 +86,20 @@ export default function Page() {
       {c.fraudNotice && (
         <FraudNotice action={c.fraudNotice} adTitle={c.adTitle} yourAd={c.yourAd} />
       )}
+      {c.departed && <Departed conversationId={c.conversationId} departed={c.departed} />}
       {c.notice && <Banner tone="info">{c.notice}</Banner>}
+      {c.request && (
+        <Banner tone="info">
+          This is a request: a member&apos;s first message about your ad, in your{' '}
+          <a href={requestMessagesPath()}>Requests</a>. Answering it moves the conversation to your
+          Chats. Until then, they are not told whether you read it.
+        </Banner>
+      )}
       {c.filtered && (
         <Banner tone="info">
           This conversation is in your <a href={filteredMessagesPath()}>Filtered folder</a>: its
           first message has one of your <a href={whoMayReachMePath()}>hidden words</a>. Answering
-          moves it to your inbox.
+          moves it to your Chats.
         </Banner>
       )}
       <ThreadPages conversation={c} label="Pages of this conversation" />
@@ -96,6 +110,7 @@ export default function Page() {
             conversationId={c.conversationId}
             message={message}
             last={newest && index === c.messages.length - 1}
+            read={message.id === c.readReceiptFor}
           />
         ))}
       </ol>
@@ -174,10 +189,13 @@ function Message({
   conversationId,
   message,
   last,
+  read,
 }: {
   conversationId: number;
   message: ThreadMessage;
   last: boolean;
+  /** The other side has read it (read receipts: both members turned them on). */
+  read: boolean;
 }) {
   return (
     <li
@@ -189,6 +207,7 @@ function Message({
         <MessageTime className="message__time" at={message.sentAt} />
       </p>
       <p className="message__body">{message.body}</p>
+      {read && <p className="message__read">Read</p>}
       {message.scamWarnings && (
         <ScamWarning
           conversationId={conversationId}

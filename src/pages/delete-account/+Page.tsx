@@ -23,8 +23,9 @@ export default function Page() {
           <DoneMark />
           <h1>Your account is deleted</h1>
           <p>
-            Your account, your ads and your messages are gone, and you are signed out everywhere. We
-            have sent a last mail to your address to confirm it.
+            Your account and your ads are gone, and you are signed out everywhere. Your messages
+            stay with the members you wrote to for 30 days, then they are deleted. We have sent a
+            last mail to your address to confirm it.
           </p>
           <p>You can go on browsing {brand} without an account, or sign up again at any time.</p>
           <div className="button-row">
@@ -56,14 +57,20 @@ export default function Page() {
           </li>
           <li>Your ads, whatever their status. Live ones leave the site within a few moments.</li>
           <li>
-            Your messages. The members you wrote with keep their own side of the conversation, and
-            see you as a deleted member; they never had your email address.
+            Your messages, at once where nobody else is left to read them. The members you wrote
+            with keep their own side of the conversation, and see that you have left; they never had
+            your email address.
           </li>
           <li>The members you blocked, and anyone who blocked you: those blocks end.</li>
           <li>Your verification, and your verification selfie if we still keep it.</li>
         </ul>
         <h2 className="delete-account__heading">What stays</h2>
         <ul className="delete-account__list">
+          <li>
+            The members you wrote with keep your messages in their conversations for 30 days, so
+            that they can still read them and report them to our moderators if they need to. Then
+            your messages are deleted. Nobody else sees them.
+          </li>
           <li>
             The moderation log’s records of what moderators did with your ads or account. They
             cannot be changed; moderators see the account as a deleted account.

@@ -12,6 +12,7 @@ import {
   homePath,
   messagesApiPath,
   messagesPath,
+  safetyNoticePath,
 } from '../../../core/paths.ts';
 import type { CompiledAd } from '../../../core/schemas/compiled-content.ts';
 import { useData } from '../../renderer/useData.ts';
@@ -84,9 +85,13 @@ function Body({ data, ad }: { data: Data; ad: CompiledAd }) {
   return (
     <>
       <p className="reply-card__lead">
-        Your message goes to the poster on {data.brand}, and they get a mail saying there is a
-        message for them. Neither of you sees the other&apos;s email address. Keep it friendly: no
-        phone numbers, email addresses or links in a first message.
+        Your message goes to the poster&apos;s Requests on {data.brand}, and they get a mail saying
+        there is a message for them. Neither of you sees the other&apos;s email address. Keep it
+        friendly: no phone numbers, email addresses or links in a first message.
+      </p>
+      <p className="reply-card__safety">
+        Before you write to anyone or meet them, read our{' '}
+        <a href={safetyNoticePath()}>online dating safety notice</a>.
       </p>
       <MessageForm
         action={messagesApiPath()}

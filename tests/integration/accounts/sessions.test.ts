@@ -67,7 +67,13 @@ describe(`POST ${signinApiPath()}`, () => {
   it('signs in with the email in another case and with spaces around it', async () => {
     const token = await signIn(`  ${member.toUpperCase()} `);
     const response = await me(token);
-    expect(await response.json()).toEqual({ email: member, emailVerified: false, unread: 0 });
+    expect(await response.json()).toEqual({
+      email: member,
+      emailVerified: false,
+      unread: 0,
+      newChats: 0,
+      newRequests: 0,
+    });
   });
 
   it('answers a wrong password and an unknown email exactly alike (401, same message)', async () => {
@@ -111,7 +117,13 @@ describe(`GET ${meApiPath()}`, () => {
     const response = await me(await signIn());
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await response.json()).toEqual({ email: member, emailVerified: false, unread: 0 });
+    expect(await response.json()).toEqual({
+      email: member,
+      emailVerified: false,
+      unread: 0,
+      newChats: 0,
+      newRequests: 0,
+    });
   });
 
   it('answers 401 without a cookie, never cached', async () => {
@@ -204,7 +216,13 @@ describe('a restart', () => {
           headers: cookieHeader(token),
         });
         expect(current.status).toBe(200);
-        expect(await current.json()).toEqual({ email, emailVerified: false, unread: 0 });
+        expect(await current.json()).toEqual({
+          email,
+          emailVerified: false,
+          unread: 0,
+          newChats: 0,
+          newRequests: 0,
+        });
 
         const signin = await fetch(`${secondServer.url}${signinApiPath()}`, {
           method: 'POST',

@@ -277,10 +277,18 @@ describe('the right password', () => {
     expect(t.publisher.reasons).toEqual([`deleted account ${member.accountId}: ads ${liveAd}`]);
   });
 
-  test('its messages are gone; the other side keeps theirs, with this side NULL', async () => {
-    expect(await countRows(t, 'messages', { column: 'sender_id', value: member.accountId })).toBe(
-      0,
+  test('its messages stay 30 days for the other side, who keeps theirs, with this side NULL', async () => {
+    // Kept for the member it wrote to, to read and report, until the sweep 30 days on.
+    const kept = await t.sql.all<{ kept_until: string | null }>(
+      'SELECT kept_until FROM messages WHERE sender_id = ?',
+      member.accountId,
     );
+    expect(kept.length).toBeGreaterThan(0);
+    for (const { kept_until } of kept) {
+      const days = (Date.parse(kept_until!) - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(29.9);
+      expect(days).toBeLessThanOrEqual(30);
+    }
     expect(await countRows(t, 'messages', { column: 'sender_id', value: other.accountId })).toBe(
       theirMessages,
     );

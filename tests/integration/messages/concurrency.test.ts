@@ -26,6 +26,14 @@ const t = messagesWorld();
 const newMessageMails = (email: string) =>
   mailsTo(t.outboxDir, email).filter((mail) => mail.subject.includes('new message'));
 
+/** A member who chose each request mailed at once (else a request waits for the daily digest). */
+async function mailedEachRequest() {
+  const member = await t.makeMember();
+  const settings = { requestsAtOnce: true, readReceipts: false };
+  await t.store.messageSettings.save(member.accountId, settings, new Date().toISOString());
+  return member;
+}
+
 /** The bodies as stored, and that ids and times run in the same order. */
 async function expectAllInOrder(conversationId: number, sent: string[], first: string) {
   const rows = await t.storedMessages(conversationId);
@@ -88,7 +96,7 @@ describe('100 messages at once into one conversation', () => {
 
 describe('two starts racing for one ad by one member', () => {
   test('in-process: one conversation, both messages in it, one mail to the poster', async () => {
-    const poster = await t.makeMember();
+    const poster = await mailedEachRequest();
     const replier = await t.makeMember();
     const adId = await t.insertLiveAd(poster);
     const [a, b] = await Promise.all([
@@ -171,7 +179,7 @@ describe.runIf(onPostgres())('two instances on one PostgreSQL', () => {
   });
 
   test('first replies to one ad by one member, half to each: one conversation, one mail', async () => {
-    const poster = await t.makeMember();
+    const poster = await mailedEachRequest();
     const replier = await t.makeMember();
     const adId = await t.insertLiveAd(poster);
     const answers = await atOnceOnTwoInstances(10, (app, n) =>

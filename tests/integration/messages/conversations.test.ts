@@ -1,11 +1,17 @@
 // Conversations (docs/product.md section 7), in-process on a real SQLite file: a member replies to a
-// member's ad, the poster is mailed (no text, no address), both read and write in the thread, the
-// inbox counts what is unread and opening the thread reads it; anyone else gets the not-found
-// answer; a sample ad says nothing is delivered. Every form as a plain post, and as JSON.
+// member's ad, it is in the poster's Requests (mailed in the daily digest, or at once if they chose
+// so; no text, no address) until the poster answers, and then a chat; both read and write in the
+// thread, the folders count what is new and opening the thread reads it; anyone else gets the
+// not-found answer; a sample ad says nothing is delivered. Every form as a plain post, and as JSON.
 import { describe, expect, test } from 'vitest';
 import { findPublishedAd } from '../../../core/content/ad-by-id.ts';
 import { adIdsForCity } from '../../../core/content/index.ts';
-import { conversationPath, meApiPath, messagesApiPath } from '../../../core/paths.ts';
+import {
+  conversationPath,
+  meApiPath,
+  messageSettingsApiPath,
+  messagesApiPath,
+} from '../../../core/paths.ts';
 import { messagesWorld } from '../../helpers/messages-world.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
@@ -21,10 +27,21 @@ const subjectOf = (mail: ReadMail) =>
 const me = (session: string) =>
   Promise.resolve(
     t.app.request(`${ORIGIN}${meApiPath()}`, { headers: cookieHeader(session) }),
-  ).then((response) => response.json() as Promise<{ email: string; unread: number }>);
+  ).then(
+    (response) =>
+      response.json() as Promise<{
+        email: string;
+        unread: number;
+        newChats: number;
+        newRequests: number;
+      }>,
+  );
+
+const newMessageMails = (email: string) =>
+  mailsTo(t.outboxDir, email).filter((mail) => mail.subject.includes('new message'));
 
 describe('a conversation about a member ad', () => {
-  test('reply → the poster is mailed without the text or the address → both write → reads count down', async () => {
+  test('reply → a request for the poster, in no mail until the digest → the poster answers → a chat, mailed as it comes', async () => {
     const poster = await t.makeMember();
     const replier = await t.makeMember();
     const adId = await t.insertLiveAd(poster, 'Sunday hikes and coffee');
@@ -34,6 +51,7 @@ describe('a conversation about a member ad', () => {
     const formText = textOf(await form.text());
     expect(formText).toContain('Reply to an ad');
     expect(formText).toContain('Sunday hikes and coffee');
+    expect(formText).toContain('online dating safety notice');
     expect(formText).not.toContain(poster.email);
 
     const started = await t.startConversation(replier, adId, 'Hello!\r\nI like hikes too.');
@@ -49,56 +67,77 @@ describe('a conversation about a member ad', () => {
     expect((await t.storedMessages(id)).map((row) => [row.sender_id, row.body])).toEqual([
       [replier.accountId, 'Hello!\nI like hikes too.'],
     ]);
-
-    await t.mailer.settled();
-    const mails = mailsTo(t.outboxDir, poster.email).filter((m) =>
-      m.subject.includes('new message'),
+    const sent = textOf(
+      await (await t.getPage(`${conversationPath(id)}?done=started`, replier.session)).text(),
     );
-    expect(mails).toHaveLength(1);
-    const mail = mails[0]!;
-    expect(subjectOf(mail)).toBe('You have a new message about your ad “Sunday hikes and coffee”');
-    expect(mail.text).toContain(`http://localhost${conversationPath(id)}`);
-    expect(mail.raw).not.toContain('I like hikes too');
-    expect(mail.raw).not.toContain(replier.email);
+    expect(sent).toContain('Your message is sent. It waits in the poster’s Requests');
 
-    // The poster sees one unread message in the header's count and in the inbox.
-    expect((await me(poster.session)).unread).toBe(1);
-    const inbox = textOf(await (await t.getPage('/messages', poster.session)).text());
-    expect(inbox).toContain('Sunday hikes and coffee');
-    expect(inbox).toContain('A member replied to your ad');
-    expect(inbox).toContain('1 conversation · 1 unread message');
-    expect(inbox).not.toContain(replier.email);
+    // A request: in the poster's Requests, not their Chats; mailed in the daily digest only.
+    await t.mailer.settled();
+    expect(newMessageMails(poster.email)).toEqual([]);
+    expect(await me(poster.session)).toMatchObject({ unread: 1, newChats: 0, newRequests: 1 });
+    const chats = textOf(await (await t.getPage('/messages', poster.session)).text());
+    expect(chats).toContain('1 new request');
+    expect(chats).toContain('Requests (1) · 1 new');
+    expect(chats).toContain('No chats yet');
+    expect(chats).toContain('You have 1 message request about your ads');
+    expect(chats).not.toContain('Sunday hikes and coffee');
+    const requests = textOf(
+      await (await t.getPage('/messages?folder=requests', poster.session)).text(),
+    );
+    expect(requests).toContain('Message requests');
+    expect(requests).toContain('Sunday hikes and coffee');
+    expect(requests).toContain('A member replied to your ad');
+    expect(requests).toContain('1 conversation · 1 unread message');
+    expect(requests).not.toContain(replier.email);
+    // The replier's side: a chat they started.
+    const replierChats = textOf(await (await t.getPage('/messages', replier.session)).text());
+    expect(replierChats).toContain('Sunday hikes and coffee');
+    expect(replierChats).toContain('You wrote to the poster');
 
-    // Opening the thread reads it.
+    // Opening the thread reads it; it says it is a request.
     const thread = await t.getPage(conversationPath(id), poster.session);
     expect(thread.status).toBe(200);
     const threadText = textOf(await thread.text());
     expect(threadText).toContain('The member who replied');
     expect(threadText).toContain('I like hikes too.');
+    expect(threadText).toContain('This is a request');
     expect(threadText).toContain('Report this conversation');
     expect(threadText).not.toContain(replier.email);
-    expect((await me(poster.session)).unread).toBe(0);
+    expect(await me(poster.session)).toMatchObject({ unread: 0, newRequests: 0 });
     expect((await t.storedMessages(id))[0]!.read_at).not.toBeNull();
-    expect(textOf(await (await t.getPage('/messages', poster.session)).text())).toContain(
-      '1 conversation · all read',
+
+    // The sender writing again: still a request, still no mail now.
+    expect((await t.replyIn(replier, id, 'Are you free on Sunday?')).status).toBe(303);
+    await t.mailer.settled();
+    expect(newMessageMails(poster.email)).toEqual([]);
+    expect(textOf(await (await t.getPage('/messages', poster.session)).text())).not.toContain(
+      'Sunday hikes and coffee',
     );
 
-    // The poster answers; the replier is mailed once, then not again while it is unread.
+    // The poster reads it and answers: a chat for both; the replier is mailed once, then not again
+    // while unread.
+    await t.getPage(conversationPath(id), poster.session);
     const answered = await t.replyIn(poster, id, 'Hi! Which trail?');
     expect(answered.status).toBe(303);
     expect(answered.headers.get('location')).toBe(`${conversationPath(id)}#latest`);
     expect((await t.replyIn(poster, id, 'Griffith Park maybe?')).status).toBe(303);
+    const posterChats = textOf(await (await t.getPage('/messages', poster.session)).text());
+    expect(posterChats).toContain('Sunday hikes and coffee');
+    expect(posterChats).toContain('Requests (0)');
     await t.mailer.settled();
-    const toReplier = mailsTo(t.outboxDir, replier.email).filter((m) =>
-      m.subject.includes('new message'),
-    );
+    const toReplier = newMessageMails(replier.email);
     expect(toReplier).toHaveLength(1);
     expect(subjectOf(toReplier[0]!)).toBe(
       'You have a new message about the ad “Sunday hikes and coffee”',
     );
+    expect(toReplier[0]!.text).toContain(`http://localhost${conversationPath(id)}`);
     expect(toReplier[0]!.raw).not.toContain('Which trail');
     expect(toReplier[0]!.raw).not.toContain(poster.email);
-    expect((await me(replier.session)).unread).toBe(2);
+    expect(await me(replier.session)).toMatchObject({ unread: 2, newChats: 1, newRequests: 0 });
+    expect(textOf(await (await t.getPage('/messages', replier.session)).text())).toContain(
+      '1 new chat',
+    );
 
     const replierView = textOf(
       await (await t.getPage(conversationPath(id), replier.session)).text(),
@@ -108,12 +147,39 @@ describe('a conversation about a member ad', () => {
     );
     expect((await me(replier.session)).unread).toBe(0);
 
-    // Once read, the next message mails again.
+    // Once read, the next message mails again; and the replier's messages are chats now: mailed.
     expect((await t.replyIn(poster, id, 'Or the beach.')).status).toBe(303);
+    expect((await t.replyIn(replier, id, 'The beach!')).status).toBe(303);
     await t.mailer.settled();
-    expect(
-      mailsTo(t.outboxDir, replier.email).filter((m) => m.subject.includes('new message')),
-    ).toHaveLength(2);
+    expect(newMessageMails(replier.email)).toHaveLength(2);
+    const toPoster = newMessageMails(poster.email);
+    expect(toPoster).toHaveLength(1);
+    expect(subjectOf(toPoster[0]!)).toBe(
+      'You have a new message about your ad “Sunday hikes and coffee”',
+    );
+  });
+
+  test('a poster who chose each request at once is mailed for the first one, saying it is a request', async () => {
+    const poster = await t.makeMember();
+    const replier = await t.makeMember();
+    const adId = await t.insertLiveAd(poster, 'Board games on Friday');
+    const saved = await t.submit(
+      messageSettingsApiPath(),
+      { requestMails: 'at-once', messagesForm: '1' },
+      poster.session,
+    );
+    expect(saved.status).toBe(303);
+    const id = conversationIdOf(await t.startConversation(replier, adId, 'I love board games.'));
+    expect((await t.replyIn(replier, id, 'Catan?')).status).toBe(303);
+    await t.mailer.settled();
+    const mails = newMessageMails(poster.email);
+    expect(mails).toHaveLength(1);
+    expect(subjectOf(mails[0]!)).toBe(
+      'You have a new message about your ad “Board games on Friday”',
+    );
+    expect(mails[0]!.text).toContain('It waits in your Requests until you answer it.');
+    expect(mails[0]!.raw).not.toContain('board games.');
+    expect(mails[0]!.raw).not.toContain(replier.email);
   });
 
   test('as JSON: ids and redirects, errors as { error }', async () => {
@@ -168,8 +234,11 @@ describe('a conversation about a member ad', () => {
   test('an empty inbox says how conversations start', async () => {
     const member = await t.makeMember();
     const text = textOf(await (await t.getPage('/messages', member.session)).text());
-    expect(text).toContain('No conversations yet');
+    expect(text).toContain('No chats yet');
     expect(text).toContain('when you reply to a member');
+    expect(text).toContain('Requests (0)');
+    expect(text).toContain('Filtered (0)');
+    expect(text).not.toContain(' new');
   });
 
   test('signed out: the pages and the posts send to sign in and back', async () => {

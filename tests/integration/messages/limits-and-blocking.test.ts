@@ -169,10 +169,10 @@ describe('blocking', () => {
     expect(await t.storedMessages()).toHaveLength(before);
     expect((await t.storedConversations()).filter((row) => row.ad_id === otherAd)).toHaveLength(0);
 
-    // The blocker's inbox says so; the blocked member's thread is closed.
-    expect(textOf(await (await t.getPage('/messages', poster.session)).text())).toContain(
-      'You blocked them',
-    );
+    // The blocker's Requests say so (they never answered it); the blocked member's thread is closed.
+    expect(
+      textOf(await (await t.getPage('/messages?folder=requests', poster.session)).text()),
+    ).toContain('You blocked them');
     const blockedView = textOf(
       await (await t.getPage(conversationPath(id), replier.session)).text(),
     );
@@ -229,13 +229,14 @@ describe('closed conversations', () => {
     expect(fromBanned.headers.get('location')).toMatch(/^\/signin\?next=/);
   });
 
-  test('the other member deleted their account: the thread stays, closed, "a deleted member"', async () => {
+  test('the other member deleted their account: the thread stays, closed, "has left"', async () => {
     const thread = await conversationOnNewAd(t, { title: 'Still mine' });
     const { poster, replier, conversationId: id } = thread;
     await t.replyIn(poster, id, 'Hi there');
     await t.deleteAccountOf(replier.accountId);
     const page = textOf(await (await t.getPage(conversationPath(id), poster.session)).text());
-    expect(page).toContain('with a member who has deleted their account');
+    expect(page).toContain('with a member who has left');
+    expect(page).toContain('This member has left');
     expect(page).toContain(
       'The other member deleted their account, so this conversation is closed.',
     );

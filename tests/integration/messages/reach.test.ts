@@ -162,12 +162,14 @@ describe('an age range for who may write first', () => {
     expect(newMessageMails(poster)).toEqual([]);
   });
 
-  test('a writer inside it, to the day, reaches the inbox; one bound alone says 18 or 99', async () => {
+  test('a writer inside it, to the day, reaches the Requests; one bound alone says 18 or 99', async () => {
     const { poster, adId } = await posterWith({ minAge: '30', maxAge: '40' });
     const thirty = await makeMember(t, { dateOfBirth: dobYearsAgo(30) });
     const started = await startConversation(t, thirty, adId, 'Hello, I love tacos too.');
     expect(started.status).toBe(303);
-    expect(await pageText('/messages', poster)).toContain('Tacos and a museum on Sunday');
+    expect(await pageText('/messages?folder=requests', poster)).toContain(
+      'Tacos and a museum on Sunday',
+    );
 
     const other = await posterWith({ maxAge: '25' });
     const refused = await startConversation(t, thirty, other.adId, 'Hello!');
@@ -195,9 +197,10 @@ describe('hidden words', () => {
     expect(sent).not.toMatch(/filter|hidden/i);
     expect(await pageText('/messages', sender)).toContain('Tacos and a museum on Sunday');
 
-    // The poster: not in the inbox, nor its unread count, nor mailed; in Filtered.
-    const inbox = await pageText('/messages', poster);
+    // The poster: not in Requests nor Chats, nor the unread count, nor mailed; in Filtered.
+    const inbox = await pageText('/messages?folder=requests', poster);
     expect(inbox).not.toContain('Tacos and a museum on Sunday');
+    expect(inbox).toContain('Requests (0)');
     expect(inbox).toContain('Filtered (1)');
     expect(await unreadOf(poster)).toBe(0);
     await t.mailer.settled();
@@ -213,9 +216,11 @@ describe('hidden words', () => {
     expect((await replyIn(t, sender, id, 'Still there?')).status).toBe(303);
     await t.mailer.settled();
     expect(newMessageMails(poster)).toEqual([]);
-    expect(await pageText('/messages', poster)).not.toContain('Tacos and a museum on Sunday');
+    expect(await pageText('/messages?folder=requests', poster)).not.toContain(
+      'Tacos and a museum on Sunday',
+    );
 
-    // Answering moves it to the inbox.
+    // Answering moves it to the Chats.
     expect((await replyIn(t, poster, id, 'Hello! Tacos yes, crypto no.')).status).toBe(303);
     expect(await pageText('/messages', poster)).toContain('Tacos and a museum on Sunday');
     expect(await pageText('/messages?folder=filtered', poster)).toContain('Nothing here.');
@@ -224,9 +229,17 @@ describe('hidden words', () => {
 
   test('a later first message with one sends the conversation there; once answered, none does', async () => {
     const { poster, adId } = await posterWith({ hiddenWords: 'crypto' });
+    // Each request mailed at once: the mail of the first, and none once it is filtered.
+    await t.store.messageSettings.save(
+      poster.accountId,
+      { requestsAtOnce: true, readReceipts: false },
+      new Date().toISOString(),
+    );
     const sender = await makeMember(t);
     const id = conversationIdOf(await startConversation(t, sender, adId, 'Hi! Tacos on Sunday?'));
-    expect(await pageText('/messages', poster)).toContain('Tacos and a museum on Sunday');
+    expect(await pageText('/messages?folder=requests', poster)).toContain(
+      'Tacos and a museum on Sunday',
+    );
     await t.mailer.settled();
     expect(newMessageMails(poster)).toHaveLength(1);
 
@@ -240,7 +253,7 @@ describe('hidden words', () => {
     await t.mailer.settled();
     expect(newMessageMails(poster)).toHaveLength(1);
 
-    // Answered: back in the inbox, and a hidden word no longer moves it.
+    // Answered: in the Chats, and a hidden word no longer moves it.
     expect((await replyIn(t, poster, id, 'Tacos yes.')).status).toBe(303);
     expect((await replyIn(t, sender, id, 'Great. Crypto later then.')).status).toBe(303);
     expect(await pageText('/messages', poster)).toContain('Tacos and a museum on Sunday');
@@ -298,7 +311,7 @@ describe('hidden words', () => {
       'Filtered (one of your hidden words)',
     ]);
     const senders = await read(sender);
-    expect(senders.conversations.map((c) => c.folder)).toEqual([undefined]);
+    expect(senders.conversations.map((c) => c.folder)).toEqual(['Chats']);
     expect(JSON.stringify(senders)).not.toMatch(/filtered|hidden words: \[/i);
   });
 });

@@ -40,6 +40,7 @@ import { forgotApiPath, meApiPath, reportsApiPath, signinApiPath } from '../../.
 const BEFORE_EMAIL_LINKS = 2;
 const BEFORE_POSTING = 3;
 const BEFORE_WEIGHING_REPORTERS = 6;
+const BEFORE_REQUESTS = 19;
 const pool = createHashingPool({ threads: 1 });
 let t: TestApp | undefined;
 afterAll(async () => {
@@ -91,6 +92,8 @@ describe.skipIf(onPostgres())('SQLite', () => {
       email: 'early@example.com',
       emailVerified: false,
       unread: 0,
+      newChats: 0,
+      newRequests: 0,
     });
     // The new table works for the old account: a reset link can be asked for.
     expect((await postJson(t.app, forgotApiPath(), { email: 'early@example.com' })).status).toBe(
@@ -139,6 +142,8 @@ describe.skipIf(onPostgres())('SQLite', () => {
       email: 'member@example.com',
       emailVerified: true,
       unread: 0,
+      newChats: 0,
+      newRequests: 0,
     });
     const signedIn = await postJson(t.app, signinApiPath(), {
       email: 'member@example.com',
@@ -152,6 +157,8 @@ describe.skipIf(onPostgres())('SQLite', () => {
       email: 'member@example.com',
       emailVerified: true,
       unread: 0,
+      newChats: 0,
+      newRequests: 0,
     });
     // Member ads are numbered far above the editors' CSV ids.
     const stored = await t.sql.get(
@@ -287,6 +294,88 @@ describe.skipIf(onPostgres())('SQLite', () => {
       ),
     ).toEqual([{ round: 1 }, { round: 2 }]);
   });
+
+  test('conversations from before Requests: answered ones are chats, and messages outlive an account', async () => {
+    await t?.remove();
+    const dir = mkdtempSync(join(tmpdir(), 'localboard-migrate-'));
+    const old = databaseAtVersion(dir, BEFORE_REQUESTS);
+    const at = '2026-11-01T00:00:00.000Z';
+    const run = (sql: string, ...values: unknown[]) => old.prepare(sql).run(...values);
+    for (const id of [1, 2, 3])
+      run(
+        `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at,
+           created_at) VALUES (?, ?, 'hash', '1990-01-01', ?, ?)`,
+        id,
+        `member-${id}@example.com`,
+        at,
+        at,
+      );
+    for (const [id, replier] of [
+      [1, 2],
+      [2, 3],
+    ])
+      run(
+        `INSERT INTO conversations (id, ad_id, ad_title, poster_id, replier_id, started_at,
+           last_message_at) VALUES (?, NULL, 'From before', 1, ?, ?, ?)`,
+        id,
+        replier,
+        at,
+        at,
+      );
+    const message = (conversation: number, sender: number, body: string, sentAt: string) =>
+      run(
+        `INSERT INTO messages (conversation_id, sender_id, body, sent_at, scam_warnings, print)
+         VALUES (?, ?, ?, ?, '["money"]', 'abc')`,
+        conversation,
+        sender,
+        body,
+        sentAt,
+      );
+    message(1, 2, 'Hello', '2026-11-01T01:00:00.000Z');
+    message(1, 1, 'Hi back', '2026-11-01T02:00:00.000Z');
+    message(2, 3, 'Waiting', '2026-11-01T03:00:00.000Z');
+    old.close();
+
+    t = await openTestApp(dir);
+    expect(await t.store.schemaVersion()).toBe(MIGRATIONS.length);
+    expect(await t.sql.all('SELECT id, answered_at FROM conversations ORDER BY id')).toEqual([
+      { id: 1, answered_at: '2026-11-01T02:00:00.000Z' },
+      { id: 2, answered_at: null },
+    ]);
+    const ids = async (folder: 'chats' | 'requests') =>
+      (await t!.store.conversations.inbox(1, 10, folder)).map((row) => row.conversationId);
+    expect(await ids('chats')).toEqual([1]);
+    expect(await ids('requests')).toEqual([2]);
+    // Every message and its columns came through the table's rebuild, its indexes with it.
+    expect(
+      await t.sql.all('SELECT id, sender_id, body, scam_warnings, print FROM messages ORDER BY id'),
+    ).toEqual([
+      { id: 1, sender_id: 2, body: 'Hello', scam_warnings: '["money"]', print: 'abc' },
+      { id: 2, sender_id: 1, body: 'Hi back', scam_warnings: '["money"]', print: 'abc' },
+      { id: 3, sender_id: 3, body: 'Waiting', scam_warnings: '["money"]', print: 'abc' },
+    ]);
+    const indexes = (
+      await t.sql.all<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' ORDER BY name",
+      )
+    ).map((row) => row.name);
+    expect(indexes).toEqual([
+      'messages_by_conversation',
+      'messages_by_print',
+      'messages_by_sender',
+      'messages_kept_until',
+    ]);
+    // An account deleted now leaves its messages to the other side, until the day given.
+    await t.store.unitOfWork((tx) =>
+      tx.memberData.removeAccount(2, '2026-11-02T00:00:00.000Z', '2026-12-02T00:00:00.000Z'),
+    );
+    expect(
+      await t.sql.all('SELECT body, kept_until FROM messages WHERE conversation_id = 1'),
+    ).toEqual([
+      { body: 'Hello', kept_until: '2026-12-02T00:00:00.000Z' },
+      { body: 'Hi back', kept_until: null },
+    ]);
+  });
 });
 
 describe.runIf(onPostgres())('PostgreSQL', () => {
@@ -397,6 +486,10 @@ describe.runIf(onPostgres())('PostgreSQL', () => {
       expect(rows.messages.map((message) => [message.body, message.mine])).toEqual([
         ['Hello from before.', false],
       ]);
+      // Not answered by its poster: in their Requests.
+      expect(
+        (await store.conversations.inbox(1, 10, 'requests')).map((row) => row.conversationId),
+      ).toEqual([before.threadId]);
       expect(rows.blocks).toEqual([{ blockedId: 2, createdAt: at }]);
       expect(rows.reports.map((report) => report.adId)).toEqual([before.adId]);
       // New rows take their ids after the old ones: accounts above the deleted one too.

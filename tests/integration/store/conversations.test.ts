@@ -77,6 +77,7 @@ describe('conversations', () => {
       adExpiresOn: '2026-12-23',
       adHidden: false,
       filteredAt: null,
+      answeredAt: null,
     };
     expect(await t.store.conversations.find(id, POSTER)).toEqual(expected);
     expect(await t.store.conversations.find(id, REPLIER)).toEqual(expected);
@@ -194,7 +195,7 @@ describe('conversations', () => {
       POSTER,
       at(41),
     );
-    expect(await t.store.conversations.inbox(REPLIER, 10)).toEqual([
+    expect(await t.store.conversations.inbox(REPLIER, 10, 'chats')).toEqual([
       {
         conversationId: first,
         adTitle: 'Sunday hikes',
@@ -214,11 +215,15 @@ describe('conversations', () => {
         youBlocked: true,
       },
     ]);
-    expect(await t.store.conversations.inbox(POSTER, 1)).toEqual([
+    // The poster answered the first (their Chats); the second waits in their Requests.
+    expect(await t.store.conversations.inbox(POSTER, 1, 'chats')).toEqual([
       expect.objectContaining({ conversationId: first, unread: 1, youBlocked: false }),
     ]);
-    expect(await t.store.conversations.inboxCount(POSTER)).toBe(2);
-    expect(await t.store.conversations.inboxCount(STRANGER)).toBe(0);
+    expect(await t.store.conversations.inboxCount(POSTER, 'chats')).toBe(1);
+    expect(
+      (await t.store.conversations.inbox(POSTER, 10, 'requests')).map((row) => row.conversationId),
+    ).toEqual([second]);
+    expect(await t.store.conversations.inboxCount(STRANGER, 'chats')).toBe(0);
   });
 
   it('reads a long conversation a page at a time, named by the message it comes before', async () => {
@@ -301,19 +306,24 @@ describe('the Filtered folder and who may reach a member', () => {
     }))!;
     await conversations.addMessage(id, REPLIER, 'Hello', at(2));
     expect((await conversations.find(id, POSTER))?.filteredAt).toBe(at(1));
-    expect(await conversations.inbox(POSTER, 10)).toEqual([]);
+    expect(await conversations.inbox(POSTER, 10, 'requests')).toEqual([]);
+    expect(await conversations.inbox(POSTER, 10, 'chats')).toEqual([]);
     expect(await conversations.unreadTotal(POSTER)).toBe(0);
     expect(
       (await conversations.inbox(POSTER, 10, 'filtered')).map((row) => row.conversationId),
     ).toEqual([id]);
     expect(await conversations.inboxCount(POSTER, 'filtered')).toBe(1);
     expect(await conversations.unreadTotal(POSTER, 'filtered')).toBe(1);
-    // The replier's side is their inbox, as any conversation.
-    expect((await conversations.inbox(REPLIER, 10)).map((row) => row.conversationId)).toEqual([id]);
+    // The replier's side is their Chats, as any conversation they started.
+    expect(
+      (await conversations.inbox(REPLIER, 10, 'chats')).map((row) => row.conversationId),
+    ).toEqual([id]);
     expect(await conversations.inbox(REPLIER, 10, 'filtered')).toEqual([]);
 
     await conversations.unfilter(id);
-    expect((await conversations.inbox(POSTER, 10)).map((row) => row.conversationId)).toEqual([id]);
+    expect(
+      (await conversations.inbox(POSTER, 10, 'requests')).map((row) => row.conversationId),
+    ).toEqual([id]);
     expect(await conversations.inboxCount(POSTER, 'filtered')).toBe(0);
     await conversations.filter(id, at(5));
     expect((await conversations.find(id, REPLIER))?.filteredAt).toBe(at(5));
@@ -339,5 +349,118 @@ describe('the Filtered folder and who may reach a member', () => {
       maxAge: null,
       hiddenWords: [],
     });
+  });
+});
+
+describe('Requests and Chats', () => {
+  it('keeps a conversation in the poster’s Requests until the poster writes in it', async () => {
+    const { conversations } = t.store;
+    const id = await conversationWith(1);
+    const folderOf = async (member: number) => {
+      for (const folder of ['chats', 'requests', 'filtered'] as const)
+        if (
+          (await conversations.inbox(member, 10, folder)).some((row) => row.conversationId === id)
+        )
+          return folder;
+      return undefined;
+    };
+    expect(await folderOf(POSTER)).toBe('requests');
+    expect(await folderOf(REPLIER)).toBe('chats');
+    expect(await conversations.newConversations(POSTER)).toEqual({
+      chats: 0,
+      requests: 1,
+      messages: 1,
+    });
+    // The replier writing again: still a request.
+    await conversations.addMessage(id, REPLIER, 'Again', at(5));
+    expect(await folderOf(POSTER)).toBe('requests');
+    expect((await conversations.find(id, POSTER))?.answeredAt).toBeNull();
+    expect(await conversations.unreadTotal(POSTER)).toBe(2);
+    expect(await conversations.unreadTotal(POSTER, 'requests')).toBe(2);
+    // The poster's answer: a chat for both, from the time of that answer.
+    await conversations.addMessage(id, POSTER, 'Hi', at(6));
+    await conversations.addMessage(id, POSTER, 'Still here', at(7));
+    expect((await conversations.find(id, POSTER))?.answeredAt).toBe(at(6));
+    expect(await folderOf(POSTER)).toBe('chats');
+    expect(await conversations.newConversations(POSTER)).toEqual({
+      chats: 1,
+      requests: 0,
+      messages: 2,
+    });
+    expect(await conversations.newConversations(REPLIER)).toEqual({
+      chats: 1,
+      requests: 0,
+      messages: 2,
+    });
+    await conversations.markRead(id, REPLIER, at(8), Number.MAX_SAFE_INTEGER);
+    expect(await conversations.newConversations(REPLIER)).toEqual({
+      chats: 0,
+      requests: 0,
+      messages: 0,
+    });
+  });
+
+  it('tells a member’s newest message and when it was read', async () => {
+    const id = await conversationWith(3);
+    const ids = (await t.store.conversations.messages(id)).map((message) => message.id);
+    expect(await t.store.conversations.lastSentBy(id, REPLIER)).toEqual({
+      id: ids[2],
+      readAt: null,
+    });
+    await t.store.conversations.markRead(id, POSTER, at(9), ids[2]!);
+    expect(await t.store.conversations.lastSentBy(id, REPLIER)).toEqual({
+      id: ids[2],
+      readAt: at(9),
+    });
+    expect(await t.store.conversations.lastSentBy(id, STRANGER)).toBeUndefined();
+  });
+});
+
+describe('a member who deletes their account', () => {
+  it('leaves their messages to the other side until the day given, then the sweep takes them', async () => {
+    const id = await conversationWith(3);
+    const until = '2026-12-24T10:00:00.000Z';
+    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(REPLIER, at(10), until));
+    const kept = await t.store.conversations.messages(id);
+    expect(kept.map((message) => [message.senderId, message.body])).toEqual([
+      [REPLIER, 'Message 1'],
+      [POSTER, 'Message 2'],
+      [REPLIER, 'Message 3'],
+    ]);
+    expect(await t.store.conversations.keptUntil(id)).toBe(until);
+    expect(await t.store.conversations.find(id, POSTER)).toMatchObject({ replierId: null });
+    expect(await t.store.conversations.deleteKeptBefore('2026-12-24T09:59:59.999Z')).toBe(0);
+    expect(await t.store.conversations.deleteKeptBefore(until)).toBe(2);
+    expect((await t.store.conversations.messages(id)).map((message) => message.body)).toEqual([
+      'Message 2',
+    ]);
+    expect(await t.store.conversations.keptUntil(id)).toBeUndefined();
+  });
+
+  it('takes the whole conversation once the other side has left too', async () => {
+    const id = await conversationWith(2);
+    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(REPLIER, at(10), at(50)));
+    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(POSTER, at(11), at(51)));
+    expect(await t.sql.all('SELECT id FROM conversations WHERE id = ?', id)).toEqual([]);
+    expect(await t.sql.all('SELECT id FROM messages')).toEqual([]);
+  });
+});
+
+describe('message settings', () => {
+  it('stores a member’s settings, both off until saved', async () => {
+    const { messageSettings } = t.store;
+    expect(await messageSettings.of(POSTER)).toEqual({
+      requestsAtOnce: false,
+      readReceipts: false,
+    });
+    await messageSettings.save(POSTER, { requestsAtOnce: true, readReceipts: true }, at(1));
+    await messageSettings.save(REPLIER, { requestsAtOnce: false, readReceipts: true }, at(1));
+    expect(await messageSettings.of(POSTER)).toEqual({ requestsAtOnce: true, readReceipts: true });
+    await messageSettings.save(POSTER, { requestsAtOnce: true, readReceipts: false }, at(2));
+    expect(await messageSettings.of(POSTER)).toEqual({ requestsAtOnce: true, readReceipts: false });
+    expect([...(await messageSettings.withReadReceipts([POSTER, REPLIER, STRANGER]))]).toEqual([
+      REPLIER,
+    ]);
+    expect(await messageSettings.withReadReceipts([])).toEqual(new Set());
   });
 });

@@ -86,6 +86,8 @@ beforeEach(async () => {
   aboutTheirAd = await insertConversation(theirAd, 'Their ad', OTHER, ME);
   await insertMessage(aboutMyAd, OTHER, 'Hello from the other side.', 11);
   await insertMessage(aboutMyAd, ME, 'Hello back.', 12);
+  // The poster's answer: a chat (as the store's addMessage marks it).
+  await t.sql.run('UPDATE conversations SET answered_at = ? WHERE id = ?', T(12), aboutMyAd);
   await insertMessage(aboutTheirAd, ME, 'I replied to your ad.', 13);
   await t.sql.run(
     'INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)',
@@ -126,6 +128,7 @@ describe('the rows of the data file', () => {
       role: 'member',
     });
     expect(rows.verifiedFirstOnly).toBe(false);
+    expect(rows.messageSettings).toEqual({ requestsAtOnce: false, readReceipts: false });
     expect(rows.ads.map((ad) => [ad.id, ad.title, ad.status, ad.postedOn])).toEqual([
       [myLiveAd, 'My live ad', 'live', '2026-11-01'],
       [myReviewAd, 'My ad in review', 'review', null],
@@ -142,6 +145,7 @@ describe('the rows of the data file', () => {
         startedAt: T(10),
         lastMessageAt: T(20),
         filtered: false,
+        request: false,
       },
       {
         id: aboutTheirAd,
@@ -152,8 +156,10 @@ describe('the rows of the data file', () => {
         otherSideExists: true,
         startedAt: T(10),
         lastMessageAt: T(20),
-        // A replier is never told that the poster filtered their conversation.
+        // A replier is never told that the poster filtered their conversation, nor whether it
+        // is in the poster's Requests.
         filtered: false,
+        request: false,
       },
     ]);
     expect(rows.messages).toEqual([
@@ -217,18 +223,20 @@ describe('deleting an account', () => {
       ['member_ads', 'account_id'],
       ['sessions', 'account_id'],
       ['blocks', 'blocker_id'],
-      ['messages', 'sender_id'],
     ] as const)
       expect(await t.sql.all(`SELECT 1 AS one FROM ${table} WHERE ${column} = ?`, ME)).toEqual([]);
-    // The other side keeps its threads and messages, with this side NULL; reports stay.
+    // The other side keeps its threads and messages, with this side NULL, and this side's
+    // messages there until the day given (30 days on, from the domain); reports stay.
     expect(
       await t.sql.all('SELECT id, ad_id, poster_id, replier_id FROM conversations ORDER BY id'),
     ).toEqual([
       { id: aboutMyAd, ad_id: null, poster_id: null, replier_id: OTHER },
       { id: aboutTheirAd, ad_id: theirAd, poster_id: OTHER, replier_id: null },
     ]);
-    expect(await t.sql.all('SELECT body FROM messages')).toEqual([
-      { body: 'Hello from the other side.' },
+    expect(await t.sql.all('SELECT body, kept_until FROM messages ORDER BY id')).toEqual([
+      { body: 'Hello from the other side.', kept_until: null },
+      { body: 'Hello back.', kept_until: '2026-12-01T00:40:00.000Z' },
+      { body: 'I replied to your ad.', kept_until: '2026-12-01T00:40:00.000Z' },
     ]);
     expect(await t.sql.all('SELECT ad_id, reporter_account_id FROM reports')).toEqual([
       { ad_id: theirAd, reporter_account_id: null },
@@ -267,7 +275,7 @@ describe('deleting an account', () => {
   it('is undone whole when its unit of work fails', async () => {
     await expect(
       t.store.unitOfWork(async (tx) => {
-        await tx.memberData.removeAccount(ME, T(40));
+        await tx.memberData.removeAccount(ME, T(40), T(50));
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');

@@ -103,8 +103,8 @@ describe('decisions', () => {
     const kept = await shieldDecisions.record(decision({ at: at(3), senderId: OTHER }));
     expect(await shieldDecisions.forgetBefore(at(2))).toBe(1);
     expect((await shieldDecisions.recent(10)).map((row) => row.id)).toEqual([kept]);
-    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(OTHER, at(4)));
-    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(RECIPIENT, at(4)));
+    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(OTHER, at(4), at(9)));
+    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(RECIPIENT, at(4), at(9)));
     expect(await shieldDecisions.find(kept)).toMatchObject({ senderId: null, recipientId: null });
   });
 });

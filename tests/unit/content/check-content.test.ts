@@ -469,7 +469,7 @@ describe('npm run check:content', () => {
     const { status, stdout, stderr } = checkContent(fixture.dir);
     expect(stderr).toBe('');
     expect(stdout).toBe(
-      'Content OK: 50 states, 250 cities, 8 live ads (0 not live on 2026-11-22), 10 guides.\n',
+      'Content OK: 50 states, 250 cities, 8 live ads (0 not live on 2026-11-22), 11 guides.\n',
     );
     expect(status).toBe(0);
   });
