@@ -97,7 +97,11 @@ describe('checks', () => {
       checkedAt: '2026-11-24T10:00:00.000Z',
       issuingState: null,
     });
-    await t.store.memberData.removeAccount(MEMBER, '2026-11-25T00:00:00.000Z');
+    await t.store.memberData.removeAccount(
+      MEMBER,
+      '2026-11-25T00:00:00.000Z',
+      '2026-12-25T00:00:00.000Z',
+    );
     expect(await ageChecks.of([MEMBER])).toEqual(new Map());
     expect(await t.sql.all('SELECT * FROM age_check_requests')).toEqual([]);
   });
