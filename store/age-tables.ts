@@ -27,3 +27,9 @@ export interface AgeCheckRequestsTable {
   created_at: string;
   expires_at: string;
 }
+
+/** This feature's tables, by name (store/tables.ts's Tables extends it). */
+export interface AgeTables {
+  age_checks: AgeChecksTable;
+  age_check_requests: AgeCheckRequestsTable;
+}

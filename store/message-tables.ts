@@ -17,3 +17,9 @@ export interface RequestDigestsTable {
   checked_at: string;
   mailed_at: string | null;
 }
+
+/** This feature's tables, by name (store/tables.ts's Tables extends it). */
+export interface MessageTables {
+  message_settings: MessageSettingsTable;
+  request_digests: RequestDigestsTable;
+}

@@ -36,3 +36,9 @@ export interface ShieldLabelCandidatesTable {
   created_at: string;
   exported_at: string | null;
 }
+
+/** This feature's tables, by name (store/tables.ts's Tables extends it). */
+export interface ShieldTables {
+  shield_decisions: ShieldDecisionsTable;
+  shield_label_candidates: ShieldLabelCandidatesTable;
+}

@@ -2,11 +2,12 @@
 // postgres-migrations.ts): what Kysely checks every query against. Times are ISO 8601 strings
 // (`2026-11-24T01:15:03.123Z`), days `YYYY-MM-DD`, in both engines, so that they compare as text.
 import type { ColumnType, Generated } from 'kysely';
-import type { AgeCheckRequestsTable, AgeChecksTable } from './age-tables.ts';
-import type { ShieldDecisionsTable, ShieldLabelCandidatesTable } from './shield-tables.ts';
-import type { MessageSettingsTable, RequestDigestsTable } from './message-tables.ts';
+import type { AgeTables } from './age-tables.ts';
+import type { ShieldTables } from './shield-tables.ts';
+import type { MessageTables } from './message-tables.ts';
 
-export interface Tables {
+/** Every table; those of the newer features are listed beside their types (…-tables.ts). */
+export interface Tables extends ShieldTables, AgeTables, MessageTables {
   accounts: AccountsTable;
   sessions: SessionsTable;
   known_devices: KnownDevicesTable;
@@ -37,12 +38,6 @@ export interface Tables {
   moderator_photo_settings: { account_id: number; blur_all: number; updated_at: string };
   moderator_photo_reveals: { account_id: number; photo_id: number; revealed_at: string };
   verifications: VerificationsTable;
-  shield_decisions: ShieldDecisionsTable;
-  shield_label_candidates: ShieldLabelCandidatesTable;
-  age_checks: AgeChecksTable;
-  age_check_requests: AgeCheckRequestsTable;
-  message_settings: MessageSettingsTable;
-  request_digests: RequestDigestsTable;
 }
 
 export interface AccountsTable {
