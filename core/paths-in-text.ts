@@ -1,12 +1,13 @@
 // A refusal's words may name a page of this site ("… on /verify-age …"): the form's banner shows
 // that path as a link, on the server's page and in the page's script alike, so the member can
 // follow it (docs/conventions.md 21: a warning links to what to do next). Only a path standing as
-// a word of its own, starting with `/` and a letter, counts; the text is never changed.
+// a word of its own, starting with `/` and a letter and ending at a space or a punctuation mark,
+// counts (`/terms#clause-4-7`, with its anchor, stays text); the text is never changed.
 
 /** The text in pieces: plain words, and the site paths within it. */
 export type TextPiece = { text: string } | { path: string };
 
-const SITE_PATH = /(?<=^|\s)\/[a-z][a-z0-9-]*(?:\/[a-z0-9-]+)*/g;
+const SITE_PATH = /(?<=^|\s)\/[a-z][a-z0-9-]*(?:\/[a-z0-9-]+)*(?=[\s.,;:!?)]|$)/g;
 
 export function piecesOfText(text: string): TextPiece[] {
   const pieces: TextPiece[] = [];

@@ -25,6 +25,7 @@ if (!content || problems.length > 0) {
   );
   process.exit(1);
 }
+for (const warning of result.warnings ?? []) console.warn(`Warning: ${warning}`);
 const cities = content.states.reduce((sum, state) => sum + state.cities.length, 0);
 console.log(
   `Content OK: ${content.states.length} states, ${cities} cities, ${content.activeAds} live ads ` +

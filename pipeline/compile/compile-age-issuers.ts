@@ -1,19 +1,27 @@
 // The age check's trust list (content/age-assurance/issuers/*.pem; docs/product.md section 6, "Age
 // assurance"), checked as content: each file one X.509 certificate of an issuing authority's root
-// (a certificate authority), in date on the build date. The server reads the files at each check
+// (a certificate authority), a problem otherwise. A root out of date on the build date is a
+// warning, not a problem: time, not an edit, makes it so, and it must not stop the publishing of
+// members' ads; licences under it are refused as untrusted until an editor replaces it. The server reads the files at each check
 // (server/age-assurance/trust-list.ts); nothing of them is compiled. No folder: no list (nothing
 // to check, and the check page says it cannot check yet).
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContentReader } from './content-reader.ts';
+import { formatProblem } from './report.ts';
 
 export const AGE_ISSUERS_FOLDER = join('age-assurance', 'issuers');
 const PEM_BEGIN = '-----BEGIN CERTIFICATE-----';
 
-export function checkAgeIssuers({ contentDir, problems, rel }: ContentReader, buildDate: string) {
+/** Checks the trust list's files: their problems go to the reader's; the warnings come back. */
+export function checkAgeIssuers(
+  { contentDir, problems, rel }: ContentReader,
+  buildDate: string,
+): string[] {
+  const warnings: string[] = [];
   const dir = join(contentDir, AGE_ISSUERS_FOLDER);
-  if (!existsSync(dir)) return;
+  if (!existsSync(dir)) return warnings;
   for (const name of readdirSync(dir)
     .filter((file) => file.endsWith('.pem'))
     .sort()) {
@@ -53,12 +61,11 @@ export function checkAgeIssuers({ contentDir, problems, rel }: ContentReader, bu
       );
     const validTo = certificate.validToDate.toISOString().slice(0, 10);
     const validFrom = certificate.validFromDate.toISOString().slice(0, 10);
+    const warn = (field: string, message: string) =>
+      warnings.push(formatProblem({ file, line: begins[0]!, field, message }));
     if (validTo < buildDate)
-      problem(
-        begins[0]!,
-        'validTo',
-        `expired on ${validTo}; replace it with the authority's current root`,
-      );
-    if (validFrom > buildDate) problem(begins[0]!, 'validFrom', `is not valid until ${validFrom}`);
+      warn('validTo', `expired on ${validTo}; replace it with the authority's current root`);
+    if (validFrom > buildDate) warn('validFrom', `is not valid until ${validFrom}`);
   }
+  return warnings;
 }

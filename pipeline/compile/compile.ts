@@ -51,7 +51,10 @@ export interface CompileResult {
   problems: ContentProblem[];
   /** Valid ads left out because they are not live on the build date. */
   unpublishedAds: number;
-  /** Member ads left out for a problem of their own (they never stop the build), one line each. */
+  /**
+   * Member ads left out for a problem of their own, and roots of the age check's trust list out
+   * of date (neither stops the build), one line each.
+   */
   warnings?: string[];
 }
 
@@ -84,7 +87,7 @@ export function compileContent(
   const tokens = { brand };
 
   const states = compileStates(reader, tokens);
-  checkAgeIssuers(reader, buildDate);
+  const trustListWarnings = checkAgeIssuers(reader, buildDate);
   const citiesByState = new Map(
     states.map((state) => [state.name, new Set(state.cities.map((city) => city.name))]),
   );
@@ -128,7 +131,8 @@ export function compileContent(
     caches.adBatches ?? memoryStore((ad) => sink.add(ad)),
   );
   problems.push(...ads.problems);
-  const { counts: adCounts, published: activeAds, unpublished: unpublishedAds, warnings } = ads;
+  const { counts: adCounts, published: activeAds, unpublished: unpublishedAds } = ads;
+  const warnings = [...(ads.warnings ?? []), ...trustListWarnings];
 
   // Guides and pages
   const guides = compileGuides(reader, tokens, adCounts, states);

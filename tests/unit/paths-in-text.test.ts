@@ -14,9 +14,10 @@ describe('piecesOfText', () => {
       { path: '/account/verification' },
       { text: ', send a selfie' },
     ]);
-    expect(piecesOfText('and/or 18/99, https://x.test/a, //host')).toEqual([
-      { text: 'and/or 18/99, https://x.test/a, //host' },
+    expect(piecesOfText('and/or 18/99, https://x.test/a, //host, /terms#clause-4-7.')).toEqual([
+      { text: 'and/or 18/99, https://x.test/a, //host, /terms#clause-4-7.' },
     ]);
+    expect(piecesOfText('/verify-age')).toEqual([{ path: '/verify-age' }]);
     expect(piecesOfText('')).toEqual([]);
   });
 });
