@@ -5,12 +5,13 @@
 // the recipient in words; the rest is delivered plainly.
 //
 // - A `refuse` signal (a handle, a spelled-out number, "add me on …", a request for a code or a
-//   card) refuses when the model gives at least HARD_SIGNAL_REFUSES; a weaker model warns
-//   instead, and a model sure it is ordinary (below SIGNAL_DOUBTED) lets it through plainly: the
-//   member declining an app names it too ("I'm not on Telegram").
-// - A `warn` signal warns when the model gives at least SIGNAL_DOUBTED.
-// - The model: at least REFUSE after the sender's behaviour (and at least REFUSE_UNADJUSTED
-//   before it) refuses where a warning signal agrees; at least WARN warns.
+//   card) refuses when the model gives at least THRESHOLDS.hardSignalRefuses; a weaker model
+//   warns instead, and a model sure it is ordinary (below THRESHOLDS.signalDoubted) lets it
+//   through plainly: the member declining an app names it too ("I'm not on Telegram").
+// - A `warn` signal warns when the model gives at least THRESHOLDS.softSignalCounts.
+// - The model: at least THRESHOLDS.refuse after the sender's behaviour (and refuseUnadjusted
+//   before it) refuses where a signal that counts agrees; at least THRESHOLDS.warn warns (not
+//   for a poster answering a reply: the model learned from first messages to posters).
 // - The sender's behaviour moves the model's log-odds by at most MOST_SHIFT: a new account,
 //   many first messages in the last hour, the same text to others, an earlier refusal or
 //   warning, a photo also on another member's ad; being verified moves it back. It cannot refuse
