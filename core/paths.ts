@@ -126,6 +126,13 @@ export const moderateShieldPath = (before?: number) =>
   `${routes.moderateShield.path({})}${before === undefined ? '' : `?before=${before}`}`;
 /** A saved search's unsubscribe page: its confirm button posts here too. */
 export const unsubscribePath = (token: string) => routes.unsubscribe.path({ token });
+/**
+ * The installable web app (docs/product.md section 7, "Notifications on this device"): its
+ * manifest, written by the build (core/web-app.ts says what it holds), and the service worker
+ * that shows pushed notifications, at the root so that its scope is the whole site.
+ */
+export const webAppManifestPath = () => '/manifest.webmanifest';
+export const serviceWorkerPath = () => '/sw.js';
 /** The sign-in page, coming back to `next` (a path of this site) after signing in. */
 export const signinThenPath = (next: string | undefined) =>
   next ? `${routes.signin.path({})}?next=${encodeURIComponent(next)}` : routes.signin.path({});
