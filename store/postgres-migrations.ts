@@ -8,6 +8,7 @@
 // overflows the column type before it fails to name a row. Text is
 // compared byte by byte (COLLATE "C") whatever the database's locale: times and days are ISO
 // strings that must sort as text, as they do in SQLite.
+import { POSTGRES_PUSH_MIGRATIONS } from './postgres-push-migrations.ts';
 import { POSTGRES_VERIFICATION_MIGRATIONS } from './postgres-verification-migrations.ts';
 import {
   blocksTable,
@@ -348,4 +349,6 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      WHERE exported_at IS NULL;
    CREATE INDEX shield_label_candidates_by_export ON shield_label_candidates(exported_at)
      WHERE exported_at IS NOT NULL;`,
+  // Notifications on members' devices (postgres-push-migrations.ts).
+  ...POSTGRES_PUSH_MIGRATIONS,
 ];

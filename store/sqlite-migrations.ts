@@ -10,6 +10,7 @@ import {
   sessionsTable,
   SQLITE_TYPES,
 } from './schema-sql.ts';
+import { PUSH_MIGRATIONS } from './sqlite-push-migrations.ts';
 import { SAFETY_MIGRATIONS } from './sqlite-safety-migrations.ts';
 import { VERIFICATION_MIGRATIONS } from './sqlite-verification-migrations.ts';
 
@@ -324,4 +325,6 @@ export const MIGRATIONS: readonly string[] = [
      WHERE exported_at IS NULL;
    CREATE INDEX shield_label_candidates_by_export ON shield_label_candidates(exported_at)
      WHERE exported_at IS NOT NULL;`,
+  // Notifications on members' devices (sqlite-push-migrations.ts).
+  ...PUSH_MIGRATIONS,
 ];

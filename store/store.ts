@@ -13,6 +13,7 @@ import { fraudNoticeStore, type FraudNoticeStore } from './fraud-notices.ts';
 import type { PoolStats, SessionLock, StoreEngine } from './engine.ts';
 import { publishAnnouncements, type PublishAnnouncements } from './publish-announcements.ts';
 import { publishedAdsStore, type PublishedAdsStore } from './published-ads.ts';
+import { pushStore, type PushStore } from './pushes.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
 import { knownDeviceStore, type KnownDeviceStore } from './known-devices.ts';
 import { memberDataStore, type MemberDataStore } from './member-data.ts';
@@ -75,6 +76,8 @@ export interface Store {
   readonly verifications: VerificationStore;
   /** The scam shield's refusals and warnings for the moderators, and texts to label (shield-decisions.ts). */
   readonly shieldDecisions: ShieldDecisionStore;
+  /** Members' devices for notifications, and the pushes waiting for them (pushes.ts). */
+  readonly pushes: PushStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -153,6 +156,7 @@ function partsOf(context: StoreContext) {
     moderatorPhotos: moderatorPhotoStore(context),
     verifications: verificationStore(context),
     shieldDecisions: shieldDecisionStore(context),
+    pushes: pushStore(context),
   };
 }
 

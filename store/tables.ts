@@ -2,9 +2,10 @@
 // postgres-migrations.ts): what Kysely checks every query against. Times are ISO 8601 strings
 // (`2026-11-24T01:15:03.123Z`), days `YYYY-MM-DD`, in both engines, so that they compare as text.
 import type { ColumnType, Generated } from 'kysely';
+import type { PushTables } from './push-tables.ts';
 import type { ShieldDecisionsTable, ShieldLabelCandidatesTable } from './shield-tables.ts';
 
-export interface Tables {
+export interface Tables extends PushTables {
   accounts: AccountsTable;
   sessions: SessionsTable;
   known_devices: KnownDevicesTable;
