@@ -107,6 +107,9 @@ export const messagesPath = () => routes.messages.path({});
 /** The account page's "Who may reach me" form (docs/product.md section 7), and its anchor. */
 export const REACH_ANCHOR = 'who-may-reach-me';
 export const whoMayReachMePath = () => `${accountPath()}#${REACH_ANCHOR}`;
+/** The account page's "Notifications on this device" section (docs/product.md section 7). */
+export const NOTIFICATIONS_ANCHOR = 'notifications';
+export const notificationsPath = () => `${accountPath()}#${NOTIFICATIONS_ANCHOR}`;
 /** The member's Filtered folder (docs/product.md section 7, "Who may reach me"). */
 export const filteredMessagesPath = () => `${messagesPath()}?folder=filtered`;
 export const conversationPath = (conversationId: number) =>
@@ -167,6 +170,11 @@ export const apiRoutes = {
   accountData: '/api/account/data',
   reachSettings: '/api/account/reach',
   deleteAccount: '/api/account/delete',
+  // Notifications on the member's devices (server/http/routes/push.ts): a device's subscription,
+  // removing one, and what else to notify them of.
+  pushDevices: '/api/account/push-devices',
+  removePushDevice: '/api/account/push-devices/:id/delete',
+  pushSettings: '/api/account/push-settings',
   // Posting and the member's ads (server/http/routes/posting.ts).
   ads: '/api/ads',
   /** A state's cities, for the posting form's script: `?state=`. */
@@ -241,6 +249,11 @@ export const resetApiPath = () => apiRoutes.reset;
 export const accountDataApiPath = () => apiRoutes.accountData;
 export const reachSettingsApiPath = () => apiRoutes.reachSettings;
 export const deleteAccountApiPath = () => apiRoutes.deleteAccount;
+/** Where the account page's script posts a device's push subscription. */
+export const pushDevicesApiPath = () => apiRoutes.pushDevices;
+export const removePushDeviceApiPath = (deviceId: number) =>
+  apiPath(apiRoutes.removePushDevice, { id: deviceId });
+export const pushSettingsApiPath = () => apiRoutes.pushSettings;
 /** Where the posting form posts a new ad. */
 export const adsApiPath = () => apiRoutes.ads;
 export const adCitiesApiPath = (state: string) =>

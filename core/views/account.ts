@@ -5,6 +5,7 @@
 import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { VerificationLevel } from '../schemas/verification.ts';
 import type { StatementView } from './statement.ts';
+import type { PushDevicesView } from './push-devices.ts';
 import type { ReachSettingsView } from './reach-settings.ts';
 import type { SavedSearchView } from './saved-searches.ts';
 
@@ -34,4 +35,6 @@ export interface AccountView {
   reach: ReachSettingsView;
   /** The member's verification level, if verified. */
   verification?: { level: VerificationLevel | undefined };
+  /** Notifications on the member's devices: whether offered, the devices, what else to notify. */
+  push?: PushDevicesView;
 }

@@ -58,6 +58,8 @@ import { reachSettingsRoutes } from './routes/reach-settings.ts';
 import { savedSearchRoutes } from './routes/saved-searches.ts';
 import { unsubscribeHeaders, unsubscribeRoutes } from './routes/unsubscribe.ts';
 import { messagesRoutes } from './routes/messages.ts';
+import { pushRoutes } from './routes/push.ts';
+import { createPusher, type Pusher } from '../push/pusher.ts';
 import { memberDataRoutes } from './routes/member-data.ts';
 import { moderationRoutes } from './routes/moderation.ts';
 import { appealRoutes } from './routes/appeals.ts';
@@ -121,6 +123,11 @@ export interface AppOptions {
    */
   photoExplicitThreshold?: number;
   /**
+   * Web Push (server/push/pusher.ts): tells members' devices of new messages, and is what the
+   * account page offers. Default: none (no VAPID keys): the site sends no notifications.
+   */
+  pusher?: Pusher;
+  /**
    * Publishes the site when an ad's state changes (server/publishing/). Default: none: nothing is
    * published (apps without a site to publish: the API's own tests).
    */
@@ -166,6 +173,7 @@ export function createApp(options: AppOptions) {
   const trust = proxyTrust(options.trustProxy);
   const mailSite = mailSiteOf(options.mailSite);
   const links = emailLinks({ store, mailer, mailSite });
+  const pusher = options.pusher ?? createPusher({ store, settings: undefined, site: mailSite });
   // One connection to the search index for /search and its feeds.
   const search = options.searchIndex ?? openSearchIndex();
   // Every page rendered on request; each reads what it needs in server/http/page-reads/, from
@@ -177,7 +185,7 @@ export function createApp(options: AppOptions) {
       pageAssetsFromFile(
         options.pageAssetsFile ?? join(dirname(options.siteDir), 'server', 'page-assets.json'),
       ),
-    deps: { store, search, links, now: () => new Date(), explicitThreshold },
+    deps: { store, search, links, now: () => new Date(), explicitThreshold, pusher },
   });
   const refuse = refusals(pages);
   const form = formEndpoints({ refuse, allowedOrigins: options.allowedOrigins ?? [], trust });
@@ -233,6 +241,7 @@ export function createApp(options: AppOptions) {
   app.route('/', photoRoutes({ ...forms, photos }));
   app.route('/', savedSearchRoutes({ ...forms, search }));
   app.route('/', reachSettingsRoutes(forms));
+  app.route('/', pushRoutes({ ...forms, pusher }));
   app.route('/', verificationRoutes({ ...forms, photos, publisher, mailer, mailSite }));
   app.route(
     '/',

@@ -56,7 +56,17 @@ async function enhancePage(): Promise<void> {
   const enhancingReveals = document.querySelector('form[data-photo-reveal]')
     ? import('./photo-reveal.ts').then((reveals) => reveals.enhancePhotoReveals())
     : undefined;
-  await Promise.all([enhancingForms, enhancingAdForm, enhancingReveals, showSignedInMember()]);
+  // /account's "Notify me on this device": the only place notifications are asked for.
+  const enhancingPush = document.querySelector('[data-push-device]')
+    ? import('./push-device.ts').then((push) => push.enhancePushDevice())
+    : undefined;
+  await Promise.all([
+    enhancingForms,
+    enhancingAdForm,
+    enhancingReveals,
+    enhancingPush,
+    showSignedInMember(),
+  ]);
   // Every enhancement this page needs has run: <html data-enhanced="true"> says so, and the
   // end-to-end tests wait for it before they use the page, as a person waits for it to be ready.
   document.documentElement.dataset.enhanced = 'true';

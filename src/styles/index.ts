@@ -28,3 +28,4 @@ import './photo-field-enhanced.css';
 import './statements.css';
 import './reach.css';
 import './nearby.css';
+import './push.css';

@@ -13,6 +13,7 @@ import { MyAds } from './MyAds.tsx';
 import { MyData } from './MyData.tsx';
 import { MyVerification } from './MyVerification.tsx';
 import { MyDecisions } from './MyDecisions.tsx';
+import { MyNotifications } from './MyNotifications.tsx';
 import { MyReports } from './MyReports.tsx';
 import { MySavedSearches } from './MySavedSearches.tsx';
 import { WhoMayReachMe } from './WhoMayReachMe.tsx';
@@ -87,6 +88,15 @@ export default function Page() {
         error={data.reachError}
         errorField={data.reachErrorField}
       />
+      {data.push && (data.push.available || data.push.devices.length > 0) && (
+        <MyNotifications
+          push={data.push}
+          brand={data.brand}
+          settings={data.pushSettings}
+          notice={data.pushDone}
+          error={data.pushError}
+        />
+      )}
       <MyData />
     </section>
   );
