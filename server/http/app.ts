@@ -236,7 +236,7 @@ export function createApp(options: AppOptions) {
   app.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   app.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   app.route('/', appealRoutes({ ...forms, mailer, publisher, mailSite, photos }));
-  app.route('/', messagesRoutes({ ...forms, mailer, mailSite }));
+  app.route('/', messagesRoutes({ ...forms, mailer, mailSite, pusher }));
   app.route('/', postingRoutes({ ...forms, publisher, photos, rateLimits }));
   app.route('/', photoRoutes({ ...forms, photos }));
   app.route('/', savedSearchRoutes({ ...forms, search }));
