@@ -9,7 +9,7 @@ export interface PushDeviceView {
   label: string;
   /** When notifications were turned on there (ISO time). */
   addedAt: string;
-  /** Whose push service carries them: its host (fcm.googleapis.com). */
+  /** Whose push service carries them: "Google’s push service" (or its host). */
   service: string;
   /** The device's push address: the page's script finds "this device" by it. */
   endpoint: string;

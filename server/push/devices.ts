@@ -68,6 +68,20 @@ export async function savePushSettings(
   await store.pushes.saveSettings(accountId, input, now.toISOString());
 }
 
+/** The push services' owners, by their hosts' ends: what the member knows them by. */
+const SERVICE_NAMES: ReadonlyArray<[string, string]> = [
+  ['.googleapis.com', 'Google’s push service'],
+  ['.mozilla.com', 'Mozilla’s push service'],
+  ['.apple.com', 'Apple’s push service'],
+  ['.windows.com', 'Microsoft’s push service'],
+];
+
+/** "Google’s push service", or the host of one not named above. */
+export function serviceName(endpoint: string): string {
+  const { host } = new URL(endpoint);
+  return SERVICE_NAMES.find(([end]) => `.${host}`.endsWith(end))?.[1] ?? host;
+}
+
 /** What /account shows of notifications. */
 export async function pushDevicesView(
   store: Store,
@@ -82,7 +96,7 @@ export async function pushDevicesView(
       id: device.id,
       label: device.deviceLabel,
       addedAt: device.createdAt,
-      service: new URL(device.endpoint).host,
+      service: serviceName(device.endpoint),
       endpoint: device.endpoint,
     })),
     settings: await store.pushes.settingsOf(accountId),

@@ -21,6 +21,19 @@ export const FAILED = 'Notifications could not be turned on for this device. Ple
 const supported = () =>
   'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 
+/**
+ * Whether the member allowed notifications here, or blocked them: the Permissions API's answer
+ * where there is one (it follows the browser's settings for the site), else Notification's.
+ */
+async function permissionState(): Promise<'granted' | 'denied' | 'prompt'> {
+  try {
+    return (await navigator.permissions.query({ name: 'notifications' })).state;
+  } catch {
+    const { permission } = Notification;
+    return permission === 'default' ? 'prompt' : permission;
+  }
+}
+
 /** A base64url string's bytes: the applicationServerKey every browser takes. */
 function bytesOf(base64url: string): Uint8Array<ArrayBuffer> {
   const base64 = base64url.replace(/-/g, '+').replace(/_/g, '/');
@@ -46,7 +59,8 @@ export function enhancePushDevice(): Promise<void> | undefined {
   }
   const applicationServerKey = bytesOf(key);
   button.hidden = false;
-  if (Notification.permission === 'denied') say(BLOCKED);
+  // What the hint says for an iPhone, the status says where it applies.
+  section.querySelector<HTMLElement>('[data-push-hint]')?.setAttribute('hidden', '');
   button.addEventListener('click', () => {
     button.disabled = true;
     say(WORKING);
@@ -88,17 +102,28 @@ export function enhancePushDevice(): Promise<void> | undefined {
     window.location.assign(sameSiteRedirect(posted.redirectUrl, notificationsPath()));
   }
 
-  return markThisDevice(section, say);
+  return (async () => {
+    if ((await permissionState()) === 'denied') say(BLOCKED);
+    // This device is listed already: nothing to turn on.
+    if (await markThisDevice(section)) {
+      button.hidden = true;
+      say(ON_HERE);
+    }
+  })();
 }
 
-/** Marks the listed device this browser is subscribed as, if it is listed. */
-async function markThisDevice(section: HTMLElement, say: (text: string) => void): Promise<void> {
+/**
+ * Marks the listed device this browser is subscribed as; whether it is listed and allowed to
+ * show notifications.
+ */
+async function markThisDevice(section: HTMLElement): Promise<boolean> {
   const registration = await navigator.serviceWorker.getRegistration('/');
   const subscription = await registration?.pushManager.getSubscription();
-  if (!subscription) return;
-  for (const item of section.querySelectorAll<HTMLElement>('[data-push-endpoint]')) {
-    if (item.dataset.pushEndpoint !== subscription.endpoint) continue;
-    item.querySelector<HTMLElement>('[data-this-device]')?.removeAttribute('hidden');
-    if (Notification.permission === 'granted') say(ON_HERE);
-  }
+  if (!subscription) return false;
+  const item = [...section.querySelectorAll<HTMLElement>('[data-push-endpoint]')].find(
+    (listed) => listed.dataset.pushEndpoint === subscription.endpoint,
+  );
+  if (!item) return false;
+  item.querySelector<HTMLElement>('[data-this-device]')?.removeAttribute('hidden');
+  return (await permissionState()) === 'granted';
 }

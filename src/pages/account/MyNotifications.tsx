@@ -78,7 +78,7 @@ export function MyNotifications({
               Notifications need JavaScript: turn it on to get them on this device.
             </noscript>
           </p>
-          <p className="field__hint">
+          <p className="field__hint" data-push-hint="">
             On an iPhone or iPad, add {brand} to your Home Screen first (Share, then Add to Home
             Screen) and open it from there.
           </p>
