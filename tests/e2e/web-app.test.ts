@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findWholeChromium } from '../../scripts/chromium.mjs';
 import { serviceWorkerPath, webAppManifestPath } from '../../core/paths.ts';
 import { webAppManifest } from '../../core/web-app.ts';
+import { newMessagePush } from '../../server/push/payloads.ts';
 import { baseUrl, builtContent, fetchPage } from './support.ts';
 
 describe('the web app’s files', () => {
@@ -141,15 +142,10 @@ describe.skipIf(!whole.path)('in a whole Chromium', () => {
       .poll(() => registrations.find((r) => r.scopeURL === scope), { timeout: 10_000 })
       .toBeDefined();
     const { registrationId } = registrations.find((r) => r.scopeURL === scope)!;
-    const message = {
-      web_push: 8030,
-      notification: {
-        title: `New message on ${builtContent().site.brand}`,
-        body: 'Open the conversation to read it.',
-        navigate: `${baseUrl()}/messages/12`,
-        tag: 'conversation-12',
-      },
-    };
+    // What the server pushes for a new message in conversation 12 (server/push/payloads.ts).
+    const message = newMessagePush({ brand: builtContent().site.brand, baseUrl: baseUrl() }, 12, {
+      request: false,
+    });
     await devtools.send('ServiceWorker.deliverPushMessage', {
       origin: baseUrl(),
       registrationId,
@@ -175,8 +171,8 @@ describe.skipIf(!whole.path)('in a whole Chromium', () => {
     });
     expect(shown).toEqual([
       {
-        title: message.notification.title,
-        body: message.notification.body,
+        title: `New message on ${builtContent().site.brand}`,
+        body: 'Open the conversation to read it.',
         tag: 'conversation-12',
         data: { navigate: `${baseUrl()}/messages/12` },
       },
