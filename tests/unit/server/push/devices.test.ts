@@ -1,8 +1,8 @@
 // What the member reads of a device in their list: its label from its browser's User-Agent
 // (server/push/device-label.ts), and whose push service carries its notifications.
 import { expect, test } from 'vitest';
-import { deviceLabel } from '../../../server/push/device-label.ts';
-import { serviceName } from '../../../server/push/devices.ts';
+import { deviceLabel } from '../../../../server/push/device-label.ts';
+import { serviceName } from '../../../../server/push/devices.ts';
 
 test.each([
   [
