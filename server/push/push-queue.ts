@@ -66,14 +66,16 @@ export async function sendDuePushes(
       outcome.kind === 'retry'
         ? nextAttemptAt(attempts, at, delivery.createdAt, outcome.retryAfterMs)
         : undefined;
+    // The push service's host only: the endpoint's path is the device's own address.
+    const where = `A push to a device on ${new URL(delivery.endpoint).host}`;
     if (next) {
       run.retried += 1;
+      log(`${where} failed (${outcome.reason}): tried again at ${next}`);
       return store.pushes.retryAt(delivery.id, attempts, next);
     }
     run.givenUp += 1;
-    // The push service's host only: the endpoint's path is the device's own address.
     log(
-      `A push to a device on ${new URL(delivery.endpoint).host} was given up after ${attempts} tr${attempts === 1 ? 'y' : 'ies'}: ${outcome.reason}`,
+      `${where} was given up after ${attempts} tr${attempts === 1 ? 'y' : 'ies'}: ${outcome.reason}`,
     );
     return store.pushes.done(delivery.id);
   };

@@ -8,7 +8,7 @@ import { createPusher, type Pusher } from '../../server/push/pusher.ts';
 import type { WebPushSettings } from '../../server/push/web-push-settings.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import { TEST_MAIL_SITE } from './mail.ts';
-import { startTestPushService, type TestPushService } from './push-service.ts';
+import { startTestPushService, type ReceivedPush, type TestPushService } from './push-service.ts';
 
 export const TEST_VAPID_SUBJECT = 'mailto:operator@localboard.example';
 
@@ -26,8 +26,14 @@ export interface PushWorld {
   /** What the pusher's clock reads; `advance` moves it. */
   now(): Date;
   advance(ms: number): void;
-  /** What lines the pusher logged. */
+  /** What lines the pusher logged (a failed push, one given up). */
   logged: string[];
+  /**
+   * The next push the service receives (or the `count`th from now); one that never comes fails
+   * with what the pusher logged meanwhile (a push service failing for now is retried 30 s later
+   * by the frozen clock: the log says so).
+   */
+  nextPush(count?: number): Promise<ReceivedPush>;
   /** The TestAppOptions `pusher` factory. */
   pusherFor(store: StoreHandle): Pusher;
 }
@@ -41,6 +47,12 @@ export function pushWorld(): PushWorld {
   world.advance = (ms) => {
     at += ms;
   };
+  world.nextPush = (count) =>
+    world.service.nextPush(count).catch((error: Error) => {
+      throw new Error(
+        `${error.message}; the pusher logged: ${world.logged.join(' | ') || 'nothing'}`,
+      );
+    });
   world.pusherFor = (store) => {
     world.pusher = createPusher({
       store,

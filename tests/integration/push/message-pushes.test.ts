@@ -62,7 +62,7 @@ describe('a new message in a conversation its recipient answered', () => {
 
   test('reaches the device, encrypted, saying only that there is a message', async () => {
     const before = push.service.received.length;
-    const coming = push.service.nextPush();
+    const coming = push.nextPush();
     const secret = 'Meet me at the old mill trail at nine, my number is private';
     expect((await t.replyIn(replier, conversationId, secret)).status).toBe(303);
     const received = await coming;
@@ -113,7 +113,7 @@ describe('a new message in a conversation its recipient answered', () => {
   test('the answer does not wait for the push service', async () => {
     push.advance(61_000);
     const release = push.service.hold();
-    const coming = push.service.nextPush();
+    const coming = push.nextPush();
     // The push service holds every answer: the message is stored and answered all the same.
     const response = await t.replyIn(replier, conversationId, 'Still there?');
     expect(response.status).toBe(303);
@@ -127,12 +127,12 @@ describe('a new message in a conversation its recipient answered', () => {
   test('shows the text to a member who turned it on, but not a warned message', async () => {
     push.advance(61_000);
     await t.submit(pushSettingsApiPath(), { messageText: 'on' }, poster.session);
-    const coming = push.service.nextPush();
+    const coming = push.nextPush();
     await t.replyIn(replier, conversationId, 'Shall we   say\nten o’clock at the bakery?');
     expect(json(await coming).notification.body).toBe('Shall we say ten o’clock at the bakery?');
     await settled();
     push.advance(61_000);
-    const warnedComing = push.service.nextPush();
+    const warnedComing = push.nextPush();
     await t.replyIn(
       replier,
       conversationId,
@@ -161,7 +161,7 @@ describe('a first message (a request)', () => {
     expect(push.service.received.length).toBe(before);
 
     await t.submit(pushSettingsApiPath(), { requests: 'on' }, poster.session);
-    const coming = push.service.nextPush();
+    const coming = push.nextPush();
     const second = await t.startConversation(await t.makeMember(), adId, 'Hello from a chess fan!');
     const received = await coming;
     expect(json(received).notification).toMatchObject({
