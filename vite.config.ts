@@ -22,6 +22,27 @@ function stopEsbuildService(): Plugin {
   };
 }
 
+/**
+ * The service worker (src/client/service-worker.ts), built with the client's assets as `sw.js`, a
+ * name of its own without a hash: a browser finds a worker by its URL, and its scope is the folder
+ * it is served from (the site's root). It imports nothing the pages share, so it is one classic
+ * script, as every browser runs a service worker.
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'localboard:service-worker',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    buildStart() {
+      this.emitFile({
+        type: 'chunk',
+        id: join(import.meta.dirname, 'src', 'client', 'service-worker.ts'),
+        fileName: 'sw.js',
+      });
+    },
+  };
+}
+
 /** A sheet of src/styles/ (src/styles/index.ts lists them). */
 const STYLESHEET = /\/src\/styles\/[^/]+\.css$/;
 
@@ -30,7 +51,7 @@ const STYLESHEET = /\/src\/styles\/[^/]+\.css$/;
 // dist/, or the build's --out, which scripts/build.mjs passes as LOCALBOARD_VITE_OUT_DIR).
 // Dependencies stay in node_modules: bundling them all in costs Vite about 90 MB more memory.
 export default defineConfig({
-  plugins: [vike(), stopEsbuildService(), devServerApp()],
+  plugins: [vike(), stopEsbuildService(), serviceWorker(), devServerApp()],
   oxc: { jsx: { runtime: 'automatic' } },
   build: {
     // Sizes are measured by `npm run bench`; gzipping every chunk here only slows the build.

@@ -17,6 +17,7 @@ export const POSTGRES_SUITE = [
   'tests/integration/accounts/**/*.test.ts',
   'tests/integration/member-data/**/*.test.ts',
   'tests/integration/messages/**/*.test.ts',
+  'tests/integration/push/**/*.test.ts',
   'tests/integration/moderation/**/*.test.ts',
   'tests/integration/search/**/*.test.ts',
   'tests/integration/saved-searches/**/*.test.ts',

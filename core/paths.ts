@@ -118,6 +118,9 @@ export const whoMayReachMePath = () => `${accountPath()}#${REACH_ANCHOR}`;
 /** The account page's message settings (requests mailed at once, read receipts), and its anchor. */
 export const MESSAGE_SETTINGS_ANCHOR = 'message-settings';
 export const messageSettingsPath = () => `${accountPath()}#${MESSAGE_SETTINGS_ANCHOR}`;
+/** The account page's "Notifications on this device" section (docs/product.md section 7). */
+export const NOTIFICATIONS_ANCHOR = 'notifications';
+export const notificationsPath = () => `${accountPath()}#${NOTIFICATIONS_ANCHOR}`;
 /** The member's Filtered folder (docs/product.md section 7, "Who may reach me"). */
 export const filteredMessagesPath = () => `${messagesPath()}?folder=filtered`;
 /** The member's Requests: first messages about their ads not answered yet (section 7). */
@@ -139,6 +142,13 @@ export const moderateShieldPath = (before?: number) =>
   `${routes.moderateShield.path({})}${before === undefined ? '' : `?before=${before}`}`;
 /** A saved search's unsubscribe page: its confirm button posts here too. */
 export const unsubscribePath = (token: string) => routes.unsubscribe.path({ token });
+/**
+ * The installable web app (docs/product.md section 7, "Notifications on this device"): its
+ * manifest, written by the build (core/web-app.ts says what it holds), and the service worker
+ * that shows pushed notifications, at the root so that its scope is the whole site.
+ */
+export const webAppManifestPath = () => '/manifest.webmanifest';
+export const serviceWorkerPath = () => '/sw.js';
 /** The sign-in page, coming back to `next` (a path of this site) after signing in. */
 export const signinThenPath = (next: string | undefined) =>
   next ? `${routes.signin.path({})}?next=${encodeURIComponent(next)}` : routes.signin.path({});
@@ -174,6 +184,11 @@ export const apiRoutes = {
   reachSettings: '/api/account/reach',
   messageSettings: '/api/account/messages',
   deleteAccount: '/api/account/delete',
+  // Notifications on the member's devices (server/http/routes/push.ts): a device's subscription,
+  // removing one, and what else to notify them of.
+  pushDevices: '/api/account/push-devices',
+  removePushDevice: '/api/account/push-devices/:id/delete',
+  pushSettings: '/api/account/push-settings',
   // Posting and the member's ads (server/http/routes/posting.ts).
   ads: '/api/ads',
   /** A state's cities, for the posting form's script: `?state=`. */
@@ -254,6 +269,11 @@ export const accountDataApiPath = () => apiRoutes.accountData;
 export const reachSettingsApiPath = () => apiRoutes.reachSettings;
 export const messageSettingsApiPath = () => apiRoutes.messageSettings;
 export const deleteAccountApiPath = () => apiRoutes.deleteAccount;
+/** Where the account page's script posts a device's push subscription. */
+export const pushDevicesApiPath = () => apiRoutes.pushDevices;
+export const removePushDeviceApiPath = (deviceId: number) =>
+  apiPath(apiRoutes.removePushDevice, { id: deviceId });
+export const pushSettingsApiPath = () => apiRoutes.pushSettings;
 /** Where the posting form posts a new ad. */
 export const adsApiPath = () => apiRoutes.ads;
 export const adCitiesApiPath = (state: string) =>

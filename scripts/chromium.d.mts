@@ -7,3 +7,7 @@ export function findChromium(env?: NodeJS.ProcessEnv, candidates?: string[]): Ch
 export function isExecutable(path: string): boolean;
 export function whyNoInstall(): string | undefined;
 export function ensureChromium(log?: (line: string) => void): ChromiumLookup;
+export const wholeChromiumPaths: string[];
+export const wholeInstallCommand: string;
+export function findWholeChromium(env?: NodeJS.ProcessEnv, candidates?: string[]): ChromiumLookup;
+export function ensureWholeChromium(log?: (line: string) => void): ChromiumLookup;

@@ -29,6 +29,53 @@ export const usualChromiumPaths = [
 
 export const installCommand = 'apt-get update && apt-get install -y chromium-headless-shell';
 
+/**
+ * A whole Chromium or Chrome, not the headless shell: the shell has neither the browser's web app
+ * installability check (`Page.getInstallabilityErrors` answers no errors for any page, one without
+ * a manifest too) nor notifications (`Notification.permission` stays "denied"), which the web app's
+ * test needs (tests/e2e/web-app.test.ts). Its other tests keep the faster shell.
+ */
+export const wholeChromiumPaths = usualChromiumPaths.filter(
+  (path) => !headlessShellPaths.includes(path),
+);
+
+export const wholeInstallCommand = 'apt-get update && apt-get install -y chromium';
+
+/** `WHOLE_CHROMIUM_PATH` when set, else the first whole Chromium or Chrome found. */
+export function findWholeChromium(env = process.env, candidates = wholeChromiumPaths) {
+  if (env.WHOLE_CHROMIUM_PATH)
+    return isExecutable(env.WHOLE_CHROMIUM_PATH)
+      ? { path: env.WHOLE_CHROMIUM_PATH }
+      : {
+          problem: `WHOLE_CHROMIUM_PATH is set to ${env.WHOLE_CHROMIUM_PATH}, which is not an executable.`,
+        };
+  const path = candidates.find(isExecutable);
+  return path ? { path } : { problem: 'No whole Chromium or Chrome was found.' };
+}
+
+/**
+ * A whole Chromium, installed with apt-get (Debian's `chromium`, the headless shell's browser)
+ * when it is missing and this machine can; or why there is none.
+ */
+export function ensureWholeChromium(log = console.log) {
+  const found = findWholeChromium();
+  if (found.path) return found;
+  const reason = whyNoInstall();
+  if (reason)
+    return {
+      problem: `${found.problem} The web app's installability test needs one, and ${reason}, so npm test can't install it. Run as root: ${wholeInstallCommand}`,
+    };
+  log("No whole Chromium found: installing Debian's chromium with apt-get (once; about a minute).");
+  if (
+    !run('apt-get', ['install', '-y', '-qq', 'chromium']) &&
+    !(run('apt-get', ['update', '-qq']) && run('apt-get', ['install', '-y', '-qq', 'chromium']))
+  )
+    return {
+      problem: `Installing Chromium with apt-get failed (see above). Try: ${wholeInstallCommand}`,
+    };
+  return findWholeChromium();
+}
+
 /** Whether `path` is a file this process may run (also scripts/postgres.mjs, scripts/exiftool.mjs). */
 export function isExecutable(path) {
   try {

@@ -7,11 +7,13 @@
 // PostgreSQL it can start, the postgres suite is left out and one line says why, unless
 // LOCALBOARD_REQUIRE_POSTGRES=1 (CI), which makes that a failure; the same for the s3 suite and
 // LOCALBOARD_REQUIRE_S3=1. Without Chromium or exiftool it stops with the command that fixes it.
+// The web app's installability test needs a whole Chromium beside the headless shell (installed
+// as the others are when it can be); without one, that test is left out and one line says why.
 // Extra arguments go to Vitest (e.g. `--project unit`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureChromium } from './chromium.mjs';
+import { ensureChromium, ensureWholeChromium } from './chromium.mjs';
 import { ensureExiftool } from './exiftool.mjs';
 import { ensureHaproxy } from './haproxy.mjs';
 import { isSupportedNode, unsupportedNodeLine } from '../core/node-runtime.mjs';
@@ -66,6 +68,12 @@ if (leftOut.length > 0 && !args.some((arg) => arg.startsWith('--project')))
   for (const project of ['unit', 'integration', 'postgres', 's3', 'e2e'])
     if (!leftOut.includes(project)) args.push('--project', project);
 
+// The web app's installability test (in the e2e suite) needs a whole Chromium, not the headless
+// shell (scripts/chromium.mjs says why); without one it skips itself, and one line says why.
+const wholeChromium = ensureWholeChromium();
+if (wholeChromium.problem)
+  console.log(`The web app's installability test is left out: ${wholeChromium.problem}`);
+
 // The several-instance test (in the e2e suite) skips itself without haproxy; one line says why.
 const haproxy = ensureHaproxy();
 if (haproxy.problem) console.log(`The several-instance test is left out: ${haproxy.problem}`);
@@ -98,6 +106,7 @@ const vitest = spawnSync(
       ...(postgres.binDir ? { POSTGRES_BIN_DIR: postgres.binDir } : {}),
       ...(s3.binDir ? { S3_SERVER_BIN_DIR: s3.binDir } : {}),
       ...(haproxy.path ? { HAPROXY_PATH: haproxy.path } : {}),
+      ...(wholeChromium.path ? { WHOLE_CHROMIUM_PATH: wholeChromium.path } : {}),
     },
   },
 );

@@ -14,6 +14,8 @@ import { openStore, storeLocationFromEnv } from '../store/open-store.ts';
 import type { StoreHandle } from '../store/store.ts';
 import { createMailer } from './mail/mailer.ts';
 import { mailFromEnv } from './mail/mail-env.ts';
+import { createPusher } from './push/pusher.ts';
+import { webPushFromEnv } from './push/web-push-settings.ts';
 import { sendExpiryReminders } from './posting/expiry-reminders.ts';
 import { sweepFraudNotices } from './moderation/fraud-notices.ts';
 import { REQUEST_MINUTES, sweepAgeCheckRequests } from './age-assurance/checks.ts';
@@ -119,6 +121,13 @@ try {
 }
 const mail = mailFromEnv(process.env, site);
 const mailer = createMailer(mail.settings);
+// Web Push: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (npm run push:keys), else no notifications.
+const webPush = webPushFromEnv(process.env, site.contactEmail);
+if (webPush.problem) {
+  console.error(webPush.problem);
+  process.exit(1);
+}
+const pusher = createPusher({ store, settings: webPush.settings, site: () => mail.site });
 
 // The settings are checked first; the app (and the page registry it renders from) comes after.
 const { createApp } = await import('./http/app.ts');
@@ -184,6 +193,7 @@ const app = createApp({
   store,
   mailer,
   mailSite,
+  pusher,
   pageAssetsFile: process.env.PAGE_ASSETS_FILE,
   trustProxy,
   hashing,
@@ -210,6 +220,13 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
       ? 'Mail is sent over SMTP_URL.'
       : `Mail is written to ${mail.settings.outboxDir} (set SMTP_URL to send it).`,
   );
+  console.log(
+    pusher.available
+      ? 'Notifications are pushed to members’ devices (Web Push).'
+      : 'No notifications are pushed to devices (set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: npm run push:keys).',
+  );
+  // The pushes queued here, by other instances and by digest runs, and those tried again later.
+  pusher.start();
   if (instances) {
     // Only the publisher builds, from the moment it is one; the others read its releases.
     void instances.follow('start-up');
@@ -353,7 +370,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       everyInstance.stop();
       publisher.stop();
       digests?.stop();
-      void Promise.all([publisher.idle(), mailer.settled()]).then(async () => {
+      pusher.stop();
+      void Promise.all([publisher.idle(), mailer.settled(), pusher.settled()]).then(async () => {
         await bucketPublishing?.stop();
         void store.close();
         process.exit(0);

@@ -14,6 +14,7 @@ import { fraudNoticeStore, type FraudNoticeStore } from './fraud-notices.ts';
 import type { PoolStats, SessionLock, StoreEngine } from './engine.ts';
 import { publishAnnouncements, type PublishAnnouncements } from './publish-announcements.ts';
 import { publishedAdsStore, type PublishedAdsStore } from './published-ads.ts';
+import { pushStore, type PushStore } from './pushes.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
 import { knownDeviceStore, type KnownDeviceStore } from './known-devices.ts';
 import { memberDataStore, type MemberDataStore } from './member-data.ts';
@@ -84,6 +85,8 @@ export interface Store {
   readonly messageSettings: MessageSettingsStore;
   /** The daily digests of new requests and their claims (request-digests.ts). */
   readonly requestDigests: RequestDigestStore;
+  /** Members' devices for notifications, and the pushes waiting for them (pushes.ts). */
+  readonly pushes: PushStore;
   /**
    * Runs `work` as one unit: every part of the store it is given reads and writes in one
    * transaction, committed when `work` resolves and rolled back when it throws. Within a unit of
@@ -165,6 +168,7 @@ function partsOf(context: StoreContext) {
     ageChecks: ageCheckStore(context),
     messageSettings: messageSettingsStore(context),
     requestDigests: requestDigestStore(context),
+    pushes: pushStore(context),
   };
 }
 

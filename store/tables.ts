@@ -3,11 +3,12 @@
 // (`2026-11-24T01:15:03.123Z`), days `YYYY-MM-DD`, in both engines, so that they compare as text.
 import type { ColumnType, Generated } from 'kysely';
 import type { AgeTables } from './age-tables.ts';
-import type { ShieldTables } from './shield-tables.ts';
 import type { MessageTables } from './message-tables.ts';
+import type { PushTables } from './push-tables.ts';
+import type { ShieldTables } from './shield-tables.ts';
 
 /** Every table; those of the newer features are listed beside their types (…-tables.ts). */
-export interface Tables extends ShieldTables, AgeTables, MessageTables {
+export interface Tables extends ShieldTables, AgeTables, MessageTables, PushTables {
   accounts: AccountsTable;
   sessions: SessionsTable;
   known_devices: KnownDevicesTable;

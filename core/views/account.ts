@@ -6,6 +6,7 @@ import type { MemberAdView } from '../schemas/member-ad-view.ts';
 import type { VerificationLevel } from '../schemas/verification.ts';
 import type { AgeAssuranceView } from './age-assurance.ts';
 import type { StatementView } from './statement.ts';
+import type { PushDevicesView } from './push-devices.ts';
 import type { ReachSettingsView } from './reach-settings.ts';
 import type { MessageSettingsView } from './message-settings.ts';
 import type { SavedSearchView } from './saved-searches.ts';
@@ -40,4 +41,6 @@ export interface AccountView {
   verification?: { level: VerificationLevel | undefined };
   /** The member's state and age check (docs/product.md section 6, "Age assurance"). */
   ageAssurance?: AgeAssuranceView;
+  /** Notifications on the member's devices: whether offered, the devices, what else to notify. */
+  push?: PushDevicesView;
 }

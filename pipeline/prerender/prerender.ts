@@ -9,7 +9,8 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { getSite, useCompiledContentDir } from '../../core/content/index.ts';
-import { NOT_FOUND_FILES } from '../../core/paths.ts';
+import { NOT_FOUND_FILES, webAppManifestPath } from '../../core/paths.ts';
+import { webAppManifest } from '../../core/web-app.ts';
 import { ErrorPage } from '../../src/pages/registry.ts';
 import { notFoundData } from '../../src/pages/_error/errorPageData.ts';
 import { renderPageHtml } from '../../src/renderer/renderPageHtml.tsx';
@@ -174,6 +175,8 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     new Set(sitemap.map(([file]) => file)),
   );
   write('robots.txt', robotsTxt(baseUrl));
+  // The web app's manifest, named by the brand (core/web-app.ts); its icons are public/'s files.
+  write(webAppManifestPath().slice(1), `${JSON.stringify(webAppManifest(getSite()), null, 2)}\n`);
   const manifest: BuildManifest = {
     version: 5,
     renderer,

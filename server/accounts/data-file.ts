@@ -22,6 +22,7 @@ import type { Store } from '../../store/store.ts';
 import { utcDay } from '../../core/days.ts';
 import { verificationEntries } from '../verification/data-entries.ts';
 import { ageAssuranceEntry } from '../age-assurance/data-entries.ts';
+import { notificationEntries } from '../push/data-entries.ts';
 import { scamRecordFrom } from '../moderation/scam-records.ts';
 import { SCAM_FAMILY_NAMES, type ScamFamily } from '../../core/policy/index.ts';
 import { statementView } from '../moderation/statement-view.ts';
@@ -108,8 +109,9 @@ export function memberDataFile(rows: MemberDataRows, site: MailSite, now: Date) 
       'your appeals, how many of your messages our scam checks refused or marked with a warning ' +
       '(and, for 30 days, the first messages themselves), ' +
       'the safety warnings (fraud notices) you received, who may reach you (whether only ' +
-      'verified members may write to you first, the ages that may, and your hidden words), and ' +
-      'your message settings (how new requests are mailed, read receipts). In a conversation the other side is ' +
+      'verified members may write to you first, the ages that may, and your hidden words), ' +
+      'your message settings (how new requests are mailed, read receipts), and the devices you ' +
+      'get notifications on, with what you chose to be notified of. In a conversation the other side is ' +
       '"the other member": their email address and account are not in this file, and neither is ' +
       'who reported you or which moderator decided.',
     account: {
@@ -291,7 +293,7 @@ export interface DataDownload {
 
 /** The member's data file, or undefined when the account is gone. */
 export async function memberDataDownload(
-  store: Pick<Store, 'memberData' | 'verifications' | 'ageChecks'>,
+  store: Pick<Store, 'memberData' | 'verifications' | 'ageChecks' | 'pushes'>,
   accountId: number,
   mailSite: () => MailSite,
   now: () => Date,
@@ -304,6 +306,7 @@ export async function memberDataDownload(
     ...memberDataFile(rows, site, at),
     verifications: verificationEntries(await store.verifications.listForAccount(accountId)),
     ageAssurance: await ageAssuranceEntry(store, accountId),
+    notifications: await notificationEntries(store.pushes, accountId),
   };
   return { fileName: dataFileName(site.brand, at), text: `${JSON.stringify(file, null, 2)}\n` };
 }

@@ -59,6 +59,8 @@ import { messageSettingsRoutes } from './routes/message-settings.ts';
 import { savedSearchRoutes } from './routes/saved-searches.ts';
 import { unsubscribeHeaders, unsubscribeRoutes } from './routes/unsubscribe.ts';
 import { messagesRoutes } from './routes/messages.ts';
+import { pushRoutes } from './routes/push.ts';
+import { createPusher, type Pusher } from '../push/pusher.ts';
 import { memberDataRoutes } from './routes/member-data.ts';
 import { moderationRoutes } from './routes/moderation.ts';
 import { appealRoutes } from './routes/appeals.ts';
@@ -123,6 +125,11 @@ export interface AppOptions {
    */
   photoExplicitThreshold?: number;
   /**
+   * Web Push (server/push/pusher.ts): tells members' devices of new messages, and is what the
+   * account page offers. Default: none (no VAPID keys): the site sends no notifications.
+   */
+  pusher?: Pusher;
+  /**
    * Publishes the site when an ad's state changes (server/publishing/). Default: none: nothing is
    * published (apps without a site to publish: the API's own tests).
    */
@@ -173,6 +180,7 @@ export function createApp(options: AppOptions) {
   const trust = proxyTrust(options.trustProxy);
   const mailSite = mailSiteOf(options.mailSite);
   const links = emailLinks({ store, mailer, mailSite });
+  const pusher = options.pusher ?? createPusher({ store, settings: undefined, site: mailSite });
   // One connection to the search index for /search and its feeds.
   const search = options.searchIndex ?? openSearchIndex();
   // Every page rendered on request; each reads what it needs in server/http/page-reads/, from
@@ -184,7 +192,7 @@ export function createApp(options: AppOptions) {
       pageAssetsFromFile(
         options.pageAssetsFile ?? join(dirname(options.siteDir), 'server', 'page-assets.json'),
       ),
-    deps: { store, search, links, now: () => new Date(), explicitThreshold },
+    deps: { store, search, links, now: () => new Date(), explicitThreshold, pusher },
   });
   const refuse = refusals(pages);
   const form = formEndpoints({ refuse, allowedOrigins: options.allowedOrigins ?? [], trust });
@@ -235,12 +243,13 @@ export function createApp(options: AppOptions) {
   app.route('/', moderationRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   app.route('/', reportRoutes({ ...forms, mailer, publisher, mailSite, photos }));
   app.route('/', appealRoutes({ ...forms, mailer, publisher, mailSite, photos }));
-  app.route('/', messagesRoutes({ ...forms, mailer, mailSite }));
+  app.route('/', messagesRoutes({ ...forms, mailer, mailSite, pusher }));
   app.route('/', postingRoutes({ ...forms, publisher, photos, rateLimits }));
   app.route('/', photoRoutes({ ...forms, photos }));
   app.route('/', savedSearchRoutes({ ...forms, search }));
   app.route('/', reachSettingsRoutes(forms));
   app.route('/', messageSettingsRoutes(forms));
+  app.route('/', pushRoutes({ ...forms, pusher }));
   app.route('/', verificationRoutes({ ...forms, photos, publisher, mailer, mailSite }));
   app.route('/', ageAssuranceRoutes({ ...forms, ageIssuerRoots: options.ageIssuerRoots }));
   app.route(

@@ -8,6 +8,7 @@
 import type { SearchIndex } from '../../search/search-index.ts';
 import type { AppContext, Member } from './app-env.ts';
 import type { EmailLinks } from '../accounts/email-links.ts';
+import type { Pusher } from '../push/pusher.ts';
 import type { Store } from '../../store/store.ts';
 import type { FormFill } from '../../core/views/form-fill.ts';
 import type { RouteParams } from '../../core/route.ts';
@@ -30,6 +31,8 @@ export interface PageReadDeps {
   now: () => Date;
   /** A photo whose explicit score is at or over it is likely explicit (server/photos/app-photos.ts). */
   explicitThreshold: number;
+  /** Web Push's settings: whether the account page offers notifications (server/push/). */
+  pusher: Pick<Pusher, 'settings'>;
 }
 
 /** The request a page is read for. */

@@ -12,6 +12,7 @@ import { checkMessageBody, type MessageBodyCheck } from '../../core/schemas/mess
 import { newMessageMail } from '../mail/conversation-messages.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailSite } from '../mail/messages.ts';
+import type { Pusher } from '../push/pusher.ts';
 import { NOT_SIGNED_IN, Refusal } from '../../core/refusal.ts';
 import type { Store } from '../../store/store.ts';
 import {
@@ -38,6 +39,8 @@ export interface MessagingDeps {
   now: () => Date;
   /** Messages a member may send in a window; default: DEFAULT_MESSAGE_LIMIT (limits.ts). */
   messageLimit?: MessageLimit;
+  /** Tells the recipient's devices of each new message, in the background (server/push/). */
+  pusher?: Pick<Pusher, 'messageSent'>;
 }
 
 /** Who writes: the signed-in member of the request. */
@@ -47,7 +50,7 @@ export interface Writer {
 }
 
 /** The member's messaging: each action done, or refused (thrown). */
-export function messaging({ store, mailer, mailSite, now, messageLimit }: MessagingDeps) {
+export function messaging({ store, mailer, mailSite, now, messageLimit, pusher }: MessagingDeps) {
   const message = (writer: Writer, body: string): NewMessage => ({
     senderId: writer.accountId,
     body,
@@ -83,6 +86,12 @@ export function messaging({ store, mailer, mailSite, now, messageLimit }: Messag
       const text = checked(checkFirstMessage(body, ad));
       const started = await startConversation(store, ad.id, message(writer, text));
       notify(started.notify);
+      pusher?.messageSent({
+        conversationId: started.conversationId,
+        senderId: writer.accountId,
+        body: text,
+        warned: started.warned.length > 0,
+      });
       const { conversationId, created, warned } = started;
       return { conversationId, created, warned };
     },
@@ -98,6 +107,12 @@ export function messaging({ store, mailer, mailSite, now, messageLimit }: Messag
       const text = checked(checkMessageBody(body));
       const sent = await reply(store, conversation.id, message(writer, text));
       notify(sent.notify);
+      pusher?.messageSent({
+        conversationId: conversation.id,
+        senderId: writer.accountId,
+        body: text,
+        warned: sent.warned.length > 0,
+      });
       return { conversationId: conversation.id, messageId: sent.messageId, warned: sent.warned };
     },
 

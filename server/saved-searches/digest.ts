@@ -5,6 +5,8 @@
 // List-Unsubscribe-Post), the same link in the text. Saved searches are claimed in the database in
 // batches before they are looked at, so several instances (or runs) at once look at each once and
 // send its digest once; the index is asked once per saved search: no long hold of the database.
+// A member who chose to be notified of a saved search's new ads has a push queued for their devices
+// as its digest is mailed (server/push/notices.ts); the server's pusher sends it.
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { adPath, unsubscribePath } from '../../core/paths.ts';
 import { UnsearchableWords, type SearchIndex } from '../../search/search-index.ts';
@@ -19,6 +21,7 @@ import {
   unsubscribeToken,
 } from './saved-searches.ts';
 import { DIGEST_ADS_MAX, newSince, seenOf } from './seen-ads.ts';
+import { queueSavedSearchPush } from '../push/notices.ts';
 
 /** A saved search is mailed at most once in this long. */
 export const DIGEST_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -140,6 +143,8 @@ export async function sendDigests(
       const fresh = newSince(newest, saved.seen);
       if (fresh.length === 0) continue;
       await store.savedSearches.recordMailed(saved.id, at, seenOf(newest)!);
+      // A member who chose it is also notified on their devices; the server sends the push.
+      await queueSavedSearchPush(store, saved, fresh.length, site, now);
       const sending = mail(saved, fresh).finally(() => inFlight.delete(sending));
       inFlight.add(sending);
       if (inFlight.size >= MAILS_IN_FLIGHT) await Promise.race(inFlight);

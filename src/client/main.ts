@@ -60,11 +60,16 @@ async function enhancePage(): Promise<void> {
   const enhancingAgeCheck = document.querySelector('form[data-age-check]')
     ? import('./verify-age.ts').then((ageCheck) => ageCheck.enhanceAgeCheck())
     : undefined;
+  // /account's "Notify me on this device": the only place notifications are asked for.
+  const enhancingPush = document.querySelector('[data-push-device]')
+    ? import('./push-device.ts').then((push) => push.enhancePushDevice())
+    : undefined;
   await Promise.all([
     enhancingForms,
     enhancingAdForm,
     enhancingReveals,
     enhancingAgeCheck,
+    enhancingPush,
     showSignedInMember(),
   ]);
   // Every enhancement this page needs has run: <html data-enhanced="true"> says so, and the

@@ -1,3 +1,5 @@
+import { webAppManifestPath } from '../../core/paths.ts';
+import { APPLE_TOUCH_ICON, appIconPath, THEME_COLOUR } from '../../core/web-app.ts';
 import type { PageAssets } from './assets.ts';
 import type { HeadMeta } from './page-shell.ts';
 
@@ -32,8 +34,11 @@ export function HeadContent({
       <meta property="og:description" content={head.description} />
       <meta property="og:type" content={head.ogType} />
       <meta property="og:url" content={head.canonicalUrl} />
-      <meta name="theme-color" content="#0f4c5c" />
+      <meta name="theme-color" content={THEME_COLOUR} />
       <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+      {/* The installable web app (core/web-app.ts); iOS takes its Home Screen icon from here. */}
+      <link rel="manifest" href={webAppManifestPath()} />
+      <link rel="apple-touch-icon" href={appIconPath(APPLE_TOUCH_ICON)} />
       {assets.stylesheets.map((href) => (
         <link key={href} rel="stylesheet" href={href} />
       ))}

@@ -30,3 +30,4 @@ import './reach.css';
 import './nearby.css';
 import './age-assurance.css';
 import './chats.css';
+import './push.css';

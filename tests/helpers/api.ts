@@ -11,6 +11,7 @@ import { createApp, type AppOptions } from '../../server/http/app.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import type { Mailer } from '../../server/mail/mailer.ts';
+import type { Pusher } from '../../server/push/pusher.ts';
 import { TEST_MAIL_SITE, testMailer } from './mail.ts';
 import { openTestStore, type TestSql, type TestStore } from './test-store.ts';
 
@@ -50,7 +51,10 @@ export function writeTestSite(siteDir: string): void {
   file('404.html', '<!DOCTYPE html><html lang="en"><body><h1>Page Not Found</h1></body></html>');
 }
 
-export type TestAppOptions = Partial<Omit<AppOptions, 'db' | 'store' | 'siteDir'>>;
+export type TestAppOptions = Partial<Omit<AppOptions, 'db' | 'store' | 'siteDir' | 'pusher'>> & {
+  /** Web Push for the app: a pusher built on the test's store (tests/helpers/web-push.ts). */
+  pusher?: (store: StoreHandle) => Pusher;
+};
 
 export interface TestApp {
   app: App;
@@ -88,12 +92,14 @@ export async function openTestApp(dir: string, options: TestAppOptions = {}): Pr
   const outboxDir = join(dir, 'outbox');
   const mailer = options.mailer ?? testMailer(outboxDir);
   const { store, sql, env } = await openTestStore(dir);
+  const { pusher, ...appOptions } = options;
   const app = createApp({
     rateLimits: GENEROUS_LIMITS,
     log: false,
     mailer,
     mailSite: TEST_MAIL_SITE,
-    ...options,
+    ...appOptions,
+    ...(pusher ? { pusher: pusher(store) } : {}),
     siteDir,
     store,
   });

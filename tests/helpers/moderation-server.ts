@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../server/http/app.ts';
+import { createPusher, type Pusher } from '../../server/push/pusher.ts';
+import type { WebPushSettings } from '../../server/push/web-push-settings.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import { getSite } from '../../core/content/index.ts';
 import { GENEROUS_LIMITS } from './api.ts';
@@ -23,27 +25,35 @@ export interface ModerationServer {
   outboxDir: string;
   /** What the server asked to publish, in order. */
   published: string[];
+  /** Its Web Push, when the test gave it settings (webPush). */
+  pusher?: Pusher;
   stop(): Promise<void>;
 }
 
 export async function startModerationServer(
   siteDir: string,
-  /** The app's explicit threshold, when a test sets it low (issue 31). */
-  { photoExplicitThreshold }: { photoExplicitThreshold?: number } = {},
+  /** The app's explicit threshold, when a test sets it low (issue 31); Web Push's settings. */
+  {
+    photoExplicitThreshold,
+    webPush,
+  }: { photoExplicitThreshold?: number; webPush?: WebPushSettings } = {},
 ): Promise<ModerationServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'localboard-e2e-moderation-'));
   const { store, sql } = openSqliteTestStore(join(dataDir, 'test.sqlite'));
   const outboxDir = join(dataDir, 'outbox');
   const publisher = recordingPublisher();
   let url = '';
+  const mailSite = () => ({ brand: getSite().brand, baseUrl: url });
+  const pusher = webPush && createPusher({ store, settings: webPush, site: mailSite });
   const app = createApp({
     siteDir,
     store,
     mailer: testMailer(outboxDir),
-    mailSite: () => ({ brand: getSite().brand, baseUrl: url }),
+    mailSite,
     rateLimits: GENEROUS_LIMITS,
     publisher,
     log: false,
+    ...(pusher ? { pusher } : {}),
     ...(photoExplicitThreshold === undefined ? {} : { photoExplicitThreshold }),
   });
   const server: ServerType = await new Promise((resolve) => {
@@ -58,9 +68,11 @@ export async function startModerationServer(
     sql,
     outboxDir,
     published: publisher.reasons,
+    ...(pusher ? { pusher } : {}),
     stop: () =>
       new Promise<void>((resolve) => {
-        server.close(() => {
+        server.close(async () => {
+          await pusher?.settled();
           void store.close().then(() => {
             rmSync(dataDir, { recursive: true, force: true });
             resolve();

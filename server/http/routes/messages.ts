@@ -31,6 +31,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import type { MailSite } from '../../mail/messages.ts';
 import type { MessageLimit } from '../../messages/limits.ts';
 import { messaging } from '../../messages/messaging.ts';
+import type { Pusher } from '../../push/pusher.ts';
 import type { Store } from '../../../store/store.ts';
 
 /** Largest request body the message endpoints read: 2,000 characters of 4-byte UTF-8, form-encoded. */
@@ -45,12 +46,14 @@ export interface MessagingOptions {
   now?: () => Date;
   /** Messages a member may send in a window; default MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MINUTES. */
   messageLimit?: MessageLimit;
+  /** Tells the recipient's devices of each new message (server/push/). */
+  pusher?: Pick<Pusher, 'messageSent'>;
 }
 
 export function messagesRoutes(options: MessagingOptions) {
-  const { form, store, mailer, mailSite, messageLimit } = options;
+  const { form, store, mailer, mailSite, messageLimit, pusher } = options;
   const now = options.now ?? (() => new Date());
-  const messages = messaging({ store, mailer, mailSite, now, messageLimit });
+  const messages = messaging({ store, mailer, mailSite, now, messageLimit, pusher });
   const app = new Hono<AppEnv>();
   const limit = MESSAGES_MAX_BODY_BYTES;
   const conversationPage = (c: AppContext) => ({

@@ -14,6 +14,7 @@ import { MyData } from './MyData.tsx';
 import { MyVerification } from './MyVerification.tsx';
 import { MyAgeCheck } from './MyAgeCheck.tsx';
 import { MyDecisions } from './MyDecisions.tsx';
+import { MyNotifications } from './MyNotifications.tsx';
 import { MyReports } from './MyReports.tsx';
 import { MySavedSearches } from './MySavedSearches.tsx';
 import { WhoMayReachMe } from './WhoMayReachMe.tsx';
@@ -95,6 +96,15 @@ export default function Page() {
         error={data.reachError}
         errorField={data.reachErrorField}
       />
+      {data.push && (data.push.available || data.push.devices.length > 0) && (
+        <MyNotifications
+          push={data.push}
+          brand={data.brand}
+          settings={data.pushSettings}
+          notice={data.pushDone}
+          error={data.pushError}
+        />
+      )}
       <MyData />
     </section>
   );

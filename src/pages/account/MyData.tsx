@@ -10,8 +10,8 @@ export function MyData() {
           <h3 className="my-data__title">Download my data</h3>
           <p className="my-data__text">
             One file (JSON) with your account, your ads and their photos, your conversations and
-            their messages, the members you blocked, the reports you made, your saved searches and
-            who may reach you.
+            their messages, the members you blocked, the reports you made, your saved searches, who
+            may reach you and the devices you get notifications on.
           </p>
         </div>
         <a className="button button--secondary button--small" href={accountDataApiPath()}>

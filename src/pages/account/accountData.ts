@@ -22,6 +22,13 @@ export const SAVED_SEARCH_DONE_NOTICES = {
   'search-deleted': 'Your saved search is deleted. We will not email you about it again.',
 } as const;
 
+/** What the account page says after a change to notifications (`?done=…`). */
+export const PUSH_DONE_NOTICES = {
+  'device-added': 'Notifications are on for this device.',
+  'device-removed': 'The device is removed: nothing more is sent to it.',
+  'push-saved': 'Your notification settings are saved.',
+} as const;
+
 /** What the account page says after the "Who may reach me" form is saved (`?done=…`). */
 export const REACH_DONE_NOTICE = 'Your settings are saved. They apply to the next first message.';
 
@@ -49,6 +56,10 @@ export function accountData({ request }: DataContext<AccountView>) {
   // The "Messages" form: likewise.
   const aboutMessages = request?.form?.values.messagesForm !== undefined;
   const messagesTyped = aboutMessages ? request?.form?.values : undefined;
+  // Notifications (a device, the settings form): refusals are shown in their section.
+  const aboutPush = request?.form?.values.pushForm !== undefined;
+  const pushTyped = request?.form?.values.pushForm === 'settings' ? request.form.values : undefined;
+  const pushSaved = request?.read?.push?.settings;
   return {
     ...pageShell({
       title: `Your account - ${brand}`,
@@ -63,7 +74,10 @@ export function accountData({ request }: DataContext<AccountView>) {
     /** A new verification link was just sent (the resend form answers with ?sent=1). */
     linkSent: request?.query.sent === '1',
     // A refused action on one of the ads is shown beside the ads, not across the page.
-    error: aboutAds || aboutSaved || aboutReach || aboutMessages ? undefined : request?.form?.error,
+    error:
+      aboutAds || aboutSaved || aboutReach || aboutMessages || aboutPush
+        ? undefined
+        : request?.form?.error,
     reach: {
       minAge: reachTyped?.minAge ?? request?.read?.reach.minAge ?? '',
       maxAge: reachTyped?.maxAge ?? request?.read?.reach.maxAge ?? '',
@@ -88,6 +102,20 @@ export function accountData({ request }: DataContext<AccountView>) {
     },
     messagesError: aboutMessages ? request?.form?.error : undefined,
     messagesDone: done === 'messages-saved' ? MESSAGES_DONE_NOTICE : undefined,
+    push: request?.read?.push,
+    // A refused settings form comes back as it was ticked (an unticked box is absent).
+    pushSettings: {
+      requests: pushTyped ? isTicked(pushTyped.requests) : (pushSaved?.requests ?? false),
+      savedSearches: pushTyped
+        ? isTicked(pushTyped.savedSearches)
+        : (pushSaved?.savedSearches ?? false),
+      messageText: pushTyped ? isTicked(pushTyped.messageText) : (pushSaved?.messageText ?? false),
+    },
+    pushError: aboutPush ? request?.form?.error : undefined,
+    pushDone:
+      done && done in PUSH_DONE_NOTICES
+        ? PUSH_DONE_NOTICES[done as keyof typeof PUSH_DONE_NOTICES]
+        : undefined,
     savedSearches: request?.read?.savedSearches ?? [],
     savedError: aboutSaved ? request?.form?.error : undefined,
     savedDone:

@@ -63,6 +63,7 @@ export default function Page() {
           </li>
           <li>The members you blocked, and anyone who blocked you: those blocks end.</li>
           <li>Your verification, and your verification selfie if we still keep it.</li>
+          <li>Your devices for notifications: nothing more is sent to them.</li>
         </ul>
         <h2 className="delete-account__heading">What stays</h2>
         <ul className="delete-account__list">

@@ -174,6 +174,40 @@ describe('the digest', () => {
     expect(mine()[1]!.text).not.toContain('Live music nights');
   });
 
+  test('a member who chose it gets a push queued with the digest, for the server to send', async () => {
+    const saver = await makeMember(fixture);
+    await saveSearchAs(fixture, saver, 'state=Texas&city=Dallas');
+    const now = new Date().toISOString();
+    const device = {
+      endpoint: 'https://fcm.googleapis.com/fcm/send/digest-phone',
+      p256dh: 'B'.repeat(87),
+      auth: 'A'.repeat(22),
+    };
+    await fixture.store.pushes.subscribe(saver.accountId, device, 'Chrome on Android', now);
+    const settings = { requests: false, savedSearches: true, messageText: false };
+    await fixture.store.pushes.saveSettings(saver.accountId, settings, now);
+    await insertMemberAd(fixture, {
+      state: 'Texas',
+      city: 'Dallas',
+      title: 'Line dancing on Saturdays',
+      postedOn: '2026-11-22',
+    });
+    await fixture.publish();
+    const day = new Date('2026-11-24T20:00:00.000Z');
+    await sendDigests(fixture.store, index, fixture.mailer, SITE, day, () => {});
+    await fixture.mailer.settled();
+    expect(digestsTo(saver.email)).toHaveLength(1);
+    const queued = await fixture.store.pushes.claimDue(day.toISOString(), day.toISOString(), 10);
+    expect(queued.map((push) => [push.endpoint, push.topic])).toEqual([
+      [device.endpoint, expect.stringMatching(/^s\d+$/)],
+    ]);
+    expect(JSON.parse(queued[0]!.payload).notification).toMatchObject({
+      title: 'New ads on Localboard',
+      body: '1 new ad for one of your saved searches.',
+      navigate: `${SITE.baseUrl}/search?state=Texas&city=Dallas`,
+    });
+  });
+
   test('npm run alerts -- send mails the digest once, beside the server, on its database', async () => {
     const saver = await makeMember(fixture);
     await saveSearchAs(fixture, saver, 'q=kayak');

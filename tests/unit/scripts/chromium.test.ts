@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   findChromium,
+  findWholeChromium,
   headlessShellPaths,
   usualChromiumPaths,
+  wholeChromiumPaths,
 } from '../../../scripts/chromium.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'localboard-chromium-'));
@@ -40,5 +42,21 @@ describe('finding Chromium for the end-to-end tests', () => {
     expect(usualChromiumPaths.indexOf('/usr/bin/chromium')).toBeGreaterThan(
       headlessShellPaths.length - 1,
     );
+  });
+});
+
+describe('finding a whole Chromium for the web app’s installability test', () => {
+  it('never takes the headless shell, which has no installability check', () => {
+    expect(wholeChromiumPaths.filter((path) => headlessShellPaths.includes(path))).toEqual([]);
+    expect(wholeChromiumPaths).toContain('/usr/bin/chromium');
+  });
+
+  it('uses WHOLE_CHROMIUM_PATH before any usual location, and names it when it is wrong', () => {
+    expect(findWholeChromium({ WHOLE_CHROMIUM_PATH: browser }, [])).toEqual({ path: browser });
+    expect(findWholeChromium({ WHOLE_CHROMIUM_PATH: notExecutable }, [browser]).problem).toBe(
+      `WHOLE_CHROMIUM_PATH is set to ${notExecutable}, which is not an executable.`,
+    );
+    expect(findWholeChromium({}, [join(dir, 'missing'), browser])).toEqual({ path: browser });
+    expect(findWholeChromium({}, []).problem).toBe('No whole Chromium or Chrome was found.');
   });
 });
