@@ -97,6 +97,16 @@ export function minimise(size: number, objective: Objective, iterations = 400): 
   return point;
 }
 
+/** The L2 penalty of the first `count` weights (not the biases after them), added to `gradient`. */
+function l2(point: Float64Array, gradient: Float64Array, count: number, penalty: number): number {
+  let loss = 0;
+  for (let k = 0; k < count; k += 1) {
+    loss += (penalty / 2) * point[k]! * point[k]!;
+    gradient[k]! += penalty * point[k]!;
+  }
+  return loss;
+}
+
 const logistic = (score: number) => 1 / (1 + Math.exp(-score));
 /** log(1 + e^score), without overflow. */
 const softplus = (score: number) =>
@@ -129,11 +139,7 @@ export function fitLogistic(
       for (let k = 0; k < indexes.length; k += 1) gradient[indexes[k]!]! += error * values[k]!;
       gradient[features]! += error;
     }
-    for (let k = 0; k < features; k += 1) {
-      loss += (penalty / 2) * point[k]! * point[k]!;
-      gradient[k]! += penalty * point[k]!;
-    }
-    return loss;
+    return loss + l2(point, gradient, features, penalty);
   });
 }
 
@@ -172,11 +178,7 @@ export function fitSoftmax(
         gradient[features * classes + c]! += error;
       }
     }
-    for (let k = 0; k < features * classes; k += 1) {
-      loss += (penalty / 2) * point[k]! * point[k]!;
-      gradient[k]! += penalty * point[k]!;
-    }
-    return loss;
+    return loss + l2(point, gradient, features * classes, penalty);
   });
 }
 
