@@ -1,6 +1,9 @@
 // `npm run build`: validates and compiles the content and prerenders every page into {out}/site.
 //   --date YYYY-MM-DD   publication day (which ads are live); default today, or BUILD_DATE
-//   --if-needed         skip when nothing the build reads has changed since the last build
+//   --if-needed         skip when nothing the build reads has changed since the last build; with
+//                       SITE_BUCKET set (npm start on an instance: README "Instances that start in
+//                       seconds"), skip the content and the pages altogether: the instance that
+//                       publishes builds them when it takes the lock, the others read its releases
 //   --full              build everything: Vite's output, the compiled content and every page
 //   --content DIR       content folder (default content/)
 //   --out DIR           where everything goes (default dist/): the site in DIR/site, Vite's output
@@ -28,6 +31,13 @@ import { finishBuild, FINISH_VARIABLE } from './finish-build.ts';
 import { stepTimer } from './step-timings.ts';
 
 const timer = stepTimer('the start');
+if (process.argv.includes('--if-needed') && process.env.SITE_BUCKET) {
+  console.log(
+    '• SITE_BUCKET is set: no content compiled, no page written here. The instance holding the ' +
+      "publisher's lock builds the site; every other reads its releases.",
+  );
+  process.exit(0);
+}
 const plan = await planBuild(process.argv, process.env);
 if (plan.upToDate) {
   console.log(`The build in ${plan.outDir} is up to date (content for ${plan.buildDate}).`);

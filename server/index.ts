@@ -42,6 +42,9 @@ import { bundledPhotoWorker } from './photos/processing-pool.ts';
 import { explicitThresholdFromEnv } from './photos/app-photos.ts';
 import { bundledDigestCommand, scheduleDigests } from './saved-searches/digest-schedule.ts';
 import { getSite } from '../core/content/index.ts';
+import type { SiteSettings } from '../core/schemas/site.ts';
+import { readSiteSettings } from '../pipeline/compile/compile.ts';
+import { formatProblem } from '../pipeline/compile/report.ts';
 import { isSupportedNode, unsupportedNodeLine } from '../core/node-runtime.mjs';
 import { utcDay } from '../core/days.ts';
 
@@ -112,12 +115,25 @@ try {
 }
 
 // Page data and mails need the compiled content (brand, base URL, chrome): fail now, not later.
-let site;
+// With SITE_BUCKET an instance never compiles it (the publisher's release brings it): until the
+// first arrives, the site's settings are read from content/site.md itself.
+let site: SiteSettings;
 try {
   site = getSite();
 } catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
+  const read = process.env.SITE_BUCKET
+    ? readSiteSettings(resolve(process.env.CONTENT_DIR ?? 'content'))
+    : undefined;
+  if (read && 'site' in read) site = read.site;
+  else {
+    console.error(
+      [
+        (error as Error).message,
+        ...(read && 'problems' in read ? read.problems.map(formatProblem) : []),
+      ].join('\n'),
+    );
+    process.exit(1);
+  }
 }
 const mail = mailFromEnv(process.env, site);
 const mailer = createMailer(mail.settings);
@@ -187,6 +203,7 @@ const mailSite = mail.site;
 const app = createApp({
   publisher: everyInstance,
   readiness: ready,
+  siteInBucket: bucketPublishing !== undefined,
   metrics,
   metricsToken: process.env.METRICS_TOKEN || undefined,
   siteDir,

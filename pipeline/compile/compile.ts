@@ -158,6 +158,18 @@ export function compileContent(
   };
 }
 
+/**
+ * content/site.md's settings read alone, for an instance that has no compiled content yet and
+ * never compiles it (SITE_BUCKET: it waits for the publisher's release), or its problems.
+ */
+export function readSiteSettings(
+  contentDir: string,
+): { site: SiteSettings } | { problems: ContentProblem[] } {
+  const reader = contentReader(contentDir, NO_MEMO);
+  const site = compileSite(reader);
+  return site ? { site } : { problems: reader.problems };
+}
+
 /** content/site.md's settings; undefined when the file is missing or has problems. */
 function compileSite({ contentDir, problems, rel }: ContentReader): SiteSettings | undefined {
   const sitePath = join(contentDir, 'site.md');

@@ -141,6 +141,8 @@ export interface AppOptions {
    * answers 503 with it ("the site is being built" during an instance's first publish).
    */
   readiness?: () => string | undefined;
+  /** The prerendered pages are in SITE_BUCKET: /readyz does not look for them in siteDir. */
+  siteInBucket?: boolean;
   /**
    * What /metrics reports (server/operations/metrics.ts); given when the publisher reports to it
    * too (`recordPublish`). Default: the app's own.
@@ -211,6 +213,7 @@ export function createApp(options: AppOptions) {
     store,
     siteDir: options.siteDir,
     readiness: options.readiness,
+    siteInBucket: options.siteInBucket,
     metrics,
     metricsToken: options.metricsToken,
     trust,

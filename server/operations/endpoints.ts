@@ -23,6 +23,11 @@ export interface OperationsSettings {
   store: Pick<StoreHandle, 'ping'>;
   /** The prerendered site: ready once its index.html is there. */
   siteDir: string;
+  /**
+   * The prerendered pages are served from SITE_BUCKET, not from siteDir (an instance that does not
+   * publish never writes one): `readiness` alone says when the site's content is here.
+   */
+  siteInBucket?: boolean;
   /** The server's own say: a reason not to be sent traffic yet ("the site is being built"). */
   readiness?: () => string | undefined;
   metrics: AppMetrics;
@@ -54,7 +59,8 @@ export function operationsEndpoints(settings: OperationsSettings) {
   async function notReadyBecause(): Promise<string | undefined> {
     const said = settings.readiness?.();
     if (said) return said;
-    if (!existsSync(join(settings.siteDir, 'index.html'))) return 'the site is not built yet';
+    if (!settings.siteInBucket && !existsSync(join(settings.siteDir, 'index.html')))
+      return 'the site is not built yet';
     // The reason itself (an address, a user name) is for the log, not for whoever asks.
     const answered = await within(settings.store.ping(), pingTimeoutMs).then(
       (inTime) => (inTime ? undefined : `the database did not answer within ${pingTimeoutMs} ms`),
