@@ -481,9 +481,15 @@ describe.skipIf(missing.length > 0)('instances with the site in a bucket, behind
     expect(said(fourth)).not.toMatch(/Published the site/);
     expect(pagesWritten(fourth)).toBe(0);
     expect(said(fourth)).toMatch(/Reading release \d+ of the site's content/);
-    const search = await fetch(`${fourth.url}/search?q=kayaking`);
-    expect(search.status).toBe(200);
-    expect(await search.text()).toContain('Kayaking at dawn');
+    // Its search index comes after it is ready (the publisher's copy, then the ads since): until
+    // then /search says so, with 503.
+    const searchMs = await within(15_000, 'the fourth instance searching', async () => {
+      const search = await fetch(`${fourth.url}/search?q=kayaking`);
+      const text = await search.text();
+      if (search.status === 503) expect(text).toContain('its index is being made');
+      return search.status === 200 && text.includes('Kayaking at dawn');
+    });
+    console.log(`… and its search index ready ${searchMs} ms after that.`);
     expect(existsSync(join(fourth.dir, 'out', 'released-content'))).toBe(true);
   });
 });

@@ -1,13 +1,13 @@
 // The content released to the instances that do not build (server/publishing/site-bucket/
-// runtime-content.ts, runtime-follower.ts), against the suite's real S3 server, from real compiled
-// content: the publisher puts only the runtime files a release lacks, the build's caches never,
-// and its search index only as a copy for a new instance (once a day); an instance fetches a
-// release into a folder of its own and its readers move there (COMPILED_CONTENT_DIR), byte for
-// byte, and keeps its own search index up to date from the released ads; the release before
-// stays for readers still in it, older ones go; bytes that are not the release's are refused and
-// the instance stays on the release it had.
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
+// runtime-content.ts, runtime-follower.ts, content-chunks.ts), against the suite's real S3 server,
+// from real compiled content: the publisher puts only the chunks a release lacks, the build's
+// caches never, and its search index only as a copy for a new instance (once a day); an instance
+// makes a release's files in a folder of its own, byte for byte the publisher's (their ads index
+// and id index too, made there), fetching only the chunks it did not have, and its readers move
+// there (COMPILED_CONTENT_DIR); it keeps its own search index up to date from the released ads,
+// made after it is ready when it is new; the release before stays for readers still in it, older
+// ones go; bytes that are not the release's are refused and the instance stays where it was.
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -20,8 +20,8 @@ import {
   releaseRuntimeContent,
   runtimeFileKey,
   SEARCH_INDEX_COPY_MAX_AGE_MS,
-  type RuntimeRelease,
 } from '../../server/publishing/site-bucket/runtime-content.ts';
+import { chunkFile } from '../../server/publishing/site-bucket/content-chunks.ts';
 import { runtimeFollower } from '../../server/publishing/site-bucket/runtime-follower.ts';
 import { compiledContentDir } from '../../core/content/index.ts';
 import { AD_COLUMNS } from '../../core/schemas/ad.ts';
@@ -93,22 +93,46 @@ function found(word: string, instance: string, version: number | undefined): num
   }
 }
 
-/** The files of `release` that `before` did not have (by their bytes). */
-const newIn = (release: RuntimeRelease, before: RuntimeRelease) =>
-  release.files.filter((file) => !before.files.some((old) => old.digest === file.digest));
+/**
+ * The publisher's compiled file and the instance's: byte for byte, but content.json (the same
+ * content, its counts made here) and `ads/index.json` (the same cities).
+ */
+function expectSameAsPublisher(path: string): void {
+  const mine = readFileSync(join(compiledContentDir(), path));
+  const publisher = readFileSync(join(fixture.compiledDir, path));
+  if (path === 'content.json')
+    return void expect(JSON.parse(mine.toString('utf8'))).toEqual(
+      JSON.parse(publisher.toString('utf8')),
+    );
+  if (path !== 'ads/index.json') return void expect(mine.equals(publisher), path).toBe(true);
+  const cities = (bytes: Buffer) =>
+    Object.entries(JSON.parse(bytes.toString('utf8')) as Record<string, { cities: unknown }>).map(
+      ([state, entry]) => [state, entry.cities],
+    );
+  expect(cities(mine)).toEqual(cities(publisher));
+}
 
-test('a release is fetched whole, moved to at once, and only what changed travels', async () => {
+/** What the last "Reading release" line says was fetched: objects and bytes. */
+function lastFetched(): { objects: number; megabytes: number } {
+  const line = lines.findLast((one) => one.startsWith('Reading release'))!;
+  const [, objects, megabytes] = /: (\d+) objects fetched \(([\d.]+) MB\)/.exec(line)!;
+  return { objects: Number(objects), megabytes: Number(megabytes) };
+}
+
+test('a release is made whole, moved to at once, and only the chunks that changed travel', async () => {
   const first = await releaseRuntimeContent(storage, fixture.compiledDir);
   expect(first.release.version).toBe(1);
   const paths = first.release.files.map((file) => file.path);
-  expect(paths).toEqual(expect.arrayContaining(['content.json', 'ads/index.json', 'ads/ids.idx']));
-  expect(paths.filter((path) => path.endsWith('.ndjson')).length).toBeGreaterThan(0);
-  // The build's own caches, and the search index, are not among the files.
-  for (const path of paths) expect(path).toMatch(/^(content\.json|ads\/[^/]+)$/);
-  expect(paths).not.toContain('search.sqlite');
-  // The index travels once, as a copy for new instances; every file is put.
+  expect(paths).toEqual(
+    expect.arrayContaining(['content-without-counts.json', 'transparency.json']),
+  );
+  const stateFiles = paths.filter((path) => path.endsWith('.ndjson'));
+  expect(stateFiles.length).toBeGreaterThan(0);
+  // The build's caches, the ads' indexes and counts (made by each instance) and the search index
+  // stay home.
+  expect(paths).toHaveLength(stateFiles.length + 2);
+  // The index travels once, as a copy for new instances.
   expect(first.release.searchIndex).toMatchObject({ indexVersion: SEARCH_INDEX_VERSION });
-  expect(first.puts).toBe(first.release.files.length + 1);
 
   const follower = runtimeFollower({
     storage,
@@ -120,69 +144,92 @@ test('a release is fetched whole, moved to at once, and only what changed travel
     await follower.refresh('start-up');
     expect(follower.version).toBe(1);
     expect(compiledContentDir()).toBe(join(instanceDir('instance'), 'release-1'));
-    for (const file of first.release.files)
-      expect(readFileSync(join(compiledContentDir(), file.path))).toEqual(
-        readFileSync(join(fixture.compiledDir, file.path)),
-      );
+    for (const path of [...stateFiles, 'content.json', 'ads/index.json', 'ads/ids.idx'])
+      expectSameAsPublisher(path);
     expect(existsSync(join(compiledContentDir(), 'memo.json'))).toBe(false);
-    // Its search index is its own, linked into the release, and finds what the publisher's does.
+    // Ready before its search index: a new instance makes it next, from the publisher's copy.
+    await follower.searchMade();
+    expect(follower.searchReady).toBe(true);
+    expect(lines.at(-1)).toMatch(
+      /^The search index is ready: the publisher's copy \([\d.]+ MB\) fetched/,
+    );
     const link = join(compiledContentDir(), 'search.sqlite');
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readlinkSync(link)).toBe(join(instanceDir('instance'), 'index', 'search.sqlite'));
     expect(found('barometers', 'instance', follower.version)).toBe(1);
 
-    // One approval: the state's file and the indexes change and travel; the search index does not.
+    // One approval: a few chunks of the state's file and of content.json travel, not the files.
     await approveAdAbout('heliography', 9001);
     const second = await releaseRuntimeContent(storage, fixture.compiledDir);
     expect(second.release.version).toBe(2);
     expect(second.release.searchIndex).toEqual(first.release.searchIndex);
-    const changed = newIn(second.release, first.release);
-    expect(changed.map((file) => file.path)).toContain('ads/California.ndjson');
-    expect(second.puts).toBe(changed.length);
-    expect(second.putBytes).toBe(changed.reduce((sum, file) => sum + file.size, 0));
+    const california = second.release.files.find((file) => file.path === 'ads/California.ndjson')!;
+    expect(chunkFile(join(fixture.compiledDir, california.path)).root).toBe(california.root);
     await follower.refresh('announced');
     expect(follower.version).toBe(2);
-    expect(lines.at(-1)).toMatch(
-      new RegExp(
-        `^Reading release 2 of the site's content \\(announced\\): ${changed.length} files ` +
-          `fetched .*, search index: 1 city brought up to date`,
-      ),
+    for (const path of ['content.json', california.path, 'ads/index.json', 'ads/ids.idx'])
+      expectSameAsPublisher(path);
+    const fetched = lastFetched();
+    console.log(
+      `One approval: ${second.puts} objects put (${second.putBytes} bytes); the instance ` +
+        `fetched ${fetched.objects} objects (${fetched.megabytes} MB) of a release of ` +
+        `${(second.release.files.reduce((sum, file) => sum + file.size, 0) / 1e6).toFixed(2)} MB.`,
     );
+    expect(fetched.objects).toBe(second.puts);
+    expect(fetched.megabytes).toBeLessThan(0.1);
+    expect(lines.at(-1)).toMatch(/search index: 1 city brought up to date/);
     expect(found('heliography', 'instance', follower.version)).toBe(1);
 
     // The release before stays for readers still in it; the one before that goes.
     await approveAdAbout('orienteering', 9002);
-    const third = await releaseRuntimeContent(storage, fixture.compiledDir);
+    await releaseRuntimeContent(storage, fixture.compiledDir);
     await follower.refresh('announced');
     expect(follower.version).toBe(3);
     expect(existsSync(join(instanceDir('instance'), 'release-1'))).toBe(false);
     expect(existsSync(join(instanceDir('instance'), 'release-2', 'content.json'))).toBe(true);
     expect(found('orienteering', 'instance', follower.version)).toBe(1);
+    // What no kept release names is gone from the instance's folders.
+    expect(readdirSync(join(instanceDir('instance'), 'files')).length).toBeLessThanOrEqual(
+      2 * paths.length,
+    );
 
     // Bytes that are not the release's: refused, the instance stays where it was.
     await approveAdAbout('birdsong', 9003);
     const fourth = await releaseRuntimeContent(storage, fixture.compiledDir);
-    const state = newIn(fourth.release, third.release).find((file) =>
-      file.path.endsWith('.ndjson'),
-    )!;
-    await storage.put(runtimeFileKey(state.digest), Buffer.from('something else'), {
-      contentType: 'application/octet-stream',
-    });
+    const changed = fourth.release.files.find((file) => file.path === 'ads/California.ndjson')!;
+    const chunks = chunkFile(join(fixture.compiledDir, changed.path)).chunks;
+    for (const chunk of chunks)
+      await storage.put(runtimeFileKey(chunk.digest), Buffer.from('something else'), {
+        contentType: 'application/octet-stream',
+      });
     await follower.refresh('announced');
     expect(follower.version).toBe(3);
-    expect(lines.at(-1)).toMatch(/California\.ndjson of release 4 came with other bytes/);
+    expect(lines.at(-1)).toMatch(
+      /a chunk of ads\/California\.ndjson of this release came with other bytes/,
+    );
     expect(found('birdsong', 'instance', follower.version)).toBe(0);
     expect(found('orienteering', 'instance', follower.version)).toBe(1);
+    // Put back as they were (as a repair would): the next look reads release 4.
+    for (const chunk of chunks)
+      await storage.put(
+        runtimeFileKey(chunk.digest),
+        readFileSync(join(fixture.compiledDir, changed.path)).subarray(
+          chunk.offset,
+          chunk.offset + chunk.size,
+        ),
+        { contentType: 'application/octet-stream' },
+      );
+    await follower.refresh('announced');
+    expect(follower.version).toBe(4);
+    expect(found('birdsong', 'instance', follower.version)).toBe(1);
   } finally {
     follower.stop();
   }
 });
 
-test('a new instance starts from the copy of the index and brings it up to date', async () => {
+test('a new instance is ready before its search index, which it makes from the copy and brings up to date', async () => {
   await approveAdAbout('kitesurfing', 9004);
   const release = await releaseRuntimeContent(storage, fixture.compiledDir);
-  // The copy is the first release's: the ads approved since are not in it.
-  const copy = release.release.searchIndex!;
   const follower = runtimeFollower({
     storage,
     dir: instanceDir('newcomer'),
@@ -191,10 +238,14 @@ test('a new instance starts from the copy of the index and brings it up to date'
   try {
     await follower.refresh('start-up');
     expect(follower.version).toBe(release.release.version);
-    expect(lines.at(-1)).toMatch(/search index: 1 city brought up to date/);
+    expect(follower.searchReady).toBe(false);
+    expect(lines.at(-1)).toMatch(/search index: being made/);
+    await follower.searchMade();
+    expect(follower.searchReady).toBe(true);
+    // The copy is the first release's: the ads approved since are brought in after it.
+    expect(lines.at(-1)).toMatch(/^The search index is ready: .*(city|cities) brought up to date/);
     for (const word of ['barometers', 'heliography', 'orienteering', 'kitesurfing'])
       expect([word, found(word, 'newcomer', follower.version)]).toEqual([word, 1]);
-    expect(copy.digest).toMatch(/^[0-9a-f]{32}$/);
   } finally {
     follower.stop();
   }
@@ -220,28 +271,27 @@ test('the copy of the index is put again once it is a day old, or of another ver
   expect(otherVersion.putBytes).toBe(otherVersion.release.searchIndex!.size);
 });
 
-test('a release of an earlier publisher that names its search index: the instance makes its own', async () => {
+test('objects no release names (an earlier format’s whole files, a crash’s) go with the day’s copy', async () => {
   const latest = (await releaseRuntimeContent(storage, fixture.compiledDir)).release;
-  const oldIndex = Buffer.from('an earlier publisher’s index');
-  const digest = createHash('md5').update(oldIndex).digest('hex');
-  await storage.put(runtimeFileKey(digest), oldIndex, {
+  const stray = runtimeFileKey('0123456789abcdef0123456789abcdef');
+  await storage.put(stray, Buffer.from('a whole file of format 1'), {
     contentType: 'application/octet-stream',
   });
-  const earlier: RuntimeRelease = {
-    ...latest,
-    version: latest.version + 1,
-    files: [...latest.files, { path: 'search.sqlite', digest, size: oldIndex.length }],
-  };
-  await storage.put('.localboard/runtime/current.json', Buffer.from(JSON.stringify(earlier)), {
-    contentType: 'application/json',
+  const kept = await releaseRuntimeContent(storage, fixture.compiledDir);
+  expect(await storage.head(stray)).toBeDefined();
+  const old = new Date(Date.now() - SEARCH_INDEX_COPY_MAX_AGE_MS - 60_000).toISOString();
+  const swept = await releaseRuntimeContent(storage, fixture.compiledDir, {
+    ...kept.release,
+    searchIndex: { ...kept.release.searchIndex!, put: old },
   });
-  const follower = runtimeFollower({ storage, dir: instanceDir('upgraded'), log: () => {} });
+  expect(await storage.head(stray)).toBeUndefined();
+  expect(swept.deleted).toBeGreaterThanOrEqual(1);
+  // What the release before and this one name is all there.
+  const follower = runtimeFollower({ storage, dir: instanceDir('after-sweep'), log: () => {} });
   try {
     await follower.refresh('start-up');
-    expect(follower.version).toBe(earlier.version);
-    const link = join(instanceDir('upgraded'), `release-${earlier.version}`, 'search.sqlite');
-    expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(found('heliography', 'upgraded', follower.version)).toBe(1);
+    expect(follower.version).toBe(swept.release.version);
+    expect(latest.version).toBeLessThan(swept.release.version);
   } finally {
     follower.stop();
   }

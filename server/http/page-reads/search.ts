@@ -26,7 +26,9 @@ export const read = pageRead<SearchView>({
       return answer(
         {
           values,
-          fieldErrors: { page: 'Search is not available yet: the site is being built.' },
+          fieldErrors: {
+            page: 'Search is not available on this server yet: its index is being made. Try again in a minute.',
+          },
         },
         503,
       );

@@ -84,15 +84,16 @@ export function bucketInstances(settings: BucketInstancesSettings): BucketInstan
       const uploaded = await publishing.afterBuild();
       if (!uploaded.ok || !publishing.publishing) return uploaded;
       const started = performance.now();
-      const { release, puts, putBytes } = await releaseRuntimeContent(
+      const { release, puts, putBytes, deleted } = await releaseRuntimeContent(
         storage,
         settings.compiledDir,
       );
       follower.heldAlready(release.version);
       const ms = Math.round(performance.now() - started);
       log(
-        `Released version ${release.version} of the site's content: ${puts} of ` +
-          `${release.files.length} files put (${(putBytes / 1e6).toFixed(2)} MB) in ${ms} ms.`,
+        `Released version ${release.version} of the site's content (${release.files.length} ` +
+          `files): ${puts} objects put (${(putBytes / 1e6).toFixed(2)} MB), ${deleted} deleted, ` +
+          `in ${ms} ms.`,
       );
       await announcements
         .announce(`${RELEASE_ANNOUNCED} ${release.version}`)
