@@ -214,6 +214,7 @@ export function createApp(options: AppOptions) {
     siteDir: options.siteDir,
     readiness: options.readiness,
     siteInBucket: options.siteInBucket,
+    searchAvailable: () => search.available(),
     metrics,
     metricsToken: options.metricsToken,
     trust,
@@ -224,6 +225,7 @@ export function createApp(options: AppOptions) {
   // For probes and Prometheus: before the log, the request counts and the member lookup.
   app.get('/healthz', operations.health);
   app.get('/readyz', operations.readiness);
+  app.get('/readyz/search', operations.searchReadiness);
   app.get('/metrics', operations.metrics);
   app.use(requestMetrics(metrics));
   if (options.log !== false) app.use(requestLog(options.log));

@@ -35,6 +35,8 @@ export interface OperationsSettings {
   metricsToken?: string;
   /** Which peers are our reverse proxies: a request through one is never taken as local. */
   trust: ProxyTrust;
+  /** Whether this instance's search index is there (/readyz/search; a new instance's comes late). */
+  searchAvailable?: () => boolean;
   /** How long /readyz waits for the database. Default 2 s. */
   pingTimeoutMs?: number;
 }
@@ -81,6 +83,13 @@ export function operationsEndpoints(settings: OperationsSettings) {
     health: (c: Context) => plain(c, 'ok', 200),
     async readiness(c: Context) {
       const reason = await notReadyBecause();
+      return reason ? plain(c, `not ready: ${reason}`, 503) : plain(c, 'ready', 200);
+    },
+    /** Ready, and its search index there: haproxy sends /search only to such instances. */
+    async searchReadiness(c: Context) {
+      const reason =
+        (await notReadyBecause()) ??
+        (settings.searchAvailable?.() === false ? 'the search index is being made' : undefined);
       return reason ? plain(c, `not ready: ${reason}`, 503) : plain(c, 'ready', 200);
     },
     async metrics(c: Context, next: Next) {

@@ -79,6 +79,9 @@ frontend site
   acl to_instances path_reg ^/(${INSTANCE_PATHS.join('|')})(/|$)
   acl return_after_sign_in path /signin /signup
   acl has_next url_param(next) -m found
+  acl to_search path_reg ^/search(/|$)
+  # A new instance makes its search index after it is ready: /search goes to those that have one.
+  use_backend searching if to_search { nbsrv(searching) gt 0 }
   use_backend instances if to_instances
   use_backend instances if return_after_sign_in has_next
   default_backend bucket
@@ -87,6 +90,13 @@ backend instances
   balance roundrobin
   option forwardfor
   option httpchk GET /readyz
+  http-check expect status 200
+${servers.join('\n')}
+
+backend searching
+  balance roundrobin
+  option forwardfor
+  option httpchk GET /readyz/search
   http-check expect status 200
 ${servers.join('\n')}
 

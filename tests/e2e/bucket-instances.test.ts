@@ -482,7 +482,7 @@ describe.skipIf(missing.length > 0)('instances with the site in a bucket, behind
     expect(pagesWritten(fourth)).toBe(0);
     expect(said(fourth)).toMatch(/Reading release \d+ of the site's content/);
     // Its search index comes after it is ready (the publisher's copy, then the ads since): until
-    // then /search says so, with 503.
+    // then its /search says so, with 503, and /readyz/search keeps haproxy's searches away.
     const searchMs = await within(15_000, 'the fourth instance searching', async () => {
       const search = await fetch(`${fourth.url}/search?q=kayaking`);
       const text = await search.text();
@@ -490,6 +490,7 @@ describe.skipIf(missing.length > 0)('instances with the site in a bucket, behind
       return search.status === 200 && text.includes('Kayaking at dawn');
     });
     console.log(`… and its search index ready ${searchMs} ms after that.`);
+    expect(await status(`${fourth.url}/readyz/search`)).toBe(200);
     expect(existsSync(join(fourth.dir, 'out', 'released-content'))).toBe(true);
   });
 });

@@ -1,9 +1,10 @@
-// GET /healthz and GET /readyz (server/operations/endpoints.ts): what a load balancer or an
-// orchestrator asks before sending an instance traffic, and whether to restart it.
+// GET /healthz, GET /readyz and GET /readyz/search (server/operations/endpoints.ts): what a load
+// balancer or an orchestrator asks before sending an instance traffic, and whether to restart it.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTestApp, ORIGIN, type TestApp, type TestAppOptions } from '../../helpers/api.ts';
+import { searchIndex } from '../../../search/search-index.ts';
 
 const opened: TestApp[] = [];
 afterEach(async () => {
@@ -90,5 +91,39 @@ describe('GET /readyz', () => {
       status: 503,
       text: 'not ready: the database does not answer\n',
     });
+  });
+});
+
+describe('with the site in a bucket (SITE_BUCKET)', () => {
+  it("is ready on the server's word alone: the pages are not in its folder", async () => {
+    let released = false;
+    const t = await appWith({
+      siteInBucket: true,
+      readiness: () => (released ? undefined : "waiting for the publisher's first release"),
+    });
+    rmSync(join(t.siteDir, 'index.html'));
+    expect((await get(t, '/readyz')).status).toBe(503);
+    released = true;
+    expect(await get(t, '/readyz')).toMatchObject({ status: 200, text: 'ready\n' });
+  });
+
+  it('GET /readyz/search answers 503 until the search index is there', async () => {
+    const missing = searchIndex(() => join('/nonexistent', 'search.sqlite'));
+    const t = await appWith({ siteInBucket: true, searchIndex: missing });
+    expect(await get(t, '/readyz')).toMatchObject({ status: 200 });
+    expect(await get(t, '/readyz/search')).toMatchObject({
+      status: 503,
+      text: 'not ready: the search index is being made\n',
+    });
+    const page = await get(t, '/search?q=hiking');
+    expect(page.status).toBe(503);
+    expect(page.text).toContain(
+      'Search is not available on this server yet: its index is being made',
+    );
+  });
+
+  it('GET /readyz/search answers 200 with the index there', async () => {
+    const t = await appWith();
+    expect(await get(t, '/readyz/search')).toMatchObject({ status: 200, text: 'ready\n' });
   });
 });
