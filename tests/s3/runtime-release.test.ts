@@ -259,7 +259,18 @@ test('the copy of the index is put again once it is a day old, or of another ver
     searchIndex: { ...latest.searchIndex!, put: old },
   });
   expect(Date.parse(dayOld.release.searchIndex!.put)).toBeGreaterThan(Date.parse(old));
-  expect(dayOld.putBytes).toBe(dayOld.release.searchIndex!.size);
+  // With it, the whole copies of the files a new instance starts from.
+  const starter = dayOld.release.starter!;
+  expect(Date.parse(starter.put)).toBeGreaterThan(Date.parse(old));
+  expect(starter.files.map((file) => file.path)).toEqual(
+    expect.arrayContaining(dayOld.release.files.map((file) => file.path)),
+  );
+  const starterBytes = starter.files.reduce((sum, file) => sum + file.size, 0);
+  expect(dayOld.putBytes).toBe(dayOld.release.searchIndex!.size + starterBytes);
+  const stateCopy = starter.files.find((file) => file.path === 'ads/California.ndjson')!;
+  expect(await storage.get(runtimeFileKey(stateCopy.digest))).toEqual(
+    readFileSync(join(fixture.compiledDir, 'ads', 'California.ndjson')),
+  );
   // Its bytes are the publisher's index now.
   const bytes = await storage.get(runtimeFileKey(dayOld.release.searchIndex!.digest));
   expect(bytes).toEqual(readFileSync(searchIndexFile(fixture.compiledDir)));
@@ -268,7 +279,9 @@ test('the copy of the index is put again once it is a day old, or of another ver
     searchIndex: { ...dayOld.release.searchIndex!, indexVersion: SEARCH_INDEX_VERSION - 1 },
   });
   expect(otherVersion.release.searchIndex!.indexVersion).toBe(SEARCH_INDEX_VERSION);
-  expect(otherVersion.putBytes).toBe(otherVersion.release.searchIndex!.size);
+  expect(otherVersion.putBytes).toBe(otherVersion.release.searchIndex!.size + starterBytes);
+  // Between the day's copies, neither is put again.
+  expect((await releaseRuntimeContent(storage, fixture.compiledDir)).putBytes).toBe(0);
 });
 
 test('objects no release names (an earlier format’s whole files, a crash’s) go with the day’s copy', async () => {

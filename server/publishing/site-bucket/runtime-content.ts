@@ -85,6 +85,13 @@ export interface SearchIndexCopy {
   put: string;
 }
 
+/** Whole copies of a release's files, each named by the MD5 of its bytes. */
+export interface StarterCopy {
+  /** When they were put (ISO). */
+  put: string;
+  files: Array<{ path: string; digest: string; size: number }>;
+}
+
 export interface RuntimeRelease {
   format: 2;
   /** Grows by one with each release. */
@@ -94,6 +101,12 @@ export interface RuntimeRelease {
   files: RuntimeFile[];
   /** Made since by every instance from the files; the copy only starts one off. */
   searchIndex?: SearchIndexCopy;
+  /**
+   * Whole copies of the files, put with the search index's copy (once a day): a new instance
+   * fetches these few large objects, cuts them into chunks itself and fetches only the chunks
+   * that changed since, rather than tens of thousands of small ones at a million ads.
+   */
+  starter?: StarterCopy;
   /**
    * Objects the release before named and this one does not: deleted by the release after this
    * one, unless it names them again (an instance may still be fetching this one's predecessor).
@@ -189,6 +202,7 @@ async function namedBy(
   node: (digest: string) => Promise<ChunkNode>,
 ): Promise<Set<string>> {
   const named = new Set<string>(release.searchIndex ? [release.searchIndex.digest] : []);
+  for (const file of release.starter?.files ?? []) named.add(file.digest);
   for (const file of release.files) {
     const { chunks, nodes } = await chunksOf(file.root, node);
     for (const part of [...chunks, ...nodes]) named.add(part.digest);
@@ -295,12 +309,18 @@ export async function releaseRuntimeContent(
   });
   const index = await searchIndexCopy(storage, compiledDir, before?.searchIndex);
   if (index.copy) named.add(index.copy.digest);
+  const starter =
+    before?.starter && index.putBytes === 0
+      ? { copy: before.starter, putBytes: 0, puts: 0 }
+      : await starterCopy(storage, compiledDir, files, concurrency);
+  for (const file of starter.copy.files) named.add(file.digest);
   const release: RuntimeRelease = {
     format: 2,
     version: (before?.version ?? 0) + 1,
     released: new Date().toISOString(),
     files: files.map(({ path, root, size }) => ({ path, root, size })),
     ...(index.copy ? { searchIndex: index.copy } : {}),
+    starter: starter.copy,
     retired: [...known].filter((digest) => !named.has(digest)),
   };
   await storage.put(RELEASE_KEY, Buffer.from(JSON.stringify(release)), {
@@ -314,10 +334,29 @@ export async function releaseRuntimeContent(
   await storage.deleteMany([...new Set(gone)].map(runtimeFileKey));
   return {
     release,
-    puts: puts.length + (index.putBytes > 0 ? 1 : 0),
-    putBytes: putBytes + index.putBytes,
+    puts: puts.length + (index.putBytes > 0 ? 1 : 0) + starter.puts,
+    putBytes: putBytes + index.putBytes + starter.putBytes,
     deleted: gone.length,
   };
+}
+
+/** Whole copies of the release's files, put (each named by its MD5; one already there is kept). */
+async function starterCopy(
+  storage: ObjectStorage,
+  compiledDir: string,
+  files: ReadonlyArray<RuntimeFile & { local: string }>,
+  concurrency: number,
+): Promise<{ copy: StarterCopy; putBytes: number; puts: number }> {
+  const copy: StarterCopy = { put: new Date().toISOString(), files: [] };
+  let putBytes = 0;
+  await eachAtMost(concurrency, files, async (file) => {
+    const path = join(compiledDir, file.local);
+    const digest = await fileMd5Hex(path);
+    await storage.putFile(runtimeFileKey(digest), path, RUNTIME_HEADERS, digest);
+    copy.files.push({ path: file.path, digest, size: file.size });
+    putBytes += file.size;
+  });
+  return { copy, putBytes, puts: files.length };
 }
 
 /** The released objects in the bucket that none of `kept` is (a crash's leftovers, format 1's). */

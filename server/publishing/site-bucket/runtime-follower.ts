@@ -44,7 +44,7 @@ import { readAdsIndex } from '../../../pipeline/compile/state-ad-files.ts';
 import { writeAdIdIndex } from '../../../pipeline/compile/ad-id-index.ts';
 import { indexStateFile } from '../../../pipeline/compile/state-file-index.ts';
 import { writeSearchIndex } from '../../../search/write-search-index.ts';
-import { chunksOf, parseNode, type Chunk, type ChunkNode } from './content-chunks.ts';
+import { chunkFile, chunksOf, parseNode, type Chunk, type ChunkNode } from './content-chunks.ts';
 import {
   CONTENT_WITHOUT_COUNTS,
   fetchNode,
@@ -132,6 +132,7 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
    * release read now copied from it, the others fetched.
    */
   async function makeFile(
+    release: RuntimeRelease,
     file: RuntimeFile,
     node: (digest: string) => Promise<ChunkNode>,
     fetched: Fetched,
@@ -139,11 +140,17 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
     const target = join(filesDir, file.root);
     if (existsSync(target)) return;
     const { chunks } = await chunksOf(file.root, node);
-    const earlier = current?.release.files.find((one) => one.path === file.path);
-    const earlierFile = earlier && join(filesDir, earlier.root);
     const had = new Map<string, Chunk>();
-    if (earlierFile && existsSync(earlierFile))
+    const earlier = current?.release.files.find((one) => one.path === file.path);
+    let earlierFile = earlier && join(filesDir, earlier.root);
+    if (earlier && earlierFile && existsSync(earlierFile))
       for (const chunk of (await chunksOf(earlier.root, node)).chunks) had.set(chunk.digest, chunk);
+    else {
+      // None here yet: the release's whole copy, cut into chunks here, when it has one.
+      earlierFile = await starterFile(release, file.path, fetched);
+      if (earlierFile)
+        for (const chunk of chunkFile(earlierFile).chunks) had.set(chunk.digest, chunk);
+    }
     const source = earlierFile && had.size > 0 ? openSync(earlierFile, 'r') : undefined;
     const out = openSync(`${target}.part`, 'w');
     try {
@@ -181,6 +188,23 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
       if (source !== undefined) closeSync(source);
     }
     renameSync(`${target}.part`, target);
+    rmSync(join(filesDir, `${file.root}.starter`), { force: true });
+  }
+
+  /** The whole copy of `path` the release names, fetched beside the file it starts (or none). */
+  async function starterFile(
+    release: RuntimeRelease,
+    path: string,
+    fetched: Fetched,
+  ): Promise<string | undefined> {
+    const copy = release.starter?.files.find((one) => one.path === path);
+    const root = release.files.find((one) => one.path === path)?.root;
+    if (!copy || !root) return undefined;
+    const local = join(filesDir, `${root}.starter`);
+    if (!(await storage.getFile(runtimeFileKey(copy.digest), local, copy.digest))) return undefined;
+    fetched.objects += 1;
+    fetched.bytes += copy.size;
+    return local;
   }
 
   /**
@@ -241,7 +265,7 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
     const fetched: Fetched = { objects: 0, bytes: 0 };
     const nodes = new Set<string>();
     const node = nodeReader(fetched, nodes);
-    await eachAtMost(4, release.files, (file) => makeFile(file, node, fetched));
+    await eachAtMost(4, release.files, (file) => makeFile(release, file, node, fetched));
     const releaseDir = join(dir, `release-${release.version}`);
     rmSync(`${releaseDir}.part`, { recursive: true, force: true });
     for (const file of release.files) {
