@@ -17,49 +17,26 @@
 // of the index) after it is ready: the pages and the API do not wait for a gigabyte, and until the
 // index is there /search says so (`searchReady`).
 import {
-  closeSync,
   existsSync,
   linkSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
-  readSync,
   renameSync,
   rmSync,
   symlinkSync,
-  writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { md5Hex, type ObjectStorage } from '../../../store/object-storage/object-storage.ts';
+import type { ObjectStorage } from '../../../store/object-storage/object-storage.ts';
 import { compiledContentFile, useCompiledContentDir } from '../../../core/content/index.ts';
-import type {
-  AdCounts,
-  AdsIndex,
-  CompiledContent,
-} from '../../../core/schemas/compiled-content.ts';
-import { adIdIndexFile } from '../../../core/content/ad-id-index-file.ts';
+import type { CompiledContent } from '../../../core/schemas/compiled-content.ts';
 import { readAdsIndex } from '../../../pipeline/compile/state-ad-files.ts';
-import { writeAdIdIndex } from '../../../pipeline/compile/ad-id-index.ts';
-import { indexStateFile } from '../../../pipeline/compile/state-file-index.ts';
 import { writeSearchIndex } from '../../../search/write-search-index.ts';
-import { chunkFile, chunksOf, parseNode, type Chunk, type ChunkNode } from './content-chunks.ts';
-import {
-  CONTENT_WITHOUT_COUNTS,
-  fetchNode,
-  readRuntimeRelease,
-  TRANSPARENCY,
-  runtimeFileKey,
-  type RuntimeFile,
-  type RuntimeRelease,
-} from './runtime-content.ts';
-import { eachAtMost } from './site-uploader.ts';
+import { releaseFiles, type Fetched } from './release-files.ts';
+import { readRuntimeRelease, runtimeFileKey, type RuntimeRelease } from './runtime-content.ts';
 
 /** A look at the bucket this often, whatever was heard. */
 export const FOLLOW_EVERY_MS = 30_000;
-/** Chunks fetched before they are written: at most this many at once in memory (32 KB each). */
-const CHUNKS_A_ROUND = 256;
 
 export interface RuntimeFollower {
   /** Looks for a newer release and moves to it; resolves once done (or failed: then logged). */
@@ -90,9 +67,8 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
   const { storage, dir } = settings;
   const log = settings.log ?? ((line: string) => console.log(line));
   const following = settings.following ?? (() => true);
-  const filesDir = join(dir, 'files');
-  const nodesDir = join(dir, 'nodes');
-  const indexesDir = join(dir, 'indexes');
+  const files = releaseFiles(storage, dir);
+  const { filesDir, nodesDir, indexesDir } = files;
   const indexFile = join(dir, 'index', 'search.sqlite');
   let version: number | undefined;
   /** The release read now, when it was fetched here, and the nodes its files' trees have. */
@@ -106,166 +82,11 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
   const timer = setInterval(() => void follower.refresh('a regular look'), FOLLOW_EVERY_MS);
   timer.unref();
 
-  /** What one move fetched. */
-  interface Fetched {
-    objects: number;
-    bytes: number;
-  }
-
-  /** A node of a file's tree: kept here, else fetched (and kept). */
-  function nodeReader(fetched: Fetched, seen: Set<string>) {
-    return async (digest: string): Promise<ChunkNode> => {
-      seen.add(digest);
-      const local = join(nodesDir, digest);
-      if (existsSync(local)) return parseNode(digest, readFileSync(local, 'utf8'));
-      const node = await fetchNode(storage, digest);
-      fetched.objects += 1;
-      fetched.bytes += Buffer.byteLength(node.text);
-      writeFileSync(`${local}.part`, node.text);
-      renameSync(`${local}.part`, local);
-      return node;
-    };
-  }
-
-  /**
-   * Makes a released file ({filesDir}/{root}) from its chunks: those of this path's file in the
-   * release read now copied from it, the others fetched.
-   */
-  async function makeFile(
-    release: RuntimeRelease,
-    file: RuntimeFile,
-    node: (digest: string) => Promise<ChunkNode>,
-    fetched: Fetched,
-  ): Promise<void> {
-    const target = join(filesDir, file.root);
-    if (existsSync(target)) return;
-    const { chunks } = await chunksOf(file.root, node);
-    const had = new Map<string, Chunk>();
-    const earlier = current?.release.files.find((one) => one.path === file.path);
-    let earlierFile = earlier && join(filesDir, earlier.root);
-    if (earlier && earlierFile && existsSync(earlierFile))
-      for (const chunk of (await chunksOf(earlier.root, node)).chunks) had.set(chunk.digest, chunk);
-    else {
-      // None here yet: the release's whole copy, cut into chunks here, when it has one.
-      earlierFile = await starterFile(release, file.path, fetched);
-      if (earlierFile)
-        for (const chunk of chunkFile(earlierFile).chunks) had.set(chunk.digest, chunk);
-    }
-    const source = earlierFile && had.size > 0 ? openSync(earlierFile, 'r') : undefined;
-    const out = openSync(`${target}.part`, 'w');
-    try {
-      for (let start = 0; start < chunks.length; start += CHUNKS_A_ROUND) {
-        const round = chunks.slice(start, start + CHUNKS_A_ROUND);
-        const got = new Map<string, Buffer>();
-        await eachAtMost(
-          32,
-          round.filter((chunk) => !had.has(chunk.digest)),
-          async (chunk) => {
-            if (got.has(chunk.digest)) return;
-            const bytes = await storage.get(runtimeFileKey(chunk.digest));
-            if (!bytes)
-              throw new Error(`a chunk of ${file.path} of this release is not in the bucket`);
-            if (md5Hex(bytes) !== chunk.digest || bytes.length !== chunk.size)
-              throw new Error(`a chunk of ${file.path} of this release came with other bytes`);
-            got.set(chunk.digest, bytes);
-            fetched.objects += 1;
-            fetched.bytes += bytes.length;
-          },
-        );
-        for (const chunk of round) {
-          const kept = had.get(chunk.digest);
-          let bytes = got.get(chunk.digest);
-          if (!bytes) {
-            bytes = Buffer.allocUnsafe(kept!.size);
-            if (readSync(source!, bytes, 0, kept!.size, kept!.offset) !== kept!.size)
-              throw new Error(`${earlierFile} is shorter than its release says`);
-          }
-          writeSync(out, bytes);
-        }
-      }
-    } finally {
-      closeSync(out);
-      if (source !== undefined) closeSync(source);
-    }
-    renameSync(`${target}.part`, target);
-    rmSync(join(filesDir, `${file.root}.starter`), { force: true });
-  }
-
-  /** The whole copy of `path` the release names, fetched beside the file it starts (or none). */
-  async function starterFile(
-    release: RuntimeRelease,
-    path: string,
-    fetched: Fetched,
-  ): Promise<string | undefined> {
-    const copy = release.starter?.files.find((one) => one.path === path);
-    const root = release.files.find((one) => one.path === path)?.root;
-    if (!copy || !root) return undefined;
-    const local = join(filesDir, `${root}.starter`);
-    if (!(await storage.getFile(runtimeFileKey(copy.digest), local, copy.digest))) return undefined;
-    fetched.objects += 1;
-    fetched.bytes += copy.size;
-    return local;
-  }
-
-  /**
-   * The ads index and the id index of the release in `releaseDir`, made from its state files (each
-   * state's part kept by the file's root, so an unchanged state costs a read of two small files),
-   * and its content.json: the released content with the counts of ads those make.
-   */
-  function writeMadeFiles(release: RuntimeRelease, releaseDir: string): void {
-    mkdirSync(indexesDir, { recursive: true });
-    const released = JSON.parse(
-      readFileSync(join(releaseDir, CONTENT_WITHOUT_COUNTS), 'utf8'),
-    ) as Omit<CompiledContent, 'adCounts' | 'activeAds' | 'transparency'>;
-    const transparency = JSON.parse(readFileSync(join(releaseDir, TRANSPARENCY), 'utf8')) as
-      CompiledContent['transparency'] | null;
-    const index: AdsIndex = {};
-    const adCounts: AdCounts = {};
-    let activeAds = 0;
-    const states: Array<{ state: string; idsFile: string }> = [];
-    const byPath = new Map(release.files.map((file) => [file.path, file]));
-    // In the content's order of the states, as the compiler lists them.
-    for (const { name: state } of released.states) {
-      const file = byPath.get(`ads/${state}.ndjson`);
-      if (!file) continue;
-      const cities = join(indexesDir, `${file.root}.json`);
-      const ids = join(indexesDir, `${file.root}.ids`);
-      if (!existsSync(cities) || !existsSync(ids)) {
-        const made = indexStateFile(join(filesDir, file.root));
-        made.ids.write(`${ids}.part`);
-        renameSync(`${ids}.part`, ids);
-        writeFileSync(`${cities}.part`, JSON.stringify(made.cities));
-        renameSync(`${cities}.part`, cities);
-      }
-      const entries = JSON.parse(readFileSync(cities, 'utf8')) as AdsIndex[string]['cities'];
-      index[state] = { pieces: file.root, cities: entries };
-      adCounts[state] = Object.fromEntries(
-        Object.entries(entries).map(([city, entry]) => [city, entry.ads]),
-      );
-      for (const entry of Object.values(entries)) activeAds += entry.ads;
-      states.push({ state, idsFile: ids });
-    }
-    if (states.length > 0) {
-      mkdirSync(join(releaseDir, 'ads'), { recursive: true });
-      writeFileSync(join(releaseDir, 'ads', 'index.json'), JSON.stringify(index));
-      writeAdIdIndex(adIdIndexFile(releaseDir), states);
-    }
-    const content: CompiledContent = {
-      ...released,
-      adCounts,
-      activeAds,
-      ...(transparency ? { transparency } : {}),
-    };
-    writeFileSync(compiledContentFile(releaseDir), JSON.stringify(content));
-  }
-
   async function moveTo(release: RuntimeRelease, why: string): Promise<void> {
     const started = performance.now();
-    for (const folder of [filesDir, nodesDir]) mkdirSync(folder, { recursive: true });
     const fetched: Fetched = { objects: 0, bytes: 0 };
     const nodes = new Set<string>();
-    const node = nodeReader(fetched, nodes);
-    await eachAtMost(4, release.files, (file) => makeFile(release, file, node, fetched));
+    await files.makeAll(release, current?.release, nodes, fetched);
     const releaseDir = join(dir, `release-${release.version}`);
     rmSync(`${releaseDir}.part`, { recursive: true, force: true });
     for (const file of release.files) {
@@ -273,7 +94,7 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
       mkdirSync(dirname(target), { recursive: true });
       linkSync(join(filesDir, file.root), target);
     }
-    writeMadeFiles(release, `${releaseDir}.part`);
+    files.writeMadeFiles(release, `${releaseDir}.part`);
     // The search index, when this instance has one: brought up to the release before it is read.
     const index = searchReady
       ? bringSearchIndexUp(`${releaseDir}.part`)
