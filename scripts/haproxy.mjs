@@ -84,7 +84,8 @@ export async function startHaproxy(path, config, port) {
   return {
     output,
     async stop() {
-      if (child.exitCode === null) {
+      // Not when it has ended already, with a code or by a signal (Ctrl-C reaches it too).
+      if (child.exitCode === null && child.signalCode === null) {
         const ended = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await ended;

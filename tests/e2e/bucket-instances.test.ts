@@ -10,18 +10,15 @@
 // and finds the published ads by search. The site is a small fixture (every state, five cities
 // each). Each instance runs from a folder of its own, started as README's `npm start` starts one:
 // only the publisher ever compiles content or writes a page.
-import { CreateBucketCommand, PutBucketPolicyCommand } from '@aws-sdk/client-s3';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types.
 import { ensurePostgres, freePort, startThrowawayPostgres } from '../../scripts/postgres.mjs';
 import { ensureS3Server } from '../../scripts/s3-server.mjs';
 import { ensureHaproxy, startHaproxy, type RunningHaproxy } from '../../scripts/haproxy.mjs';
 import { haproxyConfig } from '../../server/operations/haproxy-config.ts';
-import { publicReadPolicies } from '../../server/operations/public-read.ts';
 import {
   openObjectStorage,
   type ObjectStorage,
@@ -45,16 +42,21 @@ import {
   statePath,
 } from '../../core/paths.ts';
 import { DEFAULT_EXPLICIT_THRESHOLD } from '../../core/schemas/photos.ts';
+import {
+  createPublicBucket,
+  s3Settings,
+  startBucketInstance,
+  type BucketInstance,
+} from '../../bench/bucket-instances.ts';
 import { makeContentFixture } from '../helpers/content-fixture.ts';
 import { insertMemberAd } from '../helpers/member-ads.ts';
 import { keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
 import { TEST_PASSWORD_HASH_COST } from '../helpers/password-cost.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
-import { startS3ServerForFile, testS3Client, type S3ServerAddress } from '../helpers/s3-server.ts';
+import { startS3ServerForFile, type S3ServerAddress } from '../helpers/s3-server.ts';
 import { testSql, type TestSql } from '../helpers/test-store.ts';
 import { withViteOutputOfDist } from '../helpers/vite-output.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const postgres = ensurePostgres(() => {}) as { binDir?: string; problem?: string };
 const s3Found = ensureS3Server(() => {});
 const haproxyFound = ensureHaproxy(() => {});
@@ -64,14 +66,7 @@ const SITE = { bucket: BUCKET, prefix: 'site/' };
 const PHOTOS = { bucket: BUCKET, prefix: 'media/' };
 const PASSWORD = 'a long enough password';
 
-interface Instance {
-  name: string;
-  url: string;
-  dir: string;
-  process: ChildProcess;
-  output: string[];
-  startedAt: number;
-}
+type Instance = BucketInstance;
 
 let work: string;
 let fixture: ReturnType<typeof makeContentFixture>;
@@ -92,31 +87,18 @@ const instances: Instance[] = [];
 /** The environment of every instance: the same settings, as one deploy has. */
 function instanceEnv(): NodeJS.ProcessEnv {
   return {
-    ...withoutTestMarkers(process.env),
-    HOST: '127.0.0.1',
+    ...process.env,
     DATABASE_URL: cluster!.url,
     CONTENT_DIR: fixture.dir,
     SITE_BUCKET: `s3://${BUCKET}/${SITE.prefix}`,
     PHOTOS_BUCKET: `s3://${BUCKET}/${PHOTOS.prefix}`,
-    AWS_ENDPOINT_URL_S3: s3!.endpoint,
-    AWS_REGION: s3!.region,
-    AWS_ACCESS_KEY_ID: s3!.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: s3!.secretAccessKey,
-    S3_FORCE_PATH_STYLE: '1',
+    ...s3Settings(s3!),
     PUBLIC_BASE_URL: front,
     TRUST_PROXY: '1',
     DIGEST_SCHEDULE: 'off',
     PHOTO_PROCESSES: '1',
     PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
   };
-}
-
-/** The environment without Vitest's markers (Vike stands aside when it sees them). */
-function withoutTestMarkers(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const kept = { ...env };
-  for (const key of Object.keys(kept))
-    if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete kept[key];
-  return kept;
 }
 
 /**
@@ -127,39 +109,7 @@ function withoutTestMarkers(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 async function startInstance(name: string, port: number): Promise<Instance> {
   const dir = join(work, name);
   withViteOutputOfDist(join(dir, 'out'));
-  const env: NodeJS.ProcessEnv = {
-    ...instanceEnv(),
-    PORT: String(port),
-    SITE_DIR: join(dir, 'out', 'site'),
-    COMPILED_CONTENT_DIR: join(dir, 'compiled'),
-    MAIL_OUTBOX_DIR: join(dir, 'outbox'),
-  };
-  const output: string[] = [];
-  const startedAt = Date.now();
-  const child = spawn(
-    '/bin/sh',
-    [
-      '-c',
-      'node scripts/build.mjs --if-needed --out "$1" && exec node --enable-source-maps "$1/server/serve.mjs"',
-      'start',
-      join(dir, 'out'),
-    ],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` },
-    },
-  );
-  for (const stream of [child.stdout!, child.stderr!])
-    stream.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const instance = {
-    name,
-    url: `http://127.0.0.1:${port}`,
-    dir,
-    process: child,
-    output,
-    startedAt,
-  };
+  const instance = startBucketInstance(name, dir, port, instanceEnv());
   instances.push(instance);
   return instance;
 }
@@ -256,7 +206,7 @@ describe.skipIf(missing.length > 0)('instances with the site in a bucket, behind
     ]);
     cluster = started;
     s3 = s3Server;
-    await createPublicBucket(s3!);
+    await createPublicBucket(s3!, BUCKET, SITE, PHOTOS);
     const settings = {
       endpoint: s3!.endpoint,
       region: s3!.region,
@@ -494,15 +444,3 @@ describe.skipIf(missing.length > 0)('instances with the site in a bucket, behind
     expect(existsSync(join(fourth.dir, 'out', 'released-content'))).toBe(true);
   });
 });
-
-/** The bucket of the site and the photos, readable by anyone where public-read.ts says. */
-async function createPublicBucket(server: S3ServerAddress): Promise<void> {
-  const client = testS3Client(server);
-  try {
-    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-    for (const [name, policy] of publicReadPolicies(SITE, PHOTOS))
-      await client.send(new PutBucketPolicyCommand({ Bucket: name, Policy: policy }));
-  } finally {
-    client.destroy();
-  }
-}
