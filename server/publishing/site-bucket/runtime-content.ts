@@ -211,7 +211,7 @@ async function namedBy(
 }
 
 /** What this process released last: what that release names, so the next puts only the rest. */
-let lastReleased: { version: number; named: Set<string> } | undefined;
+let lastReleased: { bucket: string; version: number; named: Set<string> } | undefined;
 
 /**
  * The copy of the search index the release names: the one before's while it is of this version
@@ -282,7 +282,7 @@ export async function releaseRuntimeContent(
   const known =
     before === undefined
       ? new Set<string>()
-      : lastReleased?.version === before.version
+      : lastReleased?.bucket === storage.describe && lastReleased.version === before.version
         ? lastReleased.named
         : await namedBy(before, (digest) => fetchNode(storage, digest));
   const files = runtimeFilesOf(compiledDir);
@@ -327,7 +327,7 @@ export async function releaseRuntimeContent(
     contentType: 'application/json',
     cacheControl: 'no-store',
   });
-  lastReleased = { version: release.version, named };
+  lastReleased = { bucket: storage.describe, version: release.version, named };
   // Two releases ago's leftovers; once a day (with the index's copy) anything else no release names.
   const gone = (before?.retired ?? []).filter((digest) => !named.has(digest));
   if (index.putBytes > 0) gone.push(...(await unnamed(storage, [...known, ...named])));
