@@ -8,6 +8,7 @@
 // overflows the column type before it fails to name a row. Text is
 // compared byte by byte (COLLATE "C") whatever the database's locale: times and days are ISO
 // strings that must sort as text, as they do in SQLite.
+import { POSTGRES_PURGE_MIGRATIONS } from './postgres-purge-migrations.ts';
 import { POSTGRES_PUSH_MIGRATIONS } from './postgres-push-migrations.ts';
 import { POSTGRES_VERIFICATION_MIGRATIONS } from './postgres-verification-migrations.ts';
 import { POSTGRES_AGE_ASSURANCE_MIGRATIONS } from './postgres-age-assurance-migrations.ts';
@@ -355,6 +356,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // Migration 16: Requests and Chats, message settings, a departed member's messages kept 30 days
   // (postgres-conversation-migrations.ts).
   ...POSTGRES_CONVERSATION_MIGRATIONS,
-  // Notifications on members' devices (postgres-push-migrations.ts).
+  // Migration 17: notifications on members' devices (postgres-push-migrations.ts).
   ...POSTGRES_PUSH_MIGRATIONS,
+  // Migration 18: the CDN's purge budget, shared by every instance (postgres-purge-migrations.ts).
+  ...POSTGRES_PURGE_MIGRATIONS,
 ];

@@ -10,6 +10,7 @@ import {
   sessionsTable,
   SQLITE_TYPES,
 } from './schema-sql.ts';
+import { PURGE_MIGRATIONS } from './sqlite-purge-migrations.ts';
 import { PUSH_MIGRATIONS } from './sqlite-push-migrations.ts';
 import { SAFETY_MIGRATIONS } from './sqlite-safety-migrations.ts';
 import { VERIFICATION_MIGRATIONS } from './sqlite-verification-migrations.ts';
@@ -331,6 +332,8 @@ export const MIGRATIONS: readonly string[] = [
   // 21: Requests and Chats, message settings, a departed member's messages kept 30 days
   // (sqlite-conversation-migrations.ts).
   ...CONVERSATION_MIGRATIONS,
-  // Notifications on members' devices (sqlite-push-migrations.ts).
+  // 22: Notifications on members' devices (sqlite-push-migrations.ts).
   ...PUSH_MIGRATIONS,
+  // 23: The CDN's purge budget, shared by every instance (sqlite-purge-migrations.ts).
+  ...PURGE_MIGRATIONS,
 ];

@@ -14,6 +14,7 @@ import { fraudNoticeStore, type FraudNoticeStore } from './fraud-notices.ts';
 import type { PoolStats, SessionLock, StoreEngine } from './engine.ts';
 import { publishAnnouncements, type PublishAnnouncements } from './publish-announcements.ts';
 import { publishedAdsStore, type PublishedAdsStore } from './published-ads.ts';
+import { purgeBudgetStore, type PurgeBudgetStore } from './purge-budget.ts';
 import { pushStore, type PushStore } from './pushes.ts';
 import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
 import { knownDeviceStore, type KnownDeviceStore } from './known-devices.ts';
@@ -119,6 +120,8 @@ export interface StoreHandle extends Store {
   backup?(file: string): Promise<void>;
   /** "Publish needed", between the instances on this database (publish-announcements.ts). */
   readonly publishing: PublishAnnouncements;
+  /** The CDN's purge budget, shared by every instance on this database (purge-budget.ts). */
+  readonly purgeBudget: PurgeBudgetStore;
   /** The connections of this instance's pool (PostgreSQL only). */
   poolStats?(): PoolStats;
   /** Whether `error` says the database cannot be reached for now: 503, try again (engine.ts). */
@@ -193,6 +196,7 @@ export function storeOn(engine: StoreEngine): StoreHandle {
     rateLimiter: (options) => engine.rateLimiter(options),
     backup: engine.backup && ((file) => engine.backup!(file)),
     publishing: publishAnnouncements(engine.announcements),
+    purgeBudget: purgeBudgetStore({ db: engine.db, kind: engine.kind }),
     poolStats: engine.poolStats && (() => engine.poolStats!()),
     isUnavailable: (error) => engine.isUnavailable(error),
     sessionLock: (key) => engine.sessionLock?.(key) ?? heldByTheOnlyInstance(),

@@ -4,11 +4,12 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AgeTables } from './age-tables.ts';
 import type { MessageTables } from './message-tables.ts';
+import type { PurgeTables } from './purge-tables.ts';
 import type { PushTables } from './push-tables.ts';
 import type { ShieldTables } from './shield-tables.ts';
 
 /** Every table; those of the newer features are listed beside their types (…-tables.ts). */
-export interface Tables extends ShieldTables, AgeTables, MessageTables, PushTables {
+export interface Tables extends ShieldTables, AgeTables, MessageTables, PushTables, PurgeTables {
   accounts: AccountsTable;
   sessions: SessionsTable;
   known_devices: KnownDevicesTable;
