@@ -8,7 +8,7 @@
 //   before take the time of the poster's first message, so that those already answered are chats.
 // - messages.sender_id no longer references accounts: a deleted account's messages do not go with
 //   it at once. Delete my account stamps them kept_until (30 days on), for the other side to read
-//   and report; the hourly sweep deletes them then (store/member-data.ts, departed-messages.ts).
+//   and report; the hourly sweep deletes them then (store/parts/member-data.ts, departed-messages.ts).
 //   SQLite cannot drop a foreign key in place, and foreign keys cannot be turned off inside a
 //   migration's transaction: the table is made again with its rows, ids kept. Nothing references
 //   messages, so dropping the old table deletes nothing else.

@@ -285,7 +285,7 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE conversations ADD COLUMN filtered_at TEXT;`,
   // 18: verified members (sqlite-verification-migrations.ts).
   ...VERIFICATION_MIGRATIONS,
-  // 19: moderators' review of the scam shield (docs/product.md section 7; store/shield-decisions.ts).
+  // 19: moderators' review of the scam shield (docs/product.md section 7; store/parts/shield-decisions.ts).
   // - shield_decisions: each first message the shield refused or delivered with a warning, as it
   //   was sent (`text`), for the moderators' list (/moderate/shield), deleted 30 days after
   //   created_at. sender_id, recipient_id: NULL once that account is deleted. decided_by:

@@ -145,7 +145,7 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
      updated_at TEXT NOT NULL
    ) STRICT;
    ${moderatorPhotoRevealsTable(SQLITE_TYPES)}`,
-  // The duplicate-photo index (docs/product.md section 10; store/photo-hash-index.ts):
+  // The duplicate-photo index (docs/product.md section 10; store/parts/photo-hash-index.ts):
   // each photo's perceptual hash cut into 3 pieces (chunk 0, 1, 2: 22, 21 and 21 bits), one row a
   // piece, found by (chunk, value); account_id and phash are copied so that a look-up reads the
   // index alone. Rows go with their photo (ON DELETE CASCADE: an ad's, an account's deletion), and

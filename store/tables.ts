@@ -310,7 +310,7 @@ export interface DecisionStatementsTable {
   reason_key: string;
   /** The numbered clause of the terms page (core/schemas/terms-clauses.ts): `4.1`. */
   clause: string;
-  /** JSON: StatementFacts (store/statements.ts). */
+  /** JSON: StatementFacts (store/parts/statements.ts). */
   facts: string;
   trigger: 'report' | 'moderator' | 'automatic';
   automated_detection: number;
@@ -356,7 +356,7 @@ export interface AppealsTable {
   decided_at: string | null;
 }
 
-/** One piece of a photo's perceptual hash (store/photo-hash-index.ts): the duplicate index. */
+/** One piece of a photo's perceptual hash (store/parts/photo-hash-index.ts): the duplicate index. */
 export interface PhotoHashChunksTable {
   /** Which piece: 0, 1 or 2 (HASH_CHUNKS). */
   chunk: number;

@@ -1,5 +1,5 @@
 // Member ads as a source of ads (ad-source.ts), beside the CSV files: the ads moderators approved,
-// read from the store (store/published-ads.ts) in one consistent snapshot, written into the
+// read from the store (store/parts/published-ads.ts) in one consistent snapshot, written into the
 // compiled-content folder by ranges of a thousand ids (a range whose digest is unchanged is not
 // read again), then checked by the same checkAdRow() as an editor's ad. A member ad's problem
 // leaves it out with a warning rather than stopping the publish. The same snapshot writes the
@@ -9,7 +9,7 @@ import { createHash, hash, type Hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreLocation } from '../../store/store-location.ts';
-import type { PublishedAdRow, PublishedAdsSnapshot } from '../../store/published-ads.ts';
+import type { PublishedAdRow, PublishedAdsSnapshot } from '../../store/parts/published-ads.ts';
 import type { Store } from '../../store/store.ts';
 import { photoAlt, type PublishedPhoto } from '../../core/schemas/photos.ts';
 import type { AdVerification } from '../../core/schemas/verification.ts';
