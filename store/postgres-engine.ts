@@ -13,7 +13,7 @@ import pg from 'pg';
 import { errorChain, reasonOf, type StoreEngine } from './engine.ts';
 import { channelOf, postgresAnnouncements } from './postgres-announcements.ts';
 import { postgresSessionLock } from './postgres-session-lock.ts';
-import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
+import { POSTGRES_MIGRATIONS } from './migrations/postgres.ts';
 import type { Tables } from './tables.ts';
 
 export interface PostgresEngineOptions {

@@ -15,7 +15,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { errorChain, type EngineAnnouncements, type StoreEngine } from './engine.ts';
-import { MIGRATIONS } from './sqlite-migrations.ts';
+import { MIGRATIONS } from './migrations/sqlite.ts';
 import type { Tables } from './tables.ts';
 
 export interface SqliteEngineOptions {

@@ -4,9 +4,9 @@
 // (PostgreSQL's twin runs the same UPDATE.)
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
-import { AGE_ASSURANCE_MIGRATIONS } from '../../../store/sqlite-age-assurance-migrations.ts';
+import { AGE_ASSURANCE_MIGRATIONS } from '../../../store/migrations/age-assurance.ts';
 import { migrateSqlite } from '../../../store/sqlite-engine.ts';
-import { MIGRATIONS } from '../../../store/sqlite-migrations.ts';
+import { MIGRATIONS } from '../../../store/migrations/sqlite.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
 /** The version before this migration (it may be renumbered when branches merge). */

@@ -22,8 +22,8 @@ import { passwordHasher } from '../../../server/auth/passwords.ts';
 import { hashToken } from '../../../server/auth/session-cookie.ts';
 import { openStore } from '../../../store/open-store.ts';
 import { migratePostgres } from '../../../store/postgres-engine.ts';
-import { POSTGRES_MIGRATIONS } from '../../../store/postgres-migrations.ts';
-import { MIGRATIONS } from '../../../store/sqlite-migrations.ts';
+import { POSTGRES_MIGRATIONS } from '../../../store/migrations/postgres.ts';
+import { MIGRATIONS } from '../../../store/migrations/sqlite.ts';
 import {
   cookieHeader,
   openTestApp,

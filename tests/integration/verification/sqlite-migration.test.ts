@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { migrateSqlite } from '../../../store/sqlite-engine.ts';
-import { MIGRATIONS } from '../../../store/sqlite-migrations.ts';
+import { MIGRATIONS } from '../../../store/migrations/sqlite.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
 /** The version before migration 18, this file's (later migrations come after it). */

@@ -5,8 +5,8 @@
 // migration) fails here. A migration appended later is not pinned until listed.
 import { createHash } from 'node:crypto';
 import { expect, test } from 'vitest';
-import { POSTGRES_MIGRATIONS } from '../../../store/postgres-migrations.ts';
-import { MIGRATIONS } from '../../../store/sqlite-migrations.ts';
+import { POSTGRES_MIGRATIONS } from '../../../store/migrations/postgres.ts';
+import { MIGRATIONS } from '../../../store/migrations/sqlite.ts';
 
 /** The first 16 hex digits of each shipped migration's SHA-256, in order. */
 const SHIPPED = {

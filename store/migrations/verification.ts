@@ -21,7 +21,7 @@
 //   kept.
 // - accounts.verified_first_only: 1 when the member accepts first messages only from verified
 //   members (section 7).
-import { APPEALS_TABLE, decisionStatementsTable } from './sqlite-safety-migrations.ts';
+import { APPEALS_TABLE, decisionStatementsTable } from './safety.ts';
 
 export const VERIFICATION_MIGRATIONS: readonly string[] = [
   `CREATE TABLE verifications (

@@ -8,10 +8,10 @@
 // overflows the column type before it fails to name a row. Text is
 // compared byte by byte (COLLATE "C") whatever the database's locale: times and days are ISO
 // strings that must sort as text, as they do in SQLite.
-import { POSTGRES_PUSH_MIGRATIONS } from './postgres-push-migrations.ts';
-import { POSTGRES_VERIFICATION_MIGRATIONS } from './postgres-verification-migrations.ts';
-import { POSTGRES_AGE_ASSURANCE_MIGRATIONS } from './postgres-age-assurance-migrations.ts';
-import { POSTGRES_CONVERSATION_MIGRATIONS } from './postgres-conversation-migrations.ts';
+import { POSTGRES_PUSH_MIGRATIONS } from './postgres-push.ts';
+import { POSTGRES_VERIFICATION_MIGRATIONS } from './postgres-verification.ts';
+import { POSTGRES_AGE_ASSURANCE_MIGRATIONS } from './postgres-age-assurance.ts';
+import { POSTGRES_CONVERSATION_MIGRATIONS } from './postgres-conversations.ts';
 import {
   blocksTable,
   emailTokensTable,

@@ -10,11 +10,11 @@ import {
   sessionsTable,
   SQLITE_TYPES,
 } from './schema-sql.ts';
-import { PUSH_MIGRATIONS } from './sqlite-push-migrations.ts';
-import { SAFETY_MIGRATIONS } from './sqlite-safety-migrations.ts';
-import { VERIFICATION_MIGRATIONS } from './sqlite-verification-migrations.ts';
-import { AGE_ASSURANCE_MIGRATIONS } from './sqlite-age-assurance-migrations.ts';
-import { CONVERSATION_MIGRATIONS } from './sqlite-conversation-migrations.ts';
+import { PUSH_MIGRATIONS } from './push.ts';
+import { SAFETY_MIGRATIONS } from './safety.ts';
+import { VERIFICATION_MIGRATIONS } from './verification.ts';
+import { AGE_ASSURANCE_MIGRATIONS } from './age-assurance.ts';
+import { CONVERSATION_MIGRATIONS } from './conversations.ts';
 
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE accounts (
