@@ -1,7 +1,6 @@
-// The SQLite schema's migration 21 (sqlite-migrations.ts says how migrations run; appended to its
-// list): Requests and Chats, the member's message settings, and a departed member's messages kept
-// for the other side (docs/product.md section 7, issue 54). Its twin is
-// postgres-conversation-migrations.ts.
+// Migration 22: Requests and Chats, the member's message settings, and a departed member's
+// messages kept for the other side (docs/product.md section 7, issue 54). migrations.ts says how
+// migrations run.
 //
 // - conversations.answered_at: when the poster first wrote in it (NULL: never). Until then it is
 //   in the poster's Requests (or Filtered) folder; from then, in their Chats. Conversations from
@@ -19,8 +18,15 @@
 //   checked_at, when a run last claimed the member's digest (each claim covers the requests that
 //   came since the one before; a member is claimed at most once in 24 hours, by one run of one
 //   instance); mailed_at, when the last digest was mailed.
-export const CONVERSATION_MIGRATIONS: readonly string[] = [
-  `ALTER TABLE conversations ADD COLUMN answered_at TEXT;
+import type { Migration } from './migration.ts';
+import { POSTGRES_TYPES } from './schema-sql.ts';
+
+const { text } = POSTGRES_TYPES;
+
+export const REQUESTS_AND_CHATS: readonly Migration[] = [
+  {
+    name: 'requests-and-chats',
+    sqlite: `ALTER TABLE conversations ADD COLUMN answered_at TEXT;
    UPDATE conversations SET answered_at = (
      SELECT MIN(m.sent_at) FROM messages m
      WHERE m.conversation_id = conversations.id AND m.sender_id = conversations.poster_id
@@ -57,4 +63,26 @@ export const CONVERSATION_MIGRATIONS: readonly string[] = [
      checked_at TEXT NOT NULL,
      mailed_at TEXT
    ) STRICT;`,
+    // PostgreSQL drops the messages' foreign key to accounts in place (its name is the one
+    // PostgreSQL gave it in migration 1).
+    postgres: `ALTER TABLE conversations ADD COLUMN answered_at ${text};
+   UPDATE conversations SET answered_at = (
+     SELECT MIN(m.sent_at) FROM messages m
+     WHERE m.conversation_id = conversations.id AND m.sender_id = conversations.poster_id
+   );
+   ALTER TABLE messages DROP CONSTRAINT messages_sender_id_fkey;
+   ALTER TABLE messages ADD COLUMN kept_until ${text};
+   CREATE INDEX messages_kept_until ON messages(kept_until) WHERE kept_until IS NOT NULL;
+   CREATE TABLE message_settings (
+     account_id bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+     requests_at_once integer NOT NULL DEFAULT 0 CHECK (requests_at_once IN (0, 1)),
+     read_receipts integer NOT NULL DEFAULT 0 CHECK (read_receipts IN (0, 1)),
+     updated_at ${text} NOT NULL
+   );
+   CREATE TABLE request_digests (
+     account_id bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+     checked_at ${text} NOT NULL,
+     mailed_at ${text}
+   );`,
+  },
 ];

@@ -1,13 +1,20 @@
-// The SQLite schema's migrations 10 to 16 (sqlite-migrations.ts says how migrations run; these are
-// appended to its list, in this order): the tables of the trust and safety features, fraud notices
-// and the scam shield on messages (docs/product.md section 7), statements of reasons and appeals (section 6), the
-// photos' explicit-image score, the moderators' photo settings and the duplicate-photo index
-// (docs/product.md section 10), restrictions lifted before an appeal (section 6). Append new ones in
-// sqlite-migrations.ts's list after these; never edit one that has shipped. Each has its twin in postgres-migrations.ts.
-import { moderatorPhotoRevealsTable, photoHashChunksTable, SQLITE_TYPES } from './schema-sql.ts';
+// Migrations 11 to 17: the tables of the trust and safety features, fraud notices and the scam
+// shield on messages (docs/product.md section 7), statements of reasons and appeals (section 6),
+// the photos' explicit-image score, the moderators' photo settings and the duplicate-photo index
+// (docs/product.md section 10), restrictions lifted before an appeal (section 6). migrations.ts
+// says how migrations run.
+import {
+  moderatorPhotoRevealsTable,
+  photoHashChunksTable,
+  POSTGRES_TYPES,
+  SQLITE_TYPES,
+} from './schema-sql.ts';
+import type { Migration } from './migration.ts';
+
+const { text } = POSTGRES_TYPES;
 
 /**
- * decision_statements as migration 12 makes it. Migration 18 makes it again, as `name` until the
+ * decision_statements as migration 13 makes it. Migration 19 makes it again, as `name` until the
  * old table goes, with `moreKinds` in its CHECK and `moreColumns` after appeal_until. Both have
  * shipped: never change what this writes.
  */
@@ -35,7 +42,7 @@ export const decisionStatementsTable = (
      appeal_until TEXT NOT NULL${moreColumns}
    ) STRICT;`;
 
-/** appeals as migration 12 makes it, and migration 18 again (shipped: never change it). */
+/** appeals as migration 13 makes it, and migration 19 again (shipped: never change it). */
 export const APPEALS_TABLE = `CREATE TABLE appeals (
      id INTEGER PRIMARY KEY,
      statement_id INTEGER NOT NULL UNIQUE REFERENCES decision_statements(id),
@@ -48,7 +55,7 @@ export const APPEALS_TABLE = `CREATE TABLE appeals (
      decided_at TEXT
    ) STRICT;`;
 
-export const SAFETY_MIGRATIONS: readonly string[] = [
+export const SAFETY: readonly Migration[] = [
   // Fraud bans tell the people who talked with the account (docs/product.md section 7):
   // one row per banned account and member who answered it, written in the ban's (or the removal's)
   // unit of work, so that it is made once however many moderators or instances act at once.
@@ -57,7 +64,9 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
   // account removed for scam or fraud; a later ban turns it into 'banned', without a new mail).
   // mailed_at: when the mail was claimed (UPDATE … WHERE mailed_at IS NULL, so one sender wins);
   // given back (NULL) when it could not be sent, and swept every hour.
-  `CREATE TABLE fraud_notices (
+  {
+    name: 'fraud-notices',
+    sqlite: `CREATE TABLE fraud_notices (
      banned_account_id INTEGER NOT NULL,
      member_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
      action TEXT NOT NULL CHECK (action IN ('banned', 'ad-removed')),
@@ -67,6 +76,17 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX fraud_notices_by_member ON fraud_notices(member_id);
    CREATE INDEX fraud_notices_unmailed ON fraud_notices(banned_account_id) WHERE mailed_at IS NULL;`,
+    postgres: `CREATE TABLE fraud_notices (
+     banned_account_id bigint NOT NULL,
+     member_id bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     action ${text} NOT NULL CHECK (action IN ('banned', 'ad-removed')),
+     created_at ${text} NOT NULL,
+     mailed_at ${text},
+     PRIMARY KEY (banned_account_id, member_id)
+   );
+   CREATE INDEX fraud_notices_by_member ON fraud_notices(member_id);
+   CREATE INDEX fraud_notices_unmailed ON fraud_notices(banned_account_id) WHERE mailed_at IS NULL;`,
+  },
   // The scam shield on messages (docs/product.md section 7).
   // - messages.scam_warnings: the scam families (core/policy/scam-signals.ts) the message was
   //   delivered with a warning for (JSON array; NULL: none): its recipient reads them beside it.
@@ -80,7 +100,9 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
   //   moderators (`/moderate` announces it) until one dismisses it (one open flag a print), with
   //   one of the messages as `sample`;
   //   repeated_message_flag_accounts: the accounts that sent it.
-  `ALTER TABLE messages ADD COLUMN scam_warnings TEXT;
+  {
+    name: 'scam-shield-on-messages',
+    sqlite: `ALTER TABLE messages ADD COLUMN scam_warnings TEXT;
    ALTER TABLE messages ADD COLUMN print TEXT;
    CREATE INDEX messages_by_print ON messages(print, sent_at) WHERE print IS NOT NULL;
    CREATE TABLE scam_outcomes (
@@ -107,6 +129,34 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
      account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
      PRIMARY KEY (flag_id, account_id)
    ) STRICT, WITHOUT ROWID;`,
+    postgres: `ALTER TABLE messages ADD COLUMN scam_warnings ${text};
+   ALTER TABLE messages ADD COLUMN print ${text};
+   CREATE INDEX messages_by_print ON messages(print, sent_at) WHERE print IS NOT NULL;
+   CREATE TABLE scam_outcomes (
+     id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+     account_id bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     family ${text} NOT NULL,
+     outcome ${text} NOT NULL CHECK (outcome IN ('refused', 'warned')),
+     at ${text} NOT NULL
+   );
+   CREATE INDEX scam_outcomes_by_account ON scam_outcomes(account_id);
+   CREATE TABLE repeated_message_flags (
+     id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+     print ${text} NOT NULL,
+     sample ${text} NOT NULL,
+     flagged_at ${text} NOT NULL,
+     dismissed_at ${text},
+     dismissed_by bigint
+   );
+   CREATE UNIQUE INDEX repeated_message_flags_one_open ON repeated_message_flags(print)
+     WHERE dismissed_at IS NULL;
+   CREATE INDEX repeated_message_flags_by_print ON repeated_message_flags(print, dismissed_at);
+   CREATE TABLE repeated_message_flag_accounts (
+     flag_id bigint NOT NULL REFERENCES repeated_message_flags(id) ON DELETE CASCADE,
+     account_id bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+     PRIMARY KEY (flag_id, account_id)
+   );`,
+  },
   // Statements of reasons and appeals (docs/product.md section 6):
   // - decision_statements: one per restriction a moderator or a rule made (an ad rejected,
   //   removed or hidden by reports, an edit rejected, a photo removed, an account banned), keyed
@@ -122,29 +172,80 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
   // - appeals: at most one per statement (the unique index), by its member, 1–2,000 characters;
   //   outcome NULL while in review, then 'upheld' (reply: the reason the member reads) or
   //   'reversed', set once (UPDATE … WHERE outcome IS NULL) by a moderator other than decided_by.
-  `${decisionStatementsTable()}
+  {
+    name: 'statements-and-appeals',
+    sqlite: `${decisionStatementsTable()}
    CREATE INDEX decision_statements_by_account ON decision_statements(account_id, decided_at);
    CREATE INDEX decision_statements_by_at ON decision_statements(decided_at);
    ${APPEALS_TABLE}
    CREATE INDEX appeals_open ON appeals(filed_at) WHERE outcome IS NULL;`,
+    postgres: `CREATE TABLE decision_statements (
+     id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+     log_id bigint NOT NULL UNIQUE,
+     account_id bigint,
+     kind ${text} NOT NULL CHECK (kind IN ('ad-rejected', 'edit-rejected', 'ad-removed',
+       'ad-hidden', 'photo-removed', 'account-banned')),
+     ad_id bigint,
+     photo_id bigint,
+     reason_key ${text} NOT NULL,
+     clause ${text} NOT NULL,
+     facts ${text} NOT NULL,
+     trigger ${text} NOT NULL CHECK (trigger IN ('report', 'moderator', 'automatic')),
+     automated_detection integer NOT NULL CHECK (automated_detection IN (0, 1)),
+     automated_decision integer NOT NULL CHECK (automated_decision IN (0, 1)),
+     decided_by bigint,
+     decided_at ${text} NOT NULL,
+     content_at ${text},
+     appeal_until ${text} NOT NULL
+   );
+   CREATE INDEX decision_statements_by_account ON decision_statements(account_id, decided_at);
+   CREATE INDEX decision_statements_by_at ON decision_statements(decided_at);
+   CREATE TABLE appeals (
+     id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+     statement_id bigint NOT NULL UNIQUE REFERENCES decision_statements(id),
+     account_id bigint NOT NULL,
+     text ${text} NOT NULL CHECK (char_length(text) BETWEEN 1 AND 2000),
+     filed_at ${text} NOT NULL,
+     outcome ${text} CHECK (outcome IN ('upheld', 'reversed')),
+     reply ${text},
+     decided_by bigint,
+     decided_at ${text}
+   );
+   CREATE INDEX appeals_open ON appeals(filed_at) WHERE outcome IS NULL;`,
+  },
   // The explicit-image score of each photo (docs/product.md section 10): nsfwjs's
   // porn + hentai (explicit_score) and sexy (sexy_score) probabilities, 0–1, written together when
   // the photo is processed. NULL: not scored: every photo stored before this migration (their
   // uploads are gone, so nothing scores them again here) and any whose scoring failed.
-  `ALTER TABLE photos ADD COLUMN explicit_score REAL;
+  {
+    name: 'explicit-score',
+    sqlite: `ALTER TABLE photos ADD COLUMN explicit_score REAL;
    ALTER TABLE photos ADD COLUMN sexy_score REAL;`,
+    // double precision, as SQLite's REAL, so both engines answer the same numbers.
+    postgres: `ALTER TABLE photos ADD COLUMN explicit_score double precision;
+   ALTER TABLE photos ADD COLUMN sexy_score double precision;`,
+  },
   // The moderators' shield from what they review (docs/product.md section 6):
   // - moderator_photo_settings: a moderator's own "Show all photos blurred" (blur_all 0 or 1); no
   //   row: off.
   // - moderator_photo_reveals: the photos a moderator chose to see ("Show photo") while they were
   //   blurred, so that the choice outlives the page (a form post, the queue's own actions). Gone
   //   with the moderator's account or the photo.
-  `CREATE TABLE moderator_photo_settings (
+  {
+    name: 'moderators-photo-shield',
+    sqlite: `CREATE TABLE moderator_photo_settings (
      account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
      blur_all INTEGER NOT NULL CHECK (blur_all IN (0, 1)),
      updated_at TEXT NOT NULL
    ) STRICT;
    ${moderatorPhotoRevealsTable(SQLITE_TYPES)}`,
+    postgres: `CREATE TABLE moderator_photo_settings (
+     account_id bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+     blur_all integer NOT NULL CHECK (blur_all IN (0, 1)),
+     updated_at ${text} NOT NULL
+   );
+   ${moderatorPhotoRevealsTable(POSTGRES_TYPES)}`,
+  },
   // The duplicate-photo index (docs/product.md section 10; store/parts/photo-hash-index.ts):
   // each photo's perceptual hash cut into 3 pieces (chunk 0, 1, 2: 22, 21 and 21 bits), one row a
   // piece, found by (chunk, value); account_id and phash are copied so that a look-up reads the
@@ -153,8 +254,13 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
   // are indexed by the sweep too (server/photos/photo-duplicates.ts). photos.duplicate_of: the
   // photo of another member's this one looked like when it was uploaded (no foreign key: the queue
   // reads it again and shows nothing when that photo is gone or no longer alike).
-  `${photoHashChunksTable(SQLITE_TYPES)}
+  {
+    name: 'duplicate-photos',
+    sqlite: `${photoHashChunksTable(SQLITE_TYPES)}
    ALTER TABLE photos ADD COLUMN duplicate_of INTEGER;`,
+    postgres: `${photoHashChunksTable(POSTGRES_TYPES, ' INCLUDE (account_id, phash)')}
+   ALTER TABLE photos ADD COLUMN duplicate_of bigint;`,
+  },
   // A restriction lifted before an appeal decided it (docs/product.md section 6):
   // decision_statements.lifted_at: when a moderator ended it before any appeal decided it (a hide
   // by reports: its reports dismissed, or the ad removed or its account banned instead), NULL
@@ -162,7 +268,13 @@ export const SAFETY_MIGRATIONS: readonly string[] = [
   // statement of the decision that replaced it (the removal, the ban); NULL: no breach found.
   // The index by ad: the hourly photo sweep asks, of each rejected or removed ad, whether its
   // decision can still be appealed (its photos are kept meanwhile).
-  `ALTER TABLE decision_statements ADD COLUMN lifted_at TEXT;
+  {
+    name: 'lifted-restrictions',
+    sqlite: `ALTER TABLE decision_statements ADD COLUMN lifted_at TEXT;
    ALTER TABLE decision_statements ADD COLUMN lifted_for INTEGER;
    CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
+    postgres: `ALTER TABLE decision_statements ADD COLUMN lifted_at ${text};
+   ALTER TABLE decision_statements ADD COLUMN lifted_for bigint;
+   CREATE INDEX decision_statements_by_ad ON decision_statements(ad_id) WHERE ad_id IS NOT NULL;`,
+  },
 ];

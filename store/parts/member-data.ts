@@ -2,10 +2,10 @@
 // and what Delete my account removes (server/accounts/delete-account.ts decides whether it may).
 //
 // What a deletion does follows the ON DELETE rules of migration 5: deleting the accounts row takes
-// its sessions, remembered browsers, emailed-link tokens, ads, photos (migration 8; their bytes are
-// the photo storage's, deleted by delete-account.ts), saved searches (migration 9) and blocks with
+// its sessions, remembered browsers, emailed-link tokens, ads, photos (migration 9; their bytes are
+// the photo storage's, deleted by delete-account.ts), saved searches (migration 10) and blocks with
 // it; the conversations it was in stay for the other side (its side becomes NULL), and so do its
-// messages there, until the day the domain gives (kept_until, migration 20: 30 days, for the other
+// messages there, until the day the domain gives (kept_until, migration 22: 30 days, for the other
 // side to read and report; the sweep deletes them then). A conversation left with neither side
 // goes, its messages with it. Reports keep their copies of the ad and thread with the account set
 // NULL. The moderation log copies ids and emails and is append-only: its rows stay as they are
