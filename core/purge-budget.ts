@@ -1,7 +1,7 @@
 // The CDN's purge budget (docs/product.md section 6, "The site in a bucket"): at most `perMinute`
 // purge requests in any minute, as a CDN counts them (Cloudflare's free plan: 5). One rule, kept
 // wherever the times are: in the store, shared by every instance on the database
-// (store/purge-budget.ts), or in one process's memory (server/publishing/site-bucket/purge-hook.ts).
+// (store/parts/purge-budget.ts), or in one process's memory (server/publishing/site-bucket/purge-hook.ts).
 
 export const PURGE_WINDOW_MS = 60_000;
 

@@ -1,4 +1,4 @@
-// The table of the CDN's purge budget (sqlite-purge-migrations.ts says what each column is for),
+// The table of the CDN's purge budget (store/migrations/purge-budget.ts says what each column is for),
 // as tables.ts lists it: apart, so that tables.ts stays short.
 import type { Generated } from 'kysely';
 

@@ -4,7 +4,7 @@
 // them (Cloudflare's free plan: 100 URLs a request, 5 requests a minute): URLs wait in a queue
 // and go `batch` at a time, at most `perMinute` requests in any minute. That minute is the CDN's,
 // whichever instance sends: each request takes its time from one budget (the store's,
-// store/purge-budget.ts, shared by every instance on the database) and waits for it, in this
+// store/parts/purge-budget.ts, shared by every instance on the database) and waits for it, in this
 // instance's queue, never holding up the request that asked for the purge. What was removed (an ad
 // or a photo taken down) goes to the front of the queue: it is in the next request.
 // The hook is an HTTP endpoint (CDN_PURGE_URL, POSTed CDN_PURGE_BODY with `{urls}` replaced by
@@ -41,7 +41,7 @@ export interface PurgeHook {
   idle(): Promise<void>;
 }
 
-/** When each purge request may go (store/purge-budget.ts's PurgeBudgetStore is one). */
+/** When each purge request may go (store/parts/purge-budget.ts's PurgeBudgetStore is one). */
 export interface PurgeBudget {
   /** Takes a request: when it may be sent (ms, `now` or later); the time is kept for it. */
   take(perMinute: number, now: number): Promise<number>;

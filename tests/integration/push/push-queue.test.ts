@@ -9,7 +9,7 @@ import { pushDevicesApiPath, pushSettingsApiPath } from '../../../core/paths.ts'
 import { PUSHES_PER_WINDOW } from '../../../server/push/limits.ts';
 import { queueSavedSearchPush } from '../../../server/push/notices.ts';
 import { queuePush } from '../../../server/push/push-queue.ts';
-import type { OutgoingPush } from '../../../store/pushes.ts';
+import type { OutgoingPush } from '../../../store/parts/pushes.ts';
 import { TEST_MAIL_SITE } from '../../helpers/mail.ts';
 import { conversationIdOf, greeting } from '../../helpers/messages.ts';
 import { messagesWorld } from '../../helpers/messages-world.ts';

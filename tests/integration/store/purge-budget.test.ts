@@ -1,4 +1,4 @@
-// The CDN's purge budget, one for every instance on the database (store/purge-budget.ts, used by
+// The CDN's purge budget, one for every instance on the database (store/parts/purge-budget.ts, used by
 // server/publishing/site-bucket/purge-hook.ts): two instances purging at once — the publisher
 // after an upload, another deleting a member's photos — send the CDN's purge API, here a real
 // HTTP server on 127.0.0.1, no more requests in any minute than CDN_PURGE_PER_MINUTE between
