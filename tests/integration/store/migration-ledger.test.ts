@@ -28,7 +28,7 @@ const LEDGER = MIGRATIONS.map(({ name }, index) => ({ number: index + 1, name })
 /** Every table, index and trigger of a SQLite database as its SQL, but the ledger's. */
 const sqliteSchema = (db: Database.Database) =>
   db
-    .prepare(
+    .prepare<[], { type: string; name: string; sql: string | null }>(
       `SELECT type, name, sql FROM sqlite_master
        WHERE name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' ORDER BY type, name`,
     )
