@@ -85,6 +85,19 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   return openTestApp(dir, options);
 }
 
+/**
+ * makeTestApp for the file's tests: made before them, removed after. The object is filled in by
+ * `beforeAll`: read it inside hooks and tests only.
+ */
+export function testAppForFile(options: TestAppOptions = {}): TestApp {
+  const testApp = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(testApp, await makeTestApp(options));
+  });
+  afterAll(() => testApp.remove?.());
+  return testApp;
+}
+
 /** A new app on the database and site of an existing temp folder (a server restart). */
 export async function openTestApp(dir: string, options: TestAppOptions = {}): Promise<TestApp> {
   const dbPath = join(dir, 'localboard.sqlite');
