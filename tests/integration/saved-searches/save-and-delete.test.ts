@@ -1,19 +1,15 @@
 // Saving a search and deleting it (docs/product.md section 11), as plain form posts without
 // JavaScript and as JSON: "Email me new ads like these" on /search, at most 10, listed on /account
 // with Delete; every refusal is the form's page again with the message.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { cookieHeader, postForm, postJson } from '../../helpers/api.ts';
 import { getPage } from '../../helpers/moderation.ts';
 import { formOf } from '../../helpers/pages.ts';
 import { deleteAccountOf, makeMember, type TestMember } from '../../helpers/posting.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { searchFixtureForFile } from '../../helpers/search-fixture.ts';
 import { deleteSavedSearchApiPath } from '../../../core/paths.ts';
 
-let fixture: SearchFixture;
-beforeAll(async () => {
-  fixture = await makeSearchFixture();
-});
-afterAll(() => fixture.cleanup());
+const fixture = searchFixtureForFile();
 
 const save = (member: TestMember | undefined, query: string, json = false) =>
   json
