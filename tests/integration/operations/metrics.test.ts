@@ -4,19 +4,16 @@
 // internet, so a forwarded request is never taken as local, whatever its header says.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAppMetrics } from '../../../server/operations/metrics.ts';
 import {
   cookieHeader,
-  listen,
-  makeTestApp,
   ORIGIN,
   postJson,
   signupBody,
   sessionTokenOf,
-  type RunningServer,
   type TestApp,
-  type TestAppOptions,
+  testAppsForEachTest,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
 import { meApiPath, signupApiPath } from '../../../core/paths.ts';
@@ -26,24 +23,10 @@ withFixtureContent();
 
 const TOKEN = 'a-long-random-metrics-token';
 
-const opened: TestApp[] = [];
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const testApp of opened.splice(0)) await testApp.remove();
-});
+const apps = testAppsForEachTest();
 
-async function appWith(options: TestAppOptions = {}): Promise<TestApp> {
-  const testApp = await makeTestApp(options);
-  opened.push(testApp);
-  return testApp;
-}
-
-async function serve(t: TestApp): Promise<RunningServer> {
-  const server = await listen(t.app);
-  servers.push(server);
-  return server;
-}
+const appWith = apps.open;
+const serve = (t: TestApp) => apps.serve(t.app);
 
 /** The value of one sample of the scrape (`name{labels}`), or undefined when it is not there. */
 function sample(text: string, series: string): number | undefined {
