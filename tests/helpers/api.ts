@@ -318,6 +318,15 @@ export function sessionTokenOf(response: Response): string {
 
 export const cookieHeader = (token: string) => ({ cookie: `${SESSION_COOKIE}=${token}` });
 
+/** What GET /api/me answers a member with nothing new: no unread message, new chat or request. */
+export const meWithNothingNew = (email: string, emailVerified = false) => ({
+  email,
+  emailVerified,
+  unread: 0,
+  newChats: 0,
+  newRequests: 0,
+});
+
 export interface StoredAccount {
   email: string;
   password_hash: string;
