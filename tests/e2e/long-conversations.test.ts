@@ -5,6 +5,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { conversationPath, messagesApiPath } from '../../core/paths.ts';
+import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { signUpAndVerify } from '../helpers/e2e-members.ts';
 import { addMessage } from '../helpers/member-data.ts';
@@ -32,11 +33,7 @@ const shown = async (page: Page) =>
 const range = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
-describe.each([
-  ['in Chromium with JavaScript', true],
-  ['without JavaScript', false],
-])('a conversation of 120 messages, %s', (_, javaScriptEnabled) => {
-  const run = javaScriptEnabled ? 'js' : 'nojs';
+describe.each(bothWays())('a conversation of 120 messages, %s', (_, javaScriptEnabled, run) => {
   let posterContext: BrowserContext;
   let replierContext: BrowserContext;
   let page: Page;
