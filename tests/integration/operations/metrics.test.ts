@@ -28,6 +28,12 @@ const apps = testAppsForEachTest();
 const appWith = apps.open;
 const serve = (t: TestApp) => apps.serve(t.app);
 
+/** The scrape of the app's /metrics, asked with the token. */
+const scrape = async (t: TestApp) =>
+  (
+    await t.app.request(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  ).text();
+
 /** The value of one sample of the scrape (`name{labels}`), or undefined when it is not there. */
 function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((each) => each.startsWith(`${series} `));
@@ -145,9 +151,7 @@ describe('what /metrics counts', () => {
     metrics.recordPublish(1.5, true);
     metrics.recordPublish(0.4, false);
     metrics.recordPublish(2.5, true);
-    const text = await (
-      await t.app.request(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
-    ).text();
+    const text = await scrape(t);
     expect(sample(text, 'localboard_publishes_total{outcome="ok"}')).toBe(2);
     expect(sample(text, 'localboard_publishes_total{outcome="failed"}')).toBe(1);
     expect(sample(text, 'localboard_publish_duration_seconds_count')).toBe(3);
@@ -157,9 +161,7 @@ describe('what /metrics counts', () => {
 
   it('the password hashing queue', async () => {
     const t = await appWith({ metricsToken: TOKEN, hashing: { threads: 1 } });
-    const text = await (
-      await t.app.request(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
-    ).text();
+    const text = await scrape(t);
     expect(sample(text, 'localboard_password_hashes{state="running"}')).toBe(0);
     expect(sample(text, 'localboard_password_hashes{state="queued"}')).toBe(0);
     expect(sample(text, 'localboard_password_hash_threads')).toBe(1);
@@ -170,10 +172,6 @@ describe('what /metrics counts', () => {
     const first = await appWith({ metricsToken: TOKEN });
     const second = await appWith({ metricsToken: TOKEN });
     await first.app.request(`${ORIGIN}/`);
-    const scrape = async (t: TestApp) =>
-      (
-        await t.app.request(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
-      ).text();
     const series = 'localboard_http_requests_total{kind="static_page",status="200"}';
     expect(sample(await scrape(first), series)).toBe(1);
     expect(sample(await scrape(second), series)).toBeUndefined();
