@@ -16,9 +16,14 @@ import {
   newMessagePath,
   requestMessagesPath,
 } from '../../core/paths.ts';
-import { bothWays } from '../helpers/both-ways.ts';
+import { bothWays, desktopContext } from '../helpers/both-ways.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
-import { heading, mailTo, signUpAndVerify as signUpAndVerifyOn } from '../helpers/e2e-members.ts';
+import {
+  sendReply,
+  heading,
+  mailTo,
+  signUpAndVerify as signUpAndVerifyOn,
+} from '../helpers/e2e-members.ts';
 import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 
@@ -57,13 +62,8 @@ describe.each(bothWays())(
     const title = `Farmers market mornings (${run})`;
 
     beforeAll(async () => {
-      const options = {
-        javaScriptEnabled,
-        bypassCSP: true,
-        viewport: { width: 1280, height: 900 },
-      };
-      posterContext = await world.browser.newContext(options);
-      replierContext = await world.browser.newContext(options);
+      posterContext = await desktopContext(world.browser, javaScriptEnabled);
+      replierContext = await desktopContext(world.browser, javaScriptEnabled);
       posterEmail = await signUpAndVerify(posterContext, `poster-${run}`);
       replierEmail = await signUpAndVerify(replierContext, `replier-${run}`);
       const cities = javaScriptEnabled ? ['Fresno', 'Bakersfield'] : ['Modesto', 'Visalia'];
@@ -184,14 +184,13 @@ describe.each(bothWays())(
         expect(await poster.locator('.member-bar__messages').textContent()).toBe('Messages');
 
       // The replier writing again: still a request.
-      await gotoEnhanced(
+      await sendReply(
         replier,
         `${world.server.url}${conversationPath(conversationId)}`,
+        'Reply to the poster',
+        'Or the one by the station?',
         javaScriptEnabled,
       );
-      await replier.getByLabel('Reply to the poster').fill('Or the one by the station?');
-      await replier.getByRole('button', { name: 'Send', exact: true }).click();
-      await replier.waitForURL(`${world.server.url}${conversationPath(conversationId)}#latest`);
       await gotoEnhanced(poster, `${world.server.url}${messagesPath()}`, javaScriptEnabled);
       expect(await poster.locator('.inbox__folders').textContent()).toBe(
         'ChatsRequests (1) · 1 newFiltered (0)',
@@ -199,15 +198,13 @@ describe.each(bothWays())(
     });
 
     test('the poster answers: a chat for both, the replier told in the header', async () => {
-      await gotoEnhanced(
+      await sendReply(
         poster,
         `${world.server.url}${conversationPath(conversationId)}`,
+        'Reply to the member',
+        'The one on Main Street, Saturdays.',
         javaScriptEnabled,
       );
-      await poster.getByLabel('Reply to the member').fill('The one on Main Street, Saturdays.');
-      await poster.getByRole('button', { name: 'Send', exact: true }).click();
-      await poster.waitForURL(`${world.server.url}${conversationPath(conversationId)}#latest`);
-      await waitForEnhanced(poster, javaScriptEnabled);
       expect(await poster.locator('.message').last().textContent()).toContain('Main Street');
       await lookAt(poster, `conversation-${run}`, javaScriptEnabled);
 

@@ -16,9 +16,9 @@ import {
   messagesPath,
   replyApiPath,
 } from '../../core/paths.ts';
-import { bothWays } from '../helpers/both-ways.ts';
+import { bothWays, desktopContext } from '../helpers/both-ways.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
-import { heading, PASSWORD, signUpAndVerify } from '../helpers/e2e-members.ts';
+import { sendReply, heading, PASSWORD, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { textOf } from './support.ts';
@@ -39,11 +39,7 @@ describe.each(bothWays())(
 
     /** A signed-up, verified member's context (JavaScript as the run says). */
     async function memberContext(label: string) {
-      const context = await world.browser.newContext({
-        javaScriptEnabled,
-        bypassCSP: true,
-        viewport: { width: 1280, height: 900 },
-      });
+      const context = await desktopContext(world.browser, javaScriptEnabled);
       contexts.push(context);
       await signUpAndVerify(context, world.server, `${label}-${run}`);
       return context;
@@ -132,11 +128,13 @@ describe.each(bothWays())(
         .locator('#message-settings')
         .screenshot({ path: `${SHOTS}/account-message-settings-${run}-390.png` });
       await member.setViewportSize({ width: 1280, height: 900 });
-      await gotoEnhanced(member, `${world.server.url}${conversationPath(chat)}`, javaScriptEnabled);
-      await member.getByLabel('Reply to the poster').fill('The big oak it is. Noon?');
-      await member.getByRole('button', { name: 'Send', exact: true }).click();
-      await member.waitForURL(`${world.server.url}${conversationPath(chat)}#latest`);
-      await waitForEnhanced(member, javaScriptEnabled);
+      await sendReply(
+        member,
+        `${world.server.url}${conversationPath(chat)}`,
+        'Reply to the poster',
+        'The big oak it is. Noon?',
+        javaScriptEnabled,
+      );
       expect(await member.locator('.message__read').count()).toBe(0);
       // The chess player opens it: read.
       await gotoEnhanced(chess, `${world.server.url}${conversationPath(chat)}`, javaScriptEnabled);
