@@ -2,19 +2,12 @@
 // orchestrator asks before sending an instance traffic, and whether to restart it.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestApp, ORIGIN, type TestApp, type TestAppOptions } from '../../helpers/api.ts';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN, testAppsForEachTest, type TestApp } from '../../helpers/api.ts';
 
-const opened: TestApp[] = [];
-afterEach(async () => {
-  for (const testApp of opened.splice(0)) await testApp.remove();
-});
+const apps = testAppsForEachTest();
 
-async function appWith(options: TestAppOptions = {}): Promise<TestApp> {
-  const testApp = await makeTestApp(options);
-  opened.push(testApp);
-  return testApp;
-}
+const appWith = apps.open;
 
 /**
  * Closes the app's database under it. After the clean-up createApp starts (accounts' removal of

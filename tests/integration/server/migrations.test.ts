@@ -24,6 +24,7 @@ import { openStore } from '../../../store/open-store.ts';
 import { migratePostgres } from '../../../store/postgres-engine.ts';
 import { MIGRATIONS, migrationsOn } from '../../../store/migrations/migrations.ts';
 import {
+  meWithNothingNew,
   cookieHeader,
   openTestApp,
   ORIGIN,
@@ -63,6 +64,16 @@ function databaseAtVersion(dir: string, version: number): Database.Database {
   return old;
 }
 
+/** Signs in as `email` (PASSWORD) on the migrated app: what /api/me then answers. */
+async function meAfterSigningIn(testApp: TestApp, email: string): Promise<unknown> {
+  const signedIn = await postJson(testApp.app, signinApiPath(), { email, password: PASSWORD });
+  expect(signedIn.status).toBe(200);
+  const me = await testApp.app.request(`${ORIGIN}${meApiPath()}`, {
+    headers: cookieHeader(sessionTokenOf(signedIn)),
+  });
+  return me.json();
+}
+
 describe.skipIf(onPostgres())('SQLite', () => {
   test('an account made before email verification still signs in after the upgrade', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'localboard-migrate-'));
@@ -83,21 +94,9 @@ describe.skipIf(onPostgres())('SQLite', () => {
       { email: 'early@example.com', date_of_birth: '1990-05-04', email_verified_at: null },
     ]);
 
-    const signedIn = await postJson(t.app, signinApiPath(), {
-      email: 'early@example.com',
-      password: PASSWORD,
-    });
-    expect(signedIn.status).toBe(200);
-    const me = await t.app.request(`${ORIGIN}${meApiPath()}`, {
-      headers: cookieHeader(sessionTokenOf(signedIn)),
-    });
-    expect(await me.json()).toEqual({
-      email: 'early@example.com',
-      emailVerified: false,
-      unread: 0,
-      newChats: 0,
-      newRequests: 0,
-    });
+    expect(await meAfterSigningIn(t, 'early@example.com')).toEqual(
+      meWithNothingNew('early@example.com'),
+    );
     // The new table works for the old account: a reset link can be asked for.
     expect((await postJson(t.app, forgotApiPath(), { email: 'early@example.com' })).status).toBe(
       200,
@@ -141,28 +140,10 @@ describe.skipIf(onPostgres())('SQLite', () => {
       },
     ]);
     const kept = await t.app.request(`${ORIGIN}${meApiPath()}`, { headers: cookieHeader(token) });
-    expect(await kept.json()).toEqual({
-      email: 'member@example.com',
-      emailVerified: true,
-      unread: 0,
-      newChats: 0,
-      newRequests: 0,
-    });
-    const signedIn = await postJson(t.app, signinApiPath(), {
-      email: 'member@example.com',
-      password: PASSWORD,
-    });
-    expect(signedIn.status).toBe(200);
-    const me = await t.app.request(`${ORIGIN}${meApiPath()}`, {
-      headers: cookieHeader(sessionTokenOf(signedIn)),
-    });
-    expect(await me.json()).toEqual({
-      email: 'member@example.com',
-      emailVerified: true,
-      unread: 0,
-      newChats: 0,
-      newRequests: 0,
-    });
+    expect(await kept.json()).toEqual(meWithNothingNew('member@example.com', true));
+    expect(await meAfterSigningIn(t, 'member@example.com')).toEqual(
+      meWithNothingNew('member@example.com', true),
+    );
     // Member ads are numbered far above the editors' CSV ids.
     const stored = await t.sql.get(
       `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
