@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DUPLICATE_BITS, photoElsewhere } from '../server/photos/photo-duplicates.ts';
-import { hashChunks } from '../store/photo-hash-index.ts';
+import { hashChunks } from '../store/parts/photo-hash-index.ts';
 import pg from 'pg';
 import { openSqliteStore, openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';

@@ -1,4 +1,4 @@
-// The tables of age assurance (sqlite-age-assurance-migrations.ts says what each column is for),
+// The tables of age assurance (migrations/age-assurance.ts says what each column is for),
 // as tables.ts lists them: apart, so that tables.ts stays short.
 
 /** How a member's age was checked: a digital driver's licence (ISO 18013-5 mDL). */

@@ -24,7 +24,7 @@ export interface StoreEngine {
   db: Kysely<Tables>;
   /** The database, as logs name it (a path, or the URL without its password). */
   describe: string;
-  /** How many migrations the database has had. */
+  /** Its version: the number of the last migration it has had (migrations/ledger.ts). */
   schemaVersion(): Promise<number>;
   /**
    * Within a transaction (`trx`): waits until no other transaction holds `key`, in any process,

@@ -1,5 +1,5 @@
 // The tables of a member's message settings and their digests of new requests (tables.ts holds
-// the others; sqlite-conversation-migrations.ts says what each column is for).
+// the others; migrations/conversations.ts says what each column is for).
 
 /** A member's own settings for messages; no row: both off. */
 export interface MessageSettingsTable {

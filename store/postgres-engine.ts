@@ -13,7 +13,13 @@ import pg from 'pg';
 import { errorChain, reasonOf, type StoreEngine } from './engine.ts';
 import { channelOf, postgresAnnouncements } from './postgres-announcements.ts';
 import { postgresSessionLock } from './postgres-session-lock.ts';
-import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
+import {
+  ledgerRowsOfOldCount,
+  ledgerTable,
+  LEDGER_TABLE,
+  numberOfOldCount,
+} from './migrations/ledger.ts';
+import { MIGRATIONS } from './migrations/migrations.ts';
 import type { Tables } from './tables.ts';
 
 export interface PostgresEngineOptions {
@@ -100,7 +106,7 @@ export async function openPostgresEngine(
         ...options,
         storeClient: pool,
         storeType: 'pool',
-        // Migration 2 made it: no DDL at request time. Every limiter shares it, their keys told
+        // Migration 8 made it (migrations/rate-limits.ts): no DDL at request time. Every limiter shares it, their keys told
         // apart by keyPrefix.
         tableName: 'rate_limits',
         tableCreated: true,
@@ -176,42 +182,79 @@ export function isPostgresUnavailable(error: unknown): boolean {
   return false;
 }
 
-async function schemaVersionOf(pool: pg.Pool): Promise<number> {
-  const result = await pool.query<{ version: number }>(
-    `SELECT COALESCE(MAX(version), 0) AS version FROM schema_version`,
+/** Whether the connection's schema has `table` (in its search path, as the queries find it). */
+async function hasTable(client: pg.Pool | pg.PoolClient, table: string): Promise<boolean> {
+  const found = await client.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [
+    table,
+  ]);
+  return found.rows[0]?.found != null;
+}
+
+/** The schema's version: its ledger's highest number (migrations/ledger.ts), or its old count's. */
+async function schemaVersionOf(client: pg.Pool | pg.PoolClient): Promise<number> {
+  if (!(await hasTable(client, LEDGER_TABLE))) {
+    const old = (await hasTable(client, 'schema_version'))
+      ? (
+          await client.query<{ version: number }>(
+            'SELECT COALESCE(MAX(version), 0) AS version FROM schema_version',
+          )
+        ).rows[0]!.version
+      : 0;
+    return numberOfOldCount('postgres', old);
+  }
+  const result = await client.query<{ version: number }>(
+    `SELECT COALESCE(MAX(number), 0) AS version FROM ${LEDGER_TABLE}`,
   );
   return result.rows[0]?.version ?? 0;
 }
 
-/** Runs the migrations the database has not had yet, one at a time across every instance. */
-export async function migratePostgres(
-  pool: pg.Pool,
-  upTo = POSTGRES_MIGRATIONS.length,
-): Promise<void> {
+/**
+ * Runs the migrations the schema has not had yet (migrations/migrations.ts, up to number `upTo`),
+ * one at a time across every instance, each in a transaction with its ledger row. A schema the
+ * older code migrated (schema_version, PostgreSQL's own numbering) is given its ledger first,
+ * once, in the same lock (migrations/ledger.ts).
+ */
+export async function migratePostgres(pool: pg.Pool, upTo = MIGRATIONS.length): Promise<void> {
   const client = await pool.connect();
+  const insert = `INSERT INTO ${LEDGER_TABLE} (number, name, applied_at) VALUES ($1, $2, $3)`;
+  const inTransaction = async (work: () => Promise<void>) => {
+    await client.query('BEGIN');
+    try {
+      await work();
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
+  };
   try {
     await client.query(`SELECT pg_advisory_lock(hashtextextended('localboard:migrations', 0))`);
     try {
-      await client.query(`CREATE TABLE IF NOT EXISTS schema_version (
-        version integer PRIMARY KEY, applied_at text NOT NULL)`);
-      const applied = (
-        await client.query<{ version: number }>(
-          'SELECT COALESCE(MAX(version), 0) AS version FROM schema_version',
-        )
-      ).rows[0]!.version;
-      for (let version = applied + 1; version <= upTo; version++) {
-        await client.query('BEGIN');
-        try {
-          await client.query(POSTGRES_MIGRATIONS[version - 1]!);
-          await client.query('INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)', [
-            version,
+      if (!(await hasTable(client, LEDGER_TABLE)))
+        await inTransaction(async () => {
+          const old = (await hasTable(client, 'schema_version'))
+            ? (
+                await client.query<{ version: number; applied_at: string }>(
+                  'SELECT version, applied_at FROM schema_version ORDER BY version',
+                )
+              ).rows
+            : [];
+          const rows = ledgerRowsOfOldCount(
+            'postgres',
+            old.at(-1)?.version ?? 0,
             new Date().toISOString(),
-          ]);
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK');
-          throw error;
-        }
+            old.map((row) => row.applied_at),
+          );
+          await client.query(ledgerTable('postgres'));
+          for (const row of rows)
+            await client.query(insert, [row.number, row.name, row.applied_at]);
+        });
+      for (let number = (await schemaVersionOf(client)) + 1; number <= upTo; number++) {
+        const migration = MIGRATIONS[number - 1]!;
+        await inTransaction(async () => {
+          if (migration.postgres !== undefined) await client.query(migration.postgres);
+          await client.query(insert, [number, migration.name, new Date().toISOString()]);
+        });
       }
     } finally {
       await client.query(`SELECT pg_advisory_unlock(hashtextextended('localboard:migrations', 0))`);

@@ -1,4 +1,4 @@
-// The tables of notifications on members' devices (sqlite-push-migrations.ts says what each column
+// The tables of notifications on members' devices (migrations/push.ts says what each column
 // is for), as tables.ts lists them: apart, so that tables.ts stays short.
 import type { Generated } from 'kysely';
 

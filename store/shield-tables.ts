@@ -1,4 +1,4 @@
-// The tables of the moderators' review of the scam shield (sqlite-migrations.ts, migration 19,
+// The tables of the moderators' review of the scam shield (migrations/shield.ts, migration 20,
 // says what each column is for), as tables.ts lists them: apart, so that tables.ts stays short.
 import type { Generated } from 'kysely';
 

@@ -15,7 +15,13 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { errorChain, type EngineAnnouncements, type StoreEngine } from './engine.ts';
-import { MIGRATIONS } from './sqlite-migrations.ts';
+import {
+  ledgerRowsOfOldCount,
+  ledgerTable,
+  LEDGER_TABLE,
+  numberOfOldCount,
+} from './migrations/ledger.ts';
+import { MIGRATIONS } from './migrations/migrations.ts';
 import type { Tables } from './tables.ts';
 
 export interface SqliteEngineOptions {
@@ -45,7 +51,7 @@ export function openSqliteEngine(path: string, options: SqliteEngineOptions = {}
     kind: 'sqlite',
     db: kysely,
     describe: path,
-    schemaVersion: async () => db.pragma('user_version', { simple: true }) as number,
+    schemaVersion: async () => sqliteVersion(db),
     // One process writes the file, and Kysely runs one transaction at a time on its one
     // connection: a unit of work is never interleaved with another's writes.
     lock: async () => {},
@@ -189,13 +195,47 @@ function createPrivately(path: string): void {
   }
 }
 
-/** Runs the migrations the file has not had yet (user_version counts them), each in a transaction. */
+const hasLedger = (db: Database.Database) =>
+  db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(LEDGER_TABLE) !==
+  undefined;
+
+/** The file's version: its ledger's highest number (migrations/ledger.ts), or its old count's. */
+function sqliteVersion(db: Database.Database): number {
+  if (!hasLedger(db))
+    return numberOfOldCount('sqlite', db.pragma('user_version', { simple: true }) as number);
+  return (
+    (db.prepare(`SELECT max(number) AS n FROM ${LEDGER_TABLE}`).get() as { n: number | null }).n ??
+    0
+  );
+}
+
+/**
+ * Runs the migrations the file has not had yet (migrations/migrations.ts, up to number `upTo`),
+ * each in a transaction with its ledger row. A file the older code migrated (user_version counted
+ * SQLite's own numbering) is given its ledger first, once (migrations/ledger.ts).
+ */
 export function migrateSqlite(db: Database.Database, upTo = MIGRATIONS.length): void {
-  const applied = db.pragma('user_version', { simple: true }) as number;
-  MIGRATIONS.slice(applied, upTo).forEach((sql, index) => {
+  if (!hasLedger(db))
     db.transaction(() => {
-      db.exec(sql);
-      db.pragma(`user_version = ${applied + index + 1}`);
+      const oldCount = db.pragma('user_version', { simple: true }) as number;
+      const rows = ledgerRowsOfOldCount('sqlite', oldCount, new Date().toISOString());
+      db.exec(ledgerTable('sqlite'));
+      const insert = db.prepare(
+        `INSERT INTO ${LEDGER_TABLE} (number, name, applied_at) VALUES (?, ?, ?)`,
+      );
+      for (const row of rows) insert.run(row.number, row.name, row.applied_at);
+      db.pragma(`user_version = ${rows.length}`);
     })();
-  });
+  const insert = db.prepare(
+    `INSERT INTO ${LEDGER_TABLE} (number, name, applied_at) VALUES (?, ?, ?)`,
+  );
+  for (let number = sqliteVersion(db) + 1; number <= upTo; number++) {
+    const migration = MIGRATIONS[number - 1]!;
+    db.transaction(() => {
+      if (migration.sqlite !== undefined) db.exec(migration.sqlite);
+      insert.run(number, migration.name, new Date().toISOString());
+      // For a copy of the older code, which counted with user_version: nothing to run.
+      db.pragma(`user_version = ${number}`);
+    })();
+  }
 }

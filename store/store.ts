@@ -5,37 +5,38 @@
 //
 // Every part is written once with Kysely (tables.ts) and runs on either engine: SQLite, the
 // embedded default, or PostgreSQL, for several instances on one database (engine.ts).
-import { accountStore, type AccountStore } from './accounts.ts';
-import { ageCheckStore, type AgeCheckStore } from './age-checks.ts';
-import { blockStore, type BlockStore } from './blocks.ts';
-import { conversationStore, type ConversationStore } from './conversations.ts';
-import { emailTokenStore, type EmailTokenStore } from './email-tokens.ts';
-import { fraudNoticeStore, type FraudNoticeStore } from './fraud-notices.ts';
+import { accountStore, type AccountStore } from './parts/accounts.ts';
+import { ageCheckStore, type AgeCheckStore } from './parts/age-checks.ts';
+import { blockStore, type BlockStore } from './parts/blocks.ts';
+import { conversationStore, type ConversationStore } from './parts/conversations.ts';
+import { emailTokenStore, type EmailTokenStore } from './parts/email-tokens.ts';
+import { fraudNoticeStore, type FraudNoticeStore } from './parts/fraud-notices.ts';
 import type { PoolStats, SessionLock, StoreEngine } from './engine.ts';
-import { publishAnnouncements, type PublishAnnouncements } from './publish-announcements.ts';
-import { publishedAdsStore, type PublishedAdsStore } from './published-ads.ts';
-import { pushStore, type PushStore } from './pushes.ts';
-import { hiddenAdStore, type HiddenAdStore } from './hidden-ads.ts';
-import { knownDeviceStore, type KnownDeviceStore } from './known-devices.ts';
-import { memberDataStore, type MemberDataStore } from './member-data.ts';
-import { memberAdStore, type MemberAdStore } from './member-ads.ts';
-import { messageSettingsStore, type MessageSettingsStore } from './message-settings.ts';
-import { requestDigestStore, type RequestDigestStore } from './request-digests.ts';
-import { moderationLogStore, type ModerationLogStore } from './moderation-log.ts';
-import { moderationStore, type ModerationStore } from './moderation.ts';
-import { moderatorPhotoStore, type ModeratorPhotoStore } from './moderator-photos.ts';
-import { photoBlobStore, type PhotoBlobStore } from './photo-blobs.ts';
-import { photoStore, type PhotoStore } from './photos.ts';
-import { photoHashStore, type PhotoHashStore } from './photo-hashes.ts';
-import { reachSettingsStore, type ReachSettingsStore } from './reach-settings.ts';
-import { reportStore, type ReportStore } from './reports.ts';
-import { savedSearchStore, type SavedSearchStore } from './saved-searches.ts';
-import { scamShieldStore, type ScamShieldStore } from './scam-shield.ts';
-import { secretStore, type SecretStore } from './server-secrets.ts';
-import { shieldDecisionStore, type ShieldDecisionStore } from './shield-decisions.ts';
-import { sessionStore, type SessionStore } from './sessions.ts';
-import { statementStore, type StatementStore } from './statements.ts';
-import { verificationStore, type VerificationStore } from './verifications.ts';
+import { publishAnnouncements, type PublishAnnouncements } from './parts/publish-announcements.ts';
+import { publishedAdsStore, type PublishedAdsStore } from './parts/published-ads.ts';
+import { purgeBudgetStore, type PurgeBudgetStore } from './parts/purge-budget.ts';
+import { pushStore, type PushStore } from './parts/pushes.ts';
+import { hiddenAdStore, type HiddenAdStore } from './parts/hidden-ads.ts';
+import { knownDeviceStore, type KnownDeviceStore } from './parts/known-devices.ts';
+import { memberDataStore, type MemberDataStore } from './parts/member-data.ts';
+import { memberAdStore, type MemberAdStore } from './parts/member-ads.ts';
+import { messageSettingsStore, type MessageSettingsStore } from './parts/message-settings.ts';
+import { requestDigestStore, type RequestDigestStore } from './parts/request-digests.ts';
+import { moderationLogStore, type ModerationLogStore } from './parts/moderation-log.ts';
+import { moderationStore, type ModerationStore } from './parts/moderation.ts';
+import { moderatorPhotoStore, type ModeratorPhotoStore } from './parts/moderator-photos.ts';
+import { photoBlobStore, type PhotoBlobStore } from './parts/photo-blobs.ts';
+import { photoStore, type PhotoStore } from './parts/photos.ts';
+import { photoHashStore, type PhotoHashStore } from './parts/photo-hashes.ts';
+import { reachSettingsStore, type ReachSettingsStore } from './parts/reach-settings.ts';
+import { reportStore, type ReportStore } from './parts/reports.ts';
+import { savedSearchStore, type SavedSearchStore } from './parts/saved-searches.ts';
+import { scamShieldStore, type ScamShieldStore } from './parts/scam-shield.ts';
+import { secretStore, type SecretStore } from './parts/server-secrets.ts';
+import { shieldDecisionStore, type ShieldDecisionStore } from './parts/shield-decisions.ts';
+import { sessionStore, type SessionStore } from './parts/sessions.ts';
+import { statementStore, type StatementStore } from './parts/statements.ts';
+import { verificationStore, type VerificationStore } from './parts/verifications.ts';
 
 import type { StoreContext } from './store-context.ts';
 
@@ -119,6 +120,8 @@ export interface StoreHandle extends Store {
   backup?(file: string): Promise<void>;
   /** "Publish needed", between the instances on this database (publish-announcements.ts). */
   readonly publishing: PublishAnnouncements;
+  /** The CDN's purge budget, shared by every instance on this database (purge-budget.ts). */
+  readonly purgeBudget: PurgeBudgetStore;
   /** The connections of this instance's pool (PostgreSQL only). */
   poolStats?(): PoolStats;
   /** Whether `error` says the database cannot be reached for now: 503, try again (engine.ts). */
@@ -193,6 +196,7 @@ export function storeOn(engine: StoreEngine): StoreHandle {
     rateLimiter: (options) => engine.rateLimiter(options),
     backup: engine.backup && ((file) => engine.backup!(file)),
     publishing: publishAnnouncements(engine.announcements),
+    purgeBudget: purgeBudgetStore({ db: engine.db, kind: engine.kind }),
     poolStats: engine.poolStats && (() => engine.poolStats!()),
     isUnavailable: (error) => engine.isUnavailable(error),
     sessionLock: (key) => engine.sessionLock?.(key) ?? heldByTheOnlyInstance(),

@@ -1,14 +1,15 @@
-// The tables of the store, as both implementations define them (sqlite-migrations.ts,
-// postgres-migrations.ts): what Kysely checks every query against. Times are ISO 8601 strings
+// The tables of the store, as both engines' migrations define them (migrations/, whose files
+// say what each column is for): what Kysely checks every query against. Times are ISO 8601 strings
 // (`2026-11-24T01:15:03.123Z`), days `YYYY-MM-DD`, in both engines, so that they compare as text.
 import type { ColumnType, Generated } from 'kysely';
 import type { AgeTables } from './age-tables.ts';
 import type { MessageTables } from './message-tables.ts';
+import type { PurgeTables } from './purge-tables.ts';
 import type { PushTables } from './push-tables.ts';
 import type { ShieldTables } from './shield-tables.ts';
 
 /** Every table; those of the newer features are listed beside their types (…-tables.ts). */
-export interface Tables extends ShieldTables, AgeTables, MessageTables, PushTables {
+export interface Tables extends ShieldTables, AgeTables, MessageTables, PushTables, PurgeTables {
   accounts: AccountsTable;
   sessions: SessionsTable;
   known_devices: KnownDevicesTable;
@@ -51,9 +52,9 @@ export interface AccountsTable {
   email_verified_at: string | null;
   role: Generated<'member' | 'moderator'>;
   banned_at: string | null;
-  /** 1: first messages only from verified members (sqlite-verification-migrations.ts). */
+  /** 1: first messages only from verified members (migrations/verification.ts). */
   verified_first_only: Generated<number>;
-  /** The state the member says they live in; null: not said (sqlite-age-assurance-migrations.ts). */
+  /** The state the member says they live in; null: not said (migrations/age-assurance.ts). */
   declared_state: Generated<string | null>;
 }
 
@@ -296,7 +297,7 @@ export interface RepeatedMessageFlagsTable {
   dismissed_by: number | null;
 }
 
-/** A statement of reasons, one per restriction (sqlite-migrations.ts, migration 12). */
+/** A statement of reasons, one per restriction (migrations/safety.ts, migration 13). */
 export interface DecisionStatementsTable {
   id: Generated<number>;
   /** The moderation_log row of the decision. */
@@ -310,7 +311,7 @@ export interface DecisionStatementsTable {
   reason_key: string;
   /** The numbered clause of the terms page (core/schemas/terms-clauses.ts): `4.1`. */
   clause: string;
-  /** JSON: StatementFacts (store/statements.ts). */
+  /** JSON: StatementFacts (store/parts/statements.ts). */
   facts: string;
   trigger: 'report' | 'moderator' | 'automatic';
   automated_detection: number;
@@ -356,7 +357,7 @@ export interface AppealsTable {
   decided_at: string | null;
 }
 
-/** One piece of a photo's perceptual hash (store/photo-hash-index.ts): the duplicate index. */
+/** One piece of a photo's perceptual hash (store/parts/photo-hash-index.ts): the duplicate index. */
 export interface PhotoHashChunksTable {
   /** Which piece: 0, 1 or 2 (HASH_CHUNKS). */
   chunk: number;
@@ -369,7 +370,7 @@ export interface PhotoHashChunksTable {
   phash: string;
 }
 
-/** A member's verification challenge and what became of it (sqlite-verification-migrations.ts). */
+/** A member's verification challenge and what became of it (migrations/verification.ts). */
 export interface VerificationsTable {
   id: Generated<number>;
   account_id: number;

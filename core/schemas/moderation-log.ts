@@ -1,6 +1,6 @@
 // What the moderation log records (docs/product.md section 6): the actions, by the value the
 // database stores (moderation_log.action), and what a row says. Shared by the store
-// (store/moderation-log.ts), which keeps the rows, and the log's page
+// (store/parts/moderation-log.ts), which keeps the rows, and the log's page
 // (core/views/moderation.ts), which labels them.
 
 /** A moderation log row's action. */

@@ -1,6 +1,6 @@
 // What the store keeps about reports and the ads they hide (docs/product.md section 8) in the words
-// the moderators' pages show them: shared by the store (store/reports.ts,
-// store/hidden-ads.ts), which keeps the rows, and the report pages
+// the moderators' pages show them: shared by the store (store/parts/reports.ts,
+// store/parts/hidden-ads.ts), which keeps the rows, and the report pages
 // (core/views/reports.ts).
 
 /** Which source an ad's id is from: a member's (the database) or an editor's (content/ads/). */

@@ -1,5 +1,5 @@
 // The transparency report's numbers (docs/product.md section 6): what the build counts of
-// the moderation data (store/transparency.ts, pipeline/compile/transparency-report.ts) and
+// the moderation data (store/parts/transparency.ts, pipeline/compile/transparency-report.ts) and
 // /transparency and /transparency.csv show. Counts only: never a person, an ad or a text.
 import { MODERATION_REASONS } from './moderation-reasons.ts';
 

@@ -30,10 +30,10 @@ export async function compileContentStep(root: string): Promise<{ activeAds: num
   const photos: PhotosOfTheBuild | undefined = outDir
     ? {
         ...photoPublishingIn(outDir, SITE_FOLDER),
-        async openStorage(store) {
-          const { openPhotoStorage, photoStorageLocationFromEnv } =
+        async openStorage(reader) {
+          const { openPhotoReading, photoStorageLocationFromEnv } =
             await import('../../store/photo-storage/photo-storage.ts');
-          return openPhotoStorage(store, photoStorageLocationFromEnv(process.env));
+          return openPhotoReading(reader.photoBlobs, photoStorageLocationFromEnv(process.env));
         },
       }
     : undefined;

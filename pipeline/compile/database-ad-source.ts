@@ -1,5 +1,6 @@
 // Member ads as a source of ads (ad-source.ts), beside the CSV files: the ads moderators approved,
-// read from the store (store/published-ads.ts) in one consistent snapshot, written into the
+// read from the database through the build's narrow reader (store/published-ads-reader.ts: the
+// published ads and nothing else of the store) in one consistent snapshot, written into the
 // compiled-content folder by ranges of a thousand ids (a range whose digest is unchanged is not
 // read again), then checked by the same checkAdRow() as an editor's ad. A member ad's problem
 // leaves it out with a warning rather than stopping the publish. The same snapshot writes the
@@ -9,8 +10,11 @@ import { createHash, hash, type Hash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreLocation } from '../../store/store-location.ts';
-import type { PublishedAdRow, PublishedAdsSnapshot } from '../../store/published-ads.ts';
-import type { Store } from '../../store/store.ts';
+import type {
+  PublishedAdRow,
+  PublishedAdsReader,
+  PublishedAdsSnapshot,
+} from '../../store/published-ads-reader.ts';
 import { photoAlt, type PublishedPhoto } from '../../core/schemas/photos.ts';
 import type { AdVerification } from '../../core/schemas/verification.ts';
 import { replaceFile } from '../replace-file.ts';
@@ -70,7 +74,7 @@ export const NO_MEMBER_ADS: MemberAds = { ranges: [], hiddenEditorAdIds: [], pro
  * site are written into it.
  */
 export async function readMemberAds(
-  store: Pick<Store, 'publishedAds'>,
+  store: Pick<PublishedAdsReader, 'publishedAds'>,
   dir?: string,
   publishing?: PhotoPublishing,
 ): Promise<MemberAds> {
@@ -174,28 +178,29 @@ export async function readMemberAdsAt(
     if (dir && photos) recordCurrentRanges(photos, []);
     return NO_MEMBER_ADS;
   }
-  // Only the build loads the store's modules (and a driver) this way, when it reads a database.
-  const { openStore } = await import('../../store/open-store.ts');
-  let store;
+  // Only the build loads the reader (and a driver) this way, when it reads a database: the
+  // published ads' queries, none of the store's other parts.
+  const { openPublishedAdsReader } = await import('../../store/published-ads-reader.ts');
+  let reader;
   try {
-    store = await openStore(location, { readOnly: true, poolSize: 1 });
+    reader = await openPublishedAdsReader(location, { poolSize: 1 });
   } catch (error) {
     return { ...NO_MEMBER_ADS, problems: [unreadable(error)] };
   }
   try {
     const publishing =
-      dir && photos ? { ...photos, storage: await photos.openStorage(store) } : undefined;
-    return await readMemberAds(store, dir, publishing);
+      dir && photos ? { ...photos, storage: await photos.openStorage(reader) } : undefined;
+    return await readMemberAds(reader, dir, publishing);
   } catch (error) {
-    return { ...NO_MEMBER_ADS, problems: [unreadable(error, store.describe)] };
+    return { ...NO_MEMBER_ADS, problems: [unreadable(error, reader.describe)] };
   } finally {
-    await store.close();
+    await reader.close();
   }
 }
 
-/** Where the build publishes photos, and their storage, opened on the store once it is open. */
+/** Where the build publishes photos, and their storage, opened on the reader once it is open. */
 export interface PhotosOfTheBuild extends Omit<PhotoPublishing, 'storage'> {
-  openStorage(store: Store): Promise<PhotoPublishing['storage']>;
+  openStorage(reader: PublishedAdsReader): Promise<PhotoPublishing['storage']>;
 }
 
 /** What the database publishes, as far as publishing goes: equal stamps, the same ads and counts (`--if-needed`). */

@@ -21,7 +21,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSyn
 import { dirname, join } from 'node:path';
 import { photosTakenDownFile } from '../prerender/output-layout.ts';
 import { replaceFile } from '../replace-file.ts';
-import type { PublishedAdRow } from '../../store/published-ads.ts';
+import type { PublishedAdRow } from '../../store/published-ads-reader.ts';
 import { isPhotoKey, photoFilePath } from '../../core/schemas/photos.ts';
 
 /** Beside the site in the build's output folder: what of members' photos the site holds. */

@@ -1,7 +1,7 @@
 // The transparency report's numbers (core/schemas/transparency.ts) from what the store counted in
-// the build's snapshot (store/transparency.ts): each month's, newest first, and the total.
+// the build's snapshot (store/parts/transparency.ts): each month's, newest first, and the total.
 // Medians come from the counts of durations by tenth of an hour, so they are exact to a tenth.
-import type { DurationTally, TransparencyTallies } from '../../store/transparency.ts';
+import type { DurationTally, TransparencyTallies } from '../../store/published-ads-reader.ts';
 import {
   DECISION_REASONS,
   DECISION_TRIGGERS,

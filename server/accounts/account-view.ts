@@ -9,7 +9,7 @@ import { savedSearchView } from '../saved-searches/saved-searches.ts';
 import { statementView } from '../moderation/statement-view.ts';
 import { memberAdView } from '../posting/ad-view.ts';
 import { ageAssuranceView } from '../age-assurance/views.ts';
-import type { ReporterReportRow } from '../../store/reports.ts';
+import type { ReporterReportRow } from '../../store/parts/reports.ts';
 import type { Store } from '../../store/store.ts';
 
 /** How many of their reports a member sees again. */

@@ -12,7 +12,7 @@
 // messages refused and warned; the fraud notices they received (by conversation: never the other
 // account).
 import { isExpired, isLive } from '../posting/lifetime.ts';
-import type { MemberDataRows } from '../../store/member-data.ts';
+import type { MemberDataRows } from '../../store/parts/member-data.ts';
 import { reasonLabel } from '../posting/ad-view.ts';
 import { photoFilePath } from '../../core/schemas/photos.ts';
 import type { MailSite } from '../mail/messages.ts';

@@ -1,5 +1,5 @@
 // Delete my account (docs/product.md section 8), once the password is checked: the account and
-// what goes with it, in one unit of work (store/member-data.ts says what goes and what
+// what goes with it, in one unit of work (store/parts/member-data.ts says what goes and what
 // stays). Its photos' and verification selfies' rows go with it through the foreign keys; their bytes, kept apart (the
 // photo storage: a table of blobs or a folder), are deleted once the unit is done. Its messages
 // stay 30 days for the members it wrote to, to read and report (a legitimate interest, limited

@@ -8,7 +8,7 @@
 // account is refused: the role is an operator's to take away first. No HTTP here: the routes clear
 // the browser's cookies and answer.
 import { PASSWORD_MAX } from '../../core/schemas/password-length.ts';
-import type { SessionAccount as Member } from '../../store/sessions.ts';
+import type { SessionAccount as Member } from '../../store/parts/sessions.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
 import type { RateLimits } from '../auth/rate-limits.ts';
 import type { Submission } from '../../core/submission.ts';

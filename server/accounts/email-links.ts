@@ -1,7 +1,7 @@
 // The emailed links (docs/product.md section 6): verifying the address and choosing a new password.
 //
 // - A link is a token of 32 random bytes; the store keeps its SHA-256 only
-//   (store/email-tokens.ts). Issuing one and mailing it is `emailLinks`; sign-up uses it too.
+//   (store/parts/email-tokens.ts). Issuing one and mailing it is `emailLinks`; sign-up uses it too.
 // - Using a verification link: only a person pressing the page's button does (a GET that used it
 //   would let mail scanners that fetch every link verify the address, and spend the link).
 // - Asking for a reset link answers the same whether or not the address has an account, and takes
@@ -18,7 +18,7 @@ import {
   resetPasswordSchema,
   verifyEmailSchema,
 } from '../../core/schemas/email-links.ts';
-import type { SessionAccount as Member } from '../../store/sessions.ts';
+import type { SessionAccount as Member } from '../../store/parts/sessions.ts';
 import { hashing, type PasswordHasher } from '../auth/passwords.ts';
 import { throwIfWaiting, type CountedLimit, type RateLimits } from '../auth/rate-limits.ts';
 import { hashToken, newSessionToken } from '../auth/tokens.ts';
@@ -26,7 +26,7 @@ import type { Submission } from '../../core/submission.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { passwordResetMail, verificationMail, type MailSite } from '../mail/messages.ts';
 import { parseFields, Refusal } from '../../core/refusal.ts';
-import type { EmailTokenPurpose, TokenState } from '../../store/email-tokens.ts';
+import type { EmailTokenPurpose, TokenState } from '../../store/parts/email-tokens.ts';
 import type { Store } from '../../store/store.ts';
 
 export const VERIFY_LINK_HOURS = 24;

@@ -1,6 +1,6 @@
 // Opening an account (docs/product.md section 5): the address must be free, and free of a ban too;
 // the id comes from the store, taken one sign-up at a time across every instance.
-import { NEW_ACCOUNT_ID_LOCK, type NewAccount } from '../../store/accounts.ts';
+import { NEW_ACCOUNT_ID_LOCK, type NewAccount } from '../../store/parts/accounts.ts';
 import type { Store } from '../../store/store.ts';
 
 /** An address that has an account, or had one a moderator banned: answered the same (409). */

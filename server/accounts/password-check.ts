@@ -10,7 +10,7 @@ import {
   type RateLimits,
 } from '../auth/rate-limits.ts';
 import type { Refusal } from '../../core/refusal.ts';
-import type { KnownDevice } from '../../store/known-devices.ts';
+import type { KnownDevice } from '../../store/parts/known-devices.ts';
 
 /** Who sent a request, as the account workflows ask it (the routes make it from the request). */
 export interface Requester {

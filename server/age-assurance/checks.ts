@@ -1,11 +1,11 @@
 // The age check by a digital licence, start to end (docs/product.md section 6, "Age assurance"):
 // a request for the member's wallet (mdoc.ts builds it; its key, nonce and origin kept a few
-// minutes, store/age-checks.ts), then the wallet's answer: its request taken (an answer works
+// minutes, store/parts/age-checks.ts), then the wallet's answer: its request taken (an answer works
 // once), opened, verified, and the outcome kept: the method, pass or fail, the time and the
 // issuing state, nothing else. Every answer not taken says why, in words.
 import { randomBytes } from 'node:crypto';
 import { Refusal, type RefusalKind } from '../../core/refusal.ts';
-import type { AgeCheckRecord } from '../../store/age-checks.ts';
+import type { AgeCheckRecord } from '../../store/parts/age-checks.ts';
 import type { Store } from '../../store/store.ts';
 import {
   AgeCheckProblem,

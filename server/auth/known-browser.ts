@@ -1,11 +1,11 @@
 // Known browsers: a browser its member signed up, signed in or reset the password from carries
-// the `lb_device` cookie (session-cookie.ts), stored by its hash (store/known-devices.ts). Sign-in's
+// the `lb_device` cookie (session-cookie.ts), stored by its hash (store/parts/known-devices.ts). Sign-in's
 // limits (rate-limits.ts) count such a browser on its own: the failures of others on the account
 // never hold it back (server/accounts/password-check.ts). Sign-in, the password reset and Delete my
 // account ask the same question.
 import type { Context } from 'hono';
 import { isHttps, type ProxyTrust } from './client-address.ts';
-import type { KnownDevice } from '../../store/known-devices.ts';
+import type { KnownDevice } from '../../store/parts/known-devices.ts';
 import type { Store } from '../../store/store.ts';
 import { DEVICE_DAYS, deviceTokenOf, setDeviceCookie } from './session-cookie.ts';
 import { hashToken, newSessionToken } from './tokens.ts';

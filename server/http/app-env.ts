@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { RouteParams } from '../../core/route.ts';
 import type { Route } from '../../core/route.ts';
 import { hashToken, sessionTokenOf } from '../auth/session-cookie.ts';
-import type { SessionAccount, SessionStore } from '../../store/sessions.ts';
+import type { SessionAccount, SessionStore } from '../../store/parts/sessions.ts';
 
 /** The signed-in member: their account as the session found it. */
 export type Member = SessionAccount;

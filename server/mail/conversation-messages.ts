@@ -5,7 +5,7 @@
 // meet through the site.
 import { plural } from '../../core/format.ts';
 import { conversationPath, messageSettingsPath, requestMessagesPath } from '../../core/paths.ts';
-import type { NewRequest } from '../../store/request-digests.ts';
+import type { NewRequest } from '../../store/parts/request-digests.ts';
 import type { Notification } from '../messages/conversations.ts';
 import type { MailMessage } from './mailer.ts';
 import { mail, type MailSite } from './messages.ts';

@@ -14,7 +14,7 @@ import type { ClosedReason } from '../../core/views/messages.ts';
 import { findPolicyTerms, refusedTermInMessage, type ScamFamily } from '../../core/policy/index.ts';
 import { checkMessageBody, type MessageBodyCheck } from '../../core/schemas/message.ts';
 import { Refusal } from '../../core/refusal.ts';
-import type { AdForReply, ConversationRow } from '../../store/conversations.ts';
+import type { AdForReply, ConversationRow } from '../../store/parts/conversations.ts';
 import type { Store } from '../../store/store.ts';
 import { checkFirstMessageSender } from '../verification/first-messages.ts';
 import { checkAgeAssurance } from '../age-assurance/gate.ts';

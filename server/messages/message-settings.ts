@@ -4,8 +4,8 @@
 // members turned them on (`readReceipt`).
 import type { MessageSettingsInput } from '../../core/schemas/message-settings.ts';
 import type { MessageSettingsView } from '../../core/views/message-settings.ts';
-import type { ConversationRow } from '../../store/conversations.ts';
-import type { MessageSettings } from '../../store/message-settings.ts';
+import type { ConversationRow } from '../../store/parts/conversations.ts';
+import type { MessageSettings } from '../../store/parts/message-settings.ts';
 import type { Store } from '../../store/store.ts';
 
 /** Saves the member's settings, as the account page's form (or JSON) gave them, both at once. */

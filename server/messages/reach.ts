@@ -20,8 +20,8 @@ import {
 } from '../../core/schemas/reach-settings.ts';
 import type { ReachSettingsView } from '../../core/views/reach-settings.ts';
 import { Refusal } from '../../core/refusal.ts';
-import type { ConversationRow } from '../../store/conversations.ts';
-import type { ReachSettings } from '../../store/reach-settings.ts';
+import type { ConversationRow } from '../../store/parts/conversations.ts';
+import type { ReachSettings } from '../../store/parts/reach-settings.ts';
 import type { Store } from '../../store/store.ts';
 
 /** What a member writing first, outside the ages the poster accepts, reads. */

@@ -3,7 +3,7 @@
 // ads they are about and a link, never their text, unless the member chose to have each mailed at
 // once (message-settings.ts). The server looks every hour (server/index.ts, as for fraud notices
 // and the saved searches' digests); each member is claimed in the database before their requests
-// are read (store/request-digests.ts), so a member is mailed at most once in 24 hours, by one run
+// are read (store/parts/request-digests.ts), so a member is mailed at most once in 24 hours, by one run
 // of one instance however many look, and each digest names what came since the one before. A
 // mail that fails is given back and tried again at the next run.
 import { requestDigestMail } from '../mail/conversation-messages.ts';

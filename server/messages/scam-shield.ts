@@ -39,7 +39,7 @@ import type { SenderBehaviour } from '../../core/shield/decision.ts';
 import { judgeFirstMessage } from '../../core/shield/first-message.ts';
 import { isVerified } from '../verification/first-messages.ts';
 import { shieldModel } from './shield-model.ts';
-import type { MessageScreening } from '../../store/conversation-messages.ts';
+import type { MessageScreening } from '../../store/parts/conversation-messages.ts';
 import type { Store } from '../../store/store.ts';
 
 /** Different members one account may send the same first message to in the window. */

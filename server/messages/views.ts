@@ -17,7 +17,7 @@ import { adPath } from '../../core/paths.ts';
 import { SCAM_WARNINGS, type ScamFamily } from '../../core/policy/index.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
-import type { AdForReply, ConversationRow, ThreadPage } from '../../store/conversations.ts';
+import type { AdForReply, ConversationRow, ThreadPage } from '../../store/parts/conversations.ts';
 import type { Store } from '../../store/store.ts';
 import { adAvailability, closedReason } from './conversations.ts';
 import { readReceipt } from './message-settings.ts';

@@ -7,8 +7,8 @@
 // or fraud also tells who answered the account (fraud-notices.ts) and keeps its first messages'
 // texts for the scam shield's corpus (shield-review.ts).
 import { Refusal } from '../../core/refusal.ts';
-import type { Moderator } from '../../store/moderation-log.ts';
-import type { Why } from '../../store/moderation.ts';
+import type { Moderator } from '../../store/parts/moderation-log.ts';
+import type { Why } from '../../store/parts/moderation.ts';
 import type { Store } from '../../store/store.ts';
 import { shownId } from './named-id.ts';
 import { alreadyBanned, OPERATOR } from './log.ts';

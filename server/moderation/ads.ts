@@ -7,9 +7,9 @@
 import { utcDay } from '../../core/days.ts';
 import { Refusal } from '../../core/refusal.ts';
 import { expiryFrom } from '../posting/lifetime.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
-import type { Moderator } from '../../store/moderation-log.ts';
-import type { Why } from '../../store/moderation.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
+import type { Moderator } from '../../store/parts/moderation-log.ts';
+import type { Why } from '../../store/parts/moderation.ts';
 import type { Store } from '../../store/store.ts';
 import { alreadyHandled } from './log.ts';
 import { isFraud, recordFraudNotices } from './fraud-notices.ts';

@@ -4,7 +4,7 @@
 // the member's text and record, and whether the moderator reading made the decision (then they
 // are not offered to decide it).
 import type { AppealItem, ModerateAppealsView } from '../../core/views/moderate-appeals.ts';
-import type { StatementKind, StatementRow } from '../../store/statements.ts';
+import type { StatementKind, StatementRow } from '../../store/parts/statements.ts';
 import type { Store } from '../../store/store.ts';
 import { photoSizeApiPath } from '../../core/paths.ts';
 import { statementView } from './statement-view.ts';

@@ -1,7 +1,7 @@
 // The account a ban's confirmation is about (core/views/moderation.ts BanTarget): on the queue
 // (queue-view.ts) and on a report group's ban (server/reports/ban-confirm.ts).
 import type { BanTarget, ModerationQueueView } from '../../core/views/moderation.ts';
-import type { PosterRow } from '../../store/moderation.ts';
+import type { PosterRow } from '../../store/parts/moderation.ts';
 
 /** The account a ban's confirmation is about, unless it cannot be banned (banned, a moderator). */
 export function banTargetFrom(

@@ -9,10 +9,10 @@ import { DECISION_REASONS, type DecisionReason } from '../../core/schemas/transp
 import type { DsaStatement } from '../../core/schemas/dsa-statement.ts';
 import { REPORT_REASONS } from '../../core/schemas/report-reasons.ts';
 import { clauseOf, clausePath } from '../../core/schemas/terms-clauses.ts';
-import type { StatementRow } from '../../store/statements.ts';
+import type { StatementRow } from '../../store/parts/statements.ts';
 import type { Store } from '../../store/store.ts';
 
-/** The server secret the export's ids are keyed with (store/server-secrets.ts). */
+/** The server secret the export's ids are keyed with (store/parts/server-secrets.ts). */
 export const PUID_SECRET = 'dsa-puid';
 /** Statements read from the store at a time. */
 const PAGE = 500;

@@ -16,8 +16,8 @@ import type {
   AnsweredConversation,
   ClaimedNotice,
   FraudNoticeAction,
-} from '../../store/fraud-notices.ts';
-import type { Why } from '../../store/moderation.ts';
+} from '../../store/parts/fraud-notices.ts';
+import type { Why } from '../../store/parts/moderation.ts';
 import type { Store } from '../../store/store.ts';
 
 /** Whether a moderator's reason (the label a Why carries) is scam or fraud. */

@@ -1,9 +1,9 @@
 // The moderation log as moderators read it (/moderate/log; docs/product.md section 6), and how an
 // earlier decision is told to a moderator who came second. Rows are written by the moderationLog
-// part of the store (store/moderation-log.ts), the one way to append to it.
+// part of the store (store/parts/moderation-log.ts), the one way to append to it.
 import type { LogAction } from '../../core/schemas/moderation-log.ts';
 import type { LogEntry } from '../../core/views/moderation.ts';
-import type { LogRow } from '../../store/moderation-log.ts';
+import type { LogRow } from '../../store/parts/moderation-log.ts';
 import type { Store } from '../../store/store.ts';
 
 /** The operator's command line, in the log's moderator column. */

@@ -6,7 +6,7 @@
 // (store.moderatorPhotos), so they outlive the page, its forms and its redirects.
 import { isLikelyExplicit } from '../../core/schemas/photos.ts';
 import type { QueuePhoto } from '../../core/views/moderation.ts';
-import type { PhotoRow } from '../../store/photos.ts';
+import type { PhotoRow } from '../../store/parts/photos.ts';
 import type { Store } from '../../store/store.ts';
 import { photoSizeApiPath } from '../../core/paths.ts';
 import { Refusal } from '../../core/refusal.ts';

@@ -13,9 +13,9 @@ import {
   photoSizeApiPath,
 } from '../../core/paths.ts';
 import { countsAsElsewhere, DUPLICATE_BITS } from '../photos/photo-duplicates.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
-import { hammingDistance } from '../../store/photo-hash-index.ts';
-import type { PhotoRow } from '../../store/photos.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
+import { hammingDistance } from '../../store/parts/photo-hash-index.ts';
+import type { PhotoRow } from '../../store/parts/photos.ts';
 import type { Store } from '../../store/store.ts';
 
 /** The queue's items, each with its photos also on another member's ad (if any). */

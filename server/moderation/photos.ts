@@ -13,9 +13,9 @@ import {
 import { MAX_PHOTOS, type AdPhotoRef } from '../../core/schemas/photos.ts';
 import { Refusal } from '../../core/refusal.ts';
 import { BLOCKING_REASONS } from '../photos/known-photos.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
-import type { Moderator } from '../../store/moderation-log.ts';
-import type { Why } from '../../store/moderation.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
+import type { Moderator } from '../../store/parts/moderation-log.ts';
+import type { Why } from '../../store/parts/moderation.ts';
 import type { Store } from '../../store/store.ts';
 import { shownId } from './named-id.ts';
 import { OWN_REVIEW, recordPhotoStatement } from './statements.ts';

@@ -2,7 +2,7 @@
 // pending edit of a live ad; and the policy scanner's marks the queue highlights.
 import type { PolicyMark } from '../../core/views/moderation.ts';
 import { SCAM_FAMILIES } from '../../core/policy/scam-signals.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
 
 type Pending = Pick<
   MemberAdRow,

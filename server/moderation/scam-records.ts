@@ -10,7 +10,7 @@ import type {
 } from '../../core/views/moderation.ts';
 import { SCAM_FAMILY_NAMES, type ScamFamily } from '../../core/policy/index.ts';
 import { Refusal } from '../../core/refusal.ts';
-import type { ScamRecordRow } from '../../store/scam-shield.ts';
+import type { ScamRecordRow } from '../../store/parts/scam-shield.ts';
 import type { Store } from '../../store/store.ts';
 import type { RecordedFamily } from '../messages/scam-shield.ts';
 

@@ -6,7 +6,7 @@
 // corpus check. The export holds the text and the label only: no email, no id, no other message.
 // Written first, then marked exported (`--dry-run`: not marked), so an export that fails half-way
 // is written again the next time rather than lost; two at once may write a text twice.
-import type { LabelCandidateRow } from '../../store/shield-decisions.ts';
+import type { LabelCandidateRow } from '../../store/parts/shield-decisions.ts';
 import type { ShieldCandidateReason } from '../../store/shield-tables.ts';
 import type { Store } from '../../store/store.ts';
 

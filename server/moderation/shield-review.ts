@@ -16,7 +16,7 @@ import { formatDate } from '../../core/format.ts';
 import { SCAM_FAMILY_NAMES, type ScamFamily } from '../../core/policy/index.ts';
 import { Refusal } from '../../core/refusal.ts';
 import type { ModerateShieldView, ShieldDecisionItem } from '../../core/views/shield-review.ts';
-import type { ShieldDecisionRow } from '../../store/shield-decisions.ts';
+import type { ShieldDecisionRow } from '../../store/parts/shield-decisions.ts';
 import type { Store } from '../../store/store.ts';
 
 /** A decision is kept this many days for the moderators (and an exported text as long). */

@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { statementMailLines } from '../mail/appeal-messages.ts';
 import { decisionPagePath } from '../../core/paths.ts';
 import type { MailSite } from '../mail/messages.ts';
-import type { StatementRow } from '../../store/statements.ts';
+import type { StatementRow } from '../../store/parts/statements.ts';
 import type { Store } from '../../store/store.ts';
 import { statementView } from './statement-view.ts';
 

@@ -1,11 +1,11 @@
 // The words of a statement of reasons (core/views/statement.ts), from its stored row
-// (store/statements.ts): what was restricted and for how long, the clause, the facts, the
+// (store/parts/statements.ts): what was restricted and for how long, the clause, the facts, the
 // trigger, whether it was automatic, and where its appeal stands. The page, the moderators' appeal
 // list and the decision mail (statementLines) all say the same, from here.
 import { formatDate } from '../../core/format.ts';
 import { clauseOf, clausePath } from '../../core/schemas/terms-clauses.ts';
 import type { StatementView } from '../../core/views/statement.ts';
-import type { StatementRow } from '../../store/statements.ts';
+import type { StatementRow } from '../../store/parts/statements.ts';
 
 const quoted = (title: string | undefined) => (title ? `“${title}”` : '');
 

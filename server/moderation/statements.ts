@@ -12,10 +12,14 @@ import {
   type ModerationReason,
 } from '../../core/schemas/moderation-reasons.ts';
 import { SCAM_FAMILY_NAMES } from '../../core/policy/scam-signals.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
-import type { Moderator } from '../../store/moderation-log.ts';
-import type { Why } from '../../store/moderation.ts';
-import type { StatementFacts, StatementKind, StatementTrigger } from '../../store/statements.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
+import type { Moderator } from '../../store/parts/moderation-log.ts';
+import type { Why } from '../../store/parts/moderation.ts';
+import type {
+  StatementFacts,
+  StatementKind,
+  StatementTrigger,
+} from '../../store/parts/statements.ts';
 import type { Store } from '../../store/store.ts';
 import { parseMarks } from './review.ts';
 

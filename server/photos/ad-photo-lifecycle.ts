@@ -4,7 +4,7 @@
 // photo's size uses (a key is the bytes' digest: two members' identical photos share it).
 // Every step is idempotent: a photo or a key already gone is nothing to do, so two instances
 // doing it at once, or a retry after a failure half-way, end the same.
-import type { PhotoRow, PhotoStore } from '../../store/photos.ts';
+import type { PhotoRow, PhotoStore } from '../../store/parts/photos.ts';
 import type { Store } from '../../store/store.ts';
 import type { PhotoStorage } from '../../store/photo-storage/photo-storage.ts';
 

@@ -8,8 +8,8 @@ import {
   MODERATION_REASONS,
   type ModerationReason,
 } from '../../core/schemas/moderation-reasons.ts';
-import type { BlockedPhoto } from '../../store/photos.ts';
-import { hammingDistance } from '../../store/photo-hash-index.ts';
+import type { BlockedPhoto } from '../../store/parts/photos.ts';
+import { hammingDistance } from '../../store/parts/photo-hash-index.ts';
 import type { Store } from '../../store/store.ts';
 
 export { hammingDistance };

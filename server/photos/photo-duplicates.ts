@@ -1,13 +1,13 @@
 // The same photo on two accounts (docs/product.md section 10): a stolen identity or a
 // catfish usually shows itself by a photo already on another member's ad. Every uploaded photo's
-// perceptual hash is looked up in the store's duplicate index (store/photo-hashes.ts, shared
+// perceptual hash is looked up in the store's duplicate index (store/parts/photo-hashes.ts, shared
 // by every instance) among the photos of every OTHER account: on an ad live or in review, or on
 // one rejected or removed, or removed by a moderator, within DUPLICATE_WINDOW_MS. A match is kept
 // on the photo (duplicate_of) for the queue to show (server/moderation/photos-elsewhere.ts); it
 // never refuses the photo and nobody but moderators is told: it is triage. The blocked list
 // (known-photos.ts) still refuses the photos moderators removed as under 18 or someone else's.
-import type { PhotoRow } from '../../store/photos.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { PhotoRow } from '../../store/parts/photos.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
 import type { Store } from '../../store/store.ts';
 
 /**

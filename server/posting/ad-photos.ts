@@ -23,7 +23,7 @@ import { keepUploadedPhoto } from '../photos/keep-photo.ts';
 import { PhotoProcessingBusy } from '../photos/processing-pool.ts';
 import type { UploadedFile } from '../photos/read-upload.ts';
 import { photoSizeApiPath } from '../../core/paths.ts';
-import type { PhotoRow } from '../../store/photos.ts';
+import type { PhotoRow } from '../../store/parts/photos.ts';
 import type { Store } from '../../store/store.ts';
 
 const MB = MAX_PHOTO_BYTES / 1024 / 1024;

@@ -4,9 +4,9 @@ import type { MemberAdView } from '../../core/schemas/member-ad-view.ts';
 import { MODERATION_REASONS } from '../../core/schemas/moderation-reasons.ts';
 import type { Seeks } from '../../core/schemas/seeks.ts';
 import type { FormPhoto } from '../../core/schemas/ad-form.ts';
-import { adTextOf, type MemberAdText } from '../../store/ad-text.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
-import type { PhotoRow } from '../../store/photos.ts';
+import { adTextOf, type MemberAdText } from '../../store/parts/ad-text.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
+import type { PhotoRow } from '../../store/parts/photos.ts';
 import { formPhotoOf } from './ad-photos.ts';
 import { canRenew, isExpired } from './lifetime.ts';
 

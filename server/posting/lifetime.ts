@@ -3,7 +3,7 @@
 // its expiry until RENEW_AFTER_DAYS after. Days are UTC `YYYY-MM-DD` (core/days.ts).
 import { addDays } from '../../core/days.ts';
 import { AD_LIVE_DAYS, RENEW_AFTER_DAYS, RENEW_BEFORE_DAYS } from '../../core/schemas/ad-limits.ts';
-import type { MemberAdStatus } from '../../store/member-ads.ts';
+import type { MemberAdStatus } from '../../store/parts/member-ads.ts';
 
 /** What an ad's life depends on. */
 export interface AdDays {

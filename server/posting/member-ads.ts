@@ -18,7 +18,7 @@ import {
 import { renewBeforeEditing } from '../../core/schemas/member-ad-view.ts';
 import type { AdPhotoRef } from '../../core/schemas/photos.ts';
 import { Refusal } from '../../core/refusal.ts';
-import type { AdContent, MemberAdRow, NewMemberAd } from '../../store/member-ads.ts';
+import type { AdContent, MemberAdRow, NewMemberAd } from '../../store/parts/member-ads.ts';
 import type { Store } from '../../store/store.ts';
 import { canRenew, expiryFrom, isExpired, isLive } from './lifetime.ts';
 

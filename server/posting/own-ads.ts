@@ -5,7 +5,7 @@ import type { AppPhotos } from '../photos/app-photos.ts';
 import { deletePhotosOfAd } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { Refusal } from '../../core/refusal.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
 import type { Store } from '../../store/store.ts';
 import { adNotFound, deleteAd, renewAd } from './member-ads.ts';
 

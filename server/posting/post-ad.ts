@@ -20,7 +20,7 @@ import { deleteBytesOf } from '../photos/ad-photo-lifecycle.ts';
 import type { UploadedFile } from '../photos/read-upload.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { fieldsRefusal, Refusal, type RefusalKind } from '../../core/refusal.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
 import type { Store } from '../../store/store.ts';
 import {
   adPhotosFromPost,

@@ -8,7 +8,7 @@
 // it with a warning (the warning is on the page, beside it). Queued (push-queue.ts): the request
 // that stored the message has answered by then.
 import type { MailSite } from '../mail/messages.ts';
-import type { DueSavedSearch } from '../../store/saved-searches.ts';
+import type { DueSavedSearch } from '../../store/parts/saved-searches.ts';
 import type { Store } from '../../store/store.ts';
 import { newMessagePush, savedSearchPush } from './payloads.ts';
 import { queuePush } from './push-queue.ts';

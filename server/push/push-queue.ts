@@ -1,5 +1,5 @@
 // The queue of pushes (docs/product.md section 7, "Notifications on this device"), kept in the
-// database (store/pushes.ts) so that a push survives a restart, any instance may send it, and a
+// database (store/parts/pushes.ts) so that a push survives a restart, any instance may send it, and a
 // saved searches' digest run (a process of its own) may queue one for the server to send:
 // - `queuePush` queues a push for every device of a member, unless the rate limit says it is one
 //   too many (limits.ts), in one unit of work holding the member's push lock (`push:{id}`), so that
@@ -7,7 +7,7 @@
 // - `sendDuePushes` claims the pushes due (a lease: an instance that stops mid-way leaves them to
 //   another once it runs out), sends a few at a time (send-push.ts), and deletes each sent push, a
 //   gone device with its pushes, a push given up; a failure for now is tried again later.
-import type { OutgoingPush, PushDelivery } from '../../store/pushes.ts';
+import type { OutgoingPush, PushDelivery } from '../../store/parts/pushes.ts';
 import type { Store } from '../../store/store.ts';
 import { nextAttemptAt, noticesCountedSince, pushLimitReached } from './limits.ts';
 import { sendPush, type PushOutcome } from './send-push.ts';

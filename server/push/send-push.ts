@@ -9,7 +9,7 @@
 // - anything else (400 a malformed request, 401/403 a VAPID key the subscription was not made
 //   with, 413 too large): given up, and logged.
 import webpush from 'web-push';
-import type { PushDelivery } from '../../store/pushes.ts';
+import type { PushDelivery } from '../../store/parts/pushes.ts';
 import { PUSH_LIFETIME_SECONDS } from './limits.ts';
 import { isAllowedEndpoint, type WebPushSettings } from './web-push-settings.ts';
 

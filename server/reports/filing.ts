@@ -24,7 +24,7 @@ import {
   URGENT_REPORT_REASON,
 } from '../../core/schemas/report-reasons.ts';
 import { Refusal } from '../../core/refusal.ts';
-import type { AdCopy, NewReportRow } from '../../store/reports.ts';
+import type { AdCopy, NewReportRow } from '../../store/parts/reports.ts';
 import type { Store } from '../../store/store.ts';
 import { ALREADY_DECIDED, ALREADY_REPORTED, REPORTS_MODERATOR } from './texts.ts';
 import { DAY_MS } from '../../core/days.ts';

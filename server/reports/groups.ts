@@ -3,7 +3,7 @@
 // moderators' page posts back (`ad:{id}`, `conversation:{id}:{reported account id, 0 for none}`),
 // and the lock a rule on the group holds: the ad's (`ad:{id}`, the lock every change of an ad
 // holds) or the conversation's (`conversation:{id}`, which its messages hold too).
-import type { ReportGroupKey, ReportRow } from '../../store/reports.ts';
+import type { ReportGroupKey, ReportRow } from '../../store/parts/reports.ts';
 
 export type { ReportGroupKey };
 

@@ -25,8 +25,8 @@ import { removeAd, type Moderator, type Why } from '../moderation/ads.ts';
 import { reportSource, type DecisionSource } from '../moderation/statements.ts';
 import { deleteBytesOf } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon } from '../publishing/publisher.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
-import type { ReportGroupKey, Resolution } from '../../store/reports.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
+import type { ReportGroupKey, Resolution } from '../../store/parts/reports.ts';
 import type { Store } from '../../store/store.ts';
 import { lockOf, parseGroupKey } from './groups.ts';
 import {

@@ -8,8 +8,8 @@ import type { ThreadLine } from '../../core/schemas/report-records.ts';
 import type { ReportTarget } from '../../core/views/reports.ts';
 import { idOf } from '../../core/ids.ts';
 import { adPath } from '../../core/paths.ts';
-import { adTextOf } from '../../store/ad-text.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
+import { adTextOf } from '../../store/parts/ad-text.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
 import type { Store } from '../../store/store.ts';
 import type { AdCopy, NewReport } from './filing.ts';
 

@@ -1,7 +1,7 @@
 // What reporters and moderators read about reports (docs/product.md section 8): the refusals of a
 // report, of a moderator's decision on a group, and the lines the moderation log and the pages
 // write. The rules that choose them are filing.ts's and resolving.ts's.
-import type { Resolution } from '../../store/reports.ts';
+import type { Resolution } from '../../store/parts/reports.ts';
 
 /** Who the moderation log names for what reports did on their own (hiding an ad). */
 export const REPORTS_MODERATOR = 'reports (automatic)';

@@ -7,7 +7,7 @@ import type { ReportsSummary } from '../../core/views/moderation.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { URGENT_REPORT_REASON } from '../../core/schemas/report-reasons.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
-import type { AdCopy, ReportRow } from '../../store/reports.ts';
+import type { AdCopy, ReportRow } from '../../store/parts/reports.ts';
 import type { Store } from '../../store/store.ts';
 import { changedSince } from './filing.ts';
 import { groupKeyOf } from './groups.ts';

@@ -12,7 +12,7 @@ import { adPath, unsubscribePath } from '../../core/paths.ts';
 import { UnsearchableWords, type SearchIndex } from '../../search/search-index.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { escapeHtml, type MailSite } from '../mail/messages.ts';
-import type { DueSavedSearch } from '../../store/saved-searches.ts';
+import type { DueSavedSearch } from '../../store/parts/saved-searches.ts';
 import type { Store } from '../../store/store.ts';
 import {
   savedFilters,

@@ -13,7 +13,7 @@ import {
 import type { SavedSearchView } from '../../core/views/saved-searches.ts';
 import { UnsearchableWords, type SearchIndex } from '../../search/search-index.ts';
 import { Refusal } from '../../core/refusal.ts';
-import type { SavedSearch } from '../../store/saved-searches.ts';
+import type { SavedSearch } from '../../store/parts/saved-searches.ts';
 import { DIGEST_ADS_MAX, seenOf } from './seen-ads.ts';
 import type { Store } from '../../store/store.ts';
 

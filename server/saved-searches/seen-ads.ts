@@ -5,7 +5,7 @@
 // of that day's ads it has seen (store.savedSearches, `SeenAds`), taken from the same newest-first
 // list the digest reads.
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
-import type { SeenAds } from '../../store/saved-searches.ts';
+import type { SeenAds } from '../../store/parts/saved-searches.ts';
 
 /** Ads a digest reads (the newest matching) and lists at most. */
 export const DIGEST_ADS_MAX = 30;

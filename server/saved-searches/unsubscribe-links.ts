@@ -2,7 +2,7 @@
 // for, and what /unsubscribe/{token} shows of it (src/pages/unsubscribe/): read by the page's
 // server read and by the POST that deletes it (server/http/routes/unsubscribe.ts).
 import type { UnsubscribeView } from '../../core/views/unsubscribe.ts';
-import type { SavedSearch } from '../../store/saved-searches.ts';
+import type { SavedSearch } from '../../store/parts/saved-searches.ts';
 import type { Store } from '../../store/store.ts';
 import { savedSearchView, unsubscribeHash } from './saved-searches.ts';
 

@@ -15,7 +15,7 @@ import {
 } from '../../core/schemas/verification.ts';
 import { Refusal } from '../../core/refusal.ts';
 import type { Store } from '../../store/store.ts';
-import type { VerificationRow } from '../../store/verifications.ts';
+import type { VerificationRow } from '../../store/parts/verifications.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

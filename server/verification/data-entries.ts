@@ -10,7 +10,7 @@ import {
   POSES,
   VERIFICATION_REFUSALS,
 } from '../../core/schemas/verification.ts';
-import type { VerificationRow } from '../../store/verifications.ts';
+import type { VerificationRow } from '../../store/parts/verifications.ts';
 
 export function verificationEntries(rows: readonly VerificationRow[]) {
   return rows.map((row) => ({

@@ -21,13 +21,13 @@ import {
   verificationRefusedMail,
 } from '../mail/verification-messages.ts';
 import { statementMail } from '../moderation/statement-links.ts';
-import type { SessionAccount as Member } from '../../store/sessions.ts';
+import type { SessionAccount as Member } from '../../store/parts/sessions.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
 import { appealDeadline } from '../moderation/statements.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import { Refusal } from '../../core/refusal.ts';
-import type { MemberAdRow } from '../../store/member-ads.ts';
-import type { PhotoRow } from '../../store/photos.ts';
+import type { MemberAdRow } from '../../store/parts/member-ads.ts';
+import type { PhotoRow } from '../../store/parts/photos.ts';
 import type { Store } from '../../store/store.ts';
 import { forgetSelfie } from './retention.ts';
 

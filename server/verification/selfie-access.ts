@@ -2,7 +2,7 @@
 // the moderators, who review verifications; to anyone else its address is the unknown endpoint's
 // 404, whether or not it exists. Every time a moderator is sent one, the moderation log says who
 // and when (`view-selfie`), so the site can tell afterwards who looked at whose face.
-import type { SessionAccount as Member } from '../../store/sessions.ts';
+import type { SessionAccount as Member } from '../../store/parts/sessions.ts';
 import type { AppPhotos } from '../photos/app-photos.ts';
 import type { Store } from '../../store/store.ts';
 

@@ -1,7 +1,7 @@
 // The member's verification selfie (docs/product.md section 6, "Verified members"): processed like
 // an ad photo, in the photo workers (upright, sRGB, every piece of metadata stripped), but kept
 // only in its largest size, in the photo storage under a key no photo's size names, so the build
-// never publishes it and the storage's sweeps leave it (store/photo-blobs.ts, photos.ts).
+// never publishes it and the storage's sweeps leave it (store/parts/photo-blobs.ts, photos.ts).
 // Before it is kept, its perceptual hash is compared with every earlier verification selfie and
 // with the photos of the site's members (the duplicate index): a picture already seen, re-encoded
 // or resized, is refused with words that say why. A hash is not a face template: it is of the
@@ -13,7 +13,7 @@ import { PHOTO_PROBLEMS } from '../photos/process-photo.ts';
 import { PhotoProcessingBusy, PROCESSING_FAILED } from '../photos/processing-pool.ts';
 import type { UploadedFile } from '../photos/read-upload.ts';
 import { Refusal } from '../../core/refusal.ts';
-import { hammingDistance } from '../../store/photo-hash-index.ts';
+import { hammingDistance } from '../../store/parts/photo-hash-index.ts';
 import type { Store } from '../../store/store.ts';
 import { openChallenge } from './challenge.ts';
 

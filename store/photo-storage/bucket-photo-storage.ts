@@ -4,13 +4,13 @@
 // other kinds; the orphans are found by listing both parts (an hourly sweep: a list request a
 // thousand objects, and the store asked about 500 keys at a time).
 import { isPhotoKey } from '../../core/schemas/photos.ts';
-import type { Store } from '../store.ts';
+import type { PhotoStore } from '../parts/photos.ts';
 import { PARTS, photoKeyOfObject, publicKeyOf, type PhotoBucket } from './photo-bucket.ts';
 import type { PhotoStorage } from './photo-storage-kind.ts';
 
 export function bucketPhotoStorage(
   bucket: PhotoBucket,
-  store: Pick<Store, 'photos'>,
+  store: { photos: Pick<PhotoStore, 'unreferencedKeys'> },
   /** Told the keys `delete` took out (the CDN forgets their public URLs: photo-storage.ts). */
   onTakenDown?: (keys: readonly string[]) => void,
 ): PhotoStorage {

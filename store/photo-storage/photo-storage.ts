@@ -18,6 +18,8 @@ import { isPhotoKey } from '../../core/schemas/photos.ts';
 import { parseBucketUrl, type BucketLocation } from '../object-storage/bucket-url.ts';
 import { openObjectStorage } from '../object-storage/object-storage.ts';
 import { s3SettingsFromEnv, type S3Settings } from '../object-storage/s3-settings.ts';
+import type { PhotoBlobStore } from '../parts/photo-blobs.ts';
+import type { PhotoStore } from '../parts/photos.ts';
 import type { Store } from '../store.ts';
 import { bucketPhotoStorage } from './bucket-photo-storage.ts';
 import { photoBucket } from './photo-bucket.ts';
@@ -91,7 +93,10 @@ export function databasePhotoStorage(store: Pick<Store, 'photoBlobs'>): PhotoSto
   };
 }
 
-export function folderPhotoStorage(dir: string, store: Pick<Store, 'photos'>): PhotoStorage {
+export function folderPhotoStorage(
+  dir: string,
+  store: { photos: Pick<PhotoStore, 'unreferencedKeys'> },
+): PhotoStorage {
   const fileOf = (key: string) => join(dir, key.slice(0, 2), `${key}.webp`);
   return {
     kind: 'folder',
@@ -149,4 +154,38 @@ export function folderPhotoStorage(dir: string, store: Pick<Store, 'photos'>): P
 function checked(key: string): string {
   if (!isPhotoKey(key)) throw new Error(`not a photo key: ${JSON.stringify(key)}`);
   return key;
+}
+
+/** What the build reads of the photo storage (pipeline/compile/published-photos.ts). */
+export type PhotoReading = Pick<PhotoStorage, 'kind' | 'describe' | 'get' | 'publicPhotos'>;
+
+/** The build puts and deletes nothing: the store's photos are never asked which keys are unused. */
+const NOTHING_DELETED = {
+  photos: {
+    unreferencedKeys: () => Promise.reject(new Error('the build deletes no photo')),
+  },
+};
+
+/**
+ * The storage at `location` as the build reads it: the bytes of keys (from `photoBlobs` when the
+ * database keeps them), and a bucket's publishing of them. It neither puts nor deletes.
+ */
+export function openPhotoReading(
+  photoBlobs: Pick<PhotoBlobStore, 'get'>,
+  location: PhotoStorageLocation = {},
+): PhotoReading {
+  if (location.bucket || location.folder) {
+    const { kind, describe, get, publicPhotos } = location.bucket
+      ? bucketPhotoStorage(
+          photoBucket(openObjectStorage(location.bucket.location, location.bucket.settings)),
+          NOTHING_DELETED,
+        )
+      : folderPhotoStorage(location.folder!, NOTHING_DELETED);
+    return publicPhotos ? { kind, describe, get, publicPhotos } : { kind, describe, get };
+  }
+  return {
+    kind: 'database',
+    describe: 'the database (photo_blobs)',
+    get: (key) => (isPhotoKey(key) ? photoBlobs.get(key) : Promise.resolve(undefined)),
+  };
 }

@@ -10,6 +10,7 @@ import {
   submitWithFetch,
   waitForEnhanced,
 } from '../helpers/browser-waits.ts';
+import { bothWays } from '../helpers/both-ways.ts';
 import { heading, mailTo as mailInOutbox, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkToken, type ReadMail } from '../helpers/mail.ts';
 import { FORGOT_SENT } from '../../src/pages/forgot/forgotData.ts';
@@ -51,10 +52,7 @@ async function signIn(page: Page, email: string, password: string, javaScriptEna
   else await button.click();
 }
 
-describe.each([
-  ['in Chromium', true],
-  ['without JavaScript', false],
-])('emailed links %s', (_label, javaScriptEnabled) => {
+describe.each(bothWays('in Chromium'))('emailed links %s', (_label, javaScriptEnabled) => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {

@@ -5,8 +5,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { conversationPath, messagesApiPath } from '../../core/paths.ts';
+import { bothWays, desktopContext } from '../helpers/both-ways.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
-import { signUpAndVerify } from '../helpers/e2e-members.ts';
+import { sendReply, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { addMessage } from '../helpers/member-data.ts';
 import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
@@ -32,20 +33,15 @@ const shown = async (page: Page) =>
 const range = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
-describe.each([
-  ['in Chromium with JavaScript', true],
-  ['without JavaScript', false],
-])('a conversation of 120 messages, %s', (_, javaScriptEnabled) => {
-  const run = javaScriptEnabled ? 'js' : 'nojs';
+describe.each(bothWays())('a conversation of 120 messages, %s', (_, javaScriptEnabled, run) => {
   let posterContext: BrowserContext;
   let replierContext: BrowserContext;
   let page: Page;
   let conversationId = 0;
 
   beforeAll(async () => {
-    const options = { javaScriptEnabled, bypassCSP: true, viewport: { width: 1280, height: 900 } };
-    posterContext = await world.browser.newContext(options);
-    replierContext = await world.browser.newContext(options);
+    posterContext = await desktopContext(world.browser, javaScriptEnabled);
+    replierContext = await desktopContext(world.browser, javaScriptEnabled);
     const posterId = await member(posterContext, `long-poster-${run}`);
     const replierId = await member(replierContext, `long-replier-${run}`);
     const adId = await liveAdThroughApi(world, posterContext, {
@@ -111,15 +107,13 @@ describe.each([
   });
 
   test('a reply from the newest page lands on it, at the latest message', async () => {
-    await gotoEnhanced(
+    await sendReply(
       page,
       `${world.server.url}${conversationPath(conversationId)}`,
+      'Reply to the member',
+      'Message 121: see you at the matinee.',
       javaScriptEnabled,
     );
-    await page.getByLabel('Reply to the member').fill('Message 121: see you at the matinee.');
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.waitForURL(`${world.server.url}${conversationPath(conversationId)}#latest`);
-    await waitForEnhanced(page, javaScriptEnabled);
     expect(await page.locator('#latest .message__body').textContent()).toContain('Message 121');
     expect(await page.locator('.thread-pages__where').first().textContent()).toBe(
       'Messages 72–121 of 121',

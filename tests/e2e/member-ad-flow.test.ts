@@ -10,6 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, adsApiPath, cityPath } from '../../core/paths.ts';
+import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced, submitWithFetch, waitForEnhanced } from '../helpers/browser-waits.ts';
 import {
   heading,
@@ -94,129 +95,133 @@ async function moderate(
   await page.waitForURL(/\/moderate\?done=/);
 }
 
-describe.each([
-  ['in Chromium with JavaScript', true],
-  ['without JavaScript', false],
-])('a member ad from sign-up to the site and away, %s', (_, javaScriptEnabled) => {
-  let member: BrowserContext;
-  let moderator: BrowserContext;
-  let page: Page;
-  let mod: Page;
-  const run = javaScriptEnabled ? 'js' : 'nojs';
-  const email = `flow-${run}-${Date.now()}@example.com`;
-  // Each run posts in its own cities (1 new ad per city per day).
-  const cities = javaScriptEnabled
-    ? ['Fresno', 'Bakersfield', 'Stockton']
-    : ['Modesto', 'Visalia', 'Salinas'];
-  const titles = {
-    live: `Trail walks and coffee (${run})`,
-    edited: `Trail walks, coffee and films (${run})`,
-    rejected: `Board games on Sundays (${run})`,
-    expiring: `Farmers market mornings (${run})`,
-  };
-  let liveId = 0;
+describe.each(bothWays())(
+  'a member ad from sign-up to the site and away, %s',
+  (_, javaScriptEnabled) => {
+    let member: BrowserContext;
+    let moderator: BrowserContext;
+    let page: Page;
+    let mod: Page;
+    const run = javaScriptEnabled ? 'js' : 'nojs';
+    const email = `flow-${run}-${Date.now()}@example.com`;
+    // Each run posts in its own cities (1 new ad per city per day).
+    const cities = javaScriptEnabled
+      ? ['Fresno', 'Bakersfield', 'Stockton']
+      : ['Modesto', 'Visalia', 'Salinas'];
+    const titles = {
+      live: `Trail walks and coffee (${run})`,
+      edited: `Trail walks, coffee and films (${run})`,
+      rejected: `Board games on Sundays (${run})`,
+      expiring: `Farmers market mornings (${run})`,
+    };
+    let liveId = 0;
 
-  beforeAll(async () => {
-    member = await world.browser.newContext({ javaScriptEnabled });
-    // The moderator: a member given the role by the operator's command.
-    ({ context: moderator } = await moderatorContext(world.browser, world.site, javaScriptEnabled));
-    page = await member.newPage();
-    mod = await moderator.newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
-  });
-  afterAll(async () => {
-    await member?.close();
-    await moderator?.close();
-  });
+    beforeAll(async () => {
+      member = await world.browser.newContext({ javaScriptEnabled });
+      // The moderator: a member given the role by the operator's command.
+      ({ context: moderator } = await moderatorContext(
+        world.browser,
+        world.site,
+        javaScriptEnabled,
+      ));
+      page = await member.newPage();
+      mod = await moderator.newPage();
+      page.on('dialog', (dialog) => void dialog.accept());
+    });
+    afterAll(async () => {
+      await member?.close();
+      await moderator?.close();
+    });
 
-  test('sign up, open the verification mail, verify', async () => {
-    await signUpWithForm(page, url, email, '1990-04-12', javaScriptEnabled);
-    await verifyFromMail(page, world.site, email);
-  });
+    test('sign up, open the verification mail, verify', async () => {
+      await signUpWithForm(page, url, email, '1990-04-12', javaScriptEnabled);
+      await verifyFromMail(page, world.site, email);
+    });
 
-  test('post → a moderator approves → its page, its city page and the counts', async () => {
-    const before = await activeAds();
-    liveId = await postAd(page, cities[0]!, titles.live, javaScriptEnabled);
-    // Nothing is on the site before a moderator approves it.
-    expect((await fetched(adPath('California', cities[0]!, liveId))).status).toBe(404);
+    test('post → a moderator approves → its page, its city page and the counts', async () => {
+      const before = await activeAds();
+      liveId = await postAd(page, cities[0]!, titles.live, javaScriptEnabled);
+      // Nothing is on the site before a moderator approves it.
+      expect((await fetched(adPath('California', cities[0]!, liveId))).status).toBe(404);
 
-    await moderate(mod, liveId, 'Approve', javaScriptEnabled);
-    await publisher.idle();
-    const adPage = await fetched(adPath('California', cities[0]!, liveId));
-    expect(adPage.status).toBe(200);
-    expect(adPage.text).toContain(titles.live);
-    expect(adPage.text).toContain('Weekend hikes, old films and a good bookshop.');
-    // A member's ad is not a sample.
-    expect(adPage.text).not.toContain('Sample ad');
-    expect((await fetched(cityPath('California', cities[0]!))).text).toContain(titles.live);
-    expect(await activeAds()).toBe(before + 1);
-    expect((await mailTo(world.site.outboxDir, email, 'Your ad is approved')).text).toContain(
-      titles.live,
-    );
+      await moderate(mod, liveId, 'Approve', javaScriptEnabled);
+      await publisher.idle();
+      const adPage = await fetched(adPath('California', cities[0]!, liveId));
+      expect(adPage.status).toBe(200);
+      expect(adPage.text).toContain(titles.live);
+      expect(adPage.text).toContain('Weekend hikes, old films and a good bookshop.');
+      // A member's ad is not a sample.
+      expect(adPage.text).not.toContain('Sample ad');
+      expect((await fetched(cityPath('California', cities[0]!))).text).toContain(titles.live);
+      expect(await activeAds()).toBe(before + 1);
+      expect((await mailTo(world.site.outboxDir, email, 'Your ad is approved')).text).toContain(
+        titles.live,
+      );
 
-    await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
-    const item = page.locator('.my-ad', { hasText: titles.live });
-    expect(await item.locator('.ad-status').first().textContent()).toBe('Live');
-  });
+      await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
+      const item = page.locator('.my-ad', { hasText: titles.live });
+      expect(await item.locator('.ad-status').first().textContent()).toBe('Live');
+    });
 
-  test('reject with a reason → the member sees it on the account page', async () => {
-    const id = await postAd(page, cities[1]!, titles.rejected, javaScriptEnabled);
-    await moderate(mod, id, 'Reject', javaScriptEnabled, 'Spam or duplicate');
-    await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
-    const item = page.locator('.my-ad', { hasText: titles.rejected });
-    expect(await item.locator('.ad-status').first().textContent()).toBe('Rejected');
-    expect(await item.textContent()).toContain('Spam or duplicate');
-    expect((await fetched(adPath('California', cities[1]!, id))).status).toBe(404);
-  });
+    test('reject with a reason → the member sees it on the account page', async () => {
+      const id = await postAd(page, cities[1]!, titles.rejected, javaScriptEnabled);
+      await moderate(mod, id, 'Reject', javaScriptEnabled, 'Spam or duplicate');
+      await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
+      const item = page.locator('.my-ad', { hasText: titles.rejected });
+      expect(await item.locator('.ad-status').first().textContent()).toBe('Rejected');
+      expect(await item.textContent()).toContain('Spam or duplicate');
+      expect((await fetched(adPath('California', cities[1]!, id))).status).toBe(404);
+    });
 
-  test('edit the live ad → back in review; the site keeps the live text until approved', async () => {
-    await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
-    await page.getByRole('link', { name: `Edit “${titles.live}”` }).click();
-    await page.waitForURL(/\/edit$/);
-    await waitForEnhanced(page, javaScriptEnabled);
-    await page.fill('#ad-title', titles.edited);
-    await page.getByRole('button', { name: 'Send changes for review' }).click();
-    await page.waitForURL(`${url}/account?done=edit-in-review`);
-    const item = page.locator('.my-ad', { hasText: titles.live });
-    expect(await item.textContent()).toContain('Your changes are in review');
-    expect((await fetched(adPath('California', cities[0]!, liveId))).text).toContain(titles.live);
+    test('edit the live ad → back in review; the site keeps the live text until approved', async () => {
+      await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
+      await page.getByRole('link', { name: `Edit “${titles.live}”` }).click();
+      await page.waitForURL(/\/edit$/);
+      await waitForEnhanced(page, javaScriptEnabled);
+      await page.fill('#ad-title', titles.edited);
+      await page.getByRole('button', { name: 'Send changes for review' }).click();
+      await page.waitForURL(`${url}/account?done=edit-in-review`);
+      const item = page.locator('.my-ad', { hasText: titles.live });
+      expect(await item.textContent()).toContain('Your changes are in review');
+      expect((await fetched(adPath('California', cities[0]!, liveId))).text).toContain(titles.live);
 
-    await moderate(mod, liveId, 'Approve the edit', javaScriptEnabled);
-    await publisher.idle();
-    const adPage = await fetched(adPath('California', cities[0]!, liveId));
-    expect(adPage.text).toContain(titles.edited);
-    expect(adPage.text).not.toContain(titles.live);
-  });
+      await moderate(mod, liveId, 'Approve the edit', javaScriptEnabled);
+      await publisher.idle();
+      const adPage = await fetched(adPath('California', cities[0]!, liveId));
+      expect(adPage.text).toContain(titles.edited);
+      expect(adPage.text).not.toContain(titles.live);
+    });
 
-  test('delete → 404 once published', async () => {
-    await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
-    await page.getByRole('button', { name: `Delete “${titles.edited}”` }).click();
-    await page.waitForURL(`${url}/account?done=deleted`);
-    await publisher.idle();
-    expect((await fetched(adPath('California', cities[0]!, liveId))).status).toBe(404);
-    expect((await fetched(cityPath('California', cities[0]!))).text).not.toContain(titles.edited);
-  });
+    test('delete → 404 once published', async () => {
+      await gotoEnhanced(page, `${url}/account`, javaScriptEnabled);
+      await page.getByRole('button', { name: `Delete “${titles.edited}”` }).click();
+      await page.waitForURL(`${url}/account?done=deleted`);
+      await publisher.idle();
+      expect((await fetched(adPath('California', cities[0]!, liveId))).status).toBe(404);
+      expect((await fetched(cityPath('California', cities[0]!))).text).not.toContain(titles.edited);
+    });
 
-  test('expiry by the build date: gone when the site is published 30 days on', async () => {
-    const id = await postAd(page, cities[2]!, titles.expiring, javaScriptEnabled);
-    await moderate(mod, id, 'Approve', javaScriptEnabled);
-    await publisher.idle();
-    const path = adPath('California', cities[2]!, id);
-    expect((await fetched(path)).status).toBe(200);
-    const { expires_on } = (await sql.get<{ expires_on: string }>(
-      'SELECT expires_on FROM member_ads WHERE id = ?',
-      id,
-    ))!;
-    expect(expires_on).toBe(daysFrom(today, 30));
+    test('expiry by the build date: gone when the site is published 30 days on', async () => {
+      const id = await postAd(page, cities[2]!, titles.expiring, javaScriptEnabled);
+      await moderate(mod, id, 'Approve', javaScriptEnabled);
+      await publisher.idle();
+      const path = adPath('California', cities[2]!, id);
+      expect((await fetched(path)).status).toBe(200);
+      const { expires_on } = (await sql.get<{ expires_on: string }>(
+        'SELECT expires_on FROM member_ads WHERE id = ?',
+        id,
+      ))!;
+      expect(expires_on).toBe(daysFrom(today, 30));
 
-    buildDate = expires_on;
-    try {
-      expect(await publisher.publish('daily publish')).toEqual({ ok: true });
-      expect((await fetched(path)).status).toBe(404);
-    } finally {
-      buildDate = today;
-      expect(await publisher.publish('back to today')).toEqual({ ok: true });
-    }
-    expect((await fetched(path)).status).toBe(200);
-  });
-});
+      buildDate = expires_on;
+      try {
+        expect(await publisher.publish('daily publish')).toEqual({ ok: true });
+        expect((await fetched(path)).status).toBe(404);
+      } finally {
+        buildDate = today;
+        expect(await publisher.publish('back to today')).toEqual({ ok: true });
+      }
+      expect((await fetched(path)).status).toBe(200);
+    });
+  },
+);

@@ -14,6 +14,7 @@ import {
   signUpWithForm,
   verifyFromMail,
 } from '../helpers/e2e-members.ts';
+import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced, shownText, submitWithFetch } from '../helpers/browser-waits.ts';
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
@@ -41,92 +42,91 @@ async function postAd(page: Page, city: string, title: string, javaScriptEnabled
   await page.waitForURL(`${world.server.url}/post/in-review`);
 }
 
-describe.each([
-  ['in Chromium with JavaScript', true],
-  ['without JavaScript', false],
-])('download my data, then delete my account, %s', (_, javaScriptEnabled) => {
-  const run = javaScriptEnabled ? 'js' : 'nojs';
-  const email = `leaving-${run}-${Date.now()}@example.com`;
-  const title = `Sunday crosswords and tea (${run})`;
-  let context: BrowserContext;
-  let page: Page;
+describe.each(bothWays())(
+  'download my data, then delete my account, %s',
+  (_, javaScriptEnabled, run) => {
+    const email = `leaving-${run}-${Date.now()}@example.com`;
+    const title = `Sunday crosswords and tea (${run})`;
+    let context: BrowserContext;
+    let page: Page;
 
-  beforeAll(async () => {
-    context = await world.browser.newContext({ javaScriptEnabled, acceptDownloads: true });
-    page = await context.newPage();
-    await signUpAndVerify(page, email, javaScriptEnabled);
-    await postAd(page, javaScriptEnabled ? 'Fresno' : 'Modesto', title, javaScriptEnabled);
-  });
-  afterAll(async () => {
-    await context?.close();
-  });
+    beforeAll(async () => {
+      context = await world.browser.newContext({ javaScriptEnabled, acceptDownloads: true });
+      page = await context.newPage();
+      await signUpAndVerify(page, email, javaScriptEnabled);
+      await postAd(page, javaScriptEnabled ? 'Fresno' : 'Modesto', title, javaScriptEnabled);
+    });
+    afterAll(async () => {
+      await context?.close();
+    });
 
-  test('Download my data on /account gives a JSON file with the ad', async () => {
-    await gotoEnhanced(page, `${world.server.url}/account`, javaScriptEnabled);
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Download my data' }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe(
-      `localboard-data-${new Date().toISOString().slice(0, 10)}.json`,
-    );
-    const file = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
-      format: number;
-      account: { email: string; dateOfBirth: string };
-      ads: { title: string; status: string; city: string }[];
-    };
-    expect(file.format).toBe(1);
-    expect(file.account).toMatchObject({ email, dateOfBirth: '1988-06-30' });
-    expect(file.ads).toEqual([
-      expect.objectContaining({
-        title,
-        status: 'review',
-        city: javaScriptEnabled ? 'Fresno' : 'Modesto',
-      }),
-    ]);
-    // Still on the account page: a download does not navigate.
-    expect(await heading(page)).toBe('Your account');
-  });
+    test('Download my data on /account gives a JSON file with the ad', async () => {
+      await gotoEnhanced(page, `${world.server.url}/account`, javaScriptEnabled);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download my data' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(
+        `localboard-data-${new Date().toISOString().slice(0, 10)}.json`,
+      );
+      const file = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+        format: number;
+        account: { email: string; dateOfBirth: string };
+        ads: { title: string; status: string; city: string }[];
+      };
+      expect(file.format).toBe(1);
+      expect(file.account).toMatchObject({ email, dateOfBirth: '1988-06-30' });
+      expect(file.ads).toEqual([
+        expect.objectContaining({
+          title,
+          status: 'review',
+          city: javaScriptEnabled ? 'Fresno' : 'Modesto',
+        }),
+      ]);
+      // Still on the account page: a download does not navigate.
+      expect(await heading(page)).toBe('Your account');
+    });
 
-  test('a wrong password: the form again with the message, nothing deleted', async () => {
-    await gotoEnhanced(page, `${world.server.url}/account`, javaScriptEnabled);
-    await page.getByRole('link', { name: 'Delete my account' }).click();
-    await page.waitForURL(`${world.server.url}/account/delete`);
-    expect(await heading(page)).toBe('Delete my account');
-    await page.getByLabel('Your password').fill('not the password');
-    await page.getByRole('button', { name: 'Delete my account' }).click();
-    await page.waitForLoadState('load');
-    expect(await page.getByRole('alert').textContent()).toBe(
-      'That password is not right. Your account was not deleted.',
-    );
-    expect(await world.server.store.accounts.findByEmail(email)).toBeDefined();
-  });
+    test('a wrong password: the form again with the message, nothing deleted', async () => {
+      await gotoEnhanced(page, `${world.server.url}/account`, javaScriptEnabled);
+      await page.getByRole('link', { name: 'Delete my account' }).click();
+      await page.waitForURL(`${world.server.url}/account/delete`);
+      expect(await heading(page)).toBe('Delete my account');
+      await page.getByLabel('Your password').fill('not the password');
+      await page.getByRole('button', { name: 'Delete my account' }).click();
+      await page.waitForLoadState('load');
+      expect(await page.getByRole('alert').textContent()).toBe(
+        'That password is not right. Your account was not deleted.',
+      );
+      expect(await world.server.store.accounts.findByEmail(email)).toBeDefined();
+    });
 
-  test('the right password: the account is deleted, and says so', async () => {
-    await page.getByLabel('Your password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Delete my account' }).click();
-    await page.waitForURL(`${world.server.url}/account/delete?done=1`);
-    expect(await heading(page)).toBe('Your account is deleted');
-    expect(await world.server.store.accounts.findByEmail(email)).toBeUndefined();
-    expect((await mailTo(world.server.outboxDir, email, 'has been deleted')).subject).toBe(
-      'Your Localboard account has been deleted',
-    );
-    // Signed out: the account page asks to sign in.
-    await page.goto(`${world.server.url}/account`);
-    await page.waitForURL(/\/signin\?next=%2Faccount$/);
-  });
+    test('the right password: the account is deleted, and says so', async () => {
+      await page.getByLabel('Your password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Delete my account' }).click();
+      await page.waitForURL(`${world.server.url}/account/delete?done=1`);
+      expect(await heading(page)).toBe('Your account is deleted');
+      expect(await world.server.store.accounts.findByEmail(email)).toBeUndefined();
+      expect((await mailTo(world.server.outboxDir, email, 'has been deleted')).subject).toBe(
+        'Your Localboard account has been deleted',
+      );
+      // Signed out: the account page asks to sign in.
+      await page.goto(`${world.server.url}/account`);
+      await page.waitForURL(/\/signin\?next=%2Faccount$/);
+    });
 
-  test('signing in again fails with the ordinary message', async () => {
-    await gotoEnhanced(page, `${world.server.url}/signin`, javaScriptEnabled);
-    await page.fill('#signin-email', email);
-    await page.fill('#signin-password', PASSWORD);
-    const button = page.getByRole('button', { name: 'Sign In' });
-    if (javaScriptEnabled) await submitWithFetch(button, signinApiPath());
-    else await button.click();
-    expect(await shownText(page.getByRole('alert'))).toBe('Email or password is incorrect.');
-    expect(page.url()).not.toMatch(/\/account/);
-  });
-});
+    test('signing in again fails with the ordinary message', async () => {
+      await gotoEnhanced(page, `${world.server.url}/signin`, javaScriptEnabled);
+      await page.fill('#signin-email', email);
+      await page.fill('#signin-password', PASSWORD);
+      const button = page.getByRole('button', { name: 'Sign In' });
+      if (javaScriptEnabled) await submitWithFetch(button, signinApiPath());
+      else await button.click();
+      expect(await shownText(page.getByRole('alert'))).toBe('Email or password is incorrect.');
+      expect(page.url()).not.toMatch(/\/account/);
+    });
+  },
+);
 
 describe('without a browser: the raw answers', () => {
   test('signed out, the data is 401 and the deletion page sends to sign in', async () => {

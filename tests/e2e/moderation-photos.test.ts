@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
+import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced, loadedWidth } from '../helpers/browser-waits.ts';
 import { insertAdInReview } from '../helpers/moderation.ts';
 import { moderatorPageForTests, photoQueueForFile } from '../helpers/moderation-browser.ts';
@@ -43,68 +44,67 @@ async function adWithPhotos(title: string) {
   return { adId, ids };
 }
 
-describe.each([
-  ['in Chromium', true],
-  ['without JavaScript', false],
-])('the queue with photos %s', (_label, javaScriptEnabled) => {
-  const run = javaScriptEnabled ? 'js' : 'nojs';
-  const moderator = moderatorPageForTests(world, javaScriptEnabled);
+describe.each(bothWays('in Chromium'))(
+  'the queue with photos %s',
+  (_label, javaScriptEnabled, run) => {
+    const moderator = moderatorPageForTests(world, javaScriptEnabled);
 
-  test('shows the photos large, numbered, with alt texts and the flag; one removed with a reason', async () => {
-    const { adId, ids } = await adWithPhotos('Sunday market and coffee');
-    const [first, second, flagged] = ids as [number, number, number];
-    await gotoEnhanced(moderator.page, `${world.server.url}/moderate`, javaScriptEnabled);
-    const entry = moderator.page.locator(`#ad-${adId}`);
-    const photos = entry.locator('.queue-photo');
-    expect(await photos.count()).toBe(3);
-    expect(await entry.getByRole('heading', { name: 'Photos (3)' }).count()).toBe(1);
-    // Each at its largest size through the server, loaded, its alt text the default one.
-    const images = entry.locator('img.queue-photo__image');
-    expect(await images.nth(0).getAttribute('src')).toBe(photoSizeApiPath(first, 1280));
-    expect(await images.nth(1).getAttribute('src')).toBe(photoSizeApiPath(second, 1200));
-    for (let index = 0; index < 3; index++) {
-      expect(await loadedWidth(images.nth(index))).toBeGreaterThan(0);
-      expect(await images.nth(index).getAttribute('alt')).toBe(
-        `Photo ${index + 1} of 3: Sunday market and coffee`,
+    test('shows the photos large, numbered, with alt texts and the flag; one removed with a reason', async () => {
+      const { adId, ids } = await adWithPhotos('Sunday market and coffee');
+      const [first, second, flagged] = ids as [number, number, number];
+      await gotoEnhanced(moderator.page, `${world.server.url}/moderate`, javaScriptEnabled);
+      const entry = moderator.page.locator(`#ad-${adId}`);
+      const photos = entry.locator('.queue-photo');
+      expect(await photos.count()).toBe(3);
+      expect(await entry.getByRole('heading', { name: 'Photos (3)' }).count()).toBe(1);
+      // Each at its largest size through the server, loaded, its alt text the default one.
+      const images = entry.locator('img.queue-photo__image');
+      expect(await images.nth(0).getAttribute('src')).toBe(photoSizeApiPath(first, 1280));
+      expect(await images.nth(1).getAttribute('src')).toBe(photoSizeApiPath(second, 1200));
+      for (let index = 0; index < 3; index++) {
+        expect(await loadedWidth(images.nth(index))).toBeGreaterThan(0);
+        expect(await images.nth(index).getAttribute('alt')).toBe(
+          `Photo ${index + 1} of 3: Sunday market and coffee`,
+        );
+      }
+      expect(await images.nth(1).getAttribute('height')).toBe('1600');
+      // The flag on the third only.
+      expect(await entry.locator('.queue-photo__flag').count()).toBe(1);
+      expect(await photos.nth(2).locator('.queue-photo__flag').textContent()).toContain(
+        'Looks like a photo removed on 2026-11-01 (Spam or duplicate).',
       );
-    }
-    expect(await images.nth(1).getAttribute('height')).toBe('1600');
-    // The flag on the third only.
-    expect(await entry.locator('.queue-photo__flag').count()).toBe(1);
-    expect(await photos.nth(2).locator('.queue-photo__flag').textContent()).toContain(
-      'Looks like a photo removed on 2026-11-01 (Spam or duplicate).',
-    );
 
-    await lookAtWidths(moderator.page, SHOTS, `queue-photos-${run}`, javaScriptEnabled);
-    await moderator.page.setViewportSize({ width: 1280, height: 900 });
+      await lookAtWidths(moderator.page, SHOTS, `queue-photos-${run}`, javaScriptEnabled);
+      await moderator.page.setViewportSize({ width: 1280, height: 900 });
 
-    // Remove the second: open its form (a <details>), a reason and a note.
-    const remove = photos.nth(1);
-    await remove.getByText('Remove photo 2…').click();
-    await remove
-      .getByLabel('Reason')
-      .selectOption({ label: "Uses someone else's photos or identity" });
-    await remove.getByLabel('Note to the member (optional)').fill('This is a stock photo.');
-    await remove.getByRole('button', { name: 'Remove this photo' }).click();
-    await moderator.page.waitForURL(
-      `${world.server.url}/moderate?done=photo-removed&photo=${second}&ad=${adId}#ad-${adId}`,
-    );
-    expect(await moderator.page.locator('.banner').first().textContent()).toContain(
-      `Photo ${second} removed from ad ${adId}`,
-    );
-    const after = moderator.page.locator(`#ad-${adId} img.queue-photo__image`);
-    expect(await after.count()).toBe(2);
-    expect(await after.nth(1).getAttribute('src')).toBe(photoSizeApiPath(flagged, 1280));
-    expect(await after.nth(1).getAttribute('alt')).toBe('Photo 2 of 2: Sunday market and coffee');
-    expect(
-      await world.server.sql.get(
-        'SELECT removed_reason, removed_note FROM photos WHERE id = ?',
-        second,
-      ),
-    ).toEqual({ removed_reason: 'identity', removed_note: 'This is a stock photo.' });
-    expect(
-      await world.server.sql.all('SELECT reason FROM blocked_photos WHERE photo_id = ?', second),
-    ).toEqual([{ reason: 'identity' }]);
-    await lookAtWidths(moderator.page, SHOTS, `queue-photo-removed-${run}`, javaScriptEnabled);
-  });
-});
+      // Remove the second: open its form (a <details>), a reason and a note.
+      const remove = photos.nth(1);
+      await remove.getByText('Remove photo 2…').click();
+      await remove
+        .getByLabel('Reason')
+        .selectOption({ label: "Uses someone else's photos or identity" });
+      await remove.getByLabel('Note to the member (optional)').fill('This is a stock photo.');
+      await remove.getByRole('button', { name: 'Remove this photo' }).click();
+      await moderator.page.waitForURL(
+        `${world.server.url}/moderate?done=photo-removed&photo=${second}&ad=${adId}#ad-${adId}`,
+      );
+      expect(await moderator.page.locator('.banner').first().textContent()).toContain(
+        `Photo ${second} removed from ad ${adId}`,
+      );
+      const after = moderator.page.locator(`#ad-${adId} img.queue-photo__image`);
+      expect(await after.count()).toBe(2);
+      expect(await after.nth(1).getAttribute('src')).toBe(photoSizeApiPath(flagged, 1280));
+      expect(await after.nth(1).getAttribute('alt')).toBe('Photo 2 of 2: Sunday market and coffee');
+      expect(
+        await world.server.sql.get(
+          'SELECT removed_reason, removed_note FROM photos WHERE id = ?',
+          second,
+        ),
+      ).toEqual({ removed_reason: 'identity', removed_note: 'This is a stock photo.' });
+      expect(
+        await world.server.sql.all('SELECT reason FROM blocked_photos WHERE photo_id = ?', second),
+      ).toEqual([{ reason: 'identity' }]);
+      await lookAtWidths(moderator.page, SHOTS, `queue-photo-removed-${run}`, javaScriptEnabled);
+    });
+  },
+);

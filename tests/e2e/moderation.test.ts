@@ -6,6 +6,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ACCOUNT_CLOSED } from '../../server/accounts/sign-in.ts';
+import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced, shownText, submitWithFetch } from '../helpers/browser-waits.ts';
 import {
   mailTo,
@@ -59,10 +60,7 @@ async function posterWithAds(titles: string[]) {
 const banner = (page: Page) => page.locator('.banner').first().textContent();
 const item = (page: Page, id: number) => page.locator(`#ad-${id}`);
 
-describe.each([
-  ['in Chromium', true],
-  ['without JavaScript', false],
-])('moderation %s', (_label, javaScriptEnabled) => {
+describe.each(bothWays('in Chromium'))('moderation %s', (_label, javaScriptEnabled) => {
   let context: BrowserContext;
   let page: Page;
   let moderatorEmail: string;

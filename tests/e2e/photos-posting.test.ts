@@ -6,6 +6,7 @@
 // form. Screenshots at 390 and 1280 px and axe-core on the form with previews.
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
+import { desktopContext } from '../helpers/both-ways.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
@@ -22,11 +23,7 @@ const chromium = chromiumForTests();
 
 /** A signed-up, verified member in the context (its cookies); `bypassCSP` lets axe-core in. */
 async function memberContext(javaScriptEnabled: boolean): Promise<BrowserContext> {
-  const context = await chromium.browser.newContext({
-    javaScriptEnabled,
-    bypassCSP: true,
-    viewport: { width: 1280, height: 900 },
-  });
+  const context = await desktopContext(chromium.browser, javaScriptEnabled);
   await signUpAndVerify(context, { url: baseUrl(), outboxDir: inject('outboxDir') }, 'photos', {
     throughApi: true,
   });

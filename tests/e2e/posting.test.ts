@@ -13,6 +13,7 @@ import {
   submitWithFetch,
   waitForEnhanced,
 } from '../helpers/browser-waits.ts';
+import { bothWays } from '../helpers/both-ways.ts';
 import { heading, signUpAndVerify, uniqueEmail } from '../helpers/e2e-members.ts';
 import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import type { TestApp } from '../helpers/api.ts';
@@ -235,10 +236,7 @@ describe('/post without JavaScript', () => {
   });
 });
 
-describe.each([
-  ['in Chromium', true],
-  ['without JavaScript', false],
-])('the account page’s ads %s', (_label, javaScriptEnabled) => {
+describe.each(bothWays('in Chromium'))('the account page’s ads %s', (_label, javaScriptEnabled) => {
   test('renew a live ad near its expiry, edit one in review, delete it', async () => {
     const context = await chromium.browser.newContext({ javaScriptEnabled });
     await verifiedMember(context);

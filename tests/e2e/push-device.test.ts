@@ -17,6 +17,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { NOTIFICATIONS_ANCHOR, serviceWorkerPath } from '../../core/paths.ts';
+import { desktopContext } from '../helpers/both-ways.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { insertLiveAd } from '../helpers/messages.ts';
@@ -72,12 +73,7 @@ function fakePushService(subscription: TestDevice['subscription']) {
   };
 }
 
-const newContext = (javaScriptEnabled = true) =>
-  browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    bypassCSP: true,
-    javaScriptEnabled,
-  });
+const newContext = (javaScriptEnabled = true) => desktopContext(browser, javaScriptEnabled);
 
 beforeAll(async () => {
   service = await startTestPushService();

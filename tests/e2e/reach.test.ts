@@ -7,6 +7,7 @@
 // (axe-core clean) into REACH_SCREENSHOTS_DIR (default /tmp/localboard-reach-screenshots).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { desktopContext } from '../helpers/both-ways.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { insertLiveAd } from '../helpers/messages.ts';
@@ -24,12 +25,7 @@ let posterContext: BrowserContext;
 let poster: Page;
 let adId = 0;
 
-const newContext = (javaScriptEnabled = true) =>
-  browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    bypassCSP: true,
-    javaScriptEnabled,
-  });
+const newContext = (javaScriptEnabled = true) => desktopContext(browser, javaScriptEnabled);
 
 beforeAll(async () => {
   [browser, server] = await Promise.all([launchChromium(), startModerationServer(siteDir())]);

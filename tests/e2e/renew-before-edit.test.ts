@@ -5,6 +5,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { editAdPath } from '../../core/paths.ts';
+import { bothWays, desktopContext } from '../helpers/both-ways.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpWithApi, uniqueEmail, verifyFromMail } from '../helpers/e2e-members.ts';
 import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
@@ -21,21 +22,13 @@ const dayFromToday = (days: number) =>
 const lookAt = (page: Page, name: string, javaScriptEnabled: boolean) =>
   lookAtWidths(page, SHOTS, name, javaScriptEnabled);
 
-describe.each([
-  ['in Chromium with JavaScript', true],
-  ['without JavaScript', false],
-])('the edit page of an expired ad, %s', (_, javaScriptEnabled) => {
-  const run = javaScriptEnabled ? 'js' : 'nojs';
+describe.each(bothWays())('the edit page of an expired ad, %s', (_, javaScriptEnabled, run) => {
   let context: BrowserContext;
   let page: Page;
   let adId = 0;
 
   beforeAll(async () => {
-    context = await world.browser.newContext({
-      javaScriptEnabled,
-      bypassCSP: true,
-      viewport: { width: 1280, height: 900 },
-    });
+    context = await desktopContext(world.browser, javaScriptEnabled);
     const email = uniqueEmail(`expired-${run}`);
     await signUpWithApi(context, world.server.url, email);
     page = await context.newPage();

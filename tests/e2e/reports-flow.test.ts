@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, moderateReportsApiPath, reportsApiPath } from '../../core/paths.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
+import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, moderatorContext } from '../helpers/e2e-members.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
@@ -246,10 +247,7 @@ async function reportedAccount(label: string) {
 const bannedAt = async (accountId: number) =>
   (await world.site.store.accounts.findById(accountId))!.bannedAt;
 
-describe.each([
-  ['in Chromium with JavaScript', true],
-  ['without JavaScript', false],
-])('Ban on /moderate/reports asks first, %s', (_, javaScriptEnabled) => {
+describe.each(bothWays())('Ban on /moderate/reports asks first, %s', (_, javaScriptEnabled) => {
   test('Ban the account… opens the confirmation; Cancel bans nobody; confirming bans', async () => {
     const target = await reportedAccount(javaScriptEnabled ? 'ban-js' : 'ban-nojs');
     const { context } = await moderatorContext(world.browser, world.site, javaScriptEnabled);

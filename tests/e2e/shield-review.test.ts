@@ -7,6 +7,7 @@
 // (tests/integration/moderation/shield-review.test.ts).
 import { describe, expect, test } from 'vitest';
 import { formatDate } from '../../core/format.ts';
+import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { moderatorContext, uniqueEmail } from '../helpers/e2e-members.ts';
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
@@ -47,10 +48,7 @@ async function twoDecisions(text: string): Promise<{ refused: number; warned: nu
   return { refused, warned };
 }
 
-describe.each([
-  ['with JavaScript', true],
-  ['without JavaScript', false],
-])('Mark as mistaken %s', (label, javaScriptEnabled) => {
+describe.each(bothWays('with JavaScript'))('Mark as mistaken %s', (label, javaScriptEnabled) => {
   test('marked from /moderate/shield: the notice, the entry in words, the text waits', async () => {
     const text = `My badge number is on my profile, I'm a nurse (${label})`;
     const { refused, warned } = await twoDecisions(text);

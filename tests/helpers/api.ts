@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createApp, type AppOptions } from '../../server/http/app.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
 import type { StoreHandle } from '../../store/store.ts';
@@ -83,6 +83,63 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const dir = mkdtempSync(join(tmpdir(), 'localboard-api-'));
   writeTestSite(join(dir, 'site'));
   return openTestApp(dir, options);
+}
+
+/**
+ * makeTestApp for the file's tests: made before them, removed after. The object is filled in by
+ * `beforeAll`: read it inside hooks and tests only.
+ */
+export function testAppForFile(options: TestAppOptions = {}): TestApp {
+  const testApp = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(testApp, await makeTestApp(options));
+  });
+  afterAll(() => testApp.remove?.());
+  return testApp;
+}
+
+/** Test apps that last one test (testAppsForEachTest). */
+export interface TestAppsOfATest {
+  /** A new test app (makeTestApp), removed after the test. */
+  open(options?: TestAppOptions): Promise<TestApp>;
+  /** An app the test made otherwise, removed likewise. */
+  keep<T extends TestApp>(testApp: T): T;
+  /** Another instance on `first`'s folder and database (openTestApp), closed after the test. */
+  openAgain(first: TestApp, options?: TestAppOptions): Promise<TestApp>;
+  /** The app listening on a loopback port, closed after the test before the apps are removed. */
+  serve(app: App): Promise<RunningServer>;
+}
+
+/**
+ * Test apps for tests that each make their own (other limits, options, a restart): every app
+ * made or kept during a test is removed after it, the last first (a second instance shares the
+ * folder its first removes), once the servers on them are closed.
+ */
+export function testAppsForEachTest(): TestAppsOfATest {
+  const opened: TestApp[] = [];
+  const servers: RunningServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+    for (const testApp of opened.splice(0).reverse()) await testApp.remove();
+  });
+  const keep = <T extends TestApp>(testApp: T): T => {
+    opened.push(testApp);
+    return testApp;
+  };
+  return {
+    keep,
+    open: async (options = {}) => keep(await makeTestApp(options)),
+    async openAgain(first, options = {}) {
+      const testApp = await openTestApp(first.dir, options);
+      opened.push({ ...testApp, remove: testApp.close });
+      return testApp;
+    },
+    async serve(app) {
+      const server = await listen(app);
+      servers.push(server);
+      return server;
+    },
+  };
 }
 
 /** A new app on the database and site of an existing temp folder (a server restart). */
@@ -260,6 +317,15 @@ export function sessionTokenOf(response: Response): string {
 }
 
 export const cookieHeader = (token: string) => ({ cookie: `${SESSION_COOKIE}=${token}` });
+
+/** What GET /api/me answers a member with nothing new: no unread message, new chat or request. */
+export const meWithNothingNew = (email: string, emailVerified = false) => ({
+  email,
+  emailVerified,
+  unread: 0,
+  newChats: 0,
+  newRequests: 0,
+});
 
 export interface StoredAccount {
   email: string;

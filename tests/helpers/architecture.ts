@@ -258,6 +258,48 @@ export function importsAgainstDirection(
     .map((edge) => `${edge.from} imports ${edge.to}`);
 }
 
+/**
+ * Where the build (pipeline/) may enter the store: its narrow reader of the published ads, where
+ * the database is, and the photos' and the site's object storage. Never the store with its parts
+ * (store.ts, open-store.ts, store/parts/): compiling content opens only the reader.
+ */
+export const BUILD_STORE_DOORS = [
+  'store/published-ads-reader.ts',
+  'store/store-location.ts',
+  'store/photo-storage/',
+  'store/object-storage/',
+];
+
+/** Imports from pipeline/ into store/ other than by its doors, types included. */
+export function buildImportsOfTheStore(
+  files: readonly SourceFile[],
+  doors: readonly string[] = BUILD_STORE_DOORS,
+): string[] {
+  const isDoor = (path: string) =>
+    doors.some((door) => (door.endsWith('/') ? path.startsWith(door) : path === door));
+  return importEdges(files)
+    .filter((edge) => edge.from.startsWith('pipeline/') && edge.to.startsWith('store/'))
+    .filter((edge) => !isDoor(edge.to))
+    .map((edge) => `${edge.from} imports ${edge.to}`);
+}
+
+/** The files of store/ the build loads when it runs: value imports from pipeline/, lazy too, followed. */
+export function storeFilesTheBuildLoads(files: readonly SourceFile[]): string[] {
+  const next = new Map<string, string[]>();
+  for (const edge of importEdges(files))
+    if (!edge.typeOnly && edge.to.includes('/'))
+      next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  const seen = new Set<string>();
+  const queue = files.map((file) => file.path).filter((path) => path.startsWith('pipeline/'));
+  for (let path = queue.shift(); path !== undefined; path = queue.shift())
+    for (const to of next.get(path) ?? [])
+      if (!seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+  return [...seen].filter((path) => path.startsWith('store/')).sort();
+}
+
 /** The HTTP layer: routes, forms, middleware, the app; the server's other folders are its domain. */
 export const HTTP_LAYER = 'server/http/';
 

@@ -1,5 +1,6 @@
 // A small valid copy of content/ for content tests: every state, the first five cities of each,
 // and a few real sample ads. Tests then add or replace files to show one failure at a time.
+import { afterAll, beforeAll } from 'vitest';
 import {
   appendFileSync,
   cpSync,
@@ -50,6 +51,23 @@ export function makeContentFixture(): { dir: string; cleanup(): void } {
   writeFixtureFile(dir, 'ads/sample.csv', adsCsv);
 
   return { dir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/**
+ * makeContentFixture for a file's tests, with a folder beside it for their compiled content
+ * (empty until they compile): made before the tests, removed after them. The object is filled
+ * in by `beforeAll`: read it inside hooks and tests only.
+ */
+export function contentFixtureForFile(): { dir: string; compiledDir: string } {
+  const fixture = { dir: '', compiledDir: '' };
+  let cleanup = () => {};
+  beforeAll(() => {
+    const made = makeContentFixture();
+    Object.assign(fixture, { dir: made.dir, compiledDir: join(made.dir, '..', 'compiled') });
+    cleanup = made.cleanup;
+  });
+  afterAll(() => cleanup());
+  return fixture;
 }
 
 export function writeFixtureFile(dir: string, relativePath: string, text: string): void {

@@ -1,13 +1,14 @@
 // Members in the e2e tests, against a server whose outbox and database the test holds (the
 // moderation and publishing servers): unique addresses, sign-up, the mailed verification link,
-// moderators made as the operator's command makes them, and the page's heading.
+// moderators made as the operator's command makes them, the page's heading, and a reply sent in a
+// conversation as a member sends it.
 import { mkdirSync, watch } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Store } from '../../store/store.ts';
 import { makeModerator } from '../../server/moderation/moderator-command.ts';
 import { signupApiPath, verifyApiPath } from '../../core/paths.ts';
-import { gotoEnhanced } from './browser-waits.ts';
+import { gotoEnhanced, waitForEnhanced } from './browser-waits.ts';
 import { linkToken, mailsTo, type ReadMail } from './mail.ts';
 
 export const PASSWORD = 'a long enough password';
@@ -150,4 +151,23 @@ export async function signUpAndVerify(
     await page.close();
   }
   return email;
+}
+
+/**
+ * Opens the conversation at `url`, writes `text` in its reply box (labelled 'Reply to the member'
+ * for the poster, 'Reply to the poster' for the one who wrote first), sends it, and waits for the
+ * conversation again at its latest message, enhanced when JavaScript runs.
+ */
+export async function sendReply(
+  page: Page,
+  url: string,
+  box: 'Reply to the member' | 'Reply to the poster',
+  text: string,
+  javaScriptEnabled: boolean,
+): Promise<void> {
+  await gotoEnhanced(page, url, javaScriptEnabled);
+  await page.getByLabel(box).fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.waitForURL(`${url}#latest`);
+  await waitForEnhanced(page, javaScriptEnabled);
 }

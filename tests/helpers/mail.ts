@@ -1,4 +1,4 @@
-// Mail in tests: a mailer writing to a temp outbox, and a small reader of the .eml files it writes
+// Mail in tests: a mailer writing to a temp outbox, one whose mail server is down, and a small reader of the .eml files it writes
 // (and of messages smtp-server receives): headers, the plain-text and HTML parts, and the links.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,16 @@ export const TEST_MAIL_SITE: MailSite = { brand: 'Localboard', baseUrl: 'http://
 
 export function testMailer(outboxDir: string, log: (line: string) => void = () => {}): Mailer {
   return createMailer({ outboxDir, from: '"Localboard" <no-reply@localhost>', log });
+}
+
+/** A mailer whose SMTP server is down (nothing listens on port 1): every mail fails. */
+export function unreachableMailer(outboxDir: string): Mailer {
+  return createMailer({
+    smtpUrl: 'smtp://127.0.0.1:1',
+    outboxDir,
+    from: 'no-reply@localhost',
+    log: () => {},
+  });
 }
 
 export interface ReadMail {

@@ -1,7 +1,7 @@
 // Member ads put in the test's store through its parts, as the posting and moderation routes
 // write them: for the tests of publishing and search, on either engine.
 import { expect } from 'vitest';
-import type { NewMemberAd } from '../../store/member-ads.ts';
+import type { NewMemberAd } from '../../store/parts/member-ads.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import { MODERATION_REASONS } from '../../core/schemas/moderation-reasons.ts';
 import type { Seeks } from '../../core/schemas/seeks.ts';

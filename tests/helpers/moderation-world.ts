@@ -2,7 +2,8 @@
 // published, for the files about reports), a publisher that records what it was asked, and the
 // moderators signed up before the file's tests; with the moves the tests make in it bound to its
 // app: sign a member up, read a page, post a form or JSON as a member, read an ad's row, the
-// moderation log and a member's mails.
+// moderation log and a member's mails; a new member with an ad in review, live, or live with an
+// edit in review (the ad written through the store as posting and moderation write it).
 import { beforeAll, expect } from 'vitest';
 import { appealApiPath } from '../../core/paths.ts';
 import type { TestApp, TestAppOptions } from './api.ts';
@@ -19,6 +20,8 @@ import {
 } from './moderation-photos.ts';
 import {
   getPage,
+  insertAdInReview,
+  insertLiveAdWithEdit,
   logRows,
   postModerationForm,
   postModerationJson,
@@ -27,9 +30,11 @@ import {
   signUpModerator,
   storedAd,
   type LogRow,
+  type NewMemberAd,
   type StoredAd,
   type TestMember,
 } from './moderation.ts';
+import { insertLiveAd } from './reports.ts';
 import { testAppOnFixtureContent } from './pages.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';
 
@@ -50,6 +55,14 @@ type Several<T, Length extends number, Made extends T[] = []> = Made['length'] e
   ? Made
   : Several<T, Length, [...Made, T]>;
 
+/** An ad of a member the test signs up: everything but whose it is. */
+type PostersAd = Omit<NewMemberAd, 'accountId'>;
+/** The member who posted it, and its id. */
+export interface PosterAndAd {
+  poster: TestMember;
+  id: number;
+}
+
 export interface ModerationWorld<Moderators extends number = 0> extends TestApp {
   publisher: ReturnType<typeof recordingPublisher>;
   /** The moderators, in the order they signed up; filled in before the tests. */
@@ -62,6 +75,15 @@ export interface ModerationWorld<Moderators extends number = 0> extends TestApp 
   postForm(path: string, fields: Record<string, string>, session?: string): Promise<Response>;
   /** The same as JSON, as a script sends it. */
   postJson(path: string, body: unknown, session?: string): Promise<Response>;
+  /** A new member (signed up as `label`) with an ad in review (insertAdInReview). */
+  adInReview(label: string, ad?: PostersAd): Promise<PosterAndAd>;
+  /** The same with a live ad, approved today for 30 days (insertLiveAd). */
+  liveAd(label: string, ad?: PostersAd): Promise<PosterAndAd>;
+  /** The same with a live ad whose edit waits for review (insertLiveAdWithEdit). */
+  liveAdWithEdit(
+    label: string,
+    ad: Omit<Parameters<typeof insertLiveAdWithEdit>[1], 'accountId'>,
+  ): Promise<PosterAndAd>;
   storedAd(id: number): Promise<StoredAd>;
   logRows(): Promise<LogRow[]>;
   /** The member's mails but the sign-up's "Verify" (helpers/mail.ts mailsOf). */
@@ -103,6 +125,14 @@ export function moderationWorld<Moderators extends number = 0>(
     publisher,
     ...(pool ? { photoProcessing: pool } : {}),
   }) as ModerationWorld<Moderators>;
+  async function posterWith<Ad extends PostersAd>(
+    label: string,
+    insert: (t: TestApp, ad: Ad & { accountId: number }) => Promise<number>,
+    ad: Ad,
+  ): Promise<PosterAndAd> {
+    const poster = await signUpMember(world.app, world.store, label);
+    return { poster, id: await insert(world, { ...ad, accountId: poster.accountId }) };
+  }
   const moderators = Array.from({ length: count }, () => ({}) as TestMember);
   Object.assign(world, { publisher, moderators });
   Object.assign(world, {
@@ -113,6 +143,12 @@ export function moderationWorld<Moderators extends number = 0>(
       postModerationForm(world.app, path, fields, session),
     postJson: (path: string, body: unknown, session?: string) =>
       postModerationJson(world.app, path, body, session),
+    adInReview: (label: string, ad: PostersAd = {}) => posterWith(label, insertAdInReview, ad),
+    liveAd: (label: string, ad: PostersAd = {}) => posterWith(label, insertLiveAd, ad),
+    liveAdWithEdit: (
+      label: string,
+      ad: Omit<Parameters<typeof insertLiveAdWithEdit>[1], 'accountId'>,
+    ) => posterWith(label, insertLiveAdWithEdit, ad),
     storedAd: (id: number) => storedAd(world.sql, id),
     logRows: () => logRows(world.sql),
     mailsOf: (email: string) => mailsOf(world, email),

@@ -3,7 +3,7 @@
 // (moveAd), and the member_ads rows read back from the store (`t.sql`, on either engine).
 import { expect } from 'vitest';
 import { deleteAccount } from '../../server/accounts/delete-account.ts';
-import type { AdContent } from '../../store/member-ads.ts';
+import type { AdContent } from '../../store/parts/member-ads.ts';
 import {
   MODERATION_REASONS,
   type ModerationReason,

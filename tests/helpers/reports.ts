@@ -3,6 +3,7 @@
 // X-Forwarded-For names the client), live member ads and conversations written through the store
 // as the other routes write them, and the rows the reports wrote, read back (`t.sql`: either
 // engine).
+import { expect } from 'vitest';
 import { adIdsForCity } from '../../core/content/index.ts';
 import {
   cookieHeader,
@@ -52,6 +53,15 @@ export const reportForm = (app: App, fields: Record<string, string>, from: From 
       body: new URLSearchParams(fields).toString(),
     }),
   );
+
+/** A report sent as a form and taken: answered 303, on to the thank-you page. */
+export async function reportTaken(
+  app: App,
+  fields: Record<string, string>,
+  from: From = {},
+): Promise<void> {
+  expect((await reportForm(app, fields, from)).status).toBe(303);
+}
 
 /** The same as JSON. */
 export const reportJson = (app: App, body: unknown, from: From = {}) =>

@@ -13,6 +13,7 @@ import { milesBetween, type Coordinates } from '../../core/geo/great-circle.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { makeTestApp, type TestApp } from './api.ts';
 import { makeContentFixture, writeFixtureFile } from './content-fixture.ts';
+import { insertMemberAd, type MemberAdFields } from './member-ads.ts';
 
 export const SEARCH_BUILD_DATE = '2026-11-22';
 
@@ -146,6 +147,16 @@ export function searchFixtureForFile(): SearchFixture {
   });
   afterAll(() => fixture.cleanup?.());
   return fixture;
+}
+
+/**
+ * A member ad approved and published (insertMemberAd, then the fixture's publish): posted on the
+ * build date unless `postedOn` says otherwise. Its id.
+ */
+export async function publishMemberAd(fixture: SearchFixture, ad: MemberAdFields): Promise<number> {
+  const id = await insertMemberAd(fixture, { postedOn: SEARCH_BUILD_DATE, ...ad });
+  await fixture.publish();
+  return id;
 }
 
 /** /search with `query`: the answer's status, its HTML, the ids of its cards in order, its count. */

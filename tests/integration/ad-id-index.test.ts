@@ -4,10 +4,8 @@
 // last ad; made from the state files of a compile that came before it; and, read while a publish
 // replaces the files, never another ad's line.
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
 import { findPublishedAd } from '../../core/content/ad-by-id.ts';
 import { adIdIndexFile, stateIdsFile } from '../../core/content/ad-id-index-file.ts';
@@ -19,7 +17,7 @@ import {
   type CompiledAd,
 } from '../../core/content/index.ts';
 import {
-  makeContentFixture,
+  contentFixtureForFile,
   removeFixtureFile,
   writeFixtureFile,
 } from '../helpers/content-fixture.ts';
@@ -27,23 +25,17 @@ import {
 const BUILD_DATE = '2026-11-22';
 const HEADER =
   'id,state,city,age,seeks,title,description,images,featured,postedAt,expiresAt,sample';
-let fixture: ReturnType<typeof makeContentFixture>;
-let compiledDir: string;
-
-beforeAll(() => {
-  fixture = makeContentFixture();
-  compiledDir = mkdtempSync(join(tmpdir(), 'localboard-ad-ids-'));
-});
-afterAll(() => {
-  fixture.cleanup();
-  rmSync(compiledDir, { recursive: true, force: true });
-});
+const fixture = contentFixtureForFile();
 
 /** Compiles the fixture into the compiled folder, as a build or a publish does, and reads it. */
 function compile() {
-  const outcome = compileToDisk({ contentDir: fixture.dir, compiledDir, buildDate: BUILD_DATE });
+  const outcome = compileToDisk({
+    contentDir: fixture.dir,
+    compiledDir: fixture.compiledDir,
+    buildDate: BUILD_DATE,
+  });
   expect(outcome.ok).toBe(true);
-  useCompiledContentDir(compiledDir);
+  useCompiledContentDir(fixture.compiledDir);
 }
 
 /** Every published ad, read city by city as the site's pages read them. */
@@ -68,9 +60,9 @@ const expectEveryAdFound = () => {
 describe('the id index of the compiled content', () => {
   test('after a compile: every published ad is found by id, and ids of none are not', () => {
     compile();
-    expect(existsSync(adIdIndexFile(compiledDir))).toBe(true);
+    expect(existsSync(adIdIndexFile(fixture.compiledDir))).toBe(true);
     for (const state of ['California', 'Florida', 'Nevada', 'New York'])
-      expect(existsSync(stateIdsFile(compiledDir, state))).toBe(true);
+      expect(existsSync(stateIdsFile(fixture.compiledDir, state))).toBe(true);
     const ads = expectEveryAdFound();
     const ids = new Set(ads.map((ad) => ad.id));
     for (const id of [1, Math.min(...ids) - 1, Math.max(...ids) + 1, 990_123, 100_000_001])
@@ -79,7 +71,7 @@ describe('the id index of the compiled content', () => {
 
   test('an incremental compile that adds ads: found; the states it did not touch are kept as they were', () => {
     compile();
-    const nevada = statSync(stateIdsFile(compiledDir, 'Nevada'));
+    const nevada = statSync(stateIdsFile(fixture.compiledDir, 'Nevada'));
     writeFixtureFile(
       fixture.dir,
       'ads/extra.csv',
@@ -92,7 +84,7 @@ describe('the id index of the compiled content', () => {
     expect(findPublishedAd(990_777)?.title).toBe('Tacos after the farmers market');
     expect(findPublishedAd(990_778)?.city).toBe('Brooklyn');
     expectEveryAdFound();
-    const after = statSync(stateIdsFile(compiledDir, 'Nevada'));
+    const after = statSync(stateIdsFile(fixture.compiledDir, 'Nevada'));
     expect([after.ino, after.mtimeMs]).toEqual([nevada.ino, nevada.mtimeMs]);
   });
 
@@ -112,8 +104,8 @@ describe('the id index of the compiled content', () => {
     expect(nevada.length).toBeGreaterThan(0);
     writeFileSync(sample, lines.filter((line) => !line.includes(',Nevada,')).join('\n'));
     compile();
-    expect(existsSync(join(compiledDir, 'ads', 'Nevada.ndjson'))).toBe(false);
-    expect(existsSync(stateIdsFile(compiledDir, 'Nevada'))).toBe(false);
+    expect(existsSync(join(fixture.compiledDir, 'ads', 'Nevada.ndjson'))).toBe(false);
+    expect(existsSync(stateIdsFile(fixture.compiledDir, 'Nevada'))).toBe(false);
     for (const ad of nevada) expect(findPublishedAd(ad.id)).toBeUndefined();
     expectEveryAdFound();
     writeFileSync(sample, lines.join('\n'));
@@ -124,21 +116,21 @@ describe('the id index of the compiled content', () => {
   test('compiled content from before the id index: found the old way, and the next compile writes the index', () => {
     compile();
     const ads = publishedAds();
-    rmSync(adIdIndexFile(compiledDir));
+    rmSync(adIdIndexFile(fixture.compiledDir));
     for (const state of ['California', 'Florida', 'Nevada', 'New York'])
-      rmSync(stateIdsFile(compiledDir, state));
+      rmSync(stateIdsFile(fixture.compiledDir, state));
     for (const ad of ads) expect(findPublishedAd(ad.id)).toEqual(ad);
     // Nothing in the content changed: the state files stay, their records are read from them.
     compile();
-    expect(existsSync(adIdIndexFile(compiledDir))).toBe(true);
-    expect(existsSync(stateIdsFile(compiledDir, 'Florida'))).toBe(true);
+    expect(existsSync(adIdIndexFile(fixture.compiledDir))).toBe(true);
+    expect(existsSync(stateIdsFile(fixture.compiledDir, 'Florida'))).toBe(true);
     expect(expectEveryAdFound()).toEqual(ads);
   });
 
   test("read while a publish replaces the files: an index that does not match the state file finds no line rather than another ad's", () => {
     compile();
-    const oldIndex = join(compiledDir, 'ids-before.idx');
-    copyFileSync(adIdIndexFile(compiledDir), oldIndex);
+    const oldIndex = join(fixture.compiledDir, 'ids-before.idx');
+    copyFileSync(adIdIndexFile(fixture.compiledDir), oldIndex);
     const losAngeles = adIdsForCity('California', 'Los Angeles');
     expect(losAngeles.length).toBeGreaterThan(0);
     // An ad in Fresno, before Los Angeles in California's file, moves Los Angeles's lines on.
@@ -149,13 +141,13 @@ describe('the id index of the compiled content', () => {
     );
     compile();
     // The server holds the old index (its rename not done yet) and the new state file.
-    const newIndex = join(compiledDir, 'ids-after.idx');
-    copyFileSync(adIdIndexFile(compiledDir), newIndex);
-    copyFileSync(oldIndex, adIdIndexFile(compiledDir));
+    const newIndex = join(fixture.compiledDir, 'ids-after.idx');
+    copyFileSync(adIdIndexFile(fixture.compiledDir), newIndex);
+    copyFileSync(oldIndex, adIdIndexFile(fixture.compiledDir));
     for (const id of losAngeles) expect(findPublishedAd(id)).toBeUndefined();
     expect(findPublishedAd(990_779)).toBeUndefined();
     // Once the index is in place, all are found again.
-    copyFileSync(newIndex, adIdIndexFile(compiledDir));
+    copyFileSync(newIndex, adIdIndexFile(fixture.compiledDir));
     for (const id of losAngeles) expect(findPublishedAd(id)?.city).toBe('Los Angeles');
     expect(findPublishedAd(990_779)?.city).toBe('Fresno');
     removeFixtureFile(fixture.dir, 'ads/extra.csv');

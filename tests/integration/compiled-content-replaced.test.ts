@@ -1,10 +1,9 @@
 // A publish replaces the compiled state files under a running server, which takes the new index
 // only once the publish is done: in between, a city read with the old index's offsets must come
 // out as the new file's ads (the index is read again), never as cut lines or an error page.
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
 import { findPublishedAd } from '../../core/content/ad-by-id.ts';
 import {
@@ -13,29 +12,23 @@ import {
   getAdCounts,
   useCompiledContentDir,
 } from '../../core/content/index.ts';
-import { makeContentFixture } from '../helpers/content-fixture.ts';
+import { contentFixtureForFile } from '../helpers/content-fixture.ts';
 
 const BUILD_DATE = '2026-11-22';
-let fixture: ReturnType<typeof makeContentFixture>;
-let compiledDir: string;
-
-beforeAll(() => {
-  fixture = makeContentFixture();
-  compiledDir = mkdtempSync(join(tmpdir(), 'localboard-replaced-'));
-});
-afterAll(() => {
-  fixture.cleanup();
-  rmSync(compiledDir, { recursive: true, force: true });
-});
+const fixture = contentFixtureForFile();
 
 const compile = () => {
-  const outcome = compileToDisk({ contentDir: fixture.dir, compiledDir, buildDate: BUILD_DATE });
+  const outcome = compileToDisk({
+    contentDir: fixture.dir,
+    compiledDir: fixture.compiledDir,
+    buildDate: BUILD_DATE,
+  });
   expect(outcome.ok).toBe(true);
 };
 
 test("a city read after its state file was replaced gives the new file's ads, not cut lines", () => {
   compile();
-  useCompiledContentDir(compiledDir);
+  useCompiledContentDir(fixture.compiledDir);
   // The server has its index (counts, offsets) but has not read Los Angeles yet.
   expect(getAdCounts().California?.['Los Angeles']).toBe(2);
 

@@ -1,4 +1,4 @@
-// The published ads' snapshot (store/published-ads.ts) with photos, on either engine: each
+// The published ads' snapshot (store/parts/published-ads.ts) with photos, on either engine: each
 // live ad's row lists its photos as member_ads.photos orders them, with their sizes, leaving out
 // photos removed, missing or another ad's; and a change of the list changes its range's key.
 import { expect, test } from 'vitest';

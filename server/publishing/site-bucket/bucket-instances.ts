@@ -11,7 +11,7 @@
 //   publisher publishes once, the others look for a newer release. (At start-up the instance
 //   that takes the lock publishes, and the others read the release: bucket-publishing.ts.)
 import type { ObjectStorage } from '../../../store/object-storage/object-storage.ts';
-import type { PublishAnnouncements } from '../../../store/publish-announcements.ts';
+import type { PublishAnnouncements } from '../../../store/parts/publish-announcements.ts';
 import type { BuildPublisher } from '../build-publisher.ts';
 import type { ClusterPublisher } from '../cluster-publisher.ts';
 import { publishSoon, type PublishOutcome } from '../publisher.ts';

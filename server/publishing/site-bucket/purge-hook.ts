@@ -2,12 +2,16 @@
 // URLs of what was written or removed are purged from the CDN in front of the bucket, so a change
 // shows at once rather than when a cached copy runs out. CDNs take purges in batches and limit
 // them (Cloudflare's free plan: 100 URLs a request, 5 requests a minute): URLs wait in a queue
-// and go `batch` at a time, at most `perMinute` requests in any minute. What was removed (an ad
+// and go `batch` at a time, at most `perMinute` requests in any minute. That minute is the CDN's,
+// whichever instance sends: each request takes its time from one budget (the store's,
+// store/parts/purge-budget.ts, shared by every instance on the database) and waits for it, in this
+// instance's queue, never holding up the request that asked for the purge. What was removed (an ad
 // or a photo taken down) goes to the front of the queue: it is in the next request.
 // The hook is an HTTP endpoint (CDN_PURGE_URL, POSTed CDN_PURGE_BODY with `{urls}` replaced by
 // the URLs as a JSON array, Cloudflare's `{"files":{urls}}` by default) or a command
 // (CDN_PURGE_COMMAND, run by /bin/sh with the URLs on its standard input, one a line).
 import { spawn } from 'node:child_process';
+import { nextPurgeAt, PURGE_WINDOW_MS } from '../../../core/purge-budget.ts';
 
 export type PurgeTarget =
   | { kind: 'http'; url: string; body: string; authorization?: string }
@@ -19,6 +23,11 @@ export interface PurgeHookSettings {
   batch?: number;
   /** Requests in any minute (CDN_PURGE_PER_MINUTE, default 5). */
   perMinute?: number;
+  /**
+   * Where the requests' times are kept: the store's purge budget, shared by every instance on the
+   * database; by default this process's memory (purgeBudgetInMemory).
+   */
+  budget?: PurgeBudget;
   /** Where a failed purge is said. */
   log?: (line: string) => void;
   /** The clock (tests give a fake one). */
@@ -32,8 +41,13 @@ export interface PurgeHook {
   idle(): Promise<void>;
 }
 
+/** When each purge request may go (store/parts/purge-budget.ts's PurgeBudgetStore is one). */
+export interface PurgeBudget {
+  /** Takes a request: when it may be sent (ms, `now` or later); the time is kept for it. */
+  take(perMinute: number, now: number): Promise<number>;
+}
+
 export const DEFAULT_PURGE_BODY = '{"files":{urls}}';
-const MINUTE_MS = 60_000;
 /** A batch that failed this often is given up (and said). */
 const ATTEMPTS = 3;
 
@@ -42,31 +56,61 @@ const realClock = {
   sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()),
 };
 
+/** The budget kept by this process alone (no store, or while the store cannot answer). */
+export function purgeBudgetInMemory(): PurgeBudget {
+  let latest: number[] = [];
+  return {
+    async take(perMinute, now) {
+      const at = nextPurgeAt(latest, perMinute, now);
+      latest = [at, ...latest.filter((time) => time > now - PURGE_WINDOW_MS)].slice(0, perMinute);
+      return at;
+    },
+  };
+}
+
 export function purgeHook(settings: PurgeHookSettings): PurgeHook {
   const batch = settings.batch ?? 100;
   const perMinute = settings.perMinute ?? 5;
   const log = settings.log ?? ((line: string) => console.error(line));
   const clock = settings.clock ?? realClock;
+  const budget = settings.budget ?? purgeBudgetInMemory();
+  // While the shared budget cannot be read (its database away), this instance counts alone
+  // rather than hold takedowns back or its shutdown up: as before the budget was shared.
+  const alone = purgeBudgetInMemory();
+  let unshared = false;
   let urgent: string[] = [];
   let waiting: string[] = [];
   const queued = new Set<string>();
-  const sent: number[] = [];
   let draining: Promise<void> | undefined;
+
+  /** When the next request may go, from the shared budget if it answers. */
+  async function take(): Promise<number> {
+    try {
+      const at = await budget.take(perMinute, clock.now());
+      if (unshared) log('The CDN purge budget is read again: every instance counts together.');
+      unshared = false;
+      return at;
+    } catch (error) {
+      if (!unshared)
+        log(
+          `The CDN purge budget could not be read (${(error as Error).message}); ` +
+            'this instance counts its purges alone until it can.',
+        );
+      unshared = true;
+      return alone.take(perMinute, clock.now());
+    }
+  }
 
   async function drain(): Promise<void> {
     let attempts = 0;
     while (urgent.length + waiting.length > 0) {
-      // A request only when fewer than perMinute went in the last minute.
-      while (sent.length > 0 && clock.now() - sent[0]! >= MINUTE_MS) sent.shift();
-      if (sent.length >= perMinute) {
-        await clock.sleep(sent[0]! + MINUTE_MS - clock.now());
-        continue;
-      }
+      // The request's time first, then what it holds: a takedown queued meanwhile goes in it.
+      const at = await take();
+      if (at > clock.now()) await clock.sleep(at - clock.now());
       const urls = [...urgent, ...waiting].slice(0, batch);
       const fromUrgent = Math.min(urgent.length, urls.length);
       urgent = urgent.slice(fromUrgent);
       waiting = waiting.slice(urls.length - fromUrgent);
-      sent.push(clock.now());
       try {
         await send(settings.target, urls);
         for (const url of urls) queued.delete(url);
@@ -142,6 +186,7 @@ function runCommand(command: string, urls: readonly string[]): Promise<void> {
 export function purgeHookFromEnv(
   env: NodeJS.ProcessEnv,
   log?: (line: string) => void,
+  budget?: PurgeBudget,
 ): PurgeHook | undefined {
   const whole = (name: string, fallback: number) => {
     const value = Number(env[name] ?? fallback);
@@ -153,6 +198,7 @@ export function purgeHookFromEnv(
     batch: whole('CDN_PURGE_BATCH', 100),
     perMinute: whole('CDN_PURGE_PER_MINUTE', 5),
     ...(log ? { log } : {}),
+    ...(budget ? { budget } : {}),
   };
   if (env.CDN_PURGE_URL)
     return purgeHook({

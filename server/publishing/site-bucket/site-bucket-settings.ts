@@ -19,7 +19,8 @@ import { parseDeleteLimit, type DeleteLimit } from './upload-plan.ts';
 
 export interface SiteBucketContext {
   outDir: string;
-  store: Pick<StoreHandle, 'sessionLock'>;
+  /** The publisher's lock, and the CDN purge budget every instance on the database shares. */
+  store: Pick<StoreHandle, 'sessionLock' | 'purgeBudget'>;
   baseUrl: () => string;
   log?: (line: string) => void;
 }
@@ -54,7 +55,7 @@ export function bucketPublishingFromEnv(
     };
   let purge;
   try {
-    purge = purgeHookFromEnv(env, context.log);
+    purge = purgeHookFromEnv(env, context.log, context.store.purgeBudget);
   } catch (error) {
     return { problem: (error as Error).message };
   }

@@ -1,19 +1,18 @@
 // Bad input to /api/signup and /api/signin: each is a clean 4xx with its exact message, never a
 // 500, and stores nothing; hostile text where a value may hold anything is stored as is.
-import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import {
   accountIn,
   dobYearsAgo,
   FORM_TYPE,
   JSON_TYPE,
-  makeTestApp,
   ORIGIN,
   PASSWORD,
   postJson,
   rowsIn,
   signupBody,
-  type TestApp,
   uniqueEmail,
+  testAppForFile,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
 import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
@@ -298,11 +297,7 @@ const signinOnly: BadInput[] = [
   },
 ];
 
-let testApp: TestApp;
-beforeAll(async () => {
-  testApp = await makeTestApp();
-});
-afterAll(() => testApp.remove());
+const testApp = testAppForFile();
 
 async function send(path: string, input: BadInput): Promise<Response> {
   return testApp.app.request(`${ORIGIN}${path}`, {

@@ -12,8 +12,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../../../server/auth/rate-limits.ts';
 import {
   GENEROUS_LIMITS,
-  makeTestApp,
-  openTestApp,
   PASSWORD,
   postForm,
   postJson,
@@ -22,6 +20,7 @@ import {
   signupBody,
   uniqueEmail,
   type TestApp,
+  testAppsForEachTest,
 } from '../../helpers/api.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, withFixtureContent } from '../../helpers/pages.ts';
@@ -51,11 +50,9 @@ const PRODUCTION_SIGNIN: RateLimitSettings = {
   signinPerAccountFromNewBrowsers: DEFAULT_RATE_LIMITS.signinPerAccountFromNewBrowsers,
 };
 
-const opened: TestApp[] = [];
+const apps = testAppsForEachTest();
 afterEach(async () => {
   vi.useRealTimers();
-  // Second instances first: they share the folder the first one removes.
-  for (const testApp of opened.splice(0).reverse()) await testApp.remove();
 });
 
 const from = (address: string, cookie?: string) => ({
@@ -65,8 +62,7 @@ const from = (address: string, cookie?: string) => ({
 
 /** An app behind one proxy, with a member who signed up from 198.51.100.1 in their own browser. */
 async function appWithOwner(rateLimits = PRODUCTION_SIGNIN) {
-  const testApp = await makeTestApp({ trustProxy: 1, rateLimits });
-  opened.push(testApp);
+  const testApp = await apps.open({ trustProxy: 1, rateLimits });
   const email = uniqueEmail('owner');
   const signup = await postJson(
     testApp.app,
@@ -83,8 +79,7 @@ async function appWithOwner(rateLimits = PRODUCTION_SIGNIN) {
 
 /** Another instance of `first`'s app on the same database: its `signin`. */
 async function secondInstance(first: TestApp, rateLimits = PRODUCTION_SIGNIN) {
-  const testApp = await openTestApp(first.dir, { trustProxy: 1, rateLimits });
-  opened.push({ ...testApp, remove: testApp.close });
+  const testApp = await apps.openAgain(first, { trustProxy: 1, rateLimits });
   return (who: string, password: string, address: string, cookie?: string) =>
     postJson(testApp.app, signinApiPath(), { email: who, password }, from(address, cookie));
 }

@@ -1,21 +1,18 @@
 // Rate limits with small windows (3 attempts a minute): sign-up per IP, sign-in per account and
 // per IP. Each test builds its own app on a database of its own, so the counters start at zero;
 // on PostgreSQL a second app on the same database (another instance) counts with the first.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RateLimitSettings } from '../../../server/auth/rate-limits.ts';
 import {
   JSON_TYPE,
   limitsWith,
-  listen,
-  makeTestApp,
-  openTestApp,
   PASSWORD,
   postJson,
   signupBody,
   uniqueEmail,
-  type RunningServer,
   type TestApp,
   type TestAppOptions,
+  testAppsForEachTest,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
@@ -27,21 +24,13 @@ withFixtureContent();
 const SMALL = { points: 3, duration: 60 };
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 
-const opened: TestApp[] = [];
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  // Second instances first: they share the folder the first one removes.
-  for (const testApp of opened.splice(0).reverse()) await testApp.remove();
-});
+const apps = testAppsForEachTest();
 
 async function appWith(
   limits: Partial<RateLimitSettings>,
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const testApp = await makeTestApp({ ...options, rateLimits: limitsWith(limits) });
-  opened.push(testApp);
-  return testApp;
+  return apps.open({ ...options, rateLimits: limitsWith(limits) });
 }
 
 /** Another instance of `first`'s app, on the same database, with the same settings. */
@@ -50,9 +39,7 @@ async function secondInstance(
   limits: Partial<RateLimitSettings>,
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const testApp = await openTestApp(first.dir, { ...options, rateLimits: limitsWith(limits) });
-  opened.push({ ...testApp, remove: testApp.close });
-  return testApp;
+  return apps.openAgain(first, { ...options, rateLimits: limitsWith(limits) });
 }
 
 const accountOf = (testApp: TestApp, email: unknown) =>
@@ -106,8 +93,7 @@ describe('sign-up per IP', () => {
 
   it('over real HTTP, takes the IP from the socket and ignores X-Forwarded-For by default', async () => {
     const testApp = await appWith({ signupPerIp: SMALL });
-    const server = await listen(testApp.app);
-    servers.push(server);
+    const server = await apps.serve(testApp.app);
     const signup = (body: Record<string, unknown>, forwardedFor: string) =>
       fetch(`${server.url}${signupApiPath()}`, {
         method: 'POST',

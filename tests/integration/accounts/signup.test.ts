@@ -1,6 +1,6 @@
 // POST /api/signup: the success path as JSON and as a form post, the session cookie it sets, the
 // row it stores, and the form page a refused form post answers with.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   accountIn,
   accountsIn,
@@ -11,8 +11,8 @@ import {
   sessionCookieOf,
   sessionsOf,
   signupBody,
-  type TestApp,
   uniqueEmail,
+  testAppForFile,
 } from '../../helpers/api.ts';
 import { bannerOf, withFixtureContent } from '../../helpers/pages.ts';
 import { signupApiPath } from '../../../core/paths.ts';
@@ -24,11 +24,7 @@ const TERMS_MESSAGE = 'Confirm that you are 18 or older and accept the Terms.';
 const UNDER_18_MESSAGE = 'You must be 18 or older to join.';
 const THIRTY_DAYS = String(30 * 24 * 60 * 60);
 
-let testApp: TestApp;
-beforeAll(async () => {
-  testApp = await makeTestApp();
-});
-afterAll(() => testApp.remove());
+const testApp = testAppForFile();
 
 describe(`POST ${signupApiPath()} as JSON`, () => {
   it('answers 201 with the redirect to /success', async () => {

@@ -1,25 +1,14 @@
 // Passwords are text: one with a lone UTF-16 surrogate (which no keyboard types, but a script can
 // send) is refused with a clear message, because turned into bytes it would become U+FFFD and
 // match any other such password. Real Unicode, emoji included, is kept exactly as typed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  makeTestApp,
-  postJson,
-  rowsIn,
-  signupBody,
-  type TestApp,
-  uniqueEmail,
-} from '../../helpers/api.ts';
+import { describe, expect, it } from 'vitest';
+import { postJson, rowsIn, signupBody, uniqueEmail, testAppForFile } from '../../helpers/api.ts';
 import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
 
 const NOT_WELL_FORMED =
   'Password contains characters that are not valid text (unpaired surrogates). Please type it again.';
 
-let testApp: TestApp;
-beforeAll(async () => {
-  testApp = await makeTestApp();
-});
-afterAll(() => testApp.remove());
+const testApp = testAppForFile();
 
 describe('a password with a lone surrogate', () => {
   it.each([

@@ -1,16 +1,16 @@
-// SQLite's age assurance migration (store/sqlite-age-assurance-migrations.ts) on a database with
+// SQLite's age assurance migration (store/migrations/age-assurance.ts) on a database with
 // accounts and ads: an account that had posted is given its first ad's state as its declared
 // state, one that had not stays without; the new tables take their rows and their CHECKs hold.
 // (PostgreSQL's twin runs the same UPDATE.)
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
-import { AGE_ASSURANCE_MIGRATIONS } from '../../../store/sqlite-age-assurance-migrations.ts';
+import { AGE_ASSURANCE } from '../../../store/migrations/age-assurance.ts';
 import { migrateSqlite } from '../../../store/sqlite-engine.ts';
-import { MIGRATIONS } from '../../../store/sqlite-migrations.ts';
+import { MIGRATIONS } from '../../../store/migrations/migrations.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
 /** The version before this migration (it may be renumbered when branches merge). */
-const BEFORE_AGE_ASSURANCE = MIGRATIONS.indexOf(AGE_ASSURANCE_MIGRATIONS[0]!);
+const BEFORE_AGE_ASSURANCE = MIGRATIONS.indexOf(AGE_ASSURANCE[0]!);
 
 const account = (id: number) =>
   `INSERT INTO accounts (id, email, password_hash, date_of_birth, terms_accepted_at, created_at)

@@ -3,31 +3,26 @@
 // the search's newest 30 results as /search shows them, conditional GET answers 304, bad queries
 // 400 with a plain message, and a title with markup comes out escaped and reads back equal.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { readAtom } from '../../helpers/atom-checks.ts';
-import { insertMemberAd } from '../../helpers/member-ads.ts';
 import { linkByText } from '../../helpers/pages.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { publishMemberAd, searchFixtureForFile } from '../../helpers/search-fixture.ts';
 import { TEST_MAIL_SITE } from '../../helpers/mail.ts';
 
-let fixture: SearchFixture;
+const fixture = searchFixtureForFile();
 const MARKUP_TITLE = `<script>alert("x")</script> & "friends" for sailing`;
 
 beforeAll(async () => {
-  fixture = await makeSearchFixture();
-  await insertMemberAd(fixture, {
+  await publishMemberAd(fixture, {
     state: 'Florida',
     city: 'Miami',
     age: 41,
     seeks: 'm4w',
     title: MARKUP_TITLE,
     description: 'Sailing on Sundays & barbecues <b>after</b>.',
-    postedOn: '2026-11-22',
     expiresOn: '2026-12-21',
   });
-  await fixture.publish();
 });
-afterAll(() => fixture.cleanup());
 
 const get = (path: string, headers: Record<string, string> = {}) =>
   fixture.app.request(`http://localhost${path}`, { headers });
@@ -141,17 +136,15 @@ describe('/search/feed.xml', () => {
     expect((await get(path, { 'If-None-Match': '"something-else"' })).status).toBe(200);
 
     // A new ad that matches: a new tag, the feed again.
-    await insertMemberAd(fixture, {
+    await publishMemberAd(fixture, {
       state: 'California',
       city: 'San Diego',
       age: 29,
       seeks: 'w4m',
       title: 'Tide pools at dawn',
       description: 'Early walks by the water.',
-      postedOn: '2026-11-22',
       expiresOn: '2026-12-21',
     });
-    await fixture.publish();
     const changed = await get(path, { 'If-None-Match': etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('ETag')).not.toBe(etag);

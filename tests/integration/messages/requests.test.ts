@@ -6,9 +6,8 @@
 // number of instances, mail it once. The "Messages" settings form, as a plain post and as JSON.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { accountDataApiPath, accountPath, messageSettingsApiPath } from '../../../core/paths.ts';
-import { createMailer } from '../../../server/mail/mailer.ts';
 import { sendRequestDigests } from '../../../server/messages/request-digest.ts';
-import { mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
+import { unreachableMailer, mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
 import { conversationIdOf, textOf } from '../../helpers/messages.ts';
 import { messagesWorld } from '../../helpers/messages-world.ts';
 import type { TestMember } from '../../helpers/posting.ts';
@@ -138,13 +137,8 @@ describe('the daily digest of new requests', () => {
     const writer = await t.makeMember();
     await t.startConversation(writer, hikes, 'Hello there.');
     at(1);
-    // Nothing listens on port 1: the mail server is down.
-    const down = createMailer({
-      smtpUrl: 'smtp://127.0.0.1:1',
-      outboxDir: t.outboxDir,
-      from: 'no-reply@localhost',
-      log: () => {},
-    });
+    // The mail server is down.
+    const down = unreachableMailer(t.outboxDir);
     const lines: string[] = [];
     const failed = await sendRequestDigests(
       { store: t.store, mailer: down, site: TEST_MAIL_SITE, log: (line) => lines.push(line) },

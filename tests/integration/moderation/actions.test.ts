@@ -44,9 +44,7 @@ async function queueHtml() {
 
 describe('the queue', () => {
   test('lists ads in review oldest first, as they will look, with the marks highlighted and the poster', async () => {
-    const poster = await t.signUpMember('queue');
-    const newer = await insertAdInReview(t, {
-      accountId: poster.accountId,
+    const { poster, id: newer } = await t.adInReview('queue', {
       title: 'Newer ad title',
       submittedMinutesAgo: 100_000,
     });
@@ -90,9 +88,7 @@ describe('the queue', () => {
   });
 
   test('names the scam signals in an ad by family, in words, beside the marked words', async () => {
-    const poster = await t.signUpMember('scam-signals');
-    const id = await insertAdInReview(t, {
-      accountId: poster.accountId,
+    const { id } = await t.adInReview('scam-signals', {
       title: 'Coffee and a walk',
       description: 'Add me on kik first.',
       marks: [
@@ -126,11 +122,7 @@ describe('the queue', () => {
 
 describe('approve', () => {
   test('a new ad: live, approved now, posted today, expires in 30 days; logged; mailed; published', async () => {
-    const poster = await t.signUpMember('approve');
-    const id = await insertAdInReview(t, {
-      accountId: poster.accountId,
-      title: 'Board games on Sunday',
-    });
+    const { poster, id } = await t.adInReview('approve', { title: 'Board games on Sunday' });
     const response = await t.postForm(
       moderateAdApiPath(id, 'approve'),
       { revision: '1' },
@@ -176,9 +168,7 @@ describe('approve', () => {
   });
 
   test('a pending edit of a live ad: the edit becomes the ad, pending cleared, expiry kept', async () => {
-    const poster = await t.signUpMember('edit');
-    const id = await insertLiveAdWithEdit(t, {
-      accountId: poster.accountId,
+    const { poster, id } = await t.liveAdWithEdit('edit', {
       title: 'Old title',
       pendingTitle: 'New title with roses',
       pendingMarks: [{ field: 'title', term: 'roses', start: 15, end: 20 }],
@@ -220,8 +210,7 @@ describe('approve', () => {
 
 describe('reject', () => {
   test('a new ad with a reason and a note: rejected, both stored, logged and mailed; nothing published', async () => {
-    const poster = await t.signUpMember('reject');
-    const id = await insertAdInReview(t, { accountId: poster.accountId });
+    const { poster, id } = await t.adInReview('reject');
     const published = t.publisher.reasons.length;
     const response = await t.postForm(
       moderateAdApiPath(id, 'reject'),
@@ -251,9 +240,7 @@ describe('reject', () => {
   });
 
   test('a pending edit: the edit is dropped, the live ad stays as it was, the reason stored', async () => {
-    const poster = await t.signUpMember('reject-edit');
-    const id = await insertLiveAdWithEdit(t, {
-      accountId: poster.accountId,
+    const { poster, id } = await t.liveAdWithEdit('reject-edit', {
       title: 'Live title',
       pendingTitle: 'Edited title',
     });
@@ -283,11 +270,7 @@ describe('reject', () => {
 
 describe('remove a live ad', () => {
   test('takes it off the site: removed, logged, mailed, published', async () => {
-    const poster = await t.signUpMember('remove');
-    const id = await insertLiveAdWithEdit(t, {
-      accountId: poster.accountId,
-      pendingTitle: 'x',
-    });
+    const { poster, id } = await t.liveAdWithEdit('remove', { pendingTitle: 'x' });
     const response = await t.postForm(
       moderateAdApiPath(id, 'remove'),
       { revision: String((await t.storedAd(id)).revision), reason: 'commercial' },
@@ -308,8 +291,7 @@ describe('remove a live ad', () => {
 
 describe('ban', () => {
   test('asks to confirm first, with what the ban does', async () => {
-    const poster = await t.signUpMember('confirm');
-    await insertAdInReview(t, { accountId: poster.accountId });
+    const { poster } = await t.adInReview('confirm');
     const html = await (
       await t.getPage(`/moderate?ban=${poster.accountId}`, moderator.session)
     ).text();
@@ -319,8 +301,7 @@ describe('ban', () => {
   });
 
   test('removes all its ads, revokes its sessions, refuses its sign-in and its address at sign-up', async () => {
-    const poster = await t.signUpMember('ban');
-    const inReview = await insertAdInReview(t, { accountId: poster.accountId });
+    const { poster, id: inReview } = await t.adInReview('ban');
     const live = await insertLiveAdWithEdit(t, {
       accountId: poster.accountId,
       pendingTitle: 'y',

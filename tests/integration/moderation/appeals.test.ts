@@ -8,8 +8,8 @@
 import { describe, expect, test } from 'vitest';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN, PASSWORD, postJson } from '../../helpers/api.ts';
-import { insertAdInReview, signUpModerator } from '../../helpers/moderation.ts';
-import { insertLiveAd, reportForm } from '../../helpers/reports.ts';
+import { signUpModerator } from '../../helpers/moderation.ts';
+import { reportTaken } from '../../helpers/reports.ts';
 import { bannerOf } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
 import {
@@ -45,9 +45,7 @@ const appealIdOf = async (statementId: number) =>
 
 describe('an ad removed, appealed and reversed', () => {
   test('the member sees the clause, facts, trigger and appeal link; another moderator reverses', async () => {
-    const poster = await t.signUpMember('removed-poster');
-    const adId = await insertLiveAd(t, {
-      accountId: poster.accountId,
+    const { poster, id: adId } = await t.liveAd('removed-poster', {
       title: 'Dinner and a walk by the river',
       description: 'Generous gentleman seeks company for dinners.',
     });
@@ -139,8 +137,7 @@ describe('an ad removed, appealed and reversed', () => {
 
 describe('a ban, appealed through its mail and reversed', () => {
   test('the banned member reads and appeals by the link, another moderator unbans', async () => {
-    const poster = await t.signUpMember('banned-poster');
-    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Board games' });
+    const { poster, id: adId } = await t.liveAd('banned-poster', { title: 'Board games' });
     const banned = await t.postForm(
       banAccountApiPath(poster.accountId),
       { reason: 'spam', note: 'Mass posting.' },
@@ -195,9 +192,7 @@ describe('a ban, appealed through its mail and reversed', () => {
 
 describe('an appeal upheld, and two moderators at once', () => {
   test('upheld: the member reads the reason; a reply is required to uphold', async () => {
-    const poster = await t.signUpMember('upheld-poster');
-    const adId = await insertAdInReview(t, {
-      accountId: poster.accountId,
+    const { poster, id: adId } = await t.adInReview('upheld-poster', {
       title: 'Call me',
       description: 'Text me on five five five.',
     });
@@ -233,8 +228,7 @@ describe('an appeal upheld, and two moderators at once', () => {
 
   test('two moderators deciding one appeal at once: exactly one succeeds', async () => {
     const moderatorC = await signUpModerator(t.app, t.store);
-    const poster = await t.signUpMember('race-poster');
-    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Race ad' });
+    const { poster, id: adId } = await t.liveAd('race-poster', { title: 'Race ad' });
     const { revision } = await t.storedAd(adId);
     await t.postForm(
       moderateAdApiPath(adId, 'remove'),
@@ -258,19 +252,10 @@ describe('an appeal upheld, and two moderators at once', () => {
 
 describe('reports: the automatic hide explained, and reporters hearing back', () => {
   test('a hide by reports is an automatic rule; reporters see open, then action taken', async () => {
-    const poster = await t.signUpMember('hidden-poster');
-    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Reported ad' });
+    const { poster, id: adId } = await t.liveAd('hidden-poster', { title: 'Reported ad' });
     const reporters = await Promise.all([1, 2, 3].map((n) => t.signUpMember(`reporter-${n}`)));
     for (const reporter of reporters)
-      expect(
-        (
-          await reportForm(
-            t.app,
-            { ad: String(adId), reason: 'spam' },
-            { session: reporter.session },
-          )
-        ).status,
-      ).toBe(303);
+      await reportTaken(t.app, { ad: String(adId), reason: 'spam' }, { session: reporter.session });
     const text = textOf((await pageOf('/account', poster.session)).html);
     expect(text).toContain('was taken off the site after reports.');
     expect(text).toContain('Clause 7 of the terms: Reporting');

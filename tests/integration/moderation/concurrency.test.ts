@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, FORM_TYPE, listen, openTestApp } from '../../helpers/api.ts';
-import { insertAdInReview, postModerationJson } from '../../helpers/moderation.ts';
+import { postModerationJson } from '../../helpers/moderation.ts';
 import { bannerOf } from '../../helpers/pages.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 import { banAccountApiPath, moderateAdApiPath } from '../../../core/paths.ts';
@@ -13,8 +13,7 @@ const [first, second] = t.moderators;
 
 describe('two moderators at once', () => {
   test('approve and reject the same ad: one wins, the other sees who handled it, nothing twice', async () => {
-    const poster = await t.signUpMember('race');
-    const id = await insertAdInReview(t, { accountId: poster.accountId });
+    const { poster, id } = await t.adInReview('race');
     const [approve, reject] = await Promise.all([
       t.postForm(moderateAdApiPath(id, 'approve'), { revision: '1' }, first.session),
       t.postForm(
@@ -39,8 +38,7 @@ describe('two moderators at once', () => {
   });
 
   test('over HTTP, ten approvals of one ad from two moderators: one approval, one log row, one publish', async () => {
-    const poster = await t.signUpMember('race-http');
-    const id = await insertAdInReview(t, { accountId: poster.accountId });
+    const { poster, id } = await t.adInReview('race-http');
     const server = await listen(t.app);
     const published = t.publisher.reasons.length;
     try {
@@ -74,8 +72,7 @@ describe('two moderators at once', () => {
     // embedded store of one instance, the same app twice.
     const other = onPostgres() ? await openTestApp(t.dir, { publisher: t.publisher }) : t;
     try {
-      const poster = await t.signUpMember('race-instances');
-      const id = await insertAdInReview(t, { accountId: poster.accountId });
+      const { id } = await t.adInReview('race-instances');
       const responses = await Promise.all([
         t.postJson(moderateAdApiPath(id, 'approve'), { revision: 1 }, first.session),
         postModerationJson(
@@ -101,8 +98,7 @@ describe('two moderators at once', () => {
   });
 
   test('two bans of one account: one ban, the other told it was already banned', async () => {
-    const poster = await t.signUpMember('race-ban');
-    await insertAdInReview(t, { accountId: poster.accountId });
+    const { poster } = await t.adInReview('race-ban');
     const responses = await Promise.all(
       [first, second].map((moderator) =>
         t.postForm(banAccountApiPath(poster.accountId), { reason: 'spam' }, moderator.session),

@@ -10,7 +10,7 @@ import { exportStatements } from '../../../server/moderation/dsa-export.ts';
 import { dsaStatementSchema, type DsaStatement } from '../../../core/schemas/dsa-statement.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { type TestMember } from '../../helpers/moderation.ts';
-import { insertLiveAd, reportForm } from '../../helpers/reports.ts';
+import { reportTaken, insertLiveAd } from '../../helpers/reports.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 import { banAccountApiPath, moderateAdApiPath } from '../../../core/paths.ts';
 
@@ -45,9 +45,7 @@ beforeAll(async () => {
   // A hide by reports: an automatic rule.
   const hiddenId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Reported' });
   for (const reporter of reporters)
-    expect(
-      (await reportForm(t.app, { ad: String(hiddenId), reason: 'spam' }, reporter)).status,
-    ).toBe(303);
+    await reportTaken(t.app, { ad: String(hiddenId), reason: 'spam' }, reporter);
   // A ban.
   const banned = await t.postForm(
     banAccountApiPath(poster.accountId),

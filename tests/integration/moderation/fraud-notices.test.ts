@@ -5,7 +5,6 @@
 // and one mail; a second ban, a later ban after a removal, and the sweep send nothing more; a mail
 // that fails is given back and the sweep sends it; two instances sweeping at once mail it once.
 import { describe, expect, test } from 'vitest';
-import { createMailer } from '../../../server/mail/mailer.ts';
 import { banAccount } from '../../../server/moderation/accounts.ts';
 import { removeAd } from '../../../server/moderation/ads.ts';
 import { sweepFraudNotices } from '../../../server/moderation/fraud-notices.ts';
@@ -16,7 +15,7 @@ import {
   moderateReportsApiPath,
   reportsApiPath,
 } from '../../../core/paths.ts';
-import { mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
+import { unreachableMailer, mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
 import {
   conversationIdOf,
   insertLiveAd,
@@ -298,13 +297,8 @@ describe('the mails', () => {
     expect(banned).toMatchObject({ kind: 'done', fraudNotices: 2 });
     expect((await noticeRows(scammer.accountId)).map((row) => row.mailed_at)).toEqual([null, null]);
 
-    // Nothing listens on port 1: the mail server is down.
-    const down = createMailer({
-      smtpUrl: 'smtp://127.0.0.1:1',
-      outboxDir: t.outboxDir,
-      from: 'no-reply@localhost',
-      log: () => {},
-    });
+    // The mail server is down.
+    const down = unreachableMailer(t.outboxDir);
     const lines: string[] = [];
     const failed = await sweepFraudNotices({
       store: t.store,

@@ -10,7 +10,7 @@ import { dsaStatementSchema } from '../../../core/schemas/dsa-statement.ts';
 import { utcDay } from '../../../core/days.ts';
 import { formatDate } from '../../../core/format.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
-import { insertLiveAd, reportForm, textOf } from '../../helpers/reports.ts';
+import { reportForm, textOf } from '../../helpers/reports.ts';
 import { appealApiPath, decideAppealApiPath, moderateReportsApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 2, publishedAds: true });
@@ -21,8 +21,7 @@ const pageText = async (path: string, session: string) =>
 
 /** A member's live ad, hidden by three members' reports; the member, the ad and the statement. */
 async function hiddenAd(label: string) {
-  const poster = await t.signUpMember(`${label}-poster`);
-  const adId = await insertLiveAd(t, { accountId: poster.accountId, title: `${label} walks` });
+  const { poster, id: adId } = await t.liveAd(`${label}-poster`, { title: `${label} walks` });
   for (const n of [1, 2, 3]) {
     const reporter = await t.signUpMember(`${label}-reporter-${n}`);
     const sent = await reportForm(

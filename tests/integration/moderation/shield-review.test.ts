@@ -18,7 +18,7 @@ import {
   SCAM_TEXTS_PER_BAN,
   SHIELD_PAGE_SIZE,
 } from '../../../server/moderation/shield-review.ts';
-import type { NewShieldDecision } from '../../../store/shield-decisions.ts';
+import type { NewShieldDecision } from '../../../store/parts/shield-decisions.ts';
 import {
   insertConversation,
   insertLiveAd,

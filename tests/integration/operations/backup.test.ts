@@ -5,25 +5,18 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { USE_PG_DUMP } from '../../../server/operations/backup.ts';
 import { openSqliteEngine } from '../../../store/sqlite-engine.ts';
-import { makeTestApp, type TestApp } from '../../helpers/api.ts';
+import { testAppsForEachTest, type TestApp } from '../../helpers/api.ts';
 import { onPostgres, testSql } from '../../helpers/test-store.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-const opened: TestApp[] = [];
-afterEach(async () => {
-  for (const testApp of opened.splice(0)) await testApp.remove();
-});
+const apps = testAppsForEachTest();
 
-async function app(): Promise<TestApp> {
-  const testApp = await makeTestApp();
-  opened.push(testApp);
-  return testApp;
-}
+const app = () => apps.open();
 
 /** `npm run backup -- ...args`, as a process; resolves with its exit code and its lines. */
 function backup(args: string[], env: Record<string, string>) {

@@ -1,21 +1,14 @@
-// GET /healthz, GET /readyz and GET /readyz/search (server/operations/endpoints.ts): what a load
-// balancer or an orchestrator asks before sending an instance traffic, and whether to restart it.
+// GET /healthz and GET /readyz (server/operations/endpoints.ts): what a load balancer or an
+// orchestrator asks before sending an instance traffic, and whether to restart it. /readyz/search:
+// tests/integration/search/search-readiness.test.ts.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestApp, ORIGIN, type TestApp, type TestAppOptions } from '../../helpers/api.ts';
-import { searchIndex } from '../../../search/search-index.ts';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN, testAppsForEachTest, type TestApp } from '../../helpers/api.ts';
 
-const opened: TestApp[] = [];
-afterEach(async () => {
-  for (const testApp of opened.splice(0)) await testApp.remove();
-});
+const apps = testAppsForEachTest();
 
-async function appWith(options: TestAppOptions = {}): Promise<TestApp> {
-  const testApp = await makeTestApp(options);
-  opened.push(testApp);
-  return testApp;
-}
+const appWith = apps.open;
 
 /**
  * Closes the app's database under it. After the clean-up createApp starts (accounts' removal of
@@ -105,25 +98,5 @@ describe('with the site in a bucket (SITE_BUCKET)', () => {
     expect((await get(t, '/readyz')).status).toBe(503);
     released = true;
     expect(await get(t, '/readyz')).toMatchObject({ status: 200, text: 'ready\n' });
-  });
-
-  it('GET /readyz/search answers 503 until the search index is there', async () => {
-    const missing = searchIndex(() => join('/nonexistent', 'search.sqlite'));
-    const t = await appWith({ siteInBucket: true, searchIndex: missing });
-    expect(await get(t, '/readyz')).toMatchObject({ status: 200 });
-    expect(await get(t, '/readyz/search')).toMatchObject({
-      status: 503,
-      text: 'not ready: the search index is being made\n',
-    });
-    const page = await get(t, '/search?q=hiking');
-    expect(page.status).toBe(503);
-    expect(page.text).toContain(
-      'Search is not available on this server yet: its index is being made',
-    );
-  });
-
-  it('GET /readyz/search answers 200 with the index there', async () => {
-    const t = await appWith();
-    expect(await get(t, '/readyz/search')).toMatchObject({ status: 200, text: 'ready\n' });
   });
 });

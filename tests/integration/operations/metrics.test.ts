@@ -4,19 +4,16 @@
 // internet, so a forwarded request is never taken as local, whatever its header says.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAppMetrics } from '../../../server/operations/metrics.ts';
 import {
   cookieHeader,
-  listen,
-  makeTestApp,
   ORIGIN,
   postJson,
   signupBody,
   sessionTokenOf,
-  type RunningServer,
   type TestApp,
-  type TestAppOptions,
+  testAppsForEachTest,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
 import { meApiPath, signupApiPath } from '../../../core/paths.ts';
@@ -26,24 +23,16 @@ withFixtureContent();
 
 const TOKEN = 'a-long-random-metrics-token';
 
-const opened: TestApp[] = [];
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const testApp of opened.splice(0)) await testApp.remove();
-});
+const apps = testAppsForEachTest();
 
-async function appWith(options: TestAppOptions = {}): Promise<TestApp> {
-  const testApp = await makeTestApp(options);
-  opened.push(testApp);
-  return testApp;
-}
+const appWith = apps.open;
+const serve = (t: TestApp) => apps.serve(t.app);
 
-async function serve(t: TestApp): Promise<RunningServer> {
-  const server = await listen(t.app);
-  servers.push(server);
-  return server;
-}
+/** The scrape of the app's /metrics, asked with the token. */
+const scrape = async (t: TestApp) =>
+  (
+    await t.app.request(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  ).text();
 
 /** The value of one sample of the scrape (`name{labels}`), or undefined when it is not there. */
 function sample(text: string, series: string): number | undefined {
@@ -162,9 +151,7 @@ describe('what /metrics counts', () => {
     metrics.recordPublish(1.5, true);
     metrics.recordPublish(0.4, false);
     metrics.recordPublish(2.5, true);
-    const text = await (
-      await t.app.request(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
-    ).text();
+    const text = await scrape(t);
     expect(sample(text, 'localboard_publishes_total{outcome="ok"}')).toBe(2);
     expect(sample(text, 'localboard_publishes_total{outcome="failed"}')).toBe(1);
     expect(sample(text, 'localboard_publish_duration_seconds_count')).toBe(3);
@@ -174,9 +161,7 @@ describe('what /metrics counts', () => {
 
   it('the password hashing queue', async () => {
     const t = await appWith({ metricsToken: TOKEN, hashing: { threads: 1 } });
-    const text = await (
-      await t.app.request(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
-    ).text();
+    const text = await scrape(t);
     expect(sample(text, 'localboard_password_hashes{state="running"}')).toBe(0);
     expect(sample(text, 'localboard_password_hashes{state="queued"}')).toBe(0);
     expect(sample(text, 'localboard_password_hash_threads')).toBe(1);
@@ -187,10 +172,6 @@ describe('what /metrics counts', () => {
     const first = await appWith({ metricsToken: TOKEN });
     const second = await appWith({ metricsToken: TOKEN });
     await first.app.request(`${ORIGIN}/`);
-    const scrape = async (t: TestApp) =>
-      (
-        await t.app.request(`${ORIGIN}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
-      ).text();
     const series = 'localboard_http_requests_total{kind="static_page",status="200"}';
     expect(sample(await scrape(first), series)).toBe(1);
     expect(sample(await scrape(second), series)).toBeUndefined();

@@ -12,7 +12,7 @@ import { Refusal } from '../../../core/refusal.ts';
 import { banAccount } from '../../../server/moderation/accounts.ts';
 import { sendExpiryReminders } from '../../../server/posting/expiry-reminders.ts';
 import { ACTIVE_LIMIT, postAd } from '../../../server/posting/member-ads.ts';
-import type { NewMemberAd } from '../../../store/member-ads.ts';
+import type { NewMemberAd } from '../../../store/parts/member-ads.ts';
 import type { StoreHandle } from '../../../store/store.ts';
 import { addDays, utcDay } from '../../../core/days.ts';
 import { mailsTo, TEST_MAIL_SITE, testMailer } from '../../helpers/mail.ts';

@@ -47,6 +47,10 @@ async function memberWithAd(city: string = CITIES[0]): Promise<[TestMember, Stor
 
 const rowOf = async (id: number) => (await storedAds(t)).find((ad) => ad.id === id)!;
 
+/** The edit form of an ad, posted by `member`. */
+const editAs = (member: TestMember, adId: number, fields: Record<string, string>) =>
+  submit(t, editAdApiPath(adId), fields, member.session);
+
 describe('/account lists my ads', () => {
   test('newest first, each with its status and what it needs', async () => {
     const member = await makeMember(t);
@@ -158,12 +162,12 @@ describe('edit', () => {
 
   test('an ad in review takes the edit and stays in review; revision and updated_at move', async () => {
     const [member, ad] = await memberWithAd();
-    const response = await submit(
-      t,
-      editAdApiPath(ad.id),
-      { age: '36', seeks: 'w4w', title: 'A new title', description: 'New text' },
-      member.session,
-    );
+    const response = await editAs(member, ad.id, {
+      age: '36',
+      seeks: 'w4w',
+      title: 'A new title',
+      description: 'New text',
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/account?done=edited');
     const after = await rowOf(ad.id);
@@ -182,12 +186,12 @@ describe('edit', () => {
   test('a rejected ad goes back to review, its reason cleared', async () => {
     const [member, ad] = await memberWithAd();
     await moveAd(t, ad.id, { status: 'rejected', reason: 'contact', note: 'x' });
-    await submit(
-      t,
-      editAdApiPath(ad.id),
-      { age: '34', seeks: 'w4m', title: 'Fixed', description: 'Fixed text' },
-      member.session,
-    );
+    await editAs(member, ad.id, {
+      age: '34',
+      seeks: 'w4m',
+      title: 'Fixed',
+      description: 'Fixed text',
+    });
     expect(await rowOf(ad.id)).toMatchObject({
       status: 'review',
       title: 'Fixed',
@@ -200,12 +204,12 @@ describe('edit', () => {
     const [member, posted] = await memberWithAd();
     await moveAd(t, posted.id, { status: 'live', expiresOn: dayFromToday(20) });
     const ad = await rowOf(posted.id);
-    const response = await submit(
-      t,
-      editAdApiPath(ad.id),
-      { age: '35', seeks: 'w4m', title: 'Edited title', description: 'Edited text' },
-      member.session,
-    );
+    const response = await editAs(member, ad.id, {
+      age: '35',
+      seeks: 'w4m',
+      title: 'Edited title',
+      description: 'Edited text',
+    });
     expect(response.headers.get('location')).toBe('/account?done=edit-in-review');
     expect(await rowOf(ad.id)).toMatchObject({
       status: 'live',
@@ -228,12 +232,12 @@ describe('edit', () => {
 
   test('field errors come back beside their fields on the edit page, typed text kept', async () => {
     const [member, ad] = await memberWithAd();
-    const response = await submit(
-      t,
-      editAdApiPath(ad.id),
-      { age: '17', seeks: 'w4m', title: 'Kept title', description: '' },
-      member.session,
-    );
+    const response = await editAs(member, ad.id, {
+      age: '17',
+      seeks: 'w4m',
+      title: 'Kept title',
+      description: '',
+    });
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(headingOf(html)).toBe('Edit your ad');
@@ -260,12 +264,12 @@ describe('edit', () => {
   test('a removed ad cannot be edited: 409 with the reason', async () => {
     const [member, ad] = await memberWithAd();
     await moveAd(t, ad.id, { status: 'removed' });
-    const response = await submit(
-      t,
-      editAdApiPath(ad.id),
-      { age: '34', seeks: 'w4m', title: 'T', description: 'D' },
-      member.session,
-    );
+    const response = await editAs(member, ad.id, {
+      age: '34',
+      seeks: 'w4m',
+      title: 'T',
+      description: 'D',
+    });
     expect(response.status).toBe(409);
     expect((await rowOf(ad.id)).title).toBe(ad.title);
   });
@@ -313,12 +317,7 @@ describe('an expired ad is renewed before it is edited', () => {
     await moveAd(t, ad.id, { status: 'live', expiresOn: dayFromToday(-5) });
     const before = await rowOf(ad.id);
     // Even with fields that would be refused: renewing comes first.
-    const response = await submit(
-      t,
-      editAdApiPath(ad.id),
-      { ...edit, description: '' },
-      member.session,
-    );
+    const response = await editAs(member, ad.id, { ...edit, description: '' });
     expect(response.status).toBe(409);
     const html = await response.text();
     expect(headingOf(html)).toBe('Renew your ad first');

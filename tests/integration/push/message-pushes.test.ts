@@ -9,34 +9,18 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
   conversationPath,
-  pushDevicesApiPath,
   pushSettingsApiPath,
   reachSettingsApiPath,
 } from '../../../core/paths.ts';
 import { DECLARATIVE_PUSH } from '../../../server/push/payloads.ts';
 import { TEST_MAIL_SITE } from '../../helpers/mail.ts';
 import { conversationIdOf } from '../../helpers/messages.ts';
-import { messagesWorld } from '../../helpers/messages-world.ts';
+import { pushMessagesWorld } from '../../helpers/push-messages-world.ts';
 import type { TestMember } from '../../helpers/posting.ts';
 import type { ReceivedPush, TestDevice } from '../../helpers/push-service.ts';
-import { pushWorld, TEST_VAPID_SUBJECT } from '../../helpers/web-push.ts';
+import { TEST_VAPID_SUBJECT } from '../../helpers/web-push.ts';
 
-const push = pushWorld();
-const t = messagesWorld({ pusher: (store) => push.pusherFor(store) });
-
-/** A member with notifications on for a device of their own (its subscription posted as JSON). */
-async function memberWithDevice(name: string): Promise<{ member: TestMember; device: TestDevice }> {
-  const member = await t.makeMember();
-  const device = push.service.newDevice(name);
-  const response = await t.submit(
-    pushDevicesApiPath(),
-    device.subscription,
-    member.session,
-    'json',
-  );
-  expect(response.status).toBe(201);
-  return { member, device };
-}
+const { push, t, memberWithDevice } = pushMessagesWorld();
 
 /** Everything the app started is done: the pushes queued and sent. */
 const settled = () => push.pusher.settled();

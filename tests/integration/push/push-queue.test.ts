@@ -9,29 +9,14 @@ import { pushDevicesApiPath, pushSettingsApiPath } from '../../../core/paths.ts'
 import { PUSHES_PER_WINDOW } from '../../../server/push/limits.ts';
 import { queueSavedSearchPush } from '../../../server/push/notices.ts';
 import { queuePush } from '../../../server/push/push-queue.ts';
-import type { OutgoingPush } from '../../../store/pushes.ts';
+import type { OutgoingPush } from '../../../store/parts/pushes.ts';
 import { TEST_MAIL_SITE } from '../../helpers/mail.ts';
 import { conversationIdOf, greeting } from '../../helpers/messages.ts';
-import { messagesWorld } from '../../helpers/messages-world.ts';
+import { pushMessagesWorld } from '../../helpers/push-messages-world.ts';
 import type { TestMember } from '../../helpers/posting.ts';
 import type { TestDevice } from '../../helpers/push-service.ts';
-import { pushWorld } from '../../helpers/web-push.ts';
 
-const push = pushWorld();
-const t = messagesWorld({ pusher: (store) => push.pusherFor(store) });
-
-async function memberWithDevice(name: string): Promise<{ member: TestMember; device: TestDevice }> {
-  const member = await t.makeMember();
-  const device = push.service.newDevice(name);
-  const response = await t.submit(
-    pushDevicesApiPath(),
-    device.subscription,
-    member.session,
-    'json',
-  );
-  expect(response.status).toBe(201);
-  return { member, device };
-}
+const { push, t, memberWithDevice } = pushMessagesWorld();
 
 const queue = () =>
   t.sql.all<{ attempts: number; next_attempt_at: string; subscription_id: number }>(

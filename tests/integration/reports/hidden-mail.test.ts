@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { type TestMember } from '../../helpers/moderation.ts';
-import { editorAdIds, insertLiveAd, reportForm } from '../../helpers/reports.ts';
+import { editorAdIds, reportForm } from '../../helpers/reports.ts';
 import { moderateReportsApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 1, publishedAds: true });
@@ -26,8 +26,7 @@ async function reportAs(reporter: TestMember | undefined, adId: number, reason: 
 
 describe('reports hide a member ad', () => {
   test('three reporters: the member is mailed the statement once, with no reporter in it', async () => {
-    const poster = await t.signUpMember('hid-poster');
-    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Hiking pals' });
+    const { poster, id: adId } = await t.liveAd('hid-poster', { title: 'Hiking pals' });
     const reporters = await Promise.all(
       [1, 2, 3, 4].map((n) => t.signUpMember(`hid-reporter-${n}`)),
     );
@@ -61,8 +60,7 @@ describe('reports hide a member ad', () => {
   });
 
   test('reports arriving at once hide it once, and mail once', async () => {
-    const poster = await t.signUpMember('hid-at-once');
-    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Board games' });
+    const { poster, id: adId } = await t.liveAd('hid-at-once', { title: 'Board games' });
     const reporters = await Promise.all([1, 2, 3, 4, 5].map((n) => t.signUpMember(`at-once-${n}`)));
     await Promise.all(reporters.map((reporter) => reportAs(reporter, adId, 'spam')));
     expect(
@@ -75,8 +73,7 @@ describe('reports hide a member ad', () => {
   });
 
   test('one "under 18" report from a visitor hides it, and the mail says what it was', async () => {
-    const poster = await t.signUpMember('hid-under-18');
-    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Beach day' });
+    const { poster, id: adId } = await t.liveAd('hid-under-18', { title: 'Beach day' });
     await reportAs(undefined, adId, 'under-18', 60);
     const [mail] = await t.mailsOf(poster.email);
     expect(mail?.subject).toBe(HIDDEN_SUBJECT);
@@ -103,8 +100,7 @@ describe('reports hide a member ad', () => {
 
 describe('the reports dismissed', () => {
   test('the member is mailed that the ad is back; nothing names the reporters', async () => {
-    const poster = await t.signUpMember('back-poster');
-    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Jazz nights' });
+    const { poster, id: adId } = await t.liveAd('back-poster', { title: 'Jazz nights' });
     const reporter = await t.signUpMember('back-reporter');
     await reportAs(reporter, adId, 'under-18');
     const page = await (await t.getPage('/moderate/reports', moderator.session)).text();
@@ -129,8 +125,7 @@ describe('the reports dismissed', () => {
   });
 
   test('dismissing reports that did not hide the ad mails nobody', async () => {
-    const poster = await t.signUpMember('not-hidden');
-    const adId = await insertLiveAd(t, { accountId: poster.accountId, title: 'Chess club' });
+    const { poster, id: adId } = await t.liveAd('not-hidden', { title: 'Chess club' });
     await reportAs(undefined, adId, 'spam', 80);
     const page = await (await t.getPage('/moderate/reports', moderator.session)).text();
     const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { bannerOf, headingOf } from '../../helpers/pages.ts';
 import {
+  reportTaken,
   editorAdIds,
   hiddenRows,
   insertConversation,
@@ -74,8 +75,7 @@ describe('who sees it', () => {
 
 describe('the list', () => {
   test('grouped by ad, under 18 first, then hidden; reasons, notes and times, never the reporter', async () => {
-    const poster = await t.signUpMember('listed');
-    const plain = await insertLiveAd(t, { accountId: poster.accountId, title: 'Plain report' });
+    const { poster, id: plain } = await t.liveAd('listed', { title: 'Plain report' });
     const hidden = await insertLiveAd(t, {
       accountId: poster.accountId,
       title: 'Hidden by three',
@@ -84,15 +84,11 @@ describe('the list', () => {
     await reportFrom(plain, ['spam'], 'Seen it twice.');
     await reportFrom(hidden, ['spam', 'commercial', 'other']);
     const member = await t.signUpMember('member-reporter');
-    expect(
-      (
-        await reportForm(
-          t.app,
-          { ad: String(urgent), reason: 'under-18' },
-          { session: member.session },
-        )
-      ).status,
-    ).toBe(303);
+    await reportTaken(
+      t.app,
+      { ad: String(urgent), reason: 'under-18' },
+      { session: member.session },
+    );
 
     const html = await reportsPage();
     expect(headingOf(html)).toBe('Reports');
@@ -117,8 +113,7 @@ describe('the list', () => {
   });
 
   test("the queue shows the poster's reports beside their history", async () => {
-    const poster = await t.signUpMember('history');
-    const live = await insertLiveAd(t, { accountId: poster.accountId });
+    const { poster, id: live } = await t.liveAd('history');
     await reportFrom(live, ['spam', 'other']);
     const { insertAdInReview } = await import('../../helpers/moderation.ts');
     const waiting = await insertAdInReview(t, {
@@ -135,8 +130,7 @@ describe('the list', () => {
 
 describe('actions', () => {
   test('dismiss: reports resolved, a hidden ad unhidden and published back, logged', async () => {
-    const poster = await t.signUpMember('dismissed');
-    const id = await insertLiveAd(t, { accountId: poster.accountId });
+    const { id } = await t.liveAd('dismissed');
     await reportFrom(id, ['under-18']);
     expect(await hiddenRows(t.sql, id)).toHaveLength(1);
     const published = t.publisher.reasons.length;
@@ -167,8 +161,7 @@ describe('actions', () => {
   });
 
   test("remove a member's ad: removed as the queue removes, mailed, logged, published", async () => {
-    const poster = await t.signUpMember('removed');
-    const id = await insertLiveAd(t, { accountId: poster.accountId, title: 'To be removed' });
+    const { poster, id } = await t.liveAd('removed', { title: 'To be removed' });
     await reportFrom(id, ['commercial']);
     const published = t.publisher.reasons.length;
     const response = await resolve({
@@ -223,8 +216,7 @@ describe('actions', () => {
   });
 
   test('ban: the account banned, its ads removed, reports closed, all logged', async () => {
-    const poster = await t.signUpMember('banned');
-    const id = await insertLiveAd(t, { accountId: poster.accountId });
+    const { poster, id } = await t.liveAd('banned');
     await reportFrom(id, ['harassment']);
     const response = await resolve({
       ...groupFields(await reportsPage(), `ad:${id}`),
@@ -252,15 +244,11 @@ describe('actions', () => {
       replierId: replier.accountId,
       messages: [[replier.accountId, 'You will regret ignoring me.']],
     });
-    expect(
-      (
-        await reportForm(
-          t.app,
-          { conversation: String(conversation), reason: 'harassment' },
-          { session: poster.session },
-        )
-      ).status,
-    ).toBe(303);
+    await reportTaken(
+      t.app,
+      { conversation: String(conversation), reason: 'harassment' },
+      { session: poster.session },
+    );
     const key = `conversation:${conversation}:${replier.accountId}`;
     const html = await reportsPage();
     const text = textOf(html);
@@ -284,8 +272,7 @@ describe('actions', () => {
   });
 
   test('two moderators on one group: one wins, the other gets 409 "already handled"; nothing twice', async () => {
-    const poster = await t.signUpMember('race');
-    const id = await insertLiveAd(t, { accountId: poster.accountId });
+    const { id } = await t.liveAd('race');
     await reportFrom(id, ['spam', 'spam', 'spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
     const published = t.publisher.reasons.length;
@@ -315,8 +302,7 @@ describe('actions', () => {
   });
 
   test('a report that arrived after the page was opened: 409, nothing changed', async () => {
-    const poster = await t.signUpMember('stale');
-    const id = await insertLiveAd(t, { accountId: poster.accountId });
+    const { id } = await t.liveAd('stale');
     await reportFrom(id, ['spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
     await reportFrom(id, ['other']);
@@ -329,8 +315,7 @@ describe('actions', () => {
   });
 
   test('bad input: no reason for remove, an unknown group: clear answers', async () => {
-    const poster = await t.signUpMember('bad-input');
-    const id = await insertLiveAd(t, { accountId: poster.accountId });
+    const { id } = await t.liveAd('bad-input');
     await reportFrom(id, ['spam']);
     const fields = groupFields(await reportsPage(), `ad:${id}`);
     const noReason = await resolve({ ...fields, action: 'remove' });

@@ -10,6 +10,7 @@ import { CHOOSE_A_REASON } from '../../../core/schemas/report.ts';
 import { logRows, recordingPublisher, signUpMember } from '../../helpers/moderation.ts';
 import { bannerOf, headingOf } from '../../helpers/pages.ts';
 import {
+  reportTaken,
   editorAdIds,
   getAs,
   hiddenRows,
@@ -136,15 +137,11 @@ describe('sending a report', () => {
     });
     const member = await signUpMember(t.app, t.store, 'reporter');
     const address = newAddress();
-    expect(
-      (
-        await reportForm(
-          t.app,
-          { ad: String(id), reason: 'spam' },
-          { address, session: member.session },
-        )
-      ).status,
-    ).toBe(303);
+    await reportTaken(
+      t.app,
+      { ad: String(id), reason: 'spam' },
+      { address, session: member.session },
+    );
     const elsewhere = await reportForm(
       t.app,
       { ad: String(id), reason: 'spam' },
@@ -223,23 +220,15 @@ describe('hiding', () => {
     const id = await insertLiveAd(t, { accountId: poster.accountId, title: 'Three reports' });
     const published = publisher.reasons.length;
     for (const reason of ['spam', 'commercial']) {
-      expect(
-        (await reportForm(t.app, { ad: String(id), reason }, { address: newAddress() })).status,
-      ).toBe(303);
+      await reportTaken(t.app, { ad: String(id), reason }, { address: newAddress() });
     }
     expect(await hiddenRows(t.sql, id)).toHaveLength(0);
     expect(publisher.reasons.length).toBe(published);
-    expect(
-      (await reportForm(t.app, { ad: String(id), reason: 'identity' }, { address: newAddress() }))
-        .status,
-    ).toBe(303);
+    await reportTaken(t.app, { ad: String(id), reason: 'identity' }, { address: newAddress() });
     expect(await hiddenRows(t.sql, id)).toEqual([
       expect.objectContaining({ kind: 'member', why: 'reports' }),
     ]);
-    expect(
-      (await reportForm(t.app, { ad: String(id), reason: 'spam' }, { address: newAddress() }))
-        .status,
-    ).toBe(303);
+    await reportTaken(t.app, { ad: String(id), reason: 'spam' }, { address: newAddress() });
     expect(publisher.reasons.slice(published)).toEqual([`hid ad ${id} (reported by 3 people)`]);
     const hides = (await logRows(t.sql)).filter((row) => row.ad_id === id);
     expect(hides).toEqual([
@@ -262,10 +251,7 @@ describe('hiding', () => {
     const account = async () =>
       textOf(await (await getAs(t.app, '/account', { session: poster.session })).text());
     expect(await account()).toMatch(/Hidden from view\s*Live/);
-    expect(
-      (await reportForm(t.app, { ad: String(id), reason: 'under-18' }, { address: newAddress() }))
-        .status,
-    ).toBe(303);
+    await reportTaken(t.app, { ad: String(id), reason: 'under-18' }, { address: newAddress() });
     const shown = await account();
     expect(shown).toMatch(/Hidden from view\s*Off the site: reported/);
     expect(shown).toContain('People reported this ad, so it is off the site until a moderator');

@@ -220,11 +220,7 @@ describe('reporting an ad again', () => {
 
 describe('Ban on /moderate/reports asks first', () => {
   async function reportedMember() {
-    const member = await t.signUpMember('to-ban');
-    const id = await insertLiveAd(t, {
-      accountId: member.accountId,
-      title: 'Reported for threats',
-    });
+    const { poster: member, id } = await t.liveAd('to-ban', { title: 'Reported for threats' });
     await report(id, 'harassment', { address: newAddress() });
     return { member, id };
   }

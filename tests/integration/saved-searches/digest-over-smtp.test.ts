@@ -7,20 +7,18 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { MAILS_IN_FLIGHT } from '../../../server/saved-searches/digest.ts';
 import { parseMail, type ReadMail } from '../../helpers/mail.ts';
-import { insertMemberAd } from '../../helpers/member-ads.ts';
 import { alertsEnv, saveSearchAs } from '../../helpers/saved-searches.ts';
 import { makeMember } from '../../helpers/posting.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { publishMemberAd, searchFixtureForFile } from '../../helpers/search-fixture.ts';
 
 const MEMBERS = MAILS_IN_FLIGHT + 4;
-let fixture: SearchFixture;
+const fixture = searchFixtureForFile();
 let smtp: SMTPServer;
 let smtpPort: number;
 let connections = 0;
 const received: ReadMail[] = [];
 
 beforeAll(async () => {
-  fixture = await makeSearchFixture();
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -43,7 +41,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  fixture.cleanup();
 });
 
 test('mails every digest through pooled connections, then exits', async () => {
@@ -53,13 +50,11 @@ test('mails every digest through pooled connections, then exits', async () => {
     emails.push(member.email);
     await saveSearchAs(fixture, member, 'q=kiteboarding');
   }
-  await insertMemberAd(fixture, {
+  await publishMemberAd(fixture, {
     state: 'Florida',
     city: 'Miami',
     title: 'Kiteboarding at Crandon Park',
-    postedOn: '2026-11-22',
   });
-  await fixture.publish();
 
   // Not spawnSync: the SMTP server answers from this process.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/alerts.ts', 'send'], {

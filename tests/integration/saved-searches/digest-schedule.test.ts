@@ -2,33 +2,26 @@
 // child process on the server's database, index and mail settings; one run at a time, however
 // often it is asked; the digest reaches the outbox.
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import {
   scheduleDigests,
   sourceDigestCommand,
 } from '../../../server/saved-searches/digest-schedule.ts';
 import { outboxMails } from '../../helpers/mail.ts';
-import { insertMemberAd } from '../../helpers/member-ads.ts';
 import { alertsEnv, saveSearchAs } from '../../helpers/saved-searches.ts';
 import { makeMember } from '../../helpers/posting.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { publishMemberAd, searchFixtureForFile } from '../../helpers/search-fixture.ts';
 
-let fixture: SearchFixture;
-beforeAll(async () => {
-  fixture = await makeSearchFixture();
-});
-afterAll(() => fixture.cleanup());
+const fixture = searchFixtureForFile();
 
 test('runs the digest as a child process, one run at a time, and the digest is mailed', async () => {
   const member = await makeMember(fixture);
   await saveSearchAs(fixture, member, 'q=canoe');
-  await insertMemberAd(fixture, {
+  await publishMemberAd(fixture, {
     state: 'New York',
     city: 'New York City',
     title: 'Canoe trips upstate',
-    postedOn: '2026-11-22',
   });
-  await fixture.publish();
   const outbox = join(fixture.dir, 'schedule-outbox');
   const lines: string[] = [];
   const schedule = scheduleDigests({

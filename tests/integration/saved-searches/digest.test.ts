@@ -13,24 +13,20 @@ import { outboxMails } from '../../helpers/mail.ts';
 import { insertMemberAd } from '../../helpers/member-ads.ts';
 import { alertsEnv, saveSearchAs } from '../../helpers/saved-searches.ts';
 import { makeMember, type TestMember } from '../../helpers/posting.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { publishMemberAd, searchFixtureForFile } from '../../helpers/search-fixture.ts';
 
 const SITE: MailSite = { brand: 'Localboard', baseUrl: 'https://localboard.example' };
 const HOUR = 3_600_000;
-let fixture: SearchFixture;
+const fixture = searchFixtureForFile();
 let member: TestMember;
 const start = new Date('2026-11-22T08:00:00.000Z');
 const at = (hours: number) => new Date(start.getTime() + hours * HOUR);
 
 beforeAll(async () => {
-  fixture = await makeSearchFixture();
   member = await makeMember(fixture);
   await saveSearchAs(fixture, member, 'state=Florida&city=Miami');
 });
-afterAll(() => {
-  index.close();
-  fixture.cleanup();
-});
+afterAll(() => index.close());
 
 // The index the build wrote, as the server reads it (opened again after each publish).
 const index = searchIndex();
@@ -58,13 +54,11 @@ describe('the digest', () => {
       description: 'A description the digest never shows.',
       postedOn: '2026-11-22',
     });
-    await insertMemberAd(fixture, {
+    await publishMemberAd(fixture, {
       state: 'Florida',
       city: 'Orlando',
       title: 'Not in Miami',
-      postedOn: '2026-11-22',
     });
-    await fixture.publish();
 
     // Looked at an hour ago: not again until a day has passed.
     expect(await run(at(2))).toEqual({ checked: 0, mailed: 0, failed: 0 });
@@ -95,13 +89,11 @@ describe('the digest', () => {
     expect(digests()).toHaveLength(1);
 
     // A day later, only what is new since.
-    await insertMemberAd(fixture, {
+    await publishMemberAd(fixture, {
       state: 'Florida',
       city: 'Miami',
       title: 'Salsa on Fridays',
-      postedOn: '2026-11-22',
     });
-    await fixture.publish();
     const both = await Promise.all([run(at(76)), run(at(76))]);
     expect(both.map((outcome) => outcome.mailed).sort()).toEqual([0, 1]);
     expect(digests()).toHaveLength(2);
@@ -140,8 +132,7 @@ describe('the digest', () => {
       title: 'Bouldering partner',
       status: 'review',
     });
-    await insertMemberAd(fixture, { ...austin, title: 'Live music nights' });
-    await fixture.publish();
+    await publishMemberAd(fixture, { ...austin, title: 'Live music nights' });
     const day = new Date('2026-11-22T20:00:00.000Z');
     await sendDigests(fixture.store, index, fixture.mailer, SITE, day, () => {});
     await fixture.mailer.settled();
@@ -186,13 +177,11 @@ describe('the digest', () => {
     await fixture.store.pushes.subscribe(saver.accountId, device, 'Chrome on Android', now);
     const settings = { requests: false, savedSearches: true, messageText: false };
     await fixture.store.pushes.saveSettings(saver.accountId, settings, now);
-    await insertMemberAd(fixture, {
+    await publishMemberAd(fixture, {
       state: 'Texas',
       city: 'Dallas',
       title: 'Line dancing on Saturdays',
-      postedOn: '2026-11-22',
     });
-    await fixture.publish();
     const day = new Date('2026-11-24T20:00:00.000Z');
     await sendDigests(fixture.store, index, fixture.mailer, SITE, day, () => {});
     await fixture.mailer.settled();
@@ -211,13 +200,11 @@ describe('the digest', () => {
   test('npm run alerts -- send mails the digest once, beside the server, on its database', async () => {
     const saver = await makeMember(fixture);
     await saveSearchAs(fixture, saver, 'q=kayak');
-    const adId = await insertMemberAd(fixture, {
+    const adId = await publishMemberAd(fixture, {
       state: 'California',
       city: 'San Diego',
       title: 'Kayak mornings in the bay',
-      postedOn: '2026-11-22',
     });
-    await fixture.publish();
     const outbox = join(fixture.dir, 'script-outbox');
     const send = () =>
       spawnSync(process.execPath, ['--import', 'tsx', 'scripts/alerts.ts', 'send'], {

@@ -1,16 +1,15 @@
 // A member's saved searches in Download my data, and gone with Delete my account (docs/product.md
 // sections 8 and 11).
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { cookieHeader, ORIGIN, postForm } from '../../helpers/api.ts';
 import { makeMember, type TestMember } from '../../helpers/posting.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { searchFixtureForFile } from '../../helpers/search-fixture.ts';
 import { accountDataApiPath } from '../../../core/paths.ts';
 import { deleteAccountOf } from '../../helpers/member-data.ts';
 
-let fixture: SearchFixture;
+const fixture = searchFixtureForFile();
 let member: TestMember;
 beforeAll(async () => {
-  fixture = await makeSearchFixture();
   member = await makeMember(fixture);
   for (const query of ['q=chess&state=New+York', 'seeks=w4m'])
     expect(
@@ -24,7 +23,6 @@ beforeAll(async () => {
       ).status,
     ).toBe(303);
 });
-afterAll(() => fixture.cleanup());
 
 test('Download my data lists each saved search with its link and when it was last mailed', async () => {
   const response = await fixture.app.request(`${ORIGIN}${accountDataApiPath()}`, {

@@ -1,31 +1,27 @@
 // Saving a search and deleting it (docs/product.md section 11), as plain form posts without
 // JavaScript and as JSON: "Email me new ads like these" on /search, at most 10, listed on /account
 // with Delete; every refusal is the form's page again with the message.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { cookieHeader, postForm, postJson } from '../../helpers/api.ts';
 import { getPage } from '../../helpers/moderation.ts';
 import { formOf } from '../../helpers/pages.ts';
 import { deleteAccountOf, makeMember, type TestMember } from '../../helpers/posting.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
-import { deleteSavedSearchApiPath } from '../../../core/paths.ts';
+import { searchFixtureForFile } from '../../helpers/search-fixture.ts';
+import { deleteSavedSearchApiPath, saveSearchApiPath } from '../../../core/paths.ts';
 
-let fixture: SearchFixture;
-beforeAll(async () => {
-  fixture = await makeSearchFixture();
-});
-afterAll(() => fixture.cleanup());
+const fixture = searchFixtureForFile();
 
 const save = (member: TestMember | undefined, query: string, json = false) =>
   json
     ? postJson(
         fixture.app,
-        '/api/saved-searches',
+        saveSearchApiPath(''),
         { query },
         member ? cookieHeader(member.session) : {},
       )
     : postForm(
         fixture.app,
-        `/api/saved-searches?${query}`,
+        saveSearchApiPath(query),
         { query },
         member ? cookieHeader(member.session) : {},
       );
@@ -36,13 +32,22 @@ const savedOf = (member: TestMember) =>
     member.accountId,
   );
 
+/** The delete form of a saved search, posted by `member`. */
+const deleteAs = (member: TestMember, id: number) =>
+  postForm(
+    fixture.app,
+    deleteSavedSearchApiPath(id),
+    { savedSearchId: String(id) },
+    cookieHeader(member.session),
+  );
+
 describe('saving a search', () => {
   test('a verified member saves the search on its page and finds it on /account', async () => {
     const member = await makeMember(fixture);
     const page = await (
       await getPage(fixture.app, '/search?q=hiking&state=California&sort=match', member.session)
     ).text();
-    const saveForm = formOf(page, '/api/saved-searches?q=hiking&state=California');
+    const saveForm = formOf(page, saveSearchApiPath('q=hiking&state=California'));
     expect(saveForm?.attributes.method).toBe('post');
     expect(page).toContain(
       '<input type="hidden" name="query" value="q=hiking&amp;state=California"/>',
@@ -152,22 +157,12 @@ describe('deleting a saved search', () => {
       member.accountId,
     )) as [{ id: number }];
 
-    const notTheirs = await postForm(
-      fixture.app,
-      deleteSavedSearchApiPath(id),
-      { savedSearchId: String(id) },
-      cookieHeader(other.session),
-    );
+    const notTheirs = await deleteAs(other, id);
     expect(notTheirs.status).toBe(404);
     expect(await notTheirs.text()).toContain('This saved search does not exist (any more).');
     expect(await savedOf(member)).toHaveLength(1);
 
-    const deleted = await postForm(
-      fixture.app,
-      deleteSavedSearchApiPath(id),
-      { savedSearchId: String(id) },
-      cookieHeader(member.session),
-    );
+    const deleted = await deleteAs(member, id);
     expect(deleted.status).toBe(303);
     expect(deleted.headers.get('location')).toBe('/account?done=search-deleted');
     expect(await savedOf(member)).toEqual([]);

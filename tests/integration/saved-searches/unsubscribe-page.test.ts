@@ -2,7 +2,7 @@
 // shows the saved search in the site's layout and a plain form; its POST, or a mail client's
 // one-click POST (RFC 8058), deletes it signed out; a used, unknown or malformed link is a 404 page
 // saying so. The token is in the path: no caching, no indexing, no Referer.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   UNSUBSCRIBE_SECRET,
   unsubscribeToken,
@@ -12,13 +12,9 @@ import { getPage } from '../../helpers/moderation.ts';
 import { formOf, linkByText } from '../../helpers/pages.ts';
 import { makeMember, type TestMember } from '../../helpers/posting.ts';
 import { saveSearchAs } from '../../helpers/saved-searches.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { searchFixtureForFile } from '../../helpers/search-fixture.ts';
 
-let fixture: SearchFixture;
-beforeAll(async () => {
-  fixture = await makeSearchFixture();
-});
-afterAll(() => fixture.cleanup());
+const fixture = searchFixtureForFile();
 
 /** Saves `query` for the member, as the form on /search does; the link its digests carry. */
 async function savedWithLink(member: TestMember, query: string): Promise<string> {

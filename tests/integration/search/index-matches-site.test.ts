@@ -5,15 +5,13 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { searchIndex, type SearchIndex } from '../../../search/search-index.ts';
 import type { CompiledAd } from '../../../core/content/index.ts';
 import { parseSearchQuery, type SearchFilters } from '../../../core/search-query.ts';
-import { insertMemberAd } from '../../helpers/member-ads.ts';
-import { makeSearchFixture, type SearchFixture } from '../../helpers/search-fixture.ts';
+import { publishMemberAd, searchFixtureForFile } from '../../helpers/search-fixture.ts';
 
-let fixture: SearchFixture;
+const fixture = searchFixtureForFile();
 let index: SearchIndex;
 
 beforeAll(async () => {
-  fixture = await makeSearchFixture();
-  await insertMemberAd(fixture, {
+  await publishMemberAd(fixture, {
     state: 'California',
     city: 'Los Angeles',
     age: 33,
@@ -23,13 +21,9 @@ beforeAll(async () => {
     postedOn: '2026-11-21',
     expiresOn: '2026-12-21',
   });
-  await fixture.publish();
   index = searchIndex();
 });
-afterAll(() => {
-  index.close();
-  fixture.cleanup();
-});
+afterAll(() => index.close());
 
 /** Lower-case words of a text, a plural's final s dropped (close enough to Porter for these words). */
 const tokens = (text: string) =>

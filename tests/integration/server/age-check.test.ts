@@ -1,19 +1,15 @@
 // The age check never lets anyone in before their 18th birthday has begun where they are. The
 // UTC date is up to half a day ahead of the US, so the server counts from the date at UTC−12,
 // where the day begins last. The clock is set with Vitest's fake Date; nothing else is faked.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { accountIn, makeTestApp, postJson, signupBody, type TestApp } from '../../helpers/api.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { accountIn, postJson, signupBody, testAppForFile } from '../../helpers/api.ts';
 import { signupApiPath } from '../../../core/paths.ts';
 
 const UNDER_18 = 'You must be 18 or older to join.';
 // Born on 10 March 2008: 18 on 10 March 2026.
 const DATE_OF_BIRTH = '2008-03-10';
 
-let testApp: TestApp;
-beforeAll(async () => {
-  testApp = await makeTestApp();
-});
-afterAll(() => testApp.remove());
+const testApp = testAppForFile();
 afterEach(() => {
   vi.useRealTimers();
 });

@@ -6,20 +6,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Limit } from '../../../server/auth/rate-limits.ts';
 import {
   accountIn,
   JSON_TYPE,
   limitsWith,
-  listen,
-  makeTestApp,
   postJson,
   sessionCookieOf,
   signupBody,
-  type RunningServer,
   type TestApp,
   type TestAppOptions,
+  testAppsForEachTest,
 } from '../../helpers/api.ts';
 import { signupApiPath } from '../../../core/paths.ts';
 
@@ -27,23 +25,15 @@ import { signupApiPath } from '../../../core/paths.ts';
 const SIGNUP_LIMIT: Limit = { points: 20, duration: 15 * 60 };
 const THREE: Limit = { points: 3, duration: 60 };
 
-const opened: TestApp[] = [];
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const testApp of opened.splice(0)) await testApp.remove();
-});
+const apps = testAppsForEachTest();
 
 async function appWith(signupPerIp: Limit, options: TestAppOptions): Promise<TestApp> {
-  const testApp = await makeTestApp({ ...options, rateLimits: limitsWith({ signupPerIp }) });
-  opened.push(testApp);
-  return testApp;
+  return apps.open({ ...options, rateLimits: limitsWith({ signupPerIp }) });
 }
 
 async function serverWith(signupPerIp: Limit, options: TestAppOptions) {
   const testApp = await appWith(signupPerIp, options);
-  const server = await listen(testApp.app);
-  servers.push(server);
+  const server = await apps.serve(testApp.app);
   const signup = (headers: Record<string, string>, body = signupBody()) =>
     fetch(`${server.url}${signupApiPath()}`, {
       method: 'POST',

@@ -13,6 +13,7 @@ import {
   signupBody,
   uniqueEmail,
   type TestApp,
+  testAppForFile,
 } from '../../helpers/api.ts';
 import { headingOf, withFixtureContent } from '../../helpers/pages.ts';
 import { TEST_PASSWORD_HASH_COST } from '../../helpers/password-cost.ts';
@@ -26,11 +27,7 @@ const UNREADABLE = 'The form could not be read. Please try again.';
 const TOO_LARGE = 'The request body is too large (16 KB at most).';
 const UNSUPPORTED = 'Send the request as JSON (Content-Type: application/json) or as a form.';
 
-let testApp: TestApp;
-beforeAll(async () => {
-  testApp = await makeTestApp();
-});
-afterAll(() => testApp.remove());
+const testApp = testAppForFile();
 
 const post = (
   app: TestApp['app'],

@@ -25,6 +25,7 @@ import {
   limitsWith,
   uniqueEmail,
   type TestApp,
+  testAppsForEachTest,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
 import { meApiPath, signinApiPath, signupApiPath } from '../../../core/paths.ts';
@@ -38,12 +39,12 @@ process.env.PASSWORD_HASH_COST = String(2 ** 16);
 const busy = (seconds: number) =>
   `The server is busy right now. Please try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
 
-const opened: TestApp[] = [];
 const pools: HashingPool[] = [];
 afterEach(async () => {
-  for (const testApp of opened.splice(0)) await testApp.remove();
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
+// Registered after the pools' hook: the apps are removed first (hooks run last-in, first-out).
+const apps = testAppsForEachTest();
 
 async function appWithPool(
   settings: HashingPoolSettings,
@@ -51,8 +52,7 @@ async function appWithPool(
 ) {
   const pool = createHashingPool(settings);
   pools.push(pool);
-  const testApp = await makeTestApp({ ...options, hashing: pool });
-  opened.push(testApp);
+  const testApp = await apps.open({ ...options, hashing: pool });
   return { ...testApp, pool };
 }
 

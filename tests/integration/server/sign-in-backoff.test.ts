@@ -6,19 +6,17 @@
 // also keeps out an owner on a new browser after 10 of them, is guessing-per-account.test.ts's.
 // On PostgreSQL the backoff holds across two instances on one database (docs/product.md
 // section 12).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from '../../../server/auth/rate-limits.ts';
 import {
   GENEROUS_LIMITS,
-  makeTestApp,
-  openTestApp,
   PASSWORD,
   postJson,
   sessionTokenOf,
   setCookies,
   signupBody,
   uniqueEmail,
-  type TestApp,
+  testAppsForEachTest,
 } from '../../helpers/api.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
@@ -40,16 +38,11 @@ const UNDER_ATTACK_SOON: RateLimitSettings = {
   signinPerEmail: { points: 3, duration: 15 * 60 },
 };
 
-const opened: TestApp[] = [];
-afterEach(async () => {
-  // Second instances first: they share the folder the first one removes.
-  for (const testApp of opened.splice(0).reverse()) await testApp.remove();
-});
+const apps = testAppsForEachTest();
 
 /** An app behind one proxy, so each test client is an X-Forwarded-For address. */
 async function appWithMember(rateLimits = SIGNIN_LIMITS) {
-  const testApp = await makeTestApp({ trustProxy: 1, rateLimits });
-  opened.push(testApp);
+  const testApp = await apps.open({ trustProxy: 1, rateLimits });
   const email = uniqueEmail('owner');
   const signup = await postJson(testApp.app, signupApiPath(), signupBody({ email }), {
     'x-forwarded-for': '198.51.100.1',
@@ -64,8 +57,7 @@ async function appWithMember(rateLimits = SIGNIN_LIMITS) {
     );
   // Another instance of the app on the same database, and sign-in there.
   const signinElsewhere = async (rateLimitsThere = rateLimits) => {
-    const other = await openTestApp(testApp.dir, { trustProxy: 1, rateLimits: rateLimitsThere });
-    opened.push({ ...other, remove: other.close });
+    const other = await apps.openAgain(testApp, { trustProxy: 1, rateLimits: rateLimitsThere });
     return (password: string, address: string, headers: Record<string, string> = {}) =>
       postJson(
         other.app,

@@ -2,7 +2,7 @@
 // every deleted account's, one account an address, and two instances signing up at once.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEmailTaken, openAccount } from '../../../server/accounts/new-account.ts';
-import type { NewAccount } from '../../../store/accounts.ts';
+import type { NewAccount } from '../../../store/parts/accounts.ts';
 import {
   onPostgres,
   openTestStore,

@@ -1,7 +1,7 @@
 // The email tokens part of the store, on SQLite and (in the postgres suite) on PostgreSQL: a
 // link's state, single use, the others of a reset used up, and old tokens removed.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EmailTokenPurpose } from '../../../store/email-tokens.ts';
+import type { EmailTokenPurpose } from '../../../store/parts/email-tokens.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
 

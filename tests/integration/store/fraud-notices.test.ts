@@ -1,4 +1,4 @@
-// The fraud notices part of the store (store/fraud-notices.ts), on SQLite and (in the postgres
+// The fraud notices part of the store (store/parts/fraud-notices.ts), on SQLite and (in the postgres
 // suite) on PostgreSQL: who answered an account (wrote after its first message in a conversation),
 // a notice recorded once per account and member, claims that hand each notice to one caller,
 // a claim given back, the conversations that show a notice, and a member's deletion.

@@ -10,8 +10,8 @@ import {
   databasePhotoStorage,
   folderPhotoStorage,
 } from '../../../store/photo-storage/photo-storage.ts';
-import type { NewPhoto } from '../../../store/photos.ts';
-import type { NewStatement } from '../../../store/statements.ts';
+import type { NewPhoto } from '../../../store/parts/photos.ts';
+import type { NewStatement } from '../../../store/parts/statements.ts';
 import type { LogAction } from '../../../core/schemas/moderation-log.ts';
 import type { AdPhotoRef } from '../../../core/schemas/photos.ts';
 import { photoStorageContract } from '../../helpers/photo-storage-contract.ts';

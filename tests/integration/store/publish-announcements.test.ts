@@ -1,4 +1,4 @@
-// Every instance publishes (store/publish-announcements.ts, server/publishing/
+// Every instance publishes (store/parts/publish-announcements.ts, server/publishing/
 // cluster-publisher.ts): two instances on one database, each with its own store and its own
 // publisher; what one publishes, the other publishes too. On SQLite the instances are in one
 // process (one server a file); in the postgres suite they hear each other through
@@ -12,7 +12,7 @@ import {
   type ClusterPublisher,
 } from '../../../server/publishing/cluster-publisher.ts';
 import type { Publisher } from '../../../server/publishing/publisher.ts';
-import type { PublishAnnouncement } from '../../../store/publish-announcements.ts';
+import type { PublishAnnouncement } from '../../../store/parts/publish-announcements.ts';
 import { openTestStore, testPostgresUrl, type TestStore } from '../../helpers/test-store.ts';
 import { openPostgresEngine } from '../../../store/postgres-engine.ts';
 import { sql } from 'kysely';

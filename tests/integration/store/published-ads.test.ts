@@ -1,4 +1,4 @@
-// What the build publishes of the store (store/published-ads.ts), on SQLite and (in the
+// What the build publishes of the store (store/parts/published-ads.ts), on SQLite and (in the
 // postgres suite) on PostgreSQL: the live, not hidden member ads in one snapshot, and the build's
 // content step reading them from the database a server names (DATABASE_URL or DATABASE_PATH).
 import { spawnSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // The pushes part of the store (devices, settings, the queue, the notices), on SQLite and (in the
 // postgres suite) on PostgreSQL.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { NO_PUSH_SETTINGS, type OutgoingPush } from '../../../store/pushes.ts';
+import { NO_PUSH_SETTINGS, type OutgoingPush } from '../../../store/parts/pushes.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
 

@@ -1,6 +1,6 @@
 // The reports part of the store, on SQLite and (in the postgres suite) on PostgreSQL.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AdCopy, NewReportRow, ReportGroupKey } from '../../../store/reports.ts';
+import type { AdCopy, NewReportRow, ReportGroupKey } from '../../../store/parts/reports.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
 

@@ -1,4 +1,4 @@
-// The daily digests of new requests (store/request-digests.ts), on SQLite and (in the postgres
+// The daily digests of new requests (store/parts/request-digests.ts), on SQLite and (in the postgres
 // suite) on PostgreSQL: who is due, a claim that one caller wins however many ask at once, the
 // requests a claim covers, and a claim given back.
 import { beforeEach, describe, expect, it } from 'vitest';

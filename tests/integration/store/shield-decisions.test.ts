@@ -1,11 +1,11 @@
-// The moderators' review of the scam shield, as the store keeps it (store/shield-decisions.ts), on
+// The moderators' review of the scam shield, as the store keeps it (store/parts/shield-decisions.ts), on
 // SQLite and (in the postgres suite) on PostgreSQL: a decision recorded reads back as it was given,
 // newest first, a page at a time; it is marked mistaken once; decisions made before a moment are
 // forgotten, and a deleted account leaves its decisions without it; texts to label wait until an
 // export marks them, and exported ones are forgotten later; an account's first messages are the
 // ones it sent before the other side answered, each text once.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { NewShieldDecision } from '../../../store/shield-decisions.ts';
+import type { NewShieldDecision } from '../../../store/parts/shield-decisions.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 

@@ -1,9 +1,9 @@
-// What the transparency report counts (store/transparency.ts), on SQLite and (in the
+// What the transparency report counts (store/parts/transparency.ts), on SQLite and (in the
 // postgres suite) on PostgreSQL, read in the build's snapshot: decisions by month, kind, reason,
 // trigger and automation; durations by tenth of an hour; reports received and acted on; appeals
 // filed and decided. Only counts come back.
 import { describe, expect, it } from 'vitest';
-import type { NewStatement } from '../../../store/statements.ts';
+import type { NewStatement } from '../../../store/parts/statements.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 
 const t = storeForEachTest();

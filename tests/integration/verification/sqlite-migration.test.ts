@@ -1,15 +1,16 @@
-// SQLite's migration 18 (store/sqlite-verification-migrations.ts) on a database that has
+// SQLite's verification migration, 19 (store/migrations/verification.ts) on a database that has
 // statements of reasons and appeals: decision_statements is made again for its new kind, and
 // appeals, its child, with it. Every row comes back with its id, the foreign key is still there
 // and enforced, and the new kind is accepted. (PostgreSQL changes the CHECK in place.)
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { migrateSqlite } from '../../../store/sqlite-engine.ts';
-import { MIGRATIONS } from '../../../store/sqlite-migrations.ts';
+import { MIGRATIONS } from '../../../store/migrations/migrations.ts';
+import { VERIFICATION } from '../../../store/migrations/verification.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
-/** The version before migration 18, this file's (later migrations come after it). */
-const BEFORE_VERIFICATION = 17;
+/** The version before migration 19, this file's (later migrations come after it). */
+const BEFORE_VERIFICATION = MIGRATIONS.indexOf(VERIFICATION[0]!);
 
 const statement = (id: number, logId: number, kind: string) =>
   `INSERT INTO decision_statements (id, log_id, account_id, kind, reason_key, clause, facts,
@@ -17,10 +18,11 @@ const statement = (id: number, logId: number, kind: string) =>
    VALUES (${id}, ${logId}, 7, '${kind}', 'spam', '4.5', '{}', 'moderator', 0, 0, '2026-01-01',
      '2026-07-01')`;
 
-describe.skipIf(onPostgres())('SQLite migration 18', () => {
+describe.skipIf(onPostgres())('SQLite migration 19', () => {
   test('keeps statements and their appeals, ids and foreign key, and takes the new kind', () => {
     const db = new Database(':memory:');
     db.pragma('foreign_keys = ON');
+    expect(BEFORE_VERIFICATION).toBe(18);
     migrateSqlite(db, BEFORE_VERIFICATION);
     db.exec(`${statement(5, 1, 'ad-rejected')}; ${statement(9, 2, 'photo-removed')};
       INSERT INTO appeals (id, statement_id, account_id, text, filed_at, outcome)

@@ -17,6 +17,7 @@ import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { CHECKLIST_INCOMPLETE } from '../../../server/verification/decisions.ts';
 import { SELFIE_SEEN_BEFORE } from '../../../server/verification/selfie.ts';
 import { CODE_ALPHABET, CODE_LENGTH, POSES } from '../../../core/schemas/verification.ts';
+import { approveVerificationApiPath, refuseVerificationApiPath } from '../../../core/paths.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import { mailsOf } from '../../helpers/mail.ts';
 import { textOf } from '../../helpers/html-text.ts';
@@ -234,7 +235,7 @@ describe('the moderators’ review', () => {
     // To anyone else, the queue is not there.
     expect((await getPage(t.app, '/moderate/verifications', member.session)).status).toBe(404);
 
-    const path = `/api/moderate/verifications/${row.id}/approve`;
+    const path = approveVerificationApiPath(row.id);
     const partial = await submit(
       t,
       path,
@@ -266,14 +267,8 @@ describe('the moderators’ review', () => {
     expect((await selfieAs(row.id, moderator.session)).status).toBe(404);
     // A second decision finds it decided.
     expect(
-      (
-        await submit(
-          t,
-          `/api/moderate/verifications/${row.id}/refuse`,
-          { reason: 'code' },
-          moderator.session,
-        )
-      ).status,
+      (await submit(t, refuseVerificationApiPath(row.id), { reason: 'code' }, moderator.session))
+        .status,
     ).toBe(409);
 
     const account = textOf(await (await getPage(t.app, '/account', member.session)).text());
@@ -306,7 +301,7 @@ describe('the moderators’ review', () => {
     const { member, row } = await memberInReview(6);
     const refused = await submit(
       t,
-      `/api/moderate/verifications/${row.id}/refuse`,
+      refuseVerificationApiPath(row.id),
       { reason: 'pose', note: 'Please look up and to your left.' },
       moderator.session,
     );
@@ -385,7 +380,7 @@ describe('what is kept, and for how long', () => {
         (
           await submit(
             t,
-            `/api/moderate/verifications/${row.id}/refuse`,
+            refuseVerificationApiPath(row.id),
             { reason: 'screen' },
             moderator.session,
           )
@@ -425,7 +420,7 @@ describe('what is kept, and for how long', () => {
     const { member, row } = await memberInReview(10);
     const approved = await submit(
       t,
-      `/api/moderate/verifications/${row.id}/approve`,
+      approveVerificationApiPath(row.id),
       ALL_CHECKS,
       moderator.session,
     );
@@ -476,7 +471,7 @@ describe('only verified members can start a conversation with me', () => {
     );
 
     const { member: verified, row } = await memberInReview(11);
-    await submit(t, `/api/moderate/verifications/${row.id}/approve`, ALL_CHECKS, moderator.session);
+    await submit(t, approveVerificationApiPath(row.id), ALL_CHECKS, moderator.session);
     const sent = await startConversation(
       t,
       verified,

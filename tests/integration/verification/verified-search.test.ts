@@ -4,8 +4,11 @@
 // search's label find only such ads; withdrawing, published again, takes it out.
 import { expect, test } from 'vitest';
 import { searchFeedTitle, parseSearchQuery } from '../../../core/search-query.ts';
-import { insertMemberAd } from '../../helpers/member-ads.ts';
-import { searchFixtureForFile, searchResults } from '../../helpers/search-fixture.ts';
+import {
+  publishMemberAd,
+  searchFixtureForFile,
+  searchResults,
+} from '../../helpers/search-fixture.ts';
 
 const fixture = searchFixtureForFile();
 
@@ -31,14 +34,12 @@ async function verify(accountId: number) {
 }
 
 test('only verified members: the compiled badge, the search filter, its feed and its label', async () => {
-  const id = await insertMemberAd(fixture, {
+  const id = await publishMemberAd(fixture, {
     state: 'Florida',
     city: 'Miami',
     title: 'Verified sailor looking for a crew mate',
-    postedOn: '2026-11-22',
     expiresOn: '2026-12-22',
   });
-  await fixture.publish();
   expect((await search('verified=1')).ids).toEqual([]);
 
   const { accountId } = (await fixture.store.memberAds.find(id))!;

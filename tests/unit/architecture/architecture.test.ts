@@ -1,6 +1,7 @@
 // The architecture's rules (docs/conventions.md), checked on the product's source: imports between
 // top-level folders go one way (the table in tests/helpers/architecture.ts; the server's domain
-// never imports the web, scripts/ never the web or the tests), the server's domain never imports
+// never imports the web, scripts/ never the web or the tests), the build enters the store only by
+// its narrow reader of published ads (no store part but the reader's), the server's domain never imports
 // its HTTP layer, no file imports another that imports it back (types included),
 // only the store and the search index speak to a database, only
 // store/object-storage/ to an S3 server, no product file over 400 lines, every
@@ -10,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import {
   apiLiteralsOutsidePaths,
+  buildImportsOfTheStore,
   CODE_DOCS,
   missingPathsIn,
   driverImportsOutside,
@@ -21,6 +23,7 @@ import {
   importsAgainstDirection,
   runtimeCycles,
   s3SdkImportsOutside,
+  storeFilesTheBuildLoads,
   type SourceFile,
 } from '../../helpers/architecture.ts';
 import {
@@ -135,6 +138,53 @@ describe('an import between top-level folders', () => {
 
   it('follows the table in every product file: no two folders import each other', () => {
     expect(importsAgainstDirection(product)).toEqual([]);
+  });
+});
+
+describe('the build (pipeline/) in the store', () => {
+  it('entering by another door than the published-ads reader is found, a type-only import too', () => {
+    const files: SourceFile[] = [
+      { path: 'store/published-ads-reader.ts', text: "import { a } from './parts/ads.ts';" },
+      { path: 'store/parts/ads.ts', text: 'export const a = 1;' },
+      {
+        path: 'store/store.ts',
+        text: "import { a } from './parts/ads.ts';\nexport type Store = {};",
+      },
+      {
+        path: 'pipeline/compile/read.ts',
+        text: "const open = () => import('../../store/published-ads-reader.ts');",
+      },
+      {
+        path: 'pipeline/compile/x.ts',
+        text: "import type { Store } from '../../store/store.ts';",
+      },
+      { path: 'pipeline/compile/y.ts', text: "import { a } from '../../store/parts/ads.ts';" },
+    ];
+    expect(buildImportsOfTheStore(files)).toEqual([
+      'pipeline/compile/x.ts imports store/store.ts',
+      'pipeline/compile/y.ts imports store/parts/ads.ts',
+    ]);
+    // What it loads: the reader's, lazily, and the part imported directly; not the store.
+    expect(storeFilesTheBuildLoads(files)).toEqual([
+      'store/parts/ads.ts',
+      'store/published-ads-reader.ts',
+    ]);
+  });
+
+  it('enters only by the reader: compiling content loads no store part but the published ads', () => {
+    expect(buildImportsOfTheStore(product)).toEqual([]);
+    const loaded = storeFilesTheBuildLoads(product);
+    expect(loaded).toContain('store/published-ads-reader.ts');
+    expect(loaded).not.toContain('store/store.ts');
+    expect(loaded).not.toContain('store/open-store.ts');
+    expect(loaded.filter((path) => path.startsWith('store/parts/'))).toEqual([
+      'store/parts/ad-text.ts',
+      'store/parts/photo-blobs.ts',
+      'store/parts/published-ads.ts',
+      'store/parts/row-count.ts',
+      'store/parts/tables-present.ts',
+      'store/parts/transparency.ts',
+    ]);
   });
 });
 

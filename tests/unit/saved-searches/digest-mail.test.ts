@@ -2,7 +2,7 @@
 // be one, markup in a title escaped in the HTML part, both unsubscribe headers (RFC 8058).
 import { describe, expect, it } from 'vitest';
 import { digestMail } from '../../../server/saved-searches/digest.ts';
-import type { DueSavedSearch } from '../../../store/saved-searches.ts';
+import type { DueSavedSearch } from '../../../store/parts/saved-searches.ts';
 import type { CompiledAd } from '../../../core/schemas/compiled-content.ts';
 
 const site = { brand: 'Localboard', baseUrl: 'https://localboard.example' };

@@ -2,10 +2,15 @@
 // unset, nothing changes; each bad value is one line naming its setting, for the server to stop on.
 import { expect, test } from 'vitest';
 import type { SessionLock } from '../../../../store/engine.ts';
+import { purgeBudgetInMemory } from '../../../../server/publishing/site-bucket/purge-hook.ts';
 import { bucketPublishingFromEnv } from '../../../../server/publishing/site-bucket/site-bucket-settings.ts';
 
 const held: SessionLock = { held: true, onChange: () => () => {}, release: async () => {} };
-const context = { outDir: '/tmp/none', store: { sessionLock: () => held }, baseUrl: () => '' };
+const context = {
+  outDir: '/tmp/none',
+  store: { sessionLock: () => held, purgeBudget: purgeBudgetInMemory() },
+  baseUrl: () => '',
+};
 const problemOf = (env: NodeJS.ProcessEnv) => {
   const found = bucketPublishingFromEnv(env, context);
   return 'problem' in found ? found.problem : undefined;

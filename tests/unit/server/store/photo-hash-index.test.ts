@@ -1,4 +1,4 @@
-// The duplicate index's layout (store/photo-hash-index.ts): the pigeonhole promise the
+// The duplicate index's layout (store/parts/photo-hash-index.ts): the pigeonhole promise the
 // look-up rests on (a hash within 8 bits of another shares a piece within 2 bits, so the probes of
 // one reach the other), the pieces as bits, and the fast distance against a bit-by-bit count.
 import { describe, expect, test } from 'vitest';
@@ -8,7 +8,7 @@ import {
   HASH_CHUNKS,
   hashChunks,
   valuesWithin,
-} from '../../../../store/photo-hash-index.ts';
+} from '../../../../store/parts/photo-hash-index.ts';
 import { mulberry32 } from '../../../../bench/seeded-random.ts';
 
 const random = mulberry32(31);

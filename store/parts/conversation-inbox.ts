@@ -1,0 +1,190 @@
+// A member's folders of conversations (docs/product.md section 7), the store's conversations part
+// (conversations.ts) for the lists: their conversations with messages, newest activity first,
+// each with the other side's unread messages and whether the member blocked them, and the unread
+// totals. A conversation about a member's ad is in their Requests until they answer it
+// (conversations.answered_at), then in their Chats; the conversations a member started are in
+// their Chats. A poster's conversations started with one of their hidden words are in their
+// Filtered folder instead, and count in no unread total (docs/product.md section 7, "Who may
+// reach me").
+import type { ExpressionBuilder } from 'kysely';
+import { rowCount } from './row-count.ts';
+import type { StoreContext } from '../store-context.ts';
+import type { Tables } from '../tables.ts';
+
+export interface InboxRow {
+  conversationId: number;
+  adTitle: string;
+  posterId: number | null;
+  replierId: number | null;
+  lastMessageAt: string;
+  /** The other side's messages the member has not opened. */
+  unread: number;
+  /** The member blocked the other side. */
+  youBlocked: boolean;
+}
+
+/**
+ * Chats, Requests (first messages about the member's ads not answered yet), or Filtered
+ * (conversations started with one of the member's hidden words).
+ */
+export type Folder = 'chats' | 'requests' | 'filtered';
+
+/** Conversations with messages the member has not opened, in each of the folders that count. */
+export interface NewConversations {
+  chats: number;
+  requests: number;
+  /** The unread messages in all of them. */
+  messages: number;
+}
+
+export interface InboxStore {
+  /** The member's conversations in the folder that have messages, newest activity first. */
+  inbox(member: number, limit: number, folder: Folder): Promise<InboxRow[]>;
+  inboxCount(member: number, folder: Folder): Promise<number>;
+  /**
+   * Messages sent to the member and not yet opened, in all their conversations of the folder
+   * (none given: of Chats and Requests).
+   */
+  unreadTotal(member: number, folder?: Folder): Promise<number>;
+  /**
+   * The conversations of Chats and of Requests that hold a message the member has not opened, and
+   * how many such messages there are in all.
+   */
+  newConversations(member: number): Promise<NewConversations>;
+}
+
+type Eb = ExpressionBuilder<Tables & { c: Tables['conversations'] }, 'c'>;
+
+export function inboxStore({ db }: StoreContext): InboxStore {
+  /**
+   * The member's conversations: either side, and with messages (one whose only writer deleted
+   * their account has none left, and is not listed).
+   */
+  const mine = (eb: Eb, member: number, folder: Folder) =>
+    eb.and([
+      inFolder(eb, member, folder),
+      eb.exists(
+        eb.selectFrom('messages as m').select('m.id').whereRef('m.conversation_id', '=', 'c.id'),
+      ),
+    ]);
+
+  return {
+    async inbox(member, limit, folder) {
+      const rows = await db
+        .selectFrom('conversations as c')
+        .select([
+          'c.id as conversationId',
+          'c.ad_title as adTitle',
+          'c.poster_id as posterId',
+          'c.replier_id as replierId',
+          'c.last_message_at as lastMessageAt',
+        ])
+        .select((eb) => [
+          eb
+            .selectFrom('messages as m')
+            .select(rowCount.as('n'))
+            .whereRef('m.conversation_id', '=', 'c.id')
+            .where('m.sender_id', '!=', member)
+            .where('m.read_at', 'is', null)
+            .as('unread'),
+          eb
+            .selectFrom('blocks as b')
+            .select(rowCount.as('n'))
+            .where('b.blocker_id', '=', member)
+            .where((inner) =>
+              inner(
+                'b.blocked_id',
+                '=',
+                inner
+                  .case()
+                  .when('c.poster_id', '=', member)
+                  .then(inner.ref('c.replier_id'))
+                  .else(inner.ref('c.poster_id'))
+                  .end(),
+              ),
+            )
+            .as('blocks'),
+        ])
+        .where((eb) => mine(eb, member, folder))
+        .orderBy('c.last_message_at', 'desc')
+        .orderBy('c.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(({ unread, blocks, ...row }) => ({
+        ...row,
+        unread: Number(unread),
+        youBlocked: Number(blocks) > 0,
+      }));
+    },
+
+    async inboxCount(member, folder) {
+      const row = await db
+        .selectFrom('conversations as c')
+        .select(rowCount.as('n'))
+        .where((eb) => mine(eb, member, folder))
+        .executeTakeFirstOrThrow();
+      return row.n;
+    },
+
+    async unreadTotal(member, folder) {
+      const row = await db
+        .selectFrom('messages as m')
+        .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
+        .select(rowCount.as('n'))
+        .where((eb) =>
+          folder
+            ? inFolder(eb, member, folder)
+            : eb.or([inFolder(eb, member, 'chats'), inFolder(eb, member, 'requests')]),
+        )
+        .where('m.sender_id', '!=', member)
+        .where('m.read_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return row.n;
+    },
+
+    async newConversations(member) {
+      // One statement (the header asks it on every page a member opens): the unread messages of
+      // Chats and Requests, and the conversations of each that hold one.
+      const row = await db
+        .selectFrom('messages as m')
+        .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
+        .select((eb) => {
+          const of = (folder: Folder) =>
+            eb.fn
+              .count(
+                eb
+                  .case()
+                  .when(inFolder(eb, member, folder))
+                  .then(eb.ref('c.id'))
+                  .end(),
+              )
+              .distinct();
+          return [rowCount.as('messages'), of('chats').as('chats'), of('requests').as('requests')];
+        })
+        .where((eb) => eb.or([inFolder(eb, member, 'chats'), inFolder(eb, member, 'requests')]))
+        .where('m.sender_id', '!=', member)
+        .where('m.read_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return {
+        chats: Number(row.chats),
+        requests: Number(row.requests),
+        messages: Number(row.messages),
+      };
+    },
+  };
+}
+
+/**
+ * The member's conversations in the folder: as the replier, all in Chats; as the poster, Filtered
+ * (a hidden word) until answered, else Requests until answered, then Chats.
+ */
+function inFolder(eb: Eb, member: number, folder: Folder) {
+  const posted = eb('c.poster_id', '=', member);
+  if (folder === 'filtered') return eb.and([posted, eb('c.filtered_at', 'is not', null)]);
+  if (folder === 'requests')
+    return eb.and([posted, eb('c.filtered_at', 'is', null), eb('c.answered_at', 'is', null)]);
+  return eb.or([
+    eb('c.replier_id', '=', member),
+    eb.and([posted, eb('c.filtered_at', 'is', null), eb('c.answered_at', 'is not', null)]),
+  ]);
+}
