@@ -41,7 +41,11 @@ interface Row {
 const workspace = createWorkspace();
 const found = ensureS3Server((line: string) => console.log(line));
 if (!('binDir' in found) || !found.binDir) throw new Error(`No S3 server: ${found.problem}`);
-const server = await startThrowawayS3Server(found.binDir);
+// The store's memory: the release's chunks, its whole copies and the search index's copy, twice
+// over at most (about 5.5 GB at a million ads); radosgw's default of 2 GiB fills at 1,000,000.
+const server = await startThrowawayS3Server(found.binDir, {
+  memoryBytes: Math.max(2, Math.ceil((ads / 1_000_000) * 8)) * 1024 ** 3,
+});
 try {
   console.log(`Working in ${workspace.dir}; the S3 server at ${server.endpoint}.`);
   const settings = {

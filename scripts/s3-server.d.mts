@@ -21,5 +21,5 @@ export interface ThrowawayS3Server {
 }
 export function startThrowawayS3Server(
   binDir: string,
-  options?: { log?: (line: string) => void },
+  options?: { log?: (line: string) => void; memoryBytes?: number },
 ): Promise<ThrowawayS3Server>;

@@ -74,7 +74,7 @@ export function ensureS3Server(log = console.log) {
       };
 }
 
-function configuration(dir, fsid, monPort, s3Port) {
+function configuration(dir, fsid, monPort, s3Port, memoryBytes) {
   return `[global]
 fsid = ${fsid}
 mon host = v2:127.0.0.1:${monPort}
@@ -103,7 +103,7 @@ paxos propose interval = 0.1
 [osd]
 osd data = ${dir}/osd
 osd objectstore = memstore
-memstore device bytes = 2147483648
+memstore device bytes = ${memoryBytes}
 [client.rgw]
 rgw frontends = beast endpoint=127.0.0.1:${s3Port}
 rgw data = ${dir}/rgw
@@ -145,11 +145,12 @@ function residentBytes(pid) {
 }
 
 /**
- * Starts a new server; resolves to `{ endpoint, region, accessKeyId, secretAccessKey, dir,
+ * Starts a new server, its objects held in at most `memoryBytes` of memory (default 2 GiB; a
+ * full store makes every put wait); resolves to `{ endpoint, region, accessKeyId, secretAccessKey, dir,
  * startedInMs, residentBytes(), stop() }`. endpoint: http://127.0.0.1:PORT, path-style addressing
  * (no DNS for bucket names). stop() ends the three daemons (radosgw first) and removes the folder.
  */
-export async function startThrowawayS3Server(binDir, { log } = {}) {
+export async function startThrowawayS3Server(binDir, { log, memoryBytes = 2 * 1024 ** 3 } = {}) {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'localboard-s3-'));
   for (const folder of ['run', 'log', 'mon', 'osd', 'rgw']) mkdirSync(join(dir, folder));
@@ -181,7 +182,7 @@ export async function startThrowawayS3Server(binDir, { log } = {}) {
   try {
     const fsid = randomUUID();
     const [monPort, s3Port] = [await freePort(), await freePort()];
-    writeFileSync(conf, configuration(dir, fsid, monPort, s3Port));
+    writeFileSync(conf, configuration(dir, fsid, monPort, s3Port, memoryBytes));
     const monmap = join(dir, 'monmap');
     runOrThrow(
       binDir,

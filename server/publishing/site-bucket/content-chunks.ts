@@ -165,31 +165,43 @@ export function chunkFile(file: string): ChunkedFile {
   }
 }
 
+/** Nodes read at once while a tree is walked (each a request, when not kept already). */
+const NODES_AT_ONCE = 32;
+
 /**
  * The chunks a root names, in order, with every node on the way (read through `node`, which
- * fetches or finds one).
+ * fetches or finds one): a level at a time, NODES_AT_ONCE nodes of it at once.
  */
 export async function chunksOf(
   root: string,
   node: (digest: string) => Promise<ChunkNode>,
 ): Promise<{ chunks: Chunk[]; nodes: ChunkNode[] }> {
   const nodes: ChunkNode[] = [];
-  const chunks: Chunk[] = [];
-  let offset = 0;
-  const walk = async (digest: string): Promise<void> => {
-    const read = await node(digest);
-    nodes.push(read);
-    if (read.level === 1) {
-      for (const part of read.parts) {
-        chunks.push({ digest: part.digest, offset, size: part.size });
-        offset += part.size;
+  let level = [root];
+  for (;;) {
+    const read: ChunkNode[] = new Array(level.length);
+    let next = 0;
+    const reader = async () => {
+      while (next < level.length) {
+        const at = next++;
+        read[at] = await node(level[at]!);
       }
-      return;
+    };
+    await Promise.all(Array.from({ length: Math.min(NODES_AT_ONCE, level.length) }, reader));
+    nodes.push(...read);
+    // Every node of a level is of the same level (the tree is made a level at a time).
+    if (read.every((one) => one.level === 1)) {
+      const chunks: Chunk[] = [];
+      let offset = 0;
+      for (const one of read)
+        for (const part of one.parts) {
+          chunks.push({ digest: part.digest, offset, size: part.size });
+          offset += part.size;
+        }
+      return { chunks, nodes };
     }
-    // The level below, fetched a node at a time in order: a file of a million ads has a few
-    // hundred nodes, nearly all of them kept from the release before.
-    for (const part of read.parts) await walk(part.digest);
-  };
-  await walk(root);
-  return { chunks, nodes };
+    if (read.some((one) => one.level === 1))
+      throw new Error(`the tree of ${root} mixes levels: it is not one of ours`);
+    level = read.flatMap((one) => one.parts.map((part) => part.digest));
+  }
 }
