@@ -7,9 +7,9 @@
 // when an ad's state changes on any instance, once a day, and on SIGUSR2 (server/publishing/).
 // With SITE_BUCKET, only the instance holding the publisher's lock builds and uploads; the others
 // serve from its releases of the content and search index (server/publishing/site-bucket/).
-import { serve } from '@hono/node-server';
 import { dirname, join, resolve } from 'node:path';
 import { parseTrustProxy } from './auth/client-address.ts';
+import { serveHttp } from './http/serve-http.ts';
 import { openStore, storeLocationFromEnv } from '../store/open-store.ts';
 import type { StoreHandle } from '../store/store.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -227,7 +227,7 @@ const app = createApp({
     .map((origin) => origin.trim())
     .filter(Boolean),
 });
-const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
+const server = serveHttp(app.fetch, { port, hostname }, (info) => {
   const shown = hostname === '127.0.0.1' ? 'localhost' : hostname;
   console.log(
     `Localboard is serving ${siteDir} at http://${shown}:${info.port} (database: ${store.describe})`,

@@ -75,6 +75,8 @@ interface Slot<Input, Message, Output> {
   job?: Job<Input, Output>;
   /** When the job it runs was handed to it (performance.now()). */
   startedAt: number;
+  /** It has answered a job: its next job's time is the job's alone, without its start-up. */
+  warm?: boolean;
   timer?: NodeJS.Timeout;
   idleTimer?: NodeJS.Timeout;
 }
@@ -88,7 +90,9 @@ export function createAdmittedPool<Input, Message, Answer extends { id: number }
   const queue: Job<Input, Output>[] = [];
   // A running average of a job's duration per unit of cost (from handing it to a worker to its
   // answer): what the expected wait is counted in. It follows the machine: slower while pages
-  // take the cores.
+  // take the cores. A worker's first job is not counted: its time includes the worker's start-up
+  // (a thread's Node environment, a process's modules), once a worker and not each job's, and on
+  // a loaded machine a thread's start-up took 170–400 ms beside the 2 ms of a 1 MiB hash.
   let msPerCost = settings.expectedMsPerCost;
   // The cost of the jobs waiting in the queue.
   let queuedCost = 0;
@@ -138,8 +142,11 @@ export function createAdmittedPool<Input, Message, Answer extends { id: number }
     const job = slot.job;
     if (!job || job.id !== answer.id) return;
     finish(slot);
-    const tookMsPerCost = (performance.now() - slot.startedAt) / job.cost;
-    msPerCost = msPerCost * (1 - AVERAGE_WEIGHT) + tookMsPerCost * AVERAGE_WEIGHT;
+    if (slot.warm) {
+      const tookMsPerCost = (performance.now() - slot.startedAt) / job.cost;
+      msPerCost = msPerCost * (1 - AVERAGE_WEIGHT) + tookMsPerCost * AVERAGE_WEIGHT;
+    }
+    slot.warm = true;
     try {
       job.resolve(settings.settle(answer));
     } catch (error) {

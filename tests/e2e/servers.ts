@@ -1,11 +1,12 @@
 // A server of the production build with its own temporary database: the one every e2e test uses,
 // and others for tests that stop theirs on purpose.
-import { serve, type ServerType } from '@hono/node-server';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../server/http/app.ts';
+import { serveHttp } from '../../server/http/serve-http.ts';
 import { openSqliteStore } from '../../store/open-store.ts';
 import { getSite } from '../../core/content/index.ts';
 import { testMailer } from '../helpers/mail.ts';
@@ -39,8 +40,8 @@ export async function startSiteServer(siteDir: string): Promise<RunningServer> {
     rateLimits: GENEROUS_RATE_LIMITS,
     log: false,
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+  const server = await new Promise<Server>((resolve) => {
+    const started = serveHttp(app.fetch, { port: 0, hostname: '127.0.0.1' }, () =>
       resolve(started),
     );
   });
@@ -62,7 +63,7 @@ export async function startSiteServer(siteDir: string): Promise<RunningServer> {
           });
         });
         // Keep-alive connections would hold the server open: end them now.
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.closeAllConnections();
       }),
   };
 }

@@ -1,13 +1,13 @@
 // Shared setup for the API integration tests: the test's store (a SQLite file, or a PostgreSQL
 // schema in the PostgreSQL suite: test-store.ts) and a tiny prerendered site in a temp folder, the
 // Hono app built on them, and small helpers for requests, cookies and the rows the API wrote.
-import { serve } from '@hono/node-server';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createApp, type AppOptions } from '../../server/http/app.ts';
+import { serveHttp } from '../../server/http/serve-http.ts';
 import type { Limit, RateLimitSettings } from '../../server/auth/rate-limits.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import type { Mailer } from '../../server/mail/mailer.ts';
@@ -213,14 +213,14 @@ export interface RunningServer {
 /** Serves the app over real HTTP on a free port of 127.0.0.1. */
 export function listen(app: App): Promise<RunningServer> {
   return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => {
+    const server = serveHttp(app.fetch, { port: 0, hostname: '127.0.0.1' }, () => {
       const { port } = server.address() as AddressInfo;
       resolve({
         url: `http://127.0.0.1:${port}`,
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));
-            if ('closeAllConnections' in server) server.closeAllConnections();
+            server.closeAllConnections();
           }),
       });
     });

@@ -1,12 +1,13 @@
 // For the moderation end-to-end tests: a server of the production build (like the shared one of
 // tests/e2e/servers.ts) whose database the test holds, to make moderators as the operator's
 // command does and to insert member ads, and whose publisher records what it was asked.
-import { serve, type ServerType } from '@hono/node-server';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../server/http/app.ts';
+import { serveHttp } from '../../server/http/serve-http.ts';
 import { createPusher, type Pusher } from '../../server/push/pusher.ts';
 import type { WebPushSettings } from '../../server/push/web-push-settings.ts';
 import type { StoreHandle } from '../../store/store.ts';
@@ -56,8 +57,8 @@ export async function startModerationServer(
     ...(pusher ? { pusher } : {}),
     ...(photoExplicitThreshold === undefined ? {} : { photoExplicitThreshold }),
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+  const server = await new Promise<Server>((resolve) => {
+    const started = serveHttp(app.fetch, { port: 0, hostname: '127.0.0.1' }, () =>
       resolve(started),
     );
   });
@@ -78,7 +79,7 @@ export async function startModerationServer(
             resolve();
           });
         });
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.closeAllConnections();
       }),
   };
 }

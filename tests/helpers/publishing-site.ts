@@ -1,14 +1,15 @@
 // For the e2e tests that publish: a copy of the shared build (dist/ and .content/) in a temporary
 // folder, served with the real build publisher (server/publishing/build-publisher.ts) and a real
 // SQLite file, so that publishing changes nothing other tests read.
-import { serve, type ServerType } from '@hono/node-server';
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp } from '../../server/http/app.ts';
+import { serveHttp } from '../../server/http/serve-http.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { getSite, useCompiledContentDir } from '../../core/content/index.ts';
@@ -100,8 +101,8 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
     trustProxy: options.trustProxy,
     log: false,
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+  const server = await new Promise<Server>((resolve) => {
+    const started = serveHttp(app.fetch, { port: 0, hostname: '127.0.0.1' }, () =>
       resolve(started),
     );
   });
@@ -117,7 +118,7 @@ export async function startPublishingSite(options: PublishingSiteOptions): Promi
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Keep-alive connections would hold the server open: end them now.
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.closeAllConnections();
       });
       await store.close();
       rmSync(work, { recursive: true, force: true });
