@@ -24,7 +24,6 @@ import {
   dobYearsAgo,
   limitsWith,
   uniqueEmail,
-  type TestApp,
   testAppsForEachTest,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
