@@ -51,8 +51,12 @@ afterAll(async () => {
   fixture?.cleanup();
 });
 
-/** Publishes one more ad (as an approval does) whose title has `word`. */
-async function approveAdAbout(word: string, id: number): Promise<void> {
+/** Publishes one more ad (as an approval does) whose title has `word`, by default in San Diego. */
+async function approveAdAbout(
+  word: string,
+  id: number,
+  { state, city } = { state: 'California', city: 'San Diego' },
+): Promise<void> {
   writeFixtureFile(
     fixture.contentDir,
     `ads/approved-${id}.csv`,
@@ -60,8 +64,8 @@ async function approveAdAbout(word: string, id: number): Promise<void> {
       [
         {
           id: String(id),
-          state: 'California',
-          city: 'San Diego',
+          state,
+          city,
           age: '33',
           seeks: 'w4m',
           title: `Trying ${word} this winter`,
@@ -193,6 +197,19 @@ test('a release is made whole, moved to at once, and only the chunks that change
       2 * paths.length,
     );
 
+    // Approvals in two other states, one after the other: the second fetches its state's changed
+    // chunks and nodes alone, its tree's other nodes kept from the releases before.
+    for (const [index, place] of [
+      { state: 'Texas', city: 'Houston' },
+      { state: 'New York', city: 'Brooklyn' },
+    ].entries()) {
+      await approveAdAbout(`stargazing${index}`, 9100 + index, place);
+      const next = await releaseRuntimeContent(storage, fixture.compiledDir);
+      await follower.refresh('announced');
+      expect(lastFetched().objects).toBe(next.puts);
+      expect(found(`stargazing${index}`, 'instance', follower.version)).toBe(1);
+    }
+
     // Bytes that are not the release's: refused, the instance stays where it was.
     await approveAdAbout('birdsong', 9003);
     const fourth = await releaseRuntimeContent(storage, fixture.compiledDir);
@@ -203,13 +220,13 @@ test('a release is made whole, moved to at once, and only the chunks that change
         contentType: 'application/octet-stream',
       });
     await follower.refresh('announced');
-    expect(follower.version).toBe(3);
+    expect(follower.version).toBe(5);
     expect(lines.at(-1)).toMatch(
       /a chunk of ads\/California\.ndjson of this release came with other bytes/,
     );
     expect(found('birdsong', 'instance', follower.version)).toBe(0);
     expect(found('orienteering', 'instance', follower.version)).toBe(1);
-    // Put back as they were (as a repair would): the next look reads release 4.
+    // Put back as they were (as a repair would): the next look reads release 6.
     for (const chunk of chunks)
       await storage.put(
         runtimeFileKey(chunk.digest),
@@ -220,7 +237,7 @@ test('a release is made whole, moved to at once, and only the chunks that change
         { contentType: 'application/octet-stream' },
       );
     await follower.refresh('announced');
-    expect(follower.version).toBe(4);
+    expect(follower.version).toBe(6);
     expect(found('birdsong', 'instance', follower.version)).toBe(1);
   } finally {
     follower.stop();

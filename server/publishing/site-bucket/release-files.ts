@@ -83,8 +83,10 @@ export function releaseFiles(storage: ObjectStorage, dir: string) {
     fetched: Fetched,
   ): Promise<void> {
     const target = join(filesDir, file.root);
-    if (existsSync(target)) return;
+    // Its tree is read all the same (from {dir}/nodes/, nothing fetched): the nodes a release
+    // names are kept while it is read, so that a later change of this file fetches its chunks alone.
     const { chunks } = await chunksOf(file.root, node);
+    if (existsSync(target)) return;
     const had = new Map<string, Chunk>();
     const earlier = readNow?.files.find((one) => one.path === file.path);
     let earlierFile = earlier && join(filesDir, earlier.root);
