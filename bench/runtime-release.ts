@@ -10,23 +10,17 @@
 //   that read the release before, and its time to move.
 //   npm run bench:release -- [--ads N] [--keep]
 // Prints the figures; writes nothing into docs/.
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
-import { AD_COLUMNS } from '../core/schemas/ad.ts';
-import { ensureS3Server, startThrowawayS3Server } from '../scripts/s3-server.mjs';
 import { releaseRuntimeContent } from '../server/publishing/site-bucket/runtime-content.ts';
 import { runtimeFollower } from '../server/publishing/site-bucket/runtime-follower.ts';
-import { openObjectStorage } from '../store/object-storage/object-storage.ts';
+import { startBenchBucket, writeApprovedAd } from './bench-bucket.ts';
 import { citiesOfEverySize, writeGeneratedContent } from './generated-site.ts';
 import { DEFAULT_BUILD_DATE, parseBenchOptions } from './options.ts';
 import { createWorkspace } from './workspace.ts';
 
 const { ads, keep } = parseBenchOptions(process.argv.slice(2));
-const BUCKET = 'localboard-bench';
 const root = join(import.meta.dirname, '..');
 
 interface Row {
@@ -39,25 +33,12 @@ interface Row {
 }
 
 const workspace = createWorkspace();
-const found = ensureS3Server((line: string) => console.log(line));
-if (!('binDir' in found) || !found.binDir) throw new Error(`No S3 server: ${found.problem}`);
 // The store's memory: the release's chunks, its whole copies and the search index's copy, twice
 // over at most (about 5.5 GB at a million ads); radosgw's default of 2 GiB fills at 1,000,000.
-const server = await startThrowawayS3Server(found.binDir, {
-  memoryBytes: Math.max(2, Math.ceil((ads / 1_000_000) * 8)) * 1024 ** 3,
-});
+const server = await startBenchBucket(Math.max(2, Math.ceil((ads / 1_000_000) * 8)) * 1024 ** 3);
 try {
   console.log(`Working in ${workspace.dir}; the S3 server at ${server.endpoint}.`);
-  const settings = {
-    endpoint: server.endpoint,
-    region: server.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
-  };
-  const client = new S3Client(settings);
-  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  client.destroy();
-  const bucket = openObjectStorage({ bucket: BUCKET, prefix: 'site/' }, settings);
+  const { bucket } = server;
   const cacheDir = join(workspace.dir, 'compiled');
   const { contentDir, cities } = writeGeneratedContent(workspace.dir, ads, DEFAULT_BUILD_DATE);
 
@@ -124,22 +105,9 @@ try {
 
   const sizes = citiesOfEverySize(cities, 3);
   for (const [index, { state, city }] of [sizes[1]!, sizes[0]!].entries()) {
-    mkdirSync(join(contentDir, 'ads'), { recursive: true });
-    writeFileSync(
-      join(contentDir, 'ads', `approved-${index}.csv`),
-      stringify(
-        [
-          {
-            ...{ id: String(990000001 + index), state, city, age: '33', seeks: 'w4m' },
-            title: 'Walks by the water at dawn',
-            description: 'Looking for company on early walks by the water. Say hello.',
-            ...{ images: '', featured: 'false', postedAt: DEFAULT_BUILD_DATE },
-            ...{ expiresAt: '2027-12-31', sample: 'false' },
-          },
-        ],
-        { header: true, columns: [...AD_COLUMNS] },
-      ),
-    );
+    writeApprovedAd(contentDir, `approved-${index}.csv`, {
+      ...{ id: 990000001 + index, state, city, postedAt: DEFAULT_BUILD_DATE },
+    });
     console.log(
       `  one approval in ${city}, ${state}: compiled in ${compile(DEFAULT_BUILD_DATE).toFixed(1)} s.`,
     );
@@ -151,7 +119,6 @@ try {
   console.log(`  the next day: compiled in ${compile(nextDay).toFixed(1)} s.`);
   await release(`the next day (${nextDay}: expiries, the build date)`);
   follower.stop();
-  bucket.close();
 
   const total = first.release.files.reduce((sum, file) => sum + file.size, 0);
   const kB = (bytes: number) => (bytes / 1000).toFixed(1);

@@ -14,17 +14,13 @@
 // on a typical day of theirs, and counted per expired ad.
 //   npm run bench:bucket -- [--ads N] [--keep]
 // Prints the figures; writes nothing into docs/.
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
-import { AD_COLUMNS } from '../core/schemas/ad.ts';
-import { ensureS3Server, startThrowawayS3Server } from '../scripts/s3-server.mjs';
 import { releaseRuntimeContent } from '../server/publishing/site-bucket/runtime-content.ts';
 import { runtimeFollower } from '../server/publishing/site-bucket/runtime-follower.ts';
 import { siteUploader, type SiteUpload } from '../server/publishing/site-bucket/site-uploader.ts';
-import { openObjectStorage } from '../store/object-storage/object-storage.ts';
+import { startBenchBucket, writeApprovedAd } from './bench-bucket.ts';
 import { buildSite, citiesOfEverySize, writeGeneratedContent } from './generated-site.ts';
 import { DEFAULT_BUILD_DATE, parseBenchOptions } from './options.ts';
 import { createWorkspace } from './workspace.ts';
@@ -33,7 +29,6 @@ import { createWorkspace } from './workspace.ts';
 const { ads, keep } = parseBenchOptions(process.argv.slice(2));
 /** S3 Standard's price of PUT, COPY, POST and LIST requests, per 1,000 (us-east-1, 2026). */
 const DOLLARS_PER_THOUSAND_PUTS = 0.005;
-const BUCKET = 'localboard-bench';
 
 const previousDay = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
@@ -69,21 +64,10 @@ interface Measured {
 }
 
 const workspace = createWorkspace();
-const found = ensureS3Server((line: string) => console.log(line));
-if (!('binDir' in found) || !found.binDir) throw new Error(`No S3 server: ${found.problem}`);
-const server = await startThrowawayS3Server(found.binDir);
+const server = await startBenchBucket();
 try {
   console.log(`Working in ${workspace.dir}; the S3 server at ${server.endpoint}.`);
-  const settings = {
-    endpoint: server.endpoint,
-    region: server.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
-  };
-  const client = new S3Client(settings);
-  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  client.destroy();
-  const bucket = openObjectStorage({ bucket: BUCKET, prefix: 'site/' }, settings);
+  const { bucket } = server;
   const outDir = join(workspace.dir, 'out');
   const cacheDir = join(workspace.dir, 'compiled');
   const database = { path: join(workspace.dir, 'none.sqlite') };
@@ -118,22 +102,9 @@ try {
 
   // One approval: an ad in a city of middling size, as the publisher builds and uploads it.
   const { state, city } = citiesOfEverySize(cities, 3)[1]!;
-  mkdirSync(join(contentDir, 'ads'), { recursive: true });
-  writeFileSync(
-    join(contentDir, 'ads', 'approved.csv'),
-    stringify(
-      [
-        {
-          ...{ id: '990000001', state, city, age: '33', seeks: 'w4m' },
-          title: 'Walks by the water at dawn',
-          description: 'Looking for company on early walks by the water. Say hello.',
-          ...{ images: '', featured: 'false', postedAt: DEFAULT_BUILD_DATE },
-          ...{ expiresAt: '2027-12-31', sample: 'false' },
-        },
-      ],
-      { header: true, columns: [...AD_COLUMNS] },
-    ),
-  );
+  writeApprovedAd(contentDir, 'approved.csv', {
+    ...{ id: 990000001, state, city, postedAt: DEFAULT_BUILD_DATE },
+  });
   const approved = build(DEFAULT_BUILD_DATE);
   console.log(`  one approval (${city}, ${state}): built in ${approved.seconds.toFixed(1)} s.`);
   await upload(`one approval (an ad in ${city}, ${state})`);
@@ -162,7 +133,6 @@ try {
   const readySeconds = (performance.now() - readyStarted) / 1000;
   if (follower.version === undefined) throw new Error(follower.waitingFor);
   follower.stop();
-  bucket.close();
 
   const load = loadavg().map((value) => value.toFixed(1));
   const perAd = (value: number, at: number) => (value / ads) * at;
