@@ -10,6 +10,7 @@ import {
   existsSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   renameSync,
@@ -55,20 +56,38 @@ export function releaseFiles(storage: ObjectStorage, dir: string) {
   const filesDir = join(dir, 'files');
   const nodesDir = join(dir, 'nodes');
   const indexesDir = join(dir, 'indexes');
+  /**
+   * The nodes read so far, parsed: every move reads the tree of every file of its release (a few
+   * thousand small nodes at a million ads), nearly all unchanged since the move before.
+   */
+  const parsed = new Map<string, ChunkNode>();
 
   /** A node of a file's tree: kept here, else fetched (and kept). */
   function nodeReader(fetched: Fetched, seen: Set<string>) {
     return async (digest: string): Promise<ChunkNode> => {
       seen.add(digest);
+      const known = parsed.get(digest);
+      if (known) return known;
       const local = join(nodesDir, digest);
-      if (existsSync(local)) return parseNode(digest, readFileSync(local, 'utf8'));
-      const node = await fetchNode(storage, digest);
-      fetched.objects += 1;
-      fetched.bytes += Buffer.byteLength(node.text);
-      writeFileSync(`${local}.part`, node.text);
-      renameSync(`${local}.part`, local);
+      let node: ChunkNode;
+      if (existsSync(local)) node = parseNode(digest, readFileSync(local, 'utf8'));
+      else {
+        node = await fetchNode(storage, digest);
+        fetched.objects += 1;
+        fetched.bytes += Buffer.byteLength(node.text);
+        writeFileSync(`${local}.part`, node.text);
+        renameSync(`${local}.part`, local);
+      }
+      parsed.set(digest, node);
       return node;
     };
+  }
+
+  /** Keeps the nodes `kept` names, on disk and in memory; the others go. */
+  function keepNodes(kept: ReadonlySet<string>): void {
+    for (const digest of parsed.keys()) if (!kept.has(digest)) parsed.delete(digest);
+    for (const name of readdirSync(nodesDir))
+      if (!kept.has(name)) rmSync(join(nodesDir, name), { force: true });
   }
 
   /**
@@ -208,9 +227,9 @@ export function releaseFiles(storage: ObjectStorage, dir: string) {
 
   return {
     filesDir,
-    nodesDir,
     indexesDir,
     nodeReader,
+    keepNodes,
     /**
      * Makes every file of `release` not here yet, from the chunks of `readNow`'s (the release
      * read now) and those fetched; the nodes read on the way are added to `nodes`.

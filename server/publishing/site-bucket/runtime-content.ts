@@ -141,10 +141,15 @@ const md5OfText = (text: string) => md5Hex(Buffer.from(text, 'utf8'));
 /** Chunked files already cut, while the file is the same (size, inode and time). */
 const chunked = new Map<string, { stamp: string; file: ChunkedFile }>();
 
+/** A file's size, inode and time: another stamp, another file. */
+function fileStamp(file: string): string {
+  const { size, ino, mtimeMs } = statSync(file);
+  return `${size} ${ino} ${mtimeMs}`;
+}
+
 /** A file cut into chunks, cut again only when it changed (a publish rewrites one state's file). */
 function chunkedFile(file: string): ChunkedFile {
-  const { size, ino, mtimeMs } = statSync(file);
-  const stamp = `${size} ${ino} ${mtimeMs}`;
+  const stamp = fileStamp(file);
   const known = chunked.get(file);
   if (known?.stamp === stamp) return known.file;
   const made = chunkFile(file);
@@ -159,23 +164,27 @@ function chunkedFile(file: string): ChunkedFile {
 function splitContent(compiledDir: string): string[] {
   const file = join(compiledDir, 'content.json');
   if (!existsSync(file)) return [];
+  const paths = [CONTENT_WITHOUT_COUNTS, TRANSPARENCY].map((name) => `${RELEASED_DIR}/${name}`);
+  // Split once a build: content.json is read again only when the build rewrote it.
+  const stamp = fileStamp(file);
+  if (splitFrom.get(file) === stamp) return paths;
   const { adCounts, activeAds, transparency, ...rest } = JSON.parse(
     readFileSync(file, 'utf8'),
   ) as CompiledContent;
-  void adCounts;
-  void activeAds;
   const dir = join(compiledDir, RELEASED_DIR);
   mkdirSync(dir, { recursive: true });
-  const written: Array<[string, string]> = [
-    [CONTENT_WITHOUT_COUNTS, JSON.stringify(rest)],
-    [TRANSPARENCY, JSON.stringify(transparency ?? null)],
-  ];
-  for (const [name, text] of written) {
-    const path = join(dir, name);
-    if (!existsSync(path) || readFileSync(path, 'utf8') !== text) replaceFile(path, text);
-  }
-  return written.map(([name]) => `${RELEASED_DIR}/${name}`);
+  const texts = [JSON.stringify(rest), JSON.stringify(transparency ?? null)];
+  paths.forEach((path, index) => {
+    const target = join(compiledDir, path);
+    const text = texts[index]!;
+    if (!existsSync(target) || readFileSync(target, 'utf8') !== text) replaceFile(target, text);
+  });
+  splitFrom.set(file, stamp);
+  return paths;
 }
+
+/** The content.json each compiled folder's release files were last split from (its stamp). */
+const splitFrom = new Map<string, string>();
 
 /** The runtime files of the compiled content in `compiledDir`, cut into chunks. */
 export function runtimeFilesOf(

@@ -68,7 +68,7 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
   const log = settings.log ?? ((line: string) => console.log(line));
   const following = settings.following ?? (() => true);
   const files = releaseFiles(storage, dir);
-  const { filesDir, nodesDir, indexesDir } = files;
+  const { filesDir, indexesDir } = files;
   const indexFile = join(dir, 'index', 'search.sqlite');
   let version: number | undefined;
   /** The release read now, when it was fetched here, and the nodes its files' trees have. */
@@ -192,9 +192,7 @@ export function runtimeFollower(settings: RuntimeFollowerSettings): RuntimeFollo
     for (const name of existsSync(indexesDir) ? readdirSync(indexesDir) : [])
       if (!roots.has(name.replace(/\.(json|ids)$/, '')))
         rmSync(join(indexesDir, name), { force: true });
-    const nodes = new Set(releases.flatMap((one) => [...one.nodes]));
-    for (const name of readdirSync(nodesDir))
-      if (!nodes.has(name)) rmSync(join(nodesDir, name), { force: true });
+    files.keepNodes(new Set(releases.flatMap((one) => [...one.nodes])));
   }
 
   /** Moves and the search index's last step run one at a time. */
