@@ -43,8 +43,6 @@ import { explicitThresholdFromEnv } from './photos/app-photos.ts';
 import { bundledDigestCommand, scheduleDigests } from './saved-searches/digest-schedule.ts';
 import { getSite } from '../core/content/index.ts';
 import type { SiteSettings } from '../core/schemas/site.ts';
-import { readSiteSettings } from '../pipeline/compile/compile.ts';
-import { formatProblem } from '../pipeline/compile/report.ts';
 import { isSupportedNode, unsupportedNodeLine } from '../core/node-runtime.mjs';
 import { utcDay } from '../core/days.ts';
 
@@ -121,6 +119,9 @@ let site: SiteSettings;
 try {
   site = getSite();
 } catch (error) {
+  // The content compiler's reader, loaded only here: an instance with compiled content never needs it.
+  const { readSiteSettings } = await import('../pipeline/compile/compile.ts');
+  const { formatProblem } = await import('../pipeline/compile/report.ts');
   const read = process.env.SITE_BUCKET
     ? readSiteSettings(resolve(process.env.CONTENT_DIR ?? 'content'))
     : undefined;
