@@ -3,6 +3,7 @@
 // receipts. One row once they saved any; none: both off. The rules are server/messages/'s; this
 // part stores them.
 import type { StoreContext } from '../store-context.ts';
+import { saveSettingsRow, settingsRowOf } from './settings-rows.ts';
 
 export interface MessageSettings {
   /** Each new request is mailed as it comes, not in the daily digest. */
@@ -24,11 +25,7 @@ export interface MessageSettingsStore {
 export function messageSettingsStore({ db }: StoreContext): MessageSettingsStore {
   return {
     async of(accountId) {
-      const row = await db
-        .selectFrom('message_settings')
-        .select(['requests_at_once', 'read_receipts'])
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
+      const row = await settingsRowOf(db, 'message_settings', accountId);
       if (!row) return NO_MESSAGE_SETTINGS;
       return {
         requestsAtOnce: row.requests_at_once === 1,
@@ -37,16 +34,11 @@ export function messageSettingsStore({ db }: StoreContext): MessageSettingsStore
     },
 
     async save(accountId, { requestsAtOnce, readReceipts }, at) {
-      const values = {
+      await saveSettingsRow(db, 'message_settings', accountId, {
         requests_at_once: requestsAtOnce ? 1 : 0,
         read_receipts: readReceipts ? 1 : 0,
         updated_at: at,
-      };
-      await db
-        .insertInto('message_settings')
-        .values({ account_id: accountId, ...values })
-        .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
-        .execute();
+      });
     },
 
     async withReadReceipts(accountIds) {

@@ -7,6 +7,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { PushUrgency } from '../push-tables.ts';
 import { rowsChanged } from './row-count.ts';
 import type { StoreContext } from '../store-context.ts';
+import { saveSettingsRow, settingsRowOf } from './settings-rows.ts';
 import type { Tables } from '../tables.ts';
 
 export type { PushUrgency };
@@ -174,11 +175,7 @@ export function pushStore({ db }: StoreContext): PushStore {
     },
 
     async settingsOf(accountId) {
-      const row = await db
-        .selectFrom('push_settings')
-        .select(['requests', 'saved_searches', 'message_text'])
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
+      const row = await settingsRowOf(db, 'push_settings', accountId);
       if (!row) return NO_PUSH_SETTINGS;
       return {
         requests: row.requests === 1,
@@ -188,17 +185,12 @@ export function pushStore({ db }: StoreContext): PushStore {
     },
 
     async saveSettings(accountId, settings, at) {
-      const values = {
+      await saveSettingsRow(db, 'push_settings', accountId, {
         requests: settings.requests ? 1 : 0,
         saved_searches: settings.savedSearches ? 1 : 0,
         message_text: settings.messageText ? 1 : 0,
         updated_at: at,
-      };
-      await db
-        .insertInto('push_settings')
-        .values({ account_id: accountId, ...values })
-        .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
-        .execute();
+      });
     },
 
     noticesSince: (accountId, since) =>

@@ -2,6 +2,7 @@
 // member's own settings, one row once they saved any. The rules (what the settings mean, the
 // texts) are server/messages/reach.ts's; this part stores them.
 import type { StoreContext } from '../store-context.ts';
+import { saveSettingsRow, settingsRowOf } from './settings-rows.ts';
 
 /** A member's settings as stored; no row: anyone may write first, no hidden words. */
 export interface ReachSettings {
@@ -24,11 +25,7 @@ export interface ReachSettingsStore {
 export function reachSettingsStore({ db }: StoreContext): ReachSettingsStore {
   return {
     async of(accountId) {
-      const row = await db
-        .selectFrom('reach_settings')
-        .select(['min_age', 'max_age', 'hidden_words'])
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
+      const row = await settingsRowOf(db, 'reach_settings', accountId);
       if (!row) return NO_REACH_SETTINGS;
       return {
         minAge: row.min_age,
@@ -38,17 +35,12 @@ export function reachSettingsStore({ db }: StoreContext): ReachSettingsStore {
     },
 
     async save(accountId, { minAge, maxAge, hiddenWords }, at) {
-      const values = {
+      await saveSettingsRow(db, 'reach_settings', accountId, {
         min_age: minAge,
         max_age: maxAge,
         hidden_words: JSON.stringify(hiddenWords),
         updated_at: at,
-      };
-      await db
-        .insertInto('reach_settings')
-        .values({ account_id: accountId, ...values })
-        .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
-        .execute();
+      });
     },
   };
 }
