@@ -23,6 +23,7 @@ import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { developerEnv, ROOT, startDevServer, TSX, type DevServer } from './dev-server-process.ts';
 import { launchChromium, textOf } from './support.ts';
 import { TEST_PASSWORD_HASH_COST } from '../helpers/password-cost.ts';
+import { fillNewAd } from '../helpers/ad-form.ts';
 
 let dev: DevServer;
 let compiledContentDir: string;
@@ -71,11 +72,8 @@ describe('a member on the dev server', () => {
   test('an ad a moderator approves is on the dev site', async () => {
     const title = 'Morning coffee and a walk in the park';
     await page.goto(`${dev.url}/post`);
-    await page.selectOption('#ad-state', 'California');
-    await page.fill('#ad-city', 'Fresno');
-    await page.selectOption('#ad-seeks', 'w4m');
-    await page.fill('#ad-title', title);
-    await page.fill('#ad-description', 'Early walks, old films and a good bookshop.\nSay hello.');
+    const description = 'Early walks, old films and a good bookshop.\nSay hello.';
+    await fillNewAd(page, { city: 'Fresno', title, description });
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.waitForURL(`${dev.url}/post/in-review`);
 

@@ -21,6 +21,7 @@ import {
 } from '../helpers/e2e-members.ts';
 import { chromiumAndPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { textOf } from './support.ts';
+import { fillNewAd } from '../helpers/ad-form.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 const daysFrom = (day: string, days: number) =>
@@ -65,14 +66,8 @@ async function postAd(
 ): Promise<number> {
   await gotoEnhanced(page, `${url}/post`, javaScriptEnabled);
   expect(await heading(page)).toBe('Post an ad');
-  await page.selectOption('#ad-state', 'California');
-  await page.fill('#ad-city', city);
-  await page.selectOption('#ad-seeks', 'w4m');
-  await page.fill('#ad-title', title);
-  await page.fill(
-    '#ad-description',
-    'Weekend hikes, old films and a good bookshop.\nCoffee first, then we see.',
-  );
+  const description = 'Weekend hikes, old films and a good bookshop.\nCoffee first, then we see.';
+  await fillNewAd(page, { city, title, description });
   const submit = page.getByRole('button', { name: 'Submit for review' });
   if (javaScriptEnabled) await submitWithFetch(submit, adsApiPath());
   else await submit.click();

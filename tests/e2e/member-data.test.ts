@@ -20,6 +20,7 @@ import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { textOf } from './support.ts';
 import { accountDataApiPath, adsApiPath, signinApiPath } from '../../core/paths.ts';
+import { fillNewAd } from '../helpers/ad-form.ts';
 
 const world = chromiumAndServerForFile();
 
@@ -31,11 +32,8 @@ async function signUpAndVerify(page: Page, email: string, javaScriptEnabled: boo
 
 async function postAd(page: Page, city: string, title: string, javaScriptEnabled: boolean) {
   await gotoEnhanced(page, `${world.server.url}/post`, javaScriptEnabled);
-  await page.selectOption('#ad-state', 'California');
-  await page.fill('#ad-city', city);
-  await page.selectOption('#ad-seeks', 'w4m');
-  await page.fill('#ad-title', title);
-  await page.fill('#ad-description', 'Early walks, old films and a good bookshop. Coffee first.');
+  const description = 'Early walks, old films and a good bookshop. Coffee first.';
+  await fillNewAd(page, { city, title, description });
   const submit = page.getByRole('button', { name: 'Submit for review' });
   if (javaScriptEnabled) await submitWithFetch(submit, adsApiPath());
   else await submit.click();

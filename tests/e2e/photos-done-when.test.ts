@@ -11,6 +11,7 @@ import { adPath } from '../../core/paths.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { exifTagsOf, phoneJpeg, privateTagsIn, redCornerOf } from '../helpers/photo-fixtures.ts';
 import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
+import { fillNewAd } from '../helpers/ad-form.ts';
 
 const TITLE = 'Sunday farmers market, then coffee';
 let member: BrowserContext;
@@ -44,11 +45,8 @@ test('a phone photo posted without JavaScript is published upright and without i
   const page: Page = await member.newPage();
   await page.goto(`${world.site.url}/post`);
   expect(await heading(page)).toBe('Post an ad');
-  await page.selectOption('#ad-state', 'California');
-  await page.fill('#ad-city', 'Oakland');
-  await page.selectOption('#ad-seeks', 'w4m');
-  await page.fill('#ad-title', TITLE);
-  await page.fill('#ad-description', 'Peaches, bread and a slow walk by the lake.');
+  const description = 'Peaches, bread and a slow walk by the lake.';
+  await fillNewAd(page, { city: 'Oakland', title: TITLE, description });
   await page.setInputFiles('input[type="file"][name="photos"]', {
     name: 'IMG_2041.jpg',
     mimeType: 'image/jpeg',

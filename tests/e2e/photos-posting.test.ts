@@ -14,6 +14,7 @@ import { phpAsJpg, smallJpeg, smallPng, smallWebp } from '../helpers/photo-fixtu
 import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { baseUrl, chromiumForTests } from './support.ts';
 import { adsApiPath } from '../../core/paths.ts';
+import { fillNewAd } from '../helpers/ad-form.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 const NOT_A_PHOTO =
@@ -39,14 +40,11 @@ async function threePhotos() {
   ];
 }
 
-async function fillAd(page: Page, title: string) {
-  await page.selectOption('#ad-state', 'California');
-  await page.fill('#ad-city', 'Los Angeles');
-  await page.fill('#ad-age', '36');
-  await page.selectOption('#ad-seeks', 'm4w');
-  await page.fill('#ad-title', title);
-  await page.fill('#ad-description', 'Long walks, old films and a good bookshop.');
-}
+const fillAd = (page: Page, title: string) =>
+  fillNewAd(page, {
+    ...{ city: 'Los Angeles', age: '36', seeks: 'm4w', title },
+    description: 'Long walks, old films and a good bookshop.',
+  });
 
 /** The member's newest ad with its photos as stored: their sizes and alt texts, in the ad's order. */
 async function newestAdWithTitle(title: string) {

@@ -20,6 +20,7 @@ import type { TestApp } from '../helpers/api.ts';
 import { editLiveAd, moveAd } from '../helpers/posting.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { baseUrl, builtAds, fetchPage, chromiumForTests } from './support.ts';
+import { fillAdForm as fillAd } from '../helpers/ad-form.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 
@@ -72,15 +73,6 @@ async function storedAd(id: number) {
   } finally {
     await store.close();
   }
-}
-
-async function fillAd(page: Page, values: Record<string, string>) {
-  if (values.state) await page.selectOption('#ad-state', values.state);
-  if (values.city !== undefined) await page.fill('#ad-city', values.city);
-  if (values.age !== undefined) await page.fill('#ad-age', values.age);
-  if (values.seeks) await page.selectOption('#ad-seeks', values.seeks);
-  if (values.title !== undefined) await page.fill('#ad-title', values.title);
-  if (values.description !== undefined) await page.fill('#ad-description', values.description);
 }
 
 describe('/post in Chromium with JavaScript', () => {

@@ -22,6 +22,7 @@ import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-membe
 import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
+import { fillNewAd } from '../helpers/ad-form.ts';
 
 const TITLE = 'Verified and looking for a hiking partner';
 let noScript: BrowserContext;
@@ -117,11 +118,8 @@ test('without JavaScript: challenge, selfie, approval with a photo, the badge af
   const email = await signUpAndVerify(noScript, world.site, 'verified-poster');
   const post = await noScript.newPage();
   await post.goto(`${world.site.url}/post`);
-  await post.selectOption('#ad-state', 'California');
-  await post.fill('#ad-city', 'Oakland');
-  await post.selectOption('#ad-seeks', 'w4m');
-  await post.fill('#ad-title', TITLE);
-  await post.fill('#ad-description', 'Trails on Saturdays, coffee afterwards.');
+  const description = 'Trails on Saturdays, coffee afterwards.';
+  await fillNewAd(post, { city: 'Oakland', title: TITLE, description });
   await post.setInputFiles('input[type="file"][name="photos"]', {
     name: 'trail.jpg',
     mimeType: 'image/jpeg',

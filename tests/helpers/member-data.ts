@@ -61,6 +61,17 @@ export async function addBlock(t: Parts, blockerId: number, blockedId: number): 
   await t.store.blocks.block(blockerId, blockedId, at(5));
 }
 
+/** `blockerId` blocks the poster of `adId` and reports that ad, as a member does from its page. */
+export async function blockAndReport(
+  t: Parts,
+  blockerId: number,
+  posterId: number,
+  report: { adId: number; reason: string; note?: string },
+): Promise<number> {
+  await addBlock(t, blockerId, posterId);
+  return addReport(t, { ...report, reporterId: blockerId, reportedAccountId: posterId });
+}
+
 /** A member's report of an ad (or of a conversation about it), as the reports code stores it. */
 export async function addReport(
   t: Parts,

@@ -4,7 +4,7 @@
 // so that they check what a person reads rather than the markup's class names.
 import { compileContent } from '../../pipeline/compile/compile.ts';
 import { useContent } from '../../core/content/index.ts';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { makeTestApp, type TestApp, type TestAppOptions } from './api.ts';
 import { makeContentFixture } from './content-fixture.ts';
 import { decodeEntities, textOf } from './html-text.ts';
@@ -31,6 +31,18 @@ export function withFixtureContent(): void {
 
 /** The text of the page's <h1>. */
 export const headingOf = (html: string) => /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
+
+/**
+ * A page a member alone sees, as served: 200, never cached (`no-store`), with `heading` as its
+ * <h1>; its HTML.
+ */
+export async function privatePage(response: Response, heading: string): Promise<string> {
+  expect(response.status).toBe(200);
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  const html = await response.text();
+  expect(headingOf(html)).toBe(heading);
+  return html;
+}
 
 /** The banner's message (the error or the notice of a form). */
 export const bannerOf = (html: string) => {

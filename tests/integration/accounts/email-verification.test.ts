@@ -18,13 +18,8 @@ import {
   uniqueEmail,
 } from '../../helpers/api.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
-import {
-  bannerOf,
-  formOf,
-  headingOf,
-  testAppOnFixtureContent,
-  textOf,
-} from '../../helpers/pages.ts';
+import { bannerOf, formOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { privatePage, textOf } from '../../helpers/pages.ts';
 import {
   meApiPath,
   signinApiPath,
@@ -102,10 +97,7 @@ describe('/verify', () => {
   test('shows a Verify my email button; only pressing it verifies; the account says so', async () => {
     const { session, link } = await signUp();
     const page = await get(`/verify?token=${link}`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('cache-control')).toBe('no-store');
-    const html = await page.text();
-    expect(headingOf(html)).toBe('Verify your email');
+    const html = await privatePage(page, 'Verify your email');
     expect(formOf(html, verifyApiPath())?.attributes.method).toBe('post');
     expect(html).toContain(`<input type="hidden" name="token" value="${link}"/>`);
     expect(html).toContain('>Verify my email</button>');

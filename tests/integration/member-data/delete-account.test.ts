@@ -20,7 +20,7 @@ import {
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { mailsTo, outboxMails } from '../../helpers/mail.ts';
 import {
-  addBlock,
+  blockAndReport,
   addThread,
   addReport,
   countRows,
@@ -32,7 +32,7 @@ import {
   signUpMember,
   type TestMember,
 } from '../../helpers/moderation.ts';
-import { bannerOf, headingOf, useFixtureContent } from '../../helpers/pages.ts';
+import { bannerOf, headingOf, privatePage, useFixtureContent } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
 import {
   accountDataApiPath,
@@ -71,10 +71,7 @@ describe('/account/delete, the page', () => {
   test('says what goes and what stays, and asks for the password', async () => {
     const member = await t.signUpMember();
     const response = await t.getPage('/account/delete', member.session);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('no-store');
-    const html = await response.text();
-    expect(headingOf(html)).toBe('Delete my account');
+    const html = await privatePage(response, 'Delete my account');
     const text = textOf(html);
     expect(text).toContain('What is deleted');
     expect(text).toContain('What stays');
@@ -205,13 +202,7 @@ describe('the right password', () => {
       ],
     );
     theirMessages = await countRows(t, 'messages', { column: 'sender_id', value: other.accountId });
-    await addBlock(t, member.accountId, other.accountId);
-    await addReport(t, {
-      adId: theirAd,
-      reporterId: member.accountId,
-      reportedAccountId: other.accountId,
-      reason: 'spam',
-    });
+    await blockAndReport(t, member.accountId, other.accountId, { adId: theirAd, reason: 'spam' });
     await addReport(t, {
       adId: liveAd,
       reporterId: other.accountId,

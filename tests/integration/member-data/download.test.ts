@@ -4,7 +4,7 @@
 // made — and never the other side's email or account id, nor anyone else's data.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { cookieHeader, ORIGIN, todayUtc } from '../../helpers/api.ts';
-import { addBlock, addThread, addReport } from '../../helpers/member-data.ts';
+import { addThread, blockAndReport } from '../../helpers/member-data.ts';
 import { insertAdInReview, insertLiveAdWithEdit } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { dayFromToday, makeMember, moveAd, type TestMember } from '../../helpers/posting.ts';
@@ -115,21 +115,13 @@ beforeAll(async () => {
       ['poster', 'Thank you!', 10],
     ],
   );
-  await addBlock(t, me.accountId, other.accountId);
-  await addReport(t, {
-    adId: theirAd,
-    reporterId: me.accountId,
-    reportedAccountId: other.accountId,
-    reason: 'spam',
+  await blockAndReport(t, me.accountId, other.accountId, {
+    ...{ adId: theirAd, reason: 'spam' },
     note: 'Posted the same ad in three cities.',
   });
   // What they did, which is not mine: their own block and report.
-  await addBlock(t, other.accountId, me.accountId);
-  await addReport(t, {
-    adId: ids.live,
-    reporterId: other.accountId,
-    reportedAccountId: me.accountId,
-    reason: 'other',
+  await blockAndReport(t, other.accountId, me.accountId, {
+    ...{ adId: ids.live, reason: 'other' },
     note: 'Their private note about my ad.',
   });
 });

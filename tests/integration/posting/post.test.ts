@@ -3,6 +3,7 @@
 // typed kept) and as JSON; who may post (signed in, verified); the place; the body limit.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { bannerOf, formOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
+import { privatePage } from '../../helpers/pages.ts';
 import { dobYearsAgo } from '../../helpers/api.ts';
 import {
   fieldErrorOf,
@@ -27,10 +28,7 @@ describe('the /post page', () => {
   test('shows the form with real labels, plain names and the age from the date of birth', async () => {
     const member = await makeMember(t, { dateOfBirth: dobYearsAgo(41) });
     const response = await getPage(t, '/post', member.session);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('no-store');
-    const html = await response.text();
-    expect(headingOf(html)).toBe('Post an ad');
+    const html = await privatePage(response, 'Post an ad');
     expect(formOf(html, adsApiPath())?.attributes).toMatchObject({
       'data-ad-form': 'new',
       enctype: 'multipart/form-data',

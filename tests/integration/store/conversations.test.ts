@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
+import { AD_ROW, adRow, atMinute as at } from '../../helpers/store-ads.ts';
 
 const t = storeForEachTest();
 let adId: number;
@@ -9,30 +10,13 @@ let adId: number;
 const POSTER = 1;
 const REPLIER = 2;
 const STRANGER = 3;
-const at = (minute: number) => `2026-11-24T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 beforeEach(async () => {
   for (const id of [POSTER, REPLIER, STRANGER]) await accountRow(t.sql, id);
   adId = await insertAd('Sunday hikes');
 });
 
-async function insertAd(title: string, status = 'live'): Promise<number> {
-  const row = await t.sql.get<{ id: number }>(
-    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-       created_at, submitted_at, posted_on, expires_on, updated_at)
-     VALUES (?, 'California', 'Los Angeles', 34, 'w4m', ?, 'Old films.', ?, ?, ?, ?, ?, ?)
-     RETURNING id`,
-    POSTER,
-    title,
-    status,
-    at(0),
-    at(0),
-    '2026-11-23',
-    '2026-12-23',
-    at(0),
-  );
-  return row!.id;
-}
+const insertAd = (title: string, status = 'live') => adRow(t.sql, POSTER, { title, status });
 
 /** A conversation of REPLIER about the ad, with messages from each side in turn; its id. */
 async function conversationWith(messages: number, ad = adId): Promise<number> {
@@ -109,12 +93,7 @@ describe('conversations', () => {
     expect(await t.store.memberAds.find(adId)).toMatchObject({
       id: adId,
       accountId: POSTER,
-      state: 'California',
-      city: 'Los Angeles',
-      age: 34,
-      seeks: 'w4m',
-      title: 'Sunday hikes',
-      description: 'Old films.',
+      ...AD_ROW,
       status: 'live',
       postedOn: '2026-11-23',
       expiresOn: '2026-12-23',

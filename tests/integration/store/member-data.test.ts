@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { deleteAccount } from '../../../server/accounts/delete-account.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
+import { adRow } from '../../helpers/store-ads.ts';
 
 const t = storeForEachTest();
 
@@ -17,23 +18,15 @@ async function insertAccount(id: number, role: 'member' | 'moderator' = 'member'
   await accountRow(t.sql, id, { at: T(0), verifiedAt: T(1), role });
 }
 
-async function insertAd(accountId: number, title: string, status: string, minute: number) {
-  const row = await t.sql.get<{ id: number }>(
-    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-       created_at, submitted_at, updated_at, posted_on, expires_on)
-     VALUES (?, 'California', 'Los Angeles', 34, 'w4m', ?, 'Say hello.', ?, ?, ?, ?, ?, ?)
-     RETURNING id`,
-    accountId,
+const insertAd = (accountId: number, title: string, status: string, minute: number) =>
+  adRow(t.sql, accountId, {
     title,
     status,
-    T(minute),
-    T(minute),
-    T(minute),
-    status === 'live' ? '2026-11-01' : null,
-    status === 'live' ? '2026-11-30' : null,
-  );
-  return row!.id;
-}
+    description: 'Say hello.',
+    at: T(minute),
+    postedOn: status === 'live' ? '2026-11-01' : null,
+    expiresOn: status === 'live' ? '2026-11-30' : null,
+  });
 
 async function insertConversation(
   adId: number,
@@ -134,33 +127,15 @@ describe('the rows of the data file', () => {
       [myReviewAd, 'My ad in review', 'review', null],
     ]);
     expect(rows.ads[0]).toMatchObject({ age: 34, pendingTitle: null, rejectedReason: null });
+    // Both with OTHER, begun and last written at the same minutes. A replier is never told that
+    // the poster filtered their conversation, nor whether it is in the poster's Requests.
+    const conversation = (id: number, adId: number, adTitle: string, side: string) => ({
+      ...{ id, adId, adTitle, side, otherSideId: OTHER, otherSideExists: true },
+      ...{ startedAt: T(10), lastMessageAt: T(20), filtered: false, request: false },
+    });
     expect(rows.conversations).toEqual([
-      {
-        id: aboutMyAd,
-        adId: myLiveAd,
-        adTitle: 'My live ad',
-        side: 'poster',
-        otherSideId: OTHER,
-        otherSideExists: true,
-        startedAt: T(10),
-        lastMessageAt: T(20),
-        filtered: false,
-        request: false,
-      },
-      {
-        id: aboutTheirAd,
-        adId: theirAd,
-        adTitle: 'Their ad',
-        side: 'replier',
-        otherSideId: OTHER,
-        otherSideExists: true,
-        startedAt: T(10),
-        lastMessageAt: T(20),
-        // A replier is never told that the poster filtered their conversation, nor whether it
-        // is in the poster's Requests.
-        filtered: false,
-        request: false,
-      },
+      conversation(aboutMyAd, myLiveAd, 'My live ad', 'poster'),
+      conversation(aboutTheirAd, theirAd, 'Their ad', 'replier'),
     ]);
     expect(rows.messages).toEqual([
       {

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AdCopy, NewReportRow, ReportGroupKey } from '../../../store/parts/reports.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
+import { AD_ROW, adRow, atMinute as at } from '../../helpers/store-ads.ts';
 
 const t = storeForEachTest();
 
@@ -11,17 +12,11 @@ const MODERATOR = 2;
 const REPLIER = 3;
 const AD = 100000001;
 const OTHER_AD = 100000002;
-const at = (minute: number) => `2026-11-24T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 const copy = (overrides: Partial<AdCopy> = {}): AdCopy => ({
   kind: 'member',
   id: AD,
-  state: 'California',
-  city: 'Los Angeles',
-  age: 34,
-  seeks: 'w4m',
-  title: 'Sunday hikes',
-  description: 'Old films.',
+  ...AD_ROW,
   postedAt: '2026-11-23',
   sample: false,
   ...overrides,
@@ -52,17 +47,7 @@ beforeEach(async () => {
     [REPLIER, 'replier@example.com'],
   ] as const)
     await accountRow(t.sql, id, { email, at: at(0) });
-  await t.sql.run(
-    `INSERT INTO member_ads (id, account_id, state, city, age, seeks, title, description, status,
-       created_at, submitted_at, posted_on, expires_on, updated_at)
-     VALUES (?, ?, 'California', 'Los Angeles', 34, 'w4m', 'Sunday hikes', 'Old films.', 'live',
-       ?, ?, '2026-11-23', '2026-12-23', ?)`,
-    AD,
-    POSTER,
-    at(0),
-    at(0),
-    at(0),
-  );
+  await adRow(t.sql, POSTER, { id: AD });
 });
 
 /** A conversation between POSTER and REPLIER about AD; its id. */

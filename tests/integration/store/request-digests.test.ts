@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
+import { conversationRow } from '../../helpers/store-ads.ts';
 
 const t = storeForEachTest();
 
@@ -21,24 +22,10 @@ beforeEach(async () => {
 });
 
 async function requestTo(poster: number, replier: number, title: string, at: string) {
-  const ad = await t.sql.get<{ id: number }>(
-    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-       created_at, submitted_at, posted_on, expires_on, updated_at)
-     VALUES (?, 'Ohio', 'Columbus', 34, 'w4m', ?, 'Walks.', 'live', ?, ?, '2026-11-20',
-       '2026-12-20', ?) RETURNING id`,
-    poster,
-    title,
-    at,
-    at,
-    at,
-  );
-  const id = (await t.store.conversations.create({
-    adId: ad!.id,
-    adTitle: title,
-    posterId: poster,
-    replierId: replier,
-    at,
-  }))!;
+  const id = await conversationRow(t, poster, replier, {
+    ...{ title, at, state: 'Ohio', city: 'Columbus', description: 'Walks.' },
+    ...{ postedOn: '2026-11-20', expiresOn: '2026-12-20' },
+  });
   await t.store.conversations.addMessage(id, replier, `About ${title}`, at);
   return id;
 }

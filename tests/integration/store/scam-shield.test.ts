@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
+import { atMinute as at, conversationRow } from '../../helpers/store-ads.ts';
 
 const t = storeForEachTest();
 
@@ -13,7 +14,6 @@ const POSTER = 1;
 const REPLIER = 2;
 const OTHER_POSTER = 3;
 const NEWCOMER = 4;
-const at = (minute: number) => `2026-11-24T10:${String(minute).padStart(2, '0')}:00.000Z`;
 const PRINT = 'a'.repeat(64);
 
 beforeEach(async () => {
@@ -26,27 +26,7 @@ beforeEach(async () => {
     await accountRow(t.sql, id, { at: createdAt });
 });
 
-/** A conversation about a new ad of `poster` with `replier`; its id. */
-async function conversation(poster: number, replier: number): Promise<number> {
-  const ad = await t.sql.get<{ id: number }>(
-    `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-       created_at, submitted_at, posted_on, expires_on, updated_at)
-     VALUES (?, 'California', 'Los Angeles', 34, 'w4m', 'Hikes', 'Old films.', 'live', ?, ?,
-       '2026-11-23', '2026-12-23', ?) RETURNING id`,
-    poster,
-    at(0),
-    at(0),
-    at(0),
-  );
-  const id = await t.store.conversations.create({
-    adId: ad!.id,
-    adTitle: 'Hikes',
-    posterId: poster,
-    replierId: replier,
-    at: at(0),
-  });
-  return id!;
-}
+const conversation = (poster: number, replier: number) => conversationRow(t, poster, replier);
 
 describe('messages, as the scam shield reads and writes them', () => {
   it('answered: only once the other side wrote after the sender’s first message', async () => {

@@ -7,6 +7,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { NewShieldDecision } from '../../../store/parts/shield-decisions.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
+import { atMinute as at, conversationRow } from '../../helpers/store-ads.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 
 const t = storeForEachTest();
@@ -15,7 +16,6 @@ const SENDER = 1;
 const RECIPIENT = 2;
 const OTHER = 3;
 const MODERATOR = 4;
-const at = (minute: number) => `2026-11-24T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 beforeEach(async () => {
   for (const id of [SENDER, RECIPIENT, OTHER]) await accountRow(t.sql, id);
@@ -157,26 +157,8 @@ describe('texts to label', () => {
 });
 
 describe("an account's first messages", () => {
-  /** A conversation about a new ad of `poster` with `replier`; its id. */
-  async function conversation(poster: number, replier: number): Promise<number> {
-    const ad = await t.sql.get<{ id: number }>(
-      `INSERT INTO member_ads (account_id, state, city, age, seeks, title, description, status,
-         created_at, submitted_at, posted_on, expires_on, updated_at)
-       VALUES (?, 'Ohio', 'Columbus', 34, 'w4m', 'Walks', 'By the river.', 'live', ?, ?,
-         '2026-11-23', '2026-12-23', ?) RETURNING id`,
-      poster,
-      at(0),
-      at(0),
-      at(0),
-    );
-    return (await t.store.conversations.create({
-      adId: ad!.id,
-      adTitle: 'Walks',
-      posterId: poster,
-      replierId: replier,
-      at: at(0),
-    }))!;
-  }
+  const conversation = (poster: number, replier: number) =>
+    conversationRow(t, poster, replier, { title: 'Walks' });
 
   it('are the ones sent before the other side answered, on either side, each text once', async () => {
     const { conversations, shieldDecisions } = t.store;

@@ -79,32 +79,15 @@ describe('the transparency tallies', () => {
     const tallies = await t.store.publishedAds.snapshot((snapshot) => snapshot.transparency());
     const byMonth = <T extends { month: string }>(rows: T[]) =>
       [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    // A tally row: an automatic trigger is an automated decision, the others are not.
+    const decision = (month: string, kind: string, reason: string, trigger: string) => ({
+      ...{ month, kind, reason, trigger, automated: trigger === 'automatic', count: 1 },
+    });
     expect(byMonth(tallies.decisions)).toEqual(
       byMonth([
-        {
-          month: '2026-10',
-          kind: 'ad-removed',
-          reason: 'spam',
-          trigger: 'moderator',
-          automated: false,
-          count: 1,
-        },
-        {
-          month: '2026-11',
-          kind: 'ad-hidden',
-          reason: 'reports',
-          trigger: 'automatic',
-          automated: true,
-          count: 1,
-        },
-        {
-          month: '2026-11',
-          kind: 'account-banned',
-          reason: 'spam',
-          trigger: 'moderator',
-          automated: false,
-          count: 1,
-        },
+        decision('2026-10', 'ad-removed', 'spam', 'moderator'),
+        decision('2026-11', 'ad-hidden', 'reports', 'automatic'),
+        decision('2026-11', 'account-banned', 'spam', 'moderator'),
       ]),
     );
     // Three hours and half an hour; a ban's account age is not a time to decide.

@@ -12,32 +12,16 @@ import { NO_DATABASE_REPORT } from '../../../core/schemas/transparency.ts';
 import { transparencyCsv } from '../../../core/transparency/transparency-csv.ts';
 import Page from '../../../src/pages/transparency/+Page.tsx';
 
+/** A tally row: an automatic trigger is an automated decision, the others are not. */
+const decision = (month: string, kind: string, reason: string, trigger: string, count = 1) => ({
+  ...{ month, kind, reason, trigger, automated: trigger === 'automatic', count },
+});
+
 const TALLIES = {
   decisions: [
-    {
-      month: '2026-10',
-      kind: 'ad-removed',
-      reason: 'scam',
-      trigger: 'moderator',
-      automated: false,
-      count: 2,
-    },
-    {
-      month: '2026-11',
-      kind: 'edit-rejected',
-      reason: 'spam',
-      trigger: 'report',
-      automated: false,
-      count: 1,
-    },
-    {
-      month: '2026-11',
-      kind: 'ad-hidden',
-      reason: 'reports',
-      trigger: 'automatic',
-      automated: true,
-      count: 1,
-    },
+    decision('2026-10', 'ad-removed', 'scam', 'moderator', 2),
+    decision('2026-11', 'edit-rejected', 'spam', 'report'),
+    decision('2026-11', 'ad-hidden', 'reports', 'automatic'),
   ],
   decisionHours: [
     { month: '2026-10', tenths: 10, count: 1 },
