@@ -20,6 +20,7 @@ const request = (overrides: Partial<AgeCheckRequestRow> = {}): AgeCheckRequestRo
   accountId: MEMBER,
   readerKey: Buffer.alloc(32, 7),
   encryptionInfo: 'gmVkY2FwaQ',
+  openid4vpKey: Buffer.alloc(32, 9),
   origin: 'https://localboard.test',
   createdAt: '2026-11-24T10:00:00.000Z',
   expiresAt: '2026-11-24T10:05:00.000Z',
