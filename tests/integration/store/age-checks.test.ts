@@ -1,8 +1,8 @@
 // Age assurance as the store keeps it (store/parts/age-checks.ts), on SQLite and (in the postgres suite)
 // on PostgreSQL: a member's declared state is set, kept when a first ad would set it, and cleared;
 // a request to a wallet is taken once, by its own member only, with its keys for both protocols,
-// and swept once expired; a check's
-// outcome is kept, a pass never replaced by a failure; a deleted account takes its rows with it.
+// and swept once expired; a check's outcome is kept, a pass never replaced by a failure; a deleted
+// account takes its rows with it.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AgeCheckRequestRow } from '../../../store/parts/age-checks.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
