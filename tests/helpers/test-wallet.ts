@@ -23,6 +23,7 @@ import { Encoder } from 'cbor-x';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import {
   AGE_OVER_18,
+  AgeCheckProblem,
   MDL_DOCTYPE,
   MDL_NAMESPACE,
   readerPublicKey,
@@ -88,6 +89,13 @@ export interface OpenId4VpAnswerOptions extends PresentationOptions {
   /** Encrypts the answer to another key than the request's (a JWK with its alg and kid). */
   encryptTo?: JWK;
 }
+
+/** What the server finds wrong with an answer: its AgeCheckProblem's kind, or 'accepted'. */
+export const problemOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'accepted',
+    (error: unknown) => (error instanceof AgeCheckProblem ? error.kind : String(error)),
+  );
 
 /** A wallet holding one test mDL with its device key. */
 export async function testWallet(options: CredentialOptions = {}) {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { AgeCheckProblem, verifyDeviceResponse } from '../../../server/age-assurance/mdoc.ts';
+import { verifyDeviceResponse } from '../../../server/age-assurance/mdoc.ts';
 import {
   encryptionJwk,
   newEncryptionKey,
@@ -15,6 +15,7 @@ import {
   openOpenId4VpResponse,
 } from '../../../server/age-assurance/openid4vp.ts';
 import {
+  problemOf,
   TEST_ISSUERS_DIR,
   testWallet,
   type CredentialOptions,
@@ -114,12 +115,6 @@ async function checkWith(
   });
   return verifyDeviceResponse(deviceResponse, transcript, ROOTS);
 }
-
-const problemOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'accepted',
-    (error: unknown) => (error instanceof AgeCheckProblem ? error.kind : String(error)),
-  );
 
 describe('an answer', () => {
   it('from a trusted licence says 18 or over; from a young one, under 18', async () => {
