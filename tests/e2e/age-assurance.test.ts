@@ -66,30 +66,43 @@ interface AskedOfWallet {
 /**
  * A member whose browser has the Digital Credentials API, its navigator.credentials.get answered
  * by the test wallet in `protocol` with real cryptography for the page's origin; what it was
- * asked, in `asked`.
+ * asked, in `asked`. A browser that `allowsOnlyMdoc` says so as Safari 26 would, through
+ * DigitalCredential.userAgentAllowsProtocol.
  */
-async function memberWithWallet(label: string, protocol: 'org-iso-mdoc' | 'openid4vp-v1-unsigned') {
+async function memberWithWallet(
+  label: string,
+  protocol: 'org-iso-mdoc' | 'openid4vp-v1-unsigned',
+  allowsOnlyMdoc = false,
+) {
   const context = await member(label);
   const asked: AskedOfWallet[] = [];
   const wallet = await testWallet();
   await context.exposeFunction('answerAsTestWallet', async (options: AskedOfWallet) => {
     asked.push(options);
-    const [mdoc, openid4vp] = options.requests;
+    const find = <P extends string>(name: P) =>
+      options.requests.find((request) => request.protocol === name) as Extract<
+        AgeCheckRequest['requests'][number],
+        { protocol: P }
+      >;
     const response =
       protocol === 'org-iso-mdoc'
-        ? await wallet.answer(mdoc, server.url)
-        : await wallet.answerOpenId4Vp(openid4vp, server.url);
+        ? await wallet.answer(find('org-iso-mdoc'), server.url)
+        : await wallet.answerOpenId4Vp(find('openid4vp-v1-unsigned'), server.url);
     return { protocol, data: { response } };
   });
-  await context.addInitScript(() => {
+  await context.addInitScript((onlyMdoc: boolean) => {
     const answer = (window as unknown as Record<string, (options: unknown) => Promise<unknown>>)
       .answerAsTestWallet!;
-    (window as unknown as Record<string, unknown>).DigitalCredential = class {};
+    (window as unknown as Record<string, unknown>).DigitalCredential = onlyMdoc
+      ? class {
+          static userAgentAllowsProtocol = (name: string) => name === 'org-iso-mdoc';
+        }
+      : class {};
     Object.defineProperty(navigator.credentials, 'get', {
       value: async (options: { digital: { requests: unknown[] }; mediation?: string }) =>
         answer({ requests: options.digital.requests, mediation: options.mediation }),
     });
-  });
+  }, allowsOnlyMdoc);
   return { context, asked };
 }
 
@@ -150,13 +163,14 @@ describe('with a digital licence, in Chromium', () => {
     await context.close();
   });
 
-  test('a wallet that answers over org-iso-mdoc checks the member the same way', async () => {
-    const { context, asked } = await memberWithWallet('age-check-mdoc', 'org-iso-mdoc');
+  test('a browser that allows only org-iso-mdoc is offered it alone, and checks the same way', async () => {
+    const { context, asked } = await memberWithWallet('age-check-mdoc', 'org-iso-mdoc', true);
     const page = await context.newPage();
     await gotoEnhanced(page, `${server.url}${verifyAgePath()}`);
     await page.getByRole('button', { name: 'Check my age with a digital licence' }).click();
     await page.waitForURL(`${server.url}${verifyAgePath()}?done=checked`);
     expect(asked).toHaveLength(1);
+    expect(asked[0]!.requests.map((request) => request.protocol)).toEqual(['org-iso-mdoc']);
     expect(await page.locator('[data-age-check-status]').textContent()).toContain(
       'issued by Mississippi',
     );
