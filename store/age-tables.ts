@@ -22,6 +22,11 @@ export interface AgeCheckRequestsTable {
   reader_key: Buffer;
   /** The EncryptionInfo sent to the wallet, base64url of its CBOR (with the nonce). */
   encryption_info: string;
+  /**
+   * The request's second ephemeral key, for an answer over OpenID4VP (JWE, ECDH-ES): the private
+   * scalar of a P-256 key, 32 bytes; null in a request made before migration 25.
+   */
+  openid4vp_key: Buffer | null;
   /** The page's origin, which the wallet's answer is bound to. */
   origin: string;
   created_at: string;

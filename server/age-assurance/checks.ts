@@ -1,21 +1,34 @@
 // The age check by a digital licence, start to end (docs/product.md section 6, "Age assurance"):
-// a request for the member's wallet (mdoc.ts builds it; its key, nonce and origin kept a few
-// minutes, store/parts/age-checks.ts), then the wallet's answer: its request taken (an answer works
-// once), opened, verified, and the outcome kept: the method, pass or fail, the time and the
-// issuing state, nothing else. Every answer not taken says why, in words.
+// a request for the member's wallet in two protocols, one call (org-iso-mdoc, mdoc.ts; OpenID4VP,
+// openid4vp.ts; their keys, nonce and origin kept a few minutes, store/parts/age-checks.ts), then
+// the wallet's answer in the one it chose: its request taken (an answer works once), opened,
+// verified, and the outcome kept: the method, pass or fail, the time and the issuing state,
+// nothing else. Every answer not taken says why, in words.
 import { randomBytes } from 'node:crypto';
 import { Refusal, type RefusalKind } from '../../core/refusal.ts';
-import type { AgeCheckRecord } from '../../store/parts/age-checks.ts';
+import type { AgeCheckRecord, AgeCheckRequestRow } from '../../store/parts/age-checks.ts';
 import type { Store } from '../../store/store.ts';
+import {
+  type AgeCheckProtocol,
+  MDOC_PROTOCOL,
+  OPENID4VP_PROTOCOL,
+} from '../../core/schemas/age-assurance.ts';
 import {
   AgeCheckProblem,
   type AgeCheckProblemKind,
-  MDOC_PROTOCOL,
+  base64url,
   newMdocRequest,
+  nonceOf,
   openEncryptedResponse,
   sessionTranscript,
   verifyDeviceResponse,
 } from './mdoc.ts';
+import {
+  newEncryptionKey,
+  openId4VpRequestData,
+  openOpenId4VpResponse,
+  type OpenId4VpRequestData,
+} from './openid4vp.ts';
 import { stateOfCertificateName, trustedRoots } from './trust-list.ts';
 
 /** How long a request waits for the wallet's answer. */
@@ -30,11 +43,16 @@ export interface AgeCheckDeps {
   roots?: () => readonly string[];
 }
 
-/** What the page's script hands to navigator.credentials.get, and the id to answer with. */
+/**
+ * What the page's script hands to navigator.credentials.get, one request a protocol (the wallet
+ * answers one), and the id to answer with.
+ */
 export interface AgeCheckRequest {
   requestId: string;
-  protocol: typeof MDOC_PROTOCOL;
-  data: { deviceRequest: string; encryptionInfo: string };
+  requests: [
+    { protocol: typeof MDOC_PROTOCOL; data: { deviceRequest: string; encryptionInfo: string } },
+    { protocol: typeof OPENID4VP_PROTOCOL; data: OpenId4VpRequestData },
+  ];
   expiresAt: string;
 }
 
@@ -108,6 +126,7 @@ export async function startAgeCheck(
   )
     throw new Refusal('too-many', TOO_MANY_REQUESTS, { retryAfter: REQUEST_MINUTES * 60 });
   const request = await newMdocRequest();
+  const openid4vpKey = newEncryptionKey();
   const requestId = randomBytes(16).toString('base64url');
   const expiresAt = new Date(now.getTime() + REQUEST_MINUTES * 60_000).toISOString();
   await deps.store.ageChecks.openRequest({
@@ -115,15 +134,43 @@ export async function startAgeCheck(
     accountId,
     readerKey: request.readerKey,
     encryptionInfo: request.encryptionInfo,
+    openid4vpKey,
     origin,
     createdAt: now.toISOString(),
     expiresAt,
   });
+  const { deviceRequest, encryptionInfo } = request;
   return {
     requestId,
-    protocol: MDOC_PROTOCOL,
-    data: { deviceRequest: request.deviceRequest, encryptionInfo: request.encryptionInfo },
+    requests: [
+      { protocol: MDOC_PROTOCOL, data: { deviceRequest, encryptionInfo } },
+      {
+        protocol: OPENID4VP_PROTOCOL,
+        data: await openId4VpRequestData(openid4vpKey, openId4VpNonce(encryptionInfo)),
+      },
+    ],
     expiresAt,
+  };
+}
+
+/** One nonce a request: OpenID4VP's is org-iso-mdoc's 16 bytes, base64url (22 characters). */
+const openId4VpNonce = (encryptionInfo: string) => base64url(nonceOf(encryptionInfo));
+
+/** The DeviceResponse in an answer, and the session transcript it must be device-signed over. */
+async function openAnswer(
+  protocol: AgeCheckProtocol,
+  response: string,
+  request: AgeCheckRequestRow,
+) {
+  if (protocol === OPENID4VP_PROTOCOL)
+    return openOpenId4VpResponse(response, {
+      key: request.openid4vpKey,
+      nonce: openId4VpNonce(request.encryptionInfo),
+      origin: request.origin,
+    });
+  return {
+    deviceResponse: await openEncryptedResponse(response, request),
+    transcript: sessionTranscript(request.encryptionInfo, request.origin),
   };
 }
 
@@ -134,7 +181,7 @@ export async function startAgeCheck(
 export async function finishAgeCheck(
   deps: AgeCheckDeps,
   accountId: number,
-  answer: { requestId: string; response: string },
+  answer: { requestId: string; protocol?: AgeCheckProtocol; response: string },
 ): Promise<AgeCheckRecord> {
   const request = await deps.store.ageChecks.takeRequest(answer.requestId, accountId);
   if (!request) throw new Refusal('conflict', REQUEST_USED);
@@ -142,8 +189,11 @@ export async function finishAgeCheck(
   if (request.expiresAt <= now.toISOString()) throw new Refusal('gone', REQUEST_EXPIRED);
   let verified: Awaited<ReturnType<typeof verifyDeviceResponse>>;
   try {
-    const deviceResponse = await openEncryptedResponse(answer.response, request);
-    const transcript = sessionTranscript(request.encryptionInfo, request.origin);
+    const { deviceResponse, transcript } = await openAnswer(
+      answer.protocol ?? MDOC_PROTOCOL,
+      answer.response,
+      request,
+    );
     verified = await verifyDeviceResponse(
       deviceResponse,
       transcript,

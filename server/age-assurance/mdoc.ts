@@ -26,13 +26,12 @@ import {
 import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { Encoder, Tag } from 'cbor-x';
 
-export const MDOC_PROTOCOL = 'org-iso-mdoc';
 export const MDL_DOCTYPE = 'org.iso.18013.5.1.mDL';
 export const MDL_NAMESPACE = 'org.iso.18013.5.1';
 export const AGE_OVER_18 = 'age_over_18';
 
 /** The library's own CBOR settings: byte strings untagged, maps as maps, as ISO 18013-5 has them. */
-const cbor = new Encoder(getCborEncodeDecodeOptions());
+export const cbor = new Encoder(getCborEncodeDecodeOptions());
 const suite = new CipherSuite({
   kem: new DhkemP256HkdfSha256(),
   kdf: new HkdfSha256(),
@@ -70,7 +69,7 @@ export interface MdocRequest {
   readerKey: Buffer;
 }
 
-const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+export const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 
 /** The DeviceRequest for `age_over_18` of an mDL, not to be retained (intent_to_retain false). */
 export function deviceRequestBytes(): Uint8Array {
@@ -113,27 +112,40 @@ export async function newMdocRequest(): Promise<MdocRequest> {
   };
 }
 
-/** CBOR(SessionTranscript) of a request sent from `origin` (the HPKE info). */
-export function sessionTranscript(encryptionInfo: string, origin: string): Uint8Array {
-  const dcapiInfoHash = createHash('sha256')
-    .update(cbor.encode([encryptionInfo, origin]))
-    .digest();
-  return cbor.encode([null, null, ['dcapi', dcapiInfoHash]]);
+/**
+ * CBOR(SessionTranscript) of a request over the Digital Credentials API, either protocol's:
+ * [null, null, [handover's name, SHA-256(CBOR(info))]] (no device engagement, no reader key bytes).
+ */
+export function dcApiSessionTranscript(handover: string, info: readonly unknown[]): Uint8Array {
+  const infoHash = createHash('sha256').update(cbor.encode(info)).digest();
+  return cbor.encode([null, null, [handover, infoHash]]);
 }
+
+/** CBOR(SessionTranscript) of a request sent from `origin` (the HPKE info). */
+export const sessionTranscript = (encryptionInfo: string, origin: string): Uint8Array =>
+  dcApiSessionTranscript('dcapi', [encryptionInfo, origin]);
 
 /** SessionTranscriptBytes: the transcript as an embedded CBOR data item (tag 24), as signed. */
 export const sessionTranscriptBytes = (transcript: Uint8Array): Uint8Array =>
   cbor.encode(new Tag(transcript, 24));
 
+const encryptionParameters = (encryptionInfo: string) =>
+  (
+    cbor.decode(Buffer.from(encryptionInfo, 'base64url')) as [
+      string,
+      Map<string, Uint8Array & Map<number, Uint8Array>>,
+    ]
+  )[1];
+
 /** The reader key's public half, as the wallet encrypts to it (tests, and a check of the key). */
 export async function readerPublicKey(encryptionInfo: string): Promise<Uint8Array> {
-  const [, parameters] = cbor.decode(Buffer.from(encryptionInfo, 'base64url')) as [
-    string,
-    Map<string, Map<number, Uint8Array>>,
-  ];
-  const key = parameters.get('recipientPublicKey')!;
+  const key = encryptionParameters(encryptionInfo).get('recipientPublicKey')!;
   return new Uint8Array([4, ...key.get(-2)!, ...key.get(-3)!]);
 }
+
+/** The request's nonce (16 bytes), as its EncryptionInfo carries it. */
+export const nonceOf = (encryptionInfo: string): Uint8Array =>
+  encryptionParameters(encryptionInfo).get('nonce')!;
 
 /** The DeviceResponse inside the wallet's EncryptedResponse, opened with the request's key. */
 export async function openEncryptedResponse(

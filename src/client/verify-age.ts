@@ -1,6 +1,8 @@
 // /verify-age's check by a digital licence (docs/product.md section 6, "Age assurance"): the
-// server's request handed to the W3C Digital Credentials API (`org-iso-mdoc`, ISO 18013-7
-// Annex C), and the wallet's encrypted answer handed back to the server, which verifies it.
+// server's request handed to the W3C Digital Credentials API in one call offering two protocols
+// (`org-iso-mdoc`, ISO 18013-7 Annex C, and `openid4vp-v1-unsigned`, OpenID4VP 1.0; those the
+// browser says it allows, when it says), and the wallet's encrypted answer handed back to the
+// server with the protocol it came in, which the server verifies accordingly.
 // Without the API (`'DigitalCredential' in window` false), the form says in words what to do
 // instead; without this script, the form's plain post gets the page back saying so.
 import {
@@ -19,8 +21,25 @@ const VERIFYING = 'Checking the answer…';
 
 interface WalletRequest {
   requestId: string;
-  protocol: string;
-  data: Record<string, unknown>;
+  requests: Array<{ protocol: string; data: Record<string, unknown> }>;
+}
+
+/** What the wallet answered: DigitalCredential's protocol, and its data's `response`. */
+interface WalletAnswer {
+  protocol?: unknown;
+  data?: { response?: unknown };
+}
+
+/** The requests in protocols the browser allows (all, where it cannot say). */
+function allowedRequests(requests: WalletRequest['requests']) {
+  const allows = (
+    window as unknown as {
+      DigitalCredential?: { userAgentAllowsProtocol?: (protocol: string) => boolean };
+    }
+  ).DigitalCredential?.userAgentAllowsProtocol;
+  return typeof allows === 'function'
+    ? requests.filter((request) => allows(request.protocol))
+    : requests;
 }
 
 type Answer = Record<string, unknown>;
@@ -69,19 +88,24 @@ export function enhanceAgeCheck(): void {
       const asked = await postJson(ageCheckRequestApiPath(), {});
       if (!asked.ok) return say(errorOf(asked.answer));
       const request = asked.answer as unknown as WalletRequest;
-      let credential: { data?: { response?: unknown } } | null;
+      const requests = allowedRequests(request.requests ?? []);
+      if (requests.length === 0) return say(NO_DIGITAL_CREDENTIALS);
+      let credential: WalletAnswer | null;
       try {
         credential = (await navigator.credentials.get({
-          digital: { requests: [{ protocol: request.protocol, data: request.data }] },
-        } as CredentialRequestOptions)) as typeof credential;
+          digital: { requests },
+          mediation: 'required',
+        } as CredentialRequestOptions)) as WalletAnswer | null;
       } catch {
         return say(WALLET_CANCELLED);
       }
       const response = credential?.data?.response;
-      if (typeof response !== 'string') return say(WALLET_CANCELLED);
+      if (typeof response !== 'string' || typeof credential?.protocol !== 'string')
+        return say(WALLET_CANCELLED);
       say(VERIFYING);
       const answered = await postJson(ageCheckResponseApiPath(), {
         requestId: request.requestId,
+        protocol: credential.protocol,
         response,
       });
       if (!answered.ok) return say(errorOf(answered.answer));

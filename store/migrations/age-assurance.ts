@@ -63,3 +63,19 @@ export const AGE_ASSURANCE: readonly Migration[] = [
    CREATE INDEX age_check_requests_by_expiry ON age_check_requests(expires_at);`,
   },
 ];
+
+// Migration 25: the age check over OpenID4VP as well (docs/product.md section 6, "Age
+// assurance"). migrations.ts says how migrations run.
+//
+// - age_check_requests.openid4vp_key: the private scalar (32 bytes) of the request's second
+//   ephemeral P-256 key, the one its OpenID4VP request names for the wallet's encrypted answer
+//   (JWE, ECDH-ES), kept apart from the reader key of org-iso-mdoc so that no key serves two
+//   schemes. NULL for a request made before (a few minutes' worth): answered over OpenID4VP, it
+//   is refused as not made for that answer.
+export const AGE_CHECK_OPENID4VP: readonly Migration[] = [
+  {
+    name: 'age check over openid4vp',
+    sqlite: `ALTER TABLE age_check_requests ADD COLUMN openid4vp_key BLOB;`,
+    postgres: `ALTER TABLE age_check_requests ADD COLUMN openid4vp_key bytea;`,
+  },
+];

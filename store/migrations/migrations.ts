@@ -6,7 +6,7 @@
 // (ledger.ts). A step with no SQL for an engine does nothing there but is recorded all the same.
 // Append new ones, with both engines' SQL; never edit one that has shipped
 // (tests/unit/store/shipped-migrations.test.ts pins their text).
-import { AGE_ASSURANCE } from './age-assurance.ts';
+import { AGE_ASSURANCE, AGE_CHECK_OPENID4VP } from './age-assurance.ts';
 import { FIRST_SCHEMA } from './first-schema.ts';
 import type { Migration, MigrationEngine } from './migration.ts';
 import { PHOTOS } from './photos.ts';
@@ -37,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...REQUESTS_AND_CHATS, // 22
   ...PUSH, // 23
   ...PURGE_BUDGET, // 24
+  ...AGE_CHECK_OPENID4VP, // 25
 ];
 
 /** Each migration's SQL on `engine`, in order, leaving out those with none there. */

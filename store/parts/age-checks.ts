@@ -22,6 +22,8 @@ export interface AgeCheckRequestRow {
   /** The private scalar of the request's ephemeral P-256 reader key. */
   readerKey: Buffer;
   encryptionInfo: string;
+  /** The private scalar of the request's ephemeral P-256 key for OpenID4VP (null: none). */
+  openid4vpKey: Buffer | null;
   origin: string;
   createdAt: string;
   expiresAt: string;
@@ -84,6 +86,7 @@ export function ageCheckStore({ db }: StoreContext): AgeCheckStore {
           account_id: request.accountId,
           reader_key: request.readerKey,
           encryption_info: request.encryptionInfo,
+          openid4vp_key: request.openid4vpKey,
           origin: request.origin,
           created_at: request.createdAt,
           expires_at: request.expiresAt,
@@ -114,6 +117,7 @@ export function ageCheckStore({ db }: StoreContext): AgeCheckStore {
         accountId: row.account_id,
         readerKey: Buffer.from(row.reader_key),
         encryptionInfo: row.encryption_info,
+        openid4vpKey: row.openid4vp_key === null ? null : Buffer.from(row.openid4vp_key),
         origin: row.origin,
         createdAt: row.created_at,
         expiresAt: row.expires_at,

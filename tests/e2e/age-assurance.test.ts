@@ -1,9 +1,9 @@
 // Age assurance on the production build, in Chromium (docs/product.md section 6, "Age
 // assurance"): a member posting in Mississippi is refused in words with the way to /verify-age;
-// there the page's script asks the server for a request and calls navigator.credentials.get with
-// protocol org-iso-mdoc, which an init script answers with the test wallet's real answer (the
-// test IACA root in the trust list through AGE_ISSUERS_DIR); the server verifies it and the member
-// posts. Without the Digital Credentials API the script says what to do instead, and so does the
+// there the page's script asks the server for a request and calls navigator.credentials.get once,
+// offering org-iso-mdoc and openid4vp-v1-unsigned, which an init script answers with the test
+// wallet's real answer in one of them (the test IACA root in the trust list through
+// AGE_ISSUERS_DIR); the server verifies it and the member posts. Without the Digital Credentials API the script says what to do instead, and so does the
 // same form posted without JavaScript. The member's state is chosen on the sign-up page and saved
 // on /account, with JavaScript and without. Screenshots at 390 and 1280 px (axe-core clean) into
 // AGE_SCREENSHOTS_DIR (default /tmp/localboard-age-screenshots).
@@ -15,6 +15,7 @@ import { gotoEnhanced, shownText, waitForEnhanced } from '../helpers/browser-wai
 import { heading, PASSWORD, signUpAndVerify, uniqueEmail } from '../helpers/e2e-members.ts';
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
+import type { AgeCheckRequest } from '../../server/age-assurance/checks.ts';
 import { TEST_ISSUERS_DIR, testWallet } from '../helpers/test-wallet.ts';
 import { fetchPage, launchChromium, siteDir, textOf } from './support.ts';
 
@@ -58,8 +59,51 @@ async function postInMississippi(page: Page) {
 
 /** What the page asked the wallet for, as navigator.credentials.get received it. */
 interface AskedOfWallet {
-  protocol: string;
-  data: { deviceRequest: string; encryptionInfo: string };
+  mediation?: string;
+  requests: AgeCheckRequest['requests'];
+}
+
+/**
+ * A member whose browser has the Digital Credentials API, its navigator.credentials.get answered
+ * by the test wallet in `protocol` with real cryptography for the page's origin; what it was
+ * asked, in `asked`. A browser that `allowsOnlyMdoc` says so as Safari 26 would, through
+ * DigitalCredential.userAgentAllowsProtocol.
+ */
+async function memberWithWallet(
+  label: string,
+  protocol: 'org-iso-mdoc' | 'openid4vp-v1-unsigned',
+  allowsOnlyMdoc = false,
+) {
+  const context = await member(label);
+  const asked: AskedOfWallet[] = [];
+  const wallet = await testWallet();
+  await context.exposeFunction('answerAsTestWallet', async (options: AskedOfWallet) => {
+    asked.push(options);
+    const find = <P extends string>(name: P) =>
+      options.requests.find((request) => request.protocol === name) as Extract<
+        AgeCheckRequest['requests'][number],
+        { protocol: P }
+      >;
+    const response =
+      protocol === 'org-iso-mdoc'
+        ? await wallet.answer(find('org-iso-mdoc'), server.url)
+        : await wallet.answerOpenId4Vp(find('openid4vp-v1-unsigned'), server.url);
+    return { protocol, data: { response } };
+  });
+  await context.addInitScript((onlyMdoc: boolean) => {
+    const answer = (window as unknown as Record<string, (options: unknown) => Promise<unknown>>)
+      .answerAsTestWallet!;
+    (window as unknown as Record<string, unknown>).DigitalCredential = onlyMdoc
+      ? class {
+          static userAgentAllowsProtocol = (name: string) => name === 'org-iso-mdoc';
+        }
+      : class {};
+    Object.defineProperty(navigator.credentials, 'get', {
+      value: async (options: { digital: { requests: unknown[] }; mediation?: string }) =>
+        answer({ requests: options.digital.requests, mediation: options.mediation }),
+    });
+  }, allowsOnlyMdoc);
+  return { context, asked };
 }
 
 describe('the state pages, as prerendered', () => {
@@ -77,26 +121,8 @@ describe('the state pages, as prerendered', () => {
 });
 
 describe('with a digital licence, in Chromium', () => {
-  test('refused in words, checked through navigator.credentials.get, then posted', async () => {
-    const context = await member('age-check');
-    const asked: AskedOfWallet[] = [];
-    const wallet = await testWallet();
-    // The wallet: the test's, answering with real cryptography for the page's origin.
-    await context.exposeFunction('answerAsTestWallet', async (request: AskedOfWallet) => {
-      asked.push(request);
-      return wallet.answer(request, server.url);
-    });
-    await context.addInitScript(() => {
-      const answer = (window as unknown as Record<string, (r: unknown) => Promise<string>>)
-        .answerAsTestWallet!;
-      (window as unknown as Record<string, unknown>).DigitalCredential = class {};
-      Object.defineProperty(navigator.credentials, 'get', {
-        value: async (options: { digital: { requests: Array<{ protocol: string }> } }) => {
-          const request = options.digital.requests[0]!;
-          return { protocol: request.protocol, data: { response: await answer(request) } };
-        },
-      });
-    });
+  test('refused in words, checked through navigator.credentials.get over OpenID4VP, then posted', async () => {
+    const { context, asked } = await memberWithWallet('age-check', 'openid4vp-v1-unsigned');
     const page = await context.newPage();
 
     await postInMississippi(page);
@@ -111,9 +137,21 @@ describe('with a digital licence, in Chromium', () => {
     await lookAtWidths(page, SHOTS, 'verify-age', true);
     await page.getByRole('button', { name: 'Check my age with a digital licence' }).click();
     await page.waitForURL(`${server.url}${verifyAgePath()}?done=checked`);
+    // One call offered both protocols, the wallet to choose; it chose OpenID4VP.
     expect(asked).toHaveLength(1);
-    expect(asked[0]!.protocol).toBe('org-iso-mdoc');
-    expect(Object.keys(asked[0]!.data).sort()).toEqual(['deviceRequest', 'encryptionInfo']);
+    expect(asked[0]!.mediation).toBe('required');
+    expect(asked[0]!.requests.map((request) => request.protocol)).toEqual([
+      'org-iso-mdoc',
+      'openid4vp-v1-unsigned',
+    ]);
+    expect(Object.keys(asked[0]!.requests[0].data).sort()).toEqual([
+      'deviceRequest',
+      'encryptionInfo',
+    ]);
+    expect(asked[0]!.requests[1].data).toMatchObject({
+      response_type: 'vp_token',
+      response_mode: 'dc_api.jwt',
+    });
     expect(await page.locator('[data-age-check-status]').textContent()).toMatch(
       /^Your age was checked with a digital licence issued by Mississippi on \w+ \d+, \d{4}: 18 or over\.$/,
     );
@@ -122,6 +160,22 @@ describe('with a digital licence, in Chromium', () => {
     await postInMississippi(page);
     await page.waitForURL(`${server.url}/post/in-review`);
     expect(await heading(page)).toBe('Your ad is in review');
+    await context.close();
+  });
+
+  test('a browser that allows only org-iso-mdoc is offered it alone, and checks the same way', async () => {
+    const { context, asked } = await memberWithWallet('age-check-mdoc', 'org-iso-mdoc', true);
+    const page = await context.newPage();
+    await gotoEnhanced(page, `${server.url}${verifyAgePath()}`);
+    await page.getByRole('button', { name: 'Check my age with a digital licence' }).click();
+    await page.waitForURL(`${server.url}${verifyAgePath()}?done=checked`);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.requests.map((request) => request.protocol)).toEqual(['org-iso-mdoc']);
+    expect(await page.locator('[data-age-check-status]').textContent()).toContain(
+      'issued by Mississippi',
+    );
+    await postInMississippi(page);
+    await page.waitForURL(`${server.url}/post/in-review`);
     await context.close();
   });
 

@@ -2,11 +2,13 @@
 // post or JSON:
 //
 //   POST /api/account/state          {state}  the member's state ('' clears it): 303 to /account
-//   POST /api/age-check/request      JSON: a request for the wallet {requestId, protocol, data};
+//   POST /api/age-check/request      JSON: a request for the wallet {requestId, requests}, one
+//                                    {protocol, data} each for org-iso-mdoc and OpenID4VP;
 //                                    a plain form post (no script, so no wallet): 303 to
 //                                    /verify-age?without=script, which says what to do instead
-//   POST /api/age-check/response     {requestId, response}: the wallet's answer, verified and
-//                                    kept; 303 to /verify-age?done=checked, or the reason it was not
+//   POST /api/age-check/response     {requestId, protocol, response}: the wallet's answer in the
+//                                    protocol it chose (default org-iso-mdoc), verified and kept;
+//                                    303 to /verify-age?done=checked, or the reason it was not
 //
 // The work is server/age-assurance/'s; here the posts are read and answered.
 import { Hono } from 'hono';

@@ -1,7 +1,8 @@
 // Age assurance (docs/product.md section 6, "Age assurance"), in-process on a real database
 // (SQLite, and PostgreSQL in its suite) with real cryptography: the test wallet
 // (tests/helpers/test-wallet.ts) answers the server's requests under the test IACA root, which is
-// in the trust list only here (AGE_ISSUERS_DIR). A member whose state, or whose ad's state, asks
+// in the trust list only here (AGE_ISSUERS_DIR), in either protocol the request offers
+// (org-iso-mdoc, OpenID4VP). A member whose state, or whose ad's state, asks
 // for the check is refused (403) a post and a first message until a licence says "18 or over";
 // in a state that does not ask, nothing changes; every wrong answer is refused with its reason;
 // the tables keep the method, the outcome, the time and the issuing state, nothing else; the
@@ -9,6 +10,7 @@
 // form posts.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import {
+  type AgeCheckRequest,
   NO_TRUSTED_ISSUERS,
   OPEN_REQUESTS_MAX,
   PROBLEM_TEXTS,
@@ -18,6 +20,7 @@ import {
   UNDER_18,
 } from '../../../server/age-assurance/checks.ts';
 import { newMdocRequest } from '../../../server/age-assurance/mdoc.ts';
+import { encryptionJwk, newEncryptionKey } from '../../../server/age-assurance/openid4vp.ts';
 import {
   ageCheckRequestApiPath,
   ageCheckResponseApiPath,
@@ -44,6 +47,7 @@ import {
   TEST_ISSUERS_DIR,
   testWallet,
   type AnswerOptions,
+  type OpenId4VpAnswerOptions,
 } from '../../helpers/test-wallet.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
@@ -65,29 +69,36 @@ async function askForRequest(member: TestMember) {
     origin: ORIGIN,
   });
   expect(response.status).toBe(200);
-  return (await response.json()) as {
-    requestId: string;
-    protocol: string;
-    data: { deviceRequest: string; encryptionInfo: string };
-  };
+  return (await response.json()) as AgeCheckRequest;
 }
 
-/** A whole check: a request, the wallet's answer, posted back as the script does. */
+/** The wallet's answer, posted back as the script does, with the protocol it came in. */
+const sendAnswer = (
+  member: TestMember,
+  answer: { requestId: string; protocol: string; response: string },
+) => submit(t, ageCheckResponseApiPath(), answer, member.session, 'json', { origin: ORIGIN });
+
+/** A whole check over org-iso-mdoc: a request, the wallet's answer, posted back. */
 async function checkAge(
   member: TestMember,
   credential: Parameters<typeof testWallet>[0] = {},
   answer: AnswerOptions = {},
 ) {
-  const request = await askForRequest(member);
-  const response = await (await testWallet(credential)).answer(request, ORIGIN, answer);
-  return submit(
-    t,
-    ageCheckResponseApiPath(),
-    { requestId: request.requestId, response },
-    member.session,
-    'json',
-    { origin: ORIGIN },
-  );
+  const { requestId, requests } = await askForRequest(member);
+  const response = await (await testWallet(credential)).answer(requests[0], ORIGIN, answer);
+  return sendAnswer(member, { requestId, protocol: requests[0].protocol, response });
+}
+
+/** A whole check over OpenID4VP: the same request, the wallet's JWE answer, posted back. */
+async function checkAgeOverOpenId4Vp(
+  member: TestMember,
+  credential: Parameters<typeof testWallet>[0] = {},
+  answer: OpenId4VpAnswerOptions = {},
+) {
+  const { requestId, requests } = await askForRequest(member);
+  const wallet = await testWallet(credential);
+  const response = await wallet.answerOpenId4Vp(requests[1], ORIGIN, answer);
+  return { requestId, protocol: requests[1].protocol, response };
 }
 
 const errorOf = async (response: Response) => ((await response.json()) as { error: string }).error;
@@ -231,7 +242,7 @@ describe('answers that are refused, each with its reason', () => {
   test('a replayed answer is refused; so is one after the request expired', async () => {
     const member = await makeMember(t);
     const request = await askForRequest(member);
-    const response = await (await testWallet()).answer(request, ORIGIN);
+    const response = await (await testWallet()).answer(request.requests[0], ORIGIN);
     const answer = { requestId: request.requestId, response };
     const send = () =>
       submit(t, ageCheckResponseApiPath(), answer, member.session, 'json', { origin: ORIGIN });
@@ -240,7 +251,7 @@ describe('answers that are refused, each with its reason', () => {
     expect([replayed.status, await errorOf(replayed)]).toEqual([409, REQUEST_USED]);
 
     const late = await askForRequest(member);
-    const lateResponse = await (await testWallet()).answer(late, ORIGIN);
+    const lateResponse = await (await testWallet()).answer(late.requests[0], ORIGIN);
     vi.useFakeTimers({ now: Date.now() + 6 * 60_000, toFake: ['Date'] });
     try {
       const expired = await submit(
@@ -271,7 +282,7 @@ describe('answers that are refused, each with its reason', () => {
     const member = await makeMember(t);
     const thief = await makeMember(t);
     const request = await askForRequest(member);
-    const response = await (await testWallet()).answer(request, ORIGIN);
+    const response = await (await testWallet()).answer(request.requests[0], ORIGIN);
     const stolen = await submit(
       t,
       ageCheckResponseApiPath(),
@@ -303,6 +314,74 @@ describe('answers that are refused, each with its reason', () => {
     } finally {
       process.env.AGE_ISSUERS_DIR = TEST_ISSUERS_DIR;
     }
+  });
+});
+
+describe('over OpenID4VP', () => {
+  test('the request offers both protocols; an OpenID4VP answer lets the member post', async () => {
+    const member = await makeMember(t);
+    expect((await postAd(member)).status).toBe(403);
+    const request = await askForRequest(member);
+    expect(request.requests.map(({ protocol }) => protocol)).toEqual([
+      'org-iso-mdoc',
+      'openid4vp-v1-unsigned',
+    ]);
+    const response = await (await testWallet()).answerOpenId4Vp(request.requests[1], ORIGIN);
+    const answer = { requestId: request.requestId, protocol: 'openid4vp-v1-unsigned', response };
+    const checked = await sendAnswer(member, answer);
+    expect(checked.status).toBe(200);
+    expect(await checked.json()).toMatchObject({
+      check: { method: 'digital-licence', outcome: 'passed', issuingState: 'Mississippi' },
+    });
+    expect((await postAd(member)).status).toBe(303);
+
+    const replayed = await sendAnswer(member, answer);
+    expect([replayed.status, await errorOf(replayed)]).toEqual([409, REQUEST_USED]);
+  });
+
+  test('untrusted, wrong nonce, other origin, another key: refused with the same words', async () => {
+    const member = await makeMember(t);
+    const otherKey = await encryptionJwk(newEncryptionKey());
+    const cases: Array<[string, Parameters<typeof testWallet>[0], OpenId4VpAnswerOptions]> = [
+      ['untrusted', { signer: 'untrusted' }, {}],
+      ['not-for-this-request', {}, { nonce: 'AAAAAAAAAAAAAAAAAAAAAA' }],
+      ['not-for-this-request', {}, { origin: 'https://elsewhere.test' }],
+      ['not-for-this-request', {}, { encryptTo: otherKey }],
+    ];
+    for (const [kind, credential, options] of cases) {
+      const refused = await sendAnswer(
+        member,
+        await checkAgeOverOpenId4Vp(member, credential, options),
+      );
+      const expected = PROBLEM_TEXTS[kind as keyof typeof PROBLEM_TEXTS];
+      expect([options, refused.status, await errorOf(refused)]).toEqual([
+        options,
+        expected.kind === 'forbidden' ? 403 : 400,
+        expected.text,
+      ]);
+    }
+    expect(await t.store.ageChecks.of([member.accountId])).toEqual(new Map());
+  });
+
+  test('a licence that says under 18 is kept as a failure and refused', async () => {
+    const member = await makeMember(t);
+    const refused = await sendAnswer(
+      member,
+      await checkAgeOverOpenId4Vp(member, { ageOver18: false }),
+    );
+    expect([refused.status, await errorOf(refused)]).toEqual([403, UNDER_18]);
+    expect((await t.store.ageChecks.of([member.accountId])).get(member.accountId)).toMatchObject({
+      outcome: 'failed',
+      issuingState: 'Mississippi',
+    });
+  });
+
+  test("an answer in one protocol posted as the other's is not taken", async () => {
+    const member = await makeMember(t);
+    const answer = await checkAgeOverOpenId4Vp(member);
+    const refused = await sendAnswer(member, { ...answer, protocol: 'org-iso-mdoc' });
+    expect([refused.status, await errorOf(refused)]).toEqual([400, PROBLEM_TEXTS.unreadable.text]);
+    expect(await t.store.ageChecks.of([member.accountId])).toEqual(new Map());
   });
 });
 

@@ -1,7 +1,8 @@
 // Age assurance as the store keeps it (store/parts/age-checks.ts), on SQLite and (in the postgres suite)
 // on PostgreSQL: a member's declared state is set, kept when a first ad would set it, and cleared;
-// a request to a wallet is taken once, by its own member only, and swept once expired; a check's
-// outcome is kept, a pass never replaced by a failure; a deleted account takes its rows with it.
+// a request to a wallet is taken once, by its own member only, with its keys for both protocols,
+// and swept once expired; a check's outcome is kept, a pass never replaced by a failure; a deleted
+// account takes its rows with it.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AgeCheckRequestRow } from '../../../store/parts/age-checks.ts';
 import { accountRow } from '../../helpers/store-accounts.ts';
@@ -20,6 +21,7 @@ const request = (overrides: Partial<AgeCheckRequestRow> = {}): AgeCheckRequestRo
   accountId: MEMBER,
   readerKey: Buffer.alloc(32, 7),
   encryptionInfo: 'gmVkY2FwaQ',
+  openid4vpKey: Buffer.alloc(32, 9),
   origin: 'https://localboard.test',
   createdAt: '2026-11-24T10:00:00.000Z',
   expiresAt: '2026-11-24T10:05:00.000Z',
@@ -49,6 +51,11 @@ describe('requests to a wallet', () => {
     expect(await ageChecks.takeRequest('req-1', OTHER)).toBeUndefined();
     expect(await ageChecks.takeRequest('req-1', MEMBER)).toEqual(request());
     expect(await ageChecks.takeRequest('req-1', MEMBER)).toBeUndefined();
+    // A request made before OpenID4VP was offered has no key for it.
+    await ageChecks.openRequest(request({ id: 'req-old', openid4vpKey: null }));
+    expect(await ageChecks.takeRequest('req-old', MEMBER)).toEqual(
+      request({ id: 'req-old', openid4vpKey: null }),
+    );
   });
 
   it('are counted while they wait', async () => {

@@ -8,7 +8,6 @@ import { getCborEncodeDecodeOptions } from '@auth0/mdl';
 import { Decoder } from 'cbor-x';
 import { describe, expect, it } from 'vitest';
 import {
-  AgeCheckProblem,
   deviceRequestBytes,
   newMdocRequest,
   openEncryptedResponse,
@@ -16,7 +15,12 @@ import {
   verifyDeviceResponse,
 } from '../../../server/age-assurance/mdoc.ts';
 import { stateOfCertificateName } from '../../../server/age-assurance/trust-list.ts';
-import { TEST_ISSUERS_DIR, testWallet, type AnswerOptions } from '../../helpers/test-wallet.ts';
+import {
+  problemOf,
+  TEST_ISSUERS_DIR,
+  testWallet,
+  type AnswerOptions,
+} from '../../helpers/test-wallet.ts';
 
 const ORIGIN = 'https://localboard.test';
 const ROOTS = [readFileSync(`${TEST_ISSUERS_DIR}/test-iaca-mississippi.pem`, 'utf8')];
@@ -77,12 +81,6 @@ async function checkWith(
     ROOTS,
   );
 }
-
-const problemOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'accepted',
-    (error: unknown) => (error instanceof AgeCheckProblem ? error.kind : String(error)),
-  );
 
 describe('an answer', () => {
   it('from a trusted licence says 18 or over, with the issuing state in its certificate', async () => {
