@@ -13,6 +13,8 @@ export interface PushSubscriptionsTable {
   auth: string;
   device_label: string;
   created_at: string;
+  /** The session that subscribed (migration 26); null for a device stored before it. */
+  session_id: number | null;
 }
 
 export interface PushSettingsTable {

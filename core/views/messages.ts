@@ -5,7 +5,7 @@
 // builds it, the pages show it, neither imports the other.
 // Nothing here ever holds another member's email address (docs/product.md section 7): the other side
 // is named by their role in the conversation.
-import { formatNumber, plural } from '../format.ts';
+import { formatDate, formatNumber, plural } from '../format.ts';
 import { conversationPath } from '../paths.ts';
 import type { FraudNoticeAction } from './fraud-notice.ts';
 import type { CompiledAd } from '../schemas/compiled-content.ts';
@@ -31,6 +31,11 @@ export interface InboxEntry {
   youBlocked: boolean;
   /** The other side was banned (or had an ad removed) for scam or fraud after the member answered. */
   fraudNotice?: FraudNoticeAction;
+  /**
+   * The other side has left (deleted their account, or was banned): said in the list in the
+   * conversation's words (departedText). A request of theirs stays in Requests, but is not new.
+   */
+  departed?: Departure;
 }
 
 /**
@@ -61,6 +66,27 @@ export interface InboxView {
   total: number;
   /** Unread messages in all of them. */
   unread: number;
+}
+
+/**
+ * The other side has left (docs/product.md section 7): deleted their account (their messages kept
+ * for the member until `keptUntil`, an ISO time; absent when none are left) or was banned.
+ */
+export interface Departure {
+  why: 'deleted' | 'banned';
+  keptUntil?: string;
+}
+
+/** Said wherever the other side has left: the conversation's heading, the inbox's line. */
+export const DEPARTED_TITLE = 'This member has left';
+
+/** Why they left and what became of their messages, the same words on the conversation and in the list. */
+export function departedText({ why, keptUntil }: Departure): string {
+  if (why === 'banned')
+    return 'Our moderators closed their account. They can no longer write to you, and their messages stay here.';
+  return keptUntil
+    ? `They deleted their account. Their messages stay here for you until ${formatDate(keptUntil.slice(0, 10))}, so that you can report them if you need to; then they are deleted.`
+    : 'They deleted their account, and their messages are deleted.';
 }
 
 /**
@@ -121,7 +147,7 @@ export interface ConversationView {
    * The other side has left (docs/product.md section 7): deleted their account (their messages
    * kept for the member until `keptUntil`, an ISO time; absent when none are left) or was banned.
    */
-  departed?: { why: 'deleted' | 'banned'; keptUntil?: string };
+  departed?: Departure;
   /**
    * The member's newest message, once the other side read it, when both turned read receipts on:
    * its id ("Read" is shown under it).

@@ -8,6 +8,7 @@ import {
   CONVERSATION_NOTICES,
   INBOX_SHOWN,
   type ConversationView,
+  type InboxEntry,
   type InboxFolder,
   type InboxView,
   type NewMessageTarget,
@@ -18,6 +19,7 @@ import { SCAM_WARNINGS, type ScamFamily } from '../../core/policy/index.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { memberAdAsCompiled } from '../posting/ad-view.ts';
 import type { AdForReply, ConversationRow, ThreadPage } from '../../store/parts/conversations.ts';
+import type { InboxRow } from '../../store/parts/conversation-inbox.ts';
 import type { Store } from '../../store/store.ts';
 import { adAvailability, closedReason } from './conversations.ts';
 import { readReceipt } from './message-settings.ts';
@@ -43,6 +45,7 @@ export async function inboxView(
     unread: row.unread,
     youBlocked: row.youBlocked,
     ...(noticed.has(row.conversationId) ? { fraudNotice: noticed.get(row.conversationId)! } : {}),
+    ...departedOf(row, member),
   }));
   return {
     kind: 'inbox',
@@ -57,6 +60,13 @@ export async function inboxView(
         : await store.conversations.inboxCount(member, folder),
     unread: await store.conversations.unreadTotal(member, folder),
   };
+}
+
+/** Whether the other side of a listed conversation has left: deleted their account, or banned. */
+function departedOf(row: InboxRow, member: number): Pick<InboxEntry, 'departed'> {
+  if (otherSide(row, member) === 'deleted')
+    return { departed: { why: 'deleted', ...(row.keptUntil ? { keptUntil: row.keptUntil } : {}) } };
+  return row.otherBanned ? { departed: { why: 'banned' } } : {};
 }
 
 /** What is new in the member's Chats and Requests (the page says it in words). */

@@ -23,12 +23,13 @@ export const DEVICE_NOT_FOUND =
 /**
  * Turns notifications on for the device whose subscription this is; its id. Its label comes from
  * the User-Agent of the browser that posted it. A device already in the member's list (the same
- * endpoint) is updated, and does not count again.
+ * endpoint) is updated, and does not count again. It belongs to the member's session that posted
+ * it: signing out there (or any other end of that session) turns its notifications off.
  */
 export async function addDevice(
   store: Store,
   settings: WebPushSettings | undefined,
-  accountId: number,
+  { accountId, sessionId }: { accountId: number; sessionId: number },
   subscription: PushSubscriptionJson,
   userAgent: string | undefined,
   now: Date,
@@ -45,6 +46,7 @@ export async function addDevice(
     if (others.length >= MAX_DEVICES) throw new Refusal('conflict', TOO_MANY_DEVICES);
     return tx.pushes.subscribe(
       accountId,
+      sessionId,
       { endpoint: subscription.endpoint, ...subscription.keys },
       deviceLabel(userAgent),
       now.toISOString(),

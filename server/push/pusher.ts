@@ -5,7 +5,7 @@
 // failure logged; `settled()` lets tests and shutdown wait for it. Pushes queued by anyone (this
 // instance, another, a digest run) are sent at once when queued here, and every
 // SEND_EVERY_MS by `start()`, which also forgets, hourly, the notices and unsent pushes older
-// than a day. Without VAPID keys (web-push-settings.ts) it is off: nothing is queued or sent,
+// than a day, and the devices of expired sessions. Without VAPID keys (web-push-settings.ts) it is off: nothing is queued or sent,
 // and the account page does not offer notifications.
 import type { MailSite } from '../mail/messages.ts';
 import type { Store } from '../../store/store.ts';
@@ -41,7 +41,10 @@ export interface Pusher {
   sendSoon(): void;
   /** Sends what is due now; what became of it. */
   sendDue(): Promise<PushRun>;
-  /** Looks at the queue every SEND_EVERY_MS and forgets old notices hourly, until stop(). */
+  /**
+   * Looks at the queue every SEND_EVERY_MS, and hourly forgets old notices and the devices of
+   * expired sessions, until stop().
+   */
   start(): void;
   stop(): void;
   /** Resolves once everything started so far (queueing, sending) is done. */
@@ -81,12 +84,17 @@ export function createPusher(options: PusherOptions): Pusher {
     return running;
   };
 
-  const forgetOld = () =>
+  const forgetOld = () => {
+    const at = now();
     track(
       store.pushes.forgetBefore(
-        new Date(now().getTime() - PUSH_LIFETIME_SECONDS * 1000).toISOString(),
+        new Date(at.getTime() - PUSH_LIFETIME_SECONDS * 1000).toISOString(),
       ),
     );
+    // A device whose session expired gets nothing more (enqueue leaves it out): its row goes here,
+    // the sessions being deleted only at start-up (server/http/middleware/member-session.ts).
+    track(store.pushes.removeOfExpiredSessions(at.toISOString()));
+  };
 
   const pusher: Pusher = {
     available: settings !== undefined,

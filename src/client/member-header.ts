@@ -1,7 +1,9 @@
-// Shows the signed-in member's email and a Sign out button in the header. Pages stay static and
-// cacheable: only visitors with the member hint cookie ask /api/me who they are.
+// Shows the signed-in member's email and a Sign out button in the header (which unsubscribes this
+// browser from notifications before it posts: push-sign-out.ts). Pages stay static and cacheable:
+// only visitors with the member hint cookie ask /api/me who they are.
 import { accountPath, meApiPath, messagesPath, signoutApiPath } from '../../core/paths.ts';
 import { newConversationsText } from '../../core/views/messages.ts';
+import { unsubscribeOnSignOut } from './push-sign-out.ts';
 
 /** The member hint cookie: set with the session, readable by scripts (the session is not). */
 export const isSignedIn = () => document.cookie.split('; ').includes('lb_member=1');
@@ -57,6 +59,8 @@ export async function showSignedInMember(): Promise<void> {
   signOut.className = 'button button--ghost button--small';
   signOut.textContent = 'Sign out';
   form.append(signOut);
+  // Signing out here turns this browser's notifications off too (the server's part is its own).
+  unsubscribeOnSignOut(form);
   bar.append(messages, who, form);
   // Before the menu, so the menu stays at the right edge.
   header.insertBefore(bar, header.querySelector('.menu'));

@@ -12,6 +12,7 @@ import type { Migration, MigrationEngine } from './migration.ts';
 import { PHOTOS } from './photos.ts';
 import { PURGE_BUDGET } from './purge-budget.ts';
 import { PUSH } from './push.ts';
+import { PUSH_SESSIONS } from './push-sessions.ts';
 import { RATE_LIMITS } from './rate-limits.ts';
 import { REACH } from './reach.ts';
 import { REQUESTS_AND_CHATS } from './conversations.ts';
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...PUSH, // 23
   ...PURGE_BUDGET, // 24
   ...AGE_CHECK_OPENID4VP, // 25
+  ...PUSH_SESSIONS, // 26
 ];
 
 /** Each migration's SQL on `engine`, in order, leaving out those with none there. */

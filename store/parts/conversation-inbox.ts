@@ -5,7 +5,8 @@
 // (conversations.answered_at), then in their Chats; the conversations a member started are in
 // their Chats. A poster's conversations started with one of their hidden words are in their
 // Filtered folder instead, and count in no unread total (docs/product.md section 7, "Who may
-// reach me").
+// reach me"). A request whose writer has left (deleted their account, or was banned) stays in
+// Requests, to be read and reported, but is no longer new.
 import type { ExpressionBuilder } from 'kysely';
 import { rowCount } from './row-count.ts';
 import type { StoreContext } from '../store-context.ts';
@@ -21,6 +22,10 @@ export interface InboxRow {
   unread: number;
   /** The member blocked the other side. */
   youBlocked: boolean;
+  /** The other side's account is banned (a deleted one's id is null). */
+  otherBanned: boolean;
+  /** A deleted account's messages are kept for the member until then (ISO); else null. */
+  keptUntil: string | null;
 }
 
 /**
@@ -48,7 +53,8 @@ export interface InboxStore {
   unreadTotal(member: number, folder?: Folder): Promise<number>;
   /**
    * The conversations of Chats and of Requests that hold a message the member has not opened, and
-   * how many such messages there are in all.
+   * how many such messages there are in all: a request whose writer has left (deleted their
+   * account, or banned) is not new, though it stays in Requests to be read and reported.
    */
   newConversations(member: number): Promise<NewConversations>;
 }
@@ -104,16 +110,41 @@ export function inboxStore({ db }: StoreContext): InboxStore {
               ),
             )
             .as('blocks'),
+          eb
+            .selectFrom('accounts as o')
+            .select(rowCount.as('n'))
+            .where('o.banned_at', 'is not', null)
+            .where((inner) =>
+              inner(
+                'o.id',
+                '=',
+                inner
+                  .case()
+                  .when('c.poster_id', '=', member)
+                  .then(inner.ref('c.replier_id'))
+                  .else(inner.ref('c.poster_id'))
+                  .end(),
+              ),
+            )
+            .as('banned'),
+          eb
+            .selectFrom('messages as k')
+            .select((inner) => inner.fn.min('k.kept_until').as('until'))
+            .whereRef('k.conversation_id', '=', 'c.id')
+            .where('k.kept_until', 'is not', null)
+            .as('keptUntil'),
         ])
         .where((eb) => mine(eb, member, folder))
         .orderBy('c.last_message_at', 'desc')
         .orderBy('c.id', 'desc')
         .limit(limit)
         .execute();
-      return rows.map(({ unread, blocks, ...row }) => ({
+      return rows.map(({ unread, blocks, banned, keptUntil, ...row }) => ({
         ...row,
         unread: Number(unread),
         youBlocked: Number(blocks) > 0,
+        otherBanned: Number(banned) > 0,
+        keptUntil: keptUntil ?? null,
       }));
     },
 
@@ -144,7 +175,8 @@ export function inboxStore({ db }: StoreContext): InboxStore {
 
     async newConversations(member) {
       // One statement (the header asks it on every page a member opens): the unread messages of
-      // Chats and Requests, and the conversations of each that hold one.
+      // Chats and of the Requests whose writer is still a member, and the conversations of each
+      // that hold one.
       const row = await db
         .selectFrom('messages as m')
         .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
@@ -161,7 +193,12 @@ export function inboxStore({ db }: StoreContext): InboxStore {
               .distinct();
           return [rowCount.as('messages'), of('chats').as('chats'), of('requests').as('requests')];
         })
-        .where((eb) => eb.or([inFolder(eb, member, 'chats'), inFolder(eb, member, 'requests')]))
+        .where((eb) =>
+          eb.or([
+            inFolder(eb, member, 'chats'),
+            eb.and([inFolder(eb, member, 'requests'), writerStays(eb)]),
+          ]),
+        )
         .where('m.sender_id', '!=', member)
         .where('m.read_at', 'is', null)
         .executeTakeFirstOrThrow();
@@ -173,6 +210,19 @@ export function inboxStore({ db }: StoreContext): InboxStore {
     },
   };
 }
+
+/**
+ * A request's writer (the replier) is still a member: neither deleted (their id null) nor banned.
+ * Its messages are new to the poster only then.
+ */
+const writerStays = (eb: Eb) =>
+  eb.exists(
+    eb
+      .selectFrom('accounts as w')
+      .select('w.id')
+      .whereRef('w.id', '=', 'c.replier_id')
+      .where('w.banned_at', 'is', null),
+  );
 
 /**
  * The member's conversations in the folder: as the replier, all in Chats; as the poster, Filtered

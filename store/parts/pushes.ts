@@ -80,12 +80,15 @@ export interface MessageFacts {
 
 export interface PushStore {
   /**
-   * Stores a device's subscription for the member: one already stored with this endpoint (a
-   * browser this or another member turned notifications on in before) becomes theirs, with the
-   * keys given. Its id.
+   * Stores a device's subscription for the member, as the session `sessionId` turned it on: one
+   * already stored with this endpoint (a browser this or another member turned notifications on
+   * in before) becomes theirs and this session's, with the keys given. Its id. The session ending
+   * deletes it (migration 26: sign-out, a password reset, a ban, the expired sessions' sweep);
+   * one of no session (null: stored before migration 26) stays until removed.
    */
   subscribe(
     accountId: number,
+    sessionId: number | null,
     subscription: PushSubscriptionInput,
     deviceLabel: string,
     at: string,
@@ -96,13 +99,19 @@ export interface PushStore {
   removeDevice(accountId: number, id: number): Promise<boolean>;
   /** Removes a subscription its push service says is gone (404, 410), with its waiting pushes. */
   removeSubscription(id: number): Promise<void>;
+  /**
+   * Removes the devices whose session has expired by `now` (the session itself is left to its
+   * own sweep), with their waiting pushes; how many.
+   */
+  removeOfExpiredSessions(now: string): Promise<number>;
   settingsOf(accountId: number): Promise<PushSettings>;
   saveSettings(accountId: number, settings: PushSettings, at: string): Promise<void>;
   /** The topics the member was pushed since `since`, newest first. */
   noticesSince(accountId: number, since: string): Promise<Array<{ topic: string; at: string }>>;
   /**
-   * Within a unit of work: queues the push for every device of the member, due at once, and
-   * records the notice; how many devices it is queued for (none: nothing recorded).
+   * Within a unit of work: queues the push for every device of the member whose session has not
+   * expired at `at` (a device stored before sessions were kept has none, and counts), due at
+   * once, and records the notice; how many devices it is queued for (none: nothing recorded).
    */
   enqueue(accountId: number, push: OutgoingPush, at: string): Promise<number>;
   /**
@@ -126,11 +135,12 @@ const free = (now: string) => (eb: ExpressionBuilder<Tables, 'push_queue'>) =>
 
 export function pushStore({ db }: StoreContext): PushStore {
   return {
-    async subscribe(accountId, { endpoint, p256dh, auth }, deviceLabel, at) {
+    async subscribe(accountId, sessionId, { endpoint, p256dh, auth }, deviceLabel, at) {
       const row = await db
         .insertInto('push_subscriptions')
         .values({
           account_id: accountId,
+          session_id: sessionId,
           endpoint,
           p256dh,
           auth,
@@ -140,6 +150,7 @@ export function pushStore({ db }: StoreContext): PushStore {
         .onConflict((oc) =>
           oc.column('endpoint').doUpdateSet({
             account_id: accountId,
+            session_id: sessionId,
             p256dh,
             auth,
             device_label: deviceLabel,
@@ -174,6 +185,15 @@ export function pushStore({ db }: StoreContext): PushStore {
       await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
     },
 
+    removeOfExpiredSessions: (now) =>
+      rowsChanged(
+        db
+          .deleteFrom('push_subscriptions')
+          .where('session_id', 'in', (eb) =>
+            eb.selectFrom('sessions').select('id').where('expires_at', '<=', now),
+          ),
+      ),
+
     async settingsOf(accountId) {
       const row = await settingsRowOf(db, 'push_settings', accountId);
       if (!row) return NO_PUSH_SETTINGS;
@@ -205,10 +225,22 @@ export function pushStore({ db }: StoreContext): PushStore {
 
     async enqueue(accountId, { payload, topic, urgency }, at) {
       const devices = await db
-        .selectFrom('push_subscriptions')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .orderBy('id')
+        .selectFrom('push_subscriptions as p')
+        .select('p.id')
+        .where('p.account_id', '=', accountId)
+        .where((eb) =>
+          eb.or([
+            eb('p.session_id', 'is', null),
+            eb.exists(
+              eb
+                .selectFrom('sessions as s')
+                .select('s.id')
+                .whereRef('s.id', '=', 'p.session_id')
+                .where('s.expires_at', '>', at),
+            ),
+          ]),
+        )
+        .orderBy('p.id')
         .execute();
       if (devices.length === 0) return 0;
       await db

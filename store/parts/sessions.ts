@@ -3,6 +3,8 @@ import type { StoreContext } from '../store-context.ts';
 import { rowsChanged } from './row-count.ts';
 
 export interface SessionAccount {
+  /** The session's row (push_subscriptions.session_id): never its token. */
+  sessionId: number;
   accountId: number;
   email: string;
   emailVerified: boolean;
@@ -24,10 +26,14 @@ export interface SessionStore {
   create(tokenHash: Buffer, accountId: number, createdAt: string, expiresAt: string): Promise<void>;
   /** The signed-in account of an unexpired session, unless the account is banned. */
   findValid(tokenHash: Buffer, now: string): Promise<SessionAccount | undefined>;
-  /** Revokes one session (sign out). */
+  /** Revokes one session (sign out); the devices it turned notifications on for go with it. */
   revoke(tokenHash: Buffer): Promise<void>;
-  /** Revokes every session of an account (password reset): signed out everywhere. */
+  /**
+   * Revokes every session of an account (password reset, ban): signed out everywhere, and the
+   * devices those sessions turned notifications on for go with them.
+   */
   revokeAll(accountId: number): Promise<number>;
+  /** Deletes the expired sessions (and their devices' notifications); how many. */
   removeExpired(now: string): Promise<number>;
 }
 
@@ -48,7 +54,7 @@ export function sessionStore({ db }: StoreContext): SessionStore {
       const row = await db
         .selectFrom('sessions')
         .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
-        .select(ACCOUNT_COLUMNS)
+        .select(['sessions.id as sessionId', ...ACCOUNT_COLUMNS])
         .where('sessions.token_hash', '=', tokenHash)
         .where('sessions.expires_at', '>', now)
         .where('accounts.banned_at', 'is', null)

@@ -227,3 +227,19 @@ describe('the forms without JavaScript', () => {
     await context.close();
   });
 });
+
+describe('signing out, in Chromium', () => {
+  test('turns this browser’s notifications off, and the server’s device with them', async () => {
+    await gotoEnhanced(poster, `${server.url}/account`);
+    await section(poster).getByRole('button', { name: 'Notify me on this device' }).click();
+    await poster.waitForURL(`${server.url}/account?done=device-added#${NOTIFICATIONS_ANCHOR}`);
+    expect((await server.store.pushes.devicesOf(posterId)).length).toBe(1);
+    await gotoEnhanced(poster, `${server.url}/account`);
+    await poster.getByRole('button', { name: 'Sign out' }).click();
+    await poster.waitForURL(`${server.url}/`);
+    // The browser's subscription is gone (the test's PushManager keeps it in localStorage), and
+    // so is the device the server had.
+    expect(await poster.evaluate(() => localStorage.getItem('test-push-subscription'))).toBeNull();
+    expect(await server.store.pushes.devicesOf(posterId)).toEqual([]);
+  });
+});

@@ -48,7 +48,7 @@ export function pushRoutes({ store, form, pusher, now = () => new Date() }: Push
     apiRoutes.pushDevices,
     ...form.action(deviceSpec, async ({ c, member, input }) => {
       const userAgent = c.req.header('user-agent');
-      const id = await addDevice(store, pusher.settings, member.accountId, input, userAgent, now());
+      const id = await addDevice(store, pusher.settings, member, input, userAgent, now());
       const redirect = doneAt('device-added');
       return { redirect, json: { id, redirectUrl: redirect }, status: 201 };
     }),

@@ -1,7 +1,10 @@
 import { ButtonLink } from '../../components/Button.tsx';
-import { formatDate } from '../../../core/format.ts';
 import { reportConversationPath } from '../../../core/paths.ts';
-import type { ConversationView } from '../../../core/views/messages.ts';
+import {
+  DEPARTED_TITLE,
+  departedText,
+  type ConversationView,
+} from '../../../core/views/messages.ts';
 
 /**
  * The other side has left (docs/product.md section 7): they deleted their account, or our
@@ -15,20 +18,13 @@ export function Departed({
   conversationId: number;
   departed: NonNullable<ConversationView['departed']>;
 }) {
-  const until = departed.keptUntil && formatDate(departed.keptUntil.slice(0, 10));
   return (
     <section className="departed" aria-labelledby="departed-title">
       <h2 id="departed-title" className="departed__title">
-        This member has left
+        {DEPARTED_TITLE}
       </h2>
-      <p>
-        {departed.why === 'banned'
-          ? 'Our moderators closed their account. They can no longer write to you, and their messages stay here.'
-          : until
-            ? `They deleted their account. Their messages stay here for you until ${until}, so that you can report them if you need to; then they are deleted.`
-            : 'They deleted their account, and their messages are deleted.'}
-      </p>
-      {(departed.why === 'banned' || until) && (
+      <p>{departedText(departed)}</p>
+      {(departed.why === 'banned' || departed.keptUntil) && (
         <p className="departed__action">
           <ButtonLink kind="secondary" size="small" href={reportConversationPath(conversationId)}>
             Report this conversation

@@ -12,6 +12,8 @@ import {
 } from '../../../core/paths.ts';
 import { FRAUD_NOTICE_TITLES } from '../../../core/views/fraud-notice.ts';
 import {
+  DEPARTED_TITLE,
+  departedText,
   newConversationsText,
   type InboxEntry,
   type InboxFolder,
@@ -171,7 +173,13 @@ function Conversation({ entry }: { entry: InboxEntry }) {
           <a href={conversationPath(entry.conversationId)}>{entry.adTitle}</a>
         </h2>
         <p className="inbox-item__who">
-          {OTHER_LABELS[entry.other]}
+          {entry.departed ? (
+            <>
+              <strong>{DEPARTED_TITLE}.</strong> {departedText(entry.departed)}
+            </>
+          ) : (
+            OTHER_LABELS[entry.other]
+          )}
           {entry.youBlocked && <span className="inbox-item__blocked"> · You blocked them</span>}
         </p>
         {entry.fraudNotice && (

@@ -174,7 +174,7 @@ describe('the digest', () => {
       p256dh: 'B'.repeat(87),
       auth: 'A'.repeat(22),
     };
-    await fixture.store.pushes.subscribe(saver.accountId, device, 'Chrome on Android', now);
+    await fixture.store.pushes.subscribe(saver.accountId, null, device, 'Chrome on Android', now);
     const settings = { requests: false, savedSearches: true, messageText: false };
     await fixture.store.pushes.saveSettings(saver.accountId, settings, now);
     await publishMemberAd(fixture, {

@@ -183,6 +183,8 @@ describe('conversations', () => {
         lastMessageAt: at(40),
         unread: 2,
         youBlocked: true,
+        otherBanned: false,
+        keptUntil: null,
       },
       {
         conversationId: second,
@@ -192,6 +194,8 @@ describe('conversations', () => {
         lastMessageAt: at(1),
         unread: 0,
         youBlocked: true,
+        otherBanned: false,
+        keptUntil: null,
       },
     ]);
     // The poster answered the first (their Chats); the second waits in their Requests.
@@ -373,6 +377,42 @@ describe('Requests and Chats', () => {
     });
     await conversations.markRead(id, REPLIER, at(8), Number.MAX_SAFE_INTEGER);
     expect(await conversations.newConversations(REPLIER)).toEqual({
+      chats: 0,
+      requests: 0,
+      messages: 0,
+    });
+  });
+
+  it('a request whose writer left stays listed, says so, and is no longer new', async () => {
+    const { conversations } = t.store;
+    const id = await conversationWith(1);
+    await conversations.addMessage(id, REPLIER, 'Again', at(2));
+    const until = '2026-12-24T10:00:00.000Z';
+    await t.sql.run('UPDATE accounts SET banned_at = ? WHERE id = ?', at(3), REPLIER);
+    expect(await conversations.inbox(POSTER, 10, 'requests')).toEqual([
+      expect.objectContaining({
+        conversationId: id,
+        unread: 2,
+        otherBanned: true,
+        keptUntil: null,
+      }),
+    ]);
+    expect(await conversations.newConversations(POSTER)).toEqual({
+      chats: 0,
+      requests: 0,
+      messages: 0,
+    });
+    await t.store.unitOfWork((tx) => tx.memberData.removeAccount(REPLIER, at(4), until));
+    expect(await conversations.inbox(POSTER, 10, 'requests')).toEqual([
+      expect.objectContaining({
+        conversationId: id,
+        replierId: null,
+        otherBanned: false,
+        keptUntil: until,
+      }),
+    ]);
+    expect(await conversations.inboxCount(POSTER, 'requests')).toBe(1);
+    expect(await conversations.newConversations(POSTER)).toEqual({
       chats: 0,
       requests: 0,
       messages: 0,

@@ -22,9 +22,9 @@ beforeEach(async () => {
 
 describe('devices', () => {
   it('are stored per member, listed oldest first and removed only by their member', async () => {
-    const phone = await t.store.pushes.subscribe(1, device(1), 'Chrome on Android', AT);
-    const laptop = await t.store.pushes.subscribe(1, device(2), 'Firefox on Linux', LATER);
-    await t.store.pushes.subscribe(2, device(3), 'Safari on iPhone', AT);
+    const phone = await t.store.pushes.subscribe(1, null, device(1), 'Chrome on Android', AT);
+    const laptop = await t.store.pushes.subscribe(1, null, device(2), 'Firefox on Linux', LATER);
+    await t.store.pushes.subscribe(2, null, device(3), 'Safari on iPhone', AT);
     expect(await t.store.pushes.devicesOf(1)).toEqual([
       { id: phone, deviceLabel: 'Chrome on Android', endpoint: device(1).endpoint, createdAt: AT },
       {
@@ -41,21 +41,86 @@ describe('devices', () => {
   });
 
   it('one endpoint is one row: subscribing it again, or as another member, moves it', async () => {
-    const first = await t.store.pushes.subscribe(1, device(1), 'Chrome on Android', AT);
-    const again = await t.store.pushes.subscribe(1, { ...device(1), auth: 'new' }, 'Chrome', LATER);
+    const first = await t.store.pushes.subscribe(1, null, device(1), 'Chrome on Android', AT);
+    const again = await t.store.pushes.subscribe(
+      1,
+      null,
+      { ...device(1), auth: 'new' },
+      'Chrome',
+      LATER,
+    );
     expect(again).toBe(first);
-    const moved = await t.store.pushes.subscribe(2, device(1), 'Chrome on Android', LATER);
+    const moved = await t.store.pushes.subscribe(2, null, device(1), 'Chrome on Android', LATER);
     expect(moved).toBe(first);
     expect(await t.store.pushes.devicesOf(1)).toEqual([]);
     expect((await t.store.pushes.devicesOf(2)).map((row) => row.id)).toEqual([first]);
   });
 
   it('go with their account, and their waiting pushes with them', async () => {
-    await t.store.pushes.subscribe(1, device(1), 'Chrome on Android', AT);
+    await t.store.pushes.subscribe(1, null, device(1), 'Chrome on Android', AT);
     await t.store.unitOfWork((tx) => tx.pushes.enqueue(1, PUSH, AT));
     await t.store.unitOfWork((tx) => tx.memberData.removeAccount(1, LATER, LATER));
     for (const table of ['push_subscriptions', 'push_queue', 'push_notices'])
       expect(await t.sql.all(`SELECT * FROM ${table}`), table).toEqual([]);
+  });
+});
+
+describe('devices of a session', () => {
+  const EXPIRES = '2026-12-24T10:00:00.000Z';
+  /** A session of member 1 that expires at `expiresAt`: its id. */
+  async function session(n: number, expiresAt = EXPIRES): Promise<number> {
+    const token = Buffer.alloc(32, n);
+    await t.store.sessions.create(token, 1, AT, expiresAt);
+    return (await t.store.sessions.findValid(token, AT))!.sessionId;
+  }
+  const endpoints = async () =>
+    (await t.store.pushes.devicesOf(1)).map((row) => row.endpoint.slice(-1));
+
+  it('go when their session ends (sign-out, everywhere), those of no session stay', async () => {
+    const phone = await session(1);
+    const laptop = await session(2);
+    await t.store.pushes.subscribe(1, phone, device(1), 'Chrome on Android', AT);
+    await t.store.pushes.subscribe(1, laptop, device(2), 'Firefox on Linux', AT);
+    await t.store.pushes.subscribe(1, null, device(3), 'Safari on iPhone', AT);
+    await t.store.unitOfWork((tx) => tx.pushes.enqueue(1, PUSH, AT));
+    await t.store.sessions.revoke(Buffer.alloc(32, 1));
+    expect(await endpoints()).toEqual(['2', '3']);
+    // Its waiting push went with it.
+    expect((await t.sql.all('SELECT * FROM push_queue')).length).toBe(2);
+    await t.store.sessions.revokeAll(1);
+    expect(await endpoints()).toEqual(['3']);
+  });
+
+  it('get nothing once their session expired, and go with the sweep', async () => {
+    const expired = await session(1, LATER);
+    const current = await session(2);
+    await t.store.pushes.subscribe(1, expired, device(1), 'Chrome on Android', AT);
+    await t.store.pushes.subscribe(1, current, device(2), 'Firefox on Linux', AT);
+    await t.store.pushes.subscribe(1, null, device(3), 'Safari on iPhone', AT);
+    expect(await t.store.unitOfWork((tx) => tx.pushes.enqueue(1, PUSH, AT))).toBe(3);
+    expect(await t.store.unitOfWork((tx) => tx.pushes.enqueue(1, PUSH, LATER))).toBe(2);
+    expect(await t.store.pushes.removeOfExpiredSessions(AT)).toBe(0);
+    expect(await t.store.pushes.removeOfExpiredSessions(LATER)).toBe(1);
+    expect(await endpoints()).toEqual(['2', '3']);
+    // The session itself is its own sweep's.
+    expect(await t.store.sessions.removeExpired(LATER)).toBe(1);
+  });
+
+  it('a session deleted as expired takes its devices', async () => {
+    await t.store.pushes.subscribe(1, await session(1, LATER), device(1), 'Chrome', AT);
+    await t.store.sessions.removeExpired(LATER);
+    expect(await endpoints()).toEqual([]);
+  });
+
+  it('subscribing an endpoint again gives it to the session that did', async () => {
+    const first = await session(1);
+    const second = await session(2);
+    await t.store.pushes.subscribe(1, first, device(1), 'Chrome on Android', AT);
+    await t.store.pushes.subscribe(1, second, device(1), 'Chrome on Android', LATER);
+    await t.store.sessions.revoke(Buffer.alloc(32, 1));
+    expect(await endpoints()).toEqual(['1']);
+    await t.store.sessions.revoke(Buffer.alloc(32, 2));
+    expect(await endpoints()).toEqual([]);
   });
 });
 
@@ -73,8 +138,8 @@ describe('settings', () => {
 
 describe('the queue', () => {
   it('queues a push for each of the member’s devices and records one notice', async () => {
-    const phone = await t.store.pushes.subscribe(1, device(1), 'Chrome on Android', AT);
-    const laptop = await t.store.pushes.subscribe(1, device(2), 'Firefox on Linux', AT);
+    const phone = await t.store.pushes.subscribe(1, null, device(1), 'Chrome on Android', AT);
+    const laptop = await t.store.pushes.subscribe(1, null, device(2), 'Firefox on Linux', AT);
     expect(await t.store.unitOfWork((tx) => tx.pushes.enqueue(1, PUSH, AT))).toBe(2);
     expect(await t.store.unitOfWork((tx) => tx.pushes.enqueue(2, PUSH, AT))).toBe(0);
     expect(await t.store.pushes.noticesSince(1, '2026-11-24T09:00:00.000Z')).toEqual([
@@ -97,7 +162,7 @@ describe('the queue', () => {
   });
 
   it('lets one claim take each push until it is let go, retried or done', async () => {
-    await t.store.pushes.subscribe(1, device(1), 'Chrome on Android', AT);
+    await t.store.pushes.subscribe(1, null, device(1), 'Chrome on Android', AT);
     await t.store.unitOfWork((tx) => tx.pushes.enqueue(1, PUSH, AT));
     const [push] = await t.store.pushes.claimDue(AT, LATER, 10);
     // Held until LATER: another claim meanwhile gets nothing; after it, the push is free again.
@@ -113,8 +178,8 @@ describe('the queue', () => {
   });
 
   it('a gone subscription takes its waiting pushes; old notices and pushes are forgotten', async () => {
-    const phone = await t.store.pushes.subscribe(1, device(1), 'Chrome on Android', AT);
-    await t.store.pushes.subscribe(1, device(2), 'Firefox on Linux', AT);
+    const phone = await t.store.pushes.subscribe(1, null, device(1), 'Chrome on Android', AT);
+    await t.store.pushes.subscribe(1, null, device(2), 'Firefox on Linux', AT);
     await t.store.unitOfWork((tx) => tx.pushes.enqueue(1, PUSH, AT));
     await t.store.pushes.removeSubscription(phone);
     expect((await t.store.pushes.devicesOf(1)).length).toBe(1);

@@ -20,6 +20,7 @@ describe('sessions', () => {
       '2026-12-01T00:00:00.000Z',
     );
     expect(await t.store.sessions.findValid(token(1), '2026-11-24T00:00:00.000Z')).toEqual({
+      sessionId: expect.any(Number),
       accountId: 7,
       email: 'ana@example.com',
       emailVerified: false,
