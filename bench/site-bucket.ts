@@ -16,19 +16,43 @@
 // Prints the figures; writes nothing into docs/. radosgw keeps the objects in memory, 14 KB an ad
 // (9 GB of objects at a million ads); at that scale put the workspace on disk:
 //   BENCH_WORKSPACE=/var/tmp npm run bench:bucket -- --ads 1000000
-import { readdirSync, readFileSync } from 'node:fs';
+// Even so the memstore holds about 24 KB an object (13 GB for the first 544,000 of a million ads'
+// 1,059,445), so at that scale `--count-first-upload` counts the first upload instead of putting
+// it: every built file hashed and written into the bucket's manifest as the uploader would, its
+// objects and bytes read from the files, its time not measured; the later uploads (an approval,
+// a day's expiry) are put for real. `--in DIR` reuses a workspace an earlier run kept (--keep):
+// its generated content and builds.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { releaseRuntimeContent } from '../server/publishing/site-bucket/runtime-content.ts';
 import { runtimeFollower } from '../server/publishing/site-bucket/runtime-follower.ts';
 import { siteUploader, type SiteUpload } from '../server/publishing/site-bucket/site-uploader.ts';
+import {
+  changedSinceLastUpload,
+  recordUpload,
+} from '../server/publishing/site-bucket/built-files.ts';
+import {
+  readSiteManifest,
+  writeSiteManifest,
+} from '../server/publishing/site-bucket/site-manifest.ts';
+import { readWeightedCities } from './ads.ts';
 import { startBenchBucket, writeApprovedAd } from './bench-bucket.ts';
 import { buildSite, citiesOfEverySize, writeGeneratedContent } from './generated-site.ts';
 import { DEFAULT_BUILD_DATE, parseBenchOptions } from './options.ts';
 import { createWorkspace } from './workspace.ts';
 
-// --ads and --keep as `npm run bench` reads them (the generated content is the default seed's).
-const { ads, keep } = parseBenchOptions(process.argv.slice(2));
+// --ads and --keep as `npm run bench` reads them (the generated content is the default seed's);
+// --count-first-upload and --in DIR are this bench's own (above).
+const argv = process.argv.slice(2);
+const countFirstUpload = argv.includes('--count-first-upload');
+const inAt = argv.indexOf('--in');
+const reusedDir = inAt >= 0 ? argv[inAt + 1] : undefined;
+if (inAt >= 0 && !reusedDir) throw new Error('--in needs the folder of a kept workspace');
+const ownArguments = new Set(inAt >= 0 ? [inAt, inAt + 1] : []);
+const { ads, keep } = parseBenchOptions(
+  argv.filter((arg, index) => arg !== '--count-first-upload' && !ownArguments.has(index)),
+);
 /** S3 Standard's price of PUT, COPY, POST and LIST requests, per 1,000 (us-east-1, 2026). */
 const DOLLARS_PER_THOUSAND_PUTS = 0.005;
 /** radosgw's memory for the objects: about 9 KB of objects an ad (issue 42's 100,000-ad run), and room. */
@@ -38,6 +62,7 @@ const previousDay = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 /** Ads live 30 days (docs/product.md section 6): at N live ads, N/30 are approved and expire a day. */
 const AD_LIFE_DAYS = 30;
+const projectContent = join(import.meta.dirname, '..', 'content');
 
 /** The day after `from` whose expiries are typical, and how many ads expire on it. */
 function typicalExpiryDay(contentDir: string, from: string): { day: string; expiring: number } {
@@ -67,7 +92,9 @@ interface Measured {
   seconds: number;
 }
 
-const workspace = createWorkspace();
+const workspace = reusedDir
+  ? { dir: reusedDir, onTmpfs: false, remove: () => {} }
+  : createWorkspace();
 const server = await startBenchBucket(Math.max(2 * 1024 ** 3, ads * BUCKET_BYTES_PER_AD));
 try {
   console.log(`Working in ${workspace.dir}; the S3 server at ${server.endpoint}.`);
@@ -75,7 +102,9 @@ try {
   const outDir = join(workspace.dir, 'out');
   const cacheDir = join(workspace.dir, 'compiled');
   const database = { path: join(workspace.dir, 'none.sqlite') };
-  const { contentDir, cities } = writeGeneratedContent(workspace.dir, ads, DEFAULT_BUILD_DATE);
+  const { contentDir, cities } = existsSync(join(workspace.dir, 'content', 'ads'))
+    ? { contentDir: join(workspace.dir, 'content'), cities: readWeightedCities(projectContent) }
+    : writeGeneratedContent(workspace.dir, ads, DEFAULT_BUILD_DATE);
   const build = (buildDate: string) =>
     buildSite({ contentDir, outDir, cacheDir, buildDate, database });
   const uploader = siteUploader({
@@ -102,7 +131,27 @@ try {
   console.log(`Building ${ads.toLocaleString('en-US')} generated ads...`);
   const first = build(DEFAULT_BUILD_DATE);
   console.log(`  ${first.pages} pages in ${first.seconds.toFixed(1)} s.`);
-  await upload('the first upload (every object)');
+  if (countFirstUpload) {
+    // The uploader's first upload without the puts: the same listing and digests, the same
+    // manifest and record, so that the next upload puts exactly what it would have.
+    const started = performance.now();
+    const { candidates } = changedSinceLastUpload(outDir);
+    const state = await readSiteManifest(bucket);
+    await writeSiteManifest(bucket, state, candidates, []);
+    recordUpload(outDir, state.objects);
+    const bytes = candidates.reduce((sum, object) => sum + object.size, 0);
+    measured.push({
+      what: 'the first upload (every object; counted, not put)',
+      puts: candidates.length,
+      megabytes: bytes / 1e6,
+      deletes: 0,
+      seconds: Number.NaN,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `  the first upload: ${candidates.length} objects counted in ${seconds.toFixed(1)} s`,
+    );
+  } else await upload('the first upload (every object)');
 
   // One approval: an ad in a city of middling size, as the publisher builds and uploads it.
   const { state, city } = citiesOfEverySize(cities, 3)[1]!;
@@ -152,7 +201,7 @@ try {
   );
   for (const row of measured)
     console.log(
-      `| ${row.what} | ${whole(row.puts)} | ${row.megabytes.toFixed(1)} | ${whole(row.deletes)} | ${row.seconds.toFixed(1)} |`,
+      `| ${row.what} | ${whole(row.puts)} | ${row.megabytes.toFixed(1)} | ${whole(row.deletes)} | ${Number.isNaN(row.seconds) ? 'not put' : row.seconds.toFixed(1)} |`,
     );
   console.log(
     `\nA new instance with SITE_BUCKET: release ${released.release.version} ` +
