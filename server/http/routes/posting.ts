@@ -34,6 +34,7 @@ import type { AppContext, AppEnv } from '../app-env.ts';
 import { readBody, type FormBody, type FormEndpoint } from '../forms/form-endpoint.ts';
 import { isFormSubmission, keptValues, mediaTypeOf } from '../forms/submission.ts';
 import { usePost } from '../forms/unknown-endpoint.ts';
+import { Refusal } from '../../../core/refusal.ts';
 import { PHOTO_POST_MAX_BODY_BYTES } from '../../posting/ad-photos.ts';
 import { deleteOwnAd, renewOwnAd } from '../../posting/own-ads.ts';
 import {
@@ -89,7 +90,7 @@ export function postingRoutes(options: PostingOptions) {
 
   app.get(apiRoutes.adCities, (c) => {
     const state = getState(c.req.query('state') ?? '');
-    if (!state) return c.json({ error: 'There is no such state.' }, 404);
+    if (!state) throw new Refusal('not-found', 'There is no such state.');
     return c.json({ state: state.name, cities: state.cities.map((city) => city.name) }, 200);
   });
 
