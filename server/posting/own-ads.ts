@@ -4,7 +4,6 @@
 import type { AppPhotos } from '../photos/app-photos.ts';
 import { deletePhotosOfAd } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import { Refusal } from '../../core/refusal.ts';
 import type { MemberAdRow } from '../../store/parts/member-ads.ts';
 import type { Store } from '../../store/store.ts';
 import { adNotFound, deleteAd, renewAd } from './member-ads.ts';
@@ -23,12 +22,10 @@ async function onOwnAd<Outcome>(
   deps: OwnAdDeps,
   accountId: number,
   adId: number | undefined,
-  change: (store: Store, accountId: number, adId: number, now: Date) => Promise<Outcome | Refusal>,
+  change: (store: Store, accountId: number, adId: number, now: Date) => Promise<Outcome>,
 ): Promise<Outcome> {
-  const outcome =
-    adId === undefined ? adNotFound() : await change(deps.store, accountId, adId, deps.now());
-  if (outcome instanceof Refusal) throw outcome;
-  return outcome;
+  if (adId === undefined) throw adNotFound();
+  return change(deps.store, accountId, adId, deps.now());
 }
 
 /** Deletes the member's ad of `adId`: the ad as it was deleted. */

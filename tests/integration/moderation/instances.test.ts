@@ -13,7 +13,7 @@ import { approveAd, rejectAd, type Moderator } from '../../../server/moderation/
 import { editAd } from '../../../server/posting/member-ads.ts';
 import type { StoreHandle } from '../../../store/store.ts';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
-import { SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
+import { outcomeOrRefusal, SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
 
 let dir: string;
@@ -118,7 +118,7 @@ describe('two instances at the same moment', () => {
     for (let round = 0; round < 10; round += 1) {
       const id = await adInReview();
       const [edited, approved] = await Promise.all([
-        editAd(one.store, poster, id, edit, '[]', new Date()),
+        outcomeOrRefusal(editAd(one.store, poster, id, edit, '[]', new Date())),
         approveAd(two, first, id, 1),
       ]);
       expect(edited).not.toBeInstanceOf(Refusal);
