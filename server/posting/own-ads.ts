@@ -6,7 +6,7 @@ import { deletePhotosOfAd } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
 import type { MemberAdRow } from '../../store/parts/member-ads.ts';
 import type { Store } from '../../store/store.ts';
-import { adNotFound, deleteAd, renewAd } from './member-ads.ts';
+import { deleteAd, renewAd } from './member-ads.ts';
 
 export interface OwnAdDeps {
   store: Store;
@@ -21,10 +21,9 @@ export interface OwnAdDeps {
 async function onOwnAd<Outcome>(
   deps: OwnAdDeps,
   accountId: number,
-  adId: number | undefined,
+  adId: number,
   change: (store: Store, accountId: number, adId: number, now: Date) => Promise<Outcome>,
 ): Promise<Outcome> {
-  if (adId === undefined) throw adNotFound();
   return change(deps.store, accountId, adId, deps.now());
 }
 
@@ -32,7 +31,7 @@ async function onOwnAd<Outcome>(
 export async function deleteOwnAd(
   deps: OwnAdDeps,
   accountId: number,
-  adId: number | undefined,
+  adId: number,
 ): Promise<MemberAdRow> {
   const outcome = await onOwnAd(deps, accountId, adId, deleteAd);
   if (outcome.wasLive) publishSoon(deps.publisher, `deleted ad ${outcome.ad.id}`);
@@ -49,7 +48,7 @@ export async function deleteOwnAd(
 export async function renewOwnAd(
   deps: OwnAdDeps,
   accountId: number,
-  adId: number | undefined,
+  adId: number,
 ): Promise<MemberAdRow> {
   const outcome = await onOwnAd(deps, accountId, adId, renewAd);
   publishSoon(deps.publisher, `renewed ad ${outcome.ad.id}`);

@@ -83,14 +83,13 @@ export async function postAdFromForm(
   return posted;
 }
 
-/** The member's own ad of `adId`; any other id (or none) is "not found". */
+/** The member's own ad of `adId`; any other id is "not found". */
 export async function ownAdToEdit(
   store: Store,
   member: Poster,
-  adId: number | undefined,
+  adId: number,
 ): Promise<MemberAdRow> {
-  const ad =
-    adId === undefined ? undefined : await store.memberAds.findOwned(adId, member.accountId);
+  const ad = await store.memberAds.findOwned(adId, member.accountId);
   if (!ad) throw adNotFound();
   return ad;
 }

@@ -47,7 +47,8 @@ import {
   type ModerationDeps,
 } from '../../moderation/actions.ts';
 import { noSuchAd } from '../../moderation/ads.ts';
-import { namedId, type NamedId } from '../../moderation/named-id.ts';
+import type { NamedId } from '../../../core/ids.ts';
+import { routeId } from '../route-id.ts';
 import { noSuchPhoto } from '../../moderation/photos.ts';
 import { dismissRepeatedMessage, REPEATED_FLAG_GONE } from '../../moderation/scam-records.ts';
 import { chooseBlurAll, revealPhoto } from '../../moderation/photo-shield.ts';
@@ -82,7 +83,7 @@ export function moderationRoutes(options: ModerationOptions) {
     app.post(
       route,
       ...form.action({ ...onQueue, keep: kept(named.keep) }, async ({ c, member, fields }) =>
-        act(member, namedId(c.req.param('id'), named.unknown), parseFields(named.schema, fields)),
+        act(member, routeId(c, named.unknown), parseFields(named.schema, fields)),
       ),
     );
 
@@ -112,7 +113,7 @@ export function moderationRoutes(options: ModerationOptions) {
   app.post(
     apiRoutes.dismissRepeatedMessage,
     ...form.action(onQueue, async ({ c, member }) => {
-      const flag = namedId(c.req.param('id'), noSuchFlag);
+      const flag = routeId(c, noSuchFlag);
       await dismissRepeatedMessage(options.store, member.accountId, flag.id, new Date());
       return { redirect: queueAfter('repeated-dismissed', {}), json: { dismissed: flag.id } };
     }),
@@ -121,7 +122,7 @@ export function moderationRoutes(options: ModerationOptions) {
   app.post(
     apiRoutes.revealPhoto,
     ...form.action(onQueue, async ({ c, member, fields }) => {
-      const photo = namedId(c.req.param('id'), noSuchPhoto);
+      const photo = routeId(c, noSuchPhoto);
       const revealed = await revealPhoto(options.store, member.accountId, photo, new Date());
       // Back to the page the photo was shown on: the verifications' review, or the ads' queue.
       const page = fields.from === 'verifications' ? moderateVerificationsPath() : moderatePath();
@@ -144,7 +145,7 @@ export function moderationRoutes(options: ModerationOptions) {
   app.post(
     apiRoutes.markShieldDecisionMistaken,
     ...form.action(onShieldPage, async ({ c, member, fields }) => {
-      const decision = namedId(c.req.param('id'), noSuchDecision);
+      const decision = routeId(c, noSuchDecision);
       await markShieldDecisionMistaken(options.store, member.accountId, decision.id, new Date());
       // Back to the page the decision was on, at it.
       const page = moderateShieldPath(idOf(fields.before));

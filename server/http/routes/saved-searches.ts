@@ -6,10 +6,14 @@
 // - POST /api/saved-searches/{id}/delete: the member's own only (else 404). 303 to
 //   /account?done=search-deleted, or 200 `{ id, deleted: true }`.
 import { Hono } from 'hono';
-import { idOf } from '../../../core/ids.ts';
 import { accountPath, apiRoutes, routes, searchPath } from '../../../core/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
-import { deleteSavedSearch, saveSearch } from '../../saved-searches/saved-searches.ts';
+import {
+  deleteSavedSearch,
+  savedSearchNotFound,
+  saveSearch,
+} from '../../saved-searches/saved-searches.ts';
+import { routeId } from '../route-id.ts';
 import type { SearchIndex } from '../../../search/search-index.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { textOf } from '../forms/submission.ts';
@@ -50,7 +54,7 @@ export function savedSearchRoutes(options: SavedSearchOptions) {
     ...form.action(
       { page: { route: routes.account }, for: 'members', keep: savedSearchIdKept },
       async ({ c, member }) => {
-        const id = await deleteSavedSearch(store, member, idOf(c.req.param('id')));
+        const id = await deleteSavedSearch(store, member, routeId(c, savedSearchNotFound).id);
         return { redirect: `${accountPath()}?done=search-deleted`, json: { id, deleted: true } };
       },
     ),

@@ -21,7 +21,8 @@ import { MAX_PHOTO_BYTES } from '../../../core/schemas/photos.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { readBody, type FormBody, type FormEndpoint } from '../forms/form-endpoint.ts';
 import { isFormSubmission, mediaTypeOf } from '../forms/submission.ts';
-import { unknownEndpoint, usePost } from '../forms/unknown-endpoint.ts';
+import { noSuchEndpoint, usePost } from '../forms/unknown-endpoint.ts';
+import { routeId } from '../route-id.ts';
 import type { AppPhotos } from '../../photos/app-photos.ts';
 import { readUpload, type UploadedFile } from '../../photos/read-upload.ts';
 import type { Publisher } from '../../publishing/publisher.ts';
@@ -34,11 +35,11 @@ import {
   approveVerification,
   refusalSchema,
   refuseVerification,
+  verificationNotFound,
   withdrawVerification,
 } from '../../verification/decisions.ts';
 import { SELFIE_FIELD, sendSelfie } from '../../verification/selfie.ts';
 import { selfieFor } from '../../verification/selfie-access.ts';
-import { idOf } from '../../../core/ids.ts';
 
 export interface VerificationRouteOptions {
   store: Store;
@@ -98,9 +99,9 @@ export function verificationRoutes(options: VerificationRouteOptions) {
   );
 
   app.get(apiRoutes.selfie, async (c) => {
-    const id = Number(c.req.param('id'));
+    const { id } = routeId(c, noSuchEndpoint);
     const bytes = await selfieFor(store, photos, await c.var.member(), id, new Date());
-    if (!bytes) return unknownEndpoint(c);
+    if (!bytes) throw noSuchEndpoint();
     return c.body(new Uint8Array(bytes), 200, {
       'Content-Type': 'image/webp',
       'Content-Length': String(bytes.length),
@@ -119,7 +120,7 @@ export function verificationRoutes(options: VerificationRouteOptions) {
   app.post(
     apiRoutes.approveVerification,
     ...form.action(onQueue, async ({ c, member, fields }) => {
-      await approveVerification(deps, member, idOf(c.req.param('id')) ?? 0, fields);
+      await approveVerification(deps, member, routeId(c, verificationNotFound).id, fields);
       return { redirect: `${moderateVerificationsPath()}?done=approved` };
     }),
   );
@@ -129,7 +130,7 @@ export function verificationRoutes(options: VerificationRouteOptions) {
     ...form.action(
       { ...onQueue, schema: refusalSchema, keep: keepDecision },
       async ({ c, member, input }) => {
-        await refuseVerification(deps, member, idOf(c.req.param('id')) ?? 0, input);
+        await refuseVerification(deps, member, routeId(c, verificationNotFound).id, input);
         return { redirect: `${moderateVerificationsPath()}?done=refused` };
       },
     ),
