@@ -273,7 +273,8 @@ const digests =
 // Expiry reminders, 3 days before (docs/product.md section 6): looked for every hour, so a restart or
 // a new day never misses one; each ad's reminder is sent once (member_ads.reminded_at).
 function remindOfExpiry(): void {
-  sendExpiryReminders(store, mailer, mailSite, process.env.BUILD_DATE || utcDay()).then(
+  const now = new Date();
+  sendExpiryReminders(store, mailer, mailSite, process.env.BUILD_DATE || utcDay(now), now).then(
     (sent) => {
       if (sent > 0) console.log(`Sent ${sent} expiry reminder${sent === 1 ? '' : 's'}.`);
     },
@@ -285,7 +286,7 @@ setInterval(remindOfExpiry, 60 * 60 * 1000).unref();
 // stopped between the ban and its mails. Looked for every hour by every instance, so each member
 // is mailed well within the 24 hours; each notice is claimed before it is mailed, so once.
 function mailFraudNotices(): void {
-  sweepFraudNotices({ store, mailer, site: mailSite }).then(
+  sweepFraudNotices({ store, mailer, site: mailSite }, new Date()).then(
     ({ mailed, failed }) => {
       if (mailed + failed > 0)
         console.log(

@@ -28,6 +28,8 @@ export interface AccountsOptions {
   passwords: PasswordHasher;
   form: FormEndpoint;
   trust: ProxyTrust;
+  /** The clock (createApp's). */
+  now: () => Date;
 }
 
 export function accountsRoutes(options: AccountsOptions) {

@@ -55,7 +55,8 @@ export function appealRoutes(options: AppealOptions) {
       async ({ c, member, input }) => {
         const decision = routeId(c, () => new Refusal('not-found', NO_SUCH_DECISION));
         const key = c.req.query('key');
-        await fileAppeal(store, { accountId: member?.accountId, key }, decision.id, input);
+        const by = { accountId: member?.accountId, key };
+        await fileAppeal(store, by, decision.id, input, options.now());
         const page = decisionPagePath(decision.id, key);
         const redirect = `${page}${page.includes('?') ? '&' : '?'}done=appealed`;
         return { redirect, json: { statementId: decision.id, appeal: 'in-review' }, status: 201 };

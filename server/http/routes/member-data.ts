@@ -55,7 +55,7 @@ export interface MemberDataOptions {
   publisher?: Publisher;
   trust: ProxyTrust;
   /** The clock (tests move it). */
-  now?: () => Date;
+  now: () => Date;
   /** Photo processing and storage (server/photos/). */
   photos?: AppPhotos;
 }
@@ -63,7 +63,7 @@ export interface MemberDataOptions {
 export function memberDataRoutes(options: MemberDataOptions) {
   const { store, form, mailSite } = options;
   const sessions = memberSessions(store, options.trust);
-  const now = options.now ?? (() => new Date());
+  const { now } = options;
   const deletion = { ...options, photoStorage: options.photos?.storage, now };
   const app = new Hono<AppEnv>();
 

@@ -45,7 +45,7 @@ export interface MessagingOptions {
   mailer: Mailer;
   mailSite: () => MailSite;
   /** The clock (tests move it). */
-  now?: () => Date;
+  now: () => Date;
   /** Messages a member may send in a window; default MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MINUTES. */
   messageLimit?: MessageLimit;
   /** Tells the recipient's devices of each new message (server/push/). */
@@ -54,7 +54,7 @@ export interface MessagingOptions {
 
 export function messagesRoutes(options: MessagingOptions) {
   const { form, store, mailer, mailSite, messageLimit, pusher } = options;
-  const now = options.now ?? (() => new Date());
+  const { now } = options;
   const messages = messaging({ store, mailer, mailSite, now, messageLimit, pusher });
   const app = new Hono<AppEnv>();
   const limit = MESSAGES_MAX_BODY_BYTES;

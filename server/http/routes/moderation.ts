@@ -114,7 +114,7 @@ export function moderationRoutes(options: ModerationOptions) {
     apiRoutes.dismissRepeatedMessage,
     ...form.action(onQueue, async ({ c, member }) => {
       const flag = routeId(c, noSuchFlag);
-      await dismissRepeatedMessage(options.store, member.accountId, flag.id, new Date());
+      await dismissRepeatedMessage(options.store, member.accountId, flag.id, options.now());
       return { redirect: queueAfter('repeated-dismissed', {}), json: { dismissed: flag.id } };
     }),
   );
@@ -123,7 +123,7 @@ export function moderationRoutes(options: ModerationOptions) {
     apiRoutes.revealPhoto,
     ...form.action(onQueue, async ({ c, member, fields }) => {
       const photo = routeId(c, noSuchPhoto);
-      const revealed = await revealPhoto(options.store, member.accountId, photo, new Date());
+      const revealed = await revealPhoto(options.store, member.accountId, photo, options.now());
       // Back to the page the photo was shown on: the verifications' review, or the ads' queue.
       const page = fields.from === 'verifications' ? moderateVerificationsPath() : moderatePath();
       return { redirect: `${page}#photo-${photo.id}`, json: revealed };
@@ -133,7 +133,7 @@ export function moderationRoutes(options: ModerationOptions) {
   app.post(
     apiRoutes.photoSettings,
     ...form.action(onQueue, async ({ member, fields }) => {
-      const blurAll = await chooseBlurAll(options.store, member.accountId, fields, new Date());
+      const blurAll = await chooseBlurAll(options.store, member.accountId, fields, options.now());
       return {
         redirect: queueAfter(blurAll ? 'blur-all-on' : 'blur-all-off', {}),
         json: { blurAll },
@@ -146,7 +146,8 @@ export function moderationRoutes(options: ModerationOptions) {
     apiRoutes.markShieldDecisionMistaken,
     ...form.action(onShieldPage, async ({ c, member, fields }) => {
       const decision = routeId(c, noSuchDecision);
-      await markShieldDecisionMistaken(options.store, member.accountId, decision.id, new Date());
+      const at = options.now();
+      await markShieldDecisionMistaken(options.store, member.accountId, decision.id, at);
       // Back to the page the decision was on, at it.
       const page = moderateShieldPath(idOf(fields.before));
       const done = `${page}${page.includes('?') ? '&' : '?'}done=marked#decision-${decision.id}`;

@@ -64,7 +64,7 @@ export interface PostingOptions {
   /** The policy scanner (server/posting/policy.ts). */
   scan?: AdScanner;
   /** The clock (tests move it). */
-  now?: () => Date;
+  now: () => Date;
   /** Photo processing and storage (server/photos/). */
   photos?: AppPhotos;
   /** The photos a member may have processed in an hour (photosPerMember); none: no limit. */
@@ -78,7 +78,7 @@ export function postingRoutes(options: PostingOptions) {
     photos,
     scan: options.scan ?? scanAdForPosting,
     publisher: options.publisher,
-    now: options.now ?? (() => new Date()),
+    now: options.now,
     rateLimits: options.rateLimits,
   };
   const app = new Hono<AppEnv>();

@@ -25,7 +25,7 @@ export interface PushRoutesOptions {
   store: Store;
   form: FormEndpoint;
   pusher: Pick<Pusher, 'settings'>;
-  now?: () => Date;
+  now: () => Date;
 }
 
 /** A subscription is a URL and two keys: a few hundred bytes. */
@@ -33,7 +33,7 @@ const SUBSCRIPTION_MAX_BYTES = 4 * 1024;
 
 const doneAt = (done: string) => `${accountPath()}?done=${done}#${NOTIFICATIONS_ANCHOR}`;
 
-export function pushRoutes({ store, form, pusher, now = () => new Date() }: PushRoutesOptions) {
+export function pushRoutes({ store, form, pusher, now }: PushRoutesOptions) {
   const app = new Hono<AppEnv>();
   const page = { route: routes.account };
 

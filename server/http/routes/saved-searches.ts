@@ -24,7 +24,7 @@ export interface SavedSearchOptions {
   store: Store;
   form: FormEndpoint;
   search: SearchIndex;
-  now?: () => Date;
+  now: () => Date;
 }
 
 const queryOf = (c: AppContext) => new URL(c.req.url).search.slice(1);
@@ -37,7 +37,7 @@ const searchPage = (c: AppContext) => {
 
 export function savedSearchRoutes(options: SavedSearchOptions) {
   const { store, form, search } = options;
-  const now = options.now ?? (() => new Date());
+  const { now } = options;
   const app = new Hono<AppEnv>();
 
   app.post(

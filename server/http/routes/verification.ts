@@ -48,6 +48,8 @@ export interface VerificationRouteOptions {
   publisher?: Publisher;
   mailer: Mailer;
   mailSite: () => MailSite;
+  /** The clock (createApp's). */
+  now: () => Date;
 }
 
 /** One selfie and the form's few fields. */
@@ -56,14 +58,14 @@ const SELFIE_MAX_BODY_BYTES = MAX_PHOTO_BYTES + 64 * 1024;
 const TOO_LARGE = `The selfie is too large: at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB.`;
 
 export function verificationRoutes(options: VerificationRouteOptions) {
-  const { store, form, photos, mailer, mailSite } = options;
+  const { store, form, photos, mailer, mailSite, now } = options;
   const deps = {
     store,
     photos,
     publisher: options.publisher,
     mailer,
     mailSite,
-    now: () => new Date(),
+    now,
   };
   const app = new Hono<AppEnv>();
   const onPage = { page: { route: routes.verification }, for: 'members' } as const;
@@ -73,7 +75,7 @@ export function verificationRoutes(options: VerificationRouteOptions) {
   app.post(
     apiRoutes.verificationChallenge,
     ...form.action(onPage, async ({ member }) => {
-      await askForChallenge(store, member.accountId, new Date());
+      await askForChallenge(store, member.accountId, now());
       return { redirect: done('challenge') };
     }),
   );
@@ -92,7 +94,7 @@ export function verificationRoutes(options: VerificationRouteOptions) {
         read: readSelfiePost,
       },
       async ({ member, body }) => {
-        const id = await sendSelfie(store, photos, member.accountId, body.selfie, new Date());
+        const id = await sendSelfie(store, photos, member.accountId, body.selfie, now());
         return { redirect: done('sent'), json: { id, redirectUrl: done('sent') }, status: 201 };
       },
     ),
@@ -100,7 +102,7 @@ export function verificationRoutes(options: VerificationRouteOptions) {
 
   app.get(apiRoutes.selfie, async (c) => {
     const { id } = routeId(c, noSuchEndpoint);
-    const bytes = await selfieFor(store, photos, await c.var.member(), id, new Date());
+    const bytes = await selfieFor(store, photos, await c.var.member(), id, now());
     if (!bytes) throw noSuchEndpoint();
     return c.body(new Uint8Array(bytes), 200, {
       'Content-Type': 'image/webp',

@@ -88,7 +88,7 @@ describe('two instances at the same moment', () => {
       const member = await account();
       const [posted, banned] = await Promise.all([
         outcomeOrRefusal(postAd(one.store, member, ad('Los Angeles'), '[]', new Date())),
-        banAccount(two, by, member, { reason: 'Spam or duplicate' }),
+        banAccount(two, by, member, { reason: 'Spam or duplicate' }, new Date()),
       ]);
       expect(banned.kind).toBe('done');
       // Posted first, the ad was removed with the ban; banned first, the post was refused.
@@ -113,8 +113,8 @@ describe('two instances at the same moment', () => {
     const outboxes = [join(dir, 'outbox-one'), join(dir, 'outbox-two')];
     const mailers = outboxes.map((outbox) => testMailer(outbox));
     const sent = await Promise.all([
-      sendExpiryReminders(one.store, mailers[0]!, TEST_MAIL_SITE, today),
-      sendExpiryReminders(two, mailers[1]!, TEST_MAIL_SITE, today),
+      sendExpiryReminders(one.store, mailers[0]!, TEST_MAIL_SITE, today, new Date()),
+      sendExpiryReminders(two, mailers[1]!, TEST_MAIL_SITE, today, new Date()),
     ]);
     await Promise.all(mailers.map((mailer) => mailer.settled()));
     expect(sent[0]! + sent[1]!).toBe(12);
