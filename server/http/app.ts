@@ -188,7 +188,7 @@ export function createApp(options: AppOptions) {
   const now = options.now ?? (() => new Date());
   const trust = proxyTrust(options.trustProxy);
   const mailSite = mailSiteOf(options.mailSite);
-  const links = emailLinks({ store, mailer, mailSite });
+  const links = emailLinks({ store, mailer, mailSite, now });
   const pusher =
     options.pusher ?? createPusher({ store, settings: undefined, site: mailSite, now });
   // One connection to the search index for /search and its feeds.
@@ -240,7 +240,7 @@ export function createApp(options: AppOptions) {
   // Before the security headers: its Referrer-Policy is set after theirs (a token in the path).
   app.use('/unsubscribe/*', unsubscribeHeaders);
   app.use(securityHeaders(trust));
-  app.use(memberLookup(store.sessions));
+  app.use(memberLookup(store.sessions, now));
   app.use(apiRoutes.any, async (c, next) => {
     await next();
     // Every API answer is about this visitor (their session, what they typed): never cached.

@@ -34,7 +34,7 @@ export interface AccountsOptions {
 
 export function accountsRoutes(options: AccountsOptions) {
   const { form, store } = options;
-  const sessions = memberSessions(store, options.trust);
+  const sessions = memberSessions(store, options.trust, options.now);
   const { signUp } = signUps(options);
   const { signIn } = signIns(options);
   sessions.cleanUp();

@@ -62,7 +62,7 @@ export interface MemberDataOptions {
 
 export function memberDataRoutes(options: MemberDataOptions) {
   const { store, form, mailSite } = options;
-  const sessions = memberSessions(store, options.trust);
+  const sessions = memberSessions(store, options.trust, options.now);
   const { now } = options;
   const deletion = { ...options, photoStorage: options.photos?.storage, now };
   const app = new Hono<AppEnv>();
