@@ -33,6 +33,7 @@ export const POSTGRES_SUITE = [
   'tests/integration/server/age-check.test.ts',
   'tests/integration/server/client-address.test.ts',
   'tests/integration/server/form-refusals.test.ts',
+  'tests/integration/server/route-ids.test.ts',
   'tests/integration/server/hashing-pool.test.ts',
   'tests/integration/server/headers.test.ts',
   'tests/integration/server/migrations.test.ts',

@@ -204,8 +204,8 @@ export const apiRoutes = {
   deleteSavedSearch: '/api/saved-searches/:id/delete',
   // Messages (server/http/routes/messages.ts).
   messages: '/api/messages',
-  reply: '/api/messages/:id{[0-9]+}/reply',
-  block: '/api/messages/:id{[0-9]+}/:action{block|unblock}',
+  reply: '/api/messages/:id/reply',
+  block: '/api/messages/:id/:action{block|unblock}',
   // Reports (server/http/routes/reports.ts): filing one, and a moderator resolving a group.
   reports: '/api/reports',
   moderateReports: '/api/moderate/reports',

@@ -30,9 +30,6 @@ export interface SearchFeed {
   encoded: Partial<Record<Encoding, Buffer>>;
 }
 
-/** The feed, or why a search has none: a query that cannot be searched, or no index yet. */
-export type SearchFeedAnswer = { ok: true; feed: SearchFeed } | { ok: false; refused: Refusal };
-
 /** Feeds kept: readers poll the same few searches. */
 const KEPT_FEEDS = 500;
 
@@ -43,15 +40,16 @@ const BUILDING_RETRY_SECONDS = 60;
 export function searchFeeds(index: SearchIndex, site: () => FeedSite) {
   const made = new Map<string, SearchFeed>();
 
-  return function searchFeedOf(params: Record<string, string>): SearchFeedAnswer {
+  /** The feed; a query that cannot be searched, or no index yet, is refused (thrown). */
+  return function searchFeedOf(params: Record<string, string>): SearchFeed {
     const query = parseSearchQuery(params);
     if (!query.ok) {
       const problems = Object.values(query.fieldErrors).join(' ');
-      return refused('invalid', `This search cannot be made into a feed: ${problems}`);
+      throw new Refusal('invalid', `This search cannot be made into a feed: ${problems}`);
     }
     const version = index.version();
     if (version === undefined)
-      return refused('busy', 'Search is not available yet: the site is being built.', {
+      throw new Refusal('busy', 'Search is not available yet: the site is being built.', {
         retryAfter: BUILDING_RETRY_SECONDS,
       });
     const { values, filters } = query;
@@ -60,20 +58,16 @@ export function searchFeeds(index: SearchIndex, site: () => FeedSite) {
     made.delete(feedPath);
     if (feed?.version !== version) {
       const ads = newestAds(index, filters);
-      if (!ads) return refused('invalid', 'These words cannot be searched for: try other words.');
+      if (!ads)
+        throw new Refusal('invalid', 'These words cannot be searched for: try other words.');
       const link = searchUrl(values.q ? { ...values, sort: 'newest' } : values);
       feed = feedOf(version, searchFeedTitle(filters), feedPath, link, ads, site());
     }
     made.set(feedPath, feed);
     if (made.size > KEPT_FEEDS) made.delete(made.keys().next().value!);
-    return { ok: true, feed };
+    return feed;
   };
 }
-
-const refused = (...refusal: ConstructorParameters<typeof Refusal>): SearchFeedAnswer => ({
-  ok: false,
-  refused: new Refusal(...refusal),
-});
 
 /** The newest ads of the search, or undefined for words the index cannot search for. */
 function newestAds(index: SearchIndex, filters: SearchFilters) {

@@ -111,7 +111,6 @@ try {
   console.error((error as Error).message);
   process.exit(1);
 }
-
 // Page data and mails need the compiled content (brand, base URL, chrome): fail now, not later.
 // With SITE_BUCKET an instance never compiles it (the publisher's release brings it): until the
 // first arrives, the site's settings are read from content/site.md itself.
@@ -144,8 +143,8 @@ if (webPush.problem) {
   console.error(webPush.problem);
   process.exit(1);
 }
-const pusher = createPusher({ store, settings: webPush.settings, site: () => mail.site });
-
+const now = () => new Date(); // the one clock of everything wired here (AppOptions.now)
+const pusher = createPusher({ store, settings: webPush.settings, site: () => mail.site, now });
 // The settings are checked first; the app (and the page registry it renders from) comes after.
 const { createApp } = await import('./http/app.ts');
 // This instance's builds; every instance on the database publishes what any one asks for.
@@ -202,6 +201,7 @@ function ready(): string | undefined {
 }
 const mailSite = mail.site;
 const app = createApp({
+  now,
   publisher: everyInstance,
   readiness: ready,
   siteInBucket: bucketPublishing !== undefined,
@@ -273,7 +273,8 @@ const digests =
 // Expiry reminders, 3 days before (docs/product.md section 6): looked for every hour, so a restart or
 // a new day never misses one; each ad's reminder is sent once (member_ads.reminded_at).
 function remindOfExpiry(): void {
-  sendExpiryReminders(store, mailer, mailSite, process.env.BUILD_DATE || utcDay()).then(
+  const today = process.env.BUILD_DATE || utcDay(now());
+  sendExpiryReminders(store, mailer, mailSite, today, now()).then(
     (sent) => {
       if (sent > 0) console.log(`Sent ${sent} expiry reminder${sent === 1 ? '' : 's'}.`);
     },
@@ -285,7 +286,7 @@ setInterval(remindOfExpiry, 60 * 60 * 1000).unref();
 // stopped between the ban and its mails. Looked for every hour by every instance, so each member
 // is mailed well within the 24 hours; each notice is claimed before it is mailed, so once.
 function mailFraudNotices(): void {
-  sweepFraudNotices({ store, mailer, site: mailSite }).then(
+  sweepFraudNotices({ store, mailer, site: mailSite }, now()).then(
     ({ mailed, failed }) => {
       if (mailed + failed > 0)
         console.log(
@@ -300,7 +301,7 @@ setInterval(mailFraudNotices, 60 * 60 * 1000).unref();
 // hour. Every instance sweeps; the deletions are idempotent (server/photos/sweeps.ts).
 const sweptPhotoStorage = openPhotoStorage(store, photoStorageLocation);
 function sweepOldPhotos(): void {
-  sweepPhotos(store, sweptPhotoStorage, new Date()).then(
+  sweepPhotos(store, sweptPhotoStorage, now()).then(
     (sweep) => {
       const line = describeSweep(sweep);
       if (line) console.log(line);
@@ -312,7 +313,7 @@ setInterval(sweepOldPhotos, SWEEP_EVERY_MS).unref();
 // The age check's requests left unanswered (docs/product.md section 6, "Age assurance"): their
 // ephemeral key and nonce deleted once their minutes are over, by every instance (idempotent).
 setInterval(() => {
-  sweepAgeCheckRequests(store, new Date()).catch((error: unknown) =>
+  sweepAgeCheckRequests(store, now()).catch((error: unknown) =>
     console.error(`Age check sweep failed: ${(error as Error).message}`),
   );
 }, REQUEST_MINUTES * 60_000).unref();
@@ -320,7 +321,7 @@ setInterval(() => {
 // texts an editor exported as long ago: deleted on the same hourly sweep, by every instance
 // (deleting what is past its days twice deletes nothing more; server/moderation/shield-review.ts).
 function forgetShieldDecisions(): void {
-  forgetOldShieldDecisions(store, new Date()).then(
+  forgetOldShieldDecisions(store, now()).then(
     ({ decisions, exported }) => {
       if (decisions + exported > 0)
         console.log(
@@ -336,7 +337,7 @@ setInterval(forgetShieldDecisions, SWEEP_EVERY_MS).unref();
 // every instance; each member is claimed in the database first, so mailed once a day at most
 // (server/messages/request-digest.ts).
 function mailRequestDigests(): void {
-  sendRequestDigests({ store, mailer, site: mailSite }, new Date()).then(
+  sendRequestDigests({ store, mailer, site: mailSite }, now()).then(
     ({ mailed, failed }) => {
       if (mailed + failed > 0)
         console.log(
@@ -350,7 +351,7 @@ setInterval(mailRequestDigests, REQUEST_DIGEST_EVERY_MS).unref();
 // The messages of deleted accounts, kept 30 days for the members they wrote to (to read and
 // report): deleted on the hourly sweep, by every instance (server/messages/departed-messages.ts).
 function forgetDepartedSides(): void {
-  forgetDepartedMessages(store, new Date()).then(
+  forgetDepartedMessages(store, now()).then(
     (deleted) => {
       if (deleted > 0)
         console.log(

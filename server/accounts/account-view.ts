@@ -19,7 +19,7 @@ export async function accountView(
   store: Store,
   accountId: number,
   today: string,
-  now = new Date(),
+  now: Date,
 ): Promise<AccountView> {
   const owned = await store.memberAds.listOwned(accountId);
   const photos = await store.photos.listOwned(accountId);

@@ -53,17 +53,24 @@ export const linkRefusal = (link: UnusableLink, details: { field?: 'token' } = {
   new Refusal(link === 'unknown' ? 'invalid' : 'gone', LINK_ERRORS[link], details);
 
 /** Creates emailed-link tokens and sends their mails; sign-up uses it too. */
-export function emailLinks(options: { store: Store; mailer: Mailer; mailSite: () => MailSite }) {
+export function emailLinks(options: {
+  store: Store;
+  mailer: Mailer;
+  mailSite: () => MailSite;
+  /** The clock: when a link is made, and whether it has expired. */
+  now: () => Date;
+}) {
+  const { now: clock } = options;
   const tokens = options.store.emailTokens;
   // In the background: a failure is only logged (the next start removes them).
   void tokens
-    .removeExpiredBefore(new Date(Date.now() - EXPIRED_KEPT_MS).toISOString())
+    .removeExpiredBefore(new Date(clock().getTime() - EXPIRED_KEPT_MS).toISOString())
     .catch((error: unknown) =>
       console.error(`Start-up clean-up of emailed links failed: ${(error as Error).message}`),
     );
   const issue = async (accountId: number, purpose: EmailTokenPurpose, hours: number) => {
     const token = newSessionToken();
-    await tokens.create(hashToken(token), accountId, purpose, new Date(), hours * HOUR_MS);
+    await tokens.create(hashToken(token), accountId, purpose, clock(), hours * HOUR_MS);
     return token;
   };
   return {
@@ -79,7 +86,7 @@ export function emailLinks(options: { store: Store; mailer: Mailer; mailSite: ()
     /** What a link's token is now; a string that cannot be one of ours is `unknown`. */
     async stateOf(token: string | undefined, purpose: EmailTokenPurpose) {
       if (!isTokenShaped(token)) return { state: 'unknown' as const };
-      const found = await tokens.find(hashToken(token), purpose, new Date().toISOString());
+      const found = await tokens.find(hashToken(token), purpose, clock().toISOString());
       return found ?? { state: 'unknown' as const };
     },
   };
@@ -95,6 +102,8 @@ export interface EmailLinkActionsOptions {
   links: EmailLinks;
   rateLimits: RateLimits;
   passwords: PasswordHasher;
+  /** The clock (createApp's). */
+  now: () => Date;
 }
 
 /**
@@ -113,7 +122,7 @@ export function emailLinkActions(options: EmailLinkActionsOptions) {
       const { next: _next, ...linkFields } = fields;
       const { token } = parseFields(verifyEmailSchema, linkFields);
       const found = await links.stateOf(token, 'verify');
-      const now = new Date().toISOString();
+      const now = options.now().toISOString();
       const verified =
         'id' in found &&
         found.state === 'valid' &&
@@ -173,7 +182,7 @@ export function emailLinkActions(options: EmailLinkActionsOptions) {
       if (!account) throw linkRefusal('unknown', { field: 'token' });
       throwIfWaiting(await attempt.consume('linkPerEmail', account.email));
       const passwordHash = await hashing(options.passwords.hash(password), attempt);
-      const now = new Date().toISOString();
+      const now = options.now().toISOString();
       const link = { tokenId: found.id, accountId: account.id };
       if (!(await resetPassword(store, link, passwordHash, now)))
         throw linkRefusal('used', { field: 'token' });

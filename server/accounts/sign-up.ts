@@ -21,10 +21,12 @@ export interface SignUpOptions {
   links: EmailLinks;
   rateLimits: RateLimits;
   passwords: PasswordHasher;
+  /** The clock: the day ages are counted from, and when the account was made. */
+  now: () => Date;
 }
 
 export function signUps(options: SignUpOptions) {
-  const { store, rateLimits, passwords } = options;
+  const { store, rateLimits, passwords, now: clock } = options;
   // The sign-up schema counts ages from the day: built once a day, not on every request (building
   // a zod schema costs more than using it, and a burst of sign-ups would build it hundreds of
   // times on the thread that serves pages).
@@ -44,12 +46,12 @@ export function signUps(options: SignUpOptions) {
       const attempt = rateLimits.attempt();
       throwIfWaiting(await attempt.consume('signupPerIp', requester.addressKey));
       const { next: _next, ...fields } = termsChecked(submission);
-      const input = parseFields(signupSchemaOf(ageCheckDay()), fields);
+      const input = parseFields(signupSchemaOf(ageCheckDay(clock())), fields);
       throwIfWaiting(await attempt.consume('signupPerEmail', input.email));
       // A banned address is answered as a taken one: no more is told than for any account.
       if (await isEmailTaken(store, input.email)) throw duplicateEmail();
       const passwordHash = await hashing(passwords.hash(input.password), attempt);
-      const now = new Date().toISOString();
+      const now = clock().toISOString();
       const accountId = await openAccount(store, {
         email: input.email,
         passwordHash,

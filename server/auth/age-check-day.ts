@@ -9,6 +9,6 @@
 const HOURS_BEHIND_UTC = 12;
 
 /** Today's date (YYYY-MM-DD) in the time zone furthest behind UTC. */
-export function ageCheckDay(now = new Date()): string {
+export function ageCheckDay(now: Date): string {
   return new Date(now.getTime() - HOURS_BEHIND_UTC * 60 * 60 * 1000).toISOString().slice(0, 10);
 }

@@ -14,7 +14,11 @@ import { DAY_MS } from '../../core/days.ts';
 /** A script signing in without keeping cookies would add a device each time: keep the latest. */
 export const MAX_DEVICES_PER_ACCOUNT = 20;
 
-export function knownBrowsers(store: Pick<Store, 'knownDevices'>, trust: ProxyTrust) {
+export function knownBrowsers(
+  store: Pick<Store, 'knownDevices'>,
+  trust: ProxyTrust,
+  clock: () => Date,
+) {
   const devices = store.knownDevices;
   const unusedBefore = (now: Date) => new Date(now.getTime() - DEVICE_DAYS * DAY_MS).toISOString();
   return {
@@ -22,7 +26,7 @@ export function knownBrowsers(store: Pick<Store, 'knownDevices'>, trust: ProxyTr
     async of(c: Context, accountId: number): Promise<KnownDevice | undefined> {
       const token = deviceTokenOf(c);
       if (!token) return undefined;
-      const now = new Date();
+      const now = clock();
       const device = await devices.find(hashToken(token), unusedBefore(now));
       if (device?.accountId !== accountId) return undefined;
       await devices.touch(device.id, now.toISOString());
@@ -31,13 +35,13 @@ export function knownBrowsers(store: Pick<Store, 'knownDevices'>, trust: ProxyTr
     /** Marks this request's browser as `accountId`'s: a new cookie, one year. */
     async remember(c: Context, accountId: number): Promise<void> {
       const token = newSessionToken();
-      const now = new Date().toISOString();
+      const now = clock().toISOString();
       await devices.remember(hashToken(token), accountId, now, MAX_DEVICES_PER_ACCOUNT);
       setDeviceCookie(c, token, isHttps(c, trust));
     },
     /** Forgets browsers unused for a year (at start-up). */
     async removeUnused(): Promise<void> {
-      await devices.removeUnusedSince(unusedBefore(new Date()));
+      await devices.removeUnusedSince(unusedBefore(clock()));
     },
   };
 }

@@ -32,13 +32,16 @@ export interface AppEnv {
 export type AppContext = Context<AppEnv>;
 
 /** Sets `c.var.member` for every request: a lookup that runs once, and only if asked. */
-export function memberLookup(sessions: Pick<SessionStore, 'findValid'>): MiddlewareHandler<AppEnv> {
+export function memberLookup(
+  sessions: Pick<SessionStore, 'findValid'>,
+  clock: () => Date,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     let found: Promise<Member | undefined> | undefined;
     c.set('member', () => {
       found ??= Promise.resolve().then(() => {
         const token = sessionTokenOf(c);
-        return token ? sessions.findValid(hashToken(token), new Date().toISOString()) : undefined;
+        return token ? sessions.findValid(hashToken(token), clock().toISOString()) : undefined;
       });
       return found;
     });

@@ -159,6 +159,12 @@ export interface AppOptions {
    * AGE_ISSUERS_DIR's files (content/age-assurance/issuers/), read at each check.
    */
   ageIssuerRoots?: () => readonly string[];
+  /**
+   * The clock: what every route, page read and domain rule takes "now" to be (expiries, windows,
+   * limits, the days ads live). Default: the machine's. Durations (the request log, timeouts)
+   * are measured apart.
+   */
+  now?: () => Date;
 }
 
 let processHashingPool: HashingPool | undefined;
@@ -179,10 +185,12 @@ function hashingPoolFor(option: AppOptions['hashing']): HashingPool {
 
 export function createApp(options: AppOptions) {
   const { store, mailer, publisher } = options;
+  const now = options.now ?? (() => new Date());
   const trust = proxyTrust(options.trustProxy);
   const mailSite = mailSiteOf(options.mailSite);
-  const links = emailLinks({ store, mailer, mailSite });
-  const pusher = options.pusher ?? createPusher({ store, settings: undefined, site: mailSite });
+  const links = emailLinks({ store, mailer, mailSite, now });
+  const pusher =
+    options.pusher ?? createPusher({ store, settings: undefined, site: mailSite, now });
   // One connection to the search index for /search and its feeds.
   const search = options.searchIndex ?? openSearchIndex();
   // Every page rendered on request; each reads what it needs in server/http/page-reads/, from
@@ -194,14 +202,14 @@ export function createApp(options: AppOptions) {
       pageAssetsFromFile(
         options.pageAssetsFile ?? join(dirname(options.siteDir), 'server', 'page-assets.json'),
       ),
-    deps: { store, search, links, now: () => new Date(), explicitThreshold, pusher },
+    deps: { store, search, links, now, explicitThreshold, pusher },
   });
   const refuse = refusals(pages);
   const form = formEndpoints({ refuse, allowedOrigins: options.allowedOrigins ?? [], trust });
   const rateLimits = createRateLimits(options.rateLimits ?? DEFAULT_RATE_LIMITS, store);
   const hashing = hashingPoolFor(options.hashing);
   const passwords = passwordHasher(hashing);
-  const forms = { store, refuse, form, trust };
+  const forms = { store, refuse, form, trust, now };
   const photos: AppPhotos = {
     pool: photoPoolFor(options.photoProcessing),
     storage: openPhotoStorage(store, options.photoStorage, options.onPhotosTakenDown),
@@ -232,7 +240,7 @@ export function createApp(options: AppOptions) {
   // Before the security headers: its Referrer-Policy is set after theirs (a token in the path).
   app.use('/unsubscribe/*', unsubscribeHeaders);
   app.use(securityHeaders(trust));
-  app.use(memberLookup(store.sessions));
+  app.use(memberLookup(store.sessions, now));
   app.use(apiRoutes.any, async (c, next) => {
     await next();
     // Every API answer is about this visitor (their session, what they typed): never cached.

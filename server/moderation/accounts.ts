@@ -58,7 +58,7 @@ export function banAccount(
   moderator: Moderator,
   accountId: number,
   why: Why,
-  now = new Date(),
+  now: Date,
   source: DecisionSource = OWN_REVIEW,
 ): Promise<BanResult> {
   return store.unitOfWork(async (tx): Promise<BanResult> => {
@@ -129,7 +129,7 @@ export function setModeratorRole(
   store: Store,
   email: string,
   role: 'moderator' | 'member',
-  now = new Date(),
+  now: Date,
 ): Promise<RoleChange> {
   return store.unitOfWork(async (tx): Promise<RoleChange> => {
     const found = await tx.moderation.accountByEmail(email);

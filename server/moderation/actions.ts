@@ -47,6 +47,8 @@ export interface ModerationDeps {
   publisher?: Publisher | undefined;
   /** Photo storage: the bytes of the photo sizes a decision deleted go after it. */
   photos?: AppPhotos | undefined;
+  /** The clock (createApp's): when a decision is made, and what its statement says of time. */
+  now: () => Date;
 }
 
 /** An action on an ad done: the queue's notice of it (`?done=…`), and what a script is told. */
@@ -71,6 +73,7 @@ export async function mailNewFraudNotices(deps: ModerationDeps, accountId: numbe
   await mailFraudNoticesOf(
     { store: deps.store, mailer: deps.mailer, site: deps.mailSite() },
     accountId,
+    deps.now(),
   ).catch((error: unknown) =>
     console.error(
       `The fraud notices about account ${accountId} were not mailed now (the sweep will): ${(error as Error).message}`,
@@ -80,7 +83,7 @@ export async function mailNewFraudNotices(deps: ModerationDeps, accountId: numbe
 
 /** The banned member's mail: the statement of reasons, and the link to appeal it. */
 export async function mailBan(deps: ModerationDeps, email: string, statementId: number) {
-  const statement = await statementMail(deps, statementId);
+  const statement = await statementMail(deps, statementId, deps.now());
   if (statement)
     deps.mailer.send(accountBannedMail(deps.mailSite(), email, statement.view, statement.link));
 }
@@ -107,6 +110,7 @@ type NoToAd<Done> = (
   adId: number,
   revision: number,
   why: Why,
+  now: Date,
 ) => Promise<AdDecision<Done>>;
 
 /**
@@ -124,9 +128,9 @@ async function noToAd<Done extends PhotoBytesToDelete & { statementId: number }>
   const result = await doneOnAd(
     deps,
     ad,
-    decide(deps.store, moderator, ad.id, input.revision, why),
+    decide(deps.store, moderator, ad.id, input.revision, why, deps.now()),
   );
-  const statement = await statementMail(deps, result.statementId);
+  const statement = await statementMail(deps, result.statementId, deps.now());
   return { ...result, why, statementLines: statement?.lines };
 }
 
@@ -145,7 +149,7 @@ export const approveAdAction: AdAction<{ revision: number }> = async (
   ad,
   input,
 ) => {
-  const approval = approveAd(deps.store, moderator, ad.id, input.revision);
+  const approval = approveAd(deps.store, moderator, ad.id, input.revision, deps.now());
   const { edit, ad: row } = await doneOnAd(deps, ad, approval);
   deps.mailer.send(
     adApprovedMail(deps.mailSite(), row.accountEmail, row, row.expiresOn ?? '', edit),
@@ -189,7 +193,7 @@ export async function banAccountAction(
   account: NamedId,
   input: BanAccountInput,
 ) {
-  const result = await banAccount(deps.store, moderator, account.id, whyGiven(input));
+  const result = await banAccount(deps.store, moderator, account.id, whyGiven(input), deps.now());
   if (result.kind !== 'done') throw banRefusal(result, account.raw);
   await deleteBytesOf(deps.photos?.storage, result.unusedKeys, `banned account ${account.id}`);
   await mailBan(deps, result.email, result.statementId);
@@ -210,11 +214,12 @@ export async function removePhotoAction(
   photo: NamedId,
   input: BanAccountInput,
 ) {
-  const result = await removePhoto(deps.store, moderator, photo.id, input.reason, input.note);
+  const { reason, note } = input;
+  const result = await removePhoto(deps.store, moderator, photo.id, reason, note, deps.now());
   if (result.kind !== 'done') throw photoRemovalRefusal(result, photo.raw);
   const { ad } = result;
   if (ad) {
-    const statement = await statementMail(deps, result.statementId);
+    const statement = await statementMail(deps, result.statementId, deps.now());
     const why = {
       reason: reasonLabelOf(input.reason),
       ...(input.note ? { note: input.note } : {}),

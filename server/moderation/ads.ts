@@ -107,7 +107,7 @@ export function approveAd(
   moderator: Moderator,
   adId: number,
   revision: number,
-  now = new Date(),
+  now: Date,
 ): Promise<AdDecision<{ ad: MemberAdRow; edit: boolean } & PhotoBytesToDelete>> {
   return decideOn(store, moderator, adId, revision, isAwaitingReview, async (tx, ad) => {
     const at = now.toISOString();
@@ -144,7 +144,7 @@ export function rejectAd(
   adId: number,
   revision: number,
   why: Why,
-  now = new Date(),
+  now: Date,
 ): Promise<
   AdDecision<{ ad: MemberAdRow; edit: boolean; statementId: number } & PhotoBytesToDelete>
 > {
@@ -194,7 +194,7 @@ export function removeAd(
   adId: number,
   revision: number,
   why: Why,
-  now = new Date(),
+  now: Date,
   source: DecisionSource = OWN_REVIEW,
 ): Promise<
   AdDecision<{ ad: MemberAdRow; fraudNotices: number; statementId: number } & PhotoBytesToDelete>

@@ -58,7 +58,7 @@ export async function fileAppeal(
   reader: StatementReader,
   statementId: number,
   input: AppealInput,
-  now = new Date(),
+  now: Date,
 ): Promise<StatementRow> {
   const row = await statementFor(store, statementId, reader);
   if (!row) throw new Refusal('not-found', NO_SUCH_DECISION);
@@ -88,8 +88,8 @@ export async function decideAppeal(
   moderator: Moderator,
   appealId: number,
   input: DecideAppealInput,
-  now = new Date(),
 ): Promise<{ appealId: number; outcome: DecideAppealInput['outcome'] }> {
+  const now = deps.now();
   const decided = await deps.store.unitOfWork(async (tx): Promise<AppealDecided> => {
     await tx.lock(`appeal:${appealId}`);
     const found = await tx.statements.findByAppeal(appealId);

@@ -62,7 +62,7 @@ const AFTER_ACTION_MAX = 10_000;
  * Mails the notices about `accountId` not mailed yet, after the ban or removal committed: claimed
  * now, sent in the background (the moderator's answer never waits for mail).
  */
-export function mailFraudNoticesOf(deps: FraudMailDeps, accountId: number, now = new Date()) {
+export function mailFraudNoticesOf(deps: FraudMailDeps, accountId: number, now: Date) {
   return claimAndMail(deps, now.toISOString(), AFTER_ACTION_MAX, accountId);
 }
 
@@ -73,7 +73,7 @@ export function mailFraudNoticesOf(deps: FraudMailDeps, accountId: number, now =
  */
 export async function sweepFraudNotices(
   deps: FraudMailDeps,
-  now = new Date(),
+  now: Date,
 ): Promise<{ mailed: number; failed: number }> {
   const at = now.toISOString();
   const total = { mailed: 0, failed: 0 };

@@ -33,7 +33,8 @@ export async function moderatorCommand(
   if (!parsed) return { code: 2, line: MODERATOR_USAGE };
   const { verb, email } = parsed;
   const role = verb === 'add' ? 'moderator' : 'member';
-  const outcome = await setModeratorRole(store, email, role);
+  // A command of the operator's: the machine's clock is the one.
+  const outcome = await setModeratorRole(store, email, role, new Date());
   const answers: Record<typeof outcome, CommandAnswer> = {
     done: {
       code: 0,

@@ -110,7 +110,7 @@ export function removePhoto(
   photoId: number,
   reason: ModerationReason,
   note: string | undefined,
-  now = new Date(),
+  now: Date,
 ): Promise<PhotoRemovalResult> {
   return store.unitOfWork(async (tx): Promise<PhotoRemovalResult> => {
     const seen = await tx.photos.find(photoId);

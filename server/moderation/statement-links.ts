@@ -29,7 +29,7 @@ export async function mailLink(store: Store, row: StatementRow): Promise<string>
 export async function statementMail(
   deps: { store: Store; mailSite: () => MailSite },
   statementId: number,
-  now = new Date(),
+  now: Date,
 ) {
   const row = await deps.store.statements.find(statementId);
   if (!row) return undefined;

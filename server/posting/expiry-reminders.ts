@@ -21,7 +21,7 @@ export async function sendExpiryReminders(
   mailer: Mailer,
   mailSite: MailSite,
   today: string,
-  now = new Date(),
+  now: Date,
 ): Promise<number> {
   const due = await store.memberAds.dueForReminder(today, addDays(today, REMIND_BEFORE_DAYS));
   let sent = 0;

@@ -7,6 +7,10 @@
 // instances are taken one after the other and the second counts the first. A change of an ad
 // holds the ad's lock (`ad:{id}`) next, as the moderators' actions do (server/moderation/ads.ts),
 // so the revision it read is the one it changes. Locks are taken account first, then ad.
+//
+// A refusal is thrown from inside the unit of work, which rolls it back: nothing is written before
+// any step that may say no, so there is nothing to keep (unlike a message's refusals, which the
+// sender's record keeps: server/messages/).
 import { addDays, utcDay } from '../../core/days.ts';
 import {
   AD_LIVE_DAYS,
@@ -46,23 +50,23 @@ export async function postAd(
   ad: NewMemberAd,
   marks: string,
   now: Date,
-): Promise<{ id: number } | Refusal> {
+): Promise<{ id: number }> {
   return store.unitOfWork(async (tx) => {
     await tx.lock(`account:${accountId}`);
     const account = await tx.moderation.account(accountId);
-    if (!account || account.bannedAt) return new Refusal('forbidden', BANNED);
+    if (!account || account.bannedAt) throw new Refusal('forbidden', BANNED);
     if ((await tx.memberAds.countInReviewOrLive(accountId, utcDay(now))) >= MAX_ACTIVE_ADS)
-      return new Refusal('conflict', ACTIVE_LIMIT);
+      throw new Refusal('conflict', ACTIVE_LIMIT);
     const windowStart = new Date(now.getTime() - CITY_WINDOW_HOURS * HOUR_MS).toISOString();
     const last = await tx.memberAds.lastPostedInCity(accountId, ad, windowStart);
     if (last) {
       const nextAt = new Date(Date.parse(last) + CITY_WINDOW_HOURS * HOUR_MS).toISOString();
       const retryAfter = Math.max(1, Math.ceil((Date.parse(nextAt) - now.getTime()) / 1000));
-      return new Refusal('too-many', cityLimit(ad.city, nextAt), { retryAfter });
+      throw new Refusal('too-many', cityLimit(ad.city, nextAt), { retryAfter });
     }
     const photos = ad.photos ?? [];
     if (!(await photosUsable(tx, photos, accountId, undefined)))
-      return new Refusal('invalid', PHOTOS_GONE, { field: 'photos' });
+      throw new Refusal('invalid', PHOTOS_GONE, { field: 'photos' });
     const id = await tx.memberAds.insert(accountId, ad, marks, now.toISOString());
     await attachPhotos(tx, photos, id, accountId);
     return { id };
@@ -110,11 +114,11 @@ async function attachPhotos(
 
 /**
  * An expired ad's edit, refused before its fields are even read: renew it first (or post it
- * again, past the renewal window). Undefined for an ad that is not expired.
+ * again, past the renewal window). Nothing for an ad that is not expired.
  */
-export function expiredRefusal(ad: MemberAdRow, today: string): Refusal | undefined {
-  if (!isExpired(ad, today)) return undefined;
-  return new Refusal(
+export function refuseEditIfExpired(ad: MemberAdRow, today: string): void {
+  if (!isExpired(ad, today)) return;
+  throw new Refusal(
     'conflict',
     renewBeforeEditing({ expiresOn: ad.expiresOn ?? undefined, renewable: canRenew(ad, today) }),
   );
@@ -140,18 +144,15 @@ export async function editAd(
   content: AdContent,
   marks: string,
   now: Date,
-): Promise<
-  { ad: MemberAdRow; pending: boolean; deletedKeys: string[]; lostPublished: boolean } | Refusal
-> {
+): Promise<{ ad: MemberAdRow; pending: boolean; deletedKeys: string[]; lostPublished: boolean }> {
   return changeOwnAd(store, accountId, adId, async (tx, ad) => {
-    const expired = expiredRefusal(ad, utcDay(now));
-    if (expired) return expired;
+    refuseEditIfExpired(ad, utcDay(now));
     const at = now.toISOString();
     if (ad.status !== 'live' && ad.status !== 'review' && ad.status !== 'rejected')
-      return new Refusal('conflict', NOT_EDITABLE);
+      throw new Refusal('conflict', NOT_EDITABLE);
     const wanted = content.photos;
     if (wanted && !(await photosUsable(tx, wanted, accountId, ad.id)))
-      return new Refusal('invalid', PHOTOS_GONE, { field: 'photos' });
+      throw new Refusal('invalid', PHOTOS_GONE, { field: 'photos' });
     if (wanted) await attachPhotos(tx, wanted, ad.id, accountId);
     const keep = new Set((wanted ?? [...ad.photos, ...(ad.pendingPhotos ?? [])]).map((p) => p.id));
     const gone = [...ad.photos, ...(ad.pendingPhotos ?? [])]
@@ -230,7 +231,7 @@ export function deleteAd(
   accountId: number,
   adId: number,
   now: Date,
-): Promise<{ ad: MemberAdRow; wasLive: boolean } | Refusal> {
+): Promise<{ ad: MemberAdRow; wasLive: boolean }> {
   return changeOwnAd(store, accountId, adId, async (tx, ad) => ({
     changed: await tx.memberAds.markDeleted(ad.id, ad.revision, now.toISOString()),
     wasLive: isLive(ad, utcDay(now)),
@@ -243,10 +244,10 @@ export function renewAd(
   accountId: number,
   adId: number,
   now: Date,
-): Promise<{ ad: MemberAdRow } | Refusal> {
+): Promise<{ ad: MemberAdRow }> {
   const today = utcDay(now);
   return changeOwnAd(store, accountId, adId, async (tx, ad) => {
-    if (!canRenew(ad, today)) return new Refusal('conflict', notRenewable(ad, today));
+    if (!canRenew(ad, today)) throw new Refusal('conflict', notRenewable(ad, today));
     const expiresOn = expiryFrom(today);
     return { changed: await tx.memberAds.renew(ad.id, ad.revision, expiresOn, now.toISOString()) };
   });
@@ -263,21 +264,20 @@ function notRenewable(ad: MemberAdRow, today: string): string {
 
 /**
  * Runs `change` on the member's own ad in one unit of work holding the member's and the ad's
- * locks, and answers the ad as it is after (with what `change` adds), or the refusal.
+ * locks, and answers the ad as it is after (with what `change` adds); any other id is "not found".
  */
 async function changeOwnAd<T extends object>(
   store: Store,
   accountId: number,
   adId: number,
-  change: (tx: Store, ad: MemberAdRow) => Promise<(T & { changed: boolean }) | Refusal>,
-): Promise<({ ad: MemberAdRow } & T) | Refusal> {
+  change: (tx: Store, ad: MemberAdRow) => Promise<T & { changed: boolean }>,
+): Promise<{ ad: MemberAdRow } & T> {
   return store.unitOfWork(async (tx) => {
     await tx.lock(`account:${accountId}`);
     await tx.lock(`ad:${adId}`);
     const ad = await tx.memberAds.findOwned(adId, accountId);
-    if (!ad) return adNotFound();
+    if (!ad) throw adNotFound();
     const outcome = await change(tx, ad);
-    if (outcome instanceof Refusal) return outcome;
     const { changed, ...extra } = outcome;
     // Every change of an ad holds its lock: another change in between is a bug of ours.
     if (!changed) throw new Error(`member ad ${adId} changed while its lock was held`);

@@ -4,10 +4,9 @@
 import type { AppPhotos } from '../photos/app-photos.ts';
 import { deletePhotosOfAd } from '../photos/ad-photo-lifecycle.ts';
 import { publishSoon, type Publisher } from '../publishing/publisher.ts';
-import { Refusal } from '../../core/refusal.ts';
 import type { MemberAdRow } from '../../store/parts/member-ads.ts';
 import type { Store } from '../../store/store.ts';
-import { adNotFound, deleteAd, renewAd } from './member-ads.ts';
+import { deleteAd, renewAd } from './member-ads.ts';
 
 export interface OwnAdDeps {
   store: Store;
@@ -22,20 +21,17 @@ export interface OwnAdDeps {
 async function onOwnAd<Outcome>(
   deps: OwnAdDeps,
   accountId: number,
-  adId: number | undefined,
-  change: (store: Store, accountId: number, adId: number, now: Date) => Promise<Outcome | Refusal>,
+  adId: number,
+  change: (store: Store, accountId: number, adId: number, now: Date) => Promise<Outcome>,
 ): Promise<Outcome> {
-  const outcome =
-    adId === undefined ? adNotFound() : await change(deps.store, accountId, adId, deps.now());
-  if (outcome instanceof Refusal) throw outcome;
-  return outcome;
+  return change(deps.store, accountId, adId, deps.now());
 }
 
 /** Deletes the member's ad of `adId`: the ad as it was deleted. */
 export async function deleteOwnAd(
   deps: OwnAdDeps,
   accountId: number,
-  adId: number | undefined,
+  adId: number,
 ): Promise<MemberAdRow> {
   const outcome = await onOwnAd(deps, accountId, adId, deleteAd);
   if (outcome.wasLive) publishSoon(deps.publisher, `deleted ad ${outcome.ad.id}`);
@@ -52,7 +48,7 @@ export async function deleteOwnAd(
 export async function renewOwnAd(
   deps: OwnAdDeps,
   accountId: number,
-  adId: number | undefined,
+  adId: number,
 ): Promise<MemberAdRow> {
   const outcome = await onOwnAd(deps, accountId, adId, renewAd);
   publishSoon(deps.publisher, `renewed ad ${outcome.ad.id}`);

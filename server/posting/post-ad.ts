@@ -30,7 +30,7 @@ import {
   PHOTOS_TOO_LARGE,
   readPhotoRequest,
 } from './ad-photos.ts';
-import { adNotFound, editAd, expiredRefusal, NOT_VERIFIED, postAd } from './member-ads.ts';
+import { adNotFound, editAd, NOT_VERIFIED, postAd, refuseEditIfExpired } from './member-ads.ts';
 import { scanAdWithPhotos, type AdScanner } from './policy.ts';
 import { checkAgeAssurance, declareFirstAdState } from '../age-assurance/gate.ts';
 
@@ -76,20 +76,20 @@ export async function postAdFromForm(
   if (!checked.ok || chosen.problem) throw textAndPhotoRefusal(checked, chosen).withPhotos(shown);
   const ad = { ...checked.ad, ...(chosen.list ? { photos: chosen.list } : {}) };
   const marks = scannedMarks(deps.scan, ad, chosen.list, shown);
-  const outcome = await postAd(deps.store, member.accountId, ad, marks, deps.now());
-  if (outcome instanceof Refusal) throw outcome.withPhotos(shown);
+  const posted = await postAd(deps.store, member.accountId, ad, marks, deps.now()).catch(
+    keepPhotos(shown),
+  );
   await declareFirstAdState(deps.store, member.accountId, checked.ad.state);
-  return outcome;
+  return posted;
 }
 
-/** The member's own ad of `adId`; any other id (or none) is "not found". */
+/** The member's own ad of `adId`; any other id is "not found". */
 export async function ownAdToEdit(
   store: Store,
   member: Poster,
-  adId: number | undefined,
+  adId: number,
 ): Promise<MemberAdRow> {
-  const ad =
-    adId === undefined ? undefined : await store.memberAds.findOwned(adId, member.accountId);
+  const ad = await store.memberAds.findOwned(adId, member.accountId);
   if (!ad) throw adNotFound();
   return ad;
 }
@@ -106,16 +106,21 @@ export async function editAdFromForm(
 ): Promise<{ pending: boolean }> {
   if (!member.emailVerified) throw new Refusal('forbidden', NOT_VERIFIED);
   // Before the fields: whatever was typed, the answer is to renew first.
-  const expired = expiredRefusal(ad, utcDay(deps.now()));
-  if (expired) throw expired;
+  refuseEditIfExpired(ad, utcDay(deps.now()));
   const { chosen, shown } = await photosOfPost(deps, member, post, ad.id);
   const checked = checkAdEdit(adTextFields(post.fields));
   if (!checked.ok || chosen.problem) throw textAndPhotoRefusal(checked, chosen).withPhotos(shown);
   const scanned = { state: ad.state, city: ad.city, ...checked.ad };
   const marks = scannedMarks(deps.scan, scanned, chosen.list, shown);
   const content = { ...checked.ad, ...(chosen.list ? { photos: chosen.list } : {}) };
-  const outcome = await editAd(deps.store, member.accountId, ad.id, content, marks, deps.now());
-  if (outcome instanceof Refusal) throw outcome.withPhotos(shown);
+  const outcome = await editAd(
+    deps.store,
+    member.accountId,
+    ad.id,
+    content,
+    marks,
+    deps.now(),
+  ).catch(keepPhotos(shown));
   if (deps.photos) await deleteBytesOf(deps.photos.storage, outcome.deletedKeys, `ad ${ad.id}`);
   if (outcome.lostPublished) publishSoon(deps.publisher, `photos taken off ad ${ad.id}`);
   return { pending: outcome.pending };
@@ -150,6 +155,13 @@ async function photosOfPost(
   if (unprocessed) throw unprocessed.withPhotos(shown);
   return { chosen, shown };
 }
+
+/** A refusal from the store's unit of work, thrown again showing the post's photos. */
+const keepPhotos =
+  (shown: FormPhoto[] | undefined) =>
+  (error: unknown): never => {
+    throw error instanceof Refusal ? error.withPhotos(shown) : error;
+  };
 
 /** About the photos as a whole (too large, the pool full): beside the photo field. */
 const photoRefusal = (kind: RefusalKind, message: string, retryAfter?: number) =>

@@ -54,10 +54,12 @@ export async function addDevice(
   });
 }
 
+/** Any id not one of the member's devices. */
+export const deviceNotFound = () => new Refusal('not-found', DEVICE_NOT_FOUND);
+
 /** Removes one of the member's devices: nothing more is pushed there. */
-export async function removeDevice(store: Store, accountId: number, deviceId: number | undefined) {
-  const removed = deviceId !== undefined && (await store.pushes.removeDevice(accountId, deviceId));
-  if (!removed) throw new Refusal('not-found', DEVICE_NOT_FOUND);
+export async function removeDevice(store: Store, accountId: number, deviceId: number) {
+  if (!(await store.pushes.removeDevice(accountId, deviceId))) throw deviceNotFound();
 }
 
 /** Saves what else the member is notified of, all at once (a box left unticked is off). */

@@ -24,8 +24,8 @@ export interface PusherOptions {
   settings: WebPushSettings | undefined;
   /** The brand and address a push names and links to. */
   site: () => MailSite;
-  /** The clock (tests move it). */
-  now?: () => Date;
+  /** The clock (the app's: AppOptions.now). */
+  now: () => Date;
   /** Where failures and given-up pushes go; default console.error. */
   log?: (line: string) => void;
 }
@@ -55,7 +55,7 @@ const NOTHING_SENT: PushRun = { sent: 0, gone: 0, retried: 0, givenUp: 0 };
 
 export function createPusher(options: PusherOptions): Pusher {
   const { store, settings } = options;
-  const now = options.now ?? (() => new Date());
+  const { now } = options;
   const log = options.log ?? ((line: string) => console.error(line));
   const pending = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {

@@ -86,7 +86,7 @@ export function reporterKeys(store: Store) {
 }
 
 /** Stores a report, and hides its ad when it must. */
-export function fileReport(store: Store, report: NewReport, now = new Date()): Promise<FileResult> {
+export function fileReport(store: Store, report: NewReport, now: Date): Promise<FileResult> {
   return store.unitOfWork(async (tx): Promise<FileResult> => {
     const conversationId = report.conversationId ?? null;
     await tx.lock(conversationId === null ? `ad:${report.adId}` : `conversation:${conversationId}`);

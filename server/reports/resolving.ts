@@ -104,7 +104,7 @@ export async function decideOnReports(
   );
   if (result.removedAd) {
     const statement = result.statementId
-      ? await statementMail(deps, result.statementId)
+      ? await statementMail(deps, result.statementId, now)
       : undefined;
     const { accountEmail } = result.removedAd;
     deps.mailer.send(
@@ -136,7 +136,7 @@ export function resolveReports(
   action: ReportAction,
   moderator: Moderator,
   why: Why | undefined,
-  now = new Date(),
+  now: Date,
 ): Promise<ResolveResult> {
   return store.unitOfWork(async (tx): Promise<ResolveResult> => {
     // A ban holds the member's lock before the group's, in the order posting takes them. Whose

@@ -52,7 +52,7 @@ export function reportSending(options: {
   mailSite: () => MailSite;
   /** Reports per reporter; default REPORTS_PER_HOUR an hour. */
   limit?: Limit | undefined;
-  now?: (() => Date) | undefined;
+  now: () => Date;
 }): ReportSending {
   const { store } = options;
   return {
@@ -65,7 +65,7 @@ export function reportSending(options: {
     publisher: options.publisher,
     mailer: options.mailer,
     mailSite: options.mailSite,
-    now: options.now ?? (() => new Date()),
+    now: options.now,
   };
 }
 

@@ -115,15 +115,13 @@ export async function saveSearch(
 }
 
 /** Deletes the member's own saved search (its id); refused (not found) when not theirs or gone. */
-export async function deleteSavedSearch(
-  store: Store,
-  member: Saver,
-  id: number | undefined,
-): Promise<number> {
-  if (id === undefined || !(await store.savedSearches.deleteOwned(member.accountId, id)))
-    throw new Refusal('not-found', SAVED_SEARCH_TEXTS.notFound);
+export async function deleteSavedSearch(store: Store, member: Saver, id: number): Promise<number> {
+  if (!(await store.savedSearches.deleteOwned(member.accountId, id))) throw savedSearchNotFound();
   return id;
 }
+
+/** Any id not one of the member's saved searches. */
+export const savedSearchNotFound = () => new Refusal('not-found', SAVED_SEARCH_TEXTS.notFound);
 
 /** /account's list. */
 /** A saved search's /search path (its results, newest or best first as the search says). */

@@ -62,6 +62,10 @@ export const refusalSchema = z.object({
   note: z.string().max(500, { error: 'The note must be at most 500 characters.' }).optional(),
 });
 
+/** Any id not a verification's. */
+export const verificationNotFound = () =>
+  new Refusal('not-found', 'There is no such verification.');
+
 /** The member's photos a moderator compares the selfie with: on their ads live or in review. */
 export async function photosToCompare(
   store: Store,
@@ -82,7 +86,7 @@ export async function photosToCompare(
 
 async function submittedFor(tx: Store, moderator: Member, id: number) {
   const row = await tx.verifications.find(id);
-  if (!row) throw new Refusal('not-found', 'There is no such verification.');
+  if (!row) throw verificationNotFound();
   await tx.lock(`verification:${row.accountId}`);
   if (row.accountId === moderator.accountId) throw new Refusal('forbidden', OWN_VERIFICATION);
   const now = await tx.verifications.find(id);

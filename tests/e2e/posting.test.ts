@@ -154,6 +154,11 @@ describe('/post in Chromium with JavaScript', () => {
     );
     expect(page.url()).toBe(`${baseUrl()}/post`);
     expect(await page.getByRole('button', { name: 'Submit for review' }).isDisabled()).toBe(false);
+    // What was typed is all still there.
+    expect(await page.inputValue('#ad-title')).toBe('Escort for the evening');
+    expect(await page.inputValue('#ad-description')).toBe('Hello.');
+    expect(await page.inputValue('#ad-city')).toBe('San Diego');
+    expect(await page.inputValue('#ad-seeks')).toBe('w4m');
     await context.close();
   });
 });
@@ -191,6 +196,28 @@ describe('/post without JavaScript', () => {
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.waitForURL(`${baseUrl()}/post/in-review`);
     expect(await heading(page)).toBe('Your ad is in review');
+
+    // Another ad in San Jose the same day: refused by the posting limits (in the store's unit of
+    // work), the form back with its message and everything typed.
+    await page.goto(`${baseUrl()}/post`);
+    await fillAd(page, {
+      state: 'California',
+      city: 'San Jose',
+      age: '41',
+      seeks: 'm4w',
+      title: 'A second try',
+      description: 'Still the hills.',
+    });
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.waitForLoadState('load');
+    expect(await page.locator('.banner--error').textContent()).toMatch(
+      /^You posted an ad in San Jose in the last 24 hours\./,
+    );
+    expect(await page.inputValue('#ad-title')).toBe('A second try');
+    expect(await page.inputValue('#ad-description')).toBe('Still the hills.');
+    expect(await page.inputValue('#ad-age')).toBe('41');
+    expect(await page.inputValue('#ad-seeks')).toBe('m4w');
+    expect(await page.inputValue('#ad-city')).toBe('San Jose');
     await context.close();
   });
 

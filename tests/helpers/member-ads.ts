@@ -1,12 +1,20 @@
 // Member ads put in the test's store through its parts, as the posting and moderation routes
 // write them: for the tests of publishing and search, on either engine.
 import { expect } from 'vitest';
+import { Refusal } from '../../core/refusal.ts';
 import type { NewMemberAd } from '../../store/parts/member-ads.ts';
 import type { StoreHandle } from '../../store/store.ts';
 import { MODERATION_REASONS } from '../../core/schemas/moderation-reasons.ts';
 import type { Seeks } from '../../core/schemas/seeks.ts';
 import type { TestSql } from './test-store.ts';
 import { accountInStore } from './store-accounts.ts';
+
+/** What a posting step answers, or the Refusal it threw (two instances racing: one says no). */
+export const outcomeOrRefusal = <T>(step: Promise<T>): Promise<T | Refusal> =>
+  step.catch((error: unknown) => {
+    if (error instanceof Refusal) return error;
+    throw error;
+  });
 
 /** The ad the store's contract tests post (store.memberAds.insert): an adult's, in Los Angeles. */
 export const SAMPLE_MEMBER_AD: NewMemberAd = {

@@ -45,7 +45,8 @@ export async function startModerationServer(
   const publisher = recordingPublisher();
   let url = '';
   const mailSite = () => ({ brand: getSite().brand, baseUrl: url });
-  const pusher = webPush && createPusher({ store, settings: webPush, site: mailSite });
+  const pusher =
+    webPush && createPusher({ store, settings: webPush, site: mailSite, now: () => new Date() });
   const app = createApp({
     siteDir,
     store,

@@ -337,7 +337,14 @@ describe('publishing photos (photos kept in the database)', () => {
       return { accountId: id, email };
     };
     const [remover, decider] = [await moderator(1), await moderator(2)];
-    const removal = await removePhoto(site.t.store, remover, removedId, 'spam', undefined);
+    const removal = await removePhoto(
+      site.t.store,
+      remover,
+      removedId,
+      'spam',
+      undefined,
+      new Date(),
+    );
     expect(removal.kind).toBe('done');
     build(site);
     expect((await app.request(url)).status).toBe(404);
@@ -345,12 +352,19 @@ describe('publishing photos (photos kept in the database)', () => {
 
     const { statementId } = removal as { statementId: number };
     const accountId = (await site.t.store.photos.find(removedId))!.accountId;
-    await fileAppeal(site.t.store, { accountId }, statementId, { text: 'It is my own photo.' });
+    await fileAppeal(
+      site.t.store,
+      { accountId },
+      statementId,
+      { text: 'It is my own photo.' },
+      new Date(),
+    );
     const appealId = (await site.t.store.statements.find(statementId))!.appeal!.id;
     const deps = {
       store: site.t.store,
       mailer: testMailer(join(work, 'outbox')),
       mailSite: () => ({ brand: 'Localboard', baseUrl: 'http://localhost' }),
+      now: () => new Date(),
     };
     await decideAppeal(deps, decider, appealId, { outcome: 'reversed', reply: '' });
     build(site);

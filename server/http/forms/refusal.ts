@@ -1,7 +1,9 @@
 // How a refused request is answered, whichever module refused it and why (a bad field, the origin
-// check, the body limit, a rate limit, a busy server, signed out): JSON `{ error, field?, fields? }`
-// for scripts; for a browser posting a form without JavaScript, the form's page from the page
-// registry again (server/http/pages.ts), with the message, the field it belongs to and what was typed.
+// check, the body limit, a rate limit, a busy server, signed out, a malformed id): JSON
+// `{ error, field?, fields? }` for scripts; for a browser posting a form without JavaScript, the
+// form's page from the page registry again (server/http/pages.ts), with the message, the field it
+// belongs to and what was typed; outside the API (a search's feed: a feed reader shows no page),
+// the message in plain text.
 // Which page that is, and which fields are shown again, the endpoint declared
 // (server/http/forms/form-endpoint.ts). The one refusal path: a refusal thrown anywhere in a request
 // reaches it through the app's error handler (server/http/app.ts), and this file's table is the only
@@ -13,6 +15,7 @@ import type { OnRequestPages } from '../pages.ts';
 import type { RefusalStatus } from '../page-read.ts';
 import { FIX_FIELDS, type Refusal, type RefusalKind } from '../../../core/refusal.ts';
 import { isFormSubmission } from './submission.ts';
+import { isApiPath } from '../../../core/paths.ts';
 
 /** Each kind of refusal's HTTP status: the one table. */
 export const REFUSAL_STATUS = {
@@ -58,6 +61,7 @@ export function refusals(pages: OnRequestPages) {
       // A page this visitor may not know of (the moderators' queue) is answered as JSON is.
       if (page) return page;
     }
+    if (!isApiPath(c.req.path)) return c.text(refusal.message, status);
     return c.json(
       {
         error: refusal.message,

@@ -24,9 +24,13 @@ import { hashToken, newSessionToken } from '../../auth/tokens.ts';
 import { DAY_MS } from '../../../core/days.ts';
 import { API_PREFIX } from '../../../core/paths.ts';
 
-export function memberSessions(store: Pick<Store, 'sessions' | 'knownDevices'>, trust: ProxyTrust) {
+export function memberSessions(
+  store: Pick<Store, 'sessions' | 'knownDevices'>,
+  trust: ProxyTrust,
+  clock: () => Date,
+) {
   const { sessions } = store;
-  const browsers = knownBrowsers(store, trust);
+  const browsers = knownBrowsers(store, trust, clock);
   return {
     /** Who sent the request, as the account workflows ask it. */
     requester(c: AppContext): Requester {
@@ -38,7 +42,7 @@ export function memberSessions(store: Pick<Store, 'sessions' | 'knownDevices'>, 
     /** Signs this browser in to `accountId`: a new session, and its cookies. */
     async start(c: AppContext, accountId: number): Promise<void> {
       const token = newSessionToken();
-      const now = new Date();
+      const now = clock();
       const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
       await sessions.create(hashToken(token), accountId, now.toISOString(), expires.toISOString());
       setSessionCookies(c, token, isHttps(c, trust));
@@ -76,7 +80,7 @@ export function memberSessions(store: Pick<Store, 'sessions' | 'knownDevices'>, 
      * background (a failure is only logged: the next start clears them).
      */
     cleanUp(): void {
-      void sessions.removeExpired(new Date().toISOString()).catch(cleanUpFailed);
+      void sessions.removeExpired(clock().toISOString()).catch(cleanUpFailed);
       void browsers.removeUnused().catch(cleanUpFailed);
     },
   };

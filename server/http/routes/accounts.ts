@@ -17,7 +17,7 @@ import type { ProxyTrust } from '../../auth/client-address.ts';
 import type { FormBody, FormEndpoint } from '../forms/form-endpoint.ts';
 import { FORM_TYPES, mediaTypeOf, textOf, type Submission } from '../forms/submission.ts';
 import { usePost } from '../forms/unknown-endpoint.ts';
-import { NOT_SIGNED_IN } from '../../../core/refusal.ts';
+import { NOT_SIGNED_IN, Refusal } from '../../../core/refusal.ts';
 import type { Store } from '../../../store/store.ts';
 
 export interface AccountsOptions {
@@ -28,11 +28,13 @@ export interface AccountsOptions {
   passwords: PasswordHasher;
   form: FormEndpoint;
   trust: ProxyTrust;
+  /** The clock (createApp's). */
+  now: () => Date;
 }
 
 export function accountsRoutes(options: AccountsOptions) {
   const { form, store } = options;
-  const sessions = memberSessions(store, options.trust);
+  const sessions = memberSessions(store, options.trust, options.now);
   const { signUp } = signUps(options);
   const { signIn } = signIns(options);
   sessions.cleanUp();
@@ -90,7 +92,7 @@ export function accountsRoutes(options: AccountsOptions) {
 
   app.get(apiRoutes.me, async (c) => {
     const member = await c.var.member();
-    if (!member) return c.json({ error: NOT_SIGNED_IN }, 401);
+    if (!member) throw new Refusal('signed-out', NOT_SIGNED_IN);
     // unread: messages sent to the member and not yet opened, in Chats and Requests; newChats,
     // newRequests: the conversations of each with such a message (the header's Messages link).
     const fresh = await store.conversations.newConversations(member.accountId);

@@ -26,7 +26,7 @@ export interface AgeAssuranceRouteOptions {
   store: Store;
   form: FormEndpoint;
   trust: ProxyTrust;
-  now?: () => Date;
+  now: () => Date;
   /** The trust list's roots (PEM); default: AGE_ISSUERS_DIR's files, read at each check. */
   ageIssuerRoots?: () => readonly string[];
 }
@@ -42,7 +42,7 @@ function pageOrigin(c: AppContext, trust: ProxyTrust): string {
 
 export function ageAssuranceRoutes(options: AgeAssuranceRouteOptions) {
   const { store, form, trust } = options;
-  const deps = { store, now: options.now ?? (() => new Date()), roots: options.ageIssuerRoots };
+  const deps = { store, now: options.now, roots: options.ageIssuerRoots };
   const app = new Hono<AppEnv>();
   const onCheckPage = { page: { route: routes.verifyAge }, for: 'members' } as const;
 

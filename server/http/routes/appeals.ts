@@ -18,7 +18,8 @@ import {
   NO_SUCH_APPEAL,
   NO_SUCH_DECISION,
 } from '../../moderation/appeals.ts';
-import { namedId } from '../../moderation/named-id.ts';
+import { idOf } from '../../../core/ids.ts';
+import { routeId } from '../route-id.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { textOf } from '../forms/submission.ts';
 import { Refusal } from '../../../core/refusal.ts';
@@ -34,7 +35,7 @@ const APPEAL_BODY_LIMIT = 64 * 1024;
 const decisionPage = (c: AppContext) => ({
   route: routes.decision,
   params: { statementId: c.req.param('id') ?? '' },
-  url: decisionPagePath(Number(c.req.param('id')), c.req.query('key')),
+  url: decisionPagePath(idOf(c.req.param('id')) ?? 0, c.req.query('key')),
 });
 
 export function appealRoutes(options: AppealOptions) {
@@ -52,12 +53,10 @@ export function appealRoutes(options: AppealOptions) {
         limit: APPEAL_BODY_LIMIT,
       },
       async ({ c, member, input }) => {
-        const decision = namedId(
-          c.req.param('id'),
-          () => new Refusal('not-found', NO_SUCH_DECISION),
-        );
+        const decision = routeId(c, () => new Refusal('not-found', NO_SUCH_DECISION));
         const key = c.req.query('key');
-        await fileAppeal(store, { accountId: member?.accountId, key }, decision.id, input);
+        const by = { accountId: member?.accountId, key };
+        await fileAppeal(store, by, decision.id, input, options.now());
         const page = decisionPagePath(decision.id, key);
         const redirect = `${page}${page.includes('?') ? '&' : '?'}done=appealed`;
         return { redirect, json: { statementId: decision.id, appeal: 'in-review' }, status: 201 };
@@ -75,7 +74,7 @@ export function appealRoutes(options: AppealOptions) {
         schema: decideAppealSchema,
       },
       async ({ c, member, input }) => {
-        const appeal = namedId(c.req.param('id'), () => new Refusal('not-found', NO_SUCH_APPEAL));
+        const appeal = routeId(c, () => new Refusal('not-found', NO_SUCH_APPEAL));
         const done = await decideAppeal(options, member, appeal.id, input);
         return { redirect: `${moderateAppealsPath()}?done=${done.outcome}`, json: done };
       },

@@ -47,13 +47,15 @@ export interface EmailLinkOptions {
   form: FormEndpoint;
   trust: ProxyTrust;
   pages: OnRequestPages;
+  /** The clock (createApp's). */
+  now: () => Date;
 }
 
 /** The API: POST /verify, /verify/resend, /forgot, /reset. */
 export function emailLinkRoutes(options: EmailLinkOptions, links: EmailLinks) {
   const { form, store, trust } = options;
   const actions = emailLinkActions({ ...options, links });
-  const sessions = memberSessions(store, trust);
+  const sessions = memberSessions(store, trust, options.now);
   const outcomePage = outcomePages(options.pages);
   const clientKey = (c: AppContext) => rateLimitKey(clientAddress(c, trust));
   const app = new Hono<AppEnv>();

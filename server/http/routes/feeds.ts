@@ -4,16 +4,14 @@
 // Feed readers poll: the answer carries an ETag (a digest of its entries) and a Last-Modified (the
 // newest entry's day), a conditional GET that matches is answered 304, and a feed made from an
 // index that has not changed since is answered from memory, without a query, and compressed (brotli
-// or gzip, as the reader accepts) once. A search that has no feed is refused in plain text (a feed
-// reader shows no page). City feeds are files of the prerendered site
+// or gzip, as the reader accepts) once. A search that has no feed is refused (thrown), and the one
+// refusal path answers a feed reader in plain text (server/http/forms/refusal.ts). City feeds are files of the prerendered site
 // (src/pages/city/+prerenderUrls.ts).
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import type { FeedSite } from '../../../core/feeds/ad-feed.ts';
 import type { SearchIndex } from '../../../search/search-index.ts';
-import { statusOf } from '../forms/refusal.ts';
 import { isNotModified } from '../http-conditional.ts';
-import type { Refusal } from '../../../core/refusal.ts';
 import { searchFeeds, type SearchFeed } from '../../../search/search-feeds.ts';
 import { ATOM_TYPE } from '../static-site.ts';
 import { chooseEncoding, MIN_COMPRESSED_SIZE, type Encoding } from '../static-compression.ts';
@@ -35,17 +33,7 @@ const encode: Record<Encoding, (xml: string) => Buffer> = {
 
 export function searchFeedRoute(index: SearchIndex, site: () => FeedSite) {
   const searchFeedOf = searchFeeds(index, site);
-  return (c: Context) => {
-    const made = searchFeedOf(c.req.query());
-    return made.ok ? sendFeed(c, made.feed) : sendRefusal(c, made.refused);
-  };
-}
-
-/** A feed reader is told why in plain text, never kept. */
-function sendRefusal(c: Context, refusal: Refusal) {
-  c.header('Cache-Control', 'no-store');
-  if (refusal.retryAfter) c.header('Retry-After', String(refusal.retryAfter));
-  return c.text(refusal.message, statusOf(refusal));
+  return (c: Context) => sendFeed(c, searchFeedOf(c.req.query()));
 }
 
 /** The feed, or 304 when the reader has it already; compressed as the reader accepts. */

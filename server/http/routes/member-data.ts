@@ -35,12 +35,12 @@ import type { RateLimits } from '../../auth/rate-limits.ts';
 import type { ProxyTrust } from '../../auth/client-address.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { isFormSubmission } from '../forms/submission.ts';
-import { usePost } from '../forms/unknown-endpoint.ts';
+import { useGet, usePost } from '../forms/unknown-endpoint.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { MailSite } from '../../mail/messages.ts';
 import type { AppPhotos } from '../../photos/app-photos.ts';
 import type { Publisher } from '../../publishing/publisher.ts';
-import { NOT_SIGNED_IN } from '../../../core/refusal.ts';
+import { NOT_SIGNED_IN, Refusal } from '../../../core/refusal.ts';
 import type { Store } from '../../../store/store.ts';
 
 export interface MemberDataOptions {
@@ -55,25 +55,23 @@ export interface MemberDataOptions {
   publisher?: Publisher;
   trust: ProxyTrust;
   /** The clock (tests move it). */
-  now?: () => Date;
+  now: () => Date;
   /** Photo processing and storage (server/photos/). */
   photos?: AppPhotos;
 }
 
 export function memberDataRoutes(options: MemberDataOptions) {
   const { store, form, mailSite } = options;
-  const sessions = memberSessions(store, options.trust);
-  const now = options.now ?? (() => new Date());
+  const sessions = memberSessions(store, options.trust, options.now);
+  const { now } = options;
   const deletion = { ...options, photoStorage: options.photos?.storage, now };
   const app = new Hono<AppEnv>();
 
   app.get(apiRoutes.accountData, async (c) => {
     const member = await c.var.member();
     const download = member && (await memberDataDownload(store, member.accountId, mailSite, now));
-    if (!download)
-      return isFormSubmission(c)
-        ? c.redirect(signinThenPath(accountPath()), 303)
-        : c.json({ error: NOT_SIGNED_IN }, 401);
+    if (!download && isFormSubmission(c)) return c.redirect(signinThenPath(accountPath()), 303);
+    if (!download) throw new Refusal('signed-out', NOT_SIGNED_IN);
     c.header('Content-Type', 'application/json; charset=utf-8');
     c.header('Content-Disposition', `attachment; filename="${download.fileName}"`);
     return c.body(download.text, 200);
@@ -92,9 +90,7 @@ export function memberDataRoutes(options: MemberDataOptions) {
     ),
   );
 
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], apiRoutes.accountData, (c) =>
-    c.json({ error: 'Use GET for this endpoint.' }, 405),
-  );
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], apiRoutes.accountData, useGet);
   app.on(['GET', 'PUT', 'PATCH', 'DELETE'], apiRoutes.deleteAccount, usePost);
 
   return app;

@@ -15,14 +15,10 @@ import type { Store } from '../../../store/store.ts';
 export interface MessageSettingsOptions {
   store: Store;
   form: FormEndpoint;
-  now?: () => Date;
+  now: () => Date;
 }
 
-export function messageSettingsRoutes({
-  store,
-  form,
-  now = () => new Date(),
-}: MessageSettingsOptions) {
+export function messageSettingsRoutes({ store, form, now }: MessageSettingsOptions) {
   const app = new Hono<AppEnv>();
   app.post(
     apiRoutes.messageSettings,

@@ -26,11 +26,13 @@ import { apiRoutes, conversationPath, newMessagePath, routes } from '../../../co
 import type { AppContext, AppEnv } from '../app-env.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { textOf } from '../forms/submission.ts';
-import { anyId, usePost } from '../forms/unknown-endpoint.ts';
+import { usePost } from '../forms/unknown-endpoint.ts';
+import { routeId } from '../route-id.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { MailSite } from '../../mail/messages.ts';
 import type { MessageLimit } from '../../messages/limits.ts';
 import { messaging } from '../../messages/messaging.ts';
+import { conversationNotFound } from '../../messages/texts.ts';
 import type { Pusher } from '../../push/pusher.ts';
 import type { Store } from '../../../store/store.ts';
 
@@ -43,7 +45,7 @@ export interface MessagingOptions {
   mailer: Mailer;
   mailSite: () => MailSite;
   /** The clock (tests move it). */
-  now?: () => Date;
+  now: () => Date;
   /** Messages a member may send in a window; default MESSAGES_PER_WINDOW in MESSAGE_WINDOW_MINUTES. */
   messageLimit?: MessageLimit;
   /** Tells the recipient's devices of each new message (server/push/). */
@@ -52,7 +54,7 @@ export interface MessagingOptions {
 
 export function messagesRoutes(options: MessagingOptions) {
   const { form, store, mailer, mailSite, messageLimit, pusher } = options;
-  const now = options.now ?? (() => new Date());
+  const { now } = options;
   const messages = messaging({ store, mailer, mailSite, now, messageLimit, pusher });
   const app = new Hono<AppEnv>();
   const limit = MESSAGES_MAX_BODY_BYTES;
@@ -83,7 +85,7 @@ export function messagesRoutes(options: MessagingOptions) {
     ...form.action(
       { page: conversationPage, for: 'members', keep: ['body'], limit },
       async ({ c, member, fields }) => {
-        const id = idOf(c.req.param('id'));
+        const { id } = routeId(c, conversationNotFound);
         const { conversationId, messageId, warned } = await messages.reply(member, id, fields.body);
         const redirect = `${conversationPath(conversationId)}#latest`;
         return { redirect, json: { messageId, redirectUrl: redirect, warned }, status: 201 };
@@ -95,7 +97,7 @@ export function messagesRoutes(options: MessagingOptions) {
     apiRoutes.block,
     ...form.action({ page: conversationPage, for: 'members', limit }, async ({ c, member }) => {
       const blocked = c.req.param('action') === 'block';
-      const id = await messages.setBlock(member, idOf(c.req.param('id')), blocked);
+      const id = await messages.setBlock(member, routeId(c, conversationNotFound).id, blocked);
       const redirect = `${conversationPath(id)}?done=${blocked ? 'blocked' : 'unblocked'}`;
       return { redirect, json: { blocked, redirectUrl: redirect } };
     }),
@@ -103,7 +105,7 @@ export function messagesRoutes(options: MessagingOptions) {
 
   app.on(
     ['GET', 'PUT', 'PATCH', 'DELETE'],
-    [apiRoutes.messages, apiRoutes.reply, apiRoutes.block].map(anyId),
+    [apiRoutes.messages, apiRoutes.reply, apiRoutes.block],
     usePost,
   );
 

@@ -47,7 +47,8 @@ import {
   type ModerationDeps,
 } from '../../moderation/actions.ts';
 import { noSuchAd } from '../../moderation/ads.ts';
-import { namedId, type NamedId } from '../../moderation/named-id.ts';
+import type { NamedId } from '../../../core/ids.ts';
+import { routeId } from '../route-id.ts';
 import { noSuchPhoto } from '../../moderation/photos.ts';
 import { dismissRepeatedMessage, REPEATED_FLAG_GONE } from '../../moderation/scam-records.ts';
 import { chooseBlurAll, revealPhoto } from '../../moderation/photo-shield.ts';
@@ -82,7 +83,7 @@ export function moderationRoutes(options: ModerationOptions) {
     app.post(
       route,
       ...form.action({ ...onQueue, keep: kept(named.keep) }, async ({ c, member, fields }) =>
-        act(member, namedId(c.req.param('id'), named.unknown), parseFields(named.schema, fields)),
+        act(member, routeId(c, named.unknown), parseFields(named.schema, fields)),
       ),
     );
 
@@ -112,8 +113,8 @@ export function moderationRoutes(options: ModerationOptions) {
   app.post(
     apiRoutes.dismissRepeatedMessage,
     ...form.action(onQueue, async ({ c, member }) => {
-      const flag = namedId(c.req.param('id'), noSuchFlag);
-      await dismissRepeatedMessage(options.store, member.accountId, flag.id, new Date());
+      const flag = routeId(c, noSuchFlag);
+      await dismissRepeatedMessage(options.store, member.accountId, flag.id, options.now());
       return { redirect: queueAfter('repeated-dismissed', {}), json: { dismissed: flag.id } };
     }),
   );
@@ -121,8 +122,8 @@ export function moderationRoutes(options: ModerationOptions) {
   app.post(
     apiRoutes.revealPhoto,
     ...form.action(onQueue, async ({ c, member, fields }) => {
-      const photo = namedId(c.req.param('id'), noSuchPhoto);
-      const revealed = await revealPhoto(options.store, member.accountId, photo, new Date());
+      const photo = routeId(c, noSuchPhoto);
+      const revealed = await revealPhoto(options.store, member.accountId, photo, options.now());
       // Back to the page the photo was shown on: the verifications' review, or the ads' queue.
       const page = fields.from === 'verifications' ? moderateVerificationsPath() : moderatePath();
       return { redirect: `${page}#photo-${photo.id}`, json: revealed };
@@ -132,7 +133,7 @@ export function moderationRoutes(options: ModerationOptions) {
   app.post(
     apiRoutes.photoSettings,
     ...form.action(onQueue, async ({ member, fields }) => {
-      const blurAll = await chooseBlurAll(options.store, member.accountId, fields, new Date());
+      const blurAll = await chooseBlurAll(options.store, member.accountId, fields, options.now());
       return {
         redirect: queueAfter(blurAll ? 'blur-all-on' : 'blur-all-off', {}),
         json: { blurAll },
@@ -144,8 +145,9 @@ export function moderationRoutes(options: ModerationOptions) {
   app.post(
     apiRoutes.markShieldDecisionMistaken,
     ...form.action(onShieldPage, async ({ c, member, fields }) => {
-      const decision = namedId(c.req.param('id'), noSuchDecision);
-      await markShieldDecisionMistaken(options.store, member.accountId, decision.id, new Date());
+      const decision = routeId(c, noSuchDecision);
+      const at = options.now();
+      await markShieldDecisionMistaken(options.store, member.accountId, decision.id, at);
       // Back to the page the decision was on, at it.
       const page = moderateShieldPath(idOf(fields.before));
       const done = `${page}${page.includes('?') ? '&' : '?'}done=marked#decision-${decision.id}`;

@@ -10,7 +10,8 @@
 import { Hono } from 'hono';
 import { apiRoutes } from '../../../core/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
-import { unknownEndpoint } from '../forms/unknown-endpoint.ts';
+import { noSuchEndpoint } from '../forms/unknown-endpoint.ts';
+import { routeId } from '../route-id.ts';
 import type { AppPhotos } from '../../photos/app-photos.ts';
 import { blurredPhotoFor } from '../../photos/blurred-photo.ts';
 import { photoBytesFor } from '../../photos/photo-for-viewer.ts';
@@ -26,15 +27,17 @@ export function photoRoutes(options: PhotoRouteOptions) {
   const app = new Hono<AppEnv>();
 
   app.get(apiRoutes.photoSize, async (c) => {
-    const [id, width] = [Number(c.req.param('id')), Number(c.req.param('width'))];
-    const bytes = await photoBytesFor(store, photos, await c.var.member(), id, width);
-    return bytes ? webp(c, bytes) : unknownEndpoint(c);
+    const [{ id }, width] = [routeId(c, noSuchEndpoint), routeId(c, noSuchEndpoint, 'width')];
+    const bytes = await photoBytesFor(store, photos, await c.var.member(), id, width.id);
+    if (!bytes) throw noSuchEndpoint();
+    return webp(c, bytes);
   });
 
   app.get(apiRoutes.blurredPhoto, async (c) => {
-    const id = Number(c.req.param('id'));
+    const { id } = routeId(c, noSuchEndpoint);
     const bytes = await blurredPhotoFor(store, photos, await c.var.member(), id);
-    return bytes ? webp(c, bytes) : unknownEndpoint(c);
+    if (!bytes) throw noSuchEndpoint();
+    return webp(c, bytes);
   });
 
   return app;

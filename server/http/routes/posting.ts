@@ -20,7 +20,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getState } from '../../../core/content/index.ts';
-import { idOf } from '../../../core/ids.ts';
 import {
   apiRoutes,
   accountPath,
@@ -34,8 +33,11 @@ import type { AppContext, AppEnv } from '../app-env.ts';
 import { readBody, type FormBody, type FormEndpoint } from '../forms/form-endpoint.ts';
 import { isFormSubmission, keptValues, mediaTypeOf } from '../forms/submission.ts';
 import { usePost } from '../forms/unknown-endpoint.ts';
+import { Refusal } from '../../../core/refusal.ts';
 import { PHOTO_POST_MAX_BODY_BYTES } from '../../posting/ad-photos.ts';
+import { adNotFound } from '../../posting/member-ads.ts';
 import { deleteOwnAd, renewOwnAd } from '../../posting/own-ads.ts';
+import { routeId } from '../route-id.ts';
 import {
   editAdFromForm,
   ownAdToEdit,
@@ -62,7 +64,7 @@ export interface PostingOptions {
   /** The policy scanner (server/posting/policy.ts). */
   scan?: AdScanner;
   /** The clock (tests move it). */
-  now?: () => Date;
+  now: () => Date;
   /** Photo processing and storage (server/photos/). */
   photos?: AppPhotos;
   /** The photos a member may have processed in an hour (photosPerMember); none: no limit. */
@@ -76,7 +78,7 @@ export function postingRoutes(options: PostingOptions) {
     photos,
     scan: options.scan ?? scanAdForPosting,
     publisher: options.publisher,
-    now: options.now ?? (() => new Date()),
+    now: options.now,
     rateLimits: options.rateLimits,
   };
   const app = new Hono<AppEnv>();
@@ -89,7 +91,7 @@ export function postingRoutes(options: PostingOptions) {
 
   app.get(apiRoutes.adCities, (c) => {
     const state = getState(c.req.query('state') ?? '');
-    if (!state) return c.json({ error: 'There is no such state.' }, 404);
+    if (!state) throw new Refusal('not-found', 'There is no such state.');
     return c.json({ state: state.name, cities: state.cities.map((city) => city.name) }, 200);
   });
 
@@ -108,7 +110,7 @@ export function postingRoutes(options: PostingOptions) {
   app.post(
     apiRoutes.editAd,
     ...form.action({ ...adPost, page: editPage }, async ({ c, member, body }) => {
-      const ad = await ownAdToEdit(store, member, idOf(c.req.param('id')));
+      const ad = await ownAdToEdit(store, member, routeId(c, adNotFound).id);
       // Refused as not found, nothing typed is shown again; about their own ad, it is.
       c.set('keptValues', keptValues(body, AD_EDIT_FIELDS));
       const { pending } = await editAdFromForm(posting, member, ad, body);
@@ -120,7 +122,7 @@ export function postingRoutes(options: PostingOptions) {
   app.post(
     apiRoutes.deleteAd,
     ...form.action({ ...ownAd, limit: POSTING_MAX_BODY_BYTES }, async ({ c, member }) => {
-      const ad = await deleteOwnAd(posting, member.accountId, idOf(c.req.param('id')));
+      const ad = await deleteOwnAd(posting, member.accountId, routeId(c, adNotFound).id);
       return { redirect: `${accountPath()}?done=deleted`, json: { id: ad.id, status: 'deleted' } };
     }),
   );
@@ -128,7 +130,7 @@ export function postingRoutes(options: PostingOptions) {
   app.post(
     apiRoutes.renewAd,
     ...form.action({ ...ownAd, limit: POSTING_MAX_BODY_BYTES }, async ({ c, member, fields }) => {
-      const ad = await renewOwnAd(posting, member.accountId, idOf(c.req.param('id')));
+      const ad = await renewOwnAd(posting, member.accountId, routeId(c, adNotFound).id);
       // Renewed from the edit page of the expired ad: back there, where the form now is.
       const back = fields.then === 'edit' ? editAdPath(ad.id) : accountPath();
       return { redirect: `${back}?done=renewed`, json: { id: ad.id, expiresOn: ad.expiresOn } };

@@ -11,10 +11,10 @@
 //   `{ requests, savedSearches, messageText }`, saved at once (a box left unticked is off). 303 to
 //   /account?done=push-saved#notifications, or 200 with the settings.
 import { Hono } from 'hono';
-import { idOf } from '../../../core/ids.ts';
 import { accountPath, apiRoutes, NOTIFICATIONS_ANCHOR, routes } from '../../../core/paths.ts';
 import { pushSettingsSchema, pushSubscriptionSchema } from '../../../core/schemas/push.ts';
-import { addDevice, removeDevice, savePushSettings } from '../../push/devices.ts';
+import { addDevice, deviceNotFound, removeDevice, savePushSettings } from '../../push/devices.ts';
+import { routeId } from '../route-id.ts';
 import type { Pusher } from '../../push/pusher.ts';
 import type { Store } from '../../../store/store.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
@@ -25,7 +25,7 @@ export interface PushRoutesOptions {
   store: Store;
   form: FormEndpoint;
   pusher: Pick<Pusher, 'settings'>;
-  now?: () => Date;
+  now: () => Date;
 }
 
 /** A subscription is a URL and two keys: a few hundred bytes. */
@@ -33,7 +33,7 @@ const SUBSCRIPTION_MAX_BYTES = 4 * 1024;
 
 const doneAt = (done: string) => `${accountPath()}?done=${done}#${NOTIFICATIONS_ANCHOR}`;
 
-export function pushRoutes({ store, form, pusher, now = () => new Date() }: PushRoutesOptions) {
+export function pushRoutes({ store, form, pusher, now }: PushRoutesOptions) {
   const app = new Hono<AppEnv>();
   const page = { route: routes.account };
 
@@ -57,7 +57,7 @@ export function pushRoutes({ store, form, pusher, now = () => new Date() }: Push
   app.post(
     apiRoutes.removePushDevice,
     ...form.action({ page, for: 'members', keep: deviceKept }, async ({ c, member }) => {
-      const id = idOf(c.req.param('id'));
+      const { id } = routeId(c, deviceNotFound);
       await removeDevice(store, member.accountId, id);
       return { redirect: doneAt('device-removed'), json: { id, removed: true } };
     }),

@@ -16,10 +16,10 @@ import type { Store } from '../../../store/store.ts';
 export interface ReachSettingsOptions {
   store: Store;
   form: FormEndpoint;
-  now?: () => Date;
+  now: () => Date;
 }
 
-export function reachSettingsRoutes({ store, form, now = () => new Date() }: ReachSettingsOptions) {
+export function reachSettingsRoutes({ store, form, now }: ReachSettingsOptions) {
   const app = new Hono<AppEnv>();
   app.post(
     apiRoutes.reachSettings,

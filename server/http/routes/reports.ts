@@ -50,12 +50,12 @@ export interface ReportOptions {
   /** Photo storage: the bytes of photos a removal or ban deleted go after the decision. */
   photos?: AppPhotos;
   /** The clock (tests move it). */
-  now?: () => Date;
+  now: () => Date;
 }
 
 export function reportRoutes(options: ReportOptions) {
   const { form } = options;
-  const now = options.now ?? (() => new Date());
+  const { now } = options;
   const sending = reportSending({ ...options, now });
   const app = new Hono<AppEnv>();
 

@@ -6,10 +6,14 @@
 // - POST /api/saved-searches/{id}/delete: the member's own only (else 404). 303 to
 //   /account?done=search-deleted, or 200 `{ id, deleted: true }`.
 import { Hono } from 'hono';
-import { idOf } from '../../../core/ids.ts';
 import { accountPath, apiRoutes, routes, searchPath } from '../../../core/paths.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
-import { deleteSavedSearch, saveSearch } from '../../saved-searches/saved-searches.ts';
+import {
+  deleteSavedSearch,
+  savedSearchNotFound,
+  saveSearch,
+} from '../../saved-searches/saved-searches.ts';
+import { routeId } from '../route-id.ts';
 import type { SearchIndex } from '../../../search/search-index.ts';
 import type { FormEndpoint } from '../forms/form-endpoint.ts';
 import { textOf } from '../forms/submission.ts';
@@ -20,7 +24,7 @@ export interface SavedSearchOptions {
   store: Store;
   form: FormEndpoint;
   search: SearchIndex;
-  now?: () => Date;
+  now: () => Date;
 }
 
 const queryOf = (c: AppContext) => new URL(c.req.url).search.slice(1);
@@ -33,7 +37,7 @@ const searchPage = (c: AppContext) => {
 
 export function savedSearchRoutes(options: SavedSearchOptions) {
   const { store, form, search } = options;
-  const now = options.now ?? (() => new Date());
+  const { now } = options;
   const app = new Hono<AppEnv>();
 
   app.post(
@@ -50,7 +54,7 @@ export function savedSearchRoutes(options: SavedSearchOptions) {
     ...form.action(
       { page: { route: routes.account }, for: 'members', keep: savedSearchIdKept },
       async ({ c, member }) => {
-        const id = await deleteSavedSearch(store, member, idOf(c.req.param('id')));
+        const id = await deleteSavedSearch(store, member, routeId(c, savedSearchNotFound).id);
         return { redirect: `${accountPath()}?done=search-deleted`, json: { id, deleted: true } };
       },
     ),

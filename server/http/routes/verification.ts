@@ -21,7 +21,8 @@ import { MAX_PHOTO_BYTES } from '../../../core/schemas/photos.ts';
 import type { AppContext, AppEnv } from '../app-env.ts';
 import { readBody, type FormBody, type FormEndpoint } from '../forms/form-endpoint.ts';
 import { isFormSubmission, mediaTypeOf } from '../forms/submission.ts';
-import { unknownEndpoint, usePost } from '../forms/unknown-endpoint.ts';
+import { noSuchEndpoint, usePost } from '../forms/unknown-endpoint.ts';
+import { routeId } from '../route-id.ts';
 import type { AppPhotos } from '../../photos/app-photos.ts';
 import { readUpload, type UploadedFile } from '../../photos/read-upload.ts';
 import type { Publisher } from '../../publishing/publisher.ts';
@@ -34,11 +35,11 @@ import {
   approveVerification,
   refusalSchema,
   refuseVerification,
+  verificationNotFound,
   withdrawVerification,
 } from '../../verification/decisions.ts';
 import { SELFIE_FIELD, sendSelfie } from '../../verification/selfie.ts';
 import { selfieFor } from '../../verification/selfie-access.ts';
-import { idOf } from '../../../core/ids.ts';
 
 export interface VerificationRouteOptions {
   store: Store;
@@ -47,6 +48,8 @@ export interface VerificationRouteOptions {
   publisher?: Publisher;
   mailer: Mailer;
   mailSite: () => MailSite;
+  /** The clock (createApp's). */
+  now: () => Date;
 }
 
 /** One selfie and the form's few fields. */
@@ -55,14 +58,14 @@ const SELFIE_MAX_BODY_BYTES = MAX_PHOTO_BYTES + 64 * 1024;
 const TOO_LARGE = `The selfie is too large: at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB.`;
 
 export function verificationRoutes(options: VerificationRouteOptions) {
-  const { store, form, photos, mailer, mailSite } = options;
+  const { store, form, photos, mailer, mailSite, now } = options;
   const deps = {
     store,
     photos,
     publisher: options.publisher,
     mailer,
     mailSite,
-    now: () => new Date(),
+    now,
   };
   const app = new Hono<AppEnv>();
   const onPage = { page: { route: routes.verification }, for: 'members' } as const;
@@ -72,7 +75,7 @@ export function verificationRoutes(options: VerificationRouteOptions) {
   app.post(
     apiRoutes.verificationChallenge,
     ...form.action(onPage, async ({ member }) => {
-      await askForChallenge(store, member.accountId, new Date());
+      await askForChallenge(store, member.accountId, now());
       return { redirect: done('challenge') };
     }),
   );
@@ -91,16 +94,16 @@ export function verificationRoutes(options: VerificationRouteOptions) {
         read: readSelfiePost,
       },
       async ({ member, body }) => {
-        const id = await sendSelfie(store, photos, member.accountId, body.selfie, new Date());
+        const id = await sendSelfie(store, photos, member.accountId, body.selfie, now());
         return { redirect: done('sent'), json: { id, redirectUrl: done('sent') }, status: 201 };
       },
     ),
   );
 
   app.get(apiRoutes.selfie, async (c) => {
-    const id = Number(c.req.param('id'));
-    const bytes = await selfieFor(store, photos, await c.var.member(), id, new Date());
-    if (!bytes) return unknownEndpoint(c);
+    const { id } = routeId(c, noSuchEndpoint);
+    const bytes = await selfieFor(store, photos, await c.var.member(), id, now());
+    if (!bytes) throw noSuchEndpoint();
     return c.body(new Uint8Array(bytes), 200, {
       'Content-Type': 'image/webp',
       'Content-Length': String(bytes.length),
@@ -119,7 +122,7 @@ export function verificationRoutes(options: VerificationRouteOptions) {
   app.post(
     apiRoutes.approveVerification,
     ...form.action(onQueue, async ({ c, member, fields }) => {
-      await approveVerification(deps, member, idOf(c.req.param('id')) ?? 0, fields);
+      await approveVerification(deps, member, routeId(c, verificationNotFound).id, fields);
       return { redirect: `${moderateVerificationsPath()}?done=approved` };
     }),
   );
@@ -129,7 +132,7 @@ export function verificationRoutes(options: VerificationRouteOptions) {
     ...form.action(
       { ...onQueue, schema: refusalSchema, keep: keepDecision },
       async ({ c, member, input }) => {
-        await refuseVerification(deps, member, idOf(c.req.param('id')) ?? 0, input);
+        await refuseVerification(deps, member, routeId(c, verificationNotFound).id, input);
         return { redirect: `${moderateVerificationsPath()}?done=refused` };
       },
     ),

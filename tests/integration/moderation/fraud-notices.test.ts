@@ -226,7 +226,10 @@ describe('a ban for scam or fraud', () => {
 
     expect((await ban(scammer)).status).toBe(409);
     expect(
-      await sweepFraudNotices({ store: t.store, mailer: t.mailer, site: TEST_MAIL_SITE }),
+      await sweepFraudNotices(
+        { store: t.store, mailer: t.mailer, site: TEST_MAIL_SITE },
+        new Date(),
+      ),
     ).toEqual({
       mailed: 0,
       failed: 0,
@@ -293,26 +296,35 @@ describe('the mails', () => {
     await scammerWritesTo(scammer, [ivy, jon], [ivy, jon]);
     // The ban's unit of work alone: as an instance that stopped before its mails.
     const by = { accountId: (await moderator()).accountId, email: (await moderator()).email };
-    const banned = await banAccount(t.store, by, scammer.accountId, { reason: 'Scam or fraud' });
+    const banned = await banAccount(
+      t.store,
+      by,
+      scammer.accountId,
+      { reason: 'Scam or fraud' },
+      new Date(),
+    );
     expect(banned).toMatchObject({ kind: 'done', fraudNotices: 2 });
     expect((await noticeRows(scammer.accountId)).map((row) => row.mailed_at)).toEqual([null, null]);
 
     // The mail server is down.
     const down = unreachableMailer(t.outboxDir);
     const lines: string[] = [];
-    const failed = await sweepFraudNotices({
-      store: t.store,
-      mailer: down,
-      site: TEST_MAIL_SITE,
-      log: (line) => lines.push(line),
-    });
+    const failed = await sweepFraudNotices(
+      {
+        store: t.store,
+        mailer: down,
+        site: TEST_MAIL_SITE,
+        log: (line) => lines.push(line),
+      },
+      new Date(),
+    );
     expect(failed.mailed).toBe(0);
     expect(failed.failed).toBeGreaterThan(0);
     expect(lines[0]).toMatch(/^The fraud notice of member \d+ about account \d+ was not sent: /);
     expect((await noticeRows(scammer.accountId)).some((row) => row.mailed_at === null)).toBe(true);
 
     const sweep = () =>
-      sweepFraudNotices({ store: t.store, mailer: t.mailer, site: TEST_MAIL_SITE });
+      sweepFraudNotices({ store: t.store, mailer: t.mailer, site: TEST_MAIL_SITE }, new Date());
     const sent = await sweep();
     expect(sent.failed).toBe(0);
     expect((await noticeRows(scammer.accountId)).every((row) => row.mailed_at !== null)).toBe(true);
@@ -327,14 +339,14 @@ describe('the mails', () => {
     for (const scammer of scammers) await scammerWritesTo(scammer, members, members);
     const by = { accountId: (await moderator()).accountId, email: (await moderator()).email };
     for (const scammer of scammers)
-      await banAccount(t.store, by, scammer.accountId, { reason: 'Scam or fraud' });
+      await banAccount(t.store, by, scammer.accountId, { reason: 'Scam or fraud' }, new Date());
 
     // On PostgreSQL a second store on the same schema, as a second instance; SQLite has one.
     const other = onPostgres() ? (await openTestStore(t.dir)).store : t.store;
     try {
       const runs = await Promise.all(
         [t.store, other].map((store) =>
-          sweepFraudNotices({ store, mailer: t.mailer, site: TEST_MAIL_SITE }),
+          sweepFraudNotices({ store, mailer: t.mailer, site: TEST_MAIL_SITE }, new Date()),
         ),
       );
       expect(runs[0]!.mailed + runs[1]!.mailed).toBe(6);
@@ -363,8 +375,8 @@ describe('across instances', () => {
       const by = { accountId: (await moderator()).accountId, email: (await moderator()).email };
       const why = { reason: 'Scam or fraud' };
       const [banned, removed] = await Promise.all([
-        banAccount(t.store, by, scammer.accountId, why),
-        removeAd(other, by, adId, revision, why),
+        banAccount(t.store, by, scammer.accountId, why, new Date()),
+        removeAd(other, by, adId, revision, why, new Date()),
       ]);
       const written = [banned, removed].map((result) =>
         result.kind === 'done' ? result.fraudNotices : 0,
@@ -376,7 +388,7 @@ describe('across instances', () => {
       // Each instance mails what it wrote, and sweeps: one mail.
       await Promise.all(
         [t.store, other].map((store) =>
-          sweepFraudNotices({ store, mailer: t.mailer, site: TEST_MAIL_SITE }),
+          sweepFraudNotices({ store, mailer: t.mailer, site: TEST_MAIL_SITE }, new Date()),
         ),
       );
     } finally {

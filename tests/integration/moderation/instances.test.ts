@@ -13,7 +13,7 @@ import { approveAd, rejectAd, type Moderator } from '../../../server/moderation/
 import { editAd } from '../../../server/posting/member-ads.ts';
 import type { StoreHandle } from '../../../store/store.ts';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
-import { SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
+import { outcomeOrRefusal, SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
 
 let dir: string;
@@ -69,8 +69,8 @@ describe('two instances at the same moment', () => {
     for (let round = 0; round < 10; round += 1) {
       const id = await adInReview();
       const outcomes = await Promise.all([
-        approveAd(one.store, first, id, 1),
-        approveAd(two, second, id, 1),
+        approveAd(one.store, first, id, 1, new Date()),
+        approveAd(two, second, id, 1, new Date()),
       ]);
       const done = outcomes.filter((outcome) => outcome.kind === 'done');
       expect(done).toHaveLength(1);
@@ -91,8 +91,8 @@ describe('two instances at the same moment', () => {
     for (let round = 0; round < 10; round += 1) {
       const id = await adInReview();
       const outcomes = await Promise.all([
-        approveAd(one.store, first, id, 1),
-        rejectAd(two, second, id, 1, { reason: 'Spam or duplicate' }),
+        approveAd(one.store, first, id, 1, new Date()),
+        rejectAd(two, second, id, 1, { reason: 'Spam or duplicate' }, new Date()),
       ]);
       expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['conflict', 'done']);
       expect(await logOf(id)).toHaveLength(1);
@@ -102,8 +102,8 @@ describe('two instances at the same moment', () => {
 
   it('two bans of one account: one ban, the other told it was banned already', async () => {
     const banned = await Promise.all([
-      banAccount(one.store, first, poster, { reason: 'Spam or duplicate' }),
-      banAccount(two, second, poster, { reason: 'Spam or duplicate' }),
+      banAccount(one.store, first, poster, { reason: 'Spam or duplicate' }, new Date()),
+      banAccount(two, second, poster, { reason: 'Spam or duplicate' }, new Date()),
     ]);
     expect(banned.map((result) => result.kind).sort()).toEqual(['conflict', 'done']);
     expect(banned.find((result) => result.kind === 'conflict')).toMatchObject({
@@ -118,8 +118,8 @@ describe('two instances at the same moment', () => {
     for (let round = 0; round < 10; round += 1) {
       const id = await adInReview();
       const [edited, approved] = await Promise.all([
-        editAd(one.store, poster, id, edit, '[]', new Date()),
-        approveAd(two, first, id, 1),
+        outcomeOrRefusal(editAd(one.store, poster, id, edit, '[]', new Date())),
+        approveAd(two, first, id, 1, new Date()),
       ]);
       expect(edited).not.toBeInstanceOf(Refusal);
       const ad = (await one.store.memberAds.find(id))!;

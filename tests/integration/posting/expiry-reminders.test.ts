@@ -58,7 +58,7 @@ describe('sendExpiryReminders', () => {
     const [deleted] = await adExpiringIn(2, 'deleted');
 
     const today = dayFromToday(0);
-    expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, today)).toBe(2);
+    expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, today, new Date())).toBe(2);
     await t.mailer.settled();
     for (const member of [later, expired, inReview, removed, deleted])
       expect(reminders(member.email)).toEqual([]);
@@ -83,8 +83,10 @@ describe('sendExpiryReminders', () => {
 
     // A second run the same day sends nothing; the next day's only reminds the ad now 3 days
     // from expiry.
-    expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, today)).toBe(0);
-    expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(1))).toBe(1);
+    expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, today, new Date())).toBe(0);
+    expect(
+      await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(1), new Date()),
+    ).toBe(1);
     await t.mailer.settled();
     expect(reminders(soon.email)).toHaveLength(1);
     expect(reminders(later.email)).toHaveLength(1);
@@ -93,12 +95,14 @@ describe('sendExpiryReminders', () => {
   test('after a renewal, the ad is reminded again before its new expiry', async () => {
     const [member, ad] = await adExpiringIn(2, 'live', 'San Diego');
     expect(
-      await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(0)),
+      await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(0), new Date()),
     ).toBeGreaterThan(0);
     expect((await submit(t, renewAdApiPath(ad.id), {}, member.session)).status).toBe(303);
     expect((await storedAds(t, member.accountId))[0]!.reminded_at).toBeNull();
     // 27 days on, the renewed ad (30 days from today) is 3 days from expiry.
-    expect(await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(27))).toBe(1);
+    expect(
+      await sendExpiryReminders(t.store, t.mailer, TEST_MAIL_SITE, dayFromToday(27), new Date()),
+    ).toBe(1);
     await t.mailer.settled();
     expect(reminders(member.email)).toHaveLength(2);
   });

@@ -32,6 +32,12 @@ describe('an instance whose search index is being made', () => {
     expect(page.text).toContain(
       'Search is not available on this server yet: its index is being made. Try again in a minute.',
     );
+    // A feed reader: the reason in plain text, and when to come back.
+    const feed = await t.app.request(`${ORIGIN}/search/feed.xml?q=hiking`);
+    expect(feed.status).toBe(503);
+    expect(feed.headers.get('Retry-After')).toBe('60');
+    expect(feed.headers.get('Content-Type')).toMatch(/^text\/plain/);
+    expect(await feed.text()).toBe('Search is not available yet: the site is being built.');
   });
 
   it('answers 200 to /readyz/search once its index is there', async () => {
