@@ -2,7 +2,19 @@
 // Chromium, at a phone's width and a desktop's: no serious or critical violation (contrast, names,
 // landmarks, labels).
 import { describe, expect, test } from 'vitest';
-import { adPath, cityPath, guidePath, signupApiPath, statePath } from '../../core/paths.ts';
+import {
+  aboutPath,
+  accountPath,
+  adPath,
+  cityPath,
+  forgotPath,
+  guidePath,
+  transparencyPath,
+  signinPath,
+  signupApiPath,
+  signupPath,
+  statePath,
+} from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { baseUrl, builtAds, builtContent, chromiumForTests } from './support.ts';
@@ -17,21 +29,21 @@ function pagesToCheck(): Array<[string, string]> {
     ['state', statePath('California')],
     ['city', cityPath('California', 'Los Angeles')],
     ['ad', adPath(ad.state, ad.city, ad.id)],
-    ['about', '/about'],
+    ['about', aboutPath()],
     ['guide', guidePath(guide.slug)],
     ['terms', '/terms'],
-    ['transparency report', '/transparency'],
-    ['sign-up', '/signup'],
-    ['sign-in', '/signin'],
+    ['transparency report', transparencyPath()],
+    ['sign-up', signupPath()],
+    ['sign-in', signinPath()],
     ['page not found', '/no-such-page'],
     ['state not found', '/state/Atlantis'],
     ['city not found', '/city/California/Atlantis'],
     ['ad not found', `${cityPath('California', 'Los Angeles')}/ad/1`],
-    ['forgot password', '/forgot'],
+    ['forgot password', forgotPath()],
     ['verify (link not valid)', '/verify?token=x'],
     ['reset (link not valid)', '/reset?token=x'],
     // Last: the page signs up first, and the header shows the member from then on.
-    ['account', '/account'],
+    ['account', accountPath()],
   ];
 }
 
@@ -45,7 +57,7 @@ describe('accessibility (axe-core)', () => {
       });
       const found: string[] = [];
       for (const [name, path] of pagesToCheck()) {
-        if (path === '/account') {
+        if (path === accountPath()) {
           const signup = await page.request.post(`${baseUrl()}${signupApiPath()}`, {
             data: {
               email: `axe-${width}-${Date.now()}@example.com`,
@@ -60,7 +72,7 @@ describe('accessibility (axe-core)', () => {
         expect(page.url()).toBe(`${baseUrl()}${path}`);
         for (const violation of await seriousAxeViolations(page))
           found.push(`${name} (${path}): ${violation}`);
-        if (path === '/transparency')
+        if (path === transparencyPath())
           await page.screenshot({ path: screenshotPath(`transparency-${width}`), fullPage: true });
       }
       await page.close();

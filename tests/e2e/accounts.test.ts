@@ -3,6 +3,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import {
+  aboutPath,
   adPath,
   cityPath,
   meApiPath,
@@ -58,7 +59,7 @@ describe('the sign-up dialog', () => {
   test.each([
     ['Post Your Ad', '/', 'Post Your Ad'],
     ['Get Started', '/', 'Get Started'],
-    ['Join Free (footer)', '/about', 'Join Free'],
+    ['Join Free (footer)', aboutPath(), 'Join Free'],
     ['Post Ad (footer of a post-flagged state)', 'post-state', 'Post Ad'],
     ['Reply', 'city', 'Reply'],
     ['Send Message', 'ad', 'Send Message'],
@@ -173,7 +174,7 @@ describe('the sign-up dialog', () => {
   });
 
   test('waits for a busy server by itself, saying it is still working, then signs up', async () => {
-    const page = await openPage('/about');
+    const page = await openPage(aboutPath());
     // The first try finds password hashing at capacity (503, try again in 1 s); the next goes on.
     let tries = 0;
     await page.route(`**${signupApiPath()}`, async (route) => {
@@ -219,7 +220,7 @@ describe('the sign-up dialog', () => {
     await page.waitForURL(`${baseUrl()}/post`);
     await first.close();
 
-    const again = await openPage('/about');
+    const again = await openPage(aboutPath());
     await again.getByRole('link', { name: 'Post Your Ad' }).first().click();
     await dialog(again).waitFor();
     await fillSignup(again, { email: email.toUpperCase(), dateOfBirth: yearsAgo(25) });

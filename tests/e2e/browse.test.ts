@@ -2,6 +2,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { baseUrl, builtAds, chromiumForTests } from './support.ts';
+import { signupPath } from '../../core/paths.ts';
 
 const chromium = chromiumForTests();
 
@@ -81,7 +82,7 @@ describe('browsing', () => {
     expect(await menuLink.isVisible()).toBe(false);
     await page.locator('summary', { hasText: 'Menu' }).click();
     expect(await menuLink.isVisible()).toBe(true);
-    expect(await menuLink.getAttribute('href')).toBe('/signup');
+    expect(await menuLink.getAttribute('href')).toBe(signupPath());
     await context.close();
   });
 

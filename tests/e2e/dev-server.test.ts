@@ -4,7 +4,19 @@
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
-import { adPath, cityFeedPath, cityPath, guidePath, statePath } from '../../core/paths.ts';
+import {
+  aboutPath,
+  accountPath,
+  adPath,
+  cityFeedPath,
+  cityPath,
+  forgotPath,
+  guidePath,
+  signinPath,
+  signupPath,
+  statePath,
+  successPath,
+} from '../../core/paths.ts';
 import { startDevServer, type DevServer } from './dev-server-process.ts';
 import { builtAds, builtContent, canonicalOf, fetchPage, metaContent, titleOf } from './support.ts';
 
@@ -39,16 +51,16 @@ function pathsToCompare(): string[] {
     cityPath('California', 'Los Angeles'),
     cityPath('California', 'Los Angeles', 2),
     adPath(ad.state, ad.city, ad.id),
-    '/about',
+    aboutPath(),
     guidePath(builtContent().guides[0]!.slug),
     '/terms',
     '/privacy',
-    '/signup',
-    '/signin',
-    '/success',
+    signupPath(),
+    signinPath(),
+    successPath(),
     // Rendered on request by the server's app, on the dev server too.
-    '/account',
-    '/forgot',
+    accountPath(),
+    forgotPath(),
     '/verify?token=not-a-token',
     '/search?q=coffee',
     statePath('Atlantis'),

@@ -15,7 +15,14 @@ import { heading, mailTo as mailInOutbox, uniqueEmail } from '../helpers/e2e-mem
 import { linkToken, type ReadMail } from '../helpers/mail.ts';
 import { FORGOT_SENT } from '../../src/pages/forgot/forgotData.ts';
 import { baseUrl, fetchPage, chromiumForTests } from './support.ts';
-import { signinApiPath } from '../../core/paths.ts';
+import {
+  accountPath,
+  forgotPath,
+  resetPath,
+  signinApiPath,
+  signinPath,
+  verifyPath,
+} from '../../core/paths.ts';
 
 const chromium = chromiumForTests();
 
@@ -27,7 +34,7 @@ const mailTo = (to: string, about: string, after = 0) =>
   mailInOutbox(inject('outboxDir'), to, about, after);
 
 /** The link's path on the test server (the mails link to it: its own base URL). */
-function linkPath(mail: ReadMail, path: '/verify' | '/reset'): string {
+function linkPath(mail: ReadMail, path: string): string {
   const token = linkToken(mail, path);
   expect(mail.text).toContain(`${baseUrl()}${path}?token=${token}`);
   return `${path}?token=${token}`;
@@ -70,7 +77,7 @@ describe.each(bothWays('in Chromium'))('emailed links %s', (_label, javaScriptEn
     await page.goto(`${baseUrl()}/account`);
     expect(await page.locator('.status').textContent()).toBe('Not verified yet');
 
-    await page.goto(`${baseUrl()}${linkPath(mail, '/verify')}`);
+    await page.goto(`${baseUrl()}${linkPath(mail, verifyPath())}`);
     expect(await heading(page)).toBe('Verify your email');
     await page.getByRole('button', { name: 'Verify my email' }).click();
     await page.waitForLoadState('load');
@@ -83,7 +90,7 @@ describe.each(bothWays('in Chromium'))('emailed links %s', (_label, javaScriptEn
     expect(await page.getByRole('button', { name: 'Resend the link' }).count()).toBe(0);
 
     // The same link again: already used.
-    await page.goto(`${baseUrl()}${linkPath(mail, '/verify')}`);
+    await page.goto(`${baseUrl()}${linkPath(mail, verifyPath())}`);
     expect(await heading(page)).toBe('This link was already used');
     await page.close();
   });
@@ -100,7 +107,7 @@ describe.each(bothWays('in Chromium'))('emailed links %s', (_label, javaScriptEn
       `We have sent a new link to ${email}. It works once, for 24 hours.`,
     );
     const second = await mailTo(email, 'Verify', 1);
-    await page.goto(`${baseUrl()}${linkPath(second, '/verify')}`);
+    await page.goto(`${baseUrl()}${linkPath(second, verifyPath())}`);
     await page.getByRole('button', { name: 'Verify my email' }).click();
     await page.waitForLoadState('load');
     expect(await heading(page)).toBe('Your email is verified');
@@ -143,13 +150,13 @@ describe.each(bothWays('in Chromium'))('emailed links %s', (_label, javaScriptEn
     }
     const mail = await mailTo(email, 'password');
 
-    await page.goto(`${baseUrl()}${linkPath(mail, '/reset')}`);
+    await page.goto(`${baseUrl()}${linkPath(mail, resetPath())}`);
     expect(await heading(page)).toBe('Choose a new password');
     await page.fill('#reset-password', 'short');
     await page.getByRole('button', { name: 'Set new password' }).click();
     // The browser's own check (minlength, with or without JavaScript) keeps the form here; the
     // server's answer to a short password is tested in tests/integration/accounts/password-reset.
-    expect(page.url()).toBe(`${baseUrl()}${linkPath(mail, '/reset')}`);
+    expect(page.url()).toBe(`${baseUrl()}${linkPath(mail, resetPath())}`);
     await page.fill('#reset-password', NEW_PASSWORD);
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.waitForURL(`${baseUrl()}/reset?done=1`);
@@ -169,7 +176,7 @@ describe.each(bothWays('in Chromium'))('emailed links %s', (_label, javaScriptEn
     await page.waitForURL(`${baseUrl()}/`);
 
     // The link works once.
-    await page.goto(`${baseUrl()}${linkPath(mail, '/reset')}`);
+    await page.goto(`${baseUrl()}${linkPath(mail, resetPath())}`);
     expect(await heading(page)).toBe('This link was already used');
     await page.close();
   });
@@ -177,10 +184,10 @@ describe.each(bothWays('in Chromium'))('emailed links %s', (_label, javaScriptEn
 
 describe('the pages rendered on request, fetched raw', () => {
   test('are never cached, never in the sitemap, and link the same stylesheet as the prerendered pages', async () => {
-    const signin = await fetchPage('/signin');
+    const signin = await fetchPage(signinPath());
     const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(signin.html)?.[1];
     expect(stylesheet).toMatch(/^\/assets\//);
-    for (const path of ['/forgot', '/verify', '/reset']) {
+    for (const path of [forgotPath(), verifyPath(), resetPath()]) {
       const { status, html, headers } = await fetchPage(path);
       expect(status).toBe(200);
       expect(headers.get('cache-control')).toBe('no-store');
@@ -189,7 +196,7 @@ describe('the pages rendered on request, fetched raw', () => {
       expect(html).toContain('Personal ads in the United States - 18+ only');
     }
     const sitemap = await fetchPage('/sitemap.xml');
-    for (const path of ['/forgot', '/verify', '/reset', '/account'])
+    for (const path of [forgotPath(), verifyPath(), resetPath(), accountPath()])
       expect(sitemap.html).not.toContain(`${path}</loc>`);
   });
 

@@ -5,7 +5,13 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
-import { adPath, newMessagePath, signinApiPath, signupApiPath } from '../../core/paths.ts';
+import {
+  adPath,
+  newMessagePath,
+  signinApiPath,
+  signupApiPath,
+  verifyPath,
+} from '../../core/paths.ts';
 import { waitForEnhanced } from '../helpers/browser-waits.ts';
 import { mailTo, PASSWORD, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkPath } from '../helpers/mail.ts';
@@ -19,7 +25,7 @@ const heading = (page: Page) => page.locator('h1').first().textContent();
 
 /** Opens the verification link mailed to `email`, as it is in the mail, and presses the button. */
 async function verifyFromTheMail(page: Page, email: string) {
-  const link = linkPath(await mailTo(inject('outboxDir'), email, 'Verify'), '/verify');
+  const link = linkPath(await mailTo(inject('outboxDir'), email, 'Verify'), verifyPath());
   expect(new URL(link, baseUrl()).searchParams.get('next')).toBe(newMessagePath(ad().id));
   await page.goto(`${baseUrl()}${link}`);
   await Promise.all([

@@ -19,7 +19,13 @@ import { gotoEnhanced, shownText, submitWithFetch } from '../helpers/browser-wai
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { textOf } from './support.ts';
-import { accountDataApiPath, adsApiPath, signinApiPath } from '../../core/paths.ts';
+import {
+  accountDataApiPath,
+  accountPath,
+  adsApiPath,
+  deleteAccountPath,
+  signinApiPath,
+} from '../../core/paths.ts';
 import { fillNewAd } from '../helpers/ad-form.ts';
 
 const world = chromiumAndServerForFile();
@@ -166,8 +172,8 @@ describe('/account and /account/delete at 390 and 1280 px', () => {
     test(`no serious or critical axe violation, nothing wider than the screen, at ${width} px`, async () => {
       await page.setViewportSize({ width, height: 900 });
       for (const [name, path] of [
-        ['account', '/account'],
-        ['delete-account', '/account/delete'],
+        ['account', accountPath()],
+        ['delete-account', deleteAccountPath()],
       ] as const) {
         await gotoEnhanced(page, `${world.server.url}${path}`);
         await page.screenshot({ path: screenshotPath(`${name}-${width}`), fullPage: true });

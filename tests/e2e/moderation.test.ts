@@ -24,7 +24,12 @@ import {
 } from '../helpers/moderation.ts';
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
 import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
-import { moderateAdApiPath, signinApiPath } from '../../core/paths.ts';
+import {
+  moderateAdApiPath,
+  moderatePath,
+  moderationLogPath,
+  signinApiPath,
+} from '../../core/paths.ts';
 
 const world = chromiumAndServerForFile();
 
@@ -215,9 +220,9 @@ describe('the moderation pages at 390 and 1280 px', () => {
       });
       const page = await context.newPage();
       for (const [name, path] of [
-        ['queue', '/moderate'],
+        ['queue', moderatePath()],
         ['ban', `/moderate?ban=${poster.accountId}#ban`],
-        ['log', '/moderate/log'],
+        ['log', moderationLogPath()],
       ] as const) {
         await gotoEnhanced(page, `${world.server.url}${path}`);
         await page.screenshot({

@@ -6,7 +6,15 @@
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
-import { adsApiPath, cityPath, newMessagePath, signupApiPath } from '../../core/paths.ts';
+import {
+  accountPath,
+  adsApiPath,
+  cityPath,
+  newMessagePath,
+  postInReviewPath,
+  postPath,
+  signupApiPath,
+} from '../../core/paths.ts';
 import {
   gotoEnhanced,
   shownText,
@@ -390,14 +398,14 @@ describe('screenshots and accessibility of the account page with ads in several 
     const page = await context.newPage();
     const found: string[] = [];
     for (const path of [
-      '/account',
-      '/post',
-      '/post/in-review',
+      accountPath(),
+      postPath(),
+      postInReviewPath(),
       `/account/ads/${ids[0]}/edit`,
       newMessagePath(builtAds()[0]!.id),
     ]) {
       await gotoEnhanced(page, `${baseUrl()}${path}`);
-      if (path === '/account') await screenshots(page, 'account');
+      if (path === accountPath()) await screenshots(page, 'account');
       for (const width of [390, 1280]) {
         await page.setViewportSize({ width, height: 900 });
         for (const violation of await seriousAxeViolations(page))

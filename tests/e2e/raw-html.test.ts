@@ -1,6 +1,13 @@
 // The production build fetched without JavaScript: prerendered texts, head metadata, statuses.
 import { describe, expect, test } from 'vitest';
-import { adPath, cityPath, safetyNoticePath, statePath } from '../../core/paths.ts';
+import {
+  aboutPath,
+  adPath,
+  cityPath,
+  safetyNoticePath,
+  signupPath,
+  statePath,
+} from '../../core/paths.ts';
 import {
   builtAds,
   baseUrl,
@@ -188,9 +195,9 @@ describe('ad pages', () => {
 
 describe('guides and legal pages', () => {
   test('about lists the eleven guides with the browse and post buttons', async () => {
-    const { status, html } = await fetchPage('/about');
+    const { status, html } = await fetchPage(aboutPath());
     expect(status).toBe(200);
-    expectCompleteHead(html, '/about');
+    expectCompleteHead(html, aboutPath());
     expect([...html.matchAll(/href="\/about\/[^"]+"/g)].length).toBeGreaterThanOrEqual(11);
     expect(textOf(html)).toContain('Browse Local Ads');
     expect(textOf(html)).toContain('GeoNames');
@@ -215,13 +222,13 @@ describe('guides and legal pages', () => {
     expect(text).toContain('Never put your last name, email address, home address, phone number');
     expect(text).toContain('Never agree to be picked up at your home.');
     expect(text).toContain('Always provide your own transportation');
-    for (const path of ['/', '/about', statePath('Texas'), '/privacy']) {
+    for (const path of ['/', aboutPath(), statePath('Texas'), '/privacy']) {
       const page = await fetchPage(path);
       expect(page.html, path).toMatch(
         new RegExp(`<footer[\\s\\S]*href="${safetyNoticePath()}"[^>]*>Safety</a>`),
       );
     }
-    const signup = await fetchPage('/signup');
+    const signup = await fetchPage(signupPath());
     expect(textOf(signup.html)).toContain(
       'We do not run criminal background checks. Before you meet anyone, read our online dating safety notice',
     );

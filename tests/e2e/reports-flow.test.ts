@@ -11,7 +11,13 @@
 import type { BrowserContext } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
-import { adPath, moderateReportsApiPath, reportsApiPath } from '../../core/paths.ts';
+import {
+  adPath,
+  moderatePath,
+  moderateReportsApiPath,
+  moderateReportsPath,
+  reportsApiPath,
+} from '../../core/paths.ts';
 import type { CompiledAd } from '../../core/schemas/compiled-content.ts';
 import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
@@ -388,9 +394,9 @@ describe('the report pages at 390 and 1280 px', () => {
       for (const [name, path] of [
         ['report', `/report?ad=${editorAd(3).id}`],
         ['report-sent', '/report?sent=1'],
-        ['moderate-reports', '/moderate/reports'],
+        ['moderate-reports', moderateReportsPath()],
         ['moderate-reports-ban', `/moderate/reports?ban=ad%3A${member.id}&seen=${seen}#ban`],
-        ['moderate-queue', '/moderate'],
+        ['moderate-queue', moderatePath()],
       ] as const) {
         await gotoEnhanced(page, `${url}${path}`);
         await page.screenshot({ path: screenshotPath(`reports-${name}-${width}`), fullPage: true });

@@ -13,6 +13,7 @@ import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpAndVerify, signUpWithApi, uniqueEmail } from '../helpers/e2e-members.ts';
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths, overflowWidth } from '../helpers/page-checks.ts';
+import { searchPath } from '../../core/paths.ts';
 
 const SHOTS =
   process.env.SAVED_SEARCH_SCREENSHOTS_DIR ?? '/tmp/localboard-saved-search-screenshots';
@@ -146,7 +147,7 @@ describe('a digest’s unsubscribe link, signed out', () => {
 
     // Open the search to save it again: the token does not travel in a Referer.
     const [request] = await Promise.all([
-      page.waitForRequest((sent) => new URL(sent.url()).pathname === '/search'),
+      page.waitForRequest((sent) => new URL(sent.url()).pathname === searchPath()),
       page.getByRole('link', { name: 'Open the search' }).click(),
     ]);
     expect(request.headers().referer).toBeUndefined();

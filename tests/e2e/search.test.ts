@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CompiledAd } from '../../core/content/index.ts';
 import { formOf } from '../helpers/pages.ts';
 import { baseUrl, builtAds, fetchPage, launchChromium, metaContent, textOf } from './support.ts';
+import { searchPath } from '../../core/paths.ts';
 
 const SHOTS = process.env.SEARCH_SCREENSHOTS_DIR ?? '/tmp/localboard-search-screenshots';
 const LA = '/city/California/Los%20Angeles';
@@ -78,7 +79,7 @@ describe('/search, raw HTML', () => {
     const { status, html } = await fetchPage(`/search?${query}`);
     expect(status).toBe(400);
     expect(textOf(html)).toContain(message);
-    expect(formOf(html, '/search')).toBeDefined();
+    expect(formOf(html, searchPath())).toBeDefined();
   });
 
   test('FTS syntax is plain words: "unbalanced, NEAR(, * and AND OR are never an error', async () => {
@@ -90,7 +91,7 @@ describe('/search, raw HTML', () => {
 
   test('every city page has the filter form, sent to /search with its state and city', async () => {
     const { html } = await fetchPage(LA);
-    const filter = formOf(html, '/search');
+    const filter = formOf(html, searchPath());
     expect(filter?.attributes.method).toBe('get');
     const form = filter?.html ?? '';
     expect(form).toContain('<input type="hidden" name="state" value="California"/>');

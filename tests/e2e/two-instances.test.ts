@@ -19,6 +19,7 @@ import {
   signinApiPath,
   signupApiPath,
   verifyApiPath,
+  verifyPath,
 } from '../../core/paths.ts';
 import { linkToken, mailsTo } from '../helpers/mail.ts';
 import { validAd } from '../helpers/posting.ts';
@@ -199,7 +200,7 @@ describe.skipIf(!postgres.binDir)('two instances on one PostgreSQL', () => {
     const email = 'poster@example.com';
     const cookie = await signUp(a, email);
     await eventually('the verification mail', async () => mailsTo(a.outboxDir, email).length > 0);
-    const token = linkToken(mailsTo(a.outboxDir, email)[0]!, '/verify');
+    const token = linkToken(mailsTo(a.outboxDir, email)[0]!, verifyPath());
     expect((await post(a, verifyApiPath(), { token })).status).toBe(200);
     const posted = await post(a, adsApiPath(), validAd({ city: 'San Diego' }), cookie);
     expect(posted.status).toBe(201);

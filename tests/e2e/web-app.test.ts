@@ -11,7 +11,7 @@ import { chromium, type BrowserContext, type CDPSession, type Page } from 'playw
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findWholeChromium } from '../../scripts/chromium.mjs';
-import { serviceWorkerPath, webAppManifestPath } from '../../core/paths.ts';
+import { aboutPath, serviceWorkerPath, signinPath, webAppManifestPath } from '../../core/paths.ts';
 import { webAppManifest } from '../../core/web-app.ts';
 import { newMessagePush } from '../../server/push/payloads.ts';
 import { baseUrl, builtContent, fetchPage } from './support.ts';
@@ -49,7 +49,7 @@ describe('the web app’s files', () => {
   });
 
   test('every page links the manifest in the HTML the server sends', async () => {
-    for (const path of ['/', '/signin', '/about']) {
+    for (const path of ['/', signinPath(), aboutPath()]) {
       const { html } = await fetchPage(path);
       expect(html, path).toContain(`<link rel="manifest" href="${webAppManifestPath()}"/>`);
     }
@@ -93,7 +93,7 @@ describe.skipIf(!whole.path)('in a whole Chromium', () => {
   });
 
   test('and not without the manifest: the check bites', async () => {
-    const path = '/about';
+    const path = aboutPath();
     await page.route(`${baseUrl()}${path}`, async (route) => {
       const { html } = await fetchPage(path);
       await route.fulfill({

@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Store } from '../../store/store.ts';
 import { makeModerator } from '../../server/moderation/moderator-command.ts';
-import { signupApiPath, verifyApiPath } from '../../core/paths.ts';
+import { signupApiPath, verifyApiPath, verifyPath } from '../../core/paths.ts';
 import { gotoEnhanced, waitForEnhanced } from './browser-waits.ts';
 import { linkToken, mailsTo, type ReadMail } from './mail.ts';
 
@@ -103,7 +103,7 @@ export async function verifyFromMail(
   site: Pick<MemberSite, 'url' | 'outboxDir'>,
   email: string,
 ) {
-  const token = linkToken(await mailTo(site.outboxDir, email, 'Verify'), '/verify');
+  const token = linkToken(await mailTo(site.outboxDir, email, 'Verify'), verifyPath());
   await page.goto(`${site.url}/verify?token=${token}`);
   await page.getByRole('button', { name: 'Verify my email' }).click();
   await page.waitForLoadState('load');
@@ -140,7 +140,7 @@ export async function signUpAndVerify(
   const email = uniqueEmail(label);
   await signUpWithApi(context, site.url, email);
   if (throughApi) {
-    const token = linkToken(await mailTo(site.outboxDir, email, 'Verify'), '/verify');
+    const token = linkToken(await mailTo(site.outboxDir, email, 'Verify'), verifyPath());
     const verified = await context.request.post(`${site.url}${verifyApiPath()}`, {
       data: { token },
     });

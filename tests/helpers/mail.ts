@@ -59,7 +59,7 @@ export async function mailsOf(
 }
 
 /** The token of the last `/verify` or `/reset` link in a mail's plain text. */
-export function linkToken(mail: ReadMail, path: '/verify' | '/reset'): string {
+export function linkToken(mail: ReadMail, path: string): string {
   const found = [...mail.text.matchAll(new RegExp(`https?://\\S+${path}\\?token=([\\w-]+)`, 'g'))];
   const token = found.at(-1)?.[1];
   if (!token) throw new Error(`No ${path} link in the mail:\n${mail.text}`);
@@ -146,7 +146,7 @@ export function parseMail(raw: string): ReadMail {
 }
 
 /** The path and query of the last `path` link in a mail (`/verify?token=…&next=…`), to open it. */
-export function linkPath(mail: ReadMail, path: '/verify' | '/reset'): string {
+export function linkPath(mail: ReadMail, path: string): string {
   const found = [...mail.text.matchAll(new RegExp(`https?://[^/\\s]+(${path}\\?\\S+)`, 'g'))];
   const link = found.at(-1)?.[1];
   if (!link) throw new Error(`No ${path} link in the mail:\n${mail.text}`);

@@ -21,10 +21,14 @@ import { linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, formOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { privatePage, textOf } from '../../helpers/pages.ts';
 import {
+  accountPath,
+  forgotPath,
   meApiPath,
+  resetPath,
   signinApiPath,
   signupApiPath,
   verifyApiPath,
+  verifyPath,
   verifyResendApiPath,
 } from '../../../core/paths.ts';
 
@@ -44,7 +48,7 @@ async function signUp(email = uniqueEmail()) {
   await t.mailer.settled();
   const mails = mailsTo(t.outboxDir, email);
   expect(mails).toHaveLength(1);
-  return { email, session: sessionTokenOf(response), link: linkToken(mails[0]!, '/verify') };
+  return { email, session: sessionTokenOf(response), link: linkToken(mails[0]!, verifyPath()) };
 }
 
 describe('the verification mail', () => {
@@ -102,12 +106,12 @@ describe('/verify', () => {
     expect(html).toContain(`<input type="hidden" name="token" value="${link}"/>`);
     expect(html).toContain('>Verify my email</button>');
     // Opening the page (as a mail scanner would) verifies nothing.
-    expect(await (await get('/account', session)).text()).toContain('Not verified yet');
+    expect(await (await get(accountPath(), session)).text()).toContain('Not verified yet');
 
     const verified = await postForm(t.app, verifyApiPath(), { token: link });
     expect(verified.status).toBe(200);
     expect(headingOf(await verified.text())).toBe('Your email is verified');
-    const account = await (await get('/account', session)).text();
+    const account = await (await get(accountPath(), session)).text();
     expect(textOf(account)).toContain('Email status Verified');
     expect(account).not.toContain('Resend the link');
     const me = await get(meApiPath(), session);
@@ -138,11 +142,11 @@ describe('/verify', () => {
     const posted = await postForm(t.app, verifyApiPath(), { token: link });
     expect(posted.status).toBe(410);
     expect(headingOf(await posted.text())).toBe('This link has expired');
-    expect(await (await get('/account', session)).text()).toContain('Not verified yet');
+    expect(await (await get(accountPath(), session)).text()).toContain('Not verified yet');
   });
 
   test.each([
-    ['no token', '/verify'],
+    ['no token', verifyPath()],
     ['a made-up token', `/verify?token=${'A'.repeat(43)}`],
     ['a short token', '/verify?token=abc'],
     ['a token of another purpose shape', `/verify?token=${'%00'.repeat(10)}`],
@@ -155,7 +159,7 @@ describe('/verify', () => {
 
 describe('/account', () => {
   test('signed out: sent to sign in, and back after signing in', async () => {
-    const page = await get('/account');
+    const page = await get(accountPath());
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe('/signin?next=%2Faccount');
 
@@ -169,16 +173,16 @@ describe('/account', () => {
     const signedIn = await postForm(t.app, signinApiPath(), {
       email,
       password: PASSWORD,
-      next: '/account',
+      next: accountPath(),
     });
     expect(signedIn.status).toBe(303);
-    expect(signedIn.headers.get('location')).toBe('/account');
+    expect(signedIn.headers.get('location')).toBe(accountPath());
     const json = await postJson(t.app, signinApiPath(), {
       email,
       password: PASSWORD,
-      next: '/account',
+      next: accountPath(),
     });
-    expect(await json.json()).toEqual({ redirectUrl: '/account' });
+    expect(await json.json()).toEqual({ redirectUrl: accountPath() });
   });
 
   test.each([
@@ -198,7 +202,7 @@ describe('/account', () => {
     const refused = await postForm(t.app, signinApiPath(), {
       email: uniqueEmail(),
       password: 'not the password',
-      next: '/account',
+      next: accountPath(),
     });
     expect(refused.status).toBe(401);
     expect(await refused.text()).toContain('<input type="hidden" name="next" value="/account"/>');
@@ -206,7 +210,7 @@ describe('/account', () => {
 
   test('shows the email, not verified, and Resend the link sends a new working link', async () => {
     const { email, session, link } = await signUp();
-    const page = await get('/account', session);
+    const page = await get(accountPath(), session);
     expect(page.headers.get('cache-control')).toBe('no-store');
     const html = await page.text();
     expect(html).toContain(`<dd>${email}</dd>`);
@@ -226,7 +230,7 @@ describe('/account', () => {
     await t.mailer.settled();
     const mails = mailsTo(t.outboxDir, email);
     expect(mails).toHaveLength(2);
-    const second = linkToken(mails[1]!, '/verify');
+    const second = linkToken(mails[1]!, verifyPath());
     expect(second).not.toBe(link);
     expect((await postJson(t.app, verifyApiPath(), { token: second })).status).toBe(200);
     // Verified: nothing more to resend.
@@ -275,7 +279,7 @@ describe('/account', () => {
 
 describe('pages rendered on request', () => {
   test('are not served from the static site and never cached', async () => {
-    for (const path of ['/forgot', '/verify', '/reset']) {
+    for (const path of [forgotPath(), verifyPath(), resetPath()]) {
       const response = await get(path);
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');

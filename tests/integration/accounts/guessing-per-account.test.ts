@@ -29,6 +29,7 @@ import {
   deleteAccountApiPath,
   forgotApiPath,
   resetApiPath,
+  resetPath,
   signinApiPath,
   signupApiPath,
 } from '../../../core/paths.ts';
@@ -191,7 +192,7 @@ describe('twenty wrong passwords for one account from twenty addresses', () => {
     await expectClosed(await signin(email, PASSWORD, laptop));
     expect((await postForm(app, forgotApiPath(), { email }, from(laptop))).status).toBe(303);
     await mailer.settled();
-    const token = linkToken(mailsTo(outboxDir, email).at(-1)!, '/reset');
+    const token = linkToken(mailsTo(outboxDir, email).at(-1)!, resetPath());
     const newPassword = 'a fresh and long passphrase';
     const reset = await postJson(
       app,

@@ -14,7 +14,15 @@ import {
 } from '../../helpers/api.ts';
 import { linkPath, linkToken, mailsTo } from '../../helpers/mail.ts';
 import { bannerOf, headingOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
-import { meApiPath, signupApiPath, verifyApiPath } from '../../../core/paths.ts';
+import {
+  meApiPath,
+  signinPath,
+  signupApiPath,
+  signupPath,
+  successPath,
+  verifyApiPath,
+  verifyPath,
+} from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 const REPLY = '/messages/new?ad=1001';
@@ -51,7 +59,7 @@ describe('/signin and /signup with next', () => {
       expect(response.headers.get('cache-control')).toBe('no-store');
       const html = await response.text();
       expect(hiddenNext(html)).toBe(REPLY);
-      const other = path === '/signin' ? '/signup' : '/signin';
+      const other = path === signinPath() ? signupPath() : signinPath();
       expect(html).toContain(`href="${other}?next=${encodeURIComponent(REPLY)}"`);
     },
   );
@@ -73,7 +81,7 @@ describe('signing up with next', () => {
     const response = await postForm(t.app, signupApiPath(), signupFields(email, REPLY));
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(REPLY);
-    const link = linkPath(await verificationMail(email), '/verify');
+    const link = linkPath(await verificationMail(email), verifyPath());
     expect(new URL(link, ORIGIN).searchParams.get('next')).toBe(REPLY);
   });
 
@@ -90,10 +98,10 @@ describe('signing up with next', () => {
   test('a next of another site is dropped: /success, and a link without it', async () => {
     const email = uniqueEmail('intent-evil');
     const response = await postForm(t.app, signupApiPath(), signupFields(email, '//evil.example'));
-    expect(response.headers.get('location')).toBe('/success');
+    expect(response.headers.get('location')).toBe(successPath());
     const mail = await verificationMail(email);
     expect(mail.text).not.toContain('evil.example');
-    expect(linkPath(mail, '/verify')).toBe(`/verify?token=${linkToken(mail, '/verify')}`);
+    expect(linkPath(mail, verifyPath())).toBe(`/verify?token=${linkToken(mail, verifyPath())}`);
   });
 
   test('a refused sign-up keeps next in the form shown again', async () => {
@@ -115,7 +123,7 @@ describe('verifying with next', () => {
     const signup = await postForm(t.app, signupApiPath(), signupFields(email, REPLY));
     const session = sessionTokenOf(signup);
     const mail = await verificationMail(email);
-    const page = await get(linkPath(mail, '/verify'), session);
+    const page = await get(linkPath(mail, verifyPath()), session);
     const html = await page.text();
     expect(headingOf(html)).toBe('Verify your email');
     expect(hiddenNext(html)).toBe(REPLY);
@@ -123,7 +131,7 @@ describe('verifying with next', () => {
     const verified = await postForm(
       t.app,
       verifyApiPath(),
-      { token: linkToken(mail, '/verify'), next: REPLY },
+      { token: linkToken(mail, verifyPath()), next: REPLY },
       cookieHeader(session),
     );
     expect(verified.status).toBe(303);
@@ -132,7 +140,7 @@ describe('verifying with next', () => {
     expect(me.emailVerified).toBe(true);
 
     // The link again: already used, with the way on to where the member was going.
-    const again = await (await get(linkPath(mail, '/verify'), session)).text();
+    const again = await (await get(linkPath(mail, verifyPath()), session)).text();
     expect(headingOf(again)).toBe('This link was already used');
     expect(again).toContain(`href="${REPLY.replace('&', '&amp;')}"`);
   });
@@ -144,7 +152,7 @@ describe('verifying with next', () => {
     ] as const) {
       const email = uniqueEmail('intent-verify-json');
       await postJson(t.app, signupApiPath(), signupBody({ email }));
-      const token = linkToken(await verificationMail(email), '/verify');
+      const token = linkToken(await verificationMail(email), verifyPath());
       const response = await postJson(t.app, verifyApiPath(), { token, next });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({

@@ -22,9 +22,11 @@ import {
   forgotApiPath,
   meApiPath,
   resetApiPath,
+  resetPath,
   signinApiPath,
   signupApiPath,
   verifyApiPath,
+  verifyPath,
 } from '../../../core/paths.ts';
 
 interface Received extends ReadMail {
@@ -133,7 +135,7 @@ describe('mail over SMTP', () => {
     expect(verification.envelopeTo).toEqual([email]);
     expect(verification.from).toContain('no-reply@localboard.example');
     expect(verification.subject).toBe('Verify your email for Localboard');
-    const token = linkToken(verification, '/verify');
+    const token = linkToken(verification, verifyPath());
     expect(verification.text).toContain(`${server.url}/verify?token=${token}`);
     expect(verification.html).toContain(`href="${server.url}/verify?token=${token}"`);
 
@@ -150,7 +152,7 @@ describe('mail over SMTP', () => {
     expect(forgot.status).toBe(303);
     const resetMail = await mailAfter(beforeReset, email);
     expect(resetMail.subject).toBe('Reset your Localboard password');
-    const resetToken = linkToken(resetMail, '/reset');
+    const resetToken = linkToken(resetMail, resetPath());
     const reset = await fetch(
       `${server.url}${resetApiPath()}`,
       form({ token: resetToken, password: 'the new password here' }),

@@ -23,8 +23,10 @@ import { privatePage } from '../../helpers/pages.ts';
 import { TEST_PASSWORD_HASH_COST } from '../../helpers/password-cost.ts';
 import {
   forgotApiPath,
+  forgotPath,
   meApiPath,
   resetApiPath,
+  resetPath,
   signinApiPath,
   signupApiPath,
 } from '../../../core/paths.ts';
@@ -57,12 +59,12 @@ async function resetLinkFor(email: string): Promise<string> {
   await t.mailer.settled();
   const mails = resetMails();
   expect(mails).toHaveLength(before + 1);
-  return linkToken(mails.at(-1)!, '/reset');
+  return linkToken(mails.at(-1)!, resetPath());
 }
 
 describe('/forgot', () => {
   test('a form with a labelled email field, rendered on request', async () => {
-    const page = await get('/forgot');
+    const page = await get(forgotPath());
     const html = await privatePage(page, 'Reset your password');
     expect(formOf(html, forgotApiPath())?.attributes.method).toBe('post');
     const input = /<label for="forgot-email">Email<\/label>(<input id="forgot-email"[^>]*>)/.exec(
@@ -95,7 +97,7 @@ describe('/forgot', () => {
     const mails = mailsTo(t.outboxDir, email).filter((mail) => mail.subject.includes('password'));
     expect(mails).toHaveLength(2);
     expect(mails[0]!.subject).toBe('Reset your Localboard password');
-    const token = linkToken(mails[0]!, '/reset');
+    const token = linkToken(mails[0]!, resetPath());
     expect(mails[0]!.text).toContain(`http://localhost/reset?token=${token}`);
     expect(mails[0]!.text).toContain('expires in 1 hour');
     expect(mails[0]!.html).toContain(`href="http://localhost/reset?token=${token}"`);
@@ -260,7 +262,7 @@ describe('/reset while password hashing is at capacity', () => {
         expect((await postForm(busy.app, forgotApiPath(), { email })).status).toBe(303);
         await busy.mailer.settled();
         const mail = mailsTo(busy.outboxDir, email).find((m) => m.subject.includes('password'))!;
-        tokens.push(linkToken(mail, '/reset'));
+        tokens.push(linkToken(mail, resetPath()));
       }
       const responses = await Promise.all(
         tokens.map((token) =>

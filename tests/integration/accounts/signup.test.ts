@@ -15,7 +15,7 @@ import {
   testAppForFile,
 } from '../../helpers/api.ts';
 import { bannerOf, withFixtureContent } from '../../helpers/pages.ts';
-import { signupApiPath } from '../../../core/paths.ts';
+import { signupApiPath, successPath } from '../../../core/paths.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -31,7 +31,7 @@ describe(`POST ${signupApiPath()} as JSON`, () => {
     const response = await postJson(testApp.app, signupApiPath(), signupBody());
     expect(response.status).toBe(201);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual({ redirectUrl: '/success' });
+    expect(await response.json()).toEqual({ redirectUrl: successPath() });
   });
 
   it('sets an HttpOnly, SameSite=Lax session cookie for the whole site, not Secure over http', async () => {
@@ -136,7 +136,7 @@ describe(`POST ${signupApiPath()} as a form (no JavaScript)`, () => {
     const fields = formFields();
     const response = await postForm(testApp.app, signupApiPath(), fields);
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe('/success');
+    expect(response.headers.get('location')).toBe(successPath());
     expect(sessionCookieOf(response)?.attributes.get('httponly')).toBe(true);
     expect((await accountIn(testApp, fields.email))?.date_of_birth).toBe(fields.dateOfBirth);
   });

@@ -22,11 +22,13 @@ import {
 import { newMdocRequest } from '../../../server/age-assurance/mdoc.ts';
 import { encryptionJwk, newEncryptionKey } from '../../../server/age-assurance/openid4vp.ts';
 import {
+  accountDataApiPath,
+  accountPath,
+  adsApiPath,
   ageCheckRequestApiPath,
   ageCheckResponseApiPath,
-  accountDataApiPath,
-  adsApiPath,
   declaredStateApiPath,
+  moderatePath,
   signupApiPath,
 } from '../../../core/paths.ts';
 import {
@@ -169,7 +171,7 @@ describe("the member's state", () => {
     const accountId = (await t.store.accounts.findByEmail(email))!.id;
     const member = { email, accountId, session: sessionTokenOf(signedUp) };
     expect(await t.store.ageChecks.declaredState(accountId)).toBe('Mississippi');
-    const page = textOf(await (await getPage(t, '/account', member.session)).text());
+    const page = textOf(await (await getPage(t, accountPath(), member.session)).text());
     expect(page).toContain('Mississippi HB 1126');
 
     const saved = await declare(member, 'Texas');
@@ -456,7 +458,7 @@ describe('who sees it', () => {
 
     expect((await postAd(member)).status).toBe(303);
     const moderator = await signUpModerator(t.app, t.store);
-    const queue = textOf(await (await getPage(t, '/moderate', moderator.session)).text());
+    const queue = textOf(await (await getPage(t, moderatePath(), moderator.session)).text());
     expect(queue).toMatch(/Age\s*age checked \(digital licence, Mississippi, \w+ \d+, \d{4}\)/);
   });
 });

@@ -36,10 +36,14 @@ import { bannerOf, headingOf, privatePage, useFixtureContent } from '../../helpe
 import { textOf } from '../../helpers/html-text.ts';
 import {
   accountDataApiPath,
+  accountPath,
   banAccountApiPath,
   deleteAccountApiPath,
+  deleteAccountPath,
   meApiPath,
   moderateAdApiPath,
+  moderatePath,
+  moderationLogPath,
   signinApiPath,
   signupApiPath,
 } from '../../../core/paths.ts';
@@ -63,14 +67,14 @@ async function approve(moderator: TestMember, adId: number) {
 
 describe('/account/delete, the page', () => {
   test('members only: signed out, to sign in and back', async () => {
-    const response = await t.getPage('/account/delete');
+    const response = await t.getPage(deleteAccountPath());
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/signin?next=%2Faccount%2Fdelete');
   });
 
   test('says what goes and what stays, and asks for the password', async () => {
     const member = await t.signUpMember();
-    const response = await t.getPage('/account/delete', member.session);
+    const response = await t.getPage(deleteAccountPath(), member.session);
     const html = await privatePage(response, 'Delete my account');
     const text = textOf(html);
     expect(text).toContain('What is deleted');
@@ -83,7 +87,7 @@ describe('/account/delete, the page', () => {
 
   test('/account offers Download my data and Delete my account as plain links', async () => {
     const member = await t.signUpMember();
-    const html = await (await t.getPage('/account', member.session)).text();
+    const html = await (await t.getPage(accountPath(), member.session)).text();
     expect(html).toContain(`href="${accountDataApiPath()}"`);
     expect(html).toContain('href="/account/delete"');
     expect(textOf(html)).toContain('Download my data');
@@ -255,7 +259,7 @@ describe('the right password', () => {
       0,
     );
     expect((await t.getPage(meApiPath(), member.session)).status).toBe(401);
-    const account = await t.getPage('/account', member.session);
+    const account = await t.getPage(accountPath(), member.session);
     expect(account.status).toBe(303);
     expect(account.headers.get('location')).toBe('/signin?next=%2Faccount');
   });
@@ -328,7 +332,7 @@ describe('the right password', () => {
     expect(
       await countRows(t, 'moderation_log', { column: 'account_id', value: member.accountId }),
     ).toBe(1);
-    const html = await (await t.getPage('/moderate/log', moderator.session)).text();
+    const html = await (await t.getPage(moderationLogPath(), moderator.session)).text();
     expect(html).not.toContain(member.email);
     expect(html).toContain(other.email);
     const row = /<tr>(?:(?!<\/tr>).)*<\/tr>/gs;
@@ -337,7 +341,7 @@ describe('the right password', () => {
     expect(mine).toHaveLength(1);
     expect(textOf(mine[0]!)).toContain('deleted account');
     // The queue does not break on it either.
-    const queue = await t.getPage('/moderate', moderator.session);
+    const queue = await t.getPage(moderatePath(), moderator.session);
     expect(queue.status).toBe(200);
     expect(await queue.text()).not.toContain('My ad still in review');
   });

@@ -9,8 +9,9 @@ import { adIdsForCity } from '../../../core/content/index.ts';
 import {
   conversationPath,
   meApiPath,
-  messageSettingsApiPath,
   messagesApiPath,
+  messageSettingsApiPath,
+  messagesPath,
 } from '../../../core/paths.ts';
 import { messagesWorld } from '../../helpers/messages-world.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
@@ -76,7 +77,7 @@ describe('a conversation about a member ad', () => {
     await t.mailer.settled();
     expect(newMessageMails(poster.email)).toEqual([]);
     expect(await me(poster.session)).toMatchObject({ unread: 1, newChats: 0, newRequests: 1 });
-    const chats = textOf(await (await t.getPage('/messages', poster.session)).text());
+    const chats = textOf(await (await t.getPage(messagesPath(), poster.session)).text());
     expect(chats).toContain('1 new request');
     expect(chats).toContain('Requests (1) · 1 new');
     expect(chats).toContain('No chats yet');
@@ -91,7 +92,7 @@ describe('a conversation about a member ad', () => {
     expect(requests).toContain('1 conversation · 1 unread message');
     expect(requests).not.toContain(replier.email);
     // The replier's side: a chat they started.
-    const replierChats = textOf(await (await t.getPage('/messages', replier.session)).text());
+    const replierChats = textOf(await (await t.getPage(messagesPath(), replier.session)).text());
     expect(replierChats).toContain('Sunday hikes and coffee');
     expect(replierChats).toContain('You wrote to the poster');
 
@@ -111,7 +112,7 @@ describe('a conversation about a member ad', () => {
     expect((await t.replyIn(replier, id, 'Are you free on Sunday?')).status).toBe(303);
     await t.mailer.settled();
     expect(newMessageMails(poster.email)).toEqual([]);
-    expect(textOf(await (await t.getPage('/messages', poster.session)).text())).not.toContain(
+    expect(textOf(await (await t.getPage(messagesPath(), poster.session)).text())).not.toContain(
       'Sunday hikes and coffee',
     );
 
@@ -122,7 +123,7 @@ describe('a conversation about a member ad', () => {
     expect(answered.status).toBe(303);
     expect(answered.headers.get('location')).toBe(`${conversationPath(id)}#latest`);
     expect((await t.replyIn(poster, id, 'Griffith Park maybe?')).status).toBe(303);
-    const posterChats = textOf(await (await t.getPage('/messages', poster.session)).text());
+    const posterChats = textOf(await (await t.getPage(messagesPath(), poster.session)).text());
     expect(posterChats).toContain('Sunday hikes and coffee');
     expect(posterChats).toContain('Requests (0)');
     await t.mailer.settled();
@@ -135,7 +136,7 @@ describe('a conversation about a member ad', () => {
     expect(toReplier[0]!.raw).not.toContain('Which trail');
     expect(toReplier[0]!.raw).not.toContain(poster.email);
     expect(await me(replier.session)).toMatchObject({ unread: 2, newChats: 1, newRequests: 0 });
-    expect(textOf(await (await t.getPage('/messages', replier.session)).text())).toContain(
+    expect(textOf(await (await t.getPage(messagesPath(), replier.session)).text())).toContain(
       '1 new chat',
     );
 
@@ -222,7 +223,7 @@ describe('a conversation about a member ad', () => {
     // A answers later than B's conversation started: A's thread comes first.
     await t.replyIn(a, first, 'from A 1');
     await t.replyIn(a, first, 'from A 2');
-    const html = await (await t.getPage('/messages', member.session)).text();
+    const html = await (await t.getPage(messagesPath(), member.session)).text();
     const text = textOf(html);
     expect(text.indexOf('Ad of A')).toBeLessThan(text.indexOf('Ad of B'));
     expect(text).toContain('2 conversations · 2 unread messages');
@@ -233,7 +234,7 @@ describe('a conversation about a member ad', () => {
 
   test('an empty inbox says how conversations start', async () => {
     const member = await t.makeMember();
-    const text = textOf(await (await t.getPage('/messages', member.session)).text());
+    const text = textOf(await (await t.getPage(messagesPath(), member.session)).text());
     expect(text).toContain('No chats yet');
     expect(text).toContain('when you reply to a member');
     expect(text).toContain('Requests (0)');
@@ -242,7 +243,7 @@ describe('a conversation about a member ad', () => {
   });
 
   test('signed out: the pages and the posts send to sign in and back', async () => {
-    for (const path of ['/messages', '/messages/1', '/messages/new?ad=100000001']) {
+    for (const path of [messagesPath(), '/messages/1', '/messages/new?ad=100000001']) {
       const response = await t.getPage(path);
       expect(response.status).toBe(303);
       expect(response.headers.get('location')).toBe(`/signin?next=${encodeURIComponent(path)}`);

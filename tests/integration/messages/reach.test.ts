@@ -18,6 +18,7 @@ import {
   textOf,
 } from '../../helpers/messages.ts';
 import { getPage, makeMember, submit, type TestMember } from '../../helpers/posting.ts';
+import { accountPath, messagesPath } from '../../../core/paths.ts';
 
 const t = messagesTestApp();
 
@@ -55,7 +56,7 @@ async function posterWith(fields: Record<string, string>) {
 describe('the “Who may reach me” form', () => {
   test('a plain post saves it; the account page shows it again', async () => {
     const member = await makeMember(t);
-    const before = await pageText('/account', member);
+    const before = await pageText(accountPath(), member);
     expect(before).toContain('Who may reach me');
     expect(before).toContain('Save who may reach me');
 
@@ -195,7 +196,7 @@ describe('hidden words', () => {
     const sent = await pageText(`/messages/${id}?done=started`, sender);
     expect(sent).toContain('Ever tried CRYPTÖ?');
     expect(sent).not.toMatch(/filter|hidden/i);
-    expect(await pageText('/messages', sender)).toContain('Tacos and a museum on Sunday');
+    expect(await pageText(messagesPath(), sender)).toContain('Tacos and a museum on Sunday');
 
     // The poster: not in Requests nor Chats, nor the unread count, nor mailed; in Filtered.
     const inbox = await pageText('/messages?folder=requests', poster);
@@ -222,7 +223,7 @@ describe('hidden words', () => {
 
     // Answering moves it to the Chats.
     expect((await replyIn(t, poster, id, 'Hello! Tacos yes, crypto no.')).status).toBe(303);
-    expect(await pageText('/messages', poster)).toContain('Tacos and a museum on Sunday');
+    expect(await pageText(messagesPath(), poster)).toContain('Tacos and a museum on Sunday');
     expect(await pageText('/messages?folder=filtered', poster)).toContain('Nothing here.');
     expect((await storedMessages(t, id)).length).toBe(3);
   });
@@ -246,7 +247,7 @@ describe('hidden words', () => {
     // Still unanswered: a first message. The poster reads the first one, then it moves.
     await getPage(t, `/messages/${id}`, poster.session);
     expect((await replyIn(t, sender, id, 'Also: crypto, are you in?')).status).toBe(303);
-    expect(await pageText('/messages', poster)).toContain('Filtered (1)');
+    expect(await pageText(messagesPath(), poster)).toContain('Filtered (1)');
     expect(await pageText('/messages?folder=filtered', poster)).toContain(
       'Tacos and a museum on Sunday',
     );
@@ -256,8 +257,8 @@ describe('hidden words', () => {
     // Answered: in the Chats, and a hidden word no longer moves it.
     expect((await replyIn(t, poster, id, 'Tacos yes.')).status).toBe(303);
     expect((await replyIn(t, sender, id, 'Great. Crypto later then.')).status).toBe(303);
-    expect(await pageText('/messages', poster)).toContain('Tacos and a museum on Sunday');
-    expect(await pageText('/messages', poster)).toContain('Filtered (0)');
+    expect(await pageText(messagesPath(), poster)).toContain('Tacos and a museum on Sunday');
+    expect(await pageText(messagesPath(), poster)).toContain('Filtered (0)');
   });
 
   test('whole words, through spelling tricks, never inside an ordinary word', async () => {

@@ -12,6 +12,8 @@ import { getScamSignals } from '../../../core/content/index.ts';
 import {
   conversationPath,
   dismissRepeatedMessageApiPath,
+  moderatePath,
+  moderateReportsPath,
   reportsApiPath,
 } from '../../../core/paths.ts';
 import { firstMessageRefusal, SCAM_WARNINGS } from '../../../core/policy/index.ts';
@@ -289,7 +291,7 @@ describe('the same first message from new accounts', () => {
     const [old] = await newAccountsSending(1, text);
     await t.ageAccount(old!.accountId, 24 * 8);
     const senders = await newAccountsSending(2, text);
-    let queue = textOf(await (await t.getPage('/moderate', moderator.session)).text());
+    let queue = textOf(await (await t.getPage(moderatePath(), moderator.session)).text());
     expect(queue).not.toContain('sent the same first message');
 
     senders.push(...(await newAccountsSending(1, text)));
@@ -303,7 +305,7 @@ describe('the same first message from new accounts', () => {
         )
       ).status,
     ).toBe(400);
-    const html = await (await t.getPage('/moderate', moderator.session)).text();
+    const html = await (await t.getPage(moderatePath(), moderator.session)).text();
     queue = textOf(html);
     expect(queue).toContain(`3 new accounts sent the same first message: “${text}”`);
     for (const sender of senders) {
@@ -365,7 +367,7 @@ describe('the same first message from new accounts, at once', () => {
       senders.map((sender, n) => t.startConversation(sender, ads[n]!, text)),
     );
     expect(sent.map((response) => response.status)).toEqual([303, 303, 303]);
-    const queue = textOf(await (await t.getPage('/moderate', moderator.session)).text());
+    const queue = textOf(await (await t.getPage(moderatePath(), moderator.session)).text());
     expect(queue).toContain(`3 new accounts sent the same first message: “${text}”`);
   });
 });
@@ -382,7 +384,7 @@ describe("the sender's record, for the moderators", () => {
     expect((await t.replyIn(replier, id, MONEY)).status).toBe(303);
     // The replier's own ad waits in the queue.
     await insertAdInReview(t, { accountId: replier.accountId, title: 'Looking for friends' });
-    const queue = textOf(await (await t.getPage('/moderate', moderator.session)).text());
+    const queue = textOf(await (await t.getPage(moderatePath(), moderator.session)).text());
     expect(queue).toContain(
       'Scam signals: 3 messages refused (off-site contact 2, money request 1), 1 warned (money request 1)',
     );
@@ -398,7 +400,9 @@ describe("the sender's record, for the moderators", () => {
       poster.session,
     );
     expect(reported.status).toBe(303);
-    const reports = textOf(await (await t.getPage('/moderate/reports', moderator.session)).text());
+    const reports = textOf(
+      await (await t.getPage(moderateReportsPath(), moderator.session)).text(),
+    );
     expect(reports).toContain('Scam signals: 1 message refused (off-site contact 1)');
     // The reporter is never named.
     expect(reports).not.toContain(poster.email);

@@ -16,9 +16,11 @@ import {
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import {
   banAccountApiPath,
+  photoSettingsApiPath,
   markShieldDecisionMistakenApiPath,
   moderateAdApiPath,
-  photoSettingsApiPath,
+  moderatePath,
+  moderationLogPath,
 } from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
@@ -32,9 +34,9 @@ beforeAll(async () => {
 });
 
 const PAGES = [
-  '/moderate',
+  moderatePath(),
   '/moderate/',
-  '/moderate/log',
+  moderationLogPath(),
   '/moderate/log?page=2',
   '/moderate?ban=1',
   '/moderate?done=approved&ad=100000001',
@@ -136,15 +138,15 @@ describe.each(['a visitor', 'a member'])('to %s', (label) => {
 describe('the role', () => {
   test('shows the pages to a moderator, and hides them again as soon as it is taken away', async () => {
     const someone = await signUpMember(t.app, t.store, 'soon-moderator');
-    expect((await getPage(t.app, '/moderate', someone.session)).status).toBe(404);
+    expect((await getPage(t.app, moderatePath(), someone.session)).status).toBe(404);
     expect((await makeModerator(t.store, someone.email)).code).toBe(0);
-    for (const path of ['/moderate', '/moderate/log']) {
+    for (const path of [moderatePath(), moderationLogPath()]) {
       const response = await getPage(t.app, path, someone.session);
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');
     }
     expect((await moderatorCommand(t.store, ['remove', someone.email])).code).toBe(0);
-    expect((await getPage(t.app, '/moderate', someone.session)).status).toBe(404);
-    expect((await getPage(t.app, '/moderate/log', someone.session)).status).toBe(404);
+    expect((await getPage(t.app, moderatePath(), someone.session)).status).toBe(404);
+    expect((await getPage(t.app, moderationLogPath(), someone.session)).status).toBe(404);
   });
 });

@@ -21,6 +21,8 @@ import {
   banAccountApiPath,
   meApiPath,
   moderateAdApiPath,
+  moderatePath,
+  moderationLogPath,
   signinApiPath,
   signupApiPath,
 } from '../../../core/paths.ts';
@@ -37,7 +39,7 @@ const plusDays = (day: string, days: number) => {
 /** The text of the page without tags, white space folded. */
 
 async function queueHtml() {
-  const response = await t.getPage('/moderate', moderator.session);
+  const response = await t.getPage(moderatePath(), moderator.session);
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -114,9 +116,9 @@ describe('the queue', () => {
   });
 
   test('is answered with no-store, never cached', async () => {
-    const response = await t.getPage('/moderate', moderator.session);
+    const response = await t.getPage(moderatePath(), moderator.session);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await t.getPage('/moderate/log', moderator.session)).toHaveProperty('status', 200);
+    expect(await t.getPage(moderationLogPath(), moderator.session)).toHaveProperty('status', 200);
   });
 });
 
@@ -377,7 +379,7 @@ describe('ban', () => {
 
 describe('the log', () => {
   test('lists every action newest first, with who, what, which ad and account, and why', async () => {
-    const html = await (await t.getPage('/moderate/log', moderator.session)).text();
+    const html = await (await t.getPage(moderationLogPath(), moderator.session)).text();
     const rows = await t.logRows();
     const newest = rows.at(-1)!;
     const firstRow = html.slice(

@@ -13,11 +13,15 @@ import { reportTaken } from '../../helpers/reports.ts';
 import { bannerOf } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/html-text.ts';
 import {
+  accountPath,
   appealApiPath,
   banAccountApiPath,
   decideAppealApiPath,
   moderateAdApiPath,
+  moderateAppealsPath,
+  moderatePath,
   moderateReportsApiPath,
+  moderateReportsPath,
   signinApiPath,
 } from '../../../core/paths.ts';
 
@@ -58,7 +62,7 @@ describe('an ad removed, appealed and reversed', () => {
     expect(removed.status).toBe(303);
 
     // On /account: the statement, whole.
-    const account = await pageOf('/account', poster.session);
+    const account = await pageOf(accountPath(), poster.session);
     expect(account.status).toBe(200);
     const text = textOf(account.html);
     expect(text).toContain('Your ad “Dinner and a walk by the river” was removed.');
@@ -98,22 +102,22 @@ describe('an ad removed, appealed and reversed', () => {
     const again = await appeal(statementId, 'Once more.', poster.session);
     expect(again.status).toBe(409);
     expect(bannerOf(await again.text())).toContain('appealed this decision already');
-    expect(textOf((await pageOf('/account', poster.session)).html)).toContain('In review');
+    expect(textOf((await pageOf(accountPath(), poster.session)).html)).toContain('In review');
 
     // The moderator who decided: not offered to decide, and refused.
     const appealId = await appealIdOf(statementId);
-    const listA = await pageOf('/moderate/appeals', moderatorA.session);
+    const listA = await pageOf(moderateAppealsPath(), moderatorA.session);
     expect(textOf(listA.html)).toContain('It is a dinner date, nothing paid.');
     expect(textOf(listA.html)).toContain('You made this decision');
     expect(listA.html).not.toContain(decideAppealApiPath(appealId));
     const refused = await decide(appealId, { outcome: 'reversed' }, moderatorA.session);
     expect(refused.status).toBe(403);
-    expect(textOf((await pageOf('/moderate', moderatorB.session)).html)).toMatch(
+    expect(textOf((await pageOf(moderatePath(), moderatorB.session)).html)).toMatch(
       /\d+ appeals? waits? for a moderator/,
     );
 
     // Another reverses: live again at once, published, mailed, logged.
-    const listB = await pageOf('/moderate/appeals', moderatorB.session);
+    const listB = await pageOf(moderateAppealsPath(), moderatorB.session);
     expect(listB.html).toContain(decideAppealApiPath(appealId));
     t.publisher.reasons.length = 0;
     const reversed = await decide(appealId, { outcome: 'reversed' }, moderatorB.session);
@@ -127,7 +131,7 @@ describe('an ad removed, appealed and reversed', () => {
     const last = (await t.logRows()).at(-1)!;
     expect(last).toMatchObject({ action: 'reverse-appeal', ad_id: adId });
     expect(last.moderator_email).toBe(moderatorB.email);
-    expect(textOf((await pageOf('/account', poster.session)).html)).toContain('Reversed');
+    expect(textOf((await pageOf(accountPath(), poster.session)).html)).toContain('Reversed');
     // Decided once.
     expect(
       (await decide(appealId, { outcome: 'upheld', reply: 'x' }, moderatorB.session)).status,
@@ -202,8 +206,8 @@ describe('an appeal upheld, and two moderators at once', () => {
       { revision: String(revision), reason: 'contact' },
       moderatorA.session,
     );
-    const statementId = statementIdOf((await pageOf('/account', poster.session)).html);
-    expect(textOf((await pageOf('/account', poster.session)).html)).toContain(
+    const statementId = statementIdOf((await pageOf(accountPath(), poster.session)).html);
+    expect(textOf((await pageOf(accountPath(), poster.session)).html)).toContain(
       'Your ad “Call me” was not approved.',
     );
     // The ad's own screen links to the statement too.
@@ -221,7 +225,7 @@ describe('an appeal upheld, and two moderators at once', () => {
     );
     expect(upheld.status).toBe(303);
     expect((await t.storedAd(adId)).status).toBe('rejected');
-    const text = textOf((await pageOf('/account', poster.session)).html);
+    const text = textOf((await pageOf(accountPath(), poster.session)).html);
     expect(text).toContain('Upheld');
     expect(text).toContain('A number spelled out is still a number.');
   });
@@ -235,7 +239,7 @@ describe('an appeal upheld, and two moderators at once', () => {
       { revision: String(revision), reason: 'spam' },
       moderatorA.session,
     );
-    const statementId = statementIdOf((await pageOf('/account', poster.session)).html);
+    const statementId = statementIdOf((await pageOf(accountPath(), poster.session)).html);
     await appeal(statementId, 'Please look again.', poster.session);
     const appealId = await appealIdOf(statementId);
     const statuses = await Promise.all([
@@ -256,7 +260,7 @@ describe('reports: the automatic hide explained, and reporters hearing back', ()
     const reporters = await Promise.all([1, 2, 3].map((n) => t.signUpMember(`reporter-${n}`)));
     for (const reporter of reporters)
       await reportTaken(t.app, { ad: String(adId), reason: 'spam' }, { session: reporter.session });
-    const text = textOf((await pageOf('/account', poster.session)).html);
+    const text = textOf((await pageOf(accountPath(), poster.session)).html);
     expect(text).toContain('was taken off the site after reports.');
     expect(text).toContain('Clause 7 of the terms: Reporting');
     expect(text).toContain('Scam or spam (3). We never say who reported.');
@@ -264,12 +268,12 @@ describe('reports: the automatic hide explained, and reporters hearing back', ()
     expect(text).toContain('Automatic: no person decided.');
     for (const reporter of reporters) expect(text).not.toContain(reporter.email);
 
-    const mine = textOf((await pageOf('/account', reporters[0]!.session)).html);
+    const mine = textOf((await pageOf(accountPath(), reporters[0]!.session)).html);
     expect(mine).toContain('You reported the ad “Reported ad”');
     expect(mine).toContain('Open: a moderator will look at it');
     expect(mine).not.toContain(poster.email);
 
-    const reportsPage = await pageOf('/moderate/reports', moderatorA.session);
+    const reportsPage = await pageOf(moderateReportsPath(), moderatorA.session);
     const seen = /name="seen" value="(\d+)"/.exec(
       reportsPage.html.slice(reportsPage.html.indexOf(`id="ad-${adId}"`)),
     )![1]!;
@@ -279,11 +283,11 @@ describe('reports: the automatic hide explained, and reporters hearing back', ()
       moderatorA.session,
     );
     expect(removed.status).toBe(303);
-    expect(textOf((await pageOf('/account', reporters[1]!.session)).html)).toContain(
+    expect(textOf((await pageOf(accountPath(), reporters[1]!.session)).html)).toContain(
       'Action taken',
     );
     // The removal's statement names the reports as its trigger.
-    expect(textOf((await pageOf('/account', poster.session)).html)).toContain(
+    expect(textOf((await pageOf(accountPath(), poster.session)).html)).toContain(
       'Reports from members, which a moderator reviewed.',
     );
   });

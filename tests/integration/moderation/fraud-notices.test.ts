@@ -11,8 +11,11 @@ import { sweepFraudNotices } from '../../../server/moderation/fraud-notices.ts';
 import {
   banAccountApiPath,
   conversationPath,
+  messagesPath,
   moderateAdApiPath,
+  moderatePath,
   moderateReportsApiPath,
+  moderateReportsPath,
   reportsApiPath,
 } from '../../../core/paths.ts';
 import { unreachableMailer, mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
@@ -152,7 +155,7 @@ describe('a ban for scam or fraud', () => {
           'href="/about/recognising-scams"',
         ),
       ).toBe(true);
-      const inbox = await pageOf(member, '/messages');
+      const inbox = await pageOf(member, messagesPath());
       expect(inbox).toContain(
         'Warning: this member was banned for scam or fraud. Open the conversation to read what to do.',
       );
@@ -161,7 +164,7 @@ describe('a ban for scam or fraud', () => {
     // Received, never answered: nothing.
     expect(await noticesTo(cai)).toEqual([]);
     expect(await pageOf(cai, conversationPath(caiThread!))).not.toContain('Warning');
-    expect(await pageOf(cai, '/messages')).not.toContain('Warning');
+    expect(await pageOf(cai, messagesPath())).not.toContain('Warning');
   });
 
   test('a member who answered in two conversations gets one mail naming both, and the notice on both', async () => {
@@ -408,7 +411,7 @@ describe('the reason in the forms', () => {
     expect(banForm).toContain('<option value="scam">Scam or fraud</option>');
 
     const adId = await insertAdInReview(t, { accountId: member.accountId });
-    const queue = await (await getPage(t, '/moderate', (await moderator()).session)).text();
+    const queue = await (await getPage(t, moderatePath(), (await moderator()).session)).text();
     const entry = queue.slice(queue.indexOf(`id="ad-${adId}"`));
     const reject = entry.slice(entry.indexOf(moderateAdApiPath(adId, 'reject')));
     expect(reject.slice(0, reject.indexOf('</form>'))).toContain(
@@ -428,7 +431,7 @@ describe('the reason in the forms', () => {
     );
     expect(reported.status).toBe(303);
     const session = (await moderator()).session;
-    const html = await (await getPage(t, '/moderate/reports', session)).text();
+    const html = await (await getPage(t, moderateReportsPath(), session)).text();
     const key = `conversation:${thread}:${scammer.accountId}`;
     const group = html.slice(html.indexOf(`id="${key.replace(/:/g, '-')}"`));
     expect(group).toContain('<option value="scam">Scam or fraud</option>');

@@ -11,7 +11,14 @@ import { utcDay } from '../../../core/days.ts';
 import { formatDate } from '../../../core/format.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { reportForm, textOf } from '../../helpers/reports.ts';
-import { appealApiPath, decideAppealApiPath, moderateReportsApiPath } from '../../../core/paths.ts';
+import {
+  accountPath,
+  appealApiPath,
+  decideAppealApiPath,
+  moderateAppealsPath,
+  moderateReportsApiPath,
+  moderateReportsPath,
+} from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 2, publishedAds: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -40,7 +47,7 @@ async function hiddenAd(label: string) {
 
 /** A moderator's decision on the ad's reports: dismissed (the default), the ad removed, or banned. */
 async function decideOnReports(adId: number, action: 'dismiss' | 'remove' | 'ban' = 'dismiss') {
-  const page = await (await t.getPage('/moderate/reports', moderatorA.session)).text();
+  const page = await (await t.getPage(moderateReportsPath(), moderatorA.session)).text();
   const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
   const decided = await t.postForm(
     moderateReportsApiPath(),
@@ -66,7 +73,7 @@ describe('a hide by reports lifted by a dismissal', () => {
       'SELECT id FROM appeals WHERE statement_id = ?',
       statementId,
     ))!.id;
-    const waiting = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
+    const waiting = await (await t.getPage(moderateAppealsPath(), moderatorB.session)).text();
     expect(waiting).toContain(`id="appeal-${appealId}-title"`);
 
     await dismissReports(adId);
@@ -80,10 +87,10 @@ describe('a hide by reports lifted by a dismissal', () => {
     expect(decision).toContain('Your appeal is closed.');
     expect(decision).not.toContain('In review');
     expect(decision).not.toContain('Send my appeal');
-    expect(await pageText('/account', poster.session)).toContain(lifted);
+    expect(await pageText(accountPath(), poster.session)).toContain(lifted);
 
     // Off the moderators' list, and refused to a moderator who posts a decision anyway.
-    const after = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
+    const after = await (await t.getPage(moderateAppealsPath(), moderatorB.session)).text();
     expect(after).not.toContain(`id="appeal-${appealId}-title"`);
     const decided = await t.postForm(
       decideAppealApiPath(appealId),
@@ -183,7 +190,7 @@ describe('a hide by reports replaced by a removal or a ban', () => {
     expect(
       await (await t.getPage(`/account/decisions/${statementId}`, poster.session)).text(),
     ).toContain(`href="/account/decisions/${removal}"`);
-    const after = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
+    const after = await (await t.getPage(moderateAppealsPath(), moderatorB.session)).text();
     expect(after).not.toContain(`id="appeal-${appealId}-title"`);
     expect(await pageText(`/account/decisions/${removal}`, poster.session)).toContain(
       'Appeal this decision',

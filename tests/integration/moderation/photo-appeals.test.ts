@@ -18,8 +18,9 @@ import { insertLiveAd } from '../../helpers/reports.ts';
 import {
   decideAppealApiPath,
   deleteAccountApiPath,
-  moderateAdApiPath,
   photoSizeApiPath,
+  moderateAdApiPath,
+  moderateAppealsPath,
   removePhotoApiPath,
 } from '../../../core/paths.ts';
 
@@ -123,7 +124,7 @@ describe('a removed photo reversed on appeal', () => {
     expect(await t.keysOfPhoto(photoId)).toEqual(keys);
 
     const appealId = await appealPhoto(photoId, member);
-    const page = await (await t.getPage('/moderate/appeals', moderatorB.session)).text();
+    const page = await (await t.getPage(moderateAppealsPath(), moderatorB.session)).text();
     const item = page.slice(page.indexOf(`id="appeal-${appealId}-title"`));
     expect(item).toContain(`src="${photoSizeApiPath(photoId, 1280)}"`);
     expect(item).toContain('The removed photo as it was.');

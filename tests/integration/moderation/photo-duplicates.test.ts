@@ -18,8 +18,9 @@ import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import {
   adPath,
   blurredPhotoApiPath,
-  moderateAdApiPath,
   photoSettingsApiPath,
+  moderateAdApiPath,
+  moderatePath,
 } from '../../../core/paths.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
@@ -36,7 +37,7 @@ const COPIED = [3105, 3101];
 const photo = (seed: number) => smallJpeg(seed, 1600, 1200);
 
 async function queueItemHtml(adId: number) {
-  const response = await t.getPage('/moderate', moderator.session);
+  const response = await t.getPage(moderatePath(), moderator.session);
   expect(response.status).toBe(200);
   const html = await response.text();
   const start = html.indexOf(`id="ad-${adId}"`);

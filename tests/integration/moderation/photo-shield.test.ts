@@ -15,10 +15,11 @@ import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { textOf } from '../../helpers/html-text.ts';
 import {
   blurredPhotoApiPath,
-  moderateAdApiPath,
-  moderateVerificationsPath,
   photoSettingsApiPath,
   photoSizeApiPath,
+  moderateAdApiPath,
+  moderatePath,
+  moderateVerificationsPath,
   revealPhotoApiPath,
   verificationChallengeApiPath,
   verificationSelfieApiPath,
@@ -65,7 +66,7 @@ async function adWith(photoIds: number[], minutesAgo: number): Promise<number> {
 }
 
 async function queueHtml(session = moderator.session): Promise<string> {
-  const response = await t.getPage('/moderate', session);
+  const response = await t.getPage(moderatePath(), session);
   expect(response.status).toBe(200);
   return response.text();
 }

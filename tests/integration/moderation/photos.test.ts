@@ -20,8 +20,9 @@ import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { textOf } from '../../helpers/html-text.ts';
 import {
   banAccountApiPath,
-  moderateAdApiPath,
   photoSizeApiPath,
+  moderateAdApiPath,
+  moderatePath,
   removePhotoApiPath,
 } from '../../../core/paths.ts';
 
@@ -47,7 +48,7 @@ const keep = (bytes?: Buffer) => keepFor(poster.accountId, bytes);
 /** The text of the page without tags, white space folded. */
 
 async function queueItemHtml(adId: number) {
-  const response = await t.getPage('/moderate', moderator.session);
+  const response = await t.getPage(moderatePath(), moderator.session);
   expect(response.status).toBe(200);
   const html = await response.text();
   const start = html.indexOf(`id="ad-${adId}"`);
@@ -229,7 +230,7 @@ describe('approve and reject', () => {
     expect(await t.store.photos.find(kept)).toBeDefined();
     expect(await t.store.photos.find(added)).toBeDefined();
     // Off the queue.
-    expect(await t.getPage('/moderate', moderator.session).then((r) => r.text())).not.toContain(
+    expect(await t.getPage(moderatePath(), moderator.session).then((r) => r.text())).not.toContain(
       `id="ad-${adId}"`,
     );
   });

@@ -16,7 +16,7 @@ import {
   testAppsForEachTest,
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
-import { meApiPath, signupApiPath } from '../../../core/paths.ts';
+import { accountPath, meApiPath, signupApiPath } from '../../../core/paths.ts';
 
 // Pages rendered on request read the compiled content.
 withFixtureContent();
@@ -114,7 +114,7 @@ describe('what /metrics counts', () => {
     expect((await get('/no-such-page')).status).toBe(404);
     expect((await get('/assets/app-1234.js')).status).toBe(200);
     // A members' page rendered on request, for someone signed out: on to sign in.
-    expect((await get('/account')).status).toBe(303);
+    expect((await get(accountPath())).status).toBe(303);
     const signup = await postJson(t.app, signupApiPath(), signupBody());
     expect(signup.status).toBe(201);
     const me = await get(meApiPath(), cookieHeader(sessionTokenOf(signup)));

@@ -31,7 +31,7 @@ import { onPostgres } from '../../helpers/test-store.ts';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types.
 import { ensurePostgres, startThrowawayPostgres } from '../../../scripts/postgres.mjs';
 import { accountInStore } from '../../helpers/store-accounts.ts';
-import { meApiPath, signoutApiPath } from '../../../core/paths.ts';
+import { accountPath, meApiPath, signoutApiPath } from '../../../core/paths.ts';
 
 interface Cluster {
   url: string;
@@ -133,7 +133,7 @@ describe.runIf(onPostgres())('PostgreSQL stopped while the server runs, then sta
   });
 
   it("while PostgreSQL is down: a member's page says so, 503", async () => {
-    const answer = await get('/account', cookieHeader(session));
+    const answer = await get(accountPath(), cookieHeader(session));
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe(String(UNAVAILABLE_RETRY_AFTER));
     expect(await answer.text()).toContain(DATABASE_UNAVAILABLE);

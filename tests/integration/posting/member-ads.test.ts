@@ -23,7 +23,13 @@ import {
   type TestMember,
 } from '../../helpers/posting.ts';
 import { textOf } from '../../helpers/html-text.ts';
-import { adsApiPath, deleteAdApiPath, editAdApiPath, renewAdApiPath } from '../../../core/paths.ts';
+import {
+  accountPath,
+  adsApiPath,
+  deleteAdApiPath,
+  editAdApiPath,
+  renewAdApiPath,
+} from '../../../core/paths.ts';
 
 /** The reasons the app asked to publish for, in order. */
 const published: string[] = [];
@@ -87,7 +93,7 @@ describe('/account lists my ads', () => {
     });
     void removed;
 
-    const response = await getPage(t, '/account', member.session);
+    const response = await getPage(t, accountPath(), member.session);
     expect(response.status).toBe(200);
     const text = textOf(await response.text());
     const order = titles
@@ -106,7 +112,7 @@ describe('/account lists my ads', () => {
     expect(text).toContain("Moderator's reason: Contact details in the ad");
     expect(text).toContain('Note: Remove the phone number.');
     expect(text).toMatch(/Removed one Removed/);
-    const html = await (await getPage(t, '/account', member.session)).text();
+    const html = await (await getPage(t, accountPath(), member.session)).text();
     expect(html).toContain(`href="/city/California/San%20Francisco/ad/${live!.id}"`);
     expect(html).toContain(`action="${renewAdApiPath(expired!.id)}"`);
     expect(html).not.toContain(`action="${renewAdApiPath(live!.id)}"`);
@@ -131,7 +137,7 @@ describe('/account lists my ads', () => {
     );
     const removed = (await storedAds(t, member.accountId)).at(-1)!;
     await moveAd(t, removed.id, { status: 'removed', reason: 'commercial', note: 'Paid.' });
-    const text = textOf(await (await getPage(t, '/account', member.session)).text());
+    const text = textOf(await (await getPage(t, accountPath(), member.session)).text());
     expect(text).toContain('Your last changes were not approved: Spam or duplicate.');
     expect(text).toContain(
       'A moderator removed this ad; it is no longer on the site. Reason: Commercial or paid content. Paid.',
@@ -140,7 +146,7 @@ describe('/account lists my ads', () => {
 
   test('no ads yet: says so, with a way to post', async () => {
     const member = await makeMember(t);
-    const html = await (await getPage(t, '/account', member.session)).text();
+    const html = await (await getPage(t, accountPath(), member.session)).text();
     expect(textOf(html)).toContain('You have no ads yet.');
     expect(html).toContain('href="/post"');
   });
@@ -226,7 +232,7 @@ describe('edit', () => {
     // The edit page shows the waiting edit, and the account page both statuses.
     const edit = await (await getPage(t, `/account/ads/${ad.id}/edit`, member.session)).text();
     expect(edit).toContain('value="Edited title"');
-    const account = textOf(await (await getPage(t, '/account', member.session)).text());
+    const account = textOf(await (await getPage(t, accountPath(), member.session)).text());
     expect(account).toContain('Live Your changes are in review');
   });
 
@@ -292,7 +298,7 @@ describe('an expired ad is renewed before it is edited', () => {
       `This ad expired on ${formatLong(dayFromToday(-2))}. Renew it before editing it`,
     );
     // The account page offers Renew, not Edit.
-    const account = await (await getPage(t, '/account', member.session)).text();
+    const account = await (await getPage(t, accountPath(), member.session)).text();
     expect(account).toContain(`action="${renewAdApiPath(ad.id)}"`);
     expect(account).not.toContain(`href="/account/ads/${ad.id}/edit"`);
 

@@ -30,7 +30,13 @@ import {
 } from '../../helpers/posting.ts';
 import { createPhotoPool } from '../../../server/photos/processing-pool.ts';
 import { parseAdPhotoList } from '../../../core/schemas/photos.ts';
-import { adsApiPath, editAdApiPath, photoSizeApiPath } from '../../../core/paths.ts';
+import {
+  adsApiPath,
+  editAdApiPath,
+  photoSizeApiPath,
+  postInReviewPath,
+  postPath,
+} from '../../../core/paths.ts';
 
 const pool = createPhotoPool({ processes: 2 });
 const t = testAppOnFixtureContent({ photoProcessing: pool });
@@ -116,7 +122,7 @@ describe('posting an ad with photos, without JavaScript', () => {
   });
 
   test('the form is multipart with the photo field, its hint and the file input', async () => {
-    const html = await (await getPage(t, '/post', member.session)).text();
+    const html = await (await getPage(t, postPath(), member.session)).text();
     expect(html).toContain('encType="multipart/form-data"');
     expect(html.replace(/<!-- -->/g, '')).toContain(
       '<label for="ad-photos">Photos (up to 6)</label>',
@@ -141,7 +147,7 @@ describe('posting an ad with photos, without JavaScript', () => {
       member.session,
     );
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe('/post/in-review');
+    expect(response.headers.get('location')).toBe(postInReviewPath());
     const [ad] = await storedAds(t, member.accountId);
     const photos = parseAdPhotoList((ad as unknown as { photos: string }).photos);
     expect(photos).toHaveLength(1);
@@ -301,7 +307,7 @@ describe('a refused post keeps the photos that were fine', () => {
     );
     expect(response.status).toBe(201);
     const body = (await response.json()) as { id: number; redirectUrl: string };
-    expect(body.redirectUrl).toBe('/post/in-review');
+    expect(body.redirectUrl).toBe(postInReviewPath());
     const [ad] = await storedAds(t, member.accountId);
     expect(body.id).toBe(ad!.id);
     const rows = await photoRows(t, member.accountId);

@@ -14,20 +14,26 @@ import {
   validAd,
   type TestMember,
 } from '../../helpers/posting.ts';
-import { adsApiPath, editAdApiPath, verifyResendApiPath } from '../../../core/paths.ts';
+import {
+  adsApiPath,
+  editAdApiPath,
+  postInReviewPath,
+  postPath,
+  verifyResendApiPath,
+} from '../../../core/paths.ts';
 
 const t = testAppOnFixtureContent();
 
 describe('the /post page', () => {
   test('sends a signed-out visitor to sign in and back', async () => {
-    const response = await getPage(t, '/post');
+    const response = await getPage(t, postPath());
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/signin?next=%2Fpost');
   });
 
   test('shows the form with real labels, plain names and the age from the date of birth', async () => {
     const member = await makeMember(t, { dateOfBirth: dobYearsAgo(41) });
-    const response = await getPage(t, '/post', member.session);
+    const response = await getPage(t, postPath(), member.session);
     const html = await privatePage(response, 'Post an ad');
     expect(formOf(html, adsApiPath())?.attributes).toMatchObject({
       'data-ad-form': 'new',
@@ -66,7 +72,7 @@ describe('the /post page', () => {
 
   test('tells an unverified member why they cannot post, with the resend form', async () => {
     const member = await makeMember(t, { verified: false });
-    const html = await (await getPage(t, '/post', member.session)).text();
+    const html = await (await getPage(t, postPath(), member.session)).text();
     expect(headingOf(html)).toBe('Verify your email to post');
     expect(html).toContain(`action="${verifyResendApiPath()}"`);
     expect(html).not.toContain(`action="${adsApiPath()}"`);
@@ -83,7 +89,7 @@ describe(`POST ${adsApiPath()} as a form`, () => {
     const poster = await makeMember(t);
     const response = await submit(t, adsApiPath(), validAd(), poster.session);
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe('/post/in-review');
+    expect(response.headers.get('location')).toBe(postInReviewPath());
     const [ad, ...others] = await storedAds(t, poster.accountId);
     expect(others).toEqual([]);
     expect(ad).toMatchObject({
@@ -98,7 +104,7 @@ describe(`POST ${adsApiPath()} as a form`, () => {
       revision: 1,
     });
     expect(ad!.id).toBeGreaterThanOrEqual(100_000_001);
-    const page = await getPage(t, '/post/in-review', poster.session);
+    const page = await getPage(t, postInReviewPath(), poster.session);
     expect(headingOf(await page.text())).toBe('Your ad is in review');
   });
 
@@ -279,7 +285,7 @@ describe(`POST ${adsApiPath()} as JSON`, () => {
     );
     expect(response.status).toBe(201);
     const body = (await response.json()) as { id: number; redirectUrl: string };
-    expect(body.redirectUrl).toBe('/post/in-review');
+    expect(body.redirectUrl).toBe(postInReviewPath());
     expect(await storedAds(t, poster.accountId)).toMatchObject([{ id: body.id, age: 29 }]);
   });
 

@@ -9,10 +9,11 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import {
   accountPath,
   forgotApiPath,
-  pushDevicesApiPath,
   resetApiPath,
+  resetPath,
   signinApiPath,
   signoutApiPath,
+  pushDevicesApiPath,
 } from '../../../core/paths.ts';
 import { PASSWORD, postJson, sessionTokenOf } from '../../helpers/api.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
@@ -139,7 +140,7 @@ describe('ending every session', () => {
       each.subject.includes('password'),
     );
     const reset = await t.submit(resetApiPath(), {
-      token: linkToken(mail!, '/reset'),
+      token: linkToken(mail!, resetPath()),
       password: 'a brand new passphrase',
     });
     expect(reset.status).toBe(303);

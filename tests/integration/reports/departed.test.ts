@@ -5,7 +5,12 @@
 // departed member's messages in the report. 30 days later the hourly sweep deletes them. A banned
 // member's conversation says so too, with its Report button. Delete my account says so before.
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { conversationPath, deleteAccountPath, signinApiPath } from '../../../core/paths.ts';
+import {
+  conversationPath,
+  deleteAccountPath,
+  moderateReportsPath,
+  signinApiPath,
+} from '../../../core/paths.ts';
 import { PASSWORD, postJson, sessionTokenOf } from '../../helpers/api.ts';
 import { formatDate } from '../../../core/format.ts';
 import { forgetDepartedMessages } from '../../../server/messages/departed-messages.ts';
@@ -97,7 +102,7 @@ describe('the other member deletes their account', () => {
       expect.objectContaining({ from: 'reported', body: 'You will regret ignoring me.' }),
     ]);
     // The moderator reads the departed member's messages in the report.
-    const reports = await pageText('/moderate/reports', moderator.session);
+    const reports = await pageText(moderateReportsPath(), moderator.session);
     expect(reports).toContain('Conversation about “Quiet evenings”');
     expect(reports).toContain('You will regret ignoring me.');
 
@@ -119,7 +124,7 @@ describe('the other member deletes their account', () => {
     expect(after).toContain('They deleted their account, and their messages are deleted.');
     expect(after).not.toContain('You will regret ignoring me.');
     // The report keeps its copy for the moderators.
-    expect(await pageText('/moderate/reports', await signInAgain(moderator))).toContain(
+    expect(await pageText(moderateReportsPath(), await signInAgain(moderator))).toContain(
       'You will regret ignoring me.',
     );
   });

@@ -17,7 +17,7 @@ import {
   textOf,
   conversationReportRows,
 } from '../../helpers/reports.ts';
-import { moderateReportsApiPath } from '../../../core/paths.ts';
+import { moderatePath, moderateReportsApiPath, moderateReportsPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 2, publishedAds: true, trustProxy: 1 });
 const [moderator, second] = t.moderators;
@@ -38,7 +38,7 @@ async function reportFrom(adId: number, reasons: string[], note = '') {
 }
 
 async function reportsPage(session = moderator.session) {
-  const response = await t.getPage('/moderate/reports', session);
+  const response = await t.getPage(moderateReportsPath(), session);
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -59,7 +59,7 @@ describe('who sees it', () => {
   test("anyone but a moderator: the site's not-found page, and the action is an unknown API path", async () => {
     const member = await t.signUpMember('curious');
     for (const session of [undefined, member.session]) {
-      const page = await t.getPage('/moderate/reports', session);
+      const page = await t.getPage(moderateReportsPath(), session);
       expect(page.status).toBe(404);
       expect(headingOf(await page.text())).toBe('Page Not Found');
       const action = await t.postJson(
@@ -105,7 +105,7 @@ describe('the list', () => {
     expect(text).not.toContain(member.email);
     expect(text).toContain(poster.email);
     // The /moderate queue: the block of hidden ads, the Reports link, the poster's reports.
-    const queue = textOf(await (await t.getPage('/moderate', moderator.session)).text());
+    const queue = textOf(await (await t.getPage(moderatePath(), moderator.session)).text());
     expect(queue).toMatch(
       /\d+ ads? hidden by reports waits? for a decision ?, (\d+ of them |all )?reported as possibly involving someone under 18/,
     );
@@ -120,7 +120,7 @@ describe('the list', () => {
       accountId: poster.accountId,
       title: 'Waiting',
     });
-    const html = await (await t.getPage('/moderate', moderator.session)).text();
+    const html = await (await t.getPage(moderatePath(), moderator.session)).text();
     const start = html.indexOf(`id="ad-${waiting}"`);
     expect(textOf(html.slice(start, html.indexOf('</li>', start)))).toContain(
       '1 ad approved, 0 rejected, 0 removed; 2 reports against their ads and messages',

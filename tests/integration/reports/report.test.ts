@@ -21,7 +21,7 @@ import {
   reportsTestApp,
   textOf,
 } from '../../helpers/reports.ts';
-import { reportsApiPath } from '../../../core/paths.ts';
+import { accountPath, reportsApiPath } from '../../../core/paths.ts';
 
 const publisher = recordingPublisher();
 const t = reportsTestApp({ trustProxy: 1, publisher });
@@ -246,7 +246,7 @@ describe('hiding', () => {
       title: 'Hidden from view',
     });
     const account = async () =>
-      textOf(await (await getAs(t.app, '/account', { session: poster.session })).text());
+      textOf(await (await getAs(t.app, accountPath(), { session: poster.session })).text());
     expect(await account()).toMatch(/Hidden from view\s*Live/);
     await reportTaken(t.app, { ad: String(id), reason: 'under-18' }, { address: newAddress() });
     const shown = await account();

@@ -18,7 +18,13 @@ import {
   textOf,
   type From,
 } from '../../helpers/reports.ts';
-import { editAdApiPath, moderateAdApiPath, moderateReportsApiPath } from '../../../core/paths.ts';
+import {
+  editAdApiPath,
+  moderateAdApiPath,
+  moderatePath,
+  moderateReportsApiPath,
+  moderateReportsPath,
+} from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 1, publishedAds: true, trustProxy: 1 });
 const [moderator] = t.moderators;
@@ -35,7 +41,7 @@ async function report(adId: number, reason: string, from: From) {
   expect(response.status).toBe(303);
 }
 
-async function reportsPage(path = '/moderate/reports') {
+async function reportsPage(path = moderateReportsPath()) {
   const response = await t.getPage(path, moderator.session);
   expect(response.status).toBe(200);
   return response.text();
@@ -126,7 +132,7 @@ describe.each([
       'This reporter had 2 “May involve someone under 18” reports dismissed in the 90 days before, so this one did not hide the ad.',
     );
     // The queue announces it beside the hidden ones.
-    const queue = textOf(await (await t.getPage('/moderate', moderator.session)).text());
+    const queue = textOf(await (await t.getPage(moderatePath(), moderator.session)).text());
     expect(queue).toMatch(
       /\d+ ads? reported as possibly involving someone under 18 (was|were) not hidden ?: (its reporter has|their reporters have) had such reports dismissed before\./,
     );

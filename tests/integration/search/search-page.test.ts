@@ -7,6 +7,7 @@ import { insertMemberAd, setMemberAdStatus } from '../../helpers/member-ads.ts';
 import { formOf } from '../../helpers/pages.ts';
 import { editLiveAd } from '../../helpers/posting.ts';
 import { searchFixtureForFile, searchResults } from '../../helpers/search-fixture.ts';
+import { searchPath } from '../../../core/paths.ts';
 
 const fixture = searchFixtureForFile();
 
@@ -17,7 +18,7 @@ describe('/search', () => {
     const { status, html, ids, count } = await search('');
     expect(status).toBe(200);
     expect(html).toContain('<meta name="robots" content="noindex, follow"');
-    expect(formOf(html, '/search')?.attributes.method).toBe('get');
+    expect(formOf(html, searchPath())?.attributes.method).toBe('get');
     const all = fixture.compiledAds();
     expect(count).toBe(all.length);
     expect(ids).toHaveLength(30);
@@ -181,7 +182,7 @@ describe('/search refuses bad parameters with the form and a message beside the 
     expect(status).toBe(400);
     expect(html).toContain(message.replace(/“|”/g, (quote) => quote));
     if (field !== 'page') expect(html).toContain(`id="search-${field}-error"`);
-    expect(formOf(html, '/search')).toBeDefined();
+    expect(formOf(html, searchPath())).toBeDefined();
     expect(ids).toEqual([]);
   });
 

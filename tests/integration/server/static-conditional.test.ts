@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { testAppOnSiteFiles } from '../../helpers/api.ts';
+import { aboutPath } from '../../../core/paths.ts';
 
 const HOME = `<!DOCTYPE html><html><body><h1>Home</h1>${'<p>Personal ads in your city.</p>'.repeat(200)}</body></html>`;
 const CITY = `<!DOCTYPE html><html><body><h1>Manchester</h1>${'<p>An ad.</p>'.repeat(300)}</body></html>`;
@@ -199,7 +200,7 @@ describe('compression', () => {
     expect(fresh.headers.get('content-encoding')).toBe('br');
     const freshBody = brotliDecompressSync(Buffer.from(await fresh.arrayBuffer())).toString();
     expect(freshBody).toContain('Precompressed.');
-    const stale = await get('/about', { 'Accept-Encoding': 'br' });
+    const stale = await get(aboutPath(), { 'Accept-Encoding': 'br' });
     expect(stale.headers.get('content-encoding')).toBe('br');
     const staleBody = brotliDecompressSync(Buffer.from(await stale.arrayBuffer())).toString();
     expect(staleBody).toBe(HOME.replace('Home', 'About'));

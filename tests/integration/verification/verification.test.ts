@@ -17,7 +17,13 @@ import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { CHECKLIST_INCOMPLETE } from '../../../server/verification/decisions.ts';
 import { SELFIE_SEEN_BEFORE } from '../../../server/verification/selfie.ts';
 import { CODE_ALPHABET, CODE_LENGTH, POSES } from '../../../core/schemas/verification.ts';
-import { approveVerificationApiPath, refuseVerificationApiPath } from '../../../core/paths.ts';
+import {
+  accountPath,
+  approveVerificationApiPath,
+  moderateVerificationsPath,
+  refuseVerificationApiPath,
+  verificationPath,
+} from '../../../core/paths.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import { mailsOf } from '../../helpers/mail.ts';
 import { textOf } from '../../helpers/html-text.ts';
@@ -135,7 +141,7 @@ describe('the challenge and the selfie, without JavaScript', () => {
   test('the upload form is a plain file input for the front camera', async () => {
     const member = await makeMember(t);
     await askForCode(member);
-    const html = await (await getPage(t.app, '/account/verification', member.session)).text();
+    const html = await (await getPage(t.app, verificationPath(), member.session)).text();
     expect(html).toMatch(/<form[^>]*enctype="multipart\/form-data"/i);
     expect(html).toMatch(/<input[^>]*type="file"[^>]*accept="image\/\*"[^>]*capture="user"/);
   });
@@ -145,9 +151,7 @@ describe('the challenge and the selfie, without JavaScript', () => {
     expect(row.status).toBe('submitted');
     expect(row.selfie_key).not.toBeNull();
     expect(await blobCount(row.selfie_key!)).toBe(1);
-    const waiting = textOf(
-      await (await getPage(t.app, '/account/verification', member.session)).text(),
-    );
+    const waiting = textOf(await (await getPage(t.app, verificationPath(), member.session)).text());
     expect(waiting).toContain('Your selfie is waiting for a moderator');
     expect(waiting).toContain('We mail you when a moderator has decided.');
 
@@ -226,14 +230,14 @@ describe('the moderators’ review', () => {
     const row = (await verificationOf(member.accountId))!;
 
     const queue = textOf(
-      await (await getPage(t.app, '/moderate/verifications', moderator.session)).text(),
+      await (await getPage(t.app, moderateVerificationsPath(), moderator.session)).text(),
     );
     expect(queue).toContain(`Verification ${row.id}: ${member.email}`);
     expect(queue).toContain(`Expected code: ${row.code}`);
     expect(queue).toContain(POSES[row.pose as keyof typeof POSES]);
     expect(queue).toContain(`Same person: photo ${ticked}`);
     // To anyone else, the queue is not there.
-    expect((await getPage(t.app, '/moderate/verifications', member.session)).status).toBe(404);
+    expect((await getPage(t.app, moderateVerificationsPath(), member.session)).status).toBe(404);
 
     const path = approveVerificationApiPath(row.id);
     const partial = await submit(
@@ -271,7 +275,7 @@ describe('the moderators’ review', () => {
         .status,
     ).toBe(409);
 
-    const account = textOf(await (await getPage(t.app, '/account', member.session)).text());
+    const account = textOf(await (await getPage(t.app, accountPath(), member.session)).text());
     expect(account).toContain('You are verified: Photos verified');
     // The member is mailed the decision, the level and what it covers; no moderator is named.
     const [mail, ...more] = await mailsOf(t, member.email);
@@ -279,7 +283,7 @@ describe('the moderators’ review', () => {
     expect(mail!.subject).toBe('You are verified: Photos verified');
     expect(mail!.text).toContain('“Photos verified” on 1 photo of your ads');
     expect(mail!.text).toContain('A photo you add or replace later is not covered');
-    expect(mail!.text).toContain('/account/verification');
+    expect(mail!.text).toContain(verificationPath());
     expect(mail!.text).not.toContain(moderator.email);
 
     const data = await (
@@ -309,9 +313,7 @@ describe('the moderators’ review', () => {
     const after = (await verificationOf(member.accountId))!;
     expect(after.status).toBe('refused');
     expect(after.selfie_key).not.toBeNull();
-    const page = textOf(
-      await (await getPage(t.app, '/account/verification', member.session)).text(),
-    );
+    const page = textOf(await (await getPage(t.app, verificationPath(), member.session)).text());
     expect(page).toContain('The pose or expression is not the one we asked for.');
     // Not a restriction the transparency report counts among its decisions.
     const tallies = await t.store.publishedAds.snapshot((snapshot) => snapshot.transparency());
