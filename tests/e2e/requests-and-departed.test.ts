@@ -15,6 +15,7 @@ import {
   messagesApiPath,
   messagesPath,
   replyApiPath,
+  requestMessagesPath,
 } from '../../core/paths.ts';
 import { bothWays, desktopContext } from '../helpers/both-ways.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
@@ -170,6 +171,17 @@ describe.each(bothWays())(
       );
       expect(await member.getByText('This is a request').count()).toBe(0);
       await lookAtWidths(member, SHOTS, `conversation-departed-${run}`, javaScriptEnabled);
+      // Requests still lists it, in the same words, and nothing in it is new any more.
+      await gotoEnhanced(member, `${world.server.url}${requestMessagesPath()}`, javaScriptEnabled);
+      const listed = textOf(await member.content());
+      expect(listed).toContain('This member has left. They deleted their account.');
+      expect(listed).not.toMatch(/\d+ new/);
+      await lookAtWidths(member, SHOTS, `requests-departed-${run}`, javaScriptEnabled);
+      await gotoEnhanced(
+        member,
+        `${world.server.url}${conversationPath(request)}`,
+        javaScriptEnabled,
+      );
       await departed.getByRole('link', { name: 'Report this conversation' }).click();
       await member.waitForURL(`${world.server.url}/report?conversation=${request}`);
       expect(await heading(member)).toBe('Report this conversation');
