@@ -85,55 +85,43 @@ export function inboxStore({ db }: StoreContext): InboxStore {
           'c.replier_id as replierId',
           'c.last_message_at as lastMessageAt',
         ])
-        .select((eb) => [
-          eb
-            .selectFrom('messages as m')
-            .select(rowCount.as('n'))
-            .whereRef('m.conversation_id', '=', 'c.id')
-            .where('m.sender_id', '!=', member)
-            .where('m.read_at', 'is', null)
-            .as('unread'),
-          eb
-            .selectFrom('blocks as b')
-            .select(rowCount.as('n'))
-            .where('b.blocker_id', '=', member)
-            .where((inner) =>
-              inner(
-                'b.blocked_id',
-                '=',
-                inner
-                  .case()
-                  .when('c.poster_id', '=', member)
-                  .then(inner.ref('c.replier_id'))
-                  .else(inner.ref('c.poster_id'))
-                  .end(),
-              ),
-            )
-            .as('blocks'),
-          eb
-            .selectFrom('accounts as o')
-            .select(rowCount.as('n'))
-            .where('o.banned_at', 'is not', null)
-            .where((inner) =>
-              inner(
-                'o.id',
-                '=',
-                inner
-                  .case()
-                  .when('c.poster_id', '=', member)
-                  .then(inner.ref('c.replier_id'))
-                  .else(inner.ref('c.poster_id'))
-                  .end(),
-              ),
-            )
-            .as('banned'),
-          eb
-            .selectFrom('messages as k')
-            .select((inner) => inner.fn.min('k.kept_until').as('until'))
-            .whereRef('k.conversation_id', '=', 'c.id')
-            .where('k.kept_until', 'is not', null)
-            .as('keptUntil'),
-        ])
+        .select((eb) => {
+          // The other side of the member's conversation: whom the member may have blocked, and
+          // whose account may be banned.
+          const otherSide = eb
+            .case()
+            .when('c.poster_id', '=', member)
+            .then(eb.ref('c.replier_id'))
+            .else(eb.ref('c.poster_id'))
+            .end();
+          return [
+            eb
+              .selectFrom('messages as m')
+              .select(rowCount.as('n'))
+              .whereRef('m.conversation_id', '=', 'c.id')
+              .where('m.sender_id', '!=', member)
+              .where('m.read_at', 'is', null)
+              .as('unread'),
+            eb
+              .selectFrom('blocks as b')
+              .select(rowCount.as('n'))
+              .where('b.blocker_id', '=', member)
+              .where('b.blocked_id', '=', otherSide)
+              .as('blocks'),
+            eb
+              .selectFrom('accounts as o')
+              .select(rowCount.as('n'))
+              .where('o.banned_at', 'is not', null)
+              .where('o.id', '=', otherSide)
+              .as('banned'),
+            eb
+              .selectFrom('messages as k')
+              .select((inner) => inner.fn.min('k.kept_until').as('until'))
+              .whereRef('k.conversation_id', '=', 'c.id')
+              .where('k.kept_until', 'is not', null)
+              .as('keptUntil'),
+          ];
+        })
         .where((eb) => mine(eb, member, folder))
         .orderBy('c.last_message_at', 'desc')
         .orderBy('c.id', 'desc')
