@@ -3,10 +3,10 @@
 // the mailer is. Like the mailer, it never holds up an answer: `messageSent` returns at once, and
 // what it does (read the message's facts, queue the push, send it) runs in the background, a
 // failure logged; `settled()` lets tests and shutdown wait for it. Pushes queued by anyone (this
-// instance, another, a digest run) are sent at once when queued here, and every
-// SEND_EVERY_MS by `start()`, which also forgets, hourly, the notices and unsent pushes older
-// than a day, and the devices of expired sessions. Without VAPID keys (web-push-settings.ts) it is off: nothing is queued or sent,
-// and the account page does not offer notifications.
+// instance, another, a digest run) are sent at once when queued here, and every SEND_EVERY_MS by
+// `start()`, which also forgets, hourly, the notices and unsent pushes older than a day, and the
+// devices of expired sessions. Without VAPID keys (web-push-settings.ts) it is off: nothing is
+// queued or sent, and the account page does not offer notifications.
 import type { MailSite } from '../mail/messages.ts';
 import type { Store } from '../../store/store.ts';
 import { PUSH_LIFETIME_SECONDS } from './limits.ts';
