@@ -250,8 +250,12 @@ describe('/reset', () => {
 
 describe('/reset while password hashing is at capacity', () => {
   test('the reset form again with the message and Retry-After (503); the link still works', async () => {
-    // The two resets must overlap in the pool's one thread: a hash of about 50 ms (2^14) rather
-    // than the suite's 3 ms (2^10), whose hash can end before the second one arrives.
+    // One reset must find the pool's one thread busy. Two resets sent at once raced: the pool
+    // refuses by the wait it expects (the running hash's measured cost less its time so far), and
+    // on a loaded machine the first hash could outrun its estimate before the second arrived, so
+    // both were taken. So a hash whose expected time is about 400 ms at the hashes' measured
+    // speed holds the thread while one reset arrives (refused, Retry-After 1), and the other
+    // comes once it is free.
     process.env.PASSWORD_HASH_COST = String(2 ** 14);
     const pool = createHashingPool({ threads: 1, maxWaitMs: 0 });
     const busy = await makeTestApp({ hashing: pool });
@@ -264,11 +268,18 @@ describe('/reset while password hashing is at capacity', () => {
         const mail = mailsTo(busy.outboxDir, email).find((m) => m.subject.includes('password'))!;
         tokens.push(linkToken(mail, resetPath()));
       }
-      const responses = await Promise.all(
-        tokens.map((token) =>
-          postForm(busy.app, resetApiPath(), { token, password: NEW_PASSWORD }),
-        ),
-      );
+      const reset = (token: string) =>
+        postForm(busy.app, resetApiPath(), { token, password: NEW_PASSWORD });
+      const holdMiB = 400 / pool.load().msPerMiB;
+      const N = 2 ** Math.min(17, Math.max(12, Math.round(Math.log2(holdMiB * 1024))));
+      const holding = pool.scrypt({
+        ...{ password: 'holds the thread', salt: Buffer.alloc(16), keyLength: 64 },
+        ...{ N, r: 8, p: 1 },
+      });
+      while (pool.load().running === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      const first = await reset(tokens[0]!);
+      await holding;
+      const responses = [first, await reset(tokens[1]!)];
       expect(responses.map((response) => response.status).sort()).toEqual([303, 503]);
       const refused = responses.find((response) => response.status === 503)!;
       expect(refused.headers.get('retry-after')).toBe('1');
