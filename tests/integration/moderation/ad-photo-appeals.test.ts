@@ -21,6 +21,7 @@ import {
   moderateAdApiPath,
   photoSizeApiPath,
 } from '../../../core/paths.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 2, photos: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -53,17 +54,15 @@ async function adWithPhotos(label: string, status: 'live' | 'review' = 'live') {
 
 /** The moderator's decision on the ad ('remove' a live one, 'reject' one in review). */
 async function decideOnAd(adId: number, action: 'remove' | 'reject', reason: string) {
-  const { revision } = (await t.sql.get<{ revision: number }>(
-    'SELECT revision FROM member_ads WHERE id = ?',
-    adId,
-  ))!;
+  const { revision } = (await t.store.memberAds.find(adId))!;
   const response = await t.postForm(
     moderateAdApiPath(adId, action),
     { revision: String(revision), reason },
     moderatorA.session,
   );
   expect(response.status).toBe(303);
-  return (await t.sql.get<{ id: number }>(
+  return (await storedRow<{ id: number }>(
+    t,
     "SELECT id FROM decision_statements WHERE kind IN ('ad-removed', 'ad-rejected') AND ad_id = ?",
     adId,
   ))!.id;
@@ -85,7 +84,7 @@ const statusOf = async (photoId: number, session?: string) =>
 
 const photoRows = async (ids: number[]) => {
   const rows = await Promise.all(
-    ids.map((id) => t.sql.get<{ id: number }>('SELECT id FROM photos WHERE id = ?', id)),
+    ids.map((id) => storedRow<{ id: number }>(t, 'SELECT id FROM photos WHERE id = ?', id)),
   );
   return rows.filter(Boolean).length;
 };
@@ -188,7 +187,8 @@ describe("a removed ad's photos through its appeal window", () => {
       text: 'I posted once.',
     });
     expect(filed.status).toBe(303);
-    const appealId = (await t.sql.get<{ id: number }>(
+    const appealId = (await storedRow<{ id: number }>(
+      t,
       'SELECT id FROM appeals WHERE statement_id = ?',
       Number(id),
     ))!.id;

@@ -37,6 +37,7 @@ import {
 import { getPage, makeMember } from '../../helpers/posting.ts';
 import { onPostgres, openTestStore } from '../../helpers/test-store.ts';
 import { deleteAccountOf } from '../../helpers/member-data.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = messagesTestApp({ publisher: recordingPublisher() });
 
@@ -61,7 +62,8 @@ async function pageOf(member: TestMember, path: string): Promise<string> {
 }
 
 const noticeRows = (accountId: number) =>
-  t.sql.all<{ member_id: number; action: string; mailed_at: string | null }>(
+  storedRows<{ member_id: number; action: string; mailed_at: string | null }>(
+    t,
     'SELECT member_id, action, mailed_at FROM fraud_notices WHERE banned_account_id = ? ORDER BY member_id',
     accountId,
   );
@@ -253,10 +255,7 @@ describe('a live ad removed for scam or fraud', () => {
       expect((await replyIn(t, scammer, thread, ANSWER)).status).toBe(303);
     expect((await replyIn(t, gina, ginaThread, 'Lisbon, maybe?')).status).toBe(303);
 
-    const { revision } = (await t.sql.get<{ revision: number }>(
-      'SELECT revision FROM member_ads WHERE id = ?',
-      adId,
-    ))!;
+    const { revision } = (await t.store.memberAds.find(adId))!;
     const removed = await postModerationForm(
       t.app,
       moderateAdApiPath(adId, 'remove'),
@@ -368,10 +367,7 @@ describe('across instances', () => {
     const thread = conversationIdOf(await startConversation(t, lena, adId, 'Hi there!'));
     expect((await replyIn(t, scammer, thread, ANSWER)).status).toBe(303);
     expect((await replyIn(t, lena, thread, 'Sounds lovely.')).status).toBe(303);
-    const { revision } = (await t.sql.get<{ revision: number }>(
-      'SELECT revision FROM member_ads WHERE id = ?',
-      adId,
-    ))!;
+    const { revision } = (await t.store.memberAds.find(adId))!;
     // On PostgreSQL a second store on the same schema, as a second instance; SQLite has one.
     const other = onPostgres() ? (await openTestStore(t.dir)).store : t.store;
     try {
