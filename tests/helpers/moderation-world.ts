@@ -37,6 +37,7 @@ import {
 import { insertLiveAd } from './reports.ts';
 import { testAppOnFixtureContent } from './pages.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';
+import { storedRow } from './stored-rows.ts';
 
 export interface ModerationWorldOptions<Moderators extends number> extends Omit<
   TestAppOptions,
@@ -155,7 +156,8 @@ export function moderationWorld<Moderators extends number = 0>(
     appealFiled: async (statementId: number, member: TestMember, text: string) => {
       const filed = await world.postForm(appealApiPath(statementId), { text }, member.session);
       expect(filed.status).toBe(303);
-      return (await world.sql.get<{ id: number }>(
+      return (await storedRow<{ id: number }>(
+        world,
         'SELECT id FROM appeals WHERE statement_id = ?',
         statementId,
       ))!.id;

@@ -13,6 +13,7 @@ import {
 } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { banAccountApiPath, deleteAccountApiPath, forgotApiPath } from '../../../core/paths.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = testAppOnFixtureContent();
 const FORGOT_ANSWER =
@@ -53,7 +54,8 @@ describe(`POST ${forgotApiPath()}`, () => {
     expect(form.status).toBe(303);
     expect(form.headers.get('location')).toBe('/forgot?sent=1');
     expect(resetMails(banned)).toEqual([]);
-    const tokens = await t.sql.all(
+    const tokens = await storedRows(
+      t,
       "SELECT id FROM email_tokens WHERE account_id = ? AND purpose = 'reset'",
       banned.accountId,
     );

@@ -24,6 +24,7 @@ import {
   moderateReportsPath,
   signinApiPath,
 } from '../../../core/paths.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 2, publishedAds: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -44,8 +45,11 @@ const decide = (appealId: number, fields: Record<string, string>, session: strin
   t.postForm(decideAppealApiPath(appealId), fields, session);
 
 const appealIdOf = async (statementId: number) =>
-  (await t.sql.get<{ id: number }>('SELECT id FROM appeals WHERE statement_id = ?', statementId))!
-    .id;
+  (await storedRow<{ id: number }>(
+    t,
+    'SELECT id FROM appeals WHERE statement_id = ?',
+    statementId,
+  ))!.id;
 
 describe('an ad removed, appealed and reversed', () => {
   test('the member sees the clause, facts, trigger and appeal link; another moderator reverses', async () => {
@@ -176,7 +180,7 @@ describe('a ban, appealed through its mail and reversed', () => {
     const account = (await t.store.accounts.findById(poster.accountId))!;
     expect(account.bannedAt).toBeNull();
     expect(
-      await t.sql.get('SELECT email FROM banned_emails WHERE email = ?', poster.email),
+      await storedRow(t, 'SELECT email FROM banned_emails WHERE email = ?', poster.email),
     ).toBeUndefined();
     expect((await t.storedAd(adId)).status).toBe('live');
     expect(t.publisher.reasons[0]).toContain(`account ${poster.accountId} unbanned`);
