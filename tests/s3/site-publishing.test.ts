@@ -20,11 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  openObjectStorage,
-  type ObjectStorage,
-} from '../../store/object-storage/object-storage.ts';
-import { s3SettingsFromEnv, type S3Settings } from '../../store/object-storage/s3-settings.ts';
+import type { ObjectStorage } from '../../store/object-storage/object-storage.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import {
   bucketPublishing,
@@ -40,7 +36,7 @@ import { useCompiledContentDir } from '../../core/content/index.ts';
 import { photoFilePath } from '../../core/schemas/photos.ts';
 import { photosTakenDownFile } from '../../pipeline/prerender/output-layout.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
-import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
+import { newTestBucket, removeTestBucket, testObjectStorage } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { addAwkwardCities, makeContentFixture } from '../helpers/content-fixture.ts';
@@ -87,8 +83,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => purgeServer.listen(0, '127.0.0.1', resolve));
   const purgeUrl = `http://127.0.0.1:${(purgeServer.address() as AddressInfo).port}/purge`;
   bucketName = await newTestBucket('published-site');
-  const found = s3SettingsFromEnv(s3Env()) as { settings: S3Settings };
-  storage = openObjectStorage({ bucket: bucketName, prefix: '' }, found.settings);
+  storage = testObjectStorage(bucketName, '');
   publishing = bucketPublishing({
     outDir: join(work, 'out'),
     storage,
