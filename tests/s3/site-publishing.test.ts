@@ -15,8 +15,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -36,6 +34,7 @@ import { useCompiledContentDir } from '../../core/content/index.ts';
 import { photoFilePath } from '../../core/schemas/photos.ts';
 import { photosTakenDownFile } from '../../pipeline/prerender/output-layout.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
+import { purgeEndpointForFile } from '../helpers/purge-endpoint.ts';
 import { newTestBucket, removeTestBucket, testObjectStorage } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
@@ -54,8 +53,8 @@ let bucketName: string;
 let storage: ObjectStorage;
 let publishing: BucketPublishing;
 let publisher: BuildPublisher;
-let purgeServer: Server;
 const purged: string[][] = [];
+const cdn = purgeEndpointForFile('/purge', ({ files }) => void purged.push(files));
 const lines: string[] = [];
 
 beforeAll(async () => {
@@ -72,16 +71,6 @@ beforeAll(async () => {
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
   useCompiledContentDir(join(work, 'compiled'));
   ({ store } = openSqliteTestStore(join(work, 'localboard.sqlite')));
-  purgeServer = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      purged.push((JSON.parse(body) as { files: string[] }).files);
-      response.end('{"success":true}');
-    });
-  });
-  await new Promise<void>((resolve) => purgeServer.listen(0, '127.0.0.1', resolve));
-  const purgeUrl = `http://127.0.0.1:${(purgeServer.address() as AddressInfo).port}/purge`;
   bucketName = await newTestBucket('published-site');
   storage = testObjectStorage(bucketName, '');
   publishing = bucketPublishing({
@@ -90,7 +79,7 @@ beforeAll(async () => {
     deleteLimit: DEFAULT_DELETE_LIMIT,
     lock: store.sessionLock(SITE_PUBLISHER_LOCK),
     purge: purgeHook({
-      target: { kind: 'http', url: purgeUrl, body: '{"files":{urls}}' },
+      target: { kind: 'http', url: cdn.url, body: '{"files":{urls}}' },
       perMinute: 1_000,
     }),
     baseUrl: () => BASE_URL,
@@ -110,7 +99,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await publisher.idle();
   await publishing.stop();
-  await new Promise<void>((resolve) => purgeServer.close(() => resolve()));
   await removeTestBucket(bucketName);
   await store.close();
   fixture?.cleanup();
