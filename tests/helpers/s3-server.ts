@@ -11,7 +11,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { ensureS3Server, startThrowawayS3Server } from '../../scripts/s3-server.mjs';
 import {
   openObjectStorage,
@@ -22,6 +22,7 @@ import {
   photoStorageLocationFromEnv,
   type PhotoStorageLocation,
 } from '../../store/photo-storage/photo-storage.ts';
+import { providedBySuite } from './suite-provided.ts';
 
 export interface S3ServerAddress {
   endpoint: string;
@@ -31,13 +32,7 @@ export interface S3ServerAddress {
 }
 
 /** The S3 suite's server, or undefined in every other suite. */
-export function testS3Server(): S3ServerAddress | undefined {
-  try {
-    return inject('s3Server');
-  } catch {
-    return undefined;
-  }
-}
+export const testS3Server = (): S3ServerAddress | undefined => providedBySuite('s3Server');
 
 export const onS3 = () => testS3Server() !== undefined;
 
