@@ -16,6 +16,7 @@ import {
   cookieHeader,
   FORM_TYPE,
   ORIGIN,
+  PASSWORD,
   postJson,
   sessionTokenOf,
   signupBody,
@@ -23,7 +24,7 @@ import {
   type App,
 } from './api.ts';
 import type { TestSql } from './test-store.ts';
-import { signupApiPath } from '../../core/paths.ts';
+import { signinApiPath, signupApiPath } from '../../core/paths.ts';
 
 export interface TestMember {
   email: string;
@@ -31,13 +32,31 @@ export interface TestMember {
   accountId: number;
 }
 
-/** Signs up through the API; the account's id is read back from the store. */
-export async function signUpMember(app: App, store: Store, label = 'member'): Promise<TestMember> {
+/**
+ * Signs up through the API (`fields`: the form's other answers, a date of birth); the account's
+ * id is read back from the store.
+ */
+export async function signUpMember(
+  app: App,
+  store: Store,
+  label = 'member',
+  fields: { dateOfBirth?: string } = {},
+): Promise<TestMember> {
   const email = uniqueEmail(label);
-  const response = await postJson(app, signupApiPath(), signupBody({ email }));
+  const response = await postJson(app, signupApiPath(), signupBody({ email, ...fields }));
   expect(response.status).toBe(201);
   const id = (await store.moderation.accountByEmail(email))!.accountId;
   return { email, session: sessionTokenOf(response), accountId: id };
+}
+
+/** Signs the member in again (the tests' PASSWORD), as on another browser: that session's token. */
+export async function signInAgain(app: App, member: TestMember): Promise<string> {
+  const response = await postJson(app, signinApiPath(), {
+    email: member.email,
+    password: PASSWORD,
+  });
+  expect(response.status).toBe(200);
+  return sessionTokenOf(response);
 }
 
 /** A member given the moderator role as `npm run moderator -- add EMAIL` gives it. */
