@@ -49,6 +49,24 @@ export async function signUpMember(
   return { email, session: sessionTokenOf(response), accountId: id };
 }
 
+/**
+ * Two moderators' answers to one decision sent at once (`responses[i]` by `moderators[i]`): one
+ * went through (`ok`: 303 for a form, 200 for JSON), the other was refused with 409. The one who
+ * went through, and the refused answer.
+ */
+export function oneWentThrough(
+  responses: Response[],
+  moderators: TestMember[],
+  ok: 200 | 303,
+): { winner: TestMember; refused: Response } {
+  expect(responses.map((response) => response.status).sort()).toEqual([ok, 409]);
+  const at = responses.findIndex((response) => response.status === ok);
+  return { winner: moderators[at]!, refused: responses[1 - at]! };
+}
+
+/** The member's email as a regular expression matches it (its dots and pluses escaped). */
+export const emailPattern = (member: TestMember) => member.email.replace(/[.+]/g, '\\$&');
+
 /** Signs the member in again (the tests' PASSWORD), as on another browser: that session's token. */
 export async function signInAgain(app: App, member: TestMember): Promise<string> {
   const response = await postJson(app, signinApiPath(), {
