@@ -239,10 +239,7 @@ describe('a live ad removed for scam or fraud', () => {
       expect((await t.replyIn(scammer, thread, ANSWER)).status).toBe(303);
     expect((await t.replyIn(gina, ginaThread, 'Lisbon, maybe?')).status).toBe(303);
 
-    const { revision } = (await t.sql.get<{ revision: number }>(
-      'SELECT revision FROM member_ads WHERE id = ?',
-      adId,
-    ))!;
+    const { revision } = (await t.store.memberAds.find(adId))!;
     const removed = await t.postForm(
       moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'scam', note: '' },
@@ -353,10 +350,7 @@ describe('across instances', () => {
     const thread = conversationIdOf(await t.startConversation(lena, adId, 'Hi there!'));
     expect((await t.replyIn(scammer, thread, ANSWER)).status).toBe(303);
     expect((await t.replyIn(lena, thread, 'Sounds lovely.')).status).toBe(303);
-    const { revision } = (await t.sql.get<{ revision: number }>(
-      'SELECT revision FROM member_ads WHERE id = ?',
-      adId,
-    ))!;
+    const { revision } = (await t.store.memberAds.find(adId))!;
     // On PostgreSQL a second store on the same schema, as a second instance; SQLite has one.
     const other = onPostgres() ? (await openTestStore(t.dir)).store : t.store;
     try {
