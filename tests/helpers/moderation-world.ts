@@ -4,12 +4,14 @@
 // app: sign a member up, read a page, post a form or JSON as a member, read an ad's row, the
 // moderation log and a member's mails; a new member with an ad in review, live, or live with an
 // edit in review (the ad written through the store as posting and moderation write it); a
-// ad's item in the moderation queue; a moderator's decision on an ad or on a group of reports, a member's appeal and a moderator's
+// ad's item in the moderation queue; a moderator's decision on an ad, an account (a ban) or a
+// group of reports, a member's appeal and a moderator's
 // decision on it (plain form posts); a photo's size as a member, a moderator or a visitor asks
 // for it.
 import { beforeAll, expect } from 'vitest';
 import {
   appealApiPath,
+  banAccountApiPath,
   decideAppealApiPath,
   moderateAdApiPath,
   moderatePath,
@@ -113,6 +115,8 @@ export interface ModerationWorld<Moderators extends number = 0> extends TestApp 
     session: string,
     kind?: 'form' | 'json',
   ): Promise<Response>;
+  /** The moderator bans the account (`fields`: reason, note), a plain form post; the answer. */
+  ban(accountId: number, fields: Record<string, string>, session: string): Promise<Response>;
   /**
    * The moderator's decision on a group of reports (`ad:{id}`, `conversation:{id}:{account}`),
    * sent with the count of reports the reports page showed, as its form sends it (`fields`:
@@ -222,6 +226,8 @@ export function moderationWorld<Moderators extends number = 0>(
         ? world.postJson(path, { revision, ...fields }, session)
         : world.postForm(path, { revision: String(revision), ...fields }, session);
     },
+    ban: (accountId: number, fields: Record<string, string>, session: string) =>
+      world.postForm(banAccountApiPath(accountId), fields, session),
     decideOnReports: async (group: string, fields: Record<string, string>, session: string) => {
       const page = await (await world.getPage(moderateReportsPath(), session)).text();
       const start = page.indexOf(`id="${group.replace(/:/g, '-')}"`);

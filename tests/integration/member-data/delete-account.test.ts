@@ -37,7 +37,6 @@ import { textOf } from '../../helpers/html-text.ts';
 import {
   accountDataApiPath,
   accountPath,
-  banAccountApiPath,
   deleteAccountApiPath,
   deleteAccountPath,
   meApiPath,
@@ -412,11 +411,7 @@ describe('ids and bans', () => {
   test('a banned address is still refused at sign-up', async () => {
     const moderator = await t.signUpModerator();
     const banned = await t.signUpMember('banned');
-    const ban = await t.postForm(
-      banAccountApiPath(banned.accountId),
-      { reason: 'spam' },
-      moderator.session,
-    );
+    const ban = await t.ban(banned.accountId, { reason: 'spam' }, moderator.session);
     expect(ban.status).toBe(303);
     // Its session ended with the ban: it cannot reach the deletion at all.
     expect((await deleteForm(banned.session, PASSWORD)).status).toBe(303);

@@ -12,7 +12,7 @@ import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
-import { banAccountApiPath, deleteAdApiPath } from '../../../core/paths.ts';
+import { deleteAdApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 2, photos: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -151,11 +151,7 @@ describe("a removed ad's photos through its appeal window", () => {
 
   test('a ban holds the photos of the ads it removed while it can be appealed', async () => {
     const { member, adId, ids, keys } = await adWithPhotos('banned-ad');
-    const banned = await t.postForm(
-      banAccountApiPath(member.accountId),
-      { reason: 'spam' },
-      moderatorA.session,
-    );
+    const banned = await t.ban(member.accountId, { reason: 'spam' }, moderatorA.session);
     expect(banned.status).toBe(303);
     expect((await t.storedAd(adId)).status).toBe('removed');
     await sweepOn(100);

@@ -15,7 +15,6 @@ import { textOf } from '../../helpers/html-text.ts';
 import {
   accountPath,
   appealApiPath,
-  banAccountApiPath,
   decideAppealApiPath,
   moderateAppealsPath,
   moderatePath,
@@ -130,8 +129,8 @@ describe('an ad removed, appealed and reversed', () => {
 describe('a ban, appealed through its mail and reversed', () => {
   test('the banned member reads and appeals by the link, another moderator unbans', async () => {
     const { poster, id: adId } = await t.liveAd('banned-poster', { title: 'Board games' });
-    const banned = await t.postForm(
-      banAccountApiPath(poster.accountId),
+    const banned = await t.ban(
+      poster.accountId,
       { reason: 'spam', note: 'Mass posting.' },
       moderatorA.session,
     );
