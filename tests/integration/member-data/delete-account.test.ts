@@ -40,7 +40,6 @@ import {
   deleteAccountApiPath,
   deleteAccountPath,
   meApiPath,
-  moderateAdApiPath,
   moderatePath,
   moderationLogPath,
   signinApiPath,
@@ -56,12 +55,7 @@ const accountRow = (id: number) => t.sql.get('SELECT id FROM accounts WHERE id =
 
 /** Approves an ad as a moderator does, through the queue's form. */
 async function approve(moderator: TestMember, adId: number) {
-  const response = await t.postForm(
-    moderateAdApiPath(adId, 'approve'),
-    { revision: String((await t.storedAd(adId)).revision) },
-    moderator.session,
-  );
-  expect(response.status).toBe(303);
+  expect((await t.decideOnAd(adId, 'approve', {}, moderator.session)).status).toBe(303);
 }
 
 describe('/account/delete, the page', () => {
