@@ -3,11 +3,11 @@
 // moderators signed up before the file's tests; with the moves the tests make in it bound to its
 // app: sign a member up, read a page, post a form or JSON as a member, read an ad's row, the
 // moderation log and a member's mails; a new member with an ad in review, live, or live with an
-// edit in review (the ad written through the store as posting and moderation write it); a
-// ad's item in the moderation queue; a moderator's decision on an ad, an account (a ban) or a
-// group of reports, a member's appeal and a moderator's
-// decision on it (plain form posts); a photo's size as a member, a moderator or a visitor asks
-// for it.
+// edit in review (the ad written through the store as posting and moderation write it); an ad's
+// item in the moderation queue; a moderator's decision on an ad, an account (a ban) or a group
+// of reports, a member's appeal and a moderator's decision on it (plain form posts, the ad's
+// revision and the reports' count read as the pages carry them); a photo's size as a member, a
+// moderator or a visitor asks for it.
 import { beforeAll, expect } from 'vitest';
 import {
   appealApiPath,
