@@ -135,10 +135,7 @@ describe('actions', () => {
     await reportFrom(id, ['under-18']);
     expect(await hiddenRows(t.sql, id)).toHaveLength(1);
     const published = t.publisher.reasons.length;
-    const response = await resolve({
-      ...groupFields(await reportsPage(), `ad:${id}`),
-      action: 'dismiss',
-    });
+    const response = await t.decideOnReports(`ad:${id}`, { action: 'dismiss' }, moderator.session);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(
       `/moderate/reports?done=dismissed&count=1&ad=${id}&back=1`,
@@ -165,12 +162,11 @@ describe('actions', () => {
     const { poster, id } = await t.liveAd('removed', { title: 'To be removed' });
     await reportFrom(id, ['commercial']);
     const published = t.publisher.reasons.length;
-    const response = await resolve({
-      ...groupFields(await reportsPage(), `ad:${id}`),
-      action: 'remove',
-      reason: 'commercial',
-      note: 'Asks for gifts.',
-    });
+    const response = await t.decideOnReports(
+      `ad:${id}`,
+      { action: 'remove', reason: 'commercial', note: 'Asks for gifts.' },
+      moderator.session,
+    );
     expect(response.status).toBe(303);
     expect(await t.storedAd(id)).toMatchObject({
       status: 'removed',
@@ -191,11 +187,11 @@ describe('actions', () => {
   test("remove an editor's ad: hidden for good, with a note for content/ads/", async () => {
     const id = editorAdIds()[0]!;
     await reportFrom(id, ['spam']);
-    const response = await resolve({
-      ...groupFields(await reportsPage(), `ad:${id}`),
-      action: 'remove',
-      reason: 'spam',
-    });
+    const response = await t.decideOnReports(
+      `ad:${id}`,
+      { action: 'remove', reason: 'spam' },
+      moderator.session,
+    );
     expect(response.status).toBe(303);
     expect(await hiddenRows(t.sql, id)).toEqual([
       expect.objectContaining({ kind: 'editor', why: 'removed' }),
@@ -219,11 +215,11 @@ describe('actions', () => {
   test('ban: the account banned, its ads removed, reports closed, all logged', async () => {
     const { poster, id } = await t.liveAd('banned');
     await reportFrom(id, ['harassment']);
-    const response = await resolve({
-      ...groupFields(await reportsPage(), `ad:${id}`),
-      action: 'ban',
-      reason: 'spam',
-    });
+    const response = await t.decideOnReports(
+      `ad:${id}`,
+      { action: 'ban', reason: 'spam' },
+      moderator.session,
+    );
     expect(response.status).toBe(303);
     const account = (await t.store.accounts.findById(poster.accountId))!;
     expect(account.bannedAt).not.toBeNull();
