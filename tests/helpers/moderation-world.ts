@@ -7,19 +7,20 @@
 // item in the moderation queue; a moderator's decision on an ad, an account (a ban) or a group
 // of reports, a member's appeal and a moderator's decision on it (plain form posts, the ad's
 // revision and the reports' count read as the pages carry them); a photo's size as a member, a
-// moderator or a visitor asks for it.
+// moderator or a visitor asks for it; a member's Delete my account.
 import { beforeAll, expect } from 'vitest';
 import {
   appealApiPath,
   banAccountApiPath,
   decideAppealApiPath,
+  deleteAccountApiPath,
   moderateAdApiPath,
   moderatePath,
   moderateReportsApiPath,
   moderateReportsPath,
   photoSizeApiPath,
 } from '../../core/paths.ts';
-import type { TestApp, TestAppOptions } from './api.ts';
+import { PASSWORD, type TestApp, type TestAppOptions } from './api.ts';
 import type { AppPhotos } from '../../server/photos/app-photos.ts';
 import { mailsOf, type ReadMail } from './mail.ts';
 import {
@@ -139,6 +140,8 @@ export interface ModerationWorld<Moderators extends number = 0> extends TestApp 
     fields: Record<string, string>,
     session: string,
   ): Promise<Response>;
+  /** Delete my account, as the member posts it with its password (a plain form post); the answer. */
+  deleteAccount(member: TestMember): Promise<Response>;
   /** The photo's 1280 size as `session` asks for it (none: a visitor); its status and bytes. */
   photoSize(photoId: number, session?: string): Promise<{ status: number; bytes: Buffer }>;
   /** With `photos`: the app's photos (its pool, its storage), filled in before the tests. */
@@ -248,6 +251,8 @@ export function moderationWorld<Moderators extends number = 0>(
       ))!.id,
     decideAppeal: (appealId: number, fields: Record<string, string>, session: string) =>
       world.postForm(decideAppealApiPath(appealId), fields, session),
+    deleteAccount: (member: TestMember) =>
+      world.postForm(deleteAccountApiPath(), { password: PASSWORD }, member.session),
     photoSize: async (photoId: number, session?: string) => {
       const response = await world.getPage(photoSizeApiPath(photoId, 1280), session);
       return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };

@@ -3,11 +3,11 @@
 // is the same as for any address, so nothing about them is confirmed. An ordinary account is
 // mailed, so these tests would notice a /forgot that mails nobody.
 import { describe, expect, test } from 'vitest';
-import { PASSWORD, postForm, postJson } from '../../helpers/api.ts';
+import { postForm, postJson } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';
 import type { TestMember } from '../../helpers/moderation.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
-import { deleteAccountApiPath, forgotApiPath } from '../../../core/paths.ts';
+import { forgotApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld();
 const FORGOT_ANSWER =
@@ -52,11 +52,7 @@ describe(`POST ${forgotApiPath()}`, () => {
 
   test('a deleted account: the same answer as an address never seen, no mail', async () => {
     const member = await t.signUpMember('deleted');
-    const deleted = await t.postForm(
-      deleteAccountApiPath(),
-      { password: PASSWORD },
-      member.session,
-    );
+    const deleted = await t.deleteAccount(member);
     expect(deleted.status).toBe(303);
     const gone = await forgot(member.email);
     const never = await forgot('never-signed-up@example.com');

@@ -11,16 +11,10 @@ import { describe, expect, test } from 'vitest';
 import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
-import { PASSWORD } from '../../helpers/api.ts';
 import { type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
-import {
-  deleteAccountApiPath,
-  photoSizeApiPath,
-  moderateAppealsPath,
-  removePhotoApiPath,
-} from '../../../core/paths.ts';
+import { photoSizeApiPath, moderateAppealsPath, removePhotoApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 2, photos: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -222,11 +216,7 @@ describe('a removed photo no appeal brings back', () => {
     const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'under-18', moderatorA.session);
     expect(await t.blobsLeft(keys)).toBe(keys.length);
-    const deleted = await t.postForm(
-      deleteAccountApiPath(),
-      { password: PASSWORD },
-      member.session,
-    );
+    const deleted = await t.deleteAccount(member);
     expect(deleted.status).toBe(303);
     expect(await t.sql.get('SELECT id FROM photos WHERE id = ?', photoId)).toBeUndefined();
     expect(await t.keysOfPhoto(photoId)).toEqual([]);
