@@ -11,11 +11,10 @@ import {
   forgotApiPath,
   resetApiPath,
   resetPath,
-  signinApiPath,
   signoutApiPath,
   pushDevicesApiPath,
 } from '../../../core/paths.ts';
-import { PASSWORD, postJson, sessionTokenOf } from '../../helpers/api.ts';
+import { signInAgain } from '../../helpers/moderation.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
 import { conversationIdOf, textOf } from '../../helpers/messages.ts';
 import type { TestMember } from '../../helpers/posting.ts';
@@ -26,16 +25,6 @@ const { push, t } = pushMessagesWorld();
 
 /** Everything the app started is done: the pushes queued and sent. */
 const settled = () => push.pusher.settled();
-
-/** Signs the member in again, as on another browser: that session's token. */
-async function signIn(member: TestMember): Promise<string> {
-  const response = await postJson(t.app, signinApiPath(), {
-    email: member.email,
-    password: PASSWORD,
-  });
-  expect(response.status).toBe(200);
-  return sessionTokenOf(response);
-}
 
 /** The User-Agents of a shared computer's browser and a phone's: the devices' labels. */
 const COMPUTER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Firefox/133.0';
@@ -85,7 +74,7 @@ async function posterInAChat() {
   );
   await t.replyIn(poster, conversationId, 'Hi! Which standards do you like?');
   await settled();
-  return { poster, replier, conversationId, phoneSession: await signIn(poster) };
+  return { poster, replier, conversationId, phoneSession: await signInAgain(t.app, poster) };
 }
 
 describe('signing out', () => {
