@@ -34,6 +34,8 @@ export interface BuildRun {
   peakTreeRss: number;
   /** The most all its processes held at once, each file's pages counted once (tree-rss.ts). */
   peakTreeHeld: number;
+  /** CPU time (user + system) of all its processes, threads included, in seconds (sampled). */
+  cpuSeconds: number;
   /** Everything the build printed, stdout and stderr. */
   log: string[];
 }
@@ -54,7 +56,7 @@ export const KNOWN_STEPS = [...Object.values(STEP_NAMES), ORCHESTRATOR];
 export async function runBuild(request: BuildRequest): Promise<BuildRun> {
   mkdirSync(dirname(request.rssFile), { recursive: true });
   const started = performance.now();
-  const { code, log, times, peakTreeRss, peakTreeHeld, peakByPhase } = await runNode(
+  const { code, log, times, peakTreeRss, peakTreeHeld, peakByPhase, cpuSeconds } = await runNode(
     request.projectRoot,
     buildArguments(request),
     { ...process.env, BENCH_RSS_FILE: request.rssFile },
@@ -71,6 +73,7 @@ export async function runBuild(request: BuildRequest): Promise<BuildRun> {
     peakRss: stepPeaks(peakByPhase, readPeakRss(request.rssFile)),
     peakTreeRss,
     peakTreeHeld,
+    cpuSeconds,
     log,
   };
 }
@@ -123,6 +126,7 @@ function runNode(
   peakTreeRss: number;
   peakTreeHeld: number;
   peakByPhase: Map<string, number>;
+  cpuSeconds: number;
 }> {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   // The step running: the build's last "• Step" line.
@@ -153,6 +157,7 @@ function runNode(
         peakTreeRss,
         peakTreeHeld: sampler.held(),
         peakByPhase: sampler.peakByPhase(),
+        cpuSeconds: sampler.cpuSeconds(),
       });
     });
   });

@@ -20,6 +20,11 @@ export interface TreeRssSampler {
   peakPhase(): string;
   /** After stop(): the highest sum seen while `phase` said each thing, in bytes. */
   peakByPhase(): Map<string, number>;
+  /**
+   * After stop(): the CPU time (user + system) the processes used, in seconds, as last sampled
+   * (the last 10 ms before each process ended are missed).
+   */
+  cpuSeconds(): number;
 }
 
 export function sampleTreeRss(
@@ -30,13 +35,21 @@ export function sampleTreeRss(
 ): TreeRssSampler {
   const byPhase = new Map<string, number>();
   if (!existsSync(`/proc/${rootPid}`))
-    return { stop: () => 0, held: () => 0, peakPhase: () => '', peakByPhase: () => byPhase };
+    return {
+      stop: () => 0,
+      held: () => 0,
+      peakPhase: () => '',
+      peakByPhase: () => byPhase,
+      cpuSeconds: () => 0,
+    };
+  const cpuByProcess = new Map<number, number>();
   let peak = 0;
   let peakHeld = 0;
   let phaseAtPeak = '';
   const sample = () => {
     const pids = descendantsAndSelf(rootPid);
     const total = pids.reduce((sum, pid) => sum + residentBytes(pid), 0);
+    for (const pid of pids) cpuByProcess.set(pid, Math.max(cpuByProcess.get(pid) ?? 0, cpuMs(pid)));
     const now = phase();
     if (total > (byPhase.get(now) ?? 0)) byPhase.set(now, total);
     if (total > peak) {
@@ -61,6 +74,7 @@ export function sampleTreeRss(
     held: () => peakHeld,
     peakPhase: () => phaseAtPeak,
     peakByPhase: () => byPhase,
+    cpuSeconds: () => [...cpuByProcess.values()].reduce((sum, ms) => sum + ms, 0) / 1000,
   };
 }
 

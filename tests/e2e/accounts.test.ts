@@ -17,6 +17,7 @@ import {
   submitWithFetch,
   waitForEnhanced,
 } from '../helpers/browser-waits.ts';
+import { fillJoinForm, type JoinFormValues } from '../helpers/e2e-members.ts';
 import { startSiteServer } from './servers.ts';
 import { builtAds, baseUrl, builtContent, chromiumForTests, siteDir } from './support.ts';
 
@@ -40,15 +41,7 @@ async function openPage(path: string, origin = baseUrl()): Promise<Page> {
 
 const dialog = (page: Page) => page.locator('dialog[open]');
 
-async function fillSignup(
-  page: Page,
-  values: { email: string; password?: string; dateOfBirth: string; terms?: boolean },
-) {
-  await page.fill('#dialog-email', values.email);
-  await page.fill('#dialog-password', values.password ?? 'a long enough password');
-  await page.fill('#dialog-dateOfBirth', values.dateOfBirth);
-  if (values.terms ?? true) await page.check('#dialog-acceptTerms');
-}
+const fillSignup = (page: Page, values: JoinFormValues) => fillJoinForm(page, 'dialog', values);
 
 function firstAd() {
   const ad = builtAds().find((entry) => entry.city === 'Los Angeles')!;
@@ -320,10 +313,7 @@ describe('/signup without JavaScript', () => {
     await page.getByRole('link', { name: 'Create a free account' }).click();
     await page.waitForURL(`${baseUrl()}/signup?next=%2Fpost`);
 
-    await page.fill('#signup-email', email);
-    await page.fill('#signup-password', 'a long enough password');
-    await page.fill('#signup-dateOfBirth', yearsAgo(17));
-    await page.check('#signup-acceptTerms');
+    await fillJoinForm(page, 'signup', { email, dateOfBirth: yearsAgo(17) });
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForLoadState('load');
     expect(await page.locator('.banner--error').textContent()).toBe(

@@ -11,7 +11,13 @@ import {
   waitForEnhanced,
 } from '../helpers/browser-waits.ts';
 import { bothWays } from '../helpers/both-ways.ts';
-import { heading, mailTo as mailInOutbox, uniqueEmail } from '../helpers/e2e-members.ts';
+import {
+  heading,
+  mailTo as mailInOutbox,
+  PASSWORD,
+  signUpWithForm,
+  uniqueEmail,
+} from '../helpers/e2e-members.ts';
 import { linkToken, type ReadMail } from '../helpers/mail.ts';
 import { FORGOT_SENT } from '../../src/pages/forgot/forgotData.ts';
 import { baseUrl, fetchPage, chromiumForTests } from './support.ts';
@@ -26,7 +32,6 @@ import {
 
 const chromium = chromiumForTests();
 
-const PASSWORD = 'a long enough password';
 const NEW_PASSWORD = 'an even longer new password';
 
 /** The newest mail to `to` whose subject contains `about`, once there are more than `after`. */
@@ -40,15 +45,8 @@ function linkPath(mail: ReadMail, path: string): string {
   return `${path}?token=${token}`;
 }
 
-async function signUp(page: Page, email: string, javaScriptEnabled: boolean) {
-  await gotoEnhanced(page, `${baseUrl()}/signup`, javaScriptEnabled);
-  await page.fill('#signup-email', email);
-  await page.fill('#signup-password', PASSWORD);
-  await page.fill('#signup-dateOfBirth', '1990-04-12');
-  await page.check('#signup-acceptTerms');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(`${baseUrl()}/success`);
-}
+const signUp = (page: Page, email: string, javaScriptEnabled: boolean) =>
+  signUpWithForm(page, baseUrl(), email, '1990-04-12', javaScriptEnabled);
 
 /** Signs in on the /signin page; with JavaScript, until the answer to its fetch has arrived. */
 async function signIn(page: Page, email: string, password: string, javaScriptEnabled: boolean) {

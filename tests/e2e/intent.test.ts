@@ -13,7 +13,7 @@ import {
   verifyPath,
 } from '../../core/paths.ts';
 import { waitForEnhanced } from '../helpers/browser-waits.ts';
-import { mailTo, PASSWORD, uniqueEmail } from '../helpers/e2e-members.ts';
+import { fillJoinForm, mailTo, PASSWORD, uniqueEmail } from '../helpers/e2e-members.ts';
 import { linkPath } from '../helpers/mail.ts';
 import { baseUrl, builtAds, chromiumForTests } from './support.ts';
 
@@ -35,10 +35,7 @@ async function verifyFromTheMail(page: Page, email: string) {
 }
 
 async function signUpOnThePage(page: Page, email: string) {
-  await page.fill('#signup-email', email);
-  await page.fill('#signup-password', PASSWORD);
-  await page.fill('#signup-dateOfBirth', '1990-04-12');
-  await page.check('#signup-acceptTerms');
+  await fillJoinForm(page, 'signup', { email });
   await Promise.all([
     page.waitForURL(replyScreen()),
     page.getByRole('button', { name: 'Continue' }).click(),
@@ -82,10 +79,7 @@ describe('Reply on an ad, signed out', () => {
     const dialog = page.locator('dialog[open]');
     await dialog.waitFor();
     const email = uniqueEmail('intent-dialog');
-    await page.fill('#dialog-email', email);
-    await page.fill('#dialog-password', PASSWORD);
-    await page.fill('#dialog-dateOfBirth', '1990-04-12');
-    await page.check('#dialog-acceptTerms');
+    await fillJoinForm(page, 'dialog', { email });
     await Promise.all([
       page.waitForURL(replyScreen()),
       dialog.getByRole('button', { name: 'Continue' }).click(),

@@ -1,5 +1,6 @@
 // Members in the e2e tests, against a server whose outbox and database the test holds (the
-// moderation and publishing servers): unique addresses, sign-up, the mailed verification link,
+// moderation and publishing servers): unique addresses, sign-up (the join form filled in on
+// /signup or in the dialog, or the API), the mailed verification link,
 // moderators made as the operator's command makes them, the page's heading, and a reply sent in a
 // conversation as a member sends it.
 import { mkdirSync, watch } from 'node:fs';
@@ -77,6 +78,27 @@ export async function signUpWithApi(context: BrowserContext, url: string, email:
   expect(response.status()).toBe(201);
 }
 
+/** What a person types into the join form (the tests' password and a 1990 birthday unless told). */
+export interface JoinFormValues {
+  email: string;
+  password?: string;
+  dateOfBirth?: string;
+  /** The terms box ticked (unless false). */
+  terms?: boolean;
+}
+
+/** Fills in the join form, on /signup (`signup`) or in the dialog from a link (`dialog`). */
+export async function fillJoinForm(
+  page: Page,
+  form: 'signup' | 'dialog',
+  { email, password = PASSWORD, dateOfBirth = '1990-04-12', terms = true }: JoinFormValues,
+) {
+  await page.fill(`#${form}-email`, email);
+  await page.fill(`#${form}-password`, password);
+  await page.fill(`#${form}-dateOfBirth`, dateOfBirth);
+  if (terms) await page.check(`#${form}-acceptTerms`);
+}
+
 /**
  * Signs up with the form on /signup, as a person would (with JavaScript, once the page's script
  * has enhanced the form); the server answers with /success.
@@ -89,10 +111,7 @@ export async function signUpWithForm(
   javaScriptEnabled: boolean,
 ) {
   await gotoEnhanced(page, `${url}/signup`, javaScriptEnabled);
-  await page.fill('#signup-email', email);
-  await page.fill('#signup-password', PASSWORD);
-  await page.fill('#signup-dateOfBirth', dateOfBirth);
-  await page.check('#signup-acceptTerms');
+  await fillJoinForm(page, 'signup', { email, dateOfBirth });
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL(`${url}/success`);
 }

@@ -1,7 +1,8 @@
 // The world of a messages test file: the test app of helpers/messages.ts (the content fixture's
 // ads published, one editor's ad among them), with the moves the tests make in it bound to it:
-// members signed up, live ads and accounts written through the store, conversations started and
-// replied to as a browser without JavaScript does, pages read, and the rows read back.
+// members (and moderators) signed up, live ads and accounts written through the store,
+// conversations started and replied to as a browser without JavaScript does, a moderator's form
+// posted, pages read, and the rows read back.
 import { readFileSync } from 'node:fs';
 import { beforeAll, expect } from 'vitest';
 import type { TestApp, TestAppOptions } from './api.ts';
@@ -19,6 +20,7 @@ import {
   takeAdDown,
   textOf,
 } from './messages.ts';
+import { insertAdInReview, postModerationForm, signUpModerator } from './moderation.ts';
 import { deleteAccountOf, getPage, makeMember, submit } from './posting.ts';
 
 /** `f` without its first parameter, the test app. */
@@ -30,11 +32,17 @@ const moves = {
   deleteAccountOf,
   getPage,
   insertAccount,
+  insertAdInReview,
   insertConversation,
   insertLiveAd,
   insertMessage,
   makeMember,
+  /** A plain form post, as a moderator's browser without JavaScript sends it. */
+  postForm: (t: TestApp, path: string, fields: Record<string, string>, session?: string) =>
+    postModerationForm(t.app, path, fields, session),
   replyIn,
+  /** A member given the moderator role (helpers/moderation.ts). */
+  signUpModerator: (t: TestApp) => signUpModerator(t.app, t.store),
   startConversation,
   storedConversations,
   storedMessages,

@@ -3,10 +3,24 @@
 // moderators signed up before the file's tests; with the moves the tests make in it bound to its
 // app: sign a member up, read a page, post a form or JSON as a member, read an ad's row, the
 // moderation log and a member's mails; a new member with an ad in review, live, or live with an
-// edit in review (the ad written through the store as posting and moderation write it).
+// edit in review (the ad written through the store as posting and moderation write it); an ad's
+// item in the moderation queue; a moderator's decision on an ad, an account (a ban) or a group
+// of reports, a member's appeal and a moderator's decision on it (plain form posts, the ad's
+// revision and the reports' count read as the pages carry them); a photo's size as a member, a
+// moderator or a visitor asks for it; a member's Delete my account.
 import { beforeAll, expect } from 'vitest';
-import { appealApiPath } from '../../core/paths.ts';
-import type { TestApp, TestAppOptions } from './api.ts';
+import {
+  appealApiPath,
+  banAccountApiPath,
+  decideAppealApiPath,
+  deleteAccountApiPath,
+  moderateAdApiPath,
+  moderatePath,
+  moderateReportsApiPath,
+  moderateReportsPath,
+  photoSizeApiPath,
+} from '../../core/paths.ts';
+import { PASSWORD, type TestApp, type TestAppOptions } from './api.ts';
 import type { AppPhotos } from '../../server/photos/app-photos.ts';
 import { mailsOf, type ReadMail } from './mail.ts';
 import {
@@ -89,8 +103,48 @@ export interface ModerationWorld<Moderators extends number = 0> extends TestApp 
   logRows(): Promise<LogRow[]>;
   /** The member's mails but the sign-up's "Verify" (helpers/mail.ts mailsOf). */
   mailsOf(email: string): Promise<ReadMail[]>;
-  /** The member appeals the decision with `text` (a plain form post, answered 303); its id. */
+  /** The ad's item in the moderation queue as the moderator (`session`) reads it: its HTML. */
+  queueItem(adId: number, session: string): Promise<string>;
+  /**
+   * The moderator's decision on the ad, sent with the ad's current revision as the queue's form
+   * sends it (`fields`: reason, note), as a plain form post or (`json`) as the queue's script
+   * sends it; the answer.
+   */
+  decideOnAd(
+    adId: number,
+    action: 'approve' | 'reject' | 'remove',
+    fields: Record<string, string>,
+    session: string,
+    kind?: 'form' | 'json',
+  ): Promise<Response>;
+  /** The moderator bans the account (`fields`: reason, note), a plain form post; the answer. */
+  ban(accountId: number, fields: Record<string, string>, session: string): Promise<Response>;
+  /**
+   * The moderator's decision on a group of reports (`ad:{id}`, `conversation:{id}:{account}`),
+   * sent with the count of reports the reports page showed, as its form sends it (`fields`:
+   * action, reason, note); the answer.
+   */
+  decideOnReports(
+    group: string,
+    fields: Record<string, string>,
+    session: string,
+  ): Promise<Response>;
+  /** An appeal of the decision with `text`, signed in as `session` or by the mail's `key`. */
+  appeal(statementId: number, text: string, session?: string, key?: string): Promise<Response>;
+  /** The member appeals the decision with `text` (answered 303); its id. */
   appealFiled(statementId: number, member: TestMember, text: string): Promise<number>;
+  /** The id of the appeal filed against the decision. */
+  appealIdOf(statementId: number): Promise<number>;
+  /** The moderator's decision on the appeal (`fields`: outcome, reply); the answer. */
+  decideAppeal(
+    appealId: number,
+    fields: Record<string, string>,
+    session: string,
+  ): Promise<Response>;
+  /** Delete my account, as the member posts it with its password (a plain form post); the answer. */
+  deleteAccount(member: TestMember): Promise<Response>;
+  /** The photo's 1280 size as `session` asks for it (none: a visitor); its status and bytes. */
+  photoSize(photoId: number, session?: string): Promise<{ status: number; bytes: Buffer }>;
   /** With `photos`: the app's photos (its pool, its storage), filled in before the tests. */
   photos: AppPhotos;
   /** A photo uploaded by the member and kept as keepUploadedPhoto keeps it (the answer). */
@@ -153,14 +207,57 @@ export function moderationWorld<Moderators extends number = 0>(
     storedAd: (id: number) => storedAd(world.sql, id),
     logRows: () => logRows(world.sql),
     mailsOf: (email: string) => mailsOf(world, email),
+    queueItem: async (adId: number, session: string) => {
+      const response = await world.getPage(moderatePath(), session);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      const start = html.indexOf(`id="ad-${adId}"`);
+      expect(start, `ad ${adId} in the queue`).toBeGreaterThan(-1);
+      // The class only finds where the next queue item starts (locating, not checking).
+      const end = html.indexOf('class="queue-item"', start + 10);
+      return html.slice(start, end === -1 ? undefined : end);
+    },
+    decideOnAd: async (
+      adId: number,
+      action: 'approve' | 'reject' | 'remove',
+      fields: Record<string, string>,
+      session: string,
+      kind: 'form' | 'json' = 'form',
+    ) => {
+      const { revision } = await world.storedAd(adId);
+      const path = moderateAdApiPath(adId, action);
+      return kind === 'json'
+        ? world.postJson(path, { revision, ...fields }, session)
+        : world.postForm(path, { revision: String(revision), ...fields }, session);
+    },
+    ban: (accountId: number, fields: Record<string, string>, session: string) =>
+      world.postForm(banAccountApiPath(accountId), fields, session),
+    decideOnReports: async (group: string, fields: Record<string, string>, session: string) => {
+      const page = await (await world.getPage(moderateReportsPath(), session)).text();
+      const start = page.indexOf(`id="${group.replace(/:/g, '-')}"`);
+      expect(start, `${group} on the reports page`).toBeGreaterThan(-1);
+      const seen = /name="seen" value="(\d+)"/.exec(page.slice(start))![1]!;
+      return world.postForm(moderateReportsApiPath(), { group, seen, ...fields }, session);
+    },
+    appeal: (statementId: number, text: string, session?: string, key?: string) =>
+      world.postForm(appealApiPath(statementId, key), { text }, session),
     appealFiled: async (statementId: number, member: TestMember, text: string) => {
-      const filed = await world.postForm(appealApiPath(statementId), { text }, member.session);
-      expect(filed.status).toBe(303);
-      return (await storedRow<{ id: number }>(
+      expect((await world.appeal(statementId, text, member.session)).status).toBe(303);
+      return world.appealIdOf(statementId);
+    },
+    appealIdOf: async (statementId: number) =>
+      (await storedRow<{ id: number }>(
         world,
         'SELECT id FROM appeals WHERE statement_id = ?',
         statementId,
-      ))!.id;
+      ))!.id,
+    decideAppeal: (appealId: number, fields: Record<string, string>, session: string) =>
+      world.postForm(decideAppealApiPath(appealId), fields, session),
+    deleteAccount: (member: TestMember) =>
+      world.postForm(deleteAccountApiPath(), { password: PASSWORD }, member.session),
+    photoSize: async (photoId: number, session?: string) => {
+      const response = await world.getPage(photoSizeApiPath(photoId, 1280), session);
+      return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
     },
     keepPhoto: (accountId: number, bytes: Buffer) =>
       keepPhoto(world.store, world.photos, accountId, bytes),

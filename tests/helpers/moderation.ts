@@ -16,6 +16,7 @@ import {
   cookieHeader,
   FORM_TYPE,
   ORIGIN,
+  PASSWORD,
   postJson,
   sessionTokenOf,
   signupBody,
@@ -23,7 +24,7 @@ import {
   type App,
 } from './api.ts';
 import type { TestSql } from './test-store.ts';
-import { signupApiPath } from '../../core/paths.ts';
+import { signinApiPath, signupApiPath } from '../../core/paths.ts';
 import { storedRows } from './stored-rows.ts';
 
 export interface TestMember {
@@ -32,13 +33,49 @@ export interface TestMember {
   accountId: number;
 }
 
-/** Signs up through the API; the account's id is read back from the store. */
-export async function signUpMember(app: App, store: Store, label = 'member'): Promise<TestMember> {
+/**
+ * Signs up through the API (`fields`: the form's other answers, a date of birth); the account's
+ * id is read back from the store.
+ */
+export async function signUpMember(
+  app: App,
+  store: Store,
+  label = 'member',
+  fields: { dateOfBirth?: string } = {},
+): Promise<TestMember> {
   const email = uniqueEmail(label);
-  const response = await postJson(app, signupApiPath(), signupBody({ email }));
+  const response = await postJson(app, signupApiPath(), signupBody({ email, ...fields }));
   expect(response.status).toBe(201);
   const id = (await store.moderation.accountByEmail(email))!.accountId;
   return { email, session: sessionTokenOf(response), accountId: id };
+}
+
+/**
+ * Two moderators' answers to one decision sent at once (`responses[i]` by `moderators[i]`): one
+ * went through (`ok`: 303 for a form, 200 for JSON), the other was refused with 409. The one who
+ * went through, and the refused answer.
+ */
+export function oneWentThrough(
+  responses: Response[],
+  moderators: TestMember[],
+  ok: 200 | 303,
+): { winner: TestMember; refused: Response } {
+  expect(responses.map((response) => response.status).sort()).toEqual([ok, 409]);
+  const at = responses.findIndex((response) => response.status === ok);
+  return { winner: moderators[at]!, refused: responses[1 - at]! };
+}
+
+/** The member's email as a regular expression matches it (its dots and pluses escaped). */
+export const emailPattern = (member: TestMember) => member.email.replace(/[.+]/g, '\\$&');
+
+/** Signs the member in again (the tests' PASSWORD), as on another browser: that session's token. */
+export async function signInAgain(app: App, member: TestMember): Promise<string> {
+  const response = await postJson(app, signinApiPath(), {
+    email: member.email,
+    password: PASSWORD,
+  });
+  expect(response.status).toBe(200);
+  return sessionTokenOf(response);
 }
 
 /** A member given the moderator role as `npm run moderator -- add EMAIL` gives it. */

@@ -8,18 +8,11 @@ import {
   MODERATION_REASONS,
   type ModerationReason,
 } from '../../core/schemas/moderation-reasons.ts';
-import {
-  cookieHeader,
-  FORM_TYPE,
-  ORIGIN,
-  postJson,
-  sessionTokenOf,
-  signupBody,
-  uniqueEmail,
-  type TestApp,
-} from './api.ts';
+import { cookieHeader, FORM_TYPE, ORIGIN, type TestApp } from './api.ts';
 import { decodeEntities } from './html-text.ts';
-import { signupApiPath } from '../../core/paths.ts';
+import { getPage as getModerationPage, signUpMember, type TestMember } from './moderation.ts';
+
+export type { TestMember };
 
 /** A valid ad in a city of the content fixture (its first five cities of each state). */
 export const validAd = (overrides: Record<string, string> = {}): Record<string, string> => ({
@@ -32,28 +25,14 @@ export const validAd = (overrides: Record<string, string> = {}): Record<string, 
   ...overrides,
 });
 
-export interface TestMember {
-  email: string;
-  session: string;
-  accountId: number;
-}
-
-/** Signs up through the API; verified unless told otherwise. */
+/** Signs up through the API (moderation.ts signUpMember); verified unless told otherwise. */
 export async function makeMember(
   t: TestApp,
   { verified = true, dateOfBirth }: { verified?: boolean; dateOfBirth?: string } = {},
 ): Promise<TestMember> {
-  const email = uniqueEmail('poster');
-  const response = await postJson(
-    t.app,
-    signupApiPath(),
-    signupBody({ email, ...(dateOfBirth ? { dateOfBirth } : {}) }),
-  );
-  expect(response.status).toBe(201);
-  const { accounts } = t.store;
-  const accountId = (await accounts.findByEmail(email))!.id;
-  if (verified) await accounts.markVerified(accountId, new Date().toISOString());
-  return { email, session: sessionTokenOf(response), accountId };
+  const member = await signUpMember(t.app, t.store, 'poster', dateOfBirth ? { dateOfBirth } : {});
+  if (verified) await t.store.accounts.markVerified(member.accountId, new Date().toISOString());
+  return member;
 }
 
 /** Deletes the account as Delete my account does once the password is checked. */
@@ -88,9 +67,7 @@ export function submit(
 }
 
 export const getPage = (t: TestApp, path: string, session?: string) =>
-  Promise.resolve(
-    t.app.request(`${ORIGIN}${path}`, { headers: session ? cookieHeader(session) : {} }),
-  );
+  getModerationPage(t.app, path, session);
 
 export interface StoredAd {
   id: number;

@@ -2,7 +2,7 @@
 // radosgw (s3-global-setup.ts), else one started for the file (startS3ServerForFile, ~3 s). A test
 // file makes buckets of its own (newTestBucket), so files share the server without seeing each
 // other's objects. s3Env() is the settings a server process of ours reads (README "Photos in a
-// bucket").
+// bucket"); testObjectStorage and testPhotoBucket open a bucket from them as such a process does.
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -11,8 +11,18 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { ensureS3Server, startThrowawayS3Server } from '../../scripts/s3-server.mjs';
+import {
+  openObjectStorage,
+  type ObjectStorage,
+} from '../../store/object-storage/object-storage.ts';
+import { s3SettingsFromEnv, type S3Settings } from '../../store/object-storage/s3-settings.ts';
+import {
+  photoStorageLocationFromEnv,
+  type PhotoStorageLocation,
+} from '../../store/photo-storage/photo-storage.ts';
+import { providedBySuite } from './suite-provided.ts';
 
 export interface S3ServerAddress {
   endpoint: string;
@@ -22,13 +32,7 @@ export interface S3ServerAddress {
 }
 
 /** The S3 suite's server, or undefined in every other suite. */
-export function testS3Server(): S3ServerAddress | undefined {
-  try {
-    return inject('s3Server');
-  } catch {
-    return undefined;
-  }
-}
+export const testS3Server = (): S3ServerAddress | undefined => providedBySuite('s3Server');
 
 export const onS3 = () => testS3Server() !== undefined;
 
@@ -117,4 +121,34 @@ export function s3Env(server: S3ServerAddress = suiteS3Server()): Record<string,
     AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
     S3_FORCE_PATH_STYLE: '1',
   };
+}
+
+/** The suite's server as a process of ours reads it from s3Env(); throws on a wrong setting. */
+export function testS3Settings(server: S3ServerAddress = suiteS3Server()): S3Settings {
+  const found = s3SettingsFromEnv(s3Env(server));
+  if ('problem' in found) throw new Error(found.problem);
+  return found.settings;
+}
+
+/** `bucket` below `prefix` on the suite's server, opened as a process of ours opens it. */
+export function testObjectStorage(bucket: string, prefix: string): ObjectStorage {
+  return openObjectStorage({ bucket, prefix }, testS3Settings());
+}
+
+/** Photos kept in a bucket on the suite's server, as a server process with PHOTOS_BUCKET finds them. */
+export interface TestPhotoBucket {
+  /** What the process reads: s3Env() and PHOTOS_BUCKET. */
+  env: Record<string, string>;
+  location: PhotoStorageLocation;
+  /** The bucket below PHOTOS_BUCKET's prefix, as it is: what a test reads back raw (close it). */
+  raw: ObjectStorage;
+}
+
+/** PHOTOS_BUCKET=`url` (s3://bucket/prefix) on the suite's server. */
+export function testPhotoBucket(url: string): TestPhotoBucket {
+  const env = { ...s3Env(), PHOTOS_BUCKET: url };
+  const location = photoStorageLocationFromEnv(env);
+  const { bucket } = location;
+  if (!bucket) throw new Error(`PHOTOS_BUCKET=${url} names no bucket`);
+  return { env, location, raw: openObjectStorage(bucket.location, bucket.settings) };
 }

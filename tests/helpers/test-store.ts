@@ -7,12 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, inject } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import type { StoreEngine } from '../../store/engine.ts';
 import { openPostgresEngine } from '../../store/postgres-engine.ts';
 import { openSqliteEngine } from '../../store/sqlite-engine.ts';
 import { storeOn, type StoreHandle } from '../../store/store.ts';
 import type { Tables } from '../../store/tables.ts';
+import { providedBySuite } from './suite-provided.ts';
 
 export interface TestSql {
   all<T = Record<string, unknown>>(text: string, ...params: unknown[]): Promise<T[]>;
@@ -30,13 +31,7 @@ export interface TestStore {
 }
 
 /** The PostgreSQL suite's cluster, or undefined in every other suite. */
-export function testPostgresUrl(): string | undefined {
-  try {
-    return inject('postgresUrl');
-  } catch {
-    return undefined;
-  }
-}
+export const testPostgresUrl = (): string | undefined => providedBySuite('postgresUrl');
 
 export const onPostgres = () => testPostgresUrl() !== undefined;
 

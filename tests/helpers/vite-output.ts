@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { filesStamp, PROJECT_SOURCES } from '../../pipeline/fingerprint.mjs';
+import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dist = join(root, 'dist');
@@ -67,6 +68,29 @@ export interface SiteBuild {
 /** The build's options for a test store's database (test-store.ts `env`). */
 export const databaseArgs = (env: { DATABASE_URL: string } | { DATABASE_PATH: string }) =>
   'DATABASE_URL' in env ? ['--database-url', env.DATABASE_URL] : ['--database', env.DATABASE_PATH];
+
+/**
+ * The build publisher (server/publishing/build-publisher.ts) of a test that builds `content` into
+ * `{work}/out`, its compiled content in `{work}/cache` (as buildSite with those folders), and
+ * publishes the live member ads of the test's store (test-store.ts `env`).
+ */
+export function testBuildPublisher(settings: {
+  work: string;
+  content: string;
+  env: { DATABASE_URL: string } | { DATABASE_PATH: string };
+  buildDate: () => string;
+  log: (line: string) => void;
+}): BuildPublisher {
+  const { work, env } = settings;
+  return buildPublisher({
+    outDir: join(work, 'out'),
+    database: 'DATABASE_URL' in env ? { url: env.DATABASE_URL } : { path: env.DATABASE_PATH },
+    contentDir: settings.content,
+    compiledContentDir: join(work, 'cache'),
+    buildDate: settings.buildDate,
+    log: settings.log,
+  });
+}
 
 /**
  * scripts/build.mjs into `out`, as `npm run build` runs it, starting from dist/'s Vite output

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/http/app.ts';
-import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
+import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { useCompiledContentDir } from '../../core/content/index.ts';
 import {
   appealApiPath,
@@ -33,7 +33,7 @@ import {
 } from '../helpers/moderation.ts';
 import { insertLiveAd, textOf } from '../helpers/reports.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
-import { buildSite, databaseArgs } from '../helpers/vite-output.ts';
+import { buildSite, databaseArgs, testBuildPublisher } from '../helpers/vite-output.ts';
 import { storedRow } from '../helpers/stored-rows.ts';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -93,8 +93,6 @@ beforeAll(async () => {
   siteDir = join(outDir, 'site');
   t = await openTestStore(work);
   mailer = testMailer(join(work, 'outbox'));
-  const database =
-    'DATABASE_URL' in t.env ? { url: t.env.DATABASE_URL } : { path: t.env.DATABASE_PATH };
   buildSite({
     date: today,
     content: fixture.dir,
@@ -104,11 +102,10 @@ beforeAll(async () => {
   });
   // The app's pages and mails read the compiled content the build wrote.
   useCompiledContentDir(join(work, 'cache'));
-  publisher = buildPublisher({
-    outDir,
-    database,
-    contentDir: fixture.dir,
-    compiledContentDir: join(work, 'cache'),
+  publisher = testBuildPublisher({
+    work,
+    content: fixture.dir,
+    env: t.env,
     buildDate: () => today,
     log: () => {},
   });

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/http/app.ts';
-import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
+import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import { adPath, cityPath, outputFileForPath, statePath } from '../../core/paths.ts';
 import { MANIFEST_FILE } from '../../pipeline/prerender/output-layout.ts';
 import { pageHashFileOf } from '../../pipeline/prerender/manifest.ts';
@@ -30,6 +30,7 @@ import {
   changedFiles,
   databaseArgs as buildDatabaseArgs,
   filesWithHashes,
+  testBuildPublisher,
 } from '../helpers/vite-output.ts';
 
 const publisherTest = test.skipIf(onPostgres());
@@ -75,16 +76,13 @@ beforeAll(async () => {
   outDir = join(work, 'out');
   siteDir = join(outDir, 'site');
   t = await openTestStore(work);
-  const database =
-    'DATABASE_URL' in t.env ? { url: t.env.DATABASE_URL } : { path: t.env.DATABASE_PATH };
   databaseArgs = buildDatabaseArgs(t.env);
   // The site as `npm run build` makes it (Vite's output and the build's steps included).
   npmRunBuild(...databaseArgs);
-  publisher = buildPublisher({
-    outDir,
-    database,
-    contentDir: fixture.dir,
-    compiledContentDir: join(work, 'cache'),
+  publisher = testBuildPublisher({
+    work,
+    content: fixture.dir,
+    env: t.env,
     buildDate: () => buildDate,
     log: (line) => log.push(line),
   });

@@ -2,13 +2,12 @@
 // 127.0.0.1 standing in for the CDN's purge API: URLs in batches, no more requests in a minute
 // than allowed (on a fake clock: the minute is the point, not the machine's speed), a takedown
 // in the very next request, a refused purge tried again; and the command form.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { beforeEach, expect, test } from 'vitest';
 import { purgeHook, purgeHookFromEnv } from '../../server/publishing/site-bucket/purge-hook.ts';
+import { purgeEndpointForFile } from '../helpers/purge-endpoint.ts';
 
 interface Received {
   at: number;
@@ -16,8 +15,6 @@ interface Received {
   body: { files: string[] };
 }
 
-let server: Server;
-let endpoint: string;
 let received: Received[] = [];
 /** Statuses to answer, in turn (then 200). */
 let answers: number[] = [];
@@ -34,25 +31,10 @@ const clock = {
   },
 };
 
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push({
-        at: now,
-        authorization: request.headers.authorization,
-        body: JSON.parse(body) as { files: string[] },
-      });
-      response.writeHead(answers.shift() ?? 200, { 'Content-Type': 'application/json' });
-      response.end('{"success":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/zones/abc/purge_cache`;
+const cdn = purgeEndpointForFile('/zones/abc/purge_cache', ({ authorization, files }) => {
+  received.push({ at: now, authorization, body: { files } });
+  return answers.shift();
 });
-
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 beforeEach(() => {
   received = [];
@@ -70,7 +52,7 @@ test('URLs go 100 a request, 5 requests a minute, a takedown in the next request
   const hook = purgeHook({
     target: {
       kind: 'http',
-      url: endpoint,
+      url: cdn.url,
       body: '{"files":{urls}}',
       authorization: 'Bearer token',
     },
@@ -109,7 +91,7 @@ test('URLs go 100 a request, 5 requests a minute, a takedown in the next request
 test('a refused purge is tried again, and given up after three attempts with a line', async () => {
   const log: string[] = [];
   const hook = purgeHook({
-    target: { kind: 'http', url: endpoint, body: '{"files":{urls}}' },
+    target: { kind: 'http', url: cdn.url, body: '{"files":{urls}}' },
     clock,
     log: (line) => log.push(line),
   });
@@ -117,14 +99,14 @@ test('a refused purge is tried again, and given up after three attempts with a l
   hook.purge(pages(3));
   await hook.idle();
   expect(received.map((each) => each.body.files)).toEqual([pages(3), pages(3)]);
-  expect(log).toEqual([`The CDN purge of 3 URLs failed (${endpoint} answered 500); trying again.`]);
+  expect(log).toEqual([`The CDN purge of 3 URLs failed (${cdn.url} answered 500); trying again.`]);
   answers = [503, 503, 503];
   received = [];
   hook.purge(pages(2, 10));
   await hook.idle();
   expect(received).toHaveLength(3);
   expect(log.at(-1)).toBe(
-    `The CDN purge of 2 URLs failed (${endpoint} answered 503); given up after 3 attempts.`,
+    `The CDN purge of 2 URLs failed (${cdn.url} answered 503); given up after 3 attempts.`,
   );
 });
 
@@ -150,7 +132,7 @@ test('the command form gets the URLs on its standard input, one a line', async (
 
 test('the settings: none is no hook; a bad number stops with its name', () => {
   expect(purgeHookFromEnv({})).toBeUndefined();
-  expect(() => purgeHookFromEnv({ CDN_PURGE_URL: endpoint, CDN_PURGE_PER_MINUTE: '0' })).toThrow(
+  expect(() => purgeHookFromEnv({ CDN_PURGE_URL: cdn.url, CDN_PURGE_PER_MINUTE: '0' })).toThrow(
     'CDN_PURGE_PER_MINUTE: expected a whole number of 1 or more, got 0',
   );
 });

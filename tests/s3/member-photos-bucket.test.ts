@@ -7,15 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  openObjectStorage,
-  type ObjectStorage,
-} from '../../store/object-storage/object-storage.ts';
+import type { ObjectStorage } from '../../store/object-storage/object-storage.ts';
 import { keepUploadedPhoto } from '../../server/photos/keep-photo.ts';
 import { privateKeyOf, publicKeyOf } from '../../store/photo-storage/photo-bucket.ts';
 import {
   openPhotoStorage,
-  readPhotoStorageLocation,
   type PhotoStorageLocation,
 } from '../../store/photo-storage/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
@@ -29,7 +25,7 @@ import {
 } from '../helpers/api.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { makeMember } from '../helpers/posting.ts';
-import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
+import { newTestBucket, removeTestBucket, testPhotoBucket } from '../helpers/s3-server.ts';
 
 let pool: PhotoPool;
 let uploads: string;
@@ -42,10 +38,7 @@ beforeAll(async () => {
   pool = createPhotoPool({ processes: 1 });
   uploads = mkdtempSync(join(tmpdir(), 'localboard-bucket-uploads-'));
   bucket = await newTestBucket('member-photos');
-  const read = readPhotoStorageLocation({ ...s3Env(), PHOTOS_BUCKET: `s3://${bucket}/p` });
-  if ('problem' in read) throw new Error(read.problem);
-  location = read.location;
-  raw = openObjectStorage(location.bucket!.location, location.bucket!.settings);
+  ({ location, raw } = testPhotoBucket(`s3://${bucket}/p`));
   app = await makeTestApp({ photoStorage: location, photoProcessing: pool });
 }, 120_000);
 afterAll(async () => {

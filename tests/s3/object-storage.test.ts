@@ -2,22 +2,15 @@
 // byte for byte, under a prefix, with the pages' decoded paths as keys.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  md5Hex,
-  openObjectStorage,
-  type ObjectStorage,
-} from '../../store/object-storage/object-storage.ts';
-import { s3SettingsFromEnv } from '../../store/object-storage/s3-settings.ts';
-import { s3Env, testBucketForFile, testS3Client } from '../helpers/s3-server.ts';
+import { md5Hex, type ObjectStorage } from '../../store/object-storage/object-storage.ts';
+import { testBucketForFile, testObjectStorage, testS3Client } from '../helpers/s3-server.ts';
 
 const bucket = testBucketForFile('object-storage');
 let storage: ObjectStorage;
 let outside: ObjectStorage;
 beforeAll(() => {
-  const found = s3SettingsFromEnv(s3Env());
-  if (!('settings' in found)) throw new Error(found.problem);
-  storage = openObjectStorage({ bucket: bucket.name, prefix: 'site/' }, found.settings);
-  outside = openObjectStorage({ bucket: bucket.name, prefix: '' }, found.settings);
+  storage = testObjectStorage(bucket.name, 'site/');
+  outside = testObjectStorage(bucket.name, '');
 });
 afterAll(() => {
   storage.close();

@@ -5,10 +5,7 @@
 // and compared; the sweeps delete a bucket's objects as they do a folder's files.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  openObjectStorage,
-  type ObjectStorage,
-} from '../../store/object-storage/object-storage.ts';
+import type { ObjectStorage } from '../../store/object-storage/object-storage.ts';
 import {
   PRIVATE_CACHE_CONTROL,
   PUBLISHED_CACHE_CONTROL,
@@ -26,7 +23,7 @@ import {
   testPhotoKey,
   insertPhotoWithOneSize,
 } from '../helpers/photo-storage-contract.ts';
-import { s3Env, testBucketForFile } from '../helpers/s3-server.ts';
+import { testBucketForFile, testPhotoBucket } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 import { storeForEachTest } from '../helpers/test-store.ts';
 
@@ -40,13 +37,7 @@ let prefixes = 0;
 
 beforeEach(async () => {
   // A prefix of its own for each test: its objects are all it sees.
-  const read = readPhotoStorageLocation({
-    ...s3Env(),
-    PHOTOS_BUCKET: `s3://${bucket.name}/test-${(prefixes += 1)}`,
-  });
-  if ('problem' in read) throw new Error(read.problem);
-  location = read.location;
-  raw = openObjectStorage(location.bucket!.location, location.bucket!.settings);
+  ({ location, raw } = testPhotoBucket(`s3://${bucket.name}/test-${(prefixes += 1)}`));
   member = await accountInStore(t.store, 'member@example.com');
 });
 afterEach(() => raw.close());

@@ -8,11 +8,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  openObjectStorage,
-  type ObjectStorage,
-} from '../../store/object-storage/object-storage.ts';
-import { s3SettingsFromEnv } from '../../store/object-storage/s3-settings.ts';
+import type { ObjectStorage } from '../../store/object-storage/object-storage.ts';
 import { databaseSource, movePhotosToBucket } from '../../server/photos/move-to-bucket.ts';
 import { photoBucket, privateKeyOf } from '../../store/photo-storage/photo-bucket.ts';
 import {
@@ -21,7 +17,12 @@ import {
   openPhotoStorage,
   type PhotoStorage,
 } from '../../store/photo-storage/photo-storage.ts';
-import { s3Env, testBucketForFile } from '../helpers/s3-server.ts';
+import {
+  s3Env,
+  testBucketForFile,
+  testObjectStorage,
+  testS3Settings,
+} from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 import { storeForEachTest } from '../helpers/test-store.ts';
 import { insertPhotoWithOneSize } from '../helpers/photo-storage-contract.ts';
@@ -37,9 +38,7 @@ let runs = 0;
 
 beforeEach(() => {
   prefix = `run-${(runs += 1)}/`;
-  const found = s3SettingsFromEnv(s3Env());
-  if (!('settings' in found)) throw new Error(found.problem);
-  raw = openObjectStorage({ bucket: bucket.name, prefix }, found.settings);
+  raw = testObjectStorage(bucket.name, prefix);
 });
 afterEach(() => raw.close());
 
@@ -125,7 +124,7 @@ describe('npm run photos:to-bucket', () => {
     const inTheBucket = openPhotoStorage(t.store, {
       bucket: {
         location: raw.location,
-        settings: (s3SettingsFromEnv(s3Env()) as { settings: never }).settings,
+        settings: testS3Settings(),
       },
     });
     for (const [key, bytes] of kept) expect((await inTheBucket.get(key))?.equals(bytes)).toBe(true);

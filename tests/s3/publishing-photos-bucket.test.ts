@@ -9,10 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/http/app.ts';
-import {
-  openObjectStorage,
-  type ObjectStorage,
-} from '../../store/object-storage/object-storage.ts';
+import type { ObjectStorage } from '../../store/object-storage/object-storage.ts';
 import type { AppPhotos } from '../../server/photos/app-photos.ts';
 import { deletePhotosOfAd } from '../../server/photos/ad-photo-lifecycle.ts';
 import {
@@ -22,7 +19,6 @@ import {
 } from '../../store/photo-storage/photo-bucket.ts';
 import {
   openPhotoStorage,
-  readPhotoStorageLocation,
   type PhotoStorageLocation,
 } from '../../store/photo-storage/photo-storage.ts';
 import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-pool.ts';
@@ -34,7 +30,7 @@ import { testMailer } from '../helpers/mail.ts';
 import { insertMemberAd, setMemberAdStatus } from '../helpers/member-ads.ts';
 import { keptPhotoId, putPhotosOnAd } from '../helpers/moderation-photos.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
-import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
+import { newTestBucket, removeTestBucket, testPhotoBucket } from '../helpers/s3-server.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
 import { buildSite, childBuildEnv, databaseArgs } from '../helpers/vite-output.ts';
 
@@ -84,16 +80,12 @@ beforeAll(async () => {
   pool = createPhotoPool({ processes: 1 });
   t = await openTestStore(join(work));
   bucket = await newTestBucket('published-photos');
-  env = { ...s3Env(), PHOTOS_BUCKET: `s3://${bucket}/media` };
-  const read = readPhotoStorageLocation(env);
-  if ('problem' in read) throw new Error(read.problem);
-  location = read.location;
+  ({ env, location, raw } = testPhotoBucket(`s3://${bucket}/media`));
   photos = {
     pool,
     storage: openPhotoStorage(t.store, location, (keys) => takenDown.push(...keys)),
     explicitThreshold: DEFAULT_EXPLICIT_THRESHOLD,
   };
-  raw = openObjectStorage(location.bucket!.location, location.bucket!.settings);
 }, 120_000);
 
 afterAll(async () => {

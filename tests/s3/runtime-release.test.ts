@@ -11,11 +11,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from '
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  openObjectStorage,
-  type ObjectStorage,
-} from '../../store/object-storage/object-storage.ts';
-import { s3SettingsFromEnv, type S3Settings } from '../../store/object-storage/s3-settings.ts';
+import type { ObjectStorage } from '../../store/object-storage/object-storage.ts';
 import {
   releaseRuntimeContent,
   runtimeFileKey,
@@ -30,7 +26,7 @@ import { searchIndex } from '../../search/search-index.ts';
 import { searchIndexFile, SEARCH_INDEX_VERSION } from '../../search/search-index-file.ts';
 import { writeFixtureFile } from '../helpers/content-fixture.ts';
 import { makeSearchFixture, type SearchFixture } from '../helpers/search-fixture.ts';
-import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
+import { newTestBucket, removeTestBucket, testObjectStorage } from '../helpers/s3-server.ts';
 
 let fixture: SearchFixture;
 let bucketName: string;
@@ -41,8 +37,7 @@ const instanceDir = (name: string) => join(fixture.dir, name);
 beforeAll(async () => {
   fixture = await makeSearchFixture();
   bucketName = await newTestBucket('runtime');
-  const settings = s3SettingsFromEnv(s3Env()) as { settings: S3Settings };
-  storage = openObjectStorage({ bucket: bucketName, prefix: 'site/' }, settings.settings);
+  storage = testObjectStorage(bucketName, 'site/');
 }, 60_000);
 
 afterAll(async () => {

@@ -13,11 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listSite } from '../../server/publishing/site-bucket/built-files.ts';
-import {
-  openObjectStorage,
-  type ObjectStorage,
-} from '../../store/object-storage/object-storage.ts';
-import { s3SettingsFromEnv, type S3Settings } from '../../store/object-storage/s3-settings.ts';
+import type { ObjectStorage } from '../../store/object-storage/object-storage.ts';
 import {
   MANIFEST_FOLDER,
   readSiteManifest,
@@ -39,6 +35,7 @@ import {
   removeTestBucket,
   s3Env,
   suiteS3Server,
+  testObjectStorage,
   testS3Client,
 } from '../helpers/s3-server.ts';
 import { buildSite } from '../helpers/vite-output.ts';
@@ -95,8 +92,7 @@ beforeAll(async () => {
   build();
   client = testS3Client();
   bucketName = await newTestBucket('site');
-  const settings = s3SettingsFromEnv(s3Env()) as { settings: S3Settings };
-  storage = openObjectStorage({ bucket: bucketName, prefix: PREFIX }, settings.settings);
+  storage = testObjectStorage(bucketName, PREFIX);
   // The real bucket, with each request that changes it noted as it goes.
   bucket = {
     ...storage,

@@ -2,25 +2,20 @@
 // real S3 server: a journal of a base and deltas that reads back as what was written, whoever
 // reads it; a new base once the deltas reach a tenth of the site, the older journal deleted.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  openObjectStorage,
-  type ObjectStorage,
-} from '../../store/object-storage/object-storage.ts';
-import { s3SettingsFromEnv, type S3Settings } from '../../store/object-storage/s3-settings.ts';
+import type { ObjectStorage } from '../../store/object-storage/object-storage.ts';
 import {
   MANIFEST_FOLDER,
   readSiteManifest,
   writeSiteManifest,
 } from '../../server/publishing/site-bucket/site-manifest.ts';
 import type { SiteObject } from '../../server/publishing/site-bucket/site-objects.ts';
-import { s3Env, testBucketForFile } from '../helpers/s3-server.ts';
+import { testBucketForFile, testObjectStorage } from '../helpers/s3-server.ts';
 
 const bucket = testBucketForFile('site-manifest');
 let storage: ObjectStorage;
 
 beforeAll(() => {
-  const found = s3SettingsFromEnv(s3Env()) as { settings: S3Settings };
-  storage = openObjectStorage({ bucket: bucket.name, prefix: 'site/' }, found.settings);
+  storage = testObjectStorage(bucket.name, 'site/');
 });
 
 afterAll(() => storage.close());

@@ -15,16 +15,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  openObjectStorage,
-  type ObjectStorage,
-} from '../../store/object-storage/object-storage.ts';
-import { s3SettingsFromEnv, type S3Settings } from '../../store/object-storage/s3-settings.ts';
+import type { ObjectStorage } from '../../store/object-storage/object-storage.ts';
 import { buildPublisher, type BuildPublisher } from '../../server/publishing/build-publisher.ts';
 import {
   bucketPublishing,
@@ -40,7 +34,8 @@ import { useCompiledContentDir } from '../../core/content/index.ts';
 import { photoFilePath } from '../../core/schemas/photos.ts';
 import { photosTakenDownFile } from '../../pipeline/prerender/output-layout.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
-import { newTestBucket, removeTestBucket, s3Env } from '../helpers/s3-server.ts';
+import { purgeEndpointForFile } from '../helpers/purge-endpoint.ts';
+import { newTestBucket, removeTestBucket, testObjectStorage } from '../helpers/s3-server.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { addAwkwardCities, makeContentFixture } from '../helpers/content-fixture.ts';
@@ -58,8 +53,8 @@ let bucketName: string;
 let storage: ObjectStorage;
 let publishing: BucketPublishing;
 let publisher: BuildPublisher;
-let purgeServer: Server;
 const purged: string[][] = [];
+const cdn = purgeEndpointForFile('/purge', ({ files }) => void purged.push(files));
 const lines: string[] = [];
 
 beforeAll(async () => {
@@ -76,26 +71,15 @@ beforeAll(async () => {
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
   useCompiledContentDir(join(work, 'compiled'));
   ({ store } = openSqliteTestStore(join(work, 'localboard.sqlite')));
-  purgeServer = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      purged.push((JSON.parse(body) as { files: string[] }).files);
-      response.end('{"success":true}');
-    });
-  });
-  await new Promise<void>((resolve) => purgeServer.listen(0, '127.0.0.1', resolve));
-  const purgeUrl = `http://127.0.0.1:${(purgeServer.address() as AddressInfo).port}/purge`;
   bucketName = await newTestBucket('published-site');
-  const found = s3SettingsFromEnv(s3Env()) as { settings: S3Settings };
-  storage = openObjectStorage({ bucket: bucketName, prefix: '' }, found.settings);
+  storage = testObjectStorage(bucketName, '');
   publishing = bucketPublishing({
     outDir: join(work, 'out'),
     storage,
     deleteLimit: DEFAULT_DELETE_LIMIT,
     lock: store.sessionLock(SITE_PUBLISHER_LOCK),
     purge: purgeHook({
-      target: { kind: 'http', url: purgeUrl, body: '{"files":{urls}}' },
+      target: { kind: 'http', url: cdn.url, body: '{"files":{urls}}' },
       perMinute: 1_000,
     }),
     baseUrl: () => BASE_URL,
@@ -115,7 +99,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await publisher.idle();
   await publishing.stop();
-  await new Promise<void>((resolve) => purgeServer.close(() => resolve()));
   await removeTestBucket(bucketName);
   await store.close();
   fixture?.cleanup();

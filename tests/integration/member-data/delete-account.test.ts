@@ -37,11 +37,9 @@ import { textOf } from '../../helpers/html-text.ts';
 import {
   accountDataApiPath,
   accountPath,
-  banAccountApiPath,
   deleteAccountApiPath,
   deleteAccountPath,
   meApiPath,
-  moderateAdApiPath,
   moderatePath,
   moderationLogPath,
   signinApiPath,
@@ -58,12 +56,7 @@ const accountRow = (id: number) => storedRow(t, 'SELECT id FROM accounts WHERE i
 
 /** Approves an ad as a moderator does, through the queue's form. */
 async function approve(moderator: TestMember, adId: number) {
-  const response = await t.postForm(
-    moderateAdApiPath(adId, 'approve'),
-    { revision: String((await t.storedAd(adId)).revision) },
-    moderator.session,
-  );
-  expect(response.status).toBe(303);
+  expect((await t.decideOnAd(adId, 'approve', {}, moderator.session)).status).toBe(303);
 }
 
 describe('/account/delete, the page', () => {
@@ -416,11 +409,7 @@ describe('ids and bans', () => {
   test('a banned address is still refused at sign-up', async () => {
     const moderator = await t.signUpModerator();
     const banned = await t.signUpMember('banned');
-    const ban = await t.postForm(
-      banAccountApiPath(banned.accountId),
-      { reason: 'spam' },
-      moderator.session,
-    );
+    const ban = await t.ban(banned.accountId, { reason: 'spam' }, moderator.session);
     expect(ban.status).toBe(303);
     // Its session ended with the ban: it cannot reach the deletion at all.
     expect((await deleteForm(banned.session, PASSWORD)).status).toBe(303);

@@ -3,19 +3,14 @@
 // is the same as for any address, so nothing about them is confirmed. An ordinary account is
 // mailed, so these tests would notice a /forgot that mails nobody.
 import { describe, expect, test } from 'vitest';
-import { PASSWORD, postForm, postJson } from '../../helpers/api.ts';
+import { postForm, postJson } from '../../helpers/api.ts';
 import { mailsTo } from '../../helpers/mail.ts';
-import {
-  postModerationForm,
-  signUpMember,
-  signUpModerator,
-  type TestMember,
-} from '../../helpers/moderation.ts';
-import { testAppOnFixtureContent } from '../../helpers/pages.ts';
-import { banAccountApiPath, deleteAccountApiPath, forgotApiPath } from '../../../core/paths.ts';
+import type { TestMember } from '../../helpers/moderation.ts';
+import { moderationWorld } from '../../helpers/moderation-world.ts';
+import { forgotApiPath } from '../../../core/paths.ts';
 import { storedRows } from '../../helpers/stored-rows.ts';
 
-const t = testAppOnFixtureContent();
+const t = moderationWorld();
 const FORGOT_ANSWER =
   "If an account exists for that address, we've sent a link to choose a new password. It works once, for 1 hour.";
 
@@ -31,7 +26,7 @@ const resetMails = (member: TestMember) =>
 
 describe(`POST ${forgotApiPath()}`, () => {
   test('an ordinary account is mailed a link', async () => {
-    const member = await signUpMember(t.app, t.store);
+    const member = await t.signUpMember();
     const { json, form } = await forgot(member.email);
     expect(json).toEqual({ status: 200, body: { message: FORGOT_ANSWER } });
     expect(form.status).toBe(303);
@@ -40,14 +35,9 @@ describe(`POST ${forgotApiPath()}`, () => {
   });
 
   test('a banned account: the same answer, no mail', async () => {
-    const moderator = await signUpModerator(t.app, t.store);
-    const banned = await signUpMember(t.app, t.store, 'banned');
-    const ban = await postModerationForm(
-      t.app,
-      banAccountApiPath(banned.accountId),
-      { reason: 'commercial' },
-      moderator.session,
-    );
+    const moderator = await t.signUpModerator();
+    const banned = await t.signUpMember('banned');
+    const ban = await t.ban(banned.accountId, { reason: 'commercial' }, moderator.session);
     expect(ban.status).toBe(303);
     const { json, form } = await forgot(banned.email);
     expect(json).toEqual({ status: 200, body: { message: FORGOT_ANSWER } });
@@ -63,13 +53,8 @@ describe(`POST ${forgotApiPath()}`, () => {
   });
 
   test('a deleted account: the same answer as an address never seen, no mail', async () => {
-    const member = await signUpMember(t.app, t.store, 'deleted');
-    const deleted = await postModerationForm(
-      t.app,
-      deleteAccountApiPath(),
-      { password: PASSWORD },
-      member.session,
-    );
+    const member = await t.signUpMember('deleted');
+    const deleted = await t.deleteAccount(member);
     expect(deleted.status).toBe(303);
     const gone = await forgot(member.email);
     const never = await forgot('never-signed-up@example.com');

@@ -308,8 +308,8 @@ describe('ban', () => {
       accountId: poster.accountId,
       pendingTitle: 'y',
     });
-    const response = await t.postForm(
-      banAccountApiPath(poster.accountId),
+    const response = await t.ban(
+      poster.accountId,
       { reason: 'commercial', note: 'Offers paid meetings.' },
       moderator.session,
     );

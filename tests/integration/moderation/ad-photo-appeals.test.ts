@@ -9,18 +9,10 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
-import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import { insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
-import {
-  appealApiPath,
-  banAccountApiPath,
-  decideAppealApiPath,
-  deleteAdApiPath,
-  moderateAdApiPath,
-  photoSizeApiPath,
-} from '../../../core/paths.ts';
+import { deleteAdApiPath } from '../../../core/paths.ts';
 import { storedRow } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 2, photos: true });
@@ -54,13 +46,7 @@ async function adWithPhotos(label: string, status: 'live' | 'review' = 'live') {
 
 /** The moderator's decision on the ad ('remove' a live one, 'reject' one in review). */
 async function decideOnAd(adId: number, action: 'remove' | 'reject', reason: string) {
-  const { revision } = (await t.store.memberAds.find(adId))!;
-  const response = await t.postForm(
-    moderateAdApiPath(adId, action),
-    { revision: String(revision), reason },
-    moderatorA.session,
-  );
-  expect(response.status).toBe(303);
+  expect((await t.decideOnAd(adId, action, { reason }, moderatorA.session)).status).toBe(303);
   return (await storedRow<{ id: number }>(
     t,
     "SELECT id FROM decision_statements WHERE kind IN ('ad-removed', 'ad-rejected') AND ad_id = ?",
@@ -72,15 +58,11 @@ const appealOf = (statementId: number, member: TestMember) =>
   t.appealFiled(statementId, member, 'Nothing in this ad breaks a rule.');
 
 const decideAppeal = (appealId: number, fields: Record<string, string>) =>
-  t.postForm(decideAppealApiPath(appealId), fields, moderatorB.session);
+  t.decideAppeal(appealId, fields, moderatorB.session);
 
 /** The status of the photo's 1280 size through the server, as `session` asks (none: a visitor). */
 const statusOf = async (photoId: number, session?: string) =>
-  (
-    await t.app.request(`${ORIGIN}${photoSizeApiPath(photoId, 1280)}`, {
-      headers: session ? cookieHeader(session) : {},
-    })
-  ).status;
+  (await t.photoSize(photoId, session)).status;
 
 const photoRows = async (ids: number[]) => {
   const rows = await Promise.all(
@@ -171,11 +153,7 @@ describe("a removed ad's photos through its appeal window", () => {
 
   test('a ban holds the photos of the ads it removed while it can be appealed', async () => {
     const { member, adId, ids, keys } = await adWithPhotos('banned-ad');
-    const banned = await t.postForm(
-      banAccountApiPath(member.accountId),
-      { reason: 'spam' },
-      moderatorA.session,
-    );
+    const banned = await t.ban(member.accountId, { reason: 'spam' }, moderatorA.session);
     expect(banned.status).toBe(303);
     expect((await t.storedAd(adId)).status).toBe('removed');
     await sweepOn(100);
@@ -183,15 +161,9 @@ describe("a removed ad's photos through its appeal window", () => {
     // Appealed through the mail's link (a banned member cannot sign in), reversed after day 30.
     const mail = (await t.mailsOf(member.email)).find((m) => m.subject.endsWith('was closed'));
     const [, id, key] = /\/account\/decisions\/(\d+)\?key=(\w+)/.exec(mail!.text)!;
-    const filed = await t.postForm(appealApiPath(Number(id), key), {
-      text: 'I posted once.',
-    });
+    const filed = await t.appeal(Number(id), 'I posted once.', undefined, key);
     expect(filed.status).toBe(303);
-    const appealId = (await storedRow<{ id: number }>(
-      t,
-      'SELECT id FROM appeals WHERE statement_id = ?',
-      Number(id),
-    ))!.id;
+    const appealId = await t.appealIdOf(Number(id));
     expect((await decideAppeal(appealId, { outcome: 'reversed' })).status).toBe(303);
     expect((await t.storedAd(adId)).status).toBe('live');
     expect(await publishedPhotoIds(adId)).toEqual(ids);

@@ -15,13 +15,9 @@ import { textOf } from '../../helpers/html-text.ts';
 import {
   accountPath,
   appealApiPath,
-  banAccountApiPath,
   decideAppealApiPath,
-  moderateAdApiPath,
   moderateAppealsPath,
   moderatePath,
-  moderateReportsApiPath,
-  moderateReportsPath,
   signinApiPath,
 } from '../../../core/paths.ts';
 import { storedRow } from '../../helpers/stored-rows.ts';
@@ -38,29 +34,16 @@ async function pageOf(path: string, session?: string) {
 
 const statementIdOf = (html: string) => Number(/\/account\/decisions\/(\d+)/.exec(html)?.[1]);
 
-const appeal = (statementId: number, text: string, session?: string, key?: string) =>
-  t.postForm(appealApiPath(statementId, key), { text }, session);
-
-const decide = (appealId: number, fields: Record<string, string>, session: string) =>
-  t.postForm(decideAppealApiPath(appealId), fields, session);
-
-const appealIdOf = async (statementId: number) =>
-  (await storedRow<{ id: number }>(
-    t,
-    'SELECT id FROM appeals WHERE statement_id = ?',
-    statementId,
-  ))!.id;
-
 describe('an ad removed, appealed and reversed', () => {
   test('the member sees the clause, facts, trigger and appeal link; another moderator reverses', async () => {
     const { poster, id: adId } = await t.liveAd('removed-poster', {
       title: 'Dinner and a walk by the river',
       description: 'Generous gentleman seeks company for dinners.',
     });
-    const { revision } = await t.storedAd(adId);
-    const removed = await t.postForm(
-      moderateAdApiPath(adId, 'remove'),
-      { revision: String(revision), reason: 'commercial', note: 'Reads as paid company.' },
+    const removed = await t.decideOnAd(
+      adId,
+      'remove',
+      { reason: 'commercial', note: 'Reads as paid company.' },
       moderatorA.session,
     );
     expect(removed.status).toBe(303);
@@ -92,7 +75,7 @@ describe('an ad removed, appealed and reversed', () => {
     const stranger = await t.signUpMember('stranger');
     expect((await pageOf(`/account/decisions/${statementId}`, stranger.session)).status).toBe(404);
     expect((await pageOf(`/account/decisions/${statementId}`)).status).toBe(404);
-    expect((await appeal(statementId, 'Not mine but let me try', stranger.session)).status).toBe(
+    expect((await t.appeal(statementId, 'Not mine but let me try', stranger.session)).status).toBe(
       404,
     );
     const own = await pageOf(`/account/decisions/${statementId}`, poster.session);
@@ -100,21 +83,21 @@ describe('an ad removed, appealed and reversed', () => {
     expect(own.html).toContain(`action="${appealApiPath(statementId)}"`);
 
     // Appeals, once; a second is refused on the form page.
-    const filed = await appeal(statementId, 'It is a dinner date, nothing paid.', poster.session);
+    const filed = await t.appeal(statementId, 'It is a dinner date, nothing paid.', poster.session);
     expect(filed.status).toBe(303);
     expect(filed.headers.get('location')).toBe(`/account/decisions/${statementId}?done=appealed`);
-    const again = await appeal(statementId, 'Once more.', poster.session);
+    const again = await t.appeal(statementId, 'Once more.', poster.session);
     expect(again.status).toBe(409);
     expect(bannerOf(await again.text())).toContain('appealed this decision already');
     expect(textOf((await pageOf(accountPath(), poster.session)).html)).toContain('In review');
 
     // The moderator who decided: not offered to decide, and refused.
-    const appealId = await appealIdOf(statementId);
+    const appealId = await t.appealIdOf(statementId);
     const listA = await pageOf(moderateAppealsPath(), moderatorA.session);
     expect(textOf(listA.html)).toContain('It is a dinner date, nothing paid.');
     expect(textOf(listA.html)).toContain('You made this decision');
     expect(listA.html).not.toContain(decideAppealApiPath(appealId));
-    const refused = await decide(appealId, { outcome: 'reversed' }, moderatorA.session);
+    const refused = await t.decideAppeal(appealId, { outcome: 'reversed' }, moderatorA.session);
     expect(refused.status).toBe(403);
     expect(textOf((await pageOf(moderatePath(), moderatorB.session)).html)).toMatch(
       /\d+ appeals? waits? for a moderator/,
@@ -124,7 +107,7 @@ describe('an ad removed, appealed and reversed', () => {
     const listB = await pageOf(moderateAppealsPath(), moderatorB.session);
     expect(listB.html).toContain(decideAppealApiPath(appealId));
     t.publisher.reasons.length = 0;
-    const reversed = await decide(appealId, { outcome: 'reversed' }, moderatorB.session);
+    const reversed = await t.decideAppeal(appealId, { outcome: 'reversed' }, moderatorB.session);
     expect(reversed.status).toBe(303);
     expect((await t.storedAd(adId)).status).toBe('live');
     expect(t.publisher.reasons).toEqual([`reversed on appeal: ad ${adId} live again`]);
@@ -138,7 +121,8 @@ describe('an ad removed, appealed and reversed', () => {
     expect(textOf((await pageOf(accountPath(), poster.session)).html)).toContain('Reversed');
     // Decided once.
     expect(
-      (await decide(appealId, { outcome: 'upheld', reply: 'x' }, moderatorB.session)).status,
+      (await t.decideAppeal(appealId, { outcome: 'upheld', reply: 'x' }, moderatorB.session))
+        .status,
     ).toBe(409);
   });
 });
@@ -146,8 +130,8 @@ describe('an ad removed, appealed and reversed', () => {
 describe('a ban, appealed through its mail and reversed', () => {
   test('the banned member reads and appeals by the link, another moderator unbans', async () => {
     const { poster, id: adId } = await t.liveAd('banned-poster', { title: 'Board games' });
-    const banned = await t.postForm(
-      banAccountApiPath(poster.accountId),
+    const banned = await t.ban(
+      poster.accountId,
       { reason: 'spam', note: 'Mass posting.' },
       moderatorA.session,
     );
@@ -167,15 +151,19 @@ describe('a ban, appealed through its mail and reversed', () => {
     expect((await pageOf(`/account/decisions/${statementId}?key=${'0'.repeat(32)}`)).status).toBe(
       404,
     );
-    expect((await appeal(statementId, 'I posted once per city.')).status).toBe(404);
-    const filed = await appeal(statementId, 'I posted once per city.', undefined, key);
+    expect((await t.appeal(statementId, 'I posted once per city.')).status).toBe(404);
+    const filed = await t.appeal(statementId, 'I posted once per city.', undefined, key);
     expect(filed.status).toBe(303);
     expect(textOf((await pageOf(path!)).html)).toContain('In review');
 
-    const appealId = await appealIdOf(statementId);
-    expect((await decide(appealId, { outcome: 'reversed' }, moderatorA.session)).status).toBe(403);
+    const appealId = await t.appealIdOf(statementId);
+    expect(
+      (await t.decideAppeal(appealId, { outcome: 'reversed' }, moderatorA.session)).status,
+    ).toBe(403);
     t.publisher.reasons.length = 0;
-    expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
+    expect(
+      (await t.decideAppeal(appealId, { outcome: 'reversed' }, moderatorB.session)).status,
+    ).toBe(303);
 
     const account = (await t.store.accounts.findById(poster.accountId))!;
     expect(account.bannedAt).toBeNull();
@@ -204,12 +192,7 @@ describe('an appeal upheld, and two moderators at once', () => {
       title: 'Call me',
       description: 'Text me on five five five.',
     });
-    const { revision } = await t.storedAd(adId);
-    await t.postForm(
-      moderateAdApiPath(adId, 'reject'),
-      { revision: String(revision), reason: 'contact' },
-      moderatorA.session,
-    );
+    await t.decideOnAd(adId, 'reject', { reason: 'contact' }, moderatorA.session);
     const statementId = statementIdOf((await pageOf(accountPath(), poster.session)).html);
     expect(textOf((await pageOf(accountPath(), poster.session)).html)).toContain(
       'Your ad “Call me” was not approved.',
@@ -217,12 +200,12 @@ describe('an appeal upheld, and two moderators at once', () => {
     // The ad's own screen links to the statement too.
     const edit = await pageOf(`/account/ads/${adId}/edit`, poster.session);
     expect(edit.html).toContain(`href="/account/decisions/${statementId}"`);
-    await appeal(statementId, 'There is no number in it.', poster.session);
-    const appealId = await appealIdOf(statementId);
-    const noReply = await decide(appealId, { outcome: 'upheld' }, moderatorB.session);
+    await t.appeal(statementId, 'There is no number in it.', poster.session);
+    const appealId = await t.appealIdOf(statementId);
+    const noReply = await t.decideAppeal(appealId, { outcome: 'upheld' }, moderatorB.session);
     expect(noReply.status).toBe(400);
     expect(bannerOf(await noReply.text())).toContain('Say why the decision stands');
-    const upheld = await decide(
+    const upheld = await t.decideAppeal(
       appealId,
       { outcome: 'upheld', reply: 'A number spelled out is still a number.' },
       moderatorB.session,
@@ -237,18 +220,13 @@ describe('an appeal upheld, and two moderators at once', () => {
   test('two moderators deciding one appeal at once: exactly one succeeds', async () => {
     const moderatorC = await signUpModerator(t.app, t.store);
     const { poster, id: adId } = await t.liveAd('race-poster', { title: 'Race ad' });
-    const { revision } = await t.storedAd(adId);
-    await t.postForm(
-      moderateAdApiPath(adId, 'remove'),
-      { revision: String(revision), reason: 'spam' },
-      moderatorA.session,
-    );
+    await t.decideOnAd(adId, 'remove', { reason: 'spam' }, moderatorA.session);
     const statementId = statementIdOf((await pageOf(accountPath(), poster.session)).html);
-    await appeal(statementId, 'Please look again.', poster.session);
-    const appealId = await appealIdOf(statementId);
+    await t.appeal(statementId, 'Please look again.', poster.session);
+    const appealId = await t.appealIdOf(statementId);
     const statuses = await Promise.all([
-      decide(appealId, { outcome: 'reversed' }, moderatorB.session),
-      decide(appealId, { outcome: 'upheld', reply: 'It stands.' }, moderatorC.session),
+      t.decideAppeal(appealId, { outcome: 'reversed' }, moderatorB.session),
+      t.decideAppeal(appealId, { outcome: 'upheld', reply: 'It stands.' }, moderatorC.session),
     ]).then((answers) => answers.map((answer) => answer.status).sort());
     expect(statuses).toEqual([303, 409]);
     const decisions = (await t.logRows()).filter(
@@ -277,13 +255,9 @@ describe('reports: the automatic hide explained, and reporters hearing back', ()
     expect(mine).toContain('Open: a moderator will look at it');
     expect(mine).not.toContain(poster.email);
 
-    const reportsPage = await pageOf(moderateReportsPath(), moderatorA.session);
-    const seen = /name="seen" value="(\d+)"/.exec(
-      reportsPage.html.slice(reportsPage.html.indexOf(`id="ad-${adId}"`)),
-    )![1]!;
-    const removed = await t.postForm(
-      moderateReportsApiPath(),
-      { group: `ad:${adId}`, seen, action: 'remove', reason: 'spam' },
+    const removed = await t.decideOnReports(
+      `ad:${adId}`,
+      { action: 'remove', reason: 'spam' },
       moderatorA.session,
     );
     expect(removed.status).toBe(303);

@@ -12,7 +12,7 @@ import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { type TestMember } from '../../helpers/moderation.ts';
 import { reportTaken, insertLiveAd } from '../../helpers/reports.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
-import { banAccountApiPath, moderateAdApiPath } from '../../../core/paths.ts';
+import { moderateAdApiPath } from '../../../core/paths.ts';
 
 const t = moderationWorld({ moderators: 1, publishedAds: true });
 const [moderator] = t.moderators;
@@ -47,8 +47,8 @@ beforeAll(async () => {
   for (const reporter of reporters)
     await reportTaken(t.app, { ad: String(hiddenId), reason: 'spam' }, reporter);
   // A ban.
-  const banned = await t.postForm(
-    banAccountApiPath(poster.accountId),
+  const banned = await t.ban(
+    poster.accountId,
     { reason: 'scam', note: 'Asked for gift cards.' },
     moderator.session,
   );

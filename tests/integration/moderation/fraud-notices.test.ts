@@ -19,33 +19,20 @@ import {
   reportsApiPath,
 } from '../../../core/paths.ts';
 import { unreachableMailer, mailsTo, TEST_MAIL_SITE, type ReadMail } from '../../helpers/mail.ts';
-import {
-  conversationIdOf,
-  insertLiveAd,
-  messagesTestApp,
-  textOf,
-  replyIn,
-  startConversation,
-} from '../../helpers/messages.ts';
-import {
-  insertAdInReview,
-  postModerationForm,
-  recordingPublisher,
-  signUpModerator,
-  type TestMember,
-} from '../../helpers/moderation.ts';
-import { getPage, makeMember } from '../../helpers/posting.ts';
+import { conversationIdOf, textOf } from '../../helpers/messages.ts';
+import { recordingPublisher, type TestMember } from '../../helpers/moderation.ts';
+import { messagesWorld } from '../../helpers/messages-world.ts';
 import { onPostgres, openTestStore } from '../../helpers/test-store.ts';
 import { deleteAccountOf } from '../../helpers/member-data.ts';
 import { storedRows } from '../../helpers/stored-rows.ts';
 
-const t = messagesTestApp({ publisher: recordingPublisher() });
+const t = messagesWorld({ publisher: recordingPublisher() });
 
 const FIRST = 'Hi! I saw your ad and would love to hear more about you.';
 const ANSWER = 'Hello, thanks for writing. Tell me about yourself?';
 
 let moderatorMember: TestMember | undefined;
-const moderator = async () => (moderatorMember ??= await signUpModerator(t.app, t.store));
+const moderator = async () => (moderatorMember ??= await t.signUpModerator());
 
 /** The fraud notice mails a member got (after every mail queued so far is sent). */
 async function noticesTo(member: TestMember): Promise<ReadMail[]> {
@@ -56,7 +43,7 @@ async function noticesTo(member: TestMember): Promise<ReadMail[]> {
 }
 
 async function pageOf(member: TestMember, path: string): Promise<string> {
-  const response = await getPage(t, path, member.session);
+  const response = await t.getPage(path, member.session);
   expect(response.status).toBe(200);
   return textOf(await response.text());
 }
@@ -80,21 +67,20 @@ async function scammerWritesTo(
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const [index, member] of members.entries()) {
-    const adId = await insertLiveAd(t, member, title(index));
-    const started = await startConversation(t, scammer, adId, FIRST);
+    const adId = await t.insertLiveAd(member, title(index));
+    const started = await t.startConversation(scammer, adId, FIRST);
     expect(started.status).toBe(303);
     ids.push(conversationIdOf(started));
   }
   for (const [index, member] of members.entries())
     if (answering.includes(member))
-      expect((await replyIn(t, member, ids[index]!, ANSWER)).status).toBe(303);
+      expect((await t.replyIn(member, ids[index]!, ANSWER)).status).toBe(303);
   return ids;
 }
 
 /** A ban with a reason, as the ban form posts it without JavaScript. */
 async function ban(account: TestMember, reason = 'scam') {
-  return postModerationForm(
-    t.app,
+  return t.postForm(
     banAccountApiPath(account.accountId),
     { reason, note: '' },
     (await moderator()).session,
@@ -103,8 +89,8 @@ async function ban(account: TestMember, reason = 'scam') {
 
 describe('a ban for scam or fraud', () => {
   test('a scammer wrote to three members, two answered: exactly those two get the notice on their conversation and one mail each', async () => {
-    const scammer = await makeMember(t);
-    const [ana, ben, cai] = [await makeMember(t), await makeMember(t), await makeMember(t)];
+    const scammer = await t.makeMember();
+    const [ana, ben, cai] = [await t.makeMember(), await t.makeMember(), await t.makeMember()];
     const [anaThread, benThread, caiThread] = await scammerWritesTo(
       scammer,
       [ana, ben, cai],
@@ -153,7 +139,7 @@ describe('a ban for scam or fraud', () => {
       );
       expect(text).toContain('Read our guide to recognizing scams');
       expect(
-        (await (await getPage(t, conversationPath(thread!), member.session)).text()).includes(
+        (await (await t.getPage(conversationPath(thread!), member.session)).text()).includes(
           'href="/about/recognising-scams"',
         ),
       ).toBe(true);
@@ -170,8 +156,8 @@ describe('a ban for scam or fraud', () => {
   });
 
   test('a member who answered in two conversations gets one mail naming both, and the notice on both', async () => {
-    const scammer = await makeMember(t);
-    const dana = await makeMember(t);
+    const scammer = await t.makeMember();
+    const dana = await t.makeMember();
     const threads = await scammerWritesTo(scammer, [dana, dana], [dana], (index) =>
       index === 0 ? 'Salsa on Fridays' : 'Board games and tea',
     );
@@ -191,17 +177,17 @@ describe('a ban for scam or fraud', () => {
   });
 
   test('who wrote first and was answered but never wrote again gets nothing; nor a banned or deleted member', async () => {
-    const scammer = await makeMember(t);
-    const scammerAd = await insertLiveAd(t, scammer, 'Weekend hikes, no drama');
+    const scammer = await t.makeMember();
+    const scammerAd = await t.insertLiveAd(scammer, 'Weekend hikes, no drama');
     // Wrote first, the scammer answered, never wrote again: received, never answered.
-    const silent = await makeMember(t);
+    const silent = await t.makeMember();
     const silentThread = conversationIdOf(
-      await startConversation(t, silent, scammerAd, 'Hi, I like hikes too.'),
+      await t.startConversation(silent, scammerAd, 'Hi, I like hikes too.'),
     );
-    expect((await replyIn(t, scammer, silentThread, ANSWER)).status).toBe(303);
+    expect((await t.replyIn(scammer, silentThread, ANSWER)).status).toBe(303);
     // Answered, then banned for something else, or gone.
-    const bannedMember = await makeMember(t);
-    const leaving = await makeMember(t);
+    const bannedMember = await t.makeMember();
+    const leaving = await t.makeMember();
     await scammerWritesTo(scammer, [bannedMember, leaving], [bannedMember, leaving]);
     expect((await ban(bannedMember, 'spam')).status).toBe(303);
     const deleted = await deleteAccountOf(t, leaving);
@@ -214,8 +200,8 @@ describe('a ban for scam or fraud', () => {
   });
 
   test('a ban for another reason tells nobody', async () => {
-    const spammer = await makeMember(t);
-    const erin = await makeMember(t);
+    const spammer = await t.makeMember();
+    const erin = await t.makeMember();
     await scammerWritesTo(spammer, [erin], [erin]);
     expect((await ban(spammer, 'spam')).status).toBe(303);
     expect(await noticeRows(spammer.accountId)).toEqual([]);
@@ -223,8 +209,8 @@ describe('a ban for scam or fraud', () => {
   });
 
   test('a second ban is refused and sends nothing more; nor does the sweep', async () => {
-    const scammer = await makeMember(t);
-    const finn = await makeMember(t);
+    const scammer = await t.makeMember();
+    const finn = await t.makeMember();
     await scammerWritesTo(scammer, [finn], [finn]);
     expect((await ban(scammer)).status).toBe(303);
     expect(await noticesTo(finn)).toHaveLength(1);
@@ -245,19 +231,18 @@ describe('a ban for scam or fraud', () => {
 
 describe('a live ad removed for scam or fraud', () => {
   test('tells the members who answered its poster; a later ban of the account says so on the page but mails nothing more', async () => {
-    const scammer = await makeMember(t);
-    const adId = await insertLiveAd(t, scammer, 'Travel buddy wanted');
-    const gina = await makeMember(t);
-    const hugo = await makeMember(t);
-    const ginaThread = conversationIdOf(await startConversation(t, gina, adId, 'Hi! Where to?'));
-    const hugoThread = conversationIdOf(await startConversation(t, hugo, adId, 'Hello there.'));
+    const scammer = await t.makeMember();
+    const adId = await t.insertLiveAd(scammer, 'Travel buddy wanted');
+    const gina = await t.makeMember();
+    const hugo = await t.makeMember();
+    const ginaThread = conversationIdOf(await t.startConversation(gina, adId, 'Hi! Where to?'));
+    const hugoThread = conversationIdOf(await t.startConversation(hugo, adId, 'Hello there.'));
     for (const thread of [ginaThread, hugoThread])
-      expect((await replyIn(t, scammer, thread, ANSWER)).status).toBe(303);
-    expect((await replyIn(t, gina, ginaThread, 'Lisbon, maybe?')).status).toBe(303);
+      expect((await t.replyIn(scammer, thread, ANSWER)).status).toBe(303);
+    expect((await t.replyIn(gina, ginaThread, 'Lisbon, maybe?')).status).toBe(303);
 
     const { revision } = (await t.store.memberAds.find(adId))!;
-    const removed = await postModerationForm(
-      t.app,
+    const removed = await t.postForm(
       moderateAdApiPath(adId, 'remove'),
       { revision: String(revision), reason: 'scam', note: '' },
       (await moderator()).session,
@@ -292,9 +277,9 @@ describe('a live ad removed for scam or fraud', () => {
 
 describe('the mails', () => {
   test('a mail that cannot be sent is given back and sent by the next sweep, once', async () => {
-    const scammer = await makeMember(t);
-    const ivy = await makeMember(t);
-    const jon = await makeMember(t);
+    const scammer = await t.makeMember();
+    const ivy = await t.makeMember();
+    const jon = await t.makeMember();
     await scammerWritesTo(scammer, [ivy, jon], [ivy, jon]);
     // The ban's unit of work alone: as an instance that stopped before its mails.
     const by = { accountId: (await moderator()).accountId, email: (await moderator()).email };
@@ -336,8 +321,8 @@ describe('the mails', () => {
   });
 
   test('two instances sweeping at once mail each notice once', async () => {
-    const scammers = [await makeMember(t), await makeMember(t)];
-    const members = [await makeMember(t), await makeMember(t), await makeMember(t)];
+    const scammers = [await t.makeMember(), await t.makeMember()];
+    const members = [await t.makeMember(), await t.makeMember(), await t.makeMember()];
     for (const scammer of scammers) await scammerWritesTo(scammer, members, members);
     const by = { accountId: (await moderator()).accountId, email: (await moderator()).email };
     for (const scammer of scammers)
@@ -361,12 +346,12 @@ describe('the mails', () => {
 
 describe('across instances', () => {
   test('a ban and a removal for scam or fraud at once, on two instances: one notice a member, one mail', async () => {
-    const scammer = await makeMember(t);
-    const lena = await makeMember(t);
-    const adId = await insertLiveAd(t, scammer, 'Coffee tasting partner');
-    const thread = conversationIdOf(await startConversation(t, lena, adId, 'Hi there!'));
-    expect((await replyIn(t, scammer, thread, ANSWER)).status).toBe(303);
-    expect((await replyIn(t, lena, thread, 'Sounds lovely.')).status).toBe(303);
+    const scammer = await t.makeMember();
+    const lena = await t.makeMember();
+    const adId = await t.insertLiveAd(scammer, 'Coffee tasting partner');
+    const thread = conversationIdOf(await t.startConversation(lena, adId, 'Hi there!'));
+    expect((await t.replyIn(scammer, thread, ANSWER)).status).toBe(303);
+    expect((await t.replyIn(lena, thread, 'Sounds lovely.')).status).toBe(303);
     const { revision } = (await t.store.memberAds.find(adId))!;
     // On PostgreSQL a second store on the same schema, as a second instance; SQLite has one.
     const other = onPostgres() ? (await openTestStore(t.dir)).store : t.store;
@@ -399,15 +384,15 @@ describe('across instances', () => {
 
 describe('the reason in the forms', () => {
   test('the ban confirmation, and the reject and remove forms of the queue, offer "Scam or fraud"', async () => {
-    const member = await makeMember(t);
-    const page = await getPage(t, `/moderate?ban=${member.accountId}`, (await moderator()).session);
+    const member = await t.makeMember();
+    const page = await t.getPage(`/moderate?ban=${member.accountId}`, (await moderator()).session);
     expect(page.status).toBe(200);
     const html = await page.text();
     const banForm = html.slice(html.indexOf('id="ban"'));
     expect(banForm).toContain('<option value="scam">Scam or fraud</option>');
 
-    const adId = await insertAdInReview(t, { accountId: member.accountId });
-    const queue = await (await getPage(t, moderatePath(), (await moderator()).session)).text();
+    const adId = await t.insertAdInReview({ accountId: member.accountId });
+    const queue = await (await t.getPage(moderatePath(), (await moderator()).session)).text();
     const entry = queue.slice(queue.indexOf(`id="ad-${adId}"`));
     const reject = entry.slice(entry.indexOf(moderateAdApiPath(adId, 'reject')));
     expect(reject.slice(0, reject.indexOf('</form>'))).toContain(
@@ -416,24 +401,22 @@ describe('the reason in the forms', () => {
   });
 
   test('a reported conversation banned for scam or fraud from the reports page tells who answered', async () => {
-    const scammer = await makeMember(t);
-    const kim = await makeMember(t);
+    const scammer = await t.makeMember();
+    const kim = await t.makeMember();
     const [thread] = await scammerWritesTo(scammer, [kim], [kim]);
-    const reported = await postModerationForm(
-      t.app,
+    const reported = await t.postForm(
       reportsApiPath(),
       { conversation: String(thread), reason: 'spam' },
       kim.session,
     );
     expect(reported.status).toBe(303);
     const session = (await moderator()).session;
-    const html = await (await getPage(t, moderateReportsPath(), session)).text();
+    const html = await (await t.getPage(moderateReportsPath(), session)).text();
     const key = `conversation:${thread}:${scammer.accountId}`;
     const group = html.slice(html.indexOf(`id="${key.replace(/:/g, '-')}"`));
     expect(group).toContain('<option value="scam">Scam or fraud</option>');
     const seen = /name="seen" value="(\d+)"/.exec(group)![1]!;
-    const banned = await postModerationForm(
-      t.app,
+    const banned = await t.postForm(
       moderateReportsApiPath(),
       { group: key, seen, action: 'ban', reason: 'scam' },
       session,

@@ -11,14 +11,7 @@ import { utcDay } from '../../../core/days.ts';
 import { formatDate } from '../../../core/format.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { reportForm, textOf } from '../../helpers/reports.ts';
-import {
-  accountPath,
-  appealApiPath,
-  decideAppealApiPath,
-  moderateAppealsPath,
-  moderateReportsApiPath,
-  moderateReportsPath,
-} from '../../../core/paths.ts';
+import { accountPath, decideAppealApiPath, moderateAppealsPath } from '../../../core/paths.ts';
 import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 2, publishedAds: true });
@@ -49,19 +42,14 @@ async function hiddenAd(label: string) {
 
 /** A moderator's decision on the ad's reports: dismissed (the default), the ad removed, or banned. */
 async function decideOnReports(adId: number, action: 'dismiss' | 'remove' | 'ban' = 'dismiss') {
-  const page = await (await t.getPage(moderateReportsPath(), moderatorA.session)).text();
-  const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
-  const decided = await t.postForm(
-    moderateReportsApiPath(),
-    { group: `ad:${adId}`, seen, action, ...(action === 'dismiss' ? {} : { reason: 'spam' }) },
+  const decided = await t.decideOnReports(
+    `ad:${adId}`,
+    { action, ...(action === 'dismiss' ? {} : { reason: 'spam' }) },
     moderatorA.session,
   );
   expect(decided.status).toBe(303);
 }
 const dismissReports = (adId: number) => decideOnReports(adId);
-
-const appealOf = (statementId: number, text: string, session: string) =>
-  t.postForm(appealApiPath(statementId), { text }, session);
 
 const lifted = `Lifted on ${formatDate(utcDay(new Date()))}: a moderator found no breach.`;
 
@@ -69,7 +57,7 @@ describe('a hide by reports lifted by a dismissal', () => {
   test('an open appeal of it is closed: the member reads why, no moderator is left to decide it', async () => {
     const { poster, adId, statementId } = await hiddenAd('appealed-hide');
     expect(
-      (await appealOf(statementId, 'Nothing here breaks a rule.', poster.session)).status,
+      (await t.appeal(statementId, 'Nothing here breaks a rule.', poster.session)).status,
     ).toBe(303);
     const appealId = (await storedRow<{ id: number }>(
       t,
@@ -137,7 +125,7 @@ describe('a hide by reports lifted by a dismissal', () => {
     expect(decision).toContain(lifted);
     expect(decision).toContain('The restriction was lifted, so there is nothing to appeal.');
     expect(decision).not.toContain('Appeal this decision');
-    const refused = await appealOf(statementId, 'Please look again.', poster.session);
+    const refused = await t.appeal(statementId, 'Please look again.', poster.session);
     expect(refused.status).toBe(409);
     expect(textOf(await refused.text())).toContain('This restriction was lifted');
     expect(
@@ -175,7 +163,7 @@ describe('a hide by reports lifted by a dismissal', () => {
 describe('a hide by reports replaced by a removal or a ban', () => {
   test('removed instead: the hide says it was replaced, its open appeal is closed, the removal is open to appeal', async () => {
     const { poster, adId, statementId } = await hiddenAd('replaced-hide');
-    await appealOf(statementId, 'Nothing here breaks a rule.', poster.session);
+    await t.appeal(statementId, 'Nothing here breaks a rule.', poster.session);
     const appealId = (await storedRow<{ id: number }>(
       t,
       'SELECT id FROM appeals WHERE statement_id = ?',

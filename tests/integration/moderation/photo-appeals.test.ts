@@ -11,18 +11,10 @@ import { describe, expect, test } from 'vitest';
 import { KNOWN_PHOTO_REFUSED } from '../../../server/photos/known-photos.ts';
 import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
-import { cookieHeader, ORIGIN, PASSWORD } from '../../helpers/api.ts';
 import { type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
-import {
-  decideAppealApiPath,
-  deleteAccountApiPath,
-  photoSizeApiPath,
-  moderateAdApiPath,
-  moderateAppealsPath,
-  removePhotoApiPath,
-} from '../../../core/paths.ts';
+import { photoSizeApiPath, moderateAppealsPath, removePhotoApiPath } from '../../../core/paths.ts';
 import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 2, photos: true });
@@ -51,14 +43,6 @@ async function liveAdWithPhotos(label: string, middle: Buffer) {
 const removePhoto = (photoId: number, reason: string, session: string) =>
   t.postForm(removePhotoApiPath(photoId), { reason }, session);
 
-/** The photo's 1280 size through the server, as `session` asks for it (none: a visitor). */
-async function sizeOf(photoId: number, session?: string) {
-  const response = await t.app.request(`${ORIGIN}${photoSizeApiPath(photoId, 1280)}`, {
-    headers: session ? cookieHeader(session) : {},
-  });
-  return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
-}
-
 const photoIdsOf = async (adId: number) =>
   (await t.store.memberAds.find(adId))!.photos.map((ref) => ref.id);
 
@@ -82,9 +66,6 @@ const appealPhoto = async (photoId: number, member: TestMember) =>
     'This is my own photo, taken by a friend on a hike.',
   );
 
-const decide = (appealId: number, fields: Record<string, string>, session: string) =>
-  t.postForm(decideAppealApiPath(appealId), fields, session);
-
 const blockedRows = (photoId: number) =>
   storedRows(t, 'SELECT id FROM blocked_photos WHERE photo_id = ?', photoId);
 
@@ -93,7 +74,7 @@ describe('a removed photo reversed on appeal', () => {
     const middle = await picture();
     const { member, adId, ids } = await liveAdWithPhotos('reversed', middle);
     const photoId = ids[1]!;
-    const before = await sizeOf(photoId, member.session);
+    const before = await t.photoSize(photoId, member.session);
     expect(before.status).toBe(200);
     const keys = await t.keysOfPhoto(photoId);
 
@@ -101,9 +82,9 @@ describe('a removed photo reversed on appeal', () => {
     expect(await photoIdsOf(adId)).toEqual([ids[0], ids[2]]);
     expect(await publishedPhotoIds(adId)).toEqual([ids[0], ids[2]]);
     // Out of public reach, and out of its member's: only moderators get its bytes.
-    expect((await sizeOf(photoId)).status).toBe(404);
-    expect((await sizeOf(photoId, member.session)).status).toBe(404);
-    const kept = await sizeOf(photoId, moderatorB.session);
+    expect((await t.photoSize(photoId)).status).toBe(404);
+    expect((await t.photoSize(photoId, member.session)).status).toBe(404);
+    const kept = await t.photoSize(photoId, moderatorB.session);
     expect(kept.status).toBe(200);
     expect(kept.bytes.equals(before.bytes)).toBe(true);
     expect(await t.blobsLeft(keys)).toBe(keys.length);
@@ -126,10 +107,14 @@ describe('a removed photo reversed on appeal', () => {
     expect(item).toContain(`src="${photoSizeApiPath(photoId, 1280)}"`);
     expect(item).toContain('The removed photo as it was.');
 
-    expect((await decide(appealId, { outcome: 'reversed' }, moderatorA.session)).status).toBe(403);
+    expect(
+      (await t.decideAppeal(appealId, { outcome: 'reversed' }, moderatorA.session)).status,
+    ).toBe(403);
     expect(await photoIdsOf(adId)).toEqual([ids[0], ids[2]]);
     const published = t.publisher.reasons.length;
-    expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
+    expect(
+      (await t.decideAppeal(appealId, { outcome: 'reversed' }, moderatorB.session)).status,
+    ).toBe(303);
 
     // Back in its place, published, served to its member with the same bytes.
     expect(await photoIdsOf(adId)).toEqual(ids);
@@ -137,7 +122,7 @@ describe('a removed photo reversed on appeal', () => {
     expect(t.publisher.reasons.slice(published)).toEqual([
       `reversed on appeal: photo ${photoId} back on ad ${adId}`,
     ]);
-    const after = await sizeOf(photoId, member.session);
+    const after = await t.photoSize(photoId, member.session);
     expect(after.status).toBe(200);
     expect(after.bytes.equals(before.bytes)).toBe(true);
     expect(await storedRow(t, 'SELECT removed_at FROM photos WHERE id = ?', photoId)).toMatchObject(
@@ -168,7 +153,7 @@ describe('a removed photo no appeal brings back', () => {
     await sweepPhotos(t.store, t.photos.storage, daysLater(200));
     expect(await t.keysOfPhoto(photoId)).toEqual(keys);
 
-    const upheld = await decide(
+    const upheld = await t.decideAppeal(
       appealId,
       { outcome: 'upheld', reply: 'The same photo is on another ad of yours.' },
       moderatorB.session,
@@ -179,7 +164,7 @@ describe('a removed photo no appeal brings back', () => {
     expect(sweep.removedKept).toBeGreaterThanOrEqual(1);
     expect(await t.keysOfPhoto(photoId)).toEqual([]);
     expect(await t.blobsLeft(keys)).toBe(0);
-    expect((await sizeOf(photoId, moderatorB.session)).status).toBe(404);
+    expect((await t.photoSize(photoId, moderatorB.session)).status).toBe(404);
     // The row stays: the member's decision still names it and why.
     expect(
       await storedRow(t, 'SELECT removed_reason FROM photos WHERE id = ?', photoId),
@@ -206,14 +191,14 @@ describe('a removed photo no appeal brings back', () => {
     const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'under-18', moderatorA.session);
     const appealId = await appealPhoto(photoId, member);
-    await decide(
+    await t.decideAppeal(
       appealId,
       { outcome: 'upheld', reply: 'The person looks under 18.' },
       moderatorB.session,
     );
     await sweepPhotos(t.store, t.photos.storage, daysLater(300));
     expect(await t.keysOfPhoto(photoId)).toEqual(keys);
-    expect((await sizeOf(photoId, member.session)).status).toBe(404);
+    expect((await t.photoSize(photoId, member.session)).status).toBe(404);
     const decision = await t.getPage(
       `/account/decisions/${await statementOfPhoto(photoId)}`,
       member.session,
@@ -230,11 +215,7 @@ describe('a removed photo no appeal brings back', () => {
     const keys = await t.keysOfPhoto(photoId);
     await removePhoto(photoId, 'under-18', moderatorA.session);
     expect(await t.blobsLeft(keys)).toBe(keys.length);
-    const deleted = await t.postForm(
-      deleteAccountApiPath(),
-      { password: PASSWORD },
-      member.session,
-    );
+    const deleted = await t.deleteAccount(member);
     expect(deleted.status).toBe(303);
     expect(await storedRow(t, 'SELECT id FROM photos WHERE id = ?', photoId)).toBeUndefined();
     expect(await t.keysOfPhoto(photoId)).toEqual([]);
@@ -246,12 +227,7 @@ describe('an ad removal reversed', () => {
   test("an ad removed as someone else's photos, reversed: its photos' hashes refuse nothing any more", async () => {
     const middle = await picture();
     const { member, adId, ids } = await liveAdWithPhotos('ad-reversed', middle);
-    const { revision } = (await t.store.memberAds.find(adId))!;
-    const removed = await t.postForm(
-      moderateAdApiPath(adId, 'remove'),
-      { revision: String(revision), reason: 'identity' },
-      moderatorA.session,
-    );
+    const removed = await t.decideOnAd(adId, 'remove', { reason: 'identity' }, moderatorA.session);
     expect(removed.status).toBe(303);
     expect(await blockedRows(ids[1]!)).toHaveLength(1);
     expect(await t.keepPhoto(member.accountId, middle)).toEqual({
@@ -264,7 +240,9 @@ describe('an ad removal reversed', () => {
       adId,
     ))!.id;
     const appealId = await t.appealFiled(statementId, member, 'These are my own photos.');
-    expect((await decide(appealId, { outcome: 'reversed' }, moderatorB.session)).status).toBe(303);
+    expect(
+      (await t.decideAppeal(appealId, { outcome: 'reversed' }, moderatorB.session)).status,
+    ).toBe(303);
     for (const id of ids) expect(await blockedRows(id)).toEqual([]);
     expect(await t.keepPhoto(member.accountId, middle)).toMatchObject({ ok: true });
   });

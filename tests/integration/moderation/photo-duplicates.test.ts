@@ -20,10 +20,8 @@ import {
   blurredPhotoApiPath,
   photoSettingsApiPath,
   moderateAdApiPath,
-  moderatePath,
 } from '../../../core/paths.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
-import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import { approveInStore, insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { textOf } from '../../helpers/html-text.ts';
@@ -37,16 +35,7 @@ const [moderator] = t.moderators;
 const COPIED = [3105, 3101];
 const photo = (seed: number) => smallJpeg(seed, 1600, 1200);
 
-async function queueItemHtml(adId: number) {
-  const response = await t.getPage(moderatePath(), moderator.session);
-  expect(response.status).toBe(200);
-  const html = await response.text();
-  const start = html.indexOf(`id="ad-${adId}"`);
-  expect(start).toBeGreaterThan(-1);
-  // The class only finds where the next queue item starts (locating, not checking).
-  const end = html.indexOf('class="queue-item"', start + 10);
-  return html.slice(start, end === -1 ? undefined : end);
-}
+const queueItemHtml = (adId: number) => t.queueItem(adId, moderator.session);
 
 /** An ad in review of the member's with these photos (uploaded through keepUploadedPhoto). */
 async function adWith(member: TestMember, files: Buffer[]) {
@@ -103,15 +92,11 @@ describe('a photo on two accounts', () => {
     expect(html).toMatch(new RegExp(`src="/api/photos/${copyId}/\\d+"`));
     expect(html).toMatch(new RegExp(`src="/api/photos/${live.photoIds[1]}/\\d+"`));
     const otherSrc = html.match(new RegExp(`src="(/api/photos/${live.photoIds[1]}/\\d+)"`))![1]!;
-    const asModerator = await t.app.request(`${ORIGIN}${otherSrc}`, {
-      headers: cookieHeader(moderator.session),
-    });
+    const asModerator = await t.getPage(otherSrc, moderator.session);
     expect(asModerator.status).toBe(200);
     expect(asModerator.headers.get('content-type')).toBe('image/webp');
     // The second member cannot see the first's photo, nor learn anything from the ad's page.
-    const asPoster = await t.app.request(`${ORIGIN}${otherSrc}`, {
-      headers: cookieHeader(second.session),
-    });
+    const asPoster = await t.getPage(otherSrc, second.session);
     expect(asPoster.status).toBe(404);
     const own = await t.getPage(`/account`, second.session);
     expect(textOf(await own.text())).not.toMatch(/another member|someone else/i);

@@ -21,7 +21,6 @@ import { textOf } from '../../helpers/html-text.ts';
 import {
   banAccountApiPath,
   photoSizeApiPath,
-  moderateAdApiPath,
   moderatePath,
   removePhotoApiPath,
 } from '../../../core/paths.ts';
@@ -48,16 +47,7 @@ const keep = (bytes?: Buffer) => keepFor(poster.accountId, bytes);
 
 /** The text of the page without tags, white space folded. */
 
-async function queueItemHtml(adId: number) {
-  const response = await t.getPage(moderatePath(), moderator.session);
-  expect(response.status).toBe(200);
-  const html = await response.text();
-  const start = html.indexOf(`id="ad-${adId}"`);
-  expect(start).toBeGreaterThan(-1);
-  // The class only finds where the next queue item starts (locating, not checking).
-  const end = html.indexOf('class="queue-item"', start + 10);
-  return html.slice(start, end === -1 ? undefined : end);
-}
+const queueItemHtml = (adId: number) => t.queueItem(adId, moderator.session);
 
 const photoList = async (adId: number) => {
   const ad = (await t.store.memberAds.find(adId))!;
@@ -84,9 +74,7 @@ const blockedOf = (photoId: number) =>
   );
 
 const preview = (id: number, width: number) =>
-  t.app.request(`${ORIGIN}${photoSizeApiPath(id, width)}`, {
-    headers: cookieHeader(moderator.session),
-  });
+  t.getPage(photoSizeApiPath(id, width), moderator.session);
 
 describe('the queue', () => {
   test("shows a new ad's photos large, numbered, with their alt texts, and the flag of one that looks like a removed photo", async () => {
@@ -196,12 +184,7 @@ describe('approve and reject', () => {
     const [one, two] = [await keep(), await keep()];
     const adId = await insertAdInReview(t, { accountId: poster.accountId });
     await t.putPhotosOnAd(adId, poster.accountId, [one, two]);
-    const { revision } = await t.storedAd(adId);
-    const response = await t.postJson(
-      moderateAdApiPath(adId, 'approve'),
-      { revision },
-      moderator.session,
-    );
+    const response = await t.decideOnAd(adId, 'approve', {}, moderator.session, 'json');
     expect(response.status).toBe(200);
     expect((await t.storedAd(adId)).status).toBe('live');
     expect(await photoList(adId)).toEqual({ photos: [one, two], pending: null });
@@ -216,12 +199,7 @@ describe('approve and reject', () => {
       pendingTitle: 'New title',
     });
     await t.putPhotosOnAd(adId, poster.accountId, [kept, leaving], [added, kept]);
-    const { revision } = await t.storedAd(adId);
-    const response = await t.postForm(
-      moderateAdApiPath(adId, 'approve'),
-      { revision: String(revision) },
-      moderator.session,
-    );
+    const response = await t.decideOnAd(adId, 'approve', {}, moderator.session);
     expect(response.status).toBe(303);
     expect(await photoList(adId)).toEqual({ photos: [added, kept], pending: null });
     expect((await t.storedAd(adId)).title).toBe('New title');
@@ -243,11 +221,12 @@ describe('approve and reject', () => {
       pendingTitle: 'Edited title',
     });
     await t.putPhotosOnAd(adId, poster.accountId, [live], [live, added]);
-    const { revision } = await t.storedAd(adId);
-    const response = await t.postJson(
-      moderateAdApiPath(adId, 'reject'),
-      { revision, reason: 'explicit' },
+    const response = await t.decideOnAd(
+      adId,
+      'reject',
+      { reason: 'explicit' },
       moderator.session,
+      'json',
     );
     expect(response.status).toBe(200);
     expect(await photoList(adId)).toEqual({ photos: [live], pending: null });
@@ -291,9 +270,7 @@ describe('removing one photo', () => {
     // it any more, a moderator is.
     expect(await t.keysOfPhoto(removed)).toEqual(keys);
     expect(await t.blobsLeft(keys)).toBe(keys.length);
-    const asMember = await t.app.request(`${ORIGIN}${photoSizeApiPath(removed, 1280)}`, {
-      headers: cookieHeader(poster.session),
-    });
+    const asMember = await t.getPage(photoSizeApiPath(removed, 1280), poster.session);
     expect(asMember.status).toBe(404);
     expect((await preview(removed, 1280)).status).toBe(200);
     // Known from now on, for the reason given.
@@ -434,12 +411,7 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     });
     await t.putPhotosOnAd(adId, poster.accountId, [one, two], [one, two, pendingOnly]);
     const pendingKeys = await t.keysOfPhoto(pendingOnly);
-    const { revision } = await t.storedAd(adId);
-    const response = await t.postForm(
-      moderateAdApiPath(adId, 'remove'),
-      { revision: String(revision), reason: 'under-18' },
-      moderator.session,
-    );
+    const response = await t.decideOnAd(adId, 'remove', { reason: 'under-18' }, moderator.session);
     expect(response.status).toBe(303);
     for (const id of [one, two, pendingOnly])
       expect(await blockedOf(id)).toEqual([
@@ -455,10 +427,12 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
     const rejectedPhoto = await keep();
     const rejected = await insertAdInReview(t, { accountId: poster.accountId });
     await t.putPhotosOnAd(rejected, poster.accountId, [rejectedPhoto]);
-    const reject = await t.postJson(
-      moderateAdApiPath(rejected, 'reject'),
-      { revision: (await t.storedAd(rejected)).revision, reason: 'identity' },
+    const reject = await t.decideOnAd(
+      rejected,
+      'reject',
+      { reason: 'identity' },
       moderator.session,
+      'json',
     );
     expect(reject.status).toBe(200);
     expect(await blockedOf(rejectedPhoto)).toEqual([
@@ -495,10 +469,12 @@ describe('ads removed for "under 18" or "someone else\'s photos" block all their
       pendingTitle: 'x',
     });
     await t.putPhotosOnAd(adId, poster.accountId, [one]);
-    const response = await t.postJson(
-      moderateAdApiPath(adId, 'remove'),
-      { revision: (await t.storedAd(adId)).revision, reason: 'spam' },
+    const response = await t.decideOnAd(
+      adId,
+      'remove',
+      { reason: 'spam' },
       moderator.session,
+      'json',
     );
     expect(response.status).toBe(200);
     expect(await blockedOf(one)).toEqual([]);

@@ -13,22 +13,11 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { banAccountApiPath, markShieldDecisionMistakenApiPath } from '../../../core/paths.ts';
 import { exportShieldLabels } from '../../../server/moderation/shield-labels.ts';
-import {
-  insertConversation,
-  insertLiveAd,
-  insertMessage,
-  messagesTestApp,
-} from '../../helpers/messages.ts';
-import {
-  postModerationForm,
-  recordingPublisher,
-  signUpModerator,
-  type TestMember,
-} from '../../helpers/moderation.ts';
-import { makeMember } from '../../helpers/posting.ts';
+import { recordingPublisher, type TestMember } from '../../helpers/moderation.ts';
+import { messagesWorld } from '../../helpers/messages-world.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 
-const t = messagesTestApp({ publisher: recordingPublisher() });
+const t = messagesWorld({ publisher: recordingPublisher() });
 const root = join(import.meta.dirname, '..', '..', '..');
 
 const LURES = [
@@ -55,31 +44,30 @@ let moderator: TestMember;
 let accounts: TestMember[];
 
 beforeAll(async () => {
-  moderator = await signUpModerator(t.app, t.store);
+  moderator = await t.signUpModerator();
   const [scammer, victim, other, sender] = [
-    await makeMember(t),
-    await makeMember(t),
-    await makeMember(t),
-    await makeMember(t),
+    await t.makeMember(),
+    await t.makeMember(),
+    await t.makeMember(),
+    await t.makeMember(),
   ];
   accounts = [scammer!, victim!, other!, sender!];
   // The scammer's lures, to two members; one answers, and the scammer writes again.
   for (const member of [victim!, other!]) {
-    const adId = await insertLiveAd(t, member, 'Evening walks');
-    const thread = await insertConversation(t, {
+    const adId = await t.insertLiveAd(member, 'Evening walks');
+    const thread = await t.insertConversation({
       adId,
       adTitle: 'Evening walks',
       posterId: member.accountId,
       replierId: scammer!.accountId,
     });
-    for (const lure of LURES) await insertMessage(t, thread, scammer!.accountId, lure, 30);
+    for (const lure of LURES) await t.insertMessage(thread, scammer!.accountId, lure, 30);
     if (member === victim) {
-      await insertMessage(t, thread, victim.accountId, OTHERS[0]!, 20);
-      await insertMessage(t, thread, scammer!.accountId, OTHERS[1]!, 10);
+      await t.insertMessage(thread, victim.accountId, OTHERS[0]!, 20);
+      await t.insertMessage(thread, scammer!.accountId, OTHERS[1]!, 10);
     }
   }
-  const banned = await postModerationForm(
-    t.app,
+  const banned = await t.postForm(
     banAccountApiPath(scammer!.accountId),
     { reason: 'scam', note: 'Gift cards.' },
     moderator.session,
@@ -101,8 +89,7 @@ beforeAll(async () => {
     });
   const mistaken = await recorded(MISTAKEN);
   await recorded(OTHERS[2]!);
-  const marked = await postModerationForm(
-    t.app,
+  const marked = await t.postForm(
     markShieldDecisionMistakenApiPath(mistaken),
     {},
     moderator.session,

@@ -11,11 +11,10 @@ import {
   forgotApiPath,
   resetApiPath,
   resetPath,
-  signinApiPath,
   signoutApiPath,
   pushDevicesApiPath,
 } from '../../../core/paths.ts';
-import { PASSWORD, postJson, sessionTokenOf } from '../../helpers/api.ts';
+import { signInAgain } from '../../helpers/moderation.ts';
 import { linkToken, mailsTo } from '../../helpers/mail.ts';
 import { conversationIdOf, textOf } from '../../helpers/messages.ts';
 import type { TestMember } from '../../helpers/posting.ts';
@@ -28,16 +27,6 @@ const { push, t } = pushMessagesWorld();
 
 /** Everything the app started is done: the pushes queued and sent. */
 const settled = () => push.pusher.settled();
-
-/** Signs the member in again, as on another browser: that session's token. */
-async function signIn(member: TestMember): Promise<string> {
-  const response = await postJson(t.app, signinApiPath(), {
-    email: member.email,
-    password: PASSWORD,
-  });
-  expect(response.status).toBe(200);
-  return sessionTokenOf(response);
-}
 
 /** The User-Agents of a shared computer's browser and a phone's: the devices' labels. */
 const COMPUTER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Firefox/133.0';
@@ -88,7 +77,7 @@ async function posterInAChat() {
   );
   await t.replyIn(poster, conversationId, 'Hi! Which standards do you like?');
   await settled();
-  return { poster, replier, conversationId, phoneSession: await signIn(poster) };
+  return { poster, replier, conversationId, phoneSession: await signInAgain(t.app, poster) };
 }
 
 describe('signing out', () => {
@@ -161,11 +150,11 @@ describe('a session whose 30 days are over', () => {
     const { poster, replier, conversationId } = await posterInAChat();
     await subscribe('expiring-laptop', poster.session);
     clock.at(DAY);
-    await subscribe('expiring-phone', await signIn(poster));
+    await subscribe('expiring-phone', await signInAgain(t.app, poster));
     // 30 days and an hour on, on the app's clock and the pusher's: the replier signs in again.
     clock.at(30 * DAY + HOUR);
     push.advance(clock.start + 30 * DAY + HOUR - 61_000 - push.now().getTime());
-    const writer = { ...replier, session: await signIn(replier) };
+    const writer = { ...replier, session: await signInAgain(t.app, replier) };
     expect(await devicesPushedFor(writer, conversationId, 'Shall I bring the bass?')).toEqual([
       'expiring-phone',
     ]);

@@ -5,13 +5,8 @@
 // departed member's messages in the report. 30 days later the hourly sweep deletes them. A banned
 // member's conversation says so too, with its Report button. Delete my account says so before.
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import {
-  conversationPath,
-  deleteAccountPath,
-  moderateReportsPath,
-  signinApiPath,
-} from '../../../core/paths.ts';
-import { PASSWORD, postJson, sessionTokenOf } from '../../helpers/api.ts';
+import { conversationPath, deleteAccountPath, moderateReportsPath } from '../../../core/paths.ts';
+import { signInAgain as signInAgainAs } from '../../helpers/moderation.ts';
 import { formatDate } from '../../../core/format.ts';
 import { forgetDepartedMessages } from '../../../server/messages/departed-messages.ts';
 import {
@@ -40,14 +35,7 @@ const pageText = async (path: string, session: string) => {
 };
 
 /** The member signs in again (their session of 30 days is over once the clock moved past it). */
-async function signInAgain(member: TestMember): Promise<string> {
-  const signedIn = await postJson(t.app, signinApiPath(), {
-    email: member.email,
-    password: PASSWORD,
-  });
-  expect(signedIn.status).toBe(200);
-  return sessionTokenOf(signedIn);
-}
+const signInAgain = (member: TestMember) => signInAgainAs(t.app, member);
 
 /** A poster and a member who wrote to them, in a conversation both wrote in. */
 async function conversationWithWriter() {

@@ -8,7 +8,6 @@ import { describe, expect, test } from 'vitest';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { type TestMember } from '../../helpers/moderation.ts';
 import { editorAdIds, reportForm } from '../../helpers/reports.ts';
-import { moderateReportsApiPath, moderateReportsPath } from '../../../core/paths.ts';
 import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 1, publishedAds: true });
@@ -106,11 +105,9 @@ describe('the reports dismissed', () => {
     const { poster, id: adId } = await t.liveAd('back-poster', { title: 'Jazz nights' });
     const reporter = await t.signUpMember('back-reporter');
     await reportAs(reporter, adId, 'under-18');
-    const page = await (await t.getPage(moderateReportsPath(), moderator.session)).text();
-    const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
-    const dismissed = await t.postForm(
-      moderateReportsApiPath(),
-      { group: `ad:${adId}`, seen, action: 'dismiss', note: `Spoke with ${reporter.email}.` },
+    const dismissed = await t.decideOnReports(
+      `ad:${adId}`,
+      { action: 'dismiss', note: `Spoke with ${reporter.email}.` },
       moderator.session,
     );
     expect(dismissed.status).toBe(303);
@@ -130,13 +127,7 @@ describe('the reports dismissed', () => {
   test('dismissing reports that did not hide the ad mails nobody', async () => {
     const { poster, id: adId } = await t.liveAd('not-hidden', { title: 'Chess club' });
     await reportAs(undefined, adId, 'spam', 80);
-    const page = await (await t.getPage(moderateReportsPath(), moderator.session)).text();
-    const seen = /name="seen" value="(\d+)"/.exec(page.slice(page.indexOf(`id="ad-${adId}"`)))![1]!;
-    await t.postForm(
-      moderateReportsApiPath(),
-      { group: `ad:${adId}`, seen, action: 'dismiss' },
-      moderator.session,
-    );
+    await t.decideOnReports(`ad:${adId}`, { action: 'dismiss' }, moderator.session);
     expect(await t.mailsOf(poster.email)).toEqual([]);
   });
 });

@@ -5,14 +5,13 @@
 // them, and every URL in the end. In the postgres suite the two are two pools on one schema; on
 // SQLite, one server a file, the two hooks share its one store. Time is a fake clock that moves
 // on only when every busy hook is asleep (the minute is the point, not the machine's speed).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import { purgeHook, type PurgeHook } from '../../../server/publishing/site-bucket/purge-hook.ts';
 import type { StoreHandle } from '../../../store/store.ts';
+import { purgeEndpointForFile } from '../../helpers/purge-endpoint.ts';
 import { onPostgres, openTestStore } from '../../helpers/test-store.ts';
 
 const MINUTE = 60_000;
@@ -25,8 +24,6 @@ interface Received {
   urls: string[];
 }
 
-let server: Server;
-let endpoint: string;
 let received: Received[] = [];
 let dir: string;
 let first: StoreHandle;
@@ -77,25 +74,13 @@ function fakeTime(start: number) {
 
 let time = fakeTime(0);
 
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push({
-        at: time.now(),
-        ...(request.headers.authorization ? { instance: request.headers.authorization } : {}),
-        urls: (JSON.parse(body) as { files: string[] }).files,
-      });
-      response.writeHead(200, { 'Content-Type': 'application/json' });
-      response.end('{"success":true}');
-    });
+const cdn = purgeEndpointForFile('/zones/abc/purge_cache', ({ authorization, files }) => {
+  received.push({
+    at: time.now(),
+    ...(authorization ? { instance: authorization } : {}),
+    urls: files,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/zones/abc/purge_cache`;
 });
-
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 beforeEach(async () => {
   received = [];
@@ -132,7 +117,7 @@ test('two instances purging at once send the CDN at most its limit a minute betw
   const log: string[] = [];
   const hookOn = (store: StoreHandle, instance: string) =>
     purgeHook({
-      target: { kind: 'http', url: endpoint, body: '{"files":{urls}}', authorization: instance },
+      target: { kind: 'http', url: cdn.url, body: '{"files":{urls}}', authorization: instance },
       perMinute: PER_MINUTE,
       budget: store.purgeBudget,
       clock: time.clock,
@@ -205,7 +190,7 @@ test('while the database cannot answer, an instance counts its purges alone and 
   await gone.purgeBudget.take(PER_MINUTE, time.now() - 2 * MINUTE);
   await gone.close();
   const hook = purgeHook({
-    target: { kind: 'http', url: endpoint, body: '{"files":{urls}}' },
+    target: { kind: 'http', url: cdn.url, body: '{"files":{urls}}' },
     perMinute: PER_MINUTE,
     budget: gone.purgeBudget,
     clock: time.clock,

@@ -35,6 +35,9 @@ const SHIPPED = {
     '1b5f0c984a13d5a4',
     '08f589a16fd6c540',
     '8bf91110155b3a36',
+    'e0b75fcc423d6f8a',
+    '5b7d43e1d1d27dc3',
+    '66a9ba506acce5e6',
   ],
   postgres: [
     '0eb21bdff777ae0d',
@@ -54,6 +57,9 @@ const SHIPPED = {
     'a3848c480b930dbb',
     '46c395d32901e50d',
     '4619f2b9688e6a7e',
+    'd13f06777540ec14',
+    '032b3f046ea36298',
+    '5fd6bf3294bcef5d',
   ],
 };
 
