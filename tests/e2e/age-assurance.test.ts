@@ -18,6 +18,7 @@ import { lookAtWidths } from '../helpers/page-checks.ts';
 import type { AgeCheckRequest } from '../../server/age-assurance/checks.ts';
 import { TEST_ISSUERS_DIR, testWallet } from '../helpers/test-wallet.ts';
 import { fetchPage, launchChromium, siteDir, textOf } from './support.ts';
+import { storedRows } from '../helpers/stored-rows.ts';
 
 const SHOTS = process.env.AGE_SCREENSHOTS_DIR ?? '/tmp/localboard-age-screenshots';
 
@@ -188,7 +189,7 @@ describe('with a digital licence, in Chromium', () => {
     await gotoEnhanced(page, `${server.url}${verifyAgePath()}`);
     await page.getByRole('button', { name: 'Check my age with a digital licence' }).click();
     expect(await shownText(page.locator('[data-age-check-progress]'))).toBe(NO_DIGITAL_CREDENTIALS);
-    expect(await server.sql.all('SELECT * FROM age_check_requests')).toEqual([]);
+    expect(await storedRows(server, 'SELECT * FROM age_check_requests')).toEqual([]);
     await context.close();
   });
 });

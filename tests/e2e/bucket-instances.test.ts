@@ -56,6 +56,7 @@ import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { startS3ServerForFile, type S3ServerAddress } from '../helpers/s3-server.ts';
 import { testSql, type TestSql } from '../helpers/test-store.ts';
 import { withViteOutputOfDist } from '../helpers/vite-output.ts';
+import { storedRows } from '../helpers/stored-rows.ts';
 
 const postgres = ensurePostgres(() => {}) as { binDir?: string; problem?: string };
 const s3Found = ensureS3Server(() => {});
@@ -174,10 +175,7 @@ async function adInReviewWithPhoto(city: string, title: string, seed: number) {
     { store, sql },
     { state: 'California', city, title, status: 'review' },
   );
-  const { account_id: accountId } = (await sql.get<{ account_id: number }>(
-    'SELECT account_id FROM member_ads WHERE id = ?',
-    id,
-  ))!;
+  const { accountId } = (await store.memberAds.find(id))!;
   const location = readPhotoStorageLocation(instanceEnv());
   if ('problem' in location) throw new Error(location.problem);
   const photos = {
@@ -363,7 +361,8 @@ describe.skipIf(missing.length > 0)('instances with the site in a bucket, behind
 
   it('a second publisher waits: one instance holds the lock, the others never upload', async () => {
     // Three instances try the lock every 2 s; PostgreSQL grants it to one.
-    const holders = await sql.all(
+    const holders = await storedRows(
+      sql,
       `SELECT pid FROM pg_locks
         WHERE locktype = 'advisory' AND granted
           AND objid = (hashtextextended(? || current_schema(), 0) & 4294967295)::oid`,

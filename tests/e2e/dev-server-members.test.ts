@@ -24,6 +24,7 @@ import { developerEnv, ROOT, startDevServer, TSX, type DevServer } from './dev-s
 import { launchChromium, textOf } from './support.ts';
 import { TEST_PASSWORD_HASH_COST } from '../helpers/password-cost.ts';
 import { fillNewAd } from '../helpers/ad-form.ts';
+import { storedRow } from '../helpers/stored-rows.ts';
 
 let dev: DevServer;
 let compiledContentDir: string;
@@ -98,7 +99,8 @@ describe('a member on the dev server', () => {
 
     // Published once the content is compiled again: its page answers, and its city lists it.
     const { store, sql } = openSqliteTestStore(dev.databasePath);
-    const { id } = (await sql.get<{ id: number }>(
+    const { id } = (await storedRow<{ id: number }>(
+      sql,
       'SELECT id FROM member_ads WHERE title = ?',
       title,
     ))!;

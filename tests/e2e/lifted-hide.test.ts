@@ -11,6 +11,7 @@ import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/
 import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 import { textOf } from './support.ts';
 import { moderateReportsApiPath, reportsApiPath } from '../../core/paths.ts';
+import { storedRow } from '../helpers/stored-rows.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 const in30Days = new Date(Date.parse(`${today}T00:00:00Z`) + 30 * 86_400_000)
@@ -65,7 +66,8 @@ describe('a hide lifted while its appeal waited', () => {
         width,
         height: 900,
       });
-      const { seen } = (await world.site.sql.get<{ seen: number }>(
+      const { seen } = (await storedRow<{ seen: number }>(
+        world.site,
         'SELECT max(id) AS seen FROM reports WHERE ad_id = ?',
         adId,
       ))!;

@@ -9,7 +9,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BuildPublisher } from '../../server/publishing/build-publisher.ts';
-import { adPath, adsApiPath, cityPath } from '../../core/paths.ts';
+import { accountPath, adPath, adsApiPath, cityPath } from '../../core/paths.ts';
 import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced, submitWithFetch, waitForEnhanced } from '../helpers/browser-waits.ts';
 import {
@@ -19,15 +19,15 @@ import {
   signUpWithForm,
   verifyFromMail,
 } from '../helpers/e2e-members.ts';
-import { chromiumAndPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
+import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 import { textOf } from './support.ts';
 import { fillNewAd } from '../helpers/ad-form.ts';
+import { longDay, myAdIdOnMyAds } from '../helpers/my-data.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 const daysFrom = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-let sql: PublishingSite['sql'];
 let publisher: BuildPublisher;
 let url = '';
 let buildDate = today;
@@ -37,7 +37,7 @@ const world = chromiumAndPublishingSite({
   buildDate: () => buildDate,
 });
 beforeAll(() => {
-  ({ url, sql, publisher } = world.site);
+  ({ url, publisher } = world.site);
 });
 
 /** What the server answers for a path now: status and visible text. */
@@ -54,10 +54,6 @@ async function activeAds(): Promise<number> {
   return Number(count.replace(/,/g, ''));
 }
 
-/** The id of the member's ad with this title, from the database the server writes. */
-const adIdOf = async (title: string) =>
-  (await sql.get<{ id: number }>('SELECT id FROM member_ads WHERE title = ?', title))!.id;
-
 async function postAd(
   page: Page,
   city: string,
@@ -73,7 +69,7 @@ async function postAd(
   else await submit.click();
   await page.waitForURL(`${url}/post/in-review`);
   expect(await heading(page)).toBe('Your ad is in review');
-  return adIdOf(title);
+  return myAdIdOnMyAds(page, url, title);
 }
 
 async function moderate(
@@ -202,13 +198,14 @@ describe.each(bothWays())(
       await publisher.idle();
       const path = adPath('California', cities[2]!, id);
       expect((await fetched(path)).status).toBe(200);
-      const { expires_on } = (await sql.get<{ expires_on: string }>(
-        'SELECT expires_on FROM member_ads WHERE id = ?',
-        id,
-      ))!;
-      expect(expires_on).toBe(daysFrom(today, 30));
+      // Live for 30 days, as the member's My ads says.
+      const expiresOn = daysFrom(today, 30);
+      await page.goto(`${url}${accountPath()}`);
+      expect(
+        await page.getByRole('listitem', { name: titles.expiring, exact: true }).textContent(),
+      ).toContain(`Expires on ${longDay(expiresOn)}`);
 
-      buildDate = expires_on;
+      buildDate = expiresOn;
       try {
         expect(await publisher.publish('daily publish')).toEqual({ ok: true });
         expect((await fetched(path)).status).toBe(404);

@@ -26,6 +26,7 @@ import {
 } from '../helpers/e2e-members.ts';
 import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
+import { storedRow } from '../helpers/stored-rows.ts';
 
 const SHOTS = process.env.MESSAGES_SCREENSHOTS_DIR ?? '/tmp/localboard-messages-screenshots';
 
@@ -271,7 +272,8 @@ describe.each(bothWays())(
       });
       expect(posted.status()).toBe(403);
       expect(await posted.text()).toContain('The poster of this ad has blocked you');
-      const stored = await world.server.sql.get<{ n: number }>(
+      const stored = await storedRow<{ n: number }>(
+        world.server,
         'SELECT COUNT(*) AS n FROM conversations WHERE ad_id = ?',
         otherAdId,
       );

@@ -97,17 +97,10 @@ describe.each([
     expect(await moderator.page.locator('.banner').first().textContent()).toContain(
       `Ad ${flagged} rejected.`,
     );
-    expect(
-      await world.server.sql.get(
-        'SELECT status, rejected_reason FROM member_ads WHERE id = ?',
-        flagged,
-      ),
-    ).toEqual({ status: 'rejected', rejected_reason: "Uses someone else's photos or identity" });
-    expect(
-      (await world.server.sql.get<{ status: string }>(
-        'SELECT status FROM member_ads WHERE id = ?',
-        liveAd,
-      ))!.status,
-    ).toBe('live');
+    expect(await world.server.store.memberAds.find(flagged)).toMatchObject({
+      status: 'rejected',
+      rejectedReason: "Uses someone else's photos or identity",
+    });
+    expect((await world.server.store.memberAds.find(liveAd))!.status).toBe('live');
   });
 });

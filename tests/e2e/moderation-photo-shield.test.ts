@@ -14,6 +14,7 @@ import { moderatorPageForTests, photoQueueForFile } from '../helpers/moderation-
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { blurredPhotoApiPath } from '../../core/paths.ts';
+import { photoStoredBeforeScoring } from '../helpers/stored-rows.ts';
 
 const SHOTS =
   process.env.MODERATION_SCREENSHOTS_DIR ?? join(tmpdir(), 'localboard-moderation-shield');
@@ -41,11 +42,8 @@ async function adsWithPhotos() {
   const accountId = await world.memberId('shield');
   const keep = async () => world.keptPhotoId(accountId, await smallJpeg(seed++, 1600, 1200));
   const unscored = await keep();
-  // As stored before scoring existed: no path stores a photo unscored on demand, hence the SQL.
-  await world.server.sql.run(
-    'UPDATE photos SET explicit_score = NULL, sexy_score = NULL WHERE id = ?',
-    unscored,
-  );
+  // As stored before scoring existed: no path stores a photo unscored on demand.
+  await photoStoredBeforeScoring(world.server, unscored);
   const older = await insertAdInReview(world.server, {
     accountId,
     title: 'Board games on Thursdays',

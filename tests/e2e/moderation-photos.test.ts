@@ -13,6 +13,7 @@ import { moderatorPageForTests, photoQueueForFile } from '../helpers/moderation-
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { nearCopy, smallJpeg } from '../helpers/photo-fixtures.ts';
 import { photoSizeApiPath } from '../../core/paths.ts';
+import { storedRow, storedRows } from '../helpers/stored-rows.ts';
 
 const SHOTS =
   process.env.MODERATION_SCREENSHOTS_DIR ?? join(tmpdir(), 'localboard-moderation-photos');
@@ -96,13 +97,18 @@ describe.each(bothWays('in Chromium'))(
       expect(await after.nth(1).getAttribute('src')).toBe(photoSizeApiPath(flagged, 1280));
       expect(await after.nth(1).getAttribute('alt')).toBe('Photo 2 of 2: Sunday market and coffee');
       expect(
-        await world.server.sql.get(
+        await storedRow(
+          world.server,
           'SELECT removed_reason, removed_note FROM photos WHERE id = ?',
           second,
         ),
       ).toEqual({ removed_reason: 'identity', removed_note: 'This is a stock photo.' });
       expect(
-        await world.server.sql.all('SELECT reason FROM blocked_photos WHERE photo_id = ?', second),
+        await storedRows(
+          world.server,
+          'SELECT reason FROM blocked_photos WHERE photo_id = ?',
+          second,
+        ),
       ).toEqual([{ reason: 'identity' }]);
       await lookAtWidths(moderator.page, SHOTS, `queue-photo-removed-${run}`, javaScriptEnabled);
     });

@@ -12,6 +12,7 @@ import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-membe
 import { exifTagsOf, phoneJpeg, privateTagsIn, redCornerOf } from '../helpers/photo-fixtures.ts';
 import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 import { fillNewAd } from '../helpers/ad-form.ts';
+import { myAdIdOnMyAds } from '../helpers/my-data.ts';
 
 const TITLE = 'Sunday farmers market, then coffee';
 let member: BrowserContext;
@@ -54,10 +55,7 @@ test('a phone photo posted without JavaScript is published upright and without i
   });
   await page.getByRole('button', { name: 'Submit for review' }).click();
   await page.waitForURL(`${world.site.url}/post/in-review`);
-  const { id } = (await world.site.sql.get<{ id: number }>(
-    'SELECT id FROM member_ads WHERE title = ?',
-    TITLE,
-  ))!;
+  const id = await myAdIdOnMyAds(page, world.site.url, TITLE);
 
   const mod = await moderator.newPage();
   await mod.goto(`${world.site.url}/moderate`);

@@ -15,6 +15,7 @@ import { openSqliteTestStore } from '../helpers/test-store.ts';
 import { baseUrl, chromiumForTests } from './support.ts';
 import { adsApiPath } from '../../core/paths.ts';
 import { fillNewAd } from '../helpers/ad-form.ts';
+import { storedRow } from '../helpers/stored-rows.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 const NOT_A_PHOTO =
@@ -50,7 +51,8 @@ const fillAd = (page: Page, title: string) =>
 async function newestAdWithTitle(title: string) {
   const { store, sql } = openSqliteTestStore(inject('databasePath'));
   try {
-    const ad = await sql.get<{ id: number; status: string; photos: string }>(
+    const ad = await storedRow<{ id: number; status: string; photos: string }>(
+      sql,
       'SELECT id, status, photos FROM member_ads WHERE title = ? ORDER BY id DESC',
       title,
     );
@@ -58,7 +60,8 @@ async function newestAdWithTitle(title: string) {
     const refs = JSON.parse(ad!.photos) as Array<{ id: number; alt: string }>;
     const photos = [];
     for (const ref of refs) {
-      const photo = await sql.get<{ width: number; height: number; ad_id: number | null }>(
+      const photo = await storedRow<{ width: number; height: number; ad_id: number | null }>(
+        sql,
         'SELECT width, height, ad_id FROM photos WHERE id = ?',
         ref.id,
       );

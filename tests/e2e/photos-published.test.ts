@@ -28,10 +28,7 @@ const world = chromiumAndPublishingSite(
 /** The member's live ad and its photos, kept as the posting route keeps them. */
 async function adWithPhotos(started: PublishingSite): Promise<void> {
   adId = await insertMemberAd(started, { state: 'California', city: 'San Jose', title: TITLE });
-  const { account_id: accountId } = (await started.sql.get<{ account_id: number }>(
-    'SELECT account_id FROM member_ads WHERE id = ?',
-    adId,
-  ))!;
+  const { accountId } = (await started.store.memberAds.find(adId))!;
   const photos = [];
   // A landscape, a portrait and a square photo.
   for (const [seed, width, height] of [
@@ -48,10 +45,7 @@ async function adWithPhotos(started: PublishingSite): Promise<void> {
     adId,
     accountId,
   );
-  const { revision } = (await started.sql.get<{ revision: number }>(
-    'SELECT revision FROM member_ads WHERE id = ?',
-    adId,
-  ))!;
+  const { revision } = (await started.store.memberAds.find(adId))!;
   await started.store.memberAds.setPhotos(adId, revision, photos, null, new Date().toISOString());
 }
 

@@ -70,14 +70,9 @@ async function onServerStore(work: (t: Pick<TestApp, 'store'>) => Promise<void>)
 }
 
 async function storedAd(id: number) {
-  const { store, sql } = openSqliteTestStore(inject('databasePath'));
+  const { store } = openSqliteTestStore(inject('databasePath'));
   try {
-    return (await sql.get<{
-      title: string;
-      status: string;
-      expires_on: string | null;
-      description: string;
-    }>('SELECT * FROM member_ads WHERE id = ?', id))!;
+    return (await store.memberAds.find(id))!;
   } finally {
     await store.close();
   }
@@ -281,7 +276,7 @@ describe.each(bothWays('in Chromium'))('the account page’s ads %s', (_label, j
     await page.getByRole('button', { name: 'Renew “Live and nearly expired”' }).click();
     await page.waitForURL(`${baseUrl()}/account?done=renewed`);
     expect(await page.locator('.banner--info').textContent()).toBe('Your ad is renewed.');
-    expect((await storedAd(live)).expires_on).toBe(dayFromToday(30));
+    expect((await storedAd(live)).expiresOn).toBe(dayFromToday(30));
     expect(
       await page.getByRole('button', { name: 'Renew “Live and nearly expired”' }).count(),
     ).toBe(0);

@@ -28,6 +28,7 @@ import { formOf } from '../helpers/pages.ts';
 import { chromiumAndPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { builtAds, textOf } from './support.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
+import { storedRow } from '../helpers/stored-rows.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 const daysFrom = (days: number) =>
@@ -188,7 +189,9 @@ describe.each([
 
     await publisher.idle();
     expect(await status(ad.path)).toBe(404);
-    expect(await sql.get('SELECT COUNT(*) AS n FROM reports WHERE ad_id = ?', ad.id)).toEqual({
+    expect(
+      await storedRow(sql, 'SELECT COUNT(*) AS n FROM reports WHERE ad_id = ?', ad.id),
+    ).toEqual({
       n: 3,
     });
 
@@ -243,7 +246,8 @@ async function reportedAccount(label: string) {
     redirect: 'manual',
   });
   expect(posted.status).toBe(303);
-  const seen = (await sql.get<{ id: number }>(
+  const seen = (await storedRow<{ id: number }>(
+    sql,
     'SELECT MAX(id) AS id FROM reports WHERE ad_id = ?',
     ad.id,
   ))!.id;
@@ -378,7 +382,8 @@ describe('the report pages at 390 and 1280 px', () => {
       'The photo looks young.',
     );
     await visitor.close();
-    seen = (await sql.get<{ id: number }>(
+    seen = (await storedRow<{ id: number }>(
+      sql,
       'SELECT MAX(id) AS id FROM reports WHERE ad_id = ?',
       member.id,
     ))!.id;

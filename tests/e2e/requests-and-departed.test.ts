@@ -23,6 +23,7 @@ import { sendReply, heading, PASSWORD, signUpAndVerify } from '../helpers/e2e-me
 import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
 import { textOf } from './support.ts';
+import { storedRows } from '../helpers/stored-rows.ts';
 
 const SHOTS = process.env.MESSAGES_SCREENSHOTS_DIR ?? '/tmp/localboard-messages-screenshots';
 
@@ -189,7 +190,8 @@ describe.each(bothWays())(
       await member.getByRole('button', { name: 'Send the report' }).click();
       await member.waitForURL(`${world.server.url}/report?sent=1`);
       expect(textOf(await member.content())).toContain('Thank you, a moderator will look at it.');
-      const [report] = await world.server.sql.all<{ thread: string }>(
+      const [report] = await storedRows<{ thread: string }>(
+        world.server,
         'SELECT thread FROM reports WHERE conversation_id = ?',
         request,
       );

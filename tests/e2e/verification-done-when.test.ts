@@ -23,6 +23,8 @@ import { seriousAxeViolations } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 import { fillNewAd } from '../helpers/ad-form.ts';
+import { storedRow, storedRows } from '../helpers/stored-rows.ts';
+import { myAdIdOnMyAds } from '../helpers/my-data.ts';
 
 const TITLE = 'Verified and looking for a hiking partner';
 let noScript: BrowserContext;
@@ -44,12 +46,13 @@ afterAll(async () => {
 });
 
 const verificationRow = (email: string) =>
-  world.site.sql.get<{
+  storedRow<{
     id: number;
     status: string;
     selfie_key: string | null;
     level: string | null;
   }>(
+    world.site,
     `SELECT v.id, v.status, v.selfie_key, v.level FROM verifications v
        JOIN accounts a ON a.id = v.account_id WHERE a.email = ? ORDER BY v.id DESC`,
     email,
@@ -127,11 +130,9 @@ test('without JavaScript: challenge, selfie, approval with a photo, the badge af
   });
   await post.getByRole('button', { name: 'Submit for review' }).click();
   await post.waitForURL(`${world.site.url}/post/in-review`);
-  ({ id: adId } = (await world.site.sql.get<{ id: number }>(
-    'SELECT id FROM member_ads WHERE title = ?',
-    TITLE,
-  ))!);
-  const photoId = (await world.site.sql.get<{ id: number }>(
+  adId = await myAdIdOnMyAds(post, world.site.url, TITLE);
+  const photoId = (await storedRow<{ id: number }>(
+    world.site,
     'SELECT id FROM photos WHERE ad_id = ?',
     adId,
   ))!.id;
@@ -160,7 +161,7 @@ test('without JavaScript: challenge, selfie, approval with a photo, the badge af
   const after = (await verificationRow(email))!;
   expect(after).toMatchObject({ status: 'approved', level: 'photos', selfie_key: null });
   expect(
-    await world.site.sql.get('SELECT key FROM photo_blobs WHERE key = ?', row.selfie_key),
+    await storedRow(world.site, 'SELECT key FROM photo_blobs WHERE key = ?', row.selfie_key),
   ).toBeUndefined();
   expect((await openIn(noScript, selfieUrl)).status).toBe(404);
   expect((await openIn(moderatorNoScript, selfieUrl)).status).toBe(404);
@@ -229,7 +230,7 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
     await account.getByLabel('Only verified members can start a conversation with me').isChecked(),
   ).toBe(true);
 
-  const messagesBefore = (await world.site.sql.all('SELECT id FROM messages')).length;
+  const messagesBefore = (await storedRows(world.site, 'SELECT id FROM messages')).length;
   const write = async (context: BrowserContext, text: string) => {
     const page = await context.newPage();
     await page.goto(`${world.site.url}/messages/new?ad=${adId}`);
@@ -242,10 +243,10 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
   await expect
     .poll(() => refused.locator('main').textContent())
     .toContain('accepts first messages only from verified members');
-  expect((await world.site.sql.all('SELECT id FROM messages')).length).toBe(messagesBefore);
+  expect((await storedRows(world.site, 'SELECT id FROM messages')).length).toBe(messagesBefore);
   const arrived = await write(verified, 'Hello! I hike most Saturdays too.');
   await arrived.waitForURL(/\/messages\/\d+/);
-  expect((await world.site.sql.all('SELECT id FROM messages')).length).toBe(messagesBefore + 1);
+  expect((await storedRows(world.site, 'SELECT id FROM messages')).length).toBe(messagesBefore + 1);
   await expect
     .poll(() => arrived.locator('.conversation__about').textContent())
     .toContain('The poster is verified: Photos verified');

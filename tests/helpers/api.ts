@@ -14,6 +14,7 @@ import type { Mailer } from '../../server/mail/mailer.ts';
 import type { Pusher } from '../../server/push/pusher.ts';
 import { TEST_MAIL_SITE, testMailer } from './mail.ts';
 import { openTestStore, type TestSql, type TestStore } from './test-store.ts';
+import { storedRow, storedRows } from './stored-rows.ts';
 
 export type App = ReturnType<typeof createApp>;
 
@@ -335,24 +336,29 @@ export interface StoredAccount {
 
 /** The stored accounts, oldest first, read through the test's store (either engine). */
 export const accountsIn = (t: Pick<TestApp, 'sql'>): Promise<StoredAccount[]> =>
-  t.sql.all<StoredAccount>('SELECT email, password_hash, date_of_birth FROM accounts ORDER BY id');
+  storedRows<StoredAccount>(
+    t,
+    'SELECT email, password_hash, date_of_birth FROM accounts ORDER BY id',
+  );
 
 /** The stored account of an address, read through the test's store (either engine). */
 export const accountIn = (t: Pick<TestApp, 'sql'>, email: string) =>
-  t.sql.get<StoredAccount>(
+  storedRow<StoredAccount>(
+    t,
     'SELECT email, password_hash, date_of_birth FROM accounts WHERE email = ?',
     email,
   );
 
 /** How many rows a table holds, read through the test's store (either engine). */
 export async function rowsIn(t: Pick<TestApp, 'sql'>, table: string): Promise<number> {
-  const row = await t.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`);
+  const row = await storedRow<{ n: number }>(t, `SELECT COUNT(*) AS n FROM ${table}`);
   return Number(row!.n);
 }
 
 /** How many sessions an address's account has, read through the test's store (either engine). */
 export async function sessionsOf(t: Pick<TestApp, 'sql'>, email: string): Promise<number> {
-  const row = await t.sql.get<{ n: number }>(
+  const row = await storedRow<{ n: number }>(
+    t,
     `SELECT COUNT(*) AS n FROM sessions
      JOIN accounts ON accounts.id = sessions.account_id WHERE accounts.email = ?`,
     email,

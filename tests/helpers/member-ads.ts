@@ -8,6 +8,7 @@ import { MODERATION_REASONS } from '../../core/schemas/moderation-reasons.ts';
 import type { Seeks } from '../../core/schemas/seeks.ts';
 import type { TestSql } from './test-store.ts';
 import { accountInStore } from './store-accounts.ts';
+import { adStatusNoRouteGives } from './stored-rows.ts';
 
 /** What a posting step answers, or the Refusal it threw (two instances racing: one says no). */
 export const outcomeOrRefusal = <T>(step: Promise<T>): Promise<T | Refusal> =>
@@ -104,11 +105,6 @@ export async function setMemberAdStatus(
     expect(await t.store.moderation.removeLive(id, ad.revision, WHY, now)).toBe(true);
   } else {
     // No route brings a deleted ad back: the tests that flip an ad off and on again write it.
-    await t.sql.run(
-      `UPDATE member_ads SET status = ?, updated_at = ?, revision = revision + 1 WHERE id = ?`,
-      status,
-      now,
-      id,
-    );
+    await adStatusNoRouteGives(t, id, status, now);
   }
 }

@@ -6,6 +6,7 @@ import type { ReportReason } from '../../core/schemas/report-reasons.ts';
 import type { ThreadLine } from '../../core/schemas/report-records.ts';
 import { deleteAccountApiPath } from '../../core/paths.ts';
 import { cookieHeader, PASSWORD, postForm, postJson, type App, type TestApp } from './api.ts';
+import { storedRow } from './stored-rows.ts';
 
 type Parts = Pick<TestApp, 'store'>;
 type Rows = Pick<TestApp, 'sql'>;
@@ -120,7 +121,7 @@ export async function countRows(
   where?: { column: string; value: unknown },
 ): Promise<number> {
   const text = `SELECT COUNT(*) AS n FROM ${table}${where ? ` WHERE ${where.column} = ?` : ''}`;
-  const row = await t.sql.get<{ n: number }>(text, ...(where ? [where.value] : []));
+  const row = await storedRow<{ n: number }>(t, text, ...(where ? [where.value] : []));
   return Number(row!.n);
 }
 

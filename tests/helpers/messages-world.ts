@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, expect } from 'vitest';
 import type { TestApp, TestAppOptions } from './api.ts';
 import {
-  ageAccount,
   insertAccount,
   insertConversation,
   insertLiveAd,
@@ -30,7 +29,6 @@ type Bound<F> = F extends (t: never, ...rest: infer Rest) => infer Out
   : never;
 
 const moves = {
-  ageAccount,
   deleteAccountOf,
   getPage,
   insertAccount,

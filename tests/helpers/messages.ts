@@ -184,15 +184,4 @@ export const storedMessages = (t: TestApp, conversationId?: number) =>
 export const storedConversations = (t: TestApp) =>
   t.sql.all<StoredConversation>('SELECT * FROM conversations ORDER BY id');
 
-/**
- * Moves an account's creation back in time (limits count an account's age): no route makes an
- * account that is already days old, so this one is written directly.
- */
-export const ageAccount = (t: TestApp, accountId: number, hours: number) =>
-  t.sql.run(
-    'UPDATE accounts SET created_at = ? WHERE id = ?',
-    new Date(Date.now() - hours * 3_600_000).toISOString(),
-    accountId,
-  );
-
 export { textOf } from './html-text.ts';

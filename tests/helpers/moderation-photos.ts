@@ -13,6 +13,7 @@ import { createPhotoPool, type PhotoPool } from '../../server/photos/processing-
 import type { Store } from '../../store/store.ts';
 import { DEFAULT_EXPLICIT_THRESHOLD, type AdPhotoRef } from '../../core/schemas/photos.ts';
 import type { TestSql } from './test-store.ts';
+import { storedRow, storedRows } from './stored-rows.ts';
 
 /** One worker process for the file's tests, closed after them (pass it as `photoProcessing`). */
 export function testPhotoPool(): PhotoPool {
@@ -100,7 +101,8 @@ export async function putPhotosOnAd(
 
 /** The keys of a photo's sizes, read before they are deleted. */
 export async function keysOfPhoto(sql: TestSql, photoId: number): Promise<string[]> {
-  const rows = await sql.all<{ key: string }>(
+  const rows = await storedRows<{ key: string }>(
+    sql,
     'SELECT key FROM photo_variants WHERE photo_id = ? ORDER BY width',
     photoId,
   );
@@ -111,6 +113,6 @@ export async function keysOfPhoto(sql: TestSql, photoId: number): Promise<string
 export async function blobsLeft(sql: TestSql, keys: string[]): Promise<number> {
   let left = 0;
   for (const key of keys)
-    if (await sql.get('SELECT key FROM photo_blobs WHERE key = ?', key)) left += 1;
+    if (await storedRow(sql, 'SELECT key FROM photo_blobs WHERE key = ?', key)) left += 1;
   return left;
 }

@@ -51,6 +51,7 @@ import {
 import { insertLiveAd } from './reports.ts';
 import { testAppOnFixtureContent } from './pages.ts';
 import { testAppOnPublishedFixture } from './published-fixture.ts';
+import { storedRow } from './stored-rows.ts';
 
 export interface ModerationWorldOptions<Moderators extends number> extends Omit<
   TestAppOptions,
@@ -245,7 +246,8 @@ export function moderationWorld<Moderators extends number = 0>(
       return world.appealIdOf(statementId);
     },
     appealIdOf: async (statementId: number) =>
-      (await world.sql.get<{ id: number }>(
+      (await storedRow<{ id: number }>(
+        world,
         'SELECT id FROM appeals WHERE statement_id = ?',
         statementId,
       ))!.id,

@@ -25,6 +25,7 @@ import {
 } from './api.ts';
 import type { TestSql } from './test-store.ts';
 import { signinApiPath, signupApiPath } from '../../core/paths.ts';
+import { storedRows } from './stored-rows.ts';
 
 export interface TestMember {
   email: string;
@@ -203,7 +204,7 @@ export interface LogRow {
 
 /** Every row of the moderation log, oldest first. */
 export function logRows(rows: TestSql): Promise<LogRow[]> {
-  return rows.all<LogRow>('SELECT * FROM moderation_log ORDER BY id');
+  return storedRows<LogRow>(rows, 'SELECT * FROM moderation_log ORDER BY id');
 }
 
 /** A publisher that records each request and answers at once, as a build that succeeded. */

@@ -154,8 +154,8 @@ export async function editLiveAd(
 }
 
 /**
- * Sets columns of a member ad directly, for a time no route gives (an ad created a day ago, or
- * expired since: the routes stamp the server's clock). Everything else goes through moveAd.
+ * Sets columns of a member ad directly, for the store's contract tests (tests/integration/store/)
+ * alone: every other test moves an ad through moveAd and time through the clock (clock.ts).
  */
 export async function setAd(
   t: Pick<TestApp, 'sql'>,

@@ -23,6 +23,7 @@ import {
 import { testAppOnPublishedFixture } from './published-fixture.ts';
 import type { TestSql } from './test-store.ts';
 import { reportsApiPath } from '../../core/paths.ts';
+import { storedRows } from './stored-rows.ts';
 
 /**
  * The test app of a file's tests on the compiled content fixture with its editors' ads published
@@ -128,16 +129,18 @@ export interface ReportRow {
 }
 
 export const reportRows = (rows: TestSql, adId: number) =>
-  rows.all<ReportRow>('SELECT * FROM reports WHERE ad_id = ? ORDER BY id', adId);
+  storedRows<ReportRow>(rows, 'SELECT * FROM reports WHERE ad_id = ? ORDER BY id', adId);
 
 export const conversationReportRows = (rows: TestSql, conversationId: number) =>
-  rows.all<ReportRow>(
+  storedRows<ReportRow>(
+    rows,
     'SELECT * FROM reports WHERE conversation_id = ? ORDER BY id',
     conversationId,
   );
 
 export const hiddenRows = (rows: TestSql, adId: number) =>
-  rows.all<{ ad_id: number; kind: string; why: string }>(
+  storedRows<{ ad_id: number; kind: string; why: string }>(
+    rows,
     'SELECT * FROM hidden_ads WHERE ad_id = ?',
     adId,
   );

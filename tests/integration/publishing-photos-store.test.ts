@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import { readMemberAds } from '../../pipeline/compile/database-ad-source.ts';
 import { insertMemberAd } from '../helpers/member-ads.ts';
 import { storeForEachTest } from '../helpers/test-store.ts';
+import { storedRow } from '../helpers/stored-rows.ts';
 
 const t = storeForEachTest();
 
@@ -12,7 +13,7 @@ const key = (n: number) => n.toString(16).padStart(32, '0');
 
 /** A processed photo on `adId` with sizes 320 and 640 (keys from `n`); its id. */
 async function photoOn(adId: number | null, n: number, removed = false): Promise<number> {
-  const accountId = (await t.sql.get<{ id: number }>('SELECT id FROM accounts'))!.id;
+  const accountId = (await storedRow<{ id: number }>(t, 'SELECT id FROM accounts'))!.id;
   const id = await t.store.photos.insert({
     accountId,
     width: 900,
@@ -51,10 +52,7 @@ test("a live ad's row lists its photos in its order, with their sizes; removed, 
   const second = await photoOn(id, 0x20);
   const removed = await photoOn(id, 0x30, true);
   const othersPhoto = await photoOn(other, 0x40);
-  const row = await t.sql.get<{ revision: number }>(
-    'SELECT revision FROM member_ads WHERE id = ?',
-    id,
-  );
+  const row = await t.store.memberAds.find(id);
   expect(
     await t.store.memberAds.setPhotos(
       id,
@@ -97,9 +95,7 @@ test("taking a photo off an ad's list changes its range's key", async () => {
     title: 'Tide pools',
   });
   const photo = await photoOn(id, 0x50);
-  const revision = async () =>
-    (await t.sql.get<{ revision: number }>('SELECT revision FROM member_ads WHERE id = ?', id))!
-      .revision;
+  const revision = async () => (await t.store.memberAds.find(id))!.revision;
   await t.store.memberAds.setPhotos(
     id,
     await revision(),

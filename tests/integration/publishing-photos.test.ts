@@ -34,6 +34,7 @@ import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
 import { buildSite, childBuildEnv, databaseArgs } from '../helpers/vite-output.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
+import { photoBytesLost } from '../helpers/stored-rows.ts';
 
 const BUILD_DATE = '2026-11-22';
 const EDITOR_AD = 9001;
@@ -98,19 +99,13 @@ async function keepPhoto(s: Site, accountId: number, bytes: Buffer) {
 }
 
 async function revisionOf(s: Site, id: number): Promise<number> {
-  return (await s.t.sql.get<{ revision: number }>(
-    'SELECT revision FROM member_ads WHERE id = ?',
-    id,
-  ))!.revision;
+  return (await s.t.store.memberAds.find(id))!.revision;
 }
 
 /** A live ad in San Jose with these photos (bytes and alt texts), as approved; its id and photos' ids. */
 async function adWithPhotos(s: Site, title: string, photos: { bytes: Buffer; alt: string }[]) {
   const id = await insertMemberAd(s.t, { state: 'California', city: 'San Jose', title });
-  const { account_id: accountId } = (await s.t.sql.get<{ account_id: number }>(
-    'SELECT account_id FROM member_ads WHERE id = ?',
-    id,
-  ))!;
+  const { accountId } = (await s.t.store.memberAds.find(id))!;
   const refs: AdPhotoRef[] = [];
   for (const photo of photos)
     refs.push({ id: await keepPhoto(s, accountId, photo.bytes), alt: photo.alt });
@@ -289,10 +284,9 @@ describe('publishing photos (photos kept in the database)', () => {
       { bytes: await smallJpeg(22), alt: '' },
     ]);
     const gone = await variantsOf(site, photoIds[0]!);
-    // Bytes lost outside the product (no path deletes a used photo's bytes), hence the SQL.
-    await site.t.sql.run(
-      `DELETE FROM photo_blobs WHERE key IN (${gone.map(() => '?').join(', ')})`,
-      ...gone.map((variant) => variant.key),
+    await photoBytesLost(
+      site.t,
+      gone.map((variant) => variant.key),
     );
     const output = build(site);
     expect(output).toContain(`Warning: member ad ${id} (database): photo ${photoIds[0]} left out`);

@@ -34,6 +34,7 @@ import {
 import { insertLiveAd, textOf } from '../helpers/reports.ts';
 import { openTestStore, type TestStore } from '../helpers/test-store.ts';
 import { buildSite, databaseArgs, testBuildPublisher } from '../helpers/vite-output.ts';
+import { storedRow } from '../helpers/stored-rows.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 let fixture: ReturnType<typeof makeContentFixture>;
@@ -71,7 +72,8 @@ async function appealAndReverse(member: TestMember | { key: string }, statementI
       ? await form(appealApiPath(statementId, member.key), { text: 'Please.' })
       : await form(appealApiPath(statementId), { text: 'Please.' }, member.session);
   expect(filed.status).toBe(303);
-  const { id } = (await t.sql.get<{ id: number }>(
+  const { id } = (await storedRow<{ id: number }>(
+    t,
     'SELECT id FROM appeals WHERE statement_id = ?',
     statementId,
   ))!;
@@ -82,7 +84,7 @@ async function appealAndReverse(member: TestMember | { key: string }, statementI
 }
 
 const lastStatementId = async () =>
-  (await t.sql.get<{ id: number }>('SELECT max(id) AS id FROM decision_statements'))!.id;
+  (await storedRow<{ id: number }>(t, 'SELECT max(id) AS id FROM decision_statements'))!.id;
 
 beforeAll(async () => {
   fixture = makeContentFixture();

@@ -26,6 +26,7 @@ import {
 import { accountInStore } from '../helpers/store-accounts.ts';
 import { storeForEachTest } from '../helpers/test-store.ts';
 import { insertPhotoWithOneSize } from '../helpers/photo-storage-contract.ts';
+import { storedRow } from '../helpers/stored-rows.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const tsx = createRequire(join(root, 'package.json')).resolve('tsx/cli');
@@ -114,7 +115,7 @@ describe('npm run photos:to-bucket', () => {
     );
     for (const [key, bytes] of await bucketBytes(kept.keys()))
       expect(bytes?.equals(kept.get(key)!)).toBe(true);
-    expect(await t.sql.get('SELECT COUNT(*) AS n FROM photo_blobs')).toEqual({ n: 0 });
+    expect(await storedRow(t, 'SELECT COUNT(*) AS n FROM photo_blobs')).toEqual({ n: 0 });
 
     // Run again: nothing left to move.
     const third = command({ PHOTOS_BUCKET: `s3://${bucket.name}/${prefix}` });
@@ -171,7 +172,7 @@ describe('npm run photos:to-bucket', () => {
     expect(again.output).toContain(`Moved ${80 - before} photo files`);
     for (const [key, bytes] of await bucketBytes(kept.keys()))
       expect(bytes?.equals(kept.get(key)!)).toBe(true);
-    expect(await t.sql.get('SELECT COUNT(*) AS n FROM photo_blobs')).toEqual({ n: 0 });
+    expect(await storedRow(t, 'SELECT COUNT(*) AS n FROM photo_blobs')).toEqual({ n: 0 });
   });
 
   it("moves a folder's photos (PHOTOS_DIR), each file deleted once it is in the bucket", async () => {
@@ -203,6 +204,6 @@ describe('npm run photos:to-bucket', () => {
     expect(unreachable.status).toBe(1);
     expect(unreachable.output).toContain('The move stopped');
     expect(unreachable.output).toContain('Nothing was lost');
-    expect(await t.sql.get('SELECT COUNT(*) AS n FROM photo_blobs')).toEqual({ n: 1 });
+    expect(await storedRow(t, 'SELECT COUNT(*) AS n FROM photo_blobs')).toEqual({ n: 1 });
   });
 });

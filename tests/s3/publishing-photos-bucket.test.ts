@@ -100,10 +100,7 @@ afterAll(async () => {
 describe('publishing photos kept in a bucket (PHOTOS_BUCKET)', () => {
   test('published sizes are public objects cached for a year; a takedown hides them; a deletion deletes them', async () => {
     const id = await insertMemberAd(t, { state: 'California', city: 'San Jose', title: 'Kayaks' });
-    const { account_id: accountId } = (await t.sql.get<{ account_id: number }>(
-      'SELECT account_id FROM member_ads WHERE id = ?',
-      id,
-    ))!;
+    const { accountId } = (await t.store.memberAds.find(id))!;
     const photoId = await keptPhotoId(t.store, photos, accountId, await smallJpeg(41, 1600, 1200));
     await putPhotosOnAd(t, id, accountId, [photoId]);
     const variants = (await t.store.photos.find(photoId))!.variants;

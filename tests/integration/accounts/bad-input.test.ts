@@ -16,6 +16,7 @@ import {
 } from '../../helpers/api.ts';
 import { withFixtureContent } from '../../helpers/pages.ts';
 import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -383,7 +384,8 @@ describe('an email taken in another case', () => {
       field: 'email',
     });
     expect(second.headers.getSetCookie()).toEqual([]);
-    const rows = await testApp.sql.all(
+    const rows = await storedRows(
+      testApp,
       'SELECT id FROM accounts WHERE email = ?',
       `${local}@example.com`,
     );

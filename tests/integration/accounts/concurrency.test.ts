@@ -16,6 +16,7 @@ import {
 } from '../../helpers/api.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 import { signupApiPath } from '../../../core/paths.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const DUPLICATE = 'An account with this email already exists. Sign in instead.';
 
@@ -97,7 +98,7 @@ describe.runIf(onPostgres())('sign-ups at once on two instances of one database'
       ),
     );
     expect(responses.map((response) => response.status)).toEqual(emails.map(() => 201));
-    const ids = await testApp.sql.all<{ id: number }>('SELECT id FROM accounts ORDER BY id');
+    const ids = await storedRows<{ id: number }>(testApp, 'SELECT id FROM accounts ORDER BY id');
     expect(ids.map((row) => row.id)).toEqual(emails.map((_, index) => index + 1));
   });
 });

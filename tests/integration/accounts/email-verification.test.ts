@@ -31,6 +31,7 @@ import {
   verifyPath,
   verifyResendApiPath,
 } from '../../../core/paths.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = testAppOnFixtureContent();
 // A test that moves the clock on (a link's expiry) puts it back after.
@@ -70,12 +71,12 @@ describe('the verification mail', () => {
 
   test('keeps only the hash of the token in the database', async () => {
     const { link } = await signUp();
-    const rows = await t.sql.all<{
+    const rows = await storedRows<{
       token_hash: Buffer;
       purpose: string;
       expires_at: string;
       created_at: string;
-    }>('SELECT token_hash, purpose, expires_at, created_at FROM email_tokens');
+    }>(t, 'SELECT token_hash, purpose, expires_at, created_at FROM email_tokens');
     const mine = rows.find((row) =>
       row.token_hash.equals(createHash('sha256').update(link).digest()),
     );

@@ -33,6 +33,7 @@ import {
   signinApiPath,
   signupApiPath,
 } from '../../../core/paths.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -87,7 +88,8 @@ async function secondInstance(first: TestApp, rateLimits = PRODUCTION_SIGNIN) {
 
 const accountCount = async (testApp: TestApp, email: string) =>
   (
-    await testApp.sql.get<{ n: number }>(
+    await storedRow<{ n: number }>(
+      testApp,
       'SELECT cast(count(*) as integer) AS n FROM accounts WHERE email = ?',
       email,
     )

@@ -30,6 +30,7 @@ import {
   signinApiPath,
   signupApiPath,
 } from '../../../core/paths.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const FORGOT_ANSWER =
   "If an account exists for that address, we've sent a link to choose a new password. It works once, for 1 hour.";
@@ -211,7 +212,8 @@ describe('/reset', () => {
   test('an expired link (after 1 hour) changes nothing', async () => {
     const { email } = await member();
     const token = await resetLinkFor(email);
-    const row = await t.sql.get<{ created_at: string; expires_at: string }>(
+    const row = await storedRow<{ created_at: string; expires_at: string }>(
+      t,
       "SELECT created_at, expires_at FROM email_tokens WHERE purpose = 'reset' ORDER BY id DESC LIMIT 1",
     );
     expect((Date.parse(row!.expires_at) - Date.parse(row!.created_at)) / 60_000).toBe(60);

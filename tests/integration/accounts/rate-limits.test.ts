@@ -17,6 +17,7 @@ import {
 import { withFixtureContent } from '../../helpers/pages.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
 import { signinApiPath, signupApiPath } from '../../../core/paths.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -43,7 +44,7 @@ async function secondInstance(
 }
 
 const accountOf = (testApp: TestApp, email: unknown) =>
-  testApp.sql.get('SELECT email FROM accounts WHERE email = ?', email);
+  storedRow(testApp, 'SELECT email FROM accounts WHERE email = ?', email);
 
 async function expectTooMany(response: Response) {
   expect(response.status).toBe(429);

@@ -16,6 +16,7 @@ import {
 } from '../../helpers/api.ts';
 import { bannerOf, withFixtureContent } from '../../helpers/pages.ts';
 import { signupApiPath, successPath } from '../../../core/paths.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 // Refused form posts come back as their pages, which read the compiled content.
 withFixtureContent();
@@ -47,7 +48,8 @@ describe(`POST ${signupApiPath()} as JSON`, () => {
     expect(cookie?.attributes.has('secure')).toBe(false);
     // The session is kept server-side, by the hash of the token only.
     expect(await sessionsOf(testApp, body.email as string)).toBe(1);
-    const tokenHashes = await testApp.sql.all<{ token_hash: Buffer }>(
+    const tokenHashes = await storedRows<{ token_hash: Buffer }>(
+      testApp,
       'SELECT token_hash FROM sessions',
     );
     for (const { token_hash } of tokenHashes) {

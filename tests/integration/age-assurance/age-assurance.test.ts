@@ -52,6 +52,7 @@ import {
   type OpenId4VpAnswerOptions,
 } from '../../helpers/test-wallet.ts';
 import { onPostgres } from '../../helpers/test-store.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = testAppOnFixtureContent();
 const previousIssuers = process.env.AGE_ISSUERS_DIR;
@@ -120,7 +121,7 @@ describe('the gate', () => {
     expect(bannerOf(html)).toContain('Mississippi HB 1126');
     expect(html).toContain('<a href="/verify-age">/verify-age</a>');
     expect(
-      await t.sql.all('SELECT id FROM member_ads WHERE account_id = ?', member.accountId),
+      await storedRows(t, 'SELECT id FROM member_ads WHERE account_id = ?', member.accountId),
     ).toEqual([]);
 
     const checked = await checkAge(member);
@@ -408,7 +409,11 @@ describe('what is kept', () => {
   test('the method, the outcome, the time and the issuing state; nothing of the licence', async () => {
     const member = await makeMember(t);
     expect((await checkAge(member)).status).toBe(200);
-    const rows = await t.sql.all('SELECT * FROM age_checks WHERE account_id = ?', member.accountId);
+    const rows = await storedRows(
+      t,
+      'SELECT * FROM age_checks WHERE account_id = ?',
+      member.accountId,
+    );
     expect(rows).toEqual([
       {
         account_id: member.accountId,
@@ -420,16 +425,24 @@ describe('what is kept', () => {
     ]);
     // The request is gone with its answer; no table holds the answer, a name or a birth date.
     expect(
-      await t.sql.all('SELECT * FROM age_check_requests WHERE account_id = ?', member.accountId),
+      await storedRows(
+        t,
+        'SELECT * FROM age_check_requests WHERE account_id = ?',
+        member.accountId,
+      ),
     ).toEqual([]);
     const tables = onPostgres()
-      ? await t.sql.all<{ name: string }>(
+      ? await storedRows<{ name: string }>(
+          t,
           "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
         )
-      : await t.sql.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
+      : await storedRows<{ name: string }>(
+          t,
+          "SELECT name FROM sqlite_master WHERE type = 'table'",
+        );
     expect(tables.map((table) => table.name)).toContain('age_checks');
     for (const { name } of tables) {
-      const dump = JSON.stringify(await t.sql.all(`SELECT * FROM ${name}`));
+      const dump = JSON.stringify(await storedRows(t, `SELECT * FROM ${name}`));
       expect([name, dump.includes(LICENCE_FAMILY_NAME)]).toEqual([name, false]);
       expect([name, dump.includes(LICENCE_BIRTH_DATE)]).toEqual([name, false]);
     }
@@ -471,7 +484,7 @@ describe('without JavaScript', () => {
     });
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe('/verify-age?without=script');
-    expect(await t.sql.all('SELECT * FROM age_check_requests')).toEqual(
+    expect(await storedRows(t, 'SELECT * FROM age_check_requests')).toEqual(
       expect.not.arrayContaining([expect.objectContaining({ account_id: member.accountId })]),
     );
     const page = textOf(

@@ -45,13 +45,14 @@ import {
   signinApiPath,
   signupApiPath,
 } from '../../../core/paths.ts';
+import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld();
 
 const deleteForm = (session: string | undefined, password: string) =>
   t.postForm(deleteAccountApiPath(), { password }, session);
 
-const accountRow = (id: number) => t.sql.get('SELECT id FROM accounts WHERE id = ?', id);
+const accountRow = (id: number) => storedRow(t, 'SELECT id FROM accounts WHERE id = ?', id);
 
 /** Approves an ad as a moderator does, through the queue's form. */
 async function approve(moderator: TestMember, adId: number) {
@@ -267,7 +268,8 @@ describe('the right password', () => {
 
   test('its messages stay 30 days for the other side, who keeps theirs, with this side NULL', async () => {
     // Kept for the member it wrote to, to read and report, until the sweep 30 days on.
-    const kept = await t.sql.all<{ kept_until: string | null }>(
+    const kept = await storedRows<{ kept_until: string | null }>(
+      t,
       'SELECT kept_until FROM messages WHERE sender_id = ?',
       member.accountId,
     );
@@ -280,7 +282,8 @@ describe('the right password', () => {
     expect(await countRows(t, 'messages', { column: 'sender_id', value: other.accountId })).toBe(
       theirMessages,
     );
-    const threads = await t.sql.all(
+    const threads = await storedRows(
+      t,
       'SELECT id, ad_id, ad_title, poster_id, replier_id FROM conversations WHERE id IN (?, ?) ORDER BY id',
       aboutMyAd,
       aboutTheirAd,
@@ -305,7 +308,8 @@ describe('the right password', () => {
   });
 
   test('reports stay with their copies, without the account', async () => {
-    const reports = await t.sql.all<Record<string, string | number | null>>(
+    const reports = await storedRows<Record<string, string | number | null>>(
+      t,
       'SELECT ad_id, reporter_account_id, reported_account_id, conversation_id, thread FROM reports WHERE ad_id IN (?, ?) ORDER BY id',
       theirAd,
       liveAd,
@@ -387,7 +391,7 @@ describe('the right password', () => {
 describe('ids and bans', () => {
   test('the newest account deleted: the next sign-up does not get its id', async () => {
     const newest = await t.signUpMember('newest');
-    const highest = await t.sql.get<{ max: number }>('SELECT MAX(id) AS max FROM accounts');
+    const highest = await storedRow<{ max: number }>(t, 'SELECT MAX(id) AS max FROM accounts');
     expect(newest.accountId).toBe(highest!.max);
     expect((await deleteForm(newest.session, PASSWORD)).status).toBe(303);
     const next = await t.signUpMember('next');
@@ -431,7 +435,7 @@ describe('guessing the password is slowed as sign-in is', () => {
       expect(waiting.headers.get('retry-after')).not.toBeNull();
       expect(bannerOf(await waiting.text())).toMatch(/^Too many attempts/);
       expect(
-        await limited.sql.get('SELECT id FROM accounts WHERE id = ?', member.accountId),
+        await storedRow(limited, 'SELECT id FROM accounts WHERE id = ?', member.accountId),
       ).toBeDefined();
     } finally {
       limited.remove();

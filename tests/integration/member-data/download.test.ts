@@ -9,6 +9,7 @@ import { insertAdInReview, insertLiveAdWithEdit } from '../../helpers/moderation
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { dayFromToday, makeMember, moveAd, type TestMember } from '../../helpers/posting.ts';
 import { accountDataApiPath } from '../../../core/paths.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const t = testAppOnFixtureContent();
 
@@ -144,7 +145,8 @@ describe(`GET ${accountDataApiPath()}`, () => {
     const file = (await (await download(me.session)).json()) as DataFile;
     expect(file.format).toBe(1);
     expect(file.account).toMatchObject({ email: me.email, role: 'member' });
-    const row = (await t.sql.get<Record<string, string>>(
+    const row = (await storedRow<Record<string, string>>(
+      t,
       'SELECT date_of_birth, created_at, email_verified_at, terms_accepted_at FROM accounts WHERE id = ?',
       me.accountId,
     ))!;

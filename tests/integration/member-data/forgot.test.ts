@@ -8,6 +8,7 @@ import { mailsTo } from '../../helpers/mail.ts';
 import type { TestMember } from '../../helpers/moderation.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { forgotApiPath } from '../../../core/paths.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld();
 const FORGOT_ANSWER =
@@ -43,7 +44,8 @@ describe(`POST ${forgotApiPath()}`, () => {
     expect(form.status).toBe(303);
     expect(form.headers.get('location')).toBe('/forgot?sent=1');
     expect(resetMails(banned)).toEqual([]);
-    const tokens = await t.sql.all(
+    const tokens = await storedRows(
+      t,
       "SELECT id FROM email_tokens WHERE account_id = ? AND purpose = 'reset'",
       banned.accountId,
     );

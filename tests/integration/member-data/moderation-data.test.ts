@@ -22,6 +22,7 @@ import {
   decideAppealApiPath,
   moderateAdApiPath,
 } from '../../../core/paths.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const t = reportsTestApp();
 
@@ -82,7 +83,8 @@ beforeAll(async () => {
     { revision: String(revision), reason: 'commercial', note: 'Reads as paid company.' },
     moderatorA.session,
   );
-  const statement = (await t.sql.get<{ id: number }>(
+  const statement = (await storedRow<{ id: number }>(
+    t,
     "SELECT id FROM decision_statements WHERE kind = 'ad-removed' AND ad_id = ?",
     removed,
   ))!.id;
@@ -92,7 +94,8 @@ beforeAll(async () => {
     { text: 'I only meant to share the bill.' },
     poster.session,
   );
-  const appeal = (await t.sql.get<{ id: number }>(
+  const appeal = (await storedRow<{ id: number }>(
+    t,
     'SELECT id FROM appeals WHERE statement_id = ?',
     statement,
   ))!.id;

@@ -18,9 +18,11 @@ import { cookieHeader, makeTestApp, ORIGIN, type TestApp } from '../../helpers/a
 import { approveInStore, insertAdInReview } from '../../helpers/moderation.ts';
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
-import { dayFromToday, makeMember, setAd, type TestMember } from '../../helpers/posting.ts';
+import { dayFromToday, makeMember, type TestMember } from '../../helpers/posting.ts';
 import { accountDataApiPath, photoSizeApiPath } from '../../../core/paths.ts';
 import { deleteAccountOf } from '../../helpers/member-data.ts';
+import { clockFrom, DAY } from '../../helpers/clock.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = testAppOnFixtureContent();
 let pool: PhotoPool;
@@ -60,7 +62,8 @@ async function keepPhoto(app: TestApp, storage: PhotoStorage, accountId: number,
 
 /** Of `keys`, those whose bytes the database storage holds. */
 async function blobsOf(app: TestApp, keys: string[]): Promise<string[]> {
-  const rows = await app.sql.all<{ key: string }>(
+  const rows = await storedRows<{ key: string }>(
+    app,
     `SELECT key FROM photo_blobs WHERE key IN (${keys.map(() => '?').join(', ')}) ORDER BY key`,
     ...keys,
   );
@@ -68,7 +71,7 @@ async function blobsOf(app: TestApp, keys: string[]): Promise<string[]> {
 }
 
 const photoRows = (app: TestApp, accountId: number) =>
-  app.sql.all('SELECT id FROM photos WHERE account_id = ?', accountId);
+  storedRows(app, 'SELECT id FROM photos WHERE account_id = ?', accountId);
 
 const preview = (app: TestApp, path: string, session: string) =>
   Promise.resolve(app.app.request(`${ORIGIN}${path}`, { headers: cookieHeader(session) }));
@@ -124,7 +127,8 @@ describe('Delete my account', () => {
 
     expect(await photoRows(t, me.accountId)).toEqual([]);
     expect(
-      await t.sql.all(
+      await storedRows(
+        t,
         'SELECT photo_id FROM photo_variants WHERE photo_id IN (?, ?)',
         onAd.id,
         upload.id,
@@ -357,12 +361,11 @@ describe('Download my data', () => {
   });
 
   test('once the ad has expired, its photos are the member’s addresses again', async () => {
-    // A day past its expiry: time passing is no route's, so the row is aged (and put back after).
-    await setAd(t, live, { expires_on: dayFromToday(-1) });
+    // A day past its expiry (20 days from today): the clock moved on, put back after the test.
+    clockFrom().at(22 * DAY);
     const expired = await download(me);
     const shown = expired.photos.find((photo) => photo.id === ids.defaultAlt.id)!;
     expect(shown.place).toBe('on your ad (not shown on the site)');
     expect(shown.sizes.map((size) => size.url)).toEqual(previews(ids.defaultAlt));
-    await setAd(t, live, { expires_on: dayFromToday(20) });
   });
 });

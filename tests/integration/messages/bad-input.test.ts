@@ -9,6 +9,7 @@ import { bannerOf } from '../../helpers/pages.ts';
 import { textOf } from '../../helpers/messages.ts';
 import { insertAdInReview } from '../../helpers/moderation.ts';
 import { dayFromToday, type TestMember } from '../../helpers/posting.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = messagesWorld();
 
@@ -151,7 +152,7 @@ describe('refused messages, as plain form posts', () => {
       );
       expect(response.status).toBe(404);
     }
-    expect(await t.sql.all('SELECT * FROM blocks')).toEqual([]);
+    expect(await storedRows(t, 'SELECT * FROM blocks')).toEqual([]);
     // Reading someone else's thread marks nothing read.
     expect((await t.storedMessages(conversationId))[0]!.read_at).toBeNull();
   });

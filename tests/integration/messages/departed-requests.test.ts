@@ -12,11 +12,13 @@ import {
   reportConversationPath,
   requestMessagesPath,
 } from '../../../core/paths.ts';
+import { banAccount } from '../../../server/moderation/accounts.ts';
 import { sendRequestDigests } from '../../../server/messages/request-digest.ts';
 import { mailsTo, TEST_MAIL_SITE } from '../../helpers/mail.ts';
 import { conversationIdOf, textOf } from '../../helpers/messages.ts';
 import { messagesWorld } from '../../helpers/messages-world.ts';
 import type { TestMember } from '../../helpers/posting.ts';
+import { signUpModerator } from '../../helpers/moderation.ts';
 
 const t = messagesWorld();
 
@@ -95,11 +97,12 @@ describe('a request whose writer deleted their account', () => {
 describe('a request whose writer was banned', () => {
   test('stays in Requests, says our moderators closed their account, and is not new', async () => {
     const { poster, stayer } = await posterWithTwoRequests();
-    await t.sql.run(
-      'UPDATE accounts SET banned_at = ? WHERE id = ?',
-      new Date().toISOString(),
-      stayer.accountId,
-    );
+    const moderator = await signUpModerator(t.app, t.store);
+    const by = { accountId: moderator.accountId, email: moderator.email };
+    const why = { reason: 'Spam or duplicate' };
+    expect(await banAccount(t.store, by, stayer.accountId, why, new Date())).toMatchObject({
+      kind: 'done',
+    });
     expect(await news(poster)).toEqual({ newChats: 0, newRequests: 1, unread: 1 });
     const list = await requestsPage(poster);
     expect(list).toContain('Requests (2) · 1 new');

@@ -7,6 +7,8 @@ import { messagesWorld } from '../../helpers/messages-world.ts';
 import { conversationOnNewAd } from '../../helpers/conversation-on-new-ad.ts';
 import { conversationIdOf, greeting, textOf } from '../../helpers/messages.ts';
 import { type TestMember } from '../../helpers/posting.ts';
+import { clockFrom, DAY, HOUR } from '../../helpers/clock.ts';
+import { myDataFile } from '../../helpers/my-data.ts';
 
 const t = messagesWorld();
 
@@ -21,8 +23,15 @@ async function adsOfOthers(count: number): Promise<number[]> {
   return ids;
 }
 
+/** The member's conversations, as their data file lists them. */
+const conversationsOf = async (member: TestMember) => (await myDataFile(t, member)).conversations;
+
 const startedBy = async (member: TestMember) =>
-  (await t.storedConversations()).filter((row) => row.replier_id === member.accountId).length;
+  (await conversationsOf(member)).filter((each) => each.you === 'replied to the ad').length;
+
+/** How many messages the member's conversations hold, theirs and the other side's. */
+const messagesOf = async (member: TestMember) =>
+  (await conversationsOf(member)).reduce((sum, each) => sum + each.messages.length, 0);
 
 describe('how many messages a member may send', () => {
   test(`${MESSAGES_PER_WINDOW} in ${MESSAGE_WINDOW_MINUTES} minutes, then the form again with a 429 saying when; nothing stored`, async () => {
@@ -41,7 +50,7 @@ describe('how many messages a member may send', () => {
       `You have sent ${MESSAGES_PER_WINDOW} messages in the last ${MESSAGE_WINDOW_MINUTES} minutes, the most anyone can.`,
     );
     expect(text).toContain('One too many');
-    expect(await t.storedMessages(id)).toHaveLength(MESSAGES_PER_WINDOW);
+    expect(await messagesOf(replier)).toBe(MESSAGES_PER_WINDOW);
     // The other side is not held back by it.
     expect((await t.replyIn(poster, id, 'Slow down, please.')).status).toBe(303);
   });
@@ -49,8 +58,10 @@ describe('how many messages a member may send', () => {
 
 describe('how many conversations a member may start', () => {
   test('an account younger than 24 hours: 5 in 24 hours, then a clear 429 saying when', async () => {
+    const clock = clockFrom();
     const member = await t.makeMember();
     const ads = await adsOfOthers(6);
+    clock.at(20 * HOUR);
     for (const [n, id] of ads.slice(0, 5).entries())
       expect((await t.startConversation(member, id, greeting(n))).status).toBe(303);
     const refused = await t.startConversation(member, ads[5]!, 'Hello there');
@@ -63,35 +74,31 @@ describe('how many conversations a member may start', () => {
     expect(text).toContain('Hello there');
     expect(await startedBy(member)).toBe(5);
     // Writing in the conversations already started is not limited.
-    const first = (await t.storedConversations()).find(
-      (row) => row.replier_id === member.accountId,
-    )!;
-    expect((await t.replyIn(member, first.id, 'And another thing')).status).toBe(303);
-    // Once the account is a day old, the limit is 30.
-    await t.ageAccount(member.accountId, 25);
+    const [first] = await conversationsOf(member);
+    expect((await t.replyIn(member, first!.id, 'And another thing')).status).toBe(303);
+    // Once the account is a day old, the limit is 30 (the five started 5 hours ago still count).
+    clock.at(25 * HOUR);
     expect((await t.startConversation(member, ads[5]!, greeting(5))).status).toBe(303);
   });
 
   test('anyone: 30 in 24 hours; older conversations do not count', async () => {
+    const clock = clockFrom();
     const member = await t.makeMember();
-    await t.ageAccount(member.accountId, 24 * 30);
     const ads = await adsOfOthers(32);
-    for (const [n, id] of ads.slice(0, 30).entries())
+    // Two days on, the account is no longer new; the first conversation an hour before the rest.
+    clock.at(2 * DAY);
+    for (const [n, id] of ads.slice(0, 30).entries()) {
       expect((await t.startConversation(member, id, greeting(n))).status).toBe(303);
+      if (n === 0) clock.at(2 * DAY + HOUR);
+    }
     const refused = await t.startConversation(member, ads[30]!, 'Hi', 'json');
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { error: string }).error).toMatch(
       /^You have started 30 conversations in the last 24 hours, the most anyone can\./,
     );
     expect(await startedBy(member)).toBe(30);
-    // A conversation started more than 24 hours ago leaves the count (the route starts it on the
-    // server's clock, so the row is aged).
-    await t.sql.run(
-      `UPDATE conversations SET started_at = ? WHERE id = (
-         SELECT MIN(id) FROM conversations WHERE replier_id = ?)`,
-      new Date(Date.now() - 25 * 3_600_000).toISOString(),
-      member.accountId,
-    );
+    // A conversation started more than 24 hours ago leaves the count: the first, not the others.
+    clock.at(3 * DAY + 30 * 60_000);
     expect((await t.startConversation(member, ads[30]!, 'Hi')).status).toBe(303);
     expect((await t.startConversation(member, ads[31]!, 'Hi')).status).toBe(429);
   });
@@ -151,7 +158,7 @@ describe('blocking', () => {
     expect(after).toContain('Unblock this member');
     expect(after).not.toContain('Reply to the member');
 
-    const before = (await t.storedMessages()).length;
+    const before = await messagesOf(replier);
     const fromBlocked = await t.replyIn(replier, id, 'Why?');
     expect(fromBlocked.status).toBe(403);
     expect(textOf(await fromBlocked.text())).toContain(
@@ -166,8 +173,8 @@ describe('blocking', () => {
     expect(
       textOf(await (await t.getPage(`/messages/new?ad=${otherAd}`, replier.session)).text()),
     ).toContain('The poster of this ad has blocked you');
-    expect(await t.storedMessages()).toHaveLength(before);
-    expect((await t.storedConversations()).filter((row) => row.ad_id === otherAd)).toHaveLength(0);
+    expect(await messagesOf(replier)).toBe(before);
+    expect((await conversationsOf(replier)).filter((each) => each.ad.id === otherAd)).toEqual([]);
 
     // The blocker's Requests say so (they never answered it); the blocked member's thread is closed.
     expect(

@@ -19,6 +19,7 @@ import {
 } from '../../helpers/messages.ts';
 import { getPage, makeMember, submit, type TestMember } from '../../helpers/posting.ts';
 import { accountPath, messagesPath } from '../../../core/paths.ts';
+import { myDataFile } from '../../helpers/my-data.ts';
 
 const t = messagesTestApp();
 
@@ -67,12 +68,11 @@ describe('the “Who may reach me” form', () => {
     });
     expect(saved.status).toBe(303);
     expect(saved.headers.get('location')).toBe('/account?done=reach-saved#who-may-reach-me');
-    expect(
-      await t.sql.all(
-        'SELECT min_age, max_age, hidden_words FROM reach_settings WHERE account_id = ?',
-        member.accountId,
-      ),
-    ).toEqual([{ min_age: 25, max_age: 45, hidden_words: '["crypto","sugar daddy"]' }]);
+    expect((await myDataFile(t, member)).whoMayReachMe).toMatchObject({
+      youngestWhoMayWriteFirst: 25,
+      oldestWhoMayWriteFirst: 45,
+      hiddenWords: ['crypto', 'sugar daddy'],
+    });
     const page = await getPage(t, '/account?done=reach-saved', member.session);
     const html = await page.text();
     expect(textOf(html)).toContain('Your settings are saved.');
@@ -114,9 +114,11 @@ describe('the “Who may reach me” form', () => {
       );
       expect(html).toMatch(/aria-invalid="true"/);
       for (const value of Object.values(fields)) expect(html).toContain(value);
-      expect(
-        await t.sql.all('SELECT * FROM reach_settings WHERE account_id = ?', member.accountId),
-      ).toEqual([]);
+      expect((await myDataFile(t, member)).whoMayReachMe).toMatchObject({
+        youngestWhoMayWriteFirst: null,
+        oldestWhoMayWriteFirst: null,
+        hiddenWords: [],
+      });
 
       const json = await saveReach(member, fields, 'json');
       expect(json.status).toBe(400);
@@ -275,11 +277,11 @@ describe('hidden words', () => {
       const response = await startConversation(t, sender, adId, text);
       expect([303, 400]).toContain(response.status);
       if (response.status === 400) continue; // the scam shield's, before any folder
-      const rows = await t.sql.all<{ filtered_at: string | null }>(
-        'SELECT filtered_at FROM conversations WHERE id = ?',
-        conversationIdOf(response),
-      );
-      outcomes.push([text, rows[0]!.filtered_at !== null]);
+      // In which of the poster's folders it is, as their data file says.
+      const id = conversationIdOf(response);
+      const { conversations } = await myDataFile(t, poster);
+      const folder = conversations.find((conversation) => conversation.id === id)!.folder;
+      outcomes.push([text, folder.startsWith('Filtered')]);
     }
     expect(outcomes).toEqual([
       ['I teach a dance class and I am an assistant coach.', false],

@@ -10,6 +10,7 @@ import {
   type FirstMessageOutcome,
 } from '../../helpers/messages-world.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = messagesWorld();
 const outcomesIn = firstMessageOutcomes(t);
@@ -59,7 +60,8 @@ describe('a scam', () => {
     expect(html).toContain(`>${text}</textarea>`);
     expect((await t.storedMessages()).length).toBe(before);
     // Kept for the moderators' review (/moderate/shield), with what decided it.
-    const decisions = await t.sql.all<{ outcome: string; decided_by: string; families: string }>(
+    const decisions = await storedRows<{ outcome: string; decided_by: string; families: string }>(
+      t,
       'SELECT outcome, decided_by, families FROM shield_decisions WHERE sender_id = ?',
       sender.accountId,
     );

@@ -27,6 +27,8 @@ import { greeting, textOf } from '../../helpers/messages.ts';
 import { insertAdInReview, postModerationForm, signUpModerator } from '../../helpers/moderation.ts';
 import { formOf } from '../../helpers/pages.ts';
 import { type TestMember } from '../../helpers/posting.ts';
+import { clockFrom, DAY } from '../../helpers/clock.ts';
+import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const t = messagesWorld();
 
@@ -44,7 +46,8 @@ function refusalOf(text: string): string {
 }
 
 const outcomesOf = (accountId: number) =>
-  t.sql.all<{ family: string; outcome: string }>(
+  storedRows<{ family: string; outcome: string }>(
+    t,
     'SELECT family, outcome FROM scam_outcomes WHERE account_id = ? ORDER BY id',
     accountId,
   );
@@ -132,7 +135,8 @@ describe('once the other side has answered', () => {
       OFF_SITE,
       MONEY,
     ]);
-    const row = await t.sql.get<{ scam_warnings: string | null }>(
+    const row = await storedRow<{ scam_warnings: string | null }>(
+      t,
       'SELECT scam_warnings FROM messages WHERE id = ?',
       stored[3]!.id,
     );
@@ -199,7 +203,8 @@ describe('Report as scam', () => {
     const reported = await t.submit(reportsApiPath(), fields, poster.session);
     expect(reported.status).toBe(303);
     expect(reported.headers.get('location')).toBe('/report?sent=1');
-    const rows = await t.sql.all<{ reason: string; reported_account_id: number; thread: string }>(
+    const rows = await storedRows<{ reason: string; reported_account_id: number; thread: string }>(
+      t,
       'SELECT reason, reported_account_id, thread FROM reports WHERE conversation_id = ?',
       id,
     );
@@ -285,11 +290,14 @@ async function newAccountsSending(count: number, text: string): Promise<TestMemb
 
 describe('the same first message from new accounts', () => {
   test('3 of them in a day: /moderate announces them, with their records and the ban, until dismissed', async () => {
-    const moderator = await signUpModerator(t.app, t.store);
     const text = 'Hi sweetie, I saw your profile and I think we could be great together';
-    // An account older than a week does not count.
-    const [old] = await newAccountsSending(1, text);
-    await t.ageAccount(old!.accountId, 24 * 8);
+    // An account older than a week does not count: made 8 days before it sends.
+    const clock = clockFrom();
+    const old = await t.makeMember();
+    clock.at(8 * DAY);
+    const moderator = await signUpModerator(t.app, t.store);
+    const oldAd = await t.insertLiveAd({ accountId: await t.insertAccount() }, 'Ad of the old');
+    expect((await t.startConversation(old, oldAd, text)).status).toBe(303);
     const senders = await newAccountsSending(2, text);
     let queue = textOf(await (await t.getPage(moderatePath(), moderator.session)).text());
     expect(queue).not.toContain('sent the same first message');
@@ -312,7 +320,7 @@ describe('the same first message from new accounts', () => {
       expect(queue).toContain(sender.email);
       expect(html).toContain(`href="/moderate?ban=${sender.accountId}#ban"`);
     }
-    expect(queue).not.toContain(old!.email);
+    expect(queue).not.toContain(old.email);
     expect(queue).toContain('Scam signals: 1 message refused (off-site contact 1)');
 
     // Dismissed (a plain form post): no longer announced.

@@ -13,6 +13,7 @@ import { insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
 import { deleteAdApiPath } from '../../../core/paths.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 2, photos: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -46,7 +47,8 @@ async function adWithPhotos(label: string, status: 'live' | 'review' = 'live') {
 /** The moderator's decision on the ad ('remove' a live one, 'reject' one in review). */
 async function decideOnAd(adId: number, action: 'remove' | 'reject', reason: string) {
   expect((await t.decideOnAd(adId, action, { reason }, moderatorA.session)).status).toBe(303);
-  return (await t.sql.get<{ id: number }>(
+  return (await storedRow<{ id: number }>(
+    t,
     "SELECT id FROM decision_statements WHERE kind IN ('ad-removed', 'ad-rejected') AND ad_id = ?",
     adId,
   ))!.id;
@@ -64,7 +66,7 @@ const statusOf = async (photoId: number, session?: string) =>
 
 const photoRows = async (ids: number[]) => {
   const rows = await Promise.all(
-    ids.map((id) => t.sql.get<{ id: number }>('SELECT id FROM photos WHERE id = ?', id)),
+    ids.map((id) => storedRow<{ id: number }>(t, 'SELECT id FROM photos WHERE id = ?', id)),
   );
   return rows.filter(Boolean).length;
 };

@@ -20,6 +20,7 @@ import {
   moderatePath,
   signinApiPath,
 } from '../../../core/paths.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 2, publishedAds: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -167,7 +168,7 @@ describe('a ban, appealed through its mail and reversed', () => {
     const account = (await t.store.accounts.findById(poster.accountId))!;
     expect(account.bannedAt).toBeNull();
     expect(
-      await t.sql.get('SELECT email FROM banned_emails WHERE email = ?', poster.email),
+      await storedRow(t, 'SELECT email FROM banned_emails WHERE email = ?', poster.email),
     ).toBeUndefined();
     expect((await t.storedAd(adId)).status).toBe('live');
     expect(t.publisher.reasons[0]).toContain(`account ${poster.accountId} unbanned`);

@@ -17,6 +17,7 @@ import {
 import { bannerOf, testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { cookieHeader, ORIGIN } from '../../helpers/api.ts';
 import { banAccountApiPath, moderateAdApiPath } from '../../../core/paths.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = testAppOnFixtureContent();
 let moderator: TestMember;
@@ -212,7 +213,7 @@ const CASES: Case[] = [
 const snapshot = async () => ({
   ads: await Promise.all(Object.values(ids).map((id) => storedAd(t.sql, id))),
   log: (await logRows(t.sql)).length,
-  banned: await t.sql.all('SELECT id FROM accounts WHERE banned_at IS NOT NULL'),
+  banned: await storedRows(t, 'SELECT id FROM accounts WHERE banned_at IS NOT NULL'),
 });
 
 describe('as JSON', () => {

@@ -24,6 +24,7 @@ import { recordingPublisher, type TestMember } from '../../helpers/moderation.ts
 import { messagesWorld } from '../../helpers/messages-world.ts';
 import { onPostgres, openTestStore } from '../../helpers/test-store.ts';
 import { deleteAccountOf } from '../../helpers/member-data.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = messagesWorld({ publisher: recordingPublisher() });
 
@@ -48,7 +49,8 @@ async function pageOf(member: TestMember, path: string): Promise<string> {
 }
 
 const noticeRows = (accountId: number) =>
-  t.sql.all<{ member_id: number; action: string; mailed_at: string | null }>(
+  storedRows<{ member_id: number; action: string; mailed_at: string | null }>(
+    t,
     'SELECT member_id, action, mailed_at FROM fraud_notices WHERE banned_account_id = ? ORDER BY member_id',
     accountId,
   );

@@ -15,6 +15,7 @@ import type { StoreHandle } from '../../../store/store.ts';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
 import { outcomeOrRefusal, SAMPLE_MEMBER_AD } from '../../helpers/member-ads.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 let dir: string;
 let one: TestStore;
@@ -59,7 +60,8 @@ const adInReview = () =>
   one.store.memberAds.insert(poster, SAMPLE_MEMBER_AD, '[]', new Date().toISOString());
 
 const logOf = (adId: number) =>
-  one.sql.all<{ action: string; moderator_email: string }>(
+  storedRows<{ action: string; moderator_email: string }>(
+    one,
     'SELECT action, moderator_email FROM moderation_log WHERE ad_id = ? ORDER BY id',
     adId,
   );
@@ -109,7 +111,7 @@ describe('two instances at the same moment', () => {
     expect(banned.find((result) => result.kind === 'conflict')).toMatchObject({
       message: expect.stringMatching(/^This account was already banned by moderator-/) as string,
     });
-    const bans = await one.sql.all("SELECT id FROM moderation_log WHERE action = 'ban'");
+    const bans = await storedRows(one, "SELECT id FROM moderation_log WHERE action = 'ban'");
     expect(bans).toHaveLength(1);
   });
 

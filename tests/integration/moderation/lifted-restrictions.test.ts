@@ -12,6 +12,7 @@ import { formatDate } from '../../../core/format.ts';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { reportForm, textOf } from '../../helpers/reports.ts';
 import { accountPath, decideAppealApiPath, moderateAppealsPath } from '../../../core/paths.ts';
+import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 2, publishedAds: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -31,7 +32,8 @@ async function hiddenAd(label: string) {
     );
     expect(sent.status).toBe(303);
   }
-  const statement = await t.sql.get<{ id: number }>(
+  const statement = await storedRow<{ id: number }>(
+    t,
     "SELECT id FROM decision_statements WHERE kind = 'ad-hidden' AND ad_id = ?",
     adId,
   );
@@ -57,7 +59,8 @@ describe('a hide by reports lifted by a dismissal', () => {
     expect(
       (await t.appeal(statementId, 'Nothing here breaks a rule.', poster.session)).status,
     ).toBe(303);
-    const appealId = (await t.sql.get<{ id: number }>(
+    const appealId = (await storedRow<{ id: number }>(
+      t,
       'SELECT id FROM appeals WHERE statement_id = ?',
       statementId,
     ))!.id;
@@ -90,7 +93,7 @@ describe('a hide by reports lifted by a dismissal', () => {
       'The restriction was lifted before this appeal was decided',
     );
     expect(
-      await t.sql.get('SELECT outcome, decided_at FROM appeals WHERE id = ?', appealId),
+      await storedRow(t, 'SELECT outcome, decided_at FROM appeals WHERE id = ?', appealId),
     ).toEqual({ outcome: null, decided_at: null });
     expect(await t.store.statements.openAppealCount()).toBe(0);
     // The export of statements gives the hide its end: the day it was lifted.
@@ -126,7 +129,7 @@ describe('a hide by reports lifted by a dismissal', () => {
     expect(refused.status).toBe(409);
     expect(textOf(await refused.text())).toContain('This restriction was lifted');
     expect(
-      await t.sql.get('SELECT id FROM appeals WHERE statement_id = ?', statementId),
+      await storedRow(t, 'SELECT id FROM appeals WHERE statement_id = ?', statementId),
     ).toBeUndefined();
 
     const back = (await t.mailsOf(poster.email)).find(
@@ -142,7 +145,8 @@ describe('a hide by reports lifted by a dismissal', () => {
       const reporter = await t.signUpMember(`hidden-twice-reporter-${n}`);
       await reportForm(t.app, { ad: String(adId), reason: 'spam' }, { session: reporter.session });
     }
-    const hides = await t.sql.all<{ id: number; lifted_at: string | null }>(
+    const hides = await storedRows<{ id: number; lifted_at: string | null }>(
+      t,
       "SELECT id, lifted_at FROM decision_statements WHERE kind = 'ad-hidden' AND ad_id = ? ORDER BY id",
       adId,
     );
@@ -160,12 +164,14 @@ describe('a hide by reports replaced by a removal or a ban', () => {
   test('removed instead: the hide says it was replaced, its open appeal is closed, the removal is open to appeal', async () => {
     const { poster, adId, statementId } = await hiddenAd('replaced-hide');
     await t.appeal(statementId, 'Nothing here breaks a rule.', poster.session);
-    const appealId = (await t.sql.get<{ id: number }>(
+    const appealId = (await storedRow<{ id: number }>(
+      t,
       'SELECT id FROM appeals WHERE statement_id = ?',
       statementId,
     ))!.id;
     await decideOnReports(adId, 'remove');
-    const removal = (await t.sql.get<{ id: number }>(
+    const removal = (await storedRow<{ id: number }>(
+      t,
       "SELECT id FROM decision_statements WHERE kind = 'ad-removed' AND ad_id = ?",
       adId,
     ))!.id;
@@ -188,11 +194,13 @@ describe('a hide by reports replaced by a removal or a ban', () => {
   test('banned instead: the hide of its ad is replaced by the ban', async () => {
     const { adId, statementId } = await hiddenAd('banned-hide');
     await decideOnReports(adId, 'ban');
-    const ban = await t.sql.get<{ id: number }>(
+    const ban = await storedRow<{ id: number }>(
+      t,
       "SELECT id FROM decision_statements WHERE kind = 'account-banned' AND account_id = (SELECT account_id FROM member_ads WHERE id = ?)",
       adId,
     );
-    const hide = await t.sql.get<{ lifted_at: string | null; lifted_for: number | null }>(
+    const hide = await storedRow<{ lifted_at: string | null; lifted_for: number | null }>(
+      t,
       'SELECT lifted_at, lifted_for FROM decision_statements WHERE id = ?',
       statementId,
     );

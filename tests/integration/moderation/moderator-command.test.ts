@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { onPostgres, openTestStore, type TestStore } from '../../helpers/test-store.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
+import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const member = { email: 'cli-member@example.com' };
@@ -39,13 +40,15 @@ function moderator(args: string[], env: Record<string, string> = t.env) {
 }
 
 async function stored() {
-  const account = await t.sql.get<{ role: string }>(
+  const account = await storedRow<{ role: string }>(
+    t,
     'SELECT role FROM accounts WHERE email = ?',
     member.email,
   );
   return {
     role: account!.role,
-    log: await t.sql.all(
+    log: await storedRows(
+      t,
       'SELECT moderator_email, action, account_email FROM moderation_log ORDER BY id',
     ),
   };

@@ -15,6 +15,7 @@ import { type TestMember } from '../../helpers/moderation.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { insertLiveAd } from '../../helpers/reports.ts';
 import { photoSizeApiPath, moderateAppealsPath, removePhotoApiPath } from '../../../core/paths.ts';
+import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 2, photos: true });
 const [moderatorA, moderatorB] = t.moderators;
@@ -43,12 +44,7 @@ const removePhoto = (photoId: number, reason: string, session: string) =>
   t.postForm(removePhotoApiPath(photoId), { reason }, session);
 
 const photoIdsOf = async (adId: number) =>
-  (
-    JSON.parse(
-      (await t.sql.get<{ photos: string }>('SELECT photos FROM member_ads WHERE id = ?', adId))!
-        .photos,
-    ) as { id: number }[]
-  ).map((ref) => ref.id);
+  (await t.store.memberAds.find(adId))!.photos.map((ref) => ref.id);
 
 /** The ids the build's snapshot publishes for the ad's photos. */
 async function publishedPhotoIds(adId: number) {
@@ -57,7 +53,8 @@ async function publishedPhotoIds(adId: number) {
 }
 
 const statementOfPhoto = async (photoId: number) =>
-  (await t.sql.get<{ id: number }>(
+  (await storedRow<{ id: number }>(
+    t,
     "SELECT id FROM decision_statements WHERE kind = 'photo-removed' AND photo_id = ?",
     photoId,
   ))!.id;
@@ -70,7 +67,7 @@ const appealPhoto = async (photoId: number, member: TestMember) =>
   );
 
 const blockedRows = (photoId: number) =>
-  t.sql.all('SELECT id FROM blocked_photos WHERE photo_id = ?', photoId);
+  storedRows(t, 'SELECT id FROM blocked_photos WHERE photo_id = ?', photoId);
 
 describe('a removed photo reversed on appeal', () => {
   test('kept for moderators only, shown on the appeal, then back in its place with the same bytes', async () => {
@@ -128,9 +125,11 @@ describe('a removed photo reversed on appeal', () => {
     const after = await t.photoSize(photoId, member.session);
     expect(after.status).toBe(200);
     expect(after.bytes.equals(before.bytes)).toBe(true);
-    expect(await t.sql.get('SELECT removed_at FROM photos WHERE id = ?', photoId)).toMatchObject({
-      removed_at: null,
-    });
+    expect(await storedRow(t, 'SELECT removed_at FROM photos WHERE id = ?', photoId)).toMatchObject(
+      {
+        removed_at: null,
+      },
+    );
     // Its hash refuses nothing any more.
     expect(await blockedRows(photoId)).toEqual([]);
     expect(await t.keepPhoto(member.accountId, middle)).toMatchObject({
@@ -168,7 +167,7 @@ describe('a removed photo no appeal brings back', () => {
     expect((await t.photoSize(photoId, moderatorB.session)).status).toBe(404);
     // The row stays: the member's decision still names it and why.
     expect(
-      await t.sql.get('SELECT removed_reason FROM photos WHERE id = ?', photoId),
+      await storedRow(t, 'SELECT removed_reason FROM photos WHERE id = ?', photoId),
     ).toMatchObject({ removed_reason: 'spam' });
     // Its hash stays known.
     expect(await blockedRows(photoId)).toHaveLength(1);
@@ -218,7 +217,7 @@ describe('a removed photo no appeal brings back', () => {
     expect(await t.blobsLeft(keys)).toBe(keys.length);
     const deleted = await t.deleteAccount(member);
     expect(deleted.status).toBe(303);
-    expect(await t.sql.get('SELECT id FROM photos WHERE id = ?', photoId)).toBeUndefined();
+    expect(await storedRow(t, 'SELECT id FROM photos WHERE id = ?', photoId)).toBeUndefined();
     expect(await t.keysOfPhoto(photoId)).toEqual([]);
     expect(await t.blobsLeft(keys)).toBe(0);
   });
@@ -235,7 +234,8 @@ describe('an ad removal reversed', () => {
       ok: false,
       problem: KNOWN_PHOTO_REFUSED,
     });
-    const statementId = (await t.sql.get<{ id: number }>(
+    const statementId = (await storedRow<{ id: number }>(
+      t,
       "SELECT id FROM decision_statements WHERE kind = 'ad-removed' AND ad_id = ?",
       adId,
     ))!.id;

@@ -25,6 +25,7 @@ import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { approveInStore, insertAdInReview, type TestMember } from '../../helpers/moderation.ts';
 import { nearCopy, smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import { photoStoredBeforeTheDuplicateIndex, storedRow } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 1, photos: true });
 const [moderator] = t.moderators;
@@ -49,14 +50,16 @@ const makeLive = (adId: number) =>
   approveInStore(t, adId, { postedOn: '2026-11-02', expiresOn: '2026-12-02' });
 
 const duplicateOf = async (photoId: number) =>
-  (await t.sql.get<{ duplicate_of: number | null }>(
+  (await storedRow<{ duplicate_of: number | null }>(
+    t,
     'SELECT duplicate_of FROM photos WHERE id = ?',
     photoId,
   ))!.duplicate_of;
 
 const chunkRows = async (photoId: number) =>
   Number(
-    (await t.sql.get<{ n: number }>(
+    (await storedRow<{ n: number }>(
+      t,
       'SELECT COUNT(*) AS n FROM photo_hash_chunks WHERE photo_id = ?',
       photoId,
     ))!.n,
@@ -185,9 +188,9 @@ describe('the index', () => {
     const member = await t.signUpMember('dupes-index');
     const { photoIds } = await adWith(member, [await photo(3140), await photo(3141)]);
     expect(await chunkRows(photoIds[0]!)).toBe(3);
-    // As if stored before the index (no path leaves a photo out of it now, hence the SQL): put
-    // back in it at start.
-    await t.sql.run('DELETE FROM photo_hash_chunks WHERE photo_id = ?', photoIds[0]);
+    // As if stored before the index (no path leaves a photo out of it now): put back in it at
+    // start.
+    await photoStoredBeforeTheDuplicateIndex(t, photoIds[0]!);
     expect(await chunkRows(photoIds[0]!)).toBe(0);
     expect(await indexPhotosStoredBefore(t.store)).toBeGreaterThanOrEqual(1);
     expect(await chunkRows(photoIds[0]!)).toBe(3);

@@ -24,6 +24,7 @@ import {
   verificationChallengeApiPath,
   verificationSelfieApiPath,
 } from '../../../core/paths.ts';
+import { photoStoredBeforeScoring, storedRow } from '../../helpers/stored-rows.ts';
 
 /** Low enough that the tests' ordinary pictures (scored 0.001 to 0.07) are over it. */
 const THRESHOLD = 0.0001;
@@ -53,7 +54,7 @@ async function scoredPhoto(): Promise<{ id: number; score: number }> {
  */
 async function unscoredPhoto(): Promise<number> {
   const id = await t.keptPhotoId(poster.accountId, await smallJpeg(nextSeed++));
-  await t.sql.run('UPDATE photos SET explicit_score = NULL, sexy_score = NULL WHERE id = ?', id);
+  await photoStoredBeforeScoring(t, id);
   return id;
 }
 async function adWith(photoIds: number[], minutesAgo: number): Promise<number> {
@@ -165,7 +166,8 @@ describe('Show photo', () => {
     expect(answer.src).toMatch(new RegExp(`^/api/photos/${id}/\\d+$`));
     expect(answer.srcSet).toContain(`${photoSizeApiPath(id, 320)} 320w`);
     expect(
-      await t.sql.get(
+      await storedRow(
+        t,
         'SELECT photo_id FROM moderator_photo_reveals WHERE account_id = ? AND photo_id = ?',
         moderator.accountId,
         id,
@@ -297,13 +299,15 @@ describe('not a moderator', () => {
       expect(setting.status).toBe(404);
     }
     expect(
-      await t.sql.get(
+      await storedRow(
+        t,
         'SELECT account_id FROM moderator_photo_reveals WHERE account_id = ?',
         poster.accountId,
       ),
     ).toBeUndefined();
     expect(
-      await t.sql.get(
+      await storedRow(
+        t,
         'SELECT account_id FROM moderator_photo_settings WHERE account_id = ?',
         poster.accountId,
       ),

@@ -24,6 +24,7 @@ import {
   moderatePath,
   removePhotoApiPath,
 } from '../../../core/paths.ts';
+import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 1, photos: true });
 const [moderator] = t.moderators;
@@ -49,25 +50,24 @@ const keep = (bytes?: Buffer) => keepFor(poster.accountId, bytes);
 const queueItemHtml = (adId: number) => t.queueItem(adId, moderator.session);
 
 const photoList = async (adId: number) => {
-  const row = await t.sql.get<{ photos: string; pending_photos: string | null }>(
-    'SELECT photos, pending_photos FROM member_ads WHERE id = ?',
-    adId,
-  );
-  const ids = (json: string | null) =>
-    json === null ? null : (JSON.parse(json) as { id: number }[]).map((ref) => ref.id);
-  return { photos: ids(row!.photos), pending: ids(row!.pending_photos) };
+  const ad = (await t.store.memberAds.find(adId))!;
+  return {
+    photos: ad.photos.map((ref) => ref.id),
+    pending: ad.pendingPhotos?.map((ref) => ref.id) ?? null,
+  };
 };
 
 const photoRow = (id: number) =>
-  t.sql.get<{
+  storedRow<{
     removed_reason: string | null;
     removed_note: string | null;
     removed_at: string | null;
-  }>('SELECT removed_reason, removed_note, removed_at FROM photos WHERE id = ?', id);
+  }>(t, 'SELECT removed_reason, removed_note, removed_at FROM photos WHERE id = ?', id);
 
 /** The blocked hashes a photo left (this photo's: see `phashes`). */
 const blockedOf = (photoId: number) =>
-  t.sql.all<{ reason: string; ad_id: number | null }>(
+  storedRows<{ reason: string; ad_id: number | null }>(
+    t,
     'SELECT reason, ad_id FROM blocked_photos WHERE photo_id = ? AND phash = ? ORDER BY id',
     photoId,
     phashes.get(photoId)!,
@@ -494,10 +494,10 @@ describe('known photos, as uploads meet them (keepUploadedPhoto)', () => {
 
   test('a copy of a photo removed as identity is refused, and nothing is stored', async () => {
     const original = await removedAs('identity');
-    const photosBefore = await t.sql.get<{ n: number }>('SELECT count(*) AS n FROM photos');
+    const photosBefore = await storedRow<{ n: number }>(t, 'SELECT count(*) AS n FROM photos');
     const again = await t.keepPhoto(poster.accountId, await nearCopy(original));
     expect(again).toEqual({ ok: false, problem: KNOWN_PHOTO_REFUSED });
-    expect(await t.sql.get<{ n: number }>('SELECT count(*) AS n FROM photos')).toEqual(
+    expect(await storedRow<{ n: number }>(t, 'SELECT count(*) AS n FROM photos')).toEqual(
       photosBefore,
     );
   });

@@ -37,6 +37,7 @@ import {
 import { bannerOf } from '../../helpers/pages.ts';
 import { deleteAccountOf, makeMember } from '../../helpers/posting.ts';
 import { formatDate } from '../../../core/format.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = messagesTestApp({ publisher: recordingPublisher() });
 
@@ -70,7 +71,8 @@ async function shieldPage(path = moderateShieldPath(), session?: string) {
 }
 
 const candidates = () =>
-  t.sql.all<{ label: string; text: string; reason: string }>(
+  storedRows<{ label: string; text: string; reason: string }>(
+    t,
     'SELECT label, text, reason FROM shield_label_candidates ORDER BY id',
   );
 
@@ -268,7 +270,7 @@ describe('a ban', () => {
     // Its account and messages deleted: the texts stay, and never named it.
     await deleteAccountOf(t, scammer.accountId);
     expect((await candidates()).slice(before)).toHaveLength(2);
-    const columns = await t.sql.all('SELECT * FROM shield_label_candidates');
+    const columns = await storedRows(t, 'SELECT * FROM shield_label_candidates');
     expect(Object.keys(columns[0]!).sort()).toEqual(
       ['created_at', 'exported_at', 'id', 'label', 'reason', 'text'].sort(),
     );

@@ -11,6 +11,7 @@ import { openSqliteEngine } from '../../../store/sqlite-engine.ts';
 import { testAppsForEachTest, type TestApp } from '../../helpers/api.ts';
 import { onPostgres, testSql } from '../../helpers/test-store.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -60,7 +61,7 @@ async function addAccount(t: TestApp): Promise<number> {
 }
 
 const sessionCount = async (sql: ReturnType<typeof testSql>) =>
-  (await sql.get<{ n: number }>('SELECT count(*) AS n FROM sessions'))!.n;
+  (await storedRow<{ n: number }>(sql, 'SELECT count(*) AS n FROM sessions'))!.n;
 
 // The SQLite default's command: the PostgreSQL suite has nothing of its own to run here.
 describe.skipIf(onPostgres())('npm run backup -- FILE', () => {
@@ -97,11 +98,13 @@ describe.skipIf(onPostgres())('npm run backup -- FILE', () => {
     );
     expect(writes).toBeGreaterThan(10);
     const copied = await inCopy(file, async (sql) => ({
-      integrity: (await sql.get<{ integrity_check: string }>('PRAGMA integrity_check'))!
+      integrity: (await storedRow<{ integrity_check: string }>(sql, 'PRAGMA integrity_check'))!
         .integrity_check,
-      journal: (await sql.get<{ journal_mode: string }>('PRAGMA journal_mode'))!.journal_mode,
+      journal: (await storedRow<{ journal_mode: string }>(sql, 'PRAGMA journal_mode'))!
+        .journal_mode,
       sessions: await sessionCount(sql),
-      account: await sql.get<{ email: string }>(
+      account: await storedRow<{ email: string }>(
+        sql,
         'SELECT email FROM accounts WHERE id = ?',
         accountId,
       ),
@@ -133,7 +136,7 @@ describe.skipIf(onPostgres())('npm run backup -- FILE', () => {
     const forced = await backup([file, '--force'], { DATABASE_PATH: t.dbPath });
     expect(forced.code).toBe(0);
     const email = await inCopy(file, (sql) =>
-      sql.get<{ email: string }>('SELECT email FROM accounts WHERE id = ?', accountId),
+      storedRow<{ email: string }>(sql, 'SELECT email FROM accounts WHERE id = ?', accountId),
     );
     expect(email).toEqual({ email: 'ana@example.com' });
   });

@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ORIGIN, testAppsForEachTest, type TestApp } from '../../helpers/api.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const apps = testAppsForEachTest();
 
@@ -16,7 +17,7 @@ const appWith = apps.open;
  * run in turn.
  */
 async function closeDatabase(t: TestApp): Promise<void> {
-  await t.sql.get('SELECT 1');
+  await storedRow(t, 'SELECT 1');
   await t.close();
 }
 

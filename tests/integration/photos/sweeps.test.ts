@@ -13,6 +13,7 @@ import { sweepPhotos } from '../../../server/photos/sweeps.ts';
 import { storeForEachTest } from '../../helpers/test-store.ts';
 import { accountInStore } from '../../helpers/store-accounts.ts';
 import { insertPhotoWithOneSize } from '../../helpers/photo-storage-contract.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = storeForEachTest();
 let storage: PhotoStorage;
@@ -69,7 +70,7 @@ async function ad(status: 'review' | 'live' | 'rejected', updatedAt: string, pho
 }
 
 const photoIds = async () =>
-  (await t.sql.all<{ id: number }>('SELECT id FROM photos ORDER BY id')).map((row) =>
+  (await storedRows<{ id: number }>(t, 'SELECT id FROM photos ORDER BY id')).map((row) =>
     Number(row.id),
   );
 const storedBytes = async (keys: string[]) =>
@@ -98,7 +99,7 @@ describe('uploads on no ad', () => {
     expect(await photoIds()).toEqual([young.id, oldOnAd.id]);
     expect(await storedBytes([old.key, young.key, oldOnAd.key])).toEqual([young.key, oldOnAd.key]);
     expect(
-      await t.sql.all('SELECT photo_id FROM photo_variants WHERE photo_id = ?', old.id),
+      await storedRows(t, 'SELECT photo_id FROM photo_variants WHERE photo_id = ?', old.id),
     ).toEqual([]);
   });
 
@@ -222,7 +223,7 @@ describe('several instances', () => {
     // Between them, every photo deleted once at least; nothing else, and no error.
     expect(first.uploads + second.uploads).toBeGreaterThanOrEqual(3);
     expect(await photoIds()).toEqual([]);
-    expect(await t.sql.all('SELECT key FROM photo_blobs')).toEqual([]);
+    expect(await storedRows(t, 'SELECT key FROM photo_blobs')).toEqual([]);
     expect(await storedBytes([...uploads, rejected].map((each) => each.key))).toEqual([]);
     expect(await sweepPhotos(t.store, storage, NOW)).toEqual(NOTHING_SWEPT);
   });

@@ -14,10 +14,10 @@ import { createPhotoPool, type PhotoPool } from '../../../server/photos/processi
 import {
   DEFAULT_EXPLICIT_THRESHOLD,
   isLikelyExplicit,
-  parseAdPhotoList,
   type PhotoScore,
 } from '../../../core/schemas/photos.ts';
 import { adsApiPath } from '../../../core/paths.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const pool = createPhotoPool({ processes: 1 });
 afterAll(() => pool.close());
@@ -44,15 +44,13 @@ async function postWithPhoto(t: TestApp, member: TestMember, photo: Buffer, name
     body,
   });
   const [ad] = await storedAds(t, member.accountId);
-  const photos = ad
-    ? await t.sql.get<{ photos: string }>('SELECT photos FROM member_ads WHERE id = ?', ad.id)
-    : undefined;
-  const photoId = parseAdPhotoList(photos?.photos)[0]?.id;
+  const photoId = ad ? (await t.store.memberAds.find(ad.id))!.photos[0]?.id : undefined;
   return { response, photoId };
 }
 
 const scoreColumns = (t: TestApp, photoId: number) =>
-  t.sql.get<{ explicit_score: number | null; sexy_score: number | null }>(
+  storedRow<{ explicit_score: number | null; sexy_score: number | null }>(
+    t,
     'SELECT explicit_score, sexy_score FROM photos WHERE id = ?',
     photoId,
   );

@@ -37,6 +37,7 @@ import {
   postInReviewPath,
   postPath,
 } from '../../../core/paths.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const pool = createPhotoPool({ processes: 2 });
 const t = testAppOnFixtureContent({ photoProcessing: pool });
@@ -96,17 +97,19 @@ interface PhotoRowSeen {
   ad_id: number | null;
 }
 const photoRows = (app: Pick<TestApp, 'sql'>, accountId: number) =>
-  app.sql.all<PhotoRowSeen>(
+  storedRows<PhotoRowSeen>(
+    app,
     'SELECT id, account_id, ad_id FROM photos WHERE account_id = ? ORDER BY id',
     accountId,
   );
 const variantsOf = (app: Pick<TestApp, 'sql'>, photoId: number) =>
-  app.sql.all<{ width: number; height: number; key: string }>(
+  storedRows<{ width: number; height: number; key: string }>(
+    app,
     'SELECT width, height, key FROM photo_variants WHERE photo_id = ? ORDER BY width',
     photoId,
   );
 const blobCount = async (app: Pick<TestApp, 'sql'>) =>
-  Number((await app.sql.all<{ n: number }>('SELECT COUNT(*) AS n FROM photo_blobs'))[0]!.n);
+  Number((await storedRows<{ n: number }>(app, 'SELECT COUNT(*) AS n FROM photo_blobs'))[0]!.n);
 
 /** The kept photos' ids in a form page (hidden `photo` inputs), in order. */
 const keptIdsIn = (html: string) =>
@@ -507,11 +510,8 @@ describe('a full pool', () => {
       const textOnly = await postMultipart(busy, adsApiPath(), validAd(), [], member.session);
       expect(textOnly.status).toBe(303);
       expect(await photoRows(busy, member.accountId)).toEqual([]);
-      const ads = await busy.sql.all<{ photos: string }>(
-        'SELECT photos FROM member_ads WHERE account_id = ?',
-        member.accountId,
-      );
-      expect(ads).toEqual([{ photos: '[]' }]);
+      const ads = await busy.store.memberAds.listOwned(member.accountId);
+      expect(ads.map((ad) => ad.photos)).toEqual([[]]);
     } finally {
       await busyPool.close();
       await busy.remove();

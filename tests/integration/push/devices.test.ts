@@ -24,6 +24,7 @@ import { attributesOfId, bannerOf, formOf, testAppOnFixtureContent } from '../..
 import { getPage, makeMember, submit, type TestMember } from '../../helpers/posting.ts';
 import { pushWorld } from '../../helpers/web-push.ts';
 import { textOf } from '../../helpers/html-text.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const push = pushWorld();
 const t = testAppOnFixtureContent({ pusher: (store) => push.pusherFor(store) });
@@ -61,7 +62,8 @@ describe('turning notifications on for a device', () => {
         createdAt: expect.any(String),
       },
     ]);
-    const row = await t.sql.get<{ p256dh: string; auth: string }>(
+    const row = await storedRow<{ p256dh: string; auth: string }>(
+      t,
       'SELECT p256dh, auth FROM push_subscriptions WHERE id = ?',
       id,
     );

@@ -19,6 +19,7 @@ import { pushMessagesWorld } from '../../helpers/push-messages-world.ts';
 import type { TestMember } from '../../helpers/posting.ts';
 import type { ReceivedPush, TestDevice } from '../../helpers/push-service.ts';
 import { TEST_VAPID_SUBJECT } from '../../helpers/web-push.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const { push, t, memberWithDevice } = pushMessagesWorld();
 
@@ -124,7 +125,8 @@ describe('a new message in a conversation its recipient answered', () => {
     );
     expect(json(await warnedComing).notification.body).toBe('Open the conversation to read it.');
     // It was delivered with a warning for the poster: its text stays beside the warning.
-    const warned = await t.sql.get<{ scam_warnings: string | null }>(
+    const warned = await storedRow<{ scam_warnings: string | null }>(
+      t,
       'SELECT scam_warnings FROM messages WHERE conversation_id = ? ORDER BY id DESC',
       conversationId,
     );

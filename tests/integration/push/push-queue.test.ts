@@ -15,11 +15,13 @@ import { conversationIdOf, greeting } from '../../helpers/messages.ts';
 import { pushMessagesWorld } from '../../helpers/push-messages-world.ts';
 import type { TestMember } from '../../helpers/posting.ts';
 import type { TestDevice } from '../../helpers/push-service.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const { push, t, memberWithDevice } = pushMessagesWorld();
 
 const queue = () =>
-  t.sql.all<{ attempts: number; next_attempt_at: string; subscription_id: number }>(
+  storedRows<{ attempts: number; next_attempt_at: string; subscription_id: number }>(
+    t,
     'SELECT attempts, next_attempt_at, subscription_id FROM push_queue ORDER BY id',
   );
 const SOME_PUSH = (topic: string): OutgoingPush => ({
@@ -46,7 +48,9 @@ describe('a device its push service says is gone', () => {
     push.service.answer(device, { status: 410 });
     await t.replyIn(replier, conversationId, 'The one past the lighthouse.');
     await push.pusher.settled();
-    expect(await t.sql.all('SELECT id FROM push_subscriptions WHERE id = ?', row!.id)).toEqual([]);
+    expect(await storedRows(t, 'SELECT id FROM push_subscriptions WHERE id = ?', row!.id)).toEqual(
+      [],
+    );
     expect(await queue()).toEqual([]);
     expect(push.service.received.filter((p) => p.device === 'gone-phone')).toEqual([]);
   });

@@ -20,6 +20,8 @@ import { conversationIdOf, textOf } from '../../helpers/messages.ts';
 import type { TestMember } from '../../helpers/posting.ts';
 import { pushMessagesWorld } from '../../helpers/push-messages-world.ts';
 import type { TestDevice } from '../../helpers/push-service.ts';
+import { clockFrom, DAY, HOUR } from '../../helpers/clock.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const { push, t } = pushMessagesWorld();
 
@@ -42,7 +44,8 @@ async function subscribe(name: string, session: string, userAgent = PHONE): Prom
 
 /** The devices stored for the member, by the names their endpoints end with. */
 async function storedDevices(member: TestMember): Promise<string[]> {
-  const rows = await t.sql.all<{ endpoint: string }>(
+  const rows = await storedRows<{ endpoint: string }>(
+    t,
     'SELECT endpoint FROM push_subscriptions WHERE account_id = ? ORDER BY id',
     member.accountId,
   );
@@ -142,18 +145,17 @@ describe('ending every session', () => {
 
 describe('a session whose 30 days are over', () => {
   test('is pushed nothing, and the hourly sweep deletes its device', async () => {
-    const { poster, replier, conversationId, phoneSession } = await posterInAChat();
+    // The laptop signed in 30 days and an hour ago, the phone a day later.
+    const clock = clockFrom();
+    const { poster, replier, conversationId } = await posterInAChat();
     await subscribe('expiring-laptop', poster.session);
-    await subscribe('expiring-phone', phoneSession);
-    // The laptop's session ran out a second ago (its 30 days are the session's, not the pusher's
-    // clock: moved here instead).
-    await t.sql.run(
-      `UPDATE sessions SET expires_at = ?
-       WHERE id = (SELECT session_id FROM push_subscriptions WHERE endpoint LIKE ?)`,
-      new Date(push.now().getTime() - 1000).toISOString(),
-      '%/expiring-laptop',
-    );
-    expect(await devicesPushedFor(replier, conversationId, 'Shall I bring the bass?')).toEqual([
+    clock.at(DAY);
+    await subscribe('expiring-phone', await signInAgain(t.app, poster));
+    // 30 days and an hour on, on the app's clock and the pusher's: the replier signs in again.
+    clock.at(30 * DAY + HOUR);
+    push.advance(clock.start + 30 * DAY + HOUR - 61_000 - push.now().getTime());
+    const writer = { ...replier, session: await signInAgain(t.app, replier) };
+    expect(await devicesPushedFor(writer, conversationId, 'Shall I bring the bass?')).toEqual([
       'expiring-phone',
     ]);
     expect(await storedDevices(poster)).toEqual(['expiring-laptop', 'expiring-phone']);

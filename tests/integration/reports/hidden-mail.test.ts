@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { moderationWorld } from '../../helpers/moderation-world.ts';
 import { type TestMember } from '../../helpers/moderation.ts';
 import { editorAdIds, reportForm } from '../../helpers/reports.ts';
+import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 1, publishedAds: true });
 const [moderator] = t.moderators;
@@ -63,7 +64,8 @@ describe('reports hide a member ad', () => {
     const reporters = await Promise.all([1, 2, 3, 4, 5].map((n) => t.signUpMember(`at-once-${n}`)));
     await Promise.all(reporters.map((reporter) => reportAs(reporter, adId, 'spam')));
     expect(
-      await t.sql.all(
+      await storedRows(
+        t,
         "SELECT id FROM decision_statements WHERE kind = 'ad-hidden' AND ad_id = ?",
         adId,
       ),
@@ -89,7 +91,8 @@ describe('reports hide a member ad', () => {
     ]);
     await t.mailer.settled();
     expect(
-      await t.sql.get(
+      await storedRow(
+        t,
         "SELECT id FROM decision_statements WHERE kind = 'ad-hidden' AND ad_id = ?",
         adId,
       ),

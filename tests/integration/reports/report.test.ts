@@ -22,6 +22,7 @@ import {
   textOf,
 } from '../../helpers/reports.ts';
 import { accountPath, reportsApiPath } from '../../../core/paths.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const publisher = recordingPublisher();
 const t = reportsTestApp({ trustProxy: 1, publisher });
@@ -98,11 +99,13 @@ describe('sending a report', () => {
       resolved_at: null,
     });
     expect(row.reporter_key).toMatch(/^address:[0-9a-f]{64}$/);
-    const everything = JSON.stringify(await t.sql.all('SELECT * FROM reports'));
+    const everything = JSON.stringify(await storedRows(t, 'SELECT * FROM reports'));
     expect(everything).not.toContain(address);
     expect(JSON.parse(row.ad_copy)).toMatchObject({ kind: 'editor', id, city: 'Los Angeles' });
     // One secret, made once for this database.
-    expect(await t.sql.all('SELECT name FROM server_secrets')).toEqual([{ name: 'reporter-key' }]);
+    expect(await storedRows(t, 'SELECT name FROM server_secrets')).toEqual([
+      { name: 'reporter-key' },
+    ]);
   });
 
   test('one report per reporter per ad: the same address again is 409, another address counts', async () => {

@@ -25,6 +25,8 @@ import {
   moderateReportsApiPath,
   moderateReportsPath,
 } from '../../../core/paths.ts';
+import { clockFrom, DAY } from '../../helpers/clock.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const t = moderationWorld({ moderators: 1, publishedAds: true, trustProxy: 1 });
 const [moderator] = t.moderators;
@@ -140,16 +142,10 @@ describe.each([
 
   test('dismissals older than 90 days no longer count', async () => {
     const from = await reporter();
+    // Dismissed 91 days ago (the sessions made today last until 30 days from today).
+    const clock = clockFrom(Date.now() - 91 * DAY);
     await twiceDismissed(from);
-    const key = (await t.sql.get<{ key: string }>(
-      'SELECT reporter_key AS key FROM reports ORDER BY id DESC LIMIT 1',
-    ))!;
-    // Dismissed 91 days ago: the dismissal route takes the server's clock, so the rows are aged.
-    await t.sql.run(
-      'UPDATE reports SET resolved_at = ? WHERE reporter_key = ?',
-      new Date(Date.now() - 91 * 86_400_000).toISOString(),
-      key.key,
-    );
+    clock.at(91 * DAY);
     const id = await liveAd();
     await report(id, 'under-18', from);
     expect(await hiddenRows(t.sql, id)).toEqual([expect.objectContaining({ why: 'under-18' })]);
@@ -197,7 +193,8 @@ describe('reporting an ad again', () => {
 
     await editAndApprove(id, 'Weekend walks, edited');
     await report(id, 'spam', from);
-    const rows = await t.sql.all<{ round: number; resolution: string | null; adCopy: string }>(
+    const rows = await storedRows<{ round: number; resolution: string | null; adCopy: string }>(
+      t,
       'SELECT reporter_round AS round, resolution, ad_copy AS "adCopy" FROM reports WHERE ad_id = ? ORDER BY id',
       id,
     );

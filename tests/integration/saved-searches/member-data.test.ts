@@ -6,6 +6,7 @@ import { makeMember, type TestMember } from '../../helpers/posting.ts';
 import { searchFixtureForFile } from '../../helpers/search-fixture.ts';
 import { accountDataApiPath } from '../../../core/paths.ts';
 import { deleteAccountOf } from '../../helpers/member-data.ts';
+import { storedRow } from '../../helpers/stored-rows.ts';
 
 const fixture = searchFixtureForFile();
 let member: TestMember;
@@ -48,14 +49,16 @@ test('Download my data lists each saved search with its link and when it was las
 });
 
 test('Delete my account deletes its saved searches', async () => {
-  const before = await fixture.sql.get<{ n: number }>(
+  const before = await storedRow<{ n: number }>(
+    fixture,
     'SELECT count(*) AS n FROM saved_searches WHERE account_id = ?',
     member.accountId,
   );
   expect(Number(before!.n)).toBe(2);
   const deleted = await deleteAccountOf(fixture, member, { form: true });
   expect(deleted.status).toBe(303);
-  const after = await fixture.sql.get<{ n: number }>(
+  const after = await storedRow<{ n: number }>(
+    fixture,
     'SELECT count(*) AS n FROM saved_searches WHERE account_id = ?',
     member.accountId,
   );

@@ -8,6 +8,7 @@ import { formOf } from '../../helpers/pages.ts';
 import { deleteAccountOf, makeMember, type TestMember } from '../../helpers/posting.ts';
 import { searchFixtureForFile } from '../../helpers/search-fixture.ts';
 import { deleteSavedSearchApiPath, saveSearchApiPath } from '../../../core/paths.ts';
+import { storedRows } from '../../helpers/stored-rows.ts';
 
 const fixture = searchFixtureForFile();
 
@@ -27,7 +28,8 @@ const save = (member: TestMember | undefined, query: string, json = false) =>
       );
 
 const savedOf = (member: TestMember) =>
-  fixture.sql.all<{ query: string; label: string; seen_day: string | null }>(
+  storedRows<{ query: string; label: string; seen_day: string | null }>(
+    fixture,
     'SELECT query, label, seen_day FROM saved_searches WHERE account_id = ? ORDER BY id',
     member.accountId,
   );
@@ -152,10 +154,7 @@ describe('deleting a saved search', () => {
     const member = await makeMember(fixture);
     const other = await makeMember(fixture);
     await save(member, 'q=jazz');
-    const [{ id }] = (await fixture.sql.all<{ id: number }>(
-      'SELECT id FROM saved_searches WHERE account_id = ?',
-      member.accountId,
-    )) as [{ id: number }];
+    const { id } = (await fixture.store.savedSearches.listOwned(member.accountId))[0]!;
 
     const notTheirs = await deleteAs(other, id);
     expect(notTheirs.status).toBe(404);

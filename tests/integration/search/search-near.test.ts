@@ -23,6 +23,8 @@ import {
 import { parseSearchQuery } from '../../../core/search-query.ts';
 import { searchIndex } from '../../../search/search-index.ts';
 import { searchIndexFile } from '../../../search/search-index-file.ts';
+import { myDataFile } from '../../helpers/my-data.ts';
+import { savedSearchPath } from '../../../server/saved-searches/saved-searches.ts';
 
 /** Ads a city, in the fixture's cities around Portland (each city's first 5 by population). */
 const AROUND_PORTLAND: Array<[string, string, number]> = [
@@ -239,17 +241,14 @@ describe('/search near a city', () => {
     const vancouver = 'near=Washington%2FVancouver&within=50';
     const json = await postJson(fixture.app, saveSearchApiPath(''), { query: vancouver }, cookie);
     expect(json.status).toBeLessThan(300);
-    expect(
-      await fixture.sql.all<{ query: string; label: string }>(
-        'SELECT query, label FROM saved_searches WHERE account_id = ? ORDER BY id',
-        member.accountId,
-      ),
-    ).toEqual([
-      { query: 'near=Oregon%2FPortland&within=10', label: 'within 10 miles of Portland, Oregon' },
-      {
-        query: 'near=Washington%2FVancouver&within=50',
-        label: 'within 50 miles of Vancouver, Washington',
-      },
+    // As the member's data lists them: each named, and its address.
+    const saved = (await myDataFile(fixture, member)).savedSearches.map(({ search, url }) => {
+      const { pathname, search: query } = new URL(url);
+      return { search, path: pathname + query };
+    });
+    expect(saved).toEqual([
+      { search: 'within 10 miles of Portland, Oregon', path: savedSearchPath(portland) },
+      { search: 'within 50 miles of Vancouver, Washington', path: savedSearchPath(vancouver) },
     ]);
   });
 

@@ -38,6 +38,7 @@ import { getPage, logRows, signUpModerator, type TestMember } from '../../helper
 import { testAppOnFixtureContent } from '../../helpers/pages.ts';
 import { smallJpeg } from '../../helpers/photo-fixtures.ts';
 import { makeMember, submit } from '../../helpers/posting.ts';
+import { storedRow, storedRows } from '../../helpers/stored-rows.ts';
 
 const pool = testPhotoPool();
 const t = testAppOnFixtureContent({ photoProcessing: pool });
@@ -78,7 +79,7 @@ const askForCode = (member: TestMember) =>
   submit(t, '/api/verification/challenge', {}, member.session);
 
 const verificationOf = (accountId: number) =>
-  t.sql.get<{
+  storedRow<{
     id: number;
     status: string;
     code: string | null;
@@ -91,11 +92,12 @@ const verificationOf = (accountId: number) =>
     level: string | null;
     photo_ids: string;
     statement_id: number | null;
-  }>('SELECT * FROM verifications WHERE account_id = ? ORDER BY id DESC', accountId);
+  }>(t, 'SELECT * FROM verifications WHERE account_id = ? ORDER BY id DESC', accountId);
 
 const blobCount = async (key: string) =>
   Number(
-    (await t.sql.get<{ n: number }>('SELECT count(*) AS n FROM photo_blobs WHERE key = ?', key))!.n,
+    (await storedRow<{ n: number }>(t, 'SELECT count(*) AS n FROM photo_blobs WHERE key = ?', key))!
+      .n,
   );
 
 const selfieAs = (id: number, session?: string) =>
@@ -131,7 +133,8 @@ describe('the challenge and the selfie, without JavaScript', () => {
     expect(page).toContain('Here is your code and pose');
 
     expect((await askForCode(member)).status).toBe(303);
-    const rows = await t.sql.all(
+    const rows = await storedRows(
+      t,
       'SELECT id FROM verifications WHERE account_id = ?',
       member.accountId,
     );
@@ -343,7 +346,8 @@ describe('the moderators’ review', () => {
     );
     expect(appealed.status).toBe(303);
     // The moderator who refused cannot decide the appeal.
-    const appealId = (await t.sql.get<{ id: number }>(
+    const appealId = (await storedRow<{ id: number }>(
+      t,
       'SELECT id FROM appeals WHERE statement_id = ?',
       after.statement_id,
     ))!.id;
@@ -414,7 +418,7 @@ describe('what is kept, and for how long', () => {
     );
     expect(await blobCount(row.selfie_key!)).toBe(0);
     expect(
-      await t.sql.all('SELECT id FROM verifications WHERE account_id = ?', member.accountId),
+      await storedRows(t, 'SELECT id FROM verifications WHERE account_id = ?', member.accountId),
     ).toEqual([]);
   });
 
