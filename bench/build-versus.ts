@@ -81,12 +81,7 @@ function prepareSide(name: 'before' | 'after', ref: string): Side {
   console.log(
     `${name} is ${commit}; generated ${options.ads} ads with its generator in ${seconds} s`,
   );
-  return {
-    name,
-    commit,
-    checkout,
-    contentDir: join(workspace.dir, `${name}-generated`, 'content'),
-  };
+  return { name, commit, checkout, contentDir: join(generated, 'content') };
 }
 
 async function buildOnce(side: Side): Promise<Round> {
