@@ -22,7 +22,8 @@ import {
 import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 import { textOf } from './support.ts';
 import { fillNewAd } from '../helpers/ad-form.ts';
-import { longDay, myAdIdOnMyAds } from '../helpers/my-data.ts';
+import { formatDate } from '../../core/format.ts';
+import { myAdIdOnMyAds } from '../helpers/my-data.ts';
 
 const today = new Date().toISOString().slice(0, 10);
 const daysFrom = (day: string, days: number) =>
@@ -203,7 +204,7 @@ describe.each(bothWays())(
       await page.goto(`${url}${accountPath()}`);
       expect(
         await page.getByRole('listitem', { name: titles.expiring, exact: true }).textContent(),
-      ).toContain(`Expires on ${longDay(expiresOn)}`);
+      ).toContain(`Expires on ${formatDate(expiresOn)}`);
 
       buildDate = expiresOn;
       try {

@@ -16,7 +16,7 @@ import {
 } from '../helpers/e2e-members.ts';
 import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
 import { lookAtWidths } from '../helpers/page-checks.ts';
-import { longDay } from '../helpers/my-data.ts';
+import { formatDate } from '../../core/format.ts';
 
 const SHOTS = process.env.POSTING_SCREENSHOTS_DIR ?? '/tmp/localboard-posting-screenshots';
 
@@ -80,7 +80,7 @@ describe.each(bothWays())('the edit page of an expired ad, %s', (_, javaScriptEn
     await page.waitForURL(`${world.server.url}/account?done=edit-in-review`);
     // My ads says so: live 30 days from today, the changes in review, the edit page shows them.
     const myAds = await page.locator('main').textContent();
-    expect(myAds).toContain(`Expires on ${longDay(dayFromToday(30))}`);
+    expect(myAds).toContain(`Expires on ${formatDate(dayFromToday(30))}`);
     expect(myAds).toContain('Your changes are in review');
     await gotoEnhanced(page, `${world.server.url}${editAdPath(adId)}`, javaScriptEnabled);
     expect(await page.getByLabel('Title').inputValue()).toBe(`Sunday markets, edited (${run})`);

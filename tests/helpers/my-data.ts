@@ -47,9 +47,3 @@ export async function myAdIdOnMyAds(page: Page, siteUrl: string, title: string):
   expect(id, `an ad titled “${title}” on My ads`).toBeDefined();
   return Number(id);
 }
-
-/** A day as the pages write it ("December 7, 2026"). */
-export const longDay = (day: string) =>
-  new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
-    new Date(`${day}T00:00:00Z`),
-  );
