@@ -134,6 +134,9 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     threads,
     request.compiledContentDir,
   );
+  // Back to reading a city whole, as every other reader of this process does (the warm publisher
+  // compiles the next publish's content here: files replaced under a window's offsets).
+  useCompiledContentDir(request.compiledContentDir);
   mark('pages rendered');
   const failures = results.filter((result) => result.error);
   if (failures.length > 0) {
