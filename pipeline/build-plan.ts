@@ -43,13 +43,6 @@ export interface BuildPlan {
  * benchmark (117,700 pages, 8.9 MB) not.
  */
 const SMALL_SITE_PAGE_HASH_BYTES = 8_000_000;
-/**
- * Live ads from which the pages step keeps V8's memory saver mode (the million-ad budget): at
- * 100,000 without it, the build's peak is 262-271 MB; the margin to 300 MB is for sites a little
- * larger.
- */
-const MEMORY_SAVER_ADS = 130_000;
-
 /** Plans a build from its command-line arguments and environment. */
 export async function planBuild(
   argv: readonly string[],
@@ -93,14 +86,15 @@ export async function planBuild(
   // The content and page steps work one batch of ads, one city at a time: a small young generation
   // and a capped old one make V8 collect early instead of growing, so memory stays flat however
   // many pages there are. The pages step's main thread holds the content index, the render groups
-  // and one city's ads (about 60 MB at a million ads): a lower cap keeps it, and the build, within
-  // its memory budget. Source maps: a failure names the TypeScript line.
-  // On Node 24, V8's memory saver mode too (core/node-runtime.mjs says why): it keeps the
-  // million-ad build within the budget, at up to twice the pages step's CPU (compacting
-  // collections several times a second). A site under MEMORY_SAVER_ADS live ads, as the content
-  // step counts them (hand-over.ts continueBuild), has its pages step without it and with a lower
-  // cap on the main thread instead: the build's peak 262-271 MB at 100,000 ads, against 206-250
-  // with it, and no slower than before the nearby lists (docs/benchmarks.md, issue 44).
+  // and a window of one city's ads (about 55 MB live at a million ads, as its render worker): a
+  // lower cap keeps it, and the build, within its memory budget. Source maps: a failure names the
+  // TypeScript line.
+  // On Node 24, V8's memory saver mode (core/node-runtime.mjs says why) for the content step only:
+  // in the pages step it cost a third of the step's CPU (compacting collections several times a
+  // second) and up to twice that when freshly touched memory is slow to come by, as it is on this
+  // machine at times; without it the step holds 235-265 MB at a million ads (docs/benchmarks.md,
+  // issue 52), now that it reads a city's ads a window at a time and its threads reuse their
+  // buffers.
   // A small site (SMALL_SITE_PAGE_HASH_BYTES) is far from the budget: there the young generation
   // is V8's usual size and memory saver mode is off, which spares a publish most of its garbage
   // collections (a fifth of its CPU at 16,600 pages) for some 25 MB more at its peak.
@@ -115,17 +109,8 @@ export async function planBuild(
       ...saver,
       '--enable-source-maps',
     ],
-    'prerender-pages': [
-      '--max-old-space-size=112',
-      youngGeneration,
-      ...saver,
-      '--enable-source-maps',
-    ],
+    'prerender-pages': ['--max-old-space-size=88', youngGeneration, '--enable-source-maps'],
   };
-  const pagesOfASmallerSite =
-    saver.length === 0
-      ? undefined
-      : ['--max-old-space-size=96', youngGeneration, '--enable-source-maps'];
   // React's production build; glibc's malloc keeps fewer per-thread arenas (less memory held back).
   const stepEnv = {
     NODE_ENV: 'production',
@@ -147,33 +132,29 @@ export async function planBuild(
   else stepEnvironment.DATABASE_PATH = database.path;
 
   const preload = env.BENCH_RSS_FILE ? ['--import', join(root, 'bench/report-peak-rss.mjs')] : [];
-  const stepCommand = (
-    title: string,
-    step: keyof typeof nodeOptionsOf,
-    args: string[],
-    smallerSite?: string[],
-  ): StepCommand =>
+  // The pages step's malloc gives a block of 128 KB or more back to the system when it is freed:
+  // by default the threshold rises to the largest block freed (a window of a city's ads, a
+  // megabyte), and blocks below it then stay in the arena (15-40 MB more of the step's memory at a
+  // million ads). Not the content step's: SQLite's and FTS5's big buffers come and go there.
+  const environmentOf = (step: keyof typeof nodeOptionsOf): NodeJS.ProcessEnv =>
+    step === 'prerender-pages'
+      ? { ...stepEnvironment, MALLOC_MMAP_THRESHOLD_: '131072' }
+      : stepEnvironment;
+  const stepCommand = (title: string, step: keyof typeof nodeOptionsOf, args: string[]) =>
     buildStepCommand(
       title,
       step,
       [...preload, ...nodeOptionsOf[step]],
       args,
-      stepEnvironment,
+      environmentOf(step),
       root,
-      {
-        ...(smallerSite
-          ? { smallerSite: { belowAds: MEMORY_SAVER_ADS, flags: [...preload, ...smallerSite] } }
-          : {}),
-      },
     );
   const steps = [
     stepCommand('Compiling content', 'compile-content', full ? ['--full'] : []),
-    stepCommand(
-      'Prerendering pages',
-      'prerender-pages',
-      [...['--cache', cacheDir, '--vite', outDir, '--out', outDir], ...(full ? ['--full'] : [])],
-      pagesOfASmallerSite,
-    ),
+    stepCommand('Prerendering pages', 'prerender-pages', [
+      ...['--cache', cacheDir, '--vite', outDir, '--out', outDir],
+      ...(full ? ['--full'] : []),
+    ]),
   ];
   const finish: BuildFinish = { outDir, siteStampFile, siteStamp, startedAt: Date.now() };
   const inOneNode = small && !full && env.LOCALBOARD_BUILD_STEPS_APART !== '1';

@@ -21,11 +21,6 @@ export interface StepCommand {
   script: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /**
-   * Node's flags for a site under `belowAds` live ads, as the content step before it counted
-   * them (continueBuild): a smaller site needs less of the memory budget's care.
-   */
-  smallerSite?: { belowAds: number; flags: string[] };
 }
 
 export type StepName = 'compile-content' | 'prerender-pages';
@@ -52,7 +47,6 @@ export function buildStepCommand(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   cwd: string,
-  options: Pick<StepCommand, 'smallerSite'> = {},
 ): StepCommand {
   const script = [fileURLToPath(buildStepUrl(step)), ...args];
   return {
@@ -62,7 +56,6 @@ export function buildStepCommand(
     script,
     env: { ...env, [STEPS_DIR_VARIABLE]: process.env[STEPS_DIR_VARIABLE], BUILD_STEP: title },
     cwd,
-    ...options,
   };
 }
 
@@ -111,25 +104,11 @@ export async function runBuildHere(steps: readonly StepCommand[], finish: BuildF
   await finishBuild(finish);
 }
 
-/**
- * At the end of a step: becomes the next step the build handed over, if any; else returns.
- * `compiled`: the live ads the content step compiled, which choose the next step's flags
- * (StepCommand.smallerSite).
- */
-export function continueBuild(
-  env: NodeJS.ProcessEnv = process.env,
-  compiled?: { activeAds: number },
-): void {
+/** At the end of a step: becomes the next step the build handed over, if any; else returns. */
+export function continueBuild(env: NodeJS.ProcessEnv = process.env): void {
   const json = env[NEXT_STEPS_VARIABLE];
   if (!json) return;
   const [next, ...rest] = JSON.parse(json) as StepCommand[];
   if (!next) return;
-  becomeSteps([forSiteOf(next, compiled), ...rest]);
-}
-
-/** The step with its Node flags for the site compiled: a smaller site's when it is one. */
-export function forSiteOf(step: StepCommand, compiled?: { activeAds: number }): StepCommand {
-  const smaller = step.smallerSite;
-  if (!smaller || !compiled || compiled.activeAds >= smaller.belowAds) return step;
-  return { ...step, args: [...smaller.flags, ...step.script] };
+  becomeSteps([next, ...rest]);
 }

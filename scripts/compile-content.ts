@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { compileContentStep } from '../pipeline/compile/compile-content-step.ts';
 import { continueBuild } from '../pipeline/hand-over.ts';
 
-const compiled = await compileContentStep(join(import.meta.dirname, '..'));
-// In the build, this process becomes the pages step (pipeline/hand-over.ts), with its flags for the
-// site's size.
-continueBuild(process.env, compiled);
+await compileContentStep(join(import.meta.dirname, '..'));
+// In the build, this process becomes the pages step (pipeline/hand-over.ts).
+continueBuild(process.env);

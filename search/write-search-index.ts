@@ -3,7 +3,7 @@
 // an ad that left the site (removed, expired) leaves the index in the same step.
 //
 // The tables, and the statements that write them, are in search-index-tables.ts; how the ads files
-// are read, in compiled-ad-lines.ts.
+// are read, in core/content/ad-lines.ts and compiled-ad-lines.ts.
 //
 // From nothing (no index, another version, or `full`): written beside the one served, without a
 // journal, then renamed over it. The ads are read twice: first each line's key and place (a few
@@ -22,13 +22,8 @@ import { closeSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import type { AdsIndex, CompiledState } from '../core/schemas/compiled-content.ts';
 import { searchIndexFile, searchKey } from './search-index-file.ts';
 import { stateAdsFile } from '../core/content/index.ts';
-import {
-  forEachLine,
-  idOfLine,
-  idOfLineBytes,
-  lineDigest,
-  postedAtOfLine,
-} from './compiled-ad-lines.ts';
+import { forEachLine, idOfLine, idOfLineBytes } from '../core/content/ad-lines.ts';
+import { lineDigest, postedAtOfLine } from './compiled-ad-lines.ts';
 import {
   ADS_BY_KEY,
   ADS_BY_PLACE,

@@ -4,6 +4,8 @@
 // ads, when it first needs them. Lookups are indexes built once, so data hooks never re-parse files.
 import { readFileSync } from 'node:fs';
 import { readFileRange } from './read-range.ts';
+import { idOfLine } from './ad-lines.ts';
+import { cityAdsInWindows } from './city-ads-in-windows.ts';
 import { join } from 'node:path';
 import type {
   AdsIndex,
@@ -44,6 +46,12 @@ interface ContentIndex {
   /** The same ads by id, made when first asked for. */
   adsInMemoryById?: Map<number, CompiledAd>;
 }
+
+/**
+ * How a city's ads are read: whole (a server, whose files a publish may replace while it reads
+ * them) or a window of lines at a time (the prerenderer: useCompiledContentDir).
+ */
+let readInWindows = false;
 
 let index: ContentIndex | undefined;
 /**
@@ -124,9 +132,15 @@ export function adInMemory(id: number): CompiledAd | null | undefined {
   return current.adsInMemoryById.get(id) ?? null;
 }
 
-/** Reads the compiled content from another folder (the prerenderer's threads). */
-export function useCompiledContentDir(dir: string): void {
+/**
+ * Reads the compiled content from another folder (the prerenderer's threads). `inWindows`: a
+ * city's ads are read a window of lines at a time (city-ads-in-windows.ts), for a process that
+ * renders city after city and in which nothing replaces the files while they are read (the
+ * build's and the publisher's pages step).
+ */
+export function useCompiledContentDir(dir: string, { inWindows = false } = {}): void {
   process.env.COMPILED_CONTENT_DIR = dir;
+  readInWindows = inWindows;
   index = undefined;
   cityAdsCache.clear();
   keptAds = 0;
@@ -139,9 +153,9 @@ export const cityAdsEntry = (state: string, city: string): CityAdsEntry | undefi
 /**
  * A city's published ads, in list order: its own lines of its state's file, read at once but
  * parsed only when a page needs them (at a million ads, a city of 30,000 ads is 20 MB of JSON and
- * several times that as objects).
+ * several times that as objects), or read a window at a time (readInWindows).
  */
-interface CityAds {
+export interface CityAds {
   count: number;
   /** The ad at a position of the list. */
   at(index: number): CompiledAd;
@@ -165,6 +179,7 @@ function readCityAds(state: string, city: string, retried = false): CityAds {
   }
   const entry = cityAdsEntry(state, city);
   if (!entry) return NO_ADS;
+  if (readInWindows) return cityAdsInWindows(stateAdsFile(state), entry);
   const text = readCityLines(stateAdsFile(state), entry);
   if (text === undefined) {
     // A publish replaced the state files under this process (the server takes the new index only
@@ -193,11 +208,6 @@ function readCityLines(file: string, entry: CityAdsEntry): string | undefined {
   if (!buffer) return undefined;
   const text = buffer.toString('utf8');
   return text.startsWith('{"id":') && text.endsWith('\n') ? text : undefined;
-}
-
-function idOfLine(line: string): number {
-  const match = /^\{"id":(\d+)[,}]/.exec(line);
-  return match ? Number(match[1]) : (JSON.parse(line) as CompiledAd).id;
 }
 
 export const getSite = () => contentIndex().content.site;

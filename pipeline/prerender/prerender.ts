@@ -73,7 +73,8 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   // React picks its build when first imported: the build runs this process with NODE_ENV=production.
   if (process.env.NODE_ENV !== 'production')
     console.warn('Prerendering with NODE_ENV unset: React runs its slower development build.');
-  useCompiledContentDir(request.compiledContentDir);
+  // A city's ads a window at a time: the biggest city's 20 MB of lines are never held whole.
+  useCompiledContentDir(request.compiledContentDir, { inWindows: true });
   const assets = await pageAssets(request.viteDir);
   const renderer = hashOf({ assets, sources: request.sources });
   const lastBuild = readManifest(request.manifestFile);
@@ -133,6 +134,9 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     threads,
     request.compiledContentDir,
   );
+  // Back to reading a city whole, as every other reader of this process does (the warm publisher
+  // compiles the next publish's content here: files replaced under a window's offsets).
+  useCompiledContentDir(request.compiledContentDir);
   mark('pages rendered');
   const failures = results.filter((result) => result.error);
   if (failures.length > 0) {

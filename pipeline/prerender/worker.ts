@@ -12,7 +12,7 @@ export interface WorkerInput extends RenderSetting {
 }
 
 const input = workerData as WorkerInput;
-useCompiledContentDir(input.compiledContentDir);
+useCompiledContentDir(input.compiledContentDir, { inWindows: true });
 // The same groups as the main thread's: listed from the same compiled content, in the same order.
 const groups = listRenderGroups();
 parentPort!.postMessage(

@@ -99,9 +99,7 @@ test('a build is one process that becomes Vite, the content step and the pages s
   ]);
 });
 
-test('under 130,000 live ads the pages step runs without memory saver mode, capped at 96 MB', () => {
-  // A first build: the site's size is not known until the content step has counted its ads
-  // (pipeline/build-plan.ts, MEMORY_SAVER_ADS); the content step keeps the budget's flags.
+test('the pages step runs without memory saver mode, capped at 88 MB; the content step with it', () => {
   const flags = Object.fromEntries(
     readFileSync(join(work, 'first-processes.txt.flags'), 'utf8')
       .trim()
@@ -111,7 +109,7 @@ test('under 130,000 live ads the pages step runs without memory saver mode, capp
   const saver = memorySaverFlags();
   expect(flags['Compiling content']).toContain('--max-old-space-size=160');
   for (const flag of saver) expect(flags['Compiling content']).toContain(flag);
-  expect(flags['Prerendering pages']).toContain('--max-old-space-size=96');
+  expect(flags['Prerendering pages']).toContain('--max-old-space-size=88');
   expect(flags['Prerendering pages']).toContain('--enable-source-maps');
   expect(flags['Prerendering pages']).not.toContain('--memory-saver-mode');
 });
