@@ -7,7 +7,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { CityAdsEntry, CompiledAd } from '../schemas/compiled-content.ts';
 import { forEachLine, idOfLineBytes } from './ad-lines.ts';
-import type { CityAds } from './index.ts';
+import type { CityAds } from './city-ads.ts';
 
 /** Bytes read at a time: a window holds some 1,600 ads of the generated million. */
 export const WINDOW_BYTES = 1 << 20;

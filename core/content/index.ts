@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { readFileRange } from './read-range.ts';
 import { idOfLine } from './ad-lines.ts';
+import type { CityAds } from './city-ads.ts';
 import { cityAdsInWindows } from './city-ads-in-windows.ts';
 import { join } from 'node:path';
 import type {
@@ -149,21 +150,6 @@ export function useCompiledContentDir(dir: string, { inWindows = false } = {}): 
 /** Where a city's ads are in its state's file (and their digest), if it has any. */
 export const cityAdsEntry = (state: string, city: string): CityAdsEntry | undefined =>
   contentIndex().adsIndex[state]?.cities[city];
-
-/**
- * A city's published ads, in list order: its own lines of its state's file, read at once but
- * parsed only when a page needs them (at a million ads, a city of 30,000 ads is 20 MB of JSON and
- * several times that as objects), or read a window at a time (readInWindows).
- */
-export interface CityAds {
-  count: number;
-  /** The ad at a position of the list. */
-  at(index: number): CompiledAd;
-  /** The ads' ids, in list order. */
-  ids(): readonly number[];
-  /** Position of each id, made when first asked for. */
-  positions?: Map<number, number>;
-}
 
 const NO_ADS: CityAds = { count: 0, at: () => noAdAt(), ids: () => [] };
 
