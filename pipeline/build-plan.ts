@@ -90,11 +90,11 @@ export async function planBuild(
   // lower cap keeps it, and the build, within its memory budget. Source maps: a failure names the
   // TypeScript line.
   // On Node 24, V8's memory saver mode (core/node-runtime.mjs says why) for the content step only:
-  // in the pages step it cost a third of the step's CPU (compacting collections several times a
-  // second) and up to twice that when freshly touched memory is slow to come by, as it is on this
-  // machine at times; without it the step holds 235-265 MB at a million ads (docs/benchmarks.md,
-  // issue 52), now that it reads a city's ads a window at a time and its threads reuse their
-  // buffers.
+  // in the pages step it cost up to a third of the step's CPU (compacting collections several
+  // times a second) and up to twice that when freshly touched memory is slow to come by, as it is
+  // on this machine at times; without it the step holds 265-278 MB at most at a million ads
+  // (docs/benchmarks.md, issue 52), now that it reads a city's ads a window at a time and its
+  // threads reuse their buffers.
   // A small site (SMALL_SITE_PAGE_HASH_BYTES) is far from the budget: there the young generation
   // is V8's usual size and memory saver mode is off, which spares a publish most of its garbage
   // collections (a fifth of its CPU at 16,600 pages) for some 25 MB more at its peak.

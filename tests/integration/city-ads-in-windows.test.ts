@@ -1,6 +1,7 @@
-// The prerenderer reads a city's ads a window of lines at a time (core/content/city-ads-in-windows.ts):
-// every city must give the same ads, ids and counts as when its lines are read whole (the server's
-// way), in list order and in any other, with windows smaller than one line too.
+// The prerenderer reads a city's ads a window of lines at a time
+// (core/content/city-ads-in-windows.ts): every city must give the same ads, ids and counts as when
+// its lines are read whole (the server's way), in list order and in any other, with windows smaller
+// than one line too.
 import { expect, test } from 'vitest';
 import { compileToDisk } from '../../pipeline/compile/compile-to-disk.ts';
 import {
