@@ -10,6 +10,7 @@
 import { strict as assert } from 'node:assert';
 import { closeSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { endianness } from 'node:os';
+import { idOfLineBytes } from '../../core/content/ad-lines.ts';
 import {
   AD_ID_INDEX_MAGIC,
   HEADER_BYTES,
@@ -113,22 +114,6 @@ class Records {
 assert(endianness() === 'LE', 'the ad id index is written with little-endian typed arrays');
 
 const LF = 0x0a;
-const LINE_START = Buffer.from('{"id":');
-
-/**
- * The id of a compiled line starting at `start` of `buffer` (the compiler writes the id first:
- * `{"id":1297,...`), without parsing the rest; the whole line is parsed only if it is not so.
- */
-export function idOfLine(buffer: Buffer, start: number, end: number): number {
-  if (buffer.compare(LINE_START, 0, LINE_START.length, start, start + LINE_START.length) === 0) {
-    let at = start + LINE_START.length;
-    while (at < end && buffer[at]! >= 0x30 && buffer[at]! <= 0x39) at += 1;
-    const next = buffer[at];
-    if (at > start + LINE_START.length && (next === 0x2c || next === 0x7d))
-      return Number(buffer.toString('latin1', start + LINE_START.length, at));
-  }
-  return (JSON.parse(buffer.toString('utf8', start, end)) as { id: number }).id;
-}
 
 /** The records of a state file written before the id index existed: its lines read once. */
 export function scanStateIds(stateFile: string): AdIdList {
@@ -143,7 +128,7 @@ export function scanStateIds(stateFile: string): AdIdList {
       filled += count;
       let start = 0;
       for (let end = buffer.indexOf(LF, start); end !== -1 && end < filled;) {
-        list.add(idOfLine(buffer, start, end), position + start, end + 1 - start);
+        list.add(idOfLineBytes(buffer, start, end), position + start, end + 1 - start);
         start = end + 1;
         end = buffer.indexOf(LF, start);
       }

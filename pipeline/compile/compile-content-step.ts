@@ -14,11 +14,8 @@ import { SITE_FOLDER } from '../prerender/output-layout.ts';
 import { formatProblem, unreadableFileProblem } from './report.ts';
 import { stepTimer } from '../step-timings.ts';
 
-/**
- * Compiles the content; `root` is the project folder (the default content/ and database). Answers
- * how many live ads the site has (the pages step's flags depend on it: hand-over.ts).
- */
-export async function compileContentStep(root: string): Promise<{ activeAds: number }> {
+/** Compiles the content; `root` is the project folder (the default content/ and database). */
+export async function compileContentStep(root: string): Promise<void> {
   const started = performance.now();
   const timer = stepTimer('Compiling content');
   const contentDir = process.env.CONTENT_DIR ?? join(root, 'content');
@@ -75,5 +72,4 @@ export async function compileContentStep(root: string): Promise<{ activeAds: num
       `in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
   );
   console.log(timer.line());
-  return { activeAds: content.activeAds };
 }

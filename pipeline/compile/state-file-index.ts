@@ -6,7 +6,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { CityAdsEntry } from '../../core/schemas/compiled-content.ts';
-import { AdIdList, idOfLine } from './ad-id-index.ts';
+import { AdIdList } from './ad-id-index.ts';
+import { idOfLineBytes } from '../../core/content/ad-lines.ts';
 
 const LF = 0x0a;
 /** The start of a compiled ad's line up to its city: `{"id":1,"state":"Nevada","city":"…"`. */
@@ -45,7 +46,7 @@ export function indexStateFile(file: string): {
       digest = createHash('sha1');
     }
     const end = newline + 1;
-    ids.add(idOfLine(bytes, start, newline), start, end - start);
+    ids.add(idOfLineBytes(bytes, start, newline), start, end - start);
     digest!.update(bytes.subarray(start, end));
     entry!.bytes += end - start;
     entry!.ads += 1;

@@ -3,7 +3,8 @@
 // need of it: each city's offset, bytes, ads and digest, and each ad's id and line.
 import { createHash, type Hash } from 'node:crypto';
 import type { CityAdsEntry } from '../../core/schemas/compiled-content.ts';
-import { AdIdList, idOfLine } from './ad-id-index.ts';
+import { AdIdList } from './ad-id-index.ts';
+import { idOfLineBytes } from '../../core/content/ad-lines.ts';
 import { ByteWriter } from './byte-writer.ts';
 import { cityOfKey } from './list-key.ts';
 
@@ -38,7 +39,7 @@ export class StateFileWriter extends ByteWriter implements LineWriter {
       this.hashedUpTo = this.filled;
     }
     const bytes = end - keyEnd - 1;
-    this.ids.add(idOfLine(line, keyEnd + 1, end - 1), this.written, bytes);
+    this.ids.add(idOfLineBytes(line, keyEnd + 1, end - 1), this.written, bytes);
     if (this.filled + bytes > this.buffer.length) this.flush();
     if (bytes > this.buffer.length) {
       this.digest!.update(line.subarray(keyEnd + 1, end));
