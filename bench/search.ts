@@ -144,7 +144,7 @@ export async function benchSearch(argv: readonly string[]): Promise<void> {
     const publish = async () => {
       const memberAds = await readMemberAds(store, join(compiledDir, MEMBER_ADS_FOLDER));
       const outcome = compileToDisk({ contentDir, compiledDir, buildDate, memberAds });
-      if (!outcome.ok) throw new Error('The publish compile failed');
+      if (!outcome.ok || !outcome.searchIndex) throw new Error('The publish compile failed');
       return outcome.searchIndex;
     };
     const approved = await publish();

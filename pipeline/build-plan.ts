@@ -14,6 +14,7 @@ import { notForTheSite, type BuildFinish } from './finish-build.ts';
 import { copyFilesInto } from './replace-file.ts';
 import { memorySaverFlags } from '../core/node-runtime.mjs';
 import { HANDED_OVER_AT_VARIABLE } from './step-timings.ts';
+import { NEW_SEARCH_INDEX_VARIABLE } from './prerender/new-search-index.ts';
 
 export interface BuildPlan {
   outDir: string;
@@ -123,6 +124,9 @@ export async function planBuild(
     // Node keeps the steps' compiled modules here: each step starts without compiling its code and
     // its dependencies again (a publish starts three Nodes). A cache: stale entries are never used.
     NODE_COMPILE_CACHE: join(outDir, COMPILE_CACHE_FOLDER),
+    // A search index built from nothing is built by the pages step, beside its rendering
+    // (prerender/new-search-index.ts): a minute of one thread at a million ads, off the wall time.
+    [NEW_SEARCH_INDEX_VARIABLE]: '1',
   };
   // The content step finds the database where a server would: DATABASE_URL, else DATABASE_PATH.
   const stepEnvironment: NodeJS.ProcessEnv = { ...env, ...stepEnv };

@@ -11,6 +11,7 @@ export const BUILD_STEPS = {
   'ad-check-worker': 'pipeline/compile/ad-check-worker.ts',
   'prerender-pages': 'scripts/prerender-pages.ts',
   'prerender-worker': 'pipeline/prerender/worker.ts',
+  'search-index-worker': 'pipeline/prerender/search-index-worker.ts',
   'vike-assets': 'pipeline/prerender/vike-assets.mjs',
   /** The server's warm publisher: runs a small site's builds in one long-lived process. */
   'publish-worker': 'pipeline/publish-worker.ts',

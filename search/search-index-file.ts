@@ -4,6 +4,7 @@
 // search/search-index.ts. Its ads are exactly the published ads of the compiled content
 // (CompiledAd, each stored as the compiled line), so the index never holds a second copy of the
 // schema. What both sides must agree on is here: the ads' keys and their filter tags.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { AD_AGE_MAX, AD_AGE_MIN } from '../core/schemas/ad-limits.ts';
 import type { CompiledAd } from '../core/schemas/compiled-content.ts';
@@ -14,6 +15,30 @@ export const searchIndexFile = (compiledDir: string) => join(compiledDir, 'searc
 
 /** Bumped when the tables change: an index of another version is rebuilt from scratch. */
 export const SEARCH_INDEX_VERSION = 7;
+
+/**
+ * Whether `file` is an index of this version, read from the SQLite file's header (its user version,
+ * 4 bytes big-endian at offset 60: sqlite.org/fileformat.html) without loading SQLite: the pages
+ * step asks it on a thread that never opens the index (pipeline/prerender/search-index-thread.ts).
+ */
+export function isSearchIndexOfThisVersion(file: string): boolean {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const header = Buffer.alloc(64);
+    return (
+      readSync(descriptor, header, 0, 64, 0) === 64 &&
+      header.toString('latin1', 0, 16) === 'SQLite format 3\u0000' &&
+      header.readUInt32BE(60) === SEARCH_INDEX_VERSION
+    );
+  } finally {
+    closeSync(descriptor);
+  }
+}
 
 /** Days after 1970 the keys count down from (the year 4840). */
 const LAST_DAY = 2 ** 20;

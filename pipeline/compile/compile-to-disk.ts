@@ -5,7 +5,8 @@
 // changed is not read again, in one that has only the batches of rows that changed are checked
 // again (ad-batch-cache.ts), and a state's ads file is rewritten only when what it is made of
 // changes (`full` starts afresh). Nothing is written unless all content is valid.
-// Then the search index (search.sqlite) is brought up to date with the ads written.
+// Then the search index (search.sqlite) is brought up to date with the ads written; one to build
+// from nothing may be left to the pages step instead (`newSearchIndexLater`).
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { compileMemo } from './compile-memo.ts';
 import { csvScanCache } from './csv-ad-source.ts';
 import { databaseAdSource, MEMBER_ADS_FOLDER, type MemberAds } from './database-ad-source.ts';
 import { writeSearchIndex, type SearchIndexUpdate } from '../../search/write-search-index.ts';
+import { lacksSearchIndex } from '../prerender/new-search-index.ts';
 import type { ContentProblem } from './report.ts';
 
 export interface CompileRequest {
@@ -28,6 +30,12 @@ export interface CompileRequest {
   memberAds?: MemberAds;
   /** Told as each part ends: the step's timings (step-timings.ts). */
   mark?: (part: string) => void;
+  /**
+   * A search index to build from nothing (none yet, another version, or `full`) is not built here:
+   * the build's pages step builds it on a thread of its own beside its rendering
+   * (pipeline/prerender/search-index-thread.ts). An index that exists is brought up to date here.
+   */
+  newSearchIndexLater?: boolean;
 }
 
 export type CompileOutcome =
@@ -36,8 +44,8 @@ export type CompileOutcome =
       content: CompiledContent;
       stateFilesWritten: number;
       warnings: string[];
-      /** What the search index's update did (search/). */
-      searchIndex: SearchIndexUpdate;
+      /** What the search index's update did (search/); none when left to the pages step. */
+      searchIndex?: SearchIndexUpdate;
     }
   | { ok: false; problems: ContentProblem[]; warnings: string[] };
 
@@ -48,6 +56,7 @@ export function compileToDisk({
   full,
   memberAds,
   mark = () => {},
+  newSearchIndexLater = false,
 }: CompileRequest): CompileOutcome {
   if (full && existsSync(compiledDir))
     for (const name of readdirSync(compiledDir))
@@ -86,6 +95,9 @@ export function compileToDisk({
   batches.prune();
   mark('compiled content written');
   // The search index follows the ads just written: an ad that left the site leaves it now.
+  // (`full` removed the index above: one left for later is one from nothing.)
+  if (newSearchIndexLater && lacksSearchIndex(compiledDir))
+    return { ok: true, content, stateFilesWritten: stateFiles.written, warnings };
   const searchIndex = writeSearchIndex(compiledDir, buildDate, {
     full,
     adsIndex: stateFiles.index,

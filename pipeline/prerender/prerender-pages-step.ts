@@ -2,11 +2,14 @@
 // warm publisher, pipeline/publish-worker.ts, once a publish): prerenders every page of the
 // compiled content into {out}/site (prerender.ts). It reads its options from the process's
 // arguments when called, as a step's own Node would see them:
-//   --cache DIR --vite DIR --out DIR [--full]; LOCALBOARD_SOURCES: stamp of the source code
+//   --cache DIR --vite DIR --out DIR [--full]; LOCALBOARD_SOURCES: stamp of the source code;
+//   LOCALBOARD_NEW_SEARCH_INDEX_IN_PAGES_STEP=1: builds the search index when the compiled content
+//   has none (new-search-index.ts)
 // When the build handed itself over to this step (LOCALBOARD_BUILD_FINISH, pipeline/build.ts), it
 // finishes the build too (pipeline/finish-build.ts). A failure ends the process with exit code 1.
 import { join } from 'node:path';
 import { prerender } from './prerender.ts';
+import { lacksSearchIndex, newSearchIndexInPagesStep } from './new-search-index.ts';
 import { MANIFEST_FILE, SITE_FOLDER } from './output-layout.ts';
 import { finishBuild, handedFinish } from '../finish-build.ts';
 import { stepTimer } from '../step-timings.ts';
@@ -21,11 +24,13 @@ export async function prerenderPagesStep(): Promise<void> {
   const outDir = option('--out');
   const started = performance.now();
   const timer = stepTimer('Prerendering pages');
+  const compiledContentDir = option('--cache');
   const summary = await prerender({
     viteDir: option('--vite'),
     outDir: join(outDir, SITE_FOLDER),
     manifestFile: join(outDir, MANIFEST_FILE),
-    compiledContentDir: option('--cache'),
+    compiledContentDir,
+    newSearchIndex: newSearchIndexInPagesStep() && lacksSearchIndex(compiledContentDir),
     sources: process.env.LOCALBOARD_SOURCES ?? '',
     full: process.argv.includes('--full'),
     mark: timer.mark,
@@ -43,6 +48,11 @@ export async function prerenderPagesStep(): Promise<void> {
         .map(([kind, count]) => `${kind} ${count}`)
         .join(', ') || 'nothing'),
   );
+  if (summary.searchIndex)
+    console.log(
+      `Built the search index from nothing beside the pages: ${summary.searchIndex.adsWritten} ads in ` +
+        `${(summary.searchIndex.milliseconds / 1000).toFixed(1)} s.`,
+    );
   const finish = handedFinish(process.env);
   if (finish) {
     await finishBuild(finish);

@@ -37,6 +37,8 @@ import {
 } from './render-task.ts';
 import { robotsTxt, SITEMAP_PARTS_FOLDER, sitemapFiles } from './site-files.ts';
 import type { WorkerInput } from './worker.ts';
+import { startSearchIndexThread } from './new-search-index.ts';
+import type { SearchIndexUpdate } from '../../search/write-search-index.ts';
 
 export interface PrerenderRequest {
   /** Vite's build: dist/client and dist/server, or those of another output folder. */
@@ -48,6 +50,11 @@ export interface PrerenderRequest {
   /** Fingerprint of the source code: a change means every page is rendered again. */
   sources: string;
   full: boolean;
+  /**
+   * Build the search index from nothing too, on a thread of its own (the content step left it to
+   * this step: new-search-index.ts).
+   */
+  newSearchIndex?: boolean;
   /** Told as each part ends: the step's timings (step-timings.ts). */
   mark?: (part: string) => void;
 }
@@ -62,6 +69,8 @@ export interface PrerenderSummary {
   threads: number;
   /** Pages looked at, by page folder. */
   pagesByKind: Record<string, number>;
+  /** The search index built from nothing (`newSearchIndex`). */
+  searchIndex?: SearchIndexUpdate;
 }
 
 /** Below this many pages to look at, a second thread costs more than it saves. */
@@ -127,13 +136,10 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     // pages, all of them at once would be hundreds of MB.
     ...(lastHashes ? { lastHashFile: hashFile } : {}),
   };
-  const { results, parts } = await renderAll(
-    setting,
-    requests,
-    groups,
-    threads,
-    request.compiledContentDir,
-  );
+  const { results, parts, searchIndex } = await renderAll(setting, requests, groups, threads, {
+    compiledContentDir: request.compiledContentDir,
+    newSearchIndex: request.newSearchIndex ?? false,
+  });
   // Back to reading a city whole, as every other reader of this process does (the warm publisher
   // compiles the next publish's content here: files replaced under a window's offsets).
   useCompiledContentDir(request.compiledContentDir);
@@ -202,37 +208,59 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     removed,
     threads,
     pagesByKind,
+    ...(searchIndex ? { searchIndex } : {}),
   };
 }
 
-/** Renders the tasks, longest first, on this thread and `threads - 1` workers. */
+/**
+ * Renders the tasks, longest first, on this thread and `threads - 1` workers. A new search index
+ * is built on a thread of its own first, in the first worker's place: that worker starts, from
+ * between two of this thread's tasks, once the index is done.
+ */
 async function renderAll(
   setting: RenderSetting,
   requests: TaskRequest[],
   groups: readonly RenderGroup[],
   threads: number,
-  compiledContentDir: string,
-): Promise<{ results: TaskResult[]; parts: string[] }> {
+  { compiledContentDir, newSearchIndex }: { compiledContentDir: string; newSearchIndex: boolean },
+): Promise<{ results: TaskResult[]; parts: string[]; searchIndex?: SearchIndexUpdate }> {
   const counter = new SharedArrayBuffer(4);
   const input: WorkerInput = { ...setting, compiledContentDir, requests, counter };
   const parts = [partFile(setting.partsPrefix)];
-  const workers = Array.from({ length: threads - 1 }, () => {
+  const workers: Promise<TaskResult[]>[] = [];
+  const startWorker = () => {
     // Small heaps make V8 collect garbage early instead of growing: memory stays flat.
     const worker = new Worker(buildStepUrl('prerender-worker'), {
       workerData: input,
       resourceLimits: WORKER_LIMITS,
     });
     parts.push(partFile(setting.partsPrefix, worker.threadId));
-    return new Promise<TaskResult[]>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) =>
-        reject(new Error(`A prerender worker stopped (exit code ${code}) before it finished`)),
-      );
-    });
+    workers.push(
+      new Promise<TaskResult[]>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.once('exit', (code) =>
+          reject(new Error(`A prerender worker stopped (exit code ${code}) before it finished`)),
+        );
+      }),
+    );
+  };
+  const index = newSearchIndex ? startSearchIndexThread(compiledContentDir) : undefined;
+  let late = index && threads > 1 ? 1 : 0;
+  for (let started = late; started < threads - 1; started += 1) startWorker();
+  const mine = runSharedTasks(requests, groups, new Int32Array(counter), setting, () => {
+    if (late > 0 && index!.isDone()) {
+      late = 0;
+      startWorker();
+    }
   });
-  const mine = runSharedTasks(requests, groups, new Int32Array(counter), setting);
-  return { results: [...mine, ...(await Promise.all(workers)).flat()], parts };
+  // Both awaited at once: a failure of either is handled, never left unhandled meanwhile.
+  const [theirs, searchIndex] = await Promise.all([Promise.all(workers), index?.update]);
+  return {
+    results: [...mine, ...theirs.flat()],
+    parts,
+    ...(searchIndex ? { searchIndex } : {}),
+  };
 }
 
 /** Removes the files of `folder` (under the site) that are not in `kept` (paths under the site), and the folder when empty. */

@@ -162,6 +162,8 @@ export function runSharedTasks(
   groups: readonly RenderGroup[],
   counter: Int32Array,
   setting: RenderSetting,
+  /** Called before each task this thread takes (the main thread starts a late worker there). */
+  beforeTask: () => void = () => {},
 ): TaskResult[] {
   const results: TaskResult[] = [];
   madeDirs.clear();
@@ -173,6 +175,7 @@ export function runSharedTasks(
       next < requests.length;
       next = Atomics.add(counter, 0, 1)
     ) {
+      beforeTask();
       const request = requests[next]!;
       const result = runTask(request, groups[request.index]!, setting, hashes, last);
       results.push(result);
