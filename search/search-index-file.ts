@@ -19,7 +19,7 @@ export const SEARCH_INDEX_VERSION = 7;
 /**
  * Whether `file` is an index of this version, read from the SQLite file's header (its user version,
  * 4 bytes big-endian at offset 60: sqlite.org/fileformat.html) without loading SQLite: the pages
- * step asks it on a thread that never opens the index (pipeline/prerender/search-index-thread.ts).
+ * step asks it on its main thread, which never loads SQLite (pipeline/prerender/new-search-index.ts).
  */
 export function isSearchIndexOfThisVersion(file: string): boolean {
   let descriptor: number;

@@ -33,7 +33,7 @@ export interface CompileRequest {
   /**
    * A search index to build from nothing (none yet, another version, or `full`) is not built here:
    * the build's pages step builds it on a thread of its own beside its rendering
-   * (pipeline/prerender/search-index-thread.ts). An index that exists is brought up to date here.
+   * (pipeline/prerender/new-search-index.ts). An index that exists is brought up to date here.
    */
   newSearchIndexLater?: boolean;
 }
