@@ -18,10 +18,16 @@
 //   distance: search-index-near.ts) and the cell its ads are tagged with (cellOf, kept when an
 //   editor moves the city); meta: the build date.
 import Database from 'better-sqlite3';
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { Coordinates } from '../core/geo/great-circle.ts';
 import type { CompiledAd } from '../core/schemas/compiled-content.ts';
-import { adTags, cellOf, SEARCH_INDEX_VERSION, searchKey } from './search-index-file.ts';
+import {
+  adTags,
+  cellOf,
+  isSearchIndexOfThisVersion,
+  SEARCH_INDEX_VERSION,
+  searchKey,
+} from './search-index-file.ts';
 
 const TOKENIZER = `porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'`;
 
@@ -132,13 +138,9 @@ export function indexWriter(db: Database.Database) {
 
 /** The index at `file`, when there is one of this version; in rollback-journal mode (no WAL file). */
 export function openExisting(file: string): Database.Database | undefined {
-  if (!existsSync(file)) return undefined;
+  if (!isSearchIndexOfThisVersion(file)) return undefined;
   const db = new Database(file);
   db.pragma('busy_timeout = 5000');
-  if (db.pragma('user_version', { simple: true }) !== SEARCH_INDEX_VERSION) {
-    db.close();
-    return undefined;
-  }
   db.pragma('synchronous = NORMAL');
   return db;
 }

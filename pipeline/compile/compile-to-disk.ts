@@ -17,7 +17,7 @@ import { compileMemo } from './compile-memo.ts';
 import { csvScanCache } from './csv-ad-source.ts';
 import { databaseAdSource, MEMBER_ADS_FOLDER, type MemberAds } from './database-ad-source.ts';
 import { writeSearchIndex, type SearchIndexUpdate } from '../../search/write-search-index.ts';
-import { lacksSearchIndex } from '../prerender/new-search-index.ts';
+import { isSearchIndexOfThisVersion, searchIndexFile } from '../../search/search-index-file.ts';
 import type { ContentProblem } from './report.ts';
 
 export interface CompileRequest {
@@ -96,7 +96,7 @@ export function compileToDisk({
   mark('compiled content written');
   // The search index follows the ads just written: an ad that left the site leaves it now.
   // (`full` removed the index above: one left for later is one from nothing.)
-  if (newSearchIndexLater && lacksSearchIndex(compiledDir))
+  if (newSearchIndexLater && !isSearchIndexOfThisVersion(searchIndexFile(compiledDir)))
     return { ok: true, content, stateFilesWritten: stateFiles.written, warnings };
   const searchIndex = writeSearchIndex(compiledDir, buildDate, {
     full,

@@ -10,7 +10,6 @@ import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { compiledContentFile } from '../../core/content/index.ts';
 import type { CompiledContent } from '../../core/schemas/compiled-content.ts';
-import { isSearchIndexOfThisVersion, searchIndexFile } from '../../search/search-index-file.ts';
 import { writeSearchIndex, type SearchIndexUpdate } from '../../search/write-search-index.ts';
 import { readAdsIndex } from '../compile/state-ad-files.ts';
 import { buildStepUrl } from '../build-steps.ts';
@@ -21,10 +20,6 @@ export const NEW_SEARCH_INDEX_VARIABLE = 'LOCALBOARD_NEW_SEARCH_INDEX_IN_PAGES_S
 /** Whether this process's step leaves a new search index to, or builds it in, the pages step. */
 export const newSearchIndexInPagesStep = (env: NodeJS.ProcessEnv = process.env): boolean =>
   env[NEW_SEARCH_INDEX_VARIABLE] === '1';
-
-/** Whether the compiled content in `compiledDir` has no index of this version to bring up to date. */
-export const lacksSearchIndex = (compiledDir: string): boolean =>
-  !isSearchIndexOfThisVersion(searchIndexFile(compiledDir));
 
 /** Builds the index of the compiled content in `compiledDir` from nothing. */
 export function buildNewSearchIndex(compiledDir: string): SearchIndexUpdate {

@@ -9,7 +9,8 @@
 // finishes the build too (pipeline/finish-build.ts). A failure ends the process with exit code 1.
 import { join } from 'node:path';
 import { prerender } from './prerender.ts';
-import { lacksSearchIndex, newSearchIndexInPagesStep } from './new-search-index.ts';
+import { newSearchIndexInPagesStep } from './new-search-index.ts';
+import { isSearchIndexOfThisVersion, searchIndexFile } from '../../search/search-index-file.ts';
 import { MANIFEST_FILE, SITE_FOLDER } from './output-layout.ts';
 import { finishBuild, handedFinish } from '../finish-build.ts';
 import { stepTimer } from '../step-timings.ts';
@@ -30,7 +31,9 @@ export async function prerenderPagesStep(): Promise<void> {
     outDir: join(outDir, SITE_FOLDER),
     manifestFile: join(outDir, MANIFEST_FILE),
     compiledContentDir,
-    newSearchIndex: newSearchIndexInPagesStep() && lacksSearchIndex(compiledContentDir),
+    newSearchIndex:
+      newSearchIndexInPagesStep() &&
+      !isSearchIndexOfThisVersion(searchIndexFile(compiledContentDir)),
     sources: process.env.LOCALBOARD_SOURCES ?? '',
     full: process.argv.includes('--full'),
     mark: timer.mark,
