@@ -44,6 +44,27 @@ export interface BuildPlan {
  * benchmark (117,700 pages, 8.9 MB) not.
  */
 const SMALL_SITE_PAGE_HASH_BYTES = 8_000_000;
+
+/**
+ * V8's flags for the pages step of a site that is not small, where its two threads render (or
+ * one renders and one builds the search index) for minutes on two cores. Measured at a million
+ * ads, the step alone, in one run (docs/benchmarks.md, issue 52): 111 s against 134 s, and a
+ * peak of 289-290 MB against 280 MB.
+ * - Collections on the thread that needs them: both cores are busy already, and V8's helper
+ *   threads only took turns with them (the step's system time 31-33 s against 45-52 s).
+ * - No pretenuring: V8 allocates an allocation site's objects in the old generation once most of
+ *   them outlive a scavenge, which with a young generation of a few MB a page's React objects do
+ *   at times. A thread whose sites were tenured compacted its old generation five times a second
+ *   (82-163 compactions against 10-16 at 100,000 ads), and the step took 20-29 s instead of 17 s
+ *   in 4 runs of 16; none of 16 runs without it.
+ * - A main-thread semi-space of 4 MB instead of 2: half as many scavenges, for 4 MB more. The
+ *   render worker's and the index thread's young generations are their resourceLimits'.
+ */
+const LARGE_SITE_PAGES_STEP_FLAGS = [
+  '--max-semi-space-size=4',
+  '--single-threaded-gc',
+  '--no-allocation-site-pretenuring',
+];
 /** Plans a build from its command-line arguments and environment. */
 export async function planBuild(
   argv: readonly string[],
@@ -110,7 +131,11 @@ export async function planBuild(
       ...saver,
       '--enable-source-maps',
     ],
-    'prerender-pages': ['--max-old-space-size=88', youngGeneration, '--enable-source-maps'],
+    'prerender-pages': [
+      '--max-old-space-size=88',
+      ...(small ? [youngGeneration] : LARGE_SITE_PAGES_STEP_FLAGS),
+      '--enable-source-maps',
+    ],
   };
   // React's production build; glibc's malloc keeps fewer per-thread arenas (less memory held back).
   const stepEnv = {
