@@ -165,9 +165,12 @@ export async function planBuild(
   // by default the threshold rises to the largest block freed (a window of a city's ads, a
   // megabyte), and blocks below it then stay in the arena (15-40 MB more of the step's memory at a
   // million ads). Not the content step's: SQLite's and FTS5's big buffers come and go there.
+  // And an arena for each of its threads: with two, the search index's thread (SQLite allocates
+  // all the time) waited for an arena's lock a tenth of its time, and took 54-58 s against 45 s at a
+  // million ads, for the same memory (docs/benchmarks.md, issue 52).
   const environmentOf = (step: keyof typeof nodeOptionsOf): NodeJS.ProcessEnv =>
     step === 'prerender-pages'
-      ? { ...stepEnvironment, MALLOC_MMAP_THRESHOLD_: '131072' }
+      ? { ...stepEnvironment, MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '131072' }
       : stepEnvironment;
   const stepCommand = (title: string, step: keyof typeof nodeOptionsOf, args: string[]) =>
     buildStepCommand(
