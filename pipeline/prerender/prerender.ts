@@ -135,6 +135,7 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     // Each thread reads a task's lines of the last build when it runs the task: at a million
     // pages, all of them at once would be hundreds of MB.
     ...(lastHashes ? { lastHashFile: hashFile } : {}),
+    inPlace: !existsSync(join(request.outDir, 'index.html')),
   };
   const { results, parts, searchIndex } = await renderAll(setting, requests, groups, threads, {
     compiledContentDir: request.compiledContentDir,

@@ -3,7 +3,7 @@
 // and renders and writes the page only when that hash differs from the last build's. Each thread
 // appends the page hashes of the tasks it ran to a part file of its own (page-hashes.ts), and
 // removes the pages a task had in the last build and no longer has.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { outputFileForPath } from '../../core/paths.ts';
@@ -49,6 +49,12 @@ export interface RenderSetting {
   partsPrefix: string;
   /** The last build's page-hash file, if there was a last build. */
   lastHashFile?: string;
+  /**
+   * Whether pages are written straight to their files instead of replaced whole: when the site
+   * folder has no landing page yet (a first build, or one after a build that stopped half-way),
+   * which nothing serves, so nobody can read a page half-written.
+   */
+  inPlace?: boolean;
 }
 
 /** The part file of the page hashes that this thread writes. */
@@ -64,7 +70,7 @@ const madeDirs = new Set<string>();
 export function runTask(
   { index, key, reuse }: TaskRequest,
   group: RenderGroup,
-  { outDir, assets }: RenderSetting,
+  { outDir, assets, inPlace = false }: RenderSetting,
   hashes: PageHashWriter,
   last: PageHashFile | undefined,
 ): TaskResult {
@@ -101,8 +107,10 @@ export function runTask(
       if (reuse && last === hash && existsSync(file)) continue;
       const html = renderPageHtml(page.Page, data, assets);
       makeDir(dirname(file));
-      // Replaced whole: the server may be serving the site while it is published.
-      replaceFile(file, html);
+      // Replaced whole, as the server may be serving the site while it is published; unless
+      // nothing serves it yet.
+      if (inPlace) writeFileSync(file, html);
+      else replaceFile(file, html);
       result.written += 1;
     }
     // Files beside the pages (a city's feed): hashed by their text, written when it changed.
@@ -117,7 +125,8 @@ export function runTask(
       before?.delete(path);
       if (reuse && last === hash && existsSync(file)) continue;
       makeDir(dirname(file));
-      replaceFile(file, content);
+      if (inPlace) writeFileSync(file, content);
+      else replaceFile(file, content);
       result.filesWritten += 1;
     }
     // What is left of the last build's pages, this task no longer has.

@@ -1,6 +1,6 @@
 // Incremental builds: after one change to the content, the build rewrites only the pages that
 // change and its output is byte for byte the output of a full build of the same content.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -71,6 +71,10 @@ describe('incremental build', () => {
   test("changing an ad rewrites its page, its city's list and feed, and matches a full build", () => {
     const before = tree(join(work, 'incremental'));
     const id = AD_ROW.exec(readFileSync(join(fixture.dir, 'ads/sample.csv'), 'utf8'))![1]!;
+    // A visitor's download of the ad's page, under way while the site is published.
+    const page = join(work, `incremental/site/city/California/Los Angeles/ad/${id}/index.html`);
+    const oldPage = readFileSync(page, 'utf8');
+    const download = openSync(page, 'r');
     editFixture('ads/sample.csv', (text) =>
       text.replace(
         new RegExp(`^(${id},California,Los Angeles,\\d+,\\w+,)[^,]*,`, 'm'),
@@ -86,6 +90,11 @@ describe('incremental build', () => {
     ]);
     expect(result.written).toBe(2);
     expect(result.feedsWritten).toBe(1);
+    // Replaced whole (the first build wrote its files in place): the download reads the old page
+    // to its end, and the next visitor gets the new one.
+    expect(readFileSync(download, 'utf8')).toBe(oldPage);
+    closeSync(download);
+    expect(readFileSync(page, 'utf8')).toContain('A new title for this ad');
     expect(
       readFileSync(join(work, 'incremental/site/city/California/Los Angeles/feed.xml'), 'utf8'),
     ).toContain('<title type="text">A new title for this ad</title>');
