@@ -48,23 +48,19 @@ const SMALL_SITE_PAGE_HASH_BYTES = 8_000_000;
 /**
  * V8's flags for the pages step of a site that is not small, where its two threads render (or
  * one renders and one builds the search index) for minutes on two cores. Measured at a million
- * ads, the step alone, in one run (docs/benchmarks.md, issue 52): 111 s against 134 s, and a
- * peak of 289-290 MB against 280 MB.
+ * ads, the step alone, in one run (docs/benchmarks.md, issue 52):
  * - Collections on the thread that needs them: both cores are busy already, and V8's helper
- *   threads only took turns with them (the step's system time 31-33 s against 45-52 s).
+ *   threads only took turns with them (115 s against 127 s; system time 34 s against 45 s).
  * - No pretenuring: V8 allocates an allocation site's objects in the old generation once most of
  *   them outlive a scavenge, which with a young generation of a few MB a page's React objects do
  *   at times. A thread whose sites were tenured compacted its old generation five times a second
  *   (82-163 compactions against 10-16 at 100,000 ads), and the step took 20-29 s instead of 17 s
  *   in 4 runs of 16; none of 16 runs without it.
- * - A main-thread semi-space of 4 MB instead of 2: half as many scavenges, for 4 MB more. The
- *   render worker's and the index thread's young generations are their resourceLimits'.
+ * - The main thread's semi-space stays at 2 MB: 4 MB made the step 4-5 % faster but took its
+ *   peak to the 300 MB budget.
  */
-const LARGE_SITE_PAGES_STEP_FLAGS = [
-  '--max-semi-space-size=4',
-  '--single-threaded-gc',
-  '--no-allocation-site-pretenuring',
-];
+const LARGE_SITE_PAGES_STEP_FLAGS = ['--single-threaded-gc', '--no-allocation-site-pretenuring'];
+
 /** Plans a build from its command-line arguments and environment. */
 export async function planBuild(
   argv: readonly string[],
@@ -133,7 +129,8 @@ export async function planBuild(
     ],
     'prerender-pages': [
       '--max-old-space-size=88',
-      ...(small ? [youngGeneration] : LARGE_SITE_PAGES_STEP_FLAGS),
+      youngGeneration,
+      ...(small ? [] : LARGE_SITE_PAGES_STEP_FLAGS),
       '--enable-source-maps',
     ],
   };
