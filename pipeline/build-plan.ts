@@ -53,9 +53,9 @@ const SMALL_SITE_PAGE_HASH_BYTES = 8_000_000;
  *   threads only took turns with them (115 s against 127 s; system time 34 s against 45 s).
  * - No pretenuring: V8 allocates an allocation site's objects in the old generation once most of
  *   them outlive a scavenge, which with a young generation of a few MB a page's React objects do
- *   at times. A thread whose sites were tenured compacted its old generation five times a second
- *   (82-163 compactions against 10-16 at 100,000 ads), and the step took 20-29 s instead of 17 s
- *   in 4 runs of 16; none of 16 runs without it.
+ *   at times. A thread whose sites were tenured compacted its old generation up to five times a
+ *   second (57-163 compactions against 9-17 at 100,000 ads), and the step took 20-22 s instead of
+ *   17-18 s in 4 runs of 16; in none of 16 runs without it.
  * - The main thread's semi-space stays at 2 MB: 4 MB made the step 4-5 % faster but took its
  *   peak to the 300 MB budget.
  */
@@ -163,8 +163,8 @@ export async function planBuild(
   // megabyte), and blocks below it then stay in the arena (15-40 MB more of the step's memory at a
   // million ads). Not the content step's: SQLite's and FTS5's big buffers come and go there.
   // And an arena for each of its threads: with two, the search index's thread (SQLite allocates
-  // all the time) waited for an arena's lock a tenth of its time, and took 54-58 s against 45 s at a
-  // million ads, for the same memory (docs/benchmarks.md, issue 52).
+  // all the time) waited for an arena's lock a tenth of its time, and took 53.5-57.6 s against
+  // 44.5 s at a million ads, for the same memory (docs/benchmarks.md, issue 52).
   const environmentOf = (step: keyof typeof nodeOptionsOf): NodeJS.ProcessEnv =>
     step === 'prerender-pages'
       ? { ...stepEnvironment, MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '131072' }
