@@ -20,7 +20,7 @@ export const SEARCH_INDEX_VERSION = 7;
  * Whether `file` is an index of this version, read from the SQLite file's header (its user version,
  * 4 bytes big-endian at offset 60: sqlite.org/fileformat.html) without opening it: an update
  * opens only such a file (search-index-tables.ts), and the pages step's main thread, which never
- * loads SQLite, asks it too (pipeline/prerender/new-search-index.ts).
+ * loads SQLite, asks it too (pipeline/prerender/prerender-pages-step.ts).
  */
 export function isSearchIndexOfThisVersion(file: string): boolean {
   let descriptor: number;

@@ -89,12 +89,11 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
   const lastBuild = readManifest(request.manifestFile);
   const hashFile = pageHashFileOf(request.manifestFile);
   const lastHashes = lastBuild && readPageHashFile(hashFile);
+  // The landing page is in every build: a site folder without it has no build whole in it.
+  const siteBuilt = existsSync(join(request.outDir, 'index.html'));
   // A full build renders every page, but still removes the pages the last build had and this one has
-  // not. So does a build whose site folder lost its pages (the landing page is in every build).
-  const reuse =
-    !request.full &&
-    lastBuild?.renderer === renderer &&
-    existsSync(join(request.outDir, 'index.html'));
+  // not. So does a build whose site folder lost its pages.
+  const reuse = !request.full && lastBuild?.renderer === renderer && siteBuilt;
   mark('last build read');
 
   const groups = listRenderGroups();
@@ -135,7 +134,8 @@ export async function prerender(request: PrerenderRequest): Promise<PrerenderSum
     // Each thread reads a task's lines of the last build when it runs the task: at a million
     // pages, all of them at once would be hundreds of MB.
     ...(lastHashes ? { lastHashFile: hashFile } : {}),
-    inPlace: !existsSync(join(request.outDir, 'index.html')),
+    // Nothing serves a site folder without a build in it: its pages need not be replaced whole.
+    inPlace: !siteBuilt,
   };
   const { results, parts, searchIndex } = await renderAll(setting, requests, groups, threads, {
     compiledContentDir: request.compiledContentDir,

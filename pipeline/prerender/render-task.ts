@@ -88,6 +88,9 @@ export function runTask(
   const previous = last?.lines(key);
   const before = previous === undefined ? undefined : pageHashes(previous);
   if (madeDirs.size > 10_000) madeDirs.clear();
+  // Each file replaced whole, as the server may be serving the site while it is published; written
+  // in place where nothing serves it yet.
+  const write = inPlace ? writeFileSync : replaceFile;
   let lines = '';
   let current = '';
   try {
@@ -107,10 +110,7 @@ export function runTask(
       if (reuse && last === hash && existsSync(file)) continue;
       const html = renderPageHtml(page.Page, data, assets);
       makeDir(dirname(file));
-      // Replaced whole, as the server may be serving the site while it is published; unless
-      // nothing serves it yet.
-      if (inPlace) writeFileSync(file, html);
-      else replaceFile(file, html);
+      write(file, html);
       result.written += 1;
     }
     // Files beside the pages (a city's feed): hashed by their text, written when it changed.
@@ -125,8 +125,7 @@ export function runTask(
       before?.delete(path);
       if (reuse && last === hash && existsSync(file)) continue;
       makeDir(dirname(file));
-      if (inPlace) writeFileSync(file, content);
-      else replaceFile(file, content);
+      write(file, content);
       result.filesWritten += 1;
     }
     // What is left of the last build's pages, this task no longer has.
