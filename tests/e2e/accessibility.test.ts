@@ -16,7 +16,7 @@ import {
   statePath,
 } from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
-import { screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import { screenshot, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { baseUrl, builtAds, builtContent, chromiumForTests } from './support.ts';
 
 const chromium = chromiumForTests();
@@ -73,7 +73,7 @@ describe('accessibility (axe-core)', () => {
         for (const violation of await seriousAxeViolations(page))
           found.push(`${name} (${path}): ${violation}`);
         if (path === transparencyPath())
-          await page.screenshot({ path: screenshotPath(`transparency-${width}`), fullPage: true });
+          await screenshot(page, screenshotPath(`transparency-${width}`), { fullPage: true });
       }
       await page.close();
       expect(found).toEqual([]);

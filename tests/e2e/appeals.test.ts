@@ -10,7 +10,12 @@ import { describe, expect, test } from 'vitest';
 import { adPath, moderateAdApiPath } from '../../core/paths.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
-import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import {
+  overflowWidth,
+  screenshot,
+  screenshotPath,
+  seriousAxeViolations,
+} from '../helpers/page-checks.ts';
 import { chromiumAndPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { textOf } from './support.ts';
 
@@ -132,17 +137,14 @@ describe('an appeal in Chromium', () => {
           await page.waitForURL(/done=appealed$/);
           await page.goto(`${world.site.url}/account`);
         }
-        await target.screenshot({
-          path: screenshotPath(`appeals-${name}-${width}`),
-          fullPage: true,
-        });
+        await screenshot(target, screenshotPath(`appeals-${name}-${width}`), { fullPage: true });
         expect(await seriousAxeViolations(target), name).toEqual([]);
         expect(await overflowWidth(target), name).toBeLessThanOrEqual(0);
       }
       const b = await moderatorContext(world.browser, world.site, true, { width, height: 900 });
       const bPage = await b.context.newPage();
       await bPage.goto(`${world.site.url}/moderate/appeals`);
-      await bPage.screenshot({ path: screenshotPath(`appeals-moderate-${width}`), fullPage: true });
+      await screenshot(bPage, screenshotPath(`appeals-moderate-${width}`), { fullPage: true });
       expect(await seriousAxeViolations(bPage)).toEqual([]);
       expect(await overflowWidth(bPage)).toBeLessThanOrEqual(0);
       await Promise.all([member.close(), a.context.close(), b.context.close()]);

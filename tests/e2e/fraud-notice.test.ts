@@ -11,7 +11,12 @@ import { moderatorContext, signUpWithApi, uniqueEmail } from '../helpers/e2e-mem
 import { mailsTo } from '../helpers/mail.ts';
 import { insertConversation, insertLiveAd, insertMessage } from '../helpers/messages.ts';
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
-import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import {
+  overflowWidth,
+  screenshot,
+  screenshotPath,
+  seriousAxeViolations,
+} from '../helpers/page-checks.ts';
 
 const world = chromiumAndServerForFile();
 
@@ -81,7 +86,7 @@ test('banned for scam or fraud in Chromium: the member who answered reads the wa
   );
   expect(await seriousAxeViolations(inbox)).toEqual([]);
   expect(await overflowWidth(inbox)).toBeLessThanOrEqual(0);
-  await inbox.screenshot({ path: screenshotPath('fraud-notice-390'), fullPage: true });
+  await screenshot(inbox, screenshotPath('fraud-notice-390'), { fullPage: true });
   await notice.getByRole('link', { name: 'Read our guide to recognizing scams' }).click();
   await inbox.waitForURL(`${world.server.url}/about/recognising-scams`);
   expect(await inbox.getByRole('heading', { level: 1 }).textContent()).toBe('Recognizing Scams');

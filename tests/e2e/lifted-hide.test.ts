@@ -7,7 +7,12 @@
 import { describe, expect, test } from 'vitest';
 import { moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
-import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import {
+  overflowWidth,
+  screenshot,
+  screenshotPath,
+  seriousAxeViolations,
+} from '../helpers/page-checks.ts';
 import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 import { textOf } from './support.ts';
 import { moderateReportsApiPath, reportsApiPath } from '../../core/paths.ts';
@@ -84,7 +89,7 @@ describe('a hide lifted while its appeal waited', () => {
       expect(text).toContain('a moderator found no breach.');
       expect(text).toContain('Your appeal is closed.');
       expect(await page.getByRole('button', { name: 'Send my appeal' }).count()).toBe(0);
-      await page.screenshot({ path: screenshotPath(`lifted-hide-${width}`), fullPage: true });
+      await screenshot(page, screenshotPath(`lifted-hide-${width}`), { fullPage: true });
       // axe-core runs as a script: the same page, signed in the same, with JavaScript on.
       const look = await world.browser.newContext({
         viewport: { width, height: 900 },

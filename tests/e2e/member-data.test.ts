@@ -17,7 +17,12 @@ import {
 import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced, shownText, submitWithFetch } from '../helpers/browser-waits.ts';
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
-import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import {
+  overflowWidth,
+  screenshot,
+  screenshotPath,
+  seriousAxeViolations,
+} from '../helpers/page-checks.ts';
 import { textOf } from './support.ts';
 import {
   accountDataApiPath,
@@ -176,7 +181,7 @@ describe('/account and /account/delete at 390 and 1280 px', () => {
         ['delete-account', deleteAccountPath()],
       ] as const) {
         await gotoEnhanced(page, `${world.server.url}${path}`);
-        await page.screenshot({ path: screenshotPath(`${name}-${width}`), fullPage: true });
+        await screenshot(page, screenshotPath(`${name}-${width}`), { fullPage: true });
         expect(await seriousAxeViolations(page), name).toEqual([]);
         expect(await overflowWidth(page), name).toBeLessThanOrEqual(0);
       }

@@ -23,7 +23,12 @@ import {
   logRows,
 } from '../helpers/moderation.ts';
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
-import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import {
+  overflowWidth,
+  screenshot,
+  screenshotPath,
+  seriousAxeViolations,
+} from '../helpers/page-checks.ts';
 import {
   moderateAdApiPath,
   moderatePath,
@@ -225,10 +230,7 @@ describe('the moderation pages at 390 and 1280 px', () => {
         ['log', moderationLogPath()],
       ] as const) {
         await gotoEnhanced(page, `${world.server.url}${path}`);
-        await page.screenshot({
-          path: screenshotPath(`moderation-${name}-${width}`),
-          fullPage: true,
-        });
+        await screenshot(page, screenshotPath(`moderation-${name}-${width}`), { fullPage: true });
         expect(await seriousAxeViolations(page), name).toEqual([]);
         // Nothing wider than the screen.
         expect(await overflowWidth(page), name).toBeLessThanOrEqual(0);

@@ -9,7 +9,12 @@ import { describe, expect, test } from 'vitest';
 import { adPath, cityPath } from '../../core/paths.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { insertMemberAd } from '../helpers/member-ads.ts';
-import { lookAtWidths, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import {
+  lookAtWidths,
+  screenshot,
+  screenshotPath,
+  seriousAxeViolations,
+} from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { chromiumAndPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { appPhotosOf, keptPhotoId, testPhotoPool } from '../helpers/moderation-photos.ts';
@@ -147,7 +152,7 @@ describe('published photos in Chromium', () => {
           .locator('img')
           .evaluate((image: HTMLImageElement) => image.getBoundingClientRect().width),
       ).toBeGreaterThan(300);
-      await page.screenshot({ path: join(shots, 'viewer-390.png') });
+      await screenshot(page, join(shots, 'viewer-390.png'));
 
       // Tab reaches Next from the photo; Enter shows the second, with its own alt text.
       await page.keyboard.press('Tab');
@@ -160,7 +165,7 @@ describe('published photos in Chromium', () => {
         'Rocks and sea anemones',
       );
       await page.setViewportSize({ width: 1280, height: 900 });
-      await page.screenshot({ path: join(shots, 'viewer-1280.png') });
+      await screenshot(page, join(shots, 'viewer-1280.png'));
 
       // Close: back to the page, no photo over it.
       await page.locator('#photo-2').getByRole('link', { name: 'Close photos' }).focus();

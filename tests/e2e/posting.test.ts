@@ -23,7 +23,7 @@ import {
 } from '../helpers/browser-waits.ts';
 import { bothWays } from '../helpers/both-ways.ts';
 import { heading, signUpAndVerify, uniqueEmail } from '../helpers/e2e-members.ts';
-import { seriousAxeViolations } from '../helpers/page-checks.ts';
+import { screenshot, seriousAxeViolations } from '../helpers/page-checks.ts';
 import type { TestApp } from '../helpers/api.ts';
 import { editLiveAd, moveAd } from '../helpers/posting.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
@@ -418,7 +418,7 @@ async function screenshots(page: Page, name: string) {
   const size = page.viewportSize();
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    await screenshot(page, `${SHOTS}/${name}-${width}.png`, { fullPage: true });
   }
   if (size) await page.setViewportSize(size);
 }

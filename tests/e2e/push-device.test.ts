@@ -22,7 +22,7 @@ import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { insertLiveAd } from '../helpers/messages.ts';
 import { startModerationServer, type ModerationServer } from '../helpers/moderation-server.ts';
-import { lookAtWidths, overflowWidth } from '../helpers/page-checks.ts';
+import { lookAtWidths, overflowWidth, screenshot } from '../helpers/page-checks.ts';
 import {
   startTestPushService,
   type TestDevice,
@@ -105,7 +105,7 @@ async function lookAtSection(page: Page, name: string, javaScriptEnabled: boolea
   await lookAtWidths(page, SHOTS, name, javaScriptEnabled);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await section(page).screenshot({ path: `${SHOTS}/${name}-section-${width}.png` });
+    await screenshot(section(page), `${SHOTS}/${name}-section-${width}.png`);
   }
   expect(await overflowWidth(page)).toBeLessThanOrEqual(0);
 }

@@ -23,7 +23,12 @@ import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { heading, moderatorContext } from '../helpers/e2e-members.ts';
 import { approveInStore, insertAdInReview } from '../helpers/moderation.ts';
-import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import {
+  overflowWidth,
+  screenshot,
+  screenshotPath,
+  seriousAxeViolations,
+} from '../helpers/page-checks.ts';
 import { formOf } from '../helpers/pages.ts';
 import { chromiumAndPublishingSite, type PublishingSite } from '../helpers/publishing-site.ts';
 import { builtAds, textOf } from './support.ts';
@@ -404,7 +409,7 @@ describe('the report pages at 390 and 1280 px', () => {
         ['moderate-queue', moderatePath()],
       ] as const) {
         await gotoEnhanced(page, `${url}${path}`);
-        await page.screenshot({ path: screenshotPath(`reports-${name}-${width}`), fullPage: true });
+        await screenshot(page, screenshotPath(`reports-${name}-${width}`), { fullPage: true });
         expect(await seriousAxeViolations(page), name).toEqual([]);
         expect(await overflowWidth(page), name).toBeLessThanOrEqual(0);
       }

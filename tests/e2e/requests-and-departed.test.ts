@@ -21,7 +21,7 @@ import { bothWays, desktopContext } from '../helpers/both-ways.ts';
 import { gotoEnhanced, waitForEnhanced } from '../helpers/browser-waits.ts';
 import { sendReply, heading, PASSWORD, signUpAndVerify } from '../helpers/e2e-members.ts';
 import { liveAdThroughApi, moderationBrowserForFile } from '../helpers/moderation-browser.ts';
-import { lookAtWidths } from '../helpers/page-checks.ts';
+import { lookAtWidths, screenshot } from '../helpers/page-checks.ts';
 import { textOf } from './support.ts';
 import { storedRows } from '../helpers/stored-rows.ts';
 
@@ -126,9 +126,10 @@ describe.each(bothWays())(
       }
       // The form as the member sees it, saved, on a phone.
       await member.setViewportSize({ width: 390, height: 900 });
-      await member
-        .locator('#message-settings')
-        .screenshot({ path: `${SHOTS}/account-message-settings-${run}-390.png` });
+      await screenshot(
+        member.locator('#message-settings'),
+        `${SHOTS}/account-message-settings-${run}-390.png`,
+      );
       await member.setViewportSize({ width: 1280, height: 900 });
       await sendReply(
         member,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CompiledAd } from '../../core/content/index.ts';
+import { screenshot } from '../helpers/page-checks.ts';
 import { formOf } from '../helpers/pages.ts';
 import { baseUrl, builtAds, fetchPage, launchChromium, metaContent, textOf } from './support.ts';
 import { searchPath } from '../../core/paths.ts';
@@ -31,7 +32,7 @@ const countOf = (html: string) => /<strong>([\d,]+) ads?<\/strong>/.exec(html)?.
 async function screenshots(page: Page, name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`) });
+    await screenshot(page, join(SHOTS, `${name}-${width}.png`));
   }
 }
 

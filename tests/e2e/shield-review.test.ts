@@ -11,7 +11,12 @@ import { bothWays } from '../helpers/both-ways.ts';
 import { gotoEnhanced } from '../helpers/browser-waits.ts';
 import { moderatorContext, uniqueEmail } from '../helpers/e2e-members.ts';
 import { chromiumAndServerForFile } from '../helpers/moderation-browser.ts';
-import { overflowWidth, screenshotPath, seriousAxeViolations } from '../helpers/page-checks.ts';
+import {
+  overflowWidth,
+  screenshot,
+  screenshotPath,
+  seriousAxeViolations,
+} from '../helpers/page-checks.ts';
 import { accountInStore } from '../helpers/store-accounts.ts';
 
 const world = chromiumAndServerForFile();
@@ -73,7 +78,7 @@ describe.each(bothWays('with JavaScript'))('Mark as mistaken %s', (label, javaSc
     if (javaScriptEnabled) {
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(await overflowWidth(page)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: screenshotPath('moderate-shield-390'), fullPage: true });
+      await screenshot(page, screenshotPath('moderate-shield-390'), { fullPage: true });
     }
 
     await entry.getByRole('button', { name: 'Mark as mistaken' }).click();

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { adPath, cityPath, selfieApiPath } from '../../core/paths.ts';
 import { SELFIE_SEEN_BEFORE } from '../../server/verification/selfie.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
-import { seriousAxeViolations } from '../helpers/page-checks.ts';
+import { screenshot, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 import { fillNewAd } from '../helpers/ad-form.ts';
@@ -58,13 +58,13 @@ const verificationRow = (email: string) =>
     email,
   );
 
-async function screenshot(page: Page, name: string) {
+async function screenshots(page: Page, name: string) {
   const dir = process.env.VERIFY_SCREENSHOTS;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
+    await screenshot(page, join(dir, `${name}-${width}.png`), { fullPage: true });
   }
 }
 
@@ -76,7 +76,7 @@ async function askAndSend(context: BrowserContext, selfie: Buffer, name = 'selfi
   await page.getByRole('button', { name: 'Give me a code' }).click();
   await page.waitForURL(/done=challenge/);
   await expect.poll(() => page.locator('.verification__code').textContent()).toMatch(/^\w{5}$/);
-  await screenshot(page, 'verification-challenge');
+  await screenshots(page, 'verification-challenge');
   await page.setInputFiles('input[type="file"][name="selfie"]', {
     name,
     mimeType: name.endsWith('.png') ? 'image/png' : 'image/jpeg',
@@ -111,7 +111,7 @@ async function approve(context: BrowserContext, id: number, photoIds: number[] =
   const review = page.locator(`#verification-${id}`);
   for (const box of await review.locator('input[name^="check-"]').all()) await box.check();
   for (const photoId of photoIds) await review.locator(`input[name="photo-${photoId}"]`).check();
-  await screenshot(page, 'moderate-verifications');
+  await screenshots(page, 'moderate-verifications');
   await review.getByRole('button', { name: 'Approve' }).click();
   await page.waitForURL(/done=approved/);
   return page;
@@ -171,7 +171,7 @@ test('without JavaScript: challenge, selfie, approval with a photo, the badge af
   await expect
     .poll(() => adPage.locator('.badge--verified').first().textContent())
     .toContain('Photos verified');
-  await screenshot(adPage, 'ad-page-verified');
+  await screenshots(adPage, 'ad-page-verified');
   const city = await (await fetch(`${world.site.url}${cityPath('California', 'Oakland')}`)).text();
   const card = city.slice(city.indexOf(`id="ad-${adId}-title"`) - 400);
   expect(card.slice(0, 3000)).toContain('Photos verified');
@@ -261,7 +261,7 @@ test('in Chromium: a reused selfie refused, a refusal with its reason, verified-
     await own.getByLabel('Only verified members can start a conversation with me').isChecked(),
   ).toBe(true);
   expect(await seriousAxeViolations(own)).toEqual([]);
-  await screenshot(own, 'account-verification-setting');
+  await screenshots(own, 'account-verification-setting');
   await own.goto(`${world.site.url}/account/verification`);
   await own.getByRole('button', { name: 'Withdraw my verification' }).click();
   await own.waitForURL(/done=withdrawn/);

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 // The minified build of the same axe-core (its `source` export is the 1.5 MB unminified one, which
@@ -48,6 +48,34 @@ export function screenshotPath(name: string): string {
   return join(dir, `${name}.png`);
 }
 
+// What Chromium answers when its copy of the page comes back empty. A capture resizes the view (to
+// the whole page for `fullPage`, to the box of an element), asks for a frame and copies it; on a
+// loaded machine the copy can miss the frame (an e2e file failed so once in a CI run of 3,560
+// tests, two Chromiums and the unit files busy). Chromium's own screencast copes with the same
+// empty copy by trying again a little later; so does `screenshot` below.
+const EMPTY_CAPTURE = 'Unable to capture screenshot';
+
+/**
+ * A screenshot of the page (the whole page with `fullPage`) or of one element into `path`, for a
+ * person to open. A capture Chromium could not copy is taken again after 100 ms, twice at most;
+ * any other error is the test's. (No script runs for it: it works on a page without JavaScript.)
+ */
+export async function screenshot(
+  target: Page | Locator,
+  path: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await target.screenshot({ path, ...options });
+      return;
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes(EMPTY_CAPTURE)) throw error;
+      await new Promise((again) => setTimeout(again, 100));
+    }
+  }
+}
+
 /** Screenshots of the page at 390 and 1280 px into `dir` (`{name}-{width}.png`); with JavaScript, no serious axe-core violations at either. */
 export async function lookAtWidths(
   page: Page,
@@ -58,7 +86,7 @@ export async function lookAtWidths(
   mkdirSync(dir, { recursive: true });
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+    await screenshot(page, `${dir}/${name}-${width}.png`, { fullPage: true });
     if (javaScriptEnabled)
       expect(await seriousAxeViolations(page), `${name} at ${width}`).toEqual([]);
   }
