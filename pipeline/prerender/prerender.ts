@@ -75,7 +75,7 @@ export interface PrerenderSummary {
 
 /** Below this many pages to look at, a second thread costs more than it saves. */
 const PAGES_WORTH_A_WORKER = 2_000;
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 6 };
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 56, maxYoungGenerationSizeMb: 6 };
 
 export async function prerender(request: PrerenderRequest): Promise<PrerenderSummary> {
   const mark = request.mark ?? (() => {});

@@ -99,7 +99,7 @@ test('a build is one process that becomes Vite, the content step and the pages s
   ]);
 });
 
-test('the pages step runs without memory saver mode, capped at 88 MB; the content step with it', () => {
+test('the pages step runs without memory saver mode, capped at 80 MB; the content step with it', () => {
   const flags = Object.fromEntries(
     readFileSync(join(work, 'first-processes.txt.flags'), 'utf8')
       .trim()
@@ -109,7 +109,7 @@ test('the pages step runs without memory saver mode, capped at 88 MB; the conten
   const saver = memorySaverFlags();
   expect(flags['Compiling content']).toContain('--max-old-space-size=160');
   for (const flag of saver) expect(flags['Compiling content']).toContain(flag);
-  expect(flags['Prerendering pages']).toContain('--max-old-space-size=88');
+  expect(flags['Prerendering pages']).toContain('--max-old-space-size=80');
   expect(flags['Prerendering pages']).toContain('--enable-source-maps');
   expect(flags['Prerendering pages']).not.toContain('--memory-saver-mode');
 });
