@@ -12,7 +12,6 @@ import { COMPILE_CACHE_FOLDER, MANIFEST_FILE, SITE_FOLDER } from './prerender/ou
 import { pageHashFileOf } from './prerender/manifest.ts';
 import { notForTheSite, type BuildFinish } from './finish-build.ts';
 import { copyFilesInto } from './replace-file.ts';
-import { memorySaverFlags } from '../core/node-runtime.mjs';
 import { HANDED_OVER_AT_VARIABLE } from './step-timings.ts';
 import { NEW_SEARCH_INDEX_VARIABLE } from './prerender/new-search-index.ts';
 
@@ -65,6 +64,8 @@ const SMALL_SITE_PAGE_HASH_BYTES = 8_000_000;
  */
 const LARGE_SITE_PAGES_STEP_FLAGS = ['--single-threaded-gc', '--no-allocation-site-pretenuring'];
 const LARGE_SITE_PAGES_SEMI_SPACE = '--max-semi-space-size=4';
+/** The content step's young generation where the site is not small (the comment in planBuild). */
+const LARGE_SITE_CONTENT_SEMI_SPACE = '--max-semi-space-size=8';
 
 /** Plans a build from its command-line arguments and environment. */
 export async function planBuild(
@@ -112,29 +113,28 @@ export async function planBuild(
   // and a window of one city's ads (about 55 MB live at a million ads, as its render worker): a
   // lower cap keeps it, and the build, within its memory budget. Source maps: a failure names the
   // TypeScript line.
-  // On Node 24, V8's memory saver mode (core/node-runtime.mjs says why) for the content step only:
-  // in the pages step it cost up to a third of the step's CPU (compacting collections several
-  // times a second) and up to twice that when freshly touched memory is slow to come by, as it is
-  // on this machine at times; without it the step holds 265-278 MB at most at a million ads
-  // (docs/benchmarks.md, issue 52), now that it reads a city's ads a window at a time and its
-  // threads reuse their buffers.
+  // No V8 memory saver mode (core/node-runtime.mjs says what it is) in either step. In the pages
+  // step it cost up to a third of the step's CPU (compacting collections several times a second)
+  // and up to twice that when freshly touched memory is slow to come by, as it is on this machine
+  // at times. In the content step, with a 2 MB semi-space, its collections were a third of the
+  // step's CPU at a million ads (17.0-19.7 s); with an 8 MB semi-space and no saver the step
+  // took 13.4-13.6 s and held 258-261 MB at most, under the pages step's peak, which is the
+  // build's (docs/benchmarks.md, issue 52).
   // A small site (SMALL_SITE_PAGE_HASH_BYTES) is far from the budget: there the young generation
-  // is V8's usual size and memory saver mode is off, which spares a publish most of its garbage
-  // collections (a fifth of its CPU at 16,600 pages) for some 25 MB more at its peak.
+  // is V8's usual size, which spares a publish most of its garbage collections (a fifth of its
+  // CPU at 16,600 pages) for some 25 MB more at its peak.
   const lastSize = lastPageHashBytes(outDir);
   const small = lastSize !== undefined && lastSize < SMALL_SITE_PAGE_HASH_BYTES;
-  const youngGeneration = small ? '--max-semi-space-size=16' : '--max-semi-space-size=2';
-  const saver = small ? [] : memorySaverFlags();
+  const smallSiteYoungGeneration = '--max-semi-space-size=16';
   const nodeOptionsOf: Record<'compile-content' | 'prerender-pages', string[]> = {
     'compile-content': [
       '--max-old-space-size=160',
-      youngGeneration,
-      ...saver,
+      small ? smallSiteYoungGeneration : LARGE_SITE_CONTENT_SEMI_SPACE,
       '--enable-source-maps',
     ],
     'prerender-pages': [
       '--max-old-space-size=80',
-      small ? youngGeneration : LARGE_SITE_PAGES_SEMI_SPACE,
+      small ? smallSiteYoungGeneration : LARGE_SITE_PAGES_SEMI_SPACE,
       ...(small ? [] : LARGE_SITE_PAGES_STEP_FLAGS),
       '--enable-source-maps',
     ],
