@@ -55,17 +55,22 @@ const SMALL_SITE_PAGE_HASH_BYTES = 8_000_000;
  *   at times. A thread whose sites were tenured compacted its old generation up to five times a
  *   second (57-163 compactions against 9-17 at 100,000 ads), and the step took 20-22 s instead of
  *   17-18 s in 4 runs of 16; in none of 16 runs without it.
- * - The main thread's semi-space at 4 MB (LARGE_SITE_PAGES_SEMI_SPACE) rather than 2: a
+ * - The main thread's semi-space at 4 MB rather than 2 (the worker's is prerender.ts's): a
  *   scavenge copies fewer of a page's objects that are still alive, and the step took 92.4 s
  *   against 97.6 s. Alone it took the step's peak to the 300 MB budget; the old generations'
  *   lower caps pay for it (80 MB here, 56 MB in the worker, prerender.ts; each thread keeps
  *   50-61 MB alive): 62 full collections on the main thread instead of 50 (0.6 s more), and a
  *   peak of 277 MB against 283.
  */
-const LARGE_SITE_PAGES_STEP_FLAGS = ['--single-threaded-gc', '--no-allocation-site-pretenuring'];
-const LARGE_SITE_PAGES_SEMI_SPACE = '--max-semi-space-size=4';
+const LARGE_SITE_PAGES_STEP_FLAGS = [
+  '--max-semi-space-size=4',
+  '--single-threaded-gc',
+  '--no-allocation-site-pretenuring',
+];
 /** The content step's young generation where the site is not small (the comment in planBuild). */
 const LARGE_SITE_CONTENT_SEMI_SPACE = '--max-semi-space-size=8';
+/** Both steps' young generation where the site is small (the comment in planBuild). */
+const SMALL_SITE_SEMI_SPACE = '--max-semi-space-size=16';
 
 /** Plans a build from its command-line arguments and environment. */
 export async function planBuild(
@@ -125,17 +130,15 @@ export async function planBuild(
   // CPU at 16,600 pages) for some 25 MB more at its peak.
   const lastSize = lastPageHashBytes(outDir);
   const small = lastSize !== undefined && lastSize < SMALL_SITE_PAGE_HASH_BYTES;
-  const smallSiteYoungGeneration = '--max-semi-space-size=16';
   const nodeOptionsOf: Record<'compile-content' | 'prerender-pages', string[]> = {
     'compile-content': [
       '--max-old-space-size=160',
-      small ? smallSiteYoungGeneration : LARGE_SITE_CONTENT_SEMI_SPACE,
+      small ? SMALL_SITE_SEMI_SPACE : LARGE_SITE_CONTENT_SEMI_SPACE,
       '--enable-source-maps',
     ],
     'prerender-pages': [
       '--max-old-space-size=80',
-      small ? smallSiteYoungGeneration : LARGE_SITE_PAGES_SEMI_SPACE,
-      ...(small ? [] : LARGE_SITE_PAGES_STEP_FLAGS),
+      ...(small ? [SMALL_SITE_SEMI_SPACE] : LARGE_SITE_PAGES_STEP_FLAGS),
       '--enable-source-maps',
     ],
   };
