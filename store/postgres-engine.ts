@@ -10,6 +10,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import pg from 'pg';
+import { drainingDialect } from './draining-dialect.ts';
 import { errorChain, reasonOf, type StoreEngine } from './engine.ts';
 import { channelOf, postgresAnnouncements } from './postgres-announcements.ts';
 import { postgresSessionLock } from './postgres-session-lock.ts';
@@ -89,7 +90,7 @@ export async function openPostgresEngine(
     await pool.end().catch(() => {});
     throw new Error(`PostgreSQL at ${describe} cannot be used: ${reasonOf(error)}`);
   }
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Tables>({ dialect: drainingDialect(new PostgresDialect({ pool })) });
   const announcements = postgresAnnouncements({ url, pool, channel: channelOf(schema), log });
   let sweeper: NodeJS.Timeout | undefined;
   return {

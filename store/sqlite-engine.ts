@@ -14,6 +14,7 @@ import {
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { drainingDialect } from './draining-dialect.ts';
 import { errorChain, type EngineAnnouncements, type StoreEngine } from './engine.ts';
 import {
   ledgerRowsOfOldCount,
@@ -44,7 +45,9 @@ export function openSqliteEngine(path: string, options: SqliteEngineOptions = {}
   if (!options.readOnly) migrateSqlite(db);
   const config = { database: withStatementCache(db) };
   const kysely = new Kysely<Tables>({
-    dialect: options.readOnly ? new SqliteDialect(config) : new ImmediateSqliteDialect(config),
+    dialect: drainingDialect(
+      options.readOnly ? new SqliteDialect(config) : new ImmediateSqliteDialect(config),
+    ),
   });
   const announcements = inProcessAnnouncements(path === ':memory:' ? {} : resolve(path));
   return {

@@ -131,6 +131,10 @@ export interface StoreHandle extends Store {
    * instance, which holds it at once.
    */
   sessionLock(key: string): SessionLock;
+  /**
+   * Lets the queries already asked for finish (units of work in flight, and those waiting for a
+   * connection), then closes; a query asked for after is refused (store/draining-dialect.ts).
+   */
   close(): Promise<void>;
 }
 
