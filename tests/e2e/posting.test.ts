@@ -3,7 +3,6 @@
 // posts, the server's page with each message beside its field); the account page's Edit, Renew and
 // Delete; member actions that lead where they say for a signed-in member; screenshots of the new
 // pages at a phone's width and a desktop's, and axe-core on them.
-import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
 import {
@@ -23,7 +22,7 @@ import {
 } from '../helpers/browser-waits.ts';
 import { bothWays } from '../helpers/both-ways.ts';
 import { heading, signUpAndVerify, uniqueEmail } from '../helpers/e2e-members.ts';
-import { screenshot, seriousAxeViolations } from '../helpers/page-checks.ts';
+import { screenshotsAtWidths, seriousAxeViolations } from '../helpers/page-checks.ts';
 import type { TestApp } from '../helpers/api.ts';
 import { editLiveAd, moveAd } from '../helpers/posting.ts';
 import { openSqliteTestStore } from '../helpers/test-store.ts';
@@ -414,12 +413,8 @@ describe('screenshots and accessibility of the account page with ads in several 
 
 /** Full-page screenshots at a phone's width and a desktop's, for a person to look at. */
 async function screenshots(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
   const size = page.viewportSize();
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await screenshot(page, `${SHOTS}/${name}-${width}.png`, { fullPage: true });
-  }
+  await screenshotsAtWidths(page, SHOTS, name);
   if (size) await page.setViewportSize(size);
 }
 

@@ -1,12 +1,10 @@
 // /search and the city pages' filter form on the production build (docs/product.md section 9): raw
 // HTML without JavaScript, then in Chromium with JavaScript on and off; screenshots at 390 and
 // 1280 px into SEARCH_SCREENSHOTS_DIR (default /tmp/localboard-search-screenshots).
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CompiledAd } from '../../core/content/index.ts';
-import { screenshot } from '../helpers/page-checks.ts';
+import { screenshotsAtWidths } from '../helpers/page-checks.ts';
 import { formOf } from '../helpers/pages.ts';
 import { baseUrl, builtAds, fetchPage, launchChromium, metaContent, textOf } from './support.ts';
 import { searchPath } from '../../core/paths.ts';
@@ -17,7 +15,6 @@ const LA = '/city/California/Los%20Angeles';
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchChromium();
-  mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -29,12 +26,8 @@ const cardIds = (html: string) =>
   [...html.matchAll(/id="ad-(\d+)-title"/g)].map((match) => Number(match[1]));
 const countOf = (html: string) => /<strong>([\d,]+) ads?<\/strong>/.exec(html)?.[1];
 
-async function screenshots(page: Page, name: string) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await screenshot(page, join(SHOTS, `${name}-${width}.png`));
-  }
-}
+const screenshots = (page: Page, name: string) =>
+  screenshotsAtWidths(page, SHOTS, name, { fullPage: false });
 
 describe('/search, raw HTML', () => {
   test('a word only one ad has finds that ad; the page is noindex', async () => {

@@ -12,14 +12,12 @@
 // moderators' review and the account's setting. Screenshots of the pages at 390 and 1280 px go to
 // $VERIFY_SCREENSHOTS when it is set.
 import sharp from 'sharp';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { adPath, cityPath, selfieApiPath } from '../../core/paths.ts';
 import { SELFIE_SEEN_BEFORE } from '../../server/verification/selfie.ts';
 import { heading, moderatorContext, signUpAndVerify } from '../helpers/e2e-members.ts';
-import { screenshot, seriousAxeViolations } from '../helpers/page-checks.ts';
+import { screenshotsAtWidths, seriousAxeViolations } from '../helpers/page-checks.ts';
 import { smallJpeg } from '../helpers/photo-fixtures.ts';
 import { chromiumAndPublishingSite } from '../helpers/publishing-site.ts';
 import { fillNewAd } from '../helpers/ad-form.ts';
@@ -60,12 +58,7 @@ const verificationRow = (email: string) =>
 
 async function screenshots(page: Page, name: string) {
   const dir = process.env.VERIFY_SCREENSHOTS;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await screenshot(page, join(dir, `${name}-${width}.png`), { fullPage: true });
-  }
+  if (dir) await screenshotsAtWidths(page, dir, name);
 }
 
 /** Asks for a code and sends `selfie` on /account/verification; the page after. */

@@ -76,18 +76,39 @@ export async function screenshot(
   }
 }
 
-/** Screenshots of the page at 390 and 1280 px into `dir` (`{name}-{width}.png`); with JavaScript, no serious axe-core violations at either. */
+/**
+ * Screenshots of the page at a phone's width and a desktop's (390 and 1280 px) into `dir`
+ * (`{name}-{width}.png`), the whole page unless told; `atWidth` runs after each, at that width.
+ * The view is left at 1280 px.
+ */
+export async function screenshotsAtWidths(
+  page: Page,
+  dir: string,
+  name: string,
+  {
+    fullPage = true,
+    atWidth,
+  }: { fullPage?: boolean; atWidth?: (width: number) => Promise<void> } = {},
+): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, join(dir, `${name}-${width}.png`), { fullPage });
+    await atWidth?.(width);
+  }
+}
+
+/** screenshotsAtWidths, and with JavaScript no serious axe-core violations at either width. */
 export async function lookAtWidths(
   page: Page,
   dir: string,
   name: string,
   javaScriptEnabled: boolean,
 ): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await screenshot(page, `${dir}/${name}-${width}.png`, { fullPage: true });
-    if (javaScriptEnabled)
-      expect(await seriousAxeViolations(page), `${name} at ${width}`).toEqual([]);
-  }
+  await screenshotsAtWidths(page, dir, name, {
+    atWidth: async (width) => {
+      if (javaScriptEnabled)
+        expect(await seriousAxeViolations(page), `${name} at ${width}`).toEqual([]);
+    },
+  });
 }
